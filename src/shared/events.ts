@@ -1,0 +1,244 @@
+import { z } from 'zod'
+
+/**
+ * The runtime's event stream (SPEC §14): the one contract the CLI's `--json` output, the UI and
+ * the web host consume. Every event carries `seq` (strictly increasing per stream), `type`, `time`
+ * (ISO 8601), `agentId` and `agentName`. Consumers must ignore unknown `type`s, so parse with
+ * {@link parseRuntimeEvent}, which returns `undefined` for them instead of throwing.
+ */
+
+/** Liveness states of an agent (SPEC §9.5), shown everywhere an agent is. */
+export const AgentStateSchema = z.enum([
+  'starting',
+  'running',
+  'idle',
+  'awaiting_permission',
+  'awaiting_plan_approval',
+  'stopping',
+  'exited',
+  'crashed'
+])
+export type AgentState = z.infer<typeof AgentStateSchema>
+
+/** Token usage of one model response, or a sum of them. Units: tokens. */
+export const UsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cacheCreationInputTokens: z.number().int().nonnegative(),
+  cacheReadInputTokens: z.number().int().nonnegative()
+})
+export type Usage = z.infer<typeof UsageSchema>
+
+/** A zero usage, the identity of {@link addUsage}. */
+export const ZERO_USAGE: Usage = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheCreationInputTokens: 0,
+  cacheReadInputTokens: 0
+})
+
+/** Sums two usages field by field. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
+    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens
+  }
+}
+
+const base = {
+  seq: z.number().int().nonnegative(),
+  time: z.string(),
+  agentId: z.string(),
+  agentName: z.string()
+}
+
+/** Who settled a permission request (SPEC §14). */
+export const DecidedBySchema = z.enum(['rule', 'mode', 'user', 'approve-flag', 'hook', 'cancelled'])
+export type DecidedBy = z.infer<typeof DecidedBySchema>
+
+export const AgentStartedEventSchema = z.object({
+  ...base,
+  type: z.literal('agent_started'),
+  agentType: z.string(),
+  parentId: z.string().optional(),
+  backend: z.enum(['worker', 'process']).optional(),
+  depth: z.number().int().nonnegative(),
+  model: z.string().optional(),
+  cwd: z.string().optional()
+})
+
+export const AgentStateEventSchema = z.object({
+  ...base,
+  type: z.literal('agent_state'),
+  state: AgentStateSchema
+})
+
+export const AssistantTextEventSchema = z.object({
+  ...base,
+  type: z.literal('assistant_text'),
+  text: z.string()
+})
+
+export const ToolCallEventSchema = z.object({
+  ...base,
+  type: z.literal('tool_call'),
+  toolUseId: z.string(),
+  name: z.string(),
+  input: z.unknown()
+})
+
+export const ToolResultEventSchema = z.object({
+  ...base,
+  type: z.literal('tool_result'),
+  toolUseId: z.string(),
+  isError: z.boolean(),
+  output: z.string()
+})
+
+/**
+ * Raw terminal output of a tool running in a PTY (ANSI intact), for the agent's pane. Not in the
+ * CLI's minimum list (SPEC §14) but part of the stream the UI consumes; consumers that do not
+ * render terminals ignore it.
+ */
+export const ToolOutputEventSchema = z.object({
+  ...base,
+  type: z.literal('tool_output'),
+  toolUseId: z.string(),
+  data: z.string()
+})
+
+export const PermissionRequestEventSchema = z.object({
+  ...base,
+  type: z.literal('permission_request'),
+  requestId: z.string(),
+  tool: z.string(),
+  input: z.unknown(),
+  reason: z.string().optional()
+})
+
+export const PermissionDecidedEventSchema = z.object({
+  ...base,
+  type: z.literal('permission_decided'),
+  requestId: z.string(),
+  decision: z.enum(['allow', 'deny']),
+  by: DecidedBySchema,
+  reason: z.string().optional()
+})
+
+export const MessageSentEventSchema = z.object({
+  ...base,
+  type: z.literal('message_sent'),
+  from: z.string(),
+  to: z.string(),
+  kind: z.string()
+})
+
+export const TaskNotificationEventSchema = z.object({
+  ...base,
+  type: z.literal('task_notification'),
+  taskId: z.string(),
+  status: z.enum(['completed', 'failed', 'killed'])
+})
+
+export const TaskUpdatedEventSchema = z.object({
+  ...base,
+  type: z.literal('task_updated'),
+  task: z.record(z.string(), z.unknown())
+})
+
+export const UsageEventSchema = z.object({
+  ...base,
+  type: z.literal('usage'),
+  ...UsageSchema.shape,
+  model: z.string().optional(),
+  costUsd: z.number().nonnegative().optional()
+})
+
+export const AgentStoppedEventSchema = z.object({
+  ...base,
+  type: z.literal('agent_stopped'),
+  status: z.enum(['completed', 'failed', 'killed', 'crashed', 'exited']),
+  reason: z.string().optional()
+})
+
+export const ScenarioErrorEventSchema = z.object({
+  ...base,
+  type: z.literal('scenario_error'),
+  message: z.string()
+})
+
+/** Non-fatal notices a person should see (an ignored untrusted setting, a retry, a compaction). */
+export const NoticeEventSchema = z.object({
+  ...base,
+  type: z.literal('notice'),
+  level: z.enum(['info', 'warning', 'error']),
+  message: z.string()
+})
+
+export const RunFinishedEventSchema = z.object({
+  ...base,
+  type: z.literal('run_finished'),
+  status: z.enum(['ok', 'failed']),
+  usage: UsageSchema,
+  costUsd: z.number().nonnegative(),
+  durationMs: z.number().nonnegative(),
+  reason: z.string().optional(),
+  sessionId: z.string().optional()
+})
+
+/** Every event type the runtime emits, discriminated on `type`. */
+export const RuntimeEventSchema = z.discriminatedUnion('type', [
+  AgentStartedEventSchema,
+  AgentStateEventSchema,
+  AssistantTextEventSchema,
+  ToolCallEventSchema,
+  ToolResultEventSchema,
+  ToolOutputEventSchema,
+  PermissionRequestEventSchema,
+  PermissionDecidedEventSchema,
+  MessageSentEventSchema,
+  TaskNotificationEventSchema,
+  TaskUpdatedEventSchema,
+  UsageEventSchema,
+  AgentStoppedEventSchema,
+  ScenarioErrorEventSchema,
+  NoticeEventSchema,
+  RunFinishedEventSchema
+])
+export type RuntimeEvent = z.infer<typeof RuntimeEventSchema>
+export type RuntimeEventType = RuntimeEvent['type']
+
+/** The event of one `type`, e.g. `EventOf<'tool_call'>`. */
+export type EventOf<T extends RuntimeEventType> = Extract<RuntimeEvent, { type: T }>
+
+/**
+ * An event as an emitter hands it to the bus: the bus stamps `seq` and `time`.
+ * The distributive conditional keeps the union discriminated.
+ */
+export type RuntimeEventInput = RuntimeEvent extends infer E
+  ? E extends RuntimeEvent
+    ? Omit<E, 'seq' | 'time'>
+    : never
+  : never
+
+const KNOWN_TYPES = new Set<string>(RuntimeEventSchema.options.map((o) => o.shape.type.value))
+
+/**
+ * Parses one event from untrusted input (a JSON line, a WebSocket frame).
+ * @returns the event; `undefined` for an object whose `type` this version does not know (SPEC §14:
+ *   consumers ignore unknown types).
+ * @throws z.ZodError when a known type is malformed, or the value is not an event object at all.
+ */
+export function parseRuntimeEvent(value: unknown): RuntimeEvent | undefined {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { type?: unknown }).type === 'string' &&
+    !KNOWN_TYPES.has((value as { type: string }).type)
+  ) {
+    return undefined
+  }
+  return RuntimeEventSchema.parse(value)
+}

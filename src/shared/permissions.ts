@@ -1,0 +1,64 @@
+import { z } from 'zod'
+
+/**
+ * Permission modes (SPEC §4). `bubble` is internal: the agent's prompts go to its parent's queue.
+ */
+export const PermissionModeSchema = z.enum([
+  'default',
+  'acceptEdits',
+  'plan',
+  'dontAsk',
+  'bypassPermissions',
+  'bubble'
+])
+export type PermissionMode = z.infer<typeof PermissionModeSchema>
+
+/** Modes a person may choose (everything but the internal `bubble`). */
+export const USER_PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions'] as const
+
+/**
+ * What a tool call touches, as far as permissions care. Each tool maps its input to one subject
+ * (`Tool.permissionSubject`); the engine decides on the subject, so it never needs to know a
+ * tool's input shape.
+ * - `read`: the tool reads `path` (Read, Glob, Grep): governed by `Read(...)` rules.
+ * - `edit`: the tool writes `path` (Write, Edit): governed by `Edit(...)` rules.
+ * - `bash`: a shell command, analysed subcommand by subcommand.
+ * - `tool`: decided by `Tool`/`Tool(specifier)` rules and the mode (e.g. Agent(Explore)).
+ * - `none`: always allowed (the agent's own bookkeeping: BashOutput, KillShell of its shells).
+ */
+export type PermissionSubject =
+  | { kind: 'read'; path: string }
+  | { kind: 'edit'; path: string }
+  | { kind: 'bash'; command: string }
+  | { kind: 'tool'; specifier?: string; readOnly: boolean }
+  | { kind: 'none' }
+
+/**
+ * The engine's answer for one tool call (SPEC §4): a discriminated union, never flags.
+ * `reason` is written for a person and for the model (a denial's reason is sent back to it);
+ * `rule` is the rule that decided, as written in its settings file (`Bash(npm run test:*)`),
+ * with the file it came from.
+ */
+export type PermissionDecision = {
+  decision: 'allow' | 'deny' | 'ask'
+  reason: string
+  rule?: { rule: string; source: string }
+}
+
+/** A question put to a person (or to `--approve`) because the engine answered `ask`. */
+export interface PermissionPromptRequest {
+  requestId: string
+  agentId: string
+  agentName: string
+  tool: string
+  input: unknown
+  /** The engine's reason for asking, shown with the question. */
+  reason: string
+  /** Rules the person could add with "Always allow", e.g. `Bash(npm test:*)`. */
+  suggestions: string[]
+}
+
+/** A person's (or the `--approve` flag's) answer to a {@link PermissionPromptRequest}. */
+export type PermissionPromptAnswer =
+  | { decision: 'allow'; by: 'user' | 'approve-flag'; alwaysAllowRule?: string }
+  | { decision: 'deny'; by: 'user' | 'approve-flag' | 'cancelled'; reason?: string }

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config'
+
+/**
+ * Unit and integration tests. They run in child processes (`forks`), never worker threads:
+ * node-pty aborts a worker thread that exits with a live pty (STACK.md).
+ */
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    maxWorkers: 2
+  }
+})
