@@ -1,0 +1,5 @@
+export * from './budget'
+export * from './query'
+export * from './types'
+export { apiToolOf } from './toolSchemas'
+export { runToolUses } from './runTools'

@@ -1,0 +1,69 @@
+import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { RuntimeEventInput, Usage } from '../../../shared/events'
+import type { ModelClient } from '../model/client'
+import type { ModelError } from '../model/errors'
+import type { AgentIdentity } from '../model/types'
+import type { Tool, ToolContext } from '../tools/types'
+import type { Budget } from './budget'
+
+type WithoutAgent<E> = E extends unknown ? Omit<E, 'agentId' | 'agentName'> : never
+
+/** Runtime events the loop itself produces (the runner stamps the agent on them). */
+export type LoopRuntimeEvent = WithoutAgent<
+  Extract<
+    RuntimeEventInput,
+    { type: 'assistant_text' | 'tool_call' | 'tool_result' | 'tool_output' | 'usage' | 'permission_request' | 'permission_decided' | 'notice' }
+  >
+>
+
+/** What `query()` yields: runtime events plus streaming detail the event stream does not carry. */
+export type LoopEvent =
+  | LoopRuntimeEvent
+  | { type: 'text_delta'; text: string }
+  | { type: 'message'; role: 'assistant' | 'user'; message: MessageParam }
+
+/** How a `query()` run ended: one case of a union, never flags. */
+export type QueryEnd =
+  | { reason: 'completed'; finalText: string; turns: number }
+  | { reason: 'max_turns'; finalText: string; turns: number }
+  | { reason: 'budget'; finalText: string; turns: number }
+  | { reason: 'aborted'; finalText: string; turns: number }
+  | { reason: 'model_error'; error: ModelError; finalText: string; turns: number }
+
+/** The answer of a {@link PermissionGate}: run the call, or report `message` to the model. */
+export type GateDecision = { behavior: 'allow' } | { behavior: 'deny'; message: string }
+
+/**
+ * Decides whether one tool call may run (SPEC §4), asking a person if needed. It emits its
+ * `permission_request`/`permission_decided` events through `emit` so they stay in order with the
+ * loop's own events.
+ */
+export type PermissionGate = (
+  call: { tool: Tool; input: unknown; toolUseId: string },
+  emit: (event: LoopEvent) => void,
+  signal: AbortSignal
+) => Promise<GateDecision>
+
+/** Everything one `query()` run needs. */
+export interface QueryParams {
+  agent: AgentIdentity
+  model: string
+  system: TextBlockParam[]
+  tools: Tool[]
+  /** The conversation so far; the loop appends to it in place (user prompt must already be last). */
+  messages: MessageParam[]
+  client: ModelClient
+  /** Model requests allowed in this run. Default: no limit. */
+  maxTurns?: number
+  /** Output cap per response, tokens. Default 8192. */
+  maxTokens?: number
+  budget?: Budget
+  signal: AbortSignal
+  /** The agent's tool context, without the per-call fields. */
+  toolContext: Omit<ToolContext, 'signal' | 'toolUseId' | 'onOutput'>
+  gate: PermissionGate
+  /** Messages queued for this agent (task notifications, teammate messages), taken at each turn boundary. */
+  drainPending?: () => string[]
+  /** Called with each usage and its cost, in USD, after every response. */
+  onUsage?: (usage: Usage, costUsd: number, model: string) => void
+}

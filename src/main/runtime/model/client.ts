@@ -1,0 +1,233 @@
+import Anthropic from '@anthropic-ai/sdk'
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import { ZERO_USAGE, type Usage } from '../../../shared/events'
+import { withCacheBreakpoints } from './cacheBreakpoints'
+import { ModelError } from './errors'
+import type { AgentIdentity, AssistantMessage, ModelRequest, ModelStreamEvent } from './types'
+
+/** Settings of a {@link ModelClient}. */
+export interface ModelClientOptions {
+  /** API key; sent by the SDK as `Authorization: Bearer`. */
+  apiKey: string
+  /** Any Anthropic-compatible endpoint (ANTHROPIC_BASE_URL); the SDK's default otherwise. */
+  baseURL?: string
+  /** HTTP-level retries done by the SDK (408/409/429/5xx/529 and connection errors). Default 4. */
+  maxRetries?: number
+  /** Retries of an in-band `overloaded_error` that arrives before any content. Default 3. */
+  overloadedRetries?: number
+  /** First backoff delay of those in-band retries, ms; doubles each time. Default 1000. */
+  retryBaseDelayMs?: number
+  /** Per-request timeout, ms. Default 600000 (the SDK's). */
+  timeoutMs?: number
+}
+
+/** Options of one streamed request. */
+export interface StreamOptions {
+  agent: AgentIdentity
+  signal: AbortSignal
+  /** A fork's fourth breakpoint, on its last placeholder tool_result (SPEC §7). */
+  extraBreakpoint?: { messageIndex: number; blockIndex: number }
+}
+
+/**
+ * Model access over `@anthropic-ai/sdk`, streaming (SPEC §2, §13).
+ *
+ * Retries: the SDK retries HTTP 408/409/429/5xx/529 and cut connections before a response starts.
+ * An in-band `overloaded_error` that arrives before any content block is retried here; one that
+ * arrives after content fails the turn with a {@link ModelError} — the caller has not run any tool
+ * of that response yet (tools run only on a complete response), so no tool ever runs twice.
+ */
+export class ModelClient {
+  private readonly sdk: Anthropic
+  private readonly overloadedRetries: number
+  private readonly retryBaseDelayMs: number
+
+  constructor(private readonly options: ModelClientOptions) {
+    this.sdk = new Anthropic({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      maxRetries: options.maxRetries ?? 4,
+      timeout: options.timeoutMs ?? 600_000
+    })
+    this.overloadedRetries = options.overloadedRetries ?? 3
+    this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000
+  }
+
+  /** The endpoint requests go to, for messages. */
+  get baseURL(): string {
+    return this.sdk.baseURL
+  }
+
+  /**
+   * Streams one response. Yields text deltas as they arrive, `retry` notices, then exactly one
+   * `response` with the whole assistant message and its usage.
+   * @throws ModelError for every failure (kind says which), including abort (`aborted`).
+   */
+  async *stream(request: ModelRequest, options: StreamOptions): AsyncGenerator<ModelStreamEvent, void> {
+    const body = withCacheBreakpoints(request, options.extraBreakpoint)
+    for (let attempt = 0; ; attempt++) {
+      const state = { sawContent: false }
+      try {
+        yield* this.streamOnce(body, options, state)
+        return
+      } catch (error) {
+        const mapped = this.mapError(error, request.model, options.signal)
+        if (mapped.kind === 'overloaded' && !state.sawContent && attempt < this.overloadedRetries) {
+          const delayMs = this.retryBaseDelayMs * 2 ** attempt
+          yield { type: 'retry', attempt: attempt + 1, reason: mapped.message, delayMs }
+          await sleep(delayMs, options.signal)
+          continue
+        }
+        if (mapped.kind === 'overloaded' && state.sawContent) {
+          throw new ModelError('overloaded', `The model was overloaded mid-response; the turn failed and none of its tool calls ran. ${mapped.message}`, mapped.details, { cause: error })
+        }
+        throw mapped
+      }
+    }
+  }
+
+  private async *streamOnce(
+    body: ReturnType<typeof withCacheBreakpoints>,
+    options: StreamOptions,
+    state: { sawContent: boolean }
+  ): AsyncGenerator<ModelStreamEvent, void> {
+    const stream = await this.sdk.messages.create(
+      { ...body, stream: true },
+      {
+        signal: options.signal,
+        headers: {
+          'x-swarmdesk-agent-name': options.agent.name,
+          'x-swarmdesk-agent-type': options.agent.type,
+          'x-swarmdesk-agent-id': options.agent.id,
+          'x-swarmdesk-cwd': options.agent.cwd
+        }
+      }
+    )
+    const acc = new ResponseAccumulator()
+    for await (const event of stream) {
+      if (event.type === 'content_block_start') state.sawContent = true
+      const delta = acc.apply(event)
+      if (delta) yield { type: 'text_delta', text: delta }
+    }
+    if (options.signal.aborted) throw new ModelError('aborted', 'The request was aborted.')
+    yield acc.finish(body.model)
+  }
+
+  private mapError(error: unknown, model: string, signal: AbortSignal): ModelError {
+    if (error instanceof ModelError) return error
+    const baseUrl = this.sdk.baseURL
+    if (signal.aborted || error instanceof Anthropic.APIUserAbortError) {
+      return new ModelError('aborted', 'The request was aborted.', { baseUrl }, { cause: error })
+    }
+    if (error instanceof Anthropic.APIConnectionError) {
+      const cause = (error as { cause?: { message?: string } }).cause?.message ?? error.message
+      return new ModelError('connection', `Could not reach the model endpoint ${baseUrl} (${cause}). Check ANTHROPIC_BASE_URL (or the base URL in settings) and that the endpoint is up.`, { baseUrl }, { cause: error })
+    }
+    if (error instanceof Anthropic.APIError) {
+      const details = { status: error.status, requestId: error.requestID, baseUrl, model }
+      const apiMessage = (error as { apiMessage?: string | null }).apiMessage ?? error.message
+      const type = (error as { type?: string | null }).type
+      if (type === 'scenario_error') return new ModelError('scenario', apiMessage, details, { cause: error })
+      if (error.status === 401 || error.status === 403) {
+        return new ModelError('authentication', `The endpoint ${baseUrl} rejected the API key (${error.status}: ${apiMessage}). Set ANTHROPIC_API_KEY to a valid key, or store one in Settings.`, details, { cause: error })
+      }
+      if (error.status === 404) {
+        return new ModelError('model_not_found', `Model "${model}" was not found at ${baseUrl} (${apiMessage}). Use a model id such as claude-sonnet-4-5, or an alias: opus, sonnet, haiku.`, details, { cause: error })
+      }
+      if (error.status === 429) return new ModelError('rate_limit', `Rate limited by ${baseUrl} after retries (${apiMessage}). Wait and try again, or lower concurrency.`, details, { cause: error })
+      if (error.status === 529 || type === 'overloaded_error') return new ModelError('overloaded', `The model is overloaded (${apiMessage}).`, details, { cause: error })
+      if (error.status !== undefined && error.status >= 500) return new ModelError('server', `The endpoint ${baseUrl} failed (${error.status}: ${apiMessage}).`, details, { cause: error })
+      return new ModelError('bad_request', `The endpoint ${baseUrl} refused the request (${error.status ?? 'stream error'}: ${apiMessage}).`, details, { cause: error })
+    }
+    return new ModelError('server', `Unexpected failure talking to ${baseUrl}: ${error instanceof Error ? error.message : String(error)}`, { baseUrl }, { cause: error })
+  }
+}
+
+/** Builds the assistant message from raw stream events. */
+class ResponseAccumulator {
+  private readonly blocks: Array<{ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; json: string }> = []
+  private usage: Usage = { ...ZERO_USAGE }
+  private stopReason: string | null = null
+  private model = ''
+
+  /** Applies one event; returns the text delta it carried, if any. */
+  apply(event: RawMessageStreamEvent): string | undefined {
+    switch (event.type) {
+      case 'message_start': {
+        const u = event.message.usage
+        this.model = event.message.model
+        this.usage = {
+          inputTokens: u.input_tokens ?? 0,
+          outputTokens: u.output_tokens ?? 0,
+          cacheCreationInputTokens: u.cache_creation_input_tokens ?? 0,
+          cacheReadInputTokens: u.cache_read_input_tokens ?? 0
+        }
+        return undefined
+      }
+      case 'content_block_start': {
+        const b = event.content_block
+        if (b.type === 'text') this.blocks[event.index] = { type: 'text', text: b.text ?? '' }
+        else if (b.type === 'tool_use') this.blocks[event.index] = { type: 'tool_use', id: b.id, name: b.name, json: '' }
+        return undefined
+      }
+      case 'content_block_delta': {
+        const block = this.blocks[event.index]
+        if (event.delta.type === 'text_delta' && block?.type === 'text') {
+          block.text += event.delta.text
+          return event.delta.text
+        }
+        if (event.delta.type === 'input_json_delta' && block?.type === 'tool_use') block.json += event.delta.partial_json
+        return undefined
+      }
+      case 'message_delta': {
+        this.stopReason = event.delta.stop_reason ?? null
+        const u = event.usage
+        this.usage = {
+          inputTokens: u.input_tokens ?? this.usage.inputTokens,
+          outputTokens: u.output_tokens ?? this.usage.outputTokens,
+          cacheCreationInputTokens: u.cache_creation_input_tokens ?? this.usage.cacheCreationInputTokens,
+          cacheReadInputTokens: u.cache_read_input_tokens ?? this.usage.cacheReadInputTokens
+        }
+        return undefined
+      }
+      default:
+        return undefined
+    }
+  }
+
+  finish(requestedModel: string): ModelStreamEvent {
+    const content: AssistantMessage['content'] = []
+    for (const b of this.blocks) {
+      if (!b) continue
+      if (b.type === 'text') content.push({ type: 'text', text: b.text })
+      else content.push({ type: 'tool_use', id: b.id, name: b.name, input: parseToolInput(b.json) })
+    }
+    return { type: 'response', message: { role: 'assistant', content }, stopReason: this.stopReason, usage: this.usage, model: this.model || requestedModel }
+  }
+}
+
+/** Tool input JSON as streamed; an empty string is `{}` (a tool with no arguments). */
+function parseToolInput(json: string): unknown {
+  if (json.trim() === '') return {}
+  try {
+    return JSON.parse(json)
+  } catch {
+    // Keep the raw text: the loop reports it to the model as an input error instead of crashing.
+    return { __unparsable_input__: json }
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new ModelError('aborted', 'The request was aborted.'))
+    const onAbort = (): void => {
+      clearTimeout(timer)
+      reject(new ModelError('aborted', 'The request was aborted.'))
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}

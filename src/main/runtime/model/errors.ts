@@ -1,0 +1,31 @@
+/**
+ * Errors of model access (SPEC §2, §13). One base class; `kind` says whose fault it is and what
+ * to do; `name` survives IPC and JSON. Messages tell the person what to do next.
+ */
+export type ModelErrorKind =
+  | 'authentication'
+  | 'connection'
+  | 'model_not_found'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'scenario'
+  | 'bad_request'
+  | 'server'
+  | 'aborted'
+
+export class ModelError extends Error {
+  override readonly name = 'ModelError'
+  constructor(
+    readonly kind: ModelErrorKind,
+    message: string,
+    readonly details: { status?: number; requestId?: string | null; baseUrl?: string; model?: string } = {},
+    options?: { cause?: unknown }
+  ) {
+    super(message, options)
+  }
+
+  /** Whether the same request may succeed later without any change by a person. */
+  get retryable(): boolean {
+    return this.kind === 'rate_limit' || this.kind === 'overloaded' || this.kind === 'server' || this.kind === 'connection'
+  }
+}

@@ -1,0 +1,43 @@
+import type {
+  ContentBlockParam,
+  MessageParam,
+  TextBlockParam,
+  Tool as ApiTool
+} from '@anthropic-ai/sdk/resources/messages'
+import type { Usage } from '../../../shared/events'
+
+export type { ContentBlockParam, MessageParam, TextBlockParam, ApiTool }
+
+/** Who is asking: sent as `x-swarmdesk-agent-*` headers on every request (SPEC §15). */
+export interface AgentIdentity {
+  /** `a` + 16 hex digits for subagents and forks, `name@team` for teammates, the session id for the main agent. */
+  id: string
+  /** `team-lead` for the session's main agent (SPEC §15). */
+  name: string
+  /** `main`, or the agent definition's name. */
+  type: string
+  /** The agent's root directory, absolute. */
+  cwd: string
+}
+
+/** One Messages API request as the loop builds it (before cache breakpoints are marked). */
+export interface ModelRequest {
+  model: string
+  /** Output cap in tokens. */
+  maxTokens: number
+  system: TextBlockParam[]
+  tools: ApiTool[]
+  messages: MessageParam[]
+}
+
+/** An assistant message as kept in history: only the fields the API accepts back. */
+export interface AssistantMessage {
+  role: 'assistant'
+  content: Array<{ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown }>
+}
+
+/** What {@link ModelClient.stream} yields while one response streams in. */
+export type ModelStreamEvent =
+  | { type: 'text_delta'; text: string }
+  | { type: 'retry'; attempt: number; reason: string; delayMs: number }
+  | { type: 'response'; message: AssistantMessage; stopReason: string | null; usage: Usage; model: string }

@@ -1,0 +1,4 @@
+export * from './paths'
+export * from './reader'
+export * from './schema'
+export * from './writer'
