@@ -1,0 +1,119 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { ScriptUnavailableError } from './errors'
+import { header, headerRecord, readBody, sendError, sendJson } from './http'
+import { fillDeep, fillString, placeholderValues } from './placeholders'
+import { analysePrompt, promptBlocks } from './prompt'
+import { MessagesRequestSchema, newestUserText, type MessagesRequest } from './request'
+import { answerContent, answerMessage, apiUsage, outputTokens, randomId } from './response'
+import type { Selection } from './scriptBook'
+import { startStream, writeOverloadedMidStream, writeStreamedMessage } from './sse'
+import type { ScriptedState } from './state'
+
+/** The API accepts at most 4 blocks with `cache_control` per request. */
+export const MAX_BREAKPOINTS = 4
+
+/**
+ * Answers POST /v1/messages (SPEC §13, §15): records the request, checks key and model, picks the
+ * agent's turn, waits its `delayMs`, injects its fault once, or answers (SSE when `stream`).
+ * Check order follows the API: authentication, then body, then model.
+ */
+export async function handleMessages(state: ScriptedState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = randomId('req_')
+  const raw = await readBody(req)
+  let body: unknown = null
+  try {
+    body = JSON.parse(raw)
+  } catch {
+    // Recorded as null and refused below, after authentication.
+  }
+  const agent = { name: header(req, 'x-swarmdesk-agent-name'), type: header(req, 'x-swarmdesk-agent-type'), id: header(req, 'x-swarmdesk-agent-id') }
+  state.log.push({ index: state.log.length, time: new Date(state.clock()).toISOString(), headers: headerRecord(req), body, agentName: agent.name, agentId: agent.id })
+  state.stats.requests++
+
+  const key = header(req, 'x-api-key') ?? /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '')?.[1]
+  if (!key) return sendError(res, requestId, 401, 'authentication_error', 'x-api-key header or Authorization: Bearer is required')
+  if (state.scenario.apiKey !== undefined && key !== state.scenario.apiKey) {
+    return sendError(res, requestId, 401, 'authentication_error', 'invalid x-api-key: the key was rejected by the scripted model')
+  }
+  const parsed = MessagesRequestSchema.safeParse(body)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const where = issue.path.map(String).join('.')
+    return sendError(res, requestId, 400, 'invalid_request_error', body === null ? 'request body is not valid JSON' : `${where}: ${issue.message}`)
+  }
+  const request = parsed.data
+  const models = state.scenario.models
+  if (models ? !models.includes(request.model) : !request.model.startsWith('claude-')) {
+    return sendError(res, requestId, 404, 'not_found_error', `model: ${request.model}`)
+  }
+  const blocks = promptBlocks(request)
+  if (blocks.filter((block) => block.breakpoint).length > MAX_BREAKPOINTS) {
+    return sendError(res, requestId, 400, 'invalid_request_error', `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided.`)
+  }
+
+  let selection: Selection
+  try {
+    selection = state.book.select(agent, newestUserText(request))
+  } catch (error) {
+    if (!(error instanceof ScriptUnavailableError)) throw error
+    return sendError(res, requestId, 400, 'scenario_error', error.message, { 'x-should-retry': 'false' })
+  }
+
+  if (selection.turn.delayMs) {
+    const gone = new AbortController()
+    const onClose = () => gone.abort()
+    res.once('close', onClose)
+    try {
+      await sleep(selection.turn.delayMs, undefined, { signal: gone.signal })
+    } catch {
+      return // the client went away (or the server closed) while we waited
+    } finally {
+      res.off('close', onClose)
+    }
+  }
+
+  if (selection.fault) state.stats.faultsInjected++
+  switch (selection.fault) {
+    case 'disconnect':
+      req.socket.destroy()
+      return
+    case 'rate_limit':
+      return sendError(res, requestId, 429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit (scripted)', { 'retry-after': '0' })
+    case 'overloaded':
+      return sendError(res, requestId, 529, 'overloaded_error', 'Overloaded')
+    case 'overloaded_mid_stream':
+      // Without a stream there is no "middle": answer as the plain overloaded fault.
+      if (!request.stream) return sendError(res, requestId, 529, 'overloaded_error', 'Overloaded')
+  }
+  answer(state, request, blocks, selection, { ...agent, cwd: header(req, 'x-swarmdesk-cwd') }, requestId, res)
+}
+
+function answer(
+  state: ScriptedState,
+  request: MessagesRequest,
+  blocks: ReturnType<typeof promptBlocks>,
+  selection: Selection,
+  agent: { name?: string; id?: string; cwd?: string },
+  requestId: string,
+  res: ServerResponse
+): void {
+  const values = placeholderValues(request, agent)
+  const { turn } = selection
+  const content = answerContent({
+    text: turn.text === undefined ? undefined : fillString(turn.text, values),
+    tools: turn.tools?.map((tool) => ({ name: tool.name, input: fillDeep(tool.input, values) }))
+  })
+  const cache = state.cache.use(analysePrompt(request.model, blocks))
+  state.stats.cacheWrites += cache.entriesWritten
+  state.stats.cacheReadTokens += cache.cacheReadInputTokens
+  state.stats.cacheCreationTokens += cache.cacheCreationInputTokens
+  if (cache.cacheReadInputTokens > 0) state.stats.cacheHits++
+  const message = answerMessage(request.model, content, apiUsage(cache, outputTokens(content)), turn.stopReason)
+
+  if (!request.stream) return sendJson(res, 200, message, { 'request-id': requestId })
+  startStream(res, requestId)
+  if (selection.fault === 'overloaded_mid_stream') return writeOverloadedMidStream(res, message)
+  writeStreamedMessage(res, message)
+  res.end()
+}

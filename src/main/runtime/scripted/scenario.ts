@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises'
+import { basename, extname } from 'node:path'
+import { parse as parseYaml, YAMLParseError } from 'yaml'
+import { z } from 'zod'
+import { ScenarioError } from './errors'
+
+/** Faults a turn can inject (SPEC §15); each fires once, on the first request selecting the turn. */
+export const FaultSchema = z.enum(['rate_limit', 'overloaded', 'overloaded_mid_stream', 'disconnect'])
+export type Fault = z.infer<typeof FaultSchema>
+
+/** Stop reasons the Messages API can return; a turn may force one. */
+export const StopReasonSchema = z.enum(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'pause_turn', 'refusal'])
+
+/** One scripted tool call: a tool_use block with this name and input (placeholders filled). */
+export const ScriptedToolCallSchema = z.strictObject({
+  name: z.string().min(1),
+  input: z.record(z.string(), z.unknown()).default({})
+})
+export type ScriptedToolCall = z.infer<typeof ScriptedToolCallSchema>
+
+/**
+ * One scripted model answer (SPEC §15). `when` is a case-sensitive substring looked for in the
+ * newest user message; `delayMs` (ms) waits before answering.
+ */
+export const TurnSchema = z.strictObject({
+  text: z.string().optional(),
+  tools: z.array(ScriptedToolCallSchema).optional(),
+  when: z.string().min(1).optional(),
+  fault: FaultSchema.optional(),
+  delayMs: z.number().int().nonnegative().optional(),
+  stopReason: StopReasonSchema.optional()
+})
+export type Turn = z.infer<typeof TurnSchema>
+
+/** Prompt-cache settings (SPEC §13): the API caches nothing under 1,024 tokens, for 5 minutes. */
+export const CacheSettingsSchema = z.strictObject({
+  minTokens: z.number().int().nonnegative().default(1024),
+  ttlMs: z.number().int().positive().default(300_000)
+})
+export type CacheSettings = z.infer<typeof CacheSettingsSchema>
+
+/**
+ * A scenario file (SPEC §15). `agents` keys are an agent name, `type:<agentType>` or `*`.
+ * `apiKey`, when set, is the only key accepted; `models`, when set, the only models accepted.
+ */
+export const ScenarioSchema = z.strictObject({
+  name: z.string().optional(),
+  strict: z.boolean().default(false),
+  cache: CacheSettingsSchema.default({ minTokens: 1024, ttlMs: 300_000 }),
+  apiKey: z.string().min(1).optional(),
+  models: z.array(z.string().min(1)).min(1).optional(),
+  agents: z.record(z.string().min(1), z.array(TurnSchema))
+})
+/** A validated scenario, defaults applied. */
+export type Scenario = z.infer<typeof ScenarioSchema>
+/** A scenario as written in a file, before defaults. */
+export type ScenarioInput = z.input<typeof ScenarioSchema>
+
+/** `agents.team-lead[2].tools[0].name` from a zod issue path. */
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = ''
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`
+    else out += out ? `.${String(key)}` : String(key)
+  }
+  return out
+}
+
+/**
+ * Validates an already-parsed scenario object.
+ * @throws ScenarioError naming `file`, the path of the first problem and the reason.
+ */
+export function validateScenario(data: unknown, fileNameForErrors: string): Scenario {
+  const result = ScenarioSchema.safeParse(data)
+  if (result.success) return result.data
+  const issue = result.error.issues[0]
+  throw new ScenarioError(fileNameForErrors, formatPath(issue.path), issue.message)
+}
+
+/**
+ * Parses scenario text. `format` defaults to YAML, which also reads JSON; pass 'json' for a
+ * strict JSON parse (clearer errors for .json files).
+ * @throws ScenarioError for a syntax error (with line) or an invalid scenario.
+ */
+export function parseScenario(text: string, fileNameForErrors: string, format: 'json' | 'yaml' = 'yaml'): Scenario {
+  let data: unknown
+  try {
+    data = format === 'json' ? JSON.parse(text) : parseYaml(text)
+  } catch (error) {
+    const reason =
+      error instanceof YAMLParseError
+        ? `invalid YAML at line ${error.linePos?.[0].line ?? '?'}: ${error.message.split('\n')[0]}`
+        : `invalid JSON: ${(error as Error).message}`
+    throw new ScenarioError(fileNameForErrors, '', reason)
+  }
+  return validateScenario(data, fileNameForErrors)
+}
+
+/**
+ * Reads and validates a scenario file; `.json` is parsed as JSON, anything else as YAML.
+ * @throws ScenarioError when the file cannot be read or is malformed (message names the file).
+ */
+export async function loadScenario(file: string): Promise<Scenario> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    throw new ScenarioError(file, '', `cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+  const scenario = parseScenario(text, file, extname(file).toLowerCase() === '.json' ? 'json' : 'yaml')
+  return scenario.name === undefined ? { ...scenario, name: basename(file) } : scenario
+}

@@ -1,0 +1,104 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { sendError, sendJson } from './http'
+import { handleMessages } from './messages'
+import type { Clock } from './promptCache'
+import { randomId } from './response'
+import { loadScenario, type Scenario } from './scenario'
+import { ScriptedState, type RecordedRequest, type ScriptedStats } from './state'
+
+/** Options of {@link startScriptedServer}. */
+export interface ScriptedServerOptions {
+  /** A validated scenario, or the path of a scenario file (JSON or YAML) to load. */
+  scenario: Scenario | string
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number
+  /** Interface to listen on; default 127.0.0.1 (the server has no access control beyond the scenario's key). */
+  host?: string
+  /** Clock for the prompt cache's TTL and the request log's times (ms since epoch); default Date.now. */
+  clock?: Clock
+}
+
+/** A running scripted model server. */
+export interface ScriptedServer {
+  /** Base URL for the SDK's `baseURL`, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string
+  readonly port: number
+  readonly scenario: Scenario
+  /** Every POST /v1/messages received so far, in order (a copy). */
+  requests(): RecordedRequest[]
+  /** Current counters (a copy). */
+  stats(): ScriptedStats
+  /** Forgets requests, stats, cache and script consumption (as POST /_scripted/reset). */
+  reset(): void
+  /** Stops listening and ends every open connection (pending delays are cancelled). Idempotent. */
+  close(): Promise<void>
+}
+
+/**
+ * Starts the scripted model server (SPEC §13): an Anthropic-compatible `POST /v1/messages` plus
+ * the control endpoints `GET /_scripted/requests`, `GET /_scripted/stats`,
+ * `POST /_scripted/reset` and `GET /_scripted/health`.
+ * @throws ScenarioError when `scenario` is a path to a file that does not load.
+ * @throws the listen error (e.g. EADDRINUSE) when the port cannot be bound.
+ */
+export async function startScriptedServer(options: ScriptedServerOptions): Promise<ScriptedServer> {
+  const scenario = typeof options.scenario === 'string' ? await loadScenario(options.scenario) : options.scenario
+  const state = new ScriptedState(scenario, options.clock ?? Date.now)
+  const host = options.host ?? '127.0.0.1'
+
+  const server = createServer((req, res) => {
+    route(state, req, res).catch((error: unknown) => {
+      if (res.headersSent) res.destroy()
+      else sendError(res, randomId('req_'), 500, 'api_error', `scripted server bug: ${(error as Error).message}`)
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const port = (server.address() as AddressInfo).port
+  let closing: Promise<void> | undefined
+
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    scenario,
+    requests: () => structuredClone(state.log),
+    stats: () => ({ ...state.stats }),
+    reset: () => state.reset(),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        // Keep-alive sockets (the SDK's fetch pools them) would hold close() open; end them, and
+        // with them any response still waiting out a delay.
+        server.closeAllConnections()
+      })
+      return closing
+    }
+  }
+}
+
+async function route(state: ScriptedState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://scripted').pathname
+  const key = `${req.method} ${path}`
+  switch (key) {
+    case 'POST /v1/messages':
+      return handleMessages(state, req, res)
+    case 'GET /_scripted/requests':
+      return sendJson(res, 200, state.log)
+    case 'GET /_scripted/stats':
+      return sendJson(res, 200, state.stats)
+    case 'POST /_scripted/reset':
+      state.reset()
+      return sendJson(res, 200, { ok: true })
+    case 'GET /_scripted/health':
+      return sendJson(res, 200, { ok: true, scenario: state.scenario.name ?? null, requests: state.stats.requests })
+    default:
+      req.resume()
+      return sendError(res, randomId('req_'), 404, 'not_found_error', `Not found: ${key}`)
+  }
+}

@@ -1,0 +1,58 @@
+import { PromptCache, type Clock } from './promptCache'
+import type { Scenario } from './scenario'
+import { ScriptBook } from './scriptBook'
+
+/** One request received on POST /v1/messages, as `GET /_scripted/requests` returns it. */
+export interface RecordedRequest {
+  /** 0-based position in arrival order. */
+  index: number
+  /** Arrival time, ISO 8601, from the server's clock. */
+  time: string
+  /** Headers as received (lower-case names). */
+  headers: Record<string, string>
+  /** The JSON-parsed body, or null when it was not JSON. */
+  body: unknown
+  agentName?: string
+  agentId?: string
+}
+
+/** Counters of `GET /_scripted/stats`. Tokens in tokens. */
+export interface ScriptedStats {
+  /** Requests received on POST /v1/messages. */
+  requests: number
+  /** Responses that read a prefix from the cache. */
+  cacheHits: number
+  /** Cache entries written. */
+  cacheWrites: number
+  cacheReadTokens: number
+  cacheCreationTokens: number
+  /** Scripted faults fired (each fires once per turn and agent instance). */
+  faultsInjected: number
+}
+
+function zeroStats(): ScriptedStats {
+  return { requests: 0, cacheHits: 0, cacheWrites: 0, cacheReadTokens: 0, cacheCreationTokens: 0, faultsInjected: 0 }
+}
+
+/** Everything a scripted server remembers; `reset()` forgets all of it (POST /_scripted/reset). */
+export class ScriptedState {
+  readonly book: ScriptBook
+  readonly cache: PromptCache
+  readonly log: RecordedRequest[] = []
+  stats: ScriptedStats = zeroStats()
+
+  constructor(
+    readonly scenario: Scenario,
+    readonly clock: Clock
+  ) {
+    this.book = new ScriptBook(scenario)
+    this.cache = new PromptCache(scenario.cache, clock)
+  }
+
+  reset(): void {
+    this.log.length = 0
+    this.stats = zeroStats()
+    this.cache.clear()
+    this.book.reset()
+  }
+}
