@@ -1,0 +1,94 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ScenarioError } from './errors'
+import { loadScenario, parseScenario } from './scenario'
+
+let dir: string
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'scenario-'))
+})
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+const SPEC_EXAMPLE = `
+name: explore-then-test
+agents:
+  team-lead:
+    - text: "Surveying the repository."
+      tools:
+        - { name: Agent, input: { subagent_type: Explore, description: "find TODOs", prompt: "List TODO comments" } }
+        - { name: Bash, input: { command: "git log --oneline -5" } }
+    - text: "Done: {{last_tool_result}}"          # placeholders: see below
+  "type:Explore":
+    - tools: [ { name: Grep, input: { pattern: "TODO", output_mode: "content" } } ]
+    - text: "Found these TODOs: {{last_tool_result}}"
+  "*":
+    - text: "Nothing scripted for this agent."
+`
+
+function errorOf(run: () => unknown): ScenarioError {
+  try {
+    run()
+  } catch (error) {
+    if (error instanceof ScenarioError) return error
+    throw error
+  }
+  throw new Error('expected a ScenarioError')
+}
+
+describe('scenario files', () => {
+  it('reads the SPEC §15 example from YAML with defaults applied', async () => {
+    const file = join(dir, 'example.yaml')
+    await writeFile(file, SPEC_EXAMPLE)
+    const scenario = await loadScenario(file)
+    expect(scenario.name).toBe('explore-then-test')
+    expect(scenario.strict).toBe(false)
+    expect(scenario.cache).toEqual({ minTokens: 1024, ttlMs: 300_000 })
+    expect(Object.keys(scenario.agents)).toEqual(['team-lead', 'type:Explore', '*'])
+    expect(scenario.agents['team-lead'][0].tools?.[0]).toEqual({
+      name: 'Agent',
+      input: { subagent_type: 'Explore', description: 'find TODOs', prompt: 'List TODO comments' }
+    })
+  })
+
+  it('reads the same scenario from JSON, names it after the file when unnamed, and keeps cache settings', async () => {
+    const file = join(dir, 'plain.json')
+    await writeFile(file, JSON.stringify({ strict: true, cache: { minTokens: 10 }, agents: { '*': [{ text: 'hi', fault: 'overloaded', delayMs: 5 }] } }))
+    const scenario = await loadScenario(file)
+    expect(scenario.name).toBe('plain.json')
+    expect(scenario.strict).toBe(true)
+    expect(scenario.cache).toEqual({ minTokens: 10, ttlMs: 300_000 })
+    expect(scenario.agents['*'][0]).toEqual({ text: 'hi', fault: 'overloaded', delayMs: 5 })
+  })
+
+  it('names file, path and reason for a tool without a string name', () => {
+    const text = SPEC_EXAMPLE.replace('- { name: Bash,', '- { name: 42,')
+    const error = errorOf(() => parseScenario(text, 'demo.yaml'))
+    expect(error.file).toBe('demo.yaml')
+    expect(error.path).toBe('agents.team-lead[0].tools[1].name')
+    expect(error.message).toMatch(/^demo\.yaml: agents\.team-lead\[0\]\.tools\[1\]\.name: .*expected string/)
+  })
+
+  it('rejects an unknown fault and a misspelt turn field, naming them', () => {
+    const fault = errorOf(() => parseScenario('{"agents":{"a":[{"text":"x"},{"fault":"explode"}]}}', 'f.json', 'json'))
+    expect(fault.path).toBe('agents.a[1].fault')
+    expect(fault.message).toContain('rate_limit')
+    const typo = errorOf(() => parseScenario('agents:\n  a:\n    - tool: []\n', 't.yaml'))
+    expect(typo.path).toBe('agents.a[0]')
+    expect(typo.message).toContain('tool')
+  })
+
+  it('reports a missing agents map and a YAML syntax error with its line', () => {
+    expect(errorOf(() => parseScenario('name: x\n', 'n.yaml')).message).toMatch(/^n\.yaml: agents: /)
+    const syntax = errorOf(() => parseScenario('agents:\n  a: [\n', 'bad.yaml'))
+    expect(syntax.message).toMatch(/^bad\.yaml: invalid YAML at line \d+/)
+  })
+
+  it('reports an unreadable file by its path', async () => {
+    const missing = join(dir, 'missing.yaml')
+    await expect(loadScenario(missing)).rejects.toThrow(`${missing}: cannot read file: ENOENT`)
+  })
+})
