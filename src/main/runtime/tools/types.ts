@@ -85,6 +85,11 @@ export interface PtyRunResult {
   /** Signal number that ended the process, if any. */
   signal: number | null
   output: string
+  /**
+   * Characters of raw output not kept in `output` (the host keeps a bounded head and tail and
+   * puts a one-line note where it cut); 0 or absent when `output` is complete.
+   */
+  omittedChars?: number
   timedOut: boolean
   aborted: boolean
 }
@@ -140,4 +145,6 @@ export interface BackgroundShells {
   killAll(): Promise<void>
   /** Number of shells still running. */
   runningCount(): number
+  /** Every shell this agent started, oldest first (for error messages naming the valid ids). */
+  list?(): Array<{ shellId: string; command: string; status: BackgroundShellStatus['status'] }>
 }

@@ -1,0 +1,82 @@
+import { findPidsWithEnv, isProcessAlive, listDescendantPids, snapshotProcesses, type ProcEntry } from './procfs'
+
+/** Options of {@link killProcessTree}. */
+export interface KillTreeOptions {
+  /** The tag variable the root was started with: finds escapees that were re-parented away. */
+  envTag?: { name: string; value: string }
+  /** Stop waiting for processes to disappear after this many ms (default 5000). */
+  timeoutMs?: number
+}
+
+/** What {@link killProcessTree} did: every pid it signalled, and those still alive when it gave up. */
+export interface KillTreeResult {
+  killed: number[]
+  /** Empty on success; otherwise processes that outlived SIGKILL for `timeoutMs` (e.g. stuck in `D` state). */
+  survivors: number[]
+}
+
+const POLL_MS = 10
+const DEFAULT_TIMEOUT_MS = 5_000
+
+/**
+ * Everything `root` started, from one snapshot: its process group and session (node-pty makes
+ * the child a session leader, so pgid = sid = root), its descendants by `ppid` (which catches
+ * `setsid` escapees while their parent lives), and processes carrying the env tag (which catches
+ * escapees whose parent already died).
+ */
+function collectTargets(root: number, rows: ProcEntry[], envTag: KillTreeOptions['envTag']): Set<number> {
+  const targets = new Set<number>()
+  const roots = [root]
+  if (envTag) roots.push(...findPidsWithEnv(envTag.name, envTag.value, rows))
+  for (const pid of roots) {
+    if (isProcessAlive(pid)) targets.add(pid)
+    for (const child of listDescendantPids(pid, rows)) targets.add(child)
+  }
+  for (const row of rows) {
+    if ((row.pgid === root || row.sid === root) && row.state !== 'Z' && row.state !== 'X') targets.add(row.pid)
+  }
+  targets.delete(process.pid)
+  return targets
+}
+
+function sigkill(target: number): void {
+  try {
+    process.kill(target, 'SIGKILL')
+  } catch {
+    // ESRCH: already gone, which is what we want.
+  }
+}
+
+/**
+ * SIGKILLs the process group of `root` and every process it started, including those that left
+ * the group, and resolves once /proc shows them gone (zombies count as gone). Targets are
+ * collected before anything is killed, because killing a parent re-parents its children and
+ * hides them from a `ppid` walk; the sweep repeats until a fresh snapshot finds nothing new, so
+ * a child forked between snapshot and kill is caught too. Never throws.
+ */
+export async function killProcessTree(root: number, options: KillTreeOptions = {}): Promise<KillTreeResult> {
+  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
+  const killed = new Set<number>()
+  let survivors: number[] = []
+  for (;;) {
+    const targets = collectTargets(root, snapshotProcesses(), options.envTag)
+    sigkill(-root)
+    for (const pid of targets) {
+      sigkill(pid)
+      killed.add(pid)
+    }
+    survivors = await waitUntilGone([...killed], deadline)
+    if (targets.size === 0 || survivors.length > 0 || Date.now() >= deadline) break
+  }
+  return { killed: [...killed], survivors }
+}
+
+/** Polls until none of `pids` is alive or `deadline` (ms since epoch) passes; returns the living. */
+export async function waitUntilGone(pids: number[], deadline: number): Promise<number[]> {
+  let alive = pids.filter(isProcessAlive)
+  while (alive.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    alive = alive.filter(isProcessAlive)
+  }
+  return alive
+}

@@ -1,0 +1,85 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PtyHost } from '../tools/types'
+import { RUN_OUTPUT_HEAD_CHARS, RUN_OUTPUT_TAIL_CHARS, createPtyHost } from './ptyHost'
+
+let host: PtyHost
+let root: string
+
+beforeAll(() => {
+  host = createPtyHost()
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'pty-run-')))
+})
+
+afterAll(async () => {
+  await host.dispose()
+  rmSync(root, { recursive: true, force: true })
+})
+
+const run = (command: string, extra: { env?: Record<string, string>; onData?: (d: string) => void } = {}) =>
+  host.run({ command, cwd: root, timeoutMs: 20_000, ...extra })
+
+describe('PtyHost.run', () => {
+  it('returns the output and exit code 0 of a simple command', async () => {
+    const result = await run('echo hello')
+    expect(result).toMatchObject({ exitCode: 0, signal: null, timedOut: false, aborted: false })
+    expect(result.output).toBe('hello\r\n')
+    expect(result.pid).toBeGreaterThan(0)
+  })
+
+  it('reports a non-zero exit code', async () => {
+    expect((await run('echo oops; exit 3')).exitCode).toBe(3)
+  })
+
+  it('runs in the given cwd and carries no directory or variable to the next call', async () => {
+    expect((await run('pwd')).output.trim()).toBe(root)
+    await run('cd /tmp && export SWARMDESK_TEST_X=1')
+    expect((await run('pwd')).output.trim()).toBe(root)
+    expect((await run('echo "[$SWARMDESK_TEST_X]"')).output.trim()).toBe('[]')
+  })
+
+  it('sets the pager, git prompt and terminal variables, and the extra env on top', async () => {
+    const result = await run('echo "$PAGER|$GIT_PAGER|$GIT_TERMINAL_PROMPT|$TERM|$EXTRA"', { env: { EXTRA: 'yes' } })
+    expect(result.output.trim()).toBe('cat|cat|0|xterm-256color|yes')
+  })
+
+  it('streams raw output with ANSI sequences to onData', async () => {
+    let streamed = ''
+    const result = await run("printf '\\033[31mred\\033[0m\\n'", { onData: (d) => (streamed += d) })
+    expect(streamed).toContain('\x1b[31mred\x1b[0m')
+    expect(result.output).toBe(streamed)
+  })
+
+  it('keeps a bounded head and tail of huge output while streaming all of it', async () => {
+    let streamedChars = 0
+    const result = await run('seq 1 2000000', { onData: (d) => (streamedChars += d.length) })
+    let expected = 0
+    for (let n = 1; n <= 2_000_000; n++) expected += String(n).length + 2 // "\r\n" from the PTY
+    expect(streamedChars).toBe(expected)
+    expect(result.output.length).toBeLessThan(RUN_OUTPUT_HEAD_CHARS + RUN_OUTPUT_TAIL_CHARS + 100)
+    expect(result.omittedChars).toBe(expected - RUN_OUTPUT_HEAD_CHARS - RUN_OUTPUT_TAIL_CHARS)
+    expect(result.output.startsWith('1\r\n2\r\n')).toBe(true)
+    expect(result.output.endsWith('1999999\r\n2000000\r\n')).toBe(true)
+    expect(result.output).toContain(`[... ${result.omittedChars} characters of output omitted ...]`)
+  })
+
+  it('delivers the last bytes of a fast, large command every time (node-pty drops them without the end marker)', async () => {
+    for (let i = 0; i < 8; i++) {
+      const result = await run('seq 1 100000; printf "the end"; exit 7')
+      expect(result.exitCode).toBe(7)
+      expect(result.output.endsWith('99999\r\n100000\r\nthe end')).toBe(true)
+    }
+  })
+
+  it('reports an exit code from inside the command, not the wrapper', async () => {
+    expect((await run('exit 0; echo never')).exitCode).toBe(0)
+    expect((await run('kill -TERM $$')).exitCode).toBe(143)
+  })
+
+  it('has no live pty once a run resolves', async () => {
+    await run('echo done')
+    expect(host.livePids()).toEqual([])
+  })
+})

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto'
+import * as nodePty from 'node-pty'
+import type { PtyHost, PtyProcess, PtyRunOptions, PtyRunResult, PtySpawnOptions } from '../tools/types'
+import { CompletionMarker, wrappedBashArgs } from './completionMarker'
+import { killProcessTree, type KillTreeResult } from './killTree'
+import { HeadTailBuffer } from './outputBuffers'
+
+/**
+ * Variable set to a fresh value for every PTY command; descendants inherit it, which lets the
+ * host find processes that left the group and were re-parented (see `killProcessTree`).
+ */
+export const PTY_TAG_VARIABLE = 'SWARMDESK_PTY_TAG'
+
+/**
+ * Fixed environment of every command (SPEC §3, STACK.md): a pager or a credential prompt would
+ * wait forever on a terminal nobody types into.
+ */
+export const FIXED_PTY_ENV: Readonly<Record<string, string>> = {
+  TERM: 'xterm-256color',
+  PAGER: 'cat',
+  GIT_PAGER: 'cat',
+  GIT_TERMINAL_PROMPT: '0'
+}
+
+/** Raw output a foreground run keeps for its result: 1 MiB head + 1 MiB tail (UTF-16 units). */
+export const RUN_OUTPUT_HEAD_CHARS = 1 << 20
+export const RUN_OUTPUT_TAIL_CHARS = 1 << 20
+
+/** Thrown by `run`/`spawn` after `dispose()`: the host owns no more terminals. */
+export class PtyHostDisposedError extends Error {
+  override readonly name = 'PtyHostDisposedError'
+  constructor() {
+    super('The PTY host is disposed')
+  }
+}
+
+interface ExitInfo {
+  exitCode: number | null
+  signal: number | null
+}
+
+/** One live terminal: `done` settles after exit and after its group was swept and verified gone. */
+interface LivePty {
+  pid: number
+  /** The command has ended (its completion marker arrived, or the PTY exited). */
+  exited: boolean
+  done: Promise<ExitInfo>
+  kill(): Promise<KillTreeResult>
+}
+
+type StartOptions = Pick<PtySpawnOptions, 'command' | 'cwd' | 'env' | 'onData' | 'cols' | 'rows'>
+
+/**
+ * Creates the process-wide PTY host over node-pty (SPEC §1). Must run on the main thread, never
+ * in a worker (STACK.md). Each command is `bash --noprofile --norc -c <command>` in its own PTY
+ * (no rc files, so nothing carries state between calls; see `completionMarker.ts` for the wrapper
+ * that guarantees the last output arrives), cwd pinned, env = process env +
+ * {@link FIXED_PTY_ENV} + `options.env`. When a command ends, times out or is aborted, its whole
+ * process group and every process it started are SIGKILLed and verified gone before the call
+ * settles. Only Linux finds escapees (it reads /proc); elsewhere the group kill still applies.
+ */
+export function createPtyHost(): PtyHost {
+  const live = new Map<number, LivePty>()
+  let disposed = false
+
+  function start(options: StartOptions): LivePty {
+    if (disposed) throw new PtyHostDisposedError()
+    const envTag = { name: PTY_TAG_VARIABLE, value: randomUUID() }
+    const marker = new CompletionMarker(randomUUID())
+    const term = nodePty.spawn('bash', wrappedBashArgs(options.command, marker.token), {
+      name: 'xterm-256color',
+      cols: options.cols ?? 120,
+      rows: options.rows ?? 40,
+      cwd: options.cwd,
+      env: buildEnv(options.env, envTag),
+      encoding: 'utf8'
+    })
+    const kill = () => killProcessTree(term.pid, { envTag })
+    const dataSub = term.onData((chunk) => {
+      if (entry.exited) return // after the marker: only leftovers of background jobs, which die now
+      const { text, exitCode } = marker.push(chunk)
+      if (text) options.onData?.(text)
+      if (exitCode !== undefined) {
+        entry.exited = true
+        void kill()
+      }
+    })
+    const entry: LivePty = {
+      pid: term.pid,
+      exited: false,
+      kill,
+      done: new Promise<ExitInfo>((resolve) => {
+        const exitSub = term.onExit(({ exitCode, signal }) => {
+          entry.exited = true
+          exitSub.dispose()
+          dataSub.dispose()
+          const held = marker.flush()
+          if (held) options.onData?.(held)
+          // Background jobs (`sleep 300 &`) outlive bash; the group dies with the command.
+          void kill().then(() => {
+            live.delete(term.pid)
+            if (marker.status !== undefined) resolve({ exitCode: marker.status, signal: null })
+            else resolve(signal ? { exitCode: null, signal } : { exitCode, signal: null })
+          })
+        })
+      })
+    }
+    live.set(term.pid, entry)
+    return entry
+  }
+
+  async function run(options: PtyRunOptions): Promise<PtyRunResult> {
+    if (disposed) throw new PtyHostDisposedError()
+    if (options.signal?.aborted) {
+      return { pid: 0, exitCode: null, signal: null, output: '', timedOut: false, aborted: true }
+    }
+    const output = new HeadTailBuffer(RUN_OUTPUT_HEAD_CHARS, RUN_OUTPUT_TAIL_CHARS)
+    const onData = options.onData
+    const proc = start({
+      ...options,
+      onData: (data) => {
+        output.push(data)
+        onData?.(data)
+      }
+    })
+    let timedOut = false
+    let aborted = false
+    let killing: Promise<unknown> | undefined
+    const timer = setTimeout(() => {
+      if (proc.exited) return
+      timedOut = true
+      killing ??= proc.kill()
+    }, options.timeoutMs)
+    const onAbort = () => {
+      if (proc.exited || timedOut) return
+      aborted = true
+      killing ??= proc.kill()
+    }
+    options.signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      const exit = await proc.done
+      await killing
+      return { pid: proc.pid, ...exit, output: output.toString(), omittedChars: output.omittedChars, timedOut, aborted }
+    } finally {
+      clearTimeout(timer)
+      options.signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  function spawn(options: PtySpawnOptions): PtyProcess {
+    const proc = start(options)
+    void proc.done.then((exit) => options.onExit?.(exit))
+    return {
+      pid: proc.pid,
+      kill: async () => {
+        await proc.kill()
+        await proc.done
+      }
+    }
+  }
+
+  return {
+    run,
+    spawn,
+    livePids: () => [...live.keys()],
+    async dispose() {
+      disposed = true
+      await Promise.all([...live.values()].map(async (proc) => {
+        await proc.kill()
+        await proc.done
+      }))
+    }
+  }
+}
+
+function buildEnv(extra: Record<string, string> | undefined, tag: { name: string; value: string }): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value
+  return { ...env, ...FIXED_PTY_ENV, ...extra, [tag.name]: tag.value }
+}
