@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util'
+import { ScenarioError, startScriptedServer } from '../../runtime/scripted'
+
+/** Where the command writes and what stops it besides SIGINT/SIGTERM; tests pass their own. */
+export interface ScriptedServerCommandIo {
+  stdout?: (line: string) => void
+  stderr?: (line: string) => void
+  /** Stops the server like a signal does. */
+  signal?: AbortSignal
+}
+
+const USAGE = 'usage: swarmdesk scripted-server --scenario FILE [--port N]'
+
+/**
+ * `swarmdesk scripted-server --scenario FILE [--port N]` (SPEC §14): runs the scripted model alone.
+ * Prints exactly one line, `SCRIPTED_MODEL_URL http://127.0.0.1:PORT`, once listening (`--port 0`,
+ * the default, picks a free port), serves until SIGINT or SIGTERM, then closes every connection.
+ * @returns 0 after a clean stop; 2 for bad usage or a scenario that does not load (the message on
+ *   stderr names the option, or the file, path and reason); 1 when the port cannot be bound.
+ */
+export async function scriptedServerCommand(argv: string[], io: ScriptedServerCommandIo = {}): Promise<number> {
+  const out = io.stdout ?? ((line: string) => process.stdout.write(`${line}\n`))
+  const err = io.stderr ?? ((line: string) => process.stderr.write(`${line}\n`))
+
+  let values: { scenario?: string; port?: string }
+  try {
+    values = parseArgs({ args: argv, options: { scenario: { type: 'string' }, port: { type: 'string' } }, strict: true, allowPositionals: false }).values
+  } catch (error) {
+    err(`swarmdesk scripted-server: ${(error as Error).message}\n${USAGE}`)
+    return 2
+  }
+  if (!values.scenario) {
+    err(`swarmdesk scripted-server: --scenario FILE is required\n${USAGE}`)
+    return 2
+  }
+  const port = values.port === undefined ? 0 : Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535 || values.port?.trim() === '') {
+    err(`swarmdesk scripted-server: --port must be an integer from 0 to 65535, got '${values.port}'`)
+    return 2
+  }
+
+  let server
+  try {
+    server = await startScriptedServer({ scenario: values.scenario, port })
+  } catch (error) {
+    if (error instanceof ScenarioError) {
+      err(`swarmdesk scripted-server: bad scenario: ${error.message}`)
+      return 2
+    }
+    err(`swarmdesk scripted-server: cannot listen on 127.0.0.1:${port}: ${(error as Error).message}`)
+    return 1
+  }
+
+  out(`SCRIPTED_MODEL_URL ${server.url}`)
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      io.signal?.removeEventListener('abort', stop)
+      resolve()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+    if (io.signal?.aborted) stop()
+    else io.signal?.addEventListener('abort', stop)
+  })
+  await server.close()
+  return 0
+}
