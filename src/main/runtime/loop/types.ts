@@ -6,13 +6,14 @@ import type { AgentIdentity } from '../model/types'
 import type { Tool, ToolContext } from '../tools/types'
 import type { Budget } from './budget'
 
-type WithoutAgent<E> = E extends unknown ? Omit<E, 'agentId' | 'agentName'> : never
+/** An event type without its agent fields (distributes over unions). */
+export type WithoutAgent<E> = E extends unknown ? Omit<E, 'agentId' | 'agentName'> : never
 
 /** Runtime events the loop itself produces (the runner stamps the agent on them). */
 export type LoopRuntimeEvent = WithoutAgent<
   Extract<
     RuntimeEventInput,
-    { type: 'assistant_text' | 'tool_call' | 'tool_result' | 'tool_output' | 'usage' | 'permission_request' | 'permission_decided' | 'notice' }
+    { type: 'assistant_text' | 'tool_call' | 'tool_result' | 'tool_output' | 'usage' | 'permission_request' | 'permission_decided' | 'notice' | 'agent_state' }
   >
 >
 

@@ -132,7 +132,7 @@ export class ModelClient {
         return new ModelError('authentication', `The endpoint ${baseUrl} rejected the API key (${error.status}: ${apiMessage}). Set ANTHROPIC_API_KEY to a valid key, or store one in Settings.`, details, { cause: error })
       }
       if (error.status === 404) {
-        return new ModelError('model_not_found', `Model "${model}" was not found at ${baseUrl} (${apiMessage}). Use a model id such as claude-sonnet-4-5, or an alias: opus, sonnet, haiku.`, details, { cause: error })
+        return new ModelError('model_not_found', `Model "${model}" was not found at ${baseUrl} (${apiMessage}). Use a model id such as claude-sonnet-5-5, or an alias: opus, sonnet, haiku.`, details, { cause: error })
       }
       if (error.status === 429) return new ModelError('rate_limit', `Rate limited by ${baseUrl} after retries (${apiMessage}). Wait and try again, or lower concurrency.`, details, { cause: error })
       if (error.status === 529 || type === 'overloaded_error') return new ModelError('overloaded', `The model is overloaded (${apiMessage}).`, details, { cause: error })

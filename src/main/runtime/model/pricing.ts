@@ -17,20 +17,29 @@ function price(input: number, output: number): ModelPrice {
 
 /**
  * Price table, matched by model-id prefix (longest prefix first), so dated ids
- * (`claude-sonnet-4-5-20250929`) price like their family.
+ * (`claude-sonnet-5-5-20250929`) price like their family. Families newer than the last price list
+ * this table was checked against (the 5.x ids the SDK names) are priced like their family's
+ * latest listed model — Sonnet $3/$15, Opus $5/$25, Haiku $1/$5 — until a list says otherwise.
+ * Models of other families have no price: their cost counts as 0 and the session says so.
  */
-const PRICE_TABLE: ReadonlyArray<[prefix: string, price: ModelPrice]> = [
-  ['claude-opus-4-5', price(5, 25)],
-  ['claude-opus-4-6', price(5, 25)],
-  ['claude-opus-4-1', price(15, 75)],
-  ['claude-opus-4', price(15, 75)],
-  ['claude-sonnet-4', price(3, 15)],
-  ['claude-3-7-sonnet', price(3, 15)],
-  ['claude-3-5-sonnet', price(3, 15)],
-  ['claude-haiku-4', price(1, 5)],
-  ['claude-3-5-haiku', price(0.8, 4)],
-  ['claude-3-haiku', price(0.25, 1.25)]
-].sort((a, b) => (b[0] as string).length - (a[0] as string).length) as Array<[string, ModelPrice]>
+const PRICE_TABLE: ReadonlyArray<[prefix: string, price: ModelPrice]> = (
+  [
+    ['claude-opus-5', price(5, 25)],
+    ['claude-opus-4-8', price(5, 25)],
+    ['claude-opus-4-7', price(5, 25)],
+    ['claude-opus-4-6', price(5, 25)],
+    ['claude-opus-4-5', price(5, 25)],
+    ['claude-opus-4-1', price(15, 75)],
+    ['claude-opus-4', price(15, 75)],
+    ['claude-sonnet-', price(3, 15)],
+    ['claude-3-7-sonnet', price(3, 15)],
+    ['claude-3-5-sonnet', price(3, 15)],
+    ['claude-haiku-5', price(1, 5)],
+    ['claude-haiku-4', price(1, 5)],
+    ['claude-3-5-haiku', price(0.8, 4)],
+    ['claude-3-haiku', price(0.25, 1.25)]
+  ] as Array<[string, ModelPrice]>
+).sort((a, b) => b[0].length - a[0].length)
 
 /** The price of `model`, or undefined when the table does not know it (cost then counts as 0 and a warning is due). */
 export function priceOf(model: string): ModelPrice | undefined {
@@ -52,16 +61,16 @@ export function costOf(model: string, usage: Usage): number {
 
 /** Model aliases accepted wherever a model is named (agent definitions, `--model`). */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = {
-  opus: 'claude-opus-4-5',
-  sonnet: 'claude-sonnet-4-5',
-  haiku: 'claude-haiku-4-5'
+  opus: 'claude-opus-5-5',
+  sonnet: 'claude-sonnet-5-5',
+  haiku: 'claude-haiku-5-5'
 }
 
 /** The main agent's model when nothing names one. */
-export const DEFAULT_MODEL = 'claude-sonnet-4-5'
+export const DEFAULT_MODEL = 'claude-sonnet-5-5'
 
 /** The fast model (Explore agents, summaries). */
-export const FAST_MODEL = 'claude-haiku-4-5'
+export const FAST_MODEL = 'claude-haiku-5-5'
 
 /** Resolves an alias to a model id; ids pass through unchanged. */
 export function resolveModel(nameOrAlias: string): string {

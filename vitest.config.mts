@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config'
 
 /**
  * Unit and integration tests. They run in child processes (`forks`), never worker threads:
- * node-pty aborts a worker thread that exits with a live pty (STACK.md).
+ * node-pty aborts a worker thread that exits with a live pty (STACK.md). The global setup
+ * builds the CLI bundle once, for the tests that run `bin/swarmdesk` as a user would.
  */
 export default defineConfig({
   test: {
@@ -10,6 +11,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    maxWorkers: 2
+    maxWorkers: 2,
+    globalSetup: ['scripts/test-global-setup.mjs']
   }
 })

@@ -1,0 +1,42 @@
+// npm run bench: runs every benchmark under bench/<name>/ (its main.ts) in its own Node process
+// and prints one JSON object per line per benchmark: {name, ...figures, target, verdict}.
+// Exits 0 once every benchmark has run; a missed target is a verdict, not a crash. A benchmark
+// that crashes prints {name, verdict: "error", error} and the run exits 1.
+import { build } from 'esbuild'
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const only = process.argv.slice(2)
+const names = readdirSync(join(root, 'bench'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join(root, 'bench', d.name, 'main.ts')))
+  .map((d) => d.name)
+  .filter((n) => only.length === 0 || only.includes(n))
+  .sort()
+
+let failed = false
+for (const name of names) {
+  const outfile = join(root, 'out', 'bench', `${name}.mjs`)
+  await build({
+    absWorkingDir: root,
+    entryPoints: [join('bench', name, 'main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'warning',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" }
+  })
+  try {
+    const out = execFileSync(process.execPath, ['--expose-gc', outfile], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 10 * 60_000 })
+    process.stdout.write(out.endsWith('\n') ? out : out + '\n')
+  } catch (error) {
+    failed = true
+    process.stdout.write(JSON.stringify({ name, verdict: 'error', error: String(error.message ?? error) }) + '\n')
+  }
+}
+process.exitCode = failed ? 1 : 0

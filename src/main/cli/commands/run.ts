@@ -1,0 +1,133 @@
+import { PermissionModeSchema, USER_PERMISSION_MODES, type PermissionMode } from '../../../shared/permissions'
+import { EventBus } from '../../runtime/events/bus'
+import { runHeadless, RunUsageError } from '../../runtime/session/headless'
+import { swarmdeskHome } from '../../runtime/transcripts/paths'
+import { parseCommandArgs, positiveInt, positiveNumber, UsageError, useColor } from '../io'
+import { prompterFor, type ApproveFlag } from '../prompters'
+import { createHumanRenderer } from '../render/human'
+
+const RUN_OPTIONS = {
+  cwd: { type: 'string' },
+  scenario: { type: 'string' },
+  model: { type: 'string' },
+  'permission-mode': { type: 'string' },
+  settings: { type: 'string', multiple: true },
+  'trust-project': { type: 'boolean' },
+  fork: { type: 'boolean' },
+  coordinator: { type: 'boolean' },
+  'max-turns': { type: 'string' },
+  'max-budget-usd': { type: 'string' },
+  resume: { type: 'string' },
+  json: { type: 'boolean' },
+  approve: { type: 'string' }
+} as const
+
+/** Parsed `run` flags, shared with `demo`. */
+export interface RunFlags {
+  cwd: string
+  scenario?: string
+  model?: string
+  mode?: PermissionMode
+  settingsFiles: string[]
+  trustProject: boolean
+  maxTurns?: number
+  maxBudgetUsd?: number
+  resume?: string
+  json: boolean
+  approve: ApproveFlag
+  prompt?: string
+}
+
+/** Parses `--approve`; `ask` by default (SPEC §14). */
+export function parseApprove(value: string | undefined, fallback: ApproveFlag = 'ask'): ApproveFlag {
+  if (value === undefined) return fallback
+  if (value === 'all' || value === 'none' || value === 'ask') return value
+  throw new UsageError(`--approve must be all, none or ask, got '${value}'.`)
+}
+
+function parseMode(value: string | undefined): PermissionMode | undefined {
+  if (value === undefined) return undefined
+  const parsed = PermissionModeSchema.safeParse(value)
+  if (!parsed.success || value === 'bubble') throw new UsageError(`--permission-mode must be one of ${USER_PERMISSION_MODES.join(', ')}, got '${value}'.`)
+  return parsed.data
+}
+
+/** Parses `swarmdesk run` arguments. @throws UsageError naming the bad flag. */
+export function parseRunFlags(argv: string[]): RunFlags {
+  const { values, positionals } = parseCommandArgs('run', argv, RUN_OPTIONS, true)
+  if (values.fork || values.coordinator) {
+    throw new UsageError(`--${values.fork ? 'fork' : 'coordinator'} is not available in this version: forks and coordinator mode are not built yet.`)
+  }
+  return {
+    cwd: values.cwd ?? process.cwd(),
+    scenario: values.scenario,
+    model: values.model,
+    mode: parseMode(values['permission-mode']),
+    settingsFiles: values.settings ?? [],
+    trustProject: values['trust-project'] ?? false,
+    maxTurns: positiveInt('--max-turns', values['max-turns']),
+    maxBudgetUsd: positiveNumber('--max-budget-usd', values['max-budget-usd']),
+    resume: values.resume,
+    json: values.json ?? false,
+    approve: parseApprove(values.approve),
+    prompt: positionals.length > 0 ? positionals.join(' ') : undefined
+  }
+}
+
+/**
+ * Runs a parsed run: wires the event stream to stdout (`--json`: one event per line; else the
+ * human renderer) and resolves the exit code (0 ok, 1 failed).
+ * @throws UsageError for bad input found before the run starts.
+ */
+export async function executeRun(flags: RunFlags & { prompt: string }, extra: { scripted?: boolean } = {}): Promise<number> {
+  const bus = new EventBus()
+  const render = flags.json
+    ? (e: object) => JSON.stringify(e) + '\n'
+    : createHumanRenderer({ color: useColor(process.stdout), scripted: extra.scripted ?? flags.scenario !== undefined })
+  bus.onEvent((event) => {
+    const text = render(event)
+    if (text) process.stdout.write(text)
+  })
+  const controller = new AbortController()
+  const onSignal = (): void => controller.abort()
+  process.once('SIGINT', onSignal)
+  try {
+    const result = await runHeadless({
+      cwd: flags.cwd,
+      home: swarmdeskHome(),
+      prompt: flags.prompt,
+      scenario: flags.scenario,
+      model: flags.model,
+      mode: flags.mode,
+      settingsFiles: flags.settingsFiles,
+      trustProject: flags.trustProject,
+      maxTurns: flags.maxTurns,
+      maxBudgetUsd: flags.maxBudgetUsd,
+      resumeSessionId: flags.resume,
+      prompter: prompterFor(flags.approve, process.stdin.isTTY === true),
+      bus,
+      signal: controller.signal
+    })
+    return result.exitCode
+  } catch (error) {
+    if (error instanceof RunUsageError) throw new UsageError(error.message)
+    throw error
+  } finally {
+    process.removeListener('SIGINT', onSignal)
+  }
+}
+
+/** `swarmdesk run [flags] [PROMPT]` (SPEC §14). The prompt may also come on stdin. */
+export async function runCommand(argv: string[]): Promise<number> {
+  const flags = parseRunFlags(argv)
+  let prompt = flags.prompt
+  if (prompt === undefined && process.stdin.isTTY !== true) prompt = (await readStdin()).trim() || undefined
+  if (prompt === undefined) throw new UsageError('swarmdesk run: no prompt. Pass it as the last argument (swarmdesk run "fix the failing test") or on stdin.')
+  return executeRun({ ...flags, prompt })
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}

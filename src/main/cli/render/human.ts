@@ -1,0 +1,85 @@
+import type { RuntimeEvent } from '../../../shared/events'
+
+/** ANSI styling; a no-op when colour is off. */
+interface Style {
+  dim(s: string): string
+  bold(s: string): string
+  red(s: string): string
+  green(s: string): string
+  yellow(s: string): string
+  cyan(s: string): string
+  magenta(s: string): string
+}
+
+function style(color: boolean): Style {
+  const wrap = (open: number, close: number) => (s: string) => (color ? `\x1b[${open}m${s}\x1b[${close}m` : s)
+  return { dim: wrap(2, 22), bold: wrap(1, 22), red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39), magenta: wrap(35, 39) }
+}
+
+/** Lines of a tool's output shown in the human stream before eliding the rest. */
+const PREVIEW_LINES = 8
+
+/** One-line summary of a tool input: its most telling field, or compact JSON. */
+export function summarizeInput(name: string, input: unknown): string {
+  const o = (input ?? {}) as Record<string, unknown>
+  const pick = (k: string): string | undefined => (typeof o[k] === 'string' ? (o[k] as string) : undefined)
+  const main = name === 'Bash' ? pick('command') : pick('file_path') ?? pick('pattern') ?? pick('bash_id') ?? pick('shell_id') ?? pick('description')
+  const text = main ?? JSON.stringify(input)
+  const oneLine = text.replace(/\s*\n\s*/g, ' ⏎ ')
+  return oneLine.length > 160 ? oneLine.slice(0, 157) + '…' : oneLine
+}
+
+function preview(output: string): string[] {
+  const lines = output.replace(/\n+$/, '').split('\n')
+  const shown = lines.slice(0, PREVIEW_LINES)
+  if (lines.length > PREVIEW_LINES) shown.push(`… ${lines.length - PREVIEW_LINES} more lines`)
+  return shown
+}
+
+/**
+ * Renders the event stream for a person reading a terminal (the CLI without `--json`): what each
+ * agent says, each tool call and a preview of its result, each permission question and answer,
+ * and the run's end with usage and cost. Returns the text to write for one event ('' for none).
+ */
+export function createHumanRenderer(options: { color: boolean; scripted: boolean }): (event: RuntimeEvent) => string {
+  const s = style(options.color)
+  const tools = new Map<string, string>()
+  const who = (e: RuntimeEvent): string => s.bold(s.cyan(e.agentName))
+  return (e) => {
+    switch (e.type) {
+      case 'agent_started':
+        return e.depth === 0
+          ? `${s.dim('▶')} ${who(e)} ${s.dim(`started in ${e.cwd ?? '?'} with ${e.model ?? 'default model'}${options.scripted ? ' (scripted model)' : ''}`)}\n`
+          : `${s.dim('▶')} ${who(e)} ${s.dim(`(${e.agentType}) started`)}\n`
+      case 'assistant_text':
+        return `${who(e)} ${e.text.replace(/\n/g, '\n  ')}\n`
+      case 'tool_call':
+        tools.set(e.toolUseId, e.name)
+        return `  ${s.magenta('⏺')} ${s.bold(e.name)}(${summarizeInput(e.name, e.input)})\n`
+      case 'tool_result': {
+        const mark = e.isError ? s.red('✗') : s.green('⎿')
+        const lines = preview(e.output || '(no output)')
+        return lines.map((l, i) => `    ${i === 0 ? mark : ' '} ${e.isError ? s.red(l) : s.dim(l)}`).join('\n') + '\n'
+      }
+      case 'permission_request':
+        return `  ${s.yellow('?')} ${s.yellow(`Permission needed: ${e.tool}(${summarizeInput(e.tool, e.input)})`)}${e.reason ? s.dim(` — ${e.reason}`) : ''}\n`
+      case 'permission_decided':
+        return `  ${e.decision === 'allow' ? s.green('✓ allowed') : s.red('✗ denied')} ${s.dim(`by ${e.by}${e.reason ? `: ${e.reason}` : ''}`)}\n`
+      case 'notice':
+        return `${e.level === 'error' ? s.red('!') : s.yellow('!')} ${e.message}\n`
+      case 'scenario_error':
+        return `${s.red('scenario error:')} ${e.message}\n`
+      case 'agent_stopped':
+        return e.status === 'completed' ? '' : `${who(e)} ${s.red(`stopped: ${e.status}${e.reason ? ` — ${e.reason}` : ''}`)}\n`
+      case 'run_finished': {
+        const u = e.usage
+        const head = e.status === 'ok' ? s.green('✔ Run finished') : s.red(`✘ Run failed${e.reason ? `: ${e.reason}` : ''}`)
+        const tokens = `${u.inputTokens} in, ${u.outputTokens} out, ${u.cacheReadInputTokens} cache read, ${u.cacheCreationInputTokens} cache write`
+        const cost = `$${e.costUsd.toFixed(4)}${options.scripted ? ' (scripted model: priced as the named model)' : ''}`
+        return `${head} ${s.dim(`in ${(e.durationMs / 1000).toFixed(1)} s · ${tokens} · ${cost}${e.sessionId ? ` · session ${e.sessionId}` : ''}`)}\n`
+      }
+      default:
+        return ''
+    }
+  }
+}

@@ -1,0 +1,161 @@
+import { realpathSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { PermissionMode } from '../../../shared/permissions'
+import type { EventBus } from '../events/bus'
+import { Budget } from '../loop/budget'
+import type { QueryEnd } from '../loop/types'
+import { ModelClient } from '../model/client'
+import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
+import { loadPermissionSettings, PermissionEngine } from '../permissions'
+import type { PermissionPrompter } from '../permissions/prompter'
+import { createPtyHost } from '../pty'
+import { startScriptedServer, type ScriptedServer } from '../scripted'
+import { CORE_TOOLS } from '../tools/registry'
+import { Session } from './session'
+
+/** Bad input to a run (exit code 2): the message says what was wrong and what to do. */
+export class RunUsageError extends Error {
+  override readonly name = 'RunUsageError'
+}
+
+/** Options of {@link runHeadless}, as `swarmdesk run` collects them (SPEC §14). */
+export interface HeadlessRunOptions {
+  cwd: string
+  home: string
+  prompt: string
+  /** A scenario file: the run talks to an in-process scripted model server instead of the API. */
+  scenario?: string
+  model?: string
+  mode?: PermissionMode
+  /** Session/CLI settings files (`--settings`), highest precedence. */
+  settingsFiles?: string[]
+  trustProject?: boolean
+  maxTurns?: number
+  maxBudgetUsd?: number
+  resumeSessionId?: string
+  prompter: PermissionPrompter
+  bus: EventBus
+  env?: NodeJS.ProcessEnv
+  /** Aborting it stops the leader's turn (Ctrl-C); the run then ends as failed, `aborted`. */
+  signal?: AbortSignal
+  /** Backoff of in-band overload retries, ms (tests shorten it). */
+  retryBaseDelayMs?: number
+}
+
+/** How a headless run ended: `exitCode` 0 ok, 1 failed (model error, budget, max turns, scenario error). */
+export interface HeadlessRunResult {
+  status: 'ok' | 'failed'
+  exitCode: 0 | 1
+  reason?: string
+  sessionId: string
+  end: QueryEnd
+}
+
+/**
+ * Runs one prompt to the end without a UI (SPEC §14 `run`): loads settings and permissions,
+ * connects the model (the scripted server for `scenario`), opens or resumes the session, runs
+ * the leader, then cleans up every process it started. Emits `run_finished` last.
+ * @throws RunUsageError for bad input (a missing directory, no API key, an unloadable settings
+ *   file, an unknown session to resume) — before anything runs.
+ */
+export async function runHeadless(options: HeadlessRunOptions): Promise<HeadlessRunResult> {
+  const started = Date.now()
+  const env = options.env ?? process.env
+  const cwd = canonicalDir(options.cwd)
+  const settings = await loadSettingsOrThrow(cwd, options)
+  for (const warning of settings.warnings) options.bus.emit({ type: 'notice', level: 'warning', message: warning, agentId: 'team-lead', agentName: 'team-lead' })
+  const mode: PermissionMode = options.mode ?? settings.defaultMode ?? 'default'
+  let scripted: ScriptedServer | undefined
+  const pty = createPtyHost()
+  let session: Session | undefined
+  try {
+    let apiKey = env.ANTHROPIC_API_KEY
+    let baseURL = env.ANTHROPIC_BASE_URL ?? settings.env?.ANTHROPIC_BASE_URL
+    if (options.scenario) {
+      scripted = await startScriptedServer({ scenario: resolve(options.scenario) }).catch((error: Error) => {
+        throw new RunUsageError(error.message)
+      })
+      apiKey = 'scripted-model'
+      baseURL = scripted.url
+    } else if (!apiKey) {
+      throw new RunUsageError('No API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint), or pass --scenario FILE to run offline against the scripted model.')
+    }
+    const client = new ModelClient({ apiKey, baseURL, retryBaseDelayMs: options.retryBaseDelayMs })
+    session = await Session.open({
+      cwd,
+      home: options.home,
+      resumeSessionId: options.resumeSessionId,
+      model: resolveModel(options.model ?? env.SWARMDESK_MODEL ?? DEFAULT_MODEL),
+      mode,
+      maxTurns: options.maxTurns,
+      budget: new Budget(options.maxBudgetUsd),
+      client,
+      bus: options.bus,
+      prompter: options.prompter,
+      engine: new PermissionEngine(settings),
+      pty,
+      tools: [...CORE_TOOLS]
+    }).catch((error: Error) => {
+      throw error.name === 'SessionNotFoundError' ? new RunUsageError(error.message) : error
+    })
+    const running = session
+    const onAbort = (): void => running.stop()
+    options.signal?.addEventListener('abort', onAbort, { once: true })
+    const end = await session.prompt(options.prompt).finally(() => options.signal?.removeEventListener('abort', onAbort))
+    const outcome = describeEnd(end)
+    if (end.reason === 'model_error' && end.error.kind === 'scenario') {
+      options.bus.emit({ type: 'scenario_error', message: end.error.message, agentId: session.identity.id, agentName: session.identity.name })
+    }
+    await session.close(outcome.status === 'ok' ? 'completed' : end.reason === 'aborted' ? 'killed' : 'failed', outcome.reason)
+    options.bus.emit({
+      type: 'run_finished',
+      status: outcome.status,
+      usage: session.usage,
+      costUsd: session.costUsd,
+      durationMs: Date.now() - started,
+      sessionId: session.sessionId,
+      ...(outcome.reason ? { reason: outcome.reason } : {}),
+      agentId: session.identity.id,
+      agentName: session.identity.name
+    })
+    return { status: outcome.status, exitCode: outcome.status === 'ok' ? 0 : 1, reason: outcome.reason, sessionId: session.sessionId, end }
+  } finally {
+    await session?.close('killed', 'the run ended abnormally')
+    await pty.dispose()
+    await scripted?.close()
+  }
+}
+
+function describeEnd(end: QueryEnd): { status: 'ok' | 'failed'; reason?: string } {
+  switch (end.reason) {
+    case 'completed':
+      return { status: 'ok' }
+    case 'max_turns':
+      return { status: 'failed', reason: `reached the maximum of ${end.turns} turns (--max-turns)` }
+    case 'budget':
+      return { status: 'failed', reason: 'the budget (--max-budget-usd) is spent' }
+    case 'aborted':
+      return { status: 'failed', reason: 'aborted' }
+    case 'model_error':
+      return { status: 'failed', reason: end.error.message }
+  }
+}
+
+function canonicalDir(dir: string): string {
+  const abs = resolve(dir)
+  try {
+    if (!statSync(abs).isDirectory()) throw new RunUsageError(`--cwd ${abs} is not a directory.`)
+    return realpathSync(abs)
+  } catch (error) {
+    if (error instanceof RunUsageError) throw error
+    throw new RunUsageError(`--cwd ${abs} does not exist: create it or pass an existing directory.`)
+  }
+}
+
+async function loadSettingsOrThrow(cwd: string, options: HeadlessRunOptions): ReturnType<typeof loadPermissionSettings> {
+  try {
+    return await loadPermissionSettings({ cwd, home: options.home, extraSettingsFiles: options.settingsFiles ?? [], trustProject: options.trustProject ?? false })
+  } catch (error) {
+    throw new RunUsageError((error as Error).message)
+  }
+}

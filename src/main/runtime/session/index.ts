@@ -1,0 +1,3 @@
+export * from './headless'
+export * from './permissionGate'
+export * from './session'

@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto'
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import { addUsage, ZERO_USAGE, type RuntimeEventInput, type Usage } from '../../../shared/events'
+import type { PermissionMode } from '../../../shared/permissions'
+import type { EventBus } from '../events/bus'
+import { Budget } from '../loop/budget'
+import { query } from '../loop/query'
+import type { LoopEvent, QueryEnd, WithoutAgent } from '../loop/types'
+import type { ModelClient } from '../model/client'
+import type { AgentIdentity } from '../model/types'
+import type { PermissionPrompter } from '../permissions/prompter'
+import { createBackgroundShells } from '../pty'
+import { FileStateCache } from '../tools/fileState'
+import type { BackgroundShells, PtyHost, Tool } from '../tools/types'
+import { leaderTranscriptPath, sessionDir } from '../transcripts/paths'
+import { messagesForResume, readTranscript } from '../transcripts/reader'
+import { SessionMetaSchema, type SessionMeta } from '../transcripts/schema'
+import { TranscriptWriter } from '../transcripts/writer'
+import { renderSystemPrompt } from '../workspace/systemPrompt'
+import { createPermissionGate, type PermissionDecider, type PermissionRecord } from './permissionGate'
+
+/** The session's main agent is always named `team-lead` (SPEC §15), with or without a team. */
+export const LEADER_NAME = 'team-lead'
+
+/** Everything a {@link Session} is made of. The caller owns `client`, `bus`, `pty` and `prompter`. */
+export interface SessionOptions {
+  /** Workspace root, absolute and canonical. */
+  cwd: string
+  /** Swarmdesk's data directory (SPEC §12). */
+  home: string
+  /** Continue this session from its transcript instead of starting a new one. */
+  resumeSessionId?: string
+  model: string
+  mode: PermissionMode
+  /** Model requests allowed per prompt. */
+  maxTurns?: number
+  budget?: Budget
+  client: ModelClient
+  bus: EventBus
+  prompter: PermissionPrompter
+  engine: PermissionDecider
+  pty: PtyHost
+  tools: Tool[]
+}
+
+/** Thrown when a session to resume does not exist or cannot be read. */
+export class SessionNotFoundError extends Error {
+  override readonly name = 'SessionNotFoundError'
+}
+
+/**
+ * One leader session (SPEC §2, §6.10, §14): the main agent's history, transcript, tool context,
+ * permission gate and accounting. `prompt` runs the agent loop on a person's message and streams
+ * everything to the event bus; `close` kills what the agent owns and finishes the transcript.
+ */
+export class Session {
+  readonly sessionId: string
+  readonly identity: AgentIdentity
+  readonly budget: Budget
+  private readonly messages: MessageParam[]
+  private readonly transcript: TranscriptWriter
+  private readonly shells: BackgroundShells
+  private readonly fileState = new FileStateCache()
+  private readonly sessionAllowRules: string[] = []
+  private readonly permissionLog: string
+  private totalUsage: Usage = { ...ZERO_USAGE }
+  private totalCost = 0
+  private current: AbortController | undefined
+  private mode: PermissionMode
+  private closed = false
+
+  private constructor(
+    private readonly options: SessionOptions,
+    sessionId: string,
+    private readonly system: TextBlockParam[],
+    history: MessageParam[],
+    parentUuid: string | null
+  ) {
+    this.sessionId = sessionId
+    this.mode = options.mode
+    this.budget = options.budget ?? new Budget()
+    this.identity = { id: LEADER_NAME, name: LEADER_NAME, type: 'main', cwd: options.cwd }
+    this.messages = history
+    this.transcript = new TranscriptWriter(leaderTranscriptPath(options.home, options.cwd, sessionId), this.identity.id, parentUuid)
+    this.permissionLog = join(sessionDir(options.home, options.cwd, sessionId), 'permissions.jsonl')
+    this.shells = createBackgroundShells(options.pty)
+  }
+
+  /**
+   * Starts a new session, or resumes `resumeSessionId` from its transcript.
+   * @throws SessionNotFoundError when the session to resume has no transcript under this workspace.
+   */
+  static async open(options: SessionOptions): Promise<Session> {
+    const system = await renderSystemPrompt({ cwd: options.cwd, model: options.model })
+    if (options.resumeSessionId) {
+      const path = leaderTranscriptPath(options.home, options.cwd, options.resumeSessionId)
+      if (!existsSync(path)) {
+        throw new SessionNotFoundError(`No session ${options.resumeSessionId} for workspace ${options.cwd} (looked for ${path}). List sessions with: swarmdesk sessions list --cwd ${options.cwd}`)
+      }
+      const { entries, warnings } = readTranscript(path)
+      const session = new Session(options, options.resumeSessionId, system, messagesForResume(entries), entries[entries.length - 1]?.uuid ?? null)
+      for (const w of warnings) session.emit({ type: 'notice', level: 'warning', message: w })
+      session.started(true)
+      return session
+    }
+    const sessionId = randomUUID()
+    const dir = sessionDir(options.home, options.cwd, sessionId)
+    mkdirSync(dir, { recursive: true })
+    const meta: SessionMeta = { schemaVersion: 1, sessionId, cwd: options.cwd, model: options.model, createdAt: new Date().toISOString() }
+    writeFileSync(join(dir, 'session.json'), JSON.stringify(SessionMetaSchema.parse(meta), null, 2))
+    const session = new Session(options, sessionId, system, [], null)
+    session.started(false)
+    return session
+  }
+
+  /** Path of the leader's transcript. */
+  get transcriptPath(): string {
+    return this.transcript.path
+  }
+
+  /** Sum of every model response's usage in this session (this process). */
+  get usage(): Usage {
+    return this.totalUsage
+  }
+
+  /** Cost of {@link usage} in USD, from the price table. */
+  get costUsd(): number {
+    return this.totalCost
+  }
+
+  /** The conversation as the next request would send it (read-only view). */
+  get history(): readonly MessageParam[] {
+    return this.messages
+  }
+
+  /** Changes the permission mode; applies from the next tool call. */
+  setMode(mode: PermissionMode): void {
+    this.mode = mode
+  }
+
+  /**
+   * Runs the agent loop on a person's message until the model ends its turn (or a limit, abort
+   * or error ends it). Every event goes to the bus; every message to the transcript.
+   * @throws Error when the session is closed or a prompt is already running.
+   */
+  async prompt(text: string): Promise<QueryEnd> {
+    if (this.closed) throw new Error('This session is closed; open a new one or resume it.')
+    if (this.current) throw new Error('The leader is already working on a prompt; wait for it or stop it first.')
+    const controller = new AbortController()
+    this.current = controller
+    const userMessage: MessageParam = { role: 'user', content: [{ type: 'text', text }] }
+    this.messages.push(userMessage)
+    this.transcript.append('user', userMessage)
+    this.emit({ type: 'agent_state', state: 'running' })
+    try {
+      const loop = query({
+        agent: this.identity,
+        model: this.options.model,
+        system: this.system,
+        tools: this.options.tools,
+        messages: this.messages,
+        client: this.options.client,
+        maxTurns: this.options.maxTurns,
+        budget: this.budget,
+        signal: controller.signal,
+        toolContext: { agentId: this.identity.id, agentName: this.identity.name, cwd: this.options.cwd, fileState: this.fileState, pty: this.options.pty, shells: this.shells },
+        gate: createPermissionGate({
+          agentId: this.identity.id,
+          agentName: this.identity.name,
+          cwd: this.options.cwd,
+          mode: () => this.mode,
+          engine: this.options.engine,
+          prompter: this.options.prompter,
+          sessionAllowRules: this.sessionAllowRules,
+          record: (entry) => this.recordPermission(entry)
+        }),
+        onUsage: (usage, cost) => {
+          this.totalUsage = addUsage(this.totalUsage, usage)
+          this.totalCost += cost
+        }
+      })
+      for (;;) {
+        const step = await loop.next()
+        if (step.done) return step.value
+        this.handle(step.value)
+      }
+    } finally {
+      this.current = undefined
+      if (!this.closed) this.emit({ type: 'agent_state', state: 'idle' })
+    }
+  }
+
+  /** Aborts the running prompt, if any (its tools are stopped, its process groups killed). */
+  stop(): void {
+    this.current?.abort()
+  }
+
+  /**
+   * Ends the session: aborts a running prompt, kills the agent's background shells, finishes the
+   * transcript and emits `agent_stopped`. Idempotent.
+   */
+  async close(status: 'completed' | 'failed' | 'killed' = 'completed', reason?: string): Promise<void> {
+    if (this.closed) return
+    this.stop()
+    this.closed = true
+    await this.shells.killAll()
+    this.fileState.clear()
+    this.transcript.close()
+    this.emit({ type: 'agent_state', state: 'exited' })
+    this.emit({ type: 'agent_stopped', status, ...(reason ? { reason } : {}) })
+  }
+
+  private started(resumed: boolean): void {
+    this.emit({ type: 'agent_started', agentType: 'main', depth: 0, model: this.options.model, cwd: this.options.cwd })
+    if (resumed) this.emit({ type: 'notice', level: 'info', message: `Resumed session ${this.sessionId} with ${this.messages.length} messages of history.` })
+  }
+
+  private handle(event: LoopEvent): void {
+    if (event.type === 'text_delta') return
+    if (event.type === 'message') {
+      this.transcript.append(event.role, event.message)
+      return
+    }
+    this.emit(event as WithoutAgent<RuntimeEventInput>)
+  }
+
+  private emit(event: WithoutAgent<RuntimeEventInput>): void {
+    this.options.bus.emit({ ...event, agentId: this.identity.id, agentName: this.identity.name } as RuntimeEventInput)
+  }
+
+  private recordPermission(entry: PermissionRecord): void {
+    appendFileSync(this.permissionLog, JSON.stringify(entry) + '\n')
+  }
+}

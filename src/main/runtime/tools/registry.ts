@@ -1,0 +1,23 @@
+import { BashTool } from './bash'
+import { BashOutputTool } from './bashOutput'
+import { EditTool } from './edit'
+import { GlobTool } from './glob'
+import { GrepTool } from './grep'
+import { KillShellTool } from './killShell'
+import { ReadTool } from './read'
+import type { Tool } from './types'
+import { WriteTool } from './write'
+
+/**
+ * The core tools every agent may be given (SPEC §3), in the order they are offered to the model.
+ * The order is part of the cached prompt prefix: keep it stable.
+ */
+export const CORE_TOOLS: readonly Tool[] = [ReadTool, WriteTool, EditTool, GlobTool, GrepTool, BashTool, BashOutputTool, KillShellTool]
+
+/** The async allow list (SPEC §5): the tools a background agent may use. */
+export const ASYNC_ALLOWED_TOOL_NAMES: readonly string[] = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'BashOutput', 'KillShell']
+
+/** Finds a core tool by its exact name. */
+export function findCoreTool(name: string): Tool | undefined {
+  return CORE_TOOLS.find((t) => t.name === name)
+}

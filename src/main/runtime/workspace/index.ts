@@ -1,0 +1,4 @@
+export * from './context'
+export * from './demoWorkspace'
+export * from './resources'
+export * from './systemPrompt'
