@@ -20,6 +20,18 @@ export function pidsWithCommandLine(fragment: string): number[] {
   return found
 }
 
+/** Live `sleep <seconds>` processes (also while still `setsid sleep <seconds>`), not the shells that started them. */
+export function sleepPids(seconds: string): number[] {
+  return pidsWithCommandLine(`sleep ${seconds}`).filter((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')
+      return argv === `sleep ${seconds}` || argv === `setsid sleep ${seconds}`
+    } catch {
+      return false
+    }
+  })
+}
+
 /** A sleep duration no other test uses, e.g. `300.48213`, for {@link pidsWithCommandLine}. */
 export function uniqueSleepSeconds(): string {
   return `300.${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}1`
