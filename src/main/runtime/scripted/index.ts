@@ -1,6 +1,16 @@
 /**
  * The scripted model (SPEC §13, §15): an Anthropic-compatible HTTP server answering from scenario
  * files, with a simulated prompt cache and scripted faults. The offline demo and every test run on it.
+ *
+ * HTTP surface (node:http, 127.0.0.1 by default):
+ * - `POST /v1/messages` (`?beta=true` too), streaming or not. Key by `x-api-key` or
+ *   `Authorization: Bearer`. Errors have the API's shape `{type:"error", error:{type, message}}`
+ *   and a `request-id` header: 401 `authentication_error` (no key / key not the scenario's
+ *   `apiKey`), 400 `invalid_request_error` (body; more than 4 breakpoints), 404 `not_found_error`
+ *   (`model: X`), 400 `scenario_error` (`(no script) …` / `(scenario exhausted) …`, not retried),
+ *   429 `rate_limit_error` with `retry-after: 0` and 529 `overloaded_error` (scripted faults).
+ * - `GET /_scripted/requests` (the request log), `GET /_scripted/stats`, `POST /_scripted/reset`,
+ *   `GET /_scripted/health`. No key is needed for these.
  */
 export { ScenarioError, ScriptedModelError, ScriptUnavailableError, type ScriptUnavailableReason } from './errors'
 export {

@@ -8,14 +8,18 @@ const CacheControlSchema = z.looseObject({ type: z.string() })
 
 /** A content block of any type; only `type` is required here. */
 export const ContentBlockSchema = z.looseObject({ type: z.string(), cache_control: CacheControlSchema.nullish() })
+/** A validated content block (any type; other fields kept). */
 export type ContentBlock = z.infer<typeof ContentBlockSchema>
 
+/** One message of the conversation: a string or content blocks. */
 export const MessageParamSchema = z.looseObject({
   role: z.enum(['user', 'assistant']),
   content: z.union([z.string(), z.array(ContentBlockSchema)])
 })
+/** A validated message. */
 export type MessageParam = z.infer<typeof MessageParamSchema>
 
+/** The request body; `max_tokens` is required as by the API, but the answer is not cut to it. */
 export const MessagesRequestSchema = z.looseObject({
   model: z.string().min(1),
   max_tokens: z.number().int().positive(),

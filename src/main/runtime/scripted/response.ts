@@ -13,10 +13,12 @@ export function randomId(prefix: string): string {
   return out
 }
 
+/** A text block of an answer. */
 export interface TextBlock {
   type: 'text'
   text: string
 }
+/** A tool call of an answer; `id` is `toolu_` + 24 base62 characters. */
 export interface ToolUseBlock {
   type: 'tool_use'
   id: string

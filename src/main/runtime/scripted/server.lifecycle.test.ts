@@ -23,6 +23,8 @@ describe('scripted server lifecycle', () => {
       expect((await fetch(`${server.url}/nowhere`)).status).toBe(404)
       await server.close()
       await expect(startScriptedServer({ scenario: join(dir, 'missing.yaml') })).rejects.toBeInstanceOf(ScenarioError)
+      const inline = { agents: { '*': [{ txt: 'typo' }] } } as never
+      await expect(startScriptedServer({ scenario: inline })).rejects.toThrow(/^\(inline scenario\): agents\.\*\[0\]: /)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
@@ -30,7 +32,7 @@ describe('scripted server lifecycle', () => {
 
   it('leaves no handle open after close, even with keep-alive clients and a pending delayed answer', async () => {
     const before = activeHandles().length
-    const server = await startScriptedServer({ scenario: { strict: false, cache: { minTokens: 1024, ttlMs: 300_000 }, agents: { '*': [{ text: 'a' }, { text: 'b', delayMs: 60_000 }] } } })
+    const server = await startScriptedServer({ scenario: { agents: { '*': [{ text: 'a' }, { text: 'b', delayMs: 60_000 }] } } })
     const client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 })
     const ask = { model: 'claude-haiku-4-5', max_tokens: 8, messages: [{ role: 'user' as const, content: 'hi' }] }
     await client.messages.create(ask)

@@ -4,13 +4,13 @@ import { sendError, sendJson } from './http'
 import { handleMessages } from './messages'
 import type { Clock } from './promptCache'
 import { randomId } from './response'
-import { loadScenario, type Scenario } from './scenario'
+import { loadScenario, validateScenario, type Scenario, type ScenarioInput } from './scenario'
 import { ScriptedState, type RecordedRequest, type ScriptedStats } from './state'
 
 /** Options of {@link startScriptedServer}. */
 export interface ScriptedServerOptions {
-  /** A validated scenario, or the path of a scenario file (JSON or YAML) to load. */
-  scenario: Scenario | string
+  /** A scenario object (validated here, defaults applied), or the path of a scenario file (JSON or YAML) to load. */
+  scenario: ScenarioInput | string
   /** TCP port; 0 (the default) picks a free one. */
   port?: number
   /** Interface to listen on; default 127.0.0.1 (the server has no access control beyond the scenario's key). */
@@ -39,11 +39,13 @@ export interface ScriptedServer {
  * Starts the scripted model server (SPEC §13): an Anthropic-compatible `POST /v1/messages` plus
  * the control endpoints `GET /_scripted/requests`, `GET /_scripted/stats`,
  * `POST /_scripted/reset` and `GET /_scripted/health`.
- * @throws ScenarioError when `scenario` is a path to a file that does not load.
+ * @throws ScenarioError when the scenario file does not load or the scenario object is malformed
+ *   (an object is reported as file `(inline scenario)`).
  * @throws the listen error (e.g. EADDRINUSE) when the port cannot be bound.
  */
 export async function startScriptedServer(options: ScriptedServerOptions): Promise<ScriptedServer> {
-  const scenario = typeof options.scenario === 'string' ? await loadScenario(options.scenario) : options.scenario
+  const scenario =
+    typeof options.scenario === 'string' ? await loadScenario(options.scenario) : validateScenario(options.scenario, '(inline scenario)')
   const state = new ScriptedState(scenario, options.clock ?? Date.now)
   const host = options.host ?? '127.0.0.1'
 
