@@ -61,7 +61,7 @@ describe('createBackgroundShells', () => {
     const shells = createBackgroundShells(host, { maxBufferedChars: 1_000 })
     const { shellId } = shells.start({ command: 'seq 1 100000', cwd: '/tmp' })
     await waitFor(() => shells.runningCount() === 0)
-    const all = shells.read(shellId)?.newOutput ?? 
+    const all = shells.read(shellId)?.newOutput ?? ''
     expect(all).toMatch(/^\[\.\.\. \d+ earlier characters were dropped unread \.\.\.\]\n/)
     expect(all.length).toBeLessThan(1_100)
     expect(all.endsWith('99999\n100000\n')).toBe(true)
