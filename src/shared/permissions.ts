@@ -23,14 +23,15 @@ export const USER_PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk
  * - `read`: the tool reads `path` (Read, Glob, Grep): governed by `Read(...)` rules.
  * - `edit`: the tool writes `path` (Write, Edit): governed by `Edit(...)` rules.
  * - `bash`: a shell command, analysed subcommand by subcommand.
- * - `tool`: decided by `Tool`/`Tool(specifier)` rules and the mode (e.g. Agent(Explore)).
+ * - `tool`: decided by `Tool`/`Tool(specifier)` rules and the mode (e.g. Agent(Explore)); `tool` is the
+ *   tool's name (optional: the engine also takes it from the decide context).
  * - `none`: always allowed (the agent's own bookkeeping: BashOutput, KillShell of its shells).
  */
 export type PermissionSubject =
   | { kind: 'read'; path: string }
   | { kind: 'edit'; path: string }
   | { kind: 'bash'; command: string }
-  | { kind: 'tool'; specifier?: string; readOnly: boolean }
+  | { kind: 'tool'; tool?: string; specifier?: string; readOnly: boolean }
   | { kind: 'none' }
 
 /**

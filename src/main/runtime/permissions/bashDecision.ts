@@ -1,0 +1,153 @@
+import { parse } from 'sh-syntax'
+import type { PermissionDecision } from '../../../shared/permissions'
+import { ACCEPT_EDITS_COMMANDS, commandEffects, DANGEROUS_ENV_NAMES, READ_ONLY_NO_FILE_COMMANDS, type ArgValue } from '../../../shared/readOnlyCommands'
+import { byRule, decidePath, PLAN_DENIAL, strictest, type Evaluation } from './evaluation'
+import { canonicalPath } from './paths'
+import { bashRuleMatches, type PermissionRule } from './rules'
+import { lexShell, ShellUnsupportedError, type ShellNode, type ShellRedirect, type ShellWord } from './shellLexer'
+
+/**
+ * Bash decisions (SPEC §4): the command is split into every simple command it runs (including
+ * `$(…)`, backticks, process substitutions and `bash -c` strings), each is decided on its own with
+ * its side effects (files written → Edit, code run → Bash), and the strictest answer wins.
+ */
+
+/** Deeper nesting than this (`bash -c "bash -c …"`) is not followed: ask. */
+const MAX_DEPTH = 8
+/** Control characters other than tab and newline hide text from a person reading the prompt. */
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/
+/** Redirection targets that are not files. */
+const NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty'])
+const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&'])
+
+/** Where later parts of a compound command run; null once a `cd` we cannot follow happened. */
+interface WalkState { cwd: string | null }
+
+/** Decide a Bash command run in `cwd` (canonical). Never throws for a bad command: it asks. */
+export async function decideBash(command: string, cwd: string, ev: Evaluation, depth = 0): Promise<PermissionDecision> {
+  const unclassified = (why: string): PermissionDecision => cannotTell(`${JSON.stringify(truncate(command))} cannot be classified: ${why}`, ev)
+  if (depth > MAX_DEPTH) return unclassified('nested too deeply')
+  if (CONTROL.test(command)) return unclassified('it contains a control character')
+  try {
+    await parse(command)
+  } catch (e) {
+    return unclassified(`it does not parse (${(e as Error).message})`)
+  }
+  let nodes: ShellNode[]
+  try {
+    nodes = lexShell(command)
+  } catch (e) {
+    if (e instanceof ShellUnsupportedError) return unclassified(e.message)
+    throw e
+  }
+  const out: PermissionDecision[] = []
+  await walk(nodes, { cwd }, ev, depth, out)
+  return strictest(out, 'nothing to run')
+}
+
+function truncate(s: string): string {
+  return s.length > 120 ? s.slice(0, 117) + '...' : s
+}
+
+/** Unknown effects ask; plan mode denies them (it allows only what is known to read); bypass allows. */
+function cannotTell(reason: string, ev: Evaluation): PermissionDecision {
+  if (ev.mode === 'bypassPermissions') return { decision: 'allow', reason: 'bypassPermissions mode' }
+  if (ev.mode === 'plan') return { decision: 'deny', reason: `${PLAN_DENIAL}; ${reason}` }
+  return { decision: 'ask', reason }
+}
+
+async function walk(nodes: ShellNode[], state: WalkState, ev: Evaluation, depth: number, out: PermissionDecision[]): Promise<void> {
+  for (const node of nodes) {
+    if (node.type === 'group') {
+      await walk(node.body, node.subshell ? { ...state } : state, ev, depth, out)
+      await redirects(node.redirects, state, ev, false, depth, out)
+      continue
+    }
+    for (const w of [...node.words, ...node.assigns.map((a) => a.value), ...node.redirects.flatMap((r) => (r.target ? [r.target] : []))]) {
+      for (const sub of w.subs) await walk(sub, { ...state }, ev, depth, out)
+    }
+    const dangerous = node.assigns.find((a) => DANGEROUS_ENV_NAMES.test(a.name))
+    if (dangerous) out.push(cannotTell(`setting ${dangerous.name} changes what later commands run`, ev))
+    if (node.words.length === 0) { await redirects(node.redirects, state, ev, false, depth, out); continue }
+    const argv = node.words.map((w) => argValue(w, ev))
+    const allowRule = await simpleCommand(argv, false, state, ev, depth, out)
+    await redirects(node.redirects, state, ev, allowRule !== undefined, depth, out)
+  }
+}
+
+/** The argument's value with `~` expanded; null when it cannot be known. */
+function argValue(w: ShellWord, ev: Evaluation): ArgValue {
+  if (w.value === null) return null
+  if (w.glob && /(^|\/)\.[*?[]/.test(w.value)) return null
+  if (!w.tilde) return w.value
+  if (w.value === '~') return ev.settings.userHome
+  if (w.value.startsWith('~/')) return ev.settings.userHome + w.value.slice(1)
+  return null
+}
+
+async function redirects(list: ShellRedirect[], state: WalkState, ev: Evaluation, elevated: boolean, depth: number, out: PermissionDecision[]): Promise<void> {
+  for (const r of list) {
+    if (!r.target) continue
+    const value = argValue(r.target, ev)
+    if ((r.op === '>&' || r.op === '<&') && value !== null && /^(\d+-?|-)$/.test(value)) continue
+    if (r.op === '<<<') continue
+    if (value === null) { out.push(cannotTell(`the target of ${r.op} contains an expansion`, ev)); continue }
+    if (NOT_FILES.has(value)) continue
+    if (state.cwd === null) { out.push(cannotTell('the directory is unknown after a cd we cannot follow', ev)); continue }
+    out.push(await decidePath(WRITE_OPS.has(r.op) ? 'edit' : 'read', value, state.cwd, ev, elevated))
+  }
+  void depth
+}
+
+function firstBashRule(rules: PermissionRule[], argv: ArgValue[]): PermissionRule | undefined {
+  return rules.find((r) => r.tool === 'Bash' && bashRuleMatches(r, argv))
+}
+
+/**
+ * Decide one simple command and its effects; returns the allow rule that covered the command
+ * itself, if any (its redirections are then judged as acceptEdits would).
+ */
+async function simpleCommand(argv: ArgValue[], extraArgsUnknown: boolean, state: WalkState, ev: Evaluation, depth: number, out: PermissionDecision[]): Promise<PermissionRule | undefined> {
+  const shown = argv.map((a) => a ?? '$…').join(' ')
+  const name = argv[0]
+  if (name === null || name === undefined) { out.push(cannotTell(`"${truncate(shown)}" cannot be classified: the command name contains an expansion`, ev)); return undefined }
+  const deny = firstBashRule(ev.rules.deny, argv)
+  if (deny) { out.push(byRule('deny', deny, `"${truncate(shown)}" is denied by ${deny.text}`)); return undefined }
+  if (state.cwd === null) { out.push(cannotTell(`"${truncate(shown)}" runs in a directory we cannot tell (after a cd with an expansion or popd)`, ev)); return undefined }
+  const cwd = state.cwd
+  if (name === 'cd' || name === 'pushd' || name === 'popd') return changeDirectory(argv, state, ev, out)
+  const effects = commandEffects(argv)
+  if (extraArgsUnknown && !READ_ONLY_NO_FILE_COMMANDS.includes(name)) effects.readOnly = false
+  const ask = ev.mode === 'bypassPermissions' ? undefined : firstBashRule(ev.rules.ask, argv)
+  const allow = firstBashRule(ev.rules.allow, argv)
+  if (ev.mode === 'bypassPermissions') out.push({ decision: 'allow', reason: 'bypassPermissions mode' })
+  else if (ask) out.push(byRule('ask', ask, `"${truncate(shown)}" asks by ${ask.text}`))
+  else if (allow) out.push(byRule('allow', allow, `"${truncate(shown)}" is allowed by ${allow.text}`))
+  else if (effects.readOnly && effects.unknown.length === 0) out.push({ decision: 'allow', reason: `"${truncate(shown)}" is a read-only command` })
+  else if (ev.mode === 'acceptEdits' && ACCEPT_EDITS_COMMANDS.includes(name)) out.push({ decision: 'allow', reason: `acceptEdits mode allows ${name} inside the workspace` })
+  else if (ev.mode === 'plan') out.push({ decision: 'deny', reason: `${PLAN_DENIAL} ("${truncate(shown)}" is not a read-only command)` })
+  else out.push({ decision: 'ask', reason: `"${truncate(shown)}" needs approval` })
+  const covered = allow !== undefined && !ask
+  for (const why of effects.unknown) out.push(cannotTell(`"${truncate(shown)}": ${why}`, ev))
+  for (const p of effects.reads) out.push(await decidePath('read', p, cwd, ev, covered))
+  for (const p of effects.writes) out.push(await decidePath('edit', p, cwd, ev, covered))
+  for (const run of effects.runs) {
+    if (run.kind === 'script') out.push(await decideBash(run.code, cwd, ev, depth + 1))
+    else await simpleCommand(run.argv, run.extraArgsUnknown, { cwd }, ev, depth + 1, out)
+  }
+  return covered ? allow : undefined
+}
+
+/** `cd DIR` changes where later parts are judged; the directory itself is read. */
+async function changeDirectory(argv: ArgValue[], state: WalkState, ev: Evaluation, out: PermissionDecision[]): Promise<undefined> {
+  const args = argv.slice(1).filter((a) => a === null || !a.startsWith('-') || a === '-')
+  const target = argv[0] === 'popd' ? null : args.length === 0 ? ev.settings.userHome : args[0]
+  if (target === null || target === '-' || state.cwd === null) {
+    state.cwd = null
+    out.push({ decision: 'allow', reason: `${argv[0]} changes the directory; later parts will ask` })
+    return undefined
+  }
+  out.push(await decidePath('read', target, state.cwd, ev))
+  state.cwd = await canonicalPath(target, state.cwd)
+  return undefined
+}

@@ -1,0 +1,87 @@
+import type { PermissionDecision, PermissionMode } from '../../../shared/permissions'
+import { canonicalPath, isWithin, PathLoopError, protectedReason } from './paths'
+import { pathRuleMatches, rulePattern, type PermissionRule } from './rules'
+import type { LoadedSettings } from './settings'
+
+/** Everything one decision is made against: the agent's canonical root, its mode and the rules in force. */
+export interface Evaluation {
+  root: string
+  mode: PermissionMode
+  settings: LoadedSettings
+  rules: { allow: PermissionRule[]; ask: PermissionRule[]; deny: PermissionRule[] }
+  /** The calling tool's name, when known (`Glob`, `Write`, `Agent`…), so `Glob(...)` rules match too. */
+  tool?: string
+}
+
+const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const
+
+/** The strictest of `decisions` (deny > ask > allow); the first of equals. Allow when empty. */
+export function strictest(decisions: PermissionDecision[], emptyReason: string): PermissionDecision {
+  let best: PermissionDecision | undefined
+  for (const d of decisions) {
+    if (!best || STRICTNESS[d.decision] > STRICTNESS[best.decision]) best = d
+    else if (d.decision === 'allow' && best.decision === 'allow' && !best.rule && d.rule) best = d
+  }
+  return best ?? { decision: 'allow', reason: emptyReason }
+}
+
+/** A decision carrying the rule that made it. */
+export function byRule(decision: PermissionDecision['decision'], rule: PermissionRule, reason: string): PermissionDecision {
+  return { decision, reason, rule: { rule: rule.text, source: rule.source } }
+}
+
+export const PLAN_DENIAL = 'plan mode is read-only: only reads are allowed until the plan is approved'
+
+/** Whether the list has a rule for `tools` matching the path; the first that does. */
+export async function firstPathRule(rules: PermissionRule[], tools: string[], target: string, ev: Evaluation): Promise<PermissionRule | undefined> {
+  for (const rule of rules) {
+    if (!tools.includes(rule.tool)) continue
+    if (await pathRuleMatches(rule, target, { cwd: ev.root, userHome: ev.settings.userHome })) return rule
+  }
+  return undefined
+}
+
+/**
+ * An allow rule may open a protected path only by naming it: its literal part (or its last,
+ * literal segment) is itself protected, as in `Edit(./.git/hooks/**)` or `Edit(.bashrc)`. A
+ * generic `Edit` or `Edit(./**)` does not (SPEC §4: protected paths always ask outside bypass).
+ */
+async function namesProtected(rule: PermissionRule, ev: Evaluation): Promise<boolean> {
+  if (!rule.specifier) return false
+  const { literal, lastLiteral } = await rulePattern(rule, { cwd: ev.root, userHome: ev.settings.userHome })
+  const named = [literal, lastLiteral ? `${literal}/${lastLiteral}` : literal]
+  return named.some((p) => protectedReason(p, ev.root, ev.settings.protectedFiles) !== undefined)
+}
+
+/**
+ * Decide a read or an edit of `rawPath` (relative to `cwd`). `elevated`: the path is a side effect
+ * of a command an allow rule covers, so it is judged as acceptEdits would (inside the workspace,
+ * not protected) and no further.
+ */
+export async function decidePath(kind: 'read' | 'edit', rawPath: string, cwd: string, ev: Evaluation, elevated = false): Promise<PermissionDecision> {
+  let target: string
+  try {
+    target = await canonicalPath(rawPath, cwd)
+  } catch (e) {
+    if (e instanceof PathLoopError) return { decision: 'ask', reason: e.message }
+    throw e
+  }
+  const verb = kind === 'read' ? 'reading' : 'editing'
+  const tools = kind === 'read' ? ['Read'] : ['Edit']
+  if (ev.tool && ev.tool !== 'Bash' && !tools.includes(ev.tool)) tools.push(ev.tool)
+  const deny = await firstPathRule(ev.rules.deny, tools, target, ev)
+  if (deny) return byRule('deny', deny, `${verb} ${target} is denied by ${deny.text}`)
+  if (kind === 'edit' && ev.mode === 'plan') return { decision: 'deny', reason: `${PLAN_DENIAL} (${verb} ${target})` }
+  if (ev.mode === 'bypassPermissions') return { decision: 'allow', reason: 'bypassPermissions mode' }
+  const guarded = kind === 'edit' ? protectedReason(target, ev.root, ev.settings.protectedFiles) : undefined
+  const ask = await firstPathRule(ev.rules.ask, tools, target, ev)
+  if (ask) return byRule('ask', ask, `${verb} ${target} asks by ${ask.text}`)
+  const allow = await firstPathRule(ev.rules.allow, tools, target, ev)
+  if (allow && (!guarded || (await namesProtected(allow, ev)))) return byRule('allow', allow, `${verb} ${target} is allowed by ${allow.text}`)
+  if (guarded) return { decision: 'ask', reason: `${verb} ${target} needs approval: ${guarded}` }
+  const inside = isWithin(target, ev.root) || ev.settings.additionalDirectories.some((d) => isWithin(target, d))
+  if (!inside) return { decision: 'ask', reason: `${verb} ${target} needs approval: it is outside the workspace ${ev.root}` }
+  if (kind === 'read' || elevated) return { decision: 'allow', reason: `${verb} inside the workspace` }
+  if (ev.mode === 'acceptEdits') return { decision: 'allow', reason: 'acceptEdits mode: edits inside the workspace are allowed' }
+  return { decision: 'ask', reason: `${verb} ${target} needs approval` }
+}

@@ -1,0 +1,11 @@
+/** Permissions (SPEC §4): settings, trust, rules, canonical paths, Bash analysis and the engine. */
+export { PermissionEngine, type DecideContext } from './engine'
+export { loadPermissionSettings, type LoadedSettings, type LoadSettingsOptions, type SettingsScope, type SettingsSource } from './settings'
+export { isWorkspaceTrusted, trustWorkspace, TrustFileSchema, type TrustFile } from './trust'
+export { PermissionsError, SettingsError, TrustFileError } from './errors'
+export { parseRule, RuleSyntaxError, type PermissionRule } from './rules'
+export { canonicalPath, isWithin, protectedReason, PROTECTED_DIRS, SHELL_RC_FILES } from './paths'
+export { suggestRules } from './suggest'
+export { PermissionDecisionLog, PermissionDecisionRecordSchema, type PermissionDecisionRecord } from './decisionLog'
+export { SettingsFileSchema, type SettingsFile } from './settingsSchema'
+export type { PermissionPrompter } from './prompter'

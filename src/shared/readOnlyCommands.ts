@@ -1,0 +1,469 @@
+/**
+ * What one simple shell command does, as far as permissions care (SPEC §4): which of its
+ * arguments are files it reads or writes, which code it runs, and whether the command itself is
+ * on the read-only list that default mode allows without asking.
+ *
+ * Pure data + a pure checker (no Node imports: src/shared is compiled without Node types) so the
+ * UI can explain a decision with the same list the runtime uses.
+ *
+ * Conservative by construction: every non-option argument of a file-reading command is treated
+ * as a path (a grep pattern such as `foo` is then a harmless path inside the workspace; a pattern
+ * such as `/etc/x` makes the engine ask, never allow more). Option values attached with `=` that
+ * look like paths are checked too.
+ */
+
+/** An argument as the shell will pass it; `null` when it contains an expansion we cannot know. */
+export type ArgValue = string | null
+
+/** Code a command runs: an argv to judge as a command, or a script string to parse as Bash. */
+export type CommandRun =
+  | { kind: 'argv'; argv: ArgValue[]; extraArgsUnknown: boolean }
+  | { kind: 'script'; code: string }
+
+/** The effects of one simple command; the engine decides each effect on its own. */
+export interface CommandEffects {
+  /** The command itself only reads (it is on the list and used with safe flags). */
+  readOnly: boolean
+  /** Path arguments it reads (as written: relative to the command's directory). */
+  reads: string[]
+  /** Path arguments it writes. */
+  writes: string[]
+  /** Code it runs; judged as Bash in its own right (an allow rule of this command never covers it). */
+  runs: CommandRun[]
+  /** Why the engine cannot tell what it does (each one makes the engine ask). */
+  unknown: string[]
+}
+
+/** Commands that read nothing from the file system through their arguments. */
+export const READ_ONLY_NO_FILE_COMMANDS: readonly string[] = [
+  'pwd', 'echo', 'printf', 'true', 'false', ':', 'whoami', 'id', 'uname', 'which', 'type',
+  'basename', 'dirname', 'tr', 'test', '[', 'printenv', 'date', 'seq', 'nproc'
+]
+
+/** Commands whose non-option arguments are files they read. */
+export const READ_ONLY_FILE_COMMANDS: readonly string[] = [
+  'ls', 'cat', 'head', 'tail', 'wc', 'file', 'stat', 'du', 'df', 'tree', 'realpath', 'readlink',
+  'sort', 'uniq', 'cut', 'diff', 'cmp', 'grep', 'egrep', 'fgrep', 'rg', 'find', 'nl', 'md5sum',
+  'sha256sum', 'sha1sum'
+]
+
+/**
+ * Options that make an otherwise read-only command do more. `write` = the option's value is a
+ * file written; `run` = its value is a program run; `unknown` = the engine cannot follow it.
+ * Sources: each tool's man page (coreutils, GNU findutils, ripgrep, tree, file, date).
+ */
+const UNSAFE_OPTIONS: Record<string, Record<string, 'write' | 'run' | 'unknown'>> = {
+  sort: { '-o': 'write', '--output': 'write', '--compress-program': 'run', '-T': 'unknown', '--temporary-directory': 'unknown' },
+  tree: { '-o': 'write', '-R': 'unknown' },
+  file: { '-C': 'unknown', '--compile': 'unknown' },
+  date: { '-s': 'unknown', '--set': 'unknown' },
+  rg: { '--pre': 'run' }
+}
+
+/** Commands whose non-option arguments are files they write (mkdir, touch, mv, cp are acceptEdits' "common file commands"). */
+export const FILE_WRITING_COMMANDS: readonly string[] = [
+  'mkdir', 'touch', 'mv', 'cp', 'rm', 'rmdir', 'ln', 'chmod', 'chown', 'truncate', 'tee', 'install'
+]
+
+/** File commands acceptEdits allows inside the workspace (SPEC §4). */
+export const ACCEPT_EDITS_COMMANDS: readonly string[] = ['mkdir', 'touch', 'mv', 'cp']
+
+const isOption = (a: string): boolean => a.startsWith('-') && a !== '-'
+
+/** An option value attached with `=` that looks like a path (`--file=./x`, `--from-file=/etc/x`). */
+function attachedPath(a: string): string | undefined {
+  const eq = a.indexOf('=')
+  if (!a.startsWith('--') || eq < 0) return undefined
+  const v = a.slice(eq + 1)
+  return /^[~./]/.test(v) || v.includes('/') ? v : undefined
+}
+
+/** Split an option like `--output=x` into name and value. */
+function optionName(a: string): string {
+  const eq = a.indexOf('=')
+  return a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a
+}
+
+function effects(): CommandEffects {
+  return { readOnly: true, reads: [], writes: [], runs: [], unknown: [] }
+}
+
+/** Find an unsafe option in `a` (long `--x[=v]`, short `-x`, glued `-xVALUE`, or in a cluster `-rxVALUE`). */
+function unsafeOption(name: string, a: string): { kind: 'write' | 'run' | 'unknown'; glued?: string } | undefined {
+  const table = UNSAFE_OPTIONS[name] ?? {}
+  if (a.startsWith('--')) {
+    const kind = table[optionName(a)]
+    if (!kind) return undefined
+    return a.includes('=') ? { kind, glued: a.slice(a.indexOf('=') + 1) } : { kind }
+  }
+  for (let i = 1; i < a.length; i++) {
+    const kind = table['-' + a[i]]
+    if (kind) return i + 1 < a.length ? { kind, glued: a.slice(i + 1) } : { kind }
+  }
+  return undefined
+}
+
+/** Treat every non-option argument as a path the command reads (unknown when dynamic). */
+function readsAll(name: string, args: ArgValue[], out: CommandEffects): void {
+  let afterDashDash = false
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]
+    if (a === null) { out.unknown.push(`an argument of ${name} contains an expansion`); continue }
+    if (!afterDashDash && a === '--') { afterDashDash = true; continue }
+    if (afterDashDash || !isOption(a)) { out.reads.push(a); continue }
+    const unsafe = unsafeOption(name, a)
+    if (unsafe) {
+      out.readOnly = false
+      const value = unsafe.glued ?? args[++i]
+      if (value === undefined || value === null) out.unknown.push(`${name} ${a}: its value cannot be read`)
+      else if (unsafe.kind === 'write') out.writes.push(value)
+      else if (unsafe.kind === 'run') out.runs.push({ kind: 'argv', argv: [value], extraArgsUnknown: true })
+      else out.unknown.push(`${name} ${a} is not followed by the permission engine`)
+      continue
+    }
+    const p = attachedPath(a)
+    if (p !== undefined) out.reads.push(p)
+  }
+}
+
+/** Writes every non-option argument (rm, mv, cp, tee…); sources of mv/cp are checked as writes too (stricter). */
+function writesAll(name: string, args: ArgValue[], out: CommandEffects): void {
+  let afterDashDash = false
+  for (const a of args) {
+    if (a === null) { out.unknown.push(`an argument of ${name} contains an expansion`); continue }
+    if (!afterDashDash && a === '--') { afterDashDash = true; continue }
+    if (!afterDashDash && isOption(a)) continue
+    out.writes.push(a)
+  }
+}
+
+/** Leading NAME=VALUE words (`env A=1 cmd`) and why a name is dangerous to set for a command. */
+export const DANGEROUS_ENV_NAMES = /^(PATH|LD_\w*|DYLD_\w*|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|NODE_OPTIONS|PYTHON\w*|PERL\w*|RUBY\w*|GIT_\w*|PAGER|EDITOR|VISUAL|LESS\w*|BROWSER)$/
+
+/** Options that take a value, per wrapper, so the wrapped command is found (coreutils man pages). */
+const WRAPPERS: Record<string, { valued: string[]; positionalsBefore: number; readOnly: boolean }> = {
+  timeout: { valued: ['-s', '--signal', '-k', '--kill-after'], positionalsBefore: 1, readOnly: true },
+  nice: { valued: ['-n', '--adjustment'], positionalsBefore: 0, readOnly: true },
+  nohup: { valued: [], positionalsBefore: 0, readOnly: true },
+  time: { valued: ['-o', '--output', '-f', '--format'], positionalsBefore: 0, readOnly: true },
+  stdbuf: { valued: ['-i', '-o', '-e'], positionalsBefore: 0, readOnly: true },
+  command: { valued: [], positionalsBefore: 0, readOnly: true },
+  builtin: { valued: [], positionalsBefore: 0, readOnly: true },
+  exec: { valued: ['-a'], positionalsBefore: 0, readOnly: true },
+  setsid: { valued: [], positionalsBefore: 0, readOnly: true },
+  sudo: { valued: ['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '-T'], positionalsBefore: 0, readOnly: false },
+  xargs: { valued: ['-a', '-d', '-E', '-e', '-I', '-i', '-L', '-l', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--replace', '--max-lines', '--process-slot-var'], positionalsBefore: 0, readOnly: true }
+}
+
+function wrapper(name: string, args: ArgValue[], out: CommandEffects): void {
+  const spec = WRAPPERS[name]
+  let i = 0
+  let positionals = 0
+  for (; i < args.length; i++) {
+    const a = args[i]
+    if (a === null) { out.unknown.push(`an option of ${name} contains an expansion`); return }
+    if (a === '--') { i++; break }
+    if (isOption(a) && !(name === 'nice' && /^-\d+$/.test(a))) {
+      if (name === 'command' && (a === '-v' || a === '-V')) return
+      if (spec.valued.includes(optionName(a)) && !a.includes('=')) {
+        const value = args[++i]
+        if (name === 'time' && (a === '-o' || a === '--output') && typeof value === 'string') out.writes.push(value)
+        if (name === 'xargs' && (a === '-a' || a === '--arg-file') && typeof value === 'string') out.reads.push(value)
+      } else if (name === 'time' && a.startsWith('--output=')) out.writes.push(a.slice(9))
+      continue
+    }
+    if (positionals < spec.positionalsBefore) { positionals++; continue }
+    break
+  }
+  const inner = args.slice(i)
+  out.readOnly = spec.readOnly
+  if (name === 'nohup') out.writes.push('nohup.out')
+  if (inner.length === 0) {
+    if (name === 'xargs') out.runs.push({ kind: 'argv', argv: ['echo'], extraArgsUnknown: true })
+    return
+  }
+  out.runs.push({ kind: 'argv', argv: inner, extraArgsUnknown: name === 'xargs' })
+}
+
+function envCommand(args: ArgValue[], out: CommandEffects): void {
+  let i = 0
+  for (; i < args.length; i++) {
+    const a = args[i]
+    if (a === null) { out.unknown.push('an argument of env contains an expansion'); return }
+    if (a === '-u' || a === '--unset') { i++; continue }
+    if (a === '-C' || a.startsWith('--chdir') || a === '-S' || a.startsWith('--split-string') || /^-[^-]*[SC]/.test(a)) {
+      out.unknown.push(`env ${a} is not followed by the permission engine`)
+      return
+    }
+    if (isOption(a)) continue
+    const eq = a.indexOf('=')
+    if (eq > 0) {
+      if (DANGEROUS_ENV_NAMES.test(a.slice(0, eq))) out.unknown.push(`env sets ${a.slice(0, eq)}, which changes what runs`)
+      continue
+    }
+    break
+  }
+  if (i < args.length) out.runs.push({ kind: 'argv', argv: args.slice(i), extraArgsUnknown: false })
+}
+
+/** `bash -c CODE`, `sh -lc CODE`…: the code is judged as Bash; running a script file is not read-only. */
+function shellCommand(name: string, args: ArgValue[], out: CommandEffects): void {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]
+    if (a === null) { out.unknown.push(`an argument of ${name} contains an expansion`); return }
+    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a)) {
+      const code = args.slice(i + 1).find((x) => x === null || !isOption(x))
+      if (code === undefined || code === null) out.unknown.push(`the code given to ${name} -c cannot be read`)
+      else out.runs.push({ kind: 'script', code })
+      return
+    }
+    if (a === '-o' || a === '+o' || a === '-O' || a === '+O') { i++; continue }
+    if (!isOption(a) && !a.startsWith('+')) break
+  }
+  out.readOnly = false
+}
+
+function evalCommand(args: ArgValue[], out: CommandEffects): void {
+  if (args.some((a) => a === null)) out.unknown.push('eval of an expansion cannot be classified')
+  else if (args.length > 0) out.runs.push({ kind: 'script', code: args.join(' ') })
+}
+
+/** `dd if=… of=…`. */
+function ddCommand(args: ArgValue[], out: CommandEffects): void {
+  out.readOnly = false
+  for (const a of args) {
+    if (a === null) { out.unknown.push('an argument of dd contains an expansion'); continue }
+    if (a.startsWith('of=')) out.writes.push(a.slice(3))
+    if (a.startsWith('if=')) out.reads.push(a.slice(3))
+  }
+}
+
+/** Interpreters are read-only only when asked for their version (`node --version`); npm also for `npm ls`. */
+function versionOnly(name: string, args: ArgValue[], out: CommandEffects): void {
+  const [first, ...rest] = args
+  const isVersion = args.length === 1 && (first === '--version' || first === '-v' || first === '-V')
+  const isNpmList = name === 'npm' && (first === 'ls' || first === 'list') && rest.every((a) => a !== null && isOption(a))
+  out.readOnly = isVersion || isNpmList
+}
+
+/**
+ * The effects of one simple command `argv` (command word first, prefix assignments removed).
+ * A command given by path (`/bin/ls`, `./ls`) is never on the read-only list: a workspace file
+ * could be named `ls`.
+ */
+export function commandEffects(argv: ArgValue[]): CommandEffects {
+  const out = effects()
+  const [name, ...args] = argv
+  if (name === null || name === undefined) { out.readOnly = false; out.unknown.push('the command name contains an expansion'); return out }
+  if (READ_ONLY_NO_FILE_COMMANDS.includes(name)) {
+    if (name === 'date') readsAllOptionsOnly(name, args, out)
+    return out
+  }
+  if (name === 'uniq') {
+    readsAll(name, args, out)
+    const positional = args.filter((a) => a !== null && !isOption(a))
+    if (positional.length >= 2) { out.readOnly = false; out.reads.splice(out.reads.indexOf(positional[1] as string), 1); out.writes.push(positional[1] as string) }
+    return out
+  }
+  if (name === 'sed') { sedCommand(args, out); return out }
+  if (name === 'find') { findCommand(args, out); return out }
+  if (name === 'git') { gitCommand(args, out); return out }
+  if (READ_ONLY_FILE_COMMANDS.includes(name)) { readsAll(name, args, out); return out }
+  if (name === 'tee') { writesAll(name, args, out); return out }
+  if (FILE_WRITING_COMMANDS.includes(name)) { out.readOnly = false; writesAll(name, args, out); return out }
+  if (name in WRAPPERS) { wrapper(name, args, out); return out }
+  if (name === 'env') { envCommand(args, out); return out }
+  if (name === 'eval') { evalCommand(args, out); return out }
+  if (name === 'watch') { out.readOnly = false; evalCommand(args.filter((a) => a === null || !isOption(a)), out); return out }
+  if (['bash', 'sh', 'zsh', 'dash', 'ksh'].includes(name)) { shellCommand(name, args, out); return out }
+  if (name === 'dd') { ddCommand(args, out); return out }
+  if (name === 'node' || name === 'npm') { versionOnly(name, args, out); return out }
+  out.readOnly = false
+  return out
+}
+
+/** For commands with no file arguments whose options may still be unsafe (`date -s`). */
+function readsAllOptionsOnly(name: string, args: ArgValue[], out: CommandEffects): void {
+  for (const a of args) {
+    if (a !== null && isOption(a) && unsafeOption(name, a)) { out.readOnly = false; out.unknown.push(`${name} ${a} changes the system`) }
+  }
+}
+
+/**
+ * sed (GNU sed manual, "sed scripts"): `-i` writes every file argument; in the script, `w`/`W`
+ * and the `s///w` flag write a file, `r`/`R` read one, `e` and the `s///e` flag run code. A
+ * script we cannot parse, or `-f FILE`, is unknown.
+ */
+function sedCommand(args: ArgValue[], out: CommandEffects): void {
+  const scripts: string[] = []
+  const files: string[] = []
+  let inPlace = false
+  let explicitScript = false
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]
+    if (a === null) { out.unknown.push('an argument of sed contains an expansion'); return }
+    if (a === '--expression' || a.startsWith('--expression=')) {
+      const v = a.includes('=') ? a.slice(13) : args[++i]
+      if (typeof v !== 'string') { out.unknown.push('sed script cannot be read'); return }
+      scripts.push(v); explicitScript = true; continue
+    }
+    if (a === '--file' || a.startsWith('--file=')) { out.unknown.push('sed -f runs a script file we cannot see'); return }
+    if (a === '--in-place' || a.startsWith('--in-place=')) { inPlace = true; continue }
+    if (a.startsWith('--')) { if (a === '--line-length') i++; continue }
+    if (isOption(a)) {
+      for (let j = 1; j < a.length; j++) {
+        const c = a[j]
+        if (c === 'i' || c === 'I') { inPlace = true; break }
+        if (c === 'f') { out.unknown.push('sed -f runs a script file we cannot see'); return }
+        if (c === 'e' || c === 'l') {
+          const v = j + 1 < a.length ? a.slice(j + 1) : args[++i]
+          if (c === 'e') { if (typeof v !== 'string') { out.unknown.push('sed script cannot be read'); return } scripts.push(v); explicitScript = true }
+          break
+        }
+        if (!'nErsuz'.includes(c)) { out.unknown.push(`sed option -${c} is not known to the permission engine`); return }
+      }
+      continue
+    }
+    if (!explicitScript && scripts.length === 0) scripts.push(a)
+    else files.push(a)
+  }
+  for (const s of scripts) sedScript(s, out)
+  if (inPlace) { out.readOnly = false; out.writes.push(...files) } else out.reads.push(...files)
+}
+
+/** Walk a sed script command by command; anything not understood makes it unknown. */
+function sedScript(script: string, out: CommandEffects): void {
+  let i = 0
+  const restOfLine = (): string => {
+    const end = script.indexOf('\n', i)
+    const text = script.slice(i, end < 0 ? script.length : end).trim()
+    i = end < 0 ? script.length : end
+    return text
+  }
+  const skipDelimited = (): boolean => {
+    const d = script[i++]
+    if (d === undefined || d === '\\' || d === '\n') return false
+    while (i < script.length && script[i] !== d) i += script[i] === '\\' ? 2 : 1
+    if (i >= script.length) return false
+    i++
+    return true
+  }
+  const address = (): boolean => {
+    if (/[0-9$]/.test(script[i] ?? '')) { while (/[0-9$~]/.test(script[i] ?? '')) i++; return true }
+    if (script[i] === '/') return skipDelimited()
+    if (script[i] === '\\') { i++; return skipDelimited() }
+    return true
+  }
+  while (i < script.length) {
+    while (/[\s;{}!]/.test(script[i] ?? '')) i++
+    if (i >= script.length) break
+    if (!address()) return void out.unknown.push('sed address not understood')
+    if (script[i] === ',') { i++; if (!address()) return void out.unknown.push('sed address not understood') }
+    while (/[\s!]/.test(script[i] ?? '')) i++
+    const c = script[i++]
+    if (c === undefined) break
+    if (c === '{' || c === '}' || c === ';') continue
+    if ('=dDgGhHnNpPxzFlLqQv'.includes(c)) { while (/[0-9]/.test(script[i] ?? '')) i++; continue }
+    if ('#:btTaic'.includes(c)) { restOfLine(); continue }
+    if (c === 'r' || c === 'R') { out.reads.push(restOfLine()); continue }
+    if (c === 'w' || c === 'W') { out.readOnly = false; out.writes.push(restOfLine()); continue }
+    if (c === 'e') {
+      out.readOnly = false
+      const code = restOfLine()
+      if (code) out.runs.push({ kind: 'script', code }); else out.unknown.push('sed e runs the pattern space as a command')
+      continue
+    }
+    if (c === 's' || c === 'y') {
+      const d = script[i]
+      if (!skipDelimited()) return void out.unknown.push(`sed ${c} not understood`)
+      i--
+      if (script[i] !== d || !skipDelimited()) return void out.unknown.push(`sed ${c} not understood`)
+      if (c === 'y') continue
+      while (i < script.length && /[gpiImM0-9ew]/.test(script[i])) {
+        const f = script[i++]
+        if (f === 'e') { out.readOnly = false; out.unknown.push('the sed s///e flag runs the pattern space as a command') }
+        if (f === 'w') { out.readOnly = false; out.writes.push(restOfLine()); break }
+      }
+      continue
+    }
+    return void out.unknown.push(`sed command '${c}' is not known to the permission engine`)
+  }
+}
+
+/** find (GNU findutils): roots are read; -exec/-ok run code; -delete and -fprint* write. */
+function findCommand(args: ArgValue[], out: CommandEffects): void {
+  let i = 0
+  for (; i < args.length; i++) {
+    const a = args[i]
+    if (a === null) { out.unknown.push('an argument of find contains an expansion'); return }
+    if (a.startsWith('-') || a === '(' || a === '!') break
+    out.reads.push(a)
+  }
+  if (out.reads.length === 0) out.reads.push('.')
+  for (; i < args.length; i++) {
+    const a = args[i]
+    if (a === null) continue
+    if (['-exec', '-execdir', '-ok', '-okdir'].includes(a)) {
+      out.readOnly = false
+      const end = args.findIndex((x, k) => k > i && (x === ';' || x === '+'))
+      if (end < 0) { out.unknown.push(`find ${a} has no end`); return }
+      out.runs.push({ kind: 'argv', argv: args.slice(i + 1, end), extraArgsUnknown: false })
+      i = end
+    } else if (a === '-delete') {
+      out.readOnly = false
+      out.writes.push(...out.reads)
+    } else if (['-fprint', '-fprint0', '-fls', '-fprintf'].includes(a)) {
+      out.readOnly = false
+      const v = args[++i]
+      if (typeof v === 'string') out.writes.push(v); else out.unknown.push(`find ${a} has no file`)
+      if (a === '-fprintf') i++
+    } else if (['-newer', '-anewer', '-cnewer', '-samefile', '-files0-from'].includes(a)) {
+      const v = args[++i]
+      if (typeof v === 'string') out.reads.push(v)
+    }
+  }
+}
+
+/** Read-only git subcommands (SPEC §4) and the options that make any git command run code or write. */
+const GIT_READ_ONLY = ['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'branch', 'remote', 'ls-tree', 'describe', 'shortlog']
+const GIT_BRANCH_WRITES = /^(-[dDmMcCfut]|--delete|--move|--copy|--force|--track|--no-track|--set-upstream-to.*|--unset-upstream|--edit-description)$/
+
+function gitCommand(args: ArgValue[], out: CommandEffects): void {
+  let i = 0
+  let base = ''
+  for (; i < args.length; i++) {
+    const a = args[i]
+    if (a === null) { out.unknown.push('an argument of git contains an expansion'); return }
+    if (!a.startsWith('-')) break
+    if (a === '-C') { const d = args[++i]; if (typeof d !== 'string') { out.unknown.push('git -C directory cannot be read'); return } out.reads.push(d); base = d.endsWith('/') ? d : d + '/'; continue }
+    if (a === '-c' || a.startsWith('--config-env') || a.startsWith('--exec-path')) { out.readOnly = false; out.unknown.push(`git ${a} sets configuration, which can run programs`); return }
+    if (a === '--git-dir' || a === '--work-tree' || a === '--namespace') { const d = args[++i]; if (typeof d === 'string') out.reads.push(d); continue }
+    if (a.startsWith('--git-dir=') || a.startsWith('--work-tree=')) { out.reads.push(a.slice(a.indexOf('=') + 1)); continue }
+    if (a === '--version' || a === '--help') return
+    if (!['--no-pager', '-P', '--paginate', '-p', '--bare', '--no-replace-objects', '--literal-pathspecs', '--no-optional-locks'].includes(a)) {
+      out.readOnly = false; out.unknown.push(`git option ${a} is not known to the permission engine`); return
+    }
+  }
+  const sub = args[i]
+  const rest = args.slice(i + 1)
+  if (sub === undefined) return
+  if (sub === null) { out.unknown.push('the git subcommand contains an expansion'); return }
+  out.readOnly = GIT_READ_ONLY.includes(sub)
+  const positional: string[] = []
+  for (let k = 0; k < rest.length; k++) {
+    const a = rest[k]
+    if (a === null) { out.unknown.push('an argument of git contains an expansion'); continue }
+    const opt = optionName(a)
+    if (opt === '--output') { out.readOnly = false; const v = a.includes('=') ? a.slice(9) : rest[++k]; if (typeof v === 'string') out.writes.push(base + v); else out.unknown.push('git --output has no file') }
+    else if (['--upload-pack', '--receive-pack', '--exec'].includes(opt) || (a === '-u' && ['clone', 'fetch', 'pull', 'ls-remote'].includes(sub))) {
+      out.readOnly = false
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : rest[++k]
+      if (typeof v === 'string') out.runs.push({ kind: 'script', code: v }); else out.unknown.push(`git ${opt} has no program`)
+    } else if (opt === '--ext-diff' || opt === '--open-files-in-pager' || (sub === 'grep' && a.startsWith('-O'))) { out.readOnly = false; out.unknown.push(`git ${a} runs configured programs`) }
+    else if (sub === 'branch' && GIT_BRANCH_WRITES.test(a)) out.readOnly = false
+    else if (!isOption(a)) positional.push(a)
+  }
+  if (sub === 'branch' && positional.length > 0 && !rest.some((a) => a === '--list' || a === '-l')) out.readOnly = false
+  if (sub === 'remote' && !rest.every((a) => a === '-v' || a === '--verbose')) out.readOnly = false
+  if (out.readOnly) out.reads.push(...positional.filter((p) => p !== '--').map((p) => (p.startsWith('/') || p.startsWith('~') ? p : base + p)))
+}
