@@ -1,0 +1,148 @@
+import { z } from 'zod'
+import { AgentStateSchema, RuntimeEventSchema, UsageSchema } from './events'
+import { PermissionModeSchema } from './permissions'
+
+/**
+ * The one contract between the workspace runtime and any UI (SPEC §1, STYLE.md 2): every
+ * request channel with its request and response schemas, and every pushed event with its payload
+ * schema. The Electron IPC handlers, the preload API, the web host's WebSocket bridge and the
+ * renderer's client are all typed from this object; nobody types a channel string twice.
+ *
+ * Payloads are validated with these schemas on the receiving side of every hop (main validates
+ * what the renderer sends; the renderer validates what it receives).
+ */
+
+/** An agent as the UI shows it. */
+export const AgentViewSchema = z.object({
+  agentId: z.string(),
+  agentName: z.string(),
+  agentType: z.string(),
+  parentId: z.string().optional(),
+  depth: z.number().int().nonnegative(),
+  state: AgentStateSchema,
+  model: z.string().optional(),
+  /** Hex colour (`#rrggbb`) for the agent's badge and pane header. */
+  color: z.string(),
+  usage: UsageSchema,
+  costUsd: z.number().nonnegative()
+})
+export type AgentView = z.infer<typeof AgentViewSchema>
+
+/** A permission request waiting for a person (SPEC §11 permission bubbles). */
+export const PendingPermissionSchema = z.object({
+  requestId: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  tool: z.string(),
+  input: z.unknown(),
+  /** Why the engine asked. */
+  reason: z.string(),
+  /** Rules "Always allow" may add, most specific first. */
+  suggestions: z.array(z.string()),
+  /** For Edit/Write: the change as a unified diff of the file, computed in main. */
+  diff: z.string().optional(),
+  createdAt: z.string()
+})
+export type PendingPermission = z.infer<typeof PendingPermissionSchema>
+
+/** Everything a freshly (re)loaded UI needs to draw the workspace. */
+export const WorkspaceSnapshotSchema = z.object({
+  sessionId: z.string(),
+  cwd: z.string(),
+  model: z.string(),
+  mode: PermissionModeSchema,
+  /** True when the model is the scripted model server (SPEC §13: labelled wherever used). */
+  scripted: z.boolean(),
+  /** The leader is working on a prompt. */
+  busy: z.boolean(),
+  agents: z.array(AgentViewSchema),
+  permissions: z.array(PendingPermissionSchema),
+  usage: UsageSchema,
+  costUsd: z.number().nonnegative(),
+  /** Highest event `seq` reflected in this snapshot; pushed events with seq ≤ this are already included. */
+  lastSeq: z.number().int().nonnegative()
+})
+export type WorkspaceSnapshot = z.infer<typeof WorkspaceSnapshotSchema>
+
+/** A pane's scrollback as kept in main: the serialized headless terminal, and the last chunk number it includes. */
+export const PaneScrollbackSchema = z.object({
+  agentId: z.string(),
+  data: z.string(),
+  /** Number of the last `pane.data` chunk included; apply only later chunks after writing `data`. */
+  chunk: z.number().int().nonnegative(),
+  cols: z.number().int().positive(),
+  rows: z.number().int().positive()
+})
+export type PaneScrollback = z.infer<typeof PaneScrollbackSchema>
+
+const Empty = z.object({}).strict()
+const Ok = z.object({ ok: z.literal(true) })
+
+/** Request channels: name → request payload schema and response schema. */
+export const requestChannels = {
+  /** State of the whole workspace, for first paint and after a reload. */
+  'workspace.snapshot': { request: Empty, response: WorkspaceSnapshotSchema },
+  /** A person's message to the leader. Rejected while the leader is busy. */
+  'leader.prompt': { request: z.object({ text: z.string().trim().min(1).max(200_000) }).strict(), response: Ok },
+  /** Stops the leader's current turn (its tools and sync subagents). */
+  'leader.stop': { request: Empty, response: Ok },
+  /** Answers a permission request; the first answer wins, later ones get `ok: false`. */
+  'permission.respond': {
+    request: z
+      .object({
+        requestId: z.string().min(1),
+        decision: z.enum(['allow', 'deny']),
+        /** With allow: also add this rule for the rest of the session ("Always allow"). */
+        alwaysAllowRule: z.string().min(1).max(1000).optional(),
+        /** With deny: sent to the agent with the denial. */
+        reason: z.string().max(4000).optional()
+      })
+      .strict(),
+    response: z.object({ ok: z.boolean() })
+  },
+  /** A pane's scrollback, to restore it after a reload. */
+  'pane.scrollback': { request: z.object({ agentId: z.string().min(1) }).strict(), response: PaneScrollbackSchema },
+  /** The person changed the permission mode. */
+  'workspace.setMode': { request: z.object({ mode: PermissionModeSchema.exclude(['bubble']) }).strict(), response: Ok }
+} as const
+
+/** Pushed events: name → payload schema. */
+export const pushChannels = {
+  /** Every runtime event (SPEC §14), in seq order. */
+  'runtime.event': RuntimeEventSchema,
+  /** Terminal output for an agent's pane (ANSI), numbered per pane from 1. */
+  'pane.data': z.object({ agentId: z.string(), data: z.string(), chunk: z.number().int().positive() })
+} as const
+
+export type RequestChannel = keyof typeof requestChannels
+export type PushChannel = keyof typeof pushChannels
+export type RequestOf<C extends RequestChannel> = z.input<(typeof requestChannels)[C]['request']>
+export type ResponseOf<C extends RequestChannel> = z.infer<(typeof requestChannels)[C]['response']>
+export type PushOf<C extends PushChannel> = z.infer<(typeof pushChannels)[C]>
+
+/** Every request channel name, for transports that register handlers by iterating. */
+export const REQUEST_CHANNELS = Object.keys(requestChannels) as RequestChannel[]
+export const PUSH_CHANNELS = Object.keys(pushChannels) as PushChannel[]
+
+/**
+ * The API a UI uses, derived from the contract: one method for requests, one subscription per
+ * push channel. Implemented by the preload bridge (Electron) and the WebSocket client (browser).
+ */
+export interface WorkspaceApi {
+  request<C extends RequestChannel>(channel: C, payload: RequestOf<C>): Promise<ResponseOf<C>>
+  /** Subscribes to a push channel; returns the unsubscribe function. */
+  on<C extends PushChannel>(channel: C, listener: (payload: PushOf<C>) => void): () => void
+}
+
+/** An error answered over a transport: `name` and `message` survive serialisation. */
+export const IpcErrorSchema = z.object({ name: z.string(), message: z.string() })
+export type IpcError = z.infer<typeof IpcErrorSchema>
+
+/** Wire frames of the WebSocket bridge (web host ⇄ browser). */
+export const BridgeFrameSchema = z.union([
+  z.object({ kind: z.literal('request'), id: z.number().int(), channel: z.string(), payload: z.unknown() }),
+  z.object({ kind: z.literal('response'), id: z.number().int(), ok: z.literal(true), result: z.unknown() }),
+  z.object({ kind: z.literal('response'), id: z.number().int(), ok: z.literal(false), error: IpcErrorSchema }),
+  z.object({ kind: z.literal('push'), channel: z.string(), payload: z.unknown() })
+])
+export type BridgeFrame = z.infer<typeof BridgeFrameSchema>
