@@ -110,6 +110,8 @@ export const requestChannels = {
 export const pushChannels = {
   /** Every runtime event (SPEC §14), in seq order. */
   'runtime.event': RuntimeEventSchema,
+  /** The whole list of permission requests waiting for a person, after every change. */
+  'permissions.changed': z.object({ permissions: z.array(PendingPermissionSchema) }),
   /** Terminal output for an agent's pane (ANSI), numbered per pane from 1. */
   'pane.data': z.object({ agentId: z.string(), data: z.string(), chunk: z.number().int().positive() })
 } as const
