@@ -14,21 +14,19 @@ export type ApiErrorType =
   | 'api_error'
   | 'scenario_error'
 
-/** Reads a request body as UTF-8. Rejects with `request_too_large` past {@link MAX_BODY_BYTES}. */
-export function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * Reads a request body as UTF-8; undefined when it passes {@link MAX_BODY_BYTES}. The rest of an
+ * oversized body is drained rather than the socket destroyed, so the client still gets its 413.
+ */
+export function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('request_too_large'))
-        req.destroy()
-        return
-      }
-      chunks.push(chunk)
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk)
     })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
   })
 }

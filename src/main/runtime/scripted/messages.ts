@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ScriptUnavailableError } from './errors'
-import { header, headerRecord, readBody, sendError, sendJson } from './http'
+import { header, headerRecord, MAX_BODY_BYTES, readBody, sendError, sendJson } from './http'
 import { fillDeep, fillString, placeholderValues } from './placeholders'
 import { analysePrompt, promptBlocks } from './prompt'
 import { MessagesRequestSchema, newestUserText, type MessagesRequest } from './request'
@@ -23,7 +23,7 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
   const raw = await readBody(req)
   let body: unknown = null
   try {
-    body = JSON.parse(raw)
+    if (raw !== undefined) body = JSON.parse(raw)
   } catch {
     // Recorded as null and refused below, after authentication.
   }
@@ -36,6 +36,7 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
   if (state.scenario.apiKey !== undefined && key !== state.scenario.apiKey) {
     return sendError(res, requestId, 401, 'authentication_error', 'invalid x-api-key: the key was rejected by the scripted model')
   }
+  if (raw === undefined) return sendError(res, requestId, 413, 'request_too_large', `Request exceeds the maximum size of ${MAX_BODY_BYTES} bytes`)
   const parsed = MessagesRequestSchema.safeParse(body)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]

@@ -117,4 +117,16 @@ describe('scripted server through the real SDK', () => {
     const bad = { ...ask, max_tokens: 'many' } as unknown as typeof ask
     await expect(client.messages.create(bad, lead)).rejects.toMatchObject({ status: 400, type: 'invalid_request_error', message: expect.stringContaining('max_tokens') })
   })
+
+  it('refuses a body that is not JSON, and more than 4 cache breakpoints, as the API does', async () => {
+    const { server, client } = await start()
+    const raw = await fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'k' }, body: '{not json' })
+    expect(raw.status).toBe(400)
+    expect(await raw.json()).toMatchObject({ error: { type: 'invalid_request_error', message: 'request body is not valid JSON' } })
+
+    const marked = { type: 'text' as const, text: 'x', cache_control: { type: 'ephemeral' as const } }
+    const five = { ...ask, messages: [{ role: 'user' as const, content: [marked, marked, marked, marked, marked] }] }
+    await expect(client.messages.create(five, lead)).rejects.toMatchObject({ status: 400, type: 'invalid_request_error', message: expect.stringContaining('maximum of 4') })
+    expect(server.requests()).toHaveLength(2)
+  })
 })
