@@ -4,46 +4,64 @@
  * count the rest.
  */
 
-/** Keeps the last `limit` characters pushed (at chunk granularity plus one slice), counting what it drops. */
+/**
+ * Keeps the last `limit` characters pushed, counting what it drops — in all, and how many of
+ * those were carriage returns, so a reader can report the size of the text as the model would
+ * see it (a PTY sends `\r\n` for every newline; the model's text has `\n`).
+ */
 export class TailBuffer {
   private chunks: string[] = []
   private length = 0
   private dropped = 0
+  private droppedCR = 0
 
   /** @param limit Most characters kept (UTF-16 code units). */
   constructor(private readonly limit: number) {}
 
   push(chunk: string): void {
-    if (chunk.length > this.limit) {
-      this.dropped += chunk.length - this.limit
-      chunk = chunk.slice(chunk.length - this.limit)
-    }
     this.chunks.push(chunk)
     this.length += chunk.length
-    while (this.length - this.chunks[0].length >= this.limit) {
-      const first = this.chunks.shift() as string
-      this.length -= first.length
-      this.dropped += first.length
+    while (this.length > this.limit) {
+      const first = this.chunks[0]
+      const excess = this.length - this.limit
+      if (first.length <= excess) {
+        this.chunks.shift()
+        this.drop(first)
+      } else {
+        this.chunks[0] = first.slice(excess)
+        this.drop(first.slice(0, excess))
+      }
     }
+  }
+
+  private drop(text: string): void {
+    this.length -= text.length
+    this.dropped += text.length
+    for (let at = text.indexOf('\r'); at >= 0; at = text.indexOf('\r', at + 1)) this.droppedCR++
   }
 
   /** Characters pushed but no longer kept, since the last {@link take}. */
   get droppedChars(): number {
-    return this.dropped + Math.max(0, this.length - this.limit)
+    return this.dropped
+  }
+
+  /** How many of {@link droppedChars} were `\r`. */
+  get droppedCarriageReturns(): number {
+    return this.droppedCR
   }
 
   /** The kept text (at most `limit` characters). */
   peek(): string {
-    const text = this.chunks.join('')
-    return text.length > this.limit ? text.slice(text.length - this.limit) : text
+    return this.chunks.join('')
   }
 
   /** Returns the kept text and how much was dropped before it, and empties the buffer. */
   take(): { text: string; droppedChars: number } {
-    const result = { text: this.peek(), droppedChars: this.droppedChars }
+    const result = { text: this.peek(), droppedChars: this.dropped }
     this.chunks = []
     this.length = 0
     this.dropped = 0
+    this.droppedCR = 0
     return result
   }
 
@@ -88,9 +106,12 @@ export class HeadTailBuffer {
     return this.total
   }
 
-  /** Characters between the head and the tail that were not kept. */
+  /**
+   * Characters between the head and the tail that were not kept, not counting `\r`: the size
+   * of the gap in the text a reader gets after CRLF → LF (ANSI sequences still count).
+   */
   get omittedChars(): number {
-    return this.tail.droppedChars
+    return this.tail.droppedChars - this.tail.droppedCarriageReturns
   }
 
   /**
@@ -99,7 +120,7 @@ export class HeadTailBuffer {
    */
   toString(): string {
     const omitted = this.omittedChars
-    if (omitted === 0) return this.head + this.tail.peek()
+    if (this.tail.droppedChars === 0) return this.head + this.tail.peek()
     return `${this.head}\n${omittedNote(omitted)}\n${this.tail.peek()}`
   }
 }

@@ -86,8 +86,8 @@ export interface PtyRunResult {
   signal: number | null
   output: string
   /**
-   * Characters of raw output not kept in `output` (the host keeps a bounded head and tail and
-   * puts a one-line note where it cut); 0 or absent when `output` is complete.
+   * Characters of raw output not kept in `output`, not counting `\r` (the host keeps a bounded
+   * head and tail and puts a one-line note where it cut); 0 or absent when `output` is complete.
    */
   omittedChars?: number
   timedOut: boolean
