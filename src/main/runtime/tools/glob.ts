@@ -1,9 +1,10 @@
+import { statSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
 import picomatch from 'picomatch'
 import { z } from 'zod'
 import { errnoCode, resolveToolPath } from './paths'
-import { mapLimit } from './pool'
+import { mapInSlices } from './pool'
 import type { Tool, ToolContext, ToolResult } from './types'
 import { ToolError } from './types'
 import { throwIfAborted, walkFiles } from './walk'
@@ -70,8 +71,7 @@ async function globTool(input: GlobInput, ctx: ToolContext): Promise<ToolResult>
     signal: ctx.signal
   })
   const matched = files.filter((file) => matches(toPosix(relative(searchDir, file))))
-  throwIfAborted(ctx.signal)
-  const dated = await mapLimit(matched, 32, async (file) => ({ file, mtimeMs: await mtimeOf(file) }))
+  const dated = await mapInSlices(matched, (file) => ({ file, mtimeMs: mtimeOf(file) }), () => throwIfAborted(ctx.signal))
   dated.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
 
   if (dated.length === 0) return { content: 'No files found' }
@@ -109,8 +109,8 @@ async function isDirectory(path: string): Promise<boolean> {
   return stat(path).then((stats) => stats.isDirectory(), () => false)
 }
 
-async function mtimeOf(path: string): Promise<number> {
-  return stat(path).then((stats) => stats.mtimeMs, () => 0)
+function mtimeOf(path: string): number {
+  return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0
 }
 
 function toPosix(path: string): string {
