@@ -43,7 +43,8 @@ export function parseRule(text: string, source: string, baseDir: string): Permis
   const [, tool, rawSpec] = m
   if (rawSpec === undefined) return { text, tool, source, baseDir }
   const specifier = rawSpec.trim()
-  if (specifier === '' || specifier === '*') return { text, tool, source, baseDir }
+  if (specifier === '') throw new RuleSyntaxError(`"${text}": empty parentheses; write ${tool} to match every call, or put a specifier inside`)
+  if (specifier === '*') return { text, tool, source, baseDir }
   const rule: PermissionRule = { text, tool, specifier, source, baseDir }
   if (tool === 'Bash') rule.bash = parseBashSpecifier(specifier, text)
   return rule
