@@ -75,7 +75,10 @@ export function createPtyHost(): PtyHost {
       env: buildEnv(options.env, envTag),
       encoding: 'utf8'
     })
-    const kill = () => killProcessTree(term.pid, { envTag })
+    let reaped = false
+    const sweep = () => killProcessTree(term.pid, { envTag })
+    // Once reaped, the pid (and so the group id) may belong to someone else: never signal it again.
+    const kill = () => (reaped ? Promise.resolve({ killed: [], survivors: [] }) : sweep())
     const dataSub = term.onData((chunk) => {
       if (entry.exited) return // after the marker: only leftovers of background jobs, which die now
       const { text, exitCode } = marker.push(chunk)
@@ -97,7 +100,8 @@ export function createPtyHost(): PtyHost {
           const held = marker.flush()
           if (held) options.onData?.(held)
           // Background jobs (`sleep 300 &`) outlive bash; the group dies with the command.
-          void kill().then(() => {
+          void sweep().then(() => {
+            reaped = true
             live.delete(term.pid)
             if (marker.status !== undefined) resolve({ exitCode: marker.status, signal: null })
             else resolve(signal ? { exitCode: null, signal } : { exitCode, signal: null })
