@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { lstat, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { EditTool, type EditInput } from './edit'
@@ -91,6 +91,14 @@ describe('Edit', () => {
     expect(result.content).toBe(`Created ${join(dir, 'fresh/new.txt')} (1 line).`)
     expect(await contentOf('fresh/new.txt')).toBe('hello\n')
     await expect(edit({ file_path: 'fresh/new.txt', old_string: '', new_string: 'x' })).rejects.toThrow(/old_string is empty/)
+  })
+
+  it('treats a symlink and its target as one file for the read-before-edit rule', async () => {
+    await fileReadByAgent('target.txt', 'v1')
+    await symlink(join(dir, 'target.txt'), join(dir, 'link.txt'))
+    await edit({ file_path: 'link.txt', old_string: 'v1', new_string: 'v2' })
+    expect(await contentOf('target.txt')).toBe('v2')
+    expect((await lstat(join(dir, 'link.txt'))).isSymbolicLink()).toBe(true)
   })
 
   it('refuses a missing file with a non-empty old_string', async () => {

@@ -95,6 +95,13 @@ describe('Glob', () => {
     await expect(glob({ pattern: '*', path: 'f.txt' })).rejects.toThrow(/must be a directory/)
   })
 
+  it('stops with a ToolError when the call is aborted', async () => {
+    await files({ 'a.txt': undefined })
+    const controller = new AbortController()
+    controller.abort()
+    await expect(GlobTool.call({ pattern: '**/*' }, { ...ctx, signal: controller.signal })).rejects.toThrow(/Interrupted/)
+  })
+
   it('is read-only and concurrency-safe, asking read permission for path or cwd', () => {
     expect(GlobTool.isReadOnly({ pattern: '*' })).toBe(true)
     expect(GlobTool.isConcurrencySafe({ pattern: '*' })).toBe(true)

@@ -181,6 +181,13 @@ describe('Grep file selection', () => {
     expect(performance.now() - started).toBeLessThan(10_000)
   })
 
+  it('stops with a ToolError when the call is aborted', async () => {
+    await files({ 'a.txt': 'hit' })
+    const controller = new AbortController()
+    controller.abort()
+    await expect(GrepTool.call({ pattern: 'hit' }, { ...ctx, signal: controller.signal })).rejects.toThrow(/Interrupted/)
+  })
+
   it('is read-only and concurrency-safe, asking read permission for path or cwd', () => {
     expect(GrepTool.isReadOnly({ pattern: 'x' })).toBe(true)
     expect(GrepTool.isConcurrencySafe({ pattern: 'x' })).toBe(true)
