@@ -1,0 +1,82 @@
+import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron'
+import { PUSH_CHANNELS, REQUEST_CHANNELS, requestChannels, type PushChannel } from '../../shared/ipc'
+import { toIpcError, type IpcResult } from '../../shared/ipcResult'
+import { DisposableStore, toDisposable, type Disposable } from '../runtime/lifecycle/disposable'
+import type { AppOrigin } from './origin'
+
+/** The part of `WorkspaceService` the IPC layer uses, so these handlers stay testable alone. */
+export interface WorkspaceHost {
+  /** Answers one request; rejects with an error whose `name`/`message` are shown to the UI. */
+  handle(channel: string, payload: unknown): Promise<unknown>
+  onPush(listener: (channel: PushChannel, payload: unknown) => void): Disposable
+}
+
+/** A request came from a page that is not the app's own top-level page. */
+export class ForbiddenSenderError extends Error {
+  override readonly name = 'ForbiddenSenderError'
+}
+
+/** A request payload failed the contract's schema; the service was not called. */
+export class InvalidPayloadError extends Error {
+  override readonly name = 'InvalidPayloadError'
+}
+
+/** Inputs of {@link registerWorkspaceIpc}. */
+export interface WorkspaceIpcOptions {
+  ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>
+  host: WorkspaceHost
+  origin: AppOrigin
+  /** The web contents that receive pushes (the app's windows); asked on every push. */
+  targets: () => WebContents[]
+}
+
+/**
+ * True when `event` comes from the app's own page in its top frame. The renderer is untrusted
+ * (STYLE.md 3), and a subframe or a page navigated elsewhere could otherwise drive the workspace.
+ * `senderFrame` is null when the frame navigated or was destroyed before the message arrived.
+ */
+export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame'>, origin: AppOrigin): boolean {
+  const frame = event.senderFrame
+  if (!frame || frame.parent !== null) return false
+  return origin.isAppUrl(frame.url)
+}
+
+/**
+ * Registers one `ipcMain.handle` per request channel of the contract and forwards every push
+ * of `host` to the app's windows. Each handler checks the sender, validates the payload with the
+ * channel's request schema and answers an {@link IpcResult}; it never throws across IPC.
+ * @returns a disposable that removes the handlers and the push subscription.
+ */
+export function registerWorkspaceIpc(options: WorkspaceIpcOptions): Disposable {
+  const { ipcMain, host, origin, targets } = options
+  const store = new DisposableStore()
+  for (const channel of REQUEST_CHANNELS) {
+    const schema = requestChannels[channel].request
+    ipcMain.handle(channel, async (event, payload: unknown): Promise<IpcResult> => {
+      try {
+        if (!isTrustedSender(event, origin)) throw new ForbiddenSenderError(`${channel} refused: the sender is not the app's own page`)
+        const parsed = schema.safeParse(payload)
+        if (!parsed.success) throw new InvalidPayloadError(`${channel}: ${parsed.error.issues.map(formatIssue).join('; ')}`)
+        return { ok: true, result: await host.handle(channel, parsed.data) }
+      } catch (error) {
+        return { ok: false, error: toIpcError(error) }
+      }
+    })
+    store.add(toDisposable(() => ipcMain.removeHandler(channel)))
+  }
+  const pushable = new Set<string>(PUSH_CHANNELS)
+  store.add(
+    host.onPush((channel, payload) => {
+      if (!pushable.has(channel)) return
+      for (const contents of targets()) {
+        if (contents.isDestroyed() || !origin.isAppUrl(contents.getURL())) continue
+        contents.send(channel, payload)
+      }
+    })
+  )
+  return store
+}
+
+function formatIssue(issue: { path: PropertyKey[]; message: string }): string {
+  return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message
+}
