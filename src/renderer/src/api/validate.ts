@@ -1,0 +1,46 @@
+import { parseRuntimeEvent } from '../../../shared/events'
+import {
+  pushChannels,
+  requestChannels,
+  type PushChannel,
+  type PushOf,
+  type RequestChannel,
+  type RequestOf,
+  type ResponseOf
+} from '../../../shared/ipc'
+
+/**
+ * The renderer validates everything it receives (STYLE.md 3, 4): whatever comes over the preload
+ * or the WebSocket is checked against the contract before the store sees it.
+ */
+
+/** True for a channel name the contract defines as a push channel. */
+export function isPushChannel(name: string): name is PushChannel {
+  return Object.hasOwn(pushChannels, name)
+}
+
+/** True for a channel name the contract defines as a request channel. */
+export function isRequestChannel(name: string): name is RequestChannel {
+  return Object.hasOwn(requestChannels, name)
+}
+
+/**
+ * Parses a pushed payload.
+ * @returns the payload; `undefined` for a runtime event of a type this version does not know
+ *   (SPEC §14: consumers ignore unknown types).
+ * @throws z.ZodError when the payload does not match its schema.
+ */
+export function parsePush<C extends PushChannel>(channel: C, payload: unknown): PushOf<C> | undefined {
+  if (channel === 'runtime.event') return parseRuntimeEvent(payload) as PushOf<C> | undefined
+  return pushChannels[channel].parse(payload) as PushOf<C>
+}
+
+/** Parses a response. @throws z.ZodError when it does not match the channel's response schema. */
+export function parseResponse<C extends RequestChannel>(channel: C, result: unknown): ResponseOf<C> {
+  return requestChannels[channel].response.parse(result) as ResponseOf<C>
+}
+
+/** Checks a request before it leaves, so a bad call fails here with a clear error. @throws z.ZodError */
+export function checkRequest<C extends RequestChannel>(channel: C, payload: RequestOf<C>): RequestOf<C> {
+  return requestChannels[channel].request.parse(payload) as RequestOf<C>
+}

@@ -1,0 +1,96 @@
+import type { WorkspaceApi } from '../../../shared/ipc'
+import type { PermissionMode } from '../../../shared/permissions'
+import type { PendingPermission } from '../../../shared/ipc'
+import { actions } from './store'
+
+/** The person's answer to a permission request, as the card's buttons produce it. */
+export type PermissionAnswer =
+  | { kind: 'allow-once' }
+  | { kind: 'always-allow'; rule: string }
+  | { kind: 'deny'; reason: string }
+
+let api: WorkspaceApi | undefined
+
+/** Sets the API the commands use (wiring.ts does this once the client exists). */
+export function setCommandApi(next: WorkspaceApi | undefined): void {
+  api = next
+}
+
+function need(): WorkspaceApi {
+  if (!api) throw new Error('Not connected to a workspace')
+  return api
+}
+
+function report(err: unknown): void {
+  actions.setError(err instanceof Error ? `${err.name}: ${err.message}` : String(err))
+}
+
+/** The first rule "Always allow" would add for a request, if the engine suggested one. */
+export function alwaysAllowRule(p: PendingPermission): string | undefined {
+  return p.suggestions[0]
+}
+
+/**
+ * What the person can ask of the runtime. Each command calls one request channel, records an error
+ * for the status bar instead of throwing, and resolves to whether it succeeded.
+ */
+export const commands = {
+  /** Sends a prompt to the leader. */
+  async prompt(text: string): Promise<boolean> {
+    actions.setPromptInFlight(true)
+    try {
+      await need().request('leader.prompt', { text })
+      actions.setError(undefined)
+      return true
+    } catch (err) {
+      report(err)
+      return false
+    } finally {
+      actions.setPromptInFlight(false)
+    }
+  },
+
+  /** Stops the leader's current turn. */
+  async stop(): Promise<boolean> {
+    try {
+      await need().request('leader.stop', {})
+      return true
+    } catch (err) {
+      report(err)
+      return false
+    }
+  },
+
+  /** Answers a permission request; `false` when it failed or someone answered first. */
+  async respond(requestId: string, answer: PermissionAnswer): Promise<boolean> {
+    actions.setResponding(requestId, true)
+    try {
+      const payload =
+        answer.kind === 'allow-once'
+          ? { requestId, decision: 'allow' as const }
+          : answer.kind === 'always-allow'
+            ? { requestId, decision: 'allow' as const, alwaysAllowRule: answer.rule }
+            : { requestId, decision: 'deny' as const, ...(answer.reason.trim() ? { reason: answer.reason.trim() } : {}) }
+      const res = await need().request('permission.respond', payload)
+      if (answer.kind === 'deny') actions.cancelDeny()
+      return res.ok
+    } catch (err) {
+      report(err)
+      return false
+    } finally {
+      actions.setResponding(requestId, false)
+    }
+  },
+
+  /** Changes the permission mode. */
+  async setMode(mode: Exclude<PermissionMode, 'bubble'>): Promise<boolean> {
+    try {
+      await need().request('workspace.setMode', { mode })
+      actions.setMode(mode)
+      return true
+    } catch (err) {
+      report(err)
+      return false
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import { useStore } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { createConnectionSlice, type ConnectionSlice } from './connectionSlice'
+import { createPermissionsSlice, type PermissionsSlice } from './permissionsSlice'
+import { createWorkspaceSlice, type WorkspaceSlice } from './workspaceSlice'
+
+/** The renderer's whole state: one slice per feature (zustand slices pattern). */
+export type AppState = WorkspaceSlice & PermissionsSlice & ConnectionSlice
+
+/** A fresh store; the app uses {@link appStore}, tests make their own. */
+export function createAppStore(): StoreApi<AppState> {
+  return createStore<AppState>()((...a) => ({
+    ...createWorkspaceSlice(...a),
+    ...createPermissionsSlice(...a),
+    ...createConnectionSlice(...a)
+  }))
+}
+
+/** The app's store. Pushes reach it only through {@link actions} (see wiring.ts). */
+export const appStore: StoreApi<AppState> = createAppStore()
+
+/** React binding: `useAppStore((s) => s.workspace.mode)`. Select narrowly; derived values via selectors.ts. */
+export function useAppStore<T>(selector: (state: AppState) => T): T {
+  return useStore(appStore, selector)
+}
+
+/**
+ * Module-level actions on the app store: the only way IPC pushes and command results enter the
+ * state. Components read through {@link useAppStore} and call these or `commands`.
+ */
+export const actions = {
+  applyEvent: (...a: Parameters<AppState['applyEvent']>) => appStore.getState().applyEvent(...a),
+  loadSnapshot: (...a: Parameters<AppState['loadSnapshot']>) => appStore.getState().loadSnapshot(...a),
+  beginResync: () => appStore.getState().beginResync(),
+  setMode: (...a: Parameters<AppState['setMode']>) => appStore.getState().setMode(...a),
+  setPromptInFlight: (...a: Parameters<AppState['setPromptInFlight']>) => appStore.getState().setPromptInFlight(...a),
+  setPermissions: (...a: Parameters<AppState['setPermissions']>) => appStore.getState().setPermissions(...a),
+  focusPermission: (...a: Parameters<AppState['focusPermission']>) => appStore.getState().focusPermission(...a),
+  beginDeny: (...a: Parameters<AppState['beginDeny']>) => appStore.getState().beginDeny(...a),
+  setDenyReason: (...a: Parameters<AppState['setDenyReason']>) => appStore.getState().setDenyReason(...a),
+  cancelDeny: () => appStore.getState().cancelDeny(),
+  setResponding: (...a: Parameters<AppState['setResponding']>) => appStore.getState().setResponding(...a),
+  setConnection: (...a: Parameters<AppState['setConnection']>) => appStore.getState().setConnection(...a),
+  setError: (...a: Parameters<AppState['setError']>) => appStore.getState().setError(...a)
+}

@@ -1,0 +1,55 @@
+import type { WorkspaceClient } from '../api/client'
+import { DisposableStore, toDisposable, type Disposable } from '../lib/lifecycle'
+import type { PaneRouter } from '../features/panes/paneRouter'
+import { setCommandApi } from './commands'
+import type { actions as appActions } from './store'
+
+/** The actions the wiring drives (the app's module-level `actions`, or a test store's). */
+export type WiringActions = Pick<
+  typeof appActions,
+  'applyEvent' | 'loadSnapshot' | 'beginResync' | 'setPermissions' | 'setConnection' | 'setError'
+>
+
+/**
+ * The one place where the client's pushes enter the store and the pane router. On every open
+ * (the first and each reconnect) it marks the workspace stale, fetches the snapshot (events that
+ * arrive meanwhile are buffered by the store) and asks every pane to restore its scrollback, since
+ * pushes sent while the link was down are gone.
+ * @returns a disposable that undoes all of it.
+ */
+export function wireClient(client: WorkspaceClient, actions: WiringActions, router: PaneRouter): Disposable {
+  const store = new DisposableStore()
+  store.add(toDisposable(client.on('runtime.event', (e) => actions.applyEvent(e))))
+  store.add(toDisposable(client.on('permissions.changed', (p) => actions.setPermissions(p.permissions))))
+  store.add(toDisposable(client.on('pane.data', (c) => router.dispatch(c))))
+
+  router.setScrollbackFetcher((agentId) => client.request('pane.scrollback', { agentId }))
+  store.add(toDisposable(() => router.setScrollbackFetcher(undefined)))
+  setCommandApi(client)
+  store.add(toDisposable(() => setCommandApi(undefined)))
+
+  let syncing = 0
+  const sync = async (): Promise<void> => {
+    const mine = ++syncing
+    actions.beginResync()
+    try {
+      const snap = await client.request('workspace.snapshot', {})
+      if (mine !== syncing || store.isDisposed) return
+      actions.loadSnapshot(snap)
+      actions.setPermissions(snap.permissions)
+    } catch (err) {
+      if (!store.isDisposed) actions.setError(`Snapshot failed: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+
+  actions.setConnection(client.status, client.transport)
+  store.add(
+    client.onDidChangeStatus((status) => {
+      actions.setConnection(status)
+      if (status === 'open') void sync()
+    })
+  )
+  store.add(client.onDidReconnect(() => router.resyncAll()))
+  if (client.status === 'open') void sync()
+  return store
+}

@@ -1,0 +1,165 @@
+import type { StateCreator } from 'zustand/vanilla'
+import { addUsage, ZERO_USAGE, type RuntimeEvent, type Usage } from '../../../shared/events'
+import type { AgentView, WorkspaceSnapshot } from '../../../shared/ipc'
+import type { PermissionMode } from '../../../shared/permissions'
+import { agentColor } from './colors'
+import type { AppState } from './store'
+
+/** The leader's agent id (SPEC vocabulary: the team lead is named `team-lead`). */
+export const LEADER_AGENT_ID = 'team-lead'
+
+/** Most events kept while waiting for a snapshot; older ones are dropped (the snapshot covers them). */
+const MAX_BUFFERED = 5_000
+
+/**
+ * The workspace as the snapshot describes it, kept current by runtime events. Events that arrive
+ * before the snapshot (or during a resync after a reconnect) are buffered and replayed on top of
+ * it, skipping those the snapshot already includes (`seq ≤ lastSeq`).
+ */
+export interface WorkspaceSlice {
+  workspace: {
+    /** False until the first snapshot, and again while resyncing after a reconnect. */
+    synced: boolean
+    sessionId: string
+    cwd: string
+    model: string
+    mode: PermissionMode
+    scripted: boolean
+    /** The snapshot's `busy`; {@link selectBusy} prefers the leader's live state. */
+    snapshotBusy: boolean
+    /** A `leader.prompt` request is on its way. */
+    promptInFlight: boolean
+    usage: Usage
+    costUsd: number
+    /** Agents by id; `agentOrder` is the order they appeared in. */
+    agents: Record<string, AgentView>
+    agentOrder: string[]
+    lastSeq: number
+    buffered: RuntimeEvent[]
+  }
+  /** Replaces the workspace with a snapshot, then replays buffered newer events. */
+  loadSnapshot(snapshot: WorkspaceSnapshot): void
+  /** Applies one runtime event (buffered while not synced; ignored when already reflected or unknown). */
+  applyEvent(event: RuntimeEvent): void
+  /** Marks the workspace stale until the next snapshot (after a reconnect). */
+  beginResync(): void
+  setMode(mode: PermissionMode): void
+  setPromptInFlight(inFlight: boolean): void
+}
+
+/** The state before any snapshot. */
+export function initialWorkspace(): WorkspaceSlice['workspace'] {
+  return {
+    synced: false,
+    sessionId: '',
+    cwd: '',
+    model: '',
+    mode: 'default',
+    scripted: false,
+    snapshotBusy: false,
+    promptInFlight: false,
+    usage: ZERO_USAGE,
+    costUsd: 0,
+    agents: {},
+    agentOrder: [],
+    lastSeq: 0,
+    buffered: []
+  }
+}
+
+type Workspace = WorkspaceSlice['workspace']
+
+/** Applies one event to a synced workspace; returns the same object when nothing changed. */
+export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
+  if (e.seq <= ws.lastSeq) return ws
+  const next = { ...ws, lastSeq: e.seq }
+  const agent = ws.agents[e.agentId]
+  switch (e.type) {
+    case 'agent_started': {
+      const view: AgentView = {
+        agentId: e.agentId,
+        agentName: e.agentName,
+        agentType: e.agentType,
+        parentId: e.parentId,
+        depth: e.depth,
+        state: 'starting',
+        model: e.model ?? agent?.model,
+        color: agent?.color ?? agentColor(e.agentId),
+        usage: agent?.usage ?? ZERO_USAGE,
+        costUsd: agent?.costUsd ?? 0
+      }
+      next.agents = { ...ws.agents, [e.agentId]: view }
+      if (!agent) next.agentOrder = [...ws.agentOrder, e.agentId]
+      return next
+    }
+    case 'agent_state':
+      if (agent) next.agents = { ...ws.agents, [e.agentId]: { ...agent, state: e.state } }
+      return next
+    case 'agent_stopped':
+      if (agent) {
+        const state = e.status === 'crashed' || e.status === 'failed' ? 'crashed' : 'exited'
+        next.agents = { ...ws.agents, [e.agentId]: { ...agent, state } }
+      }
+      return next
+    case 'usage': {
+      const delta: Usage = {
+        inputTokens: e.inputTokens,
+        outputTokens: e.outputTokens,
+        cacheCreationInputTokens: e.cacheCreationInputTokens,
+        cacheReadInputTokens: e.cacheReadInputTokens
+      }
+      const cost = e.costUsd ?? 0
+      next.usage = addUsage(ws.usage, delta)
+      next.costUsd = ws.costUsd + cost
+      if (agent) {
+        next.agents = {
+          ...ws.agents,
+          [e.agentId]: { ...agent, usage: addUsage(agent.usage, delta), costUsd: agent.costUsd + cost, model: agent.model ?? e.model }
+        }
+      }
+      return next
+    }
+    default:
+      return next
+  }
+}
+
+/** Creates the workspace slice (zustand slices pattern). */
+export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice> = (set) => ({
+  workspace: initialWorkspace(),
+  loadSnapshot: (snap) =>
+    set((s) => {
+      let ws: Workspace = {
+        synced: true,
+        sessionId: snap.sessionId,
+        cwd: snap.cwd,
+        model: snap.model,
+        mode: snap.mode,
+        scripted: snap.scripted,
+        snapshotBusy: snap.busy,
+        promptInFlight: s.workspace.promptInFlight,
+        usage: snap.usage,
+        costUsd: snap.costUsd,
+        agents: Object.fromEntries(snap.agents.map((a) => [a.agentId, a])),
+        agentOrder: snap.agents.map((a) => a.agentId),
+        lastSeq: snap.lastSeq,
+        buffered: []
+      }
+      for (const e of s.workspace.buffered) ws = reduceEvent(ws, e)
+      return { workspace: ws }
+    }),
+  applyEvent: (e) =>
+    set((s) => {
+      const ws = s.workspace
+      if (!ws.synced) {
+        const buffered = ws.buffered.length >= MAX_BUFFERED ? ws.buffered.slice(1) : ws.buffered.slice()
+        buffered.push(e)
+        return { workspace: { ...ws, buffered } }
+      }
+      const next = reduceEvent(ws, e)
+      return next === ws ? s : { workspace: next }
+    }),
+  beginResync: () => set((s) => ({ workspace: { ...s.workspace, synced: false, buffered: [] } })),
+  setMode: (mode) => set((s) => ({ workspace: { ...s.workspace, mode } })),
+  setPromptInFlight: (promptInFlight) => set((s) => ({ workspace: { ...s.workspace, promptInFlight } }))
+})
