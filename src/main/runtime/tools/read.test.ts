@@ -50,6 +50,15 @@ describe('Read', () => {
     expect(result.content).toContain('500 more lines remain')
   })
 
+  it('stops at about 100,000 characters at a line boundary and says where to read on', async () => {
+    await writeFile(join(dir, 'wide.txt'), Array.from({ length: 1500 }, () => 'y'.repeat(99)).join('\n'))
+    const result = await read({ file_path: 'wide.txt' })
+    expect(result.content.length).toBeLessThan(101_000)
+    const shown = result.content.split('\n').filter((line) => /^ *\d+\t/.test(line)).length
+    expect(result.content).toContain(`[Showing lines 1-${shown} of 1500.`)
+    expect(result.content).toContain(`offset=${shown + 1}`)
+  })
+
   it('truncates lines longer than 2000 characters with a marker', async () => {
     await writeFile(join(dir, 'long.txt'), `${'x'.repeat(2500)}\nshort\n`)
     const result = await read({ file_path: 'long.txt' })

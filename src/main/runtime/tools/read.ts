@@ -87,17 +87,17 @@ async function readFileTool(input: ReadInput, ctx: ToolContext): Promise<ToolRes
   const canonical = await canonicalPath(path)
   const lines = splitLines(data.toString('utf8'))
   if (lines.length === 0) {
-    await recordFileState(ctx, canonical, false)
+    await recordFileState(ctx, canonical, false, stats)
     return { content: `(The file ${path} exists but is empty.)` }
   }
   const start = Math.max(1, input.offset ?? 1)
   if (start > lines.length) {
-    await recordFileState(ctx, canonical, true)
+    await recordFileState(ctx, canonical, true, stats)
     return { content: `(The file ${path} has only ${lines.length} lines, fewer than offset ${start}. Nothing shown.)` }
   }
   const { text, lastShown } = numberRange(lines, start, input.limit ?? DEFAULT_READ_LIMIT)
   const partial = start > 1 || lastShown < lines.length
-  await recordFileState(ctx, canonical, partial)
+  await recordFileState(ctx, canonical, partial, stats)
   if (lastShown >= lines.length) return { content: text }
   return {
     content:

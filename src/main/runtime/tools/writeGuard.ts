@@ -29,13 +29,15 @@ export function assertFreshRead(ctx: ToolContext, canonical: string, current: St
 }
 
 /**
- * Records what `canonical` looks like now in the agent's file-state cache (after a Read, or after
- * this agent's own write, so a following Edit is not refused as "changed since read").
+ * Records what `canonical` looks like in the agent's file-state cache: after a Read, with the
+ * stats taken before reading (if the file changes while being read, the next write is refused,
+ * never let through); after this agent's own write, from a fresh stat, so a following Edit is
+ * not refused as "changed since read".
  * @param partial true when only part of the file was shown (Read with offset/limit cutting it).
  */
-export async function recordFileState(ctx: ToolContext, canonical: string, partial: boolean): Promise<void> {
-  const stats = await stat(canonical)
-  ctx.fileState.set(canonical, { mtimeMs: stats.mtimeMs, size: stats.size, partial, readAt: Date.now() })
+export async function recordFileState(ctx: ToolContext, canonical: string, partial: boolean, stats?: Stats): Promise<void> {
+  const seen = stats ?? (await stat(canonical))
+  ctx.fileState.set(canonical, { mtimeMs: seen.mtimeMs, size: seen.size, partial, readAt: Date.now() })
 }
 
 /**
