@@ -163,7 +163,7 @@ function wrapper(name: string, args: ArgValue[], out: CommandEffects): void {
     const a = args[i]
     if (a === null) { out.unknown.push(`an option of ${name} contains an expansion`); return }
     if (a === '--') { i++; break }
-    if (isOption(a) && !(name === 'nice' && /^-\d+$/.test(a))) {
+    if (isOption(a)) {
       if (name === 'command' && (a === '-v' || a === '-V')) return
       if (spec.valued.includes(optionName(a)) && !a.includes('=')) {
         const value = args[++i]

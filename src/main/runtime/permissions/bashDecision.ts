@@ -99,8 +99,14 @@ async function redirects(list: ShellRedirect[], state: WalkState, ev: Evaluation
   void depth
 }
 
-function firstBashRule(rules: PermissionRule[], argv: ArgValue[]): PermissionRule | undefined {
-  return rules.find((r) => r.tool === 'Bash' && bashRuleMatches(r, argv))
+/**
+ * The first Bash rule matching `argv`. Deny and ask rules also match a command given by path
+ * (`/bin/rm` matches `Bash(rm:*)`), so a path is no way around them; allow rules match as written.
+ */
+function firstBashRule(rules: PermissionRule[], argv: ArgValue[], byBaseName = false): PermissionRule | undefined {
+  const name = argv[0]
+  const alt = byBaseName && typeof name === 'string' && name.includes('/') ? [name.slice(name.lastIndexOf('/') + 1), ...argv.slice(1)] : undefined
+  return rules.find((r) => r.tool === 'Bash' && (bashRuleMatches(r, argv) || (alt !== undefined && bashRuleMatches(r, alt))))
 }
 
 /**
@@ -111,14 +117,14 @@ async function simpleCommand(argv: ArgValue[], extraArgsUnknown: boolean, state:
   const shown = argv.map((a) => a ?? '$…').join(' ')
   const name = argv[0]
   if (name === null || name === undefined) { out.push(cannotTell(`"${truncate(shown)}" cannot be classified: the command name contains an expansion`, ev)); return undefined }
-  const deny = firstBashRule(ev.rules.deny, argv)
+  const deny = firstBashRule(ev.rules.deny, argv, true)
   if (deny) { out.push(byRule('deny', deny, `"${truncate(shown)}" is denied by ${deny.text}`)); return undefined }
   if (state.cwd === null) { out.push(cannotTell(`"${truncate(shown)}" runs in a directory we cannot tell (after a cd with an expansion or popd)`, ev)); return undefined }
   const cwd = state.cwd
   if (name === 'cd' || name === 'pushd' || name === 'popd') return changeDirectory(argv, state, ev, out)
   const effects = commandEffects(argv)
   if (extraArgsUnknown && !READ_ONLY_NO_FILE_COMMANDS.includes(name)) effects.readOnly = false
-  const ask = ev.mode === 'bypassPermissions' ? undefined : firstBashRule(ev.rules.ask, argv)
+  const ask = ev.mode === 'bypassPermissions' ? undefined : firstBashRule(ev.rules.ask, argv, true)
   const allow = firstBashRule(ev.rules.allow, argv)
   if (ev.mode === 'bypassPermissions') out.push({ decision: 'allow', reason: 'bypassPermissions mode' })
   else if (ask) out.push(byRule('ask', ask, `"${truncate(shown)}" asks by ${ask.text}`))

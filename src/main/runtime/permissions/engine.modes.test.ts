@@ -111,4 +111,14 @@ describe('rules', () => {
     expect(engine.suggestRules({ kind: 'read', path: '/etc/hosts' }, t.ws)).toEqual(['Read(//etc/**)'])
     expect(engine.suggestRules({ kind: 'tool', tool: 'Agent', specifier: 'Explore', readOnly: false }, t.ws)).toEqual(['Agent(Explore)'])
   })
+
+  it('lets a bare tool name match every call of it, and a name without / match at any depth', async () => {
+    const t2 = await makeWorkspace()
+    await t2.writeSettings(path.join(t2.ws, '.swarmdesk', 'settings.json'), { permissions: { deny: ['Read(*.pem)', 'WebSearch'], ask: ['Read'] } })
+    expect((await t2.decide({ kind: 'read', path: 'deep/dir/key.pem' })).decision).toBe('deny')
+    expect((await t2.decide({ kind: 'read', path: 'key.pem' })).decision).toBe('deny')
+    expect((await t2.decide({ kind: 'read', path: 'src/a.ts' })).decision).toBe('ask')
+    expect((await t2.decide({ kind: 'read', path: '/etc/hosts' })).decision).toBe('ask')
+    expect((await t2.decide({ kind: 'tool', tool: 'WebSearch', specifier: 'q', readOnly: true }, 'bypassPermissions')).decision).toBe('deny')
+  })
 })

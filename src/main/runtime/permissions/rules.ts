@@ -103,6 +103,7 @@ export async function rulePattern(rule: PermissionRule, ctx: PathRuleContext): P
 
 /** Whether a path rule matches `target` (canonical). A pattern without globs also covers everything below it. */
 export async function pathRuleMatches(rule: PermissionRule, target: string, ctx: PathRuleContext): Promise<boolean> {
+  if (rule.specifier === undefined) return true
   const { pattern, literal } = await rulePattern(rule, ctx)
   if (pattern === literal) return isWithin(target, literal)
   if (pattern === literal + '/**' && isWithin(target, literal)) return true

@@ -131,7 +131,7 @@ class Lexer {
       while (this.peek() === ' ' || this.peek() === '\t' || (this.peek() === '\\' && this.peek(1) === '\n')) this.pos += this.peek() === '\\' ? 2 : 1
       const c = this.peek()
       if (c === '' || c === '\n' || c === ';' || c === '&' && this.peek(1) !== '>' || c === '|' || c === ')') break
-      if (c === '#' && words.length + assigns.length === 0) break
+      if (c === '#') break
       if ((c === '<' || c === '>') && this.peek(1) === '(') { words.push(this.word()); continue }
       const r = this.redirect()
       if (r) { redirects.push(r); continue }
