@@ -1,0 +1,19 @@
+import { describe, expect, it, vi } from 'vitest'
+import { parseLaunchOptions } from './args'
+
+vi.mock('electron', () => ({}))
+
+describe('launch options', () => {
+  it('takes the workspace from --cwd, resolved against the process cwd', () => {
+    expect(parseLaunchOptions(['.', '--cwd', 'repo', '--scenario=s.yaml'], {}, '/home/u')).toEqual({ cwd: '/home/u/repo', scenario: '/home/u/s.yaml', demo: false })
+  })
+
+  it('falls back to SWARMDESK_CWD, then the process cwd', () => {
+    expect(parseLaunchOptions(['.'], { SWARMDESK_CWD: '/srv/ws' }, '/home/u').cwd).toBe('/srv/ws')
+    expect(parseLaunchOptions(['.'], {}, '/home/u').cwd).toBe('/home/u')
+  })
+
+  it("ignores Electron's and Chromium's own switches", () => {
+    expect(parseLaunchOptions(['--no-sandbox', '--enable-logging', '.', '--demo'], {}, '/w')).toEqual({ cwd: '/w', scenario: undefined, demo: true })
+  })
+})

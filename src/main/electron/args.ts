@@ -1,0 +1,30 @@
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+
+/** How the app was asked to open: which workspace, and whether to use the scripted model. */
+export interface LaunchOptions {
+  /** Absolute workspace directory. */
+  cwd: string
+  /** Absolute scenario file of the scripted model (SPEC §15); the offline demo uses one. */
+  scenario?: string
+  /** Open a fresh copy of the bundled demo workspace with its scenario (`--demo`). */
+  demo: boolean
+}
+
+/**
+ * Reads `--cwd DIR`, `--scenario FILE` and `--demo` from the command line; the workspace is
+ * `--cwd`, else SWARMDESK_CWD, else the process's cwd. Relative paths are resolved against the
+ * process's cwd. Unknown arguments are ignored: Electron and Chromium add their own switches.
+ */
+export function parseLaunchOptions(argv: string[], env: NodeJS.ProcessEnv, processCwd: string): LaunchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: false,
+    allowPositionals: true,
+    options: { cwd: { type: 'string' }, scenario: { type: 'string' }, demo: { type: 'boolean' } }
+  })
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined)
+  const cwd = str(values.cwd) ?? str(env.SWARMDESK_CWD) ?? processCwd
+  const scenario = str(values.scenario)
+  return { cwd: resolve(processCwd, cwd), scenario: scenario ? resolve(processCwd, scenario) : undefined, demo: values.demo === true }
+}
