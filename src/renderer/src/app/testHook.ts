@@ -1,0 +1,26 @@
+import type { PaneRouter } from '../features/panes/paneRouter'
+
+/**
+ * What end-to-end tests read from the page (`window.__swarmdeskTest`). Installed always: it only
+ * reads state, so it is harmless in a release build.
+ */
+export interface SwarmdeskTestHook {
+  /**
+   * The text of an agent's pane: the xterm buffer's lines joined with `\n`, trailing spaces
+   * trimmed, soft-wrapped lines joined back, trailing empty lines dropped; '' when the agent has no
+   * pane. xterm parses writes asynchronously, so poll for expected text.
+   */
+  paneText(agentId: string): string
+  /** Live subscriptions of pane owners (router registrations), for leak checks: 0 with no panes. */
+  paneListeners(): number
+}
+
+/** Installs the hook on `target` (the window). */
+export function installTestHook(target: object, router: PaneRouter): SwarmdeskTestHook {
+  const hook: SwarmdeskTestHook = {
+    paneText: (agentId) => router.text(agentId),
+    paneListeners: () => router.size
+  }
+  Object.defineProperty(target, '__swarmdeskTest', { value: hook, configurable: true, enumerable: false })
+  return hook
+}

@@ -1,0 +1,30 @@
+import type { PendingPermission } from '../../../../shared/ipc'
+import { alwaysAllowRule, commands } from '../../store/commands'
+import { actions } from '../../store/store'
+import type { CardPlacement } from '../../store/permissionsSlice'
+import type { ShortcutAction } from './shortcuts'
+
+/**
+ * Carries out a card's button or shortcut: allow once and always allow answer at once; deny opens
+ * the reason field on the card at `origin` (the answer goes with {@link confirmDeny}).
+ */
+export function runAction(p: PendingPermission, action: ShortcutAction, origin: CardPlacement): void {
+  switch (action) {
+    case 'allow-once':
+      void commands.respond(p.requestId, { kind: 'allow-once' })
+      return
+    case 'always-allow': {
+      const rule = alwaysAllowRule(p)
+      if (rule) void commands.respond(p.requestId, { kind: 'always-allow', rule })
+      return
+    }
+    case 'deny':
+      actions.beginDeny(p.requestId, origin)
+      return
+  }
+}
+
+/** Sends the denial with the reason written so far. */
+export function confirmDeny(requestId: string, reason: string): void {
+  void commands.respond(requestId, { kind: 'deny', reason })
+}

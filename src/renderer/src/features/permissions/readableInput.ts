@@ -1,0 +1,83 @@
+import type { PendingPermission } from '../../../../shared/ipc'
+
+/** One line of a unified diff, classified for colouring. */
+export interface DiffLine {
+  kind: 'add' | 'del' | 'hunk' | 'meta' | 'context'
+  text: string
+}
+
+/** A tool input as a person should read it (SPEC §11: command; diff for Edit/Write; path). */
+export type ReadableInput =
+  | { kind: 'command'; command: string; description?: string }
+  | { kind: 'diff'; path?: string; lines: DiffLine[] }
+  | { kind: 'path'; label: string; value: string; extra?: string }
+  | { kind: 'json'; json: string }
+
+/** Compact JSON of a tool input (2-space indent, so nested objects stay readable). */
+export function rawJson(input: unknown): string {
+  try {
+    return JSON.stringify(input, null, 2) ?? String(input)
+  } catch {
+    return String(input)
+  }
+}
+
+/** Classifies the lines of a unified diff. */
+export function diffLines(diff: string): DiffLine[] {
+  return diff
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((text): DiffLine => {
+      if (text.startsWith('+++') || text.startsWith('---') || text.startsWith('Index:') || text.startsWith('===') || text.startsWith('\\'))
+        return { kind: 'meta', text }
+      if (text.startsWith('@@')) return { kind: 'hunk', text }
+      if (text.startsWith('+')) return { kind: 'add', text }
+      if (text.startsWith('-')) return { kind: 'del', text }
+      return { kind: 'context', text }
+    })
+}
+
+function str(o: Record<string, unknown>, key: string): string | undefined {
+  const v = o[key]
+  return typeof v === 'string' ? v : undefined
+}
+
+/**
+ * Turns a permission request's input into what the card shows: Bash → the command; Edit/Write →
+ * the diff main computed (or the new content as added lines when there is none); Read/Glob/Grep →
+ * the path or pattern; anything else → JSON.
+ */
+export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'diff'>): ReadableInput {
+  const o = typeof p.input === 'object' && p.input !== null ? (p.input as Record<string, unknown>) : {}
+  const filePath = str(o, 'file_path') ?? str(o, 'path')
+  switch (p.tool) {
+    case 'Bash': {
+      const command = str(o, 'command')
+      if (command !== undefined) return { kind: 'command', command, description: str(o, 'description') }
+      break
+    }
+    case 'Edit':
+    case 'MultiEdit':
+    case 'Write': {
+      if (p.diff) return { kind: 'diff', path: filePath, lines: diffLines(p.diff) }
+      const content = str(o, 'content') ?? str(o, 'new_string')
+      if (content !== undefined) {
+        return { kind: 'diff', path: filePath, lines: content.split('\n').map((t) => ({ kind: 'add', text: `+${t}` })) }
+      }
+      break
+    }
+    case 'Read':
+      if (filePath) return { kind: 'path', label: 'file', value: filePath }
+      break
+    case 'Glob':
+    case 'Grep': {
+      const pattern = str(o, 'pattern')
+      if (pattern !== undefined) {
+        const where = str(o, 'path')
+        return { kind: 'path', label: 'pattern', value: pattern, extra: where ? `in ${where}` : undefined }
+      }
+      break
+    }
+  }
+  return { kind: 'json', json: rawJson(p.input) }
+}
