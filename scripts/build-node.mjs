@@ -1,6 +1,7 @@
 // Builds the plain-Node bundles (the CLI, and every entry that must run without Electron) with
-// esbuild. Dependencies stay external: node_modules is present wherever the CLI runs (npm ci),
-// and node-pty is a native addon that cannot be bundled.
+// esbuild. Pure-JS dependencies are bundled in (one file loads far faster than hundreds);
+// native addons (node-pty), packages that load files beside themselves (sh-syntax's WASM) and
+// ws's optional native helpers stay external.
 import { build } from 'esbuild'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
@@ -21,11 +22,18 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'esm',
-  packages: 'external',
+  external: ['node-pty', 'sh-syntax', 'electron', 'ws', 'bufferutil', 'utf-8-validate'],
   sourcemap: 'linked',
   logLevel: 'warning',
   banner: {
-    // Bundled ESM has no require/__dirname; a few dependencies and our own code need them.
-    js: "import { createRequire as __swarmdeskCreateRequire } from 'node:module'; const require = __swarmdeskCreateRequire(import.meta.url);"
+    // Bundled ESM has no require/__filename/__dirname; CommonJS dependencies bundled in use them.
+    js: [
+      "import { createRequire as __sdCreateRequire } from 'node:module';",
+      "import { fileURLToPath as __sdFileURLToPath } from 'node:url';",
+      "import { dirname as __sdDirname } from 'node:path';",
+      'const require = __sdCreateRequire(import.meta.url);',
+      'const __filename = __sdFileURLToPath(import.meta.url);',
+      'const __dirname = __sdDirname(__filename);'
+    ].join(' ')
   }
 })

@@ -29,11 +29,15 @@ export function summarizeInput(name: string, input: unknown): string {
   return oneLine.length > 160 ? oneLine.slice(0, 157) + '…' : oneLine
 }
 
-function preview(output: string): string[] {
+/**
+ * The lines of a result worth showing: the head of most tools' output, but the tail of a
+ * command's (where test runners and compilers put their verdict).
+ */
+function preview(output: string, fromEnd: boolean): string[] {
   const lines = output.replace(/\n+$/, '').split('\n')
-  const shown = lines.slice(0, PREVIEW_LINES)
-  if (lines.length > PREVIEW_LINES) shown.push(`… ${lines.length - PREVIEW_LINES} more lines`)
-  return shown
+  if (lines.length <= PREVIEW_LINES) return lines
+  const hidden = lines.length - PREVIEW_LINES
+  return fromEnd ? [`… ${hidden} earlier lines`, ...lines.slice(-PREVIEW_LINES)] : [...lines.slice(0, PREVIEW_LINES), `… ${hidden} more lines`]
 }
 
 /**
@@ -57,9 +61,13 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
         tools.set(e.toolUseId, e.name)
         return `  ${s.magenta('⏺')} ${s.bold(e.name)}(${summarizeInput(e.name, e.input)})\n`
       case 'tool_result': {
+        const name = tools.get(e.toolUseId) ?? 'tool'
+        // Parallel calls finish in any order: name the call when others are still running.
+        const label = tools.size > 1 ? `${name}: ` : ''
+        tools.delete(e.toolUseId)
         const mark = e.isError ? s.red('✗') : s.green('⎿')
-        const lines = preview(e.output || '(no output)')
-        return lines.map((l, i) => `    ${i === 0 ? mark : ' '} ${e.isError ? s.red(l) : s.dim(l)}`).join('\n') + '\n'
+        const lines = preview(e.output || '(no output)', name === 'Bash')
+        return lines.map((l, i) => `    ${i === 0 ? `${mark} ${s.dim(label)}` : '  '}${e.isError ? s.red(l) : s.dim(l)}`).join('\n') + '\n'
       }
       case 'permission_request':
         return `  ${s.yellow('?')} ${s.yellow(`Permission needed: ${e.tool}(${summarizeInput(e.tool, e.input)})`)}${e.reason ? s.dim(` — ${e.reason}`) : ''}\n`

@@ -1,22 +1,16 @@
-import { realpathSync, statSync } from 'node:fs'
-import { resolve } from 'node:path'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../events/bus'
 import { Budget } from '../loop/budget'
 import type { QueryEnd } from '../loop/types'
-import { ModelClient } from '../model/client'
 import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
-import { loadPermissionSettings, PermissionEngine } from '../permissions'
+import { PermissionEngine } from '../permissions'
 import type { PermissionPrompter } from '../permissions/prompter'
 import { createPtyHost } from '../pty'
-import { startScriptedServer, type ScriptedServer } from '../scripted'
 import { CORE_TOOLS } from '../tools/registry'
 import { Session } from './session'
+import { canonicalWorkspace, connectModel, loadWorkspaceSettings, RunUsageError, type ModelConnection } from './setup'
 
-/** Bad input to a run (exit code 2): the message says what was wrong and what to do. */
-export class RunUsageError extends Error {
-  override readonly name = 'RunUsageError'
-}
+export { RunUsageError } from './setup'
 
 /** Options of {@link runHeadless}, as `swarmdesk run` collects them (SPEC §14). */
 export interface HeadlessRunOptions {
@@ -61,26 +55,15 @@ export interface HeadlessRunResult {
 export async function runHeadless(options: HeadlessRunOptions): Promise<HeadlessRunResult> {
   const started = Date.now()
   const env = options.env ?? process.env
-  const cwd = canonicalDir(options.cwd)
-  const settings = await loadSettingsOrThrow(cwd, options)
+  const cwd = canonicalWorkspace(options.cwd)
+  const settings = await loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], options.trustProject ?? false)
   for (const warning of settings.warnings) options.bus.emit({ type: 'notice', level: 'warning', message: warning, agentId: 'team-lead', agentName: 'team-lead' })
   const mode: PermissionMode = options.mode ?? settings.defaultMode ?? 'default'
-  let scripted: ScriptedServer | undefined
+  let model: ModelConnection | undefined
   const pty = createPtyHost()
   let session: Session | undefined
   try {
-    let apiKey = env.ANTHROPIC_API_KEY
-    let baseURL = env.ANTHROPIC_BASE_URL ?? settings.env?.ANTHROPIC_BASE_URL
-    if (options.scenario) {
-      scripted = await startScriptedServer({ scenario: resolve(options.scenario) }).catch((error: Error) => {
-        throw new RunUsageError(error.message)
-      })
-      apiKey = 'scripted-model'
-      baseURL = scripted.url
-    } else if (!apiKey) {
-      throw new RunUsageError('No API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint), or pass --scenario FILE to run offline against the scripted model.')
-    }
-    const client = new ModelClient({ apiKey, baseURL, retryBaseDelayMs: options.retryBaseDelayMs })
+    model = await connectModel({ scenario: options.scenario, env, settings, retryBaseDelayMs: options.retryBaseDelayMs })
     session = await Session.open({
       cwd,
       home: options.home,
@@ -89,7 +72,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       mode,
       maxTurns: options.maxTurns,
       budget: new Budget(options.maxBudgetUsd),
-      client,
+      client: model.client,
       bus: options.bus,
       prompter: options.prompter,
       engine: new PermissionEngine(settings),
@@ -122,7 +105,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
   } finally {
     await session?.close('killed', 'the run ended abnormally')
     await pty.dispose()
-    await scripted?.close()
+    await model?.close()
   }
 }
 
@@ -138,24 +121,5 @@ function describeEnd(end: QueryEnd): { status: 'ok' | 'failed'; reason?: string 
       return { status: 'failed', reason: 'aborted' }
     case 'model_error':
       return { status: 'failed', reason: end.error.message }
-  }
-}
-
-function canonicalDir(dir: string): string {
-  const abs = resolve(dir)
-  try {
-    if (!statSync(abs).isDirectory()) throw new RunUsageError(`--cwd ${abs} is not a directory.`)
-    return realpathSync(abs)
-  } catch (error) {
-    if (error instanceof RunUsageError) throw error
-    throw new RunUsageError(`--cwd ${abs} does not exist: create it or pass an existing directory.`)
-  }
-}
-
-async function loadSettingsOrThrow(cwd: string, options: HeadlessRunOptions): ReturnType<typeof loadPermissionSettings> {
-  try {
-    return await loadPermissionSettings({ cwd, home: options.home, extraSettingsFiles: options.settingsFiles ?? [], trustProject: options.trustProject ?? false })
-  } catch (error) {
-    throw new RunUsageError((error as Error).message)
   }
 }

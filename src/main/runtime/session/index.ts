@@ -1,3 +1,4 @@
-export * from './headless'
+export { runHeadless, type HeadlessRunOptions, type HeadlessRunResult } from './headless'
 export * from './permissionGate'
 export * from './session'
+export * from './setup'

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { addUsage, ZERO_USAGE, type RuntimeEventInput, type Usage } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../events/bus'
@@ -70,6 +70,7 @@ export class Session {
   private current: AbortController | undefined
   private mode: PermissionMode
   private closed = false
+  private pendingRepair: ContentBlockParam[] | undefined
 
   private constructor(
     private readonly options: SessionOptions,
@@ -100,8 +101,14 @@ export class Session {
         throw new SessionNotFoundError(`No session ${options.resumeSessionId} for workspace ${options.cwd} (looked for ${path}). List sessions with: swarmdesk sessions list --cwd ${options.cwd}`)
       }
       const { entries, warnings } = readTranscript(path)
-      const session = new Session(options, options.resumeSessionId, system, messagesForResume(entries), entries[entries.length - 1]?.uuid ?? null)
+      const { messages, repair } = messagesForResume(entries)
+      const session = new Session(options, options.resumeSessionId, system, messages, entries[entries.length - 1]?.uuid ?? null)
       for (const w of warnings) session.emit({ type: 'notice', level: 'warning', message: w })
+      if (repair) {
+        // The interrupted calls' placeholder results go out with the next prompt, in one user message.
+        session.messages.pop()
+        session.pendingRepair = repair.content as ContentBlockParam[]
+      }
       session.started(true)
       return session
     }
@@ -150,7 +157,8 @@ export class Session {
     if (this.current) throw new Error('The leader is already working on a prompt; wait for it or stop it first.')
     const controller = new AbortController()
     this.current = controller
-    const userMessage: MessageParam = { role: 'user', content: [{ type: 'text', text }] }
+    const userMessage: MessageParam = { role: 'user', content: [...(this.pendingRepair ?? []), { type: 'text', text }] }
+    this.pendingRepair = undefined
     this.messages.push(userMessage)
     this.transcript.append('user', userMessage)
     this.emit({ type: 'agent_state', state: 'running' })

@@ -42,9 +42,9 @@ export const INTERRUPTED_TOOL_RESULT = 'Interrupted: the session stopped before 
  * The conversation to continue from a transcript: the API messages after the last
  * `compact_boundary`, exactly as recorded. A trailing assistant message whose tool calls have no
  * results (the process died mid-tool) gets an error tool_result for each, so the history is valid
- * for the API again.
+ * for the API again; that added message is also returned as `repair`, for the caller to record.
  */
-export function messagesForResume(entries: TranscriptEntry[]): MessageParam[] {
+export function messagesForResume(entries: TranscriptEntry[]): { messages: MessageParam[]; repair?: MessageParam } {
   let start = 0
   entries.forEach((e, i) => {
     if (e.type === 'system' && e.subtype === 'compact_boundary') start = i + 1
@@ -57,11 +57,13 @@ export function messagesForResume(entries: TranscriptEntry[]): MessageParam[] {
   if (last?.role === 'assistant' && Array.isArray(last.content)) {
     const ids = last.content.filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id)
     if (ids.length > 0) {
-      messages.push({
+      const repair: MessageParam = {
         role: 'user',
         content: ids.map((id) => ({ type: 'tool_result' as const, tool_use_id: id, is_error: true, content: INTERRUPTED_TOOL_RESULT }))
-      })
+      }
+      messages.push(repair)
+      return { messages, repair }
     }
   }
-  return messages
+  return { messages }
 }

@@ -23,7 +23,7 @@ const DEMO_GIT_ENV = {
 
 /** The demo repository's history: each commit adds these paths, at this date. */
 const DEMO_HISTORY: Array<{ message: string; date: string; paths: string[] }> = [
-  { message: 'Count word frequencies', date: '2026-01-05T10:00:00Z', paths: ['package.json', 'README.md', 'AGENTS.md', 'src/wordfreq.js'] },
+  { message: 'Count word frequencies', date: '2026-01-05T10:00:00Z', paths: ['package.json', 'README.md', 'AGENTS.md', '.swarmdesk/settings.json', 'src/wordfreq.js'] },
   { message: 'Format the most common words as a table', date: '2026-01-06T14:30:00Z', paths: ['src/format.js'] },
   { message: 'Add tests for counting, ordering and formatting', date: '2026-01-07T09:15:00Z', paths: ['test'] }
 ]

@@ -1,0 +1,68 @@
+import { realpathSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { ModelClient } from '../model/client'
+import { loadPermissionSettings, type LoadedSettings } from '../permissions'
+import { startScriptedServer, type ScriptedServer } from '../scripted'
+
+/** Bad input to a run or a workspace (exit code 2): the message says what was wrong and what to do. */
+export class RunUsageError extends Error {
+  override readonly name = 'RunUsageError'
+}
+
+/**
+ * The workspace directory, absolute and canonical.
+ * @throws RunUsageError when it does not exist or is not a directory.
+ */
+export function canonicalWorkspace(dir: string): string {
+  const abs = resolve(dir)
+  let isDir: boolean
+  try {
+    isDir = statSync(abs).isDirectory()
+  } catch {
+    throw new RunUsageError(`--cwd ${abs} does not exist: create it or pass an existing directory.`)
+  }
+  if (!isDir) throw new RunUsageError(`--cwd ${abs} is not a directory.`)
+  return realpathSync(abs)
+}
+
+/**
+ * Loads and merges the settings of every source (SPEC §4).
+ * @throws RunUsageError naming the file and field of a malformed settings file (fails closed).
+ */
+export async function loadWorkspaceSettings(cwd: string, home: string, settingsFiles: string[], trustProject: boolean): Promise<LoadedSettings> {
+  try {
+    return await loadPermissionSettings({ cwd, home, extraSettingsFiles: settingsFiles, trustProject })
+  } catch (error) {
+    throw new RunUsageError((error as Error).message)
+  }
+}
+
+/** A connected model: the client, and the in-process scripted server behind it, if any. */
+export interface ModelConnection {
+  client: ModelClient
+  /** Present when the model is the scripted model server (SPEC §13): close it with the session. */
+  scripted?: ScriptedServer
+  close(): Promise<void>
+}
+
+/**
+ * Connects the model (SPEC §13): the scripted model server for a scenario file, else the API
+ * with ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL (environment first, then trusted settings).
+ * @throws RunUsageError when the scenario does not load or no API key is set.
+ */
+export async function connectModel(options: { scenario?: string; env: NodeJS.ProcessEnv; settings: LoadedSettings; retryBaseDelayMs?: number }): Promise<ModelConnection> {
+  if (options.scenario) {
+    const scripted = await startScriptedServer({ scenario: resolve(options.scenario) }).catch((error: Error) => {
+      throw new RunUsageError(error.message)
+    })
+    const client = new ModelClient({ apiKey: 'scripted-model', baseURL: scripted.url, retryBaseDelayMs: options.retryBaseDelayMs })
+    return { client, scripted, close: () => scripted.close() }
+  }
+  const apiKey = options.env.ANTHROPIC_API_KEY
+  if (!apiKey) {
+    throw new RunUsageError('No API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint), or pass --scenario FILE to run offline against the scripted model.')
+  }
+  const baseURL = options.env.ANTHROPIC_BASE_URL || options.settings.env.ANTHROPIC_BASE_URL || options.settings.apiBaseUrl
+  const client = new ModelClient({ apiKey, baseURL, retryBaseDelayMs: options.retryBaseDelayMs })
+  return { client, close: async () => undefined }
+}
