@@ -47,17 +47,26 @@ export const READ_ONLY_FILE_COMMANDS: readonly string[] = [
   'sha256sum', 'sha1sum'
 ]
 
+type UnsafeKind = 'write' | 'run' | 'unknown' | 'follows'
+
 /**
  * Options that make an otherwise read-only command do more. `write` = the option's value is a
- * file written; `run` = its value is a program run; `unknown` = the engine cannot follow it.
- * Sources: each tool's man page (coreutils, GNU findutils, ripgrep, tree, file, date).
+ * file written; `run` = its value is a program run; `unknown` = the engine cannot follow it;
+ * `follows` = a flag (no value) that follows symlinks while walking directories, so it can read
+ * outside the workspace through a link inside it.
+ * Sources: each tool's man page (coreutils, GNU grep/findutils, ripgrep, tree, file, date).
  */
-const UNSAFE_OPTIONS: Record<string, Record<string, 'write' | 'run' | 'unknown'>> = {
+const UNSAFE_OPTIONS: Record<string, Record<string, UnsafeKind>> = {
   sort: { '-o': 'write', '--output': 'write', '--compress-program': 'run', '-T': 'unknown', '--temporary-directory': 'unknown' },
-  tree: { '-o': 'write', '-R': 'unknown' },
+  tree: { '-o': 'write', '-R': 'unknown', '-l': 'follows' },
   file: { '-C': 'unknown', '--compile': 'unknown' },
   date: { '-s': 'unknown', '--set': 'unknown' },
-  rg: { '--pre': 'run' }
+  rg: { '--pre': 'run', '-L': 'follows', '--follow': 'follows' },
+  grep: { '-R': 'follows', '--dereference-recursive': 'follows' },
+  egrep: { '-R': 'follows', '--dereference-recursive': 'follows' },
+  fgrep: { '-R': 'follows', '--dereference-recursive': 'follows' },
+  du: { '-L': 'follows', '--dereference': 'follows' },
+  ls: { '-L': 'follows', '--dereference': 'follows' }
 }
 
 /** Commands whose non-option arguments are files they write (mkdir, touch, mv, cp are acceptEdits' "common file commands"). */
@@ -89,7 +98,7 @@ function effects(): CommandEffects {
 }
 
 /** Find an unsafe option in `a` (long `--x[=v]`, short `-x`, glued `-xVALUE`, or in a cluster `-rxVALUE`). */
-function unsafeOption(name: string, a: string): { kind: 'write' | 'run' | 'unknown'; glued?: string } | undefined {
+function unsafeOption(name: string, a: string): { kind: UnsafeKind; glued?: string } | undefined {
   const table = UNSAFE_OPTIONS[name] ?? {}
   if (a.startsWith('--')) {
     const kind = table[optionName(a)]
@@ -112,6 +121,7 @@ function readsAll(name: string, args: ArgValue[], out: CommandEffects): void {
     if (!afterDashDash && a === '--') { afterDashDash = true; continue }
     if (afterDashDash || !isOption(a)) { out.reads.push(a); continue }
     const unsafe = unsafeOption(name, a)
+    if (unsafe?.kind === 'follows') { out.readOnly = false; out.unknown.push(`${name} ${a} follows symbolic links, which may lead outside the workspace`); continue }
     if (unsafe) {
       out.readOnly = false
       const value = unsafe.glued ?? args[++i]
@@ -409,6 +419,9 @@ function findCommand(args: ArgValue[], out: CommandEffects): void {
       if (end < 0) { out.unknown.push(`find ${a} has no end`); return }
       out.runs.push({ kind: 'argv', argv: args.slice(i + 1, end), extraArgsUnknown: false })
       i = end
+    } else if (a === '-L' || a === '-follow') {
+      out.readOnly = false
+      out.unknown.push(`find ${a} follows symbolic links, which may lead outside the workspace`)
     } else if (a === '-delete') {
       out.readOnly = false
       out.writes.push(...out.reads)

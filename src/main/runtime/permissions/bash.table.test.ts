@@ -160,6 +160,15 @@ describe('Bash commands (table)', () => {
     expect(d.decision).toBe('ask')
   })
 
+  it('expands globs so a link inside the workspace that points outside is seen', async () => {
+    await symlink(t.outside, path.join(t.ws, 'src', 'zz-link'))
+    const d = await engine.decide({ kind: 'bash', command: 'cat src/*/secret.txt' }, { cwd: t.ws, mode: 'default' })
+    expect(d.decision).toBe('ask')
+    expect(d.reason).toContain(path.join(t.outside, 'secret.txt'))
+    expect((await engine.decide({ kind: 'bash', command: 'grep -R x src' }, { cwd: t.ws, mode: 'default' })).decision).toBe('ask')
+    expect((await engine.decide({ kind: 'bash', command: 'wc -l src/*.ts' }, { cwd: t.ws, mode: 'default' })).decision).toBe('allow')
+  })
+
   it('judges a dangling link written by a redirect at its target', async () => {
     await symlink(path.join(t.outside, 'new.txt'), path.join(t.ws, 'dangling'))
     await writeFile(path.join(t.ws, 'plain.txt'), '')

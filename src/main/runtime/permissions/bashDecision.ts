@@ -2,6 +2,7 @@ import { parse } from 'sh-syntax'
 import type { PermissionDecision } from '../../../shared/permissions'
 import { ACCEPT_EDITS_COMMANDS, commandEffects, DANGEROUS_ENV_NAMES, READ_ONLY_NO_FILE_COMMANDS, type ArgValue } from '../../../shared/readOnlyCommands'
 import { byRule, decidePath, PLAN_DENIAL, strictest, type Evaluation } from './evaluation'
+import { expandGlob, GlobTooWideError, hasGlob } from './globs'
 import { canonicalPath } from './paths'
 import { bashRuleMatches, type PermissionRule } from './rules'
 import { lexShell, ShellUnsupportedError, type ShellNode, type ShellRedirect, type ShellWord } from './shellLexer'
@@ -94,7 +95,7 @@ async function redirects(list: ShellRedirect[], state: WalkState, ev: Evaluation
     if (value === null) { out.push(cannotTell(`the target of ${r.op} contains an expansion`, ev)); continue }
     if (NOT_FILES.has(value)) continue
     if (state.cwd === null) { out.push(cannotTell('the directory is unknown after a cd we cannot follow', ev)); continue }
-    out.push(await decidePath(WRITE_OPS.has(r.op) ? 'edit' : 'read', value, state.cwd, ev, elevated))
+    out.push(await decideArgPath(WRITE_OPS.has(r.op) ? 'edit' : 'read', value, state.cwd, ev, elevated))
   }
   void depth
 }
@@ -135,13 +136,28 @@ async function simpleCommand(argv: ArgValue[], extraArgsUnknown: boolean, state:
   else out.push({ decision: 'ask', reason: `"${truncate(shown)}" needs approval` })
   const covered = allow !== undefined && !ask
   for (const why of effects.unknown) out.push(cannotTell(`"${truncate(shown)}": ${why}`, ev))
-  for (const p of effects.reads) out.push(await decidePath('read', p, cwd, ev, covered))
-  for (const p of effects.writes) out.push(await decidePath('edit', p, cwd, ev, covered))
+  for (const p of effects.reads) out.push(await decideArgPath('read', p, cwd, ev, covered))
+  for (const p of effects.writes) out.push(await decideArgPath('edit', p, cwd, ev, covered))
   for (const run of effects.runs) {
     if (run.kind === 'script') out.push(await decideBash(run.code, cwd, ev, depth + 1))
     else await simpleCommand(run.argv, run.extraArgsUnknown, { cwd }, ev, depth + 1, out)
   }
   return covered ? allow : undefined
+}
+
+/** A path argument, glob-expanded first so every file the command will get is checked. */
+async function decideArgPath(kind: 'read' | 'edit', p: string, cwd: string, ev: Evaluation, elevated: boolean): Promise<PermissionDecision> {
+  if (!hasGlob(p)) return decidePath(kind, p, cwd, ev, elevated)
+  let matches: string[]
+  try {
+    matches = await expandGlob(p, cwd)
+  } catch (e) {
+    if (e instanceof GlobTooWideError) return cannotTell(e.message, ev)
+    throw e
+  }
+  const decisions: PermissionDecision[] = []
+  for (const m of matches) decisions.push(await decidePath(kind, m, cwd, ev, elevated))
+  return strictest(decisions, 'no files')
 }
 
 /** `cd DIR` changes where later parts are judged; the directory itself is read. */
