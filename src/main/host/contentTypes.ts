@@ -1,0 +1,28 @@
+import { extname } from 'node:path'
+
+/** Content types of what electron-vite emits into out/renderer; anything else is served as bytes. */
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8'
+}
+
+/** The `Content-Type` for a file name, by extension (case-insensitive). */
+export function contentTypeFor(file: string): string {
+  return TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream'
+}

@@ -1,0 +1,11 @@
+/**
+ * The web host (SPEC §1, §14): the renderer and the workspace API served to a browser over HTTP and
+ * a WebSocket bridge on 127.0.0.1, token-protected. Electron-free; used by `swarmdesk serve`, the
+ * demo where no app window can open, and the end-to-end tests.
+ */
+export { startWebHost, BRIDGE_PATH, type WebHost, type WebHostOptions } from './webHost'
+export { Bridge, CloseCode, MAX_BUFFERED_BYTES, toIpcError } from './bridge'
+export { TOKEN_COOKIE, newToken, tokensMatch } from './auth'
+export { FALLBACK_CSP } from './securityHeaders'
+export { rendererDir } from './rendererDir'
+export type { BridgedService } from './types'
