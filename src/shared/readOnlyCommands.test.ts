@@ -72,6 +72,9 @@ describe('read-only command list', () => {
     expect(fx('rg', '--pre', 'cat', 'x').runs).toEqual([{ kind: 'argv', argv: ['cat'], extraArgsUnknown: true }])
     expect(fx('tree', '-o', 'x').writes).toEqual(['x'])
     expect(fx('date', '-s', 'now').readOnly).toBe(false)
+    for (const argv of [['grep', '-Rn', 'x', '.'], ['rg', '--follow', 'x'], ['find', '-L', '.'], ['diff', '-r', 'a', 'b'], ['du', '-L', '.']]) {
+      expect(fx(...argv), argv.join(' ')).toMatchObject({ readOnly: false, unknown: [expect.stringMatching(/follows symbolic links/)] })
+    }
     expect(fx('uniq', 'a', 'b')).toMatchObject({ readOnly: false, reads: ['a'], writes: ['b'] })
   })
 })

@@ -10,6 +10,12 @@
  * as a path (a grep pattern such as `foo` is then a harmless path inside the workspace; a pattern
  * such as `/etc/x` makes the engine ask, never allow more). Option values attached with `=` that
  * look like paths are checked too.
+ *
+ * Choices on the list: pagers (`less`, `more`) are excluded (they run commands via `!`); `awk`
+ * is excluded (`system()`); `git -C DIR` is allowed with DIR checked as a read (other paths are
+ * then relative to it); `git -c`, `--exec-path`, `--config-env` are never read-only (config can
+ * name programs); `npm ls` is read-only, `npm view` is not (it goes to the network); a command
+ * given by path (`/bin/ls`) is never on the list.
  */
 
 /** An argument as the shell will pass it; `null` when it contains an expansion we cannot know. */
@@ -66,7 +72,8 @@ const UNSAFE_OPTIONS: Record<string, Record<string, UnsafeKind>> = {
   egrep: { '-R': 'follows', '--dereference-recursive': 'follows' },
   fgrep: { '-R': 'follows', '--dereference-recursive': 'follows' },
   du: { '-L': 'follows', '--dereference': 'follows' },
-  ls: { '-L': 'follows', '--dereference': 'follows' }
+  ls: { '-L': 'follows', '--dereference': 'follows' },
+  diff: { '-r': 'follows', '--recursive': 'follows' }
 }
 
 /** Commands whose non-option arguments are files they write (mkdir, touch, mv, cp are acceptEdits' "common file commands"). */
@@ -147,7 +154,7 @@ function writesAll(name: string, args: ArgValue[], out: CommandEffects): void {
   }
 }
 
-/** Leading NAME=VALUE words (`env A=1 cmd`) and why a name is dangerous to set for a command. */
+/** Variables that change which program runs or what it loads (`PATH=/tmp ls`, `LD_PRELOAD=x.so ls`): setting one makes the engine ask. */
 export const DANGEROUS_ENV_NAMES = /^(PATH|LD_\w*|DYLD_\w*|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|NODE_OPTIONS|PYTHON\w*|PERL\w*|RUBY\w*|GIT_\w*|PAGER|EDITOR|VISUAL|LESS\w*|BROWSER)$/
 
 /** Options that take a value, per wrapper, so the wrapped command is found (coreutils man pages). */

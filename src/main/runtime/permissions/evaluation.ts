@@ -30,6 +30,7 @@ export function byRule(decision: PermissionDecision['decision'], rule: Permissio
   return { decision, reason, rule: { rule: rule.text, source: rule.source } }
 }
 
+/** The denial plan mode gives (SPEC §4: the message says plan mode is read-only). */
 export const PLAN_DENIAL = 'plan mode is read-only: only reads are allowed until the plan is approved'
 
 /** Whether the list has a rule for `tools` matching the path; the first that does. */

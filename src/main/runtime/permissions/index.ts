@@ -1,4 +1,26 @@
-/** Permissions (SPEC §4): settings, trust, rules, canonical paths, Bash analysis and the engine. */
+/**
+ * Permissions (SPEC §4): settings, trust, rules, canonical paths, Bash analysis and the engine.
+ *
+ * Choices where SPEC §4 leaves room:
+ * - Protected paths (`.git/`, `.swarmdesk/`, `.claude/` below the agent's root, shell rc files
+ *   anywhere, the loaded settings files and `<home>/trusted.json`) ask in every mode but bypass,
+ *   also in acceptEdits. An allow rule opens one only by naming it (`Edit(./.git/hooks/**)`,
+ *   `Edit(.bashrc)`); a generic `Edit` or `Edit(./**)` does not. Deny rules still deny.
+ * - An allow rule covers the command, not its side effects: what a rule-allowed command writes
+ *   (redirections, `sed -i`, `tee`, `rm`'s arguments…) is judged as acceptEdits would — allowed
+ *   inside the workspace, asked when protected or outside, denied by Edit deny rules; code it
+ *   runs (`sed e`, `find -exec`, `xargs`, `bash -c`, `--upload-pack`…) is judged as Bash.
+ * - Deny and ask Bash rules also match a command given by path (`/bin/rm` ~ `Bash(rm:*)`);
+ *   allow rules match as written.
+ * - Constructs the lexer does not model (loops, `case`, functions, `[[`, arithmetic commands,
+ *   heredocs with substitutions) ask as a whole, even when a part would be denied.
+ * - In plan mode a Bash part that is not known to be read-only, or cannot be classified, is
+ *   denied; reads decide as in default mode.
+ * - bypassPermissions skips ask rules too (SPEC: "everything, deny rules still apply").
+ * - From an untrusted project, `permissions.additionalDirectories` is ignored too (it widens
+ *   what modes allow), next to hooks, env, base URL keys and `defaultMode: bypassPermissions`.
+ * - An empty specifier (`Bash()`) is a settings error, never a match-all.
+ */
 export { PermissionEngine, type DecideContext } from './engine'
 export { loadPermissionSettings, type LoadedSettings, type LoadSettingsOptions, type SettingsScope, type SettingsSource } from './settings'
 export { isWorkspaceTrusted, trustWorkspace, TrustFileSchema, type TrustFile } from './trust'

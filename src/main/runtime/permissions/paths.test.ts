@@ -35,6 +35,12 @@ describe('canonical paths', () => {
     expect(await canonicalPath('src/new/dir/file.ts', t.ws)).toBe(path.join(t.ws, 'src', 'new', 'dir', 'file.ts'))
   })
 
+  it('throws on a symlink loop instead of spinning', async () => {
+    await symlink(path.join(t.ws, 'loop-b'), path.join(t.ws, 'loop-a'))
+    await symlink(path.join(t.ws, 'loop-a'), path.join(t.ws, 'loop-b'))
+    await expect(canonicalPath('loop-a/x', t.ws)).rejects.toThrow(/too many symbolic links/)
+  })
+
   it('compares whole segments', () => {
     expect(isWithin('/w/app_evil/x', '/w/app')).toBe(false)
     expect(isWithin('/w/app/x', '/w/app')).toBe(true)
@@ -71,6 +77,11 @@ describe('path escapes through the engine', () => {
 
   it('asks for a Write through a dangling link pointing outside, even in acceptEdits', async () => {
     expect((await t.decide({ kind: 'edit', path: path.join(t.ws, 'dangling') }, 'acceptEdits')).decision).toBe('ask')
+  })
+
+  it('asks when a path loops', async () => {
+    await symlink(path.join(t.ws, 'loop'), path.join(t.ws, 'loop'))
+    expect((await t.decide({ kind: 'read', path: 'loop/x' })).decision).toBe('ask')
   })
 
   it('asks for a sibling directory sharing the prefix', async () => {
