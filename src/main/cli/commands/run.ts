@@ -4,7 +4,7 @@ import { runHeadless, RunUsageError } from '../../runtime/session/headless'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
 import { parseCommandArgs, positiveInt, positiveNumber, UsageError, useColor } from '../io'
 import { prompterFor, type ApproveFlag } from '../prompters'
-import { createHumanRenderer } from '../render/human'
+import { createHumanRenderer } from '../../runtime/events/text'
 
 const RUN_OPTIONS = {
   cwd: { type: 'string' },

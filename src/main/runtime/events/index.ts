@@ -1,1 +1,2 @@
 export * from './bus'
+export * from './text'

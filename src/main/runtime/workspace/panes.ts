@@ -1,0 +1,70 @@
+import { SerializeAddon } from '@xterm/addon-serialize'
+import { Terminal } from '@xterm/headless'
+import type { PaneScrollback } from '../../../shared/ipc'
+import { toDisposable, type Disposable } from '../lifecycle/disposable'
+
+/** Pane geometry and scrollback kept in main (SPEC §11). Lines of scrollback per pane. */
+export const PANE_COLS = 120
+export const PANE_ROWS = 40
+export const PANE_SCROLLBACK_LINES = 10_000
+
+interface Pane {
+  terminal: Terminal
+  serializer: SerializeAddon
+  /** Chunks handed out so far. */
+  written: number
+  /** Chunks the headless terminal has applied (xterm writes are asynchronous). */
+  applied: number
+}
+
+/**
+ * Every agent's pane as a headless terminal in main (SPEC §11: scrollback lives in main so a
+ * reloaded or reopened pane is restored). Output is numbered per pane; a restored pane writes the
+ * serialized buffer, then applies only chunks numbered after the one the snapshot includes.
+ */
+export class PaneTerminals implements Disposable {
+  private readonly panes = new Map<string, Pane>()
+  private readonly listeners = new Set<(agentId: string, data: string, chunk: number) => void>()
+
+  /** Appends output to an agent's pane; returns its chunk number. */
+  write(agentId: string, data: string): number {
+    const pane = this.pane(agentId)
+    const chunk = ++pane.written
+    pane.terminal.write(data, () => {
+      pane.applied = chunk
+    })
+    for (const l of [...this.listeners]) l(agentId, data, chunk)
+    return chunk
+  }
+
+  /** The pane's scrollback as ANSI, once every chunk written so far is applied. */
+  async scrollback(agentId: string): Promise<PaneScrollback> {
+    const pane = this.pane(agentId)
+    await new Promise<void>((resolve) => pane.terminal.write('', resolve))
+    return { agentId, data: pane.serializer.serialize({ scrollback: PANE_SCROLLBACK_LINES }), chunk: pane.applied, cols: PANE_COLS, rows: PANE_ROWS }
+  }
+
+  /** Called with every chunk written to any pane. */
+  onDidWrite(listener: (agentId: string, data: string, chunk: number) => void): Disposable {
+    this.listeners.add(listener)
+    return toDisposable(() => this.listeners.delete(listener))
+  }
+
+  dispose(): void {
+    for (const pane of this.panes.values()) pane.terminal.dispose()
+    this.panes.clear()
+    this.listeners.clear()
+  }
+
+  private pane(agentId: string): Pane {
+    let pane = this.panes.get(agentId)
+    if (!pane) {
+      const terminal = new Terminal({ cols: PANE_COLS, rows: PANE_ROWS, scrollback: PANE_SCROLLBACK_LINES, allowProposedApi: true })
+      const serializer = new SerializeAddon()
+      terminal.loadAddon(serializer)
+      pane = { terminal, serializer, written: 0, applied: 0 }
+      this.panes.set(agentId, pane)
+    }
+    return pane
+  }
+}

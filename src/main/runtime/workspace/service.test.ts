@@ -1,0 +1,134 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { RuntimeEvent } from '../../../shared/events'
+import type { PendingPermission, PushChannel } from '../../../shared/ipc'
+import { IpcRequestError, WorkspaceService } from './service'
+
+let home: string
+let work: string
+let service: WorkspaceService | undefined
+let pushes: Array<{ channel: PushChannel; payload: any }>
+
+beforeEach(() => {
+  home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
+  work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-work-')))
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
+  pushes = []
+})
+afterEach(async () => {
+  await service?.dispose()
+  service = undefined
+  rmSync(home, { recursive: true, force: true })
+  rmSync(work, { recursive: true, force: true })
+})
+
+async function start(yaml: string, mode?: 'acceptEdits' | 'bypassPermissions'): Promise<WorkspaceService> {
+  const scenario = join(home, 's.yaml')
+  writeFileSync(scenario, yaml)
+  service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, mode })
+  service.onPush((channel, payload) => pushes.push({ channel, payload }))
+  return service
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const v = probe()
+    if (v !== undefined) return v
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+const events = (): RuntimeEvent[] => pushes.filter((p) => p.channel === 'runtime.event').map((p) => p.payload)
+const latestPermissions = (): PendingPermission[] | undefined => pushes.filter((p) => p.channel === 'permissions.changed').at(-1)?.payload.permissions
+
+const EDIT_SCENARIO = `agents:
+  team-lead:
+    - text: "Looking first."
+      tools: [{ name: Bash, input: { command: "printf 'pane check\\\\n'" } }, { name: Read, input: { file_path: "a.txt" } }]
+    - tools: [{ name: Edit, input: { file_path: "a.txt", old_string: "old", new_string: "new" } }]
+    - when: "Permission denied"
+      text: "told: {{last_tool_result}}"
+    - text: "edited"
+`
+
+describe('WorkspaceService', () => {
+  it('runs a prompt, streams events and pane output, and applies an allowed edit', async () => {
+    writeFileSync(join(work, 'a.txt'), 'old\n')
+    const s = await start(EDIT_SCENARIO)
+    const snap = (await s.handle('workspace.snapshot', {})) as { scripted: boolean; agents: Array<{ agentId: string }>; busy: boolean }
+    expect(snap).toMatchObject({ scripted: true, busy: false, agents: [{ agentId: 'team-lead' }] })
+    await s.handle('leader.prompt', { text: 'edit a.txt' })
+    const pending = await until('a permission request', () => latestPermissions()?.[0])
+    expect(pending).toMatchObject({ tool: 'Edit', agentName: 'team-lead' })
+    expect(pending.diff).toContain('-old')
+    expect(pending.diff).toContain('+new')
+    expect(((await s.handle('workspace.snapshot', {})) as { busy: boolean }).busy).toBe(true)
+    expect(await s.handle('permission.respond', { requestId: pending.requestId, decision: 'allow' })).toEqual({ ok: true })
+    // the first answer wins; a second one is refused
+    expect(await s.handle('permission.respond', { requestId: pending.requestId, decision: 'deny' })).toEqual({ ok: false })
+    await s.whenIdle()
+    expect(readFileSync(join(work, 'a.txt'), 'utf8')).toBe('new\n')
+    expect(latestPermissions()).toEqual([])
+    expect(events().map((e) => e.seq)).toEqual([...events().map((e) => e.seq)].sort((a, b) => a - b))
+    expect(events().find((e) => e.type === 'permission_decided')).toMatchObject({ decision: 'allow', by: 'user' })
+    // the pane holds the command's real output, and its scrollback replays it
+    const pane = (await s.handle('pane.scrollback', { agentId: 'team-lead' })) as { data: string; chunk: number }
+    expect(pane.data).toContain('pane check')
+    expect(pane.data).toContain('Looking first.')
+    const chunks = pushes.filter((p) => p.channel === 'pane.data' && p.payload.agentId === 'team-lead').map((p) => p.payload.chunk)
+    expect(pane.chunk).toBe(chunks.at(-1))
+  })
+
+  it('sends a denial reason to the model and leaves the file alone', async () => {
+    writeFileSync(join(work, 'a.txt'), 'old\n')
+    const s = await start(EDIT_SCENARIO)
+    await s.handle('leader.prompt', { text: 'edit a.txt' })
+    const pending = await until('a permission request', () => latestPermissions()?.[0])
+    await s.handle('permission.respond', { requestId: pending.requestId, decision: 'deny', reason: 'keep the old wording' })
+    await s.whenIdle()
+    expect(readFileSync(join(work, 'a.txt'), 'utf8')).toBe('old\n')
+    const said = events().filter((e) => e.type === 'assistant_text').at(-1) as { text: string }
+    expect(said.text).toContain('keep the old wording')
+  })
+
+  it('cancels a waiting request when the leader is stopped, and removes it from the list', async () => {
+    writeFileSync(join(work, 'a.txt'), 'old\n')
+    const s = await start(EDIT_SCENARIO)
+    await s.handle('leader.prompt', { text: 'edit a.txt' })
+    await until('a permission request', () => latestPermissions()?.[0])
+    await s.handle('leader.stop', {})
+    await s.whenIdle()
+    expect(latestPermissions()).toEqual([])
+    expect(events().find((e) => e.type === 'permission_decided')).toMatchObject({ decision: 'deny', by: 'cancelled' })
+    expect(readFileSync(join(work, 'a.txt'), 'utf8')).toBe('old\n')
+  })
+
+  it('refuses unknown channels, malformed payloads and a prompt while busy', async () => {
+    const s = await start(`agents:\n  team-lead:\n    - delayMs: 2000\n      text: slow\n`)
+    await expect(s.handle('shell.exec', {})).rejects.toThrow(IpcRequestError)
+    await expect(s.handle('leader.prompt', { text: '' })).rejects.toThrow(/Bad payload for 'leader.prompt'/)
+    await expect(s.handle('leader.prompt', { text: 'x', extra: 1 })).rejects.toThrow(/Bad payload/)
+    await expect(s.handle('workspace.setMode', { mode: 'bubble' })).rejects.toThrow(/Bad payload/)
+    await s.handle('leader.prompt', { text: 'first' })
+    await expect(s.handle('leader.prompt', { text: 'second' })).rejects.toThrow(/still working/)
+    await s.handle('leader.stop', {})
+    await s.whenIdle()
+  })
+
+  it('leaves no process, listener or pending request behind after dispose', async () => {
+    const s = await start(`agents:\n  team-lead:\n    - tools: [{ name: Bash, input: { command: "sleep 301.5", run_in_background: true } }]\n    - text: started\n`, 'bypassPermissions')
+    await s.handle('leader.prompt', { text: 'start it' })
+    await s.whenIdle()
+    const sleepers = () => execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => l.trim() === "sleep 301.5")
+    expect(sleepers().length).toBeGreaterThan(0)
+    await s.dispose()
+    service = undefined
+    expect(sleepers()).toEqual([])
+    await expect(s.handle('workspace.snapshot', {})).rejects.toThrow(/closed/)
+  })
+})

@@ -1,0 +1,278 @@
+import { addUsage, ZERO_USAGE, type RuntimeEvent } from '../../../shared/events'
+import {
+  pushChannels,
+  requestChannels,
+  type AgentView,
+  type PushChannel,
+  type RequestChannel,
+  type ResponseOf,
+  type WorkspaceSnapshot
+} from '../../../shared/ipc'
+import type { PermissionMode } from '../../../shared/permissions'
+import { EventBus } from '../events/bus'
+import { DisposableStore, toDisposable, type Disposable } from '../lifecycle/disposable'
+import { Budget } from '../loop/budget'
+import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
+import { PermissionEngine } from '../permissions'
+import { createPtyHost } from '../pty'
+import { LEADER_NAME, Session } from '../session/session'
+import { canonicalWorkspace, connectModel, loadWorkspaceSettings, type ModelConnection } from '../session/setup'
+import { CORE_TOOLS } from '../tools/registry'
+import type { PtyHost } from '../tools/types'
+import { createPaneRenderer } from './paneText'
+import { PaneTerminals } from './panes'
+import { UiPrompter } from './uiPrompter'
+
+/** A request the service refused: unknown channel, a payload that fails the contract, or a refusal (busy). `name` survives IPC. */
+export class IpcRequestError extends Error {
+  override readonly name = 'IpcRequestError'
+}
+
+/** Options of {@link WorkspaceService.start}; the same inputs as `swarmdesk run`. */
+export interface WorkspaceServiceOptions {
+  cwd: string
+  home: string
+  /** A scenario file: the model is the scripted model server (SPEC §13). */
+  scenario?: string
+  model?: string
+  mode?: PermissionMode
+  settingsFiles?: string[]
+  trustProject?: boolean
+  env?: NodeJS.ProcessEnv
+  resumeSessionId?: string
+  maxBudgetUsd?: number
+}
+
+/** The leader's colour in every view. */
+export const LEADER_COLOR = '#d97757'
+
+/**
+ * The workspace runtime as a UI sees it (SPEC §1, §11): one leader session driven by a person's
+ * prompts, permission questions answered from the UI, each agent's pane kept as a headless
+ * terminal, and the event stream pushed out. Every request goes through {@link handle}, which
+ * validates it against the contract in src/shared/ipc.ts, so Electron IPC and the web host's
+ * bridge share one implementation.
+ */
+export class WorkspaceService {
+  private readonly bus = new EventBus()
+  private readonly panes = new PaneTerminals()
+  private readonly store = new DisposableStore()
+  private readonly pushListeners = new Set<(channel: PushChannel, payload: unknown) => void>()
+  private readonly agents = new Map<string, AgentView>()
+  private lastSeq = 0
+  private busy = false
+  private running: Promise<unknown> = Promise.resolve()
+  private disposed = false
+
+  private constructor(
+    private readonly session: Session,
+    private readonly prompter: UiPrompter,
+    private readonly model: ModelConnection,
+    private readonly pty: PtyHost,
+    private readonly modelName: string,
+    private mode: PermissionMode
+  ) {}
+
+  /**
+   * Opens the workspace: settings, model (scripted for a scenario), PTY host and the leader
+   * session (new, or resumed).
+   * @throws RunUsageError for bad input (missing directory, malformed settings, no API key, unknown session).
+   */
+  static async start(options: WorkspaceServiceOptions): Promise<WorkspaceService> {
+    const env = options.env ?? process.env
+    const cwd = canonicalWorkspace(options.cwd)
+    const settings = await loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], options.trustProject ?? false)
+    const model = await connectModel({ scenario: options.scenario, env, settings })
+    const pty = createPtyHost()
+    const prompter = new UiPrompter(cwd)
+    const modelName = resolveModel(options.model ?? env.SWARMDESK_MODEL ?? DEFAULT_MODEL)
+    const mode = options.mode ?? settings.defaultMode ?? 'default'
+    const bus = new EventBus()
+    // Events emitted while the session opens are replayed into the service's own bus below.
+    const early: RuntimeEvent[] = []
+    const sub = bus.onEvent((e) => early.push(e))
+    let session: Session
+    try {
+      session = await Session.open({
+        cwd,
+        home: options.home,
+        resumeSessionId: options.resumeSessionId,
+        model: modelName,
+        mode,
+        budget: new Budget(options.maxBudgetUsd),
+        client: model.client,
+        bus,
+        prompter,
+        engine: new PermissionEngine(settings),
+        pty,
+        tools: [...CORE_TOOLS]
+      })
+    } catch (error) {
+      await pty.dispose()
+      await model.close()
+      throw error
+    } finally {
+      sub.dispose()
+    }
+    const service = new WorkspaceService(session, prompter, model, pty, modelName, mode)
+    service.wire(bus, settings.warnings, early)
+    return service
+  }
+
+  private wire(sessionBus: EventBus, warnings: string[], early: RuntimeEvent[]): void {
+    const render = createPaneRenderer({ scripted: this.model.scripted !== undefined })
+    this.store.add(this.bus.onEvent((event) => this.onEvent(event, render)))
+    for (const e of early) this.forward(e)
+    this.store.add(sessionBus.onEvent((e) => this.forward(e)))
+    for (const message of warnings) this.bus.emit({ type: 'notice', level: 'warning', message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+    this.store.add(this.prompter.onDidChange((permissions) => this.push('permissions.changed', { permissions })))
+    this.store.add(this.panes.onDidWrite((agentId, data, chunk) => this.push('pane.data', { agentId, data, chunk })))
+  }
+
+  /** Re-stamps a session event on the service's bus so `seq` is one sequence for the UI. */
+  private forward(event: RuntimeEvent): void {
+    const { seq: _seq, time: _time, ...rest } = event
+    this.bus.emit(rest as Parameters<EventBus['emit']>[0])
+  }
+
+  private onEvent(event: RuntimeEvent, render: ReturnType<typeof createPaneRenderer>): void {
+    this.lastSeq = event.seq
+    this.track(event)
+    const pane = render(event)
+    if (pane) this.panes.write(pane[0], pane[1])
+    this.push('runtime.event', event)
+  }
+
+  private track(event: RuntimeEvent): void {
+    if (event.type === 'agent_started') {
+      this.agents.set(event.agentId, {
+        agentId: event.agentId,
+        agentName: event.agentName,
+        agentType: event.agentType,
+        ...(event.parentId ? { parentId: event.parentId } : {}),
+        depth: event.depth,
+        state: 'starting',
+        ...(event.model ? { model: event.model } : {}),
+        color: LEADER_COLOR,
+        usage: { ...ZERO_USAGE },
+        costUsd: 0
+      })
+      return
+    }
+    const agent = this.agents.get(event.agentId)
+    if (!agent) return
+    if (event.type === 'agent_state') agent.state = event.state
+    else if (event.type === 'agent_stopped') agent.state = event.status === 'crashed' ? 'crashed' : 'exited'
+    else if (event.type === 'usage') {
+      agent.usage = addUsage(agent.usage, event)
+      agent.costUsd += event.costUsd ?? 0
+    }
+  }
+
+  /**
+   * Answers one request of the contract.
+   * @throws IpcRequestError for an unknown channel, a payload the contract rejects, or a refused request.
+   */
+  async handle(channel: string, payload: unknown): Promise<unknown> {
+    if (this.disposed) throw new IpcRequestError('The workspace is closed.')
+    if (!Object.hasOwn(requestChannels, channel)) throw new IpcRequestError(`Unknown request channel '${channel}'.`)
+    const c = channel as RequestChannel
+    const parsed = requestChannels[c].request.safeParse(payload ?? {})
+    if (!parsed.success) {
+      throw new IpcRequestError(`Bad payload for '${channel}': ${parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')}`)
+    }
+    const result = await this.answer(c, parsed.data)
+    return requestChannels[c].response.parse(result)
+  }
+
+  private async answer(channel: RequestChannel, payload: any): Promise<unknown> {
+    switch (channel) {
+      case 'workspace.snapshot':
+        return this.snapshot()
+      case 'leader.prompt':
+        return this.prompt(payload.text)
+      case 'leader.stop':
+        this.session.stop()
+        return { ok: true }
+      case 'permission.respond':
+        return { ok: this.prompter.respond(payload.requestId, payload) }
+      case 'pane.scrollback':
+        return this.panes.scrollback(payload.agentId)
+      case 'workspace.setMode':
+        this.mode = payload.mode
+        this.session.setMode(payload.mode)
+        return { ok: true }
+    }
+  }
+
+  private snapshot(): ResponseOf<'workspace.snapshot'> {
+    const snapshot: WorkspaceSnapshot = {
+      sessionId: this.session.sessionId,
+      cwd: this.session.identity.cwd,
+      model: this.modelName,
+      mode: this.mode,
+      scripted: this.model.scripted !== undefined,
+      busy: this.busy,
+      agents: [...this.agents.values()].map((a) => ({ ...a, usage: { ...a.usage } })),
+      permissions: this.prompter.list(),
+      usage: this.session.usage,
+      costUsd: this.session.costUsd,
+      lastSeq: this.lastSeq
+    }
+    return snapshot
+  }
+
+  private prompt(text: string): { ok: true } {
+    if (this.busy) throw new IpcRequestError('The leader is still working on the previous prompt; wait for it or press Stop.')
+    this.busy = true
+    this.running = this.session
+      .prompt(text)
+      .then((end) => {
+        if (end.reason === 'model_error') {
+          const type = end.error.kind === 'scenario' ? 'scenario_error' : 'notice'
+          if (type === 'scenario_error') this.bus.emit({ type, message: end.error.message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+          else this.bus.emit({ type: 'notice', level: 'error', message: end.error.message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+        } else if (end.reason === 'max_turns' || end.reason === 'budget') {
+          this.bus.emit({ type: 'notice', level: 'warning', message: `The leader stopped: ${end.reason === 'budget' ? 'the budget is spent' : 'the turn limit was reached'}.`, agentId: LEADER_NAME, agentName: LEADER_NAME })
+        }
+      })
+      .catch((error: Error) => {
+        this.bus.emit({ type: 'notice', level: 'error', message: `The leader failed: ${error.message}`, agentId: LEADER_NAME, agentName: LEADER_NAME })
+      })
+      .finally(() => {
+        this.busy = false
+      })
+    return { ok: true }
+  }
+
+  /** Subscribes to every push of the contract (`channel`, payload already valid for it). */
+  onPush(listener: (channel: PushChannel, payload: unknown) => void): Disposable {
+    this.pushListeners.add(listener)
+    return toDisposable(() => this.pushListeners.delete(listener))
+  }
+
+  /** Resolves when the current prompt, if any, has finished (tests, shutdown). */
+  whenIdle(): Promise<void> {
+    return this.running.then(() => undefined)
+  }
+
+  private push(channel: PushChannel, payload: unknown): void {
+    if (process.env.NODE_ENV !== 'production') pushChannels[channel].parse(payload)
+    for (const l of [...this.pushListeners]) l(channel, payload)
+  }
+
+  /** Stops the leader, cancels waiting permission requests, kills every PTY and closes the model connection. Idempotent. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return
+    this.disposed = true
+    this.session.stop()
+    this.prompter.cancelAll()
+    await this.running
+    await this.session.close('killed', 'the workspace closed')
+    this.store.dispose()
+    this.panes.dispose()
+    this.pushListeners.clear()
+    await this.pty.dispose()
+    await this.model.close()
+  }
+}
