@@ -66,7 +66,8 @@ const UNSAFE_OPTIONS: Record<string, Record<string, UnsafeKind>> = {
   sort: { '-o': 'write', '--output': 'write', '--compress-program': 'run', '-T': 'unknown', '--temporary-directory': 'unknown' },
   tree: { '-o': 'write', '-R': 'unknown', '-l': 'follows' },
   file: { '-C': 'unknown', '--compile': 'unknown' },
-  date: { '-s': 'unknown', '--set': 'unknown' },
+  date: { '-s': 'unknown', '--set': 'unknown', '-f': 'unknown', '--file': 'unknown' },
+  printf: { '-v': 'unknown' },
   rg: { '--pre': 'run', '-L': 'follows', '--follow': 'follows' },
   grep: { '-R': 'follows', '--dereference-recursive': 'follows' },
   egrep: { '-R': 'follows', '--dereference-recursive': 'follows' },
@@ -273,7 +274,7 @@ export function commandEffects(argv: ArgValue[]): CommandEffects {
   const [name, ...args] = argv
   if (name === null || name === undefined) { out.readOnly = false; out.unknown.push('the command name contains an expansion'); return out }
   if (READ_ONLY_NO_FILE_COMMANDS.includes(name)) {
-    if (name === 'date') readsAllOptionsOnly(name, args, out)
+    if (name === 'date' || name === 'printf') readsAllOptionsOnly(name, args, out)
     return out
   }
   if (name === 'uniq') {
@@ -302,7 +303,7 @@ export function commandEffects(argv: ArgValue[]): CommandEffects {
 /** For commands with no file arguments whose options may still be unsafe (`date -s`). */
 function readsAllOptionsOnly(name: string, args: ArgValue[], out: CommandEffects): void {
   for (const a of args) {
-    if (a !== null && isOption(a) && unsafeOption(name, a)) { out.readOnly = false; out.unknown.push(`${name} ${a} changes the system`) }
+    if (a !== null && isOption(a) && unsafeOption(name, a)) { out.readOnly = false; out.unknown.push(`${name} ${a} is not followed by the permission engine`) }
   }
 }
 

@@ -70,6 +70,9 @@ const CASES: Array<[command: string, expected: Expect, why: string, mode?: Permi
   ['env PATH=/tmp ls', 'ask', 'env PATH changes what runs'],
   ['PATH=/tmp ls', 'ask', 'a PATH prefix changes what runs'],
   ['FOO=1 ls', 'allow', 'a harmless prefix assignment'],
+  ['printf -v PATH /tmp; ls', 'ask', 'printf -v can set PATH'],
+  ["x='a[$(rm y)]'; echo $((x))", 'ask', 'arithmetic on a variable can run code'],
+  ['echo $(< /etc/passwd)', 'ask', '$(<file) reads the file'],
   // cd inside compounds
   ['cd src && cat a.ts', 'allow', 'cd inside the workspace'],
   ['cd .. && cat outside/secret.txt', 'ask', 'cd out of the workspace'],

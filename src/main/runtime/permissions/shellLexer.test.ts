@@ -24,7 +24,9 @@ describe('shell lexer', () => {
     ['if a; then b; elif c; then d; else e; fi', [['a'], ['b'], ['c'], ['d'], ['e']]],
     ['echo {a,b} a{1..3}', [['echo', null, null]]],
     ['ls # a comment; rm x', [['ls']]],
-    ['echo a\\\nb', [['echo', 'ab']]]
+    ['echo a\\\nb', [['echo', 'ab']]],
+    ['echo $((1 + 2)) ${HOME} ${#x}', [['echo', null, null, null]]],
+    ['echo $(<file)', [[], ['echo', null]]]
   ])('splits %j', (src, expected) => {
     expect(commands(lexShell(src))).toEqual(expected)
   })
@@ -36,7 +38,7 @@ describe('shell lexer', () => {
     ])
   })
 
-  it.each(['for x in y; do z; done', 'case x in y) z;; esac', 'f() { x; }', '[[ -f x ]]', '(( x++ ))', 'a=(1 2)', 'echo ${x:-$(rm y)}', 'cat <<E\n$(rm x)\nE'])(
+  it.each(['for x in y; do z; done', 'case x in y) z;; esac', 'f() { x; }', '[[ -f x ]]', '(( x++ ))', 'a=(1 2)', 'echo ${x:-$(rm y)}', 'echo $((x))', 'echo ${a[$i]}', 'echo ${x@P}', 'cat <<E\n$(rm x)\nE'])(
     'refuses to classify %j',
     (src) => {
       expect(() => lexShell(src)).toThrow(ShellUnsupportedError)

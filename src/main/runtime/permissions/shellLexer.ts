@@ -267,7 +267,9 @@ class Lexer {
     const next = this.peek(1)
     if (this.startsWith('$((')) {
       const end = this.matchingParen(this.pos + 1)
-      if (/\$[({]|`/.test(this.src.slice(this.pos + 3, end))) throw new ShellUnsupportedError('substitutions inside arithmetic are not classified')
+      // Bash evaluates a variable's value inside arithmetic as an expression, and an array
+      // subscript in it can run `$(…)` (x='a[$(cmd)]'; $((x))): only constant arithmetic is classified.
+      if (/[$`A-Za-z_]/.test(this.src.slice(this.pos + 3, end - 1))) throw new ShellUnsupportedError('arithmetic with variables or substitutions is not classified')
       this.pos = end + 1
       return true
     }
@@ -280,7 +282,9 @@ class Lexer {
     if (next === '{') {
       const end = this.src.indexOf('}', this.pos)
       if (end < 0) throw new ShellUnsupportedError("unterminated '${'")
-      if (/[$`'"]/.test(this.src.slice(this.pos + 2, end))) throw new ShellUnsupportedError('nested expansions inside ${…} are not classified')
+      // Subscripts are arithmetic (see $((…))) and the @P transformation expands prompt strings,
+      // which run substitutions held in the variable's value.
+      if (/[$`'"[@]/.test(this.src.slice(this.pos + 2, end))) throw new ShellUnsupportedError('nested expansions, subscripts and transformations inside ${…} are not classified')
       this.pos = end + 1
       return true
     }
