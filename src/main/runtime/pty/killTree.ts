@@ -2,8 +2,12 @@ import { findPidsWithEnv, isProcessAlive, listDescendantPids, snapshotProcesses,
 
 /** Options of {@link killProcessTree}. */
 export interface KillTreeOptions {
-  /** The tag variable the root was started with: finds escapees that were re-parented away. */
-  envTag?: { name: string; value: string }
+  /**
+   * The tag variable the root was started with: finds escapees that were re-parented away.
+   * `startedAt` (the root's start time in clock ticks, {@link ProcEntry.startTime}) limits the
+   * environment reads to processes started since, which keeps a sweep cheap on a busy machine.
+   */
+  envTag?: { name: string; value: string; startedAt?: number }
   /** Stop waiting for processes to disappear after this many ms (default 5000). */
   timeoutMs?: number
 }
@@ -26,14 +30,18 @@ const DEFAULT_TIMEOUT_MS = 5_000
  */
 function collectTargets(root: number, rows: ProcEntry[], envTag: KillTreeOptions['envTag']): Set<number> {
   const targets = new Set<number>()
-  const roots = [root]
-  if (envTag) roots.push(...findPidsWithEnv(envTag.name, envTag.value, rows))
-  for (const pid of roots) {
+  const addTree = (pid: number) => {
     if (isProcessAlive(pid)) targets.add(pid)
     for (const child of listDescendantPids(pid, rows)) targets.add(child)
   }
+  addTree(root)
   for (const row of rows) {
     if ((row.pgid === root || row.sid === root) && row.state !== 'Z' && row.state !== 'X') targets.add(row.pid)
+  }
+  if (envTag) {
+    const since = envTag.startedAt ?? 0
+    const candidates = rows.filter((row) => row.startTime >= since && !targets.has(row.pid))
+    for (const pid of findPidsWithEnv(envTag.name, envTag.value, candidates)) addTree(pid)
   }
   targets.delete(process.pid)
   return targets

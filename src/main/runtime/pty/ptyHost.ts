@@ -3,6 +3,7 @@ import * as nodePty from 'node-pty'
 import type { PtyHost, PtyProcess, PtyRunOptions, PtyRunResult, PtySpawnOptions } from '../tools/types'
 import { CompletionMarker, wrappedBashArgs } from './completionMarker'
 import { killProcessTree, type KillTreeResult } from './killTree'
+import { readProcEntry } from './procfs'
 import { HeadTailBuffer } from './outputBuffers'
 
 /**
@@ -75,8 +76,11 @@ export function createPtyHost(): PtyHost {
       env: buildEnv(options.env, envTag),
       encoding: 'utf8'
     })
+    const tag = { ...envTag, startedAt: readProcEntry(term.pid)?.startTime }
     let reaped = false
-    const sweep = () => killProcessTree(term.pid, { envTag })
+    let sweeping: Promise<KillTreeResult> | undefined
+    // A sweep repeats until a fresh snapshot finds nothing, so one in flight covers a later request.
+    const sweep = () => (sweeping ??= killProcessTree(term.pid, { envTag: tag }))
     // Once reaped, the pid (and so the group id) may belong to someone else: never signal it again.
     const kill = () => (reaped ? Promise.resolve({ killed: [], survivors: [] }) : sweep())
     const dataSub = term.onData((chunk) => {
