@@ -1,0 +1,205 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { PaneScrollback } from '../../../../shared/ipc'
+import { PaneOwner } from './PaneOwner'
+import { PaneRouter } from './paneRouter'
+import { createXtermTerminal, type PaneTerminal } from './terminal'
+
+/** A terminal that records what the owner does to it. */
+class FakeTerminal implements PaneTerminal {
+  static live = 0
+  out = ''
+  fits = 0
+  disposed = false
+  constructor() {
+    FakeTerminal.live++
+  }
+  write(data: string) {
+    this.out += data
+  }
+  reset() {
+    this.out = ''
+  }
+  fit() {
+    this.fits++
+  }
+  text() {
+    return this.out
+  }
+  dispose() {
+    if (!this.disposed) FakeTerminal.live--
+    this.disposed = true
+  }
+}
+
+/** A ResizeObserver whose callback the test triggers. */
+class FakeResizeObserver {
+  static live = new Set<FakeResizeObserver>()
+  constructor(readonly cb: () => void) {}
+  observe() {
+    FakeResizeObserver.live.add(this)
+  }
+  unobserve() {}
+  disconnect() {
+    FakeResizeObserver.live.delete(this)
+  }
+}
+
+function deferred<T>() {
+  let resolve!: (v: T) => void
+  let reject!: (e: Error) => void
+  const promise = new Promise<T>((a, b) => {
+    resolve = a
+    reject = b
+  })
+  return { promise, resolve, reject }
+}
+
+const sb = (data: string, chunk: number): PaneScrollback => ({ agentId: 'team-lead', data, chunk, cols: 80, rows: 24 })
+const chunk = (n: number, data = `<${n}>`) => ({ agentId: 'team-lead', data, chunk: n })
+const flush = () => new Promise((r) => setTimeout(r, 0))
+
+function setup(fetches: Array<ReturnType<typeof deferred<PaneScrollback>>>) {
+  const router = new PaneRouter()
+  let i = 0
+  router.setScrollbackFetcher(() => {
+    const d = fetches[i++]
+    if (!d) throw new Error('unexpected fetch')
+    return d.promise
+  })
+  let term!: FakeTerminal
+  const host = document.createElement('div')
+  const owner = new PaneOwner(host, 'team-lead', {
+    source: router,
+    createTerminal: () => (term = new FakeTerminal()),
+    ResizeObserver: FakeResizeObserver as unknown as typeof ResizeObserver,
+    fitDebounceMs: 30
+  })
+  return { router, owner, term, fetched: () => i }
+}
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('PaneOwner', () => {
+  it('writes the scrollback, then only the chunks after it, in order, including those that came while fetching', async () => {
+    const first = deferred<PaneScrollback>()
+    const { router, owner, term } = setup([first])
+    router.dispatch(chunk(4))
+    router.dispatch(chunk(3))
+    router.dispatch(chunk(2))
+    first.resolve(sb('[1..2]', 2))
+    await flush()
+    expect(term.out).toBe('[1..2]<3><4>')
+    router.dispatch(chunk(4))
+    router.dispatch(chunk(5))
+    router.dispatch({ ...chunk(6), agentId: 'someone-else' })
+    expect(term.out).toBe('[1..2]<3><4><5>')
+    expect(owner.lastChunkWritten).toBe(5)
+    owner.dispose()
+  })
+
+  it('restores again when a chunk is missing, and on a resync', async () => {
+    const fetches = [deferred<PaneScrollback>(), deferred<PaneScrollback>(), deferred<PaneScrollback>()]
+    const { router, owner, term, fetched } = setup(fetches)
+    fetches[0].resolve(sb('A', 1))
+    await flush()
+    router.dispatch(chunk(3)) // 2 is missing
+    expect(fetched()).toBe(2)
+    router.dispatch(chunk(4))
+    fetches[1].resolve(sb('AB', 2))
+    await flush()
+    expect(term.out).toBe('AB<3><4>')
+    router.resyncAll()
+    router.dispatch(chunk(5))
+    fetches[2].resolve(sb('ABCDE', 5))
+    await flush()
+    expect(term.out).toBe('ABCDE')
+    owner.dispose()
+  })
+
+  it('shows live chunks when there is no scrollback to fetch', async () => {
+    const first = deferred<PaneScrollback>()
+    const { router, owner, term } = setup([first])
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    router.dispatch(chunk(7))
+    first.reject(new Error('down'))
+    await flush()
+    router.dispatch(chunk(8))
+    expect(term.out).toBe('<7><8>')
+    owner.dispose()
+  })
+
+  it('fits once per burst of resizes', () => {
+    vi.useFakeTimers()
+    const { owner, term } = setup([deferred()])
+    const fitsAfterOpen = term.fits
+    const [ro] = [...FakeResizeObserver.live]
+    ro.cb()
+    ro.cb()
+    ro.cb()
+    vi.advanceTimersByTime(29)
+    expect(term.fits).toBe(fitsAfterOpen)
+    vi.advanceTimersByTime(1)
+    expect(term.fits).toBe(fitsAfterOpen + 1)
+    owner.dispose()
+  })
+
+  it('leaves no registration, observer, timer or terminal behind when disposed, and ignores what arrives later', async () => {
+    vi.useFakeTimers()
+    const first = deferred<PaneScrollback>()
+    const { router, owner, term } = setup([first])
+    expect(router.size).toBe(1)
+    expect(FakeResizeObserver.live.size).toBe(1)
+    ;[...FakeResizeObserver.live][0].cb() // a fit pending
+    owner.dispose()
+    owner.dispose()
+    expect(router.size).toBe(0)
+    expect(FakeResizeObserver.live.size).toBe(0)
+    expect(vi.getTimerCount()).toBe(0)
+    expect(term.disposed).toBe(true)
+    expect(FakeTerminal.live).toBe(0)
+    vi.useRealTimers()
+    first.resolve(sb('late', 1))
+    await flush()
+    router.dispatch(chunk(2))
+    expect(term.out).toBe('')
+  })
+
+  it('drives a real xterm in happy-dom: restored text, live chunks, soft-wrapped lines joined, nothing left after dispose', async () => {
+    const router = new PaneRouter()
+    const long = 'x'.repeat(100)
+    router.setScrollbackFetcher(async () => sb('\x1b[32mrestored\x1b[0m line\r\n', 1))
+    const host = document.createElement('div')
+    document.body.append(host)
+    const owner = new PaneOwner(host, 'team-lead', { source: router, createTerminal: createXtermTerminal })
+    await flush()
+    router.dispatch(chunk(2, `live   \r\n${long}\r\n`))
+    await vi.waitFor(() => expect(router.text('team-lead')).toBe(`restored line\nlive\n${long}`))
+    expect(host.querySelector('.xterm')).not.toBeNull()
+    owner.dispose()
+    expect(router.size).toBe(0)
+    expect(router.text('team-lead')).toBe('')
+    host.remove()
+  })
+})
+
+describe('PaneRouter', () => {
+  it('counts registrations per pane and forgets them when disposed', () => {
+    const router = new PaneRouter()
+    const got: string[] = []
+    const sub = (name: string) => ({ onData: (c: { data: string }) => got.push(`${name}:${c.data}`), onResync: () => got.push(`${name}:resync`), text: () => name })
+    const a = router.register('a', sub('a'))
+    const b = router.register('b', sub('b'))
+    expect(router.size).toBe(2)
+    router.dispatch({ agentId: 'a', data: '1', chunk: 1 })
+    router.resyncAll()
+    expect(got).toEqual(['a:1', 'a:resync', 'b:resync'])
+    expect(router.text('b')).toBe('b')
+    a.dispose()
+    a.dispose()
+    b.dispose()
+    expect(router.size).toBe(0)
+  })
+})

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import { diffLines, readableInput } from './readableInput'
+import { shortcutFor } from './shortcuts'
+
+describe('readable permission input', () => {
+  it('shows a Bash command with its description', () => {
+    expect(readableInput({ tool: 'Bash', input: { command: 'npm test -- --run', description: 'Run tests' } })).toEqual({
+      kind: 'command',
+      command: 'npm test -- --run',
+      description: 'Run tests'
+    })
+  })
+
+  it('shows the diff of an Edit with lines classified for colour', () => {
+    const diff = '--- a/src/x.ts\n+++ b/src/x.ts\n@@ -1,2 +1,2 @@\n keep\n-old\n+new\n'
+    const view = readableInput({ tool: 'Edit', input: { file_path: '/w/src/x.ts', old_string: 'old', new_string: 'new' }, diff })
+    expect(view).toEqual({
+      kind: 'diff',
+      path: '/w/src/x.ts',
+      lines: [
+        { kind: 'meta', text: '--- a/src/x.ts' },
+        { kind: 'meta', text: '+++ b/src/x.ts' },
+        { kind: 'hunk', text: '@@ -1,2 +1,2 @@' },
+        { kind: 'context', text: ' keep' },
+        { kind: 'del', text: '-old' },
+        { kind: 'add', text: '+new' }
+      ]
+    })
+  })
+
+  it('shows a Write without a diff as added lines', () => {
+    expect(readableInput({ tool: 'Write', input: { file_path: '/w/a.txt', content: 'a\nb' } })).toEqual({
+      kind: 'diff',
+      path: '/w/a.txt',
+      lines: [
+        { kind: 'add', text: '+a' },
+        { kind: 'add', text: '+b' }
+      ]
+    })
+  })
+
+  it('shows the path of a Read and the pattern of a Grep or Glob', () => {
+    expect(readableInput({ tool: 'Read', input: { file_path: '/etc/hosts' } })).toEqual({ kind: 'path', label: 'file', value: '/etc/hosts' })
+    expect(readableInput({ tool: 'Grep', input: { pattern: 'TODO', path: 'src' } })).toEqual({ kind: 'path', label: 'pattern', value: 'TODO', extra: 'in src' })
+    expect(readableInput({ tool: 'Glob', input: { pattern: '**/*.ts' } })).toMatchObject({ kind: 'path', value: '**/*.ts' })
+  })
+
+  it('falls back to JSON for other tools and for inputs it does not recognise', () => {
+    expect(readableInput({ tool: 'WebFetch', input: { url: 'https://x' } })).toEqual({ kind: 'json', json: '{\n  "url": "https://x"\n}' })
+    expect(readableInput({ tool: 'Bash', input: { cmd: 1 } }).kind).toBe('json')
+  })
+
+  it('keeps a "\\ No newline" marker as meta', () => {
+    expect(diffLines('+x\n\\ No newline at end of file')[1].kind).toBe('meta')
+  })
+})
+
+describe('permission shortcuts', () => {
+  const key = (k: string, over: Partial<Parameters<typeof shortcutFor>[0]> = {}) =>
+    shortcutFor({ key: k, ctrlKey: false, metaKey: false, altKey: false, target: null, ...over })
+
+  it('maps y, a and n', () => {
+    expect([key('y'), key('a'), key('n'), key('x')]).toEqual(['allow-once', 'always-allow', 'deny', undefined])
+  })
+
+  it('ignores keys with modifiers and keys typed into fields, but not into a pane', () => {
+    expect(key('y', { ctrlKey: true })).toBeUndefined()
+    const field = { tagName: 'TEXTAREA', classList: { contains: () => false } } as unknown as EventTarget
+    expect(key('y', { target: field })).toBeUndefined()
+    const pane = { tagName: 'TEXTAREA', classList: { contains: (c: string) => c === 'xterm-helper-textarea' } } as unknown as EventTarget
+    expect(key('y', { target: pane })).toBe('allow-once')
+  })
+})
