@@ -60,8 +60,9 @@ function cannotTell(reason: string, ev: Evaluation): PermissionDecision {
 async function walk(nodes: ShellNode[], state: WalkState, ev: Evaluation, depth: number, out: PermissionDecision[]): Promise<void> {
   for (const node of nodes) {
     if (node.type === 'group') {
+      // A group's redirections are opened before its body runs, in the directory it starts in.
+      await redirects(node.redirects, { ...state }, ev, false, depth, out)
       await walk(node.body, node.subshell ? { ...state } : state, ev, depth, out)
-      await redirects(node.redirects, state, ev, false, depth, out)
       continue
     }
     for (const w of [...node.words, ...node.assigns.map((a) => a.value), ...node.redirects.flatMap((r) => (r.target ? [r.target] : []))]) {

@@ -107,6 +107,7 @@ describe('rules', () => {
   it('suggests rules for "Always allow"', async () => {
     const engine = await t.engine()
     expect(engine.suggestRules({ kind: 'bash', command: 'npm test -- --watch && git status' }, t.ws)).toEqual(['Bash(npm test:*)', 'Bash(git status:*)'])
+    expect(engine.suggestRules({ kind: 'bash', command: 'bash -c "make" && sudo make install' }, t.ws)).toEqual(['Bash(make:*)', 'Bash(make install:*)'])
     expect(engine.suggestRules({ kind: 'edit', path: 'src/deep/a.ts' }, t.ws)).toEqual(['Edit(./src/**)'])
     expect(engine.suggestRules({ kind: 'read', path: '/etc/hosts' }, t.ws)).toEqual(['Read(//etc/**)'])
     expect(engine.suggestRules({ kind: 'tool', tool: 'Agent', specifier: 'Explore', readOnly: false }, t.ws)).toEqual(['Agent(Explore)'])

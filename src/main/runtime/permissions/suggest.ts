@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type { PermissionSubject } from '../../../shared/permissions'
+import { commandEffects, type ArgValue } from '../../../shared/readOnlyCommands'
 import { lexShell, type ShellNode } from './shellLexer'
 
 /**
@@ -33,7 +34,10 @@ function pathRule(tool: string, p: string, cwd: string): string {
   return `${tool}(/${path.dirname(abs)}/**)`
 }
 
-function bashRules(command: string): string[] {
+/** Commands whose rule would allow running arbitrary code (`Bash(bash:*)` allows `bash evil.sh`), or that need none. */
+const NEVER_SUGGESTED = new Set(['cd', 'bash', 'sh', 'zsh', 'dash', 'ksh', 'eval', 'exec', 'sudo', 'env', 'xargs', 'source', '.', 'command', 'builtin', 'nohup', 'timeout', 'nice', 'time', 'node', 'python', 'python3', 'perl', 'ruby'])
+
+function bashRules(command: string, depth = 0): string[] {
   let nodes: ShellNode[]
   try {
     nodes = lexShell(command)
@@ -41,14 +45,25 @@ function bashRules(command: string): string[] {
     return []
   }
   const out = new Set<string>()
+  const visitArgv = (argv: ArgValue[]): void => {
+    const [name, sub] = argv
+    if (typeof name !== 'string' || name.includes('/')) return
+    if (NEVER_SUGGESTED.has(name)) {
+      if (depth > 4) return
+      for (const run of commandEffects(argv).runs) {
+        if (run.kind === 'argv') visitArgv(run.argv)
+        else for (const r of bashRules(run.code, depth + 1)) out.add(r)
+      }
+      return
+    }
+    const useSub = typeof sub === 'string' && /^[A-Za-z][\w:-]*$/.test(sub)
+    out.add(`Bash(${useSub ? `${name} ${sub}` : name}:*)`)
+  }
   const visit = (list: ShellNode[]): void => {
     for (const n of list) {
       if (n.type === 'group') { visit(n.body); continue }
-      const words = n.words.map((w) => w.value)
-      const [name, sub] = words
-      if (typeof name !== 'string' || name === 'cd') continue
-      const useSub = typeof sub === 'string' && /^[A-Za-z][\w:-]*$/.test(sub) && !sub.includes('/')
-      out.add(`Bash(${useSub ? `${name} ${sub}` : name}:*)`)
+      for (const w of n.words) for (const s of w.subs) visit(s)
+      visitArgv(n.words.map((w) => w.value))
     }
   }
   visit(nodes)
