@@ -14,11 +14,13 @@ const OSC = '6973'
 /**
  * `bash` arguments that run `command` in an inner non-login, rc-less bash (so `exit` in it ends
  * only the inner shell), then print the marker with its status. `$?` of a command killed by a
- * signal is 128+n, as in any shell. The trailing sleep is a fallback for a host that never sees
- * the marker; the host kills it as soon as it does.
+ * signal is 128+n, as in any shell. Stdin is /dev/null: nobody types into these terminals, so a
+ * prompt (`rm -i`, `read`, a REPL) gets EOF at once instead of waiting for the timeout; stdout
+ * and stderr stay on the terminal, so programs still colour and format for it. The trailing
+ * sleep is a fallback for a host that never sees the marker; the host kills it when it does.
  */
 export function wrappedBashArgs(command: string, token: string): string[] {
-  const script = `bash --noprofile --norc -c "$1"; s=$?; printf '\\033]${OSC};%s;%d\\007' "$2" "$s"; sleep 60; exit "$s"`
+  const script = `bash --noprofile --norc -c "$1" </dev/null; s=$?; printf '\\033]${OSC};%s;%d\\007' "$2" "$s"; sleep 60; exit "$s"`
   return ['--noprofile', '--norc', '-c', script, 'bash', command, token]
 }
 

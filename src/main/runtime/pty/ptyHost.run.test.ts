@@ -81,6 +81,14 @@ describe('PtyHost.run', () => {
     expect((await run('kill -TERM $$')).exitCode).toBe(143)
   })
 
+  it('gives commands EOF on stdin so prompts end at once, while stdout stays a terminal', async () => {
+    const started = Date.now()
+    const result = await run('cat; read -p "name? " x; echo "[$x] $?"; test -t 1 && echo tty')
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(result.output).toContain('[] 1')
+    expect(result.output).toContain('tty')
+  })
+
   it('has no live pty once a run resolves', async () => {
     await run('echo done')
     expect(host.livePids()).toEqual([])

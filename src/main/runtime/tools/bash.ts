@@ -30,7 +30,7 @@ export type BashInput = z.infer<typeof BashInputSchema>
 const DESCRIPTION = `Runs a shell command with bash in a fresh terminal and returns its output.
 
 - Every call starts a new shell in the project root: nothing carries over between calls (no cd, no exported variables, no shell functions). Use absolute paths or chain commands with && in one call.
-- Pagers are disabled (PAGER=cat) and git never prompts for credentials; commands that wait for keyboard input hang until the timeout, so pass flags that make them non-interactive.
+- Nobody can type into the terminal: stdin is empty, pagers are disabled (PAGER=cat) and git never prompts for credentials. Pass flags that make commands non-interactive (-y, --no-edit, -m).
 - Output is returned with terminal colours removed and is cut to 30,000 characters (start and end kept); filter large output with head, tail or grep.
 - Default timeout is 2 minutes, at most 10 minutes (timeout, in ms). When a command ends, times out or is stopped, every process it started is killed.
 - For servers, watchers or long builds set run_in_background: true; you get a shell ID to use with BashOutput (read new output) and KillShell (stop it).
