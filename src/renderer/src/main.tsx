@@ -6,12 +6,14 @@ import { createWorkspaceClient } from './api/client'
 import { App } from './app/App'
 import { installTestHook } from './app/testHook'
 import { paneRouter } from './features/panes/paneRouter'
-import { actions } from './store/store'
+import { domNotifier, notifyNewPermissions } from './features/permissions/notify'
+import { actions, appStore } from './store/store'
 import { wireClient } from './store/wiring'
 
 const client = createWorkspaceClient()
 wireClient(client, actions, paneRouter)
 installTestHook(window, paneRouter)
+notifyNewPermissions(appStore, domNotifier(), () => document.hasFocus())
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root')

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { createAppStore } from '../../store/store'
+import { permission } from '../../store/testing'
+import { notifyNewPermissions, type Notifier } from './notify'
+
+function fakeNotifier(permission: NotificationPermission = 'granted') {
+  const shown: string[] = []
+  const n: Notifier & { shown: string[]; asks: number } = {
+    permission,
+    asks: 0,
+    shown,
+    async requestPermission() {
+      n.asks++
+      return 'denied'
+    },
+    show: (title, body) => shown.push(`${title} | ${body}`)
+  }
+  return n
+}
+
+describe('permission notifications', () => {
+  it('notifies each new request once, only while the window is not focused', () => {
+    const store = createAppStore()
+    const notifier = fakeNotifier()
+    let focused = false
+    const d = notifyNewPermissions(store, notifier, () => focused)
+    store.getState().setPermissions([permission({ requestId: 'a' })])
+    store.getState().setPermissions([permission({ requestId: 'a' }), permission({ requestId: 'b', tool: 'Read', input: { file_path: '/etc/hosts' } })])
+    focused = true
+    store.getState().setPermissions([permission({ requestId: 'c' })])
+    expect(notifier.shown).toEqual(['team-lead asks to use Bash | Bash: npm test', 'team-lead asks to use Read | Read: /etc/hosts'])
+    d.dispose()
+    focused = false
+    store.getState().setPermissions([permission({ requestId: 'd' })])
+    expect(notifier.shown).toHaveLength(2)
+  })
+
+  it('asks for permission once and shows nothing when refused', async () => {
+    const store = createAppStore()
+    const notifier = fakeNotifier('default')
+    notifyNewPermissions(store, notifier, () => false)
+    store.getState().setPermissions([permission({ requestId: 'a' })])
+    store.getState().setPermissions([permission({ requestId: 'b' })])
+    await Promise.resolve()
+    expect(notifier.asks).toBe(1)
+    expect(notifier.shown).toEqual([])
+  })
+})
