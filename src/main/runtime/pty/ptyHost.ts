@@ -27,6 +27,9 @@ export const FIXED_PTY_ENV: Readonly<Record<string, string>> = {
 export const RUN_OUTPUT_HEAD_CHARS = 1 << 20
 export const RUN_OUTPUT_TAIL_CHARS = 1 << 20
 
+/** Longest delay `setTimeout` honours (a larger one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 /** Thrown by `run`/`spawn` after `dispose()`: the host owns no more terminals. */
 export class PtyHostDisposedError extends Error {
   override readonly name = 'PtyHostDisposedError'
@@ -138,7 +141,7 @@ export function createPtyHost(): PtyHost {
       if (proc.exited) return
       timedOut = true
       killing ??= proc.kill()
-    }, options.timeoutMs)
+    }, Math.min(options.timeoutMs, MAX_TIMER_MS))
     const onAbort = () => {
       if (proc.exited || timedOut) return
       aborted = true
