@@ -38,7 +38,7 @@ export async function permissionsCheckCommand(argv: string[], resolveSubject: Su
     const home = env.SWARMDESK_HOME ? path.resolve(env.SWARMDESK_HOME) : path.join(os.homedir(), '.swarmdesk')
     let settings: LoadedSettings
     try {
-      settings = await loadPermissionSettings({ cwd, home, extraSettingsFiles: args.settings, trustProject: args.trustProject })
+      settings = await loadPermissionSettings({ cwd, home, extraSettingsFiles: args.settings.map((f) => path.resolve(f)), trustProject: args.trustProject })
     } catch (e) {
       throw new CheckUsageError(`settings do not load: ${(e as Error).message}`)
     }

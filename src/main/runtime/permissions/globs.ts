@@ -1,12 +1,13 @@
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import picomatch from 'picomatch'
+import { PermissionsError } from './errors'
 
 /** More matches than this and the engine asks instead of checking each (a glob over a huge tree). */
 export const GLOB_LIMIT = 1000
 
 /** A glob that matches more than {@link GLOB_LIMIT} paths; the engine asks. */
-export class GlobTooWideError extends Error {
+export class GlobTooWideError extends PermissionsError {
   override name = 'GlobTooWideError'
 }
 

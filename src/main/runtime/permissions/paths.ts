@@ -1,5 +1,6 @@
 import { lstat, readlink } from 'node:fs/promises'
 import path from 'node:path'
+import { PermissionsError } from './errors'
 
 /**
  * Canonical paths for permission checks (SPEC §4): `..` and symlinks are resolved the way the
@@ -13,7 +14,7 @@ import path from 'node:path'
 const MAX_LINKS = 40
 
 /** Thrown for a symlink loop; callers treat the path as unknown (ask). */
-export class PathLoopError extends Error {
+export class PathLoopError extends PermissionsError {
   override name = 'PathLoopError'
 }
 

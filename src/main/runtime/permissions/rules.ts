@@ -2,6 +2,7 @@ import path from 'node:path'
 import picomatch from 'picomatch'
 import { lexShell } from './shellLexer'
 import { canonicalPath, isWithin } from './paths'
+import { PermissionsError } from './errors'
 
 /**
  * Permission rules in Claude Code's syntax (SPEC §4): `Tool` or `Tool(specifier)`.
@@ -27,7 +28,7 @@ export interface PermissionRule {
 }
 
 /** A rule that does not parse; the message says what is wrong. */
-export class RuleSyntaxError extends Error {
+export class RuleSyntaxError extends PermissionsError {
   override name = 'RuleSyntaxError'
 }
 

@@ -9,6 +9,8 @@
  * {@link ShellUnsupportedError}, and the engine asks.
  */
 
+import { PermissionsError } from './errors'
+
 /** A word as the shell will pass it. `value` is null when it contains an expansion we cannot know. */
 export interface ShellWord {
   value: string | null
@@ -34,7 +36,7 @@ export type ShellNode =
   | { type: 'group'; subshell: boolean; body: ShellNode[]; redirects: ShellRedirect[] }
 
 /** A construct the lexer does not model; the engine asks. */
-export class ShellUnsupportedError extends Error {
+export class ShellUnsupportedError extends PermissionsError {
   override name = 'ShellUnsupportedError'
 }
 
