@@ -15,13 +15,20 @@ import { defineConfig } from 'electron-vite'
  *   'electron' external.
  * - renderer: React; `base: './'` so out/renderer/index.html loads its assets over file://.
  */
+/**
+ * Where the three builds go: out/ (package.json's `main` points at out/main). A test that checks
+ * the built bundles builds into a folder of its own under out/ through SWARMDESK_ELECTRON_OUT, so
+ * it never races a build of the real out/.
+ */
+const OUT = resolve(__dirname, process.env.SWARMDESK_ELECTRON_OUT ?? 'out')
+
 /** Dependencies main loads from node_modules at run time; the same list as the CLI bundle's. */
 const MAIN_EXTERNAL = ['electron', 'node-pty', 'sh-syntax', 'ws', 'bufferutil', 'utf-8-validate'] as const
 
 export default defineConfig({
   main: {
     build: {
-      outDir: 'out/main',
+      outDir: resolve(OUT, 'main'),
       externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/main/index.ts') },
@@ -31,7 +38,7 @@ export default defineConfig({
   },
   preload: {
     build: {
-      outDir: 'out/preload',
+      outDir: resolve(OUT, 'preload'),
       externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/preload/index.ts') },
@@ -45,7 +52,7 @@ export default defineConfig({
     base: './',
     plugins: [react()],
     build: {
-      outDir: resolve(__dirname, 'out/renderer'),
+      outDir: resolve(OUT, 'renderer'),
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
     }
   }
