@@ -126,6 +126,12 @@ const CASES: Array<[command: string, expected: Expect, why: string, mode?: Permi
   ['curl x', 'deny', 'deny rules apply in bypass', 'bypassPermissions'],
   ['mkdir build && touch build/x', 'allow', 'acceptEdits allows mkdir/touch inside', 'acceptEdits'],
   ['mkdir /tmp/zz', 'ask', 'acceptEdits does not allow mkdir outside', 'acceptEdits'],
+  ['cp src/a.ts src/b.ts && mv src/b.ts src/c.ts', 'allow', 'acceptEdits allows cp/mv inside', 'acceptEdits'],
+  ['mv src/a.ts /tmp/', 'ask', 'acceptEdits does not allow mv out of the workspace', 'acceptEdits'],
+  ['rmdir build', 'ask', 'acceptEdits does not allow rmdir', 'acceptEdits'],
+  ['cat .env', 'deny', 'Read deny rules apply to what Bash reads'],
+  ['grep -n KEY .env src/a.ts', 'deny', 'Read deny rules apply to grep files'],
+  ['echo x > .env', 'ask', 'Read deny rules do not govern writes', 'default'],
   ['make', 'deny', 'plan denies non-read commands', 'plan'],
   ['ls', 'allow', 'plan allows read-only commands', 'plan'],
   ['make', 'deny', 'dontAsk denies what would ask', 'dontAsk'],
@@ -141,7 +147,7 @@ describe('Bash commands (table)', () => {
       permissions: {
         allow: ['Bash(npm run test:*)', 'Bash(sed:*)'],
         ask: ['Bash(git push:*)'],
-        deny: ['Bash(rm:*)', 'Bash(curl:*)', 'Edit(./secrets/**)']
+        deny: ['Bash(rm:*)', 'Bash(curl:*)', 'Edit(./secrets/**)', 'Read(./.env)']
       }
     })
     engine = await t.engine()

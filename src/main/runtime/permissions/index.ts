@@ -23,7 +23,7 @@
  */
 export { PermissionEngine, type DecideContext } from './engine'
 export { loadPermissionSettings, type LoadedSettings, type LoadSettingsOptions, type SettingsScope, type SettingsSource } from './settings'
-export { isWorkspaceTrusted, trustWorkspace, TrustFileSchema, type TrustFile } from './trust'
+export { isWorkspaceTrusted, trustStatus, trustWorkspace, TrustFileSchema, type TrustFile } from './trust'
 export { PermissionsError, SettingsError, TrustFileError } from './errors'
 export { parseRule, RuleSyntaxError, type PermissionRule } from './rules'
 export { canonicalPath, isWithin, protectedReason, PROTECTED_DIRS, SHELL_RC_FILES } from './paths'

@@ -125,5 +125,7 @@ describe('trust file', () => {
     await writeFile(path.join(t.home, 'trusted.json'), '{"schemaVersion": 1, "workspaces": [')
     expect(await isWorkspaceTrusted(t.home, t.ws)).toBe(false)
     await expect(trustWorkspace(t.home, t.ws)).rejects.toThrow(/trusted\.json.*not JSON/)
+    const s = await loadPermissionSettings({ cwd: t.ws, home: t.home })
+    expect(s.warnings).toEqual([expect.stringMatching(/treating .* as untrusted: .*trusted\.json/)])
   })
 })

@@ -6,7 +6,7 @@ import { SettingsError } from './errors'
 import { canonicalPath } from './paths'
 import { parseRule, RuleSyntaxError, type PermissionRule } from './rules'
 import { fieldPath, fixHint, SettingsFileSchema, type SettingsFile } from './settingsSchema'
-import { isWorkspaceTrusted } from './trust'
+import { trustStatus } from './trust'
 
 /** Where a settings file sits in the precedence order (lowest first). */
 export type SettingsScope = 'user' | 'project' | 'local' | 'session'
@@ -62,7 +62,8 @@ const BASE_URL_KEY = /base_?url/i
 export async function loadPermissionSettings(opts: LoadSettingsOptions): Promise<LoadedSettings> {
   const workspace = await canonicalPath(opts.cwd, '/')
   const userHome = opts.userHome ?? os.homedir()
-  const trusted = opts.trustProject === true || (await isWorkspaceTrusted(opts.home, workspace))
+  const trust = opts.trustProject === true ? { trusted: true } : await trustStatus(opts.home, workspace)
+  const trusted = trust.trusted
   const files: Array<{ path: string; scope: SettingsScope }> = [
     { path: path.join(opts.home, 'settings.json'), scope: 'user' },
     { path: path.join(workspace, '.swarmdesk', 'settings.json'), scope: 'project' },
@@ -74,6 +75,7 @@ export async function loadPermissionSettings(opts: LoadSettingsOptions): Promise
     additionalDirectories: [], env: {}, hooks: [], warnings: [], sources: [],
     protectedFiles: [...files.map((f) => f.path), path.join(opts.home, 'trusted.json')]
   }
+  if (trust.problem) loaded.warnings.push(`treating ${workspace} as untrusted: ${trust.problem}`)
   for (const file of files) {
     const data = await readSettingsFile(file.path, file.scope === 'session')
     if (!data) continue

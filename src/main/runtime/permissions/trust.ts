@@ -42,12 +42,17 @@ async function readTrust(home: string): Promise<TrustFile> {
  * children) is trusted. A trust file that does not parse trusts nothing (fails closed).
  */
 export async function isWorkspaceTrusted(home: string, workspace: string): Promise<boolean> {
+  return (await trustStatus(home, workspace)).trusted
+}
+
+/** Like {@link isWorkspaceTrusted}, with the reason when the trust file could not be read (for a warning). */
+export async function trustStatus(home: string, workspace: string): Promise<{ trusted: boolean; problem?: string }> {
   const target = await canonicalPath(workspace, '/')
   try {
     const trust = await readTrust(home)
-    return trust.workspaces.some((w) => w.path === target)
+    return { trusted: trust.workspaces.some((w) => w.path === target) }
   } catch (e) {
-    if (e instanceof TrustFileError) return false
+    if (e instanceof TrustFileError) return { trusted: false, problem: e.message }
     throw e
   }
 }
