@@ -2,6 +2,7 @@ import { demoCommand } from './commands/demo'
 import { permissionsCheckCommand } from './commands/permissionsCheck'
 import { runCommand } from './commands/run'
 import { scriptedServerCommand } from './commands/scriptedServer'
+import { serveCommand } from './commands/serve'
 import { sessionsCommand } from './commands/sessions'
 import { UsageError } from './io'
 import { resolveToolSubject } from './toolSubjects'
@@ -15,6 +16,8 @@ Usage:
                 [--resume SESSION_ID] [--json] [--approve all|none|ask] [PROMPT]
   swarmdesk sessions list [--cwd DIR] [--json]
   swarmdesk demo [--headless] [--json] [--approve all|none|ask]
+  swarmdesk serve [--cwd DIR] [--port N] [--scenario FILE] [--model ID] [--permission-mode MODE]
+                  [--settings FILE] [--trust-project]
   swarmdesk scripted-server --scenario FILE [--port N]
   swarmdesk permissions check --cwd DIR [--mode MODE] [--settings FILE] --tool NAME --input JSON
   swarmdesk permissions check --batch FILE [--cwd DIR] [--mode MODE] [--settings FILE]
@@ -38,6 +41,8 @@ export async function main(argv: string[]): Promise<number> {
         return await sessionsCommand(rest)
       case 'demo':
         return await demoCommand(rest)
+      case 'serve':
+        return await serveCommand(rest)
       case 'scripted-server':
         return await scriptedServerCommand(rest)
       case 'permissions':

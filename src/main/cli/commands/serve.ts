@@ -1,0 +1,140 @@
+import { PermissionModeSchema, USER_PERMISSION_MODES, type PermissionMode } from '../../../shared/permissions'
+import { rendererDir, startWebHost, type WebHost } from '../../host'
+import { RunUsageError } from '../../runtime/session/headless'
+import { swarmdeskHome } from '../../runtime/transcripts/paths'
+import { WorkspaceService } from '../../runtime/workspace/service'
+import { parseCommandArgs, UsageError } from '../io'
+
+/** Where the command writes and what stops it besides SIGINT/SIGTERM; tests and `demo` pass their own. */
+export interface ServeIo {
+  stdout?: (line: string) => void
+  stderr?: (line: string) => void
+  /** Stops the host like a signal does. */
+  signal?: AbortSignal
+}
+
+/** What `serve` runs: parsed flags, or what `demo` sets up. */
+export interface ServeOptions {
+  cwd: string
+  port: number
+  scenario?: string
+  model?: string
+  mode?: PermissionMode
+  settingsFiles: string[]
+  trustProject: boolean
+}
+
+const SERVE_OPTIONS = {
+  cwd: { type: 'string' },
+  port: { type: 'string' },
+  scenario: { type: 'string' },
+  model: { type: 'string' },
+  'permission-mode': { type: 'string' },
+  settings: { type: 'string', multiple: true },
+  'trust-project': { type: 'boolean' }
+} as const
+
+/** Parses `swarmdesk serve` arguments. @throws UsageError naming the bad flag. */
+export function parseServeFlags(argv: string[]): ServeOptions {
+  const { values } = parseCommandArgs('serve', argv, SERVE_OPTIONS)
+  const port = values.port === undefined ? 0 : Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535 || values.port?.trim() === '') {
+    throw new UsageError(`swarmdesk serve: --port must be an integer from 0 to 65535, got '${values.port}'.`)
+  }
+  const rawMode = values['permission-mode']
+  let mode: PermissionMode | undefined
+  if (rawMode !== undefined) {
+    const parsed = PermissionModeSchema.safeParse(rawMode)
+    if (!parsed.success || rawMode === 'bubble') throw new UsageError(`--permission-mode must be one of ${USER_PERMISSION_MODES.join(', ')}, got '${rawMode}'.`)
+    mode = parsed.data
+  }
+  return {
+    cwd: values.cwd ?? process.cwd(),
+    port,
+    scenario: values.scenario,
+    model: values.model,
+    mode,
+    settingsFiles: values.settings ?? [],
+    trustProject: values['trust-project'] ?? false
+  }
+}
+
+/**
+ * `swarmdesk serve [--cwd DIR] [--port N] [--scenario FILE] [--model ID] [--permission-mode MODE]
+ * [--settings FILE] [--trust-project]` (SPEC §14): the workspace UI for a browser. Prints
+ * `SWARMDESK_URL http://127.0.0.1:PORT/?token=T` once listening, as the last line of its start;
+ * with `--scenario` it is preceded by `SCRIPTED_MODEL_URL http://127.0.0.1:PORT` (the scripted
+ * model's request log is at `/_scripted/requests` there). Serves until SIGINT or SIGTERM, then
+ * closes the host and disposes the workspace.
+ * @returns 0 after a clean stop; 1 when the port cannot be bound.
+ * @throws UsageError (exit code 2) for bad flags or a workspace that cannot start (missing
+ *   directory, no API key, a scenario or settings file that does not load).
+ */
+export async function serveCommand(argv: string[], io: ServeIo = {}): Promise<number> {
+  return runServe(parseServeFlags(argv), io)
+}
+
+/** Starts the workspace and its web host, prints the URL lines, and waits for a stop. */
+export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise<number> {
+  const out = io.stdout ?? ((line: string) => process.stdout.write(`${line}\n`))
+  const err = io.stderr ?? ((line: string) => process.stderr.write(`${line}\n`))
+  let service: WorkspaceService
+  try {
+    service = await WorkspaceService.start({
+      cwd: options.cwd,
+      home: swarmdeskHome(),
+      scenario: options.scenario,
+      model: options.model,
+      mode: options.mode,
+      settingsFiles: options.settingsFiles,
+      trustProject: options.trustProject
+    })
+  } catch (error) {
+    if (error instanceof RunUsageError) throw new UsageError(`swarmdesk serve: ${error.message}`)
+    throw error
+  }
+  let host: WebHost
+  try {
+    host = await startWebHost({ service, port: options.port, host: '127.0.0.1', staticDir: rendererDir() })
+  } catch (error) {
+    await service.dispose()
+    err(`swarmdesk serve: cannot listen on 127.0.0.1:${options.port}: ${(error as Error).message}`)
+    return 1
+  }
+  try {
+    // The URL line comes last: a reader that sees it knows everything is ready.
+    const scripted = scriptedModelUrl(service)
+    if (scripted) out(`SCRIPTED_MODEL_URL ${scripted}`)
+    out(`SWARMDESK_URL ${host.url}`)
+    await untilStopped(io.signal)
+  } finally {
+    await host.close()
+    await service.dispose()
+  }
+  return 0
+}
+
+/** Resolves on SIGINT, SIGTERM or `signal`, removing its listeners. */
+function untilStopped(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      signal?.removeEventListener('abort', stop)
+      resolve()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+    if (signal?.aborted) stop()
+    else signal?.addEventListener('abort', stop)
+  })
+}
+
+/**
+ * The scripted model server's URL when the workspace runs on a scenario (SPEC §13), so tests and
+ * people can read its request log; undefined for a real model.
+ */
+function scriptedModelUrl(service: WorkspaceService): string | undefined {
+  const url = (service as Partial<{ scriptedModelUrl: string }>).scriptedModelUrl
+  return typeof url === 'string' ? url : undefined
+}
