@@ -1,0 +1,65 @@
+import { rmSync } from 'node:fs'
+import { expect, test as base, type Page, type TestInfo } from '@playwright/test'
+import { startServe, type ServedWorkspace } from './serve'
+import { createTempRepo } from './workspace'
+
+/** A scenario file's content (SPEC §15), written by the test. */
+export type ScenarioObject = { name?: string; agents: Record<string, Array<Record<string, unknown>>> }
+
+interface Fixtures {
+  /** A fresh git repository, removed after the test. */
+  repo: string
+  /** Starts `swarmdesk serve` on `repo` with this scenario; stopped after the test, which then checks it exited 0. */
+  serve: (scenario: ScenarioObject) => Promise<ServedWorkspace>
+}
+
+/** Playwright's `test` with a fresh repository and a serve process per test. */
+export const test = base.extend<Fixtures>({
+  repo: async ({}, use) => {
+    const dir = createTempRepo()
+    await use(dir)
+    rmSync(dir, { recursive: true, force: true })
+  },
+  serve: async ({ repo }, use, testInfo) => {
+    const started: ServedWorkspace[] = []
+    await use(async (scenario) => {
+      const served = await startServe({ cwd: repo, scenario })
+      started.push(served)
+      return served
+    })
+    for (const served of started) {
+      const stderr = served.stderr()
+      const code = await served.stop()
+      if (stderr) await testInfo.attach('serve-stderr', { body: stderr, contentType: 'text/plain' })
+      expect(code, `swarmdesk serve should stop cleanly on SIGTERM; stderr:\n${stderr}`).toBe(0)
+    }
+  }
+})
+
+export { expect }
+
+/** The leader's pane text, read through the renderer's test hook (`window.__swarmdeskTest`). */
+export function paneText(page: Page, agentId = 'team-lead'): Promise<string> {
+  return page.evaluate((id) => (window as unknown as { __swarmdeskTest?: { paneText(id: string): string } }).__swarmdeskTest?.paneText(id) ?? '', agentId)
+}
+
+/** Waits until the agent's pane shows `text`. */
+export async function expectPaneToContain(page: Page, text: string | RegExp, agentId = 'team-lead'): Promise<void> {
+  await expect.poll(() => paneText(page, agentId), { message: `pane ${agentId} should show ${String(text)}`, timeout: 20_000 }).toMatch(typeof text === 'string' ? new RegExp(escapeRegExp(text)) : text)
+}
+
+/**
+ * Saves a full-page screenshot as test-results/<test>/<name>.png and attaches it to the report.
+ * Taken right after the DOM assertions on the same state: the picture is for people, the
+ * assertions are the test.
+ */
+export async function snap(page: Page, testInfo: TestInfo, name: string): Promise<string> {
+  const path = testInfo.outputPath(`${name}.png`)
+  await page.screenshot({ path, fullPage: true })
+  await testInfo.attach(name, { path, contentType: 'image/png' })
+  return path
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}

@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+
+/** The swarmdesk executable of this checkout. */
+const SWARMDESK_BIN = resolve(__dirname, '..', 'bin', 'swarmdesk')
+
+/** A running `swarmdesk serve` child process and what it printed. */
+export interface ServedWorkspace {
+  /** `SWARMDESK_URL`: the page, token included. */
+  url: string
+  /** The page's origin, `http://127.0.0.1:PORT`. */
+  origin: string
+  port: number
+  token: string
+  /** `SCRIPTED_MODEL_URL`: the scripted model server of this workspace (printed before SWARMDESK_URL). */
+  scriptedUrl: string | undefined
+  /** The workspace directory (a fresh git repository). */
+  cwd: string
+  /** SWARMDESK_HOME of the child. */
+  home: string
+  /** Everything the child wrote to stderr so far. */
+  stderr(): string
+  /** The scripted model's request log (`GET /_scripted/requests`): the raw bodies it received. */
+  modelRequests(): Promise<Array<{ body: any; headers: Record<string, string> }>>
+  /** SIGTERM, then waits for the exit; resolves the exit code (SIGKILL after 10 s gives null). */
+  stop(): Promise<number | null>
+}
+
+/**
+ * Starts `node bin/swarmdesk serve --cwd <cwd> --scenario <file> --port 0` with SWARMDESK_HOME in a
+ * fresh temp dir, and reads its `SWARMDESK_URL` and `SCRIPTED_MODEL_URL` lines. Builds nothing:
+ * `npm run build` must have run (the test script does it first).
+ * @throws Error with the child's stderr when it exits or prints nothing usable within 30 s.
+ */
+export async function startServe(options: { cwd: string; scenario: object }): Promise<ServedWorkspace> {
+  const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-e2e-home-')))
+  const scenarioFile = join(home, 'scenario.json')
+  writeFileSync(scenarioFile, JSON.stringify(options.scenario, null, 2))
+  const env: NodeJS.ProcessEnv = { ...process.env, SWARMDESK_HOME: home, NO_COLOR: '1' }
+  delete env.ANTHROPIC_API_KEY
+  delete env.ANTHROPIC_BASE_URL
+  const child = spawn(process.execPath, [SWARMDESK_BIN, 'serve', '--cwd', options.cwd, '--scenario', scenarioFile, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
+
+  let lines: Record<string, string>
+  try {
+    lines = await readUrlLines(child, exited)
+  } catch (error) {
+    child.kill('SIGKILL')
+    rmSync(home, { recursive: true, force: true })
+    throw new Error(`${(error as Error).message}\n--- serve stderr ---\n${stderr}`)
+  }
+  const url = new URL(lines.SWARMDESK_URL!)
+  const scriptedUrl = lines.SCRIPTED_MODEL_URL
+  let stopping: Promise<number | null> | undefined
+  return {
+    url: url.href,
+    origin: url.origin,
+    port: Number(url.port),
+    token: url.searchParams.get('token') ?? '',
+    scriptedUrl,
+    cwd: options.cwd,
+    home,
+    stderr: () => stderr,
+    modelRequests: async () => {
+      if (!scriptedUrl) throw new Error('swarmdesk serve printed no SCRIPTED_MODEL_URL line before SWARMDESK_URL')
+      return (await (await fetch(`${scriptedUrl}/_scripted/requests`)).json()) as Array<{ body: any; headers: Record<string, string> }>
+    },
+    stop: () =>
+      (stopping ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+        const code = await exited
+        clearTimeout(timer)
+        rmSync(home, { recursive: true, force: true })
+        return code
+      })())
+  }
+}
+
+/** Reads `KEY value` lines up to and including `SWARMDESK_URL`, which serve prints last. */
+async function readUrlLines(child: ChildProcess, exited: Promise<number | null>): Promise<Record<string, string>> {
+  const found: Record<string, string> = {}
+  const lines = createInterface({ input: child.stdout! })
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('swarmdesk serve printed no SWARMDESK_URL line within 30 s')), 30_000).unref())
+  const died = exited.then((code) => {
+    throw new Error(`swarmdesk serve exited with code ${code} before printing SWARMDESK_URL`)
+  })
+  died.catch(() => undefined)
+  const read = (async () => {
+    for await (const line of lines) {
+      const match = /^([A-Z_]+) (\S+)$/.exec(line)
+      if (match) found[match[1]!] = match[2]!
+      if (found.SWARMDESK_URL) return found
+    }
+    throw new Error('swarmdesk serve closed its stdout early')
+  })()
+  try {
+    return await Promise.race([read, died, timeout])
+  } finally {
+    // Keep draining stdout so the child never blocks on a full pipe.
+    child.stdout!.resume()
+  }
+}
