@@ -3,9 +3,12 @@ import type { AgentView, PendingPermission } from '../../../shared/ipc'
 import type { AppState } from './store'
 import { LEADER_AGENT_ID } from './workspaceSlice'
 
-/** Leader states in which it is working on a prompt (the prompt box is then disabled). */
+/**
+ * Leader states in which it is working on a prompt (the prompt box is then disabled). Not
+ * `starting`: the leader session announces itself with `agent_started` at boot and stays in that
+ * state until its first prompt sets `running`.
+ */
 const WORKING: ReadonlySet<AgentState> = new Set<AgentState>([
-  'starting',
   'running',
   'awaiting_permission',
   'awaiting_plan_approval',

@@ -91,6 +91,21 @@ describe('workspace slice', () => {
     expect(store.getState().workspace.agents['team-lead'].state).toBe('running')
   })
 
+  it('shows an agent whose start it missed once it reports a state', () => {
+    const store = createAppStore()
+    store.getState().loadSnapshot(snapshot({ agents: [] }))
+    store.getState().applyEvent(ev({ type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'running' }))
+    expect(store.getState().workspace.agents['team-lead']).toMatchObject({ agentType: 'main', state: 'running' })
+    expect(selectBusy(store.getState())).toBe(true)
+  })
+
+  it('is not busy when the leader has only announced itself', () => {
+    const store = createAppStore()
+    store.getState().loadSnapshot(snapshot({ agents: [] }))
+    store.getState().applyEvent(ev({ type: 'agent_started', agentId: 'team-lead', agentName: 'team-lead', agentType: 'main', depth: 0 }))
+    expect(selectBusy(store.getState())).toBe(false)
+  })
+
   it('derives busy from the leader state, a prompt in flight, or the snapshot when the leader is unknown', () => {
     const store = createAppStore()
     store.getState().loadSnapshot(snapshot({ agents: [], busy: true }))

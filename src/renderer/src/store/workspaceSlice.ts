@@ -69,6 +69,20 @@ export function initialWorkspace(): WorkspaceSlice['workspace'] {
 
 type Workspace = WorkspaceSlice['workspace']
 
+function minimalAgent(agentId: string, agentName: string, state: AgentView['state']): AgentView {
+  const leader = agentId === LEADER_AGENT_ID
+  return {
+    agentId,
+    agentName,
+    agentType: leader ? 'main' : 'unknown',
+    depth: leader ? 0 : 1,
+    state,
+    color: agentColor(agentId),
+    usage: ZERO_USAGE,
+    costUsd: 0
+  }
+}
+
 /** Applies one event to a synced workspace; returns the same object when nothing changed. */
 export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
   if (e.seq <= ws.lastSeq) return ws
@@ -94,6 +108,11 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
     }
     case 'agent_state':
       if (agent) next.agents = { ...ws.agents, [e.agentId]: { ...agent, state: e.state } }
+      else {
+        // An agent whose start we did not see (it began before a snapshot that omitted it): show it anyway.
+        next.agents = { ...ws.agents, [e.agentId]: minimalAgent(e.agentId, e.agentName, e.state) }
+        next.agentOrder = [...ws.agentOrder, e.agentId]
+      }
       return next
     case 'agent_stopped':
       if (agent) {

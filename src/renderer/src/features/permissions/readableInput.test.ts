@@ -12,7 +12,7 @@ describe('readable permission input', () => {
   })
 
   it('shows the diff of an Edit with lines classified for colour', () => {
-    const diff = '--- a/src/x.ts\n+++ b/src/x.ts\n@@ -1,2 +1,2 @@\n keep\n-old\n+new\n'
+    const diff = 'Index: /w/src/x.ts\n' + '='.repeat(67) + '\n--- a/src/x.ts\n+++ b/src/x.ts\n@@ -1,2 +1,2 @@\n keep\n-old\n+new\n'
     const view = readableInput({ tool: 'Edit', input: { file_path: '/w/src/x.ts', old_string: 'old', new_string: 'new' }, diff })
     expect(view).toEqual({
       kind: 'diff',

@@ -22,13 +22,17 @@ export function rawJson(input: unknown): string {
   }
 }
 
-/** Classifies the lines of a unified diff. */
+/**
+ * Classifies the lines of a unified diff. The `Index:` and `=====` header lines the `diff`
+ * package writes say nothing the `---`/`+++` lines do not, so they are dropped.
+ */
 export function diffLines(diff: string): DiffLine[] {
   return diff
     .replace(/\n$/, '')
     .split('\n')
+    .filter((text) => !text.startsWith('Index: ') && !/^=+$/.test(text))
     .map((text): DiffLine => {
-      if (text.startsWith('+++') || text.startsWith('---') || text.startsWith('Index:') || text.startsWith('===') || text.startsWith('\\'))
+      if (text.startsWith('+++') || text.startsWith('---') || text.startsWith('\\'))
         return { kind: 'meta', text }
       if (text.startsWith('@@')) return { kind: 'hunk', text }
       if (text.startsWith('+')) return { kind: 'add', text }
