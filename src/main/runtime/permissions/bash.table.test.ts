@@ -87,6 +87,7 @@ const CASES: Array<[command: string, expected: Expect, why: string, mode?: Permi
   ['ls\x07', 'ask', 'control character'],
   ['echo "unterminated', 'ask', 'does not parse'],
   ['for f in *; do rm $f; done', 'ask', 'loops are not classified'],
+  ['echo ' + '$('.repeat(200) + 'ls' + ')'.repeat(200), 'ask', 'nesting too deep to follow'],
   // redirections
   ['echo hi > out.txt', 'ask', 'redirect writes need approval in default mode'],
   ['echo hi > out.txt', 'allow', 'acceptEdits allows a redirect inside', 'acceptEdits'],

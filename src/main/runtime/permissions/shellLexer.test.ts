@@ -38,6 +38,10 @@ describe('shell lexer', () => {
     ])
   })
 
+  it('refuses nesting deeper than it follows instead of overflowing the stack', () => {
+    expect(() => lexShell('echo ' + '$('.repeat(5000) + 'x' + ')'.repeat(5000))).toThrow(/nested more than/)
+  })
+
   it.each(['for x in y; do z; done', 'case x in y) z;; esac', 'f() { x; }', '[[ -f x ]]', '(( x++ ))', 'a=(1 2)', 'echo ${x:-$(rm y)}', 'echo $((x))', 'echo ${a[$i]}', 'echo ${x@P}', 'cat <<E\n$(rm x)\nE'])(
     'refuses to classify %j',
     (src) => {

@@ -41,12 +41,14 @@ export class ShellUnsupportedError extends PermissionsError {
 }
 
 const META = ' \t\n;&|()<>'
+/** Deeper nesting of subshells, groups and substitutions is not classified (and cannot overflow the stack). */
+const MAX_NESTING = 64
 const SKIPPED_KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '!'])
 const UNSUPPORTED_KEYWORDS = new Set(['for', 'case', 'select', 'function', '[[', 'coproc', '((', 'esac', 'in'])
 
 /** Split `src` into nodes. Throws {@link ShellUnsupportedError} on what it does not model. */
-export function lexShell(src: string): ShellNode[] {
-  const lexer = new Lexer(src)
+export function lexShell(src: string, nesting = 0): ShellNode[] {
+  const lexer = new Lexer(src, nesting)
   const nodes = lexer.list(null)
   if (lexer.pos < src.length) throw new ShellUnsupportedError(`unexpected '${src[lexer.pos]}' at offset ${lexer.pos}`)
   return nodes
@@ -55,13 +57,22 @@ export function lexShell(src: string): ShellNode[] {
 class Lexer {
   pos = 0
   private heredocs: Array<{ delim: string; quoted: boolean; strip: boolean }> = []
-  constructor(private readonly src: string) {}
+  constructor(private readonly src: string, private nesting: number) {}
 
   private peek(n = 0): string { return this.src[this.pos + n] ?? '' }
   private startsWith(s: string): boolean { return this.src.startsWith(s, this.pos) }
 
   /** A list of commands up to `end` (`)` for subshells and `$(…)`, `}` for groups, null for the whole input). */
   list(end: ')' | '}' | null): ShellNode[] {
+    if (++this.nesting > MAX_NESTING) throw new ShellUnsupportedError(`nested more than ${MAX_NESTING} levels`)
+    try {
+      return this.listBody(end)
+    } finally {
+      this.nesting--
+    }
+  }
+
+  private listBody(end: ')' | '}' | null): ShellNode[] {
     const nodes: ShellNode[] = []
     for (;;) {
       this.skipSeparators()
@@ -263,7 +274,7 @@ class Lexer {
         if (c === '`') { this.pos++; break }
         if (c === '\\' && '`$\\'.includes(this.peek(1))) { inner += this.peek(1); this.pos += 2 } else { inner += c; this.pos++ }
       }
-      subs.push(lexShell(inner))
+      subs.push(lexShell(inner, this.nesting))
       return true
     }
     const next = this.peek(1)
