@@ -196,3 +196,41 @@ describe('query() through the real SDK and the scripted model', () => {
     expect(existsSync(join(dir, 'after.txt'))).toBe(false)
   })
 })
+
+describe('context compaction', () => {
+  it('replaces older turns with a model-written summary past 85% of the window, keeping recent turns verbatim', async () => {
+    harness = await startLoopHarness({
+      agents: {
+        'team-lead': [
+          { tools: [{ name: 'Bash', input: { command: 'seq 1000 1400' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'seq 2000 2400' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'seq 3000 3400' } }] },
+          { when: 'Compact the conversation', text: 'SUMMARY: listed the numbers 1000-1400 and 2000-2400.' },
+          { text: 'finished after compaction' }
+        ]
+      }
+    })
+    const events: string[] = []
+    // Bash alone (about 600 tokens of prompt) and three outputs of about 500 tokens each: the
+    // third request passes 85% of a 3,000-token window.
+    const bash = CORE_TOOLS.filter((t) => t.name === 'Bash')
+    const { end, messages } = await runQuery(harness, { cwd: dir, tools: bash, contextWindow: 2700 }, (e) => {
+      if (e.type === 'compacted') events.push(`compacted:${e.replaced}`)
+    })
+    if (end.reason === 'model_error') throw end.error
+    expect(end).toMatchObject({ reason: 'completed', finalText: 'finished after compaction' })
+    expect(events).toHaveLength(1)
+    // the summary request carried the instruction; the next request starts from the summary
+    const requests = bodies(harness)
+    const summaryRequest = requests.findIndex((b) => JSON.stringify(b.messages.at(-1)).includes('Compact the conversation'))
+    expect(summaryRequest).toBeGreaterThan(0)
+    const after = requests[summaryRequest + 1]!
+    expect(JSON.stringify(after.messages[0])).toContain('SUMMARY: listed the numbers 1000-1400 and 2000-2400.')
+    expect(after.messages.length).toBeLessThan(requests[summaryRequest - 1]!.messages.length)
+    // roles still alternate and every tool_result follows its tool_use
+    expect(messages[0]!.role).toBe('user')
+    expect(messages[1]!.role).toBe('assistant')
+    const text = JSON.stringify(after.messages)
+    for (const m of text.matchAll(/"tool_use_id":"(toolu_[^"]+)"/g)) expect(text).toContain(`"id":"${m[1]}"`)
+  })
+})

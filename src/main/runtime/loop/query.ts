@@ -1,8 +1,9 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import { costOf } from '../model/pricing'
+import { contextWindowOf, costOf } from '../model/pricing'
 import { ModelError } from '../model/errors'
 import type { AssistantMessage } from '../model/types'
 import { pumpWhile } from './channel'
+import { COMPACT_THRESHOLD, compactHistory, estimateTokens } from './compact'
 import { runToolUses, type ToolUse } from './runTools'
 import { apiToolOf } from './toolSchemas'
 import type { LoopEvent, QueryEnd, QueryParams } from './types'
@@ -23,6 +24,9 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
   const tools = params.tools.map(apiToolOf)
   let turns = 0
   let finalText = ''
+  // Tokens of the last request plus its answer, and the history length they cover.
+  let known: { tokens: number; length: number } | undefined
+  const window = params.contextWindow ?? contextWindowOf(params.model)
   for (;;) {
     if (params.signal.aborted) return { reason: 'aborted', finalText, turns }
     if (params.maxTurns !== undefined && turns >= params.maxTurns) return { reason: 'max_turns', finalText, turns }
@@ -32,6 +36,22 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
       const message: MessageParam = { role: 'user', content: pending.map((text) => ({ type: 'text' as const, text })) }
       params.messages.push(message)
       yield { type: 'message', role: 'user', message }
+    }
+    const estimate = known ? known.tokens + estimateTokens(params.messages.slice(known.length)) : estimateTokens({ s: params.system, t: tools, m: params.messages })
+    if (estimate > COMPACT_THRESHOLD * window) {
+      try {
+        const compacted = await compactHistory(params, tools, window)
+        if (compacted) {
+          known = undefined
+          yield { type: 'usage', ...compacted.usage, model: compacted.model, costUsd: compacted.costUsd }
+          yield { type: 'compacted', summary: compacted.summary, replaced: compacted.replaced, messages: [...params.messages] }
+          yield { type: 'notice', level: 'info', message: `Context ${Math.round((estimate / window) * 100)}% full: compacted ${compacted.replaced} earlier messages into a summary.` }
+        }
+      } catch (error) {
+        if (!(error instanceof ModelError)) throw error
+        if (error.kind === 'aborted') return { reason: 'aborted', finalText, turns }
+        yield { type: 'notice', level: 'warning', message: `Compaction failed, continuing with the full history: ${error.message}` }
+      }
     }
     turns++
     let response: { message: AssistantMessage; stopReason: string | null } | undefined
@@ -48,6 +68,8 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
           params.onUsage?.(event.usage, costUsd, event.model)
           yield { type: 'usage', ...event.usage, model: event.model, costUsd }
           response = event
+          const u = event.usage
+          known = { tokens: u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens + u.outputTokens, length: params.messages.length + 1 }
         }
       }
     } catch (error) {

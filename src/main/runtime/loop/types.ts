@@ -22,6 +22,8 @@ export type LoopEvent =
   | LoopRuntimeEvent
   | { type: 'text_delta'; text: string }
   | { type: 'message'; role: 'assistant' | 'user'; message: MessageParam }
+  /** The older history was replaced by a summary; `messages` is the whole new history (SPEC §2). */
+  | { type: 'compacted'; summary: string; replaced: number; messages: MessageParam[] }
 
 /** How a `query()` run ended: one case of a union, never flags. */
 export type QueryEnd =
@@ -65,6 +67,8 @@ export interface QueryParams {
   gate: PermissionGate
   /** Messages queued for this agent (task notifications, teammate messages), taken at each turn boundary. */
   drainPending?: () => string[]
+  /** Context window in tokens; compaction starts past 85% of it. Default: the model's. */
+  contextWindow?: number
   /** Called with each usage and its cost, in USD, after every response. */
   onUsage?: (usage: Usage, costUsd: number, model: string) => void
 }

@@ -13,14 +13,16 @@ import { HeadTailBuffer } from './outputBuffers'
 export const PTY_TAG_VARIABLE = 'SWARMDESK_PTY_TAG'
 
 /**
- * Fixed environment of every command (SPEC §3, STACK.md): a pager or a credential prompt would
- * wait forever on a terminal nobody types into.
+ * Fixed environment of every command (SPEC §3, STACK.md): a pager, a credential prompt or an
+ * editor would wait forever on a terminal nobody types into. GIT_EDITOR=true makes `git commit`
+ * without -m and `git rebase -i` take the default text instead of opening an editor.
  */
 export const FIXED_PTY_ENV: Readonly<Record<string, string>> = {
   TERM: 'xterm-256color',
   PAGER: 'cat',
   GIT_PAGER: 'cat',
-  GIT_TERMINAL_PROMPT: '0'
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_EDITOR: 'true'
 }
 
 /** Raw output a foreground run keeps for its result: 1 MiB head + 1 MiB tail (UTF-16 units). */

@@ -231,6 +231,12 @@ export class Session {
       this.transcript.append(event.role, event.message)
       return
     }
+    if (event.type === 'compacted') {
+      // Append-only: a boundary, then the new history in full, so a resume reads exactly it.
+      this.transcript.append('system', { summary: event.summary, replacedMessages: event.replaced }, 'compact_boundary')
+      for (const m of event.messages) this.transcript.append(m.role === 'assistant' ? 'assistant' : 'user', m)
+      return
+    }
     this.emit(event as WithoutAgent<RuntimeEventInput>)
   }
 

@@ -1,0 +1,59 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { INTERRUPTED_TOOL_RESULT, messagesForResume, readTranscript } from './reader'
+import { TranscriptWriter } from './writer'
+
+let dir: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'swarmdesk-transcript-'))
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+const user = (text: string) => ({ role: 'user', content: [{ type: 'text', text }] })
+
+describe('transcripts', () => {
+  it('appends one JSON line per message, chained by parentUuid, and never rewrites earlier lines', () => {
+    const path = join(dir, 'a', 'transcript.jsonl')
+    const w = new TranscriptWriter(path, 'team-lead')
+    const first = w.append('user', user('hi'))
+    const before = readFileSync(path, 'utf8')
+    const second = w.append('assistant', { role: 'assistant', content: [{ type: 'text', text: 'hello' }] })
+    w.close()
+    expect(readFileSync(path, 'utf8').startsWith(before)).toBe(true)
+    expect(second.parentUuid).toBe(first.uuid)
+    expect(() => w.append('user', user('late'))).toThrow(/closed/)
+    const { entries, warnings } = readTranscript(path)
+    expect(warnings).toEqual([])
+    expect(entries.map((e) => [e.type, e.agentId, e.schemaVersion])).toEqual([
+      ['user', 'team-lead', 1],
+      ['assistant', 'team-lead', 1]
+    ])
+  })
+
+  it('skips a torn last line with a warning naming it, keeping every complete line', () => {
+    const path = join(dir, 't.jsonl')
+    const w = new TranscriptWriter(path, 'team-lead')
+    w.append('user', user('one'))
+    w.close()
+    appendFileSync(path, '{"schemaVersion":1,"uuid":"x","parentUu')
+    const { entries, warnings } = readTranscript(path)
+    expect(entries).toHaveLength(1)
+    expect(warnings).toEqual([`${path}:2: torn last line (the process stopped mid-write) skipped`])
+  })
+
+  it('resumes from the last compact boundary and closes dangling tool calls', () => {
+    const path = join(dir, 'c.jsonl')
+    const w = new TranscriptWriter(path, 'team-lead')
+    w.append('user', user('old turn'))
+    w.append('system', { summary: 's' }, 'compact_boundary')
+    w.append('user', user('summary of old turn'))
+    w.append('assistant', { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'sleep 9' } }] })
+    w.close()
+    const { messages, repair } = messagesForResume(readTranscript(path).entries)
+    expect(messages[0]).toEqual(user('summary of old turn'))
+    expect(messages).toHaveLength(3)
+    expect(repair).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true, content: INTERRUPTED_TOOL_RESULT }] })
+  })
+})
