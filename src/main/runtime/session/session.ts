@@ -9,6 +9,7 @@ import { Budget } from '../loop/budget'
 import { query } from '../loop/query'
 import type { LoopEvent, QueryEnd, WithoutAgent } from '../loop/types'
 import type { ModelClient } from '../model/client'
+import { priceOf } from '../model/pricing'
 import type { AgentIdentity } from '../model/types'
 import type { PermissionPrompter } from '../permissions/prompter'
 import { createBackgroundShells } from '../pty'
@@ -71,6 +72,7 @@ export class Session {
   private mode: PermissionMode
   private closed = false
   private pendingRepair: ContentBlockParam[] | undefined
+  private readonly unpricedModels = new Set<string>()
 
   private constructor(
     private readonly options: SessionOptions,
@@ -184,9 +186,13 @@ export class Session {
           sessionAllowRules: this.sessionAllowRules,
           record: (entry) => this.recordPermission(entry)
         }),
-        onUsage: (usage, cost) => {
+        onUsage: (usage, cost, model) => {
           this.totalUsage = addUsage(this.totalUsage, usage)
           this.totalCost += cost
+          if (!priceOf(model) && !this.unpricedModels.has(model)) {
+            this.unpricedModels.add(model)
+            this.emit({ type: 'notice', level: 'warning', message: `No price is known for model ${model}: its cost is counted as $0. Prices live in src/main/runtime/model/pricing.ts.` })
+          }
         }
       })
       for (;;) {
