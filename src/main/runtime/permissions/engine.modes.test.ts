@@ -122,4 +122,14 @@ describe('rules', () => {
     expect((await t2.decide({ kind: 'read', path: '/etc/hosts' })).decision).toBe('ask')
     expect((await t2.decide({ kind: 'tool', tool: 'WebSearch', specifier: 'q', readOnly: true }, 'bypassPermissions')).decision).toBe('deny')
   })
+
+  it('treats additionalDirectories like the workspace for reads and acceptEdits, never for protected files', async () => {
+    const t3 = await makeWorkspace()
+    await t3.writeSettings(path.join(t3.home, 'settings.json'), { permissions: { additionalDirectories: [t3.outside] } })
+    expect((await t3.decide({ kind: 'read', path: path.join(t3.outside, 'secret.txt') })).decision).toBe('allow')
+    expect((await t3.decide({ kind: 'edit', path: path.join(t3.outside, 'new.txt') })).decision).toBe('ask')
+    expect((await t3.decide({ kind: 'edit', path: path.join(t3.outside, 'new.txt') }, 'acceptEdits')).decision).toBe('allow')
+    expect((await t3.decide({ kind: 'edit', path: path.join(t3.outside, '.zshrc') }, 'acceptEdits')).decision).toBe('ask')
+    expect((await t3.decide({ kind: 'bash', command: `cat ${t3.outside}/secret.txt` })).decision).toBe('allow')
+  })
 })
