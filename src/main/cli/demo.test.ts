@@ -44,7 +44,7 @@ describe('swarmdesk demo', () => {
   })
 
   it('prints a readable stream for a person', async () => {
-    const run = await runCli(['demo'], { env: { SWARMDESK_HOME: home } })
+    const run = await runCli(['demo', '--headless'], { env: { SWARMDESK_HOME: home } })
     expect(run.code).toBe(0)
     const workspace = /Demo workspace: (\S+)/.exec(run.stdout)![1]!
     try {

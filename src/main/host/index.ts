@@ -7,5 +7,5 @@ export { startWebHost, BRIDGE_PATH, type WebHost, type WebHostOptions } from './
 export { Bridge, CloseCode, MAX_BUFFERED_BYTES, toIpcError } from './bridge'
 export { TOKEN_COOKIE, newToken, tokensMatch } from './auth'
 export { FALLBACK_CSP } from './securityHeaders'
-export { rendererDir } from './rendererDir'
+export { packageRoot, rendererDir } from './rendererDir'
 export type { BridgedService } from './types'

@@ -1,5 +1,6 @@
 import { createDemoWorkspace, demoPaths } from '../../runtime/workspace/demoWorkspace'
 import { parseCommandArgs } from '../io'
+import { demoWithUi } from './demoUi'
 import { executeRun, parseApprove } from './run'
 
 /** What the leader is asked in the demo. */
@@ -8,11 +9,13 @@ export const DEMO_PROMPT = 'Survey this project, run its tests, and fix whatever
 /**
  * `swarmdesk demo [--headless] [--json] [--approve all|none|ask]` (SPEC §14): the main job on a
  * fresh copy of the bundled sample workspace, offline, against the scripted model. On no TTY
- * `--approve` defaults to `all` (the workspace is a throwaway copy). This build has no app window,
- * so the demo always runs headless.
+ * `--approve` defaults to `all` (the workspace is a throwaway copy). Without `--headless` (and
+ * without `--json`, whose event stream only a headless run prints) the demo opens in the workspace
+ * UI: the app window where Electron is installed, else the browser UI served by the web host.
  */
 export async function demoCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('demo', argv, { headless: { type: 'boolean' }, json: { type: 'boolean' }, approve: { type: 'string' } })
+  if (!values.headless && !values.json) return demoWithUi(DEMO_PROMPT)
   const approve = parseApprove(values.approve, process.stdin.isTTY === true ? 'ask' : 'all')
   const workspace = await createDemoWorkspace()
   if (!values.json) {
