@@ -5,7 +5,7 @@ import type { GateDecision, PermissionGate } from '../loop/types'
 
 /** The part of the permission engine the gate needs. */
 export interface PermissionDecider {
-  decide(subject: PermissionSubject, context: { cwd: string; mode: PermissionMode; sessionAllowRules?: string[] }): Promise<PermissionDecision>
+  decide(subject: PermissionSubject, context: { cwd: string; mode: PermissionMode; sessionAllowRules?: string[]; tool?: string }): Promise<PermissionDecision>
   suggestRules(subject: PermissionSubject, cwd: string): string[]
 }
 
@@ -47,7 +47,7 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
     const subject = tool.permissionSubject(input, { cwd: options.cwd })
     if (subject.kind === 'none') return { behavior: 'allow' }
     const mode = options.mode()
-    const verdict = await options.engine.decide(subject, { cwd: options.cwd, mode, sessionAllowRules: options.sessionAllowRules })
+    const verdict = await options.engine.decide(subject, { cwd: options.cwd, mode, sessionAllowRules: options.sessionAllowRules, tool: tool.name })
     const base = { time: new Date().toISOString(), agentId: options.agentId, agentName: options.agentName, tool: tool.name, input }
     if (verdict.decision !== 'ask') {
       const by = verdict.rule ? 'rule' : 'mode'
