@@ -18,7 +18,8 @@ export function usePermissionShortcuts(): void {
       e.preventDefault()
       runAction(active, action, 'queue')
     }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
+    // Capture phase: xterm stops the propagation of keys pressed in a focused pane.
+    window.addEventListener('keydown', onKey, true)
+    return () => window.removeEventListener('keydown', onKey, true)
   }, [])
 }
