@@ -4,6 +4,7 @@ import {
   type PushChannel,
   type PushOf,
   type RequestChannel,
+  type RequestOf,
   type ResponseOf
 } from '../../../shared/ipc'
 import { Emitter } from '../lib/lifecycle'
@@ -188,11 +189,11 @@ export function createWebSocketClient(options: WebSocketClientOptions): Workspac
     get status() {
       return status
     },
-    request<C extends RequestChannel>(channel: C, payload: Parameters<WorkspaceClient['request']>[1]): Promise<ResponseOf<C>> {
+    request<C extends RequestChannel>(channel: C, payload: RequestOf<C>): Promise<ResponseOf<C>> {
       if (disposed) return Promise.reject(new BridgeDisconnectedError('The workspace client is disposed'))
       let checked: unknown
       try {
-        checked = checkRequest(channel, payload as never)
+        checked = checkRequest(channel, payload)
       } catch (err) {
         return Promise.reject(err instanceof Error ? err : new Error(String(err)))
       }
