@@ -56,6 +56,12 @@ export async function startServe(options: { cwd: string; scenario: object }): Pr
     throw new Error(`${(error as Error).message}\n--- serve stderr ---\n${stderr}`)
   }
   const url = new URL(lines.SWARMDESK_URL!)
+  const page = await fetch(url)
+  if (page.status === 503) {
+    child.kill('SIGKILL')
+    rmSync(home, { recursive: true, force: true })
+    throw new Error(`The renderer is not built: ${await page.text()}(npm test builds before the e2e tests; run \`npm run build\` when running them alone.)`)
+  }
   const scriptedUrl = lines.SCRIPTED_MODEL_URL
   let stopping: Promise<number | null> | undefined
   return {
