@@ -1,0 +1,200 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { agentId, assignColor, TEAM_SCHEMA_VERSION, TeamConfigSchema, type TeamConfig, type TeamMember } from '../../../shared/teams'
+import { createFileExclusiveSync, withLock, writeFileAtomicSync, type LockOptions } from '../locks'
+import { TeamActiveError, TeamExistsError, TeamFileError, TeamMemberError, TeamNotFoundError } from './errors'
+import { safeName } from './names'
+
+/** A member to add. `color` defaults to the palette's choice; `isActive` to true; `mode` to `default`. */
+export type NewMember = Omit<TeamMember, 'agentId' | 'joinedAt' | 'color' | 'isActive' | 'mode' | 'planModeRequired' | 'paneId'> &
+  Partial<Pick<TeamMember, 'color' | 'isActive' | 'mode' | 'planModeRequired' | 'paneId'>>
+
+/** Fields of a member that may change after it joined. */
+export type MemberPatch = Partial<Omit<TeamMember, 'agentId' | 'name' | 'joinedAt'>>
+
+/** A new team: its name (sanitised), description and leader. */
+export interface NewTeam {
+  name: string
+  description?: string
+  lead: NewMember
+  allowedPaths?: string[]
+}
+
+/** The name the leader has in every team (Claude Code's convention). */
+export const LEAD_NAME = 'team-lead'
+
+/**
+ * Team configs at `<home>/teams/{team}/config.json` (SPEC §9.1, §12). Every change is a
+ * read-modify-write under the team's `.lock` (owner pid + start time, broken at once when the
+ * owner is dead), written by temp + rename: concurrent writers in any process lose nothing and a
+ * crash never leaves a torn config.
+ */
+export class TeamStore {
+  constructor(
+    readonly home: string,
+    private readonly lockOptions: LockOptions = {}
+  ) {}
+
+  /** `<home>/teams/{team}`. @throws TeamNameError. */
+  teamDir(team: string): string {
+    return join(this.home, 'teams', safeName(team))
+  }
+
+  /** Creates a team with its leader as the first member. @throws TeamExistsError, TeamNameError. */
+  async create(input: NewTeam): Promise<TeamConfig> {
+    const name = safeName(input.name)
+    const dir = this.teamDir(name)
+    mkdirSync(dir, { recursive: true })
+    const lead = member(name, { ...input.lead, name: safeName(input.lead.name, 'agent') }, [])
+    const config: TeamConfig = {
+      schemaVersion: TEAM_SCHEMA_VERSION,
+      name,
+      description: input.description ?? '',
+      createdAt: new Date().toISOString(),
+      leadAgentId: lead.agentId,
+      members: [lead],
+      hiddenPaneIds: [],
+      allowedPaths: input.allowedPaths ?? []
+    }
+    if (!createFileExclusiveSync(join(dir, 'config.json'), serialise(config))) throw new TeamExistsError(name)
+    return config
+  }
+
+  /** The team's config. @throws TeamNotFoundError, TeamFileError (invalid file, named). */
+  read(team: string): TeamConfig {
+    const file = join(this.teamDir(team), 'config.json')
+    let text: string
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new TeamNotFoundError(team)
+      throw error
+    }
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch (error) {
+      throw new TeamFileError(file, `not valid JSON (${(error as Error).message})`)
+    }
+    const parsed = TeamConfigSchema.safeParse(json)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw new TeamFileError(file, `not a team config: ${issue.path.join('.') || '(root)'} ${issue.message}`)
+    }
+    return parsed.data
+  }
+
+  /** Every team with a readable config, by name; unreadable ones are reported, not fatal. */
+  list(): { teams: TeamConfig[]; problems: TeamFileError[] } {
+    const teams: TeamConfig[] = []
+    const problems: TeamFileError[] = []
+    let names: string[] = []
+    try {
+      names = readdirSync(join(this.home, 'teams')).sort()
+    } catch {
+      // no teams yet
+    }
+    for (const n of names) {
+      try {
+        teams.push(this.read(n))
+      } catch (error) {
+        if (error instanceof TeamFileError) problems.push(error)
+      }
+    }
+    return { teams, problems }
+  }
+
+  /**
+   * Applies `change` to the config under the lock and writes the result atomically. The base of
+   * every other mutation; `change` may throw to abort (nothing is written).
+   */
+  async update(team: string, change: (config: TeamConfig) => TeamConfig): Promise<TeamConfig> {
+    const dir = this.teamDir(team)
+    return withLock(join(dir, '.lock'), () => {
+      const next = TeamConfigSchema.parse(change(this.read(team)))
+      writeFileAtomicSync(join(dir, 'config.json'), serialise(next))
+      return next
+    }, this.lockOptions)
+  }
+
+  /** Adds a member (agent id `name@team`, a colour distinct from the others'). @throws TeamMemberError if the name is taken. */
+  async addMember(team: string, input: NewMember): Promise<TeamMember> {
+    const name = safeName(input.name, 'agent')
+    let added!: TeamMember
+    await this.update(team, (c) => {
+      if (c.members.some((m) => m.name === name)) throw new TeamMemberError(`Team '${c.name}' already has a member named '${name}'.`)
+      added = member(c.name, { ...input, name }, c.members.map((m) => m.color))
+      return { ...c, members: [...c.members, added] }
+    })
+    return added
+  }
+
+  /** Changes fields of a member. @throws TeamMemberError if there is no such member. */
+  async updateMember(team: string, name: string, patch: MemberPatch): Promise<TeamMember> {
+    let updated!: TeamMember
+    await this.update(team, (c) => {
+      const i = indexOf(c, name)
+      updated = { ...c.members[i], ...patch }
+      return { ...c, members: c.members.map((m, j) => (j === i ? updated : m)) }
+    })
+    return updated
+  }
+
+  /** Marks a member active or not (a teammate that exits becomes inactive). */
+  setActive(team: string, name: string, isActive: boolean): Promise<TeamMember> {
+    return this.updateMember(team, name, { isActive })
+  }
+
+  /** Removes a member. @throws TeamMemberError if there is no such member. */
+  async removeMember(team: string, name: string): Promise<void> {
+    await this.update(team, (c) => ({ ...c, members: c.members.filter((_, j) => j !== indexOf(c, name)) }))
+  }
+
+  /**
+   * Deletes the team's folder (config, inboxes) and its task list. Refused while any member other
+   * than the leader is active (SPEC §9.1: TeamDelete fails while a teammate is active).
+   *
+   * @throws TeamActiveError naming the active members; TeamNotFoundError.
+   */
+  async delete(team: string): Promise<void> {
+    const dir = this.teamDir(team)
+    await withLock(join(dir, '.lock'), () => {
+      const c = this.read(team)
+      const active = c.members.filter((m) => m.isActive && m.agentId !== c.leadAgentId).map((m) => m.name)
+      if (active.length > 0) throw new TeamActiveError(c.name, active)
+      rmSync(join(dir, 'config.json'))
+      rmSync(join(this.home, 'tasks', c.name), { recursive: true, force: true })
+    }, this.lockOptions)
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The first free name among `base`, `base-2`, `base-3`… in the team (SPEC §9.2: unique names). */
+export function uniqueMemberName(config: TeamConfig, base: string): string {
+  const taken = new Set(config.members.map((m) => m.name))
+  if (!taken.has(base)) return base
+  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`
+}
+
+function member(team: string, input: NewMember, takenColors: string[]): TeamMember {
+  return {
+    ...input,
+    agentId: agentId(input.name, team),
+    color: input.color ?? assignColor(input.name, takenColors),
+    paneId: input.paneId ?? '',
+    planModeRequired: input.planModeRequired ?? false,
+    mode: input.mode ?? 'default',
+    isActive: input.isActive ?? true,
+    joinedAt: new Date().toISOString()
+  }
+}
+
+function indexOf(c: TeamConfig, name: string): number {
+  const i = c.members.findIndex((m) => m.name === name)
+  if (i < 0) throw new TeamMemberError(`Team '${c.name}' has no member named '${name}'.`)
+  return i
+}
+
+function serialise(config: TeamConfig): string {
+  return JSON.stringify(config, null, 2) + '\n'
+}
