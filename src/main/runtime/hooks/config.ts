@@ -89,7 +89,7 @@ function parseEvent(source: string, name: string, raw: unknown, config: HookConf
   })
 }
 
-const HINT = 'expected [{"matcher"?: "…", "hooks": [{"type": "command", "command": "…", "timeout"?: seconds}]}]'
+const HINT = 'each event takes [{"matcher"?: "…", "hooks": [{"type": "command", "command": "…", "timeout"?: seconds}]}]'
 
 function fieldPath(p: ReadonlyArray<PropertyKey>): string {
   return p.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '')

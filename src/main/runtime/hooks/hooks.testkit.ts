@@ -33,14 +33,14 @@ export function oneHook(event: string, command: string, extra: { matcher?: strin
   return { [event]: [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command, ...(timeout !== undefined ? { timeout } : {}) }] }] }
 }
 
-/** Pids whose command line contains `needle` (zombies have an empty one and are not listed). */
-export async function pidsWithCmdline(needle: string): Promise<number[]> {
+/** Pids whose command line is exactly `cmdline`, words joined by spaces (zombies have an empty one and are not listed). */
+export async function pidsWithCmdline(cmdline: string): Promise<number[]> {
   const found: number[] = []
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
-      const cmdline = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).replaceAll('\0', ' ')
-      if (cmdline.includes(needle)) found.push(Number(entry))
+      const words = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).split('\0').filter((w) => w !== '')
+      if (words.join(' ') === cmdline) found.push(Number(entry))
     } catch {
       // The process ended while we looked.
     }
@@ -58,9 +58,9 @@ export async function eventually(check: () => Promise<boolean>, ms = 3000): Prom
   }
 }
 
-/** A `sleep` duration no other process on the machine uses, to find ours in /proc. */
+/** A `sleep` command line no other process on the machine has, to find ours in /proc. */
 export function uniqueSleep(): string {
-  return `300.${Math.floor(Math.random() * 1e9)}`
+  return `sleep 300.${Math.floor(Math.random() * 1e9)}`
 }
 
 /** Lines of a JSONL file the hooks appended to ([] when it does not exist). */
