@@ -66,4 +66,16 @@ describe('finishWorktree', () => {
     expect(existsSync(wt.path)).toBe(true)
     expect(branchExists(repo.root, wt.branch)).toBe(true)
   })
+
+  it("keeps a clean worktree that holds an isolated grandchild's worktree, so the nested work survives", async () => {
+    repo = makeRepo()
+    const outer = await createWorktree({ cwd: repo.root, agentId: agentIdWith('0000000a') })
+    const inner = await createWorktree({ cwd: outer.path, agentId: agentIdWith('0000000b') })
+    expect(inner.path).toBe(path.join(outer.path, '.swarmdesk', 'worktrees', 'agent-0000000b'))
+    writeFileSync(path.join(inner.path, 'wip.txt'), 'wip\n')
+    const result = await finishWorktree(outer)
+    expect(result.kept).toBe(true)
+    expect(result.reason).toMatch(/contains another worktree/)
+    expect(existsSync(path.join(inner.path, 'wip.txt'))).toBe(true)
+  })
 })
