@@ -1,0 +1,38 @@
+/**
+ * Errors of the mailbox subsystem: one base, subclassed by blame; `name` survives IPC. Every
+ * message says what to fix.
+ */
+export class MailboxError extends Error {
+  override name = 'MailboxError'
+}
+
+/**
+ * A team or agent name that cannot name a folder under `<home>/teams/` (SPEC §9.2: `[a-z0-9-]`).
+ * The caller's fault; `field` is `team`, `agent` or `to`, `value` what was given.
+ */
+export class InvalidNameError extends MailboxError {
+  override name = 'InvalidNameError'
+  constructor(
+    readonly field: string,
+    readonly value: string,
+    problem: string
+  ) {
+    super(`${field} '${value}' ${problem}`)
+  }
+}
+
+/** A message that does not match the message schema (SPEC §9.3); `issues` name the fields. */
+export class InvalidMessageError extends MailboxError {
+  override name = 'InvalidMessageError'
+  constructor(readonly issues: string) {
+    super(`invalid message: ${issues}`)
+  }
+}
+
+/** `waitForMessage` was aborted through its signal; `cause` is the signal's reason. */
+export class MailboxAbortError extends MailboxError {
+  override name = 'AbortError'
+  constructor(cause?: unknown) {
+    super('waiting for a message was aborted', { cause })
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * Agent mailboxes (SPEC §9.3): maildir-style inboxes, lock-free and crash-safe, delivered by
+ * directory watching. See README "Mailbox" for the on-disk layout and its guarantees.
+ */
+export { createMailbox, Mailbox, STALE_TMP_MS } from './mailbox'
+export type { MailboxOptions, OutgoingMessage, ReadResult, SendResult, SentEvent } from './mailbox'
+export { InvalidMessageError, InvalidNameError, MailboxAbortError, MailboxError } from './errors'
+export { assertName, inboxPaths, newMessageId, sanitizeName } from './names'
+export type { InboxPaths } from './names'
+export type { InboxEntry, InboxProblem } from './store'
+export { MODEL_VISIBILITY, escapeAttribute, renderForModel } from './render'
+export { activeInboxWatchers, DEFAULT_POLL_MS } from './watch'

@@ -1,0 +1,189 @@
+import { z } from 'zod'
+
+/**
+ * Mailbox messages and the structured team protocol (SPEC §9.3), shared by the runtime, the CLI
+ * and the UI's mailbox inspector. No Node imports: this file is compiled for the renderer too.
+ *
+ * A message is one JSON file on disk (`<home>/teams/{team}/inboxes/{agent}/{new|cur}/{id}.json`);
+ * its read state is the folder it lies in, not a field. Structured protocol messages are ordinary
+ * messages whose `text` is a JSON object with a `type` — the envelope stays the same for every
+ * kind, as in Claude Code's inbox, so a reader that does not know a type still reads the message.
+ */
+
+/** Version of the on-disk message shape; bump and migrate on any incompatible change. */
+export const MAILBOX_SCHEMA_VERSION = 1
+
+/** One message as stored in an inbox (SPEC §9.3). `timestamp` is ISO 8601 (UTC). */
+export const MailboxMessageSchema = z.object({
+  schemaVersion: z.literal(MAILBOX_SCHEMA_VERSION),
+  /** Unique, sortable id; also the file's name without `.json`. */
+  id: z.string().regex(/^[0-9a-z-]{1,120}$/, 'id must be the message file name: [0-9a-z-]'),
+  /** The sender's agent name (`team-lead`, `alice`, `user`…). */
+  from: z.string().min(1).max(200),
+  /** The recipient's agent name (the inbox's owner). */
+  to: z.string().min(1).max(200),
+  /** Plain text, or the JSON body of a structured message. */
+  text: z.string(),
+  timestamp: z.string().min(1),
+  /** The sender's colour in the UI (a palette name or a CSS colour). */
+  color: z.string().optional(),
+  /** A 5–10 word preview shown in UIs and in the model's `summary` attribute. */
+  summary: z.string().optional()
+})
+export type MailboxMessage = z.infer<typeof MailboxMessageSchema>
+
+// Bodies of the structured messages. Field names follow Claude Code's teammate mailbox
+// (`requestId`, `toolName`, `assignedBy`, `idleReason`…). Objects are loose: fields a newer writer
+// adds survive a round trip through an older reader.
+
+/** A teammate went idle (its turn ended); sent to the leader with what it did. */
+export const IdleNotificationSchema = z.looseObject({
+  type: z.literal('idle_notification'),
+  from: z.string(),
+  summary: z.string().optional(),
+  /** Why the turn ended: `available` (done), `interrupted`, `failed`. */
+  idleReason: z.enum(['available', 'interrupted', 'failed']).optional(),
+  completedTaskId: z.string().optional()
+})
+
+/** A process teammate asks the leader to decide a tool call (SPEC §9.7). Never shown to a model. */
+export const PermissionRequestSchema = z
+  .looseObject({
+    type: z.literal('permission_request'),
+    requestId: z.string().min(1),
+    agentId: z.string().optional(),
+    agentName: z.string().optional(),
+    toolName: z.string().min(1),
+    toolUseId: z.string().optional(),
+    input: z.record(z.string(), z.unknown()),
+    description: z.string().optional()
+  })
+  .refine((b) => b.agentId !== undefined || b.agentName !== undefined, { message: 'permission_request needs agentId or agentName' })
+
+/**
+ * The leader's answer to a `permission_request`. Claude Code nests it as `{subtype: success|error,
+ * response}`; here the decision is a plain `allow | deny` (a discriminated value, not a flag pair),
+ * with the updated input on allow and the reason on deny.
+ */
+export const PermissionResponseSchema = z.looseObject({
+  type: z.literal('permission_response'),
+  requestId: z.string().min(1),
+  decision: z.enum(['allow', 'deny']),
+  updatedInput: z.record(z.string(), z.unknown()).optional(),
+  reason: z.string().optional()
+})
+
+/** A plan-mode teammate's ExitPlanMode: the plan awaits the leader's approval (SPEC §9.8). */
+export const PlanApprovalRequestSchema = z.looseObject({
+  type: z.literal('plan_approval_request'),
+  requestId: z.string().min(1),
+  plan: z.string(),
+  planFilePath: z.string().optional()
+})
+
+/** The leader's verdict on a plan; `permissionMode` is the mode granted on approval. */
+export const PlanApprovalResponseSchema = z.looseObject({
+  type: z.literal('plan_approval_response'),
+  requestId: z.string().min(1),
+  approve: z.boolean(),
+  feedback: z.string().optional(),
+  permissionMode: z.string().optional()
+})
+
+/** The leader asks a teammate to finish and exit (SPEC §9.5). */
+export const ShutdownRequestSchema = z.looseObject({
+  type: z.literal('shutdown_request'),
+  requestId: z.string().min(1),
+  reason: z.string().optional()
+})
+
+/** A teammate accepts a shutdown request and exits. */
+export const ShutdownApprovedSchema = z.looseObject({
+  type: z.literal('shutdown_approved'),
+  requestId: z.string().min(1),
+  from: z.string().optional()
+})
+
+/** A teammate declines a shutdown request, saying why. */
+export const ShutdownRejectedSchema = z.looseObject({
+  type: z.literal('shutdown_rejected'),
+  requestId: z.string().min(1),
+  from: z.string().optional(),
+  reason: z.string()
+})
+
+/** A task of the shared list was assigned to the recipient (SPEC §9.6). */
+export const TaskAssignmentSchema = z.looseObject({
+  type: z.literal('task_assignment'),
+  taskId: z.string().min(1),
+  subject: z.string(),
+  description: z.string().optional(),
+  assignedBy: z.string()
+})
+
+/** The leader (or the UI) changes a teammate's permission mode. Never shown to a model. */
+export const ModeSetRequestSchema = z.looseObject({
+  type: z.literal('mode_set_request'),
+  mode: z.string().min(1),
+  from: z.string().optional()
+})
+
+/** Every structured body, by `type`. */
+export const PROTOCOL_SCHEMAS = {
+  idle_notification: IdleNotificationSchema,
+  permission_request: PermissionRequestSchema,
+  permission_response: PermissionResponseSchema,
+  plan_approval_request: PlanApprovalRequestSchema,
+  plan_approval_response: PlanApprovalResponseSchema,
+  shutdown_request: ShutdownRequestSchema,
+  shutdown_approved: ShutdownApprovedSchema,
+  shutdown_rejected: ShutdownRejectedSchema,
+  task_assignment: TaskAssignmentSchema,
+  mode_set_request: ModeSetRequestSchema
+} as const
+
+/** The structured message types of SPEC §9.3. */
+export type ProtocolType = keyof typeof PROTOCOL_SCHEMAS
+export const PROTOCOL_TYPES = Object.keys(PROTOCOL_SCHEMAS) as ProtocolType[]
+
+/** A parsed structured body, discriminated by `type`. */
+export type ProtocolBody = { [K in ProtocolType]: z.infer<(typeof PROTOCOL_SCHEMAS)[K]> }[ProtocolType]
+
+/**
+ * What a message's `text` is:
+ * - `plain`: not a JSON object with a known protocol `type`;
+ * - `structured`: a valid protocol body;
+ * - `invalid`: claims a protocol `type` but its body does not match the schema (`error` says why).
+ */
+export type MessageBody =
+  | { kind: 'plain'; text: string }
+  | { kind: 'structured'; body: ProtocolBody }
+  | { kind: 'invalid'; type: ProtocolType; error: string }
+
+/** Whether `type` is one of the protocol types. */
+export function isProtocolType(type: unknown): type is ProtocolType {
+  return typeof type === 'string' && Object.prototype.hasOwnProperty.call(PROTOCOL_SCHEMAS, type)
+}
+
+/** Classifies a message's `text` (see {@link MessageBody}). Never throws. */
+export function parseMessageBody(text: string): MessageBody {
+  const trimmed = text.trimStart()
+  if (!trimmed.startsWith('{')) return { kind: 'plain', text }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return { kind: 'plain', text }
+  }
+  const type = (json as { type?: unknown }).type
+  if (!isProtocolType(type)) return { kind: 'plain', text }
+  const parsed = PROTOCOL_SCHEMAS[type].safeParse(json)
+  if (!parsed.success) return { kind: 'invalid', type, error: parsed.error.issues.map((i) => `${i.path.join('.') || type}: ${i.message}`).join('; ') }
+  return { kind: 'structured', body: parsed.data as ProtocolBody }
+}
+
+/** The `kind` of a `message_sent` event (SPEC §14): `plain` or the structured type. */
+export function messageKind(text: string): 'plain' | ProtocolType {
+  const body = parseMessageBody(text)
+  return body.kind === 'structured' ? body.body.type : body.kind === 'invalid' ? body.type : 'plain'
+}
