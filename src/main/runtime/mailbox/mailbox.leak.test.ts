@@ -4,26 +4,27 @@ import { createMailbox } from './mailbox'
 import { tempHome } from './testkit/fixtures'
 import { activeInboxWatchers } from './watch'
 
-/** Handles of fs.watch (FSEvent) and timers the process holds, by Node's own count. */
-function resourceCount(): number {
-  return process.getActiveResourcesInfo().filter((r) => r === 'FSEvent' || r === 'Timeout').length
+/** fs.watch handles the process holds, by Node's own count (not ours). */
+function fsWatchHandles(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === 'FSEvent').length
 }
 
 describe('mailbox watchers do not leak', () => {
   it('releases the directory watch and the poll timer when waitForMessage is aborted', async () => {
     const { home, cleanup } = tempHome()
     const mailbox = createMailbox({ home })
-    const before = resourceCount()
+    const before = fsWatchHandles()
     for (let i = 0; i < 20; i++) {
       const ac = new AbortController()
       const waiting = mailbox.waitForMessage('leak', 'idle', { signal: ac.signal })
       await vi.waitFor(() => expect(activeInboxWatchers()).toBe(1))
+      expect(fsWatchHandles()).toBe(before + 1)
       ac.abort()
       await expect(waiting).rejects.toBeInstanceOf(MailboxAbortError)
       expect(activeInboxWatchers()).toBe(0)
     }
     await new Promise((r) => setImmediate(r))
-    expect(resourceCount()).toBe(before)
+    expect(fsWatchHandles()).toBe(before)
     cleanup()
   })
 
