@@ -30,6 +30,8 @@ describe('worktreePathGuard', () => {
     expect(guard('/w/repo/.swarmdesk/worktrees/agent-1234abcd/src/new.ts')).toEqual({ ok: true })
     expect(guard('/etc/hosts')).toEqual({ ok: true })
     expect(guard('/w/repository-next/x')).toEqual({ ok: true })
+    expect(guard('src/a.ts')).toEqual({ ok: true })
+    expect(guard('../../../src/a.ts').ok).toBe(false)
   })
 
   it("refuses another agent's worktree and the git directory without offering a translation", () => {

@@ -55,14 +55,15 @@ export function translatePath(worktree: Worktree, absPath: string): string {
  * (`worktree.repoRoot`) but outside the worktree, naming the worktree and the translated path so
  * the model can retry at once; refuses other agents' worktrees and the git directory without a
  * translation. Paths in the worktree pass; paths outside the repository pass too — those are the
- * permission engine's to decide.
+ * permission engine's to decide. A relative path is taken as relative to the worktree (the
+ * agent's pinned cwd), never to the process's cwd.
  */
 export function worktreePathGuard(worktree: Worktree): WorktreePathGuard {
   const root = canonical(worktree.repoRoot)
   const own = canonical(worktree.path)
   const here = `this agent works in the isolated worktree ${worktree.path}`
   return (absPath) => {
-    const p = canonical(absPath)
+    const p = canonical(path.resolve(worktree.path, absPath))
     if (within(own, p) || !within(root, p)) return { ok: true }
     const rel = path.relative(root, p)
     if (within(WORKTREES_DIR, rel)) return { ok: false, message: `${absPath} is in another agent's worktree; ${here} and may not touch it` }
