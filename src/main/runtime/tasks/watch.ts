@@ -29,7 +29,7 @@ export function watchTasks(dir: string, team: string, listener: TaskChangeListen
     else if ('missing' in r) deliver({ type: 'deleted', team, id })
     // an invalid file is reported by list(); a notice cannot carry it
   }
-  const watcher = watch(dir, { persistent: false }, (_event, filename) => {
+  const watcher = watch(dir, (_event, filename) => {
     if (!filename) {
       for (const id of listTaskIds(dir)) readOne(id)
       return
