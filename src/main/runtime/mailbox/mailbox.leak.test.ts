@@ -6,7 +6,7 @@ import { activeInboxWatchers } from './watch'
 
 /** fs.watch handles the process holds, by Node's own count (not ours). */
 function fsWatchHandles(): number {
-  return process.getActiveResourcesInfo().filter((r) => r === 'FSEvent').length
+  return process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length
 }
 
 describe('mailbox watchers do not leak', () => {
