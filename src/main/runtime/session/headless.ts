@@ -84,7 +84,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     const running = session
     const onAbort = (): void => running.stop()
     options.signal?.addEventListener('abort', onAbort, { once: true })
-    const end = await session.prompt(options.prompt).finally(() => options.signal?.removeEventListener('abort', onAbort))
+    const end = await runUntilSettled(session, options.prompt).finally(() => options.signal?.removeEventListener('abort', onAbort))
     const outcome = describeEnd(end)
     if (end.reason === 'model_error' && end.error.kind === 'scenario') {
       options.bus.emit({ type: 'scenario_error', message: end.error.message, agentId: session.identity.id, agentName: session.identity.name })
@@ -107,6 +107,33 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     await pty.dispose()
     await model?.close()
   }
+}
+
+/**
+ * Runs the prompt, then keeps the leader going while work it started is alive (SPEC §15: a
+ * headless run ends when the leader is idle, no agent is running and nothing waits to be
+ * delivered): each queued notification wakes it for another turn.
+ */
+export async function runUntilSettled(session: Session, prompt: string): Promise<QueryEnd> {
+  let end = await session.prompt(prompt)
+  while (end.reason === 'completed') {
+    if (session.pendingCount > 0) {
+      end = await session.prompt()
+      continue
+    }
+    const agents = session.subagents
+    if (!agents?.anyRunning()) break
+    await new Promise<void>((resolve) => {
+      const queued = session.onDidQueue(() => done())
+      const changed = agents.onDidChange(() => done())
+      function done(): void {
+        queued.dispose()
+        changed.dispose()
+        resolve()
+      }
+    })
+  }
+  return end
 }
 
 function describeEnd(end: QueryEnd): { status: 'ok' | 'failed'; reason?: string } {

@@ -1,4 +1,4 @@
-export { runHeadless, type HeadlessRunOptions, type HeadlessRunResult } from './headless'
+export { runHeadless, runUntilSettled, type HeadlessRunOptions, type HeadlessRunResult } from './headless'
 export * from './permissionGate'
 export * from './session'
 export * from './setup'

@@ -35,6 +35,11 @@ export interface GateOptions {
   /** "Always allow" rules a person gave this agent in this session (SPEC §4: not inherited by children). Appended to. */
   sessionAllowRules: string[]
   record: (entry: PermissionRecord) => void
+  /**
+   * True when nobody may be asked for this agent (a background agent with bubbling off, SPEC §4):
+   * what would ask is denied, and the denial says why.
+   */
+  cannotPrompt?: () => boolean
 }
 
 /**
@@ -55,6 +60,11 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       return verdict.decision === 'allow'
         ? { behavior: 'allow' }
         : { behavior: 'deny', message: `Permission denied for ${tool.name}: ${verdict.reason}` }
+    }
+    if (options.cannotPrompt?.()) {
+      const reason = 'background agents cannot prompt'
+      options.record({ ...base, decision: 'deny', by: 'mode', reason })
+      return { behavior: 'deny', message: `Permission to use ${tool.name} was denied: ${reason}` }
     }
     const requestId = `perm_${randomUUID()}`
     emit({ type: 'permission_request', requestId, tool: tool.name, input, reason: verdict.reason })

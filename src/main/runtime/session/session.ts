@@ -7,7 +7,7 @@ import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../events/bus'
 import { Budget } from '../loop/budget'
 import { query } from '../loop/query'
-import type { LoopEvent, QueryEnd, WithoutAgent } from '../loop/types'
+import type { QueryEnd, WithoutAgent } from '../loop/types'
 import type { ModelClient } from '../model/client'
 import { priceOf } from '../model/pricing'
 import type { AgentIdentity } from '../model/types'
@@ -20,7 +20,14 @@ import { messagesForResume, readTranscript } from '../transcripts/reader'
 import { SessionMetaSchema, type SessionMeta } from '../transcripts/schema'
 import { TranscriptWriter } from '../transcripts/writer'
 import { renderSystemPrompt } from '../workspace/systemPrompt'
+import { createAgentSink } from './agentSink'
 import { createPermissionGate, type PermissionDecider, type PermissionRecord } from './permissionGate'
+import { AgentTool } from '../subagents/agentTool'
+import { SubagentRuntime, type SubagentRuntimeOptions } from '../subagents/runtime'
+import { SendMessageTool } from '../subagents/sendMessageTool'
+import { TaskStopTool } from '../subagents/taskStopTool'
+import type { ParentAgent } from '../subagents/types'
+import { toDisposable, type Disposable } from '../lifecycle/disposable'
 
 /** The session's main agent is always named `team-lead` (SPEC §15), with or without a team. */
 export const LEADER_NAME = 'team-lead'
@@ -44,6 +51,11 @@ export interface SessionOptions {
   engine: PermissionDecider
   pty: PtyHost
   tools: Tool[]
+  /**
+   * Subagents (SPEC §6): definitions and resolvers. When given, the leader gets the Agent,
+   * TaskStop and SendMessage tools and the session runs their tasks.
+   */
+  subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'autoBackgroundMs' | 'bubblePermissions' | 'backgroundDisabled'>
 }
 
 /** Thrown when a session to resume does not exist or cannot be read. */
@@ -72,6 +84,13 @@ export class Session {
   private mode: PermissionMode
   private closed = false
   private pendingRepair: ContentBlockParam[] | undefined
+  /** Task notifications and messages waiting for the leader's next turn boundary (SPEC §6.5). */
+  private readonly pending: string[] = []
+  private readonly queueListeners = new Set<() => void>()
+  private readonly idleSignal = new AbortController().signal
+  /** The session's agent tasks; undefined when subagents are not configured. */
+  readonly subagents: SubagentRuntime | undefined
+  private readonly tools: Tool[]
   private readonly unpricedModels = new Set<string>()
 
   private constructor(
@@ -89,6 +108,21 @@ export class Session {
     this.transcript = new TranscriptWriter(leaderTranscriptPath(options.home, options.cwd, sessionId), this.identity.id, parentUuid)
     this.permissionLog = join(sessionDir(options.home, options.cwd, sessionId), 'permissions.jsonl')
     this.shells = createBackgroundShells(options.pty)
+    this.subagents = options.subagents
+      ? new SubagentRuntime({
+          ...options.subagents,
+          cwd: options.cwd,
+          home: options.home,
+          sessionId,
+          bus: options.bus,
+          client: options.client,
+          engine: options.engine,
+          prompter: options.prompter,
+          pty: options.pty,
+          budget: this.budget
+        })
+      : undefined
+    this.tools = options.subagents ? [...options.tools, AgentTool, TaskStopTool, SendMessageTool] : options.tools
   }
 
   /**
@@ -154,28 +188,40 @@ export class Session {
    * or error ends it). Every event goes to the bus; every message to the transcript.
    * @throws Error when the session is closed or a prompt is already running.
    */
-  async prompt(text: string): Promise<QueryEnd> {
+  async prompt(text?: string): Promise<QueryEnd> {
     if (this.closed) throw new Error('This session is closed; open a new one or resume it.')
     if (this.current) throw new Error('The leader is already working on a prompt; wait for it or stop it first.')
+    if (text === undefined && this.pending.length === 0) throw new Error('Nothing to work on: no prompt and no queued notification.')
     const controller = new AbortController()
     this.current = controller
-    const userMessage: MessageParam = { role: 'user', content: [...(this.pendingRepair ?? []), { type: 'text', text }] }
-    this.pendingRepair = undefined
-    this.messages.push(userMessage)
-    this.transcript.append('user', userMessage)
+    if (text !== undefined) {
+      const userMessage: MessageParam = { role: 'user', content: [...(this.pendingRepair ?? []), { type: 'text', text }] }
+      this.pendingRepair = undefined
+      this.messages.push(userMessage)
+      this.transcript.append('user', userMessage)
+    }
     this.emit({ type: 'agent_state', state: 'running' })
     try {
       const loop = query({
         agent: this.identity,
         model: this.options.model,
         system: this.system,
-        tools: this.options.tools,
+        tools: this.tools,
         messages: this.messages,
         client: this.options.client,
         maxTurns: this.options.maxTurns,
         budget: this.budget,
         signal: controller.signal,
-        toolContext: { agentId: this.identity.id, agentName: this.identity.name, cwd: this.options.cwd, fileState: this.fileState, pty: this.options.pty, shells: this.shells },
+        toolContext: {
+          agentId: this.identity.id,
+          agentName: this.identity.name,
+          cwd: this.options.cwd,
+          fileState: this.fileState,
+          pty: this.options.pty,
+          shells: this.shells,
+          ...(this.subagents ? { services: { subagents: this.subagents, self: this.asParent() } } : {})
+        },
+        drainPending: () => this.pending.splice(0),
         gate: createPermissionGate({
           agentId: this.identity.id,
           agentName: this.identity.name,
@@ -195,14 +241,50 @@ export class Session {
           }
         }
       })
+      const sink = createAgentSink({ bus: this.options.bus, transcript: () => this.transcript, agentId: this.identity.id, agentName: this.identity.name })
       for (;;) {
         const step = await loop.next()
         if (step.done) return step.value
-        this.handle(step.value)
+        sink(step.value)
       }
     } finally {
       this.current = undefined
       if (!this.closed) this.emit({ type: 'agent_state', state: 'idle' })
+    }
+  }
+
+  /** True while the leader works on a prompt. */
+  get busy(): boolean {
+    return this.current !== undefined
+  }
+
+  /** Notifications and messages waiting for the leader's next turn. */
+  get pendingCount(): number {
+    return this.pending.length
+  }
+
+  /** Called when something is queued for the leader; an idle leader should be woken (SPEC §6.5). */
+  onDidQueue(listener: () => void): Disposable {
+    this.queueListeners.add(listener)
+    return toDisposable(() => this.queueListeners.delete(listener))
+  }
+
+  /** The leader as the parent of the agents it spawns. */
+  asParent(): ParentAgent {
+    return {
+      agentId: this.identity.id,
+      agentName: this.identity.name,
+      depth: 0,
+      model: this.options.model,
+      mode: () => this.mode,
+      tools: () => this.tools,
+      fileState: this.fileState,
+      turnSignal: () => this.current?.signal ?? this.idleSignal,
+      enqueue: (text) => {
+        this.pending.push(text)
+        for (const l of [...this.queueListeners]) l()
+      },
+      isAsync: false
     }
   }
 
@@ -219,6 +301,7 @@ export class Session {
     if (this.closed) return
     this.stop()
     this.closed = true
+    await this.subagents?.stopAll()
     await this.shells.killAll()
     this.fileState.clear()
     this.transcript.close()
@@ -229,21 +312,6 @@ export class Session {
   private started(resumed: boolean): void {
     this.emit({ type: 'agent_started', agentType: 'main', depth: 0, model: this.options.model, cwd: this.options.cwd })
     if (resumed) this.emit({ type: 'notice', level: 'info', message: `Resumed session ${this.sessionId} with ${this.messages.length} messages of history.` })
-  }
-
-  private handle(event: LoopEvent): void {
-    if (event.type === 'text_delta') return
-    if (event.type === 'message') {
-      this.transcript.append(event.role, event.message)
-      return
-    }
-    if (event.type === 'compacted') {
-      // Append-only: a boundary, then the new history in full, so a resume reads exactly it.
-      this.transcript.append('system', { summary: event.summary, replacedMessages: event.replaced }, 'compact_boundary')
-      for (const m of event.messages) this.transcript.append(m.role === 'assistant' ? 'assistant' : 'user', m)
-      return
-    }
-    this.emit(event as WithoutAgent<RuntimeEventInput>)
   }
 
   private emit(event: WithoutAgent<RuntimeEventInput>): void {

@@ -1,6 +1,8 @@
 import type { z } from 'zod'
 import type { PermissionSubject } from '../../../shared/permissions'
 import type { FileStateCache } from './fileState'
+import type { SubagentRuntime } from '../subagents/runtime'
+import type { ParentAgent } from '../subagents/types'
 
 /**
  * What a tool call may use (SPEC §3, §6.2). One context per agent; the loop adds the per-call
@@ -23,6 +25,15 @@ export interface ToolContext {
   toolUseId: string
   /** Raw terminal output (ANSI intact) for the agent's pane; absent when nobody watches. */
   onOutput?: (data: string) => void
+  /** The session's agent services, for the tools that spawn, stop or message agents (Agent, TaskStop, SendMessage). */
+  services?: AgentServices
+}
+
+/** What agent-management tools reach through their context. */
+export interface AgentServices {
+  subagents: SubagentRuntime
+  /** The calling agent, as a parent of what it spawns. */
+  self: ParentAgent
 }
 
 /** What a tool call returns to the model. `isError` marks a failure the model can act on. */

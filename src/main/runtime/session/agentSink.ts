@@ -1,0 +1,34 @@
+import type { RuntimeEventInput } from '../../../shared/events'
+import type { EventBus } from '../events/bus'
+import type { LoopEvent, WithoutAgent } from '../loop/types'
+import type { TranscriptWriter } from '../transcripts/writer'
+
+/**
+ * Where one agent's loop events go: API messages to its transcript (a compaction as a
+ * `compact_boundary` followed by the new history, append-only), everything else to the event
+ * bus stamped with the agent. Text deltas stay out of the stream (SPEC §14).
+ */
+export function createAgentSink(options: {
+  bus: EventBus
+  transcript: () => TranscriptWriter
+  agentId: string
+  agentName: string
+  onToolCall?: () => void
+}): (event: LoopEvent) => void {
+  return (event) => {
+    switch (event.type) {
+      case 'text_delta':
+        return
+      case 'message':
+        options.transcript().append(event.role, event.message)
+        return
+      case 'compacted':
+        options.transcript().append('system', { summary: event.summary, replacedMessages: event.replaced }, 'compact_boundary')
+        for (const m of event.messages) options.transcript().append(m.role === 'assistant' ? 'assistant' : 'user', m)
+        return
+      default:
+        if (event.type === 'tool_call') options.onToolCall?.()
+        options.bus.emit({ ...(event as WithoutAgent<RuntimeEventInput>), agentId: options.agentId, agentName: options.agentName } as RuntimeEventInput)
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod'
+import { ToolError, type Tool, type ToolContext, type ToolResult } from '../tools/types'
+import { MAX_AGENT_DEPTH, type SubagentRuntime } from './runtime'
+import type { AgentTaskState } from './types'
+
+/** Claude Code's Agent tool input (SPEC §3). */
+export const AgentInputSchema = z.object({
+  description: z.string().min(1).describe('A short (3-5 word) description of the task'),
+  prompt: z.string().min(1).describe('The task for the agent to perform'),
+  subagent_type: z.string().optional().describe('The type of agent to use (default general-purpose)'),
+  model: z.string().optional().describe('Model for this agent: an alias (opus, sonnet, haiku) or a model id'),
+  run_in_background: z.boolean().optional().describe('Run in the background; you get a task notification when it ends'),
+  name: z.string().optional().describe('Spawn a named teammate in your team instead of a subagent'),
+  team_name: z.string().optional(),
+  mode: z.string().optional(),
+  isolation: z.literal('worktree').optional().describe('Run in its own git worktree'),
+  backend: z.enum(['worker', 'process']).optional()
+})
+export type AgentInput = z.infer<typeof AgentInputSchema>
+
+function services(ctx: ToolContext) {
+  if (!ctx.services) throw new ToolError('The Agent tool is not available to this agent.')
+  return ctx.services
+}
+
+/** The text of an async launch (SPEC §3, exact shape the scripted model relies on). */
+export function asyncLaunchedText(task: AgentTaskState): string {
+  return JSON.stringify({ status: 'async_launched', agentId: task.agentId, outputFile: task.transcriptPath })
+}
+
+function syncResult(task: AgentTaskState): ToolResult {
+  const denied = task.denied.length ? `\n\nDenied tool calls (not performed):\n${task.denied.map((d) => `- ${d}`).join('\n')}` : ''
+  const tail = `\n\nagentId: ${task.agentId}`
+  if (task.status === 'killed') return { content: `Agent "${task.description}" was stopped before it finished.${task.finalText ? `\nLast words: ${task.finalText}` : ''}${denied}${tail}`, isError: true }
+  if (task.status === 'failed') return { content: `Agent "${task.description}" failed.${task.finalText ? `\n${task.finalText}` : ''}${denied}${tail}`, isError: true }
+  return { content: `${task.finalText || '(the agent ended without a final answer)'}${denied}${tail}` }
+}
+
+/** Waits for a sync task, moving it to the background past the threshold (SPEC §6.4). */
+async function awaitSync(rt: SubagentRuntime, task: AgentTaskState): Promise<ToolResult> {
+  const ms = rt.autoBackgroundMs
+  let timer: NodeJS.Timeout | undefined
+  const timedOut = ms > 0 ? new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), ms))) : new Promise<never>(() => undefined)
+  const outcome = await Promise.race([task.done.then(() => 'done' as const), timedOut])
+  clearTimeout(timer)
+  if (outcome === 'timeout' && task.status === 'running') {
+    rt.background(task.agentId)
+    return { content: asyncLaunchedText(task) }
+  }
+  return syncResult(task)
+}
+
+/**
+ * The Agent tool (SPEC §6.1–6.4): routes to a subagent of the named type (default
+ * `general-purpose`), sync (the parent waits for the final text) or async (`async_launched` at
+ * once, a task notification later). Every refusal happens before anything starts.
+ */
+export const AgentTool: Tool<AgentInput> = {
+  name: 'Agent',
+  description:
+    'Start a subagent to work on a task in its own context and report back. Use it to explore or search broadly, to run independent pieces of work in parallel (several Agent calls in one message run concurrently), or to verify work with a fresh eye. Give a complete, self-contained prompt: the agent sees nothing of this conversation. subagent_type picks the kind of agent (general-purpose by default). With run_in_background the call returns at once and a <task-notification> arrives when the agent ends; otherwise you get its final answer as the result.',
+  inputSchema: AgentInputSchema,
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  permissionSubject: (input) => ({ kind: 'tool', specifier: input.subagent_type ?? 'general-purpose', readOnly: true }),
+  async call(input, ctx) {
+    const { subagents: rt, self } = services(ctx)
+    if (input.name !== undefined || input.team_name !== undefined) {
+      throw new ToolError('Spawning a named teammate needs an agent team, which this version does not run yet. Omit `name` and `team_name` to start a subagent.')
+    }
+    if (input.isolation === 'worktree') throw new ToolError('Worktree isolation is not available in this version yet; run the agent without `isolation`.')
+    if (self.depth + 1 > MAX_AGENT_DEPTH) throw new ToolError(`Agents may nest at most ${MAX_AGENT_DEPTH} deep; this agent is at depth ${self.depth}. Do the work yourself.`)
+    const type = input.subagent_type ?? 'general-purpose'
+    const definitions = rt.options.definitions()
+    const definition = definitions.get(type)
+    if (!definition) throw new ToolError(`Unknown subagent_type "${type}". Available types: ${[...definitions.keys()].sort().join(', ')}.`)
+    const wantsBackground = input.run_in_background === true || definition.background
+    if (wantsBackground && rt.options.backgroundDisabled) {
+      if (input.run_in_background) throw new ToolError('Background agents are disabled in this session; call the agent without run_in_background.')
+    }
+    const isAsync = wantsBackground && !rt.options.backgroundDisabled
+    const task = await rt.spawn({ parent: self, definition, description: input.description, prompt: input.prompt, model: input.model, isAsync })
+    if (isAsync) return { content: asyncLaunchedText(task) }
+    return awaitSync(rt, task)
+  }
+}

@@ -1,0 +1,8 @@
+export * from './agentTool'
+export * from './ids'
+export * from './notification'
+export * from './runtime'
+export * from './sendMessageTool'
+export * from './taskStopTool'
+export * from './types'
+export { asParent } from './run'

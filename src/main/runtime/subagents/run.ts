@@ -1,0 +1,166 @@
+import { query } from '../loop/query'
+import type { LoopEvent, QueryEnd } from '../loop/types'
+import { createAgentSink } from '../session/agentSink'
+import { createPermissionGate } from '../session/permissionGate'
+import { messagesForResume, readTranscript } from '../transcripts/reader'
+import { TranscriptWriter } from '../transcripts/writer'
+import { renderTaskNotification } from './notification'
+import type { SubagentRuntime } from './runtime'
+import type { AgentTaskState, AgentTaskStatus, ParentAgent } from './types'
+
+/** How often a finished turn re-checks work it still owns (shells, child agents), ms. */
+const OWNED_WORK_POLL_MS = 100
+
+/**
+ * Runs a task until it is complete (SPEC §6.3–6.5): its loop, then — because an agent is not
+ * complete while background shells or agents it owns still run — the wait for them, running
+ * another turn whenever messages or child notifications arrived meanwhile. Then cleanup (SPEC
+ * §6.8) and, for a background run, exactly one task notification. Never rejects.
+ */
+export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume: boolean): Promise<void> {
+  const o = rt.options
+  const config = task.config!
+  let parentUuid: string | null = null
+  if (resume) {
+    const { entries } = readTranscript(task.transcriptPath)
+    const { messages, repair } = messagesForResume(entries)
+    task.messages = messages
+    if (repair) task.messages.pop()
+    parentUuid = entries[entries.length - 1]?.uuid ?? null
+  }
+  const transcript = new TranscriptWriter(task.transcriptPath, task.agentId, parentUuid)
+  if (!resume) {
+    transcript.append('user', task.messages[0])
+    o.bus.emit({ type: 'agent_started', agentType: task.agentType, parentId: task.parentId, depth: task.depth, model: task.model, cwd: o.cwd, agentId: task.agentId, agentName: task.agentName })
+  }
+  o.bus.emit({ type: 'agent_state', state: 'running', agentId: task.agentId, agentName: task.agentName })
+  const sink = createAgentSink({ bus: o.bus, transcript: () => transcript, agentId: task.agentId, agentName: task.agentName, onToolCall: () => task.toolUses++ })
+  let end: QueryEnd | undefined
+  let crash: string | undefined
+  try {
+    for (;;) {
+      end = await drive(runLoop(rt, task), sink)
+      if (end.reason !== 'completed') break
+      await waitForOwnedWork(rt, task)
+      if (task.controller.signal.aborted) break
+      if (task.pending.length === 0) break
+    }
+  } catch (error) {
+    crash = error instanceof Error ? error.message : String(error)
+  }
+  const status: AgentTaskStatus = task.controller.signal.aborted ? 'killed' : crash || end?.reason !== 'completed' ? 'failed' : 'completed'
+  task.status = status
+  task.finalText = end?.finalText ?? ''
+  task.endedAt = Date.now()
+  task.unlinkParent?.()
+  await task.shells.killAll()
+  transcript.close()
+  const reason = crash ?? (end?.reason === 'model_error' ? end.error.message : end && end.reason !== 'completed' && end.reason !== 'aborted' ? end.reason : undefined)
+  o.bus.emit({ type: 'agent_state', state: status === 'failed' && crash ? 'crashed' : 'exited', agentId: task.agentId, agentName: task.agentName })
+  o.bus.emit({ type: 'agent_stopped', status: crash ? 'crashed' : status, ...(reason ? { reason } : {}), agentId: task.agentId, agentName: task.agentName })
+  if (task.isAsync && !task.notified) notify(rt, task, status, reason)
+  rt.changed()
+}
+
+function runLoop(rt: SubagentRuntime, task: AgentTaskState) {
+  const o = rt.options
+  const config = task.config!
+  return query({
+    agent: { id: task.agentId, name: task.agentName, type: task.agentType, cwd: o.cwd },
+    model: task.model,
+    system: config.system,
+    tools: config.tools,
+    messages: task.messages,
+    client: o.client,
+    maxTurns: config.maxTurns,
+    budget: o.budget,
+    signal: task.controller.signal,
+    toolContext: {
+      agentId: task.agentId,
+      agentName: task.agentName,
+      cwd: o.cwd,
+      fileState: task.fileState,
+      pty: o.pty,
+      shells: task.shells,
+      services: { subagents: rt, self: asParent(task) }
+    },
+    gate: createPermissionGate({
+      agentId: task.agentId,
+      agentName: task.agentName,
+      cwd: o.cwd,
+      mode: config.mode,
+      engine: o.engine,
+      prompter: o.prompter,
+      sessionAllowRules: [],
+      cannotPrompt: () => task.isAsync && o.bubblePermissions === false,
+      record: (entry) => {
+        rt.recordPermission(entry)
+        if (entry.decision === 'deny') task.denied.push(`${entry.tool}: ${entry.reason}`)
+      }
+    }),
+    drainPending: () => task.pending.splice(0),
+    onUsage: (usage, cost) => {
+      task.usage = {
+        inputTokens: task.usage.inputTokens + usage.inputTokens,
+        outputTokens: task.usage.outputTokens + usage.outputTokens,
+        cacheCreationInputTokens: task.usage.cacheCreationInputTokens + usage.cacheCreationInputTokens,
+        cacheReadInputTokens: task.usage.cacheReadInputTokens + usage.cacheReadInputTokens
+      }
+      task.costUsd += cost
+    }
+  })
+}
+
+/** The task seen as a parent of its own children (nesting, SPEC §5). */
+export function asParent(task: AgentTaskState): ParentAgent {
+  return {
+    agentId: task.agentId,
+    agentName: task.agentName,
+    depth: task.depth,
+    model: task.model,
+    mode: () => task.config!.mode(),
+    tools: () => task.config!.tools,
+    fileState: task.fileState,
+    turnSignal: () => task.controller.signal,
+    enqueue: (text) => task.pending.push(text),
+    get isAsync() {
+      return task.isAsync
+    }
+  }
+}
+
+async function drive(loop: AsyncGenerator<LoopEvent, QueryEnd>, sink: (e: LoopEvent) => void): Promise<QueryEnd> {
+  for (;;) {
+    const step = await loop.next()
+    if (step.done) return step.value
+    sink(step.value)
+  }
+}
+
+async function waitForOwnedWork(rt: SubagentRuntime, task: AgentTaskState): Promise<void> {
+  for (;;) {
+    const children = [...task.children].map((id) => rt.get(id)).filter((c) => c?.status === 'running')
+    if ((children.length === 0 && task.shells.runningCount() === 0) || task.controller.signal.aborted || task.pending.length > 0) return
+    await Promise.race([...children.map((c) => c!.done), new Promise((r) => setTimeout(r, OWNED_WORK_POLL_MS))])
+  }
+}
+
+function notify(rt: SubagentRuntime, task: AgentTaskState, status: AgentTaskStatus, reason: string | undefined): void {
+  task.notified = true
+  const target: ParentAgent = task.notifyTo ?? task.parent
+  const result = task.finalText || (reason ? `(no final answer: ${reason})` : '(no final answer)')
+  target.enqueue(
+    renderTaskNotification({
+      agentId: task.agentId,
+      outputFile: task.transcriptPath,
+      status: status === 'running' ? 'completed' : status,
+      description: task.description,
+      result,
+      usage: task.usage,
+      toolUses: task.toolUses,
+      durationMs: (task.endedAt ?? Date.now()) - task.startedAt,
+      denied: task.denied
+    })
+  )
+  rt.options.bus.emit({ type: 'task_notification', taskId: task.agentId, status: status === 'running' ? 'completed' : status, agentId: target.agentId, agentName: target.agentName })
+}

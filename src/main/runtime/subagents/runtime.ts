@@ -1,0 +1,258 @@
+import { appendFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ZERO_USAGE } from '../../../shared/events'
+import type { PermissionMode } from '../../../shared/permissions'
+import type { EventBus } from '../events/bus'
+import { toDisposable, type Disposable } from '../lifecycle/disposable'
+import type { Budget } from '../loop/budget'
+import type { ModelClient } from '../model/client'
+import type { PermissionPrompter } from '../permissions/prompter'
+import { createBackgroundShells } from '../pty'
+import type { PermissionDecider } from '../session/permissionGate'
+import { ToolError, type PtyHost, type Tool } from '../tools/types'
+import { agentTranscriptPath, sessionDir } from '../transcripts/paths'
+import { renderSystemPrompt } from '../workspace/systemPrompt'
+import { agentSlug, newAgentId } from './ids'
+import { runTask } from './run'
+import type { AgentTaskState, AgentTaskView, ParentAgent, SubagentDefinition } from './types'
+
+/** Depth at which the Agent tool is no longer offered (SPEC §5: hard runtime cap). */
+export const MAX_AGENT_DEPTH = 5
+
+/** A sync subagent still running after this long moves to the background (SPEC §6.4), ms. */
+export const DEFAULT_AUTO_BACKGROUND_MS = 120_000
+
+/** Everything the subagent runtime of one session shares. */
+export interface SubagentRuntimeOptions {
+  cwd: string
+  home: string
+  sessionId: string
+  bus: EventBus
+  client: ModelClient
+  engine: PermissionDecider
+  /** The leader's prompter: background agents' questions bubble here, tagged with the agent. */
+  prompter: PermissionPrompter
+  pty: PtyHost
+  budget: Budget
+  /** The definitions in force (SPEC §5), by name. */
+  definitions: () => ReadonlyMap<string, SubagentDefinition>
+  /** A child's tools from its definition and its parent's tools (SPEC §5 filtering order). */
+  resolveTools: (definition: SubagentDefinition, parentTools: readonly Tool[], isAsync: boolean, depth: number) => Tool[]
+  /** The effective model and what decided it (SPEC §5 precedence). */
+  resolveModel: (definition: SubagentDefinition, argument: string | undefined, parentModel: string) => { model: string; source: string }
+  /** 0 = never auto-background. Default {@link DEFAULT_AUTO_BACKGROUND_MS}. */
+  autoBackgroundMs?: number
+  /** Background agents' permission questions go to the leader's queue (true, default) or are denied. */
+  bubblePermissions?: boolean
+  /** No agent may run in the background (SPEC §6.3 "unless background work is disabled"). */
+  backgroundDisabled?: boolean
+}
+
+/** What {@link SubagentRuntime.spawn} needs. */
+export interface SpawnSpec {
+  parent: ParentAgent
+  definition: SubagentDefinition
+  description: string
+  prompt: string
+  model?: string
+  isAsync: boolean
+}
+
+/**
+ * The agent tasks of one session (SPEC §6): spawning subagents with isolated contexts, running
+ * them sync or in the background, exactly one task notification per background run, messages to
+ * running and stopped agents, and stopping an agent with everything it owns.
+ */
+export class SubagentRuntime {
+  private readonly tasks = new Map<string, AgentTaskState>()
+  private readonly listeners = new Set<() => void>()
+
+  constructor(readonly options: SubagentRuntimeOptions) {}
+
+  get autoBackgroundMs(): number {
+    return this.options.autoBackgroundMs ?? DEFAULT_AUTO_BACKGROUND_MS
+  }
+
+  /**
+   * Starts a subagent (SPEC §6.2): new id, depth + 1, a clone of the parent's file-state cache,
+   * its own AbortController (a sync child is also stopped with its parent's turn), empty history.
+   * @returns the task; its `done` resolves when it has ended and cleaned up.
+   */
+  async spawn(spec: SpawnSpec): Promise<AgentTaskState> {
+    const { parent, definition } = spec
+    const agentId = newAgentId()
+    const depth = parent.depth + 1
+    const { model, source } = this.options.resolveModel(definition, spec.model, parent.model)
+    const tools = this.options.resolveTools(definition, parent.tools(), spec.isAsync, depth)
+    const system = await renderSystemPrompt({ cwd: this.options.cwd, model, rolePrompt: definition.systemPrompt, omitProjectContext: definition.omitClaudeMd })
+    const controller = new AbortController()
+    const task: AgentTaskState = {
+      agentId,
+      agentName: agentSlug(spec.description),
+      agentType: definition.name,
+      description: spec.description,
+      parentId: parent.agentId,
+      depth,
+      model,
+      modelSource: source,
+      status: 'running',
+      isAsync: spec.isAsync,
+      startedAt: Date.now(),
+      usage: { ...ZERO_USAGE },
+      costUsd: 0,
+      toolUses: 0,
+      transcriptPath: agentTranscriptPath(this.options.home, this.options.cwd, this.options.sessionId, agentId),
+      finalText: '',
+      denied: [],
+      parent,
+      controller,
+      shells: createBackgroundShells(this.options.pty),
+      fileState: parent.fileState.clone(),
+      children: new Set(),
+      pending: [],
+      messages: [{ role: 'user', content: [{ type: 'text', text: spec.prompt }] }],
+      done: Promise.resolve(),
+      notified: false
+    }
+    const parentTask = this.tasks.get(parent.agentId)
+    parentTask?.children.add(agentId)
+    this.tasks.set(agentId, task)
+    // A parent stopped while this spawn was being prepared must not leave an orphan behind.
+    if (parentTask?.controller.signal.aborted) controller.abort()
+    if (!spec.isAsync) this.linkToParentTurn(task)
+    task.config = { tools, system, maxTurns: definition.maxTurns, mode: () => this.childMode(parent.mode(), definition) }
+    task.done = runTask(this, task, false)
+    this.changed()
+    return task
+  }
+
+  /**
+   * SPEC §4 precedence: a parent in bypassPermissions or acceptEdits wins, else the definition's
+   * mode, else default. A parent in plan mode keeps every child read-only: a definition cannot
+   * lift a child out of the plan.
+   */
+  childMode(parentMode: PermissionMode, definition: SubagentDefinition): PermissionMode {
+    if (parentMode === 'bypassPermissions' || parentMode === 'acceptEdits' || parentMode === 'plan') return parentMode
+    return definition.permissionMode ?? 'default'
+  }
+
+  private linkToParentTurn(task: AgentTaskState): void {
+    const signal = task.parent.turnSignal()
+    const onAbort = (): void => task.controller.abort()
+    if (signal.aborted) task.controller.abort()
+    else signal.addEventListener('abort', onAbort, { once: true })
+    task.unlinkParent = () => signal.removeEventListener('abort', onAbort)
+  }
+
+  /** Moves a running sync task to the background (SPEC §6.4): the parent continues, a notification follows. */
+  background(agentId: string): void {
+    const task = this.require(agentId)
+    if (task.status !== 'running' || task.isAsync) return
+    task.isAsync = true
+    task.unlinkParent?.()
+    this.changed()
+  }
+
+  /**
+   * Stops a running task and everything it owns — its background shells (verified gone) and its
+   * child agents — and waits until it has ended (SPEC §6.7). A background task yields exactly one
+   * `killed` notification.
+   * @throws ToolError when the task is unknown or not running.
+   */
+  async stop(agentId: string): Promise<AgentTaskView> {
+    const task = this.require(agentId)
+    if (task.status !== 'running') throw new ToolError(`Task ${agentId} is not running (it ${task.status === 'killed' ? 'was stopped' : task.status}); there is nothing to stop.`)
+    task.controller.abort()
+    await Promise.all([...task.children].map((id) => (this.tasks.get(id)?.status === 'running' ? this.stop(id).catch(() => undefined) : undefined)))
+    await task.shells.killAll()
+    await task.done
+    return this.view(task)
+  }
+
+  /**
+   * A message to a subagent (SPEC §6.6): to a running one it is queued for its next tool round;
+   * a stopped one is resumed from its transcript with the message appended, and that run ends
+   * with one notification to the sender.
+   * @throws ToolError for an unknown agent id.
+   */
+  sendMessage(agentId: string, text: string, from: ParentAgent): 'queued' | 'resumed' {
+    const task = this.require(agentId)
+    if (task.status === 'running') {
+      task.pending.push(text)
+      return 'queued'
+    }
+    task.status = 'running'
+    task.isAsync = true
+    task.notified = false
+    task.notifyTo = from
+    task.controller = new AbortController()
+    task.pending.push(text)
+    task.done = runTask(this, task, true)
+    this.changed()
+    return 'resumed'
+  }
+
+  /** The task, for tools. @throws ToolError naming the known ids when it does not exist. */
+  require(agentId: string): AgentTaskState {
+    const task = this.tasks.get(agentId)
+    if (!task) {
+      const known = [...this.tasks.keys()]
+      throw new ToolError(`No agent task with id ${agentId}. ${known.length ? `Known tasks: ${known.join(', ')}.` : 'No agent has been spawned in this session.'}`)
+    }
+    return task
+  }
+
+  get(agentId: string): AgentTaskState | undefined {
+    return this.tasks.get(agentId)
+  }
+
+  /** Every task of the session, as views. */
+  list(): AgentTaskView[] {
+    return [...this.tasks.values()].map((t) => this.view(t))
+  }
+
+  /** True while any task runs. */
+  anyRunning(): boolean {
+    return [...this.tasks.values()].some((t) => t.status === 'running')
+  }
+
+  /** Stops every running task (session end). */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.tasks.values()].filter((t) => t.status === 'running').map((t) => this.stop(t.agentId).catch(() => undefined)))
+  }
+
+  /** Called after any task starts, changes mode or ends. */
+  onDidChange(listener: () => void): Disposable {
+    this.listeners.add(listener)
+    return toDisposable(() => this.listeners.delete(listener))
+  }
+
+  /** Resolves at the next change. */
+  nextChange(): Promise<void> {
+    return new Promise((resolve) => {
+      const d = this.onDidChange(() => {
+        d.dispose()
+        resolve()
+      })
+    })
+  }
+
+  /** @internal */
+  changed(): void {
+    for (const l of [...this.listeners]) l()
+  }
+
+  /** @internal Records one permission decision in the session's log (SPEC §4). */
+  recordPermission(entry: object): void {
+    try {
+      appendFileSync(join(sessionDir(this.options.home, this.options.cwd, this.options.sessionId), 'permissions.jsonl'), JSON.stringify(entry) + '\n')
+    } catch {
+      // the session folder may be gone after close; the decision is still on the event stream
+    }
+  }
+
+  view(task: AgentTaskState): AgentTaskView {
+    const { parent: _p, controller: _c, shells: _s, fileState: _f, children: _ch, pending: _pe, messages: _m, done: _d, notified: _n, notifyTo: _t, unlinkParent: _u, ...view } = task
+    return { ...view, usage: { ...view.usage }, denied: [...view.denied] }
+  }
+}

@@ -1,0 +1,219 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { EventOf, RuntimeEvent } from '../../../shared/events'
+import { runUntilSettled } from '../session/headless'
+import { pidsWithCommandLine } from '../pty/testkit'
+import { startSubagentHarness, type SubagentHarness } from './testing'
+
+let h: SubagentHarness | undefined
+afterEach(async () => {
+  await h?.close()
+  h = undefined
+})
+
+type Body = { tools: Array<{ name: string }>; system: Array<{ text: string }>; messages: Array<{ role: string; content: Array<{ type: string; text?: string; content?: unknown }> }> }
+const requestsOf = (harness: SubagentHarness, name: string) => harness.server.requests().filter((r) => r.agentName === name).map((r) => r.body as unknown as Body)
+const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+const userTexts = (body: Body) => body.messages.filter((m) => m.role === 'user').flatMap((m) => m.content.map((b) => b.text ?? JSON.stringify(b.content ?? '')))
+
+describe('subagents', () => {
+  it('a sync Explore returns its findings as the tool result, with read-only tools and no project instructions', async () => {
+    h = await startSubagentHarness({
+      agents: {
+        'team-lead': [
+          { tools: [{ name: 'Agent', input: { subagent_type: 'Explore', description: 'find notes', prompt: 'Find notes.txt and quote it' } }] },
+          { text: 'Explore said: {{last_tool_result}}' }
+        ],
+        'type:Explore': [{ tools: [{ name: 'Read', input: { file_path: 'notes.txt' } }] }, { text: 'notes.txt says: {{last_tool_result}}' }]
+      }
+    })
+    writeFileSync(join(h.work, 'notes.txt'), 'the answer is 42\n')
+    const end = await runUntilSettled(h.session, 'explore')
+    expect(end.reason).toBe('completed')
+    expect(end.finalText).toMatch(/^Explore said: notes\.txt says: .*the answer is 42[\s\S]*agentId: a[0-9a-f]{16}$/)
+    const child = requestsOf(h, 'find-notes')
+    expect(child).toHaveLength(2)
+    const names = child[0]!.tools.map((t) => t.name)
+    expect(names).toEqual(['Read', 'Glob', 'Grep', 'Bash'])
+    expect(JSON.stringify(child[0]!.system)).not.toContain('PROJECT-INSTRUCTIONS-MARKER')
+    expect(JSON.stringify(requestsOf(h, 'team-lead')[0]!.system)).toContain('PROJECT-INSTRUCTIONS-MARKER')
+    expect(h.server.requests().find((r) => r.agentName === 'find-notes')!.headers['x-swarmdesk-agent-type']).toBe('Explore')
+    // the effective model of the definition was used and the child is announced with its parent and depth
+    expect(child[0]).toMatchObject({ model: 'claude-haiku-4-5' })
+    expect(ofType(h.events, 'agent_started').find((e) => e.agentName === 'find-notes')).toMatchObject({ parentId: 'team-lead', depth: 1, agentType: 'Explore' })
+    expect(ofType(h.events, 'task_notification')).toEqual([])
+  })
+
+  it('three background agents launched in one message run concurrently and notify once each, waking the idle leader', async () => {
+    const worker = (n: number) => [{ delayMs: 300 * n, tools: [{ name: 'Bash', input: { command: `echo job${n} > job${n}.txt` } }] }, { text: `job ${n} done` }]
+    h = await startSubagentHarness(
+      {
+        agents: {
+          'team-lead': [
+            {
+              tools: [1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `job ${n}`, prompt: `do job ${n}`, run_in_background: true } }))
+            },
+            { text: 'launched' },
+            { when: '<task-notification>', text: 'got {{last_tool_result}}' },
+            { when: '<task-notification>', text: 'got another' },
+            { when: '<task-notification>', text: 'got the last' }
+          ],
+          'job-1': worker(3),
+          'job-2': worker(1),
+          'job-3': worker(2)
+        }
+      },
+      { mode: 'bypassPermissions' }
+    )
+    const end = await runUntilSettled(h.session, 'launch three')
+    expect(end.reason).toBe('completed')
+    const launches = ofType(h.events, 'tool_result').filter((e) => e.agentName === 'team-lead')
+    expect(launches.map((l) => JSON.parse(l.output).status)).toEqual(['async_launched', 'async_launched', 'async_launched'])
+    for (const n of [1, 2, 3]) expect(readFileSync(join(h.work, `job${n}.txt`), 'utf8')).toBe(`job${n}\n`)
+    const notes = ofType(h.events, 'task_notification')
+    expect(notes).toHaveLength(3)
+    const order = notes.map((n) => ofType(h!.events, 'agent_started').find((s) => s.agentId === n.taskId)!.agentName)
+    expect(order).toEqual(['job-2', 'job-3', 'job-1'])
+    // each notification reached the leader exactly once, in a request of its own or batched
+    const leaderTexts = requestsOf(h, 'team-lead').at(-1)!.messages.flatMap((m) => m.content.map((b) => b.text ?? ''))
+    for (const n of notes) expect(leaderTexts.filter((t) => t.includes(`<task-id>${n.taskId}</task-id>`))).toHaveLength(1)
+  })
+
+  it('is not complete while a background shell it started still runs; one notification in total', async () => {
+    h = await startSubagentHarness(
+      {
+        agents: {
+          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'slow shell', prompt: 'start it', run_in_background: true } }] }, { text: 'waiting' }, { when: '<task-notification>', text: 'noted' }],
+          'slow-shell': [{ tools: [{ name: 'Bash', input: { command: 'sleep 1.2; echo finished > shell.txt', run_in_background: true } }] }, { text: 'shell started' }]
+        }
+      },
+      { mode: 'bypassPermissions' }
+    )
+    await runUntilSettled(h.session, 'go')
+    const notes = ofType(h.events, 'task_notification')
+    expect(notes).toHaveLength(1)
+    // the shell's work was done before the task was reported complete
+    expect(existsSync(join(h.work, 'shell.txt'))).toBe(true)
+    const stopped = ofType(h.events, 'agent_stopped').find((e) => e.agentName === 'slow-shell')!
+    const ended = h.events.indexOf(stopped)
+    expect(h.events.indexOf(notes[0]!)).toBeGreaterThan(ended)
+  })
+
+  it('TaskStop ends a running agent, its shell and its child agent, with one killed notification; a second stop is an error', async () => {
+    h = await startSubagentHarness(
+      {
+        agents: {
+          'team-lead': [
+            { tools: [{ name: 'Agent', input: { subagent_type: 'nester', description: 'busy parent', prompt: 'work', run_in_background: true } }] },
+            { delayMs: 1500, tools: [{ name: 'TaskStop', input: { task_id: '{{last_agent_id}}' } }] },
+            { tools: [{ name: 'TaskStop', input: { task_id: '{{last_agent_id}}' } }] },
+            { text: 'stopped it' }
+          ],
+          'busy-parent': [
+            { tools: [{ name: 'Bash', input: { command: 'sleep 307.25', run_in_background: true } }, { name: 'Agent', input: { description: 'busy child', prompt: 'wait', run_in_background: true } }] },
+            { text: 'waiting for my child' }
+          ],
+          'busy-child': [{ tools: [{ name: 'Bash', input: { command: 'sleep 308.75', run_in_background: true } }] }, { text: 'child waiting' }]
+        }
+      },
+      { mode: 'bypassPermissions' }
+    )
+    const end = await runUntilSettled(h.session, 'go')
+    expect(end.reason).toBe('completed')
+    expect(pidsWithCommandLine('sleep 307.25')).toEqual([])
+    expect(pidsWithCommandLine('sleep 308.75')).toEqual([])
+    const leaderResults = ofType(h.events, 'tool_result').filter((e) => e.agentName === 'team-lead')
+    expect(leaderResults[1]!.output).toMatch(/^Stopped agent a[0-9a-f]{16}/)
+    expect(leaderResults[2]).toMatchObject({ isError: true })
+    expect(leaderResults[2]!.output).toContain('is not running')
+    const killed = ofType(h.events, 'task_notification').filter((n) => n.status === 'killed')
+    expect(killed.map((n) => n.agentName).sort()).toEqual(['busy-parent', 'team-lead'])
+    expect(ofType(h.events, 'agent_stopped').filter((e) => e.status === 'killed').map((e) => e.agentName).sort()).toEqual(['busy-child', 'busy-parent'])
+  })
+
+  it('SendMessage reaches a running agent at its next step and resumes a finished one, which reports back once more', async () => {
+    h = await startSubagentHarness({
+      agents: {
+        'team-lead': [
+          { tools: [{ name: 'Agent', input: { description: 'listener', prompt: 'listen', run_in_background: true } }] },
+          { tools: [{ name: 'SendMessage', input: { to: '{{last_agent_id}}', message: 'first note' } }] },
+          { text: 'sent' },
+          { when: 'first reply', tools: [{ name: 'SendMessage', input: { to: '{{last_agent_id}}', message: 'second note' } }] },
+          { text: 'sent again' },
+          { when: 'second reply', text: 'all replies in' }
+        ],
+        listener: [
+          { delayMs: 800, tools: [{ name: 'Glob', input: { pattern: '*' } }] },
+          { when: 'first note', text: 'first reply' },
+          { when: 'second note', text: 'second reply' }
+        ]
+      }
+    })
+    const end = await runUntilSettled(h.session, 'talk')
+    expect(end).toMatchObject({ reason: 'completed', finalText: 'all replies in' })
+    expect(ofType(h.events, 'task_notification').map((n) => n.status)).toEqual(['completed', 'completed'])
+    const listener = requestsOf(h, 'listener')
+    expect(userTexts(listener[1]!).join('\n')).toContain('Message from team-lead:\nfirst note')
+    expect(userTexts(listener.at(-1)!).join('\n')).toContain('second note')
+  })
+
+  it('moves a sync agent past the threshold to the background and notifies later', async () => {
+    h = await startSubagentHarness(
+      {
+        agents: {
+          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'slow one', prompt: 'take time' } }] }, { text: 'moved on' }, { when: '<task-notification>', text: 'slow one finished' }],
+          'slow-one': [{ delayMs: 1200, text: 'finally done' }]
+        }
+      },
+      { subagents: { autoBackgroundMs: 300 } }
+    )
+    const end = await runUntilSettled(h.session, 'go')
+    expect(end.finalText).toBe('slow one finished')
+    const launched = ofType(h.events, 'tool_result').find((e) => e.agentName === 'team-lead')!
+    expect(JSON.parse(launched.output)).toMatchObject({ status: 'async_launched' })
+    expect(ofType(h.events, 'task_notification')).toHaveLength(1)
+  })
+
+  it("bubbles a background agent's permission question to the leader's queue, tagged with the agent", async () => {
+    h = await startSubagentHarness({
+      agents: {
+        'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'writer', prompt: 'write', run_in_background: true } }] }, { text: 'ok' }, { when: '<task-notification>', text: 'noted' }],
+        writer: [{ tools: [{ name: 'Write', input: { file_path: 'out.txt', content: 'written\n' } }] }, { text: 'wrote it' }]
+      }
+    })
+    await runUntilSettled(h.session, 'go')
+    expect(h.asked.map((a) => [a.agentName, a.tool])).toEqual([['writer', 'Write']])
+    expect(readFileSync(join(h.work, 'out.txt'), 'utf8')).toBe('written\n')
+  })
+
+  it('with bubbling off, a background write is denied and the notification says so', async () => {
+    h = await startSubagentHarness(
+      {
+        agents: {
+          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'writer', prompt: 'write', run_in_background: true } }] }, { text: 'ok' }, { when: '<task-notification>', text: 'saw: {{last_tool_result}}' }],
+          writer: [{ tools: [{ name: 'Write', input: { file_path: 'out.txt', content: 'x' } }] }, { text: 'tried' }]
+        }
+      },
+      { subagents: { bubblePermissions: false } }
+    )
+    await runUntilSettled(h.session, 'go')
+    expect(h.asked).toEqual([])
+    expect(existsSync(join(h.work, 'out.txt'))).toBe(false)
+    const writerResult = ofType(h.events, 'tool_result').find((e) => e.agentName === 'writer')!
+    expect(writerResult.output).toBe('Permission to use Write was denied: background agents cannot prompt')
+    const lastLeaderRequest = requestsOf(h, 'team-lead').at(-1)!
+    expect(userTexts(lastLeaderRequest).join('\n')).toMatch(/Denied tool calls \(not performed\):\n- Write: background agents cannot prompt/)
+  })
+
+  it('refuses an unknown type, listing the types, and starts nothing', async () => {
+    h = await startSubagentHarness({
+      agents: { 'team-lead': [{ tools: [{ name: 'Agent', input: { subagent_type: 'Wizard', description: 'magic', prompt: 'x' } }] }, { text: 'ok' }] }
+    })
+    await runUntilSettled(h.session, 'go')
+    const result = ofType(h.events, 'tool_result')[0]!
+    expect(result).toMatchObject({ isError: true })
+    expect(result.output).toBe('Unknown subagent_type "Wizard". Available types: Explore, general-purpose, nester.')
+    expect(ofType(h.events, 'agent_started')).toHaveLength(1)
+  })
+})
