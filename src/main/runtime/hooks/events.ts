@@ -84,6 +84,18 @@ export type SubagentStopPayload = HookPayloads['SubagentStop']
 export type TeammateIdlePayload = HookPayloads['TeammateIdle']
 export type TaskHookPayload = HookPayloads['TaskCreated']
 
+/**
+ * The whole stdin object per event, strict (no other keys): what a hook script can rely on.
+ * Used by tests and by readers of recorded hook inputs.
+ */
+export const HookInputSchemas = {
+  SubagentStart: HookCommonInputSchema.extend({ hook_event_name: z.literal('SubagentStart'), ...SubagentStartPayloadSchema.shape }).strict(),
+  SubagentStop: HookCommonInputSchema.extend({ hook_event_name: z.literal('SubagentStop'), ...SubagentStopPayloadSchema.shape }).strict(),
+  TeammateIdle: HookCommonInputSchema.extend({ hook_event_name: z.literal('TeammateIdle'), ...TeammateIdlePayloadSchema.shape }).strict(),
+  TaskCreated: HookCommonInputSchema.extend({ hook_event_name: z.literal('TaskCreated'), ...TaskPayloadSchema.shape }).strict(),
+  TaskCompleted: HookCommonInputSchema.extend({ hook_event_name: z.literal('TaskCompleted'), ...TaskPayloadSchema.shape }).strict()
+} as const satisfies Record<HookEvent, z.ZodType>
+
 /** The JSON object written on a hook's stdin: common keys plus the event's own. */
 export type HookInput<E extends HookEvent = HookEvent> = z.infer<typeof HookCommonInputSchema> & { hook_event_name: E } & HookPayloads[E]
 

@@ -28,7 +28,7 @@ export {
 } from './pairing'
 export {
   BLOCKING_EVENTS, isSupportedHookEvent, SUBAGENT_STOP_MAX_BLOCKS, SUPPORTED_HOOK_EVENTS, UNSUPPORTED_CLAUDE_CODE_EVENTS,
-  type HookEvent, type HookInput, type HookPayloads, type SubagentStartPayload, type SubagentStopPayload,
+  HookInputSchemas, type HookEvent, type HookInput, type HookPayloads, type SubagentStartPayload, type SubagentStopPayload,
   type TaskHookPayload, type TeammateIdlePayload
 } from './events'
 export { DEFAULT_HOOK_TIMEOUT_MS, HookEventListSchema, parseHookSources, type HookCommandSpec, type HookConfig } from './config'

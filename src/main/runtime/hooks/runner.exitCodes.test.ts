@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { HookInputSchemas } from './events'
 import { createHookRunner } from './runner'
 import { oneHook, readJsonLines, script, useTempDirs } from './hooks.testkit'
 
@@ -21,6 +22,7 @@ describe('hook runner: stdin payload and environment', () => {
       hook_event_name: 'SubagentStop', session_id: 'sess-1', cwd: dir, transcript_path: '/t/sess-1.jsonl',
       agent_id: 'a1', agent_type: 'Explore', agent_transcript_path: '/t/a1.jsonl', last_assistant_message: 'done', stop_hook_active: false
     })
+    HookInputSchemas.SubagentStop.parse(JSON.parse(await readFile(path.join(dir, 'in.json'), 'utf8')))
     expect((await readFile(path.join(dir, 'env.txt'), 'utf8')).split('\n').slice(0, 3)).toEqual([dir, dir, dir])
   })
 
@@ -34,6 +36,7 @@ describe('hook runner: stdin payload and environment', () => {
     await runner.run('TaskCreated', { ...TASK, task_description: 'details', teammate_name: 'ana' })
     await runner.run('TaskCompleted', TASK)
     const lines = await readJsonLines(log)
+    lines.forEach((line, i) => HookInputSchemas[(['TeammateIdle', 'TaskCreated', 'TaskCompleted'] as const)[i]].parse(line))
     expect(lines).toEqual([
       { hook_event_name: 'TeammateIdle', session_id: 's', cwd: dir, teammate_name: 'ana', team_name: 'alpha' },
       { hook_event_name: 'TaskCreated', session_id: 's', cwd: dir, ...TASK, task_description: 'details', teammate_name: 'ana' },

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { createHookRunner } from './runner'
 import { eventually, oneHook, pidsWithCmdline, useTempDirs, uniqueSleep } from './hooks.testkit'
@@ -58,5 +59,14 @@ describe('hook runner: timeouts and aborts end the whole process group', () => {
     } finally {
       for (const pid of await pidsWithCmdline(a)) process.kill(pid, 'SIGKILL')
     }
+  })
+
+  it('removes its abort listeners when the run ends', async () => {
+    const dir = await tempDir()
+    const hooks = { TaskCreated: [{ hooks: [{ type: 'command', command: 'true' }, { type: 'command', command: 'exit 1' }] }] }
+    const runner = createHookRunner({ hooks: [{ source: 's.json', hooks }], cwd: dir, sessionId: 's' })
+    const controller = new AbortController()
+    for (let i = 0; i < 3; i++) await runner.run('TaskCreated', TASK, { signal: controller.signal })
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })
 })
