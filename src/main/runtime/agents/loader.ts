@@ -1,0 +1,108 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { BUILTIN_AGENTS } from './builtins'
+import { parseAgentFile, type ParsedAgentFile } from './frontmatter'
+import type { AgentDefinition, AgentFileReport } from './schema'
+
+/** Input of {@link loadAgentDefinitions}. */
+export interface LoadAgentDefinitionsOptions {
+  /** The workspace. */
+  cwd: string
+  /** Swarmdesk's home (`SWARMDESK_HOME` or `~/.swarmdesk`, see `swarmdeskHome()`). */
+  home: string
+  /** The person's home, for `~/.claude/agents/`; `os.homedir()` by default. */
+  userHome?: string
+}
+
+/** What {@link loadAgentDefinitions} found. */
+export interface LoadedAgentDefinitions {
+  /** The effective definition of each name, built-ins included, after precedence. */
+  definitions: Map<string, AgentDefinition>
+  /** One report per definition file found, in precedence order (winner of a clash first). */
+  files: AgentFileReport[]
+  /** For each built-in a file replaced: the built-in's name → the winning file's path. */
+  overriddenBuiltins: Map<string, string>
+}
+
+/**
+ * The folders read, highest precedence first (SPEC §5 "project beats user"; within a scope,
+ * Swarmdesk's own folder beats the `.claude/` one kept for compatibility). Built-ins come last:
+ * a custom file named like a built-in replaces it, as in Claude Code.
+ */
+export function agentDirectories(options: LoadAgentDefinitionsOptions): Array<{ dir: string; kind: 'project' | 'user' }> {
+  const cwd = resolve(options.cwd)
+  return [
+    { dir: join(cwd, '.swarmdesk', 'agents'), kind: 'project' },
+    { dir: join(cwd, '.claude', 'agents'), kind: 'project' },
+    { dir: join(resolve(options.home), 'agents'), kind: 'user' },
+    { dir: join(options.userHome ?? homedir(), '.claude', 'agents'), kind: 'user' }
+  ]
+}
+
+/**
+ * Loads every agent definition visible from `cwd` (SPEC §5): built-ins, then `*.md` files in the
+ * folders of {@link agentDirectories} (subfolders included, hidden ones skipped, files in path
+ * order). A missing folder is fine; a folder listed twice (home = cwd) is read once. Every file
+ * appears in `files`, usable or not; unusable files (with problems) never take a name. A clash
+ * sets `overriddenBy` on the losing file and a warning on both. Never throws for file contents;
+ * an unreadable file is a problem on field `file`.
+ */
+export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions): Promise<LoadedAgentDefinitions> {
+  const parsed: ParsedAgentFile[] = []
+  const seenDirs = new Set<string>()
+  for (const { dir, kind } of agentDirectories(options)) {
+    if (seenDirs.has(dir)) continue
+    seenDirs.add(dir)
+    for (const path of await markdownFiles(dir)) parsed.push(await readAgentFile(path, kind))
+  }
+  const definitions = new Map<string, AgentDefinition>()
+  const winners = new Map<string, AgentFileReport>()
+  for (const { report, definition } of parsed) {
+    if (!definition) continue
+    const winner = winners.get(definition.name)
+    if (winner) {
+      report.overriddenBy = winner.source
+      report.warnings.push({ field: 'name', message: `'${definition.name}' is also defined by ${winner.source}, which takes precedence; this file is not used` })
+      winner.warnings.push({ field: 'name', message: `'${definition.name}' is also defined by ${report.source}; this file takes precedence` })
+      continue
+    }
+    winners.set(definition.name, report)
+    definitions.set(definition.name, definition)
+  }
+  const overriddenBuiltins = new Map<string, string>()
+  for (const builtin of BUILTIN_AGENTS) {
+    const winner = winners.get(builtin.name)
+    if (winner) {
+      overriddenBuiltins.set(builtin.name, winner.source)
+      winner.warnings.push({ field: 'name', message: `replaces the built-in agent '${builtin.name}'` })
+    } else definitions.set(builtin.name, builtin)
+  }
+  return { definitions, files: parsed.map((p) => p.report), overriddenBuiltins }
+}
+
+async function readAgentFile(path: string, kind: 'project' | 'user'): Promise<ParsedAgentFile> {
+  try {
+    return parseAgentFile(await readFile(path, 'utf8'), path, kind)
+  } catch (error) {
+    const message = `cannot be read: ${(error as Error).message}`
+    return { report: { name: null, source: path, tools: null, model: null, warnings: [], problems: [{ field: 'file', message }] } }
+  }
+}
+
+async function markdownFiles(dir: string): Promise<string[]> {
+  let entries
+  try {
+    entries = await readdir(dir, { withFileTypes: true })
+  } catch {
+    return []
+  }
+  const out: string[] = []
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.name.startsWith('.')) continue
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) out.push(...(await markdownFiles(path)))
+    else if (entry.name.endsWith('.md') && (entry.isFile() || entry.isSymbolicLink())) out.push(path)
+  }
+  return out
+}
