@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { UsageError } from '../io'
+import { capture } from './cliCapture'
+import { tasksCommand } from './tasks'
+
+let home: string
+beforeEach(() => (home = mkdtempSync(join(tmpdir(), 'swarmdesk-cli-tasks-'))))
+afterEach(() => rmSync(home, { recursive: true, force: true }))
+const run = (...argv: string[]) => capture(home, () => tasksCommand(argv))
+
+describe('swarmdesk tasks', () => {
+  it('creates, lists, claims, updates and deletes tasks with --json', async () => {
+    expect(JSON.parse((await run('create', '--team', 't', '--subject', 'schema', '--json')).stdout)).toMatchObject({ id: 1, status: 'pending' })
+    await run('create', '--team', 't', '--subject', 'api', '--blocked-by', '1', '--json')
+    expect(JSON.parse((await run('list', '--team', 't', '--json')).stdout).map((t: { id: number; blockedBy: number[] }) => [t.id, t.blockedBy])).toEqual([
+      [1, []],
+      [2, [1]]
+    ])
+    const blocked = await run('claim', '2', '--team', 't', '--agent', 'bob', '--json')
+    expect(blocked.code).toBe(1)
+    expect(JSON.parse(blocked.stdout)).toMatchObject({ ok: false, reason: 'blocked', taskIds: [1] })
+    const updated = await run('update', '1', '--team', 't', '--status', 'completed', '--owner', 'alice', '--json')
+    expect(JSON.parse(updated.stdout)).toMatchObject({ task: { status: 'completed', owner: 'alice' }, assignTo: 'alice' })
+    expect((await run('claim', '2', '--team', 't', '--agent', 'bob')).code).toBe(0)
+    expect(await run('delete', '1', '--team', 't')).toMatchObject({ code: 0, stdout: 'Deleted task #1.\n' })
+    expect(JSON.parse((await run('list', '--team', 't', '--json')).stdout)).toMatchObject([{ id: 2, owner: 'bob', blockedBy: [] }])
+  })
+
+  it('prints a readable table and a refused claim’s reason with exit 1', async () => {
+    await run('create', '--team', 't', '--subject', 'write the parser')
+    await run('create', '--team', 't', '--subject', 'test it', '--blocked-by', '1')
+    await run('claim', '1', '--team', 't', '--agent', 'alice')
+    const table = (await run('list', '--team', 't')).stdout.split('\n')
+    expect(table[0]).toMatch(/^ID\s+STATUS\s+OWNER\s+SUBJECT\s+BLOCKED BY$/)
+    expect(table[1]).toMatch(/^#1\s+in_progress\s+alice\s+write the parser\s+-$/)
+    expect(table[2]).toMatch(/^#2\s+pending\s+-\s+test it\s+#1$/)
+    expect(await run('claim', '1', '--team', 't', '--agent', 'bob')).toMatchObject({ code: 1, stdout: 'Cannot claim task #1: already_claimed (owner: alice, in_progress).\n' })
+  })
+
+  it('names skipped invalid task files on stderr', async () => {
+    await run('create', '--team', 't', '--subject', 'ok')
+    writeFileSync(join(home, 'tasks/t/2.json'), 'not json')
+    const r = await run('list', '--team', 't', '--json')
+    expect(JSON.parse(r.stdout)).toHaveLength(1)
+    expect(r.stderr).toContain(join(home, 'tasks/t/2.json'))
+  })
+
+  it('treats bad usage and unknown tasks as usage errors (exit 2)', async () => {
+    for (const argv of [
+      ['list'],
+      ['create', '--team', 't'],
+      ['claim', 'x', '--team', 't', '--agent', 'a'],
+      ['update', '1', '--team', 't', '--status', 'done'],
+      ['update', '9', '--team', 't', '--status', 'completed'],
+      ['create', '--team', 't', '--subject', 's', '--blocked-by', '7'],
+      ['list', '--team', '../x'],
+      ['frobnicate']
+    ]) {
+      await expect(run(...argv), argv.join(' ')).rejects.toBeInstanceOf(UsageError)
+    }
+  })
+})

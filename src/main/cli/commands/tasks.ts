@@ -1,0 +1,128 @@
+import { TaskStatusSchema, type Task } from '../../../shared/tasks'
+import { TaskInputError, TaskNotFoundError, TaskStore } from '../../runtime/tasks'
+import { swarmdeskHome } from '../../runtime/transcripts/paths'
+import { parseCommandArgs, positiveInt, UsageError } from '../io'
+
+const USAGE = `Use: swarmdesk tasks list --team T [--json]
+     swarmdesk tasks create --team T --subject S [--description D] [--blocked-by 1,2] [--json]
+     swarmdesk tasks claim ID --team T --agent NAME [--json]
+     swarmdesk tasks update ID --team T [--status pending|in_progress|completed] [--owner NAME|''] [--json]
+     swarmdesk tasks delete ID --team T`
+
+const out = (text: string) => process.stdout.write(text + '\n')
+
+/**
+ * `swarmdesk tasks list|create|claim|update|delete` (SPEC §14): the team's shared task list from
+ * any terminal, on a live team. Exit codes: 0 done; 1 a claim was refused (the reason is printed:
+ * a refused claim is an answer, not bad usage, but scripts must be able to tell it from a win);
+ * 2 bad usage or bad input (unknown task, bad id or status), via {@link UsageError}.
+ * `update --owner` does not itself send the `task_assignment` message; its JSON says `assignTo`.
+ */
+export async function tasksCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv
+  try {
+    switch (sub) {
+      case 'list':
+        return list(rest)
+      case 'create':
+        return await create(rest)
+      case 'claim':
+        return await claim(rest)
+      case 'update':
+        return await update(rest)
+      case 'delete':
+        return await remove(rest)
+      default:
+        throw new UsageError(`swarmdesk tasks: unknown subcommand '${sub ?? ''}'.\n${USAGE}`)
+    }
+  } catch (error) {
+    if (error instanceof TaskNotFoundError || error instanceof TaskInputError) throw new UsageError(`swarmdesk tasks ${sub}: ${error.message}`)
+    throw error
+  }
+}
+
+function open(command: string, team: string | undefined): TaskStore {
+  if (!team) throw new UsageError(`swarmdesk tasks ${command}: --team is required.\n${USAGE}`)
+  return new TaskStore(swarmdeskHome(), team)
+}
+
+function taskId(command: string, positionals: string[]): number {
+  if (positionals.length !== 1) throw new UsageError(`swarmdesk tasks ${command}: give exactly one task ID.\n${USAGE}`)
+  return positiveInt('ID', positionals[0])!
+}
+
+function list(argv: string[]): number {
+  const { values } = parseCommandArgs('tasks list', argv, { team: { type: 'string' }, json: { type: 'boolean' } })
+  const { tasks, problems } = open('list', values.team).list()
+  for (const p of problems) process.stderr.write(`warning: skipped ${p.file}: ${p.problem}\n`)
+  if (values.json) out(JSON.stringify(tasks))
+  else out(formatTaskTable(tasks))
+  return 0
+}
+
+async function create(argv: string[]): Promise<number> {
+  const spec = { team: { type: 'string' }, subject: { type: 'string' }, description: { type: 'string' }, 'blocked-by': { type: 'string' }, json: { type: 'boolean' } } as const
+  const { values } = parseCommandArgs('tasks create', argv, spec)
+  const store = open('create', values.team)
+  if (!values.subject?.trim()) throw new UsageError(`swarmdesk tasks create: --subject is required.\n${USAGE}`)
+  const blockedBy = values['blocked-by']?.split(',').filter((s) => s.trim() !== '').map((s) => positiveInt('--blocked-by', s.trim())!)
+  const task = await store.create({ subject: values.subject, description: values.description, blockedBy })
+  out(values.json ? JSON.stringify(task) : `Created task #${task.id}: ${task.subject}`)
+  return 0
+}
+
+async function claim(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('tasks claim', argv, { team: { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' } }, true)
+  const store = open('claim', values.team)
+  const id = taskId('claim', positionals)
+  if (!values.agent) throw new UsageError(`swarmdesk tasks claim: --agent is required.\n${USAGE}`)
+  const result = await store.claim(id, values.agent)
+  if (values.json) out(JSON.stringify(result))
+  else if (result.ok) out(`Claimed task #${id} for ${values.agent}.`)
+  else {
+    const detail = result.reason === 'already_claimed' && result.task?.owner ? ` (owner: ${result.task.owner}, ${result.task.status})` : result.taskIds ? ` (tasks ${result.taskIds.map((t) => `#${t}`).join(', ')})` : ''
+    out(`Cannot claim task #${id}: ${result.reason}${detail}.`)
+  }
+  return result.ok ? 0 : 1
+}
+
+async function update(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('tasks update', argv, { team: { type: 'string' }, status: { type: 'string' }, owner: { type: 'string' }, json: { type: 'boolean' } }, true)
+  const store = open('update', values.team)
+  const id = taskId('update', positionals)
+  const status = values.status === undefined ? undefined : TaskStatusSchema.safeParse(values.status)
+  if (status && !status.success) throw new UsageError(`swarmdesk tasks update: --status must be pending, in_progress or completed, got '${values.status}'.`)
+  if (status === undefined && values.owner === undefined) throw new UsageError(`swarmdesk tasks update: give --status or --owner.\n${USAGE}`)
+  const owner = values.owner === undefined ? undefined : values.owner === '' ? null : values.owner
+  const result = await store.update(id, { status: status?.data, owner })
+  if (values.json) out(JSON.stringify(result))
+  else out(`Updated task #${id}: ${result.task.status}${result.task.owner ? `, owner ${result.task.owner}` : ', no owner'}.`)
+  return 0
+}
+
+async function remove(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('tasks delete', argv, { team: { type: 'string' } }, true)
+  const store = open('delete', values.team)
+  const id = taskId('delete', positionals)
+  await store.delete(id)
+  out(`Deleted task #${id}.`)
+  return 0
+}
+
+/** The human table of `tasks list`: id, status, owner, subject, and the blockers not yet completed. */
+export function formatTaskTable(tasks: Task[]): string {
+  if (tasks.length === 0) return 'No tasks.'
+  const status = new Map(tasks.map((t) => [t.id, t.status]))
+  const rows = [
+    ['ID', 'STATUS', 'OWNER', 'SUBJECT', 'BLOCKED BY'],
+    ...tasks.map((t) => [
+      `#${t.id}`,
+      t.status,
+      t.owner ?? '-',
+      t.subject.length > 60 ? t.subject.slice(0, 59) + '…' : t.subject,
+      t.blockedBy.filter((b) => status.get(b) !== 'completed').map((b) => `#${b}`).join(',') || '-'
+    ])
+  ]
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n')
+}
