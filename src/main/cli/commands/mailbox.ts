@@ -1,0 +1,105 @@
+import { messageKind, parseMessageBody } from '../../../shared/mailbox'
+import { createMailbox, InvalidMessageError, InvalidNameError, type InboxEntry } from '../../runtime/mailbox'
+import { swarmdeskHome } from '../../runtime/transcripts/paths'
+import { parseCommandArgs, UsageError } from '../io'
+
+const USAGE = `Use: swarmdesk mailbox send --team T --to NAME --from NAME (--text S | --json OBJ) [--summary S] [--color C]
+     swarmdesk mailbox read --team T --agent NAME [--unread] [--mark-read] [--json]`
+
+/** The flag a mailbox name error is about, for exit-2 messages that name the flag (SPEC §14). */
+const FLAG_OF: Record<string, string> = { team: '--team', to: '--to', agent: '--agent' }
+
+function required(command: string, flag: string, value: string | undefined): string {
+  if (value === undefined || value === '') throw new UsageError(`swarmdesk mailbox ${command}: ${flag} is required. ${USAGE}`)
+  return value
+}
+
+/** Turns the mailbox's validation errors into usage errors naming the flag. */
+function asUsage(command: string, error: unknown): never {
+  if (error instanceof InvalidNameError) throw new UsageError(`swarmdesk mailbox ${command}: ${FLAG_OF[error.field] ?? error.field}: ${error.message}`)
+  if (error instanceof InvalidMessageError) throw new UsageError(`swarmdesk mailbox ${command}: ${error.message}`)
+  throw error
+}
+
+/** The `text` of `--json OBJ`: a JSON object; one claiming a protocol `type` must match its schema. */
+function jsonBody(raw: string): string {
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch (error) {
+    throw new UsageError(`swarmdesk mailbox send: --json is not JSON: ${(error as Error).message}`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('swarmdesk mailbox send: --json must be a JSON object, e.g. {"type":"shutdown_request","requestId":"r1"}')
+  const text = JSON.stringify(value)
+  const body = parseMessageBody(text)
+  if (body.kind === 'invalid') throw new UsageError(`swarmdesk mailbox send: --json is not a valid ${body.type}: ${body.error}`)
+  return text
+}
+
+async function send(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('mailbox send', argv, {
+    team: { type: 'string' },
+    to: { type: 'string' },
+    from: { type: 'string' },
+    text: { type: 'string' },
+    json: { type: 'string' },
+    summary: { type: 'string' },
+    color: { type: 'string' }
+  })
+  const team = required('send', '--team', values.team)
+  const to = required('send', '--to', values.to)
+  const from = required('send', '--from', values.from)
+  if ((values.text === undefined) === (values.json === undefined)) throw new UsageError(`swarmdesk mailbox send: give exactly one of --text or --json. ${USAGE}`)
+  const text = values.text ?? jsonBody(values.json!)
+  const mailbox = createMailbox({ home: swarmdeskHome() })
+  const result = await mailbox
+    .send(team, to, { from, text, ...(values.summary !== undefined ? { summary: values.summary } : {}), ...(values.color !== undefined ? { color: values.color } : {}) })
+    .catch((error: unknown) => asUsage('send', error))
+  process.stdout.write(JSON.stringify({ id: result.id, team, to, from, kind: messageKind(text), path: result.path }) + '\n')
+  return 0
+}
+
+function describeEntry(e: InboxEntry): string {
+  const kind = messageKind(e.message.text)
+  const head = `${e.read ? '     ' : 'NEW  '}${e.message.timestamp}  ${e.message.from} → ${e.message.to}  ${kind}`
+  return `${head}${e.message.summary ? `  "${e.message.summary}"` : ''}\n     ${e.message.text.replace(/\n/g, '\n     ')}\n`
+}
+
+async function read(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('mailbox read', argv, {
+    team: { type: 'string' },
+    agent: { type: 'string' },
+    unread: { type: 'boolean' },
+    'mark-read': { type: 'boolean' },
+    json: { type: 'boolean' }
+  })
+  const team = required('read', '--team', values.team)
+  const agent = required('read', '--agent', values.agent)
+  const mailbox = createMailbox({ home: swarmdeskHome() })
+  const { messages, problems } = await mailbox.read(team, agent, { unreadOnly: values.unread === true }).catch((error: unknown) => asUsage('read', error))
+  if (values['mark-read']) await mailbox.markRead(team, agent, messages.filter((e) => !e.read).map((e) => e.message.id))
+  if (values.json) {
+    const out = messages.map((e) => ({ ...e.message, read: e.read, kind: messageKind(e.message.text) }))
+    process.stdout.write(JSON.stringify({ team, agent, messages: out, problems }) + '\n')
+    return 0
+  }
+  for (const p of problems) process.stderr.write(`skipped ${p.path}: ${p.problem}\n`)
+  if (messages.length === 0) process.stdout.write(`No ${values.unread ? 'unread ' : ''}messages for ${agent} in team ${team}.\n`)
+  for (const e of messages) process.stdout.write(describeEntry(e))
+  return 0
+}
+
+/**
+ * `swarmdesk mailbox send|read` (SPEC §14). Needs no team config: an inbox is created on its first
+ * message. `send` prints one JSON line `{id, team, to, from, kind, path}`; `read` prints the
+ * messages oldest first (`--json`: one object `{team, agent, messages: [{…message, read, kind}],
+ * problems: [{path, problem}]}`) and changes nothing unless `--mark-read`, which marks the
+ * messages it printed as read. Home: SWARMDESK_HOME or ~/.swarmdesk.
+ * @returns 0; @throws UsageError (exit 2) naming the flag for bad usage or a bad name/body.
+ */
+export async function mailboxCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv
+  if (sub === 'send') return send(rest)
+  if (sub === 'read') return read(rest)
+  throw new UsageError(`swarmdesk mailbox: unknown subcommand '${sub ?? ''}'. ${USAGE}`)
+}
