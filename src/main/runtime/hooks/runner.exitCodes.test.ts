@@ -126,6 +126,14 @@ describe('hook runner: exit codes', () => {
     expect(outcome.results[0].outputTruncated).toBe(true)
   })
 
+  it('reports a hook that cannot start (the cwd is gone) as a warning', async () => {
+    const runner = createHookRunner({ hooks: [{ source: 's.json', hooks: oneHook('TaskCreated', 'exit 2') }], cwd: '/nonexistent/swarmdesk-hooks', sessionId: 's' })
+    const outcome = await runner.run('TaskCreated', TASK)
+    expect(outcome.kind).toBe('continue')
+    expect(outcome.results[0].end.kind).toBe('spawn_failed')
+    expect(outcome.warnings[0]).toContain('could not start')
+  })
+
   it('does nothing, quickly, for an event with no hooks', async () => {
     const runner = createHookRunner({ hooks: [], cwd: '/', sessionId: 's' })
     expect(runner.has('TaskCreated')).toBe(false)
