@@ -91,4 +91,13 @@ describe('custom agent files', () => {
     expect(files.map((f) => f.name)).toEqual(['deep'])
     expect(definitions.get('deep')!.source.kind).toBe('user')
   })
+
+  it('lets a file opt into nesting by listing Agent, up to the depth cap', async () => {
+    const d = await makeAgentDirs()
+    await d.write(d.cwd, '.swarmdesk/agents/lead.md', agentFile(['name: sub-lead', 'description: d', 'tools: [Read, Agent]']))
+    const { definitions } = await loadAgentDefinitions(d)
+    const at = (depth: number) => resolveSubagentTools({ definition: definitions.get('sub-lead')!, available: KNOWN_TOOL_NAMES, async: false, depth }).tools
+    expect(at(4)).toEqual(['Read', 'Agent'])
+    expect(at(5)).toEqual(['Read'])
+  })
 })

@@ -17,7 +17,7 @@ export interface LoadAgentDefinitionsOptions {
 
 /** What {@link loadAgentDefinitions} found. */
 export interface LoadedAgentDefinitions {
-  /** The effective definition of each name, built-ins included, after precedence. */
+  /** The effective definition of each name after precedence: the built-ins' names first (a replacing file takes its built-in's place), then custom names in precedence order. */
   definitions: Map<string, AgentDefinition>
   /** One report per definition file found, in precedence order (winner of a clash first). */
   files: AgentFileReport[]
@@ -56,28 +56,27 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
     seenDirs.add(dir)
     for (const path of await markdownFiles(dir)) parsed.push(await readAgentFile(path, kind))
   }
-  const definitions = new Map<string, AgentDefinition>()
-  const winners = new Map<string, AgentFileReport>()
+  const winners = new Map<string, { report: AgentFileReport; definition: AgentDefinition }>()
   for (const { report, definition } of parsed) {
     if (!definition) continue
-    const winner = winners.get(definition.name)
+    const winner = winners.get(definition.name)?.report
     if (winner) {
       report.overriddenBy = winner.source
       report.warnings.push({ field: 'name', message: `'${definition.name}' is also defined by ${winner.source}, which takes precedence; this file is not used` })
       winner.warnings.push({ field: 'name', message: `'${definition.name}' is also defined by ${report.source}; this file takes precedence` })
-      continue
-    }
-    winners.set(definition.name, report)
-    definitions.set(definition.name, definition)
+    } else winners.set(definition.name, { report, definition })
   }
+  const definitions = new Map<string, AgentDefinition>()
   const overriddenBuiltins = new Map<string, string>()
   for (const builtin of BUILTIN_AGENTS) {
     const winner = winners.get(builtin.name)
     if (winner) {
-      overriddenBuiltins.set(builtin.name, winner.source)
-      winner.warnings.push({ field: 'name', message: `replaces the built-in agent '${builtin.name}'` })
-    } else definitions.set(builtin.name, builtin)
+      overriddenBuiltins.set(builtin.name, winner.report.source)
+      winner.report.warnings.push({ field: 'name', message: `replaces the built-in agent '${builtin.name}'` })
+    }
+    definitions.set(builtin.name, winner?.definition ?? builtin)
   }
+  for (const [name, { definition }] of winners) if (!definitions.has(name)) definitions.set(name, definition)
   return { definitions, files: parsed.map((p) => p.report), overriddenBuiltins }
 }
 
