@@ -45,8 +45,7 @@ Output:
 \`\`\`
 Result: PASS or FAIL
 
-A check without the command and its real output does not count; never describe output you did not see. Cover the claim's main path and at least one edge or failure case. End your report with exactly one final line:
-VERDICT: PASS (every check passed), VERDICT: FAIL (something the claim needs is broken) or VERDICT: PARTIAL (some parts could not be checked, and say which).`
+A check without the command and its real output does not count; never describe output you did not see. Cover the claim's main path and at least one edge or failure case. The last line of your report holds only the verdict: VERDICT: PASS when every check passed, VERDICT: FAIL when something the claim needs is broken, or VERDICT: PARTIAL when some parts could not be checked (say which above it).`
 
 /** `worker`: coordinator mode's executor (SPEC §10). */
 export const WORKER_PROMPT = `${SUBAGENT_BASICS}

@@ -47,3 +47,13 @@ describe('checkVerificationReport', () => {
     expect(late.problems).toContain('the VERDICT line is not the last line')
   })
 })
+
+describe('checkVerificationReport verdict line', () => {
+  it.each([['VERDICT: PASS'], ['**VERDICT: PASS**'], ['VERDICT: **PASS**'], ['verdict: pass.'], ['**VERDICT:** PASS']])('reads %s', (line) => {
+    expect(checkVerificationReport(`$ x\n${line}`).verdict).toBe('PASS')
+  })
+
+  it('does not read a line that names two verdicts', () => {
+    expect(checkVerificationReport('VERDICT: PASS or FAIL').verdict).toBeNull()
+  })
+})

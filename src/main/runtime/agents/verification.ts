@@ -13,7 +13,7 @@ export interface VerificationCheck {
   problems: string[]
 }
 
-const VERDICT_LINE = /^\s*\**VERDICT:?\**\s*:?\s*\**(PASS|FAIL|PARTIAL)\**\s*$/i
+const VERDICT_LINE = /^\s*\**VERDICT\**\s*:\s*\**\s*(PASS|FAIL|PARTIAL)\**\.?\s*$/i
 const COMMAND_LINE = /^\s*(?:[-*]\s*)?\**Command(?:\s+run)?\**:\**\s*(.*)$/i
 const OUTPUT_LINE = /^\s*(?:[-*]\s*)?\**Output\**:\**\s*(.*)$/i
 const SECTION_END = /^\s*(?:#{1,6}\s|\**Result\**:|\**VERDICT)/i
