@@ -1,9 +1,13 @@
+import { agentsCommand } from './commands/agents'
 import { demoCommand } from './commands/demo'
+import { mailboxCommand } from './commands/mailbox'
 import { permissionsCheckCommand } from './commands/permissionsCheck'
 import { runCommand } from './commands/run'
 import { scriptedServerCommand } from './commands/scriptedServer'
 import { serveCommand } from './commands/serve'
 import { sessionsCommand } from './commands/sessions'
+import { tasksCommand } from './commands/tasks'
+import { teamCommand } from './commands/team'
 import { UsageError } from './io'
 import { resolveToolSubject } from './toolSubjects'
 
@@ -21,10 +25,15 @@ Usage:
   swarmdesk scripted-server --scenario FILE [--port N]
   swarmdesk permissions check --cwd DIR [--mode MODE] [--settings FILE] --tool NAME --input JSON
   swarmdesk permissions check --batch FILE [--cwd DIR] [--mode MODE] [--settings FILE]
+  swarmdesk agents list [--cwd DIR] [--json]
+  swarmdesk mailbox send --team T --to NAME --from NAME (--text S | --json OBJ)
+  swarmdesk mailbox read --team T --agent NAME [--unread] [--mark-read] [--json]
+  swarmdesk tasks list|create|claim|update|delete … --team T [--json]
+  swarmdesk team list|show [--team T] [--json]
   swarmdesk help
 
 Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, SWARMDESK_HOME (default ~/.swarmdesk),
-SWARMDESK_MODEL. Exit codes: 0 success, 1 the run failed, 2 bad usage or bad input.
+SWARMDESK_MODEL, SWARMDESK_SUBAGENT_MODEL, SWARMDESK_AUTO_BACKGROUND_MS. Exit codes: 0 success, 1 the run failed, 2 bad usage or bad input.
 `
 
 /**
@@ -43,6 +52,14 @@ export async function main(argv: string[]): Promise<number> {
         return await demoCommand(rest)
       case 'serve':
         return await serveCommand(rest)
+      case 'agents':
+        return await agentsCommand(rest)
+      case 'mailbox':
+        return await mailboxCommand(rest)
+      case 'tasks':
+        return await tasksCommand(rest)
+      case 'team':
+        return await teamCommand(rest)
       case 'scripted-server':
         return await scriptedServerCommand(rest)
       case 'permissions':

@@ -7,6 +7,7 @@ import { PermissionEngine } from '../permissions'
 import type { PermissionPrompter } from '../permissions/prompter'
 import { createPtyHost } from '../pty'
 import { CORE_TOOLS } from '../tools/registry'
+import { definitionFileNotices, loadSubagentWiring } from '../subagents/wiring'
 import { Session } from './session'
 import { canonicalWorkspace, connectModel, loadWorkspaceSettings, RunUsageError, type ModelConnection } from './setup'
 
@@ -59,6 +60,8 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
   const settings = await loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], options.trustProject ?? false)
   for (const warning of settings.warnings) options.bus.emit({ type: 'notice', level: 'warning', message: warning, agentId: 'team-lead', agentName: 'team-lead' })
   const mode: PermissionMode = options.mode ?? settings.defaultMode ?? 'default'
+  const wiring = await loadSubagentWiring({ cwd, home: options.home, env })
+  for (const n of definitionFileNotices(wiring.files)) options.bus.emit({ type: 'notice', level: n.level, message: n.message, agentId: 'team-lead', agentName: 'team-lead' })
   let model: ModelConnection | undefined
   const pty = createPtyHost()
   let session: Session | undefined
@@ -77,7 +80,8 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       prompter: options.prompter,
       engine: new PermissionEngine(settings),
       pty,
-      tools: [...CORE_TOOLS]
+      tools: [...CORE_TOOLS],
+      subagents: wiring.subagents
     }).catch((error: Error) => {
       throw error.name === 'SessionNotFoundError' ? new RunUsageError(error.message) : error
     })

@@ -82,6 +82,7 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       return { behavior: 'allow' }
     }
     const who = answer.by === 'cancelled' ? 'The request was cancelled' : 'The user denied this'
-    return { behavior: 'deny', message: `Permission denied for ${tool.name}. ${who}${reason ? `: ${reason}` : '.'} Do not retry the same call; adjust your approach or ask.` }
+    const because = reason ? `: ${reason.trim().replace(/[.!?]*$/, '.')}` : '.'
+    return { behavior: 'deny', message: `Permission denied for ${tool.name}. ${who}${because} Do not retry the same call; adjust your approach or ask.` }
   }
 }

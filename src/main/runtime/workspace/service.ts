@@ -17,6 +17,7 @@ import { PermissionEngine } from '../permissions'
 import { createPtyHost } from '../pty'
 import { LEADER_NAME, Session } from '../session/session'
 import { canonicalWorkspace, connectModel, loadWorkspaceSettings, type ModelConnection } from '../session/setup'
+import { definitionFileNotices, loadSubagentWiring } from '../subagents/wiring'
 import { CORE_TOOLS } from '../tools/registry'
 import type { PtyHost } from '../tools/types'
 import { createPaneRenderer } from './paneText'
@@ -87,6 +88,7 @@ export class WorkspaceService {
     const prompter = new UiPrompter(cwd)
     const modelName = resolveModel(options.model ?? env.SWARMDESK_MODEL ?? DEFAULT_MODEL)
     const mode = options.mode ?? settings.defaultMode ?? 'default'
+    const wiring = await loadSubagentWiring({ cwd, home: options.home, env })
     const bus = new EventBus()
     // Events emitted while the session opens are replayed into the service's own bus below.
     const early: RuntimeEvent[] = []
@@ -105,7 +107,8 @@ export class WorkspaceService {
         prompter,
         engine: new PermissionEngine(settings),
         pty,
-        tools: [...CORE_TOOLS]
+        tools: [...CORE_TOOLS],
+        subagents: wiring.subagents
       })
     } catch (error) {
       await pty.dispose()
@@ -115,16 +118,19 @@ export class WorkspaceService {
       sub.dispose()
     }
     const service = new WorkspaceService(session, prompter, model, pty, modelName, mode)
-    service.wire(bus, settings.warnings, early)
+    const notices = [...settings.warnings.map((message) => ({ level: 'warning' as const, message })), ...definitionFileNotices(wiring.files)]
+    service.wire(bus, notices, early)
     return service
   }
 
-  private wire(sessionBus: EventBus, warnings: string[], early: RuntimeEvent[]): void {
+  private wire(sessionBus: EventBus, notices: Array<{ level: 'warning' | 'error'; message: string }>, early: RuntimeEvent[]): void {
     const render = createPaneRenderer({ scripted: this.model.scripted !== undefined })
     this.store.add(this.bus.onEvent((event) => this.onEvent(event, render)))
     for (const e of early) this.forward(e)
     this.store.add(sessionBus.onEvent((e) => this.forward(e)))
-    for (const message of warnings) this.bus.emit({ type: 'notice', level: 'warning', message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+    for (const n of notices) this.bus.emit({ type: 'notice', level: n.level, message: n.message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+    // Open and waiting for a first prompt.
+    this.bus.emit({ type: 'agent_state', state: 'idle', agentId: LEADER_NAME, agentName: LEADER_NAME })
     this.store.add(this.prompter.onDidChange((permissions) => this.push('permissions.changed', { permissions })))
     this.store.add(this.panes.onDidWrite((agentId, data, chunk) => this.push('pane.data', { agentId, data, chunk })))
   }
@@ -243,6 +249,11 @@ export class WorkspaceService {
         this.busy = false
       })
     return { ok: true }
+  }
+
+  /** The scripted model server's URL when the model is scripted (SPEC §13), else undefined. */
+  get scriptedModelUrl(): string | undefined {
+    return this.model.scripted?.url
   }
 
   /** Subscribes to every push of the contract (`channel`, payload already valid for it). */
