@@ -7,12 +7,15 @@ import { readJsonLines, script, useTempDirs } from './hooks.testkit'
 
 const tempDir = useTempDirs()
 
+/** One append per payload, so hooks of agents running at once never interleave their lines. */
+const APPEND_STDIN = (log: string): string => `line=$(cat); printf '%s\\n' "$line" >> "${log}"`
+
 /** A session whose SubagentStart/SubagentStop hooks append their stdin to `log`; `stopBody` ends the stop hook. */
 async function session(opts: { startBody?: string; stopBody?: string } = {}) {
   const dir = await tempDir()
   const log = path.join(dir, 'log.jsonl')
-  const start = await script(dir, 'start.sh', `cat >> "${log}"; echo >> "${log}"; ${opts.startBody ?? ''}`)
-  const stop = await script(dir, 'stop.sh', `cat >> "${log}"; echo >> "${log}"; ${opts.stopBody ?? ''}`)
+  const start = await script(dir, 'start.sh', `${APPEND_STDIN(log)}; ${opts.startBody ?? ''}`)
+  const stop = await script(dir, 'stop.sh', `${APPEND_STDIN(log)}; ${opts.stopBody ?? ''}`)
   const hooks = { SubagentStart: [{ hooks: [{ type: 'command', command: start }] }], SubagentStop: [{ hooks: [{ type: 'command', command: stop }] }] }
   const pairing = createSubagentHookPairing(createHookRunner({ hooks: [{ source: 's.json', hooks }], cwd: dir, sessionId: 's' }))
   const events = async (): Promise<string[]> => (await readJsonLines(log)).map((l) => `${String(l.hook_event_name)} ${String(l.agent_id)}`)

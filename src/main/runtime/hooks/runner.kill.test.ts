@@ -11,14 +11,15 @@ describe('hook runner: timeouts and aborts end the whole process group', () => {
     const dir = await tempDir()
     const a = uniqueSleep()
     const b = uniqueSleep()
+    // The timeout leaves room for a loaded machine to start both sleeps before it fires.
     const cmd = `${a} & ${b} & wait`
-    const runner = createHookRunner({ hooks: [{ source: 's.json', hooks: oneHook('TaskCompleted', cmd, { timeout: 0.5 }) }], cwd: dir, sessionId: 's' })
+    const runner = createHookRunner({ hooks: [{ source: 's.json', hooks: oneHook('TaskCompleted', cmd, { timeout: 3 }) }], cwd: dir, sessionId: 's' })
     const running = runner.run('TaskCompleted', TASK)
     expect(await eventually(async () => (await pidsWithCmdline(a)).length === 1 && (await pidsWithCmdline(b)).length === 1)).toBe(true)
     const outcome = await running
     expect(outcome.kind).toBe('continue')
-    expect(outcome.results[0].end).toEqual({ kind: 'timed_out', afterMs: 500 })
-    expect(outcome.warnings[0]).toContain('timed out after 0.5 s')
+    expect(outcome.results[0].end).toEqual({ kind: 'timed_out', afterMs: 3000 })
+    expect(outcome.warnings[0]).toContain('timed out after 3 s')
     expect(await eventually(async () => (await pidsWithCmdline(a)).length + (await pidsWithCmdline(b)).length === 0)).toBe(true)
   })
 
