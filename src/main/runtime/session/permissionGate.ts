@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { isAbsolute, resolve } from 'node:path'
 import type { PermissionDecision, PermissionMode, PermissionSubject } from '../../../shared/permissions'
 import type { PermissionPrompter } from '../permissions/prompter'
 import type { GateDecision, PermissionGate } from '../loop/types'
@@ -40,6 +41,8 @@ export interface GateOptions {
    * what would ask is denied, and the denial says why.
    */
   cannotPrompt?: () => boolean
+  /** Refuses paths outside an isolated agent's worktree that belong to its parent's checkout (SPEC §8). */
+  pathGuard?: (absPath: string) => { ok: true } | { ok: false; message: string }
 }
 
 /**
@@ -51,6 +54,10 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
   return async ({ tool, input }, emit, signal): Promise<GateDecision> => {
     const subject = tool.permissionSubject(input, { cwd: options.cwd })
     if (subject.kind === 'none') return { behavior: 'allow' }
+    if (options.pathGuard && (subject.kind === 'read' || subject.kind === 'edit')) {
+      const verdict = options.pathGuard(isAbsolute(subject.path) ? subject.path : resolve(options.cwd, subject.path))
+      if (!verdict.ok) return { behavior: 'deny', message: verdict.message }
+    }
     const mode = options.mode()
     const verdict = await options.engine.decide(subject, { cwd: options.cwd, mode, sessionAllowRules: options.sessionAllowRules, tool: tool.name })
     const base = { time: new Date().toISOString(), agentId: options.agentId, agentName: options.agentName, tool: tool.name, input }

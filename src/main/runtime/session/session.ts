@@ -275,6 +275,7 @@ export class Session {
       agentId: this.identity.id,
       agentName: this.identity.name,
       depth: 0,
+      cwd: this.options.cwd,
       model: this.options.model,
       mode: () => this.mode,
       tools: () => this.tools,

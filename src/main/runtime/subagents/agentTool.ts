@@ -30,7 +30,8 @@ export function asyncLaunchedText(task: AgentTaskState): string {
 
 function syncResult(task: AgentTaskState): ToolResult {
   const denied = task.denied.length ? `\n\nDenied tool calls (not performed):\n${task.denied.map((d) => `- ${d}`).join('\n')}` : ''
-  const tail = `\n\nagentId: ${task.agentId}`
+  const worktree = task.worktree?.kept ? `\n\nIts worktree was kept: ${task.worktree.path} (branch ${task.worktree.branch}).` : ''
+  const tail = `${worktree}\n\nagentId: ${task.agentId}`
   if (task.status === 'killed') return { content: `Agent "${task.description}" was stopped before it finished.${task.finalText ? `\nLast words: ${task.finalText}` : ''}${denied}${tail}`, isError: true }
   if (task.status === 'failed') return { content: `Agent "${task.description}" failed.${task.finalText ? `\n${task.finalText}` : ''}${denied}${tail}`, isError: true }
   return { content: `${task.finalText || '(the agent ended without a final answer)'}${denied}${tail}` }
@@ -68,7 +69,6 @@ export const AgentTool: Tool<AgentInput> = {
     if (input.name !== undefined || input.team_name !== undefined) {
       throw new ToolError('Spawning a named teammate needs an agent team, which this version does not run yet. Omit `name` and `team_name` to start a subagent.')
     }
-    if (input.isolation === 'worktree') throw new ToolError('Worktree isolation is not available in this version yet; run the agent without `isolation`.')
     if (self.depth + 1 > MAX_AGENT_DEPTH) throw new ToolError(`Agents may nest at most ${MAX_AGENT_DEPTH} deep; this agent is at depth ${self.depth}. Do the work yourself.`)
     const type = input.subagent_type ?? 'general-purpose'
     const definitions = rt.options.definitions()
@@ -79,7 +79,8 @@ export const AgentTool: Tool<AgentInput> = {
       if (input.run_in_background) throw new ToolError('Background agents are disabled in this session; call the agent without run_in_background.')
     }
     const isAsync = wantsBackground && !rt.options.backgroundDisabled
-    const task = await rt.spawn({ parent: self, definition, description: input.description, prompt: input.prompt, model: input.model, isAsync })
+    const isolated = input.isolation === 'worktree' || definition.isolation === 'worktree'
+    const task = await rt.spawn({ parent: self, definition, description: input.description, prompt: input.prompt, model: input.model, isAsync, isolated })
     if (isAsync) return { content: asyncLaunchedText(task) }
     return awaitSync(rt, task)
   }

@@ -5,6 +5,7 @@ import { createPermissionGate } from '../session/permissionGate'
 import { messagesForResume, readTranscript } from '../transcripts/reader'
 import { TranscriptWriter } from '../transcripts/writer'
 import { renderTaskNotification } from './notification'
+import { finishWorktree, worktreePathGuard } from '../worktrees'
 import type { SubagentRuntime } from './runtime'
 import type { AgentTaskState, AgentTaskStatus, ParentAgent } from './types'
 
@@ -31,7 +32,7 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
   const transcript = new TranscriptWriter(task.transcriptPath, task.agentId, parentUuid)
   if (!resume) {
     transcript.append('user', task.messages[0])
-    o.bus.emit({ type: 'agent_started', agentType: task.agentType, parentId: task.parentId, depth: task.depth, model: task.model, cwd: o.cwd, agentId: task.agentId, agentName: task.agentName })
+    o.bus.emit({ type: 'agent_started', agentType: task.agentType, parentId: task.parentId, depth: task.depth, model: task.model, cwd: task.cwd, agentId: task.agentId, agentName: task.agentName })
   }
   o.bus.emit({ type: 'agent_state', state: 'running', agentId: task.agentId, agentName: task.agentName })
   const sink = createAgentSink({ bus: o.bus, transcript: () => transcript, agentId: task.agentId, agentName: task.agentName, onToolCall: () => task.toolUses++ })
@@ -49,16 +50,24 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
     crash = error instanceof Error ? error.message : String(error)
   }
   const status: AgentTaskStatus = task.controller.signal.aborted ? 'killed' : crash || end?.reason !== 'completed' ? 'failed' : 'completed'
-  task.status = status
   task.finalText = end?.finalText ?? ''
-  task.endedAt = Date.now()
   task.unlinkParent?.()
   await task.shells.killAll()
   transcript.close()
+  if (task.isolation) {
+    const finished = await finishWorktree(task.isolation)
+    task.worktree = { path: task.isolation.path, branch: task.isolation.branch, kept: finished.kept, reason: finished.reason }
+  }
+  // The task counts as running until its cleanup is done, so nothing waiting on it (a headless
+  // run, a parent) sees it end before its worktree and shells are settled.
+  task.status = status
+  task.endedAt = Date.now()
   const reason = crash ?? (end?.reason === 'model_error' ? end.error.message : end && end.reason !== 'completed' && end.reason !== 'aborted' ? end.reason : undefined)
   o.bus.emit({ type: 'agent_state', state: status === 'failed' && crash ? 'crashed' : 'exited', agentId: task.agentId, agentName: task.agentName })
   o.bus.emit({ type: 'agent_stopped', status: crash ? 'crashed' : status, ...(reason ? { reason } : {}), agentId: task.agentId, agentName: task.agentName })
   if (task.isAsync && !task.notified) notify(rt, task, status, reason)
+  // A message that arrived during cleanup is not lost: it resumes the agent (SPEC §6.6).
+  if (task.pending.length > 0 && status !== 'killed') rt.sendMessage(task.agentId, task.pending.shift()!, task.notifyTo ?? task.parent)
   rt.changed()
 }
 
@@ -66,7 +75,7 @@ function runLoop(rt: SubagentRuntime, task: AgentTaskState) {
   const o = rt.options
   const config = task.config!
   return query({
-    agent: { id: task.agentId, name: task.agentName, type: task.agentType, cwd: o.cwd },
+    agent: { id: task.agentId, name: task.agentName, type: task.agentType, cwd: task.cwd },
     model: task.model,
     system: config.system,
     tools: config.tools,
@@ -78,7 +87,7 @@ function runLoop(rt: SubagentRuntime, task: AgentTaskState) {
     toolContext: {
       agentId: task.agentId,
       agentName: task.agentName,
-      cwd: o.cwd,
+      cwd: task.cwd,
       fileState: task.fileState,
       pty: o.pty,
       shells: task.shells,
@@ -87,8 +96,9 @@ function runLoop(rt: SubagentRuntime, task: AgentTaskState) {
     gate: createPermissionGate({
       agentId: task.agentId,
       agentName: task.agentName,
-      cwd: o.cwd,
+      cwd: task.cwd,
       mode: config.mode,
+      ...(task.isolation ? { pathGuard: worktreePathGuard(task.isolation) } : {}),
       engine: o.engine,
       prompter: o.prompter,
       sessionAllowRules: [],
@@ -117,6 +127,7 @@ export function asParent(task: AgentTaskState): ParentAgent {
     agentId: task.agentId,
     agentName: task.agentName,
     depth: task.depth,
+    cwd: task.cwd,
     model: task.model,
     mode: () => task.config!.mode(),
     tools: () => task.config!.tools,
@@ -159,7 +170,8 @@ function notify(rt: SubagentRuntime, task: AgentTaskState, status: AgentTaskStat
       usage: task.usage,
       toolUses: task.toolUses,
       durationMs: (task.endedAt ?? Date.now()) - task.startedAt,
-      denied: task.denied
+      denied: task.denied,
+      ...(task.worktree?.kept ? { worktree: { path: task.worktree.path, branch: task.worktree.branch } } : {})
     })
   )
   rt.options.bus.emit({ type: 'task_notification', taskId: task.agentId, status: status === 'running' ? 'completed' : status, agentId: target.agentId, agentName: target.agentName })

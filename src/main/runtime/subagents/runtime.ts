@@ -13,8 +13,19 @@ import { ToolError, type PtyHost, type Tool } from '../tools/types'
 import { agentTranscriptPath, sessionDir } from '../transcripts/paths'
 import { renderSystemPrompt } from '../workspace/systemPrompt'
 import { agentSlug, newAgentId } from './ids'
+import { createWorktree, WorktreeError, type Worktree } from '../worktrees'
 import { runTask } from './run'
 import type { AgentTaskState, AgentTaskView, ParentAgent, SubagentDefinition } from './types'
+
+/** Creates the agent's worktree; git's refusals become tool errors the model can act on (no side effects). */
+async function createIsolation(parentCwd: string, agentId: string): Promise<Worktree> {
+  try {
+    return await createWorktree({ cwd: parentCwd, agentId })
+  } catch (error) {
+    if (error instanceof WorktreeError) throw new ToolError(`Cannot isolate the agent in a worktree: ${error.message}`)
+    throw error
+  }
+}
 
 /** Depth at which the Agent tool is no longer offered (SPEC §5: hard runtime cap). */
 export const MAX_AGENT_DEPTH = 5
@@ -56,6 +67,8 @@ export interface SpawnSpec {
   prompt: string
   model?: string
   isAsync: boolean
+  /** Run in its own git worktree (SPEC §8). */
+  isolated?: boolean
 }
 
 /**
@@ -84,7 +97,9 @@ export class SubagentRuntime {
     const depth = parent.depth + 1
     const { model, source } = this.options.resolveModel(definition, spec.model, parent.model)
     const tools = this.options.resolveTools(definition, parent.tools(), spec.isAsync, depth)
-    const system = await renderSystemPrompt({ cwd: this.options.cwd, model, rolePrompt: definition.systemPrompt, omitProjectContext: definition.omitClaudeMd })
+    const isolation = spec.isolated ? await createIsolation(parent.cwd, agentId) : undefined
+    const cwd = isolation?.path ?? parent.cwd
+    const system = await renderSystemPrompt({ cwd, model, rolePrompt: definition.systemPrompt, omitProjectContext: definition.omitClaudeMd })
     const controller = new AbortController()
     const task: AgentTaskState = {
       agentId,
@@ -104,6 +119,8 @@ export class SubagentRuntime {
       transcriptPath: agentTranscriptPath(this.options.home, this.options.cwd, this.options.sessionId, agentId),
       finalText: '',
       denied: [],
+      cwd,
+      ...(isolation ? { isolation, worktree: { path: isolation.path, branch: isolation.branch } } : {}),
       parent,
       controller,
       shells: createBackgroundShells(this.options.pty),
@@ -252,7 +269,7 @@ export class SubagentRuntime {
   }
 
   view(task: AgentTaskState): AgentTaskView {
-    const { parent: _p, controller: _c, shells: _s, fileState: _f, children: _ch, pending: _pe, messages: _m, done: _d, notified: _n, notifyTo: _t, unlinkParent: _u, ...view } = task
-    return { ...view, usage: { ...view.usage }, denied: [...view.denied] }
+    const { parent: _p, controller: _c, shells: _s, fileState: _f, children: _ch, pending: _pe, messages: _m, done: _d, notified: _n, notifyTo: _t, unlinkParent: _u, config: _cf, isolation: _i, ...view } = task
+    return { ...view, usage: { ...view.usage }, denied: [...view.denied], ...(view.worktree ? { worktree: { ...view.worktree } } : {}) }
   }
 }

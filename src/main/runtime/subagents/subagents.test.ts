@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -215,5 +216,78 @@ describe('subagents', () => {
     expect(result).toMatchObject({ isError: true })
     expect(result.output).toBe('Unknown subagent_type "Wizard". Available types: Explore, general-purpose, nester.')
     expect(ofType(h.events, 'agent_started')).toHaveLength(1)
+  })
+})
+
+describe('worktree isolation', () => {
+  it('runs three isolated agents in parallel on their own branches, leaving the parent checkout alone; clean worktrees go, dirty ones stay and are reported', async () => {
+    const commitIn = (n: number) => [
+      { tools: [{ name: 'Bash', input: { command: `echo work${n} > w${n}.txt && git add w${n}.txt && git -c user.name=a -c user.email=a@a.invalid commit -q -m "work ${n}" && git rev-parse --abbrev-ref HEAD` } }] },
+      { text: `committed ${n}` }
+    ]
+    h = await startSubagentHarness(
+      {
+        agents: {
+          'team-lead': [
+            {
+              tools: [
+                { name: 'Agent', input: { description: 'iso 1', prompt: 'commit', isolation: 'worktree', run_in_background: true } },
+                { name: 'Agent', input: { description: 'iso 2', prompt: 'commit', isolation: 'worktree', run_in_background: true } },
+                { name: 'Agent', input: { description: 'iso 3', prompt: 'commit', isolation: 'worktree', run_in_background: true } },
+                { name: 'Agent', input: { description: 'iso clean', prompt: 'look', isolation: 'worktree', run_in_background: true } }
+              ]
+            },
+            { text: 'launched' },
+            { when: '<task-notification>', text: 'one' },
+            { when: '<task-notification>', text: 'two' },
+            { when: '<task-notification>', text: 'three' },
+            { when: '<task-notification>', text: 'four' }
+          ],
+          'iso-1': commitIn(1),
+          'iso-2': commitIn(2),
+          'iso-3': commitIn(3),
+          'iso-clean': [{ tools: [{ name: 'Read', input: { file_path: 'CLAUDE.md' } }] }, { text: 'looked' }]
+        }
+      },
+      { mode: 'bypassPermissions' }
+    )
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: h!.work }).toString().trim()
+    const headBefore = git('rev-parse', 'HEAD')
+    await runUntilSettled(h.session, 'go')
+    expect(git('rev-parse', 'HEAD')).toBe(headBefore)
+    expect(git('status', '--porcelain')).toBe('')
+    for (const n of [1, 2, 3]) expect(existsSync(join(h.work, `w${n}.txt`))).toBe(false)
+    const tasks = h.session.subagents!.list()
+    const byName = Object.fromEntries(tasks.map((t) => [t.agentName, t]))
+    for (const n of [1, 2, 3]) {
+      const wt = byName[`iso-${n}`]!.worktree!
+      expect(wt.kept).toBe(true)
+      expect(wt.branch).toBe(`worktree-agent-${byName[`iso-${n}`]!.agentId.slice(1, 9)}`)
+      expect(readFileSync(join(wt.path, `w${n}.txt`), 'utf8')).toBe(`work${n}\n`)
+      expect(git('log', '--format=%s', '-1', wt.branch)).toBe(`work ${n}`)
+    }
+    expect(byName['iso-clean']!.worktree!.kept).toBe(false)
+    expect(existsSync(byName['iso-clean']!.worktree!.path)).toBe(false)
+    expect(readFileSync(join(h.work, '.git', 'info', 'exclude'), 'utf8').match(/\.swarmdesk\/worktrees\//g)).toHaveLength(1)
+    // the kept worktrees are reported in the notifications the leader received
+    const texts = requestsOf(h, 'team-lead').at(-1)!.messages.flatMap((m) => m.content.map((b) => b.text ?? ''))
+    expect(texts.filter((t) => t.includes('<worktreePath>'))).toHaveLength(3)
+  })
+
+  it('refuses an absolute path into the parent checkout, naming the worktree', async () => {
+    h = await startSubagentHarness({
+      agents: {
+        'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'iso reader', prompt: 'read', isolation: 'worktree' } }] }, { text: 'done' }],
+        'iso-reader': [{ tools: [{ name: 'Read', input: { file_path: '{{cwd}}/../../../CLAUDE.md' } }] }, { text: '{{last_tool_result}}' }]
+      }
+    })
+    const parentFile = join(h.work, 'CLAUDE.md')
+    // the scripted path goes up from the worktree root (<work>/.swarmdesk/worktrees/agent-x) to the parent's file
+    await runUntilSettled(h.session, 'go')
+    const result = ofType(h.events, 'tool_result').find((e) => e.agentName === 'iso-reader')!
+    expect(result.isError).toBe(true)
+    expect(result.output).toContain('parent checkout')
+    expect(result.output).toContain('.swarmdesk/worktrees/agent-')
+    expect(readFileSync(parentFile, 'utf8')).toContain('MARKER')
   })
 })

@@ -56,6 +56,9 @@ export async function startSubagentHarness(
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-subhome-')))
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
   writeFileSync(join(work, 'CLAUDE.md'), 'PROJECT-INSTRUCTIONS-MARKER: be careful.\n')
+  const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' }
+  execFileSync('git', ['add', '-A'], { cwd: work })
+  execFileSync('git', ['commit', '-q', '-m', 'start'], { cwd: work, env: gitEnv })
   const server = await startScriptedServer({ scenario: validateScenario(scenario, 'test-scenario') })
   const bus = new EventBus()
   const events: RuntimeEvent[] = []

@@ -3,6 +3,7 @@ import type { Usage } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { FileStateCache } from '../tools/fileState'
 import type { BackgroundShells, Tool } from '../tools/types'
+import type { Worktree } from '../worktrees'
 
 /**
  * An agent that can spawn children and receive their task notifications: the leader, or a
@@ -13,6 +14,8 @@ export interface ParentAgent {
   agentName: string
   /** 0 for the main agent. */
   depth: number
+  /** The agent's root directory (its worktree when isolated), absolute. */
+  cwd: string
   model: string
   mode(): PermissionMode
   /** The parent's own tools, in order (a child's tools are resolved from them). */
@@ -70,6 +73,10 @@ export interface AgentTaskView {
   transcriptPath: string
   finalText: string
   denied: string[]
+  /** The agent's root: the workspace, or its own worktree (SPEC §8). */
+  cwd: string
+  /** The isolated worktree, and after the agent ended whether it was kept. */
+  worktree?: { path: string; branch: string; kept?: boolean; reason?: string }
 }
 
 /** Internal state of a task beyond its view. */
@@ -91,6 +98,8 @@ export interface AgentTaskState extends AgentTaskView {
   unlinkParent?: () => void
   /** How the task runs, kept for resumes. */
   config?: TaskRunConfig
+  /** The worktree handle while the agent runs isolated. */
+  isolation?: Worktree
 }
 
 /** The fixed parts of a task's runs: tools, rendered system prompt, turn cap, mode. */
