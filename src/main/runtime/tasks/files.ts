@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { TaskSchema, type Task } from '../../../shared/tasks'
 import { createFileExclusiveSync, writeFileAtomicSync } from '../locks'
@@ -103,15 +103,15 @@ export function raiseHighWaterMark(dir: string, id: number): void {
 }
 
 /**
- * Creates the next task file exclusively and returns its id. The candidate is one past both the
- * high-water mark and the highest file present (so a crash between creating a file and raising the
- * mark cannot reuse an id); the file appears whole by `link(2)` of a complete temp file, which
- * fails with EEXIST instead of overwriting — on EEXIST the next id is tried. Then the mark is raised.
+ * Creates the next task file exclusively and returns its task (SPEC §9.6). The candidate id is one
+ * past the high-water mark; the file appears whole by `link(2)` of a complete temp file, which fails
+ * with EEXIST instead of overwriting — on EEXIST the next id is tried (so a crash between creating
+ * a file and raising the mark costs nothing). Then the mark is raised. Deleting raises the mark to
+ * the deleted id first, so no id is handed out twice while `.highwatermark` exists.
  */
 export function createTaskFile(dir: string, build: (id: number) => Task): Task {
   mkdirSync(dir, { recursive: true })
-  const ids = listTaskIds(dir)
-  let id = Math.max(readHighWaterMark(dir), ids.length ? ids[ids.length - 1] : 0) + 1
+  let id = readHighWaterMark(dir) + 1
   for (;;) {
     const task = build(id)
     if (createFileExclusiveSync(taskPath(dir, id), JSON.stringify(task, null, 2) + '\n')) {
@@ -119,5 +119,50 @@ export function createTaskFile(dir: string, build: (id: number) => Task): Task {
       return task
     }
     id++
+  }
+}
+
+/**
+ * Remembers parsed task files by identity (inode, change time in ns, size), so a scan of the whole
+ * list costs one `stat` per unchanged file instead of a read and a parse — the claim's busy check
+ * scans every task under the lock. Files are replaced by rename, so a change gives a new inode and
+ * change time; a file replaced between the `stat` and the read is re-read on the next scan.
+ */
+export class TaskFileCache {
+  private readonly entries = new Map<number, { key: string; read: TaskRead }>()
+
+  constructor(private readonly dir: string) {}
+
+  /** Like {@link readTaskFile}, from the cache when the file has not changed. */
+  read(id: number): TaskRead {
+    let key: string
+    try {
+      const st = statSync(taskPath(this.dir, id), { bigint: true })
+      key = `${st.ino}:${st.ctimeNs}:${st.size}`
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      this.entries.delete(id)
+      return { missing: true }
+    }
+    const hit = this.entries.get(id)
+    if (hit?.key === key) return hit.read
+    const read = readTaskFile(this.dir, id)
+    if ('missing' in read) this.entries.delete(id)
+    else this.entries.set(id, { key, read })
+    return read
+  }
+
+  /** Like {@link readAllTasks}, from the cache for unchanged files. */
+  readAll(): TaskSnapshot {
+    const tasks = new Map<number, Task>()
+    const problems: TaskFileError[] = []
+    const ids = listTaskIds(this.dir)
+    for (const id of ids) {
+      const r = this.read(id)
+      if ('task' in r) tasks.set(id, r.task)
+      else if ('problem' in r) problems.push(r.problem)
+    }
+    if (this.entries.size > ids.length) for (const id of this.entries.keys()) if (!tasks.has(id)) this.entries.delete(id)
+    return { tasks, problems }
   }
 }

@@ -3,10 +3,10 @@ import { join } from 'node:path'
 import { NAME_PATTERN } from '../../../shared/teams'
 import { TASK_SCHEMA_VERSION, type ClaimResult, type Task, type TaskChange, type TaskStatus } from '../../../shared/tasks'
 import type { Disposable } from '../lifecycle/disposable'
-import { withLock, type LockOptions } from '../locks'
+import { LockAbortedError, withLock, type LockOptions } from '../locks'
 import { decideClaim } from './claim'
 import { TaskInputError, TaskNotFoundError, type TaskFileError } from './errors'
-import { createTaskFile, raiseHighWaterMark, readAllTasks, readTaskFile, taskDir, taskPath, writeTask } from './files'
+import { createTaskFile, raiseHighWaterMark, taskDir, TaskFileCache, taskPath, writeTask } from './files'
 import { watchTasks, type TaskChangeListener } from './watch'
 
 /** Fields of a new task. `blockedBy`: ids of existing tasks this one waits for. */
@@ -63,6 +63,7 @@ export class TaskStore {
   readonly dir: string
   private readonly lockPath: string
   private readonly listeners = new Set<(change: TaskChange) => void>()
+  private readonly files: TaskFileCache
 
   constructor(
     readonly home: string,
@@ -72,6 +73,7 @@ export class TaskStore {
     if (!NAME_PATTERN.test(team)) throw new TaskInputError(`Invalid team name '${team}': use [a-z0-9-].`)
     this.dir = taskDir(home, team)
     this.lockPath = join(this.dir, '.lock')
+    this.files = new TaskFileCache(this.dir)
   }
 
   /** Creates a task; its id is the next past the high-water mark. @throws TaskNotFoundError for an unknown blocker. */
@@ -101,14 +103,14 @@ export class TaskStore {
 
   /** The task, or `undefined` when there is none. @throws TaskFileError when its file is invalid. */
   get(id: number): Task | undefined {
-    const r = readTaskFile(this.dir, id)
+    const r = this.files.read(id)
     if ('problem' in r) throw r.problem
     return 'task' in r ? r.task : undefined
   }
 
   /** Every valid task by id, with the invalid files reported. No lock: each file is read whole. */
   list(): TaskListing {
-    const { tasks, problems } = readAllTasks(this.dir)
+    const { tasks, problems } = this.files.readAll()
     return { tasks: [...tasks.values()], problems }
   }
 
@@ -143,7 +145,7 @@ export class TaskStore {
       this.mustGet(id)
       raiseHighWaterMark(this.dir, id)
       rmSync(taskPath(this.dir, id), { force: true })
-      for (const t of readAllTasks(this.dir).tasks.values()) {
+      for (const t of this.files.readAll().tasks.values()) {
         if (t.blocks.includes(id) || t.blockedBy.includes(id)) {
           this.save({ ...t, blocks: t.blocks.filter((x) => x !== id), blockedBy: t.blockedBy.filter((x) => x !== id) })
         }
@@ -159,17 +161,33 @@ export class TaskStore {
    * are replaced whole, so the answer was true at the instant of the read.
    */
   async claim(id: number, agent: string): Promise<ClaimResult> {
-    const quick = readTaskFile(this.dir, id)
-    if ('task' in quick && (quick.task.status === 'completed' || (quick.task.owner !== undefined && quick.task.owner !== agent))) {
-      return { ok: false, reason: 'already_claimed', task: quick.task }
+    const taken = (): ClaimResult | undefined => {
+      const r = this.files.read(id)
+      if ('task' in r && (r.task.status === 'completed' || (r.task.owner !== undefined && r.task.owner !== agent))) {
+        return { ok: false, reason: 'already_claimed', task: r.task }
+      }
+      return undefined
     }
-    return this.locked(() => {
-      const r = readTaskFile(this.dir, id)
-      if (!('task' in r)) return { ok: false, reason: 'not_found' }
-      const refusal = decideClaim(r.task, agent, (b) => readTaskFile(this.dir, b), () => readAllTasks(this.dir).tasks.values())
-      if (refusal) return refusal
-      return { ok: true, task: this.save({ ...r.task, owner: agent, status: 'in_progress' }) }
-    })
+    const quick = taken()
+    if (quick) return quick
+    try {
+      return await withLock(
+        this.lockPath,
+        (): ClaimResult => {
+          const r = this.files.read(id)
+          if (!('task' in r)) return { ok: false, reason: 'not_found' }
+          const refusal = decideClaim(r.task, agent, (b) => this.files.read(b), () => this.files.readAll().tasks.values())
+          if (refusal) return refusal
+          return { ok: true, task: this.save({ ...r.task, owner: agent, status: 'in_progress' }) }
+        },
+        // while waiting for the lock, stop as soon as someone else has won the task
+        { ...this.lockOptions, giveUp: () => taken() !== undefined }
+      )
+    } catch (error) {
+      const late = error instanceof LockAbortedError ? taken() : undefined
+      if (late) return late
+      throw error
+    }
   }
 
   /**
@@ -179,7 +197,7 @@ export class TaskStore {
   async releaseOwnedBy(agent: string): Promise<Task[]> {
     return this.locked(() => {
       const released: Task[] = []
-      for (const t of readAllTasks(this.dir).tasks.values()) {
+      for (const t of this.files.readAll().tasks.values()) {
         if (t.owner !== agent || t.status === 'completed') continue
         const { owner: _owner, ...rest } = t
         released.push(this.save({ ...rest, status: 'pending' }))
