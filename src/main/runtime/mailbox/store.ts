@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs'
+import { closeSync, openSync, promises as fs, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { MailboxMessageSchema, type MailboxMessage } from '../../../shared/mailbox'
 import { isMessageFile, type InboxPaths } from './names'
@@ -43,32 +43,43 @@ export async function deliver(paths: InboxPaths, message: MailboxMessage, fsync 
   const data = JSON.stringify(message)
   const tmp = join(paths.tmp, name)
   const dest = join(paths.new, name)
+  const write = fsync ? () => writeSyncedThenRename(tmp, dest, data) : async () => writeThenRename(tmp, dest, data)
   try {
-    await writeTmp(tmp, data, fsync)
+    await write()
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    // the inbox was deleted since this process created it
+    // the inbox was deleted since this process created it (a leftover tmp file is swept later)
     await ensureInbox(paths, true)
-    await writeTmp(tmp, data, fsync)
-  }
-  try {
-    await fs.rename(tmp, dest)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    await ensureInbox(paths, true)
-    await fs.rename(tmp, dest)
+    await write()
   }
   return dest
 }
 
-async function writeTmp(path: string, data: string, fsync: boolean): Promise<void> {
-  const handle = await fs.open(path, 'wx')
+/**
+ * The fast path: four plain system calls (open, write, close, rename) of a small file, ~0.2 ms.
+ * Synchronous on purpose: the thread-pool hops of the async versions cost more CPU than the
+ * calls themselves, and CPU is what 32 writers on two cores run short of (burst benchmark).
+ */
+function writeThenRename(tmp: string, dest: string, data: string): void {
+  const fd = openSync(tmp, 'wx')
+  try {
+    writeFileSync(fd, data, 'utf8')
+  } finally {
+    closeSync(fd)
+  }
+  renameSync(tmp, dest)
+}
+
+/** The durable path: the fsync takes milliseconds, so it must not block the event loop. */
+async function writeSyncedThenRename(tmp: string, dest: string, data: string): Promise<void> {
+  const handle = await fs.open(tmp, 'wx')
   try {
     await handle.writeFile(data, 'utf8')
-    if (fsync) await handle.sync()
+    await handle.sync()
   } finally {
     await handle.close()
   }
+  await fs.rename(tmp, dest)
 }
 
 async function listDir(dir: string): Promise<string[]> {
