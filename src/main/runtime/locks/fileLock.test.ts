@@ -27,14 +27,19 @@ describe('file lock', () => {
     expect(lock.broken).toEqual([{ owner: { pid: holder.proc.pid, startTime: expect.any(String) }, reason: 'owner_dead' }])
   })
 
-  it('waits for a live holder in another process and names it when giving up', async () => {
+  it('waits for a live holder in another process, names it when giving up, and leaves no watcher', async () => {
     const path = join(dir, 'live.lock')
     const holder = startChild(entry, { op: 'holdLock', path })
     await holder.ready
+    const watchers = () => process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length
+    const before = watchers()
     try {
       const error = await acquireLock(path, { timeoutMs: 100 }).catch((e: unknown) => e)
       expect(error).toBeInstanceOf(LockTimeoutError)
       expect((error as LockTimeoutError).holder?.pid).toBe(holder.proc.pid)
+      // a closed handle leaves the active list a few loop turns later
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r))
+      expect(watchers(), 'the waiter closed its watch on the lock folder').toBe(before)
     } finally {
       holder.proc.kill('SIGKILL')
     }

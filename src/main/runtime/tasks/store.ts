@@ -114,9 +114,10 @@ export class TaskStore {
     return { tasks: [...tasks.values()], problems }
   }
 
-  /** Applies `patch` atomically. @throws TaskNotFoundError; TaskInputError for a self-link. */
+  /** Applies `patch` atomically. @throws TaskNotFoundError (task or link target); TaskInputError for a self-link or an empty subject. */
   async update(id: number, patch: TaskPatch): Promise<UpdateResult> {
     return this.locked(() => {
+      if (patch.subject !== undefined && !patch.subject.trim()) throw new TaskInputError('A task needs a subject.')
       const before = this.mustGet(id)
       let task: Task = { ...before }
       if (patch.subject !== undefined) task.subject = patch.subject

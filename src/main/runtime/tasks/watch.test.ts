@@ -30,7 +30,9 @@ describe('task change notifications', () => {
   // first in the file: no watcher of another test may be closing meanwhile
   it('closes its watcher on dispose: 20 subscriptions leave no watcher behind', async () => {
     const store = new TaskStore(home, 'leak')
-    const tick = () => new Promise((r) => setImmediate(r))
+    const tick = async () => {
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r))
+    }
     await tick()
     const before = watchers()
     const subs = Array.from({ length: 20 }, () => store.onDidChange(() => {}))
