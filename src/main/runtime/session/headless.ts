@@ -81,9 +81,10 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       engine: new PermissionEngine(settings),
       pty,
       tools: [...CORE_TOOLS],
-      subagents: wiring.subagents
+      subagents: wiring.subagents,
+      hookSettings: settings.hooks
     }).catch((error: Error) => {
-      throw error.name === 'SessionNotFoundError' ? new RunUsageError(error.message) : error
+      throw error.name === 'SessionNotFoundError' || error.name === 'HookConfigError' ? new RunUsageError(error.message) : error
     })
     const running = session
     const onAbort = (): void => running.stop()

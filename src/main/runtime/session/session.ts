@@ -28,6 +28,8 @@ import { SendMessageTool } from '../subagents/sendMessageTool'
 import { TaskStopTool } from '../subagents/taskStopTool'
 import type { ParentAgent } from '../subagents/types'
 import { toDisposable, type Disposable } from '../lifecycle/disposable'
+import { createHookRunner, createSubagentHookPairing } from '../hooks'
+import type { LoadedSettings } from '../permissions'
 
 /** The session's main agent is always named `team-lead` (SPEC §15), with or without a team. */
 export const LEADER_NAME = 'team-lead'
@@ -55,6 +57,8 @@ export interface SessionOptions {
    * Subagents (SPEC §6): definitions and resolvers. When given, the leader gets the Agent,
    * TaskStop and SendMessage tools and the session runs their tasks.
    */
+  /** Hook commands from settings, per source (SPEC §9.9); subagent hooks run when subagents are on. */
+  hookSettings?: LoadedSettings['hooks']
   subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'autoBackgroundMs' | 'bubblePermissions' | 'backgroundDisabled'>
 }
 
@@ -91,6 +95,7 @@ export class Session {
   /** The session's agent tasks; undefined when subagents are not configured. */
   readonly subagents: SubagentRuntime | undefined
   private readonly tools: Tool[]
+  private readonly hookWarnings: string[]
   private readonly unpricedModels = new Set<string>()
 
   private constructor(
@@ -108,9 +113,12 @@ export class Session {
     this.transcript = new TranscriptWriter(leaderTranscriptPath(options.home, options.cwd, sessionId), this.identity.id, parentUuid)
     this.permissionLog = join(sessionDir(options.home, options.cwd, sessionId), 'permissions.jsonl')
     this.shells = createBackgroundShells(options.pty)
+    const hookRunner = options.subagents && options.hookSettings?.length ? createHookRunner({ hooks: options.hookSettings, cwd: options.cwd, sessionId, transcriptPath: this.transcript.path }) : undefined
+    this.hookWarnings = hookRunner ? [...hookRunner.warnings] : []
     this.subagents = options.subagents
       ? new SubagentRuntime({
           ...options.subagents,
+          ...(hookRunner ? { hooks: createSubagentHookPairing(hookRunner) } : {}),
           cwd: options.cwd,
           home: options.home,
           sessionId,
@@ -312,6 +320,7 @@ export class Session {
 
   private started(resumed: boolean): void {
     this.emit({ type: 'agent_started', agentType: 'main', depth: 0, model: this.options.model, cwd: this.options.cwd })
+    for (const message of this.hookWarnings) this.emit({ type: 'notice', level: 'warning', message })
     if (resumed) this.emit({ type: 'notice', level: 'info', message: `Resumed session ${this.sessionId} with ${this.messages.length} messages of history.` })
   }
 

@@ -41,13 +41,23 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
   try {
     for (;;) {
       end = await drive(runLoop(rt, task), sink)
-      if (end.reason !== 'completed') break
-      await waitForOwnedWork(rt, task)
-      if (task.controller.signal.aborted) break
-      if (task.pending.length === 0) break
+      if (end.reason === 'completed') {
+        await waitForOwnedWork(rt, task)
+        if (!task.controller.signal.aborted && task.pending.length > 0) continue
+      }
+      // SubagentStop may keep a completed agent working, its stderr as the next instruction (SPEC §9.9).
+      const endedBy = task.controller.signal.aborted ? 'killed' : end.reason === 'completed' ? 'completed' : 'failed'
+      const outcome = await task.hooks?.stop({ endedBy, lastAssistantMessage: end.finalText })
+      for (const w of outcome?.warnings ?? []) o.bus.emit({ type: 'notice', level: 'warning', message: w, agentId: task.agentId, agentName: task.agentName })
+      if (outcome?.kind === 'block' && endedBy === 'completed' && !task.controller.signal.aborted) {
+        task.pending.push(`A SubagentStop hook asks you to keep working:\n${outcome.reason}`)
+        continue
+      }
+      break
     }
   } catch (error) {
     crash = error instanceof Error ? error.message : String(error)
+    await task.hooks?.stop({ endedBy: 'failed', lastAssistantMessage: '' })
   }
   const status: AgentTaskStatus = task.controller.signal.aborted ? 'killed' : crash || end?.reason !== 'completed' ? 'failed' : 'completed'
   task.finalText = end?.finalText ?? ''

@@ -14,6 +14,7 @@ import { agentTranscriptPath, sessionDir } from '../transcripts/paths'
 import { renderSystemPrompt } from '../workspace/systemPrompt'
 import { agentSlug, newAgentId } from './ids'
 import { createWorktree, WorktreeError, type Worktree } from '../worktrees'
+import type { SubagentHookPairing } from '../hooks'
 import { runTask } from './run'
 import type { AgentTaskState, AgentTaskView, ParentAgent, SubagentDefinition } from './types'
 
@@ -57,6 +58,8 @@ export interface SubagentRuntimeOptions {
   bubblePermissions?: boolean
   /** No agent may run in the background (SPEC §6.3 "unless background work is disabled"). */
   backgroundDisabled?: boolean
+  /** SubagentStart/SubagentStop hooks (SPEC §9.9), paired once per agent. */
+  hooks?: SubagentHookPairing
 }
 
 /** What {@link SubagentRuntime.spawn} needs. */
@@ -137,6 +140,7 @@ export class SubagentRuntime {
     // A parent stopped while this spawn was being prepared must not leave an orphan behind.
     if (parentTask?.controller.signal.aborted) controller.abort()
     if (!spec.isAsync) this.linkToParentTurn(task)
+    task.hooks = this.options.hooks?.start({ agentId, agentType: definition.name, agentTranscriptPath: task.transcriptPath })
     task.config = { tools, system, maxTurns: definition.maxTurns, mode: () => this.childMode(parent.mode(), definition) }
     task.done = runTask(this, task, false)
     this.changed()
@@ -236,6 +240,7 @@ export class SubagentRuntime {
   /** Stops every running task (session end). */
   async stopAll(): Promise<void> {
     await Promise.all([...this.tasks.values()].filter((t) => t.status === 'running').map((t) => this.stop(t.agentId).catch(() => undefined)))
+    await this.options.hooks?.stopAll()
   }
 
   /** Called after any task starts, changes mode or ends. */
@@ -269,7 +274,7 @@ export class SubagentRuntime {
   }
 
   view(task: AgentTaskState): AgentTaskView {
-    const { parent: _p, controller: _c, shells: _s, fileState: _f, children: _ch, pending: _pe, messages: _m, done: _d, notified: _n, notifyTo: _t, unlinkParent: _u, config: _cf, isolation: _i, ...view } = task
+    const { parent: _p, controller: _c, shells: _s, fileState: _f, children: _ch, pending: _pe, messages: _m, done: _d, notified: _n, notifyTo: _t, unlinkParent: _u, config: _cf, isolation: _i, hooks: _h, ...view } = task
     return { ...view, usage: { ...view.usage }, denied: [...view.denied], ...(view.worktree ? { worktree: { ...view.worktree } } : {}) }
   }
 }

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../../shared/events'
@@ -289,5 +290,55 @@ describe('worktree isolation', () => {
     expect(result.output).toContain('parent checkout')
     expect(result.output).toContain('.swarmdesk/worktrees/agent-')
     expect(readFileSync(parentFile, 'utf8')).toContain('MARKER')
+  })
+})
+
+describe('subagent hooks', () => {
+  it('pairs SubagentStart with SubagentStop for completed and killed agents, and an exit 2 keeps the agent working', async () => {
+    const logDir = mkdtempSync(join(tmpdir(), 'swarmdesk-hooklog-'))
+    const record = (file: string) => `{ cat; echo; } >> ${logDir}/${file}`
+    const block = `if [ ! -f ${logDir}/blocked ] && grep -q '"agent_type":"general-purpose"' ${logDir}/last; then touch ${logDir}/blocked; echo "also say DONE" >&2; exit 2; fi`
+    const hookSettings = [
+      {
+        source: join(logDir, 'settings.json'),
+        hooks: {
+          SubagentStart: [{ hooks: [{ type: 'command', command: record('start.jsonl') }] }],
+          SubagentStop: [{ hooks: [{ type: 'command', command: `tee ${logDir}/last | { cat; echo; } >> ${logDir}/stop.jsonl; ${block}` }] }]
+        }
+      }
+    ]
+    h = await startSubagentHarness(
+      {
+        agents: {
+          'team-lead': [
+            { tools: [{ name: 'Agent', input: { description: 'hooked', prompt: 'answer' } }, { name: 'Agent', input: { description: 'victim', prompt: 'wait', run_in_background: true } }] },
+            { tools: [{ name: 'TaskStop', input: { task_id: '{{last_agent_id}}' } }] },
+            { text: 'done' }
+          ],
+          hooked: [{ text: 'first answer' }, { when: 'also say DONE', text: 'DONE' }],
+          victim: [{ tools: [{ name: 'Bash', input: { command: 'sleep 309.5', run_in_background: true } }] }, { text: 'waiting' }]
+        }
+      },
+      { mode: 'bypassPermissions', hookSettings }
+    )
+    try {
+      await runUntilSettled(h.session, 'go')
+      const lines = (f: string) => readFileSync(join(logDir, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l))
+      const starts = lines('start.jsonl')
+      const stops = lines('stop.jsonl')
+      expect(starts.map((s: { hook_event_name: string }) => s.hook_event_name)).toEqual(['SubagentStart', 'SubagentStart'])
+      const ids = new Set(starts.map((s: { agent_id: string }) => s.agent_id))
+      // the hooked agent stopped twice (blocked once, then allowed), the killed one once
+      const perAgent = (id: string) => stops.filter((s: { agent_id: string }) => s.agent_id === id)
+      const counts = [...ids].map((id) => perAgent(id as string).length).sort()
+      expect(counts).toEqual([1, 2])
+      const hooked = stops.filter((s: { last_assistant_message: string }) => s.last_assistant_message === 'DONE')
+      expect(hooked).toEqual([expect.objectContaining({ stop_hook_active: true })])
+      const leaderResult = ofType(h.events, 'tool_result').find((e) => e.agentName === 'team-lead' && e.output.startsWith('DONE'))
+      expect(leaderResult).toBeDefined()
+      expect(pidsWithCommandLine('sleep 309.5')).toEqual([])
+    } finally {
+      rmSync(logDir, { recursive: true, force: true })
+    }
   })
 })

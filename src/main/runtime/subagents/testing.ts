@@ -50,7 +50,7 @@ export interface SubagentHarness {
 /** Starts a {@link SubagentHarness}. `answer` answers permission questions (default: allow). */
 export async function startSubagentHarness(
   scenario: ScenarioInput,
-  options: { answer?: (r: PermissionPromptRequest) => PermissionPromptAnswer; subagents?: Partial<NonNullable<SessionOptions['subagents']>>; mode?: SessionOptions['mode'] } = {}
+  options: { answer?: (r: PermissionPromptRequest) => PermissionPromptAnswer; subagents?: Partial<NonNullable<SessionOptions['subagents']>>; mode?: SessionOptions['mode']; hookSettings?: SessionOptions['hookSettings'] } = {}
 ): Promise<SubagentHarness> {
   const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-sub-')))
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-subhome-')))
@@ -83,6 +83,7 @@ export async function startSubagentHarness(
     engine: new PermissionEngine(settings),
     pty,
     tools: [...CORE_TOOLS],
+    ...(options.hookSettings ? { hookSettings: options.hookSettings } : {}),
     subagents: {
       definitions: () => TEST_DEFINITIONS,
       resolveTools: testResolveTools,

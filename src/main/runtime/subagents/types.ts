@@ -4,6 +4,7 @@ import type { PermissionMode } from '../../../shared/permissions'
 import type { FileStateCache } from '../tools/fileState'
 import type { BackgroundShells, Tool } from '../tools/types'
 import type { Worktree } from '../worktrees'
+import type { SubagentHookHandle } from '../hooks'
 
 /**
  * An agent that can spawn children and receive their task notifications: the leader, or a
@@ -100,6 +101,8 @@ export interface AgentTaskState extends AgentTaskView {
   config?: TaskRunConfig
   /** The worktree handle while the agent runs isolated. */
   isolation?: Worktree
+  /** Its SubagentStart/SubagentStop pair (SPEC §9.9). */
+  hooks?: SubagentHookHandle
 }
 
 /** The fixed parts of a task's runs: tools, rendered system prompt, turn cap, mode. */

@@ -108,7 +108,8 @@ export class WorkspaceService {
         engine: new PermissionEngine(settings),
         pty,
         tools: [...CORE_TOOLS],
-        subagents: wiring.subagents
+        subagents: wiring.subagents,
+      hookSettings: settings.hooks
       })
     } catch (error) {
       await pty.dispose()
