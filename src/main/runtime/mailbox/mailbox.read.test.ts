@@ -1,4 +1,4 @@
-import { readdirSync, utimesSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { InvalidMessageError, InvalidNameError } from './errors'
@@ -46,6 +46,27 @@ describe('reading and marking an inbox', () => {
     expect(problems.map((p) => p.path)).toEqual([join(paths.cur, '0000000000002-000000-x-y-nofrom.json'), join(paths.new, '0000000000001-000000-x-y-broken.json')])
     expect(problems[0]!.problem).toMatch(/from/)
     expect(problems[1]!.problem).toMatch(/not JSON/)
+    cleanup()
+  })
+
+  it('reports a directory posing as a message file instead of failing the read', async () => {
+    const { home, cleanup } = tempHome()
+    const mailbox = createMailbox({ home })
+    await mailbox.send('alpha', 'bob', { from: 'x', text: 'ok' })
+    const odd = join(mailbox.paths('alpha', 'bob').new, 'odd.json')
+    mkdirSync(odd)
+    const { messages, problems } = await mailbox.read('alpha', 'bob')
+    expect(messages).toHaveLength(1)
+    expect(problems).toEqual([{ path: odd, problem: expect.stringMatching(/cannot be read/) }])
+    cleanup()
+  })
+
+  it('delivers with fsync on when asked (durable against power loss too)', async () => {
+    const { home, cleanup } = tempHome()
+    const mailbox = createMailbox({ home, fsync: true })
+    const { id } = await mailbox.send('alpha', 'bob', { from: 'x', text: 'durable' })
+    expect((await mailbox.read('alpha', 'bob')).messages.map((e) => e.message.id)).toEqual([id])
+    expect(readdirSync(mailbox.paths('alpha', 'bob').tmp)).toEqual([])
     cleanup()
   })
 

@@ -18,6 +18,9 @@ export interface InboxEntry {
 
 const created = new Set<string>()
 
+/** Files read at once by {@link readEntries}. */
+const READ_BATCH = 64
+
 /** Creates `tmp/`, `new/` and `cur/` once per process (re-created if the inbox was deleted). */
 export async function ensureInbox(paths: InboxPaths, force = false): Promise<void> {
   if (!force && created.has(paths.root)) return
@@ -111,7 +114,7 @@ function parseMessage(path: string, name: string, raw: string): { message?: Mail
  * Reads an inbox, oldest first (by id). `new/` is listed before `cur/`, so a message marked read
  * meanwhile is seen (once, as read) rather than missed. `tmp/` is never read. A missing inbox is
  * empty. Invalid files are reported in `problems` and skipped; the valid ones are all returned.
- * @param names only these file names of `new/` (the watcher's fast path), when given.
+ * `only` filters the file names of `new/` before they are read (the watcher's fast path).
  */
 export async function readEntries(paths: InboxPaths, opts: { unreadOnly?: boolean; only?: (name: string) => boolean } = {}): Promise<{ entries: InboxEntry[]; problems: InboxProblem[] }> {
   const unread = (await listDir(paths.new)).filter((n) => !opts.only || opts.only(n))
@@ -122,30 +125,33 @@ export async function readEntries(paths: InboxPaths, opts: { unreadOnly?: boolea
   const names = [...byName.keys()].sort()
   const entries: InboxEntry[] = []
   const problems: InboxProblem[] = []
-  await Promise.all(
-    names.map(async (name) => {
-      let isRead = byName.get(name) === true
-      let path = join(isRead ? paths.cur : paths.new, name)
-      let raw: string
+  const readOne = async (name: string): Promise<void> => {
+    let isRead = byName.get(name) === true
+    let path = join(isRead ? paths.cur : paths.new, name)
+    let raw: string
+    try {
+      raw = await fs.readFile(path, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        problems.push({ path, problem: `cannot be read (${(error as Error).message})` })
+        return
+      }
+      // gone since the listing: deleted (skip), or marked read (look in cur/)
+      if (isRead || opts.unreadOnly) return
+      isRead = true
+      path = join(paths.cur, name)
       try {
         raw = await fs.readFile(path, 'utf8')
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || isRead) throw error
-        // marked read between the listing and the read
-        if (opts.unreadOnly) return
-        isRead = true
-        path = join(paths.cur, name)
-        try {
-          raw = await fs.readFile(path, 'utf8')
-        } catch {
-          return
-        }
+      } catch {
+        return
       }
-      const { message, problem } = parseMessage(path, name, raw)
-      if (problem) problems.push(problem)
-      if (message) entries.push({ message, read: isRead, path })
-    })
-  )
+    }
+    const { message, problem } = parseMessage(path, name, raw)
+    if (problem) problems.push(problem)
+    if (message) entries.push({ message, read: isRead, path })
+  }
+  // bounded, so a large inbox never runs the process out of file descriptors
+  for (let i = 0; i < names.length; i += READ_BATCH) await Promise.all(names.slice(i, i + READ_BATCH).map(readOne))
   entries.sort((a, b) => (a.message.id < b.message.id ? -1 : a.message.id > b.message.id ? 1 : 0))
   problems.sort((a, b) => a.path.localeCompare(b.path))
   return { entries, problems }
