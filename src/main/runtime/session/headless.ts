@@ -7,6 +7,7 @@ import { PermissionEngine } from '../permissions'
 import type { PermissionPrompter } from '../permissions/prompter'
 import { createPtyHost } from '../pty'
 import { CORE_TOOLS } from '../tools/registry'
+import { sweepWorkspaceWorktrees } from '../subagents/startupSweep'
 import { definitionFileNotices, loadSubagentWiring } from '../subagents/wiring'
 import { Session } from './session'
 import { canonicalWorkspace, connectModel, loadWorkspaceSettings, RunUsageError, type ModelConnection } from './setup'
@@ -61,6 +62,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
   for (const warning of settings.warnings) options.bus.emit({ type: 'notice', level: 'warning', message: warning, agentId: 'team-lead', agentName: 'team-lead' })
   const mode: PermissionMode = options.mode ?? settings.defaultMode ?? 'default'
   const wiring = await loadSubagentWiring({ cwd, home: options.home, env })
+  for (const path of await sweepWorkspaceWorktrees(cwd)) options.bus.emit({ type: 'notice', level: 'info', message: `Removed a stale clean worktree: ${path}`, agentId: 'team-lead', agentName: 'team-lead' })
   for (const n of definitionFileNotices(wiring.files)) options.bus.emit({ type: 'notice', level: n.level, message: n.message, agentId: 'team-lead', agentName: 'team-lead' })
   let model: ModelConnection | undefined
   const pty = createPtyHost()

@@ -17,6 +17,7 @@ import { PermissionEngine } from '../permissions'
 import { createPtyHost } from '../pty'
 import { LEADER_NAME, Session } from '../session/session'
 import { canonicalWorkspace, connectModel, loadWorkspaceSettings, type ModelConnection } from '../session/setup'
+import { sweepWorkspaceWorktrees } from '../subagents/startupSweep'
 import { definitionFileNotices, loadSubagentWiring } from '../subagents/wiring'
 import { CORE_TOOLS } from '../tools/registry'
 import type { PtyHost } from '../tools/types'
@@ -89,6 +90,7 @@ export class WorkspaceService {
     const modelName = resolveModel(options.model ?? env.SWARMDESK_MODEL ?? DEFAULT_MODEL)
     const mode = options.mode ?? settings.defaultMode ?? 'default'
     const wiring = await loadSubagentWiring({ cwd, home: options.home, env })
+    const swept = await sweepWorkspaceWorktrees(cwd)
     const bus = new EventBus()
     // Events emitted while the session opens are replayed into the service's own bus below.
     const early: RuntimeEvent[] = []
@@ -119,7 +121,11 @@ export class WorkspaceService {
       sub.dispose()
     }
     const service = new WorkspaceService(session, prompter, model, pty, modelName, mode)
-    const notices = [...settings.warnings.map((message) => ({ level: 'warning' as const, message })), ...definitionFileNotices(wiring.files)]
+    const notices = [
+      ...settings.warnings.map((message) => ({ level: 'warning' as const, message })),
+      ...definitionFileNotices(wiring.files),
+      ...swept.map((path) => ({ level: 'warning' as const, message: `Removed a stale clean worktree: ${path}` }))
+    ]
     service.wire(bus, notices, early)
     return service
   }
