@@ -80,7 +80,15 @@ async function claim(argv: string[]): Promise<number> {
   if (values.json) out(JSON.stringify(result))
   else if (result.ok) out(`Claimed task #${id} for ${values.agent}.`)
   else {
-    const detail = result.reason === 'already_claimed' && result.task?.owner ? ` (owner: ${result.task.owner}, ${result.task.status})` : result.taskIds ? ` (tasks ${result.taskIds.map((t) => `#${t}`).join(', ')})` : ''
+    const ids = (result.taskIds ?? []).map((t) => `#${t}`).join(', ')
+    const detail =
+      result.reason === 'already_claimed' && result.task?.owner
+        ? ` (owner: ${result.task.owner}, ${result.task.status})`
+        : result.reason === 'blocked'
+          ? ` (waiting for ${ids})`
+          : result.reason === 'agent_busy'
+            ? ` (${values.agent} is working on ${ids})`
+            : ''
     out(`Cannot claim task #${id}: ${result.reason}${detail}.`)
   }
   return result.ok ? 0 : 1

@@ -16,7 +16,7 @@ afterAll(() => rmSync(home, { recursive: true, force: true }))
 
 describe('task store under concurrent processes', () => {
   it('lets exactly one of 8 racing claimants (5 processes, 3 in-process) win; the other 7 get already_claimed', async () => {
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 2; round++) {
       const team = `claim-${round}`
       const store = new TaskStore(home, team)
       const { id } = await store.create({ subject: 'the prize' })
@@ -31,7 +31,7 @@ describe('task store under concurrent processes', () => {
       expect(results.filter((r) => !r.ok && r.reason === 'already_claimed')).toHaveLength(7)
       expect(store.get(id)!.owner).toBe(winners[0].ok && winners[0].task.owner)
     }
-  })
+  }, 60_000)
 
   it('gives two processes creating 50 tasks each 100 distinct ids, and all 100 files exist', async () => {
     const team = 'creators'
@@ -44,5 +44,5 @@ describe('task store under concurrent processes', () => {
     expect(ids.sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1))
     expect(readdirSync(join(home, 'tasks', team)).filter((f) => f.endsWith('.json'))).toHaveLength(100)
     expect(new TaskStore(home, team).list()).toMatchObject({ problems: [] })
-  })
+  }, 60_000)
 })
