@@ -162,9 +162,18 @@ export class Mailbox {
   /**
    * Calls `listener` once for every unread message of the inbox — those waiting now, then each
    * new one as it arrives — oldest first. Messages marked read before they were seen are not
-   * reported. Listener errors are not caught for it. Dispose to stop.
+   * reported. A listener that throws does not end the subscription: its error goes to `onError`
+   * (default: rethrown on a later tick, as an uncaught exception — a listener bug should be loud).
+   * I/O errors of a scan are retried at the next change or poll. `ready` resolves once the watch
+   * is set up and the waiting messages were reported. Dispose to stop.
    */
-  onDidReceive(team: string, agent: string, listener: (entry: InboxEntry) => void): Disposable & { ready: Promise<void> } {
+  onDidReceive(team: string, agent: string, listener: (entry: InboxEntry) => void, opts: { onError?: (error: unknown) => void } = {}): Disposable & { ready: Promise<void> } {
+    const onError =
+      opts.onError ??
+      ((error: unknown) =>
+        setImmediate(() => {
+          throw error
+        }))
     const paths = this.paths(team, agent)
     const seen = new Set<string>()
     let disposed = false
@@ -179,7 +188,11 @@ export class Mailbox {
         const name = `${e.message.id}.json`
         if (disposed || seen.has(name)) continue
         seen.add(name)
-        listener(e)
+        try {
+          listener(e)
+        } catch (error) {
+          onError(error)
+        }
       }
     }
     const ready = ensureInbox(paths).then(() => {

@@ -35,6 +35,28 @@ describe('waiting for a message', () => {
     expect((await mailbox.waitForMessage('wake', 'busy')).message.text).toBe('two')
   })
 
+  it('keeps a subscription alive when its listener throws, handing the error to onError', async () => {
+    const mailbox = createMailbox({ home, pollMs: 3_600_000 })
+    const errors: unknown[] = []
+    let second: (() => void) | undefined
+    const got = new Promise<void>((r) => (second = r))
+    const sub = mailbox.onDidReceive(
+      'wake',
+      'throwy',
+      (e) => {
+        if (e.message.text === 'boom') throw new Error('listener bug')
+        second?.()
+      },
+      { onError: (e) => errors.push(e) }
+    )
+    await sub.ready
+    await mailbox.send('wake', 'throwy', { from: 'a', text: 'boom' })
+    await mailbox.send('wake', 'throwy', { from: 'a', text: 'fine' })
+    await got
+    sub.dispose()
+    expect(errors).toEqual([new Error('listener bug')])
+  })
+
   it('reports each unread message once to a subscriber, those waiting first, then arrivals', async () => {
     const mailbox = createMailbox({ home, pollMs: 3_600_000 })
     await mailbox.send('wake', 'sub', { from: 'a', text: 'before' })
