@@ -97,7 +97,16 @@ export class Mailbox {
     const path = await deliver(paths, parsed.data, this.fsync)
     this.sweepOnce(paths)
     const event: SentEvent = { team, message: parsed.data, kind: messageKind(parsed.data.text) }
-    for (const l of this.sentListeners) l(event)
+    // the message is delivered whatever a listener does: a send never fails after its rename
+    for (const l of this.sentListeners) {
+      try {
+        l(event)
+      } catch (error) {
+        setImmediate(() => {
+          throw error
+        })
+      }
+    }
     return { id: parsed.data.id, path }
   }
 
@@ -155,7 +164,9 @@ export class Mailbox {
       }
       const watcher = watchDirectory(paths.new, check, this.pollMs)
       signal?.addEventListener('abort', onAbort, { once: true })
-      void check()
+      // aborted while the inbox was being created: the event has fired already
+      if (signal?.aborted) onAbort()
+      else void check()
     })
   }
 
@@ -210,7 +221,7 @@ export class Mailbox {
     )
   }
 
-  /** Subscribes to acknowledged sends made through this instance. */
+  /** Subscribes to acknowledged sends made through this instance (a throwing listener's error is rethrown on a later tick). */
   onDidSend(listener: (e: SentEvent) => void): Disposable {
     this.sentListeners.add(listener)
     return toDisposable(() => this.sentListeners.delete(listener))
