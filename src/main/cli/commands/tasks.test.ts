@@ -40,12 +40,15 @@ describe('swarmdesk tasks', () => {
     expect(await run('claim', '1', '--team', 't', '--agent', 'bob')).toMatchObject({ code: 1, stdout: 'Cannot claim task #1: already_claimed (owner: alice, in_progress).\n' })
   })
 
-  it('names skipped invalid task files on stderr', async () => {
+  it('names skipped invalid task files on stderr, and refuses to update one (exit 1)', async () => {
     await run('create', '--team', 't', '--subject', 'ok')
     writeFileSync(join(home, 'tasks/t/2.json'), 'not json')
     const r = await run('list', '--team', 't', '--json')
     expect(JSON.parse(r.stdout)).toHaveLength(1)
     expect(r.stderr).toContain(join(home, 'tasks/t/2.json'))
+    const update = await run('update', '2', '--team', 't', '--status', 'completed')
+    expect(update.code).toBe(1)
+    expect(update.stderr).toContain(join(home, 'tasks/t/2.json'))
   })
 
   it('treats bad usage and unknown tasks as usage errors (exit 2)', async () => {

@@ -1,5 +1,6 @@
 import { TaskStatusSchema, type Task } from '../../../shared/tasks'
-import { TaskInputError, TaskNotFoundError, TaskStore } from '../../runtime/tasks'
+import { LockError } from '../../runtime/locks'
+import { TaskError, TaskInputError, TaskNotFoundError, TaskStore } from '../../runtime/tasks'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
 import { parseCommandArgs, positiveInt, UsageError } from '../io'
 
@@ -15,7 +16,9 @@ const out = (text: string) => process.stdout.write(text + '\n')
  * `swarmdesk tasks list|create|claim|update|delete` (SPEC §14): the team's shared task list from
  * any terminal, on a live team. Exit codes: 0 done; 1 a claim was refused (the reason is printed:
  * a refused claim is an answer, not bad usage, but scripts must be able to tell it from a win);
- * 2 bad usage or bad input (unknown task, bad id or status), via {@link UsageError}.
+ * 2 bad usage or bad input (unknown task, bad id or status), via {@link UsageError}; 1 also for an
+ * unreadable task file (named) or a lock a live process holds past the timeout. `claim` of an
+ * unknown task is the refusal `not_found` (exit 1), not a usage error.
  * `update --owner` does not itself send the `task_assignment` message; its JSON says `assignTo`.
  */
 export async function tasksCommand(argv: string[]): Promise<number> {
@@ -37,6 +40,11 @@ export async function tasksCommand(argv: string[]): Promise<number> {
     }
   } catch (error) {
     if (error instanceof TaskNotFoundError || error instanceof TaskInputError) throw new UsageError(`swarmdesk tasks ${sub}: ${error.message}`)
+    if (error instanceof TaskError || error instanceof LockError) {
+      // an unreadable task file, or a live process holding the list's lock too long
+      process.stderr.write(`swarmdesk tasks ${sub}: ${error.message}\n`)
+      return 1
+    }
     throw error
   }
 }

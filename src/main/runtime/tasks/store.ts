@@ -160,6 +160,8 @@ export class TaskStore {
    * is a result, not an error (reasons in {@link ClaimResult}). The common refusal — someone already
    * owns it — is answered from a lock-free read: ownership only changes under the lock, and files
    * are replaced whole, so the answer was true at the instant of the read.
+   *
+   * @throws TaskFileError when the task's file is not a valid task (it is not claimable as is).
    */
   async claim(id: number, agent: string): Promise<ClaimResult> {
     const taken = (): ClaimResult | undefined => {
@@ -176,6 +178,7 @@ export class TaskStore {
         this.lockPath,
         (): ClaimResult => {
           const r = this.files.read(id)
+          if ('problem' in r) throw r.problem
           if (!('task' in r)) return { ok: false, reason: 'not_found' }
           const refusal = decideClaim(r.task, agent, (b) => this.files.read(b), () => this.files.readAll().tasks.values())
           if (refusal) return refusal
