@@ -102,6 +102,10 @@ export const requestChannels = {
   },
   /** A pane's scrollback, to restore it after a reload. */
   'pane.scrollback': { request: z.object({ agentId: z.string().min(1) }).strict(), response: PaneScrollbackSchema },
+  /** Stops a running subagent and everything it owns (SPEC §6.7: TaskStop from its pane). */
+  'agent.stop': { request: z.object({ agentId: z.string().min(1) }).strict(), response: Ok },
+  /** Moves a running sync subagent to the background (SPEC §6.4: "the UI can background a running subagent by hand"). */
+  'agent.background': { request: z.object({ agentId: z.string().min(1) }).strict(), response: Ok },
   /** The person changed the permission mode. */
   'workspace.setMode': { request: z.object({ mode: PermissionModeSchema.exclude(['bubble']) }).strict(), response: Ok }
 } as const

@@ -37,18 +37,31 @@ function syncResult(task: AgentTaskState): ToolResult {
   return { content: `${task.finalText || '(the agent ended without a final answer)'}${denied}${tail}` }
 }
 
-/** Waits for a sync task, moving it to the background past the threshold (SPEC §6.4). */
+/**
+ * Waits for a sync task; it moves to the background past the threshold (SPEC §6.4) or when a
+ * person backgrounds it from its pane, and the parent then continues with `async_launched`.
+ */
 async function awaitSync(rt: SubagentRuntime, task: AgentTaskState): Promise<ToolResult> {
   const ms = rt.autoBackgroundMs
   let timer: NodeJS.Timeout | undefined
   const timedOut = ms > 0 ? new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), ms))) : new Promise<never>(() => undefined)
-  const outcome = await Promise.race([task.done.then(() => 'done' as const), timedOut])
-  clearTimeout(timer)
-  if (outcome === 'timeout' && task.status === 'running') {
-    rt.background(task.agentId)
-    return { content: asyncLaunchedText(task) }
+  let sub: { dispose(): void } | undefined
+  const movedByHand = new Promise<'background'>((r) => {
+    sub = rt.onDidChange(() => {
+      if (task.isAsync && task.status === 'running') r('background')
+    })
+  })
+  try {
+    const outcome = await Promise.race([task.done.then(() => 'done' as const), timedOut, movedByHand])
+    if (outcome !== 'done' && task.status === 'running') {
+      rt.background(task.agentId)
+      return { content: asyncLaunchedText(task) }
+    }
+    return syncResult(task)
+  } finally {
+    clearTimeout(timer)
+    sub?.dispose()
   }
-  return syncResult(task)
 }
 
 /**

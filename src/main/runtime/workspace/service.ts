@@ -211,11 +211,33 @@ export class WorkspaceService {
         return { ok: this.prompter.respond(payload.requestId, payload) }
       case 'pane.scrollback':
         return this.panes.scrollback(payload.agentId)
+      case 'agent.stop':
+        await this.requireSubagents().stop(payload.agentId).catch((error: Error) => {
+          throw new IpcRequestError(error.message)
+        })
+        return { ok: true }
+      case 'agent.background':
+        this.backgroundAgent(payload.agentId)
+        return { ok: true }
       case 'workspace.setMode':
         this.mode = payload.mode
         this.session.setMode(payload.mode)
         return { ok: true }
     }
+  }
+
+  private requireSubagents() {
+    if (!this.session.subagents) throw new IpcRequestError('Subagents are not enabled in this workspace.')
+    return this.session.subagents
+  }
+
+  private backgroundAgent(agentId: string): void {
+    const agents = this.requireSubagents()
+    const task = agents.get(agentId)
+    if (!task) throw new IpcRequestError(`No agent task with id ${agentId}.`)
+    if (task.status !== 'running') throw new IpcRequestError(`Agent ${agentId} is not running.`)
+    if (task.isAsync) throw new IpcRequestError(`Agent ${agentId} already runs in the background.`)
+    agents.background(agentId)
   }
 
   private snapshot(): ResponseOf<'workspace.snapshot'> {
