@@ -72,9 +72,10 @@ describe('reading and marking an inbox', () => {
 
   it('never reads tmp/, and sweeps tmp/ files older than the stale age', async () => {
     const { home, cleanup } = tempHome()
+    // no send through this instance: its first send would start a background sweep of its own
     const mailbox = createMailbox({ home })
-    await mailbox.send('alpha', 'bob', { from: 'x', text: 'ok' })
     const { tmp } = mailbox.paths('alpha', 'bob')
+    mkdirSync(tmp, { recursive: true })
     writeFileSync(join(tmp, 'half.json'), '{"schemaVer')
     writeFileSync(join(tmp, 'fresh.json'), '{')
     const old = (Date.now() - 11 * 60_000) / 1000
