@@ -20,8 +20,6 @@ describe('mailbox benchmark', () => {
     expect(r.mailbox.bursts[0]).toMatchObject({ acked: 12, failed: 0, lost: 0, delivered: 12 })
     // the baseline's killed lock holder blocks the next writer until proper-lockfile's 10 s stale time
     expect(r.baseline.crash.maxBlockedMs).toBeGreaterThan(4_000)
-    // the baseline's reader polls every 500 ms
-    expect(r.baseline.latency.p99Ms).toBeGreaterThan(100)
     expect(r.throughputRatio).toHaveLength(1)
     expect(['pass', 'fail']).toContain(r.verdict)
   }, 90_000)
