@@ -49,7 +49,7 @@ describe('swarmdesk demo', () => {
     const workspace = /Demo workspace: (\S+)/.exec(run.stdout)![1]!
     try {
       expect(run.stdout).toContain('scripted model')
-      expect(run.stdout).toContain('⏺ Bash(npm test)')
+      expect(run.stdout).toContain('● Bash(npm test)')
       expect(run.stdout).toContain('? Permission needed: Edit(')
       expect(run.stdout).toContain('✓ allowed by approve-flag')
       expect(run.stdout).toMatch(/✔ Run finished/)

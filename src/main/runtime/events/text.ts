@@ -59,13 +59,13 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
         return `${who(e)} ${e.text.replace(/\n/g, '\n  ')}\n`
       case 'tool_call':
         tools.set(e.toolUseId, e.name)
-        return `  ${s.magenta('⏺')} ${s.bold(e.name)}(${summarizeInput(e.name, e.input)})\n`
+        return `  ${s.magenta('●')} ${s.bold(e.name)}(${summarizeInput(e.name, e.input)})\n`
       case 'tool_result': {
         const name = tools.get(e.toolUseId) ?? 'tool'
         // Parallel calls finish in any order: name the call when others are still running.
         const label = tools.size > 1 ? `${name}: ` : ''
         tools.delete(e.toolUseId)
-        const mark = e.isError ? s.red('✗') : s.green('⎿')
+        const mark = e.isError ? s.red('✗') : s.green('└')
         const lines = preview(e.output || '(no output)', name === 'Bash')
         return lines.map((l, i) => `    ${i === 0 ? `${mark} ${s.dim(label)}` : '  '}${e.isError ? s.red(l) : s.dim(l)}`).join('\n') + '\n'
       }

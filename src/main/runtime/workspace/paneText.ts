@@ -29,7 +29,7 @@ export function createPaneRenderer(options: { scripted: boolean }): (event: Runt
     if (event.type === 'tool_result' && streamed.delete(event.toolUseId)) {
       // The pane already shows the command's own output; keep only the verdict line.
       human(event)
-      const verdict = event.isError ? `\x1b[31m✗ ${lastLine(event.output)}\x1b[39m` : '\x1b[32m⎿ done\x1b[39m'
+      const verdict = event.isError ? `\x1b[31m✗ ${lastLine(event.output)}\x1b[39m` : '\x1b[32m└ done\x1b[39m'
       return [event.agentId, `\r\n    ${verdict}\r\n`]
     }
     const text = human(event)
