@@ -1,6 +1,7 @@
 import type { WorkspaceApi } from '../../../shared/ipc'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { PendingPermission } from '../../../shared/ipc'
+import type { AgentRequestKind } from './panesSlice'
 import { actions } from './store'
 
 /** The person's answer to a permission request, as the card's buttons produce it. */
@@ -23,6 +24,22 @@ function need(): WorkspaceApi {
 
 function report(err: unknown): void {
   actions.setError(err instanceof Error ? `${err.name}: ${err.message}` : String(err))
+}
+
+/**
+ * A request made from an agent's pane. Its error goes to that pane's header, not the status bar:
+ * it is about that agent, and "already runs in the background" is an expected answer.
+ */
+async function agentRequest(agentId: string, kind: AgentRequestKind): Promise<boolean> {
+  actions.setAgentRequest(agentId, { pending: kind })
+  try {
+    await need().request(kind === 'stop' ? 'agent.stop' : 'agent.background', { agentId })
+    actions.setAgentRequest(agentId, {})
+    return true
+  } catch (err) {
+    actions.setAgentRequest(agentId, { error: err instanceof Error ? err.message : String(err) })
+    return false
+  }
 }
 
 /** The first rule "Always allow" would add for a request, if the engine suggested one. */
@@ -80,6 +97,16 @@ export const commands = {
     } finally {
       actions.setResponding(requestId, false)
     }
+  },
+
+  /** Stops a running subagent and everything it owns (SPEC §6.7); a refusal is shown on its pane. */
+  stopAgent(agentId: string): Promise<boolean> {
+    return agentRequest(agentId, 'stop')
+  },
+
+  /** Moves a running sync subagent to the background (SPEC §6.4); "already in the background" is shown on its pane. */
+  backgroundAgent(agentId: string): Promise<boolean> {
+    return agentRequest(agentId, 'background')
   },
 
   /** Changes the permission mode. */

@@ -1,6 +1,7 @@
 import type { AgentState } from '../../../shared/events'
 import type { AgentView, PendingPermission } from '../../../shared/ipc'
 import type { AppState } from './store'
+import { descendantCount, nestLevel, visibleTileIds } from './paneTree'
 import { LEADER_AGENT_ID } from './workspaceSlice'
 
 /**
@@ -44,4 +45,34 @@ export function selectActivePermission(s: AppState): PendingPermission | undefin
 /** Ids of agents other than the leader, in the order they appeared (pane tiles). */
 export function selectTeammateIds(s: AppState): string[] {
   return s.workspace.agentOrder.filter((id) => id !== LEADER_AGENT_ID)
+}
+
+/** Ids of the agents whose panes are tiled beside the leader's, in tree order, collapsed subtrees left out. */
+export function selectTileIds(s: AppState): string[] {
+  return visibleTileIds(s.workspace.agentOrder, s.workspace.agents, s.panes.collapsed)
+}
+
+/** How far an agent's tile is indented under its parent's (see {@link nestLevel}). */
+export function selectNestLevel(agentId: string): (s: AppState) => number {
+  return (s) => nestLevel(agentId, s.workspace.agents)
+}
+
+/** How many agents collapsing this agent's pane would hide. */
+export function selectDescendantCount(agentId: string): (s: AppState) => number {
+  return (s) => descendantCount(agentId, s.workspace.agentOrder, s.workspace.agents)
+}
+
+/** States in which a subagent can no longer be stopped or backgrounded. */
+const OVER: ReadonlySet<AgentState> = new Set<AgentState>(['stopping', 'exited', 'crashed'])
+
+/**
+ * Whether an agent is a subagent still running, so its pane offers Background and Stop: it has a
+ * parent, has not stopped, and is not on its way out.
+ */
+export function selectIsRunningSubagent(agentId: string): (s: AppState) => boolean {
+  return (s) => {
+    const agent = s.workspace.agents[agentId]
+    if (!agent || agent.parentId === undefined || agentId === LEADER_AGENT_ID) return false
+    return s.workspace.lifetimes[agentId]?.endedAt === undefined && !OVER.has(agent.state)
+  }
 }

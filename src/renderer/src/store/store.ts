@@ -1,18 +1,20 @@
 import { useStore } from 'zustand'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { createConnectionSlice, type ConnectionSlice } from './connectionSlice'
+import { createPanesSlice, type PanesSlice } from './panesSlice'
 import { createPermissionsSlice, type PermissionsSlice } from './permissionsSlice'
 import { createWorkspaceSlice, type WorkspaceSlice } from './workspaceSlice'
 
 /** The renderer's whole state: one slice per feature (zustand slices pattern). */
-export type AppState = WorkspaceSlice & PermissionsSlice & ConnectionSlice
+export type AppState = WorkspaceSlice & PermissionsSlice & ConnectionSlice & PanesSlice
 
 /** A fresh store; the app uses {@link appStore}, tests make their own. */
 export function createAppStore(): StoreApi<AppState> {
   return createStore<AppState>()((...a) => ({
     ...createWorkspaceSlice(...a),
     ...createPermissionsSlice(...a),
-    ...createConnectionSlice(...a)
+    ...createConnectionSlice(...a),
+    ...createPanesSlice(...a)
   }))
 }
 
@@ -41,5 +43,7 @@ export const actions = {
   cancelDeny: () => appStore.getState().cancelDeny(),
   setResponding: (...a: Parameters<AppState['setResponding']>) => appStore.getState().setResponding(...a),
   setConnection: (...a: Parameters<AppState['setConnection']>) => appStore.getState().setConnection(...a),
-  setError: (...a: Parameters<AppState['setError']>) => appStore.getState().setError(...a)
+  setError: (...a: Parameters<AppState['setError']>) => appStore.getState().setError(...a),
+  toggleCollapsed: (...a: Parameters<AppState['toggleCollapsed']>) => appStore.getState().toggleCollapsed(...a),
+  setAgentRequest: (...a: Parameters<AppState['setAgentRequest']>) => appStore.getState().setAgentRequest(...a)
 }

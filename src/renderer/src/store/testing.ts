@@ -7,8 +7,8 @@ import type { AgentView, PendingPermission, WorkspaceSnapshot } from '../../../s
 let seq = 0
 const BASE = { time: '2026-01-01T00:00:00.000Z' }
 
-/** An event with the next seq (or the given one). */
-export function ev(e: RuntimeEventInput & { seq?: number }): RuntimeEvent {
+/** An event with the next seq (or the given one), at a fixed time unless given one. */
+export function ev(e: RuntimeEventInput & { seq?: number; time?: string }): RuntimeEvent {
   return { ...BASE, ...e, seq: e.seq ?? ++seq } as RuntimeEvent
 }
 

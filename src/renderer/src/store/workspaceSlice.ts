@@ -8,6 +8,20 @@ import type { AppState } from './store'
 /** The leader's agent id (SPEC vocabulary: the team lead is named `team-lead`). */
 export const LEADER_AGENT_ID = 'team-lead'
 
+/** How an agent's run ended, from its `agent_stopped` event. */
+export type AgentEndStatus = 'completed' | 'failed' | 'killed' | 'crashed' | 'exited'
+
+/**
+ * When an agent started and ended, from the event times (ms since the epoch). The snapshot carries
+ * neither, so agents known only from a snapshot (after a reload) have no entry: their elapsed time
+ * is unknown rather than guessed.
+ */
+export interface AgentLifetime {
+  startedAt: number
+  endedAt?: number
+  endStatus?: AgentEndStatus
+}
+
 /** Most events kept while waiting for a snapshot; older ones are dropped (the snapshot covers them). */
 const MAX_BUFFERED = 5_000
 
@@ -34,6 +48,8 @@ export interface WorkspaceSlice {
     /** Agents by id; `agentOrder` is the order they appeared in. */
     agents: Record<string, AgentView>
     agentOrder: string[]
+    /** Start and end of the agents whose `agent_started` this UI saw, by id. */
+    lifetimes: Record<string, AgentLifetime>
     lastSeq: number
     buffered: RuntimeEvent[]
   }
@@ -62,6 +78,7 @@ export function initialWorkspace(): WorkspaceSlice['workspace'] {
     costUsd: 0,
     agents: {},
     agentOrder: [],
+    lifetimes: {},
     lastSeq: 0,
     buffered: []
   }
@@ -81,6 +98,12 @@ function minimalAgent(agentId: string, agentName: string, state: AgentView['stat
     usage: ZERO_USAGE,
     costUsd: 0
   }
+}
+
+/** An event's time in ms since the epoch; the receiving clock when the stamp is unreadable. */
+function eventTime(e: RuntimeEvent): number {
+  const t = Date.parse(e.time)
+  return Number.isNaN(t) ? Date.now() : t
 }
 
 /** Applies one event to a synced workspace; returns the same object when nothing changed. */
@@ -104,6 +127,7 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
       }
       next.agents = { ...ws.agents, [e.agentId]: view }
       if (!agent) next.agentOrder = [...ws.agentOrder, e.agentId]
+      next.lifetimes = { ...ws.lifetimes, [e.agentId]: { startedAt: eventTime(e) } }
       return next
     }
     case 'agent_state':
@@ -118,6 +142,10 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
       if (agent) {
         const state = e.status === 'crashed' || e.status === 'failed' ? 'crashed' : 'exited'
         next.agents = { ...ws.agents, [e.agentId]: { ...agent, state } }
+      }
+      {
+        const life = ws.lifetimes[e.agentId]
+        if (life) next.lifetimes = { ...ws.lifetimes, [e.agentId]: { ...life, endedAt: eventTime(e), endStatus: e.status } }
       }
       return next
     case 'usage': {
@@ -161,6 +189,8 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
         costUsd: snap.costUsd,
         agents: Object.fromEntries(snap.agents.map((a) => [a.agentId, a])),
         agentOrder: snap.agents.map((a) => a.agentId),
+        // A resync keeps what this UI already learnt about agents the snapshot still lists.
+        lifetimes: Object.fromEntries(snap.agents.flatMap((a) => (s.workspace.lifetimes[a.agentId] ? [[a.agentId, s.workspace.lifetimes[a.agentId]!]] : []))),
         lastSeq: snap.lastSeq,
         buffered: []
       }

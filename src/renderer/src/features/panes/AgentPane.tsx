@@ -1,16 +1,17 @@
 import { useEffect, useRef, type CSSProperties } from 'react'
 import { agentColor } from '../../store/colors'
-import { selectAgent } from '../../store/selectors'
+import { selectAgent, selectNestLevel } from '../../store/selectors'
 import { useAppStore } from '../../store/store'
 import { PinnedPermissions } from '../permissions/PermissionQueue'
+import { PaneHeader } from './PaneHeader'
 import { PaneOwner } from './PaneOwner'
 import { paneRouter } from './paneRouter'
-import { stateLabel } from './stateLabel'
 
 /**
- * One agent's pane: a header (colour, name, state, model) over a terminal owned by a
- * {@link PaneOwner}, created when the element mounts and disposed on unmount, with the agent's
- * permission requests pinned over its bottom edge.
+ * One agent's pane: a {@link PaneHeader} over a terminal owned by a {@link PaneOwner}, created
+ * when the element mounts and disposed on unmount, with the agent's permission requests pinned
+ * over its bottom edge. A subagent's tile is indented under its parent's, edged in the parent's
+ * colour.
  */
 export function AgentPane({ agentId, variant = 'tile' }: { agentId: string; variant?: 'main' | 'tile' }) {
   const host = useRef<HTMLDivElement>(null)
@@ -20,23 +21,19 @@ export function AgentPane({ agentId, variant = 'tile' }: { agentId: string; vari
     return () => owner.dispose()
   }, [agentId])
   const agent = useAppStore(selectAgent(agentId))
+  const parentColor = useAppStore((s) => (agent?.parentId ? s.workspace.agents[agent.parentId]?.color : undefined))
+  const level = useAppStore(selectNestLevel(agentId))
   const color = agent?.color ?? agentColor(agentId)
-  const state = agent?.state
+  const style = { '--agent-color': color, '--parent-color': parentColor ?? 'transparent', '--nest': level } as CSSProperties
   return (
     <section
-      className={`pane pane-${variant}`}
-      style={{ '--agent-color': color } as CSSProperties}
+      className={`pane pane-${variant}${agent?.parentId ? ' pane-sub' : ''}`}
+      style={style}
       data-agent-id={agentId}
+      data-parent-id={agent?.parentId}
       aria-label={`${agent?.agentName ?? agentId} pane`}
     >
-      <header className="pane-head">
-        <span className="agent-dot" aria-hidden="true" />
-        <span className="pane-name">{agent?.agentName ?? agentId}</span>
-        {agent && agent.agentType !== agent.agentName ? <span className="pane-type">{agent.agentType}</span> : null}
-        <span className={`pane-state state-${state ?? 'unknown'}`}>{state ? stateLabel(state) : '…'}</span>
-        <span className="spacer" />
-        {agent?.model ? <span className="model-badge mono">{agent.model}</span> : null}
-      </header>
+      <PaneHeader agentId={agentId} />
       <div className="pane-body">
         <div className="pane-term" ref={host} />
         <PinnedPermissions agentId={agentId} />
