@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMailbox } from './mailbox'
 import { bundledWriter, tempHome } from './testkit/fixtures'
@@ -9,7 +10,10 @@ describe('mailbox under concurrent writers', () => {
   beforeAll(async () => {
     script = await bundledWriter('concurrency')
   })
-  afterAll(cleanup)
+  afterAll(() => {
+    cleanup()
+    rmSync(script, { force: true })
+  })
 
   it('delivers 1,600 messages from 16 worker threads and 16 processes, none lost, duplicated or torn', async () => {
     const args = (i: number): string[] => [home, 'crowd', 'lead', `writer-${i}`, '50']

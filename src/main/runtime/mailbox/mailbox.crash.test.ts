@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs'
+import { readdirSync, rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMailbox } from './mailbox'
 import { bundledWriter, tempHome } from './testkit/fixtures'
@@ -13,7 +13,10 @@ describe('mailbox when a writer is killed with SIGKILL', () => {
   beforeAll(async () => {
     script = await bundledWriter('crash')
   })
-  afterAll(cleanup)
+  afterAll(() => {
+    cleanup()
+    rmSync(script, { force: true })
+  })
 
   /** One trial: a writer sends in a tight loop and is killed at a random instant after it starts sending. */
   async function trial(n: number): Promise<void> {

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMailbox } from './mailbox'
 import { bundledWriter, tempHome } from './testkit/fixtures'
@@ -10,7 +11,10 @@ describe('waiting for a message', () => {
   beforeAll(async () => {
     script = await bundledWriter('wake')
   })
-  afterAll(cleanup)
+  afterAll(() => {
+    cleanup()
+    rmSync(script, { force: true })
+  })
 
   it('wakes a reader waiting on an empty inbox when another process sends', async () => {
     // a poll far longer than the test timeout: only the directory watch can wake the reader
