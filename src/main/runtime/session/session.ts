@@ -19,7 +19,7 @@ import { leaderTranscriptPath, sessionDir } from '../transcripts/paths'
 import { messagesForResume, readTranscript } from '../transcripts/reader'
 import { SessionMetaSchema, type SessionMeta } from '../transcripts/schema'
 import { TranscriptWriter } from '../transcripts/writer'
-import { renderSystemPrompt } from '../workspace/systemPrompt'
+import { readProjectContext, renderSystemPrompt } from '../workspace/systemPrompt'
 import { createAgentSink } from './agentSink'
 import { createPermissionGate, type PermissionDecider, type PermissionRecord } from './permissionGate'
 import { AgentTool } from '../subagents/agentTool'
@@ -29,6 +29,7 @@ import { TaskStopTool } from '../subagents/taskStopTool'
 import type { ParentAgent } from '../subagents/types'
 import { toDisposable, type Disposable } from '../lifecycle/disposable'
 import { createHookRunner, createSubagentHookPairing } from '../hooks'
+import { bindTeamContext, createTeamContext, LEADER_TEAM_TOOLS, type TeamContext } from '../teamTools'
 import type { LoadedSettings } from '../permissions'
 
 /** The session's main agent is always named `team-lead` (SPEC §15), with or without a team. */
@@ -59,7 +60,7 @@ export interface SessionOptions {
    */
   /** Hook commands from settings, per source (SPEC §9.9); subagent hooks run when subagents are on. */
   hookSettings?: LoadedSettings['hooks']
-  subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'autoBackgroundMs' | 'bubblePermissions' | 'backgroundDisabled'>
+  subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'autoBackgroundMs' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext'>
 }
 
 /** Thrown when a session to resume does not exist or cannot be read. */
@@ -94,6 +95,8 @@ export class Session {
   private readonly idleSignal = new AbortController().signal
   /** The session's agent tasks; undefined when subagents are not configured. */
   readonly subagents: SubagentRuntime | undefined
+  /** The session's team and task list (SPEC §9.1, §9.6); undefined when subagents are not configured. */
+  readonly team: TeamContext | undefined
   private readonly tools: Tool[]
   private readonly hookWarnings: string[]
   private readonly unpricedModels = new Set<string>()
@@ -130,7 +133,10 @@ export class Session {
           budget: this.budget
         })
       : undefined
-    this.tools = options.subagents ? [...options.tools, AgentTool, TaskStopTool, SendMessageTool] : options.tools
+    // the team tools come with the agent tools: both need the session's services
+    this.team = options.subagents ? createTeamContext({ home: options.home, sessionId, bus: options.bus, leaderName: LEADER_NAME, ...(hookRunner ? { hooks: hookRunner } : {}) }) : undefined
+    const team = this.team
+    this.tools = team ? [...options.tools, AgentTool, TaskStopTool, ...[SendMessageTool, ...LEADER_TEAM_TOOLS].map((t) => bindTeamContext(t, team))] : options.tools
   }
 
   /**
@@ -138,7 +144,9 @@ export class Session {
    * @throws SessionNotFoundError when the session to resume has no transcript under this workspace.
    */
   static async open(options: SessionOptions): Promise<Session> {
-    const system = await renderSystemPrompt({ cwd: options.cwd, model: options.model })
+    const context = await readProjectContext(options.cwd)
+    const system = await renderSystemPrompt({ cwd: options.cwd, model: options.model, context })
+    const opened = { ...options, subagents: options.subagents && { ...options.subagents, projectContext: context } }
     if (options.resumeSessionId) {
       const path = leaderTranscriptPath(options.home, options.cwd, options.resumeSessionId)
       if (!existsSync(path)) {
@@ -146,7 +154,7 @@ export class Session {
       }
       const { entries, warnings } = readTranscript(path)
       const { messages, repair } = messagesForResume(entries)
-      const session = new Session(options, options.resumeSessionId, system, messages, entries[entries.length - 1]?.uuid ?? null)
+      const session = new Session(opened, options.resumeSessionId, system, messages, entries[entries.length - 1]?.uuid ?? null)
       for (const w of warnings) session.emit({ type: 'notice', level: 'warning', message: w })
       if (repair) {
         // The interrupted calls' placeholder results go out with the next prompt, in one user message.
@@ -161,7 +169,7 @@ export class Session {
     mkdirSync(dir, { recursive: true })
     const meta: SessionMeta = { schemaVersion: 1, sessionId, cwd: options.cwd, model: options.model, createdAt: new Date().toISOString() }
     writeFileSync(join(dir, 'session.json'), JSON.stringify(SessionMetaSchema.parse(meta), null, 2))
-    const session = new Session(options, sessionId, system, [], null)
+    const session = new Session(opened, sessionId, system, [], null)
     session.started(false)
     return session
   }
@@ -227,7 +235,7 @@ export class Session {
           fileState: this.fileState,
           pty: this.options.pty,
           shells: this.shells,
-          ...(this.subagents ? { services: { subagents: this.subagents, self: this.asParent() } } : {})
+          ...(this.subagents ? { services: { subagents: this.subagents, self: this.asParent(), ...(this.team ? { team: this.team } : {}) } } : {})
         },
         drainPending: () => this.pending.splice(0),
         gate: createPermissionGate({

@@ -43,6 +43,8 @@ export interface SubagentHarness {
   events: RuntimeEvent[]
   asked: PermissionPromptRequest[]
   work: string
+  /** The session's Swarmdesk home (temporary). */
+  home: string
   pty: PtyHost
   close(): Promise<void>
 }
@@ -98,6 +100,7 @@ export async function startSubagentHarness(
     events,
     asked,
     work,
+    home,
     pty,
     async close() {
       await session.close()

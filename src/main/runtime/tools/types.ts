@@ -3,6 +3,7 @@ import type { PermissionSubject } from '../../../shared/permissions'
 import type { FileStateCache } from './fileState'
 import type { SubagentRuntime } from '../subagents/runtime'
 import type { ParentAgent } from '../subagents/types'
+import type { TeamContext } from '../teamTools/context'
 
 /**
  * What a tool call may use (SPEC §3, §6.2). One context per agent; the loop adds the per-call
@@ -34,6 +35,8 @@ export interface AgentServices {
   subagents: SubagentRuntime
   /** The calling agent, as a parent of what it spawns. */
   self: ParentAgent
+  /** The session's team and task list, for SendMessage to teammates and the task/team tools (SPEC §9); absent for an agent outside a team's session. */
+  team?: TeamContext
 }
 
 /** What a tool call returns to the model. `isError` marks a failure the model can act on. */

@@ -1,0 +1,98 @@
+import type { RuntimeEventInput } from '../../../shared/events'
+import type { EventBus } from '../events/bus'
+import type { HookRunner } from '../hooks'
+import type { WithoutAgent } from '../loop/types'
+import { createMailbox, type Mailbox } from '../mailbox'
+import { TaskStore } from '../tasks'
+import { TeamStore } from '../teams'
+import type { Tool } from '../tools/types'
+
+/** Who makes a call, as events and messages name it. */
+export interface Caller {
+  agentId: string
+  agentName: string
+}
+
+/**
+ * What the team tools (TeamCreate/Delete, Task*, SendMessage's teammate part) share within one
+ * leader session (SPEC §9.1, §9.6): the stores, the mailbox, the session's hooks, the event bus,
+ * and the team the session leads — one at a time, set by TeamCreate, cleared by TeamDelete.
+ */
+export interface TeamContext {
+  /** Swarmdesk's data directory (SPEC §12). */
+  readonly home: string
+  readonly sessionId: string
+  /** The leader's agent name (`team-lead`): the only sender of `shutdown_request` and `plan_approval_response` (SPEC §9.4). */
+  readonly leaderName: string
+  readonly teams: TeamStore
+  readonly mailbox: Mailbox
+  /** The session's hooks (TaskCreated / TaskCompleted, SPEC §9.9); undefined when none are configured. */
+  readonly hooks: HookRunner | undefined
+  /** The team the session leads, or undefined before TeamCreate and after TeamDelete. */
+  team(): string | undefined
+  setTeam(team: string | undefined): void
+  /**
+   * The task list the task tools use: the team's when there is one, else the session's own
+   * `session-<first 8 of sessionId>` (Claude Code keeps a task list per session even without a
+   * team; the name cannot clash with a team's because TeamCreate names never come from here).
+   */
+  taskListName(): string
+  /** The store of {@link taskListName}. */
+  tasks(): TaskStore
+  /** Emits `event` on the session's bus in `caller`'s name (SPEC §14). */
+  emit(caller: Caller, event: WithoutAgent<RuntimeEventInput>): void
+}
+
+/** Inputs of {@link createTeamContext}. */
+export interface TeamContextOptions {
+  home: string
+  sessionId: string
+  bus: EventBus
+  leaderName: string
+  hooks?: HookRunner
+  /** Injected for tests; default a mailbox over `home`. */
+  mailbox?: Mailbox
+}
+
+/** Task-list name of a session without a team: `session-` + the first 8 characters of its id, lower-cased. */
+export function sessionTaskListName(sessionId: string): string {
+  return `session-${sessionId.slice(0, 8).toLowerCase().replace(/[^a-z0-9]/g, '0')}`
+}
+
+/** A leader session's {@link TeamContext}. Holds no resources: stores and mailbox open nothing until used. */
+export function createTeamContext(options: TeamContextOptions): TeamContext {
+  let current: string | undefined
+  const stores = new Map<string, TaskStore>()
+  return {
+    home: options.home,
+    sessionId: options.sessionId,
+    leaderName: options.leaderName,
+    teams: new TeamStore(options.home),
+    mailbox: options.mailbox ?? createMailbox({ home: options.home }),
+    hooks: options.hooks,
+    team: () => current,
+    setTeam: (team) => {
+      current = team
+    },
+    taskListName: () => current ?? sessionTaskListName(options.sessionId),
+    tasks() {
+      const name = this.taskListName()
+      let store = stores.get(name)
+      if (!store) stores.set(name, (store = new TaskStore(options.home, name)))
+      return store
+    },
+    emit: (caller, event) => options.bus.emit({ ...event, agentId: caller.agentId, agentName: caller.agentName } as RuntimeEventInput)
+  }
+}
+
+/**
+ * `tool`, with `team` as the context of a caller that has none of its own: a sync subagent that
+ * inherits the leader's task tools (SPEC §5) then shares the leader's task list and team, in its
+ * own name. A caller with its own context (the leader, later a teammate) keeps it.
+ */
+export function bindTeamContext<I>(tool: Tool<I>, team: TeamContext): Tool<I> {
+  return {
+    ...tool,
+    call: (input, ctx) => tool.call(input, ctx.services && !ctx.services.team ? { ...ctx, services: { ...ctx.services, team } } : ctx)
+  }
+}

@@ -1,0 +1,71 @@
+import { join } from 'node:path'
+import { z } from 'zod'
+import { TeamExistsError } from '../teams'
+import { ToolError, type Tool } from '../tools/types'
+import { asToolErrors, teamContextOf } from './errors'
+
+/** TeamCreate input (SPEC §3). */
+export const TeamCreateInputSchema = z.object({
+  team_name: z.string().describe('Name of the new team ([a-z0-9-]; other characters become -)'),
+  description: z.string().optional().describe('What the team is for')
+})
+
+/**
+ * TeamCreate (SPEC §3, §9.1): writes `<home>/teams/{team}/config.json` with the caller as lead and
+ * only member (`team-lead@{team}`, backend `main`), and makes it the session's team: from then on
+ * the task tools use `<home>/tasks/{team}/` and SendMessage reaches its members. One team per
+ * leader session: a second TeamCreate fails naming the current one. The name is sanitised as
+ * the team store does (`My Team` → `my-team`); an existing team of that name is never reused.
+ * Permission subject none: the team's files are the session's own bookkeeping under `<home>`.
+ */
+export const TeamCreateTool: Tool<z.infer<typeof TeamCreateInputSchema>> = {
+  name: 'TeamCreate',
+  description: 'Create your agent team: you become its lead (team-lead), and the task tools and SendMessage then work on this team. One team per session.',
+  inputSchema: TeamCreateInputSchema,
+  isReadOnly: () => false,
+  isConcurrencySafe: () => false,
+  permissionSubject: () => ({ kind: 'none' }),
+  async call(input, ctx) {
+    const team = teamContextOf(ctx, 'TeamCreate')
+    const current = team.team()
+    if (current) throw new ToolError(`This session already leads team '${current}'; a leader has one team at a time. Use it, or delete it with TeamDelete first.`)
+    const self = ctx.services?.self
+    const lead = { name: team.leaderName, agentType: team.leaderName, model: self?.model ?? '', backendType: 'main' as const, cwd: ctx.cwd, ...(self ? { mode: self.mode() } : {}) }
+    const config = await asToolErrors(async () => {
+      try {
+        return await team.teams.create({ name: input.team_name, ...(input.description !== undefined ? { description: input.description } : {}), lead })
+      } catch (error) {
+        if (error instanceof TeamExistsError) throw new ToolError(`${error.message} Choose another team_name.`)
+        throw error
+      }
+    })
+    team.setTeam(config.name)
+    const path = join(team.teams.teamDir(config.name), 'config.json')
+    return { content: `Team '${config.name}' created (${path}). You lead it as ${config.leadAgentId}; the task tools now use its task list and SendMessage reaches its members by name.` }
+  }
+}
+
+/** TeamDelete input (SPEC §3): none. */
+export const TeamDeleteInputSchema = z.object({})
+
+/**
+ * TeamDelete (SPEC §3, §9.1): deletes the session's team — config, inboxes and task list — and
+ * forgets it, so TeamCreate may create another. Fails while a teammate is active, naming every
+ * active one (shut them down first); fails when the session has no team.
+ */
+export const TeamDeleteTool: Tool<z.infer<typeof TeamDeleteInputSchema>> = {
+  name: 'TeamDelete',
+  description: "Delete your team (its config, inboxes and task list). Fails while any teammate is still active: shut them down first.",
+  inputSchema: TeamDeleteInputSchema,
+  isReadOnly: () => false,
+  isConcurrencySafe: () => false,
+  permissionSubject: () => ({ kind: 'none' }),
+  async call(_input, ctx) {
+    const team = teamContextOf(ctx, 'TeamDelete')
+    const current = team.team()
+    if (!current) throw new ToolError('This session has no team to delete.')
+    await asToolErrors(() => team.teams.delete(current))
+    team.setTeam(undefined)
+    return { content: `Team '${current}' deleted: its config, inboxes and task list are gone.` }
+  }
+}
