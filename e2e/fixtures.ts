@@ -9,8 +9,11 @@ export type ScenarioObject = { name?: string; agents: Record<string, Array<Recor
 interface Fixtures {
   /** A fresh git repository, removed after the test. */
   repo: string
-  /** Starts `swarmdesk serve` on `repo` with this scenario; stopped after the test, which then checks it exited 0. */
-  serve: (scenario: ScenarioObject) => Promise<ServedWorkspace>
+  /**
+   * Starts `swarmdesk serve` on `repo` with this scenario (and permission mode, when given); stopped
+   * after the test, which then checks it exited 0.
+   */
+  serve: (scenario: ScenarioObject, options?: { permissionMode?: string }) => Promise<ServedWorkspace>
 }
 
 /** Playwright's `test` with a fresh repository and a serve process per test. */
@@ -22,8 +25,8 @@ export const test = base.extend<Fixtures>({
   },
   serve: async ({ repo }, use, testInfo) => {
     const started: ServedWorkspace[] = []
-    await use(async (scenario) => {
-      const served = await startServe({ cwd: repo, scenario })
+    await use(async (scenario, options) => {
+      const served = await startServe({ cwd: repo, scenario, ...options })
       started.push(served)
       return served
     })

@@ -30,19 +30,22 @@ export interface ServedWorkspace {
 }
 
 /**
- * Starts `node bin/swarmdesk serve --cwd <cwd> --scenario <file> --port 0` with SWARMDESK_HOME in a
+ * Starts `node bin/swarmdesk serve --cwd <cwd> --scenario <file> --port 0` (plus
+ * `--permission-mode` when given, for scenarios whose commands would otherwise ask) with SWARMDESK_HOME in a
  * fresh temp dir, and reads its `SWARMDESK_URL` and `SCRIPTED_MODEL_URL` lines. Builds nothing:
  * `npm run build` must have run (the test script does it first).
  * @throws Error with the child's stderr when it exits or prints nothing usable within 30 s.
  */
-export async function startServe(options: { cwd: string; scenario: object }): Promise<ServedWorkspace> {
+export async function startServe(options: { cwd: string; scenario: object; permissionMode?: string }): Promise<ServedWorkspace> {
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-e2e-home-')))
   const scenarioFile = join(home, 'scenario.json')
   writeFileSync(scenarioFile, JSON.stringify(options.scenario, null, 2))
   const env: NodeJS.ProcessEnv = { ...process.env, SWARMDESK_HOME: home, NO_COLOR: '1' }
   delete env.ANTHROPIC_API_KEY
   delete env.ANTHROPIC_BASE_URL
-  const child = spawn(process.execPath, [SWARMDESK_BIN, 'serve', '--cwd', options.cwd, '--scenario', scenarioFile, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const args = [SWARMDESK_BIN, 'serve', '--cwd', options.cwd, '--scenario', scenarioFile, '--port', '0']
+  if (options.permissionMode) args.push('--permission-mode', options.permissionMode)
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))

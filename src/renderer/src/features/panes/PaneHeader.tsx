@@ -14,9 +14,10 @@ function totalTokens(u: Usage): number {
 }
 
 /**
- * A pane's header (SPEC §11): the agent's colour, name, type, state, elapsed time and tokens; a
- * toggle that hides or shows its subagents' panes; Background and Stop while it is a running
- * subagent, with the last refusal shown until dismissed.
+ * A pane's header (SPEC §11): the agent's colour, name, type, state, elapsed time and tokens (and
+ * its model when it differs from the leader's: tiles are narrow); a toggle that hides or shows its
+ * subagents' panes; Background and Stop while it is a running subagent, with the last refusal
+ * shown until dismissed.
  */
 export function PaneHeader({ agentId }: { agentId: string }) {
   const agent = useAppStore(selectAgent(agentId))
@@ -25,6 +26,7 @@ export function PaneHeader({ agentId }: { agentId: string }) {
   const below = useAppStore(selectDescendantCount(agentId))
   const running = useAppStore(selectIsRunningSubagent(agentId))
   const request = useAppStore((s) => s.panes.requests[agentId])
+  const leaderModel = useAppStore((s) => s.workspace.agents[LEADER_AGENT_ID]?.model ?? s.workspace.model)
   const isLeader = agentId === LEADER_AGENT_ID
   const now = useNow(!isLeader && lifetime !== undefined && lifetime.endedAt === undefined)
   const elapsed = isLeader ? undefined : elapsedMs(lifetime, now || Date.now())
@@ -60,26 +62,29 @@ export function PaneHeader({ agentId }: { agentId: string }) {
           {formatTokens(totalTokens(agent.usage))} tok
         </span>
       ) : null}
-      <span className="spacer" />
-      {request?.error ? (
-        <span className="pane-error" role="status" title={request.error}>
-          {request.error}
-          <button type="button" className="pane-error-close" aria-label="Dismiss" onClick={() => actions.setAgentRequest(agentId, {})}>
-            ×
-          </button>
+      {agent?.model && (isLeader || agent.model !== leaderModel) ? <span className="model-badge mono">{agent.model}</span> : null}
+      {running || request?.error ? (
+        <span className="pane-actions">
+          {request?.error ? (
+            <span className="pane-error" role="status" title={request.error}>
+              <span className="pane-error-text">{request.error}</span>
+              <button type="button" className="pane-error-close" aria-label="Dismiss" onClick={() => actions.setAgentRequest(agentId, {})}>
+                ×
+              </button>
+            </span>
+          ) : null}
+          {running ? (
+            <>
+              <button type="button" className="btn btn-small" disabled={request?.pending !== undefined} onClick={() => void commands.backgroundAgent(agentId)}>
+                Background
+              </button>
+              <button type="button" className="btn btn-small btn-stop" disabled={request?.pending !== undefined} onClick={() => void commands.stopAgent(agentId)}>
+                Stop
+              </button>
+            </>
+          ) : null}
         </span>
       ) : null}
-      {running ? (
-        <>
-          <button type="button" className="btn btn-small" disabled={request?.pending !== undefined} onClick={() => void commands.backgroundAgent(agentId)}>
-            Background
-          </button>
-          <button type="button" className="btn btn-small btn-stop" disabled={request?.pending !== undefined} onClick={() => void commands.stopAgent(agentId)}>
-            Stop
-          </button>
-        </>
-      ) : null}
-      {agent?.model ? <span className="model-badge mono">{agent.model}</span> : null}
     </header>
   )
 }
