@@ -11,7 +11,7 @@ import { createBackgroundShells } from '../pty'
 import type { PermissionDecider } from '../session/permissionGate'
 import { ToolError, type PtyHost, type Tool } from '../tools/types'
 import { agentTranscriptPath, sessionDir } from '../transcripts/paths'
-import { renderSystemPrompt } from '../workspace/systemPrompt'
+import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../workspace/systemPrompt'
 import { agentSlug, newAgentId } from './ids'
 import { createWorktree, WorktreeError, type Worktree } from '../worktrees'
 import type { SubagentHookPairing } from '../hooks'
@@ -60,6 +60,8 @@ export interface SubagentRuntimeOptions {
   backgroundDisabled?: boolean
   /** SubagentStart/SubagentStop hooks (SPEC §9.9), paired once per agent. */
   hooks?: SubagentHookPairing
+  /** The workspace's project context as the leader read it at session start; children reuse it. */
+  projectContext?: ProjectContext
 }
 
 /** What {@link SubagentRuntime.spawn} needs. */
@@ -81,9 +83,13 @@ export interface SpawnSpec {
  */
 export class SubagentRuntime {
   private readonly tasks = new Map<string, AgentTaskState>()
+  /** Project context per directory, read once per session: a child's prompt shows the snapshot taken at its first use. */
+  private readonly contexts = new Map<string, Promise<ProjectContext>>()
   private readonly listeners = new Set<() => void>()
 
-  constructor(readonly options: SubagentRuntimeOptions) {}
+  constructor(readonly options: SubagentRuntimeOptions) {
+    if (options.projectContext) this.contexts.set(options.cwd, Promise.resolve(options.projectContext))
+  }
 
   get autoBackgroundMs(): number {
     return this.options.autoBackgroundMs ?? DEFAULT_AUTO_BACKGROUND_MS
@@ -102,7 +108,9 @@ export class SubagentRuntime {
     const tools = this.options.resolveTools(definition, parent.tools(), spec.isAsync, depth)
     const isolation = spec.isolated ? await createIsolation(parent.cwd, agentId) : undefined
     const cwd = isolation?.path ?? parent.cwd
-    const system = await renderSystemPrompt({ cwd, model, rolePrompt: definition.systemPrompt, omitProjectContext: definition.omitClaudeMd })
+    let context = this.contexts.get(cwd)
+    if (!context) this.contexts.set(cwd, (context = readProjectContext(cwd)))
+    const system = await renderSystemPrompt({ cwd, model, rolePrompt: definition.systemPrompt, omitProjectContext: definition.omitClaudeMd, context: await context })
     const controller = new AbortController()
     const task: AgentTaskState = {
       agentId,

@@ -15,6 +15,23 @@ export interface SystemPromptOptions {
   /** Leave out project instructions and the git snapshot (SPEC §6.9 omitClaudeMd). */
   omitProjectContext?: boolean
   date?: Date
+  /** Project context already read for this directory (see {@link readProjectContext}); read afresh when absent. */
+  context?: ProjectContext
+}
+
+/** What a workspace contributes to prompts: its git snapshot and project instructions, either may be absent. */
+export interface ProjectContext {
+  git?: string
+  instructions?: string
+}
+
+/**
+ * Reads a directory's project context once (two to four git commands and a few files), for
+ * callers that render many prompts for the same directory — every subagent of a session.
+ */
+export async function readProjectContext(cwd: string): Promise<ProjectContext> {
+  const [git, instructions] = await Promise.all([gitStatusSnapshot(cwd), loadProjectInstructions(cwd)])
+  return { ...(git ? { git } : {}), ...(instructions ? { instructions } : {}) }
 }
 
 /**
@@ -23,17 +40,11 @@ export interface SystemPromptOptions {
  * handed unchanged to forks, SPEC §7) so the cached prefix never changes.
  */
 export async function renderSystemPrompt(options: SystemPromptOptions): Promise<TextBlockParam[]> {
-  const git = options.omitProjectContext ? undefined : await gitStatusSnapshot(options.cwd)
-  const isRepo = git !== undefined || (options.omitProjectContext ? await isGitRepo(options.cwd) : false)
-  const parts = [options.rolePrompt ?? MAIN_AGENT_PROMPT, environmentContext(options.cwd, isRepo, options.model, options.date)]
+  const context = options.context ?? (await readProjectContext(options.cwd))
+  const parts = [options.rolePrompt ?? MAIN_AGENT_PROMPT, environmentContext(options.cwd, context.git !== undefined, options.model, options.date)]
   if (!options.omitProjectContext) {
-    const instructions = await loadProjectInstructions(options.cwd)
-    if (instructions) parts.push(instructions)
-    if (git) parts.push(git)
+    if (context.instructions) parts.push(context.instructions)
+    if (context.git) parts.push(context.git)
   }
   return [{ type: 'text', text: parts.join('\n\n') }]
-}
-
-async function isGitRepo(cwd: string): Promise<boolean> {
-  return (await gitStatusSnapshot(cwd)) !== undefined
 }
