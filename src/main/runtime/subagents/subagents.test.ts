@@ -297,7 +297,7 @@ describe('subagent hooks', () => {
   it('pairs SubagentStart with SubagentStop for completed and killed agents, and an exit 2 keeps the agent working', async () => {
     const logDir = mkdtempSync(join(tmpdir(), 'swarmdesk-hooklog-'))
     const record = (file: string) => `{ cat; echo; } >> ${logDir}/${file}`
-    const block = `if [ ! -f ${logDir}/blocked ] && grep -q '"agent_type":"general-purpose"' ${logDir}/last; then touch ${logDir}/blocked; echo "also say DONE" >&2; exit 2; fi`
+    const block = `if [ ! -f ${logDir}/blocked ] && grep -q '"last_assistant_message":"first answer"' ${logDir}/last; then touch ${logDir}/blocked; echo "also say DONE" >&2; exit 2; fi`
     const hookSettings = [
       {
         source: join(logDir, 'settings.json'),
