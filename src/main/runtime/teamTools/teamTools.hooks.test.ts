@@ -34,7 +34,9 @@ describe('TaskCreated and TaskCompleted hooks', () => {
             call('TeamCreate', { team_name: 'crew' }),
             call('TaskCreate', { subject: 'Run the tests', description: '' }),
             call('TaskUpdate', { taskId: '1', status: 'in_progress', owner: 'team-lead' }),
-            call('TaskUpdate', { taskId: '1', status: 'completed' })
+            call('TaskUpdate', { taskId: '1', status: 'completed' }),
+            call('TaskCreate', { subject: 'Write the docs', description: '' }),
+            call('TaskUpdate', { taskId: '2', status: 'completed' })
           ]
         },
         { text: 'done' }
@@ -46,5 +48,8 @@ describe('TaskCreated and TaskCompleted hooks', () => {
     expect(completed.isError).toBe(true)
     expect(completed.output).toContain('tests are still red')
     expect(h.tasks('crew').get(1)).toMatchObject({ status: 'in_progress', owner: 'team-lead' })
+    // the hook lets other tasks complete
+    expect(h.results()[5]).toEqual({ isError: false, output: 'Updated task #2 status' })
+    expect(h.tasks('crew').get(2)).toMatchObject({ status: 'completed' })
   })
 })

@@ -29,9 +29,17 @@ export function hookSettings(hooks: Record<string, string>): NonNullable<Session
   return [{ source: 'test-settings.json', hooks: Object.fromEntries(Object.entries(hooks).map(([event, command]) => [event, [{ hooks: [{ type: 'command', command }] }]])) }]
 }
 
+type Turns = NonNullable<ScenarioInput['agents']>[string]
+
 /** Starts a {@link TeamHarness} on `leaderTurns` (the scripted turns of `team-lead`). */
-export async function startTeamHarness(leaderTurns: NonNullable<ScenarioInput['agents']>[string], options: { hookSettings?: SessionOptions['hookSettings'] } = {}): Promise<TeamHarness> {
-  const h = await startSubagentHarness({ agents: { 'team-lead': leaderTurns } }, { mode: 'default', ...options })
+export async function startTeamHarness(
+  leaderTurns: Turns,
+  options: { hookSettings?: SessionOptions['hookSettings']; /** Scripts of other agents, by name. */ subagentTurns?: Record<string, Turns> } = {}
+): Promise<TeamHarness> {
+  const h = await startSubagentHarness(
+    { agents: { 'team-lead': leaderTurns, ...options.subagentTurns } },
+    { mode: 'default', ...(options.hookSettings ? { hookSettings: options.hookSettings } : {}) }
+  )
   const teams = new TeamStore(h.home)
   const mailbox = createMailbox({ home: h.home })
   return Object.assign(h, {
