@@ -296,14 +296,15 @@ describe('worktree isolation', () => {
 describe('subagent hooks', () => {
   it('pairs SubagentStart with SubagentStop for completed and killed agents, and an exit 2 keeps the agent working', async () => {
     const logDir = mkdtempSync(join(tmpdir(), 'swarmdesk-hooklog-'))
-    const record = (file: string) => `{ cat; echo; } >> ${logDir}/${file}`
-    const block = `if [ ! -f ${logDir}/blocked ] && grep -q '"last_assistant_message":"first answer"' ${logDir}/last; then touch ${logDir}/blocked; echo "also say DONE" >&2; exit 2; fi`
+    // Hooks of different agents run at once: each line is appended in one write so none interleave.
+    const record = (file: string) => `line=$(cat); printf '%s\\n' "$line" >> ${logDir}/${file}`
+    const block = `if printf '%s' "$line" | grep -q '"last_assistant_message":"first answer"'; then echo "also say DONE" >&2; exit 2; fi`
     const hookSettings = [
       {
         source: join(logDir, 'settings.json'),
         hooks: {
           SubagentStart: [{ hooks: [{ type: 'command', command: record('start.jsonl') }] }],
-          SubagentStop: [{ hooks: [{ type: 'command', command: `tee ${logDir}/last | { cat; echo; } >> ${logDir}/stop.jsonl; ${block}` }] }]
+          SubagentStop: [{ hooks: [{ type: 'command', command: `${record('stop.jsonl')}; ${block}` }] }]
         }
       }
     ]
