@@ -118,3 +118,48 @@ test('two background subagents get their own panes under the leader; one is stop
   await expect(long.pane.getByTestId('pane-state')).toHaveText('exited')
   await snap(page, testInfo, '06-after-reload')
 })
+
+/** The leader waits on a sync subagent running a long command until a person backgrounds it from its pane. */
+const SYNC_SCENARIO = {
+  name: 'e2e-subagent-background',
+  agents: {
+    'team-lead': [
+      { text: 'Asking a helper and waiting for it.', tools: [{ name: 'Agent', input: { description: 'slow sync', prompt: 'Wait a long time.' } }] },
+      { text: 'Carrying on while the helper runs in the background.' },
+      { when: '<task-notification>', text: 'The helper reported back.' }
+    ],
+    'slow-sync': [
+      { tools: [{ name: 'Bash', input: { command: 'sleep 312.5', description: 'Wait a long time' } }] },
+      { text: 'The wait is over.' }
+    ]
+  }
+}
+
+test('Background on a sync subagent’s pane frees its parent, which carries on; the agent keeps running until stopped', async ({ page, serve }, testInfo) => {
+  test.setTimeout(90_000)
+  const served = await serve(SYNC_SCENARIO, { permissionMode: 'bypassPermissions' })
+  await page.goto(served.url)
+  const input = page.getByRole('textbox', { name: 'Message to the leader' })
+  await expect(input).toBeEnabled()
+  await input.fill('Ask the helper.')
+  await input.press('Enter')
+
+  const slow = await paneOf(page, 'slow-sync')
+  await expectPaneToContain(page, 'sleep 312.5', slow.agentId)
+  await expect(page.locator('section.pane[data-agent-id="team-lead"]').getByTestId('pane-state')).toHaveText('running')
+  await expect(input).toBeDisabled()
+  await snap(page, testInfo, '11-leader-waits-on-sync-agent')
+
+  await slow.pane.getByRole('button', { name: 'Background' }).click()
+  await expectPaneToContain(page, 'async_launched')
+  await expectPaneToContain(page, 'Carrying on while the helper runs in the background.')
+  await expect(input).toBeEnabled()
+  await expect(slow.pane.getByTestId('pane-state')).toHaveText('running')
+  await expect(slow.pane.getByRole('status')).toHaveCount(0)
+  await snap(page, testInfo, '12-backgrounded')
+
+  await slow.pane.getByRole('button', { name: 'Stop' }).click()
+  await expectPaneToContain(page, '◆ notification: agent slow-sync killed')
+  await expect.poll(() => execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => l.includes('sleep 312.5'))).toEqual([])
+  await snap(page, testInfo, '13-stopped')
+})
