@@ -343,3 +343,37 @@ describe('subagent hooks', () => {
     }
   })
 })
+
+describe('nesting and races', () => {
+  it('stops recursion at depth 5 even when every agent keeps asking to spawn another', async () => {
+    const nest = [{ tools: [{ name: 'Agent', input: { subagent_type: 'nester', description: 'nest', prompt: 'go deeper' } }] }, { text: 'level done' }]
+    h = await startSubagentHarness({ agents: { 'team-lead': nest, nest } }, { mode: 'bypassPermissions' })
+    const end = await runUntilSettled(h.session, 'go')
+    expect(end.reason).toBe('completed')
+    const depths = ofType(h.events, 'agent_started').map((e) => e.depth)
+    expect(depths).toEqual([0, 1, 2, 3, 4, 5])
+    const deepest = ofType(h.events, 'agent_started').find((e) => e.depth === 5)!
+    // the agent at the cap was not offered the Agent tool, so its call fails and it answers instead
+    expect(requestsOf(h, 'nest').find((b) => !b.tools.some((t) => t.name === 'Agent'))).toBeDefined()
+    const capped = ofType(h.events, 'tool_result').find((e) => e.agentId === deepest.agentId)!
+    expect(capped).toMatchObject({ isError: true })
+    expect(capped.output).toContain('No such tool: Agent')
+  })
+
+  it('a message that arrives as the agent finishes its last turn is read, not lost, and reported once', async () => {
+    h = await startSubagentHarness({
+      agents: {
+        'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'racer', prompt: 'finish', run_in_background: true } }] }, { text: 'ok' }, { when: '<task-notification>', text: 'noted: {{last_tool_result}}' }],
+        racer: [{ text: 'final words' }, { when: 'late note', text: 'saw the late note' }]
+      }
+    })
+    h.bus.onEvent((e) => {
+      if (e.type === 'assistant_text' && e.agentName === 'racer' && e.text === 'final words') h!.session.subagents!.sendMessage(e.agentId, 'late note', h!.session.asParent())
+    })
+    await runUntilSettled(h.session, 'go')
+    expect(requestsOf(h, 'racer')).toHaveLength(2)
+    expect(ofType(h.events, 'task_notification')).toHaveLength(1)
+    const leaderTexts = requestsOf(h, 'team-lead').at(-1)!.messages.flatMap((m) => m.content.map((b) => b.text ?? ''))
+    expect(leaderTexts.join('\n')).toContain('<result>saw the late note</result>')
+  })
+})

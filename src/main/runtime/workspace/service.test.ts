@@ -132,3 +132,21 @@ describe('WorkspaceService', () => {
     await expect(s.handle('workspace.snapshot', {})).rejects.toThrow(/closed/)
   })
 })
+
+describe('WorkspaceService with subagents', () => {
+  it('wakes the idle leader when a background agent reports back, and colours and totals every agent', async () => {
+    const s = await start(
+      `agents:\n  team-lead:\n    - tools: [{ name: Agent, input: { description: "helper", prompt: "help", run_in_background: true } }]\n    - text: "launched"\n    - when: "<task-notification>"\n      text: "the helper reported back"\n  helper:\n    - delayMs: 300\n      text: "helped"\n`
+    )
+    await s.handle('leader.prompt', { text: 'go' })
+    await until('the leader to answer the notification', () =>
+      events().find((e) => e.type === 'assistant_text' && e.agentName === 'team-lead' && e.text === 'the helper reported back')
+    )
+    const snap = (await s.handle('workspace.snapshot', {})) as { agents: Array<{ agentName: string; color: string; usage: { outputTokens: number } }>; usage: { outputTokens: number } }
+    const colors = snap.agents.map((a) => a.color)
+    expect(new Set(colors).size).toBe(2)
+    const sum = snap.agents.reduce((n, a) => n + a.usage.outputTokens, 0)
+    expect(snap.usage.outputTokens).toBe(sum)
+    expect(snap.agents.find((a) => a.agentName === 'helper')!.usage.outputTokens).toBeGreaterThan(0)
+  })
+})

@@ -8,6 +8,7 @@ import {
   type ResponseOf,
   type WorkspaceSnapshot
 } from '../../../shared/ipc'
+import { agentColor } from '../../../shared/agentColors'
 import type { PermissionMode } from '../../../shared/permissions'
 import { EventBus } from '../events/bus'
 import { DisposableStore, toDisposable, type Disposable } from '../lifecycle/disposable'
@@ -45,8 +46,6 @@ export interface WorkspaceServiceOptions {
   maxBudgetUsd?: number
 }
 
-/** The leader's colour in every view. */
-export const LEADER_COLOR = '#d97757'
 
 /**
  * The workspace runtime as a UI sees it (SPEC §1, §11): one leader session driven by a person's
@@ -139,6 +138,8 @@ export class WorkspaceService {
     // Open and waiting for a first prompt.
     this.bus.emit({ type: 'agent_state', state: 'idle', agentId: LEADER_NAME, agentName: LEADER_NAME })
     this.store.add(this.prompter.onDidChange((permissions) => this.push('permissions.changed', { permissions })))
+    // A task notification for an idle leader wakes it at once (SPEC §6.5).
+    this.store.add(this.session.onDidQueue(() => this.wake()))
     this.store.add(this.panes.onDidWrite((agentId, data, chunk) => this.push('pane.data', { agentId, data, chunk })))
   }
 
@@ -166,7 +167,7 @@ export class WorkspaceService {
         depth: event.depth,
         state: 'starting',
         ...(event.model ? { model: event.model } : {}),
-        color: LEADER_COLOR,
+        color: agentColor(event.agentId),
         usage: { ...ZERO_USAGE },
         costUsd: 0
       })
@@ -250,8 +251,9 @@ export class WorkspaceService {
       busy: this.busy,
       agents: [...this.agents.values()].map((a) => ({ ...a, usage: { ...a.usage } })),
       permissions: this.prompter.list(),
-      usage: this.session.usage,
-      costUsd: this.session.costUsd,
+      // Every agent's spending, as the UI adds it up from usage events.
+      usage: [...this.agents.values()].reduce((sum, a) => addUsage(sum, a.usage), { ...ZERO_USAGE }),
+      costUsd: [...this.agents.values()].reduce((sum, a) => sum + a.costUsd, 0),
       lastSeq: this.lastSeq
     }
     return snapshot
@@ -259,6 +261,16 @@ export class WorkspaceService {
 
   private prompt(text: string): { ok: true } {
     if (this.busy) throw new IpcRequestError('The leader is still working on the previous prompt; wait for it or press Stop.')
+    this.run(text)
+    return { ok: true }
+  }
+
+  /** Starts a turn on what is queued for the leader, if it is idle; a busy leader takes it at its next turn boundary. */
+  private wake(): void {
+    if (!this.busy && !this.disposed && this.session.pendingCount > 0) this.run(undefined)
+  }
+
+  private run(text: string | undefined): void {
     this.busy = true
     this.running = this.session
       .prompt(text)
@@ -276,8 +288,9 @@ export class WorkspaceService {
       })
       .finally(() => {
         this.busy = false
+        // Notifications that arrived while the turn was ending get their own turn.
+        queueMicrotask(() => this.wake())
       })
-    return { ok: true }
   }
 
   /** The scripted model server's URL when the model is scripted (SPEC §13), else undefined. */

@@ -1,0 +1,78 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { EventOf, RuntimeEvent } from '../../shared/events'
+import { startScriptedServer } from '../runtime/scripted'
+import { runCli } from './testing'
+
+let home: string
+let work: string
+beforeEach(() => {
+  home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
+  work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-work-')))
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
+  writeFileSync(join(work, 'CLAUDE.md'), 'INSTRUCTIONS-MARKER\n')
+  writeFileSync(join(work, 'todo.txt'), 'TODO: ship it\n')
+})
+afterEach(() => {
+  rmSync(home, { recursive: true, force: true })
+  rmSync(work, { recursive: true, force: true })
+})
+
+const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+
+describe('swarmdesk run with subagents', () => {
+  it('streams a built-in Explore and a background agent: parent and depth, one notification, and the Explore request is read-only without project instructions', async () => {
+    const scenario = join(home, 's.yaml')
+    writeFileSync(
+      scenario,
+      `agents:
+  team-lead:
+    - tools:
+        - { name: Agent, input: { subagent_type: Explore, description: "find todos", prompt: "Find TODOs" } }
+        - { name: Agent, input: { description: "count files", prompt: "Count files", run_in_background: true } }
+    - text: "waiting for the count"
+    - when: "<task-notification>"
+      text: "all done"
+  "type:Explore":
+    - tools: [{ name: Grep, input: { pattern: "TODO", output_mode: content } }]
+    - text: "found: {{last_tool_result}}"
+  count-files:
+    - tools: [{ name: Glob, input: { pattern: "*" } }]
+    - text: "counted"
+`
+    )
+    // The CLI talks to the scripted model as to any Anthropic-compatible endpoint, so its requests can be inspected.
+    const server = await startScriptedServer({ scenario })
+    let run: Awaited<ReturnType<typeof runCli>>
+    try {
+      run = await runCli(['run', '--cwd', work, '--json', 'survey'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url } })
+    } finally {
+      await server.close()
+    }
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const requests = server.requests()
+    const exploreBody = requests.find((r) => r.agentName === 'find-todos')!.body as { tools: Array<{ name: string }>; system: unknown }
+    const exploreTools = exploreBody.tools.map((t) => t.name)
+    for (const forbidden of ['Edit', 'Write', 'Agent', 'TaskStop']) expect(exploreTools).not.toContain(forbidden)
+    expect(exploreTools).toEqual(expect.arrayContaining(['Read', 'Glob', 'Grep', 'Bash']))
+    expect(JSON.stringify(exploreBody.system)).not.toContain('INSTRUCTIONS-MARKER')
+    expect(JSON.stringify((requests.find((r) => r.agentName === 'team-lead')!.body as { system: unknown }).system)).toContain('INSTRUCTIONS-MARKER')
+    // Explore runs on the fast model, recorded in its agent_started event
+    expect((requests.find((r) => r.agentName === 'find-todos')!.body as { model: string }).model).toBe('claude-haiku-5-5')
+    const started = ofType(run.events, 'agent_started')
+    expect(started.map((s) => [s.agentName, s.agentType, s.parentId ?? null, s.depth])).toEqual([
+      ['team-lead', 'main', null, 0],
+      ['find-todos', 'Explore', 'team-lead', 1],
+      ['count-files', 'general-purpose', 'team-lead', 1]
+    ])
+    expect(ofType(run.events, 'task_notification')).toEqual([expect.objectContaining({ status: 'completed', agentName: 'team-lead', taskId: started[2]!.agentId })])
+    expect(ofType(run.events, 'agent_stopped').map((s) => [s.agentName, s.status])).toEqual(expect.arrayContaining([['find-todos', 'completed'], ['count-files', 'completed']]))
+    const explore = ofType(run.events, 'tool_result').find((r) => r.agentName === 'team-lead' && r.output.startsWith('found:'))!
+    expect(explore.output).toContain('TODO: ship it')
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
+  })
+})
