@@ -134,7 +134,7 @@ export class Session {
         })
       : undefined
     // the team tools come with the agent tools: both need the session's services
-    this.team = options.subagents ? createTeamContext({ home: options.home, sessionId, bus: options.bus, leaderName: LEADER_NAME, ...(hookRunner ? { hooks: hookRunner } : {}) }) : undefined
+    this.team = options.subagents ? createTeamContext({ home: options.home, sessionId, bus: options.bus, leaderName: LEADER_NAME, teamFile: join(sessionDir(options.home, options.cwd, sessionId), 'team.json'), ...(hookRunner ? { hooks: hookRunner } : {}) }) : undefined
     const team = this.team
     this.tools = team ? [...options.tools, AgentTool, TaskStopTool, ...[SendMessageTool, ...LEADER_TEAM_TOOLS].map((t) => bindTeamContext(t, team))] : options.tools
   }

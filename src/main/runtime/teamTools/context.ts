@@ -1,6 +1,10 @@
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { z } from 'zod'
 import type { RuntimeEventInput } from '../../../shared/events'
 import type { EventBus } from '../events/bus'
 import type { HookRunner } from '../hooks'
+import { writeFileAtomicSync } from '../locks'
 import type { WithoutAgent } from '../loop/types'
 import { createMailbox, type Mailbox } from '../mailbox'
 import { TaskStore } from '../tasks'
@@ -52,7 +56,15 @@ export interface TeamContextOptions {
   hooks?: HookRunner
   /** Injected for tests; default a mailbox over `home`. */
   mailbox?: Mailbox
+  /**
+   * Where the session remembers its team (`<sessionDir>/team.json`), so a resumed session leads
+   * the same team again. Absent: the team is forgotten with the process.
+   */
+  teamFile?: string
 }
+
+/** `<sessionDir>/team.json`: the team a session leads. */
+const TeamFileSchema = z.object({ schemaVersion: z.literal(1), team: z.string() })
 
 /** Task-list name of a session without a team: `session-` + the first 8 characters of its id, lower-cased. */
 export function sessionTaskListName(sessionId: string): string {
@@ -61,18 +73,23 @@ export function sessionTaskListName(sessionId: string): string {
 
 /** A leader session's {@link TeamContext}. Holds no resources: stores and mailbox open nothing until used. */
 export function createTeamContext(options: TeamContextOptions): TeamContext {
-  let current: string | undefined
+  const teams = new TeamStore(options.home)
+  let current = restoreTeam(options.teamFile, options.home)
   const stores = new Map<string, TaskStore>()
   return {
     home: options.home,
     sessionId: options.sessionId,
     leaderName: options.leaderName,
-    teams: new TeamStore(options.home),
+    teams,
     mailbox: options.mailbox ?? createMailbox({ home: options.home }),
     hooks: options.hooks,
     team: () => current,
     setTeam: (team) => {
       current = team
+      if (!options.teamFile) return
+      if (team === undefined) return rmSync(options.teamFile, { force: true })
+      mkdirSync(dirname(options.teamFile), { recursive: true })
+      writeFileAtomicSync(options.teamFile, JSON.stringify(TeamFileSchema.parse({ schemaVersion: 1, team })) + '\n')
     },
     taskListName: () => current ?? sessionTaskListName(options.sessionId),
     tasks() {
@@ -82,6 +99,17 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
       return store
     },
     emit: (caller, event) => options.bus.emit({ ...event, agentId: caller.agentId, agentName: caller.agentName } as RuntimeEventInput)
+  }
+}
+
+/** The team a resumed session led, if its file names one whose config still exists; unreadable files are ignored (the session then has no team). */
+function restoreTeam(file: string | undefined, home: string): string | undefined {
+  if (!file || !existsSync(file)) return undefined
+  try {
+    const { team } = TeamFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+    return existsSync(join(home, 'teams', team, 'config.json')) ? team : undefined
+  } catch {
+    return undefined
   }
 }
 

@@ -8,6 +8,10 @@
  *   (Claude Code keeps a task list per session); TeamCreate switches them to the team's list.
  * - Permission subject `none` for all of them: they touch only the session's bookkeeping under
  *   `<home>` (SPEC §12), never the workspace; a person is never asked, as in Claude Code.
+ * - The session remembers its team in `<sessionDir>/team.json`, so a resumed session leads it
+ *   again (unless the team was deleted meanwhile).
+ * - A sync subagent that inherits the task tools or SendMessage (SPEC §5) works on the leader's
+ *   task list and team in its own name (`bindTeamContext`).
  * - Only the leader gets TeamCreate/TeamDelete (SPEC §5 drops them for subagents).
  */
 import { TaskCreateTool, TaskGetTool, TaskListTool } from './taskTools'
