@@ -24,7 +24,11 @@ export const AgentViewSchema = z.object({
   /** Hex colour (`#rrggbb`) for the agent's badge and pane header. */
   color: z.string(),
   usage: UsageSchema,
-  costUsd: z.number().nonnegative()
+  costUsd: z.number().nonnegative(),
+  /** When it started and ended (ISO), and how it ended, so a reloaded UI shows the same. */
+  startedAt: z.string().optional(),
+  endedAt: z.string().optional(),
+  endStatus: z.enum(['completed', 'failed', 'killed', 'crashed', 'exited']).optional()
 })
 export type AgentView = z.infer<typeof AgentViewSchema>
 

@@ -148,5 +148,7 @@ describe('WorkspaceService with subagents', () => {
     const sum = snap.agents.reduce((n, a) => n + a.usage.outputTokens, 0)
     expect(snap.usage.outputTokens).toBe(sum)
     expect(snap.agents.find((a) => a.agentName === 'helper')!.usage.outputTokens).toBeGreaterThan(0)
+    // a reloaded UI can show how long each agent ran and how it ended
+    expect(snap.agents.find((a) => a.agentName === 'helper')).toMatchObject({ startedAt: expect.any(String), endedAt: expect.any(String), endStatus: 'completed' })
   })
 })

@@ -169,14 +169,19 @@ export class WorkspaceService {
         ...(event.model ? { model: event.model } : {}),
         color: agentColor(event.agentId),
         usage: { ...ZERO_USAGE },
-        costUsd: 0
+        costUsd: 0,
+        startedAt: event.time
       })
       return
     }
     const agent = this.agents.get(event.agentId)
     if (!agent) return
     if (event.type === 'agent_state') agent.state = event.state
-    else if (event.type === 'agent_stopped') agent.state = event.status === 'crashed' ? 'crashed' : 'exited'
+    else if (event.type === 'agent_stopped') {
+      agent.state = event.status === 'crashed' ? 'crashed' : 'exited'
+      agent.endedAt = event.time
+      agent.endStatus = event.status
+    }
     else if (event.type === 'usage') {
       agent.usage = addUsage(agent.usage, event)
       agent.costUsd += event.costUsd ?? 0

@@ -12,9 +12,8 @@ export const LEADER_AGENT_ID = 'team-lead'
 export type AgentEndStatus = 'completed' | 'failed' | 'killed' | 'crashed' | 'exited'
 
 /**
- * When an agent started and ended, from the event times (ms since the epoch). The snapshot carries
- * neither, so agents known only from a snapshot (after a reload) have no entry: their elapsed time
- * is unknown rather than guessed.
+ * When an agent started and ended (ms since the epoch), from the event times or, after a reload,
+ * from the snapshot.
  */
 export interface AgentLifetime {
   startedAt: number
@@ -190,7 +189,13 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
         agents: Object.fromEntries(snap.agents.map((a) => [a.agentId, a])),
         agentOrder: snap.agents.map((a) => a.agentId),
         // A resync keeps what this UI already learnt about agents the snapshot still lists.
-        lifetimes: Object.fromEntries(snap.agents.flatMap((a) => (s.workspace.lifetimes[a.agentId] ? [[a.agentId, s.workspace.lifetimes[a.agentId]!]] : []))),
+        lifetimes: Object.fromEntries(snap.agents.flatMap((a) => {
+          const known = s.workspace.lifetimes[a.agentId]
+          if (known) return [[a.agentId, known]]
+          if (!a.startedAt) return []
+          const life: AgentLifetime = { startedAt: Date.parse(a.startedAt), ...(a.endedAt ? { endedAt: Date.parse(a.endedAt) } : {}), ...(a.endStatus ? { endStatus: a.endStatus } : {}) }
+          return [[a.agentId, life]]
+        })),
         lastSeq: snap.lastSeq,
         buffered: []
       }
