@@ -1,10 +1,10 @@
+import { bundleEntry } from '../../src/main/testkit/bundleEntry'
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import { acquireLock } from '../../src/main/runtime/locks'
 import { TaskStore } from '../../src/main/runtime/tasks'
 import type { Job, WorkerReport } from './worker'
@@ -52,18 +52,7 @@ function repoRoot(): string {
 async function buildWorker(root: string): Promise<string> {
   const outfile = join(root, 'out', 'bench', `tasks-worker-${process.pid}.mjs`)
   mkdirSync(dirname(outfile), { recursive: true })
-  await build({
-    absWorkingDir: root,
-    entryPoints: [join(root, 'bench', 'tasks', 'worker.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" }
-  })
-  return outfile
+  return bundleEntry(join(root, 'bench', 'tasks', 'worker.ts'), outfile)
 }
 
 interface Proc {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { bundleEntry } from './bundle'
+import { bundleEntry } from '../../../testkit/bundleEntry'
 
 const REPO = resolve(__dirname, '../../../../..')
 

@@ -3,22 +3,11 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { build } from 'esbuild'
+import { bundleEntry } from '../../../testkit/bundleEntry'
 
 /** Bundles the test child entry (child.ts) to a temp file and returns its path. Tests only. */
 export async function buildChild(): Promise<string> {
-  const outfile = join(mkdtempSync(join(tmpdir(), 'swarmdesk-child-')), 'child.mjs')
-  await build({
-    entryPoints: [join(__dirname, 'child.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" }
-  })
-  return outfile
+  return bundleEntry(join(__dirname, 'child.ts'), join(mkdtempSync(join(tmpdir(), 'swarmdesk-child-')), 'child.mjs'))
 }
 
 /** A running child: its process, a promise of its `ready` line, and a promise of every line it printed. */
