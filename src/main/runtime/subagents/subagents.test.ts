@@ -377,3 +377,28 @@ describe('nesting and races', () => {
     expect(leaderTexts.join('\n')).toContain('<result>saw the late note</result>')
   })
 })
+
+describe('refusals with no side effects', () => {
+  it('refuses a type denied by an Agent(X) rule, naming the rule, and starts nothing', async () => {
+    h = await startSubagentHarness(
+      { agents: { 'team-lead': [{ tools: [{ name: 'Agent', input: { subagent_type: 'Explore', description: 'look', prompt: 'x' } }] }, { text: 'ok' }] } },
+      { settingsFile: { permissions: { deny: ['Agent(Explore)'] } } }
+    )
+    await runUntilSettled(h.session, 'go')
+    const result = ofType(h.events, 'tool_result')[0]!
+    expect(result.isError).toBe(true)
+    expect(result.output).toContain('Agent(Explore)')
+    expect(ofType(h.events, 'agent_started')).toHaveLength(1)
+  })
+
+  it('refuses run_in_background when background work is disabled', async () => {
+    h = await startSubagentHarness(
+      { agents: { 'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'bg', prompt: 'x', run_in_background: true } }] }, { text: 'ok' }] } },
+      { subagents: { backgroundDisabled: true } }
+    )
+    await runUntilSettled(h.session, 'go')
+    const result = ofType(h.events, 'tool_result')[0]!
+    expect(result).toMatchObject({ isError: true, output: 'Background agents are disabled in this session; call the agent without run_in_background.' })
+    expect(ofType(h.events, 'agent_started')).toHaveLength(1)
+  })
+})

@@ -52,7 +52,7 @@ export interface SubagentHarness {
 /** Starts a {@link SubagentHarness}. `answer` answers permission questions (default: allow). */
 export async function startSubagentHarness(
   scenario: ScenarioInput,
-  options: { answer?: (r: PermissionPromptRequest) => PermissionPromptAnswer; subagents?: Partial<NonNullable<SessionOptions['subagents']>>; mode?: SessionOptions['mode']; hookSettings?: SessionOptions['hookSettings'] } = {}
+  options: { answer?: (r: PermissionPromptRequest) => PermissionPromptAnswer; subagents?: Partial<NonNullable<SessionOptions['subagents']>>; mode?: SessionOptions['mode']; hookSettings?: SessionOptions['hookSettings']; settingsFile?: object } = {}
 ): Promise<SubagentHarness> {
   const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-sub-')))
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-subhome-')))
@@ -73,7 +73,9 @@ export async function startSubagentHarness(
     }
   }
   const pty = createPtyHost()
-  const settings = await loadPermissionSettings({ cwd: work, home })
+  const extra = options.settingsFile ? [join(home, 'session-settings.json')] : []
+  if (options.settingsFile) writeFileSync(extra[0]!, JSON.stringify(options.settingsFile))
+  const settings = await loadPermissionSettings({ cwd: work, home, extraSettingsFiles: extra })
   const session = await Session.open({
     cwd: work,
     home,
