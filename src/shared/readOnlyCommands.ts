@@ -150,13 +150,22 @@ function writesAll(name: string, args: ArgValue[], out: CommandEffects): void {
   for (const a of args) {
     if (a === null) { out.unknown.push(`an argument of ${name} contains an expansion`); continue }
     if (!afterDashDash && a === '--') { afterDashDash = true; continue }
-    if (!afterDashDash && isOption(a)) continue
+    if (!afterDashDash && isOption(a)) {
+      // A value glued to an option may be where the command writes: `--target-directory=/x`
+      // (or any unambiguous prefix GNU getopt accepts, `--target=/x`), `-t/x`. Judged as written paths.
+      if (a.startsWith('--') && a.includes('=')) out.writes.push(a.slice(a.indexOf('=') + 1))
+      else if (/^-[^-]*t./.test(a) && TARGET_DIRECTORY_COMMANDS.includes(name)) out.writes.push(a.slice(a.indexOf('t') + 1))
+      continue
+    }
     out.writes.push(a)
   }
 }
 
+/** Commands whose `-t DIR` names the directory they write into (coreutils). */
+const TARGET_DIRECTORY_COMMANDS = ['cp', 'mv', 'ln', 'install']
+
 /** Variables that change which program runs or what it loads (`PATH=/tmp ls`, `LD_PRELOAD=x.so ls`): setting one makes the engine ask. */
-export const DANGEROUS_ENV_NAMES = /^(PATH|LD_\w*|DYLD_\w*|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|NODE_OPTIONS|PYTHON\w*|PERL\w*|RUBY\w*|GIT_\w*|PAGER|EDITOR|VISUAL|LESS\w*|BROWSER)$/
+export const DANGEROUS_ENV_NAMES = /^(PATH|LD_\w*|DYLD_\w*|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|NODE_OPTIONS|PYTHON\w*|PERL\w*|RUBY\w*|GIT_\w*|PAGER|EDITOR|VISUAL|LESS\w*|BROWSER|HOME|XDG_\w*|ZDOTDIR|INPUTRC|NPM_CONFIG_\w*|npm_config_\w*|CARGO_HOME|RUSTUP_HOME|GNUPGHOME|SSH_\w*|CURL_HOME|WGETRC|MANPAGER|SYSTEMD_PAGER|GIT|SUDO_ASKPASS|TMPDIR)$/
 
 /** Options that take a value, per wrapper, so the wrapped command is found (coreutils man pages). */
 const WRAPPERS: Record<string, { valued: string[]; positionalsBefore: number; readOnly: boolean }> = {
@@ -275,6 +284,8 @@ export function commandEffects(argv: ArgValue[]): CommandEffects {
   if (name === null || name === undefined) { out.readOnly = false; out.unknown.push('the command name contains an expansion'); return out }
   if (READ_ONLY_NO_FILE_COMMANDS.includes(name)) {
     if (name === 'date' || name === 'printf') readsAllOptionsOnly(name, args, out)
+    // `test -v 'a[$(cmd)]'` evaluates the array subscript, which runs cmd.
+    if ((name === 'test' || name === '[') && args.includes('-v')) { out.readOnly = false; out.unknown.push(`${name} -v evaluates array subscripts, which can run commands`) }
     return out
   }
   if (name === 'uniq') {
@@ -481,6 +492,11 @@ function gitCommand(args: ArgValue[], out: CommandEffects): void {
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : rest[++k]
       if (typeof v === 'string') out.runs.push({ kind: 'script', code: v }); else out.unknown.push(`git ${opt} has no program`)
     } else if (opt === '--ext-diff' || opt === '--open-files-in-pager' || (sub === 'grep' && a.startsWith('-O'))) { out.readOnly = false; out.unknown.push(`git ${a} runs configured programs`) }
+    else if (opt === '--contents' || opt === '--ignore-revs-file' || opt === '-S') {
+      // `git blame --contents=FILE` (and its revs/-S files) reads FILE: judged like any read.
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : rest[++k]
+      if (typeof v === 'string') out.reads.push(base + v); else out.unknown.push(`git ${opt} has no file`)
+    }
     else if (sub === 'branch' && GIT_BRANCH_WRITES.test(a)) out.readOnly = false
     else if (!isOption(a)) positional.push(a)
   }

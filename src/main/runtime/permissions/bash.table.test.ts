@@ -12,6 +12,18 @@ type Expect = 'allow' | 'ask' | 'deny'
  * (SPEC §4). Rows name the behaviour they pin.
  */
 const CASES: Array<[command: string, expected: Expect, why: string, mode?: PermissionMode]> = [
+  // bypasses found by trying to break the engine
+  ["test -v 'a[$(touch pwn)]'", 'ask', 'test -v evaluates an array subscript, which runs code'],
+  ["[ -v 'a[$(id)]' ]", 'ask', '[ -v evaluates an array subscript too'],
+  ['test -f src/a.ts', 'allow', 'test without -v stays read-only'],
+  ['HOME=. git status', 'ask', 'git would read ./.gitconfig (core.fsmonitor runs code)'],
+  ['XDG_CONFIG_HOME=. git status', 'ask', 'git would read ./git/config'],
+  ['git blame --contents=/etc/passwd src/a.ts', 'ask', 'blame --contents reads the named file'],
+  ['cp --target-directory=/tmp src/a.ts', 'ask', 'a glued target directory outside the workspace', 'acceptEdits'],
+  ['cp --target=/tmp src/a.ts', 'ask', 'an abbreviated long option is still the target', 'acceptEdits'],
+  ['cp -t/tmp src/a.ts', 'ask', 'a glued -t target', 'acceptEdits'],
+  ['mv --target-directory=/tmp src/a.ts', 'ask', 'mv with a glued target outside', 'acceptEdits'],
+  ['cp -t src src/a.ts', 'allow', 'a target inside the workspace', 'acceptEdits'],
   // read-only list
   ['ls -la', 'allow', 'ls is read-only'],
   ['pwd', 'allow', 'pwd is read-only'],

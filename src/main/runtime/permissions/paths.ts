@@ -62,10 +62,15 @@ export function isWithin(child: string, parent: string): boolean {
 /** Directories whose contents change what runs or what is allowed; relative to the agent's root (SPEC §4). */
 export const PROTECTED_DIRS = ['.git', '.swarmdesk', '.claude'] as const
 
-/** Shell start-up files: writing one runs code in every later shell. */
+/**
+ * Start-up and configuration files that make later commands run code: shell rc files, and the
+ * per-user configs of tools a read-only command may load (git's `core.fsmonitor`/`core.pager`,
+ * npm's `script-shell`) — a workspace copy is read when HOME points at it.
+ */
 export const SHELL_RC_FILES = [
   '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv',
-  '.zprofile', '.zlogin', '.zlogout', '.kshrc', '.cshrc', '.tcshrc', '.inputrc'
+  '.zprofile', '.zlogin', '.zlogout', '.kshrc', '.cshrc', '.tcshrc', '.inputrc',
+  '.gitconfig', '.npmrc', '.yarnrc', '.yarnrc.yml', '.curlrc', '.wgetrc'
 ] as const
 
 /**
@@ -77,7 +82,7 @@ export const SHELL_RC_FILES = [
  */
 export function protectedReason(target: string, root: string, extraFiles: readonly string[]): string | undefined {
   const base = path.basename(target)
-  if ((SHELL_RC_FILES as readonly string[]).includes(base)) return `${base} is a shell start-up file`
+  if ((SHELL_RC_FILES as readonly string[]).includes(base)) return `${base} is a start-up or tool configuration file (it can make later commands run code)`
   if (extraFiles.includes(target)) return `${target} is a settings file`
   if (!isWithin(target, root)) return undefined
   const segs = path.relative(root, target).split('/')

@@ -42,6 +42,11 @@ export function parseRule(text: string, source: string, baseDir: string): Permis
   const m = RULE.exec(text.trim())
   if (!m) throw new RuleSyntaxError(`"${text}" is not a rule: write Tool or Tool(specifier), e.g. Bash(npm test:*) or Read(./src/**)`)
   const [, tool, rawSpec] = m
+  // Tool names are case-sensitive and capitalised (Bash, Read, Edit, mcp__server__tool): a rule
+  // for `bash` would match nothing, silently weakening a deny list.
+  if (!/^[A-Z]/.test(tool) && !tool.startsWith('mcp__')) {
+    throw new RuleSyntaxError(`"${text}": tool names are case-sensitive and start with a capital letter (Bash, Read, Edit, Write, Glob, Grep, Agent…); "${tool}" matches no tool`)
+  }
   if (rawSpec === undefined) return { text, tool, source, baseDir }
   const specifier = rawSpec.trim()
   if (specifier === '') throw new RuleSyntaxError(`"${text}": empty parentheses; write ${tool} to match every call, or put a specifier inside`)

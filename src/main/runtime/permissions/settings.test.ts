@@ -40,10 +40,24 @@ describe('settings loading', () => {
     expect(s.warnings).toEqual([])
   })
 
-  it('keeps unknown keys', async () => {
-    await t.writeSettings(user, { permissions: { allow: [], futureKey: 1 }, model: 'x' })
+  it('keeps unknown top-level keys for other subsystems', async () => {
+    await t.writeSettings(user, { permissions: { allow: [] }, model: 'x', statusLine: { type: 'command' } })
     const s = await load()
-    expect(s.sources[0].data).toMatchObject({ model: 'x', permissions: { futureKey: 1 } })
+    expect(s.sources[0].data).toMatchObject({ model: 'x', statusLine: { type: 'command' } })
+  })
+
+  it.each([
+    [{ permissions: { allow: ['Bash(git:*)'], dney: ['Bash(git push:*)'] } }, 'permissions', /Unrecognized key: "dney"/],
+    [{ permisions: { deny: ['Bash(git push:*)'] } }, 'permisions', /did you mean "permissions"/],
+    [{ permissions: { deny: ['bash(git push:*)'] } }, 'permissions.deny[0]', /case-sensitive/]
+  ])('fails closed on a misspelling that would drop a rule: %j', async (data, field, message) => {
+    await t.writeSettings(user, data)
+    const error = await load().then(
+      () => undefined,
+      (e: Error) => e
+    )
+    expect(error?.message).toContain(field)
+    expect(error?.message).toMatch(message)
   })
 
   it.each([

@@ -2,25 +2,56 @@ import { z } from 'zod'
 import { USER_PERMISSION_MODES } from '../../../shared/permissions'
 
 /**
- * A settings file (SPEC §4): Claude Code's shape plus Swarmdesk's own keys; unknown keys are
- * kept (another subsystem may read them) and never rejected. `bubble` is internal and cannot be
- * a default mode.
+ * A settings file (SPEC §4): Claude Code's shape plus Swarmdesk's own keys. Unknown top-level
+ * keys are kept (another subsystem may read them), except near-misses of `permissions`, `hooks`
+ * and `env`; inside `permissions` every key must be known. `bubble` is internal and cannot be a
+ * default mode.
  */
-export const PermissionsBlockSchema = z.looseObject({
+export const PermissionsBlockSchema = z.strictObject({
   allow: z.array(z.string()).optional(),
   ask: z.array(z.string()).optional(),
   deny: z.array(z.string()).optional(),
   defaultMode: z.enum(USER_PERMISSION_MODES).optional(),
-  additionalDirectories: z.array(z.string()).optional()
+  additionalDirectories: z.array(z.string()).optional(),
+  /** Claude Code's switch; accepted so its settings files load. */
+  disableBypassPermissionsMode: z.string().optional()
 })
 
+/** Top-level keys whose misspelling would silently drop a policy (a `permisions` block, say). */
+const GUARDED_KEYS = ['permissions', 'hooks', 'env']
+
+/** Edit distance between two short strings (Levenshtein). */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1))
+      prev = cur
+    }
+  }
+  return row[b.length]!
+}
+
 /** The whole file. `hooks` is kept raw: the hooks subsystem validates its own shape. */
-export const SettingsFileSchema = z.looseObject({
-  permissions: PermissionsBlockSchema.optional(),
-  hooks: z.record(z.string(), z.unknown()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  apiBaseUrl: z.string().optional()
-})
+export const SettingsFileSchema = z
+  .looseObject({
+    permissions: PermissionsBlockSchema.optional(),
+    hooks: z.record(z.string(), z.unknown()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    apiBaseUrl: z.string().optional()
+  })
+  .superRefine((file, ctx) => {
+    // Unknown keys are kept for other subsystems, but a near-miss of a policy key is an error:
+    // ignoring it would leave a weaker policy than the file's author wrote (fail closed).
+    for (const key of Object.keys(file)) {
+      if (GUARDED_KEYS.includes(key)) continue
+      const near = GUARDED_KEYS.find((k) => distance(key.toLowerCase(), k) <= 2)
+      if (near) ctx.addIssue({ code: 'custom', path: [key], message: `unknown key "${key}": did you mean "${near}"?` })
+    }
+  })
 export type SettingsFile = z.infer<typeof SettingsFileSchema>
 
 /** `['permissions', 'deny', 2]` → `permissions.deny[2]`. */
@@ -32,6 +63,7 @@ export function fieldPath(p: ReadonlyArray<PropertyKey>): string {
 export function fixHint(field: string): string {
   if (field.endsWith('defaultMode')) return `use one of ${USER_PERMISSION_MODES.join(', ')}`
   if (/^permissions\.(allow|ask|deny)/.test(field)) return 'each rule is a string like "Bash(npm test:*)" or "Read(./src/**)"'
+  if (field.startsWith('permissions')) return 'the permissions block takes allow, ask, deny, defaultMode and additionalDirectories'
   if (field.startsWith('env')) return 'env maps names to string values'
   return 'see the settings format in SPEC §4'
 }

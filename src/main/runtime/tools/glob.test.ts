@@ -109,3 +109,14 @@ describe('Glob', () => {
     expect(GlobTool.permissionSubject({ pattern: '*', path: 'src' }, { cwd: dir })).toEqual({ kind: 'read', path: join(dir, 'src') })
   })
 })
+
+describe('Glob permission subject', () => {
+  it('is the directory the pattern really reads, so escapes by .., absolute patterns and links are judged there', async () => {
+    const { GlobTool } = await import('./glob')
+    const cwd = '/w/app'
+    expect(GlobTool.permissionSubject({ pattern: '../../etc/pass*' }, { cwd })).toEqual({ kind: 'read', path: '/etc' })
+    expect(GlobTool.permissionSubject({ pattern: '/etc/pass*' }, { cwd })).toEqual({ kind: 'read', path: '/etc' })
+    expect(GlobTool.permissionSubject({ pattern: 'link/pass*' }, { cwd })).toEqual({ kind: 'read', path: '/w/app/link' })
+    expect(GlobTool.permissionSubject({ pattern: '**/*.ts', path: 'src' }, { cwd })).toEqual({ kind: 'read', path: '/w/app/src' })
+  })
+})

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import { isAbsolute, join, relative, sep } from 'node:path'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import picomatch from 'picomatch'
 import { z } from 'zod'
 import { errnoCode, resolveToolPath } from './paths'
@@ -46,7 +46,13 @@ export const GlobTool: Tool<GlobInput> = {
   inputSchema: GlobInput,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
-  permissionSubject: (input, ctx) => ({ kind: 'read', path: resolveToolPath(ctx.cwd, input.path ?? '.') }),
+  // The directory the glob really reads: its search directory plus the pattern's fixed leading
+  // part, so `../../etc/*`, `/etc/*` or `link-to-etc/*` are judged where they point.
+  permissionSubject: (input, ctx) => {
+    const { searchDir, pattern } = splitPattern(input, ctx.cwd)
+    const base = picomatch.scan(pattern).base
+    return { kind: 'read', path: base ? resolve(searchDir, base) : searchDir }
+  },
   call: globTool
 }
 
