@@ -1,5 +1,5 @@
 import { createDemoWorkspace, demoPaths } from '../../runtime/workspace/demoWorkspace'
-import { parseCommandArgs } from '../io'
+import { parseCommandArgs, UsageError } from '../io'
 import { demoWithUi } from './demoUi'
 import { executeRun, parseApprove } from './run'
 
@@ -15,13 +15,13 @@ export const DEMO_PROMPT = 'Survey this project, run its tests, and fix whatever
  */
 export async function demoCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('demo', argv, { headless: { type: 'boolean' }, json: { type: 'boolean' }, approve: { type: 'string' } })
-  if (!values.headless && !values.json) return demoWithUi(DEMO_PROMPT)
   const approve = parseApprove(values.approve, process.stdin.isTTY === true ? 'ask' : 'all')
-  const workspace = await createDemoWorkspace()
-  if (!values.json) {
-    const note = values.headless ? '' : ' (this build has no app window yet, so the demo runs headless)'
-    process.stdout.write(`Demo workspace: ${workspace}${note}\nModel: scripted (offline), scenario ${demoPaths().scenario}\n\n`)
+  if (!values.headless && !values.json) {
+    if (values.approve !== undefined) throw new UsageError('swarmdesk demo: --approve applies to the headless demo (--headless or --json); in the UI you answer each request yourself.')
+    return demoWithUi(DEMO_PROMPT)
   }
+  const workspace = await createDemoWorkspace()
+  if (!values.json) process.stdout.write(`Demo workspace: ${workspace}\nModel: scripted (offline), scenario ${demoPaths().scenario}\n\n`)
   return executeRun(
     { cwd: workspace, scenario: demoPaths().scenario, settingsFiles: [], trustProject: false, json: values.json ?? false, approve, prompt: DEMO_PROMPT },
     { scripted: true }

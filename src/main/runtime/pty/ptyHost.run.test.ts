@@ -94,3 +94,21 @@ describe('PtyHost.run', () => {
     expect(host.livePids()).toEqual([])
   })
 })
+
+describe('environment of commands', () => {
+  it('withholds the model credentials from agents commands', async () => {
+    const { createPtyHost } = await import('./ptyHost')
+    const host = createPtyHost()
+    const saved = process.env.ANTHROPIC_API_KEY
+    process.env.ANTHROPIC_API_KEY = 'sk-secret-for-test'
+    try {
+      const result = await host.run({ command: 'env', cwd: '/tmp', timeoutMs: 10_000 })
+      expect(result.output).not.toContain('sk-secret-for-test')
+      expect(result.output).toContain('GIT_PAGER=cat')
+    } finally {
+      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY
+      else process.env.ANTHROPIC_API_KEY = saved
+      await host.dispose()
+    }
+  })
+})

@@ -186,8 +186,14 @@ export function createPtyHost(): PtyHost {
   }
 }
 
+/**
+ * Secrets of Swarmdesk's own that agents' commands must not see: the model credentials (an agent
+ * running `env` would otherwise print the key into its context and transcript).
+ */
+export const WITHHELD_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const
+
 function buildEnv(extra: Record<string, string> | undefined, tag: { name: string; value: string }): Record<string, string> {
   const env: Record<string, string> = {}
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !(WITHHELD_ENV as readonly string[]).includes(key)) env[key] = value
   return { ...env, ...FIXED_PTY_ENV, ...extra, [tag.name]: tag.value }
 }
