@@ -1,5 +1,5 @@
 import matter from 'gray-matter'
-import { RESERVED_AGENT_NAMES } from './builtins'
+import { BUILTIN_AGENTS, RESERVED_AGENT_NAMES } from './builtins'
 import { KNOWN_FIELDS, normaliseToolList, readModel, readScalar, readToolList, type IssueSink } from './fields'
 import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentFileReport } from './schema'
 import { splitToolList } from './tools'
@@ -105,7 +105,8 @@ function yamlProblem(error: Error & { reason?: string; mark?: { line: number } }
 
 function readName(value: unknown, sink: IssueSink): string | undefined {
   if (value === undefined || value === null || value === '') sink.problems.push({ field: 'name', message: 'required: the agent type callers name in subagent_type, e.g. name: code-reviewer' })
-  else if (typeof value !== 'string' || !AGENT_NAME_PATTERN.test(value)) sink.problems.push({ field: 'name', message: `must be lowercase letters and digits joined by hyphens (e.g. code-reviewer), got ${JSON.stringify(value)}` })
+  // The built-ins' own names (Explore, Plan) are accepted as they are, so a file can replace them.
+  else if (typeof value !== 'string' || (!AGENT_NAME_PATTERN.test(value) && !BUILTIN_AGENTS.some((b) => b.name === value))) sink.problems.push({ field: 'name', message: `must be lowercase letters and digits joined by hyphens (e.g. code-reviewer), got ${JSON.stringify(value)}` })
   else if (RESERVED_AGENT_NAMES.includes(value)) sink.problems.push({ field: 'name', message: `'${value}' is reserved for fork subagents` })
   else return value
   return undefined

@@ -56,3 +56,22 @@ describe('agent definition precedence', () => {
     expect(files).toEqual([])
   })
 })
+
+describe('replacing a capitalised built-in', () => {
+  it('accepts a file named exactly like Explore and lets it replace the built-in', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { loadAgentDefinitions } = await import('./loader')
+    const cwd = mkdtempSync(join(tmpdir(), 'swarmdesk-agents-'))
+    try {
+      mkdirSync(join(cwd, '.swarmdesk', 'agents'), { recursive: true })
+      writeFileSync(join(cwd, '.swarmdesk', 'agents', 'explore.md'), '---\nname: Explore\ndescription: Mine\ntools: Read, Grep\n---\nMy way.\n')
+      const loaded = await loadAgentDefinitions({ cwd, home: join(cwd, 'home'), userHome: join(cwd, 'user') })
+      expect(loaded.files[0]!.problems).toEqual([])
+      expect(loaded.definitions.get('Explore')).toMatchObject({ description: 'Mine', tools: ['Read', 'Grep'] })
+    } finally {
+      rmSync(cwd, { recursive: true, force: true })
+    }
+  })
+})
