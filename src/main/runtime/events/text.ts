@@ -48,6 +48,7 @@ function preview(output: string, fromEnd: boolean): string[] {
 export function createHumanRenderer(options: { color: boolean; scripted: boolean }): (event: RuntimeEvent) => string {
   const s = style(options.color)
   const tools = new Map<string, string>()
+  const parallel = new Set<string>()
   const who = (e: RuntimeEvent): string => s.bold(s.cyan(e.agentName))
   return (e) => {
     switch (e.type) {
@@ -58,12 +59,13 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
       case 'assistant_text':
         return `${who(e)} ${e.text.replace(/\n/g, '\n  ')}\n`
       case 'tool_call':
+        if (tools.size > 0) for (const id of [e.toolUseId, ...tools.keys()]) parallel.add(id)
         tools.set(e.toolUseId, e.name)
         return `  ${s.magenta('●')} ${s.bold(e.name)}(${summarizeInput(e.name, e.input)})\n`
       case 'tool_result': {
         const name = tools.get(e.toolUseId) ?? 'tool'
-        // Parallel calls finish in any order: name the call when others are still running.
-        const label = tools.size > 1 ? `${name}: ` : ''
+        // Parallel calls finish in any order: name each call that ran beside others.
+        const label = parallel.delete(e.toolUseId) ? `${name}: ` : ''
         tools.delete(e.toolUseId)
         const mark = e.isError ? s.red('✗') : s.green('└')
         const lines = preview(e.output || '(no output)', name === 'Bash')
