@@ -1,3 +1,6 @@
+import { gitCommand } from './readOnlyGit'
+import { isOption, optionName } from './shellArgs'
+
 /**
  * What one simple shell command does, as far as permissions care (SPEC §4): which of its
  * arguments are files it reads or writes, which code it runs, and whether the command itself is
@@ -85,7 +88,6 @@ export const FILE_WRITING_COMMANDS: readonly string[] = [
 /** File commands acceptEdits allows inside the workspace (SPEC §4). */
 export const ACCEPT_EDITS_COMMANDS: readonly string[] = ['mkdir', 'touch', 'mv', 'cp']
 
-const isOption = (a: string): boolean => a.startsWith('-') && a !== '-'
 
 /** An option value attached with `=` that looks like a path (`--file=./x`, `--from-file=/etc/x`). */
 function attachedPath(a: string): string | undefined {
@@ -95,11 +97,6 @@ function attachedPath(a: string): string | undefined {
   return /^[~./]/.test(v) || v.includes('/') ? v : undefined
 }
 
-/** Split an option like `--output=x` into name and value. */
-function optionName(a: string): string {
-  const eq = a.indexOf('=')
-  return a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a
-}
 
 function effects(): CommandEffects {
   return { readOnly: true, reads: [], writes: [], runs: [], unknown: [] }
@@ -454,53 +451,4 @@ function findCommand(args: ArgValue[], out: CommandEffects): void {
       if (typeof v === 'string') out.reads.push(v)
     }
   }
-}
-
-/** Read-only git subcommands (SPEC §4) and the options that make any git command run code or write. */
-const GIT_READ_ONLY = ['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'branch', 'remote', 'ls-tree', 'describe', 'shortlog']
-const GIT_BRANCH_WRITES = /^(-[dDmMcCfut]|--delete|--move|--copy|--force|--track|--no-track|--set-upstream-to.*|--unset-upstream|--edit-description)$/
-
-function gitCommand(args: ArgValue[], out: CommandEffects): void {
-  let i = 0
-  let base = ''
-  for (; i < args.length; i++) {
-    const a = args[i]
-    if (a === null) { out.unknown.push('an argument of git contains an expansion'); return }
-    if (!a.startsWith('-')) break
-    if (a === '-C') { const d = args[++i]; if (typeof d !== 'string') { out.unknown.push('git -C directory cannot be read'); return } out.reads.push(d); base = d.endsWith('/') ? d : d + '/'; continue }
-    if (a === '-c' || a.startsWith('--config-env') || a.startsWith('--exec-path')) { out.readOnly = false; out.unknown.push(`git ${a} sets configuration, which can run programs`); return }
-    if (a === '--git-dir' || a === '--work-tree' || a === '--namespace') { const d = args[++i]; if (typeof d === 'string') out.reads.push(d); continue }
-    if (a.startsWith('--git-dir=') || a.startsWith('--work-tree=')) { out.reads.push(a.slice(a.indexOf('=') + 1)); continue }
-    if (a === '--version' || a === '--help') return
-    if (!['--no-pager', '-P', '--paginate', '-p', '--bare', '--no-replace-objects', '--literal-pathspecs', '--no-optional-locks'].includes(a)) {
-      out.readOnly = false; out.unknown.push(`git option ${a} is not known to the permission engine`); return
-    }
-  }
-  const sub = args[i]
-  const rest = args.slice(i + 1)
-  if (sub === undefined) return
-  if (sub === null) { out.unknown.push('the git subcommand contains an expansion'); return }
-  out.readOnly = GIT_READ_ONLY.includes(sub)
-  const positional: string[] = []
-  for (let k = 0; k < rest.length; k++) {
-    const a = rest[k]
-    if (a === null) { out.unknown.push('an argument of git contains an expansion'); continue }
-    const opt = optionName(a)
-    if (opt === '--output') { out.readOnly = false; const v = a.includes('=') ? a.slice(9) : rest[++k]; if (typeof v === 'string') out.writes.push(base + v); else out.unknown.push('git --output has no file') }
-    else if (['--upload-pack', '--receive-pack', '--exec'].includes(opt) || (a === '-u' && ['clone', 'fetch', 'pull', 'ls-remote'].includes(sub))) {
-      out.readOnly = false
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : rest[++k]
-      if (typeof v === 'string') out.runs.push({ kind: 'script', code: v }); else out.unknown.push(`git ${opt} has no program`)
-    } else if (opt === '--ext-diff' || opt === '--open-files-in-pager' || (sub === 'grep' && a.startsWith('-O'))) { out.readOnly = false; out.unknown.push(`git ${a} runs configured programs`) }
-    else if (opt === '--contents' || opt === '--ignore-revs-file' || opt === '-S') {
-      // `git blame --contents=FILE` (and its revs/-S files) reads FILE: judged like any read.
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : rest[++k]
-      if (typeof v === 'string') out.reads.push(base + v); else out.unknown.push(`git ${opt} has no file`)
-    }
-    else if (sub === 'branch' && GIT_BRANCH_WRITES.test(a)) out.readOnly = false
-    else if (!isOption(a)) positional.push(a)
-  }
-  if (sub === 'branch' && positional.length > 0 && !rest.some((a) => a === '--list' || a === '-l')) out.readOnly = false
-  if (sub === 'remote' && !rest.every((a) => a === '-v' || a === '--verbose')) out.readOnly = false
-  if (out.readOnly) out.reads.push(...positional.filter((p) => p !== '--').map((p) => (p.startsWith('/') || p.startsWith('~') ? p : base + p)))
 }

@@ -7,7 +7,7 @@ import { createDemoWorkspace, demoPaths } from '../../runtime/workspace/demoWork
 import { runServe, type ServeIo } from './serve'
 
 /**
- * The Electron executable when it is installed, else undefined. Never `require('electron')`: from
+ * The Electron executable when it is installed, else undefined. Never loads the electron package itself: from
  * plain Node that starts a download when the binary is missing (STACK.md), and it cannot be had
  * here. Checks node_modules/electron/path.txt and the file it names under dist/.
  */

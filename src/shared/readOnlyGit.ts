@@ -1,0 +1,55 @@
+import type { ArgValue, CommandEffects } from './readOnlyCommands'
+import { isOption, optionName } from './shellArgs'
+
+/** Read-only git subcommands (SPEC §4) and the options that make any git command run code or write. */
+const GIT_READ_ONLY = ['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'branch', 'remote', 'ls-tree', 'describe', 'shortlog']
+const GIT_BRANCH_WRITES = /^(-[dDmMcCfut]|--delete|--move|--copy|--force|--track|--no-track|--set-upstream-to.*|--unset-upstream|--edit-description)$/
+
+/**
+ * The effects of `git …` (`args` after the command word): read-only for the subcommands of
+ * {@link GIT_READ_ONLY} without options that write, run programs or read files elsewhere.
+ */
+export function gitCommand(args: ArgValue[], out: CommandEffects): void {
+  let i = 0
+  let base = ''
+  for (; i < args.length; i++) {
+    const a = args[i]
+    if (a === null) { out.unknown.push('an argument of git contains an expansion'); return }
+    if (!a.startsWith('-')) break
+    if (a === '-C') { const d = args[++i]; if (typeof d !== 'string') { out.unknown.push('git -C directory cannot be read'); return } out.reads.push(d); base = d.endsWith('/') ? d : d + '/'; continue }
+    if (a === '-c' || a.startsWith('--config-env') || a.startsWith('--exec-path')) { out.readOnly = false; out.unknown.push(`git ${a} sets configuration, which can run programs`); return }
+    if (a === '--git-dir' || a === '--work-tree' || a === '--namespace') { const d = args[++i]; if (typeof d === 'string') out.reads.push(d); continue }
+    if (a.startsWith('--git-dir=') || a.startsWith('--work-tree=')) { out.reads.push(a.slice(a.indexOf('=') + 1)); continue }
+    if (a === '--version' || a === '--help') return
+    if (!['--no-pager', '-P', '--paginate', '-p', '--bare', '--no-replace-objects', '--literal-pathspecs', '--no-optional-locks'].includes(a)) {
+      out.readOnly = false; out.unknown.push(`git option ${a} is not known to the permission engine`); return
+    }
+  }
+  const sub = args[i]
+  const rest = args.slice(i + 1)
+  if (sub === undefined) return
+  if (sub === null) { out.unknown.push('the git subcommand contains an expansion'); return }
+  out.readOnly = GIT_READ_ONLY.includes(sub)
+  const positional: string[] = []
+  for (let k = 0; k < rest.length; k++) {
+    const a = rest[k]
+    if (a === null) { out.unknown.push('an argument of git contains an expansion'); continue }
+    const opt = optionName(a)
+    if (opt === '--output') { out.readOnly = false; const v = a.includes('=') ? a.slice(9) : rest[++k]; if (typeof v === 'string') out.writes.push(base + v); else out.unknown.push('git --output has no file') }
+    else if (['--upload-pack', '--receive-pack', '--exec'].includes(opt) || (a === '-u' && ['clone', 'fetch', 'pull', 'ls-remote'].includes(sub))) {
+      out.readOnly = false
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : rest[++k]
+      if (typeof v === 'string') out.runs.push({ kind: 'script', code: v }); else out.unknown.push(`git ${opt} has no program`)
+    } else if (opt === '--ext-diff' || opt === '--open-files-in-pager' || (sub === 'grep' && a.startsWith('-O'))) { out.readOnly = false; out.unknown.push(`git ${a} runs configured programs`) }
+    else if (opt === '--contents' || opt === '--ignore-revs-file' || opt === '-S') {
+      // `git blame --contents=FILE` (and its revs/-S files) reads FILE: judged like any read.
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : rest[++k]
+      if (typeof v === 'string') out.reads.push(base + v); else out.unknown.push(`git ${opt} has no file`)
+    }
+    else if (sub === 'branch' && GIT_BRANCH_WRITES.test(a)) out.readOnly = false
+    else if (!isOption(a)) positional.push(a)
+  }
+  if (sub === 'branch' && positional.length > 0 && !rest.some((a) => a === '--list' || a === '-l')) out.readOnly = false
+  if (sub === 'remote' && !rest.every((a) => a === '-v' || a === '--verbose')) out.readOnly = false
+  if (out.readOnly) out.reads.push(...positional.filter((p) => p !== '--').map((p) => (p.startsWith('/') || p.startsWith('~') ? p : base + p)))
+}
