@@ -76,3 +76,35 @@ describe('swarmdesk run with subagents', () => {
     expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
   })
 })
+
+describe('swarmdesk run --fork', () => {
+  it('forks the leader for Agent calls without a type: background forks, one notification each', async () => {
+    const scenario = join(home, 'fork.yaml')
+    writeFileSync(
+      scenario,
+      `agents:
+  team-lead:
+    - tools:
+        - { name: Agent, input: { description: "left half", prompt: "Take the left half." } }
+        - { name: Agent, input: { description: "right half", prompt: "Take the right half." } }
+    - text: "forked"
+    - when: "<task-notification>"
+      text: "one half back"
+    - when: "<task-notification>"
+      text: "both halves back"
+  "type:fork":
+    - text: "Scope: a half. Result: done."
+`
+    )
+    const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--fork', '--json', 'split it'], { env: { SWARMDESK_HOME: home } })
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const forks = ofType(run.events, 'agent_started').filter((s) => s.agentType === 'fork')
+    expect(forks.map((f) => [f.agentName, f.parentId, f.depth])).toEqual([
+      ['left-half', 'team-lead', 1],
+      ['right-half', 'team-lead', 1]
+    ])
+    expect(ofType(run.events, 'task_notification')).toHaveLength(2)
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
+  })
+})

@@ -33,6 +33,8 @@ export interface RunFlags {
   maxTurns?: number
   maxBudgetUsd?: number
   resume?: string
+  /** Fork subagents (SPEC §7): an Agent call without subagent_type forks the caller. */
+  fork: boolean
   json: boolean
   approve: ApproveFlag
   prompt?: string
@@ -55,9 +57,7 @@ function parseMode(value: string | undefined): PermissionMode | undefined {
 /** Parses `swarmdesk run` arguments. @throws UsageError naming the bad flag. */
 export function parseRunFlags(argv: string[]): RunFlags {
   const { values, positionals } = parseCommandArgs('run', argv, RUN_OPTIONS, true)
-  if (values.fork || values.coordinator) {
-    throw new UsageError(`--${values.fork ? 'fork' : 'coordinator'} is not available in this version: forks and coordinator mode are not built yet.`)
-  }
+  if (values.coordinator) throw new UsageError('--coordinator is not available in this version: coordinator mode is not built yet.')
   return {
     cwd: values.cwd ?? process.cwd(),
     scenario: values.scenario,
@@ -68,6 +68,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
     maxTurns: positiveInt('--max-turns', values['max-turns']),
     maxBudgetUsd: positiveNumber('--max-budget-usd', values['max-budget-usd']),
     resume: values.resume,
+    fork: values.fork ?? false,
     json: values.json ?? false,
     approve: parseApprove(values.approve),
     prompt: positionals.length > 0 ? positionals.join(' ') : undefined
@@ -104,6 +105,7 @@ export async function executeRun(flags: RunFlags & { prompt: string }, extra: { 
       maxTurns: flags.maxTurns,
       maxBudgetUsd: flags.maxBudgetUsd,
       resumeSessionId: flags.resume,
+      fork: flags.fork,
       prompter: prompterFor(flags.approve, process.stdin.isTTY === true),
       bus,
       signal: controller.signal

@@ -58,7 +58,7 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
     try {
       for await (const event of params.client.stream(
         { model: params.model, maxTokens: params.maxTokens ?? 8192, system: params.system, tools, messages: params.messages },
-        { agent: params.agent, signal: params.signal }
+        { agent: params.agent, signal: params.signal, ...(params.extraBreakpoint ? { extraBreakpoint: params.extraBreakpoint } : {}) }
       )) {
         if (event.type === 'text_delta') yield event
         else if (event.type === 'retry') yield { type: 'notice', level: 'warning', message: `Model overloaded; retry ${event.attempt} in ${event.delayMs} ms (${event.reason})` }

@@ -67,6 +67,8 @@ export interface QueryParams {
   gate: PermissionGate
   /** Messages queued for this agent (task notifications, teammate messages), taken at each turn boundary. */
   drainPending?: () => string[]
+  /** A fork's fourth cache breakpoint, on its last placeholder tool_result (SPEC §2, §7). */
+  extraBreakpoint?: { messageIndex: number; blockIndex: number }
   /** Context window in tokens; compaction starts past 85% of it. Default: the model's. */
   contextWindow?: number
   /** Called with each usage and its cost, in USD, after every response. */

@@ -32,6 +32,8 @@ export interface HeadlessRunOptions {
   prompter: PermissionPrompter
   bus: EventBus
   env?: NodeJS.ProcessEnv
+  /** Fork subagents on (SPEC §7, `--fork`). */
+  fork?: boolean
   /** Aborting it stops the leader's turn (Ctrl-C); the run then ends as failed, `aborted`. */
   signal?: AbortSignal
   /** Backoff of in-band overload retries, ms (tests shorten it). */
@@ -83,7 +85,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       engine: new PermissionEngine(settings),
       pty,
       tools: [...CORE_TOOLS],
-      subagents: wiring.subagents,
+      subagents: { ...wiring.subagents, forkEnabled: options.fork === true },
       hookSettings: settings.hooks
     }).catch((error: Error) => {
       throw error.name === 'SessionNotFoundError' || error.name === 'HookConfigError' ? new RunUsageError(error.message) : error

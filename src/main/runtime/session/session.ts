@@ -60,7 +60,7 @@ export interface SessionOptions {
    */
   /** Hook commands from settings, per source (SPEC §9.9); subagent hooks run when subagents are on. */
   hookSettings?: LoadedSettings['hooks']
-  subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'autoBackgroundMs' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext'>
+  subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'autoBackgroundMs' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled'>
 }
 
 /** Thrown when a session to resume does not exist or cannot be read. */
@@ -301,7 +301,9 @@ export class Session {
         this.pending.push(text)
         for (const l of [...this.queueListeners]) l()
       },
-      isAsync: false
+      isAsync: false,
+      isFork: false,
+      forkSource: () => ({ system: this.system, messages: this.messages })
     }
   }
 

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { ToolError, type Tool, type ToolContext, type ToolResult } from '../tools/types'
 import { MAX_AGENT_DEPTH, type SubagentRuntime } from './runtime'
-import type { AgentTaskState } from './types'
+import type { AgentTaskState, ParentAgent } from './types'
+import { historyIsFork } from './fork'
 
 /** Claude Code's Agent tool input (SPEC §3). */
 export const AgentInputSchema = z.object({
@@ -21,6 +22,19 @@ export type AgentInput = z.infer<typeof AgentInputSchema>
 function services(ctx: ToolContext) {
   if (!ctx.services) throw new ToolError('The Agent tool is not available to this agent.')
   return ctx.services
+}
+
+/**
+ * The fork path (SPEC §7). Two guards, each enough alone: the caller is a fork (its query
+ * source, checked first in `call`), or its history carries a fork directive (a fork whose source
+ * was lost).
+ */
+async function forkFrom(rt: SubagentRuntime, self: ParentAgent, input: AgentInput): Promise<ToolResult> {
+  if (historyIsFork(self.forkSource().messages)) {
+    throw new ToolError('A fork cannot fork: carry out your directive yourself, or name a subagent_type to start a typed subagent.')
+  }
+  const task = await rt.spawnFork({ parent: self, description: input.description, directive: input.prompt })
+  return { content: asyncLaunchedText(task) }
 }
 
 /** The text of an async launch (SPEC §3, exact shape the scripted model relies on). */
@@ -82,7 +96,10 @@ export const AgentTool: Tool<AgentInput> = {
     if (input.name !== undefined || input.team_name !== undefined) {
       throw new ToolError('Spawning a named teammate needs an agent team, which this version does not run yet. Omit `name` and `team_name` to start a subagent.')
     }
+    // A fork keeps the Agent tool for prefix parity with its parent, but may not use it (SPEC §7).
+    if (self.isFork) throw new ToolError('A fork cannot start agents: carry out your directive yourself and report back.')
     if (self.depth + 1 > MAX_AGENT_DEPTH) throw new ToolError(`Agents may nest at most ${MAX_AGENT_DEPTH} deep; this agent is at depth ${self.depth}. Do the work yourself.`)
+    if (input.subagent_type === undefined && rt.options.forkEnabled) return forkFrom(rt, self, input)
     const type = input.subagent_type ?? 'general-purpose'
     const definitions = rt.options.definitions()
     const definition = definitions.get(type)
@@ -91,7 +108,8 @@ export const AgentTool: Tool<AgentInput> = {
     if (wantsBackground && rt.options.backgroundDisabled) {
       if (input.run_in_background) throw new ToolError('Background agents are disabled in this session; call the agent without run_in_background.')
     }
-    const isAsync = wantsBackground && !rt.options.backgroundDisabled
+    // With forks enabled every spawn runs in the background (SPEC §6.3).
+    const isAsync = (wantsBackground || rt.options.forkEnabled === true) && !rt.options.backgroundDisabled
     const isolated = input.isolation === 'worktree' || definition.isolation === 'worktree'
     const task = await rt.spawn({ parent: self, definition, description: input.description, prompt: input.prompt, model: input.model, isAsync, isolated })
     if (isAsync) return { content: asyncLaunchedText(task) }

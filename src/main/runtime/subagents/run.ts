@@ -31,7 +31,9 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
   }
   const transcript = new TranscriptWriter(task.transcriptPath, task.agentId, parentUuid)
   if (!resume) {
-    transcript.append('user', task.messages[0])
+    // A fork starts with its parent's whole history: all of it goes to its transcript, so a
+    // resume re-serialises the same bytes.
+    for (const m of task.messages) transcript.append(m.role === 'assistant' ? 'assistant' : 'user', m)
     o.bus.emit({ type: 'agent_started', agentType: task.agentType, parentId: task.parentId, depth: task.depth, model: task.model, cwd: task.cwd, agentId: task.agentId, agentName: task.agentName })
   }
   o.bus.emit({ type: 'agent_state', state: 'running', agentId: task.agentId, agentName: task.agentName })
@@ -92,6 +94,7 @@ function runLoop(rt: SubagentRuntime, task: AgentTaskState) {
     messages: task.messages,
     client: o.client,
     maxTurns: config.maxTurns,
+    ...(config.extraBreakpoint ? { extraBreakpoint: config.extraBreakpoint } : {}),
     budget: o.budget,
     signal: task.controller.signal,
     toolContext: {
@@ -146,7 +149,9 @@ export function asParent(task: AgentTaskState): ParentAgent {
     enqueue: (text) => task.pending.push(text),
     get isAsync() {
       return task.isAsync
-    }
+    },
+    isFork: task.agentType === 'fork',
+    forkSource: () => ({ system: task.config!.system, messages: task.messages })
   }
 }
 

@@ -13,6 +13,7 @@ import { ToolError, type PtyHost, type Tool } from '../tools/types'
 import { agentTranscriptPath, sessionDir } from '../transcripts/paths'
 import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../workspace/systemPrompt'
 import { agentSlug, newAgentId } from './ids'
+import { buildForkMessages } from './fork'
 import { createWorktree, WorktreeError, type Worktree } from '../worktrees'
 import type { SubagentHookPairing } from '../hooks'
 import { runTask } from './run'
@@ -62,7 +63,12 @@ export interface SubagentRuntimeOptions {
   hooks?: SubagentHookPairing
   /** The workspace's project context as the leader read it at session start; children reuse it. */
   projectContext?: ProjectContext
+  /** Fork subagents (SPEC §7): an Agent call without subagent_type forks, and every spawn runs in the background. */
+  forkEnabled?: boolean
 }
+
+/** A fork's turn cap (SPEC §7). */
+export const FORK_MAX_TURNS = 200
 
 /** What {@link SubagentRuntime.spawn} needs. */
 export interface SpawnSpec {
@@ -111,47 +117,84 @@ export class SubagentRuntime {
     let context = this.contexts.get(cwd)
     if (!context) this.contexts.set(cwd, (context = readProjectContext(cwd)))
     const system = await renderSystemPrompt({ cwd, model, rolePrompt: definition.systemPrompt, omitProjectContext: definition.omitClaudeMd, context: await context })
-    const controller = new AbortController()
-    const task: AgentTaskState = {
+    const task = this.createTask({
+      parent,
       agentId,
       agentName: agentSlug(spec.description),
       agentType: definition.name,
       description: spec.description,
-      parentId: parent.agentId,
-      depth,
       model,
       modelSource: source,
-      status: 'running',
       isAsync: spec.isAsync,
-      startedAt: Date.now(),
-      usage: { ...ZERO_USAGE },
-      costUsd: 0,
-      toolUses: 0,
-      transcriptPath: agentTranscriptPath(this.options.home, this.options.cwd, this.options.sessionId, agentId),
-      finalText: '',
-      denied: [],
       cwd,
-      ...(isolation ? { isolation, worktree: { path: isolation.path, branch: isolation.branch } } : {}),
-      parent,
-      controller,
-      shells: createBackgroundShells(this.options.pty),
-      fileState: parent.fileState.clone(),
-      children: new Set(),
-      pending: [],
-      messages: [{ role: 'user', content: [{ type: 'text', text: spec.prompt }] }],
-      done: Promise.resolve(),
-      notified: false
+      messages: [{ role: 'user', content: [{ type: 'text', text: spec.prompt }] }]
+    })
+    if (isolation) {
+      task.isolation = isolation
+      task.worktree = { path: isolation.path, branch: isolation.branch }
     }
-    const parentTask = this.tasks.get(parent.agentId)
-    parentTask?.children.add(agentId)
-    this.tasks.set(agentId, task)
-    // A parent stopped while this spawn was being prepared must not leave an orphan behind.
-    if (parentTask?.controller.signal.aborted) controller.abort()
-    if (!spec.isAsync) this.linkToParentTurn(task)
     task.hooks = this.options.hooks?.start({ agentId, agentType: definition.name, agentTranscriptPath: task.transcriptPath })
     task.config = { tools, system, maxTurns: definition.maxTurns, mode: () => this.childMode(parent.mode(), definition) }
     task.done = runTask(this, task, false)
     this.changed()
+    return task
+  }
+
+  /**
+   * Starts a fork (SPEC §7): the parent's rendered system prompt and exact tool list, its model,
+   * its whole history ending with the assistant message that called Agent, then the placeholder
+   * results and the directive. Runs in the background, 200 turns at most, permission mode `bubble`.
+   */
+  async spawnFork(spec: { parent: ParentAgent; description: string; directive: string }): Promise<AgentTaskState> {
+    const { parent } = spec
+    const source = parent.forkSource()
+    const { messages, extraBreakpoint } = buildForkMessages(source.messages, spec.directive)
+    const agentId = newAgentId()
+    const task = this.createTask({ parent, agentId, agentName: agentSlug(spec.description), agentType: 'fork', description: spec.description, model: parent.model, modelSource: 'parent', isAsync: true, cwd: parent.cwd, messages })
+    task.config = { tools: [...parent.tools()], system: source.system, maxTurns: FORK_MAX_TURNS, mode: () => 'bubble', extraBreakpoint }
+    task.hooks = this.options.hooks?.start({ agentId, agentType: 'fork', agentTranscriptPath: task.transcriptPath })
+    task.done = runTask(this, task, false)
+    this.changed()
+    return task
+  }
+
+  /** Registers a new task under its parent (shared by spawn and spawnFork). */
+  private createTask(init: { parent: ParentAgent; agentId: string; agentName: string; agentType: string; description: string; model: string; modelSource: string; isAsync: boolean; cwd: string; messages: AgentTaskState['messages'] }): AgentTaskState {
+    const task: AgentTaskState = {
+      agentId: init.agentId,
+      agentName: init.agentName,
+      agentType: init.agentType,
+      description: init.description,
+      parentId: init.parent.agentId,
+      depth: init.parent.depth + 1,
+      model: init.model,
+      modelSource: init.modelSource,
+      status: 'running',
+      isAsync: init.isAsync,
+      startedAt: Date.now(),
+      usage: { ...ZERO_USAGE },
+      costUsd: 0,
+      toolUses: 0,
+      transcriptPath: agentTranscriptPath(this.options.home, this.options.cwd, this.options.sessionId, init.agentId),
+      finalText: '',
+      denied: [],
+      cwd: init.cwd,
+      parent: init.parent,
+      controller: new AbortController(),
+      shells: createBackgroundShells(this.options.pty),
+      fileState: init.parent.fileState.clone(),
+      children: new Set(),
+      pending: [],
+      messages: init.messages,
+      done: Promise.resolve(),
+      notified: false
+    }
+    const parentTask = this.tasks.get(init.parent.agentId)
+    parentTask?.children.add(init.agentId)
+    this.tasks.set(init.agentId, task)
+    // A parent stopped while this spawn was being prepared must not leave an orphan behind.
+    if (parentTask?.controller.signal.aborted) task.controller.abort()
+    if (!init.isAsync) this.linkToParentTurn(task)
     return task
   }
 

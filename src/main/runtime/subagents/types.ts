@@ -31,6 +31,10 @@ export interface ParentAgent {
   enqueue(text: string): void
   /** True for a background agent: it cannot prompt a person in its own name (SPEC §4). */
   readonly isAsync: boolean
+  /** True for a fork (its query source is `agent:builtin:fork`): a fork cannot fork (SPEC §7). */
+  readonly isFork: boolean
+  /** The agent's rendered system prompt and its history as the next request sends them, for forks (SPEC §7). */
+  forkSource(): { system: TextBlockParam[]; messages: MessageParam[] }
 }
 
 /** A subagent definition as the runtime uses it (SPEC §5). */
@@ -111,4 +115,6 @@ export interface TaskRunConfig {
   system: TextBlockParam[]
   maxTurns?: number
   mode: () => PermissionMode
+  /** A fork's breakpoint on its last placeholder tool_result (SPEC §7). */
+  extraBreakpoint?: { messageIndex: number; blockIndex: number }
 }

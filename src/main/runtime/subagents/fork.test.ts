@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { EventOf, RuntimeEvent } from '../../../shared/events'
+import { runUntilSettled } from '../session/headless'
+import { FORK_PLACEHOLDER } from './fork'
+import { startSubagentHarness, type SubagentHarness } from './testing'
+
+let h: SubagentHarness | undefined
+afterEach(async () => {
+  await h?.close()
+  h = undefined
+})
+
+const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+type Body = { messages: Array<{ role: string; content: Array<{ type: string; text?: string; content?: unknown }> }> }
+const bodiesOf = (harness: SubagentHarness, name: string) => harness.server.requests().filter((r) => r.agentName === name).map((r) => r.body as unknown as Body)
+/** The request as bytes, with every cache_control removed (breakpoints move from turn to turn). */
+const bytes = (value: unknown) => JSON.stringify(value, (k, v) => (k === 'cache_control' ? undefined : v))
+
+const THREE_FORKS = {
+  agents: {
+    'team-lead': [
+      {
+        text: 'Splitting the work three ways.',
+        tools: [
+          { name: 'Agent', input: { description: 'fork one', prompt: 'Count the files.' } },
+          { name: 'Agent', input: { description: 'fork two', prompt: 'List the TODOs.' } },
+          { name: 'Agent', input: { description: 'fork three', prompt: 'Read the README.' } }
+        ]
+      },
+      { text: 'waiting' },
+      { when: '<task-notification>', text: 'one back' },
+      { when: '<task-notification>', text: 'two back' },
+      { when: '<task-notification>', text: 'three back' }
+    ],
+    'fork-one': [{ text: 'Scope: count. Result: done.' }],
+    'fork-two': [{ delayMs: 200, text: 'Scope: todos. Result: done.' }],
+    'fork-three': [{ delayMs: 400, text: 'Scope: readme. Result: done.' }]
+  }
+}
+
+describe('fork subagents', () => {
+  it('three forks from one message send requests byte-identical up to the directive, and read the shared prefix from the cache', async () => {
+    h = await startSubagentHarness(THREE_FORKS, { subagents: { forkEnabled: true } })
+    const end = await runUntilSettled(h.session, 'Do three things at once. '.repeat(40))
+    expect(end.reason).toBe('completed')
+    const started = ofType(h.events, 'agent_started').filter((e) => e.agentType === 'fork')
+    expect(started.map((s) => s.agentName).sort()).toEqual(['fork-one', 'fork-three', 'fork-two'])
+    const first = ['fork-one', 'fork-two', 'fork-three'].map((n) => bodiesOf(h!, n)[0]!)
+    const directives = ['Count the files.', 'List the TODOs.', 'Read the README.']
+    // identical once each directive is blanked: the directive is the only difference, and it is last
+    const blanked = first.map((b, i) => bytes(b).replace(`Your directive: ${directives[i]}`, 'Your directive: …'))
+    expect(new Set(blanked).size).toBe(1)
+    for (const [i, b] of first.entries()) expect(b.messages.at(-1)!.content.at(-1)!.text!.endsWith(`Your directive: ${directives[i]}`)).toBe(true)
+    // the fork's history is the parent's, then one user message: a placeholder per tool_use, then the directive
+    const leaderFirst = bodiesOf(h, 'team-lead')[0]!
+    const forkMessages = first[0]!.messages
+    expect(bytes(forkMessages.slice(0, leaderFirst.messages.length))).toBe(bytes(leaderFirst.messages))
+    const last = forkMessages.at(-1)!
+    expect(last.content.map((b) => b.type)).toEqual(['tool_result', 'tool_result', 'tool_result', 'text'])
+    expect(last.content.slice(0, 3).every((b) => b.content === FORK_PLACEHOLDER)).toBe(true)
+    // prompt cache: every fork reads the parent's prefix; the later forks read all but their directive
+    const usage = (name: string) => ofType(h!.events, 'usage').find((u) => u.agentName === name)!
+    const [u1, u2, u3] = ['fork-one', 'fork-two', 'fork-three'].map(usage)
+    expect(u1!.cacheReadInputTokens).toBeGreaterThan(0)
+    for (const u of [u2!, u3!]) {
+      const total = u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens
+      expect(u.cacheReadInputTokens / total).toBeGreaterThan(0.9)
+      expect(u.cacheReadInputTokens).toBeGreaterThan(u1!.cacheReadInputTokens)
+    }
+    expect(ofType(h.events, 'task_notification')).toHaveLength(3)
+  })
+
+  it('refuses a fork that tries to start agents (query-source guard), even with its directive gone from view', async () => {
+    h = await startSubagentHarness(
+      {
+        agents: {
+          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'forker', prompt: 'try to fork' } }] }, { text: 'ok' }, { when: '<task-notification>', text: 'noted' }],
+          forker: [{ tools: [{ name: 'Agent', input: { description: 'grandchild', prompt: 'x' } }, { name: 'Agent', input: { subagent_type: 'Explore', description: 'typed', prompt: 'x' } }] }, { text: 'could not' }]
+        }
+      },
+      { subagents: { forkEnabled: true } }
+    )
+    await runUntilSettled(h.session, 'go')
+    const refusals = ofType(h.events, 'tool_result').filter((r) => r.agentName === 'forker')
+    expect(refusals.map((r) => [r.isError, r.output])).toEqual([
+      [true, 'A fork cannot start agents: carry out your directive yourself and report back.'],
+      [true, 'A fork cannot start agents: carry out your directive yourself and report back.']
+    ])
+    expect(ofType(h.events, 'agent_started').map((s) => s.agentName)).toEqual(['team-lead', 'forker'])
+  })
+
+  it('refuses to fork from a history that carries a fork directive (history-scan guard)', async () => {
+    h = await startSubagentHarness(
+      { agents: { 'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'again', prompt: 'x' } }] }, { text: 'ok' }] } },
+      { subagents: { forkEnabled: true } }
+    )
+    await runUntilSettled(h.session, '<fork-boilerplate>\nleftover of an earlier fork\n</fork-boilerplate>\n\nYour directive: continue')
+    const result = ofType(h.events, 'tool_result')[0]!
+    expect(result).toMatchObject({ isError: true })
+    expect(result.output).toMatch(/^A fork cannot fork/)
+    expect(ofType(h.events, 'agent_started')).toHaveLength(1)
+  })
+
+  it('resumes a finished fork with a request that starts with its previous request', async () => {
+    h = await startSubagentHarness(
+      {
+        agents: {
+          'team-lead': [
+            { tools: [{ name: 'Agent', input: { description: 'resumable', prompt: 'first pass' } }] },
+            { text: 'ok' },
+            { when: '<task-notification>', tools: [{ name: 'SendMessage', input: { to: '{{last_agent_id}}', message: 'second pass please' } }] },
+            { text: 'asked again' },
+            { when: '<task-notification>', text: 'both passes done' }
+          ],
+          resumable: [{ text: 'first pass done' }, { when: 'second pass please', text: 'second pass done' }]
+        }
+      },
+      { subagents: { forkEnabled: true } }
+    )
+    const end = await runUntilSettled(h.session, 'go')
+    expect(end.finalText).toBe('both passes done')
+    const [before, after] = bodiesOf(h, 'resumable')
+    expect(before).toBeDefined()
+    expect(after).toBeDefined()
+    // everything the first request sent is sent again, byte for byte, before the new message
+    expect(bytes(after!.messages.slice(0, before!.messages.length))).toBe(bytes(before!.messages))
+  })
+})
