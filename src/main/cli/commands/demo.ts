@@ -23,7 +23,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const workspace = await createDemoWorkspace()
   if (!values.json) process.stdout.write(`Demo workspace: ${workspace}\nModel: scripted (offline), scenario ${demoPaths().scenario}\n\n`)
   return executeRun(
-    { cwd: workspace, scenario: demoPaths().scenario, settingsFiles: [], trustProject: false, fork: false, json: values.json ?? false, approve, prompt: DEMO_PROMPT },
+    { cwd: workspace, scenario: demoPaths().scenario, settingsFiles: [], trustProject: false, fork: false, coordinator: false, json: values.json ?? false, approve, prompt: DEMO_PROMPT },
     { scripted: true }
   )
 }

@@ -35,6 +35,8 @@ export interface RunFlags {
   resume?: string
   /** Fork subagents (SPEC §7): an Agent call without subagent_type forks the caller. */
   fork: boolean
+  /** Coordinator mode (SPEC §10); wins over forks. */
+  coordinator: boolean
   json: boolean
   approve: ApproveFlag
   prompt?: string
@@ -57,7 +59,6 @@ function parseMode(value: string | undefined): PermissionMode | undefined {
 /** Parses `swarmdesk run` arguments. @throws UsageError naming the bad flag. */
 export function parseRunFlags(argv: string[]): RunFlags {
   const { values, positionals } = parseCommandArgs('run', argv, RUN_OPTIONS, true)
-  if (values.coordinator) throw new UsageError('--coordinator is not available in this version: coordinator mode is not built yet.')
   return {
     cwd: values.cwd ?? process.cwd(),
     scenario: values.scenario,
@@ -69,6 +70,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
     maxBudgetUsd: positiveNumber('--max-budget-usd', values['max-budget-usd']),
     resume: values.resume,
     fork: values.fork ?? false,
+    coordinator: values.coordinator ?? false,
     json: values.json ?? false,
     approve: parseApprove(values.approve),
     prompt: positionals.length > 0 ? positionals.join(' ') : undefined
@@ -106,6 +108,7 @@ export async function executeRun(flags: RunFlags & { prompt: string }, extra: { 
       maxBudgetUsd: flags.maxBudgetUsd,
       resumeSessionId: flags.resume,
       fork: flags.fork,
+      coordinator: flags.coordinator,
       prompter: prompterFor(flags.approve, process.stdin.isTTY === true),
       bus,
       signal: controller.signal

@@ -34,6 +34,8 @@ export interface HeadlessRunOptions {
   env?: NodeJS.ProcessEnv
   /** Fork subagents on (SPEC §7, `--fork`). */
   fork?: boolean
+  /** Coordinator mode (SPEC §10, `--coordinator`); forks are then off. */
+  coordinator?: boolean
   /** Aborting it stops the leader's turn (Ctrl-C); the run then ends as failed, `aborted`. */
   signal?: AbortSignal
   /** Backoff of in-band overload retries, ms (tests shorten it). */
@@ -85,7 +87,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       engine: new PermissionEngine(settings),
       pty,
       tools: [...CORE_TOOLS],
-      subagents: { ...wiring.subagents, forkEnabled: options.fork === true },
+      subagents: { ...wiring.subagents, forkEnabled: options.fork === true && options.coordinator !== true, coordinator: options.coordinator === true },
       hookSettings: settings.hooks
     }).catch((error: Error) => {
       throw error.name === 'SessionNotFoundError' || error.name === 'HookConfigError' ? new RunUsageError(error.message) : error

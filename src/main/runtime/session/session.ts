@@ -23,6 +23,7 @@ import { readProjectContext, renderSystemPrompt } from '../workspace/systemPromp
 import { createAgentSink } from './agentSink'
 import { createPermissionGate, type PermissionDecider, type PermissionRecord } from './permissionGate'
 import { AgentTool } from '../subagents/agentTool'
+import { COORDINATOR_PROMPT, COORDINATOR_READ_TOOLS } from '../coordinator'
 import { SubagentRuntime, type SubagentRuntimeOptions } from '../subagents/runtime'
 import { SendMessageTool } from '../subagents/sendMessageTool'
 import { TaskStopTool } from '../subagents/taskStopTool'
@@ -60,7 +61,7 @@ export interface SessionOptions {
    */
   /** Hook commands from settings, per source (SPEC §9.9); subagent hooks run when subagents are on. */
   hookSettings?: LoadedSettings['hooks']
-  subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'autoBackgroundMs' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled'>
+  subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'autoBackgroundMs' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'>
 }
 
 /** Thrown when a session to resume does not exist or cannot be read. */
@@ -130,13 +131,19 @@ export class Session {
           engine: options.engine,
           prompter: options.prompter,
           pty: options.pty,
-          budget: this.budget
+          budget: this.budget,
+          toolPool: options.tools
         })
       : undefined
     // the team tools come with the agent tools: both need the session's services
     this.team = options.subagents ? createTeamContext({ home: options.home, sessionId, bus: options.bus, leaderName: LEADER_NAME, teamFile: join(sessionDir(options.home, options.cwd, sessionId), 'team.json'), ...(hookRunner ? { hooks: hookRunner } : {}) }) : undefined
     const team = this.team
-    this.tools = team ? [...options.tools, AgentTool, TaskStopTool, ...[SendMessageTool, ...LEADER_TEAM_TOOLS].map((t) => bindTeamContext(t, team))] : options.tools
+    this.tools = options.subagents?.coordinator
+      ? // SPEC §10: the coordinator's tools are Agent (workers), SendMessage, TaskStop and read-only tools.
+        [...options.tools.filter((t) => (COORDINATOR_READ_TOOLS as readonly string[]).includes(t.name)), AgentTool, SendMessageTool, TaskStopTool]
+      : team
+        ? [...options.tools, AgentTool, TaskStopTool, ...[SendMessageTool, ...LEADER_TEAM_TOOLS].map((t) => bindTeamContext(t, team))]
+        : options.tools
   }
 
   /**
@@ -145,7 +152,7 @@ export class Session {
    */
   static async open(options: SessionOptions): Promise<Session> {
     const context = await readProjectContext(options.cwd)
-    const system = await renderSystemPrompt({ cwd: options.cwd, model: options.model, context })
+    const system = await renderSystemPrompt({ cwd: options.cwd, model: options.model, context, ...(options.subagents?.coordinator ? { rolePrompt: COORDINATOR_PROMPT } : {}) })
     const opened = { ...options, subagents: options.subagents && { ...options.subagents, projectContext: context } }
     if (options.resumeSessionId) {
       const path = leaderTranscriptPath(options.home, options.cwd, options.resumeSessionId)

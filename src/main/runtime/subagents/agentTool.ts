@@ -3,6 +3,7 @@ import { ToolError, type Tool, type ToolContext, type ToolResult } from '../tool
 import { MAX_AGENT_DEPTH, type SubagentRuntime } from './runtime'
 import type { AgentTaskState, ParentAgent } from './types'
 import { historyIsFork } from './fork'
+import { WORKER_TYPE } from '../coordinator'
 
 /** Claude Code's Agent tool input (SPEC §3). */
 export const AgentInputSchema = z.object({
@@ -99,8 +100,13 @@ export const AgentTool: Tool<AgentInput> = {
     // A fork keeps the Agent tool for prefix parity with its parent, but may not use it (SPEC §7).
     if (self.isFork) throw new ToolError('A fork cannot start agents: carry out your directive yourself and report back.')
     if (self.depth + 1 > MAX_AGENT_DEPTH) throw new ToolError(`Agents may nest at most ${MAX_AGENT_DEPTH} deep; this agent is at depth ${self.depth}. Do the work yourself.`)
-    if (input.subagent_type === undefined && rt.options.forkEnabled) return forkFrom(rt, self, input)
-    const type = input.subagent_type ?? 'general-purpose'
+    const coordinator = rt.options.coordinator === true && self.depth === 0
+    if (coordinator && input.subagent_type !== undefined && input.subagent_type !== WORKER_TYPE) {
+      throw new ToolError(`In coordinator mode you start workers only: omit subagent_type or use "${WORKER_TYPE}" (got "${input.subagent_type}").`)
+    }
+    // Coordinator mode wins over forks (SPEC §7, §10).
+    if (!coordinator && input.subagent_type === undefined && rt.options.forkEnabled) return forkFrom(rt, self, input)
+    const type = input.subagent_type ?? (coordinator ? WORKER_TYPE : 'general-purpose')
     const definitions = rt.options.definitions()
     const definition = definitions.get(type)
     if (!definition) throw new ToolError(`Unknown subagent_type "${type}". Available types: ${[...definitions.keys()].sort().join(', ')}.`)
@@ -109,7 +115,7 @@ export const AgentTool: Tool<AgentInput> = {
       if (input.run_in_background) throw new ToolError('Background agents are disabled in this session; call the agent without run_in_background.')
     }
     // With forks enabled every spawn runs in the background (SPEC §6.3).
-    const isAsync = (wantsBackground || rt.options.forkEnabled === true) && !rt.options.backgroundDisabled
+    const isAsync = (wantsBackground || rt.options.forkEnabled === true || coordinator) && !rt.options.backgroundDisabled
     const isolated = input.isolation === 'worktree' || definition.isolation === 'worktree'
     const task = await rt.spawn({ parent: self, definition, description: input.description, prompt: input.prompt, model: input.model, isAsync, isolated })
     if (isAsync) return { content: asyncLaunchedText(task) }

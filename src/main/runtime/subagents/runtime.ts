@@ -65,6 +65,10 @@ export interface SubagentRuntimeOptions {
   projectContext?: ProjectContext
   /** Fork subagents (SPEC §7): an Agent call without subagent_type forks, and every spawn runs in the background. */
   forkEnabled?: boolean
+  /** Coordinator mode (SPEC §10): the leader starts only `worker` agents, always in the background; forks are off. */
+  coordinator?: boolean
+  /** The session's own tools: a coordinator's workers take theirs from here, not from the coordinator's short list. */
+  toolPool?: readonly Tool[]
 }
 
 /** A fork's turn cap (SPEC §7). */
@@ -111,7 +115,8 @@ export class SubagentRuntime {
     const agentId = newAgentId()
     const depth = parent.depth + 1
     const { model, source } = this.options.resolveModel(definition, spec.model, parent.model)
-    const tools = this.options.resolveTools(definition, parent.tools(), spec.isAsync, depth)
+    const pool = this.options.coordinator && parent.depth === 0 && this.options.toolPool ? this.options.toolPool : parent.tools()
+    const tools = this.options.resolveTools(definition, pool, spec.isAsync, depth)
     const isolation = spec.isolated ? await createIsolation(parent.cwd, agentId) : undefined
     const cwd = isolation?.path ?? parent.cwd
     let context = this.contexts.get(cwd)

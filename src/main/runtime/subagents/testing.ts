@@ -15,10 +15,11 @@ import { ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS } from '../tools/registry'
 import type { PtyHost, Tool } from '../tools/types'
 import type { SubagentDefinition } from './types'
 
-/** Definitions for runtime tests: what the tests need of general-purpose and Explore, nothing more. */
+/** Definitions for runtime tests: what the tests need of general-purpose, Explore and worker, nothing more. */
 export const TEST_DEFINITIONS: ReadonlyMap<string, SubagentDefinition> = new Map([
   ['general-purpose', { name: 'general-purpose', description: 'General work', disallowedTools: [], background: false, omitClaudeMd: false, systemPrompt: 'You are a general-purpose agent.' }],
   ['Explore', { name: 'Explore', description: 'Read-only search', tools: ['Read', 'Glob', 'Grep', 'Bash'], disallowedTools: [], model: 'claude-haiku-4-5', background: false, omitClaudeMd: true, systemPrompt: 'You explore; you never change anything.' }],
+  ['worker', { name: 'worker', description: 'Coordinator worker', tools: ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'BashOutput', 'KillShell'], disallowedTools: [], background: true, omitClaudeMd: false, systemPrompt: 'You carry out directives.' }],
   ['nester', { name: 'nester', description: 'Spawns agents', tools: ['Agent', 'Bash'], disallowedTools: [], background: false, omitClaudeMd: true, systemPrompt: 'You delegate.' }]
 ])
 
