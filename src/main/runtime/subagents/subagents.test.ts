@@ -215,7 +215,7 @@ describe('subagents', () => {
     await runUntilSettled(h.session, 'go')
     const result = ofType(h.events, 'tool_result')[0]!
     expect(result).toMatchObject({ isError: true })
-    expect(result.output).toBe('Unknown subagent_type "Wizard". Available types: Explore, general-purpose, nester.')
+    expect(result.output).toBe('Unknown subagent_type "Wizard". Available types: Explore, general-purpose, nester, worker.')
     expect(ofType(h.events, 'agent_started')).toHaveLength(1)
   })
 })
