@@ -20,7 +20,7 @@ Usage:
                 [--resume SESSION_ID] [--fork] [--coordinator] [--json] [--approve all|none|ask] [PROMPT]
   swarmdesk sessions list [--cwd DIR] [--json]
   swarmdesk demo [--headless] [--json] [--approve all|none|ask]
-  swarmdesk serve [--cwd DIR] [--port N] [--scenario FILE] [--model ID] [--permission-mode MODE]
+  swarmdesk serve [--cwd DIR] [--port N] [--scenario FILE] [--model ID] [--permission-mode MODE] [--fork] [--coordinator]
                   [--settings FILE] [--trust-project]
   swarmdesk scripted-server --scenario FILE [--port N]
   swarmdesk permissions check --cwd DIR [--mode MODE] [--settings FILE] --tool NAME --input JSON

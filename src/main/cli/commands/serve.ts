@@ -22,9 +22,15 @@ export interface ServeOptions {
   mode?: PermissionMode
   settingsFiles: string[]
   trustProject: boolean
+  /** Fork subagents (SPEC §7). */
+  fork?: boolean
+  /** Coordinator mode (SPEC §10); wins over forks. */
+  coordinator?: boolean
 }
 
 const SERVE_OPTIONS = {
+  fork: { type: 'boolean' },
+  coordinator: { type: 'boolean' },
   cwd: { type: 'string' },
   port: { type: 'string' },
   scenario: { type: 'string' },
@@ -55,7 +61,9 @@ export function parseServeFlags(argv: string[]): ServeOptions {
     model: values.model,
     mode,
     settingsFiles: values.settings ?? [],
-    trustProject: values['trust-project'] ?? false
+    trustProject: values['trust-project'] ?? false,
+    fork: values.fork ?? false,
+    coordinator: values.coordinator ?? false
   }
 }
 
@@ -87,7 +95,9 @@ export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise
       model: options.model,
       mode: options.mode,
       settingsFiles: options.settingsFiles,
-      trustProject: options.trustProject
+      trustProject: options.trustProject,
+      fork: options.fork,
+      coordinator: options.coordinator
     })
   } catch (error) {
     if (error instanceof RunUsageError) throw new UsageError(`swarmdesk serve: ${error.message}`)

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../../shared/events'
 import { runUntilSettled } from '../session/headless'
-import { FORK_PLACEHOLDER } from './fork'
+import { AgentTool } from './agentTool'
+import { FORK_PLACEHOLDER, historyIsFork } from './fork'
+import { asParent } from './run'
 import { startSubagentHarness, type SubagentHarness } from './testing'
 
 let h: SubagentHarness | undefined
@@ -70,7 +72,7 @@ describe('fork subagents', () => {
     expect(ofType(h.events, 'task_notification')).toHaveLength(3)
   })
 
-  it('refuses a fork that tries to start agents (query-source guard), even with its directive gone from view', async () => {
+  it('refuses a fork that tries to start agents (query-source guard)', async () => {
     h = await startSubagentHarness(
       {
         agents: {
@@ -124,5 +126,32 @@ describe('fork subagents', () => {
     expect(after).toBeDefined()
     // everything the first request sent is sent again, byte for byte, before the new message
     expect(bytes(after!.messages.slice(0, before!.messages.length))).toBe(bytes(before!.messages))
+  })
+})
+
+describe('the query-source guard alone', () => {
+  it('still refuses a fork whose history was compacted or rewritten so no directive shows', async () => {
+    h = await startSubagentHarness(
+      {
+        agents: {
+          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'sleepy fork', prompt: 'wait a little' } }] }, { text: 'ok' }, { when: '<task-notification>', text: 'noted' }],
+          'sleepy-fork': [{ delayMs: 800, text: 'done' }]
+        }
+      },
+      { subagents: { forkEnabled: true } }
+    )
+    const settled = runUntilSettled(h.session, 'go')
+    const rt = h.session.subagents!
+    const deadline = Date.now() + 10_000
+    while (!rt.list().some((t) => t.agentType === 'fork') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+    const task = rt.get(rt.list().find((t) => t.agentType === 'fork')!.agentId)!
+    // what a compaction leaves: a summary instead of the directive
+    task.messages.splice(0, task.messages.length, { role: 'user', content: [{ type: 'text', text: 'Summary of earlier work.' }] })
+    const self = asParent(task)
+    expect(historyIsFork(self.forkSource().messages)).toBe(false)
+    await expect(
+      AgentTool.call({ description: 'grandchild', prompt: 'x' }, { agentId: task.agentId, agentName: task.agentName, cwd: task.cwd, signal: new AbortController().signal, fileState: task.fileState, pty: h.pty, shells: task.shells, toolUseId: 'toolu_guard', services: { subagents: rt, self } })
+    ).rejects.toThrow('A fork cannot start agents')
+    await settled
   })
 })

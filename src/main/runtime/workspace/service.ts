@@ -44,6 +44,10 @@ export interface WorkspaceServiceOptions {
   env?: NodeJS.ProcessEnv
   resumeSessionId?: string
   maxBudgetUsd?: number
+  /** Fork subagents (SPEC §7). */
+  fork?: boolean
+  /** Coordinator mode (SPEC §10); wins over forks. */
+  coordinator?: boolean
 }
 
 
@@ -109,7 +113,7 @@ export class WorkspaceService {
         engine: new PermissionEngine(settings),
         pty,
         tools: [...CORE_TOOLS],
-        subagents: wiring.subagents,
+        subagents: { ...wiring.subagents, forkEnabled: options.fork === true && options.coordinator !== true, coordinator: options.coordinator === true },
       hookSettings: settings.hooks
       })
     } catch (error) {
