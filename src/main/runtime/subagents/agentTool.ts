@@ -34,7 +34,7 @@ async function forkFrom(rt: SubagentRuntime, self: ParentAgent, input: AgentInpu
   if (historyIsFork(self.forkSource().messages)) {
     throw new ToolError('A fork cannot fork: carry out your directive yourself, or name a subagent_type to start a typed subagent.')
   }
-  const task = await rt.spawnFork({ parent: self, description: input.description, directive: input.prompt })
+  const task = await rt.spawnFork({ parent: self, description: input.description, directive: input.prompt, isolated: input.isolation === 'worktree' })
   return { content: asyncLaunchedText(task) }
 }
 

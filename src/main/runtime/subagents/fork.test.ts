@@ -155,3 +155,24 @@ describe('the query-source guard alone', () => {
     await settled
   })
 })
+
+describe('fork + worktree', () => {
+  it('runs an isolated fork in its own worktree and tells it how to translate the inherited paths', async () => {
+    h = await startSubagentHarness(
+      {
+        agents: {
+          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'iso fork', prompt: 'work apart', isolation: 'worktree' } }] }, { text: 'ok' }, { when: '<task-notification>', text: 'noted' }],
+          'iso-fork': [{ tools: [{ name: 'Bash', input: { command: 'pwd' } }] }, { text: 'worked apart' }]
+        }
+      },
+      { subagents: { forkEnabled: true }, mode: 'bypassPermissions' }
+    )
+    await runUntilSettled(h.session, 'go')
+    const fork = ofType(h.events, 'agent_started').find((s) => s.agentType === 'fork')!
+    expect(fork.cwd).toContain('/.swarmdesk/worktrees/agent-')
+    const directive = bodiesOf(h, 'iso-fork')[0]!.messages.at(-1)!.content.at(-1)!.text!
+    expect(directive).toContain(`Paths in the inherited messages refer to the parent's checkout ${h.work}`)
+    expect(directive.endsWith('Your directive: work apart')).toBe(true)
+    expect(ofType(h.events, 'tool_result').find((r) => r.agentName === 'iso-fork')!.output.trim()).toBe(fork.cwd)
+  })
+})

@@ -45,3 +45,19 @@ export function historyIsFork(messages: readonly MessageParam[]): boolean {
   const tag = `<${FORK_BOILERPLATE_TAG}>`
   return messages.some((m) => m.role === 'user' && (typeof m.content === 'string' ? m.content.includes(tag) : m.content.some((b) => b.type === 'text' && b.text.includes(tag))))
 }
+
+/**
+ * A fork started by a person (`/fork <directive>` in the prompt box) rather than by an Agent call:
+ * the parent's whole history, then one user message with the directive. The breakpoint goes on
+ * the parent's last block, which the parent's own last request cached.
+ */
+export function buildPromptForkMessages(parentMessages: readonly MessageParam[], directive: string, notice?: string): { messages: MessageParam[]; extraBreakpoint?: { messageIndex: number; blockIndex: number } } {
+  const history = structuredClone(parentMessages as MessageParam[])
+  const last = history[history.length - 1]
+  const directiveMessage: MessageParam = { role: 'user', content: [{ type: 'text', text: forkDirectiveText(directive, notice) }] }
+  if (!last) return { messages: [directiveMessage] }
+  const blocks = typeof last.content === 'string' ? 1 : last.content.length
+  // A history ending with the person's own message gets the directive in that same turn.
+  const messages = last.role === 'user' ? [...history.slice(0, -1), { role: 'user' as const, content: [...(typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content), ...(directiveMessage.content as ContentBlockParam[])] }] : [...history, directiveMessage]
+  return { messages, extraBreakpoint: { messageIndex: history.length - 1, blockIndex: blocks - 1 } }
+}

@@ -13,8 +13,8 @@ import { ToolError, type PtyHost, type Tool } from '../tools/types'
 import { agentTranscriptPath, sessionDir } from '../transcripts/paths'
 import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../workspace/systemPrompt'
 import { agentSlug, newAgentId } from './ids'
-import { buildForkMessages } from './fork'
-import { createWorktree, WorktreeError, type Worktree } from '../worktrees'
+import { buildForkMessages, buildPromptForkMessages } from './fork'
+import { createWorktree, forkWorktreeNotice, WorktreeError, type Worktree } from '../worktrees'
 import type { SubagentHookPairing } from '../hooks'
 import { runTask } from './run'
 import type { AgentTaskState, AgentTaskView, ParentAgent, SubagentDefinition } from './types'
@@ -150,13 +150,20 @@ export class SubagentRuntime {
    * its whole history ending with the assistant message that called Agent, then the placeholder
    * results and the directive. Runs in the background, 200 turns at most, permission mode `bubble`.
    */
-  async spawnFork(spec: { parent: ParentAgent; description: string; directive: string }): Promise<AgentTaskState> {
+  async spawnFork(spec: { parent: ParentAgent; description: string; directive: string; fromPrompt?: boolean; isolated?: boolean }): Promise<AgentTaskState> {
     const { parent } = spec
     const source = parent.forkSource()
-    const { messages, extraBreakpoint } = buildForkMessages(source.messages, spec.directive)
     const agentId = newAgentId()
-    const task = this.createTask({ parent, agentId, agentName: agentSlug(spec.description), agentType: 'fork', description: spec.description, model: parent.model, modelSource: 'parent', isAsync: true, cwd: parent.cwd, messages })
-    task.config = { tools: [...parent.tools()], system: source.system, maxTurns: FORK_MAX_TURNS, mode: () => 'bubble', extraBreakpoint }
+    const isolation = spec.isolated ? await createIsolation(parent.cwd, agentId) : undefined
+    // Fork + worktree (SPEC §7): the inherited paths name the parent's checkout; say how to translate them.
+    const notice = isolation ? forkWorktreeNotice(parent.cwd, isolation) : undefined
+    const { messages, extraBreakpoint } = spec.fromPrompt ? buildPromptForkMessages(source.messages, spec.directive, notice) : buildForkMessages(source.messages, spec.directive, notice)
+    const task = this.createTask({ parent, agentId, agentName: agentSlug(spec.description), agentType: 'fork', description: spec.description, model: parent.model, modelSource: 'parent', isAsync: true, cwd: isolation?.path ?? parent.cwd, messages })
+    if (isolation) {
+      task.isolation = isolation
+      task.worktree = { path: isolation.path, branch: isolation.branch }
+    }
+    task.config = { tools: [...parent.tools()], system: source.system, maxTurns: FORK_MAX_TURNS, mode: () => 'bubble', ...(extraBreakpoint ? { extraBreakpoint } : {}) }
     task.hooks = this.options.hooks?.start({ agentId, agentType: 'fork', agentTranscriptPath: task.transcriptPath })
     task.done = runTask(this, task, false)
     this.changed()

@@ -152,3 +152,21 @@ describe('WorkspaceService with subagents', () => {
     expect(snap.agents.find((a) => a.agentName === 'helper')).toMatchObject({ startedAt: expect.any(String), endedAt: expect.any(String), endStatus: 'completed' })
   })
 })
+
+describe('WorkspaceService /fork', () => {
+  it('forks the leader conversation from the prompt box when forks are on, and refuses when they are off', async () => {
+    const scenario = join(home, 'f.yaml')
+    writeFileSync(scenario, `agents:\n  team-lead:\n    - text: "first answer"\n    - when: "<task-notification>"\n      text: "the fork reported"\n  "type:fork":\n    - text: "Scope: check. Result: fine."\n`)
+    service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, fork: true })
+    service.onPush((channel, payload) => pushes.push({ channel, payload }))
+    await service.handle('leader.prompt', { text: 'hello' })
+    await service.whenIdle()
+    await service.handle('leader.prompt', { text: '/fork check the numbers again' })
+    await until('the leader to read the fork report', () => events().find((e) => e.type === 'assistant_text' && e.text === 'the fork reported'))
+    const fork = events().find((e) => e.type === 'agent_started' && e.agentType === 'fork')
+    expect(fork).toMatchObject({ parentId: 'team-lead', agentName: 'check-the-numbers-again' })
+    await service.dispose()
+    service = await WorkspaceService.start({ cwd: work, home, scenario, env: {} })
+    await expect(service.handle('leader.prompt', { text: '/fork x' })).rejects.toThrow(/Forks are off/)
+  })
+})

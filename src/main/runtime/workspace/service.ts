@@ -268,9 +268,20 @@ export class WorkspaceService {
     return snapshot
   }
 
-  private prompt(text: string): { ok: true } {
+  private async prompt(text: string): Promise<{ ok: true }> {
+    const fork = /^\/fork\s+([\s\S]+)$/.exec(text.trim())
+    if (fork) return this.forkFromPrompt(fork[1]!.trim())
     if (this.busy) throw new IpcRequestError('The leader is still working on the previous prompt; wait for it or press Stop.')
     this.run(text)
+    return { ok: true }
+  }
+
+  /** `/fork <directive>` (SPEC §7): forks the leader's conversation as it stands, in the background. */
+  private async forkFromPrompt(directive: string): Promise<{ ok: true }> {
+    const agents = this.session.subagents
+    if (!agents?.options.forkEnabled) throw new IpcRequestError(agents?.options.coordinator ? 'Forks are off in coordinator mode.' : 'Forks are off in this workspace; start it with --fork to use /fork.')
+    if (this.busy) throw new IpcRequestError('Wait for the leader to finish its turn before forking its conversation.')
+    await agents.spawnFork({ parent: this.session.asParent(), description: directive.split(/\s+/).slice(0, 5).join(' '), directive, fromPrompt: true })
     return { ok: true }
   }
 
