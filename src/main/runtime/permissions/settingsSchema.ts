@@ -41,7 +41,10 @@ export const SettingsFileSchema = z
     permissions: PermissionsBlockSchema.optional(),
     hooks: z.record(z.string(), z.unknown()).optional(),
     env: z.record(z.string(), z.string()).optional(),
-    apiBaseUrl: z.string().optional()
+    apiBaseUrl: z.string().optional(),
+    /** Swarmdesk's fork and coordinator switches (SPEC §11). */
+    forkSubagents: z.boolean().optional(),
+    coordinatorMode: z.boolean().optional()
   })
   .superRefine((file, ctx) => {
     // Unknown keys are kept for other subsystems, but a near-miss of a policy key is an error:

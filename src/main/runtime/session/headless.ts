@@ -10,7 +10,7 @@ import { CORE_TOOLS } from '../tools/registry'
 import { sweepWorkspaceWorktrees } from '../subagents/startupSweep'
 import { definitionFileNotices, loadSubagentWiring } from '../subagents/wiring'
 import { Session } from './session'
-import { canonicalWorkspace, connectModel, loadWorkspaceSettings, RunUsageError, type ModelConnection } from './setup'
+import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, RunUsageError, type ModelConnection } from './setup'
 
 export { RunUsageError } from './setup'
 
@@ -87,7 +87,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       engine: new PermissionEngine(settings),
       pty,
       tools: [...CORE_TOOLS],
-      subagents: { ...wiring.subagents, forkEnabled: options.fork === true && options.coordinator !== true, coordinator: options.coordinator === true },
+      subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
       hookSettings: settings.hooks
     }).catch((error: Error) => {
       throw error.name === 'SessionNotFoundError' || error.name === 'HookConfigError' ? new RunUsageError(error.message) : error

@@ -66,3 +66,26 @@ export async function connectModel(options: { scenario?: string; env: NodeJS.Pro
   const client = new ModelClient({ apiKey, baseURL, retryBaseDelayMs: options.retryBaseDelayMs })
   return { client, close: async () => undefined }
 }
+
+/**
+ * A boolean switch from settings (`forkSubagents`, `coordinatorMode`: SPEC §11's fork and
+ * coordinator switches): the highest source that sets it wins; undefined when none does.
+ */
+export function settingSwitch(settings: LoadedSettings, key: 'forkSubagents' | 'coordinatorMode'): boolean | undefined {
+  let value: boolean | undefined
+  for (const source of settings.sources) {
+    const v = (source.data as Record<string, unknown>)[key]
+    if (typeof v === 'boolean') value = v
+  }
+  return value
+}
+
+/**
+ * Fork and coordinator switches from the flags (`--fork`, `--coordinator`) or, when a flag is
+ * absent, from settings. Coordinator mode wins over forks (SPEC §7).
+ */
+export function modeSwitches(flags: { fork?: boolean; coordinator?: boolean }, settings: LoadedSettings): { forkEnabled: boolean; coordinator: boolean } {
+  const coordinator = flags.coordinator === true || settingSwitch(settings, 'coordinatorMode') === true
+  const fork = flags.fork === true || settingSwitch(settings, 'forkSubagents') === true
+  return { forkEnabled: fork && !coordinator, coordinator }
+}

@@ -17,7 +17,7 @@ import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
 import { PermissionEngine } from '../permissions'
 import { createPtyHost } from '../pty'
 import { LEADER_NAME, Session } from '../session/session'
-import { canonicalWorkspace, connectModel, loadWorkspaceSettings, type ModelConnection } from '../session/setup'
+import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, type ModelConnection } from '../session/setup'
 import { sweepWorkspaceWorktrees } from '../subagents/startupSweep'
 import { definitionFileNotices, loadSubagentWiring } from '../subagents/wiring'
 import { CORE_TOOLS } from '../tools/registry'
@@ -113,7 +113,7 @@ export class WorkspaceService {
         engine: new PermissionEngine(settings),
         pty,
         tools: [...CORE_TOOLS],
-        subagents: { ...wiring.subagents, forkEnabled: options.fork === true && options.coordinator !== true, coordinator: options.coordinator === true },
+        subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
       hookSettings: settings.hooks
       })
     } catch (error) {
