@@ -48,7 +48,7 @@ export function PaneHeader({ agentId }: { agentId: string }) {
       ) : null}
       <span className="agent-dot" aria-hidden="true" />
       <span className="pane-name">{name}</span>
-      {agent && agent.agentType !== agent.agentName ? <span className="pane-type">{agent.agentType}</span> : null}
+      {agent && agent.agentType !== agent.agentName ? <span className={`pane-type${agent.agentType === 'fork' ? ' pane-type-fork' : ''}`}>{agent.agentType}</span> : null}
       <span className={`pane-state state-${state ?? 'unknown'} end-${lifetime?.endStatus ?? 'none'}`} data-testid="pane-state">
         {state ? paneStateLabel(state, lifetime?.endStatus) : '…'}
       </span>
@@ -60,6 +60,11 @@ export function PaneHeader({ agentId }: { agentId: string }) {
       {agent && !isLeader ? (
         <span className="pane-stat mono" title="tokens, cache included">
           {formatTokens(totalTokens(agent.usage))} tok
+        </span>
+      ) : null}
+      {agent && (agent.usage.cacheReadInputTokens > 0 || agent.usage.cacheCreationInputTokens > 0) ? (
+        <span className="pane-stat mono" title="prompt cache: tokens read / written by this agent" data-testid="pane-cache">
+          cache {formatTokens(agent.usage.cacheReadInputTokens)} r / {formatTokens(agent.usage.cacheCreationInputTokens)} w
         </span>
       ) : null}
       {agent?.model && (isLeader || agent.model !== leaderModel) ? <span className="model-badge mono">{agent.model}</span> : null}
