@@ -1,25 +1,19 @@
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { findPidsWithEnv, isProcessAlive } from '../runtime/pty'
 import { pidsWithCommandLine } from '../runtime/pty/testkit'
 import { readTranscript } from '../runtime/transcripts/reader'
-import { runCli, startCli } from './testing'
+import { runCli, startCli, tempWorkspace } from './testing'
 
 let home: string
 let work: string
+let cleanup: () => void
 
 beforeEach(() => {
-  home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
-  work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-work-')))
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
+  ;({ home, work, cleanup } = tempWorkspace())
 })
-afterEach(() => {
-  rmSync(home, { recursive: true, force: true })
-  rmSync(work, { recursive: true, force: true })
-})
+afterEach(() => cleanup())
 
 async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs

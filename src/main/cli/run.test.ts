@@ -1,23 +1,17 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../shared/events'
-import { runCli } from './testing'
+import { runCli, tempWorkspace } from './testing'
 
 let home: string
 let work: string
+let cleanup: () => void
 
 beforeEach(() => {
-  home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
-  work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-work-')))
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
+  ;({ home, work, cleanup } = tempWorkspace())
 })
-afterEach(() => {
-  rmSync(home, { recursive: true, force: true })
-  rmSync(work, { recursive: true, force: true })
-})
+afterEach(() => cleanup())
 
 const env = (): Record<string, string> => ({ SWARMDESK_HOME: home, ANTHROPIC_API_KEY: '' })
 const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)

@@ -1,4 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseRuntimeEvent, type RuntimeEvent } from '../../shared/events'
 
@@ -47,4 +50,22 @@ export function parseEvents(stdout: string): RuntimeEvent[] {
     if (event) events.push(event)
   }
   return events
+}
+
+/**
+ * A private Swarmdesk home and a fresh git repository to run the CLI in (temp dirs, canonical
+ * paths); `cleanup` removes both.
+ */
+export function tempWorkspace(): { home: string; work: string; cleanup: () => void } {
+  const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
+  const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-work-')))
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
+  return {
+    home,
+    work,
+    cleanup: () => {
+      rmSync(home, { recursive: true, force: true })
+      rmSync(work, { recursive: true, force: true })
+    }
+  }
 }
