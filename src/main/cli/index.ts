@@ -8,6 +8,7 @@ import { serveCommand } from './commands/serve'
 import { sessionsCommand } from './commands/sessions'
 import { tasksCommand } from './commands/tasks'
 import { teamCommand } from './commands/team'
+import { teammateCommand } from './commands/teammate'
 import { UsageError } from './io'
 import { resolveToolSubject } from './toolSubjects'
 
@@ -30,6 +31,7 @@ Usage:
   swarmdesk mailbox read --team T --agent NAME [--unread] [--mark-read] [--json]
   swarmdesk tasks list|create|claim|update|delete … --team T [--json]
   swarmdesk team list|show [--team T] [--json]
+  swarmdesk teammate --team T --name N [--cwd DIR]
   swarmdesk help
 
 Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, SWARMDESK_HOME (default ~/.swarmdesk),
@@ -60,6 +62,8 @@ export async function main(argv: string[]): Promise<number> {
         return await tasksCommand(rest)
       case 'team':
         return await teamCommand(rest)
+      case 'teammate':
+        return await teammateCommand(rest)
       case 'scripted-server':
         return await scriptedServerCommand(rest)
       case 'permissions':

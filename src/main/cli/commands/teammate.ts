@@ -1,0 +1,48 @@
+import { EventBus } from '../../runtime/events/bus'
+import { createHumanRenderer } from '../../runtime/events/text'
+import { RunUsageError } from '../../runtime/session/setup'
+import { runTeammate, TeammateNotFoundError } from '../../runtime/teammates'
+import { TeamNameError, TeamNotFoundError } from '../../runtime/teams'
+import { swarmdeskHome } from '../../runtime/transcripts/paths'
+import { parseCommandArgs, UsageError, useColor } from '../io'
+
+const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR]'
+
+/**
+ * `swarmdesk teammate --team T --name N [--cwd DIR]` (SPEC §14): runs one teammate of the
+ * `process` backend; `--team`/`--name` default to SWARMDESK_TEAM / SWARMDESK_AGENT_NAME. Its
+ * events are printed on its terminal (the pane). Exit codes: 0 after an approved shutdown; 1 a
+ * crash (the error on stderr) or SIGTERM/SIGINT; 2 bad usage, an unknown team or member.
+ */
+export async function teammateCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('teammate', argv, { team: { type: 'string' }, name: { type: 'string' }, cwd: { type: 'string' } })
+  const team = values.team ?? process.env.SWARMDESK_TEAM
+  const name = values.name ?? process.env.SWARMDESK_AGENT_NAME
+  if (!team) throw new UsageError(`swarmdesk teammate: --team is required.\n${USAGE}`)
+  if (!name) throw new UsageError(`swarmdesk teammate: --name is required.\n${USAGE}`)
+  const bus = new EventBus()
+  const render = createHumanRenderer({ color: useColor(process.stdout), scripted: false })
+  bus.onEvent((event) => {
+    const text = render(event)
+    if (text) process.stdout.write(text)
+  })
+  const controller = new AbortController()
+  const onSignal = (): void => controller.abort()
+  process.once('SIGTERM', onSignal)
+  process.once('SIGINT', onSignal)
+  try {
+    const exit = await runTeammate({ home: swarmdeskHome(), team, name, ...(values.cwd ? { cwd: values.cwd } : {}), env: process.env, signal: controller.signal, bus })
+    if (exit.reason === 'shutdown') return 0
+    process.stderr.write(`swarmdesk teammate: ${name}@${team} was stopped before a shutdown was approved.\n`)
+    return 1
+  } catch (error) {
+    if (error instanceof TeamNotFoundError || error instanceof TeamNameError || error instanceof TeammateNotFoundError || error instanceof RunUsageError) {
+      throw new UsageError(`swarmdesk teammate: ${error.message}`)
+    }
+    process.stderr.write(`swarmdesk teammate: ${name}@${team} crashed: ${(error as Error).stack ?? String(error)}\n`)
+    return 1
+  } finally {
+    process.removeListener('SIGTERM', onSignal)
+    process.removeListener('SIGINT', onSignal)
+  }
+}

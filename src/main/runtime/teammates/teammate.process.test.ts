@@ -1,0 +1,149 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseMessageBody } from '../../../shared/mailbox'
+import { createMailbox } from '../mailbox'
+import { startScriptedServer, type ScriptedServer } from '../scripted'
+import { TaskStore } from '../tasks'
+import { TeamStore } from '../teams'
+
+const REPO = join(__dirname, '..', '..', '..', '..')
+const BIN = join(REPO, 'bin', 'swarmdesk')
+
+/** Polls `check` until it returns a value other than undefined/false, or fails after `ms`. */
+async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await check()
+    if (value !== undefined && value !== false) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode)
+    else child.once('exit', (code) => resolve(code))
+  })
+}
+
+describe('swarmdesk teammate (process backend)', () => {
+  let home: string
+  let work: string
+  let server: ScriptedServer
+  const mailbox = () => createMailbox({ home })
+
+  beforeAll(() => {
+    execFileSync(process.execPath, [join(REPO, 'scripts', 'build-node.mjs')], { cwd: REPO, stdio: 'inherit' })
+    home = mkdtempSync(join(tmpdir(), 'swarmdesk-teammate-home-'))
+    work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-teammate-work-')))
+  }, 120_000)
+
+  afterAll(async () => {
+    await server?.close()
+    rmSync(home, { recursive: true, force: true })
+    rmSync(work, { recursive: true, force: true })
+  })
+
+  /** Creates team `t` with team-lead and alice (in `mode`), and starts alice's process. */
+  async function startAlice(team: string, mode: 'default' | 'bypassPermissions'): Promise<{ child: ChildProcess; stderr: () => string }> {
+    const teams = new TeamStore(home)
+    await teams.create({ name: team, description: 'test team', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work } })
+    await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'process', cwd: work, isActive: false, mode })
+    const child = spawn(process.execPath, [BIN, 'teammate', '--team', team, '--name', 'alice'], {
+      cwd: work,
+      env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'x', SWARMDESK_TEAM: team, SWARMDESK_AGENT_NAME: 'alice' },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let err = ''
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()))
+    child.stdout!.resume()
+    await until('alice active', () => teams.read(team).members.find((m) => m.name === 'alice')?.isActive)
+    return { child, stderr: () => err }
+  }
+
+  async function leadInbox(team: string) {
+    return (await mailbox().read(team, 'team-lead')).messages.map((e) => {
+      const body = parseMessageBody(e.message.text)
+      return { from: e.message.from, text: e.message.text, type: body.kind === 'structured' ? body.body.type : 'plain', body: body.kind === 'structured' ? (body.body as Record<string, unknown>) : undefined }
+    })
+  }
+
+  it('talks through the mailbox, claims tasks, asks the lead for permission and shuts down on request', async () => {
+    const target = join(work, 'approved.txt')
+    server = await startScriptedServer({
+      scenario: {
+        agents: {
+          alice: [
+            { when: 'hello from the lead', tools: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'hi lead, alice here', summary: 'greeting' } }] },
+            { when: 'Message sent to team-lead', text: 'Greeted the lead.' },
+            { when: 'You claimed task #1', tools: [{ name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }] },
+            { when: 'Updated task #1', text: 'Finished task one.' },
+            { when: 'please write the file', tools: [{ name: 'Write', input: { file_path: target, content: 'approved\n' } }] },
+            { when: `Created ${target}`, text: 'Wrote the file.' }
+          ]
+        }
+      }
+    })
+    const team = 'crew'
+    const { child, stderr } = await startAlice(team, 'default')
+    const exit = exited(child)
+    const lead = mailbox()
+
+    // a plain message from the lead → alice answers with SendMessage, then goes idle
+    await lead.send(team, 'alice', { from: 'team-lead', text: 'hello from the lead' })
+    await until('alice greeting and idle', async () => {
+      const inbox = await leadInbox(team)
+      return inbox.some((m) => m.type === 'plain' && m.text === 'hi lead, alice here') && inbox.some((m) => m.type === 'idle_notification' && m.body?.summary === 'Greeted the lead.')
+    })
+
+    // a task appears → idle alice claims and completes it
+    const tasks = new TaskStore(home, team)
+    await tasks.create({ subject: 'first task', description: 'do the first thing' })
+    await until('task 1 completed by alice', () => {
+      const t = tasks.get(1)
+      return t?.status === 'completed' && t.owner === 'alice'
+    })
+    await until('idle after task 1', async () => (await leadInbox(team)).some((m) => m.type === 'idle_notification' && m.body?.completedTaskId === '1'))
+
+    // a Write in default mode → permission_request to the lead; the answer lets it run
+    await lead.send(team, 'alice', { from: 'team-lead', text: 'please write the file' })
+    const request = await until('permission_request', async () => (await leadInbox(team)).find((m) => m.type === 'permission_request'))
+    expect(request.body).toMatchObject({ agentName: 'alice', toolName: 'Write', input: { file_path: target } })
+    expect(existsSync(target)).toBe(false)
+    await lead.send(team, 'alice', { from: 'team-lead', text: JSON.stringify({ type: 'permission_response', requestId: request.body!.requestId, decision: 'allow' }) })
+    await until('file written', () => existsSync(target))
+    expect(readFileSync(target, 'utf8')).toBe('approved\n')
+    await until('idle after the write', async () => (await leadInbox(team)).some((m) => m.type === 'idle_notification' && m.body?.summary === 'Wrote the file.'))
+
+    // an unfinished task of alice's goes back to pending when she shuts down
+    await tasks.create({ subject: 'second task', description: 'left unfinished' })
+    await until('task 2 claimed or handled', () => tasks.get(2)?.owner === 'alice' || undefined, 15_000).catch(() => undefined)
+    if (tasks.get(2)?.owner !== 'alice') await tasks.update(2, { owner: 'alice', status: 'in_progress' })
+
+    await lead.send(team, 'alice', { from: 'team-lead', text: JSON.stringify({ type: 'shutdown_request', requestId: 'shutdown-1', reason: 'done for today' }) })
+    expect(await exit).toBe(0)
+    expect(stderr()).not.toMatch(/crashed/)
+    const inbox = await leadInbox(team)
+    expect(inbox.find((m) => m.type === 'shutdown_approved')?.body).toMatchObject({ requestId: 'shutdown-1', from: 'alice' })
+    expect(new TeamStore(home).read(team).members.find((m) => m.name === 'alice')?.isActive).toBe(false)
+    expect(tasks.get(2)).toMatchObject({ status: 'pending' })
+    expect(tasks.get(2)?.owner).toBeUndefined()
+    expect(tasks.get(1)).toMatchObject({ status: 'completed', owner: 'alice' })
+  }, 60_000)
+
+  it('exits 2 naming an unknown team', () => {
+    let failure: { status: number; stderr: string } | undefined
+    try {
+      execFileSync(process.execPath, [BIN, 'teammate', '--team', 'nope', '--name', 'alice'], { env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'x' }, stdio: 'pipe' })
+    } catch (error) {
+      const e = error as { status: number; stderr: Buffer }
+      failure = { status: e.status, stderr: e.stderr.toString() }
+    }
+    expect(failure?.status).toBe(2)
+    expect(failure?.stderr).toMatch(/nope/)
+  })
+})
