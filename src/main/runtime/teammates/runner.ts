@@ -183,17 +183,16 @@ function taskPrompt(task: Task): string {
 
 /** Resolves when a message arrives or the task list changes; rejects only on a mailbox error, never on abort. */
 async function waitForWork(mailbox: Mailbox, team: string, name: string, tasks: ReturnType<TeamContext['tasks']>, stop: AbortSignal): Promise<void> {
-  const wake = new AbortController()
-  const onStop = (): void => wake.abort()
-  stop.addEventListener('abort', onStop, { once: true })
-  const watch = tasks.onDidChange(() => wake.abort())
+  const changed = new AbortController()
+  // `stop` may have fired already (a SIGTERM during the last read): any() is aborted at once then
+  const signal = AbortSignal.any([stop, changed.signal])
+  const watch = tasks.onDidChange(() => changed.abort())
   try {
-    await mailbox.waitForMessage(team, name, { signal: wake.signal })
+    await mailbox.waitForMessage(team, name, { signal })
   } catch (error) {
-    if (!wake.signal.aborted) throw error
+    if (!signal.aborted) throw error
   } finally {
     watch.dispose()
-    stop.removeEventListener('abort', onStop)
   }
 }
 

@@ -34,6 +34,7 @@ describe('swarmdesk teammate (process backend)', () => {
   let home: string
   let work: string
   let server: ScriptedServer
+  const servers: ScriptedServer[] = []
   const mailbox = () => createMailbox({ home })
 
   beforeAll(() => {
@@ -43,19 +44,19 @@ describe('swarmdesk teammate (process backend)', () => {
   }, 120_000)
 
   afterAll(async () => {
-    await server?.close()
+    await Promise.all(servers.map((s) => s.close()))
     rmSync(home, { recursive: true, force: true })
     rmSync(work, { recursive: true, force: true })
   })
 
   /** Creates team `t` with team-lead and alice (in `mode`), and starts alice's process. */
-  async function startAlice(team: string, mode: 'default' | 'bypassPermissions'): Promise<{ child: ChildProcess; stderr: () => string }> {
+  async function startAlice(team: string, mode: 'default' | 'bypassPermissions', extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; stderr: () => string }> {
     const teams = new TeamStore(home)
     await teams.create({ name: team, description: 'test team', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work } })
     await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'process', cwd: work, isActive: false, mode })
     const child = spawn(process.execPath, [BIN, 'teammate', '--team', team, '--name', 'alice'], {
       cwd: work,
-      env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'x', SWARMDESK_TEAM: team, SWARMDESK_AGENT_NAME: 'alice' },
+      env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'x', SWARMDESK_TEAM: team, SWARMDESK_AGENT_NAME: 'alice', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     let err = ''
@@ -88,6 +89,7 @@ describe('swarmdesk teammate (process backend)', () => {
         }
       }
     })
+    servers.push(server)
     const team = 'crew'
     const { child, stderr } = await startAlice(team, 'default')
     const exit = exited(child)
@@ -133,6 +135,44 @@ describe('swarmdesk teammate (process backend)', () => {
     expect(tasks.get(2)).toMatchObject({ status: 'pending' })
     expect(tasks.get(2)?.owner).toBeUndefined()
     expect(tasks.get(1)).toMatchObject({ status: 'completed', owner: 'alice' })
+  }, 60_000)
+
+  it('in bypass mode never asks; writes its own transcript; SIGTERM releases its tasks and marks it inactive', async () => {
+    const target = join(work, 'bypass.txt')
+    server = await startScriptedServer({
+      scenario: {
+        agents: {
+          alice: [
+            { when: 'run the command', tools: [{ name: 'Bash', input: { command: `echo done > ${target}` } }] },
+            { when: 'run the command', text: 'never used' },
+            { text: 'Ran it.' }
+          ]
+        }
+      }
+    })
+    servers.push(server)
+    const team = 'solo'
+    const sessionId = '0b6f3c1e-5d2a-4c1b-9a7e-3f2d1c0b9a8e'
+    const { child, stderr } = await startAlice(team, 'bypassPermissions', { SWARMDESK_SESSION_ID: sessionId })
+    const exit = exited(child)
+    const lead = mailbox()
+    await lead.send(team, 'alice', { from: 'team-lead', text: 'please run the command' })
+    await until('idle after the command', async () => (await leadInbox(team)).some((m) => m.type === 'idle_notification' && m.body?.summary === 'Ran it.'))
+    expect(readFileSync(target, 'utf8')).toBe('done\n')
+    expect((await leadInbox(team)).some((m) => m.type === 'permission_request')).toBe(false)
+    const transcript = join(home, 'projects', work.replace(/[^A-Za-z0-9]/g, '-'), sessionId, 'agents', `alice@${team}.jsonl`)
+    expect(readFileSync(transcript, 'utf8')).toContain('please run the command')
+
+    // work she holds when she is stopped goes back to the pool
+    const tasks = new TaskStore(home, team)
+    await tasks.create({ subject: 'held task', owner: 'alice' })
+    await tasks.update(1, { owner: 'alice', status: 'in_progress' })
+    child.kill('SIGTERM')
+    expect(await exit).toBe(1)
+    expect(stderr()).toMatch(/stopped/)
+    expect(new TeamStore(home).read(team).members.find((m) => m.name === 'alice')?.isActive).toBe(false)
+    expect(tasks.get(1)).toMatchObject({ status: 'pending' })
+    expect(tasks.get(1)?.owner).toBeUndefined()
   }, 60_000)
 
   it('exits 2 naming an unknown team', () => {
