@@ -36,8 +36,8 @@ export async function teammateCommand(argv: string[]): Promise<number> {
     process.stderr.write(`swarmdesk teammate: ${name}@${team} was stopped before a shutdown was approved.\n`)
     return 1
   } catch (error) {
-    if (error instanceof TeamNotFoundError || error instanceof TeamNameError || error instanceof TeammateNotFoundError || error instanceof RunUsageError) {
-      throw new UsageError(`swarmdesk teammate: ${error.message}`)
+    if (error instanceof TeamNotFoundError || error instanceof TeamNameError || error instanceof TeammateNotFoundError || error instanceof RunUsageError || (error as Error).name === 'HookConfigError') {
+      throw new UsageError(`swarmdesk teammate: ${(error as Error).message}`)
     }
     process.stderr.write(`swarmdesk teammate: ${name}@${team} crashed: ${(error as Error).stack ?? String(error)}\n`)
     return 1

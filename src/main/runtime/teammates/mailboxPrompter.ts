@@ -38,8 +38,12 @@ export function createMailboxPrompter(options: MailboxPrompterOptions): Permissi
         if (body.kind !== 'structured' || body.body.type !== 'permission_response' || body.body.requestId !== request.requestId) return
         done = true
         const b = body.body
-        void mailbox.markRead(team, name, [entry.message.id]).catch(() => undefined)
-        settle(b.decision === 'allow' ? { decision: 'allow', by: 'user' } : { decision: 'deny', by: 'user', ...(b.reason ? { reason: b.reason } : {}) })
+        const answer: PermissionPromptAnswer = b.decision === 'allow' ? { decision: 'allow', by: 'user' } : { decision: 'deny', by: 'user', ...(b.reason ? { reason: b.reason } : {}) }
+        // consumed before the call goes on, so the idle loop never sees it as unread
+        void mailbox
+          .markRead(team, name, [entry.message.id])
+          .catch(() => undefined)
+          .then(() => settle(answer))
       })
       const onAbort = (): void => {
         if (done) return

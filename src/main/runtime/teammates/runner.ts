@@ -7,6 +7,7 @@ import type { TeamMember } from '../../../shared/teams'
 import { EventBus } from '../events/bus'
 import { query } from '../loop/query'
 import type { QueryEnd } from '../loop/types'
+import { createHookRunner, type HookRunner } from '../hooks'
 import { createMailbox, renderForModel, type Mailbox } from '../mailbox'
 import type { InboxEntry } from '../mailbox'
 import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
@@ -77,10 +78,15 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   const cwd = canonicalWorkspace(options.cwd ?? member.cwd)
   const bus = options.bus ?? new EventBus()
   const mailbox = createMailbox({ home })
-  const teamContext = createTeamContext({ home, sessionId: env.SWARMDESK_SESSION_ID || randomUUID(), bus, leaderName: leader, mailbox })
+  const sessionId = env.SWARMDESK_SESSION_ID || randomUUID()
+  const settings = await loadWorkspaceSettings(cwd, home, [], false)
+  const identity: AgentIdentity = { id: `${name}@${team}`, name, type: member.agentType || 'general-purpose', cwd }
+  const transcriptPath = agentTranscriptPath(home, cwd, sessionId, identity.id)
+  const hooks = settings.hooks.length ? createHookRunner({ hooks: settings.hooks, cwd, sessionId, transcriptPath }) : undefined
+  for (const message of hooks?.warnings ?? []) bus.emit({ type: 'notice', level: 'warning', message, agentId: identity.id, agentName: name })
+  const teamContext = createTeamContext({ home, sessionId, bus, leaderName: leader, mailbox, ...(hooks ? { hooks } : {}) })
   teamContext.setTeam(team)
   const tasks = teamContext.tasks()
-  const settings = await loadWorkspaceSettings(cwd, home, [], false)
   const pty = createPtyHost()
   let connection: ModelConnection | undefined
   let mode: PermissionMode = env.SWARMDESK_PLAN_MODE_REQUIRED === '1' || env.SWARMDESK_PLAN_MODE_REQUIRED === 'true' || member.planModeRequired ? 'plan' : member.mode
@@ -92,11 +98,10 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   try {
     connection = await connectModel({ env, settings, retryBaseDelayMs: options.retryBaseDelayMs })
     const agent = new TeammateAgent({
-      identity: { id: `${name}@${team}`, name, type: member.agentType || 'general-purpose', cwd },
+      identity,
+      transcriptPath,
       member,
       model: resolveModel(member.model || env.SWARMDESK_MODEL || DEFAULT_MODEL),
-      sessionId: teamContext.sessionId,
-      home,
       team,
       leader,
       bus,
@@ -106,7 +111,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       engine: new PermissionEngine(settings),
       pty,
       mode: () => mode,
-      signal: stopped.signal
+      signal: stopped.signal,
+      idleHook: hooks && (() => runIdleHook(hooks, mailbox, team, name, stopped.signal, bus, identity.id))
     })
     await agent.start()
     for (;;) {
@@ -196,12 +202,30 @@ async function waitForWork(mailbox: Mailbox, team: string, name: string, tasks: 
   }
 }
 
+/** Times in a row a TeammateIdle hook may keep the teammate working (as SubagentStop's bound, SPEC §9.9). */
+const MAX_IDLE_HOOK_BLOCKS = 3
+
+/**
+ * Runs the TeammateIdle hooks (SPEC §9.9): the reason to keep working when one blocks (exit 2),
+ * else undefined. A waiting shutdown request wins over a block.
+ */
+async function runIdleHook(hooks: HookRunner, mailbox: Mailbox, team: string, name: string, signal: AbortSignal, bus: EventBus, agentId: string): Promise<string | undefined> {
+  const outcome = await hooks.run('TeammateIdle', { teammate_name: name, team_name: team }, { signal })
+  for (const message of outcome.warnings) bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName: name })
+  if (outcome.kind !== 'block' || signal.aborted) return undefined
+  const unread = await mailbox.read(team, name, { unreadOnly: true })
+  const shutdownWaiting = unread.messages.some((e) => {
+    const body = parseMessageBody(e.message.text)
+    return body.kind === 'structured' && body.body.type === 'shutdown_request'
+  })
+  return shutdownWaiting ? undefined : outcome.reason
+}
+
 interface AgentParts {
   identity: AgentIdentity
+  transcriptPath: string
   member: TeamMember
   model: string
-  sessionId: string
-  home: string
   team: string
   leader: string
   bus: EventBus
@@ -212,6 +236,8 @@ interface AgentParts {
   pty: ReturnType<typeof createPtyHost>
   mode: () => PermissionMode
   signal: AbortSignal
+  /** The TeammateIdle hooks, when configured: a reason to keep working, or undefined. */
+  idleHook: (() => Promise<string | undefined>) | undefined
 }
 
 /** The teammate's model side: history, transcript, tools and permission gate; one turn at a time. */
@@ -224,7 +250,7 @@ class TeammateAgent {
   private system: Awaited<ReturnType<typeof renderSystemPrompt>> = []
 
   constructor(private readonly parts: AgentParts) {
-    this.transcript = new TranscriptWriter(agentTranscriptPath(parts.home, parts.identity.cwd, parts.sessionId, parts.identity.id), parts.identity.id, null)
+    this.transcript = new TranscriptWriter(parts.transcriptPath, parts.identity.id, null)
     const core = CORE_TOOLS.filter((t) => ASYNC_ALLOWED_TOOL_NAMES.includes(t.name))
     this.tools = [...core, ...TEAMMATE_TEAM_TOOLS.map((t) => withTeam(t, parts.teamContext))]
   }
@@ -235,9 +261,35 @@ class TeammateAgent {
     this.system = await renderSystemPrompt({ cwd: identity.cwd, model, context, rolePrompt: teammateRolePrompt({ team, name: identity.name, leader }) })
   }
 
-  /** Runs one user turn to its end, then tells the leader it is idle. A model error ends the turn, not the teammate. */
+  /**
+   * Runs one user turn to its end (again while a TeammateIdle hook keeps it working), then tells
+   * the leader it is idle. A model error ends the turn, not the teammate.
+   */
   async turn(text: string, taskId?: string): Promise<QueryEnd> {
-    const { identity, bus, mailbox, team, leader, teamContext } = this.parts
+    const { identity, mailbox, team, leader, teamContext } = this.parts
+    let end = await this.run(text)
+    for (let kept = 0; end.reason === 'completed' && this.parts.idleHook && kept < MAX_IDLE_HOOK_BLOCKS; kept++) {
+      const reason = await this.parts.idleHook()
+      if (reason === undefined) break
+      end = await this.run(`A TeammateIdle hook keeps you working:\n${reason}`)
+    }
+    if (end.reason === 'aborted') return end
+    const completed = taskId !== undefined && teamContext.tasks().get(Number(taskId))?.status === 'completed'
+    const summary = end.finalText.trim().replace(/\s+/g, ' ').slice(0, SUMMARY_CHARS)
+    const idle = {
+      type: 'idle_notification',
+      from: identity.name,
+      idleReason: end.reason === 'completed' ? 'available' : 'failed',
+      ...(summary ? { summary } : {}),
+      ...(completed ? { completedTaskId: taskId } : {})
+    }
+    await mailbox.send(team, leader, { from: identity.name, text: JSON.stringify(idle), ...(this.parts.member.color ? { color: this.parts.member.color } : {}) })
+    return end
+  }
+
+  /** One run of the agent loop on a new user message. */
+  private async run(text: string): Promise<QueryEnd> {
+    const { identity, bus, mailbox, team, leader } = this.parts
     const user: MessageParam = { role: 'user', content: [{ type: 'text', text }] }
     this.messages.push(user)
     this.transcript.append('user', user)
@@ -282,17 +334,6 @@ class TeammateAgent {
     }
     if (end.reason === 'model_error') bus.emit({ type: 'notice', level: 'error', message: end.error.message, agentId: identity.id, agentName: identity.name })
     emit('idle')
-    if (end.reason === 'aborted') return end
-    const completed = taskId !== undefined && teamContext.tasks().get(Number(taskId))?.status === 'completed'
-    const summary = end.finalText.trim().replace(/\s+/g, ' ').slice(0, SUMMARY_CHARS)
-    const idle = {
-      type: 'idle_notification',
-      from: identity.name,
-      idleReason: end.reason === 'completed' ? 'available' : 'failed',
-      ...(summary ? { summary } : {}),
-      ...(completed ? { completedTaskId: taskId } : {})
-    }
-    await mailbox.send(team, leader, { from: identity.name, text: JSON.stringify(idle), ...(this.parts.member.color ? { color: this.parts.member.color } : {}) })
     return end
   }
 }

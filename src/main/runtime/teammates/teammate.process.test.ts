@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -173,6 +173,36 @@ describe('swarmdesk teammate (process backend)', () => {
     expect(new TeamStore(home).read(team).members.find((m) => m.name === 'alice')?.isActive).toBe(false)
     expect(tasks.get(1)).toMatchObject({ status: 'pending' })
     expect(tasks.get(1)?.owner).toBeUndefined()
+  }, 60_000)
+
+  it('a TeammateIdle hook that exits 2 keeps it working with its stderr, then it goes idle', async () => {
+    const hookHome = mkdtempSync(join(tmpdir(), 'swarmdesk-teammate-hook-'))
+    const marker = join(hookHome, 'blocked-once')
+    // blocks the first time only: exit 2 with the instruction on stderr
+    const command = `if [ -e ${marker} ]; then exit 0; fi; touch ${marker}; echo "also check the docs" >&2; exit 2`
+    writeFileSync(join(hookHome, 'settings.json'), JSON.stringify({ hooks: { TeammateIdle: [{ hooks: [{ type: 'command', command }] }] } }))
+    server = await startScriptedServer({
+      scenario: { agents: { alice: [{ when: 'start now', text: 'Started.' }, { when: 'also check the docs', text: 'Checked the docs.' }] } }
+    })
+    servers.push(server)
+    const savedHome = home
+    home = hookHome
+    try {
+      const team = 'hooked'
+      const { child } = await startAlice(team, 'default')
+      const exit = exited(child)
+      await mailbox().send(team, 'alice', { from: 'team-lead', text: 'start now' })
+      const idle = await until('idle notification', async () => {
+        const found = (await leadInbox(team)).filter((m) => m.type === 'idle_notification')
+        return found.length > 0 && found
+      })
+      expect(idle.map((m) => m.body?.summary)).toEqual(['Checked the docs.'])
+      await mailbox().send(team, 'alice', { from: 'team-lead', text: JSON.stringify({ type: 'shutdown_request', requestId: 'bye' }) })
+      expect(await exit).toBe(0)
+    } finally {
+      home = savedHome
+      rmSync(hookHome, { recursive: true, force: true })
+    }
   }, 60_000)
 
   it('exits 2 naming an unknown team', () => {
