@@ -95,6 +95,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   options.signal?.addEventListener('abort', onAbort, { once: true })
   if (options.signal?.aborted) stopped.abort()
   await teams.setActive(team, name, true)
+  let outcome: 'shutdown' | 'aborted' | 'crashed' = 'crashed'
   try {
     connection = await connectModel({ env, settings, retryBaseDelayMs: options.retryBaseDelayMs })
     const agent = new TeammateAgent({
@@ -116,7 +117,10 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     })
     await agent.start()
     for (;;) {
-      if (stopped.signal.aborted) return { reason: 'aborted' }
+      if (stopped.signal.aborted) {
+        outcome = 'aborted'
+        return { reason: 'aborted' }
+      }
       const unread = await mailbox.read(team, name, { unreadOnly: true })
       const visible: InboxEntry[] = []
       let shutdown: { entry: InboxEntry; requestId: string } | undefined
@@ -139,6 +143,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       if (shutdown) {
         await mailbox.markRead(team, name, [shutdown.entry.message.id])
         await mailbox.send(team, leader, { from: name, text: JSON.stringify({ type: 'shutdown_approved', requestId: shutdown.requestId, from: name }), summary: `${name} is shutting down`, ...(member.color ? { color: member.color } : {}) })
+        outcome = 'shutdown'
         return { reason: 'shutdown', requestId: shutdown.requestId }
       }
       const fromLeader = visible.filter((e) => e.message.from === leader)
@@ -158,8 +163,15 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   } finally {
     options.signal?.removeEventListener('abort', onAbort)
     stopped.abort()
-    await tasks.releaseOwnedBy(name).catch(() => undefined)
+    const released = await tasks.releaseOwnedBy(name).catch(() => [] as Task[])
     await teams.setActive(team, name, false).catch(() => undefined)
+    if (outcome !== 'shutdown') {
+      // the leader learns that it left without a shutdown, and which tasks are free again (SPEC §9.5)
+      const freed = released.length ? ` Its unfinished tasks are pending again: ${released.map((t) => `#${t.id}`).join(', ')}.` : ''
+      const summary = `${name} ${outcome === 'aborted' ? 'was stopped' : 'crashed'} and exited.${freed}`
+      const body = { type: 'idle_notification', from: name, idleReason: outcome === 'aborted' ? 'interrupted' : 'failed', summary }
+      await mailbox.send(team, leader, { from: name, text: JSON.stringify(body), ...(member.color ? { color: member.color } : {}) }).catch(() => undefined)
+    }
     await pty.dispose()
     await connection?.close()
   }

@@ -173,6 +173,30 @@ describe('swarmdesk teammate (process backend)', () => {
     expect(new TeamStore(home).read(team).members.find((m) => m.name === 'alice')?.isActive).toBe(false)
     expect(tasks.get(1)).toMatchObject({ status: 'pending' })
     expect(tasks.get(1)?.owner).toBeUndefined()
+    const left = (await leadInbox(team)).filter((m) => m.type === 'idle_notification').at(-1)
+    expect(left?.body).toMatchObject({ idleReason: 'interrupted', summary: expect.stringContaining('#1') })
+  }, 60_000)
+
+  it('a crash exits 1 with the error on stderr, releases its tasks and marks it inactive', async () => {
+    server = await startScriptedServer({ scenario: { agents: { alice: [{ text: 'unused' }] } } })
+    servers.push(server)
+    const team = 'fragile'
+    const { child, stderr } = await startAlice(team, 'default')
+    const exit = exited(child)
+    const tasks = new TaskStore(home, team)
+    await tasks.create({ subject: 'held work' })
+    await until('claimed', () => tasks.get(1)?.owner === 'alice')
+    await until('idle', async () => (await leadInbox(team)).some((m) => m.type === 'idle_notification'))
+    // her inbox becomes unreadable: the next look at it fails
+    const inbox = join(home, 'teams', team, 'inboxes', 'alice', 'new')
+    rmSync(inbox, { recursive: true, force: true })
+    writeFileSync(inbox, 'not a directory')
+    await tasks.create({ subject: 'wake-up call' })
+    expect(await exit).toBe(1)
+    expect(stderr()).toMatch(/crashed: .*ENOTDIR/)
+    expect(new TeamStore(home).read(team).members.find((m) => m.name === 'alice')?.isActive).toBe(false)
+    expect(tasks.get(1)).toMatchObject({ status: 'pending' })
+    expect(tasks.get(1)?.owner).toBeUndefined()
   }, 60_000)
 
   it('a TeammateIdle hook that exits 2 keeps it working with its stderr, then it goes idle', async () => {
