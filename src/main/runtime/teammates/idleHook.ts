@@ -1,0 +1,20 @@
+import { parseMessageBody } from '../../../shared/mailbox'
+import type { EventBus } from '../events/bus'
+import type { HookRunner } from '../hooks'
+import type { Mailbox } from '../mailbox'
+
+/**
+ * Runs the TeammateIdle hooks (SPEC §9.9): the reason to keep working when one blocks (exit 2),
+ * else undefined. A waiting shutdown request wins over a block.
+ */
+export async function runIdleHook(hooks: HookRunner, mailbox: Mailbox, team: string, name: string, signal: AbortSignal, bus: EventBus, agentId: string): Promise<string | undefined> {
+  const outcome = await hooks.run('TeammateIdle', { teammate_name: name, team_name: team }, { signal })
+  for (const message of outcome.warnings) bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName: name })
+  if (outcome.kind !== 'block' || signal.aborted) return undefined
+  const unread = await mailbox.read(team, name, { unreadOnly: true })
+  const shutdownWaiting = unread.messages.some((e) => {
+    const body = parseMessageBody(e.message.text)
+    return body.kind === 'structured' && body.body.type === 'shutdown_request'
+  })
+  return shutdownWaiting ? undefined : outcome.reason
+}
