@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { TeamStore } from '../../runtime/teams'
+import { UsageError } from '../io'
+import { teammateCommand } from './teammate'
+
+describe('swarmdesk teammate: bad usage', () => {
+  const saved = { ...process.env }
+  let home: string
+  beforeEach(() => {
+    home = mkdtempSync(join(tmpdir(), 'swarmdesk-teammate-cli-'))
+    process.env.SWARMDESK_HOME = home
+    delete process.env.SWARMDESK_TEAM
+    delete process.env.SWARMDESK_AGENT_NAME
+  })
+  afterEach(() => {
+    process.env = { ...saved }
+    rmSync(home, { recursive: true, force: true })
+  })
+
+  it('names the missing flag, an unknown flag, an unknown team and an unknown member', async () => {
+    await expect(teammateCommand(['--name', 'alice'])).rejects.toThrow(/--team is required/)
+    await expect(teammateCommand(['--team', 't'])).rejects.toThrow(/--name is required/)
+    await expect(teammateCommand(['--team', 't', '--name', 'alice', '--bogus'])).rejects.toBeInstanceOf(UsageError)
+    await expect(teammateCommand(['--team', 'nope', '--name', 'alice'])).rejects.toThrow(/Team 'nope' does not exist/)
+    await new TeamStore(home).create({ name: 'crew', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: home } })
+    await expect(teammateCommand(['--team', 'crew', '--name', 'bob'])).rejects.toThrow(/'bob' is not a member of team 'crew'. Members: team-lead/)
+  })
+
+  it('takes the team and name from SWARMDESK_TEAM and SWARMDESK_AGENT_NAME', async () => {
+    process.env.SWARMDESK_TEAM = 'from-env'
+    process.env.SWARMDESK_AGENT_NAME = 'alice'
+    await expect(teammateCommand([])).rejects.toThrow(/Team 'from-env' does not exist/)
+  })
+})
