@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { parseMessageBody, type MailboxMessage } from '../../../shared/mailbox'
+import { parseMessageBody } from '../../../shared/mailbox'
 import { PermissionModeSchema, type PermissionMode } from '../../../shared/permissions'
 import type { Task } from '../../../shared/tasks'
 import { EventBus } from '../events/bus'
@@ -9,7 +9,7 @@ import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
 import type { AgentIdentity } from '../model/types'
 import { PermissionEngine } from '../permissions'
 import { createPtyHost } from '../pty'
-import { canonicalWorkspace, connectModel, loadWorkspaceSettings, type ModelConnection } from '../session/setup'
+import { canonicalWorkspace, connectModel, loadWorkspaceSettings } from '../session/setup'
 import { createTeamContext } from '../teamTools'
 import type { TaskStore } from '../tasks'
 import { LEAD_NAME, TeamStore } from '../teams'
@@ -72,17 +72,17 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   const teamContext = createTeamContext({ home, sessionId, bus, leaderName: leader, mailbox, ...(hooks ? { hooks } : {}) })
   teamContext.setTeam(team)
   const tasks = teamContext.tasks()
-  const pty = createPtyHost()
-  let connection: ModelConnection | undefined
   let mode: PermissionMode = env.SWARMDESK_PLAN_MODE_REQUIRED === '1' || env.SWARMDESK_PLAN_MODE_REQUIRED === 'true' || member.planModeRequired ? 'plan' : member.mode
   const stopped = new AbortController()
   const onAbort = (): void => stopped.abort()
   options.signal?.addEventListener('abort', onAbort, { once: true })
   if (options.signal?.aborted) stopped.abort()
+  // before it is marked active: a missing API key is bad usage, not a crash to tell the lead about
+  const connection = await connectModel({ env, settings, retryBaseDelayMs: options.retryBaseDelayMs })
+  const pty = createPtyHost()
   await teams.setActive(team, name, true)
   let outcome: 'shutdown' | 'aborted' | 'crashed' = 'crashed'
   try {
-    connection = await connectModel({ env, settings, retryBaseDelayMs: options.retryBaseDelayMs })
     const agent = new TeammateAgent({
       identity,
       transcriptPath,
@@ -113,7 +113,9 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       for (const entry of unread.messages) {
         const body = parseMessageBody(entry.message.text)
         if (body.kind === 'structured' && body.body.type === 'shutdown_request') {
-          shutdown ??= { entry, requestId: body.body.requestId }
+          // only the leader may ask for a shutdown (SPEC §9.4); anyone else's request is dropped
+          if (entry.message.from === leader) shutdown ??= { entry, requestId: body.body.requestId }
+          else handled.push(entry.message.id)
           continue
         }
         if (body.kind === 'structured' && body.body.type === 'mode_set_request') {
@@ -135,7 +137,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       const batch = fromLeader.length ? fromLeader : visible
       if (batch.length) {
         await mailbox.markRead(team, name, batch.map((e) => e.message.id))
-        await agent.turn(batch.map((e) => renderForModel(e.message as MailboxMessage)!).join('\n\n'))
+        await agent.turn(batch.flatMap((e) => renderForModel(e.message) ?? []).join('\n\n'))
         continue
       }
       const task = await claimNextTask(tasks.list().tasks, (id) => tasks.claim(id, name), name)
@@ -158,7 +160,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       await mailbox.send(team, leader, { from: name, text: JSON.stringify(body), ...(member.color ? { color: member.color } : {}) }).catch(() => undefined)
     }
     await pty.dispose()
-    await connection?.close()
+    await connection.close()
   }
 }
 
