@@ -37,8 +37,9 @@ describe('swarmdesk teammate (process backend)', () => {
   const servers: ScriptedServer[] = []
   const mailbox = () => createMailbox({ home })
 
+  // The CLI bundle is built once by the test run's global setup (scripts/test-global-setup.mjs);
+  // rebuilding it here could hand a half-written bundle to another test starting the CLI.
   beforeAll(() => {
-    execFileSync(process.execPath, [join(REPO, 'scripts', 'build-node.mjs')], { cwd: REPO, stdio: 'inherit' })
     home = mkdtempSync(join(tmpdir(), 'swarmdesk-teammate-home-'))
     work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-teammate-work-')))
   }, 120_000)
