@@ -48,7 +48,7 @@ describe('subagents', () => {
   })
 
   it('three background agents launched in one message run concurrently and notify once each, waking the idle leader', async () => {
-    const worker = (n: number) => [{ delayMs: 300 * n, tools: [{ name: 'Bash', input: { command: `echo job${n} > job${n}.txt` } }] }, { text: `job ${n} done` }]
+    const worker = (n: number) => [{ delayMs: 700 * n, tools: [{ name: 'Bash', input: { command: `echo job${n} > job${n}.txt` } }] }, { text: `job ${n} done` }]
     h = await startSubagentHarness(
       {
         agents: {
