@@ -10,6 +10,7 @@ export const PermissionDecisionRecordSchema = z.object({
   schemaVersion: z.literal(1),
   time: z.string(),
   agentId: z.string(),
+  agentName: z.string().optional(),
   tool: z.string(),
   input: z.unknown(),
   decision: z.enum(['allow', 'deny']),

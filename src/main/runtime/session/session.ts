@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { addUsage, ZERO_USAGE, type RuntimeEventInput, type Usage } from '../../../shared/events'
@@ -31,7 +31,7 @@ import type { ParentAgent } from '../subagents/types'
 import { toDisposable, type Disposable } from '../lifecycle/disposable'
 import { createHookRunner, createSubagentHookPairing } from '../hooks'
 import { bindTeamContext, createTeamContext, LEADER_TEAM_TOOLS, type TeamContext } from '../teamTools'
-import type { LoadedSettings } from '../permissions'
+import { PermissionDecisionLog, type LoadedSettings } from '../permissions'
 
 /** The session's main agent is always named `team-lead` (SPEC §15), with or without a team. */
 export const LEADER_NAME = 'team-lead'
@@ -83,7 +83,8 @@ export class Session {
   private readonly shells: BackgroundShells
   private readonly fileState = new FileStateCache()
   private readonly sessionAllowRules: string[] = []
-  private readonly permissionLog: string
+  /** Every permission decision of the session's agents (SPEC §4), as `permissions.jsonl`. */
+  private readonly permissionLog: PermissionDecisionLog
   private totalUsage: Usage = { ...ZERO_USAGE }
   private totalCost = 0
   private current: AbortController | undefined
@@ -115,7 +116,7 @@ export class Session {
     this.identity = { id: LEADER_NAME, name: LEADER_NAME, type: 'main', cwd: options.cwd }
     this.messages = history
     this.transcript = new TranscriptWriter(leaderTranscriptPath(options.home, options.cwd, sessionId), this.identity.id, parentUuid)
-    this.permissionLog = join(sessionDir(options.home, options.cwd, sessionId), 'permissions.jsonl')
+    this.permissionLog = new PermissionDecisionLog(join(sessionDir(options.home, options.cwd, sessionId), 'permissions.jsonl'))
     this.shells = createBackgroundShells(options.pty)
     const hookRunner = options.subagents && options.hookSettings?.length ? createHookRunner({ hooks: options.hookSettings, cwd: options.cwd, sessionId, transcriptPath: this.transcript.path }) : undefined
     this.hookWarnings = hookRunner ? [...hookRunner.warnings] : []
@@ -132,7 +133,8 @@ export class Session {
           prompter: options.prompter,
           pty: options.pty,
           budget: this.budget,
-          toolPool: options.tools
+          toolPool: options.tools,
+          recordPermission: (entry) => this.recordPermission(entry)
         })
       : undefined
     // the team tools come with the agent tools: both need the session's services
@@ -331,6 +333,9 @@ export class Session {
     await this.shells.killAll()
     this.fileState.clear()
     this.transcript.close()
+    // The decision log is written in order in the background; a write that fails (the session
+    // folder removed under us) is not worth failing the close for: the events carried them too.
+    await this.permissionLog.flushed().catch(() => undefined)
     this.emit({ type: 'agent_state', state: 'exited' })
     this.emit({ type: 'agent_stopped', status, ...(reason ? { reason } : {}) })
   }
@@ -346,6 +351,6 @@ export class Session {
   }
 
   private recordPermission(entry: PermissionRecord): void {
-    appendFileSync(this.permissionLog, JSON.stringify(entry) + '\n')
+    this.permissionLog.append(entry)
   }
 }

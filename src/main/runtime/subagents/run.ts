@@ -117,7 +117,7 @@ function runLoop(rt: SubagentRuntime, task: AgentTaskState) {
       sessionAllowRules: [],
       cannotPrompt: () => task.isAsync && o.bubblePermissions === false,
       record: (entry) => {
-        rt.recordPermission(entry)
+        o.recordPermission?.(entry)
         if (entry.decision === 'deny') task.denied.push(`${entry.tool}: ${entry.reason}`)
       }
     }),

@@ -1,5 +1,3 @@
-import { appendFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { ZERO_USAGE } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../events/bus'
@@ -8,9 +6,9 @@ import type { Budget } from '../loop/budget'
 import type { ModelClient } from '../model/client'
 import type { PermissionPrompter } from '../permissions/prompter'
 import { createBackgroundShells } from '../pty'
-import type { PermissionDecider } from '../session/permissionGate'
+import type { PermissionDecider, PermissionRecord } from '../session/permissionGate'
 import { ToolError, type PtyHost, type Tool } from '../tools/types'
-import { agentTranscriptPath, sessionDir } from '../transcripts/paths'
+import { agentTranscriptPath } from '../transcripts/paths'
 import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../workspace/systemPrompt'
 import { agentSlug, newAgentId } from './ids'
 import { buildForkMessages, buildPromptForkMessages } from './fork'
@@ -69,6 +67,8 @@ export interface SubagentRuntimeOptions {
   coordinator?: boolean
   /** The session's own tools: a coordinator's workers take theirs from here, not from the coordinator's short list. */
   toolPool?: readonly Tool[]
+  /** The session's permission decision log (SPEC §4: every decision is recorded). */
+  recordPermission?: (entry: PermissionRecord) => void
 }
 
 /** A fork's turn cap (SPEC §7). */
@@ -325,15 +325,6 @@ export class SubagentRuntime {
   /** @internal */
   changed(): void {
     for (const l of [...this.listeners]) l()
-  }
-
-  /** @internal Records one permission decision in the session's log (SPEC §4). */
-  recordPermission(entry: object): void {
-    try {
-      appendFileSync(join(sessionDir(this.options.home, this.options.cwd, this.options.sessionId), 'permissions.jsonl'), JSON.stringify(entry) + '\n')
-    } catch {
-      // the session folder may be gone after close; the decision is still on the event stream
-    }
   }
 
   view(task: AgentTaskState): AgentTaskView {
