@@ -16,17 +16,19 @@ afterAll(async () => {
 })
 
 /**
- * Runs `command` (which prints `ready` once its children exist) and snapshots the run's process
- * tree at that moment, before anything is killed.
+ * Runs `command` (which prints `ready` once it has started its children) and snapshots the run's
+ * process tree before anything is killed. `ready` can reach us before a backgrounded child has
+ * exec'd `sleep`, so with `sleepers` the snapshot waits (up to 3 s) until that many sleeps exist.
  */
 async function runAndCollect(
   command: string,
-  options: { timeoutMs: number; signal?: AbortSignal; onReady?: () => void; sleepSeconds?: string }
+  options: { timeoutMs: number; signal?: AbortSignal; onReady?: () => void; sleepSeconds?: string; sleepers?: number }
 ) {
   let leader = 0
   let tree: number[] = []
   let sleepers: Array<{ pid: number; pgid: number | undefined }> = []
   let seen = ''
+  let snapshot: Promise<void> = Promise.resolve()
   const result = await host.run({
     command,
     cwd: '/tmp',
@@ -36,13 +38,17 @@ async function runAndCollect(
       seen += data
       if (leader === 0 && seen.includes('ready')) {
         leader = host.livePids()[0]
-        tree = listDescendantPids(leader)
         const secs = options.sleepSeconds
-        if (secs) sleepers = sleepPids(secs).map((pid) => ({ pid, pgid: readProcEntry(pid)?.pgid }))
-        options.onReady?.()
+        snapshot = (async () => {
+          if (secs && options.sleepers) await waitFor(() => sleepPids(secs).length >= options.sleepers!, 3_000).catch(() => {})
+          tree = listDescendantPids(leader)
+          if (secs) sleepers = sleepPids(secs).map((pid) => ({ pid, pgid: readProcEntry(pid)?.pgid }))
+          options.onReady?.()
+        })()
       }
     }
   })
+  await snapshot
   return { result, leader, tree, sleepers }
 }
 
@@ -51,8 +57,9 @@ describe('PtyHost kills whole process trees', () => {
     const secs = uniqueSleepSeconds()
     const started = Date.now()
     const { result, leader, tree, sleepers } = await runAndCollect(`sleep ${secs} & sleep ${secs} & echo ready; wait`, {
-      timeoutMs: 1_000,
-      sleepSeconds: secs
+      timeoutMs: 2_000,
+      sleepSeconds: secs,
+      sleepers: 2
     })
     expect(result.timedOut).toBe(true)
     expect(result.aborted).toBe(false)
@@ -67,8 +74,9 @@ describe('PtyHost kills whole process trees', () => {
   it('also kills a child that left the process group with setsid', async () => {
     const secs = uniqueSleepSeconds()
     const { result, leader, tree, sleepers } = await runAndCollect(`setsid sleep ${secs} & sleep 0.2; echo ready; sleep 30`, {
-      timeoutMs: 1_500,
-      sleepSeconds: secs
+      timeoutMs: 2_500,
+      sleepSeconds: secs,
+      sleepers: 1
     })
     expect(result.timedOut).toBe(true)
     // Only meaningful if it really escaped: alive at the timeout, in a group of its own.
@@ -112,6 +120,7 @@ describe('PtyHost kills whole process trees', () => {
     const { result, tree, sleepers } = await runAndCollect(`sleep ${secs} & setsid sleep ${secs} & echo ready; wait`, {
       timeoutMs: 60_000,
       sleepSeconds: secs,
+      sleepers: 2,
       signal: controller.signal,
       onReady: () =>
         setTimeout(() => {

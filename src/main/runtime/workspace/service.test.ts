@@ -125,7 +125,8 @@ describe('WorkspaceService', () => {
     await s.handle('leader.prompt', { text: 'start it' })
     await s.whenIdle()
     const sleepers = () => execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => l.trim() === "sleep 301.5")
-    expect(sleepers().length).toBeGreaterThan(0)
+    // The background shell may not have exec'd `sleep` yet when the turn ends.
+    await until('the background sleep to start', () => (sleepers().length > 0 ? true : undefined))
     await s.dispose()
     service = undefined
     expect(sleepers()).toEqual([])
