@@ -18,7 +18,8 @@ import { ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS } from '../tools/registry'
 import type { AgentServices, PtyHost, Tool } from '../tools/types'
 import { TranscriptWriter } from '../transcripts/writer'
 import { readProjectContext, renderSystemPrompt } from '../workspace/systemPrompt'
-import { createMailboxPrompter } from './mailboxPrompter'
+import type { PermissionPrompter } from '../permissions/prompter'
+import { createExitPlanModeTool } from './exitPlanMode'
 import { teammateRolePrompt } from './prompt'
 
 /** Characters of the last text kept as an idle notification's summary. */
@@ -42,6 +43,10 @@ export interface AgentParts {
   engine: PermissionEngine
   pty: PtyHost
   mode: () => PermissionMode
+  /** Changes the teammate's mode (an approved plan, SPEC §9.8). */
+  setMode: (mode: PermissionMode) => void
+  /** Who decides what rules and mode leave open: the leader, over the mailbox or the worker bridge (SPEC §9.7). */
+  prompter: PermissionPrompter
   signal: AbortSignal
   /** The TeammateIdle hooks, when configured: a reason to keep working, or undefined. */
   idleHook: (() => Promise<string | undefined>) | undefined
@@ -59,7 +64,42 @@ export class TeammateAgent {
   constructor(private readonly parts: AgentParts) {
     this.transcript = new TranscriptWriter(parts.transcriptPath, parts.identity.id, null)
     const core = CORE_TOOLS.filter((t) => ASYNC_ALLOWED_TOOL_NAMES.includes(t.name))
-    this.tools = [...core, ...TEAMMATE_TEAM_TOOLS.map((t) => withTeam(t, parts.teamContext))]
+    const color = parts.member.color ? { color: parts.member.color } : {}
+    const plan = parts.member.planModeRequired
+      ? [
+          createExitPlanModeTool({
+            mailbox: parts.mailbox,
+            team: parts.team,
+            name: parts.identity.name,
+            leader: parts.leader,
+            ...color,
+            mode: parts.mode,
+            setMode: parts.setMode,
+            onWaiting: (waiting) => this.state(waiting ? 'awaiting_plan_approval' : 'running')
+          }) as Tool
+        ]
+      : []
+    this.tools = [...core, ...TEAMMATE_TEAM_TOOLS.map((t) => withTeam(t, parts.teamContext)), ...plan]
+    const asking = parts.prompter
+    this.prompter = {
+      prompt: async (request, signal) => {
+        this.state('awaiting_permission')
+        try {
+          return await asking.prompt(request, signal)
+        } finally {
+          this.state('running')
+        }
+      }
+    }
+  }
+
+  /** The permission prompter, reporting `awaiting_permission` while a question is open (SPEC §9.5). */
+  private readonly prompter: PermissionPrompter
+
+  /** Emits a liveness state (SPEC §9.5) in the teammate's name. */
+  state(state: 'running' | 'idle' | 'awaiting_permission' | 'awaiting_plan_approval' | 'stopping' | 'exited'): void {
+    const { bus, identity } = this.parts
+    bus.emit({ type: 'agent_state', state, agentId: identity.id, agentName: identity.name })
   }
 
   async start(): Promise<void> {
@@ -96,15 +136,12 @@ export class TeammateAgent {
 
   /** One run of the agent loop on a new user message. */
   private async run(text: string): Promise<QueryEnd> {
-    const { identity, bus, mailbox, team, leader } = this.parts
+    const { identity, bus } = this.parts
     const user: MessageParam = { role: 'user', content: [{ type: 'text', text }] }
     this.messages.push(user)
     this.transcript.append('user', user)
     const shells = createBackgroundShells(this.parts.pty)
-    const emit = (state: 'running' | 'idle'): void => {
-      bus.emit({ type: 'agent_state', state, agentId: identity.id, agentName: identity.name })
-    }
-    emit('running')
+    this.state('running')
     let end: QueryEnd
     try {
       const loop = query({
@@ -122,7 +159,7 @@ export class TeammateAgent {
           cwd: identity.cwd,
           mode: this.parts.mode,
           engine: this.parts.engine,
-          prompter: createMailboxPrompter({ mailbox, team, name: identity.name, leader, ...(this.parts.member.color ? { color: this.parts.member.color } : {}) }),
+          prompter: this.prompter,
           sessionAllowRules: this.sessionAllowRules,
           record: () => undefined
         })
@@ -140,7 +177,7 @@ export class TeammateAgent {
       await shells.killAll()
     }
     if (end.reason === 'model_error') bus.emit({ type: 'notice', level: 'error', message: end.error.message, agentId: identity.id, agentName: identity.name })
-    emit('idle')
+    this.state('idle')
     return end
   }
 }

@@ -1,7 +1,7 @@
 import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../shared/permissions'
-import { parseMessageBody } from '../../../shared/mailbox'
 import type { Mailbox } from '../mailbox'
 import type { PermissionPrompter } from '../permissions/prompter'
+import { sendAndAwaitReply } from './inboxReply'
 
 /** Options of {@link createMailboxPrompter}. */
 export interface MailboxPrompterOptions {
@@ -28,31 +28,7 @@ export function createMailboxPrompter(options: MailboxPrompterOptions): Permissi
     async prompt(request: PermissionPromptRequest, signal: AbortSignal): Promise<PermissionPromptAnswer> {
       if (signal.aborted) return { decision: 'deny', by: 'cancelled' }
       options.onWaiting?.(true)
-      let settle: (answer: PermissionPromptAnswer) => void = () => undefined
-      const answered = new Promise<PermissionPromptAnswer>((resolve) => (settle = resolve))
-      let done = false
-      // subscribe before sending, so an answer cannot arrive unseen
-      const subscription = mailbox.onDidReceive(team, name, (entry) => {
-        if (done) return
-        const body = parseMessageBody(entry.message.text)
-        if (body.kind !== 'structured' || body.body.type !== 'permission_response' || body.body.requestId !== request.requestId) return
-        done = true
-        const b = body.body
-        const answer: PermissionPromptAnswer = b.decision === 'allow' ? { decision: 'allow', by: 'user' } : { decision: 'deny', by: 'user', ...(b.reason ? { reason: b.reason } : {}) }
-        // consumed before the call goes on, so the idle loop never sees it as unread
-        void mailbox
-          .markRead(team, name, [entry.message.id])
-          .catch(() => undefined)
-          .then(() => settle(answer))
-      })
-      const onAbort = (): void => {
-        if (done) return
-        done = true
-        settle({ decision: 'deny', by: 'cancelled' })
-      }
-      signal.addEventListener('abort', onAbort, { once: true })
       try {
-        await subscription.ready
         const input = typeof request.input === 'object' && request.input !== null && !Array.isArray(request.input) ? (request.input as Record<string, unknown>) : { value: request.input }
         const body = {
           type: 'permission_request',
@@ -63,12 +39,19 @@ export function createMailboxPrompter(options: MailboxPrompterOptions): Permissi
           input,
           description: request.reason
         }
-        await mailbox.send(team, leader, { from: name, text: JSON.stringify(body), summary: `${request.tool} needs permission`, ...(options.color ? { color: options.color } : {}) })
-        return await answered
+        const answer = await sendAndAwaitReply<PermissionPromptAnswer>({
+          mailbox,
+          team,
+          name,
+          signal,
+          send: () => mailbox.send(team, leader, { from: name, text: JSON.stringify(body), summary: `${request.tool} needs permission`, ...(options.color ? { color: options.color } : {}) }),
+          match: (b) => {
+            if (b.type !== 'permission_response' || b.requestId !== request.requestId) return undefined
+            return b.decision === 'allow' ? { decision: 'allow', by: 'user' } : { decision: 'deny', by: 'user', ...(b.reason ? { reason: b.reason } : {}) }
+          }
+        })
+        return answer === 'aborted' ? { decision: 'deny', by: 'cancelled' } : answer
       } finally {
-        done = true
-        signal.removeEventListener('abort', onAbort)
-        subscription.dispose()
         options.onWaiting?.(false)
       }
     }

@@ -9,6 +9,9 @@ import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
 import type { AgentIdentity } from '../model/types'
 import { PermissionEngine } from '../permissions'
 import { createPtyHost } from '../pty'
+import type { PermissionPrompter } from '../permissions/prompter'
+import type { PtyHost } from '../tools/types'
+import { createMailboxPrompter } from './mailboxPrompter'
 import { canonicalWorkspace, connectModel, loadWorkspaceSettings } from '../session/setup'
 import { createTeamContext } from '../teamTools'
 import type { TaskStore } from '../tasks'
@@ -34,6 +37,17 @@ export interface TeammateRunOptions {
   bus?: EventBus
   /** Backoff of in-band overload retries, ms (tests shorten it). */
   retryBaseDelayMs?: number
+  /**
+   * Where shell commands run. A worker teammate passes its RPC client of the main thread's PTY
+   * host (node-pty never runs in a worker, SPEC §1); default a PTY host of this process, disposed
+   * when the teammate ends. An injected host is left to its owner.
+   */
+  pty?: PtyHost
+  /**
+   * Who decides what the rules and mode leave open (SPEC §9.7): a worker passes the leader
+   * permission bridge; default the leader through the mailbox (the process backend).
+   */
+  prompter?: PermissionPrompter
 }
 
 /** How a teammate ended without crashing. */
@@ -79,11 +93,12 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   if (options.signal?.aborted) stopped.abort()
   // before it is marked active: a missing API key is bad usage, not a crash to tell the lead about
   const connection = await connectModel({ env, settings, retryBaseDelayMs: options.retryBaseDelayMs })
-  const pty = createPtyHost()
+  const pty = options.pty ?? createPtyHost()
   await teams.setActive(team, name, true)
   let outcome: 'shutdown' | 'aborted' | 'crashed' = 'crashed'
+  let agent: TeammateAgent | undefined
   try {
-    const agent = new TeammateAgent({
+    agent = new TeammateAgent({
       identity,
       transcriptPath,
       member,
@@ -97,6 +112,10 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       engine: new PermissionEngine(settings),
       pty,
       mode: () => mode,
+      setMode: (next) => {
+        mode = next
+      },
+      prompter: options.prompter ?? createMailboxPrompter({ mailbox, team, name, leader, ...(member.color ? { color: member.color } : {}) }),
       signal: stopped.signal,
       idleHook: hooks && (() => runIdleHook(hooks, mailbox, team, name, stopped.signal, bus, identity.id))
     })
@@ -129,6 +148,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       if (handled.length) await mailbox.markRead(team, name, handled)
       if (shutdown) {
         await mailbox.markRead(team, name, [shutdown.entry.message.id])
+        agent.state('stopping')
         await mailbox.send(team, leader, { from: name, text: JSON.stringify({ type: 'shutdown_approved', requestId: shutdown.requestId, from: name }), summary: `${name} is shutting down`, ...(member.color ? { color: member.color } : {}) })
         outcome = 'shutdown'
         return { reason: 'shutdown', requestId: shutdown.requestId }
@@ -159,7 +179,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       const body = { type: 'idle_notification', from: name, idleReason: outcome === 'aborted' ? 'interrupted' : 'failed', summary }
       await mailbox.send(team, leader, { from: name, text: JSON.stringify(body), ...(member.color ? { color: member.color } : {}) }).catch(() => undefined)
     }
-    await pty.dispose()
+    if (outcome !== 'crashed') agent?.state('exited')
+    if (!options.pty) await pty.dispose()
     await connection.close()
   }
 }

@@ -1,0 +1,110 @@
+import type { PermissionMode } from '../../../shared/permissions'
+
+/** Where a teammate runs (SPEC §1, §9.2). `auto` in settings means `worker`. */
+export type TeammateBackend = 'worker' | 'process'
+
+/**
+ * Everything a backend needs to start one teammate (SPEC §1, §9.2). The member is already in the
+ * team config (`<home>/teams/{team}/config.json`) and its initial prompt already in its inbox,
+ * so both backends start the same way: run the idle loop of `runTeammate`, which reads it.
+ */
+export interface TeammateSpawnConfig {
+  /** Swarmdesk's data directory (SPEC §12). */
+  home: string
+  team: string
+  /** Member name (`alice`); the agent id is `alice@team`. */
+  name: string
+  /** `name@team`. */
+  agentId: string
+  /** Working directory, absolute (the workspace, or its worktree). */
+  cwd: string
+  color: string
+  /** Resolved model id. */
+  model: string
+  /** The permission mode it starts in (`plan` when plan approval is required). */
+  mode: PermissionMode
+  planModeRequired: boolean
+  /** The leader's session id (transcripts go under it). */
+  sessionId: string
+  /** The leader's agent id (`team-lead@team`). */
+  leaderAgentId: string
+  /**
+   * Model access and other variables the teammate inherits: ANTHROPIC_API_KEY / AUTH_TOKEN /
+   * BASE_URL, SWARMDESK_MODEL. A worker reads them from here, a process gets them in its env.
+   */
+  env: Record<string, string>
+}
+
+/** How a teammate's run ended, as the leader's side saw it. */
+export interface TeammateExitInfo {
+  /**
+   * `exited`: it ended by itself (an approved shutdown, or a stop it cleaned up after, having
+   * released its tasks and told the leader). `crashed`: it died without cleaning up (a throw, a
+   * hang past the heartbeat, out of memory, `process.exit`, a signal): the leader's side must
+   * release its tasks, mark it inactive and tell the leader. `killed`: {@link TeammateExecutor.kill}.
+   */
+  status: 'exited' | 'crashed' | 'killed'
+  /** For a person: what happened (`heartbeat lost for 3 s`, `exit code 1`, the error message). */
+  reason?: string
+}
+
+/** A started teammate. */
+export interface TeammateHandle {
+  readonly agentId: string
+  readonly backend: TeammateBackend
+  /** Pid of the teammate's process (process backend), or of this process (worker backend). */
+  readonly pid: number
+  /** Resolves once, when the teammate is gone for good, however it ended. Never rejects. */
+  readonly exited: Promise<TeammateExitInfo>
+}
+
+/**
+ * One teammate backend (SPEC §1, §9.2; Claude Code's TeammateExecutor). Both backends talk to
+ * the team through its files (mailbox, task list, team config), so messages are sent the same way;
+ * they differ in where the agent loop runs and how its events and permission requests reach the
+ * leader.
+ */
+export interface TeammateExecutor {
+  readonly backend: TeammateBackend
+  /**
+   * Starts a teammate. Resolves once it is running (its loop is about to read its inbox).
+   * @throws Error when it cannot start (the entry file is missing, the pty cannot spawn); nothing
+   *   is left running then.
+   */
+  spawn(config: TeammateSpawnConfig): Promise<TeammateHandle>
+  /** Delivers a message to a teammate's inbox (SPEC §9.3); wakes it if idle. */
+  sendMessage(agentId: string, message: { from: string; text: string; summary?: string; color?: string }): Promise<void>
+  /**
+   * Ends a teammate at once, without a shutdown request, and waits until it is verifiably gone
+   * (worker terminated; process group dead). Idempotent; resolves for an unknown id.
+   */
+  kill(agentId: string, reason?: string): Promise<void>
+  /** True while the teammate runs. */
+  isAlive(agentId: string): boolean
+  /** Kills every teammate this executor started. */
+  dispose(): Promise<void>
+}
+
+/** The executors a session can spawn with, by backend (SPEC §9.2: per call, else the setting). */
+export class TeammateExecutorRegistry {
+  private readonly executors = new Map<TeammateBackend, TeammateExecutor>()
+
+  register(executor: TeammateExecutor): void {
+    this.executors.set(executor.backend, executor)
+  }
+
+  /** @throws Error naming the registered backends when `backend` has none. */
+  get(backend: TeammateBackend): TeammateExecutor {
+    const executor = this.executors.get(backend)
+    if (!executor) throw new Error(`No '${backend}' teammate backend here; available: ${[...this.executors.keys()].join(', ') || 'none'}.`)
+    return executor
+  }
+
+  has(backend: TeammateBackend): boolean {
+    return this.executors.has(backend)
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.executors.values()].map((e) => e.dispose()))
+  }
+}
