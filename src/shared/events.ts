@@ -109,6 +109,17 @@ export const ToolOutputEventSchema = z.object({
   data: z.string()
 })
 
+/**
+ * Raw output of an agent whose pane IS a terminal (a `process` teammate, SPEC §1: its pane shows
+ * the terminal it runs in, ANSI intact). The CLI's `--json` stream leaves it out unless asked;
+ * consumers that do not render terminals ignore it.
+ */
+export const TerminalOutputEventSchema = z.object({
+  ...base,
+  type: z.literal('terminal_output'),
+  data: z.string()
+})
+
 export const PermissionRequestEventSchema = z.object({
   ...base,
   type: z.literal('permission_request'),
@@ -196,6 +207,7 @@ export const RuntimeEventSchema = z.discriminatedUnion('type', [
   ToolCallEventSchema,
   ToolResultEventSchema,
   ToolOutputEventSchema,
+  TerminalOutputEventSchema,
   PermissionRequestEventSchema,
   PermissionDecidedEventSchema,
   MessageSentEventSchema,

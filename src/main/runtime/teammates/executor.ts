@@ -38,12 +38,17 @@ export interface TeammateSpawnConfig {
 /** How a teammate's run ended, as the leader's side saw it. */
 export interface TeammateExitInfo {
   /**
-   * `exited`: it ended by itself (an approved shutdown, or a stop it cleaned up after, having
-   * released its tasks and told the leader). `crashed`: it died without cleaning up (a throw, a
-   * hang past the heartbeat, out of memory, `process.exit`, a signal): the leader's side must
-   * release its tasks, mark it inactive and tell the leader. `killed`: {@link TeammateExecutor.kill}.
+   * `exited`: it ended by itself (an approved shutdown, or a stop). `crashed`: an error, a hang
+   * past the heartbeat, out of memory, `process.exit`, an unexpected exit code or signal.
+   * `killed`: {@link TeammateExecutor.kill} ended it.
    */
   status: 'exited' | 'crashed' | 'killed'
+  /**
+   * True when the teammate itself released its tasks, marked itself inactive and told the leader
+   * before it ended (its runner's cleanup ran: an approved shutdown, a stop, or an error its loop
+   * caught). False when it died without that: the leader's side does the cleanup (SPEC §9.5).
+   */
+  reported: boolean
   /** For a person: what happened (`heartbeat lost for 3 s`, `exit code 1`, the error message). */
   reason?: string
 }
