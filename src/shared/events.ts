@@ -63,7 +63,10 @@ export const AgentStartedEventSchema = z.object({
   type: z.literal('agent_started'),
   agentType: z.string(),
   parentId: z.string().optional(),
+  /** Teammates only: where it runs (SPEC §9.2). */
   backend: z.enum(['worker', 'process']).optional(),
+  /** Teammates only: its team colour from the team config (`blue`, `green`…, SPEC §9.2). */
+  color: z.string().optional(),
   depth: z.number().int().nonnegative(),
   model: z.string().optional(),
   cwd: z.string().optional()
