@@ -1,7 +1,8 @@
 import { MAILBOX_SCHEMA_VERSION, MailboxMessageSchema, messageKind, type MailboxMessage, type ProtocolType } from '../../../shared/mailbox'
 import { toDisposable, type Disposable } from '../lifecycle/disposable'
 import { InvalidMessageError, MailboxAbortError } from './errors'
-import { assertName, inboxPaths, newMessageId, type InboxPaths } from './names'
+import { readdirSync } from 'node:fs'
+import { assertName, inboxPaths, isMessageFile, newMessageId, type InboxPaths } from './names'
 import { deliver, ensureInbox, markEntriesRead, readEntries, sweepTmp, type InboxEntry, type InboxProblem } from './store'
 import { DEFAULT_POLL_MS, watchDirectory } from './watch'
 
@@ -119,6 +120,20 @@ export class Mailbox {
     const targets = [...new Set(members)].filter((m) => m !== message.from)
     for (const m of targets) assertName('to', m)
     return Promise.all(targets.map((m) => this.send(team, m, message)))
+  }
+
+  /**
+   * Number of unread messages in `agent`'s inbox (files in `new/`), read synchronously without
+   * parsing them: a cheap check for "is anything waiting to be delivered" (SPEC §15). 0 for an
+   * inbox that does not exist yet.
+   */
+  unreadCount(team: string, agent: string): number {
+    try {
+      return readdirSync(this.paths(team, agent).new).filter(isMessageFile).length
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
+      throw error
+    }
   }
 
   /** Reads `agent`'s inbox, oldest first; changes nothing. Invalid files land in `problems`. */

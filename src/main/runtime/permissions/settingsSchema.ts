@@ -44,7 +44,11 @@ export const SettingsFileSchema = z
     apiBaseUrl: z.string().optional(),
     /** Swarmdesk's fork and coordinator switches (SPEC §11). */
     forkSubagents: z.boolean().optional(),
-    coordinatorMode: z.boolean().optional()
+    coordinatorMode: z.boolean().optional(),
+    /** Where teammates run when a spawn names no backend (SPEC §9.2): `auto` = `worker`. */
+    teammateBackend: z.enum(['auto', 'worker', 'process']).optional(),
+    /** Seconds a teammate has to answer a shutdown request before it is killed (SPEC §9.5). */
+    teammateShutdownTimeoutSeconds: z.number().positive().max(3600).optional()
   })
   .superRefine((file, ctx) => {
     // Unknown keys are kept for other subsystems, but a near-miss of a policy key is an error:

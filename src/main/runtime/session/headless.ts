@@ -96,6 +96,8 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     const onAbort = (): void => running.stop()
     options.signal?.addEventListener('abort', onAbort, { once: true })
     const end = await runUntilSettled(session, options.prompt).finally(() => options.signal?.removeEventListener('abort', onAbort))
+    // SPEC §9.5: at the end of a headless run, remaining teammates get a shutdown request, then the timeout, then a kill
+    await session.teammates?.shutdownAll()
     const outcome = describeEnd(end)
     if (end.reason === 'model_error' && end.error.kind === 'scenario') {
       options.bus.emit({ type: 'scenario_error', message: end.error.message, agentId: session.identity.id, agentName: session.identity.name })
@@ -133,13 +135,17 @@ export async function runUntilSettled(session: Session, prompt: string): Promise
       continue
     }
     const agents = session.subagents
-    if (!agents?.anyRunning()) break
+    const team = session.teammates
+    const teamSettled = !team || (await team.settled())
+    if (session.pendingCount > 0) continue
+    if (!agents?.anyRunning() && teamSettled) break
     await new Promise<void>((resolve) => {
-      const queued = session.onDidQueue(() => done())
-      const changed = agents.onDidChange(() => done())
+      const subs = [session.onDidQueue(() => done()), ...(agents ? [agents.onDidChange(() => done())] : []), ...(team ? [team.onDidChange(() => done())] : [])]
+      // a quiet team settles by time alone: look again when its quiet period is over
+      const timer = team && !teamSettled ? setTimeout(done, team.settleDelayMs + 10) : undefined
       function done(): void {
-        queued.dispose()
-        changed.dispose()
+        clearTimeout(timer)
+        for (const s of subs) s.dispose()
         resolve()
       }
     })

@@ -32,6 +32,7 @@ import { toDisposable, type Disposable } from '../lifecycle/disposable'
 import { createHookRunner, createSubagentHookPairing } from '../hooks'
 import { bindTeamContext, createTeamContext, LEADER_TEAM_TOOLS, type TeamContext } from '../teamTools'
 import { PermissionDecisionLog, type LoadedSettings } from '../permissions'
+import { TeammateSupervisor, type TeammateSupervisorOptions } from '../teammates/supervisor'
 
 /** The session's main agent is always named `team-lead` (SPEC §15), with or without a team. */
 export const LEADER_NAME = 'team-lead'
@@ -61,6 +62,11 @@ export interface SessionOptions {
    */
   /** Hook commands from settings, per source (SPEC §9.9); subagent hooks run when subagents are on. */
   hookSettings?: LoadedSettings['hooks']
+  /**
+   * Agent teams' teammates (SPEC §9): the backends and how to reach the model. With subagents on,
+   * the leader's Agent tool then spawns teammates for calls with a `name`.
+   */
+  teammates?: Omit<TeammateSupervisorOptions, 'cwd' | 'sessionId' | 'bus' | 'team' | 'prompter' | 'enqueue'>
   subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'autoBackgroundMs' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'>
 }
 
@@ -99,6 +105,8 @@ export class Session {
   readonly subagents: SubagentRuntime | undefined
   /** The session's team and task list (SPEC §9.1, §9.6); undefined when subagents are not configured. */
   readonly team: TeamContext | undefined
+  /** The leader's side of its team's teammates (SPEC §9.2–9.8); undefined without teammates. */
+  readonly teammates: TeammateSupervisor | undefined
   private readonly tools: Tool[]
   private readonly hookWarnings: string[]
   private readonly unpricedModels = new Set<string>()
@@ -140,6 +148,10 @@ export class Session {
     // the team tools come with the agent tools: both need the session's services
     this.team = options.subagents ? createTeamContext({ home: options.home, sessionId, bus: options.bus, leaderName: LEADER_NAME, teamFile: join(sessionDir(options.home, options.cwd, sessionId), 'team.json'), ...(hookRunner ? { hooks: hookRunner } : {}) }) : undefined
     const team = this.team
+    this.teammates =
+      team && options.teammates
+        ? new TeammateSupervisor({ ...options.teammates, cwd: options.cwd, sessionId, bus: options.bus, team, prompter: options.prompter, enqueue: (text) => this.enqueue(text) })
+        : undefined
     this.tools = options.subagents?.coordinator
       ? // SPEC §10: the coordinator's tools are Agent (workers), SendMessage, TaskStop and read-only tools.
         [...options.tools.filter((t) => (COORDINATOR_READ_TOOLS as readonly string[]).includes(t.name)), AgentTool, SendMessageTool, TaskStopTool]
@@ -244,7 +256,7 @@ export class Session {
           fileState: this.fileState,
           pty: this.options.pty,
           shells: this.shells,
-          ...(this.subagents ? { services: { subagents: this.subagents, self: this.asParent(), ...(this.team ? { team: this.team } : {}) } } : {})
+          ...(this.subagents ? { services: { subagents: this.subagents, self: this.asParent(), ...(this.team ? { team: this.team } : {}), ...(this.teammates ? { teammates: this.teammates } : {}) } } : {})
         },
         drainPending: () => this.pending.splice(0),
         gate: createPermissionGate({
@@ -306,14 +318,17 @@ export class Session {
       tools: () => this.tools,
       fileState: this.fileState,
       turnSignal: () => this.current?.signal ?? this.idleSignal,
-      enqueue: (text) => {
-        this.pending.push(text)
-        for (const l of [...this.queueListeners]) l()
-      },
+      enqueue: (text) => this.enqueue(text),
       isAsync: false,
       isFork: false,
       forkSource: () => ({ system: this.system, messages: this.messages })
     }
+  }
+
+  /** Queues a message for the leader's next turn boundary and wakes an idle leader (SPEC §6.5). */
+  private enqueue(text: string): void {
+    this.pending.push(text)
+    for (const l of [...this.queueListeners]) l()
   }
 
   /** Aborts the running prompt, if any (its tools are stopped, its process groups killed). */
@@ -330,6 +345,7 @@ export class Session {
     this.stop()
     this.closed = true
     await this.subagents?.stopAll()
+    await this.teammates?.dispose()
     await this.shells.killAll()
     this.fileState.clear()
     this.transcript.close()

@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { ModelClient } from '../model/client'
 import { loadPermissionSettings, type LoadedSettings } from '../permissions'
 import { startScriptedServer, type ScriptedServer } from '../scripted'
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../teammates/supervisor'
 
 /** Bad input to a run or a workspace (exit code 2): the message says what was wrong and what to do. */
 export class RunUsageError extends Error {
@@ -88,4 +89,39 @@ export function modeSwitches(flags: { fork?: boolean; coordinator?: boolean }, s
   const coordinator = flags.coordinator === true || settingSwitch(settings, 'coordinatorMode') === true
   const fork = flags.fork === true || settingSwitch(settings, 'forkSubagents') === true
   return { forkEnabled: fork && !coordinator, coordinator }
+}
+
+/**
+ * The teammate settings (SPEC §9.2, §9.5): backend when a spawn names none (`teammateBackend`,
+ * `auto` = `worker`) and the shutdown timeout (`teammateShutdownTimeoutSeconds`, default 20 s);
+ * the highest source that sets each wins. Values are validated when the settings load.
+ */
+export function teammateSettings(settings: LoadedSettings): { defaultBackend: 'worker' | 'process'; shutdownTimeoutMs: number } {
+  let backend: unknown
+  let timeout: unknown
+  for (const source of settings.sources) {
+    const data = source.data as Record<string, unknown>
+    if (data.teammateBackend !== undefined) backend = data.teammateBackend
+    if (data.teammateShutdownTimeoutSeconds !== undefined) timeout = data.teammateShutdownTimeoutSeconds
+  }
+  return {
+    defaultBackend: backend === 'process' ? 'process' : 'worker',
+    shutdownTimeoutMs: typeof timeout === 'number' ? timeout * 1000 : DEFAULT_SHUTDOWN_TIMEOUT_MS
+  }
+}
+
+/**
+ * What a teammate needs to reach the model (SPEC §1): the scripted server's URL for a scenario
+ * run, else the API key, auth token and base URL of the session (environment first, then trusted
+ * settings), and SWARMDESK_MODEL. Never logged.
+ */
+export function teammateModelEnv(connection: ModelConnection, env: NodeJS.ProcessEnv, settings: LoadedSettings): Record<string, string> {
+  if (connection.scripted) return { ANTHROPIC_API_KEY: 'scripted-model', ANTHROPIC_BASE_URL: connection.scripted.url }
+  const out: Record<string, string> = {}
+  if (env.ANTHROPIC_API_KEY) out.ANTHROPIC_API_KEY = env.ANTHROPIC_API_KEY
+  if (env.ANTHROPIC_AUTH_TOKEN) out.ANTHROPIC_AUTH_TOKEN = env.ANTHROPIC_AUTH_TOKEN
+  const baseURL = env.ANTHROPIC_BASE_URL || settings.env.ANTHROPIC_BASE_URL || settings.apiBaseUrl
+  if (baseURL) out.ANTHROPIC_BASE_URL = baseURL
+  if (env.SWARMDESK_MODEL) out.SWARMDESK_MODEL = env.SWARMDESK_MODEL
+  return out
 }

@@ -4,6 +4,9 @@ import { MAX_AGENT_DEPTH, type SubagentRuntime } from './runtime'
 import type { AgentTaskState, ParentAgent } from './types'
 import { historyIsFork } from './fork'
 import { WORKER_TYPE } from '../coordinator'
+import { sanitizeName } from '../../../shared/teams'
+import { LEAD_NAME } from '../teams'
+import { teammateMode } from '../teammates/supervisor'
 
 /** Claude Code's Agent tool input (SPEC §3). */
 export const AgentInputSchema = z.object({
@@ -80,6 +83,40 @@ async function awaitSync(rt: SubagentRuntime, task: AgentTaskState): Promise<Too
 }
 
 /**
+ * The teammate path (SPEC §9.2): Agent with `name` spawns a named teammate into the caller's team
+ * on the `backend` asked for (else the setting). Only the team lead spawns teammates (a flat
+ * roster); `mode: "plan"` means its plan needs approval first.
+ */
+async function spawnTeammate(ctx: ToolContext, input: AgentInput): Promise<ToolResult> {
+  const { subagents: rt, self, team, teammates } = services(ctx)
+  if (self.depth !== 0 || self.isFork) throw new ToolError('Only the team lead spawns teammates (the roster is flat). Omit `name` to start a subagent, or ask the team lead with SendMessage.')
+  if (!teammates || !team) throw new ToolError('Teammates are not available in this session. Omit `name` to start a subagent.')
+  const current = team.team()
+  if (!current) throw new ToolError('Spawning a teammate needs a team: create one with TeamCreate first, or omit `name` to start a subagent.')
+  if (input.team_name !== undefined && sanitizeName(input.team_name) !== current) throw new ToolError(`You lead team '${current}', not '${input.team_name}': omit team_name or use '${current}'.`)
+  const name = sanitizeName(input.name ?? '')
+  if (!name || name === LEAD_NAME) throw new ToolError(`"${input.name}" cannot name a teammate: use letters, digits and dashes, and not "${LEAD_NAME}".`)
+  const type = input.subagent_type ?? 'general-purpose'
+  const definition = rt.options.definitions().get(type)
+  if (!definition) throw new ToolError(`Unknown subagent_type "${type}". Available types: ${[...rt.options.definitions().keys()].sort().join(', ')}.`)
+  let spawned
+  try {
+    const mode = teammateMode(input.mode, self.mode())
+    const { model } = rt.options.resolveModel(definition, input.model, self.model)
+    spawned = await teammates.spawn({ name, prompt: input.prompt, description: input.description, agentType: type, model, mode, ...(input.backend ? { backend: input.backend } : {}) })
+  } catch (error) {
+    if (error instanceof ToolError) throw error
+    throw new ToolError((error as Error).message)
+  }
+  return {
+    content: [
+      `Spawned teammate ${spawned.name} (${spawned.agentId}) on the ${spawned.backend} backend; your prompt is in its inbox.`,
+      `It reports with SendMessage and goes idle when its turn ends; its messages and idle notifications reach you as <teammate-message> elements. Message it with SendMessage (to: "${spawned.name}"), and ask it to shut down with a shutdown_request when its work is done.`
+    ].join('\n')
+  }
+}
+
+/**
  * The Agent tool (SPEC §6.1–6.4): routes to a subagent of the named type (default
  * `general-purpose`), sync (the parent waits for the final text) or async (`async_launched` at
  * once, a task notification later). Every refusal happens before anything starts.
@@ -87,16 +124,15 @@ async function awaitSync(rt: SubagentRuntime, task: AgentTaskState): Promise<Too
 export const AgentTool: Tool<AgentInput> = {
   name: 'Agent',
   description:
-    'Start a subagent to work on a task in its own context and report back. Use it to explore or search broadly, to run independent pieces of work in parallel (several Agent calls in one message run concurrently), or to verify work with a fresh eye. Give a complete, self-contained prompt: the agent sees nothing of this conversation. subagent_type picks the kind of agent (general-purpose by default). With run_in_background the call returns at once and a <task-notification> arrives when the agent ends; otherwise you get its final answer as the result.',
+    'Start a subagent to work on a task in its own context and report back. Use it to explore or search broadly, to run independent pieces of work in parallel (several Agent calls in one message run concurrently), or to verify work with a fresh eye. Give a complete, self-contained prompt: the agent sees nothing of this conversation. subagent_type picks the kind of agent (general-purpose by default). With run_in_background the call returns at once and a <task-notification> arrives when the agent ends; otherwise you get its final answer as the result. After TeamCreate, a call with `name` spawns a named teammate instead: it works in parallel in its own pane on the shared task list, on the `backend` you pick (worker or process), and talks to you with SendMessage; `mode: "plan"` makes it get your approval of its plan before it changes anything.',
   inputSchema: AgentInputSchema,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input) => ({ kind: 'tool', specifier: input.subagent_type ?? 'general-purpose', readOnly: true }),
   async call(input, ctx) {
     const { subagents: rt, self } = services(ctx)
-    if (input.name !== undefined || input.team_name !== undefined) {
-      throw new ToolError('Spawning a named teammate needs an agent team, which this version does not run yet. Omit `name` and `team_name` to start a subagent.')
-    }
+    if (input.name !== undefined) return spawnTeammate(ctx, input)
+    if (input.team_name !== undefined) throw new ToolError('`team_name` goes with `name`: give the teammate a name to spawn it into your team, or omit both to start a subagent.')
     // A fork keeps the Agent tool for prefix parity with its parent, but may not use it (SPEC §7).
     if (self.isFork) throw new ToolError('A fork cannot start agents: carry out your directive yourself and report back.')
     if (self.depth + 1 > MAX_AGENT_DEPTH) throw new ToolError(`Agents may nest at most ${MAX_AGENT_DEPTH} deep; this agent is at depth ${self.depth}. Do the work yourself.`)

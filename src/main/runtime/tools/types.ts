@@ -4,6 +4,7 @@ import type { FileStateCache } from './fileState'
 import type { SubagentRuntime } from '../subagents/runtime'
 import type { ParentAgent } from '../subagents/types'
 import type { TeamContext } from '../teamTools/context'
+import type { TeammateSupervisor } from '../teammates/supervisor'
 
 /**
  * What a tool call may use (SPEC §3, §6.2). One context per agent; the loop adds the per-call
@@ -37,6 +38,8 @@ export interface AgentServices {
   self: ParentAgent
   /** The session's team and task list, for SendMessage to teammates and the task/team tools (SPEC §9); absent for an agent outside a team's session. */
   team?: TeamContext
+  /** The leader's teammate supervisor (SPEC §9.2): present for the session's main agent when teammates are enabled. */
+  teammates?: TeammateSupervisor
 }
 
 /** What a tool call returns to the model. `isError` marks a failure the model can act on. */

@@ -1,0 +1,473 @@
+import { parseMessageBody, type MailboxMessage } from '../../../shared/mailbox'
+import type { AgentState, RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
+import { PermissionModeSchema, type PermissionMode } from '../../../shared/permissions'
+import type { PermissionPromptAnswer } from '../../../shared/permissions'
+import { agentId as teamAgentId } from '../../../shared/teams'
+import type { EventBus } from '../events/bus'
+import { Emitter, type Disposable } from '../lifecycle/disposable'
+import { renderForModel, type InboxEntry } from '../mailbox'
+import type { PermissionPrompter } from '../permissions/prompter'
+import type { TeamContext } from '../teamTools'
+import { LEAD_NAME } from '../teams'
+import type { TeammateBackend, TeammateExecutorRegistry, TeammateExitInfo, TeammateHandle } from './executor'
+
+/** Milliseconds a teammate has to answer a shutdown request before it is killed (SPEC §9.5). */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000
+
+/** Milliseconds the team must stay quiet before a headless run counts it as settled (see {@link TeammateSupervisor.whenSettled}). */
+const SETTLE_QUIET_MS = 250
+
+/** What the leader's side of a team is made of. */
+export interface TeammateSupervisorOptions {
+  /** Workspace root: teammates work here. */
+  cwd: string
+  sessionId: string
+  bus: EventBus
+  /** The session's team context (its team, stores and mailbox). */
+  team: TeamContext
+  registry: TeammateExecutorRegistry
+  /** Backend when a spawn names none: the `teammateBackend` setting (`auto` = `worker`, SPEC §9.2). */
+  defaultBackend: TeammateBackend
+  /** The leader's permission queue: process teammates' requests and plan approvals go here (SPEC §9.7, §9.8). */
+  prompter: PermissionPrompter
+  /**
+   * Whether plan approvals are also put to a person (the UI). Off for headless runs, whose
+   * prompter may be `--approve`: a plan is never approved automatically (SPEC §9.8), so there
+   * only the leader's SendMessage decides.
+   */
+  askPersonForPlans: boolean
+  /** A new message for the leader's model; wakes an idle leader (SPEC §9.3, §9.5). */
+  enqueue: (text: string) => void
+  /** Model access passed to every teammate: ANTHROPIC_API_KEY / BASE_URL, SWARMDESK_MODEL. */
+  modelEnv: () => Record<string, string>
+  shutdownTimeoutMs?: number
+}
+
+/** What the Agent tool asks for when it has a `name` (SPEC §9.2). */
+export interface TeammateSpawnRequest {
+  name: string
+  prompt: string
+  /** Short description, the initial message's summary. */
+  description: string
+  agentType: string
+  /** Resolved model id. */
+  model: string
+  backend?: TeammateBackend
+  /** `plan` means plan approval required; else the mode it starts in. */
+  mode: PermissionMode
+}
+
+/** A teammate spawn the supervisor refused; the message says why and what to do. */
+export class TeammateSpawnError extends Error {
+  override readonly name = 'TeammateSpawnError'
+}
+
+interface Tracked {
+  name: string
+  agentId: string
+  backend: TeammateBackend
+  handle: TeammateHandle | undefined
+  alive: boolean
+  state: AgentState
+  /** Open permission questions and plan approvals of this teammate, cancelled when it stops. */
+  questions: Map<string, AbortController>
+  shutdownTimer: NodeJS.Timeout | undefined
+}
+
+/**
+ * The leader's side of an agent team (SPEC §9.2, §9.5, §9.7, §9.8): spawns teammates on their
+ * backend, reads the leader's inbox (process teammates' permission requests and plan approvals go
+ * to the permission queue, everything a model may see goes to the leader's queue), enforces the
+ * shutdown protocol's timeout, and cleans up after a teammate that died: its tasks back to
+ * pending with no owner, marked inactive, the leader told.
+ */
+export class TeammateSupervisor implements Disposable {
+  private readonly members = new Map<string, Tracked>()
+  private readonly changed = new Emitter<void>()
+  private inbox: Disposable | undefined
+  private inboxTeam: string | undefined
+  private readonly handledIds = new Set<string>()
+  private readonly busSub: Disposable
+  private readonly sentSub: Disposable
+  private disposed = false
+  private draining: Promise<void> = Promise.resolve()
+  private lastActivity = Date.now()
+
+  constructor(private readonly options: TeammateSupervisorOptions) {
+    this.busSub = options.bus.onEvent((e) => this.observe(e))
+    this.sentSub = options.team.mailbox.onDidSend((sent) => this.onLeaderSent(sent.team, sent.message.to, sent.message))
+  }
+
+  /** Fires whenever a teammate's state, liveness or the leader's inbox changes. */
+  get onDidChange(): Emitter<void>['event'] {
+    return this.changed.event
+  }
+
+  /** Names of teammates this session started that are still alive. */
+  aliveNames(): string[] {
+    return [...this.members.values()].filter((m) => m.alive).map((m) => m.name)
+  }
+
+  /** A teammate's current liveness state, or undefined for one this session did not start. */
+  stateOf(name: string): AgentState | undefined {
+    return this.members.get(name)?.state
+  }
+
+  /**
+   * Spawns a teammate (SPEC §9.2): registers it in the team config (unique sanitised name,
+   * a palette colour, backend, mode, plan requirement), puts the prompt in its inbox, starts it on
+   * its backend and emits `agent_started`. Nothing is left behind when it fails.
+   * @throws TeammateSpawnError with no team, a taken name, or an unavailable backend; the backend's
+   *   error when it cannot start.
+   */
+  async spawn(request: TeammateSpawnRequest): Promise<{ name: string; agentId: string; backend: TeammateBackend; color: string; team: string }> {
+    if (this.disposed) throw new TeammateSpawnError('The session is closing; no teammate can be spawned.')
+    const { team: context } = this.options
+    const team = context.team()
+    if (!team) throw new TeammateSpawnError('Spawning a teammate needs a team: create one with TeamCreate first (or omit `name` to start a subagent).')
+    const backend = request.backend ?? this.options.defaultBackend
+    if (!this.options.registry.has(backend)) throw new TeammateSpawnError(`The '${backend}' teammate backend is not available here; use another backend.`)
+    const planModeRequired = request.mode === 'plan'
+    let member
+    try {
+      member = await context.teams.addMember(team, {
+        name: request.name,
+        agentType: request.agentType,
+        model: request.model,
+        backendType: backend,
+        cwd: this.options.cwd,
+        mode: request.mode,
+        planModeRequired,
+        isActive: true
+      })
+    } catch (error) {
+      throw new TeammateSpawnError(`${(error as Error).message} Choose another name.`)
+    }
+    const tracked: Tracked = { name: member.name, agentId: member.agentId, backend, handle: undefined, alive: true, state: 'starting', questions: new Map(), shutdownTimer: undefined }
+    this.members.set(member.name, tracked)
+    this.watchInbox(team)
+    this.emitAs(tracked, { type: 'agent_started', agentType: request.agentType, parentId: LEAD_NAME, backend, color: member.color, depth: 1, model: request.model, cwd: this.options.cwd })
+    this.emitState(tracked, 'starting')
+    try {
+      await context.mailbox.send(team, member.name, { from: LEAD_NAME, text: request.prompt, summary: request.description })
+      tracked.handle = await this.options.registry.get(backend).spawn({
+        home: context.home,
+        team,
+        name: member.name,
+        agentId: member.agentId,
+        cwd: this.options.cwd,
+        color: member.color,
+        model: request.model,
+        mode: planModeRequired ? 'plan' : request.mode,
+        planModeRequired,
+        sessionId: this.options.sessionId,
+        leaderAgentId: teamAgentId(LEAD_NAME, team),
+        env: this.options.modelEnv()
+      })
+    } catch (error) {
+      tracked.alive = false
+      this.members.delete(member.name)
+      await context.teams.removeMember(team, member.name).catch(() => undefined)
+      this.emitAs(tracked, { type: 'agent_stopped', status: 'crashed', reason: `could not start: ${(error as Error).message}` })
+      throw error
+    }
+    const handle = tracked.handle
+    void handle.exited.then((info) => this.onExit(tracked, team, info))
+    this.changed.fire()
+    return { name: member.name, agentId: member.agentId, backend, color: member.color, team }
+  }
+
+  /**
+   * Asks a teammate to shut down (SPEC §9.5): a `shutdown_request` from the leader; unanswered
+   * within the timeout, it is killed. Resolves when it is gone, or when it rejected the request.
+   * @returns `exited` (approved), `rejected` (it keeps working), `killed` (timeout), `gone` (not alive).
+   */
+  async shutdown(name: string, reason = 'The team lead asks you to finish and shut down.'): Promise<'exited' | 'rejected' | 'killed' | 'gone'> {
+    const tracked = this.members.get(name)
+    const team = this.options.team.team()
+    if (!tracked?.alive || !tracked.handle || !team) return 'gone'
+    const rejected = new Promise<'rejected'>((resolve) => {
+      const sub = this.options.team.mailbox.onDidReceive(team, LEAD_NAME, (entry) => {
+        const body = parseMessageBody(entry.message.text)
+        if (entry.message.from === name && body.kind === 'structured' && body.body.type === 'shutdown_rejected') {
+          sub.dispose()
+          resolve('rejected')
+        }
+      })
+      void tracked.handle!.exited.then(() => sub.dispose())
+    })
+    await this.options.team.mailbox.send(team, name, { from: LEAD_NAME, text: JSON.stringify({ type: 'shutdown_request', requestId: `shutdown-${Date.now().toString(36)}`, reason }) })
+    const outcome = await Promise.race([tracked.handle.exited.then((info) => (info.status === 'killed' ? ('killed' as const) : ('exited' as const))), rejected])
+    return outcome
+  }
+
+  /**
+   * Ends the team's run (SPEC §9.5: at the end of a headless run): a shutdown request to every
+   * live teammate, then the timeout, then a verified kill of whoever is left.
+   */
+  async shutdownAll(reason = 'The session is ending: finish now and shut down.'): Promise<void> {
+    const alive = [...this.members.values()].filter((m) => m.alive && m.handle)
+    await Promise.all(
+      alive.map(async (m) => {
+        const outcome = await this.shutdown(m.name, reason).catch(() => 'gone' as const)
+        // a rejection does not keep a closing session alive: the timeout still applies
+        if (outcome === 'rejected') await this.killAfter(m, this.shutdownTimeoutMs)
+      })
+    )
+  }
+
+  /** Kills a teammate at once (the UI's Kill, SPEC §11) and waits until it is gone. */
+  async kill(name: string, reason = 'killed by the team lead'): Promise<void> {
+    const tracked = this.members.get(name)
+    if (!tracked?.handle || !tracked.alive) return
+    await this.options.registry.get(tracked.backend).kill(tracked.agentId, reason)
+    await tracked.handle.exited
+  }
+
+  /**
+   * True when the team is quiet (SPEC §15: a headless run ends when the leader is idle, no agent
+   * is running and nothing waits to be delivered): every live teammate idle, no unread message in
+   * the leader's or a live teammate's inbox, no task a live teammate could still claim or finish,
+   * and nothing has happened for {@link SETTLE_QUIET_MS} (a teammate that just went idle may be
+   * about to pick up the next message).
+   */
+  async settled(): Promise<boolean> {
+    await this.draining
+    return this.quiet() && Date.now() - this.lastActivity >= SETTLE_QUIET_MS
+  }
+
+  /** Milliseconds to wait before {@link settled} may turn true without any other change: the rest of the quiet period. */
+  get settleDelayMs(): number {
+    return Math.max(0, SETTLE_QUIET_MS - (Date.now() - this.lastActivity))
+  }
+
+  /** True while no live teammate is working or has work waiting. */
+  private quiet(): boolean {
+    const team = this.options.team.team()
+    const alive = [...this.members.values()].filter((m) => m.alive)
+    if (alive.length === 0) return true
+    if (!team) return true
+    if (alive.some((m) => m.state !== 'idle')) return false
+    const mailbox = this.options.team.mailbox
+    for (const name of [LEAD_NAME, ...alive.map((m) => m.name)]) {
+      if (mailbox.unreadCount(team, name) > 0) return false
+    }
+    // a task a live teammate will still pick up by itself (SPEC §9.5); one left in progress by an
+    // idle teammate is not waited for: nobody is working on it
+    const tasks = this.options.team.tasks().list().tasks
+    const byId = new Map(tasks.map((t) => [t.id, t]))
+    const busy = new Set(tasks.filter((t) => t.status === 'in_progress' && t.owner).map((t) => t.owner!))
+    const free = alive.map((m) => m.name).filter((n) => !busy.has(n))
+    return !tasks.some(
+      (t) =>
+        t.status === 'pending' &&
+        t.blockedBy.every((b) => byId.get(b)?.status === 'completed' || !byId.has(b)) &&
+        (t.owner === undefined ? free.length > 0 : free.includes(t.owner))
+    )
+  }
+
+  private get shutdownTimeoutMs(): number {
+    return this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS
+  }
+
+  private async killAfter(m: Tracked, ms: number): Promise<void> {
+    const gone = m.handle!.exited.then(() => true)
+    const timedOut = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())
+    if (!(await Promise.race([gone, timedOut]))) await this.kill(m.name, `did not shut down within ${Math.round(ms / 1000)} s`)
+  }
+
+  /** The leader sent something: a shutdown request arms the kill timer (SPEC §9.5); a plan verdict closes the person's question (first answer wins, §9.8). */
+  private onLeaderSent(team: string, to: string, message: MailboxMessage): void {
+    if (message.from !== LEAD_NAME || team !== this.options.team.team()) return
+    const tracked = this.members.get(to)
+    if (!tracked?.alive) return
+    const body = parseMessageBody(message.text)
+    if (body.kind !== 'structured') return
+    if (body.body.type === 'shutdown_request') {
+      this.emitState(tracked, 'stopping')
+      clearTimeout(tracked.shutdownTimer)
+      tracked.shutdownTimer = setTimeout(() => {
+        if (tracked.alive) void this.kill(tracked.name, `did not answer the shutdown request within ${Math.round(this.shutdownTimeoutMs / 1000)} s`)
+      }, this.shutdownTimeoutMs)
+      tracked.shutdownTimer.unref()
+    } else if (body.body.type === 'plan_approval_response') {
+      tracked.questions.get(body.body.requestId)?.abort()
+    }
+  }
+
+  private watchInbox(team: string): void {
+    if (this.inboxTeam === team) return
+    this.inbox?.dispose()
+    this.inboxTeam = team
+    const mailbox = this.options.team.mailbox
+    this.inbox = mailbox.onDidReceive(team, LEAD_NAME, () => this.drain(team))
+    this.drain(team)
+  }
+
+  /** Handles every unread message of the leader's inbox, one pass at a time, oldest first. */
+  private drain(team: string): void {
+    this.draining = this.draining.then(async () => {
+      if (this.disposed) return
+      const mailbox = this.options.team.mailbox
+      const unread = await mailbox.read(team, LEAD_NAME, { unreadOnly: true }).catch(() => undefined)
+      if (!unread) return
+      const fresh = unread.messages.filter((e) => !this.handledIds.has(e.message.id))
+      if (fresh.length === 0) return
+      for (const entry of fresh) this.handledIds.add(entry.message.id)
+      const forModel: string[] = []
+      for (const entry of fresh) {
+        const text = this.route(team, entry)
+        if (text) forModel.push(text)
+      }
+      await mailbox.markRead(team, LEAD_NAME, fresh.map((e) => e.message.id)).catch(() => undefined)
+      if (forModel.length) this.options.enqueue(forModel.join('\n\n'))
+      this.lastActivity = Date.now()
+      this.changed.fire()
+    })
+  }
+
+  /** One message to the leader: acted on by the runtime, and/or returned as text for the leader's model. */
+  private route(team: string, entry: InboxEntry): string | undefined {
+    const { message } = entry
+    const from = this.members.get(message.from)
+    const body = parseMessageBody(message.text)
+    if (body.kind === 'structured') {
+      const b = body.body
+      switch (b.type) {
+        case 'permission_request':
+          if (from?.alive) void this.askPerson(team, from, b.requestId, b.toolName, b.input, b.description ?? `${b.toolName} needs approval`)
+          return undefined
+        case 'plan_approval_request':
+          if (from?.alive) {
+            if (from.backend === 'process') this.emitState(from, 'awaiting_plan_approval')
+            if (this.options.askPersonForPlans) void this.askPersonForPlan(team, from, b.requestId, b.plan)
+          }
+          break
+        case 'idle_notification':
+          if (from?.alive && from.backend === 'process') this.emitState(from, 'idle')
+          break
+        case 'shutdown_rejected':
+          if (from) {
+            clearTimeout(from.shutdownTimer)
+            from.shutdownTimer = undefined
+            if (from.alive && from.backend === 'process') this.emitState(from, 'idle')
+          }
+          break
+        default:
+          break
+      }
+    }
+    return renderForModel(message)
+  }
+
+  /** A process teammate's permission request, put to the leader's queue tagged with its name; answered once, through its inbox (SPEC §9.7). */
+  private async askPerson(team: string, from: Tracked, requestId: string, tool: string, input: Record<string, unknown>, reason: string): Promise<void> {
+    const controller = new AbortController()
+    from.questions.set(requestId, controller)
+    if (from.backend === 'process') this.emitState(from, 'awaiting_permission')
+    let answer: PermissionPromptAnswer
+    try {
+      answer = await this.options.prompter.prompt({ requestId, agentId: from.agentId, agentName: from.name, tool, input, reason, suggestions: [] }, controller.signal)
+    } finally {
+      from.questions.delete(requestId)
+    }
+    if (answer.by === 'cancelled' || !from.alive) return
+    if (from.backend === 'process') this.emitState(from, 'running')
+    const response = { type: 'permission_response', requestId, decision: answer.decision, ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {}) }
+    await this.options.team.mailbox.send(team, from.name, { from: LEAD_NAME, text: JSON.stringify(response) }).catch((error: Error) => {
+      this.notice('error', `Could not deliver the permission answer to ${from.name}: ${error.message}`)
+    })
+  }
+
+  /** A plan approval put to a person as well (SPEC §9.8): approve = allow, reject = deny with feedback; cancelled when the leader answers first. */
+  private async askPersonForPlan(team: string, from: Tracked, requestId: string, plan: string): Promise<void> {
+    const controller = new AbortController()
+    from.questions.set(requestId, controller)
+    let answer: PermissionPromptAnswer
+    try {
+      answer = await this.options.prompter.prompt(
+        { requestId, agentId: from.agentId, agentName: from.name, tool: 'ExitPlanMode', input: { plan }, reason: `${from.name} asks to approve its plan before it changes anything`, suggestions: [] },
+        controller.signal
+      )
+    } finally {
+      from.questions.delete(requestId)
+    }
+    if (answer.by === 'cancelled' || !from.alive) return
+    const verdict = { type: 'plan_approval_response', requestId, approve: answer.decision === 'allow', ...(answer.decision === 'deny' && answer.reason ? { feedback: answer.reason } : {}) }
+    await this.options.team.mailbox.send(team, from.name, { from: LEAD_NAME, text: JSON.stringify(verdict) }).catch((error: Error) => {
+      this.notice('error', `Could not deliver the plan verdict to ${from.name}: ${error.message}`)
+    })
+    // the leader's model saw the request too: tell it a person settled it
+    this.options.enqueue(`A person ${verdict.approve ? 'approved' : 'rejected'} ${from.name}'s plan (request_id ${requestId})${answer.decision === 'deny' && answer.reason ? `: ${answer.reason}` : ''}. Do not answer it again.`)
+  }
+
+  /** After any exit (SPEC §9.5): open questions cancelled; without the teammate's own cleanup, its tasks released, inactive, the leader told. */
+  private async onExit(tracked: Tracked, team: string, info: TeammateExitInfo): Promise<void> {
+    tracked.alive = false
+    clearTimeout(tracked.shutdownTimer)
+    for (const c of tracked.questions.values()) c.abort()
+    const context = this.options.team
+    if (!info.reported) {
+      const released = await context.tasks().releaseOwnedBy(tracked.name).catch(() => [])
+      await context.teams.setActive(team, tracked.name, false).catch(() => undefined)
+      const freed = released.length ? ` Its unfinished tasks are pending again: ${released.map((t) => `#${t.id}`).join(', ')}.` : ''
+      const what = info.status === 'killed' ? 'was killed' : 'crashed'
+      const summary = `${tracked.name} ${what}${info.reason ? ` (${info.reason})` : ''}.${freed}`
+      const body = { type: 'idle_notification', from: tracked.name, idleReason: info.status === 'killed' ? 'interrupted' : 'failed', summary }
+      await context.mailbox.send(team, LEAD_NAME, { from: tracked.name, text: JSON.stringify(body) }).catch(() => this.options.enqueue(summary))
+    }
+    this.emitState(tracked, info.status === 'crashed' ? 'crashed' : 'exited')
+    this.emitAs(tracked, { type: 'agent_stopped', status: info.status === 'crashed' ? 'crashed' : info.status === 'killed' ? 'killed' : 'exited', ...(info.reason ? { reason: info.reason } : {}) })
+    this.lastActivity = Date.now()
+    this.changed.fire()
+  }
+
+  /** Keeps each teammate's state from the event stream (a worker reports its own; SPEC §9.5). */
+  private observe(event: RuntimeEvent): void {
+    const name = event.agentName
+    const tracked = this.members.get(name)
+    if (!tracked || tracked.agentId !== event.agentId) return
+    this.lastActivity = Date.now()
+    if (event.type === 'agent_state') {
+      tracked.state = event.state
+      this.changed.fire()
+    } else if (tracked.backend === 'process' && tracked.alive && (tracked.state === 'idle' || tracked.state === 'starting') && (event.type === 'tool_call' || event.type === 'assistant_text')) {
+      // a process teammate's transcript shows it working again
+      this.emitState(tracked, 'running')
+    }
+  }
+
+  private emitState(tracked: Tracked, state: AgentState): void {
+    if (tracked.state === state && state !== 'starting') return
+    tracked.state = state
+    this.emitAs(tracked, { type: 'agent_state', state })
+  }
+
+  private emitAs(tracked: Pick<Tracked, 'agentId' | 'name'>, event: Record<string, unknown> & { type: string }): void {
+    this.options.bus.emit({ ...event, agentId: tracked.agentId, agentName: tracked.name } as RuntimeEventInput)
+  }
+
+  private notice(level: 'warning' | 'error', message: string): void {
+    this.options.bus.emit({ type: 'notice', level, message, agentId: LEAD_NAME, agentName: LEAD_NAME })
+  }
+
+  /** Kills every live teammate (after {@link shutdownAll} when there is time) and stops reading the leader's inbox. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return
+    await Promise.all(this.aliveNames().map((name) => this.kill(name, 'the session closed').catch(() => undefined)))
+    this.disposed = true
+    this.inbox?.dispose()
+    this.busSub.dispose()
+    this.sentSub.dispose()
+    await this.draining
+    this.changed.dispose()
+  }
+}
+
+/** Validates a spawn's `mode` (SPEC §9.2): a person-selectable permission mode; `plan` = plan approval required. @throws TeammateSpawnError. */
+export function teammateMode(mode: string | undefined, fallback: PermissionMode): PermissionMode {
+  if (mode === undefined) return fallback === 'bubble' ? 'default' : fallback
+  const parsed = PermissionModeSchema.safeParse(mode)
+  if (!parsed.success || parsed.data === 'bubble') throw new TeammateSpawnError(`Unknown mode "${mode}" for a teammate: use default, acceptEdits, plan (plan approval required), dontAsk or bypassPermissions.`)
+  return parsed.data
+}
