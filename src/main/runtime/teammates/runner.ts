@@ -149,6 +149,9 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       if (shutdown) {
         await mailbox.markRead(team, name, [shutdown.entry.message.id])
         agent.state('stopping')
+        // released and inactive before the leader hears of it, so its TeamDelete right after succeeds
+        await tasks.releaseOwnedBy(name).catch(() => [] as Task[])
+        await teams.setActive(team, name, false)
         await mailbox.send(team, leader, { from: name, text: JSON.stringify({ type: 'shutdown_approved', requestId: shutdown.requestId, from: name }), summary: `${name} is shutting down`, ...(member.color ? { color: member.color } : {}) })
         outcome = 'shutdown'
         return { reason: 'shutdown', requestId: shutdown.requestId }
@@ -162,7 +165,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       }
       const task = await claimNextTask(tasks.list().tasks, (id) => tasks.claim(id, name), name)
       if (task) {
-        await agent.turn(taskPrompt(task), String(task.id))
+        await agent.turn(taskPrompt(task, name), String(task.id))
         continue
       }
       await waitForWork(mailbox, team, name, tasks, stopped.signal)
@@ -199,10 +202,17 @@ async function claimNextTask(all: Task[], claim: (id: number) => Promise<{ ok: b
   return undefined
 }
 
-function taskPrompt(task: Task): string {
+/**
+ * The user turn of a task the teammate claimed by itself: the task as a `task_assignment`
+ * element (SPEC §9.3's rendering, `request_id` = the task id, from the teammate itself since
+ * nobody else assigned it), then what to do with it.
+ */
+function taskPrompt(task: Task, name: string): string {
+  const body = { type: 'task_assignment', taskId: String(task.id), subject: task.subject, ...(task.description ? { description: task.description } : {}), assignedBy: name }
+  const element = renderForModel({ schemaVersion: 1, id: `task-${task.id}`, from: name, to: name, text: JSON.stringify(body), timestamp: new Date().toISOString() })
   return [
-    `You claimed task #${task.id} of the team's task list: ${task.subject}`,
-    task.description ? `\n${task.description}\n` : '',
+    `You claimed task #${task.id} of the team's task list:`,
+    element ?? task.subject,
     `Work on it now. When it is done, mark it completed with TaskUpdate (taskId "${task.id}", status "completed") and tell whoever needs the result with SendMessage.`
   ].join('\n')
 }
