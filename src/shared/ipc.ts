@@ -28,7 +28,18 @@ export const AgentViewSchema = z.object({
   /** When it started and ended (ISO), and how it ended, so a reloaded UI shows the same. */
   startedAt: z.string().optional(),
   endedAt: z.string().optional(),
-  endStatus: z.enum(['completed', 'failed', 'killed', 'crashed', 'exited']).optional()
+  endStatus: z.enum(['completed', 'failed', 'killed', 'crashed', 'exited']).optional(),
+  /**
+   * Teammates only (SPEC §9.2): where it runs. A `process` teammate's pane is its real terminal
+   * (its `terminal_output`); a `worker` teammate's pane shows its events like any agent's. Absent
+   * for the leader and subagents — its presence is what makes an agent a teammate in the UI.
+   */
+  backend: z.enum(['worker', 'process']).optional(),
+  /**
+   * The task it works on now (SPEC §9.6, §11 "task in its header"): the one it owns with status
+   * `in_progress`. `id` is the task id as text (`"3"`). Absent when it has none.
+   */
+  currentTask: z.object({ id: z.string(), subject: z.string() }).optional()
 })
 export type AgentView = z.infer<typeof AgentViewSchema>
 

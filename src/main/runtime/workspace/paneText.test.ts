@@ -22,3 +22,84 @@ describe('pane text', () => {
     expect(plain(out![1])).toContain('agent a-9 completed')
   })
 })
+
+describe('pane text of teammates', () => {
+  const started = (agentName: string, backend: 'worker' | 'process') =>
+    ev({ type: 'agent_started', agentId: `${agentName}@t`, agentName, agentType: 'general-purpose', parentId: 'team-lead', depth: 1, backend, color: 'blue' })
+
+  it('writes a process teammate’s terminal output byte for byte and nothing rendered from its events', () => {
+    const render = createPaneRenderer({ scripted: true })
+    const out: Array<[string, string] | undefined> = []
+    out.push(render(started('bob', 'process')))
+    out.push(render(ev({ type: 'agent_state', agentId: 'bob@t', agentName: 'bob', state: 'running' })))
+    out.push(render(ev({ type: 'terminal_output', agentId: 'bob@t', agentName: 'bob', data: '\x1b[1mbob\x1b[0m says hi\n\r' })))
+    out.push(render(ev({ type: 'assistant_text', agentId: 'bob@t', agentName: 'bob', text: 'says hi' })))
+    out.push(render(ev({ type: 'tool_call', agentId: 'bob@t', agentName: 'bob', toolUseId: 'u1', name: 'Bash', input: { command: 'ls' } })))
+    out.push(render(ev({ type: 'tool_output', agentId: 'bob@t', agentName: 'bob', toolUseId: 'u1', data: 'file\r\n' })))
+    out.push(render(ev({ type: 'tool_result', agentId: 'bob@t', agentName: 'bob', toolUseId: 'u1', isError: false, output: 'file' })))
+    out.push(render(ev({ type: 'permission_request', agentId: 'bob@t', agentName: 'bob', requestId: 'r', tool: 'Bash', input: { command: 'rm x' } })))
+    out.push(render(ev({ type: 'agent_state', agentId: 'bob@t', agentName: 'bob', state: 'idle' })))
+    out.push(render(ev({ type: 'terminal_output', agentId: 'bob@t', agentName: 'bob', data: '\x1b[2K> ' })))
+    out.push(render(ev({ type: 'agent_stopped', agentId: 'bob@t', agentName: 'bob', status: 'crashed', reason: 'exit code 1' })))
+    const written = out.filter((o): o is [string, string] => o !== undefined)
+    expect(written).toEqual([
+      ['bob@t', '\x1b[1mbob\x1b[0m says hi\n\r'],
+      ['bob@t', '\x1b[2K> ']
+    ])
+  })
+
+  it('keeps rendering other agents’ events while a process teammate runs', () => {
+    const render = createPaneRenderer({ scripted: true })
+    render(started('bob', 'process'))
+    const out = render(ev({ type: 'assistant_text', agentId: 'team-lead', agentName: 'team-lead', text: 'Spawned bob.' }))
+    expect(plain(out![1])).toContain('Spawned bob.')
+  })
+
+  it('treats an agent that sends terminal output as a terminal even without a seen start', () => {
+    const render = createPaneRenderer({ scripted: true })
+    expect(render(ev({ type: 'terminal_output', agentId: 'carol@t', agentName: 'carol', data: 'x' }))).toEqual(['carol@t', 'x'])
+    expect(render(ev({ type: 'assistant_text', agentId: 'carol@t', agentName: 'carol', text: 'x' }))).toBeUndefined()
+  })
+
+  it('renders a worker teammate’s events like any agent’s', () => {
+    const render = createPaneRenderer({ scripted: true })
+    render(started('alice', 'worker'))
+    const text = render(ev({ type: 'assistant_text', agentId: 'alice@t', agentName: 'alice', text: 'Reading the code.' }))
+    expect(text?.[0]).toBe('alice@t')
+    expect(plain(text![1])).toBe('alice Reading the code.\r\n')
+    const ask = render(ev({ type: 'permission_request', agentId: 'alice@t', agentName: 'alice', requestId: 'r', tool: 'Bash', input: { command: 'npm test' } }))
+    expect(plain(ask![1])).toContain('Permission needed: Bash(npm test)')
+  })
+
+  it('marks a worker teammate going idle and waiting for plan approval, once per change', () => {
+    const render = createPaneRenderer({ scripted: true })
+    render(started('alice', 'worker'))
+    const state = (s: 'running' | 'idle' | 'awaiting_plan_approval' | 'awaiting_permission' | 'crashed') =>
+      render(ev({ type: 'agent_state', agentId: 'alice@t', agentName: 'alice', state: s }))
+    expect(state('running')).toBeUndefined()
+    expect(plain(state('awaiting_plan_approval')![1])).toBe('◇ waiting for the team lead to approve the plan\r\n')
+    expect(state('running')).toBeUndefined()
+    expect(plain(state('idle')![1])).toBe('◦ idle — waiting for a message or a task\r\n')
+    expect(state('idle')).toBeUndefined()
+    // shown by their own events already: the permission question, the stop with its reason
+    expect(state('awaiting_permission')).toBeUndefined()
+    expect(state('crashed')).toBeUndefined()
+    const stopped = render(ev({ type: 'agent_stopped', agentId: 'alice@t', agentName: 'alice', status: 'crashed', reason: 'heartbeat lost' }))
+    expect(plain(stopped![1])).toContain('stopped: crashed — heartbeat lost')
+  })
+
+  it('shows a teammate’s normal exit as a quiet line, not as a failure', () => {
+    const render = createPaneRenderer({ scripted: true })
+    render(started('alice', 'worker'))
+    const out = render(ev({ type: 'agent_stopped', agentId: 'alice@t', agentName: 'alice', status: 'exited', reason: 'shutdown approved' }))
+    expect(out![1]).not.toContain('\x1b[31m')
+    expect(plain(out![1])).toBe('■ alice exited — shutdown approved\r\n')
+  })
+
+  it('adds no state lines for the leader or subagents', () => {
+    const render = createPaneRenderer({ scripted: true })
+    render(ev({ type: 'agent_started', agentId: 'a1', agentName: 'Explore', agentType: 'Explore', parentId: 'team-lead', depth: 1 }))
+    expect(render(ev({ type: 'agent_state', agentId: 'a1', agentName: 'Explore', state: 'idle' }))).toBeUndefined()
+    expect(render(ev({ type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'idle' }))).toBeUndefined()
+  })
+})

@@ -1,23 +1,66 @@
-import type { RuntimeEvent } from '../../../shared/events'
+import type { AgentState, RuntimeEvent } from '../../../shared/events'
 import { createHumanRenderer } from '../events/text'
 
 /** ANSI colour per notification status: a kill or failure must not read like a success. */
 const NOTIFICATION_COLOR = { completed: '\x1b[32m', failed: '\x1b[31m', killed: '\x1b[33m' } as const
 
 /**
+ * The line a teammate's pane gets when it enters a state, for the states nothing else in the
+ * stream shows. Not `awaiting_permission` (its `permission_request` line says more), not `crashed`
+ * (its `agent_stopped` line carries the reason), not `running`/`starting`/`stopping` (what it does
+ * next shows that).
+ */
+const TEAMMATE_STATE_LINES: Partial<Record<AgentState, string>> = {
+  idle: '\x1b[2m◦ idle — waiting for a message or a task\x1b[22m\r\n',
+  awaiting_plan_approval: '\x1b[33m◇ waiting for the team lead to approve the plan\x1b[39m\r\n'
+}
+
+/**
  * Turns the event stream into what each agent's pane shows (SPEC §11): the readable coloured
  * stream of the CLI, with a command's raw PTY output (ANSI intact) in place of its result
  * preview, and a line in the receiving agent's pane for each task notification (SPEC §6.5: the
  * CLI stream leaves them out; in the app they are how a parent learns that a child ended).
- * Returns `[agentId, text]` to write, or undefined. Text uses CRLF, as a terminal needs.
+ *
+ * Teammates (agents whose `agent_started` names a `backend`, SPEC §9.2):
+ * - a `process` teammate's pane IS its terminal: it gets exactly the bytes of its
+ *   `terminal_output` events and nothing rendered from its other events, which that terminal
+ *   already prints. An agent that sends `terminal_output` without a seen start is treated alike
+ *   from then on.
+ * - a `worker` teammate's pane renders its events like any agent's, plus a line when it goes idle
+ *   or waits for plan approval (see {@link TEAMMATE_STATE_LINES}), once per change; its normal
+ *   end (`exited`) reads as a dim line rather than the CLI's red `stopped: exited`.
+ *
+ * Returns `[agentId, text]` to write, or undefined. Text uses CRLF, as a terminal needs; terminal
+ * output is passed through untouched.
  */
 export function createPaneRenderer(options: { scripted: boolean }): (event: RuntimeEvent) => [string, string] | undefined {
   const human = createHumanRenderer({ color: true, scripted: options.scripted })
   const streamed = new Set<string>()
   /** Agent names by id, so a notification names the agent it is about (its task id is the agent id). */
   const names = new Map<string, string>()
+  /** Teammates' backends by agent id, from their `agent_started`. */
+  const backends = new Map<string, 'worker' | 'process'>()
+  /** Agents whose pane is a real terminal: fed only by `terminal_output`. */
+  const terminals = new Set<string>()
+  /** A teammate's last state, so a repeated state adds no second line. */
+  const states = new Map<string, AgentState>()
   return (event) => {
-    if (event.type === 'agent_started') names.set(event.agentId, event.agentName)
+    if (event.type === 'agent_started') {
+      names.set(event.agentId, event.agentName)
+      states.delete(event.agentId)
+      if (event.backend) backends.set(event.agentId, event.backend)
+      if (event.backend === 'process') terminals.add(event.agentId)
+      else terminals.delete(event.agentId)
+    }
+    if (event.type === 'terminal_output') {
+      terminals.add(event.agentId)
+      return [event.agentId, event.data]
+    }
+    if (terminals.has(event.agentId)) return undefined
+    if (backends.has(event.agentId)) {
+      const line = teammateLine(event, states)
+      if (line !== undefined) return line ? [event.agentId, line] : undefined
+    }
     if (event.type === 'task_notification') {
       const name = names.get(event.taskId) ?? event.taskId
       return [event.agentId, `${NOTIFICATION_COLOR[event.status]}◆ notification: agent ${name} ${event.status}\x1b[39m\r\n`]
@@ -35,6 +78,22 @@ export function createPaneRenderer(options: { scripted: boolean }): (event: Runt
     const text = human(event)
     return text ? [event.agentId, text.replace(/\r?\n/g, '\r\n')] : undefined
   }
+}
+
+/**
+ * What a (worker) teammate's pane shows for the events it renders differently from other agents:
+ * the text to write, '' for nothing, or undefined to render the event the common way.
+ */
+function teammateLine(event: RuntimeEvent, states: Map<string, AgentState>): string | undefined {
+  if (event.type === 'agent_state') {
+    const before = states.get(event.agentId)
+    states.set(event.agentId, event.state)
+    return before === event.state ? '' : (TEAMMATE_STATE_LINES[event.state] ?? '')
+  }
+  if (event.type === 'agent_stopped' && event.status === 'exited') {
+    return `\x1b[2m■ ${event.agentName} exited${event.reason ? ` — ${event.reason}` : ''}\x1b[22m\r\n`
+  }
+  return undefined
 }
 
 function lastLine(output: string): string {

@@ -1,2 +1,2 @@
-/** Agent colours: the one rule shared with the runtime's snapshot. */
-export { AGENT_PALETTE, agentColor } from '../../../shared/agentColors'
+/** Agent colours: the one rule shared with the runtime's snapshot (teammates: their team colour). */
+export { AGENT_PALETTE, agentColor, TEAM_COLOR_HEX, teamColorHex } from '../../../shared/agentColors'

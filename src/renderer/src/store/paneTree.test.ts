@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentView } from '../../../shared/ipc'
-import { descendantCount, nestLevel, visibleTileIds } from './paneTree'
+import { descendantCount, nestLevel, paneParentId, visibleTileIds } from './paneTree'
 import { agentView } from './testing'
 
 function agents(...list: AgentView[]): { order: string[]; byId: Record<string, AgentView> } {
@@ -52,5 +52,21 @@ describe('pane tree', () => {
     expect(visibleTileIds(loop.order, loop.byId, {})).toEqual([])
     expect(nestLevel('x', loop.byId)).toBeLessThanOrEqual(32)
     expect(descendantCount('x', loop.order, loop.byId)).toBe(1)
+  })
+
+  it('makes a teammate a top-level tile even though its parentId names the leader, with its subagents under it', () => {
+    const team = agents(
+      agentView({ agentId: 'team-lead' }),
+      agentView({ agentId: 'alice@t', parentId: 'team-lead', depth: 1, backend: 'worker' }),
+      agentView({ agentId: 's', parentId: 'team-lead', depth: 1 }),
+      agentView({ agentId: 'as', parentId: 'alice@t', depth: 2 }),
+      agentView({ agentId: 'bob@t', parentId: 'team-lead', depth: 1 })
+    )
+    expect(visibleTileIds(team.order, team.byId, {})).toEqual(['s', 'alice@t', 'as', 'bob@t'])
+    expect(visibleTileIds(team.order, team.byId, { 'team-lead': true })).toEqual(['alice@t', 'as', 'bob@t'])
+    expect([nestLevel('alice@t', team.byId), nestLevel('as', team.byId), nestLevel('bob@t', team.byId)]).toEqual([0, 1, 0])
+    expect(descendantCount('team-lead', team.order, team.byId)).toBe(1)
+    expect(paneParentId('alice@t', team.byId)).toBeUndefined()
+    expect(paneParentId('as', team.byId)).toBe('alice@t')
   })
 })

@@ -1,19 +1,31 @@
 import type { AgentView } from '../../../shared/ipc'
+import { isTeammate } from './teammates'
 import { LEADER_AGENT_ID } from './workspaceSlice'
 
 /**
  * The pane grid's tree (SPEC §11: "subagents and forks appear as panes too, collapsible under
- * their parent"), derived from each agent's `parentId`. Pure functions of the workspace and the
- * person's collapse choices, so nothing here is stored.
+ * their parent"), derived from each agent's `parentId`. Teammates are top-level tiles whatever
+ * their `parentId` says ("teammates tiled": a flat roster beside the leader, SPEC §9.2, §11),
+ * while their own subagents nest under them. Pure functions of the workspace and the person's
+ * collapse choices, so nothing here is stored.
  */
 
 /** Deepest nesting walked; the runtime caps subagent depth at 5 (SPEC §5), so this only guards against a cycle. */
 const MAX_NEST = 32
 
-/** The parent an agent's pane nests under: its `parentId` when that agent is known, else none (a root). */
+/**
+ * The parent an agent's pane nests under: its `parentId` when that agent is known, else none (a
+ * root). A teammate is always a root: it is the leader's peer on screen, not its subagent.
+ */
 function parentOf(agent: AgentView | undefined, agents: Record<string, AgentView>): string | undefined {
+  if (isTeammate(agent)) return undefined
   const p = agent?.parentId
   return p !== undefined && p !== agent?.agentId && agents[p] ? p : undefined
+}
+
+/** The agent whose pane an agent's pane is nested (indented) under, if any; undefined for a top-level tile. */
+export function paneParentId(agentId: string, agents: Record<string, AgentView>): string | undefined {
+  return parentOf(agents[agentId], agents)
 }
 
 /** Direct children of each agent, in the order the agents appeared. */
@@ -33,7 +45,7 @@ export function childrenByParent(order: readonly string[], agents: Record<string
  * The agents whose panes are tiled beside the leader's, in tree order: each agent followed by its
  * subagents (depth first, in the order they appeared), skipping the subtrees of collapsed agents.
  * The leader's own subagents come first, then every other root (a teammate, or an agent whose
- * parent is unknown) with its subtree.
+ * parent is unknown) with its subtree, in the order they appeared.
  */
 export function visibleTileIds(order: readonly string[], agents: Record<string, AgentView>, collapsed: Readonly<Record<string, true>>): string[] {
   const children = childrenByParent(order, agents)

@@ -1,7 +1,8 @@
 import type { AgentState } from '../../../shared/events'
 import type { AgentView, PendingPermission } from '../../../shared/ipc'
 import type { AppState } from './store'
-import { descendantCount, nestLevel, visibleTileIds } from './paneTree'
+import { descendantCount, nestLevel, paneParentId, visibleTileIds } from './paneTree'
+import { currentTaskOf, isTeammate, type CurrentTask } from './teammates'
 import { LEADER_AGENT_ID } from './workspaceSlice'
 
 /**
@@ -57,6 +58,25 @@ export function selectNestLevel(agentId: string): (s: AppState) => number {
   return (s) => nestLevel(agentId, s.workspace.agents)
 }
 
+/** The agent whose pane this agent's pane nests under (its parent, unless it is a teammate or a root). */
+export function selectPaneParentId(agentId: string): (s: AppState) => string | undefined {
+  return (s) => paneParentId(agentId, s.workspace.agents)
+}
+
+/** Whether an agent is a teammate (SPEC §9): see {@link isTeammate}. */
+export function selectIsTeammate(agentId: string): (s: AppState) => boolean {
+  return (s) => isTeammate(s.workspace.agents[agentId])
+}
+
+/**
+ * The task an agent works on now (the in-progress task it owns, SPEC §9.6): from the
+ * `task_updated` events seen since the snapshot, else the snapshot's `currentTask`. The object is
+ * the store's own, so the selector is stable between renders.
+ */
+export function selectCurrentTask(agentId: string): (s: AppState) => CurrentTask | undefined {
+  return (s) => currentTaskOf(s.workspace.agents[agentId], s.workspace.tasks)
+}
+
 /** How many agents collapsing this agent's pane would hide. */
 export function selectDescendantCount(agentId: string): (s: AppState) => number {
   return (s) => descendantCount(agentId, s.workspace.agentOrder, s.workspace.agents)
@@ -67,12 +87,13 @@ const OVER: ReadonlySet<AgentState> = new Set<AgentState>(['stopping', 'exited',
 
 /**
  * Whether an agent is a subagent still running, so its pane offers Background and Stop: it has a
- * parent, has not stopped, and is not on its way out.
+ * parent, is not a teammate (whose `parentId` names the leader, but which neither channel ends:
+ * teammates are shut down through the team), has not stopped, and is not on its way out.
  */
 export function selectIsRunningSubagent(agentId: string): (s: AppState) => boolean {
   return (s) => {
     const agent = s.workspace.agents[agentId]
-    if (!agent || agent.parentId === undefined || agentId === LEADER_AGENT_ID) return false
+    if (!agent || agent.parentId === undefined || agentId === LEADER_AGENT_ID || isTeammate(agent)) return false
     return s.workspace.lifetimes[agentId]?.endedAt === undefined && !OVER.has(agent.state)
   }
 }

@@ -2,8 +2,9 @@ import type { StateCreator } from 'zustand/vanilla'
 import { addUsage, ZERO_USAGE, type RuntimeEvent, type Usage } from '../../../shared/events'
 import type { AgentView, WorkspaceSnapshot } from '../../../shared/ipc'
 import type { PermissionMode } from '../../../shared/permissions'
-import { agentColor } from './colors'
+import { agentColor, teamColorHex } from './colors'
 import type { AppState } from './store'
+import { taskFromEvent, type TaskBrief } from './teammates'
 
 /** The leader's agent id (SPEC vocabulary: the team lead is named `team-lead`). */
 export const LEADER_AGENT_ID = 'team-lead'
@@ -49,6 +50,12 @@ export interface WorkspaceSlice {
     agentOrder: string[]
     /** Start and end of the agents whose `agent_started` this UI saw, by id. */
     lifetimes: Record<string, AgentLifetime>
+    /**
+     * Tasks of the shared task list whose `task_updated` this UI saw since the last snapshot, by id
+     * (as text). With each agent's snapshot `currentTask` they give its current task
+     * (`selectCurrentTask`); cleared by a snapshot, which already reflects them.
+     */
+    tasks: Record<string, TaskBrief>
     lastSeq: number
     buffered: RuntimeEvent[]
   }
@@ -78,6 +85,7 @@ export function initialWorkspace(): WorkspaceSlice['workspace'] {
     agents: {},
     agentOrder: [],
     lifetimes: {},
+    tasks: {},
     lastSeq: 0,
     buffered: []
   }
@@ -112,6 +120,7 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
   const agent = ws.agents[e.agentId]
   switch (e.type) {
     case 'agent_started': {
+      const backend = e.backend ?? agent?.backend
       const view: AgentView = {
         agentId: e.agentId,
         agentName: e.agentName,
@@ -120,9 +129,12 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
         depth: e.depth,
         state: 'starting',
         model: e.model ?? agent?.model,
-        color: agent?.color ?? agentColor(e.agentId),
+        // A teammate's team colour (SPEC §9.2) is the one the rest of the team sees it in.
+        color: e.color !== undefined ? teamColorHex(e.color, e.agentId) : (agent?.color ?? agentColor(e.agentId)),
         usage: agent?.usage ?? ZERO_USAGE,
-        costUsd: agent?.costUsd ?? 0
+        costUsd: agent?.costUsd ?? 0,
+        ...(backend ? { backend } : {}),
+        ...(agent?.currentTask ? { currentTask: agent.currentTask } : {})
       }
       next.agents = { ...ws.agents, [e.agentId]: view }
       if (!agent) next.agentOrder = [...ws.agentOrder, e.agentId]
@@ -165,6 +177,11 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
       }
       return next
     }
+    case 'task_updated': {
+      const task = taskFromEvent(e.task, e.seq)
+      if (task) next.tasks = { ...ws.tasks, [task.id]: task }
+      return next
+    }
     default:
       return next
   }
@@ -196,6 +213,7 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
           const life: AgentLifetime = { startedAt: Date.parse(a.startedAt), ...(a.endedAt ? { endedAt: Date.parse(a.endedAt) } : {}), ...(a.endStatus ? { endStatus: a.endStatus } : {}) }
           return [[a.agentId, life]]
         })),
+        tasks: {},
         lastSeq: snap.lastSeq,
         buffered: []
       }

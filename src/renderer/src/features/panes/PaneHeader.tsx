@@ -1,23 +1,40 @@
 import type { Usage } from '../../../../shared/events'
 import { useNow } from '../../lib/clock'
 import { commands } from '../../store/commands'
-import { selectAgent, selectDescendantCount, selectIsRunningSubagent } from '../../store/selectors'
+import type { CurrentTask } from '../../store/teammates'
+import { selectAgent, selectCurrentTask, selectDescendantCount, selectIsRunningSubagent } from '../../store/selectors'
 import { actions, useAppStore } from '../../store/store'
 import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
 import { formatTokens } from '../status/format'
 import { elapsedMs, formatElapsed } from './elapsed'
-import { paneStateLabel } from './stateLabel'
+import { paneStateLabel, stateClassName } from './stateLabel'
 
 /** Every token the agent's requests cost, cache included (what a notification's `total_tokens` counts). */
 function totalTokens(u: Usage): number {
   return u.inputTokens + u.outputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens
 }
 
+/** Where a teammate runs, as its header badge explains it on hover. */
+const BACKEND_TITLES = {
+  worker: 'worker teammate: runs in a worker thread of the workspace',
+  process: 'process teammate: runs in its own process; this pane is its terminal'
+} as const
+
+/** The current-task chip: `#3 subject`, ellipsised by CSS, the whole text on hover. */
+function TaskChip({ task }: { task: CurrentTask }) {
+  return (
+    <span className="pane-task" data-testid="pane-task" data-task-id={task.id} title={`#${task.id} ${task.subject}`}>
+      <span className="pane-task-id">#{task.id}</span> {task.subject}
+    </span>
+  )
+}
+
 /**
  * A pane's header (SPEC §11): the agent's colour, name, type, state, elapsed time and tokens (and
- * its model when it differs from the leader's: tiles are narrow); a toggle that hides or shows its
- * subagents' panes; Background and Stop while it is a running subagent, with the last refusal
- * shown until dismissed.
+ * its model when it differs from the leader's: tiles are narrow); for a teammate also its backend
+ * (`worker`/`process`) and, for any team member, the task it works on; a toggle that hides or
+ * shows its subagents' panes; Background and Stop while it is a running subagent, with the last
+ * refusal shown until dismissed. The state label's classes come from {@link stateClassName}.
  */
 export function PaneHeader({ agentId }: { agentId: string }) {
   const agent = useAppStore(selectAgent(agentId))
@@ -26,6 +43,7 @@ export function PaneHeader({ agentId }: { agentId: string }) {
   const below = useAppStore(selectDescendantCount(agentId))
   const running = useAppStore(selectIsRunningSubagent(agentId))
   const request = useAppStore((s) => s.panes.requests[agentId])
+  const task = useAppStore(selectCurrentTask(agentId))
   const leaderModel = useAppStore((s) => s.workspace.agents[LEADER_AGENT_ID]?.model ?? s.workspace.model)
   const isLeader = agentId === LEADER_AGENT_ID
   const now = useNow(!isLeader && lifetime !== undefined && lifetime.endedAt === undefined)
@@ -33,7 +51,7 @@ export function PaneHeader({ agentId }: { agentId: string }) {
   const name = agent?.agentName ?? agentId
   const state = agent?.state
   return (
-    <header className="pane-head">
+    <header className="pane-head" data-testid="pane-head">
       {below > 0 ? (
         <button
           type="button"
@@ -47,11 +65,19 @@ export function PaneHeader({ agentId }: { agentId: string }) {
         </button>
       ) : null}
       <span className="agent-dot" aria-hidden="true" />
-      <span className="pane-name">{name}</span>
+      <span className="pane-name" title={agent && agent.agentId !== name ? agent.agentId : undefined}>
+        {name}
+      </span>
+      {agent?.backend ? (
+        <span className={`pane-backend backend-${agent.backend}`} data-testid="pane-backend" title={BACKEND_TITLES[agent.backend]}>
+          {agent.backend}
+        </span>
+      ) : null}
       {agent && agent.agentType !== agent.agentName ? <span className={`pane-type${agent.agentType === 'fork' ? ' pane-type-fork' : ''}`}>{agent.agentType}</span> : null}
-      <span className={`pane-state state-${state ?? 'unknown'} end-${lifetime?.endStatus ?? 'none'}`} data-testid="pane-state">
+      <span className={stateClassName(state, lifetime?.endStatus)} data-testid="pane-state" data-state={state}>
         {state ? paneStateLabel(state, lifetime?.endStatus) : '…'}
       </span>
+      {task ? <TaskChip task={task} /> : null}
       {elapsed !== undefined ? (
         <span className="pane-stat mono" title="elapsed since it started">
           {formatElapsed(elapsed)}

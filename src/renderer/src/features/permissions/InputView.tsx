@@ -43,6 +43,16 @@ function Readable({ view }: { view: ReturnType<typeof readableInput> }) {
           </pre>
         </>
       )
+    case 'plan':
+      return (
+        <pre className="perm-plan" data-testid="perm-plan">
+          {view.lines.map((l, i) => (
+            <div key={i} className={`plan-${l.kind}`}>
+              {l.text || ' '}
+            </div>
+          ))}
+        </pre>
+      )
     case 'path':
       return (
         <div className="perm-path">

@@ -7,14 +7,25 @@ import { selectActivePermission, selectAgent } from '../../store/selectors'
 import { actions, useAppStore } from '../../store/store'
 import { agentColor } from '../../store/colors'
 import { confirmDeny, runAction } from './answer'
-import { DenyForm } from './DenyForm'
+import { DenyForm, type DenyFormLabels } from './DenyForm'
 import { InputView } from './InputView'
+import { isPlanApproval } from './readableInput'
 import { SHORTCUT_KEYS } from './shortcuts'
 
+/** A plan rejection's form: the reason goes back to the teammate as feedback (SPEC §9.8). */
+function planRejectLabels(name: string): DenyFormLabels {
+  return { confirm: 'Confirm reject', placeholder: `Feedback for ${name}: what to change (optional)`, field: 'Feedback on the plan' }
+}
+
 /**
- * A permission bubble (SPEC §11): who asks, for which tool, the input made readable, the engine's
- * reason, and the three answers with their shortcuts. Drawn pinned to the agent's pane and in the
- * global queue; both show the same request.
+ * A permission bubble (SPEC §11): who asks (the agent's colour dot and name — a teammate's team
+ * colour, its `name@team` on hover), for which tool, the input made readable, the engine's reason,
+ * and the three answers with their shortcuts. Drawn pinned to the agent's pane and in the global
+ * queue; both show the same request.
+ *
+ * A plan approval (tool `ExitPlanMode`, input `{plan}`, SPEC §9.8) reads as one: the plan line by
+ * line, "Approve plan" (allow) and "Reject" (deny, the reason sent as feedback), no "Always allow".
+ * Markup: `section.perm-card[data-request-id][data-placement][data-agent-id][data-kind=tool|plan]`.
  */
 export function PermissionCard({ permission: p, placement }: { permission: PendingPermission; placement: CardPlacement }) {
   const agent = useAppStore(selectAgent(p.agentId))
@@ -22,20 +33,30 @@ export function PermissionCard({ permission: p, placement }: { permission: Pendi
   const responding = useAppStore((s) => s.permissions.responding[p.requestId] === true)
   const deny = useAppStore((s) => (s.permissions.deny?.requestId === p.requestId ? s.permissions.deny : undefined))
   const color = agent?.color ?? agentColor(p.agentId)
-  const rule = alwaysAllowRule(p)
+  const name = p.agentName || agent?.agentName || p.agentId
+  const plan = isPlanApproval(p)
+  const rule = plan ? undefined : alwaysAllowRule(p)
   return (
     <section
-      className={`perm-card${active ? ' active' : ''}`}
+      className={`perm-card${plan ? ' perm-card-plan' : ''}${active ? ' active' : ''}`}
       style={{ '--agent-color': color } as CSSProperties}
       data-request-id={p.requestId}
       data-placement={placement}
-      aria-label={`Permission request from ${p.agentName}: ${p.tool}`}
+      data-agent-id={p.agentId}
+      data-kind={plan ? 'plan' : 'tool'}
+      aria-label={plan ? `Plan approval request from ${name}` : `Permission request from ${name}: ${p.tool}`}
       onMouseDown={() => actions.focusPermission(p.requestId)}
     >
       <header className="perm-head">
-        <AgentBadge name={p.agentName} color={color} />
-        <span className="perm-wants">wants to use</span>
-        <span className="perm-tool">{p.tool}</span>
+        <AgentBadge name={name} color={color} agentId={p.agentId} />
+        {plan ? (
+          <span className="perm-wants">asks to approve its plan</span>
+        ) : (
+          <>
+            <span className="perm-wants">wants to use</span>
+            <span className="perm-tool">{p.tool}</span>
+          </>
+        )}
       </header>
       <InputView permission={p} />
       {p.reason ? <p className="perm-reason">{p.reason}</p> : null}
@@ -43,6 +64,7 @@ export function PermissionCard({ permission: p, placement }: { permission: Pendi
         <DenyForm
           reason={deny.reason}
           disabled={responding}
+          {...(plan ? { labels: planRejectLabels(name) } : {})}
           onChange={actions.setDenyReason}
           onConfirm={() => confirmDeny(p.requestId, deny.reason)}
           onCancel={actions.cancelDeny}
@@ -50,19 +72,21 @@ export function PermissionCard({ permission: p, placement }: { permission: Pendi
       ) : (
         <div className="perm-actions">
           <button type="button" className="btn btn-allow" disabled={responding} onClick={() => runAction(p, 'allow-once', placement)}>
-            Allow once <kbd>{SHORTCUT_KEYS['allow-once']}</kbd>
+            {plan ? 'Approve plan' : 'Allow once'} <kbd>{SHORTCUT_KEYS['allow-once']}</kbd>
           </button>
-          <button
-            type="button"
-            className="btn btn-always"
-            disabled={responding || !rule}
-            title={rule ? `Adds the rule ${rule} for this session` : 'No rule to add for this request'}
-            onClick={() => runAction(p, 'always-allow', placement)}
-          >
-            Always allow {rule ? <code className="perm-rule">{rule}</code> : null} <kbd>{SHORTCUT_KEYS['always-allow']}</kbd>
-          </button>
+          {plan ? null : (
+            <button
+              type="button"
+              className="btn btn-always"
+              disabled={responding || !rule}
+              title={rule ? `Adds the rule ${rule} for this session` : 'No rule to add for this request'}
+              onClick={() => runAction(p, 'always-allow', placement)}
+            >
+              Always allow {rule ? <code className="perm-rule">{rule}</code> : null} <kbd>{SHORTCUT_KEYS['always-allow']}</kbd>
+            </button>
+          )}
           <button type="button" className="btn btn-deny" disabled={responding} onClick={() => runAction(p, 'deny', placement)}>
-            Deny <kbd>{SHORTCUT_KEYS.deny}</kbd>
+            {plan ? 'Reject' : 'Deny'} <kbd>{SHORTCUT_KEYS.deny}</kbd>
           </button>
         </div>
       )}

@@ -2,11 +2,14 @@ import type { PendingPermission } from '../../../../shared/ipc'
 import { alwaysAllowRule, commands } from '../../store/commands'
 import { actions } from '../../store/store'
 import type { CardPlacement } from '../../store/permissionsSlice'
+import { isPlanApproval } from './readableInput'
 import type { ShortcutAction } from './shortcuts'
 
 /**
  * Carries out a card's button or shortcut: allow once and always allow answer at once; deny opens
- * the reason field on the card at `origin` (the answer goes with {@link confirmDeny}).
+ * the reason field on the card at `origin` (the answer goes with {@link confirmDeny}). A plan
+ * approval is approved (allow once) or rejected with feedback (deny), never always allowed: each
+ * plan needs its own verdict (SPEC §9.8).
  */
 export function runAction(p: PendingPermission, action: ShortcutAction, origin: CardPlacement): void {
   switch (action) {
@@ -14,6 +17,7 @@ export function runAction(p: PendingPermission, action: ShortcutAction, origin: 
       void commands.respond(p.requestId, { kind: 'allow-once' })
       return
     case 'always-allow': {
+      if (isPlanApproval(p)) return
       const rule = alwaysAllowRule(p)
       if (rule) void commands.respond(p.requestId, { kind: 'always-allow', rule })
       return

@@ -45,4 +45,14 @@ describe('permission notifications', () => {
     expect(notifier.asks).toBe(1)
     expect(notifier.shown).toEqual([])
   })
+
+  it('names a teammate’s plan approval by the plan’s first line', () => {
+    const store = createAppStore()
+    const notifier = fakeNotifier()
+    notifyNewPermissions(store, notifier, () => false)
+    store.getState().setPermissions([
+      permission({ requestId: 'p', agentId: 'alice@t', agentName: 'alice', tool: 'ExitPlanMode', input: { plan: '\n## Fix the parser\n1. read it' }, suggestions: [] })
+    ])
+    expect(notifier.shown).toEqual(['alice asks to approve its plan | Fix the parser'])
+  })
 })

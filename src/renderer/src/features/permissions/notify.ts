@@ -2,6 +2,7 @@ import type { StoreApi } from 'zustand/vanilla'
 import type { PendingPermission } from '../../../../shared/ipc'
 import { toDisposable, type Disposable } from '../../lib/lifecycle'
 import type { AppState } from '../../store/store'
+import { isPlanApproval } from './readableInput'
 
 /** The part of the DOM Notification API used here (injectable for tests). */
 export interface Notifier {
@@ -25,7 +26,17 @@ export function domNotifier(): Notifier | undefined {
   }
 }
 
-function describe(p: PendingPermission): string {
+/** The notification's title and body for a request: a plan approval names the plan's first line. */
+function describe(p: PendingPermission): { title: string; body: string } {
+  if (isPlanApproval(p)) {
+    const plan = (p.input as { plan?: unknown } | null)?.plan
+    const first = typeof plan === 'string' ? (plan.split('\n').find((l) => l.trim() !== '') ?? '') : ''
+    return { title: `${p.agentName} asks to approve its plan`, body: first.replace(/^#+\s*/, '').slice(0, 120) }
+  }
+  return { title: `${p.agentName} asks to use ${p.tool}`, body: toolDetail(p) }
+}
+
+function toolDetail(p: PendingPermission): string {
   const input = p.input as { command?: unknown; file_path?: unknown; pattern?: unknown } | null
   const detail = input && typeof input === 'object' ? (input.command ?? input.file_path ?? input.pattern) : undefined
   return typeof detail === 'string' ? `${p.tool}: ${detail.slice(0, 120)}` : p.tool
@@ -47,7 +58,10 @@ export function notifyNewPermissions(store: StoreApi<AppState>, notifier: Notifi
     for (const id of [...seen]) if (!current.has(id)) seen.delete(id)
     if (fresh.length === 0 || !notifier || focused()) return
     const show = (): void => {
-      for (const p of fresh) notifier.show(`${p.agentName} asks to use ${p.tool}`, describe(p), p.requestId)
+      for (const p of fresh) {
+        const { title, body } = describe(p)
+        notifier.show(title, body, p.requestId)
+      }
     }
     if (notifier.permission === 'granted') show()
     else if (notifier.permission === 'default' && !asked) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diffLines, readableInput } from './readableInput'
+import { diffLines, isPlanApproval, planLines, readableInput } from './readableInput'
 import { shortcutFor } from './shortcuts'
 
 describe('readable permission input', () => {
@@ -70,4 +70,31 @@ describe('permission shortcuts', () => {
     const pane = { tagName: 'TEXTAREA', classList: { contains: (c: string) => c === 'xterm-helper-textarea' } } as unknown as EventTarget
     expect(key('y', { target: pane })).toBe('allow-once')
   })
+
+  it('shows the plan of a plan approval line by line, markers kept, code fenced', () => {
+    const plan = '## Plan\r\n1. Read `parser.ts`\n- add a test\n\n```ts\n# not a heading\n```\n> note\nDone.\n'
+    const view = readableInput({ tool: 'ExitPlanMode', input: { plan } })
+    expect(view).toEqual({
+      kind: 'plan',
+      lines: [
+        { kind: 'heading', text: '## Plan' },
+        { kind: 'numbered', text: '1. Read `parser.ts`' },
+        { kind: 'bullet', text: '- add a test' },
+        { kind: 'text', text: '' },
+        { kind: 'fence', text: '```ts' },
+        { kind: 'code', text: '# not a heading' },
+        { kind: 'fence', text: '```' },
+        { kind: 'quote', text: '> note' },
+        { kind: 'text', text: 'Done.' }
+      ]
+    })
+    expect(planLines('one line')).toEqual([{ kind: 'text', text: 'one line' }])
+    expect(isPlanApproval({ tool: 'ExitPlanMode' })).toBe(true)
+    expect(isPlanApproval({ tool: 'Bash' })).toBe(false)
+  })
+
+  it('falls back to JSON for a plan approval without a plan', () => {
+    expect(readableInput({ tool: 'ExitPlanMode', input: {} }).kind).toBe('json')
+  })
 })
+

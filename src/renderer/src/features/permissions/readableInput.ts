@@ -6,9 +6,19 @@ export interface DiffLine {
   text: string
 }
 
-/** A tool input as a person should read it (SPEC §11: command; diff for Edit/Write; path). */
+/** One line of a Markdown plan, classified for styling (the text itself is shown as written). */
+export interface PlanLine {
+  kind: 'heading' | 'bullet' | 'numbered' | 'code' | 'fence' | 'quote' | 'text'
+  text: string
+}
+
+/**
+ * A tool input as a person should read it (SPEC §11: command; diff for Edit/Write; path; the plan
+ * of a plan approval, SPEC §9.8).
+ */
 export type ReadableInput =
   | { kind: 'command'; command: string; description?: string }
+  | { kind: 'plan'; lines: PlanLine[] }
   | { kind: 'diff'; path?: string; lines: DiffLine[] }
   | { kind: 'path'; label: string; value: string; extra?: string }
   | { kind: 'json'; json: string }
@@ -41,6 +51,39 @@ export function diffLines(diff: string): DiffLine[] {
     })
 }
 
+/** The tool whose permission question is a plan approval request (SPEC §9.8; Claude Code's name). */
+export const PLAN_APPROVAL_TOOL = 'ExitPlanMode'
+
+/** Whether a request asks to approve a plan rather than to use a tool: answered Approve / Reject. */
+export function isPlanApproval(p: Pick<PendingPermission, 'tool'>): boolean {
+  return p.tool === PLAN_APPROVAL_TOOL
+}
+
+/**
+ * Classifies the lines of a Markdown plan so the card can show it readably without rendering any
+ * HTML: headings, list items, block quotes, code fences and the lines inside them. The text is kept
+ * verbatim (markers included), so what the person approves is exactly what the agent wrote.
+ */
+export function planLines(plan: string): PlanLine[] {
+  let inCode = false
+  return plan
+    .replace(/\r\n/g, '\n')
+    .replace(/\n+$/, '')
+    .split('\n')
+    .map((text): PlanLine => {
+      if (/^\s*(```|~~~)/.test(text)) {
+        inCode = !inCode
+        return { kind: 'fence', text }
+      }
+      if (inCode) return { kind: 'code', text }
+      if (/^#{1,6}\s/.test(text)) return { kind: 'heading', text }
+      if (/^\s*[-*+]\s/.test(text)) return { kind: 'bullet', text }
+      if (/^\s*\d+[.)]\s/.test(text)) return { kind: 'numbered', text }
+      if (/^\s*>/.test(text)) return { kind: 'quote', text }
+      return { kind: 'text', text }
+    })
+}
+
 function str(o: Record<string, unknown>, key: string): string | undefined {
   const v = o[key]
   return typeof v === 'string' ? v : undefined
@@ -49,7 +92,7 @@ function str(o: Record<string, unknown>, key: string): string | undefined {
 /**
  * Turns a permission request's input into what the card shows: Bash → the command; Edit/Write →
  * the diff main computed (or the new content as added lines when there is none); Read/Glob/Grep →
- * the path or pattern; anything else → JSON.
+ * the path or pattern; ExitPlanMode → its plan, line by line; anything else → JSON.
  */
 export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'diff'>): ReadableInput {
   const o = typeof p.input === 'object' && p.input !== null ? (p.input as Record<string, unknown>) : {}
@@ -68,6 +111,11 @@ export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'dif
       if (content !== undefined) {
         return { kind: 'diff', path: filePath, lines: content.split('\n').map((t) => ({ kind: 'add', text: `+${t}` })) }
       }
+      break
+    }
+    case PLAN_APPROVAL_TOOL: {
+      const plan = str(o, 'plan')
+      if (plan !== undefined) return { kind: 'plan', lines: planLines(plan) }
       break
     }
     case 'Read':
