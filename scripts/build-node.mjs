@@ -10,7 +10,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Entry points of the Node bundles: source → output file under out/node. */
 export const NODE_ENTRIES = {
-  cli: 'src/main/cli/index.ts'
+  cli: 'src/main/cli/index.ts',
+  'teammate-worker': 'src/main/runtime/teammates/worker/entry.ts'
 }
 
 await build({

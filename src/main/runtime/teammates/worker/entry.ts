@@ -1,0 +1,150 @@
+import { isMainThread, workerData, type MessagePort } from 'node:worker_threads'
+import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../../shared/permissions'
+import { EventBus } from '../../events/bus'
+import type { PermissionPrompter } from '../../permissions/prompter'
+import { TeamStore } from '../../teams'
+import { runTeammate } from '../runner'
+import { createPtyClient } from './ptyClient'
+import {
+  HEARTBEAT_INTERVAL_MS,
+  parseMainMessage,
+  serializeError,
+  WorkerDataSchema,
+  type DoneOutcome,
+  type MainToWorker,
+  type SerializedError,
+  type WorkerData,
+  type WorkerToMain
+} from './protocol'
+
+/** The worker side of the leader permission bridge: a prompter whose answers arrive through {@link BridgePrompter.handle}. */
+export interface BridgePrompter extends PermissionPrompter {
+  /**
+   * Feeds one message from the main thread to the bridge.
+   * @returns true when it was a `permission.answer` (whether or not its question was still open).
+   */
+  handle(message: MainToWorker): boolean
+}
+
+/**
+ * The leader permission bridge, worker side (SPEC §1, §9.7): each question goes to the main thread
+ * as `permission.prompt`, where the leader's permission queue asks it, and its answer comes back
+ * as `permission.answer`. When the question's signal aborts first (the teammate's turn stopped),
+ * it resolves as a `cancelled` denial at once and posts `permission.cancel`, so the leader's
+ * prompter withdraws it. Each question resolves exactly once.
+ */
+export function createBridgePrompter(post: (message: WorkerToMain) => void): BridgePrompter {
+  const open = new Map<number, (answer: PermissionPromptAnswer) => void>()
+  let nextId = 1
+  return {
+    prompt(request: PermissionPromptRequest, signal: AbortSignal): Promise<PermissionPromptAnswer> {
+      if (signal.aborted) return Promise.resolve({ decision: 'deny', by: 'cancelled' })
+      const id = nextId++
+      return new Promise<PermissionPromptAnswer>((resolve) => {
+        const onAbort = (): void => {
+          if (!open.delete(id)) return
+          post({ type: 'permission.cancel', id })
+          resolve({ decision: 'deny', by: 'cancelled' })
+        }
+        open.set(id, (answer) => {
+          open.delete(id)
+          signal.removeEventListener('abort', onAbort)
+          resolve(answer)
+        })
+        signal.addEventListener('abort', onAbort, { once: true })
+        post({ type: 'permission.prompt', id, request })
+      })
+    },
+    handle(message) {
+      if (message.type !== 'permission.answer') return false
+      open.get(message.id)?.(message.answer)
+      return true
+    }
+  }
+}
+
+/**
+ * The worker teammate's main (SPEC §1, §9.5): validates `workerData`, posts a heartbeat every
+ * {@link HEARTBEAT_INTERVAL_MS}, runs {@link runTeammate} with the PTY client (commands run in the
+ * main thread's PTY host), the permission bridge and a bus whose events go to the main thread;
+ * then kills whatever its shells left, posts `done` and lets the thread end: nothing it started
+ * holds the event loop afterwards. An uncaught error posts `done` as `crashed` (not cleaned up)
+ * before the worker dies of it.
+ */
+export async function runWorkerTeammate(data: WorkerData): Promise<void> {
+  const { config, port } = data
+  let finished = false
+  const post = (message: WorkerToMain, transfer?: readonly MessagePort[]): void => port.postMessage(message, transfer)
+  const postDone = (outcome: DoneOutcome, cleanedUp: boolean, error?: SerializedError): void => {
+    if (finished) return
+    finished = true
+    post({ type: 'done', outcome, cleanedUp, ...(error ? { error } : {}) })
+  }
+  // Monitor only: Node's default handling still runs afterwards (the worker dies, the main thread gets 'error').
+  const onUncaught = (error: unknown): void => postDone('crashed', false, serializeError(error))
+  process.on('uncaughtExceptionMonitor', onUncaught)
+
+  const heartbeat = setInterval(() => post({ type: 'heartbeat' }), HEARTBEAT_INTERVAL_MS)
+  heartbeat.unref()
+  post({ type: 'heartbeat' })
+
+  const pty = createPtyClient({ post, spawnReplyTimeoutMs: data.spawnReplyTimeoutMs })
+  const prompter = createBridgePrompter(post)
+  const onMessage = (raw: unknown): void => {
+    const message = parseMainMessage(raw)
+    if (!pty.handle(message)) prompter.handle(message)
+  }
+  port.on('message', onMessage)
+
+  const bus = new EventBus()
+  bus.onEvent((event) => post({ type: 'event', event }))
+
+  // SPEC §1's identity variables, as a process teammate gets them; the resolved model is the fallback of a member without one
+  const env: Record<string, string> = {
+    ...config.env,
+    ...(config.model ? { SWARMDESK_MODEL: config.model } : {}),
+    SWARMDESK_HOME: config.home,
+    SWARMDESK_TEAM: config.team,
+    SWARMDESK_AGENT_NAME: config.name,
+    SWARMDESK_AGENT_ID: config.agentId,
+    SWARMDESK_AGENT_COLOR: config.color,
+    SWARMDESK_SESSION_ID: config.sessionId,
+    SWARMDESK_LEADER_AGENT_ID: config.leaderAgentId,
+    SWARMDESK_PLAN_MODE_REQUIRED: config.planModeRequired ? '1' : '0'
+  }
+
+  post({ type: 'ready' })
+  let outcome: DoneOutcome = 'crashed'
+  let failure: SerializedError | undefined
+  try {
+    const exit = await runTeammate({ home: config.home, team: config.team, name: config.name, cwd: config.cwd, env, bus, pty, prompter })
+    outcome = exit.reason
+  } catch (error) {
+    failure = serializeError(error)
+  } finally {
+    // the runner leaves an injected host to its owner: kill what its shells may have left
+    await pty.dispose().catch(() => undefined)
+  }
+  postDone(outcome, isInactive(config.home, config.team, config.name), failure)
+  clearInterval(heartbeat)
+  process.off('uncaughtExceptionMonitor', onUncaught)
+  port.off('message', onMessage)
+  port.unref()
+}
+
+/**
+ * True when the team config says the member is no longer active: the runner's cleanup ran (or it
+ * never started). Reading fails → false, so the leader's side cleans up to be sure.
+ */
+function isInactive(home: string, team: string, name: string): boolean {
+  try {
+    return new TeamStore(home).read(team).members.find((m) => m.name === name)?.isActive === false
+  } catch {
+    return false
+  }
+}
+
+// Runs only as a worker teammate, started by WorkerTeammateExecutor's bootstrap.
+if (!isMainThread && (workerData as { protocol?: unknown } | null)?.protocol !== undefined) {
+  void runWorkerTeammate(WorkerDataSchema.parse(workerData))
+}

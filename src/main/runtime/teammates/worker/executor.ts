@@ -1,0 +1,412 @@
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads'
+import type { PermissionPromptAnswer } from '../../../../shared/permissions'
+import type { RuntimeEventInput } from '../../../../shared/events'
+import type { EventBus } from '../../events/bus'
+import { createMailbox } from '../../mailbox'
+import { nodeBundlePath, packageRoot } from '../../packageRoot'
+import type { PermissionPrompter } from '../../permissions/prompter'
+import { TeamStore } from '../../teams'
+import type { PtyHost } from '../../tools/types'
+import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
+import { TeammateNotFoundError } from '../runner'
+import { parseForwardedEvent, parseWorkerMessage, WORKER_PROTOCOL_VERSION, type MainToWorker, type WorkerData, type WorkerToMain } from './protocol'
+import { createPtyServer, type PtyServer } from './ptyServer'
+
+/** Default heartbeat timeout, ms: six missed beats of 500 ms. */
+export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3_000
+
+/** Default V8 old-generation cap of one worker teammate, MB (an idle one needs well under 100). */
+export const DEFAULT_WORKER_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({ maxOldGenerationSizeMb: 512 })
+
+/** How long a worker may take from its creation to `ready` (loading the bundle), ms. */
+const STARTUP_TIMEOUT_MS = 30_000
+
+/** How long a worker may take to end by itself after posting `done`, ms; then it is terminated. */
+const LINGER_AFTER_DONE_MS = 2_000
+
+/** Options of {@link WorkerTeammateExecutor}. */
+export interface WorkerTeammateExecutorOptions {
+  /** The main bus: every event of every worker teammate is re-emitted here (re-stamped). */
+  bus: EventBus
+  /** The process's PTY host (main thread): runs every shell command of every worker teammate. Not disposed here. */
+  pty: PtyHost
+  /** The leader's permission queue (SPEC §9.7): worker teammates' questions arrive here tagged with their name. */
+  prompter: PermissionPrompter
+  /**
+   * Module the worker imports, absolute path. Default the built bundle
+   * (`nodeBundlePath('teammate-worker')`, `out/node/teammate-worker.mjs`). Tests pass a wrapper
+   * that imports the bundle and then misbehaves.
+   */
+  entry?: string
+  /** A worker silent for this long (no heartbeat, no message) is hung: it is terminated, ms. Default 3,000. */
+  heartbeatTimeoutMs?: number
+  /** V8 heap limits of each worker; default {@link DEFAULT_WORKER_RESOURCE_LIMITS} (512 MB old generation). */
+  resourceLimits?: ResourceLimits
+}
+
+/** Why the main side ended a worker, when it did. */
+type EndedBy =
+  | { kind: 'kill'; reason?: string }
+  | { kind: 'heartbeat'; silentMs: number }
+  | { kind: 'startup' }
+  | { kind: 'protocol'; message: string }
+  | { kind: 'lingering' }
+
+/**
+ * The worker-thread teammate backend (SPEC §1, §9; Claude Code's in-process teammates, but each in
+ * its own worker_thread): one worker per teammate runs `runTeammate` over the team's files; its
+ * shell commands run in the main thread's PTY host over the port (node-pty never loads in a worker:
+ * the bootstrap stubs it and refuses its native addon), its permission questions go to
+ * `prompter` tagged with its name, its events are re-emitted on `bus`.
+ *
+ * Whatever a worker does — throws, hangs (no heartbeat → `terminate()`), runs out of memory, calls
+ * `process.exit` — the main process lives on: `exited` resolves `crashed` (within the heartbeat
+ * timeout plus a moment for a hang), after every PTY process the worker started is killed and
+ * verified gone and its open permission questions are cancelled (the leader's prompter sees the
+ * abort). `reported` is true only when the worker posted `done` after its runner's cleanup.
+ */
+export class WorkerTeammateExecutor implements TeammateExecutor {
+  readonly backend = 'worker' as const
+  private readonly teammates = new Map<string, WorkerTeammate>()
+  private readonly heartbeatTimeoutMs: number
+  private readonly resourceLimits: ResourceLimits
+  private disposed = false
+
+  /** @throws Error when `heartbeatTimeoutMs` is not a positive number. */
+  constructor(private readonly options: WorkerTeammateExecutorOptions) {
+    this.heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS
+    if (!(this.heartbeatTimeoutMs > 0)) throw new Error(`heartbeatTimeoutMs must be a positive number of milliseconds, not ${options.heartbeatTimeoutMs}.`)
+    this.resourceLimits = { ...DEFAULT_WORKER_RESOURCE_LIMITS, ...options.resourceLimits }
+  }
+
+  /**
+   * Starts `config`'s teammate in a new worker thread; resolves once the worker is set up and its
+   * loop is about to read its inbox (`ready`).
+   * @throws Error when the executor is disposed, the teammate already runs here, the entry is
+   *   missing (build with `npm run build`), the team or member does not exist
+   *   (TeamNotFoundError / TeammateNotFoundError), or the worker died or stayed silent before
+   *   `ready`; nothing is left running then.
+   */
+  async spawn(config: TeammateSpawnConfig): Promise<TeammateHandle> {
+    if (this.disposed) throw new Error('This worker teammate executor is disposed (its session is closing); start teammates from a live session.')
+    if (this.teammates.get(config.agentId)?.alive) {
+      throw new Error(`Teammate ${config.agentId} is already running on the worker backend; kill it or wait for it to exit before starting it again.`)
+    }
+    const entryPath = this.options.entry ?? nodeBundlePath('teammate-worker')
+    if (!existsSync(entryPath)) throw new Error(`The worker teammate entry ${entryPath} does not exist; build the Node bundles with: npm run build`)
+    const team = new TeamStore(config.home).read(config.team)
+    if (!team.members.some((m) => m.name === config.name)) {
+      throw new TeammateNotFoundError(`'${config.name}' is not a member of team '${config.team}' (members: ${team.members.map((m) => m.name).join(', ') || 'none'}); add it to the team config before spawning it.`)
+    }
+    const teammate = new WorkerTeammate({
+      config,
+      entryPath,
+      bus: this.options.bus,
+      pty: this.options.pty,
+      prompter: this.options.prompter,
+      heartbeatTimeoutMs: this.heartbeatTimeoutMs,
+      resourceLimits: this.resourceLimits
+    })
+    this.teammates.set(config.agentId, teammate)
+    await teammate.ready
+    return { agentId: config.agentId, backend: 'worker', pid: process.pid, exited: teammate.exited }
+  }
+
+  /**
+   * Delivers a message to the teammate's inbox through the mailbox (SPEC §9.3); the worker's inbox
+   * watch wakes it if idle. Works after it exited too (the message waits in its inbox).
+   * @throws Error when this executor never started `agentId`; the mailbox's errors for a bad message.
+   */
+  async sendMessage(agentId: string, message: { from: string; text: string; summary?: string; color?: string }): Promise<void> {
+    const teammate = this.teammates.get(agentId)
+    if (!teammate) throw new Error(`No worker teammate '${agentId}' was started by this executor; spawn it first, or write to its inbox with the mailbox.`)
+    const { home, team, name } = teammate.config
+    await createMailbox({ home }).send(team, name, message)
+  }
+
+  /** Terminates the worker at once (no shutdown request) and resolves once it and every process it started are gone. */
+  async kill(agentId: string, reason?: string): Promise<void> {
+    const teammate = this.teammates.get(agentId)
+    if (!teammate) return
+    await teammate.kill(reason)
+  }
+
+  /** True from `spawn` until the teammate's worker thread has exited (false for an id it never started). */
+  isAlive(agentId: string): boolean {
+    return this.teammates.get(agentId)?.alive ?? false
+  }
+
+  /** Kills every teammate this executor started; later spawns throw. */
+  async dispose(): Promise<void> {
+    this.disposed = true
+    await Promise.all([...this.teammates.values()].map((t) => t.kill('the session closed')))
+  }
+}
+
+interface WorkerTeammateOptions {
+  config: TeammateSpawnConfig
+  entryPath: string
+  bus: EventBus
+  pty: PtyHost
+  prompter: PermissionPrompter
+  heartbeatTimeoutMs: number
+  resourceLimits: ResourceLimits
+}
+
+/** One worker thread running one teammate, seen from the main thread. */
+class WorkerTeammate {
+  readonly config: TeammateSpawnConfig
+  /** Resolves on `ready`; rejects when the worker ends before it. */
+  readonly ready: Promise<void>
+  readonly exited: Promise<TeammateExitInfo>
+  alive = true
+
+  private readonly worker: Worker
+  private readonly port: MessagePort
+  private readonly server: PtyServer
+  private readonly prompts = new Map<number, AbortController>()
+  private readonly startedAt = Date.now()
+  private lastSign = Date.now()
+  private isReady = false
+  private ending = false
+  private done: Extract<WorkerToMain, { type: 'done' }> | undefined
+  private workerError: Error | undefined
+  private endedBy: EndedBy | undefined
+  private readonly watchdog: NodeJS.Timeout
+  private lingerTimer: NodeJS.Timeout | undefined
+  private resolveReady!: () => void
+  private rejectReady!: (error: Error) => void
+  private resolveExited!: (info: TeammateExitInfo) => void
+
+  constructor(private readonly options: WorkerTeammateOptions) {
+    this.config = options.config
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.resolveReady = resolve
+      this.rejectReady = reject
+    })
+    // a rejection nobody awaits (the handle was never returned) must not be unhandled
+    this.ready.catch(() => undefined)
+    this.exited = new Promise<TeammateExitInfo>((resolve) => (this.resolveExited = resolve))
+    const { port1, port2 } = new MessageChannel()
+    this.port = port1
+    this.server = createPtyServer(options.pty, (message) => this.post(message))
+    const nodePtyPath = resolveNodePty()
+    const data: WorkerData = {
+      protocol: WORKER_PROTOCOL_VERSION,
+      config: options.config,
+      port: port2,
+      spawnReplyTimeoutMs: Math.max(100, Math.floor(options.heartbeatTimeoutMs / 2)),
+      entryPath: options.entryPath,
+      ...(nodePtyPath ? { nodePtyPath } : {})
+    }
+    try {
+      this.worker = new Worker(BOOTSTRAP, { eval: true, workerData: data, transferList: [port2], resourceLimits: options.resourceLimits })
+    } catch (error) {
+      port1.close()
+      port2.close()
+      throw error
+    }
+    this.port.on('message', (raw) => this.onMessage(raw))
+    this.worker.on('error', (error) => (this.workerError ??= error))
+    this.worker.on('exit', (code) => {
+      this.finish(code).catch((error: unknown) => {
+        // never leave `exited` pending: report what went wrong while cleaning up
+        const reason = `cleaning up after its worker failed: ${(error as Error)?.message ?? String(error)}`
+        if (!this.isReady) this.rejectReady(new Error(`Teammate ${this.config.agentId} could not start on the worker backend: ${reason}.`))
+        this.resolveExited({ status: 'crashed', reported: false, reason })
+      })
+    })
+    const every = Math.max(25, Math.min(250, Math.floor(options.heartbeatTimeoutMs / 4)))
+    this.watchdog = setInterval(() => this.check(), every)
+    this.watchdog.unref()
+  }
+
+  /** Terminates the worker unless it is gone, and waits for the end (processes killed, prompts cancelled). */
+  async kill(reason?: string): Promise<void> {
+    if (this.alive) {
+      this.endedBy ??= { kind: 'kill', ...(reason ? { reason } : {}) }
+      await this.worker.terminate()
+    }
+    await this.exited
+  }
+
+  private post(message: MainToWorker): void {
+    if (this.alive) this.port.postMessage(message)
+  }
+
+  private onMessage(raw: unknown): void {
+    let message: WorkerToMain
+    try {
+      message = parseWorkerMessage(raw)
+    } catch (error) {
+      this.end({ kind: 'protocol', message: (error as Error).message })
+      return
+    }
+    this.lastSign = Date.now()
+    switch (message.type) {
+      case 'heartbeat':
+        return
+      case 'ready':
+        this.isReady = true
+        this.resolveReady()
+        return
+      case 'event': {
+        const parsed = parseForwardedEvent(message.event)
+        if (parsed.ok) this.options.bus.emit(parsed.event as RuntimeEventInput)
+        else this.options.bus.emit({ type: 'notice', level: 'warning', message: `Worker teammate ${this.config.agentId} sent an invalid event, dropped: ${parsed.message}`, agentId: this.config.agentId, agentName: this.config.name })
+        return
+      }
+      case 'pty.run':
+      case 'pty.abort':
+      case 'pty.spawn':
+      case 'pty.kill':
+      case 'pty.dispose':
+        this.server.handle(message)
+        return
+      case 'permission.prompt':
+        this.ask(message.id, message.request)
+        return
+      case 'permission.cancel':
+        this.prompts.get(message.id)?.abort()
+        this.prompts.delete(message.id)
+        return
+      case 'done':
+        this.done = message
+        this.lingerTimer ??= setTimeout(() => this.end({ kind: 'lingering' }), LINGER_AFTER_DONE_MS)
+        this.lingerTimer.unref()
+        return
+    }
+  }
+
+  /** Puts a worker's question to the leader's prompter, tagged with this teammate's identity (SPEC §9.7). */
+  private ask(id: number, request: Extract<WorkerToMain, { type: 'permission.prompt' }>['request']): void {
+    if (this.ending) return // its worker is dead: nobody would read the answer
+    const controller = new AbortController()
+    this.prompts.set(id, controller)
+    const tagged = { ...request, agentId: this.config.agentId, agentName: this.config.name }
+    void this.options.prompter
+      .prompt(tagged, controller.signal)
+      .catch((error: unknown): PermissionPromptAnswer => ({ decision: 'deny', by: 'cancelled', reason: `The leader's permission queue failed: ${(error as Error)?.message ?? String(error)}` }))
+      .then((answer) => {
+        if (this.prompts.get(id) !== controller) return // cancelled meanwhile
+        this.prompts.delete(id)
+        this.post({ type: 'permission.answer', id, answer })
+      })
+  }
+
+  /** The watchdog: a worker silent past the heartbeat timeout (or not ready after the startup bound) is terminated. */
+  private check(): void {
+    if (!this.alive || this.done) return
+    // messages already queued are signs of life: take them before judging (the main thread may have been busy)
+    this.drain()
+    const now = Date.now()
+    if (!this.isReady) {
+      if (now - this.startedAt > STARTUP_TIMEOUT_MS) this.end({ kind: 'startup' })
+      return
+    }
+    const silentMs = now - this.lastSign
+    if (silentMs > this.options.heartbeatTimeoutMs) this.end({ kind: 'heartbeat', silentMs })
+  }
+
+  /** Handles every message already queued on the port, synchronously and in order. */
+  private drain(): void {
+    for (let next = receiveMessageOnPort(this.port); next; next = receiveMessageOnPort(this.port)) this.onMessage(next.message)
+  }
+
+  private end(by: EndedBy): void {
+    if (!this.alive) return
+    this.endedBy ??= by
+    void this.worker.terminate()
+  }
+
+  /** The worker thread is gone: kill what it started, cancel its questions, then settle `ready`/`exited`. */
+  private async finish(code: number): Promise<void> {
+    this.ending = true
+    clearInterval(this.watchdog)
+    // its last words (`done`, events) may still be queued
+    this.drain()
+    this.alive = false
+    if (this.lingerTimer) clearTimeout(this.lingerTimer)
+    const killing = this.server.dispose()
+    for (const controller of this.prompts.values()) controller.abort()
+    this.prompts.clear()
+    const swept = await killing
+    this.port.close()
+    const info = this.exitInfo(code)
+    if (swept.survivors.length) info.reason = `${info.reason ? `${info.reason}; ` : ''}its PTY processes ${swept.survivors.join(', ')} could not be killed`
+    if (!this.isReady) this.rejectReady(new Error(`Teammate ${this.config.agentId} could not start on the worker backend: ${info.reason ?? 'its worker ended before it was ready'}.`))
+    this.resolveExited(info)
+  }
+
+  private exitInfo(code: number): TeammateExitInfo {
+    const by = this.endedBy
+    const done = this.done
+    if (done) {
+      const lingered = by?.kind === 'lingering' ? `its worker thread did not end by itself within ${LINGER_AFTER_DONE_MS / 1000} s of finishing and was terminated` : undefined
+      const reason = [done.outcome === 'crashed' ? (done.error?.message ?? 'its loop failed') : undefined, lingered].filter(Boolean).join('; ')
+      return { status: done.outcome === 'crashed' ? 'crashed' : 'exited', reported: done.cleanedUp, ...(reason ? { reason } : {}) }
+    }
+    switch (by?.kind) {
+      case 'kill':
+        return { status: 'killed', reported: false, reason: by.reason ?? 'killed' }
+      case 'heartbeat':
+        return { status: 'crashed', reported: false, reason: `heartbeat lost for ${(by.silentMs / 1000).toFixed(1)} s: the worker stopped responding and was terminated` }
+      case 'startup':
+        return { status: 'crashed', reported: false, reason: `the worker did not get ready within ${STARTUP_TIMEOUT_MS / 1000} s and was terminated` }
+      case 'protocol':
+        return { status: 'crashed', reported: false, reason: by.message }
+    }
+    const error = this.workerError as (Error & { code?: string }) | undefined
+    if (error?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      return { status: 'crashed', reported: false, reason: `out of memory (worker limit ${this.options.resourceLimits.maxOldGenerationSizeMb ?? '?'} MB old generation): ${error.message}` }
+    }
+    if (error) return { status: 'crashed', reported: false, reason: error.message }
+    return { status: 'crashed', reported: false, reason: code !== 0 ? `exit code ${code}` : 'its worker thread ended without saying how its teammate ended' }
+  }
+}
+
+let nodePtyPath: string | null | undefined
+
+/** node-pty's entry as the bundle would resolve it (from the package root), or undefined when it cannot be found. */
+function resolveNodePty(): string | undefined {
+  if (nodePtyPath === undefined) {
+    try {
+      nodePtyPath = createRequire(join(packageRoot(), 'package.json')).resolve('node-pty')
+    } catch {
+      nodePtyPath = null
+    }
+  }
+  return nodePtyPath ?? undefined
+}
+
+/**
+ * The worker's first code (CommonJS, eval'd): the worker bundle imports node-pty statically (the
+ * runner's default PTY host), and node-pty must never load in a worker thread (STACK.md: a worker
+ * exiting with it loaded can abort the whole process). So before importing the entry it puts a
+ * stub in node-pty's require.cache slot, whose functions throw, and refuses node-pty's native addon
+ * outright should anything load it another way. Then it imports the entry.
+ */
+const BOOTSTRAP = `'use strict';
+const { workerData } = require('node:worker_threads');
+const Module = require('node:module');
+const { pathToFileURL } = require('node:url');
+const refuse = () => {
+  throw new Error('node-pty is not available in a worker thread: shell commands go to the PTY host of the main thread (SPEC \\u00a71). Use the PTY client a worker teammate is given.');
+};
+if (workerData.nodePtyPath) {
+  const stub = new Module(workerData.nodePtyPath);
+  stub.filename = workerData.nodePtyPath;
+  stub.loaded = true;
+  stub.exports = { spawn: refuse, fork: refuse, createTerminal: refuse, open: refuse, native: null };
+  require.cache[workerData.nodePtyPath] = stub;
+}
+const dlopen = process.dlopen;
+process.dlopen = function (module, filename, ...rest) {
+  if (/[\\\\/]node-pty[\\\\/]/.test(String(filename))) refuse();
+  return dlopen.call(this, module, filename, ...rest);
+};
+import(pathToFileURL(workerData.entryPath).href);
+`

@@ -1,0 +1,226 @@
+import { MessagePort } from 'node:worker_threads'
+import { z } from 'zod'
+import { RuntimeEventSchema } from '../../../../shared/events'
+import { PermissionModeSchema } from '../../../../shared/permissions'
+
+/**
+ * The MessagePort RPC between the main thread and one worker teammate (SPEC §1, §9.7): the worker
+ * runs the teammate's agent loop; its shell commands run in the main thread's PTY host, its
+ * permission questions go to the leader's permission queue (the "leader permission bridge"), and
+ * its runtime events are re-emitted on the main bus. Every message is a plain structured-clone
+ * object with a `type`; both sides validate what they receive with the schemas below.
+ *
+ * Worker → main: `heartbeat`, `ready`, `event`, `pty.run` / `pty.abort`, `pty.spawn` /
+ * `pty.kill`, `pty.dispose`, `permission.prompt` / `permission.cancel`, `done`.
+ * Main → worker: `pty.started`, `pty.data`, `pty.result` / `pty.failed`, `pty.exit`,
+ * `pty.killed`, `pty.disposed`, `permission.answer`; and, on each spawn's own reply port,
+ * one {@link SpawnReply}.
+ */
+
+/** Bumped on any incompatible change; the worker refuses workerData of another version. */
+export const WORKER_PROTOCOL_VERSION = 1
+
+/** How often a worker posts `heartbeat`, ms. The executor's watchdog allows several missed beats. */
+export const HEARTBEAT_INTERVAL_MS = 500
+
+/** Longest delay `setTimeout` honours; PTY timeouts are clamped to it (the host does the same). */
+export const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** RPC ids: per worker, positive, unique per kind of request. */
+const Id = z.number().int().positive()
+
+/** A {@link import('../executor').TeammateSpawnConfig} as it crosses into the worker. */
+export const TeammateSpawnConfigSchema = z.object({
+  home: z.string().min(1),
+  team: z.string().min(1),
+  name: z.string().min(1),
+  agentId: z.string().min(1),
+  cwd: z.string().min(1),
+  color: z.string(),
+  model: z.string(),
+  mode: PermissionModeSchema,
+  planModeRequired: z.boolean(),
+  sessionId: z.string(),
+  leaderAgentId: z.string(),
+  env: z.record(z.string(), z.string())
+})
+
+/**
+ * `workerData` of a worker teammate. `port` is the worker's end of the RPC channel (transferred);
+ * `spawnReplyTimeoutMs` bounds how long `PtyHost.spawn` blocks the worker waiting for the main
+ * thread's pid (kept below the heartbeat timeout, so a slow answer never reads as a hang);
+ * `nodePtyPath` is node-pty's resolved entry, which the bootstrap replaces by a stub so node-pty
+ * never loads in the worker (STACK.md).
+ */
+export const WorkerDataSchema = z.object({
+  protocol: z.literal(WORKER_PROTOCOL_VERSION),
+  config: TeammateSpawnConfigSchema,
+  port: z.instanceof(MessagePort),
+  spawnReplyTimeoutMs: z.number().int().positive(),
+  /** Absolute path of the module the bootstrap imports (the bundle, or a test's wrapper around it). */
+  entryPath: z.string().min(1),
+  nodePtyPath: z.string().optional()
+})
+export type WorkerData = z.infer<typeof WorkerDataSchema>
+
+/** A {@link import('../../tools/types').PtyRunOptions} without the parts that cannot cross threads (signal, onData). */
+export const PtyRunRequestSchema = z.object({
+  command: z.string(),
+  cwd: z.string(),
+  env: z.record(z.string(), z.string()).optional(),
+  /** ms, at most {@link MAX_TIMER_MS}. */
+  timeoutMs: z.number().nonnegative().max(MAX_TIMER_MS),
+  cols: z.number().int().positive().optional(),
+  rows: z.number().int().positive().optional()
+})
+export type PtyRunRequest = z.infer<typeof PtyRunRequestSchema>
+
+/** A {@link import('../../tools/types').PtySpawnOptions} without its callbacks (they become `pty.data` / `pty.exit`). */
+export const PtySpawnRequestSchema = PtyRunRequestSchema.omit({ timeoutMs: true })
+export type PtySpawnRequest = z.infer<typeof PtySpawnRequestSchema>
+
+/** {@link import('../../tools/types').PtyRunResult}. */
+export const PtyRunResultSchema = z.object({
+  pid: z.number().int().nonnegative(),
+  exitCode: z.number().int().nullable(),
+  signal: z.number().int().nullable(),
+  output: z.string(),
+  omittedChars: z.number().int().nonnegative().optional(),
+  timedOut: z.boolean(),
+  aborted: z.boolean()
+})
+
+/** {@link import('../../../../shared/permissions').PermissionPromptRequest}. */
+export const PermissionPromptRequestSchema = z.object({
+  requestId: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  tool: z.string(),
+  input: z.unknown(),
+  reason: z.string(),
+  suggestions: z.array(z.string())
+})
+
+/** {@link import('../../../../shared/permissions').PermissionPromptAnswer}. */
+export const PermissionPromptAnswerSchema = z.discriminatedUnion('decision', [
+  z.object({ decision: z.literal('allow'), by: z.enum(['user', 'approve-flag']), alwaysAllowRule: z.string().optional() }),
+  z.object({ decision: z.literal('deny'), by: z.enum(['user', 'approve-flag', 'cancelled']), reason: z.string().optional() })
+])
+
+/** An error as it crosses the port: what a person needs to read. */
+export const SerializedErrorSchema = z.object({ name: z.string(), message: z.string(), stack: z.string().optional() })
+export type SerializedError = z.infer<typeof SerializedErrorSchema>
+
+/** How a worker's teammate ended, as the worker saw it. */
+export const DoneOutcomeSchema = z.enum(['shutdown', 'aborted', 'crashed'])
+export type DoneOutcome = z.infer<typeof DoneOutcomeSchema>
+
+/** Every message a worker posts to the main thread. */
+export const WorkerToMainSchema = z.discriminatedUnion('type', [
+  /** Every {@link HEARTBEAT_INTERVAL_MS} from the worker's start; silence past the timeout is a hang. */
+  z.object({ type: z.literal('heartbeat') }),
+  /** Posted once, when the worker is set up and its teammate's loop is about to start. */
+  z.object({ type: z.literal('ready') }),
+  /** A runtime event of the worker's bus, as stamped there; the main bus re-stamps seq and time. */
+  z.object({ type: z.literal('event'), event: z.unknown() }),
+  /** Runs one foreground command (the Bash tool); answered by `pty.started`?, `pty.data`*, then `pty.result` or `pty.failed`. */
+  z.object({ type: z.literal('pty.run'), id: Id, options: PtyRunRequestSchema }),
+  /** The run's AbortSignal fired: kill its process group (its `pty.result` then says `aborted`). */
+  z.object({ type: z.literal('pty.abort'), id: Id }),
+  /**
+   * Starts a background shell. The main thread answers on `reply` with one {@link SpawnReply},
+   * then sets `signal[0]` (an Int32 over the SharedArrayBuffer) to 1 and notifies it, which wakes
+   * the worker blocked in `Atomics.wait`; later `pty.data`* and one `pty.exit` follow on the port.
+   */
+  z.object({ type: z.literal('pty.spawn'), id: Id, options: PtySpawnRequestSchema, reply: z.instanceof(MessagePort), signal: z.instanceof(SharedArrayBuffer) }),
+  /** Kills a background shell's process group; answered by `pty.killed` once it is verifiably gone. */
+  z.object({ type: z.literal('pty.kill'), id: Id }),
+  /** Kills every process the worker started (its PTY client is disposed); answered by `pty.disposed`. */
+  z.object({ type: z.literal('pty.dispose'), requestId: Id }),
+  /** A question the rules and mode left open, for the leader's permission queue (SPEC §9.7). */
+  z.object({ type: z.literal('permission.prompt'), id: Id, request: PermissionPromptRequestSchema }),
+  /** The question's signal fired in the worker (its turn was stopped): withdraw it. */
+  z.object({ type: z.literal('permission.cancel'), id: Id }),
+  /**
+   * The last message: how the teammate ended. `cleanedUp` is true when its runner's cleanup ran
+   * and left it inactive with its tasks released and the leader told (SPEC §9.5); false when the
+   * worker is dying without that (an uncaught error): the leader's side must clean up.
+   */
+  z.object({ type: z.literal('done'), outcome: DoneOutcomeSchema, cleanedUp: z.boolean(), error: SerializedErrorSchema.optional() })
+])
+export type WorkerToMain = z.infer<typeof WorkerToMainSchema>
+
+/** Every message the main thread posts to a worker (spawn replies go on their own port). */
+export const MainToWorkerSchema = z.discriminatedUnion('type', [
+  /** The pid of a run's process group leader, as soon as the host started it. */
+  z.object({ type: z.literal('pty.started'), id: Id, pid: z.number().int().positive() }),
+  /** Raw output (ANSI intact) of a run or a background shell, in order. */
+  z.object({ type: z.literal('pty.data'), id: Id, data: z.string() }),
+  z.object({ type: z.literal('pty.result'), id: Id, result: PtyRunResultSchema }),
+  /** The host could not run the command (e.g. it is disposed); `message` says why. */
+  z.object({ type: z.literal('pty.failed'), id: Id, message: z.string() }),
+  /** A background shell ended (after its group was swept). */
+  z.object({ type: z.literal('pty.exit'), id: Id, exitCode: z.number().int().nullable(), signal: z.number().int().nullable() }),
+  /** A `pty.kill` is done: the shell's process group is gone (also sent for an id that had already ended). */
+  z.object({ type: z.literal('pty.killed'), id: Id }),
+  z.object({ type: z.literal('pty.disposed'), requestId: Id }),
+  /** The leader's (or a person's) answer; first answer wins, sent at most once per prompt. */
+  z.object({ type: z.literal('permission.answer'), id: Id, answer: PermissionPromptAnswerSchema })
+])
+export type MainToWorker = z.infer<typeof MainToWorkerSchema>
+
+/** The one answer to a `pty.spawn`, on its reply port: the real pid, or why it could not start. */
+export const SpawnReplySchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), pid: z.number().int().positive() }),
+  z.object({ ok: z.literal(false), message: z.string() })
+])
+export type SpawnReply = z.infer<typeof SpawnReplySchema>
+
+/** A message that failed its schema: which side sent it and what was wrong. */
+export class WorkerProtocolError extends Error {
+  override readonly name = 'WorkerProtocolError'
+}
+
+/**
+ * Parses a message from a worker.
+ * @throws WorkerProtocolError naming the message type and the invalid fields.
+ */
+export function parseWorkerMessage(raw: unknown): WorkerToMain {
+  return parse(WorkerToMainSchema, raw, 'worker → main')
+}
+
+/**
+ * Parses a message from the main thread.
+ * @throws WorkerProtocolError naming the message type and the invalid fields.
+ */
+export function parseMainMessage(raw: unknown): MainToWorker {
+  return parse(MainToWorkerSchema, raw, 'main → worker')
+}
+
+/**
+ * Parses a forwarded runtime event (SPEC §14) and drops its `seq`/`time`, ready to re-emit.
+ * @returns the event input, or an error message when it is not a valid event.
+ */
+export function parseForwardedEvent(raw: unknown): { ok: true; event: Omit<z.infer<typeof RuntimeEventSchema>, 'seq' | 'time'> } | { ok: false; message: string } {
+  const parsed = RuntimeEventSchema.safeParse(raw)
+  if (!parsed.success) return { ok: false, message: describeIssues(parsed.error.issues) }
+  const { seq: _seq, time: _time, ...event } = parsed.data
+  return { ok: true, event }
+}
+
+/** An error (or anything thrown) as it can cross the port. */
+export function serializeError(error: unknown): SerializedError {
+  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
+  return { name: 'Error', message: String(error) }
+}
+
+function parse<T>(schema: z.ZodType<T>, raw: unknown, direction: string): T {
+  const parsed = schema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type) : '(no type)'
+  throw new WorkerProtocolError(`Invalid ${direction} message '${type}': ${describeIssues(parsed.error.issues)}. The worker bundle and the main process are out of step: rebuild with npm run build.`)
+}
+
+function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ')
+}
