@@ -13,6 +13,9 @@ const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR]'
  * `process` backend; `--team`/`--name` default to SWARMDESK_TEAM / SWARMDESK_AGENT_NAME. Its
  * events are printed on its terminal (the pane). Exit codes: 0 after an approved shutdown; 1 a
  * crash (the error on stderr) or SIGTERM/SIGINT; 2 bad usage, an unknown team or member.
+ * The process backend (src/main/runtime/teammates/process/executor.ts, TEAMMATE_EXIT_CODES)
+ * relies on these codes, and tells a stop from a crash under exit 1 by the runner's last
+ * `idle_notification` to the lead (`idleReason` `interrupted` or `failed`): keep both in step.
  */
 export async function teammateCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('teammate', argv, { team: { type: 'string' }, name: { type: 'string' }, cwd: { type: 'string' } })

@@ -1,0 +1,408 @@
+import { randomUUID } from 'node:crypto'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { constants as osConstants } from 'node:os'
+import { parseMessageBody } from '../../../../shared/mailbox'
+import type { EventBus } from '../../events/bus'
+import { createMailbox, type Mailbox } from '../../mailbox'
+import { nodeBundlePath } from '../../packageRoot'
+import { cleanTerminalOutput, findPidsWithEnv, isProcessAlive, killProcessTree, listDescendantPids, readProcEntry, snapshotProcesses, TailBuffer } from '../../pty'
+import { canonicalWorkspace } from '../../session/setup'
+import { LEAD_NAME } from '../../teams'
+import type { PtyHost, PtyProcess } from '../../tools/types'
+import { agentTranscriptPath, swarmdeskHome } from '../../transcripts/paths'
+import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
+import { TranscriptTail } from './transcriptTail'
+
+/**
+ * Exit codes of `swarmdesk teammate` (src/main/cli/commands/teammate.ts, SPEC §14) as this
+ * backend reads them:
+ * - `0`: it approved a shutdown request; its runner released its tasks and marked it inactive
+ *   → `{status: 'exited', reported: true}`.
+ * - `1`: it was stopped (SIGTERM/SIGINT) or its loop caught an error. Both run the runner's
+ *   cleanup, which ends by telling the leader with an `idle_notification` whose `idleReason` is
+ *   `interrupted` (a stop) or `failed` (a crash). The executor looks for that report in the
+ *   leader's inbox: `interrupted` → `exited`, `failed` → `crashed`, both `reported: true`; no
+ *   report (it failed before it went active, or the cleanup could not write) → `crashed`,
+ *   `reported: false`.
+ * - `2`: bad usage (unknown team or member, a settings file that does not load, no API key):
+ *   it never went active → `crashed`, `reported: false`.
+ * - anything else, or death by a signal (`kill -9`: the wrapper shell reports 128+9): it died
+ *   without cleanup → `crashed`, `reported: false`.
+ * After {@link ProcessTeammateExecutor.kill}: `killed`, `reported: false` (unless the process had
+ * already ended by itself with one of the codes above).
+ */
+export const TEAMMATE_EXIT_CODES = { shutdown: 0, stoppedOrCaughtCrash: 1, usage: 2 } as const
+
+/**
+ * Variable set to a fresh value in each teammate process's environment. Its shell commands inherit
+ * it (the teammate's own PTY host replaces SWARMDESK_PTY_TAG, not this), so after the teammate is
+ * gone the executor finds and kills what it started even when it escaped its terminal's process
+ * group and lost its parent (a `setsid nohup …` left running when the teammate was `kill -9`ed).
+ */
+export const TEAMMATE_RUN_TAG_VARIABLE = 'SWARMDESK_TEAMMATE_RUN'
+
+/**
+ * What Node runs (`node -e LOADER <cli.mjs> teammate …`): the CLI bundle is a module exporting
+ * `main(argv)` (bin/swarmdesk imports it the same way), not a script that runs when executed. The
+ * loader imports it, runs `main` and exits with its code, as bin/swarmdesk does; an error escaping
+ * `main` is printed and exits 1. Works in plain Node and in Electron with ELECTRON_RUN_AS_NODE=1.
+ */
+const CLI_LOADER =
+  "import(require('node:url').pathToFileURL(process.argv[1]).href).then((cli) => cli.main(process.argv.slice(2))).then((code) => { process.exitCode = code }, (error) => { console.error(error && error.stack ? error.stack : String(error)); process.exitCode = 1 })"
+
+/** How long `spawn` waits for the teammate's Node process to appear in the process table, ms. */
+const DEFAULT_START_TIMEOUT_MS = 10_000
+
+/** Raw terminal output kept per teammate to explain a crash, UTF-16 units. */
+const REASON_OUTPUT_CHARS = 16 * 1024
+
+/** Options of {@link ProcessTeammateExecutor}. */
+export interface ProcessTeammateExecutorOptions {
+  /** The leader's event bus: terminal output and the transcript's events go here. */
+  bus: EventBus
+  /** The PTY host of the main process (SPEC §1): each teammate runs in one of its terminals. */
+  pty: PtyHost
+  /** The CLI bundle; default `nodeBundlePath('cli')` (`out/node/cli.mjs`). */
+  cliPath?: string
+  /** The Node binary; default `process.execPath` (Electron's binary in the packaged app). */
+  nodePath?: string
+  /** Sets `ELECTRON_RUN_AS_NODE=1` (SPEC §1); default true when running inside Electron. */
+  runAsNode?: boolean
+  /** Terminal size of a teammate's pane, in character cells; default 120 × 40. */
+  cols?: number
+  rows?: number
+  /** Fallback poll period of the transcript tails, ms. */
+  transcriptPollMs?: number
+  /** How long `spawn` waits for the Node process to show up before giving up, ms (default 10 s). */
+  startTimeoutMs?: number
+  /** Data directory for messages to teammates this executor did not start; default `swarmdeskHome()`. */
+  home?: string
+}
+
+/** One teammate this executor started. */
+interface Running {
+  config: TeammateSpawnConfig
+  proc: PtyProcess
+  tail: TranscriptTail
+  /** Pid of the Node process (the pty's wrapper shell where /proc is unavailable). */
+  pid: number
+  alive: boolean
+  /** Set by kill() while the process still ran: an end by SIGKILL is then `killed`. */
+  killReason: string | undefined
+  output: TailBuffer
+  exited: Promise<TeammateExitInfo>
+  /** The value of {@link TEAMMATE_RUN_TAG_VARIABLE} in its environment. */
+  runTag: string
+  /** Start time of its terminal's shell, clock ticks since boot (limits the escapee search). */
+  startedAt: number | undefined
+}
+
+/**
+ * The `process` teammate backend (SPEC §1, §9.2): each teammate is a separate Node process,
+ * `node -e <loader> out/node/cli.mjs teammate --team T --name N --cwd DIR`, started in its own
+ * terminal of the PTY host, so its pane is its real terminal (as tmux panes are for Claude Code),
+ * and ended by killing that terminal's whole process group. It talks to the
+ * team only through files: its inbox (messages, permission answers, shutdown requests), the task
+ * list, the team config and its transcript. On the leader's bus it appears as
+ * - `terminal_output {data}`: every chunk its terminal prints, raw (ANSI intact);
+ * - `assistant_text`, `tool_call`, `tool_result` (and `notice`s of compactions): from tailing its
+ *   transcript (see {@link TranscriptTail});
+ * all stamped `agentId: name@team`, `agentName: name`. States, `agent_started` and `agent_stopped`
+ * are the spawner's (the TeammateSupervisor's) to emit; its permission requests and idle
+ * notifications reach the leader's inbox (SPEC §9.7).
+ *
+ * Environment of the process (SPEC §1): the main process's own (minus the model credentials, which
+ * the PTY host withholds from every command), then `config.env` (model access: ANTHROPIC_API_KEY /
+ * AUTH_TOKEN / BASE_URL — passed explicitly, which the PTY host honours), then SWARMDESK_HOME,
+ * SWARMDESK_TEAM, SWARMDESK_AGENT_NAME, SWARMDESK_AGENT_ID, SWARMDESK_AGENT_COLOR,
+ * SWARMDESK_SESSION_ID, SWARMDESK_LEADER_AGENT_ID, SWARMDESK_PLAN_MODE_REQUIRED (`1`/`0`),
+ * SWARMDESK_MODEL, and ELECTRON_RUN_AS_NODE=1 from the packaged app. Exit codes: see
+ * {@link TEAMMATE_EXIT_CODES}.
+ */
+export class ProcessTeammateExecutor implements TeammateExecutor {
+  readonly backend = 'process' as const
+  private readonly running = new Map<string, Running>()
+  private readonly mailboxes = new Map<string, Mailbox>()
+  private disposed = false
+
+  constructor(private readonly options: ProcessTeammateExecutorOptions) {}
+
+  /**
+   * Starts a teammate's process and resolves once its Node process runs (found in /proc as a child
+   * of its terminal's shell; its loop then connects the model, goes active and reads its inbox).
+   * Its transcript is followed from its size at this moment, so a teammate started again in the
+   * same session does not replay its earlier run.
+   * @throws Error when the executor is disposed, the teammate already runs here, the working
+   *   directory, the CLI bundle or the Node binary is missing, the pty cannot spawn, or the process
+   *   does not show up within `startTimeoutMs`; nothing is left running then.
+   */
+  async spawn(config: TeammateSpawnConfig): Promise<TeammateHandle> {
+    if (this.disposed) throw new Error(`Cannot start teammate ${config.agentId}: the process backend is disposed.`)
+    if (this.running.get(config.agentId)?.alive) throw new Error(`Teammate ${config.agentId} is already running.`)
+    const cwd = canonicalWorkspace(config.cwd)
+    const cliPath = this.options.cliPath ?? nodeBundlePath('cli')
+    if (!existsSync(cliPath)) throw new Error(`Cannot start teammate ${config.agentId}: the CLI bundle ${cliPath} is missing; build it with: npm run build`)
+    const nodePath = this.options.nodePath ?? process.execPath
+    if (!existsSync(nodePath)) throw new Error(`Cannot start teammate ${config.agentId}: the Node binary ${nodePath} is missing.`)
+    const { bus } = this.options
+    const agentId = config.agentId
+    const agentName = config.name
+    const transcriptPath = agentTranscriptPath(config.home, cwd, config.sessionId, agentId)
+    const fromOffset = statSync(transcriptPath, { throwIfNoEntry: false })?.size ?? 0
+    const command = `exec ${[nodePath, '-e', CLI_LOADER, cliPath, 'teammate', '--team', config.team, '--name', config.name, '--cwd', cwd].map(shellQuote).join(' ')}`
+    const output = new TailBuffer(REASON_OUTPUT_CHARS)
+    const runTag = randomUUID()
+    const spawnedAt = Date.now()
+    let resolveExit!: (info: TeammateExitInfo) => void
+    const exited = new Promise<TeammateExitInfo>((resolve) => (resolveExit = resolve))
+    let entry: Running | undefined
+    let earlyExit: { exitCode: number | null; signal: number | null } | undefined
+    const onExit = (exit: { exitCode: number | null; signal: number | null }): void => {
+      if (!entry) {
+        earlyExit = exit
+        return
+      }
+      void this.finish(entry, exit, spawnedAt).then(resolveExit)
+    }
+    const proc = this.options.pty.spawn({
+      command,
+      cwd,
+      env: { ...this.processEnv(config), [TEAMMATE_RUN_TAG_VARIABLE]: runTag },
+      cols: this.options.cols ?? 120,
+      rows: this.options.rows ?? 40,
+      onData: (data) => {
+        output.push(data)
+        bus.emit({ type: 'terminal_output', data, agentId, agentName })
+      },
+      onExit
+    })
+    const tail = new TranscriptTail({
+      path: transcriptPath,
+      bus,
+      agentId,
+      agentName,
+      fromOffset,
+      ...(this.options.transcriptPollMs !== undefined ? { pollMs: this.options.transcriptPollMs } : {}),
+      onWarning: (message) => bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName })
+    })
+    entry = { config, proc, tail, pid: proc.pid, alive: true, killReason: undefined, output, exited, runTag, startedAt: readProcEntry(proc.pid)?.startTime }
+    this.running.set(agentId, entry)
+    if (earlyExit) onExit(earlyExit)
+    const running = entry
+    const pid = await this.findNodePid(running, cliPath)
+    if (pid === undefined) {
+      running.killReason = 'did not start'
+      await proc.kill()
+      await exited
+      this.running.delete(agentId)
+      throw new Error(`Teammate ${agentId} did not start within ${this.startTimeoutMs} ms.${describeOutput(output)}`)
+    }
+    running.pid = pid
+    return { agentId, backend: 'process', pid, exited }
+  }
+
+  /**
+   * Puts a message in a teammate's inbox (SPEC §9.3); its idle loop wakes at once (file watching).
+   * `agentId` is `name@team`; a teammate this executor did not start gets it in `options.home`.
+   * @throws Error for an agent id without `@team`; the mailbox's errors (an invalid name or message).
+   */
+  async sendMessage(agentId: string, message: { from: string; text: string; summary?: string; color?: string }): Promise<void> {
+    const known = this.running.get(agentId)?.config
+    const at = agentId.lastIndexOf('@')
+    if (!known && at <= 0) throw new Error(`Not a teammate id: '${agentId}' (expected name@team).`)
+    const home = known?.home ?? this.options.home ?? swarmdeskHome()
+    const team = known?.team ?? agentId.slice(at + 1)
+    const name = known?.name ?? agentId.slice(0, at)
+    await this.mailbox(home).send(team, name, {
+      from: message.from,
+      text: message.text,
+      ...(message.summary !== undefined ? { summary: message.summary } : {}),
+      ...(message.color !== undefined ? { color: message.color } : {})
+    })
+  }
+
+  /**
+   * Kills a teammate's whole process group at once (no shutdown request, no cleanup of its own:
+   * `exited` then says `killed`, `reported: false`) and resolves once the PTY host verified every
+   * process of it gone and its transcript was read to the end. Idempotent; resolves for an unknown id.
+   */
+  async kill(agentId: string, reason?: string): Promise<void> {
+    const entry = this.running.get(agentId)
+    if (!entry) return
+    if (entry.alive) {
+      entry.killReason ??= reason ?? 'killed'
+      await entry.proc.kill()
+    }
+    await entry.exited
+  }
+
+  /** True while the teammate's process runs (until its terminal has exited). */
+  isAlive(agentId: string): boolean {
+    return this.running.get(agentId)?.alive === true
+  }
+
+  /** Kills every teammate this executor started and stops following their transcripts; later spawns throw. */
+  async dispose(): Promise<void> {
+    this.disposed = true
+    await Promise.all([...this.running.keys()].map((id) => this.kill(id, 'the session closed')))
+    for (const entry of this.running.values()) entry.tail.close()
+  }
+
+  private get startTimeoutMs(): number {
+    return this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS
+  }
+
+  /** SPEC §1's variables for one teammate, over the model access in `config.env`. */
+  private processEnv(config: TeammateSpawnConfig): Record<string, string> {
+    return {
+      ...config.env,
+      SWARMDESK_HOME: config.home,
+      SWARMDESK_TEAM: config.team,
+      SWARMDESK_AGENT_NAME: config.name,
+      SWARMDESK_AGENT_ID: config.agentId,
+      SWARMDESK_AGENT_COLOR: config.color,
+      SWARMDESK_SESSION_ID: config.sessionId,
+      SWARMDESK_LEADER_AGENT_ID: config.leaderAgentId,
+      SWARMDESK_PLAN_MODE_REQUIRED: config.planModeRequired ? '1' : '0',
+      SWARMDESK_MODEL: config.model,
+      ...((this.options.runAsNode ?? Boolean(process.versions.electron)) ? { ELECTRON_RUN_AS_NODE: '1' } : {})
+    }
+  }
+
+  /**
+   * The pid of the teammate's Node process: the descendant of the terminal's shell whose argv holds
+   * the CLI bundle (the wrapper's inner shell `exec`s it). Without /proc, the shell's pid. Undefined
+   * when it did not appear in time; the pty's own pid when the process already ended (its exit
+   * is then reported through `exited`).
+   */
+  private async findNodePid(entry: Running, cliPath: string): Promise<number | undefined> {
+    if (process.platform !== 'linux' || !existsSync('/proc/self/cmdline')) return entry.proc.pid
+    const deadline = Date.now() + this.startTimeoutMs
+    for (;;) {
+      for (const pid of listDescendantPids(entry.proc.pid)) {
+        const argv = readArgv(pid)
+        if (argv && argv[0] !== 'bash' && argv.includes(cliPath) && argv.includes('teammate')) return pid
+      }
+      if (!entry.alive) return entry.proc.pid
+      if (Date.now() > deadline) return undefined
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+
+  /**
+   * After the terminal is gone (the PTY host swept its group and descendants): whatever the
+   * teammate started that escaped both is killed by its run tag, the transcript is read to its
+   * end, then how it ended is worked out.
+   */
+  private async finish(entry: Running, exit: { exitCode: number | null; signal: number | null }, spawnedAt: number): Promise<TeammateExitInfo> {
+    const { agentId, name } = entry.config
+    entry.alive = false
+    try {
+      const survivors = await this.sweepEscapees(entry)
+      if (survivors.length) this.options.bus.emit({ type: 'notice', level: 'error', message: `Processes started by teammate ${agentId} outlived a kill: ${survivors.join(', ')}.`, agentId, agentName: name })
+      entry.tail.close()
+      return await this.classify(entry, exit, spawnedAt)
+    } catch (error) {
+      entry.tail.close()
+      return { status: 'crashed', reported: false, reason: `its exit could not be classified: ${(error as Error).message}` }
+    }
+  }
+
+  /** SIGKILLs every live process carrying the teammate's run tag, and waits until they are gone; returns survivors. */
+  private async sweepEscapees(entry: Running): Promise<number[]> {
+    if (process.platform !== 'linux') return []
+    const tag = { name: TEAMMATE_RUN_TAG_VARIABLE, value: entry.runTag, ...(entry.startedAt !== undefined ? { startedAt: entry.startedAt } : {}) }
+    const rows = snapshotProcesses().filter((row) => entry.startedAt === undefined || row.startTime >= entry.startedAt)
+    const found = findPidsWithEnv(tag.name, tag.value, rows)
+    if (found.length === 0) return []
+    // each found process is alive now (not reaped), so its pid is safe to signal
+    const result = await killProcessTree(found[0], { envTag: tag })
+    return result.survivors
+  }
+
+  private async classify(entry: Running, exit: { exitCode: number | null; signal: number | null }, spawnedAt: number): Promise<TeammateExitInfo> {
+    const { exitCode, signal } = exit
+    const clean = exitCode === TEAMMATE_EXIT_CODES.shutdown || exitCode === TEAMMATE_EXIT_CODES.stoppedOrCaughtCrash
+    if (entry.killReason !== undefined && !clean) return { status: 'killed', reported: false, reason: entry.killReason }
+    if (exitCode === TEAMMATE_EXIT_CODES.shutdown) return { status: 'exited', reported: true, reason: 'approved a shutdown request' }
+    if (exitCode === TEAMMATE_EXIT_CODES.stoppedOrCaughtCrash) {
+      const report = await this.lastReport(entry.config, spawnedAt)
+      if (report === 'interrupted') return { status: 'exited', reported: true, reason: 'stopped before a shutdown was approved' }
+      const crash = crashLine(entry.output)
+      if (report === 'failed') return { status: 'crashed', reported: true, reason: crash ?? 'crashed (exit code 1)' }
+      return { status: 'crashed', reported: false, reason: `exit code 1 without telling the leader${crash ? `: ${crash}` : ''}` }
+    }
+    if (exitCode === TEAMMATE_EXIT_CODES.usage) return { status: 'crashed', reported: false, reason: `bad usage (exit code 2)${describeOutput(entry.output, ': ')}` }
+    if (signal !== null && signal !== 0) return { status: 'crashed', reported: false, reason: `killed by ${signalName(signal)}` }
+    if (exitCode !== null && exitCode > 128 && exitCode < 128 + 65) return { status: 'crashed', reported: false, reason: `killed by ${signalName(exitCode - 128)} (exit code ${exitCode})` }
+    return { status: 'crashed', reported: false, reason: `exit code ${exitCode ?? 'unknown'}${describeOutput(entry.output, ': ')}` }
+  }
+
+  /**
+   * The `idleReason` of the last `idle_notification` the teammate sent the leader since it was
+   * spawned: its runner's report of how it ended (`interrupted` or `failed`), or undefined.
+   */
+  private async lastReport(config: TeammateSpawnConfig, since: number): Promise<'interrupted' | 'failed' | undefined> {
+    const { messages } = await this.mailbox(config.home).read(config.team, LEAD_NAME)
+    let found: 'interrupted' | 'failed' | undefined
+    for (const { message } of messages) {
+      if (message.from !== config.name || Date.parse(message.timestamp) < since) continue
+      const body = parseMessageBody(message.text)
+      if (body.kind !== 'structured' || body.body.type !== 'idle_notification') continue
+      const reason = body.body.idleReason
+      if (reason === 'interrupted' || reason === 'failed') found = reason
+    }
+    return found
+  }
+
+  private mailbox(home: string): Mailbox {
+    let mailbox = this.mailboxes.get(home)
+    if (!mailbox) {
+      mailbox = createMailbox({ home })
+      this.mailboxes.set(home, mailbox)
+    }
+    return mailbox
+  }
+}
+
+/** POSIX single-quoting: the word as one shell argument, whatever it holds. */
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
+}
+
+/** A process's argv from /proc, or undefined when it is gone. */
+function readArgv(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
+  } catch {
+    return undefined
+  }
+}
+
+/** `SIGKILL` for 9; `signal 77` for a number with no name. */
+function signalName(signal: number): string {
+  const name = Object.entries(osConstants.signals).find(([, n]) => n === signal)?.[0]
+  return name ?? `signal ${signal}`
+}
+
+/** Lines of the terminal's text, ANSI removed, blank lines dropped. */
+function outputLines(output: TailBuffer): string[] {
+  return cleanTerminalOutput(output.peek())
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+}
+
+/** The last line the terminal showed, as context for a reason (`prefix` + line), or ''. */
+function describeOutput(output: TailBuffer, prefix = ' Last output: '): string {
+  const last = outputLines(output).at(-1)
+  return last ? `${prefix}${last.length > 300 ? `${last.slice(0, 297)}…` : last}` : ''
+}
+
+/** What `swarmdesk teammate` printed about a caught crash (`… crashed: Error: message`), or undefined. */
+function crashLine(output: TailBuffer): string | undefined {
+  const line = outputLines(output).findLast((l) => / crashed: /.test(l))
+  if (!line) return undefined
+  const what = line.slice(line.indexOf(' crashed: ') + ' crashed: '.length)
+  return `crashed: ${what.length > 300 ? `${what.slice(0, 297)}…` : what}`
+}

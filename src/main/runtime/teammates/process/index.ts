@@ -1,0 +1,6 @@
+/**
+ * The `process` teammate backend (SPEC §1, §9.2): a teammate as a separate Node process in a
+ * terminal of the PTY host, its events followed through its transcript.
+ */
+export { ProcessTeammateExecutor, TEAMMATE_EXIT_CODES, TEAMMATE_RUN_TAG_VARIABLE, type ProcessTeammateExecutorOptions } from './executor'
+export { DEFAULT_TAIL_POLL_MS, TranscriptTail, tailTranscript, type TranscriptTailOptions } from './transcriptTail'

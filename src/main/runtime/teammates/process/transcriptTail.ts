@@ -1,0 +1,352 @@
+import { closeSync, existsSync, openSync, readSync, statSync, watch, type FSWatcher } from 'node:fs'
+import { basename, dirname } from 'node:path'
+import type { RuntimeEventInput } from '../../../../shared/events'
+import type { EventBus } from '../../events/bus'
+import { TranscriptEntrySchema, type TranscriptEntry } from '../../transcripts/schema'
+
+/**
+ * Fallback poll period of a {@link TranscriptTail}, ms. Directory watching delivers within ~1 ms
+ * (STACK.md); the poll only covers a missed event or a watch that could not be set up.
+ */
+export const DEFAULT_TAIL_POLL_MS = 1_000
+
+/** Bytes read from the file per `read(2)`. */
+const READ_CHUNK_BYTES = 64 * 1024
+
+const NEWLINE = 0x0a
+
+/** Options of {@link TranscriptTail}. */
+export interface TranscriptTailOptions {
+  /** The JSONL transcript to follow (SPEC §12, `agentTranscriptPath`); it need not exist yet. */
+  path: string
+  /** Where the events go (the leader's bus). */
+  bus: EventBus
+  /** The agent the events are stamped with: `name@team`. */
+  agentId: string
+  /** Its name (`alice`). */
+  agentName: string
+  /**
+   * Byte offset to start at; default 0. A teammate started again in the same session appends to
+   * the transcript of its previous run, so its executor passes the file's size at spawn time and
+   * the earlier run's lines are never emitted again. Must be at a line boundary.
+   */
+  fromOffset?: number
+  /** Fallback poll period, ms (default {@link DEFAULT_TAIL_POLL_MS}). */
+  pollMs?: number
+  /** False: poll only, no fs.watch (a file system without change notifications); default true. */
+  watch?: boolean
+  /** Told about lines that are skipped (corrupt, torn at the end) and files that cannot be read. */
+  onWarning?: (message: string) => void
+}
+
+/** Anthropic Messages API usage, as it would appear on an assistant message (snake_case). */
+interface ApiUsage {
+  input_tokens?: unknown
+  output_tokens?: unknown
+  cache_creation_input_tokens?: unknown
+  cache_read_input_tokens?: unknown
+}
+
+/**
+ * Follows one agent's JSONL transcript while its writer — another process — appends to it, and
+ * turns each new line into the runtime events the leader's side shows for that agent (SPEC §1:
+ * a `process` teammate's "events reach the leader by tailing its transcript"; §14 event types):
+ *
+ * - `assistant` line → `assistant_text {text}` (its text blocks joined by `\n`, only when not
+ *   blank, exactly as the agent loop emits it), then `tool_call {toolUseId, name, input}` for each
+ *   `tool_use` block, in order; `usage` only when the line's message carries API `usage` (the
+ *   current TranscriptWriter records the exact API message param, which has none, so today no
+ *   `usage` event comes from a transcript).
+ * - `user` line → `tool_result {toolUseId, isError, output}` for each `tool_result` block (string
+ *   content, or its text blocks joined by `\n`); text blocks (prompts, teammate messages) emit nothing.
+ * - `system` line with subtype `compact_boundary` → a `notice` (info) that the history was
+ *   compacted; the writer then appends the whole new history again (the summary plus the kept
+ *   messages, `replacedMessages` fewer plus one than before), and those replayed lines are
+ *   skipped so nothing is emitted twice. Other system lines emit nothing.
+ *
+ * Reading: the file may not exist yet (the nearest existing ancestor directory is watched until
+ * it appears); the directory, not the file, is watched (STACK.md: a file watch misses atomic
+ * renames), with a slow poll as fallback. Bytes after the last newline are held until their line
+ * is complete, so a line written in pieces is parsed once, whole. A line is never emitted twice:
+ * the read position only moves forward. A file that shrinks below the position was truncated or
+ * replaced: that is reported as a warning and following restarts at its beginning (rotation is
+ * not otherwise supported). A complete line that does not parse is skipped with a warning.
+ */
+export class TranscriptTail {
+  private readonly pollMs: number
+  /** Bytes of the file read so far (including {@link partial}). */
+  private position: number
+  /** Bytes after the last newline read: an incomplete line. */
+  private partial: Buffer = Buffer.alloc(0)
+  private watcher: FSWatcher | undefined
+  private watchedDir: string | undefined
+  private readonly timer: NodeJS.Timeout
+  private stopped = false
+  private reading = false
+  private readonly warned = new Set<string>()
+  /** User/assistant lines of the agent's current history (to know how many a compaction replays). */
+  private historyLength = 0
+  /** Lines still to skip: the history re-appended after a compact_boundary. */
+  private replaying = 0
+  private readonly calledIds = new Set<string>()
+  private readonly resultIds = new Set<string>()
+
+  /** Starts following at once; call {@link close} to stop. */
+  constructor(private readonly options: TranscriptTailOptions) {
+    this.pollMs = options.pollMs ?? DEFAULT_TAIL_POLL_MS
+    this.position = options.fromOffset ?? 0
+    this.timer = setInterval(() => this.tick(), this.pollMs)
+    this.timer.unref()
+    this.tick()
+  }
+
+  /** Bytes of the transcript turned into events so far (complete lines only). */
+  get offset(): number {
+    return this.position - this.partial.length
+  }
+
+  /** True once {@link close} was called. */
+  get closed(): boolean {
+    return this.stopped
+  }
+
+  /**
+   * Reads and emits, synchronously, every complete line appended since the last read. A no-op
+   * after {@link close}, or when called from a listener of an event this tail is emitting.
+   */
+  readNow(): void {
+    if (this.stopped || this.reading) return
+    this.reading = true
+    try {
+      this.readAvailable()
+    } finally {
+      this.reading = false
+    }
+  }
+
+  /**
+   * Stops following: one last read (so every line written before the writer exited is emitted),
+   * then the watch and the poll are released. An incomplete last line left then was torn (its
+   * writer stopped mid-write) and is reported as a warning, never emitted. Idempotent.
+   */
+  close(): void {
+    if (this.stopped) return
+    this.readNow()
+    this.stopped = true
+    clearInterval(this.timer)
+    this.unwatch()
+    if (this.partial.length > 0) {
+      this.warn(`${this.options.path}: torn last line (${this.partial.length} bytes; its writer stopped mid-write) skipped`)
+      this.partial = Buffer.alloc(0)
+    }
+  }
+
+  /** Re-arms the watch on the best directory there is now, then reads. */
+  private tick(): void {
+    if (this.stopped) return
+    this.ensureWatch()
+    this.readNow()
+  }
+
+  /**
+   * Watches the transcript's directory, or, while that does not exist, its nearest existing
+   * ancestor (any change there may be the directory chain being created). After arming a watch
+   * it looks again: a directory created before the watch took hold gets no event, so the watch
+   * moves down until it sits on the deepest existing directory.
+   */
+  private ensureWatch(): void {
+    if (this.options.watch === false) return
+    const target = dirname(this.options.path)
+    const name = basename(this.options.path)
+    for (;;) {
+      let dir = target
+      while (!existsSync(dir)) {
+        const parent = dirname(dir)
+        if (parent === dir) break
+        dir = parent
+      }
+      if (this.watcher && this.watchedDir === dir) return
+      this.unwatch()
+      try {
+        const watcher = watch(dir, { persistent: false }, (_event, filename) => {
+          if (this.stopped || this.watcher !== watcher) return
+          // in the transcript's own directory only its file matters (other agents write beside it)
+          if (dir === target && filename && filename.toString() !== name) return
+          this.tick()
+        })
+        watcher.on('error', () => {
+          if (this.watcher === watcher) this.unwatch()
+          else watcher.close()
+        })
+        this.watcher = watcher
+        this.watchedDir = dir
+      } catch {
+        // the poll carries on alone
+        this.unwatch()
+        return
+      }
+      if (dir === target) return
+    }
+  }
+
+  private unwatch(): void {
+    this.watcher?.close()
+    this.watcher = undefined
+    this.watchedDir = undefined
+  }
+
+  private readAvailable(): void {
+    const { path } = this.options
+    let size: number
+    try {
+      const stats = statSync(path, { throwIfNoEntry: false })
+      if (!stats) return
+      size = stats.size
+    } catch (error) {
+      this.warn(`Cannot read transcript ${path}: ${(error as Error).message}`)
+      return
+    }
+    if (size < this.position) {
+      this.warn(`Transcript ${path} shrank from ${this.position} to ${size} bytes (truncated or replaced); following it again from its start.`)
+      this.position = 0
+      this.partial = Buffer.alloc(0)
+    }
+    if (size === this.position) return
+    let fd: number
+    try {
+      fd = openSync(path, 'r')
+    } catch (error) {
+      this.warn(`Cannot read transcript ${path}: ${(error as Error).message}`)
+      return
+    }
+    try {
+      const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES)
+      for (;;) {
+        const n = readSync(fd, chunk, 0, chunk.length, this.position)
+        if (n === 0) break
+        this.position += n
+        this.consume(chunk.subarray(0, n))
+        if (this.stopped) break
+      }
+    } catch (error) {
+      this.warn(`Cannot read transcript ${path}: ${(error as Error).message}`)
+    } finally {
+      closeSync(fd)
+    }
+  }
+
+  /** Splits the bytes read into complete lines (bytes, so a UTF-8 character split across reads stays whole). */
+  private consume(bytes: Buffer): void {
+    let data = this.partial.length ? Buffer.concat([this.partial, bytes]) : Buffer.from(bytes)
+    for (;;) {
+      const end = data.indexOf(NEWLINE)
+      if (end < 0) break
+      const line = data.subarray(0, end).toString('utf8')
+      data = data.subarray(end + 1)
+      this.line(line)
+    }
+    this.partial = Buffer.from(data)
+  }
+
+  private line(text: string): void {
+    if (text.trim() === '') return
+    let entry: TranscriptEntry
+    try {
+      entry = TranscriptEntrySchema.parse(JSON.parse(text))
+    } catch {
+      this.warn(`${this.options.path}: unreadable line skipped (${JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}…` : text)})`, false)
+      return
+    }
+    this.entry(entry)
+  }
+
+  private entry(entry: TranscriptEntry): void {
+    if (entry.type === 'system') {
+      if (entry.subtype !== 'compact_boundary') return
+      const replaced = (entry.message as { replacedMessages?: unknown } | null)?.replacedMessages
+      if (typeof replaced === 'number' && Number.isInteger(replaced) && replaced >= 0) {
+        this.replaying = Math.max(0, this.historyLength - replaced + 1)
+        this.historyLength = 0
+        this.emit({ type: 'notice', level: 'info', message: `Compacted ${replaced} earlier messages into a summary.` })
+      } else {
+        this.warn(`${this.options.path}: a compact_boundary without replacedMessages; the history replayed after it may be shown again.`, false)
+      }
+      return
+    }
+    this.historyLength++
+    if (this.replaying > 0) {
+      this.replaying--
+      return
+    }
+    const message = entry.message as { content?: unknown; usage?: ApiUsage; model?: unknown } | null
+    const blocks = contentBlocks(message?.content)
+    if (entry.type === 'assistant') {
+      const text = blocks.filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text as string).join('\n')
+      if (text.trim() !== '') this.emit({ type: 'assistant_text', text })
+      for (const block of blocks) {
+        if (block.type !== 'tool_use' || typeof block.id !== 'string' || typeof block.name !== 'string' || this.calledIds.has(block.id)) continue
+        this.calledIds.add(block.id)
+        this.emit({ type: 'tool_call', toolUseId: block.id, name: block.name, input: block.input })
+      }
+      const usage = usageOf(message?.usage)
+      if (usage) this.emit({ type: 'usage', ...usage, ...(typeof message?.model === 'string' ? { model: message.model } : {}) })
+      return
+    }
+    for (const block of blocks) {
+      if (block.type !== 'tool_result' || typeof block.tool_use_id !== 'string' || this.resultIds.has(block.tool_use_id)) continue
+      this.resultIds.add(block.tool_use_id)
+      this.emit({ type: 'tool_result', toolUseId: block.tool_use_id, isError: block.is_error === true, output: resultText(block.content) })
+    }
+  }
+
+  private emit(event: DistributiveOmit<RuntimeEventInput, 'agentId' | 'agentName'>): void {
+    this.options.bus.emit({ ...event, agentId: this.options.agentId, agentName: this.options.agentName } as RuntimeEventInput)
+  }
+
+  /** Reports a problem; `once` reports a message only the first time (a file that stays unreadable). */
+  private warn(message: string, once = true): void {
+    if (once) {
+      if (this.warned.has(message)) return
+      this.warned.add(message)
+    }
+    this.options.onWarning?.(message)
+  }
+}
+
+/** Starts following a transcript (see {@link TranscriptTail}). */
+export function tailTranscript(options: TranscriptTailOptions): TranscriptTail {
+  return new TranscriptTail(options)
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
+
+type Block = Record<string, unknown> & { type?: unknown }
+
+/** A message's content as blocks: a string content is one text block. */
+function contentBlocks(content: unknown): Block[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }]
+  if (!Array.isArray(content)) return []
+  return content.filter((b): b is Block => typeof b === 'object' && b !== null)
+}
+
+/** A tool_result's content as the text the agent loop reported: a string as is, text blocks joined. */
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content
+  return contentBlocks(content)
+    .filter((b) => b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('\n')
+}
+
+/** The runtime's usage from an API usage object, or undefined when there is none or it is malformed. */
+function usageOf(usage: ApiUsage | undefined): { inputTokens: number; outputTokens: number; cacheCreationInputTokens: number; cacheReadInputTokens: number } | undefined {
+  if (!usage || typeof usage !== 'object') return undefined
+  const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : v === undefined || v === null ? 0 : undefined)
+  const input = count(usage.input_tokens)
+  const output = count(usage.output_tokens)
+  const creation = count(usage.cache_creation_input_tokens)
+  const read = count(usage.cache_read_input_tokens)
+  if (input === undefined || output === undefined || creation === undefined || read === undefined) return undefined
+  if (usage.input_tokens === undefined && usage.output_tokens === undefined) return undefined
+  return { inputTokens: input, outputTokens: output, cacheCreationInputTokens: creation, cacheReadInputTokens: read }
+}
