@@ -10,7 +10,9 @@ import { CORE_TOOLS } from '../tools/registry'
 import { sweepWorkspaceWorktrees } from '../subagents/startupSweep'
 import { definitionFileNotices, loadSubagentWiring } from '../subagents/wiring'
 import { Session } from './session'
-import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, RunUsageError, type ModelConnection } from './setup'
+import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, RunUsageError, teammateModelEnv, teammateSettings, type ModelConnection } from './setup'
+import { createTeammateBackends } from '../teammates/backends'
+import type { TeammateExecutorRegistry } from '../teammates/executor'
 
 export { RunUsageError } from './setup'
 
@@ -71,8 +73,11 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
   let model: ModelConnection | undefined
   const pty = createPtyHost()
   let session: Session | undefined
+  let backends: TeammateExecutorRegistry | undefined
   try {
     model = await connectModel({ scenario: options.scenario, env, settings, retryBaseDelayMs: options.retryBaseDelayMs })
+    const connected = model
+    backends = createTeammateBackends({ bus: options.bus, pty, prompter: options.prompter })
     session = await Session.open({
       cwd,
       home: options.home,
@@ -88,7 +93,9 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       pty,
       tools: [...CORE_TOOLS],
       subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
-      hookSettings: settings.hooks
+      hookSettings: settings.hooks,
+      // a plan is never approved by --approve: headless, only the leader's SendMessage approves (SPEC §9.8)
+      teammates: { registry: backends, ...teammateSettings(settings), askPersonForPlans: false, modelEnv: () => teammateModelEnv(connected, env, settings) }
     }).catch((error: Error) => {
       throw error.name === 'SessionNotFoundError' || error.name === 'HookConfigError' ? new RunUsageError(error.message) : error
     })
@@ -117,6 +124,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     return { status: outcome.status, exitCode: outcome.status === 'ok' ? 0 : 1, reason: outcome.reason, sessionId: session.sessionId, end }
   } finally {
     await session?.close('killed', 'the run ended abnormally')
+    await backends?.dispose()
     await pty.dispose()
     await model?.close()
   }

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { RuntimeEventInput } from '../../../shared/events'
 import type { EventBus } from '../events/bus'
 import type { HookRunner } from '../hooks'
+import { Emitter, type Disposable } from '../lifecycle/disposable'
 import { writeFileAtomicSync } from '../locks'
 import type { WithoutAgent } from '../loop/types'
 import { createMailbox, type Mailbox } from '../mailbox'
@@ -35,6 +36,8 @@ export interface TeamContext {
   /** The team the session leads, or undefined before TeamCreate and after TeamDelete. */
   team(): string | undefined
   setTeam(team: string | undefined): void
+  /** Called after {@link setTeam} changes the team (TeamCreate, TeamDelete). */
+  onDidChangeTeam(listener: (team: string | undefined) => void): Disposable
   /**
    * The task list the task tools use: the team's when there is one, else the session's own
    * `session-<first 8 of sessionId>` (Claude Code keeps a task list per session even without a
@@ -76,6 +79,7 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
   const teams = new TeamStore(options.home)
   let current = restoreTeam(options.teamFile, options.home)
   const stores = new Map<string, TaskStore>()
+  const teamChanged = new Emitter<string | undefined>()
   return {
     home: options.home,
     sessionId: options.sessionId,
@@ -84,8 +88,10 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
     mailbox: options.mailbox ?? createMailbox({ home: options.home }),
     hooks: options.hooks,
     team: () => current,
+    onDidChangeTeam: teamChanged.event,
     setTeam: (team) => {
       current = team
+      teamChanged.fire(team)
       if (!options.teamFile) return
       if (team === undefined) return rmSync(options.teamFile, { force: true })
       mkdirSync(dirname(options.teamFile), { recursive: true })

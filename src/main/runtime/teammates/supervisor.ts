@@ -89,6 +89,7 @@ export class TeammateSupervisor implements Disposable {
   private readonly handledIds = new Set<string>()
   private readonly busSub: Disposable
   private readonly sentSub: Disposable
+  private readonly teamSub: Disposable
   private disposed = false
   private draining: Promise<void> = Promise.resolve()
   private lastActivity = Date.now()
@@ -96,6 +97,14 @@ export class TeammateSupervisor implements Disposable {
   constructor(private readonly options: TeammateSupervisorOptions) {
     this.busSub = options.bus.onEvent((e) => this.observe(e))
     this.sentSub = options.team.mailbox.onDidSend((sent) => this.onLeaderSent(sent.team, sent.message.to, sent.message))
+    // TeamDelete takes the leader's inbox with it: stop reading it at once
+    this.teamSub = options.team.onDidChangeTeam((team) => {
+      if (team !== this.inboxTeam) {
+        this.inbox?.dispose()
+        this.inbox = undefined
+        this.inboxTeam = undefined
+      }
+    })
   }
 
   /** Fires whenever a teammate's state, liveness or the leader's inbox changes. */
@@ -245,11 +254,13 @@ export class TeammateSupervisor implements Disposable {
   private quiet(): boolean {
     const team = this.options.team.team()
     const alive = [...this.members.values()].filter((m) => m.alive)
-    if (alive.length === 0) return true
     if (!team) return true
-    if (alive.some((m) => m.state !== 'idle')) return false
     const mailbox = this.options.team.mailbox
-    for (const name of [LEAD_NAME, ...alive.map((m) => m.name)]) {
+    // a teammate's last words (a shutdown approval) may still be on their way to the leader
+    if (this.inboxTeam === team && mailbox.unreadCount(team, LEAD_NAME) > 0) return false
+    if (alive.length === 0) return true
+    if (alive.some((m) => m.state !== 'idle')) return false
+    for (const name of alive.map((m) => m.name)) {
       if (mailbox.unreadCount(team, name) > 0) return false
     }
     // a task a live teammate will still pick up by itself (SPEC §9.5); one left in progress by an
@@ -308,6 +319,15 @@ export class TeammateSupervisor implements Disposable {
   private drain(team: string): void {
     this.draining = this.draining.then(async () => {
       if (this.disposed) return
+      if (this.options.team.team() !== team) {
+        // TeamDelete removed it (its inbox went with it), or another team was created
+        if (this.inboxTeam === team) {
+          this.inbox?.dispose()
+          this.inbox = undefined
+          this.inboxTeam = undefined
+        }
+        return
+      }
       const mailbox = this.options.team.mailbox
       const unread = await mailbox.read(team, LEAD_NAME, { unreadOnly: true }).catch(() => undefined)
       if (!unread) return
@@ -365,12 +385,15 @@ export class TeammateSupervisor implements Disposable {
     const controller = new AbortController()
     from.questions.set(requestId, controller)
     if (from.backend === 'process') this.emitState(from, 'awaiting_permission')
+    // the question as the event stream shows any agent's (a worker's own gate emits these itself)
+    this.emitAs(from, { type: 'permission_request', requestId, tool, input, reason })
     let answer: PermissionPromptAnswer
     try {
       answer = await this.options.prompter.prompt({ requestId, agentId: from.agentId, agentName: from.name, tool, input, reason, suggestions: [] }, controller.signal)
     } finally {
       from.questions.delete(requestId)
     }
+    this.emitAs(from, { type: 'permission_decided', requestId, decision: answer.decision, by: answer.by, ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {}) })
     if (answer.by === 'cancelled' || !from.alive) return
     if (from.backend === 'process') this.emitState(from, 'running')
     const response = { type: 'permission_response', requestId, decision: answer.decision, ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {}) }
@@ -407,7 +430,9 @@ export class TeammateSupervisor implements Disposable {
     clearTimeout(tracked.shutdownTimer)
     for (const c of tracked.questions.values()) c.abort()
     const context = this.options.team
-    if (!info.reported) {
+    // a teammate already marked inactive in a team that still exists did its own cleanup (its
+    // report may simply have lost the race with its exit); a deleted team needs none
+    if (!info.reported && context.team() === team && stillActive(context, team, tracked.name)) {
       const released = await context.tasks().releaseOwnedBy(tracked.name).catch(() => [])
       await context.teams.setActive(team, tracked.name, false).catch(() => undefined)
       const freed = released.length ? ` Its unfinished tasks are pending again: ${released.map((t) => `#${t.id}`).join(', ')}.` : ''
@@ -459,8 +484,18 @@ export class TeammateSupervisor implements Disposable {
     this.inbox?.dispose()
     this.busSub.dispose()
     this.sentSub.dispose()
+    this.teamSub.dispose()
     await this.draining
     this.changed.dispose()
+  }
+}
+
+/** Whether `name` is marked active in `team`'s config; false when the team or member is gone. */
+function stillActive(context: TeamContext, team: string, name: string): boolean {
+  try {
+    return context.teams.read(team).members.find((m) => m.name === name)?.isActive === true
+  } catch {
+    return false
   }
 }
 

@@ -17,7 +17,10 @@ import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
 import { PermissionEngine } from '../permissions'
 import { createPtyHost } from '../pty'
 import { LEADER_NAME, Session } from '../session/session'
-import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, type ModelConnection } from '../session/setup'
+import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, teammateModelEnv, teammateSettings, type ModelConnection } from '../session/setup'
+import { createTeammateBackends } from '../teammates/backends'
+import type { TeammateExecutorRegistry } from '../teammates/executor'
+import { teamColorHex } from '../../../shared/agentColors'
 import { sweepWorkspaceWorktrees } from '../subagents/startupSweep'
 import { definitionFileNotices, loadSubagentWiring } from '../subagents/wiring'
 import { CORE_TOOLS } from '../tools/registry'
@@ -74,6 +77,7 @@ export class WorkspaceService {
     private readonly prompter: UiPrompter,
     private readonly model: ModelConnection,
     private readonly pty: PtyHost,
+    private readonly backends: TeammateExecutorRegistry,
     private readonly modelName: string,
     private mode: PermissionMode
   ) {}
@@ -95,6 +99,7 @@ export class WorkspaceService {
     const wiring = await loadSubagentWiring({ cwd, home: options.home, env })
     const swept = await sweepWorkspaceWorktrees(cwd)
     const bus = new EventBus()
+    const backends = createTeammateBackends({ bus, pty, prompter })
     // Events emitted while the session opens are replayed into the service's own bus below.
     const early: RuntimeEvent[] = []
     const sub = bus.onEvent((e) => early.push(e))
@@ -114,16 +119,18 @@ export class WorkspaceService {
         pty,
         tools: [...CORE_TOOLS],
         subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
-      hookSettings: settings.hooks
+        hookSettings: settings.hooks,
+        teammates: { registry: backends, ...teammateSettings(settings), askPersonForPlans: true, modelEnv: () => teammateModelEnv(model, env, settings) }
       })
     } catch (error) {
+      await backends.dispose()
       await pty.dispose()
       await model.close()
       throw error
     } finally {
       sub.dispose()
     }
-    const service = new WorkspaceService(session, prompter, model, pty, modelName, mode)
+    const service = new WorkspaceService(session, prompter, model, pty, backends, modelName, mode)
     const notices = [
       ...settings.warnings.map((message) => ({ level: 'warning' as const, message })),
       ...definitionFileNotices(wiring.files),
@@ -171,11 +178,21 @@ export class WorkspaceService {
         depth: event.depth,
         state: 'starting',
         ...(event.model ? { model: event.model } : {}),
-        color: agentColor(event.agentId),
+        color: event.color ? teamColorHex(event.color, event.agentId) : agentColor(event.agentId),
+        ...(event.backend ? { backend: event.backend } : {}),
         usage: { ...ZERO_USAGE },
         costUsd: 0,
         startedAt: event.time
       })
+      return
+    }
+    if (event.type === 'task_updated') {
+      // a teammate's current task: the one it owns that is in progress (SPEC §11 pane header)
+      const { id, subject, owner, status } = event.task as { id?: unknown; subject?: unknown; owner?: unknown; status?: unknown }
+      for (const a of this.agents.values()) {
+        if (a.currentTask?.id === String(id)) delete a.currentTask
+        if (a.agentName === owner && a.backend && status === 'in_progress') a.currentTask = { id: String(id), subject: String(subject) }
+      }
       return
     }
     const agent = this.agents.get(event.agentId)
@@ -342,6 +359,7 @@ export class WorkspaceService {
     this.prompter.cancelAll()
     await this.running
     await this.session.close('killed', 'the workspace closed')
+    await this.backends.dispose()
     this.store.dispose()
     this.panes.dispose()
     this.pushListeners.clear()

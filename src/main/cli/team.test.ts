@@ -1,0 +1,77 @@
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { EventOf, RuntimeEvent } from '../../shared/events'
+import { resourcesDir } from '../runtime/workspace/resources'
+import { runCli, tempWorkspace } from './testing'
+
+let home: string
+let work: string
+let cleanup: () => void
+beforeEach(() => {
+  ;({ home, work, cleanup } = tempWorkspace())
+  cpSync(join(resourcesDir(), 'demo', 'project'), work, { recursive: true })
+})
+afterEach(() => cleanup())
+
+const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+
+describe('swarmdesk run with an agent team (resources/demo/team.yaml)', () => {
+  it('runs a team of two worker and one process teammate through five tasks, a permission, messages, shutdown and TeamDelete', async () => {
+    const scenario = join(resourcesDir(), 'demo', 'team.yaml')
+    const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--approve', 'all', '--json', 'Document this project with a team'], { env: { SWARMDESK_HOME: home } })
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const started = ofType(run.events, 'agent_started').filter((e) => e.backend)
+    expect(started.map((e) => [e.agentName, e.agentId, e.backend, e.parentId]).sort()).toEqual([
+      ['alice', 'alice@docs', 'worker', 'team-lead'],
+      ['bob', 'bob@docs', 'worker', 'team-lead'],
+      ['carol', 'carol@docs', 'process', 'team-lead']
+    ])
+    // every task completed by a teammate (a process teammate's calls reach the stream from its transcript), the review after the changelog it waits for
+    const results = new Map(ofType(run.events, 'tool_result').map((e) => [e.toolUseId, e]))
+    const completedAt = new Map<string, number>()
+    for (const call of ofType(run.events, 'tool_call')) {
+      const input = call.input as { taskId?: string; status?: string }
+      if (call.name !== 'TaskUpdate' || input.status !== 'completed' || !call.agentId.endsWith('@docs')) continue
+      const result = results.get(call.toolUseId)
+      expect(result?.isError).toBe(false)
+      completedAt.set(input.taskId!, result!.seq)
+    }
+    expect([...completedAt.keys()].sort()).toEqual(['1', '2', '3', '4', '5'])
+    expect(completedAt.get('5')!).toBeGreaterThan(completedAt.get('4')!)
+    for (const page of ['README.md', 'wordfreq.md', 'format.md', 'testing.md', 'CHANGELOG.md']) expect(existsSync(join(work, 'docs', page))).toBe(true)
+    // carol (default mode) asks before each write, through the leader's queue; the workers (acceptEdits) never ask
+    const asked = ofType(run.events, 'permission_request')
+    expect(asked.length).toBeGreaterThan(0)
+    expect(new Set(asked.map((e) => `${e.agentName} ${e.tool}`))).toEqual(new Set(['carol Write']))
+    expect(asked.map((e) => (e.input as { file_path: string }).file_path)).toContain('docs/README.md')
+    const decided = ofType(run.events, 'permission_decided')
+    for (const request of asked) expect(decided.find((e) => e.requestId === request.requestId)).toMatchObject({ decision: 'allow', by: 'approve-flag', agentName: 'carol' })
+    // teammates talked to each other and to the leader
+    const messages = ofType(run.events, 'tool_call').filter((e) => e.name === 'SendMessage' && e.agentId.endsWith('@docs'))
+    expect(messages.map((e) => (e.input as { to: string }).to).sort()).toEqual(['*', 'team-lead'])
+    const sent = ofType(run.events, 'message_sent')
+    expect(sent.filter((e) => e.kind === 'shutdown_request').map((e) => e.to).sort()).toEqual(['alice', 'bob', 'carol'])
+    // carol's pane is her real terminal
+    expect(ofType(run.events, 'terminal_output').filter((e) => e.agentName === 'carol').map((e) => e.data).join('')).toContain('Write')
+    // all three shut down on request, and the team and its task list are gone
+    const stopped = ofType(run.events, 'agent_stopped').filter((e) => e.agentId.endsWith('@docs'))
+    expect(stopped.map((e) => [e.agentName, e.status]).sort()).toEqual([
+      ['alice', 'exited'],
+      ['bob', 'exited'],
+      ['carol', 'exited']
+    ])
+    const leaderSaid = run.events.filter((e) => e.agentId === 'team-lead' && (e.type === 'assistant_text' || e.type === 'tool_result')).map((e) => ('text' in e ? e.text : (e as EventOf<'tool_result'>).output))
+    expect(leaderSaid.join('\n')).toContain("Team 'docs' deleted")
+    expect(existsSync(join(home, 'teams', 'docs'))).toBe(false)
+    expect(existsSync(join(home, 'tasks', 'docs'))).toBe(false)
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
+    // the teammates' transcripts sit beside the leader's
+    const sessionId = (run.events.at(-1) as EventOf<'run_finished'>).sessionId!
+    const projects = readdirSync(join(home, 'projects'))
+    const files = readdirSync(join(home, 'projects', projects[0]!, sessionId), { recursive: true }).map(String)
+    expect(files.filter((f) => /(alice|bob|carol)@docs/.test(f)).length).toBeGreaterThanOrEqual(3)
+    expect(readFileSync(join(work, 'docs', 'README.md'), 'utf8')).toContain('# wordfreq docs')
+  }, 60_000)
+})

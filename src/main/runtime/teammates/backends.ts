@@ -1,0 +1,19 @@
+import type { EventBus } from '../events/bus'
+import type { PermissionPrompter } from '../permissions/prompter'
+import type { PtyHost } from '../tools/types'
+import { TeammateExecutorRegistry } from './executor'
+import { ProcessTeammateExecutor } from './process'
+import { WorkerTeammateExecutor } from './worker'
+
+/**
+ * Both teammate backends of a leader session (SPEC §1, §9.2): `worker` (a worker thread whose
+ * shell commands run in `pty` and whose permission questions go to `prompter`) and `process`
+ * (`swarmdesk teammate` in a terminal of `pty`, permission questions through the mailbox). The
+ * caller owns `bus`, `pty` and `prompter`; dispose the registry before the PTY host.
+ */
+export function createTeammateBackends(options: { bus: EventBus; pty: PtyHost; prompter: PermissionPrompter }): TeammateExecutorRegistry {
+  const registry = new TeammateExecutorRegistry()
+  registry.register(new WorkerTeammateExecutor({ bus: options.bus, pty: options.pty, prompter: options.prompter }))
+  registry.register(new ProcessTeammateExecutor({ bus: options.bus, pty: options.pty }))
+  return registry
+}
