@@ -1,0 +1,48 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parse } from 'yaml'
+import { expect, paneText, snap, test, type ScenarioObject } from './fixtures'
+
+/** The scripted docs team of the demo (resources/demo/team.yaml): two worker teammates and a process teammate. */
+const TEAM_SCENARIO = parse(readFileSync(join(__dirname, '..', 'resources', 'demo', 'team.yaml'), 'utf8')) as ScenarioObject
+
+test('a team of three works the task list in its own panes; a person grants the process teammate its writes; all shut down and the team is deleted', async ({ page, serve, repo }, testInfo) => {
+  test.setTimeout(120_000)
+  const served = await serve(TEAM_SCENARIO)
+  await page.goto(served.url)
+  const input = page.getByRole('textbox', { name: 'Message to the leader' })
+  await input.fill('Document this project with a team.')
+  await input.press('Enter')
+
+  // one top-level pane per teammate, with its backend in the header
+  for (const [name, backend] of [['alice', 'worker'], ['bob', 'worker'], ['carol', 'process']] as const) {
+    const pane = page.locator(`section.pane[data-agent-id="${name}@docs"]`)
+    await expect(pane).toBeVisible()
+    await expect(pane.getByTestId('pane-backend')).toHaveText(backend)
+  }
+
+  // carol (default mode) asks before her first write: the bubble names her, and her pane says she waits
+  const card = page.locator('section.perm-card[data-agent-id="carol@docs"]').first()
+  await expect(card).toContainText('carol')
+  await expect(card).toContainText('docs/README.md')
+  await expect(page.locator('section.pane[data-agent-id="carol@docs"]').getByTestId('pane-state')).toHaveAttribute('data-state', 'awaiting_permission')
+  await snap(page, testInfo, '01-team-carol-asks')
+
+  // the person allows every write carol asks for, until the leader reports the team gone
+  const done = 'The team is gone'
+  for (let i = 0; i < 20 && !(await paneText(page)).includes(done); i++) {
+    const next = page.locator('section.perm-card[data-agent-id="carol@docs"]').first()
+    if (await next.isVisible().catch(() => false)) await next.getByRole('button', { name: /Allow once/ }).click()
+    else await page.waitForTimeout(250)
+  }
+  await expect.poll(() => paneText(page), { timeout: 60_000 }).toContain(done)
+  expect(readFileSync(join(repo, 'docs', 'README.md'), 'utf8')).toContain('# wordfreq docs')
+  for (const page_ of ['wordfreq.md', 'format.md', 'testing.md', 'CHANGELOG.md']) expect(existsSync(join(repo, 'docs', page_))).toBe(true)
+  for (const name of ['alice', 'bob', 'carol']) {
+    await expect(page.locator(`section.pane[data-agent-id="${name}@docs"]`).getByTestId('pane-state')).toHaveAttribute('data-state', 'exited')
+  }
+  // carol's pane is her own terminal: her run printed there
+  await expect.poll(() => paneText(page, 'carol@docs')).toContain('Write')
+  await expect(page.locator('section.perm-card')).toHaveCount(0)
+  await snap(page, testInfo, '02-team-done')
+})
