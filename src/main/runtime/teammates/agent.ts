@@ -11,11 +11,11 @@ import { createBackgroundShells } from '../pty'
 import { createAgentSink } from '../session/agentSink'
 import { createPermissionGate } from '../session/permissionGate'
 import type { ModelConnection } from '../session/setup'
-import { sendToTeam, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, type TeamContext } from '../teamTools'
+import { sendToTeam, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, type TeamContext, type TeamMessageInput } from '../teamTools'
 import { SendMessageInputSchema } from '../subagents/sendMessageTool'
 import { FileStateCache } from '../tools/fileState'
 import { ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS } from '../tools/registry'
-import type { AgentServices, PtyHost, Tool } from '../tools/types'
+import { ToolError, type AgentServices, type PtyHost, type Tool } from '../tools/types'
 import { TranscriptWriter } from '../transcripts/writer'
 import { readProjectContext, renderSystemPrompt } from '../workspace/systemPrompt'
 import type { PermissionPrompter } from '../permissions/prompter'
@@ -79,7 +79,8 @@ export class TeammateAgent {
           }) as Tool
         ]
       : []
-    this.tools = [...core, ...TEAMMATE_TEAM_TOOLS.map((t) => withTeam(t, parts.teamContext)), ...plan]
+    const sendMessage = teammateSendMessageTool((requestId) => this.approveShutdown(requestId), () => this.noteRejection()) as Tool
+    this.tools = [...core, ...[sendMessage, ...TEAMMATE_TASK_TOOLS].map((t) => withTeam(t, parts.teamContext)), ...plan]
     const asking = parts.prompter
     this.prompter = {
       prompt: async (request, signal) => {
@@ -95,6 +96,9 @@ export class TeammateAgent {
 
   /** The permission prompter, reporting `awaiting_permission` while a question is open (SPEC §9.5). */
   private readonly prompter: PermissionPrompter
+
+  /** The shutdown request the current turn answers, and whether the model approved it with SendMessage. */
+  private shutdownAsked: { requestId: string; approved: boolean } | undefined
 
   /** Emits a liveness state (SPEC §9.5) in the teammate's name. */
   state(state: 'running' | 'idle' | 'awaiting_permission' | 'awaiting_plan_approval' | 'stopping' | 'exited'): void {
@@ -113,14 +117,61 @@ export class TeammateAgent {
    * the leader it is idle. A model error ends the turn, not the teammate.
    */
   async turn(text: string, taskId?: string): Promise<QueryEnd> {
-    const { identity, mailbox, team, leader, teamContext } = this.parts
     let end = await this.run(text)
     for (let kept = 0; end.reason === 'completed' && this.parts.idleHook && kept < MAX_IDLE_HOOK_BLOCKS; kept++) {
       const reason = await this.parts.idleHook()
       if (reason === undefined) break
       end = await this.run(`A TeammateIdle hook keeps you working:\n${reason}`)
     }
-    if (end.reason === 'aborted') return end
+    if (end.reason !== 'aborted') await this.notifyIdle(end, taskId)
+    return end
+  }
+
+  /**
+   * The turn a leader's `shutdown_request` starts (SPEC §9.5: the teammate approves or rejects
+   * with a reason). The model sees the request rendered as a `<teammate-message>`; a
+   * `shutdown_response` rejecting it goes to the leader at once (SendMessage) and the teammate
+   * keeps working, idle afterwards; anything else — an approval, no answer, a model error — is
+   * an approval, which the caller carries out (tasks released, inactive, then `shutdown_approved`).
+   * No TeammateIdle hook runs: a shutdown request wins over a hook (SPEC §9.9).
+   * @returns `approve`, `reject`, or `aborted` when the teammate was stopped during the turn.
+   */
+  async shutdownTurn(text: string, requestId: string): Promise<'approve' | 'reject' | 'aborted'> {
+    this.shutdownAsked = { requestId, approved: false }
+    const rejectedBefore = this.rejectedShutdowns
+    try {
+      const end = await this.run(text)
+      if (end.reason === 'aborted') return 'aborted'
+      if (this.shutdownAsked.approved || this.rejectedShutdowns === rejectedBefore) return 'approve'
+      await this.notifyIdle(end, undefined)
+      return 'reject'
+    } finally {
+      this.shutdownAsked = undefined
+    }
+  }
+
+  /** Rejections the model sent with SendMessage (counted by its SendMessage tool). */
+  private rejectedShutdowns = 0
+
+  /**
+   * A `shutdown_response` approving: recorded, carried out when the turn ends.
+   * @throws ToolError when no shutdown request is waiting for an answer.
+   */
+  private approveShutdown(requestId: string): string {
+    const asked = this.shutdownAsked
+    if (!asked) throw new ToolError(`No shutdown was requested of you (request_id ${requestId}): there is nothing to approve. Keep working, or tell ${this.parts.leader} what you need with SendMessage.`)
+    asked.approved = true
+    return `Shutdown approved (request_id: ${asked.requestId}). You leave the team when this turn ends: your unfinished tasks go back to the list and ${this.parts.leader} is told. Start no new work.`
+  }
+
+  /** Counts a rejection the model sent, so {@link shutdownTurn} knows the teammate keeps working. */
+  private noteRejection(): void {
+    if (this.shutdownAsked) this.rejectedShutdowns++
+  }
+
+  /** Tells the leader the turn ended: an `idle_notification` with a summary of its last text. */
+  private async notifyIdle(end: QueryEnd, taskId: string | undefined): Promise<void> {
+    const { identity, mailbox, team, leader, teamContext } = this.parts
     const completed = taskId !== undefined && teamContext.tasks().get(Number(taskId))?.status === 'completed'
     const summary = end.finalText.trim().replace(/\s+/g, ' ').slice(0, SUMMARY_CHARS)
     const idle = {
@@ -131,7 +182,6 @@ export class TeammateAgent {
       ...(completed ? { completedTaskId: taskId } : {})
     }
     await mailbox.send(team, leader, { from: identity.name, text: JSON.stringify(idle), ...(this.parts.member.color ? { color: this.parts.member.color } : {}) })
-    return end
   }
 
   /** One run of the agent loop on a new user message. */
@@ -184,20 +234,35 @@ export class TeammateAgent {
 
 /**
  * SendMessage for a teammate: to members of its team by name (or `*`) only — a teammate has no
- * subagents to message by id (SPEC §9.4).
+ * subagents to message by id (SPEC §9.4). A `shutdown_response` approving is not sent from here:
+ * `approve(requestId)` records it (its text is the result; it throws when nothing was asked) and
+ * the runner sends `shutdown_approved` after releasing the teammate's tasks, so the leader's
+ * TeamDelete right after it succeeds. A rejection is sent at once; `onReject` counts it.
  */
-const TeammateSendMessageTool: Tool<{ to: string; message: Parameters<typeof sendToTeam>[1]['message']; summary?: string }> = {
-  name: 'SendMessage',
-  description: 'Send a message to a member of your team by name (team-lead, a teammate), or "*" for every member. Your plain text output is not seen by others: this is how you talk to them.',
-  inputSchema: SendMessageInputSchema,
-  isReadOnly: () => true,
-  isConcurrencySafe: () => false,
-  permissionSubject: () => ({ kind: 'none' }),
-  call: (input, ctx) => sendToTeam(teamOf(ctx.services), input, ctx)
+function teammateSendMessageTool(approve: (requestId: string) => string, onReject: () => void): Tool<TeamMessageInput> {
+  return {
+    name: 'SendMessage',
+    description: 'Send a message to a member of your team by name (team-lead, a teammate), or "*" for every member. Your plain text output is not seen by others: this is how you talk to them. Answer a shutdown_request with a shutdown_response to team-lead.',
+    inputSchema: SendMessageInputSchema,
+    isReadOnly: () => true,
+    isConcurrencySafe: () => false,
+    permissionSubject: () => ({ kind: 'none' }),
+    call: async (input, ctx) => {
+      const message = input.message
+      const team = teamOf(ctx.services)
+      if (typeof message !== 'string' && message.type === 'shutdown_response' && input.to.trim() === team.leaderName) {
+        if (message.approve) return { content: approve(message.request_id) }
+        const result = await sendToTeam(team, input, ctx)
+        onReject()
+        return result
+      }
+      return sendToTeam(team, input, ctx)
+    }
+  }
 }
 
-/** The team tools of a teammate (SPEC §5), in the order offered to the model. */
-const TEAMMATE_TEAM_TOOLS: readonly Tool[] = [TeammateSendMessageTool as Tool, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool]
+/** The task tools of a teammate (SPEC §5), offered after SendMessage in this order. */
+const TEAMMATE_TASK_TOOLS: readonly Tool[] = [TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool]
 
 function teamOf(services: AgentServices | undefined): TeamContext {
   if (!services?.team) throw new Error('SendMessage called outside a team')

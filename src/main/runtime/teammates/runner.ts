@@ -60,9 +60,10 @@ export class TeammateNotFoundError extends Error {
 
 /**
  * Runs one teammate of the `process` backend until an approved shutdown or an abort (SPEC §9.5):
- * marks it active, then loops — a shutdown request wins; then unread messages from the leader;
- * then other unread messages, oldest first; then the next task it may claim — each batch one
- * user turn, each turn followed by an `idle_notification` to the leader. On every exit path its
+ * marks it active, then loops — a shutdown request wins (one turn in which the model may reject it
+ * with a reason; otherwise it leaves); then unread messages from the leader; then other unread
+ * messages, oldest first; then the next task it may claim — each batch one user turn, each turn
+ * followed by an `idle_notification` to the leader. On every exit path its
  * unfinished tasks go back to pending and it is marked inactive.
  * @throws TeamNotFoundError / TeammateNotFoundError before anything runs; any error of a turn
  *   after cleaning up (a crash).
@@ -148,11 +149,16 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       if (handled.length) await mailbox.markRead(team, name, handled)
       if (shutdown) {
         await mailbox.markRead(team, name, [shutdown.entry.message.id])
+        // the model hears the request and may reject it with a reason (SPEC §9.5); else it is approved
+        const answer = await agent.shutdownTurn(renderForModel(shutdown.entry.message) ?? '', shutdown.requestId)
+        if (answer === 'aborted') continue
+        if (answer === 'reject') continue
         agent.state('stopping')
         // released and inactive before the leader hears of it, so its TeamDelete right after succeeds
         await tasks.releaseOwnedBy(name).catch(() => [] as Task[])
         await teams.setActive(team, name, false)
         await mailbox.send(team, leader, { from: name, text: JSON.stringify({ type: 'shutdown_approved', requestId: shutdown.requestId, from: name }), summary: `${name} is shutting down`, ...(member.color ? { color: member.color } : {}) })
+        teamContext.emit({ agentId: identity.id, agentName: name }, { type: 'message_sent', from: name, to: leader, kind: 'shutdown_approved' })
         outcome = 'shutdown'
         return { reason: 'shutdown', requestId: shutdown.requestId }
       }
