@@ -1,4 +1,4 @@
-import { parseMessageBody, type MailboxMessage } from '../../../shared/mailbox'
+import { messageKind, parseMessageBody, type MailboxMessage } from '../../../shared/mailbox'
 import type { AgentState, RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
 import { PermissionModeSchema, type PermissionMode } from '../../../shared/permissions'
 import type { PermissionPromptAnswer } from '../../../shared/permissions'
@@ -351,6 +351,9 @@ export class TeammateSupervisor implements Disposable {
     const { message } = entry
     const from = this.members.get(message.from)
     const body = parseMessageBody(message.text)
+    // a process teammate's bus stays in its process: what it said to the leader reaches the stream from here
+    const kind = messageKind(message.text)
+    if (from?.backend === 'process' && (kind === 'plain' || kind === 'shutdown_approved' || kind === 'shutdown_rejected')) this.emitAs(from, { type: 'message_sent', from: from.name, to: LEAD_NAME, kind })
     if (body.kind === 'structured') {
       const b = body.body
       switch (b.type) {
