@@ -5,8 +5,8 @@ import type { TranscriptWriter } from '../transcripts/writer'
 
 /**
  * Where one agent's loop events go: API messages to its transcript (a compaction as a
- * `compact_boundary` followed by the new history, append-only), everything else to the event
- * bus stamped with the agent. Text deltas stay out of the stream (SPEC §14).
+ * `compact_boundary` followed by the new history, append-only; an assistant line with its
+ * response's usage and model), everything else to the event bus stamped with the agent. Text deltas stay out of the stream (SPEC §14).
  */
 export function createAgentSink(options: {
   bus: EventBus
@@ -15,18 +15,28 @@ export function createAgentSink(options: {
   agentName: string
   onToolCall?: () => void
 }): (event: LoopEvent) => void {
+  // the usage of a response comes just before its assistant message; it is recorded on that line
+  let response: { usage: Record<string, number>; model: string } | undefined
   return (event) => {
     switch (event.type) {
       case 'text_delta':
         return
       case 'message':
-        options.transcript().append(event.role, event.message)
+        if (event.role === 'assistant' && response) options.transcript().append('assistant', event.message, undefined, response)
+        else options.transcript().append(event.role, event.message)
+        if (event.role === 'assistant') response = undefined
         return
       case 'compacted':
         options.transcript().append('system', { summary: event.summary, replacedMessages: event.replaced }, 'compact_boundary')
         for (const m of event.messages) options.transcript().append(m.role === 'assistant' ? 'assistant' : 'user', m)
         return
       default:
+        if (event.type === 'usage' && event.model) {
+          response = {
+            model: event.model,
+            usage: { input_tokens: event.inputTokens, output_tokens: event.outputTokens, cache_creation_input_tokens: event.cacheCreationInputTokens, cache_read_input_tokens: event.cacheReadInputTokens }
+          }
+        }
         if (event.type === 'tool_call') options.onToolCall?.()
         options.bus.emit({ ...(event as WithoutAgent<RuntimeEventInput>), agentId: options.agentId, agentName: options.agentName } as RuntimeEventInput)
     }

@@ -6,6 +6,9 @@ export const TRANSCRIPT_SCHEMA_VERSION = 1
 /**
  * One transcript line (SPEC §6.10): `message` is the exact API message, so a resumed request
  * re-serialises byte-identically. `system` lines carry a `subtype` (e.g. `compact_boundary`).
+ * An assistant line may carry the response's API `usage` (snake_case token counts) and `model`
+ * beside the message, never inside it: whoever follows the transcript (a process teammate's
+ * leader) counts tokens and cost from them.
  */
 export const TranscriptEntrySchema = z.object({
   schemaVersion: z.number().int(),
@@ -15,7 +18,9 @@ export const TranscriptEntrySchema = z.object({
   subtype: z.string().optional(),
   timestamp: z.string(),
   agentId: z.string(),
-  message: z.unknown()
+  message: z.unknown(),
+  usage: z.record(z.string(), z.unknown()).optional(),
+  model: z.string().optional()
 })
 export type TranscriptEntry = z.infer<typeof TranscriptEntrySchema>
 

@@ -29,7 +29,7 @@ export class TranscriptWriter {
   }
 
   /** Appends an API message (`user`/`assistant`) or a `system` entry; returns the line written. */
-  append(type: TranscriptEntry['type'], message: unknown, subtype?: string): TranscriptEntry {
+  append(type: TranscriptEntry['type'], message: unknown, subtype?: string, response?: Pick<TranscriptEntry, 'usage' | 'model'>): TranscriptEntry {
     if (this.fd === undefined) throw new Error(`Transcript ${this.path} is closed; nothing more can be appended.`)
     const entry: TranscriptEntry = {
       schemaVersion: TRANSCRIPT_SCHEMA_VERSION,
@@ -39,7 +39,9 @@ export class TranscriptWriter {
       ...(subtype ? { subtype } : {}),
       timestamp: new Date().toISOString(),
       agentId: this.agentId,
-      message
+      message,
+      ...(response?.usage ? { usage: response.usage } : {}),
+      ...(response?.model ? { model: response.model } : {})
     }
     writeSync(this.fd, JSON.stringify(entry) + '\n')
     this.lastUuid = entry.uuid

@@ -1,9 +1,10 @@
-import { appendFileSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../../../shared/events'
 import { EventBus } from '../../events/bus'
+import { costOf } from '../../model/pricing'
 import { waitFor } from '../../pty/testkit'
 import { TranscriptWriter } from '../../transcripts/writer'
 import { TranscriptTail, type TranscriptTailOptions } from './transcriptTail'
@@ -122,19 +123,21 @@ describe('TranscriptTail', () => {
     ])
   })
 
-  it('emits usage only when an assistant line carries API usage', () => {
+  it('emits usage, priced, only when an assistant line carries API usage: beside the message (as the runtime writes it) or inside it', () => {
     const path = join(dir, 'usage.jsonl')
     const w = new TranscriptWriter(path, 'alice@crew')
-    w.append('assistant', { ...assistant(text('with usage')), model: 'claude-sonnet-5-5', usage: { input_tokens: 12, output_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 7 } })
+    const usage = { input_tokens: 12, output_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 7 }
+    w.append('assistant', { ...assistant(text('with usage')), model: 'claude-sonnet-5-5', usage })
     w.append('assistant', assistant(text('without usage')))
+    w.append('assistant', assistant(text('usage beside')), undefined, { model: 'claude-sonnet-5-5', usage })
     w.close()
     const { tail, brief } = follow(path)
     tail.readNow()
-    expect(brief()).toEqual([
-      { type: 'assistant_text', text: 'with usage' },
-      { type: 'usage', inputTokens: 12, outputTokens: 5, cacheCreationInputTokens: 7, cacheReadInputTokens: 100, model: 'claude-sonnet-5-5' },
-      { type: 'assistant_text', text: 'without usage' }
-    ])
+    const counted = { type: 'usage', inputTokens: 12, outputTokens: 5, cacheCreationInputTokens: 7, cacheReadInputTokens: 100, model: 'claude-sonnet-5-5', costUsd: costOf('claude-sonnet-5-5', { inputTokens: 12, outputTokens: 5, cacheCreationInputTokens: 7, cacheReadInputTokens: 100 }) }
+    expect(counted.costUsd).toBeGreaterThan(0)
+    expect(brief()).toEqual([{ type: 'assistant_text', text: 'with usage' }, counted, { type: 'assistant_text', text: 'without usage' }, { type: 'assistant_text', text: 'usage beside' }, counted])
+    // the message itself stays the exact API message
+    expect(JSON.parse(readFileSync(path, 'utf8').trim().split('\n')[2]!).message).toEqual(assistant(text('usage beside')))
   })
 
   it('skips the history a compaction re-appends, and emits what comes after it', () => {

@@ -3,6 +3,7 @@ import { basename, dirname } from 'node:path'
 import type { RuntimeEventInput } from '../../../../shared/events'
 import type { EventBus } from '../../events/bus'
 import { TranscriptEntrySchema, type TranscriptEntry } from '../../transcripts/schema'
+import { costOf } from '../../model/pricing'
 
 /**
  * Fallback poll period of a {@link TranscriptTail}, ms. Directory watching delivers within ~1 ms
@@ -288,8 +289,10 @@ export class TranscriptTail {
         this.calledIds.add(block.id)
         this.emit({ type: 'tool_call', toolUseId: block.id, name: block.name, input: block.input })
       }
-      const usage = usageOf(message?.usage)
-      if (usage) this.emit({ type: 'usage', ...usage, ...(typeof message?.model === 'string' ? { model: message.model } : {}) })
+      // the runtime records usage beside the message; a transcript in Claude Code's shape has it inside
+      const usage = usageOf((entry.usage as ApiUsage | undefined) ?? message?.usage)
+      const model = entry.model ?? (typeof message?.model === 'string' ? message.model : undefined)
+      if (usage) this.emit({ type: 'usage', ...usage, ...(model ? { model, costUsd: costOf(model, usage) } : {}) })
       return
     }
     for (const block of blocks) {
