@@ -55,7 +55,13 @@ export interface SubagentRuntimeOptions {
   autoBackgroundMs?: number
   /** Background agents' permission questions go to the leader's queue (true, default) or are denied. */
   bubblePermissions?: boolean
-  /** No agent may run in the background (SPEC §6.3 "unless background work is disabled"). */
+  /**
+   * No agent may run in the background (SPEC §6.3 "unless background work is disabled"): every
+   * spawn is sync, and a sync agent is never moved to the background — neither by the
+   * auto-background timer (SPEC §6.4, {@link SubagentRuntime.autoBackgroundMs} is then 0) nor by
+   * {@link SubagentRuntime.background}. A teammate's runtime sets it: teammates may spawn sync
+   * subagents only (SPEC §9.2).
+   */
   backgroundDisabled?: boolean
   /** SubagentStart/SubagentStop hooks (SPEC §9.9), paired once per agent. */
   hooks?: SubagentHookPairing
@@ -101,7 +107,9 @@ export class SubagentRuntime {
     if (options.projectContext) this.contexts.set(options.cwd, Promise.resolve(options.projectContext))
   }
 
+  /** Ms before a sync agent moves to the background (SPEC §6.4); 0 = never, always 0 when background work is disabled. */
   get autoBackgroundMs(): number {
+    if (this.options.backgroundDisabled) return 0
     return this.options.autoBackgroundMs ?? DEFAULT_AUTO_BACKGROUND_MS
   }
 
@@ -228,10 +236,13 @@ export class SubagentRuntime {
     task.unlinkParent = () => signal.removeEventListener('abort', onAbort)
   }
 
-  /** Moves a running sync task to the background (SPEC §6.4): the parent continues, a notification follows. */
+  /**
+   * Moves a running sync task to the background (SPEC §6.4): the parent continues, a notification
+   * follows. Does nothing when background work is disabled: the parent keeps waiting.
+   */
   background(agentId: string): void {
     const task = this.require(agentId)
-    if (task.status !== 'running' || task.isAsync) return
+    if (task.status !== 'running' || task.isAsync || this.options.backgroundDisabled) return
     task.isAsync = true
     task.unlinkParent?.()
     this.changed()

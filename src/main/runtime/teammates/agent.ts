@@ -2,6 +2,8 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { TeamMember } from '../../../shared/teams'
 import type { EventBus } from '../events/bus'
+import { createSubagentHookPairing } from '../hooks'
+import { Budget } from '../loop/budget'
 import { query } from '../loop/query'
 import type { QueryEnd } from '../loop/types'
 import type { Mailbox } from '../mailbox'
@@ -13,11 +15,15 @@ import { createPermissionGate } from '../session/permissionGate'
 import type { ModelConnection } from '../session/setup'
 import { sendToTeam, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, type TeamContext, type TeamMessageInput } from '../teamTools'
 import { SendMessageInputSchema } from '../subagents/sendMessageTool'
+import { AgentTool, type AgentInput } from '../subagents/agentTool'
+import { SubagentRuntime } from '../subagents/runtime'
+import type { ParentAgent } from '../subagents/types'
+import { loadSubagentWiring } from '../subagents/wiring'
 import { FileStateCache } from '../tools/fileState'
 import { ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS } from '../tools/registry'
 import { ToolError, type AgentServices, type PtyHost, type Tool } from '../tools/types'
 import { TranscriptWriter } from '../transcripts/writer'
-import { readProjectContext, renderSystemPrompt } from '../workspace/systemPrompt'
+import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../workspace/systemPrompt'
 import type { PermissionPrompter } from '../permissions/prompter'
 import { createExitPlanModeTool } from './exitPlanMode'
 import { teammateRolePrompt } from './prompt'
@@ -50,6 +56,8 @@ export interface AgentParts {
   signal: AbortSignal
   /** The TeammateIdle hooks, when configured: a reason to keep working, or undefined. */
   idleHook: (() => Promise<string | undefined>) | undefined
+  /** Where its subagents' model override (`SWARMDESK_SUBAGENT_MODEL`, SPEC §5) is read; default `process.env`. */
+  env?: NodeJS.ProcessEnv
 }
 
 /** The teammate's model side: history, transcript, tools and permission gate; one turn at a time. */
@@ -60,6 +68,10 @@ export class TeammateAgent {
   private readonly transcript: TranscriptWriter
   private readonly tools: Tool[]
   private system: Awaited<ReturnType<typeof renderSystemPrompt>> = []
+  /** The runtime of its sync subagents (SPEC §9.2), set up by {@link start}. */
+  private subagents: SubagentRuntime | undefined
+  /** Texts its subagents queued for it (none in practice: they never run in the background), sent at its next model request. */
+  private readonly queued: string[] = []
 
   constructor(private readonly parts: AgentParts) {
     this.transcript = new TranscriptWriter(parts.transcriptPath, parts.identity.id, null)
@@ -80,7 +92,8 @@ export class TeammateAgent {
         ]
       : []
     const sendMessage = teammateSendMessageTool((requestId) => this.approveShutdown(requestId), () => this.noteRejection()) as Tool
-    this.tools = [...core, ...[sendMessage, ...TEAMMATE_TASK_TOOLS].map((t) => withTeam(t, parts.teamContext)), ...plan]
+    // Agent after the core tools, as in the leader's list; ExitPlanMode, present or not, stays last
+    this.tools = [...core, teammateAgentTool(parts.identity.id, parts.leader) as Tool, ...[sendMessage, ...TEAMMATE_TASK_TOOLS].map((t) => withTeam(t, parts.teamContext)), ...plan]
     const asking = parts.prompter
     this.prompter = {
       prompt: async (request, signal) => {
@@ -91,6 +104,28 @@ export class TeammateAgent {
           this.state('running')
         }
       }
+    }
+    this.self = this.parentOfSubagents()
+  }
+
+  /** The teammate as the parent of its subagents: depth 0 (a top-level agent of the team); the teammate's stop signal stops them. */
+  private parentOfSubagents(): ParentAgent {
+    const { identity } = this.parts
+    return {
+      agentId: identity.id,
+      agentName: identity.name,
+      depth: 0,
+      cwd: identity.cwd,
+      model: this.parts.model,
+      mode: () => this.parts.mode(),
+      // a subagent is not a member of the team: it reports through its final text, never with the team tools
+      tools: () => this.tools.filter((t) => !MEMBER_ONLY_TOOLS.includes(t.name)),
+      fileState: this.fileState,
+      turnSignal: () => this.parts.signal,
+      enqueue: (text) => this.queued.push(text),
+      isAsync: false,
+      isFork: false,
+      forkSource: () => ({ system: this.system, messages: this.messages })
     }
   }
 
@@ -110,7 +145,46 @@ export class TeammateAgent {
     const { identity, team, leader, model } = this.parts
     const context = await readProjectContext(identity.cwd)
     this.system = await renderSystemPrompt({ cwd: identity.cwd, model, context, rolePrompt: teammateRolePrompt({ team, name: identity.name, leader }) })
+    this.subagents = await this.createSubagents(context)
   }
+
+  /**
+   * The runtime of the teammate's subagents: the leader session's machinery (definitions loaded as
+   * the leader loads them, SPEC §5's tool filtering and model precedence, SubagentStart/Stop hooks)
+   * with background work disabled — every spawn is sync and never auto-backgrounded (SPEC §9.2) —
+   * and no forks. Its subagents share the teammate's bus (events in their own names, the teammate
+   * as parent), PTY host (a worker's RPC client of the main thread's host), permission engine and
+   * prompter (their questions go to the leader tagged with the teammate, the reason naming the
+   * subagent), and write their transcripts beside the teammate's.
+   */
+  private async createSubagents(context: ProjectContext): Promise<SubagentRuntime> {
+    const { identity, teamContext } = this.parts
+    const { subagents: wiring } = await loadSubagentWiring({ cwd: identity.cwd, home: teamContext.home, env: this.parts.env ?? process.env })
+    const asking = this.prompter
+    return new SubagentRuntime({
+      ...wiring,
+      cwd: identity.cwd,
+      home: teamContext.home,
+      sessionId: teamContext.sessionId,
+      bus: this.parts.bus,
+      client: this.parts.client.client,
+      engine: this.parts.engine,
+      prompter: {
+        prompt: (request, signal) => asking.prompt({ ...request, reason: `${request.reason} (asked by ${identity.name}'s subagent ${request.agentName}, ${request.agentId})` }, signal)
+      },
+      pty: this.parts.pty,
+      budget: new Budget(),
+      projectContext: context,
+      ...(teamContext.hooks ? { hooks: createSubagentHookPairing(teamContext.hooks) } : {}),
+      backgroundDisabled: true,
+      autoBackgroundMs: 0,
+      forkEnabled: false,
+      coordinator: false
+    })
+  }
+
+  /** The teammate as the parent of its subagents (see {@link parentOfSubagents}). */
+  private readonly self: ParentAgent
 
   /**
    * Runs one user turn to its end (again while a TeammateIdle hook keeps it working), then tells
@@ -202,7 +276,16 @@ export class TeammateAgent {
         messages: this.messages,
         client: this.parts.client.client,
         signal: this.parts.signal,
-        toolContext: { agentId: identity.id, agentName: identity.name, cwd: identity.cwd, fileState: this.fileState, pty: this.parts.pty, shells },
+        toolContext: {
+          agentId: identity.id,
+          agentName: identity.name,
+          cwd: identity.cwd,
+          fileState: this.fileState,
+          pty: this.parts.pty,
+          shells,
+          ...(this.subagents ? { services: { subagents: this.subagents, self: this.self } } : {})
+        },
+        drainPending: () => this.queued.splice(0),
         gate: createPermissionGate({
           agentId: identity.id,
           agentName: identity.name,
@@ -260,6 +343,42 @@ function teammateSendMessageTool(approve: (requestId: string) => string, onRejec
     }
   }
 }
+
+/** What the Agent tool of a teammate says (SPEC §5: sync subagents only, never teammates). */
+const TEAMMATE_AGENT_DESCRIPTION =
+  'Start a subagent to work on a task in its own context and report back: you wait for it and get its final answer as the result. Use it to explore or search broadly, to run independent pieces of your work in parallel (several Agent calls in one message run concurrently), or to check work with a fresh eye. Give a complete, self-contained prompt: the agent sees nothing of this conversation. subagent_type picks the kind of agent (general-purpose by default). As a teammate you start sync subagents only: no run_in_background, and no `name` — teammates cannot spawn teammates (only the team lead adds members).'
+
+/**
+ * The Agent tool of a teammate (SPEC §5, §9.2): sync subagents only. The leader's {@link AgentTool}
+ * on the teammate's own runtime (background work disabled, no forks), after two refusals made
+ * before anything starts: `name` or `team_name` (teammates cannot spawn teammates: the roster is
+ * flat) and `run_in_background: true`. The input schema is the leader's, so these fields reach
+ * the refusal instead of being stripped. A subagent given `Agent` by its definition (nesting,
+ * SPEC §5) gets this same tool, so the refusals hold at every depth.
+ */
+function teammateAgentTool(teammateId: string, leader: string): Tool<AgentInput> {
+  return {
+    ...AgentTool,
+    description: TEAMMATE_AGENT_DESCRIPTION,
+    async call(input, ctx) {
+      const byTeammate = ctx.services?.self.agentId === teammateId
+      if (input.name !== undefined || input.team_name !== undefined) {
+        throw new ToolError(
+          byTeammate
+            ? `Teammates cannot spawn teammates: the team's roster is flat and only ${leader} adds members. Omit \`name\` to start a sync subagent, or ask ${leader} with SendMessage for another teammate.`
+            : `A teammate's subagent cannot spawn teammates: the team's roster is flat and only ${leader} adds members. Omit \`name\` to start a sync subagent.`
+        )
+      }
+      if (input.run_in_background === true) {
+        throw new ToolError('Teammates may spawn sync subagents only: call the agent without run_in_background, and its final answer comes back as the result.')
+      }
+      return AgentTool.call(input, ctx)
+    }
+  }
+}
+
+/** A teammate's tools its subagents never get: they act in the teammate's name as a member of the team. */
+const MEMBER_ONLY_TOOLS: readonly string[] = ['SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'ExitPlanMode']
 
 /** The task tools of a teammate (SPEC §5), offered after SendMessage in this order. */
 const TEAMMATE_TASK_TOOLS: readonly Tool[] = [TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool]
