@@ -10,7 +10,7 @@ import { CORE_TOOLS } from '../tools/registry'
 import { sweepWorkspaceWorktrees } from '../subagents/startupSweep'
 import { definitionFileNotices, loadSubagentWiring } from '../subagents/wiring'
 import { Session } from './session'
-import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, RunUsageError, teammateModelEnv, teammateSettings, type ModelConnection } from './setup'
+import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, RunUsageError, teammateModelEnv, teammateSettings, teammateSettingsEnv, type ModelConnection } from './setup'
 import { createTeammateBackends } from '../teammates/backends'
 import type { TeammateExecutorRegistry } from '../teammates/executor'
 
@@ -95,7 +95,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
       hookSettings: settings.hooks,
       // a plan is never approved by --approve: headless, only the leader's SendMessage approves (SPEC §9.8)
-      teammates: { registry: backends, ...teammateSettings(settings), askPersonForPlans: false, modelEnv: () => teammateModelEnv(connected, env, settings) }
+      teammates: { registry: backends, ...teammateSettings(settings), askPersonForPlans: false, modelEnv: () => ({ ...teammateModelEnv(connected, env, settings), ...teammateSettingsEnv(options.settingsFiles ?? [], options.trustProject ?? false) }) }
     }).catch((error: Error) => {
       throw error.name === 'SessionNotFoundError' || error.name === 'HookConfigError' ? new RunUsageError(error.message) : error
     })

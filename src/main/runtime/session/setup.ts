@@ -110,6 +110,43 @@ export function teammateSettings(settings: LoadedSettings): { defaultBackend: 'w
   }
 }
 
+/** Environment variable carrying the session's extra settings files to its teammates: a JSON array of absolute paths. */
+export const TEAMMATE_SETTINGS_FILES_ENV = 'SWARMDESK_SETTINGS_FILES'
+/** Environment variable set to `1` when the session trusts the project for this run (`--trust-project`, SPEC §4). */
+export const TEAMMATE_TRUST_PROJECT_ENV = 'SWARMDESK_TRUST_PROJECT'
+
+/**
+ * The session's settings choices a teammate must share (SPEC §9.7: both permission paths evaluate
+ * the same rules and mode): extra settings files (`--settings`) and a per-run project trust. Trust
+ * granted once and stored in `<home>/trusted.json` needs nothing: every process reads it.
+ */
+export function teammateSettingsEnv(settingsFiles: string[], trustProject: boolean): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (settingsFiles.length) out[TEAMMATE_SETTINGS_FILES_ENV] = JSON.stringify(settingsFiles.map((f) => resolve(f)))
+  if (trustProject) out[TEAMMATE_TRUST_PROJECT_ENV] = '1'
+  return out
+}
+
+/**
+ * Reads {@link teammateSettingsEnv} back in a teammate.
+ * @throws RunUsageError when the settings files variable is not a JSON array of strings.
+ */
+export function settingsFromTeammateEnv(env: NodeJS.ProcessEnv): { settingsFiles: string[]; trustProject: boolean } {
+  const raw = env[TEAMMATE_SETTINGS_FILES_ENV]
+  let settingsFiles: string[] = []
+  if (raw) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(raw)
+    } catch {
+      parsed = undefined
+    }
+    if (!Array.isArray(parsed) || !parsed.every((f) => typeof f === 'string')) throw new RunUsageError(`${TEAMMATE_SETTINGS_FILES_ENV} must be a JSON array of settings file paths; got ${raw.slice(0, 200)}`)
+    settingsFiles = parsed
+  }
+  return { settingsFiles, trustProject: env[TEAMMATE_TRUST_PROJECT_ENV] === '1' }
+}
+
 /**
  * What a teammate needs to reach the model (SPEC §1): the scripted server's URL for a scenario
  * run, else the API key, auth token and base URL of the session (environment first, then trusted

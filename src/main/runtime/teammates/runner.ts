@@ -12,7 +12,7 @@ import { createPtyHost } from '../pty'
 import type { PermissionPrompter } from '../permissions/prompter'
 import type { PtyHost } from '../tools/types'
 import { createMailboxPrompter } from './mailboxPrompter'
-import { canonicalWorkspace, connectModel, loadWorkspaceSettings } from '../session/setup'
+import { canonicalWorkspace, connectModel, loadWorkspaceSettings, settingsFromTeammateEnv } from '../session/setup'
 import { createTeamContext } from '../teamTools'
 import type { TaskStore } from '../tasks'
 import { LEAD_NAME, TeamStore } from '../teams'
@@ -79,7 +79,9 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   const bus = options.bus ?? new EventBus()
   const mailbox = createMailbox({ home })
   const sessionId = env.SWARMDESK_SESSION_ID || randomUUID()
-  const settings = await loadWorkspaceSettings(cwd, home, [], false)
+  // the leader's --settings files and per-run trust, so both permission paths see the same rules (SPEC §9.7)
+  const shared = settingsFromTeammateEnv(env)
+  const settings = await loadWorkspaceSettings(cwd, home, shared.settingsFiles, shared.trustProject)
   const identity: AgentIdentity = { id: `${name}@${team}`, name, type: member.agentType || 'general-purpose', cwd }
   const transcriptPath = agentTranscriptPath(home, cwd, sessionId, identity.id)
   const hooks = settings.hooks.length ? createHookRunner({ hooks: settings.hooks, cwd, sessionId, transcriptPath }) : undefined
@@ -103,6 +105,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       identity,
       transcriptPath,
       member,
+      env,
       model: resolveModel(member.model || env.SWARMDESK_MODEL || DEFAULT_MODEL),
       team,
       leader,

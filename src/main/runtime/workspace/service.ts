@@ -17,7 +17,7 @@ import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
 import { PermissionEngine } from '../permissions'
 import { createPtyHost } from '../pty'
 import { LEADER_NAME, Session } from '../session/session'
-import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, teammateModelEnv, teammateSettings, type ModelConnection } from '../session/setup'
+import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, teammateModelEnv, teammateSettings, teammateSettingsEnv, type ModelConnection } from '../session/setup'
 import { createTeammateBackends } from '../teammates/backends'
 import type { TeammateExecutorRegistry } from '../teammates/executor'
 import { teamColorHex } from '../../../shared/agentColors'
@@ -120,7 +120,7 @@ export class WorkspaceService {
         tools: [...CORE_TOOLS],
         subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
         hookSettings: settings.hooks,
-        teammates: { registry: backends, ...teammateSettings(settings), askPersonForPlans: true, modelEnv: () => teammateModelEnv(model, env, settings) }
+        teammates: { registry: backends, ...teammateSettings(settings), askPersonForPlans: true, modelEnv: () => ({ ...teammateModelEnv(model, env, settings), ...teammateSettingsEnv(options.settingsFiles ?? [], options.trustProject ?? false) }) }
       })
     } catch (error) {
       await backends.dispose()

@@ -1,0 +1,72 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { EventOf, RuntimeEvent } from '../../shared/events'
+import { runCli, tempWorkspace } from './testing'
+
+// Permission sync (SPEC §9.7) through both teammate backends, headless: the teammate's own rules
+// and mode are evaluated first — here a rule from the leader's --settings file, which teammates
+// share — and only what still needs a decision reaches the leader's queue, tagged with the
+// teammate. A bypassPermissions teammate never asks.
+
+let home: string
+let work: string
+let cleanup: () => void
+beforeEach(() => {
+  ;({ home, work, cleanup } = tempWorkspace())
+})
+afterEach(() => cleanup())
+
+const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+
+const checks = (name: string) => `
+  ${name}:
+    - when: "Run your checks"
+      tools:
+        - { name: Bash, input: { command: "touch ${name}-rule.txt && echo ${name}-allowed-by-rule" } }
+        - { name: Bash, input: { command: "mkdir ${name}-dir && echo ${name}-asked" } }
+${'    - { text: "Done." }\n'.repeat(4)}`
+
+const SCENARIO = `
+agents:
+  team-lead:
+    - tools: [ { name: TeamCreate, input: { team_name: perm } } ]
+    - tools:
+        - { name: Agent, input: { name: dora, backend: worker, description: "checker", prompt: "Run your checks." } }
+        - { name: Agent, input: { name: eli, backend: process, description: "checker", prompt: "Run your checks." } }
+        - { name: Agent, input: { name: fay, backend: worker, mode: bypassPermissions, description: "checker", prompt: "Run your checks." } }
+    - text: "Three checkers at work."
+${'    - { text: "Noted." }\n'.repeat(16)}${checks('dora')}${checks('eli')}${checks('fay')}`
+
+describe('teammate permission requests (SPEC §9.7)', () => {
+  it("a default teammate's Bash request reaches the leader's queue tagged with its name through both backends, after the shared rules; a bypassPermissions teammate never asks", async () => {
+    const scenario = join(home, 'perm.yaml')
+    writeFileSync(scenario, SCENARIO)
+    const settings = join(home, 'rules.json')
+    writeFileSync(settings, JSON.stringify({ permissions: { allow: ['Bash(touch:*)'] } }))
+    const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--settings', settings, '--approve', 'all', '--json', 'Check everything'], { env: { SWARMDESK_HOME: home } })
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const asked = ofType(run.events, 'permission_request')
+    // exactly the mkdir of each default teammate: the touch was allowed by the shared rule in its own evaluation
+    expect(asked.map((e) => [e.agentId, e.agentName, e.tool, (e.input as { command: string }).command]).sort()).toEqual([
+      ['dora@perm', 'dora', 'Bash', 'mkdir dora-dir && echo dora-asked'],
+      ['eli@perm', 'eli', 'Bash', 'mkdir eli-dir && echo eli-asked']
+    ])
+    const decided = ofType(run.events, 'permission_decided')
+    for (const request of asked) expect(decided.filter((e) => e.requestId === request.requestId)).toEqual([expect.objectContaining({ decision: 'allow', by: 'approve-flag', agentName: request.agentName })])
+    // every command ran once, allowed by the rule, by the person's answer, or by the mode
+    const results = new Map(ofType(run.events, 'tool_result').map((e) => [e.toolUseId, e]))
+    const bash = ofType(run.events, 'tool_call').filter((e) => e.name === 'Bash')
+    expect(bash).toHaveLength(6)
+    for (const call of bash) {
+      const word = (call.input as { command: string }).command.match(/(\w+-(allowed-by-rule|asked))/)![1]!
+      expect(results.get(call.toolUseId)).toMatchObject({ isError: false, output: expect.stringContaining(word) })
+    }
+    expect(ofType(run.events, 'agent_stopped').filter((e) => e.agentId.endsWith('@perm')).map((e) => [e.agentName, e.status]).sort()).toEqual([
+      ['dora', 'exited'],
+      ['eli', 'exited'],
+      ['fay', 'exited']
+    ])
+  }, 60_000)
+})
