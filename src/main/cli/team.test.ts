@@ -53,6 +53,8 @@ describe('swarmdesk run with an agent team (resources/demo/team.yaml)', () => {
     expect(messages.map((e) => (e.input as { to: string }).to).sort()).toEqual(['*', 'team-lead'])
     const sent = ofType(run.events, 'message_sent')
     expect(sent.filter((e) => e.kind === 'shutdown_request').map((e) => e.to).sort()).toEqual(['alice', 'bob', 'carol'])
+    // every teammate's tokens and cost reach the stream (carol's from her transcript)
+    for (const name of ['alice', 'bob', 'carol']) expect(ofType(run.events, 'usage').filter((e) => e.agentName === name && (e.costUsd ?? 0) > 0).length).toBeGreaterThan(0)
     // carol's pane is her real terminal
     expect(ofType(run.events, 'terminal_output').filter((e) => e.agentName === 'carol').map((e) => e.data).join('')).toContain('Write')
     // all three shut down on request, and the team and its task list are gone
