@@ -52,6 +52,26 @@ interface LivePty {
   exited: boolean
   done: Promise<ExitInfo>
   kill(): Promise<KillTreeResult>
+  /** Stops reading its output (the process blocks once the kernel's buffer fills); false once it has ended. */
+  pause(): boolean
+  resume(): void
+}
+
+/**
+ * Flow control over the host's terminals (issue 7 backpressure: "pauses PTY reads when the
+ * renderer falls behind"). Output of a PTY reaches its pane synchronously from the PTY's data
+ * callback (bus events are delivered synchronously), so whoever writes a pane can ask which PTY is
+ * delivering at that moment and pause that one later. A PTY whose command ended (or that is being
+ * killed) is resumed and can no longer be paused: node-pty reports an exit only after its socket
+ * is drained, so a paused terminal would never finish.
+ */
+export interface PtyFlowControl {
+  /** Pid of the PTY whose `onData` is running right now, else undefined. */
+  deliveringPid(): number | undefined
+  /** Pauses reading the PTY's output; false for an unknown or ended PTY. */
+  pause(pid: number): boolean
+  /** Resumes reading; a no-op for an unknown PTY. */
+  resume(pid: number): void
 }
 
 type StartOptions = Pick<PtySpawnOptions, 'command' | 'cwd' | 'env' | 'onData' | 'cols' | 'rows'>
@@ -65,9 +85,20 @@ type StartOptions = Pick<PtySpawnOptions, 'command' | 'cwd' | 'env' | 'onData' |
  * process group and every process it started are SIGKILLed and verified gone before the call
  * settles. Only Linux finds escapees (it reads /proc); elsewhere the group kill still applies.
  */
-export function createPtyHost(): PtyHost {
+export function createPtyHost(): PtyHost & PtyFlowControl {
   const live = new Map<number, LivePty>()
   let disposed = false
+  let delivering: number | undefined
+  /** Runs a data callback with `delivering` set to the PTY it belongs to. */
+  const deliver = (pid: number, fn: () => void): void => {
+    const outer = delivering
+    delivering = pid
+    try {
+      fn()
+    } finally {
+      delivering = outer
+    }
+  }
 
   function start(options: StartOptions): LivePty {
     if (disposed) throw new PtyHostDisposedError()
@@ -87,11 +118,20 @@ export function createPtyHost(): PtyHost {
     // A sweep repeats until a fresh snapshot finds nothing, so one in flight covers a later request.
     const sweep = () => (sweeping ??= killProcessTree(term.pid, { envTag: tag }))
     // Once reaped, the pid (and so the group id) may belong to someone else: never signal it again.
-    const kill = () => (reaped ? Promise.resolve({ killed: [], survivors: [] }) : sweep())
+    let paused = false
+    const resume = (): void => {
+      if (!paused) return
+      paused = false
+      term.resume()
+    }
+    const kill = () => {
+      resume()
+      return reaped ? Promise.resolve({ killed: [], survivors: [] }) : sweep()
+    }
     const dataSub = term.onData((chunk) => {
       if (entry.exited) return // after the marker: only leftovers of background jobs, which die now
       const { text, exitCode } = marker.push(chunk)
-      if (text) options.onData?.(text)
+      if (text && options.onData) deliver(term.pid, () => options.onData!(text))
       if (exitCode !== undefined) {
         entry.exited = true
         void kill()
@@ -101,13 +141,21 @@ export function createPtyHost(): PtyHost {
       pid: term.pid,
       exited: false,
       kill,
+      pause: () => {
+        if (entry.exited || reaped) return false
+        if (!paused) term.pause()
+        paused = true
+        return true
+      },
+      resume,
       done: new Promise<ExitInfo>((resolve) => {
         const exitSub = term.onExit(({ exitCode, signal }) => {
           entry.exited = true
           exitSub.dispose()
           dataSub.dispose()
+          resume()
           const held = marker.flush()
-          if (held) options.onData?.(held)
+          if (held && options.onData) deliver(term.pid, () => options.onData!(held))
           // Background jobs (`sleep 300 &`) outlive bash; the group dies with the command.
           void sweep().then(() => {
             reaped = true
@@ -176,6 +224,9 @@ export function createPtyHost(): PtyHost {
     run,
     spawn,
     livePids: () => [...live.keys()],
+    deliveringPid: () => delivering,
+    pause: (pid) => live.get(pid)?.pause() ?? false,
+    resume: (pid) => live.get(pid)?.resume(),
     async dispose() {
       disposed = true
       await Promise.all([...live.values()].map(async (proc) => {

@@ -1,0 +1,186 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { PANE_FLUSH_INTERVAL_MS, PaneBatcher, type PaneBatcherSink } from './paneBatcher'
+
+/** A sink recording what a renderer would receive, numbered per pane like PaneTerminals. */
+function recordingSink() {
+  const chunks: Array<{ agentId: string; data: string; chunk: number; at: number }> = []
+  const numbers = new Map<string, number>()
+  const events: string[] = []
+  const sink: PaneBatcherSink = {
+    flush(agentId, data) {
+      const chunk = (numbers.get(agentId) ?? 0) + 1
+      numbers.set(agentId, chunk)
+      chunks.push({ agentId, data, chunk, at: Date.now() })
+      return chunk
+    },
+    pause: (agentId) => events.push(`pause ${agentId}`),
+    resume: (agentId) => events.push(`resume ${agentId}`)
+  }
+  return { sink, chunks, events }
+}
+
+/** Deterministic coloured output of `n` bytes-ish, different for every piece. */
+function piece(i: number, size: number): string {
+  const head = `\x1b[3${i % 8}m#${i}:`
+  return (head + 'x'.repeat(Math.max(0, size - head.length - 4)) + '\x1b[0m').slice(0, size)
+}
+
+describe('PaneBatcher', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('coalesces a burst into one chunk and never flushes a pane more than 60 times a second', async () => {
+    const { sink, chunks } = recordingSink()
+    const batcher = new PaneBatcher(sink, { now: () => Date.now() })
+    const sent: string[] = []
+    // 3 s of output: a write every millisecond.
+    for (let ms = 0; ms < 3000; ms++) {
+      const data = `line ${ms}\r\n`
+      sent.push(data)
+      batcher.write('alice', data)
+      await vi.advanceTimersByTimeAsync(1)
+    }
+    await vi.advanceTimersByTimeAsync(100)
+    expect(chunks.map((c) => c.data).join('')).toBe(sent.join(''))
+    for (let i = 1; i < chunks.length; i++) expect(chunks[i]!.at - chunks[i - 1]!.at).toBeGreaterThanOrEqual(PANE_FLUSH_INTERVAL_MS)
+    // every one-second window holds at most 60 flushes
+    for (const c of chunks) expect(chunks.filter((d) => d.at >= c.at && d.at < c.at + 1000).length).toBeLessThanOrEqual(60)
+    expect(chunks.length).toBeGreaterThan(100)
+    batcher.dispose()
+  })
+
+  it('sends a lone write after a quiet interval on the next macrotask, not a frame later', async () => {
+    const { sink, chunks } = recordingSink()
+    const batcher = new PaneBatcher(sink, { now: () => Date.now() })
+    batcher.write('team-lead', 'hello\r\n')
+    expect(chunks).toHaveLength(0)
+    await vi.advanceTimersByTimeAsync(0)
+    expect(chunks.map((c) => c.data)).toEqual(['hello\r\n'])
+    batcher.dispose()
+  })
+
+  it('keeps panes apart: each pane has its own chunks and its own rate', async () => {
+    const { sink, chunks } = recordingSink()
+    const batcher = new PaneBatcher(sink, { now: () => Date.now() })
+    for (let i = 0; i < 50; i++) {
+      batcher.write('a', `a${i};`)
+      batcher.write('b', `b${i};`)
+      await vi.advanceTimersByTimeAsync(2)
+    }
+    batcher.flushAll()
+    const text = (id: string) => chunks.filter((c) => c.agentId === id).map((c) => c.data).join('')
+    expect(text('a')).toBe(Array.from({ length: 50 }, (_, i) => `a${i};`).join(''))
+    expect(text('b')).toBe(Array.from({ length: 50 }, (_, i) => `b${i};`).join(''))
+    expect(chunks.filter((c) => c.agentId === 'a').map((c) => c.chunk)).toEqual(chunks.filter((c) => c.agentId === 'a').map((_, i) => i + 1))
+    batcher.dispose()
+  })
+
+  it('delivers every byte in order to a slow renderer, pausing the producer above the high-water mark and resuming below the low one', async () => {
+    const { sink, chunks, events } = recordingSink()
+    const HIGH = 1 << 20
+    const LOW = 256 << 10
+    const batcher = new PaneBatcher(sink, { now: () => Date.now(), highWaterBytes: HIGH, lowWaterBytes: LOW })
+    // The renderer: processes 40 KB every 10 ms (4 MB/s) and acknowledges what it finished.
+    let consumed = 0
+    let offset = 0
+    let received = ''
+    let maxUnacked = 0
+    batcher.ack('pty', 0) // a renderer is attached
+    const consume = () => {
+      let budget = 40 << 10
+      while (consumed < chunks.length && budget > 0) {
+        const c = chunks[consumed]!
+        const take = Math.min(budget, c.data.length - offset)
+        offset += take
+        budget -= take
+        if (offset === c.data.length) {
+          received += c.data
+          batcher.ack(c.agentId, c.chunk)
+          consumed++
+          offset = 0
+        }
+      }
+    }
+    // The producer: a PTY that writes 16 KB per millisecond (16 MB/s) unless paused, 16 MB in all.
+    const produced: string[] = []
+    let paused = false
+    const onEvent = events.push.bind(events)
+    events.push = (...e: string[]) => {
+      for (const x of e) paused = x.startsWith('pause')
+      return onEvent(...e)
+    }
+    const total = 16 << 20
+    let sentBytes = 0
+    let i = 0
+    let tick = 0
+    while (received.length < total) {
+      if (!paused && sentBytes < total) {
+        const data = piece(i++, 16 << 10)
+        produced.push(data)
+        sentBytes += data.length
+        batcher.write('pty', data)
+      }
+      await vi.advanceTimersByTimeAsync(1)
+      if (++tick % 10 === 0) consume()
+      maxUnacked = Math.max(maxUnacked, batcher.unackedBytes('pty'))
+      if (tick > 100_000) throw new Error('the slow-consumer run did not finish')
+    }
+    expect(received.length).toBe(total)
+    expect(received).toBe(produced.join(''))
+    const pauses = events.filter((e) => e === 'pause pty').length
+    const resumes = events.filter((e) => e === 'resume pty').length
+    expect(pauses).toBeGreaterThan(1)
+    expect(resumes).toBe(pauses)
+    expect(events.every((e, k) => e === (k % 2 === 0 ? 'pause pty' : 'resume pty'))).toBe(true)
+    // A paused producer stops within one interval's worth of output above the mark.
+    expect(maxUnacked).toBeLessThan(HIGH + (16 << 10) * 20)
+    batcher.dispose()
+  })
+
+  it('never pauses when no renderer acknowledges (CLI, unopened web host)', async () => {
+    const { sink, events, chunks } = recordingSink()
+    const batcher = new PaneBatcher(sink, { now: () => Date.now() })
+    for (let i = 0; i < 200; i++) {
+      batcher.write('x', piece(i, 64 << 10))
+      await vi.advanceTimersByTimeAsync(20)
+    }
+    expect(events).toEqual([])
+    expect(chunks.reduce((n, c) => n + c.data.length, 0)).toBe(200 * (64 << 10))
+    batcher.dispose()
+  })
+
+  it('resumes a paused pane whose renderer stopped acknowledging, after the stall time', async () => {
+    const { sink, events } = recordingSink()
+    const batcher = new PaneBatcher(sink, { now: () => Date.now(), highWaterBytes: 1000, lowWaterBytes: 100, stallMs: 5000 })
+    batcher.ack('x', 0)
+    batcher.write('x', 'y'.repeat(2000))
+    await vi.advanceTimersByTimeAsync(20)
+    expect(events).toEqual(['pause x'])
+    expect(batcher.isPaused('x')).toBe(true)
+    await vi.advanceTimersByTimeAsync(5000)
+    expect(events).toEqual(['pause x', 'resume x'])
+    expect(batcher.unackedBytes('x')).toBe(0)
+    batcher.dispose()
+  })
+
+  it('flushes what is queued and resumes paused panes on dispose', async () => {
+    const { sink, events, chunks } = recordingSink()
+    const batcher = new PaneBatcher(sink, { now: () => Date.now(), highWaterBytes: 10, lowWaterBytes: 5 })
+    batcher.ack('x', 0)
+    batcher.write('x', 'abcdefghijklmnop')
+    await vi.advanceTimersByTimeAsync(1)
+    batcher.write('x', 'tail')
+    batcher.dispose()
+    expect(chunks.map((c) => c.data).join('')).toBe('abcdefghijklmnoptail')
+    expect(events).toEqual(['pause x', 'resume x'])
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('refuses a low-water mark above the high-water mark', () => {
+    expect(() => new PaneBatcher(recordingSink().sink, { highWaterBytes: 10, lowWaterBytes: 20 })).toThrow(/lowWaterBytes/)
+  })
+})
