@@ -56,6 +56,11 @@ export const PendingPermissionSchema = z.object({
   suggestions: z.array(z.string()),
   /** For Edit/Write: the change as a unified diff of the file, computed in main. */
   diff: z.string().optional(),
+  /**
+   * The asking agent's working directory (absolute): where a Bash command would run, and what
+   * relative paths in the input are relative to. Absent when main does not know the agent.
+   */
+  cwd: z.string().optional(),
   createdAt: z.string()
 })
 export type PendingPermission = z.infer<typeof PendingPermissionSchema>
@@ -107,7 +112,10 @@ export const requestChannels = {
       .object({
         requestId: z.string().min(1),
         decision: z.enum(['allow', 'deny']),
-        /** With allow: also add this rule for the rest of the session ("Always allow"). */
+        /**
+         * With allow: also add this rule for the rest of the session, to the asking agent only
+         * ("Always allow", SPEC §4 session approvals). Must be one of the request's `suggestions`.
+         */
         alwaysAllowRule: z.string().min(1).max(1000).optional(),
         /** With deny: sent to the agent with the denial. */
         reason: z.string().max(4000).optional()

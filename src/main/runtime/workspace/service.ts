@@ -27,7 +27,7 @@ import { CORE_TOOLS } from '../tools/registry'
 import type { PtyHost } from '../tools/types'
 import { createPaneRenderer } from './paneText'
 import { PaneTerminals } from './panes'
-import { UiPrompter } from './uiPrompter'
+import { UiPrompter, UnofferedRuleError } from './uiPrompter'
 
 /** A request the service refused: unknown channel, a payload that fails the contract, or a refusal (busy). `name` survives IPC. */
 export class IpcRequestError extends Error {
@@ -67,6 +67,8 @@ export class WorkspaceService {
   private readonly store = new DisposableStore()
   private readonly pushListeners = new Set<(channel: PushChannel, payload: unknown) => void>()
   private readonly agents = new Map<string, AgentView>()
+  /** Each agent's working directory from its `agent_started` (a worktree when isolated), for permission cards. */
+  private readonly agentCwds = new Map<string, string>()
   private lastSeq = 0
   private busy = false
   private running: Promise<unknown> = Promise.resolve()
@@ -148,6 +150,7 @@ export class WorkspaceService {
     for (const n of notices) this.bus.emit({ type: 'notice', level: n.level, message: n.message, agentId: LEADER_NAME, agentName: LEADER_NAME })
     // Open and waiting for a first prompt.
     this.bus.emit({ type: 'agent_state', state: 'idle', agentId: LEADER_NAME, agentName: LEADER_NAME })
+    this.prompter.setAgentCwdResolver((agentId) => this.agentCwds.get(agentId))
     this.store.add(this.prompter.onDidChange((permissions) => this.push('permissions.changed', { permissions })))
     // A task notification for an idle leader wakes it at once (SPEC §6.5).
     this.store.add(this.session.onDidQueue(() => this.wake()))
@@ -170,6 +173,7 @@ export class WorkspaceService {
 
   private track(event: RuntimeEvent): void {
     if (event.type === 'agent_started') {
+      if (event.cwd) this.agentCwds.set(event.agentId, event.cwd)
       this.agents.set(event.agentId, {
         agentId: event.agentId,
         agentName: event.agentName,
@@ -235,7 +239,12 @@ export class WorkspaceService {
         this.session.stop()
         return { ok: true }
       case 'permission.respond':
-        return { ok: this.prompter.respond(payload.requestId, payload) }
+        try {
+          return { ok: this.prompter.respond(payload.requestId, payload) }
+        } catch (error) {
+          if (error instanceof UnofferedRuleError) throw new IpcRequestError(error.message)
+          throw error
+        }
       case 'pane.scrollback':
         return this.panes.scrollback(payload.agentId)
       case 'agent.stop':

@@ -6,6 +6,27 @@ import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../s
 import type { PermissionPrompter } from '../permissions/prompter'
 import { toDisposable, type Disposable } from '../lifecycle/disposable'
 
+/**
+ * An "Always allow" rule the request did not offer: the renderer is untrusted (STYLE.md 3), so a
+ * rule wider than the engine's suggestions (say `Bash` for a `Bash(npm test:*)` question) is refused.
+ */
+export class UnofferedRuleError extends Error {
+  override readonly name = 'UnofferedRuleError'
+  constructor(
+    readonly rule: string,
+    readonly offered: readonly string[]
+  ) {
+    super(
+      offered.length
+        ? `The rule ${rule} was not offered for this request; "Always allow" may add only ${offered.join(' or ')}.`
+        : `No rule can be added for this request ("Always allow" is not offered); allow it once instead.`
+    )
+  }
+}
+
+/** The asking agent's working directory, when known (the workspace root otherwise). */
+export type AgentCwdResolver = (agentId: string) => string | undefined
+
 /** A person's answer as the UI sends it (`permission.respond`). */
 export interface UiPermissionAnswer {
   decision: 'allow' | 'deny'
@@ -22,12 +43,23 @@ export class UiPrompter implements PermissionPrompter {
   private readonly pending = new Map<string, { view: PendingPermission; resolve: (a: PermissionPromptAnswer) => void }>()
   private readonly listeners = new Set<(list: PendingPermission[]) => void>()
 
-  /** @param cwd the workspace root, for relative paths in tool inputs. */
+  private cwdOf: AgentCwdResolver = () => undefined
+
+  /** @param cwd the workspace root, for relative paths in tool inputs of agents whose own directory is unknown. */
   constructor(private readonly cwd: string) {}
+
+  /**
+   * Tells the prompter where each agent works (its worktree when isolated, SPEC §8): shown with a
+   * Bash command (the directory it runs in) and used to resolve an Edit/Write path for its diff.
+   */
+  setAgentCwdResolver(resolver: AgentCwdResolver): void {
+    this.cwdOf = resolver
+  }
 
   async prompt(request: PermissionPromptRequest, signal: AbortSignal): Promise<PermissionPromptAnswer> {
     if (signal.aborted) return { decision: 'deny', by: 'cancelled', reason: 'the agent was stopped' }
-    const diff = await diffOf(request.tool, request.input, this.cwd)
+    const cwd = this.cwdOf(request.agentId) ?? this.cwd
+    const diff = await diffOf(request.tool, request.input, cwd)
     return new Promise((resolvePrompt) => {
       const onAbort = (): void => {
         if (this.settle(request.requestId)) resolvePrompt({ decision: 'deny', by: 'cancelled', reason: 'the agent was stopped' })
@@ -41,6 +73,7 @@ export class UiPrompter implements PermissionPrompter {
         reason: request.reason,
         suggestions: request.suggestions,
         ...(diff ? { diff } : {}),
+        cwd,
         createdAt: new Date().toISOString()
       }
       this.pending.set(request.requestId, {
@@ -56,12 +89,19 @@ export class UiPrompter implements PermissionPrompter {
   }
 
   /**
-   * Answers one request. @returns false when it is unknown or already answered (the first answer
-   * won), true when this answer settled it.
+   * Answers one request. An "Always allow" rule must be one the request offered (its
+   * `suggestions`); it is then added for the rest of the session, to the asking agent only
+   * (SPEC §4), by that agent's permission gate.
+   * @returns false when it is unknown or already answered (the first answer won), true when this answer settled it.
+   * @throws UnofferedRuleError when `alwaysAllowRule` is not among the request's suggestions (the request stays pending).
    */
   respond(requestId: string, answer: UiPermissionAnswer): boolean {
     const entry = this.pending.get(requestId)
-    if (!entry || !this.settle(requestId)) return false
+    if (!entry) return false
+    if (answer.decision === 'allow' && answer.alwaysAllowRule !== undefined && !entry.view.suggestions.includes(answer.alwaysAllowRule)) {
+      throw new UnofferedRuleError(answer.alwaysAllowRule, entry.view.suggestions)
+    }
+    if (!this.settle(requestId)) return false
     entry.resolve(
       answer.decision === 'allow'
         ? { decision: 'allow', by: 'user', ...(answer.alwaysAllowRule ? { alwaysAllowRule: answer.alwaysAllowRule } : {}) }

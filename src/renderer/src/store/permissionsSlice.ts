@@ -15,6 +15,8 @@ export interface PermissionsSlice {
     pending: PendingPermission[]
     /** The card keyboard shortcuts act on; falls back to the first (see selectActivePermission). */
     focusedId: string | undefined
+    /** Which of the focused request's two cards was clicked: where `D` opens the reason field. */
+    focusedPlacement?: CardPlacement | undefined
     /** A denial being written: the request, its reason so far, and the card that opened the form. */
     deny: { requestId: string; reason: string; origin: CardPlacement } | undefined
     /** Requests whose answer is on its way (buttons disabled). */
@@ -22,7 +24,11 @@ export interface PermissionsSlice {
   }
   /** Replaces the pending list; forgets UI state of requests no longer pending. */
   setPermissions(list: PendingPermission[]): void
-  focusPermission(requestId: string): void
+  /**
+   * Makes a card the one the keyboard acts on (`placement`: which of its two cards the person
+   * used); `undefined` lets go, so the keys act on the oldest again (Esc).
+   */
+  focusPermission(requestId: string | undefined, placement?: CardPlacement): void
   beginDeny(requestId: string, origin: CardPlacement): void
   setDenyReason(reason: string): void
   cancelDeny(): void
@@ -38,18 +44,21 @@ export const createPermissionsSlice: StateCreator<AppState, [], [], PermissionsS
       const p = s.permissions
       const responding: Record<string, true> = {}
       for (const id of Object.keys(p.responding)) if (ids.has(id)) responding[id] = true
+      const keepFocus = p.focusedId !== undefined && ids.has(p.focusedId)
       return {
         permissions: {
           pending: list,
-          focusedId: p.focusedId !== undefined && ids.has(p.focusedId) ? p.focusedId : undefined,
+          focusedId: keepFocus ? p.focusedId : undefined,
+          focusedPlacement: keepFocus ? p.focusedPlacement : undefined,
           deny: p.deny && ids.has(p.deny.requestId) ? p.deny : undefined,
           responding
         }
       }
     }),
-  focusPermission: (requestId) => set((s) => ({ permissions: { ...s.permissions, focusedId: requestId } })),
+  focusPermission: (requestId, placement) =>
+    set((s) => ({ permissions: { ...s.permissions, focusedId: requestId, focusedPlacement: requestId === undefined ? undefined : placement } })),
   beginDeny: (requestId, origin) =>
-    set((s) => ({ permissions: { ...s.permissions, focusedId: requestId, deny: { requestId, reason: '', origin } } })),
+    set((s) => ({ permissions: { ...s.permissions, focusedId: requestId, focusedPlacement: origin, deny: { requestId, reason: '', origin } } })),
   setDenyReason: (reason) =>
     set((s) => (s.permissions.deny ? { permissions: { ...s.permissions, deny: { ...s.permissions.deny, reason } } } : s)),
   cancelDeny: () => set((s) => ({ permissions: { ...s.permissions, deny: undefined } })),
@@ -61,3 +70,11 @@ export const createPermissionsSlice: StateCreator<AppState, [], [], PermissionsS
       return { permissions: { ...s.permissions, responding: next } }
     })
 })
+
+/**
+ * How many requests wait for a person (SPEC §11 permission queue): the count badge of the queue
+ * and of the drawer tab that holds it. Plan approvals count: they wait the same way.
+ */
+export function selectPendingCount(s: AppState): number {
+  return s.permissions.pending.length
+}

@@ -118,7 +118,7 @@ describe('store wiring', () => {
     expect(cards[0].querySelector('.perm-command')?.textContent).toBe('$ rm -rf build')
     expect(document.querySelector('.btn-always')?.textContent).toContain('Bash(npm test:*)')
 
-    await act(async () => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'n' })))
+    await act(async () => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'd' })))
     const reason = document.querySelector<HTMLTextAreaElement>('.perm-deny-reason')
     expect(reason).not.toBeNull()
     expect(document.activeElement).toBe(reason)

@@ -142,11 +142,11 @@ describe('teammate permission bubbles', () => {
     expect(card.querySelector('[data-testid="perm-plan"]')?.textContent).toBe('## Plan1. Read the parser2. Fix it')
     expect(card.querySelector('.plan-heading')?.textContent).toBe('## Plan')
     const buttons = () => [...card.querySelectorAll('button.btn')].map((b) => b.textContent)
-    expect(buttons()).toEqual(['Approve plan y', 'Reject n'])
+    expect(buttons()).toEqual(['Approve plan A', 'Reject D'])
     expect(card.querySelector('.btn-always')).toBeNull()
 
-    // 'a' never always-allows a plan
-    await act(async () => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'a' })))
+    // Shift+A never always-allows a plan
+    await act(async () => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'A', shiftKey: true })))
     expect(api.sent).toEqual([])
 
     await act(async () => card.querySelector<HTMLButtonElement>('.btn-deny')!.click())

@@ -28,6 +28,11 @@ function Readable({ view }: { view: ReturnType<typeof readableInput> }) {
             <span className="prompt-sign">$ </span>
             {view.command}
           </pre>
+          {view.cwd ? (
+            <div className="perm-cwd" data-testid="perm-cwd">
+              <span className="perm-label">in</span> <code>{view.cwd}</code>
+            </div>
+          ) : null}
         </>
       )
     case 'diff':

@@ -6,11 +6,12 @@ import type { CardPlacement } from '../../store/permissionsSlice'
 import { selectActivePermission, selectAgent } from '../../store/selectors'
 import { actions, useAppStore } from '../../store/store'
 import { agentColor } from '../../store/colors'
-import { confirmDeny, runAction } from './answer'
+import { alwaysAllowScope, confirmDeny, runAction } from './answer'
 import { DenyForm, type DenyFormLabels } from './DenyForm'
 import { InputView } from './InputView'
 import { isPlanApproval } from './readableInput'
 import { SHORTCUT_KEYS } from './shortcuts'
+import './permissions.css'
 
 /** A plan rejection's form: the reason goes back to the teammate as feedback (SPEC §9.8). */
 function planRejectLabels(name: string): DenyFormLabels {
@@ -23,8 +24,13 @@ function planRejectLabels(name: string): DenyFormLabels {
  * and the three answers with their shortcuts. Drawn pinned to the agent's pane and in the global
  * queue; both show the same request.
  *
+ * "Always allow" names the exact rule it adds and where it is kept: in this session's memory, for
+ * the asking agent only (SPEC §4; main refuses any rule the request did not offer). A request
+ * without a suggested rule (a process teammate's) offers no "Always allow".
+ *
  * A plan approval (tool `ExitPlanMode`, input `{plan}`, SPEC §9.8) reads as one: the plan line by
  * line, "Approve plan" (allow) and "Reject" (deny, the reason sent as feedback), no "Always allow".
+ * Clicking or tabbing into a card makes it the one the keys act on.
  * Markup: `section.perm-card[data-request-id][data-placement][data-agent-id][data-kind=tool|plan]`.
  */
 export function PermissionCard({ permission: p, placement }: { permission: PendingPermission; placement: CardPlacement }) {
@@ -45,7 +51,9 @@ export function PermissionCard({ permission: p, placement }: { permission: Pendi
       data-agent-id={p.agentId}
       data-kind={plan ? 'plan' : 'tool'}
       aria-label={plan ? `Plan approval request from ${name}` : `Permission request from ${name}: ${p.tool}`}
-      onMouseDown={() => actions.focusPermission(p.requestId)}
+      tabIndex={-1}
+      onMouseDown={() => actions.focusPermission(p.requestId, placement)}
+      onFocus={() => actions.focusPermission(p.requestId, placement)}
     >
       <header className="perm-head">
         <AgentBadge name={name} color={color} agentId={p.agentId} />
@@ -74,15 +82,23 @@ export function PermissionCard({ permission: p, placement }: { permission: Pendi
           <button type="button" className="btn btn-allow" disabled={responding} onClick={() => runAction(p, 'allow-once', placement)}>
             {plan ? 'Approve plan' : 'Allow once'} <kbd>{SHORTCUT_KEYS['allow-once']}</kbd>
           </button>
-          {plan ? null : (
+          {plan || !rule ? null : (
             <button
               type="button"
               className="btn btn-always"
-              disabled={responding || !rule}
-              title={rule ? `Adds the rule ${rule} for this session` : 'No rule to add for this request'}
+              disabled={responding}
+              title={`Adds the allow rule ${rule} to ${name}'s rules until the workspace closes; no settings file is changed`}
               onClick={() => runAction(p, 'always-allow', placement)}
             >
-              Always allow {rule ? <code className="perm-rule">{rule}</code> : null} <kbd>{SHORTCUT_KEYS['always-allow']}</kbd>
+              <span className="perm-always-line">
+                Always allow <kbd>{SHORTCUT_KEYS['always-allow']}</kbd>
+              </span>
+              <code className="perm-rule" data-testid="perm-rule">
+                {rule}
+              </code>
+              <span className="perm-scope" data-testid="perm-scope">
+                {alwaysAllowScope(name)}
+              </span>
             </button>
           )}
           <button type="button" className="btn btn-deny" disabled={responding} onClick={() => runAction(p, 'deny', placement)}>

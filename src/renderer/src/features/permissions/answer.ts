@@ -11,7 +11,7 @@ import type { ShortcutAction } from './shortcuts'
  * approval is approved (allow once) or rejected with feedback (deny), never always allowed: each
  * plan needs its own verdict (SPEC §9.8).
  */
-export function runAction(p: PendingPermission, action: ShortcutAction, origin: CardPlacement): void {
+export function runAction(p: PendingPermission, action: Exclude<ShortcutAction, 'dismiss'>, origin: CardPlacement): void {
   switch (action) {
     case 'allow-once':
       void commands.respond(p.requestId, { kind: 'allow-once' })
@@ -31,4 +31,13 @@ export function runAction(p: PendingPermission, action: ShortcutAction, origin: 
 /** Sends the denial with the reason written so far. */
 export function confirmDeny(requestId: string, reason: string): void {
   void commands.respond(requestId, { kind: 'deny', reason })
+}
+
+/**
+ * Where an "Always allow" rule is kept, in the words the card shows: the session's memory, for
+ * the asking agent only (SPEC §4 session approvals are not inherited by its children, and main
+ * writes no settings file for them — `permission.respond` hands the rule to the agent's gate).
+ */
+export function alwaysAllowScope(agentName: string): string {
+  return `for this session, ${agentName} only`
 }

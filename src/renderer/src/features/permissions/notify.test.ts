@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAppStore } from '../../store/store'
 import { permission } from '../../store/testing'
-import { notifyNewPermissions, type Notifier } from './notify'
+import { notifyNewPermissions, type Chime, type Notifier } from './notify'
 
 function fakeNotifier(permission: NotificationPermission = 'granted') {
   const shown: string[] = []
@@ -18,12 +18,17 @@ function fakeNotifier(permission: NotificationPermission = 'granted') {
   return n
 }
 
+function countingChime(): Chime & { plays: number } {
+  const c = { plays: 0, play: () => void c.plays++ }
+  return c
+}
+
 describe('permission notifications', () => {
   it('notifies each new request once, only while the window is not focused', () => {
     const store = createAppStore()
     const notifier = fakeNotifier()
     let focused = false
-    const d = notifyNewPermissions(store, notifier, () => focused)
+    const d = notifyNewPermissions(store, notifier, () => focused, null)
     store.getState().setPermissions([permission({ requestId: 'a' })])
     store.getState().setPermissions([permission({ requestId: 'a' }), permission({ requestId: 'b', tool: 'Read', input: { file_path: '/etc/hosts' } })])
     focused = true
@@ -38,7 +43,7 @@ describe('permission notifications', () => {
   it('asks for permission once and shows nothing when refused', async () => {
     const store = createAppStore()
     const notifier = fakeNotifier('default')
-    notifyNewPermissions(store, notifier, () => false)
+    notifyNewPermissions(store, notifier, () => false, null)
     store.getState().setPermissions([permission({ requestId: 'a' })])
     store.getState().setPermissions([permission({ requestId: 'b' })])
     await Promise.resolve()
@@ -49,10 +54,36 @@ describe('permission notifications', () => {
   it('names a teammate’s plan approval by the plan’s first line', () => {
     const store = createAppStore()
     const notifier = fakeNotifier()
-    notifyNewPermissions(store, notifier, () => false)
+    notifyNewPermissions(store, notifier, () => false, null)
     store.getState().setPermissions([
       permission({ requestId: 'p', agentId: 'alice@t', agentName: 'alice', tool: 'ExitPlanMode', input: { plan: '\n## Fix the parser\n1. read it' }, suggestions: [] })
     ])
     expect(notifier.shown).toEqual(['alice asks to approve its plan | Fix the parser'])
+  })
+
+  it('chimes once per batch of new requests while the window is not focused, even with notifications refused', () => {
+    const store = createAppStore()
+    const chime = countingChime()
+    let focused = false
+    notifyNewPermissions(store, fakeNotifier('denied'), () => focused, chime)
+    store.getState().setPermissions([permission({ requestId: 'a' }), permission({ requestId: 'b' })])
+    expect(chime.plays).toBe(1)
+    // the same requests again (an answer on its way, a re-sent list): nothing new, no sound
+    store.getState().setPermissions([permission({ requestId: 'a' }), permission({ requestId: 'b' })])
+    expect(chime.plays).toBe(1)
+    focused = true
+    store.getState().setPermissions([permission({ requestId: 'c' })])
+    expect(chime.plays).toBe(1)
+    focused = false
+    store.getState().setPermissions([permission({ requestId: 'c' }), permission({ requestId: 'd' })])
+    expect(chime.plays).toBe(2)
+  })
+
+  it('chimes where the page has no notifications at all', () => {
+    const store = createAppStore()
+    const chime = countingChime()
+    notifyNewPermissions(store, undefined, () => false, chime)
+    store.getState().setPermissions([permission({ requestId: 'a' })])
+    expect(chime.plays).toBe(1)
   })
 })

@@ -14,6 +14,48 @@ export interface Notifier {
 /** Whether the person is looking at the window. */
 export type FocusProbe = () => boolean
 
+/** A short sound that says "something waits for you" (injectable for tests). */
+export interface Chime {
+  play(): void
+}
+
+/**
+ * A two-note chime synthesised with WebAudio (no asset to ship): 880 Hz then 1320 Hz, 90 ms each,
+ * at a quiet gain with a fast attack and an exponential release so it does not click. The
+ * AudioContext is made on first use and reused; `undefined` where WebAudio is missing. A page
+ * that has never had a user gesture may keep the context suspended (the browser's autoplay
+ * rule); `resume()` is tried, and a refusal only means no sound — the notification still shows.
+ */
+export function webAudioChime(): Chime | undefined {
+  const Ctx = (globalThis as { AudioContext?: typeof AudioContext }).AudioContext
+  if (!Ctx) return undefined
+  let ctx: AudioContext | undefined
+  return {
+    play() {
+      try {
+        ctx ??= new Ctx()
+        if (ctx.state === 'suspended') void ctx.resume().catch(() => undefined)
+        const start = ctx.currentTime + 0.01
+        for (const [i, freq] of [880, 1320].entries()) {
+          const t = start + i * 0.1
+          const osc = ctx.createOscillator()
+          const gain = ctx.createGain()
+          osc.type = 'sine'
+          osc.frequency.value = freq
+          gain.gain.setValueAtTime(0.0001, t)
+          gain.gain.exponentialRampToValueAtTime(0.15, t + 0.01)
+          gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.09)
+          osc.connect(gain).connect(ctx.destination)
+          osc.start(t)
+          osc.stop(t + 0.1)
+        }
+      } catch {
+        // no audio device, or the context was refused: the notification is enough
+      }
+    }
+  }
+}
+
 /** The browser's notifications, or `undefined` where there are none. */
 export function domNotifier(): Notifier | undefined {
   if (typeof Notification === 'undefined') return undefined
@@ -43,11 +85,18 @@ function toolDetail(p: PendingPermission): string {
 }
 
 /**
- * Shows an OS notification for each new permission request while the window is not focused
- * (SPEC §11). Electron grants notifications to its pages; a browser is asked once, on the first
- * request that would notify.
+ * Shows an OS notification for each new permission request, and plays the chime once per batch of
+ * new requests, while the window is not focused (SPEC §11, issue 7 item 5). Electron grants
+ * notifications to its pages; a browser is asked once, on the first request that would notify.
+ * The chime plays whatever the notification permission (a person who refused pop-ups still hears
+ * that something waits). `chime` defaults to {@link webAudioChime}; `null` for silence.
  */
-export function notifyNewPermissions(store: StoreApi<AppState>, notifier: Notifier | undefined, focused: FocusProbe): Disposable {
+export function notifyNewPermissions(
+  store: StoreApi<AppState>,
+  notifier: Notifier | undefined,
+  focused: FocusProbe,
+  chime: Chime | null | undefined = webAudioChime()
+): Disposable {
   const seen = new Set(store.getState().permissions.pending.map((p) => p.requestId))
   let asked = false
   const unsubscribe = store.subscribe((s, prev) => {
@@ -56,7 +105,9 @@ export function notifyNewPermissions(store: StoreApi<AppState>, notifier: Notifi
     for (const p of fresh) seen.add(p.requestId)
     const current = new Set(s.permissions.pending.map((p) => p.requestId))
     for (const id of [...seen]) if (!current.has(id)) seen.delete(id)
-    if (fresh.length === 0 || !notifier || focused()) return
+    if (fresh.length === 0 || focused()) return
+    chime?.play()
+    if (!notifier) return
     const show = (): void => {
       for (const p of fresh) {
         const { title, body } = describe(p)

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { diffLines, isPlanApproval, planLines, readableInput } from './readableInput'
-import { shortcutFor } from './shortcuts'
 
 describe('readable permission input', () => {
   it('shows a Bash command with its description', () => {
@@ -39,6 +38,15 @@ describe('readable permission input', () => {
     })
   })
 
+  it('shows a Bash command with the directory it runs in', () => {
+    expect(readableInput({ tool: 'Bash', input: { command: 'ls' }, cwd: '/w/app' })).toEqual({ kind: 'command', command: 'ls', description: undefined, cwd: '/w/app' })
+  })
+
+  it('shows where a Grep or Glob without a path searches: the agent’s directory', () => {
+    expect(readableInput({ tool: 'Glob', input: { pattern: '*.md' }, cwd: '/w/app' })).toEqual({ kind: 'path', label: 'pattern', value: '*.md', extra: 'in /w/app' })
+    expect(readableInput({ tool: 'Grep', input: { pattern: 'x', path: 'src' }, cwd: '/w/app' })).toMatchObject({ extra: 'in src' })
+  })
+
   it('shows the path of a Read and the pattern of a Grep or Glob', () => {
     expect(readableInput({ tool: 'Read', input: { file_path: '/etc/hosts' } })).toEqual({ kind: 'path', label: 'file', value: '/etc/hosts' })
     expect(readableInput({ tool: 'Grep', input: { pattern: 'TODO', path: 'src' } })).toEqual({ kind: 'path', label: 'pattern', value: 'TODO', extra: 'in src' })
@@ -55,22 +63,7 @@ describe('readable permission input', () => {
   })
 })
 
-describe('permission shortcuts', () => {
-  const key = (k: string, over: Partial<Parameters<typeof shortcutFor>[0]> = {}) =>
-    shortcutFor({ key: k, ctrlKey: false, metaKey: false, altKey: false, target: null, ...over })
-
-  it('maps y, a and n', () => {
-    expect([key('y'), key('a'), key('n'), key('x')]).toEqual(['allow-once', 'always-allow', 'deny', undefined])
-  })
-
-  it('ignores keys with modifiers and keys typed into fields, but not into a pane', () => {
-    expect(key('y', { ctrlKey: true })).toBeUndefined()
-    const field = { tagName: 'TEXTAREA', classList: { contains: () => false } } as unknown as EventTarget
-    expect(key('y', { target: field })).toBeUndefined()
-    const pane = { tagName: 'TEXTAREA', classList: { contains: (c: string) => c === 'xterm-helper-textarea' } } as unknown as EventTarget
-    expect(key('y', { target: pane })).toBe('allow-once')
-  })
-
+describe('plan approvals', () => {
   it('shows the plan of a plan approval line by line, markers kept, code fenced', () => {
     const plan = '## Plan\r\n1. Read `parser.ts`\n- add a test\n\n```ts\n# not a heading\n```\n> note\nDone.\n'
     const view = readableInput({ tool: 'ExitPlanMode', input: { plan } })

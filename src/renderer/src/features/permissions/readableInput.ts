@@ -17,7 +17,7 @@ export interface PlanLine {
  * of a plan approval, SPEC §9.8).
  */
 export type ReadableInput =
-  | { kind: 'command'; command: string; description?: string }
+  | { kind: 'command'; command: string; description?: string; /** Where it runs (absolute). */ cwd?: string }
   | { kind: 'plan'; lines: PlanLine[] }
   | { kind: 'diff'; path?: string; lines: DiffLine[] }
   | { kind: 'path'; label: string; value: string; extra?: string }
@@ -90,17 +90,19 @@ function str(o: Record<string, unknown>, key: string): string | undefined {
 }
 
 /**
- * Turns a permission request's input into what the card shows: Bash → the command; Edit/Write →
- * the diff main computed (or the new content as added lines when there is none); Read/Glob/Grep →
- * the path or pattern; ExitPlanMode → its plan, line by line; anything else → JSON.
+ * Turns a permission request's input into what the card shows: Bash → the command and the
+ * directory it runs in (the agent's `cwd`); Edit/Write → the diff main computed (or the new content
+ * as added lines when there is none); Read → the path; Glob/Grep → the pattern and where it
+ * searches (its `path`, else the agent's directory); ExitPlanMode → its plan, line by line;
+ * anything else → JSON.
  */
-export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'diff'>): ReadableInput {
+export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'diff' | 'cwd'>): ReadableInput {
   const o = typeof p.input === 'object' && p.input !== null ? (p.input as Record<string, unknown>) : {}
   const filePath = str(o, 'file_path') ?? str(o, 'path')
   switch (p.tool) {
     case 'Bash': {
       const command = str(o, 'command')
-      if (command !== undefined) return { kind: 'command', command, description: str(o, 'description') }
+      if (command !== undefined) return { kind: 'command', command, description: str(o, 'description'), ...(p.cwd ? { cwd: p.cwd } : {}) }
       break
     }
     case 'Edit':
@@ -125,7 +127,7 @@ export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'dif
     case 'Grep': {
       const pattern = str(o, 'pattern')
       if (pattern !== undefined) {
-        const where = str(o, 'path')
+        const where = str(o, 'path') ?? p.cwd
         return { kind: 'path', label: 'pattern', value: pattern, extra: where ? `in ${where}` : undefined }
       }
       break

@@ -1,45 +1,58 @@
-/** What a key does to the active permission card. */
-export type ShortcutAction = 'allow-once' | 'always-allow' | 'deny'
+/**
+ * What a key does to the active permission card (the focused one, else the oldest): answer it
+ * (allow once, always allow), open its reason field (deny), or `dismiss` — close a reason field
+ * left open, else let go of the focused card so the keys act on the oldest again.
+ */
+export type ShortcutAction = 'allow-once' | 'always-allow' | 'deny' | 'dismiss'
 
-/** The keys, shown on the buttons. */
+/** The keys, as shown on the buttons (issue 7 item 5: A, Shift+A, D, Esc). */
 export const SHORTCUT_KEYS: Record<ShortcutAction, string> = {
-  'allow-once': 'y',
-  'always-allow': 'a',
-  deny: 'n'
+  'allow-once': 'A',
+  'always-allow': '⇧A',
+  deny: 'D',
+  dismiss: 'Esc'
 }
 
 /** The parts of a keyboard event the decision needs. */
 export interface KeyLike {
   key: string
+  shiftKey: boolean
   ctrlKey: boolean
   metaKey: boolean
   altKey: boolean
   target: EventTarget | null
 }
 
-/** True when the key goes to something the person types into (so it is not a shortcut). */
-function isTyping(target: EventTarget | null): boolean {
+/**
+ * True when the key goes to something the person types into, so it is not a shortcut: an input,
+ * a textarea, a select or editable content. xterm's hidden helper textarea is the exception: it
+ * takes focus whenever a pane is clicked, and panes are output only.
+ */
+export function isTyping(target: EventTarget | null): boolean {
   const el = target as (Partial<HTMLElement> & { classList?: DOMTokenList }) | null
   if (!el || typeof el.tagName !== 'string') return false
-  // xterm's hidden textarea takes focus when a pane is clicked; panes are output only.
   if (el.classList?.contains('xterm-helper-textarea')) return false
   const tag = el.tagName.toLowerCase()
   return tag === 'input' || tag === 'textarea' || tag === 'select' || el.isContentEditable === true
 }
 
 /**
- * The shortcut a key press means, if any: `y` allow once, `a` always allow, `n` deny (opens the
- * reason field). Ignored with modifiers and while typing in a field.
+ * The shortcut a key press means, if any: `A` allow once, `Shift+A` always allow, `D` deny (opens
+ * the reason field; Enter in it confirms), `Esc` dismiss. Letters match either case (Caps Lock),
+ * Shift alone telling the two A's apart. Ignored with Ctrl, Meta or Alt (the browser's and the
+ * OS's shortcuts) and while the person types in a field (where Esc belongs to the field).
  */
 export function shortcutFor(e: KeyLike): ShortcutAction | undefined {
   if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return undefined
   switch (e.key) {
-    case 'y':
-      return 'allow-once'
     case 'a':
-      return 'always-allow'
-    case 'n':
-      return 'deny'
+    case 'A':
+      return e.shiftKey ? 'always-allow' : 'allow-once'
+    case 'd':
+    case 'D':
+      return e.shiftKey ? undefined : 'deny'
+    case 'Escape':
+      return 'dismiss'
     default:
       return undefined
   }

@@ -1,25 +1,45 @@
 import { useEffect } from 'react'
-import { selectActivePermission } from '../../store/selectors'
 import { appStore } from '../../store/store'
 import { runAction } from './answer'
-import { shortcutFor } from './shortcuts'
+import { onPermissionKey } from './keyboard'
+
+let mounted = 0
+let uninstall: (() => void) | undefined
+
+/** Whether the queue's card of a request is laid out (the drawer may show another tab, or none). */
+function queueShows(requestId: string): boolean {
+  const card = document.querySelector(`section.perm-card[data-placement="queue"][data-request-id="${CSS.escape(requestId)}"]`)
+  return card !== null && card.getClientRects().length > 0
+}
+
+function blurCard(): void {
+  const el = document.activeElement
+  if (el instanceof HTMLElement && el.closest('section.perm-card')) el.blur()
+}
+
+function install(): () => void {
+  const onKey = (e: KeyboardEvent): void => {
+    if (onPermissionKey(e, { store: appStore, run: runAction, queueShows, blur: blurCard })) e.preventDefault()
+  }
+  // Capture phase: xterm stops the propagation of keys pressed in a focused pane.
+  window.addEventListener('keydown', onKey, true)
+  return () => window.removeEventListener('keydown', onKey, true)
+}
 
 /**
- * Installs the permission shortcuts (y / a / n) on the window for as long as the calling component
- * is mounted; they act on the active card (focused, else the oldest).
+ * Installs the permission shortcuts (A, Shift+A, D, Esc: see {@link onPermissionKey}) on the
+ * window while at least one calling component is mounted. Both the global queue and the cards
+ * pinned to panes call it, so the keys work whichever of them is on screen (the queue may sit in
+ * a closed drawer tab); one listener serves all.
  */
 export function usePermissionShortcuts(): void {
   useEffect(() => {
-    const onKey = (e: KeyboardEvent): void => {
-      const action = shortcutFor(e)
-      if (!action) return
-      const active = selectActivePermission(appStore.getState())
-      if (!active || appStore.getState().permissions.responding[active.requestId]) return
-      e.preventDefault()
-      runAction(active, action, 'queue')
+    if (mounted++ === 0) uninstall = install()
+    return () => {
+      if (--mounted === 0) {
+        uninstall?.()
+        uninstall = undefined
+      }
     }
-    // Capture phase: xterm stops the propagation of keys pressed in a focused pane.
-    window.addEventListener('keydown', onKey, true)
-    return () => window.removeEventListener('keydown', onKey, true)
   }, [])
 }

@@ -1,0 +1,49 @@
+import type { StoreApi } from 'zustand/vanilla'
+import type { PendingPermission } from '../../../../shared/ipc'
+import type { CardPlacement } from '../../store/permissionsSlice'
+import { selectActivePermission } from '../../store/selectors'
+import type { AppState } from '../../store/store'
+import { shortcutFor, type KeyLike, type ShortcutAction } from './shortcuts'
+
+/** What {@link onPermissionKey} needs from its surroundings (the DOM and the IPC commands). */
+export interface PermissionKeyDeps {
+  store: StoreApi<AppState>
+  /** Carries out an answer or opens the reason field (answer.ts `runAction`). */
+  run(p: PendingPermission, action: Exclude<ShortcutAction, 'dismiss'>, origin: CardPlacement): void
+  /** Whether the global queue's card of this request is on screen (the drawer may show another tab). */
+  queueShows(requestId: string): boolean
+  /** Takes DOM focus off a permission card, if one has it. */
+  blur(): void
+}
+
+/**
+ * The permission shortcuts (issue 7 item 5, SPEC §11) for one key press: `A` allows the active
+ * request once, `Shift+A` always allows it (the rule its card shows), `D` opens its reason field
+ * — on the card the person last used, else the queue's when the queue is on screen, else the
+ * pane's — and `Esc` closes an open reason field, else lets go of the focused card so the keys act
+ * on the oldest again. The active request is the focused card's, else the oldest. Nothing happens
+ * while the person types in a field, or to a request whose answer is on its way.
+ * @returns true when the key was a shortcut that did something (the caller then prevents its default).
+ */
+export function onPermissionKey(e: KeyLike, deps: PermissionKeyDeps): boolean {
+  const action = shortcutFor(e)
+  if (!action) return false
+  const state = deps.store.getState()
+  const { permissions } = state
+  if (action === 'dismiss') {
+    if (permissions.deny) {
+      state.cancelDeny()
+      return true
+    }
+    if (permissions.focusedId === undefined) return false
+    state.focusPermission(undefined)
+    deps.blur()
+    return true
+  }
+  const active = selectActivePermission(state)
+  if (!active) return false
+  if (permissions.responding[active.requestId]) return true
+  const origin = permissions.focusedPlacement ?? (deps.queueShows(active.requestId) ? 'queue' : 'pane')
+  deps.run(active, action, origin)
+  return true
+}
