@@ -26,6 +26,7 @@ import { definitionFileNotices, loadSubagentWiring } from '../subagents/wiring'
 import { CORE_TOOLS } from '../tools/registry'
 import type { PtyHost } from '../tools/types'
 import { createPaneRenderer } from './paneText'
+import { followTeamMailboxes, type MailboxFeed } from './mailboxFeed'
 import { PaneTerminals } from './panes'
 import { UiPrompter, UnofferedRuleError } from './uiPrompter'
 
@@ -67,6 +68,8 @@ export class WorkspaceService {
   private readonly store = new DisposableStore()
   private readonly pushListeners = new Set<(channel: PushChannel, payload: unknown) => void>()
   private readonly agents = new Map<string, AgentView>()
+  /** The team's mailboxes as the inspector shows them (SPEC §11); set in wire(). */
+  private mailboxFeed: MailboxFeed | undefined
   /** Each agent's working directory from its `agent_started` (a worktree when isolated), for permission cards. */
   private readonly agentCwds = new Map<string, string>()
   private lastSeq = 0
@@ -155,6 +158,8 @@ export class WorkspaceService {
     // A task notification for an idle leader wakes it at once (SPEC §6.5).
     this.store.add(this.session.onDidQueue(() => this.wake()))
     this.store.add(this.panes.onDidWrite((agentId, data, chunk) => this.push('pane.data', { agentId, data, chunk })))
+    const feed = (this.mailboxFeed = this.store.add(followTeamMailboxes(this.session.team, { home: this.session.team?.home ?? '' })))
+    this.store.add(feed.onDidChange((change) => this.push('mailbox.changed', change)))
   }
 
   /** Re-stamps a session event on the service's bus so `seq` is one sequence for the UI. */
@@ -259,6 +264,9 @@ export class WorkspaceService {
         this.mode = payload.mode
         this.session.setMode(payload.mode)
         return { ok: true }
+      case 'mailbox.list':
+        if (!this.mailboxFeed) throw new IpcRequestError('The mailbox inspector is not ready yet.')
+        return this.mailboxFeed.list(payload.offset, payload.limit)
     }
   }
 
