@@ -101,3 +101,37 @@ export function descendantCount(agentId: string, order: readonly string[], agent
   }
   return count
 }
+
+/**
+ * The tile column as groups: each top-level tile (a child of the leader, a teammate, or another
+ * root) followed by its visible subtree, which moves with it when the person reorders tiles.
+ * @param tiles the output of {@link visibleTileIds}
+ */
+export function tileGroups(tiles: readonly string[], agents: Record<string, AgentView>): string[][] {
+  const groups: string[][] = []
+  for (const id of tiles) {
+    const parent = parentOf(agents[id], agents)
+    if (parent === undefined || parent === LEADER_AGENT_ID || groups.length === 0) groups.push([id])
+    else groups[groups.length - 1]!.push(id)
+  }
+  return groups
+}
+
+/**
+ * The tiles of the grid in the order the person arranged them (SPEC §11 "reorder"): groups (see
+ * {@link tileGroups}) sorted by their head's place in `rootOrder`; heads not in it keep the order
+ * they appeared in, after the arranged ones. Hidden panes are left out (their subagents stay).
+ */
+export function arrangedTileIds(
+  order: readonly string[],
+  agents: Record<string, AgentView>,
+  collapsed: Readonly<Record<string, true>>,
+  hidden: Readonly<Record<string, true>>,
+  rootOrder: readonly string[]
+): string[] {
+  const groups = tileGroups(visibleTileIds(order, agents, collapsed), agents)
+  const rank = new Map(rootOrder.map((id, i) => [id, i]))
+  const ranked = groups.map((g, i) => ({ g, key: rank.get(g[0]!) ?? rootOrder.length + i }))
+  ranked.sort((a, b) => a.key - b.key)
+  return ranked.flatMap((r) => r.g).filter((id) => !hidden[id])
+}

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla'
 import type { AppState } from './store'
+import { LEADER_AGENT_ID as LEADER } from './workspaceSlice'
 
 /** A request a person made from an agent's pane (SPEC §6.4, §6.7). */
 export type AgentRequestKind = 'stop' | 'background'
@@ -12,24 +13,58 @@ export interface AgentRequestState {
 }
 
 /**
+ * How the pane grid is arranged (SPEC §11 "Layouts: tiled, main-vertical, single"):
+ * - `tiled`: every pane in a grid, the leader's spanning two columns and two rows;
+ * - `main-vertical`: the leader's pane large on the left, the others stacked on the right;
+ * - `single`: one pane fills the grid (the focused one; the toolbar picks it).
+ */
+export type PaneLayout = 'tiled' | 'main-vertical' | 'single'
+
+/** Every layout, in the toolbar's order. */
+export const PANE_LAYOUTS: readonly PaneLayout[] = ['tiled', 'main-vertical', 'single']
+
+/**
  * What the person chose about the pane grid, and the state of requests made from panes. The tree
- * of panes itself is derived (selectors.ts) from the agents' `parentId`s, never stored.
+ * of panes itself is derived (selectors.ts, paneTree.ts) from the agents' `parentId`s, never stored.
  */
 export interface PanesSlice {
   panes: {
     /** Agents whose subagents' panes are hidden (SPEC §11: collapsible under their parent). */
     collapsed: Record<string, true>
     requests: Record<string, AgentRequestState>
+    layout: PaneLayout
+    /** Panes the person hid (SPEC §11 hide/show); the leader's cannot be hidden. */
+    hidden: Record<string, true>
+    /** The pane shown alone until restored (double-click on its header), if any. */
+    maximised?: string
+    /** Top-level tiles in the order the person dragged them into (ids; missing ones follow). */
+    order: string[]
+    /** The pane the `single` layout shows; the leader's when unset. */
+    focused?: string
   }
   /** Hides or shows the panes of an agent's subagents (and theirs). */
   toggleCollapsed(agentId: string): void
   /** Records a request leaving (`pending`), succeeding (neither) or failing (`error`). */
   setAgentRequest(agentId: string, state: AgentRequestState): void
+  setLayout(layout: PaneLayout): void
+  /** Hides a pane (its terminal is disposed; its scrollback stays in main). Ignored for the leader's. */
+  hidePane(agentId: string): void
+  /** Shows a hidden pane again (restored from main's scrollback). */
+  showPane(agentId: string): void
+  /** Maximises a pane, or restores the grid when it is the maximised one. */
+  toggleMaximised(agentId: string): void
+  /**
+   * Moves the top-level tile `activeId` to where `overId` is, in `current` (the tile heads as
+   * shown now); ignored when either is not in `current`.
+   */
+  movePane(activeId: string, overId: string, current: readonly string[]): void
+  /** Makes a pane the one `single` shows (and un-hides it). */
+  focusPane(agentId: string): void
 }
 
 /** Creates the panes slice (zustand slices pattern). */
 export const createPanesSlice: StateCreator<AppState, [], [], PanesSlice> = (set) => ({
-  panes: { collapsed: {}, requests: {} },
+  panes: { collapsed: {}, requests: {}, layout: 'main-vertical', hidden: {}, order: [] },
   toggleCollapsed: (agentId) =>
     set((s) => {
       const collapsed = { ...s.panes.collapsed }
@@ -43,5 +78,37 @@ export const createPanesSlice: StateCreator<AppState, [], [], PanesSlice> = (set
       if (state.pending || state.error) requests[agentId] = state
       else delete requests[agentId]
       return { panes: { ...s.panes, requests } }
+    }),
+  setLayout: (layout) => set((s) => ({ panes: { ...s.panes, layout, maximised: undefined } })),
+  hidePane: (agentId) =>
+    set((s) => {
+      if (agentId === LEADER || s.panes.hidden[agentId]) return s
+      const maximised = s.panes.maximised === agentId ? undefined : s.panes.maximised
+      const focused = s.panes.focused === agentId ? undefined : s.panes.focused
+      return { panes: { ...s.panes, hidden: { ...s.panes.hidden, [agentId]: true }, maximised, focused } }
+    }),
+  showPane: (agentId) =>
+    set((s) => {
+      if (!s.panes.hidden[agentId]) return s
+      const hidden = { ...s.panes.hidden }
+      delete hidden[agentId]
+      return { panes: { ...s.panes, hidden } }
+    }),
+  toggleMaximised: (agentId) =>
+    set((s) => ({ panes: { ...s.panes, maximised: s.panes.maximised === agentId ? undefined : agentId } })),
+  movePane: (activeId, overId, current) =>
+    set((s) => {
+      const from = current.indexOf(activeId)
+      const to = current.indexOf(overId)
+      if (from < 0 || to < 0 || from === to) return s
+      const order = [...current]
+      order.splice(to, 0, ...order.splice(from, 1))
+      return { panes: { ...s.panes, order } }
+    }),
+  focusPane: (agentId) =>
+    set((s) => {
+      const hidden = { ...s.panes.hidden }
+      delete hidden[agentId]
+      return { panes: { ...s.panes, focused: agentId, hidden } }
     })
 })

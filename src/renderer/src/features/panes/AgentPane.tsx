@@ -1,51 +1,129 @@
-import { useEffect, useRef, type CSSProperties } from 'react'
+import { useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent } from 'react'
 import { agentColor } from '../../store/colors'
 import { selectAgent, selectIsTeammate, selectNestLevel, selectPaneParentId } from '../../store/selectors'
 import { useAppStore } from '../../store/store'
 import { PinnedPermissions } from '../permissions/PermissionQueue'
-import { PaneHeader } from './PaneHeader'
+import { PaneContextMenu, type PaneMenuItem } from './PaneContextMenu'
+import { PaneHeader, type PaneDragHandle } from './PaneHeader'
 import { PaneOwner } from './PaneOwner'
 import { paneRouter } from './paneRouter'
+import { PaneSearch } from './PaneSearch'
+import { TeammateInput } from './TeammateInput'
 import { needsAttention } from './stateLabel'
+
+/** How a sortable wrapper (PaneGrid) attaches drag and drop to a pane. */
+export interface PaneDrag {
+  setNodeRef(node: HTMLElement | null): void
+  style: CSSProperties
+  handle: PaneDragHandle
+  dragging: boolean
+}
+
+/** Copies text to the clipboard; false where the page may not (insecure origin, denied). */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /**
  * One agent's pane: a {@link PaneHeader} over a terminal owned by a {@link PaneOwner}, created
  * when the element mounts and disposed on unmount, with the agent's permission requests pinned
  * over its bottom edge. A subagent's tile is indented under its parent's, edged in the parent's
- * colour; a teammate's is a top-level tile (`pane-teammate`). The section carries `data-agent-id`,
- * `data-parent-id` (its `parentId`, even for a teammate), `data-state`, and for a teammate
- * `data-backend`; it is marked `attention` while the agent waits for a permission or a plan
- * approval.
+ * colour; a teammate's is a top-level tile (`pane-teammate`) with an input line that messages it.
+ * The section carries `data-agent-id`, `data-parent-id` (its `parentId`, even for a teammate),
+ * `data-state`, and for a teammate `data-backend`; it is marked `attention` while the agent waits
+ * for a permission or a plan approval.
+ *
+ * Off screen (an IntersectionObserver on the section) the owner does no rendering work. Keys
+ * while focus is in the pane: Ctrl+F opens the search box, Ctrl+Shift+C copies the selection;
+ * right-click opens a menu with Copy, Select all and Find.
  */
-export function AgentPane({ agentId, variant = 'tile' }: { agentId: string; variant?: 'main' | 'tile' }) {
+export function AgentPane({ agentId, variant = 'tile', drag }: { agentId: string; variant?: 'main' | 'tile'; drag?: PaneDrag }) {
   const host = useRef<HTMLDivElement>(null)
+  const section = useRef<HTMLElement | null>(null)
+  const owner = useRef<PaneOwner | undefined>(undefined)
+  const [searching, setSearching] = useState(false)
+  const [menu, setMenu] = useState<{ x: number; y: number } | undefined>()
   useEffect(() => {
     if (!host.current) return
-    const owner = new PaneOwner(host.current, agentId, { source: paneRouter })
-    return () => owner.dispose()
+    const o = new PaneOwner(host.current, agentId, { source: paneRouter })
+    owner.current = o
+    let observer: IntersectionObserver | undefined
+    if (section.current && typeof IntersectionObserver !== 'undefined') {
+      observer = new IntersectionObserver((entries) => {
+        const last = entries[entries.length - 1]
+        if (last) o.setVisible(last.isIntersecting)
+      })
+      observer.observe(section.current)
+    }
+    return () => {
+      observer?.disconnect()
+      o.dispose()
+      owner.current = undefined
+    }
   }, [agentId])
   const agent = useAppStore(selectAgent(agentId))
   const nestedUnder = useAppStore(selectPaneParentId(agentId))
   const teammate = useAppStore(selectIsTeammate(agentId))
   const parentColor = useAppStore((s) => (nestedUnder ? s.workspace.agents[nestedUnder]?.color : undefined))
   const level = useAppStore(selectNestLevel(agentId))
+  const maximised = useAppStore((s) => s.panes.maximised === agentId)
   const color = agent?.color ?? agentColor(agentId)
-  const style = { '--agent-color': color, '--parent-color': parentColor ?? 'transparent', '--nest': level } as CSSProperties
+  const name = agent?.agentName ?? agentId
+  const style = { '--agent-color': color, '--parent-color': parentColor ?? 'transparent', '--nest': level, ...drag?.style } as CSSProperties
+  const closeMenu = useCallback(() => setMenu(undefined), [])
+  const copy = (): void => {
+    const text = owner.current?.selection()
+    if (text) void copyText(text)
+  }
+  const onKeyDown = (e: KeyboardEvent): void => {
+    const mod = e.ctrlKey || e.metaKey
+    if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'f') {
+      e.preventDefault()
+      setSearching(true)
+    } else if (mod && e.shiftKey && e.key.toLowerCase() === 'c') {
+      e.preventDefault()
+      copy()
+    }
+  }
+  const onContextMenu = (e: MouseEvent<HTMLDivElement>): void => {
+    e.preventDefault()
+    const box = e.currentTarget.getBoundingClientRect()
+    setMenu({ x: e.clientX - box.left, y: e.clientY - box.top })
+  }
+  const menuItems: PaneMenuItem[] = [
+    { label: 'Copy', shortcut: 'Ctrl+Shift+C', disabled: !owner.current?.selection(), run: copy },
+    { label: 'Select all', run: () => owner.current?.selectAll() },
+    { label: 'Find…', shortcut: 'Ctrl+F', run: () => setSearching(true) }
+  ]
   return (
     <section
-      className={`pane pane-${variant}${nestedUnder ? ' pane-sub' : ''}${teammate ? ' pane-teammate' : ''}${needsAttention(agent?.state) ? ' attention' : ''}`}
+      ref={(node) => {
+        section.current = node
+        drag?.setNodeRef(node)
+      }}
+      className={`pane pane-${variant}${nestedUnder ? ' pane-sub' : ''}${teammate ? ' pane-teammate' : ''}${needsAttention(agent?.state) ? ' attention' : ''}${maximised ? ' pane-maximised' : ''}${drag?.dragging ? ' pane-dragging' : ''}`}
       style={style}
       data-agent-id={agentId}
       data-parent-id={agent?.parentId}
       data-state={agent?.state}
       data-backend={agent?.backend}
-      aria-label={`${agent?.agentName ?? agentId} pane`}
+      aria-label={`${name} pane`}
+      onKeyDown={onKeyDown}
     >
-      <PaneHeader agentId={agentId} />
-      <div className="pane-body">
-        <div className="pane-term" ref={host} />
+      <PaneHeader agentId={agentId} drag={drag?.handle} />
+      <div className="pane-body" onContextMenu={onContextMenu}>
+        <div className="pane-term" ref={host} data-testid="pane-term" />
+        {searching ? <PaneSearch finder={owner.current} label={`${name} pane`} onClose={() => setSearching(false)} /> : null}
+        {menu ? <PaneContextMenu x={menu.x} y={menu.y} items={menuItems} onClose={closeMenu} /> : null}
         <PinnedPermissions agentId={agentId} />
       </div>
+      {teammate && agent ? <TeammateInput name={agent.agentName} /> : null}
     </section>
   )
 }
+

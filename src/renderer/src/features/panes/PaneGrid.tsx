@@ -1,26 +1,88 @@
+import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core'
+import { SortableContext, rectSortingStrategy, sortableKeyboardCoordinates, useSortable } from '@dnd-kit/sortable'
+import { CSS } from '@dnd-kit/utilities'
+import { useEffect } from 'react'
 import { useShallow } from 'zustand/react/shallow'
-import { selectTileIds } from '../../store/selectors'
-import { useAppStore } from '../../store/store'
+import { actions, appStore, useAppStore } from '../../store/store'
 import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
 import { AgentPane } from './AgentPane'
+import { selectArrangedTiles, selectSolePane, selectTileHeads } from './gridSelectors'
+import { PaneToolbar } from './PaneToolbar'
+import './panes.css'
+
+/** A top-level tile that can be dragged (by its header's handle) to another place. */
+function SortablePane({ agentId }: { agentId: string }) {
+  const s = useSortable({ id: agentId })
+  return (
+    <AgentPane
+      agentId={agentId}
+      drag={{
+        setNodeRef: s.setNodeRef,
+        style: { transform: CSS.Translate.toString(s.transform), transition: s.transition },
+        handle: { setActivatorNodeRef: s.setActivatorNodeRef, attributes: s.attributes, listeners: s.listeners },
+        dragging: s.isDragging
+      }}
+    />
+  )
+}
 
 /**
- * The leader's pane, large on the left, with the other agents' panes stacked beside it in tree
- * order (each subagent under its parent, indented). Collapsed subtrees are not mounted at all, so
- * hiding them also frees their terminals; their scrollback comes back from main when shown again.
+ * Follows the dashboard's "focus pane" requests (`dashboard.focusRequest`): a hidden pane is shown,
+ * `single` switches to it, and a maximised other pane gives way.
+ */
+function useFocusRequests(): void {
+  const request = useAppStore((s) => s.dashboard.focusRequest)
+  useEffect(() => {
+    if (!request) return
+    const { panes } = appStore.getState()
+    if (panes.hidden[request.agentId]) actions.showPane(request.agentId)
+    if (panes.maximised && panes.maximised !== request.agentId) actions.toggleMaximised(panes.maximised)
+    if (panes.layout === 'single') actions.focusPane(request.agentId)
+  }, [request])
+}
+
+/**
+ * The pane grid (SPEC §11): a toolbar, then the panes in the chosen layout — the leader's fixed
+ * and larger, the other top-level tiles in the person's order with each subagent under its parent
+ * (collapsible), hidden panes left out. A maximised pane (or `single`) is shown alone. Panes not
+ * shown are not mounted, so they do no work; their scrollback comes back from main when shown
+ * again. Top-level tiles reorder by drag or keyboard (dnd-kit). The grid carries `data-layout`.
  */
 export function PaneGrid() {
-  const tiles = useAppStore(useShallow(selectTileIds))
-  return (
-    <div className={`pane-grid${tiles.length > 0 ? ' has-tiles' : ''}`}>
-      <AgentPane agentId={LEADER_AGENT_ID} variant="main" />
-      {tiles.length > 0 ? (
-        <div className="pane-tiles">
-          {tiles.map((id) => (
-            <AgentPane key={id} agentId={id} />
-          ))}
+  const layout = useAppStore((s) => s.panes.layout)
+  const sole = useAppStore(selectSolePane)
+  const maximised = useAppStore((s) => s.panes.maximised !== undefined && s.panes.maximised === sole)
+  const tiles = useAppStore(useShallow(selectArrangedTiles))
+  const heads = useAppStore(useShallow(selectTileHeads))
+  useFocusRequests()
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }))
+  const onDragEnd = (e: DragEndEvent): void => {
+    if (e.over && e.active.id !== e.over.id) actions.movePane(String(e.active.id), String(e.over.id), selectTileHeads(appStore.getState()))
+  }
+  if (sole !== undefined) {
+    return (
+      <div className="pane-area">
+        <PaneToolbar />
+        <div className={`pane-grid layout-sole${maximised ? ' is-maximised' : ''}`} data-layout={maximised ? 'maximised' : 'single'} data-testid="pane-grid">
+          <AgentPane key={sole} agentId={sole} variant="main" />
         </div>
-      ) : null}
+      </div>
+    )
+  }
+  const headSet = new Set(heads)
+  return (
+    <div className="pane-area">
+      <PaneToolbar />
+      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+        <div className={`pane-grid layout-${layout}${tiles.length > 0 ? ' has-tiles' : ''}`} data-layout={layout} data-testid="pane-grid">
+          <AgentPane agentId={LEADER_AGENT_ID} variant="main" />
+          {tiles.length > 0 ? (
+            <SortableContext items={heads} strategy={rectSortingStrategy}>
+              <div className="pane-tiles">{tiles.map((id) => (headSet.has(id) ? <SortablePane key={id} agentId={id} /> : <AgentPane key={id} agentId={id} />))}</div>
+            </SortableContext>
+          ) : null}
+        </div>
+      </DndContext>
     </div>
   )
 }

@@ -1,3 +1,4 @@
+import type { HTMLAttributes } from 'react'
 import type { Usage } from '../../../../shared/events'
 import { useNow } from '../../lib/clock'
 import { commands } from '../../store/commands'
@@ -20,6 +21,16 @@ const BACKEND_TITLES = {
   process: 'process teammate: runs in its own process; this pane is its terminal'
 } as const
 
+/**
+ * The drag handle a sortable tile puts in its header (dnd-kit's activator: pointer and keyboard —
+ * focus it, Space to lift, arrows to move, Space to drop, Esc to cancel).
+ */
+export interface PaneDragHandle {
+  setActivatorNodeRef(node: HTMLElement | null): void
+  attributes: HTMLAttributes<HTMLElement>
+  listeners: HTMLAttributes<HTMLElement> | undefined
+}
+
 /** The current-task chip: `#3 subject`, ellipsised by CSS, the whole text on hover. */
 function TaskChip({ task }: { task: CurrentTask }) {
   return (
@@ -35,8 +46,10 @@ function TaskChip({ task }: { task: CurrentTask }) {
  * (`worker`/`process`) and, for any team member, the task it works on; a toggle that hides or
  * shows its subagents' panes; Background and Stop while it is a running subagent, with the last
  * refusal shown until dismissed. The state label's classes come from {@link stateClassName}.
+ * Double-click maximises the pane, and again restores the grid (as does its ⤢ button); ×
+ * hides it (not the leader's); a tile's ⠿ handle drags it to another place.
  */
-export function PaneHeader({ agentId }: { agentId: string }) {
+export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDragHandle }) {
   const agent = useAppStore(selectAgent(agentId))
   const lifetime = useAppStore((s) => s.workspace.lifetimes[agentId])
   const hidden = useAppStore((s) => s.panes.collapsed[agentId] === true)
@@ -50,8 +63,30 @@ export function PaneHeader({ agentId }: { agentId: string }) {
   const elapsed = isLeader ? undefined : elapsedMs(lifetime, now || Date.now())
   const name = agent?.agentName ?? agentId
   const state = agent?.state
+  const maximised = useAppStore((s) => s.panes.maximised === agentId)
   return (
-    <header className="pane-head" data-testid="pane-head">
+    <header
+      className="pane-head"
+      data-testid="pane-head"
+      title="Double-click to maximise or restore"
+      onDoubleClick={(e) => {
+        if ((e.target as HTMLElement).closest('button, input, a')) return
+        actions.toggleMaximised(agentId)
+      }}
+    >
+      {drag ? (
+        <button
+          type="button"
+          className="pane-drag"
+          ref={drag.setActivatorNodeRef}
+          {...drag.attributes}
+          {...drag.listeners}
+          aria-label={`Move ${name}'s pane`}
+          title="Drag to move (or focus, then Space and the arrow keys)"
+        >
+          ⠿
+        </button>
+      ) : null}
       {below > 0 ? (
         <button
           type="button"
@@ -83,7 +118,7 @@ export function PaneHeader({ agentId }: { agentId: string }) {
           {formatElapsed(elapsed)}
         </span>
       ) : null}
-      {agent && !isLeader ? (
+      {agent ? (
         <span className="pane-stat mono" title="tokens, cache included">
           {formatTokens(totalTokens(agent.usage))} tok
         </span>
@@ -116,6 +151,23 @@ export function PaneHeader({ agentId }: { agentId: string }) {
           ) : null}
         </span>
       ) : null}
+      <span className="pane-window">
+        <button
+          type="button"
+          className="pane-icon"
+          aria-pressed={maximised}
+          aria-label={maximised ? `Restore the grid from ${name}'s pane` : `Maximise ${name}'s pane`}
+          title={maximised ? 'Restore (or double-click the header)' : 'Maximise (or double-click the header)'}
+          onClick={() => actions.toggleMaximised(agentId)}
+        >
+          {maximised ? '⤡' : '⤢'}
+        </button>
+        {!isLeader ? (
+          <button type="button" className="pane-icon" aria-label={`Hide ${name}'s pane`} title="Hide this pane (the toolbar's Hidden list shows it again)" onClick={() => actions.hidePane(agentId)}>
+            ×
+          </button>
+        ) : null}
+      </span>
     </header>
   )
 }

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PaneScrollback } from '../../../../shared/ipc'
-import { PaneOwner } from './PaneOwner'
+import { MAX_HELD_OFFSCREEN, PaneOwner } from './PaneOwner'
 import { PaneRouter } from './paneRouter'
 import { createXtermTerminal, type PaneTerminal } from './terminal'
 
@@ -83,6 +83,58 @@ afterEach(() => {
 })
 
 describe('PaneOwner', () => {
+  it('writes nothing while off screen, acknowledges what it holds, and writes it all in order when shown', async () => {
+    const first = deferred<PaneScrollback>()
+    const { router, owner, term } = setup([first])
+    const acks: Array<[string, number]> = []
+    router.setAckSender((id, n) => acks.push([id, n]))
+    vi.useFakeTimers()
+    first.resolve(sb('S', 1))
+    await vi.advanceTimersByTimeAsync(0)
+    owner.setVisible(false)
+    router.dispatch(chunk(2))
+    router.dispatch(chunk(3))
+    expect(term.out).toBe('S')
+    await vi.advanceTimersByTimeAsync(60)
+    expect(acks).toEqual([['team-lead', 3]])
+    owner.setVisible(true)
+    expect(term.out).toBe('S<2><3>')
+    router.dispatch(chunk(4))
+    expect(term.out).toBe('S<2><3><4>')
+    owner.dispose()
+  })
+
+  it('drops output held off screen past the limit and restores from the scrollback on show instead', async () => {
+    const fetches = [deferred<PaneScrollback>(), deferred<PaneScrollback>()]
+    const { router, owner, term, fetched } = setup(fetches)
+    fetches[0].resolve(sb('S', 1))
+    await flush()
+    owner.setVisible(false)
+    const big = 'x'.repeat(MAX_HELD_OFFSCREEN / 2 + 1)
+    router.dispatch(chunk(2, big))
+    router.dispatch(chunk(3, big))
+    router.dispatch(chunk(4, '<4>'))
+    expect(term.out).toBe('S')
+    expect(fetched()).toBe(1)
+    owner.setVisible(true)
+    expect(fetched()).toBe(2)
+    fetches[1].resolve(sb('S+2+3+4', 4))
+    await flush()
+    expect(term.out).toBe('S+2+3+4')
+    owner.dispose()
+  })
+
+  it('acknowledges chunks for an agent no pane shows (hidden or collapsed)', async () => {
+    vi.useFakeTimers()
+    const router = new PaneRouter()
+    const acks: Array<[string, number]> = []
+    router.setAckSender((id, n) => acks.push([id, n]))
+    router.dispatch({ agentId: 'hidden', data: 'x', chunk: 7 })
+    router.dispatch({ agentId: 'hidden', data: 'y', chunk: 8 })
+    await vi.advanceTimersByTimeAsync(60)
+    expect(acks).toEqual([['hidden', 8]])
+  })
+
   it('writes the scrollback, then only the chunks after it, in order, including those that came while fetching', async () => {
     const first = deferred<PaneScrollback>()
     const { router, owner, term } = setup([first])

@@ -1,6 +1,14 @@
 import { DisposableStore, toDisposable, type Disposable } from '../../lib/lifecycle'
 import type { PaneChunk, PaneSource } from './paneRouter'
-import { createXtermTerminal, type PaneTerminalFactory, type PaneTerminal } from './terminal'
+import { createXtermTerminal, type PaneRendererKind, type PaneTerminalFactory, type PaneTerminal } from './terminal'
+import { webglPool as defaultPool, type WebglContextPool, type WebglHolder } from './webglPool'
+
+/**
+ * Output an off-screen pane holds for its next show, in UTF-16 units. Past this the held output is
+ * dropped and the pane restores from main's scrollback when shown instead (which costs less than
+ * replaying megabytes).
+ */
+export const MAX_HELD_OFFSCREEN = 1 << 20
 
 /** What a {@link PaneOwner} needs besides its element; the defaults are the real ones. */
 export interface PaneOwnerDeps {
@@ -10,6 +18,10 @@ export interface PaneOwnerDeps {
   ResizeObserver?: typeof ResizeObserver
   /** Quiet time before a resize refits the terminal. Default 50 ms. */
   fitDebounceMs?: number
+  /** Where WebGL contexts come from; default the page's pool of 12. */
+  webgl?: WebglContextPool
+  /** Whether the pane starts on screen (an IntersectionObserver updates it). Default true. */
+  visible?: boolean
 }
 
 /**
@@ -21,8 +33,16 @@ export interface PaneOwnerDeps {
  * Ordering: chunks that arrive while the scrollback is being fetched are held; after writing the
  * scrollback (which includes chunks up to its `chunk`), only later chunks are written. A gap in the
  * numbering means chunks were lost, so the pane restores again; a resync (reconnect) does the same.
+ *
+ * Rendering work only while on screen (issue 7): an off-screen pane writes nothing into its
+ * terminal; live output is held (up to {@link MAX_HELD_OFFSCREEN}, beyond which the pane restores
+ * from main's scrollback when shown) and written on show. A visible pane asks the page's
+ * {@link WebglContextPool} for a WebGL renderer and gives it back when it leaves the screen or the
+ * pool evicts it; a lost or unavailable context leaves it on the DOM renderer. The renderer in use
+ * is on the host element as `data-renderer`. Every chunk is acknowledged to main (`pane.ack`) once
+ * written, or at once when held, so main's backpressure measures what the page still has to do.
  */
-export class PaneOwner implements Disposable {
+export class PaneOwner implements Disposable, WebglHolder {
   private readonly disposables = new DisposableStore()
   private readonly terminal: PaneTerminal
   private readonly fitDebounceMs: number
@@ -31,13 +51,22 @@ export class PaneOwner implements Disposable {
   private held: PaneChunk[] | undefined = []
   private generation = 0
   private fitTimer: ReturnType<typeof setTimeout> | undefined
+  private visible: boolean
+  /** Output held while off screen; `restoreOnShow` when too much was held, or a restore was deferred. */
+  private offscreen: string[] = []
+  private offscreenChars = 0
+  private restoreOnShow = false
+  private webglBroken = false
+  private readonly pool: WebglContextPool
 
   constructor(
-    host: HTMLElement,
+    private readonly host: HTMLElement,
     readonly agentId: string,
     private readonly deps: PaneOwnerDeps
   ) {
     this.fitDebounceMs = deps.fitDebounceMs ?? 50
+    this.visible = deps.visible ?? true
+    this.pool = deps.webgl ?? defaultPool
     const terminal = (deps.createTerminal ?? createXtermTerminal)(host)
     this.terminal = terminal
     this.disposables.add(toDisposable(() => terminal.dispose()))
@@ -60,8 +89,11 @@ export class PaneOwner implements Disposable {
         this.fitTimer = undefined
       })
     )
+    this.disposables.add(toDisposable(() => this.pool.release(this)))
+    this.host.dataset.renderer = 'dom'
     this.terminal.fit()
     this.restore()
+    if (this.visible) this.useWebgl()
   }
 
   /** True once disposed. */
@@ -74,9 +106,63 @@ export class PaneOwner implements Disposable {
     return this.lastChunk
   }
 
-  /** The terminal's text (see `bufferText`). */
+  /** Whether the pane is on screen now. */
+  get isVisible(): boolean {
+    return this.visible
+  }
+
+  /**
+   * The terminal's text (see `bufferText`). Reading brings output held off screen into the
+   * terminal (parsed asynchronously: poll), so a test reads the same text whatever is scrolled
+   * into view.
+   */
   text(): string {
+    if (!this.isDisposed && !this.visible) this.catchUp()
     return this.terminal.text()
+  }
+
+  /**
+   * The pane came on or went off screen (IntersectionObserver, or its subtree was shown again):
+   * on show, held output is written (or the scrollback restored) and WebGL requested; on hide,
+   * WebGL is given back.
+   */
+  setVisible(visible: boolean): void {
+    if (this.isDisposed || visible === this.visible) return
+    this.visible = visible
+    if (visible) {
+      this.catchUp()
+      this.useWebgl()
+      this.scheduleFit()
+    } else {
+      this.pool.release(this)
+      this.setRenderer('dom')
+    }
+  }
+
+  /** Called by the pool when another pane needs this one's WebGL context. */
+  releaseWebgl(): void {
+    this.setRenderer('dom')
+  }
+
+  /** Finds text in the pane (Ctrl+F); false when absent or the terminal cannot search. */
+  find(term: string, direction: 'next' | 'previous'): boolean {
+    if (this.isDisposed || !term) return false
+    return this.terminal.find?.(term, direction) ?? false
+  }
+
+  /** Clears search highlights. */
+  clearFind(): void {
+    if (!this.isDisposed) this.terminal.clearFind?.()
+  }
+
+  /** The selected text. */
+  selection(): string {
+    return this.isDisposed ? '' : (this.terminal.selection?.() ?? '')
+  }
+
+  /** Selects the whole buffer. */
+  selectAll(): void {
+    if (!this.isDisposed) this.terminal.selectAll?.()
   }
 
   /** Refits now (the debounced path calls this). */
@@ -87,6 +173,9 @@ export class PaneOwner implements Disposable {
   /** Re-reads the scrollback and starts over; live chunks are held until it is written. */
   restore(): void {
     if (this.isDisposed) return
+    this.offscreen = []
+    this.offscreenChars = 0
+    this.restoreOnShow = false
     const gen = ++this.generation
     this.held = this.held ?? []
     this.deps.source.fetchScrollback(this.agentId).then(
@@ -134,8 +223,57 @@ export class PaneOwner implements Disposable {
       this.restore()
       return
     }
-    this.terminal.write(chunk.data)
     this.lastChunk = chunk.chunk
+    if (!this.visible) {
+      // Held by the page: main may count it as delivered.
+      this.deps.source.ack?.(this.agentId, chunk.chunk)
+      if (this.restoreOnShow) return
+      this.offscreen.push(chunk.data)
+      this.offscreenChars += chunk.data.length
+      if (this.offscreenChars > MAX_HELD_OFFSCREEN) {
+        this.offscreen = []
+        this.offscreenChars = 0
+        this.restoreOnShow = true
+      }
+      return
+    }
+    const n = chunk.chunk
+    this.terminal.write(chunk.data, () => this.deps.source.ack?.(this.agentId, n))
+    this.pool.touch(this)
+  }
+
+  /** Writes what was held off screen, or restores from scrollback when too much was. */
+  private catchUp(): void {
+    if (this.restoreOnShow) {
+      this.restore()
+      return
+    }
+    if (this.offscreen.length === 0) return
+    const data = this.offscreen.join('')
+    this.offscreen = []
+    this.offscreenChars = 0
+    this.terminal.write(data)
+  }
+
+  private useWebgl(): void {
+    if (this.webglBroken || !this.terminal.setRenderer) return
+    if (!this.pool.acquire(this)) return
+    if (this.setRenderer('webgl') !== 'webgl') {
+      // WebGL2 missing (or it failed to start): stay on the DOM renderer for good.
+      this.webglBroken = true
+      this.pool.release(this)
+    }
+  }
+
+  private setRenderer(kind: PaneRendererKind): PaneRendererKind {
+    const used =
+      this.terminal.setRenderer?.(kind, () => {
+        this.webglBroken = true
+        this.pool.release(this)
+        this.host.dataset.renderer = 'dom'
+      }) ?? 'dom'
+    this.host.dataset.renderer = used
+    return used
   }
 
   private scheduleFit(): void {

@@ -20,7 +20,12 @@ export interface PaneSource {
   register(agentId: string, subscriber: PaneSubscriber): Disposable
   /** The scrollback main keeps for the pane (SPEC §11). */
   fetchScrollback(agentId: string): Promise<PaneScrollback>
+  /** The page is done with the pane's chunks up to `chunk` (see {@link PaneRouter.ack}). */
+  ack?(agentId: string, chunk: number): void
 }
+
+/** How long acknowledgements of one pane are gathered into one `pane.ack` request (ms). */
+export const ACK_INTERVAL_MS = 50
 
 /**
  * The one module-level route from the client's `pane.data` pushes to the pane owners: the wiring
@@ -30,6 +35,37 @@ export interface PaneSource {
 export class PaneRouter implements PaneSource {
   private readonly subscribers = new Map<string, Set<PaneSubscriber>>()
   private fetcher: ((agentId: string) => Promise<PaneScrollback>) | undefined
+  private ackSender: ((agentId: string, chunk: number) => void) | undefined
+  /** Highest chunk acknowledged per pane and not yet sent. */
+  private readonly acks = new Map<string, number>()
+  private ackTimer: ReturnType<typeof setTimeout> | undefined
+
+  /** Sets how acknowledgements reach main (the wiring passes the client's `pane.ack`); undefined stops them. */
+  setAckSender(sender: ((agentId: string, chunk: number) => void) | undefined): void {
+    this.ackSender = sender
+    if (!sender) {
+      this.acks.clear()
+      if (this.ackTimer !== undefined) clearTimeout(this.ackTimer)
+      this.ackTimer = undefined
+    }
+  }
+
+  /**
+   * Records that the page is done with a pane's chunks up to `chunk` (written, held, or not shown
+   * at all) and sends the highest number per pane at most every {@link ACK_INTERVAL_MS}: main's
+   * backpressure (paneBatcher.ts) pauses a pane's PTYs while too much is unacknowledged.
+   */
+  ack(agentId: string, chunk: number): void {
+    if (!this.ackSender) return
+    if ((this.acks.get(agentId) ?? 0) < chunk) this.acks.set(agentId, chunk)
+    this.ackTimer ??= setTimeout(() => {
+      this.ackTimer = undefined
+      const send = this.ackSender
+      const batch = [...this.acks]
+      this.acks.clear()
+      if (send) for (const [id, n] of batch) send(id, n)
+    }, ACK_INTERVAL_MS)
+  }
 
   register(agentId: string, subscriber: PaneSubscriber): Disposable {
     let set = this.subscribers.get(agentId)
@@ -54,7 +90,8 @@ export class PaneRouter implements PaneSource {
   /** Hands a chunk to the panes of its agent. */
   dispatch(chunk: PaneChunk): void {
     const set = this.subscribers.get(chunk.agentId)
-    if (!set) return
+    // No pane shows this agent (hidden, collapsed, maximised away): nothing to do here; its pane restores from scrollback.
+    if (!set) return this.ack(chunk.agentId, chunk.chunk)
     for (const s of [...set]) s.onData(chunk)
   }
 

@@ -66,7 +66,10 @@ describe('teammate panes', () => {
     expect(chip.title).toBe('#3 Make the parser accept trailing commas in every list')
     expect(pane('bob@demo').querySelector('[data-testid="pane-task"]')).toBeNull()
     // no subagent controls on a teammate, and collapsing the leader does not hide teammates
-    expect(alice.querySelector('button')).toBeNull()
+    expect(alice.querySelector('.pane-actions')).toBeNull()
+    expect([...alice.querySelectorAll('.pane-head button')].map((b) => b.getAttribute('aria-label'))).toEqual(["Move alice's pane", "Maximise alice's pane", "Hide alice's pane"])
+    // a teammate's pane has its input line
+    expect(alice.querySelector<HTMLInputElement>('input.pane-input-field')?.getAttribute('aria-label')).toBe('Message to alice')
     expect(document.querySelector('.pane-toggle')).toBeNull()
   })
 

@@ -1,13 +1,19 @@
 import { FitAddon } from '@xterm/addon-fit'
+import { SearchAddon } from '@xterm/addon-search'
+import { WebglAddon } from '@xterm/addon-webgl'
 import { Terminal, type IBuffer, type ITheme } from '@xterm/xterm'
 
+/** Which renderer draws a pane: WebGL while visible and granted a context, else the DOM renderer. */
+export type PaneRendererKind = 'webgl' | 'dom'
+
 /**
- * The terminal as a pane owner uses it. The real one is xterm.js on the DOM renderer (xterm 6 has
- * no canvas renderer, and WebGL is not needed for panes this size, STACK.md); tests inject a fake.
+ * The terminal as a pane owner uses it. The real one is xterm.js, on WebGL while its pane is visible
+ * and holds one of the page's WebGL contexts, else on the DOM renderer (xterm 6 has no canvas
+ * renderer, STACK.md); tests inject a fake. The optional members are what a fake may leave out.
  */
 export interface PaneTerminal {
-  /** Writes ANSI data; parsing is asynchronous but keeps order. */
-  write(data: string): void
+  /** Writes ANSI data; parsing is asynchronous but keeps order; `done` runs once it is parsed. */
+  write(data: string, done?: () => void): void
   /** Clears the screen and scrollback back to a fresh terminal. */
   reset(): void
   /** Fits columns and rows to the host element. */
@@ -15,6 +21,19 @@ export interface PaneTerminal {
   /** The buffer's text (see {@link bufferText}). */
   text(): string
   dispose(): void
+  /**
+   * Switches the renderer; returns the one in use after the call ('dom' when WebGL is unavailable
+   * or failed to start). `onLost` runs if the WebGL context is lost later (the terminal is then
+   * already back on the DOM renderer).
+   */
+  setRenderer?(kind: PaneRendererKind, onLost?: () => void): PaneRendererKind
+  /** Finds `term` from the selection on (forward) or back (backward); false when it is not there. */
+  find?(term: string, direction: 'next' | 'previous'): boolean
+  /** Clears search highlights. */
+  clearFind?(): void
+  /** The selected text ('' when nothing is selected). */
+  selection?(): string
+  selectAll?(): void
 }
 
 /** Builds a {@link PaneTerminal} inside `host`. */
@@ -55,7 +74,19 @@ export function bufferText(buffer: IBuffer): string {
   return lines.map((l) => l.trimEnd()).join('\n')
 }
 
-/** The real terminal: xterm on the DOM renderer with the fit addon; output only (no stdin). */
+/** Search highlight colours (the search addon needs `allowProposedApi` for decorations). */
+const SEARCH_DECORATIONS = {
+  matchBackground: '#5c4a1a',
+  matchOverviewRuler: '#e5c07b',
+  activeMatchBackground: '#a87d1f',
+  activeMatchColorOverviewRuler: '#ffd479'
+}
+
+/**
+ * The real terminal: xterm with the fit and search addons, on the DOM renderer until
+ * `setRenderer('webgl')` loads the WebGL addon (in try/catch: it throws where WebGL2 is missing,
+ * STACK.md); output only (no stdin).
+ */
 export const createXtermTerminal: PaneTerminalFactory = (host) => {
   const term = new Terminal({
     theme: THEME,
@@ -66,13 +97,25 @@ export const createXtermTerminal: PaneTerminalFactory = (host) => {
     disableStdin: true,
     cursorBlink: false,
     cursorInactiveStyle: 'none',
-    allowProposedApi: false
+    allowProposedApi: true
   })
   const fitAddon = new FitAddon()
   term.loadAddon(fitAddon)
+  const search = new SearchAddon()
+  term.loadAddon(search)
   term.open(host)
+  let webgl: WebglAddon | undefined
+  const dropWebgl = (): void => {
+    const addon = webgl
+    webgl = undefined
+    try {
+      addon?.dispose()
+    } catch {
+      /* a lost context may fail to clean up; the DOM renderer takes over regardless */
+    }
+  }
   return {
-    write: (data) => term.write(data),
+    write: (data, done) => term.write(data, done),
     reset: () => term.reset(),
     fit: () => {
       // fit() measures the element; a hidden or detached pane has no size and throws or yields NaN.
@@ -83,6 +126,40 @@ export const createXtermTerminal: PaneTerminalFactory = (host) => {
       }
     },
     text: () => bufferText(term.buffer.active),
-    dispose: () => term.dispose()
+    dispose: () => {
+      dropWebgl()
+      term.dispose()
+    },
+    setRenderer: (kind, onLost) => {
+      if (kind === 'dom') {
+        dropWebgl()
+        return 'dom'
+      }
+      if (webgl) return 'webgl'
+      try {
+        const addon = new WebglAddon()
+        addon.onContextLoss(() => {
+          if (webgl !== addon) return
+          dropWebgl()
+          onLost?.()
+        })
+        term.loadAddon(addon)
+        webgl = addon
+        return 'webgl'
+      } catch {
+        webgl = undefined
+        return 'dom'
+      }
+    },
+    find: (text, direction) =>
+      direction === 'next'
+        ? search.findNext(text, { decorations: SEARCH_DECORATIONS, caseSensitive: false })
+        : search.findPrevious(text, { decorations: SEARCH_DECORATIONS, caseSensitive: false }),
+    clearFind: () => {
+      search.clearDecorations()
+      term.clearSelection()
+    },
+    selection: () => term.getSelection(),
+    selectAll: () => term.selectAll()
   }
 }
