@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { AgentStateSchema, RuntimeEventSchema, UsageSchema } from './events'
 import { PermissionModeSchema } from './permissions'
+import { MemberActivitySchema } from './memberActivity'
 import { PROTOCOL_TYPES, type ProtocolType } from './mailbox'
 
 /**
@@ -66,6 +67,36 @@ export const PendingPermissionSchema = z.object({
 })
 export type PendingPermission = z.infer<typeof PendingPermissionSchema>
 
+/**
+ * A teammate spawned by a person from the team dashboard (SPEC §9.2, §11): the same inputs as the
+ * Agent tool's teammate path. `planRequired` means plan approval first (the teammate starts in
+ * `plan` mode whatever `mode` says); `backend` absent = the `teammateBackend` setting.
+ */
+export const TeammateSpawnRequestSchema = z
+  .object({
+    name: z.string().trim().min(1, 'give the teammate a name').max(64),
+    prompt: z.string().trim().min(1, 'give the teammate something to do').max(200_000),
+    /** An agent type from the loaded definitions (SPEC §5); default `general-purpose`. */
+    agentType: z.string().min(1).max(200).optional(),
+    backend: z.enum(['worker', 'process']).optional(),
+    mode: PermissionModeSchema.exclude(['bubble', 'plan']).optional(),
+    planRequired: z.boolean().optional(),
+    /** Short description: the summary of its first message. */
+    description: z.string().max(200).optional()
+  })
+  .strict()
+
+/** What the dashboard's spawn form may offer: the agent types (SPEC §5) and the default backend. */
+export const SpawnOptionsSchema = z.object({
+  agentTypes: z.array(z.object({ name: z.string(), description: z.string() })),
+  defaultBackend: z.enum(['worker', 'process']),
+  /** The session's team, when it has one: spawning needs it. */
+  team: z.string().optional(),
+  /** Why spawning is impossible here (subagents or teammates off), when it is. */
+  unavailable: z.string().optional()
+})
+export type SpawnOptions = z.infer<typeof SpawnOptionsSchema>
+
 /** Everything a freshly (re)loaded UI needs to draw the workspace. */
 export const WorkspaceSnapshotSchema = z.object({
   sessionId: z.string(),
@@ -81,7 +112,13 @@ export const WorkspaceSnapshotSchema = z.object({
   usage: UsageSchema,
   costUsd: z.number().nonnegative(),
   /** Highest event `seq` reflected in this snapshot; pushed events with seq ≤ this are already included. */
-  lastSeq: z.number().int().nonnegative()
+  lastSeq: z.number().int().nonnegative(),
+  /** The session's team (SPEC §9.1), when it leads one. */
+  team: z.string().optional(),
+  /** Per agent id: last event, last message, context used (SPEC §11 team dashboard). */
+  activity: z.record(z.string(), MemberActivitySchema).optional(),
+  /** The `stuckAfterMinutes` setting: a running agent silent this long is marked stuck (SPEC §11). */
+  stuckAfterMinutes: z.number().positive().optional()
 })
 export type WorkspaceSnapshot = z.infer<typeof WorkspaceSnapshotSchema>
 
@@ -176,6 +213,29 @@ export const requestChannels = {
   'leader.prompt': { request: z.object({ text: z.string().trim().min(1).max(200_000) }).strict(), response: Ok },
   /** Stops the leader's current turn (its tools and sync subagents). */
   'leader.stop': { request: Empty, response: Ok },
+  /**
+   * Stop all (SPEC §11 top bar): stops the leader's turn, every running subagent, and kills every
+   * live teammate at once — an emergency brake, not a graceful end (a row's Shut down is that);
+   * a killed teammate's unfinished tasks return to pending (SPEC §9.5). Returns who was stopped.
+   */
+  'workspace.stopAll': { request: Empty, response: z.object({ ok: z.literal(true), subagents: z.number().int().nonnegative(), teammates: z.array(z.string()) }) },
+  /** What the spawn form offers (agent types, default backend, the team). */
+  'team.spawnOptions': { request: Empty, response: SpawnOptionsSchema },
+  /** Creates the session's team as TeamCreate does (SPEC §9.1), for a person who wants to spawn teammates. */
+  'team.create': { request: z.object({ name: z.string().trim().min(1, 'give the team a name').max(64), description: z.string().max(500).optional() }).strict(), response: z.object({ team: z.string() }) },
+  /** Spawns a teammate as the Agent tool does (SPEC §9.2). Refused without a team or with a taken name. */
+  'teammate.spawn': { request: TeammateSpawnRequestSchema, response: z.object({ name: z.string(), agentId: z.string(), backend: z.enum(['worker', 'process']) }) },
+  /**
+   * A person's plain message to a teammate (SPEC §11: typing into a teammate pane messages it).
+   * Sent as SendMessage from `team-lead` would be, with the summary "from the person at the
+   * workspace": the person speaks with the leader's authority, and the teammate's reply goes to
+   * the leader's inbox, where the person reads it in the leader's pane and the teammate's row.
+   */
+  'teammate.message': { request: z.object({ name: z.string().min(1), text: z.string().trim().min(1, 'the message is empty').max(100_000) }).strict(), response: Ok },
+  /** Asks a teammate to shut down: a `shutdown_request` from `team-lead` (SPEC §9.5); it may reject, the timeout kills it. Answers once the request is sent. */
+  'teammate.shutdown': { request: z.object({ name: z.string().min(1), reason: z.string().max(2000).optional() }).strict(), response: Ok },
+  /** Kills a teammate at once and waits until it is gone (SPEC §9.5, §11). */
+  'teammate.kill': { request: z.object({ name: z.string().min(1) }).strict(), response: Ok },
   /** Answers a permission request; the first answer wins, later ones get `ok: false`. */
   'permission.respond': {
     request: z

@@ -48,7 +48,12 @@ export const SettingsFileSchema = z
     /** Where teammates run when a spawn names no backend (SPEC §9.2): `auto` = `worker`. */
     teammateBackend: z.enum(['auto', 'worker', 'process']).optional(),
     /** Seconds a teammate has to answer a shutdown request before it is killed (SPEC §9.5). */
-    teammateShutdownTimeoutSeconds: z.number().positive().max(3600).optional()
+    teammateShutdownTimeoutSeconds: z.number().positive().max(3600).optional(),
+    /**
+     * Minutes a running agent may produce no event before the team dashboard marks it stuck
+     * (SPEC §11); default 5. Fractions are allowed (0.5 = 30 s); at most a day.
+     */
+    stuckAfterMinutes: z.number({ error: 'stuckAfterMinutes must be a number of minutes, like 5 or 0.5' }).positive('stuckAfterMinutes must be more than 0').max(1440, 'stuckAfterMinutes is at most 1440 (a day)').optional()
   })
   .superRefine((file, ctx) => {
     // Unknown keys are kept for other subsystems, but a near-miss of a policy key is an error:

@@ -28,6 +28,8 @@ import type { PtyHost } from '../tools/types'
 import { createPaneRenderer } from './paneText'
 import { followTeamMailboxes, type MailboxFeed } from './mailboxFeed'
 import { PaneTerminals } from './panes'
+import { noteActivity, type MemberActivity } from '../../../shared/memberActivity'
+import * as teamControl from './teamControl'
 import { UiPrompter, UnofferedRuleError } from './uiPrompter'
 
 /** A request the service refused: unknown channel, a payload that fails the contract, or a refusal (busy). `name` survives IPC. */
@@ -68,6 +70,12 @@ export class WorkspaceService {
   private readonly store = new DisposableStore()
   private readonly pushListeners = new Set<(channel: PushChannel, payload: unknown) => void>()
   private readonly agents = new Map<string, AgentView>()
+  /** Per agent id: last event, last message, context used (the team dashboard, SPEC §11). */
+  private readonly activity = new Map<string, MemberActivity>()
+  /** The `stuckAfterMinutes` setting (SPEC §11), set by {@link start}. */
+  private stuckAfterMinutes = teamControl.DEFAULT_STUCK_AFTER_MINUTES
+  /** The `teammateBackend` setting, for the spawn form's default. */
+  private defaultBackend: 'worker' | 'process' = 'worker'
   /** The team's mailboxes as the inspector shows them (SPEC §11); set in wire(). */
   private mailboxFeed: MailboxFeed | undefined
   /** Each agent's working directory from its `agent_started` (a worktree when isolated), for permission cards. */
@@ -136,6 +144,8 @@ export class WorkspaceService {
       sub.dispose()
     }
     const service = new WorkspaceService(session, prompter, model, pty, backends, modelName, mode)
+    service.stuckAfterMinutes = teamControl.stuckAfterMinutesOf(settings)
+    service.defaultBackend = teammateSettings(settings).defaultBackend
     const notices = [
       ...settings.warnings.map((message) => ({ level: 'warning' as const, message })),
       ...definitionFileNotices(wiring.files),
@@ -171,6 +181,8 @@ export class WorkspaceService {
   private onEvent(event: RuntimeEvent, render: ReturnType<typeof createPaneRenderer>): void {
     this.lastSeq = event.seq
     this.track(event)
+    const activity = noteActivity(this.activity.get(event.agentId), event)
+    if (activity) this.activity.set(event.agentId, activity)
     const pane = render(event)
     if (pane) this.panes.write(pane[0], pane[1])
     this.push('runtime.event', event)
@@ -243,6 +255,31 @@ export class WorkspaceService {
       case 'leader.stop':
         this.session.stop()
         return { ok: true }
+      case 'workspace.stopAll':
+        return { ok: true, ...(await this.teamAction(() => teamControl.stopAll(this.session))) }
+      case 'team.spawnOptions':
+        return teamControl.spawnOptions(this.session, this.defaultBackend)
+      case 'team.create': {
+        const team = await this.teamAction(() => teamControl.createTeam(this.session, payload.name, payload.description))
+        this.bus.emit({ type: 'notice', level: 'info', message: `A person created team '${team}' from the workspace.`, agentId: LEADER_NAME, agentName: LEADER_NAME })
+        return { team }
+      }
+      case 'teammate.spawn':
+        return this.teamAction(() => teamControl.spawnTeammate(this.session, payload))
+      case 'teammate.message':
+        await this.teamAction(() => teamControl.messageTeammate(this.session, payload.name, payload.text))
+        return { ok: true }
+      case 'teammate.shutdown':
+        await this.teamAction(async () =>
+          teamControl.shutdownTeammate(this.session, payload.name, payload.reason, (outcome) => {
+            if (outcome === 'rejected') this.bus.emit({ type: 'notice', level: 'info', message: `${payload.name} declined to shut down and keeps working.`, agentId: LEADER_NAME, agentName: LEADER_NAME })
+            else if (outcome.startsWith('failed')) this.bus.emit({ type: 'notice', level: 'error', message: `Shutting down ${payload.name} ${outcome}`, agentId: LEADER_NAME, agentName: LEADER_NAME })
+          })
+        )
+        return { ok: true }
+      case 'teammate.kill':
+        await this.teamAction(() => teamControl.killTeammate(this.session, payload.name))
+        return { ok: true }
       case 'permission.respond':
         try {
           return { ok: this.prompter.respond(payload.requestId, payload) }
@@ -267,6 +304,16 @@ export class WorkspaceService {
       case 'mailbox.list':
         if (!this.mailboxFeed) throw new IpcRequestError('The mailbox inspector is not ready yet.')
         return this.mailboxFeed.list(payload.offset, payload.limit)
+    }
+  }
+
+  /** Runs a dashboard action; its refusal becomes the request's error (the person sees the message). */
+  private async teamAction<T>(work: () => T | Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      if (error instanceof teamControl.TeamControlError) throw new IpcRequestError(error.message)
+      throw error
     }
   }
 
@@ -297,7 +344,10 @@ export class WorkspaceService {
       // Every agent's spending, as the UI adds it up from usage events.
       usage: [...this.agents.values()].reduce((sum, a) => addUsage(sum, a.usage), { ...ZERO_USAGE }),
       costUsd: [...this.agents.values()].reduce((sum, a) => sum + a.costUsd, 0),
-      lastSeq: this.lastSeq
+      lastSeq: this.lastSeq,
+      ...(this.session.team?.team() ? { team: this.session.team.team() } : {}),
+      activity: Object.fromEntries(this.activity),
+      stuckAfterMinutes: this.stuckAfterMinutes
     }
     return snapshot
   }
