@@ -83,10 +83,13 @@ export function AgentPane({ agentId, variant = 'tile', drag }: { agentId: string
   const onKeyDown = (e: KeyboardEvent): void => {
     const mod = e.ctrlKey || e.metaKey
     if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'f') {
+      // Capture phase: the terminal's own key handling must not see these.
       e.preventDefault()
+      e.stopPropagation()
       setSearching(true)
     } else if (mod && e.shiftKey && e.key.toLowerCase() === 'c') {
       e.preventDefault()
+      e.stopPropagation()
       copy()
     }
   }
@@ -113,7 +116,7 @@ export function AgentPane({ agentId, variant = 'tile', drag }: { agentId: string
       data-state={agent?.state}
       data-backend={agent?.backend}
       aria-label={`${name} pane`}
-      onKeyDown={onKeyDown}
+      onKeyDownCapture={onKeyDown}
     >
       <PaneHeader agentId={agentId} drag={drag?.handle} />
       <div className="pane-body" onContextMenu={onContextMenu}>
