@@ -255,6 +255,11 @@ export const requestChannels = {
   },
   /** A pane's scrollback, to restore it after a reload. */
   'pane.scrollback': { request: z.object({ agentId: z.string().min(1) }).strict(), response: PaneScrollbackSchema },
+  /**
+   * The renderer has processed a pane's `pane.data` chunks up to `chunk` (cumulative). Main pauses
+   * the pane's PTYs while more than 1 MiB is unacknowledged (src/main/runtime/workspace/paneBatcher.ts).
+   */
+  'pane.ack': { request: z.object({ agentId: z.string().min(1), chunk: z.number().int().nonnegative() }).strict(), response: Ok },
   /** Stops a running subagent and everything it owns (SPEC §6.7: TaskStop from its pane). */
   'agent.stop': { request: z.object({ agentId: z.string().min(1) }).strict(), response: Ok },
   /** Moves a running sync subagent to the background (SPEC §6.4: "the UI can background a running subagent by hand"). */

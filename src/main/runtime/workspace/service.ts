@@ -15,7 +15,7 @@ import { DisposableStore, toDisposable, type Disposable } from '../lifecycle/dis
 import { Budget } from '../loop/budget'
 import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
 import { PermissionEngine } from '../permissions'
-import { createPtyHost } from '../pty'
+import { createPtyHost, type PtyFlowControl } from '../pty'
 import { LEADER_NAME, Session } from '../session/session'
 import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, teammateModelEnv, teammateSettings, teammateSettingsEnv, type ModelConnection } from '../session/setup'
 import { createTeammateBackends } from '../teammates/backends'
@@ -28,6 +28,7 @@ import type { PtyHost } from '../tools/types'
 import { createPaneRenderer } from './paneText'
 import { followTeamMailboxes, type MailboxFeed } from './mailboxFeed'
 import { PaneTerminals } from './panes'
+import { PaneBatcher } from './paneBatcher'
 import { noteActivity, type MemberActivity } from '../../../shared/memberActivity'
 import * as teamControl from './teamControl'
 import { UiPrompter, UnofferedRuleError } from './uiPrompter'
@@ -70,14 +71,32 @@ export class WorkspaceService {
   private readonly store = new DisposableStore()
   private readonly pushListeners = new Set<(channel: PushChannel, payload: unknown) => void>()
   private readonly agents = new Map<string, AgentView>()
+  /** The team's mailboxes as the inspector shows them (SPEC §11); set in wire(). */
+  private mailboxFeed: MailboxFeed | undefined
+  /**
+   * Pane output batched to ≤ 60 `pane.data` pushes a second per pane, with the pane's PTYs paused
+   * while the renderer is more than 1 MiB behind (paneBatcher.ts, issue 7 backpressure).
+   */
+  private readonly batcher = new PaneBatcher({
+    flush: (agentId, data) => this.panes.write(agentId, data),
+    pause: (agentId) => {
+      for (const pid of this.panePtys.get(agentId) ?? []) if (!this.pty.pause(pid)) this.panePtys.get(agentId)?.delete(pid)
+    },
+    resume: (agentId) => {
+      for (const pid of this.panePtys.get(agentId) ?? []) this.pty.resume(pid)
+    }
+  })
+  /**
+   * The PTYs whose output reached each pane (seen through {@link PtyFlowControl.deliveringPid}): the
+   * agent's commands and, for a process teammate, its terminal. Ended PTYs drop out when a pause finds them gone.
+   */
+  private readonly panePtys = new Map<string, Set<number>>()
   /** Per agent id: last event, last message, context used (the team dashboard, SPEC §11). */
   private readonly activity = new Map<string, MemberActivity>()
   /** The `stuckAfterMinutes` setting (SPEC §11), set by {@link start}. */
   private stuckAfterMinutes = teamControl.DEFAULT_STUCK_AFTER_MINUTES
   /** The `teammateBackend` setting, for the spawn form's default. */
   private defaultBackend: 'worker' | 'process' = 'worker'
-  /** The team's mailboxes as the inspector shows them (SPEC §11); set in wire(). */
-  private mailboxFeed: MailboxFeed | undefined
   /** Each agent's working directory from its `agent_started` (a worktree when isolated), for permission cards. */
   private readonly agentCwds = new Map<string, string>()
   private lastSeq = 0
@@ -89,7 +108,7 @@ export class WorkspaceService {
     private readonly session: Session,
     private readonly prompter: UiPrompter,
     private readonly model: ModelConnection,
-    private readonly pty: PtyHost,
+    private readonly pty: PtyHost & PtyFlowControl,
     private readonly backends: TeammateExecutorRegistry,
     private readonly modelName: string,
     private mode: PermissionMode
@@ -170,6 +189,7 @@ export class WorkspaceService {
     this.store.add(this.panes.onDidWrite((agentId, data, chunk) => this.push('pane.data', { agentId, data, chunk })))
     const feed = (this.mailboxFeed = this.store.add(followTeamMailboxes(this.session.team, { home: this.session.team?.home ?? '' })))
     this.store.add(feed.onDidChange((change) => this.push('mailbox.changed', change)))
+    this.store.add(this.batcher.asDisposable())
   }
 
   /** Re-stamps a session event on the service's bus so `seq` is one sequence for the UI. */
@@ -184,8 +204,22 @@ export class WorkspaceService {
     const activity = noteActivity(this.activity.get(event.agentId), event)
     if (activity) this.activity.set(event.agentId, activity)
     const pane = render(event)
-    if (pane) this.panes.write(pane[0], pane[1])
+    if (pane) this.writePane(pane[0], pane[1])
     this.push('runtime.event', event)
+  }
+
+  /** Queues pane output, noting the PTY it comes from so the pane's backpressure can pause it. */
+  private writePane(agentId: string, text: string): void {
+    const pid = this.pty.deliveringPid()
+    if (pid !== undefined) {
+      let pids = this.panePtys.get(agentId)
+      if (!pids) this.panePtys.set(agentId, (pids = new Set()))
+      if (!pids.has(pid)) {
+        pids.add(pid)
+        if (this.batcher.isPaused(agentId)) this.pty.pause(pid)
+      }
+    }
+    this.batcher.write(agentId, text)
   }
 
   private track(event: RuntimeEvent): void {
@@ -287,8 +321,16 @@ export class WorkspaceService {
           if (error instanceof UnofferedRuleError) throw new IpcRequestError(error.message)
           throw error
         }
-      case 'pane.scrollback':
-        return this.panes.scrollback(payload.agentId)
+      case 'pane.scrollback': {
+        this.batcher.flushPane(payload.agentId)
+        const scrollback = await this.panes.scrollback(payload.agentId)
+        // The page now holds everything up to this chunk: that acknowledges it (a reloaded page resumes a paused pane).
+        this.batcher.ack(payload.agentId, scrollback.chunk)
+        return scrollback
+      }
+      case 'pane.ack':
+        this.batcher.ack(payload.agentId, payload.chunk)
+        return { ok: true }
       case 'agent.stop':
         await this.requireSubagents().stop(payload.agentId).catch((error: Error) => {
           throw new IpcRequestError(error.message)

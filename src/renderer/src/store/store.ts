@@ -45,5 +45,11 @@ export const actions = {
   setConnection: (...a: Parameters<AppState['setConnection']>) => appStore.getState().setConnection(...a),
   setError: (...a: Parameters<AppState['setError']>) => appStore.getState().setError(...a),
   toggleCollapsed: (...a: Parameters<AppState['toggleCollapsed']>) => appStore.getState().toggleCollapsed(...a),
-  setAgentRequest: (...a: Parameters<AppState['setAgentRequest']>) => appStore.getState().setAgentRequest(...a)
+  setAgentRequest: (...a: Parameters<AppState['setAgentRequest']>) => appStore.getState().setAgentRequest(...a),
+  setPaneLayout: (...a: Parameters<AppState['setLayout']>) => appStore.getState().setLayout(...a),
+  hidePane: (...a: Parameters<AppState['hidePane']>) => appStore.getState().hidePane(...a),
+  showPane: (...a: Parameters<AppState['showPane']>) => appStore.getState().showPane(...a),
+  toggleMaximised: (...a: Parameters<AppState['toggleMaximised']>) => appStore.getState().toggleMaximised(...a),
+  movePane: (...a: Parameters<AppState['movePane']>) => appStore.getState().movePane(...a),
+  focusPane: (...a: Parameters<AppState['focusPane']>) => appStore.getState().focusPane(...a)
 }

@@ -25,6 +25,9 @@ export function wireClient(client: WorkspaceClient, actions: WiringActions, rout
 
   router.setScrollbackFetcher((agentId) => client.request('pane.scrollback', { agentId }))
   store.add(toDisposable(() => router.setScrollbackFetcher(undefined)))
+  // A lost acknowledgement only delays a resume until the next one (or main's stall timeout).
+  router.setAckSender((agentId, chunk) => void client.request('pane.ack', { agentId, chunk }).catch(() => undefined))
+  store.add(toDisposable(() => router.setAckSender(undefined)))
   setCommandApi(client)
   store.add(toDisposable(() => setCommandApi(undefined)))
 
