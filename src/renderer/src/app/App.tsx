@@ -1,27 +1,87 @@
+import { useCallback, useState } from 'react'
+import { Group, Panel, Separator, usePanelRef, type Layout } from 'react-resizable-panels'
+import { Dashboard } from '../features/dashboard/Dashboard'
 import { PaneGrid } from '../features/panes/PaneGrid'
-import { PermissionQueue } from '../features/permissions/PermissionQueue'
 import { PromptBox } from '../features/prompt/PromptBox'
 import { StatusBar } from '../features/status/StatusBar'
+import { TopBar } from '../features/topbar/TopBar'
 import { useAppStore } from '../store/store'
+import './app.css'
+import { Drawer } from './Drawer'
+import { loadLayout, saveLayout } from './layoutMemory'
 
-/** The workspace window: panes and the prompt in the main column, the permission queue at the side, the status bar below. */
+/** Panel ids of the workspace's columns; the saved layout is keyed by them. */
+const DASHBOARD = 'dashboard'
+const CENTER = 'center'
+const DRAWER = 'drawer'
+
+/**
+ * The workspace's three resizable columns (SPEC §11): the team dashboard, the pane grid with the
+ * prompt box under it, and the drawer. Each side panel collapses (drag it shut, or the top bar's
+ * toggles); sizes and open state are remembered per workspace (layoutMemory.ts).
+ */
+function Workspace({ cwd }: { cwd: string }) {
+  const dashboardRef = usePanelRef()
+  const drawerRef = usePanelRef()
+  const [saved] = useState(() => loadLayout(cwd))
+  const [open, setOpen] = useState(() => ({ dashboard: (saved?.[DASHBOARD] ?? 1) > 0, drawer: (saved?.[DRAWER] ?? 1) > 0 }))
+  const onLayoutChanged = useCallback(
+    (layout: Layout) => {
+      saveLayout(cwd, layout)
+      setOpen({ dashboard: (layout[DASHBOARD] ?? 0) > 0, drawer: (layout[DRAWER] ?? 0) > 0 })
+    },
+    [cwd]
+  )
+  const toggle = (ref: typeof dashboardRef) => () => {
+    const panel = ref.current
+    if (!panel) return
+    if (panel.isCollapsed()) panel.expand()
+    else panel.collapse()
+  }
+  return (
+    <>
+      <TopBar panels={{ dashboardOpen: open.dashboard, drawerOpen: open.drawer, toggleDashboard: toggle(dashboardRef), toggleDrawer: toggle(drawerRef) }} />
+      <Group className="workspace" orientation="horizontal" id="swarmdesk-workspace" {...(saved ? { defaultLayout: saved } : {})} onLayoutChanged={onLayoutChanged}>
+        <Panel id={DASHBOARD} panelRef={dashboardRef} defaultSize="22%" minSize="220px" maxSize="45%" collapsible collapsedSize={0} className="side-panel">
+          <Dashboard />
+        </Panel>
+        <Separator className="resize-handle" aria-label="Resize the team dashboard" />
+        <Panel id={CENTER} minSize="30%" className="center-panel">
+          <div className="main-column">
+            <PaneGrid />
+            <PromptBox />
+          </div>
+        </Panel>
+        <Separator className="resize-handle" aria-label="Resize the side drawer" />
+        <Panel id={DRAWER} panelRef={drawerRef} defaultSize="24%" minSize="260px" maxSize="50%" collapsible collapsedSize={0} className="side-panel">
+          <Drawer cwd={cwd} />
+        </Panel>
+      </Group>
+    </>
+  )
+}
+
+/**
+ * The workspace window (SPEC §11): the top bar, then the dashboard, the panes with the prompt and
+ * the drawer, and the status bar. The columns appear once the first snapshot names the workspace,
+ * so its remembered layout is the one used from the first frame.
+ */
 export function App() {
   const cwd = useAppStore((s) => s.workspace.cwd)
   return (
     <div className="app">
-      <header className="app-bar">
-        <span className="brand">Swarmdesk</span>
-        <span className="cwd mono" title={cwd}>
-          {cwd}
-        </span>
-      </header>
-      <main className="workspace">
-        <div className="main-column">
-          <PaneGrid />
-          <PromptBox />
-        </div>
-        <PermissionQueue />
-      </main>
+      {cwd ? (
+        <Workspace cwd={cwd} />
+      ) : (
+        <>
+          <header className="app-bar">
+            <span className="brand">Swarmdesk</span>
+          </header>
+          <main className="workspace workspace-loading">
+            <p className="muted">Connecting to the workspace…</p>
+          </main>
+        </>
+      )}
       <StatusBar />
     </div>
   )

@@ -22,6 +22,15 @@ function need(): WorkspaceApi {
   return api
 }
 
+/**
+ * The connected API, for a feature's own command module (features/dashboard/commands.ts) so its
+ * requests go through the same client as these.
+ * @throws Error "Not connected to a workspace" before wiring.ts set one.
+ */
+export function connectedApi(): WorkspaceApi {
+  return need()
+}
+
 function report(err: unknown): void {
   actions.setError(err instanceof Error ? `${err.name}: ${err.message}` : String(err))
 }

@@ -1,12 +1,13 @@
 import { useStore } from 'zustand'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { createConnectionSlice, type ConnectionSlice } from './connectionSlice'
+import { createDashboardSlice, type DashboardSlice } from './dashboardSlice'
 import { createPanesSlice, type PanesSlice } from './panesSlice'
 import { createPermissionsSlice, type PermissionsSlice } from './permissionsSlice'
 import { createWorkspaceSlice, type WorkspaceSlice } from './workspaceSlice'
 
 /** The renderer's whole state: one slice per feature (zustand slices pattern). */
-export type AppState = WorkspaceSlice & PermissionsSlice & ConnectionSlice & PanesSlice
+export type AppState = WorkspaceSlice & PermissionsSlice & ConnectionSlice & PanesSlice & DashboardSlice
 
 /** A fresh store; the app uses {@link appStore}, tests make their own. */
 export function createAppStore(): StoreApi<AppState> {
@@ -14,7 +15,8 @@ export function createAppStore(): StoreApi<AppState> {
     ...createWorkspaceSlice(...a),
     ...createPermissionsSlice(...a),
     ...createConnectionSlice(...a),
-    ...createPanesSlice(...a)
+    ...createPanesSlice(...a),
+    ...createDashboardSlice(...a)
   }))
 }
 
@@ -31,8 +33,15 @@ export function useAppStore<T>(selector: (state: AppState) => T): T {
  * state. Components read through {@link useAppStore} and call these or `commands`.
  */
 export const actions = {
-  applyEvent: (...a: Parameters<AppState['applyEvent']>) => appStore.getState().applyEvent(...a),
-  loadSnapshot: (...a: Parameters<AppState['loadSnapshot']>) => appStore.getState().loadSnapshot(...a),
+  // the dashboard follows the same events and snapshots as the workspace (dashboardSlice.ts)
+  applyEvent: (...a: Parameters<AppState['applyEvent']>) => {
+    appStore.getState().applyEvent(...a)
+    appStore.getState().noteDashboardEvent(...a)
+  },
+  loadSnapshot: (...a: Parameters<AppState['loadSnapshot']>) => {
+    appStore.getState().loadSnapshot(...a)
+    appStore.getState().loadDashboard(...a)
+  },
   beginResync: () => appStore.getState().beginResync(),
   setMode: (...a: Parameters<AppState['setMode']>) => appStore.getState().setMode(...a),
   setPromptInFlight: (...a: Parameters<AppState['setPromptInFlight']>) => appStore.getState().setPromptInFlight(...a),
@@ -51,5 +60,11 @@ export const actions = {
   showPane: (...a: Parameters<AppState['showPane']>) => appStore.getState().showPane(...a),
   toggleMaximised: (...a: Parameters<AppState['toggleMaximised']>) => appStore.getState().toggleMaximised(...a),
   movePane: (...a: Parameters<AppState['movePane']>) => appStore.getState().movePane(...a),
-  focusPane: (...a: Parameters<AppState['focusPane']>) => appStore.getState().focusPane(...a)
+  focusPane: (...a: Parameters<AppState['focusPane']>) => appStore.getState().focusPane(...a),
+  setTeam: (...a: Parameters<AppState['setTeam']>) => appStore.getState().setTeam(...a),
+  requestFocus: (...a: Parameters<AppState['requestFocus']>) => appStore.getState().requestFocus(...a),
+  setMemberAction: (...a: Parameters<AppState['setMemberAction']>) => appStore.getState().setMemberAction(...a),
+  setSpawnForm: (...a: Parameters<AppState['setSpawnForm']>) => appStore.getState().setSpawnForm(...a),
+  setSpawnOptions: (...a: Parameters<AppState['setSpawnOptions']>) => appStore.getState().setSpawnOptions(...a),
+  setStopAllPending: (...a: Parameters<AppState['setStopAllPending']>) => appStore.getState().setStopAllPending(...a)
 }

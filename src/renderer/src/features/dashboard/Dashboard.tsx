@@ -1,0 +1,41 @@
+import { useShallow } from 'zustand/react/shallow'
+import { useAppStore } from '../../store/store'
+import { dashboardCommands } from './commands'
+import './dashboard.css'
+import { MemberRow } from './MemberRow'
+import { selectMemberIds } from './selectors'
+import { SpawnForm } from './SpawnForm'
+
+/**
+ * The team dashboard (SPEC §11): a row per member — the leader, then each teammate — and the
+ * "Spawn teammate" form. Subagents are not members; they show in the pane grid only.
+ */
+export function Dashboard() {
+  const ids = useAppStore(useShallow(selectMemberIds))
+  const team = useAppStore((s) => s.dashboard.team)
+  const spawnOpen = useAppStore((s) => s.dashboard.spawn.open)
+  const connected = useAppStore((s) => s.connection.status === 'open')
+  return (
+    <aside className="dashboard" aria-label="Team dashboard">
+      <header className="dashboard-head">
+        <h2 className="side-title">{team ? `Team ${team}` : 'Team'}</h2>
+        <span className="muted dashboard-count">{ids.length > 1 ? `${ids.length - 1} teammate${ids.length === 2 ? '' : 's'}` : 'no teammates'}</span>
+        <button
+          type="button"
+          className="btn btn-small dashboard-spawn"
+          aria-expanded={spawnOpen}
+          disabled={!connected}
+          onClick={() => (spawnOpen ? dashboardCommands.closeSpawnForm() : void dashboardCommands.openSpawnForm())}
+        >
+          {spawnOpen ? 'Close' : 'Spawn teammate'}
+        </button>
+      </header>
+      {spawnOpen ? <SpawnForm /> : null}
+      <ul className="member-list">
+        {ids.map((id) => (
+          <MemberRow key={id} agentId={id} />
+        ))}
+      </ul>
+    </aside>
+  )
+}

@@ -1,0 +1,35 @@
+import type { AgentState } from '../../../../shared/events'
+import type { AppState } from '../../store/store'
+import { isTeammate } from '../../store/teammates'
+import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
+
+/**
+ * Ids of the team's members as the dashboard lists them (SPEC §11): the leader first, then every
+ * teammate in the order it appeared. Subagents and forks are not members: they live in panes only.
+ */
+export function selectMemberIds(s: AppState): string[] {
+  const ids = s.workspace.agentOrder.filter((id) => id !== LEADER_AGENT_ID && isTeammate(s.workspace.agents[id]))
+  return s.workspace.agents[LEADER_AGENT_ID] ? [LEADER_AGENT_ID, ...ids] : ids
+}
+
+/** States in which an agent is expected to produce events; a long silence in them is "stuck". */
+const WORKING: ReadonlySet<AgentState> = new Set<AgentState>(['starting', 'running'])
+
+/**
+ * Whether an agent is stuck (SPEC §11): working (`starting`/`running`, not waiting on a person)
+ * yet silent — no event at all — for at least `minutes`.
+ * @param lastEventAt ISO time of its newest event; unknown means not stuck (nothing to measure from)
+ * @param now ms since the epoch
+ */
+export function isStuck(state: AgentState | undefined, lastEventAt: string | undefined, minutes: number, now: number): boolean {
+  if (!state || !WORKING.has(state) || !lastEventAt) return false
+  const last = Date.parse(lastEventAt)
+  return !Number.isNaN(last) && now - last >= minutes * 60_000
+}
+
+/** Whether a member can still be messaged, shut down or killed: it has neither stopped nor ended. */
+export function isAlive(s: AppState, agentId: string): boolean {
+  const agent = s.workspace.agents[agentId]
+  if (!agent || agent.state === 'exited' || agent.state === 'crashed') return false
+  return s.workspace.lifetimes[agentId]?.endedAt === undefined
+}

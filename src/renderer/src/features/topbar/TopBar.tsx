@@ -1,0 +1,75 @@
+import { useAppStore } from '../../store/store'
+import { dashboardCommands } from '../dashboard/commands'
+import { formatTokens, formatUsd } from '../status/format'
+import { ModeSelect } from './ModeSelect'
+import './topbar.css'
+
+/** The last segment of a path: the workspace folder's own name. */
+function folderName(path: string): string {
+  return path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path
+}
+
+/** Which side panels are open, and how to toggle them (the layout owns them). */
+export interface SidePanelsControl {
+  dashboardOpen: boolean
+  drawerOpen: boolean
+  toggleDashboard(): void
+  toggleDrawer(): void
+}
+
+/**
+ * The workspace's top bar (SPEC §11): the workspace folder, the team, the permission mode, the
+ * model (with the "scripted model" badge when the scripted server answers, SPEC §13: its costs
+ * are priced as the named model), the session's tokens and cost, and Stop all — which stops the
+ * leader's turn and every subagent and kills every teammate at once.
+ */
+export function TopBar({ panels }: { panels: SidePanelsControl }) {
+  const cwd = useAppStore((s) => s.workspace.cwd)
+  const team = useAppStore((s) => s.dashboard.team)
+  const model = useAppStore((s) => s.workspace.model)
+  const scripted = useAppStore((s) => s.workspace.scripted)
+  const usage = useAppStore((s) => s.workspace.usage)
+  const cost = useAppStore((s) => s.workspace.costUsd)
+  const stopping = useAppStore((s) => s.dashboard.stopAllPending)
+  const open = useAppStore((s) => s.connection.status === 'open')
+  const total = usage
+  const tokens = total.inputTokens + total.outputTokens + total.cacheCreationInputTokens + total.cacheReadInputTokens
+  return (
+    <header className="app-bar topbar">
+      <button type="button" className="topbar-toggle" aria-pressed={panels.dashboardOpen} aria-label={panels.dashboardOpen ? 'Hide the team dashboard' : 'Show the team dashboard'} title="Team dashboard" onClick={panels.toggleDashboard}>
+        ☰
+      </button>
+      <span className="brand">Swarmdesk</span>
+      <span className="topbar-folder" title={cwd}>
+        <b>{folderName(cwd)}</b>
+        <span className="cwd mono">{cwd}</span>
+      </span>
+      {team ? (
+        <span className="topbar-team" data-testid="topbar-team" title="the session's team">
+          team <b>{team}</b>
+        </span>
+      ) : null}
+      <span className="spacer" />
+      <ModeSelect />
+      {model ? (
+        <span className="topbar-model mono" title="the leader's model">
+          {model}
+        </span>
+      ) : null}
+      {scripted ? (
+        <span className="scripted-badge" title="Answers come from the scripted model server (SPEC §13); costs are priced as the named model">
+          scripted model
+        </span>
+      ) : null}
+      <span className="topbar-usage mono" data-testid="topbar-usage" title={`all agents: ${formatTokens(total.inputTokens)} in, ${formatTokens(total.outputTokens)} out, cache ${formatTokens(total.cacheReadInputTokens)} read / ${formatTokens(total.cacheCreationInputTokens)} written${scripted ? `; priced as ${model}` : ''}`}>
+        {formatTokens(tokens)} tok · {formatUsd(cost)}
+      </span>
+      <button type="button" className="btn btn-small btn-stop topbar-stop" disabled={!open || stopping} title="Stop the leader's turn and every subagent; kill every teammate" onClick={() => void dashboardCommands.stopAll()}>
+        {stopping ? 'Stopping…' : 'Stop all'}
+      </button>
+      <button type="button" className="topbar-toggle" aria-pressed={panels.drawerOpen} aria-label={panels.drawerOpen ? 'Hide the side drawer' : 'Show the side drawer'} title="Permissions and mailbox" onClick={panels.toggleDrawer}>
+        ◧
+      </button>
+    </header>
+  )
+}
