@@ -1,0 +1,7 @@
+import type { TeammateBackend } from '../../src/main/runtime/teammates/executor'
+
+/** What one benchmark child measures. */
+export type Job =
+  | { kind: 'spawn'; backend: TeammateBackend; teammates: number }
+  | { kind: 'bare'; backend: TeammateBackend; teammates: number }
+  | { kind: 'permission'; backend: TeammateBackend; samples: number }
