@@ -91,11 +91,12 @@ export function PermissionCard({ permission: p, placement }: { permission: Pendi
               onClick={() => runAction(p, 'always-allow', placement)}
             >
               <span className="perm-always-line">
-                Always allow <kbd>{SHORTCUT_KEYS['always-allow']}</kbd>
+                Always allow{' '}
+                <code className="perm-rule" data-testid="perm-rule">
+                  {rule}
+                </code>{' '}
+                <kbd>{SHORTCUT_KEYS['always-allow']}</kbd>
               </span>
-              <code className="perm-rule" data-testid="perm-rule">
-                {rule}
-              </code>
               <span className="perm-scope" data-testid="perm-scope">
                 {alwaysAllowScope(name)}
               </span>
