@@ -115,4 +115,22 @@ test('the dashboard lists the team, messages a teammate, spawns one, marks it st
   await expect(alice.getByRole('button', { name: 'Focus' })).toBeVisible()
   await expect(alice.getByTestId('member-task')).toHaveText('no task')
   await snap(page, testInfo, '05-dashboard-ended')
+
+  // the theme follows the OS: dark, then light again
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await expect.poll(background).toBe('rgb(11, 13, 17)')
+  await snap(page, testInfo, '06-dashboard-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+  await expect.poll(background).toBe('rgb(244, 245, 247)')
+
+  // the drawer closed from the top bar stays closed after a reload (remembered per workspace)
+  await page.getByRole('button', { name: 'Hide the side drawer' }).click()
+  await expect(page.getByRole('tablist', { name: 'Side drawer' })).not.toBeVisible()
+  await page.reload()
+  await expect(row(page, 'bob@crew').getByTestId('member-state')).toHaveText('killed')
+  await expect(page.getByRole('button', { name: 'Show the side drawer' })).toBeVisible()
+  await expect(page.getByRole('tablist', { name: 'Side drawer' })).not.toBeVisible()
+  await page.getByRole('button', { name: 'Show the side drawer' }).click()
+  await expect(page.getByRole('tab', { name: 'Permissions' })).toBeVisible()
 })

@@ -18,7 +18,9 @@ const DRAWER = 'drawer'
 /**
  * The workspace's three resizable columns (SPEC §11): the team dashboard, the pane grid with the
  * prompt box under it, and the drawer. Each side panel collapses (drag it shut, or the top bar's
- * toggles); sizes and open state are remembered per workspace (layoutMemory.ts).
+ * toggles); sizes and open state are remembered per workspace (layoutMemory.ts). A closed
+ * panel's content stays mounted (the permission shortcuts, the inspector's scroll) but hidden, so
+ * nothing in it takes focus.
  */
 function Workspace({ cwd }: { cwd: string }) {
   const dashboardRef = usePanelRef()
@@ -43,7 +45,9 @@ function Workspace({ cwd }: { cwd: string }) {
       <TopBar panels={{ dashboardOpen: open.dashboard, drawerOpen: open.drawer, toggleDashboard: toggle(dashboardRef), toggleDrawer: toggle(drawerRef) }} />
       <Group className="workspace" orientation="horizontal" id="swarmdesk-workspace" {...(saved ? { defaultLayout: saved } : {})} onLayoutChanged={onLayoutChanged}>
         <Panel id={DASHBOARD} panelRef={dashboardRef} defaultSize="22%" minSize="220px" maxSize="45%" collapsible collapsedSize={0} className="side-panel">
-          <Dashboard />
+          <div className="side-content" hidden={!open.dashboard}>
+            <Dashboard />
+          </div>
         </Panel>
         <Separator className="resize-handle" aria-label="Resize the team dashboard" />
         <Panel id={CENTER} minSize="30%" className="center-panel">
@@ -54,7 +58,9 @@ function Workspace({ cwd }: { cwd: string }) {
         </Panel>
         <Separator className="resize-handle" aria-label="Resize the side drawer" />
         <Panel id={DRAWER} panelRef={drawerRef} defaultSize="24%" minSize="260px" maxSize="50%" collapsible collapsedSize={0} className="side-panel">
-          <Drawer cwd={cwd} />
+          <div className="side-content" hidden={!open.drawer}>
+            <Drawer cwd={cwd} />
+          </div>
         </Panel>
       </Group>
     </>

@@ -19,7 +19,9 @@ export function Dashboard() {
     <aside className="dashboard" aria-label="Team dashboard">
       <header className="dashboard-head">
         <h2 className="side-title">{team ? `Team ${team}` : 'Team'}</h2>
-        <span className="muted dashboard-count">{ids.length > 1 ? `${ids.length - 1} teammate${ids.length === 2 ? '' : 's'}` : 'no teammates'}</span>
+        <span className="dashboard-count" title={`${Math.max(0, ids.length - 1)} teammate${ids.length === 2 ? '' : 's'}`} data-testid="teammate-count">
+          {Math.max(0, ids.length - 1)}
+        </span>
         <button
           type="button"
           className="btn btn-small dashboard-spawn"
