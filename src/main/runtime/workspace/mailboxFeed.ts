@@ -17,12 +17,14 @@ export interface MailboxFeedOptions {
 }
 
 /**
- * Two copies of a plain message count as one broadcast when the same sender sent the same text
- * and summary to different inboxes within this many ms. The mailbox delivers a broadcast as one
- * send per recipient, back to back (SPEC §9.4), with no mark of its own; the same words sent to
- * two teammates separately within a second are indistinguishable from it, and harmless to group.
+ * How far apart (ms) the copies of one broadcast and its `message_sent {to: "*"}` event may be.
+ * The mailbox delivers a broadcast as one send per recipient (SPEC §9.4) with no mark of its own,
+ * and the copies' timestamps are not tight (14 ms apart seen here), while separate sends of the
+ * same words — two teammates spawned with one prompt — can be as close. So the feed groups copies
+ * only when the runtime reported a broadcast by that sender ({@link MailboxFeed.noteBroadcast}):
+ * plain messages from it with the same text and summary, to different inboxes, within this window.
  */
-export const BROADCAST_WINDOW_MS = 1_000
+export const BROADCAST_WINDOW_MS = 5_000
 
 /**
  * The mailbox inspector's view of one team (SPEC §11): every message of every inbox under
@@ -46,8 +48,8 @@ export class MailboxFeed implements Disposable {
   private deleted = false
   private entries: MailboxEntry[] = []
   private readonly byKey = new Map<string, MailboxEntry>()
-  /** Keys of recent plain messages by sender + summary + text: candidates for a broadcast's copies. */
-  private readonly plainGroups = new Map<string, string[]>()
+  /** Broadcasts the runtime reported (sender, epoch ms), newest last. */
+  private hints: Array<{ from: string; at: number }> = []
   private dropped = 0
   private rev = 0
   private watches = new DisposableStore()
@@ -118,7 +120,7 @@ export class MailboxFeed implements Disposable {
     this.deleted = false
     this.entries = []
     this.byKey.clear()
-    this.plainGroups.clear()
+    this.hints = []
     this.dropped = 0
   }
 
@@ -187,6 +189,7 @@ export class MailboxFeed implements Disposable {
     for (const n of read) state.set(n, true)
     const changed = new Set<string>()
     const fresh: Array<{ message: MailboxMessage; read: boolean }> = []
+    const senders = new Set<string>()
     for (const [name, isRead] of state) {
       const known = this.byKey.get(`${agent}/${name.slice(0, -'.json'.length)}`)
       if (known) {
@@ -204,8 +207,9 @@ export class MailboxFeed implements Disposable {
       if (this.byKey.has(entry.key)) continue
       this.insert(entry)
       changed.add(entry.key)
-      for (const k of this.markBroadcast(entry)) changed.add(k)
+      if (entry.kind === 'plain') senders.add(entry.from)
     }
+    for (const from of senders) for (const e of this.groupBroadcasts(from)) changed.add(e.key)
     this.trim()
     const entries = [...changed].map((k) => this.byKey.get(k)).filter((e): e is MailboxEntry => e !== undefined)
     if (entries.length > 0) this.changed.fire({ type: 'messages', team, entries })
@@ -248,18 +252,38 @@ export class MailboxFeed implements Disposable {
     return this.entries[lo]?.key === entry.key ? lo : -1
   }
 
-  /** Marks `entry` and earlier copies of the same broadcast with all its recipients; returns the keys it changed. */
-  private markBroadcast(entry: MailboxEntry): string[] {
-    if (entry.kind !== 'plain') return []
-    const group = `${entry.from}\u0000${entry.summary}\u0000${entry.text}`
-    const at = Date.parse(entry.timestamp)
-    const near = (e: MailboxEntry): boolean => Math.abs(Date.parse(e.timestamp) - at) <= BROADCAST_WINDOW_MS
-    const recent = (this.plainGroups.get(group) ?? []).map((k) => this.byKey.get(k)).filter((e): e is MailboxEntry => e !== undefined && near(e))
-    this.plainGroups.set(group, [...recent.map((e) => e.key), entry.key])
-    const copies = recent.filter((e) => e.to !== entry.to)
-    if (copies.length === 0) return []
-    const recipients = [...new Set([...copies.map((e) => e.to), entry.to])].sort()
-    return [entry, ...copies].map((e) => this.update(e, { broadcast: recipients }).key)
+  /**
+   * The runtime reported a broadcast (`message_sent` with `to: "*"`, SPEC §14) by `from` at `at`
+   * (epoch ms): its copies, already seen or still to come, are marked with all their recipients.
+   */
+  noteBroadcast(from: string, at: number): void {
+    if (this.disposed || this.team === undefined) return
+    this.hints.push({ from, at })
+    if (this.hints.length > 100) this.hints.shift()
+    const changed = this.groupBroadcasts(from)
+    if (changed.length > 0) this.changed.fire({ type: 'messages', team: this.team, entries: changed })
+  }
+
+  /** Marks the copies of `from`'s reported broadcasts among its recent plain messages; returns the entries it changed. */
+  private groupBroadcasts(from: string): MailboxEntry[] {
+    const hints = this.hints.filter((h) => h.from === from)
+    if (hints.length === 0) return []
+    const near = (e: MailboxEntry): boolean => hints.some((h) => Math.abs(Date.parse(e.timestamp) - h.at) <= BROADCAST_WINDOW_MS)
+    const groups = new Map<string, MailboxEntry[]>()
+    // a broadcast is recent: look at the newest messages only
+    for (let i = this.entries.length - 1; i >= Math.max(0, this.entries.length - 500); i--) {
+      const e = this.entries[i]!
+      if (e.from !== from || e.kind !== 'plain' || !near(e)) continue
+      const k = `${e.summary}\u0000${e.text}`
+      groups.set(k, [...(groups.get(k) ?? []), e])
+    }
+    const changed: MailboxEntry[] = []
+    for (const copies of groups.values()) {
+      const recipients = [...new Set(copies.map((e) => e.to))].sort()
+      if (recipients.length < 2) continue
+      for (const e of copies) if (e.broadcast?.join(',') !== recipients.join(',')) changed.push(this.update(e, { broadcast: recipients }))
+    }
+    return changed
   }
 
   /** Drops the oldest entries past the cap (SPEC §11: the inspector must stay smooth at 10,000). */

@@ -223,6 +223,8 @@ export class WorkspaceService {
   }
 
   private track(event: RuntimeEvent): void {
+    // a broadcast's copies are told apart from the same words sent one by one (mailboxFeed.ts)
+    if (event.type === 'message_sent' && event.to === '*') this.mailboxFeed?.noteBroadcast(event.from, Date.parse(event.time))
     if (event.type === 'agent_started') {
       if (event.cwd) this.agentCwds.set(event.agentId, event.cwd)
       this.agents.set(event.agentId, {

@@ -1,18 +1,20 @@
 import { useStore } from 'zustand'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { createConnectionSlice, type ConnectionSlice } from './connectionSlice'
+import { createMailboxSlice, type MailboxSlice } from './mailboxSlice'
 import { createDashboardSlice, type DashboardSlice } from './dashboardSlice'
 import { createPanesSlice, type PanesSlice } from './panesSlice'
 import { createPermissionsSlice, type PermissionsSlice } from './permissionsSlice'
 import { createWorkspaceSlice, type WorkspaceSlice } from './workspaceSlice'
 
 /** The renderer's whole state: one slice per feature (zustand slices pattern). */
-export type AppState = WorkspaceSlice & PermissionsSlice & ConnectionSlice & PanesSlice & DashboardSlice
+export type AppState = WorkspaceSlice & PermissionsSlice & ConnectionSlice & PanesSlice & DashboardSlice & MailboxSlice
 
 /** A fresh store; the app uses {@link appStore}, tests make their own. */
 export function createAppStore(): StoreApi<AppState> {
   return createStore<AppState>()((...a) => ({
     ...createWorkspaceSlice(...a),
+    ...createMailboxSlice(...a),
     ...createPermissionsSlice(...a),
     ...createConnectionSlice(...a),
     ...createPanesSlice(...a),
@@ -43,6 +45,11 @@ export const actions = {
     appStore.getState().loadDashboard(...a)
   },
   beginResync: () => appStore.getState().beginResync(),
+  applyMailboxPage: (...a: Parameters<AppState['applyMailboxPage']>) => appStore.getState().applyMailboxPage(...a),
+  applyMailboxChange: (...a: Parameters<AppState['applyMailboxChange']>) => appStore.getState().applyMailboxChange(...a),
+  setMailboxFilters: (...a: Parameters<AppState['setMailboxFilters']>) => appStore.getState().setMailboxFilters(...a),
+  toggleMailboxRaw: (...a: Parameters<AppState['toggleMailboxRaw']>) => appStore.getState().toggleMailboxRaw(...a),
+  setMailboxError: (...a: Parameters<AppState['setMailboxError']>) => appStore.getState().setMailboxError(...a),
   setMode: (...a: Parameters<AppState['setMode']>) => appStore.getState().setMode(...a),
   setPromptInFlight: (...a: Parameters<AppState['setPromptInFlight']>) => appStore.getState().setPromptInFlight(...a),
   setPermissions: (...a: Parameters<AppState['setPermissions']>) => appStore.getState().setPermissions(...a),

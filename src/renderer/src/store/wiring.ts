@@ -2,12 +2,14 @@ import type { WorkspaceClient } from '../api/client'
 import { DisposableStore, toDisposable, type Disposable } from '../lib/lifecycle'
 import type { PaneRouter } from '../features/panes/paneRouter'
 import { setCommandApi } from './commands'
+import { wireMailbox } from '../features/mailbox/wireMailbox'
 import type { actions as appActions } from './store'
 
 /** The actions the wiring drives (the app's module-level `actions`, or a test store's). */
 export type WiringActions = Pick<
   typeof appActions,
   'applyEvent' | 'loadSnapshot' | 'beginResync' | 'setPermissions' | 'setConnection' | 'setError'
+  | 'applyMailboxPage' | 'applyMailboxChange' | 'setMailboxError'
 >
 
 /**
@@ -28,6 +30,8 @@ export function wireClient(client: WorkspaceClient, actions: WiringActions, rout
   // A lost acknowledgement only delays a resume until the next one (or main's stall timeout).
   router.setAckSender((agentId, chunk) => void client.request('pane.ack', { agentId, chunk }).catch(() => undefined))
   store.add(toDisposable(() => router.setAckSender(undefined)))
+  // the mailbox inspector lists the team's messages on every open and follows mailbox.changed
+  store.add(wireMailbox(client, actions))
   setCommandApi(client)
   store.add(toDisposable(() => setCommandApi(undefined)))
 

@@ -1,0 +1,44 @@
+import type { AgentView } from '../../../../shared/ipc'
+import { teamColorHex } from '../../../../shared/agentColors'
+
+/** An agent named in a message, as the inspector draws it: its pane's id (when it has one) and its colour. */
+export interface NamedAgent {
+  name: string
+  /** The id of its pane (`section.pane[data-agent-id]`); undefined for a name no pane belongs to (`user`). */
+  agentId: string | undefined
+  /** CSS colour of its dot. */
+  color: string
+}
+
+/**
+ * Resolves the agent names messages use (`alice`, `team-lead`) against the workspace's agents: the
+ * top-level agent of that name wins (a teammate or the leader, never a subagent that happens to
+ * share the name), the newest if a name was reused. The colour is the agent's own, else the team
+ * colour the message carried, else a stable colour of the name (SPEC §9.2 palette).
+ */
+export function resolveAgent(agents: Readonly<Record<string, AgentView>>, name: string, messageColor?: string): NamedAgent {
+  let found: AgentView | undefined
+  for (const a of Object.values(agents)) {
+    if (a.agentName !== name || a.depth !== 0) continue
+    if (!found || (a.startedAt ?? '') >= (found.startedAt ?? '')) found = a
+  }
+  return { name, agentId: found?.agentId, color: found?.color ?? teamColorHex(messageColor, name) }
+}
+
+/**
+ * Scrolls an agent's pane into view and flashes it (class `pane-highlight`, removed when its
+ * animation ends), so a click on a name in the inspector shows whose pane it is. The panes own
+ * their markup (`section.pane[data-agent-id]`); a pane that is not mounted (hidden, collapsed)
+ * is left alone and `false` returned.
+ */
+export function focusAgentPane(agentId: string, root: ParentNode = document): boolean {
+  const pane = root.querySelector<HTMLElement>(`section.pane[data-agent-id="${CSS.escape(agentId)}"]`)
+  if (!pane) return false
+  pane.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'smooth' })
+  pane.classList.remove('pane-highlight')
+  // restart the animation when the same pane is clicked twice in a row
+  void pane.offsetWidth
+  pane.classList.add('pane-highlight')
+  pane.addEventListener('animationend', () => pane.classList.remove('pane-highlight'), { once: true })
+  return true
+}

@@ -1,0 +1,32 @@
+import type { MailboxKind } from '../../../../shared/ipc'
+
+/** What each kind is called in the inspector (SPEC §9.3 types in words). */
+export const KIND_LABELS: Readonly<Record<MailboxKind, string>> = {
+  plain: 'Message',
+  idle_notification: 'Idle',
+  permission_request: 'Permission request',
+  permission_response: 'Permission answer',
+  plan_approval_request: 'Plan for approval',
+  plan_approval_response: 'Plan verdict',
+  shutdown_request: 'Shutdown request',
+  shutdown_approved: 'Shutdown approved',
+  shutdown_rejected: 'Shutdown rejected',
+  task_assignment: 'Task assignment',
+  mode_set_request: 'Mode change'
+}
+
+/** Local wall-clock time of an ISO timestamp, `HH:MM:SS`; the input itself when it is not a date. */
+export function timeOf(iso: string): string {
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return iso
+  return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })
+}
+
+/** JSON pretty-printed (2 spaces) when `text` is JSON, else `text` as it is: the card's "Raw" view. */
+export function prettyRaw(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2)
+  } catch {
+    return text
+  }
+}
