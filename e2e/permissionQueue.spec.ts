@@ -106,6 +106,12 @@ test('a worker teammate’s Bash requests: shown with their directory in the que
   await page.keyboard.press('d')
   const reason = third.getByRole('textbox', { name: 'Reason for denying' })
   await expect(reason).toBeFocused()
+  // Esc cancels the reason: the request still waits, with its buttons back
+  await reason.press('Escape')
+  await expect(reason).toHaveCount(0)
+  await expect(third.getByRole('button', { name: /^Deny/ })).toBeVisible()
+  await page.keyboard.press('d')
+  await expect(reason).toBeFocused()
   await reason.pressSequentially('not on this machine')
   await snap(page, testInfo, '03-deny-reason')
   await reason.press('Enter')

@@ -9,14 +9,14 @@ const key = (k: string, over: Partial<KeyLike> = {}): KeyLike => ({ key: k, shif
 const field = (tagName: string, classes: string[] = []) => ({ tagName, classList: { contains: (c: string) => classes.includes(c) } }) as unknown as EventTarget
 
 /** A real store, and a record of what the keys asked the card commands to do. */
-function setup(queueOnScreen = true) {
+function setup(onScreen: { queue: boolean; pane: boolean } = { queue: true, pane: true }) {
   const store = createAppStore()
   const ran: Array<[string, string, CardPlacement]> = []
   let blurred = 0
   const deps: PermissionKeyDeps = {
     store,
     run: (p, action, origin) => ran.push([p.requestId, action, origin]),
-    queueShows: () => queueOnScreen,
+    shows: () => onScreen,
     blur: () => void blurred++
   }
   return { store, ran, deps, blurred: () => blurred }
@@ -65,19 +65,31 @@ describe('permission keys', () => {
   })
 
   it('opens the reason field on the card the person used, else the queue’s when on screen, else the pane’s', () => {
-    const onScreen = setup(true)
-    onScreen.store.getState().setPermissions([permission({ requestId: 'a' })])
-    onPermissionKey(key('d'), onScreen.deps)
-    onScreen.store.getState().focusPermission('a', 'pane')
-    onPermissionKey(key('d'), onScreen.deps)
-    const hidden = setup(false)
-    hidden.store.getState().setPermissions([permission({ requestId: 'a' })])
-    onPermissionKey(key('d'), hidden.deps)
-    expect([...onScreen.ran, ...hidden.ran]).toEqual([
+    const both = setup()
+    both.store.getState().setPermissions([permission({ requestId: 'a' })])
+    onPermissionKey(key('d'), both.deps)
+    both.store.getState().focusPermission('a', 'pane')
+    onPermissionKey(key('d'), both.deps)
+    const paneOnly = setup({ queue: false, pane: true })
+    paneOnly.store.getState().setPermissions([permission({ requestId: 'a' })])
+    onPermissionKey(key('d'), paneOnly.deps)
+    // the card used is gone from the screen (the drawer switched tabs): the one still shown
+    paneOnly.store.getState().focusPermission('a', 'queue')
+    onPermissionKey(key('d'), paneOnly.deps)
+    expect([...both.ran, ...paneOnly.ran]).toEqual([
       ['a', 'deny', 'queue'],
+      ['a', 'deny', 'pane'],
       ['a', 'deny', 'pane'],
       ['a', 'deny', 'pane']
     ])
+  })
+
+  it('never answers a request none of whose cards is on screen', () => {
+    const { store, ran, deps } = setup({ queue: false, pane: false })
+    store.getState().setPermissions([permission({ requestId: 'a' })])
+    expect(onPermissionKey(key('a'), deps)).toBe(false)
+    expect(onPermissionKey(key('d'), deps)).toBe(false)
+    expect(ran).toEqual([])
   })
 
   it('Esc closes an open reason field first, then lets go of the focused card, then does nothing', () => {

@@ -10,8 +10,11 @@ export interface PermissionKeyDeps {
   store: StoreApi<AppState>
   /** Carries out an answer or opens the reason field (answer.ts `runAction`). */
   run(p: PendingPermission, action: Exclude<ShortcutAction, 'dismiss'>, origin: CardPlacement): void
-  /** Whether the global queue's card of this request is on screen (the drawer may show another tab). */
-  queueShows(requestId: string): boolean
+  /**
+   * Which of this request's cards are on screen: the queue's (the drawer may show another tab)
+   * and the one pinned to its agent's pane (the pane may be hidden or collapsed).
+   */
+  shows(requestId: string): { queue: boolean; pane: boolean }
   /** Takes DOM focus off a permission card, if one has it. */
   blur(): void
 }
@@ -22,7 +25,8 @@ export interface PermissionKeyDeps {
  * — on the card the person last used, else the queue's when the queue is on screen, else the
  * pane's — and `Esc` closes an open reason field, else lets go of the focused card so the keys act
  * on the oldest again. The active request is the focused card's, else the oldest. Nothing happens
- * while the person types in a field, or to a request whose answer is on its way.
+ * while the person types in a field, to a request whose answer is on its way, or to one none of
+ * whose cards is on screen (a key never answers what the person cannot see).
  * @returns true when the key was a shortcut that did something (the caller then prevents its default).
  */
 export function onPermissionKey(e: KeyLike, deps: PermissionKeyDeps): boolean {
@@ -43,7 +47,10 @@ export function onPermissionKey(e: KeyLike, deps: PermissionKeyDeps): boolean {
   const active = selectActivePermission(state)
   if (!active) return false
   if (permissions.responding[active.requestId]) return true
-  const origin = permissions.focusedPlacement ?? (deps.queueShows(active.requestId) ? 'queue' : 'pane')
+  const on = deps.shows(active.requestId)
+  if (!on.queue && !on.pane) return false
+  const used = permissions.focusedPlacement
+  const origin = used !== undefined && on[used] ? used : on.queue ? 'queue' : 'pane'
   deps.run(active, action, origin)
   return true
 }

@@ -6,10 +6,14 @@ import { onPermissionKey } from './keyboard'
 let mounted = 0
 let uninstall: (() => void) | undefined
 
-/** Whether the queue's card of a request is laid out (the drawer may show another tab, or none). */
-function queueShows(requestId: string): boolean {
-  const card = document.querySelector(`section.perm-card[data-placement="queue"][data-request-id="${CSS.escape(requestId)}"]`)
+/** Whether a card of a request is laid out (the drawer may show another tab; a pane may be hidden). */
+function cardShows(requestId: string, placement: 'queue' | 'pane'): boolean {
+  const card = document.querySelector(`section.perm-card[data-placement="${placement}"][data-request-id="${CSS.escape(requestId)}"]`)
   return card !== null && card.getClientRects().length > 0
+}
+
+function shows(requestId: string): { queue: boolean; pane: boolean } {
+  return { queue: cardShows(requestId, 'queue'), pane: cardShows(requestId, 'pane') }
 }
 
 function blurCard(): void {
@@ -19,7 +23,7 @@ function blurCard(): void {
 
 function install(): () => void {
   const onKey = (e: KeyboardEvent): void => {
-    if (onPermissionKey(e, { store: appStore, run: runAction, queueShows, blur: blurCard })) e.preventDefault()
+    if (onPermissionKey(e, { store: appStore, run: runAction, shows, blur: blurCard })) e.preventDefault()
   }
   // Capture phase: xterm stops the propagation of keys pressed in a focused pane.
   window.addEventListener('keydown', onKey, true)
