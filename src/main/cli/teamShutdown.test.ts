@@ -61,6 +61,10 @@ function expectFreedAndDeleted(r: Awaited<ReturnType<typeof run>>, name: string)
   const list = r.outputOf('TaskList').at(-1)!
   expect(list).toMatch(/#1 \[pending\] Survey the code/)
   expect(list).not.toContain(name)
+  // and the stream said so (the pane header and the dashboard drop the task)
+  const last = ofType(r.events, 'task_updated').filter((e) => (e.task as { id: number }).id === 1).at(-1)!.task as { status: string; owner?: string }
+  expect(last.status).toBe('pending')
+  expect(last.owner).toBeUndefined()
   expect(r.outputOf('TeamDelete').at(-1)).toContain("Team 'crew' deleted")
   expect(r.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
 }

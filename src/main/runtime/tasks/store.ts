@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { NAME_PATTERN } from '../../../shared/teams'
 import { TASK_SCHEMA_VERSION, type ClaimResult, type Task, type TaskChange, type TaskStatus } from '../../../shared/tasks'
@@ -196,9 +196,11 @@ export class TaskStore {
 
   /**
    * Returns every unfinished task owned by `agent` to `pending` with no owner (SPEC §9.5: when a
-   * teammate exits, however it exits). Returns the released tasks.
+   * teammate exits, however it exits). Returns the released tasks. A task list that no longer
+   * exists (the team was deleted) has nothing to release and is not created again by the lock.
    */
   async releaseOwnedBy(agent: string): Promise<Task[]> {
+    if (!existsSync(this.dir)) return []
     return this.locked(() => {
       const released: Task[] = []
       for (const t of this.files.readAll().tasks.values()) {
