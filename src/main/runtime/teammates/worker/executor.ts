@@ -21,7 +21,7 @@ export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3_000
 /** Default V8 old-generation cap of one worker teammate, MB (an idle one needs well under 100). */
 export const DEFAULT_WORKER_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({ maxOldGenerationSizeMb: 512 })
 
-/** How long a worker may take from its creation to `ready` (loading the bundle), ms. */
+/** How long a worker may take from its creation to its loop's first event (loading the bundle, then starting the runner), ms. */
 const STARTUP_TIMEOUT_MS = 30_000
 
 /** How long a worker may take to end by itself after posting `done`, ms; then it is terminated. */
@@ -63,8 +63,9 @@ type EndedBy =
  * `prompter` tagged with its name, its events are re-emitted on `bus`.
  *
  * Whatever a worker does — throws, hangs (no heartbeat → `terminate()`), runs out of memory, calls
- * `process.exit` — the main process lives on: `exited` resolves `crashed` (within the heartbeat
- * timeout plus a moment for a hang), after every PTY process the worker started is killed and
+ * `process.exit` — the main process lives on: `exited` resolves `crashed` (for a hang: within the
+ * heartbeat timeout plus a moment once its loop is running, within the startup bound of 30 s
+ * before that), after every PTY process the worker started is killed and
  * verified gone and its open permission questions are cancelled (the leader's prompter sees the
  * abort). `reported` is true only when the worker posted `done` after its runner's cleanup.
  */
@@ -171,6 +172,9 @@ class WorkerTeammate {
   private readonly startedAt = Date.now()
   private lastSign = Date.now()
   private isReady = false
+  /** Its loop has run: the first forwarded event came (until then the startup bound applies, not the heartbeat). */
+  private isRunning = false
+  private terminating = false
   private ending = false
   private done: Extract<WorkerToMain, { type: 'done' }> | undefined
   private workerError: Error | undefined
@@ -254,6 +258,7 @@ class WorkerTeammate {
         this.resolveReady()
         return
       case 'event': {
+        this.isRunning = true
         const parsed = parseForwardedEvent(message.event)
         if (parsed.ok) this.options.bus.emit(parsed.event as RuntimeEventInput)
         else this.options.bus.emit({ type: 'notice', level: 'warning', message: `Worker teammate ${this.config.agentId} sent an invalid event, dropped: ${parsed.message}`, agentId: this.config.agentId, agentName: this.config.name })
@@ -303,7 +308,10 @@ class WorkerTeammate {
     // messages already queued are signs of life: take them before judging (the main thread may have been busy)
     this.drain()
     const now = Date.now()
-    if (!this.isReady) {
+    // loading the bundle and the first calls into it (settings, model client, project context) may
+    // starve a worker's timers for seconds on a loaded machine: until its loop has emitted its first
+    // event only the startup bound applies, so a slow start is not taken for a hang
+    if (!this.isReady || !this.isRunning) {
       if (now - this.startedAt > STARTUP_TIMEOUT_MS) this.end({ kind: 'startup' })
       return
     }
@@ -317,7 +325,8 @@ class WorkerTeammate {
   }
 
   private end(by: EndedBy): void {
-    if (!this.alive) return
+    if (!this.alive || this.terminating) return
+    this.terminating = true
     this.endedBy ??= by
     void this.worker.terminate()
   }
@@ -355,7 +364,7 @@ class WorkerTeammate {
       case 'heartbeat':
         return { status: 'crashed', reported: false, reason: `heartbeat lost for ${(by.silentMs / 1000).toFixed(1)} s: the worker stopped responding and was terminated` }
       case 'startup':
-        return { status: 'crashed', reported: false, reason: `the worker did not get ready within ${STARTUP_TIMEOUT_MS / 1000} s and was terminated` }
+        return { status: 'crashed', reported: false, reason: `the worker did not start its loop within ${STARTUP_TIMEOUT_MS / 1000} s and was terminated` }
       case 'protocol':
         return { status: 'crashed', reported: false, reason: by.message }
     }
