@@ -11,16 +11,18 @@ export interface NamedAgent {
 }
 
 /**
- * Resolves the agent names messages use (`alice`, `team-lead`) against the workspace's agents: the
- * top-level agent of that name wins (a teammate or the leader, never a subagent that happens to
- * share the name), the newest if a name was reused. The colour is the agent's own, else the team
- * colour the message carried, else a stable colour of the name (SPEC §9.2 palette).
+ * Resolves the agent names messages use (`alice`, `team-lead`) against the workspace's agents: a
+ * teammate's id is `name@team` (SPEC §9.1) and the leader's `team-lead`; among several matches
+ * (a name reused after a teammate left) the newest wins, and a teammate or the leader beats a
+ * subagent that happens to share the name. The colour is the agent's own, else the team colour
+ * the message carried, else a stable colour of the name (SPEC §9.2 palette).
  */
 export function resolveAgent(agents: Readonly<Record<string, AgentView>>, name: string, messageColor?: string): NamedAgent {
   let found: AgentView | undefined
+  const rank = (a: AgentView): number => (a.backend || a.agentId === name ? 1 : 0)
   for (const a of Object.values(agents)) {
-    if (a.agentName !== name || a.depth !== 0) continue
-    if (!found || (a.startedAt ?? '') >= (found.startedAt ?? '')) found = a
+    if (a.agentId !== name && !a.agentId.startsWith(`${name}@`) && a.agentName !== name) continue
+    if (!found || rank(a) > rank(found) || (rank(a) === rank(found) && (a.startedAt ?? '') >= (found.startedAt ?? ''))) found = a
   }
   return { name, agentId: found?.agentId, color: found?.color ?? teamColorHex(messageColor, name) }
 }
