@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { parseMessageBody } from '../../../shared/mailbox'
 import { PermissionModeSchema, type PermissionMode } from '../../../shared/permissions'
@@ -160,6 +162,12 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
         // released and inactive before the leader hears of it, so its TeamDelete right after succeeds
         await tasks.releaseOwnedBy(name).catch(() => [] as Task[])
         await teams.setActive(team, name, false)
+        // the leader may already have deleted the team (its last member went inactive just now): a
+        // send would recreate the deleted team's inbox folder, and nobody would read it
+        if (!existsSync(join(teams.teamDir(team), 'config.json'))) {
+          outcome = 'shutdown'
+          return { reason: 'shutdown', requestId: shutdown.requestId }
+        }
         await mailbox.send(team, leader, { from: name, text: JSON.stringify({ type: 'shutdown_approved', requestId: shutdown.requestId, from: name }), summary: `${name} is shutting down`, ...(member.color ? { color: member.color } : {}) })
         teamContext.emit({ agentId: identity.id, agentName: name }, { type: 'message_sent', from: name, to: leader, kind: 'shutdown_approved' })
         outcome = 'shutdown'
