@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseMessageBody } from '../../../shared/mailbox'
 import { createMailbox } from '../mailbox'
@@ -190,8 +190,17 @@ describe('swarmdesk teammate (process backend)', () => {
     await until('idle', async () => (await leadInbox(team)).some((m) => m.type === 'idle_notification'))
     // her inbox becomes unreadable: the next look at it fails
     const inbox = join(home, 'teams', team, 'inboxes', 'alice', 'new')
-    rmSync(inbox, { recursive: true, force: true })
-    writeFileSync(inbox, 'not a directory')
+    // (the idle teammate's inbox watch may be re-creating folders meanwhile: insist until it is a file)
+    await until('the inbox replaced by a file', () => {
+      try {
+        rmSync(inbox, { recursive: true, force: true })
+        mkdirSync(dirname(inbox), { recursive: true })
+        writeFileSync(inbox, 'not a directory', { flag: 'wx' })
+      } catch {
+        return false
+      }
+      return statSync(inbox).isFile()
+    })
     await tasks.create({ subject: 'wake-up call' })
     expect(await exit).toBe(1)
     expect(stderr()).toMatch(/crashed: .*ENOTDIR/)
