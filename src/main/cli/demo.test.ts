@@ -3,15 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../shared/events'
-import { runCli } from './testing'
+import { ofType, runCli } from './testing'
 
 let home: string
 beforeEach(() => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
 })
 afterEach(() => rmSync(home, { recursive: true, force: true }))
-
-const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
 
 describe('swarmdesk demo', () => {
   it('surveys the sample project, runs its tests in a PTY, asks before the edit, fixes the bug', async () => {

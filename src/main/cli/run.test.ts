@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../shared/events'
-import { runCli, tempWorkspace } from './testing'
+import { ofType, runCli, tempWorkspace } from './testing'
 
 let home: string
 let work: string
@@ -14,8 +14,6 @@ beforeEach(() => {
 afterEach(() => cleanup())
 
 const env = (): Record<string, string> => ({ SWARMDESK_HOME: home, ANTHROPIC_API_KEY: '' })
-const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
-
 function scenario(name: string, yaml: string): string {
   const file = join(home, name)
   writeFileSync(file, yaml)

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../shared/events'
 import { startScriptedServer } from '../runtime/scripted'
-import { runCli, tempWorkspace } from './testing'
+import { ofType, runCli, tempWorkspace } from './testing'
 
 let home: string
 let work: string
@@ -14,8 +14,6 @@ beforeEach(() => {
   writeFileSync(join(work, 'todo.txt'), 'TODO: ship it\n')
 })
 afterEach(() => cleanup())
-
-const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
 
 describe('swarmdesk run with subagents', () => {
   it('streams a built-in Explore and a background agent: parent and depth, one notification, and the Explore request is read-only without project instructions', async () => {

@@ -1,23 +1,17 @@
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../shared/events'
 import { resourcesDir } from '../runtime/workspace/resources'
-import { runCli, tempWorkspace } from './testing'
+import { ofType, runCli, useTempWorkspace } from './testing'
 
-let home: string
-let work: string
-let cleanup: () => void
-beforeEach(() => {
-  ;({ home, work, cleanup } = tempWorkspace())
+const ws = useTempWorkspace(({ work }) => {
   cpSync(join(resourcesDir(), 'demo', 'project'), work, { recursive: true })
 })
-afterEach(() => cleanup())
-
-const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
 
 describe('swarmdesk run with an agent team (resources/demo/team.yaml)', () => {
   it('runs a team of two worker and one process teammate through five tasks, a permission, messages, shutdown and TeamDelete', async () => {
+    const { home, work } = ws
     const scenario = join(resourcesDir(), 'demo', 'team.yaml')
     const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--approve', 'all', '--json', 'Document this project with a team'], { env: { SWARMDESK_HOME: home } })
     expect(run.stderr).toBe('')

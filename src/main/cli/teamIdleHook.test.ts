@@ -1,21 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EventOf, RuntimeEvent } from '../../shared/events'
-import { runCli, tempWorkspace } from './testing'
+import { describe, expect, it } from 'vitest'
+import type { RuntimeEvent } from '../../shared/events'
+import { ofType, runCli, useTempWorkspace } from './testing'
 
 // SPEC §9.9: a TeammateIdle hook exiting 2 keeps a teammate working — but a shutdown request
 // always wins over it. The hook comes from the leader's --settings file, which teammates share.
 
-let home: string
-let work: string
-let cleanup: () => void
-beforeEach(() => {
-  ;({ home, work, cleanup } = tempWorkspace())
-})
-afterEach(() => cleanup())
-
-const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+const ws = useTempWorkspace()
 
 const SCENARIO = `
 agents:
@@ -42,6 +34,7 @@ ${'    - { text: "Done." }\n'.repeat(4)}`
 
 describe('the TeammateIdle hook and a shutdown request (SPEC §9.9)', () => {
   it('a hook that always exits 2 does not keep a teammate from a waiting shutdown request', async () => {
+    const { home, work } = ws
     const log = join(home, 'idle-hook.log')
     const settings = join(home, 'hooks.json')
     const command = `echo ran >> ${log}; echo "keep checking" >&2; exit 2`

@@ -1,23 +1,15 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EventOf, RuntimeEvent } from '../../shared/events'
-import { runCli, tempWorkspace } from './testing'
+import { describe, expect, it } from 'vitest'
+import type { RuntimeEvent } from '../../shared/events'
+import { ofType, runCli, useTempWorkspace } from './testing'
 
 // Permission sync (SPEC §9.7) through both teammate backends, headless: the teammate's own rules
 // and mode are evaluated first — here a rule from the leader's --settings file, which teammates
 // share — and only what still needs a decision reaches the leader's queue, tagged with the
 // teammate. A bypassPermissions teammate never asks.
 
-let home: string
-let work: string
-let cleanup: () => void
-beforeEach(() => {
-  ;({ home, work, cleanup } = tempWorkspace())
-})
-afterEach(() => cleanup())
-
-const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+const ws = useTempWorkspace()
 
 const checks = (name: string) => `
   ${name}:
@@ -40,6 +32,7 @@ ${'    - { text: "Noted." }\n'.repeat(16)}${checks('dora')}${checks('eli')}${che
 
 describe('teammate permission requests (SPEC §9.7)', () => {
   it("a default teammate's Bash request reaches the leader's queue tagged with its name through both backends, after the shared rules; a bypassPermissions teammate never asks", async () => {
+    const { home, work } = ws
     const scenario = join(home, 'perm.yaml')
     writeFileSync(scenario, SCENARIO)
     const settings = join(home, 'rules.json')

@@ -1,18 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EventOf, RuntimeEvent } from '../../shared/events'
-import { runCli, tempWorkspace } from './testing'
+import { describe, expect, it } from 'vitest'
+import type { RuntimeEvent } from '../../shared/events'
+import { ofType, runCli, useTempWorkspace } from './testing'
 
-let home: string
-let work: string
-let cleanup: () => void
-beforeEach(() => {
-  ;({ home, work, cleanup } = tempWorkspace())
-})
-afterEach(() => cleanup())
-
-const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+const ws = useTempWorkspace()
 
 const SCENARIO = `
 agents:
@@ -49,6 +41,7 @@ agents:
 
 describe('a plan-required teammate (SPEC §9.8)', () => {
   it('cannot write before approval, stays in plan mode with the feedback after a rejection, and writes once the leader approves', async () => {
+    const { home, work } = ws
     const scenario = join(home, 'plan.yaml')
     writeFileSync(scenario, SCENARIO)
     const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--approve', 'all', '--json', 'Have pat write notes'], { env: { SWARMDESK_HOME: home } })

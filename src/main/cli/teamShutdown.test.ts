@@ -1,22 +1,14 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EventOf, RuntimeEvent } from '../../shared/events'
-import { runCli, tempWorkspace } from './testing'
+import { describe, expect, it } from 'vitest'
+import type { RuntimeEvent } from '../../shared/events'
+import { ofType, runCli, useTempWorkspace } from './testing'
 
 // The shutdown protocol of SPEC §9.5 run headless through the CLI: a teammate approves (and
 // exits), rejects with a reason (and keeps working), or ignores the request (and is killed after
 // the timeout). Each time its task goes back to pending with no owner and TeamDelete succeeds.
 
-let home: string
-let work: string
-let cleanup: () => void
-beforeEach(() => {
-  ;({ home, work, cleanup } = tempWorkspace())
-})
-afterEach(() => cleanup())
-
-const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+const ws = useTempWorkspace()
 
 /** The leader's opening: a team, one task owned by `name` before it exists (so nobody else may claim it), then `name` spawned. */
 function opening(name: string, backend: 'worker' | 'process'): string {
@@ -40,6 +32,7 @@ ${'    - { text: "Noted." }\n'.repeat(10)}`
 const done = '    - { text: "Done." }\n'.repeat(6)
 
 async function run(name: string, scenario: string, settings?: object) {
+  const { home, work } = ws
   const file = join(home, `${name}.yaml`)
   writeFileSync(file, scenario)
   const args = ['run', '--cwd', work, '--scenario', file, '--json']

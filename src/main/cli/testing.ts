@@ -3,7 +3,8 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseRuntimeEvent, type RuntimeEvent } from '../../shared/events'
+import { afterEach, beforeEach } from 'vitest'
+import { parseRuntimeEvent, type EventOf, type RuntimeEvent } from '../../shared/events'
 
 /** The `swarmdesk` executable of this checkout, as `npm ci` leaves it. */
 export const SWARMDESK_BIN = fileURLToPath(new URL('../../../bin/swarmdesk', import.meta.url))
@@ -66,6 +67,38 @@ export function tempWorkspace(): { home: string; work: string; cleanup: () => vo
     cleanup: () => {
       rmSync(home, { recursive: true, force: true })
       rmSync(work, { recursive: true, force: true })
+    }
+  }
+}
+
+/** The events of one type in a run's stream, typed by it. */
+export const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T): EventOf<T>[] => events.filter((e): e is EventOf<T> => e.type === type)
+
+/**
+ * A fresh {@link tempWorkspace} for every test of the calling file (registers vitest's
+ * `beforeEach`/`afterEach`). Read `home` and `work` from the returned object inside a test; they
+ * change from test to test. `prepare` runs after each is made (e.g. to copy a project in).
+ */
+export function useTempWorkspace(prepare?: (dirs: { home: string; work: string }) => void): { readonly home: string; readonly work: string } {
+  let current: ReturnType<typeof tempWorkspace> | undefined
+  beforeEach(() => {
+    current = tempWorkspace()
+    prepare?.(current)
+  })
+  afterEach(() => {
+    current?.cleanup()
+    current = undefined
+  })
+  const get = (): ReturnType<typeof tempWorkspace> => {
+    if (!current) throw new Error('useTempWorkspace: the workspace exists only inside a test')
+    return current
+  }
+  return {
+    get home() {
+      return get().home
+    },
+    get work() {
+      return get().work
     }
   }
 }
