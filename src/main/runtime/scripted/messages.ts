@@ -28,7 +28,7 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
     // Recorded as null and refused below, after authentication.
   }
   const agent = { name: header(req, 'x-swarmdesk-agent-name'), type: header(req, 'x-swarmdesk-agent-type'), id: header(req, 'x-swarmdesk-agent-id') }
-  state.log.push({ index: state.log.length, time: new Date(state.clock()).toISOString(), headers: headerRecord(req), body, agentName: agent.name, agentId: agent.id })
+  state.log.push({ index: state.log.length, time: new Date(state.clock()).toISOString(), headers: headerRecord(req), body, ...(raw !== undefined ? { rawBody: raw } : {}), agentName: agent.name, agentId: agent.id })
   state.stats.requests++
 
   const key = header(req, 'x-api-key') ?? /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '')?.[1]

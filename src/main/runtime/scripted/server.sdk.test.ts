@@ -64,11 +64,16 @@ describe('scripted server through the real SDK', () => {
     expect(server.requests().map((r) => r.agentId)).toEqual(['lead-1', 'lead-1'])
   })
 
-  it('records every request with headers, parsed body and agent identity', async () => {
+  it('records every request with headers, parsed body, the raw body and agent identity', async () => {
     const { client, server } = await start()
     await client.messages.create(ask, lead)
     const [entry] = server.requests()
     expect(entry.index).toBe(0)
+    expect(JSON.parse(entry.rawBody!)).toEqual(entry.body)
+    // exactly what came over the wire, spacing and key order included
+    const raw = '{ "model":"claude-sonnet-5",  "max_tokens":16,"messages":[{"role":"user","content":"hi"}]}'
+    await fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'x-swarmdesk-agent-name': 'team-lead' }, body: raw })
+    expect(server.requests()[1]!.rawBody).toBe(raw)
     expect(entry.agentName).toBe('team-lead')
     expect(entry.body).toMatchObject({ model: 'claude-sonnet-5', max_tokens: 1024, messages: ask.messages })
     expect(entry.headers['authorization']).toBe('Bearer test')

@@ -12,6 +12,11 @@ export interface RecordedRequest {
   headers: Record<string, string>
   /** The JSON-parsed body, or null when it was not JSON. */
   body: unknown
+  /**
+   * The body exactly as received (UTF-8 text; SPEC §13 "the raw bodies"): byte-level checks such
+   * as a fork's prompt prefix compare this. Absent when the body exceeded the size limit.
+   */
+  rawBody?: string
   agentName?: string
   agentId?: string
 }
