@@ -120,8 +120,13 @@ test('the pane grid: layouts, hide and restore with scrollback, maximise, search
   expect((await heads())[0]).toBe(subagentId)
   const handle = pane(page, ALICE).getByRole('button', { name: "Move alice's pane" })
   await handle.focus()
+  // each step waits for the drag library's own announcement: on a loaded machine a key pressed
+  // before the lift or the move was measured is lost
+  const announced = page.locator('[id^="DndLiveRegion"]')
   await page.keyboard.press('Space')
+  await expect(announced).toContainText(new RegExp(`Picked up draggable item ${ALICE}|moved over droppable area ${ALICE}\\.`))
   await page.keyboard.press('ArrowLeft')
+  await expect(announced).toContainText(`moved over droppable area ${subagentId}`)
   await page.keyboard.press('Space')
   await expect.poll(heads).toEqual([ALICE, subagentId])
 

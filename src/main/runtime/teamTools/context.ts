@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { RuntimeEventInput } from '../../../shared/events'
 import type { EventBus } from '../events/bus'
 import type { HookRunner } from '../hooks'
-import { Emitter, type Disposable } from '../lifecycle/disposable'
+import { Emitter, toDisposable, type Disposable } from '../lifecycle/disposable'
 import { writeFileAtomicSync } from '../locks'
 import type { WithoutAgent } from '../loop/types'
 import { createMailbox, type Mailbox } from '../mailbox'
@@ -39,6 +39,13 @@ export interface TeamContext {
   /** Called after {@link setTeam} changes the team (TeamCreate, TeamDelete). */
   onDidChangeTeam(listener: (team: string | undefined) => void): Disposable
   /**
+   * Called by TeamDelete just before the team's files go (e.g. the mailbox inspector reads the
+   * inboxes one last time); awaited, but never longer than {@link WILL_DELETE_TEAM_BOUND_MS}.
+   */
+  onWillDeleteTeam(listener: (team: string) => Promise<void>): Disposable
+  /** Runs the {@link onWillDeleteTeam} listeners for `team` (bounded; a failing listener is ignored). */
+  willDeleteTeam(team: string): Promise<void>
+  /**
    * The task list the task tools use: the team's when there is one, else the session's own
    * `session-<first 8 of sessionId>` (Claude Code keeps a task list per session even without a
    * team; the name cannot clash with a team's because TeamCreate names never come from here).
@@ -49,6 +56,9 @@ export interface TeamContext {
   /** Emits `event` on the session's bus in `caller`'s name (SPEC §14). */
   emit(caller: Caller, event: WithoutAgent<RuntimeEventInput>): void
 }
+
+/** Milliseconds TeamDelete waits at most for its {@link TeamContext.onWillDeleteTeam} listeners. */
+export const WILL_DELETE_TEAM_BOUND_MS = 2_000
 
 /** Inputs of {@link createTeamContext}. */
 export interface TeamContextOptions {
@@ -80,6 +90,7 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
   let current = restoreTeam(options.teamFile, options.home)
   const stores = new Map<string, TaskStore>()
   const teamChanged = new Emitter<string | undefined>()
+  const willDelete = new Set<(team: string) => Promise<void>>()
   return {
     home: options.home,
     sessionId: options.sessionId,
@@ -89,6 +100,17 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
     hooks: options.hooks,
     team: () => current,
     onDidChangeTeam: teamChanged.event,
+    onWillDeleteTeam: (listener) => {
+      willDelete.add(listener)
+      return toDisposable(() => willDelete.delete(listener))
+    },
+    willDeleteTeam: async (team) => {
+      const all = Promise.all([...willDelete].map((l) => l(team).catch(() => undefined)))
+      let timer: NodeJS.Timeout | undefined
+      const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, WILL_DELETE_TEAM_BOUND_MS)))
+      await Promise.race([all, bound])
+      clearTimeout(timer)
+    },
     setTeam: (team) => {
       current = team
       teamChanged.fire(team)

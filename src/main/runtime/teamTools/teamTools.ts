@@ -64,6 +64,9 @@ export const TeamDeleteTool: Tool<z.infer<typeof TeamDeleteInputSchema>> = {
     const team = teamContextOf(ctx, 'TeamDelete')
     const current = team.team()
     if (!current) throw new ToolError('This session has no team to delete.')
+    // refused while a teammate is active: check before telling anyone the team is going
+    const config = await asToolErrors(async () => team.teams.read(current))
+    if (!config.members.some((m) => m.isActive && m.agentId !== config.leadAgentId)) await team.willDeleteTeam(current)
     await asToolErrors(() => team.teams.delete(current))
     team.setTeam(undefined)
     return { content: `Team '${current}' deleted: its config, inboxes and task list are gone.` }

@@ -5,6 +5,7 @@ import { MailboxMessageSchema, parseMessageBody, type MailboxMessage, type Proto
 import { DisposableStore, Emitter, type Disposable } from '../lifecycle/disposable'
 import { DEFAULT_POLL_MS } from '../mailbox'
 import { isMessageFile } from '../mailbox/names'
+import type { TeamContext } from '../teamTools'
 
 /** Options of {@link MailboxFeed}. */
 export interface MailboxFeedOptions {
@@ -96,6 +97,16 @@ export class MailboxFeed implements Disposable {
       total: this.entries.length,
       dropped: this.dropped
     }
+  }
+
+  /**
+   * Reads the followed team's inboxes once more, now, and resolves when done: called just before
+   * TeamDelete removes them, so the last deliveries and reads are not lost with the folder.
+   */
+  async flush(): Promise<void> {
+    if (this.disposed || this.deleted || this.team === undefined) return
+    for (const scan of this.inboxes.values()) this.track(scan)
+    await this.settled()
   }
 
   /** Resolves once every scan started so far has finished (tests; a scan never rejects). */
@@ -475,20 +486,23 @@ function firstLine(text: string, max = 140): string {
 
 /**
  * A {@link MailboxFeed} that follows the session's team: the one it leads now (a resumed
- * session's), then every TeamCreate / TeamDelete (`onDidChangeTeam`, teamTools/context.ts).
+ * session's), then every TeamCreate / TeamDelete (`onDidChangeTeam`, teamTools/context.ts),
+ * reading the inboxes one last time before TeamDelete removes them (`onWillDeleteTeam`).
  * `team` undefined (no team tools in this session): the feed stays empty.
  */
 export function followTeamMailboxes(
-  team: { team(): string | undefined; onDidChangeTeam(listener: (team: string | undefined) => void): Disposable } | undefined,
+  team: Pick<TeamContext, 'team' | 'onDidChangeTeam' | 'onWillDeleteTeam'> | undefined,
   options: MailboxFeedOptions
 ): MailboxFeed {
   const feed = new MailboxFeed(options)
   if (!team) return feed
   feed.follow(team.team())
   const sub = team.onDidChangeTeam((t) => feed.follow(t))
+  const last = team.onWillDeleteTeam(() => feed.flush())
   const dispose = feed.dispose.bind(feed)
   feed.dispose = () => {
     sub.dispose()
+    last.dispose()
     dispose()
   }
   return feed
