@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { runUiBenchmark } from './uiBench'
+
+/**
+ * A tiny load (2 panes, 2 s) through the whole benchmark: the real web host, PTYs and built
+ * renderer in Chromium, then the bare xterm.js baseline. It checks the benchmark did the work it
+ * reports, never a timing: every byte the producers wrote reached the page whole and in order,
+ * the terminals show the last line, frames and keystrokes were measured.
+ *
+ * It needs Debian's chromium and the built renderer (`npm ci` builds it through `prepare`, and
+ * `npm run build` refreshes it), like the e2e tests, yet it lives here beside the benchmark it
+ * checks, so the benchmark cannot rot unnoticed; it takes about 30 s of the unit run.
+ */
+describe('UI benchmark', () => {
+  it('counts every byte the producers wrote as received, and measures frames, keystrokes and memory, in Swarmdesk and the baseline', async () => {
+    const result = await runUiBenchmark([{ name: 'tiny', panes: 2, visible: 2, bytesPerSecond: 50 * 1024, seconds: 2 }])
+    expect(result.name).toBe('ui')
+    const [tiny] = result.scenarios
+    expect(tiny).toBeDefined()
+    for (const f of [tiny!.swarmdesk, tiny!.baseline]) {
+      // 2 producers × floor(51200 × 2 / 120) lines of 120 bytes
+      expect(f.bytesProduced).toBe(2 * 853 * 120)
+      expect(f.bytesReceived).toBe(f.bytesProduced)
+      expect(f.bytesDropped).toBe(0)
+      expect(f.lineGaps).toBe(0)
+      expect(f.corruptLines).toBe(0)
+      expect(f.frames).toBeGreaterThan(0)
+      expect(f.frameP95Ms).toBeGreaterThanOrEqual(f.frameP50Ms)
+      expect(f.inputSamples).toBeGreaterThan(0)
+      expect(f.firstPaintMs).toBeGreaterThan(0)
+      expect(f.visiblePanes).toBe(2)
+      expect(f.renderers.webgl + f.renderers.dom).toBe(2)
+    }
+    expect(tiny!.swarmdesk.lastLinesShown).toBe(2)
+    expect(tiny!.swarmdesk.paneDataPushes).toBeGreaterThan(0)
+    expect(['pass', 'fail']).toContain(result.verdict)
+  }, 180_000)
+})

@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { packageRoot } from '../../src/main/runtime/packageRoot'
+import { runBaseline, startBaselineSite } from './baselineRun'
+import { launchBenchBrowser } from './chromium'
+import type { UiFigures } from './measure'
+import type { UiLoad } from './scenario'
+import { runSwarmdesk, type SwarmdeskFigures } from './swarmdeskRun'
+
+/** Targets (issue 7, Benchmark). Times in ms, memory in MiB. */
+export const TARGETS = { frameP95Ms: 33, inputP95Ms: 50, memoryGrowthMB: 50, bytesDropped: 0, firstPaintMs: 1000 } as const
+
+/** The two loads of the issue: 16 panes at 50 KB/s all visible; 16 panes at 200 KB/s with 4 visible. */
+export const FULL_LOADS: Array<UiLoad & { name: string }> = [
+  { name: '16 visible @ 50 KB/s', panes: 16, visible: 16, bytesPerSecond: 50 * 1024, seconds: 20 },
+  { name: '16 (4 visible) @ 200 KB/s', panes: 16, visible: 4, bytesPerSecond: 200 * 1024, seconds: 20 }
+]
+
+/** One load: Swarmdesk beside the baseline, and which of Swarmdesk's figures missed a target. */
+export interface UiScenarioResult extends UiLoad {
+  name: string
+  swarmdesk: SwarmdeskFigures
+  baseline: UiFigures
+  missed: string[]
+}
+
+export interface UiBenchResult {
+  name: 'ui'
+  scenarios: UiScenarioResult[]
+  target: string
+  verdict: 'pass' | 'fail'
+}
+
+/** Swarmdesk's figures that miss a target, as `figure value > target`. */
+export function missedTargets(f: SwarmdeskFigures): string[] {
+  const missed: string[] = []
+  if (!(f.frameP95Ms <= TARGETS.frameP95Ms)) missed.push(`frameP95Ms ${f.frameP95Ms} > ${TARGETS.frameP95Ms}`)
+  if (!(f.inputP95Ms <= TARGETS.inputP95Ms) || f.inputSamples === 0) missed.push(`inputP95Ms ${f.inputP95Ms} > ${TARGETS.inputP95Ms} (${f.inputSamples} samples)`)
+  if (!(f.memoryGrowthMB <= TARGETS.memoryGrowthMB)) missed.push(`memoryGrowthMB ${f.memoryGrowthMB} > ${TARGETS.memoryGrowthMB}`)
+  if (f.bytesDropped !== 0 || f.lineGaps !== 0 || f.corruptLines !== 0) missed.push(`bytesDropped ${f.bytesDropped} (gaps ${f.lineGaps}, corrupt ${f.corruptLines}) ≠ 0`)
+  if (!(f.firstPaintMs <= TARGETS.firstPaintMs)) missed.push(`firstPaintMs ${f.firstPaintMs} > ${TARGETS.firstPaintMs}`)
+  return missed
+}
+
+/**
+ * Runs each load through Swarmdesk (the real web host, runtime, PTYs and built renderer in
+ * Debian's Chromium), then the same load on bare xterm.js terminals, one after the other in one
+ * browser. Needs `npm run build` (the Node bundles and the renderer).
+ * @throws Error when the renderer is not built, or a run breaks (see {@link runSwarmdesk}).
+ */
+export async function runUiBenchmark(loads: Array<UiLoad & { name: string }> = FULL_LOADS): Promise<UiBenchResult> {
+  if (!existsSync(join(packageRoot(), 'out', 'renderer', 'index.html'))) throw new Error('The renderer is not built (out/renderer/index.html is missing); run `npm run build` first.')
+  const { browser, tag } = await launchBenchBrowser()
+  const site = await startBaselineSite()
+  try {
+    const scenarios: UiScenarioResult[] = []
+    for (const load of loads) {
+      const swarmdesk = await runSwarmdesk(browser, tag, load)
+      const baseline = await runBaseline(browser, tag, site, load, swarmdesk.tile)
+      scenarios.push({ ...load, swarmdesk: swarmdesk.figures, baseline, missed: missedTargets(swarmdesk.figures) })
+    }
+    return {
+      name: 'ui',
+      scenarios,
+      target: `Swarmdesk, every load: frame p95 ≤ ${TARGETS.frameP95Ms} ms, input p95 ≤ ${TARGETS.inputP95Ms} ms, renderer memory growth ≤ ${TARGETS.memoryGrowthMB} MiB, 0 bytes dropped, first paint ≤ ${TARGETS.firstPaintMs} ms`,
+      verdict: scenarios.every((s) => s.missed.length === 0) ? 'pass' : 'fail'
+    }
+  } finally {
+    await site.close()
+    await browser.close()
+  }
+}
