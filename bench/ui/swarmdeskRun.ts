@@ -24,6 +24,8 @@ export interface SwarmdeskFigures extends UiFigures {
   runtimeEventPushes: number
   /** Times the page's WebSocket dropped and the client reconnected (the host cuts off a client 32 MiB behind). */
   reconnects: number
+  /** Close codes of the dropped sockets (1006: cut off without a close frame, as the host's `terminate()` does). */
+  closeCodes: number[]
   /** `pane.scrollback` requests: one per pane mounted, plus one per pane after each reconnect or gap. */
   scrollbackRequests: number
 }
@@ -130,7 +132,7 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
       visiblePanes,
       renderers
     })
-    return { figures: { ...base, lastLinesShown, paneDataPushes: readout.paneFrames, runtimeEventPushes: readout.eventFrames, reconnects: readout.sockets - 1, scrollbackRequests: readout.scrollbackRequests }, tile }
+    return { figures: { ...base, lastLinesShown, paneDataPushes: readout.paneFrames, runtimeEventPushes: readout.eventFrames, reconnects: readout.sockets - 1, closeCodes: readout.closeCodes, scrollbackRequests: readout.scrollbackRequests }, tile }
   } finally {
     await context.close()
     await serve.stop()

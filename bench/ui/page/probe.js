@@ -34,6 +34,8 @@ function installUiBenchProbe(config, benchLine) {
     /** WebSockets the page opened (more than 1: the connection dropped and the client reconnected), closes seen, `pane.scrollback` requests sent. */
     sockets: 0,
     socketCloses: 0,
+    /** Close codes of the sockets that closed (1006: cut off without a close frame, e.g. terminated by the host). */
+    closeCodes: [],
     scrollbackRequests: 0,
     /** Per producer index: whole lines received in order, their bytes as produced, gaps, corrupt lines, repeats. */
     producers: {},
@@ -179,7 +181,10 @@ function installUiBenchProbe(config, benchLine) {
       constructor(...args) {
         super(...args)
         probe.sockets++
-        this.addEventListener('close', () => probe.socketCloses++)
+        this.addEventListener('close', (ev) => {
+          probe.socketCloses++
+          probe.closeCodes.push(ev.code)
+        })
         this.addEventListener('message', (ev) => {
           if (typeof ev.data !== 'string') return
           probe.wsFrames++
