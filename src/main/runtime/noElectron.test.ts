@@ -20,14 +20,15 @@ describe('runtime code is free of Electron', () => {
   it('no module of the runtime, the shared contracts, the CLI or the web host imports electron', () => {
     const offenders = ['main/runtime', 'shared', 'main/cli', 'main/host']
       .flatMap((d) => sources(join(src, d)))
-      .filter((file) => file !== fileURLToPath(import.meta.url))
       .filter((file) => ELECTRON_IMPORT.test(readFileSync(file, 'utf8')))
       .map((file) => relative(src, file))
     expect(offenders).toEqual([])
   })
 
   it('the pattern catches each way of importing electron', () => {
-    for (const line of ["import { app } from 'electron'", 'const e = require("electron")', "await import('electron')", "import type { X } from '@electron/fuses'"]) expect(ELECTRON_IMPORT.test(line)).toBe(true)
+    // the samples are assembled, so this file never holds an import of electron itself
+    const e = 'electron'
+    for (const line of [`import { app } from '${e}'`, `const e = require("${e}")`, `await import('${e}')`, `import type { X } from '@${e}/fuses'`]) expect(ELECTRON_IMPORT.test(line)).toBe(true)
     expect(ELECTRON_IMPORT.test("import { x } from './electronish'")).toBe(false)
   })
 })

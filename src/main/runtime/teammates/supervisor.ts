@@ -9,10 +9,8 @@ import { renderForModel, type InboxEntry } from '../mailbox'
 import type { PermissionPrompter } from '../permissions/prompter'
 import type { TeamContext } from '../teamTools'
 import { LEAD_NAME } from '../teams'
+import { echoTaskChanges } from './taskEcho'
 import type { TeammateBackend, TeammateExecutorRegistry, TeammateExitInfo, TeammateHandle } from './executor'
-
-/** Milliseconds a task change waits for the tool that made it to report it, before it is reported from the task folder. */
-const TASK_ECHO_MS = 150
 
 /** Milliseconds a teammate has to answer a shutdown request before it is killed (SPEC §9.5). */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000
@@ -88,9 +86,6 @@ export class TeammateSupervisor implements Disposable {
   private readonly members = new Map<string, Tracked>()
   private readonly changed = new Emitter<void>()
   private inbox: Disposable | undefined
-  /** Each task's last state seen as `task_updated`, and its last owner (for {@link followTasks}). */
-  private readonly seenTasks = new Map<number, string>()
-  private readonly taskOwners = new Map<number, string>()
   private inboxTeam: string | undefined
   private readonly handledIds = new Set<string>()
   private readonly busSub: Disposable
@@ -318,44 +313,16 @@ export class TeammateSupervisor implements Disposable {
     this.inboxTeam = team
     const mailbox = this.options.team.mailbox
     const inbox = mailbox.onDidReceive(team, LEAD_NAME, () => this.drain(team))
-    const tasks = this.followTasks()
+    const tasks = echoTaskChanges({
+      tasks: this.options.team.tasks(),
+      onEvent: (listener) => this.options.bus.onEvent(listener),
+      report: (task, owner) => {
+        const tracked = owner === undefined ? undefined : this.members.get(owner)
+        this.emitAs(tracked ?? { agentId: LEAD_NAME, name: LEAD_NAME }, { type: 'task_updated', task })
+      }
+    })
     this.inbox = { dispose: () => (inbox.dispose(), tasks.dispose()) }
     this.drain(team)
-  }
-
-  /**
-   * Puts task changes no tool reported on the stream as `task_updated` (SPEC §14): a teammate's
-   * runner claims and releases tasks itself, and a process teammate's events never reach this bus,
-   * so the pane headers and the dashboard would miss its current task. A change is reported after
-   * {@link TASK_ECHO_MS}, only when no `task_updated` with the same state was seen meanwhile (the
-   * tool's own, in its caller's name); in the name of the owner, else the previous owner, else the
-   * leader.
-   */
-  private followTasks(): Disposable {
-    const pending = new Map<NodeJS.Timeout, () => void>()
-    const sub = this.options.team.tasks().onDidChange((change) => {
-      if (change.type !== 'updated') return
-      const state = JSON.stringify(change.task)
-      const report = (): void => {
-        pending.delete(timer)
-        if (this.seenTasks.get(change.task.id) === state) return
-        const name = change.task.owner ?? this.taskOwners.get(change.task.id)
-        const tracked = name === undefined ? undefined : this.members.get(name)
-        this.emitAs(tracked ?? { agentId: LEAD_NAME, name: LEAD_NAME }, { type: 'task_updated', task: change.task })
-      }
-      const timer = setTimeout(report, TASK_ECHO_MS)
-      pending.set(timer, report)
-    })
-    return {
-      dispose: () => {
-        sub.dispose()
-        // the team is going (TeamDelete right after a release): what changed last is still told
-        for (const [timer, report] of [...pending]) {
-          clearTimeout(timer)
-          report()
-        }
-      }
-    }
   }
 
   /** Handles every unread message of the leader's inbox, one pass at a time, oldest first. */
@@ -495,11 +462,6 @@ export class TeammateSupervisor implements Disposable {
 
   /** Keeps each teammate's state from the event stream (a worker reports its own; SPEC §9.5). */
   private observe(event: RuntimeEvent): void {
-    if (event.type === 'task_updated') {
-      const task = event.task as { id: number; owner?: string }
-      this.seenTasks.set(task.id, JSON.stringify(event.task))
-      if (task.owner) this.taskOwners.set(task.id, task.owner)
-    }
     const name = event.agentName
     const tracked = this.members.get(name)
     if (!tracked || tracked.agentId !== event.agentId) return
