@@ -1,4 +1,5 @@
 export { TaskStore, type NewTask, type TaskListing, type TaskPatch, type UpdateResult } from './store'
 export { TaskError, TaskFileError, TaskInputError, TaskNotFoundError } from './errors'
-export { taskDir } from './files'
+export { decideClaim } from './claim'
+export { TASK_FILE, taskDir, type TaskRead } from './files'
 export type { TaskChangeListener } from './watch'

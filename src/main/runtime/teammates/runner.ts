@@ -6,7 +6,7 @@ import { PermissionModeSchema, type PermissionMode } from '../../../shared/permi
 import type { Task } from '../../../shared/tasks'
 import { EventBus } from '../events/bus'
 import { createHookRunner } from '../hooks'
-import { createMailbox, renderForModel, type InboxEntry, type Mailbox } from '../mailbox'
+import { createMailbox, renderForModel, type InboxEntry } from '../mailbox'
 import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
 import type { AgentIdentity } from '../model/types'
 import { PermissionEngine } from '../permissions'
@@ -16,11 +16,11 @@ import type { PtyHost } from '../tools/types'
 import { createMailboxPrompter } from './mailboxPrompter'
 import { canonicalWorkspace, connectModel, loadWorkspaceSettings, settingsFromTeammateEnv } from '../session/setup'
 import { createTeamContext } from '../teamTools'
-import type { TaskStore } from '../tasks'
 import { LEAD_NAME, TeamStore } from '../teams'
 import { agentTranscriptPath } from '../transcripts/paths'
 import { TeammateAgent } from './agent'
 import { runIdleHook } from './idleHook'
+import { claimNextTask, waitForWork } from './idleWork'
 
 /** Options of {@link runTeammate}. */
 export interface TeammateRunOptions {
@@ -180,7 +180,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
         await agent.turn(batch.flatMap((e) => renderForModel(e.message) ?? []).join('\n\n'))
         continue
       }
-      const task = await claimNextTask(tasks.list().tasks, (id) => tasks.claim(id, name), name)
+      const task = await claimNextTask(tasks.list(), (id) => tasks.claim(id, name), name)
       if (task) {
         await agent.turn(taskPrompt(task, name), String(task.id))
         continue
@@ -205,20 +205,6 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   }
 }
 
-/** Claims the first pending task assigned to `name`, else the first unowned unblocked one; undefined when none can be had. */
-async function claimNextTask(all: Task[], claim: (id: number) => Promise<{ ok: boolean; task?: Task }>, name: string): Promise<Task | undefined> {
-  const byId = new Map(all.map((t) => [t.id, t]))
-  const open = all
-    .filter((t) => t.status === 'pending' && (t.owner === undefined || t.owner === name))
-    .filter((t) => t.blockedBy.every((b) => byId.get(b)?.status === 'completed' || !byId.has(b)))
-    .sort((a, b) => Number(a.owner !== name) - Number(b.owner !== name) || a.id - b.id)
-  for (const t of open) {
-    const result = await claim(t.id)
-    if (result.ok && result.task) return result.task
-  }
-  return undefined
-}
-
 /**
  * The user turn of a task the teammate claimed by itself: the task as a `task_assignment`
  * element (SPEC §9.3's rendering, `request_id` = the task id, from the teammate itself since
@@ -232,20 +218,5 @@ function taskPrompt(task: Task, name: string): string {
     element ?? task.subject,
     `Work on it now. When it is done, mark it completed with TaskUpdate (taskId "${task.id}", status "completed") and tell whoever needs the result with SendMessage.`
   ].join('\n')
-}
-
-/** Resolves when a message arrives or the task list changes; rejects only on a mailbox error, never on abort. */
-async function waitForWork(mailbox: Mailbox, team: string, name: string, tasks: TaskStore, stop: AbortSignal): Promise<void> {
-  const changed = new AbortController()
-  // `stop` may have fired already (a SIGTERM during the last read): any() is aborted at once then
-  const signal = AbortSignal.any([stop, changed.signal])
-  const watch = tasks.onDidChange(() => changed.abort())
-  try {
-    await mailbox.waitForMessage(team, name, { signal })
-  } catch (error) {
-    if (!signal.aborted) throw error
-  } finally {
-    watch.dispose()
-  }
 }
 

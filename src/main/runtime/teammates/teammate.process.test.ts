@@ -25,7 +25,7 @@ async function until<T>(what: string, check: () => T | undefined | false | Promi
 
 function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode)
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode)
     else child.once('exit', (code) => resolve(code))
   })
 }
@@ -35,6 +35,7 @@ describe('swarmdesk teammate (process backend)', () => {
   let work: string
   let server: ScriptedServer
   const servers: ScriptedServer[] = []
+  const children: ChildProcess[] = []
   const mailbox = () => createMailbox({ home })
 
   // The CLI bundle is built once by the test run's global setup (scripts/test-global-setup.mjs);
@@ -45,6 +46,9 @@ describe('swarmdesk teammate (process backend)', () => {
   }, 120_000)
 
   afterAll(async () => {
+    // a failed test may leave its teammate running: stop it before its folders are removed
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    await Promise.all(children.map(exited))
     await Promise.all(servers.map((s) => s.close()))
     rmSync(home, { recursive: true, force: true })
     rmSync(work, { recursive: true, force: true })
@@ -60,6 +64,7 @@ describe('swarmdesk teammate (process backend)', () => {
       env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'x', SWARMDESK_TEAM: team, SWARMDESK_AGENT_NAME: 'alice', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe']
     })
+    children.push(child)
     let err = ''
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()))
     child.stdout!.resume()
