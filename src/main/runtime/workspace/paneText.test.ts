@@ -103,3 +103,60 @@ describe('pane text of teammates', () => {
     expect(render(ev({ type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'idle' }))).toBeUndefined()
   })
 })
+
+describe('pane text of results written for a model', () => {
+  const call = (toolUseId: string, name: string, input: Record<string, unknown>) => ev({ type: 'tool_call', agentId: 'team-lead', agentName: 'team-lead', toolUseId, name, input })
+  const result = (toolUseId: string, output: string, isError = false) => ev({ type: 'tool_result', agentId: 'team-lead', agentName: 'team-lead', toolUseId, isError, output })
+  const launched = (agentId: string) => JSON.stringify({ status: 'async_launched', agentId, outputFile: `/home/p/.swarmdesk/projects/w/s/agents/${agentId}.jsonl` })
+
+  it('shows a background agent’s launch as a line naming it, its id and its transcript, not as JSON', () => {
+    const render = createPaneRenderer({ scripted: true })
+    render(call('u1', 'Agent', { description: 'researcher', prompt: 'Research.', run_in_background: true }))
+    render(ev({ type: 'agent_started', agentId: 'a1b2c3d4e5f60718', agentName: 'researcher', agentType: 'general-purpose', parentId: 'team-lead', depth: 1 }))
+    const out = render(result('u1', launched('a1b2c3d4e5f60718')))
+    expect(out?.[0]).toBe('team-lead')
+    expect(plain(out![1])).toBe('    └ ▸ launched background agent researcher (id a1b2c3d4e5f60718) — transcript /home/p/.swarmdesk/projects/w/s/agents/a1b2c3d4e5f60718.jsonl\r\n')
+    expect(out![1]).not.toContain('async_launched')
+  })
+
+  it('calls a fork a fork, and names an agent whose start it missed by the call’s description', () => {
+    const render = createPaneRenderer({ scripted: true })
+    render(call('u1', 'Agent', { description: 'fork job', prompt: 'Do it.' }))
+    render(ev({ type: 'agent_started', agentId: 'af00000000000001', agentName: 'fork-job', agentType: 'fork', parentId: 'team-lead', depth: 1 }))
+    expect(plain(render(result('u1', launched('af00000000000001')))![1])).toContain('▸ launched fork fork-job (id af00000000000001)')
+    render(call('u2', 'Agent', { description: 'late start', prompt: 'x', run_in_background: true }))
+    expect(plain(render(result('u2', launched('a9')))![1])).toContain('▸ launched background agent late start (id a9)')
+  })
+
+  it('shows a BashOutput read as the shell’s state and its new output', () => {
+    const render = createPaneRenderer({ scripted: true })
+    render(call('u1', 'BashOutput', { bash_id: 'bash_1' }))
+    expect(plain(render(result('u1', '<status>running</status>\n<output>\n(no new output)\n</output>'))![1])).toBe('    └ shell bash_1 running · no new output\r\n')
+    render(call('u2', 'BashOutput', { bash_id: 'bash_1' }))
+    const ended = plain(render(result('u2', '<status>failed</status>\n<exit_code>2</exit_code>\n<output>\ncompiling\nerror: x\n</output>'))![1])
+    expect(ended).toBe('    └ shell bash_1 failed (exit 2)\r\n      compiling\r\n      error: x\r\n')
+    expect(ended).not.toMatch(/<\/?(status|output|exit_code)>/)
+  })
+
+  it('keeps the tail of a long BashOutput read, where the verdict is', () => {
+    const render = createPaneRenderer({ scripted: true })
+    render(call('u1', 'BashOutput', { bash_id: 'bash_2' }))
+    const body = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n')
+    const out = plain(render(result('u1', `<status>completed</status>\n<exit_code>0</exit_code>\n<output>\n${body}\n</output>`))![1])
+    expect(out).toContain('└ shell bash_2 completed (exit 0)')
+    expect(out).toContain('… 12 earlier lines')
+    expect(out).toContain('line 20')
+    expect(out).not.toContain('line 12\r')
+  })
+
+  it('leaves prose results, errors and JSON that is no launch to the CLI’s rendering', () => {
+    const render = createPaneRenderer({ scripted: true })
+    render(call('u1', 'Read', { file_path: '/x/package.json' }))
+    const json = plain(render(result('u1', '{"status":"async_launched","agentId":"a1"}'))![1])
+    expect(json).toContain('└ {"status":"async_launched"')
+    render(call('u2', 'Agent', { description: 'x', prompt: 'y' }))
+    expect(plain(render(result('u2', 'Agent "x" failed.', true))![1])).toContain('✗ Agent "x" failed.')
+    render(call('u3', 'TaskStop', { task_id: 'a1' }))
+    expect(plain(render(result('u3', 'Stopped agent a1 ("x"): it and everything it owned have ended.'))![1])).toContain('└ Stopped agent a1')
+  })
+})

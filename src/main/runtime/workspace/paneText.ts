@@ -1,5 +1,6 @@
 import type { AgentState, RuntimeEvent } from '../../../shared/events'
 import { createHumanRenderer } from '../events/text'
+import { readableToolResult, type CallInfo, type LaunchedAgent } from './paneTextResults'
 
 /** ANSI colour per notification status: a kill or failure must not read like a success. */
 const NOTIFICATION_COLOR = { completed: '\x1b[32m', failed: '\x1b[31m', killed: '\x1b[33m' } as const
@@ -18,8 +19,10 @@ const TEAMMATE_STATE_LINES: Partial<Record<AgentState, string>> = {
 /**
  * Turns the event stream into what each agent's pane shows (SPEC §11): the readable coloured
  * stream of the CLI, with a command's raw PTY output (ANSI intact) in place of its result
- * preview, and a line in the receiving agent's pane for each task notification (SPEC §6.5: the
- * CLI stream leaves them out; in the app they are how a parent learns that a child ended).
+ * preview, results written for a model (an Agent launch's JSON, BashOutput's tags) as readable
+ * lines (paneTextResults.ts), and a line in the receiving agent's pane for each task notification
+ * (SPEC §6.5: the CLI stream leaves them out; in the app they are how a parent learns that a child
+ * ended).
  *
  * Teammates (agents whose `agent_started` names a `backend`, SPEC §9.2):
  * - a `process` teammate's pane IS its terminal: it gets exactly the bytes of its
@@ -36,8 +39,10 @@ const TEAMMATE_STATE_LINES: Partial<Record<AgentState, string>> = {
 export function createPaneRenderer(options: { scripted: boolean }): (event: RuntimeEvent) => [string, string] | undefined {
   const human = createHumanRenderer({ color: true, scripted: options.scripted })
   const streamed = new Set<string>()
-  /** Agent names by id, so a notification names the agent it is about (its task id is the agent id). */
-  const names = new Map<string, string>()
+  /** Agents by id, so a notification or a launch names the agent it is about (its task id is the agent id). */
+  const agents = new Map<string, LaunchedAgent>()
+  /** Calls awaiting their result, so a result is read knowing which tool wrote it. */
+  const calls = new Map<string, CallInfo>()
   /** Teammates' backends by agent id, from their `agent_started`. */
   const backends = new Map<string, 'worker' | 'process'>()
   /** Agents whose pane is a real terminal: fed only by `terminal_output`. */
@@ -46,7 +51,7 @@ export function createPaneRenderer(options: { scripted: boolean }): (event: Runt
   const states = new Map<string, AgentState>()
   return (event) => {
     if (event.type === 'agent_started') {
-      names.set(event.agentId, event.agentName)
+      agents.set(event.agentId, { name: event.agentName, type: event.agentType })
       states.delete(event.agentId)
       if (event.backend) backends.set(event.agentId, event.backend)
       if (event.backend === 'process') terminals.add(event.agentId)
@@ -62,20 +67,26 @@ export function createPaneRenderer(options: { scripted: boolean }): (event: Runt
       if (line !== undefined) return line ? [event.agentId, line] : undefined
     }
     if (event.type === 'task_notification') {
-      const name = names.get(event.taskId) ?? event.taskId
+      const name = agents.get(event.taskId)?.name ?? event.taskId
       return [event.agentId, `${NOTIFICATION_COLOR[event.status]}◆ notification: agent ${name} ${event.status}\x1b[39m\r\n`]
     }
     if (event.type === 'tool_output') {
       streamed.add(event.toolUseId)
       return [event.agentId, event.data]
     }
+    if (event.type === 'tool_call') calls.set(event.toolUseId, { name: event.name, input: event.input })
+    const call = event.type === 'tool_result' ? calls.get(event.toolUseId) : undefined
+    if (event.type === 'tool_result') calls.delete(event.toolUseId)
     if (event.type === 'tool_result' && streamed.delete(event.toolUseId)) {
       // The pane already shows the command's own output; keep only the verdict line.
       human(event)
       const verdict = event.isError ? `\x1b[31m✗ ${lastLine(event.output)}\x1b[39m` : '\x1b[32m└ done\x1b[39m'
       return [event.agentId, `\r\n    ${verdict}\r\n`]
     }
+    // The CLI renderer sees every event, even one shown differently: it pairs calls with results.
     const text = human(event)
+    const readable = event.type === 'tool_result' ? readableToolResult(event, call, agents) : undefined
+    if (readable !== undefined) return [event.agentId, readable]
     return text ? [event.agentId, text.replace(/\r?\n/g, '\r\n')] : undefined
   }
 }
