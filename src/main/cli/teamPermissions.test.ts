@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
 import type { RuntimeEvent } from '../../shared/events'
+import { startScriptedServer, type ScenarioInput } from '../runtime/scripted'
 import { ofType, runCli, useTempWorkspace } from './testing'
 
 // Permission sync (SPEC §9.7) through both teammate backends, headless: the teammate's own rules
@@ -61,5 +63,52 @@ describe('teammate permission requests (SPEC §9.7)', () => {
       ['eli', 'exited'],
       ['fay', 'exited']
     ])
+  }, 60_000)
+})
+
+describe('permission requests never reach a model (SPEC §9.3)', () => {
+  it("a process teammate's permission_request and the leader's permission_response travel through the mailbox, and no model request of either agent carries them", async () => {
+    const { home, work } = ws
+    const scenario = `
+agents:
+  team-lead:
+    - tools: [ { name: TeamCreate, input: { team_name: quiet } } ]
+    - tools:
+        - { name: Agent, input: { name: gus, backend: process, description: "checker", prompt: "Run your checks." } }
+    - text: "One checker at work."
+${'    - { text: "Noted." }\n'.repeat(8)}
+  gus:
+    - when: "Run your checks"
+      tools:
+        - { name: Bash, input: { command: "mkdir gus-dir && echo gus-asked" } }
+${'    - { text: "Done." }\n'.repeat(4)}`
+    const server = await startScriptedServer({ scenario: parse(scenario) as ScenarioInput })
+    try {
+      const run = await runCli(['run', '--cwd', work, '--approve', 'all', '--json', 'Check everything'], {
+        env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url }
+      })
+      expect(run.stderr).toBe('')
+      expect(run.code).toBe(0)
+      const [asked, ...more] = ofType(run.events, 'permission_request')
+      expect(more).toEqual([])
+      expect(asked).toMatchObject({ agentName: 'gus', tool: 'Bash' })
+      // the answer reached gus through its inbox: the command ran
+      expect(ofType(run.events, 'tool_result').find((e) => e.agentName === 'gus' && !e.isError)?.output).toContain('gus-asked')
+      const requests = server.requests()
+      const byAgent = (name: string) => requests.filter((r) => r.agentName === name).map((r) => r.rawBody ?? JSON.stringify(r.body))
+      const lead = byAgent('team-lead')
+      const gus = byAgent('gus')
+      // both agents talked to the model after the request was answered, and the leader heard gus
+      // (his idle notification, rendered as a teammate message): the search below looks where they would be
+      expect(gus.length).toBeGreaterThanOrEqual(2)
+      expect(lead.some((body) => body.includes('teammate-message') && body.includes('gus'))).toBe(true)
+      for (const body of [...lead, ...gus]) {
+        expect(body).not.toContain('permission_request')
+        expect(body).not.toContain('permission_response')
+        expect(body).not.toContain(asked!.requestId)
+      }
+    } finally {
+      await server.close()
+    }
   }, 60_000)
 })
