@@ -39,29 +39,48 @@ export async function latency(system: 'ours' | 'base', script: string, home: str
 export interface BurstFigures {
   writers: number
   perWriter: number
+  /** Timed rounds; the counts below are totals over them, the times the median round's. */
+  rounds: number
   acked: number
   failed: number
   /** Acknowledged but absent from the inbox afterwards. */
   lost: number
-  /** Delivered messages found in the inbox. */
+  /** Delivered messages found in the inboxes. */
+  delivered: number
+  /** The median round's wall time, ms. */
+  wallMs: number
+  /** The median round's delivered messages per second. */
+  messagesPerSecond: number
+  /** Every round's delivered messages per second, in the order run. */
+  roundsMessagesPerSecond: number[]
+}
+
+/** One round of one system: what the writers acknowledged and what was found afterwards. */
+interface Round {
+  acked: number
+  failed: number
+  lost: number
   delivered: number
   wallMs: number
   messagesPerSecond: number
 }
 
 /**
- * Bursts of `writers` processes × `perWriter` messages to one inbox, for each system in turn over
- * the same processes (so both pay the same start-up, outside the timing); all writers get their
- * command at once and the wall time runs from then to the last writer's report.
+ * Bursts of `writers` processes × `perWriter` messages to one inbox, for each system over the same
+ * processes (so both pay the same start-up, outside the timing); all writers get their command at
+ * once and the wall time runs from then to the last writer's report. Both systems first get one
+ * untimed warm-up burst (JIT, first-use costs in every writer), then `rounds` timed rounds each,
+ * alternating which system goes first, each round into an empty inbox of its own; the median round
+ * is reported, and every round's figure beside it, so one lucky or unlucky round decides nothing.
  */
-export async function bursts(script: string, home: string, writers: number, perWriter: number): Promise<{ ours: BurstFigures; base: BurstFigures }> {
+export async function bursts(script: string, home: string, writers: number, perWriter: number, rounds = 3): Promise<{ ours: BurstFigures; base: BurstFigures }> {
   const children = Array.from({ length: writers }, (_, i) => startChild(script, ['writer', home, `w${i}`]))
   try {
     await Promise.all(children.map((c) => c.waitFor('ready')))
-    const team = `burst-${writers}`
-    const file = join(home, 'base', team, 'inboxes', 'lead.json')
-    const run = async (system: 'ours' | 'base'): Promise<BurstFigures> => {
-      const command = system === 'ours' ? { system, team, to: 'lead', n: perWriter } : { system, file, n: perWriter }
+    const run = async (system: 'ours' | 'base', label: string, n: number): Promise<Round> => {
+      const team = `burst-${writers}-${label}`
+      const file = join(home, 'base', team, 'inboxes', 'lead.json')
+      const command = system === 'ours' ? { system, team, to: 'lead', n } : { system, file, n }
       const t0 = performance.now()
       for (const c of children) c.tell(JSON.stringify(command))
       const results = await Promise.all(children.map((c) => c.waitFor<{ acked: string[]; failed: number }>('acked')))
@@ -69,17 +88,38 @@ export async function bursts(script: string, home: string, writers: number, perW
       const acked = results.flatMap((r) => r.acked)
       const present = new Set(system === 'ours' ? (await createMailbox({ home }).read(team, 'lead')).messages.map((m) => m.message.id) : (await baselineRead(file)).map((m) => m.id))
       return {
-        writers,
-        perWriter,
         acked: acked.length,
         failed: results.reduce((s, r) => s + r.failed, 0),
         lost: acked.filter((id) => !present.has(id)).length,
         delivered: present.size,
-        wallMs: r2(wallMs),
-        messagesPerSecond: r2((present.size * 1000) / wallMs)
+        wallMs,
+        messagesPerSecond: (present.size * 1000) / wallMs
       }
     }
-    return { ours: await run('ours'), base: await run('base') }
+    await run('ours', 'warmup', 5)
+    await run('base', 'warmup', 5)
+    const done: Record<'ours' | 'base', Round[]> = { ours: [], base: [] }
+    for (let r = 0; r < rounds; r++) {
+      const order: Array<'ours' | 'base'> = r % 2 === 0 ? ['ours', 'base'] : ['base', 'ours']
+      for (const system of order) done[system].push(await run(system, `round${r}`, perWriter))
+    }
+    const figures = (list: Round[]): BurstFigures => {
+      const median = [...list].sort((a, b) => a.messagesPerSecond - b.messagesPerSecond)[Math.floor(list.length / 2)]!
+      const sum = (k: 'acked' | 'failed' | 'lost' | 'delivered'): number => list.reduce((s, x) => s + x[k], 0)
+      return {
+        writers,
+        perWriter,
+        rounds: list.length,
+        acked: sum('acked'),
+        failed: sum('failed'),
+        lost: sum('lost'),
+        delivered: sum('delivered'),
+        wallMs: r2(median.wallMs),
+        messagesPerSecond: r2(median.messagesPerSecond),
+        roundsMessagesPerSecond: list.map((x) => r2(x.messagesPerSecond))
+      }
+    }
+    return { ours: figures(done.ours), base: figures(done.base) }
   } finally {
     await Promise.all(children.map((c) => c.kill()))
   }
