@@ -17,6 +17,10 @@ type Body = { messages: Array<{ role: string; content: Array<{ type: string; tex
 const bodiesOf = (harness: SubagentHarness, name: string) => harness.server.requests().filter((r) => r.agentName === name).map((r) => r.body as unknown as Body)
 /** The request as bytes, with every cache_control removed (breakpoints move from turn to turn). */
 const bytes = (value: unknown) => JSON.stringify(value, (k, v) => (k === 'cache_control' ? undefined : v))
+/** The bodies exactly as they came over the wire (the scripted server's request log keeps them). */
+const rawOf = (harness: SubagentHarness, name: string) => harness.server.requests().filter((r) => r.agentName === name).map((r) => r.rawBody!)
+/** Raw bytes without the cache breakpoints, which move to the newest block from one turn to the next. */
+const withoutBreakpoints = (raw: string) => raw.replace(/,"cache_control":\{[^{}]*\}/g, '')
 
 const THREE_FORKS = {
   agents: {
@@ -52,6 +56,12 @@ describe('fork subagents', () => {
     // identical once each directive is blanked: the directive is the only difference, and it is last
     const blanked = first.map((b, i) => bytes(b).replace(`Your directive: ${directives[i]}`, 'Your directive: …'))
     expect(new Set(blanked).size).toBe(1)
+    // the same on the wire: the raw bodies, breakpoints included, differ only in the directive
+    const raw = rawOf(h, 'fork-one').slice(0, 1).concat(rawOf(h, 'fork-two')[0]!, rawOf(h, 'fork-three')[0]!)
+    expect(raw.every((r) => typeof r === 'string' && r.length > 0)).toBe(true)
+    const rawBlanked = raw.map((r, i) => r.replace(`Your directive: ${directives[i]}`, 'Your directive: …'))
+    expect(rawBlanked.every((r, i) => r !== raw[i])).toBe(true)
+    expect(new Set(rawBlanked).size).toBe(1)
     for (const [i, b] of first.entries()) expect(b.messages.at(-1)!.content.at(-1)!.text!.endsWith(`Your directive: ${directives[i]}`)).toBe(true)
     // the fork's history is the parent's, then one user message: a placeholder per tool_use, then the directive
     const leaderFirst = bodiesOf(h, 'team-lead')[0]!
@@ -126,6 +136,13 @@ describe('fork subagents', () => {
     expect(after).toBeDefined()
     // everything the first request sent is sent again, byte for byte, before the new message
     expect(bytes(after!.messages.slice(0, before!.messages.length))).toBe(bytes(before!.messages))
+    // and on the wire: all that precedes the messages, then the earlier messages, are the same bytes
+    const [rawBefore, rawAfter] = rawOf(h, 'resumable').map(withoutBreakpoints)
+    const messagesBefore = JSON.stringify((JSON.parse(rawBefore!) as Body).messages)
+    const at = rawBefore!.indexOf(`"messages":${messagesBefore}`)
+    expect(at).toBeGreaterThanOrEqual(0)
+    expect(rawAfter!.slice(0, at)).toBe(rawBefore!.slice(0, at))
+    expect(rawAfter!.slice(at).startsWith(`"messages":${messagesBefore.slice(0, -1)},`)).toBe(true)
   })
 })
 
