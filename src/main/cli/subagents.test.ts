@@ -101,3 +101,65 @@ describe('swarmdesk run --fork', () => {
     expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
   })
 })
+
+describe('swarmdesk run --coordinator', () => {
+  it('runs the built-in coordinator and worker definitions: coordinator tools only, workers async with their own prompt and no coordination tools, forks refused though --fork is given', async () => {
+    const scenario = join(home, 'coord.yaml')
+    writeFileSync(
+      scenario,
+      `agents:
+  team-lead:
+    - tools:
+        - { name: Agent, input: { description: "survey todos", prompt: "Find the TODOs." } }
+        - { name: Agent, input: { subagent_type: worker, description: "count files", prompt: "Count the files." } }
+        - { name: Agent, input: { subagent_type: Explore, description: "not a worker", prompt: "x" } }
+    - text: "dispatched"
+    - when: "<task-notification>"
+      text: "one back"
+    - when: "<task-notification>"
+      text: "both back"
+  survey-todos:
+    - tools: [{ name: Grep, input: { pattern: "TODO", output_mode: content } }]
+    - text: "Scope: todos. Result: {{last_tool_result}}"
+  count-files:
+    - text: "Scope: count. Result: 2 files."
+`
+    )
+    const server = await startScriptedServer({ scenario })
+    let run: Awaited<ReturnType<typeof runCli>>
+    try {
+      run = await runCli(['run', '--cwd', work, '--coordinator', '--fork', '--json', 'survey the project'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url } })
+    } finally {
+      await server.close()
+    }
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    type Body = { tools: Array<{ name: string }>; system: Array<{ text: string }> }
+    const first = (name: string) => server.requests().find((r) => r.agentName === name)!.body as unknown as Body
+    const lead = first('team-lead')
+    expect(lead.tools.map((t) => t.name)).toEqual(['Read', 'Glob', 'Grep', 'Agent', 'SendMessage', 'TaskStop'])
+    expect(lead.system.map((b) => b.text).join('\n')).toContain('You are the coordinator of a Swarmdesk session')
+    // both Agent calls became workers (no fork, though --fork was given: the coordinator wins), run in the background
+    const started = ofType(run.events, 'agent_started').filter((s) => s.depth === 1)
+    expect(started.map((s) => [s.agentName, s.agentType]).sort()).toEqual([
+      ['count-files', 'worker'],
+      ['survey-todos', 'worker']
+    ])
+    for (const name of ['survey-todos', 'count-files']) {
+      const body = first(name)
+      const tools = body.tools.map((t) => t.name)
+      for (const forbidden of ['Agent', 'SendMessage', 'TaskStop', 'TeamCreate', 'TeamDelete']) expect(tools).not.toContain(forbidden)
+      expect(tools).toEqual(expect.arrayContaining(['Read', 'Edit', 'Write', 'Bash', 'Grep']))
+      expect(body.system.map((b) => b.text).join('\n')).toContain('You are a worker directed by a coordinator.')
+    }
+    // a type other than worker is refused, naming what the coordinator may start
+    const refused = ofType(run.events, 'tool_result').find((r) => r.agentName === 'team-lead' && r.isError)
+    expect(refused?.output).toMatch(/worker/)
+    const launches = ofType(run.events, 'tool_result').filter((r) => r.agentName === 'team-lead' && !r.isError)
+    expect(launches).toHaveLength(2)
+    for (const l of launches) expect(l.output).toContain('async_launched')
+    expect(ofType(run.events, 'task_notification').map((n) => n.status)).toEqual(['completed', 'completed'])
+    expect(ofType(run.events, 'tool_result').find((r) => r.agentName === 'survey-todos')?.output).toContain('TODO: ship it')
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
+  })
+})
