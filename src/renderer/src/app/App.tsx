@@ -1,11 +1,13 @@
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { Group, Panel, Separator, usePanelRef, type Layout } from 'react-resizable-panels'
 import { Dashboard } from '../features/dashboard/Dashboard'
 import { PaneGrid } from '../features/panes/PaneGrid'
 import { PromptBox } from '../features/prompt/PromptBox'
 import { StatusBar } from '../features/status/StatusBar'
 import { TopBar } from '../features/topbar/TopBar'
-import { useAppStore } from '../store/store'
+import { pageStorage } from '../store/localMemory'
+import { bindPaneMemory } from '../store/paneMemory'
+import { appStore, useAppStore } from '../store/store'
 import './app.css'
 import { Drawer } from './Drawer'
 import { loadLayout, saveLayout } from './layoutMemory'
@@ -70,10 +72,16 @@ function Workspace({ cwd }: { cwd: string }) {
 /**
  * The workspace window (SPEC §11): the top bar, then the dashboard, the panes with the prompt and
  * the drawer, and the status bar. The columns appear once the first snapshot names the workspace,
- * so its remembered layout is the one used from the first frame.
+ * so its remembered layout is the one used from the first frame; the pane grid's remembered
+ * choices are applied to the store in that same update (paneMemory.ts), bound here for the app's
+ * lifetime.
  */
 export function App() {
   const cwd = useAppStore((s) => s.workspace.cwd)
+  useEffect(() => {
+    const memory = bindPaneMemory(appStore, pageStorage())
+    return () => memory.dispose()
+  }, [])
   return (
     <div className="app">
       {cwd ? (

@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla'
+import type { SavedPanes } from './paneMemory'
 import type { AppState } from './store'
 import { LEADER_AGENT_ID as LEADER } from './workspaceSlice'
 
@@ -18,10 +19,10 @@ export interface AgentRequestState {
  * - `main-vertical`: the leader's pane large on the left, the others stacked on the right;
  * - `single`: one pane fills the grid (the focused one; the toolbar picks it).
  */
-export type PaneLayout = 'tiled' | 'main-vertical' | 'single'
+export type PaneLayout = (typeof PANE_LAYOUTS)[number]
 
 /** Every layout, in the toolbar's order. */
-export const PANE_LAYOUTS: readonly PaneLayout[] = ['tiled', 'main-vertical', 'single']
+export const PANE_LAYOUTS = ['tiled', 'main-vertical', 'single'] as const
 
 /**
  * What the person chose about the pane grid, and the state of requests made from panes. The tree
@@ -37,7 +38,10 @@ export interface PanesSlice {
     hidden: Record<string, true>
     /** The pane shown alone until restored (double-click on its header), if any. */
     maximised?: string
-    /** Top-level tiles in the order the person dragged them into (ids; missing ones follow). */
+    /**
+     * Top-level tiles in the order the person dragged them into (ids; missing ones follow). It
+     * keeps ids not shown now (hidden, or not started yet), so they come back where they were.
+     */
     order: string[]
     /** The pane the `single` layout shows; the leader's when unset. */
     focused?: string
@@ -60,6 +64,11 @@ export interface PanesSlice {
   movePane(activeId: string, overId: string, current: readonly string[]): void
   /** Makes a pane the one `single` shows (and un-hides it). */
   focusPane(agentId: string): void
+  /**
+   * Applies a workspace's remembered choices (paneMemory.ts): layout, the pane `single` shows,
+   * hidden panes (never the leader's), tile order and collapsed groups. No pane is maximised after.
+   */
+  restorePanes(saved: SavedPanes): void
 }
 
 /** Creates the panes slice (zustand slices pattern). */
@@ -103,12 +112,28 @@ export const createPanesSlice: StateCreator<AppState, [], [], PanesSlice> = (set
       if (from < 0 || to < 0 || from === to) return s
       const order = [...current]
       order.splice(to, 0, ...order.splice(from, 1))
-      return { panes: { ...s.panes, order } }
+      const shown = new Set(current)
+      return { panes: { ...s.panes, order: [...order, ...s.panes.order.filter((id) => !shown.has(id))] } }
     }),
   focusPane: (agentId) =>
     set((s) => {
       const hidden = { ...s.panes.hidden }
       delete hidden[agentId]
       return { panes: { ...s.panes, focused: agentId, hidden } }
+    }),
+  restorePanes: (saved) =>
+    set((s) => {
+      const flags = (ids: readonly string[]): Record<string, true> => Object.fromEntries(ids.filter((id) => id !== LEADER).map((id) => [id, true as const]))
+      return {
+        panes: {
+          ...s.panes,
+          layout: saved.layout,
+          focused: saved.focused,
+          hidden: flags(saved.hidden),
+          collapsed: Object.fromEntries(saved.collapsed.map((id) => [id, true as const])),
+          order: [...saved.order],
+          maximised: undefined
+        }
+      }
     })
 })
