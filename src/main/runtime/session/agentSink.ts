@@ -3,10 +3,15 @@ import type { EventBus } from '../events/bus'
 import type { LoopEvent, WithoutAgent } from '../loop/types'
 import type { TranscriptWriter } from '../transcripts/writer'
 
+/** The notice a compaction shows in the agent's pane: `replaced` earlier messages became a summary. */
+export function compactionNotice(replaced: number): string {
+  return `Compacted ${replaced} earlier messages into a summary.`
+}
+
 /**
  * Where one agent's loop events go: API messages to its transcript (a compaction as a
  * `compact_boundary` followed by the new history, append-only; an assistant line with its
- * response's usage and model), everything else to the event bus stamped with the agent. Text deltas stay out of the stream (SPEC §14).
+ * response's usage and model), everything else (and a `notice` for a compaction) to the event bus stamped with the agent. Text deltas stay out of the stream (SPEC §14).
  */
 export function createAgentSink(options: {
   bus: EventBus
@@ -29,6 +34,8 @@ export function createAgentSink(options: {
       case 'compacted':
         options.transcript().append('system', { summary: event.summary, replacedMessages: event.replaced }, 'compact_boundary')
         for (const m of event.messages) options.transcript().append(m.role === 'assistant' ? 'assistant' : 'user', m)
+        // the pane and the stream show that the agent's history was compacted (SPEC §2)
+        options.bus.emit({ type: 'notice', level: 'info', message: compactionNotice(event.replaced), agentId: options.agentId, agentName: options.agentName })
         return
       default:
         if (event.type === 'usage' && event.model) {

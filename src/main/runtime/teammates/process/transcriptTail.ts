@@ -4,6 +4,7 @@ import type { RuntimeEventInput } from '../../../../shared/events'
 import type { EventBus } from '../../events/bus'
 import { TranscriptEntrySchema, type TranscriptEntry } from '../../transcripts/schema'
 import { costOf } from '../../model/pricing'
+import { compactionNotice } from '../../session/agentSink'
 
 /**
  * Fallback poll period of a {@link TranscriptTail}, ms. Directory watching delivers within ~1 ms
@@ -268,7 +269,7 @@ export class TranscriptTail {
       if (typeof replaced === 'number' && Number.isInteger(replaced) && replaced >= 0) {
         this.replaying = Math.max(0, this.historyLength - replaced + 1)
         this.historyLength = 0
-        this.emit({ type: 'notice', level: 'info', message: `Compacted ${replaced} earlier messages into a summary.` })
+        this.emit({ type: 'notice', level: 'info', message: compactionNotice(replaced) })
       } else {
         this.warn(`${this.options.path}: a compact_boundary without replacedMessages; the history replayed after it may be shown again.`, false)
       }
