@@ -115,7 +115,7 @@ describe('pane text of results written for a model', () => {
     render(ev({ type: 'agent_started', agentId: 'a1b2c3d4e5f60718', agentName: 'researcher', agentType: 'general-purpose', parentId: 'team-lead', depth: 1 }))
     const out = render(result('u1', launched('a1b2c3d4e5f60718')))
     expect(out?.[0]).toBe('team-lead')
-    expect(plain(out![1])).toBe('    └ ▸ launched background agent researcher (id a1b2c3d4e5f60718) — transcript /home/p/.swarmdesk/projects/w/s/agents/a1b2c3d4e5f60718.jsonl\r\n')
+    expect(plain(out![1])).toBe('    └ ▸ launched background agent researcher (id a1b2c3d4e5f60718)\r\n      transcript /home/p/.swarmdesk/projects/w/s/agents/a1b2c3d4e5f60718.jsonl\r\n')
     expect(out![1]).not.toContain('async_launched')
   })
 

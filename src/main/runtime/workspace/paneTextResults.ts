@@ -76,8 +76,9 @@ export function readableToolResult(
       const description = (call?.input as { description?: unknown } | undefined)?.description
       const name = known?.name ?? (typeof description === 'string' ? description : undefined)
       const what = known?.type === 'fork' ? 'fork' : 'background agent'
-      const transcript = launched.outputFile ? dim(` — transcript ${launched.outputFile}`) : ''
-      lines = [`${green('└')} \x1b[36m▸\x1b[39m launched ${what}${name ? ` \x1b[1m${name}\x1b[22m` : ''} ${dim(`(id ${launched.agentId})`)}${transcript}`]
+      // the path on a line of its own: it is long, and wraps less there in a narrow pane
+      lines = [`${green('└')} \x1b[36m▸\x1b[39m launched ${what}${name ? ` \x1b[1m${name}\x1b[22m` : ''} ${dim(`(id ${launched.agentId})`)}`]
+      if (launched.outputFile) lines.push(`  ${dim(`transcript ${launched.outputFile}`)}`)
     }
   }
   if (!lines && (call === undefined || call.name === 'BashOutput')) lines = shellLines(call, event.output)
