@@ -1,5 +1,5 @@
 import { gitCommand } from './readOnlyGit'
-import { isOption, optionName } from './shellArgs'
+import { isLongOption, isOption, optionName } from './shellArgs'
 
 /**
  * What one simple shell command does, as far as permissions care (SPEC §4): which of its
@@ -89,12 +89,21 @@ export const FILE_WRITING_COMMANDS: readonly string[] = [
 export const ACCEPT_EDITS_COMMANDS: readonly string[] = ['mkdir', 'touch', 'mv', 'cp']
 
 
-/** An option value attached with `=` that looks like a path (`--file=./x`, `--from-file=/etc/x`). */
+/**
+ * An option value attached to its option that looks like a path: `--file=./x`, `--from-file=/etc/x`,
+ * or glued to a short option, `-f/etc/x` (`grep -f/etc/shadow` reads it as patterns). In a short
+ * cluster the value starts at its first `/`, `./`, `../` or `~/`; a lone `/` (`cut -d/`) is a
+ * delimiter, not a path.
+ */
 function attachedPath(a: string): string | undefined {
   const eq = a.indexOf('=')
-  if (!a.startsWith('--') || eq < 0) return undefined
-  const v = a.slice(eq + 1)
-  return /^[~./]/.test(v) || v.includes('/') ? v : undefined
+  if (a.startsWith('--')) {
+    if (eq < 0) return undefined
+    const v = a.slice(eq + 1)
+    return /^[~./]/.test(v) || v.includes('/') ? v : undefined
+  }
+  const glued = /(\/|\.\.?\/|~\/).*$/.exec(a.slice(2))
+  return glued && glued[0].length > 1 ? glued[0] : undefined
 }
 
 
@@ -106,7 +115,9 @@ function effects(): CommandEffects {
 function unsafeOption(name: string, a: string): { kind: UnsafeKind; glued?: string } | undefined {
   const table = UNSAFE_OPTIONS[name] ?? {}
   if (a.startsWith('--')) {
-    const kind = table[optionName(a)]
+    // GNU tools take any unambiguous prefix of a long option (`sort --outp=FILE`).
+    const key = Object.keys(table).find((k) => k.startsWith('--') && isLongOption(a, k))
+    const kind = key === undefined ? undefined : table[key]
     if (!kind) return undefined
     return a.includes('=') ? { kind, glued: a.slice(a.indexOf('=') + 1) } : { kind }
   }
@@ -189,11 +200,12 @@ function wrapper(name: string, args: ArgValue[], out: CommandEffects): void {
     if (a === '--') { i++; break }
     if (isOption(a)) {
       if (name === 'command' && (a === '-v' || a === '-V')) return
-      if (spec.valued.includes(optionName(a)) && !a.includes('=')) {
+      const valued = spec.valued.some((v) => v === a || (v.startsWith('--') && isLongOption(a, v)))
+      if (valued && !a.includes('=')) {
         const value = args[++i]
-        if (name === 'time' && (a === '-o' || a === '--output') && typeof value === 'string') out.writes.push(value)
-        if (name === 'xargs' && (a === '-a' || a === '--arg-file') && typeof value === 'string') out.reads.push(value)
-      } else if (name === 'time' && a.startsWith('--output=')) out.writes.push(a.slice(9))
+        if (name === 'time' && (a === '-o' || isLongOption(a, '--output')) && typeof value === 'string') out.writes.push(value)
+        if (name === 'xargs' && (a === '-a' || isLongOption(a, '--arg-file')) && typeof value === 'string') out.reads.push(value)
+      } else if (name === 'time' && isLongOption(a, '--output') && a.includes('=')) out.writes.push(a.slice(a.indexOf('=') + 1))
       continue
     }
     if (positionals < spec.positionalsBefore) { positionals++; continue }
@@ -214,8 +226,8 @@ function envCommand(args: ArgValue[], out: CommandEffects): void {
   for (; i < args.length; i++) {
     const a = args[i]
     if (a === null) { out.unknown.push('an argument of env contains an expansion'); return }
-    if (a === '-u' || a === '--unset') { i++; continue }
-    if (a === '-C' || a.startsWith('--chdir') || a === '-S' || a.startsWith('--split-string') || /^-[^-]*[SC]/.test(a)) {
+    if (a === '-u' || (isLongOption(a, '--unset') && !a.includes('='))) { i++; continue }
+    if (isLongOption(a, '--chdir') || isLongOption(a, '--split-string') || /^-[^-]*[SC]/.test(a)) {
       out.unknown.push(`env ${a} is not followed by the permission engine`)
       return
     }
@@ -328,14 +340,20 @@ function sedCommand(args: ArgValue[], out: CommandEffects): void {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]
     if (a === null) { out.unknown.push('an argument of sed contains an expansion'); return }
-    if (a === '--expression' || a.startsWith('--expression=')) {
-      const v = a.includes('=') ? a.slice(13) : args[++i]
-      if (typeof v !== 'string') { out.unknown.push('sed script cannot be read'); return }
-      scripts.push(v); explicitScript = true; continue
+    if (a.startsWith('--') && a !== '--') {
+      // GNU sed takes any unambiguous prefix (`--exp=…`, `--in-pl`): the dangerous options are
+      // matched first, and a long option sed does not have is not guessed at.
+      if (isLongOption(a, '--expression')) {
+        const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]
+        if (typeof v !== 'string') { out.unknown.push('sed script cannot be read'); return }
+        scripts.push(v); explicitScript = true; continue
+      }
+      if (isLongOption(a, '--file')) { out.unknown.push('sed -f runs a script file we cannot see'); return }
+      if (isLongOption(a, '--in-place')) { inPlace = true; continue }
+      if (isLongOption(a, '--line-length')) { if (!a.includes('=')) i++; continue }
+      if (SED_FLAGS.some((f) => isLongOption(a, f)) && !a.includes('=')) continue
+      out.unknown.push(`sed option ${a} is not known to the permission engine`); return
     }
-    if (a === '--file' || a.startsWith('--file=')) { out.unknown.push('sed -f runs a script file we cannot see'); return }
-    if (a === '--in-place' || a.startsWith('--in-place=')) { inPlace = true; continue }
-    if (a.startsWith('--')) { if (a === '--line-length') i++; continue }
     if (isOption(a)) {
       for (let j = 1; j < a.length; j++) {
         const c = a[j]
@@ -356,6 +374,9 @@ function sedCommand(args: ArgValue[], out: CommandEffects): void {
   for (const s of scripts) sedScript(s, out)
   if (inPlace) { out.readOnly = false; out.writes.push(...files) } else out.reads.push(...files)
 }
+
+/** GNU sed's long options that take no value and change nothing but output (sed --help). */
+const SED_FLAGS = ['--quiet', '--silent', '--regexp-extended', '--separate', '--null-data', '--zero-terminated', '--unbuffered', '--posix', '--debug', '--sandbox', '--help', '--version']
 
 /** Walk a sed script command by command; anything not understood makes it unknown. */
 function sedScript(script: string, out: CommandEffects): void {

@@ -1,9 +1,17 @@
 import type { ArgValue, CommandEffects } from './readOnlyCommands'
-import { isOption, optionName } from './shellArgs'
+import { isLongOption, isOption, optionName } from './shellArgs'
 
 /** Read-only git subcommands (SPEC §4) and the options that make any git command run code or write. */
 const GIT_READ_ONLY = ['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'branch', 'remote', 'ls-tree', 'describe', 'shortlog']
-const GIT_BRANCH_WRITES = /^(-[dDmMcCfut]|--delete|--move|--copy|--force|--track|--no-track|--set-upstream-to.*|--unset-upstream|--edit-description)$/
+const GIT_BRANCH_SHORT_WRITES = /^-[dDmMcCfut]$/
+/** `git branch` options that change branches or open an editor (git-branch(1)); matched as git's parse-options does, prefixes included. */
+const GIT_BRANCH_WRITES = ['--delete', '--move', '--copy', '--force', '--track', '--no-track', '--set-upstream-to', '--unset-upstream', '--edit-description']
+/** Options of any subcommand that write a file, run a program or read a file elsewhere. */
+const GIT_OUTPUT = ['--output']
+const GIT_RUNS = ['--upload-pack', '--receive-pack', '--exec']
+const GIT_CONFIGURED_PROGRAMS = ['--ext-diff', '--open-files-in-pager']
+const GIT_READS = ['--contents', '--ignore-revs-file']
+const named = (a: string, list: string[]): string | undefined => list.find((full) => isLongOption(a, full))
 
 /**
  * The effects of `git …` (`args` after the command word): read-only for the subcommands of
@@ -34,19 +42,21 @@ export function gitCommand(args: ArgValue[], out: CommandEffects): void {
   for (let k = 0; k < rest.length; k++) {
     const a = rest[k]
     if (a === null) { out.unknown.push('an argument of git contains an expansion'); continue }
-    const opt = optionName(a)
-    if (opt === '--output') { out.readOnly = false; const v = a.includes('=') ? a.slice(9) : rest[++k]; if (typeof v === 'string') out.writes.push(base + v); else out.unknown.push('git --output has no file') }
-    else if (['--upload-pack', '--receive-pack', '--exec'].includes(opt) || (a === '-u' && ['clone', 'fetch', 'pull', 'ls-remote'].includes(sub))) {
+    // git's parse-options takes a unique prefix of a long option (`git blame --conten=F`), so
+    // each dangerous option is matched by prefix too.
+    const opt = named(a, GIT_OUTPUT) ?? named(a, GIT_RUNS) ?? named(a, GIT_CONFIGURED_PROGRAMS) ?? named(a, GIT_READS) ?? optionName(a)
+    if (opt === '--output') { out.readOnly = false; const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : rest[++k]; if (typeof v === 'string') out.writes.push(base + v); else out.unknown.push('git --output has no file') }
+    else if (GIT_RUNS.includes(opt) || (a === '-u' && ['clone', 'fetch', 'pull', 'ls-remote'].includes(sub))) {
       out.readOnly = false
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : rest[++k]
       if (typeof v === 'string') out.runs.push({ kind: 'script', code: v }); else out.unknown.push(`git ${opt} has no program`)
-    } else if (opt === '--ext-diff' || opt === '--open-files-in-pager' || (sub === 'grep' && a.startsWith('-O'))) { out.readOnly = false; out.unknown.push(`git ${a} runs configured programs`) }
-    else if (opt === '--contents' || opt === '--ignore-revs-file' || opt === '-S') {
+    } else if (GIT_CONFIGURED_PROGRAMS.includes(opt) || (sub === 'grep' && a.startsWith('-O'))) { out.readOnly = false; out.unknown.push(`git ${a} runs configured programs`) }
+    else if (GIT_READS.includes(opt) || opt === '-S') {
       // `git blame --contents=FILE` (and its revs/-S files) reads FILE: judged like any read.
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : rest[++k]
       if (typeof v === 'string') out.reads.push(base + v); else out.unknown.push(`git ${opt} has no file`)
     }
-    else if (sub === 'branch' && GIT_BRANCH_WRITES.test(a)) out.readOnly = false
+    else if (sub === 'branch' && (GIT_BRANCH_SHORT_WRITES.test(a) || named(a, GIT_BRANCH_WRITES))) out.readOnly = false
     else if (!isOption(a)) positional.push(a)
   }
   if (sub === 'branch' && positional.length > 0 && !rest.some((a) => a === '--list' || a === '-l')) out.readOnly = false

@@ -8,3 +8,14 @@ export function optionName(a: string): string {
   const eq = a.indexOf('=')
   return a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a
 }
+
+/**
+ * Whether the option word `a` names the long option `full` (`--output`), as GNU getopt_long and
+ * git's parse-options read it: the whole name, or any prefix of it (`--outp=x`, `--o x`), since
+ * both accept an unambiguous prefix. A prefix that is ambiguous makes the program exit with an
+ * error, so treating every prefix as `full` only ever judges a command more strictly.
+ */
+export function isLongOption(a: string, full: string): boolean {
+  const name = optionName(a)
+  return name.startsWith('--') && name.length > 2 && full.startsWith(name)
+}
