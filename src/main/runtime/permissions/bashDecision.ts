@@ -3,7 +3,7 @@ import type { PermissionDecision } from '../../../shared/permissions'
 import { ACCEPT_EDITS_COMMANDS, commandEffects, DANGEROUS_ENV_NAMES, READ_ONLY_NO_FILE_COMMANDS, type ArgValue } from '../../../shared/readOnlyCommands'
 import { byRule, decidePath, PLAN_DENIAL, strictest, type Evaluation } from './evaluation'
 import { expandGlob, GlobTooWideError, hasGlob } from './globs'
-import { canonicalPath } from './paths'
+import { canonicalPath, fileSystemCase, foldName } from './paths'
 import { bashRuleMatches, type PermissionRule } from './rules'
 import { lexShell, ShellUnsupportedError, type ShellNode, type ShellRedirect, type ShellWord } from './shellLexer'
 
@@ -108,7 +108,10 @@ async function redirects(list: ShellRedirect[], state: WalkState, ev: Evaluation
 function firstBashRule(rules: PermissionRule[], argv: ArgValue[], byBaseName = false): PermissionRule | undefined {
   const name = argv[0]
   const alt = byBaseName && typeof name === 'string' && name.includes('/') ? [name.slice(name.lastIndexOf('/') + 1), ...argv.slice(1)] : undefined
-  return rules.find((r) => r.tool === 'Bash' && (bashRuleMatches(r, argv) || (alt !== undefined && bashRuleMatches(r, alt))))
+  // On a case-insensitive file system `RM` finds /bin/rm through PATH: deny and ask rules match
+  // the command name without case there.
+  const folded = byBaseName && fileSystemCase.insensitive && typeof name === 'string' ? [foldName((alt ?? argv)[0] as string), ...argv.slice(1)] : undefined
+  return rules.find((r) => r.tool === 'Bash' && (bashRuleMatches(r, argv) || (alt !== undefined && bashRuleMatches(r, alt)) || (folded !== undefined && r.bash !== undefined && bashRuleMatches({ ...r, bash: { ...r.bash, words: [foldName(r.bash.words[0]), ...r.bash.words.slice(1)] } }, folded))))
 }
 
 /**

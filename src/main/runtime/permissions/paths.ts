@@ -1,4 +1,4 @@
-import { lstat, readlink } from 'node:fs/promises'
+import { lstat, readdir, readlink } from 'node:fs/promises'
 import path from 'node:path'
 import { PermissionsError } from './errors'
 
@@ -9,6 +9,22 @@ import { PermissionsError } from './errors'
  * link pointing outside the workspace is seen as outside). Below the longest existing ancestor
  * the rest is joined lexically (a directory that does not exist cannot be a link).
  */
+
+/**
+ * How the file system compares names: the seam through which case-insensitive file systems are
+ * handled (and modelled in tests on Linux, which has none). On one, `SECRETS/key.pem` is
+ * `secrets/key.pem`: {@link canonicalPath} then spells every existing segment as it is on disk,
+ * and {@link isWithin} and rule matching compare without case, so a deny rule, the workspace
+ * boundary and protected directories cannot be dodged by case. Defaults to insensitive on macOS
+ * and Windows, whose default file systems are (a case-sensitive APFS volume is then judged as if
+ * it were not: a rule naming `SRC/` also covers `src/`).
+ */
+export const fileSystemCase: { insensitive: boolean } = { insensitive: process.platform === 'darwin' || process.platform === 'win32' }
+
+/** A name folded for comparison on a case-insensitive file system (Unicode-normalised, lower case). */
+export function foldName(name: string): string {
+  return name.normalize('NFC').toLowerCase()
+}
 
 /** More links than this in one path is a loop (Linux's MAXSYMLINKS is 40). */
 const MAX_LINKS = 40
@@ -30,9 +46,10 @@ export async function canonicalPath(p: string, cwd: string): Promise<string> {
   let exists = true
   let links = 0
   while (pending.length > 0) {
-    const seg = pending.shift() as string
+    let seg = pending.shift() as string
     if (seg === '' || seg === '.') continue
     if (seg === '..') { current = path.dirname(current); continue }
+    if (exists && fileSystemCase.insensitive) seg = await spelledOnDisk(current, seg)
     const next = path.join(current, seg)
     if (!exists) { current = next; continue }
     let isLink = false
@@ -52,8 +69,25 @@ export async function canonicalPath(p: string, cwd: string): Promise<string> {
   return current
 }
 
-/** Whether `child` is `parent` or below it, comparing whole segments (`/w/app` never contains `/w/app_evil`). */
+/** The entry of `dir` that `seg` names on a case-insensitive file system: an exact match first, else one equal without case. */
+async function spelledOnDisk(dir: string, seg: string): Promise<string> {
+  let entries: string[]
+  try {
+    entries = await readdir(dir)
+  } catch {
+    return seg
+  }
+  if (entries.includes(seg)) return seg
+  const key = foldName(seg)
+  return entries.find((e) => foldName(e) === key) ?? seg
+}
+
+/**
+ * Whether `child` is `parent` or below it, comparing whole segments (`/w/app` never contains
+ * `/w/app_evil`); without case on a case-insensitive file system ({@link fileSystemCase}).
+ */
 export function isWithin(child: string, parent: string): boolean {
+  if (fileSystemCase.insensitive) { child = foldName(child); parent = foldName(parent) }
   if (child === parent) return true
   const prefix = parent.endsWith('/') ? parent : parent + '/'
   return child.startsWith(prefix)
@@ -81,11 +115,13 @@ export const SHELL_RC_FILES = [
  * whose root is a worktree under `<repo>/.swarmdesk/worktrees/` may edit its own files.
  */
 export function protectedReason(target: string, root: string, extraFiles: readonly string[]): string | undefined {
+  // Names are compared without case on every file system: `.GIT/hooks` is `.git/hooks` wherever
+  // the workspace may later be checked out or copied, and asking for it costs nothing.
   const base = path.basename(target)
-  if ((SHELL_RC_FILES as readonly string[]).includes(base)) return `${base} is a start-up or tool configuration file (it can make later commands run code)`
-  if (extraFiles.includes(target)) return `${target} is a settings file`
-  if (!isWithin(target, root)) return undefined
-  const segs = path.relative(root, target).split('/')
+  if ((SHELL_RC_FILES as readonly string[]).includes(foldName(base))) return `${base} is a start-up or tool configuration file (it can make later commands run code)`
+  if (extraFiles.some((f) => foldName(f) === foldName(target))) return `${target} is a settings file`
+  if (!isWithin(foldName(target), foldName(root))) return undefined
+  const segs = path.relative(foldName(root), foldName(target)).split('/')
   const hit = segs.find((s) => (PROTECTED_DIRS as readonly string[]).includes(s))
   return hit ? `${hit}/ is protected` : undefined
 }

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import picomatch from 'picomatch'
 import { lexShell } from './shellLexer'
-import { canonicalPath, isWithin } from './paths'
+import { canonicalPath, fileSystemCase, isWithin } from './paths'
 import { PermissionsError } from './errors'
 
 /**
@@ -113,5 +113,5 @@ export async function pathRuleMatches(rule: PermissionRule, target: string, ctx:
   const { pattern, literal } = await rulePattern(rule, ctx)
   if (pattern === literal) return isWithin(target, literal)
   if (pattern === literal + '/**' && isWithin(target, literal)) return true
-  return picomatch(pattern, { dot: true })(target)
+  return picomatch(pattern, { dot: true, nocase: fileSystemCase.insensitive })(target)
 }

@@ -175,7 +175,9 @@ class Lexer {
     this.pos += m[0].length
     const op = m[2]
     while (this.peek() === ' ' || this.peek() === '\t') this.pos++
-    if (this.atWordEnd(0)) throw new ShellUnsupportedError(`redirection ${op} has no target`)
+    // `> >(cmd)`: a process substitution is a target like any word (its code is judged).
+    const substitution = (this.peek() === '<' || this.peek() === '>') && this.peek(1) === '('
+    if (this.atWordEnd(0) && !substitution) throw new ShellUnsupportedError(`redirection ${op} has no target`)
     const target = this.word()
     if (op === '<<' || op === '<<-') {
       if (target.value === null && target.subs.length > 0) throw new ShellUnsupportedError('heredoc delimiter with a substitution')
