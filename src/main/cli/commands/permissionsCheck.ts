@@ -23,8 +23,11 @@ class CheckUsageError extends Error {}
 
 /**
  * `swarmdesk permissions check` (SPEC §14): `--cwd DIR [--mode MODE] [--settings FILE]…
- * [--trust-project] (--tool NAME --input JSON | --batch FILE)`. Prints one JSON line
- * `{"decision","reason","rule"}` per call (`rule`: `{rule, source}` or null). Resolves to 0 on any
+ * [--trust-project] [--json] (--tool NAME --input JSON | --batch FILE)`. Prints one JSON line
+ * `{"decision","reason","rule"}` per call (`rule`: `{rule, source}` or null); `--json` is accepted
+ * for symmetry with the other commands (the output is always JSON). Without `--mode`, the
+ * settings' `defaultMode` decides, as in a session (so an untrusted project's
+ * `bypassPermissions` is seen to be ignored). Resolves to 0 on any
  * decision, 2 on bad input or settings that do not load (message on stderr naming what was wrong;
  * in a batch, the line number).
  */
@@ -43,7 +46,8 @@ export async function permissionsCheckCommand(argv: string[], resolveSubject: Su
       throw new CheckUsageError(`settings do not load: ${(e as Error).message}`)
     }
     for (const w of settings.warnings) err(`warning: ${w}`)
-    const calls = args.batch ? await readBatch(args.batch, args.mode) : [{ tool: args.tool as string, input: parseJson(args.input as string, '--input'), mode: args.mode, where: '--input' }]
+    const mode = args.mode ?? settings.defaultMode
+    const calls = args.batch ? await readBatch(args.batch, mode) : [{ tool: args.tool as string, input: parseJson(args.input as string, '--input'), mode, where: '--input' }]
     const subjects = calls.map((c) => {
       try {
         return resolveSubject(c.tool, c.input, cwd)
@@ -64,7 +68,7 @@ export async function permissionsCheckCommand(argv: string[], resolveSubject: Su
   }
 }
 
-interface CheckArgs { cwd?: string; mode: PermissionMode; settings: string[]; trustProject: boolean; tool?: string; input?: string; batch?: string }
+interface CheckArgs { cwd?: string; mode?: PermissionMode; settings: string[]; trustProject: boolean; tool?: string; input?: string; batch?: string }
 
 function parseCheckArgs(argv: string[]): CheckArgs {
   let values
@@ -73,7 +77,7 @@ function parseCheckArgs(argv: string[]): CheckArgs {
       args: argv,
       options: {
         cwd: { type: 'string' }, mode: { type: 'string' }, settings: { type: 'string', multiple: true },
-        'trust-project': { type: 'boolean' }, tool: { type: 'string' }, input: { type: 'string' }, batch: { type: 'string' }
+        'trust-project': { type: 'boolean' }, json: { type: 'boolean' }, tool: { type: 'string' }, input: { type: 'string' }, batch: { type: 'string' }
       },
       strict: true,
       allowPositionals: false
@@ -81,11 +85,11 @@ function parseCheckArgs(argv: string[]): CheckArgs {
   } catch (e) {
     throw new CheckUsageError((e as Error).message)
   }
-  const mode = PermissionModeSchema.safeParse(values.mode ?? 'default')
-  if (!mode.success) throw new CheckUsageError(`--mode ${values.mode}: use one of ${PermissionModeSchema.options.join(', ')}`)
+  const mode = values.mode === undefined ? undefined : PermissionModeSchema.safeParse(values.mode)
+  if (mode && !mode.success) throw new CheckUsageError(`--mode ${values.mode}: use one of ${PermissionModeSchema.options.join(', ')}`)
   if (values.batch && (values.tool || values.input)) throw new CheckUsageError('give either --batch FILE or --tool NAME --input JSON, not both')
   if (!values.batch && (!values.tool || values.input === undefined)) throw new CheckUsageError('missing --tool NAME and --input JSON (or --batch FILE)')
-  return { cwd: values.cwd, mode: mode.data, settings: values.settings ?? [], trustProject: values['trust-project'] ?? false, tool: values.tool, input: values.input, batch: values.batch }
+  return { cwd: values.cwd, mode: mode?.data, settings: values.settings ?? [], trustProject: values['trust-project'] ?? false, tool: values.tool, input: values.input, batch: values.batch }
 }
 
 function parseJson(text: string, where: string): unknown {
