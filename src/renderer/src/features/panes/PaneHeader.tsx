@@ -1,5 +1,6 @@
 import type { HTMLAttributes } from 'react'
 import type { Usage } from '../../../../shared/events'
+import type { AgentView } from '../../../../shared/ipc'
 import { useNow } from '../../lib/clock'
 import { commands } from '../../store/commands'
 import type { CurrentTask } from '../../store/teammates'
@@ -31,6 +32,15 @@ export interface PaneDragHandle {
   listeners: HTMLAttributes<HTMLElement> | undefined
 }
 
+/**
+ * The name's tooltip: what a narrow header leaves out (its id when the name differs, type,
+ * backend, model), since the header keeps to one line and drops those first.
+ */
+function nameTitle(name: string, agent: AgentView | undefined): string {
+  if (!agent) return name
+  return [name, agent.agentId !== name ? agent.agentId : undefined, agent.agentType, agent.backend, agent.model].filter(Boolean).join(' · ')
+}
+
 /** The current-task chip: `#3 subject`, ellipsised by CSS, the whole text on hover. */
 function TaskChip({ task }: { task: CurrentTask }) {
   return (
@@ -46,6 +56,9 @@ function TaskChip({ task }: { task: CurrentTask }) {
  * (`worker`/`process`) and, for any team member, the task it works on; a toggle that hides or
  * shows its subagents' panes; Background and Stop while it is a running subagent, with the last
  * refusal shown until dismissed. The state label's classes come from {@link stateClassName}.
+ * The header stays one line at any width (panes.css): a narrow pane truncates the task and the
+ * name, drops the cache, model and type (`pane-opt-wide`), then the backend and elapsed time
+ * (`pane-opt-mid`), and shows Background and Stop as icons; the state and tokens always stay.
  * Double-click maximises the pane, and again restores the grid (as does its ⤢ button); ×
  * hides it (not the leader's); a tile's ⠿ handle drags it to another place.
  */
@@ -100,35 +113,36 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
         </button>
       ) : null}
       <span className="agent-dot" aria-hidden="true" />
-      <span className="pane-name" title={agent && agent.agentId !== name ? agent.agentId : undefined}>
+      <span className="pane-name" title={nameTitle(name, agent)}>
         {name}
       </span>
       {agent?.backend ? (
-        <span className={`pane-backend backend-${agent.backend}`} data-testid="pane-backend" title={BACKEND_TITLES[agent.backend]}>
+        <span className={`pane-backend pane-opt-mid backend-${agent.backend}`} data-testid="pane-backend" title={BACKEND_TITLES[agent.backend]}>
           {agent.backend}
         </span>
       ) : null}
-      {agent && agent.agentType !== agent.agentName ? <span className={`pane-type${agent.agentType === 'fork' ? ' pane-type-fork' : ''}`}>{agent.agentType}</span> : null}
+      {agent && agent.agentType !== agent.agentName ? <span className={`pane-type pane-opt-wide${agent.agentType === 'fork' ? ' pane-type-fork' : ''}`}>{agent.agentType}</span> : null}
       <span className={stateClassName(state, lifetime?.endStatus)} data-testid="pane-state" data-state={state}>
         {state ? paneStateLabel(state, lifetime?.endStatus) : '…'}
       </span>
       {task ? <TaskChip task={task} /> : null}
       {elapsed !== undefined ? (
-        <span className="pane-stat mono" title="elapsed since it started">
+        <span className="pane-stat pane-opt-mid mono" title="elapsed since it started">
           {formatElapsed(elapsed)}
         </span>
       ) : null}
       {agent ? (
-        <span className="pane-stat mono" title="tokens, cache included">
-          {formatTokens(totalTokens(agent.usage))} tok
+        <span className="pane-stat pane-tokens mono" title="tokens, cache included" data-testid="pane-tokens">
+          {formatTokens(totalTokens(agent.usage))}
+          <span className="pane-tokens-unit"> tok</span>
         </span>
       ) : null}
       {agent && (agent.usage.cacheReadInputTokens > 0 || agent.usage.cacheCreationInputTokens > 0) ? (
-        <span className="pane-stat mono" title="prompt cache: tokens read / written by this agent" data-testid="pane-cache">
+        <span className="pane-stat pane-opt-wide mono" title="prompt cache: tokens read / written by this agent" data-testid="pane-cache">
           cache {formatTokens(agent.usage.cacheReadInputTokens)} r / {formatTokens(agent.usage.cacheCreationInputTokens)} w
         </span>
       ) : null}
-      {agent?.model && (isLeader || agent.model !== leaderModel) ? <span className="model-badge mono">{agent.model}</span> : null}
+      {agent?.model && (isLeader || agent.model !== leaderModel) ? <span className="model-badge pane-opt-wide mono">{agent.model}</span> : null}
       {running || request?.error ? (
         <span className="pane-actions">
           {request?.error ? (
@@ -141,11 +155,27 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
           ) : null}
           {running ? (
             <>
-              <button type="button" className="btn btn-small" disabled={request?.pending !== undefined} onClick={() => void commands.backgroundAgent(agentId)}>
-                Background
+              <button
+                type="button"
+                className="btn btn-small pane-act"
+                aria-label="Background"
+                title="Move to the background: its parent carries on"
+                disabled={request?.pending !== undefined}
+                onClick={() => void commands.backgroundAgent(agentId)}
+              >
+                <span className="pane-act-icon" aria-hidden="true">⇣</span>
+                <span className="pane-act-label">Background</span>
               </button>
-              <button type="button" className="btn btn-small btn-stop" disabled={request?.pending !== undefined} onClick={() => void commands.stopAgent(agentId)}>
-                Stop
+              <button
+                type="button"
+                className="btn btn-small btn-stop pane-act"
+                aria-label="Stop"
+                title="Stop it, with its shells and subagents"
+                disabled={request?.pending !== undefined}
+                onClick={() => void commands.stopAgent(agentId)}
+              >
+                <span className="pane-act-icon" aria-hidden="true">■</span>
+                <span className="pane-act-label">Stop</span>
               </button>
             </>
           ) : null}

@@ -1,0 +1,202 @@
+import type { Locator, Page } from '@playwright/test'
+import { expect, expectPaneToContain, snap, test, type ScenarioObject } from './fixtures'
+
+/**
+ * The pane grid remembered per workspace, and its headers at 16 panes (issue 7, Workspace UI 1):
+ * layout, hidden panes, tile order and collapsed subagent groups survive a reload of the page;
+ * at 16 tiled panes in a 1280×800 window every header stays one line, with its state chip and
+ * tokens whole and the name truncated first.
+ */
+
+const pane = (page: Page, agentId: string): Locator => page.locator(`section.pane[data-agent-id="${agentId}"]`)
+/** The top-level tiles beside the leader's pane, in the order shown. */
+const tileOrder = (page: Page) => page.locator('.pane-tiles > section.pane').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))
+
+/** The leader launches three background subagents that answer at once and end. */
+const THREE_HELPERS: ScenarioObject = {
+  name: 'pane-memory',
+  agents: {
+    'team-lead': [
+      {
+        text: 'Sending three helpers off.',
+        tools: ['alpha job', 'beta job', 'gamma job'].map((description) => ({ name: 'Agent', input: { description, prompt: 'Answer at once.', run_in_background: true } }))
+      },
+      { text: 'All three are on their way.' },
+      ...Array.from({ length: 6 }, () => ({ when: '<task-notification>', text: 'A helper reported back.' }))
+    ],
+    'alpha-job': [{ text: 'alpha answered.' }],
+    'beta-job': [{ text: 'beta answered.' }],
+    'gamma-job': [{ text: 'gamma answered.' }]
+  }
+}
+
+test('layout, a hidden pane, the tile order and a collapsed group survive a reload of the page', async ({ page, serve }, testInfo) => {
+  test.setTimeout(120_000)
+  const served = await serve(THREE_HELPERS, { permissionMode: 'bypassPermissions' })
+  await page.goto(served.url)
+  const input = page.getByRole('textbox', { name: 'Message to the leader' })
+  await input.fill('Send the helpers.')
+  await input.press('Enter')
+  for (const name of ['alpha-job', 'beta-job', 'gamma-job']) await expect(page.locator(`section.pane[aria-label="${name} pane"]`)).toBeVisible({ timeout: 30_000 })
+  // the launch results read as lines, not as the tool's JSON
+  await expectPaneToContain(page, /▸ launched background agent gamma-job \(id a[0-9a-f]+\)/)
+  await expectPaneToContain(page, 'All three are on their way.')
+  const ids = Object.fromEntries(
+    await Promise.all(['alpha-job', 'beta-job', 'gamma-job'].map(async (n) => [n, (await page.locator(`section.pane[aria-label="${n} pane"]`).getAttribute('data-agent-id'))!] as const))
+  )
+  const grid = page.getByTestId('pane-grid')
+  expect(await tileOrder(page)).toEqual(['alpha-job pane', 'beta-job pane', 'gamma-job pane'])
+
+  // tiled; beta hidden; gamma moved before alpha (keyboard drag, waiting on the library's announcements)
+  await page.getByRole('radio', { name: 'Tiled' }).click()
+  await expect(grid).toHaveAttribute('data-layout', 'tiled')
+  await pane(page, ids['beta-job']!).getByRole('button', { name: "Hide beta-job's pane" }).click()
+  await expect(pane(page, ids['beta-job']!)).toHaveCount(0)
+  const announced = page.locator('[id^="DndLiveRegion"]')
+  await pane(page, ids['gamma-job']!).getByRole('button', { name: "Move gamma-job's pane" }).focus()
+  await page.keyboard.press('Space')
+  await expect(announced).toContainText(new RegExp(`Picked up draggable item ${ids['gamma-job']}|moved over droppable area ${ids['gamma-job']}\\.`))
+  await page.keyboard.press('ArrowLeft')
+  await expect(announced).toContainText(`moved over droppable area ${ids['alpha-job']}`)
+  await page.keyboard.press('Space')
+  await expect.poll(() => tileOrder(page)).toEqual(['gamma-job pane', 'alpha-job pane'])
+  await snap(page, testInfo, '01-before-reload')
+
+  await page.reload()
+  await expect(grid).toHaveAttribute('data-layout', 'tiled')
+  await expect(page.getByRole('radio', { name: 'Tiled' })).toHaveAttribute('aria-checked', 'true')
+  await expect.poll(() => tileOrder(page)).toEqual(['gamma-job pane', 'alpha-job pane'])
+  await expect(pane(page, ids['beta-job']!)).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Hidden (1) ▾' })).toBeEnabled()
+  // the tiled geometry is the real one, not just the attribute: the leader's pane spans two columns
+  const leader = (await pane(page, 'team-lead').boundingBox())!
+  const gamma = (await pane(page, ids['gamma-job']!).boundingBox())!
+  expect(leader.width).toBeGreaterThan(gamma.width * 1.8)
+  // a reloaded pane gets its scrollback back from main, with the readable launch lines
+  await expectPaneToContain(page, /▸ launched background agent alpha-job \(id /)
+  await snap(page, testInfo, '02-after-reload')
+
+  // showing beta again puts it back after the arranged tiles; collapsing the leader's group hides them all
+  await page.getByRole('button', { name: 'Hidden (1) ▾' }).click()
+  await page.getByRole('menuitem', { name: 'Show beta-job' }).click()
+  await expect.poll(() => tileOrder(page)).toEqual(['gamma-job pane', 'alpha-job pane', 'beta-job pane'])
+  await pane(page, 'team-lead').getByRole('button', { name: 'Hide 3 subagent panes of team-lead' }).click()
+  await expect(page.locator('section.pane')).toHaveCount(1)
+
+  await page.reload()
+  await expect(grid).toHaveAttribute('data-layout', 'tiled')
+  await expect(pane(page, 'team-lead').getByRole('button', { name: 'Show 3 subagent panes of team-lead' })).toHaveAttribute('aria-expanded', 'false')
+  await expect(page.locator('section.pane')).toHaveCount(1)
+  await expect(page.getByRole('button', { name: 'Hidden (0) ▾' })).toBeDisabled()
+  await pane(page, 'team-lead').getByRole('button', { name: 'Show 3 subagent panes of team-lead' }).click()
+  await expect.poll(() => tileOrder(page)).toEqual(['gamma-job pane', 'alpha-job pane', 'beta-job pane'])
+  await snap(page, testInfo, '03-group-shown-again')
+})
+
+/** Names long enough that a narrow header must truncate them (the agent's name is the description's slug, cut at 40 characters). */
+const LONG = 'investigate the flaky integration tests in the payments module'
+const HELPERS = [LONG, 'lint', 'docs', 'api survey', 'perf probe', 'schema review', 'ui audit', 'security scan', 'deps', 'changelog', 'i18n', 'build cache', 'release notes']
+
+/**
+ * Sixteen panes: the leader, two worker teammates and thirteen background subagents — the
+ * long-named one and a few others asking to run a command (so their state chip is the long
+ * "needs permission"), the rest busy on a slow model answer or done.
+ */
+const SIXTEEN: ScenarioObject = {
+  name: 'sixteen-panes',
+  agents: {
+    'team-lead': [
+      {
+        text: 'Building a big team.',
+        tools: [
+          { name: 'TeamCreate', input: { team_name: 'big', description: 'Sixteen panes' } },
+          { name: 'Agent', input: { name: 'alice', backend: 'worker', description: 'helper', prompt: 'Wait for messages.' } },
+          { name: 'Agent', input: { name: 'bartholomew-the-reviewer', backend: 'worker', description: 'helper', prompt: 'Wait for messages.' } }
+        ]
+      },
+      { text: 'Launching helpers.', tools: HELPERS.map((description) => ({ name: 'Agent', input: { description, prompt: 'Work.', run_in_background: true } })) },
+      { text: 'Everyone is at work.' },
+      ...Array.from({ length: 30 }, () => ({ text: 'Noted.' }))
+    ],
+    alice: [{ text: 'alice is ready.' }, ...Array.from({ length: 6 }, () => ({ text: 'ok' }))],
+    'bartholomew-the-reviewer': [{ text: 'bartholomew is ready.' }, ...Array.from({ length: 6 }, () => ({ text: 'ok' }))],
+    'investigate-the-flaky-integration-tests': [{ text: 'Looking.', tools: [{ name: 'Bash', input: { command: 'touch flaky.txt' } }] }, { text: 'done' }],
+    lint: [{ text: 'Linting.', tools: [{ name: 'Bash', input: { command: 'touch lint.txt' } }] }, { text: 'done' }],
+    docs: [{ text: 'Documenting.', tools: [{ name: 'Bash', input: { command: 'touch docs.txt' } }] }, { text: 'done' }],
+    deps: [{ text: 'Checked: nothing to update.' }],
+    i18n: [{ text: 'Checked: all strings translated.' }],
+    '*': [{ delayMs: 45_000, text: 'Still thinking.' }, { text: 'done' }]
+  }
+}
+
+/** Header geometry of every pane, measured in the page. */
+function headerFacts(page: Page) {
+  return page.locator('section.pane').evaluateAll((panes) =>
+    panes.map((p) => {
+      const head = p.querySelector<HTMLElement>('[data-testid=pane-head]')!
+      const box = head.getBoundingClientRect()
+      // whole: as wide as the same element unconstrained (an ellipsis may hide less than a pixel)
+      const natural = (el: HTMLElement): number => {
+        const clone = el.cloneNode(true) as HTMLElement
+        clone.style.cssText = 'position:absolute;visibility:hidden;flex:none;width:auto;min-width:0;max-width:none'
+        head.appendChild(clone)
+        const w = clone.getBoundingClientRect().width
+        clone.remove()
+        return w
+      }
+      const part = (sel: string) => {
+        const el = head.querySelector<HTMLElement>(sel)
+        if (!el) return undefined
+        const r = el.getBoundingClientRect()
+        return { whole: r.width >= natural(el) - 0.02, inside: r.width > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5 }
+      }
+      return { name: p.getAttribute('aria-label'), height: box.height, lineHeight: parseFloat(getComputedStyle(head).fontSize) * 1.45, state: part('[data-testid=pane-state]'), tokens: part('[data-testid=pane-tokens]'), nameText: part('.pane-name') }
+    })
+  )
+}
+
+async function expectOneLineHeaders(page: Page): Promise<void> {
+  const facts = await headerFacts(page)
+  expect(facts).toHaveLength(16)
+  for (const f of facts) {
+    // one line of text plus padding; a second line would add another ~17 px
+    expect(f.height, `${f.name}'s header is one line`).toBeLessThan(f.lineHeight + 18)
+    expect(f.state, `${f.name}'s state chip`).toMatchObject({ whole: true, inside: true })
+    expect(f.tokens, `${f.name}'s tokens`).toMatchObject({ whole: true, inside: true })
+  }
+  // the long name gave way, not the state beside it
+  const long = facts.find((f) => f.name?.startsWith('investigate-the-flaky'))!
+  expect(long.nameText?.whole).toBe(false)
+}
+
+test('at 16 panes in a 1280×800 window every header is one line: the name truncates, the state and tokens stay whole', async ({ page, serve }, testInfo) => {
+  test.setTimeout(150_000)
+  const served = await serve(SIXTEEN)
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.goto(served.url)
+  const input = page.getByRole('textbox', { name: 'Message to the leader' })
+  await input.fill('Build the big team.')
+  await input.press('Enter')
+  await expect(page.locator('section.pane')).toHaveCount(16, { timeout: 60_000 })
+  await expect(page.locator('section.pane[data-state="awaiting_permission"]')).toHaveCount(3, { timeout: 30_000 })
+  await expect(page.locator('section.pane .pane-state.state-running').first()).toBeVisible()
+  await expectPaneToContain(page, 'Everyone is at work.')
+
+  await page.getByRole('radio', { name: 'Tiled' }).click()
+  await expect(page.getByTestId('pane-grid')).toHaveAttribute('data-layout', 'tiled')
+  await expectOneLineHeaders(page)
+  await snap(page, testInfo, '01-sixteen-tiled')
+
+  await page.getByRole('radio', { name: 'Main + stack' }).click()
+  await expect(page.getByTestId('pane-grid')).toHaveAttribute('data-layout', 'main-vertical')
+  await expectOneLineHeaders(page)
+  await snap(page, testInfo, '02-sixteen-main-vertical')
+
+  // with both side panels closed the grid has the whole width
+  await page.getByRole('button', { name: 'Hide the team dashboard' }).click()
+  await page.getByRole('button', { name: 'Hide the side drawer' }).click()
+  await expect(page.getByRole('button', { name: 'Show the side drawer' })).toBeVisible()
+  await page.getByRole('radio', { name: 'Tiled' }).click()
+  await expectOneLineHeaders(page)
+  await snap(page, testInfo, '03-sixteen-tiled-full-width')
+})
