@@ -88,6 +88,13 @@ export interface TeammateExecutor {
   isAlive(agentId: string): boolean
   /** Kills every teammate this executor started. */
   dispose(): Promise<void>
+  /**
+   * Optional: prepares for spawns to come (a team was created), e.g. a spare worker with the
+   * bundle loaded. Returns at once; never throws.
+   */
+  prewarm?(): void
+  /** Optional: undoes {@link prewarm} (the team was deleted); resolves once whatever it started is gone. */
+  releaseSpare?(): Promise<void>
 }
 
 /** The executors a session can spawn with, by backend (SPEC §9.2: per call, else the setting). */
@@ -107,6 +114,16 @@ export class TeammateExecutorRegistry {
 
   has(backend: TeammateBackend): boolean {
     return this.executors.has(backend)
+  }
+
+  /** Lets `backend`'s executor prepare for spawns (see {@link TeammateExecutor.prewarm}); a no-op for a backend without one. */
+  prewarm(backend: TeammateBackend): void {
+    this.executors.get(backend)?.prewarm?.()
+  }
+
+  /** Releases what every executor prepared ahead of spawns (see {@link TeammateExecutor.releaseSpare}). */
+  async releaseSpares(): Promise<void> {
+    await Promise.all([...this.executors.values()].map((e) => e.releaseSpare?.()))
   }
 
   async dispose(): Promise<void> {

@@ -105,7 +105,12 @@ export class TeammateSupervisor implements Disposable {
         this.inbox = undefined
         this.inboxTeam = undefined
       }
+      // a new team gets its first teammate soon: the default backend prepares (a worker loads its
+      // bundle while the leader's model writes the Agent call); a deleted one needs none
+      if (team !== undefined) options.registry.prewarm(options.defaultBackend)
+      else void options.registry.releaseSpares().catch(() => undefined)
     })
+    if (options.team.team() !== undefined) options.registry.prewarm(options.defaultBackend)
   }
 
   /** Fires whenever a teammate's state, liveness or the leader's inbox changes. */

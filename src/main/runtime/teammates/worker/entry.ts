@@ -9,10 +9,12 @@ import {
   HEARTBEAT_INTERVAL_MS,
   parseMainMessage,
   serializeError,
+  StartMessageSchema,
   WorkerDataSchema,
   type DoneOutcome,
   type MainToWorker,
   type SerializedError,
+  type StartMessage,
   type WorkerData,
   type WorkerToMain
 } from './protocol'
@@ -64,15 +66,15 @@ export function createBridgePrompter(post: (message: WorkerToMain) => void): Bri
 }
 
 /**
- * The worker teammate's main (SPEC §1, §9.5): validates `workerData`, posts a heartbeat every
+ * The worker teammate's main (SPEC §1, §9.5), once its `start` arrived: posts a heartbeat every
  * {@link HEARTBEAT_INTERVAL_MS}, runs {@link runTeammate} with the PTY client (commands run in the
  * main thread's PTY host), the permission bridge and a bus whose events go to the main thread;
  * then kills whatever its shells left, posts `done` and lets the thread end: nothing it started
  * holds the event loop afterwards. An uncaught error posts `done` as `crashed` (not cleaned up)
  * before the worker dies of it.
  */
-export async function runWorkerTeammate(data: WorkerData): Promise<void> {
-  const { config, port } = data
+export async function runWorkerTeammate(data: WorkerData, config: StartMessage['config']): Promise<void> {
+  const { port } = data
   let finished = false
   const post = (message: WorkerToMain, transfer?: readonly MessagePort[]): void => port.postMessage(message, transfer)
   const postDone = (outcome: DoneOutcome, cleanedUp: boolean, error?: SerializedError): void => {
@@ -144,7 +146,30 @@ function isInactive(home: string, team: string, name: string): boolean {
   }
 }
 
-// Runs only as a worker teammate, started by WorkerTeammateExecutor's bootstrap.
+/**
+ * A worker thread with the bundle loaded, before it has a teammate: posts `loaded`, then waits for
+ * the main thread's `start` and runs that teammate. The waiting listener keeps the thread alive;
+ * it is swapped for the teammate's own in the same tick, so no message falls between them.
+ * Anything else before `start` breaks the protocol: the thread throws (the main side reports it).
+ */
+export function awaitTeammate(data: WorkerData): void {
+  const { port } = data
+  const onStart = (raw: unknown): void => {
+    const start = StartMessageSchema.safeParse(raw)
+    if (!start.success) throw new Error(`A worker teammate expected 'start' as its first message and got ${describe(raw)}; the worker bundle and the main process are out of step: rebuild with npm run build.`)
+    void runWorkerTeammate(data, start.data.config)
+    port.off('message', onStart)
+  }
+  port.on('message', onStart)
+  port.postMessage({ type: 'loaded' } satisfies WorkerToMain)
+}
+
+function describe(raw: unknown): string {
+  const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type) : undefined
+  return type ? `'${type}'` : 'a message without a type'
+}
+
+// Runs only in a worker teammate's thread, started by WorkerTeammateExecutor's bootstrap.
 if (!isMainThread && (workerData as { protocol?: unknown } | null)?.protocol !== undefined) {
-  void runWorkerTeammate(WorkerDataSchema.parse(workerData))
+  awaitTeammate(WorkerDataSchema.parse(workerData))
 }

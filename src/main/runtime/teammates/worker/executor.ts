@@ -45,6 +45,12 @@ export interface WorkerTeammateExecutorOptions {
   heartbeatTimeoutMs?: number
   /** V8 heap limits of each worker; default {@link DEFAULT_WORKER_RESOURCE_LIMITS} (512 MB old generation). */
   resourceLimits?: ResourceLimits
+  /**
+   * Keep one spare worker with the bundle loaded, so a spawn skips creating the thread and loading
+   * the bundle (see {@link WorkerTeammateExecutor.prewarm}). Default true; false starts every
+   * teammate in a new thread (the cold start the benchmark reports beside the warm one).
+   */
+  warmSpare?: boolean
 }
 
 /** Why the main side ended a worker, when it did. */
@@ -74,6 +80,11 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
   private readonly teammates = new Map<string, WorkerTeammate>()
   private readonly heartbeatTimeoutMs: number
   private readonly resourceLimits: ResourceLimits
+  private readonly warmSpare: boolean
+  /** The spare thread (loading or loaded, no teammate yet), if any. */
+  private spare: TeammateThread | undefined
+  /** Teammates spawned whose loop has not run yet: the spare is refilled once there are none, so its load never competes with their start. */
+  private readonly starting = new Set<WorkerTeammate>()
   private disposed = false
 
   /** @throws Error when `heartbeatTimeoutMs` is not a positive number. */
@@ -81,6 +92,40 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
     this.heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS
     if (!(this.heartbeatTimeoutMs > 0)) throw new Error(`heartbeatTimeoutMs must be a positive number of milliseconds, not ${options.heartbeatTimeoutMs}.`)
     this.resourceLimits = { ...DEFAULT_WORKER_RESOURCE_LIMITS, ...options.resourceLimits }
+    this.warmSpare = options.warmSpare ?? true
+  }
+
+  /**
+   * Starts the spare worker unless there is one (or `warmSpare` is off, the executor is disposed,
+   * or the entry is not built): a thread that loads the bundle and waits, unref'd, for the next
+   * spawn to hand it a teammate. Called when a team is created; a spawn refills it once every
+   * teammate it started has begun its loop. A spare costs one idle worker's memory (the bundle
+   * loaded, no teammate: see bench/teammates) until it is used, {@link releaseSpare} or
+   * {@link dispose}. A spare that dies is dropped (the next spawn starts cold and refills).
+   */
+  prewarm(): void {
+    if (!this.warmSpare || this.disposed || this.spare) return
+    const entryPath = this.entryPath()
+    if (!existsSync(entryPath)) return
+    const spare = new TeammateThread(entryPath, this.resourceLimits, this.spawnReplyTimeoutMs(), () => {
+      if (this.spare === spare) this.spare = undefined
+    })
+    this.spare = spare
+  }
+
+  /**
+   * Resolves once the spare has loaded the bundle: true then, false when there is no spare or it
+   * died first. For measurements and tests that need the spare ready; spawns never wait for it.
+   */
+  async whenSpareLoaded(): Promise<boolean> {
+    return (await this.spare?.loaded) ?? false
+  }
+
+  /** Terminates the spare worker, if any (its team was deleted); resolves once its thread is gone. */
+  async releaseSpare(): Promise<void> {
+    const spare = this.spare
+    this.spare = undefined
+    await spare?.terminate()
   }
 
   /**
@@ -96,15 +141,20 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
     if (this.teammates.get(config.agentId)?.alive) {
       throw new Error(`Teammate ${config.agentId} is already running on the worker backend; kill it or wait for it to exit before starting it again.`)
     }
-    const entryPath = this.options.entry ?? nodeBundlePath('teammate-worker')
+    const entryPath = this.entryPath()
     if (!existsSync(entryPath)) throw new Error(`The worker teammate entry ${entryPath} does not exist; build the Node bundles with: npm run build`)
     const team = new TeamStore(config.home).read(config.team)
     if (!team.members.some((m) => m.name === config.name)) {
       throw new TeammateNotFoundError(`'${config.name}' is not a member of team '${config.team}' (members: ${team.members.map((m) => m.name).join(', ') || 'none'}); add it to the team config before spawning it.`)
     }
+    // the spare if there is one (even if still loading: it is ahead of a new thread), else a new thread
+    const spare = this.spare
+    this.spare = undefined
+    const thread = spare?.usable() ? spare : new TeammateThread(entryPath, this.resourceLimits, this.spawnReplyTimeoutMs())
+    if (spare && thread !== spare) void spare.terminate()
     const teammate = new WorkerTeammate({
       config,
-      entryPath,
+      thread,
       bus: this.options.bus,
       pty: this.options.pty,
       prompter: this.options.prompter,
@@ -112,6 +162,13 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
       resourceLimits: this.resourceLimits
     })
     this.teammates.set(config.agentId, teammate)
+    if (this.warmSpare) {
+      this.starting.add(teammate)
+      void teammate.running.then(() => {
+        this.starting.delete(teammate)
+        if (this.starting.size === 0) this.prewarm()
+      })
+    }
     await teammate.ready
     return { agentId: config.agentId, backend: 'worker', pid: process.pid, exited: teammate.exited }
   }
@@ -140,16 +197,106 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
     return this.teammates.get(agentId)?.alive ?? false
   }
 
-  /** Kills every teammate this executor started; later spawns throw. */
+  /** Kills every teammate this executor started and its spare worker; later spawns throw. */
   async dispose(): Promise<void> {
     this.disposed = true
-    await Promise.all([...this.teammates.values()].map((t) => t.kill('the session closed')))
+    await Promise.all([...[...this.teammates.values()].map((t) => t.kill('the session closed')), this.releaseSpare()])
+  }
+
+  private entryPath(): string {
+    return this.options.entry ?? nodeBundlePath('teammate-worker')
+  }
+
+  /** How long the worker's `PtyHost.spawn` blocks for the main thread's pid: half the heartbeat timeout, at least 100 ms. */
+  private spawnReplyTimeoutMs(): number {
+    return Math.max(100, Math.floor(this.heartbeatTimeoutMs / 2))
+  }
+}
+
+/**
+ * One worker thread running the bootstrap and the teammate entry (see `protocol.ts`): it loads the
+ * bundle, posts `loaded` and waits for its `start`. Until a {@link WorkerTeammate} adopts it, it
+ * is a spare: the thread and its port are unref'd (a spare never keeps the process alive), an
+ * error or exit of it only marks it unusable and calls `onGone`.
+ */
+class TeammateThread {
+  readonly worker: Worker
+  /** The main thread's end of the RPC channel. */
+  readonly port: MessagePort
+  /** Resolves true once the worker posted `loaded`; false when it ended (or failed) first. Settles at most once; never rejects. */
+  readonly loaded: Promise<boolean>
+  private failed = false
+  private adopted = false
+  private readonly onError: () => void
+  private readonly onExit: () => void
+  private readonly onMessage: (raw: unknown) => void
+
+  /** @throws the Worker constructor's error (e.g. too many threads); nothing is left open then. */
+  constructor(entryPath: string, resourceLimits: ResourceLimits, spawnReplyTimeoutMs: number, onGone?: () => void) {
+    const { port1, port2 } = new MessageChannel()
+    const nodePtyPath = resolveNodePty()
+    const data: WorkerData = { protocol: WORKER_PROTOCOL_VERSION, port: port2, spawnReplyTimeoutMs, entryPath, ...(nodePtyPath ? { nodePtyPath } : {}) }
+    try {
+      this.worker = new Worker(BOOTSTRAP, { eval: true, workerData: data, transferList: [port2], resourceLimits })
+    } catch (error) {
+      port1.close()
+      port2.close()
+      throw error
+    }
+    this.port = port1
+    let settle!: (loaded: boolean) => void
+    this.loaded = new Promise<boolean>((resolve) => (settle = resolve))
+    this.onError = () => {
+      this.failed = true
+      settle(false)
+    }
+    this.onExit = () => {
+      this.failed = true
+      settle(false)
+      this.port.close()
+      onGone?.()
+    }
+    this.onMessage = (raw) => {
+      if ((raw as { type?: unknown } | null)?.type === 'loaded') settle(true)
+    }
+    this.worker.on('error', this.onError)
+    this.worker.on('exit', this.onExit)
+    this.port.on('message', this.onMessage)
+    this.worker.unref()
+    this.port.unref()
+  }
+
+  /** True while it can still be given a teammate: not adopted, no error, not exited. */
+  usable(): boolean {
+    return !this.adopted && !this.failed
+  }
+
+  /**
+   * Hands the thread to its teammate: call right after attaching the teammate's own listeners, in
+   * the same tick (so no event falls between). Removes the spare's listeners and refs the thread
+   * and port: a running teammate keeps the process alive.
+   */
+  adopt(): void {
+    this.adopted = true
+    this.worker.off('error', this.onError)
+    this.worker.off('exit', this.onExit)
+    this.port.off('message', this.onMessage)
+    this.worker.ref()
+    this.port.ref()
+  }
+
+  /** Terminates a spare (a no-op once adopted: its teammate owns it); resolves once its thread is gone. */
+  async terminate(): Promise<void> {
+    if (this.adopted) return
+    this.failed = true
+    await this.worker.terminate()
   }
 }
 
 interface WorkerTeammateOptions {
   config: TeammateSpawnConfig
-  entryPath: string
+  /** A new thread or the executor's spare: adopted here and given `config` in `start`. */
+  thread: TeammateThread
   bus: EventBus
   pty: PtyHost
   prompter: PermissionPrompter
@@ -163,6 +310,8 @@ class WorkerTeammate {
   /** Resolves on `ready`; rejects when the worker ends before it. */
   readonly ready: Promise<void>
   readonly exited: Promise<TeammateExitInfo>
+  /** Resolves once its loop has run (the first forwarded event) or the worker is gone. Never rejects. */
+  readonly running: Promise<void>
   alive = true
 
   private readonly worker: Worker
@@ -184,6 +333,7 @@ class WorkerTeammate {
   private resolveReady!: () => void
   private rejectReady!: (error: Error) => void
   private resolveExited!: (info: TeammateExitInfo) => void
+  private resolveRunning!: () => void
 
   constructor(private readonly options: WorkerTeammateOptions) {
     this.config = options.config
@@ -194,25 +344,10 @@ class WorkerTeammate {
     // a rejection nobody awaits (the handle was never returned) must not be unhandled
     this.ready.catch(() => undefined)
     this.exited = new Promise<TeammateExitInfo>((resolve) => (this.resolveExited = resolve))
-    const { port1, port2 } = new MessageChannel()
-    this.port = port1
+    this.running = new Promise<void>((resolve) => (this.resolveRunning = resolve))
+    this.worker = options.thread.worker
+    this.port = options.thread.port
     this.server = createPtyServer(options.pty, (message) => this.post(message))
-    const nodePtyPath = resolveNodePty()
-    const data: WorkerData = {
-      protocol: WORKER_PROTOCOL_VERSION,
-      config: options.config,
-      port: port2,
-      spawnReplyTimeoutMs: Math.max(100, Math.floor(options.heartbeatTimeoutMs / 2)),
-      entryPath: options.entryPath,
-      ...(nodePtyPath ? { nodePtyPath } : {})
-    }
-    try {
-      this.worker = new Worker(BOOTSTRAP, { eval: true, workerData: data, transferList: [port2], resourceLimits: options.resourceLimits })
-    } catch (error) {
-      port1.close()
-      port2.close()
-      throw error
-    }
     this.port.on('message', (raw) => this.onMessage(raw))
     this.worker.on('error', (error) => (this.workerError ??= error))
     this.worker.on('exit', (code) => {
@@ -220,9 +355,12 @@ class WorkerTeammate {
         // never leave `exited` pending: report what went wrong while cleaning up
         const reason = `cleaning up after its worker failed: ${(error as Error)?.message ?? String(error)}`
         if (!this.isReady) this.rejectReady(new Error(`Teammate ${this.config.agentId} could not start on the worker backend: ${reason}.`))
+        this.resolveRunning()
         this.resolveExited({ status: 'crashed', reported: false, reason })
       })
     })
+    options.thread.adopt()
+    this.port.postMessage({ type: 'start', config: options.config } satisfies MainToWorker)
     const every = Math.max(25, Math.min(250, Math.floor(options.heartbeatTimeoutMs / 4)))
     this.watchdog = setInterval(() => this.check(), every)
     this.watchdog.unref()
@@ -252,6 +390,7 @@ class WorkerTeammate {
     this.lastSign = Date.now()
     switch (message.type) {
       case 'heartbeat':
+      case 'loaded':
         return
       case 'ready':
         this.isReady = true
@@ -259,6 +398,7 @@ class WorkerTeammate {
         return
       case 'event': {
         this.isRunning = true
+        this.resolveRunning()
         const parsed = parseForwardedEvent(message.event)
         if (parsed.ok) this.options.bus.emit(parsed.event as RuntimeEventInput)
         else this.options.bus.emit({ type: 'notice', level: 'warning', message: `Worker teammate ${this.config.agentId} sent an invalid event, dropped: ${parsed.message}`, agentId: this.config.agentId, agentName: this.config.name })
@@ -347,6 +487,7 @@ class WorkerTeammate {
     const info = this.exitInfo(code)
     if (swept.survivors.length) info.reason = `${info.reason ? `${info.reason}; ` : ''}its PTY processes ${swept.survivors.join(', ')} could not be killed`
     if (!this.isReady) this.rejectReady(new Error(`Teammate ${this.config.agentId} could not start on the worker backend: ${info.reason ?? 'its worker ended before it was ready'}.`))
+    this.resolveRunning()
     this.resolveExited(info)
   }
 

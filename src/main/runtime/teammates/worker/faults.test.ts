@@ -94,8 +94,9 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
   })
 
   /**
-   * A test-only worker entry: imports the real bundle (which runs the teammate), then does `fault`
-   * on the worker's event loop once `trigger` exists.
+   * A test-only worker entry: imports the real bundle (which runs the teammate once the executor
+   * hands it one), then does `fault` on the worker's event loop once `trigger` exists — only in a
+   * worker that has its teammate (it posted `ready`), not in the executor's spare.
    */
   function faultEntry(fault: keyof typeof FAULTS, trigger: string): string {
     const path = join(wrappers, `${fault}-${randomUUID()}.mjs`)
@@ -103,9 +104,16 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
       path,
       [
         "import { existsSync } from 'node:fs'",
+        "import { MessagePort } from 'node:worker_threads'",
+        'let teammate = false',
+        'const post = MessagePort.prototype.postMessage',
+        'MessagePort.prototype.postMessage = function (message, ...rest) {',
+        "  if (message && message.type === 'ready') teammate = true",
+        '  return post.call(this, message, ...rest)',
+        '}',
         `await import(${JSON.stringify(pathToFileURL(nodeBundlePath('teammate-worker')).href)})`,
         'const poll = setInterval(() => {',
-        `  if (!existsSync(${JSON.stringify(trigger)})) return`,
+        `  if (!teammate || !existsSync(${JSON.stringify(trigger)})) return`,
         '  clearInterval(poll)',
         `  ${FAULTS[fault]}`,
         '}, 20)',

@@ -10,15 +10,19 @@ import { PermissionModeSchema } from '../../../../shared/permissions'
  * its runtime events are re-emitted on the main bus. Every message is a plain structured-clone
  * object with a `type`; both sides validate what they receive with the schemas below.
  *
- * Worker → main: `heartbeat`, `ready`, `event`, `pty.run` / `pty.abort`, `pty.spawn` /
+ * A worker is started without a teammate: it loads the bundle, posts `loaded` and waits for one
+ * `start` carrying its teammate's config. So a worker can be started ahead of time (the executor's
+ * warm spare) and handed its teammate when one is spawned.
+ *
+ * Worker → main: `loaded`, `heartbeat`, `ready`, `event`, `pty.run` / `pty.abort`, `pty.spawn` /
  * `pty.kill`, `pty.dispose`, `permission.prompt` / `permission.cancel`, `done`.
- * Main → worker: `pty.started`, `pty.data`, `pty.result` / `pty.failed`, `pty.exit`,
+ * Main → worker: `start`, `pty.started`, `pty.data`, `pty.result` / `pty.failed`, `pty.exit`,
  * `pty.killed`, `pty.disposed`, `permission.answer`; and, on each spawn's own reply port,
  * one {@link SpawnReply}.
  */
 
 /** Bumped on any incompatible change; the worker refuses workerData of another version. */
-export const WORKER_PROTOCOL_VERSION = 1
+export const WORKER_PROTOCOL_VERSION = 2
 
 /** How often a worker posts `heartbeat`, ms. The executor's watchdog allows several missed beats. */
 export const HEARTBEAT_INTERVAL_MS = 500
@@ -46,7 +50,8 @@ export const TeammateSpawnConfigSchema = z.object({
 })
 
 /**
- * `workerData` of a worker teammate. `port` is the worker's end of the RPC channel (transferred);
+ * `workerData` of a worker teammate's thread (its teammate's config comes later, in `start`).
+ * `port` is the worker's end of the RPC channel (transferred);
  * `spawnReplyTimeoutMs` bounds how long `PtyHost.spawn` blocks the worker waiting for the main
  * thread's pid (kept below the heartbeat timeout, so a slow answer never reads as a hang);
  * `nodePtyPath` is node-pty's resolved entry, which the bootstrap replaces by a stub so node-pty
@@ -54,7 +59,6 @@ export const TeammateSpawnConfigSchema = z.object({
  */
 export const WorkerDataSchema = z.object({
   protocol: z.literal(WORKER_PROTOCOL_VERSION),
-  config: TeammateSpawnConfigSchema,
   port: z.instanceof(MessagePort),
   spawnReplyTimeoutMs: z.number().int().positive(),
   /** Absolute path of the module the bootstrap imports (the bundle, or a test's wrapper around it). */
@@ -117,6 +121,8 @@ export type DoneOutcome = z.infer<typeof DoneOutcomeSchema>
 
 /** Every message a worker posts to the main thread. */
 export const WorkerToMainSchema = z.discriminatedUnion('type', [
+  /** Posted once, when the bundle is loaded and the worker waits for its `start`. */
+  z.object({ type: z.literal('loaded') }),
   /** Every {@link HEARTBEAT_INTERVAL_MS} from the worker's start; silence past the timeout is a hang. */
   z.object({ type: z.literal('heartbeat') }),
   /** Posted once, when the worker is set up and its teammate's loop is about to start. */
@@ -150,8 +156,13 @@ export const WorkerToMainSchema = z.discriminatedUnion('type', [
 ])
 export type WorkerToMain = z.infer<typeof WorkerToMainSchema>
 
+/** The first message the main thread posts to a worker, exactly once: the teammate it runs. */
+export const StartMessageSchema = z.object({ type: z.literal('start'), config: TeammateSpawnConfigSchema })
+export type StartMessage = z.infer<typeof StartMessageSchema>
+
 /** Every message the main thread posts to a worker (spawn replies go on their own port). */
 export const MainToWorkerSchema = z.discriminatedUnion('type', [
+  StartMessageSchema,
   /** The pid of a run's process group leader, as soon as the host started it. */
   z.object({ type: z.literal('pty.started'), id: Id, pid: z.number().int().positive() }),
   /** Raw output (ANSI intact) of a run or a background shell, in order. */
