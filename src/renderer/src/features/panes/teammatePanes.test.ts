@@ -60,7 +60,7 @@ describe('teammate panes', () => {
     expect(alice.dataset.backend).toBe('worker')
     expect(alice.querySelector('.pane-name')?.textContent).toBe('alice')
     expect(alice.querySelector('[data-testid="pane-backend"]')?.textContent).toBe('worker')
-    expect(pane('bob@demo').querySelector('[data-testid="pane-backend"]')?.className).toBe('pane-backend backend-process')
+    expect(pane('bob@demo').querySelector('[data-testid="pane-backend"]')?.classList.contains('backend-process')).toBe(true)
     const chip = alice.querySelector<HTMLElement>('[data-testid="pane-task"]')!
     expect(chip.textContent).toBe('#3 Make the parser accept trailing commas in every list')
     expect(chip.title).toBe('#3 Make the parser accept trailing commas in every list')
