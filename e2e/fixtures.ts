@@ -10,10 +10,10 @@ interface Fixtures {
   /** A fresh git repository, removed after the test. */
   repo: string
   /**
-   * Starts `swarmdesk serve` on `repo` with this scenario (and permission mode, when given); stopped
+   * Starts `swarmdesk serve` on `repo` with this scenario (and permission mode and `--fork`, when given); stopped
    * after the test, which then checks it exited 0.
    */
-  serve: (scenario: ScenarioObject, options?: { permissionMode?: string }) => Promise<ServedWorkspace>
+  serve: (scenario: ScenarioObject, options?: { permissionMode?: string; fork?: boolean }) => Promise<ServedWorkspace>
 }
 
 /** Playwright's `test` with a fresh repository and a serve process per test. */
@@ -61,6 +61,21 @@ export async function snap(page: Page, testInfo: TestInfo, name: string): Promis
   await page.screenshot({ path, fullPage: true })
   await testInfo.attach(name, { path, contentType: 'image/png' })
   return path
+}
+
+/**
+ * Answers "Allow once" on every permission card of `agentId` as the cards come, until the leader's
+ * pane shows `done` (or `timeoutMs` passes; the caller's assertion on `done` then fails). A card
+ * whose answer is on its way has its buttons disabled and then leaves the DOM: only an enabled
+ * button is clicked, and a click that loses that race is simply retried on the next card.
+ */
+export async function allowEveryRequestUntil(page: Page, agentId: string, done: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await paneText(page)).includes(done) && Date.now() < deadline) {
+    const allow = page.locator(`section.perm-card[data-agent-id="${agentId}"]`).first().getByRole('button', { name: /Allow once/ })
+    if ((await allow.isVisible().catch(() => false)) && (await allow.isEnabled().catch(() => false))) await allow.click({ timeout: 5_000 }).catch(() => undefined)
+    else await page.waitForTimeout(250)
+  }
 }
 
 function escapeRegExp(text: string): string {

@@ -36,7 +36,7 @@ export interface ServedWorkspace {
  * `npm run build` must have run (the test script does it first).
  * @throws Error with the child's stderr when it exits or prints nothing usable within 30 s.
  */
-export async function startServe(options: { cwd: string; scenario: object; permissionMode?: string }): Promise<ServedWorkspace> {
+export async function startServe(options: { cwd: string; scenario: object; permissionMode?: string; fork?: boolean }): Promise<ServedWorkspace> {
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-e2e-home-')))
   const scenarioFile = join(home, 'scenario.json')
   writeFileSync(scenarioFile, JSON.stringify(options.scenario, null, 2))
@@ -45,6 +45,7 @@ export async function startServe(options: { cwd: string; scenario: object; permi
   delete env.ANTHROPIC_BASE_URL
   const args = [SWARMDESK_BIN, 'serve', '--cwd', options.cwd, '--scenario', scenarioFile, '--port', '0']
   if (options.permissionMode) args.push('--permission-mode', options.permissionMode)
+  if (options.fork) args.push('--fork')
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))

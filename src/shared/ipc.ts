@@ -97,6 +97,13 @@ export const SpawnOptionsSchema = z.object({
 })
 export type SpawnOptions = z.infer<typeof SpawnOptionsSchema>
 
+/**
+ * Fork and coordinator mode of the session (SPEC §7, §10). `coordinator` wins, so `fork` is false
+ * while it is on. `switchable`: they may still change (a new session before its first prompt).
+ */
+export const OrchestrationSchema = z.object({ fork: z.boolean(), coordinator: z.boolean(), switchable: z.boolean() })
+export type Orchestration = z.infer<typeof OrchestrationSchema>
+
 /** Everything a freshly (re)loaded UI needs to draw the workspace. */
 export const WorkspaceSnapshotSchema = z.object({
   sessionId: z.string(),
@@ -118,7 +125,9 @@ export const WorkspaceSnapshotSchema = z.object({
   /** Per agent id: last event, last message, context used (SPEC §11 team dashboard). */
   activity: z.record(z.string(), MemberActivitySchema).optional(),
   /** The `stuckAfterMinutes` setting: a running agent silent this long is marked stuck (SPEC §11). */
-  stuckAfterMinutes: z.number().positive().optional()
+  stuckAfterMinutes: z.number().positive().optional(),
+  /** Fork and coordinator mode (SPEC §7, §10); absent when subagents are off. */
+  orchestration: OrchestrationSchema.optional()
 })
 export type WorkspaceSnapshot = z.infer<typeof WorkspaceSnapshotSchema>
 
@@ -219,6 +228,11 @@ export const requestChannels = {
    * a killed teammate's unfinished tasks return to pending (SPEC §9.5). Returns who was stopped.
    */
   'workspace.stopAll': { request: Empty, response: z.object({ ok: z.literal(true), subagents: z.number().int().nonnegative(), teammates: z.array(z.string()) }) },
+  /**
+   * Switches fork and coordinator mode before the session's first prompt (SPEC §10's session
+   * switch); coordinator wins. Refused once the leader has history or is working.
+   */
+  'workspace.setOrchestration': { request: z.object({ fork: z.boolean(), coordinator: z.boolean() }).strict(), response: OrchestrationSchema },
   /** What the spawn form offers (agent types, default backend, the team). */
   'team.spawnOptions': { request: Empty, response: SpawnOptionsSchema },
   /** Creates the session's team as TeamCreate does (SPEC §9.1), for a person who wants to spawn teammates. */

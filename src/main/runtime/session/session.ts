@@ -70,6 +70,11 @@ export interface SessionOptions {
   subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'autoBackgroundMs' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'>
 }
 
+/** Thrown when a session is asked for something its state does not allow now; the message says why and what to do. */
+export class SessionStateError extends Error {
+  override readonly name = 'SessionStateError'
+}
+
 /** Thrown when a session to resume does not exist or cannot be read. */
 export class SessionNotFoundError extends Error {
   override readonly name = 'SessionNotFoundError'
@@ -107,14 +112,14 @@ export class Session {
   readonly team: TeamContext | undefined
   /** The leader's side of its team's teammates (SPEC §9.2–9.8); undefined without teammates. */
   readonly teammates: TeammateSupervisor | undefined
-  private readonly tools: Tool[]
+  private tools: Tool[]
   private readonly hookWarnings: string[]
   private readonly unpricedModels = new Set<string>()
 
   private constructor(
     private readonly options: SessionOptions,
     sessionId: string,
-    private readonly system: TextBlockParam[],
+    private system: TextBlockParam[],
     history: MessageParam[],
     parentUuid: string | null
   ) {
@@ -152,12 +157,51 @@ export class Session {
       team && options.teammates
         ? new TeammateSupervisor({ ...options.teammates, cwd: options.cwd, sessionId, bus: options.bus, team, prompter: options.prompter, enqueue: (text) => this.enqueue(text) })
         : undefined
-    this.tools = options.subagents?.coordinator
-      ? // SPEC §10: the coordinator's tools are Agent (workers), SendMessage, TaskStop and read-only tools.
-        [...options.tools.filter((t) => (COORDINATOR_READ_TOOLS as readonly string[]).includes(t.name)), AgentTool, SendMessageTool, TaskStopTool]
+    this.tools = this.leaderTools(options.subagents?.coordinator === true)
+  }
+
+  /** The leader's tools: SPEC §10's coordinator set (read-only tools, Agent, SendMessage, TaskStop), else all of them. */
+  private leaderTools(coordinator: boolean): Tool[] {
+    const team = this.team
+    return coordinator
+      ? [...this.options.tools.filter((t) => (COORDINATOR_READ_TOOLS as readonly string[]).includes(t.name)), AgentTool, SendMessageTool, TaskStopTool]
       : team
-        ? [...options.tools, AgentTool, TaskStopTool, ...[SendMessageTool, ...LEADER_TEAM_TOOLS].map((t) => bindTeamContext(t, team))]
-        : options.tools
+        ? [...this.options.tools, AgentTool, TaskStopTool, ...[SendMessageTool, ...LEADER_TEAM_TOOLS].map((t) => bindTeamContext(t, team))]
+        : this.options.tools
+  }
+
+  /** Fork and coordinator mode as the session runs them now (SPEC §7, §10). */
+  get orchestration(): { forkEnabled: boolean; coordinator: boolean } {
+    return { forkEnabled: this.subagents?.options.forkEnabled === true, coordinator: this.subagents?.options.coordinator === true }
+  }
+
+  /**
+   * True while fork and coordinator mode may still change: subagents are on, and the leader has
+   * neither history nor a running turn (a new session before its first prompt). Afterwards the
+   * leader's system prompt and tools are part of the conversation's cached prefix, and a switch
+   * would change what earlier turns were answered under.
+   */
+  get orchestrationSwitchable(): boolean {
+    return this.subagents !== undefined && this.messages.length === 0 && this.current === undefined && this.pendingRepair === undefined
+  }
+
+  /**
+   * Switches fork and coordinator mode before the first prompt (SPEC §10: a session switch; the
+   * UI's toggle). Coordinator wins: forks are then off. The leader's system prompt (the
+   * coordinator's role prompt or none) and its tool list are rebuilt as {@link open} builds them.
+   * @throws SessionStateError when {@link orchestrationSwitchable} is false (names why).
+   */
+  async setOrchestration(switches: { fork: boolean; coordinator: boolean }): Promise<{ forkEnabled: boolean; coordinator: boolean }> {
+    if (!this.subagents) throw new SessionStateError('Subagents are off in this session, so there are no fork or coordinator modes to switch.')
+    if (!this.orchestrationSwitchable) throw new SessionStateError('Fork and coordinator mode are chosen before the first prompt of a session; start a new session to change them.')
+    const context = this.options.subagents?.projectContext ?? (await readProjectContext(this.options.cwd))
+    const system = await renderSystemPrompt({ cwd: this.options.cwd, model: this.options.model, context, ...(switches.coordinator ? { rolePrompt: COORDINATOR_PROMPT } : {}) })
+    // a prompt that started while the prompt was being rendered wins: nothing changes under it
+    if (!this.orchestrationSwitchable) throw new SessionStateError('Fork and coordinator mode are chosen before the first prompt of a session; start a new session to change them.')
+    this.system = system
+    this.tools = this.leaderTools(switches.coordinator)
+    this.subagents.setOrchestration({ forkEnabled: switches.fork, coordinator: switches.coordinator })
+    return this.orchestration
   }
 
   /**

@@ -103,6 +103,15 @@ export class SubagentRuntime {
   private readonly contexts = new Map<string, Promise<ProjectContext>>()
   private readonly listeners = new Set<() => void>()
 
+  /**
+   * Switches fork and coordinator mode (SPEC §7, §10); coordinator wins, so forks are off with it.
+   * Only the session calls this, before its leader's first turn (Session.setOrchestration).
+   */
+  setOrchestration(switches: { forkEnabled: boolean; coordinator: boolean }): void {
+    this.options.coordinator = switches.coordinator
+    this.options.forkEnabled = switches.forkEnabled && !switches.coordinator
+  }
+
   constructor(readonly options: SubagentRuntimeOptions) {
     if (options.projectContext) this.contexts.set(options.cwd, Promise.resolve(options.projectContext))
   }

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../../shared/events'
-import type { PendingPermission, PushChannel } from '../../../shared/ipc'
+import type { PendingPermission, PushChannel, WorkspaceSnapshot } from '../../../shared/ipc'
 import { IpcRequestError, WorkspaceService } from './service'
 
 let home: string
@@ -169,5 +169,28 @@ describe('WorkspaceService /fork', () => {
     await service.dispose()
     service = await WorkspaceService.start({ cwd: work, home, scenario, env: {} })
     await expect(service.handle('leader.prompt', { text: '/fork x' })).rejects.toThrow(/Forks are off/)
+  })
+
+  it('switches to coordinator mode before the first prompt: the leader then starts workers and has no Write; afterwards the switch is refused', async () => {
+    const scenario = join(home, 'c.yaml')
+    writeFileSync(
+      scenario,
+      `agents:\n  team-lead:\n    - tools:\n        - { name: Agent, input: { description: "check numbers", prompt: "Check the numbers." } }\n        - { name: Write, input: { file_path: "out.txt", content: "x" } }\n    - text: "dispatched"\n    - when: "<task-notification>"\n      text: "the worker reported"\n  check-numbers:\n    - text: "Scope: numbers. Result: fine."\n`
+    )
+    service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, fork: true })
+    service.onPush((channel, payload) => pushes.push({ channel, payload }))
+    expect(((await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot).orchestration).toEqual({ fork: true, coordinator: false, switchable: true })
+    // coordinator wins over forks
+    expect(await service.handle('workspace.setOrchestration', { fork: true, coordinator: true })).toEqual({ fork: false, coordinator: true, switchable: true })
+    expect(events().find((e) => e.type === 'notice' && e.message.startsWith('Coordinator mode'))).toBeDefined()
+    await service.handle('leader.prompt', { text: 'check everything' })
+    await until('the worker report', () => events().find((e) => e.type === 'assistant_text' && e.text === 'the worker reported'))
+    expect(events().find((e) => e.type === 'agent_started' && e.agentName === 'check-numbers')).toMatchObject({ agentType: 'worker', parentId: 'team-lead' })
+    // the coordinator has no Write tool: the call is answered as an error and nothing is written
+    const write = events().find((e) => e.type === 'tool_result' && e.agentName === 'team-lead' && e.isError)
+    expect(write).toBeDefined()
+    expect(existsSync(join(work, 'out.txt'))).toBe(false)
+    expect(((await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot).orchestration).toEqual({ fork: false, coordinator: true, switchable: false })
+    await expect(service.handle('workspace.setOrchestration', { fork: true, coordinator: false })).rejects.toThrow(/before the first prompt/)
   })
 })

@@ -3,6 +3,7 @@ import {
   pushChannels,
   requestChannels,
   type AgentView,
+  type Orchestration,
   type PushChannel,
   type RequestChannel,
   type ResponseOf,
@@ -16,7 +17,7 @@ import { Budget } from '../loop/budget'
 import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
 import { PermissionEngine } from '../permissions'
 import { createPtyHost, type PtyFlowControl } from '../pty'
-import { LEADER_NAME, Session } from '../session/session'
+import { LEADER_NAME, Session, SessionStateError } from '../session/session'
 import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, teammateModelEnv, teammateSettings, teammateSettingsEnv, type ModelConnection } from '../session/setup'
 import { createTeammateBackends } from '../teammates/backends'
 import type { TeammateExecutorRegistry } from '../teammates/executor'
@@ -293,6 +294,8 @@ export class WorkspaceService {
         return { ok: true }
       case 'workspace.stopAll':
         return { ok: true, ...(await this.teamAction(() => teamControl.stopAll(this.session))) }
+      case 'workspace.setOrchestration':
+        return this.setOrchestration(payload.fork, payload.coordinator)
       case 'team.spawnOptions':
         return teamControl.spawnOptions(this.session, this.defaultBackend)
       case 'team.create': {
@@ -391,9 +394,35 @@ export class WorkspaceService {
       lastSeq: this.lastSeq,
       ...(this.session.team?.team() ? { team: this.session.team.team() } : {}),
       activity: Object.fromEntries(this.activity),
-      stuckAfterMinutes: this.stuckAfterMinutes
+      stuckAfterMinutes: this.stuckAfterMinutes,
+      ...(this.session.subagents ? { orchestration: this.orchestration() } : {})
     }
     return snapshot
+  }
+
+  /** Fork and coordinator mode as the UI shows them. */
+  private orchestration(): Orchestration {
+    const { forkEnabled, coordinator } = this.session.orchestration
+    return { fork: forkEnabled, coordinator, switchable: this.session.orchestrationSwitchable && !this.busy }
+  }
+
+  /** The UI's switch before the first prompt (SPEC §10); the leader's pane says what changed. */
+  private async setOrchestration(fork: boolean, coordinator: boolean): Promise<Orchestration> {
+    if (this.busy) throw new IpcRequestError('Fork and coordinator mode are chosen before the first prompt of a session; start a new session to change them.')
+    try {
+      await this.session.setOrchestration({ fork, coordinator })
+    } catch (error) {
+      if (error instanceof SessionStateError) throw new IpcRequestError(error.message)
+      throw error
+    }
+    const now = this.orchestration()
+    const message = now.coordinator
+      ? 'Coordinator mode: the leader orchestrates background workers and does no work itself; forks are off.'
+      : now.fork
+        ? 'Fork mode: an Agent call without a type forks the leader, sharing its prompt cache.'
+        : 'Standard mode: the leader works itself and starts typed subagents.'
+    this.bus.emit({ type: 'notice', level: 'info', message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+    return now
   }
 
   private async prompt(text: string): Promise<{ ok: true }> {

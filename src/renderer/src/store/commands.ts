@@ -119,6 +119,20 @@ export const commands = {
   },
 
   /** Changes the permission mode. */
+  /**
+   * Switches fork and coordinator mode before the first prompt (SPEC §10); main refuses it later,
+   * and its answer is what the store keeps. False (and the error shown) when refused.
+   */
+  async setOrchestration(fork: boolean, coordinator: boolean): Promise<boolean> {
+    try {
+      actions.setOrchestration(await need().request('workspace.setOrchestration', { fork, coordinator }))
+      return true
+    } catch (err) {
+      report(err)
+      return false
+    }
+  },
+
   async setMode(mode: Exclude<PermissionMode, 'bubble'>): Promise<boolean> {
     try {
       await need().request('workspace.setMode', { mode })

@@ -52,6 +52,7 @@ export const actions = {
   setMailboxError: (...a: Parameters<AppState['setMailboxError']>) => appStore.getState().setMailboxError(...a),
   setMode: (...a: Parameters<AppState['setMode']>) => appStore.getState().setMode(...a),
   setPromptInFlight: (...a: Parameters<AppState['setPromptInFlight']>) => appStore.getState().setPromptInFlight(...a),
+  setOrchestration: (...a: Parameters<AppState['setOrchestration']>) => appStore.getState().setOrchestration(...a),
   setPermissions: (...a: Parameters<AppState['setPermissions']>) => appStore.getState().setPermissions(...a),
   focusPermission: (...a: Parameters<AppState['focusPermission']>) => appStore.getState().focusPermission(...a),
   beginDeny: (...a: Parameters<AppState['beginDeny']>) => appStore.getState().beginDeny(...a),

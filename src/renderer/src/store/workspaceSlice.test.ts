@@ -120,4 +120,17 @@ describe('workspace slice', () => {
     store.getState().applyEvent(ev({ type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'idle' }))
     expect(selectBusy(store.getState())).toBe(false)
   })
+
+  it('keeps the orchestration mode from the snapshot and from a switch, and locks it at the first prompt', () => {
+    const store = createAppStore()
+    store.getState().loadSnapshot(snapshot())
+    expect(store.getState().workspace.orchestration).toBeUndefined()
+    store.getState().loadSnapshot(snapshot({ orchestration: { fork: true, coordinator: false, switchable: true } }))
+    expect(store.getState().workspace.orchestration).toEqual({ fork: true, coordinator: false, switchable: true })
+    store.getState().setOrchestration({ fork: false, coordinator: true, switchable: true })
+    expect(store.getState().workspace.orchestration).toEqual({ fork: false, coordinator: true, switchable: true })
+    store.getState().setPromptInFlight(true)
+    store.getState().setPromptInFlight(false)
+    expect(store.getState().workspace.orchestration).toEqual({ fork: false, coordinator: true, switchable: false })
+  })
 })

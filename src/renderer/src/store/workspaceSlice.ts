@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla'
 import { addUsage, ZERO_USAGE, type RuntimeEvent, type Usage } from '../../../shared/events'
-import type { AgentView, WorkspaceSnapshot } from '../../../shared/ipc'
+import type { AgentView, Orchestration, WorkspaceSnapshot } from '../../../shared/ipc'
 import type { PermissionMode } from '../../../shared/permissions'
 import { agentColor, teamColorHex } from './colors'
 import type { AppState } from './store'
@@ -45,6 +45,11 @@ export interface WorkspaceSlice {
     promptInFlight: boolean
     usage: Usage
     costUsd: number
+    /**
+     * Fork and coordinator mode (SPEC §7, §10); undefined when subagents are off. `switchable`
+     * turns false at the first prompt, as it does in main.
+     */
+    orchestration?: Orchestration
     /** Agents by id; `agentOrder` is the order they appeared in. */
     agents: Record<string, AgentView>
     agentOrder: string[]
@@ -67,6 +72,8 @@ export interface WorkspaceSlice {
   beginResync(): void
   setMode(mode: PermissionMode): void
   setPromptInFlight(inFlight: boolean): void
+  /** The session's fork/coordinator mode as main answered a switch. */
+  setOrchestration(orchestration: Orchestration): void
 }
 
 /** The state before any snapshot. */
@@ -203,6 +210,7 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
         promptInFlight: s.workspace.promptInFlight,
         usage: snap.usage,
         costUsd: snap.costUsd,
+        ...(snap.orchestration ? { orchestration: snap.orchestration } : {}),
         agents: Object.fromEntries(snap.agents.map((a) => [a.agentId, a])),
         agentOrder: snap.agents.map((a) => a.agentId),
         // A resync keeps what this UI already learnt about agents the snapshot still lists.
@@ -233,5 +241,11 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
     }),
   beginResync: () => set((s) => ({ workspace: { ...s.workspace, synced: false, buffered: [] } })),
   setMode: (mode) => set((s) => ({ workspace: { ...s.workspace, mode } })),
-  setPromptInFlight: (promptInFlight) => set((s) => ({ workspace: { ...s.workspace, promptInFlight } }))
+  setPromptInFlight: (promptInFlight) =>
+    set((s) => {
+      const o = s.workspace.orchestration
+      // the first prompt fixes the session's mode: main refuses a switch from now on
+      return { workspace: { ...s.workspace, promptInFlight, ...(promptInFlight && o ? { orchestration: { ...o, switchable: false } } : {}) } }
+    }),
+  setOrchestration: (orchestration) => set((s) => ({ workspace: { ...s.workspace, orchestration } }))
 })

@@ -2,6 +2,7 @@ import { useAppStore } from '../../store/store'
 import { dashboardCommands } from '../dashboard/commands'
 import { formatTokens, formatUsd } from '../status/format'
 import { ModeSelect } from './ModeSelect'
+import { OrchestrationSelect } from './OrchestrationSelect'
 import './topbar.css'
 
 /** The last segment of a path: the workspace folder's own name. */
@@ -51,6 +52,7 @@ export function TopBar({ panels }: { panels: SidePanelsControl }) {
       ) : null}
       <span className="spacer" />
       <ModeSelect />
+      <OrchestrationSelect />
       {model ? (
         <span className="topbar-model mono" title="the leader's model">
           {model}
