@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { parse } from 'yaml'
 import type { Page } from '@playwright/test'
 import { createMailbox } from '../src/main/runtime/mailbox'
-import { expect, paneText, snap, test, type ScenarioObject } from './fixtures'
+import { allowEveryRequestUntil, expect, paneText, snap, test, type ScenarioObject } from './fixtures'
 
 /** The scripted docs team of the demo (resources/demo/team.yaml), as e2e/team.spec.ts runs it. */
 const TEAM_SCENARIO = parse(readFileSync(join(__dirname, '..', 'resources', 'demo', 'team.yaml'), 'utf8')) as ScenarioObject
@@ -47,12 +47,8 @@ test('the inspector shows the docs team’s messages as readable cards, live, fi
 
   // the person allows each of carol's writes (as in team.spec.ts) until the leader reports the team gone
   const done = 'The team is gone'
-  for (let i = 0; i < 20 && !(await paneText(page)).includes(done); i++) {
-    const next = page.locator('section.perm-card[data-agent-id="carol@docs"]').first()
-    if (await next.isVisible().catch(() => false)) await next.getByRole('button', { name: /Allow once/ }).click()
-    else await page.waitForTimeout(250)
-  }
-  await expect.poll(() => paneText(page), { timeout: 60_000 }).toContain(done)
+  await allowEveryRequestUntil(page, 'carol@docs', done)
+  await expect.poll(() => paneText(page), { timeout: 10_000 }).toContain(done)
 
   // the deleted team's messages stay, marked
   await expect(inspector(page)).toHaveAttribute('data-deleted', 'true')

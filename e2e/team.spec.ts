@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
-import { expect, paneText, snap, test, type ScenarioObject } from './fixtures'
+import { allowEveryRequestUntil, expect, paneText, snap, test, type ScenarioObject } from './fixtures'
 
 /** The scripted docs team of the demo (resources/demo/team.yaml): two worker teammates and a process teammate. */
 const TEAM_SCENARIO = parse(readFileSync(join(__dirname, '..', 'resources', 'demo', 'team.yaml'), 'utf8')) as ScenarioObject
@@ -30,12 +30,8 @@ test('a team of three works the task list in its own panes; a person grants the 
 
   // the person allows every write carol asks for, until the leader reports the team gone
   const done = 'The team is gone'
-  for (let i = 0; i < 20 && !(await paneText(page)).includes(done); i++) {
-    const next = page.locator('section.perm-card[data-agent-id="carol@docs"]').first()
-    if (await next.isVisible().catch(() => false)) await next.getByRole('button', { name: /Allow once/ }).click()
-    else await page.waitForTimeout(250)
-  }
-  await expect.poll(() => paneText(page), { timeout: 60_000 }).toContain(done)
+  await allowEveryRequestUntil(page, 'carol@docs', done)
+  await expect.poll(() => paneText(page), { timeout: 10_000 }).toContain(done)
   expect(readFileSync(join(repo, 'docs', 'README.md'), 'utf8')).toContain('# wordfreq docs')
   for (const page_ of ['wordfreq.md', 'format.md', 'testing.md', 'CHANGELOG.md']) expect(existsSync(join(repo, 'docs', page_))).toBe(true)
   for (const name of ['alice', 'bob', 'carol']) {
