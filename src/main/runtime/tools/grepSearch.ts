@@ -52,6 +52,7 @@ async function listCandidates(options: GrepSearchOptions): Promise<string[]> {
     gitignore: true,
     ignoreStack: await ancestorIgnoreLayers(options.root),
     hidden: false,
+    linkedFiles: false,
     signal: options.signal
   })
   return files.filter((path) => !hasBinaryExtension(path) && options.fileFilter(toPosix(relative(options.root, path))))

@@ -16,6 +16,13 @@ export interface WalkOptions {
   hidden: boolean
   /** Directory names never entered below the root (Glob: `node_modules`). */
   skipDirNames?: ReadonlySet<string>
+  /**
+   * List symlinked files met in the walk (default true: Glob lists names). Grep passes false:
+   * it reads contents, and a link inside the workspace may point at a file outside it or at one a
+   * deny rule covers, which the permission check of the search directory never saw (ripgrep and
+   * `grep -r` skip such links too).
+   */
+  linkedFiles?: boolean
   /** Stop promptly when aborted: throws ToolError. */
   signal?: AbortSignal
 }
@@ -23,8 +30,8 @@ export interface WalkOptions {
 /**
  * Lists the regular files under `root` (absolute paths, unordered). Always skipped: `.git`
  * (directory, or the file of a linked worktree) and `.swarmdesk/worktrees`, where other agents'
- * isolated checkouts live (SPEC §8). Symlinked files are listed; symlinked directories are not
- * entered (no cycles, no escaping the tree), as ripgrep does by default. Unreadable directories
+ * isolated checkouts live (SPEC §8). Symlinked files are listed unless `linkedFiles` is false;
+ * symlinked directories are not entered (no cycles, no escaping the tree). Unreadable directories
  * are skipped silently.
  *
  * Written by hand rather than over fdir because nested .gitignore files make each directory's
@@ -60,7 +67,7 @@ async function visit(dir: string, inherited: IgnoreStack, options: WalkOptions, 
       if (options.skipDirNames?.has(name) || (name === 'worktrees' && basename(dir) === '.swarmdesk')) continue
       if (options.gitignore && isIgnored(stack, path, true)) continue
       subdirs.push(path)
-    } else if (entry.isFile() || (entry.isSymbolicLink() && (await isFileTarget(path)))) {
+    } else if (entry.isFile() || (entry.isSymbolicLink() && options.linkedFiles !== false && (await isFileTarget(path)))) {
       if (options.gitignore && isIgnored(stack, path, false)) continue
       files.push(path)
     }
