@@ -1,5 +1,5 @@
 import { gitCommand } from './readOnlyGit'
-import { isLongOption, isOption, optionName } from './shellArgs'
+import { attachedPath, isLongOption, isOption, optionName } from './shellArgs'
 
 /**
  * What one simple shell command does, as far as permissions care (SPEC §4): which of its
@@ -41,6 +41,11 @@ export interface CommandEffects {
   runs: CommandRun[]
   /** Why the engine cannot tell what it does (each one makes the engine ask). */
   unknown: string[]
+  /**
+   * The directories in `reads` are read recursively, contents included (`grep -r`, `rg`): the
+   * engine then also asks when a deny rule covers files below them.
+   */
+  recursive?: true
 }
 
 /** Commands that read nothing from the file system through their arguments. */
@@ -89,22 +94,6 @@ export const FILE_WRITING_COMMANDS: readonly string[] = [
 export const ACCEPT_EDITS_COMMANDS: readonly string[] = ['mkdir', 'touch', 'mv', 'cp']
 
 
-/**
- * An option value attached to its option that looks like a path: `--file=./x`, `--from-file=/etc/x`,
- * or glued to a short option, `-f/etc/x` (`grep -f/etc/shadow` reads it as patterns). In a short
- * cluster the value starts at its first `/`, `./`, `../` or `~/`; a lone `/` (`cut -d/`) is a
- * delimiter, not a path.
- */
-function attachedPath(a: string): string | undefined {
-  const eq = a.indexOf('=')
-  if (a.startsWith('--')) {
-    if (eq < 0) return undefined
-    const v = a.slice(eq + 1)
-    return /^[~./]/.test(v) || v.includes('/') ? v : undefined
-  }
-  const glued = /(\/|\.\.?\/|~\/).*$/.exec(a.slice(2))
-  return glued && glued[0].length > 1 ? glued[0] : undefined
-}
 
 
 function effects(): CommandEffects {
@@ -306,7 +295,7 @@ export function commandEffects(argv: ArgValue[]): CommandEffects {
   if (name === 'sed') { sedCommand(args, out); return out }
   if (name === 'find') { findCommand(args, out); return out }
   if (name === 'git') { gitCommand(args, out); return out }
-  if (READ_ONLY_FILE_COMMANDS.includes(name)) { readsAll(name, args, out); return out }
+  if (READ_ONLY_FILE_COMMANDS.includes(name)) { readsAll(name, args, out); recursiveReads(name, args, out); return out }
   if (name === 'tee') { writesAll(name, args, out); return out }
   if (FILE_WRITING_COMMANDS.includes(name)) { out.readOnly = false; writesAll(name, args, out); return out }
   if (name in WRAPPERS) { wrapper(name, args, out); return out }
@@ -318,6 +307,19 @@ export function commandEffects(argv: ArgValue[]): CommandEffects {
   if (name === 'node' || name === 'npm') { versionOnly(name, args, out); return out }
   out.readOnly = false
   return out
+}
+
+/**
+ * `rg` always, and `grep -r`/`--recursive`/`--directories=recurse`, read whole trees. Their first
+ * operand is usually the pattern, so with at most one operand the current directory is searched
+ * too (as both do). Short clusters containing `r` are taken as recursive (stricter).
+ */
+function recursiveReads(name: string, args: ArgValue[], out: CommandEffects): void {
+  const grep = name === 'grep' || name === 'egrep' || name === 'fgrep'
+  if (name !== 'rg' && !grep) return
+  if (grep && !args.some((a) => a !== null && (/^-[^-]*r/.test(a) || isLongOption(a, '--recursive') || isLongOption(a, '--directories') || a === 'recurse'))) return
+  out.recursive = true
+  if (args.filter((a) => a === null || !isOption(a)).length <= 1) out.reads.push('.')
 }
 
 /** For commands with no file arguments whose options may still be unsafe (`date -s`). */

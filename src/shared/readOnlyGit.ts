@@ -1,5 +1,5 @@
 import type { ArgValue, CommandEffects } from './readOnlyCommands'
-import { isLongOption, isOption, optionName } from './shellArgs'
+import { attachedPath, isLongOption, isOption, optionName } from './shellArgs'
 
 /** Read-only git subcommands (SPEC §4) and the options that make any git command run code or write. */
 const GIT_READ_ONLY = ['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'branch', 'remote', 'ls-tree', 'describe', 'shortlog']
@@ -58,6 +58,10 @@ export function gitCommand(args: ArgValue[], out: CommandEffects): void {
     }
     else if (sub === 'branch' && (GIT_BRANCH_SHORT_WRITES.test(a) || named(a, GIT_BRANCH_WRITES))) out.readOnly = false
     else if (!isOption(a)) positional.push(a)
+    else {
+      const p = attachedPath(a)
+      if (p !== undefined) out.reads.push(p.startsWith('/') || p.startsWith('~') ? p : base + p)
+    }
   }
   if (sub === 'branch' && positional.length > 0 && !rest.some((a) => a === '--list' || a === '-l')) out.readOnly = false
   if (sub === 'remote' && !rest.every((a) => a === '-v' || a === '--verbose')) out.readOnly = false

@@ -19,3 +19,20 @@ export function isLongOption(a: string, full: string): boolean {
   const name = optionName(a)
   return name.startsWith('--') && name.length > 2 && full.startsWith(name)
 }
+
+/**
+ * An option value attached to its option that looks like a path: `--file=./x`, `--from-file=/etc/x`,
+ * or glued to a short option, `-f/etc/x` (`grep -f/etc/shadow` reads it as patterns). In a short
+ * cluster the value starts at its first `/`, `./`, `../` or `~/`; a lone `/` (`cut -d/`) is a
+ * delimiter, not a path.
+ */
+export function attachedPath(a: string): string | undefined {
+  const eq = a.indexOf('=')
+  if (a.startsWith('--')) {
+    if (eq < 0) return undefined
+    const v = a.slice(eq + 1)
+    return /^[~./]/.test(v) || v.includes('/') ? v : undefined
+  }
+  const glued = /(\/|\.\.?\/|~\/).*$/.exec(a.slice(2))
+  return glued && glued[0].length > 1 ? glued[0] : undefined
+}

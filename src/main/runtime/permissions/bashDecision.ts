@@ -15,8 +15,13 @@ import { lexShell, ShellUnsupportedError, type ShellNode, type ShellRedirect, ty
 
 /** Deeper nesting than this (`bash -c "bash -c …"`) is not followed: ask. */
 const MAX_DEPTH = 8
-/** Control characters other than tab and newline hide text from a person reading the prompt. */
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/
+/**
+ * Control characters other than tab and newline, and the invisible and bidirectional formatting
+ * characters (zero-width spaces and joiners, LRM/RLM, embeddings and overrides, isolates, BOM,
+ * NEL, line/paragraph separators), make the text a person reads in a prompt differ from what
+ * bash runs ("Trojan Source", CVE-2021-42574).
+ */
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f\u0085\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/
 /** Redirection targets that are not files. */
 const NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty'])
 const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&'])
@@ -28,7 +33,8 @@ interface WalkState { cwd: string | null }
 export async function decideBash(command: string, cwd: string, ev: Evaluation, depth = 0): Promise<PermissionDecision> {
   const unclassified = (why: string): PermissionDecision => cannotTell(`${JSON.stringify(truncate(command))} cannot be classified: ${why}`, ev)
   if (depth > MAX_DEPTH) return unclassified('nested too deeply')
-  if (CONTROL.test(command)) return unclassified('it contains a control character')
+  const hidden = CONTROL.exec(command)
+  if (hidden) return unclassified(`it contains a control or invisible character (U+${hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`)
   try {
     await parse(command)
   } catch (e) {
@@ -50,9 +56,21 @@ function truncate(s: string): string {
   return s.length > 120 ? s.slice(0, 117) + '...' : s
 }
 
-/** Unknown effects ask; plan mode denies them (it allows only what is known to read); bypass allows. */
+/** Deny rules a command could fall under: what it runs, reads or writes. */
+const COMMAND_RULE_TOOLS = ['Bash', 'Read', 'Edit', 'Write']
+
+/**
+ * Unknown effects ask; plan mode denies them (it allows only what is known to read). bypass
+ * allows them only where no deny rule could apply: deny rules still apply in bypassPermissions
+ * (SPEC §4), and a command we cannot classify (`for …; do rm …; done`, `$a -rf x`) may be one
+ * they deny — with nobody to ask, it is denied.
+ */
 function cannotTell(reason: string, ev: Evaluation): PermissionDecision {
-  if (ev.mode === 'bypassPermissions') return { decision: 'allow', reason: 'bypassPermissions mode' }
+  if (ev.mode === 'bypassPermissions') {
+    const rule = ev.rules.deny.find((r) => COMMAND_RULE_TOOLS.includes(r.tool))
+    if (!rule) return { decision: 'allow', reason: 'bypassPermissions mode' }
+    return { decision: 'deny', reason: `${reason}; deny rules such as ${rule.text} still apply in bypassPermissions mode, so what cannot be classified is denied`, rule: { rule: rule.text, source: rule.source } }
+  }
   if (ev.mode === 'plan') return { decision: 'deny', reason: `${PLAN_DENIAL}; ${reason}` }
   return { decision: 'ask', reason }
 }
@@ -140,7 +158,7 @@ async function simpleCommand(argv: ArgValue[], extraArgsUnknown: boolean, state:
   else out.push({ decision: 'ask', reason: `"${truncate(shown)}" needs approval` })
   const covered = allow !== undefined && !ask
   for (const why of effects.unknown) out.push(cannotTell(`"${truncate(shown)}": ${why}`, ev))
-  for (const p of effects.reads) out.push(await decideArgPath('read', p, cwd, ev, covered))
+  for (const p of effects.reads) out.push(await decideArgPath('read', p, cwd, ev, covered, effects.recursive === true))
   for (const p of effects.writes) out.push(await decideArgPath('edit', p, cwd, ev, covered))
   for (const run of effects.runs) {
     if (run.kind === 'script') out.push(await decideBash(run.code, cwd, ev, depth + 1))
@@ -150,8 +168,8 @@ async function simpleCommand(argv: ArgValue[], extraArgsUnknown: boolean, state:
 }
 
 /** A path argument, glob-expanded first so every file the command will get is checked. */
-async function decideArgPath(kind: 'read' | 'edit', p: string, cwd: string, ev: Evaluation, elevated: boolean): Promise<PermissionDecision> {
-  if (!hasGlob(p)) return decidePath(kind, p, cwd, ev, elevated)
+async function decideArgPath(kind: 'read' | 'edit', p: string, cwd: string, ev: Evaluation, elevated: boolean, recursive = false): Promise<PermissionDecision> {
+  if (!hasGlob(p)) return decidePath(kind, p, cwd, ev, elevated, recursive)
   let matches: string[]
   try {
     matches = await expandGlob(p, cwd)
@@ -160,7 +178,7 @@ async function decideArgPath(kind: 'read' | 'edit', p: string, cwd: string, ev: 
     throw e
   }
   const decisions: PermissionDecision[] = []
-  for (const m of matches) decisions.push(await decidePath(kind, m, cwd, ev, elevated))
+  for (const m of matches) decisions.push(await decidePath(kind, m, cwd, ev, elevated, recursive))
   return strictest(decisions, 'no files')
 }
 

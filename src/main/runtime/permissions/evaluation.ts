@@ -55,11 +55,27 @@ async function namesProtected(rule: PermissionRule, ev: Evaluation): Promise<boo
 }
 
 /**
+ * The first rule for `tools` that may match a path strictly below `dir` (canonical): its literal
+ * part lies inside `dir` (`Read(./secrets/**)` below the workspace), or it has a glob part that
+ * starts above `dir` (`Read(.env)` matches `.env` at any depth below the working directory, so also `dir/.env`).
+ */
+async function firstRuleBelow(rules: PermissionRule[], tools: string[], dir: string, ev: Evaluation): Promise<PermissionRule | undefined> {
+  for (const rule of rules) {
+    if (!tools.includes(rule.tool) || !rule.specifier) continue
+    const { pattern, literal } = await rulePattern(rule, { cwd: ev.root, userHome: ev.settings.userHome })
+    if (isWithin(literal, dir) || (pattern !== literal && isWithin(dir, literal))) return rule
+  }
+  return undefined
+}
+
+/**
  * Decide a read or an edit of `rawPath` (relative to `cwd`). `elevated`: the path is a side effect
  * of a command an allow rule covers, so it is judged as acceptEdits would (inside the workspace,
- * not protected) and no further.
+ * not protected) and no further. `recursive`: a read of the whole tree below the path (the Grep
+ * tool, `grep -r`, `rg`), which also reaches files a deny rule covers below it: that asks (and is
+ * denied in bypassPermissions, where deny rules still apply and nobody is asked).
  */
-export async function decidePath(kind: 'read' | 'edit', rawPath: string, cwd: string, ev: Evaluation, elevated = false): Promise<PermissionDecision> {
+export async function decidePath(kind: 'read' | 'edit', rawPath: string, cwd: string, ev: Evaluation, elevated = false, recursive = false): Promise<PermissionDecision> {
   let target: string
   try {
     target = await canonicalPath(rawPath, cwd)
@@ -72,6 +88,11 @@ export async function decidePath(kind: 'read' | 'edit', rawPath: string, cwd: st
   if (ev.tool && ev.tool !== 'Bash' && !tools.includes(ev.tool)) tools.push(ev.tool)
   const deny = await firstPathRule(ev.rules.deny, tools, target, ev)
   if (deny) return byRule('deny', deny, `${verb} ${target} is denied by ${deny.text}`)
+  if (kind === 'read' && (recursive || ev.tool === 'Grep')) {
+    const below = await firstRuleBelow(ev.rules.deny, tools, target, ev)
+    const why = below && `searching ${target} would also read files below it that ${below.text} denies; search a narrower path`
+    if (below) return byRule(ev.mode === 'bypassPermissions' ? 'deny' : 'ask', below, why as string)
+  }
   if (kind === 'edit' && ev.mode === 'plan') return { decision: 'deny', reason: `${PLAN_DENIAL} (${verb} ${target})` }
   if (ev.mode === 'bypassPermissions') return { decision: 'allow', reason: 'bypassPermissions mode' }
   const guarded = kind === 'edit' ? protectedReason(target, ev.root, ev.settings.protectedFiles) : undefined
