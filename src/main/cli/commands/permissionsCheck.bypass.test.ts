@@ -13,6 +13,9 @@ import { SWARMDESK_BIN } from '../testing'
  * The case-insensitive file-system cases stay in the API suite: they are modelled through a seam
  * in the engine that a separate process cannot reach.
  */
+/** Each run starts a Node process; on a loaded 2-core machine one can take several seconds. */
+const CLI_TIMEOUT_MS = 120_000
+
 let fx: BypassFixture
 let env: Record<string, string>
 
@@ -47,14 +50,14 @@ describe('permission bypass classes (swarmdesk permissions check)', () => {
       return got.decision === c.expect && reasonOk ? [] : [{ case: `${c.cls}: ${c.tool} ${JSON.stringify(c.input)} (${c.why})`, expected: c.expect, reason: c.reason, got }]
     })
     expect(wrong).toEqual([])
-  })
+  }, CLI_TIMEOUT_MS)
 
   it.each(BYPASS_CASES.filter((c) => c.expect === 'deny').slice(0, 3).map((c) => [c.why, c] as const))('gives the same answer through --tool/--input: %s', async (_why, c) => {
     const args = ['permissions', 'check', '--cwd', fx.ws, '--settings', fx.sessionSettings, '--tool', c.tool, '--input', JSON.stringify(fillInput(c.input, fx))]
     const r = await runCli(c.mode ? [...args, '--mode', c.mode] : args, { env })
     expect(r.code, r.stderr).toBe(0)
     expect((JSON.parse(r.stdout) as Line).decision).toBe(c.expect)
-  })
+  }, CLI_TIMEOUT_MS)
 })
 
 describe('settings that must not load or must not apply (swarmdesk permissions check)', () => {
@@ -76,5 +79,5 @@ describe('settings that must not load or must not apply (swarmdesk permissions c
     expect(r.code, r.stderr).toBe(0)
     for (const key of c.expect.dropped) expect(r.stderr).toContain(`warning: ignored "${key}"`)
     expect((JSON.parse(r.stdout) as Line).decision).toBe(c.expect.bashTouch)
-  })
+  }, CLI_TIMEOUT_MS)
 })

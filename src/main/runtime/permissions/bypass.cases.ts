@@ -74,6 +74,12 @@ export const BYPASS_CASES: BypassCase[] = [
   { cls: 'symlink', tool: 'Bash', input: bash('echo hi > link-out'), expect: 'ask', reason: '{out}/secret.txt', why: 'an allowed command redirecting through a link' },
   { cls: 'symlink', tool: 'Bash', input: bash('cat linkdir/*'), expect: 'ask', reason: '{out}/secret.txt', why: 'a glob is expanded, so a link among its matches is seen' },
   { cls: 'symlink', tool: 'Grep', input: { pattern: 'x', path: 'link-out' }, expect: 'ask', reason: '{out}/secret.txt', why: 'Grep through a link' },
+  { cls: 'symlink', tool: 'Grep', input: { pattern: 'KEY' }, expect: 'ask', reason: 'Read(./secrets/**) denies', why: 'a search of the workspace would read the denied files below it' },
+  { cls: 'symlink', tool: 'Grep', input: { pattern: 'KEY', path: 'src' }, expect: 'allow', why: 'a search of a directory no deny rule reaches into' },
+  { cls: 'symlink', tool: 'Bash', input: bash('rg KEY'), expect: 'ask', reason: 'Read(./secrets/**) denies', why: 'rg with no path searches the whole workspace' },
+  { cls: 'symlink', tool: 'Bash', input: bash('grep -rn KEY .'), expect: 'ask', reason: 'Read(./secrets/**) denies', why: 'grep -r of the workspace' },
+  { cls: 'symlink', tool: 'Bash', input: bash('grep -rn KEY src'), expect: 'allow', why: 'grep -r of a directory no deny rule reaches into' },
+  { cls: 'symlink', tool: 'Bash', input: bash('rg KEY'), mode: 'bypassPermissions', expect: 'deny', reason: 'Read(./secrets/**)', why: 'deny rules apply in bypassPermissions, where nobody is asked' },
   { cls: 'symlink', tool: 'Glob', input: { pattern: 'docs/*' }, expect: 'ask', reason: '{base}/w/app_evil', why: 'Glob is judged where its pattern points' },
 
   // ── compound commands (Bash(echo:*) allowed, Bash(rm:*) denied) ────────────────────────────
@@ -83,7 +89,7 @@ export const BYPASS_CASES: BypassCase[] = [
   { cls: 'compound', tool: 'Bash', input: bash('echo hi | rm -rf src'), expect: 'deny', why: '|' },
   { cls: 'compound', tool: 'Bash', input: bash('echo hi & rm -rf src'), expect: 'deny', why: '& (background)' },
   { cls: 'compound', tool: 'Bash', input: bash('echo hi\nrm -rf src'), expect: 'deny', why: 'a newline' },
-  { cls: 'compound', tool: 'Bash', input: bash('echo hi\rrm -rf src'), expect: 'ask', reason: 'control character', why: 'a carriage return hides text from the person reading the prompt' },
+  { cls: 'compound', tool: 'Bash', input: bash('echo hi\rrm -rf src'), expect: 'ask', reason: 'U+000D', why: 'a carriage return hides text from the person reading the prompt' },
   { cls: 'compound', tool: 'Bash', input: bash('(rm -rf src)'), expect: 'deny', why: 'a subshell' },
   { cls: 'compound', tool: 'Bash', input: bash('{ echo a; rm -rf src; }'), expect: 'deny', why: 'a brace group' },
   { cls: 'compound', tool: 'Bash', input: bash('echo $(rm -rf src)'), expect: 'deny', why: '$(…)' },
@@ -104,6 +110,8 @@ export const BYPASS_CASES: BypassCase[] = [
   { cls: 'compound', tool: 'Bash', input: bash("env --split-s='rm -rf src'"), expect: 'ask', why: 'env -S by an abbreviated long option (GNU getopt takes prefixes)' },
   { cls: 'compound', tool: 'Bash', input: bash('for f in a; do rm -rf src; done'), expect: 'ask', why: 'a loop is not classified: it asks as a whole' },
   { cls: 'compound', tool: 'Bash', input: bash('echo a; for f in a; do rm -rf src; done'), mode: 'dontAsk', expect: 'deny', why: 'what cannot be classified is denied in dontAsk' },
+  { cls: 'compound', tool: 'Bash', input: bash('for f in a; do rm -rf src; done'), mode: 'bypassPermissions', expect: 'deny', reason: 'still apply in bypassPermissions', why: 'what cannot be classified may be denied: with deny rules in force, bypassPermissions denies it' },
+  { cls: 'compound', tool: 'Bash', input: bash('a=rm; $a -rf src'), mode: 'bypassPermissions', expect: 'deny', why: 'a command name in a variable, in bypassPermissions' },
 
   // ── writes and code hidden in "read-only" commands ─────────────────────────────────────────
   { cls: 'side-effect', tool: 'Bash', input: bash('echo hi > {out}/x'), expect: 'ask', reason: 'editing {out}/x', why: '> outside the workspace' },
@@ -128,6 +136,7 @@ export const BYPASS_CASES: BypassCase[] = [
   { cls: 'side-effect', tool: 'Bash', input: bash('git diff --output={out}/d'), expect: 'ask', why: 'git --output writes' },
   { cls: 'side-effect', tool: 'Bash', input: bash('git blame --conten={out}/secret.txt src/a.ts'), expect: 'ask', reason: '{out}/secret.txt', why: 'blame --contents by an abbreviation reads a file outside' },
   { cls: 'side-effect', tool: 'Bash', input: bash('git branch --edit-desc'), expect: 'ask', why: 'branch --edit-description by an abbreviation opens an editor and writes .git/config' },
+  { cls: 'side-effect', tool: 'Bash', input: bash('git ls-files --exclude-from={out}/secret.txt'), expect: 'ask', reason: '{out}/secret.txt', why: 'a file named in an option of a read-only git command is read' },
   { cls: 'side-effect', tool: 'Bash', input: bash('rg --pre rm x src'), expect: 'deny', why: 'rg --pre runs a denied command' },
   { cls: 'side-effect', tool: 'Bash', input: bash('rg --pre=./pre.sh x src'), expect: 'ask', why: 'rg --pre runs a program' },
   { cls: 'side-effect', tool: 'Bash', input: bash('sort -o {out}/s src/a.ts'), expect: 'ask', why: 'sort -o writes' },
@@ -156,6 +165,9 @@ export const BYPASS_CASES: BypassCase[] = [
   { cls: 'quoting', tool: 'Bash', input: bash("$'\\x72\\x6d' -rf src"), expect: 'ask', reason: 'expansion', why: 'an ANSI-C quoted command name cannot be known' },
   { cls: 'quoting', tool: 'Bash', input: bash('$(echo rm) -rf src'), expect: 'ask', why: 'a substituted command name cannot be known' },
   { cls: 'quoting', tool: 'Bash', input: bash('echo hi # ; rm -rf src'), expect: 'allow', why: 'a comment runs nothing' },
+  { cls: 'quoting', tool: 'Bash', input: bash('echo "\u202e; fi" && rm -rf src'), mode: 'bypassPermissions', expect: 'deny', why: 'a bidirectional override does not hide a denied part, even in bypassPermissions' },
+  { cls: 'quoting', tool: 'Bash', input: bash('echo "\u202esrc/a.ts"'), expect: 'ask', reason: 'U+202E', why: 'a bidirectional override makes the prompt show other text than bash runs' },
+  { cls: 'quoting', tool: 'Bash', input: bash('echo hi\u200b; ls'), expect: 'ask', reason: 'U+200B', why: 'a zero-width space' },
   { cls: 'quoting', tool: 'Bash', input: bash('echo\u00a0hi; ls'), expect: 'ask', why: 'a no-break space is part of the command word, so it is not echo' },
 
   // ── protected paths ─────────────────────────────────────────────────────────────────────

@@ -2,6 +2,8 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { resolveToolSubject } from '../../cli/toolSubjects'
+import { GrepTool } from '../tools/grep'
+import { makeToolContext } from '../tools/testing'
 import { BYPASS_CASES, SETTINGS_CASES, type BypassCase } from './bypass.cases'
 import { fill, fillInput, makeBypassFixture, type BypassFixture } from './bypass.fixture'
 import { PermissionEngine } from './engine'
@@ -51,6 +53,16 @@ describe('links made during the session', () => {
     const after = await decideCase(c, engine)
     expect(after.decision).toBe('ask')
     expect(after.reason).toContain(path.join(fx.ws, '.swarmdesk', 'settings.local.json'))
+  })
+})
+
+describe('what an allowed search reads', () => {
+  it('Grep does not read through symlinked files met while walking the tree (their targets were never judged)', async () => {
+    const ctx = makeToolContext(fx.ws)
+    const out = await GrepTool.call(GrepTool.inputSchema.parse({ pattern: 'SECRET|ok', output_mode: 'files_with_matches' }), ctx)
+    expect(out.content).toContain(path.join(fx.ws, 'linkdir', 'ok.ts'))
+    expect(out.content).not.toContain('zz')
+    expect(out.content).not.toContain('link-out')
   })
 })
 
