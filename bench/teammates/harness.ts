@@ -125,7 +125,10 @@ export const HEAP_CHANNEL = 'swarmdesk-bench-teammates-heap'
 
 /** A worker isolate's heap after a full GC in it, as `process.memoryUsage()` reports it inside the worker. */
 export interface WorkerHeap {
-  agentId: string
+  /** The worker's threadId. */
+  threadId: number
+  /** False for a spare worker (bundle loaded, no teammate given yet): it never posted `ready`. */
+  teammate: boolean
   heapUsed: number
   heapTotal: number
   external: number
@@ -138,7 +141,8 @@ export interface WorkerHeap {
  *   clock for all threads of the process, taken right before the real post; the report goes out
  *   after it, off the measured path) and reports `{requestId, at}` on {@link STAMP_CHANNEL};
  * - answers `heap?` on {@link HEAP_CHANNEL}: a full GC in its own isolate (the benchmark runs with
- *   --expose-gc, which workers inherit), then `{agentId, heapUsed, heapTotal, external}`.
+ *   --expose-gc, which workers inherit), then `{threadId, teammate, heapUsed, heapTotal, external}`,
+ *   `teammate` telling a teammate's worker (it posted `ready`) from the executor's spare.
  * Both channels are unref'd: they never keep a worker alive.
  * @returns the entry's path, inside `dir`.
  */
@@ -147,11 +151,13 @@ export function writeInstrumentedWorkerEntry(dir: string): string {
   writeFileSync(
     path,
     [
-      "import { BroadcastChannel, MessagePort, workerData } from 'node:worker_threads'",
+      "import { BroadcastChannel, MessagePort, threadId } from 'node:worker_threads'",
       `const stamps = new BroadcastChannel(${JSON.stringify(STAMP_CHANNEL)})`,
       'stamps.unref()',
+      'let teammate = false',
       'const post = MessagePort.prototype.postMessage',
       'MessagePort.prototype.postMessage = function (message, ...rest) {',
+      "  if (message && message.type === 'ready') teammate = true",
       "  if (!message || message.type !== 'permission.prompt') return post.call(this, message, ...rest)",
       '  const at = process.hrtime.bigint()',
       '  const result = post.call(this, message, ...rest)',
@@ -164,7 +170,7 @@ export function writeInstrumentedWorkerEntry(dir: string): string {
       "  if (event.data !== 'heap?') return",
       '  globalThis.gc?.()',
       '  const m = process.memoryUsage()',
-      '  heap.postMessage({ agentId: workerData?.config?.agentId, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external })',
+      '  heap.postMessage({ threadId, teammate, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external })',
       '}',
       `await import(${JSON.stringify(pathToFileURL(nodeBundlePath('teammate-worker')).href)})`,
       ''

@@ -25,6 +25,23 @@ const WAIT_MS = 90_000
 /** Figures of one backend at one team size. Times in ms from each teammate's own `spawn()` call; memory in bytes. */
 export interface SpawnLevel {
   backend: TeammateBackend
+  /**
+   * worker: whether the executor kept its spare worker (the default): the benchmark prewarms it
+   * where the app does, when the team is created (TeamCreate), and lets it load before the spawns,
+   * as the leader's model takes a turn between TeamCreate and its Agent call; see `spareLoadMs`.
+   * The first spawn takes the spare; the others start new threads, and the spare is refilled once
+   * every teammate's loop runs. false: every teammate in a new thread (the cold figure).
+   */
+  warmSpare?: boolean
+  /** worker, warm: prewarm → the spare's bundle loaded, ms (what the leader's turn after TeamCreate must cover for the first spawn to find it ready). */
+  spareLoadMs?: number
+  /**
+   * worker, warm: this process's RSS growth from the spare alone, after full GCs (before → after
+   * it loaded): what a team pays for its spare, once, on top of the per-teammate figure. The spare
+   * is there before the spawns and again (refilled) when memory is read, so the per-teammate
+   * figure counts neither.
+   */
+  spareWorkerBytes?: number
   /** 1-minute load average when the measurement started (2 cores): other work on the machine slows every figure here. */
   loadAverage1m: number
   teammates: number
@@ -91,6 +108,8 @@ export interface SpawnLevel {
   workerHeapUsedPerTeammateBytes?: number
   workerHeapTotalPerTeammateBytes?: number
   workerExternalPerTeammateBytes?: number
+  /** worker, warm: the spare's own isolate (heap used after a full GC in it) when memory was read. */
+  spareHeapUsedBytes?: number
   /** process: mean RssAnon of the teammate's Node process tree. */
   rssAnonPerTeammateBytes?: number
   /** process: mean VmRSS of the shells the terminal puts above the teammate's Node process. */
@@ -119,8 +138,12 @@ export interface BareLevel {
   rssAnonPerUnitBytes?: number
 }
 
-/** Starts `teammates` teammates of `backend` at once and measures spawn → ready and idle memory (the baseline is measured apart: {@link measureBareLevel}). */
-export async function measureSpawnLevel(backend: TeammateBackend, teammates: number): Promise<Omit<SpawnLevel, 'baseline'>> {
+/**
+ * Starts `teammates` teammates of `backend` at once and measures spawn → ready and idle memory (the
+ * baseline is measured apart: {@link measureBareLevel}). `warmSpare` (worker only): whether the
+ * executor keeps its spare worker, prewarmed at team creation (see {@link SpawnLevel.warmSpare}).
+ */
+export async function measureSpawnLevel(backend: TeammateBackend, teammates: number, warmSpare = true): Promise<Omit<SpawnLevel, 'baseline'>> {
   const loadAverage1m = Math.round(loadavg()[0]! * 100) / 100
   const ws = createWorkspace(`spawn-${backend}`)
   const names = Array.from({ length: teammates }, (_, i) => `mate-${i}`)
@@ -131,7 +154,8 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
   // as createTeammateBackends, with the instrumented entry (harness.ts) for the worker backend
   const entryDir = mkdtempSync(join(tmpdir(), 'swarmdesk-bench-teammates-entry-'))
   const registry = new TeammateExecutorRegistry()
-  registry.register(new WorkerTeammateExecutor({ bus, pty, prompter, entry: writeInstrumentedWorkerEntry(entryDir) }))
+  const workers = new WorkerTeammateExecutor({ bus, pty, prompter, entry: writeInstrumentedWorkerEntry(entryDir), warmSpare })
+  registry.register(workers)
   registry.register(new ProcessTeammateExecutor({ bus, pty }))
   const heaps = new BroadcastChannel(HEAP_CHANNEL)
   const watchers: FSWatcher[] = []
@@ -140,6 +164,19 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
     const sessionId = randomUUID()
     const teams = new TeamStore(ws.home)
     await teams.create({ name: team, description: 'teammates benchmark', lead: { name: LEAD_NAME, agentType: 'main', model: MODEL, backendType: 'main', cwd: ws.work } })
+    // TeamCreate: the supervisor lets the default backend prepare (TeammateSupervisor's team listener)
+    let spare: { loadMs: number; bytes: number } | undefined
+    if (backend === 'worker' && warmSpare) {
+      gcNow()
+      const rss0 = process.memoryUsage().rss
+      const t0 = performance.now()
+      registry.prewarm('worker')
+      if (!(await workers.whenSpareLoaded())) throw new Error('the spare worker died while loading the bundle')
+      const loadMs = performance.now() - t0
+      await sleep(SETTLE_MS)
+      gcNow()
+      spare = { loadMs: Math.round(loadMs * 100) / 100, bytes: process.memoryUsage().rss - rss0 }
+    }
     const mailbox = createMailbox({ home: ws.home })
     // registered and given their prompt before the clock starts, as the supervisor does before it calls the backend
     const configs: TeammateSpawnConfig[] = []
@@ -218,6 +255,8 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
       WAIT_MS
     )
     if (prompter.asked > 0) throw new Error(`a teammate asked for permission ${prompter.asked} times; the benchmark's teammates only answer in text`)
+    // the refilled spare is counted loaded, as the one the spawns consumed was in `rssBefore`
+    if (spare && !(await workers.whenSpareLoaded())) throw new Error('the refilled spare worker is missing or died while loading')
     await sleep(SETTLE_MS)
     for (const name of lost.keys()) idle.delete(name)
     gcNow()
@@ -232,6 +271,8 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
     const ready = spread(readyNames.map((name) => readyAt.get(name)! - started.get(name)!.perf))
     const level: Omit<SpawnLevel, 'baseline'> = {
       backend,
+      ...(backend === 'worker' ? { warmSpare } : {}),
+      ...(spare ? { spareLoadMs: spare.loadMs, spareWorkerBytes: spare.bytes } : {}),
       loadAverage1m,
       teammates,
       readySeen: readyAt.size,
@@ -247,7 +288,11 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
     if (backend === 'worker') {
       level.idleMemoryPerTeammateBytes = Math.round(rssGrowth / Math.max(1, idle.size))
       // after the RSS is read, so the workers' own collections cannot flatter it
-      const heap = await workerHeaps(heaps, idle.size)
+      const all = await workerHeaps(heaps, idle.size + (spare ? 1 : 0))
+      const heap = all.filter((h) => h.teammate)
+      if (heap.length !== idle.size) throw new Error(`${heap.length} teammate workers answered the heap question, ${idle.size} teammates are idle`)
+      const spareHeap = all.find((h) => !h.teammate)
+      if (spareHeap) level.spareHeapUsedBytes = spareHeap.heapUsed
       level.workerHeapUsedPerTeammateBytes = Math.round(mean(heap.map((h) => h.heapUsed)))
       level.workerHeapTotalPerTeammateBytes = Math.round(mean(heap.map((h) => h.heapTotal)))
       level.workerExternalPerTeammateBytes = Math.round(mean(heap.map((h) => h.external)))
@@ -274,15 +319,15 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
   }
 }
 
-/** Asks every instrumented worker for its isolate's heap after a GC in it; resolves with one answer per teammate. */
-async function workerHeaps(channel: BroadcastChannel, teammates: number): Promise<WorkerHeap[]> {
-  const answers = new Map<string, WorkerHeap>()
+/** Asks every instrumented worker (teammates and spare) for its isolate's heap after a GC in it; resolves with one answer per worker, `workers` of them. */
+async function workerHeaps(channel: BroadcastChannel, workers: number): Promise<WorkerHeap[]> {
+  const answers = new Map<number, WorkerHeap>()
   channel.onmessage = (event) => {
     const heap = (event as { data: WorkerHeap }).data
-    answers.set(heap.agentId, heap)
+    answers.set(heap.threadId, heap)
   }
   channel.postMessage('heap?')
-  await until(`${teammates} worker heap reports`, () => answers.size === teammates, 10_000)
+  await until(`${workers} worker heap reports`, () => answers.size === workers, 10_000)
   return [...answers.values()]
 }
 

@@ -11,9 +11,10 @@ describe('teammates benchmark', () => {
     const r = await runTeammatesBenchmark({ levels: [2], permissionSamples: 4 })
     expect(r.name).toBe('teammates')
 
-    for (const backend of ['worker', 'process'] as const) {
-      expect(r.spawn[backend]).toHaveLength(1)
-      const level = r.spawn[backend][0]!
+    for (const variant of ['worker', 'workerCold', 'process'] as const) {
+      const backend = variant === 'process' ? 'process' : 'worker'
+      expect(r.spawn[variant]).toHaveLength(1)
+      const level = r.spawn[variant][0]!
       expect(level).toMatchObject({ backend, teammates: 2 })
       // every teammate is accounted for: ready (then idle) or lost with a reason (a worker the
       // heartbeat watchdog kills on a loaded machine is a finding of the benchmark, not its failure)
@@ -32,7 +33,16 @@ describe('teammates benchmark', () => {
       expect(level.baseline.readyP50Ms).toBeGreaterThan(0)
       expect(level.idleMemoryPerTeammateBytes).toBeGreaterThan(0)
       expect(level.baseline.memoryPerUnitBytes).toBeGreaterThan(0)
-
+      if (variant === 'process') continue
+      // the shipping worker backend had its spare loaded before the spawns and refilled after; the cold one had none
+      expect(level.warmSpare).toBe(variant === 'worker')
+      if (variant === 'worker') {
+        expect(level.spareLoadMs).toBeGreaterThan(0)
+        expect(level.spareWorkerBytes).toBeGreaterThan(0)
+        expect(level.spareHeapUsedBytes).toBeGreaterThan(0)
+      } else expect(level.spareLoadMs).toBeUndefined()
+    }
+    for (const backend of ['worker', 'process'] as const) {
       const p = r.permission[backend]
       expect(p).toMatchObject({ backend, samples: 4, bubblesShown: 4, commandsRun: 4 })
       expect(p.requestToBubbleP50Ms).toBeGreaterThanOrEqual(0)
@@ -50,9 +60,9 @@ describe('teammates benchmark', () => {
     expect(proc.rssAnonPerTeammateBytes).toBeLessThanOrEqual(proc.idleMemoryPerTeammateBytes)
     expect(proc.terminalShellsRssPerTeammateBytes).toBeGreaterThan(0)
 
-    expect(r.checks).toHaveLength(6)
+    expect(r.checks).toHaveLength(7)
     expect(r.verdict).toBe(r.checks.every((c) => c.met) ? 'pass' : 'fail')
     expect(r.leftoverProcesses).toBe(0)
     expect(ours().filter((n) => !before.has(n))).toEqual([])
-  }, 150_000)
+  }, 210_000)
 })

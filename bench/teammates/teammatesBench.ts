@@ -31,7 +31,13 @@ export interface Check {
 
 export interface TeammatesBenchResult {
   name: 'teammates'
-  spawn: { worker: SpawnLevel[]; process: SpawnLevel[] }
+  /**
+   * `worker`: the worker backend as it ships, with its spare worker (prewarmed at team creation);
+   * `workerCold`: the same without a spare, every teammate in a new thread; `process`: the process
+   * backend. The targets judge `worker`; `workerCold` is reported beside it (same sizes, and the
+   * same bare baseline, measured once per size).
+   */
+  spawn: { worker: SpawnLevel[]; workerCold: SpawnLevel[]; process: SpawnLevel[] }
   permission: { worker: PermissionFigures; process: PermissionFigures }
   /**
    * Processes carrying this run's tag still alive after a measurement's child process ended
@@ -44,12 +50,13 @@ export interface TeammatesBenchResult {
 }
 
 /**
- * The issue's targets. Worker spawn → ready and idle memory are judged at every team size; the
- * process backend's are reported only. Every teammate of every size must also get ready and stay
+ * The issue's targets. Worker spawn → ready and idle memory are judged at every team size, for the
+ * worker backend as it ships (with its spare); its cold start and the process backend's figures
+ * are reported only. Every teammate of every size must also get ready and stay
  * alive (a teammate lost while starting is a failure of the backend, not of the measurement).
  */
 export const TARGETS = { workerReadyP50Ms: 60, workerIdleBytes: 40 * 1024 * 1024, workerBubbleP50Ms: 20, processBubbleP50Ms: 50 }
-export const TARGET = `at every team size: no teammate lost, worker spawn→ready p50 <= ${TARGETS.workerReadyP50Ms} ms and worker idle memory <= ${TARGETS.workerIdleBytes / 1024 / 1024} MB per teammate; permission request→bubble p50 <= ${TARGETS.workerBubbleP50Ms} ms (worker) and <= ${TARGETS.processBubbleP50Ms} ms (process)`
+export const TARGET = `at every team size: no teammate lost (any backend, warm or cold), worker (with its spare, the default) spawn→ready p50 <= ${TARGETS.workerReadyP50Ms} ms and worker idle memory <= ${TARGETS.workerIdleBytes / 1024 / 1024} MB per teammate; permission request→bubble p50 <= ${TARGETS.workerBubbleP50Ms} ms (worker) and <= ${TARGETS.processBubbleP50Ms} ms (process)`
 
 /** The repository root: the bench runner and vitest both run from it (node_modules must resolve from the bundle). */
 const REPO = process.cwd()
@@ -93,17 +100,23 @@ export async function runTeammatesBenchmark(o: TeammatesBenchOptions): Promise<T
         leftoverProcesses += await sweep(tag)
       }
     }
-    const spawnLevels: TeammatesBenchResult['spawn'] = { worker: [], process: [] }
+    const spawnLevels: TeammatesBenchResult['spawn'] = { worker: [], workerCold: [], process: [] }
     const permission = {} as TeammatesBenchResult['permission']
     for (const backend of ['worker', 'process'] as TeammateBackend[]) {
       for (const teammates of o.levels) {
-        const level = await run<Omit<SpawnLevel, 'baseline'>>({ kind: 'spawn', backend, teammates })
-        spawnLevels[backend].push({ ...level, baseline: await run<BareLevel>({ kind: 'bare', backend, teammates }) })
+        // worker: warm then cold, then their bare baseline, each in a fresh process
+        const level = await run<Omit<SpawnLevel, 'baseline'>>({ kind: 'spawn', backend, teammates, warmSpare: true })
+        const cold = backend === 'worker' ? await run<Omit<SpawnLevel, 'baseline'>>({ kind: 'spawn', backend, teammates, warmSpare: false }) : undefined
+        const baseline = await run<BareLevel>({ kind: 'bare', backend, teammates })
+        spawnLevels[backend].push({ ...level, baseline })
+        if (cold) spawnLevels.workerCold.push({ ...cold, baseline })
       }
       permission[backend] = await run<PermissionFigures>({ kind: 'permission', backend, samples: o.permissionSamples })
     }
     const checks: Check[] = [
-      ...(['worker', 'process'] as const).flatMap((b) => spawnLevels[b].map((l) => check(`${b} teammates lost before the measurement was over, ${l.teammates} at once`, l.lost.length, 0, 'teammates'))),
+      ...(['worker', 'workerCold', 'process'] as const).flatMap((b) =>
+        spawnLevels[b].map((l) => check(`${b === 'workerCold' ? 'worker (cold, no spare)' : b} teammates lost before the measurement was over, ${l.teammates} at once`, l.lost.length, 0, 'teammates'))
+      ),
       ...spawnLevels.worker.map((l) => check(`worker spawn→ready p50, ${l.teammates} at once`, l.readyP50Ms, TARGETS.workerReadyP50Ms, 'ms')),
       ...spawnLevels.worker.map((l) => check(`worker idle memory per teammate, ${l.teammates} at once`, l.idleMemoryPerTeammateBytes, TARGETS.workerIdleBytes, 'bytes')),
       check('worker permission request→bubble p50', permission.worker.requestToBubbleP50Ms, TARGETS.workerBubbleP50Ms, 'ms'),
