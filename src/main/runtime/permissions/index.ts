@@ -20,13 +20,22 @@
  * - From an untrusted project, `permissions.additionalDirectories` is ignored too (it widens
  *   what modes allow), next to hooks, env, base URL keys and `defaultMode: bypassPermissions`.
  * - An empty specifier (`Bash()`) is a settings error, never a match-all.
+ * - In bypassPermissions, a Bash part that cannot be classified is denied while any Bash, Read,
+ *   Edit or Write deny rule is in force (it might be one they deny, and nobody can be asked);
+ *   with no such rule it is allowed.
+ * - A recursive read (the Grep tool, `grep -r`, `rg`) of a directory with files a deny rule covers
+ *   below it asks (denied in bypassPermissions); a search of a narrower path does not.
+ * - Invisible and bidirectional formatting characters in a command ask, like control characters.
+ * - Protected names compare without case on every file system; on a case-insensitive one
+ *   (`fileSystemCase`) paths take their on-disk spelling and rules compare without case.
+ * - Long options match by any prefix, as GNU getopt and git's parse-options accept them.
  */
 export { PermissionEngine, type DecideContext } from './engine'
 export { loadPermissionSettings, type LoadedSettings, type LoadSettingsOptions, type SettingsScope, type SettingsSource } from './settings'
 export { isWorkspaceTrusted, trustStatus, trustWorkspace, TrustFileSchema, type TrustFile } from './trust'
 export { PermissionsError, SettingsError, TrustFileError } from './errors'
 export { parseRule, RuleSyntaxError, type PermissionRule } from './rules'
-export { canonicalPath, isWithin, protectedReason, PROTECTED_DIRS, SHELL_RC_FILES } from './paths'
+export { canonicalPath, fileSystemCase, isWithin, protectedReason, PROTECTED_DIRS, SHELL_RC_FILES } from './paths'
 export { suggestRules } from './suggest'
 export { PermissionDecisionLog, PermissionDecisionRecordSchema, type PermissionDecisionRecord } from './decisionLog'
 export { SettingsFileSchema, type SettingsFile } from './settingsSchema'
