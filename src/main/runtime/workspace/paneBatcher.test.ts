@@ -167,6 +167,100 @@ describe('PaneBatcher', () => {
     batcher.dispose()
   })
 
+  it('bounds what all panes together leave unacknowledged: 16 busy panes wait once 4 MiB is out, and every byte arrives in order', async () => {
+    const { sink, chunks, events } = recordingSink()
+    const TOTAL_HIGH = 4 << 20
+    const batcher = new PaneBatcher(sink, { now: () => Date.now() })
+    const ids = Array.from({ length: 16 }, (_, i) => `p${i}`)
+    const paused = new Set<string>()
+    const onEvent = events.push.bind(events)
+    events.push = (...e: string[]) => {
+      for (const x of e) {
+        const [what, id] = x.split(' ')
+        if (what === 'pause') paused.add(id!)
+        else paused.delete(id!)
+      }
+      return onEvent(...e)
+    }
+    batcher.ack('p0', 0) // a renderer is attached
+    const produced = new Map<string, string>()
+    const received = new Map<string, string>()
+    let consumed = 0
+    let maxTotal = 0
+    // 16 PTYs writing 8 KB per ms each unless paused, 1 MiB each; a renderer taking 2 MB/s over all panes.
+    for (let tick = 0; [...produced.values()].reduce((n, t) => n + t.length, 0) < 16 << 20 || consumed < chunks.length; tick++) {
+      for (const [i, id] of ids.entries()) {
+        const sent = produced.get(id) ?? ''
+        if (paused.has(id) || sent.length >= 1 << 20) continue
+        const data = piece(tick * 16 + i, 8 << 10)
+        produced.set(id, sent + data)
+        batcher.write(id, data)
+      }
+      await vi.advanceTimersByTimeAsync(1)
+      if (tick % 10 === 0) {
+        let budget = 20 << 10
+        while (consumed < chunks.length && budget > 0) {
+          const c = chunks[consumed++]!
+          budget -= c.data.length
+          received.set(c.agentId, (received.get(c.agentId) ?? '') + c.data)
+          batcher.ack(c.agentId, c.chunk)
+        }
+      }
+      maxTotal = Math.max(maxTotal, batcher.totalUnackedBytes)
+      if (tick > 200_000) throw new Error('the 16-pane run did not finish')
+    }
+    for (const id of ids) expect(received.get(id) === produced.get(id)).toBe(true)
+    // Each pane alone stays under its own 1 MiB mark here, so only the total held them back.
+    expect(events.filter((e) => e.startsWith('pause')).length).toBeGreaterThan(16)
+    // Paused within one flush of every pane past the mark.
+    expect(maxTotal).toBeLessThan(TOTAL_HIGH + 16 * (8 << 10) * 20)
+    expect(batcher.totalUnackedBytes).toBe(0)
+    batcher.dispose()
+  })
+
+  it('keeps a pane paused while a slow renderer acknowledges other panes, however long it waits; resumes all only once nothing is acknowledged for the stall time', async () => {
+    const { sink, events, chunks } = recordingSink()
+    const batcher = new PaneBatcher(sink, { now: () => Date.now(), highWaterBytes: 1000, lowWaterBytes: 100, stallMs: 5000 })
+    batcher.ack('x', 0)
+    batcher.write('x', 'y'.repeat(2000))
+    await vi.advanceTimersByTimeAsync(20)
+    expect(events).toEqual(['pause x'])
+    // 20 s in which the renderer works through another pane's output, acknowledging it every second.
+    for (let s = 0; s < 20; s++) {
+      batcher.write('z', `line ${s}\r\n`)
+      await vi.advanceTimersByTimeAsync(1000)
+      batcher.ack('z', chunks.filter((c) => c.agentId === 'z').length)
+    }
+    expect(batcher.isPaused('x')).toBe(true)
+    expect(events).toEqual(['pause x'])
+    await vi.advanceTimersByTimeAsync(5000) // now nothing at all is acknowledged: the renderer is gone
+    expect(events).toEqual(['pause x', 'resume x'])
+    expect(batcher.totalUnackedBytes).toBe(0)
+    batcher.dispose()
+  })
+
+  it('does not count a chunk that was acknowledged while it was being handed out', async () => {
+    let batcher: PaneBatcher | undefined
+    let n = 0
+    batcher = new PaneBatcher(
+      {
+        flush: (agentId) => {
+          n++
+          batcher!.ack(agentId, n) // a web host with no page open acknowledges at once
+          return n
+        },
+        pause: () => undefined,
+        resume: () => undefined
+      },
+      { now: () => Date.now(), highWaterBytes: 10, lowWaterBytes: 5 }
+    )
+    batcher.write('x', 'abcdefghijklmnopqrstuvwxyz')
+    await vi.advanceTimersByTimeAsync(20)
+    expect(batcher.unackedBytes('x')).toBe(0)
+    expect(batcher.isPaused('x')).toBe(false)
+    batcher.dispose()
+  })
+
   it('flushes what is queued and resumes paused panes on dispose', async () => {
     const { sink, events, chunks } = recordingSink()
     const batcher = new PaneBatcher(sink, { now: () => Date.now(), highWaterBytes: 10, lowWaterBytes: 5 })

@@ -13,10 +13,18 @@ import { toDisposable, type Disposable } from '../lifecycle/disposable'
  *   (`pane.ack`): the pane's PTYs are paused. At a DOM renderer's ~2–3 MB/s in headless Chromium
  *   (STACK.md) that is under half a second of work queued in the page.
  * - {@link PANE_LOW_WATER_BYTES} = 256 KiB: paused PTYs resume once the renderer is this close.
- * - {@link PANE_ACK_STALL_MS} = 5 s: a pane paused with no acknowledgement for this long means the
- *   page that acknowledged went away (reload, closed tab); its PTYs resume and the pane counts as
- *   caught up, so agents never wait on a renderer that is gone. Output is never dropped either
- *   way: the headless terminal in main keeps it and a page restores from that scrollback.
+ * - {@link PANE_TOTAL_HIGH_WATER_BYTES} = 4 MiB unacknowledged across all panes: a pane that flushes
+ *   while the total is above it is paused too, so what one page has queued (in main, on the socket
+ *   and in its parser) stays bounded whatever the number of panes — 16 panes × 1 MiB would be
+ *   16 MiB, several seconds of a DOM renderer's work. Paused panes resume once the total is under
+ *   {@link PANE_TOTAL_LOW_WATER_BYTES} = 2 MiB and their own unacknowledged bytes under the low-water mark.
+ * - {@link PANE_ACK_STALL_MS} = 5 s: panes are paused and no renderer has acknowledged anything, on
+ *   any pane, for this long: the page that acknowledged went away (a closed window, a crashed
+ *   renderer); the PTYs resume and every pane counts as caught up, so agents never wait on a
+ *   renderer that is gone. A page that is merely slow keeps acknowledging some pane and never
+ *   trips it. Output is never dropped either way: the headless terminal in main keeps it and a
+ *   page restores from that scrollback. (The web host does not wait for this: its bridge
+ *   acknowledges for a page the moment that page's socket closes, src/main/host/paneAcks.ts.)
  *
  * Flow control starts with the first acknowledgement from any renderer: with no renderer (the CLI,
  * a web host nobody has opened, service tests) nothing is ever paused.
@@ -24,13 +32,15 @@ import { toDisposable, type Disposable } from '../lifecycle/disposable'
 export const PANE_FLUSH_INTERVAL_MS = 1000 / 60
 export const PANE_HIGH_WATER_BYTES = 1 << 20
 export const PANE_LOW_WATER_BYTES = 256 << 10
+export const PANE_TOTAL_HIGH_WATER_BYTES = 4 << 20
+export const PANE_TOTAL_LOW_WATER_BYTES = 2 << 20
 export const PANE_ACK_STALL_MS = 5_000
 
 /** What a {@link PaneBatcher} drives; the service passes its headless terminals, pushes and PTY host. */
 export interface PaneBatcherSink {
   /** Writes one coalesced chunk to the pane (headless terminal + `pane.data` push); returns its chunk number. */
   flush(agentId: string, data: string): number
-  /** The pane's unacknowledged output passed the high-water mark: stop reading its PTYs. */
+  /** The pane's (or all panes') unacknowledged output passed a high-water mark: stop reading its PTYs. */
   pause(agentId: string): void
   /** The renderer caught up (or went away): read its PTYs again. */
   resume(agentId: string): void
@@ -41,6 +51,8 @@ export interface PaneBatcherOptions {
   intervalMs?: number
   highWaterBytes?: number
   lowWaterBytes?: number
+  totalHighWaterBytes?: number
+  totalLowWaterBytes?: number
   stallMs?: number
   /** Monotonic clock in ms; default `performance.now`. */
   now?: () => number
@@ -56,7 +68,6 @@ interface PaneFlow {
   unackedBytes: number
   acked: number
   paused: boolean
-  stallTimer: ReturnType<typeof setTimeout> | undefined
 }
 
 /**
@@ -65,9 +76,10 @@ interface PaneFlow {
  *
  * `write` queues output; a timer coalesces it into one chunk per interval and hands it to
  * `sink.flush`, in order, never dropping or reordering a byte. `ack(agentId, chunk)` records what
- * a renderer has processed (chunk numbers are cumulative: acknowledging 7 acknowledges 1–7; from
- * several renderers the furthest wins, so one slow tab does not stall the agents). Crossing the
- * high-water mark calls `sink.pause`, falling under the low-water mark `sink.resume`, each once
+ * a renderer has processed (chunk numbers are cumulative: acknowledging 7 acknowledges 1–7; the
+ * furthest acknowledgement counts — the web host's bridge sends the slowest open page's, so a slow
+ * page makes the agents wait rather than pile up output for it). Crossing the pane's or the total
+ * high-water mark calls `sink.pause`, falling under both low-water marks `sink.resume`, each once
  * per crossing.
  */
 export class PaneBatcher implements Disposable {
@@ -75,11 +87,17 @@ export class PaneBatcher implements Disposable {
   private readonly intervalMs: number
   private readonly highWater: number
   private readonly lowWater: number
+  private readonly totalHighWater: number
+  private readonly totalLowWater: number
   private readonly stallMs: number
   private readonly now: () => number
   /** Set by the first acknowledgement: a renderer that acknowledges is attached. */
   private acking = false
   private disposed = false
+  /** Unacknowledged bytes over every pane. */
+  private total = 0
+  /** Runs while some pane is paused; restarted by every acknowledgement (see {@link PANE_ACK_STALL_MS}). */
+  private stallTimer: ReturnType<typeof setTimeout> | undefined
 
   constructor(
     private readonly sink: PaneBatcherSink,
@@ -88,9 +106,12 @@ export class PaneBatcher implements Disposable {
     this.intervalMs = options.intervalMs ?? PANE_FLUSH_INTERVAL_MS
     this.highWater = options.highWaterBytes ?? PANE_HIGH_WATER_BYTES
     this.lowWater = options.lowWaterBytes ?? PANE_LOW_WATER_BYTES
+    this.totalHighWater = options.totalHighWaterBytes ?? PANE_TOTAL_HIGH_WATER_BYTES
+    this.totalLowWater = options.totalLowWaterBytes ?? PANE_TOTAL_LOW_WATER_BYTES
     this.stallMs = options.stallMs ?? PANE_ACK_STALL_MS
     this.now = options.now ?? (() => performance.now())
     if (this.lowWater > this.highWater) throw new RangeError(`lowWaterBytes (${this.lowWater}) must not exceed highWaterBytes (${this.highWater})`)
+    if (this.totalLowWater > this.totalHighWater) throw new RangeError(`totalLowWaterBytes (${this.totalLowWater}) must not exceed totalHighWaterBytes (${this.totalHighWater})`)
   }
 
   /** Queues output for an agent's pane; it is flushed within one interval. Ignored after dispose. */
@@ -119,14 +140,17 @@ export class PaneBatcher implements Disposable {
   ack(agentId: string, chunk: number): void {
     if (this.disposed) return
     this.acking = true
+    // Any acknowledgement shows a renderer is alive: it is only slow (see PANE_ACK_STALL_MS).
+    if (this.stallTimer !== undefined) this.armStall()
     const pane = this.pane(agentId)
     if (chunk <= pane.acked) return
     pane.acked = chunk
-    while (pane.inFlight.length > 0 && pane.inFlight[0]!.chunk <= chunk) pane.unackedBytes -= pane.inFlight.shift()!.bytes
-    if (pane.paused) {
-      this.armStall(agentId, pane)
-      if (pane.unackedBytes <= this.lowWater) this.setPaused(agentId, pane, false)
+    while (pane.inFlight.length > 0 && pane.inFlight[0]!.chunk <= chunk) {
+      const bytes = pane.inFlight.shift()!.bytes
+      pane.unackedBytes -= bytes
+      this.total -= bytes
     }
+    this.resumeCaughtUp()
   }
 
   /** Whether the pane's PTYs are paused now. */
@@ -139,11 +163,18 @@ export class PaneBatcher implements Disposable {
     return this.panes.get(agentId)?.unackedBytes ?? 0
   }
 
+  /** Bytes flushed and not yet acknowledged, over every pane. */
+  get totalUnackedBytes(): number {
+    return this.total
+  }
+
   /** Flushes what is queued, resumes every paused pane and stops all timers. Idempotent. */
   dispose(): void {
     if (this.disposed) return
     this.flushAll()
     this.disposed = true
+    if (this.stallTimer !== undefined) clearTimeout(this.stallTimer)
+    this.stallTimer = undefined
     for (const [agentId, pane] of this.panes) {
       if (pane.timer !== undefined) clearTimeout(pane.timer)
       if (pane.paused) this.setPaused(agentId, pane, false)
@@ -159,7 +190,7 @@ export class PaneBatcher implements Disposable {
   private pane(agentId: string): PaneFlow {
     let pane = this.panes.get(agentId)
     if (!pane) {
-      pane = { pending: [], timer: undefined, lastFlushAt: -Infinity, inFlight: [], unackedBytes: 0, acked: 0, paused: false, stallTimer: undefined }
+      pane = { pending: [], timer: undefined, lastFlushAt: -Infinity, inFlight: [], unackedBytes: 0, acked: 0, paused: false }
       this.panes.set(agentId, pane)
     }
     return pane
@@ -186,35 +217,48 @@ export class PaneBatcher implements Disposable {
     pane.pending = []
     pane.lastFlushAt = this.now()
     const chunk = this.sink.flush(agentId, data)
-    if (!this.acking) return
+    // An acknowledgement may arrive while the chunk is handed out (a web host with no page open acknowledges at once).
+    if (!this.acking || chunk <= pane.acked) return
     const bytes = Buffer.byteLength(data, 'utf8')
     pane.inFlight.push({ chunk, bytes })
     pane.unackedBytes += bytes
-    if (!pane.paused && pane.unackedBytes > this.highWater) this.setPaused(agentId, pane, true)
+    this.total += bytes
+    if (!pane.paused && (pane.unackedBytes > this.highWater || this.total > this.totalHighWater)) this.setPaused(agentId, pane, true)
+  }
+
+  /** Resumes every paused pane that is under its low-water mark, once the total is under its own. */
+  private resumeCaughtUp(): void {
+    if (this.total > this.totalLowWater) return
+    for (const [agentId, pane] of this.panes) if (pane.paused && pane.unackedBytes <= this.lowWater) this.setPaused(agentId, pane, false)
   }
 
   private setPaused(agentId: string, pane: PaneFlow, paused: boolean): void {
     pane.paused = paused
     if (paused) {
-      this.armStall(agentId, pane)
+      if (this.stallTimer === undefined) this.armStall()
       this.sink.pause(agentId)
     } else {
-      if (pane.stallTimer !== undefined) clearTimeout(pane.stallTimer)
-      pane.stallTimer = undefined
       this.sink.resume(agentId)
+      if (![...this.panes.values()].some((p) => p.paused) && this.stallTimer !== undefined) {
+        clearTimeout(this.stallTimer)
+        this.stallTimer = undefined
+      }
     }
   }
 
-  /** (Re)starts the pane's stall timer: no acknowledgement for `stallMs` while paused → resume. */
-  private armStall(agentId: string, pane: PaneFlow): void {
-    if (pane.stallTimer !== undefined) clearTimeout(pane.stallTimer)
-    pane.stallTimer = setTimeout(() => {
-      pane.stallTimer = undefined
-      if (!pane.paused || this.disposed) return
+  /** (Re)starts the stall timer: no acknowledgement of any pane for `stallMs` while one is paused → resume all. */
+  private armStall(): void {
+    if (this.stallTimer !== undefined) clearTimeout(this.stallTimer)
+    this.stallTimer = setTimeout(() => {
+      this.stallTimer = undefined
+      if (this.disposed) return
       // The renderer is gone: count everything flushed as delivered (main keeps it as scrollback).
-      pane.inFlight = []
-      pane.unackedBytes = 0
-      this.setPaused(agentId, pane, false)
+      for (const pane of this.panes.values()) {
+        pane.inFlight = []
+        pane.unackedBytes = 0
+      }
+      this.total = 0
+      this.resumeCaughtUp()
     }, this.stallMs)
   }
 }
