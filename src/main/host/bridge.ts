@@ -1,6 +1,8 @@
 import type { RawData, WebSocket } from 'ws'
-import { BridgeFrameSchema, type BridgeFrame, type IpcError } from '../../shared/ipc'
+import { BridgeFrameSchema, requestChannels, type BridgeFrame, type IpcError, type PushChannel } from '../../shared/ipc'
 import type { Disposable } from '../runtime/lifecycle/disposable'
+import { TerminalEventThinner, TERMINAL_EVENT_INTERVAL_MS } from './eventThinner'
+import { PaneAckLedger } from './paneAcks'
 import type { BridgedService } from './types'
 
 /** WebSocket close codes the bridge uses (RFC 6455 §7.4.1). */
@@ -14,29 +16,83 @@ export const CloseCode = {
 } as const
 
 /**
- * A client that stops reading is cut off once this much output waits for it (bytes): pane output
- * is pushed as fast as agents produce it and must not pile up in main's memory.
+ * A socket that has had output waiting for this long without its peer reading any of it is cut
+ * off (ms). Pane output is flow-controlled (the agents wait for the slowest page, paneAcks.ts), so
+ * a slow page is never cut; only one that reads nothing at all for a minute (a frozen tab, a dead
+ * peer whose TCP connection lingers) holds the agents back for good, and is let go, with a log line.
  */
-export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024
+export const STUCK_CLIENT_MS = 60_000
+
+/** How often sockets are checked for being stuck (ms). */
+const STUCK_CHECK_MS = 1_000
+
+/** Tunables of a {@link Bridge}; the defaults are the constants above. */
+export interface BridgeOptions {
+  /** See {@link STUCK_CLIENT_MS}. */
+  stuckClientMs?: number
+  /** See {@link TERMINAL_EVENT_INTERVAL_MS}. */
+  terminalEventIntervalMs?: number
+  /** Where the bridge reports a client it cut off; default stderr. */
+  log?: (line: string) => void
+}
+
+/** A socket's writes: how many are waiting, and when one last completed (or the first began). */
+interface Outbox {
+  waiting: number
+  progressAt: number
+}
 
 /**
  * The WebSocket side of the contract in src/shared/ipc.ts: one service shared by every socket.
  * Each `request` frame is answered by a `response` frame with the same id; every push of the
  * service goes to every open socket as a `push` frame. Owns its sockets and its one push
  * subscription; `dispose` ends both.
+ *
+ * Flow control (issue 7): nothing is ever dropped and no socket is cut for being slow. Pane
+ * output is acknowledged to the service per pane as far as the slowest open socket has taken it
+ * ({@link PaneAckLedger}: a page's own `pane.ack`s, answered here and forwarded as that minimum),
+ * so main's batcher pauses the agents' PTYs until a slow page catches up, and what waits for any
+ * socket stays within the batcher's window. Terminal-output runtime events, which would repeat
+ * every pane byte outside that window, are thinned ({@link TerminalEventThinner}). A socket whose
+ * peer reads nothing for {@link STUCK_CLIENT_MS} is terminated and logged.
  */
 export class Bridge implements Disposable {
-  private readonly sockets = new Set<WebSocket>()
+  private readonly sockets = new Map<WebSocket, Outbox>()
   private readonly subscription: Disposable
+  private readonly acks: PaneAckLedger
+  private readonly thinner: TerminalEventThinner
+  private readonly stuckMs: number
+  private readonly log: (line: string) => void
+  private readonly stuckTimer: ReturnType<typeof setInterval>
   private disposed = false
 
-  constructor(private readonly service: BridgedService) {
-    this.subscription = service.onPush((channel, payload) => this.broadcast({ kind: 'push', channel, payload }))
+  constructor(
+    private readonly service: BridgedService,
+    options: BridgeOptions = {}
+  ) {
+    this.stuckMs = options.stuckClientMs ?? STUCK_CLIENT_MS
+    this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`))
+    this.thinner = new TerminalEventThinner(options.terminalEventIntervalMs ?? TERMINAL_EVENT_INTERVAL_MS)
+    this.acks = new PaneAckLedger((agentId, chunk) => {
+      this.service.handle('pane.ack', { agentId, chunk }).catch(() => {
+        /* the service is closing: nothing is waiting any more */
+      })
+    })
+    this.subscription = service.onPush((channel, payload) => this.onPush(channel, payload))
+    this.stuckTimer = setInterval(() => this.cutStuck(), Math.min(STUCK_CHECK_MS, this.stuckMs))
+    this.stuckTimer.unref()
   }
 
   /** Number of open sockets (for tests and diagnostics). */
   get size(): number {
     return this.sockets.size
+  }
+
+  /** Bytes waiting in main for the open sockets to write (their `bufferedAmount`s), for tests and diagnostics. */
+  get queuedBytes(): number {
+    let bytes = 0
+    for (const socket of this.sockets.keys()) bytes += socket.bufferedAmount
+    return bytes
   }
 
   /** Takes ownership of an authenticated socket. */
@@ -45,9 +101,13 @@ export class Bridge implements Disposable {
       socket.terminate()
       return
     }
-    this.sockets.add(socket)
+    this.sockets.set(socket, { waiting: 0, progressAt: performance.now() })
+    this.acks.open(socket)
     socket.on('message', (data, isBinary) => void this.onMessage(socket, data, isBinary))
-    socket.on('close', () => this.sockets.delete(socket))
+    socket.on('close', () => {
+      this.sockets.delete(socket)
+      this.acks.close(socket)
+    })
     socket.on('error', () => socket.terminate())
   }
 
@@ -55,8 +115,9 @@ export class Bridge implements Disposable {
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
+    clearInterval(this.stuckTimer)
     this.subscription.dispose()
-    for (const socket of this.sockets) socket.terminate()
+    for (const socket of this.sockets.keys()) socket.terminate()
     this.sockets.clear()
   }
 
@@ -76,30 +137,72 @@ export class Bridge implements Disposable {
       return this.send(socket, { kind: 'response', id, ok: false, error: { name: 'BridgeFrameError', message } })
     }
     const { id, channel, payload } = frame.data
+    if (channel === 'pane.ack') {
+      const ack = requestChannels['pane.ack'].request.safeParse(payload)
+      if (ack.success) {
+        // Forwarded as the slowest socket's position, not as this page's (see PaneAckLedger).
+        this.acks.acked(socket, ack.data.agentId, ack.data.chunk)
+        return this.send(socket, { kind: 'response', id, ok: true, result: { ok: true } })
+      }
+    }
     try {
       const result = await this.service.handle(channel, payload)
+      if (channel === 'pane.scrollback') {
+        const { agentId, chunk } = result as { agentId: string; chunk: number }
+        this.acks.acked(socket, agentId, chunk)
+      }
       this.send(socket, { kind: 'response', id, ok: true, result })
     } catch (error) {
       this.send(socket, { kind: 'response', id, ok: false, error: toIpcError(error) })
     }
   }
 
-  private broadcast(frame: BridgeFrame): void {
-    const text = JSON.stringify(frame)
-    for (const socket of this.sockets) this.sendText(socket, text)
+  private onPush(channel: PushChannel, payload: unknown): void {
+    if (channel === 'runtime.event') {
+      const event = this.thinner.thin(payload)
+      if (event !== undefined) this.broadcast(JSON.stringify({ kind: 'push', channel, payload: event } satisfies BridgeFrame))
+      return
+    }
+    const text = JSON.stringify({ kind: 'push', channel, payload } satisfies BridgeFrame)
+    if (channel !== 'pane.data') return this.broadcast(text)
+    const { agentId, chunk } = payload as { agentId: string; chunk: number }
+    this.acks.pushed(agentId, chunk)
+    for (const socket of this.sockets.keys()) this.sendText(socket, text, () => this.acks.written(socket, agentId, chunk))
+  }
+
+  private broadcast(text: string): void {
+    for (const socket of this.sockets.keys()) this.sendText(socket, text)
   }
 
   private send(socket: WebSocket, frame: BridgeFrame): void {
     this.sendText(socket, JSON.stringify(frame))
   }
 
-  private sendText(socket: WebSocket, text: string): void {
-    if (socket.readyState !== socket.OPEN) return
-    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+  /** Sends a frame; `written` runs once the socket has written it. Nothing is refused for size. */
+  private sendText(socket: WebSocket, text: string, written?: () => void): void {
+    const outbox = this.sockets.get(socket)
+    if (!outbox || socket.readyState !== socket.OPEN) return
+    if (outbox.waiting++ === 0) outbox.progressAt = performance.now()
+    socket.send(text, (error) => {
+      outbox.waiting--
+      outbox.progressAt = performance.now()
+      if (!error) written?.()
+    })
+  }
+
+  /** Terminates, with a log line, every socket whose peer has read nothing for {@link STUCK_CLIENT_MS}. */
+  private cutStuck(): void {
+    const now = performance.now()
+    for (const [socket, outbox] of this.sockets) {
+      if (outbox.waiting === 0 || now - outbox.progressAt < this.stuckMs) continue
+      this.log(
+        `swarmdesk web host: cut off a client that has read nothing for ${Math.round((now - outbox.progressAt) / 1000)} s ` +
+          `(${outbox.waiting} frames, ${socket.bufferedAmount} bytes waiting); the agents no longer wait for it, and a reload restores its panes from main's scrollback`
+      )
+      this.sockets.delete(socket)
+      this.acks.close(socket)
       socket.terminate()
-      return
     }
-    socket.send(text)
   }
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { PushChannel } from '../../shared/ipc'
 import { toDisposable } from '../runtime/lifecycle/disposable'
+import type { BridgeOptions } from './bridge'
 import type { BridgedService } from './types'
 import { startWebHost, type WebHost } from './webHost'
 
@@ -36,11 +37,11 @@ export function writeStaticTree(root: string): { staticDir: string; outside: str
   return { staticDir, outside }
 }
 
-/** Starts a host on a free port. `service` defaults to one that answers nothing. */
-export async function startHostFixture(service: BridgedService = idleService()): Promise<HostFixture> {
+/** Starts a host on a free port. `service` defaults to one that answers nothing; `options.bridge` tunes its bridge. */
+export async function startHostFixture(service: BridgedService = idleService(), options: { bridge?: BridgeOptions } = {}): Promise<HostFixture> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-host-')))
   const { staticDir, outside } = writeStaticTree(root)
-  const host = await startWebHost({ service, staticDir, port: 0 })
+  const host = await startWebHost({ service, staticDir, port: 0, bridge: options.bridge })
   return {
     host,
     service,

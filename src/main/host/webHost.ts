@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { authenticate, newToken, tokenCookie } from './auth'
-import { Bridge } from './bridge'
+import { Bridge, type BridgeOptions } from './bridge'
 import { contentTypeFor } from './contentTypes'
 import { OriginPolicy } from './origin'
 import { refuseUpgrade, sendText } from './responses'
@@ -25,6 +25,8 @@ export interface WebHostOptions {
   staticDir: string
   /** The secret every request must carry; 32 random bytes as hex by default. */
   token?: string
+  /** Flow-control tunables of the WebSocket bridge (tests shorten them). */
+  bridge?: BridgeOptions
 }
 
 /** A running web host. */
@@ -33,6 +35,8 @@ export interface WebHost {
   url: string
   port: number
   token: string
+  /** Bytes waiting in main for the bridge's sockets to write (diagnostics; see `Bridge.queuedBytes`). */
+  queuedBytes(): number
   /** Terminates every socket and stops the server. Idempotent; resolves once the port is free. */
   close(): Promise<void>
 }
@@ -55,7 +59,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const host = options.host ?? '127.0.0.1'
   const server = createServer()
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false })
-  const bridge = new Bridge(options.service)
+  const bridge = new Bridge(options.service, options.bridge)
   let policy: OriginPolicy | undefined
   const csp = cspCache(options.staticDir)
 
@@ -128,6 +132,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     url: `http://${host}:${port}/?token=${token}`,
     port,
     token,
+    queuedBytes: () => bridge.queuedBytes,
     close: () =>
       (closing ??= (async () => {
         bridge.dispose()
