@@ -144,6 +144,18 @@ export class PaneOwner implements Disposable, WebglHolder {
     this.setRenderer('dom')
   }
 
+  /** Called by the pool when a context freed up for this pane after it was evicted (it holds it already). */
+  regainWebgl(): void {
+    if (this.isDisposed || !this.visible || this.webglBroken) {
+      this.pool.release(this)
+      return
+    }
+    if (this.setRenderer('webgl') !== 'webgl') {
+      this.webglBroken = true
+      this.pool.release(this)
+    }
+  }
+
   /** Finds text in the pane (Ctrl+F); false when absent or the terminal cannot search. */
   find(term: string, direction: 'next' | 'previous'): boolean {
     if (this.isDisposed || !term) return false

@@ -50,3 +50,39 @@ describe('WebglContextPool', () => {
     expect(() => new WebglContextPool(-1)).toThrow(/capacity/)
   })
 })
+
+describe('WebglContextPool, panes waiting after an eviction', () => {
+  function waiter(name: string, log: string[]): WebglHolder & { name: string } {
+    return { name, releaseWebgl: () => log.push(`lose ${name}`), regainWebgl: () => log.push(`regain ${name}`) }
+  }
+
+  it('gives a freed context back to the visible pane evicted last (16 shown, then 12 hidden: the 4 left draw with WebGL)', () => {
+    const log: string[] = []
+    const pool = new WebglContextPool()
+    const panes = Array.from({ length: 16 }, (_, i) => waiter(`p${i}`, log))
+    for (const p of panes) pool.acquire(p)
+    expect(log).toEqual(['lose p0', 'lose p1', 'lose p2', 'lose p3'])
+    expect(pool.waitingCount).toBe(4)
+    for (const p of panes.slice(4)) pool.release(p) // hidden with their × buttons
+    expect(log.slice(4)).toEqual(['regain p3', 'regain p2', 'regain p1', 'regain p0'])
+    expect(panes.slice(0, 4).every((p) => pool.holds(p))).toBe(true)
+    expect(pool.size).toBe(4)
+    expect(pool.waitingCount).toBe(0)
+  })
+
+  it('forgets a waiting pane that is hidden or disposed, and lets a pane that cannot use the context pass it on', () => {
+    const log: string[] = []
+    const pool = new WebglContextPool(1)
+    const a = waiter('a', log)
+    const b = waiter('b', log)
+    const broken: WebglHolder = { releaseWebgl: () => log.push('lose broken'), regainWebgl: () => pool.release(broken) }
+    pool.acquire(a)
+    pool.acquire(broken) // evicts a
+    pool.acquire(b) // evicts broken
+    pool.release(a) // a hidden while waiting: never regains
+    pool.release(b) // frees the context: broken is offered it, cannot use it, passes it on (nobody left)
+    expect(log).toEqual(['lose a', 'lose broken'])
+    expect(pool.size).toBe(0)
+    expect(pool.waitingCount).toBe(0)
+  })
+})
