@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { REQUEST_CHANNELS } from '../../shared/ipc'
+import { REQUEST_CHANNELS, requestChannels } from '../../shared/ipc'
+import { fuzzCases } from '../testkit/ipcFuzz'
 import { registerWorkspaceIpc } from './ipc'
 import { createAppOrigin } from './origin'
 import { APP_URL, FakeIpcMain, FakeWebContents, FakeWorkspaceHost, INDEX_HTML } from './testing'
@@ -99,5 +100,21 @@ describe('workspace IPC handlers', () => {
     expect(await ipcMain.invoke('workspace.snapshot', {}, { url: 'http://localhost:5173/', parent: null })).toMatchObject({ ok: true })
     expect(await ipcMain.invoke('workspace.snapshot', {}, { url: APP_URL, parent: null })).toMatchObject({ ok: false })
     expect(await ipcMain.invoke('workspace.snapshot', {}, { url: 'http://localhost:5174/', parent: null })).toMatchObject({ ok: false })
+  })
+
+  it('refuses 10,000 malformed payloads across every channel with InvalidPayloadError, never calling the service or throwing across IPC', async () => {
+    const { ipcMain, host } = setup()
+    host.answer = async () => ({ ok: true })
+    // Electron hands the payload over as sent: a missing one is not an empty one here
+    const cases = fuzzCases(10_000, 4242, (channel, payload) => !requestChannels[channel].request.safeParse(payload).success).filter((c) => c.mutation !== 'unknown channel')
+    expect(cases.length).toBeGreaterThan(9_000)
+    const surprises: string[] = []
+    for (const c of cases) {
+      const answer = (await ipcMain.invoke(c.channel, c.payload)) as { ok: boolean; error?: { name: string; message: string } }
+      if (answer.ok || answer.error?.name !== 'InvalidPayloadError' || !answer.error.message.startsWith(`${c.channel}:`)) surprises.push(`${c.channel} (${c.mutation}): ${JSON.stringify(answer).slice(0, 200)}`)
+    }
+    expect(surprises).toEqual([])
+    expect(host.calls).toEqual([])
+    expect(Object.prototype).not.toHaveProperty('polluted')
   })
 })
