@@ -271,7 +271,9 @@ export const requestChannels = {
   'pane.scrollback': { request: z.object({ agentId: z.string().min(1) }).strict(), response: PaneScrollbackSchema },
   /**
    * The renderer has processed a pane's `pane.data` chunks up to `chunk` (cumulative). Main pauses
-   * the pane's PTYs while more than 1 MiB is unacknowledged (src/main/runtime/workspace/paneBatcher.ts).
+   * the pane's PTYs while more than 1 MiB of it, or 4 MiB over all panes, is unacknowledged
+   * (src/main/runtime/workspace/paneBatcher.ts); the web host acknowledges only as far as its
+   * slowest open page (src/main/host/paneAcks.ts).
    */
   'pane.ack': { request: z.object({ agentId: z.string().min(1), chunk: z.number().int().nonnegative() }).strict(), response: Ok },
   /** Stops a running subagent and everything it owns (SPEC §6.7: TaskStop from its pane). */
@@ -293,7 +295,11 @@ export const requestChannels = {
 
 /** Pushed events: name → payload schema. */
 export const pushChannels = {
-  /** Every runtime event (SPEC §14), in seq order. */
+  /**
+   * Every runtime event (SPEC §14), in seq order. Over the web host's bridge, `tool_output` and
+   * `terminal_output` come at most once a second per agent with `data` empty: their bytes are the
+   * pane's, delivered as `pane.data` under flow control (src/main/host/eventThinner.ts).
+   */
   'runtime.event': RuntimeEventSchema,
   /** The whole list of permission requests waiting for a person, after every change. */
   'permissions.changed': z.object({ permissions: z.array(PendingPermissionSchema) }),
