@@ -3,6 +3,7 @@ import { AgentStateSchema, RuntimeEventSchema, UsageSchema } from './events'
 import { PermissionModeSchema } from './permissions'
 import { MemberActivitySchema } from './memberActivity'
 import { PROTOCOL_TYPES, type ProtocolType } from './mailbox'
+import { TaskIdSchema, TaskSchema, TaskStatusSchema } from './tasks'
 
 /**
  * The one contract between the workspace runtime and any UI (SPEC §1, STYLE.md 2): every
@@ -211,6 +212,14 @@ export const MailboxChangeSchema = z.discriminatedUnion('type', [
 ])
 export type MailboxChange = z.infer<typeof MailboxChangeSchema>
 
+/**
+ * The task board's view of the shared task list (SPEC §9.6, §11 task board): the list it shows
+ * (`name`: the team's, or the session's own list before a team exists) and every task in it.
+ * Live changes come as `task_updated` runtime events.
+ */
+export const TaskBoardListSchema = z.object({ name: z.string(), team: z.string().optional(), tasks: z.array(TaskSchema) })
+export type TaskBoardList = z.infer<typeof TaskBoardListSchema>
+
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
 
@@ -290,7 +299,37 @@ export const requestChannels = {
   'mailbox.list': {
     request: z.object({ offset: z.number().int().nonnegative().optional(), limit: z.number().int().min(1).max(MAILBOX_PAGE_MAX).optional() }).strict(),
     response: MailboxPageSchema
-  }
+  },
+  /** The task board's list (SPEC §11): every task of the session's task list. */
+  'tasks.list': { request: Empty, response: TaskBoardListSchema },
+  /** Creates a task from the board, as TaskCreate does (TaskCreated hooks may refuse it); `blockedBy`: tasks it waits for. */
+  'tasks.create': {
+    request: z.object({ subject: z.string().trim().min(1, 'give the task a subject').max(500), description: z.string().max(20_000).optional(), blockedBy: z.array(TaskIdSchema).max(100).optional() }).strict(),
+    response: TaskSchema
+  },
+  /**
+   * Edits a task from the board as TaskUpdate does in the leader's name: subject, description,
+   * status (a drag between columns; completing runs the TaskCompleted hooks), and tasks it waits
+   * for (`addBlockedBy`). Returns the task after the change.
+   */
+  'tasks.update': {
+    request: z
+      .object({
+        taskId: TaskIdSchema,
+        subject: z.string().trim().min(1, 'the subject is empty').max(500).optional(),
+        description: z.string().max(20_000).optional(),
+        status: TaskStatusSchema.optional(),
+        addBlockedBy: z.array(TaskIdSchema).max(100).optional()
+      })
+      .strict(),
+    response: TaskSchema
+  },
+  /**
+   * Assigns a task to a teammate (a card dropped on its dashboard row or pane header, SPEC §9.6,
+   * §11): the owner is set and `task_assignment` sent exactly as TaskUpdate does when the leader
+   * assigns. Refused for an unknown teammate, a completed task, or a task still blocked.
+   */
+  'tasks.assign': { request: z.object({ taskId: TaskIdSchema, owner: z.string().min(1).max(64) }).strict(), response: TaskSchema }
 } as const
 
 /** Pushed events: name → payload schema. */

@@ -31,6 +31,7 @@ import { followTeamMailboxes, type MailboxFeed } from './mailboxFeed'
 import { PaneTerminals } from './panes'
 import { PaneBatcher } from './paneBatcher'
 import { noteActivity, type MemberActivity } from '../../../shared/memberActivity'
+import * as taskBoard from './taskBoard'
 import * as teamControl from './teamControl'
 import { UiPrompter, UnofferedRuleError } from './uiPrompter'
 
@@ -351,6 +352,14 @@ export class WorkspaceService {
       case 'mailbox.list':
         if (!this.mailboxFeed) throw new IpcRequestError('The mailbox inspector is not ready yet.')
         return this.mailboxFeed.list(payload.offset, payload.limit)
+      case 'tasks.list':
+        return this.boardAction(async () => taskBoard.listTasks(this.session))
+      case 'tasks.create':
+        return this.boardAction(() => taskBoard.createTask(this.session, payload))
+      case 'tasks.update':
+        return this.boardAction(() => taskBoard.updateTask(this.session, payload))
+      case 'tasks.assign':
+        return this.boardAction(() => taskBoard.assignTask(this.session, payload.taskId, payload.owner))
     }
   }
 
@@ -360,6 +369,16 @@ export class WorkspaceService {
       return await work()
     } catch (error) {
       if (error instanceof teamControl.TeamControlError) throw new IpcRequestError(error.message)
+      throw error
+    }
+  }
+
+  /** Runs a task board action; its refusal becomes the request's error, shown on the card. */
+  private async boardAction<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      if (error instanceof taskBoard.TaskBoardError) throw new IpcRequestError(error.message)
       throw error
     }
   }
