@@ -1,15 +1,30 @@
 import type { PermissionSubject } from '../../shared/permissions'
-import { findCoreTool } from '../runtime/tools/registry'
+import { AgentTool } from '../runtime/subagents/agentTool'
+import { SendMessageTool } from '../runtime/subagents/sendMessageTool'
+import { TaskStopTool } from '../runtime/subagents/taskStopTool'
+import { TaskCreateTool, TaskGetTool, TaskListTool } from '../runtime/teamTools/taskTools'
+import { TaskUpdateTool } from '../runtime/teamTools/taskUpdate'
+import { TeamCreateTool, TeamDeleteTool } from '../runtime/teamTools/teamTools'
+import { CORE_TOOLS } from '../runtime/tools/registry'
+import type { Tool } from '../runtime/tools/types'
 import { UsageError } from './io'
 
 /**
+ * The tools whose own mapping `permissions check` uses: the core tools and the agent and team
+ * tools (SPEC §3). The Agent tool's mapping matters: a call asking for a teammate in a mode that
+ * stops prompting is not read-only, so it must be decided as the agent loop decides it.
+ */
+const SUBJECT_TOOLS: readonly Tool[] = [
+  ...CORE_TOOLS, AgentTool, SendMessageTool, TaskStopTool, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, TeamCreateTool, TeamDeleteTool
+]
+
+/**
  * Maps a tool call to its permission subject for `permissions check` with the real tools'
- * own mapping (`Tool.permissionSubject`). Tools outside the core set are decided by tool-name
- * rules and the mode.
+ * own mapping (`Tool.permissionSubject`). Other tools are decided by tool-name rules and the mode.
  * @throws UsageError when the input does not fit the tool's schema.
  */
 export function resolveToolSubject(tool: string, input: unknown, cwd: string): PermissionSubject {
-  const found = findCoreTool(tool)
+  const found = SUBJECT_TOOLS.find((t) => t.name === tool)
   if (!found) return { kind: 'tool', readOnly: false }
   const parsed = found.inputSchema.safeParse(input)
   if (!parsed.success) {
