@@ -5,10 +5,12 @@ import { createMailboxSlice, type MailboxSlice } from './mailboxSlice'
 import { createDashboardSlice, type DashboardSlice } from './dashboardSlice'
 import { createPanesSlice, type PanesSlice } from './panesSlice'
 import { createPermissionsSlice, type PermissionsSlice } from './permissionsSlice'
+import { createTasksSlice, type TasksSlice } from './tasksSlice'
+import { refreshTaskBoard } from '../features/tasks/commands'
 import { createWorkspaceSlice, type WorkspaceSlice } from './workspaceSlice'
 
 /** The renderer's whole state: one slice per feature (zustand slices pattern). */
-export type AppState = WorkspaceSlice & PermissionsSlice & ConnectionSlice & PanesSlice & DashboardSlice & MailboxSlice
+export type AppState = WorkspaceSlice & PermissionsSlice & ConnectionSlice & PanesSlice & DashboardSlice & MailboxSlice & TasksSlice
 
 /** A fresh store; the app uses {@link appStore}, tests make their own. */
 export function createAppStore(): StoreApi<AppState> {
@@ -18,7 +20,8 @@ export function createAppStore(): StoreApi<AppState> {
     ...createPermissionsSlice(...a),
     ...createConnectionSlice(...a),
     ...createPanesSlice(...a),
-    ...createDashboardSlice(...a)
+    ...createDashboardSlice(...a),
+    ...createTasksSlice(...a)
   }))
 }
 
@@ -37,12 +40,17 @@ export function useAppStore<T>(selector: (state: AppState) => T): T {
 export const actions = {
   // the dashboard follows the same events and snapshots as the workspace (dashboardSlice.ts)
   applyEvent: (...a: Parameters<AppState['applyEvent']>) => {
+    const team = appStore.getState().dashboard.team
     appStore.getState().applyEvent(...a)
     appStore.getState().noteDashboardEvent(...a)
+    // the task board follows task_updated, and lists again when the session's team changes
+    appStore.getState().noteTaskEvent(...a)
+    if (appStore.getState().dashboard.team !== team) void refreshTaskBoard()
   },
   loadSnapshot: (...a: Parameters<AppState['loadSnapshot']>) => {
     appStore.getState().loadSnapshot(...a)
     appStore.getState().loadDashboard(...a)
+    void refreshTaskBoard()
   },
   beginResync: () => appStore.getState().beginResync(),
   applyMailboxPage: (...a: Parameters<AppState['applyMailboxPage']>) => appStore.getState().applyMailboxPage(...a),
