@@ -280,7 +280,7 @@ export const requestChannels = {
   'pane.scrollback': { request: z.object({ agentId: z.string().min(1) }).strict(), response: PaneScrollbackSchema },
   /**
    * The renderer has processed a pane's `pane.data` chunks up to `chunk` (cumulative). Main pauses
-   * the pane's PTYs while more than 1 MiB of it, or 4 MiB over all panes, is unacknowledged
+   * the pane's PTYs while more than 1 MiB of it, or 2 MiB over all panes, is unacknowledged
    * (src/main/runtime/workspace/paneBatcher.ts); the web host acknowledges only as far as its
    * slowest open page (src/main/host/paneAcks.ts).
    */
