@@ -193,7 +193,7 @@ describe('web host bridge backpressure over a real WebSocket', () => {
     expect(socket.readyState).toBe(socket.OPEN)
     expect(log).toEqual([])
     // The agents were held back, and what waited in main stayed within the batcher's window
-    // (4 MiB over all panes, plus the chunks already flushed when the pause came), not 16 MiB.
+    // (2 MiB over all panes, plus the chunks already flushed when the pause came), not 16 MiB.
     expect(ws.pauses).toBeGreaterThan(0)
     expect(maxUnacked).toBeLessThan(8 * MiB)
     expect(maxQueued).toBeLessThan(8 * MiB)

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { PANE_FLUSH_INTERVAL_MS, PaneBatcher, type PaneBatcherSink } from './paneBatcher'
+import { PANE_FLUSH_INTERVAL_MS, PANE_TOTAL_HIGH_WATER_BYTES, PaneBatcher, type PaneBatcherSink } from './paneBatcher'
 
 /** A sink recording what a renderer would receive, numbered per pane like PaneTerminals. */
 function recordingSink() {
@@ -167,9 +167,10 @@ describe('PaneBatcher', () => {
     batcher.dispose()
   })
 
-  it('bounds what all panes together leave unacknowledged: 16 busy panes wait once 4 MiB is out, and every byte arrives in order', async () => {
+  it('bounds what all panes together leave unacknowledged: 16 busy panes wait once 2 MiB is out, and every byte arrives in order', async () => {
     const { sink, chunks, events } = recordingSink()
-    const TOTAL_HIGH = 4 << 20
+    const TOTAL_HIGH = PANE_TOTAL_HIGH_WATER_BYTES
+    expect(TOTAL_HIGH).toBe(2 << 20)
     const batcher = new PaneBatcher(sink, { now: () => Date.now() })
     const ids = Array.from({ length: 16 }, (_, i) => `p${i}`)
     const paused = new Set<string>()

@@ -13,11 +13,14 @@ import { toDisposable, type Disposable } from '../lifecycle/disposable'
  *   (`pane.ack`): the pane's PTYs are paused. At a DOM renderer's ~2–3 MB/s in headless Chromium
  *   (STACK.md) that is under half a second of work queued in the page.
  * - {@link PANE_LOW_WATER_BYTES} = 256 KiB: paused PTYs resume once the renderer is this close.
- * - {@link PANE_TOTAL_HIGH_WATER_BYTES} = 4 MiB unacknowledged across all panes: a pane that flushes
+ * - {@link PANE_TOTAL_HIGH_WATER_BYTES} = 2 MiB unacknowledged across all panes: a pane that flushes
  *   while the total is above it is paused too, so what one page has queued (in main, on the socket
  *   and in its parser) stays bounded whatever the number of panes — 16 panes × 1 MiB would be
- *   16 MiB, several seconds of a DOM renderer's work. Paused panes resume once the total is under
- *   {@link PANE_TOTAL_LOW_WATER_BYTES} = 2 MiB and their own unacknowledged bytes under the low-water mark.
+ *   16 MiB, several seconds of a DOM renderer's work. Output waits that long to be seen (window ÷
+ *   the page's rate: under a second at 2–3 MB/s, 30 s on a page starved to ~130 KB/s as the UI
+ *   bench saw with a 4 MiB window on a machine loaded 8×), while 16 panes × 200 KB/s with acks
+ *   every 50–300 ms need only ~1 MiB in flight. Paused panes resume once the total is under
+ *   {@link PANE_TOTAL_LOW_WATER_BYTES} = 1 MiB and their own unacknowledged bytes under the low-water mark.
  * - {@link PANE_ACK_STALL_MS} = 5 s: panes are paused and no renderer has acknowledged anything, on
  *   any pane, for this long: the page that acknowledged went away (a closed window, a crashed
  *   renderer); the PTYs resume and every pane counts as caught up, so agents never wait on a
@@ -32,8 +35,8 @@ import { toDisposable, type Disposable } from '../lifecycle/disposable'
 export const PANE_FLUSH_INTERVAL_MS = 1000 / 60
 export const PANE_HIGH_WATER_BYTES = 1 << 20
 export const PANE_LOW_WATER_BYTES = 256 << 10
-export const PANE_TOTAL_HIGH_WATER_BYTES = 4 << 20
-export const PANE_TOTAL_LOW_WATER_BYTES = 2 << 20
+export const PANE_TOTAL_HIGH_WATER_BYTES = 2 << 20
+export const PANE_TOTAL_LOW_WATER_BYTES = 1 << 20
 export const PANE_ACK_STALL_MS = 5_000
 
 /** What a {@link PaneBatcher} drives; the service passes its headless terminals, pushes and PTY host. */
