@@ -10,10 +10,11 @@ interface Fixtures {
   /** A fresh git repository, removed after the test. */
   repo: string
   /**
-   * Starts `swarmdesk serve` on `repo` with this scenario (and permission mode and `--fork`, when given); stopped
+   * Starts `swarmdesk serve` on `repo` with this scenario, or against `model` (an endpoint and key)
+   * with none (and permission mode and `--fork`, when given); stopped
    * after the test, which then checks it exited 0.
    */
-  serve: (scenario: ScenarioObject, options?: { permissionMode?: string; fork?: boolean }) => Promise<ServedWorkspace>
+  serve: (scenario: ScenarioObject | undefined, options?: { permissionMode?: string; fork?: boolean; model?: { baseUrl: string; apiKey: string } }) => Promise<ServedWorkspace>
 }
 
 /** Playwright's `test` with a fresh repository and a serve process per test. */
@@ -26,7 +27,7 @@ export const test = base.extend<Fixtures>({
   serve: async ({ repo }, use, testInfo) => {
     const started: ServedWorkspace[] = []
     await use(async (scenario, options) => {
-      const served = await startServe({ cwd: repo, scenario, ...options })
+      const served = await startServe({ cwd: repo, ...(scenario ? { scenario } : {}), ...options })
       started.push(served)
       return served
     })

@@ -23,6 +23,8 @@ export interface ServedWorkspace {
   home: string
   /** Everything the child wrote to stderr so far. */
   stderr(): string
+  /** Everything the child wrote to stdout so far. */
+  stdout(): string
   /** The scripted model's request log (`GET /_scripted/requests`): the raw bodies it received. */
   modelRequests(): Promise<Array<{ body: any; headers: Record<string, string> }>>
   /** SIGTERM, then waits for the exit; resolves the exit code (SIGKILL after 10 s gives null). */
@@ -32,23 +34,34 @@ export interface ServedWorkspace {
 /**
  * Starts `node bin/swarmdesk serve --cwd <cwd> --scenario <file> --port 0` (plus
  * `--permission-mode` when given, for scenarios whose commands would otherwise ask) with SWARMDESK_HOME in a
- * fresh temp dir, and reads its `SWARMDESK_URL` and `SCRIPTED_MODEL_URL` lines. Builds nothing:
- * `npm run build` must have run (the test script does it first).
+ * fresh temp dir, and reads its `SWARMDESK_URL` and `SCRIPTED_MODEL_URL` lines. With `model`
+ * instead of `scenario`, serve talks to that endpoint with that key as to any Anthropic-compatible
+ * one (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY). Builds nothing: `npm run build` must have run (the
+ * test script does it first).
  * @throws Error with the child's stderr when it exits or prints nothing usable within 30 s.
  */
-export async function startServe(options: { cwd: string; scenario: object; permissionMode?: string; fork?: boolean }): Promise<ServedWorkspace> {
+export async function startServe(options: { cwd: string; scenario?: object; model?: { baseUrl: string; apiKey: string }; permissionMode?: string; fork?: boolean }): Promise<ServedWorkspace> {
+  if (!options.scenario === !options.model) throw new Error('startServe needs a scenario or a model endpoint, not both')
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-e2e-home-')))
-  const scenarioFile = join(home, 'scenario.json')
-  writeFileSync(scenarioFile, JSON.stringify(options.scenario, null, 2))
   const env: NodeJS.ProcessEnv = { ...process.env, SWARMDESK_HOME: home, NO_COLOR: '1' }
   delete env.ANTHROPIC_API_KEY
   delete env.ANTHROPIC_BASE_URL
-  const args = [SWARMDESK_BIN, 'serve', '--cwd', options.cwd, '--scenario', scenarioFile, '--port', '0']
+  const args = [SWARMDESK_BIN, 'serve', '--cwd', options.cwd, '--port', '0']
+  if (options.scenario) {
+    const scenarioFile = join(home, 'scenario.json')
+    writeFileSync(scenarioFile, JSON.stringify(options.scenario, null, 2))
+    args.push('--scenario', scenarioFile)
+  } else {
+    env.ANTHROPIC_BASE_URL = options.model!.baseUrl
+    env.ANTHROPIC_API_KEY = options.model!.apiKey
+  }
   if (options.permissionMode) args.push('--permission-mode', options.permissionMode)
   if (options.fork) args.push('--fork')
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
+  let stdout = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
 
   let lines: Record<string, string>
@@ -77,6 +90,7 @@ export async function startServe(options: { cwd: string; scenario: object; permi
     cwd: options.cwd,
     home,
     stderr: () => stderr,
+    stdout: () => stdout,
     modelRequests: async () => {
       if (!scriptedUrl) throw new Error('swarmdesk serve printed no SCRIPTED_MODEL_URL line before SWARMDESK_URL')
       return (await (await fetch(`${scriptedUrl}/_scripted/requests`)).json()) as Array<{ body: any; headers: Record<string, string> }>
