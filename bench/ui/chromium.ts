@@ -95,3 +95,28 @@ export async function pageMemory(page: Page, rendererPid: number | undefined): P
     await cdp.detach()
   }
 }
+
+/** What draws WebGL in the benchmark's Chromium: the unmasked renderer string, and whether it is a software rasteriser. */
+export interface WebglSupport {
+  /** `UNMASKED_RENDERER_WEBGL` of a WebGL2 context (e.g. "ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device …))"); null when WebGL2 is unavailable. */
+  renderer: string | null
+  /** SwiftShader or llvmpipe: WebGL drawn on the CPU, in the GPU process. */
+  software: boolean
+}
+
+/** Asks a blank page of `browser` for a WebGL2 context and reports what renders it. */
+export async function webglSupport(browser: Browser): Promise<WebglSupport> {
+  const context = await browser.newContext()
+  try {
+    const page = await context.newPage()
+    const renderer = (await page.evaluate(`(() => {
+      const gl = document.createElement('canvas').getContext('webgl2')
+      if (!gl) return null
+      const info = gl.getExtension('WEBGL_debug_renderer_info')
+      return info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : String(gl.getParameter(gl.RENDERER))
+    })()`)) as string | null
+    return { renderer, software: renderer !== null && /swiftshader|llvmpipe|software/i.test(renderer) }
+  } finally {
+    await context.close()
+  }
+}

@@ -22,12 +22,17 @@ export interface SwarmdeskFigures extends UiFigures {
   /** `pane.data` and `runtime.event` pushes the page received during the run. */
   paneDataPushes: number
   runtimeEventPushes: number
-  /** Times the page's WebSocket dropped and the client reconnected (the host cuts off a client 32 MiB behind). */
+  /** Times the page's WebSocket dropped and the client reconnected (the host cuts off only a client that reads nothing for 60 s). */
   reconnects: number
   /** Close codes of the dropped sockets (1006: cut off without a close frame, as the host's `terminate()` does). */
   closeCodes: number[]
   /** `pane.scrollback` requests: one per pane mounted, plus one per pane after each reconnect or gap. */
   scrollbackRequests: number
+  /**
+   * From the end of the output (every producer done) until the page had every line, ms (polled
+   * every 100 ms): the backlog the page still had to work through. Undefined when some never came.
+   */
+  tailMs: number | undefined
 }
 
 /** A folder to save screenshots of each run in (`UI_BENCH_SCREENSHOTS`), for a person to look at. */
@@ -120,7 +125,7 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
     })
     const done = filesOf(dir, 'done-').map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { agent: number; lines: number; bytes: number; startedAt: number; endedAt: number })
     const producedLines = Array.from({ length: load.panes }, (_, i) => done.find((d) => d.agent === i)?.lines ?? 0)
-    await settle(page, producedLines)
+    const tailMs = await settle(page, producedLines)
     const lastLinesShown = await countLastLines(page, load, producedLines)
     const after = await pageMemory(page, rendererPid)
     const readout = await readProbe(page)
@@ -132,7 +137,7 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
       visiblePanes,
       renderers
     })
-    return { figures: { ...base, lastLinesShown, paneDataPushes: readout.paneFrames, runtimeEventPushes: readout.eventFrames, reconnects: readout.sockets - 1, closeCodes: readout.closeCodes, scrollbackRequests: readout.scrollbackRequests }, tile }
+    return { figures: { ...base, lastLinesShown, paneDataPushes: readout.paneFrames, runtimeEventPushes: readout.eventFrames, reconnects: readout.sockets - 1, closeCodes: readout.closeCodes, scrollbackRequests: readout.scrollbackRequests, tailMs }, tile }
   } finally {
     await context.close()
     await serve.stop()
@@ -160,18 +165,23 @@ async function countLastLines(page: Page, load: UiLoad, producedLines: number[])
 
 /**
  * Waits for output still on its way (batcher, socket, parser): until every producer's last line
- * has arrived, or no `pane.data` push has come for 5 s (what has not come by then is dropped), at
- * most 60 s.
+ * has arrived, or for 5 s neither a `pane.data` push has come nor the page has acknowledged
+ * anything (a page still acknowledging is still working through output held back for it: that is
+ * late, not dropped; what has not come by the end is dropped), at most 60 s.
+ * @returns ms until every line had arrived, or undefined when some never did
  */
-async function settle(page: Page, producedLines: number[]): Promise<void> {
-  let frames = -1
+async function settle(page: Page, producedLines: number[]): Promise<number | undefined> {
+  const start = Date.now()
+  let progress = ''
   let quietSince = Date.now()
+  let complete = false
   await until(
     async () => {
       const readout = await readProbe(page)
-      if (producedLines.every((n, i) => (readout.producers[i]?.next ?? 0) >= n)) return true
-      if (readout.paneFrames !== frames) {
-        frames = readout.paneFrames
+      if (producedLines.every((n, i) => (readout.producers[i]?.next ?? 0) >= n)) return (complete = true)
+      const now = `${readout.paneFrames}/${readout.ackRequests}`
+      if (now !== progress) {
+        progress = now
         quietSince = Date.now()
       }
       return Date.now() - quietSince > 5_000
@@ -179,4 +189,5 @@ async function settle(page: Page, producedLines: number[]): Promise<void> {
     60_000,
     ''
   ).catch(() => undefined)
+  return complete ? Date.now() - start : undefined
 }

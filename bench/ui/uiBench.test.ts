@@ -32,6 +32,10 @@ describe('UI benchmark', () => {
       expect(f.renderers.webgl + f.renderers.dom).toBe(2)
     }
     expect(tiny!.swarmdesk.lastLinesShown).toBe(2)
+    expect(tiny!.swarmdesk.tailMs).toBeGreaterThanOrEqual(0)
+    expect(tiny!.swarmdesk.reconnects).toBe(0)
+    // Where this Chromium has WebGL2 (SwiftShader here), both visible panes draw with it: none is left on the DOM renderer.
+    if (result.webgl.renderer !== null) expect(tiny!.swarmdesk.renderers.webgl).toBe(2)
     expect(tiny!.swarmdesk.paneDataPushes).toBeGreaterThan(0)
     expect(['pass', 'fail']).toContain(result.verdict)
   }, 180_000)

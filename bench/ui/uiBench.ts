@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { packageRoot } from '../../src/main/runtime/packageRoot'
 import { runBaseline, startBaselineSite } from './baselineRun'
-import { launchBenchBrowser } from './chromium'
+import { launchBenchBrowser, webglSupport, type WebglSupport } from './chromium'
 import type { UiFigures } from './measure'
 import type { UiLoad } from './scenario'
 import { runSwarmdesk, type SwarmdeskFigures } from './swarmdeskRun'
@@ -26,6 +27,10 @@ export interface UiScenarioResult extends UiLoad {
 
 export interface UiBenchResult {
   name: 'ui'
+  /** What draws the panes' WebGL here; `note` says what that means for the figures. */
+  webgl: WebglSupport & { note: string }
+  /** Load average (1 min) of the machine before the first run and after the last: other work skews every figure. */
+  loadAverage: { before: number; after: number }
   scenarios: UiScenarioResult[]
   target: string
   verdict: 'pass' | 'fail'
@@ -50,9 +55,11 @@ export function missedTargets(f: SwarmdeskFigures): string[] {
  */
 export async function runUiBenchmark(loads: Array<UiLoad & { name: string }> = FULL_LOADS): Promise<UiBenchResult> {
   if (!existsSync(join(packageRoot(), 'out', 'renderer', 'index.html'))) throw new Error('The renderer is not built (out/renderer/index.html is missing); run `npm run build` first.')
+  const loadBefore = loadavg()[0]!
   const { browser, tag } = await launchBenchBrowser()
   const site = await startBaselineSite()
   try {
+    const gl = await webglSupport(browser)
     const scenarios: UiScenarioResult[] = []
     for (const load of loads) {
       const swarmdesk = await runSwarmdesk(browser, tag, load)
@@ -61,6 +68,8 @@ export async function runUiBenchmark(loads: Array<UiLoad & { name: string }> = F
     }
     return {
       name: 'ui',
+      webgl: { ...gl, note: webglNote(gl) },
+      loadAverage: { before: round2(loadBefore), after: round2(loadavg()[0]!) },
       scenarios,
       target: `Swarmdesk, every load: frame p95 ≤ ${TARGETS.frameP95Ms} ms, input p95 ≤ ${TARGETS.inputP95Ms} ms, renderer memory growth ≤ ${TARGETS.memoryGrowthMB} MiB, 0 bytes dropped, first paint ≤ ${TARGETS.firstPaintMs} ms`,
       verdict: scenarios.every((s) => s.missed.length === 0) ? 'pass' : 'fail'
@@ -69,4 +78,13 @@ export async function runUiBenchmark(loads: Array<UiLoad & { name: string }> = F
     await site.close()
     await browser.close()
   }
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100
+
+/** What the WebGL figures mean on this browser (STACK.md: SwiftShader here, no GPU). */
+function webglNote(gl: WebglSupport): string {
+  if (gl.renderer === null) return 'WebGL2 is unavailable in this Chromium: every pane draws with the DOM renderer.'
+  if (gl.software) return `WebGL runs in software here (${gl.renderer}): the up to 12 panes on WebGL are rasterised on the CPU by the GPU process, competing with the page and the runtime for the 2 cores; on a machine with a GPU that work leaves the CPU.`
+  return `WebGL runs on ${gl.renderer}.`
 }

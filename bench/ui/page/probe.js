@@ -37,6 +37,10 @@ function installUiBenchProbe(config, benchLine) {
     /** Close codes of the sockets that closed (1006: cut off without a close frame, e.g. terminated by the host). */
     closeCodes: [],
     scrollbackRequests: 0,
+    /** `pane.ack` requests the page sent (it is still working through received output while they go on). */
+    ackRequests: 0,
+    /** performance.now() when the last benchmark line arrived whole. */
+    lastLineAt: undefined,
     /** Per producer index: whole lines received in order, their bytes as produced, gaps, corrupt lines, repeats. */
     producers: {},
     /** Characters of pane output received per pane (agent id), benchmark lines or not. */
@@ -169,6 +173,7 @@ function installUiBenchProbe(config, benchLine) {
     }
     if (seq > p.next) p.gaps += seq - p.next
     p.next = seq + 1
+    probe.lastLineAt = performance.now()
     p.lines++
     p.bytes += LINE_BYTES
   }
@@ -200,6 +205,7 @@ function installUiBenchProbe(config, benchLine) {
     const send = Native.prototype.send
     CountingWebSocket.prototype.send = function (data) {
       if (typeof data === 'string' && data.includes('"channel":"pane.scrollback"')) probe.scrollbackRequests++
+      if (typeof data === 'string' && data.includes('"channel":"pane.ack"')) probe.ackRequests++
       return send.call(this, data)
     }
     window.WebSocket = CountingWebSocket
