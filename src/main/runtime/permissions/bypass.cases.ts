@@ -69,6 +69,8 @@ export const BYPASS_CASES: BypassCase[] = [
   { cls: 'symlink', tool: 'Edit', input: edit('link-git'), mode: 'acceptEdits', expect: 'ask', reason: '.git/ is protected', why: 'a link to .git/config is protected' },
   { cls: 'symlink', tool: 'Write', input: write('link-rc'), mode: 'acceptEdits', expect: 'ask', reason: '{user}/.bashrc', why: 'a link to a shell rc file' },
   { cls: 'symlink', tool: 'Write', input: write('agent-made.md'), mode: 'acceptEdits', expect: 'ask', reason: '{out}/secret.txt', why: 'a relative link the agent made earlier in the session' },
+  { cls: 'symlink', tool: 'Bash', input: bash('cd .git && echo x > /proc/self/cwd/hooks/pre-commit'), mode: 'acceptEdits', expect: 'ask', reason: '/proc/self/cwd', why: "/proc/self/cwd is the command's directory, not the engine's: a per-process link is never resolved in the engine" },
+  { cls: 'symlink', tool: 'Write', input: write('/proc/self/root{ws}/src/x'), mode: 'acceptEdits', expect: 'ask', reason: '/proc/self/root', why: 'a path through /proc/self/root' },
   { cls: 'symlink', tool: 'Read', input: read('loop-a'), expect: 'ask', reason: 'too many symbolic links', why: 'a link loop asks, never spins' },
   { cls: 'symlink', tool: 'Bash', input: bash('cat link-out'), expect: 'ask', reason: '{out}/secret.txt', why: 'a read-only command through a link' },
   { cls: 'symlink', tool: 'Bash', input: bash('echo hi > link-out'), expect: 'ask', reason: '{out}/secret.txt', why: 'an allowed command redirecting through a link' },

@@ -29,7 +29,14 @@ export function foldName(name: string): string {
 /** More links than this in one path is a loop (Linux's MAXSYMLINKS is 40). */
 const MAX_LINKS = 40
 
-/** Thrown for a symlink loop; callers treat the path as unknown (ask). */
+/**
+ * Links here are per-process (`/proc/self/cwd`, `/proc/<pid>/root`, `/dev/fd/3`): read in the
+ * engine's process they name the engine's directory or files, not those of the command or tool
+ * that will use the path, so a path through one cannot be canonicalised (it asks).
+ */
+const PROCESS_LINK_DIRS = ['/proc', '/dev/fd']
+
+/** Thrown for a symlink loop, or a path through a per-process link; callers treat the path as unknown (ask). */
 export class PathLoopError extends PermissionsError {
   override name = 'PathLoopError'
 }
@@ -61,6 +68,7 @@ export async function canonicalPath(p: string, cwd: string): Promise<string> {
       continue
     }
     if (!isLink) { current = next; continue }
+    if (PROCESS_LINK_DIRS.some((d) => isWithin(next, d))) throw new PathLoopError(`${p} goes through ${next}, a link that means something else in the process that will use it (e.g. /proc/self/cwd is that process's directory)`)
     if (++links > MAX_LINKS) throw new PathLoopError(`too many symbolic links resolving ${p}`)
     const target = await readlink(next)
     if (path.isAbsolute(target)) current = '/'
