@@ -99,3 +99,54 @@ s.onclose = (e) => { if (document.getElementById('result').textContent === 'tryi
     await new Promise<void>((resolve) => foreign.close(() => resolve()))
   }
 })
+
+test('the content security policy of the built renderer stops inline script, code from strings and every load from outside the app', async ({ page, serve }, testInfo) => {
+  // an outside server that records every request it gets: none may reach it
+  const hits: string[] = []
+  const outside: Server = createServer((req, res) => {
+    hits.push(req.url ?? '')
+    res.setHeader('access-control-allow-origin', '*')
+    res.end(req.url?.endsWith('.js') ? 'window.__outsideRan = true' : 'x')
+  })
+  await new Promise<void>((done) => outside.listen(0, '127.0.0.1', done))
+  const outsideUrl = `http://127.0.0.1:${(outside.address() as AddressInfo).port}`
+  try {
+    const served = await serve(IDLE)
+    await page.goto(served.url)
+    await expect(page.getByRole('textbox', { name: 'Message to the leader' })).toBeVisible()
+    const result = await page.evaluate(async (base) => {
+      const w = window as unknown as Record<string, unknown>
+      const violations: string[] = []
+      document.addEventListener('securitypolicyviolation', (e) => violations.push(e.effectiveDirective))
+      const inline = document.createElement('script')
+      inline.textContent = 'window.__inlineRan = true'
+      document.body.append(inline)
+      const script = document.createElement('script')
+      script.src = `${base}/evil.js`
+      document.body.append(script)
+      const img = document.createElement('img')
+      img.src = `${base}/pixel.png`
+      document.body.append(img)
+      const frame = document.createElement('iframe')
+      frame.src = `${base}/frame.html`
+      document.body.append(frame)
+      let fetched = 'blocked'
+      await fetch(`${base}/data`).then(() => (fetched = 'fetched'), () => undefined)
+      // code from a string, run by the page itself (code run through the test driver is exempt from CSP)
+      ;(setTimeout as unknown as (code: string, ms: number) => void)('window.__stringRan = true', 0)
+      const handler = document.createElement('div')
+      handler.setAttribute('onclick', 'window.__handlerRan = true')
+      document.body.append(handler)
+      handler.click()
+      await new Promise((r) => setTimeout(r, 1_000))
+      return { violations, inline: w.__inlineRan === true, outside: w.__outsideRan === true, handler: w.__handlerRan === true, fromString: w.__stringRan === true, fetched }
+    }, outsideUrl)
+    expect(result).toMatchObject({ inline: false, outside: false, handler: false, fromString: false, fetched: 'blocked' })
+    expect(new Set(result.violations)).toEqual(new Set(['script-src-elem', 'script-src-attr', 'img-src', 'frame-src', 'connect-src', 'script-src']))
+    expect(hits).toEqual([])
+    await snap(page, testInfo, '05-csp-held')
+  } finally {
+    outside.closeAllConnections()
+    await new Promise((done) => outside.close(done))
+  }
+})
