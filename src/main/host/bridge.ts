@@ -111,13 +111,17 @@ export class Bridge implements Disposable {
     socket.on('error', () => socket.terminate())
   }
 
-  /** Closes every socket at once and stops listening to the service. Idempotent. */
+  /** Closes every socket at once, releases what the agents waited on them for, and stops listening to the service. Idempotent. */
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
     clearInterval(this.stuckTimer)
     this.subscription.dispose()
-    for (const socket of this.sockets.keys()) socket.terminate()
+    for (const socket of this.sockets.keys()) {
+      // The agents no longer wait for these pages (the service outlives the host).
+      this.acks.close(socket)
+      socket.terminate()
+    }
     this.sockets.clear()
   }
 
