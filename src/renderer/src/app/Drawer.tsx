@@ -1,16 +1,18 @@
 import { useState } from 'react'
 import { MailboxInspector } from '../features/mailbox/MailboxInspector'
 import { PendingCountBadge, PermissionQueue } from '../features/permissions/PermissionQueue'
+import { TaskBoard } from '../features/tasks/TaskBoard'
 import { loadDrawerTab, saveDrawerTab, type DrawerTab } from './layoutMemory'
 
 const TABS: ReadonlyArray<{ id: DrawerTab; label: string }> = [
   { id: 'permissions', label: 'Permissions' },
-  { id: 'mailbox', label: 'Mailbox' }
+  { id: 'mailbox', label: 'Mailbox' },
+  { id: 'tasks', label: 'Tasks' }
 ]
 
 /**
- * The right-hand drawer (SPEC §11): the permission queue, with its count badge on the tab, and
- * the mailbox inspector. Both stay mounted when hidden — the queue's keyboard shortcuts keep
+ * The right-hand drawer (SPEC §11): the permission queue, with its count badge on the tab, the
+ * mailbox inspector and the task board. All stay mounted when hidden — the queue's keyboard shortcuts keep
  * working and the inspector keeps its scroll — and the open tab is remembered per workspace.
  */
 export function Drawer({ cwd }: { cwd: string }) {
@@ -40,7 +42,7 @@ export function Drawer({ cwd }: { cwd: string }) {
       </div>
       {TABS.map((t) => (
         <div key={t.id} role="tabpanel" id={`drawer-panel-${t.id}`} aria-labelledby={`drawer-tab-${t.id}`} className="drawer-panel" hidden={tab !== t.id}>
-          {t.id === 'permissions' ? <PermissionQueue /> : <MailboxInspector />}
+          {t.id === 'permissions' ? <PermissionQueue /> : t.id === 'mailbox' ? <MailboxInspector /> : <TaskBoard />}
         </div>
       ))}
     </div>

@@ -8,6 +8,7 @@ import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
 import { elapsedMs, formatElapsed } from '../panes/elapsed'
 import { paneStateLabel, stateClassName } from '../panes/stateLabel'
 import { formatTokens, formatUsd } from '../status/format'
+import { useTaskDropTarget } from '../tasks/dropTarget'
 import { dashboardCommands } from './commands'
 import { focusPane } from './focusPane'
 import { MessageInput } from './MessageInput'
@@ -41,6 +42,7 @@ export function MemberRow({ agentId }: { agentId: string }) {
   const [composing, setComposing] = useState(false)
   const [confirmKill, setConfirmKill] = useState(false)
   const now = useNow(alive)
+  const drop = useTaskDropTarget(agent)
   if (!agent) return null
   const isLeader = agentId === LEADER_AGENT_ID
   const elapsed = elapsedMs(lifetime, now || Date.now())
@@ -48,7 +50,7 @@ export function MemberRow({ agentId }: { agentId: string }) {
   const context = activity?.contextTokens !== undefined ? contextLevel(contextFraction(activity.contextTokens, activity.contextModel ?? agent.model)) : undefined
   const busy = action?.pending !== undefined
   return (
-    <li className={`member-row${stuck ? ' stuck' : ''}`} data-agent-id={agentId} data-state={agent.state} style={{ '--agent-color': agent.color } as CSSProperties}>
+    <li className={`member-row${stuck ? ' stuck' : ''}`} data-agent-id={agentId} data-state={agent.state} {...drop} style={{ '--agent-color': agent.color } as CSSProperties}>
       <div className="member-line">
         <span className="agent-dot" aria-hidden="true" />
         <span className="member-name" title={agentId}>

@@ -8,6 +8,7 @@ import { selectAgent, selectCurrentTask, selectDescendantCount, selectIsRunningS
 import { actions, useAppStore } from '../../store/store'
 import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
 import { formatTokens } from '../status/format'
+import { useTaskDropTarget } from '../tasks/dropTarget'
 import { elapsedMs, formatElapsed } from './elapsed'
 import { paneStateLabel, stateClassName } from './stateLabel'
 
@@ -77,10 +78,12 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
   const name = agent?.agentName ?? agentId
   const state = agent?.state
   const maximised = useAppStore((s) => s.panes.maximised === agentId)
+  const drop = useTaskDropTarget(agent)
   return (
     <header
       className="pane-head"
       data-testid="pane-head"
+      {...drop}
       title="Double-click to maximise or restore"
       onDoubleClick={(e) => {
         if ((e.target as HTMLElement).closest('button, input, a')) return
