@@ -17,9 +17,18 @@ export interface ModelClientOptions {
   overloadedRetries?: number
   /** First backoff delay of those in-band retries, ms; doubles each time. Default 1000. */
   retryBaseDelayMs?: number
-  /** Per-request timeout, ms. Default 600000 (the SDK's). */
+  /**
+   * A response that sends nothing for this long — no headers, or no stream event after the last
+   * one — is given up, and the turn fails with a `timeout` {@link ModelError} (not retried: the
+   * endpoint is stuck, and a person should see it). Default 600000 ms, the SDK's request timeout.
+   */
+  stallTimeoutMs?: number
+  /** The SDK's own per-request timeout, ms. Default: the stall timeout plus 10 s, so the stall check decides. */
   timeoutMs?: number
 }
+
+/** Default of {@link ModelClientOptions.stallTimeoutMs}: ten minutes, as the SDK's own timeout. */
+export const DEFAULT_STALL_TIMEOUT_MS = 600_000
 
 /** Options of one streamed request. */
 export interface StreamOptions {
@@ -41,13 +50,15 @@ export class ModelClient {
   private readonly sdk: Anthropic
   private readonly overloadedRetries: number
   private readonly retryBaseDelayMs: number
+  private readonly stallTimeoutMs: number
 
   constructor(private readonly options: ModelClientOptions) {
+    this.stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS
     this.sdk = new Anthropic({
       apiKey: options.apiKey,
       baseURL: options.baseURL,
       maxRetries: options.maxRetries ?? 4,
-      timeout: options.timeoutMs ?? 600_000
+      timeout: options.timeoutMs ?? this.stallTimeoutMs + 10_000
     })
     this.overloadedRetries = options.overloadedRetries ?? 3
     this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000
@@ -72,7 +83,9 @@ export class ModelClient {
         return
       } catch (error) {
         const mapped = this.mapError(error, request.model, options.signal)
-        if (mapped.kind === 'overloaded' && !state.sawContent && attempt < this.overloadedRetries) {
+        // before any content, an in-band overload or a stream cut after its headers is retried
+        // here (the SDK retries only what fails before the response starts)
+        if ((mapped.kind === 'overloaded' || mapped.kind === 'connection') && !state.sawContent && attempt < this.overloadedRetries) {
           const delayMs = this.retryBaseDelayMs * 2 ** attempt
           yield { type: 'retry', attempt: attempt + 1, reason: mapped.message, delayMs }
           await sleep(delayMs, options.signal)
@@ -80,6 +93,10 @@ export class ModelClient {
         }
         if (mapped.kind === 'overloaded' && state.sawContent) {
           throw new ModelError('overloaded', `The model was overloaded mid-response; the turn failed and none of its tool calls ran. ${mapped.message}`, mapped.details, { cause: error })
+        }
+        if (state.sawContent && (mapped.kind === 'connection' || mapped.kind === 'server')) {
+          // a response cut or garbled after it began is not retried: part of it was seen already
+          throw new ModelError(mapped.kind, `The response broke off after it began; the turn failed and none of its tool calls ran. ${mapped.message}`, mapped.details, { cause: error })
         }
         throw mapped
       }
@@ -91,26 +108,51 @@ export class ModelClient {
     options: StreamOptions,
     state: { sawContent: boolean }
   ): AsyncGenerator<ModelStreamEvent, void> {
-    const stream = await this.sdk.messages.create(
-      { ...body, stream: true },
-      {
-        signal: options.signal,
-        headers: {
-          'x-swarmdesk-agent-name': options.agent.name,
-          'x-swarmdesk-agent-type': options.agent.type,
-          'x-swarmdesk-agent-id': options.agent.id,
-          'x-swarmdesk-cwd': options.agent.cwd
-        }
-      }
-    )
-    const acc = new ResponseAccumulator()
-    for await (const event of stream) {
-      if (event.type === 'content_block_start') state.sawContent = true
-      const delta = acc.apply(event)
-      if (delta) yield { type: 'text_delta', text: delta }
+    // the stall check: re-armed at every sign of life, it aborts a response that went silent
+    const stalled = new AbortController()
+    let timer: NodeJS.Timeout | undefined
+    const arm = (): void => {
+      clearTimeout(timer)
+      timer = setTimeout(() => stalled.abort(), this.stallTimeoutMs)
     }
-    if (options.signal.aborted) throw new ModelError('aborted', 'The request was aborted.')
-    yield acc.finish(body.model)
+    arm()
+    try {
+      const stream = await this.sdk.messages.create(
+        { ...body, stream: true },
+        {
+          signal: AbortSignal.any([options.signal, stalled.signal]),
+          headers: {
+            'x-swarmdesk-agent-name': options.agent.name,
+            'x-swarmdesk-agent-type': options.agent.type,
+            'x-swarmdesk-agent-id': options.agent.id,
+            'x-swarmdesk-cwd': options.agent.cwd
+          }
+        }
+      )
+      arm()
+      const acc = new ResponseAccumulator()
+      for await (const event of stream) {
+        arm()
+        if (event.type === 'content_block_start') state.sawContent = true
+        const delta = acc.apply(event)
+        if (delta) yield { type: 'text_delta', text: delta }
+      }
+      if (options.signal.aborted) throw new ModelError('aborted', 'The request was aborted.')
+      // a stream the stall check aborted, or that the connection cut, can end quietly: never take
+      // a partial response for a whole one (its tool calls would run on half an answer)
+      if (stalled.signal.aborted) throw new Error('stalled')
+      if (!acc.complete) throw new ModelError('connection', `The response from ${this.sdk.baseURL} ended before it was complete (the connection was cut).`, { baseUrl: this.sdk.baseURL, model: body.model })
+      yield acc.finish(body.model)
+    } catch (error) {
+      if (stalled.signal.aborted && !options.signal.aborted) {
+        const seconds = Math.round(this.stallTimeoutMs / 100) / 10
+        const ran = state.sawContent ? ' The turn failed and none of its tool calls ran.' : ''
+        throw new ModelError('timeout', `The model endpoint ${this.sdk.baseURL} sent nothing for ${seconds} s, so the request was given up.${ran} Try again; if it keeps happening, check the endpoint.`, { baseUrl: this.sdk.baseURL, model: body.model }, { cause: error })
+      }
+      throw error
+    } finally {
+      clearTimeout(timer)
+    }
   }
 
   private mapError(error: unknown, model: string, signal: AbortSignal): ModelError {
@@ -139,6 +181,14 @@ export class ModelClient {
       if (error.status !== undefined && error.status >= 500) return new ModelError('server', `The endpoint ${baseUrl} failed (${error.status}: ${apiMessage}).`, details, { cause: error })
       return new ModelError('bad_request', `The endpoint ${baseUrl} refused the request (${error.status ?? 'stream error'}: ${apiMessage}).`, details, { cause: error })
     }
+    if (error instanceof SyntaxError) {
+      return new ModelError('server', `The endpoint ${baseUrl} sent a malformed response stream (${error.message}); the turn failed and none of its tool calls ran.`, { baseUrl, model }, { cause: error })
+    }
+    // undici reports a connection cut while the body streams as TypeError("terminated") with the socket error as its cause
+    const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause
+    if (error instanceof TypeError && error.message === 'terminated') {
+      return new ModelError('connection', `The connection to ${baseUrl} was cut while the response streamed (${cause?.message ?? 'terminated'}).`, { baseUrl, model }, { cause: error })
+    }
     return new ModelError('server', `Unexpected failure talking to ${baseUrl}: ${error instanceof Error ? error.message : String(error)}`, { baseUrl }, { cause: error })
   }
 }
@@ -149,6 +199,8 @@ class ResponseAccumulator {
   private usage: Usage = { ...ZERO_USAGE }
   private stopReason: string | null = null
   private model = ''
+  /** `message_stop` arrived: the response is whole. A stream that ends without it was cut. */
+  complete = false
 
   /** Applies one event; returns the text delta it carried, if any. */
   apply(event: RawMessageStreamEvent): string | undefined {
@@ -179,6 +231,9 @@ class ResponseAccumulator {
         if (event.delta.type === 'input_json_delta' && block?.type === 'tool_use') block.json += event.delta.partial_json
         return undefined
       }
+      case 'message_stop':
+        this.complete = true
+        return undefined
       case 'message_delta': {
         this.stopReason = event.delta.stop_reason ?? null
         const u = event.usage

@@ -11,6 +11,7 @@ export type ModelErrorKind =
   | 'scenario'
   | 'bad_request'
   | 'server'
+  | 'timeout'
   | 'aborted'
 
 export class ModelError extends Error {

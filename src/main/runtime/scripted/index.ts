@@ -8,7 +8,9 @@
  *   and a `request-id` header: 401 `authentication_error` (no key / key not the scenario's
  *   `apiKey`), 400 `invalid_request_error` (body; more than 4 breakpoints), 404 `not_found_error`
  *   (`model: X`), 400 `scenario_error` (`(no script) …` / `(scenario exhausted) …`, not retried),
- *   429 `rate_limit_error` with `retry-after: 0` and 529 `overloaded_error` (scripted faults).
+ *   429 `rate_limit_error` with `retry-after: 0` (or without it) and 529 `overloaded_error`
+ *   (scripted faults; the others — a cut, a stall, a malformed event — break the stream itself,
+ *   see `FaultSchema`).
  * - `GET /_scripted/requests` (the request log), `GET /_scripted/stats`, `POST /_scripted/reset`,
  *   `GET /_scripted/health`. No key is needed for these.
  */

@@ -7,7 +7,7 @@ import { analysePrompt, promptBlocks } from './prompt'
 import { MessagesRequestSchema, newestUserText, type MessagesRequest } from './request'
 import { answerContent, answerMessage, apiUsage, outputTokens, randomId } from './response'
 import type { Selection } from './scriptBook'
-import { startStream, writeOverloadedMidStream, writeStreamedMessage } from './sse'
+import { startStream, writeFirstTextThen, writeMalformedEvent, writeOverloadedMidStream, writeStreamedMessage } from './sse'
 import type { ScriptedState } from './state'
 
 /** The API accepts at most 4 blocks with `cache_control` per request. */
@@ -81,11 +81,22 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
       return
     case 'rate_limit':
       return sendError(res, requestId, 429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit (scripted)', { 'retry-after': '0' })
+    case 'rate_limit_no_retry_after':
+      return sendError(res, requestId, 429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit (scripted, no retry-after)')
     case 'overloaded':
       return sendError(res, requestId, 529, 'overloaded_error', 'Overloaded')
     case 'overloaded_mid_stream':
       // Without a stream there is no "middle": answer as the plain overloaded fault.
       if (!request.stream) return sendError(res, requestId, 529, 'overloaded_error', 'Overloaded')
+      break
+    case 'disconnect_mid_stream':
+    case 'stall_mid_stream':
+    case 'malformed_sse':
+      // likewise: without a stream, the connection is cut before an answer
+      if (!request.stream) {
+        req.socket.destroy()
+        return
+      }
   }
   answer(state, request, blocks, selection, { ...agent, cwd: header(req, 'x-swarmdesk-cwd') }, requestId, res)
 }
@@ -115,6 +126,11 @@ function answer(
   if (!request.stream) return sendJson(res, 200, message, { 'request-id': requestId })
   startStream(res, requestId)
   if (selection.fault === 'overloaded_mid_stream') return writeOverloadedMidStream(res, message)
+  // the cut comes once the first part is on the wire (a destroy would discard what is still queued)
+  if (selection.fault === 'disconnect_mid_stream') return writeFirstTextThen(res, message, () => void res.write('', () => res.socket?.destroy()))
+  // the response stays open, silent, until the client gives up (closing the server ends it too)
+  if (selection.fault === 'stall_mid_stream') return writeFirstTextThen(res, message, () => undefined)
+  if (selection.fault === 'malformed_sse') return writeMalformedEvent(res, message)
   writeStreamedMessage(res, message)
   res.end()
 }

@@ -5,7 +5,15 @@ import { z } from 'zod'
 import { ScenarioError } from './errors'
 
 /** Faults a turn can inject (SPEC §15); each fires once, on the first request selecting the turn. */
-export const FaultSchema = z.enum(['rate_limit', 'overloaded', 'overloaded_mid_stream', 'disconnect'])
+/**
+ * Scripted faults (SPEC §15's four, then the ones issue 10's fault suite needs):
+ * `rate_limit` 429 with `retry-after: 0`; `overloaded` 529; `overloaded_mid_stream` an in-band
+ * overloaded error after some text; `disconnect` the socket closed before any answer;
+ * `rate_limit_no_retry_after` 429 without the header (the client picks its own backoff);
+ * `disconnect_mid_stream` the socket closed after some text; `malformed_sse` a stream whose event
+ * data is not JSON; `stall_mid_stream` some text, then nothing until the client gives up.
+ */
+export const FaultSchema = z.enum(['rate_limit', 'overloaded', 'overloaded_mid_stream', 'disconnect', 'rate_limit_no_retry_after', 'disconnect_mid_stream', 'malformed_sse', 'stall_mid_stream'])
 export type Fault = z.infer<typeof FaultSchema>
 
 /** Stop reasons the Messages API can return; a turn may force one. */

@@ -91,3 +91,23 @@ export function writeOverloadedMidStream(res: ServerResponse, message: ApiMessag
   writeEvent(res, 'error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })
   res.end()
 }
+
+/**
+ * The start of an answer — message_start and the first half of its first text (a stand-in when it
+ * has none) — then `then()`: the `disconnect_mid_stream` and `stall_mid_stream` faults.
+ */
+export function writeFirstTextThen(res: ServerResponse, message: ApiMessage, then: () => void): void {
+  writeMessageStart(res, message)
+  const first = message.content[0]
+  const text = first?.type === 'text' ? first.text : 'Working on it'
+  writeEvent(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })
+  writeEvent(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(0, Math.max(1, Math.ceil(text.length / 2))) } })
+  then()
+}
+
+/** The `malformed_sse` fault: message_start, then an event whose data is not JSON, then the end. */
+export function writeMalformedEvent(res: ServerResponse, message: ApiMessage): void {
+  writeMessageStart(res, message)
+  res.write('event: content_block_start\ndata: {"type": "content_block_start", "index": 0, \n\n')
+  res.end()
+}
