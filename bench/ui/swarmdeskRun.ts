@@ -26,6 +26,8 @@ export interface SwarmdeskFigures extends UiFigures {
   reconnects: number
   /** Close codes of the dropped sockets (1006: cut off without a close frame, as the host's `terminate()` does). */
   closeCodes: number[]
+  /** Lines `serve` logged about clients it cut off (a client that read nothing for 60 s); empty when a drop was not the host's doing. */
+  hostCutoffs: string[]
   /** `pane.scrollback` requests: one per pane mounted, plus one per pane after each reconnect or gap. */
   scrollbackRequests: number
   /**
@@ -137,7 +139,7 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
       visiblePanes,
       renderers
     })
-    return { figures: { ...base, lastLinesShown, paneDataPushes: readout.paneFrames, runtimeEventPushes: readout.eventFrames, reconnects: readout.sockets - 1, closeCodes: readout.closeCodes, scrollbackRequests: readout.scrollbackRequests, tailMs }, tile }
+    return { figures: { ...base, lastLinesShown, paneDataPushes: readout.paneFrames, runtimeEventPushes: readout.eventFrames, reconnects: readout.sockets - 1, closeCodes: readout.closeCodes, hostCutoffs: serve.stderr().split('\n').filter((l) => l.includes('cut off a client')), scrollbackRequests: readout.scrollbackRequests, tailMs }, tile }
   } finally {
     await context.close()
     await serve.stop()
