@@ -137,7 +137,7 @@ const SIXTEEN: ScenarioObject = {
  */
 function headerFacts(page: Page) {
   return page.locator('section.pane').evaluateAll((panes) => {
-    const parts = ['[data-testid=pane-state]', '[data-testid=pane-tokens]', '.pane-name']
+    const parts = ['[data-testid=pane-state]', '[data-testid=pane-tokens]', '.pane-name', '.pane-window']
     const measured = panes.map((p) => {
       const head = p.querySelector<HTMLElement>('[data-testid=pane-head]')!
       const els = parts.map((sel) => head.querySelector<HTMLElement>(sel))
@@ -152,12 +152,12 @@ function headerFacts(page: Page) {
     })
     const facts = measured.map(({ p, head, els, clones }) => {
       const box = head.getBoundingClientRect()
-      const [state, tokens, name] = els.map((el, i) => {
+      const [state, tokens, name, windowButtons] = els.map((el, i) => {
         if (!el) return undefined
         const r = el.getBoundingClientRect()
         return { whole: r.width >= clones[i]!.getBoundingClientRect().width - 0.02, inside: r.width > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5 }
       })
-      return { name: p.getAttribute('aria-label'), height: box.height, lineHeight: parseFloat(getComputedStyle(head).fontSize) * 1.45, state, tokens, nameText: name }
+      return { name: p.getAttribute('aria-label'), height: box.height, lineHeight: parseFloat(getComputedStyle(head).fontSize) * 1.45, state, tokens, nameText: name, windowButtons }
     })
     for (const { clones } of measured) for (const c of clones) c?.remove()
     return facts
@@ -172,6 +172,8 @@ async function expectOneLineHeaders(page: Page): Promise<void> {
     expect(f.height, `${f.name}'s header is one line`).toBeLessThan(f.lineHeight + 18)
     expect(f.state, `${f.name}'s state chip`).toMatchObject({ whole: true, inside: true })
     expect(f.tokens, `${f.name}'s tokens`).toMatchObject({ whole: true, inside: true })
+    // nothing is cut off at the header's end (its overflow is hidden, so a squeeze would clip ×)
+    expect(f.windowButtons, `${f.name}'s window buttons`).toMatchObject({ inside: true })
   }
   // the long name gave way, not the state beside it
   const long = facts.find((f) => f.name?.startsWith('investigate-the-flaky'))!
