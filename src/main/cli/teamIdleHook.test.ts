@@ -41,7 +41,7 @@ describe('the TeammateIdle hook and a shutdown request (SPEC §9.9)', () => {
     writeFileSync(settings, JSON.stringify({ hooks: { TeammateIdle: [{ hooks: [{ type: 'command', command }] }] } }))
     const scenario = join(home, 'hook.yaml')
     writeFileSync(scenario, SCENARIO)
-    const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--settings', settings, '--json', 'Check with gus'], { env: { SWARMDESK_HOME: home } })
+    const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--settings', settings, '--approve', 'all', '--json', 'Check with gus'], { env: { SWARMDESK_HOME: home } })
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     const gus = (e: RuntimeEvent) => e.agentId === 'gus@hooked'

@@ -35,7 +35,8 @@ async function run(name: string, scenario: string, settings?: object) {
   const { home, work } = ws
   const file = join(home, `${name}.yaml`)
   writeFileSync(file, scenario)
-  const args = ['run', '--cwd', work, '--scenario', file, '--json']
+  // --approve all: spawning a teammate into bypassPermissions asks the person, who agrees here
+  const args = ['run', '--cwd', work, '--scenario', file, '--approve', 'all', '--json']
   if (settings) {
     writeFileSync(join(home, 'shutdown-settings.json'), JSON.stringify(settings))
     args.push('--settings', join(home, 'shutdown-settings.json'))

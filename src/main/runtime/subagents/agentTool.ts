@@ -128,7 +128,10 @@ export const AgentTool: Tool<AgentInput> = {
   inputSchema: AgentInputSchema,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
-  permissionSubject: (input) => ({ kind: 'tool', specifier: input.subagent_type ?? 'general-purpose', readOnly: true }),
+  // Starting agents changes nothing by itself, except a teammate spawned into bypassPermissions:
+  // it would do without asking what its spawner must ask for, so that spawn is decided like a
+  // write (asks in default mode, refused in plan and dontAsk, allowed in bypassPermissions).
+  permissionSubject: (input) => ({ kind: 'tool', specifier: input.subagent_type ?? 'general-purpose', readOnly: !(input.name !== undefined && input.mode === 'bypassPermissions') }),
   async call(input, ctx) {
     const { subagents: rt, self } = services(ctx)
     if (input.name !== undefined) return spawnTeammate(ctx, input)
