@@ -122,11 +122,12 @@ test('the pane grid: layouts, hide and restore with scrollback, maximise, search
   await handle.focus()
   // each step waits for the drag library's own announcement: on a loaded machine a key pressed
   // before the lift or the move was measured is lost
-  const announced = page.locator('[id^="DndLiveRegion"]')
+  // (the page has several drag areas, the task board's too, each with its live region: wait on the one that speaks)
+  const announced = (text: string | RegExp) => page.locator('[id^="DndLiveRegion"]').filter({ hasText: text }).first()
   await page.keyboard.press('Space')
-  await expect(announced).toContainText(new RegExp(`Picked up draggable item ${ALICE}|moved over droppable area ${ALICE}\\.`))
+  await expect(announced(new RegExp(`Picked up draggable item ${ALICE}|moved over droppable area ${ALICE}\\.`))).toBeAttached()
   await page.keyboard.press('ArrowLeft')
-  await expect(announced).toContainText(`moved over droppable area ${subagentId}`)
+  await expect(announced(`moved over droppable area ${subagentId}`)).toBeAttached()
   await page.keyboard.press('Space')
   await expect.poll(heads).toEqual([ALICE, subagentId])
 
