@@ -118,7 +118,10 @@ ${closing('type="shutdown_approved"')}
         - { name: SendMessage, input: { to: team-lead, message: "notes.txt is written.", summary: "notes written" } }
     - when: 'type="shutdown_request"'
       text: "All finished."
-${done}`
+${done}`,
+      // each answer is a turn of a process teammate: on a loaded machine the default 20 s could run out
+      // before ben has refused, and he would be killed rather than keep working
+      { teammateShutdownTimeoutSeconds: 120 }
     )
     const ben = (e: RuntimeEvent) => e.agentId === 'ben@crew'
     // the leader heard the refusal with its reason; ben then worked on (his write happened after it)
