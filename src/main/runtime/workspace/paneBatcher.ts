@@ -21,13 +21,16 @@ import { toDisposable, type Disposable } from '../lifecycle/disposable'
  *   bench saw with a 4 MiB window on a machine loaded 8×), while 16 panes × 200 KB/s with acks
  *   every 50–300 ms need only ~1 MiB in flight. Paused panes resume once the total is under
  *   {@link PANE_TOTAL_LOW_WATER_BYTES} = 1 MiB and their own unacknowledged bytes under the low-water mark.
- * - {@link PANE_ACK_STALL_MS} = 5 s: panes are paused and no renderer has acknowledged anything, on
+ * - {@link PANE_ACK_STALL_MS} = 60 s: panes are paused and no renderer has acknowledged anything, on
  *   any pane, for this long: the page that acknowledged went away (a closed window, a crashed
  *   renderer); the PTYs resume and every pane counts as caught up, so agents never wait on a
- *   renderer that is gone. A page that is merely slow keeps acknowledging some pane and never
- *   trips it. Output is never dropped either way: the headless terminal in main keeps it and a
- *   page restores from that scrollback. (The web host does not wait for this: its bridge
- *   acknowledges for a page the moment that page's socket closes, src/main/host/paneAcks.ts.)
+ *   renderer that is gone for good. It was 5 s: the UI bench (16 WebGL panes on SwiftShader, load
+ *   average 8–15 on 2 cores) saw a starved page acknowledge nothing for 5 s while its socket was
+ *   open; the resume then queued 17 MB for it, it stopped reading altogether and was cut off after
+ *   60 s. 60 s matches the web host's stuck-client rule (src/main/host/bridge.ts STUCK_CLIENT_MS),
+ *   and the web host does not wait for either: its bridge acknowledges for a page the moment that
+ *   page's socket closes (src/main/host/paneAcks.ts). Output is never dropped either way: the
+ *   headless terminal in main keeps it and a page restores from that scrollback.
  *
  * Flow control starts with the first acknowledgement from any renderer: with no renderer (the CLI,
  * a web host nobody has opened, service tests) nothing is ever paused.
@@ -37,7 +40,7 @@ export const PANE_HIGH_WATER_BYTES = 1 << 20
 export const PANE_LOW_WATER_BYTES = 256 << 10
 export const PANE_TOTAL_HIGH_WATER_BYTES = 2 << 20
 export const PANE_TOTAL_LOW_WATER_BYTES = 1 << 20
-export const PANE_ACK_STALL_MS = 5_000
+export const PANE_ACK_STALL_MS = 60_000
 
 /** What a {@link PaneBatcher} drives; the service passes its headless terminals, pushes and PTY host. */
 export interface PaneBatcherSink {
