@@ -89,6 +89,11 @@ async function allowNext(page: Page, agentId: string): Promise<void> {
   await page.getByRole('tab', { name: 'Tasks' }).click()
 }
 
+/** Waits until a dnd-kit live region (the screen reader's account of a keyboard drag) says `text`. */
+async function announced(page: Page, text: string): Promise<void> {
+  await expect(page.locator('[id^="DndLiveRegion"]').filter({ hasText: text })).toHaveCount(1)
+}
+
 async function newTask(page: Page, subject: string, waitsFor = ''): Promise<void> {
   await page.getByRole('textbox', { name: 'New task subject' }).fill(subject)
   await page.getByRole('textbox', { name: 'New task waits for' }).fill(waitsFor)
@@ -185,4 +190,52 @@ test('tasks dragged onto a teammate\'s dashboard row and onto a pane header are 
   await page.getByRole('tab', { name: 'Tasks' }).click()
   await expect(column(page, 'completed').getByTestId('task-card')).toHaveCount(3)
   expect(await idsIn(page, 'completed')).toEqual(before)
+})
+
+test('the board works from the keyboard: a card lifted with Space moves up its column, Esc puts one back; an edit main refuses shows on the card, then goes through', async ({ page, serve }, testInfo) => {
+  test.setTimeout(180_000)
+  const served = await serve({ name: 'task-board-keys', agents: { 'team-lead': [{ text: 'Nothing to do.' }] } })
+  await page.goto(served.url)
+  await page.getByRole('tab', { name: 'Tasks' }).click()
+  await expect(page.getByTestId('task-board')).toHaveAttribute('data-list', /^session-/)
+  for (const [i, subject] of ['Alpha', 'Beta', 'Gamma'].entries()) {
+    await newTask(page, subject)
+    await expect(card(page, i + 1)).toBeVisible()
+  }
+
+  // Space lifts, arrows move, Space drops (dnd-kit's keyboard sensor); each step waits for what the
+  // board's live region announces, since a key pressed before the last move settled would be lost
+  await card(page, 3).locator('.task-drag').focus()
+  await page.keyboard.press('Space')
+  await expect(card(page, 3)).toHaveClass(/dragging/)
+  await page.keyboard.press('ArrowUp')
+  await announced(page, 'task:3 was moved over droppable area task:2')
+  await page.keyboard.press('ArrowUp')
+  await announced(page, 'task:3 was moved over droppable area task:1')
+  await page.keyboard.press('Space')
+  await expect.poll(() => idsIn(page, 'pending')).toEqual(['3', '1', '2'])
+  // Esc puts a lifted card back where it was
+  await card(page, 1).locator('.task-drag').focus()
+  await page.keyboard.press('Space')
+  await expect(card(page, 1)).toHaveClass(/dragging/)
+  await page.keyboard.press('ArrowDown')
+  await announced(page, 'task:1 was moved over droppable area task:2')
+  await page.keyboard.press('Escape')
+  await expect(card(page, 1)).not.toHaveClass(/dragging/)
+  expect(await idsIn(page, 'pending')).toEqual(['3', '1', '2'])
+
+  // an edit main refuses (a link to a task that does not exist) shows on the card and changes nothing
+  await page.getByRole('button', { name: 'Edit task #2' }).click()
+  const form = page.getByRole('form', { name: 'Edit task #2' })
+  await form.getByRole('textbox', { name: 'Subject' }).fill('Beta, reworded')
+  await form.getByRole('textbox', { name: 'Also waits for' }).fill('9')
+  await form.getByRole('button', { name: 'Save' }).click()
+  await expect(card(page, 2).getByTestId('task-error')).toContainText('#9 does not exist')
+  await expect(card(page, 2).locator('.task-subject')).toHaveText('Beta')
+  await snap(page, testInfo, '05-edit-refused')
+  await form.getByRole('textbox', { name: 'Also waits for' }).fill('3')
+  await form.getByRole('button', { name: 'Save' }).click()
+  await expect(card(page, 2).locator('.task-subject')).toHaveText('Beta, reworded')
+  await expect(card(page, 2).getByTestId('task-blocker')).toHaveText('#3')
+  await expect(card(page, 2).getByTestId('task-error')).toHaveCount(0)
 })

@@ -6,7 +6,6 @@ import { createDashboardSlice, type DashboardSlice } from './dashboardSlice'
 import { createPanesSlice, type PanesSlice } from './panesSlice'
 import { createPermissionsSlice, type PermissionsSlice } from './permissionsSlice'
 import { createTasksSlice, type TasksSlice } from './tasksSlice'
-import { refreshTaskBoard } from '../features/tasks/commands'
 import { createWorkspaceSlice, type WorkspaceSlice } from './workspaceSlice'
 
 /** The renderer's whole state: one slice per feature (zustand slices pattern). */
@@ -45,12 +44,12 @@ export const actions = {
     appStore.getState().noteDashboardEvent(...a)
     // the task board follows task_updated, and lists again when the session's team changes
     appStore.getState().noteTaskEvent(...a)
-    if (appStore.getState().dashboard.team !== team) void refreshTaskBoard()
+    if (appStore.getState().dashboard.team !== team) appStore.getState().wantTaskList()
   },
   loadSnapshot: (...a: Parameters<AppState['loadSnapshot']>) => {
     appStore.getState().loadSnapshot(...a)
     appStore.getState().loadDashboard(...a)
-    void refreshTaskBoard()
+    appStore.getState().wantTaskList()
   },
   beginResync: () => appStore.getState().beginResync(),
   applyMailboxPage: (...a: Parameters<AppState['applyMailboxPage']>) => appStore.getState().applyMailboxPage(...a),

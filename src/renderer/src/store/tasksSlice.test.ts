@@ -87,3 +87,13 @@ describe('tasks slice', () => {
     expect(loadTaskOrder('/x', 'crew', storage)).toBeUndefined()
   })
 })
+
+describe('tasks slice listing requests', () => {
+  it('a listing keeps the count of requests to list again, which only grows', () => {
+    const store = createAppStore()
+    store.getState().wantTaskList()
+    store.getState().applyTaskList({ name: 'crew', tasks: [] })
+    store.getState().wantTaskList()
+    expect(store.getState().tasks.wanted).toBe(2)
+  })
+})

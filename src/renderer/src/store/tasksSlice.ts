@@ -36,6 +36,11 @@ export interface TasksSlice {
     dropTarget: string | undefined
     /** Why the last listing failed. */
     error: string | undefined
+    /**
+     * Grows each time the list must be read again (a snapshot: first paint or a reconnect; the
+     * session's team changed); the mounted board lists on every change (features/tasks/TaskBoard.tsx).
+     */
+    wanted: number
   }
   /** Takes a `tasks.list` answer; another list replaces everything, with its remembered `order`. */
   applyTaskList(list: TaskBoardList, order?: readonly number[]): void
@@ -45,11 +50,13 @@ export interface TasksSlice {
   setTaskOrder(order: readonly number[]): void
   setTaskDropTarget(name: string | undefined): void
   setTaskListError(error: string | undefined): void
+  /** Asks the board to list the tasks again (see `wanted`). */
+  wantTaskList(): void
 }
 
 type TasksState = TasksSlice['tasks']
 
-const EMPTY: TasksState = { list: undefined, byId: {}, deleted: {}, order: [], cards: {}, dropTarget: undefined, error: undefined }
+const EMPTY: TasksState = { list: undefined, byId: {}, deleted: {}, order: [], cards: {}, dropTarget: undefined, error: undefined, wanted: 0 }
 
 /** `task` merged into `byId` unless the copy there is newer. */
 function upsert(byId: TasksState['byId'], task: Task): TasksState['byId'] {
@@ -64,7 +71,7 @@ export const createTasksSlice: StateCreator<AppState, [], [], TasksSlice> = (set
   applyTaskList: (list, order) =>
     set((s) => {
       const same = s.tasks.list === list.name
-      const base = same ? s.tasks : { ...EMPTY, dropTarget: s.tasks.dropTarget, order: order ?? [] }
+      const base = same ? s.tasks : { ...EMPTY, dropTarget: s.tasks.dropTarget, wanted: s.tasks.wanted, order: order ?? [] }
       // the listing is the whole list: a task absent from it is gone; a copy newer than the listed one stays
       let byId: TasksState['byId'] = {}
       for (const t of list.tasks) if (!base.deleted[t.id]) byId = upsert(byId, same && base.byId[t.id] && base.byId[t.id]!.updatedAt > t.updatedAt ? base.byId[t.id]! : t)
@@ -93,7 +100,8 @@ export const createTasksSlice: StateCreator<AppState, [], [], TasksSlice> = (set
     }),
   setTaskOrder: (order) => set((s) => ({ tasks: { ...s.tasks, order: [...order] } })),
   setTaskDropTarget: (name) => set((s) => (s.tasks.dropTarget === name ? s : { tasks: { ...s.tasks, dropTarget: name } })),
-  setTaskListError: (error) => set((s) => ({ tasks: { ...s.tasks, error } }))
+  setTaskListError: (error) => set((s) => ({ tasks: { ...s.tasks, error } })),
+  wantTaskList: () => set((s) => ({ tasks: { ...s.tasks, wanted: s.tasks.wanted + 1 } }))
 })
 
 /** Tasks of one column in board order: ranked ids first as `order` ranks them, then the rest by id. */

@@ -14,13 +14,13 @@ import {
   type DragStartEvent
 } from '@dnd-kit/core'
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useShallow } from 'zustand/react/shallow'
 import type { TaskStatus } from '../../../../shared/tasks'
 import { appStore, useAppStore } from '../../store/store'
 import { columnTasks, TASK_COLUMNS } from '../../store/tasksSlice'
-import { assignTask, moveTask } from './commands'
+import { assignTask, moveTask, refreshTaskBoard } from './commands'
 import { teammateAt } from './dropTarget'
 import { NewTaskForm } from './NewTaskForm'
 import { TaskCard, TaskCardView } from './TaskCard'
@@ -90,6 +90,11 @@ function boardDrop(id: number, overId: string | number): { status: TaskStatus; b
 export function TaskBoard() {
   const list = useAppStore((s) => s.tasks.list)
   const error = useAppStore((s) => s.tasks.error)
+  const wanted = useAppStore((s) => s.tasks.wanted)
+  // listed on first paint, after every reconnect's snapshot and when the session's team changes
+  useEffect(() => {
+    if (wanted > 0) void refreshTaskBoard()
+  }, [wanted])
   const [dragged, setDragged] = useState<number | undefined>()
   const draggedTask = useAppStore((s) => (dragged === undefined ? undefined : s.tasks.byId[dragged]))
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }))

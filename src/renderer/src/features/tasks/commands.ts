@@ -16,7 +16,7 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }
 
-/** Lists the session's tasks into the board, with the order remembered for that list. Called on every snapshot and team change. */
+/** Lists the session's tasks into the board, with the order remembered for that list. The board calls it whenever the slice's `wanted` grows. */
 export async function refreshTaskBoard(): Promise<void> {
   try {
     const list = await connectedApi().request('tasks.list', {})
