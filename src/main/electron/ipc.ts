@@ -2,6 +2,7 @@ import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron'
 import { PUSH_CHANNELS, REQUEST_CHANNELS, requestChannels, type PushChannel } from '../../shared/ipc'
 import { toIpcError, type IpcResult } from '../../shared/ipcResult'
 import { DisposableStore, toDisposable, type Disposable } from '../runtime/lifecycle/disposable'
+import { TerminalEventThinner } from '../host/eventThinner'
 import type { AppOrigin } from './origin'
 
 /** The part of `WorkspaceService` the IPC layer uses, so these handlers stay testable alone. */
@@ -43,7 +44,7 @@ export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame'>, 
 
 /**
  * Registers one `ipcMain.handle` per request channel of the contract and forwards every push
- * of `host` to the app's windows. Each handler checks the sender, validates the payload with the
+ * of `host` to the app's windows (terminal-output events thinned, {@link TerminalEventThinner}). Each handler checks the sender, validates the payload with the
  * channel's request schema and answers an {@link IpcResult}; it never throws across IPC.
  * @returns a disposable that removes the handlers and the push subscription.
  */
@@ -65,9 +66,14 @@ export function registerWorkspaceIpc(options: WorkspaceIpcOptions): Disposable {
     store.add(toDisposable(() => ipcMain.removeHandler(channel)))
   }
   const pushable = new Set<string>(PUSH_CHANNELS)
+  // terminal bytes reach the panes as flow-controlled `pane.data`; their copies in runtime events
+  // are thinned here as the web host thins them, so IPC does not carry every byte twice
+  const thinner = new TerminalEventThinner()
   store.add(
-    host.onPush((channel, payload) => {
+    host.onPush((channel, raw) => {
       if (!pushable.has(channel)) return
+      const payload = channel === 'runtime.event' ? thinner.thin(raw) : raw
+      if (payload === undefined) return
       for (const contents of targets()) {
         if (contents.isDestroyed() || !origin.isAppUrl(contents.getURL())) continue
         contents.send(channel, payload)
