@@ -85,8 +85,9 @@ test('a worker teammate’s Bash requests: shown with their directory in the que
 
   // A: allow once — the command runs
   await page.keyboard.press('a')
-  await expectPaneToContain(page, 'step one done', wendy)
-  expect(existsSync(join(repo, 'step-one.txt'))).toBe(true)
+  // (the call's own line names the command, so wait for the file, then for its output line)
+  await expect.poll(() => existsSync(join(repo, 'step-one.txt')), { timeout: 20_000 }).toBe(true)
+  await expectPaneToContain(page, /^step one done$/m, wendy)
 
   // the next request shows the rule Shift+A adds and where it is kept
   const second = queueCard(page, wendy)

@@ -152,7 +152,8 @@ test('Background on a sync subagent’s pane frees its parent, which carries on;
   await snap(page, testInfo, '11-leader-waits-on-sync-agent')
 
   await slow.pane.getByRole('button', { name: 'Background' }).click()
-  await expectPaneToContain(page, 'async_launched')
+  // the Agent result, shown as a launch line rather than its async_launched JSON
+  await expectPaneToContain(page, /launched background agent slow-sync \(id a[0-9a-f]+\)/)
   await expectPaneToContain(page, 'Carrying on while the helper runs in the background.')
   await expect(input).toBeEnabled()
   await expect(slow.pane.getByTestId('pane-state')).toHaveText('running')
