@@ -36,3 +36,11 @@ export class MailboxAbortError extends MailboxError {
     super('waiting for a message was aborted', { cause })
   }
 }
+
+/** A send asked to go only to a team that still exists found the team's folder gone (deleted). Nothing was written. */
+export class TeamGoneError extends MailboxError {
+  override name = 'TeamGoneError'
+  constructor(team: string) {
+    super(`team '${team}' no longer exists (it was deleted): the message was not delivered`)
+  }
+}

@@ -4,7 +4,7 @@
  */
 export { createMailbox, Mailbox, STALE_TMP_MS } from './mailbox'
 export type { MailboxOptions, OutgoingMessage, ReadResult, SendResult, SentEvent } from './mailbox'
-export { InvalidMessageError, InvalidNameError, MailboxAbortError, MailboxError } from './errors'
+export { InvalidMessageError, InvalidNameError, MailboxAbortError, MailboxError, TeamGoneError } from './errors'
 export { assertName, inboxPaths, newMessageId, sanitizeName } from './names'
 export type { InboxPaths } from './names'
 export type { InboxEntry, InboxProblem } from './store'

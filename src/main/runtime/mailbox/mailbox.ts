@@ -79,9 +79,12 @@ export class Mailbox {
   /**
    * Delivers `message` to `to`'s inbox, creating the inbox on the first message. Resolves once the
    * message is in `new/` (acknowledged): from then on it survives any crash of the sender.
-   * @throws InvalidNameError for a bad team or recipient; InvalidMessageError for a bad message.
+   * With `existingTeamOnly`, a team whose folder is gone (deleted) gets nothing and is not
+   * created again: the send throws TeamGoneError instead.
+   * @throws InvalidNameError for a bad team or recipient; InvalidMessageError for a bad message;
+   *   TeamGoneError (only with `existingTeamOnly`).
    */
-  async send(team: string, to: string, message: OutgoingMessage): Promise<SendResult> {
+  async send(team: string, to: string, message: OutgoingMessage, opts: { existingTeamOnly?: boolean } = {}): Promise<SendResult> {
     const paths = inboxPaths(this.home, team, assertName('to', to))
     const full = {
       schemaVersion: MAILBOX_SCHEMA_VERSION,
@@ -95,7 +98,7 @@ export class Mailbox {
     }
     const parsed = MailboxMessageSchema.safeParse(full)
     if (!parsed.success) throw new InvalidMessageError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '))
-    const path = await deliver(paths, parsed.data, this.fsync)
+    const path = await deliver(paths, parsed.data, this.fsync, opts.existingTeamOnly === true)
     this.sweepOnce(paths)
     const event: SentEvent = { team, message: parsed.data, kind: messageKind(parsed.data.text) }
     // the message is delivered whatever a listener does: a send never fails after its rename

@@ -1,6 +1,7 @@
 import { closeSync, openSync, promises as fs, renameSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { MailboxMessageSchema, type MailboxMessage } from '../../../shared/mailbox'
+import { TeamGoneError } from './errors'
 import { isMessageFile, type InboxPaths } from './names'
 
 /** A file of an inbox that could not be used: skipped, never fatal. `path` is absolute. */
@@ -29,6 +30,28 @@ export async function ensureInbox(paths: InboxPaths, force = false): Promise<voi
 }
 
 /**
+ * Like {@link ensureInbox}, but never creates the team's own folder: each level below
+ * `teams/{team}` is made on its own, so a team deleted meanwhile is not brought back by a late
+ * send (a teammate's last answer racing the leader's TeamDelete).
+ * @throws TeamGoneError when `teams/{team}` does not exist.
+ */
+async function ensureInboxInExistingTeam(paths: InboxPaths, force = false): Promise<void> {
+  if (!force && created.has(paths.root)) return
+  const inboxes = dirname(paths.root)
+  const team = basename(dirname(inboxes))
+  for (const dir of [inboxes, paths.root, paths.tmp, paths.new, paths.cur]) {
+    try {
+      await fs.mkdir(dir)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'ENOENT') throw new TeamGoneError(team)
+      if (code !== 'EEXIST') throw error
+    }
+  }
+  created.add(paths.root)
+}
+
+/**
  * Delivers one message: writes `tmp/{id}.json` (exclusive create), optionally fsyncs it, renames
  * it into `new/`. The rename is the commit point — atomic on POSIX within one file system — so a reader
  * sees the whole file or nothing, and a writer killed before it leaves only a `tmp/` file.
@@ -40,8 +63,9 @@ export async function ensureInbox(paths: InboxPaths, force = false): Promise<voi
  * §9.3 wants an idle recipient woken "at once"), so it is off by default.
  * @returns the delivered file's path.
  */
-export async function deliver(paths: InboxPaths, message: MailboxMessage, fsync = false): Promise<string> {
-  await ensureInbox(paths)
+export async function deliver(paths: InboxPaths, message: MailboxMessage, fsync = false, existingTeamOnly = false): Promise<string> {
+  if (existingTeamOnly) await ensureInboxInExistingTeam(paths)
+  else await ensureInbox(paths)
   const name = `${message.id}.json`
   const data = JSON.stringify(message)
   const tmp = join(paths.tmp, name)
@@ -52,7 +76,8 @@ export async function deliver(paths: InboxPaths, message: MailboxMessage, fsync 
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     // the inbox was deleted since this process created it (a leftover tmp file is swept later)
-    await ensureInbox(paths, true)
+    if (existingTeamOnly) await ensureInboxInExistingTeam(paths, true)
+    else await ensureInbox(paths, true)
     await write()
   }
   return dest

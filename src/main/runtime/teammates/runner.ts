@@ -6,7 +6,7 @@ import { PermissionModeSchema, type PermissionMode } from '../../../shared/permi
 import type { Task } from '../../../shared/tasks'
 import { EventBus } from '../events/bus'
 import { createHookRunner } from '../hooks'
-import { createMailbox, renderForModel, type InboxEntry } from '../mailbox'
+import { createMailbox, renderForModel, TeamGoneError, type InboxEntry } from '../mailbox'
 import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
 import type { AgentIdentity } from '../model/types'
 import { PermissionEngine } from '../permissions'
@@ -168,7 +168,17 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
           outcome = 'shutdown'
           return { reason: 'shutdown', requestId: shutdown.requestId }
         }
-        await mailbox.send(team, leader, { from: name, text: JSON.stringify({ type: 'shutdown_approved', requestId: shutdown.requestId, from: name }), summary: `${name} is shutting down`, ...(member.color ? { color: member.color } : {}) })
+        // (and the check above can lose the race with that TeamDelete: the send then delivers nothing)
+        const sent = await mailbox
+          .send(team, leader, { from: name, text: JSON.stringify({ type: 'shutdown_approved', requestId: shutdown.requestId, from: name }), summary: `${name} is shutting down`, ...(member.color ? { color: member.color } : {}) }, { existingTeamOnly: true })
+          .catch((error: unknown) => {
+            if (error instanceof TeamGoneError) return undefined
+            throw error
+          })
+        if (!sent) {
+          outcome = 'shutdown'
+          return { reason: 'shutdown', requestId: shutdown.requestId }
+        }
         teamContext.emit({ agentId: identity.id, agentName: name }, { type: 'message_sent', from: name, to: leader, kind: 'shutdown_approved' })
         outcome = 'shutdown'
         return { reason: 'shutdown', requestId: shutdown.requestId }
@@ -197,7 +207,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       const freed = released.length ? ` Its unfinished tasks are pending again: ${released.map((t) => `#${t.id}`).join(', ')}.` : ''
       const summary = `${name} ${outcome === 'aborted' ? 'was stopped' : 'crashed'} and exited.${freed}`
       const body = { type: 'idle_notification', from: name, idleReason: outcome === 'aborted' ? 'interrupted' : 'failed', summary }
-      await mailbox.send(team, leader, { from: name, text: JSON.stringify(body), ...(member.color ? { color: member.color } : {}) }).catch(() => undefined)
+      await mailbox.send(team, leader, { from: name, text: JSON.stringify(body), ...(member.color ? { color: member.color } : {}) }, { existingTeamOnly: true }).catch(() => undefined)
     }
     if (outcome !== 'crashed') agent?.state('exited')
     if (!options.pty) await pty.dispose()
