@@ -79,6 +79,16 @@ export async function allowEveryRequestUntil(page: Page, agentId: string, done: 
   }
 }
 
+/**
+ * After Space lifts an item with dnd-kit's keyboard sensor: waits until the sensor listens for the
+ * arrow keys. It adds that listener in a 0 ms timer when the drag starts, so a key pressed sooner
+ * (on a loaded machine, even after the lift is announced) is lost; a 0 ms timer set in the page
+ * now runs after it.
+ */
+export async function keyboardDragReady(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

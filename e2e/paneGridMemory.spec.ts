@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { expect, expectPaneToContain, snap, test, type ScenarioObject } from './fixtures'
+import { expect, expectPaneToContain, snap, test, type ScenarioObject, keyboardDragReady } from './fixtures'
 
 /**
  * The pane grid remembered per workspace, and its headers at 16 panes (issue 7, Workspace UI 1):
@@ -56,6 +56,7 @@ test('layout, a hidden pane, the tile order and a collapsed group survive a relo
   const announced = (text: string | RegExp) => page.locator('[id^="DndLiveRegion"]').filter({ hasText: text }).first()
   await pane(page, ids['gamma-job']!).getByRole('button', { name: "Move gamma-job's pane" }).focus()
   await page.keyboard.press('Space')
+  await keyboardDragReady(page)
   await expect(announced(new RegExp(`Picked up draggable item ${ids['gamma-job']}|moved over droppable area ${ids['gamma-job']}\\.`))).toBeAttached()
   await page.keyboard.press('ArrowLeft')
   await expect(announced(`moved over droppable area ${ids['alpha-job']}`)).toBeAttached()

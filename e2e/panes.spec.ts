@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
-import { expect, expectPaneToContain, paneText, snap, test, type ScenarioObject } from './fixtures'
+import { expect, expectPaneToContain, paneText, snap, test, type ScenarioObject, keyboardDragReady } from './fixtures'
 
 /**
  * The pane grid (SPEC §11, issue 7 item 2) on a scripted team: the leader prints 200 numbered lines,
@@ -125,6 +125,7 @@ test('the pane grid: layouts, hide and restore with scrollback, maximise, search
   // (the page has several drag areas, the task board's too, each with its live region: wait on the one that speaks)
   const announced = (text: string | RegExp) => page.locator('[id^="DndLiveRegion"]').filter({ hasText: text }).first()
   await page.keyboard.press('Space')
+  await keyboardDragReady(page)
   await expect(announced(new RegExp(`Picked up draggable item ${ALICE}|moved over droppable area ${ALICE}\\.`))).toBeAttached()
   await page.keyboard.press('ArrowLeft')
   await expect(announced(`moved over droppable area ${subagentId}`)).toBeAttached()

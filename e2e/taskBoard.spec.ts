@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { expect, snap, test, type ScenarioObject } from './fixtures'
+import { expect, snap, test, type ScenarioObject, keyboardDragReady } from './fixtures'
 
 /**
  * The task board (SPEC §9.6, §11; issue 8) in Chromium against the web host: tasks created and
@@ -207,6 +207,7 @@ test('the board works from the keyboard: a card lifted with Space moves up its c
   // board's live region announces, since a key pressed before the last move settled would be lost
   await card(page, 3).locator('.task-drag').focus()
   await page.keyboard.press('Space')
+  await keyboardDragReady(page)
   await expect(card(page, 3)).toHaveClass(/dragging/)
   await page.keyboard.press('ArrowUp')
   await announced(page, 'task:3 was moved over droppable area task:2')
@@ -217,6 +218,7 @@ test('the board works from the keyboard: a card lifted with Space moves up its c
   // Esc puts a lifted card back where it was
   await card(page, 1).locator('.task-drag').focus()
   await page.keyboard.press('Space')
+  await keyboardDragReady(page)
   await expect(card(page, 1)).toHaveClass(/dragging/)
   await page.keyboard.press('ArrowDown')
   await announced(page, 'task:1 was moved over droppable area task:2')
