@@ -25,13 +25,17 @@ export const USER_PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk
  * - `bash`: a shell command, analysed subcommand by subcommand.
  * - `tool`: decided by `Tool`/`Tool(specifier)` rules and the mode (e.g. Agent(Explore)); `tool` is the
  *   tool's name (optional: the engine also takes it from the decide context).
+ *   `grantsMode`: the call would start an agent in this permission mode (a teammate spawned with
+ *   `mode`); unless the caller already runs in a mode at least as permissive, that escalation asks
+ *   (refused in `plan` and `dontAsk`) whatever the allow rules say — a rule allows starting the
+ *   agent, not handing it more than its spawner has.
  * - `none`: always allowed (the agent's own bookkeeping: BashOutput, KillShell of its shells).
  */
 export type PermissionSubject =
   | { kind: 'read'; path: string }
   | { kind: 'edit'; path: string }
   | { kind: 'bash'; command: string }
-  | { kind: 'tool'; tool?: string; specifier?: string; readOnly: boolean }
+  | { kind: 'tool'; tool?: string; specifier?: string; readOnly: boolean; grantsMode?: 'acceptEdits' | 'bypassPermissions' }
   | { kind: 'none' }
 
 /**

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { relative, resolve, sep } from 'node:path'
 import { loadAgentDefinitions, type AgentDefinition, type AgentFileReport, type LoadedAgentDefinitions } from '../../runtime/agents'
+import { isWorkspaceTrusted } from '../../runtime/permissions/trust'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
 import { parseCommandArgs, UsageError } from '../io'
 
@@ -33,7 +34,8 @@ export async function agentsCommand(argv: string[], io: Partial<AgentsIo> = {}):
   const env = io.env ?? process.env
   const userHome = env.HOME || homedir()
   const write = io.stdout ?? ((text: string) => void process.stdout.write(text))
-  const loaded = await loadAgentDefinitions({ cwd, home: swarmdeskHome(env), userHome })
+  const home = swarmdeskHome(env)
+  const loaded = await loadAgentDefinitions({ cwd, home, userHome, projectTrusted: await isWorkspaceTrusted(home, cwd) })
   write(values.json ? JSON.stringify(loaded.files) + '\n' : renderTable(loaded, { cwd, userHome }))
   return 0
 }

@@ -26,7 +26,7 @@ describe('custom agent files', () => {
   it('reads a YAML list of tools and every optional field', async () => {
     const d = await makeAgentDirs()
     await d.write(d.cwd, '.swarmdesk/agents/fixer.md', agentFile(['name: fixer', 'description: Fixes', 'tools:', '  - Read', '  - Edit', 'disallowedTools: [Bash]', 'model: claude-opus-5-5', 'permissionMode: acceptEdits', 'maxTurns: 12', 'background: true', 'isolation: worktree', 'omitClaudeMd: true', 'color: green']))
-    const { definitions, files } = await loadAgentDefinitions(d)
+    const { definitions, files } = await loadAgentDefinitions({ ...d, projectTrusted: true })
     expect(files[0].warnings).toEqual([])
     expect(definitions.get('fixer')).toMatchObject({ tools: ['Read', 'Edit'], disallowedTools: ['Bash'], model: 'claude-opus-5-5', permissionMode: 'acceptEdits', maxTurns: 12, background: true, isolation: 'worktree', omitClaudeMd: true, color: 'green' })
   })

@@ -13,7 +13,21 @@ export interface LoadAgentDefinitionsOptions {
   home: string
   /** The person's home, for `~/.claude/agents/`; `os.homedir()` by default. */
   userHome?: string
+  /**
+   * Whether the workspace is trusted (SPEC §4 "Project trust": `<home>/trusted.json` or
+   * `--trust-project`). Until it is, a project definition cannot raise its agents' permission
+   * mode: see {@link UNTRUSTED_PROJECT_MODES}. False when omitted (fails closed).
+   */
+  projectTrusted?: boolean
 }
+
+/**
+ * Permission modes a project's own definition may only ask for once the workspace is trusted:
+ * the ones that let an agent act without a person's answer (SPEC §4: an untrusted workspace's
+ * settings cannot switch on `bypassPermissions`; a definition file shipped in a cloned repository
+ * is the same kind of input). `plan`, `dontAsk` and `default` only restrict, so they always apply.
+ */
+export const UNTRUSTED_PROJECT_MODES: ReadonlySet<string> = new Set(['bypassPermissions', 'acceptEdits'])
 
 /** What {@link loadAgentDefinitions} found. */
 export interface LoadedAgentDefinitions {
@@ -56,6 +70,7 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
     seenDirs.add(dir)
     for (const path of await markdownFiles(dir)) parsed.push(await readAgentFile(path, kind))
   }
+  if (options.projectTrusted !== true) for (const file of parsed) dropUntrustedMode(file)
   const winners = new Map<string, { report: AgentFileReport; definition: AgentDefinition }>()
   for (const { report, definition } of parsed) {
     if (!definition) continue
@@ -78,6 +93,21 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
   }
   for (const [name, { definition }] of winners) if (!definitions.has(name)) definitions.set(name, definition)
   return { definitions, files: parsed.map((p) => p.report), overriddenBuiltins }
+}
+
+/**
+ * A project definition's escalating `permissionMode` in an untrusted workspace: removed from the
+ * definition (its agents then run in the mode SPEC §4's precedence gives them without it) and
+ * reported as a warning on the file, naming the key and how to trust the workspace.
+ */
+function dropUntrustedMode(file: ParsedAgentFile): void {
+  const mode = file.definition?.permissionMode
+  if (!file.definition || file.definition.source.kind !== 'project' || mode === undefined || !UNTRUSTED_PROJECT_MODES.has(mode)) return
+  delete file.definition.permissionMode
+  file.report.warnings.push({
+    field: 'permissionMode',
+    message: `'${mode}' ignored: this workspace is not trusted, so its own agent definitions cannot raise the permission mode (trust the workspace in Settings, or pass --trust-project)`
+  })
 }
 
 async function readAgentFile(path: string, kind: 'project' | 'user'): Promise<ParsedAgentFile> {

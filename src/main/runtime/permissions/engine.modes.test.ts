@@ -96,6 +96,28 @@ describe('rules', () => {
     expect((await engine.decide({ kind: 'tool', specifier: 'x', readOnly: false }, { ...ctx, tool: 'WebFetch' })).decision).toBe('allow')
   })
 
+  it('asks before a spawn hands an agent more than its spawner has, whatever the allow rules say', async () => {
+    const engine = await t.engine()
+    const spawn = (grantsMode: 'acceptEdits' | 'bypassPermissions'): PermissionSubject => ({ kind: 'tool', tool: 'Agent', specifier: 'Explore', readOnly: true, grantsMode })
+    const decide = async (subject: PermissionSubject, mode: PermissionMode) => (await engine.decide(subject, { cwd: t.ws, mode })).decision
+    // Agent(Explore) is allowed by the workspace's rules: that covers starting it, not the mode it gets.
+    expect(await decide({ kind: 'tool', tool: 'Agent', specifier: 'Explore', readOnly: true }, 'default')).toBe('allow')
+    const table: Array<[PermissionMode, 'acceptEdits' | 'bypassPermissions', 'allow' | 'ask' | 'deny']> = [
+      ['default', 'acceptEdits', 'ask'],
+      ['default', 'bypassPermissions', 'ask'],
+      ['bubble', 'acceptEdits', 'ask'],
+      ['acceptEdits', 'acceptEdits', 'allow'],
+      ['acceptEdits', 'bypassPermissions', 'ask'],
+      ['plan', 'acceptEdits', 'deny'],
+      ['dontAsk', 'bypassPermissions', 'deny'],
+      ['bypassPermissions', 'bypassPermissions', 'allow'],
+      ['bypassPermissions', 'acceptEdits', 'allow']
+    ]
+    for (const [mode, grants, expected] of table) expect(await decide(spawn(grants), mode), `${mode} spawning into ${grants}`).toBe(expected)
+    // A deny rule still wins, even for a spawner in bypassPermissions.
+    expect(await decide({ kind: 'tool', tool: 'Agent', specifier: 'general-purpose', readOnly: true, grantsMode: 'acceptEdits' }, 'bypassPermissions')).toBe('deny')
+  })
+
   it('applies session allow rules for the agent that got them', async () => {
     const engine = await t.engine()
     const subject = { kind: 'bash', command: 'npm test' } as const

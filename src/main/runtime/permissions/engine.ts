@@ -73,6 +73,11 @@ function decideTool(name: string | undefined, subject: Extract<PermissionSubject
   const deny = match(ev.rules.deny)
   if (deny) return byRule('deny', deny, `${label} is denied by ${deny.text}`)
   if (ev.mode === 'bypassPermissions') return { decision: 'allow', reason: 'bypassPermissions mode' }
+  if (subject.grantsMode !== undefined && !(subject.grantsMode === 'acceptEdits' && ev.mode === 'acceptEdits')) {
+    const why = `${label} would start an agent in ${subject.grantsMode} mode, more than this agent's ${ev.mode} mode allows`
+    if (ev.mode === 'plan' || ev.mode === 'dontAsk') return { decision: 'deny', reason: `${why}; in ${ev.mode} mode that is refused` }
+    return { decision: 'ask', reason: `${why}: a person decides` }
+  }
   const ask = match(ev.rules.ask)
   if (ask) return byRule('ask', ask, `${label} asks by ${ask.text}`)
   const allow = match(ev.rules.allow)

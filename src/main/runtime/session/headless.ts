@@ -67,7 +67,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
   const settings = await loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], options.trustProject ?? false)
   for (const warning of settings.warnings) options.bus.emit({ type: 'notice', level: 'warning', message: warning, agentId: 'team-lead', agentName: 'team-lead' })
   const mode: PermissionMode = options.mode ?? settings.defaultMode ?? 'default'
-  const wiring = await loadSubagentWiring({ cwd, home: options.home, env })
+  const wiring = await loadSubagentWiring({ cwd, home: options.home, env, trustProject: options.trustProject })
   for (const path of await sweepWorkspaceWorktrees(cwd)) options.bus.emit({ type: 'notice', level: 'info', message: `Removed a stale clean worktree: ${path}`, agentId: 'team-lead', agentName: 'team-lead' })
   for (const n of definitionFileNotices(wiring.files)) options.bus.emit({ type: 'notice', level: n.level, message: n.message, agentId: 'team-lead', agentName: 'team-lead' })
   let model: ModelConnection | undefined

@@ -131,7 +131,14 @@ export const AgentTool: Tool<AgentInput> = {
   // Starting agents changes nothing by itself, except a teammate spawned into bypassPermissions:
   // it would do without asking what its spawner must ask for, so that spawn is decided like a
   // write (asks in default mode, refused in plan and dontAsk, allowed in bypassPermissions).
-  permissionSubject: (input) => ({ kind: 'tool', specifier: input.subagent_type ?? 'general-purpose', readOnly: !(input.name !== undefined && input.mode === 'bypassPermissions') }),
+  // Starting an agent only reads; spawning a teammate into a more permissive mode than its
+  // spawner's is an escalation the engine asks about (SECURITY.md "Modes granted through started agents").
+  permissionSubject: (input) => ({
+    kind: 'tool',
+    specifier: input.subagent_type ?? 'general-purpose',
+    readOnly: true,
+    ...(input.name !== undefined && (input.mode === 'bypassPermissions' || input.mode === 'acceptEdits') ? { grantsMode: input.mode } : {})
+  }),
   async call(input, ctx) {
     const { subagents: rt, self } = services(ctx)
     if (input.name !== undefined) return spawnTeammate(ctx, input)

@@ -1,5 +1,7 @@
 import { loadAgentDefinitions, resolveAgentModel, resolveSubagentTools, subagentModelOverride, type AgentFileReport } from '../agents'
+import { trustStatus } from '../permissions/trust'
 import type { SessionOptions } from '../session/session'
+import { TEAMMATE_TRUST_PROJECT_ENV } from '../session/setup'
 
 /** Environment variable: ms before a sync subagent moves to the background (SPEC §6.4); 0 = never. */
 export const AUTO_BACKGROUND_ENV = 'SWARMDESK_AUTO_BACKGROUND_MS'
@@ -8,9 +10,14 @@ export const AUTO_BACKGROUND_ENV = 'SWARMDESK_AUTO_BACKGROUND_MS'
  * The session's subagent configuration from the definitions visible in `cwd` (SPEC §5): the
  * loaded definitions, SPEC §5's tool filtering and model precedence, and the auto-background
  * delay. Also returns the definition files' reports, so callers can show what was wrong.
+ *
+ * The workspace counts as trusted (SPEC §4) when `trustProject` is set (`--trust-project`), when
+ * the environment carries a teammate's per-run trust, or when `<home>/trusted.json` lists it;
+ * until then project definitions cannot raise their agents' permission mode (loader.ts).
  */
-export async function loadSubagentWiring(options: { cwd: string; home: string; env: NodeJS.ProcessEnv }): Promise<{ subagents: NonNullable<SessionOptions['subagents']>; files: AgentFileReport[] }> {
-  const loaded = await loadAgentDefinitions({ cwd: options.cwd, home: options.home })
+export async function loadSubagentWiring(options: { cwd: string; home: string; env: NodeJS.ProcessEnv; trustProject?: boolean }): Promise<{ subagents: NonNullable<SessionOptions['subagents']>; files: AgentFileReport[] }> {
+  const projectTrusted = options.trustProject === true || options.env[TEAMMATE_TRUST_PROJECT_ENV] === '1' || (await trustStatus(options.home, options.cwd)).trusted
+  const loaded = await loadAgentDefinitions({ cwd: options.cwd, home: options.home, projectTrusted })
   const rawDelay = options.env[AUTO_BACKGROUND_ENV]
   const autoBackgroundMs = rawDelay !== undefined && rawDelay !== '' && Number.isFinite(Number(rawDelay)) && Number(rawDelay) >= 0 ? Number(rawDelay) : undefined
   return {

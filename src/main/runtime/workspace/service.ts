@@ -130,7 +130,7 @@ export class WorkspaceService {
     const prompter = new UiPrompter(cwd)
     const modelName = resolveModel(options.model ?? env.SWARMDESK_MODEL ?? DEFAULT_MODEL)
     const mode = options.mode ?? settings.defaultMode ?? 'default'
-    const wiring = await loadSubagentWiring({ cwd, home: options.home, env })
+    const wiring = await loadSubagentWiring({ cwd, home: options.home, env, trustProject: options.trustProject })
     const swept = await sweepWorkspaceWorktrees(cwd)
     const bus = new EventBus()
     const backends = createTeammateBackends({ bus, pty, prompter })

@@ -1,0 +1,127 @@
+/**
+ * Project trust for agent definitions (SPEC §4 "Project trust", §5): a definition file shipped in
+ * a workspace's own `.swarmdesk/agents/` or `.claude/agents/` cannot raise its agents' permission
+ * mode until the person trusts the workspace — the same rule as `bypassPermissions` in that
+ * workspace's settings. Runs the production wiring, a leader session in `default` mode, the
+ * scripted model over HTTP and real files; the question the person would see is recorded.
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { EventBus } from '../events/bus'
+import { ModelClient } from '../model/client'
+import { loadPermissionSettings, PermissionEngine } from '../permissions'
+import type { PermissionPromptRequest } from '../../../shared/permissions'
+import type { PermissionPrompter } from '../permissions/prompter'
+import { trustWorkspace } from '../permissions/trust'
+import { createPtyHost } from '../pty'
+import { startScriptedServer, validateScenario, type ScriptedServer } from '../scripted'
+import { runUntilSettled } from '../session/headless'
+import { TEAMMATE_TRUST_PROJECT_ENV } from '../session/setup'
+import { Session } from '../session/session'
+import { CORE_TOOLS } from '../tools/registry'
+import { loadSubagentWiring } from './wiring'
+
+const TEST_MS = 60_000
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c()
+})
+
+/** A git workspace whose project ships `deployer`, a definition asking for `bypassPermissions`. */
+function workspace(): { work: string; home: string; definition: string } {
+  const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-untrusted-')))
+  const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-untrustedhome-')))
+  cleanups.push(() => rmSync(work, { recursive: true, force: true }), () => rmSync(home, { recursive: true, force: true }))
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
+  mkdirSync(join(work, '.swarmdesk', 'agents'), { recursive: true })
+  const definition = join(work, '.swarmdesk', 'agents', 'deployer.md')
+  writeFileSync(definition, ['---', 'name: deployer', 'description: Deploys without asking', 'permissionMode: bypassPermissions', '---', 'You deploy.', ''].join('\n'))
+  return { work, home, definition }
+}
+
+/** The leader starts `deployer`, which writes `deployed.txt` in the workspace. */
+async function scriptedServer(): Promise<ScriptedServer> {
+  const server = await startScriptedServer({
+    scenario: validateScenario(
+      {
+        agents: {
+          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'deploy', prompt: 'deploy it', subagent_type: 'deployer' } }] }, { text: 'done' }],
+          deploy: [{ tools: [{ name: 'Write', input: { file_path: 'deployed.txt', content: 'shipped\n' } }] }, { text: 'deployed' }]
+        }
+      },
+      'untrusted definitions'
+    )
+  })
+  cleanups.push(() => server.close())
+  return server
+}
+
+/** Runs the scenario with a person who denies every question; returns what they were asked. */
+async function runDeploy(work: string, home: string, env: NodeJS.ProcessEnv = {}): Promise<PermissionPromptRequest[]> {
+  const server = await scriptedServer()
+  const asked: PermissionPromptRequest[] = []
+  const prompter: PermissionPrompter = {
+    prompt: async (question) => {
+      asked.push(question)
+      return { decision: 'deny', by: 'user', reason: 'not now' }
+    }
+  }
+  const pty = createPtyHost()
+  const settings = await loadPermissionSettings({ cwd: work, home })
+  const wiring = await loadSubagentWiring({ cwd: work, home, env })
+  const session = await Session.open({
+    cwd: work,
+    home,
+    model: 'claude-sonnet-5-5',
+    mode: 'default',
+    client: new ModelClient({ apiKey: 'k', baseURL: server.url, retryBaseDelayMs: 10 }),
+    bus: new EventBus(),
+    prompter,
+    engine: new PermissionEngine(settings),
+    pty,
+    tools: [...CORE_TOOLS],
+    subagents: wiring.subagents
+  })
+  cleanups.push(async () => {
+    await session.close()
+    await pty.dispose()
+  })
+  const end = await runUntilSettled(session, 'deploy')
+  expect(end.reason).toBe('completed')
+  return asked
+}
+
+describe('agent definitions of an untrusted workspace', () => {
+  it("cannot put their agents in bypassPermissions: the write asks the person, who denies it, and nothing is written", async () => {
+    const { work, home, definition } = workspace()
+    const wiring = await loadSubagentWiring({ cwd: work, home, env: {} })
+    expect(wiring.subagents.definitions().get('deployer')?.permissionMode).toBeUndefined()
+    expect(wiring.files.find((f) => f.source === definition)?.warnings).toEqual([
+      { field: 'permissionMode', message: expect.stringContaining("'bypassPermissions' ignored: this workspace is not trusted") }
+    ])
+
+    const asked = await runDeploy(work, home)
+    expect(asked).toHaveLength(1)
+    expect(asked[0]).toMatchObject({ tool: 'Write', agentName: 'deploy' })
+    expect(existsSync(join(work, 'deployed.txt'))).toBe(false)
+  }, TEST_MS)
+
+  it('keep their mode once the person trusts the workspace: the same write then runs without a question', async () => {
+    const { work, home } = workspace()
+    await trustWorkspace(home, work)
+    const asked = await runDeploy(work, home)
+    expect(asked).toEqual([])
+    expect(existsSync(join(work, 'deployed.txt'))).toBe(true)
+  }, TEST_MS)
+
+  it("honour a run's --trust-project, passed to teammates through the environment", async () => {
+    const { work, home } = workspace()
+    const viaOption = await loadSubagentWiring({ cwd: work, home, env: {}, trustProject: true })
+    expect(viaOption.subagents.definitions().get('deployer')?.permissionMode).toBe('bypassPermissions')
+    const viaEnv = await loadSubagentWiring({ cwd: work, home, env: { [TEAMMATE_TRUST_PROJECT_ENV]: '1' } })
+    expect(viaEnv.subagents.definitions().get('deployer')?.permissionMode).toBe('bypassPermissions')
+  })
+})
