@@ -67,7 +67,7 @@ export interface SessionOptions {
    * the leader's Agent tool then spawns teammates for calls with a `name`.
    */
   teammates?: Omit<TeammateSupervisorOptions, 'cwd' | 'sessionId' | 'bus' | 'team' | 'prompter' | 'enqueue'>
-  subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'autoBackgroundMs' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'>
+  subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'autoBackgroundMs' | 'maxConcurrentAgents' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'>
 }
 
 /** Thrown when a session is asked for something its state does not allow now; the message says why and what to do. */

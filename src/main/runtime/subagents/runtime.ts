@@ -33,6 +33,13 @@ export const MAX_AGENT_DEPTH = 5
 /** A sync subagent still running after this long moves to the background (SPEC §6.4), ms. */
 export const DEFAULT_AUTO_BACKGROUND_MS = 120_000
 
+/**
+ * Subagents and forks one session may have running at once (issue 10: a model that keeps spawning
+ * agents is stopped by the depth cap and by this). Swarmdesk's own bound, above the 32 concurrent
+ * background agents `bench/subagents` measures; `SWARMDESK_MAX_CONCURRENT_AGENTS` changes it.
+ */
+export const DEFAULT_MAX_CONCURRENT_AGENTS = 64
+
 /** Everything the subagent runtime of one session shares. */
 export interface SubagentRuntimeOptions {
   cwd: string
@@ -53,6 +60,8 @@ export interface SubagentRuntimeOptions {
   resolveModel: (definition: SubagentDefinition, argument: string | undefined, parentModel: string) => { model: string; source: string }
   /** 0 = never auto-background. Default {@link DEFAULT_AUTO_BACKGROUND_MS}. */
   autoBackgroundMs?: number
+  /** Agents running at once before a new spawn is refused. Default {@link DEFAULT_MAX_CONCURRENT_AGENTS}. */
+  maxConcurrentAgents?: number
   /** Background agents' permission questions go to the leader's queue (true, default) or are denied. */
   bubblePermissions?: boolean
   /**
@@ -102,6 +111,8 @@ export class SubagentRuntime {
   /** Project context per directory, read once per session: a child's prompt shows the snapshot taken at its first use. */
   private readonly contexts = new Map<string, Promise<ProjectContext>>()
   private readonly listeners = new Set<() => void>()
+  /** Spawns past the capacity check whose task is not registered yet (they await worktrees and context). */
+  private starting = 0
 
   /**
    * Switches fork and coordinator mode (SPEC §7, §10); coordinator wins, so forks are off with it.
@@ -128,6 +139,36 @@ export class SubagentRuntime {
    * @returns the task; its `done` resolves when it has ended and cleaned up.
    */
   async spawn(spec: SpawnSpec): Promise<AgentTaskState> {
+    return this.withCapacity(() => this.spawnAgent(spec))
+  }
+
+  /** Agents of this session that have not ended: running tasks, and spawns being prepared. */
+  get runningCount(): number {
+    let n = this.starting
+    for (const task of this.tasks.values()) if (task.status === 'running') n++
+    return n
+  }
+
+  /**
+   * Runs `start` holding one slot of the session's concurrent-agent cap, taken before the first
+   * await so agents launched in one assistant message cannot all slip past the check.
+   * @throws ToolError when {@link runningCount} has reached the cap; nothing was started.
+   */
+  private async withCapacity<T>(start: () => Promise<T>): Promise<T> {
+    const cap = this.options.maxConcurrentAgents ?? DEFAULT_MAX_CONCURRENT_AGENTS
+    const running = this.runningCount
+    if (running >= cap) {
+      throw new ToolError(`${running} agents are already running in this session, the most it allows at once (${cap}). Wait for their task notifications, or stop one with TaskStop, before starting another; or do this part yourself.`)
+    }
+    this.starting++
+    try {
+      return await start()
+    } finally {
+      this.starting--
+    }
+  }
+
+  private async spawnAgent(spec: SpawnSpec): Promise<AgentTaskState> {
     const { parent, definition } = spec
     const agentId = newAgentId()
     const depth = parent.depth + 1
@@ -168,6 +209,10 @@ export class SubagentRuntime {
    * results and the directive. Runs in the background, 200 turns at most, permission mode `bubble`.
    */
   async spawnFork(spec: { parent: ParentAgent; description: string; directive: string; fromPrompt?: boolean; isolated?: boolean }): Promise<AgentTaskState> {
+    return this.withCapacity(() => this.startFork(spec))
+  }
+
+  private async startFork(spec: { parent: ParentAgent; description: string; directive: string; fromPrompt?: boolean; isolated?: boolean }): Promise<AgentTaskState> {
     const { parent } = spec
     const source = parent.forkSource()
     const agentId = newAgentId()

@@ -1,10 +1,25 @@
 import { loadAgentDefinitions, resolveAgentModel, resolveSubagentTools, subagentModelOverride, type AgentFileReport } from '../agents'
 import { trustStatus } from '../permissions/trust'
 import type { SessionOptions } from '../session/session'
-import { TEAMMATE_TRUST_PROJECT_ENV } from '../session/setup'
+import { RunUsageError, TEAMMATE_TRUST_PROJECT_ENV } from '../session/setup'
 
 /** Environment variable: ms before a sync subagent moves to the background (SPEC §6.4); 0 = never. */
 export const AUTO_BACKGROUND_ENV = 'SWARMDESK_AUTO_BACKGROUND_MS'
+
+/** Environment variable: subagents and forks a session may run at once (a positive integer); see DEFAULT_MAX_CONCURRENT_AGENTS. */
+export const MAX_CONCURRENT_AGENTS_ENV = 'SWARMDESK_MAX_CONCURRENT_AGENTS'
+
+/**
+ * The concurrent-agent cap from the environment, undefined when unset.
+ * @throws RunUsageError when it is set but not a positive integer (a typo must not lift the cap).
+ */
+function maxConcurrentAgentsFrom(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env[MAX_CONCURRENT_AGENTS_ENV]
+  if (raw === undefined || raw === '') return undefined
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 1) throw new RunUsageError(`${MAX_CONCURRENT_AGENTS_ENV} must be a positive whole number of agents; got '${raw}'. Unset it for the default.`)
+  return n
+}
 
 /**
  * The session's subagent configuration from the definitions visible in `cwd` (SPEC §5): the
@@ -18,6 +33,7 @@ export const AUTO_BACKGROUND_ENV = 'SWARMDESK_AUTO_BACKGROUND_MS'
 export async function loadSubagentWiring(options: { cwd: string; home: string; env: NodeJS.ProcessEnv; trustProject?: boolean }): Promise<{ subagents: NonNullable<SessionOptions['subagents']>; files: AgentFileReport[] }> {
   const projectTrusted = options.trustProject === true || options.env[TEAMMATE_TRUST_PROJECT_ENV] === '1' || (await trustStatus(options.home, options.cwd)).trusted
   const loaded = await loadAgentDefinitions({ cwd: options.cwd, home: options.home, projectTrusted })
+  const maxConcurrentAgents = maxConcurrentAgentsFrom(options.env)
   const rawDelay = options.env[AUTO_BACKGROUND_ENV]
   const autoBackgroundMs = rawDelay !== undefined && rawDelay !== '' && Number.isFinite(Number(rawDelay)) && Number(rawDelay) >= 0 ? Number(rawDelay) : undefined
   return {
@@ -30,7 +46,8 @@ export async function loadSubagentWiring(options: { cwd: string; home: string; e
       },
       resolveModel: (definition, argument, parentModel) =>
         resolveAgentModel({ envOverride: subagentModelOverride(options.env), callModel: argument, definitionModel: definition.model, parentModel }),
-      ...(autoBackgroundMs !== undefined ? { autoBackgroundMs } : {})
+      ...(autoBackgroundMs !== undefined ? { autoBackgroundMs } : {}),
+      ...(maxConcurrentAgents !== undefined ? { maxConcurrentAgents } : {})
     }
   }
 }
