@@ -3,7 +3,7 @@ import type { PermissionDecision } from '../../../shared/permissions'
 import { ACCEPT_EDITS_COMMANDS, commandEffects, DANGEROUS_ENV_NAMES, READ_ONLY_NO_FILE_COMMANDS, type ArgValue } from '../../../shared/readOnlyCommands'
 import { byRule, decidePath, PLAN_DENIAL, strictest, type Evaluation } from './evaluation'
 import { expandGlob, GlobTooWideError, hasGlob } from './globs'
-import { canonicalPath, fileSystemCase, foldName } from './paths'
+import { canonicalPath, fileSystemCase, foldName, PathLoopError } from './paths'
 import { bashRuleMatches, type PermissionRule } from './rules'
 import { lexShell, ShellUnsupportedError, type ShellNode, type ShellRedirect, type ShellWord } from './shellLexer'
 
@@ -192,6 +192,12 @@ async function changeDirectory(argv: ArgValue[], state: WalkState, ev: Evaluatio
     return undefined
   }
   out.push(await decidePath('read', target, state.cwd, ev))
-  state.cwd = await canonicalPath(target, state.cwd)
+  try {
+    state.cwd = await canonicalPath(target, state.cwd)
+  } catch (e) {
+    // decidePath has already asked or refused for this directory; later parts cannot be placed.
+    if (!(e instanceof PathLoopError)) throw e
+    state.cwd = null
+  }
   return undefined
 }

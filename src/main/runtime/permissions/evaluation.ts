@@ -1,5 +1,5 @@
 import type { PermissionDecision, PermissionMode } from '../../../shared/permissions'
-import { canonicalPath, isWithin, PathLoopError, protectedReason } from './paths'
+import { canonicalPath, isWithin, PathLoopError, PathTooLongError, protectedReason } from './paths'
 import { pathRuleMatches, rulePattern, type PermissionRule } from './rules'
 import type { LoadedSettings } from './settings'
 
@@ -80,6 +80,7 @@ export async function decidePath(kind: 'read' | 'edit', rawPath: string, cwd: st
   try {
     target = await canonicalPath(rawPath, cwd)
   } catch (e) {
+    if (e instanceof PathTooLongError) return { decision: 'deny', reason: e.message }
     if (e instanceof PathLoopError) return { decision: 'ask', reason: e.message }
     throw e
   }

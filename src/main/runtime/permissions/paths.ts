@@ -42,10 +42,26 @@ export class PathLoopError extends PermissionsError {
 }
 
 /**
+ * The longest path the engine resolves, in bytes: Linux's PATH_MAX (`<linux/limits.h>`, 4096,
+ * the terminating NUL included). The kernel refuses longer paths (ENAMETOOLONG), so no tool can
+ * use one; resolving a model's multi-megabyte "path" segment by segment would only burn time.
+ */
+export const MAX_PATH_BYTES = 4096
+
+/** Thrown for a path longer than {@link MAX_PATH_BYTES}: no file can have it, so the engine refuses it rather than asking (a PathLoopError for callers that only know that one). */
+export class PathTooLongError extends PathLoopError {
+  override name = 'PathTooLongError'
+}
+
+/**
  * The canonical absolute form of `p` (absolute, or relative to `cwd`).
  * @throws PathLoopError when resolving needs more than 40 links.
+ * @throws PathTooLongError when `p` (or `cwd` joined with it) is {@link MAX_PATH_BYTES} bytes or longer.
  */
 export async function canonicalPath(p: string, cwd: string): Promise<string> {
+  if (p.length >= MAX_PATH_BYTES || Buffer.byteLength(path.join(path.isAbsolute(p) ? '' : cwd, p)) >= MAX_PATH_BYTES) {
+    throw new PathTooLongError(`a path of ${Buffer.byteLength(p)} bytes (${JSON.stringify(p.slice(0, 60))}…) is longer than the ${MAX_PATH_BYTES - 1} bytes a path may have; no file has it`)
+  }
   const pending = path.resolve(cwd, '.').split('/').filter(Boolean)
   if (path.isAbsolute(p)) pending.length = 0
   pending.push(...p.split('/'))
