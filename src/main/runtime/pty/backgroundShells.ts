@@ -1,4 +1,4 @@
-import type { BackgroundShells, BackgroundShellStatus, PtyHost, PtyProcess } from '../tools/types'
+import type { BackgroundShells, BackgroundShellStatus, LineFilter, PtyHost, PtyProcess } from '../tools/types'
 import { TailBuffer } from './outputBuffers'
 import { cleanTerminalOutput } from './terminalText'
 
@@ -66,7 +66,7 @@ export function createBackgroundShells(host: PtyHost, options: BackgroundShellsO
     return { shellId }
   }
 
-  function read(shellId: string, filter?: RegExp): BackgroundShellStatus | undefined {
+  function read(shellId: string, filter?: LineFilter): BackgroundShellStatus | undefined {
     const entry = shells.get(shellId)
     if (!entry) return undefined
     let { text, droppedChars } = entry.unread.take()
@@ -104,12 +104,12 @@ export function createBackgroundShells(host: PtyHost, options: BackgroundShellsO
   }
 }
 
-/** Lines of `text` matching `filter`; a `g`/`y` regex's `lastIndex` is reset for every line. */
-function keepMatchingLines(text: string, filter: RegExp): string {
+/** Lines of `text` matching `filter`; a `g`/`y` RegExp's `lastIndex` is reset for every line. */
+function keepMatchingLines(text: string, filter: LineFilter): string {
   const endsWithNewline = text.endsWith('\n')
   const lines = (endsWithNewline ? text.slice(0, -1) : text).split('\n')
   const kept = lines.filter((line) => {
-    filter.lastIndex = 0
+    if (filter instanceof RegExp) filter.lastIndex = 0
     return filter.test(line)
   })
   return kept.length > 0 ? kept.join('\n') + (endsWithNewline ? '\n' : '') : ''

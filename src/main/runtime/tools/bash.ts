@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { PtyRunResult, Tool, ToolContext, ToolResult } from './types'
+import { ToolError, type PtyRunResult, type Tool, type ToolContext, type ToolResult } from './types'
 import { formatOutputForModel } from './bashFormat'
 
 /** Default and maximum of Bash `timeout`, in ms (Claude Code's values: 2 and 10 minutes). */
@@ -46,6 +46,7 @@ export const BashTool: Tool<BashInput> = {
   isConcurrencySafe: () => false,
   permissionSubject: (input) => ({ kind: 'bash', command: input.command }),
   async call(input, ctx) {
+    assertCommandFits(input.command)
     if (input.run_in_background) return startInBackground(input, ctx)
     const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS
     const result = await ctx.pty.run({
@@ -56,6 +57,21 @@ export const BashTool: Tool<BashInput> = {
       onData: ctx.onOutput
     })
     return formatRunResult(result, timeoutMs)
+  }
+}
+
+/**
+ * The longest command the PTY host can hand to bash, in bytes: the command travels as one argument
+ * of `bash -c` (pty/completionMarker.ts), and Linux refuses any single argument of
+ * MAX_ARG_STRLEN = 32 pages = 131,072 bytes or more (`<linux/binfmts.h>`), the NUL included.
+ */
+export const MAX_COMMAND_BYTES = 131_071
+
+/** @throws ToolError naming the size and the way out when `command` cannot be passed to bash. */
+function assertCommandFits(command: string): void {
+  const bytes = Buffer.byteLength(command)
+  if (bytes > MAX_COMMAND_BYTES) {
+    throw new ToolError(`The command is ${bytes} bytes; a command may be at most ${MAX_COMMAND_BYTES} bytes. Write long scripts or data to a file with the Write tool and run that file (e.g. bash script.sh).`)
   }
 }
 

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { capForModel } from './bashFormat'
 import { unknownShellError } from './shellIds'
-import { ToolError, type BackgroundShellStatus, type Tool } from './types'
+import { ToolError, type BackgroundShellStatus, type LineFilter, type Tool } from './types'
+import { compileGrepPattern } from './grepEngine'
 
 /** BashOutput input, Claude Code's fields (SPEC §3). */
 export const BashOutputInputSchema = z.object({
@@ -46,11 +47,16 @@ export const BashOutputTool: Tool<BashOutputInput> = {
   }
 }
 
-function compileFilter(source: string): RegExp {
+/**
+ * The filter as a Grep pattern (grepEngine.ts): the same syntax, and a pattern that would make a
+ * backtracking engine run for minutes on a long output line runs in linear time instead.
+ * @throws ToolError naming what is wrong with the pattern.
+ */
+function compileFilter(source: string): LineFilter {
   try {
-    return new RegExp(source)
+    return compileGrepPattern(source, { ignoreCase: false, multiline: false })
   } catch (error) {
-    throw new ToolError(`Invalid filter regular expression ${JSON.stringify(source)}: ${(error as Error).message}`)
+    throw new ToolError(`Invalid filter regular expression ${JSON.stringify(source)}: ${(error as Error).message.replace(/^Invalid regex "[^]*?": /, '')}`)
   }
 }
 

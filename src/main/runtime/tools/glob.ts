@@ -68,7 +68,13 @@ async function globTool(input: GlobInput, ctx: ToolContext): Promise<ToolResult>
   const walkRoot = join(searchDir, scan.base)
   if (!(await isDirectory(walkRoot))) return { content: 'No files found' }
 
-  const matches = picomatch(pattern, { dot: false })
+  let matches: (path: string) => boolean
+  try {
+    matches = picomatch(pattern, { dot: false })
+  } catch (error) {
+    // picomatch refuses patterns it cannot compile (e.g. longer than 65,536 characters).
+    throw new ToolError(`Invalid glob pattern (${pattern.length} characters): ${(error as Error).message}. Use a shorter pattern such as "src/**/*.ts".`)
+  }
   const files = await walkFiles({
     root: walkRoot,
     gitignore: false,

@@ -34,8 +34,8 @@ const GrepInput = z.object({
 export type GrepInput = z.infer<typeof GrepInput>
 
 /**
- * Grep (SPEC §3): regex search in pure JS (no ripgrep binary needed), ripgrep-like output with
- * absolute paths:
+ * Grep (SPEC §3): regex search in pure JS (no ripgrep binary needed) in ripgrep's default regex
+ * syntax, never backtracking catastrophically (grepEngine.ts), ripgrep-like output with absolute paths:
  * - files_with_matches (default): `Found N files` then one path per line, newest first by mtime
  *   (as Claude Code); `No files found`.
  * - content: `path:line:text` (line numbers by default), context lines `path-line-text`, `--`
@@ -65,7 +65,7 @@ export const GrepTool: Tool<GrepInput> = {
 
 async function grepTool(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
   const multiline = input.multiline === true
-  const regex = compileGrepPattern(input.pattern, { ignoreCase: input['-i'] === true, multiline })
+  const matcher = compileGrepPattern(input.pattern, { ignoreCase: input['-i'] === true, multiline })
   const fileFilter = buildFileFilter(input.glob, input.type)
   const root = resolveToolPath(ctx.cwd, input.path ?? '.')
   const rootStats = await statRoot(root)
@@ -75,7 +75,7 @@ async function grepTool(input: GrepInput, ctx: ToolContext): Promise<ToolResult>
   const hits = await searchFiles({
     root,
     rootIsFile: !rootStats.isDirectory,
-    regex,
+    matcher,
     multiline,
     fileFilter,
     keepLines: mode === 'content',

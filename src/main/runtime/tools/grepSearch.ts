@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises'
 import { relative, sep } from 'node:path'
 import { hasBinaryExtension, looksBinary } from './binary'
 import { ancestorIgnoreLayers } from './gitignore'
-import { matchingLines } from './grepEngine'
+import { matchingLines, type GrepMatcher } from './grepEngine'
 import type { FileMatches } from './grepFormat'
 import { mapInSlices } from './pool'
 import { throwIfAborted, walkFiles } from './walk'
@@ -18,7 +18,7 @@ export interface GrepSearchOptions {
   /** Absolute path of the directory (walked) or the file (searched whatever its name) to search. */
   root: string
   rootIsFile: boolean
-  regex: RegExp
+  matcher: GrepMatcher
   multiline: boolean
   /** Filter over paths relative to `root`, POSIX separators (from `glob`/`type`). */
   fileFilter: (relativePath: string) => boolean
@@ -66,7 +66,7 @@ function searchOne(path: string, scratch: Buffer, options: GrepSearchOptions): F
   if (text.includes('\r')) text = text.replace(/\r\n/g, '\n')
   const lines = text.split('\n')
   if (lines[lines.length - 1] === '') lines.pop()
-  const matched = matchingLines(text, lines, options.regex, options.multiline).filter((line) => line < lines.length)
+  const matched = matchingLines(text, lines, options.matcher, options.multiline).filter((line) => line < lines.length)
   if (matched.length === 0) return undefined
   return { path, lines: options.keepLines ? lines : [], matched }
 }

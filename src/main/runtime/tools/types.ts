@@ -155,7 +155,7 @@ export interface BackgroundShellStatus {
 export interface BackgroundShells {
   start(options: { command: string; cwd: string; env?: Record<string, string>; onData?: (data: string) => void }): { shellId: string }
   /** Reads new output since the last read, optionally only lines matching `filter`. Undefined for an unknown id. */
-  read(shellId: string, filter?: RegExp): BackgroundShellStatus | undefined
+  read(shellId: string, filter?: LineFilter): BackgroundShellStatus | undefined
   /** Kills one shell's process group; false for an unknown or already finished id. */
   kill(shellId: string): Promise<boolean>
   /** Kills every shell this agent owns (agent cleanup). */
@@ -164,4 +164,9 @@ export interface BackgroundShells {
   runningCount(): number
   /** Every shell this agent started, oldest first (for error messages naming the valid ids). */
   list?(): Array<{ shellId: string; command: string; status: BackgroundShellStatus['status'] }>
+}
+
+/** Decides whether one line of output is kept (BashOutput's `filter`): a RegExp, or a Grep pattern's matcher. */
+export interface LineFilter {
+  test(line: string): boolean
 }
