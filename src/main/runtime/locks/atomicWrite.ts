@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { linkSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
+import { linkSync, renameSync, unlinkSync } from 'node:fs'
+import { writeNewFileSync } from '../storage/diskWrites'
 import { basename, dirname, join } from 'node:path'
 
 /**
@@ -11,7 +12,7 @@ import { basename, dirname, join } from 'node:path'
 export function writeFileAtomicSync(path: string, text: string): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   try {
-    writeFileSync(tmp, text)
+    writeNewFileSync(tmp, text)
     renameSync(tmp, path)
   } catch (error) {
     try {
@@ -30,7 +31,7 @@ export function writeFileAtomicSync(path: string, text: string): void {
  */
 export function createFileExclusiveSync(path: string, text: string): boolean {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.new`)
-  writeFileSync(tmp, text)
+  writeNewFileSync(tmp, text)
   try {
     linkSync(tmp, path)
     return true

@@ -1,6 +1,7 @@
-import { closeSync, openSync, promises as fs, renameSync, writeFileSync } from 'node:fs'
+import { promises as fs, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { MailboxMessageSchema, type MailboxMessage } from '../../../shared/mailbox'
+import { writeAllSync, writeNewFileSync } from '../storage/diskWrites'
 import { TeamGoneError } from './errors'
 import { isMessageFile, type InboxPaths } from './names'
 
@@ -89,12 +90,7 @@ export async function deliver(paths: InboxPaths, message: MailboxMessage, fsync 
  * calls themselves, and CPU is what 32 writers on two cores run short of (burst benchmark).
  */
 function writeThenRename(tmp: string, dest: string, data: string): void {
-  const fd = openSync(tmp, 'wx')
-  try {
-    writeFileSync(fd, data, 'utf8')
-  } finally {
-    closeSync(fd)
-  }
+  writeNewFileSync(tmp, data)
   renameSync(tmp, dest)
 }
 
@@ -102,11 +98,14 @@ function writeThenRename(tmp: string, dest: string, data: string): void {
 async function writeSyncedThenRename(tmp: string, dest: string, data: string): Promise<void> {
   const handle = await fs.open(tmp, 'wx')
   try {
-    await handle.writeFile(data, 'utf8')
+    writeAllSync(handle.fd, data, tmp)
     await handle.sync()
-  } finally {
+  } catch (error) {
     await handle.close()
+    await fs.rm(tmp, { force: true })
+    throw error
   }
+  await handle.close()
   await fs.rename(tmp, dest)
 }
 

@@ -268,19 +268,22 @@ export class Session {
    * Runs the agent loop on a person's message until the model ends its turn (or a limit, abort
    * or error ends it). Every event goes to the bus; every message to the transcript.
    * @throws Error when the session is closed or a prompt is already running.
+   * @throws TranscriptWriteError when the transcript cannot be written (a full disk): the turn is
+   *   stopped and the session stays usable; the transcript keeps its last whole line.
    */
   async prompt(text?: string): Promise<QueryEnd> {
     if (this.closed) throw new Error('This session is closed; open a new one or resume it.')
     if (this.current) throw new Error('The leader is already working on a prompt; wait for it or stop it first.')
     if (text === undefined && this.pending.length === 0) throw new Error('Nothing to work on: no prompt and no queued notification.')
-    const controller = new AbortController()
-    this.current = controller
     if (text !== undefined) {
       const userMessage: MessageParam = { role: 'user', content: [...(this.pendingRepair ?? []), { type: 'text', text }] }
+      // Recorded first: a transcript that cannot be written (a full disk) refuses the prompt with nothing changed.
+      this.transcript.append('user', userMessage)
       this.pendingRepair = undefined
       this.messages.push(userMessage)
-      this.transcript.append('user', userMessage)
     }
+    const controller = new AbortController()
+    this.current = controller
     this.emit({ type: 'agent_state', state: 'running' })
     try {
       const loop = query({
@@ -326,7 +329,20 @@ export class Session {
       for (;;) {
         const step = await loop.next()
         if (step.done) return step.value
-        sink(step.value)
+        try {
+          sink(step.value)
+        } catch (error) {
+          // The turn cannot be recorded (TranscriptWriteError): stop it, and let it end — its tools and shells cleaned up — before failing.
+          controller.abort()
+          try {
+            while (!(await loop.next()).done) {
+              // events of a stopped turn are not recorded
+            }
+          } catch {
+            // the recording failure is the error to report
+          }
+          throw error
+        }
       }
     } finally {
       this.current = undefined

@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto'
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { appendRecordSync } from '../storage/diskWrites'
 import { TRANSCRIPT_SCHEMA_VERSION, type TranscriptEntry } from './schema'
+
+/** A transcript line could not be written (disk full, device error); the file is as it was before the call. */
+export class TranscriptWriteError extends Error {
+  override readonly name = 'TranscriptWriteError'
+}
 
 /**
  * Appends one agent's transcript as JSONL (SPEC §6.10): append-only, never rewritten. Each line
  * goes to the kernel in a single `write(2)` on an `O_APPEND` descriptor as soon as it is
  * recorded, so a process killed at any instant leaves every earlier line intact and at most the
- * line being written torn (the reader skips a torn last line).
+ * line being written torn (the reader skips a torn last line). A write the device refuses (a full
+ * disk) is undone — the file cut back to its last whole line — and throws {@link TranscriptWriteError}.
  */
 export class TranscriptWriter {
   private fd: number | undefined
@@ -28,7 +35,10 @@ export class TranscriptWriter {
     this.lastUuid = parentUuid
   }
 
-  /** Appends an API message (`user`/`assistant`) or a `system` entry; returns the line written. */
+  /**
+   * Appends an API message (`user`/`assistant`) or a `system` entry; returns the line written.
+   * @throws TranscriptWriteError when the device refuses the write; nothing of the line remains.
+   */
   append(type: TranscriptEntry['type'], message: unknown, subtype?: string, response?: Pick<TranscriptEntry, 'usage' | 'model'>): TranscriptEntry {
     if (this.fd === undefined) throw new Error(`Transcript ${this.path} is closed; nothing more can be appended.`)
     const entry: TranscriptEntry = {
@@ -43,7 +53,13 @@ export class TranscriptWriter {
       ...(response?.usage ? { usage: response.usage } : {}),
       ...(response?.model ? { model: response.model } : {})
     }
-    writeSync(this.fd, JSON.stringify(entry) + '\n')
+    try {
+      appendRecordSync(this.fd, JSON.stringify(entry) + '\n', this.path)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      const why = code === 'ENOSPC' ? 'the disk is full' : (error as Error).message
+      throw new TranscriptWriteError(`Cannot record to the transcript ${this.path}: ${why}. The transcript is unchanged (up to its last whole line); free some space, then resume the session.`, { cause: error })
+    }
     this.lastUuid = entry.uuid
     return entry
   }

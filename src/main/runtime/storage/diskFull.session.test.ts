@@ -1,0 +1,74 @@
+/**
+ * A disk that fills up while the leader works (issue 10 "Disk"): the turn stops with a clear
+ * error instead of running on unrecorded, its tool does not run, the transcript keeps only whole
+ * lines, and the session is usable again once there is room. Real session, scripted model over
+ * HTTP, real files; the full disk comes from the write seam of diskWrites.ts.
+ */
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { EventBus } from '../events/bus'
+import { ModelClient } from '../model/client'
+import { loadPermissionSettings, PermissionEngine } from '../permissions'
+import { createPtyHost } from '../pty'
+import { startScriptedServer, validateScenario } from '../scripted'
+import { Session } from '../session/session'
+import { CORE_TOOLS } from '../tools/registry'
+import { readTranscript, TranscriptWriteError } from '../transcripts'
+import { simulateWriteFaults } from './diskWrites'
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c()
+})
+
+describe('the leader when the disk fills up', () => {
+  it('stops the turn with a TranscriptWriteError before its tool runs, keeps the transcript whole, and works again once there is room', async () => {
+    const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-fullwork-')))
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-fullhome-')))
+    cleanups.push(() => rmSync(work, { recursive: true, force: true }), () => rmSync(home, { recursive: true, force: true }))
+    const server = await startScriptedServer({
+      scenario: validateScenario({ agents: { 'team-lead': [{ tools: [{ name: 'Write', input: { file_path: 'out.txt', content: 'x' } }] }, { when: 'again', text: 'recorded' }] } }, 'disk full')
+    })
+    cleanups.push(() => server.close())
+    const pty = createPtyHost()
+    const bus = new EventBus()
+    const session = await Session.open({
+      cwd: work,
+      home,
+      model: 'claude-sonnet-5-5',
+      mode: 'bypassPermissions',
+      client: new ModelClient({ apiKey: 'k', baseURL: server.url, retryBaseDelayMs: 10 }),
+      bus,
+      prompter: { prompt: async () => ({ decision: 'allow', by: 'user' }) },
+      engine: new PermissionEngine(await loadPermissionSettings({ cwd: work, home })),
+      pty,
+      tools: [...CORE_TOOLS]
+    })
+    cleanups.push(async () => {
+      await session.close()
+      await pty.dispose()
+    })
+    let endFaults: (() => void) | undefined
+    cleanups.push(() => endFaults?.())
+    // The disk fills up once the prompt is recorded: the assistant's answer cannot be.
+    const sub = bus.onEvent((e) => {
+      if (e.type === 'agent_state' && e.state === 'running' && !endFaults) endFaults = simulateWriteFaults({ matches: (p) => p === session.transcriptPath, bytesLeft: 100 })
+    })
+    await expect(session.prompt('write the file')).rejects.toThrow(TranscriptWriteError)
+    sub.dispose()
+    expect(session.busy).toBe(false)
+    expect(existsSync(join(work, 'out.txt'))).toBe(false)
+    const torn = readFileSync(session.transcriptPath, 'utf8')
+    expect(torn.endsWith('\n')).toBe(true)
+    expect(readTranscript(session.transcriptPath)).toMatchObject({ warnings: [], entries: [{ type: 'user' }] })
+
+    endFaults!()
+    const end = await session.prompt('again')
+    expect(end).toMatchObject({ reason: 'completed', finalText: 'recorded' })
+    const { entries, warnings } = readTranscript(session.transcriptPath)
+    expect(warnings).toEqual([])
+    expect(entries.at(-1)).toMatchObject({ type: 'assistant' })
+  })
+})
