@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import type { Session } from 'electron'
 import { createAppOrigin } from './origin'
@@ -60,5 +62,15 @@ describe('the app session', () => {
     const dev = contentSecurityPolicy('http://localhost:5173/')
     expect(dev).toContain("script-src 'self' 'unsafe-inline';")
     expect(dev).toContain("connect-src 'self' ws://localhost:5173")
+  })
+})
+
+describe("the renderer page's own policy", () => {
+  it('is the header policy: over file:// the <meta> in index.html is the only CSP Chromium applies', () => {
+    const html = readFileSync(join(__dirname, '..', '..', 'renderer', 'index.html'), 'utf8')
+    const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1]
+    // frame-ancestors is ignored in a <meta>; the window is never framed anyway (no webviews, no frames)
+    const header = contentSecurityPolicy().split('; ').filter((d) => !d.startsWith('frame-ancestors'))
+    expect(meta?.split('; ')).toEqual(header)
   })
 })
