@@ -51,9 +51,6 @@ vi.mock('electron', async () => {
     }
     loadFile = async (path: string) => void this.record.loaded.push(path)
     loadURL = async (url: string) => void this.record.loaded.push(url)
-    once(event: string, listener: (...args: unknown[]) => void): this {
-      return super.once(event, listener)
-    }
     isMinimized = () => false
     isDestroyed = () => false
     restore = () => undefined
