@@ -43,6 +43,8 @@ test('a second folder opens from the workspace menu in a new tab with its own le
     const tabInput = tab.getByRole('textbox', { name: 'Message to the leader' })
     await expect(tabInput).toBeEnabled()
     await expect(tab.getByText(second, { exact: true })).toBeVisible()
+    await expect(tab).toHaveTitle(`${basename(second)} — Swarmdesk`)
+    await expect(page).toHaveTitle(`${basename(served.cwd)} — Swarmdesk`)
     await expect(tab.getByRole('button', { name: `Workspace ${basename(second)}: open another folder or a recent one` })).toBeVisible()
 
     // a prompt there runs against that workspace's scripted leader, and shows only in that tab

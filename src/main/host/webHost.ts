@@ -112,6 +112,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (!(await stat(index).catch(() => undefined))?.isFile()) {
       return sendText(res, 503, `The Swarmdesk UI is not built (${index} is missing). Run \`npm run build\`, then reload this page.`, headers)
     }
+    const wanted = url.searchParams.get(WORKSPACE_PARAM)
+    if (wanted !== null && options.workspaces && url.pathname === '/' && !options.workspaces(wanted)) {
+      return sendText(res, 404, `No open workspace '${wanted}' (the host was restarted since this tab opened it?). Open its folder again from the workspace menu of another tab.`, headers)
+    }
     const found = await lookupStatic(options.staticDir, url.pathname)
     if (found.kind === 'malformed') return sendText(res, 400, 'Bad request path.', headers)
     if (found.kind === 'outside') return sendText(res, 403, 'Forbidden: outside the served directory.', headers)

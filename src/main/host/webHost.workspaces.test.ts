@@ -122,6 +122,9 @@ describe('web host with several workspaces', () => {
       expect((await httpGet(host.port, `/?workspace=${id}`)).status).toBe(401)
     }
     expect(await openSocket(host.port, `/bridge?workspace=unknown&token=${host.token}`)).toEqual({ kind: 'refused', status: 404 })
+    const unknownPage = await httpGet(host.port, `/?workspace=unknown&token=${host.token}`)
+    expect(unknownPage.status).toBe(404)
+    expect(unknownPage.body).toContain("No open workspace 'unknown'")
     const byCookie = await openSocket(host.port, `/bridge?workspace=${idB}`, { Cookie: `${TOKEN_COOKIE}=${host.token}`, Origin: `http://127.0.0.1:${host.port}` })
     expect(byCookie.kind).toBe('open')
     if (byCookie.kind === 'open') byCookie.socket.close()

@@ -35,6 +35,11 @@ export function WorkspaceMenu({ cwd }: { cwd: string }) {
   const pendingFocus = useRef<'first' | 'last' | 'none'>('none')
   const open = state.kind !== 'closed'
 
+  // windows and tabs of several workspaces are told apart by their title
+  useEffect(() => {
+    document.title = `${folderName(cwd)} — Swarmdesk`
+  }, [cwd])
+
   const load = useCallback(async () => {
     try {
       setState({ kind: 'ready', menu: await connectedApi().request('workspaces.menu', {}) })
