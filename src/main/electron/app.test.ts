@@ -184,6 +184,19 @@ describe('one window per workspace', () => {
     expect(state.errorBoxes[0]![1]).toContain('does not exist')
   })
 
+  it('a second launch while the first workspace is still starting opens its folder once that one is up', async () => {
+    const saved = process.argv
+    process.argv = ['electron', '.', '--cwd', folder('a')]
+    try {
+      runApp()
+      state.app.emit('second-instance', {}, ['electron', '.', '--cwd', folder('early')], '/')
+      await vi.waitFor(() => expect(state.windows).toHaveLength(2))
+    } finally {
+      process.argv = saved
+    }
+    expect(state.started.map((s) => s.cwd)).toEqual([join(root, 'a'), join(root, 'early')])
+  })
+
   it('routes each window’s requests to its own workspace, opens "Open folder…" through main’s dialog, and lists both as recent', async () => {
     await launch(['.', '--cwd', folder('a')])
     state.dialogAnswer = { canceled: false, filePaths: [folder('b')] }

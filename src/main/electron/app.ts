@@ -80,11 +80,19 @@ export function runApp(): void {
   let ipc: Disposable | undefined
 
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, origin))
+  /** Folders second launches asked for before the first workspace was up; opened once it is. */
+  let queued: string[] | undefined = []
+  const openLaunched = (folder: string): void => {
+    registry?.open(folder).catch((error: unknown) => dialog.showErrorBox('Swarmdesk cannot open the workspace', `${folder}\n\n${(error as Error).message}`))
+  }
   app.on('second-instance', (_event, argv: string[], workingDirectory: string) => {
-    if (!registry) return
     const { folder } = secondLaunchFolder(argv, workingDirectory, app.isPackaged)
-    if (folder === undefined) return void registry.focusAny()
-    registry.open(folder).catch((error: unknown) => dialog.showErrorBox('Swarmdesk cannot open the workspace', `${folder}\n\n${(error as Error).message}`))
+    if (queued) {
+      if (folder !== undefined) queued.push(folder)
+      return
+    }
+    if (folder === undefined) return void registry?.focusAny()
+    openLaunched(folder)
   })
   app.on('window-all-closed', () => app.quit())
 
@@ -119,6 +127,9 @@ export function runApp(): void {
       })
       ipc = registerWorkspaceIpc({ ipcMain, host: registry.router, origin, targets: () => [] })
       await registry.open(firstFolder)
+      const waiting = queued ?? []
+      queued = undefined
+      for (const folder of waiting) openLaunched(folder)
     } catch (error) {
       dialog.showErrorBox('Swarmdesk cannot open the workspace', `${firstFolder}\n\n${(error as Error).message}`)
       app.exit(1)
