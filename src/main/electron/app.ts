@@ -1,15 +1,18 @@
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
+import { realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { swarmdeskHome } from '../runtime/transcripts/paths'
 import { createDemoWorkspace, demoPaths } from '../runtime/workspace/demoWorkspace'
 import { WorkspaceService } from '../runtime/workspace/service'
 import type { Disposable } from '../runtime/lifecycle/disposable'
+import { RecentWorkspaces } from '../workspaces/recent'
 import { parseLaunchOptions, type LaunchOptions } from './args'
 import { registerWorkspaceIpc } from './ipc'
 import { createAppOrigin, type AppOrigin } from './origin'
 import { readApiKey } from './secrets'
 import { hardenSession } from './session'
 import { createAppWindow, hardenWebContents } from './window'
+import { secondLaunchFolder, WorkspaceRegistry } from './workspaces'
 
 /** Where the build put the preload and the renderer, relative to the app (package.json) folder. */
 function buildPaths(): { preload: string; indexHtml: string } {
@@ -33,21 +36,35 @@ async function apiKeyEnv(home: string): Promise<NodeJS.ProcessEnv> {
   }
 }
 
-async function startService(launch: LaunchOptions): Promise<WorkspaceService> {
+/**
+ * How the app starts a workspace's runtime: the launch's own folder as the command line says
+ * (`--demo`: a fresh copy of the bundled demo workspace, its scenario and no project settings),
+ * and every folder opened later with the launch's `--scenario`, if any.
+ */
+async function serviceStarter(launch: LaunchOptions): Promise<{ firstFolder: string; start: (folder: string) => Promise<WorkspaceService> }> {
   const home = swarmdeskHome(process.env)
   const env = await apiKeyEnv(home)
   if (launch.demo) {
-    const cwd = await createDemoWorkspace()
-    return WorkspaceService.start({ cwd, home, scenario: demoPaths().scenario, settingsFiles: [], trustProject: false, env })
+    // canonical, as the registry compares it (a temp folder may sit behind a symlink)
+    const demoCwd = await realpath(await createDemoWorkspace())
+    return {
+      firstFolder: demoCwd,
+      start: (folder) =>
+        folder === demoCwd
+          ? WorkspaceService.start({ cwd: folder, home, scenario: demoPaths().scenario, settingsFiles: [], trustProject: false, env })
+          : WorkspaceService.start({ cwd: folder, home, scenario: demoPaths().scenario, env })
+    }
   }
-  return WorkspaceService.start({ cwd: launch.cwd, home, scenario: launch.scenario, env })
+  return { firstFolder: launch.cwd, start: (folder) => WorkspaceService.start({ cwd: folder, home, scenario: launch.scenario, env }) }
 }
 
 /**
- * Boots the desktop app: one instance per user (a second launch focuses the first window),
- * the workspace runtime started before the window so the first snapshot is ready, every web
- * contents hardened, and on quit the runtime disposed (agents stopped, shells killed) before the
- * process exits.
+ * Boots the desktop app: one instance per user, one window per workspace ({@link WorkspaceRegistry}).
+ * The launch's folder opens first (its runtime started before its window, so the first snapshot is
+ * ready); a second launch naming a folder opens it in this instance, or focuses it when it is open
+ * (a second launch naming none brings the app to the front). Every web contents is hardened; the
+ * app quits when the last window closes, and only after every workspace is disposed (agents
+ * stopped, shells killed).
  */
 export function runApp(): void {
   if (!app.requestSingleInstanceLock()) {
@@ -59,15 +76,23 @@ export function runApp(): void {
   const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined
   const paths = buildPaths()
   const origin: AppOrigin = createAppOrigin(paths.indexHtml, devServerUrl)
-  let service: WorkspaceService | undefined
+  let registry: WorkspaceRegistry | undefined
   let ipc: Disposable | undefined
-  let window: BrowserWindow | undefined
 
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, origin))
-  app.on('second-instance', () => {
-    if (!window || window.isDestroyed()) return
-    if (window.isMinimized()) window.restore()
-    window.focus()
+  /** Folders second launches asked for before the first workspace was up; opened once it is. */
+  let queued: string[] | undefined = []
+  const openLaunched = (folder: string): void => {
+    registry?.open(folder).catch((error: unknown) => dialog.showErrorBox('Swarmdesk cannot open the workspace', `${folder}\n\n${(error as Error).message}`))
+  }
+  app.on('second-instance', (_event, argv: string[], workingDirectory: string) => {
+    const { folder } = secondLaunchFolder(argv, workingDirectory, app.isPackaged)
+    if (queued) {
+      if (folder !== undefined) queued.push(folder)
+      return
+    }
+    if (folder === undefined) return void registry?.focusAny()
+    openLaunched(folder)
   })
   app.on('window-all-closed', () => app.quit())
 
@@ -76,8 +101,8 @@ export function runApp(): void {
     if (shutDown) return
     event.preventDefault()
     ipc?.dispose()
-    void (service?.dispose() ?? Promise.resolve())
-      .catch((error: unknown) => console.error('Swarmdesk: the workspace did not shut down cleanly:', error))
+    void (registry?.dispose() ?? Promise.resolve())
+      .catch((error: unknown) => console.error('Swarmdesk: the workspaces did not shut down cleanly:', error))
       .finally(() => {
         shutDown = true
         app.quit()
@@ -86,14 +111,28 @@ export function runApp(): void {
 
   void app.whenReady().then(async () => {
     hardenSession(session.defaultSession, origin, devServerUrl)
+    let firstFolder = launch.cwd
     try {
-      service = await startService(launch)
+      const starter = await serviceStarter(launch)
+      firstFolder = starter.firstFolder
+      registry = new WorkspaceRegistry({
+        origin,
+        recent: new RecentWorkspaces(swarmdeskHome(process.env)),
+        startService: starter.start,
+        createWindow: () => createAppWindow({ origin, preload: paths.preload, indexHtml: paths.indexHtml, devServerUrl }),
+        pickFolder: async (parent) => {
+          const picked = await dialog.showOpenDialog(parent as BrowserWindow, { title: 'Open a folder as a workspace', properties: ['openDirectory', 'createDirectory'] })
+          return picked.canceled ? undefined : picked.filePaths[0]
+        }
+      })
+      ipc = registerWorkspaceIpc({ ipcMain, host: registry.router, origin, targets: () => [] })
+      await registry.open(firstFolder)
+      const waiting = queued ?? []
+      queued = undefined
+      for (const folder of waiting) openLaunched(folder)
     } catch (error) {
-      dialog.showErrorBox('Swarmdesk cannot open the workspace', `${launch.cwd}\n\n${(error as Error).message}`)
+      dialog.showErrorBox('Swarmdesk cannot open the workspace', `${firstFolder}\n\n${(error as Error).message}`)
       app.exit(1)
-      return
     }
-    ipc = registerWorkspaceIpc({ ipcMain, host: service, origin, targets: () => BrowserWindow.getAllWindows().map((w) => w.webContents) })
-    window = createAppWindow({ origin, preload: paths.preload, indexHtml: paths.indexHtml, devServerUrl })
   })
 }

@@ -41,6 +41,7 @@ class BrowserWindow extends EventEmitter {
     super()
     this.options = options
     this.webContents = Object.assign(new EventEmitter(), {
+      id: windows.length + 1,
       setWindowOpenHandler() {},
       isDestroyed: () => false,
       getURL: () => pageUrl,
@@ -78,7 +79,8 @@ Module._load = function (request, ...rest) {
 require(bundle)
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-const invoke = (channel, payload) => handlers.get(channel)({ senderFrame: { url: pageUrl, parent: null } }, payload)
+// sent by the first window's page: main routes a request to the workspace of its sender
+const invoke = (channel, payload) => handlers.get(channel)({ senderFrame: { url: pageUrl, parent: null }, sender: windows[0].webContents }, payload)
 ;(async () => {
   while (windows.length === 0) await sleep(20)
   report('channels', { channels: [...handlers.keys()] })

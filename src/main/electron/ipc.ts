@@ -7,8 +7,12 @@ import type { AppOrigin } from './origin'
 
 /** The part of `WorkspaceService` the IPC layer uses, so these handlers stay testable alone. */
 export interface WorkspaceHost {
-  /** Answers one request; rejects with an error whose `name`/`message` are shown to the UI. */
-  handle(channel: string, payload: unknown): Promise<unknown>
+  /**
+   * Answers one request; rejects with an error whose `name`/`message` are shown to the UI.
+   * `sender` is the web contents that asked (its `id` tells a host serving several windows which
+   * workspace is meant, see workspaces.ts); a single-workspace host may ignore it.
+   */
+  handle(channel: string, payload: unknown, sender?: { readonly id: number }): Promise<unknown>
   onPush(listener: (channel: PushChannel, payload: unknown) => void): Disposable
 }
 
@@ -58,29 +62,36 @@ export function registerWorkspaceIpc(options: WorkspaceIpcOptions): Disposable {
         if (!isTrustedSender(event, origin)) throw new ForbiddenSenderError(`${channel} refused: the sender is not the app's own page`)
         const parsed = schema.safeParse(payload)
         if (!parsed.success) throw new InvalidPayloadError(`${channel}: ${parsed.error.issues.map(formatIssue).join('; ')}`)
-        return { ok: true, result: await host.handle(channel, parsed.data) }
+        return { ok: true, result: await host.handle(channel, parsed.data, event.sender) }
       } catch (error) {
         return { ok: false, error: toIpcError(error) }
       }
     })
     store.add(toDisposable(() => ipcMain.removeHandler(channel)))
   }
+  store.add(forwardPushes(host, origin, targets))
+  return store
+}
+
+/**
+ * Forwards every push of `host` to `targets()` (asked on every push), skipping web contents that
+ * are destroyed or no longer show the app's page; terminal-output events are thinned
+ * ({@link TerminalEventThinner}). @returns the disposable of the push subscription.
+ */
+export function forwardPushes(host: Pick<WorkspaceHost, 'onPush'>, origin: AppOrigin, targets: () => WebContents[]): Disposable {
   const pushable = new Set<string>(PUSH_CHANNELS)
   // terminal bytes reach the panes as flow-controlled `pane.data`; their copies in runtime events
   // are thinned here as the web host thins them, so IPC does not carry every byte twice
   const thinner = new TerminalEventThinner()
-  store.add(
-    host.onPush((channel, raw) => {
-      if (!pushable.has(channel)) return
-      const payload = channel === 'runtime.event' ? thinner.thin(raw) : raw
-      if (payload === undefined) return
-      for (const contents of targets()) {
-        if (contents.isDestroyed() || !origin.isAppUrl(contents.getURL())) continue
-        contents.send(channel, payload)
-      }
-    })
-  )
-  return store
+  return host.onPush((channel, raw) => {
+    if (!pushable.has(channel)) return
+    const payload = channel === 'runtime.event' ? thinner.thin(raw) : raw
+    if (payload === undefined) return
+    for (const contents of targets()) {
+      if (contents.isDestroyed() || !origin.isAppUrl(contents.getURL())) continue
+      contents.send(channel, payload)
+    }
+  })
 }
 
 function formatIssue(issue: { path: PropertyKey[]; message: string }): string {

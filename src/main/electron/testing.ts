@@ -16,11 +16,11 @@ export class FakeIpcMain {
   removeHandler(channel: string): void {
     this.handlers.delete(channel)
   }
-  /** Calls the handler of `channel` with an event from a frame at `url`. */
-  async invoke(channel: string, payload: unknown, frame: FakeFrame | null = { url: APP_URL, parent: null }): Promise<unknown> {
+  /** Calls the handler of `channel` with an event from a frame at `url`, sent by the web contents `sender` (by default one with id 1). */
+  async invoke(channel: string, payload: unknown, frame: FakeFrame | null = { url: APP_URL, parent: null }, sender: { id: number } = { id: 1 }): Promise<unknown> {
     const handler = this.handlers.get(channel)
     if (!handler) throw new Error(`No handler registered for '${channel}'`)
-    return handler({ senderFrame: frame } as unknown as IpcMainInvokeEvent, payload)
+    return handler({ senderFrame: frame, sender } as unknown as IpcMainInvokeEvent, payload)
   }
 }
 
@@ -61,6 +61,9 @@ export class FakeWebContents extends EventEmitter {
   readonly sent: Array<{ channel: string; payload: unknown }> = []
   windowOpenHandler: ((details: { url: string }) => { action: string }) | undefined
   destroyed = false
+  private static nextId = 1
+  /** Unique per instance, as Electron's `webContents.id` is. */
+  readonly id = FakeWebContents.nextId++
   constructor(public url: string = APP_URL) {
     super()
   }

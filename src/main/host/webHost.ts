@@ -12,6 +12,7 @@ import { refuseUpgrade, sendText } from './responses'
 import { cspFromIndexHtml, securityHeaders } from './securityHeaders'
 import { indexFile, lookupStatic } from './staticFiles'
 import type { BridgedService } from './types'
+import { WORKSPACE_PARAM } from './workspaces'
 
 /** Options of {@link startWebHost}. */
 export interface WebHostOptions {
@@ -27,6 +28,13 @@ export interface WebHostOptions {
   token?: string
   /** Flow-control tunables of the WebSocket bridge (tests shorten them). */
   bridge?: BridgeOptions
+  /**
+   * Further workspaces (src/main/host/workspaces.ts): a socket opened as `/bridge?workspace=ID` is
+   * bound to the workspace this returns for ID (each workspace gets its own bridge), and one for an
+   * id it does not know is refused with 404. Without it, or without the parameter, sockets talk to
+   * `service`. The host never disposes these services either.
+   */
+  workspaces?: (id: string) => BridgedService | undefined
 }
 
 /** A running web host. */
@@ -60,6 +68,21 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const server = createServer()
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false })
   const bridge = new Bridge(options.service, options.bridge)
+  /** One bridge per further workspace a socket asked for (by id), made on its first socket. */
+  const workspaceBridges = new Map<string, Bridge>()
+  const bridgeFor = (url: URL): Bridge | undefined => {
+    const id = url.searchParams.get(WORKSPACE_PARAM)
+    if (id === null || !options.workspaces) return bridge
+    const known = workspaceBridges.get(id)
+    if (known) return known
+    const service = options.workspaces(id)
+    if (!service) return undefined
+    // the first workspace asked for by its id shares the default bridge (one ack ledger per service)
+    if (service === options.service) return bridge
+    const made = new Bridge(service, options.bridge)
+    workspaceBridges.set(id, made)
+    return made
+  }
   let policy: OriginPolicy | undefined
   const csp = cspCache(options.staticDir)
 
@@ -89,6 +112,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (!(await stat(index).catch(() => undefined))?.isFile()) {
       return sendText(res, 503, `The Swarmdesk UI is not built (${index} is missing). Run \`npm run build\`, then reload this page.`, headers)
     }
+    const wanted = url.searchParams.get(WORKSPACE_PARAM)
+    if (wanted !== null && options.workspaces && url.pathname === '/' && !options.workspaces(wanted)) {
+      return sendText(res, 404, `No open workspace '${wanted}' (the host was restarted since this tab opened it?). Open its folder again from the workspace menu of another tab.`, headers)
+    }
     const found = await lookupStatic(options.staticDir, url.pathname)
     if (found.kind === 'malformed') return sendText(res, 400, 'Bad request path.', headers)
     if (found.kind === 'outside') return sendText(res, 403, 'Forbidden: outside the served directory.', headers)
@@ -114,7 +141,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (url.pathname !== BRIDGE_PATH) return refuseUpgrade(socket, 404, `Not found: the bridge is at ${BRIDGE_PATH}.`)
     const refused = gate(req, url)
     if (refused) return refuseUpgrade(socket, refused.status, refused.text)
-    wss.handleUpgrade(req, socket, head, (ws) => bridge.accept(ws))
+    const target = bridgeFor(url)
+    if (!target) return refuseUpgrade(socket, 404, `Not found: no open workspace '${url.searchParams.get(WORKSPACE_PARAM)}'. Open its folder again from the workspace menu.`)
+    wss.handleUpgrade(req, socket, head, (ws) => target.accept(ws))
   })
 
   await new Promise<void>((resolve, reject) => {
@@ -132,10 +161,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     url: `http://${host}:${port}/?token=${token}`,
     port,
     token,
-    queuedBytes: () => bridge.queuedBytes,
+    queuedBytes: () => [...workspaceBridges.values()].reduce((sum, b) => sum + b.queuedBytes, bridge.queuedBytes),
     close: () =>
       (closing ??= (async () => {
         bridge.dispose()
+        for (const b of workspaceBridges.values()) b.dispose()
         wss.close()
         const closed = new Promise<void>((resolve) => server.close(() => resolve()))
         server.closeAllConnections()

@@ -1,8 +1,9 @@
 import { PermissionModeSchema, USER_PERMISSION_MODES, type PermissionMode } from '../../../shared/permissions'
-import { rendererDir, startWebHost, type WebHost } from '../../host'
+import { rendererDir, startWebHost, WebWorkspaces, type WebHost } from '../../host'
 import { RunUsageError } from '../../runtime/session/headless'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
 import { WorkspaceService } from '../../runtime/workspace/service'
+import { canonicalFolder, RecentWorkspaces } from '../../workspaces/recent'
 import { parseCommandArgs, UsageError } from '../io'
 
 /** Where the command writes and what stops it besides SIGINT/SIGTERM; tests and `demo` pass their own. */
@@ -82,32 +83,46 @@ export async function serveCommand(argv: string[], io: ServeIo = {}): Promise<nu
   return runServe(parseServeFlags(argv), io)
 }
 
-/** Starts the workspace and its web host, prints the URL lines, and waits for a stop. */
+/**
+ * Starts the workspace and its web host, prints the URL lines, and waits for a stop. Folders the
+ * UI opens later (the workspace menu) are started with the same flags except `--trust-project`,
+ * which trusts only the `--cwd` project (SPEC §4: another project's hooks do not run until it is
+ * trusted); each gets its own tab (src/main/host/workspaces.ts). A stop disposes them all.
+ */
 export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise<number> {
   const out = io.stdout ?? ((line: string) => process.stdout.write(`${line}\n`))
   const err = io.stderr ?? ((line: string) => process.stderr.write(`${line}\n`))
-  let service: WorkspaceService
-  try {
-    service = await WorkspaceService.start({
-      cwd: options.cwd,
-      home: swarmdeskHome(),
+  const home = swarmdeskHome()
+  const first = await canonicalFolder(options.cwd, process.cwd()).catch((error: unknown) => {
+    throw new UsageError(`swarmdesk serve: --cwd: ${(error as Error).message}`)
+  })
+  const start = (folder: string): Promise<WorkspaceService> =>
+    WorkspaceService.start({
+      cwd: folder,
+      home,
       scenario: options.scenario,
       model: options.model,
       mode: options.mode,
       settingsFiles: options.settingsFiles,
-      trustProject: options.trustProject,
+      trustProject: folder === first ? options.trustProject : false,
       fork: options.fork,
       coordinator: options.coordinator
     })
+  const workspaces = new WebWorkspaces({ recent: new RecentWorkspaces(home), startService: start, log: err })
+  let firstId: string
+  try {
+    firstId = (await workspaces.open(first)).id
   } catch (error) {
+    await workspaces.dispose()
     if (error instanceof RunUsageError) throw new UsageError(`swarmdesk serve: ${error.message}`)
     throw error
   }
+  const service = workspaces.service(firstId) as WorkspaceService
   let host: WebHost
   try {
-    host = await startWebHost({ service, port: options.port, host: '127.0.0.1', staticDir: rendererDir() })
+    host = await startWebHost({ service: workspaces.bridged(firstId)!, workspaces: (id) => workspaces.bridged(id), port: options.port, host: '127.0.0.1', staticDir: rendererDir() })
   } catch (error) {
-    await service.dispose()
+    await workspaces.dispose()
     err(`swarmdesk serve: cannot listen on 127.0.0.1:${options.port}: ${(error as Error).message}`)
     return 1
   }
@@ -119,7 +134,7 @@ export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise
     await untilStopped(io.signal)
   } finally {
     await host.close()
-    await service.dispose()
+    await workspaces.dispose()
   }
   return 0
 }

@@ -360,6 +360,11 @@ export class WorkspaceService {
         return this.boardAction(() => taskBoard.updateTask(this.session, payload))
       case 'tasks.assign':
         return this.boardAction(() => taskBoard.assignTask(this.session, payload.taskId, payload.owner))
+      // which workspaces are open is the host's business (src/main/electron/workspaces.ts, src/main/host/workspaces.ts)
+      case 'workspaces.menu':
+      case 'workspaces.open':
+      case 'workspaces.forget':
+        throw new IpcRequestError(`'${channel}' is answered by the app or the web host, not by a workspace.`)
     }
   }
 

@@ -73,6 +73,11 @@ describe('WebSocket workspace client', () => {
     expect(bridgeUrl({ origin: 'https://host', search: '' })).toBe('wss://host/bridge')
   })
 
+  it("binds the bridge to the page's workspace, keeping the token when the page has one", () => {
+    expect(bridgeUrl({ origin: 'http://127.0.0.1:4100', search: '?workspace=0123abcd' })).toBe('ws://127.0.0.1:4100/bridge?workspace=0123abcd')
+    expect(bridgeUrl({ origin: 'http://127.0.0.1:4100', search: '?token=t1&workspace=0123abcd&pane=x' })).toBe('ws://127.0.0.1:4100/bridge?token=t1&workspace=0123abcd')
+  })
+
   it('sends a request made before the socket opens and resolves with the validated response', async () => {
     const { server, client } = await setup(answerSnapshot)
     expect(client.status).toBe('connecting')

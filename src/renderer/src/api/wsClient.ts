@@ -42,12 +42,19 @@ const OPEN = 1
 
 /**
  * The bridge URL for a page served by the web host: same host, `ws(s):` scheme, path `/bridge`,
- * and the page's `token` query parameter when present.
+ * and the page's `token` and `workspace` query parameters when present (a tab opened for another
+ * folder is `/?workspace=ID`, and its socket is bound to that workspace, src/main/host/workspaces.ts).
  */
 export function bridgeUrl(loc: { origin: string; search: string }): string {
-  const token = new URLSearchParams(loc.search).get('token')
+  const page = new URLSearchParams(loc.search)
+  const query = new URLSearchParams()
+  for (const name of ['token', 'workspace']) {
+    const value = page.get(name)
+    if (value) query.set(name, value)
+  }
   const base = `${loc.origin.replace(/^http/, 'ws')}/bridge`
-  return token ? `${base}?token=${encodeURIComponent(token)}` : base
+  const search = query.toString().replace(/\+/g, '%20')
+  return search ? `${base}?${search}` : base
 }
 
 interface Pending {

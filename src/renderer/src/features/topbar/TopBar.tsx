@@ -3,12 +3,8 @@ import { dashboardCommands } from '../dashboard/commands'
 import { formatTokens, formatUsd } from '../status/format'
 import { ModeSelect } from './ModeSelect'
 import { OrchestrationSelect } from './OrchestrationSelect'
+import { WorkspaceMenu } from './WorkspaceMenu'
 import './topbar.css'
-
-/** The last segment of a path: the workspace folder's own name. */
-function folderName(path: string): string {
-  return path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path
-}
 
 /** Which side panels are open, and how to toggle them (the layout owns them). */
 export interface SidePanelsControl {
@@ -41,10 +37,7 @@ export function TopBar({ panels }: { panels: SidePanelsControl }) {
         ☰
       </button>
       <span className="brand">Swarmdesk</span>
-      <span className="topbar-folder" title={cwd}>
-        <b>{folderName(cwd)}</b>
-        <span className="cwd mono">{cwd}</span>
-      </span>
+      <WorkspaceMenu cwd={cwd} />
       {team ? (
         <span className="topbar-team" data-testid="topbar-team" title="the session's team">
           team <b>{team}</b>
