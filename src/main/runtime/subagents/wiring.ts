@@ -7,9 +7,9 @@ export const AUTO_BACKGROUND_ENV = 'SWARMDESK_AUTO_BACKGROUND_MS'
 /**
  * The session's subagent configuration from the definitions visible in `cwd` (SPEC §5): the
  * loaded definitions, SPEC §5's tool filtering and model precedence, and the auto-background
- * delay. Also returns the definition files' reports, so callers can show what was wrong.
+ * delay; `teammateModel` (settings) forces every teammate's model. Also returns the definition files' reports, so callers can show what was wrong.
  */
-export async function loadSubagentWiring(options: { cwd: string; home: string; env: NodeJS.ProcessEnv }): Promise<{ subagents: NonNullable<SessionOptions['subagents']>; files: AgentFileReport[] }> {
+export async function loadSubagentWiring(options: { cwd: string; home: string; env: NodeJS.ProcessEnv; teammateModel?: string }): Promise<{ subagents: NonNullable<SessionOptions['subagents']>; files: AgentFileReport[] }> {
   const loaded = await loadAgentDefinitions({ cwd: options.cwd, home: options.home })
   const rawDelay = options.env[AUTO_BACKGROUND_ENV]
   const autoBackgroundMs = rawDelay !== undefined && rawDelay !== '' && Number.isFinite(Number(rawDelay)) && Number(rawDelay) >= 0 ? Number(rawDelay) : undefined
@@ -23,6 +23,10 @@ export async function loadSubagentWiring(options: { cwd: string; home: string; e
       },
       resolveModel: (definition, argument, parentModel) =>
         resolveAgentModel({ envOverride: subagentModelOverride(options.env), callModel: argument, definitionModel: definition.model, parentModel }),
+      // the `teammateModel` setting overrides a teammate's model as SWARMDESK_SUBAGENT_MODEL does a subagent's
+      ...(options.teammateModel
+        ? { resolveTeammateModel: (definition, argument, parentModel) => resolveAgentModel({ envOverride: options.teammateModel, callModel: argument, definitionModel: definition.model, parentModel }) }
+        : {}),
       ...(autoBackgroundMs !== undefined ? { autoBackgroundMs } : {})
     }
   }

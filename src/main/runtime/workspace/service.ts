@@ -34,6 +34,9 @@ import { noteActivity, type MemberActivity } from '../../../shared/memberActivit
 import * as taskBoard from './taskBoard'
 import * as teamControl from './teamControl'
 import { UiPrompter, UnofferedRuleError } from './uiPrompter'
+import { SettingsControl, SettingsRefusedError, type ApiKeyStore } from './settingsControl'
+import type { LoadedSettings } from '../permissions'
+import { envWithSettings, teammateModelSetting } from '../session/roleSettings'
 
 /** A request the service refused: unknown channel, a payload that fails the contract, or a refusal (busy). `name` survives IPC. */
 export class IpcRequestError extends Error {
@@ -57,6 +60,8 @@ export interface WorkspaceServiceOptions {
   fork?: boolean
   /** Coordinator mode (SPEC §10); wins over forks. */
   coordinator?: boolean
+  /** Where Settings stores the API key (the app's OS keychain); absent in the web host: the environment only. */
+  apiKeys?: ApiKeyStore
 }
 
 
@@ -105,6 +110,8 @@ export class WorkspaceService {
   private busy = false
   private running: Promise<unknown> = Promise.resolve()
   private disposed = false
+  /** The Settings view's side (settingsControl.ts); set by {@link start}. */
+  private settingsControl: SettingsControl | undefined
 
   private constructor(
     private readonly session: Session,
@@ -122,15 +129,17 @@ export class WorkspaceService {
    * @throws RunUsageError for bad input (missing directory, malformed settings, no API key, unknown session).
    */
   static async start(options: WorkspaceServiceOptions): Promise<WorkspaceService> {
-    const env = options.env ?? process.env
+    const startEnv = options.env ?? process.env
     const cwd = canonicalWorkspace(options.cwd)
     const settings = await loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], options.trustProject ?? false)
+    // the Settings view's models and auto-background delay, where the environment sets none
+    const env = envWithSettings(startEnv, settings)
     const model = await connectModel({ scenario: options.scenario, env, settings })
     const pty = createPtyHost()
     const prompter = new UiPrompter(cwd)
     const modelName = resolveModel(options.model ?? env.SWARMDESK_MODEL ?? DEFAULT_MODEL)
     const mode = options.mode ?? settings.defaultMode ?? 'default'
-    const wiring = await loadSubagentWiring({ cwd, home: options.home, env })
+    const wiring = await loadSubagentWiring({ cwd, home: options.home, env, teammateModel: teammateModelSetting(settings) })
     const swept = await sweepWorkspaceWorktrees(cwd)
     const bus = new EventBus()
     const backends = createTeammateBackends({ bus, pty, prompter })
@@ -167,6 +176,16 @@ export class WorkspaceService {
     const service = new WorkspaceService(session, prompter, model, pty, backends, modelName, mode)
     service.stuckAfterMinutes = teamControl.stuckAfterMinutesOf(settings)
     service.defaultBackend = teammateSettings(settings).defaultBackend
+    service.settingsControl = new SettingsControl({
+      cwd,
+      home: options.home,
+      env: startEnv,
+      settingsFiles: options.settingsFiles ?? [],
+      trustProject: options.trustProject ?? false,
+      ...(options.apiKeys ? { apiKeys: options.apiKeys } : {}),
+      load: (trustProject) => loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], trustProject),
+      applyReloaded: (reloaded) => service.applySettings(reloaded)
+    })
     const notices = [
       ...settings.warnings.map((message) => ({ level: 'warning' as const, message })),
       ...definitionFileNotices(wiring.files),
@@ -360,7 +379,49 @@ export class WorkspaceService {
         return this.boardAction(() => taskBoard.updateTask(this.session, payload))
       case 'tasks.assign':
         return this.boardAction(() => taskBoard.assignTask(this.session, payload.taskId, payload.owner))
+      // Settings view (settingsControl.ts)
+      case 'settings.get':
+        return this.settingsAction((s) => s.view())
+      case 'settings.update':
+        return this.settingsAction((s) => s.update(payload.values))
+      case 'settings.trust':
+        return this.settingsAction((s) => s.setTrust(payload.trusted))
+      case 'settings.setApiKey':
+        return this.settingsAction((s) => s.setApiKey(payload.apiKey, payload.acceptUnencrypted === true))
+      case 'settings.clearApiKey':
+        return this.settingsAction((s) => s.clearApiKey())
     }
+  }
+
+  /** Runs a Settings action; its refusal becomes the request's error, shown in the view. */
+  private async settingsAction<T>(work: (control: SettingsControl) => Promise<T>): Promise<T> {
+    if (!this.settingsControl) throw new IpcRequestError('Settings are not ready yet.')
+    try {
+      return await work(this.settingsControl)
+    } catch (error) {
+      if (error instanceof SettingsRefusedError) throw new IpcRequestError(error.message)
+      throw error
+    }
+  }
+
+  /**
+   * Applies reloaded settings to what may change while the workspace runs: the session's hooks
+   * (project trust granted or revoked, SPEC §4) and the stuck threshold.
+   * @throws SettingsRefusedError when the new hooks are invalid (the old ones stay). Everything else (model,
+   * rules, mode, backend, switches) is built at start and takes effect at the next start.
+   */
+  private applySettings(settings: LoadedSettings): void {
+    let warnings: readonly string[]
+    try {
+      warnings = this.session.replaceHooks(settings.hooks)
+    } catch (error) {
+      throw new SettingsRefusedError(`The settings changed, but their hooks cannot be used, so the previous hooks stay: ${(error as Error).message}`)
+    }
+    this.stuckAfterMinutes = teamControl.stuckAfterMinutesOf(settings)
+    const active = settings.hooks.reduce((n, h) => n + Object.keys(h.hooks).length, 0)
+    const message = `Settings reloaded: ${active === 0 ? 'no hooks are configured' : `hooks for ${active} event${active === 1 ? '' : 's'} apply from now on`}.`
+    this.bus.emit({ type: 'notice', level: 'info', message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+    for (const w of warnings) this.bus.emit({ type: 'notice', level: 'warning', message: w, agentId: LEADER_NAME, agentName: LEADER_NAME })
   }
 
   /** Runs a dashboard action; its refusal becomes the request's error (the person sees the message). */
