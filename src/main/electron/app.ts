@@ -7,7 +7,7 @@ import type { Disposable } from '../runtime/lifecycle/disposable'
 import { parseLaunchOptions, type LaunchOptions } from './args'
 import { registerWorkspaceIpc } from './ipc'
 import { createAppOrigin, type AppOrigin } from './origin'
-import { readApiKey } from './secrets'
+import { createKeychainApiKeyStore, readApiKey } from './secrets'
 import { hardenSession } from './session'
 import { createAppWindow, hardenWebContents } from './window'
 
@@ -36,11 +36,13 @@ async function apiKeyEnv(home: string): Promise<NodeJS.ProcessEnv> {
 async function startService(launch: LaunchOptions): Promise<WorkspaceService> {
   const home = swarmdeskHome(process.env)
   const env = await apiKeyEnv(home)
+  // Settings stores the key with the OS keychain; the environment's key wins over it
+  const apiKeys = createKeychainApiKeyStore(home, process.env)
   if (launch.demo) {
     const cwd = await createDemoWorkspace()
-    return WorkspaceService.start({ cwd, home, scenario: demoPaths().scenario, settingsFiles: [], trustProject: false, env })
+    return WorkspaceService.start({ cwd, home, scenario: demoPaths().scenario, settingsFiles: [], trustProject: false, env, apiKeys })
   }
-  return WorkspaceService.start({ cwd: launch.cwd, home, scenario: launch.scenario, env })
+  return WorkspaceService.start({ cwd: launch.cwd, home, scenario: launch.scenario, env, apiKeys })
 }
 
 /**
