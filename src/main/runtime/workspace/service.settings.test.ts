@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SettingsView } from '../../../shared/settings'
+import { resolveModel } from '../model/pricing'
 import { IpcRequestError, WorkspaceService, type WorkspaceServiceOptions } from './service'
 
 let home: string
@@ -77,6 +78,12 @@ describe('Settings requests', () => {
     expect(readdirSync(home).filter((f) => f.includes('settings.json'))).toEqual(['settings.json'])
     // the stuck threshold applies at once
     expect((await s.handle('workspace.snapshot', {})) as { stuckAfterMinutes: number }).toMatchObject({ stuckAfterMinutes: 0.5 })
+  })
+
+  it("starts the leader on the settings' model", async () => {
+    writeFileSync(userFile(), JSON.stringify({ model: 'haiku' }))
+    const s = await start()
+    expect(await s.handle('workspace.snapshot', {})).toMatchObject({ model: resolveModel('haiku') })
   })
 
   it('removes a key set to null', async () => {
