@@ -68,7 +68,8 @@ export const SETTING_TAKES_EFFECT: Record<SettingsKey | 'apiKey' | 'dataDir', Ta
   teammateModel: 'nextStart',
   teammateBackend: 'nextStart',
   defaultMode: 'nextStart',
-  rules: 'nextStart',
+  /** The leader and its subagents at once; teammates read them when they start. */
+  rules: 'now',
   forkSubagents: 'nextStart',
   coordinatorMode: 'nextStart',
   autoBackgroundSeconds: 'nextStart',

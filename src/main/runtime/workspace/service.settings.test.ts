@@ -86,6 +86,20 @@ describe('Settings requests', () => {
     expect(await s.handle('workspace.snapshot', {})).toMatchObject({ model: resolveModel('haiku') })
   })
 
+  it("applies saved rules to the leader's next tool call at once", async () => {
+    const scenario = join(home, 'deny.yaml')
+    writeFileSync(scenario, 'agents:\n  team-lead:\n    - tools: [{ name: Bash, input: { command: "echo hi" } }]\n    - when: "Permission denied"\n      text: "refused by a rule"\n    - text: "it ran"\n')
+    service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, mode: 'bypassPermissions' })
+    const said: string[] = []
+    service.onPush((channel, payload: any) => {
+      if (channel === 'runtime.event' && payload.type === 'assistant_text') said.push(payload.text)
+    })
+    await service.handle('settings.update', { values: { rules: { allow: [], ask: [], deny: ['Bash(echo:*)'] } } })
+    await service.handle('leader.prompt', { text: 'go' })
+    await service.whenIdle()
+    expect(said.join('\n')).toContain('refused by a rule')
+  })
+
   it('removes a key set to null', async () => {
     writeFileSync(userFile(), JSON.stringify({ model: 'opus', permissions: { defaultMode: 'plan' } }))
     const s = await start()

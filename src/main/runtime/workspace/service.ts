@@ -112,6 +112,8 @@ export class WorkspaceService {
   private disposed = false
   /** The Settings view's side (settingsControl.ts); set by {@link start}. */
   private settingsControl: SettingsControl | undefined
+  /** The leader's and its subagents' permission engine, whose settings a reload replaces. */
+  private engine: PermissionEngine | undefined
 
   private constructor(
     private readonly session: Session,
@@ -143,6 +145,8 @@ export class WorkspaceService {
     const swept = await sweepWorkspaceWorktrees(cwd)
     const bus = new EventBus()
     const backends = createTeammateBackends({ bus, pty, prompter })
+    // kept by the service: Settings swaps its rules while the session runs
+    const engine = new PermissionEngine(settings)
     // Events emitted while the session opens are replayed into the service's own bus below.
     const early: RuntimeEvent[] = []
     const sub = bus.onEvent((e) => early.push(e))
@@ -158,7 +162,7 @@ export class WorkspaceService {
         client: model.client,
         bus,
         prompter,
-        engine: new PermissionEngine(settings),
+        engine,
         pty,
         tools: [...CORE_TOOLS],
         subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
@@ -176,6 +180,7 @@ export class WorkspaceService {
     const service = new WorkspaceService(session, prompter, model, pty, backends, modelName, mode)
     service.stuckAfterMinutes = teamControl.stuckAfterMinutesOf(settings)
     service.defaultBackend = teammateSettings(settings).defaultBackend
+    service.engine = engine
     service.settingsControl = new SettingsControl({
       cwd,
       home: options.home,
@@ -405,10 +410,11 @@ export class WorkspaceService {
   }
 
   /**
-   * Applies reloaded settings to what may change while the workspace runs: the session's hooks
-   * (project trust granted or revoked, SPEC §4) and the stuck threshold.
-   * @throws SettingsRefusedError when the new hooks are invalid (the old ones stay). Everything else (model,
-   * rules, mode, backend, switches) is built at start and takes effect at the next start.
+   * Applies reloaded settings to what may change while the workspace runs: the permission rules
+   * of the leader and its subagents (teammates read them when they start), the session's hooks
+   * (project trust granted or revoked, SPEC §4) and the stuck threshold. Everything else (model,
+   * mode, backend, switches) is built at start and takes effect at the next start.
+   * @throws SettingsRefusedError when the new hooks are invalid (the old ones stay).
    */
   private applySettings(settings: LoadedSettings): void {
     let warnings: readonly string[]
@@ -417,6 +423,7 @@ export class WorkspaceService {
     } catch (error) {
       throw new SettingsRefusedError(`The settings changed, but their hooks cannot be used, so the previous hooks stay: ${(error as Error).message}`)
     }
+    this.engine?.replaceSettings(settings)
     this.stuckAfterMinutes = teamControl.stuckAfterMinutesOf(settings)
     const active = settings.hooks.reduce((n, h) => n + Object.keys(h.hooks).length, 0)
     const message = `Settings reloaded: ${active === 0 ? 'no hooks are configured' : `hooks for ${active} event${active === 1 ? '' : 's'} apply from now on`}.`

@@ -150,7 +150,7 @@ function SettingsBody({ view }: { view: SettingsView }) {
           Permission rules <Applies setting="rules" />
         </legend>
         <p className="muted small">
-          One rule per line, Claude Code syntax: <code>Bash(npm run test:*)</code>, <code>Read(./src/**)</code>, <code>Edit(//abs/path/**)</code>, <code>Agent(Explore)</code>. Deny wins, then ask, then allow.
+          One rule per line, Claude Code syntax: <code>Bash(npm run test:*)</code>, <code>Read(./src/**)</code>, <code>Edit(//abs/path/**)</code>, <code>Agent(Explore)</code>. Deny wins, then ask, then allow. Saved rules apply at once to the leader and its subagents, and to teammates started from then on.
         </p>
         <div className="rules-grid">
           {(['allow', 'ask', 'deny'] as const).map((kind) => (
