@@ -100,6 +100,12 @@ describe('Settings requests', () => {
     expect(said.join('\n')).toContain('refused by a rule')
   })
 
+  it('keeps both of two changes saved at the same moment', async () => {
+    const s = await start()
+    await Promise.all([s.handle('settings.update', { values: { model: 'haiku' } }), s.handle('settings.update', { values: { teammateBackend: 'process' } }), s.handle('settings.update', { values: { forkSubagents: true } })])
+    expect(JSON.parse(readFileSync(userFile(), 'utf8'))).toEqual({ model: 'haiku', teammateBackend: 'process', forkSubagents: true })
+  })
+
   it('removes a key set to null', async () => {
     writeFileSync(userFile(), JSON.stringify({ model: 'opus', permissions: { defaultMode: 'plan' } }))
     const s = await start()

@@ -73,7 +73,17 @@ const RULE_KINDS = ['allow', 'ask', 'deny'] as const
  * and hands the result to {@link SettingsControlOptions.applyReloaded}.
  */
 export class SettingsControl {
+  /** Changes run one at a time (two windows saving at once must not lose one's keys). */
+  private queue: Promise<unknown> = Promise.resolve()
+
   constructor(private readonly options: SettingsControlOptions) {}
+
+  /** Runs `work` after every change queued before it. */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work)
+    this.queue = next.catch(() => undefined)
+    return next
+  }
 
   /** The user settings file, absolute. */
   get file(): string {
@@ -97,7 +107,11 @@ export class SettingsControl {
    * own parser, then the whole file is validated with its schema; only then is it written.
    * @throws SettingsRefusedError naming the invalid rule or value; the file is unchanged then.
    */
-  async update(patch: SettingsPatch): Promise<SettingsView> {
+  update(patch: SettingsPatch): Promise<SettingsView> {
+    return this.serial(() => this.applyUpdate(patch))
+  }
+
+  private async applyUpdate(patch: SettingsPatch): Promise<SettingsView> {
     const data = structuredClone(await this.readUserFile())
     applyPatch(data, patch)
     if (patch.rules) {
@@ -129,7 +143,11 @@ export class SettingsControl {
    * @throws SettingsRefusedError when trust comes from `--trust-project` (revoking cannot undo a
    *   flag) or the trust file is invalid (it is never overwritten).
    */
-  async setTrust(trusted: boolean): Promise<SettingsView> {
+  setTrust(trusted: boolean): Promise<SettingsView> {
+    return this.serial(() => this.applyTrust(trusted))
+  }
+
+  private async applyTrust(trusted: boolean): Promise<SettingsView> {
     if (!trusted && this.options.trustProject) throw new SettingsRefusedError('This run trusts the workspace because it was started with --trust-project; start it without that flag to work untrusted.')
     try {
       if (trusted) await trustWorkspace(this.options.home, this.options.cwd)
