@@ -13,8 +13,8 @@ import { TrustSection } from './TrustSection'
 export function SettingsButton() {
   const open = useAppStore((s) => s.connection.status === 'open')
   return (
-    <button type="button" className="btn btn-small topbar-settings" data-testid="open-settings" disabled={!open} onClick={() => void settingsCommands.open()}>
-      Settings
+    <button type="button" className="topbar-toggle" data-testid="open-settings" aria-label="Settings" title="Settings: API key, models, rules, project trust" disabled={!open} onClick={() => void settingsCommands.open()}>
+      ⚙
     </button>
   )
 }
