@@ -4,6 +4,7 @@ import { PermissionModeSchema } from './permissions'
 import { MemberActivitySchema } from './memberActivity'
 import { PROTOCOL_TYPES, type ProtocolType } from './mailbox'
 import { TaskIdSchema, TaskSchema, TaskStatusSchema } from './tasks'
+import { ApiKeyStatusSchema, SettingsPatchSchema, SettingsViewSchema } from './settings'
 
 /**
  * The one contract between the workspace runtime and any UI (SPEC §1, STYLE.md 2): every
@@ -390,7 +391,34 @@ export const requestChannels = {
    * assigns. Refused for an unknown teammate, a completed task, or a task still blocked.
    */
   'tasks.assign': { request: z.object({ taskId: TaskIdSchema, owner: z.string().min(1).max(64) }).strict(), response: TaskSchema },
-  ...workspacesChannels
+  ...workspacesChannels,
+
+  // ── Settings view (SPEC §4, §11, §12; src/shared/settings.ts) ──────────────────────────────
+  /** The user settings, the API key's status (never the key), the data directory and project trust. */
+  'settings.get': { request: Empty, response: SettingsViewSchema },
+  /**
+   * Changes the user settings file `<home>/settings.json`: each key set, or removed with `null`.
+   * Every rule is checked with the runtime's rule parser first; an invalid rule (or any invalid
+   * value) is refused with a message naming it, and nothing is saved. Keys the view does not know
+   * are kept. Returns the view after the change.
+   */
+  'settings.update': { request: z.object({ values: SettingsPatchSchema }).strict(), response: SettingsViewSchema },
+  /**
+   * Grants (`true`) or revokes (`false`) trust of the open workspace in `<home>/trusted.json`
+   * (SPEC §4), then reloads the settings: the project's hooks run from then on (or stop).
+   */
+  'settings.trust': { request: z.object({ trusted: z.boolean() }).strict(), response: SettingsViewSchema },
+  /**
+   * Stores the API key with the OS keychain (Electron safeStorage; the app only: the web host
+   * refuses). On Linux's `basic_text` backend the key is not encrypted and is stored only with
+   * `acceptUnencrypted: true` after the person saw that warning. The response never holds the key.
+   */
+  'settings.setApiKey': {
+    request: z.object({ apiKey: z.string().trim().min(1, 'the API key is empty').max(1000), acceptUnencrypted: z.boolean().optional() }).strict(),
+    response: ApiKeyStatusSchema
+  },
+  /** Removes the stored API key (the app only). */
+  'settings.clearApiKey': { request: Empty, response: ApiKeyStatusSchema }
 } as const
 
 /** Pushed events: name → payload schema. */

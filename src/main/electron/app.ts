@@ -9,7 +9,7 @@ import { RecentWorkspaces } from '../workspaces/recent'
 import { parseLaunchOptions, type LaunchOptions } from './args'
 import { registerWorkspaceIpc } from './ipc'
 import { createAppOrigin, type AppOrigin } from './origin'
-import { readApiKey } from './secrets'
+import { createKeychainApiKeyStore, readApiKey } from './secrets'
 import { hardenSession } from './session'
 import { createAppWindow, hardenWebContents } from './window'
 import { secondLaunchFolder, WorkspaceRegistry } from './workspaces'
@@ -44,6 +44,8 @@ async function apiKeyEnv(home: string): Promise<NodeJS.ProcessEnv> {
 async function serviceStarter(launch: LaunchOptions): Promise<{ firstFolder: string; start: (folder: string) => Promise<WorkspaceService> }> {
   const home = swarmdeskHome(process.env)
   const env = await apiKeyEnv(home)
+  // Settings stores the key with the OS keychain; the environment's key wins over it
+  const apiKeys = createKeychainApiKeyStore(home, process.env)
   if (launch.demo) {
     // canonical, as the registry compares it (a temp folder may sit behind a symlink)
     const demoCwd = await realpath(await createDemoWorkspace())
@@ -51,11 +53,11 @@ async function serviceStarter(launch: LaunchOptions): Promise<{ firstFolder: str
       firstFolder: demoCwd,
       start: (folder) =>
         folder === demoCwd
-          ? WorkspaceService.start({ cwd: folder, home, scenario: demoPaths().scenario, settingsFiles: [], trustProject: false, env })
-          : WorkspaceService.start({ cwd: folder, home, scenario: demoPaths().scenario, env })
+          ? WorkspaceService.start({ cwd: folder, home, scenario: demoPaths().scenario, settingsFiles: [], trustProject: false, env, apiKeys })
+          : WorkspaceService.start({ cwd: folder, home, scenario: demoPaths().scenario, env, apiKeys })
     }
   }
-  return { firstFolder: launch.cwd, start: (folder) => WorkspaceService.start({ cwd: folder, home, scenario: launch.scenario, env }) }
+  return { firstFolder: launch.cwd, start: (folder) => WorkspaceService.start({ cwd: folder, home, scenario: launch.scenario, env, apiKeys }) }
 }
 
 /**

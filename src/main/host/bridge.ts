@@ -1,5 +1,6 @@
 import type { RawData, WebSocket } from 'ws'
 import { BridgeFrameSchema, requestChannels, type BridgeFrame, type IpcError, type PushChannel } from '../../shared/ipc'
+import { KEYCHAIN_CHANNELS, WEB_HOST_KEYCHAIN_REFUSAL } from '../../shared/settings'
 import type { Disposable } from '../runtime/lifecycle/disposable'
 import { TerminalEventThinner, TERMINAL_EVENT_INTERVAL_MS } from './eventThinner'
 import { PaneAckLedger } from './paneAcks'
@@ -149,6 +150,8 @@ export class Bridge implements Disposable {
         return this.send(socket, { kind: 'response', id, ok: true, result: { ok: true } })
       }
     }
+    // the browser never hands the host an API key (SPEC §11): refused before the service sees it
+    if (KEYCHAIN_CHANNELS.has(channel)) return this.send(socket, { kind: 'response', id, ok: false, error: { name: 'KeychainRefusedError', message: WEB_HOST_KEYCHAIN_REFUSAL } })
     try {
       const result = await this.service.handle(channel, payload)
       if (channel === 'pane.scrollback') {

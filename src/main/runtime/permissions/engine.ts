@@ -23,7 +23,24 @@ export interface DecideContext {
  * denial; `bubble` decides like `default` (the caller routes the ask to the parent).
  */
 export class PermissionEngine {
-  constructor(readonly settings: LoadedSettings) {}
+  private current: LoadedSettings
+
+  constructor(settings: LoadedSettings) {
+    this.current = settings
+  }
+
+  /** The merged settings every decision uses now. */
+  get settings(): LoadedSettings {
+    return this.current
+  }
+
+  /**
+   * Decides with `settings` from now on: the Settings view saved new rules, or project trust
+   * changed (SPEC §4). A decision already under way finishes with the settings it started with.
+   */
+  replaceSettings(settings: LoadedSettings): void {
+    this.current = settings
+  }
 
   /** Decide one call. Never throws for a strange subject: what it cannot tell, it asks. */
   async decide(subject: PermissionSubject, ctx: DecideContext): Promise<PermissionDecision> {

@@ -87,8 +87,11 @@ export async function loadPermissionSettings(opts: LoadSettingsOptions): Promise
   return loaded
 }
 
-/** The parsed file, or undefined when it does not exist (a missing `--settings` file is an error). */
-async function readSettingsFile(file: string, required: boolean): Promise<SettingsFile | undefined> {
+/**
+ * The parsed file, or undefined when it does not exist (a missing `--settings` file is an error).
+ * @throws SettingsError naming the file and field when it is unreadable, not JSON or not a settings file.
+ */
+export async function readSettingsFile(file: string, required: boolean): Promise<SettingsFile | undefined> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
@@ -112,16 +115,26 @@ async function readSettingsFile(file: string, required: boolean): Promise<Settin
   return result.data
 }
 
-function dropUntrustedKeys(data: SettingsFile, file: string, warnings: string[]): void {
-  const warn = (key: string): void => {
-    warnings.push(`ignored "${key}" in ${file}: this workspace is not trusted (trust it, or pass --trust-project)`)
-  }
-  for (const key of Object.keys(data)) {
-    if (key === 'hooks' || key === 'env' || BASE_URL_KEY.test(key)) { warn(key); delete data[key] }
-  }
+/**
+ * The keys of a project or local settings file that are ignored until the workspace is trusted
+ * (SPEC §4): `hooks`, `env`, any base URL key, a `bypassPermissions` default mode and
+ * `permissions.additionalDirectories`, as dotted paths (`permissions.defaultMode`).
+ */
+export function untrustedKeys(data: SettingsFile): string[] {
+  const keys = Object.keys(data).filter((key) => key === 'hooks' || key === 'env' || BASE_URL_KEY.test(key))
   const perms = data.permissions
-  if (perms?.defaultMode === 'bypassPermissions') { warn('permissions.defaultMode'); delete perms.defaultMode }
-  if (perms?.additionalDirectories) { warn('permissions.additionalDirectories'); delete perms.additionalDirectories }
+  if (perms?.defaultMode === 'bypassPermissions') keys.push('permissions.defaultMode')
+  if (perms?.additionalDirectories) keys.push('permissions.additionalDirectories')
+  return keys
+}
+
+function dropUntrustedKeys(data: SettingsFile, file: string, warnings: string[]): void {
+  for (const key of untrustedKeys(data)) {
+    warnings.push(`ignored "${key}" in ${file}: this workspace is not trusted (trust it, or pass --trust-project)`)
+    if (key === 'permissions.defaultMode') delete data.permissions?.defaultMode
+    else if (key === 'permissions.additionalDirectories') delete data.permissions?.additionalDirectories
+    else delete data[key]
+  }
 }
 
 async function mergeInto(loaded: LoadedSettings, data: SettingsFile, file: string): Promise<void> {

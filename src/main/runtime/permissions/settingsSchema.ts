@@ -53,7 +53,15 @@ export const SettingsFileSchema = z
      * Minutes a running agent may produce no event before the team dashboard marks it stuck
      * (SPEC §11); default 5. Fractions are allowed (0.5 = 30 s); at most a day.
      */
-    stuckAfterMinutes: z.number({ error: 'stuckAfterMinutes must be a number of minutes, like 5 or 0.5' }).positive('stuckAfterMinutes must be more than 0').max(1440, 'stuckAfterMinutes is at most 1440 (a day)').optional()
+    stuckAfterMinutes: z.number({ error: 'stuckAfterMinutes must be a number of minutes, like 5 or 0.5' }).positive('stuckAfterMinutes must be more than 0').max(1440, 'stuckAfterMinutes is at most 1440 (a day)').optional(),
+    /** The leader's model (Claude Code's `model` key); `--model` and SWARMDESK_MODEL win. */
+    model: z.string().min(1).optional(),
+    /** Every subagent's model (SPEC §5's override); SWARMDESK_SUBAGENT_MODEL wins. */
+    subagentModel: z.string().min(1).optional(),
+    /** Every teammate's model, over definitions and calls. */
+    teammateModel: z.string().min(1).optional(),
+    /** Seconds before a sync subagent moves to the background (SPEC §6.4); 0 = never; SWARMDESK_AUTO_BACKGROUND_MS wins. */
+    autoBackgroundSeconds: z.number({ error: 'autoBackgroundSeconds must be a number of seconds, like 120' }).min(0).max(86_400, 'autoBackgroundSeconds is at most 86400 (a day)').optional()
   })
   .superRefine((file, ctx) => {
     // Unknown keys are kept for other subsystems, but a near-miss of a policy key is an error:

@@ -66,6 +66,23 @@ export async function trustWorkspace(home: string, workspace: string, now: Date 
   const trust = await readTrust(home)
   if (trust.workspaces.some((w) => w.path === target)) return
   trust.workspaces.push({ path: target, trustedAt: now.toISOString() })
+  await writeTrust(home, trust)
+}
+
+/**
+ * Removes `workspace` from the trusted workspaces (a person revoking trust in Settings); nothing
+ * happens when it was not trusted. @throws TrustFileError when the existing file is invalid (never overwritten).
+ */
+export async function untrustWorkspace(home: string, workspace: string): Promise<void> {
+  const target = await canonicalPath(workspace, '/')
+  const trust = await readTrust(home)
+  const kept = trust.workspaces.filter((w) => w.path !== target)
+  if (kept.length === trust.workspaces.length) return
+  await writeTrust(home, { ...trust, workspaces: kept })
+}
+
+/** Writes the trust file to a temp name and renames it into place. */
+async function writeTrust(home: string, trust: TrustFile): Promise<void> {
   await mkdir(home, { recursive: true })
   const tmp = `${trustPath(home)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
   await writeFile(tmp, JSON.stringify(trust, null, 2) + '\n')

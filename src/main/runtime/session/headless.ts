@@ -10,6 +10,7 @@ import { CORE_TOOLS } from '../tools/registry'
 import { sweepWorkspaceWorktrees } from '../subagents/startupSweep'
 import { definitionFileNotices, loadSubagentWiring } from '../subagents/wiring'
 import { Session } from './session'
+import { envWithSettings, teammateModelSetting } from './roleSettings'
 import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, RunUsageError, teammateModelEnv, teammateSettings, teammateSettingsEnv, type ModelConnection } from './setup'
 import { createTeammateBackends } from '../teammates/backends'
 import type { TeammateExecutorRegistry } from '../teammates/executor'
@@ -62,12 +63,13 @@ export interface HeadlessRunResult {
  */
 export async function runHeadless(options: HeadlessRunOptions): Promise<HeadlessRunResult> {
   const started = Date.now()
-  const env = options.env ?? process.env
   const cwd = canonicalWorkspace(options.cwd)
   const settings = await loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], options.trustProject ?? false)
+  // the models per role and auto-background delay of the settings, where the environment sets none
+  const env = envWithSettings(options.env ?? process.env, settings)
   for (const warning of settings.warnings) options.bus.emit({ type: 'notice', level: 'warning', message: warning, agentId: 'team-lead', agentName: 'team-lead' })
   const mode: PermissionMode = options.mode ?? settings.defaultMode ?? 'default'
-  const wiring = await loadSubagentWiring({ cwd, home: options.home, env, trustProject: options.trustProject })
+  const wiring = await loadSubagentWiring({ cwd, home: options.home, env, trustProject: options.trustProject, teammateModel: teammateModelSetting(settings) })
   for (const path of await sweepWorkspaceWorktrees(cwd)) options.bus.emit({ type: 'notice', level: 'info', message: `Removed a stale clean worktree: ${path}`, agentId: 'team-lead', agentName: 'team-lead' })
   for (const n of definitionFileNotices(wiring.files)) options.bus.emit({ type: 'notice', level: n.level, message: n.message, agentId: 'team-lead', agentName: 'team-lead' })
   let model: ModelConnection | undefined

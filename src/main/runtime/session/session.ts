@@ -30,6 +30,7 @@ import { TaskStopTool } from '../subagents/taskStopTool'
 import type { ParentAgent } from '../subagents/types'
 import { toDisposable, type Disposable } from '../lifecycle/disposable'
 import { createHookRunner, createSubagentHookPairing } from '../hooks'
+import { SwappableHookRunner } from '../hooks/swappable'
 import { bindTeamContext, createTeamContext, LEADER_TEAM_TOOLS, type TeamContext } from '../teamTools'
 import { PermissionDecisionLog, type LoadedSettings } from '../permissions'
 import { TeammateSupervisor, type TeammateSupervisorOptions } from '../teammates/supervisor'
@@ -67,7 +68,7 @@ export interface SessionOptions {
    * the leader's Agent tool then spawns teammates for calls with a `name`.
    */
   teammates?: Omit<TeammateSupervisorOptions, 'cwd' | 'sessionId' | 'bus' | 'team' | 'prompter' | 'enqueue'>
-  subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'autoBackgroundMs' | 'maxConcurrentAgents' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'>
+  subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'resolveTeammateModel' | 'autoBackgroundMs' | 'maxConcurrentAgents' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'>
 }
 
 /** Thrown when a session is asked for something its state does not allow now; the message says why and what to do. */
@@ -114,6 +115,7 @@ export class Session {
   readonly teammates: TeammateSupervisor | undefined
   private tools: Tool[]
   private readonly hookWarnings: string[]
+  private readonly hookRunner: SwappableHookRunner | undefined
   private readonly unpricedModels = new Set<string>()
 
   private constructor(
@@ -131,7 +133,9 @@ export class Session {
     this.transcript = new TranscriptWriter(leaderTranscriptPath(options.home, options.cwd, sessionId), this.identity.id, parentUuid)
     this.permissionLog = new PermissionDecisionLog(join(sessionDir(options.home, options.cwd, sessionId), 'permissions.jsonl'))
     this.shells = createBackgroundShells(options.pty)
-    const hookRunner = options.subagents && options.hookSettings?.length ? createHookRunner({ hooks: options.hookSettings, cwd: options.cwd, sessionId, transcriptPath: this.transcript.path }) : undefined
+    // one runner for the whole session, its hooks replaceable when project trust changes (replaceHooks)
+    const hookRunner = options.subagents ? new SwappableHookRunner(createHookRunner({ hooks: options.hookSettings ?? [], cwd: options.cwd, sessionId, transcriptPath: this.transcript.path })) : undefined
+    this.hookRunner = hookRunner
     this.hookWarnings = hookRunner ? [...hookRunner.warnings] : []
     this.subagents = options.subagents
       ? new SubagentRuntime({
@@ -260,6 +264,19 @@ export class Session {
   }
 
   /** Changes the permission mode; applies from the next tool call. */
+  /**
+   * Uses `hooks` (settings hooks per source, already filtered by project trust) for every hook
+   * the session runs from now on: Settings calls this after project trust changes (SPEC §4).
+   * Returns the new configuration's warnings. No-op without subagents (no hooks run then).
+   * @throws HookConfigError naming the file and field of an invalid entry; the old hooks stay.
+   */
+  replaceHooks(hooks: NonNullable<SessionOptions['hookSettings']>): readonly string[] {
+    if (!this.hookRunner) return []
+    const next = createHookRunner({ hooks, cwd: this.options.cwd, sessionId: this.sessionId, transcriptPath: this.transcript.path })
+    this.hookRunner.replace(next)
+    return next.warnings
+  }
+
   setMode(mode: PermissionMode): void {
     this.mode = mode
   }

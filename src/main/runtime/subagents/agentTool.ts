@@ -102,7 +102,7 @@ async function spawnTeammate(ctx: ToolContext, input: AgentInput): Promise<ToolR
   let spawned
   try {
     const mode = teammateMode(input.mode, self.mode())
-    const { model } = rt.options.resolveModel(definition, input.model, self.model)
+    const { model } = (rt.options.resolveTeammateModel ?? rt.options.resolveModel)(definition, input.model, self.model)
     spawned = await teammates.spawn({ name, prompt: input.prompt, description: input.description, agentType: type, model, mode, ...(input.backend ? { backend: input.backend } : {}) })
   } catch (error) {
     if (error instanceof ToolError) throw error

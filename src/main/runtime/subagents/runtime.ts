@@ -58,6 +58,8 @@ export interface SubagentRuntimeOptions {
   resolveTools: (definition: SubagentDefinition, parentTools: readonly Tool[], isAsync: boolean, depth: number) => Tool[]
   /** The effective model and what decided it (SPEC §5 precedence). */
   resolveModel: (definition: SubagentDefinition, argument: string | undefined, parentModel: string) => { model: string; source: string }
+  /** A teammate's model (the `teammateModel` setting); absent = {@link resolveModel}. */
+  resolveTeammateModel?: (definition: SubagentDefinition, argument: string | undefined, parentModel: string) => { model: string; source: string }
   /** 0 = never auto-background. Default {@link DEFAULT_AUTO_BACKGROUND_MS}. */
   autoBackgroundMs?: number
   /** Agents running at once before a new spawn is refused. Default {@link DEFAULT_MAX_CONCURRENT_AGENTS}. */

@@ -24,13 +24,14 @@ function maxConcurrentAgentsFrom(env: NodeJS.ProcessEnv): number | undefined {
 /**
  * The session's subagent configuration from the definitions visible in `cwd` (SPEC §5): the
  * loaded definitions, SPEC §5's tool filtering and model precedence, and the auto-background
- * delay. Also returns the definition files' reports, so callers can show what was wrong.
+ * delay; `teammateModel` (settings) forces every teammate's model. Also returns the definition
+ * files' reports, so callers can show what was wrong.
  *
  * The workspace counts as trusted (SPEC §4) when `trustProject` is set (`--trust-project`), when
  * the environment carries a teammate's per-run trust, or when `<home>/trusted.json` lists it;
  * until then project definitions cannot raise their agents' permission mode (loader.ts).
  */
-export async function loadSubagentWiring(options: { cwd: string; home: string; env: NodeJS.ProcessEnv; trustProject?: boolean }): Promise<{ subagents: NonNullable<SessionOptions['subagents']>; files: AgentFileReport[] }> {
+export async function loadSubagentWiring(options: { cwd: string; home: string; env: NodeJS.ProcessEnv; trustProject?: boolean; teammateModel?: string }): Promise<{ subagents: NonNullable<SessionOptions['subagents']>; files: AgentFileReport[] }> {
   const projectTrusted = options.trustProject === true || options.env[TEAMMATE_TRUST_PROJECT_ENV] === '1' || (await trustStatus(options.home, options.cwd)).trusted
   const loaded = await loadAgentDefinitions({ cwd: options.cwd, home: options.home, projectTrusted })
   const maxConcurrentAgents = maxConcurrentAgentsFrom(options.env)
@@ -46,6 +47,10 @@ export async function loadSubagentWiring(options: { cwd: string; home: string; e
       },
       resolveModel: (definition, argument, parentModel) =>
         resolveAgentModel({ envOverride: subagentModelOverride(options.env), callModel: argument, definitionModel: definition.model, parentModel }),
+      // the `teammateModel` setting overrides a teammate's model as SWARMDESK_SUBAGENT_MODEL does a subagent's
+      ...(options.teammateModel
+        ? { resolveTeammateModel: (definition, argument, parentModel) => resolveAgentModel({ envOverride: options.teammateModel, callModel: argument, definitionModel: definition.model, parentModel }) }
+        : {}),
       ...(autoBackgroundMs !== undefined ? { autoBackgroundMs } : {}),
       ...(maxConcurrentAgents !== undefined ? { maxConcurrentAgents } : {})
     }

@@ -34,6 +34,9 @@ import { noteActivity, type MemberActivity } from '../../../shared/memberActivit
 import * as taskBoard from './taskBoard'
 import * as teamControl from './teamControl'
 import { UiPrompter, UnofferedRuleError } from './uiPrompter'
+import { SettingsControl, SettingsRefusedError, type ApiKeyStore } from './settingsControl'
+import type { LoadedSettings } from '../permissions'
+import { envWithSettings, teammateModelSetting } from '../session/roleSettings'
 
 /** A request the service refused: unknown channel, a payload that fails the contract, or a refusal (busy). `name` survives IPC. */
 export class IpcRequestError extends Error {
@@ -57,6 +60,8 @@ export interface WorkspaceServiceOptions {
   fork?: boolean
   /** Coordinator mode (SPEC §10); wins over forks. */
   coordinator?: boolean
+  /** Where Settings stores the API key (the app's OS keychain); absent in the web host: the environment only. */
+  apiKeys?: ApiKeyStore
 }
 
 
@@ -105,6 +110,10 @@ export class WorkspaceService {
   private busy = false
   private running: Promise<unknown> = Promise.resolve()
   private disposed = false
+  /** The Settings view's side (settingsControl.ts); set by {@link start}. */
+  private settingsControl: SettingsControl | undefined
+  /** The leader's and its subagents' permission engine, whose settings a reload replaces. */
+  private engine: PermissionEngine | undefined
 
   private constructor(
     private readonly session: Session,
@@ -122,18 +131,22 @@ export class WorkspaceService {
    * @throws RunUsageError for bad input (missing directory, malformed settings, no API key, unknown session).
    */
   static async start(options: WorkspaceServiceOptions): Promise<WorkspaceService> {
-    const env = options.env ?? process.env
+    const startEnv = options.env ?? process.env
     const cwd = canonicalWorkspace(options.cwd)
     const settings = await loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], options.trustProject ?? false)
+    // the Settings view's models and auto-background delay, where the environment sets none
+    const env = envWithSettings(startEnv, settings)
     const model = await connectModel({ scenario: options.scenario, env, settings })
     const pty = createPtyHost()
     const prompter = new UiPrompter(cwd)
     const modelName = resolveModel(options.model ?? env.SWARMDESK_MODEL ?? DEFAULT_MODEL)
     const mode = options.mode ?? settings.defaultMode ?? 'default'
-    const wiring = await loadSubagentWiring({ cwd, home: options.home, env, trustProject: options.trustProject })
+    const wiring = await loadSubagentWiring({ cwd, home: options.home, env, trustProject: options.trustProject, teammateModel: teammateModelSetting(settings) })
     const swept = await sweepWorkspaceWorktrees(cwd)
     const bus = new EventBus()
     const backends = createTeammateBackends({ bus, pty, prompter })
+    // kept by the service: Settings swaps its rules while the session runs
+    const engine = new PermissionEngine(settings)
     // Events emitted while the session opens are replayed into the service's own bus below.
     const early: RuntimeEvent[] = []
     const sub = bus.onEvent((e) => early.push(e))
@@ -149,7 +162,7 @@ export class WorkspaceService {
         client: model.client,
         bus,
         prompter,
-        engine: new PermissionEngine(settings),
+        engine,
         pty,
         tools: [...CORE_TOOLS],
         subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
@@ -167,6 +180,17 @@ export class WorkspaceService {
     const service = new WorkspaceService(session, prompter, model, pty, backends, modelName, mode)
     service.stuckAfterMinutes = teamControl.stuckAfterMinutesOf(settings)
     service.defaultBackend = teammateSettings(settings).defaultBackend
+    service.engine = engine
+    service.settingsControl = new SettingsControl({
+      cwd,
+      home: options.home,
+      env: startEnv,
+      settingsFiles: options.settingsFiles ?? [],
+      trustProject: options.trustProject ?? false,
+      ...(options.apiKeys ? { apiKeys: options.apiKeys } : {}),
+      load: (trustProject) => loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], trustProject),
+      applyReloaded: (reloaded) => service.applySettings(reloaded)
+    })
     const notices = [
       ...settings.warnings.map((message) => ({ level: 'warning' as const, message })),
       ...definitionFileNotices(wiring.files),
@@ -365,7 +389,51 @@ export class WorkspaceService {
       case 'workspaces.open':
       case 'workspaces.forget':
         throw new IpcRequestError(`'${channel}' is answered by the app or the web host, not by a workspace.`)
+      // Settings view (settingsControl.ts)
+      case 'settings.get':
+        return this.settingsAction((s) => s.view())
+      case 'settings.update':
+        return this.settingsAction((s) => s.update(payload.values))
+      case 'settings.trust':
+        return this.settingsAction((s) => s.setTrust(payload.trusted))
+      case 'settings.setApiKey':
+        return this.settingsAction((s) => s.setApiKey(payload.apiKey, payload.acceptUnencrypted === true))
+      case 'settings.clearApiKey':
+        return this.settingsAction((s) => s.clearApiKey())
     }
+  }
+
+  /** Runs a Settings action; its refusal becomes the request's error, shown in the view. */
+  private async settingsAction<T>(work: (control: SettingsControl) => Promise<T>): Promise<T> {
+    if (!this.settingsControl) throw new IpcRequestError('Settings are not ready yet.')
+    try {
+      return await work(this.settingsControl)
+    } catch (error) {
+      if (error instanceof SettingsRefusedError) throw new IpcRequestError(error.message)
+      throw error
+    }
+  }
+
+  /**
+   * Applies reloaded settings to what may change while the workspace runs: the permission rules
+   * of the leader and its subagents (teammates read them when they start), the session's hooks
+   * (project trust granted or revoked, SPEC §4) and the stuck threshold. Everything else (model,
+   * mode, backend, switches) is built at start and takes effect at the next start.
+   * @throws SettingsRefusedError when the new hooks are invalid (the old ones stay).
+   */
+  private applySettings(settings: LoadedSettings): void {
+    let warnings: readonly string[]
+    try {
+      warnings = this.session.replaceHooks(settings.hooks)
+    } catch (error) {
+      throw new SettingsRefusedError(`The settings changed, but their hooks cannot be used, so the previous hooks stay: ${(error as Error).message}`)
+    }
+    this.engine?.replaceSettings(settings)
+    this.stuckAfterMinutes = teamControl.stuckAfterMinutesOf(settings)
+    const active = settings.hooks.reduce((n, h) => n + Object.keys(h.hooks).length, 0)
+    const message = `Settings reloaded: ${active === 0 ? 'no hooks are configured' : `hooks for ${active} event${active === 1 ? '' : 's'} apply from now on`}.`
+    this.bus.emit({ type: 'notice', level: 'info', message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+    for (const w of warnings) this.bus.emit({ type: 'notice', level: 'warning', message: w, agentId: LEADER_NAME, agentName: LEADER_NAME })
   }
 
   /** Runs a dashboard action; its refusal becomes the request's error (the person sees the message). */

@@ -115,7 +115,7 @@ export async function spawnTeammate(session: Session, request: DashboardSpawn): 
   const self = session.asParent()
   return refusals(async () => {
     const mode = request.planRequired ? 'plan' : teammateMode(request.mode, self.mode())
-    const { model } = subagents.options.resolveModel(definition, undefined, self.model)
+    const { model } = (subagents.options.resolveTeammateModel ?? subagents.options.resolveModel)(definition, undefined, self.model)
     const spawned = await teammates.spawn({
       name,
       prompt: request.prompt,

@@ -5,6 +5,7 @@ import { PaneGrid } from '../features/panes/PaneGrid'
 import { PromptBox } from '../features/prompt/PromptBox'
 import { StatusBar } from '../features/status/StatusBar'
 import { TopBar } from '../features/topbar/TopBar'
+import { SettingsDialog } from '../features/settings/SettingsDialog'
 import { pageStorage } from '../store/localMemory'
 import { bindPaneMemory } from '../store/paneMemory'
 import { appStore, useAppStore } from '../store/store'
@@ -45,6 +46,7 @@ function Workspace({ cwd }: { cwd: string }) {
   return (
     <>
       <TopBar panels={{ dashboardOpen: open.dashboard, drawerOpen: open.drawer, toggleDashboard: toggle(dashboardRef), toggleDrawer: toggle(drawerRef) }} />
+      <SettingsDialog />
       <Group className="workspace" orientation="horizontal" id="swarmdesk-workspace" {...(saved ? { defaultLayout: saved } : {})} onLayoutChanged={onLayoutChanged}>
         <Panel id={DASHBOARD} panelRef={dashboardRef} defaultSize="22%" minSize="220px" maxSize="45%" collapsible collapsedSize={0} className="side-panel">
           <div className="side-content" hidden={!open.dashboard}>

@@ -4,6 +4,7 @@ import { formatTokens, formatUsd } from '../status/format'
 import { ModeSelect } from './ModeSelect'
 import { OrchestrationSelect } from './OrchestrationSelect'
 import { WorkspaceMenu } from './WorkspaceMenu'
+import { SettingsButton } from '../settings/SettingsDialog'
 import './topbar.css'
 
 /** Which side panels are open, and how to toggle them (the layout owns them). */
@@ -62,6 +63,7 @@ export function TopBar({ panels }: { panels: SidePanelsControl }) {
       <button type="button" className="btn btn-small btn-stop topbar-stop" disabled={!open || stopping} title="Stop the leader's turn and every subagent; kill every teammate" onClick={() => void dashboardCommands.stopAll()}>
         {stopping ? 'Stopping…' : 'Stop all'}
       </button>
+      <SettingsButton />
       <button type="button" className="topbar-toggle" aria-pressed={panels.drawerOpen} aria-label={panels.drawerOpen ? 'Hide the side drawer' : 'Show the side drawer'} title="Permissions and mailbox" onClick={panels.toggleDrawer}>
         ◧
       </button>

@@ -1,0 +1,204 @@
+import { useEffect, useState, type ReactNode } from 'react'
+import { USER_PERMISSION_MODES } from '../../../../shared/permissions'
+import type { SettingsView } from '../../../../shared/settings'
+import { useAppStore } from '../../store/store'
+import { ApiKeySection } from './ApiKeySection'
+import { Applies } from './Applies'
+import { draftOf, draftProblems, patchOf, type SettingsDraft } from './draft'
+import './settings.css'
+import { settingsCommands, useSettings } from './settingsStore'
+import { TrustSection } from './TrustSection'
+
+/** The top bar's button that opens Settings. */
+export function SettingsButton() {
+  const open = useAppStore((s) => s.connection.status === 'open')
+  return (
+    <button type="button" className="topbar-toggle" data-testid="open-settings" aria-label="Settings" title="Settings: API key, models, rules, project trust" disabled={!open} onClick={() => void settingsCommands.open()}>
+      ⚙
+    </button>
+  )
+}
+
+/**
+ * The Settings view (SPEC §11, issue 8) as a modal dialog: the API key's status, the user settings
+ * file's values (base URL, models per role, teammate backend, default permission mode, rules,
+ * fork and coordinator switches, auto-background delay, stuck threshold), the data directory and
+ * project trust. Saving sends only what changed; main validates it (each rule with the permission
+ * engine's parser) and answers with the saved view, or refuses with a message shown here.
+ */
+export function SettingsDialog() {
+  const open = useSettings((s) => s.open)
+  const view = useSettings((s) => s.view)
+  useEffect(() => {
+    if (!open) return
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === 'Escape') settingsCommands.close()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [open])
+  if (!open) return null
+  return (
+    <div className="settings-backdrop" onMouseDown={(e) => e.target === e.currentTarget && settingsCommands.close()}>
+      <div className="settings-dialog" role="dialog" aria-modal="true" aria-labelledby="settings-title" data-testid="settings-dialog">
+        <header className="settings-header">
+          <h2 id="settings-title">Settings</h2>
+          <button type="button" className="btn btn-small" aria-label="Close settings" onClick={settingsCommands.close}>
+            Close
+          </button>
+        </header>
+        {view ? <SettingsBody view={view} /> : <Status />}
+      </div>
+    </div>
+  )
+}
+
+/** The last request's outcome: main's refusal, or what was done. */
+function Status() {
+  const error = useSettings((s) => s.error)
+  const notice = useSettings((s) => s.notice)
+  const busy = useSettings((s) => s.busy)
+  if (error)
+    return (
+      <p className="settings-error" role="alert" data-testid="settings-error">
+        {error}
+      </p>
+    )
+  if (notice)
+    return (
+      <p className="settings-notice" role="status" data-testid="settings-notice">
+        {notice}
+      </p>
+    )
+  return busy ? <p className="muted">Loading…</p> : null
+}
+
+function SettingsBody({ view }: { view: SettingsView }) {
+  const busy = useSettings((s) => s.busy)
+  const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(view.values))
+  const [problems, setProblems] = useState<string[]>([])
+  // the saved values changed (a save, a reload): the form starts again from them
+  useEffect(() => setDraft(draftOf(view.values)), [view.values])
+  const set = <K extends keyof SettingsDraft>(key: K) => (value: SettingsDraft[K]) => setDraft((d) => ({ ...d, [key]: value }))
+  const save = (): void => {
+    const found = draftProblems(draft)
+    setProblems(found)
+    if (found.length === 0) void settingsCommands.save(patchOf(view.values, draft))
+  }
+  return (
+    <form
+      className="settings-body"
+      onSubmit={(e) => {
+        e.preventDefault()
+        save()
+      }}
+    >
+      <p className="muted small">
+        Saved to <span className="mono">{view.file}</span>. Keys this view does not show are kept. Project and local settings of the workspace and <code>--settings</code> files can override these.
+      </p>
+      <ApiKeySection status={view.apiKey} />
+      <fieldset className="settings-group">
+        <legend>Model</legend>
+        <Field label="Base URL" applies="apiBaseUrl" hint="Any Anthropic-compatible endpoint; ANTHROPIC_BASE_URL wins.">
+          <input type="url" value={draft.apiBaseUrl} placeholder="https://api.anthropic.com" onChange={(e) => set('apiBaseUrl')(e.target.value)} />
+        </Field>
+        <Field label="Leader model" applies="model" hint="An alias (opus, sonnet, haiku) or a model id; --model and SWARMDESK_MODEL win.">
+          <input value={draft.model} placeholder="default" onChange={(e) => set('model')(e.target.value)} />
+        </Field>
+        <Field label="Teammate model" applies="teammateModel" hint="Every teammate's model, over agent definitions.">
+          <input value={draft.teammateModel} placeholder="from the agent definition" onChange={(e) => set('teammateModel')(e.target.value)} />
+        </Field>
+        <Field label="Subagent model" applies="subagentModel" hint="Every subagent's model; SWARMDESK_SUBAGENT_MODEL wins.">
+          <input value={draft.subagentModel} placeholder="from the agent definition" onChange={(e) => set('subagentModel')(e.target.value)} />
+        </Field>
+      </fieldset>
+      <fieldset className="settings-group">
+        <legend>Agents</legend>
+        <Field label="Teammate backend" applies="teammateBackend" hint="Where a teammate runs when a spawn names none.">
+          <select value={draft.teammateBackend} onChange={(e) => set('teammateBackend')(e.target.value as SettingsDraft['teammateBackend'])}>
+            <option value="">not set (worker)</option>
+            <option value="auto">auto (worker)</option>
+            <option value="worker">worker thread</option>
+            <option value="process">process in a terminal</option>
+          </select>
+        </Field>
+        <Field label="Default permission mode" applies="defaultMode" hint="The mode a session starts in; the top bar changes the running one.">
+          <select value={draft.defaultMode} onChange={(e) => set('defaultMode')(e.target.value as SettingsDraft['defaultMode'])}>
+            <option value="">not set (default)</option>
+            {USER_PERMISSION_MODES.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Fork subagents" applies="forkSubagents" hint="An Agent call without a type forks the leader.">
+          <input type="checkbox" checked={draft.forkSubagents} onChange={(e) => set('forkSubagents')(e.target.checked)} />
+        </Field>
+        <Field label="Coordinator mode" applies="coordinatorMode" hint="The leader only orchestrates workers; wins over forks.">
+          <input type="checkbox" checked={draft.coordinatorMode} onChange={(e) => set('coordinatorMode')(e.target.checked)} />
+        </Field>
+        <Field label="Auto-background after (s)" applies="autoBackgroundSeconds" hint="A sync subagent moves to the background after this long; 0 = never; default 120.">
+          <input inputMode="decimal" value={draft.autoBackgroundSeconds} placeholder="120" onChange={(e) => set('autoBackgroundSeconds')(e.target.value)} />
+        </Field>
+        <Field label="Stuck after (min)" applies="stuckAfterMinutes" hint="A running agent silent this long is marked stuck on the dashboard; default 5.">
+          <input inputMode="decimal" value={draft.stuckAfterMinutes} placeholder="5" onChange={(e) => set('stuckAfterMinutes')(e.target.value)} />
+        </Field>
+      </fieldset>
+      <fieldset className="settings-group">
+        <legend>
+          Permission rules <Applies setting="rules" />
+        </legend>
+        <p className="muted small">
+          One rule per line, Claude Code syntax: <code>Bash(npm run test:*)</code>, <code>Read(./src/**)</code>, <code>Edit(//abs/path/**)</code>, <code>Agent(Explore)</code>. Deny wins, then ask, then allow. Saved rules apply at once to the leader and its subagents, and to teammates started from then on.
+        </p>
+        <div className="rules-grid">
+          {(['allow', 'ask', 'deny'] as const).map((kind) => (
+            <label key={kind} className="rules-list">
+              <span>{kind}</span>
+              <textarea rows={5} spellCheck={false} aria-label={`${kind} rules`} data-testid={`rules-${kind}`} value={draft[kind]} onChange={(e) => set(kind)(e.target.value)} />
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <fieldset className="settings-group">
+        <legend>
+          Data directory <Applies setting="dataDir" />
+        </legend>
+        <p>
+          <span className="mono" data-testid="data-dir">
+            {view.dataDir.path}
+          </span>{' '}
+          <span className="muted">({view.dataDir.fromEnv ? 'from SWARMDESK_HOME' : 'the default, ~/.swarmdesk'})</span>
+        </p>
+        <p className="muted small">To use another one, set SWARMDESK_HOME before starting Swarmdesk; it takes effect at that start.</p>
+      </fieldset>
+      <TrustSection project={view.project} />
+      <footer className="settings-footer">
+        {problems.length ? (
+          <p className="settings-error" role="alert">
+            {problems.join(' ')}
+          </p>
+        ) : (
+          <Status />
+        )}
+        <button type="submit" className="btn btn-send" data-testid="settings-save" disabled={busy}>
+          Save
+        </button>
+      </footer>
+    </form>
+  )
+}
+
+/** One labelled setting with its when-it-applies tag and a hint. */
+function Field({ label, applies, hint, children }: { label: string; applies: Parameters<typeof Applies>[0]['setting']; hint: string; children: ReactNode }) {
+  return (
+    <label className="settings-field" title={hint}>
+      <span className="settings-label">
+        {label} <Applies setting={applies} />
+      </span>
+      {children}
+      <span className="settings-hint muted small">{hint}</span>
+    </label>
+  )
+}

@@ -1,0 +1,91 @@
+import { createStore } from 'zustand/vanilla'
+import { useStore } from 'zustand'
+import type { ApiKeyStatus, SettingsPatch, SettingsView } from '../../../../shared/settings'
+import { connectedApi } from '../../store/commands'
+import { appStore } from '../../store/store'
+
+/**
+ * The Settings view's state (SPEC §11). Its own small vanilla store rather than a slice of the app
+ * store: nothing else reads it, and it lives only while the dialog is open. Every change goes to
+ * main as a typed request (src/shared/ipc.ts `settings.*`); main validates it and answers with the
+ * view as it now stands, or refuses with a message shown here — the renderer never writes a file.
+ */
+export interface SettingsState {
+  open: boolean
+  view: SettingsView | undefined
+  /** A request is in flight. */
+  busy: boolean
+  /** main's refusal of the last request, shown in the view; cleared by the next request. */
+  error: string | undefined
+  /** What the last successful request did, for the person. */
+  notice: string | undefined
+}
+
+export const settingsStore = createStore<SettingsState>(() => ({ open: false, view: undefined, busy: false, error: undefined, notice: undefined }))
+
+/** React hook over {@link settingsStore}. */
+export function useSettings<T>(select: (s: SettingsState) => T): T {
+  return useStore(settingsStore, select)
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}
+
+/** Runs one request; its answer (a view) replaces the shown one, its refusal is shown. Resolves true when main accepted it. */
+async function run(work: () => Promise<SettingsView | undefined>, notice: string): Promise<boolean> {
+  settingsStore.setState({ busy: true, error: undefined, notice: undefined })
+  try {
+    const view = await work()
+    settingsStore.setState((s) => ({ busy: false, notice, view: view ?? s.view }))
+    return true
+  } catch (err) {
+    settingsStore.setState({ busy: false, error: message(err) })
+    return false
+  }
+}
+
+/** The requests of the Settings view. */
+export const settingsCommands = {
+  /** Opens the view and loads it from main. */
+  async open(): Promise<void> {
+    settingsStore.setState({ open: true, error: undefined, notice: undefined })
+    await run(() => connectedApi().request('settings.get', {}), '')
+    settingsStore.setState({ notice: undefined })
+  },
+  close(): void {
+    settingsStore.setState({ open: false, error: undefined, notice: undefined })
+  },
+  /** Saves `patch` to the user settings file; the stuck threshold also applies to the dashboard at once. */
+  async save(patch: SettingsPatch): Promise<boolean> {
+    if (Object.keys(patch).length === 0) {
+      settingsStore.setState({ notice: 'Nothing changed.', error: undefined })
+      return true
+    }
+    const ok = await run(() => connectedApi().request('settings.update', { values: patch }), 'Saved.')
+    const stuck = settingsStore.getState().view?.values.stuckAfterMinutes
+    if (ok && patch.stuckAfterMinutes !== undefined) appStore.setState((s) => ({ dashboard: { ...s.dashboard, stuckAfterMinutes: stuck ?? 5 } }))
+    if (ok) settingsStore.setState({ notice: `Saved to ${settingsStore.getState().view?.file ?? 'settings.json'}.` })
+    return ok
+  },
+  /** Grants or revokes trust of the workspace. */
+  trust(trusted: boolean): Promise<boolean> {
+    return run(
+      () => connectedApi().request('settings.trust', { trusted }),
+      trusted ? 'This workspace is trusted: its hooks run from now on.' : 'Trust revoked: the project’s hooks no longer run.'
+    )
+  },
+  /** Stores the API key in the keychain (the app only); the answer holds its status, never the key. */
+  setApiKey(apiKey: string, acceptUnencrypted: boolean): Promise<boolean> {
+    return run(async () => withKey(await connectedApi().request('settings.setApiKey', { apiKey, ...(acceptUnencrypted ? { acceptUnencrypted } : {}) })), 'API key stored; it is used from the next start.')
+  },
+  clearApiKey(): Promise<boolean> {
+    return run(async () => withKey(await connectedApi().request('settings.clearApiKey', {})), 'Stored API key removed.')
+  }
+}
+
+/** The shown view with a new key status. */
+function withKey(apiKey: ApiKeyStatus): SettingsView | undefined {
+  const view = settingsStore.getState().view
+  return view ? { ...view, apiKey } : undefined
+}

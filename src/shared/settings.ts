@@ -1,0 +1,143 @@
+import { z } from 'zod'
+import { USER_PERMISSION_MODES } from './permissions'
+
+/**
+ * The Settings view's contract (SPEC §4, §11, §12): what a UI may read and change of the user
+ * settings file `<home>/settings.json`, the API key's status (never the key), and the
+ * workspace's project trust. The channels that carry these are in src/shared/ipc.ts; main
+ * validates every change again before anything is written.
+ */
+
+/** Most rules one list (allow, ask or deny) may hold from the Settings view. */
+export const MAX_RULES_PER_LIST = 500
+
+const ModelName = z.string().trim().min(1, 'a model is an alias (opus, sonnet, haiku) or a model id').max(200)
+const RuleList = z.array(z.string().trim().min(1, 'a rule is empty').max(1000)).max(MAX_RULES_PER_LIST)
+
+/**
+ * The values the Settings view edits, as they stand in the user settings file. Absent = not set
+ * there (the runtime's default, or a higher source, applies). Keys map to the file as follows:
+ * `defaultMode` and `rules` live in its `permissions` block (Claude Code's shape); every other key
+ * is a top-level key of the same name (Swarmdesk's own, SPEC §11).
+ */
+const SETTINGS_FIELDS = {
+  /** Any Anthropic-compatible endpoint (SPEC §13); the environment's ANTHROPIC_BASE_URL wins. */
+  apiBaseUrl: z.url({ protocol: /^https?$/, error: 'the base URL must be an http(s) URL, like https://api.anthropic.com' }).max(2000),
+  /** The leader's model; `SWARMDESK_MODEL` and `--model` win. */
+  model: ModelName,
+  /** Every subagent's model, over definitions and calls (SPEC §5's override); `SWARMDESK_SUBAGENT_MODEL` wins. */
+  subagentModel: ModelName,
+  /** Every teammate's model, over definitions and calls. */
+  teammateModel: ModelName,
+  /** Where a teammate runs when a spawn names no backend (SPEC §9.2); `auto` = `worker`. */
+  teammateBackend: z.enum(['auto', 'worker', 'process']),
+  defaultMode: z.enum(USER_PERMISSION_MODES),
+  rules: z.object({ allow: RuleList, ask: RuleList, deny: RuleList }).strict(),
+  forkSubagents: z.boolean(),
+  coordinatorMode: z.boolean(),
+  /** Seconds before a sync subagent moves to the background (SPEC §6.4); 0 = never. At most a day. */
+  autoBackgroundSeconds: z.number().min(0, 'the delay is 0 (never) or more seconds').max(86_400, 'the delay is at most 86400 seconds (a day)'),
+  /** Minutes of silence before a running agent is marked stuck (SPEC §11). */
+  stuckAfterMinutes: z.number().positive('stuckAfterMinutes must be more than 0').max(1440, 'stuckAfterMinutes is at most 1440 (a day)')
+}
+export const SettingsValuesSchema = z.object(SETTINGS_FIELDS).partial()
+export type SettingsValues = z.infer<typeof SettingsValuesSchema>
+export type SettingsKey = keyof SettingsValues
+
+/** Each field of `shape` made optional and nullable (`null` = remove). */
+function removable<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>> } {
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.nullable().optional()])) as { [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>> }
+}
+
+/** A change from the Settings view: each key set to a value, or to `null` to remove it from the file. */
+export const SettingsPatchSchema = z.object(removable(SETTINGS_FIELDS)).strict()
+export type SettingsPatch = z.infer<typeof SettingsPatchSchema>
+
+/**
+ * When a change takes effect. `now`: at once. `nextStart`: when Swarmdesk (or `swarmdesk serve`) starts again, because the
+ * model connection, the permission engine and the subagent runtime are built at start.
+ */
+export type TakesEffect = 'now' | 'nextStart'
+
+/** When each setting takes effect; the view says it beside each field. */
+export const SETTING_TAKES_EFFECT: Record<SettingsKey | 'apiKey' | 'dataDir', TakesEffect> = {
+  apiKey: 'nextStart',
+  apiBaseUrl: 'nextStart',
+  model: 'nextStart',
+  subagentModel: 'nextStart',
+  teammateModel: 'nextStart',
+  teammateBackend: 'nextStart',
+  defaultMode: 'nextStart',
+  /** The leader and its subagents at once; teammates read them when they start. */
+  rules: 'now',
+  forkSubagents: 'nextStart',
+  coordinatorMode: 'nextStart',
+  autoBackgroundSeconds: 'nextStart',
+  stuckAfterMinutes: 'now',
+  dataDir: 'nextStart'
+}
+
+/**
+ * Where the API key comes from (SPEC §11), never the key itself:
+ * - `source`: `environment` (ANTHROPIC_API_KEY, which wins), `keychain` (stored with safeStorage),
+ *   or `none`.
+ * - `storage`: what storing a key would do here: `encrypted` (the OS keychain), `plainText`
+ *   (Linux's `basic_text` backend: only after the person accepts `warning`), `unavailable`
+ *   (no encryption at all: refused), `environmentOnly` (the web host: no keychain).
+ */
+export const ApiKeyStatusSchema = z.object({
+  source: z.enum(['environment', 'keychain', 'none']),
+  storage: z.enum(['encrypted', 'plainText', 'unavailable', 'environmentOnly']),
+  /** Shown beside the key: why storing is refused, or the plain-text warning to accept. */
+  warning: z.string().optional()
+})
+export type ApiKeyStatus = z.infer<typeof ApiKeyStatusSchema>
+
+/** A project settings key ignored until the workspace is trusted (SPEC §4), with its file. */
+export const IgnoredKeySchema = z.object({ key: z.string(), file: z.string() })
+
+/** Hooks configured for one event in one settings file, and whether the runtime runs them. */
+export const HookListingSchema = z.object({
+  event: z.string(),
+  file: z.string(),
+  scope: z.enum(['user', 'project', 'local', 'session']),
+  /** How many hook commands the entry holds. */
+  commands: z.number().int().nonnegative(),
+  active: z.boolean()
+})
+export type HookListing = z.infer<typeof HookListingSchema>
+
+/** Project trust of the open workspace (SPEC §4). */
+export const ProjectTrustSchema = z.object({
+  workspace: z.string(),
+  trusted: z.boolean(),
+  /** `file`: recorded in `<home>/trusted.json`; `flag`: `--trust-project` for this run only (cannot be revoked here). */
+  via: z.enum(['file', 'flag', 'none']),
+  ignored: z.array(IgnoredKeySchema),
+  hooks: z.array(HookListingSchema),
+  /** Why the trust file could not be read, when it could not (the workspace is then untrusted). */
+  problem: z.string().optional()
+})
+export type ProjectTrust = z.infer<typeof ProjectTrustSchema>
+
+/** Everything the Settings view shows. */
+export const SettingsViewSchema = z.object({
+  /** The user settings file, absolute. */
+  file: z.string(),
+  values: SettingsValuesSchema,
+  /** The data directory (SPEC §12) and whether SWARMDESK_HOME chose it; changed only by SWARMDESK_HOME, at next start. */
+  dataDir: z.object({ path: z.string(), fromEnv: z.boolean() }),
+  apiKey: ApiKeyStatusSchema,
+  project: ProjectTrustSchema
+})
+export type SettingsView = z.infer<typeof SettingsViewSchema>
+
+/**
+ * Channels that touch the OS keychain. The web host's bridge refuses them before they reach the
+ * runtime: a browser page never hands the host a key to store (SPEC §11: the web host's key comes
+ * from the environment only).
+ */
+export const KEYCHAIN_CHANNELS: ReadonlySet<string> = new Set(['settings.setApiKey', 'settings.clearApiKey'])
+
+/** What the web host answers a keychain request with. */
+export const WEB_HOST_KEYCHAIN_REFUSAL = 'The web host has no keychain and never stores an API key: set ANTHROPIC_API_KEY in the environment of `swarmdesk serve` instead.'
