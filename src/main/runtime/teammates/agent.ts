@@ -23,6 +23,8 @@ import { FileStateCache } from '../tools/fileState'
 import { ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS } from '../tools/registry'
 import { ToolError, type AgentServices, type PtyHost, type Tool } from '../tools/types'
 import { TranscriptWriter } from '../transcripts/writer'
+import { messagesForResume, readTranscript } from '../transcripts/reader'
+import { existsSync } from 'node:fs'
 import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../workspace/systemPrompt'
 import type { PermissionPrompter } from '../permissions/prompter'
 import { createExitPlanModeTool } from './exitPlanMode'
@@ -73,8 +75,19 @@ export class TeammateAgent {
   /** Texts its subagents queued for it (none in practice: they never run in the background), sent at its next model request. */
   private readonly queued: string[] = []
 
+  /** Placeholder results of tool calls a previous run left unanswered, sent with the next user message. */
+  private pendingRepair: MessageParam['content'] | undefined
+
   constructor(private readonly parts: AgentParts) {
-    this.transcript = new TranscriptWriter(parts.transcriptPath, parts.identity.id, null)
+    // a teammate started again in the same session (restore after restart) continues its conversation
+    const previous = existsSync(parts.transcriptPath) ? readTranscript(parts.transcriptPath).entries : []
+    const { messages, repair } = messagesForResume(previous)
+    if (repair) {
+      messages.pop()
+      this.pendingRepair = repair.content
+    }
+    this.messages.push(...messages)
+    this.transcript = new TranscriptWriter(parts.transcriptPath, parts.identity.id, previous.at(-1)?.uuid ?? null)
     const core = CORE_TOOLS.filter((t) => ASYNC_ALLOWED_TOOL_NAMES.includes(t.name))
     const color = parts.member.color ? { color: parts.member.color } : {}
     const plan = parts.member.planModeRequired
@@ -261,7 +274,9 @@ export class TeammateAgent {
   /** One run of the agent loop on a new user message. */
   private async run(text: string): Promise<QueryEnd> {
     const { identity, bus } = this.parts
-    const user: MessageParam = { role: 'user', content: [{ type: 'text', text }] }
+    const repair = Array.isArray(this.pendingRepair) ? this.pendingRepair : []
+    this.pendingRepair = undefined
+    const user: MessageParam = { role: 'user', content: [...repair, { type: 'text', text }] }
     this.messages.push(user)
     this.transcript.append('user', user)
     const shells = createBackgroundShells(this.parts.pty)

@@ -1,0 +1,4 @@
+export * from './orphans'
+export * from './recorder'
+export * from './startup'
+export * from './stateFile'
