@@ -101,6 +101,7 @@ export class RestoreController {
     const agent = this.host.agents.get(agentId)
     if (!agent) throw new RestoreError(`No agent '${agentId}' in this workspace.`)
     if (agent.state !== 'interrupted') throw new RestoreError(`${agent.agentName} is ${agent.state}, not interrupted: only an agent the last run left mid-work can be resumed.`)
+    this.notice('info', `Resuming ${agent.agentName} from its transcript.`)
     if (agentId === LEADER_NAME) {
       if (this.host.busy()) throw new RestoreError('The leader is already working.')
       this.host.resumeLeader()

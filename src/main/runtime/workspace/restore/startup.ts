@@ -73,4 +73,4 @@ export function restoredAgents(saved: AgentView[], leaderId: string): AgentView[
 }
 
 /** The line an interrupted agent's pane gets after its restored scrollback. */
-export const INTERRUPTED_PANE_LINE = '\r\n\x1b[1;36m⏸ interrupted — the workspace stopped while this agent worked. Resume continues it from its transcript.\x1b[0m\r\n'
+export const INTERRUPTED_PANE_LINE = '\r\n\x1b[1;36m‖ interrupted — the workspace stopped while this agent worked. Resume continues it from its transcript.\x1b[0m\r\n'

@@ -3,6 +3,7 @@ import { dashboardCommands } from '../dashboard/commands'
 import { formatTokens, formatUsd } from '../status/format'
 import { ModeSelect } from './ModeSelect'
 import { OrchestrationSelect } from './OrchestrationSelect'
+import { NewSessionButton } from '../restore/NewSessionButton'
 import './topbar.css'
 
 /** The last segment of a path: the workspace folder's own name. */
@@ -66,6 +67,7 @@ export function TopBar({ panels }: { panels: SidePanelsControl }) {
       <span className="topbar-usage mono" data-testid="topbar-usage" title={`all agents: ${formatTokens(total.inputTokens)} in, ${formatTokens(total.outputTokens)} out, cache ${formatTokens(total.cacheReadInputTokens)} read / ${formatTokens(total.cacheCreationInputTokens)} written${scripted ? `; priced as ${model}` : ''}`}>
         {formatTokens(tokens)} tok · {formatUsd(cost)}
       </span>
+      <NewSessionButton />
       <button type="button" className="btn btn-small btn-stop topbar-stop" disabled={!open || stopping} title="Stop the leader's turn and every subagent; kill every teammate" onClick={() => void dashboardCommands.stopAll()}>
         {stopping ? 'Stopping…' : 'Stop all'}
       </button>
