@@ -62,6 +62,12 @@ export interface AgentParts {
   env?: NodeJS.ProcessEnv
 }
 
+/**
+ * Set to `1` in a teammate's environment when it is started again after a restart
+ * (TeammateSupervisor.resume): it then continues the conversation in its transcript.
+ */
+export const CONTINUE_TRANSCRIPT_VARIABLE = 'SWARMDESK_CONTINUE_TRANSCRIPT'
+
 /** The teammate's model side: history, transcript, tools and permission gate; one turn at a time. */
 export class TeammateAgent {
   private readonly messages: MessageParam[] = []
@@ -79,8 +85,9 @@ export class TeammateAgent {
   private pendingRepair: MessageParam['content'] | undefined
 
   constructor(private readonly parts: AgentParts) {
-    // a teammate started again in the same session (restore after restart) continues its conversation
-    const previous = existsSync(parts.transcriptPath) ? readTranscript(parts.transcriptPath).entries : []
+    // a teammate started again after a restart continues its conversation; a new one of the same name starts afresh
+    const continuing = parts.env?.[CONTINUE_TRANSCRIPT_VARIABLE] === '1'
+    const previous = continuing && existsSync(parts.transcriptPath) ? readTranscript(parts.transcriptPath).entries : []
     const { messages, repair } = messagesForResume(previous)
     if (repair) {
       messages.pop()

@@ -10,6 +10,7 @@ import type { PermissionPrompter } from '../permissions/prompter'
 import type { TeamContext } from '../teamTools'
 import { LEAD_NAME } from '../teams'
 import { echoTaskChanges } from './taskEcho'
+import { CONTINUE_TRANSCRIPT_VARIABLE } from './agent'
 import type { TeammateBackend, TeammateExecutorRegistry, TeammateExitInfo, TeammateHandle } from './executor'
 
 /** Milliseconds a teammate has to answer a shutdown request before it is killed (SPEC §9.5). */
@@ -229,7 +230,7 @@ export class TeammateSupervisor implements Disposable {
         planModeRequired: member.planModeRequired,
         sessionId: this.options.sessionId,
         leaderAgentId: teamAgentId(LEAD_NAME, team),
-        env: this.options.modelEnv()
+        env: { ...this.options.modelEnv(), [CONTINUE_TRANSCRIPT_VARIABLE]: '1' }
       })
     } catch (error) {
       tracked.alive = false

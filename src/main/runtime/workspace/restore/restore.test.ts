@@ -196,6 +196,41 @@ describe('Restore after a crash (kill -9 of swarmdesk serve)', () => {
   }, 60_000)
 })
 
+/**
+ * Runs `swarmdesk serve` on the test's home and folder, sends the leader `text` over the bridge,
+ * waits until the saved state satisfies `ready`, then kills serve with SIGKILL, as a crash would.
+ * @returns the state saved last, and the processes of the dead run that were alive at the kill.
+ */
+async function crashServeWhen(file: string, text: string, ready: (state: NonNullable<ReturnType<typeof readWorkspaceState>>, panes: Record<string, string>) => boolean) {
+  const child = spawn(process.execPath, [SWARMDESK_BIN, 'serve', '--cwd', work, '--scenario', file, '--port', '0', '--permission-mode', 'bypassPermissions'], {
+    env: { ...process.env, SWARMDESK_HOME: home, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c))
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c))
+  const exited = new Promise<void>((done) => child.once('exit', () => done()))
+  try {
+    const url = new URL((await until(`serve's URL (stderr: ${stderr})`, () => /SWARMDESK_URL (\S+)/.exec(stdout)?.[1]))!)
+    const ws = new WebSocket(`ws://${url.host}${BRIDGE_PATH}?token=${url.searchParams.get('token')}`, { origin: url.origin })
+    await new Promise((ok, fail) => ws.once('open', ok).once('error', fail))
+    ws.send(JSON.stringify({ kind: 'request', id: 1, channel: 'leader.prompt', payload: { text } }))
+    const sessionId = await until('the session to be recorded', () => readLastSessionSafe())
+    const paths = restorePaths(home, work, sessionId)
+    const state = await until('the state to be saved', () => {
+      const saved = readWorkspaceState(paths)
+      return saved && ready(saved, readPanes(paths)?.panes ?? {}) ? saved : undefined
+    })
+    const orphans = findPidsWithEnv(RUN_TAG_VARIABLE, state.runTag, snapshotProcesses())
+    ws.close()
+    return { sessionId, state, orphans }
+  } finally {
+    child.kill('SIGKILL')
+    await exited
+  }
+}
+
 function readLastSessionSafe(): string | undefined {
   try {
     return readLastSession(home, work)
@@ -203,3 +238,101 @@ function readLastSessionSafe(): string | undefined {
     return undefined
   }
 }
+
+const TEAMMATE_JOB = `agents:
+  team-lead:
+    - when: "start the team"
+      tools: [{ name: TeamCreate, input: { team_name: "ops", description: "restore test" } }]
+    - when: "Team 'ops' created"
+      tools: [{ name: Agent, input: { name: alice, backend: worker, description: "writer", prompt: "Write the notes after the long job." } }]
+    - text: "alice is on it."
+    - text: "Noted."
+    - text: "Noted."
+    - text: "Noted."
+    - text: "Noted."
+  alice:
+    - when: "Write the notes"
+      text: "Starting my long job."
+      tools: [{ name: Bash, input: { command: "trap '' HUP; echo alice-long-job-started; sleep 600", timeout: 600000 } }]
+    - when: "Interrupted:"
+      tools: [{ name: Write, input: { file_path: "notes.txt", content: "alice's notes\\n" } }]
+    - when: "notes.txt"
+      text: "Notes written after the restart."
+    - text: "Idle."
+    - text: "Idle."
+`
+
+describe('Restore after a crash: a worker teammate', () => {
+  it('shows a teammate that was working interrupted; Resume starts it again with its conversation and it finishes its work', async () => {
+    const file = scenario(TEAMMATE_JOB)
+    const { sessionId, orphans } = await crashServeWhen(
+      file,
+      'start the team',
+      (state, panes) => state.agents.find((a) => a.agentName === 'alice')?.state === 'running' && state.ptys.length > 0 && (panes['alice@ops'] ?? '').includes('alice-long-job-started')
+    )
+    expect(orphans.length).toBeGreaterThan(0)
+    const second = await open(file)
+    expect(orphans.filter(isProcessAlive)).toEqual([])
+    const snap = await snapshot(second)
+    expect(snap.sessionId).toBe(sessionId)
+    const alice = snap.agents.find((a) => a.agentId === 'alice@ops')!
+    expect(alice).toMatchObject({ state: 'interrupted', backend: 'worker', parentId: 'team-lead' })
+    expect(leaderOf(snap).state).toBe('idle')
+    expect(await paneText(second, 'alice@ops')).toContain('alice-long-job-started')
+
+    await second.handle('agent.resume', { agentId: 'alice@ops' })
+    await until("alice's notes", () => existsSync(join(work, 'notes.txt')))
+    expect(readFileSync(join(work, 'notes.txt'), 'utf8')).toBe("alice's notes\n")
+    for (const deadline = Date.now() + 20_000; !(await paneText(second, 'alice@ops')).includes('Notes written after the restart.'); ) {
+      if (Date.now() > deadline) throw new Error(`alice's pane never said she was done:\n${await paneText(second, 'alice@ops')}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    // her conversation continued: the resumed request carried the turns before the crash
+    const transcript = readFileSync(join(home, 'projects', work.replace(/[^A-Za-z0-9]/g, '-'), sessionId, 'agents', 'alice@ops.jsonl'), 'utf8')
+    expect(transcript).toContain('alice-long-job-started')
+    expect(transcript).toContain('Interrupted: the session stopped before this tool call finished')
+    expect(transcript.indexOf('Write the notes after the long job.')).toBeLessThan(transcript.indexOf('Interrupted: the session stopped'))
+  }, 90_000)
+})
+
+const SUBAGENT_JOB = `agents:
+  team-lead:
+    - when: "start the helper"
+      tools: [{ name: Agent, input: { subagent_type: general-purpose, description: "long helper", prompt: "Run the long job, then write helper.txt", run_in_background: true } }]
+    - text: "The helper runs in the background."
+    - when: "<task-notification>"
+      text: "The helper reported back."
+    - text: "Noted."
+  long-helper:
+    - when: "Run the long job"
+      tools: [{ name: Bash, input: { command: "trap '' HUP; echo helper-long-job-started; sleep 600", timeout: 600000 } }]
+    - when: "Interrupted:"
+      tools: [{ name: Write, input: { file_path: "helper.txt", content: "helped\\\\n" } }]
+    - when: "helper.txt"
+      text: "Helper finished after the restart."
+`
+
+describe('Restore after a crash: a background subagent', () => {
+  it('shows a subagent that was working interrupted; Resume continues it from its transcript and the leader gets its notification', async () => {
+    const file = scenario(SUBAGENT_JOB)
+    const { sessionId } = await crashServeWhen(file, 'start the helper', (state, panes) => {
+      const helper = state.agents.find((a) => a.agentName === 'long-helper')
+      return helper?.state === 'running' && (panes[helper.agentId] ?? '').includes('helper-long-job-started')
+    })
+    const second = await open(file)
+    const snap = await snapshot(second)
+    expect(snap.sessionId).toBe(sessionId)
+    const helper = snap.agents.find((a) => a.agentName === 'long-helper')!
+    expect(helper).toMatchObject({ state: 'interrupted', parentId: 'team-lead', agentType: 'general-purpose' })
+
+    await second.handle('agent.resume', { agentId: helper.agentId })
+    await until('the helper to write its file', () => existsSync(join(work, 'helper.txt')))
+    for (const deadline = Date.now() + 20_000; !(await paneText(second, 'team-lead')).includes('The helper reported back.'); ) {
+      if (Date.now() > deadline) throw new Error(`the leader never read the helper's notification:\n${await paneText(second, 'team-lead')}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    expect(await paneText(second, helper.agentId)).toContain('Helper finished after the restart.')
+    const after = (await snapshot(second)).agents.find((a) => a.agentId === helper.agentId)!
+    expect(after.state).toBe('exited')
+  }, 90_000)
+})
