@@ -170,8 +170,13 @@ describe('Restore after a crash (kill -9 of swarmdesk serve)', () => {
       // the command ignores SIGHUP: it outlives the dead run until the next start cleans up
       expect(orphans.some(isProcessAlive)).toBe(true)
 
+      // the dead run held the task list's lock: the reopened board must not wait for it
+      plantLockOf(state.owner, join(home, 'tasks', 'ops', '.lock'))
       const second = await open(file)
       expect(findPidsWithEnv(RUN_TAG_VARIABLE, state.runTag, snapshotProcesses())).toEqual([])
+      const before = Date.now()
+      await second.handle('tasks.create', { subject: 'Check the report' })
+      expect(Date.now() - before).toBeLessThan(2_000)
       expect(orphans.filter(isProcessAlive)).toEqual([])
       const snap = await snapshot(second)
       expect(snap.sessionId).toBe(sessionId)
@@ -231,6 +236,11 @@ async function crashServeWhen(file: string, text: string, ready: (state: NonNull
   }
 }
 
+/** Leaves a lock file at `path` as the dead run would have while holding it (locks/fileLock.ts format). */
+function plantLockOf(owner: { pid: number; startTime: string | null }, path: string): void {
+  writeFileSync(path, JSON.stringify({ schemaVersion: 1, ...owner, token: 'held-by-the-dead-run', acquiredAt: new Date().toISOString() }))
+}
+
 function readLastSessionSafe(): string | undefined {
   try {
     return readLastSession(home, work)
@@ -265,12 +275,14 @@ const TEAMMATE_JOB = `agents:
 describe('Restore after a crash: a worker teammate', () => {
   it('shows a teammate that was working interrupted; Resume starts it again with its conversation and it finishes its work', async () => {
     const file = scenario(TEAMMATE_JOB)
-    const { sessionId, orphans } = await crashServeWhen(
+    const { sessionId, orphans, state } = await crashServeWhen(
       file,
       'start the team',
       (state, panes) => state.agents.find((a) => a.agentName === 'alice')?.state === 'running' && state.ptys.length > 0 && (panes['alice@ops'] ?? '').includes('alice-long-job-started')
     )
     expect(orphans.length).toBeGreaterThan(0)
+    // the dead run held the team config's lock: it must not block alice's start (she marks herself active under it)
+    plantLockOf(state.owner, join(home, 'teams', 'ops', '.lock'))
     const second = await open(file)
     expect(orphans.filter(isProcessAlive)).toEqual([])
     const snap = await snapshot(second)
