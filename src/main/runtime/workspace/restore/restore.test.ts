@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { WorkspaceSnapshot } from '../../../../shared/ipc'
 import { findPidsWithEnv, isProcessAlive, snapshotProcesses } from '../../pty'
+import { parseServeFlags } from '../../../cli/commands/serve'
 import { BRIDGE_PATH } from '../../../host/webHost'
 import { WorkspaceService } from '../service'
 import { readLastSession, readPanes, readWorkspaceState, restorePaths, RUN_TAG_VARIABLE } from './stateFile'
@@ -114,6 +115,11 @@ describe('Restore after restart', () => {
     expect(readLastSession(home, work)).toBe(newId)
   })
 
+  it('serve reopens the last session unless --new-session is given', () => {
+    expect(parseServeFlags([]).newSession).toBe(false)
+    expect(parseServeFlags(['--new-session']).newSession).toBe(true)
+  })
+
   it('refuses to resume an agent that is not interrupted', async () => {
     const first = await open(scenario(BOARD))
     await expect(first.handle('agent.resume', { agentId: 'team-lead' })).rejects.toThrow(/not interrupted/)
@@ -139,65 +145,41 @@ const LONG_JOB = `agents:
 describe('Restore after a crash (kill -9 of swarmdesk serve)', () => {
   it('shows the leader interrupted with its pane, kills the command the dead run left, and Resume finishes the turn', async () => {
     const file = scenario(LONG_JOB)
-    const child = spawn(process.execPath, [SWARMDESK_BIN, 'serve', '--cwd', work, '--scenario', file, '--port', '0', '--permission-mode', 'bypassPermissions'], {
-      env: { ...process.env, SWARMDESK_HOME: home, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c))
-    child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c))
-    const exited = new Promise<void>((done) => child.once('exit', () => done()))
-    try {
-      const url = new URL((await until(`serve's URL (stderr: ${stderr})`, () => /SWARMDESK_URL (\S+)/.exec(stdout)?.[1]))!)
-      // drive the first run as the page would, over the bridge's WebSocket
-      const ws = new WebSocket(`ws://${url.host}${BRIDGE_PATH}?token=${url.searchParams.get('token')}`, { origin: url.origin })
-      await new Promise((ok, fail) => ws.once('open', ok).once('error', fail))
-      ws.send(JSON.stringify({ kind: 'request', id: 1, channel: 'leader.prompt', payload: { text: 'start the long job' } }))
-      const sessionId = await until('the session to be recorded', () => readLastSessionSafe())
-      const paths = restorePaths(home, work, sessionId)
-      // the first run's state shows the leader working in its command, and its pane the command's output
-      const state = await until('the running leader to be saved', () => {
-        const s = readWorkspaceState(paths)
-        return s?.agents.find((a) => a.agentId === 'team-lead')?.state === 'running' && s.ptys.length > 0 ? s : undefined
-      })
-      await until('the pane to be saved', () => readPanes(paths)?.panes['team-lead']?.includes('long-job-started'))
-      const orphans = findPidsWithEnv(RUN_TAG_VARIABLE, state.runTag, snapshotProcesses())
-      expect(orphans.length).toBeGreaterThan(0)
-      ws.close()
-      child.kill('SIGKILL')
-      await exited
-      // the command ignores SIGHUP: it outlives the dead run until the next start cleans up
-      expect(orphans.some(isProcessAlive)).toBe(true)
+    // the first run: the leader is in its command, and the state and the pane saying so are on disk
+    const { sessionId, state, orphans } = await crashServeWhen(
+      file,
+      'start the long job',
+      (saved, panes) => saved.agents.find((a) => a.agentId === 'team-lead')?.state === 'running' && saved.ptys.length > 0 && (panes['team-lead'] ?? '').includes('long-job-started')
+    )
+    expect(orphans.length).toBeGreaterThan(0)
+    // the command ignores SIGHUP: it outlives the dead run until the next start cleans up
+    expect(orphans.some(isProcessAlive)).toBe(true)
 
-      // the dead run held the task list's lock: the reopened board must not wait for it
-      plantLockOf(state.owner, join(home, 'tasks', 'ops', '.lock'))
-      const second = await open(file)
-      expect(findPidsWithEnv(RUN_TAG_VARIABLE, state.runTag, snapshotProcesses())).toEqual([])
-      const before = Date.now()
-      await second.handle('tasks.create', { subject: 'Check the report' })
-      expect(Date.now() - before).toBeLessThan(2_000)
-      expect(orphans.filter(isProcessAlive)).toEqual([])
-      const snap = await snapshot(second)
-      expect(snap.sessionId).toBe(sessionId)
-      expect(leaderOf(snap).state).toBe('interrupted')
-      expect(snap.team).toBe('ops')
-      const pane = await paneText(second, 'team-lead')
-      expect(pane).toContain('long-job-started')
-      expect(pane).toContain('interrupted — the workspace stopped while this agent worked')
+    // the dead run held the task list's lock: the reopened board must not wait for it
+    plantLockOf(state.owner, join(home, 'tasks', 'ops', '.lock'))
+    const second = await open(file)
+    expect(findPidsWithEnv(RUN_TAG_VARIABLE, state.runTag, snapshotProcesses())).toEqual([])
+    expect(orphans.filter(isProcessAlive)).toEqual([])
+    const before = Date.now()
+    await second.handle('tasks.create', { subject: 'Check the report' })
+    expect(Date.now() - before).toBeLessThan(2_000)
+    const snap = await snapshot(second)
+    expect(snap.sessionId).toBe(sessionId)
+    expect(leaderOf(snap).state).toBe('interrupted')
+    expect(snap.team).toBe('ops')
+    const pane = await paneText(second, 'team-lead')
+    expect(pane).toContain('long-job-started')
+    expect(pane).toContain('interrupted — the workspace stopped while this agent worked')
 
-      await second.handle('agent.resume', { agentId: 'team-lead' })
-      await until('the resumed turn to write its file', () => existsSync(join(work, 'done.txt')))
-      await second.whenIdle()
-      expect(readFileSync(join(work, 'done.txt'), 'utf8')).toBe('finished after the restart\n')
-      expect(await paneText(second, 'team-lead')).toContain('All done after the restart.')
-      expect(leaderOf(await snapshot(second)).state).toBe('idle')
-      // the transcript carries the placeholder result of the cut call, then the resumed work
-      const transcript = readFileSync(join(home, 'projects', work.replace(/[^A-Za-z0-9]/g, '-'), sessionId, 'transcript.jsonl'), 'utf8')
-      expect(transcript).toContain('Interrupted: the session stopped before this tool call finished')
-    } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-    }
+    await second.handle('agent.resume', { agentId: 'team-lead' })
+    await until('the resumed turn to write its file', () => existsSync(join(work, 'done.txt')))
+    await second.whenIdle()
+    expect(readFileSync(join(work, 'done.txt'), 'utf8')).toBe('finished after the restart\n')
+    expect(await paneText(second, 'team-lead')).toContain('All done after the restart.')
+    expect(leaderOf(await snapshot(second)).state).toBe('idle')
+    // the transcript carries the placeholder result of the cut call, then the resumed work
+    const transcript = readFileSync(join(home, 'projects', work.replace(/[^A-Za-z0-9]/g, '-'), sessionId, 'transcript.jsonl'), 'utf8')
+    expect(transcript).toContain('Interrupted: the session stopped before this tool call finished')
   }, 60_000)
 })
 
