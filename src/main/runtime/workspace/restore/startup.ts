@@ -1,5 +1,6 @@
 import type { AgentState } from '../../../../shared/events'
 import type { AgentView } from '../../../../shared/ipc'
+import { ownerGone } from '../../locks/owner'
 import { cleanUpOrphans, type OrphanCleanup } from './orphans'
 import { readLastSession, readPanes, readWorkspaceState, restorePaths, type WorkspaceState } from './stateFile'
 
@@ -25,7 +26,8 @@ export interface RestorePlan {
  * when given, else with `choice: 'restore'` the one `last-session.json` names — with its saved
  * agents and panes; and, whatever the choice, kills the processes the last run left behind when
  * that run died without closing (see orphans.ts). An unreadable restore file is a warning and the
- * workspace opens without it: the transcripts and team files stay the source of truth.
+ * workspace opens without it: the transcripts and team files stay the source of truth. A last
+ * session another live process still has open is not reopened (a new one starts, with a warning).
  */
 export async function planRestore(options: { home: string; cwd: string; choice: SessionChoice; resumeSessionId?: string }): Promise<RestorePlan> {
   const warnings: string[] = []
@@ -43,6 +45,11 @@ export async function planRestore(options: { home: string; cwd: string; choice: 
   const cleanup = previous ? await cleanUpOrphans(previous) : { killed: [], survivors: [] }
   if (cleanup.survivors.length > 0) warnings.push(`Processes left by the previous run outlived SIGKILL: ${cleanup.survivors.join(', ')}.`)
   if (!last || (options.choice === 'new' && !options.resumeSessionId)) return { panes: {}, cleanup, warnings }
+  // two processes writing one transcript would interleave it: a session open elsewhere is left to its owner
+  if (!options.resumeSessionId && previous && previous.owner.pid !== process.pid && !ownerGone(previous.owner)) {
+    warnings.push(`Session ${last} is open in another Swarmdesk process (pid ${previous.owner.pid}); this window starts a new session.`)
+    return { panes: {}, cleanup, warnings }
+  }
   const panes = (paths && attempt(() => readPanes(paths))?.panes) ?? {}
   return { resumeSessionId: last, ...(previous ? { previous } : {}), panes, cleanup, warnings }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AgentView } from '../../../../shared/ipc'
+import { readProcEntry } from '../../pty'
 import { PaneTerminals } from '../panes'
 import { WorkspaceStateRecorder } from './recorder'
 import { planRestore, restoredAgents } from './startup'
@@ -55,6 +56,17 @@ describe('restore files', () => {
     expect(plan.previous).toBeUndefined()
     expect(plan.warnings).toEqual([expect.stringContaining(`${paths.state} is not JSON`)])
     expect(plan.warnings[0]).toContain('delete it to start without it')
+  })
+
+  it('starts a new session when another live process has the last one open', async () => {
+    const paths = session('busy')
+    writeLastSession(home, cwd, 'busy')
+    // the parent of this test process is alive and is not this process
+    const parent = { pid: process.ppid, startTime: String(readProcEntry(process.ppid)!.startTime) }
+    writeFileSync(paths.state, JSON.stringify({ schemaVersion: 1, sessionId: 'busy', cwd, updatedAt: new Date().toISOString(), owner: parent, runTag: 'other', ptys: [], agents: [] }))
+    const plan = await planRestore({ home, cwd, choice: 'restore' })
+    expect(plan.resumeSessionId).toBeUndefined()
+    expect(plan.warnings).toEqual([expect.stringContaining(`open in another Swarmdesk process (pid ${process.ppid})`)])
   })
 
   it("chooses no session with choice 'new', and the given id over the last one", async () => {
