@@ -35,9 +35,7 @@ import * as taskBoard from './taskBoard'
 import * as teamControl from './teamControl'
 import { UiPrompter, UnofferedRuleError } from './uiPrompter'
 import { randomUUID } from 'node:crypto'
-import { RESTORE_NOTICE_LEVEL, RESUME_TURN, RestoreController, RestoreError, type RestoreHost, type SessionChoice } from './restore/controller'
-import { resumeMember } from './restore/members'
-import { planRestore, RUN_TAG_VARIABLE } from './restore'
+import { planRestore, resumeMember, RESTORE_NOTICE_LEVEL, RESUME_TURN, RestoreController, RestoreError, RUN_TAG_VARIABLE, type RestoreHost, type SessionChoice } from './restore'
 
 /** A request the service refused: unknown channel, a payload that fails the contract, or a refusal (busy). `name` survives IPC. */
 export class IpcRequestError extends Error {
@@ -414,6 +412,7 @@ export class WorkspaceService {
       session: () => this.session,
       agents: this.agents,
       panes: this.panes,
+      flushPanes: () => this.batcher.flushAll(),
       writePane: (agentId, text) => this.writePane(agentId, text),
       emit: (event) => this.bus.emit(event),
       onEvent: (listener) => this.bus.onEvent(listener),

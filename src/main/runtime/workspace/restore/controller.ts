@@ -4,10 +4,8 @@ import type { Disposable } from '../../lifecycle/disposable'
 import { LEADER_NAME, Session } from '../../session/session'
 import type { PaneTerminals } from '../panes'
 import { WorkspaceStateRecorder } from './recorder'
-import { INTERRUPTED_PANE_LINE, restoredAgents, type RestorePlan, type SessionChoice } from './startup'
+import { INTERRUPTED_PANE_LINE, restoredAgents, type RestorePlan } from './startup'
 import { restorePaths } from './stateFile'
-
-export type { SessionChoice }
 
 /** Passed to the service's `run` to continue the leader's interrupted turn instead of a new prompt. */
 export const RESUME_TURN: unique symbol = Symbol('resume the interrupted turn')
@@ -26,6 +24,8 @@ export interface RestoreHost {
   /** The agents as the UI sees them, by id (the service's own map). */
   readonly agents: Map<string, AgentView>
   readonly panes: PaneTerminals
+  /** Hands every pane's batched output to its terminal now (before the panes are saved). */
+  flushPanes(): void
   /** Queues pane output as any agent output is. */
   writePane(agentId: string, text: string): void
   /** Emits on the service's bus (stamped, tracked, pushed, rendered). */
@@ -148,7 +148,10 @@ export class RestoreController {
         agents: () => [...this.host.agents.values()],
         team: () => session.team?.team(),
         ptyPids: () => this.host.livePids(),
-        panes: () => this.host.panes.serializeAll()
+        panes: () => {
+          this.host.flushPanes()
+          return this.host.panes.serializeAll()
+        }
       },
       (message) => this.notice('warning', message)
     )

@@ -1,3 +1,5 @@
+export * from './controller'
+export * from './members'
 export * from './orphans'
 export * from './recorder'
 export * from './startup'
