@@ -89,6 +89,8 @@ describe('Restore after restart', () => {
     expect(await paneText(second, 'team-lead')).toContain('Board ready for the restart.')
     const board = (await second.handle('tasks.list', {})) as { tasks: Array<{ subject: string }> }
     expect(board.tasks.map((t) => t.subject)).toEqual(['Ship the report'])
+    // the mailbox inspector follows the reopened team's inboxes
+    expect(((await second.handle('mailbox.list', {})) as { team: string | null }).team).toBe('ops')
   })
 
   it("starts an empty session with session: 'new', and swaps in a new one on workspace.newSession, which the next start reopens", async () => {
