@@ -50,10 +50,14 @@ export class PaneTerminals implements Disposable {
    * Every pane's scrollback as ANSI for the restore file (workspace/restore), each at most
    * `maxChars` UTF-16 units: a pane over it keeps fewer lines of scrollback (halved until it fits,
    * down to the screen alone), so what is kept is always a whole, replayable serialization.
+   * `only`: just these panes (those written since the last save); unknown ids are skipped.
    */
-  async serializeAll(maxChars = PANE_RESTORE_MAX_CHARS): Promise<Record<string, string>> {
+  async serializeAll(maxChars = PANE_RESTORE_MAX_CHARS, only?: Iterable<string>): Promise<Record<string, string>> {
     const out: Record<string, string> = {}
-    for (const [agentId, pane] of this.panes) {
+    const ids = only ? [...only] : [...this.panes.keys()]
+    for (const agentId of ids) {
+      const pane = this.panes.get(agentId)
+      if (!pane) continue
       await new Promise<void>((resolve) => pane.terminal.write('', resolve))
       let lines = PANE_SCROLLBACK_LINES
       let data = pane.serializer.serialize({ scrollback: lines })

@@ -148,16 +148,14 @@ export class RestoreController {
         agents: () => [...this.host.agents.values()],
         team: () => session.team?.team(),
         ptyPids: () => this.host.livePids(),
-        panes: () => {
-          this.host.flushPanes()
-          return this.host.panes.serializeAll()
-        }
+        flushPanes: () => this.host.flushPanes(),
+        panes: (only) => this.host.panes.serializeAll(undefined, only)
       },
       (message) => this.notice('warning', message)
     )
     this.recorder = recorder
     recorder.open()
-    this.subscriptions = [this.host.onEvent(() => recorder.noteChange()), this.host.panes.onDidWrite(() => recorder.notePaneOutput())]
+    this.subscriptions = [this.host.onEvent(() => recorder.noteChange()), this.host.panes.onDidWrite((agentId) => recorder.notePaneOutput(agentId))]
   }
 
   private async stopRecording(): Promise<void> {

@@ -21,8 +21,10 @@ export interface RecorderSource {
   team(): string | undefined
   /** Pids of the PTYs alive now. */
   ptyPids(): number[]
-  /** Every pane's scrollback, serialized and bounded in size (see PaneTerminals.serializeAll). */
-  panes(): Promise<Record<string, string>>
+  /** Called before panes are saved: output still on its way to a pane terminal gets there (and marks it written). */
+  flushPanes?(): void
+  /** Panes' scrollback, serialized and bounded in size (see PaneTerminals.serializeAll): those named in `only`, else all. */
+  panes(only?: string[]): Promise<Record<string, string>>
 }
 
 /**
@@ -37,6 +39,10 @@ export class WorkspaceStateRecorder implements Disposable {
   private stateTimer: NodeJS.Timeout | undefined
   private panesTimer: NodeJS.Timeout | undefined
   private panesWriting: Promise<void> = Promise.resolve()
+  /** Panes written since the last save; `all` until the first save (it takes in the restored ones too). */
+  private dirty: Set<string> | 'all' = 'all'
+  /** What the last save wrote: unchanged panes are not serialized again. */
+  private saved: Record<string, string> = {}
   private disposed = false
 
   constructor(
@@ -65,8 +71,11 @@ export class WorkspaceStateRecorder implements Disposable {
   }
 
   /** A pane received output: `panes.json` is written within {@link PANES_WRITE_DELAY_MS}. */
-  notePaneOutput(): void {
-    if (this.disposed || this.panesTimer) return
+  notePaneOutput(agentId?: string): void {
+    if (this.disposed) return
+    if (agentId === undefined) this.dirty = 'all'
+    else if (this.dirty !== 'all') this.dirty.add(agentId)
+    if (this.panesTimer) return
     this.panesTimer = setTimeout(() => {
       this.panesTimer = undefined
       void this.writePanes()
@@ -127,8 +136,15 @@ export class WorkspaceStateRecorder implements Disposable {
     this.panesWriting = this.panesWriting.then(async () => {
       if (this.disposed) return
       try {
-        writePanes(this.source.paths, await this.source.panes())
+        this.source.flushPanes?.()
+        const dirty = this.dirty
+        this.dirty = new Set()
+        if (dirty !== 'all' && dirty.size === 0 && Object.keys(this.saved).length > 0) return
+        const fresh = await this.source.panes(dirty === 'all' ? undefined : [...dirty])
+        this.saved = dirty === 'all' ? fresh : { ...this.saved, ...fresh }
+        writePanes(this.source.paths, this.saved)
       } catch (error) {
+        this.dirty = 'all'
         this.onError(`Could not save the panes' scrollback (${this.source.paths.panes}): ${(error as Error).message}`)
       }
     })

@@ -93,6 +93,24 @@ describe('restore files', () => {
     expect(leader).not.toHaveProperty('endStatus')
   })
 
+  it('serializes again only the panes written since the last save, and first of all every pane (restored ones too)', async () => {
+    const paths = session('s3')
+    const asked: Array<string[] | undefined> = []
+    const recorder = new WorkspaceStateRecorder(
+      { home, cwd, sessionId: 's3', paths, runTag: 'tag', agents: () => [], team: () => undefined, ptyPids: () => [], panes: async (only) => (asked.push(only), Object.fromEntries((only ?? ['a', 'b']).map((id) => [id, `${id}${asked.length}`]))) },
+      (message) => {
+        throw new Error(message)
+      }
+    )
+    await recorder.flush()
+    recorder.notePaneOutput('b')
+    await recorder.flush()
+    await recorder.flush()
+    recorder.dispose()
+    expect(asked).toEqual([undefined, ['b']])
+    expect(readPanes(paths)!.panes).toEqual({ a: 'a1', b: 'b2' })
+  })
+
   it('writes state and panes atomically, leaving no temp files, and bounds each pane', async () => {
     const paths = session('s2')
     const panes = new PaneTerminals()
@@ -108,7 +126,7 @@ describe('restore files', () => {
         agents: () => [agent({ agentId: 'team-lead' })],
         team: () => 'ops',
         ptyPids: () => [],
-        panes: () => panes.serializeAll(64 * 1024)
+        panes: (only) => panes.serializeAll(64 * 1024, only)
       },
       (message) => {
         throw new Error(message)
