@@ -29,6 +29,10 @@ export interface ServedWorkspace {
   modelRequests(): Promise<Array<{ body: any; headers: Record<string, string> }>>
   /** SIGTERM, then waits for the exit; resolves the exit code (SIGKILL after 10 s gives null). */
   stop(): Promise<number | null>
+  /** The serve process's pid. */
+  pid: number
+  /** `kill -9` of serve, as a crash would end it, keeping its home (restore tests start again on it). Resolves once it has exited. */
+  crash(): Promise<void>
 }
 
 /**
@@ -40,9 +44,20 @@ export interface ServedWorkspace {
  * test script does it first).
  * @throws Error with the child's stderr when it exits or prints nothing usable within 30 s.
  */
-export async function startServe(options: { cwd: string; scenario?: object; model?: { baseUrl: string; apiKey: string }; permissionMode?: string; fork?: boolean }): Promise<ServedWorkspace> {
+export async function startServe(options: {
+  cwd: string
+  scenario?: object
+  model?: { baseUrl: string; apiKey: string }
+  permissionMode?: string
+  fork?: boolean
+  /** Restore tests: start on this SWARMDESK_HOME (a crashed run's) instead of a fresh one; stop() then leaves it. */
+  home?: string
+  /** `--new-session`. */
+  newSession?: boolean
+}): Promise<ServedWorkspace> {
   if (!options.scenario === !options.model) throw new Error('startServe needs a scenario or a model endpoint, not both')
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-e2e-home-')))
+  const ownHome = options.home === undefined
+  const home = options.home ?? realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-e2e-home-')))
   const env: NodeJS.ProcessEnv = { ...process.env, SWARMDESK_HOME: home, NO_COLOR: '1' }
   delete env.ANTHROPIC_API_KEY
   delete env.ANTHROPIC_BASE_URL
@@ -57,6 +72,7 @@ export async function startServe(options: { cwd: string; scenario?: object; mode
   }
   if (options.permissionMode) args.push('--permission-mode', options.permissionMode)
   if (options.fork) args.push('--fork')
+  if (options.newSession) args.push('--new-session')
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   let stdout = ''
@@ -69,14 +85,14 @@ export async function startServe(options: { cwd: string; scenario?: object; mode
     lines = await readUrlLines(child, exited)
   } catch (error) {
     child.kill('SIGKILL')
-    rmSync(home, { recursive: true, force: true })
+    if (ownHome) rmSync(home, { recursive: true, force: true })
     throw new Error(`${(error as Error).message}\n--- serve stderr ---\n${stderr}`)
   }
   const url = new URL(lines.SWARMDESK_URL!)
   const page = await fetch(url)
   if (page.status === 503) {
     child.kill('SIGKILL')
-    rmSync(home, { recursive: true, force: true })
+    if (ownHome) rmSync(home, { recursive: true, force: true })
     throw new Error(`The renderer is not built: ${await page.text()}(npm test builds before the e2e tests; run \`npm run build\` when running them alone.)`)
   }
   const scriptedUrl = lines.SCRIPTED_MODEL_URL
@@ -101,9 +117,14 @@ export async function startServe(options: { cwd: string; scenario?: object; mode
         const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
         const code = await exited
         clearTimeout(timer)
-        rmSync(home, { recursive: true, force: true })
+        if (ownHome) rmSync(home, { recursive: true, force: true })
         return code
-      })())
+      })()),
+    pid: child.pid!,
+    crash: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      await exited
+    }
   }
 }
 

@@ -16,7 +16,9 @@ export const AgentStateSchema = z.enum([
   'awaiting_plan_approval',
   'stopping',
   'exited',
-  'crashed'
+  'crashed',
+  // Restored after a restart: the agent was working when the workspace's process ended; a Resume continues it.
+  'interrupted'
 ])
 export type AgentState = z.infer<typeof AgentStateSchema>
 

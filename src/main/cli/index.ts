@@ -22,7 +22,7 @@ Usage:
   swarmdesk sessions list [--cwd DIR] [--json]
   swarmdesk demo [--headless] [--json] [--approve all|none|ask]
   swarmdesk serve [--cwd DIR] [--port N] [--scenario FILE] [--model ID] [--permission-mode MODE] [--fork] [--coordinator]
-                  [--settings FILE] [--trust-project]
+                  [--settings FILE] [--trust-project] [--new-session]   (reopens the last session unless --new-session)
   swarmdesk scripted-server --scenario FILE [--port N]
   swarmdesk permissions check --cwd DIR [--mode MODE] [--settings FILE] --tool NAME --input JSON
   swarmdesk permissions check --batch FILE [--cwd DIR] [--mode MODE] [--settings FILE]

@@ -27,9 +27,12 @@ export interface ServeOptions {
   fork?: boolean
   /** Coordinator mode (SPEC §10); wins over forks. */
   coordinator?: boolean
+  /** `--new-session`: start an empty session instead of reopening the workspace's last one. */
+  newSession?: boolean
 }
 
 const SERVE_OPTIONS = {
+  'new-session': { type: 'boolean' },
   fork: { type: 'boolean' },
   coordinator: { type: 'boolean' },
   cwd: { type: 'string' },
@@ -64,13 +67,15 @@ export function parseServeFlags(argv: string[]): ServeOptions {
     settingsFiles: values.settings ?? [],
     trustProject: values['trust-project'] ?? false,
     fork: values.fork ?? false,
-    coordinator: values.coordinator ?? false
+    coordinator: values.coordinator ?? false,
+    newSession: values['new-session'] ?? false
   }
 }
 
 /**
  * `swarmdesk serve [--cwd DIR] [--port N] [--scenario FILE] [--model ID] [--permission-mode MODE]
- * [--settings FILE] [--trust-project]` (SPEC §14): the workspace UI for a browser. Prints
+ * [--settings FILE] [--trust-project] [--new-session]` (SPEC §14): the workspace UI for a browser.
+ * It reopens the workspace's last session (restore after restart) unless `--new-session` is given. Prints
  * `SWARMDESK_URL http://127.0.0.1:PORT/?token=T` once listening, as the last line of its start;
  * with `--scenario` it is preceded by `SCRIPTED_MODEL_URL http://127.0.0.1:PORT` (the scripted
  * model's request log is at `/_scripted/requests` there). Serves until SIGINT or SIGTERM, then
@@ -106,7 +111,8 @@ export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise
       settingsFiles: options.settingsFiles,
       trustProject: folder === first ? options.trustProject : false,
       fork: options.fork,
-      coordinator: options.coordinator
+      coordinator: options.coordinator,
+      session: options.newSession ? 'new' : 'restore'
     })
   const workspaces = new WebWorkspaces({ recent: new RecentWorkspaces(home), startService: start, log: err })
   let firstId: string

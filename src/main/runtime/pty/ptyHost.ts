@@ -84,8 +84,11 @@ type StartOptions = Pick<PtySpawnOptions, 'command' | 'cwd' | 'env' | 'onData' |
  * {@link FIXED_PTY_ENV} + `options.env`. When a command ends, times out or is aborted, its whole
  * process group and every process it started are SIGKILLed and verified gone before the call
  * settles. Only Linux finds escapees (it reads /proc); elsewhere the group kill still applies.
+ * `options.env` is added to every command's environment (the workspace puts its run tag there, so
+ * a later start can find what a crashed run left behind: workspace/restore/orphans.ts).
  */
-export function createPtyHost(): PtyHost & PtyFlowControl {
+export function createPtyHost(options: { env?: Readonly<Record<string, string>> } = {}): PtyHost & PtyFlowControl {
+  const hostEnv = options.env ?? {}
   const live = new Map<number, LivePty>()
   let disposed = false
   let delivering: number | undefined
@@ -109,7 +112,7 @@ export function createPtyHost(): PtyHost & PtyFlowControl {
       cols: options.cols ?? 120,
       rows: options.rows ?? 40,
       cwd: options.cwd,
-      env: buildEnv(options.env, envTag),
+      env: buildEnv({ ...hostEnv, ...options.env }, envTag),
       encoding: 'utf8'
     })
     const tag = { ...envTag, startedAt: readProcEntry(term.pid)?.startTime }

@@ -71,6 +71,13 @@ export interface SessionOptions {
   subagents?: Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'resolveTeammateModel' | 'autoBackgroundMs' | 'maxConcurrentAgents' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'>
 }
 
+/**
+ * The user message that continues a resumed session whose history ends with the model's answer
+ * (restore after restart, {@link Session.resumeTurn}): the process ended after the answer was
+ * recorded but before the turn was over.
+ */
+export const RESUME_PROMPT = 'The workspace restarted while you were working. Continue where you left off; check the state of anything you were changing before repeating it.'
+
 /** Thrown when a session is asked for something its state does not allow now; the message says why and what to do. */
 export class SessionStateError extends Error {
   override readonly name = 'SessionStateError'
@@ -103,6 +110,8 @@ export class Session {
   private mode: PermissionMode
   private closed = false
   private pendingRepair: ContentBlockParam[] | undefined
+  /** Set by {@link resumeTurn}: the next prompt runs on the history alone. */
+  private resuming = false
   /** Task notifications and messages waiting for the leader's next turn boundary (SPEC §6.5). */
   private readonly pending: string[] = []
   private readonly queueListeners = new Set<() => void>()
@@ -291,7 +300,9 @@ export class Session {
   async prompt(text?: string): Promise<QueryEnd> {
     if (this.closed) throw new Error('This session is closed; open a new one or resume it.')
     if (this.current) throw new Error('The leader is already working on a prompt; wait for it or stop it first.')
-    if (text === undefined && this.pending.length === 0) throw new Error('Nothing to work on: no prompt and no queued notification.')
+    const resuming = this.resuming
+    this.resuming = false
+    if (text === undefined && this.pending.length === 0 && !resuming) throw new Error('Nothing to work on: no prompt and no queued notification.')
     if (text !== undefined) {
       const userMessage: MessageParam = { role: 'user', content: [...(this.pendingRepair ?? []), { type: 'text', text }] }
       // Recorded first: a transcript that cannot be written (a full disk) refuses the prompt with nothing changed.
@@ -365,6 +376,29 @@ export class Session {
       this.current = undefined
       if (!this.closed) this.emit({ type: 'agent_state', state: 'idle' })
     }
+  }
+
+  /**
+   * Continues the leader's turn that a previous process left unfinished (restore after restart):
+   * the placeholder results of its interrupted tool calls (INTERRUPTED_TOOL_RESULT) are recorded
+   * and the loop runs on the history as it stands, so the model picks up where it stopped. A
+   * history that ends with the model's finished answer gets {@link RESUME_PROMPT} instead, so a
+   * turn always starts.
+   * @throws Error when the session is closed or a prompt is already running.
+   */
+  async resumeTurn(): Promise<QueryEnd> {
+    if (this.closed) throw new Error('This session is closed; open a new one or resume it.')
+    if (this.current) throw new Error('The leader is already working on a prompt; wait for it or stop it first.')
+    if (this.pendingRepair) {
+      const repair: MessageParam = { role: 'user', content: this.pendingRepair }
+      this.pendingRepair = undefined
+      this.messages.push(repair)
+      this.transcript.append('user', repair)
+    } else if (this.messages.at(-1)?.role !== 'user') {
+      return this.prompt(RESUME_PROMPT)
+    }
+    this.resuming = true
+    return this.prompt(undefined)
   }
 
   /** True while the leader works on a prompt. */

@@ -1,3 +1,4 @@
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { query } from '../loop/query'
 import type { LoopEvent, QueryEnd } from '../loop/types'
 import { createAgentSink } from '../session/agentSink'
@@ -22,14 +23,23 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
   const o = rt.options
   const config = task.config!
   let parentUuid: string | null = null
+  let repair: MessageParam | undefined
   if (resume) {
     const { entries } = readTranscript(task.transcriptPath)
-    const { messages, repair } = messagesForResume(entries)
-    task.messages = messages
+    const resumed = messagesForResume(entries)
+    task.messages = resumed.messages
+    repair = resumed.repair
     if (repair) task.messages.pop()
     parentUuid = entries[entries.length - 1]?.uuid ?? null
   }
   const transcript = new TranscriptWriter(task.transcriptPath, task.agentId, parentUuid)
+  if (repair) {
+    // calls a dead process cut short (restore after restart): their placeholder results go out with
+    // the message that resumes the agent, in one user message, so the history stays valid
+    const message: MessageParam = { role: 'user', content: [...(repair.content as ContentBlockParam[]), ...task.pending.splice(0).map((text) => ({ type: 'text' as const, text }))] }
+    task.messages.push(message)
+    transcript.append('user', message)
+  }
   if (!resume) {
     // A fork starts with its parent's whole history: all of it goes to its transcript, so a
     // resume re-serialises the same bytes.

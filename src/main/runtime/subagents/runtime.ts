@@ -206,6 +206,31 @@ export class SubagentRuntime {
   }
 
   /**
+   * Resumes a subagent a previous process of this session left unfinished (restore after restart)
+   * from its transcript, in the background, as SendMessage resumes a stopped agent (SPEC §6.6):
+   * its definition's tools and prompt, `message` appended, one task notification to `parent` at
+   * the end. Its model is the definition's, resolved again.
+   * @throws ToolError when it runs already, or its type is a fork or no longer defined (the message says what to do).
+   */
+  async resumeFromTranscript(spec: { agentId: string; agentName: string; agentType: string; parent: ParentAgent; message: string }): Promise<void> {
+    if (this.tasks.get(spec.agentId)?.status === 'running') throw new ToolError(`${spec.agentName} is already running.`)
+    if (spec.agentType === 'fork') throw new ToolError('A fork cannot be resumed after a restart (its prompt cache prefix is gone); fork the leader again.')
+    const definition = this.options.definitions().get(spec.agentType)
+    if (!definition) throw new ToolError(`Its type "${spec.agentType}" is no longer defined; start a new subagent instead.`)
+    const { parent } = spec
+    const { model, source } = this.options.resolveModel(definition, undefined, parent.model)
+    const tools = this.options.resolveTools(definition, parent.tools(), true, parent.depth + 1)
+    const system = await renderSystemPrompt({ cwd: parent.cwd, model, rolePrompt: definition.systemPrompt, omitProjectContext: definition.omitClaudeMd, context: await readProjectContext(parent.cwd) })
+    this.tasks.delete(spec.agentId)
+    const task = this.createTask({ parent, agentId: spec.agentId, agentName: spec.agentName, agentType: definition.name, description: spec.agentName, model, modelSource: source, isAsync: true, cwd: parent.cwd, messages: [] })
+    task.notifyTo = parent
+    task.pending.push(spec.message)
+    task.config = { tools, system, maxTurns: definition.maxTurns, mode: () => this.childMode(parent.mode(), definition) }
+    task.done = runTask(this, task, true)
+    this.changed()
+  }
+
+  /**
    * Starts a fork (SPEC §7): the parent's rendered system prompt and exact tool list, its model,
    * its whole history ending with the assistant message that called Agent, then the placeholder
    * results and the directive. Runs in the background, 200 turns at most, permission mode `bubble`.

@@ -23,6 +23,8 @@ import { FileStateCache } from '../tools/fileState'
 import { ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS } from '../tools/registry'
 import { ToolError, type AgentServices, type PtyHost, type Tool } from '../tools/types'
 import { TranscriptWriter } from '../transcripts/writer'
+import { messagesForResume, readTranscript } from '../transcripts/reader'
+import { existsSync } from 'node:fs'
 import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../workspace/systemPrompt'
 import type { PermissionPrompter } from '../permissions/prompter'
 import { createExitPlanModeTool } from './exitPlanMode'
@@ -60,6 +62,12 @@ export interface AgentParts {
   env?: NodeJS.ProcessEnv
 }
 
+/**
+ * Set to `1` in a teammate's environment when it is started again after a restart
+ * (TeammateSupervisor.resume): it then continues the conversation in its transcript.
+ */
+export const CONTINUE_TRANSCRIPT_VARIABLE = 'SWARMDESK_CONTINUE_TRANSCRIPT'
+
 /** The teammate's model side: history, transcript, tools and permission gate; one turn at a time. */
 export class TeammateAgent {
   private readonly messages: MessageParam[] = []
@@ -73,8 +81,20 @@ export class TeammateAgent {
   /** Texts its subagents queued for it (none in practice: they never run in the background), sent at its next model request. */
   private readonly queued: string[] = []
 
+  /** Placeholder results of tool calls a previous run left unanswered, sent with the next user message. */
+  private pendingRepair: MessageParam['content'] | undefined
+
   constructor(private readonly parts: AgentParts) {
-    this.transcript = new TranscriptWriter(parts.transcriptPath, parts.identity.id, null)
+    // a teammate started again after a restart continues its conversation; a new one of the same name starts afresh
+    const continuing = parts.env?.[CONTINUE_TRANSCRIPT_VARIABLE] === '1'
+    const previous = continuing && existsSync(parts.transcriptPath) ? readTranscript(parts.transcriptPath).entries : []
+    const { messages, repair } = messagesForResume(previous)
+    if (repair) {
+      messages.pop()
+      this.pendingRepair = repair.content
+    }
+    this.messages.push(...messages)
+    this.transcript = new TranscriptWriter(parts.transcriptPath, parts.identity.id, previous.at(-1)?.uuid ?? null)
     const core = CORE_TOOLS.filter((t) => ASYNC_ALLOWED_TOOL_NAMES.includes(t.name))
     const color = parts.member.color ? { color: parts.member.color } : {}
     const plan = parts.member.planModeRequired
@@ -261,7 +281,9 @@ export class TeammateAgent {
   /** One run of the agent loop on a new user message. */
   private async run(text: string): Promise<QueryEnd> {
     const { identity, bus } = this.parts
-    const user: MessageParam = { role: 'user', content: [{ type: 'text', text }] }
+    const repair = Array.isArray(this.pendingRepair) ? this.pendingRepair : []
+    this.pendingRepair = undefined
+    const user: MessageParam = { role: 'user', content: [...repair, { type: 'text', text }] }
     this.messages.push(user)
     this.transcript.append('user', user)
     const shells = createBackgroundShells(this.parts.pty)

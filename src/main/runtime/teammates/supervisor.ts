@@ -10,6 +10,7 @@ import type { PermissionPrompter } from '../permissions/prompter'
 import type { TeamContext } from '../teamTools'
 import { LEAD_NAME } from '../teams'
 import { echoTaskChanges } from './taskEcho'
+import { CONTINUE_TRANSCRIPT_VARIABLE } from './agent'
 import type { TeammateBackend, TeammateExecutorRegistry, TeammateExitInfo, TeammateHandle } from './executor'
 
 /** Milliseconds a teammate has to answer a shutdown request before it is killed (SPEC §9.5). */
@@ -190,6 +191,56 @@ export class TeammateSupervisor implements Disposable {
     void handle.exited.then((info) => this.onExit(tracked, team, info))
     this.changed.fire()
     return { name: member.name, agentId: member.agentId, backend, color: member.color, team }
+  }
+
+  /**
+   * Starts again a teammate of the team's config whose run ended with a previous process of this
+   * session (restore after restart): same name, colour, backend, model and mode; it continues its
+   * conversation from its transcript (TeammateAgent reads it) and gets `message` in its inbox,
+   * from the leader, so its next turn picks up where the last one stopped.
+   * @throws TeammateSpawnError with no team, a name not in the team, a teammate still running, or
+   *   an unavailable backend; the backend's error when it cannot start.
+   */
+  async resume(name: string, message: string): Promise<void> {
+    if (this.disposed) throw new TeammateSpawnError('The session is closing; no teammate can be resumed.')
+    const { team: context } = this.options
+    const team = context.team()
+    if (!team) throw new TeammateSpawnError(`There is no team, so '${name}' cannot be resumed; create a team and spawn it again.`)
+    const member = context.teams.read(team).members.find((m) => m.name === name)
+    if (!member) throw new TeammateSpawnError(`'${name}' is no longer a member of team '${team}'; spawn it again instead.`)
+    if (this.members.get(name)?.alive) throw new TeammateSpawnError(`${name} is already running.`)
+    const backend = member.backendType as TeammateBackend
+    if (!this.options.registry.has(backend)) throw new TeammateSpawnError(`The '${backend}' teammate backend is not available here.`)
+    const tracked: Tracked = { name, agentId: member.agentId, backend, handle: undefined, alive: true, state: 'starting', questions: new Map(), shutdownTimer: undefined }
+    this.members.set(name, tracked)
+    this.watchInbox(team)
+    this.emitAs(tracked, { type: 'agent_started', agentType: member.agentType, parentId: LEAD_NAME, backend, color: member.color, depth: 1, model: member.model, cwd: member.cwd })
+    this.emitState(tracked, 'starting')
+    try {
+      await context.mailbox.send(team, name, { from: LEAD_NAME, text: message, summary: 'resume after the workspace restarted' })
+      tracked.handle = await this.options.registry.get(backend).spawn({
+        home: context.home,
+        team,
+        name,
+        agentId: member.agentId,
+        cwd: member.cwd,
+        color: member.color,
+        model: member.model,
+        mode: member.planModeRequired ? 'plan' : member.mode,
+        planModeRequired: member.planModeRequired,
+        sessionId: this.options.sessionId,
+        leaderAgentId: teamAgentId(LEAD_NAME, team),
+        env: { ...this.options.modelEnv(), [CONTINUE_TRANSCRIPT_VARIABLE]: '1' }
+      })
+    } catch (error) {
+      tracked.alive = false
+      this.members.delete(name)
+      this.emitAs(tracked, { type: 'agent_stopped', status: 'crashed', reason: `could not start again: ${(error as Error).message}` })
+      throw error
+    }
+    const handle = tracked.handle
+    void handle.exited.then((info) => this.onExit(tracked, team, info))
+    this.changed.fire()
   }
 
   /**

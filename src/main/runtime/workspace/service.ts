@@ -37,6 +37,8 @@ import { UiPrompter, UnofferedRuleError } from './uiPrompter'
 import { SettingsControl, SettingsRefusedError, type ApiKeyStore } from './settingsControl'
 import type { LoadedSettings } from '../permissions'
 import { envWithSettings, teammateModelSetting } from '../session/roleSettings'
+import { randomUUID } from 'node:crypto'
+import { planRestore, resumeMember, RESTORE_NOTICE_LEVEL, RESUME_TURN, RestoreController, RestoreError, RUN_TAG_VARIABLE, type RestoreHost, type SessionChoice } from './restore'
 
 /** A request the service refused: unknown channel, a payload that fails the contract, or a refusal (busy). `name` survives IPC. */
 export class IpcRequestError extends Error {
@@ -62,6 +64,12 @@ export interface WorkspaceServiceOptions {
   coordinator?: boolean
   /** Where Settings stores the API key (the app's OS keychain); absent in the web host: the environment only. */
   apiKeys?: ApiKeyStore
+  /**
+   * `restore` (the default): reopen the workspace's last session — its leader from its transcript,
+   * panes with their scrollback, agents that were working shown `interrupted` (workspace/restore).
+   * `new`: start an empty session (`swarmdesk serve --new-session`). `resumeSessionId` wins over both.
+   */
+  session?: SessionChoice
 }
 
 
@@ -114,9 +122,11 @@ export class WorkspaceService {
   private settingsControl: SettingsControl | undefined
   /** The leader's and its subagents' permission engine, whose settings a reload replaces. */
   private engine: PermissionEngine | undefined
+  /** Restore after restart (issue 8): saves the workspace as it changes, reopens and resumes it (workspace/restore). */
+  private restore: RestoreController | undefined
 
   private constructor(
-    private readonly session: Session,
+    private session: Session,
     private readonly prompter: UiPrompter,
     private readonly model: ModelConnection,
     private readonly pty: PtyHost & PtyFlowControl,
@@ -137,7 +147,10 @@ export class WorkspaceService {
     // the Settings view's models and auto-background delay, where the environment sets none
     const env = envWithSettings(startEnv, settings)
     const model = await connectModel({ scenario: options.scenario, env, settings })
-    const pty = createPtyHost()
+    // what the last run left: the session to reopen, and its orphaned processes killed (workspace/restore)
+    const plan = await planRestore({ home: options.home, cwd, choice: options.session ?? 'restore', resumeSessionId: options.resumeSessionId })
+    const runTag = randomUUID()
+    const pty = createPtyHost({ env: { [RUN_TAG_VARIABLE]: runTag } })
     const prompter = new UiPrompter(cwd)
     const modelName = resolveModel(options.model ?? env.SWARMDESK_MODEL ?? DEFAULT_MODEL)
     const mode = options.mode ?? settings.defaultMode ?? 'default'
@@ -151,11 +164,12 @@ export class WorkspaceService {
     const early: RuntimeEvent[] = []
     const sub = bus.onEvent((e) => early.push(e))
     let session: Session
+    let openOptions: Parameters<typeof Session.open>[0]
     try {
-      session = await Session.open({
+      session = await Session.open((openOptions = {
         cwd,
         home: options.home,
-        resumeSessionId: options.resumeSessionId,
+        resumeSessionId: plan.resumeSessionId,
         model: modelName,
         mode,
         budget: new Budget(options.maxBudgetUsd),
@@ -168,7 +182,7 @@ export class WorkspaceService {
         subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
         hookSettings: settings.hooks,
         teammates: { registry: backends, ...teammateSettings(settings), askPersonForPlans: true, modelEnv: () => ({ ...teammateModelEnv(model, env, settings), ...teammateSettingsEnv(options.settingsFiles ?? [], options.trustProject ?? false) }) }
-      })
+      }))
     } catch (error) {
       await backends.dispose()
       await pty.dispose()
@@ -194,9 +208,13 @@ export class WorkspaceService {
     const notices = [
       ...settings.warnings.map((message) => ({ level: 'warning' as const, message })),
       ...definitionFileNotices(wiring.files),
-      ...swept.map((path) => ({ level: 'warning' as const, message: `Removed a stale clean worktree: ${path}` }))
+      ...swept.map((path) => ({ level: 'warning' as const, message: `Removed a stale clean worktree: ${path}` })),
+      ...plan.warnings.map((message) => ({ level: RESTORE_NOTICE_LEVEL, message }))
     ]
+    service.restore = new RestoreController(service.restoreHost(), { home: options.home, cwd, runTag, openOptions: openOptions! })
+    service.restore.refillPanes(plan)
     service.wire(bus, notices, early)
+    service.restore.reopen(plan)
     return service
   }
 
@@ -400,6 +418,11 @@ export class WorkspaceService {
         return this.settingsAction((s) => s.setApiKey(payload.apiKey, payload.acceptUnencrypted === true))
       case 'settings.clearApiKey':
         return this.settingsAction((s) => s.clearApiKey())
+      // restore after restart (workspace/restore/controller.ts)
+      case 'agent.resume':
+        return this.restoreAction(() => this.restore!.resume(payload.agentId))
+      case 'workspace.newSession':
+        return this.restoreAction(() => this.restore!.newSession())
     }
   }
 
@@ -443,6 +466,49 @@ export class WorkspaceService {
     } catch (error) {
       if (error instanceof teamControl.TeamControlError) throw new IpcRequestError(error.message)
       throw error
+    }
+  }
+
+  /** Runs a restore action (Resume, New session); its refusal becomes the request's error. */
+  private async restoreAction<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      if (error instanceof RestoreError || error instanceof teamControl.TeamControlError) throw new IpcRequestError(error.message)
+      throw error
+    }
+  }
+
+  /** What the restore controller reaches of this service (workspace/restore/controller.ts). */
+  private restoreHost(): RestoreHost {
+    return {
+      session: () => this.session,
+      agents: this.agents,
+      panes: this.panes,
+      flushPanes: () => this.batcher.flushAll(),
+      writePane: (agentId, text) => this.writePane(agentId, text),
+      emit: (event) => this.bus.emit(event),
+      onEvent: (listener) => this.bus.onEvent(listener),
+      livePids: () => this.pty.livePids(),
+      busy: () => this.busy,
+      resumeLeader: () => this.run(RESUME_TURN),
+      resumeMember: (agent) => resumeMember(this.session, agent),
+      forgetSession: () => {
+        for (const id of this.agents.keys()) if (id !== LEADER_NAME) this.panes.drop(id)
+        this.agents.clear()
+        this.activity.clear()
+        this.agentCwds.clear()
+      },
+      adoptSession: (session) => {
+        this.session = session
+        this.mailboxFeed?.dispose()
+        const feed = (this.mailboxFeed = this.store.add(followTeamMailboxes(session.team, { home: session.team?.home ?? '' })))
+        this.store.add(feed.onDidChange((change) => this.push('mailbox.changed', change)))
+        this.store.add(session.onDidQueue(() => this.wake()))
+        // the leader's pane starts over: screen and scrollback cleared
+        this.writePane(LEADER_NAME, '\x1b[2J\x1b[3J\x1b[H')
+        this.bus.emit({ type: 'agent_state', state: 'idle', agentId: LEADER_NAME, agentName: LEADER_NAME })
+      }
     }
   }
 
@@ -539,10 +605,9 @@ export class WorkspaceService {
     if (!this.busy && !this.disposed && this.session.pendingCount > 0) this.run(undefined)
   }
 
-  private run(text: string | undefined): void {
+  private run(text: string | undefined | typeof RESUME_TURN): void {
     this.busy = true
-    this.running = this.session
-      .prompt(text)
+    this.running = (text === RESUME_TURN ? this.session.resumeTurn() : this.session.prompt(text))
       .then((end) => {
         if (end.reason === 'model_error') {
           const type = end.error.kind === 'scenario' ? 'scenario_error' : 'notice'
@@ -587,6 +652,8 @@ export class WorkspaceService {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
+    // saved as it stands before anything is stopped: a leader still working reopens interrupted
+    await this.restore?.close()
     this.session.stop()
     this.prompter.cancelAll()
     await this.running

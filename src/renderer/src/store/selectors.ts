@@ -83,7 +83,7 @@ export function selectDescendantCount(agentId: string): (s: AppState) => number 
 }
 
 /** States in which a subagent can no longer be stopped or backgrounded. */
-const OVER: ReadonlySet<AgentState> = new Set<AgentState>(['stopping', 'exited', 'crashed'])
+const OVER: ReadonlySet<AgentState> = new Set<AgentState>(['stopping', 'exited', 'crashed', 'interrupted'])
 
 /**
  * Whether an agent is a subagent still running, so its pane offers Background and Stop: it has a

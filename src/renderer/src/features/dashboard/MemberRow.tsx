@@ -7,6 +7,7 @@ import { useAppStore } from '../../store/store'
 import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
 import { elapsedMs, formatElapsed } from '../panes/elapsed'
 import { paneStateLabel, stateClassName } from '../panes/stateLabel'
+import { ResumeButton } from '../restore/ResumeButton'
 import { formatTokens, formatUsd } from '../status/format'
 import { useTaskDropTarget } from '../tasks/dropTarget'
 import { dashboardCommands } from './commands'
@@ -107,6 +108,7 @@ export function MemberRow({ agentId }: { agentId: string }) {
         </div>
       ) : null}
       <div className="member-actions">
+        <ResumeButton agentId={agentId} />
         {!isLeader && alive ? (
           <>
             <button type="button" className="btn btn-small" aria-expanded={composing} onClick={() => setComposing((v) => !v)} disabled={busy}>

@@ -27,9 +27,12 @@ export function isStuck(state: AgentState | undefined, lastEventAt: string | und
   return !Number.isNaN(last) && now - last >= minutes * 60_000
 }
 
-/** Whether a member can still be messaged, shut down or killed: it has neither stopped nor ended. */
+/**
+ * Whether a member can still be messaged, shut down or killed: it has neither stopped nor ended,
+ * nor is it `interrupted` (its run ended with the workspace's last process: Resume first).
+ */
 export function isAlive(s: AppState, agentId: string): boolean {
   const agent = s.workspace.agents[agentId]
-  if (!agent || agent.state === 'exited' || agent.state === 'crashed') return false
+  if (!agent || agent.state === 'exited' || agent.state === 'crashed' || agent.state === 'interrupted') return false
   return s.workspace.lifetimes[agentId]?.endedAt === undefined
 }

@@ -11,6 +11,7 @@ import { formatTokens } from '../status/format'
 import { useTaskDropTarget } from '../tasks/dropTarget'
 import { elapsedMs, formatElapsed } from './elapsed'
 import { paneStateLabel, stateClassName } from './stateLabel'
+import { ResumeButton } from '../restore/ResumeButton'
 
 /** Every token the agent's requests cost, cache included (what a notification's `total_tokens` counts). */
 function totalTokens(u: Usage): number {
@@ -128,6 +129,7 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
       <span className={stateClassName(state, lifetime?.endStatus)} data-testid="pane-state" data-state={state}>
         {state ? paneStateLabel(state, lifetime?.endStatus) : '…'}
       </span>
+      <ResumeButton agentId={agentId} compact />
       {task ? <TaskChip task={task} /> : null}
       {elapsed !== undefined ? (
         <span className="pane-stat pane-opt-mid mono" title="elapsed since it started">

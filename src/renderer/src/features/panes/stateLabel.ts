@@ -9,7 +9,8 @@ const LABELS: Record<AgentState, string> = {
   awaiting_plan_approval: 'needs plan approval',
   stopping: 'stopping',
   exited: 'exited',
-  crashed: 'crashed'
+  crashed: 'crashed',
+  interrupted: 'interrupted'
 }
 
 /** A short label for an agent state, as pane headers show it. */

@@ -5,6 +5,7 @@ import { ModeSelect } from './ModeSelect'
 import { OrchestrationSelect } from './OrchestrationSelect'
 import { WorkspaceMenu } from './WorkspaceMenu'
 import { SettingsButton } from '../settings/SettingsDialog'
+import { NewSessionButton } from '../restore/NewSessionButton'
 import './topbar.css'
 
 /** Which side panels are open, and how to toggle them (the layout owns them). */
@@ -60,6 +61,7 @@ export function TopBar({ panels }: { panels: SidePanelsControl }) {
       <span className="topbar-usage mono" data-testid="topbar-usage" title={`all agents: ${formatTokens(total.inputTokens)} in, ${formatTokens(total.outputTokens)} out, cache ${formatTokens(total.cacheReadInputTokens)} read / ${formatTokens(total.cacheCreationInputTokens)} written${scripted ? `; priced as ${model}` : ''}`}>
         {formatTokens(tokens)} tok · {formatUsd(cost)}
       </span>
+      <NewSessionButton />
       <button type="button" className="btn btn-small btn-stop topbar-stop" disabled={!open || stopping} title="Stop the leader's turn and every subagent; kill every teammate" onClick={() => void dashboardCommands.stopAll()}>
         {stopping ? 'Stopping…' : 'Stop all'}
       </button>

@@ -1,0 +1,6 @@
+export * from './controller'
+export * from './members'
+export * from './orphans'
+export * from './recorder'
+export * from './startup'
+export * from './stateFile'

@@ -1,0 +1,48 @@
+import { useState } from 'react'
+import { selectAgent } from '../../store/selectors'
+import { useAppStore } from '../../store/store'
+import { errorText, restoreCommands } from './commands'
+import './restore.css'
+
+/**
+ * "Resume" for an agent shown `interrupted` (it was working when the workspace's process ended):
+ * in its pane header and its dashboard row. Renders nothing for any other state. A refusal (the
+ * teammate left the team, a fork) shows beside the button.
+ */
+export function ResumeButton({ agentId, compact = false }: { agentId: string; compact?: boolean }) {
+  const agent = useAppStore(selectAgent(agentId))
+  const [pending, setPending] = useState(false)
+  const [error, setError] = useState<string | undefined>()
+  if (agent?.state !== 'interrupted') return null
+  const resume = async (): Promise<void> => {
+    setPending(true)
+    setError(undefined)
+    try {
+      await restoreCommands.resume(agentId)
+    } catch (err) {
+      setError(errorText(err))
+    } finally {
+      setPending(false)
+    }
+  }
+  return (
+    <span className="resume">
+      <button
+        type="button"
+        className={`btn btn-small btn-resume${compact ? ' compact' : ''}`}
+        data-testid="resume"
+        aria-label={`Resume ${agent.agentName}`}
+        title="Continue it from its transcript: the workspace stopped while it worked"
+        disabled={pending}
+        onClick={() => void resume()}
+      >
+        {pending ? 'Resuming…' : '▶ Resume'}
+      </button>
+      {error ? (
+        <span className="resume-error" role="status" title={error}>
+          {error}
+        </span>
+      ) : null}
+    </span>
+  )
+}

@@ -1,0 +1,26 @@
+import { connectedApi } from '../../store/commands'
+
+/** An error as a person reads it: the runtime's message, without the transport's class name. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}
+
+/**
+ * What a person asks of a restored workspace (restore after restart): each calls one request
+ * channel of src/shared/ipc.ts and throws the runtime's refusal, for the button to show.
+ */
+export const restoreCommands = {
+  /** Continues an `interrupted` agent from its transcript (`agent.resume`). */
+  async resume(agentId: string): Promise<void> {
+    await connectedApi().request('agent.resume', { agentId })
+  },
+  /**
+   * Ends this session and opens a new, empty one (`workspace.newSession`), then reloads the page:
+   * every pane, the board and the mailbox belong to the old session, and a reload draws the new
+   * one from its snapshot.
+   */
+  async newSession(): Promise<void> {
+    await connectedApi().request('workspace.newSession', {})
+    window.location.reload()
+  }
+}
