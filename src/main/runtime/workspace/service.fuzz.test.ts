@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { waitFor } from '../pty/testkit'
 import { requestChannels, type PushChannel, type WorkspaceSnapshot } from '../../../shared/ipc'
 import { fuzzCases } from '../../testkit/ipcFuzz'
 import { IpcRequestError, WorkspaceService } from './service'
@@ -39,6 +40,8 @@ describe('workspace service under malformed requests', () => {
     // every channel gets its share (the generator is built from each channel's schema)
     for (const channel of Object.keys(requestChannels)) expect(cases.filter((c) => c.channel === channel).length, channel).toBeGreaterThan(100)
     const before = (await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot
+    // the workspace's own restore files (workspace/restore) are written shortly after start, fuzz or not
+    await waitFor(() => ['workspace.json', 'panes.json'].every((name) => readdirSync(home, { recursive: true }).some((f) => String(f).endsWith(name))), 30_000)
     const files = readdirSync(home, { recursive: true }).sort()
     const pushes: PushChannel[] = []
     const sub = service.onPush((channel) => pushes.push(channel))
