@@ -168,8 +168,10 @@ test('tasks dragged onto a teammate\'s dashboard row and onto a pane header are 
   await snap(page, testInfo, '03-task-started')
   await allowNext(page, 'alice@board')
   await expect(card(page, 1)).toHaveAttribute('data-status', 'completed')
-  // #3's blocker is done: its chip says so
+  // #3's blocker is done: its chip says so, and the card is no longer marked blocked
   await expect(card(page, 3).getByTestId('task-blocker')).toHaveAttribute('data-open', 'false')
+  await expect(card(page, 3)).not.toHaveClass(/blocked/)
+  await expect(card(page, 3)).toContainText('waited for')
 
   await allowNext(page, 'bob@board')
   await expect(card(page, 2)).toHaveAttribute('data-status', 'in_progress')
