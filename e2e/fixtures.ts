@@ -65,17 +65,23 @@ export async function snap(page: Page, testInfo: TestInfo, name: string): Promis
 }
 
 /**
- * Answers "Allow once" on every permission card of `agentId` as the cards come, until the leader's
- * pane shows `done` (or `timeoutMs` passes; the caller's assertion on `done` then fails). A card
- * whose answer is on its way has its buttons disabled and then leaves the DOM: only an enabled
- * button is clicked, and a click that loses that race is simply retried on the next card.
+ * Answers "Allow once" on every permission card of the agents `agentIds` as the cards come, until
+ * the leader's pane shows `done` (or `timeoutMs` passes; the caller's assertion on `done` then
+ * fails). A card whose answer is on its way has its buttons disabled and then leaves the DOM: only
+ * an enabled button is clicked, and a click that loses that race is simply retried on the next card.
  */
-export async function allowEveryRequestUntil(page: Page, agentId: string, done: string, timeoutMs = 120_000): Promise<void> {
+export async function allowEveryRequestUntil(page: Page, agentIds: string | string[], done: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
+  const cards = [agentIds].flat().map((id) => `section.perm-card[data-agent-id="${id}"]`).join(', ')
   while (!(await paneText(page)).includes(done) && Date.now() < deadline) {
-    const allow = page.locator(`section.perm-card[data-agent-id="${agentId}"]`).first().getByRole('button', { name: /Allow once/ })
-    if ((await allow.isVisible().catch(() => false)) && (await allow.isEnabled().catch(() => false))) await allow.click({ timeout: 5_000 }).catch(() => undefined)
-    else await page.waitForTimeout(250)
+    // a request has a card in the queue and one pinned to its agent's pane; whichever is on screen will do
+    const buttons = page.locator(cards).getByRole('button', { name: /Allow once/ })
+    let clicked = false
+    for (let i = 0, n = await buttons.count(); i < n && !clicked; i++) {
+      const allow = buttons.nth(i)
+      if ((await allow.isVisible().catch(() => false)) && (await allow.isEnabled().catch(() => false))) clicked = await allow.click({ timeout: 5_000 }).then(() => true, () => false)
+    }
+    if (!clicked) await page.waitForTimeout(250)
   }
 }
 

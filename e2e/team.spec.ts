@@ -14,6 +14,14 @@ test('a team of three works the task list in its own panes; a person grants the 
   await input.fill('Document this project with a team.')
   await input.press('Enter')
 
+  // handing alice and bob acceptEdits is more than the leader's own default mode: the person decides
+  for (const name of ['alice', 'bob']) {
+    const spawn = page.locator('section.perm-card[data-agent-id="team-lead"]').filter({ hasText: name }).first()
+    await expect(spawn).toContainText('acceptEdits')
+    if (name === 'alice') await snap(page, testInfo, '00-team-spawn-asks')
+    await spawn.getByRole('button', { name: /Allow once/ }).click()
+  }
+
   // one top-level pane per teammate, with its backend in the header
   for (const [name, backend] of [['alice', 'worker'], ['bob', 'worker'], ['carol', 'process']] as const) {
     const pane = page.locator(`section.pane[data-agent-id="${name}@docs"]`)

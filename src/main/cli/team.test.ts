@@ -35,8 +35,15 @@ describe('swarmdesk run with an agent team (resources/demo/team.yaml)', () => {
     expect([...completedAt.keys()].sort()).toEqual(['1', '2', '3', '4', '5'])
     expect(completedAt.get('5')!).toBeGreaterThan(completedAt.get('4')!)
     for (const page of ['README.md', 'wordfreq.md', 'format.md', 'testing.md', 'CHANGELOG.md']) expect(existsSync(join(work, 'docs', page))).toBe(true)
-    // carol (default mode) asks before each write, through the leader's queue; the workers (acceptEdits) never ask
-    const asked = ofType(run.events, 'permission_request')
+    // the leader (default mode) asks before handing alice and bob acceptEdits; carol (default mode)
+    // asks before each write, through the leader's queue; the workers (acceptEdits) never ask
+    const requests = ofType(run.events, 'permission_request')
+    const spawns = requests.filter((e) => e.agentName === 'team-lead')
+    expect(spawns.map((e) => [e.tool, (e.input as { name: string; mode: string }).name, (e.input as { mode: string }).mode]).sort()).toEqual([
+      ['Agent', 'alice', 'acceptEdits'],
+      ['Agent', 'bob', 'acceptEdits']
+    ])
+    const asked = requests.filter((e) => e.agentName !== 'team-lead')
     expect(asked.length).toBeGreaterThan(0)
     expect(new Set(asked.map((e) => `${e.agentName} ${e.tool}`))).toEqual(new Set(['carol Write']))
     expect(asked.map((e) => (e.input as { file_path: string }).file_path)).toContain('docs/README.md')
