@@ -18,8 +18,12 @@ describe('UI benchmark', () => {
     const [tiny] = result.scenarios
     expect(tiny).toBeDefined()
     for (const f of [tiny!.swarmdesk, tiny!.baseline]) {
-      // 2 producers × floor(51200 × 2 / 120) lines of 120 bytes
-      expect(f.bytesProduced).toBe(2 * 853 * 120)
+      // at most 2 producers × floor(51200 × 2 / 120) lines of 120 bytes: a producer that backpressure
+      // holds back past 1.5 × the load's seconds stops early (producer.mjs), which on a loaded machine
+      // happens; what it did write must all arrive
+      expect(f.bytesProduced).toBeGreaterThan(0)
+      expect(f.bytesProduced).toBeLessThanOrEqual(2 * 853 * 120)
+      expect(f.bytesProduced % 120).toBe(0)
       expect(f.bytesReceived).toBe(f.bytesProduced)
       expect(f.bytesDropped).toBe(0)
       expect(f.lineGaps).toBe(0)
