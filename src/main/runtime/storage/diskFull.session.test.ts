@@ -4,17 +4,10 @@
  * lines, and the session is usable again once there is room. Real session, scripted model over
  * HTTP, real files; the full disk comes from the write seam of diskWrites.ts.
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { EventBus } from '../events/bus'
-import { ModelClient } from '../model/client'
-import { loadPermissionSettings, PermissionEngine } from '../permissions'
-import { createPtyHost } from '../pty'
-import { startScriptedServer, validateScenario } from '../scripted'
-import { Session } from '../session/session'
-import { CORE_TOOLS } from '../tools/registry'
+import { openTestSession } from '../session/testing'
 import { readTranscript, TranscriptWriteError } from '../transcripts'
 import { simulateWriteFaults } from './diskWrites'
 
@@ -25,31 +18,13 @@ afterEach(async () => {
 
 describe('the leader when the disk fills up', () => {
   it('stops the turn with a TranscriptWriteError before its tool runs, keeps the transcript whole, and works again once there is room', async () => {
-    const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-fullwork-')))
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-fullhome-')))
-    cleanups.push(() => rmSync(work, { recursive: true, force: true }), () => rmSync(home, { recursive: true, force: true }))
-    const server = await startScriptedServer({
-      scenario: validateScenario({ agents: { 'team-lead': [{ tools: [{ name: 'Write', input: { file_path: 'out.txt', content: 'x' } }] }, { when: 'again', text: 'recorded' }] } }, 'disk full')
-    })
-    cleanups.push(() => server.close())
-    const pty = createPtyHost()
-    const bus = new EventBus()
-    const session = await Session.open({
-      cwd: work,
-      home,
-      model: 'claude-sonnet-5-5',
+    const h = await openTestSession({
       mode: 'bypassPermissions',
-      client: new ModelClient({ apiKey: 'k', baseURL: server.url, retryBaseDelayMs: 10 }),
-      bus,
-      prompter: { prompt: async () => ({ decision: 'allow', by: 'user' }) },
-      engine: new PermissionEngine(await loadPermissionSettings({ cwd: work, home })),
-      pty,
-      tools: [...CORE_TOOLS]
+      subagents: false,
+      scenario: { agents: { 'team-lead': [{ tools: [{ name: 'Write', input: { file_path: 'out.txt', content: 'x' } }] }, { when: 'again', text: 'recorded' }] } }
     })
-    cleanups.push(async () => {
-      await session.close()
-      await pty.dispose()
-    })
+    cleanups.push(() => h.close())
+    const { session, bus, work } = h
     let endFaults: (() => void) | undefined
     cleanups.push(() => endFaults?.())
     // The disk fills up once the prompt is recorded: the assistant's answer cannot be.

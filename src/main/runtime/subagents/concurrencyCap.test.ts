@@ -5,22 +5,15 @@
  * Production wiring (the cap from SWARMDESK_MAX_CONCURRENT_AGENTS), the scripted model over HTTP,
  * real PTYs; the agents hold their slots with a command that waits for a file the test creates.
  */
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../../shared/events'
-import { EventBus } from '../events/bus'
-import { ModelClient } from '../model/client'
-import { loadPermissionSettings, PermissionEngine } from '../permissions'
-import { createPtyHost } from '../pty'
 import { waitFor } from '../pty/testkit'
-import { startScriptedServer, validateScenario } from '../scripted'
 import { runUntilSettled } from '../session/headless'
 import { RunUsageError } from '../session/setup'
-import { Session } from '../session/session'
-import { CORE_TOOLS } from '../tools/registry'
+import { openTestSession } from '../session/testing'
 import { MAX_CONCURRENT_AGENTS_ENV, loadSubagentWiring } from './wiring'
 
 const WAIT_MS = 45_000
@@ -34,59 +27,33 @@ afterEach(async () => {
 
 describe('the per-session cap on concurrent agents', () => {
   it('refuses launches past the cap without side effects, and admits one again once an agent has ended', async () => {
-    const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-cap-')))
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-caphome-')))
-    cleanups.push(() => rmSync(work, { recursive: true, force: true }), () => rmSync(home, { recursive: true, force: true }))
-    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
-    const release = join(home, 'release')
+    const release = join(tmpdir(), `swarmdesk-cap-release-${process.pid}-${Date.now()}`)
+    cleanups.push(() => rmSync(release, { force: true }))
     const hold = { tools: [{ name: 'Bash', input: { command: `while [ ! -e '${release}' ]; do sleep 0.05; done` } }] }
     const launch = (description: string) => ({ name: 'Agent', input: { description, prompt: 'hold a slot', run_in_background: true } })
-    const server = await startScriptedServer({
-      scenario: validateScenario(
-        {
-          agents: {
-            'team-lead': [
-              // Three launches in one message against a cap of two: one must be refused.
-              { tools: [launch('one'), launch('two'), launch('three')] },
-              { text: 'two are running' },
-              { when: '<task-notification>', tools: [launch('four')] },
-              { text: 'four launched' },
-              { when: '<task-notification>', text: 'noted' },
-              { when: '<task-notification>', text: 'noted' }
-            ],
-            one: [hold, { text: 'one done' }],
-            two: [hold, { text: 'two done' }],
-            three: [hold, { text: 'three done' }],
-            four: [{ text: 'four done' }]
-          }
-        },
-        'concurrency cap'
-      )
-    })
-    cleanups.push(() => server.close())
-    const bus = new EventBus()
-    const events: RuntimeEvent[] = []
-    bus.onEvent((e) => events.push(e))
-    const pty = createPtyHost()
-    const settings = await loadPermissionSettings({ cwd: work, home })
-    const wiring = await loadSubagentWiring({ cwd: work, home, env: { [MAX_CONCURRENT_AGENTS_ENV]: '2' } })
-    const session = await Session.open({
-      cwd: work,
-      home,
-      model: 'claude-sonnet-5-5',
+    const h = await openTestSession({
       mode: 'bypassPermissions',
-      client: new ModelClient({ apiKey: 'k', baseURL: server.url, retryBaseDelayMs: 10 }),
-      bus,
-      prompter: { prompt: async () => ({ decision: 'allow', by: 'user' }) },
-      engine: new PermissionEngine(settings),
-      pty,
-      tools: [...CORE_TOOLS],
-      subagents: wiring.subagents
+      env: { [MAX_CONCURRENT_AGENTS_ENV]: '2' },
+      scenario: {
+        agents: {
+          'team-lead': [
+            // Three launches in one message against a cap of two: one must be refused.
+            { tools: [launch('one'), launch('two'), launch('three')] },
+            { text: 'two are running' },
+            { when: '<task-notification>', tools: [launch('four')] },
+            { text: 'four launched' },
+            { when: '<task-notification>', text: 'noted' },
+            { when: '<task-notification>', text: 'noted' }
+          ],
+          one: [hold, { text: 'one done' }],
+          two: [hold, { text: 'two done' }],
+          three: [hold, { text: 'three done' }],
+          four: [{ text: 'four done' }]
+        }
+      }
     })
-    cleanups.push(async () => {
-      await session.close()
-      await pty.dispose()
-    })
+    cleanups.push(() => h.close())
+    const { session, events, home } = h
 
     const run = runUntilSettled(session, 'start three helpers')
     // Both admitted agents are running their command before anything is released.

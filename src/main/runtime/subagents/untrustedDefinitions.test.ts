@@ -10,18 +10,11 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { EventBus } from '../events/bus'
-import { ModelClient } from '../model/client'
-import { loadPermissionSettings, PermissionEngine } from '../permissions'
 import type { PermissionPromptRequest } from '../../../shared/permissions'
-import type { PermissionPrompter } from '../permissions/prompter'
 import { trustWorkspace } from '../permissions/trust'
-import { createPtyHost } from '../pty'
-import { startScriptedServer, validateScenario, type ScriptedServer } from '../scripted'
 import { runUntilSettled } from '../session/headless'
 import { TEAMMATE_TRUST_PROJECT_ENV } from '../session/setup'
-import { Session } from '../session/session'
-import { CORE_TOOLS } from '../tools/registry'
+import { openTestSession } from '../session/testing'
 import { loadSubagentWiring } from './wiring'
 
 const TEST_MS = 60_000
@@ -42,54 +35,27 @@ function workspace(): { work: string; home: string; definition: string } {
   return { work, home, definition }
 }
 
-/** The leader starts `deployer`, which writes `deployed.txt` in the workspace. */
-async function scriptedServer(): Promise<ScriptedServer> {
-  const server = await startScriptedServer({
-    scenario: validateScenario(
-      {
-        agents: {
-          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'deploy', prompt: 'deploy it', subagent_type: 'deployer' } }] }, { text: 'done' }],
-          deploy: [{ tools: [{ name: 'Write', input: { file_path: 'deployed.txt', content: 'shipped\n' } }] }, { text: 'deployed' }]
-        }
-      },
-      'untrusted definitions'
-    )
-  })
-  cleanups.push(() => server.close())
-  return server
-}
-
-/** Runs the scenario with a person who denies every question; returns what they were asked. */
-async function runDeploy(work: string, home: string, env: NodeJS.ProcessEnv = {}): Promise<PermissionPromptRequest[]> {
-  const server = await scriptedServer()
+/** Runs the leader (default mode) starting `deployer`, which writes `deployed.txt`, with a person who denies every question; returns what they were asked. */
+async function runDeploy(work: string, home: string): Promise<PermissionPromptRequest[]> {
   const asked: PermissionPromptRequest[] = []
-  const prompter: PermissionPrompter = {
-    prompt: async (question) => {
-      asked.push(question)
-      return { decision: 'deny', by: 'user', reason: 'not now' }
-    }
-  }
-  const pty = createPtyHost()
-  const settings = await loadPermissionSettings({ cwd: work, home })
-  const wiring = await loadSubagentWiring({ cwd: work, home, env })
-  const session = await Session.open({
-    cwd: work,
+  const h = await openTestSession({
+    work,
     home,
-    model: 'claude-sonnet-5-5',
-    mode: 'default',
-    client: new ModelClient({ apiKey: 'k', baseURL: server.url, retryBaseDelayMs: 10 }),
-    bus: new EventBus(),
-    prompter,
-    engine: new PermissionEngine(settings),
-    pty,
-    tools: [...CORE_TOOLS],
-    subagents: wiring.subagents
+    prompter: {
+      prompt: async (question) => {
+        asked.push(question)
+        return { decision: 'deny', by: 'user', reason: 'not now' }
+      }
+    },
+    scenario: {
+      agents: {
+        'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'deploy', prompt: 'deploy it', subagent_type: 'deployer' } }] }, { text: 'done' }],
+        deploy: [{ tools: [{ name: 'Write', input: { file_path: 'deployed.txt', content: 'shipped\n' } }] }, { text: 'deployed' }]
+      }
+    }
   })
-  cleanups.push(async () => {
-    await session.close()
-    await pty.dispose()
-  })
-  const end = await runUntilSettled(session, 'deploy')
+  cleanups.push(() => h.close())
+  const end = await runUntilSettled(h.session, 'deploy')
   expect(end.reason).toBe('completed')
   return asked
 }
