@@ -57,7 +57,11 @@ test('a marker API key drives a team session and appears in no page, frame, pane
       await expect.poll(() => paneText(page, agent), { timeout: 60_000, message: `${agent} pane` }).toContain('key=[][]')
       expect(await paneText(page, agent)).toContain('PATH=')
     }
-    await expect.poll(async () => (await paneText(page)).split('Noted.').length - 1, { timeout: 60_000 }).toBeGreaterThanOrEqual(2)
+    // both checkers reported back and everyone is idle (two idle notifications may wake the leader once)
+    await expect.poll(() => paneText(page), { timeout: 60_000 }).toContain('Noted.')
+    for (const agent of ['team-lead', 'wendy@vault', 'pete@vault']) {
+      await expect(page.locator(`section.pane[data-agent-id="${agent}"]`).getByTestId('pane-state')).toHaveAttribute('data-state', 'idle', { timeout: 60_000 })
+    }
     await snap(page, testInfo, '01-checkers-ran')
 
     // the key did its work: the model saw it on every agent's requests (and takes no other)
