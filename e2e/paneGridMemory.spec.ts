@@ -49,7 +49,7 @@ test('layout, a hidden pane, the tile order and a collapsed group survive a relo
   const initial = await tileOrder(page)
   expect([...initial].sort()).toEqual(['alpha-job pane', 'beta-job pane', 'gamma-job pane'])
   // of the two that stay visible, the second is moved before the first
-  const [stay, moved] = initial.filter((n) => n !== 'beta-job pane').map((n) => n.replace(/ pane$/, '')) as [string, string]
+  const [stay, moved] = initial.filter((n): n is string => n !== null && n !== 'beta-job pane').map((n) => n.replace(/ pane$/, '')) as [string, string]
 
   // tiled; beta hidden; the later tile moved before the earlier one (keyboard drag, waiting on the library's announcements)
   await page.getByRole('radio', { name: 'Tiled' }).click()
