@@ -8,24 +8,34 @@ import { dirname, join } from 'node:path'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
-/** Entry points of the Node bundles: source → output file under out/node. */
+/**
+ * Entry points of the Node bundles: output name → source. The CLI is ESM (`out/node/cli.mjs`).
+ * The worker teammate bundle is CommonJS (`out/node/teammate-worker.cjs`): the worker's bootstrap
+ * compiles it with `vm.Script` and a V8 code cache, which Node 20 offers for scripts only, not
+ * for ES modules (see src/main/runtime/teammates/worker/codeCache.ts).
+ */
 export const NODE_ENTRIES = {
-  cli: 'src/main/cli/index.ts',
-  'teammate-worker': 'src/main/runtime/teammates/worker/entry.ts'
+  cli: { source: 'src/main/cli/index.ts', format: 'esm', extension: '.mjs' },
+  'teammate-worker': { source: 'src/main/runtime/teammates/worker/entry.ts', format: 'cjs', extension: '.cjs' }
 }
 
-await build({
+/** Options both bundles share. */
+const common = {
   absWorkingDir: root,
-  entryPoints: NODE_ENTRIES,
-  outdir: 'out/node',
-  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   target: 'node20',
-  format: 'esm',
   external: ['node-pty', 'sh-syntax', 'electron', 'ws', 'bufferutil', 'utf-8-validate'],
   sourcemap: 'linked',
-  logLevel: 'warning',
+  logLevel: 'warning'
+}
+
+await build({
+  ...common,
+  entryPoints: { cli: NODE_ENTRIES.cli.source },
+  outdir: 'out/node',
+  outExtension: { '.js': '.mjs' },
+  format: 'esm',
   banner: {
     // Bundled ESM has no require/__filename/__dirname; CommonJS dependencies bundled in use them.
     js: [
@@ -37,4 +47,15 @@ await build({
       'const __dirname = __sdDirname(__filename);'
     ].join(' ')
   }
+})
+
+await build({
+  ...common,
+  entryPoints: { 'teammate-worker': NODE_ENTRIES['teammate-worker'].source },
+  outdir: 'out/node',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // CommonJS has no import.meta; the sources use import.meta.url only to find files beside them
+  define: { 'import.meta.url': '__sdImportMetaUrl' },
+  banner: { js: "var __sdImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" }
 })

@@ -11,7 +11,7 @@ const job = JSON.parse(process.argv[2] ?? '{}') as Job
 try {
   const result =
     job.kind === 'spawn'
-      ? await measureSpawnLevel(job.backend, job.teammates, job.warmSpare)
+      ? await measureSpawnLevel(job.backend, job.teammates, job.warmSpare, job.codeCache)
       : job.kind === 'bare'
         ? await measureBareLevel(job.backend, job.teammates)
         : await measurePermission(job.backend, job.samples)

@@ -1,8 +1,11 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { EventBus } from '../../src/main/runtime/events/bus'
 import { nodeBundlePath } from '../../src/main/runtime/packageRoot'
+import { WorkerTeammateExecutor } from '../../src/main/runtime/teammates/worker'
+import { WorkerCodeCache } from '../../src/main/runtime/teammates/worker/codeCache'
+import type { PtyHost } from '../../src/main/runtime/tools/types'
 import type { PermissionPromptAnswer } from '../../src/shared/permissions'
 import type { PermissionPrompter } from '../../src/main/runtime/permissions/prompter'
 import { listDescendantPids, readProcEntry } from '../../src/main/runtime/pty'
@@ -135,8 +138,9 @@ export interface WorkerHeap {
 }
 
 /**
- * Writes a worker teammate entry (the executor's `entry` option, meant for this) that wraps the
- * real bundle and changes nothing it does. Before importing the bundle it
+ * Writes a worker prelude (the executor's `prelude` option, meant for this): a module each worker
+ * imports before it loads the real bundle, so the bundle loads exactly as it ships (compiled with
+ * its code cache). It changes nothing the worker does:
  * - stamps every `permission.prompt` the bridge posts on its port (process.hrtime, one monotonic
  *   clock for all threads of the process, taken right before the real post; the report goes out
  *   after it, off the measured path) and reports `{requestId, at}` on {@link STAMP_CHANNEL};
@@ -144,10 +148,10 @@ export interface WorkerHeap {
  *   --expose-gc, which workers inherit), then `{threadId, teammate, heapUsed, heapTotal, external}`,
  *   `teammate` telling a teammate's worker (it posted `ready`) from the executor's spare.
  * Both channels are unref'd: they never keep a worker alive.
- * @returns the entry's path, inside `dir`.
+ * @returns the prelude's path, inside `dir`.
  */
-export function writeInstrumentedWorkerEntry(dir: string): string {
-  const path = join(dir, 'instrumented-teammate-worker.mjs')
+export function writeInstrumentedWorkerPrelude(dir: string): string {
+  const path = join(dir, 'instrumented-worker-prelude.mjs')
   writeFileSync(
     path,
     [
@@ -172,9 +176,26 @@ export function writeInstrumentedWorkerEntry(dir: string): string {
       '  const m = process.memoryUsage()',
       '  heap.postMessage({ threadId, teammate, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external })',
       '}',
-      `await import(${JSON.stringify(pathToFileURL(nodeBundlePath('teammate-worker')).href)})`,
       ''
     ].join('\n')
   )
   return path
+}
+
+/**
+ * Fills `dir` with the worker bundle's V8 code cache for this process (as the app's first worker
+ * of a build does): a spare worker compiles the bundle from source and the executor saves the
+ * cache it posts. Resolves once the file is there.
+ * @throws Error when the spare dies or no cache file appears within 30 s.
+ */
+export async function primeCodeCache(dir: string, pty: PtyHost): Promise<void> {
+  const executor = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: new RefusingPrompter(), codeCacheDir: dir })
+  const file = new WorkerCodeCache(dir).fileFor(nodeBundlePath('teammate-worker'))
+  try {
+    executor.prewarm()
+    if (!(await executor.whenSpareLoaded())) throw new Error('the spare worker died while loading the bundle to prime the code cache')
+    await until('the worker bundle\'s code cache file', () => existsSync(file), 30_000)
+  } finally {
+    await executor.dispose()
+  }
 }

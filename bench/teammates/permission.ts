@@ -17,7 +17,7 @@ import { ProcessTeammateExecutor } from '../../src/main/runtime/teammates/proces
 import { TeammateSupervisor } from '../../src/main/runtime/teammates/supervisor'
 import { WorkerTeammateExecutor } from '../../src/main/runtime/teammates/worker'
 import { UiPrompter } from '../../src/main/runtime/workspace/uiPrompter'
-import { createWorkspace, MODEL, sleep, spread, STAMP_CHANNEL, until, writeInstrumentedWorkerEntry } from './harness'
+import { createWorkspace, MODEL, sleep, spread, STAMP_CHANNEL, until, writeInstrumentedWorkerPrelude } from './harness'
 
 /** Bound on the whole run of one backend's samples, ms. */
 const WAIT_MS = 90_000
@@ -114,11 +114,11 @@ export async function measurePermission(backend: TeammateBackend, samples: numbe
     const data = (event as { data: { requestId: string; at: string } }).data
     created.set(data.requestId, BigInt(data.at))
   }
-  const entry = writeInstrumentedWorkerEntry(entryDir)
+  const prelude = writeInstrumentedWorkerPrelude(entryDir)
 
-  // as createTeammateBackends, with the instrumented entry for the worker backend
+  // as createTeammateBackends, with the instrumented prelude for the worker backend
   const registry = new TeammateExecutorRegistry()
-  registry.register(new WorkerTeammateExecutor({ bus, pty, prompter, entry }))
+  registry.register(new WorkerTeammateExecutor({ bus, pty, prompter, prelude, codeCacheDir: join(entryDir, 'v8') }))
   registry.register(new ProcessTeammateExecutor({ bus, pty }))
   const team = 'bench'
   const sessionId = randomUUID()

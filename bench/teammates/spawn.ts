@@ -14,7 +14,7 @@ import { TeammateExecutorRegistry, type TeammateBackend, type TeammateHandle, ty
 import { ProcessTeammateExecutor } from '../../src/main/runtime/teammates/process'
 import { WorkerTeammateExecutor } from '../../src/main/runtime/teammates/worker'
 import type { PtyHost, PtyProcess } from '../../src/main/runtime/tools/types'
-import { createWorkspace, gcNow, HEAP_CHANNEL, MODEL, procMemory, RefusingPrompter, sleep, spread, treeMemory, until, wrapperPids, writeInstrumentedWorkerEntry, type WorkerHeap } from './harness'
+import { createWorkspace, gcNow, HEAP_CHANNEL, MODEL, procMemory, RefusingPrompter, sleep, spread, treeMemory, until, wrapperPids, writeInstrumentedWorkerPrelude, primeCodeCache, type WorkerHeap } from './harness'
 
 /** How long every teammate is left alone after its idle notification before memory is read, ms. */
 const SETTLE_MS = 500
@@ -33,6 +33,12 @@ export interface SpawnLevel {
    * every teammate's loop runs. false: every teammate in a new thread (the cold figure).
    */
   warmSpare?: boolean
+  /**
+   * worker: whether the bundle's V8 code cache was there (primed before the clock, as it is after
+   * the app's first worker of a build) and used; false: every worker compiled the bundle from
+   * source (the first start after an install or update).
+   */
+  codeCache?: boolean
   /** worker, warm: prewarm → the spare's bundle loaded, ms (what the leader's turn after TeamCreate must cover for the first spawn to find it ready). */
   spareLoadMs?: number
   /**
@@ -72,8 +78,8 @@ export interface SpawnLevel {
    * its first turn starts (the same instant as this, give or take the port), while a process
    * teammate's states are the supervisor's guesses, not its own. Taking the first message is the
    * first thing only a running idle loop does, and it is seen the same way on both backends. The
-   * worker runs the real bundle through the instrumented entry of harness.ts (one extra tiny
-   * module, two BroadcastChannels).
+   * worker loads the real bundle as it ships, after the instrumented prelude of harness.ts (one
+   * extra tiny module, two BroadcastChannels).
    */
   readyP50Ms: number
   readyP95Ms: number
@@ -141,9 +147,11 @@ export interface BareLevel {
 /**
  * Starts `teammates` teammates of `backend` at once and measures spawn → ready and idle memory (the
  * baseline is measured apart: {@link measureBareLevel}). `warmSpare` (worker only): whether the
- * executor keeps its spare worker, prewarmed at team creation (see {@link SpawnLevel.warmSpare}).
+ * executor keeps its spare worker, prewarmed at team creation (see {@link SpawnLevel.warmSpare});
+ * `codeCache` (worker only): whether the bundle's V8 code cache is primed first and used
+ * (see {@link SpawnLevel.codeCache}).
  */
-export async function measureSpawnLevel(backend: TeammateBackend, teammates: number, warmSpare = true): Promise<Omit<SpawnLevel, 'baseline'>> {
+export async function measureSpawnLevel(backend: TeammateBackend, teammates: number, warmSpare = true, codeCache = true): Promise<Omit<SpawnLevel, 'baseline'>> {
   const loadAverage1m = Math.round(loadavg()[0]! * 100) / 100
   const ws = createWorkspace(`spawn-${backend}`)
   const names = Array.from({ length: teammates }, (_, i) => `mate-${i}`)
@@ -151,10 +159,12 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
   const pty = createPtyHost()
   const prompter = new RefusingPrompter()
   const bus = new EventBus()
-  // as createTeammateBackends, with the instrumented entry (harness.ts) for the worker backend
+  // as createTeammateBackends, with the instrumented prelude (harness.ts) for the worker backend
   const entryDir = mkdtempSync(join(tmpdir(), 'swarmdesk-bench-teammates-entry-'))
+  const codeCacheDir = join(entryDir, 'v8')
+  if (backend === 'worker' && codeCache) await primeCodeCache(codeCacheDir, pty)
   const registry = new TeammateExecutorRegistry()
-  const workers = new WorkerTeammateExecutor({ bus, pty, prompter, entry: writeInstrumentedWorkerEntry(entryDir), warmSpare })
+  const workers = new WorkerTeammateExecutor({ bus, pty, prompter, prelude: writeInstrumentedWorkerPrelude(entryDir), warmSpare, codeCacheDir: codeCache ? codeCacheDir : false })
   registry.register(workers)
   registry.register(new ProcessTeammateExecutor({ bus, pty }))
   const heaps = new BroadcastChannel(HEAP_CHANNEL)
@@ -271,7 +281,7 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
     const ready = spread(readyNames.map((name) => readyAt.get(name)! - started.get(name)!.perf))
     const level: Omit<SpawnLevel, 'baseline'> = {
       backend,
-      ...(backend === 'worker' ? { warmSpare } : {}),
+      ...(backend === 'worker' ? { warmSpare, codeCache } : {}),
       ...(spare ? { spareLoadMs: spare.loadMs, spareWorkerBytes: spare.bytes } : {}),
       loadAverage1m,
       teammates,

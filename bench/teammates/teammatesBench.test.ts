@@ -11,7 +11,7 @@ describe('teammates benchmark', () => {
     const r = await runTeammatesBenchmark({ levels: [2], permissionSamples: 4 })
     expect(r.name).toBe('teammates')
 
-    for (const variant of ['worker', 'workerCold', 'process'] as const) {
+    for (const variant of ['worker', 'workerCold', 'workerUncached', 'process'] as const) {
       const backend = variant === 'process' ? 'process' : 'worker'
       expect(r.spawn[variant]).toHaveLength(1)
       const level = r.spawn[variant][0]!
@@ -34,8 +34,9 @@ describe('teammates benchmark', () => {
       expect(level.idleMemoryPerTeammateBytes).toBeGreaterThan(0)
       expect(level.baseline.memoryPerUnitBytes).toBeGreaterThan(0)
       if (variant === 'process') continue
-      // the shipping worker backend had its spare loaded before the spawns and refilled after; the cold one had none
+      // the shipping worker backend had its spare loaded before the spawns and refilled after; the cold ones had none
       expect(level.warmSpare).toBe(variant === 'worker')
+      expect(level.codeCache).toBe(variant !== 'workerUncached')
       if (variant === 'worker') {
         expect(level.spareLoadMs).toBeGreaterThan(0)
         expect(level.spareWorkerBytes).toBeGreaterThan(0)
@@ -60,7 +61,7 @@ describe('teammates benchmark', () => {
     expect(proc.rssAnonPerTeammateBytes).toBeLessThanOrEqual(proc.idleMemoryPerTeammateBytes)
     expect(proc.terminalShellsRssPerTeammateBytes).toBeGreaterThan(0)
 
-    expect(r.checks).toHaveLength(7)
+    expect(r.checks).toHaveLength(8)
     expect(r.verdict).toBe(r.checks.every((c) => c.met) ? 'pass' : 'fail')
     expect(r.leftoverProcesses).toBe(0)
     expect(ours().filter((n) => !before.has(n))).toEqual([])

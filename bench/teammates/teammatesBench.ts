@@ -32,12 +32,14 @@ export interface Check {
 export interface TeammatesBenchResult {
   name: 'teammates'
   /**
-   * `worker`: the worker backend as it ships, with its spare worker (prewarmed at team creation);
-   * `workerCold`: the same without a spare, every teammate in a new thread; `process`: the process
-   * backend. The targets judge `worker`; `workerCold` is reported beside it (same sizes, and the
-   * same bare baseline, measured once per size).
+   * `worker`: the worker backend as it ships, with its spare worker (prewarmed at team creation)
+   * and the bundle's V8 code cache (written by the first worker of a build); `workerCold`: the same
+   * without a spare, every teammate in a new thread; `workerUncached`: no spare and no code cache,
+   * every worker compiles the bundle from source (the first team after an install or update);
+   * `process`: the process backend. The targets judge `worker`; the others are reported beside it
+   * (same sizes, and the same bare baseline, measured once per size).
    */
-  spawn: { worker: SpawnLevel[]; workerCold: SpawnLevel[]; process: SpawnLevel[] }
+  spawn: { worker: SpawnLevel[]; workerCold: SpawnLevel[]; workerUncached: SpawnLevel[]; process: SpawnLevel[] }
   permission: { worker: PermissionFigures; process: PermissionFigures }
   /**
    * Processes carrying this run's tag still alive after a measurement's child process ended
@@ -100,22 +102,24 @@ export async function runTeammatesBenchmark(o: TeammatesBenchOptions): Promise<T
         leftoverProcesses += await sweep(tag)
       }
     }
-    const spawnLevels: TeammatesBenchResult['spawn'] = { worker: [], workerCold: [], process: [] }
+    const spawnLevels: TeammatesBenchResult['spawn'] = { worker: [], workerCold: [], workerUncached: [], process: [] }
     const permission = {} as TeammatesBenchResult['permission']
     for (const backend of ['worker', 'process'] as TeammateBackend[]) {
       for (const teammates of o.levels) {
-        // worker: warm then cold, then their bare baseline, each in a fresh process
-        const level = await run<Omit<SpawnLevel, 'baseline'>>({ kind: 'spawn', backend, teammates, warmSpare: true })
-        const cold = backend === 'worker' ? await run<Omit<SpawnLevel, 'baseline'>>({ kind: 'spawn', backend, teammates, warmSpare: false }) : undefined
+        // worker: as shipped, cold, cold without code cache, then their bare baseline, each in a fresh process
+        const level = await run<Omit<SpawnLevel, 'baseline'>>({ kind: 'spawn', backend, teammates, warmSpare: true, codeCache: true })
+        const cold = backend === 'worker' ? await run<Omit<SpawnLevel, 'baseline'>>({ kind: 'spawn', backend, teammates, warmSpare: false, codeCache: true }) : undefined
+        const uncached = backend === 'worker' ? await run<Omit<SpawnLevel, 'baseline'>>({ kind: 'spawn', backend, teammates, warmSpare: false, codeCache: false }) : undefined
         const baseline = await run<BareLevel>({ kind: 'bare', backend, teammates })
         spawnLevels[backend].push({ ...level, baseline })
         if (cold) spawnLevels.workerCold.push({ ...cold, baseline })
+        if (uncached) spawnLevels.workerUncached.push({ ...uncached, baseline })
       }
       permission[backend] = await run<PermissionFigures>({ kind: 'permission', backend, samples: o.permissionSamples })
     }
     const checks: Check[] = [
-      ...(['worker', 'workerCold', 'process'] as const).flatMap((b) =>
-        spawnLevels[b].map((l) => check(`${b === 'workerCold' ? 'worker (cold, no spare)' : b} teammates lost before the measurement was over, ${l.teammates} at once`, l.lost.length, 0, 'teammates'))
+      ...(['worker', 'workerCold', 'workerUncached', 'process'] as const).flatMap((b) =>
+        spawnLevels[b].map((l) => check(`${VARIANT_NAMES[b]} teammates lost before the measurement was over, ${l.teammates} at once`, l.lost.length, 0, 'teammates'))
       ),
       ...spawnLevels.worker.map((l) => check(`worker spawn→ready p50, ${l.teammates} at once`, l.readyP50Ms, TARGETS.workerReadyP50Ms, 'ms')),
       ...spawnLevels.worker.map((l) => check(`worker idle memory per teammate, ${l.teammates} at once`, l.idleMemoryPerTeammateBytes, TARGETS.workerIdleBytes, 'bytes')),
@@ -136,6 +140,9 @@ export async function runTeammatesBenchmark(o: TeammatesBenchOptions): Promise<T
     rmSync(runDir, { recursive: true, force: true })
   }
 }
+
+/** How each spawn variant is named in the checks. */
+const VARIANT_NAMES = { worker: 'worker', workerCold: 'worker (cold, no spare)', workerUncached: 'worker (cold, no spare, no code cache)', process: 'process' } as const
 
 function check(what: string, measured: number, limit: number, unit: Check['unit']): Check {
   return { what, measured, limit, unit, met: Number.isFinite(measured) && measured <= limit }

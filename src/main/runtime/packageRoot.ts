@@ -21,13 +21,17 @@ export function packageRoot(from: string = fileURLToPath(import.meta.url)): stri
 /** The plain-Node bundles `scripts/build-node.mjs` writes to `out/node` (`npm ci` builds them). */
 export type NodeBundle = 'cli' | 'teammate-worker'
 
+/** File name of each Node bundle: the CLI is an ES module, the worker teammate bundle CommonJS (for its V8 code cache). */
+const BUNDLE_FILES: Readonly<Record<NodeBundle, string>> = { cli: 'cli.mjs', 'teammate-worker': 'teammate-worker.cjs' }
+
 /**
- * Absolute path of a Node bundle, `<package root>/out/node/<name>.mjs` (SPEC §1: process teammates
- * run the CLI bundle, worker teammates the worker bundle).
+ * Absolute path of a Node bundle, `<package root>/out/node/cli.mjs` or
+ * `<package root>/out/node/teammate-worker.cjs` (SPEC §1: process teammates run the CLI bundle,
+ * worker teammates the worker bundle).
  * @throws Error when the bundle is missing, saying how to build it.
  */
 export function nodeBundlePath(name: NodeBundle): string {
-  const path = join(packageRoot(), 'out', 'node', `${name}.mjs`)
+  const path = join(packageRoot(), 'out', 'node', BUNDLE_FILES[name])
   if (!existsSync(path)) throw new Error(`Swarmdesk's ${name} bundle is missing (${path}); build it with: npm run build`)
   return path
 }

@@ -4,12 +4,12 @@ import { writeNewFileSync } from '../storage/diskWrites'
 import { basename, dirname, join } from 'node:path'
 
 /**
- * Writes `text` to `path` by a temp file in the same directory and `rename(2)`, so readers see the
+ * Writes `text` (a string as UTF-8, or bytes) to `path` by a temp file in the same directory and `rename(2)`, so readers see the
  * old or the new contents, never a torn file, even if this process is killed mid-write. The temp
  * name starts with `.` so directory listings of JSON files skip it. No fsync: a `kill -9` keeps
  * the page cache; only power loss could lose the last write.
  */
-export function writeFileAtomicSync(path: string, text: string): void {
+export function writeFileAtomicSync(path: string, text: string | Buffer): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   try {
     writeNewFileSync(tmp, text)

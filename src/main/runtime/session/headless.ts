@@ -79,7 +79,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
   try {
     model = await connectModel({ scenario: options.scenario, env, settings, retryBaseDelayMs: options.retryBaseDelayMs })
     const connected = model
-    backends = createTeammateBackends({ bus: options.bus, pty, prompter: options.prompter })
+    backends = createTeammateBackends({ bus: options.bus, pty, prompter: options.prompter, home: options.home })
     session = await Session.open({
       cwd,
       home: options.home,

@@ -157,7 +157,7 @@ export class WorkspaceService {
     const wiring = await loadSubagentWiring({ cwd, home: options.home, env, trustProject: options.trustProject, teammateModel: teammateModelSetting(settings) })
     const swept = await sweepWorkspaceWorktrees(cwd)
     const bus = new EventBus()
-    const backends = createTeammateBackends({ bus, pty, prompter })
+    const backends = createTeammateBackends({ bus, pty, prompter, home: options.home })
     // kept by the service: Settings swaps its rules while the session runs
     const engine = new PermissionEngine(settings)
     // Events emitted while the session opens are replayed into the service's own bus below.

@@ -3,13 +3,12 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../../../shared/events'
 import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../../shared/permissions'
 import { EventBus } from '../../events/bus'
 import { createMailbox } from '../../mailbox'
-import { nodeBundlePath, packageRoot } from '../../packageRoot'
+import { packageRoot } from '../../packageRoot'
 import type { PermissionPrompter } from '../../permissions/prompter'
 import { createPtyHost } from '../../pty'
 import { sleepPids, uniqueSleepSeconds } from '../../pty/testkit'
@@ -89,8 +88,8 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
     }
   }
 
-  function executor(bus: EventBus, prompter: PermissionPrompter, entry?: string): WorkerTeammateExecutor {
-    const e = new WorkerTeammateExecutor({ bus, pty, prompter, ...(entry ? { entry } : {}) })
+  function executor(bus: EventBus, prompter: PermissionPrompter, prelude?: string): WorkerTeammateExecutor {
+    const e = new WorkerTeammateExecutor({ bus, pty, prompter, codeCacheDir: join(home, 'cache', 'v8'), ...(prelude ? { prelude } : {}) })
     executors.push(e)
     return e
   }
@@ -113,16 +112,15 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
       ],
       'please run the command'
     )
-    // the real bundle, wrapped to report what the worker thread had loaded when it ended
+    // before the real bundle, a prelude that reports what the worker thread had loaded when it ended
     const dir = mkdtempSync(join(tmpdir(), 'swarmdesk-worker-entry-'))
     const report = join(dir, 'modules.json')
-    const wrapper = join(dir, 'observer.mjs')
+    const prelude = join(dir, 'observer.mjs')
     writeFileSync(
-      wrapper,
+      prelude,
       [
         "import { createRequire } from 'node:module'",
         "import { writeFileSync } from 'node:fs'",
-        `await import(${JSON.stringify(pathToFileURL(nodeBundlePath('teammate-worker')).href)})`,
         'const require = createRequire(import.meta.url)',
         `process.on('exit', () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(Object.keys(require.cache))))`
       ].join('\n')
@@ -130,7 +128,7 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
     const bus = new EventBus()
     const events = record(bus)
     const prompter = new RecordingPrompter({ decision: 'deny', by: 'user', reason: 'nobody should ask in bypass mode' })
-    const workers = executor(bus, prompter, wrapper)
+    const workers = executor(bus, prompter, prelude)
 
     const handle = await workers.spawn(config)
     expect(handle).toMatchObject({ agentId: 'alice@bypass', backend: 'worker', pid: process.pid })
@@ -222,7 +220,7 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
     const config = await prepare('refusals', 'default', [{ text: 'unused' }], 'hello')
     const workers = executor(new EventBus(), new RecordingPrompter({ decision: 'allow', by: 'user' }))
     await expect(workers.spawn({ ...config, name: 'bob', agentId: 'bob@refusals' })).rejects.toThrow(TeammateNotFoundError)
-    const missing = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: new RecordingPrompter({ decision: 'allow', by: 'user' }), entry: join(home, 'no-such-entry.mjs') })
+    const missing = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: new RecordingPrompter({ decision: 'allow', by: 'user' }), entry: join(home, 'no-such-entry.cjs'), codeCacheDir: join(home, 'cache', 'v8') })
     await expect(missing.spawn(config)).rejects.toThrow(/does not exist; build the Node bundles/)
     expect(workers.isAlive('bob@refusals')).toBe(false)
     expect(missing.isAlive('alice@refusals')).toBe(false)

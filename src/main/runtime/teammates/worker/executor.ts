@@ -1,18 +1,21 @@
 import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads'
+import { receiveMessageOnPort, type MessagePort, type ResourceLimits, type Worker } from 'node:worker_threads'
 import type { PermissionPromptAnswer } from '../../../../shared/permissions'
 import type { RuntimeEventInput } from '../../../../shared/events'
 import type { EventBus } from '../../events/bus'
 import { createMailbox } from '../../mailbox'
-import { nodeBundlePath, packageRoot } from '../../packageRoot'
+import { nodeBundlePath } from '../../packageRoot'
 import type { PermissionPrompter } from '../../permissions/prompter'
 import { TeamStore } from '../../teams'
 import type { PtyHost } from '../../tools/types'
 import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
 import { TeammateNotFoundError } from '../runner'
-import { parseForwardedEvent, parseWorkerMessage, WORKER_PROTOCOL_VERSION, type MainToWorker, type WorkerData, type WorkerToMain } from './protocol'
+import { swarmdeskHome } from '../../transcripts/paths'
+import { WorkerCodeCache } from './codeCache'
+import { StartGate, TeammateThread, type ThreadOptions } from './thread'
+import { parseForwardedEvent, parseWorkerMessage, type MainToWorker, type WorkerToMain } from './protocol'
 import { createPtyServer, type PtyServer } from './ptyServer'
 
 /** Default heartbeat timeout, ms: six missed beats of 500 ms. */
@@ -41,11 +44,30 @@ export interface WorkerTeammateExecutorOptions {
   /** The leader's permission queue (SPEC §9.7): worker teammates' questions arrive here tagged with their name. */
   prompter: PermissionPrompter
   /**
-   * Module the worker imports, absolute path. Default the built bundle
-   * (`nodeBundlePath('teammate-worker')`, `out/node/teammate-worker.mjs`). Tests pass a wrapper
-   * that imports the bundle and then misbehaves.
+   * The worker teammate bundle, absolute path. Default the built bundle
+   * (`nodeBundlePath('teammate-worker')`, `out/node/teammate-worker.cjs`). A `.cjs` entry is
+   * compiled with the V8 code cache of {@link codeCacheDir}; any other module is `import()`ed
+   * (tests pass a `.mjs` wrapper that imports the bundle).
    */
   entry?: string
+  /**
+   * A module each worker imports before it loads the bundle, absolute path (tests and benchmarks:
+   * instrumentation or a fault to inject, with the production load path unchanged). Default none.
+   */
+  prelude?: string
+  /**
+   * Where the V8 code cache of the bundle is kept (see {@link WorkerCodeCache}). Default
+   * `<SWARMDESK_HOME>/cache/v8`; `false` compiles the bundle from source in every worker.
+   */
+  codeCacheDir?: string | false
+  /**
+   * How many new worker threads may be starting at once (loading the bundle, then running their
+   * loop up to its first event); further spawns wait their turn, first come first served. Default
+   * `os.availableParallelism()`: on 2 cores, 16 teammates loading at once all got ready late
+   * (p50 1.5 s) and starved each other's heartbeats, while taking turns gets half of them ready
+   * sooner (bench/teammates). A spawn that takes the spare does not wait.
+   */
+  concurrentStarts?: number
   /** A worker silent for this long (no heartbeat, no message) is hung: it is terminated, ms. Default 3,000. */
   heartbeatTimeoutMs?: number
   /** V8 heap limits of each worker; default {@link DEFAULT_WORKER_RESOURCE_LIMITS} (512 MB old generation). */
@@ -90,14 +112,24 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
   private spare: TeammateThread | undefined
   /** Teammates spawned whose loop has not run yet: the spare is refilled once there are none, so its load never competes with their start. */
   private readonly starting = new Set<WorkerTeammate>()
+  /** New threads starting now (see {@link WorkerTeammateExecutorOptions.concurrentStarts}). */
+  private readonly startGate: StartGate
+  /** Agents whose spawn waits for the start gate: a second spawn of one is refused as if it ran. */
+  private readonly queued = new Set<string>()
   private disposed = false
+  /** The bundle's V8 code cache (see {@link WorkerTeammateExecutorOptions.codeCacheDir}); undefined when turned off. */
+  readonly codeCache: WorkerCodeCache | undefined
 
-  /** @throws Error when `heartbeatTimeoutMs` is not a positive number. */
+  /** @throws Error when `heartbeatTimeoutMs` is not a positive number or `concurrentStarts` not a whole number ≥ 1. */
   constructor(private readonly options: WorkerTeammateExecutorOptions) {
     this.heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS
     if (!(this.heartbeatTimeoutMs > 0)) throw new Error(`heartbeatTimeoutMs must be a positive number of milliseconds, not ${options.heartbeatTimeoutMs}.`)
     this.resourceLimits = { ...DEFAULT_WORKER_RESOURCE_LIMITS, ...options.resourceLimits }
     this.warmSpare = options.warmSpare ?? true
+    const concurrentStarts = options.concurrentStarts ?? availableParallelism()
+    if (!(Number.isInteger(concurrentStarts) && concurrentStarts >= 1)) throw new Error(`concurrentStarts must be a whole number of at least 1, not ${options.concurrentStarts}.`)
+    this.startGate = new StartGate(concurrentStarts)
+    this.codeCache = options.codeCacheDir === false ? undefined : new WorkerCodeCache(options.codeCacheDir ?? join(swarmdeskHome(), 'cache', 'v8'))
   }
 
   /**
@@ -112,7 +144,7 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
     if (!this.warmSpare || this.disposed || this.spare) return
     const entryPath = this.entryPath()
     if (!existsSync(entryPath)) return
-    const spare = new TeammateThread(entryPath, this.resourceLimits, this.spawnReplyTimeoutMs(), () => {
+    const spare = new TeammateThread(this.threadOptions(entryPath), () => {
       if (this.spare === spare) this.spare = undefined
     })
     this.spare = spare
@@ -134,8 +166,9 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
   }
 
   /**
-   * Starts `config`'s teammate in a new worker thread; resolves once the worker is set up and its
-   * loop is about to read its inbox (`ready`).
+   * Starts `config`'s teammate in the spare worker or, after waiting for a free start slot
+   * ({@link WorkerTeammateExecutorOptions.concurrentStarts}), a new one; resolves once the worker is
+   * set up and its loop is about to read its inbox (`ready`).
    * @throws Error when the executor is disposed, the teammate already runs here, the entry is
    *   missing (build with `npm run build`), the team or member does not exist
    *   (TeamNotFoundError / TeammateNotFoundError), or the worker died or stayed silent before
@@ -143,7 +176,7 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
    */
   async spawn(config: TeammateSpawnConfig): Promise<TeammateHandle> {
     if (this.disposed) throw new Error('This worker teammate executor is disposed (its session is closing); start teammates from a live session.')
-    if (this.teammates.get(config.agentId)?.alive) {
+    if (this.teammates.get(config.agentId)?.alive || this.queued.has(config.agentId)) {
       throw new Error(`Teammate ${config.agentId} is already running on the worker backend; kill it or wait for it to exit before starting it again.`)
     }
     const entryPath = this.entryPath()
@@ -152,11 +185,29 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
     if (!team.members.some((m) => m.name === config.name)) {
       throw new TeammateNotFoundError(`'${config.name}' is not a member of team '${config.team}' (members: ${team.members.map((m) => m.name).join(', ') || 'none'}); add it to the team config before spawning it.`)
     }
-    // the spare if there is one (even if still loading: it is ahead of a new thread), else a new thread
+    // the spare if there is one (even if still loading: it is ahead of a new thread), else a new
+    // thread once a start slot is free
     const spare = this.spare
     this.spare = undefined
-    const thread = spare?.usable() ? spare : new TeammateThread(entryPath, this.resourceLimits, this.spawnReplyTimeoutMs())
-    if (spare && thread !== spare) void spare.terminate()
+    let thread: TeammateThread
+    let releaseSlot = (): void => undefined
+    if (spare?.usable()) thread = spare
+    else {
+      if (spare) void spare.terminate()
+      this.queued.add(config.agentId)
+      try {
+        releaseSlot = await this.startGate.acquire()
+      } finally {
+        this.queued.delete(config.agentId)
+      }
+      try {
+        if (this.disposed) throw new Error('This worker teammate executor was disposed (its session closed) while the teammate waited to start.')
+        thread = new TeammateThread(this.threadOptions(entryPath))
+      } catch (error) {
+        releaseSlot()
+        throw error
+      }
+    }
     const teammate = new WorkerTeammate({
       config,
       thread,
@@ -167,6 +218,7 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
       resourceLimits: this.resourceLimits
     })
     this.teammates.set(config.agentId, teammate)
+    void teammate.running.then(releaseSlot)
     if (this.warmSpare) {
       this.starting.add(teammate)
       void teammate.running.then(() => {
@@ -212,89 +264,19 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
     return this.options.entry ?? nodeBundlePath('teammate-worker')
   }
 
+  private threadOptions(entryPath: string): ThreadOptions {
+    return {
+      entryPath,
+      resourceLimits: this.resourceLimits,
+      spawnReplyTimeoutMs: this.spawnReplyTimeoutMs(),
+      ...(this.options.prelude ? { preludePath: this.options.prelude } : {}),
+      ...(this.codeCache && entryPath.endsWith('.cjs') ? { codeCache: this.codeCache } : {})
+    }
+  }
+
   /** How long the worker's `PtyHost.spawn` blocks for the main thread's pid: half the heartbeat timeout, at least 100 ms. */
   private spawnReplyTimeoutMs(): number {
     return Math.max(100, Math.floor(this.heartbeatTimeoutMs / 2))
-  }
-}
-
-/**
- * One worker thread running the bootstrap and the teammate entry (see `protocol.ts`): it loads the
- * bundle, posts `loaded` and waits for its `start`. Until a {@link WorkerTeammate} adopts it, it
- * is a spare: the thread and its port are unref'd (a spare never keeps the process alive), an
- * error or exit of it only marks it unusable and calls `onGone`.
- */
-class TeammateThread {
-  readonly worker: Worker
-  /** The main thread's end of the RPC channel. */
-  readonly port: MessagePort
-  /** Resolves true once the worker posted `loaded`; false when it ended (or failed) first. Settles at most once; never rejects. */
-  readonly loaded: Promise<boolean>
-  private failed = false
-  private adopted = false
-  private readonly onError: () => void
-  private readonly onExit: () => void
-  private readonly onMessage: (raw: unknown) => void
-
-  /** @throws the Worker constructor's error (e.g. too many threads); nothing is left open then. */
-  constructor(entryPath: string, resourceLimits: ResourceLimits, spawnReplyTimeoutMs: number, onGone?: () => void) {
-    const { port1, port2 } = new MessageChannel()
-    const nodePtyPath = resolveNodePty()
-    const data: WorkerData = { protocol: WORKER_PROTOCOL_VERSION, port: port2, spawnReplyTimeoutMs, entryPath, ...(nodePtyPath ? { nodePtyPath } : {}) }
-    try {
-      this.worker = new Worker(BOOTSTRAP, { eval: true, workerData: data, transferList: [port2], resourceLimits })
-    } catch (error) {
-      port1.close()
-      port2.close()
-      throw error
-    }
-    this.port = port1
-    let settle!: (loaded: boolean) => void
-    this.loaded = new Promise<boolean>((resolve) => (settle = resolve))
-    this.onError = () => {
-      this.failed = true
-      settle(false)
-    }
-    this.onExit = () => {
-      this.failed = true
-      settle(false)
-      this.port.close()
-      onGone?.()
-    }
-    this.onMessage = (raw) => {
-      if ((raw as { type?: unknown } | null)?.type === 'loaded') settle(true)
-    }
-    this.worker.on('error', this.onError)
-    this.worker.on('exit', this.onExit)
-    this.port.on('message', this.onMessage)
-    this.worker.unref()
-    this.port.unref()
-  }
-
-  /** True while it can still be given a teammate: not adopted, no error, not exited. */
-  usable(): boolean {
-    return !this.adopted && !this.failed
-  }
-
-  /**
-   * Hands the thread to its teammate: call right after attaching the teammate's own listeners, in
-   * the same tick (so no event falls between). Removes the spare's listeners and refs the thread
-   * and port: a running teammate keeps the process alive.
-   */
-  adopt(): void {
-    this.adopted = true
-    this.worker.off('error', this.onError)
-    this.worker.off('exit', this.onExit)
-    this.port.off('message', this.onMessage)
-    this.worker.ref()
-    this.port.ref()
-  }
-
-  /** Terminates a spare (a no-op once adopted: its teammate owns it); resolves once its thread is gone. */
-  async terminate(): Promise<void> {
-    if (this.adopted) return
-    this.failed = true
-    await this.worker.terminate()
   }
 }
 
@@ -522,46 +504,3 @@ class WorkerTeammate {
     return { status: 'crashed', reported: false, reason: code !== 0 ? `exit code ${code}` : 'its worker thread ended without saying how its teammate ended' }
   }
 }
-
-let nodePtyPath: string | null | undefined
-
-/** node-pty's entry as the bundle would resolve it (from the package root), or undefined when it cannot be found. */
-function resolveNodePty(): string | undefined {
-  if (nodePtyPath === undefined) {
-    try {
-      nodePtyPath = createRequire(join(packageRoot(), 'package.json')).resolve('node-pty')
-    } catch {
-      nodePtyPath = null
-    }
-  }
-  return nodePtyPath ?? undefined
-}
-
-/**
- * The worker's first code (CommonJS, eval'd): the worker bundle imports node-pty statically (the
- * runner's default PTY host), and node-pty must never load in a worker thread (STACK.md: a worker
- * exiting with it loaded can abort the whole process). So before importing the entry it puts a
- * stub in node-pty's require.cache slot, whose functions throw, and refuses node-pty's native addon
- * outright should anything load it another way. Then it imports the entry.
- */
-const BOOTSTRAP = `'use strict';
-const { workerData } = require('node:worker_threads');
-const Module = require('node:module');
-const { pathToFileURL } = require('node:url');
-const refuse = () => {
-  throw new Error('node-pty is not available in a worker thread: shell commands go to the PTY host of the main thread (SPEC \\u00a71). Use the PTY client a worker teammate is given.');
-};
-if (workerData.nodePtyPath) {
-  const stub = new Module(workerData.nodePtyPath);
-  stub.filename = workerData.nodePtyPath;
-  stub.loaded = true;
-  stub.exports = { spawn: refuse, fork: refuse, createTerminal: refuse, open: refuse, native: null };
-  require.cache[workerData.nodePtyPath] = stub;
-}
-const dlopen = process.dlopen;
-process.dlopen = function (module, filename, ...rest) {
-  if (/[\\\\/]node-pty[\\\\/]/.test(String(filename))) refuse();
-  return dlopen.call(this, module, filename, ...rest);
-};
-import(pathToFileURL(workerData.entryPath).href);
-`

@@ -2,13 +2,11 @@ import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { ResourceLimits } from 'node:worker_threads'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../../shared/permissions'
 import { EventBus } from '../../events/bus'
 import { createMailbox } from '../../mailbox'
-import { nodeBundlePath } from '../../packageRoot'
 import type { PermissionPrompter } from '../../permissions/prompter'
 import { createPtyHost } from '../../pty'
 import { sleepPids, uniqueSleepSeconds } from '../../pty/testkit'
@@ -94,11 +92,11 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
   })
 
   /**
-   * A test-only worker entry: imports the real bundle (which runs the teammate once the executor
-   * hands it one), then does `fault` on the worker's event loop once `trigger` exists — only in a
-   * worker that has its teammate (it posted `ready`), not in the executor's spare.
+   * A test-only worker prelude (imported before the real bundle, which then runs the teammate once
+   * the executor hands it one): does `fault` on the worker's event loop once `trigger` exists —
+   * only in a worker that has its teammate (it posted `ready`), not in the executor's spare.
    */
-  function faultEntry(fault: keyof typeof FAULTS, trigger: string): string {
+  function faultPrelude(fault: keyof typeof FAULTS, trigger: string): string {
     const path = join(wrappers, `${fault}-${randomUUID()}.mjs`)
     writeFileSync(
       path,
@@ -111,7 +109,6 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
         "  if (message && message.type === 'ready') teammate = true",
         '  return post.call(this, message, ...rest)',
         '}',
-        `await import(${JSON.stringify(pathToFileURL(nodeBundlePath('teammate-worker')).href)})`,
         'const poll = setInterval(() => {',
         `  if (!teammate || !existsSync(${JSON.stringify(trigger)})) return`,
         '  clearInterval(poll)',
@@ -165,7 +162,7 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
     )
     const trigger = join(wrappers, `${team}.trigger`)
     const prompter = new HoldingPrompter()
-    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter, entry: faultEntry(fault, trigger), ...(resourceLimits ? { resourceLimits } : {}) })
+    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter, prelude: faultPrelude(fault, trigger), codeCacheDir: join(wrappers, 'v8'), ...(resourceLimits ? { resourceLimits } : {}) })
     executors.push(workers)
     const handle = await workers.spawn(config)
     const held = await until('the held permission question', () => prompter.asked.find((a) => (a.request.input as { command: string }).command.startsWith('echo never-approved')))
@@ -221,7 +218,7 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
 
   it("a crash of the teammate's own loop is reported after its cleanup: tasks released, marked inactive", async () => {
     const config = await prepare('fragile', [{ text: 'Looked at the task.' }, { text: 'unused' }])
-    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: new HoldingPrompter() })
+    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: new HoldingPrompter(), codeCacheDir: join(wrappers, 'v8') })
     executors.push(workers)
     const tasks = new TaskStore(home, 'fragile')
     await tasks.create({ subject: 'held work' })

@@ -61,9 +61,13 @@ export const WorkerDataSchema = z.object({
   protocol: z.literal(WORKER_PROTOCOL_VERSION),
   port: z.instanceof(MessagePort),
   spawnReplyTimeoutMs: z.number().int().positive(),
-  /** Absolute path of the module the bootstrap imports (the bundle, or a test's wrapper around it). */
+  /** Absolute path of the bundle the bootstrap loads (or a test's `.mjs` wrapper around it). */
   entryPath: z.string().min(1),
-  nodePtyPath: z.string().optional()
+  nodePtyPath: z.string().optional(),
+  /** A module the bootstrap imports before the entry (tests' and benchmarks' instrumentation). */
+  preludePath: z.string().optional(),
+  /** The V8 code cache file of a `.cjs` entry (it may not exist yet); see `codeCache.ts`. */
+  codeCachePath: z.string().optional()
 })
 export type WorkerData = z.infer<typeof WorkerDataSchema>
 

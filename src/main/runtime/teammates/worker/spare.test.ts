@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { PermissionPromptAnswer } from '../../../../shared/permissions'
 import { EventBus } from '../../events/bus'
 import { createMailbox } from '../../mailbox'
-import { nodeBundlePath } from '../../packageRoot'
 import type { PermissionPrompter } from '../../permissions/prompter'
 import { createPtyHost } from '../../pty'
 import { startScriptedServer, type ScriptedServer } from '../../scripted'
@@ -82,7 +80,7 @@ describe("WorkerTeammateExecutor's spare worker", () => {
   const idleNotified = async (team: string): Promise<boolean> => (await createMailbox({ home }).read(team, 'team-lead')).messages.some((m) => m.message.text.includes('idle_notification'))
 
   it('loads ahead without keeping the process alive, is taken by the next spawn, is refilled once that teammate runs, and is terminated on release', async () => {
-    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: refusing })
+    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: refusing, codeCacheDir: join(home, 'cache', 'v8') })
     executors.push(workers)
     const handlesBefore = liveHandles()
     workers.prewarm()
@@ -105,10 +103,10 @@ describe("WorkerTeammateExecutor's spare worker", () => {
 
   it('a spare that dies is dropped, and the next spawn starts its teammate in a new thread', async () => {
     const trigger = join(wrappers, 'spare-dies')
-    const entry = join(wrappers, `dying-spare-${randomUUID()}.mjs`)
+    const prelude = join(wrappers, `dying-spare-${randomUUID()}.mjs`)
     // a spare (no teammate yet) exits once `trigger` exists
     writeFileSync(
-      entry,
+      prelude,
       [
         "import { existsSync } from 'node:fs'",
         "import { MessagePort } from 'node:worker_threads'",
@@ -118,12 +116,11 @@ describe("WorkerTeammateExecutor's spare worker", () => {
         "  if (message && message.type === 'ready') teammate = true",
         '  return post.call(this, message, ...rest)',
         '}',
-        `await import(${JSON.stringify(pathToFileURL(nodeBundlePath('teammate-worker')).href)})`,
         `const poll = setInterval(() => { if (!teammate && existsSync(${JSON.stringify(trigger)})) process.exit(7) }, 20)`,
         'poll.unref()'
       ].join('\n')
     )
-    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: refusing, entry })
+    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: refusing, prelude, codeCacheDir: join(home, 'cache', 'v8') })
     executors.push(workers)
     workers.prewarm()
     expect(await workers.whenSpareLoaded()).toBe(true)

@@ -110,7 +110,7 @@ describe('a worker teammate spawns sync subagents', () => {
     const bus = new EventBus()
     const events: RuntimeEvent[] = []
     bus.onEvent((e) => events.push(e))
-    const workers = new WorkerTeammateExecutor({ bus, pty, prompter })
+    const workers = new WorkerTeammateExecutor({ bus, pty, prompter, codeCacheDir: join(home, 'cache', 'v8') })
     executors.push(workers)
     return { workers, events }
   }

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { PermissionPromptAnswer } from '../../../../shared/permissions'
+import { EventBus } from '../../events/bus'
+import { createMailbox } from '../../mailbox'
+import { nodeBundlePath } from '../../packageRoot'
+import type { PermissionPrompter } from '../../permissions/prompter'
+import { createPtyHost } from '../../pty'
+import { startScriptedServer, type ScriptedServer } from '../../scripted'
+import { TeamStore } from '../../teams'
+import type { PtyHost } from '../../tools/types'
+import { WorkerCodeCache } from './codeCache'
+import { WorkerTeammateExecutor } from './executor'
+
+async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await check()
+    if (value !== undefined && value !== false) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+const refusing: PermissionPrompter = { prompt: async (): Promise<PermissionPromptAnswer> => ({ decision: 'deny', by: 'user' }) }
+
+describe("the worker bundle's V8 code cache", () => {
+  let home: string
+  let work: string
+  let pty: PtyHost
+  const servers: ScriptedServer[] = []
+  const executors: WorkerTeammateExecutor[] = []
+
+  beforeAll(() => {
+    home = mkdtempSync(join(tmpdir(), 'swarmdesk-codecache-home-'))
+    work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-codecache-work-')))
+    pty = createPtyHost()
+  })
+
+  afterEach(async () => {
+    await Promise.all(executors.splice(0).map((e) => e.dispose()))
+  })
+
+  afterAll(async () => {
+    await pty.dispose()
+    await Promise.all(servers.map((s) => s.close()))
+    for (const dir of [home, work]) rmSync(dir, { recursive: true, force: true })
+  })
+
+  function executor(codeCacheDir: string): WorkerTeammateExecutor {
+    const e = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: refusing, codeCacheDir })
+    executors.push(e)
+    return e
+  }
+
+  /** Starts a spare (it loads the bundle) and waits until it reported on the code cache; returns the executor's cache. */
+  async function loadSpare(e: WorkerTeammateExecutor, reports: number): Promise<WorkerCodeCache> {
+    e.prewarm()
+    expect(await e.whenSpareLoaded()).toBe(true)
+    const cache = e.codeCache!
+    await until('the worker reported on the code cache', () => Object.values(cache.reports).reduce((a, b) => a + b, 0) >= reports)
+    await e.releaseSpare()
+    return cache
+  }
+
+  it('is written by the first worker of a build, used by the next ones, and replaced when V8 rejects it', async () => {
+    const dir = join(home, 'cache-a')
+    const e = executor(dir)
+    const bundle = nodeBundlePath('teammate-worker')
+    const file = e.codeCache!.fileFor(bundle)
+    expect(basename(file)).toMatch(/^teammate-worker-[0-9a-f]{32}\.v8cache$/)
+    expect(existsSync(file)).toBe(false)
+
+    // no cache yet: the worker compiles from source and offers one; the main thread writes it
+    const cache = await loadSpare(e, 1)
+    expect(cache.reports).toEqual({ used: 0, rejected: 0, absent: 1 })
+    await until('the cache file', () => existsSync(file))
+    const written = readFileSync(file)
+    expect(written.byteLength).toBeGreaterThan(100_000)
+
+    // the next worker deserialises it, and nothing is rewritten
+    await loadSpare(e, 2)
+    expect(cache.reports).toEqual({ used: 1, rejected: 0, absent: 1 })
+    expect(readFileSync(file).equals(written)).toBe(true)
+
+    // a cache V8 refuses (here: garbage of the same size) is rejected, the bundle still loads from
+    // source, and a fresh cache replaces the bad one (in a new process: this one saved its file once)
+    writeFileSync(file, Buffer.alloc(written.byteLength, 7))
+    const e2 = executor(dir)
+    const cache2 = await loadSpare(e2, 1)
+    expect(cache2.reports).toEqual({ used: 0, rejected: 1, absent: 0 })
+    await until('the bad cache replaced', () => readFileSync(file)[0] !== 7)
+    expect(readdirSync(dir).filter((n) => n.endsWith('.v8cache'))).toEqual([basename(file)])
+  }, 60_000)
+
+  it('a teammate runs its turn in a worker that loaded the bundle from the cache', async () => {
+    const dir = join(home, 'cache-b')
+    await loadSpare(executor(dir), 1)
+    await until('the cache file', () => readdirSync(dir).some((n) => n.endsWith('.v8cache')))
+    const e = executor(dir)
+
+    const server = await startScriptedServer({ scenario: { agents: { alice: [{ text: 'Ready from the cache.' }] } } })
+    servers.push(server)
+    const team = 'cached'
+    const teams = new TeamStore(home)
+    await teams.create({ name: team, description: 'code cache test', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work } })
+    const member = await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'worker', cwd: work, isActive: false, mode: 'default' })
+    const mailbox = createMailbox({ home })
+    await mailbox.send(team, 'alice', { from: 'team-lead', text: 'Say that you are ready.' })
+    const handle = await e.spawn({
+      home,
+      team,
+      name: 'alice',
+      agentId: member.agentId,
+      cwd: work,
+      color: member.color,
+      model: 'claude-sonnet-5-5',
+      mode: 'default',
+      planModeRequired: false,
+      sessionId: randomUUID(),
+      leaderAgentId: `team-lead@${team}`,
+      env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
+    })
+    await until('alice idle after her turn', async () => (await mailbox.read(team, 'team-lead')).messages.some((m) => m.message.text.includes('idle_notification')))
+    expect(e.codeCache!.reports.used).toBe(1)
+    expect(server.requests().filter((r) => r.agentName === 'alice')).toHaveLength(1)
+    await e.kill(member.agentId)
+    expect((await handle.exited).status).toBe('killed')
+  }, 60_000)
+
+  it('keys files by the bundle content, not its length (V8 checks only the length), and a new build replaces the old files', () => {
+    const dir = join(home, 'cache-c')
+    const builds = mkdtempSync(join(tmpdir(), 'swarmdesk-codecache-builds-'))
+    try {
+      const bundle = join(builds, 'teammate-worker.cjs')
+      writeFileSync(bundle, 'module.exports = 1\n')
+      const cache = new WorkerCodeCache(dir)
+      const first = cache.fileFor(bundle)
+      expect(cache.save(bundle, new Uint8Array([1, 2, 3]))).toBe(true)
+      expect(cache.save(bundle, new Uint8Array([4, 5, 6]))).toBe(false) // once per process and file
+      // same length, other content, a later mtime: another key
+      writeFileSync(bundle, 'module.exports = 2\n')
+      const later = statSync(bundle).mtimeMs + 1000
+      utimesSync(bundle, later / 1000, later / 1000)
+      const second = cache.fileFor(bundle)
+      expect(second).not.toBe(first)
+      expect(cache.save(bundle, new Uint8Array([7]))).toBe(true)
+      expect(readdirSync(dir)).toEqual([basename(second)])
+      expect([...readFileSync(second)]).toEqual([7])
+    } finally {
+      rmSync(builds, { recursive: true, force: true })
+    }
+  })
+
+  it('a cache directory that cannot be written costs only the cache: the bundle loads from source', async () => {
+    if (process.getuid?.() === 0) {
+      // root ignores directory permissions: make the directory a file instead
+      const blocked = join(home, 'blocked')
+      writeFileSync(blocked, 'not a directory')
+      const cache = await loadSpare(executor(join(blocked, 'v8')), 1)
+      expect(cache.reports.absent).toBe(1)
+      expect(cache.save(nodeBundlePath('teammate-worker'), new Uint8Array([1]))).toBe(false)
+      return
+    }
+    const parent = join(home, 'read-only')
+    mkdirSync(parent)
+    chmodSync(parent, 0o500)
+    const cache = await loadSpare(executor(join(parent, 'v8')), 1)
+    expect(cache.reports.absent).toBe(1)
+    expect(existsSync(join(parent, 'v8'))).toBe(false)
+  }, 30_000)
+})
