@@ -27,7 +27,9 @@ for (const name of names) {
     platform: 'node',
     target: 'node20',
     format: 'esm',
-    packages: 'external',
+    // dependencies load from node_modules, except xterm's CommonJS packages, whose named exports
+    // Node's ESM loader cannot see (the runtime's headless pane terminals import them)
+    plugins: [{ name: 'node-modules-external', setup: (b) => b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@xterm/') ? undefined : { external: true })) }],
     logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" }
   })

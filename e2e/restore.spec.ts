@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, expectPaneToContain, paneText, snap, test, type ScenarioObject } from './fixtures'
 import { startServe, type ServedWorkspace } from './serve'
+import { PANE_JOURNAL_DIR, readPaneJournal } from '../src/main/runtime/workspace/restore/paneJournal'
 
 /**
  * Restore after restart (issue 8) in Chromium against `swarmdesk serve`: a reload and a clean
@@ -62,6 +63,12 @@ function readSessionFile(home: string, name: string): any {
   } catch {
     return undefined
   }
+}
+
+/** What the last session's pane journal holds for `agentId`, as a restart would refill the pane with. */
+function savedPane(home: string, agentId: string): string {
+  const id = lastSessionId(home)
+  return id ? (readPaneJournal(join(projectDir(home), id, PANE_JOURNAL_DIR))[agentId] ?? '') : ''
 }
 
 /** Pids of live processes whose environment carries `SWARMDESK_WORKSPACE_RUN=<tag>`: what one serve run started. */
@@ -147,7 +154,7 @@ test('after kill -9 of serve, the restarted workspace shows the leader interrupt
     await expectPaneToContain(page, 'long-job-started')
     // the leader is mid-command; wait until the workspace has saved that (state and scrollback)
     await expect.poll(() => readSessionFile(home, 'workspace.json')?.agents?.find((a: any) => a.agentId === 'team-lead')?.state, { timeout: 20_000 }).toBe('running')
-    await expect.poll(() => readSessionFile(home, 'panes.json')?.panes?.['team-lead'] ?? '', { timeout: 20_000 }).toContain('long-job-started')
+    await expect.poll(() => savedPane(home, 'team-lead'), { timeout: 20_000 }).toContain('long-job-started')
     const runTag: string = readSessionFile(home, 'workspace.json').runTag
     const leftBehind = processesOfRun(runTag)
     expect(leftBehind.length).toBeGreaterThan(0)

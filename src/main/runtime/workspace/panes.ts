@@ -7,7 +7,7 @@ import { toDisposable, type Disposable } from '../lifecycle/disposable'
 export const PANE_COLS = 120
 export const PANE_ROWS = 40
 export const PANE_SCROLLBACK_LINES = 10_000
-/** Largest serialized pane kept for a restart (UTF-16 units, ≈ 1 MiB of ANSI text); see {@link PaneTerminals.serializeAll}. */
+/** Most output kept per pane for a restart (UTF-16 units, ≈ 1 MiB of ANSI text): the tail of its pane journal (restore/paneJournal.ts). */
 export const PANE_RESTORE_MAX_CHARS = 1 << 20
 
 interface Pane {
@@ -46,31 +46,7 @@ export class PaneTerminals implements Disposable {
     return { agentId, data: pane.serializer.serialize({ scrollback: PANE_SCROLLBACK_LINES }), chunk: pane.applied, cols: PANE_COLS, rows: PANE_ROWS }
   }
 
-  /**
-   * Every pane's scrollback as ANSI for the restore file (workspace/restore), each at most
-   * `maxChars` UTF-16 units: a pane over it keeps fewer lines of scrollback (halved until it fits,
-   * down to the screen alone), so what is kept is always a whole, replayable serialization.
-   * `only`: just these panes (those written since the last save); unknown ids are skipped.
-   */
-  async serializeAll(maxChars = PANE_RESTORE_MAX_CHARS, only?: Iterable<string>): Promise<Record<string, string>> {
-    const out: Record<string, string> = {}
-    const ids = only ? [...only] : [...this.panes.keys()]
-    for (const agentId of ids) {
-      const pane = this.panes.get(agentId)
-      if (!pane) continue
-      await new Promise<void>((resolve) => pane.terminal.write('', resolve))
-      let lines = PANE_SCROLLBACK_LINES
-      let data = pane.serializer.serialize({ scrollback: lines })
-      while (data.length > maxChars && lines > 0) {
-        lines = lines > 50 ? Math.floor(lines / 2) : 0
-        data = pane.serializer.serialize({ scrollback: lines })
-      }
-      if (data.length <= maxChars) out[agentId] = data
-    }
-    return out
-  }
-
-  /** Refills a pane from a serialization saved by {@link serializeAll} (a restored workspace); it counts as the pane's first chunk. */
+  /** Refills a pane with the output saved for it (a restored workspace: restore/paneJournal.ts); it counts as the pane's first chunk. */
   restore(agentId: string, data: string): void {
     this.write(agentId, data)
   }

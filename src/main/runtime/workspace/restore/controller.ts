@@ -148,24 +148,23 @@ export class RestoreController {
         agents: () => [...this.host.agents.values()],
         team: () => session.team?.team(),
         ptyPids: () => this.host.livePids(),
-        flushPanes: () => this.host.flushPanes(),
-        panes: (only) => this.host.panes.serializeAll(undefined, only)
+        flushPanes: () => this.host.flushPanes()
       },
       (message) => this.notice('warning', message)
     )
     this.recorder = recorder
     recorder.open()
-    this.subscriptions = [this.host.onEvent(() => recorder.noteChange()), this.host.panes.onDidWrite((agentId) => recorder.notePaneOutput(agentId))]
+    this.subscriptions = [this.host.onEvent(() => recorder.noteChange()), this.host.panes.onDidWrite((agentId, data) => recorder.notePaneOutput(agentId, data))]
   }
 
   private async stopRecording(): Promise<void> {
-    for (const s of this.subscriptions) s.dispose()
-    this.subscriptions = []
     const recorder = this.recorder
     this.recorder = undefined
-    if (!recorder) return
-    await recorder.flush()
-    recorder.dispose()
+    // flushed while still subscribed: output the pane batcher holds reaches the pane journal
+    await recorder?.flush()
+    for (const s of this.subscriptions) s.dispose()
+    this.subscriptions = []
+    recorder?.dispose()
   }
 
   private notice(level: 'info' | 'warning', message: string): void {

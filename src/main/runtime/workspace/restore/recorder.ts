@@ -2,11 +2,12 @@ import type { AgentView } from '../../../../shared/ipc'
 import { currentOwner } from '../../locks/owner'
 import { readProcEntry } from '../../pty'
 import type { Disposable } from '../../lifecycle/disposable'
-import { writeLastSession, writePanes, writeWorkspaceState, type RestorePaths, type WorkspaceState } from './stateFile'
+import { PaneJournal } from './paneJournal'
+import { writeLastSession, writeWorkspaceState, type RestorePaths, type WorkspaceState } from './stateFile'
 
 /** How long a change waits before `workspace.json` is written (ms): agent events come in bursts. */
 export const STATE_WRITE_DELAY_MS = 200
-/** How long pane output waits before `panes.json` is written (ms): serializing every pane is the costly part. */
+/** How long pane output waits in memory before it is appended to the pane journal (ms): at most this much is lost to a `kill -9`. */
 export const PANES_WRITE_DELAY_MS = 1_000
 
 /** What the recorder reads from the workspace when it writes. */
@@ -21,35 +22,32 @@ export interface RecorderSource {
   team(): string | undefined
   /** Pids of the PTYs alive now. */
   ptyPids(): number[]
-  /** Called before panes are saved: output still on its way to a pane terminal gets there (and marks it written). */
+  /** Called before panes are saved: output still on its way to a pane (the pane batcher's) gets there, and so to {@link WorkspaceStateRecorder.notePaneOutput}. */
   flushPanes?(): void
-  /** Panes' scrollback, serialized and bounded in size (see PaneTerminals.serializeAll): those named in `only`, else all. */
-  panes(only?: string[]): Promise<Record<string, string>>
 }
 
 /**
  * Keeps a session's restore files current while it runs (see stateFile.ts): `workspace.json` a
- * short while after any agent change, `panes.json` at most once a second while panes receive
- * output. Each timer starts at the first change and is not pushed back by later ones, so steady
- * output still reaches the disk every {@link PANES_WRITE_DELAY_MS}: after a `kill -9` at most that
- * much pane output is missing. Writes are atomic (temp + rename); a failed write is reported to
- * `onError` and retried at the next change.
+ * short while after any agent change, and each pane's output appended to the pane journal
+ * (paneJournal.ts) at most once a second while panes receive output. Each timer starts at the
+ * first change and is not pushed back by later ones, so steady output still reaches the disk every
+ * {@link PANES_WRITE_DELAY_MS}: after a `kill -9` at most that much pane output is missing.
+ * `workspace.json` is written whole (temp + rename), journal records whole or not at all; a failed
+ * write is reported to `onError` and retried at the next change.
  */
 export class WorkspaceStateRecorder implements Disposable {
   private stateTimer: NodeJS.Timeout | undefined
   private panesTimer: NodeJS.Timeout | undefined
-  private panesWriting: Promise<void> = Promise.resolve()
-  /** Panes written since the last save; `all` until the first save (it takes in the restored ones too). */
-  private dirty: Set<string> | 'all' = 'all'
-  /** What the last save wrote: unchanged panes are not serialized again. */
-  private saved: Record<string, string> = {}
+  private readonly journal: PaneJournal
   private disposed = false
 
   constructor(
     private readonly source: RecorderSource,
     private readonly onError: (message: string) => void,
     private readonly delays = { state: STATE_WRITE_DELAY_MS, panes: PANES_WRITE_DELAY_MS }
-  ) {}
+  ) {
+    this.journal = new PaneJournal(source.paths.paneJournal)
+  }
 
   /** Writes `last-session.json` and `workspace.json` now: the session is the one the workspace reopens. */
   open(): void {
@@ -70,15 +68,14 @@ export class WorkspaceStateRecorder implements Disposable {
     }, this.delays.state)
   }
 
-  /** A pane received output: `panes.json` is written within {@link PANES_WRITE_DELAY_MS}. */
-  notePaneOutput(agentId?: string): void {
+  /** `agentId`'s pane received `data`: it is appended to the pane journal within {@link PANES_WRITE_DELAY_MS}. */
+  notePaneOutput(agentId: string, data: string): void {
     if (this.disposed) return
-    if (agentId === undefined) this.dirty = 'all'
-    else if (this.dirty !== 'all') this.dirty.add(agentId)
+    this.journal.append(agentId, data)
     if (this.panesTimer) return
     this.panesTimer = setTimeout(() => {
       this.panesTimer = undefined
-      void this.writePanes()
+      this.writePanes()
     }, this.delays.panes)
   }
 
@@ -93,7 +90,7 @@ export class WorkspaceStateRecorder implements Disposable {
       this.panesTimer = undefined
     }
     this.writeState()
-    await this.writePanes()
+    this.writePanes()
   }
 
   /** Stops the timers; nothing more is written. Call {@link flush} first to keep the last changes. */
@@ -131,23 +128,14 @@ export class WorkspaceStateRecorder implements Disposable {
     }
   }
 
-  /** One panes write at a time; a request during a write runs after it. */
-  private writePanes(): Promise<void> {
-    this.panesWriting = this.panesWriting.then(async () => {
-      if (this.disposed) return
-      try {
-        this.source.flushPanes?.()
-        const dirty = this.dirty
-        this.dirty = new Set()
-        if (dirty !== 'all' && dirty.size === 0 && Object.keys(this.saved).length > 0) return
-        const fresh = await this.source.panes(dirty === 'all' ? undefined : [...dirty])
-        this.saved = dirty === 'all' ? fresh : { ...this.saved, ...fresh }
-        writePanes(this.source.paths, this.saved)
-      } catch (error) {
-        this.dirty = 'all'
-        this.onError(`Could not save the panes' scrollback (${this.source.paths.panes}): ${(error as Error).message}`)
-      }
-    })
-    return this.panesWriting
+  /** Appends the queued pane output to the journal (after the pane batcher handed over what it held). */
+  private writePanes(): void {
+    if (this.disposed) return
+    try {
+      this.source.flushPanes?.()
+      this.journal.flush()
+    } catch (error) {
+      this.onError(`Could not save the panes' output: ${(error as Error).message}`)
+    }
   }
 }

@@ -9,7 +9,7 @@ import { findPidsWithEnv, isProcessAlive, snapshotProcesses } from '../../pty'
 import { parseServeFlags } from '../../../cli/commands/serve'
 import { BRIDGE_PATH } from '../../../host/webHost'
 import { WorkspaceService } from '../service'
-import { readLastSession, readPanes, readWorkspaceState, restorePaths, RUN_TAG_VARIABLE } from './stateFile'
+import { readLastSession, readSavedPanes, readWorkspaceState, restorePaths, RUN_TAG_VARIABLE } from './stateFile'
 
 const SWARMDESK_BIN = resolve(__dirname, '../../../../../bin/swarmdesk')
 
@@ -77,7 +77,7 @@ describe('Restore after restart', () => {
     expect(readLastSession(home, work)).toBe(sessionId)
     const saved = readWorkspaceState(restorePaths(home, work, sessionId))!
     expect(saved).toMatchObject({ sessionId, team: 'ops' })
-    expect(readPanes(restorePaths(home, work, sessionId))!.panes['team-lead']).toContain('Board ready for the restart.')
+    expect(readSavedPanes(restorePaths(home, work, sessionId))['team-lead']).toContain('Board ready for the restart.')
 
     const second = await open(file)
     const snap = await snapshot(second)
@@ -209,7 +209,7 @@ async function crashServeWhen(file: string, text: string, ready: (state: NonNull
     const paths = restorePaths(home, work, sessionId)
     const state = await until('the state to be saved', () => {
       const saved = readWorkspaceState(paths)
-      return saved && ready(saved, readPanes(paths)?.panes ?? {}) ? saved : undefined
+      return saved && ready(saved, readSavedPanes(paths)) ? saved : undefined
     })
     const orphans = findPidsWithEnv(RUN_TAG_VARIABLE, state.runTag, snapshotProcesses())
     ws.close()

@@ -2,7 +2,7 @@ import type { AgentState } from '../../../../shared/events'
 import type { AgentView } from '../../../../shared/ipc'
 import { ownerGone } from '../../locks/owner'
 import { cleanUpOrphans, type OrphanCleanup } from './orphans'
-import { readLastSession, readPanes, readWorkspaceState, restorePaths, type WorkspaceState } from './stateFile'
+import { readLastSession, readSavedPanes, readWorkspaceState, restorePaths, type WorkspaceState } from './stateFile'
 
 /** How a workspace starts: `restore` reopens its last session (the default), `new` starts an empty one. */
 export type SessionChoice = 'restore' | 'new'
@@ -50,7 +50,7 @@ export async function planRestore(options: { home: string; cwd: string; choice: 
     warnings.push(`Session ${last} is open in another Swarmdesk process (pid ${previous.owner.pid}); this window starts a new session.`)
     return { panes: {}, cleanup, warnings }
   }
-  const panes = (paths && attempt(() => readPanes(paths))?.panes) ?? {}
+  const panes = (paths && attempt(() => readSavedPanes(paths))) ?? {}
   return { resumeSessionId: last, ...(previous ? { previous } : {}), panes, cleanup, warnings }
 }
 

@@ -1,13 +1,14 @@
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AgentView } from '../../../../shared/ipc'
 import { readProcEntry } from '../../pty'
-import { PaneTerminals } from '../panes'
+import { PANE_RESTORE_MAX_CHARS } from '../panes'
+import { journalFile, PANE_JOURNAL_COMPACT_BYTES } from './paneJournal'
 import { WorkspaceStateRecorder } from './recorder'
 import { planRestore, restoredAgents } from './startup'
-import { readLastSession, readPanes, readWorkspaceState, restorePaths, writeLastSession } from './stateFile'
+import { readLastSession, readSavedPanes, readWorkspaceState, restorePaths, writeLastSession } from './stateFile'
 
 let home: string
 const cwd = '/work/project'
@@ -93,57 +94,64 @@ describe('restore files', () => {
     expect(leader).not.toHaveProperty('endStatus')
   })
 
-  it('serializes again only the panes written since the last save, and first of all every pane (restored ones too)', async () => {
+  it("appends each pane's new output to its journal once per flush, and reads an earlier version's panes.json under it", async () => {
     const paths = session('s3')
-    const asked: Array<string[] | undefined> = []
     const recorder = new WorkspaceStateRecorder(
-      { home, cwd, sessionId: 's3', paths, runTag: 'tag', agents: () => [], team: () => undefined, ptyPids: () => [], panes: async (only) => (asked.push(only), Object.fromEntries((only ?? ['a', 'b']).map((id) => [id, `${id}${asked.length}`]))) },
+      { home, cwd, sessionId: 's3', paths, runTag: 'tag', agents: () => [], team: () => undefined, ptyPids: () => [] },
       (message) => {
         throw new Error(message)
       }
     )
+    recorder.notePaneOutput('a', 'a1\r\n')
+    recorder.notePaneOutput('b', 'b1\r\n')
+    recorder.notePaneOutput('b', 'b2\r\n')
     await recorder.flush()
-    recorder.notePaneOutput('b')
+    recorder.notePaneOutput('b', 'b3\r\n')
     await recorder.flush()
-    await recorder.flush()
+    await recorder.flush() // nothing new: nothing written
     recorder.dispose()
-    expect(asked).toEqual([undefined, ['b']])
-    expect(readPanes(paths)!.panes).toEqual({ a: 'a1', b: 'b2' })
+    const records = (id: string): string[] => readFileSync(journalFile(paths.paneJournal, id), 'utf8').trim().split('\n')
+    expect(records('a')).toHaveLength(1)
+    expect(records('b').map((l) => JSON.parse(l) as unknown)).toEqual([
+      { a: 'b', d: 'b1\r\nb2\r\n' },
+      { a: 'b', d: 'b3\r\n' }
+    ])
+    expect(readSavedPanes(paths)).toEqual({ a: 'a1\r\n', b: 'b1\r\nb2\r\nb3\r\n' })
+    // a session saved by an earlier version: its panes.json comes first, the journal after it
+    writeFileSync(paths.panes, JSON.stringify({ schemaVersion: 1, updatedAt: new Date().toISOString(), panes: { a: 'old a\r\n', c: 'old c\r\n' } }))
+    expect(readSavedPanes(paths)).toEqual({ a: 'old a\r\na1\r\n', b: 'b1\r\nb2\r\nb3\r\n', c: 'old c\r\n' })
   })
 
-  it('writes state and panes atomically, leaving no temp files, and bounds each pane', async () => {
+  it('writes state atomically, leaves no temp files, and keeps of each pane its last MiB from a line start, compacting the journal as it grows', async () => {
     const paths = session('s2')
-    const panes = new PaneTerminals()
-    for (let i = 0; i < 3000; i++) panes.write('big', `line ${i} ${'x'.repeat(100)}\r\n`)
-    panes.write('small', 'hello\r\n')
     const recorder = new WorkspaceStateRecorder(
-      {
-        home,
-        cwd,
-        sessionId: 's2',
-        paths,
-        runTag: 'tag',
-        agents: () => [agent({ agentId: 'team-lead' })],
-        team: () => 'ops',
-        ptyPids: () => [],
-        panes: (only) => panes.serializeAll(64 * 1024, only)
-      },
+      { home, cwd, sessionId: 's2', paths, runTag: 'tag', agents: () => [agent({ agentId: 'team-lead' })], team: () => 'ops', ptyPids: () => [] },
       (message) => {
         throw new Error(message)
       }
     )
     recorder.open()
-    recorder.notePaneOutput()
-    await recorder.flush()
+    recorder.notePaneOutput('small', 'hello\r\n')
+    // 5 MiB of coloured lines in 20 flushes: the file passes the compaction size more than once
+    let n = 0
+    for (let flush = 0; flush < 20; flush++) {
+      let chunk = ''
+      while (chunk.length < 256 * 1024) chunk += `\x1b[3${n % 7}mline ${n++}\x1b[0m ${'x'.repeat(100)}\r\n`
+      recorder.notePaneOutput('big', chunk)
+      await recorder.flush()
+      expect(statSync(journalFile(paths.paneJournal, 'big')).size).toBeLessThanOrEqual(PANE_JOURNAL_COMPACT_BYTES)
+    }
     recorder.dispose()
     expect(readLastSession(home, cwd)).toBe('s2')
     expect(readWorkspaceState(paths)).toMatchObject({ sessionId: 's2', team: 'ops', runTag: 'tag', owner: { pid: process.pid } })
-    const saved = readPanes(paths)!.panes
-    expect(saved.small).toContain('hello')
-    expect(saved.big!.length).toBeLessThanOrEqual(64 * 1024)
-    // what is kept is the end of the pane, whole lines
-    expect(saved.big).toContain('line 2999 ')
-    expect(readdirSync(join(paths.state, '..')).filter((f) => f.endsWith('.tmp'))).toEqual([])
-    panes.dispose()
+    const saved = readSavedPanes(paths)
+    expect(saved.small).toBe('hello\r\n')
+    expect(saved.big!.length).toBeLessThanOrEqual(PANE_RESTORE_MAX_CHARS)
+    expect(saved.big!.length).toBeGreaterThan(PANE_RESTORE_MAX_CHARS - 200)
+    // the end of the pane, from the start of a line, with the colours reset where it was cut
+    expect(saved.big).toMatch(/^\x1b\[0m\x1b\[3\dmline \d+\x1b\[0m x+\r\n/)
+    expect(saved.big!.endsWith(`line ${n - 1}\x1b[0m ${'x'.repeat(100)}\r\n`)).toBe(true)
+    const files = [...readdirSync(join(paths.state, '..')), ...readdirSync(paths.paneJournal)]
+    expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([])
   })
 })

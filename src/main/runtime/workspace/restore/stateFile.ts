@@ -4,16 +4,20 @@ import { z } from 'zod'
 import { AgentViewSchema } from '../../../../shared/ipc'
 import { writeFileAtomicSync } from '../../locks/atomicWrite'
 import { leaderTranscriptPath, sessionDir, workspaceSlug } from '../../transcripts/paths'
+import { PANE_RESTORE_MAX_CHARS } from '../panes'
+import { PANE_JOURNAL_DIR, readPaneJournal, tailFromLineStart } from './paneJournal'
 
 /**
  * What a workspace keeps on disk so a restart (or a crash: `kill -9` of the app or of `swarmdesk
- * serve`) reopens it as it was (issue 8 "Restore"). Three files, each written whole by temp +
- * rename, so a reader sees the previous or the next version, never a torn one:
+ * serve`) reopens it as it was (issue 8 "Restore"). Two files, each written whole by temp +
+ * rename, so a reader sees the previous or the next version, never a torn one, and a journal:
  *
  * - `<home>/projects/{slug}/last-session.json`: which session the workspace reopens.
  * - `<home>/projects/{slug}/{sessionId}/workspace.json`: the agents as the UI showed them, the
  *   team, and who ran the session (the process and its PTYs), for orphan clean-up.
- * - `<home>/projects/{slug}/{sessionId}/panes.json`: each pane's serialized scrollback.
+ * - `<home>/projects/{slug}/{sessionId}/panes/`: each pane's output, an append-only journal per
+ *   pane (paneJournal.ts; records are appended whole). Earlier versions kept one `panes.json` of
+ *   serialized scrollback instead: it is still read for their sessions.
  *
  * Transcripts, the team config, inboxes and the task list already live on disk (SPEC §12); these
  * files add only what the UI needs on top of them.
@@ -71,13 +75,21 @@ export type PanesFile = z.infer<typeof PanesFileSchema>
 export interface RestorePaths {
   lastSession: string
   state: string
+  /** `panes.json`, written by earlier versions (read only, for their sessions). */
   panes: string
+  /** The pane journal's folder (paneJournal.ts). */
+  paneJournal: string
 }
 
 /** The restore files of `sessionId` in workspace `cwd` under `home`. */
 export function restorePaths(home: string, cwd: string, sessionId: string): RestorePaths {
   const dir = sessionDir(home, cwd, sessionId)
-  return { lastSession: join(home, 'projects', workspaceSlug(cwd), LAST_SESSION_FILE), state: join(dir, WORKSPACE_STATE_FILE), panes: join(dir, PANES_FILE) }
+  return {
+    lastSession: join(home, 'projects', workspaceSlug(cwd), LAST_SESSION_FILE),
+    state: join(dir, WORKSPACE_STATE_FILE),
+    panes: join(dir, PANES_FILE),
+    paneJournal: join(dir, PANE_JOURNAL_DIR)
+  }
 }
 
 /**
@@ -135,12 +147,21 @@ export function writeWorkspaceState(paths: RestorePaths, state: WorkspaceState):
   writeJson(paths.state, WorkspaceStateSchema.parse(state))
 }
 
-/** `panes.json` of a session; undefined when none was written. @throws Error for an invalid file. */
+/** `panes.json` of a session of an earlier version; undefined when there is none. @throws Error for an invalid file. */
 export function readPanes(paths: RestorePaths): PanesFile | undefined {
   return readJson(paths.panes, PanesFileSchema)
 }
 
-/** Writes `panes.json` atomically. */
-export function writePanes(paths: RestorePaths, panes: Record<string, string>): void {
-  writeJson(paths.panes, { schemaVersion: 1, updatedAt: new Date().toISOString(), panes } satisfies PanesFile)
+/**
+ * The output to refill each pane with when the session reopens: its pane journal's tail, after
+ * what an earlier version's `panes.json` held for it (at most {@link PANE_RESTORE_MAX_CHARS}
+ * characters in all, from a line start).
+ * @throws Error for an invalid `panes.json` (the journal alone is never an error).
+ */
+export function readSavedPanes(paths: RestorePaths): Record<string, string> {
+  const legacy = readPanes(paths)?.panes ?? {}
+  const journal = readPaneJournal(paths.paneJournal)
+  const panes: Record<string, string> = { ...legacy }
+  for (const [agentId, text] of Object.entries(journal)) panes[agentId] = tailFromLineStart((legacy[agentId] ?? '') + text, PANE_RESTORE_MAX_CHARS)
+  return panes
 }
