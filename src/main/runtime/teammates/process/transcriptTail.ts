@@ -2,7 +2,7 @@ import { closeSync, existsSync, openSync, readSync, statSync, watch, type FSWatc
 import { basename, dirname } from 'node:path'
 import type { RuntimeEventInput } from '../../../../shared/events'
 import type { EventBus } from '../../events/bus'
-import { TranscriptEntrySchema, type TranscriptEntry } from '../../transcripts/schema'
+import { AGENT_STARTED_SUBTYPE, AGENT_STOPPED_SUBTYPE, AgentStartedRecordSchema, AgentStoppedRecordSchema, TranscriptEntrySchema, type AgentStoppedRecord, type TranscriptEntry } from '../../transcripts/schema'
 import { costOf } from '../../model/pricing'
 import { compactionNotice } from '../../session/agentSink'
 
@@ -39,6 +39,11 @@ export interface TranscriptTailOptions {
   watch?: boolean
   /** Told about lines that are skipped (corrupt, torn at the end) and files that cannot be read. */
   onWarning?: (message: string) => void
+  /**
+   * Called after the events of an `agent_stopped` line were emitted (a subagent's run ended, see
+   * below), from inside the read: close the tail later, not from here.
+   */
+  onAgentStopped?: (record: AgentStoppedRecord) => void
 }
 
 /** Anthropic Messages API usage, as it would appear on an assistant message (snake_case). */
@@ -64,7 +69,13 @@ interface ApiUsage {
  * - `system` line with subtype `compact_boundary` → a `notice` (info) that the history was
  *   compacted; the writer then appends the whole new history again (the summary plus the kept
  *   messages, `replacedMessages` fewer plus one than before), and those replayed lines are
- *   skipped so nothing is emitted twice. Other system lines emit nothing.
+ *   skipped so nothing is emitted twice.
+ * - `system` line with subtype `agent_started` (a subagent transcript's first line,
+ *   `AgentStartedRecordSchema`) → `agent_started {agentType, parentId, depth, model?, cwd?}` then
+ *   `agent_state running`, as the subagent runtime emits them in the agent's own process.
+ * - `system` line with subtype `agent_stopped` (`AgentStoppedRecordSchema`) → `agent_state`
+ *   (`crashed` for a crash, else `exited`) then `agent_stopped {status, reason?}`, then
+ *   `onAgentStopped`. Other system lines emit nothing.
  *
  * Reading: the file may not exist yet (the nearest existing ancestor directory is watched until
  * it appears); the directory, not the file, is watched (STACK.md: a file watch misses atomic
@@ -264,6 +275,10 @@ export class TranscriptTail {
 
   private entry(entry: TranscriptEntry): void {
     if (entry.type === 'system') {
+      if (entry.subtype === AGENT_STARTED_SUBTYPE || entry.subtype === AGENT_STOPPED_SUBTYPE) {
+        this.lifecycle(entry)
+        return
+      }
       if (entry.subtype !== 'compact_boundary') return
       const replaced = (entry.message as { replacedMessages?: unknown } | null)?.replacedMessages
       if (typeof replaced === 'number' && Number.isInteger(replaced) && replaced >= 0) {
@@ -301,6 +316,30 @@ export class TranscriptTail {
       this.resultIds.add(block.tool_use_id)
       this.emit({ type: 'tool_result', toolUseId: block.tool_use_id, isError: block.is_error === true, output: resultText(block.content) })
     }
+  }
+
+  /** A subagent's start or end line (see the class comment); a malformed one is skipped with a warning. */
+  private lifecycle(entry: TranscriptEntry): void {
+    if (entry.subtype === AGENT_STARTED_SUBTYPE) {
+      const header = AgentStartedRecordSchema.safeParse(entry.message)
+      if (!header.success) {
+        this.warn(`${this.options.path}: a malformed agent_started line skipped (${header.error.issues[0]?.message ?? 'invalid'}).`, false)
+        return
+      }
+      const { agentType, parentId, depth, model, cwd } = header.data
+      this.emit({ type: 'agent_started', agentType, parentId, depth, ...(model ? { model } : {}), ...(cwd ? { cwd } : {}) })
+      this.emit({ type: 'agent_state', state: 'running' })
+      return
+    }
+    const end = AgentStoppedRecordSchema.safeParse(entry.message)
+    if (!end.success) {
+      this.warn(`${this.options.path}: a malformed agent_stopped line skipped (${end.error.issues[0]?.message ?? 'invalid'}).`, false)
+      return
+    }
+    const { status, reason } = end.data
+    this.emit({ type: 'agent_state', state: status === 'crashed' ? 'crashed' : 'exited' })
+    this.emit({ type: 'agent_stopped', status, ...(reason ? { reason } : {}) })
+    this.options.onAgentStopped?.(end.data)
   }
 
   private emit(event: DistributiveOmit<RuntimeEventInput, 'agentId' | 'agentName'>): void {
