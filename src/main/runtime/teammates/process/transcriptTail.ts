@@ -1,10 +1,11 @@
-import { closeSync, existsSync, openSync, readSync, statSync, watch, type FSWatcher } from 'node:fs'
+import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import type { RuntimeEventInput } from '../../../../shared/events'
 import type { EventBus } from '../../events/bus'
 import { AGENT_STARTED_SUBTYPE, AGENT_STOPPED_SUBTYPE, AgentStartedRecordSchema, AgentStoppedRecordSchema, TranscriptEntrySchema, type AgentStoppedRecord, type TranscriptEntry } from '../../transcripts/schema'
 import { costOf } from '../../model/pricing'
 import { compactionNotice } from '../../session/agentSink'
+import { DirectoryWatch } from './directoryWatch'
 
 /**
  * Fallback poll period of a {@link TranscriptTail}, ms. Directory watching delivers within ~1 ms
@@ -91,8 +92,8 @@ export class TranscriptTail {
   private position: number
   /** Bytes after the last newline read: an incomplete line. */
   private partial: Buffer = Buffer.alloc(0)
-  private watcher: FSWatcher | undefined
-  private watchedDir: string | undefined
+  /** The directory watch (none when `watch` is false): the transcript's folder, or its nearest ancestor until it exists. */
+  private readonly watcher: DirectoryWatch | undefined
   private readonly timer: NodeJS.Timeout
   private stopped = false
   private reading = false
@@ -108,6 +109,13 @@ export class TranscriptTail {
   constructor(private readonly options: TranscriptTailOptions) {
     this.pollMs = options.pollMs ?? DEFAULT_TAIL_POLL_MS
     this.position = options.fromOffset ?? 0
+    const name = basename(options.path)
+    if (options.watch !== false) {
+      // in the transcript's own directory only its file matters (other agents write beside it)
+      this.watcher = new DirectoryWatch(dirname(options.path), (filename) => {
+        if (filename === undefined || filename === name) this.tick()
+      })
+    }
     this.timer = setInterval(() => this.tick(), this.pollMs)
     this.timer.unref()
     this.tick()
@@ -147,7 +155,7 @@ export class TranscriptTail {
     this.readNow()
     this.stopped = true
     clearInterval(this.timer)
-    this.unwatch()
+    this.watcher?.close()
     if (this.partial.length > 0) {
       this.warn(`${this.options.path}: torn last line (${this.partial.length} bytes; its writer stopped mid-write) skipped`)
       this.partial = Buffer.alloc(0)
@@ -157,55 +165,8 @@ export class TranscriptTail {
   /** Re-arms the watch on the best directory there is now, then reads. */
   private tick(): void {
     if (this.stopped) return
-    this.ensureWatch()
+    this.watcher?.arm()
     this.readNow()
-  }
-
-  /**
-   * Watches the transcript's directory, or, while that does not exist, its nearest existing
-   * ancestor (any change there may be the directory chain being created). After arming a watch
-   * it looks again: a directory created before the watch took hold gets no event, so the watch
-   * moves down until it sits on the deepest existing directory.
-   */
-  private ensureWatch(): void {
-    if (this.options.watch === false) return
-    const target = dirname(this.options.path)
-    const name = basename(this.options.path)
-    for (;;) {
-      let dir = target
-      while (!existsSync(dir)) {
-        const parent = dirname(dir)
-        if (parent === dir) break
-        dir = parent
-      }
-      if (this.watcher && this.watchedDir === dir) return
-      this.unwatch()
-      try {
-        const watcher = watch(dir, { persistent: false }, (_event, filename) => {
-          if (this.stopped || this.watcher !== watcher) return
-          // in the transcript's own directory only its file matters (other agents write beside it)
-          if (dir === target && filename && filename.toString() !== name) return
-          this.tick()
-        })
-        watcher.on('error', () => {
-          if (this.watcher === watcher) this.unwatch()
-          else watcher.close()
-        })
-        this.watcher = watcher
-        this.watchedDir = dir
-      } catch {
-        // the poll carries on alone
-        this.unwatch()
-        return
-      }
-      if (dir === target) return
-    }
-  }
-
-  private unwatch(): void {
-    this.watcher?.close()
-    this.watcher = undefined
-    this.watchedDir = undefined
   }
 
   private readAvailable(): void {
