@@ -29,6 +29,14 @@ test('a team of three works the task list in its own panes; a person grants the 
     await expect(pane.getByTestId('pane-backend')).toHaveText(backend)
   }
 
+  // carol's Explore subagent runs inside her process: its pane nests under hers all the same, showing its own tool call, until it ends
+  const explore = page.locator('section.pane.pane-sub[data-parent-id="carol@docs"]')
+  await expect(explore).toHaveCount(1)
+  await expect(explore).toHaveAttribute('aria-label', 'find-existing-docs pane')
+  const exploreId = (await explore.getAttribute('data-agent-id'))!
+  await expect.poll(() => paneText(page, exploreId), { timeout: 10_000 }).toContain('README.md')
+  await expect(explore.getByTestId('pane-state')).toHaveAttribute('data-state', 'exited')
+
   // carol (default mode) asks before her first write: the bubble names her, and her pane says she waits
   const card = page.locator('section.perm-card[data-agent-id="carol@docs"]').first()
   await expect(card).toContainText('carol')

@@ -56,6 +56,13 @@ describe('swarmdesk run with an agent team (resources/demo/team.yaml)', () => {
     expect(sent.filter((e) => e.kind === 'shutdown_request').map((e) => e.to).sort()).toEqual(['alice', 'bob', 'carol'])
     // every teammate's tokens and cost reach the stream (carol's from her transcript)
     for (const name of ['alice', 'bob', 'carol']) expect(ofType(run.events, 'usage').filter((e) => e.agentName === name && (e.costUsd ?? 0) > 0).length).toBeGreaterThan(0)
+    // carol's Explore subagent runs in her process; the stream shows it from its transcript, with her as parent
+    const explore = ofType(run.events, 'agent_started').find((e) => e.agentName === 'find-existing-docs')
+    expect(explore).toMatchObject({ agentType: 'Explore', parentId: 'carol@docs', depth: 1 })
+    const explored = run.events.filter((e) => e.agentId === explore!.agentId)
+    expect(ofType(explored, 'tool_call').map((e) => e.name)).toEqual(['Glob'])
+    expect(ofType(explored, 'tool_result')[0]!.output).toContain('README.md')
+    expect(ofType(explored, 'agent_stopped')).toMatchObject([{ status: 'completed' }])
     // carol's pane is her real terminal
     expect(ofType(run.events, 'terminal_output').filter((e) => e.agentName === 'carol').map((e) => e.data).join('')).toContain('Write')
     // all three shut down on request, and the team and its task list are gone

@@ -4,6 +4,7 @@ import type { LoopEvent, QueryEnd } from '../loop/types'
 import { createAgentSink } from '../session/agentSink'
 import { createPermissionGate } from '../session/permissionGate'
 import { messagesForResume, readTranscript } from '../transcripts/reader'
+import { AGENT_STARTED_SUBTYPE, AGENT_STOPPED_SUBTYPE, type AgentStartedRecord, type AgentStoppedRecord } from '../transcripts/schema'
 import { TranscriptWriter } from '../transcripts/writer'
 import { renderTaskNotification } from './notification'
 import { finishWorktree, worktreePathGuard } from '../worktrees'
@@ -41,6 +42,8 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
     transcript.append('user', message)
   }
   if (!resume) {
+    const header: AgentStartedRecord = { agentId: task.agentId, agentName: task.agentName, agentType: task.agentType, description: task.description, parentId: task.parentId, depth: task.depth, model: task.model, cwd: task.cwd, isAsync: task.isAsync }
+    transcript.append('system', header, AGENT_STARTED_SUBTYPE)
     // A fork starts with its parent's whole history: all of it goes to its transcript, so a
     // resume re-serialises the same bytes.
     for (const m of task.messages) transcript.append(m.role === 'assistant' ? 'assistant' : 'user', m)
@@ -73,8 +76,10 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
   }
   const status: AgentTaskStatus = task.controller.signal.aborted ? 'killed' : crash || end?.reason !== 'completed' ? 'failed' : 'completed'
   task.finalText = end?.finalText ?? ''
+  const reason = crash ?? (end?.reason === 'model_error' ? end.error.message : end && end.reason !== 'completed' && end.reason !== 'aborted' ? end.reason : undefined)
   task.unlinkParent?.()
   await task.shells.killAll()
+  recordStop(transcript, { status: crash ? 'crashed' : status, ...(reason ? { reason } : {}) })
   transcript.close()
   if (task.isolation) {
     const finished = await finishWorktree(task.isolation)
@@ -84,13 +89,26 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
   // run, a parent) sees it end before its worktree and shells are settled.
   task.status = status
   task.endedAt = Date.now()
-  const reason = crash ?? (end?.reason === 'model_error' ? end.error.message : end && end.reason !== 'completed' && end.reason !== 'aborted' ? end.reason : undefined)
   o.bus.emit({ type: 'agent_state', state: status === 'failed' && crash ? 'crashed' : 'exited', agentId: task.agentId, agentName: task.agentName })
   o.bus.emit({ type: 'agent_stopped', status: crash ? 'crashed' : status, ...(reason ? { reason } : {}), agentId: task.agentId, agentName: task.agentName })
   if (task.isAsync && !task.notified) notify(rt, task, status, reason)
   // A message that arrived during cleanup is not lost: it resumes the agent (SPEC §6.6).
   if (task.pending.length > 0 && status !== 'killed') rt.sendMessage(task.agentId, task.pending.shift()!, task.notifyTo ?? task.parent)
   rt.changed()
+}
+
+/**
+ * Ends the run's transcript with how it ended (SPEC §6.10), for readers in another process (the
+ * leader following a `process` teammate's subagents). A line the device refuses is not worth
+ * more than the cleanup that follows: the run ends all the same, and the reader, seeing no end,
+ * takes the agent as stopped when its teammate's process ends.
+ */
+function recordStop(transcript: TranscriptWriter, record: AgentStoppedRecord): void {
+  try {
+    transcript.append('system', record, AGENT_STOPPED_SUBTYPE)
+  } catch {
+    // see above: the run's own end does not depend on this line
+  }
 }
 
 function runLoop(rt: SubagentRuntime, task: AgentTaskState) {

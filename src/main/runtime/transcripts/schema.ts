@@ -34,3 +34,41 @@ export const SessionMetaSchema = z.object({
   firstPrompt: z.string().optional()
 })
 export type SessionMeta = z.infer<typeof SessionMetaSchema>
+
+/** `subtype` of the `system` line a subagent's transcript opens with (see {@link AgentStartedRecordSchema}). */
+export const AGENT_STARTED_SUBTYPE = 'agent_started'
+
+/** `subtype` of the `system` line that ends each run of a subagent (see {@link AgentStoppedRecordSchema}). */
+export const AGENT_STOPPED_SUBTYPE = 'agent_stopped'
+
+/**
+ * The `message` of a subagent transcript's first line (`type: "system"`, subtype
+ * {@link AGENT_STARTED_SUBTYPE}), written before anything else when the agent starts (SPEC §6.10,
+ * §12). It says who the agent is and whose child it is, so a reader that only has the file — the
+ * leader following a `process` teammate, whose subagents run in another process — can tell a
+ * teammate's subagents from everyone else's by `parentId` and show them as the agent's own events
+ * (§14 `agent_started`) would. `depth` counts from the agent's root (a teammate's children are 1).
+ */
+export const AgentStartedRecordSchema = z.object({
+  agentId: z.string().min(1),
+  agentName: z.string().min(1),
+  agentType: z.string().min(1),
+  description: z.string(),
+  parentId: z.string().min(1),
+  depth: z.number().int().positive(),
+  model: z.string().optional(),
+  cwd: z.string().optional(),
+  isAsync: z.boolean()
+})
+export type AgentStartedRecord = z.infer<typeof AgentStartedRecordSchema>
+
+/**
+ * The `message` of the `system` line (subtype {@link AGENT_STOPPED_SUBTYPE}) a subagent's run
+ * appends as it ends, on every exit path: how it ended, as its `agent_stopped` event says (§14).
+ * A transcript whose last run has no such line was cut short with its process.
+ */
+export const AgentStoppedRecordSchema = z.object({
+  status: z.enum(['completed', 'failed', 'killed', 'crashed']),
+  reason: z.string().optional()
+})
+export type AgentStoppedRecord = z.infer<typeof AgentStoppedRecordSchema>

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { constants as osConstants } from 'node:os'
+import { dirname } from 'node:path'
 import { parseMessageBody } from '../../../../shared/mailbox'
 import type { EventBus } from '../../events/bus'
 import { createMailbox, type Mailbox } from '../../mailbox'
@@ -11,6 +12,7 @@ import { LEAD_NAME } from '../../teams'
 import type { PtyHost, PtyProcess } from '../../tools/types'
 import { agentTranscriptPath, swarmdeskHome } from '../../transcripts/paths'
 import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
+import { SubagentFollower } from './subagentFollower'
 import { TranscriptTail } from './transcriptTail'
 
 /**
@@ -84,6 +86,8 @@ interface Running {
   config: TeammateSpawnConfig
   proc: PtyProcess
   tail: TranscriptTail
+  /** Follows the transcripts of its sync subagents (SPEC §9.2), which run inside its process. */
+  subagents: SubagentFollower
   /** Pid of the Node process (the pty's wrapper shell where /proc is unavailable). */
   pid: number
   alive: boolean
@@ -107,7 +111,10 @@ interface Running {
  * - `terminal_output {data}`: every chunk its terminal prints, raw (ANSI intact);
  * - `assistant_text`, `tool_call`, `tool_result` (and `notice`s of compactions): from tailing its
  *   transcript (see {@link TranscriptTail});
- * all stamped `agentId: name@team`, `agentName: name`. States, `agent_started` and `agent_stopped`
+ * all stamped `agentId: name@team`, `agentName: name`; and, stamped with each subagent's own id
+ * and name, the events of the sync subagents it runs (`agent_started` naming it as parent, their
+ * tool calls and results, `agent_stopped`), from their transcripts beside its own (see
+ * {@link SubagentFollower}). States, `agent_started` and `agent_stopped`
  * are the spawner's (the TeammateSupervisor's) to emit; its permission requests and idle
  * notifications reach the leader's inbox (SPEC §9.7).
  *
@@ -185,7 +192,17 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
       ...(this.options.transcriptPollMs !== undefined ? { pollMs: this.options.transcriptPollMs } : {}),
       onWarning: (message) => bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName })
     })
-    entry = { config, proc, tail, pid: proc.pid, alive: true, killReason: undefined, output, exited, runTag, startedAt: readProcEntry(proc.pid)?.startTime }
+    // a subagent transcript already there belongs to an earlier run of the session, not to this process
+    const agentsDir = dirname(transcriptPath)
+    const subagents = new SubagentFollower({
+      dir: agentsDir,
+      parentId: agentId,
+      bus,
+      skip: listNames(agentsDir),
+      ...(this.options.transcriptPollMs !== undefined ? { pollMs: this.options.transcriptPollMs } : {}),
+      onWarning: (message) => bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName })
+    })
+    entry = { config, proc, tail, subagents, pid: proc.pid, alive: true, killReason: undefined, output, exited, runTag, startedAt: readProcEntry(proc.pid)?.startTime }
     this.running.set(agentId, entry)
     if (earlyExit) onExit(earlyExit)
     const running = entry
@@ -245,7 +262,10 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
   async dispose(): Promise<void> {
     this.disposed = true
     await Promise.all([...this.running.keys()].map((id) => this.kill(id, 'the session closed')))
-    for (const entry of this.running.values()) entry.tail.close()
+    for (const entry of this.running.values()) {
+      entry.tail.close()
+      entry.subagents.close()
+    }
   }
 
   private get startTimeoutMs(): number {
@@ -301,10 +321,14 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
       const survivors = await this.sweepEscapees(entry)
       if (survivors.length) this.options.bus.emit({ type: 'notice', level: 'error', message: `Processes started by teammate ${agentId} outlived a kill: ${survivors.join(', ')}.`, agentId, agentName: name })
       entry.tail.close()
-      return await this.classify(entry, exit, spawnedAt)
+      const info = await this.classify(entry, exit, spawnedAt)
+      closeSubagents(entry, info)
+      return info
     } catch (error) {
       entry.tail.close()
-      return { status: 'crashed', reported: false, reason: `its exit could not be classified: ${(error as Error).message}` }
+      const info: TeammateExitInfo = { status: 'crashed', reported: false, reason: `its exit could not be classified: ${(error as Error).message}` }
+      closeSubagents(entry, info)
+      return info
     }
   }
 
@@ -362,6 +386,24 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
       this.mailboxes.set(home, mailbox)
     }
     return mailbox
+  }
+}
+
+/**
+ * Stops following a teammate's subagents once it has ended: one that wrote no end of its own was
+ * cut short with the process, `crashed` when the teammate crashed, else `killed`.
+ */
+function closeSubagents(entry: Running, info: TeammateExitInfo): void {
+  const why = info.reason ? ` (${info.reason})` : ''
+  entry.subagents.close({ status: info.status === 'crashed' ? 'crashed' : 'killed', reason: `its teammate ${entry.config.name} ended before it finished${why}` })
+}
+
+/** The entries of a directory, none when it does not exist (yet). */
+function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
   }
 }
 

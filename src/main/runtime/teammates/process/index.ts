@@ -4,3 +4,4 @@
  */
 export { ProcessTeammateExecutor, TEAMMATE_EXIT_CODES, TEAMMATE_RUN_TAG_VARIABLE, type ProcessTeammateExecutorOptions } from './executor'
 export { DEFAULT_TAIL_POLL_MS, TranscriptTail, tailTranscript, type TranscriptTailOptions } from './transcriptTail'
+export { DEFAULT_MAX_FOLLOWED_SUBAGENTS, SubagentFollower, type SubagentFollowerOptions, type SubagentOrphaning } from './subagentFollower'

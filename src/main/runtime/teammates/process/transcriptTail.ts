@@ -1,10 +1,11 @@
-import { closeSync, existsSync, openSync, readSync, statSync, watch, type FSWatcher } from 'node:fs'
+import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import type { RuntimeEventInput } from '../../../../shared/events'
 import type { EventBus } from '../../events/bus'
-import { TranscriptEntrySchema, type TranscriptEntry } from '../../transcripts/schema'
+import { AGENT_STARTED_SUBTYPE, AGENT_STOPPED_SUBTYPE, AgentStartedRecordSchema, AgentStoppedRecordSchema, TranscriptEntrySchema, type AgentStoppedRecord, type TranscriptEntry } from '../../transcripts/schema'
 import { costOf } from '../../model/pricing'
 import { compactionNotice } from '../../session/agentSink'
+import { DirectoryWatch } from './directoryWatch'
 
 /**
  * Fallback poll period of a {@link TranscriptTail}, ms. Directory watching delivers within ~1 ms
@@ -39,6 +40,11 @@ export interface TranscriptTailOptions {
   watch?: boolean
   /** Told about lines that are skipped (corrupt, torn at the end) and files that cannot be read. */
   onWarning?: (message: string) => void
+  /**
+   * Called after the events of an `agent_stopped` line were emitted (a subagent's run ended, see
+   * below), from inside the read: close the tail later, not from here.
+   */
+  onAgentStopped?: (record: AgentStoppedRecord) => void
 }
 
 /** Anthropic Messages API usage, as it would appear on an assistant message (snake_case). */
@@ -64,7 +70,13 @@ interface ApiUsage {
  * - `system` line with subtype `compact_boundary` → a `notice` (info) that the history was
  *   compacted; the writer then appends the whole new history again (the summary plus the kept
  *   messages, `replacedMessages` fewer plus one than before), and those replayed lines are
- *   skipped so nothing is emitted twice. Other system lines emit nothing.
+ *   skipped so nothing is emitted twice.
+ * - `system` line with subtype `agent_started` (a subagent transcript's first line,
+ *   `AgentStartedRecordSchema`) → `agent_started {agentType, parentId, depth, model?, cwd?}` then
+ *   `agent_state running`, as the subagent runtime emits them in the agent's own process.
+ * - `system` line with subtype `agent_stopped` (`AgentStoppedRecordSchema`) → `agent_state`
+ *   (`crashed` for a crash, else `exited`) then `agent_stopped {status, reason?}`, then
+ *   `onAgentStopped`. Other system lines emit nothing.
  *
  * Reading: the file may not exist yet (the nearest existing ancestor directory is watched until
  * it appears); the directory, not the file, is watched (STACK.md: a file watch misses atomic
@@ -80,8 +92,8 @@ export class TranscriptTail {
   private position: number
   /** Bytes after the last newline read: an incomplete line. */
   private partial: Buffer = Buffer.alloc(0)
-  private watcher: FSWatcher | undefined
-  private watchedDir: string | undefined
+  /** The directory watch (none when `watch` is false): the transcript's folder, or its nearest ancestor until it exists. */
+  private readonly watcher: DirectoryWatch | undefined
   private readonly timer: NodeJS.Timeout
   private stopped = false
   private reading = false
@@ -97,6 +109,13 @@ export class TranscriptTail {
   constructor(private readonly options: TranscriptTailOptions) {
     this.pollMs = options.pollMs ?? DEFAULT_TAIL_POLL_MS
     this.position = options.fromOffset ?? 0
+    const name = basename(options.path)
+    if (options.watch !== false) {
+      // in the transcript's own directory only its file matters (other agents write beside it)
+      this.watcher = new DirectoryWatch(dirname(options.path), (filename) => {
+        if (filename === undefined || filename === name) this.tick()
+      })
+    }
     this.timer = setInterval(() => this.tick(), this.pollMs)
     this.timer.unref()
     this.tick()
@@ -136,7 +155,7 @@ export class TranscriptTail {
     this.readNow()
     this.stopped = true
     clearInterval(this.timer)
-    this.unwatch()
+    this.watcher?.close()
     if (this.partial.length > 0) {
       this.warn(`${this.options.path}: torn last line (${this.partial.length} bytes; its writer stopped mid-write) skipped`)
       this.partial = Buffer.alloc(0)
@@ -146,55 +165,8 @@ export class TranscriptTail {
   /** Re-arms the watch on the best directory there is now, then reads. */
   private tick(): void {
     if (this.stopped) return
-    this.ensureWatch()
+    this.watcher?.arm()
     this.readNow()
-  }
-
-  /**
-   * Watches the transcript's directory, or, while that does not exist, its nearest existing
-   * ancestor (any change there may be the directory chain being created). After arming a watch
-   * it looks again: a directory created before the watch took hold gets no event, so the watch
-   * moves down until it sits on the deepest existing directory.
-   */
-  private ensureWatch(): void {
-    if (this.options.watch === false) return
-    const target = dirname(this.options.path)
-    const name = basename(this.options.path)
-    for (;;) {
-      let dir = target
-      while (!existsSync(dir)) {
-        const parent = dirname(dir)
-        if (parent === dir) break
-        dir = parent
-      }
-      if (this.watcher && this.watchedDir === dir) return
-      this.unwatch()
-      try {
-        const watcher = watch(dir, { persistent: false }, (_event, filename) => {
-          if (this.stopped || this.watcher !== watcher) return
-          // in the transcript's own directory only its file matters (other agents write beside it)
-          if (dir === target && filename && filename.toString() !== name) return
-          this.tick()
-        })
-        watcher.on('error', () => {
-          if (this.watcher === watcher) this.unwatch()
-          else watcher.close()
-        })
-        this.watcher = watcher
-        this.watchedDir = dir
-      } catch {
-        // the poll carries on alone
-        this.unwatch()
-        return
-      }
-      if (dir === target) return
-    }
-  }
-
-  private unwatch(): void {
-    this.watcher?.close()
-    this.watcher = undefined
-    this.watchedDir = undefined
   }
 
   private readAvailable(): void {
@@ -264,6 +236,10 @@ export class TranscriptTail {
 
   private entry(entry: TranscriptEntry): void {
     if (entry.type === 'system') {
+      if (entry.subtype === AGENT_STARTED_SUBTYPE || entry.subtype === AGENT_STOPPED_SUBTYPE) {
+        this.lifecycle(entry)
+        return
+      }
       if (entry.subtype !== 'compact_boundary') return
       const replaced = (entry.message as { replacedMessages?: unknown } | null)?.replacedMessages
       if (typeof replaced === 'number' && Number.isInteger(replaced) && replaced >= 0) {
@@ -301,6 +277,30 @@ export class TranscriptTail {
       this.resultIds.add(block.tool_use_id)
       this.emit({ type: 'tool_result', toolUseId: block.tool_use_id, isError: block.is_error === true, output: resultText(block.content) })
     }
+  }
+
+  /** A subagent's start or end line (see the class comment); a malformed one is skipped with a warning. */
+  private lifecycle(entry: TranscriptEntry): void {
+    if (entry.subtype === AGENT_STARTED_SUBTYPE) {
+      const header = AgentStartedRecordSchema.safeParse(entry.message)
+      if (!header.success) {
+        this.warn(`${this.options.path}: a malformed agent_started line skipped (${header.error.issues[0]?.message ?? 'invalid'}).`, false)
+        return
+      }
+      const { agentType, parentId, depth, model, cwd } = header.data
+      this.emit({ type: 'agent_started', agentType, parentId, depth, ...(model ? { model } : {}), ...(cwd ? { cwd } : {}) })
+      this.emit({ type: 'agent_state', state: 'running' })
+      return
+    }
+    const end = AgentStoppedRecordSchema.safeParse(entry.message)
+    if (!end.success) {
+      this.warn(`${this.options.path}: a malformed agent_stopped line skipped (${end.error.issues[0]?.message ?? 'invalid'}).`, false)
+      return
+    }
+    const { status, reason } = end.data
+    this.emit({ type: 'agent_state', state: status === 'crashed' ? 'crashed' : 'exited' })
+    this.emit({ type: 'agent_stopped', status, ...(reason ? { reason } : {}) })
+    this.options.onAgentStopped?.(end.data)
   }
 
   private emit(event: DistributiveOmit<RuntimeEventInput, 'agentId' | 'agentName'>): void {
