@@ -261,14 +261,16 @@ describe('PaneOwner size reports (pane.resize)', () => {
   }
 
   it('reports its size once after it first fits, when it has been quiet for the debounce', async () => {
-    const { owner, sent } = sized()
+    const { owner, sent, router } = sized()
     await vi.advanceTimersByTimeAsync(SIZE_REPORT_DEBOUNCE_MS - 1)
     expect(sent).toEqual([])
     await vi.advanceTimersByTimeAsync(1)
     expect(sent).toEqual([['team-lead', { cols: 80, rows: 24 }]])
     await vi.advanceTimersByTimeAsync(1000)
     expect(sent).toHaveLength(1)
+    expect(router.reportedSize('team-lead')).toEqual({ cols: 80, rows: 24 })
     owner.dispose()
+    expect(router.reportedSize('team-lead')).toBeUndefined()
   })
 
   it('sends one size for a splitter drag of many fits: where it stopped', async () => {

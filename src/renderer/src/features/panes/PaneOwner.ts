@@ -101,7 +101,8 @@ export class PaneOwner implements Disposable, WebglHolder {
           this.restore()
           this.scheduleFit()
         },
-        text: () => this.terminal.text()
+        text: () => this.terminal.text(),
+        reportedSize: () => (this.reportedSize ? { ...this.reportedSize } : undefined)
       })
     )
     const RO = deps.ResizeObserver ?? globalThis.ResizeObserver

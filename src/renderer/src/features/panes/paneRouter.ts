@@ -13,6 +13,8 @@ export interface PaneSubscriber {
   onResync(): void
   /** The pane's text, for the test hook. */
   text(): string
+  /** The size the pane last reported to main (`pane.resize`), for the test hook; undefined before one. */
+  reportedSize?(): TerminalSize | undefined
 }
 
 /** Where pane owners get their data: live chunks, resync requests and the kept scrollback. */
@@ -122,6 +124,11 @@ export class PaneRouter implements PaneSource {
   text(agentId: string): string {
     const first = this.subscribers.get(agentId)?.values().next().value
     return first ? first.text() : ''
+  }
+
+  /** The size an agent's pane (the first registered) last reported to main, or undefined. */
+  reportedSize(agentId: string): TerminalSize | undefined {
+    return this.subscribers.get(agentId)?.values().next().value?.reportedSize?.()
   }
 
   /** Live registrations, for leak checks. */
