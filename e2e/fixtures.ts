@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs'
 import { expect, test as base, type Page, type TestInfo } from '@playwright/test'
 import { startServe, type ServedWorkspace } from './serve'
 import { createTempRepo } from './workspace'
@@ -45,6 +46,32 @@ export { expect }
 /** The leader's pane text, read through the renderer's test hook (`window.__swarmdeskTest`). */
 export function paneText(page: Page, agentId = 'team-lead'): Promise<string> {
   return page.evaluate((id) => (window as unknown as { __swarmdeskTest?: { paneText(id: string): string } }).__swarmdeskTest?.paneText(id) ?? '', agentId)
+}
+
+/** The size (character cells) an agent's pane last reported to main, through the test hook; undefined before one. */
+export function paneSize(page: Page, agentId: string): Promise<{ cols: number; rows: number } | undefined> {
+  return page.evaluate((id) => (window as unknown as { __swarmdeskTest?: { paneSize(id: string): { cols: number; rows: number } | undefined } }).__swarmdeskTest?.paneSize(id), agentId)
+}
+
+/**
+ * The terminal size the kernel holds (`{cols, rows}`) for the live `process` teammate `name` working
+ * in `repo` (its Node process, `… teammate --team T --name <name> --cwd <repo…>`, found in /proc;
+ * `stty` reads the terminal its stdout is), or undefined when no such process runs.
+ */
+export function processTeammateTerminalSize(repo: string, name: string): { cols: number; rows: number } | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')
+      const at = (flag: string) => argv[argv.indexOf(flag) + 1]
+      if (!argv.includes('teammate') || at('--name') !== name || !at('--cwd')?.startsWith(repo)) continue
+      const [rows, cols] = execFileSync('stty', ['-F', readlinkSync(`/proc/${entry}/fd/1`), 'size'], { encoding: 'utf8' }).trim().split(' ').map(Number)
+      return { cols: cols!, rows: rows! }
+    } catch {
+      // gone while we looked
+    }
+  }
+  return undefined
 }
 
 /** Waits until the agent's pane shows `text`. */

@@ -219,7 +219,10 @@ test('serve --new-session starts an empty session; New session in the top bar st
     await prompt(page, 'Say hello, please.')
     await expectPaneToContain(page, 'Hello from the fresh session.')
     await page.getByTestId('new-session').click()
+    // the page reloads once the new session is open: what follows reads the reloaded page, not the old one mid-navigation
+    const reloaded = page.waitForEvent('load', { timeout: 20_000 })
     await page.getByRole('group', { name: 'Start a new session?' }).getByRole('button', { name: 'New session' }).click()
+    await reloaded
     await expect.poll(() => lastSessionId(home), { timeout: 20_000 }).not.toBe(fresh)
     await expect(pane(page, 'team-lead').getByTestId('pane-state')).toHaveAttribute('data-state', 'idle')
     await expect.poll(() => paneText(page), { timeout: 20_000 }).not.toContain('Hello from the fresh session.')

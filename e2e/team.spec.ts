@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
-import { allowEveryRequestUntil, expect, paneText, snap, test, type ScenarioObject } from './fixtures'
+import { allowEveryRequestUntil, expect, paneSize, paneText, processTeammateTerminalSize, snap, test, type ScenarioObject } from './fixtures'
 
 /** The scripted docs team of the demo (resources/demo/team.yaml): two worker teammates and a process teammate. */
 const TEAM_SCENARIO = parse(readFileSync(join(__dirname, '..', 'resources', 'demo', 'team.yaml'), 'utf8')) as ScenarioObject
@@ -43,6 +43,19 @@ test('a team of three works the task list in its own panes; a person grants the 
   await expect(card).toContainText('docs/README.md')
   await expect(page.locator('section.pane[data-agent-id="carol@docs"]').getByTestId('pane-state')).toHaveAttribute('data-state', 'awaiting_permission')
   await snap(page, testInfo, '01-team-carol-asks')
+
+  // carol's terminal is her pane's size (pane.resize), and follows it when the window grows
+  const carolMatchesPane = async () => {
+    const pane = await paneSize(page, 'carol@docs')
+    const terminal = processTeammateTerminalSize(repo, 'carol')
+    return pane !== undefined && JSON.stringify(terminal) === JSON.stringify(pane) ? pane : undefined
+  }
+  await expect.poll(carolMatchesPane, { message: "carol's terminal should be her pane's size", timeout: 10_000 }).toBeDefined()
+  const before = (await carolMatchesPane())!
+  const viewport = page.viewportSize()!
+  await page.setViewportSize({ width: viewport.width + 320, height: viewport.height + 160 })
+  await expect.poll(async () => { const now = await carolMatchesPane(); return now !== undefined && now.cols > before.cols }, { message: "carol's terminal should widen with her pane", timeout: 10_000 }).toBe(true)
+  await page.setViewportSize(viewport)
 
   // the person allows every write carol asks for, until the leader reports the team gone
   const done = 'The team is gone'

@@ -5,6 +5,7 @@ import { MemberActivitySchema } from './memberActivity'
 import { PROTOCOL_TYPES, type ProtocolType } from './mailbox'
 import { TaskIdSchema, TaskSchema, TaskStatusSchema } from './tasks'
 import { ApiKeyStatusSchema, SettingsPatchSchema, SettingsViewSchema } from './settings'
+import { TerminalSizeSchema } from './terminalSize'
 
 /**
  * The one contract between the workspace runtime and any UI (SPEC §1, STYLE.md 2): every
@@ -346,6 +347,14 @@ export const requestChannels = {
    * slowest open page (src/main/host/paneAcks.ts).
    */
   'pane.ack': { request: z.object({ agentId: z.string().min(1), chunk: z.number().int().nonnegative() }).strict(), response: Ok },
+  /**
+   * The size of an agent's pane in character cells after the renderer fitted it (sent debounced,
+   * only for panes on screen; src/renderer/src/features/panes/PaneOwner.ts). A running `process`
+   * teammate's terminal is resized to it (its program gets SIGWINCH, SPEC §1, §11); for any other
+   * agent, or one not started yet, main remembers it: a process teammate starts at its pane's last
+   * size. Bounds: src/shared/terminalSize.ts. With several pages on one workspace the last wins.
+   */
+  'pane.resize': { request: z.object({ agentId: z.string().min(1).max(200) }).extend(TerminalSizeSchema.shape).strict(), response: Ok },
   /** Stops a running subagent and everything it owns (SPEC §6.7: TaskStop from its pane). */
   'agent.stop': { request: z.object({ agentId: z.string().min(1) }).strict(), response: Ok },
   /** Moves a running sync subagent to the background (SPEC §6.4: "the UI can background a running subagent by hand"). */

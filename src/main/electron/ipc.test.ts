@@ -35,7 +35,10 @@ describe('workspace IPC handlers', () => {
     ['permission.respond', { requestId: 'r1', decision: 'maybe' }],
     ['workspace.setMode', { mode: 'bubble' }],
     ['workspace.snapshot', { anything: true }],
-    ['pane.scrollback', undefined]
+    ['pane.scrollback', undefined],
+    ['pane.resize', { agentId: 'team-lead', cols: 0, rows: 24 }],
+    ['pane.resize', { agentId: 'team-lead', cols: 80, rows: 1_000_000 }],
+    ['pane.resize', { agentId: 'team-lead', cols: 80.5, rows: 24 }]
   ])('rejects a malformed %s payload without calling the service', async (channel, payload) => {
     const { ipcMain, host } = setup()
     const answer = (await ipcMain.invoke(channel, payload)) as { ok: boolean; error: { name: string; message: string } }
@@ -43,6 +46,13 @@ describe('workspace IPC handlers', () => {
     expect(answer.error.name).toBe('InvalidPayloadError')
     expect(answer.error.message).toContain(channel)
     expect(host.calls).toEqual([])
+  })
+
+  it('passes a pane size within bounds to the service', async () => {
+    const { ipcMain, host } = setup()
+    host.answer = async () => ({ ok: true })
+    expect(await ipcMain.invoke('pane.resize', { agentId: 'alice@crew', cols: 2000, rows: 1 })).toEqual({ ok: true, result: { ok: true } })
+    expect(host.calls).toEqual([{ channel: 'pane.resize', payload: { agentId: 'alice@crew', cols: 2000, rows: 1 } }])
   })
 
   it.each([

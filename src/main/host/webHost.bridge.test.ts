@@ -93,6 +93,26 @@ describe('web host bridge over a real workspace', () => {
     socket.close()
   })
 
+  it('passes a pane size to the workspace, and answers a bad one with what is allowed', async () => {
+    const { socket, log } = await connect()
+    const resize = (id: number, payload: object) => socket.send(JSON.stringify({ kind: 'request', id, channel: 'pane.resize', payload }))
+    resize(1, { agentId: 'team-lead', cols: 132, rows: 43 })
+    resize(2, { agentId: 'team-lead', cols: 0, rows: 43 })
+    resize(3, { agentId: 'team-lead', cols: 80, rows: 9999 })
+    resize(4, { agentId: 'team-lead', cols: 80.5, rows: 24 })
+    resize(5, { agentId: 'team-lead', cols: '80', rows: 24 })
+    resize(6, { agentId: '', cols: 80, rows: 24 })
+    expect(await log.next((f) => f.id === 1)).toMatchObject({ kind: 'response', ok: true, result: { ok: true } })
+    const refusal = async (id: number, message: RegExp) =>
+      expect(await log.next((f) => f.id === id)).toMatchObject({ kind: 'response', ok: false, error: { name: 'IpcRequestError', message: expect.stringMatching(message) } })
+    await refusal(2, /Bad payload for 'pane\.resize': cols: cols must be at least 1/)
+    await refusal(3, /rows: rows must be at most 1000/)
+    await refusal(4, /cols: cols must be a whole number of columns/)
+    await refusal(5, /cols: .*number/)
+    await refusal(6, /agentId: /)
+    socket.close()
+  })
+
   it('closes a socket that sends something other than JSON, or a frame with no id, with 1008', async () => {
     const a = await connect()
     a.socket.send('not json')

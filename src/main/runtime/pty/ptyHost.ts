@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import * as nodePty from 'node-pty'
+import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem } from '../../../shared/terminalSize'
 import type { PtyHost, PtyProcess, PtyRunOptions, PtyRunResult, PtySpawnOptions } from '../tools/types'
 import { CompletionMarker, wrappedBashArgs } from './completionMarker'
 import { killProcessTree, type KillTreeResult } from './killTree'
-import { readProcEntry } from './procfs'
+import { isProcessAlive, readProcEntry } from './procfs'
 import { HeadTailBuffer } from './outputBuffers'
 
 /**
@@ -40,6 +41,14 @@ export class PtyHostDisposedError extends Error {
   }
 }
 
+/**
+ * A terminal size outside the bounds of src/shared/terminalSize.ts (whole numbers, 1–2000
+ * columns, 1–1000 rows). The message names what was wrong and what is allowed.
+ */
+export class PtySizeError extends RangeError {
+  override readonly name = 'PtySizeError'
+}
+
 interface ExitInfo {
   exitCode: number | null
   signal: number | null
@@ -55,6 +64,8 @@ interface LivePty {
   /** Stops reading its output (the process blocks once the kernel's buffer fills); false once it has ended. */
   pause(): boolean
   resume(): void
+  /** Resizes the terminal (see {@link PtyProcess.resize}); a no-op once it has ended. */
+  resize(cols: number, rows: number): void
 }
 
 /**
@@ -105,12 +116,14 @@ export function createPtyHost(options: { env?: Readonly<Record<string, string>> 
 
   function start(options: StartOptions): LivePty {
     if (disposed) throw new PtyHostDisposedError()
+    const sizeProblem = options.cols === undefined && options.rows === undefined ? undefined : terminalSizeProblem(options.cols ?? DEFAULT_TERMINAL_SIZE.cols, options.rows ?? DEFAULT_TERMINAL_SIZE.rows)
+    if (sizeProblem) throw new PtySizeError(sizeProblem)
     const envTag = { name: PTY_TAG_VARIABLE, value: randomUUID() }
     const marker = new CompletionMarker(randomUUID())
     const term = nodePty.spawn('bash', wrappedBashArgs(options.command, marker.token), {
       name: 'xterm-256color',
-      cols: options.cols ?? 120,
-      rows: options.rows ?? 40,
+      cols: options.cols ?? DEFAULT_TERMINAL_SIZE.cols,
+      rows: options.rows ?? DEFAULT_TERMINAL_SIZE.rows,
       cwd: options.cwd,
       env: buildEnv({ ...hostEnv, ...options.env }, envTag),
       encoding: 'utf8'
@@ -151,6 +164,18 @@ export function createPtyHost(options: { env?: Readonly<Record<string, string>> 
         return true
       },
       resume,
+      resize: (cols, rows) => {
+        const problem = terminalSizeProblem(cols, rows)
+        if (problem) throw new PtySizeError(problem)
+        // after the exit node-pty's fd is closed (it would throw); nobody is left to tell
+        if (entry.exited || reaped) return
+        try {
+          term.resize(cols, rows)
+        } catch (error) {
+          // the program ended between our check and the ioctl: its exit is on its way
+          if (!entry.exited && !reaped && isProcessAlive(term.pid)) throw error
+        }
+      },
       done: new Promise<ExitInfo>((resolve) => {
         const exitSub = term.onExit(({ exitCode, signal }) => {
           entry.exited = true
@@ -219,7 +244,8 @@ export function createPtyHost(options: { env?: Readonly<Record<string, string>> 
       kill: async () => {
         await proc.kill()
         await proc.done
-      }
+      },
+      resize: (cols, rows) => proc.resize(cols, rows)
     }
   }
 

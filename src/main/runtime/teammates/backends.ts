@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { EventBus } from '../events/bus'
 import type { PermissionPrompter } from '../permissions/prompter'
+import type { TerminalSize } from '../../../shared/terminalSize'
 import type { PtyHost } from '../tools/types'
 import { TeammateExecutorRegistry } from './executor'
 import { ProcessTeammateExecutor } from './process'
@@ -10,12 +11,19 @@ import { WorkerTeammateExecutor } from './worker'
  * Both teammate backends of a leader session (SPEC §1, §9.2): `worker` (a worker thread whose
  * shell commands run in `pty` and whose permission questions go to `prompter`) and `process`
  * (`swarmdesk teammate` in a terminal of `pty`, permission questions through the mailbox). The
- * worker bundle's V8 code cache is kept under `<home>/cache/v8` (`home`: SWARMDESK_HOME). The
- * caller owns `bus`, `pty` and `prompter`; dispose the registry before the PTY host.
+ * worker bundle's V8 code cache is kept under `<home>/cache/v8` (`home`: SWARMDESK_HOME). A process
+ * teammate's terminal starts at `paneSize(agentId)` when its pane reported one. The caller owns
+ * `bus`, `pty` and `prompter`; dispose the registry before the PTY host.
  */
-export function createTeammateBackends(options: { bus: EventBus; pty: PtyHost; prompter: PermissionPrompter; home: string }): TeammateExecutorRegistry {
+export function createTeammateBackends(options: {
+  bus: EventBus
+  pty: PtyHost
+  prompter: PermissionPrompter
+  home: string
+  paneSize?: (agentId: string) => TerminalSize | undefined
+}): TeammateExecutorRegistry {
   const registry = new TeammateExecutorRegistry()
   registry.register(new WorkerTeammateExecutor({ bus: options.bus, pty: options.pty, prompter: options.prompter, codeCacheDir: join(options.home, 'cache', 'v8') }))
-  registry.register(new ProcessTeammateExecutor({ bus: options.bus, pty: options.pty }))
+  registry.register(new ProcessTeammateExecutor({ bus: options.bus, pty: options.pty, ...(options.paneSize ? { paneSize: options.paneSize } : {}) }))
   return registry
 }

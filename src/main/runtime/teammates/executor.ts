@@ -95,6 +95,14 @@ export interface TeammateExecutor {
   prewarm?(): void
   /** Optional: undoes {@link prewarm} (the team was deleted); resolves once whatever it started is gone. */
   releaseSpare?(): Promise<void>
+  /**
+   * Optional: resizes a running teammate's terminal to `cols` × `rows` character cells (its pane
+   * changed size, SPEC §11). Only a backend whose teammate runs in a terminal has it (`process`);
+   * a worker's loop has none.
+   * @returns true when a running teammate's terminal was resized; false for an unknown or ended one.
+   * @throws PtySizeError (src/main/runtime/pty) for a size outside src/shared/terminalSize.ts's bounds.
+   */
+  resize?(agentId: string, cols: number, rows: number): boolean
 }
 
 /** The executors a session can spawn with, by backend (SPEC §9.2: per call, else the setting). */

@@ -126,6 +126,15 @@ export interface PtySpawnOptions {
 export interface PtyProcess {
   readonly pid: number
   kill(): Promise<void>
+  /**
+   * Resizes its terminal to `cols` × `rows` character cells; the kernel sends the program SIGWINCH
+   * (a `process` teammate whose pane changed size, SPEC §1, §11). A no-op once the process has
+   * exited. Present where the host owns the terminal (the main thread's PTY host); a worker's PTY
+   * client leaves it out, since nothing resizes a worker teammate's background shells.
+   * @throws PtySizeError for a size outside src/shared/terminalSize.ts's bounds (whole numbers,
+   *   1–2000 columns, 1–1000 rows); the terminal keeps its size then.
+   */
+  resize?(cols: number, rows: number): void
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 } from '../../../shared/ipc'
 import { agentColor } from '../../../shared/agentColors'
 import type { PermissionMode } from '../../../shared/permissions'
+import type { TerminalSize } from '../../../shared/terminalSize'
 import { EventBus } from '../events/bus'
 import { DisposableStore, toDisposable, type Disposable } from '../lifecycle/disposable'
 import { Budget } from '../loop/budget'
@@ -30,6 +31,7 @@ import { createPaneRenderer } from './paneText'
 import { followTeamMailboxes, type MailboxFeed } from './mailboxFeed'
 import { PaneTerminals } from './panes'
 import { PaneBatcher } from './paneBatcher'
+import { PaneSizes } from './paneSizes'
 import { noteActivity, type MemberActivity } from '../../../shared/memberActivity'
 import * as taskBoard from './taskBoard'
 import * as teamControl from './teamControl'
@@ -132,7 +134,9 @@ export class WorkspaceService {
     private readonly pty: PtyHost & PtyFlowControl,
     private readonly backends: TeammateExecutorRegistry,
     private readonly modelName: string,
-    private mode: PermissionMode
+    private mode: PermissionMode,
+    /** Each pane's last reported size; process teammates start at it (`pane.resize`). */
+    private readonly paneSizes: PaneSizes
   ) {}
 
   /**
@@ -157,7 +161,8 @@ export class WorkspaceService {
     const wiring = await loadSubagentWiring({ cwd, home: options.home, env, trustProject: options.trustProject, teammateModel: teammateModelSetting(settings) })
     const swept = await sweepWorkspaceWorktrees(cwd)
     const bus = new EventBus()
-    const backends = createTeammateBackends({ bus, pty, prompter, home: options.home })
+    const paneSizes = new PaneSizes()
+    const backends = createTeammateBackends({ bus, pty, prompter, home: options.home, paneSize: (agentId) => paneSizes.get(agentId) })
     // kept by the service: Settings swaps its rules while the session runs
     const engine = new PermissionEngine(settings)
     // Events emitted while the session opens are replayed into the service's own bus below.
@@ -191,7 +196,7 @@ export class WorkspaceService {
     } finally {
       sub.dispose()
     }
-    const service = new WorkspaceService(session, prompter, model, pty, backends, modelName, mode)
+    const service = new WorkspaceService(session, prompter, model, pty, backends, modelName, mode, paneSizes)
     service.stuckAfterMinutes = teamControl.stuckAfterMinutesOf(settings)
     service.defaultBackend = teammateSettings(settings).defaultBackend
     service.engine = engine
@@ -250,6 +255,19 @@ export class WorkspaceService {
     const pane = render(event)
     if (pane) this.writePane(pane[0], pane[1])
     this.push('runtime.event', event)
+  }
+
+  /**
+   * A pane's new size (`pane.resize`, already within the contract's bounds): remembered for the
+   * agent, and a running `process` teammate's terminal resized to it (its program gets SIGWINCH).
+   * Any other agent — the leader, a subagent, a worker teammate, one not started yet or unknown —
+   * has no terminal of its own to resize; its size is only remembered, so a process teammate that
+   * starts later under that id starts at it.
+   */
+  private resizePane(agentId: string, size: TerminalSize): void {
+    this.paneSizes.remember(agentId, size)
+    // the process backend knows which teammates it runs; it answers false for every other id
+    if (this.backends.has('process')) this.backends.get('process').resize?.(agentId, size.cols, size.rows)
   }
 
   /** Queues pane output, noting the PTY it comes from so the pane's backpressure can pause it. */
@@ -378,6 +396,9 @@ export class WorkspaceService {
       }
       case 'pane.ack':
         this.batcher.ack(payload.agentId, payload.chunk)
+        return { ok: true }
+      case 'pane.resize':
+        this.resizePane(payload.agentId, { cols: payload.cols, rows: payload.rows })
         return { ok: true }
       case 'agent.stop':
         await this.requireSubagents().stop(payload.agentId).catch((error: Error) => {

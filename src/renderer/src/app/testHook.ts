@@ -1,3 +1,4 @@
+import type { TerminalSize } from '../../../shared/terminalSize'
 import type { PaneRouter } from '../features/panes/paneRouter'
 
 /**
@@ -13,13 +14,19 @@ export interface SwarmdeskTestHook {
   paneText(agentId: string): string
   /** Live subscriptions of pane owners (router registrations), for leak checks: 0 with no panes. */
   paneListeners(): number
+  /**
+   * The size in character cells an agent's pane last reported to main (`pane.resize`, debounced),
+   * or undefined before it reported one (or when the agent has no pane).
+   */
+  paneSize(agentId: string): TerminalSize | undefined
 }
 
 /** Installs the hook on `target` (the window). */
 export function installTestHook(target: object, router: PaneRouter): SwarmdeskTestHook {
   const hook: SwarmdeskTestHook = {
     paneText: (agentId) => router.text(agentId),
-    paneListeners: () => router.size
+    paneListeners: () => router.size,
+    paneSize: (agentId) => router.reportedSize(agentId)
   }
   Object.defineProperty(target, '__swarmdeskTest', { value: hook, configurable: true, enumerable: false })
   return hook

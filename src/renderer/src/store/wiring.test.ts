@@ -65,10 +65,13 @@ describe('store wiring', () => {
     let snapshots = 0
     const client = fakeClient({
       'workspace.snapshot': () => (++snapshots, snapshot({ lastSeq: 1 })),
-      'pane.scrollback': ({ agentId }) => ({ agentId, data: `scrollback ${snapshots}\r\n`, chunk: 1, cols: 80, rows: 24 })
+      'pane.scrollback': ({ agentId }) => ({ agentId, data: `scrollback ${snapshots}\r\n`, chunk: 1, cols: 80, rows: 24 }),
+      'pane.resize': () => ({ ok: true })
     })
     const wiring = wireClient(client, actions, paneRouter)
     await flush()
+    paneRouter.resize('alice@crew', { cols: 101, rows: 33 })
+    expect(client.requests.filter((r) => r.channel === 'pane.resize')).toEqual([{ channel: 'pane.resize', payload: { agentId: 'alice@crew', cols: 101, rows: 33 } }])
     expect(appStore.getState().workspace.synced).toBe(true)
     expect(appStore.getState().connection).toMatchObject({ status: 'open', transport: 'websocket' })
 
@@ -91,6 +94,8 @@ describe('store wiring', () => {
 
     wiring.dispose()
     expect(client.listeners()).toBe(0)
+    paneRouter.resize('alice@crew', { cols: 90, rows: 30 })
+    expect(client.requests.filter((r) => r.channel === 'pane.resize')).toHaveLength(1)
     await expect(paneRouter.fetchScrollback('team-lead')).rejects.toThrow()
   })
 

@@ -30,6 +30,9 @@ export function wireClient(client: WorkspaceClient, actions: WiringActions, rout
   // A lost acknowledgement only delays a resume until the next one (or main's stall timeout).
   router.setAckSender((agentId, chunk) => void client.request('pane.ack', { agentId, chunk }).catch(() => undefined))
   store.add(toDisposable(() => router.setAckSender(undefined)))
+  // A lost size only leaves the process teammate's terminal at its old width until the next fit.
+  router.setSizeSender((agentId, size) => void client.request('pane.resize', { agentId, cols: size.cols, rows: size.rows }).catch(() => undefined))
+  store.add(toDisposable(() => router.setSizeSender(undefined)))
   // the mailbox inspector lists the team's messages on every open and follows mailbox.changed
   store.add(wireMailbox(client, actions))
   setCommandApi(client)

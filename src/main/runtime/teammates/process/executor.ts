@@ -3,10 +3,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { constants as osConstants } from 'node:os'
 import { dirname } from 'node:path'
 import { parseMessageBody } from '../../../../shared/mailbox'
+import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem, type TerminalSize } from '../../../../shared/terminalSize'
 import type { EventBus } from '../../events/bus'
 import { createMailbox, type Mailbox } from '../../mailbox'
 import { nodeBundlePath } from '../../packageRoot'
-import { cleanTerminalOutput, findPidsWithEnv, isProcessAlive, killProcessTree, listDescendantPids, readProcEntry, snapshotProcesses, TailBuffer } from '../../pty'
+import { cleanTerminalOutput, findPidsWithEnv, isProcessAlive, killProcessTree, listDescendantPids, PtySizeError, readProcEntry, snapshotProcesses, TailBuffer } from '../../pty'
 import { canonicalWorkspace } from '../../session/setup'
 import { LEAD_NAME } from '../../teams'
 import type { PtyHost, PtyProcess } from '../../tools/types'
@@ -70,9 +71,15 @@ export interface ProcessTeammateExecutorOptions {
   nodePath?: string
   /** Sets `ELECTRON_RUN_AS_NODE=1` (SPEC §1); default true when running inside Electron. */
   runAsNode?: boolean
-  /** Terminal size of a teammate's pane, in character cells; default 120 × 40. */
+  /** Terminal size of a teammate's pane, in character cells, when `paneSize` knows none; default 120 × 40. */
   cols?: number
   rows?: number
+  /**
+   * The last size the teammate's pane reported (`pane.resize`, the workspace remembers it), or
+   * undefined when it has none yet. A teammate starts at it, so a pane shown before its teammate
+   * starts (a restored one) does not see the first screen drawn at the default width.
+   */
+  paneSize?: (agentId: string) => TerminalSize | undefined
   /** Fallback poll period of the transcript tails, ms. */
   transcriptPollMs?: number
   /** How long `spawn` waits for the Node process to show up before giving up, ms (default 10 s). */
@@ -175,8 +182,7 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
       command,
       cwd,
       env: { ...this.processEnv(config), [TEAMMATE_RUN_TAG_VARIABLE]: runTag },
-      cols: this.options.cols ?? 120,
-      rows: this.options.rows ?? 40,
+      ...this.startSize(agentId),
       onData: (data) => {
         output.push(data)
         bus.emit({ type: 'terminal_output', data, agentId, agentName })
@@ -253,6 +259,21 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
     await entry.exited
   }
 
+  /**
+   * Resizes a running teammate's terminal (its pane changed size, SPEC §11): the kernel sends its
+   * Node process SIGWINCH and `process.stdout.columns`/`rows` follow.
+   * @returns true when its terminal was resized; false for a teammate this executor does not run.
+   * @throws PtySizeError for a size outside src/shared/terminalSize.ts's bounds, checked first.
+   */
+  resize(agentId: string, cols: number, rows: number): boolean {
+    const problem = terminalSizeProblem(cols, rows)
+    if (problem) throw new PtySizeError(problem)
+    const entry = this.running.get(agentId)
+    if (!entry?.alive || !entry.proc.resize) return false
+    entry.proc.resize(cols, rows)
+    return true
+  }
+
   /** True while the teammate's process runs (until its terminal has exited). */
   isAlive(agentId: string): boolean {
     return this.running.get(agentId)?.alive === true
@@ -266,6 +287,13 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
       entry.tail.close()
       entry.subagents.close()
     }
+  }
+
+  /** The size a teammate's terminal starts at: its pane's last, else the configured or default one. */
+  private startSize(agentId: string): TerminalSize {
+    const pane = this.options.paneSize?.(agentId)
+    if (pane) return { cols: pane.cols, rows: pane.rows }
+    return { cols: this.options.cols ?? DEFAULT_TERMINAL_SIZE.cols, rows: this.options.rows ?? DEFAULT_TERMINAL_SIZE.rows }
   }
 
   private get startTimeoutMs(): number {

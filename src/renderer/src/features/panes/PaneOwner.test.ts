@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PaneScrollback } from '../../../../shared/ipc'
-import { MAX_HELD_OFFSCREEN, PaneOwner } from './PaneOwner'
+import type { TerminalSize } from '../../../../shared/terminalSize'
+import { MAX_HELD_OFFSCREEN, PaneOwner, SIZE_REPORT_DEBOUNCE_MS } from './PaneOwner'
 import { PaneRouter } from './paneRouter'
 import { createXtermTerminal, type PaneTerminal } from './terminal'
 
@@ -20,8 +21,11 @@ class FakeTerminal implements PaneTerminal {
   reset() {
     this.out = ''
   }
+  /** What the next fit measures; undefined: the host has no size (hidden, detached). */
+  size: TerminalSize | undefined = { cols: 80, rows: 24 }
   fit() {
     this.fits++
+    return this.size
   }
   text() {
     return this.out
@@ -59,7 +63,7 @@ const sb = (data: string, chunk: number): PaneScrollback => ({ agentId: 'team-le
 const chunk = (n: number, data = `<${n}>`) => ({ agentId: 'team-lead', data, chunk: n })
 const flush = () => new Promise((r) => setTimeout(r, 0))
 
-function setup(fetches: Array<ReturnType<typeof deferred<PaneScrollback>>>) {
+function setup(fetches: Array<ReturnType<typeof deferred<PaneScrollback>>>, options: { visible?: boolean; size?: TerminalSize | undefined } = {}) {
   const router = new PaneRouter()
   let i = 0
   router.setScrollbackFetcher(() => {
@@ -71,9 +75,14 @@ function setup(fetches: Array<ReturnType<typeof deferred<PaneScrollback>>>) {
   const host = document.createElement('div')
   const owner = new PaneOwner(host, 'team-lead', {
     source: router,
-    createTerminal: () => (term = new FakeTerminal()),
+    createTerminal: () => {
+      term = new FakeTerminal()
+      if ('size' in options) term.size = options.size
+      return term
+    },
     ResizeObserver: FakeResizeObserver as unknown as typeof ResizeObserver,
-    fitDebounceMs: 30
+    fitDebounceMs: 30,
+    ...(options.visible !== undefined ? { visible: options.visible } : {})
   })
   return { router, owner, term, fetched: () => i }
 }
@@ -234,6 +243,104 @@ describe('PaneOwner', () => {
     expect(router.size).toBe(0)
     expect(router.text('team-lead')).toBe('')
     host.remove()
+  })
+})
+
+describe('PaneOwner size reports (pane.resize)', () => {
+  /** A pane whose sizes reach `sent` through a router, as the wiring's sender would send them. */
+  function sized(options: Parameters<typeof setup>[1] = {}) {
+    vi.useFakeTimers()
+    const sent: Array<[string, TerminalSize]> = []
+    const t = setup([deferred(), deferred()], options)
+    t.router.setSizeSender((id, size) => sent.push([id, size]))
+    const resizeTo = (size: TerminalSize | undefined) => {
+      t.term.size = size
+      ;[...FakeResizeObserver.live][0]!.cb()
+    }
+    return { ...t, sent, resizeTo }
+  }
+
+  it('reports its size once after it first fits, when it has been quiet for the debounce', async () => {
+    const { owner, sent, router } = sized()
+    await vi.advanceTimersByTimeAsync(SIZE_REPORT_DEBOUNCE_MS - 1)
+    expect(sent).toEqual([])
+    await vi.advanceTimersByTimeAsync(1)
+    expect(sent).toEqual([['team-lead', { cols: 80, rows: 24 }]])
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(sent).toHaveLength(1)
+    expect(router.reportedSize('team-lead')).toEqual({ cols: 80, rows: 24 })
+    owner.dispose()
+    expect(router.reportedSize('team-lead')).toBeUndefined()
+  })
+
+  it('sends one size for a splitter drag of many fits: where it stopped', async () => {
+    const { owner, sent, term, resizeTo } = sized()
+    await vi.advanceTimersByTimeAsync(SIZE_REPORT_DEBOUNCE_MS)
+    sent.length = 0
+    const fitsBefore = term.fits
+    for (let i = 1; i <= 60; i++) {
+      resizeTo({ cols: 80 + i, rows: 24 + (i % 3) })
+      // a frame every 40 ms: each refits the pane (30 ms debounce) but none is quiet long enough to report
+      await vi.advanceTimersByTimeAsync(40)
+    }
+    expect(term.fits - fitsBefore).toBe(60)
+    expect(sent).toEqual([])
+    await vi.advanceTimersByTimeAsync(SIZE_REPORT_DEBOUNCE_MS)
+    expect(sent).toEqual([['team-lead', { cols: 140, rows: 24 }]])
+    // fits that measure the same size send nothing more; a drag back to where it was neither
+    resizeTo({ cols: 140, rows: 24 })
+    await vi.advanceTimersByTimeAsync(500)
+    resizeTo({ cols: 100, rows: 24 })
+    await vi.advanceTimersByTimeAsync(40)
+    resizeTo({ cols: 140, rows: 24 })
+    await vi.advanceTimersByTimeAsync(500)
+    expect(sent).toHaveLength(1)
+    owner.dispose()
+  })
+
+  it('sends nothing for a pane off screen, even as it resizes, and its size once shown', async () => {
+    const { owner, sent, resizeTo } = sized({ visible: false })
+    resizeTo({ cols: 90, rows: 30 })
+    await vi.advanceTimersByTimeAsync(1000)
+    resizeTo({ cols: 91, rows: 30 })
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(sent).toEqual([])
+    owner.setVisible(true)
+    await vi.advanceTimersByTimeAsync(30 + SIZE_REPORT_DEBOUNCE_MS)
+    expect(sent).toEqual([['team-lead', { cols: 91, rows: 30 }]])
+    owner.dispose()
+  })
+
+  it('drops a size waiting to be sent when the pane leaves the screen, and sends nothing for a host with no size', async () => {
+    const { owner, sent, resizeTo } = sized()
+    owner.setVisible(false)
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(sent).toEqual([])
+    // shown again, but hidden by CSS: nothing to measure
+    resizeTo(undefined)
+    owner.setVisible(true)
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(sent).toEqual([])
+    resizeTo({ cols: 70, rows: 20 })
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(sent).toEqual([['team-lead', { cols: 70, rows: 20 }]])
+    owner.dispose()
+  })
+
+  it('reports its size again after a resync (main may have restarted), and never past main\'s bounds', async () => {
+    const { owner, sent, router, resizeTo } = sized()
+    await vi.advanceTimersByTimeAsync(SIZE_REPORT_DEBOUNCE_MS)
+    router.resyncAll()
+    await vi.advanceTimersByTimeAsync(30 + SIZE_REPORT_DEBOUNCE_MS)
+    expect(sent).toEqual([
+      ['team-lead', { cols: 80, rows: 24 }],
+      ['team-lead', { cols: 80, rows: 24 }]
+    ])
+    resizeTo({ cols: 5000, rows: 3000 })
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(sent.at(-1)).toEqual(['team-lead', { cols: 2000, rows: 1000 }])
+    owner.dispose()
+    expect(vi.getTimerCount()).toBe(0)
   })
 })
 

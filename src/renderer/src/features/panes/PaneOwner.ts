@@ -1,3 +1,4 @@
+import { MAX_TERMINAL_COLS, MAX_TERMINAL_ROWS, type TerminalSize } from '../../../../shared/terminalSize'
 import { DisposableStore, toDisposable, type Disposable } from '../../lib/lifecycle'
 import type { PaneChunk, PaneSource } from './paneRouter'
 import { createXtermTerminal, type PaneRendererKind, type PaneTerminalFactory, type PaneTerminal } from './terminal'
@@ -9,6 +10,13 @@ import { webglPool as defaultPool, type WebglContextPool, type WebglHolder } fro
  * replaying megabytes).
  */
 export const MAX_HELD_OFFSCREEN = 1 << 20
+
+/**
+ * Quiet time after a fit that changed the pane's size before the size goes to main (`pane.resize`),
+ * ms. A drag of a splitter refits the pane many times; main (and a process teammate, which redraws
+ * on SIGWINCH) hears only where it stopped.
+ */
+export const SIZE_REPORT_DEBOUNCE_MS = 150
 
 /** What a {@link PaneOwner} needs besides its element; the defaults are the real ones. */
 export interface PaneOwnerDeps {
@@ -22,6 +30,8 @@ export interface PaneOwnerDeps {
   webgl?: WebglContextPool
   /** Whether the pane starts on screen (an IntersectionObserver updates it). Default true. */
   visible?: boolean
+  /** Quiet time before a changed size is reported to main; default {@link SIZE_REPORT_DEBOUNCE_MS}. */
+  sizeReportDebounceMs?: number
 }
 
 /**
@@ -41,6 +51,13 @@ export interface PaneOwnerDeps {
  * pool evicts it; a lost or unavailable context leaves it on the DOM renderer. The renderer in use
  * is on the host element as `data-renderer`. Every chunk is acknowledged to main (`pane.ack`) once
  * written, or at once when held, so main's backpressure measures what the page still has to do.
+ *
+ * Size (SPEC §11: a `process` teammate's pane IS its terminal): after a fit that measured a size
+ * other than the one last reported — the first fit included — the size in character cells goes to
+ * main through the source's `resize` (`pane.resize`), once the pane has been quiet for
+ * {@link SIZE_REPORT_DEBOUNCE_MS}, and only while the pane is on screen: an off-screen pane reports
+ * nothing, and reports its size on show when it changed meanwhile. After a resync (a reconnect:
+ * main may have restarted) the size is reported again.
  */
 export class PaneOwner implements Disposable, WebglHolder {
   private readonly disposables = new DisposableStore()
@@ -58,6 +75,11 @@ export class PaneOwner implements Disposable, WebglHolder {
   private restoreOnShow = false
   private webglBroken = false
   private readonly pool: WebglContextPool
+  private readonly sizeReportDebounceMs: number
+  /** The size last sent to main, and one waiting for the debounce to send. */
+  private reportedSize: TerminalSize | undefined
+  private pendingSize: TerminalSize | undefined
+  private sizeTimer: ReturnType<typeof setTimeout> | undefined
 
   constructor(
     private readonly host: HTMLElement,
@@ -67,14 +89,20 @@ export class PaneOwner implements Disposable, WebglHolder {
     this.fitDebounceMs = deps.fitDebounceMs ?? 50
     this.visible = deps.visible ?? true
     this.pool = deps.webgl ?? defaultPool
+    this.sizeReportDebounceMs = deps.sizeReportDebounceMs ?? SIZE_REPORT_DEBOUNCE_MS
     const terminal = (deps.createTerminal ?? createXtermTerminal)(host)
     this.terminal = terminal
     this.disposables.add(toDisposable(() => terminal.dispose()))
     this.disposables.add(
       deps.source.register(agentId, {
         onData: (chunk) => this.onChunk(chunk),
-        onResync: () => this.restore(),
-        text: () => this.terminal.text()
+        onResync: () => {
+          this.reportedSize = undefined
+          this.restore()
+          this.scheduleFit()
+        },
+        text: () => this.terminal.text(),
+        reportedSize: () => (this.reportedSize ? { ...this.reportedSize } : undefined)
       })
     )
     const RO = deps.ResizeObserver ?? globalThis.ResizeObserver
@@ -87,11 +115,13 @@ export class PaneOwner implements Disposable, WebglHolder {
       toDisposable(() => {
         if (this.fitTimer !== undefined) clearTimeout(this.fitTimer)
         this.fitTimer = undefined
+        if (this.sizeTimer !== undefined) clearTimeout(this.sizeTimer)
+        this.sizeTimer = undefined
       })
     )
     this.disposables.add(toDisposable(() => this.pool.release(this)))
     this.host.dataset.renderer = 'dom'
-    this.terminal.fit()
+    this.fit()
     this.restore()
     if (this.visible) this.useWebgl()
   }
@@ -177,9 +207,11 @@ export class PaneOwner implements Disposable, WebglHolder {
     if (!this.isDisposed) this.terminal.selectAll?.()
   }
 
-  /** Refits now (the debounced path calls this). */
+  /** Refits now (the debounced path calls this); a changed size of a visible pane is reported, debounced. */
   fit(): void {
-    if (!this.isDisposed) this.terminal.fit()
+    if (this.isDisposed) return
+    const size = this.terminal.fit()
+    if (size && this.visible) this.noteSize(size)
   }
 
   /** Re-reads the scrollback and starts over; live chunks are held until it is written. */
@@ -288,6 +320,24 @@ export class PaneOwner implements Disposable, WebglHolder {
     return used
   }
 
+  /** Queues `size` for main unless it is the one already sent or waiting; restarts the quiet time. */
+  private noteSize(size: TerminalSize): void {
+    // main refuses sizes past its bounds; a pane that big is told the largest it allows
+    const next = { cols: Math.min(size.cols, MAX_TERMINAL_COLS), rows: Math.min(size.rows, MAX_TERMINAL_ROWS) }
+    if (sameSize(next, this.pendingSize ?? this.reportedSize)) return
+    this.pendingSize = next
+    if (this.sizeTimer !== undefined) clearTimeout(this.sizeTimer)
+    this.sizeTimer = setTimeout(() => {
+      this.sizeTimer = undefined
+      const pending = this.pendingSize
+      this.pendingSize = undefined
+      // gone off screen meanwhile: it reports on show instead
+      if (!pending || this.isDisposed || !this.visible || sameSize(pending, this.reportedSize)) return
+      this.reportedSize = pending
+      this.deps.source.resize?.(this.agentId, pending)
+    }, this.sizeReportDebounceMs)
+  }
+
   private scheduleFit(): void {
     if (this.fitTimer !== undefined) clearTimeout(this.fitTimer)
     this.fitTimer = setTimeout(() => {
@@ -295,4 +345,8 @@ export class PaneOwner implements Disposable, WebglHolder {
       this.fit()
     }, this.fitDebounceMs)
   }
+}
+
+function sameSize(a: TerminalSize | undefined, b: TerminalSize | undefined): boolean {
+  return a !== undefined && b !== undefined && a.cols === b.cols && a.rows === b.rows
 }

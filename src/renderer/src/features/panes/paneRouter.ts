@@ -1,4 +1,5 @@
 import type { PaneScrollback, PushOf } from '../../../../shared/ipc'
+import type { TerminalSize } from '../../../../shared/terminalSize'
 import { toDisposable, type Disposable } from '../../lib/lifecycle'
 
 /** One `pane.data` push: an ANSI chunk for an agent's pane, numbered per pane from 1. */
@@ -12,6 +13,8 @@ export interface PaneSubscriber {
   onResync(): void
   /** The pane's text, for the test hook. */
   text(): string
+  /** The size the pane last reported to main (`pane.resize`), for the test hook; undefined before one. */
+  reportedSize?(): TerminalSize | undefined
 }
 
 /** Where pane owners get their data: live chunks, resync requests and the kept scrollback. */
@@ -22,6 +25,8 @@ export interface PaneSource {
   fetchScrollback(agentId: string): Promise<PaneScrollback>
   /** The page is done with the pane's chunks up to `chunk` (see {@link PaneRouter.ack}). */
   ack?(agentId: string, chunk: number): void
+  /** The pane's fitted size changed (see {@link PaneRouter.resize}); the owner debounces. */
+  resize?(agentId: string, size: TerminalSize): void
 }
 
 /** How long acknowledgements of one pane are gathered into one `pane.ack` request (ms). */
@@ -36,6 +41,7 @@ export class PaneRouter implements PaneSource {
   private readonly subscribers = new Map<string, Set<PaneSubscriber>>()
   private fetcher: ((agentId: string) => Promise<PaneScrollback>) | undefined
   private ackSender: ((agentId: string, chunk: number) => void) | undefined
+  private sizeSender: ((agentId: string, size: TerminalSize) => void) | undefined
   /** Highest chunk acknowledged per pane and not yet sent. */
   private readonly acks = new Map<string, number>()
   private ackTimer: ReturnType<typeof setTimeout> | undefined
@@ -65,6 +71,20 @@ export class PaneRouter implements PaneSource {
       this.acks.clear()
       if (send) for (const [id, n] of batch) send(id, n)
     }, ACK_INTERVAL_MS)
+  }
+
+  /** Sets how pane sizes reach main (the wiring passes the client's `pane.resize`); undefined stops them. */
+  setSizeSender(sender: ((agentId: string, size: TerminalSize) => void) | undefined): void {
+    this.sizeSender = sender
+  }
+
+  /**
+   * Tells main a pane's new size in character cells (`pane.resize`: a process teammate's terminal
+   * follows it). Owners send only changed sizes of visible panes, debounced (PaneOwner.ts); with no
+   * connection the size is dropped, and an owner sends it again after a reconnect.
+   */
+  resize(agentId: string, size: TerminalSize): void {
+    this.sizeSender?.(agentId, { cols: size.cols, rows: size.rows })
   }
 
   register(agentId: string, subscriber: PaneSubscriber): Disposable {
@@ -104,6 +124,11 @@ export class PaneRouter implements PaneSource {
   text(agentId: string): string {
     const first = this.subscribers.get(agentId)?.values().next().value
     return first ? first.text() : ''
+  }
+
+  /** The size an agent's pane (the first registered) last reported to main, or undefined. */
+  reportedSize(agentId: string): TerminalSize | undefined {
+    return this.subscribers.get(agentId)?.values().next().value?.reportedSize?.()
   }
 
   /** Live registrations, for leak checks. */

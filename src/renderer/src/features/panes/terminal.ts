@@ -2,6 +2,7 @@ import { FitAddon } from '@xterm/addon-fit'
 import { SearchAddon } from '@xterm/addon-search'
 import { WebglAddon } from '@xterm/addon-webgl'
 import { Terminal, type IBuffer, type ITheme } from '@xterm/xterm'
+import type { TerminalSize } from '../../../../shared/terminalSize'
 
 /** Which renderer draws a pane: WebGL while visible and granted a context, else the DOM renderer. */
 export type PaneRendererKind = 'webgl' | 'dom'
@@ -16,8 +17,11 @@ export interface PaneTerminal {
   write(data: string, done?: () => void): void
   /** Clears the screen and scrollback back to a fresh terminal. */
   reset(): void
-  /** Fits columns and rows to the host element. */
-  fit(): void
+  /**
+   * Fits columns and rows to the host element. Returns the size in character cells after the
+   * fit, or undefined when the host could not be measured (hidden, detached, no font metrics yet).
+   */
+  fit(): TerminalSize | undefined
   /** The buffer's text (see {@link bufferText}). */
   text(): string
   dispose(): void
@@ -120,9 +124,14 @@ export const createXtermTerminal: PaneTerminalFactory = (host) => {
     fit: () => {
       // fit() measures the element; a hidden or detached pane has no size and throws or yields NaN.
       try {
-        if (host.clientWidth > 0 && host.clientHeight > 0) fitAddon.fit()
+        if (host.clientWidth === 0 || host.clientHeight === 0) return undefined
+        const proposed = fitAddon.proposeDimensions()
+        if (!proposed || !Number.isFinite(proposed.cols) || !Number.isFinite(proposed.rows)) return undefined
+        fitAddon.fit()
+        return { cols: term.cols, rows: term.rows }
       } catch {
         /* measured again on the next resize */
+        return undefined
       }
     },
     text: () => bufferText(term.buffer.active),
