@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageRoot } from '../../src/main/runtime/packageRoot'
+import { TERMINAL_RENDERER_KEY } from '../../src/renderer/src/features/panes/gpu'
 import { benchLine, LINE_BYTES } from './line.mjs'
 
 /** What the in-page probe (page/probe.js) is told. */
@@ -18,10 +19,18 @@ export function benchLineSource(): string {
   return `(() => { const LINE_BYTES = ${LINE_BYTES}; return (${benchLine.toString()}) })()`
 }
 
-/** The init script that installs the probe (`window.__uiBench`) before the page's own scripts. */
+/**
+ * The init script that installs the probe (`window.__uiBench`) before the page's own scripts. With
+ * `UI_BENCH_RENDERER=webgl|dom|auto` in the environment it also stores that renderer preference
+ * for the page (gpu.ts), so both pages can be measured on WebGL even where WebGL is software.
+ * @throws Error for another value of UI_BENCH_RENDERER.
+ */
 export function probeScript(config: ProbeConfig): string {
   const source = readFileSync(join(packageRoot(), 'bench', 'ui', 'page', 'probe.js'), 'utf8')
-  return `${source}\ninstallUiBenchProbe(${JSON.stringify(config)}, ${benchLineSource()});\n`
+  const renderer = process.env.UI_BENCH_RENDERER
+  if (renderer !== undefined && !['webgl', 'dom', 'auto'].includes(renderer)) throw new Error(`UI_BENCH_RENDERER must be webgl, dom or auto, not '${renderer}'.`)
+  const preference = renderer ? `localStorage.setItem(${JSON.stringify(TERMINAL_RENDERER_KEY)}, ${JSON.stringify(JSON.stringify(renderer))});\n` : ''
+  return `${preference}${source}\ninstallUiBenchProbe(${JSON.stringify(config)}, ${benchLineSource()});\n`
 }
 
 /** What the probe holds, read back with `page.evaluate`. */

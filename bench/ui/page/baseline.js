@@ -1,6 +1,7 @@
 // The baseline of the UI benchmark: bare xterm.js terminals on a plain page, no Swarmdesk. The
 // same terminal options and renderer choice as a Swarmdesk pane (WebGL for up to 12 visible
-// terminals, in try/catch, else the DOM renderer; fit to a tile of the size the panes had), fed
+// terminals, in try/catch, else the DOM renderer — or the DOM renderer for all where WebGL runs in
+// software, by the panes' own probe, gpu.ts; fit to a tile of the size the panes had), fed
 // the same benchmark lines at the same rate, 60 writes a second per terminal (what main's pane
 // batcher sends at most), generated in the page itself: no transport at all. Streams that are not
 // visible are generated and counted but written to no terminal, like a hidden pane's output.
@@ -8,6 +9,7 @@
 import { FitAddon } from '@xterm/addon-fit'
 import { WebglAddon } from '@xterm/addon-webgl'
 import { Terminal } from '@xterm/xterm'
+import { storedRendererPreference, webglBudget } from '../../../src/renderer/src/features/panes/gpu'
 
 /** Same as src/renderer/src/features/panes/terminal.ts. */
 const THEME = {
@@ -25,7 +27,7 @@ const THEME = {
   white: '#d7dae0',
   brightBlack: '#5c6370'
 }
-const MAX_WEBGL = 12
+const MAX_WEBGL = webglBudget(storedRendererPreference(), 12)
 const FLUSH_MS = 1000 / 60
 
 const params = new URLSearchParams(location.search)

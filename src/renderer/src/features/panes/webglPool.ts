@@ -1,3 +1,5 @@
+import { storedRendererPreference, webglBudget } from './gpu'
+
 /**
  * At most this many panes hold a WebGL context at once. Chromium drops the oldest context past 16
  * per page (STACK.md, "xterm in headless Chromium"); 12 leaves room for anything else on the page.
@@ -92,5 +94,8 @@ export class WebglContextPool {
   }
 }
 
-/** The app's pool, shared by every pane. */
-export const webglPool = new WebglContextPool()
+/**
+ * The app's pool, shared by every pane: {@link MAX_WEBGL_CONTEXTS} contexts, or none where WebGL
+ * runs in software or the person chose the DOM renderer (see gpu.ts). Decided once, when the page loads.
+ */
+export const webglPool = new WebglContextPool(webglBudget(storedRendererPreference(), MAX_WEBGL_CONTEXTS))
