@@ -37,6 +37,17 @@ describe('panes slice and the pane tree selectors', () => {
     expect(selectIsRunningSubagent('team-lead')(store.getState())).toBe(false)
   })
 
+  it("offers neither to a teammate's own subagents, however deep: the teammate's worker or process runs them", () => {
+    const store = createAppStore()
+    store.getState().loadSnapshot(snapshot())
+    store.getState().applyEvent(started('alice@ops', 'team-lead', '2026-01-01T00:00:01.000Z'))
+    store.getState().applyEvent(started('a-2', 'alice@ops', '2026-01-01T00:00:02.000Z'))
+    store.getState().applyEvent(started('a-3', 'a-2', '2026-01-01T00:00:03.000Z'))
+    store.getState().applyEvent(started('a-4', 'team-lead', '2026-01-01T00:00:04.000Z'))
+    for (const id of ['alice@ops', 'a-2', 'a-3']) expect(selectIsRunningSubagent(id)(store.getState()), id).toBe(false)
+    expect(selectIsRunningSubagent('a-4')(store.getState())).toBe(true)
+  })
+
   it('keeps a failed request’s error until a later request succeeds or it is dismissed', () => {
     const store = createAppStore()
     store.getState().setAgentRequest('a-1', { pending: 'background' })

@@ -88,12 +88,25 @@ const OVER: ReadonlySet<AgentState> = new Set<AgentState>(['stopping', 'exited',
 /**
  * Whether an agent is a subagent still running, so its pane offers Background and Stop: it has a
  * parent, is not a teammate (whose `parentId` names the leader, but which neither channel ends:
- * teammates are shut down through the team), has not stopped, and is not on its way out.
+ * teammates are shut down through the team), is not a teammate's own subagent (it runs in the
+ * teammate's worker or process, which the leader's runtime cannot stop or background), has not
+ * stopped, and is not on its way out.
  */
 export function selectIsRunningSubagent(agentId: string): (s: AppState) => boolean {
   return (s) => {
     const agent = s.workspace.agents[agentId]
     if (!agent || agent.parentId === undefined || agentId === LEADER_AGENT_ID || isTeammate(agent)) return false
+    if (ownedByTeammate(agent.parentId, s.workspace.agents)) return false
     return s.workspace.lifetimes[agentId]?.endedAt === undefined && !OVER.has(agent.state)
   }
+}
+
+/** True when `parentId` or one of its ancestors is a teammate (subagents nest a few levels at most; a cycle stops the walk). */
+function ownedByTeammate(parentId: string | undefined, agents: AppState['workspace']['agents']): boolean {
+  const seen = new Set<string>()
+  for (let id = parentId; id !== undefined && !seen.has(id); id = agents[id]?.parentId) {
+    seen.add(id)
+    if (isTeammate(agents[id] ?? { agentId: id })) return true
+  }
+  return false
 }
