@@ -39,6 +39,21 @@ export interface SwarmdeskFigures extends UiFigures {
 
 /** A folder to save screenshots of each run in (`UI_BENCH_SCREENSHOTS`), for a person to look at. */
 const SHOTS = process.env.UI_BENCH_SCREENSHOTS
+/**
+ * A folder to save a CPU profile of the page's main thread during each run's output in
+ * (`UI_BENCH_PROFILE`; open the .cpuprofile in Chromium's DevTools). Sampling costs frames: not
+ * for figures you report.
+ */
+const PROFILE = process.env.UI_BENCH_PROFILE
+
+/** Starts the V8 sampling profiler of the page (CDP); resolves to a function that stops it and returns the profile. */
+async function startProfiler(page: Page): Promise<() => Promise<unknown>> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Profiler.enable')
+  await cdp.send('Profiler.setSamplingInterval', { interval: 1000 })
+  await cdp.send('Profiler.start')
+  return async () => (await cdp.send('Profiler.stop')).profile
+}
 
 /** A fresh git repository for the workspace (removed by the caller). */
 function tempRepo(): string {
@@ -116,6 +131,7 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
     const renderers = await producerRenderers(page)
     const rendererPid = pageRendererPid(tag)
 
+    const profiler = PROFILE ? await startProfiler(page) : undefined
     const window = await runWindow(page, {
       inputSelector: PROMPT,
       rendererPid,
@@ -125,6 +141,7 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
       timeoutMs: load.seconds * 4_000 + 30_000,
       ...(SHOTS ? { midway: { atMs: load.seconds * 500, run: async () => void (await page.screenshot({ path: join(SHOTS, `swarmdesk-${load.panes}-${load.visible}-${load.bytesPerSecond}.png`) })) } } : {})
     })
+    if (profiler) writeFileSync(join(PROFILE!, `swarmdesk-${load.panes}-${load.visible}-${load.bytesPerSecond}.cpuprofile`), JSON.stringify(await profiler()))
     const done = filesOf(dir, 'done-').map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { agent: number; lines: number; bytes: number; startedAt: number; endedAt: number })
     const producedLines = Array.from({ length: load.panes }, (_, i) => done.find((d) => d.agent === i)?.lines ?? 0)
     const tailMs = await settle(page, producedLines)
