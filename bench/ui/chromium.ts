@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { chromium, type Browser, type Page } from '@playwright/test'
+import { isSoftwareRenderer } from '../../src/renderer/src/features/panes/gpu'
 
 /** Chromium flags of e2e/playwright.config.ts (STACK.md: Debian's chromium on a closed network). */
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
@@ -100,7 +101,7 @@ export async function pageMemory(page: Page, rendererPid: number | undefined): P
 export interface WebglSupport {
   /** `UNMASKED_RENDERER_WEBGL` of a WebGL2 context (e.g. "ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device …))"); null when WebGL2 is unavailable. */
   renderer: string | null
-  /** SwiftShader or llvmpipe: WebGL drawn on the CPU, in the GPU process. */
+  /** SwiftShader, llvmpipe and the like: WebGL drawn on the CPU, in the GPU process (the panes' own test, gpu.ts). */
   software: boolean
 }
 
@@ -115,7 +116,7 @@ export async function webglSupport(browser: Browser): Promise<WebglSupport> {
       const info = gl.getExtension('WEBGL_debug_renderer_info')
       return info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : String(gl.getParameter(gl.RENDERER))
     })()`)) as string | null
-    return { renderer, software: renderer !== null && /swiftshader|llvmpipe|software/i.test(renderer) }
+    return { renderer, software: renderer !== null && isSoftwareRenderer(renderer) }
   } finally {
     await context.close()
   }

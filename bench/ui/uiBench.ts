@@ -89,7 +89,8 @@ const round2 = (x: number) => Math.round(x * 100) / 100
 /** What the WebGL figures mean on this browser (STACK.md: SwiftShader here, no GPU). */
 function webglNote(gl: WebglSupport): string {
   if (gl.renderer === null) return 'WebGL2 is unavailable in this Chromium: every pane draws with the DOM renderer.'
-  if (gl.software) return `WebGL runs in software here (${gl.renderer}): the up to 12 panes on WebGL are rasterised on the CPU by the GPU process, competing with the page and the runtime for the 2 cores; on a machine with a GPU that work leaves the CPU.`
+  if (gl.software && process.env.UI_BENCH_RENDERER === 'webgl') return `WebGL runs in software here (${gl.renderer}) and UI_BENCH_RENDERER=webgl forces it: the up to 12 panes on WebGL are rasterised on the CPU by the GPU process, competing with the page and the runtime for the 2 cores; on a machine with a GPU that work leaves the CPU.`
+  if (gl.software) return `WebGL runs in software here (${gl.renderer}): the panes, and the baseline's terminals, draw with the DOM renderer (UI_BENCH_RENDERER=webgl forces WebGL).`
   return `WebGL runs on ${gl.renderer}.`
 }
 

@@ -149,7 +149,12 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
    * in the main PTY host and a permission question open in the leader's queue — then fires the
    * fault and returns how she ended, with what was checked at that instant.
    */
-  async function crashAtTheWorstMoment(team: string, fault: keyof typeof FAULTS, resourceLimits?: ResourceLimits): Promise<{ info: TeammateExitInfo; elapsedMs: number; held: Asked; secs: string; workers: WorkerTeammateExecutor }> {
+  async function crashAtTheWorstMoment(
+    team: string,
+    fault: keyof typeof FAULTS,
+    resourceLimits?: ResourceLimits,
+    heartbeatTimeoutMs?: number
+  ): Promise<{ info: TeammateExitInfo; elapsedMs: number; held: Asked; secs: string; workers: WorkerTeammateExecutor }> {
     const secs = uniqueSleepSeconds()
     const config = await prepare(
       team,
@@ -162,7 +167,7 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
     )
     const trigger = join(wrappers, `${team}.trigger`)
     const prompter = new HoldingPrompter()
-    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter, prelude: faultPrelude(fault, trigger), codeCacheDir: join(wrappers, 'v8'), ...(resourceLimits ? { resourceLimits } : {}) })
+    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter, prelude: faultPrelude(fault, trigger), codeCacheDir: join(wrappers, 'v8'), ...(resourceLimits ? { resourceLimits } : {}), ...(heartbeatTimeoutMs ? { heartbeatTimeoutMs } : {}) })
     executors.push(workers)
     const handle = await workers.spawn(config)
     const held = await until('the held permission question', () => prompter.asked.find((a) => (a.request.input as { command: string }).command.startsWith('echo never-approved')))
@@ -210,7 +215,10 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
   }, 60_000)
 
   it('running out of memory inside the worker (a small old-generation limit) ends only the worker', async () => {
-    const outcome = await crashAtTheWorstMoment('hog', 'oom', { maxOldGenerationSizeMb: 64 })
+    // filling the heap blocks the worker's event loop: on a loaded machine its GCs near the limit can
+    // outlast the 3 s heartbeat, and the watchdog would end it as hung first; a 4.5 s heartbeat lets
+    // the out-of-memory end come first, still within the 5 s bound
+    const outcome = await crashAtTheWorstMoment('hog', 'oom', { maxOldGenerationSizeMb: 64 }, 4_500)
     expect(outcome.info).toMatchObject({ status: 'crashed', reported: false })
     expect(outcome.info.reason).toMatch(/^out of memory \(worker limit 64 MB old generation\)/)
     await expectNothingLeft(outcome)

@@ -19,6 +19,11 @@ const PreferenceSchema = z.enum(['auto', 'webgl', 'dom'])
  */
 const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software|basic render/i
 
+/** True when a WebGL renderer string names a software rasteriser ({@link SOFTWARE_RENDERER}). */
+export function isSoftwareRenderer(renderer: string): boolean {
+  return SOFTWARE_RENDERER.test(renderer)
+}
+
 /** What draws WebGL on this page: the unmasked renderer string (null where it cannot be read), and whether it is software. */
 export interface WebglProbe {
   renderer: string | null
@@ -37,7 +42,7 @@ export function probeWebgl(doc: Document | undefined = globalThis.document): Web
     const info = gl.getExtension('WEBGL_debug_renderer_info')
     const renderer = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : String(gl.getParameter(gl.RENDERER))
     gl.getExtension('WEBGL_lose_context')?.loseContext()
-    return { renderer, software: SOFTWARE_RENDERER.test(renderer) }
+    return { renderer, software: isSoftwareRenderer(renderer) }
   } catch {
     return { renderer: null, software: true }
   }
