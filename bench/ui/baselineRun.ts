@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -9,7 +9,7 @@ import { pageMemory, pageRendererPid } from './chromium'
 import { figures, readProbe, runWindow, until, type UiFigures } from './measure'
 import { benchLineSource, probeScript } from './probeScript'
 import { offeredBytes, type UiLoad } from './scenario'
-import { VIEWPORT } from './swarmdeskRun'
+import { PROFILE, startProfiler, VIEWPORT } from './swarmdeskRun'
 
 /** The baseline page on a loopback HTTP server. */
 export interface BaselineSite {
@@ -63,6 +63,7 @@ export async function runBaseline(browser: Browser, tag: string, site: BaselineS
     const renderers = (await page.evaluate('window.__baseline.renderers')) as { webgl: number; dom: number }
     const rendererPid = pageRendererPid(tag)
     const run = { streams: load.panes, rate: load.bytesPerSecond, seconds: load.seconds, benchLineSource: benchLineSource() }
+    const profiler = PROFILE ? await startProfiler(page) : undefined
     const window = await runWindow(page, {
       inputSelector: '#box',
       rendererPid,
@@ -71,6 +72,7 @@ export async function runBaseline(browser: Browser, tag: string, site: BaselineS
       timeoutMs: load.seconds * 4_000 + 30_000,
       ...(shots ? { midway: { atMs: load.seconds * 500, run: async () => void (await page.screenshot({ path: join(shots, `baseline-${load.panes}-${load.visible}-${load.bytesPerSecond}.png`) })) } } : {})
     })
+    if (profiler) writeFileSync(join(PROFILE!, `baseline-${load.panes}-${load.visible}-${load.bytesPerSecond}.cpuprofile`), JSON.stringify(await profiler()))
     const done = (await page.evaluate('window.__baseline.done')) as { lines: number; bytes: number; streams: number; startedAt: number; endedAt: number }
     const after = await pageMemory(page, rendererPid)
     return figures({

@@ -40,14 +40,14 @@ export interface SwarmdeskFigures extends UiFigures {
 /** A folder to save screenshots of each run in (`UI_BENCH_SCREENSHOTS`), for a person to look at. */
 const SHOTS = process.env.UI_BENCH_SCREENSHOTS
 /**
- * A folder to save a CPU profile of the page's main thread during each run's output in
- * (`UI_BENCH_PROFILE`; open the .cpuprofile in Chromium's DevTools). Sampling costs frames: not
- * for figures you report.
+ * A folder to save a CPU profile of each page's main thread (Swarmdesk's and the baseline's)
+ * during each run's output in (`UI_BENCH_PROFILE`; open the .cpuprofile in Chromium's DevTools).
+ * Sampling costs frames: not for figures you report.
  */
-const PROFILE = process.env.UI_BENCH_PROFILE
+export const PROFILE = process.env.UI_BENCH_PROFILE
 
 /** Starts the V8 sampling profiler of the page (CDP); resolves to a function that stops it and returns the profile. */
-async function startProfiler(page: Page): Promise<() => Promise<unknown>> {
+export async function startProfiler(page: Page): Promise<() => Promise<unknown>> {
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Profiler.enable')
   await cdp.send('Profiler.setSamplingInterval', { interval: 1000 })
