@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
@@ -96,6 +96,24 @@ describe("the worker bundle's V8 code cache", () => {
     expect(readdirSync(dir).filter((n) => n.endsWith('.v8cache'))).toEqual([basename(file)])
   }, 60_000)
 
+  it('a cache damaged past its header (which V8 alone would deserialise, aborting the process) is rejected by its hash, and replaced', async () => {
+    const dir = join(home, 'cache-damaged')
+    await loadSpare(executor(dir), 1)
+    const file = readdirSync(dir).find((n) => n.endsWith('.v8cache'))!
+    const good = readFileSync(join(dir, file))
+    // the tester's damage: garbage written into the middle of the bytecode, header intact
+    const damaged = Buffer.from(good)
+    damaged.write('GARBAGE'.repeat(600), Math.floor(good.length / 2), 'latin1')
+    writeFileSync(join(dir, file), damaged)
+    const e = executor(dir)
+    const cache = await loadSpare(e, 1)
+    expect(cache.reports).toEqual({ used: 0, rejected: 1, absent: 0 })
+    await until('the damaged cache replaced', () => !readFileSync(join(dir, file)).equals(damaged))
+    // and this process is alive to say so; the next worker uses the new file
+    await loadSpare(e, 2)
+    expect(cache.reports.used).toBe(1)
+  }, 60_000)
+
   it('a teammate runs its turn in a worker that loaded the bundle from the cache', async () => {
     const dir = join(home, 'cache-b')
     await loadSpare(executor(dir), 1)
@@ -149,7 +167,8 @@ describe("the worker bundle's V8 code cache", () => {
       expect(second).not.toBe(first)
       expect(cache.save(bundle, new Uint8Array([7]))).toBe(true)
       expect(readdirSync(dir)).toEqual([basename(second)])
-      expect([...readFileSync(second)]).toEqual([7])
+      // the file: SHA-256 of the data, then the data
+      expect(readFileSync(second)).toEqual(Buffer.concat([createHash('sha256').update(Buffer.from([7])).digest(), Buffer.from([7])]))
     } finally {
       rmSync(builds, { recursive: true, force: true })
     }

@@ -27,6 +27,8 @@ function prefixOf(bundlePath: string): string {
 }
 
 const SUFFIX = '.v8cache'
+/** Version of the file layout (hash, then data), part of the key: a file of another layout is never read. */
+const CACHE_FORMAT = 'sha256+data/1'
 
 /**
  * The V8 code cache of the worker teammate bundle, on disk under `dir` (by default
@@ -39,7 +41,10 @@ const SUFFIX = '.v8cache'
  * checks only its version, its flags and the source's length before using a cache, so a rebuilt
  * bundle of the same length would otherwise run stale bytecode: the content hash rules that out.
  * Files are written whole (temp file and rename) by the main thread only, from the data a worker
- * posts; a new build's file replaces the older builds' files of the same bundle.
+ * posts; a new build's file replaces the older builds' files of the same bundle. A file is the
+ * SHA-256 of the cache data (32 bytes), then the data: V8 checks only a cache's header, and
+ * deserialising damaged bytecode aborts the whole process (not just the worker), so a worker uses
+ * the data only when the hash matches, and reports the file `rejected` otherwise.
  */
 export class WorkerCodeCache {
   /** How many workers of this process reported each status (diagnostics and tests). */
@@ -61,7 +66,7 @@ export class WorkerCodeCache {
     if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return known.file
     const hash = createHash('sha256')
     hash.update(readFileSync(bundlePath))
-    hash.update(`\0${process.versions.v8}\0${process.arch}\0${process.execArgv.join('\0')}`)
+    hash.update(`\0${CACHE_FORMAT}\0${process.versions.v8}\0${process.arch}\0${process.execArgv.join('\0')}`)
     const file = join(this.dir, `${prefixOf(bundlePath)}${hash.digest('hex').slice(0, 32)}${SUFFIX}`)
     this.keys.set(bundlePath, { size: stat.size, mtimeMs: stat.mtimeMs, file })
     return file
@@ -90,7 +95,8 @@ export class WorkerCodeCache {
     this.saved.add(file)
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 })
-      writeFileAtomicSync(file, Buffer.from(data.buffer, data.byteOffset, data.byteLength))
+      const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+      writeFileAtomicSync(file, Buffer.concat([createHash('sha256').update(bytes).digest(), bytes]))
     } catch {
       this.saved.delete(file)
       return false

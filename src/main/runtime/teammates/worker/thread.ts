@@ -156,8 +156,9 @@ function resolveNodePty(): string | undefined {
  * exiting with it loaded can abort the whole process). So before importing the entry it puts a
  * stub in node-pty's require.cache slot, whose functions throw, and refuses node-pty's native addon
  * outright should anything load it another way. Then it imports the prelude, if any, and loads
- * the entry: a `.cjs` bundle is compiled as a script with the code cache at `codeCachePath` (V8
- * verifies it; Node 20 has no code cache for ES modules) and run as a CommonJS module; when there
+ * the entry: a `.cjs` bundle is compiled as a script with the code cache at `codeCachePath` (its
+ * SHA-256 checked first, then V8's own checks; Node 20 has no code cache for ES modules) and run
+ * as a CommonJS module; when there
  * was no usable cache, it posts a fresh one on parentPort ({@link CodeCacheReport}) for the main
  * thread to save. Any other entry is `import()`ed.
  */
@@ -186,12 +187,21 @@ const loadScript = (entry, cachePath) => {
   const vm = require('node:vm');
   const { parentPort } = require('node:worker_threads');
   let cachedData;
+  let damaged = false;
   if (cachePath) {
-    try { cachedData = fs.readFileSync(cachePath); } catch { cachedData = undefined; }
+    let file;
+    try { file = fs.readFileSync(cachePath); } catch { file = undefined; }
+    // V8 checks only a cache's header: damaged bytecode would abort the whole process, so the
+    // SHA-256 of the data, written before it, must match before V8 sees it
+    if (file !== undefined) {
+      const data = file.subarray(32);
+      if (file.length > 32 && require('node:crypto').createHash('sha256').update(data).digest().equals(file.subarray(0, 32))) cachedData = data;
+      else damaged = true;
+    }
   }
   const source = '(function (exports, require, module, __filename, __dirname) { ' + fs.readFileSync(entry, 'utf8') + '\\n})';
   const script = new vm.Script(source, { filename: entry, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
-  const status = cachedData === undefined ? 'absent' : script.cachedDataRejected ? 'rejected' : 'used';
+  const status = cachedData === undefined ? (damaged ? 'rejected' : 'absent') : script.cachedDataRejected ? 'rejected' : 'used';
   const module = { exports: {}, id: entry, filename: entry, loaded: false };
   script.runInThisContext().call(module.exports, module.exports, Module.createRequire(entry), module, entry, path.dirname(entry));
   module.loaded = true;
