@@ -1,4 +1,4 @@
-import { closeSync, ftruncateSync, fstatSync, openSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, ftruncateSync, fstatSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs'
 
 /**
  * Every write of the runtime's own records — inbox messages, task files, transcripts — goes
@@ -109,4 +109,22 @@ function removeQuietly(path: string): void {
   } catch {
     // already gone, or never created
   }
+}
+
+/**
+ * Ends a torn last line of an append-only line file: when the file open on `fd` (opened for reading
+ * too, e.g. `a+`) is not empty and does not end with "\n" — a process was killed mid-record — a
+ * "\n" is appended, so the torn fragment stays a line of its own, which readers skip, and the next
+ * record starts on a fresh line instead of being fused into it (and lost with it).
+ * @returns true when a newline was added.
+ * @throws NodeJS.ErrnoException when the file cannot be read or the newline written.
+ */
+export function endTornLineSync(fd: number, path: string): boolean {
+  const size = fstatSync(fd).size
+  if (size === 0) return false
+  const last = Buffer.alloc(1)
+  readSync(fd, last, 0, 1, size - 1)
+  if (last[0] === 0x0a) return false
+  appendRecordSync(fd, '\n', path)
+  return true
 }

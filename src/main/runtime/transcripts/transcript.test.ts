@@ -43,6 +43,24 @@ describe('transcripts', () => {
     expect(warnings).toEqual([`${path}:2: torn last line (the process stopped mid-write) skipped`])
   })
 
+  it('a writer opened on a transcript with a torn last line ends that line first: the next line is never swallowed', () => {
+    const path = join(dir, 'torn.jsonl')
+    const w = new TranscriptWriter(path, 'team-lead')
+    const first = w.append('user', user('one'))
+    w.close()
+    appendFileSync(path, '{"schemaVersion":1,"uuid":"x","parentUu')
+    const again = new TranscriptWriter(path, 'team-lead', first.uuid)
+    again.append('user', user('Survey again'))
+    again.close()
+    const { entries, warnings } = readTranscript(path)
+    expect(entries.map((e) => (e.message as { content: Array<{ text: string }> }).content[0]!.text)).toEqual(['one', 'Survey again'])
+    expect(warnings).toEqual([`${path}:2: unreadable line skipped`])
+    // a whole file is left as it is
+    const whole = readFileSync(path, 'utf8')
+    new TranscriptWriter(path, 'team-lead').close()
+    expect(readFileSync(path, 'utf8')).toBe(whole)
+  })
+
   it('resumes from the last compact boundary and closes dangling tool calls', () => {
     const path = join(dir, 'c.jsonl')
     const w = new TranscriptWriter(path, 'team-lead')

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { closeSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { appendRecordSync } from '../storage/diskWrites'
+import { appendRecordSync, endTornLineSync } from '../storage/diskWrites'
 import { TRANSCRIPT_SCHEMA_VERSION, type TranscriptEntry } from './schema'
 
 /** A transcript line could not be written (disk full, device error); the file is as it was before the call. */
@@ -13,7 +13,8 @@ export class TranscriptWriteError extends Error {
  * Appends one agent's transcript as JSONL (SPEC §6.10): append-only, never rewritten. Each line
  * goes to the kernel in a single `write(2)` on an `O_APPEND` descriptor as soon as it is
  * recorded, so a process killed at any instant leaves every earlier line intact and at most the
- * line being written torn (the reader skips a torn last line). A write the device refuses (a full
+ * line being written torn (the reader skips a torn last line; opening the file again ends that line
+ * first, so it never swallows the next one). A write the device refuses (a full
  * disk) is undone — the file cut back to its last whole line — and throws {@link TranscriptWriteError}.
  */
 export class TranscriptWriter {
@@ -31,7 +32,15 @@ export class TranscriptWriter {
     parentUuid: string | null = null
   ) {
     mkdirSync(dirname(path), { recursive: true })
-    this.fd = openSync(path, 'a')
+    this.fd = openSync(path, 'a+')
+    try {
+      // a line a killed process left torn must not swallow the first line written now
+      endTornLineSync(this.fd, path)
+    } catch (error) {
+      closeSync(this.fd)
+      this.fd = undefined
+      throw new TranscriptWriteError(`Cannot record to the transcript ${path}: ${(error as Error).message}.`, { cause: error })
+    }
     this.lastUuid = parentUuid
   }
 
