@@ -1,9 +1,10 @@
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { simulateWriteFaults } from '../../storage/diskWrites'
-import { journalFile, PaneJournal, readPaneJournal, tailFromLineStart } from './paneJournal'
+import { PANE_RESTORE_MAX_CHARS } from '../panes'
+import { journalFile, PANE_JOURNAL_STOP_BYTES, PaneJournal, readPaneJournal, tailFromLineStart } from './paneJournal'
 
 describe('PaneJournal', () => {
   let dir: string
@@ -54,6 +55,74 @@ describe('PaneJournal', () => {
     expect(journal.hasPending).toBe(true)
     journal.flush()
     expect(readPaneJournal(dir)).toEqual({ lead: 'kept\r\nduring the fault\r\n' })
+  })
+
+  it('a file a killed process left with a torn last line: the next record starts on its own line and is read', () => {
+    const file = journalFile(dir, 'lead')
+    const first = new PaneJournal(dir)
+    first.append('lead', 'before\r\n')
+    first.flush()
+    appendFileSync(file, '{"a":"lead","d":"TORN')
+    const next = new PaneJournal(dir)
+    next.append('lead', 'after the restart\r\n')
+    next.flush()
+    expect(readPaneJournal(dir)).toEqual({ lead: 'before\r\nafter the restart\r\n' })
+  })
+
+  it('a file that cannot be compacted is reported once and stops growing; a failing pane keeps only its tail in memory', () => {
+    const journal = new PaneJournal(dir)
+    const chunk = `${'x'.repeat(1000)}\r\n`.repeat(512) // ~0.5 MB a flush
+    const end = simulateWriteFaults({ matches: (path) => path.endsWith('.tmp') })
+    const errors: string[] = []
+    try {
+      for (let i = 0; i < 40; i++) {
+        journal.append('lead', chunk)
+        try {
+          journal.flush()
+        } catch (error) {
+          errors.push((error as Error).message)
+        }
+      }
+    } finally {
+      end()
+    }
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatch(/lead \(compacting; its saved output now stops at 8 MiB\): ENOSPC/)
+    expect(statSync(journalFile(dir, 'lead')).size).toBeLessThanOrEqual(PANE_JOURNAL_STOP_BYTES + chunk.length + 100)
+
+    // appends failing: reported once, and the queue keeps about the last MiB, not everything
+    const other = new PaneJournal(join(dir, 'other'))
+    const stop = simulateWriteFaults({ matches: (path) => path.endsWith('.jsonl') })
+    const failures: string[] = []
+    try {
+      for (let i = 0; i < 10; i++) {
+        other.append('lead', chunk)
+        try {
+          other.flush()
+        } catch (error) {
+          failures.push((error as Error).message)
+        }
+      }
+    } finally {
+      stop()
+    }
+    expect(failures).toHaveLength(1)
+    other.flush()
+    const kept = readPaneJournal(join(dir, 'other')).lead!
+    expect(kept.length).toBeLessThanOrEqual(PANE_RESTORE_MAX_CHARS)
+    expect(kept.length).toBeGreaterThan(PANE_RESTORE_MAX_CHARS / 2)
+  })
+
+  it('a very long line across the cut keeps the last MiB of it instead of only what follows it, and never splits an escape sequence', () => {
+    const huge = `BEGIN\r\n${'x'.repeat(3_000_000)}\r\nEND-OF-HUGE\r\n`
+    const tail = tailFromLineStart(huge, 1000)
+    expect(tail.length).toBeLessThanOrEqual(1000)
+    expect(tail.endsWith('END-OF-HUGE\r\n')).toBe(true)
+    expect(tail.length).toBeGreaterThan(900)
+    // a cut falling inside "\x1b[38;5;196m" moves past it
+    const coloured = 'y'.repeat(5000) + '\x1b[38;5;196m' + 'z'.repeat(990)
+    const cut = tailFromLineStart(coloured, 1000)
+    expect(cut).toBe('\x1b[0m' + 'z'.repeat(990))
   })
 
   it('cuts a tail at a line start and resets the colours there', () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { writeFileAtomicSync } from '../../locks/atomicWrite'
-import { appendRecordSync } from '../../storage/diskWrites'
+import { appendRecordSync, endTornLineSync } from '../../storage/diskWrites'
 import { PANE_RESTORE_MAX_CHARS } from '../panes'
 
 /** The journal's folder, beside the session's transcript: `<session dir>/panes/`. */
@@ -14,6 +14,8 @@ export const PANE_JOURNAL_DIR = 'panes'
  * longer on disk, so what is kept still holds about the {@link PANE_RESTORE_MAX_CHARS} a restart uses.
  */
 export const PANE_JOURNAL_COMPACT_BYTES = 4 * PANE_RESTORE_MAX_CHARS
+/** A pane's file that cannot be compacted (its folder turned read-only) is not appended to past this size. */
+export const PANE_JOURNAL_STOP_BYTES = 2 * PANE_JOURNAL_COMPACT_BYTES
 /** Bytes a compaction keeps of a pane's journal file (whole records, so a little more). */
 export const PANE_JOURNAL_KEEP_BYTES = 2 * PANE_RESTORE_MAX_CHARS
 /**
@@ -47,18 +49,35 @@ interface JournalRecord {
  */
 export class PaneJournal {
   private readonly pending = new Map<string, string[]>()
+  /** Characters queued per pane: past {@link PANE_RESTORE_MAX_CHARS} (writes failing) only the tail is kept. */
+  private readonly pendingChars = new Map<string, number>()
   /** Bytes in each pane's file as this process knows them (read once, then counted). */
   private readonly sizes = new Map<string, number>()
+  /** Panes whose file could not be compacted: not tried again; their file stops growing at {@link PANE_JOURNAL_STOP_BYTES}. */
+  private readonly uncompactable = new Set<string>()
+  /** Panes whose write failure was reported and has not cleared since: reported once, not every flush. */
+  private readonly failing = new Set<string>()
 
   /** @param dir the journal folder (`<session dir>/panes`), created at the first flush. */
   constructor(readonly dir: string) {}
 
-  /** Queues output of `agentId`'s pane for the next {@link flush}. */
+  /**
+   * Queues output of `agentId`'s pane for the next {@link flush}. While writes fail, a pane's queue
+   * keeps only its last {@link PANE_RESTORE_MAX_CHARS} characters (all a restart would use).
+   */
   append(agentId: string, data: string): void {
     if (data === '') return
     const queue = this.pending.get(agentId)
     if (queue) queue.push(data)
     else this.pending.set(agentId, [data])
+    const chars = (this.pendingChars.get(agentId) ?? 0) + data.length
+    if (chars <= 2 * PANE_RESTORE_MAX_CHARS) {
+      this.pendingChars.set(agentId, chars)
+      return
+    }
+    const tail = tailFromLineStart(this.pending.get(agentId)!.join(''), PANE_RESTORE_MAX_CHARS)
+    this.pending.set(agentId, [tail])
+    this.pendingChars.set(agentId, tail.length)
   }
 
   /** True when output waits for {@link flush}. */
@@ -68,8 +87,11 @@ export class PaneJournal {
 
   /**
    * Writes every pane's queued output, one record per pane, and compacts files grown past the limit.
-   * A pane whose write fails keeps its output queued for the next flush.
-   * @throws Error naming the panes whose output could not be written and why (the others were).
+   * A pane whose write fails keeps its output queued for the next flush; a pane whose file cannot be
+   * compacted is not compacted again, and its output stops being kept once the file reaches
+   * {@link PANE_JOURNAL_STOP_BYTES}.
+   * @throws Error naming the panes whose output could not be written or compacted and why (the
+   *   others were): each failure once, until that pane's writes succeed again.
    */
   flush(): void {
     if (this.pending.size === 0) return
@@ -78,30 +100,45 @@ export class PaneJournal {
     let compactions = 0
     for (const [agentId, queue] of [...this.pending]) {
       const file = journalFile(this.dir, agentId)
+      if (this.uncompactable.has(agentId) && (this.sizes.get(agentId) ?? 0) >= PANE_JOURNAL_STOP_BYTES) {
+        this.drop(agentId)
+        continue
+      }
       const line = `${JSON.stringify({ a: agentId, d: queue.join('') } satisfies JournalRecord)}\n`
       try {
-        const fd = openSync(file, 'a')
+        const fd = openSync(file, 'a+')
         try {
+          // the first write of this process to a file a killed one left with a torn last line ends that line first
+          if (!this.sizes.has(agentId)) endTornLineSync(fd, file)
           appendRecordSync(fd, line, file)
         } finally {
           closeSync(fd)
         }
       } catch (error) {
-        failures.push(`${agentId}: ${(error as Error).message}`)
+        if (!this.failing.has(agentId)) failures.push(`${agentId}: ${(error as Error).message} (its output is kept in memory, the last ${PANE_RESTORE_MAX_CHARS >> 20} MiB of it, until a write succeeds)`)
+        this.failing.add(agentId)
         continue
       }
-      this.pending.delete(agentId)
-      const size = (this.sizes.get(agentId) ?? sizeBefore(file, line)) + Buffer.byteLength(line)
+      this.failing.delete(agentId)
+      this.drop(agentId)
+      const known = this.sizes.get(agentId)
+      const size = known === undefined ? fileSize(file) : known + Buffer.byteLength(line)
       this.sizes.set(agentId, size)
-      if (size > PANE_JOURNAL_COMPACT_BYTES && compactions++ < COMPACTIONS_PER_FLUSH) {
+      if (size > PANE_JOURNAL_COMPACT_BYTES && !this.uncompactable.has(agentId) && compactions++ < COMPACTIONS_PER_FLUSH) {
         try {
           this.compact(agentId, file)
         } catch (error) {
-          failures.push(`${agentId} (compacting): ${(error as Error).message}`)
+          this.uncompactable.add(agentId)
+          failures.push(`${agentId} (compacting; its saved output now stops at ${PANE_JOURNAL_STOP_BYTES >> 20} MiB): ${(error as Error).message}`)
         }
       }
     }
     if (failures.length > 0) throw new Error(`Could not write the pane journal in ${this.dir}: ${failures.join('; ')}`)
+  }
+
+  private drop(agentId: string): void {
+    this.pending.delete(agentId)
+    this.pendingChars.delete(agentId)
   }
 
   /**
@@ -176,18 +213,38 @@ function readJournalFile(file: string): Map<string, string> {
   return owner === undefined ? new Map() : new Map([[owner, tailFromLineStart(parts.join(''), PANE_RESTORE_MAX_CHARS)]])
 }
 
-/** The last `maxChars` characters of `text`, from the first line start within them; a cut tail starts with a colour reset. */
+/**
+ * The last `maxChars` characters of `text` at most: from the first line start after the cut when
+ * one comes within the first half of them; otherwise (one very long line spans the cut, or
+ * `\r`-only progress output) from the cut itself, moved past an escape sequence or surrogate pair
+ * it would split. A cut tail starts with a colour reset.
+ */
 export function tailFromLineStart(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text
-  const from = text.length - (maxChars - CUT_PREFIX.length)
+  const budget = maxChars - CUT_PREFIX.length
+  const from = text.length - budget
   const newline = text.indexOf('\n', from)
-  return CUT_PREFIX + (newline === -1 ? text.slice(from) : text.slice(newline + 1))
+  if (newline !== -1 && newline - from < budget / 2) return CUT_PREFIX + text.slice(newline + 1)
+  return CUT_PREFIX + text.slice(safeCut(text, from))
 }
 
-/** Size of `file` before `line` was appended to it, read once. */
-function sizeBefore(file: string, line: string): number {
+/** `at`, or just past the escape sequence (CSI, up to 64 characters long) or surrogate pair it falls inside. */
+function safeCut(text: string, at: number): number {
+  const esc = text.lastIndexOf('\x1b', at - 1)
+  if (esc !== -1 && at - esc <= 64 && text[esc + 1] === '[') {
+    for (let i = esc + 2; i < text.length && i - esc <= 64; i++) {
+      const code = text.charCodeAt(i)
+      if (code >= 0x40 && code <= 0x7e) return i + 1 > at ? i + 1 : at
+    }
+  }
+  const code = text.charCodeAt(at)
+  return code >= 0xdc00 && code <= 0xdfff ? at + 1 : at
+}
+
+/** Size of `file` in bytes, read once per pane and process (then counted); 0 when it cannot be read. */
+function fileSize(file: string): number {
   try {
-    return statSync(file).size - Buffer.byteLength(line)
+    return statSync(file).size
   } catch {
     return 0
   }
