@@ -2,6 +2,7 @@ import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../shared/events'
+import { agentTranscriptPath } from '../runtime/transcripts/paths'
 import { resourcesDir } from '../runtime/workspace/resources'
 import { ofType, runCli, useTempWorkspace } from './testing'
 
@@ -24,16 +25,24 @@ describe('swarmdesk run with an agent team (resources/demo/team.yaml)', () => {
     ])
     // every task completed by a teammate (a process teammate's calls reach the stream from its transcript), the review after the changelog it waits for
     const results = new Map(ofType(run.events, 'tool_result').map((e) => [e.toolUseId, e]))
-    const completedAt = new Map<string, number>()
+    const completions = new Map<string, { agentId: string; toolUseId: string }>()
     for (const call of ofType(run.events, 'tool_call')) {
       const input = call.input as { taskId?: string; status?: string }
       if (call.name !== 'TaskUpdate' || input.status !== 'completed' || !call.agentId.endsWith('@docs')) continue
-      const result = results.get(call.toolUseId)
-      expect(result?.isError).toBe(false)
-      completedAt.set(input.taskId!, result!.seq)
+      expect(results.get(call.toolUseId)?.isError).toBe(false)
+      completions.set(input.taskId!, { agentId: call.agentId, toolUseId: call.toolUseId })
     }
-    expect([...completedAt.keys()].sort()).toEqual(['1', '2', '3', '4', '5'])
-    expect(completedAt.get('5')!).toBeGreaterThan(completedAt.get('4')!)
+    expect([...completions.keys()].sort()).toEqual(['1', '2', '3', '4', '5'])
+    // when each completion was recorded, from the teammate's own transcript: a process teammate's
+    // events reach the stream later, from the tail of that file, so stream order says nothing here
+    const sessionId = (run.events.at(-1) as EventOf<'run_finished'>).sessionId!
+    const completedAt = (task: string): number => {
+      const { agentId, toolUseId } = completions.get(task)!
+      const lines = readFileSync(agentTranscriptPath(home, work, sessionId, agentId), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { timestamp: string; message?: { content?: unknown } })
+      const line = lines.find((l) => Array.isArray(l.message?.content) && (l.message.content as Array<{ type: string; tool_use_id?: string }>).some((b) => b.type === 'tool_result' && b.tool_use_id === toolUseId))
+      return Date.parse(line!.timestamp)
+    }
+    expect(completedAt('5')).toBeGreaterThanOrEqual(completedAt('4'))
     for (const page of ['README.md', 'wordfreq.md', 'format.md', 'testing.md', 'CHANGELOG.md']) expect(existsSync(join(work, 'docs', page))).toBe(true)
     // the leader (default mode) asks before handing alice and bob acceptEdits; carol (default mode)
     // asks before each write, through the leader's queue; the workers (acceptEdits) never ask
@@ -78,7 +87,6 @@ describe('swarmdesk run with an agent team (resources/demo/team.yaml)', () => {
     expect(existsSync(join(home, 'tasks', 'docs'))).toBe(false)
     expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
     // the teammates' transcripts sit beside the leader's
-    const sessionId = (run.events.at(-1) as EventOf<'run_finished'>).sessionId!
     const projects = readdirSync(join(home, 'projects'))
     const files = readdirSync(join(home, 'projects', projects[0]!, sessionId), { recursive: true }).map(String)
     expect(files.filter((f) => /(alice|bob|carol)@docs/.test(f)).length).toBeGreaterThanOrEqual(3)
