@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { mkdirSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { RunUsageError } from '../session/setup'
@@ -47,7 +48,8 @@ export function ensureWritableDataDirectory(home: string, cwd?: string, also: re
 }
 
 function probe(dir: string): void {
-  const file = join(dir, `.write-check-${process.pid}`)
+  // unique per call: teammates in worker threads of one process check the same folders at once
+  const file = join(dir, `.write-check-${randomUUID()}`)
   try {
     mkdirSync(dir, { recursive: true })
     writeNewFileSync(file, 'swarmdesk\n', 'w')
