@@ -20,9 +20,10 @@ export interface CliRun {
 
 /**
  * Runs `bin/swarmdesk ...args` as a user would (no TTY: stdin is closed), with `env` over the
- * process environment (pass SWARMDESK_HOME to isolate it). Resolves when it exits.
+ * process environment (pass SWARMDESK_HOME to isolate it); `uid` as in {@link startCli}.
+ * Resolves when it exits.
  */
-export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<CliRun> {
+export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string; uid?: number } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = startCli(args, options)
     let stdout = ''
@@ -35,11 +36,17 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
   })
 }
 
-/** Starts the CLI without waiting (for kill tests). stdio is piped. */
-export function startCli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): ChildProcess {
+/**
+ * Starts the CLI without waiting (for kill tests). stdio is piped. With `uid`, it runs as that
+ * user (and the group of the same number, no supplementary groups) through `setpriv`, which the
+ * caller checks is present: tests run as root, whom permission bits never stop.
+ */
+export function startCli(args: string[], options: { env?: Record<string, string>; cwd?: string; uid?: number } = {}): ChildProcess {
   const env = { ...process.env, NO_COLOR: '1', ...options.env }
   delete (env as Record<string, string | undefined>).FORCE_COLOR
-  return spawn(process.execPath, [SWARMDESK_BIN, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
+  const command = [process.execPath, SWARMDESK_BIN, ...args]
+  const [file, ...argv] = options.uid === undefined ? command : ['setpriv', `--reuid=${options.uid}`, `--regid=${options.uid}`, '--clear-groups', ...command]
+  return spawn(file!, argv, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
 }
 
 /** Parses JSON lines into events, validating each against the shared schema. */

@@ -14,6 +14,7 @@ import { envWithSettings, teammateModelSetting } from './roleSettings'
 import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, RunUsageError, teammateModelEnv, teammateSettings, teammateSettingsEnv, type ModelConnection } from './setup'
 import { createTeammateBackends } from '../teammates/backends'
 import type { TeammateExecutorRegistry } from '../teammates/executor'
+import { ensureWritableDataDirectory } from '../storage/dataDirectory'
 
 export { RunUsageError } from './setup'
 
@@ -59,11 +60,14 @@ export interface HeadlessRunResult {
  * connects the model (the scripted server for `scenario`), opens or resumes the session, runs
  * the leader, then cleans up every process it started. Emits `run_finished` last.
  * @throws RunUsageError for bad input (a missing directory, no API key, an unloadable settings
- *   file, an unknown session to resume) — before anything runs.
+ *   file, an unknown session to resume, a data directory it cannot write: DataDirectoryError) —
+ *   before anything runs.
  */
 export async function runHeadless(options: HeadlessRunOptions): Promise<HeadlessRunResult> {
   const started = Date.now()
   const cwd = canonicalWorkspace(options.cwd)
+  // a read-only or full data directory is bad input, reported before anything runs
+  ensureWritableDataDirectory(options.home, cwd)
   const settings = await loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], options.trustProject ?? false)
   // the models per role and auto-background delay of the settings, where the environment sets none
   const env = envWithSettings(options.env ?? process.env, settings)

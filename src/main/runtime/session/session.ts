@@ -109,6 +109,7 @@ export class Session {
   private current: AbortController | undefined
   private mode: PermissionMode
   private closed = false
+  /** Placeholder results of the tool calls a dead process left unanswered (from {@link open}); they lead the next turn's first user message ({@link openTurn}). */
   private pendingRepair: ContentBlockParam[] | undefined
   /** Set by {@link resumeTurn}: the next prompt runs on the history alone. */
   private resuming = false
@@ -235,7 +236,7 @@ export class Session {
       const session = new Session(opened, options.resumeSessionId, system, messages, entries[entries.length - 1]?.uuid ?? null)
       for (const w of warnings) session.emit({ type: 'notice', level: 'warning', message: w })
       if (repair) {
-        // The interrupted calls' placeholder results go out with the next prompt, in one user message.
+        // The interrupted calls' placeholder results lead the next turn's first user message, whatever starts the turn (openTurn).
         session.messages.pop()
         session.pendingRepair = repair.content as ContentBlockParam[]
       }
@@ -303,13 +304,7 @@ export class Session {
     const resuming = this.resuming
     this.resuming = false
     if (text === undefined && this.pending.length === 0 && !resuming) throw new Error('Nothing to work on: no prompt and no queued notification.')
-    if (text !== undefined) {
-      const userMessage: MessageParam = { role: 'user', content: [...(this.pendingRepair ?? []), { type: 'text', text }] }
-      // Recorded first: a transcript that cannot be written (a full disk) refuses the prompt with nothing changed.
-      this.transcript.append('user', userMessage)
-      this.pendingRepair = undefined
-      this.messages.push(userMessage)
-    }
+    this.openTurn(text)
     const controller = new AbortController()
     this.current = controller
     this.emit({ type: 'agent_state', state: 'running' })
@@ -389,16 +384,32 @@ export class Session {
   async resumeTurn(): Promise<QueryEnd> {
     if (this.closed) throw new Error('This session is closed; open a new one or resume it.')
     if (this.current) throw new Error('The leader is already working on a prompt; wait for it or stop it first.')
-    if (this.pendingRepair) {
-      const repair: MessageParam = { role: 'user', content: this.pendingRepair }
-      this.pendingRepair = undefined
-      this.messages.push(repair)
-      this.transcript.append('user', repair)
-    } else if (this.messages.at(-1)?.role !== 'user') {
-      return this.prompt(RESUME_PROMPT)
-    }
+    if (!this.pendingRepair && this.messages.at(-1)?.role !== 'user') return this.prompt(RESUME_PROMPT)
     this.resuming = true
     return this.prompt(undefined)
+  }
+
+  /**
+   * Adds the user message a turn starts with, before its first model request. After a restart
+   * that left tool calls unanswered (see {@link open}), their placeholder results lead it — on
+   * every path: a person's prompt, a wake by a queued notification or teammate message, and
+   * {@link resumeTurn} — because the Messages API rejects a `tool_use` whose next message has no
+   * matching `tool_result`. A wake's queued texts join that message (tool results first, as the
+   * API requires), so the repair is one user message recorded once. Without a repair, only a
+   * prompt's text adds a message; queued texts are left to the loop.
+   * @throws TranscriptWriteError when the message cannot be recorded; nothing has changed then
+   *   (the repair and the queued texts stay pending).
+   */
+  private openTurn(text: string | undefined): void {
+    const repair = this.pendingRepair ?? []
+    const texts = text !== undefined ? [text] : repair.length > 0 ? [...this.pending] : []
+    if (repair.length === 0 && texts.length === 0) return
+    const message: MessageParam = { role: 'user', content: [...repair, ...texts.map((t) => ({ type: 'text' as const, text: t }))] }
+    // Recorded first: a transcript that cannot be written (a full disk) refuses the turn with nothing changed.
+    this.transcript.append('user', message)
+    this.pendingRepair = undefined
+    if (text === undefined) this.pending.splice(0, texts.length)
+    this.messages.push(message)
   }
 
   /** True while the leader works on a prompt. */
@@ -432,7 +443,9 @@ export class Session {
       enqueue: (text) => this.enqueue(text),
       isAsync: false,
       isFork: false,
-      forkSource: () => ({ system: this.system, messages: this.messages })
+      // A fork taken after a restart, before the leader's next turn (a person's /fork), starts from
+      // the history as that turn will send it: the interrupted calls answered by their placeholders.
+      forkSource: () => ({ system: this.system, messages: this.pendingRepair ? [...this.messages, { role: 'user', content: this.pendingRepair }] : this.messages })
     }
   }
 

@@ -41,6 +41,8 @@ export interface TestSessionOptions {
   home?: string
   /** The production subagent wiring (the Agent tool and the definitions visible from `work`); on by default. */
   subagents?: boolean
+  /** A session of `work` to resume from its transcript under `home` (as a restart does); a new session when omitted. */
+  resumeSessionId?: string
 }
 
 /**
@@ -75,7 +77,8 @@ export async function openTestSession(options: TestSessionOptions): Promise<Test
     engine: new PermissionEngine(await loadPermissionSettings({ cwd: work, home })),
     pty,
     tools: [...CORE_TOOLS],
-    ...(wiring ? { subagents: wiring.subagents } : {})
+    ...(wiring ? { subagents: wiring.subagents } : {}),
+    ...(options.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {})
   })
   return {
     session,

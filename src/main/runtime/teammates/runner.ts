@@ -21,6 +21,7 @@ import { agentTranscriptPath } from '../transcripts/paths'
 import { TeammateAgent } from './agent'
 import { runIdleHook } from './idleHook'
 import { claimNextTask, waitForWork } from './idleWork'
+import { ensureWritableDataDirectory } from '../storage/dataDirectory'
 
 /** Options of {@link runTeammate}. */
 export interface TeammateRunOptions {
@@ -67,7 +68,7 @@ export class TeammateNotFoundError extends Error {
  * messages, oldest first; then the next task it may claim — each batch one user turn, each turn
  * followed by an `idle_notification` to the leader. On every exit path its
  * unfinished tasks go back to pending and it is marked inactive.
- * @throws TeamNotFoundError / TeammateNotFoundError before anything runs; any error of a turn
+ * @throws TeamNotFoundError / TeammateNotFoundError / DataDirectoryError (a data directory it cannot write) before anything runs; any error of a turn
  *   after cleaning up (a crash).
  */
 export async function runTeammate(options: TeammateRunOptions): Promise<TeammateExit> {
@@ -78,6 +79,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   const member = config.members.find((m) => m.name === name)
   if (!member) throw new TeammateNotFoundError(`'${name}' is not a member of team '${team}'. Members: ${config.members.map((m) => m.name).join(', ') || 'none'}.`)
   const cwd = canonicalWorkspace(options.cwd ?? member.cwd)
+  // a read-only or full data directory is bad input, reported before anything runs
+  ensureWritableDataDirectory(home, cwd, [teams.teamDir(team)])
   const bus = options.bus ?? new EventBus()
   const mailbox = createMailbox({ home })
   const sessionId = env.SWARMDESK_SESSION_ID || randomUUID()

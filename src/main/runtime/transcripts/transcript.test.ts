@@ -74,4 +74,44 @@ describe('transcripts', () => {
     expect(messages).toHaveLength(3)
     expect(repair).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true, content: INTERRUPTED_TOOL_RESULT }] })
   })
+
+  it('answers interrupted calls earlier in the history too: a user message recorded after them gets their placeholder results first', () => {
+    const path = join(dir, 'broken.jsonl')
+    const w = new TranscriptWriter(path, 'team-lead')
+    w.append('user', user('spawn the team'))
+    w.append('assistant', { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_a', name: 'Agent', input: {} }, { type: 'tool_use', id: 'toolu_b', name: 'Agent', input: {} }] })
+    // a wake recorded straight after the interrupted turn, without the calls' results
+    w.append('user', { role: 'user', content: [{ type: 'text', text: '<teammate-message>idle</teammate-message>' }, { type: 'tool_result', tool_use_id: 'toolu_b', content: 'ok' }] })
+    w.append('assistant', { role: 'assistant', content: [{ type: 'text', text: 'noted' }] })
+    w.close()
+    const entries = readTranscript(path).entries
+    const before = JSON.stringify(entries)
+    const { messages, repair } = messagesForResume(entries)
+    expect(repair).toBeUndefined()
+    expect(messages).toHaveLength(4)
+    expect(messages[2]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_b', content: 'ok' },
+        { type: 'tool_result', tool_use_id: 'toolu_a', is_error: true, content: INTERRUPTED_TOOL_RESULT },
+        { type: 'text', text: '<teammate-message>idle</teammate-message>' }
+      ]
+    })
+    expect(messages[3]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'noted' }] })
+    expect(JSON.stringify(entries)).toBe(before)
+  })
+
+  it('leaves a history whose calls are all answered exactly as recorded', () => {
+    const path = join(dir, 'whole.jsonl')
+    const w = new TranscriptWriter(path, 'team-lead')
+    const recorded = [
+      user('read it'),
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }, { type: 'text', text: 'more' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'done' }] }
+    ]
+    for (const m of recorded) w.append(m.role === 'user' ? 'user' : 'assistant', m)
+    w.close()
+    expect(messagesForResume(readTranscript(path).entries)).toEqual({ messages: recorded })
+  })
 })

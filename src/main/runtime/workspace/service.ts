@@ -41,6 +41,7 @@ import type { LoadedSettings } from '../permissions'
 import { envWithSettings, teammateModelSetting } from '../session/roleSettings'
 import { randomUUID } from 'node:crypto'
 import { planRestore, resumeMember, RESTORE_NOTICE_LEVEL, RESUME_TURN, RestoreController, RestoreError, RUN_TAG_VARIABLE, type RestoreHost, type SessionChoice } from './restore'
+import { ensureWritableDataDirectory } from '../storage/dataDirectory'
 
 /** A request the service refused: unknown channel, a payload that fails the contract, or a refusal (busy). `name` survives IPC. */
 export class IpcRequestError extends Error {
@@ -142,11 +143,14 @@ export class WorkspaceService {
   /**
    * Opens the workspace: settings, model (scripted for a scenario), PTY host and the leader
    * session (new, or resumed).
-   * @throws RunUsageError for bad input (missing directory, malformed settings, no API key, unknown session).
+   * @throws RunUsageError for bad input (missing directory, malformed settings, no API key, unknown session,
+   *   a data directory it cannot write: DataDirectoryError).
    */
   static async start(options: WorkspaceServiceOptions): Promise<WorkspaceService> {
     const startEnv = options.env ?? process.env
     const cwd = canonicalWorkspace(options.cwd)
+    // a read-only or full data directory is bad input, reported before anything runs
+    ensureWritableDataDirectory(options.home, cwd)
     const settings = await loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], options.trustProject ?? false)
     // the Settings view's models and auto-background delay, where the environment sets none
     const env = envWithSettings(startEnv, settings)

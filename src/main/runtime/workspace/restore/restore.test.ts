@@ -332,3 +332,53 @@ describe('Restore after a crash: a background subagent', () => {
     expect(after.state).toBe('exited')
   }, 90_000)
 })
+
+const WAITING_LEADER = `agents:
+  team-lead:
+    - when: "start the helper and wait"
+      tools:
+        - { name: Agent, input: { subagent_type: general-purpose, description: "long helper", prompt: "Run the long job, then report", run_in_background: true } }
+        - { name: Bash, input: { command: "trap '' HUP; echo leader-waits; sleep 600", timeout: 600000 } }
+    - when: "<task-notification>"
+      text: "The helper reported back."
+    - text: "Noted."
+  long-helper:
+    - when: "Run the long job"
+      tools: [{ name: Bash, input: { command: "trap '' HUP; echo helper-long-job-started; sleep 600", timeout: 600000 } }]
+    - text: "Helper finished after the restart."
+`
+
+describe('Restore after a crash: a leader cut short mid-tool, woken by a notification', () => {
+  it("answers the leader's interrupted calls in the request its wake sends, when only its subagent is resumed", async () => {
+    const file = scenario(WAITING_LEADER)
+    const { sessionId } = await crashServeWhen(file, 'start the helper and wait', (state, panes) => {
+      const helper = state.agents.find((a) => a.agentName === 'long-helper')
+      return helper?.state === 'running' && (panes[helper.agentId] ?? '').includes('helper-long-job-started') && (panes['team-lead'] ?? '').includes('leader-waits')
+    })
+    const second = await open(file)
+    const snap = await snapshot(second)
+    expect(snap.sessionId).toBe(sessionId)
+    expect(leaderOf(snap).state).toBe('interrupted')
+    const helper = snap.agents.find((a) => a.agentName === 'long-helper')!
+
+    // Resume on the helper only: its notification, not Resume, starts the leader's next turn
+    await second.handle('agent.resume', { agentId: helper.agentId })
+    for (const deadline = Date.now() + 20_000; !(await paneText(second, 'team-lead')).includes('The helper reported back.'); ) {
+      if (Date.now() > deadline) throw new Error(`the leader never read the helper's notification:\n${await paneText(second, 'team-lead')}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    const scripted = (second as unknown as { scriptedModelUrl: string }).scriptedModelUrl
+    const requests = (await (await fetch(`${scripted}/_scripted/requests`)).json()) as Array<{ agentName?: string; body: { messages: Array<{ role: string; content: Array<{ type: string; id?: string; tool_use_id?: string; text?: string }> }> } }>
+    const woken = requests.find((r) => r.agentName === 'team-lead')!.body.messages
+    const cut = woken.findIndex((m) => m.role === 'assistant' && m.content.some((b) => b.type === 'tool_use' && b.id && JSON.stringify(m).includes('leader-waits')))
+    const ids = woken[cut]!.content.filter((b) => b.type === 'tool_use').map((b) => b.id)
+    expect(ids).toHaveLength(2)
+    const answer = woken[cut + 1]!
+    expect(answer.role).toBe('user')
+    expect(answer.content.slice(0, ids.length).map((b) => b.type === 'tool_result' && b.tool_use_id)).toEqual(ids)
+    expect(JSON.stringify(answer)).toContain('<task-notification>')
+    // recorded once: the next restart reads a history with nothing left to repair
+    const transcript = readFileSync(join(home, 'projects', work.replace(/[^A-Za-z0-9]/g, '-'), sessionId, 'transcript.jsonl'), 'utf8')
+    expect(transcript.split('Interrupted: the session stopped before this tool call finished').length - 1).toBe(ids.length)
+  }, 90_000)
+})
