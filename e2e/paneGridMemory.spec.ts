@@ -215,3 +215,95 @@ test('at 16 panes in a 1280×800 window every header is one line: the name trunc
   await expectOneLineHeaders(page)
   await snap(page, testInfo, '03-sixteen-tiled-full-width')
 })
+
+/**
+ * Where the Main + stack layout's two columns and the top bar's last controls are, measured in the
+ * page: the leader's pane, the stack of tiles, and each control's box against the window.
+ */
+function narrowFacts(page: Page) {
+  return page.evaluate(() => {
+    const box = (el: Element | null) => {
+      if (!el) return undefined
+      const r = el.getBoundingClientRect()
+      return { left: r.left, right: r.right, width: r.width }
+    }
+    const bar = document.querySelector<HTMLElement>('header.topbar')!
+    const button = (label: string) => Array.from(bar.querySelectorAll('button')).find((b) => (b.getAttribute('aria-label') ?? b.textContent?.trim()) === label) ?? null
+    return {
+      viewport: document.documentElement.clientWidth,
+      leader: box(document.querySelector('.pane-grid > section.pane[data-agent-id="team-lead"]')),
+      stack: box(document.querySelector('.pane-grid > .pane-tiles')),
+      // the bar lays its items out on one line, cut at the window's edge
+      barOverflows: bar.scrollWidth > bar.clientWidth + 0.5,
+      controls: {
+        dashboardToggle: box(button('Hide the team dashboard')),
+        usage: box(bar.querySelector('[data-testid=topbar-usage]')),
+        stopAll: box(button('Stop all')),
+        settings: box(button('Settings')),
+        drawerToggle: box(button('Hide the side drawer'))
+      },
+      usageWhole: (() => {
+        const u = bar.querySelector<HTMLElement>('[data-testid=topbar-usage]')!
+        return u.scrollWidth <= u.clientWidth + 0.5
+      })()
+    }
+  })
+}
+
+/** {@link THREE_HELPERS} with a team first, so the top bar carries the team's chip too. */
+const TEAM_AND_HELPERS: ScenarioObject = {
+  ...THREE_HELPERS,
+  name: 'pane-narrow',
+  agents: {
+    ...THREE_HELPERS.agents,
+    'team-lead': [{ tools: [{ name: 'TeamCreate', input: { team_name: 'release-train', description: 'the release' } }] }, ...THREE_HELPERS.agents['team-lead']!]
+  }
+}
+
+test('Main + stack at 1280 and 900 px: both columns give way, the leader\'s never narrower than the stack; the top bar keeps usage, Stop all, ⚙ and the drawer toggle on screen', async ({ page, serve }, testInfo) => {
+  test.setTimeout(120_000)
+  const served = await serve(TEAM_AND_HELPERS, { permissionMode: 'bypassPermissions' })
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.goto(served.url)
+  const input = page.getByRole('textbox', { name: 'Message to the leader' })
+  await input.fill('Send the helpers.')
+  await input.press('Enter')
+  await expect(page.locator('.pane-tiles > section.pane')).toHaveCount(3, { timeout: 30_000 })
+  await expectPaneToContain(page, 'All three are on their way.')
+  await expect(page.getByTestId('topbar-team')).toContainText('release-train')
+  await page.getByRole('radio', { name: 'Main + stack' }).click()
+  await expect(page.getByTestId('pane-grid')).toHaveAttribute('data-layout', 'main-vertical')
+  // both side panels open: the narrowest the grid gets
+  await expect(page.getByRole('button', { name: 'Hide the team dashboard' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Hide the side drawer' })).toBeVisible()
+
+  const widths: Record<number, { leader: number; stack: number }> = {}
+  // the two sizes of the screenshots, and two between them (the top bar changes its layout below 1100 px)
+  for (const [width, height] of [
+    [1280, 800],
+    [1180, 760],
+    [1000, 720],
+    [900, 700]
+  ] as const) {
+    await page.setViewportSize({ width, height })
+    await expect.poll(async () => (await narrowFacts(page)).viewport).toBe(width)
+    const facts = await narrowFacts(page)
+    expect(facts.leader, `the leader's pane at ${width} px`).toBeDefined()
+    expect(facts.stack, `the stack at ${width} px`).toBeDefined()
+    widths[width] = { leader: facts.leader!.width, stack: facts.stack!.width }
+    expect(facts.leader!.width, `the leader's pane is at least as wide as the stack at ${width} px`).toBeGreaterThanOrEqual(facts.stack!.width - 0.5)
+    expect(facts.barOverflows, `the top bar fits at ${width} px`).toBe(false)
+    for (const [name, b] of Object.entries(facts.controls)) {
+      expect(b, `${name} at ${width} px`).toBeDefined()
+      expect(b!.width, `${name} has room at ${width} px`).toBeGreaterThan(0)
+      expect(b!.left, `${name} starts on screen at ${width} px`).toBeGreaterThanOrEqual(0)
+      expect(b!.right, `${name} ends on screen at ${width} px`).toBeLessThanOrEqual(width)
+    }
+    expect(facts.usageWhole, `the usage (tokens and cost) is whole at ${width} px`).toBe(true)
+    await expect(page.getByTestId('topbar-usage')).toContainText('$')
+    if (width === 1280 || width === 900) await snap(page, testInfo, `main-stack-${width}`)
+  }
+  // at 900 px the stack gave way too, not only the leader's pane
+  expect(widths[900]!.stack).toBeLessThan(widths[1280]!.stack)
+  expect(widths[900]!.leader, "the leader's pane keeps a readable width at 900 px").toBeGreaterThan(150)
+})

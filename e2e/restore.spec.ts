@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { expect, expectPaneToContain, paneText, snap, test, type ScenarioObject } from './fixtures'
+import { expect, expectPaneToContain, paneSize, paneText, snap, test, type ScenarioObject } from './fixtures'
 import { startServe, type ServedWorkspace } from './serve'
 import { PANE_JOURNAL_DIR, readPaneJournal } from '../src/main/runtime/workspace/restore/paneJournal'
 
@@ -40,6 +40,9 @@ const LONG_JOB: ScenarioObject = {
     ]
   }
 }
+
+/** The restored "interrupted" line, as a pane's text reads it (restore/startup.ts INTERRUPTED_PANE_LINE). */
+const NOTICE = 'interrupted — the workspace stopped while this agent worked. Resume continues it from its transcript.'
 
 const pane = (page: Page, agentId: string) => page.locator(`section.pane[data-agent-id="${agentId}"]`)
 const card = (page: Page, subject: string) => page.locator('li[data-testid="task-card"]', { hasText: subject })
@@ -180,8 +183,17 @@ test('after kill -9 of serve, the restarted workspace shows the leader interrupt
     mkdirSync(join(__dirname, '..', 'docs', 'screenshots'), { recursive: true })
     copyFileSync(shot, join(__dirname, '..', 'docs', 'screenshots', 'restore-interrupted.png'))
 
+    // a narrow, short pane: the restored output fills its screen, the notice on its last rows;
+    // the resumed output must start below the notice, not over its last row
+    await page.setViewportSize({ width: 900, height: 480 })
+    await expect.poll(async () => (await paneSize(page, 'team-lead'))?.cols ?? 999).toBeLessThan(80)
+    await page.reload()
+    await expectPaneToContain(page, NOTICE)
     await leader.getByTestId('resume').click()
     await expectPaneToContain(page, 'All done after the restart.')
+    const resumed = await paneText(page)
+    expect(resumed).toContain(NOTICE)
+    expect(resumed.indexOf('The long job was cut short')).toBeGreaterThan(resumed.indexOf(NOTICE))
     await expect(leader.getByTestId('pane-state')).toHaveAttribute('data-state', 'idle')
     await expect(leader.getByTestId('resume')).toHaveCount(0)
     expect(readFileSync(join(repo, 'report.txt'), 'utf8')).toBe('report finished after the restart\n')

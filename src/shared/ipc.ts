@@ -140,6 +140,11 @@ export const PaneScrollbackSchema = z.object({
   data: z.string(),
   /** Number of the last `pane.data` chunk included; apply only later chunks after writing `data`. */
   chunk: z.number().int().nonnegative(),
+  /**
+   * Size in cells of main's copy of the pane when `data` was serialized: the size the pane last
+   * reported (`pane.resize`), else 120 × 40. `data` ends with cursor moves counted at this size,
+   * so write it at this size, then fit the pane (PaneOwner.restore).
+   */
   cols: z.number().int().positive(),
   rows: z.number().int().positive()
 })

@@ -60,6 +60,9 @@ describe("WorkspaceService 'pane.resize'", () => {
     // the leader has no terminal of its own; an unknown id may be a pane whose agent starts later
     expect(await service.handle('pane.resize', { agentId: 'team-lead', cols: 100, rows: 30 })).toEqual({ ok: true })
     expect(await service.handle('pane.resize', { agentId: 'nobody@nowhere', cols: 100, rows: 30 })).toEqual({ ok: true })
+    // main's copy of each pane follows it: the scrollback is serialized at the page's size
+    expect(await service.handle('pane.scrollback', { agentId: 'team-lead' })).toMatchObject({ cols: 100, rows: 30 })
+    expect(await service.handle('pane.scrollback', { agentId: 'nobody@nowhere' })).toMatchObject({ cols: 100, rows: 30 })
   })
 
   it("starts a process teammate at its pane's size sent before it existed, and resizes it while it runs", async () => {
@@ -74,6 +77,7 @@ describe("WorkspaceService 'pane.resize'", () => {
     expect(terminalSizeOf(pid!)).toBe('27 91')
     expect(await service.handle('pane.resize', { agentId, cols: 150, rows: 44 })).toEqual({ ok: true })
     expect(terminalSizeOf(pid!)).toBe('44 150')
+    expect(await service.handle('pane.scrollback', { agentId })).toMatchObject({ cols: 150, rows: 44 })
     await service.handle('teammate.kill', { name: 'alice' })
     // gone: remembered, nothing left to resize
     expect(await service.handle('pane.resize', { agentId, cols: 60, rows: 20 })).toEqual({ ok: true })

@@ -85,7 +85,8 @@ export interface WorkspaceServiceOptions {
  */
 export class WorkspaceService {
   private readonly bus = new EventBus()
-  private readonly panes = new PaneTerminals()
+  /** Each pane's terminal starts at, and follows, the size its page reports (`pane.resize`). */
+  private readonly panes = new PaneTerminals({ sizeOf: (agentId) => this.paneSizes.get(agentId) })
   private readonly store = new DisposableStore()
   private readonly pushListeners = new Set<(channel: PushChannel, payload: unknown) => void>()
   private readonly agents = new Map<string, AgentView>()
@@ -263,13 +264,16 @@ export class WorkspaceService {
 
   /**
    * A pane's new size (`pane.resize`, already within the contract's bounds): remembered for the
-   * agent, and a running `process` teammate's terminal resized to it (its program gets SIGWINCH).
+   * agent, main's headless terminal of the pane resized to it (so `pane.scrollback` is serialized
+   * for the page's width), and a running `process` teammate's terminal resized to it (its program
+   * gets SIGWINCH).
    * Any other agent — the leader, a subagent, a worker teammate, one not started yet or unknown —
    * has no terminal of its own to resize; its size is only remembered, so a process teammate that
    * starts later under that id starts at it.
    */
   private resizePane(agentId: string, size: TerminalSize): void {
     this.paneSizes.remember(agentId, size)
+    this.panes.resize(agentId, size)
     // the process backend knows which teammates it runs; it answers false for every other id
     if (this.backends.has('process')) this.backends.get('process').resize?.(agentId, size.cols, size.rows)
   }

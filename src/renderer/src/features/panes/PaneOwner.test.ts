@@ -1,10 +1,14 @@
 // @vitest-environment happy-dom
+import { Terminal as HeadlessTerminal } from '@xterm/headless'
+import type { IBuffer } from '@xterm/xterm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { PaneTerminals } from '../../../../main/runtime/workspace/panes'
+import { INTERRUPTED_PANE_LINE } from '../../../../main/runtime/workspace/restore/startup'
 import type { PaneScrollback } from '../../../../shared/ipc'
 import type { TerminalSize } from '../../../../shared/terminalSize'
 import { MAX_HELD_OFFSCREEN, PaneOwner, SIZE_REPORT_DEBOUNCE_MS } from './PaneOwner'
 import { PaneRouter } from './paneRouter'
-import { createXtermTerminal, type PaneTerminal } from './terminal'
+import { bufferText, createXtermTerminal, type PaneTerminal } from './terminal'
 
 /** A terminal that records what the owner does to it. */
 class FakeTerminal implements PaneTerminal {
@@ -243,6 +247,84 @@ describe('PaneOwner', () => {
     expect(router.size).toBe(0)
     expect(router.text('team-lead')).toBe('')
     host.remove()
+  })
+})
+
+/**
+ * xterm's own engine (headless) behind a pane whose host measures `host` cells: what the page's
+ * xterm does with the bytes, without a layout engine to measure the element.
+ */
+function headlessPane(host: TerminalSize) {
+  const term = new HeadlessTerminal({ cols: 80, rows: 24, scrollback: 10_000, allowProposedApi: true })
+  const pane: PaneTerminal = {
+    write: (data, done) => term.write(data, done),
+    reset: () => term.reset(),
+    fit: () => {
+      term.resize(host.cols, host.rows)
+      return { ...host }
+    },
+    text: () => bufferText(term.buffer.active as unknown as IBuffer),
+    currentSize: () => ({ cols: term.cols, rows: term.rows }),
+    resize: ({ cols, rows }) => term.resize(cols, rows),
+    dispose: () => term.dispose()
+  }
+  /** The buffer's rows as they are on screen and in scrollback, trailing blanks dropped. */
+  const rows = () => {
+    const out: string[] = []
+    for (let i = 0; i < term.buffer.active.length; i++) out.push(term.buffer.active.getLine(i)!.translateToString(true))
+    while (out.length > 0 && out[out.length - 1] === '') out.pop()
+    return out
+  }
+  return { pane, term, rows }
+}
+
+describe('PaneOwner restoring a scrollback main serialized at another size', () => {
+  const notice = INTERRUPTED_PANE_LINE.replace(/\x1b\[[0-9;]*m/g, '').trim()
+  // a teammate interrupted by a restart: its saved output, refilled into main's pane at 120 × 40
+  const saved = `${Array.from({ length: 8 }, (_, i) => `carol line ${i}: reading the repository and planning the change`).join('\r\n')}\r\n${INTERRUPTED_PANE_LINE}`
+
+  it.each([
+    ['a narrow pane (37 × 12) restoring 120 × 40', { cols: 37, rows: 12 }],
+    ['a wide pane (160 × 50) restoring 120 × 40', { cols: 160, rows: 50 }]
+  ])('%s: the restored rows stay whole and the resumed output starts on a row of its own', async (_, host) => {
+    const main = new PaneTerminals()
+    main.restore('carol@team', saved)
+    const router = new PaneRouter()
+    router.setScrollbackFetcher((id) => main.scrollback(id))
+    const sizes: TerminalSize[] = []
+    router.setSizeSender((_, size) => sizes.push(size))
+    const xterm = headlessPane(host)
+    const owner = new PaneOwner(document.createElement('div'), 'carol@team', { source: router, createTerminal: () => xterm.pane, sizeReportDebounceMs: 0 })
+    await vi.waitFor(() => expect(owner.text()).toContain(notice))
+    router.dispatch({ agentId: 'carol@team', data: 'carol Done.\r\n', chunk: 2 })
+    await vi.waitFor(() => expect(owner.text()).toContain('carol Done.'))
+    const text = owner.text().split('\n')
+    expect(text.slice(-3)).toEqual(['', notice, 'carol Done.'])
+    expect(text.filter((l) => l.startsWith('carol line'))).toHaveLength(8)
+    expect(xterm.rows().at(-1)).toBe('carol Done.')
+    expect(xterm.rows().every((r) => r.length <= host.cols)).toBe(true)
+    // refitted to its host after the restore, and that size went to main
+    expect(xterm.pane.currentSize!()).toEqual(host)
+    await vi.waitFor(() => expect(sizes.at(-1)).toEqual(host))
+    owner.dispose()
+    main.dispose()
+  })
+
+  it('restores as before when main serialized it at the pane\'s own size', async () => {
+    const main = new PaneTerminals()
+    main.restore('carol@team', saved)
+    main.resize('carol@team', { cols: 37, rows: 12 })
+    const router = new PaneRouter()
+    router.setScrollbackFetcher((id) => main.scrollback(id))
+    const xterm = headlessPane({ cols: 37, rows: 12 })
+    const resize = vi.spyOn(xterm.pane, 'resize')
+    const owner = new PaneOwner(document.createElement('div'), 'carol@team', { source: router, createTerminal: () => xterm.pane })
+    await vi.waitFor(() => expect(owner.text()).toContain(notice))
+    router.dispatch({ agentId: 'carol@team', data: 'carol Done.\r\n', chunk: 2 })
+    await vi.waitFor(() => expect(owner.text().split('\n').slice(-2)).toEqual([notice, 'carol Done.']))
+    expect(resize).not.toHaveBeenCalled()
+    owner.dispose()
+    main.dispose()
   })
 })
 

@@ -1,3 +1,4 @@
+import type { PaneScrollback } from '../../../../shared/ipc'
 import { MAX_TERMINAL_COLS, MAX_TERMINAL_ROWS, type TerminalSize } from '../../../../shared/terminalSize'
 import { DisposableStore, toDisposable, type Disposable } from '../../lib/lifecycle'
 import type { PaneChunk, PaneSource } from './paneRouter'
@@ -214,7 +215,13 @@ export class PaneOwner implements Disposable, WebglHolder {
     if (size && this.visible) this.noteSize(size)
   }
 
-  /** Re-reads the scrollback and starts over; live chunks are held until it is written. */
+  /**
+   * Re-reads the scrollback and starts over; live chunks are held until it is written. Main
+   * serialized it at its copy's size (`cols` × `rows`), which may not be this pane's (the page has
+   * not reported its size yet, or another page on the workspace did last): it is written at that
+   * size and the pane then refitted, so xterm reflows it and live output continues on the row
+   * after it.
+   */
   restore(): void {
     if (this.isDisposed) return
     this.offscreen = []
@@ -226,7 +233,7 @@ export class PaneOwner implements Disposable, WebglHolder {
       (sb) => {
         if (gen !== this.generation || this.isDisposed) return
         this.terminal.reset()
-        if (sb.data) this.terminal.write(sb.data)
+        if (sb.data) this.writeScrollback(sb)
         this.lastChunk = sb.chunk
         this.goLive()
       },
@@ -247,6 +254,27 @@ export class PaneOwner implements Disposable, WebglHolder {
     this.generation++
     this.held = undefined
     this.disposables.dispose()
+  }
+
+  /**
+   * Writes a scrollback at the size main serialized it at: its closing cursor moves count rows
+   * and columns of that size, so written at another width they leave the cursor on a row of the
+   * restored text, and live output overwrites it. A terminal that cannot resize gets it as is.
+   */
+  private writeScrollback(sb: PaneScrollback): void {
+    const own = this.terminal.currentSize?.()
+    if (!this.terminal.resize || !own || (own.cols === sb.cols && own.rows === sb.rows)) {
+      this.terminal.write(sb.data)
+      return
+    }
+    this.terminal.resize({ cols: sb.cols, rows: sb.rows })
+    // xterm runs this once the scrollback is parsed, before it parses the live chunks written next
+    this.terminal.write(sb.data, () => {
+      if (this.isDisposed) return
+      const fitted = this.terminal.fit()
+      if (!fitted) this.terminal.resize?.(own)
+      else if (this.visible) this.noteSize(fitted)
+    })
   }
 
   private goLive(): void {

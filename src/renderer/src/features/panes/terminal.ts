@@ -24,6 +24,13 @@ export interface PaneTerminal {
   fit(): TerminalSize | undefined
   /** The buffer's text (see {@link bufferText}). */
   text(): string
+  /** The terminal's size in character cells now (whatever the host measures). */
+  currentSize?(): TerminalSize
+  /**
+   * Sets the size in character cells regardless of the host (xterm reflows wrapped lines and
+   * moves the cursor with them); the next `fit` measures the host again.
+   */
+  resize?(size: TerminalSize): void
   dispose(): void
   /**
    * Switches the renderer; returns the one in use after the call ('dom' when WebGL is unavailable
@@ -135,6 +142,8 @@ export const createXtermTerminal: PaneTerminalFactory = (host) => {
       }
     },
     text: () => bufferText(term.buffer.active),
+    currentSize: () => ({ cols: term.cols, rows: term.rows }),
+    resize: ({ cols, rows }) => term.resize(cols, rows),
     dispose: () => {
       dropWebgl()
       term.dispose()

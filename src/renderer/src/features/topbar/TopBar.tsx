@@ -55,7 +55,7 @@ export function TopBar({ panels }: { panels: SidePanelsControl }) {
       ) : null}
       {scripted ? (
         <span className="scripted-badge" title="Answers come from the scripted model server (SPEC §13); costs are priced as the named model">
-          scripted model
+          scripted<span className="scripted-badge-more"> model</span>
         </span>
       ) : null}
       <span className="topbar-usage mono" data-testid="topbar-usage" title={`all agents: ${formatTokens(total.inputTokens)} in, ${formatTokens(total.outputTokens)} out, cache ${formatTokens(total.cacheReadInputTokens)} read / ${formatTokens(total.cacheCreationInputTokens)} written${scripted ? `; priced as ${model}` : ''}`}>
