@@ -6,7 +6,7 @@
  * - `POST /v1/messages` (`?beta=true` too), streaming or not. Key by `x-api-key` or
  *   `Authorization: Bearer`. Errors have the API's shape `{type:"error", error:{type, message}}`
  *   and a `request-id` header: 401 `authentication_error` (no key / key not the scenario's
- *   `apiKey`), 400 `invalid_request_error` (body; more than 4 breakpoints), 404 `not_found_error`
+ *   `apiKey`), 400 `invalid_request_error` (body; more than 4 breakpoints; a `tool_use` without its `tool_result` in the next message), 404 `not_found_error`
  *   (`model: X`), 400 `scenario_error` (`(no script) …` / `(scenario exhausted) …`, not retried),
  *   429 `rate_limit_error` with `retry-after: 0` (or without it) and 529 `overloaded_error`
  *   (scripted faults; the others — a cut, a stall, a malformed event — break the stream itself,

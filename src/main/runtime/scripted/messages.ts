@@ -48,6 +48,8 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
   if (models ? !models.includes(request.model) : !request.model.startsWith('claude-')) {
     return sendError(res, requestId, 404, 'not_found_error', `model: ${request.model}`)
   }
+  const unanswered = unansweredToolUse(request)
+  if (unanswered) return sendError(res, requestId, 400, 'invalid_request_error', unanswered)
   const blocks = promptBlocks(request)
   if (blocks.filter((block) => block.breakpoint).length > MAX_BREAKPOINTS) {
     return sendError(res, requestId, 400, 'invalid_request_error', `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided.`)
@@ -133,4 +135,27 @@ function answer(
   if (selection.fault === 'malformed_sse') return writeMalformedEvent(res, message)
   writeStreamedMessage(res, message)
   res.end()
+}
+
+/**
+ * The Messages API's rule that every `tool_use` block of an assistant message has its
+ * `tool_result` in the next message (which the real API enforces with a 400, so the scripted
+ * model does too: a client that resumes or repairs a history wrongly fails here as it would there).
+ * @returns the API's error message for the first offending message, or undefined when none.
+ */
+export function unansweredToolUse(request: MessagesRequest): string | undefined {
+  const { messages } = request
+  for (let i = 0; i < messages.length - 1; i++) {
+    const message = messages[i]!
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue
+    const ids = message.content.flatMap((b) => (b.type === 'tool_use' && typeof b.id === 'string' ? [b.id] : []))
+    if (ids.length === 0) continue
+    const next = messages[i + 1]!
+    const answered = new Set(typeof next.content === 'string' ? [] : next.content.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])))
+    const missing = ids.filter((id) => !answered.has(id))
+    if (missing.length > 0) {
+      return `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`
+    }
+  }
+  return undefined
 }

@@ -123,6 +123,27 @@ describe('scripted server through the real SDK', () => {
     await expect(client.messages.create(bad, lead)).rejects.toMatchObject({ status: 400, type: 'invalid_request_error', message: expect.stringContaining('max_tokens') })
   })
 
+  it('refuses a tool_use without its tool_result in the next message, as the API does', async () => {
+    const { client } = await start()
+    const call = (id: string) => ({ type: 'tool_use' as const, id, name: 'Read', input: { file_path: '/x' } })
+    const result = (id: string) => ({ type: 'tool_result' as const, tool_use_id: id, content: 'ok' })
+    const history = (answer: Anthropic.MessageParam['content']) => ({
+      ...ask,
+      messages: [
+        { role: 'user' as const, content: 'read two files' },
+        { role: 'assistant' as const, content: [call('toolu_1'), call('toolu_2')] },
+        { role: 'user' as const, content: answer }
+      ]
+    })
+    await expect(client.messages.create(history([result('toolu_1'), { type: 'text', text: 'a teammate wrote' }]), lead)).rejects.toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+      message: expect.stringContaining('messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_2')
+    })
+    await expect(client.messages.create(history('only text'), lead)).rejects.toMatchObject({ status: 400, message: expect.stringContaining('toolu_1, toolu_2') })
+    await expect(client.messages.create(history([result('toolu_1'), result('toolu_2')]), lead)).resolves.toMatchObject({ type: 'message' })
+  })
+
   it('refuses a body that is not JSON, and more than 4 cache breakpoints, as the API does', async () => {
     const { server, client } = await start()
     const raw = await fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'k' }, body: '{not json' })
