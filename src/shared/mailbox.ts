@@ -70,7 +70,9 @@ export const PermissionResponseSchema = z.looseObject({
   requestId: z.string().min(1),
   decision: z.enum(['allow', 'deny']),
   updatedInput: z.record(z.string(), z.unknown()).optional(),
-  reason: z.string().optional()
+  reason: z.string().optional(),
+  /** Who decided: a person (`user`, the default when absent) or the leader's `--approve` flag. */
+  by: z.enum(['user', 'approve-flag']).optional()
 })
 
 /** A plan-mode teammate's ExitPlanMode: the plan awaits the leader's approval (SPEC §9.8). */

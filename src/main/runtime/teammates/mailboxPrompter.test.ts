@@ -63,4 +63,12 @@ describe('mailbox permission prompter (SPEC §9.7)', () => {
     await answer('r3', 'allow')
     expect(await pending).toEqual({ decision: 'allow', by: 'user' })
   })
+
+  it("keeps who decided: an answer of the leader's --approve flag is not reported as a person's", async () => {
+    const { mailbox, prompter, request, received } = setup()
+    const pending = prompter.prompt(request('r4'), new AbortController().signal)
+    await received()
+    await mailbox.send('t', 'alice', { from: 'team-lead', text: JSON.stringify({ type: 'permission_response', requestId: 'r4', decision: 'allow', by: 'approve-flag' }) })
+    expect(await pending).toEqual({ decision: 'allow', by: 'approve-flag' })
+  })
 })

@@ -47,7 +47,8 @@ export function createMailboxPrompter(options: MailboxPrompterOptions): Permissi
           send: () => mailbox.send(team, leader, { from: name, text: JSON.stringify(body), summary: `${request.tool} needs permission`, ...(options.color ? { color: options.color } : {}) }),
           match: (b) => {
             if (b.type !== 'permission_response' || b.requestId !== request.requestId) return undefined
-            return b.decision === 'allow' ? { decision: 'allow', by: 'user' } : { decision: 'deny', by: 'user', ...(b.reason ? { reason: b.reason } : {}) }
+            const by = b.by ?? 'user'
+            return b.decision === 'allow' ? { decision: 'allow', by } : { decision: 'deny', by, ...(b.reason ? { reason: b.reason } : {}) }
           }
         })
         return answer === 'aborted' ? { decision: 'deny', by: 'cancelled' } : answer

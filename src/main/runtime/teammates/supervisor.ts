@@ -465,7 +465,7 @@ export class TeammateSupervisor implements Disposable {
     this.emitAs(from, { type: 'permission_decided', requestId, decision: answer.decision, by: answer.by, ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {}) })
     if (answer.by === 'cancelled' || !from.alive) return
     if (from.backend === 'process') this.emitState(from, 'running')
-    const response = { type: 'permission_response', requestId, decision: answer.decision, ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {}) }
+    const response = { type: 'permission_response', requestId, decision: answer.decision, by: answer.by, ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {}) }
     await this.options.team.mailbox.send(team, from.name, { from: LEAD_NAME, text: JSON.stringify(response) }).catch((error: Error) => {
       this.notice('error', `Could not deliver the permission answer to ${from.name}: ${error.message}`)
     })
