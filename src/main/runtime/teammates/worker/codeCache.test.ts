@@ -1,60 +1,16 @@
-import { createHash, randomUUID } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { PermissionPromptAnswer } from '../../../../shared/permissions'
-import { EventBus } from '../../events/bus'
-import { createMailbox } from '../../mailbox'
+import { describe, expect, it } from 'vitest'
 import { nodeBundlePath } from '../../packageRoot'
-import type { PermissionPrompter } from '../../permissions/prompter'
-import { createPtyHost } from '../../pty'
-import { startScriptedServer, type ScriptedServer } from '../../scripted'
-import { TeamStore } from '../../teams'
-import type { PtyHost } from '../../tools/types'
 import { WorkerCodeCache } from './codeCache'
-import { WorkerTeammateExecutor } from './executor'
-
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
-
-const refusing: PermissionPrompter = { prompt: async (): Promise<PermissionPromptAnswer> => ({ decision: 'deny', by: 'user' }) }
+import type { WorkerTeammateExecutor } from './executor'
+import { until, useWorkerTestbed } from './testing'
 
 describe("the worker bundle's V8 code cache", () => {
-  let home: string
-  let work: string
-  let pty: PtyHost
-  const servers: ScriptedServer[] = []
-  const executors: WorkerTeammateExecutor[] = []
-
-  beforeAll(() => {
-    home = mkdtempSync(join(tmpdir(), 'swarmdesk-codecache-home-'))
-    work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-codecache-work-')))
-    pty = createPtyHost()
-  })
-
-  afterEach(async () => {
-    await Promise.all(executors.splice(0).map((e) => e.dispose()))
-  })
-
-  afterAll(async () => {
-    await pty.dispose()
-    await Promise.all(servers.map((s) => s.close()))
-    for (const dir of [home, work]) rmSync(dir, { recursive: true, force: true })
-  })
-
-  function executor(codeCacheDir: string): WorkerTeammateExecutor {
-    const e = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: refusing, codeCacheDir })
-    executors.push(e)
-    return e
-  }
+  const bed = useWorkerTestbed('swarmdesk-codecache')
+  const executor = (codeCacheDir: string): WorkerTeammateExecutor => bed.executor({ codeCacheDir })
 
   /** Starts a spare (it loads the bundle) and waits until it reported on the code cache; returns the executor's cache. */
   async function loadSpare(e: WorkerTeammateExecutor, reports: number): Promise<WorkerCodeCache> {
@@ -67,7 +23,7 @@ describe("the worker bundle's V8 code cache", () => {
   }
 
   it('is written by the first worker of a build, used by the next ones, and replaced when V8 rejects it', async () => {
-    const dir = join(home, 'cache-a')
+    const dir = join(bed.home, 'cache-a')
     const e = executor(dir)
     const bundle = nodeBundlePath('teammate-worker')
     const file = e.codeCache!.fileFor(bundle)
@@ -97,7 +53,7 @@ describe("the worker bundle's V8 code cache", () => {
   }, 60_000)
 
   it('a cache damaged past its header (which V8 alone would deserialise, aborting the process) is rejected by its hash, and replaced', async () => {
-    const dir = join(home, 'cache-damaged')
+    const dir = join(bed.home, 'cache-damaged')
     await loadSpare(executor(dir), 1)
     const file = readdirSync(dir).find((n) => n.endsWith('.v8cache'))!
     const good = readFileSync(join(dir, file))
@@ -115,42 +71,21 @@ describe("the worker bundle's V8 code cache", () => {
   }, 60_000)
 
   it('a teammate runs its turn in a worker that loaded the bundle from the cache', async () => {
-    const dir = join(home, 'cache-b')
+    const dir = join(bed.home, 'cache-b')
     await loadSpare(executor(dir), 1)
     await until('the cache file', () => readdirSync(dir).some((n) => n.endsWith('.v8cache')))
     const e = executor(dir)
 
-    const server = await startScriptedServer({ scenario: { agents: { alice: [{ text: 'Ready from the cache.' }] } } })
-    servers.push(server)
-    const team = 'cached'
-    const teams = new TeamStore(home)
-    await teams.create({ name: team, description: 'code cache test', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work } })
-    const member = await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'worker', cwd: work, isActive: false, mode: 'default' })
-    const mailbox = createMailbox({ home })
-    await mailbox.send(team, 'alice', { from: 'team-lead', text: 'Say that you are ready.' })
-    const handle = await e.spawn({
-      home,
-      team,
-      name: 'alice',
-      agentId: member.agentId,
-      cwd: work,
-      color: member.color,
-      model: 'claude-sonnet-5-5',
-      mode: 'default',
-      planModeRequired: false,
-      sessionId: randomUUID(),
-      leaderAgentId: `team-lead@${team}`,
-      env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
-    })
-    await until('alice idle after her turn', async () => (await mailbox.read(team, 'team-lead')).messages.some((m) => m.message.text.includes('idle_notification')))
+    const [config] = await bed.prepareTeam('cached', { alice: [{ text: 'Ready from the cache.' }] }, 'Say that you are ready.')
+    const handle = await e.spawn(config!)
+    await until('alice idle after her turn', () => bed.allIdle('cached', ['alice']))
     expect(e.codeCache!.reports.used).toBe(1)
-    expect(server.requests().filter((r) => r.agentName === 'alice')).toHaveLength(1)
-    await e.kill(member.agentId)
+    await e.kill(config!.agentId)
     expect((await handle.exited).status).toBe('killed')
   }, 60_000)
 
   it('keys files by the bundle content, not its length (V8 checks only the length), and a new build replaces the old files', () => {
-    const dir = join(home, 'cache-c')
+    const dir = join(bed.home, 'cache-c')
     const builds = mkdtempSync(join(tmpdir(), 'swarmdesk-codecache-builds-'))
     try {
       const bundle = join(builds, 'teammate-worker.cjs')
@@ -177,14 +112,14 @@ describe("the worker bundle's V8 code cache", () => {
   it('a cache directory that cannot be written costs only the cache: the bundle loads from source', async () => {
     if (process.getuid?.() === 0) {
       // root ignores directory permissions: make the directory a file instead
-      const blocked = join(home, 'blocked')
+      const blocked = join(bed.home, 'blocked')
       writeFileSync(blocked, 'not a directory')
       const cache = await loadSpare(executor(join(blocked, 'v8')), 1)
       expect(cache.reports.absent).toBe(1)
       expect(cache.save(nodeBundlePath('teammate-worker'), new Uint8Array([1]))).toBe(false)
       return
     }
-    const parent = join(home, 'read-only')
+    const parent = join(bed.home, 'read-only')
     mkdirSync(parent)
     chmodSync(parent, 0o500)
     const cache = await loadSpare(executor(join(parent, 'v8')), 1)

@@ -1,87 +1,20 @@
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { PermissionPromptAnswer } from '../../../../shared/permissions'
-import { EventBus } from '../../events/bus'
-import { createMailbox } from '../../mailbox'
-import type { PermissionPrompter } from '../../permissions/prompter'
-import { createPtyHost } from '../../pty'
-import { startScriptedServer, type ScriptedServer } from '../../scripted'
-import { TeamStore } from '../../teams'
-import type { PtyHost } from '../../tools/types'
+import { describe, expect, it } from 'vitest'
 import type { TeammateSpawnConfig } from '../executor'
-import { WorkerTeammateExecutor } from './executor'
-
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
-
-const refusing: PermissionPrompter = { prompt: async (): Promise<PermissionPromptAnswer> => ({ decision: 'deny', by: 'user' }) }
+import { until, useWorkerTestbed } from './testing'
 
 /** Handles that keep this process alive (a spare must add none). */
 const liveHandles = (): number => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort' || r === 'Worker').length
 
 describe("WorkerTeammateExecutor's spare worker", () => {
-  let home: string
-  let work: string
-  let wrappers: string
-  let pty: PtyHost
-  const servers: ScriptedServer[] = []
-  const executors: WorkerTeammateExecutor[] = []
-
-  beforeAll(() => {
-    home = mkdtempSync(join(tmpdir(), 'swarmdesk-worker-spare-home-'))
-    work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-worker-spare-work-')))
-    wrappers = mkdtempSync(join(tmpdir(), 'swarmdesk-worker-spare-entry-'))
-    pty = createPtyHost()
-  })
-
-  afterEach(async () => {
-    await Promise.all(executors.splice(0).map((e) => e.dispose()))
-  })
-
-  afterAll(async () => {
-    await pty.dispose()
-    await Promise.all(servers.map((s) => s.close()))
-    for (const dir of [home, work, wrappers]) rmSync(dir, { recursive: true, force: true })
-  })
-
-  async function prepare(team: string): Promise<TeammateSpawnConfig> {
-    const server = await startScriptedServer({ scenario: { agents: { alice: [{ text: 'Ready.' }] } } })
-    servers.push(server)
-    const teams = new TeamStore(home)
-    await teams.create({ name: team, description: 'spare worker test', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work } })
-    const member = await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'worker', cwd: work, isActive: false, mode: 'default' })
-    await createMailbox({ home }).send(team, 'alice', { from: 'team-lead', text: 'Say that you are ready.' })
-    return {
-      home,
-      team,
-      name: 'alice',
-      agentId: member.agentId,
-      cwd: work,
-      color: member.color,
-      model: 'claude-sonnet-5-5',
-      mode: 'default',
-      planModeRequired: false,
-      sessionId: randomUUID(),
-      leaderAgentId: `team-lead@${team}`,
-      env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
-    }
-  }
-
-  const idleNotified = async (team: string): Promise<boolean> => (await createMailbox({ home }).read(team, 'team-lead')).messages.some((m) => m.message.text.includes('idle_notification'))
+  const bed = useWorkerTestbed('swarmdesk-worker-spare')
+  const prepare = async (team: string): Promise<TeammateSpawnConfig> => (await bed.prepareTeam(team, { alice: [{ text: 'Ready.' }] }, 'Say that you are ready.'))[0]!
+  const idleNotified = (team: string): Promise<boolean> => bed.allIdle(team, ['alice'])
 
   it('loads ahead without keeping the process alive, is taken by the next spawn, is refilled once that teammate runs, and is terminated on release', async () => {
-    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: refusing, codeCacheDir: join(home, 'cache', 'v8') })
-    executors.push(workers)
+    const workers = bed.executor()
     const handlesBefore = liveHandles()
     workers.prewarm()
     workers.prewarm() // one spare at most
@@ -102,8 +35,8 @@ describe("WorkerTeammateExecutor's spare worker", () => {
   }, 60_000)
 
   it('a spare that dies is dropped, and the next spawn starts its teammate in a new thread', async () => {
-    const trigger = join(wrappers, 'spare-dies')
-    const prelude = join(wrappers, `dying-spare-${randomUUID()}.mjs`)
+    const trigger = join(bed.home, 'spare-dies')
+    const prelude = join(bed.home, `dying-spare-${randomUUID()}.mjs`)
     // a spare (no teammate yet) exits once `trigger` exists
     writeFileSync(
       prelude,
@@ -120,8 +53,7 @@ describe("WorkerTeammateExecutor's spare worker", () => {
         'poll.unref()'
       ].join('\n')
     )
-    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: refusing, prelude, codeCacheDir: join(home, 'cache', 'v8') })
-    executors.push(workers)
+    const workers = bed.executor({ prelude })
     workers.prewarm()
     expect(await workers.whenSpareLoaded()).toBe(true)
     writeFileSync(trigger, '')
