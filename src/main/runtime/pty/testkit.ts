@@ -45,3 +45,18 @@ export async function waitFor(predicate: () => boolean, timeoutMs = 10_000): Pro
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
+
+/**
+ * Polls `check` every 25 ms until it returns something other than undefined or false, and
+ * resolves to that value (async checks are awaited).
+ * @throws Error "timed out waiting for <what>" after `ms` (default 20 s).
+ */
+export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await check()
+    if (value !== undefined && value !== false) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}

@@ -3,7 +3,7 @@ import { mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pidsWithCommandLine } from '../pty/testkit'
+import { until, pidsWithCommandLine } from '../pty/testkit'
 import { IpcRequestError, WorkspaceService } from './service'
 import { MAX_REMEMBERED_PANE_SIZES, PaneSizes } from './paneSizes'
 
@@ -31,16 +31,6 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true })
   rmSync(work, { recursive: true, force: true })
 })
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = probe()
-    if (v !== undefined && v !== false) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 /** The kernel's size (`rows cols`) of the terminal the teammate's Node process writes to. */
 function terminalSizeOf(pid: number): string {

@@ -10,15 +10,7 @@ import { startScriptedServer, type ScriptedServer } from '../../scripted'
 import { TeamStore } from '../../teams'
 import type { PtyHost } from '../../tools/types'
 import { ProcessTeammateExecutor } from './executor'
-
-/** Polls `check` until it holds, or fails after `ms`. */
-async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
+import { until } from '../../pty/testkit'
 
 /**
  * The size the kernel holds for the terminal a process writes to (its stdout): what the program

@@ -8,7 +8,7 @@ import type { PermissionMode } from '../../../../shared/permissions'
 import { EventBus } from '../../events/bus'
 import { createMailbox } from '../../mailbox'
 import { cleanTerminalOutput, createPtyHost, isProcessAlive } from '../../pty'
-import { pidsWithCommandLine, sleepPids, uniqueSleepSeconds } from '../../pty/testkit'
+import { until, pidsWithCommandLine, sleepPids, uniqueSleepSeconds } from '../../pty/testkit'
 import { startScriptedServer, type ScriptedServer } from '../../scripted'
 import type { Scenario } from '../../scripted/scenario'
 import { TaskStore } from '../../tasks'
@@ -16,17 +16,6 @@ import { TeamStore } from '../../teams'
 import type { PtyHost } from '../../tools/types'
 import type { TeammateHandle } from '../executor'
 import { ProcessTeammateExecutor } from './executor'
-
-/** Polls `check` until it returns a value other than undefined/false, or fails after `ms`. */
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 describe('ProcessTeammateExecutor (a teammate process in a real pty)', () => {
   let home: string

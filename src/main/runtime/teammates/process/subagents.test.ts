@@ -12,22 +12,13 @@ import { TeamStore } from '../../teams'
 import type { PtyHost } from '../../tools/types'
 import { agentTranscriptPath } from '../../transcripts/paths'
 import { ProcessTeammateExecutor } from './executor'
+import { until } from '../../pty/testkit'
 
 /**
  * A `process` teammate's sync subagents (SPEC §9.2) as the leader sees them: they run inside the
  * teammate's process, `swarmdesk teammate` in a real pty, and reach the leader's bus only through
  * their transcripts — in their own names, with the teammate as parent, as a worker teammate's do.
  */
-
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 const of = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
 

@@ -11,24 +11,13 @@ import { createMailbox } from '../../mailbox'
 import { packageRoot } from '../../packageRoot'
 import type { PermissionPrompter } from '../../permissions/prompter'
 import { createPtyHost } from '../../pty'
-import { sleepPids, uniqueSleepSeconds } from '../../pty/testkit'
+import { until, sleepPids, uniqueSleepSeconds } from '../../pty/testkit'
 import { startScriptedServer, type ScenarioInput, type ScriptedServer } from '../../scripted'
 import { TeamStore } from '../../teams'
 import type { PtyHost } from '../../tools/types'
 import type { TeammateSpawnConfig } from '../executor'
 import { TeammateNotFoundError } from '../runner'
 import { WorkerTeammateExecutor } from './executor'
-
-/** Polls `check` until it returns a value other than undefined/false, or fails naming `what`. */
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 /** A leader's permission queue that answers every question with `answer` and keeps what it was asked. */
 class RecordingPrompter implements PermissionPrompter {

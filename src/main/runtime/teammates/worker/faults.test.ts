@@ -9,7 +9,7 @@ import { EventBus } from '../../events/bus'
 import { createMailbox } from '../../mailbox'
 import type { PermissionPrompter } from '../../permissions/prompter'
 import { createPtyHost } from '../../pty'
-import { sleepPids, uniqueSleepSeconds } from '../../pty/testkit'
+import { until, sleepPids, uniqueSleepSeconds } from '../../pty/testkit'
 import { startScriptedServer, type ScenarioInput, type ScriptedServer } from '../../scripted'
 import { TaskStore } from '../../tasks'
 import { TeamStore } from '../../teams'
@@ -19,16 +19,6 @@ import { WorkerTeammateExecutor } from './executor'
 
 /** The bound SPEC §9.5's "a crashed worker never takes the main process down" is held to here: crash → `exited`, ms. */
 const CRASH_BOUND_MS = 5_000
-
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 interface Asked {
   request: PermissionPromptRequest

@@ -17,22 +17,13 @@ import type { PtyHost } from '../../tools/types'
 import { agentTranscriptPath } from '../../transcripts/paths'
 import type { TeammateSpawnConfig } from '../executor'
 import { WorkerTeammateExecutor } from './executor'
+import { until } from '../../pty/testkit'
 
 /**
  * A worker teammate's Agent tool (SPEC §5, §9.2): sync subagents only, on the leader's subagent
  * machinery, in the worker thread — the subagent's shell commands reach the main thread's PTY
  * host, its permission questions the leader's queue tagged with the teammate.
  */
-
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 class RecordingPrompter implements PermissionPrompter {
   readonly asked: PermissionPromptRequest[] = []

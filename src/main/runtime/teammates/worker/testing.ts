@@ -11,6 +11,7 @@ import { createPtyHost } from '../../pty'
 import { startScriptedServer, type ScenarioInput, type ScriptedServer } from '../../scripted'
 import { TeamStore } from '../../teams'
 import type { PtyHost } from '../../tools/types'
+export { until } from '../../pty/testkit'
 import type { TeammateSpawnConfig } from '../executor'
 import { WorkerTeammateExecutor, type WorkerTeammateExecutorOptions } from './executor'
 
@@ -113,16 +114,5 @@ export function useWorkerTestbed(prefix: string): WorkerTestbed {
       const from = new Set((await createMailbox({ home: bed.home }).read(team, 'team-lead')).messages.filter((m) => m.message.text.includes('idle_notification')).map((m) => m.message.from))
       return names.every((n) => from.has(n))
     }
-  }
-}
-
-/** Polls `check` every 25 ms until it returns a value other than undefined/false; that value. @throws Error naming `what` after `ms`. */
-export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
   }
 }
