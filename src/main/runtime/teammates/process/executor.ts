@@ -345,19 +345,18 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
   private async finish(entry: Running, exit: { exitCode: number | null; signal: number | null }, spawnedAt: number): Promise<TeammateExitInfo> {
     const { agentId, name } = entry.config
     entry.alive = false
+    let info: TeammateExitInfo
     try {
       const survivors = await this.sweepEscapees(entry)
       if (survivors.length) this.options.bus.emit({ type: 'notice', level: 'error', message: `Processes started by teammate ${agentId} outlived a kill: ${survivors.join(', ')}.`, agentId, agentName: name })
       entry.tail.close()
-      const info = await this.classify(entry, exit, spawnedAt)
-      closeSubagents(entry, info)
-      return info
+      info = await this.classify(entry, exit, spawnedAt)
     } catch (error) {
       entry.tail.close()
-      const info: TeammateExitInfo = { status: 'crashed', reported: false, reason: `its exit could not be classified: ${(error as Error).message}` }
-      closeSubagents(entry, info)
-      return info
+      info = { status: 'crashed', reported: false, reason: `its exit could not be classified: ${(error as Error).message}` }
     }
+    closeSubagents(entry, info)
+    return info
   }
 
   /** SIGKILLs every live process carrying the teammate's run tag, and waits until they are gone; returns survivors. */
