@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import type { EventBus } from '../events/bus'
 import type { PermissionPrompter } from '../permissions/prompter'
 import type { TerminalSize } from '../../../shared/terminalSize'
@@ -6,6 +5,7 @@ import type { PtyHost } from '../tools/types'
 import { TeammateExecutorRegistry } from './executor'
 import { ProcessTeammateExecutor } from './process'
 import { WorkerTeammateExecutor } from './worker'
+import { codeCacheDirOf } from './worker/codeCache'
 
 /**
  * Both teammate backends of a leader session (SPEC §1, §9.2): `worker` (a worker thread whose
@@ -23,7 +23,7 @@ export function createTeammateBackends(options: {
   paneSize?: (agentId: string) => TerminalSize | undefined
 }): TeammateExecutorRegistry {
   const registry = new TeammateExecutorRegistry()
-  registry.register(new WorkerTeammateExecutor({ bus: options.bus, pty: options.pty, prompter: options.prompter, codeCacheDir: join(options.home, 'cache', 'v8') }))
+  registry.register(new WorkerTeammateExecutor({ bus: options.bus, pty: options.pty, prompter: options.prompter, codeCacheDir: codeCacheDirOf(options.home) }))
   registry.register(new ProcessTeammateExecutor({ bus: options.bus, pty: options.pty, ...(options.paneSize ? { paneSize: options.paneSize } : {}) }))
   return registry
 }

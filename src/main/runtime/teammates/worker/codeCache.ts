@@ -21,6 +21,11 @@ export function isCodeCacheReport(raw: unknown): raw is CodeCacheReport {
   return typeof r === 'object' && r !== null && r.type === 'codeCache' && (r.status === 'used' || r.status === 'rejected' || r.status === 'absent')
 }
 
+/** Where a data directory (SWARMDESK_HOME) keeps the worker bundle's code cache: `<home>/cache/v8`. */
+export function codeCacheDirOf(home: string): string {
+  return join(home, 'cache', 'v8')
+}
+
 /** Prefix of the cache files of one bundle: `<bundle name>-`; the rest of the name is the key. */
 function prefixOf(bundlePath: string): string {
   return `${basename(bundlePath, extname(bundlePath))}-`

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { join } from 'node:path'
 import { receiveMessageOnPort, type MessagePort, type ResourceLimits, type Worker } from 'node:worker_threads'
 import type { PermissionPromptAnswer } from '../../../../shared/permissions'
 import type { RuntimeEventInput } from '../../../../shared/events'
@@ -13,7 +12,7 @@ import type { PtyHost } from '../../tools/types'
 import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
 import { TeammateNotFoundError } from '../runner'
 import { swarmdeskHome } from '../../transcripts/paths'
-import { WorkerCodeCache } from './codeCache'
+import { codeCacheDirOf, WorkerCodeCache } from './codeCache'
 import { StartGate, TeammateThread, type ThreadOptions } from './thread'
 import { parseForwardedEvent, parseWorkerMessage, type MainToWorker, type WorkerToMain } from './protocol'
 import { createPtyServer, type PtyServer } from './ptyServer'
@@ -129,7 +128,7 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
     const concurrentStarts = options.concurrentStarts ?? availableParallelism()
     if (!(Number.isInteger(concurrentStarts) && concurrentStarts >= 1)) throw new Error(`concurrentStarts must be a whole number of at least 1, not ${options.concurrentStarts}.`)
     this.startGate = new StartGate(concurrentStarts)
-    this.codeCache = options.codeCacheDir === false ? undefined : new WorkerCodeCache(options.codeCacheDir ?? join(swarmdeskHome(), 'cache', 'v8'))
+    this.codeCache = options.codeCacheDir === false ? undefined : new WorkerCodeCache(options.codeCacheDir ?? codeCacheDirOf(swarmdeskHome()))
   }
 
   /**

@@ -13,6 +13,7 @@ import { TeamStore } from '../../teams'
 import type { PtyHost } from '../../tools/types'
 export { until } from '../../pty/testkit'
 import type { TeammateSpawnConfig } from '../executor'
+import { codeCacheDirOf } from './codeCache'
 import { WorkerTeammateExecutor, type WorkerTeammateExecutorOptions } from './executor'
 
 /** The model tests' teammates are registered with (any `claude-` model is accepted by the scripted server). */
@@ -79,7 +80,7 @@ export function useWorkerTestbed(prefix: string): WorkerTestbed {
       return bed.pty
     },
     executor(options = {}) {
-      const e = new WorkerTeammateExecutor({ bus: new EventBus(), pty: bed.pty, prompter: refusingPrompter, codeCacheDir: join(bed.home, 'cache', 'v8'), ...options })
+      const e = new WorkerTeammateExecutor({ bus: new EventBus(), pty: bed.pty, prompter: refusingPrompter, codeCacheDir: codeCacheDirOf(bed.home), ...options })
       executors.push(e)
       return e
     },
