@@ -74,7 +74,8 @@ describe("the worker bundle's V8 code cache", () => {
     const dir = join(bed.home, 'cache-b')
     await loadSpare(executor(dir), 1)
     await until('the cache file', () => readdirSync(dir).some((n) => n.endsWith('.v8cache')))
-    const e = executor(dir)
+    // no spare: the refill after alice's start would load the bundle once more and report it too
+    const e = bed.executor({ codeCacheDir: dir, warmSpare: false })
 
     const [config] = await bed.prepareTeam('cached', { alice: [{ text: 'Ready from the cache.' }] }, 'Say that you are ready.')
     const handle = await e.spawn(config!)
