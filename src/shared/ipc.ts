@@ -134,6 +134,13 @@ export const WorkspaceSnapshotSchema = z.object({
 })
 export type WorkspaceSnapshot = z.infer<typeof WorkspaceSnapshotSchema>
 
+/** One pane's acknowledgement in a `pane.ack` request: its `pane.data` chunks up to `chunk` are processed. */
+export const PaneAckSchema = z.object({ agentId: z.string().min(1), chunk: z.number().int().nonnegative() }).strict()
+export type PaneAck = z.infer<typeof PaneAckSchema>
+
+/** Most acknowledgements one `pane.ack` request carries (one per pane; a page shows far fewer panes). */
+export const MAX_PANE_ACKS = 1024
+
 /** A pane's scrollback as kept in main: the serialized headless terminal, and the last chunk number it includes. */
 export const PaneScrollbackSchema = z.object({
   agentId: z.string(),
@@ -346,12 +353,13 @@ export const requestChannels = {
   /** A pane's scrollback, to restore it after a reload. */
   'pane.scrollback': { request: z.object({ agentId: z.string().min(1) }).strict(), response: PaneScrollbackSchema },
   /**
-   * The renderer has processed a pane's `pane.data` chunks up to `chunk` (cumulative). Main pauses
-   * the pane's PTYs while more than 1 MiB of it, or 2 MiB over all panes, is unacknowledged
+   * The renderer has processed panes' `pane.data` chunks up to `chunk` (cumulative per pane), for
+   * one or more panes at once (the renderer gathers them every 50 ms into one request). Main
+   * pauses a pane's PTYs while more than 1 MiB of it, or 2 MiB over all panes, is unacknowledged
    * (src/main/runtime/workspace/paneBatcher.ts); the web host acknowledges only as far as its
    * slowest open page (src/main/host/paneAcks.ts).
    */
-  'pane.ack': { request: z.object({ agentId: z.string().min(1), chunk: z.number().int().nonnegative() }).strict(), response: Ok },
+  'pane.ack': { request: z.object({ acks: z.array(PaneAckSchema).min(1).max(MAX_PANE_ACKS) }).strict(), response: Ok },
   /**
    * The size of an agent's pane in character cells after the renderer fitted it (sent debounced,
    * only for panes on screen; src/renderer/src/features/panes/PaneOwner.ts). A running `process`
@@ -489,11 +497,16 @@ export interface WorkspaceApi {
 export const IpcErrorSchema = z.object({ name: z.string(), message: z.string() })
 export type IpcError = z.infer<typeof IpcErrorSchema>
 
-/** Wire frames of the WebSocket bridge (web host ⇄ browser). */
+/**
+ * Wire frames of the WebSocket bridge (web host ⇄ browser). The host sends the pushes made in one
+ * of its macrotasks as one frame: `push` for a single one, `pushes` for several, in the order they
+ * were made (src/main/host/bridge.ts).
+ */
 export const BridgeFrameSchema = z.union([
   z.object({ kind: z.literal('request'), id: z.number().int(), channel: z.string(), payload: z.unknown() }),
   z.object({ kind: z.literal('response'), id: z.number().int(), ok: z.literal(true), result: z.unknown() }),
   z.object({ kind: z.literal('response'), id: z.number().int(), ok: z.literal(false), error: IpcErrorSchema }),
-  z.object({ kind: z.literal('push'), channel: z.string(), payload: z.unknown() })
+  z.object({ kind: z.literal('push'), channel: z.string(), payload: z.unknown() }),
+  z.object({ kind: z.literal('pushes'), pushes: z.array(z.object({ channel: z.string(), payload: z.unknown() })).min(1) })
 ])
 export type BridgeFrame = z.infer<typeof BridgeFrameSchema>

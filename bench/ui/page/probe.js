@@ -26,7 +26,7 @@ function installUiBenchProbe(config, benchLine) {
     /** First contentful paint of the document (ms since navigation), when the browser reports it. */
     firstContentfulPaintMs: undefined,
     recording: false,
-    /** WebSocket frames seen: all, `pane.data` pushes, `runtime.event` pushes; characters of all frames. */
+    /** WebSocket frames seen (a frame may carry several pushes), `pane.data` pushes, `runtime.event` pushes; characters of all frames. */
     wsFrames: 0,
     paneFrames: 0,
     eventFrames: 0,
@@ -179,8 +179,15 @@ function installUiBenchProbe(config, benchLine) {
   }
 
   if (config.wrapWebSocket) {
-    const PAGE_PUSH = '{"kind":"push","channel":"pane.data"'
-    const EVENT_PUSH = '{"kind":"push","channel":"runtime.event"'
+    // The host sends one push as a `push` frame and several made together as one `pushes` frame.
+    const PUSH = '{"kind":"push",'
+    const PUSHES = '{"kind":"pushes",'
+    const count = (push) => {
+      if (push.channel === 'pane.data') {
+        probe.paneFrames++
+        receive(push.payload.agentId, push.payload.data)
+      } else if (push.channel === 'runtime.event') probe.eventFrames++
+    }
     const Native = window.WebSocket
     class CountingWebSocket extends Native {
       constructor(...args) {
@@ -194,11 +201,8 @@ function installUiBenchProbe(config, benchLine) {
           if (typeof ev.data !== 'string') return
           probe.wsFrames++
           probe.wsChars += ev.data.length
-          if (ev.data.startsWith(PAGE_PUSH)) {
-            probe.paneFrames++
-            const frame = JSON.parse(ev.data)
-            receive(frame.payload.agentId, frame.payload.data)
-          } else if (ev.data.startsWith(EVENT_PUSH)) probe.eventFrames++
+          if (ev.data.startsWith(PUSH)) count(JSON.parse(ev.data))
+          else if (ev.data.startsWith(PUSHES)) for (const push of JSON.parse(ev.data).pushes) count(push)
         })
       }
     }

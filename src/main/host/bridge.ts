@@ -37,6 +37,12 @@ export interface BridgeOptions {
   log?: (line: string) => void
 }
 
+/** A push waiting for the end of the macrotask: its `{channel, payload}` JSON, and the pane chunk it carries. */
+interface QueuedPush {
+  json: string
+  pane?: { agentId: string; chunk: number }
+}
+
 /** A socket's writes: how many are waiting, and when one last completed (or the first began). */
 interface Outbox {
   waiting: number
@@ -56,6 +62,12 @@ interface Outbox {
  * socket stays within the batcher's window. Terminal-output runtime events, which would repeat
  * every pane byte outside that window, are thinned ({@link TerminalEventThinner}). A socket whose
  * peer reads nothing for {@link STUCK_CLIENT_MS} is terminated and logged.
+ *
+ * Pushes made in one macrotask go out as one frame: a single one as a `push` frame, several as a
+ * `pushes` frame carrying them in order. Main's pane batcher flushes every busy pane on one tick
+ * (paneBatcher.ts), so 16 busy panes cost one WebSocket frame per tick instead of sixteen — one
+ * write here, one message for the browser's network process and one task in the page. A response
+ * is sent after the pushes made before it, so a page sees them in the order main made them.
  */
 export class Bridge implements Disposable {
   private readonly sockets = new Map<WebSocket, Outbox>()
@@ -66,6 +78,9 @@ export class Bridge implements Disposable {
   private readonly log: (line: string) => void
   private readonly stuckTimer: ReturnType<typeof setInterval>
   private disposed = false
+  /** Pushes of the current macrotask, sent together once it ends. */
+  private queued: QueuedPush[] = []
+  private flushScheduled = false
 
   constructor(
     private readonly service: BridgedService,
@@ -75,7 +90,7 @@ export class Bridge implements Disposable {
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`))
     this.thinner = new TerminalEventThinner(options.terminalEventIntervalMs ?? TERMINAL_EVENT_INTERVAL_MS)
     this.acks = new PaneAckLedger((agentId, chunk) => {
-      this.service.handle('pane.ack', { agentId, chunk }).catch(() => {
+      this.service.handle('pane.ack', { acks: [{ agentId, chunk }] }).catch(() => {
         /* the service is closing: nothing is waiting any more */
       })
     })
@@ -102,6 +117,8 @@ export class Bridge implements Disposable {
       socket.terminate()
       return
     }
+    // what was pushed before this socket opened is not its to receive
+    this.flushPushes()
     this.sockets.set(socket, { waiting: 0, progressAt: performance.now() })
     this.acks.open(socket)
     socket.on('message', (data, isBinary) => void this.onMessage(socket, data, isBinary))
@@ -118,6 +135,7 @@ export class Bridge implements Disposable {
     this.disposed = true
     clearInterval(this.stuckTimer)
     this.subscription.dispose()
+    this.queued = []
     for (const socket of this.sockets.keys()) {
       // The agents no longer wait for these pages (the service outlives the host).
       this.acks.close(socket)
@@ -146,7 +164,7 @@ export class Bridge implements Disposable {
       const ack = requestChannels['pane.ack'].request.safeParse(payload)
       if (ack.success) {
         // Forwarded as the slowest socket's position, not as this page's (see PaneAckLedger).
-        this.acks.acked(socket, ack.data.agentId, ack.data.chunk)
+        for (const { agentId, chunk } of ack.data.acks) this.acks.acked(socket, agentId, chunk)
         return this.send(socket, { kind: 'response', id, ok: true, result: { ok: true } })
       }
     }
@@ -167,21 +185,46 @@ export class Bridge implements Disposable {
   private onPush(channel: PushChannel, payload: unknown): void {
     if (channel === 'runtime.event') {
       const event = this.thinner.thin(payload)
-      if (event !== undefined) this.broadcast(JSON.stringify({ kind: 'push', channel, payload: event } satisfies BridgeFrame))
+      if (event !== undefined) this.queue({ json: JSON.stringify({ channel, payload: event }) })
       return
     }
-    const text = JSON.stringify({ kind: 'push', channel, payload } satisfies BridgeFrame)
-    if (channel !== 'pane.data') return this.broadcast(text)
+    const json = JSON.stringify({ channel, payload })
+    if (channel !== 'pane.data') return this.queue({ json })
     const { agentId, chunk } = payload as { agentId: string; chunk: number }
-    this.acks.pushed(agentId, chunk)
-    for (const socket of this.sockets.keys()) this.sendText(socket, text, () => this.acks.written(socket, agentId, chunk))
+    this.queue({ json, pane: { agentId, chunk } })
   }
 
-  private broadcast(text: string): void {
-    for (const socket of this.sockets.keys()) this.sendText(socket, text)
+  private queue(push: QueuedPush): void {
+    if (this.disposed) return
+    this.queued.push(push)
+    if (this.flushScheduled) return
+    this.flushScheduled = true
+    setImmediate(() => {
+      this.flushScheduled = false
+      this.flushPushes()
+    })
   }
 
+  /** Sends the queued pushes to every open socket as one frame; a pane chunk counts as written to a socket once its frame is. */
+  private flushPushes(): void {
+    const batch = this.queued
+    if (batch.length === 0) return
+    this.queued = []
+    const body = batch.length === 1 ? batch[0]!.json : `[${batch.map((p) => p.json).join(',')}]`
+    // the frames are spliced from the pushes' JSON: {kind:'push', channel, payload} or {kind:'pushes', pushes}
+    const text = batch.length === 1 ? `{"kind":"push",${body.slice(1)}` : `{"kind":"pushes","pushes":${body}}`
+    const chunks = batch.flatMap((p) => (p.pane ? [p.pane] : []))
+    for (const { agentId, chunk } of chunks) this.acks.pushed(agentId, chunk)
+    for (const socket of this.sockets.keys()) {
+      this.sendText(socket, text, chunks.length === 0 ? undefined : () => {
+        for (const { agentId, chunk } of chunks) this.acks.written(socket, agentId, chunk)
+      })
+    }
+  }
+
+  /** Sends a response frame, after every push made before it. */
   private send(socket: WebSocket, frame: BridgeFrame): void {
+    this.flushPushes()
     this.sendText(socket, JSON.stringify(frame))
   }
 

@@ -42,14 +42,22 @@ export function openSocket(port: number, path: string, headers: Record<string, s
   })
 }
 
-/** Collects a socket's frames, parsed, so a test can wait for one that matches. */
+/**
+ * Collects a socket's frames, parsed, so a test can wait for one that matches. A `pushes` frame
+ * (several pushes sent together) is logged as one `push` frame per push, in order, in `frames`;
+ * `received` keeps the frames as they came.
+ */
 export class FrameLog {
   readonly frames: unknown[] = []
+  readonly received: unknown[] = []
   private waiters: Array<() => void> = []
 
   constructor(socket: WebSocket) {
     socket.on('message', (data) => {
-      this.frames.push(JSON.parse(String(data)))
+      const frame = JSON.parse(String(data)) as { kind?: unknown; pushes?: Array<{ channel: unknown; payload: unknown }> }
+      this.received.push(frame)
+      if (frame.kind === 'pushes' && Array.isArray(frame.pushes)) for (const push of frame.pushes) this.frames.push({ kind: 'push', channel: push.channel, payload: push.payload })
+      else this.frames.push(frame)
       for (const wake of this.waiters.splice(0)) wake()
     })
   }

@@ -4,7 +4,7 @@ import type { PushChannel } from '../../shared/ipc'
 import { toDisposable } from '../runtime/lifecycle/disposable'
 import { PaneBatcher } from '../runtime/workspace/paneBatcher'
 import { startHostFixture, type HostFixture } from './host.fixture'
-import { closed, openSocket } from './host.testkit'
+import { closed, FrameLog, openSocket } from './host.testkit'
 import type { BridgedService } from './types'
 
 /**
@@ -56,8 +56,7 @@ function paneWorkspace(options: { panes: number; bytesPerPane: number; writeByte
   const service: BridgedService = {
     handle: async (channel, payload) => {
       if (channel !== 'pane.ack') throw Object.assign(new Error(`unknown channel '${channel}'`), { name: 'IpcRequestError' })
-      const { agentId, chunk } = payload as { agentId: string; chunk: number }
-      batcher.ack(agentId, chunk)
+      for (const { agentId, chunk } of (payload as { acks: Array<{ agentId: string; chunk: number }> }).acks) batcher.ack(agentId, chunk)
       return { ok: true }
     },
     onPush: (listener) => {
@@ -96,9 +95,7 @@ function slowPage(socket: WebSocket, bytesPerSecond: number) {
   let events = 0
   let eventBytes = 0
   let id = 1
-  socket.on('message', (raw) => {
-    const frame = JSON.parse(String(raw))
-    if (frame.kind !== 'push') return
+  const take = (frame: { channel: string; payload: any }) => {
     if (frame.channel === 'runtime.event') {
       events++
       eventBytes += String(frame.payload.data ?? '').length
@@ -108,6 +105,11 @@ function slowPage(socket: WebSocket, bytesPerSecond: number) {
     if (chunk !== (lastChunk.get(agentId) ?? 0) + 1) gaps++
     lastChunk.set(agentId, chunk)
     queue.push(frame.payload)
+  }
+  socket.on('message', (raw) => {
+    const frame = JSON.parse(String(raw))
+    if (frame.kind === 'push') take(frame)
+    else if (frame.kind === 'pushes') for (const push of frame.pushes) take(push)
   })
   const tick = setInterval(() => {
     let budget = bytesPerSecond / 20
@@ -118,7 +120,7 @@ function slowPage(socket: WebSocket, bytesPerSecond: number) {
       received.set(c.agentId, (received.get(c.agentId) ?? '') + c.data)
       acks.set(c.agentId, c.chunk)
     }
-    for (const [agentId, chunk] of acks) socket.send(JSON.stringify({ kind: 'request', id: id++, channel: 'pane.ack', payload: { agentId, chunk } }))
+    if (acks.size > 0) socket.send(JSON.stringify({ kind: 'request', id: id++, channel: 'pane.ack', payload: { acks: [...acks].map(([agentId, chunk]) => ({ agentId, chunk })) } }))
   }, 50)
   return {
     text: (agentId: string) => received.get(agentId) ?? '',
@@ -252,4 +254,46 @@ describe('web host bridge backpressure over a real WebSocket', () => {
     // Nobody left to wait for: the agents finish their output.
     await until(() => ws.done(), 30_000, 'the agents finish once the stuck client is gone')
   }, 60_000)
+})
+
+describe('web host bridge frames', () => {
+  it("sends the pushes of one batcher tick as one frame: busy panes share frames, and each pane's chunks arrive in order", async () => {
+    const ws = paneWorkspace({ panes: 8, bytesPerPane: 256 << 10, writeBytes: 2 << 10 })
+    cleanups.push(() => ws.dispose())
+    const fx = await host(ws.service)
+    const socket = await connect(fx)
+    const log = new FrameLog(socket)
+    ws.start()
+    const received = () => log.frames.filter((f: any) => f.channel === 'pane.data') as Array<{ payload: { agentId: string; data: string; chunk: number } }>
+    await until(() => ws.done() && ws.ids.every((id) => received().filter((f) => f.payload.agentId === id).reduce((n, f) => n + f.payload.data.length, 0) === ws.text(id).length), 30_000, 'every byte at the client')
+    for (const id of ws.ids) {
+      const mine = received().filter((f) => f.payload.agentId === id)
+      expect(mine.map((f) => f.payload.chunk)).toEqual(mine.map((_, i) => i + 1))
+      expect(mine.map((f) => f.payload.data).join('') === ws.text(id)).toBe(true)
+    }
+    // frames that carried pane output, and how many pushes each carried on average
+    const carrying = log.received.filter((f: any) => (f.kind === 'push' && f.channel === 'pane.data') || (f.kind === 'pushes' && f.pushes.some((p: any) => p.channel === 'pane.data')))
+    expect(carrying.some((f: any) => f.kind === 'pushes')).toBe(true)
+    expect(received().length / carrying.length).toBeGreaterThan(4)
+  })
+
+  it('sends a response after the pushes the service made before answering', async () => {
+    const listeners = new Set<(channel: PushChannel, payload: unknown) => void>()
+    const service: BridgedService = {
+      handle: async (channel) => {
+        for (const l of listeners) l('permissions.changed', { permissions: [] })
+        return { answered: channel }
+      },
+      onPush: (listener) => {
+        listeners.add(listener)
+        return toDisposable(() => listeners.delete(listener))
+      }
+    }
+    const fx = await host(service)
+    const socket = await connect(fx)
+    const log = new FrameLog(socket)
+    socket.send(JSON.stringify({ kind: 'request', id: 1, channel: 'workspace.snapshot', payload: {} }))
+    await log.next((f) => f.kind === 'response' && f.id === 1)
+    expect(log.received.map((f: any) => f.kind)).toEqual(['push', 'response'])
+  })
 })

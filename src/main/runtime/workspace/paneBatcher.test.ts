@@ -63,6 +63,28 @@ describe('PaneBatcher', () => {
     batcher.dispose()
   })
 
+  it('flushes busy panes together on one tick, whenever each of them wrote', async () => {
+    const { sink, chunks } = recordingSink()
+    const batcher = new PaneBatcher(sink, { now: () => Date.now() })
+    const ids = Array.from({ length: 16 }, (_, i) => `p${i}`)
+    // 1 s of output: pane i writes at every millisecond ≡ i (mod 16), so no two panes write together
+    for (let ms = 0; ms < 1000; ms++) {
+      batcher.write(ids[ms % 16]!, `${ms};`)
+      await vi.advanceTimersByTimeAsync(1)
+    }
+    await vi.advanceTimersByTimeAsync(100)
+    for (const [i, id] of ids.entries()) {
+      const mine = chunks.filter((c) => c.agentId === id)
+      expect(mine.map((c) => c.data).join('')).toBe(Array.from({ length: 1000 / 16 + 1 }, (_, k) => k * 16 + i).filter((ms) => ms < 1000).map((ms) => `${ms};`).join(''))
+    }
+    // After each pane's first (quiet) flush, flushes come in ticks shared by the panes with output.
+    const times = new Map<number, number>()
+    for (const c of chunks.slice(16)) times.set(c.at, (times.get(c.at) ?? 0) + 1)
+    expect(chunks.length - 16).toBeGreaterThan(16 * 30)
+    expect([...times.values()].every((n) => n >= 14)).toBe(true)
+    batcher.dispose()
+  })
+
   it('keeps panes apart: each pane has its own chunks and its own rate', async () => {
     const { sink, chunks } = recordingSink()
     const batcher = new PaneBatcher(sink, { now: () => Date.now() })
@@ -136,8 +158,9 @@ describe('PaneBatcher', () => {
     expect(pauses).toBeGreaterThan(1)
     expect(resumes).toBe(pauses)
     expect(events.every((e, k) => e === (k % 2 === 0 ? 'pause pty' : 'resume pty'))).toBe(true)
-    // A paused producer stops within one interval's worth of output above the mark.
-    expect(maxUnacked).toBeLessThan(HIGH + (16 << 10) * 20)
+    // A paused producer stops within one flush's worth of output above the mark: at most two
+    // intervals (a pane that flushed after a quiet spell joins the grid at its next tick a whole interval on).
+    expect(maxUnacked).toBeLessThan(HIGH + (16 << 10) * Math.ceil(2 * PANE_FLUSH_INTERVAL_MS + 1))
     batcher.dispose()
   })
 
@@ -213,8 +236,9 @@ describe('PaneBatcher', () => {
     for (const id of ids) expect(received.get(id) === produced.get(id)).toBe(true)
     // Each pane alone stays under its own 1 MiB mark here, so only the total held them back.
     expect(events.filter((e) => e.startsWith('pause')).length).toBeGreaterThan(16)
-    // Paused within one flush of every pane past the mark.
-    expect(maxTotal).toBeLessThan(TOTAL_HIGH + 16 * (8 << 10) * 20)
+    // Paused within one flush of every pane past the mark. A flush holds at most two intervals of
+    // output (a pane that flushed after a quiet spell joins the grid at its next tick a whole interval on).
+    expect(maxTotal).toBeLessThan(TOTAL_HIGH + 16 * (8 << 10) * Math.ceil(2 * PANE_FLUSH_INTERVAL_MS + 1))
     expect(batcher.totalUnackedBytes).toBe(0)
     batcher.dispose()
   })

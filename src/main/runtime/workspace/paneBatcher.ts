@@ -5,10 +5,14 @@ import { toDisposable, type Disposable } from '../lifecycle/disposable'
  * (≤ 60 IPC messages per second per pane) and pauses PTY reads when the renderer falls behind; no
  * byte is dropped").
  *
- * - {@link PANE_FLUSH_INTERVAL_MS} = 1000 / 60 ms: two flushes of one pane are never closer, so a
+ * - {@link PANE_FLUSH_INTERVAL_MS} = 1000 / 60 ms: panes flush on one shared clock ticking at this
+ *   interval (a grid of multiples of it on the batcher's clock), each pane at most once a tick, so a
  *   pane sends at most 60 `pane.data` messages a second; everything written in between is
  *   coalesced into one chunk. A pane that was quiet for a whole interval flushes on the next
- *   macrotask, so a single line is not held back.
+ *   macrotask, so a single line is not held back, and joins the grid from its next flush on. Busy
+ *   panes therefore flush together, in one timer callback: a transport can carry them in one
+ *   message (the web host's bridge sends one WebSocket frame per tick, not one per pane, which at
+ *   16 busy panes was ~800 frames a second, each a write in main and a task in the page).
  * - {@link PANE_HIGH_WATER_BYTES} = 1 MiB of flushed output the renderer has not acknowledged
  *   (`pane.ack`): the pane's PTYs are paused. At a DOM renderer's ~2–3 MB/s in headless Chromium
  *   (STACK.md) that is under half a second of work queued in the page.
@@ -66,8 +70,9 @@ export interface PaneBatcherOptions {
 
 interface PaneFlow {
   pending: string[]
-  timer: ReturnType<typeof setTimeout> | undefined
-  /** `now()` at the last flush; -Infinity before any. */
+  /** Waiting for a flush: on the next tick of the grid, or on the next macrotask after a quiet spell. */
+  queued: 'tick' | 'quiet' | undefined
+  /** When the pane last flushed: the grid time of the tick, or `now()` for other flushes; -Infinity before any. */
   lastFlushAt: number
   /** Flushed chunks not yet acknowledged, oldest first: number and size in bytes (UTF-8). */
   inFlight: Array<{ chunk: number; bytes: number }>
@@ -80,7 +85,7 @@ interface PaneFlow {
  * Per-pane batching and flow control between agents' output and the renderer (numbers and their
  * source: see {@link PANE_FLUSH_INTERVAL_MS} and the constants beside it).
  *
- * `write` queues output; a timer coalesces it into one chunk per interval and hands it to
+ * `write` queues output; the shared tick coalesces it into one chunk per interval and hands it to
  * `sink.flush`, in order, never dropping or reordering a byte. `ack(agentId, chunk)` records what
  * a renderer has processed (chunk numbers are cumulative: acknowledging 7 acknowledges 1–7; the
  * furthest acknowledgement counts — the web host's bridge sends the slowest open page's, so a slow
@@ -104,6 +109,10 @@ export class PaneBatcher implements Disposable {
   private total = 0
   /** Runs while some pane is paused; restarted by every acknowledgement (see {@link PANE_ACK_STALL_MS}). */
   private stallTimer: ReturnType<typeof setTimeout> | undefined
+  /** The next tick of the grid while panes wait for one: its grid time and its timer. */
+  private tick: { at: number; timer: ReturnType<typeof setTimeout> } | undefined
+  /** Set while quiet panes wait for the next macrotask. */
+  private quietTimer: ReturnType<typeof setTimeout> | undefined
 
   constructor(
     private readonly sink: PaneBatcherSink,
@@ -181,10 +190,11 @@ export class PaneBatcher implements Disposable {
     this.disposed = true
     if (this.stallTimer !== undefined) clearTimeout(this.stallTimer)
     this.stallTimer = undefined
-    for (const [agentId, pane] of this.panes) {
-      if (pane.timer !== undefined) clearTimeout(pane.timer)
-      if (pane.paused) this.setPaused(agentId, pane, false)
-    }
+    if (this.tick) clearTimeout(this.tick.timer)
+    this.tick = undefined
+    if (this.quietTimer !== undefined) clearTimeout(this.quietTimer)
+    this.quietTimer = undefined
+    for (const [agentId, pane] of this.panes) if (pane.paused) this.setPaused(agentId, pane, false)
     this.panes.clear()
   }
 
@@ -196,32 +206,68 @@ export class PaneBatcher implements Disposable {
   private pane(agentId: string): PaneFlow {
     let pane = this.panes.get(agentId)
     if (!pane) {
-      pane = { pending: [], timer: undefined, lastFlushAt: -Infinity, inFlight: [], unackedBytes: 0, acked: 0, paused: false }
+      pane = { pending: [], queued: undefined, lastFlushAt: -Infinity, inFlight: [], unackedBytes: 0, acked: 0, paused: false }
       this.panes.set(agentId, pane)
     }
     return pane
   }
 
   private schedule(agentId: string, pane: PaneFlow): void {
-    if (pane.timer !== undefined) return
-    const wait = Math.max(0, pane.lastFlushAt + this.intervalMs - this.now())
-    pane.timer = setTimeout(() => {
-      pane.timer = undefined
-      // Timers may fire a little early; never flush closer than the interval.
-      if (this.now() - pane.lastFlushAt < this.intervalMs) this.schedule(agentId, pane)
-      else this.flush(agentId, pane)
-    }, wait)
+    if (pane.queued) return
+    const now = this.now()
+    if (now - pane.lastFlushAt >= this.intervalMs) {
+      pane.queued = 'quiet'
+      this.quietTimer ??= setTimeout(() => {
+        this.quietTimer = undefined
+        for (const [id, p] of this.panes) if (p.queued === 'quiet') this.flush(id, p, this.now())
+      }, 0)
+      return
+    }
+    pane.queued = 'tick'
+    this.armTick(pane.lastFlushAt + this.intervalMs)
   }
 
-  private flush(agentId: string, pane: PaneFlow): void {
-    if (pane.timer !== undefined) {
-      clearTimeout(pane.timer)
-      pane.timer = undefined
+  /** Makes sure a tick of the grid runs no later than the first grid time at or after `earliest`. */
+  private armTick(earliest: number): void {
+    // the smallest multiple of the interval ≥ earliest (a hair of slack for floating point)
+    const at = Math.ceil(earliest / this.intervalMs - 1e-9) * this.intervalMs
+    if (this.tick && this.tick.at <= at) return
+    if (this.tick) clearTimeout(this.tick.timer)
+    this.tick = { at, timer: setTimeout(() => this.onTick(), Math.max(0, at - this.now())) }
+  }
+
+  /**
+   * A tick of the grid: every pane waiting for it whose last flush is a whole interval back
+   * flushes now; the others wait for a later tick. A tick that runs late (a busy event loop) counts
+   * as the latest grid time passed, so a late timer never makes two ticks in a row.
+   */
+  private onTick(): void {
+    const tick = this.tick
+    this.tick = undefined
+    if (!tick) return
+    const now = this.now()
+    // Timers may fire a little early: wait for the grid time.
+    if (now < tick.at) {
+      this.tick = { at: tick.at, timer: setTimeout(() => this.onTick(), Math.max(1, tick.at - now)) }
+      return
     }
+    const at = Math.max(tick.at, Math.floor(now / this.intervalMs + 1e-9) * this.intervalMs)
+    let next = Infinity
+    for (const [agentId, pane] of this.panes) {
+      if (pane.queued !== 'tick') continue
+      if (pane.lastFlushAt + this.intervalMs <= at + 1e-6) this.flush(agentId, pane, at)
+      else next = Math.min(next, pane.lastFlushAt + this.intervalMs)
+    }
+    if (next !== Infinity) this.armTick(next)
+  }
+
+  /** Hands the pane's queued output to the sink as one chunk; `at` becomes its last flush time. */
+  private flush(agentId: string, pane: PaneFlow, at = this.now()): void {
+    pane.queued = undefined
     if (pane.pending.length === 0) return
     const data = pane.pending.length === 1 ? pane.pending[0]! : pane.pending.join('')
     pane.pending = []
-    pane.lastFlushAt = this.now()
+    pane.lastFlushAt = at
     const chunk = this.sink.flush(agentId, data)
     // An acknowledgement may arrive while the chunk is handed out (a web host with no page open acknowledges at once).
     if (!this.acking || chunk <= pane.acked) return

@@ -403,7 +403,7 @@ export class WorkspaceService {
         return scrollback
       }
       case 'pane.ack':
-        this.batcher.ack(payload.agentId, payload.chunk)
+        for (const { agentId, chunk } of payload.acks) this.batcher.ack(agentId, chunk)
         return { ok: true }
       case 'pane.resize':
         this.resizePane(payload.agentId, { cols: payload.cols, rows: payload.rows })

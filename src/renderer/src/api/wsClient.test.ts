@@ -136,6 +136,28 @@ describe('WebSocket workspace client', () => {
     logged.mockRestore()
   })
 
+  it('delivers the pushes of a `pushes` frame one by one, in order, dropping only an invalid one among them', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const { server, client } = await setup(answerSnapshot)
+    const seen: string[] = []
+    client.on('runtime.event', (e) => seen.push(`event ${e.seq}`))
+    client.on('pane.data', (c) => seen.push(`pane ${c.agentId} ${c.chunk} ${c.data}`))
+    await client.request('workspace.snapshot', {})
+    const pushes = [
+      { channel: 'pane.data', payload: { agentId: 'a', data: 'one', chunk: 1 } },
+      { channel: 'runtime.event', payload: { type: 'agent_state', seq: 5, time: 't', agentId: 'a', agentName: 'a', state: 'running' } },
+      { channel: 'pane.data', payload: { agentId: 'b', data: 'bad', chunk: -1 } },
+      { channel: 'pane.data', payload: { agentId: 'b', data: 'two', chunk: 1 } },
+      { channel: 'pane.data', payload: { agentId: 'a', data: 'three', chunk: 2 } }
+    ]
+    server.sockets[0]!.send(JSON.stringify({ kind: 'pushes', pushes }))
+    server.sockets[0]!.send(JSON.stringify({ kind: 'pushes', pushes: [] }))
+    await waitFor(() => seen.length === 4)
+    expect(seen).toEqual(['pane a 1 one', 'event 5', 'pane b 1 two', 'pane a 2 three'])
+    await waitFor(() => logged.mock.calls.length === 2)
+    logged.mockRestore()
+  })
+
   it('rejects requests in flight when the link drops, reconnects with backoff and says so', async () => {
     let answer = false
     const { server, client, statuses } = await setup((f, s) => {

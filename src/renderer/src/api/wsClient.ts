@@ -72,7 +72,8 @@ interface Pending {
  * frames. Requests made while the socket is not open wait for the next open; requests in flight
  * when it drops are rejected with {@link BridgeDisconnectedError} (whether the host acted on them is unknown).
  * The socket reconnects with exponential backoff until disposed; after a reconnect the client fires
- * `onDidReconnect` so the owner can re-fetch what pushes it missed. Frames and payloads that fail
+ * `onDidReconnect` so the owner can re-fetch what pushes it missed. A `pushes` frame (the pushes the
+ * host made in one tick) is delivered push by push, in order. Frames and payloads that fail
  * validation are dropped and logged, never passed on.
  */
 export function createWebSocketClient(options: WebSocketClientOptions): WorkspaceClient {
@@ -167,24 +168,28 @@ export function createWebSocketClient(options: WebSocketClientOptions): Workspac
       }
       return
     }
-    if (frame.kind === 'push') {
-      if (!isPushChannel(frame.channel)) return
-      const set = listeners.get(frame.channel)
-      if (!set || set.size === 0) return
-      let payload: unknown
+    if (frame.kind === 'push') deliver(frame.channel, frame.payload)
+    else if (frame.kind === 'pushes') for (const push of frame.pushes) deliver(push.channel, push.payload)
+  }
+
+  /** Hands one push to its channel's listeners, after validating it; an invalid one is dropped and logged. */
+  const deliver = (channel: string, raw: unknown): void => {
+    if (!isPushChannel(channel)) return
+    const set = listeners.get(channel)
+    if (!set || set.size === 0) return
+    let payload: unknown
+    try {
+      payload = parsePush(channel, raw)
+    } catch (err) {
+      console.error(`dropped an invalid ${channel} push`, err)
+      return
+    }
+    if (payload === undefined) return
+    for (const l of [...set]) {
       try {
-        payload = parsePush(frame.channel, frame.payload)
+        ;(l as (p: unknown) => void)(payload)
       } catch (err) {
-        console.error(`dropped an invalid ${frame.channel} push`, err)
-        return
-      }
-      if (payload === undefined) return
-      for (const l of [...set]) {
-        try {
-          ;(l as (p: unknown) => void)(payload)
-        } catch (err) {
-          console.error(err)
-        }
+        console.error(err)
       }
     }
   }

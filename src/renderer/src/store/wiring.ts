@@ -28,7 +28,7 @@ export function wireClient(client: WorkspaceClient, actions: WiringActions, rout
   router.setScrollbackFetcher((agentId) => client.request('pane.scrollback', { agentId }))
   store.add(toDisposable(() => router.setScrollbackFetcher(undefined)))
   // A lost acknowledgement only delays a resume until the next one (or main's stall timeout).
-  router.setAckSender((agentId, chunk) => void client.request('pane.ack', { agentId, chunk }).catch(() => undefined))
+  router.setAckSender((acks) => void client.request('pane.ack', { acks }).catch(() => undefined))
   store.add(toDisposable(() => router.setAckSender(undefined)))
   // A lost size only leaves the process teammate's terminal at its old width until the next fit.
   router.setSizeSender((agentId, size) => void client.request('pane.resize', { agentId, cols: size.cols, rows: size.rows }).catch(() => undefined))

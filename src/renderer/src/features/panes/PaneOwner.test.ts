@@ -100,7 +100,7 @@ describe('PaneOwner', () => {
     const first = deferred<PaneScrollback>()
     const { router, owner, term } = setup([first])
     const acks: Array<[string, number]> = []
-    router.setAckSender((id, n) => acks.push([id, n]))
+    router.setAckSender((batch) => acks.push(...batch.map((a): [string, number] => [a.agentId, a.chunk])))
     vi.useFakeTimers()
     first.resolve(sb('S', 1))
     await vi.advanceTimersByTimeAsync(0)
@@ -137,11 +137,27 @@ describe('PaneOwner', () => {
     owner.dispose()
   })
 
+  it('gathers the acknowledgements of every pane into one request per interval, the highest chunk of each', async () => {
+    vi.useFakeTimers()
+    const router = new PaneRouter()
+    const requests: Array<Array<{ agentId: string; chunk: number }>> = []
+    router.setAckSender((batch) => requests.push(batch))
+    for (let n = 1; n <= 3; n++) for (const id of ['a', 'b', 'c']) router.dispatch({ agentId: id, data: 'x', chunk: n })
+    await vi.advanceTimersByTimeAsync(60)
+    expect(requests).toEqual([
+      [
+        { agentId: 'a', chunk: 3 },
+        { agentId: 'b', chunk: 3 },
+        { agentId: 'c', chunk: 3 }
+      ]
+    ])
+  })
+
   it('acknowledges chunks for an agent no pane shows (hidden or collapsed)', async () => {
     vi.useFakeTimers()
     const router = new PaneRouter()
     const acks: Array<[string, number]> = []
-    router.setAckSender((id, n) => acks.push([id, n]))
+    router.setAckSender((batch) => acks.push(...batch.map((a): [string, number] => [a.agentId, a.chunk])))
     router.dispatch({ agentId: 'hidden', data: 'x', chunk: 7 })
     router.dispatch({ agentId: 'hidden', data: 'y', chunk: 8 })
     await vi.advanceTimersByTimeAsync(60)

@@ -1,4 +1,4 @@
-import type { PaneScrollback, PushOf } from '../../../../shared/ipc'
+import { MAX_PANE_ACKS, type PaneAck, type PaneScrollback, type PushOf } from '../../../../shared/ipc'
 import type { TerminalSize } from '../../../../shared/terminalSize'
 import { toDisposable, type Disposable } from '../../lib/lifecycle'
 
@@ -29,7 +29,7 @@ export interface PaneSource {
   resize?(agentId: string, size: TerminalSize): void
 }
 
-/** How long acknowledgements of one pane are gathered into one `pane.ack` request (ms). */
+/** How long acknowledgements are gathered into one `pane.ack` request, for every pane at once (ms). */
 export const ACK_INTERVAL_MS = 50
 
 /**
@@ -40,14 +40,17 @@ export const ACK_INTERVAL_MS = 50
 export class PaneRouter implements PaneSource {
   private readonly subscribers = new Map<string, Set<PaneSubscriber>>()
   private fetcher: ((agentId: string) => Promise<PaneScrollback>) | undefined
-  private ackSender: ((agentId: string, chunk: number) => void) | undefined
+  private ackSender: ((acks: PaneAck[]) => void) | undefined
   private sizeSender: ((agentId: string, size: TerminalSize) => void) | undefined
   /** Highest chunk acknowledged per pane and not yet sent. */
   private readonly acks = new Map<string, number>()
   private ackTimer: ReturnType<typeof setTimeout> | undefined
 
-  /** Sets how acknowledgements reach main (the wiring passes the client's `pane.ack`); undefined stops them. */
-  setAckSender(sender: ((agentId: string, chunk: number) => void) | undefined): void {
+  /**
+   * Sets how acknowledgements reach main (the wiring passes the client's `pane.ack`, one request
+   * per batch of at most {@link MAX_PANE_ACKS} panes); undefined stops them.
+   */
+  setAckSender(sender: ((acks: PaneAck[]) => void) | undefined): void {
     this.ackSender = sender
     if (!sender) {
       this.acks.clear()
@@ -58,8 +61,8 @@ export class PaneRouter implements PaneSource {
 
   /**
    * Records that the page is done with a pane's chunks up to `chunk` (written, held, or not shown
-   * at all) and sends the highest number per pane at most every {@link ACK_INTERVAL_MS}: main's
-   * backpressure (paneBatcher.ts) pauses a pane's PTYs while too much is unacknowledged.
+   * at all) and sends the highest number of every pane that has one, together, at most every
+   * {@link ACK_INTERVAL_MS}: main's backpressure (paneBatcher.ts) pauses a pane's PTYs while too much is unacknowledged.
    */
   ack(agentId: string, chunk: number): void {
     if (!this.ackSender) return
@@ -67,9 +70,9 @@ export class PaneRouter implements PaneSource {
     this.ackTimer ??= setTimeout(() => {
       this.ackTimer = undefined
       const send = this.ackSender
-      const batch = [...this.acks]
+      const batch = [...this.acks].map(([agentId, n]) => ({ agentId, chunk: n }))
       this.acks.clear()
-      if (send) for (const [id, n] of batch) send(id, n)
+      if (send) for (let i = 0; i < batch.length; i += MAX_PANE_ACKS) send(batch.slice(i, i + MAX_PANE_ACKS))
     }, ACK_INTERVAL_MS)
   }
 
