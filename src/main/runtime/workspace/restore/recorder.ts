@@ -33,13 +33,17 @@ export interface RecorderSource {
  * first change and is not pushed back by later ones, so steady output still reaches the disk every
  * {@link PANES_WRITE_DELAY_MS}: after a `kill -9` at most that much pane output is missing.
  * `workspace.json` is written whole (temp + rename), journal records whole or not at all; a failed
- * write is reported to `onError` and retried at the next change.
+ * write is reported to `onError` and retried at the next change. A state that says what the file
+ * already says (but for its time) is not written again: every runtime event notes a change, and
+ * 16 agents' output alone made five renames a second.
  */
 export class WorkspaceStateRecorder implements Disposable {
   private stateTimer: NodeJS.Timeout | undefined
   private panesTimer: NodeJS.Timeout | undefined
   private readonly journal: PaneJournal
   private disposed = false
+  /** The state last written, without its `updatedAt`, as JSON. */
+  private lastWritten: string | undefined
 
   constructor(
     private readonly source: RecorderSource,
@@ -122,7 +126,12 @@ export class WorkspaceStateRecorder implements Disposable {
   private writeState(): void {
     if (this.disposed) return
     try {
-      writeWorkspaceState(this.source.paths, this.snapshot())
+      const state = this.snapshot()
+      const { updatedAt: _at, ...content } = state
+      const json = JSON.stringify(content)
+      if (json === this.lastWritten) return
+      writeWorkspaceState(this.source.paths, state)
+      this.lastWritten = json
     } catch (error) {
       this.onError(`Could not save the workspace state (${this.source.paths.state}): ${(error as Error).message}`)
     }

@@ -122,6 +122,31 @@ describe('restore files', () => {
     expect(readSavedPanes(paths)).toEqual({ a: 'old a\r\na1\r\n', b: 'b1\r\nb2\r\nb3\r\n', c: 'old c\r\n' })
   })
 
+  it('writes workspace.json again only when what it says changes', async () => {
+    const paths = session('s4')
+    let agents = [agent({ agentId: 'team-lead' })]
+    const recorder = new WorkspaceStateRecorder(
+      { home, cwd, sessionId: 's4', paths, runTag: 'tag', agents: () => agents, team: () => undefined, ptyPids: () => [] },
+      (message) => {
+        throw new Error(message)
+      },
+      { state: 1, panes: 1 }
+    )
+    recorder.open()
+    const first = readFileSync(paths.state, 'utf8')
+    await new Promise((r) => setTimeout(r, 5))
+    recorder.noteChange()
+    await new Promise((r) => setTimeout(r, 20))
+    await recorder.flush()
+    expect(readFileSync(paths.state, 'utf8')).toBe(first)
+    agents = [agent({ agentId: 'team-lead', state: 'idle' })]
+    recorder.noteChange()
+    await new Promise((r) => setTimeout(r, 20))
+    expect(readWorkspaceState(paths)?.agents.map((a) => a.state)).toEqual(['idle'])
+    expect(readFileSync(paths.state, 'utf8')).not.toBe(first)
+    recorder.dispose()
+  })
+
   it('writes state atomically, leaves no temp files, and keeps of each pane its last MiB from a line start, compacting the journal as it grows', async () => {
     const paths = session('s2')
     const recorder = new WorkspaceStateRecorder(
