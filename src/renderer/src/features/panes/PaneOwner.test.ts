@@ -6,9 +6,10 @@ import { PaneTerminals } from '../../../../main/runtime/workspace/panes'
 import { INTERRUPTED_PANE_LINE } from '../../../../main/runtime/workspace/restore/startup'
 import type { PaneScrollback } from '../../../../shared/ipc'
 import type { TerminalSize } from '../../../../shared/terminalSize'
-import { MAX_HELD_OFFSCREEN, PaneOwner, SIZE_REPORT_DEBOUNCE_MS } from './PaneOwner'
+import { MAX_HELD_OFFSCREEN, PaneOwner, SIZE_REPORT_DEBOUNCE_MS, type PaneOwnerDeps } from './PaneOwner'
 import { PaneRouter } from './paneRouter'
 import { bufferText, createXtermTerminal, type PaneTerminal } from './terminal'
+import type { PaneWriter } from './writeScheduler'
 
 /** A terminal that records what the owner does to it. */
 class FakeTerminal implements PaneTerminal {
@@ -67,7 +68,10 @@ const sb = (data: string, chunk: number): PaneScrollback => ({ agentId: 'team-le
 const chunk = (n: number, data = `<${n}>`) => ({ agentId: 'team-lead', data, chunk: n })
 const flush = () => new Promise((r) => setTimeout(r, 0))
 
-function setup(fetches: Array<ReturnType<typeof deferred<PaneScrollback>>>, options: { visible?: boolean; size?: TerminalSize | undefined } = {}) {
+/** Turns granted the moment they are asked for: a live chunk of a visible pane is written at once. */
+const immediateWrites = { request: (w: PaneWriter) => w.takeTurn(), cancel: () => undefined }
+
+function setup(fetches: Array<ReturnType<typeof deferred<PaneScrollback>>>, options: { visible?: boolean; size?: TerminalSize | undefined; writes?: PaneOwnerDeps['writes'] } = {}) {
   const router = new PaneRouter()
   let i = 0
   router.setScrollbackFetcher(() => {
@@ -86,6 +90,7 @@ function setup(fetches: Array<ReturnType<typeof deferred<PaneScrollback>>>, opti
     },
     ResizeObserver: FakeResizeObserver as unknown as typeof ResizeObserver,
     fitDebounceMs: 30,
+    writes: options.writes ?? immediateWrites,
     ...(options.visible !== undefined ? { visible: options.visible } : {})
   })
   return { router, owner, term, fetched: () => i }
@@ -115,6 +120,65 @@ describe('PaneOwner', () => {
     router.dispatch(chunk(4))
     expect(term.out).toBe('S<2><3><4>')
     owner.dispose()
+  })
+
+  it('writes live output at its turn, in one write, acknowledging it once written', async () => {
+    const turns = new Set<PaneWriter>()
+    const writes = { request: (w: PaneWriter) => void turns.add(w), cancel: (w: PaneWriter) => void turns.delete(w) }
+    const first = deferred<PaneScrollback>()
+    const { router, owner, term } = setup([first], { writes })
+    const acks: Array<[string, number]> = []
+    router.setAckSender((batch) => acks.push(...batch.map((a): [string, number] => [a.agentId, a.chunk])))
+    const written: string[] = []
+    term.write = (data: string, done?: () => void) => {
+      written.push(data)
+      term.out += data
+      done?.()
+    }
+    first.resolve(sb('S', 1))
+    await flush()
+    router.dispatch(chunk(2))
+    router.dispatch(chunk(3))
+    expect(term.out).toBe('S')
+    expect([...turns]).toEqual([owner])
+    ;[...turns][0]!.takeTurn()
+    expect(written).toEqual(['S', '<2><3>'])
+    expect(turns.size).toBe(0)
+    await new Promise((r) => setTimeout(r, 60))
+    expect(acks).toEqual([['team-lead', 3]])
+    owner.dispose()
+  })
+
+  it('drops output waiting for its turn when it restores (the scrollback has it), holds it when hidden, writes it when its text is read, and gives up its turn when disposed', async () => {
+    const turns = new Set<PaneWriter>()
+    const writes = { request: (w: PaneWriter) => void turns.add(w), cancel: (w: PaneWriter) => void turns.delete(w) }
+    const fetches = [deferred<PaneScrollback>(), deferred<PaneScrollback>()]
+    const { router, owner, term } = setup(fetches, { writes })
+    fetches[0].resolve(sb('S', 1))
+    await flush()
+    // a gap: the pane restores; <2> waited for its turn and is in the scrollback
+    router.dispatch(chunk(2))
+    router.dispatch(chunk(4))
+    expect(turns.size).toBe(0)
+    fetches[1].resolve(sb('S<2><3><4>', 4))
+    await flush()
+    expect(term.out).toBe('S<2><3><4>')
+    // hidden while <5> waits: held, and written on show
+    router.dispatch(chunk(5))
+    expect(turns.size).toBe(1)
+    owner.setVisible(false)
+    expect(turns.size).toBe(0)
+    expect(term.out).toBe('S<2><3><4>')
+    owner.setVisible(true)
+    expect(term.out).toBe('S<2><3><4><5>')
+    // reading the text writes what waits
+    router.dispatch(chunk(6))
+    expect(owner.text()).toBe('S<2><3><4><5><6>')
+    expect(turns.size).toBe(0)
+    router.dispatch(chunk(7))
+    expect(turns.size).toBe(1)
+    owner.dispose()
+    expect(turns.size).toBe(0)
   })
 
   it('drops output held off screen past the limit and restores from the scrollback on show instead', async () => {

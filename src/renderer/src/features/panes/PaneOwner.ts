@@ -4,6 +4,7 @@ import { DisposableStore, toDisposable, type Disposable } from '../../lib/lifecy
 import type { PaneChunk, PaneSource } from './paneRouter'
 import { createXtermTerminal, type PaneRendererKind, type PaneTerminalFactory, type PaneTerminal } from './terminal'
 import { webglPool as defaultPool, type WebglContextPool, type WebglHolder } from './webglPool'
+import { paneWriteScheduler, type PaneWriter, type PaneWriteScheduler } from './writeScheduler'
 
 /**
  * Output an off-screen pane holds for its next show, in UTF-16 units. Past this the held output is
@@ -33,6 +34,8 @@ export interface PaneOwnerDeps {
   visible?: boolean
   /** Quiet time before a changed size is reported to main; default {@link SIZE_REPORT_DEBOUNCE_MS}. */
   sizeReportDebounceMs?: number
+  /** When live output goes into the terminal; default the page's {@link paneWriteScheduler}. */
+  writes?: Pick<PaneWriteScheduler, 'request' | 'cancel'>
 }
 
 /**
@@ -53,6 +56,11 @@ export interface PaneOwnerDeps {
  * is on the host element as `data-renderer`. Every chunk is acknowledged to main (`pane.ack`) once
  * written, or at once when held, so main's backpressure measures what the page still has to do.
  *
+ * Live output of a visible pane waits for the pane's turn at an animation frame
+ * ({@link PaneWriteScheduler}: a frame draws only as many busy terminals as fit in it), then goes
+ * into the terminal in one write; a restore drops what waits (the scrollback has it), going off
+ * screen holds it like any off-screen output, and reading the text writes it at once.
+ *
  * Size (SPEC §11: a `process` teammate's pane IS its terminal): after a fit that measured a size
  * other than the one last reported — the first fit included — the size in character cells goes to
  * main through the source's `resize` (`pane.resize`), once the pane has been quiet for
@@ -60,7 +68,7 @@ export interface PaneOwnerDeps {
  * nothing, and reports its size on show when it changed meanwhile. After a resync (a reconnect:
  * main may have restarted) the size is reported again.
  */
-export class PaneOwner implements Disposable, WebglHolder {
+export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
   private readonly disposables = new DisposableStore()
   private readonly terminal: PaneTerminal
   private readonly fitDebounceMs: number
@@ -81,6 +89,9 @@ export class PaneOwner implements Disposable, WebglHolder {
   private reportedSize: TerminalSize | undefined
   private pendingSize: TerminalSize | undefined
   private sizeTimer: ReturnType<typeof setTimeout> | undefined
+  /** Live chunks of a visible pane waiting for its turn to be written (see {@link takeTurn}). */
+  private queued: PaneChunk[] = []
+  private readonly writes: Pick<PaneWriteScheduler, 'request' | 'cancel'>
 
   constructor(
     private readonly host: HTMLElement,
@@ -91,6 +102,7 @@ export class PaneOwner implements Disposable, WebglHolder {
     this.visible = deps.visible ?? true
     this.pool = deps.webgl ?? defaultPool
     this.sizeReportDebounceMs = deps.sizeReportDebounceMs ?? SIZE_REPORT_DEBOUNCE_MS
+    this.writes = deps.writes ?? paneWriteScheduler
     const terminal = (deps.createTerminal ?? createXtermTerminal)(host)
     this.terminal = terminal
     this.disposables.add(toDisposable(() => terminal.dispose()))
@@ -121,6 +133,7 @@ export class PaneOwner implements Disposable, WebglHolder {
       })
     )
     this.disposables.add(toDisposable(() => this.pool.release(this)))
+    this.disposables.add(toDisposable(() => this.dropQueued()))
     this.host.dataset.renderer = 'dom'
     this.fit()
     this.restore()
@@ -149,7 +162,19 @@ export class PaneOwner implements Disposable, WebglHolder {
    */
   text(): string {
     if (!this.isDisposed && !this.visible) this.catchUp()
+    if (!this.isDisposed && this.visible) this.takeTurn()
     return this.terminal.text()
+  }
+
+  /** Writes the live output waiting for this pane's turn (the scheduler calls it at a frame). */
+  takeTurn(): void {
+    const chunks = this.queued
+    if (this.isDisposed || chunks.length === 0) return
+    this.queued = []
+    this.writes.cancel(this)
+    const n = chunks[chunks.length - 1]!.chunk
+    this.terminal.write(chunks.length === 1 ? chunks[0]!.data : chunks.map((c) => c.data).join(''), () => this.deps.source.ack?.(this.agentId, n))
+    this.pool.touch(this)
   }
 
   /**
@@ -165,6 +190,10 @@ export class PaneOwner implements Disposable, WebglHolder {
       this.useWebgl()
       this.scheduleFit()
     } else {
+      // what waited for a turn is held like any output that comes while off screen
+      const waiting = this.queued
+      this.dropQueued()
+      for (const c of waiting) this.hold(c)
       this.pool.release(this)
       this.setRenderer('dom')
     }
@@ -224,6 +253,8 @@ export class PaneOwner implements Disposable, WebglHolder {
    */
   restore(): void {
     if (this.isDisposed) return
+    // the scrollback includes what waited for a turn
+    this.dropQueued()
     this.offscreen = []
     this.offscreenChars = 0
     this.restoreOnShow = false
@@ -296,22 +327,28 @@ export class PaneOwner implements Disposable, WebglHolder {
       return
     }
     this.lastChunk = chunk.chunk
-    if (!this.visible) {
-      // Held by the page: main may count it as delivered.
-      this.deps.source.ack?.(this.agentId, chunk.chunk)
-      if (this.restoreOnShow) return
-      this.offscreen.push(chunk.data)
-      this.offscreenChars += chunk.data.length
-      if (this.offscreenChars > MAX_HELD_OFFSCREEN) {
-        this.offscreen = []
-        this.offscreenChars = 0
-        this.restoreOnShow = true
-      }
-      return
+    if (!this.visible) return this.hold(chunk)
+    this.queued.push(chunk)
+    this.writes.request(this)
+  }
+
+  /** Holds a chunk while off screen (acknowledged at once: main may count it as delivered); past the limit, restores on show instead. */
+  private hold(chunk: PaneChunk): void {
+    this.deps.source.ack?.(this.agentId, chunk.chunk)
+    if (this.restoreOnShow) return
+    this.offscreen.push(chunk.data)
+    this.offscreenChars += chunk.data.length
+    if (this.offscreenChars > MAX_HELD_OFFSCREEN) {
+      this.offscreen = []
+      this.offscreenChars = 0
+      this.restoreOnShow = true
     }
-    const n = chunk.chunk
-    this.terminal.write(chunk.data, () => this.deps.source.ack?.(this.agentId, n))
-    this.pool.touch(this)
+  }
+
+  /** Forgets the live output waiting for a turn, and the turn. */
+  private dropQueued(): void {
+    this.queued = []
+    this.writes.cancel(this)
   }
 
   /** Writes what was held off screen, or restores from scrollback when too much was. */

@@ -1,0 +1,187 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { FALLBACK_MS, ON_TIME_FRAMES_TO_GROW, PaneWriteScheduler, type FrameSource, type PaneWriter } from './writeScheduler'
+
+/** Animation frames the test produces: `frame(at)` runs the waiting callbacks with time `at`. */
+function fakeFrames() {
+  let next = 1
+  const callbacks = new Map<number, (time: number) => void>()
+  let clock = 0
+  const source: FrameSource = {
+    request: (cb) => {
+      callbacks.set(next, cb)
+      return next++
+    },
+    cancel: (h) => void callbacks.delete(h),
+    now: () => clock
+  }
+  return {
+    source,
+    get requested() {
+      return callbacks.size
+    },
+    /** A frame at `at` ms (the clock moves there first). */
+    frame(at: number) {
+      clock = at
+      const due = [...callbacks.values()]
+      callbacks.clear()
+      for (const cb of due) cb(at)
+    },
+    setClock: (at: number) => void (clock = at)
+  }
+}
+
+/** A pane that records its turns in `log` and asks again for one each time `busy` says so. */
+function pane(name: string, log: string[], scheduler: PaneWriteScheduler, busy = () => false): PaneWriter {
+  const writer: PaneWriter = {
+    takeTurn: () => {
+      log.push(name)
+      if (busy()) scheduler.request(writer)
+    }
+  }
+  return writer
+}
+
+describe('PaneWriteScheduler', () => {
+  beforeEach(() => vi.useFakeTimers())
+  afterEach(() => vi.useRealTimers())
+
+  it('gives at most perFrame panes a turn per frame, longest waiting first, and a pane once however often it asks', () => {
+    const frames = fakeFrames()
+    const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 2 })
+    const log: string[] = []
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => pane(n, log, s))
+    s.request(a!)
+    s.request(b!)
+    s.request(a!)
+    s.request(c!)
+    expect(frames.requested).toBe(1)
+    frames.frame(16)
+    expect(log).toEqual(['a', 'b'])
+    expect(s.pending).toBe(1)
+    s.request(a!)
+    frames.frame(32)
+    expect(log).toEqual(['a', 'b', 'c', 'a'])
+    expect(frames.requested).toBe(0)
+  })
+
+  it('halves the panes per frame after a late frame, down to the minimum, and grows by one after a run of on-time frames that left panes waiting', () => {
+    const frames = fakeFrames()
+    const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 8, minPerFrame: 1 })
+    const log: string[] = []
+    // 16 panes that always have output again after their turn
+    for (let i = 0; i < 16; i++) s.request(pane(`p${i}`, log, s, () => true))
+    let t = 0
+    const frame = (gap: number) => frames.frame((t += gap))
+    frame(16.7)
+    frame(16.7)
+    expect(s.perFrame).toBe(8)
+    frame(50) // late: three periods
+    expect(s.perFrame).toBe(4)
+    frame(40)
+    frame(40)
+    frame(40)
+    expect(s.perFrame).toBe(1)
+    for (let i = 0; i < ON_TIME_FRAMES_TO_GROW - 1; i++) frame(16.7)
+    expect(s.perFrame).toBe(1)
+    frame(16.7)
+    expect(s.perFrame).toBe(2)
+    // every pane got turns in order: the first 16 turns are the 16 panes once each
+    expect(new Set(log.slice(0, 16)).size).toBe(16)
+  })
+
+  it('does not grow while every waiting pane gets its turn (the budget is not what limits the frames)', () => {
+    const frames = fakeFrames()
+    const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 4 })
+    const log: string[] = []
+    const a = pane('a', log, s)
+    let t = 0
+    for (let i = 0; i < 3 * ON_TIME_FRAMES_TO_GROW; i++) {
+      s.request(a)
+      frames.frame((t += 16.7))
+    }
+    expect(s.perFrame).toBe(4)
+    expect(log).toHaveLength(3 * ON_TIME_FRAMES_TO_GROW)
+  })
+
+  it('judges no gap after an idle spell: a request long after the last frame starts afresh', () => {
+    const frames = fakeFrames()
+    const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 4 })
+    const log: string[] = []
+    const a = pane('a', log, s)
+    s.request(a)
+    frames.frame(16.7)
+    frames.frame(33.4) // nothing requested: no callback ran
+    frames.setClock(1000)
+    s.request(a)
+    frames.frame(1016.7)
+    expect(s.perFrame).toBe(4)
+  })
+
+  it('still judges frames while output keeps coming though every pane gets its turn: slow frames shrink a budget that is too large', () => {
+    const frames = fakeFrames()
+    const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 32 })
+    const log: string[] = []
+    const panes = Array.from({ length: 16 }, (_, i) => pane(`p${i}`, log, s))
+    let t = 0
+    for (let i = 0; i < 4; i++) {
+      // output arrives right after each frame (a WebSocket message), for all 16 panes
+      frames.setClock(t + 1)
+      for (const p of panes) s.request(p)
+      frames.frame((t += 33.4))
+    }
+    expect(s.perFrame).toBeLessThan(16)
+  })
+
+  it('writes everything waiting on a timer when no frame comes (a hidden window), and stops waiting once nothing is left', async () => {
+    const frames = fakeFrames()
+    const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 1 })
+    const log: string[] = []
+    for (const n of ['a', 'b', 'c']) s.request(pane(n, log, s))
+    await vi.advanceTimersByTimeAsync(FALLBACK_MS - 1)
+    expect(log).toEqual([])
+    await vi.advanceTimersByTimeAsync(1)
+    expect(log).toEqual(['a', 'b', 'c'])
+    expect(frames.requested).toBe(0)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('keeps the fallback off while frames come', async () => {
+    const frames = fakeFrames()
+    const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 1 })
+    const log: string[] = []
+    for (const n of ['a', 'b', 'c', 'd', 'e', 'f']) s.request(pane(n, log, s))
+    let t = 0
+    for (let i = 0; i < 5; i++) {
+      await vi.advanceTimersByTimeAsync(FALLBACK_MS - 10)
+      frames.frame((t += 16.7))
+    }
+    expect(log).toEqual(['a', 'b', 'c', 'd', 'e'])
+  })
+
+  it('forgets a cancelled pane, and a pane whose turn throws does not stop the others', () => {
+    const frames = fakeFrames()
+    const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 8 })
+    const log: string[] = []
+    const a = pane('a', log, s)
+    const broken: PaneWriter = {
+      takeTurn: () => {
+        throw new Error('boom')
+      }
+    }
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    s.request(a)
+    s.cancel(a)
+    expect(frames.requested).toBe(0)
+    s.request(broken)
+    s.request(a)
+    frames.frame(16.7)
+    expect(log).toEqual(['a'])
+    expect(error).toHaveBeenCalledOnce()
+    error.mockRestore()
+  })
+
+  it('refuses bounds that cannot hold', () => {
+    expect(() => new PaneWriteScheduler({ minPerFrame: 0 })).toThrow(RangeError)
+    expect(() => new PaneWriteScheduler({ minPerFrame: 4, maxPerFrame: 2 })).toThrow(RangeError)
+  })
+})

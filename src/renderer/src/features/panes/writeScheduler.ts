@@ -1,0 +1,198 @@
+/**
+ * A pane with live output waiting to go into its terminal. Given a turn, it writes everything it
+ * holds (xterm then parses it and draws it on the next frame).
+ */
+export interface PaneWriter {
+  takeTurn(): void
+}
+
+/** How a {@link PaneWriteScheduler} waits for frames; the defaults are the page's. */
+export interface FrameSource {
+  /** `requestAnimationFrame`: calls back before the next frame with its time (ms, `performance.now()` clock). */
+  request(callback: (time: number) => void): number
+  cancel(handle: number): void
+  /** `performance.now()`. */
+  now(): number
+}
+
+/** Tunables of a {@link PaneWriteScheduler}; the defaults are the constants below. */
+export interface PaneWriteSchedulerOptions {
+  frames?: FrameSource
+  /** Panes written per frame to start with; default {@link INITIAL_PANES_PER_FRAME}. */
+  initialPerFrame?: number
+  /** Never fewer panes per frame than this; default 1. */
+  minPerFrame?: number
+  /** Never more; default {@link MAX_PANES_PER_FRAME}. */
+  maxPerFrame?: number
+  /** Turns are also granted this long after a request if no frame came (a hidden window has none); default {@link FALLBACK_MS}. */
+  fallbackMs?: number
+}
+
+/** Panes written per frame before the scheduler has seen any frame time. */
+export const INITIAL_PANES_PER_FRAME = 8
+/** Upper bound of panes written per frame: past it a frame's drawing is never the cheap part. */
+export const MAX_PANES_PER_FRAME = 64
+/**
+ * A frame counts as late when it comes more than this many frame periods after the previous one
+ * (the period is the shortest gap seen lately, at most 16.7 ms: a 60 Hz display's).
+ */
+export const LATE_FRAME_FACTOR = 1.5
+/** On-time frames in a row, with panes still waiting after their turns, before one more pane is written per frame. */
+export const ON_TIME_FRAMES_TO_GROW = 8
+/** Turns are granted on a timer this long after a request when no animation frame comes (a hidden or minimised window). */
+export const FALLBACK_MS = 250
+/** Frames over which the shortest gap between frames is taken as the display's frame period. */
+const PERIOD_WINDOW = 120
+
+const pageFrames: FrameSource = {
+  request: (callback) => requestAnimationFrame(callback),
+  cancel: (handle) => cancelAnimationFrame(handle),
+  now: () => performance.now()
+}
+
+/**
+ * Spreads the panes' terminal writes over animation frames so that drawing them keeps to the
+ * display's frame rate (issue 7: 16 visible panes under output, frame p95 ≤ 33 ms, input p95 ≤ 50 ms).
+ *
+ * Why: a terminal that scrolls redraws every row on the next frame, whatever the number of new
+ * lines, so the cost of a frame grows with the number of terminals written since the last one.
+ * With 16 busy panes written every frame, each frame drew 16 terminals (on the DOM renderer about
+ * 20–30 ms on the 2-core machine bench/ui runs on) and the page fell to 30 frames a second with a
+ * keystroke waiting up to two frames to show. Written in turns, each busy pane draws less often
+ * (with more new lines at once, so no slower overall), and a frame draws only as many terminals as
+ * fit in it.
+ *
+ * How: a pane with output asks for a turn ({@link request}); at each animation frame the panes
+ * waiting longest get their turn, at most {@link perFrame} of them. `perFrame` adapts to the frame
+ * times (additive increase, multiplicative decrease, as TCP's congestion window does): a late frame
+ * ({@link LATE_FRAME_FACTOR} periods or more after the one before) halves it, down to the minimum;
+ * {@link ON_TIME_FRAMES_TO_GROW} on-time frames in a row while panes were left waiting raise it by
+ * one. When no frame comes within {@link FALLBACK_MS} of a request (a hidden window), a timer
+ * grants every waiting pane its turn, so output keeps flowing (and being acknowledged to main)
+ * without frames.
+ */
+export class PaneWriteScheduler {
+  private readonly frames: FrameSource
+  private readonly min: number
+  private readonly max: number
+  private readonly fallbackMs: number
+  /** Waiting panes, in the order they asked (a Set keeps insertion order). */
+  private readonly waiting = new Set<PaneWriter>()
+  private perFrameNow: number
+  private frameHandle: number | undefined
+  private fallbackTimer: ReturnType<typeof setTimeout> | undefined
+  /** Time of the previous frame (undefined when the next frame follows an idle spell and is not judged). */
+  private lastFrameAt: number | undefined
+  /** Recent gaps between frames, for the period (the shortest of them). */
+  private readonly gaps: number[] = []
+  private onTimeInRow = 0
+
+  constructor(options: PaneWriteSchedulerOptions = {}) {
+    this.frames = options.frames ?? pageFrames
+    this.min = options.minPerFrame ?? 1
+    this.max = options.maxPerFrame ?? MAX_PANES_PER_FRAME
+    this.fallbackMs = options.fallbackMs ?? FALLBACK_MS
+    this.perFrameNow = Math.min(this.max, Math.max(this.min, options.initialPerFrame ?? INITIAL_PANES_PER_FRAME))
+    if (!(this.min >= 1 && this.max >= this.min)) throw new RangeError(`need 1 ≤ minPerFrame ≤ maxPerFrame, got ${this.min} and ${this.max}`)
+  }
+
+  /** Panes written per frame now. */
+  get perFrame(): number {
+    return this.perFrameNow
+  }
+
+  /** Panes waiting for a turn. */
+  get pending(): number {
+    return this.waiting.size
+  }
+
+  /** `writer` has output to write: it gets a turn at a coming frame (once, however often it asks before then). */
+  request(writer: PaneWriter): void {
+    this.waiting.add(writer)
+    if (this.frameHandle === undefined) {
+      // Asked for well after the last frame: the next frame's gap says nothing about frame times.
+      if (this.lastFrameAt !== undefined && this.frames.now() - this.lastFrameAt > this.period() / 2) this.lastFrameAt = undefined
+      this.frameHandle = this.frames.request((time) => this.onFrame(time))
+    }
+    this.fallbackTimer ??= setTimeout(() => this.onFallback(), this.fallbackMs)
+  }
+
+  /** `writer` no longer wants its turn (disposed, or it wrote or dropped its output meanwhile). */
+  cancel(writer: PaneWriter): void {
+    this.waiting.delete(writer)
+    if (this.waiting.size === 0) this.stop()
+  }
+
+  private onFrame(time: number): void {
+    this.frameHandle = undefined
+    if (this.fallbackTimer !== undefined) clearTimeout(this.fallbackTimer)
+    this.fallbackTimer = undefined
+    this.judge(time)
+    const turns = [...this.waiting].slice(0, this.perFrameNow)
+    for (const writer of turns) this.waiting.delete(writer)
+    const leftWaiting = this.waiting.size > 0
+    this.grant(turns)
+    // Only a budget that left panes waiting may grow: otherwise on-time frames say nothing about it.
+    if (!leftWaiting) this.onTimeInRow = 0
+    if (this.waiting.size === 0) return this.stop()
+    this.frameHandle = this.frames.request((t) => this.onFrame(t))
+    // frames are coming: the fallback is for when they stop
+    if (this.fallbackTimer !== undefined) clearTimeout(this.fallbackTimer)
+    this.fallbackTimer = setTimeout(() => this.onFallback(), this.fallbackMs)
+  }
+
+  /** Judges the gap since the previous frame: a late one halves the budget, a run of on-time ones grows it. */
+  private judge(time: number): void {
+    const last = this.lastFrameAt
+    this.lastFrameAt = time
+    if (last === undefined || time <= last) return
+    const gap = time - last
+    this.gaps.push(gap)
+    if (this.gaps.length > PERIOD_WINDOW) this.gaps.shift()
+    if (gap > this.period() * LATE_FRAME_FACTOR) {
+      this.perFrameNow = Math.max(this.min, Math.floor(this.perFrameNow / 2))
+      this.onTimeInRow = 0
+    } else if (++this.onTimeInRow >= ON_TIME_FRAMES_TO_GROW) {
+      this.perFrameNow = Math.min(this.max, this.perFrameNow + 1)
+      this.onTimeInRow = 0
+    }
+  }
+
+  /** No frame came: every waiting pane writes now (the window is hidden; nothing is drawn anyway). */
+  private onFallback(): void {
+    this.fallbackTimer = undefined
+    const turns = [...this.waiting]
+    this.waiting.clear()
+    this.stop()
+    this.grant(turns)
+  }
+
+  private grant(turns: PaneWriter[]): void {
+    for (const writer of turns) {
+      try {
+        writer.takeTurn()
+      } catch (error) {
+        console.error('a pane failed to write its output', error)
+      }
+    }
+  }
+
+  /**
+   * The display's frame period, ms: the shortest recent gap between frames (a 120 Hz display's
+   * 8.3), at most 1000/60: frames that all come slowly are late, not a slow display.
+   */
+  private period(): number {
+    return Math.min(1000 / 60, ...this.gaps)
+  }
+
+  /** Stops waiting for frames and the fallback; the next request starts again. */
+  private stop(): void {
+    if (this.frameHandle !== undefined) this.frames.cancel(this.frameHandle)
+    this.frameHandle = undefined
+    if (this.fallbackTimer !== undefined) clearTimeout(this.fallbackTimer)
+    this.fallbackTimer = undefined
+  }
+}
+
+/** The page's scheduler, shared by every pane. */
+export const paneWriteScheduler = new PaneWriteScheduler()
