@@ -85,6 +85,22 @@ export function bufferText(buffer: IBuffer): string {
   return lines.map((l) => l.trimEnd()).join('\n')
 }
 
+/**
+ * Shows the terminal's scrollbar on hover only, not on every line of output: xterm 6 reveals it on
+ * each scroll and re-arms a timer to fade it out again, so a pane under output ran a `setTimeout`
+ * and a `clearTimeout` per line — in bench/ui (16 panes × 50 KB/s) about 5% of the page's main
+ * thread, and a keystroke waits for it. xterm has no option for it: this calls its scrollable
+ * element's own `setRevealOnScroll(false)` (VS Code's `ScrollableElement`, which xterm 6 uses for
+ * its viewport) when xterm has one, and does nothing otherwise.
+ * @returns whether the scrollbar now shows on hover only (false: this xterm has no such element).
+ */
+export function scrollbarOnHoverOnly(term: Terminal): boolean {
+  const element = (term as unknown as { _core?: { _viewport?: { _scrollableElement?: { setRevealOnScroll?: (reveal: boolean) => void } } } })._core?._viewport?._scrollableElement
+  if (typeof element?.setRevealOnScroll !== 'function') return false
+  element.setRevealOnScroll(false)
+  return true
+}
+
 /** Search highlight colours (the search addon needs `allowProposedApi` for decorations). */
 const SEARCH_DECORATIONS = {
   matchBackground: '#5c4a1a',
@@ -115,6 +131,7 @@ export const createXtermTerminal: PaneTerminalFactory = (host) => {
   const search = new SearchAddon()
   term.loadAddon(search)
   term.open(host)
+  scrollbarOnHoverOnly(term)
   let webgl: WebglAddon | undefined
   const dropWebgl = (): void => {
     const addon = webgl
