@@ -9,7 +9,7 @@ import { pageMemory, pageRendererPid } from './chromium'
 import { figures, readProbe, runWindow, until, type UiFigures } from './measure'
 import { benchLineSource, probeScript } from './probeScript'
 import { offeredBytes, type UiLoad } from './scenario'
-import { PROFILE, startProfiler, VIEWPORT } from './swarmdeskRun'
+import { PROFILE, startProfiler, startTrace, TRACE, VIEWPORT } from './swarmdeskRun'
 
 /** The baseline page on a loopback HTTP server. */
 export interface BaselineSite {
@@ -64,6 +64,7 @@ export async function runBaseline(browser: Browser, tag: string, site: BaselineS
     const rendererPid = pageRendererPid(tag)
     const run = { streams: load.panes, rate: load.bytesPerSecond, seconds: load.seconds, benchLineSource: benchLineSource() }
     const profiler = PROFILE ? await startProfiler(page) : undefined
+    const trace = TRACE ? await startTrace(page, join(TRACE, `baseline-${load.panes}-${load.visible}-${load.bytesPerSecond}.json`)) : undefined
     const window = await runWindow(page, {
       inputSelector: '#box',
       rendererPid,
@@ -72,6 +73,7 @@ export async function runBaseline(browser: Browser, tag: string, site: BaselineS
       timeoutMs: load.seconds * 4_000 + 30_000,
       ...(shots ? { midway: { atMs: load.seconds * 500, run: async () => void (await page.screenshot({ path: join(shots, `baseline-${load.panes}-${load.visible}-${load.bytesPerSecond}.png`) })) } } : {})
     })
+    await trace?.()
     if (profiler) writeFileSync(join(PROFILE!, `baseline-${load.panes}-${load.visible}-${load.bytesPerSecond}.cpuprofile`), JSON.stringify(await profiler()))
     const done = (await page.evaluate('window.__baseline.done')) as { lines: number; bytes: number; streams: number; startedAt: number; endedAt: number }
     const after = await pageMemory(page, rendererPid)

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { packageRoot } from '../../src/main/runtime/packageRoot'
 
@@ -21,9 +21,11 @@ export interface BenchServe {
  * Starts `node bin/swarmdesk serve --cwd <cwd> --scenario <file> --port 0 --permission-mode
  * bypassPermissions` (the benchmark's commands must not stop to ask) with a fresh SWARMDESK_HOME,
  * and waits for its `SWARMDESK_URL` line. Needs the Node bundles and the renderer built.
+ * `cpuProfile` (a `.cpuprofile` path) has Node's sampling profiler record serve's whole life,
+ * written when it exits (`--cpu-prof`).
  * @throws Error with serve's stderr when it exits or prints no URL within 30 s.
  */
-export async function startBenchServe(cwd: string, scenario: object): Promise<BenchServe> {
+export async function startBenchServe(cwd: string, scenario: object, options: { cpuProfile?: string } = {}): Promise<BenchServe> {
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-bench-ui-home-')))
   const scenarioFile = join(home, 'scenario.json')
   writeFileSync(scenarioFile, JSON.stringify(scenario, null, 2))
@@ -31,7 +33,8 @@ export async function startBenchServe(cwd: string, scenario: object): Promise<Be
   delete env.ANTHROPIC_API_KEY
   delete env.ANTHROPIC_BASE_URL
   const bin = join(packageRoot(), 'bin', 'swarmdesk')
-  const child = spawn(process.execPath, [bin, 'serve', '--cwd', cwd, '--scenario', scenarioFile, '--port', '0', '--permission-mode', 'bypassPermissions'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const profile = options.cpuProfile ? ['--cpu-prof', '--cpu-prof-dir', dirname(options.cpuProfile), '--cpu-prof-name', basename(options.cpuProfile)] : []
+  const child = spawn(process.execPath, [...profile, bin, 'serve', '--cwd', cwd, '--scenario', scenarioFile, '--port', '0', '--permission-mode', 'bypassPermissions'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))

@@ -22,6 +22,8 @@ export interface SwarmdeskFigures extends UiFigures {
   /** `pane.data` and `runtime.event` pushes the page received during the run. */
   paneDataPushes: number
   runtimeEventPushes: number
+  /** WebSocket frames the page received during the run (the host sends the pushes of one tick as one frame). */
+  socketFrames: number
   /** Times the page's WebSocket dropped and the client reconnected (the host cuts off only a client that reads nothing for 60 s). */
   reconnects: number
   /** Close codes of the dropped sockets (1006: cut off without a close frame, as the host's `terminate()` does). */
@@ -41,10 +43,25 @@ export interface SwarmdeskFigures extends UiFigures {
 const SHOTS = process.env.UI_BENCH_SCREENSHOTS
 /**
  * A folder to save a CPU profile of each page's main thread (Swarmdesk's and the baseline's)
- * during each run's output in (`UI_BENCH_PROFILE`; open the .cpuprofile in Chromium's DevTools).
+ * during each run's output in (`UI_BENCH_PROFILE`; open the .cpuprofile in Chromium's DevTools),
+ * and one of the `serve` process (runtime and web host) over its whole life (`host-….cpuprofile`).
  * Sampling costs frames: not for figures you report.
  */
 export const PROFILE = process.env.UI_BENCH_PROFILE
+
+/**
+ * A folder to save a Chromium performance trace of each page during each run's output in
+ * (`UI_BENCH_TRACE`; open the .json in DevTools' Performance panel, or read its events: every task,
+ * frame, style, layout and paint of the page's main thread). Tracing costs frames too.
+ */
+export const TRACE = process.env.UI_BENCH_TRACE
+
+/** Starts a performance trace of `page` into `file` (Chromium tracing); resolves to a function that stops it. */
+export async function startTrace(page: Page, file: string): Promise<() => Promise<void>> {
+  const browser = page.context().browser()!
+  await browser.startTracing(page, { path: file, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing', 'v8.execute'] })
+  return async () => void (await browser.stopTracing())
+}
 
 /** Starts the V8 sampling profiler of the page (CDP); resolves to a function that stops it and returns the profile. */
 export async function startProfiler(page: Page): Promise<() => Promise<unknown>> {
@@ -107,7 +124,7 @@ async function producerRenderers(page: Page): Promise<{ webgl: number; dom: numb
 export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad): Promise<{ figures: SwarmdeskFigures; tile: { width: number; height: number } }> {
   const repo = tempRepo()
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-bench-ui-producers-')))
-  const serve = await startBenchServe(repo, producerScenario(load, dir))
+  const serve = await startBenchServe(repo, producerScenario(load, dir), PROFILE ? { cpuProfile: join(PROFILE, `host-${load.panes}-${load.visible}-${load.bytesPerSecond}.cpuprofile`) } : {})
   const context = await browser.newContext({ viewport: VIEWPORT })
   try {
     const page = await context.newPage()
@@ -132,6 +149,7 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
     const rendererPid = pageRendererPid(tag)
 
     const profiler = PROFILE ? await startProfiler(page) : undefined
+    const trace = TRACE ? await startTrace(page, join(TRACE, `swarmdesk-${load.panes}-${load.visible}-${load.bytesPerSecond}.json`)) : undefined
     const window = await runWindow(page, {
       inputSelector: PROMPT,
       rendererPid,
@@ -141,6 +159,7 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
       timeoutMs: load.seconds * 4_000 + 30_000,
       ...(SHOTS ? { midway: { atMs: load.seconds * 500, run: async () => void (await page.screenshot({ path: join(SHOTS, `swarmdesk-${load.panes}-${load.visible}-${load.bytesPerSecond}.png`) })) } } : {})
     })
+    await trace?.()
     if (profiler) writeFileSync(join(PROFILE!, `swarmdesk-${load.panes}-${load.visible}-${load.bytesPerSecond}.cpuprofile`), JSON.stringify(await profiler()))
     const done = filesOf(dir, 'done-').map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { agent: number; lines: number; bytes: number; startedAt: number; endedAt: number })
     const producedLines = Array.from({ length: load.panes }, (_, i) => done.find((d) => d.agent === i)?.lines ?? 0)
@@ -156,7 +175,7 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
       visiblePanes,
       renderers
     })
-    return { figures: { ...base, lastLinesShown, paneDataPushes: readout.paneFrames, runtimeEventPushes: readout.eventFrames, reconnects: readout.sockets - 1, closeCodes: readout.closeCodes, hostCutoffs: serve.stderr().split('\n').filter((l) => l.includes('cut off a client')), scrollbackRequests: readout.scrollbackRequests, tailMs }, tile }
+    return { figures: { ...base, lastLinesShown, paneDataPushes: readout.paneFrames, runtimeEventPushes: readout.eventFrames, socketFrames: readout.wsFrames, reconnects: readout.sockets - 1, closeCodes: readout.closeCodes, hostCutoffs: serve.stderr().split('\n').filter((l) => l.includes('cut off a client')), scrollbackRequests: readout.scrollbackRequests, tailMs }, tile }
   } finally {
     await context.close()
     await serve.stop()

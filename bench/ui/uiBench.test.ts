@@ -44,6 +44,10 @@ describe('UI benchmark', () => {
       for (const f of [tiny!.swarmdesk, tiny!.baseline]) expect(f.renderers.webgl).toBe(result.webgl.software ? 0 : 2)
     }
     expect(tiny!.swarmdesk.paneDataPushes).toBeGreaterThan(0)
+    // the frames the page received: pushes (a tick's together, so never more frames than pushes)
+    // and the responses to its few dozen requests (snapshot, scrollbacks, acknowledgements)
+    expect(tiny!.swarmdesk.socketFrames).toBeGreaterThan(0)
+    expect(tiny!.swarmdesk.socketFrames).toBeLessThanOrEqual(tiny!.swarmdesk.paneDataPushes + tiny!.swarmdesk.runtimeEventPushes + 100)
     expect(['pass', 'fail']).toContain(result.verdict)
   }, 180_000)
 })
