@@ -68,6 +68,15 @@ test('the pane grid: layouts, hide and restore with scrollback, maximise, search
   expect(a.x).toBeGreaterThanOrEqual(l.x + l.width)
   expect(l.height).toBeGreaterThan(a.height)
 
+  // the leader's 200 lines overflow its pane: its scrollbar shows while the pointer is over the
+  // terminal, not on every line of output
+  const scrollbar = leader.locator('.xterm-scrollable-element > .scrollbar.vertical')
+  await page.mouse.move(1, 1)
+  await expect(scrollbar).toBeHidden()
+  await leader.locator('.xterm-screen').hover()
+  await expect(scrollbar).toBeVisible()
+  await page.mouse.move(1, 1)
+
   // tiled: the leader's pane spans two columns and two rows of the grid
   await page.getByRole('radio', { name: 'Tiled' }).click()
   await expect(grid).toHaveAttribute('data-layout', 'tiled')
