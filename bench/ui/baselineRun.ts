@@ -1,4 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -51,10 +53,18 @@ export async function startBaselineSite(): Promise<BaselineSite> {
  * The same load on bare xterm.js: `load.visible` terminals of Swarmdesk's tile size on a plain
  * page, the lines generated in the page at the same rate (no runtime, no transport), the same probe
  * and the same keystrokes into a plain text box.
+ *
+ * With `producers`, the Swarmdesk run's `load.panes` producer processes (producer.mjs, the agents'
+ * commands) run beside the page at the same rate, from the same start, their output going to
+ * /dev/null: bare xterm.js on a machine as busy with the agents' commands as Swarmdesk's was, but
+ * with no runtime reading them. What Swarmdesk then misses beyond this is its own doing.
+ * @throws Error when the page does not paint, or a producer does not start within 30 s.
  */
-export async function runBaseline(browser: Browser, tag: string, site: BaselineSite, load: UiLoad, tile: { width: number; height: number }): Promise<UiFigures> {
+export async function runBaseline(browser: Browser, tag: string, site: BaselineSite, load: UiLoad, tile: { width: number; height: number }, options: { producers?: boolean } = {}): Promise<UiFigures> {
   const context = await browser.newContext({ viewport: VIEWPORT })
   const shots = process.env.UI_BENCH_SCREENSHOTS
+  const background = options.producers ? await startProducers(load) : undefined
+  const name = `${options.producers ? 'baseline-loaded' : 'baseline'}-${load.panes}-${load.visible}-${load.bytesPerSecond}`
   try {
     const page = await context.newPage()
     await page.addInitScript({ content: probeScript({ readySelector: '#ready', inputSelector: '#box', wrapWebSocket: false }) })
@@ -64,17 +74,21 @@ export async function runBaseline(browser: Browser, tag: string, site: BaselineS
     const rendererPid = pageRendererPid(tag)
     const run = { streams: load.panes, rate: load.bytesPerSecond, seconds: load.seconds, benchLineSource: benchLineSource() }
     const profiler = PROFILE ? await startProfiler(page) : undefined
-    const trace = TRACE ? await startTrace(page, join(TRACE, `baseline-${load.panes}-${load.visible}-${load.bytesPerSecond}.json`)) : undefined
+    const trace = TRACE ? await startTrace(page, join(TRACE, `${name}.json`)) : undefined
     const window = await runWindow(page, {
       inputSelector: '#box',
       rendererPid,
-      start: async () => void (await page.evaluate(`window.__baseline.run(${JSON.stringify({ ...run, startAt: Date.now() + 200 })})`)),
+      start: async () => {
+        const startAt = Date.now() + 200
+        background?.go(startAt)
+        await page.evaluate(`window.__baseline.run(${JSON.stringify({ ...run, startAt })})`)
+      },
       finished: async () => (await page.evaluate('window.__baseline.done !== undefined')) as boolean,
       timeoutMs: load.seconds * 4_000 + 30_000,
-      ...(shots ? { midway: { atMs: load.seconds * 500, run: async () => void (await page.screenshot({ path: join(shots, `baseline-${load.panes}-${load.visible}-${load.bytesPerSecond}.png`) })) } } : {})
+      ...(shots ? { midway: { atMs: load.seconds * 500, run: async () => void (await page.screenshot({ path: join(shots, `${name}.png`) })) } } : {})
     })
     await trace?.()
-    if (profiler) writeFileSync(join(PROFILE!, `baseline-${load.panes}-${load.visible}-${load.bytesPerSecond}.cpuprofile`), JSON.stringify(await profiler()))
+    if (profiler) writeFileSync(join(PROFILE!, `${name}.cpuprofile`), JSON.stringify(await profiler()))
     const done = (await page.evaluate('window.__baseline.done')) as { lines: number; bytes: number; streams: number; startedAt: number; endedAt: number }
     const after = await pageMemory(page, rendererPid)
     return figures({
@@ -87,5 +101,32 @@ export async function runBaseline(browser: Browser, tag: string, site: BaselineS
     })
   } finally {
     await context.close()
+    await background?.stop()
   }
+}
+
+/** The load's producers writing to /dev/null, each ready and waiting for `go(startAt)`. */
+async function startProducers(load: UiLoad): Promise<{ go(startAt: number): void; stop(): Promise<void> }> {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-bench-ui-baseline-')))
+  const producer = join(packageRoot(), 'bench', 'ui', 'producer.mjs')
+  const children: ChildProcess[] = Array.from({ length: load.panes }, (_, i) =>
+    spawn(process.execPath, [producer, String(i), String(load.bytesPerSecond), String(load.seconds), dir], { stdio: ['ignore', 'ignore', 'inherit'] })
+  )
+  const exited = children.map((c) => new Promise<void>((r) => (c.exitCode !== null ? r() : c.once('exit', () => r()))))
+  const stop = async () => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
+    await Promise.all(exited)
+    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    await until(() => readdirSync(dir).filter((f) => f.startsWith('ready-')).length === load.panes, 30_000, `not all ${load.panes} baseline producers started`)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { go: (startAt) => writeFileSync(join(dir, 'go'), String(startAt)), stop: async () => {
+    // they finish on their own at the end of the load; a run that ended early ends them
+    await Promise.race([Promise.all(exited), new Promise((r) => setTimeout(r, load.seconds * 1500 + 5_000))])
+    await stop()
+  } }
 }

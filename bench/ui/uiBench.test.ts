@@ -17,7 +17,7 @@ describe('UI benchmark', () => {
     expect(result.name).toBe('ui')
     const [tiny] = result.scenarios
     expect(tiny).toBeDefined()
-    for (const f of [tiny!.swarmdesk, tiny!.baseline]) {
+    for (const f of [tiny!.swarmdesk, tiny!.baseline, tiny!.baselineLoaded]) {
       // at most 2 producers × floor(51200 × 2 / 120) lines of 120 bytes: a producer that backpressure
       // holds back past 1.5 × the load's seconds stops early (producer.mjs), which on a loaded machine
       // happens; what it did write must all arrive
