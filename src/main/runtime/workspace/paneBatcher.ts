@@ -72,7 +72,7 @@ interface PaneFlow {
   pending: string[]
   /** Waiting for a flush: on the next tick of the grid, or on the next macrotask after a quiet spell. */
   queued: 'tick' | 'quiet' | undefined
-  /** When the pane last flushed: the grid time of the tick, or `now()` for other flushes; -Infinity before any. */
+  /** When the pane last flushed, ms since the batcher's creation: the grid time of the tick, or the time of another flush; -Infinity before any. */
   lastFlushAt: number
   /** Flushed chunks not yet acknowledged, oldest first: number and size in bytes (UTF-8). */
   inFlight: Array<{ chunk: number; bytes: number }>
@@ -113,6 +113,13 @@ export class PaneBatcher implements Disposable {
   private tick: { at: number; timer: ReturnType<typeof setTimeout> } | undefined
   /** Set while quiet panes wait for the next macrotask. */
   private quietTimer: ReturnType<typeof setTimeout> | undefined
+  /**
+   * `now()` at the batcher's creation. The grid and the flush times are kept as ms since then
+   * ({@link elapsed}): on a clock far from 0 (Date.now's 1.7e12, or performance.now after weeks)
+   * a fraction of a millisecond added to the time is rounded away, the grid's multiples of 16.67
+   * drift off it and ticks get skipped.
+   */
+  private readonly origin: number
 
   constructor(
     private readonly sink: PaneBatcherSink,
@@ -125,6 +132,7 @@ export class PaneBatcher implements Disposable {
     this.totalLowWater = options.totalLowWaterBytes ?? PANE_TOTAL_LOW_WATER_BYTES
     this.stallMs = options.stallMs ?? PANE_ACK_STALL_MS
     this.now = options.now ?? (() => performance.now())
+    this.origin = this.now()
     if (this.lowWater > this.highWater) throw new RangeError(`lowWaterBytes (${this.lowWater}) must not exceed highWaterBytes (${this.highWater})`)
     if (this.totalLowWater > this.totalHighWater) throw new RangeError(`totalLowWaterBytes (${this.totalLowWater}) must not exceed totalHighWaterBytes (${this.totalHighWater})`)
   }
@@ -203,6 +211,11 @@ export class PaneBatcher implements Disposable {
     return toDisposable(() => this.dispose())
   }
 
+  /** ms since the batcher was created (see {@link origin}). */
+  private elapsed(): number {
+    return this.now() - this.origin
+  }
+
   private pane(agentId: string): PaneFlow {
     let pane = this.panes.get(agentId)
     if (!pane) {
@@ -214,12 +227,12 @@ export class PaneBatcher implements Disposable {
 
   private schedule(agentId: string, pane: PaneFlow): void {
     if (pane.queued) return
-    const now = this.now()
+    const now = this.elapsed()
     if (now - pane.lastFlushAt >= this.intervalMs) {
       pane.queued = 'quiet'
       this.quietTimer ??= setTimeout(() => {
         this.quietTimer = undefined
-        for (const [id, p] of this.panes) if (p.queued === 'quiet') this.flush(id, p, this.now())
+        for (const [id, p] of this.panes) if (p.queued === 'quiet') this.flush(id, p, this.elapsed())
       }, 0)
       return
     }
@@ -229,11 +242,11 @@ export class PaneBatcher implements Disposable {
 
   /** Makes sure a tick of the grid runs no later than the first grid time at or after `earliest`. */
   private armTick(earliest: number): void {
-    // the smallest multiple of the interval ≥ earliest (a hair of slack for floating point)
-    const at = Math.ceil(earliest / this.intervalMs - 1e-9) * this.intervalMs
+    // the first grid time ≥ earliest (a hair of slack for floating point)
+    const at = Math.ceil(earliest / this.intervalMs - 1e-6) * this.intervalMs
     if (this.tick && this.tick.at <= at) return
     if (this.tick) clearTimeout(this.tick.timer)
-    this.tick = { at, timer: setTimeout(() => this.onTick(), Math.max(0, at - this.now())) }
+    this.tick = { at, timer: setTimeout(() => this.onTick(), Math.max(0, at - this.elapsed())) }
   }
 
   /**
@@ -245,13 +258,13 @@ export class PaneBatcher implements Disposable {
     const tick = this.tick
     this.tick = undefined
     if (!tick) return
-    const now = this.now()
-    // Timers may fire a little early: wait for the grid time.
-    if (now < tick.at) {
+    const now = this.elapsed()
+    // Timers may fire a little early: wait for the grid time (give or take floating-point fuzz).
+    if (now < tick.at - 1e-6) {
       this.tick = { at: tick.at, timer: setTimeout(() => this.onTick(), Math.max(1, tick.at - now)) }
       return
     }
-    const at = Math.max(tick.at, Math.floor(now / this.intervalMs + 1e-9) * this.intervalMs)
+    const at = Math.max(tick.at, Math.floor(now / this.intervalMs + 1e-6) * this.intervalMs)
     let next = Infinity
     for (const [agentId, pane] of this.panes) {
       if (pane.queued !== 'tick') continue
@@ -262,7 +275,7 @@ export class PaneBatcher implements Disposable {
   }
 
   /** Hands the pane's queued output to the sink as one chunk; `at` becomes its last flush time. */
-  private flush(agentId: string, pane: PaneFlow, at = this.now()): void {
+  private flush(agentId: string, pane: PaneFlow, at = this.elapsed()): void {
     pane.queued = undefined
     if (pane.pending.length === 0) return
     const data = pane.pending.length === 1 ? pane.pending[0]! : pane.pending.join('')
