@@ -474,8 +474,9 @@ export class WorkspaceService {
   /**
    * Applies reloaded settings to what may change while the workspace runs: the permission rules
    * of the leader and its subagents (teammates read them when they start), the session's hooks
-   * (project trust granted or revoked, SPEC §4), the stuck threshold and the panes' scrollback length. Everything else (model,
-   * mode, backend, switches) is built at start and takes effect at the next start.
+   * (project trust granted or revoked, SPEC §4), the stuck threshold and the panes' scrollback
+   * length. Everything else (model, mode, backend, switches) is built at start and takes effect at
+   * the next start.
    * @throws SettingsRefusedError when the new hooks are invalid (the old ones stay).
    */
   private applySettings(settings: LoadedSettings): void {

@@ -53,7 +53,8 @@ export interface SettingsControlOptions {
   apiKeys?: ApiKeyStore
   /**
    * Settings were reloaded after a change (trust granted or revoked, user settings saved): the
-   * runtime applies what may change while it runs (the hooks, the stuck threshold, the panes' scrollback length).
+   * runtime applies what may change while it runs (the hooks, the stuck threshold, the panes'
+   * scrollback length).
    * @throws to refuse the change's reload (its message is shown).
    */
   applyReloaded(settings: LoadedSettings): void | Promise<void>
