@@ -65,15 +65,25 @@ test('Settings: rules validated in main, saved to the user settings file, projec
   await expect(dialog.getByTestId('settings-error')).toContainText('Nothing was saved')
   expect(readFileSync(userFile, 'utf8')).toBe(before)
 
-  // the valid rule alone, with a stuck threshold: saved, the file's other keys kept
+  // a pane scrollback below 100 lines: main refuses it by name, and the file is unchanged
   await dialog.getByTestId('rules-allow').fill('Bash(npm run test:*)')
   await dialog.getByRole('textbox', { name: /Stuck after/ }).fill('3')
+  const scrollback = dialog.getByRole('textbox', { name: /Pane scrollback \(lines\)/ })
+  await expect(scrollback).toHaveAttribute('placeholder', '2000')
+  await scrollback.fill('50')
+  await dialog.getByTestId('settings-save').click()
+  await expect(dialog.getByTestId('settings-error')).toContainText('paneScrollbackLines must be at least 100 lines')
+  expect(readFileSync(userFile, 'utf8')).toBe(before)
+
+  // the valid rule alone, with a stuck threshold and a pane scrollback: saved, the file's other keys kept
+  await scrollback.fill('5000')
   await dialog.getByTestId('settings-save').click()
   await expect(dialog.getByTestId('settings-notice')).toHaveText(`Saved to ${userFile}.`)
   expect(JSON.parse(readFileSync(userFile, 'utf8'))).toEqual({
     keptKey: { from: 'another tool' },
     permissions: { deny: ['Read(./secrets/**)'], allow: ['Bash(npm run test:*)'], ask: [] },
-    stuckAfterMinutes: 3
+    stuckAfterMinutes: 3,
+    paneScrollbackLines: 5000
   })
 
   // project trust: the project's hook and env are listed as ignored until the workspace is trusted

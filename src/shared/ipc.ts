@@ -6,6 +6,7 @@ import { PROTOCOL_TYPES, type ProtocolType } from './mailbox'
 import { TaskIdSchema, TaskSchema, TaskStatusSchema } from './tasks'
 import { ApiKeyStatusSchema, SettingsPatchSchema, SettingsViewSchema } from './settings'
 import { TerminalSizeSchema } from './terminalSize'
+import { MAX_PANE_SCROLLBACK_LINES, MIN_PANE_SCROLLBACK_LINES } from './paneScrollback'
 
 /**
  * The one contract between the workspace runtime and any UI (SPEC §1, STYLE.md 2): every
@@ -129,6 +130,8 @@ export const WorkspaceSnapshotSchema = z.object({
   activity: z.record(z.string(), MemberActivitySchema).optional(),
   /** The `stuckAfterMinutes` setting: a running agent silent this long is marked stuck (SPEC §11). */
   stuckAfterMinutes: z.number().positive().optional(),
+  /** The `paneScrollbackLines` setting: lines of scrollback each pane's terminal keeps in the page (src/shared/paneScrollback.ts). */
+  paneScrollbackLines: z.number().int().min(MIN_PANE_SCROLLBACK_LINES).max(MAX_PANE_SCROLLBACK_LINES).optional(),
   /** Fork and coordinator mode (SPEC §7, §10); absent when subagents are off. */
   orchestration: OrchestrationSchema.optional()
 })

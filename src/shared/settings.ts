@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_PANE_SCROLLBACK_LINES, MIN_PANE_SCROLLBACK_LINES } from './paneScrollback'
 import { USER_PERMISSION_MODES } from './permissions'
 
 /**
@@ -13,6 +14,17 @@ export const MAX_RULES_PER_LIST = 500
 
 const ModelName = z.string().trim().min(1, 'a model is an alias (opus, sonnet, haiku) or a model id').max(200)
 const RuleList = z.array(z.string().trim().min(1, 'a rule is empty').max(1000)).max(MAX_RULES_PER_LIST)
+
+/**
+ * The `paneScrollbackLines` value: a whole number of lines from {@link MIN_PANE_SCROLLBACK_LINES}
+ * to {@link MAX_PANE_SCROLLBACK_LINES}. The settings file (settingsSchema.ts) and the Settings
+ * view share it, so both refuse the same values with the same words.
+ */
+export const PaneScrollbackLinesSchema = z
+  .number({ error: 'paneScrollbackLines must be a number of lines, like 2000' })
+  .int('paneScrollbackLines must be a whole number of lines, like 2000')
+  .min(MIN_PANE_SCROLLBACK_LINES, `paneScrollbackLines must be at least ${MIN_PANE_SCROLLBACK_LINES} lines`)
+  .max(MAX_PANE_SCROLLBACK_LINES, `paneScrollbackLines is at most ${MAX_PANE_SCROLLBACK_LINES} lines (each line kept costs memory in every pane)`)
 
 /**
  * The values the Settings view edits, as they stand in the user settings file. Absent = not set
@@ -38,7 +50,9 @@ const SETTINGS_FIELDS = {
   /** Seconds before a sync subagent moves to the background (SPEC §6.4); 0 = never. At most a day. */
   autoBackgroundSeconds: z.number().min(0, 'the delay is 0 (never) or more seconds').max(86_400, 'the delay is at most 86400 seconds (a day)'),
   /** Minutes of silence before a running agent is marked stuck (SPEC §11). */
-  stuckAfterMinutes: z.number().positive('stuckAfterMinutes must be more than 0').max(1440, 'stuckAfterMinutes is at most 1440 (a day)')
+  stuckAfterMinutes: z.number().positive('stuckAfterMinutes must be more than 0').max(1440, 'stuckAfterMinutes is at most 1440 (a day)'),
+  /** Lines of scrollback each pane's terminal keeps in the page (src/shared/paneScrollback.ts); default 2,000. */
+  paneScrollbackLines: PaneScrollbackLinesSchema
 }
 export const SettingsValuesSchema = z.object(SETTINGS_FIELDS).partial()
 export type SettingsValues = z.infer<typeof SettingsValuesSchema>
@@ -74,6 +88,8 @@ export const SETTING_TAKES_EFFECT: Record<SettingsKey | 'apiKey' | 'dataDir', Ta
   coordinatorMode: 'nextStart',
   autoBackgroundSeconds: 'nextStart',
   stuckAfterMinutes: 'now',
+  /** Every open pane's terminal follows at once; main's own copy of each pane keeps its length. */
+  paneScrollbackLines: 'now',
   dataDir: 'nextStart'
 }
 

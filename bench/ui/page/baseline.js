@@ -10,6 +10,7 @@ import { FitAddon } from '@xterm/addon-fit'
 import { WebglAddon } from '@xterm/addon-webgl'
 import { Terminal } from '@xterm/xterm'
 import { storedRendererPreference, webglBudget } from '../../../src/renderer/src/features/panes/gpu'
+import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../../src/shared/paneScrollback'
 
 /** Same as src/renderer/src/features/panes/terminal.ts. */
 const THEME = {
@@ -49,7 +50,8 @@ for (let i = 0; i < visible; i++) {
     fontFamily: '"JetBrains Mono", "Fira Code", "Cascadia Code", Menlo, Consolas, "DejaVu Sans Mono", monospace',
     fontSize: 13,
     lineHeight: 1.15,
-    scrollback: 10_000,
+    // a pane's terminal keeps the paneScrollbackLines setting's lines; the benchmark runs at its default
+    scrollback: DEFAULT_PANE_SCROLLBACK_LINES,
     disableStdin: true,
     cursorBlink: false,
     cursorInactiveStyle: 'none',

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { USER_PERMISSION_MODES } from '../../../shared/permissions'
+import { PaneScrollbackLinesSchema } from '../../../shared/settings'
 
 /**
  * A settings file (SPEC §4): Claude Code's shape plus Swarmdesk's own keys. Unknown top-level
@@ -54,6 +55,11 @@ export const SettingsFileSchema = z
      * (SPEC §11); default 5. Fractions are allowed (0.5 = 30 s); at most a day.
      */
     stuckAfterMinutes: z.number({ error: 'stuckAfterMinutes must be a number of minutes, like 5 or 0.5' }).positive('stuckAfterMinutes must be more than 0').max(1440, 'stuckAfterMinutes is at most 1440 (a day)').optional(),
+    /**
+     * Lines of scrollback each pane's terminal keeps in the page (src/shared/paneScrollback.ts):
+     * a whole number from 100 to 100,000; default 2,000. Main's own copy of each pane is not bounded by it.
+     */
+    paneScrollbackLines: PaneScrollbackLinesSchema.optional(),
     /** The leader's model (Claude Code's `model` key); `--model` and SWARMDESK_MODEL win. */
     model: z.string().min(1).optional(),
     /** Every subagent's model (SPEC §5's override); SWARMDESK_SUBAGENT_MODEL wins. */

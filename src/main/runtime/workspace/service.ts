@@ -10,6 +10,7 @@ import {
   type WorkspaceSnapshot
 } from '../../../shared/ipc'
 import { agentColor } from '../../../shared/agentColors'
+import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../../shared/paneScrollback'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { TerminalSize } from '../../../shared/terminalSize'
 import { EventBus } from '../events/bus'
@@ -30,6 +31,7 @@ import type { PtyHost } from '../tools/types'
 import { createPaneRenderer } from './paneText'
 import { followTeamMailboxes, type MailboxFeed } from './mailboxFeed'
 import { PaneTerminals } from './panes'
+import { paneScrollbackLinesOf } from './paneScrollbackSetting'
 import { PaneBatcher } from './paneBatcher'
 import { PaneSizes } from './paneSizes'
 import { noteActivity, type MemberActivity } from '../../../shared/memberActivity'
@@ -114,6 +116,8 @@ export class WorkspaceService {
   private readonly activity = new Map<string, MemberActivity>()
   /** The `stuckAfterMinutes` setting (SPEC §11), set by {@link start}. */
   private stuckAfterMinutes = teamControl.DEFAULT_STUCK_AFTER_MINUTES
+  /** The `paneScrollbackLines` setting (the page's terminals; main's copies keep their own length), set by {@link start}. */
+  private paneScrollbackLines = DEFAULT_PANE_SCROLLBACK_LINES
   /** The `teammateBackend` setting, for the spawn form's default. */
   private defaultBackend: 'worker' | 'process' = 'worker'
   /** Each agent's working directory from its `agent_started` (a worktree when isolated), for permission cards. */
@@ -203,6 +207,7 @@ export class WorkspaceService {
     }
     const service = new WorkspaceService(session, prompter, model, pty, backends, modelName, mode, paneSizes)
     service.stuckAfterMinutes = teamControl.stuckAfterMinutesOf(settings)
+    service.paneScrollbackLines = paneScrollbackLinesOf(settings)
     service.defaultBackend = teammateSettings(settings).defaultBackend
     service.engine = engine
     service.settingsControl = new SettingsControl({
@@ -469,8 +474,9 @@ export class WorkspaceService {
   /**
    * Applies reloaded settings to what may change while the workspace runs: the permission rules
    * of the leader and its subagents (teammates read them when they start), the session's hooks
-   * (project trust granted or revoked, SPEC §4) and the stuck threshold. Everything else (model,
-   * mode, backend, switches) is built at start and takes effect at the next start.
+   * (project trust granted or revoked, SPEC §4), the stuck threshold and the panes' scrollback
+   * length. Everything else (model, mode, backend, switches) is built at start and takes effect at
+   * the next start.
    * @throws SettingsRefusedError when the new hooks are invalid (the old ones stay).
    */
   private applySettings(settings: LoadedSettings): void {
@@ -482,6 +488,7 @@ export class WorkspaceService {
     }
     this.engine?.replaceSettings(settings)
     this.stuckAfterMinutes = teamControl.stuckAfterMinutesOf(settings)
+    this.paneScrollbackLines = paneScrollbackLinesOf(settings)
     const active = settings.hooks.reduce((n, h) => n + Object.keys(h.hooks).length, 0)
     const message = `Settings reloaded: ${active === 0 ? 'no hooks are configured' : `hooks for ${active} event${active === 1 ? '' : 's'} apply from now on`}.`
     this.bus.emit({ type: 'notice', level: 'info', message, agentId: LEADER_NAME, agentName: LEADER_NAME })
@@ -582,6 +589,7 @@ export class WorkspaceService {
       ...(this.session.team?.team() ? { team: this.session.team.team() } : {}),
       activity: Object.fromEntries(this.activity),
       stuckAfterMinutes: this.stuckAfterMinutes,
+      paneScrollbackLines: this.paneScrollbackLines,
       ...(this.session.subagents ? { orchestration: this.orchestration() } : {})
     }
     return snapshot

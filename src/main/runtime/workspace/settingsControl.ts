@@ -53,7 +53,8 @@ export interface SettingsControlOptions {
   apiKeys?: ApiKeyStore
   /**
    * Settings were reloaded after a change (trust granted or revoked, user settings saved): the
-   * runtime applies what may change while it runs (the hooks, the stuck threshold).
+   * runtime applies what may change while it runs (the hooks, the stuck threshold, the panes'
+   * scrollback length).
    * @throws to refuse the change's reload (its message is shown).
    */
   applyReloaded(settings: LoadedSettings): void | Promise<void>
@@ -62,7 +63,7 @@ export interface SettingsControlOptions {
 }
 
 /** Top-level keys of the user settings file the view edits as they are (every key but `defaultMode` and `rules`). */
-const TOP_LEVEL_KEYS = ['apiBaseUrl', 'model', 'subagentModel', 'teammateModel', 'teammateBackend', 'forkSubagents', 'coordinatorMode', 'autoBackgroundSeconds', 'stuckAfterMinutes'] as const
+const TOP_LEVEL_KEYS = ['apiBaseUrl', 'model', 'subagentModel', 'teammateModel', 'teammateBackend', 'forkSubagents', 'coordinatorMode', 'autoBackgroundSeconds', 'stuckAfterMinutes', 'paneScrollbackLines'] as const
 const RULE_KINDS = ['allow', 'ask', 'deny'] as const
 
 /**

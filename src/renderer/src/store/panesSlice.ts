@@ -1,4 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla'
+import type { WorkspaceSnapshot } from '../../../shared/ipc'
+import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../../shared/paneScrollback'
 import type { SavedPanes } from './paneMemory'
 import type { AppState } from './store'
 import { LEADER_AGENT_ID as LEADER } from './workspaceSlice'
@@ -25,8 +27,9 @@ export type PaneLayout = (typeof PANE_LAYOUTS)[number]
 export const PANE_LAYOUTS = ['tiled', 'main-vertical', 'single'] as const
 
 /**
- * What the person chose about the pane grid, and the state of requests made from panes. The tree
- * of panes itself is derived (selectors.ts, paneTree.ts) from the agents' `parentId`s, never stored.
+ * What the person chose about the pane grid, the state of requests made from panes, and the
+ * `paneScrollbackLines` setting every pane's terminal follows. The tree of panes itself is derived
+ * (selectors.ts, paneTree.ts) from the agents' `parentId`s, never stored.
  */
 export interface PanesSlice {
   panes: {
@@ -45,6 +48,11 @@ export interface PanesSlice {
     order: string[]
     /** The pane the `single` layout shows; the leader's when unset. */
     focused?: string
+    /**
+     * Lines of scrollback each pane's terminal keeps (the `paneScrollbackLines` setting, from the
+     * snapshot and Settings saves); {@link DEFAULT_PANE_SCROLLBACK_LINES} until a snapshot says.
+     */
+    scrollbackLines: number
   }
   /** Hides or shows the panes of an agent's subagents (and theirs). */
   toggleCollapsed(agentId: string): void
@@ -69,11 +77,15 @@ export interface PanesSlice {
    * hidden panes (never the leader's), tile order and collapsed groups. No pane is maximised after.
    */
   restorePanes(saved: SavedPanes): void
+  /** Takes a snapshot's `paneScrollbackLines`, when it has one. */
+  loadPaneSettings(snapshot: WorkspaceSnapshot): void
+  /** Sets the lines of scrollback every pane's terminal keeps (open panes follow at once). */
+  setPaneScrollback(lines: number): void
 }
 
 /** Creates the panes slice (zustand slices pattern). */
 export const createPanesSlice: StateCreator<AppState, [], [], PanesSlice> = (set) => ({
-  panes: { collapsed: {}, requests: {}, layout: 'main-vertical', hidden: {}, order: [] },
+  panes: { collapsed: {}, requests: {}, layout: 'main-vertical', hidden: {}, order: [], scrollbackLines: DEFAULT_PANE_SCROLLBACK_LINES },
   toggleCollapsed: (agentId) =>
     set((s) => {
       const collapsed = { ...s.panes.collapsed }
@@ -135,5 +147,8 @@ export const createPanesSlice: StateCreator<AppState, [], [], PanesSlice> = (set
           maximised: undefined
         }
       }
-    })
+    }),
+  loadPaneSettings: (snap) =>
+    set((s) => (snap.paneScrollbackLines === undefined || snap.paneScrollbackLines === s.panes.scrollbackLines ? s : { panes: { ...s.panes, scrollbackLines: snap.paneScrollbackLines } })),
+  setPaneScrollback: (lines) => set((s) => (lines === s.panes.scrollbackLines ? s : { panes: { ...s.panes, scrollbackLines: lines } }))
 })

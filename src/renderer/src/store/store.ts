@@ -49,6 +49,7 @@ export const actions = {
   loadSnapshot: (...a: Parameters<AppState['loadSnapshot']>) => {
     appStore.getState().loadSnapshot(...a)
     appStore.getState().loadDashboard(...a)
+    appStore.getState().loadPaneSettings(...a)
     appStore.getState().wantTaskList()
   },
   beginResync: () => appStore.getState().beginResync(),
@@ -76,6 +77,7 @@ export const actions = {
   toggleMaximised: (...a: Parameters<AppState['toggleMaximised']>) => appStore.getState().toggleMaximised(...a),
   movePane: (...a: Parameters<AppState['movePane']>) => appStore.getState().movePane(...a),
   focusPane: (...a: Parameters<AppState['focusPane']>) => appStore.getState().focusPane(...a),
+  setPaneScrollback: (...a: Parameters<AppState['setPaneScrollback']>) => appStore.getState().setPaneScrollback(...a),
   setTeam: (...a: Parameters<AppState['setTeam']>) => appStore.getState().setTeam(...a),
   requestFocus: (...a: Parameters<AppState['requestFocus']>) => appStore.getState().requestFocus(...a),
   setMemberAction: (...a: Parameters<AppState['setMemberAction']>) => appStore.getState().setMemberAction(...a),

@@ -7,6 +7,7 @@ import { PaneContextMenu, type PaneMenuItem } from './PaneContextMenu'
 import { PaneHeader, type PaneDragHandle } from './PaneHeader'
 import { PaneOwner } from './PaneOwner'
 import { paneRouter } from './paneRouter'
+import { paneScrollbackSetting } from './scrollbackSetting'
 import { PaneSearch } from './PaneSearch'
 import { TeammateInput } from './TeammateInput'
 import { needsAttention } from './stateLabel'
@@ -38,6 +39,8 @@ async function copyText(text: string): Promise<boolean> {
  * `data-state`, and for a teammate `data-backend`; it is marked `attention` while the agent waits
  * for a permission or a plan approval.
  *
+ * The terminal keeps the `paneScrollbackLines` setting's lines of scrollback and follows a change at once.
+ *
  * Off screen (an IntersectionObserver on the section) the owner does no rendering work. Keys
  * while focus is in the pane: Ctrl+F opens the search box, Ctrl+Shift+C copies the selection;
  * right-click opens a menu with Copy, Select all and Find.
@@ -50,7 +53,7 @@ export function AgentPane({ agentId, variant = 'tile', drag }: { agentId: string
   const [menu, setMenu] = useState<{ x: number; y: number } | undefined>()
   useEffect(() => {
     if (!host.current) return
-    const o = new PaneOwner(host.current, agentId, { source: paneRouter })
+    const o = new PaneOwner(host.current, agentId, { source: paneRouter, scrollback: paneScrollbackSetting })
     owner.current = o
     let observer: IntersectionObserver | undefined
     if (section.current && typeof IntersectionObserver !== 'undefined') {

@@ -1,7 +1,9 @@
 import type { PaneScrollback } from '../../../../shared/ipc'
+import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../../../shared/paneScrollback'
 import { MAX_TERMINAL_COLS, MAX_TERMINAL_ROWS, type TerminalSize } from '../../../../shared/terminalSize'
 import { DisposableStore, toDisposable, type Disposable } from '../../lib/lifecycle'
 import type { PaneChunk, PaneSource } from './paneRouter'
+import type { PaneScrollbackSetting } from './scrollbackSetting'
 import { createXtermTerminal, type PaneRendererKind, type PaneTerminalFactory, type PaneTerminal } from './terminal'
 import { webglPool as defaultPool, type WebglContextPool, type WebglHolder } from './webglPool'
 import { paneWriteScheduler, type PaneWriter, type PaneWriteScheduler } from './writeScheduler'
@@ -36,6 +38,12 @@ export interface PaneOwnerDeps {
   sizeReportDebounceMs?: number
   /** When live output goes into the terminal; default the page's {@link paneWriteScheduler}. */
   writes?: Pick<PaneWriteScheduler, 'request' | 'cancel'>
+  /**
+   * Lines of scrollback the terminal keeps (the `paneScrollbackLines` setting): the terminal is
+   * created with its current value and follows each change until the owner is disposed. Default
+   * {@link DEFAULT_PANE_SCROLLBACK_LINES}, fixed.
+   */
+  scrollback?: PaneScrollbackSetting
 }
 
 /**
@@ -103,9 +111,10 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     this.pool = deps.webgl ?? defaultPool
     this.sizeReportDebounceMs = deps.sizeReportDebounceMs ?? SIZE_REPORT_DEBOUNCE_MS
     this.writes = deps.writes ?? paneWriteScheduler
-    const terminal = (deps.createTerminal ?? createXtermTerminal)(host)
+    const terminal = (deps.createTerminal ?? createXtermTerminal)(host, { scrollbackLines: deps.scrollback?.lines ?? DEFAULT_PANE_SCROLLBACK_LINES })
     this.terminal = terminal
     this.disposables.add(toDisposable(() => terminal.dispose()))
+    if (deps.scrollback) this.disposables.add(deps.scrollback.onDidChange((lines) => terminal.setScrollback?.(lines)))
     this.disposables.add(
       deps.source.register(agentId, {
         onData: (chunk) => this.onChunk(chunk),

@@ -2,6 +2,7 @@ import { FitAddon } from '@xterm/addon-fit'
 import { SearchAddon } from '@xterm/addon-search'
 import { WebglAddon } from '@xterm/addon-webgl'
 import { Terminal, type IBuffer, type ITheme } from '@xterm/xterm'
+import { DEFAULT_PANE_SCROLLBACK_LINES, MAX_PANE_SCROLLBACK_LINES, MIN_PANE_SCROLLBACK_LINES } from '../../../../shared/paneScrollback'
 import type { TerminalSize } from '../../../../shared/terminalSize'
 
 /** Which renderer draws a pane: WebGL while visible and granted a context, else the DOM renderer. */
@@ -45,10 +46,35 @@ export interface PaneTerminal {
   /** The selected text ('' when nothing is selected). */
   selection?(): string
   selectAll?(): void
+  /**
+   * Keeps at most `lines` lines of scrollback from now on (the `paneScrollbackLines` setting
+   * changed); fewer than it holds drops the oldest.
+   * @throws RangeError when `lines` is not a whole number from 100 to 100,000 (see {@link checkScrollbackLines}).
+   */
+  setScrollback?(lines: number): void
 }
 
-/** Builds a {@link PaneTerminal} inside `host`. */
-export type PaneTerminalFactory = (host: HTMLElement) => PaneTerminal
+/** How a {@link PaneTerminalFactory} builds a terminal. */
+export interface PaneTerminalOptions {
+  /** Lines of scrollback to keep (the `paneScrollbackLines` setting); default {@link DEFAULT_PANE_SCROLLBACK_LINES}. */
+  scrollbackLines?: number
+}
+
+/** Builds a {@link PaneTerminal} inside `host`. @throws RangeError on a bad `options.scrollbackLines`. */
+export type PaneTerminalFactory = (host: HTMLElement, options?: PaneTerminalOptions) => PaneTerminal
+
+/**
+ * `lines` when it is an acceptable scrollback length for a pane's terminal: a whole number from
+ * {@link MIN_PANE_SCROLLBACK_LINES} to {@link MAX_PANE_SCROLLBACK_LINES}, the bounds main's
+ * settings validation holds the `paneScrollbackLines` setting to.
+ * @throws RangeError naming the value and the bounds otherwise (a bug: the value was validated in main).
+ */
+export function checkScrollbackLines(lines: number): number {
+  if (!Number.isInteger(lines) || lines < MIN_PANE_SCROLLBACK_LINES || lines > MAX_PANE_SCROLLBACK_LINES) {
+    throw new RangeError(`A pane's scrollback must be a whole number of lines from ${MIN_PANE_SCROLLBACK_LINES} to ${MAX_PANE_SCROLLBACK_LINES}, not ${String(lines)}: check the paneScrollbackLines setting.`)
+  }
+  return lines
+}
 
 /** Pane colours: a dark theme matching styles/app.css. */
 const THEME: ITheme = {
@@ -112,15 +138,17 @@ const SEARCH_DECORATIONS = {
 /**
  * The real terminal: xterm with the fit and search addons, on the DOM renderer until
  * `setRenderer('webgl')` loads the WebGL addon (in try/catch: it throws where WebGL2 is missing,
- * STACK.md); output only (no stdin).
+ * STACK.md); output only (no stdin). It keeps `options.scrollbackLines` lines of scrollback
+ * (default {@link DEFAULT_PANE_SCROLLBACK_LINES}), changed at run time by `setScrollback`.
  */
-export const createXtermTerminal: PaneTerminalFactory = (host) => {
+export const createXtermTerminal: PaneTerminalFactory = (host, options = {}) => {
+  const scrollback = checkScrollbackLines(options.scrollbackLines ?? DEFAULT_PANE_SCROLLBACK_LINES)
   const term = new Terminal({
     theme: THEME,
     fontFamily: '"JetBrains Mono", "Fira Code", "Cascadia Code", Menlo, Consolas, "DejaVu Sans Mono", monospace',
     fontSize: 13,
     lineHeight: 1.15,
-    scrollback: 10_000,
+    scrollback,
     disableStdin: true,
     cursorBlink: false,
     cursorInactiveStyle: 'none',
@@ -195,6 +223,10 @@ export const createXtermTerminal: PaneTerminalFactory = (host) => {
       term.clearSelection()
     },
     selection: () => term.getSelection(),
-    selectAll: () => term.selectAll()
+    selectAll: () => term.selectAll(),
+    setScrollback: (lines) => {
+      // xterm resizes its buffer when the option changes, dropping the oldest lines past the new length
+      term.options.scrollback = checkScrollbackLines(lines)
+    }
   }
 }

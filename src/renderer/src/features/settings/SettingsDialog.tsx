@@ -22,8 +22,8 @@ export function SettingsButton() {
 /**
  * The Settings view (SPEC §11, issue 8) as a modal dialog: the API key's status, the user settings
  * file's values (base URL, models per role, teammate backend, default permission mode, rules,
- * fork and coordinator switches, auto-background delay, stuck threshold), the data directory and
- * project trust. Saving sends only what changed; main validates it (each rule with the permission
+ * fork and coordinator switches, auto-background delay, stuck threshold, pane scrollback), the
+ * data directory and project trust. Saving sends only what changed; main validates it (each rule with the permission
  * engine's parser) and answers with the saved view, or refuses with a message shown here.
  */
 export function SettingsDialog() {
@@ -143,6 +143,12 @@ function SettingsBody({ view }: { view: SettingsView }) {
         </Field>
         <Field label="Stuck after (min)" applies="stuckAfterMinutes" hint="A running agent silent this long is marked stuck on the dashboard; default 5.">
           <input inputMode="decimal" value={draft.stuckAfterMinutes} placeholder="5" onChange={(e) => set('stuckAfterMinutes')(e.target.value)} />
+        </Field>
+      </fieldset>
+      <fieldset className="settings-group">
+        <legend>Panes</legend>
+        <Field label="Pane scrollback (lines)" applies="paneScrollbackLines" hint="Lines of output each pane keeps to scroll back through, 100 to 100,000; default 2,000. More lines use more memory per pane.">
+          <input inputMode="numeric" value={draft.paneScrollbackLines} placeholder="2000" onChange={(e) => set('paneScrollbackLines')(e.target.value)} />
         </Field>
       </fieldset>
       <fieldset className="settings-group">

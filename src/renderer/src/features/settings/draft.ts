@@ -15,6 +15,7 @@ export interface SettingsDraft {
   coordinatorMode: boolean
   autoBackgroundSeconds: string
   stuckAfterMinutes: string
+  paneScrollbackLines: string
   allow: string
   ask: string
   deny: string
@@ -33,6 +34,7 @@ export function draftOf(values: SettingsValues): SettingsDraft {
     coordinatorMode: values.coordinatorMode ?? false,
     autoBackgroundSeconds: values.autoBackgroundSeconds === undefined ? '' : String(values.autoBackgroundSeconds),
     stuckAfterMinutes: values.stuckAfterMinutes === undefined ? '' : String(values.stuckAfterMinutes),
+    paneScrollbackLines: values.paneScrollbackLines === undefined ? '' : String(values.paneScrollbackLines),
     allow: (values.rules?.allow ?? []).join('\n'),
     ask: (values.rules?.ask ?? []).join('\n'),
     deny: (values.rules?.deny ?? []).join('\n')
@@ -60,7 +62,7 @@ export function patchOf(values: SettingsValues, draft: SettingsDraft): SettingsP
   for (const key of ['apiBaseUrl', 'model', 'teammateModel', 'subagentModel'] as const) if (draft[key].trim() !== before[key]) patch[key] = textOrNull(draft[key])
   for (const key of ['teammateBackend', 'defaultMode'] as const) if (draft[key] !== before[key]) patch[key] = draft[key] === '' ? null : draft[key]
   for (const key of ['forkSubagents', 'coordinatorMode'] as const) if (draft[key] !== before[key]) patch[key] = draft[key]
-  for (const key of ['autoBackgroundSeconds', 'stuckAfterMinutes'] as const) if (draft[key].trim() !== before[key]) patch[key] = numberOrNull(draft[key])
+  for (const key of ['autoBackgroundSeconds', 'stuckAfterMinutes', 'paneScrollbackLines'] as const) if (draft[key].trim() !== before[key]) patch[key] = numberOrNull(draft[key])
   if ((['allow', 'ask', 'deny'] as const).some((k) => lines(draft[k]).join('\n') !== lines(before[k]).join('\n'))) {
     patch.rules = { allow: lines(draft.allow), ask: lines(draft.ask), deny: lines(draft.deny) }
   }
@@ -75,5 +77,6 @@ export function draftProblems(draft: SettingsDraft): string[] {
   }
   check(draft.autoBackgroundSeconds, 'Auto-background delay')
   check(draft.stuckAfterMinutes, 'Stuck threshold')
+  check(draft.paneScrollbackLines, 'Pane scrollback')
   return problems
 }

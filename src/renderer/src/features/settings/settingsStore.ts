@@ -2,7 +2,8 @@ import { createStore } from 'zustand/vanilla'
 import { useStore } from 'zustand'
 import type { ApiKeyStatus, SettingsPatch, SettingsView } from '../../../../shared/settings'
 import { connectedApi } from '../../store/commands'
-import { appStore } from '../../store/store'
+import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../../../shared/paneScrollback'
+import { actions, appStore } from '../../store/store'
 
 /**
  * The Settings view's state (SPEC §11). Its own small vanilla store rather than a slice of the app
@@ -56,7 +57,10 @@ export const settingsCommands = {
   close(): void {
     settingsStore.setState({ open: false, error: undefined, notice: undefined })
   },
-  /** Saves `patch` to the user settings file; the stuck threshold also applies to the dashboard at once. */
+  /**
+   * Saves `patch` to the user settings file; the stuck threshold also applies to the dashboard at
+   * once, and the panes' scrollback length to every open pane.
+   */
   async save(patch: SettingsPatch): Promise<boolean> {
     if (Object.keys(patch).length === 0) {
       settingsStore.setState({ notice: 'Nothing changed.', error: undefined })
@@ -65,6 +69,8 @@ export const settingsCommands = {
     const ok = await run(() => connectedApi().request('settings.update', { values: patch }), 'Saved.')
     const stuck = settingsStore.getState().view?.values.stuckAfterMinutes
     if (ok && patch.stuckAfterMinutes !== undefined) appStore.setState((s) => ({ dashboard: { ...s.dashboard, stuckAfterMinutes: stuck ?? 5 } }))
+    const scrollback = settingsStore.getState().view?.values.paneScrollbackLines
+    if (ok && patch.paneScrollbackLines !== undefined) actions.setPaneScrollback(scrollback ?? DEFAULT_PANE_SCROLLBACK_LINES)
     if (ok) settingsStore.setState({ notice: `Saved to ${settingsStore.getState().view?.file ?? 'settings.json'}.` })
     return ok
   },
