@@ -87,6 +87,8 @@ describe('PaneWriteScheduler', () => {
     expect(s.perFrame).toBe(2)
     // every pane got turns in order: the first 16 turns are the 16 panes once each
     expect(new Set(log.slice(0, 16)).size).toBe(16)
+    // one frame asked for at a time, though the panes ask again during their turns
+    expect(frames.requested).toBe(1)
   })
 
   it('does not grow while every waiting pane gets its turn (the budget is not what limits the frames)', () => {
