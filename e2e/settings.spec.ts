@@ -69,7 +69,7 @@ test('Settings: rules validated in main, saved to the user settings file, projec
   await dialog.getByTestId('rules-allow').fill('Bash(npm run test:*)')
   await dialog.getByRole('textbox', { name: /Stuck after/ }).fill('3')
   const scrollback = dialog.getByRole('textbox', { name: /Pane scrollback \(lines\)/ })
-  await expect(scrollback).toHaveAttribute('placeholder', '2000')
+  await expect(scrollback).toHaveAttribute('placeholder', '1000')
   await scrollback.fill('50')
   await dialog.getByTestId('settings-save').click()
   await expect(dialog.getByTestId('settings-error')).toContainText('paneScrollbackLines must be at least 100 lines')

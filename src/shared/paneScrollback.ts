@@ -10,10 +10,11 @@
  * costs memory in the page, and every visible pane fills its scrollback under steady output: in
  * the UI benchmark (bench/ui: 16 visible panes, each receiving 50 KB/s for 20 s, whose budget is
  * ≤ 50 MB of renderer memory growth) 16 panes at 10,000 lines grew the page by ~165 MB, at 2,000
- * lines by ~51 MB. 1,000–2,000 lines is what terminals usually keep (xterm.js and VS Code default
- * to 1,000); a person who wants more raises the setting.
+ * lines by 50–58 MB (bare xterm.js as much), at 1,000 by 36–40 MB. 1,000 is what xterm.js and VS
+ * Code's terminal keep by default; a person who wants more raises the setting (main keeps 10,000
+ * lines of every pane for a reload or restart either way).
  */
-export const DEFAULT_PANE_SCROLLBACK_LINES = 2_000
+export const DEFAULT_PANE_SCROLLBACK_LINES = 1_000
 
 /** Fewest lines the setting accepts: less would not hold one screen of a tall pane plus a little history. */
 export const MIN_PANE_SCROLLBACK_LINES = 100

@@ -179,16 +179,16 @@ describe('Settings requests', () => {
     expect(readFileSync(hookFile, 'utf8')).toBe('created\n')
   })
 
-  it("keeps 2,000 lines of pane scrollback unless a setting says otherwise: the highest source wins, and a save applies at once", async () => {
+  it("keeps 1,000 lines of pane scrollback unless a setting says otherwise: the highest source wins, and a save applies at once", async () => {
     const snapshotLines = async (s: WorkspaceService) => ((await s.handle('workspace.snapshot', {})) as { paneScrollbackLines?: number }).paneScrollbackLines
     const s = await start()
-    expect(await snapshotLines(s)).toBe(2_000)
+    expect(await snapshotLines(s)).toBe(1_000)
     const v = (await s.handle('settings.update', { values: { paneScrollbackLines: 5_000 } })) as SettingsView
     expect(JSON.parse(readFileSync(userFile(), 'utf8'))).toEqual({ paneScrollbackLines: 5_000 })
     expect(v.values.paneScrollbackLines).toBe(5_000)
     expect(await snapshotLines(s)).toBe(5_000)
     await s.handle('settings.update', { values: { paneScrollbackLines: null } })
-    expect(await snapshotLines(s)).toBe(2_000)
+    expect(await snapshotLines(s)).toBe(1_000)
     await s.dispose()
 
     // the project's file is a higher source than the user's (SPEC §4), and needs no trust for this key
@@ -207,7 +207,7 @@ describe('Settings requests', () => {
     await expect(s.handle('settings.update', { values: { paneScrollbackLines: 2000.5 } })).rejects.toThrow(/values\.paneScrollbackLines: paneScrollbackLines must be a whole number of lines, like 2000/)
     await expect(s.handle('settings.update', { values: { paneScrollbackLines: '2000' } })).rejects.toThrow(/values\.paneScrollbackLines: paneScrollbackLines must be a number of lines, like 2000/)
     expect(existsSync(userFile())).toBe(false)
-    expect(((await s.handle('workspace.snapshot', {})) as { paneScrollbackLines?: number }).paneScrollbackLines).toBe(2_000)
+    expect(((await s.handle('workspace.snapshot', {})) as { paneScrollbackLines?: number }).paneScrollbackLines).toBe(1_000)
     await s.dispose()
 
     writeFileSync(userFile(), JSON.stringify({ paneScrollbackLines: 50 }))

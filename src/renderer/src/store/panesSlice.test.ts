@@ -9,11 +9,11 @@ const started = (agentId: string, parentId: string, time: string) =>
 describe('panes slice and the pane tree selectors', () => {
   beforeEach(() => resetSeq())
 
-  it("keeps 2,000 lines of pane scrollback until a snapshot names the setting, then follows the snapshot and Settings saves", () => {
+  it("keeps 1,000 lines of pane scrollback until a snapshot names the setting, then follows the snapshot and Settings saves", () => {
     const store = createAppStore()
-    expect(store.getState().panes.scrollbackLines).toBe(2_000)
+    expect(store.getState().panes.scrollbackLines).toBe(1_000)
     store.getState().loadPaneSettings(snapshot())
-    expect(store.getState().panes.scrollbackLines).toBe(2_000)
+    expect(store.getState().panes.scrollbackLines).toBe(1_000)
     store.getState().loadPaneSettings(snapshot({ paneScrollbackLines: 5_000 }))
     expect(store.getState().panes.scrollbackLines).toBe(5_000)
     // a snapshot from a runtime that does not send it keeps what is known

@@ -76,7 +76,9 @@ describe("a pane's scrollback in the page (the paneScrollbackLines setting)", ()
     const host = document.createElement('div')
     document.body.append(host)
     const owner = new PaneOwner(host, 'team-lead', { source: router, writes: immediateWrites })
-    await expect.poll(() => shape(router)).toEqual({ first: 'line 78', count: 2_023 })
+    // the screen's 23 rows above the cursor line and the scrollback: the newest lines of the 2,100
+    const kept = DEFAULT_PANE_SCROLLBACK_LINES + 23
+    await expect.poll(() => shape(router)).toEqual({ first: `line ${2_100 - kept + 1}`, count: kept })
     owner.dispose()
     host.remove()
   })

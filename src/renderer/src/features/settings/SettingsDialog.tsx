@@ -147,8 +147,8 @@ function SettingsBody({ view }: { view: SettingsView }) {
       </fieldset>
       <fieldset className="settings-group">
         <legend>Panes</legend>
-        <Field label="Pane scrollback (lines)" applies="paneScrollbackLines" hint="Lines of output each pane keeps to scroll back through, 100 to 100,000; default 2,000. More lines use more memory per pane.">
-          <input inputMode="numeric" value={draft.paneScrollbackLines} placeholder="2000" onChange={(e) => set('paneScrollbackLines')(e.target.value)} />
+        <Field label="Pane scrollback (lines)" applies="paneScrollbackLines" hint="Lines of output each pane keeps to scroll back through, 100 to 100,000; default 1,000. More lines use more memory per pane.">
+          <input inputMode="numeric" value={draft.paneScrollbackLines} placeholder="1000" onChange={(e) => set('paneScrollbackLines')(e.target.value)} />
         </Field>
       </fieldset>
       <fieldset className="settings-group">
