@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { dirname } from 'node:path'
 import lockfile from 'proper-lockfile'
@@ -22,11 +23,23 @@ export interface BaselineMessage {
   read: boolean
 }
 
+/**
+ * Creates the inbox as `[]` unless it exists. The file appears whole (written aside, then
+ * hard-linked into place, which fails if it exists): created and written in two steps outside the
+ * lock, a late `[]` could land over the start of a locked writer's rewrite of the new file, and
+ * the next read found `[]` followed by the rest of an array.
+ */
 async function ensureFile(file: string): Promise<void> {
   await fs.mkdir(dirname(file), { recursive: true })
-  await fs.writeFile(file, '[]', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error
-  })
+  const aside = `${file}.${process.pid}.${randomUUID()}.new`
+  await fs.writeFile(aside, '[]')
+  try {
+    await fs.link(aside, file).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error
+    })
+  } finally {
+    await fs.unlink(aside)
+  }
 }
 
 /** Appends a message: lock, read the array, push, rewrite, unlock. Throws ELOCKED when retries run out. */
