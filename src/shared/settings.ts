@@ -144,7 +144,13 @@ export const SettingsViewSchema = z.object({
   /** The data directory (SPEC §12) and whether SWARMDESK_HOME chose it; changed only by SWARMDESK_HOME, at next start. */
   dataDir: z.object({ path: z.string(), fromEnv: z.boolean() }),
   apiKey: ApiKeyStatusSchema,
-  project: ProjectTrustSchema
+  project: ProjectTrustSchema,
+  /**
+   * The values that apply now, every settings source weighed (user < project < local, SPEC §4),
+   * of the settings the page itself uses (`values` holds the user file's alone). The workspace
+   * answers them with every view; a page applies them after a save or a trust change.
+   */
+  effective: z.object({ stuckAfterMinutes: z.number().positive(), paneScrollbackLines: z.number().int().positive() }).optional()
 })
 export type SettingsView = z.infer<typeof SettingsViewSchema>
 

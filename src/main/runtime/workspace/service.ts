@@ -12,6 +12,7 @@ import {
 import { agentColor } from '../../../shared/agentColors'
 import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../../shared/paneScrollback'
 import type { PermissionMode } from '../../../shared/permissions'
+import type { SettingsView } from '../../../shared/settings'
 import type { TerminalSize } from '../../../shared/terminalSize'
 import { EventBus } from '../events/bus'
 import { DisposableStore, toDisposable, type Disposable } from '../lifecycle/disposable'
@@ -443,11 +444,11 @@ export class WorkspaceService {
         throw new IpcRequestError(`'${channel}' is answered by the app or the web host, not by a workspace.`)
       // Settings view (settingsControl.ts)
       case 'settings.get':
-        return this.settingsAction((s) => s.view())
+        return this.withEffective(await this.settingsAction((s) => s.view()))
       case 'settings.update':
-        return this.settingsAction((s) => s.update(payload.values))
+        return this.withEffective(await this.settingsAction((s) => s.update(payload.values)))
       case 'settings.trust':
-        return this.settingsAction((s) => s.setTrust(payload.trusted))
+        return this.withEffective(await this.settingsAction((s) => s.setTrust(payload.trusted)))
       case 'settings.setApiKey':
         return this.settingsAction((s) => s.setApiKey(payload.apiKey, payload.acceptUnencrypted === true))
       case 'settings.clearApiKey':
@@ -461,6 +462,11 @@ export class WorkspaceService {
   }
 
   /** Runs a Settings action; its refusal becomes the request's error, shown in the view. */
+  /** A settings view with the values that apply now (the reload after a change has run by then). */
+  private withEffective(view: SettingsView): SettingsView {
+    return { ...view, effective: { stuckAfterMinutes: this.stuckAfterMinutes, paneScrollbackLines: this.paneScrollbackLines } }
+  }
+
   private async settingsAction<T>(work: (control: SettingsControl) => Promise<T>): Promise<T> {
     if (!this.settingsControl) throw new IpcRequestError('Settings are not ready yet.')
     try {

@@ -4,6 +4,7 @@ import type { ApiKeyStatus, SettingsPatch, SettingsView } from '../../../../shar
 import { connectedApi } from '../../store/commands'
 import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../../../shared/paneScrollback'
 import { actions, appStore } from '../../store/store'
+import { DEFAULT_STUCK_AFTER_MINUTES } from '../../store/dashboardSlice'
 
 /**
  * The Settings view's state (SPEC §11). Its own small vanilla store rather than a slice of the app
@@ -59,7 +60,8 @@ export const settingsCommands = {
   },
   /**
    * Saves `patch` to the user settings file; the stuck threshold also applies to the dashboard at
-   * once, and the panes' scrollback length to every open pane.
+   * once, and the panes' scrollback length to every open pane: the values main says apply now
+   * (`effective`: a project or local settings file outranks the user file), else the user file's.
    */
   async save(patch: SettingsPatch): Promise<boolean> {
     if (Object.keys(patch).length === 0) {
@@ -67,19 +69,18 @@ export const settingsCommands = {
       return true
     }
     const ok = await run(() => connectedApi().request('settings.update', { values: patch }), 'Saved.')
-    const stuck = settingsStore.getState().view?.values.stuckAfterMinutes
-    if (ok && patch.stuckAfterMinutes !== undefined) appStore.setState((s) => ({ dashboard: { ...s.dashboard, stuckAfterMinutes: stuck ?? 5 } }))
-    const scrollback = settingsStore.getState().view?.values.paneScrollbackLines
-    if (ok && patch.paneScrollbackLines !== undefined) actions.setPaneScrollback(scrollback ?? DEFAULT_PANE_SCROLLBACK_LINES)
+    if (ok) applyEffective()
     if (ok) settingsStore.setState({ notice: `Saved to ${settingsStore.getState().view?.file ?? 'settings.json'}.` })
     return ok
   },
-  /** Grants or revokes trust of the workspace. */
-  trust(trusted: boolean): Promise<boolean> {
-    return run(
+  /** Grants or revokes trust of the workspace (the project's settings then count, or stop counting). */
+  async trust(trusted: boolean): Promise<boolean> {
+    const ok = await run(
       () => connectedApi().request('settings.trust', { trusted }),
       trusted ? 'This workspace is trusted: its hooks run from now on.' : 'Trust revoked: the project’s hooks no longer run.'
     )
+    if (ok) applyEffective()
+    return ok
   },
   /** Stores the API key in the keychain (the app only); the answer holds its status, never the key. */
   setApiKey(apiKey: string, acceptUnencrypted: boolean): Promise<boolean> {
@@ -91,6 +92,18 @@ export const settingsCommands = {
 }
 
 /** The shown view with a new key status. */
+/**
+ * Applies the settings the page uses itself from the view main answered: the stuck threshold to
+ * the dashboard, the scrollback length to every open pane. The values that apply now when main
+ * sends them (`effective`), else the user file's, else the defaults.
+ */
+function applyEffective(): void {
+  const view = settingsStore.getState().view
+  const stuck = view?.effective?.stuckAfterMinutes ?? view?.values.stuckAfterMinutes ?? DEFAULT_STUCK_AFTER_MINUTES
+  if (appStore.getState().dashboard.stuckAfterMinutes !== stuck) appStore.setState((s) => ({ dashboard: { ...s.dashboard, stuckAfterMinutes: stuck } }))
+  actions.setPaneScrollback(view?.effective?.paneScrollbackLines ?? view?.values.paneScrollbackLines ?? DEFAULT_PANE_SCROLLBACK_LINES)
+}
+
 function withKey(apiKey: ApiKeyStatus): SettingsView | undefined {
   const view = settingsStore.getState().view
   return view ? { ...view, apiKey } : undefined

@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { WorkspaceApi } from '../../../../shared/ipc'
+import type { SettingsView } from '../../../../shared/settings'
+import { setCommandApi } from '../../store/commands'
+import { actions, appStore } from '../../store/store'
+import { settingsCommands } from './settingsStore'
+
+/** A view as main answers it: the user file's values, and what applies now over every source. */
+function view(values: SettingsView['values'], effective?: SettingsView['effective']): SettingsView {
+  return {
+    file: '/home/me/.swarmdesk/settings.json',
+    values,
+    dataDir: { path: '/home/me/.swarmdesk', fromEnv: false },
+    apiKey: { source: 'none', storage: 'environmentOnly' },
+    project: { workspace: '/w', trusted: true, via: 'file', ignored: [], hooks: [] },
+    ...(effective ? { effective } : {})
+  }
+}
+
+function answering(answer: (channel: string) => SettingsView): void {
+  setCommandApi({ request: async (channel: string) => answer(channel), on: () => () => undefined } as unknown as WorkspaceApi)
+}
+
+afterEach(() => {
+  setCommandApi(undefined)
+  actions.setPaneScrollback(1_000)
+})
+
+describe('Settings saves in the page', () => {
+  it('apply what main says applies now, not the user file value a project file outranks', async () => {
+    answering(() => view({ paneScrollbackLines: 7_000, stuckAfterMinutes: 2 }, { paneScrollbackLines: 300, stuckAfterMinutes: 2 }))
+    expect(await settingsCommands.save({ paneScrollbackLines: 7_000, stuckAfterMinutes: 2 })).toBe(true)
+    expect(appStore.getState().panes.scrollbackLines).toBe(300)
+    expect(appStore.getState().dashboard.stuckAfterMinutes).toBe(2)
+  })
+
+  it("apply the user file's values when main does not say, and a trust change applies what now counts", async () => {
+    answering(() => view({ paneScrollbackLines: 4_000 }))
+    await settingsCommands.save({ paneScrollbackLines: 4_000 })
+    expect(appStore.getState().panes.scrollbackLines).toBe(4_000)
+    // trusting the workspace: the project's file now counts
+    answering(() => view({ paneScrollbackLines: 4_000 }, { paneScrollbackLines: 250, stuckAfterMinutes: 5 }))
+    expect(await settingsCommands.trust(true)).toBe(true)
+    expect(appStore.getState().panes.scrollbackLines).toBe(250)
+  })
+})
