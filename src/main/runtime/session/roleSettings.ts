@@ -7,7 +7,7 @@ import { AUTO_BACKGROUND_ENV } from '../subagents/wiring'
  * `guard` accepts (SPEC §4: single values take the highest source); undefined when none does.
  * Values are validated when the settings load (settingsSchema.ts).
  */
-export function settingValue<T>(settings: LoadedSettings, key: string, guard: (value: unknown) => value is T): T | undefined {
+export function settingValue<T>(settings: Pick<LoadedSettings, 'sources'>, key: string, guard: (value: unknown) => value is T): T | undefined {
   let value: T | undefined
   for (const source of settings.sources) {
     const v = (source.data as Record<string, unknown>)[key]
