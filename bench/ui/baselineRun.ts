@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -11,7 +11,7 @@ import { pageMemory, pageRendererPid } from './chromium'
 import { figures, readProbe, runWindow, until, type UiFigures } from './measure'
 import { benchLineSource, probeScript } from './probeScript'
 import { offeredBytes, type UiLoad } from './scenario'
-import { PROFILE, startProfiler, startTrace, TRACE, VIEWPORT } from './swarmdeskRun'
+import { filesOf, PROFILE, startProfiler, startTrace, TRACE, VIEWPORT } from './swarmdeskRun'
 
 /** The baseline page on a loopback HTTP server. */
 export interface BaselineSite {
@@ -119,7 +119,7 @@ async function startProducers(load: UiLoad): Promise<{ go(startAt: number): void
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true })
   }
   try {
-    await until(() => readdirSync(dir).filter((f) => f.startsWith('ready-')).length === load.panes, 30_000, `not all ${load.panes} baseline producers started`)
+    await until(() => filesOf(dir, 'ready-').length === load.panes, 30_000, `not all ${load.panes} baseline producers started`)
   } catch (error) {
     await stop()
     throw error

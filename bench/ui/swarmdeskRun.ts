@@ -83,8 +83,8 @@ function tempRepo(): string {
   return dir
 }
 
-/** Producer files of `prefix` in `dir`. */
-const filesOf = (dir: string, prefix: string) => readdirSync(dir).filter((f) => f.startsWith(prefix))
+/** Producer files of `prefix` in `dir` (`ready-`, `done-`: producer.mjs). */
+export const filesOf = (dir: string, prefix: string) => readdirSync(dir).filter((f) => f.startsWith(prefix))
 
 /** The median size of the visible producer panes' terminals, px (the baseline's tiles copy it). */
 async function terminalTile(page: Page): Promise<{ width: number; height: number }> {
