@@ -3,6 +3,7 @@ import { Terminal } from '@xterm/headless'
 import type { PaneScrollback } from '../../../shared/ipc'
 import { terminalSizeProblem, type TerminalSize } from '../../../shared/terminalSize'
 import { toDisposable, type Disposable } from '../lifecycle/disposable'
+import { PaneBacklog, terminalAtPlainState } from './paneBacklog'
 
 /**
  * Pane geometry and scrollback kept in main (SPEC §11). A pane starts at PANE_COLS × PANE_ROWS
@@ -13,6 +14,11 @@ export const PANE_ROWS = 40
 export const PANE_SCROLLBACK_LINES = 10_000
 /** Most output kept per pane for a restart (UTF-16 units, ≈ 1 MiB of ANSI text): the tail of its pane journal (restore/paneJournal.ts). */
 export const PANE_RESTORE_MAX_CHARS = 1 << 20
+/**
+ * Most output a pane's backlog holds before it is parsed, UTF-16 units (4 Mi: lines so long that
+ * {@link PaneBacklog.trim}'s line count never comes due).
+ */
+export const MAX_PANE_BACKLOG_CHARS = 1 << 22
 
 interface Pane {
   terminal: Terminal
@@ -21,6 +27,12 @@ interface Pane {
   written: number
   /** Chunks the headless terminal has applied (xterm writes are asynchronous). */
   applied: number
+  /** Plain output not handed to the terminal yet; parsed when something reads the terminal. */
+  backlog: PaneBacklog
+  /** Whether new plain output may wait in the backlog: the terminal is at a plain state (terminalAtPlainState) once it has parsed what it was given. */
+  deferring: boolean
+  /** Writes handed to the terminal; a write's callback re-checks the state only if it was the last. */
+  parses: number
 }
 
 /** Options of {@link PaneTerminals}. */
@@ -30,6 +42,8 @@ export interface PaneTerminalsOptions {
    * cells; undefined: PANE_COLS × PANE_ROWS.
    */
   sizeOf?: (agentId: string) => TerminalSize | undefined
+  /** Lines of scrollback each pane keeps; default {@link PANE_SCROLLBACK_LINES}. */
+  scrollbackLines?: number
 }
 
 /**
@@ -41,20 +55,38 @@ export interface PaneTerminalsOptions {
  * serialization — whose final cursor moves count rows and columns of this terminal — is for the
  * page's width; `scrollback` says which size it was made at, and a page whose pane measures
  * otherwise writes it at that size first (PaneOwner.restore).
+ *
+ * Parsing (issue 7: it was a quarter of a core at 16 panes × 200 KB/s): plain output — text and
+ * colours, nothing that moves the cursor up or changes a mode (scanPlainOutput) — waits in the
+ * pane's {@link PaneBacklog}, and while a pane streams it, all but the lines the terminal can keep
+ * is summed up by its final colours and never parsed (PaneBacklog.trim says why that is exact).
+ * The backlog is parsed when the scrollback is read, before a resize, when output that is not
+ * plain comes (a full-screen program), or past {@link MAX_PANE_BACKLOG_CHARS}.
  */
 export class PaneTerminals implements Disposable {
   private readonly panes = new Map<string, Pane>()
   private readonly listeners = new Set<(agentId: string, data: string, chunk: number) => void>()
+  private readonly scrollbackLines: number
+  private readonly counts = { parsedChars: 0, skippedChars: 0 }
 
-  constructor(private readonly options: PaneTerminalsOptions = {}) {}
+  constructor(private readonly options: PaneTerminalsOptions = {}) {
+    this.scrollbackLines = options.scrollbackLines ?? PANE_SCROLLBACK_LINES
+  }
+
+  /**
+   * Output handed to the panes' terminals and output trimmed from their backlogs unparsed, UTF-16
+   * units since this object was made (a measure of the backlog's saving, for tests and benchmarks).
+   */
+  parseCounts(): { parsedChars: number; skippedChars: number } {
+    return { ...this.counts }
+  }
 
   /** Appends output to an agent's pane; returns its chunk number. */
   write(agentId: string, data: string): number {
     const pane = this.pane(agentId)
     const chunk = ++pane.written
-    pane.terminal.write(data, () => {
-      pane.applied = chunk
-    })
+    if (pane.deferring && pane.backlog.add(data)) this.settleBacklog(pane)
+    else this.parse(pane, data)
     for (const l of [...this.listeners]) l(agentId, data, chunk)
     return chunk
   }
@@ -62,9 +94,10 @@ export class PaneTerminals implements Disposable {
   /** The pane's scrollback as ANSI, once every chunk written so far is applied. */
   async scrollback(agentId: string): Promise<PaneScrollback> {
     const pane = this.pane(agentId)
+    if (pane.backlog.length > 0) this.parse(pane)
     await new Promise<void>((resolve) => pane.terminal.write('', resolve))
     const { cols, rows } = pane.terminal
-    return { agentId, data: pane.serializer.serialize({ scrollback: PANE_SCROLLBACK_LINES }), chunk: pane.applied, cols, rows }
+    return { agentId, data: pane.serializer.serialize({ scrollback: this.scrollbackLines }), chunk: pane.applied, cols, rows }
   }
 
   /**
@@ -80,6 +113,7 @@ export class PaneTerminals implements Disposable {
     const pane = this.panes.get(agentId)
     if (!pane) return
     const { cols, rows } = size
+    if (pane.backlog.length > 0) this.parse(pane)
     // xterm parses writes later; resizing now would apply output written before at the new size
     pane.terminal.write('', () => {
       if (this.panes.get(agentId) === pane && (pane.terminal.cols !== cols || pane.terminal.rows !== rows)) pane.terminal.resize(cols, rows)
@@ -109,14 +143,46 @@ export class PaneTerminals implements Disposable {
     this.listeners.clear()
   }
 
+  /**
+   * Keeps a streaming pane's backlog to the lines its terminal can show: past a quarter more than
+   * that it is trimmed (PaneBacklog.trim); parsed instead when it cannot be, or past
+   * {@link MAX_PANE_BACKLOG_CHARS}.
+   */
+  private settleBacklog(pane: Pane): void {
+    // the scrollback and screen, the screen again for the cursor to reach its bottom row, and one (PaneBacklog)
+    const keep = this.scrollbackLines + 2 * pane.terminal.rows + 1
+    if (pane.backlog.lineFeeds >= keep + Math.ceil(keep / 4)) {
+      const before = pane.backlog.length
+      if (pane.backlog.trim(keep)) this.counts.skippedChars += before - pane.backlog.length
+      else this.parse(pane)
+    } else if (pane.backlog.length > MAX_PANE_BACKLOG_CHARS) this.parse(pane)
+  }
+
+  /**
+   * Hands the backlog, then `data` (output that is not plain) when given, to the terminal. After
+   * output that is not plain, or a backlog that ends inside a sequence, nothing waits in the
+   * backlog until the terminal, having parsed all it was given, is at a plain state again.
+   */
+  private parse(pane: Pane, data?: string): void {
+    const chunk = pane.written
+    if (data !== undefined || pane.backlog.endsInsideSequence) pane.deferring = false
+    const text = pane.backlog.length > 0 ? pane.backlog.take() + (data ?? '') : (data ?? '')
+    const n = ++pane.parses
+    this.counts.parsedChars += text.length
+    pane.terminal.write(text, () => {
+      pane.applied = Math.max(pane.applied, chunk)
+      if (n === pane.parses && !pane.deferring) pane.deferring = terminalAtPlainState(pane.terminal)
+    })
+  }
+
   private pane(agentId: string): Pane {
     let pane = this.panes.get(agentId)
     if (!pane) {
       const size = this.options.sizeOf?.(agentId)
-      const terminal = new Terminal({ cols: size?.cols ?? PANE_COLS, rows: size?.rows ?? PANE_ROWS, scrollback: PANE_SCROLLBACK_LINES, allowProposedApi: true })
+      const terminal = new Terminal({ cols: size?.cols ?? PANE_COLS, rows: size?.rows ?? PANE_ROWS, scrollback: this.scrollbackLines, allowProposedApi: true })
       const serializer = new SerializeAddon()
       terminal.loadAddon(serializer)
-      pane = { terminal, serializer, written: 0, applied: 0 }
+      pane = { terminal, serializer, written: 0, applied: 0, backlog: new PaneBacklog(), deferring: true, parses: 0 }
       this.panes.set(agentId, pane)
     }
     return pane
