@@ -354,7 +354,15 @@ export const requestChannels = {
     response: z.object({ ok: z.boolean() })
   },
   /** A pane's scrollback, to restore it after a reload. */
-  'pane.scrollback': { request: z.object({ agentId: z.string().min(1) }).strict(), response: PaneScrollbackSchema },
+  'pane.scrollback': {
+    /**
+     * `lines`: most lines of scrollback wanted above the screen (the page's own scrollback length,
+     * so a restore carries no more than its terminal keeps); main sends at most the 10,000 it keeps
+     * (src/main/runtime/workspace/panes.ts), all of them when `lines` is left out.
+     */
+    request: z.object({ agentId: z.string().min(1), lines: z.number().int().min(0).max(MAX_PANE_SCROLLBACK_LINES).optional() }).strict(),
+    response: PaneScrollbackSchema
+  },
   /**
    * The renderer has processed panes' `pane.data` chunks up to `chunk` (cumulative per pane), for
    * one or more panes at once (the renderer gathers them every 50 ms into one request). Main

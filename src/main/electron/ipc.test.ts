@@ -36,6 +36,9 @@ describe('workspace IPC handlers', () => {
     ['workspace.setMode', { mode: 'bubble' }],
     ['workspace.snapshot', { anything: true }],
     ['pane.scrollback', undefined],
+    ['pane.scrollback', { agentId: 'team-lead', lines: -1 }],
+    ['pane.scrollback', { agentId: 'team-lead', lines: 100_001 }],
+    ['pane.scrollback', { agentId: 'team-lead', lines: 2.5 }],
     ['pane.resize', { agentId: 'team-lead', cols: 0, rows: 24 }],
     ['pane.resize', { agentId: 'team-lead', cols: 80, rows: 1_000_000 }],
     ['pane.resize', { agentId: 'team-lead', cols: 80.5, rows: 24 }]

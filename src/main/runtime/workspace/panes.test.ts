@@ -40,6 +40,23 @@ describe('PaneTerminals', () => {
     panes.drop('carol@team')
   })
 
+  it('serializes at most the lines of scrollback asked for above the screen, and never more than it keeps', async () => {
+    const numbered = Array.from({ length: 100 }, (_, i) => `line ${i + 1}\r\n`).join('')
+    panes.write('carol@team', numbered)
+    // 40 rows: lines 62 to 100 and the empty cursor row; 5 lines above them
+    const five = await panes.scrollback('carol@team', 5)
+    expect(five.data).toContain('line 57\r')
+    expect(five.data).not.toContain('line 56\r')
+    expect((await panes.scrollback('carol@team', 0)).data).not.toContain('line 61\r')
+    const all = await panes.scrollback('carol@team')
+    expect(all.data).toContain('line 1\r')
+    expect(all.chunk).toBe(five.chunk)
+    const few = new PaneTerminals({ scrollbackLines: 10 })
+    few.write('carol@team', numbered)
+    expect((await few.scrollback('carol@team', 50)).data.startsWith('line 52\r')).toBe(true)
+    few.dispose()
+  })
+
   it('serializes at 120 × 40 until the pane reports a size; a terminal of another width writing it as is puts later output over a restored row', async () => {
     panes.restore('carol@team', saved)
     const sb = await panes.scrollback('carol@team')

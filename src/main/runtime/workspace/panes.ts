@@ -91,13 +91,16 @@ export class PaneTerminals implements Disposable {
     return chunk
   }
 
-  /** The pane's scrollback as ANSI, once every chunk written so far is applied. */
-  async scrollback(agentId: string): Promise<PaneScrollback> {
+  /**
+   * The pane's scrollback as ANSI, once every chunk written so far is applied: the screen and at
+   * most `lines` lines above it (default, and at most, the lines each pane keeps).
+   */
+  async scrollback(agentId: string, lines = this.scrollbackLines): Promise<PaneScrollback> {
     const pane = this.pane(agentId)
     if (pane.backlog.length > 0) this.parse(pane)
     await new Promise<void>((resolve) => pane.terminal.write('', resolve))
     const { cols, rows } = pane.terminal
-    return { agentId, data: pane.serializer.serialize({ scrollback: this.scrollbackLines }), chunk: pane.applied, cols, rows }
+    return { agentId, data: pane.serializer.serialize({ scrollback: Math.min(lines, this.scrollbackLines) }), chunk: pane.applied, cols, rows }
   }
 
   /**

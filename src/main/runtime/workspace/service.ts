@@ -403,7 +403,7 @@ export class WorkspaceService {
         }
       case 'pane.scrollback': {
         this.batcher.flushPane(payload.agentId)
-        const scrollback = await this.panes.scrollback(payload.agentId)
+        const scrollback = await this.panes.scrollback(payload.agentId, payload.lines)
         // The page now holds everything up to this chunk: that acknowledges it (a reloaded page resumes a paused pane).
         this.batcher.ack(payload.agentId, scrollback.chunk)
         return scrollback

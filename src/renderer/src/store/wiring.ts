@@ -25,7 +25,7 @@ export function wireClient(client: WorkspaceClient, actions: WiringActions, rout
   store.add(toDisposable(client.on('permissions.changed', (p) => actions.setPermissions(p.permissions))))
   store.add(toDisposable(client.on('pane.data', (c) => router.dispatch(c))))
 
-  router.setScrollbackFetcher((agentId) => client.request('pane.scrollback', { agentId }))
+  router.setScrollbackFetcher((agentId, lines) => client.request('pane.scrollback', lines === undefined ? { agentId } : { agentId, lines }))
   store.add(toDisposable(() => router.setScrollbackFetcher(undefined)))
   // A lost acknowledgement only delays a resume until the next one (or main's stall timeout).
   router.setAckSender((acks) => void client.request('pane.ack', { acks }).catch(() => undefined))

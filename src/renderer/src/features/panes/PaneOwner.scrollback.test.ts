@@ -48,13 +48,16 @@ describe("a pane's scrollback in the page (the paneScrollbackLines setting)", ()
     store.getState().loadPaneSettings(snapshot({ paneScrollbackLines: 100 }))
     const setting = counted(scrollbackSettingOf(store))
     const router = new PaneRouter()
-    router.setScrollbackFetcher(async () => sb(lines(1, 300), 1))
+    const asked: Array<number | undefined> = []
+    router.setScrollbackFetcher(async (_, wanted) => (asked.push(wanted), sb(lines(1, 300), 1)))
     const host = document.createElement('div')
     document.body.append(host)
     const owner = new PaneOwner(host, 'team-lead', { source: router, scrollback: setting, writes: immediateWrites })
     expect(setting.open).toBe(1)
     // 100 lines of scrollback: of 301 rows (the last one empty), the newest 124
     await expect.poll(() => shape(router)).toEqual({ first: 'line 178', count: 123 })
+    // main is asked for no more lines than the terminal keeps
+    expect(asked).toEqual([100])
 
     store.getState().setPaneScrollback(1_000)
     router.dispatch({ agentId: 'team-lead', data: lines(301, 1500), chunk: 2 })
@@ -72,13 +75,15 @@ describe("a pane's scrollback in the page (the paneScrollbackLines setting)", ()
 
   it(`keeps ${DEFAULT_PANE_SCROLLBACK_LINES} lines when the owner is given no setting`, async () => {
     const router = new PaneRouter()
-    router.setScrollbackFetcher(async () => sb(lines(1, 2_100), 1))
+    const asked: Array<number | undefined> = []
+    router.setScrollbackFetcher(async (_, wanted) => (asked.push(wanted), sb(lines(1, 2_100), 1)))
     const host = document.createElement('div')
     document.body.append(host)
     const owner = new PaneOwner(host, 'team-lead', { source: router, writes: immediateWrites })
     // the screen's 23 rows above the cursor line and the scrollback: the newest lines of the 2,100
     const kept = DEFAULT_PANE_SCROLLBACK_LINES + 23
     await expect.poll(() => shape(router)).toEqual({ first: `line ${2_100 - kept + 1}`, count: kept })
+    expect(asked).toEqual([DEFAULT_PANE_SCROLLBACK_LINES])
     owner.dispose()
     host.remove()
   })

@@ -269,7 +269,8 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     this.restoreOnShow = false
     const gen = ++this.generation
     this.held = this.held ?? []
-    this.deps.source.fetchScrollback(this.agentId).then(
+    // no more lines than this terminal keeps: main keeps 10,000, the page's default is 1,000
+    this.deps.source.fetchScrollback(this.agentId, this.deps.scrollback?.lines ?? DEFAULT_PANE_SCROLLBACK_LINES).then(
       (sb) => {
         if (gen !== this.generation || this.isDisposed) return
         this.terminal.reset()

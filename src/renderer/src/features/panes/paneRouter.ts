@@ -21,8 +21,8 @@ export interface PaneSubscriber {
 export interface PaneSource {
   /** Registers a subscriber for one agent's pane; dispose to unregister. */
   register(agentId: string, subscriber: PaneSubscriber): Disposable
-  /** The scrollback main keeps for the pane (SPEC §11). */
-  fetchScrollback(agentId: string): Promise<PaneScrollback>
+  /** The scrollback main keeps for the pane (SPEC §11), with at most `lines` lines above the screen (default: all main keeps). */
+  fetchScrollback(agentId: string, lines?: number): Promise<PaneScrollback>
   /** The page is done with the pane's chunks up to `chunk` (see {@link PaneRouter.ack}). */
   ack?(agentId: string, chunk: number): void
   /** The pane's fitted size changed (see {@link PaneRouter.resize}); the owner debounces. */
@@ -39,7 +39,7 @@ export const ACK_INTERVAL_MS = 50
  */
 export class PaneRouter implements PaneSource {
   private readonly subscribers = new Map<string, Set<PaneSubscriber>>()
-  private fetcher: ((agentId: string) => Promise<PaneScrollback>) | undefined
+  private fetcher: ((agentId: string, lines?: number) => Promise<PaneScrollback>) | undefined
   private ackSender: ((acks: PaneAck[]) => void) | undefined
   private sizeSender: ((agentId: string, size: TerminalSize) => void) | undefined
   /** Highest chunk acknowledged per pane and not yet sent. */
@@ -101,13 +101,13 @@ export class PaneRouter implements PaneSource {
   }
 
   /** Sets how scrollback is fetched (the wiring passes the client's `pane.scrollback`). */
-  setScrollbackFetcher(fetcher: ((agentId: string) => Promise<PaneScrollback>) | undefined): void {
+  setScrollbackFetcher(fetcher: ((agentId: string, lines?: number) => Promise<PaneScrollback>) | undefined): void {
     this.fetcher = fetcher
   }
 
-  fetchScrollback(agentId: string): Promise<PaneScrollback> {
+  fetchScrollback(agentId: string, lines?: number): Promise<PaneScrollback> {
     if (!this.fetcher) return Promise.reject(new Error('No workspace connection to fetch scrollback from'))
-    return this.fetcher(agentId)
+    return this.fetcher(agentId, lines)
   }
 
   /** Hands a chunk to the panes of its agent. */
