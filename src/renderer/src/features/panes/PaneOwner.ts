@@ -2,7 +2,7 @@ import type { PaneScrollback } from '../../../../shared/ipc'
 import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../../../shared/paneScrollback'
 import { MAX_TERMINAL_COLS, MAX_TERMINAL_ROWS, type TerminalSize } from '../../../../shared/terminalSize'
 import { DisposableStore, toDisposable, type Disposable } from '../../lib/lifecycle'
-import type { PaneChunk, PaneSource } from './paneRouter'
+import type { PaneChunk, PaneRegistration, PaneSource } from './paneRouter'
 import type { PaneScrollbackSetting } from './scrollbackSetting'
 import { createXtermTerminal, type PaneRendererKind, type PaneTerminalFactory, type PaneTerminal } from './terminal'
 import { webglPool as defaultPool, type WebglContextPool, type WebglHolder } from './webglPool'
@@ -64,6 +64,13 @@ export interface PaneOwnerDeps {
  * is on the host element as `data-renderer`. Every chunk is acknowledged to main (`pane.ack`) once
  * written, or at once when held, so main's backpressure measures what the page still has to do.
  *
+ * Mute: once an off-screen pane has given up on its held output (it will restore from the
+ * scrollback on show), it tells its source it wants no more live chunks ({@link PaneRegistration}:
+ * the page then asks main, `pane.mute`, to stop sending them to this page; main stops waiting for
+ * this page on that pane too). Every restore unmutes first, on the same connection as the fetch
+ * that follows, so the chunks after the scrollback's all arrive; disposing the owner unmutes, and
+ * a reconnect starts unmuted.
+ *
  * Live output of a visible pane waits for the pane's turn at an animation frame
  * ({@link PaneWriteScheduler}: a frame draws only as many busy terminals as fit in it), then goes
  * into the terminal in one write; a restore drops what waits (the scrollback has it), going off
@@ -100,6 +107,8 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
   /** Live chunks of a visible pane waiting for its turn to be written (see {@link takeTurn}). */
   private queued: PaneChunk[] = []
   private readonly writes: Pick<PaneWriteScheduler, 'request' | 'cancel'>
+  /** This owner's place in its source: where it asks for the pane's live chunks to stop or resume. */
+  private readonly registration: PaneRegistration
 
   constructor(
     private readonly host: HTMLElement,
@@ -115,7 +124,7 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     this.terminal = terminal
     this.disposables.add(toDisposable(() => terminal.dispose()))
     if (deps.scrollback) this.disposables.add(deps.scrollback.onDidChange((lines) => terminal.setScrollback?.(lines)))
-    this.disposables.add(
+    this.registration = this.disposables.add(
       deps.source.register(agentId, {
         onData: (chunk) => this.onChunk(chunk),
         onResync: () => {
@@ -269,6 +278,8 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     this.restoreOnShow = false
     const gen = ++this.generation
     this.held = this.held ?? []
+    // before the fetch, on the same connection: every chunk after the scrollback's reaches the pane
+    this.registration.setMuted(false)
     this.deps.source.fetchScrollback(this.agentId).then(
       (sb) => {
         if (gen !== this.generation || this.isDisposed) return
@@ -351,6 +362,8 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
       this.offscreen = []
       this.offscreenChars = 0
       this.restoreOnShow = true
+      // the show restores from the scrollback: until then the pane's output need not cross the wire
+      this.registration.setMuted(true)
     }
   }
 
