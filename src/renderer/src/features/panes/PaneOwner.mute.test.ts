@@ -109,20 +109,39 @@ describe('PaneOwner mutes an off-screen pane that will restore from the scrollba
     expect(sent.filter((s) => !s.startsWith('fetch'))).toEqual(['mute carol', 'unmute carol', 'mute carol', 'unmute carol'])
   })
 
-  it('after a reconnect, unmutes on the new connection what it had muted and mutes again only what still wants no output', async () => {
+  it('after a reconnect, unmutes on the new connection what it had muted; a pane off screen mutes again and restores on its show, one on screen restores at once', async () => {
     const { router, sent, dispatch } = recordingRouter()
-    owner(router, 'carol', false)
+    const hidden = owner(router, 'carol', false)
+    owner(router, 'erin', true)
     await flush()
     dispatch('carol', half)
     dispatch('carol', half)
-    // a subscriber that stays muted through a resync (a pane owner restores, and so unmutes)
+    // a subscriber that stays muted through a resync
     const quiet = router.register('dave', { onData: () => undefined, onResync: () => undefined, text: () => '' })
     cleanups.push(() => quiet.dispose())
     quiet.setMuted(true)
     sent.length = 0
     router.resyncAll()
-    expect(sent).toEqual(['unmute carol', 'unmute dave', 'fetch carol', 'mute dave'])
-    expect(router.mutedAgents).toEqual(['dave'])
+    expect(sent).toEqual(['unmute carol', 'unmute dave', 'mute carol', 'fetch erin', 'mute dave'])
+    expect(router.mutedAgents.sort()).toEqual(['carol', 'dave'])
+    hidden.setVisible(true)
+    expect(sent.slice(5)).toEqual(['unmute carol', 'fetch carol'])
+  })
+
+  it('waits for the show to restore after a gap in the numbering while off screen, muted meanwhile', async () => {
+    const { router, sent, dispatch } = recordingRouter()
+    const acks: Array<[string, number]> = []
+    router.setAckSender((batch) => acks.push(...batch.map((a): [string, number] => [a.agentId, a.chunk])))
+    const hidden = owner(router, 'carol', false)
+    await expectText(router, 'carol', '[restored carol]')
+    dispatch('carol', 'one')
+    router.dispatch({ agentId: 'carol', data: 'three', chunk: 3 }) // chunk 2 never came
+    expect(sent).toEqual(['fetch carol', 'mute carol'])
+    await until(() => acks.some(([, n]) => n === 3), 'the chunk after the gap is acknowledged')
+    router.dispatch({ agentId: 'carol', data: 'four', chunk: 4 }) // sent before main read the mute
+    hidden.setVisible(true)
+    expect(sent).toEqual(['fetch carol', 'mute carol', 'unmute carol', 'fetch carol'])
+    await expectText(router, 'carol', '[restored carol]')
   })
 
   it('asks nothing of main without a connection, and forgets its mutes when the connection goes', async () => {
