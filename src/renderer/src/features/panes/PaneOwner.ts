@@ -66,11 +66,11 @@ export interface PaneOwnerDeps {
  * written, or at once when held, so main's backpressure measures what the page still has to do.
  *
  * Mute: once an off-screen pane has given up on its held output (too much held, or a restore
- * waits for the show: it will restore from the scrollback then), it tells its source it wants no more live chunks ({@link PaneRegistration}:
- * the page then asks main, `pane.mute`, to stop sending them to this page; main stops waiting for
- * this page on that pane too). Every restore unmutes first, on the same connection as the fetch
- * that follows, so the chunks after the scrollback's all arrive; disposing the owner unmutes, and
- * a reconnect starts unmuted.
+ * waits for the show: it will restore from the scrollback then), it tells its source it wants no
+ * more live chunks ({@link PaneRegistration}: the page then asks main, `pane.mute`, to stop
+ * sending them to this page; main stops waiting for this page on that pane too). Every restore
+ * unmutes first, on the same connection as the fetch that follows, so the chunks after the
+ * scrollback's all arrive; disposing the owner unmutes, and a reconnect starts unmuted.
  *
  * Live output of a visible pane waits for the pane's turn at an animation frame
  * ({@link PaneWriteScheduler}: a frame draws only as many busy terminals as fit in it), then goes
