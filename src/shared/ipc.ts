@@ -144,6 +144,10 @@ export type PaneAck = z.infer<typeof PaneAckSchema>
 /** Most acknowledgements one `pane.ack` request carries (one per pane; a page shows far fewer panes). */
 export const MAX_PANE_ACKS = 1024
 
+/** A `pane.mute` request: the agent whose pane's live output the asking page stops (`muted: true`) or resumes taking. */
+export const PaneMuteSchema = z.object({ agentId: z.string().min(1, 'name the agent whose pane to mute').max(200), muted: z.boolean() }).strict()
+export type PaneMute = z.infer<typeof PaneMuteSchema>
+
 /** A pane's scrollback as kept in main: the serialized headless terminal, and the last chunk number it includes. */
 export const PaneScrollbackSchema = z.object({
   agentId: z.string(),
@@ -371,6 +375,17 @@ export const requestChannels = {
    * slowest open page (src/main/host/paneAcks.ts).
    */
   'pane.ack': { request: z.object({ acks: z.array(PaneAckSchema).min(1).max(MAX_PANE_ACKS) }).strict(), response: Ok },
+  /**
+   * Stops (`muted: true`) or resumes (`false`) live `pane.data` of one agent's pane for the page
+   * that asks, and only for it: other pages on the workspace are unaffected. A page mutes an off-
+   * screen pane that has dropped the output it held and will restore from `pane.scrollback` when
+   * shown (PaneOwner's `restoreOnShow`), so that output stops crossing the wire; it unmutes before
+   * that fetch, which then counts as its acknowledgement (src/main/host/paneAcks.ts: main does not
+   * wait for a muted page). Mutes belong to the connection: a new one starts with none. Applied
+   * by the web host's bridge per socket and by the app per window (src/main/electron/workspaces.ts);
+   * the service alone, with no page to tell apart, answers it and does nothing.
+   */
+  'pane.mute': { request: PaneMuteSchema, response: Ok },
   /**
    * The size of an agent's pane in character cells after the renderer fitted it (sent debounced,
    * only for panes on screen; src/renderer/src/features/panes/PaneOwner.ts). A running `process`

@@ -1,5 +1,5 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron'
-import { PUSH_CHANNELS, REQUEST_CHANNELS, requestChannels, type PushChannel } from '../../shared/ipc'
+import { PUSH_CHANNELS, REQUEST_CHANNELS, requestChannels, type PushChannel, type PushOf } from '../../shared/ipc'
 import { toIpcError, type IpcResult } from '../../shared/ipcResult'
 import { DisposableStore, toDisposable, type Disposable } from '../runtime/lifecycle/disposable'
 import { TerminalEventThinner } from '../host/eventThinner'
@@ -73,18 +73,52 @@ export function registerWorkspaceIpc(options: WorkspaceIpcOptions): Disposable {
   return store
 }
 
+/** The push subscription {@link forwardPushes} returns: dispose to stop forwarding. */
+export interface PushForwarder extends Disposable {
+  /**
+   * Stops (`muted: true`) or resumes sending the agent's `pane.data` to the targets (`pane.mute`
+   * from their page). A chunk left out is acknowledged to the host in the targets' name, batched
+   * per macrotask (`pane.ack`): the page acknowledges what it is sent straight to the service,
+   * whose backpressure would otherwise wait for chunks it never gets. Applied at once, so an
+   * unmute followed by `pane.scrollback` leaves no chunk after the scrollback's unsent.
+   */
+  mute(agentId: string, muted: boolean): void
+}
+
 /**
  * Forwards every push of `host` to `targets()` (asked on every push), skipping web contents that
  * are destroyed or no longer show the app's page; terminal-output events are thinned
- * ({@link TerminalEventThinner}). @returns the disposable of the push subscription.
+ * ({@link TerminalEventThinner}). Mutes ({@link PushForwarder.mute}) apply to every target at
+ * once: the app gives each workspace's forwarder its one window (workspaces.ts), so they are that
+ * window's; a forwarder shared by several windows must not be muted.
+ * @returns the forwarder; disposing it ends the push subscription and drops acknowledgements not yet made.
  */
-export function forwardPushes(host: Pick<WorkspaceHost, 'onPush'>, origin: AppOrigin, targets: () => WebContents[]): Disposable {
+export function forwardPushes(host: Pick<WorkspaceHost, 'onPush' | 'handle'>, origin: AppOrigin, targets: () => WebContents[]): PushForwarder {
   const pushable = new Set<string>(PUSH_CHANNELS)
   // terminal bytes reach the panes as flow-controlled `pane.data`; their copies in runtime events
   // are thinned here as the web host thins them, so IPC does not carry every byte twice
   const thinner = new TerminalEventThinner()
-  return host.onPush((channel, raw) => {
+  const muted = new Set<string>()
+  /** Highest chunk left out per muted agent, not yet acknowledged. */
+  const skipped = new Map<string, number>()
+  let ackTimer: ReturnType<typeof setImmediate> | undefined
+  const acknowledge = (): void => {
+    ackTimer = undefined
+    const acks = [...skipped].map(([agentId, chunk]) => ({ agentId, chunk }))
+    skipped.clear()
+    // a service that is closing waits for nobody
+    if (acks.length > 0) host.handle('pane.ack', { acks }).catch(() => undefined)
+  }
+  const subscription = host.onPush((channel, raw) => {
     if (!pushable.has(channel)) return
+    if (channel === 'pane.data') {
+      const { agentId, chunk } = raw as PushOf<'pane.data'>
+      if (muted.has(agentId)) {
+        skipped.set(agentId, chunk)
+        ackTimer ??= setImmediate(acknowledge)
+        return
+      }
+    }
     const payload = channel === 'runtime.event' ? thinner.thin(raw) : raw
     if (payload === undefined) return
     for (const contents of targets()) {
@@ -92,6 +126,19 @@ export function forwardPushes(host: Pick<WorkspaceHost, 'onPush'>, origin: AppOr
       contents.send(channel, payload)
     }
   })
+  return {
+    mute(agentId, on) {
+      if (on) muted.add(agentId)
+      else muted.delete(agentId)
+    },
+    dispose() {
+      subscription.dispose()
+      if (ackTimer !== undefined) clearImmediate(ackTimer)
+      ackTimer = undefined
+      skipped.clear()
+      muted.clear()
+    }
+  }
 }
 
 function formatIssue(issue: { path: PropertyKey[]; message: string }): string {

@@ -162,6 +162,28 @@ describe('workspace registry', () => {
     expect(windows[1]!.webContents.sent).toEqual([{ channel: 'pane.data', payload: { agentId: 'team-lead', data: 'from b', chunk: 1 } }])
   })
 
+  it("mutes a pane for the window that asks (pane.mute), acknowledging in its name what it leaves out, and resumes it on unmute", async () => {
+    await registry.open(folder('a'))
+    await registry.open(folder('b'))
+    const [wa, wb] = windows as [FakeWindow, FakeWindow]
+    const data = (sent: FakeWebContents['sent']) => sent.filter((s) => s.channel === 'pane.data').map((s) => s.payload)
+    expect(await invokeFrom(wa, 'pane.mute', { agentId: 'team-lead', muted: true })).toEqual({ ok: true, result: { ok: true } })
+    expect(services[0]!.calls).toEqual([]) // the window's own forwarder took it
+    for (const chunk of [1, 2, 3]) services[0]!.push('pane.data', { agentId: 'team-lead', data: `a${chunk}`, chunk })
+    services[0]!.push('pane.data', { agentId: 'carol', data: 'c1', chunk: 1 })
+    services[1]!.push('pane.data', { agentId: 'team-lead', data: 'b1', chunk: 1 })
+    expect(data(wa.webContents.sent)).toEqual([{ agentId: 'carol', data: 'c1', chunk: 1 }])
+    expect(data(wb.webContents.sent)).toEqual([{ agentId: 'team-lead', data: 'b1', chunk: 1 }])
+    // the page acknowledges to the service what it is sent; what it is not sent, main acknowledges for it, once per macrotask
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(services[0]!.calls).toEqual([{ channel: 'pane.ack', payload: { acks: [{ agentId: 'team-lead', chunk: 3 }] } }])
+    expect(await invokeFrom(wa, 'pane.mute', { agentId: 'team-lead', muted: false })).toEqual({ ok: true, result: { ok: true } })
+    services[0]!.push('pane.data', { agentId: 'team-lead', data: 'a4', chunk: 4 })
+    expect(data(wa.webContents.sent).at(-1)).toEqual({ agentId: 'team-lead', data: 'a4', chunk: 4 })
+    expect(await invokeFrom(wa, 'pane.mute', { agentId: '', muted: 'yes' })).toMatchObject({ ok: false, error: { name: 'InvalidPayloadError', message: expect.stringMatching(/agentId.*muted/s) } })
+    await expect(registry.router.handle('pane.mute', { agentId: 'x' }, wa.webContents)).rejects.toThrow(/muted/)
+  })
+
   it('disposes the service of a closed window, stops its pushes, and forgets the folder so it can be opened again', async () => {
     const a = folder('a')
     const b = folder('b')

@@ -1,10 +1,10 @@
 import type { BrowserWindow, WebContents } from 'electron'
 import { parseArgs } from 'node:util'
 import { resolve } from 'node:path'
-import { WORKSPACES_CHANNELS, type RequestOf, type ResponseOf, type WorkspacesMenu } from '../../shared/ipc'
+import { requestChannels, WORKSPACES_CHANNELS, type RequestOf, type ResponseOf, type WorkspacesMenu } from '../../shared/ipc'
 import { toDisposable, type Disposable } from '../runtime/lifecycle/disposable'
 import { canonicalFolder, RecentListError, type RecentWorkspaces } from '../workspaces/recent'
-import { forwardPushes, type WorkspaceHost } from './ipc'
+import { forwardPushes, type PushForwarder, type WorkspaceHost } from './ipc'
 import type { AppOrigin } from './origin'
 
 /**
@@ -46,7 +46,7 @@ interface OpenWorkspace {
   service: OpenableService
   window: WorkspaceWindow
   contentsId: number
-  pushes: Disposable
+  pushes: PushForwarder
 }
 
 /** How {@link WorkspaceRegistry.open} went. */
@@ -78,6 +78,11 @@ export function secondLaunchFolder(argv: string[], workingDirectory: string, pac
 /** The request came from a window that shows no workspace (being closed, or never registered). */
 export class NoWorkspaceError extends Error {
   override readonly name = 'NoWorkspaceError'
+}
+
+/** A `pane.mute` payload that is not `{agentId, muted}` reached the registry. */
+export class InvalidPaneMuteError extends Error {
+  override readonly name = 'InvalidPaneMuteError'
 }
 
 /**
@@ -115,6 +120,7 @@ export class WorkspaceRegistry {
       const workspace = sender ? this.byContents.get(sender.id) : undefined
       if (!workspace) return Promise.reject(new NoWorkspaceError(`${channel} refused: this window shows no open workspace`))
       if ((WORKSPACES_CHANNELS as string[]).includes(channel)) return this.answer(workspace, channel, payload)
+      if (channel === 'pane.mute') return this.mute(workspace, payload)
       return workspace.service.handle(channel, payload)
     },
     // pushes go per workspace to its own window (see open); nothing is broadcast to all windows
@@ -143,6 +149,18 @@ export class WorkspaceRegistry {
     }
     await this.options.recent.record(folder).catch((error: unknown) => this.log(`Swarmdesk: the recent list was not updated: ${(error as Error).message}`))
     return { path: folder, alreadyOpen }
+  }
+
+  /**
+   * A `pane.mute` from the workspace's window: its one push forwarder (see {@link start}) stops or
+   * resumes that pane's output, so the mute is the window's, as the web host's are a socket's.
+   * @throws InvalidPaneMuteError for a payload that is not `{agentId, muted}`.
+   */
+  private async mute(workspace: OpenWorkspace, payload: unknown): Promise<{ ok: true }> {
+    const parsed = requestChannels['pane.mute'].request.safeParse(payload)
+    if (!parsed.success) throw new InvalidPaneMuteError(`pane.mute: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')}. Send {agentId, muted: true|false}.`)
+    workspace.pushes.mute(parsed.data.agentId, parsed.data.muted)
+    return { ok: true }
   }
 
   /** Brings the window of the workspace at the front (restoring it when minimised); false when none is open. */

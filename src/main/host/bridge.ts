@@ -37,10 +37,22 @@ export interface BridgeOptions {
   log?: (line: string) => void
 }
 
+/** A pane chunk by its agent and number (`pane.data`). */
+interface ChunkRef {
+  agentId: string
+  chunk: number
+}
+
 /** A push waiting for the end of the macrotask: its `{channel, payload}` JSON, and the pane chunk it carries. */
 interface QueuedPush {
   json: string
-  pane?: { agentId: string; chunk: number }
+  pane?: ChunkRef
+}
+
+/** The text of a frame of pushes for one or more sockets, and the pane chunks in it. */
+interface OutgoingFrame {
+  text: string
+  chunks: ChunkRef[]
 }
 
 /** A socket's writes: how many are waiting, and when one last completed (or the first began). */
@@ -62,6 +74,13 @@ interface Outbox {
  * socket stays within the batcher's window. Terminal-output runtime events, which would repeat
  * every pane byte outside that window, are thinned ({@link TerminalEventThinner}). A socket whose
  * peer reads nothing for {@link STUCK_CLIENT_MS} is terminated and logged.
+ *
+ * Mutes (`pane.mute`, per socket): a page that will restore an off-screen pane from its scrollback
+ * anyway mutes it, and its socket then gets none of that pane's `pane.data` while other sockets
+ * get all of it; the ledger stops waiting for that socket on that pane. A mute is applied when its
+ * request is read, before any later frame of the socket, so an unmute followed by `pane.scrollback`
+ * resumes exactly: every chunk after the scrollback's is pushed after the unmute. Mutes end with
+ * their socket (a reconnecting page starts with none).
  *
  * Pushes made in one macrotask go out as one frame: a single one as a `push` frame, several as a
  * `pushes` frame carrying them in order. Main's pane batcher flushes every busy pane on one tick
@@ -160,6 +179,16 @@ export class Bridge implements Disposable {
       return this.send(socket, { kind: 'response', id, ok: false, error: { name: 'BridgeFrameError', message } })
     }
     const { id, channel, payload } = frame.data
+    if (channel === 'pane.mute') {
+      const mute = requestChannels['pane.mute'].request.safeParse(payload)
+      if (mute.success) {
+        // applied before the next frame is read: a `pane.scrollback` sent after an unmute sees its chunks flow again
+        this.acks.mute(socket, mute.data.agentId, mute.data.muted)
+        return this.send(socket, { kind: 'response', id, ok: true, result: { ok: true } })
+      }
+      const problems = mute.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')
+      return this.send(socket, { kind: 'response', id, ok: false, error: { name: 'IpcRequestError', message: `Bad payload for 'pane.mute': ${problems}. Send {agentId, muted: true|false}.` } })
+    }
     if (channel === 'pane.ack') {
       const ack = requestChannels['pane.ack'].request.safeParse(payload)
       if (ack.success) {
@@ -205,19 +234,35 @@ export class Bridge implements Disposable {
     })
   }
 
-  /** Sends the queued pushes to every open socket as one frame; a pane chunk counts as written to a socket once its frame is. */
+  /**
+   * Sends the queued pushes to every open socket as one frame, leaving out of a socket's frame the
+   * chunks of panes it muted (no frame at all when nothing is left); a pane chunk counts as written
+   * to a socket once its frame is. Sockets that muted the same panes of the batch share one text.
+   */
   private flushPushes(): void {
     const batch = this.queued
     if (batch.length === 0) return
     this.queued = []
-    const body = batch.length === 1 ? batch[0]!.json : `[${batch.map((p) => p.json).join(',')}]`
-    // the frames are spliced from the pushes' JSON: {kind:'push', channel, payload} or {kind:'pushes', pushes}
-    const text = batch.length === 1 ? `{"kind":"push",${body.slice(1)}` : `{"kind":"pushes","pushes":${body}}`
     const chunks = batch.flatMap((p) => (p.pane ? [p.pane] : []))
     for (const { agentId, chunk } of chunks) this.acks.pushed(agentId, chunk)
+    const whole: OutgoingFrame = { text: frameText(batch), chunks }
+    /** Frames without some panes' chunks, by those panes; undefined when nothing is left to send. */
+    const cuts = new Map<string, OutgoingFrame | undefined>()
     for (const socket of this.sockets.keys()) {
-      this.sendText(socket, text, chunks.length === 0 ? undefined : () => {
-        for (const { agentId, chunk } of chunks) this.acks.written(socket, agentId, chunk)
+      let frame: OutgoingFrame | undefined = whole
+      const muted = this.acks.mutedBy(socket)
+      if (muted && chunks.some((c) => muted.has(c.agentId))) {
+        const key = [...muted].filter((id) => chunks.some((c) => c.agentId === id)).sort().join('\n')
+        if (!cuts.has(key)) {
+          const kept = batch.filter((p) => !p.pane || !muted.has(p.pane.agentId))
+          cuts.set(key, kept.length === 0 ? undefined : { text: frameText(kept), chunks: chunks.filter((c) => !muted.has(c.agentId)) })
+        }
+        frame = cuts.get(key)
+      }
+      if (!frame) continue
+      const sent = frame.chunks
+      this.sendText(socket, frame.text, sent.length === 0 ? undefined : () => {
+        for (const { agentId, chunk } of sent) this.acks.written(socket, agentId, chunk)
       })
     }
   }
@@ -254,6 +299,12 @@ export class Bridge implements Disposable {
       socket.terminate()
     }
   }
+}
+
+/** The frame of pushes made in one macrotask, spliced from their JSON: `{kind:'push', channel, payload}` for one, `{kind:'pushes', pushes}` for several. */
+function frameText(pushes: QueuedPush[]): string {
+  if (pushes.length === 1) return `{"kind":"push",${pushes[0]!.json.slice(1)}`
+  return `{"kind":"pushes","pushes":[${pushes.map((p) => p.json).join(',')}]}`
 }
 
 /** An error as it crosses the wire: its `name` (e.g. `IpcRequestError`) and message survive. */

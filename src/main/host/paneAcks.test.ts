@@ -82,4 +82,82 @@ describe('PaneAckLedger', () => {
     acks.acked(page, 'p', 3)
     expect(forwarded).toEqual(['p:3'])
   })
+
+  it('does not wait for a page on a pane it muted, and ignores its late acknowledgements there', () => {
+    const { acks, forwarded } = ledger()
+    const shown = {}
+    const muting = {}
+    acks.open(shown)
+    acks.open(muting)
+    for (let chunk = 1; chunk <= 4; chunk++) acks.pushed('p', chunk)
+    acks.acked(shown, 'p', 4)
+    acks.acked(muting, 'p', 1)
+    expect(forwarded).toEqual(['p:1'])
+    acks.mute(muting, 'p', true) // it was the slowest: the pane goes on at once
+    expect(forwarded).toEqual(['p:1', 'p:4'])
+    expect(acks.isMuted(muting, 'p')).toBe(true)
+    acks.acked(muting, 'p', 2) // sent before the mute, read after it: must not make it a member again
+    for (let chunk = 5; chunk <= 8; chunk++) acks.pushed('p', chunk)
+    acks.acked(shown, 'p', 8)
+    expect(forwarded).toEqual(['p:1', 'p:4', 'p:8'])
+    expect(acks.behind('p')).toBe(0)
+  })
+
+  it('lets a page that mutes its only pane release the agents, and still waits for it on panes it did not mute', () => {
+    const { acks, forwarded } = ledger()
+    const page = {}
+    acks.open(page)
+    acks.pushed('p', 1)
+    acks.pushed('q', 1)
+    acks.acked(page, 'q', 0)
+    acks.mute(page, 'p', true)
+    expect(forwarded).toEqual(['p:1'])
+    acks.pushed('p', 2)
+    acks.pushed('q', 2)
+    expect(forwarded).toEqual(['p:1', 'p:2'])
+    expect(acks.behind('q')).toBe(2)
+  })
+
+  it('takes an unmuted page back with the next chunk pushed, or at the chunk of the scrollback it fetched', () => {
+    const { acks, forwarded } = ledger()
+    const other = {}
+    const page = {}
+    acks.open(other)
+    acks.open(page)
+    acks.acked(page, 'q', 0)
+    acks.mute(page, 'p', true)
+    for (let chunk = 1; chunk <= 3; chunk++) acks.pushed('p', chunk)
+    acks.acked(other, 'p', 3)
+    expect(forwarded).toEqual(['p:3'])
+    acks.mute(page, 'p', false)
+    expect(acks.isMuted(page, 'p')).toBe(false)
+    acks.pushed('p', 4) // joins here, at 3: it holds chunk 4 back
+    acks.acked(other, 'p', 4)
+    expect(forwarded).toEqual(['p:3'])
+    acks.acked(page, 'p', 4) // its scrollback included chunk 4
+    expect(forwarded).toEqual(['p:3', 'p:4'])
+    // muted again and unmuted before anything was pushed: the scrollback places it
+    acks.mute(page, 'p', true)
+    acks.mute(page, 'p', false)
+    acks.acked(page, 'p', 4)
+    acks.pushed('p', 5)
+    acks.acked(other, 'p', 5)
+    expect(forwarded).toEqual(['p:3', 'p:4'])
+    acks.acked(page, 'p', 5)
+    expect(forwarded).toEqual(['p:3', 'p:4', 'p:5'])
+  })
+
+  it("forgets a closed connection's mutes, and ignores a mute from one that is not open", () => {
+    const { acks } = ledger()
+    const page = {}
+    acks.mute(page, 'p', true)
+    expect(acks.isMuted(page, 'p')).toBe(false)
+    acks.open(page)
+    acks.mute(page, 'p', true)
+    expect(acks.mutedBy(page)).toEqual(new Set(['p']))
+    acks.close(page)
+    expect(acks.mutedBy(page)).toBeUndefined()
+    acks.open(page) // the same object reopened (a socket never is, but nothing must linger)
+    expect(acks.isMuted(page, 'p')).toBe(false)
+  })
 })

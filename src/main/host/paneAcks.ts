@@ -30,12 +30,21 @@ interface PaneLedger {
  * it as scrollback for the next page), and chunks pushed while no connection is open are
  * acknowledged as they go: nobody is there to wait for.
  *
+ * A connection may mute a pane (`pane.mute`: its page dropped the pane's held output and will
+ * restore it from the scrollback when shown): from then on it is no member of that pane, so the
+ * agents never wait for it there, and its acknowledgements for that pane are ignored. Unmuted, it
+ * joins again like a new connection, with the next chunk pushed, or at once at the chunk of the
+ * scrollback it fetches (which the bridge reports as acknowledged). A closed connection's mutes
+ * are forgotten with it.
+ *
  * Owns no timers or sockets; connections are any object (the bridge uses its sockets).
  */
 export class PaneAckLedger {
   private readonly panes = new Map<string, PaneLedger>()
   /** Open connections; true once the connection acknowledged anything itself. */
   private readonly connections = new Map<object, boolean>()
+  /** Panes each open connection muted (agent ids); absent when it muted none. */
+  private readonly muted = new Map<object, Set<string>>()
 
   /** @param forward hands an acknowledgement to the service (`pane.ack`); called only with a higher chunk than before for that pane. */
   constructor(private readonly forward: (agentId: string, chunk: number) => void) {}
@@ -50,7 +59,7 @@ export class PaneAckLedger {
     const pane = this.pane(agentId)
     pane.pushed = Math.max(pane.pushed, chunk)
     for (const connection of this.connections.keys()) {
-      if (!pane.members.has(connection)) pane.members.set(connection, { written: chunk - 1, acked: chunk - 1 })
+      if (!pane.members.has(connection) && !this.isMuted(connection, agentId)) pane.members.set(connection, { written: chunk - 1, acked: chunk - 1 })
     }
     if (pane.members.size === 0) this.advance(agentId, pane, pane.pushed)
   }
@@ -68,7 +77,8 @@ export class PaneAckLedger {
    * a scrollback it fetched includes). From now on only its acknowledgements place it, in every pane.
    */
   acked(connection: object, agentId: string, chunk: number): void {
-    if (!this.connections.has(connection)) return
+    // a muted pane's acknowledgement is late news (sent before the mute): it must not rejoin the pane
+    if (!this.connections.has(connection) || this.isMuted(connection, agentId)) return
     const wasAcking = this.connections.get(connection)
     this.connections.set(connection, true)
     const pane = this.pane(agentId)
@@ -83,8 +93,41 @@ export class PaneAckLedger {
     else this.recompute(agentId)
   }
 
-  /** A connection closed: it no longer holds any pane back. */
+  /**
+   * The connection stops (`muted: true`) or resumes taking the pane's chunks. Muted, it holds the
+   * pane back no more (what it had not taken counts as delivered, if it was the slowest); unmuted,
+   * it rejoins with the next chunk pushed or the scrollback it fetches. Ignored for a connection
+   * that is not open.
+   */
+  mute(connection: object, agentId: string, muted: boolean): void {
+    if (!this.connections.has(connection)) return
+    let panes = this.muted.get(connection)
+    if (!muted) {
+      panes?.delete(agentId)
+      if (panes?.size === 0) this.muted.delete(connection)
+      return
+    }
+    if (!panes) this.muted.set(connection, (panes = new Set()))
+    panes.add(agentId)
+    const pane = this.panes.get(agentId)
+    if (!pane?.members.delete(connection)) return
+    if (pane.members.size === 0) this.advance(agentId, pane, pane.pushed)
+    else this.recompute(agentId)
+  }
+
+  /** Whether the connection muted the pane (its bridge then sends it none of the pane's chunks). */
+  isMuted(connection: object, agentId: string): boolean {
+    return this.muted.get(connection)?.has(agentId) ?? false
+  }
+
+  /** The panes the connection muted, or undefined when none (the bridge's fast path). */
+  mutedBy(connection: object): ReadonlySet<string> | undefined {
+    return this.muted.get(connection)
+  }
+
+  /** A connection closed: it no longer holds any pane back, and its mutes are forgotten. */
   close(connection: object): void {
+    this.muted.delete(connection)
     if (!this.connections.delete(connection)) return
     for (const [agentId, pane] of this.panes) {
       if (!pane.members.delete(connection)) continue

@@ -411,6 +411,10 @@ export class WorkspaceService {
       case 'pane.ack':
         for (const { agentId, chunk } of payload.acks) this.batcher.ack(agentId, chunk)
         return { ok: true }
+      case 'pane.mute':
+        // Mutes are a page's, applied by the transport that tells pages apart (the web host's
+        // bridge per socket, the app per window); the service pushes to whoever listens.
+        return { ok: true }
       case 'pane.resize':
         this.resizePane(payload.agentId, { cols: payload.cols, rows: payload.rows })
         return { ok: true }

@@ -66,7 +66,8 @@ describe('store wiring', () => {
     const client = fakeClient({
       'workspace.snapshot': () => (++snapshots, snapshot({ lastSeq: 1 })),
       'pane.scrollback': ({ agentId }) => ({ agentId, data: `scrollback ${snapshots}\r\n`, chunk: 1, cols: 80, rows: 24 }),
-      'pane.resize': () => ({ ok: true })
+      'pane.resize': () => ({ ok: true }),
+      'pane.mute': () => ({ ok: true })
     })
     const wiring = wireClient(client, actions, paneRouter)
     await flush()
@@ -83,6 +84,8 @@ describe('store wiring', () => {
     const got: string[] = []
     const reg = paneRouter.register('team-lead', { onData: (c) => got.push(c.data), onResync: () => got.push('resync'), text: () => '' })
     client.push('pane.data', { agentId: 'team-lead', data: 'hi', chunk: 2 })
+    reg.setMuted(true)
+    expect(client.requests.filter((r) => r.channel === 'pane.mute')).toEqual([{ channel: 'pane.mute', payload: { agentId: 'team-lead', muted: true } }])
     client.setStatus('reconnecting')
     expect(appStore.getState().connection.status).toBe('reconnecting')
     client.setStatus('open')
@@ -90,7 +93,10 @@ describe('store wiring', () => {
     await flush()
     expect(snapshots).toBe(2)
     expect(got).toEqual(['hi', 'resync'])
+    // the new connection may have got a mute queued while the link was down: unmuted, then muted again (this subscriber still wants none)
+    expect(client.requests.filter((r) => r.channel === 'pane.mute').map((r) => (r.payload as { muted: boolean }).muted)).toEqual([true, false, true])
     reg.dispose()
+    expect(client.requests.filter((r) => r.channel === 'pane.mute').map((r) => (r.payload as { muted: boolean }).muted)).toEqual([true, false, true, false])
 
     wiring.dispose()
     expect(client.listeners()).toBe(0)

@@ -33,6 +33,10 @@ export function wireClient(client: WorkspaceClient, actions: WiringActions, rout
   // A lost size only leaves the process teammate's terminal at its old width until the next fit.
   router.setSizeSender((agentId, size) => void client.request('pane.resize', { agentId, cols: size.cols, rows: size.rows }).catch(() => undefined))
   store.add(toDisposable(() => router.setSizeSender(undefined)))
+  // A lost mute only costs the bytes it would have saved; a lost unmute goes with its connection,
+  // and the next one starts unmuted (the router unmutes again on reconnect).
+  router.setMuteSender((agentId, muted) => void client.request('pane.mute', { agentId, muted }).catch(() => undefined))
+  store.add(toDisposable(() => router.setMuteSender(undefined)))
   // the mailbox inspector lists the team's messages on every open and follows mailbox.changed
   store.add(wireMailbox(client, actions))
   setCommandApi(client)

@@ -2,7 +2,7 @@ import type { PaneScrollback } from '../../../../shared/ipc'
 import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../../../shared/paneScrollback'
 import { MAX_TERMINAL_COLS, MAX_TERMINAL_ROWS, type TerminalSize } from '../../../../shared/terminalSize'
 import { DisposableStore, toDisposable, type Disposable } from '../../lib/lifecycle'
-import type { PaneChunk, PaneSource } from './paneRouter'
+import type { PaneChunk, PaneRegistration, PaneSource } from './paneRouter'
 import type { PaneScrollbackSetting } from './scrollbackSetting'
 import { createXtermTerminal, type PaneRendererKind, type PaneTerminalFactory, type PaneTerminal } from './terminal'
 import { webglPool as defaultPool, type WebglContextPool, type WebglHolder } from './webglPool'
@@ -58,11 +58,19 @@ export interface PaneOwnerDeps {
  *
  * Rendering work only while on screen (issue 7): an off-screen pane writes nothing into its
  * terminal; live output is held (up to {@link MAX_HELD_OFFSCREEN}, beyond which the pane restores
- * from main's scrollback when shown) and written on show. A visible pane asks the page's
+ * from main's scrollback when shown) and written on show. A restore asked for while off screen (a
+ * resync, a gap in the numbering) waits for the show as well. A visible pane asks the page's
  * {@link WebglContextPool} for a WebGL renderer and gives it back when it leaves the screen or the
  * pool evicts it; a lost or unavailable context leaves it on the DOM renderer. The renderer in use
  * is on the host element as `data-renderer`. Every chunk is acknowledged to main (`pane.ack`) once
  * written, or at once when held, so main's backpressure measures what the page still has to do.
+ *
+ * Mute: once an off-screen pane has given up on its held output (too much held, or a restore
+ * waits for the show: it will restore from the scrollback then), it tells its source it wants no
+ * more live chunks ({@link PaneRegistration}: the page then asks main, `pane.mute`, to stop
+ * sending them to this page; main stops waiting for this page on that pane too). Every restore
+ * unmutes first, on the same connection as the fetch that follows, so the chunks after the
+ * scrollback's all arrive; disposing the owner unmutes, and a reconnect starts unmuted.
  *
  * Live output of a visible pane waits for the pane's turn at an animation frame
  * ({@link PaneWriteScheduler}: a frame draws only as many busy terminals as fit in it), then goes
@@ -100,6 +108,8 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
   /** Live chunks of a visible pane waiting for its turn to be written (see {@link takeTurn}). */
   private queued: PaneChunk[] = []
   private readonly writes: Pick<PaneWriteScheduler, 'request' | 'cancel'>
+  /** This owner's place in its source: where it asks for the pane's live chunks to stop or resume. */
+  private readonly registration: PaneRegistration
 
   constructor(
     private readonly host: HTMLElement,
@@ -115,12 +125,13 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     this.terminal = terminal
     this.disposables.add(toDisposable(() => terminal.dispose()))
     if (deps.scrollback) this.disposables.add(deps.scrollback.onDidChange((lines) => terminal.setScrollback?.(lines)))
-    this.disposables.add(
+    this.registration = this.disposables.add(
       deps.source.register(agentId, {
         onData: (chunk) => this.onChunk(chunk),
         onResync: () => {
           this.reportedSize = undefined
-          this.restore()
+          if (this.visible) this.restore()
+          else this.restoreOnShowInstead()
           this.scheduleFit()
         },
         text: () => this.terminal.text(),
@@ -269,6 +280,8 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     this.restoreOnShow = false
     const gen = ++this.generation
     this.held = this.held ?? []
+    // before the fetch, on the same connection: every chunk after the scrollback's reaches the pane
+    this.registration.setMuted(false)
     // no more lines than this terminal keeps: main keeps 10,000, the page's default is 1,000
     this.deps.source.fetchScrollback(this.agentId, this.deps.scrollback?.lines ?? DEFAULT_PANE_SCROLLBACK_LINES).then(
       (sb) => {
@@ -330,8 +343,11 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
       this.held.push(chunk)
       return
     }
+    // given up until shown (chunks sent before main read the mute): the scrollback will have it
+    if (this.restoreOnShow) return this.deps.source.ack?.(this.agentId, chunk.chunk)
     if (chunk.chunk <= this.lastChunk) return
     if (chunk.chunk > this.lastChunk + 1 && this.lastChunk > 0) {
+      if (!this.visible) return this.restoreOnShowInstead(chunk.chunk)
       this.held = [chunk]
       this.restore()
       return
@@ -348,11 +364,25 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     if (this.restoreOnShow) return
     this.offscreen.push(chunk.data)
     this.offscreenChars += chunk.data.length
-    if (this.offscreenChars > MAX_HELD_OFFSCREEN) {
-      this.offscreen = []
-      this.offscreenChars = 0
-      this.restoreOnShow = true
-    }
+    if (this.offscreenChars > MAX_HELD_OFFSCREEN) this.restoreOnShowInstead()
+  }
+
+  /**
+   * Gives up on bringing the off-screen pane up to date: what it held is dropped, a restore in
+   * flight is forgotten (with the chunks it held), and the show restores from the scrollback
+   * instead. Until then the pane's output need not cross the wire: it mutes. Every chunk dropped
+   * is acknowledged, up to `ack` when given (one that arrived after a gap).
+   */
+  private restoreOnShowInstead(ack?: number): void {
+    this.generation++
+    const dropped = (this.held ?? []).reduce((n, c) => Math.max(n, c.chunk), ack ?? 0)
+    if (dropped > 0) this.deps.source.ack?.(this.agentId, dropped)
+    this.held = undefined
+    this.dropQueued()
+    this.offscreen = []
+    this.offscreenChars = 0
+    this.restoreOnShow = true
+    this.registration.setMuted(true)
   }
 
   /** Forgets the live output waiting for a turn, and the turn. */

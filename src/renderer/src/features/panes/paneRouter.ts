@@ -17,10 +17,21 @@ export interface PaneSubscriber {
   reportedSize?(): TerminalSize | undefined
 }
 
+/** A subscriber's place in a {@link PaneSource}: dispose to unregister. */
+export interface PaneRegistration extends Disposable {
+  /**
+   * Whether this subscriber wants the pane's live chunks (`false`) or will restore from the
+   * scrollback anyway and wants none (`true`). The page asks main to stop sending them
+   * (`pane.mute`) once every subscriber of the agent wants none, and to resume as soon as one
+   * wants them again; unmute before fetching the scrollback, so no chunk after it is missed.
+   */
+  setMuted(muted: boolean): void
+}
+
 /** Where pane owners get their data: live chunks, resync requests and the kept scrollback. */
 export interface PaneSource {
   /** Registers a subscriber for one agent's pane; dispose to unregister. */
-  register(agentId: string, subscriber: PaneSubscriber): Disposable
+  register(agentId: string, subscriber: PaneSubscriber): PaneRegistration
   /** The scrollback main keeps for the pane (SPEC §11), with at most `lines` lines above the screen (default: all main keeps). */
   fetchScrollback(agentId: string, lines?: number): Promise<PaneScrollback>
   /** The page is done with the pane's chunks up to `chunk` (see {@link PaneRouter.ack}). */
@@ -42,6 +53,11 @@ export class PaneRouter implements PaneSource {
   private fetcher: ((agentId: string, lines?: number) => Promise<PaneScrollback>) | undefined
   private ackSender: ((acks: PaneAck[]) => void) | undefined
   private sizeSender: ((agentId: string, size: TerminalSize) => void) | undefined
+  private muteSender: ((agentId: string, muted: boolean) => void) | undefined
+  /** Subscribers that want no live chunks, per agent (see {@link PaneRegistration.setMuted}). */
+  private readonly mutedSubscribers = new Map<string, Set<PaneSubscriber>>()
+  /** Agents this page told main to mute, over the current connection. */
+  private readonly mutedInMain = new Set<string>()
   /** Highest chunk acknowledged per pane and not yet sent. */
   private readonly acks = new Map<string, number>()
   private ackTimer: ReturnType<typeof setTimeout> | undefined
@@ -90,14 +106,34 @@ export class PaneRouter implements PaneSource {
     this.sizeSender?.(agentId, { cols: size.cols, rows: size.rows })
   }
 
-  register(agentId: string, subscriber: PaneSubscriber): Disposable {
+  /**
+   * Sets how mutes reach main (the wiring passes the client's `pane.mute`); undefined stops them
+   * and forgets what main was told (no connection, no mutes).
+   */
+  setMuteSender(sender: ((agentId: string, muted: boolean) => void) | undefined): void {
+    this.muteSender = sender
+    if (!sender) this.mutedInMain.clear()
+  }
+
+  register(agentId: string, subscriber: PaneSubscriber): PaneRegistration {
     let set = this.subscribers.get(agentId)
     if (!set) this.subscribers.set(agentId, (set = new Set()))
     set.add(subscriber)
-    return toDisposable(() => {
-      set.delete(subscriber)
-      if (set.size === 0 && this.subscribers.get(agentId) === set) this.subscribers.delete(agentId)
-    })
+    // a new subscriber wants the live chunks: main resumes them if every other one had muted
+    this.updateMute(agentId)
+    let live = true
+    return {
+      dispose: () => {
+        if (!live) return
+        live = false
+        set.delete(subscriber)
+        if (set.size === 0 && this.subscribers.get(agentId) === set) this.subscribers.delete(agentId)
+        this.setSubscriberMuted(agentId, subscriber, false)
+      },
+      setMuted: (muted) => {
+        if (live) this.setSubscriberMuted(agentId, subscriber, muted)
+      }
+    }
   }
 
   /** Sets how scrollback is fetched (the wiring passes the client's `pane.scrollback`). */
@@ -118,9 +154,17 @@ export class PaneRouter implements PaneSource {
     for (const s of [...set]) s.onData(chunk)
   }
 
-  /** Asks every pane to restore from scrollback (after a reconnect). */
+  /**
+   * Asks every pane to restore from scrollback (after a reconnect). The new connection starts
+   * with no mutes, but a mute requested while the link was down is sent on it first: every agent
+   * this page had muted is unmuted, and panes that still want none mute again.
+   */
   resyncAll(): void {
+    const muted = [...this.mutedInMain]
+    this.mutedInMain.clear()
+    for (const agentId of muted) this.muteSender?.(agentId, false)
     for (const set of [...this.subscribers.values()]) for (const s of [...set]) s.onResync()
+    for (const agentId of muted) this.updateMute(agentId)
   }
 
   /** The text of an agent's pane (the first registered), or '' when it has none. */
@@ -132,6 +176,33 @@ export class PaneRouter implements PaneSource {
   /** The size an agent's pane (the first registered) last reported to main, or undefined. */
   reportedSize(agentId: string): TerminalSize | undefined {
     return this.subscribers.get(agentId)?.values().next().value?.reportedSize?.()
+  }
+
+  /** Agents whose live chunks this page asked main not to send (for tests and diagnostics). */
+  get mutedAgents(): string[] {
+    return [...this.mutedInMain]
+  }
+
+  /** Tells main whether to send the agent's chunks when that changed: muted while it has subscribers and all of them muted. */
+  private updateMute(agentId: string): void {
+    const subscribers = this.subscribers.get(agentId)
+    const muted = this.mutedSubscribers.get(agentId)
+    const want = subscribers !== undefined && subscribers.size > 0 && muted !== undefined && [...subscribers].every((s) => muted.has(s))
+    if (want === this.mutedInMain.has(agentId) || !this.muteSender) return
+    if (want) this.mutedInMain.add(agentId)
+    else this.mutedInMain.delete(agentId)
+    this.muteSender(agentId, want)
+  }
+
+  private setSubscriberMuted(agentId: string, subscriber: PaneSubscriber, muted: boolean): void {
+    let set = this.mutedSubscribers.get(agentId)
+    if (muted) {
+      if (!set) this.mutedSubscribers.set(agentId, (set = new Set()))
+      set.add(subscriber)
+    } else if (set?.delete(subscriber) && set.size === 0) {
+      this.mutedSubscribers.delete(agentId)
+    }
+    this.updateMute(agentId)
   }
 
   /** Live registrations, for leak checks. */
