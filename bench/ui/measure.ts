@@ -28,10 +28,18 @@ export interface UiFigures {
   domNodesGrowth: number
   /** What the load asks of the producers (rate × seconds); less is written when backpressure holds them back past 1.5 × seconds. */
   bytesOffered: number
-  /** What the producers wrote, what the page received whole and in order, and the difference. */
+  /**
+   * What the producers wrote, what the page received whole and in order, what it chose not to
+   * receive (`bytesWithheld`: hidden panes it muted, `pane.mute`, whose last line their terminal
+   * showed once shown again at the end, restored from main's scrollback), and the rest: dropped.
+   */
   bytesProduced: number
   bytesReceived: number
+  bytesWithheld: number
   bytesDropped: number
+  /** Panes muted at the end, and how many of them showed their producer's last line when shown again. */
+  mutedPanes: number
+  mutedPanesRestored: number
   /** Lines missing in the sequence, lines that arrived altered. */
   lineGaps: number
   corruptLines: number
@@ -121,11 +129,14 @@ export function figures(input: {
   window: WindowReading
   after: PageMemory
   produced: { bytes: number; offered: number; seconds: number }
+  /** Muted panes (none for the baseline): their count, those that showed their last line when shown again, and what those never received. */
+  withheld?: { panes: number; restored: number; bytes: number }
   visiblePanes: number
   renderers: { webgl: number; dom: number }
 }): UiFigures {
   const { readout, window, after, produced } = input
   const received = Object.values(readout.producers).reduce((sum, p) => sum + p.bytes, 0)
+  const withheld = input.withheld ?? { panes: 0, restored: 0, bytes: 0 }
   return {
     firstPaintMs: round(readout.firstPaintMs ?? Number.NaN),
     frames: readout.frames.length,
@@ -142,7 +153,10 @@ export function figures(input: {
     bytesOffered: produced.offered,
     bytesProduced: produced.bytes,
     bytesReceived: received,
-    bytesDropped: produced.bytes - received,
+    bytesWithheld: withheld.bytes,
+    bytesDropped: produced.bytes - received - withheld.bytes,
+    mutedPanes: withheld.panes,
+    mutedPanesRestored: withheld.restored,
     lineGaps: Object.values(readout.producers).reduce((sum, p) => sum + p.gaps, 0),
     corruptLines: Object.values(readout.producers).reduce((sum, p) => sum + p.corrupt, 0),
     producerSeconds: round(produced.seconds),

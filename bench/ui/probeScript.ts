@@ -51,6 +51,9 @@ export interface ProbeReadout {
   closeCodes: number[]
   scrollbackRequests: number
   ackRequests: number
+  /** `pane.mute` requests the page sent; the latest per agent id (true: muted). */
+  muteRequests: number
+  mutes: Record<string, boolean>
   /** performance.now() of the page when the last benchmark line arrived; undefined before any. */
   lastLineAt: number | undefined
   producers: Record<string, { lines: number; bytes: number; next: number; gaps: number; corrupt: number; repeats: number }>
@@ -58,4 +61,4 @@ export interface ProbeReadout {
 }
 
 /** The page-side expression that reads the probe (a string, so no DOM types are needed here). */
-export const READ_PROBE = `(() => { const p = window.__uiBench; return { frames: p.frames, inputs: p.inputs, inputMisses: p.inputMisses, longTasks: p.longTasks, longTaskMs: p.longTaskMs, firstPaintMs: p.firstPaintMs, firstContentfulPaintMs: p.firstContentfulPaintMs, wsFrames: p.wsFrames, paneFrames: p.paneFrames, eventFrames: p.eventFrames, wsChars: p.wsChars, sockets: p.sockets, socketCloses: p.socketCloses, closeCodes: p.closeCodes, scrollbackRequests: p.scrollbackRequests, ackRequests: p.ackRequests, lastLineAt: p.lastLineAt, producers: p.producers, paneChars: p.paneChars } })()`
+export const READ_PROBE = `(() => { const p = window.__uiBench; return { frames: p.frames, inputs: p.inputs, inputMisses: p.inputMisses, longTasks: p.longTasks, longTaskMs: p.longTaskMs, firstPaintMs: p.firstPaintMs, firstContentfulPaintMs: p.firstContentfulPaintMs, wsFrames: p.wsFrames, paneFrames: p.paneFrames, eventFrames: p.eventFrames, wsChars: p.wsChars, sockets: p.sockets, socketCloses: p.socketCloses, closeCodes: p.closeCodes, scrollbackRequests: p.scrollbackRequests, ackRequests: p.ackRequests, muteRequests: p.muteRequests, mutes: p.mutes, lastLineAt: p.lastLineAt, producers: p.producers, paneChars: p.paneChars } })()`

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from '@playwright/test'
 import { pageMemory, pageRendererPid } from './chromium'
 import { figures, readProbe, runWindow, sleep, until, type UiFigures } from './measure'
-import { probeScript } from './probeScript'
+import { probeScript, type ProbeReadout } from './probeScript'
 import { offeredBytes, producerName, producerScenario, type UiLoad } from './scenario'
 import { startBenchServe } from './serve'
 
@@ -139,6 +139,8 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
     await prompt.press('Enter')
     await until(() => filesOf(dir, 'ready-').length === load.panes, 60_000, `not all ${load.panes} producers started (serve stderr: ${serve.stderr().slice(-2000)})`)
     await until(async () => (await page.locator('section.pane').count()) === load.panes + 1, 30_000, `the page never showed ${load.panes + 1} panes`)
+    const agentIds: string[] = []
+    for (let i = 0; i < load.panes; i++) agentIds.push((await page.locator(`section.pane[aria-label="${producerName(i)} pane"]`).getAttribute('data-agent-id')) ?? '')
     for (let i = load.visible; i < load.panes; i++) await page.getByRole('button', { name: `Hide ${producerName(i)}'s pane` }).click()
     await until(async () => (await page.locator('section.pane').count()) === load.visible + 1, 10_000, 'hidden panes are still shown')
     await until(() => prompt.isEnabled(), 30_000, "the leader's turn never ended")
@@ -163,15 +165,17 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
     if (profiler) writeFileSync(join(PROFILE!, `swarmdesk-${load.panes}-${load.visible}-${load.bytesPerSecond}.cpuprofile`), JSON.stringify(await profiler()))
     const done = filesOf(dir, 'done-').map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { agent: number; lines: number; bytes: number; startedAt: number; endedAt: number })
     const producedLines = Array.from({ length: load.panes }, (_, i) => done.find((d) => d.agent === i)?.lines ?? 0)
-    const tailMs = await settle(page, producedLines)
+    const tailMs = await settle(page, producedLines, agentIds)
     const lastLinesShown = await countLastLines(page, load, producedLines)
     const after = await pageMemory(page, rendererPid)
     const readout = await readProbe(page)
+    const withheld = await showMuted(page, readout, producedLines, agentIds, done)
     const base = figures({
       readout,
       window,
       after,
       produced: { bytes: done.reduce((s, d) => s + d.bytes, 0), offered: offeredBytes(load), seconds: Math.max(...done.map((d) => (d.endedAt - d.startedAt) / 1000)) },
+      withheld,
       visiblePanes,
       renderers
     })
@@ -202,13 +206,48 @@ async function countLastLines(page: Page, load: UiLoad, producedLines: number[])
 }
 
 /**
+ * The producer panes the page muted (`pane.mute`: hidden, it dropped what it held and will restore
+ * from main's scrollback when shown, so their output stopped crossing the socket), shown again
+ * through the Hidden menu once the measuring is over: each that then shows its producer's last
+ * line (waited for up to 20 s) counts its unreceived bytes as withheld; one that does not, as
+ * dropped.
+ */
+async function showMuted(
+  page: Page,
+  readout: ProbeReadout,
+  producedLines: number[],
+  agentIds: string[],
+  done: Array<{ agent: number; bytes: number }>
+): Promise<{ panes: number; restored: number; bytes: number }> {
+  const muted = agentIds.flatMap((agentId, index) => (readout.mutes[agentId] === true ? [{ index, agentId, bytes: readout.producers[index]?.bytes ?? 0 }] : []))
+  if (muted.length === 0) return { panes: 0, restored: 0, bytes: 0 }
+  for (const m of muted) {
+    await page.getByRole('button', { name: /^Hidden \(\d+\) ▾$/ }).click()
+    await page.getByRole('menuitem', { name: `Show ${producerName(m.index)}` }).click()
+  }
+  let restored = 0
+  let bytes = 0
+  for (const m of muted) {
+    const last = `[bench a=${String(m.index).padStart(2, '0')} s=${String(producedLines[m.index]! - 1).padStart(7, '0')}]`
+    const shown = await until(async () => ((await page.evaluate(`window.__swarmdeskTest.paneText(${JSON.stringify(m.agentId)})`)) as string).includes(last), 20_000, '').then(
+      () => true,
+      () => false
+    )
+    if (!shown) continue
+    restored++
+    bytes += (done.find((d) => d.agent === m.index)?.bytes ?? 0) - m.bytes
+  }
+  return { panes: muted.length, restored, bytes }
+}
+
+/**
  * Waits for output still on its way (batcher, socket, parser): until every producer's last line
- * has arrived, or for 5 s neither a `pane.data` push has come nor the page has acknowledged
+ * has arrived (or its pane is muted: its output no longer crosses the socket), or for 5 s neither a `pane.data` push has come nor the page has acknowledged
  * anything (a page still acknowledging is still working through output held back for it: that is
  * late, not dropped; what has not come by the end is dropped), at most 60 s.
  * @returns ms until every line had arrived, or undefined when some never did
  */
-async function settle(page: Page, producedLines: number[]): Promise<number | undefined> {
+async function settle(page: Page, producedLines: number[], agentIds: string[]): Promise<number | undefined> {
   const start = Date.now()
   let progress = ''
   let quietSince = Date.now()
@@ -216,7 +255,8 @@ async function settle(page: Page, producedLines: number[]): Promise<number | und
   await until(
     async () => {
       const readout = await readProbe(page)
-      if (producedLines.every((n, i) => (readout.producers[i]?.next ?? 0) >= n)) return (complete = true)
+      const settled = (n: number, i: number) => (readout.producers[i]?.next ?? 0) >= n || readout.mutes[agentIds[i]!] === true
+      if (producedLines.every(settled)) return (complete = true)
       const now = `${readout.paneFrames}/${readout.ackRequests}`
       if (now !== progress) {
         progress = now

@@ -50,4 +50,18 @@ describe('UI benchmark', () => {
     expect(tiny!.swarmdesk.socketFrames).toBeLessThanOrEqual(tiny!.swarmdesk.paneDataPushes + tiny!.swarmdesk.runtimeEventPushes + 100)
     expect(['pass', 'fail']).toContain(result.verdict)
   }, 180_000)
+
+  it("counts a hidden pane's output the page muted as withheld, not dropped, once the pane shown again shows its last line", async () => {
+    // the second pane is hidden with its × before the output starts: no pane of the page shows it, so the page mutes it
+    const result = await runUiBenchmark([{ name: 'hidden', panes: 2, visible: 1, bytesPerSecond: 50 * 1024, seconds: 2 }])
+    const sd = result.scenarios[0]!.swarmdesk
+    expect(sd.mutedPanes).toBe(1)
+    expect(sd.mutedPanesRestored).toBe(1)
+    expect(sd.bytesWithheld).toBeGreaterThan(0)
+    expect(sd.bytesReceived + sd.bytesWithheld).toBe(sd.bytesProduced)
+    expect(sd.bytesDropped).toBe(0)
+    expect(sd.lineGaps).toBe(0)
+    expect(sd.corruptLines).toBe(0)
+    expect(sd.lastLinesShown).toBe(1)
+  }, 240_000)
 })

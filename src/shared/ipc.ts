@@ -377,9 +377,10 @@ export const requestChannels = {
   'pane.ack': { request: z.object({ acks: z.array(PaneAckSchema).min(1).max(MAX_PANE_ACKS) }).strict(), response: Ok },
   /**
    * Stops (`muted: true`) or resumes (`false`) live `pane.data` of one agent's pane for the page
-   * that asks, and only for it: other pages on the workspace are unaffected. A page mutes an off-
-   * screen pane that has dropped the output it held and will restore from `pane.scrollback` when
-   * shown (PaneOwner's `restoreOnShow`), so that output stops crossing the wire; it unmutes before
+   * that asks, and only for it: other pages on the workspace are unaffected. A page mutes an agent
+   * none of its panes shows (hidden, collapsed, another layout) and an off-screen pane that has
+   * dropped the output it held (PaneOwner's `restoreOnShow`): either restores from
+   * `pane.scrollback` when shown, so that output stops crossing the wire; it unmutes before
    * that fetch, which then counts as its acknowledgement (src/main/host/paneAcks.ts: main does not
    * wait for a muted page). Mutes belong to the connection: a new one starts with none. Applied
    * by the web host's bridge per socket and by the app per window (src/main/electron/workspaces.ts);

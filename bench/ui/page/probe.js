@@ -39,6 +39,9 @@ function installUiBenchProbe(config, benchLine) {
     scrollbackRequests: 0,
     /** `pane.ack` requests the page sent (it is still working through received output while they go on). */
     ackRequests: 0,
+    /** `pane.mute` requests the page sent, and each agent's latest (true: its live output stopped crossing the socket). */
+    muteRequests: 0,
+    mutes: {},
     /** performance.now() when the last benchmark line arrived whole. */
     lastLineAt: undefined,
     /** Per producer index: whole lines received in order, their bytes as produced, gaps, corrupt lines, repeats. */
@@ -210,6 +213,11 @@ function installUiBenchProbe(config, benchLine) {
     CountingWebSocket.prototype.send = function (data) {
       if (typeof data === 'string' && data.includes('"channel":"pane.scrollback"')) probe.scrollbackRequests++
       if (typeof data === 'string' && data.includes('"channel":"pane.ack"')) probe.ackRequests++
+      if (typeof data === 'string' && data.includes('"channel":"pane.mute"')) {
+        const { agentId, muted } = JSON.parse(data).payload
+        probe.muteRequests++
+        probe.mutes[agentId] = muted
+      }
       return send.call(this, data)
     }
     window.WebSocket = CountingWebSocket

@@ -95,8 +95,15 @@ describe('store wiring', () => {
     expect(got).toEqual(['hi', 'resync'])
     // the new connection may have got a mute queued while the link was down: unmuted, then muted again (this subscriber still wants none)
     expect(client.requests.filter((r) => r.channel === 'pane.mute').map((r) => (r.payload as { muted: boolean }).muted)).toEqual([true, false, true])
+    // no pane shows the agent any more: it stays muted, and output for an agent no pane shows mutes it
     reg.dispose()
-    expect(client.requests.filter((r) => r.channel === 'pane.mute').map((r) => (r.payload as { muted: boolean }).muted)).toEqual([true, false, true, false])
+    client.push('pane.data', { agentId: 'alice@crew', data: 'unseen', chunk: 1 })
+    expect(client.requests.filter((r) => r.channel === 'pane.mute').map((r) => r.payload)).toEqual([
+      { agentId: 'team-lead', muted: true },
+      { agentId: 'team-lead', muted: false },
+      { agentId: 'team-lead', muted: true },
+      { agentId: 'alice@crew', muted: true }
+    ])
 
     wiring.dispose()
     expect(client.listeners()).toBe(0)

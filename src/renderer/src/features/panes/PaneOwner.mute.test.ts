@@ -74,15 +74,29 @@ describe('PaneOwner mutes an off-screen pane that will restore from the scrollba
     await expectText(router, 'carol', '[restored carol]after the restore')
   })
 
-  it('unmutes when it is disposed while muted', async () => {
+  it('stays muted when it is disposed while muted (no pane shows the agent); the next pane unmutes before its restore', async () => {
     const { router, sent, dispatch } = recordingRouter()
     const pane = owner(router, 'carol', false)
     await flush()
     dispatch('carol', half)
     dispatch('carol', half)
     pane.dispose()
-    expect(sent).toEqual(['fetch carol', 'mute carol', 'unmute carol'])
+    expect(sent).toEqual(['fetch carol', 'mute carol'])
+    expect(router.mutedAgents).toEqual(['carol'])
+    const again = owner(router, 'carol', true)
+    expect(sent).toEqual(['fetch carol', 'mute carol', 'unmute carol', 'fetch carol'])
     expect(router.mutedAgents).toEqual([])
+    again.dispose()
+  })
+
+  it("mutes an agent whose output comes while no pane shows it, and unmutes when a pane mounts, before its restore's fetch", async () => {
+    const { router, sent, dispatch } = recordingRouter()
+    dispatch('dave', half)
+    dispatch('dave', half)
+    expect(sent).toEqual(['mute dave'])
+    const pane = owner(router, 'dave', true)
+    expect(sent).toEqual(['mute dave', 'unmute dave', 'fetch dave'])
+    pane.dispose()
   })
 
   it("keeps the agent's output coming while another pane of it still shows it, and mutes once both have given up", async () => {

@@ -22,8 +22,8 @@ export interface PaneRegistration extends Disposable {
   /**
    * Whether this subscriber wants the pane's live chunks (`false`) or will restore from the
    * scrollback anyway and wants none (`true`). The page asks main to stop sending them
-   * (`pane.mute`) once every subscriber of the agent wants none, and to resume as soon as one
-   * wants them again; unmute before fetching the scrollback, so no chunk after it is missed.
+   * (`pane.mute`) once every subscriber of the agent wants none (or the agent has none left), and
+   * to resume as soon as one wants them again or a new one registers; unmute before fetching the scrollback, so no chunk after it is missed.
    */
   setMuted(muted: boolean): void
 }
@@ -149,8 +149,13 @@ export class PaneRouter implements PaneSource {
   /** Hands a chunk to the panes of its agent. */
   dispatch(chunk: PaneChunk): void {
     const set = this.subscribers.get(chunk.agentId)
-    // No pane shows this agent (hidden, collapsed, maximised away): nothing to do here; its pane restores from scrollback.
-    if (!set) return this.ack(chunk.agentId, chunk.chunk)
+    // No pane shows this agent (hidden, collapsed, maximised away): its pane restores from scrollback when
+    // mounted, so the output need not cross the wire until then
+    if (!set) {
+      this.ack(chunk.agentId, chunk.chunk)
+      this.updateMute(chunk.agentId)
+      return
+    }
     for (const s of [...set]) s.onData(chunk)
   }
 
@@ -183,11 +188,15 @@ export class PaneRouter implements PaneSource {
     return [...this.mutedInMain]
   }
 
-  /** Tells main whether to send the agent's chunks when that changed: muted while it has subscribers and all of them muted. */
+  /**
+   * Tells main whether to send the agent's chunks when that changed: muted while no pane of this
+   * page shows the agent (hidden with its ×, collapsed under its parent, another layout: a pane
+   * mounted later restores from the scrollback) or every pane that does has muted.
+   */
   private updateMute(agentId: string): void {
     const subscribers = this.subscribers.get(agentId)
     const muted = this.mutedSubscribers.get(agentId)
-    const want = subscribers !== undefined && subscribers.size > 0 && muted !== undefined && [...subscribers].every((s) => muted.has(s))
+    const want = subscribers === undefined || subscribers.size === 0 || (muted !== undefined && [...subscribers].every((s) => muted.has(s)))
     if (want === this.mutedInMain.has(agentId) || !this.muteSender) return
     if (want) this.mutedInMain.add(agentId)
     else this.mutedInMain.delete(agentId)
