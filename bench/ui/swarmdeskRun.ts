@@ -222,8 +222,10 @@ async function showMuted(
   const muted = agentIds.flatMap((agentId, index) => (readout.mutes[agentId] === true ? [{ index, agentId, bytes: readout.producers[index]?.bytes ?? 0 }] : []))
   if (muted.length === 0) return { panes: 0, restored: 0, bytes: 0 }
   for (const m of muted) {
-    await page.getByRole('button', { name: /^Hidden \(\d+\) ▾$/ }).click()
-    await page.getByRole('menuitem', { name: `Show ${producerName(m.index)}` }).click()
+    // the menu stays open while it lists more than one pane
+    const item = page.getByRole('menuitem', { name: `Show ${producerName(m.index)}`, exact: true })
+    if (!(await item.isVisible())) await page.getByRole('button', { name: /^Hidden \(\d+\) ▾$/ }).click()
+    await item.click()
   }
   let restored = 0
   let bytes = 0
