@@ -58,7 +58,6 @@ describe('PaneOwner mutes an off-screen pane that will restore from the scrollba
   it('asks once to mute when it drops its held output, and on show unmutes before it fetches the scrollback', async () => {
     const { router, sent, dispatch } = recordingRouter()
     const pane = owner(router, 'carol', false)
-    // parsed before the next restore resets the terminal (xterm parses writes later; a reset does not drop them)
     await expectText(router, 'carol', '[restored carol]')
     expect(sent).toEqual(['fetch carol'])
     dispatch('carol', half)

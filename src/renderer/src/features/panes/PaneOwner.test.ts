@@ -20,8 +20,10 @@ class FakeTerminal implements PaneTerminal {
   constructor() {
     FakeTerminal.live++
   }
-  write(data: string) {
+  /** Parses at once: `done` runs before write returns. */
+  write(data: string, done?: () => void) {
     this.out += data
+    done?.()
   }
   reset() {
     this.out = ''

@@ -105,6 +105,8 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
   private reportedSize: TerminalSize | undefined
   private pendingSize: TerminalSize | undefined
   private sizeTimer: ReturnType<typeof setTimeout> | undefined
+  /** Writes handed to the terminal that it has not parsed yet (see {@link write}). */
+  private unparsedWrites = 0
   /** Live chunks of a visible pane waiting for its turn to be written (see {@link takeTurn}). */
   private queued: PaneChunk[] = []
   private readonly writes: Pick<PaneWriteScheduler, 'request' | 'cancel'>
@@ -193,7 +195,7 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     this.queued = []
     this.writes.cancel(this)
     const n = chunks[chunks.length - 1]!.chunk
-    this.terminal.write(chunks.length === 1 ? chunks[0]!.data : chunks.map((c) => c.data).join(''), () => this.deps.source.ack?.(this.agentId, n))
+    this.write(chunks.length === 1 ? chunks[0]!.data : chunks.map((c) => c.data).join(''), () => this.deps.source.ack?.(this.agentId, n))
     this.pool.touch(this)
   }
 
@@ -265,7 +267,9 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
   }
 
   /**
-   * Re-reads the scrollback and starts over; live chunks are held until it is written. Main
+   * Re-reads the scrollback and starts over; live chunks are held until it is written. The
+   * terminal is reset for it once xterm has parsed what was written before (its reset leaves
+   * pending writes to land on the new screen). Main
    * serialized it at its copy's size (`cols` × `rows`), which may not be this pane's (the page has
    * not reported its size yet, or another page on the workspace did last): it is written at that
    * size and the pane then refitted, so xterm reflows it and live output continues on the row
@@ -286,10 +290,18 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     this.deps.source.fetchScrollback(this.agentId, this.deps.scrollback?.lines ?? DEFAULT_PANE_SCROLLBACK_LINES).then(
       (sb) => {
         if (gen !== this.generation || this.isDisposed) return
-        this.terminal.reset()
-        if (sb.data) this.writeScrollback(sb)
-        this.lastChunk = sb.chunk
-        this.goLive()
+        const apply = () => {
+          this.terminal.reset()
+          if (sb.data) this.writeScrollback(sb)
+          this.lastChunk = sb.chunk
+          this.goLive()
+        }
+        if (this.unparsedWrites === 0) return apply()
+        // xterm resets at once but parses writes later: output written before the restore would
+        // land on the restored screen (twice: the scrollback has it), so reset once it is parsed
+        this.terminal.write('', () => {
+          if (gen === this.generation && !this.isDisposed) apply()
+        })
       },
       (err: unknown) => {
         if (gen !== this.generation || this.isDisposed) return
@@ -318,16 +330,25 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
   private writeScrollback(sb: PaneScrollback): void {
     const own = this.terminal.currentSize?.()
     if (!this.terminal.resize || !own || (own.cols === sb.cols && own.rows === sb.rows)) {
-      this.terminal.write(sb.data)
+      this.write(sb.data)
       return
     }
     this.terminal.resize({ cols: sb.cols, rows: sb.rows })
     // xterm runs this once the scrollback is parsed, before it parses the live chunks written next
-    this.terminal.write(sb.data, () => {
+    this.write(sb.data, () => {
       if (this.isDisposed) return
       const fitted = this.terminal.fit()
       if (!fitted) this.terminal.resize?.(own)
       else if (this.visible) this.noteSize(fitted)
+    })
+  }
+
+  /** Writes to the terminal, counting the write as unparsed until xterm has parsed it (`done` runs then). */
+  private write(data: string, done?: () => void): void {
+    this.unparsedWrites++
+    this.terminal.write(data, () => {
+      this.unparsedWrites--
+      done?.()
     })
   }
 
@@ -401,7 +422,7 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     const data = this.offscreen.join('')
     this.offscreen = []
     this.offscreenChars = 0
-    this.terminal.write(data)
+    this.write(data)
   }
 
   private useWebgl(): void {
