@@ -217,10 +217,12 @@ export class Bridge implements Disposable {
       if (event !== undefined) this.queue({ json: JSON.stringify({ channel, payload: event }) })
       return
     }
-    const json = JSON.stringify({ channel, payload })
-    if (channel !== 'pane.data') return this.queue({ json })
+    if (channel !== 'pane.data') return this.queue({ json: JSON.stringify({ channel, payload }) })
     const { agentId, chunk } = payload as { agentId: string; chunk: number }
-    this.queue({ json, pane: { agentId, chunk } })
+    // no open socket takes this pane's output (each muted it, or none is open): nothing to encode
+    // or send, and nobody to wait for; a socket that unmutes restores from the scrollback, which has it
+    if ([...this.sockets.keys()].every((socket) => this.acks.isMuted(socket, agentId))) return this.acks.pushed(agentId, chunk)
+    this.queue({ json: JSON.stringify({ channel, payload }), pane: { agentId, chunk } })
   }
 
   private queue(push: QueuedPush): void {
