@@ -70,7 +70,8 @@ export interface PaneOwnerDeps {
  * more live chunks ({@link PaneRegistration}: the page then asks main, `pane.mute`, to stop
  * sending them to this page; main stops waiting for this page on that pane too). Every restore
  * unmutes first, on the same connection as the fetch that follows, so the chunks after the
- * scrollback's all arrive; disposing the owner unmutes, and a reconnect starts unmuted.
+ * scrollback's all arrive; a reconnect starts unmuted. An agent no pane of the page shows (its
+ * owner disposed: hidden, collapsed, another layout) stays muted until a pane mounts for it.
  *
  * Live output of a visible pane waits for the pane's turn at an animation frame
  * ({@link PaneWriteScheduler}: a frame draws only as many busy terminals as fit in it), then goes
@@ -269,11 +270,10 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
   /**
    * Re-reads the scrollback and starts over; live chunks are held until it is written. The
    * terminal is reset for it once xterm has parsed what was written before (its reset leaves
-   * pending writes to land on the new screen). Main
-   * serialized it at its copy's size (`cols` × `rows`), which may not be this pane's (the page has
-   * not reported its size yet, or another page on the workspace did last): it is written at that
-   * size and the pane then refitted, so xterm reflows it and live output continues on the row
-   * after it.
+   * pending writes to land on the new screen). Main serialized it at its copy's size (`cols` ×
+   * `rows`), which may not be this pane's (the page has not reported its size yet, or another page
+   * on the workspace did last): it is written at that size and the pane then refitted, so xterm
+   * reflows it and live output continues on the row after it.
    */
   restore(): void {
     if (this.isDisposed) return

@@ -23,7 +23,8 @@ export interface PaneRegistration extends Disposable {
    * Whether this subscriber wants the pane's live chunks (`false`) or will restore from the
    * scrollback anyway and wants none (`true`). The page asks main to stop sending them
    * (`pane.mute`) once every subscriber of the agent wants none (or the agent has none left), and
-   * to resume as soon as one wants them again or a new one registers; unmute before fetching the scrollback, so no chunk after it is missed.
+   * to resume as soon as one wants them again or a new one registers; unmute before fetching the
+   * scrollback, so no chunk after it is missed.
    */
   setMuted(muted: boolean): void
 }
@@ -149,8 +150,8 @@ export class PaneRouter implements PaneSource {
   /** Hands a chunk to the panes of its agent. */
   dispatch(chunk: PaneChunk): void {
     const set = this.subscribers.get(chunk.agentId)
-    // No pane shows this agent (hidden, collapsed, maximised away): its pane restores from scrollback when
-    // mounted, so the output need not cross the wire until then
+    // No pane shows this agent (hidden, collapsed, maximised away): its pane restores from the
+    // scrollback when mounted, so the output need not cross the wire until then
     if (!set) {
       this.ack(chunk.agentId, chunk.chunk)
       this.updateMute(chunk.agentId)
