@@ -301,6 +301,10 @@ test('Main + stack at 1280 and 900 px: both columns give way, the leader\'s neve
     }
     expect(facts.usageWhole, `the usage (tokens and cost) is whole at ${width} px`).toBe(true)
     await expect(page.getByTestId('topbar-usage')).toContainText('$')
+    // the dashboard's Spawn button stays inside its panel ("Spawn" alone in a narrow one)
+    const spawn = await page.getByRole('button', { name: 'Spawn teammate' }).boundingBox()
+    const panel = await page.locator('.dashboard').boundingBox()
+    expect(spawn!.x + spawn!.width, `the Spawn button ends inside the dashboard at ${width} px`).toBeLessThanOrEqual(panel!.x + panel!.width)
     if (width === 1280 || width === 900) await snap(page, testInfo, `main-stack-${width}`)
   }
   // at 900 px the stack gave way too, not only the leader's pane

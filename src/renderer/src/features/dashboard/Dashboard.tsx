@@ -26,10 +26,17 @@ export function Dashboard() {
           type="button"
           className="btn btn-small dashboard-spawn"
           aria-expanded={spawnOpen}
+          aria-label={spawnOpen ? undefined : 'Spawn teammate'}
           disabled={!connected}
           onClick={() => (spawnOpen ? dashboardCommands.closeSpawnForm() : void dashboardCommands.openSpawnForm())}
         >
-          {spawnOpen ? 'Close' : 'Spawn teammate'}
+          {spawnOpen ? (
+            'Close'
+          ) : (
+            <>
+              Spawn<span className="dashboard-spawn-more"> teammate</span>
+            </>
+          )}
         </button>
       </header>
       {spawnOpen ? <SpawnForm /> : null}
