@@ -33,6 +33,7 @@ describe('scanPlainOutput', () => {
     ['reverse index', '\x1bM'],
     ['save cursor', '\x1b7'],
     ['an unterminated title', '\x1b]0;half'],
+    ['a title with a line feed inside (a terminal ignores it: no line moves)', '\x1b]0;cat <<EOF\nx\x07'],
     ['a title ended by ESC without backslash', '\x1b]0;t\x1bx']
   ])('%s is not plain', (_, data) => {
     expect(scanPlainOutput(data)).toBeUndefined()

@@ -16,7 +16,7 @@ export interface PlainScan {
  * as "these lines, in these colours". Plain output holds only printable text, CR, LF, VT, FF, TAB,
  * BS, BEL, and complete escape sequences that stay on the cursor's row or only name the window:
  * SGR (`CSI … m`), erase/insert/delete in the line (`CSI … K`, `X`, `P`, `@`), horizontal moves
- * (`CSI … G`, `` ` ``, `C`, `D`) and OSC 0/1/2 titles. Anything else — a vertical or absolute cursor
+ * (`CSI … G`, `` ` ``, `C`, `D`) and OSC 0/1/2 titles without controls inside. Anything else — a vertical or absolute cursor
  * move, a scroll region, a mode, the alternate screen, a hyperlink, a charset, a C1 control, an
  * unfinished OSC — makes the chunk not plain. A CSI sequence cut at the chunk's end (output comes
  * in reads of any size) counts as plain so far and is reported as `open`: scan it again with the
@@ -51,11 +51,16 @@ export function scanPlainOutput(data: string): PlainScan | undefined {
       if (ps < 0x30 || ps > 0x32 || data.charCodeAt(i + 3) !== 0x3b) return undefined // only OSC 0, 1, 2
       const bel = data.indexOf('\x07', i + 4)
       const esc = data.indexOf('\x1b', i + 4)
+      let end: number
       if (esc !== -1 && (bel === -1 || esc < bel)) {
         if (data.charCodeAt(esc + 1) !== 0x5c /* \ */) return undefined
-        i = esc + 2
-      } else if (bel !== -1) i = bel + 1
+        end = esc
+      } else if (bel !== -1) end = bel
       else return undefined
+      // a terminal ignores controls inside the title: a line feed there moves no line, and would
+      // be counted as one (a shell's title holding a multi-line command)
+      for (let k = i + 4; k < end; k++) if (data.charCodeAt(k) < 0x20) return undefined
+      i = end === esc ? end + 2 : end + 1
     } else return undefined
   }
   return { lineFeeds: countLineFeeds(data), lastReset, open }

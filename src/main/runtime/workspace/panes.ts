@@ -117,9 +117,13 @@ export class PaneTerminals implements Disposable {
     if (!pane) return
     const { cols, rows } = size
     if (pane.backlog.length > 0) this.parse(pane)
+    // until the new size is applied nothing waits in the backlog: a trim counts the terminal's rows
+    pane.deferring = false
+    const n = ++pane.parses
     // xterm parses writes later; resizing now would apply output written before at the new size
     pane.terminal.write('', () => {
       if (this.panes.get(agentId) === pane && (pane.terminal.cols !== cols || pane.terminal.rows !== rows)) pane.terminal.resize(cols, rows)
+      if (n === pane.parses && !pane.deferring) pane.deferring = terminalAtPlainState(pane.terminal)
     })
   }
 
