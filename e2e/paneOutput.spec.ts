@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { expect, expectPaneToContain, paneSize, paneText, test, type ScenarioObject } from './fixtures'
 
 /**
@@ -53,17 +53,14 @@ function checkTicks(text: string, label: string): void {
 
 const leaderText = (page: Page) => paneText(page, 'team-lead')
 
-test('mixed plain and full-screen output survives Single layout, a reload and a second page', async ({ page, browser, serve, repo }) => {
-  test.setTimeout(240_000)
-  writeFileSync(join(repo, 'mix.js'), mixScript(150))
-  const served = await serve(SCENARIO, { permissionMode: 'bypassPermissions' })
-  const sentFrames: string[] = []
-  page.on('websocket', (ws) => ws.on('framesent', (f) => void (typeof f.payload === 'string' && f.payload.includes('pane.mute') && sentFrames.push(f.payload))))
-  await page.setViewportSize({ width: 1400, height: 900 })
-  await page.goto(served.url)
+/**
+ * Opens a second page on the workspace at 1400 × 900, sets both to Tiled (so the leader's pane has
+ * one size in each) and has the leader run the mix from `page`, which is open already; resolves
+ * once the leader's pane ticks, with the second page and the side subagent's id.
+ */
+async function startMix(page: Page, browser: Browser, url: string): Promise<{ second: Page; sub: string }> {
   const second = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage()
-  await second.goto(served.url)
-  // both pages lay panes out alike, so the leader's pane has the same size in each
+  await second.goto(url)
   for (const p of [page, second]) await p.getByRole('radio', { name: 'Tiled' }).click()
   const input = page.getByRole('textbox', { name: 'Message to the leader' })
   await input.fill('Run the mix.')
@@ -72,6 +69,18 @@ test('mixed plain and full-screen output survives Single layout, a reload and a 
   await expect(subPane).toBeVisible({ timeout: 60_000 })
   const sub = (await subPane.getAttribute('data-agent-id'))!
   await expect.poll(() => leaderText(page), { timeout: 60_000 }).toMatch(/^tick 3\b/m)
+  return { second, sub }
+}
+
+test('mixed plain and full-screen output survives Single layout, a reload and a second page', async ({ page, browser, serve, repo }) => {
+  test.setTimeout(240_000)
+  writeFileSync(join(repo, 'mix.js'), mixScript(150))
+  const served = await serve(SCENARIO, { permissionMode: 'bypassPermissions' })
+  const sentFrames: string[] = []
+  page.on('websocket', (ws) => ws.on('framesent', (f) => void (typeof f.payload === 'string' && f.payload.includes('pane.mute') && sentFrames.push(f.payload))))
+  await page.setViewportSize({ width: 1400, height: 900 })
+  await page.goto(served.url)
+  const { second, sub } = await startMix(page, browser, served.url)
   // Single layout on the subagent: the leader's pane is gone from this page (muted) while ticks come
   await page.getByRole('radio', { name: 'Single' }).click()
   const picker = page.getByRole('combobox', { name: 'Pane to show' })
@@ -145,16 +154,7 @@ test('a reconnect and a closed second page while the leader is muted: output nev
     } as typeof WebSocket
   })
   await page.goto(served.url)
-  const second = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage()
-  await second.goto(served.url)
-  for (const p of [page, second]) await p.getByRole('radio', { name: 'Tiled' }).click()
-  const input = page.getByRole('textbox', { name: 'Message to the leader' })
-  await input.fill('Run the mix.')
-  await input.press('Enter')
-  const subPane = page.locator('section.pane.pane-sub[data-parent-id="team-lead"]').first()
-  await expect(subPane).toBeVisible({ timeout: 60_000 })
-  const sub = (await subPane.getAttribute('data-agent-id'))!
-  await expect.poll(() => leaderText(page), { timeout: 60_000 }).toMatch(/^tick 3\b/m)
+  const { second, sub } = await startMix(page, browser, served.url)
   await page.getByRole('radio', { name: 'Single' }).click()
   await page.getByRole('combobox', { name: 'Pane to show' }).selectOption(sub)
   await expect(page.locator('section.pane[data-agent-id="team-lead"]')).toHaveCount(0)

@@ -1,6 +1,7 @@
 import { SerializeAddon } from '@xterm/addon-serialize'
 import { Terminal } from '@xterm/headless'
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from '../../testkit/ipcFuzz'
 import { MAX_CARRIED_SGR, PaneBacklog, scanPlainOutput, terminalAtPlainState } from './paneBacklog'
 import { PaneTerminals } from './panes'
 
@@ -129,18 +130,6 @@ describe('terminalAtPlainState', () => {
   })
 })
 
-/** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** Agent-like output: coloured lines (some long enough to wrap), progress redrawn with CR, and now and then something that is not plain. */
 function stream(random: () => number, lines: number, unplain: number): string {
   const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!
@@ -182,7 +171,7 @@ describe('PaneTerminals backlog', () => {
   const scrollbackLines = 40
 
   async function compare(seed: number, lines: number, unplain: number): Promise<{ parsed: number; skipped: number }> {
-    const random = prng(seed)
+    const random = seededRandom(seed)
     const panes = new PaneTerminals({ scrollbackLines, sizeOf: () => size })
     const reference = new Terminal({ ...size, scrollback: scrollbackLines, allowProposedApi: true })
     const serializer = new SerializeAddon()
@@ -231,7 +220,7 @@ describe('PaneTerminals backlog', () => {
     const reference = new Terminal({ ...size, scrollback: scrollbackLines, allowProposedApi: true })
     const serializer = new SerializeAddon()
     reference.loadAddon(serializer)
-    const random = prng(7)
+    const random = seededRandom(7)
     const before = stream(random, 60, 0)
     const after = stream(random, 20, 0)
     panes.write('alice', before)
