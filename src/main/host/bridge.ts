@@ -221,8 +221,14 @@ export class Bridge implements Disposable {
     const { agentId, chunk } = payload as { agentId: string; chunk: number }
     // no open socket takes this pane's output (each muted it, or none is open): nothing to encode
     // or send, and nobody to wait for; a socket that unmutes restores from the scrollback, which has it
-    if ([...this.sockets.keys()].every((socket) => this.acks.isMuted(socket, agentId))) return this.acks.pushed(agentId, chunk)
+    if (!this.anySocketTakes(agentId)) return this.acks.pushed(agentId, chunk)
     this.queue({ json: JSON.stringify({ channel, payload }), pane: { agentId, chunk } })
+  }
+
+  /** Whether an open socket takes the agent's pane output (has not muted it). */
+  private anySocketTakes(agentId: string): boolean {
+    for (const socket of this.sockets.keys()) if (!this.acks.isMuted(socket, agentId)) return true
+    return false
   }
 
   private queue(push: QueuedPush): void {

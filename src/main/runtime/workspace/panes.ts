@@ -116,14 +116,10 @@ export class PaneTerminals implements Disposable {
     const pane = this.panes.get(agentId)
     if (!pane) return
     const { cols, rows } = size
-    if (pane.backlog.length > 0) this.parse(pane)
-    // until the new size is applied nothing waits in the backlog: a trim counts the terminal's rows
-    pane.deferring = false
-    const n = ++pane.parses
-    // xterm parses writes later; resizing now would apply output written before at the new size
-    pane.terminal.write('', () => {
+    // xterm parses writes later: the size applies once what came before is parsed at the old one,
+    // and until then nothing waits in the backlog (a trim counts the terminal's rows)
+    this.parse(pane, '', () => {
       if (this.panes.get(agentId) === pane && (pane.terminal.cols !== cols || pane.terminal.rows !== rows)) pane.terminal.resize(cols, rows)
-      if (n === pane.parses && !pane.deferring) pane.deferring = terminalAtPlainState(pane.terminal)
     })
   }
 
@@ -166,11 +162,12 @@ export class PaneTerminals implements Disposable {
   }
 
   /**
-   * Hands the backlog, then `data` (output that is not plain) when given, to the terminal. After
-   * output that is not plain, or a backlog that ends inside a sequence, nothing waits in the
-   * backlog until the terminal, having parsed all it was given, is at a plain state again.
+   * Hands the backlog, then `data` when given, to the terminal; `parsed` runs once xterm has
+   * parsed them. `data` is output that is not plain, or '' for a resize (`parsed` applies it).
+   * After either, or a backlog that ends inside a sequence, nothing waits in the backlog until the
+   * terminal, having parsed all it was given, is at a plain state again.
    */
-  private parse(pane: Pane, data?: string): void {
+  private parse(pane: Pane, data?: string, parsed?: () => void): void {
     const chunk = pane.written
     if (data !== undefined || pane.backlog.endsInsideSequence) pane.deferring = false
     const text = pane.backlog.length > 0 ? pane.backlog.take() + (data ?? '') : (data ?? '')
@@ -178,6 +175,7 @@ export class PaneTerminals implements Disposable {
     this.counts.parsedChars += text.length
     pane.terminal.write(text, () => {
       pane.applied = Math.max(pane.applied, chunk)
+      parsed?.()
       if (n === pane.parses && !pane.deferring) pane.deferring = terminalAtPlainState(pane.terminal)
     })
   }
