@@ -88,3 +88,12 @@ export function closed(socket: WebSocket): Promise<number> {
     socket.once('close', (code) => resolve(code))
   })
 }
+
+/** Polls `probe` every 20 ms until it holds. @throws Error naming `what` after `ms` milliseconds. */
+export async function until(probe: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}

@@ -4,7 +4,7 @@ import type { PushChannel } from '../../shared/ipc'
 import { toDisposable } from '../runtime/lifecycle/disposable'
 import { PaneBatcher } from '../runtime/workspace/paneBatcher'
 import { startHostFixture, type HostFixture } from './host.fixture'
-import { closed, FrameLog, openSocket } from './host.testkit'
+import { closed, FrameLog, openSocket, until } from './host.testkit'
 import type { BridgedService } from './types'
 
 /**
@@ -143,14 +143,6 @@ const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
 })
-
-async function until(probe: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 async function host(service: BridgedService, bridge: { stuckClientMs?: number; log?: (line: string) => void } = {}): Promise<HostFixture> {
   const fx = await startHostFixture(service, { bridge })

@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws'
 import type { PaneScrollback } from '../../shared/ipc'
 import { PANE_COLS, PANE_ROWS } from '../runtime/workspace/panes'
 import { startHostFixture, type HostFixture } from './host.fixture'
-import { FrameLog, openSocket } from './host.testkit'
+import { FrameLog, openSocket, until } from './host.testkit'
 import { paneWorkspace } from './paneWorkspace.testkit'
 import type { BridgedService } from './types'
 
@@ -38,14 +38,6 @@ const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
 })
-
-async function until(probe: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 async function host(service: BridgedService): Promise<HostFixture> {
   const fx = await startHostFixture(service)
