@@ -72,21 +72,32 @@ async function startMix(page: Page, browser: Browser, url: string): Promise<{ se
   return { second, sub }
 }
 
+/** The `pane.mute` request frames the page sends, gathered as they go. */
+function muteFrames(page: Page): string[] {
+  const frames: string[] = []
+  page.on('websocket', (ws) => ws.on('framesent', (f) => void (typeof f.payload === 'string' && f.payload.includes('pane.mute') && frames.push(f.payload))))
+  return frames
+}
+
+/** Single layout on the subagent: the leader's pane leaves the page, which mutes the leader. */
+async function showOnly(page: Page, sub: string, sentFrames: string[]): Promise<void> {
+  await page.getByRole('radio', { name: 'Single' }).click()
+  await page.getByRole('combobox', { name: 'Pane to show' }).selectOption(sub)
+  await expect(page.locator('section.pane[data-agent-id="team-lead"]')).toHaveCount(0)
+  await expect.poll(() => sentFrames.some((f) => /"agentId":"team-lead","muted":true/.test(f)), { message: 'the page mutes the leader it no longer shows' }).toBe(true)
+}
+
 test('mixed plain and full-screen output survives Single layout, a reload and a second page', async ({ page, browser, serve, repo }) => {
   test.setTimeout(240_000)
   writeFileSync(join(repo, 'mix.js'), mixScript(150))
   const served = await serve(SCENARIO, { permissionMode: 'bypassPermissions' })
-  const sentFrames: string[] = []
-  page.on('websocket', (ws) => ws.on('framesent', (f) => void (typeof f.payload === 'string' && f.payload.includes('pane.mute') && sentFrames.push(f.payload))))
+  const sentFrames = muteFrames(page)
   await page.setViewportSize({ width: 1400, height: 900 })
   await page.goto(served.url)
   const { second, sub } = await startMix(page, browser, served.url)
   // Single layout on the subagent: the leader's pane is gone from this page (muted) while ticks come
-  await page.getByRole('radio', { name: 'Single' }).click()
+  await showOnly(page, sub, sentFrames)
   const picker = page.getByRole('combobox', { name: 'Pane to show' })
-  await picker.selectOption(sub)
-  await expect(page.locator('section.pane[data-agent-id="team-lead"]')).toHaveCount(0)
-  await expect.poll(() => sentFrames.some((f) => /"agentId":"team-lead","muted":true/.test(f)), { message: 'the page mutes the leader it no longer shows' }).toBe(true)
   const hiddenAt = ticks(await leaderText(second)).at(-1) ?? 0
   await expect.poll(async () => ticks(await leaderText(second)).at(-1) ?? 0).toBeGreaterThan(hiddenAt + 20)
   // reload while the leader is not shown: the new page starts with it unshown
@@ -139,8 +150,7 @@ test('a reconnect and a closed second page while the leader is muted: output nev
   test.setTimeout(240_000)
   writeFileSync(join(repo, 'mix.js'), mixScript(400))
   const served = await serve(SCENARIO, { permissionMode: 'bypassPermissions' })
-  const sentFrames: string[] = []
-  page.on('websocket', (ws) => ws.on('framesent', (f) => void (typeof f.payload === 'string' && f.payload.includes('pane.mute') && sentFrames.push(f.payload))))
+  const sentFrames = muteFrames(page)
   await page.setViewportSize({ width: 1400, height: 900 })
   // keep the page's sockets at hand, to drop them as a network failure would
   await page.addInitScript(() => {
@@ -155,10 +165,7 @@ test('a reconnect and a closed second page while the leader is muted: output nev
   })
   await page.goto(served.url)
   const { second, sub } = await startMix(page, browser, served.url)
-  await page.getByRole('radio', { name: 'Single' }).click()
-  await page.getByRole('combobox', { name: 'Pane to show' }).selectOption(sub)
-  await expect(page.locator('section.pane[data-agent-id="team-lead"]')).toHaveCount(0)
-  await expect.poll(() => sentFrames.some((f) => /"agentId":"team-lead","muted":true/.test(f)), { message: 'the page mutes the leader it no longer shows' }).toBe(true)
+  await showOnly(page, sub, sentFrames)
   await expect.poll(async () => ticks(await leaderText(second)).at(-1) ?? 0).toBeGreaterThan(40)
   const before = sentFrames.length
   // drop the muted page's socket: it reconnects while the leader's pane is still not shown
