@@ -85,7 +85,7 @@ export async function measurePanesLoad(load: PanesLoad): Promise<PanesLoadResult
       for (let p = 0; p < ids.length; p++) journal.append(ids[p]!, outputs[p]!)
       journal.flush()
       journalMs.push(performance.now() - t)
-      journalBytes += outputs.reduce((n, o) => n + Buffer.byteLength(JSON.stringify(o)) + 40, 0)
+      journalBytes += outputs.reduce((n, o) => n + Buffer.byteLength(o), 0)
 
       t = performance.now()
       const saved: Record<string, string> = {}

@@ -1,60 +1,74 @@
 import { createHash } from 'node:crypto'
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { writeFileAtomicSync } from '../../locks/atomicWrite'
-import { appendRecordSync, endTornLineSync } from '../../storage/diskWrites'
+import { appendRecordSync, writeNewFileSync } from '../../storage/diskWrites'
 import { PANE_RESTORE_MAX_CHARS } from '../panes'
 
 /** The journal's folder, beside the session's transcript: `<session dir>/panes/`. */
 export const PANE_JOURNAL_DIR = 'panes'
 
 /**
- * A pane's journal file is cut back once it passes this many bytes: to its last
- * {@link PANE_JOURNAL_KEEP_BYTES}, from a record's start. JSON escapes make ANSI output up to ~1.5×
- * longer on disk, so what is kept still holds about the {@link PANE_RESTORE_MAX_CHARS} a restart uses.
+ * A pane's output goes to one segment file until that holds this many characters (UTF-16 units),
+ * then to the other one, emptied first: the older segment always holds at least the
+ * {@link PANE_RESTORE_MAX_CHARS} before the newer one, so the two always cover what a restart uses.
+ * On disk a pane takes at most two segments of this many characters (ANSI output is ASCII: 1 MiB each).
  */
-export const PANE_JOURNAL_COMPACT_BYTES = 4 * PANE_RESTORE_MAX_CHARS
-/** A pane's file that cannot be compacted (its folder turned read-only) is not appended to past this size. */
-export const PANE_JOURNAL_STOP_BYTES = 2 * PANE_JOURNAL_COMPACT_BYTES
-/** Bytes a compaction keeps of a pane's journal file (whole records, so a little more). */
-export const PANE_JOURNAL_KEEP_BYTES = 2 * PANE_RESTORE_MAX_CHARS
+export const PANE_SEGMENT_CHARS = PANE_RESTORE_MAX_CHARS
+
 /**
- * Files compacted by one flush at most (~10 ms each); the others wait for a later flush. Panes that
- * grow alike would otherwise all compact in the same second (bench/panes: 16 at once took 176 ms).
+ * Written first by each process to each pane's journal (CAN, C0 0x18): a process killed in the middle
+ * of a write leaves a torn escape sequence at the end, and CAN ends any sequence a terminal is reading
+ * (VT500 parsers, xterm.js among them, return to ground and show nothing for it), so what the next
+ * process writes is read as written.
  */
-const COMPACTIONS_PER_FLUSH = 4
+export const SEGMENT_RESUME = '\x18'
 
 /** What is written before a tail that was cut: reset colours and attributes, so the cut line starts plain. */
 const CUT_PREFIX = '\x1b[0m'
 
-/** One line of a journal file: output of pane `a`, in arrival order. */
-interface JournalRecord {
+/** A segment file's first line: whose output it holds, and its place among the pane's segments (the higher is newer). */
+interface SegmentHeader {
+  a: string
+  seq: number
+}
+
+/** An earlier version's journal line (`<hash>.jsonl` files, one `{a, d}` per flush): still read, never written. */
+interface LegacyRecord {
   a: string
   d: string
 }
 
+/** Where this process writes a pane's output: its current segment (0 or 1), that segment's number and characters. */
+interface PaneSegments {
+  current: 0 | 1
+  seq: number
+  /** Characters in the current segment's body; for a segment a previous process wrote, its bytes (never fewer). */
+  chars: number
+  /** This process wrote to the pane already (so it needs no {@link SEGMENT_RESUME}). */
+  resumed: boolean
+}
+
 /**
- * Each pane's output since the session began, on disk, for the restart of a crashed or closed
- * workspace (issue 8 "Restore", issue 7's cost of it): one append-only file per pane,
- * `<session dir>/panes/<sha256(agentId)[0..32]>.jsonl`, one JSON line `{a: agentId, d: output}` per
- * flush. Appending costs what the output weighs — the pane's headless terminal is never
- * serialized, which for 16 full panes took 2.6 s of the main thread per save. A restart replays the
- * last {@link PANE_RESTORE_MAX_CHARS} characters of each pane (from a line start) into its pane.
+ * Each pane's recent output, on disk, for the restart of a crashed or closed workspace (issue 8
+ * "Restore", issue 7's cost of it): the pane's output as its terminal received it, raw, in two
+ * segment files per pane, `<session dir>/panes/<sha256(agentId)[0..32]>.<0|1>.out`, each a JSON
+ * header line `{a: agentId, seq}` and then the output. Writing costs what the output weighs — no
+ * escaping, no rewriting: a segment is appended to until it holds {@link PANE_SEGMENT_CHARS}
+ * characters, then the other one is emptied and takes over (a higher `seq`). A restart replays the
+ * last {@link PANE_RESTORE_MAX_CHARS} characters of the two (from a line start) into the pane.
  *
  * Output is gathered in memory by {@link append} and written by {@link flush} (the recorder calls it
- * at most once a second), one record per pane, whole or not at all (a full disk cuts the file back;
- * a torn last line from a `kill -9` is skipped by the reader). A file past
- * {@link PANE_JOURNAL_COMPACT_BYTES} is rewritten (temp + rename) to its last records, cut on a
- * line boundary of the file's bytes, with no parsing: a few ms however long the pane's output.
+ * at most once a second), whole or not at all: a write the disk refuses is cut back and stays
+ * queued. A process killed mid-write leaves a torn end, which the next process's
+ * {@link SEGMENT_RESUME} closes. A lone high surrogate at the end of the queued output waits for
+ * its pair. An earlier version's `<hash>.jsonl` journal is read before the segments, and not written.
  */
 export class PaneJournal {
   private readonly pending = new Map<string, string[]>()
   /** Characters queued per pane: past {@link PANE_RESTORE_MAX_CHARS} (writes failing) only the tail is kept. */
   private readonly pendingChars = new Map<string, number>()
-  /** Bytes in each pane's file as this process knows them (read once, then counted). */
-  private readonly sizes = new Map<string, number>()
-  /** Panes whose file could not be compacted: not tried again; their file stops growing at {@link PANE_JOURNAL_STOP_BYTES}. */
-  private readonly uncompactable = new Set<string>()
+  /** Each pane's segments as this process knows them (read from their headers at the first flush, then kept). */
+  private readonly segments = new Map<string, PaneSegments>()
   /** Panes whose write failure was reported and has not cleared since: reported once, not every flush. */
   private readonly failing = new Set<string>()
 
@@ -86,83 +100,71 @@ export class PaneJournal {
   }
 
   /**
-   * Writes every pane's queued output, one record per pane, and compacts files grown past the limit.
-   * A pane whose write fails keeps its output queued for the next flush; a pane whose file cannot be
-   * compacted is not compacted again, and its output stops being kept once the file reaches
-   * {@link PANE_JOURNAL_STOP_BYTES}.
-   * @throws Error naming the panes whose output could not be written or compacted and why (the
-   *   others were): each failure once, until that pane's writes succeed again.
+   * Writes every pane's queued output to its current segment (or the other one, emptied, when the
+   * current one is full). A pane whose write fails keeps its output queued for the next flush.
+   * @throws Error naming the panes whose output could not be written and why (the others were):
+   *   each failure once, until that pane's writes succeed again.
    */
   flush(): void {
     if (this.pending.size === 0) return
     mkdirSync(this.dir, { recursive: true })
     const failures: string[] = []
-    let compactions = 0
     for (const [agentId, queue] of [...this.pending]) {
-      const file = journalFile(this.dir, agentId)
-      if (this.uncompactable.has(agentId) && (this.sizes.get(agentId) ?? 0) >= PANE_JOURNAL_STOP_BYTES) {
-        this.drop(agentId)
-        continue
-      }
-      const line = `${JSON.stringify({ a: agentId, d: queue.join('') } satisfies JournalRecord)}\n`
-      try {
-        const fd = openSync(file, 'a+')
+      let text = queue.join('')
+      // a pair cut between two flushes would be written as two U+FFFD: its first half waits
+      const last = text.charCodeAt(text.length - 1)
+      const held = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : ''
+      if (held) text = text.slice(0, -1)
+      if (text !== '') {
         try {
-          // the first write of this process to a file a killed one left with a torn last line ends that line first
-          if (!this.sizes.has(agentId)) endTornLineSync(fd, file)
-          appendRecordSync(fd, line, file)
-        } finally {
-          closeSync(fd)
-        }
-      } catch (error) {
-        if (!this.failing.has(agentId)) failures.push(`${agentId}: ${(error as Error).message} (its output is kept in memory, the last ${PANE_RESTORE_MAX_CHARS >> 20} MiB of it, until a write succeeds)`)
-        this.failing.add(agentId)
-        continue
-      }
-      this.failing.delete(agentId)
-      this.drop(agentId)
-      const known = this.sizes.get(agentId)
-      const size = known === undefined ? fileSize(file) : known + Buffer.byteLength(line)
-      this.sizes.set(agentId, size)
-      if (size > PANE_JOURNAL_COMPACT_BYTES && !this.uncompactable.has(agentId) && compactions++ < COMPACTIONS_PER_FLUSH) {
-        try {
-          this.compact(agentId, file)
+          this.write(agentId, text)
         } catch (error) {
-          this.uncompactable.add(agentId)
-          failures.push(`${agentId} (compacting; its saved output now stops at ${PANE_JOURNAL_STOP_BYTES >> 20} MiB): ${(error as Error).message}`)
+          if (!this.failing.has(agentId)) failures.push(`${agentId}: ${(error as Error).message} (its output is kept in memory, the last ${PANE_RESTORE_MAX_CHARS >> 20} MiB of it, until a write succeeds)`)
+          this.failing.add(agentId)
+          continue
         }
+        this.failing.delete(agentId)
+      }
+      if (held) {
+        this.pending.set(agentId, [held])
+        this.pendingChars.set(agentId, 1)
+      } else {
+        this.pending.delete(agentId)
+        this.pendingChars.delete(agentId)
       }
     }
     if (failures.length > 0) throw new Error(`Could not write the pane journal in ${this.dir}: ${failures.join('; ')}`)
   }
 
-  private drop(agentId: string): void {
-    this.pending.delete(agentId)
-    this.pendingChars.delete(agentId)
-  }
-
-  /**
-   * Rewrites a pane's file as its last records: from the start of the record that holds the
-   * {@link PANE_JOURNAL_KEEP_BYTES}th byte from the end. When that one record is itself past the
-   * compaction size (one huge flush), the file becomes one record holding the pane's tail instead.
-   */
-  private compact(agentId: string, file: string): void {
-    const bytes = readFileSync(file)
-    const from = bytes.lastIndexOf(0x0a, bytes.length - PANE_JOURNAL_KEEP_BYTES) + 1
-    let kept: Buffer | string = bytes.subarray(from)
-    if (kept.length > PANE_JOURNAL_COMPACT_BYTES) {
-      kept = `${JSON.stringify({ a: agentId, d: readJournalFile(file).get(agentId) ?? '' } satisfies JournalRecord)}\n`
+  /** Writes `text` to the pane's current segment, or starts the other one when the current one is full. @throws the write's error (the files then as they were, but for an emptied older segment). */
+  private write(agentId: string, text: string): void {
+    const known = this.segments.get(agentId) ?? openSegments(this.dir, agentId)
+    const data = known.resumed ? text : SEGMENT_RESUME + text
+    if (known.seq === 0 || known.chars >= PANE_SEGMENT_CHARS) {
+      // the first segment, or the other one, emptied: the current one holds all a restart needs
+      const next: 0 | 1 = known.seq === 0 ? 0 : known.current === 0 ? 1 : 0
+      const seq = known.seq + 1
+      writeNewFileSync(segmentFile(this.dir, agentId, next), `${JSON.stringify({ a: agentId, seq } satisfies SegmentHeader)}\n${data}`, 'w')
+      this.segments.set(agentId, { current: next, seq, chars: data.length, resumed: true })
+      return
     }
-    writeFileAtomicSync(file, Buffer.from(kept))
-    this.sizes.set(agentId, Buffer.byteLength(kept))
+    const file = segmentFile(this.dir, agentId, known.current)
+    const fd = openSync(file, 'a')
+    try {
+      appendRecordSync(fd, data, file)
+    } finally {
+      closeSync(fd)
+    }
+    this.segments.set(agentId, { ...known, chars: known.chars + data.length, resumed: true })
   }
 }
 
 /**
  * Every pane's saved output in a journal folder: per agent id, the last
  * {@link PANE_RESTORE_MAX_CHARS} characters at most, starting at a line (with a colour reset when
- * cut). A missing folder is no panes; an unreadable file, a line that is not a record (a torn last
- * line after a crash) and a record of another agent than the file's are skipped.
+ * cut): an earlier version's `.jsonl` records, then the pane's segments, older first. A missing
+ * folder is no panes; an unreadable file, a segment without a valid header, a record that is not
+ * one (a torn last line after a crash) and a file holding another agent than its name says are skipped.
  */
 export function readPaneJournal(dir: string): Record<string, string> {
   let names: string[]
@@ -171,21 +173,104 @@ export function readPaneJournal(dir: string): Record<string, string> {
   } catch {
     return {}
   }
-  const panes: Record<string, string> = {}
+  const legacy = new Map<string, string>()
+  const segments = new Map<string, { seq: number; body: string }[]>()
   for (const name of names) {
-    if (name.startsWith('.') || !name.endsWith('.jsonl')) continue
-    for (const [agentId, text] of readJournalFile(join(dir, name))) panes[agentId] = text
+    if (name.startsWith('.')) continue
+    const file = join(dir, name)
+    if (name.endsWith('.jsonl')) {
+      for (const [agentId, text] of readLegacyFile(file)) legacy.set(agentId, text)
+      continue
+    }
+    const segment = readSegment(file)
+    if (!segment) continue
+    const list = segments.get(segment.agentId) ?? []
+    list.push(segment)
+    segments.set(segment.agentId, list)
+  }
+  const panes: Record<string, string> = {}
+  for (const agentId of new Set([...legacy.keys(), ...segments.keys()])) {
+    const parts = (segments.get(agentId) ?? []).sort((x, y) => x.seq - y.seq).map((s) => s.body)
+    panes[agentId] = tailFromLineStart((legacy.get(agentId) ?? '') + parts.join(''), PANE_RESTORE_MAX_CHARS)
   }
   return panes
 }
 
-/** The pane's file in `dir`: named by a hash of the agent id, which may hold any character. */
-export function journalFile(dir: string, agentId: string): string {
-  return join(dir, `${createHash('sha256').update(agentId).digest('hex').slice(0, 32)}.jsonl`)
+/** The pane's name stem in the journal folder: a hash of the agent id, which may hold any character. */
+function paneStem(agentId: string): string {
+  return createHash('sha256').update(agentId).digest('hex').slice(0, 32)
 }
 
-/** A file's records joined into its pane's tail; empty when unreadable. Only records of the agent the file is named for count. */
-function readJournalFile(file: string): Map<string, string> {
+/** The pane's segment file `n` (0 or 1) in `dir`: `<sha256(agentId)[0..32]>.<n>.out`. */
+export function segmentFile(dir: string, agentId: string, n: 0 | 1): string {
+  return join(dir, `${paneStem(agentId)}.${n}.out`)
+}
+
+/** An earlier version's journal file of the pane in `dir` (`<hash>.jsonl`): read, never written. */
+export function legacyJournalFile(dir: string, agentId: string): string {
+  return join(dir, `${paneStem(agentId)}.jsonl`)
+}
+
+/** Most bytes of a segment's header line read to find it (an agent id is far shorter). */
+const MAX_HEADER_BYTES = 4096
+
+/** A segment file's header, and its length in bytes with its newline; undefined when it has none (missing, empty, torn) or is of another agent than its name says. */
+function readHeader(file: string, bytes: Buffer): { header: SegmentHeader; length: number } | undefined {
+  const newline = bytes.indexOf(0x0a)
+  if (newline === -1) return undefined
+  let header: Partial<SegmentHeader>
+  try {
+    header = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as Partial<SegmentHeader>
+  } catch {
+    return undefined
+  }
+  if (typeof header.a !== 'string' || typeof header.seq !== 'number' || !Number.isSafeInteger(header.seq) || header.seq < 1) return undefined
+  if (!basename(file).startsWith(`${paneStem(header.a)}.`)) return undefined
+  return { header: { a: header.a, seq: header.seq }, length: newline + 1 }
+}
+
+/** Where the pane's output goes next, from its segments' headers: the one with the higher `seq`; a pane with none starts at `seq` 0. */
+function openSegments(dir: string, agentId: string): PaneSegments {
+  let found: PaneSegments = { current: 0, seq: 0, chars: 0, resumed: false }
+  for (const n of [0, 1] as const) {
+    const file = segmentFile(dir, agentId, n)
+    let head: Buffer
+    let size: number
+    try {
+      const fd = openSync(file, 'r')
+      try {
+        size = statSync(file).size
+        head = Buffer.alloc(Math.min(size, MAX_HEADER_BYTES))
+        readSync(fd, head, 0, head.length, 0)
+      } finally {
+        closeSync(fd)
+      }
+    } catch {
+      continue
+    }
+    const read = readHeader(file, head)
+    if (!read || read.header.a !== agentId || read.header.seq <= found.seq) continue
+    found = { current: n, seq: read.header.seq, chars: size - read.length, resumed: false }
+  }
+  return found
+}
+
+/** A segment file's agent, `seq` and output; undefined when it is not one. */
+function readSegment(file: string): { agentId: string; seq: number; body: string } | undefined {
+  if (!/\.[01]\.out$/.test(file)) return undefined
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(file)
+  } catch {
+    return undefined
+  }
+  const read = readHeader(file, bytes)
+  if (!read) return undefined
+  return { agentId: read.header.a, seq: read.header.seq, body: bytes.subarray(read.length).toString('utf8') }
+}
+
+/** An earlier version's journal file's records joined into its pane's tail; empty when unreadable. Only records of the agent the file is named for count. */
+function readLegacyFile(file: string): Map<string, string> {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
@@ -197,15 +282,15 @@ function readJournalFile(file: string): Map<string, string> {
   let owner: string | undefined
   for (const line of text.split('\n')) {
     if (line === '') continue
-    let record: Partial<JournalRecord>
+    let record: Partial<LegacyRecord>
     try {
-      record = JSON.parse(line) as Partial<JournalRecord>
+      record = JSON.parse(line) as Partial<LegacyRecord>
     } catch {
       continue
     }
     if (typeof record.a !== 'string' || typeof record.d !== 'string') continue
     if (owner === undefined) {
-      if (basename(journalFile('', record.a)) !== name) continue
+      if (`${paneStem(record.a)}.jsonl` !== name) continue
       owner = record.a
     } else if (record.a !== owner) continue
     parts.push(record.d)
@@ -239,13 +324,4 @@ function safeCut(text: string, at: number): number {
   }
   const code = text.charCodeAt(at)
   return code >= 0xdc00 && code <= 0xdfff ? at + 1 : at
-}
-
-/** Size of `file` in bytes, read once per pane and process (then counted); 0 when it cannot be read. */
-function fileSize(file: string): number {
-  try {
-    return statSync(file).size
-  } catch {
-    return 0
-  }
 }

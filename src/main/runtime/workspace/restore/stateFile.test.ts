@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AgentView } from '../../../../shared/ipc'
 import { readProcEntry } from '../../pty'
 import { PANE_RESTORE_MAX_CHARS } from '../panes'
-import { journalFile, PANE_JOURNAL_COMPACT_BYTES } from './paneJournal'
+import { PANE_SEGMENT_CHARS, SEGMENT_RESUME, segmentFile } from './paneJournal'
 import { WorkspaceStateRecorder } from './recorder'
 import { planRestore, restoredAgents } from './startup'
 import { readLastSession, readSavedPanes, readWorkspaceState, restorePaths, writeLastSession } from './stateFile'
@@ -110,16 +110,13 @@ describe('restore files', () => {
     await recorder.flush()
     await recorder.flush() // nothing new: nothing written
     recorder.dispose()
-    const records = (id: string): string[] => readFileSync(journalFile(paths.paneJournal, id), 'utf8').trim().split('\n')
-    expect(records('a')).toHaveLength(1)
-    expect(records('b').map((l) => JSON.parse(l) as unknown)).toEqual([
-      { a: 'b', d: 'b1\r\nb2\r\n' },
-      { a: 'b', d: 'b3\r\n' }
-    ])
-    expect(readSavedPanes(paths)).toEqual({ a: 'a1\r\n', b: 'b1\r\nb2\r\nb3\r\n' })
+    const segment = (id: string): string => readFileSync(segmentFile(paths.paneJournal, id, 0), 'utf8')
+    expect(segment('a')).toBe(`{"a":"a","seq":1}\n${SEGMENT_RESUME}a1\r\n`)
+    expect(segment('b')).toBe(`{"a":"b","seq":1}\n${SEGMENT_RESUME}b1\r\nb2\r\nb3\r\n`)
+    expect(readSavedPanes(paths)).toEqual({ a: `${SEGMENT_RESUME}a1\r\n`, b: `${SEGMENT_RESUME}b1\r\nb2\r\nb3\r\n` })
     // a session saved by an earlier version: its panes.json comes first, the journal after it
     writeFileSync(paths.panes, JSON.stringify({ schemaVersion: 1, updatedAt: new Date().toISOString(), panes: { a: 'old a\r\n', c: 'old c\r\n' } }))
-    expect(readSavedPanes(paths)).toEqual({ a: 'old a\r\na1\r\n', b: 'b1\r\nb2\r\nb3\r\n', c: 'old c\r\n' })
+    expect(readSavedPanes(paths)).toEqual({ a: `old a\r\n${SEGMENT_RESUME}a1\r\n`, b: `${SEGMENT_RESUME}b1\r\nb2\r\nb3\r\n`, c: 'old c\r\n' })
   })
 
   it('writes workspace.json again only when what it says changes', async () => {
@@ -147,7 +144,7 @@ describe('restore files', () => {
     recorder.dispose()
   })
 
-  it('writes state atomically, leaves no temp files, and keeps of each pane its last MiB from a line start, compacting the journal as it grows', async () => {
+  it('writes state atomically, leaves no temp files, and keeps of each pane its last MiB from a line start, its journal two segments at most', async () => {
     const paths = session('s2')
     const recorder = new WorkspaceStateRecorder(
       { home, cwd, sessionId: 's2', paths, runTag: 'tag', agents: () => [agent({ agentId: 'team-lead' })], team: () => 'ops', ptyPids: () => [] },
@@ -157,20 +154,20 @@ describe('restore files', () => {
     )
     recorder.open()
     recorder.notePaneOutput('small', 'hello\r\n')
-    // 5 MiB of coloured lines in 20 flushes: the file passes the compaction size more than once
+    // 5 MiB of coloured lines in 20 flushes: the pane switches segments more than once
     let n = 0
     for (let flush = 0; flush < 20; flush++) {
       let chunk = ''
       while (chunk.length < 256 * 1024) chunk += `\x1b[3${n % 7}mline ${n++}\x1b[0m ${'x'.repeat(100)}\r\n`
       recorder.notePaneOutput('big', chunk)
       await recorder.flush()
-      expect(statSync(journalFile(paths.paneJournal, 'big')).size).toBeLessThanOrEqual(PANE_JOURNAL_COMPACT_BYTES)
+      for (const n of [0, 1] as const) expect(statSync(segmentFile(paths.paneJournal, 'big', n), { throwIfNoEntry: false })?.size ?? 0).toBeLessThanOrEqual(PANE_SEGMENT_CHARS + 300 * 1024)
     }
     recorder.dispose()
     expect(readLastSession(home, cwd)).toBe('s2')
     expect(readWorkspaceState(paths)).toMatchObject({ sessionId: 's2', team: 'ops', runTag: 'tag', owner: { pid: process.pid } })
     const saved = readSavedPanes(paths)
-    expect(saved.small).toBe('hello\r\n')
+    expect(saved.small).toBe(`${SEGMENT_RESUME}hello\r\n`)
     expect(saved.big!.length).toBeLessThanOrEqual(PANE_RESTORE_MAX_CHARS)
     expect(saved.big!.length).toBeGreaterThan(PANE_RESTORE_MAX_CHARS - 200)
     // the end of the pane, from the start of a line, with the colours reset where it was cut
