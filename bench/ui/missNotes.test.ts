@@ -9,6 +9,7 @@ const base: UiFigures = {
   frameP50Ms: 16.7,
   frameP95Ms: 16.8,
   frameP99Ms: 33.3,
+  framesMissedPct: 2,
   longTasks: 0,
   inputSamples: 80,
   inputP50Ms: 20,
