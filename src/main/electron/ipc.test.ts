@@ -99,17 +99,6 @@ describe('workspace IPC handlers', () => {
     expect(closed.sent).toEqual([])
   })
 
-  it('pushes terminal-output events without their bytes, at most one a second per agent (the bytes go as pane.data)', () => {
-    const app = new FakeWebContents()
-    const { host } = setup([app])
-    for (let i = 0; i < 50; i++) host.push('runtime.event', { type: 'tool_output', seq: i + 1, agentId: 'a', agentName: 'a', toolUseId: 't', data: `line ${i}\n` })
-    host.push('runtime.event', { type: 'assistant_text', seq: 51, agentId: 'a', agentName: 'a', text: 'done' })
-    expect(app.sent).toEqual([
-      { channel: 'runtime.event', payload: { type: 'tool_output', seq: 1, agentId: 'a', agentName: 'a', toolUseId: 't', data: '' } },
-      { channel: 'runtime.event', payload: { type: 'assistant_text', seq: 51, agentId: 'a', agentName: 'a', text: 'done' } }
-    ])
-  })
-
   it('removes its handlers and push subscription on dispose', () => {
     const { ipcMain, host, registration } = setup()
     registration.dispose()

@@ -2,7 +2,6 @@ import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron'
 import { PUSH_CHANNELS, REQUEST_CHANNELS, requestChannels, type PushChannel, type PushOf } from '../../shared/ipc'
 import { toIpcError, type IpcResult } from '../../shared/ipcResult'
 import { DisposableStore, toDisposable, type Disposable } from '../runtime/lifecycle/disposable'
-import { TerminalEventThinner } from '../host/eventThinner'
 import type { AppOrigin } from './origin'
 
 /** The part of `WorkspaceService` the IPC layer uses, so these handlers stay testable alone. */
@@ -48,7 +47,7 @@ export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame'>, 
 
 /**
  * Registers one `ipcMain.handle` per request channel of the contract and forwards every push
- * of `host` to the app's windows (terminal-output events thinned, {@link TerminalEventThinner}). Each handler checks the sender, validates the payload with the
+ * of `host` to the app's windows. Each handler checks the sender, validates the payload with the
  * channel's request schema and answers an {@link IpcResult}; it never throws across IPC.
  * @returns a disposable that removes the handlers and the push subscription.
  */
@@ -87,17 +86,13 @@ export interface PushForwarder extends Disposable {
 
 /**
  * Forwards every push of `host` to `targets()` (asked on every push), skipping web contents that
- * are destroyed or no longer show the app's page; terminal-output events are thinned
- * ({@link TerminalEventThinner}). Mutes ({@link PushForwarder.mute}) apply to every target at
+ * are destroyed or no longer show the app's page. Mutes ({@link PushForwarder.mute}) apply to every target at
  * once: the app gives each workspace's forwarder its one window (workspaces.ts), so they are that
  * window's; a forwarder shared by several windows must not be muted.
  * @returns the forwarder; disposing it ends the push subscription and drops acknowledgements not yet made.
  */
 export function forwardPushes(host: Pick<WorkspaceHost, 'onPush' | 'handle'>, origin: AppOrigin, targets: () => WebContents[]): PushForwarder {
   const pushable = new Set<string>(PUSH_CHANNELS)
-  // terminal bytes reach the panes as flow-controlled `pane.data`; their copies in runtime events
-  // are thinned here as the web host thins them, so IPC does not carry every byte twice
-  const thinner = new TerminalEventThinner()
   const muted = new Set<string>()
   /** Highest chunk left out per muted agent, not yet acknowledged. */
   const skipped = new Map<string, number>()
@@ -109,18 +104,16 @@ export function forwardPushes(host: Pick<WorkspaceHost, 'onPush' | 'handle'>, or
     // a service that is closing waits for nobody
     if (acks.length > 0) host.handle('pane.ack', { acks }).catch(() => undefined)
   }
-  const subscription = host.onPush((channel, raw) => {
+  const subscription = host.onPush((channel, payload) => {
     if (!pushable.has(channel)) return
     if (channel === 'pane.data') {
-      const { agentId, chunk } = raw as PushOf<'pane.data'>
+      const { agentId, chunk } = payload as PushOf<'pane.data'>
       if (muted.has(agentId)) {
         skipped.set(agentId, chunk)
         ackTimer ??= setImmediate(acknowledge)
         return
       }
     }
-    const payload = channel === 'runtime.event' ? thinner.thin(raw) : raw
-    if (payload === undefined) return
     for (const contents of targets()) {
       if (contents.isDestroyed() || !origin.isAppUrl(contents.getURL())) continue
       contents.send(channel, payload)

@@ -2,7 +2,6 @@ import type { RawData, WebSocket } from 'ws'
 import { BridgeFrameSchema, requestChannels, type BridgeFrame, type IpcError, type PushChannel } from '../../shared/ipc'
 import { KEYCHAIN_CHANNELS, WEB_HOST_KEYCHAIN_REFUSAL } from '../../shared/settings'
 import type { Disposable } from '../runtime/lifecycle/disposable'
-import { TerminalEventThinner, TERMINAL_EVENT_INTERVAL_MS } from './eventThinner'
 import { PaneAckLedger } from './paneAcks'
 import type { BridgedService } from './types'
 
@@ -31,8 +30,6 @@ const STUCK_CHECK_MS = 1_000
 export interface BridgeOptions {
   /** See {@link STUCK_CLIENT_MS}. */
   stuckClientMs?: number
-  /** See {@link TERMINAL_EVENT_INTERVAL_MS}. */
-  terminalEventIntervalMs?: number
   /** Where the bridge reports a client it cut off; default stderr. */
   log?: (line: string) => void
 }
@@ -71,9 +68,9 @@ interface Outbox {
  * output is acknowledged to the service per pane as far as the slowest open socket has taken it
  * ({@link PaneAckLedger}: a page's own `pane.ack`s, answered here and forwarded as that minimum),
  * so main's batcher pauses the agents' PTYs until a slow page catches up, and what waits for any
- * socket stays within the batcher's window. Terminal-output runtime events, which would repeat
- * every pane byte outside that window, are thinned ({@link TerminalEventThinner}). A socket whose
- * peer reads nothing for {@link STUCK_CLIENT_MS} is terminated and logged.
+ * socket stays within the batcher's window (the service pushes terminal-output runtime events
+ * thinned, without their bytes: eventThinner.ts). A socket whose peer reads nothing for
+ * {@link STUCK_CLIENT_MS} is terminated and logged.
  *
  * Mutes (`pane.mute`, per socket): a page that will restore an off-screen pane from its scrollback
  * anyway mutes it, and its socket then gets none of that pane's `pane.data` while other sockets
@@ -92,7 +89,6 @@ export class Bridge implements Disposable {
   private readonly sockets = new Map<WebSocket, Outbox>()
   private readonly subscription: Disposable
   private readonly acks: PaneAckLedger
-  private readonly thinner: TerminalEventThinner
   private readonly stuckMs: number
   private readonly log: (line: string) => void
   private readonly stuckTimer: ReturnType<typeof setInterval>
@@ -107,7 +103,6 @@ export class Bridge implements Disposable {
   ) {
     this.stuckMs = options.stuckClientMs ?? STUCK_CLIENT_MS
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`))
-    this.thinner = new TerminalEventThinner(options.terminalEventIntervalMs ?? TERMINAL_EVENT_INTERVAL_MS)
     this.acks = new PaneAckLedger((agentId, chunk) => {
       this.service.handle('pane.ack', { acks: [{ agentId, chunk }] }).catch(() => {
         /* the service is closing: nothing is waiting any more */
@@ -212,11 +207,6 @@ export class Bridge implements Disposable {
   }
 
   private onPush(channel: PushChannel, payload: unknown): void {
-    if (channel === 'runtime.event') {
-      const event = this.thinner.thin(payload)
-      if (event !== undefined) this.queue({ json: JSON.stringify({ channel, payload: event }) })
-      return
-    }
     if (channel !== 'pane.data') return this.queue({ json: JSON.stringify({ channel, payload }) })
     const { agentId, chunk } = payload as { agentId: string; chunk: number }
     // no open socket takes this pane's output (each muted it, or none is open): nothing to encode

@@ -6,7 +6,6 @@
 export { startWebHost, BRIDGE_PATH, type WebHost, type WebHostOptions } from './webHost'
 export { Bridge, CloseCode, STUCK_CLIENT_MS, toIpcError, type BridgeOptions } from './bridge'
 export { PaneAckLedger } from './paneAcks'
-export { TerminalEventThinner, TERMINAL_EVENT_INTERVAL_MS } from './eventThinner'
 export { TOKEN_COOKIE, newToken, tokensMatch } from './auth'
 export { FALLBACK_CSP } from './securityHeaders'
 export { packageRoot, rendererDir } from './rendererDir'

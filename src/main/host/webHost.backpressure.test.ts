@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { WebSocket } from 'ws'
 import type { PushChannel } from '../../shared/ipc'
 import { toDisposable } from '../runtime/lifecycle/disposable'
+import { TerminalEventThinner } from '../runtime/workspace/eventThinner'
 import { PaneBatcher } from '../runtime/workspace/paneBatcher'
 import { startHostFixture, type HostFixture } from './host.fixture'
 import { closed, FrameLog, openSocket, until } from './host.testkit'
@@ -10,8 +11,8 @@ import type { BridgedService } from './types'
 /**
  * The workspace's pane pipeline as the bridge sees it: agents writing through the real
  * PaneBatcher (a PTY per pane that stops while paused, as node-pty's pause does), numbered
- * `pane.data` pushes, `tool_output` runtime events carrying the same bytes (as runTools emits
- * them), and `pane.ack` handed to the batcher.
+ * `pane.data` pushes, `tool_output` runtime events for the same bytes pushed as the service
+ * pushes them (thinned: eventThinner.ts), and `pane.ack` handed to the batcher.
  */
 function paneWorkspace(options: { panes: number; bytesPerPane: number; writeBytes: number }) {
   const listeners = new Set<(channel: PushChannel, payload: unknown) => void>()
@@ -22,6 +23,7 @@ function paneWorkspace(options: { panes: number; bytesPerPane: number; writeByte
   const paused = new Set<string>()
   let pauses = 0
   let seq = 0
+  const thinner = new TerminalEventThinner()
   const batcher = new PaneBatcher({
     flush: (agentId, data) => {
       const chunk = (chunks.get(agentId) ?? 0) + 1
@@ -50,7 +52,8 @@ function paneWorkspace(options: { panes: number; bytesPerPane: number; writeByte
       parts.push(data)
       batcher.write(agentId, data)
       seq++
-      push('runtime.event', { seq, type: 'tool_output', time: new Date().toISOString(), agentId, agentName: agentId, toolUseId: 't1', data })
+      const event = thinner.thin({ seq, type: 'tool_output', time: new Date().toISOString(), agentId, agentName: agentId, toolUseId: 't1', data })
+      if (event) push('runtime.event', event)
     }
   }
   const service: BridgedService = {
@@ -191,7 +194,7 @@ describe('web host bridge backpressure over a real WebSocket', () => {
     expect(ws.pauses).toBeGreaterThan(0)
     expect(maxUnacked).toBeLessThan(8 * MiB)
     expect(maxQueued).toBeLessThan(8 * MiB)
-    // The tool_output events repeated none of those bytes: at most one per agent a second, emptied.
+    // The tool_output events (thinned by the service) repeated none of those bytes.
     expect(page.eventBytes).toBe(0)
     expect(page.events).toBeGreaterThan(0)
     expect(page.events).toBeLessThan(4 * 30)

@@ -120,6 +120,20 @@ describe('WorkspaceService', () => {
     await s.whenIdle()
   })
 
+  it("pushes a command's output to its pane whole, and its tool_output events thinned: without the bytes, one a second", async () => {
+    // 40 reads of the PTY over ~1.2 s
+    const s = await start(`agents:\n  team-lead:\n    - tools: [{ name: Bash, input: { command: "for i in $(seq 1 40); do echo chunk-$i; sleep 0.03; done" } }]\n    - text: printed\n`, 'bypassPermissions')
+    await s.handle('leader.prompt', { text: 'print' })
+    await s.whenIdle()
+    const pane = pushes.filter((p) => p.channel === 'pane.data' && p.payload.agentId === 'team-lead').map((p) => p.payload.data as string).join('')
+    for (let i = 1; i <= 40; i++) expect(pane).toContain(`chunk-${i}\r\n`)
+    const outputs = events().filter((e) => e.type === 'tool_output')
+    expect(outputs.length).toBeGreaterThanOrEqual(1)
+    expect(outputs.length).toBeLessThanOrEqual(3)
+    expect(outputs.every((e) => e.type === 'tool_output' && e.data === '')).toBe(true)
+    expect(events().find((e) => e.type === 'tool_result')).toBeDefined()
+  })
+
   it('leaves no process, listener or pending request behind after dispose', async () => {
     const s = await start(`agents:\n  team-lead:\n    - tools: [{ name: Bash, input: { command: "sleep 301.5", run_in_background: true } }]\n    - text: started\n`, 'bypassPermissions')
     await s.handle('leader.prompt', { text: 'start it' })

@@ -45,6 +45,7 @@ import { envWithSettings, teammateModelSetting } from '../session/roleSettings'
 import { randomUUID } from 'node:crypto'
 import { planRestore, resumeMember, RESTORE_NOTICE_LEVEL, RESUME_TURN, RestoreController, RestoreError, RUN_TAG_VARIABLE, type RestoreHost, type SessionChoice } from './restore'
 import { ensureWritableDataDirectory } from '../storage/dataDirectory'
+import { TerminalEventThinner } from './eventThinner'
 
 /** A request the service refused: unknown channel, a payload that fails the contract, or a refusal (busy). `name` survives IPC. */
 export class IpcRequestError extends Error {
@@ -92,6 +93,8 @@ export class WorkspaceService {
   private readonly panes = new PaneTerminals({ sizeOf: (agentId) => this.paneSizes.get(agentId) })
   private readonly store = new DisposableStore()
   private readonly pushListeners = new Set<(channel: PushChannel, payload: unknown) => void>()
+  /** Terminal-output events are pushed thinned, without their bytes (those reach the panes): eventThinner.ts. */
+  private readonly terminalEvents = new TerminalEventThinner()
   private readonly agents = new Map<string, AgentView>()
   /** The team's mailboxes as the inspector shows them (SPEC §11); set in wire(). */
   private mailboxFeed: MailboxFeed | undefined
@@ -265,7 +268,8 @@ export class WorkspaceService {
     if (activity) this.activity.set(event.agentId, activity)
     const pane = render(event)
     if (pane) this.writePane(pane[0], pane[1])
-    this.push('runtime.event', event)
+    const pushed = this.terminalEvents.thin(event)
+    if (pushed) this.push('runtime.event', pushed)
   }
 
   /**
