@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { FALLBACK_MS, ON_TIME_FRAMES_TO_GROW, PaneWriteScheduler, type FrameSource, type PaneWriter } from './writeScheduler'
+import { FALLBACK_MS, ON_TIME_FRAMES_TO_GROW, PaneWriteScheduler, WATCH_FRAMES, type FrameSource, type PaneWriter } from './writeScheduler'
 
 /** Animation frames the test produces: `frame(at)` runs the waiting callbacks with time `at`. */
 function fakeFrames() {
@@ -61,7 +61,12 @@ describe('PaneWriteScheduler', () => {
     s.request(a!)
     frames.frame(32)
     expect(log).toEqual(['a', 'b', 'c', 'a'])
+    // it watches the frames that follow, then stops asking for them
+    for (let i = 1; i < WATCH_FRAMES; i++) frames.frame(32 + 16 * i)
+    expect(frames.requested).toBe(1)
+    frames.frame(32 + 16 * WATCH_FRAMES)
     expect(frames.requested).toBe(0)
+    expect(log).toHaveLength(4)
   })
 
   it('halves the panes per frame after a late frame, down to the minimum, and grows by one after a run of on-time frames that left panes waiting', () => {
@@ -91,6 +96,29 @@ describe('PaneWriteScheduler', () => {
     expect(frames.requested).toBe(1)
   })
 
+  it('probes a budget that made a frame late far less often than it grows below it', () => {
+    const frames = fakeFrames()
+    const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 1 })
+    const log: string[] = []
+    for (let i = 0; i < 4; i++) s.request(pane(`p${i}`, log, s, () => true))
+    // 2 panes a frame fit; a frame after 3 or more turns comes late
+    let t = 0
+    let late = 0
+    let lastTurns = 0
+    for (let i = 0; i < 1200; i++) {
+      const gap = lastTurns >= 3 ? 33.4 : 16.7
+      if (gap > 20) late++
+      const before = log.length
+      frames.frame((t += gap))
+      lastTurns = log.length - before
+    }
+    // one late frame per probe of 3, every ~64 frames (without the ceiling: every ~33)
+    expect(late).toBeLessThanOrEqual(21)
+    expect(late).toBeGreaterThan(0)
+    expect(s.perFrame).toBeLessThanOrEqual(3)
+    expect(log.length).toBeGreaterThan(1200 * 1.8)
+  })
+
   it('does not grow while every waiting pane gets its turn (the budget is not what limits the frames)', () => {
     const frames = fakeFrames()
     const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 4 })
@@ -105,18 +133,44 @@ describe('PaneWriteScheduler', () => {
     expect(log).toHaveLength(3 * ON_TIME_FRAMES_TO_GROW)
   })
 
-  it('judges no gap after an idle spell: a request long after the last frame starts afresh', () => {
+  it('judges no gap after an idle spell: a request once the watching ended starts afresh', () => {
     const frames = fakeFrames()
     const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 4 })
     const log: string[] = []
     const a = pane('a', log, s)
     s.request(a)
-    frames.frame(16.7)
-    frames.frame(33.4) // nothing requested: no callback ran
+    let t = 16.7
+    frames.frame(t)
+    for (let i = 0; i < WATCH_FRAMES; i++) frames.frame((t += 16.7))
+    expect(frames.requested).toBe(0)
     frames.setClock(1000)
     s.request(a)
     frames.frame(1016.7)
     expect(s.perFrame).toBe(4)
+    expect(log).toEqual(['a', 'a'])
+  })
+
+  it('judges the frames between two messages of output: a frame made late while nobody waited still halves the budget', () => {
+    const frames = fakeFrames()
+    const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 8 })
+    const log: string[] = []
+    const panes = Array.from({ length: 4 }, (_, i) => pane(`p${i}`, log, s))
+    let t = 0
+    for (let i = 0; i < 4; i++) {
+      // a message of output for every pane lands 12 ms after a frame (more than half a period),
+      // and the frame after the turns comes late: 2 periods
+      frames.setClock(t + 12)
+      for (const p of panes) s.request(p)
+      frames.frame((t += 16.7))
+      frames.frame((t += 33.4))
+    }
+    expect(s.perFrame).toBe(1)
+    // what is left waiting is written at the frames that follow, one pane a frame
+    const left = s.pending
+    expect(left).toBeGreaterThan(0)
+    for (let i = 0; i < left; i++) frames.frame((t += 16.7))
+    expect(s.pending).toBe(0)
+    expect(new Set(log)).toEqual(new Set(['p0', 'p1', 'p2', 'p3']))
   })
 
   it('still judges frames while output keeps coming though every pane gets its turn: slow frames shrink a budget that is too large', () => {
@@ -145,6 +199,10 @@ describe('PaneWriteScheduler', () => {
     expect(log).toEqual(['a', 'b', 'c'])
     expect(frames.requested).toBe(0)
     expect(vi.getTimerCount()).toBe(0)
+    // frames come again: a request is served at the next one
+    s.request(pane('d', log, s))
+    frames.frame(FALLBACK_MS + 16.7)
+    expect(log).toEqual(['a', 'b', 'c', 'd'])
   })
 
   it('keeps the fallback off while frames come', async () => {
@@ -173,7 +231,7 @@ describe('PaneWriteScheduler', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined)
     s.request(a)
     s.cancel(a)
-    expect(frames.requested).toBe(0)
+    expect(vi.getTimerCount()).toBe(0)
     s.request(broken)
     s.request(a)
     frames.frame(16.7)
