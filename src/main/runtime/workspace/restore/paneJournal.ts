@@ -9,9 +9,11 @@ export const PANE_JOURNAL_DIR = 'panes'
 
 /**
  * A pane's output goes to one segment file until that holds this many characters (UTF-16 units),
- * then to the other one, emptied first: the older segment always holds at least the
- * {@link PANE_RESTORE_MAX_CHARS} before the newer one, so the two always cover what a restart uses.
- * On disk a pane takes at most two segments of this many characters (ANSI output is ASCII: 1 MiB each).
+ * then to the other one, emptied first: the older segment holds at least the
+ * {@link PANE_RESTORE_MAX_CHARS} before the newer one, so the two cover what a restart uses. (A
+ * segment a previous process began is counted by its bytes, never fewer than its characters: with
+ * non-ASCII output the pair can hold less than that until the next switch.) On disk a pane takes
+ * two segments of about this many characters (ANSI output is ASCII: 1 MiB each, plus one flush).
  */
 export const PANE_SEGMENT_CHARS = PANE_RESTORE_MAX_CHARS
 
