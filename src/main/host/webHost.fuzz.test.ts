@@ -73,7 +73,7 @@ describe('the WebSocket bridge under malformed input', () => {
     const { socket, log } = await connect()
     const [before] = await requestAll(socket, log, [{ id: 0, channel: 'workspace.snapshot', payload: {} }])
     // the workspace's own restore files (workspace/restore) are written shortly after start, fuzz or not
-    await waitFor(() => readdirSync(home, { recursive: true }).map(String).some((f) => f.endsWith('workspace.json')) && readdirSync(home, { recursive: true }).map(String).some((f) => /\/panes\/[0-9a-f]{32}\.jsonl$/.test(f)), 30_000)
+    await waitFor(() => readdirSync(home, { recursive: true }).map(String).some((f) => f.endsWith('workspace.json')) && readdirSync(home, { recursive: true }).map(String).some((f) => /\/panes\/[0-9a-f]{32}\.[01]\.out$/.test(f)), 30_000)
     const files = readdirSync(home, { recursive: true }).sort()
     const surprises: string[] = []
     for (let start = 0; start < cases.length; start += 250) {

@@ -41,7 +41,7 @@ describe('workspace service under malformed requests', () => {
     for (const channel of Object.keys(requestChannels)) expect(cases.filter((c) => c.channel === channel).length, channel).toBeGreaterThan(100)
     const before = (await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot
     // the workspace's own restore files (workspace/restore) are written shortly after start, fuzz or not
-    await waitFor(() => readdirSync(home, { recursive: true }).map(String).some((f) => f.endsWith('workspace.json')) && readdirSync(home, { recursive: true }).map(String).some((f) => /\/panes\/[0-9a-f]{32}\.jsonl$/.test(f)), 30_000)
+    await waitFor(() => readdirSync(home, { recursive: true }).map(String).some((f) => f.endsWith('workspace.json')) && readdirSync(home, { recursive: true }).map(String).some((f) => /\/panes\/[0-9a-f]{32}\.[01]\.out$/.test(f)), 30_000)
     const files = readdirSync(home, { recursive: true }).sort()
     const pushes: PushChannel[] = []
     const sub = service.onPush((channel) => pushes.push(channel))
