@@ -150,6 +150,23 @@ describe('PaneWriteScheduler', () => {
     expect(log).toEqual(['a', 'a'])
   })
 
+  it('does not judge the gap of a window that was hidden: the frame watched before comes when it shows again', () => {
+    const frames = fakeFrames()
+    const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 4 })
+    const log: string[] = []
+    const a = pane('a', log, s)
+    s.request(a)
+    frames.frame(16.7)
+    frames.frame(33.4)
+    // hidden for a minute: the watched frame requested at 33.4 comes at 60 s
+    frames.frame(60_033.4)
+    expect(s.perFrame).toBe(4)
+    s.request(a)
+    frames.frame(60_050.1)
+    expect(s.perFrame).toBe(4)
+    expect(log).toEqual(['a', 'a'])
+  })
+
   it('judges the frames between two messages of output: a frame made late while nobody waited still halves the budget', () => {
     const frames = fakeFrames()
     const s = new PaneWriteScheduler({ frames: frames.source, initialPerFrame: 8 })

@@ -65,6 +65,12 @@ export const FALLBACK_MS = 250
  * and a quarter of the frames missed their vsync. Watched, the budget falls to what fits.
  */
 export const WATCH_FRAMES = 30
+/**
+ * A gap between two frames longer than this (ms) is not judged: the window was hidden or minimised
+ * meanwhile (frames stop; a watched frame requested before comes when it shows again), which says
+ * nothing about what a frame costs.
+ */
+export const UNJUDGED_GAP_MS = 1_000
 /** Frames over which the shortest gap between frames is taken as the display's frame period. */
 const PERIOD_WINDOW = 120
 
@@ -187,7 +193,7 @@ export class PaneWriteScheduler {
   private judge(time: number): void {
     const last = this.lastFrameAt
     this.lastFrameAt = time
-    if (last === undefined || time <= last) return
+    if (last === undefined || time <= last || time - last > UNJUDGED_GAP_MS) return
     const gap = time - last
     this.gaps.push(gap)
     if (this.gaps.length > PERIOD_WINDOW) this.gaps.shift()
