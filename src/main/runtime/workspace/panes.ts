@@ -47,6 +47,14 @@ export interface PaneTerminalsOptions {
 }
 
 /**
+ * Written after a pane's restored output: CAN (C0 0x18) ends an escape sequence the saved output
+ * was cut in (the process was killed mid-stream; a cut window title took the next session's output
+ * as its text, a cut `ESC [3` made a following "J" erase the scrollback), and SGR 0 turns off the
+ * colours it left on, so the next session's output reads as written.
+ */
+export const RESTORED_OUTPUT_END = '\x18\x1b[0m'
+
+/**
  * Every agent's pane as a headless terminal in main (SPEC §11: scrollback lives in main so a
  * reloaded or reopened pane is restored). Output is numbered per pane; a restored pane writes the
  * serialized buffer, then applies only chunks numbered after the one the snapshot includes.
@@ -123,9 +131,12 @@ export class PaneTerminals implements Disposable {
     })
   }
 
-  /** Refills a pane with the output saved for it (a restored workspace: restore/paneJournal.ts); it counts as the pane's first chunk. */
+  /**
+   * Refills a pane with the output saved for it (a restored workspace: restore/paneJournal.ts),
+   * followed by {@link RESTORED_OUTPUT_END}; it counts as the pane's first chunk.
+   */
   restore(agentId: string, data: string): void {
-    this.write(agentId, data)
+    this.write(agentId, data === '' ? data : data + RESTORED_OUTPUT_END)
   }
 
   /** Forgets an agent's pane (its session ended); a later write starts it empty. */

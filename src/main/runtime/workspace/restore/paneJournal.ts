@@ -10,10 +10,11 @@ export const PANE_JOURNAL_DIR = 'panes'
 /**
  * A pane's output goes to one segment file until that holds this many characters (UTF-16 units),
  * then to the other one, emptied first: the older segment holds at least the
- * {@link PANE_RESTORE_MAX_CHARS} before the newer one, so the two cover what a restart uses. (A
- * segment a previous process began is counted by its bytes, never fewer than its characters: with
- * non-ASCII output the pair can hold less than that until the next switch.) On disk a pane takes
- * two segments of about this many characters (ANSI output is ASCII: 1 MiB each, plus one flush).
+ * {@link PANE_RESTORE_MAX_CHARS} before the newer one, so the two cover what a restart uses (a
+ * segment a previous process began is read once to count its characters: counted by its bytes, a
+ * segment of CJK output switched at a third of its characters and a restart restored two thirds of
+ * a MiB). On disk a pane takes two segments of about this many characters (ANSI output is ASCII:
+ * 1 MiB each, plus one flush; up to 4 bytes a character otherwise).
  */
 export const PANE_SEGMENT_CHARS = PANE_RESTORE_MAX_CHARS
 
@@ -44,7 +45,7 @@ interface LegacyRecord {
 interface PaneSegments {
   current: 0 | 1
   seq: number
-  /** Characters in the current segment's body; for a segment a previous process wrote, its bytes (never fewer). */
+  /** Characters (UTF-16 units) in the current segment's body. */
   chars: number
   /** This process wrote to the pane already (so it needs no {@link SEGMENT_RESUME}). */
   resumed: boolean
@@ -109,7 +110,13 @@ export class PaneJournal {
    */
   flush(): void {
     if (this.pending.size === 0) return
-    mkdirSync(this.dir, { recursive: true })
+    // a folder that cannot be made fails each pane's write, and is reported once like any other failure
+    let folderError: unknown
+    try {
+      mkdirSync(this.dir, { recursive: true })
+    } catch (error) {
+      folderError = error
+    }
     const failures: string[] = []
     for (const [agentId, queue] of [...this.pending]) {
       let text = queue.join('')
@@ -119,6 +126,7 @@ export class PaneJournal {
       if (held) text = text.slice(0, -1)
       if (text !== '') {
         try {
+          if (folderError) throw folderError
           this.write(agentId, text)
         } catch (error) {
           if (!this.failing.has(agentId)) failures.push(`${agentId}: ${(error as Error).message} (its output is kept in memory, the last ${PANE_RESTORE_MAX_CHARS >> 20} MiB of it, until a write succeeds)`)
@@ -237,12 +245,10 @@ function openSegments(dir: string, agentId: string): PaneSegments {
   for (const n of [0, 1] as const) {
     const file = segmentFile(dir, agentId, n)
     let head: Buffer
-    let size: number
     try {
       const fd = openSync(file, 'r')
       try {
-        size = statSync(file).size
-        head = Buffer.alloc(Math.min(size, MAX_HEADER_BYTES))
+        head = Buffer.alloc(Math.min(statSync(file).size, MAX_HEADER_BYTES))
         readSync(fd, head, 0, head.length, 0)
       } finally {
         closeSync(fd)
@@ -252,9 +258,26 @@ function openSegments(dir: string, agentId: string): PaneSegments {
     }
     const read = readHeader(file, head)
     if (!read || read.header.a !== agentId || read.header.seq <= found.seq) continue
-    found = { current: n, seq: read.header.seq, chars: size - read.length, resumed: false }
+    found = { current: n, seq: read.header.seq, chars: 0, resumed: false }
   }
+  if (found.seq > 0) found.chars = segmentChars(segmentFile(dir, agentId, found.current))
   return found
+}
+
+/**
+ * Characters (UTF-16 units) in a segment file's body, its header line left out; 0 when it cannot be
+ * read (the next write then fails or starts it afresh). Read whole once per pane and process: a
+ * count by bytes would be up to three times too high with CJK output.
+ */
+function segmentChars(file: string): number {
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(file)
+  } catch {
+    return 0
+  }
+  const newline = bytes.indexOf(0x0a)
+  return newline === -1 ? 0 : bytes.subarray(newline + 1).toString('utf8').length
 }
 
 /** A segment file's agent, `seq` and output; undefined when it is not one. */

@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { Terminal } from '@xterm/headless'
+import { PANE_RESTORE_MAX_CHARS, PaneTerminals } from '../panes'
+import { PaneJournal, readPaneJournal, SEGMENT_RESUME } from './paneJournal'
+
+/** Restarts of the pane journal with non-ASCII output, folders that cannot be made, and what a restored pane does with the next output. */
+describe('PaneJournal across restarts', () => {
+  let root: string
+  let dir: string
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'swarmdesk-pane-journal-restart-'))
+    dir = join(root, 'panes')
+  })
+  afterEach(() => rmSync(root, { recursive: true, force: true }))
+
+  /** `count` coloured lines of CJK, emoji and combining marks from number `from` (~70 UTF-16 units, ~180 bytes each). */
+  const wideLines = (from: number, count: number): string => {
+    let text = ''
+    for (let n = from; n < from + count; n++) text += `\x1b[3${n % 7}m行 ${n}\x1b[0m ${'漢字かな😀e\u0301'.repeat(6)}\r\n`
+    return text
+  }
+
+  it('still restores the last MiB of non-ASCII output after a restart and a switch of segments', () => {
+    let n = 0
+    const write = (journal: PaneJournal, chars: number): void => {
+      const count = Math.ceil(chars / 70)
+      journal.append('lead', wideLines(n, count))
+      n += count
+      journal.flush()
+    }
+    const first = new PaneJournal(dir)
+    // a full segment, then 400k characters (≈1 MB) into the other one
+    for (let i = 0; i < 7; i++) write(first, 200_000)
+    // restarts: each new process goes on in the newer segment until it switches
+    for (let restart = 0; restart < 3; restart++) {
+      const next = new PaneJournal(dir)
+      for (let i = 0; i < 4; i++) {
+        write(next, 100_000)
+        // the restored tail is within a line of the last MiB, whichever segment is current
+        expect(readPaneJournal(dir).lead!.length).toBeGreaterThan(PANE_RESTORE_MAX_CHARS - 200)
+      }
+    }
+  })
+
+  it('reports a journal folder that cannot be made once, not at every flush, and writes once it can', () => {
+    // the session folder is a file: `panes/` cannot be made (ENOTDIR), as a read-only or vanished folder would
+    writeFileSync(root + '/session', 'not a folder')
+    const journal = new PaneJournal(join(root, 'session', 'panes'))
+    const failures: string[] = []
+    for (let i = 0; i < 3; i++) {
+      journal.append('lead', `line ${i}\r\n`)
+      try {
+        journal.flush()
+      } catch (error) {
+        failures.push((error as Error).message)
+      }
+    }
+    expect(failures).toHaveLength(1)
+    expect(failures[0]).toMatch(/lead: .*ENOTDIR/)
+    expect(journal.hasPending).toBe(true)
+    rmSync(join(root, 'session'))
+    journal.flush()
+    expect(readPaneJournal(join(root, 'session', 'panes'))).toEqual({ lead: `${SEGMENT_RESUME}line 0\r\nline 1\r\nline 2\r\n` })
+  })
+})
+
+describe('a restored pane', () => {
+  it.each([
+    ['a colour sequence cut before its end, then output starting with a letter', '\x1b[3', 'Job finished\r\n'],
+    ['a window title cut before its end', '\x1b]0;building', 'Job finished\r\n']
+  ])('shows the next session\'s output whole after %s', async (_what, torn, next) => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'swarmdesk-restored-pane-')), 'panes')
+    try {
+      const killed = new PaneJournal(dir)
+      killed.append('lead', `before\r\nstill here\r\n${torn}`)
+      killed.flush()
+      const panes = new PaneTerminals()
+      panes.restore('lead', readPaneJournal(dir).lead!)
+      panes.write('lead', next)
+      const { data } = await panes.scrollback('lead')
+      expect(data).toContain('still here')
+      expect(data).toContain('Job finished')
+      expect(data.startsWith(SEGMENT_RESUME)).toBe(false)
+      panes.dispose()
+    } finally {
+      rmSync(join(dir, '..'), { recursive: true, force: true })
+    }
+  })
+
+  it("does not colour the next session's output with the colour the cut output left on", async () => {
+    const panes = new PaneTerminals()
+    panes.restore('lead', `${SEGMENT_RESUME}plain\r\n\x1b[31mred, cut before its reset`)
+    panes.write('lead', '\r\nnext session\r\n')
+    // the page's terminal refilled from main's scrollback: the next session's line is not red
+    const { data } = await panes.scrollback('lead')
+    const page = new Terminal({ cols: 120, rows: 40, allowProposedApi: true })
+    await new Promise<void>((resolve) => page.write(data, resolve))
+    const buffer = page.buffer.active
+    const y = [...Array(buffer.length).keys()].find((row) => buffer.getLine(row)!.translateToString(true) === 'next session')!
+    expect(y).toBeGreaterThan(0)
+    expect(buffer.getLine(y - 1)!.getCell(0)!.getFgColor()).toBe(1)
+    expect(buffer.getLine(y)!.getCell(0)!.isFgDefault()).toBe(true)
+    page.dispose()
+    panes.dispose()
+  })
+})
