@@ -54,6 +54,13 @@ export interface PaneTerminalsOptions {
  */
 export const RESTORED_OUTPUT_END = '\x18\x1b[0m'
 
+/** Whether `output`'s last line holds anything but control characters and CSI sequences: a cursor left after text. */
+function endsMidLine(output: string): boolean {
+  const last = output.slice(output.lastIndexOf('\n') + 1)
+  // eslint-disable-next-line no-control-regex
+  return last.replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '').replace(/[\x00-\x1f\x7f]/g, '') !== ''
+}
+
 /**
  * Every agent's pane as a headless terminal in main (SPEC §11: scrollback lives in main so a
  * reloaded or reopened pane is restored). Output is numbered per pane; a restored pane writes the
@@ -133,10 +140,12 @@ export class PaneTerminals implements Disposable {
 
   /**
    * Refills a pane with the output saved for it (a restored workspace: restore/paneJournal.ts),
-   * followed by {@link RESTORED_OUTPUT_END}; it counts as the pane's first chunk.
+   * followed by {@link RESTORED_OUTPUT_END}, and by a line break when its last line holds text (the
+   * output was cut mid-line, and the next session's first line would go on from the cut); it counts
+   * as the pane's first chunk.
    */
   restore(agentId: string, data: string): void {
-    this.write(agentId, data === '' ? data : data + RESTORED_OUTPUT_END)
+    this.write(agentId, data === '' ? data : data + RESTORED_OUTPUT_END + (endsMidLine(data) ? '\r\n' : ''))
   }
 
   /** Forgets an agent's pane (its session ended); a later write starts it empty. */

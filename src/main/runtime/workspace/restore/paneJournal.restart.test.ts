@@ -93,17 +93,38 @@ describe('a restored pane', () => {
   it("does not colour the next session's output with the colour the cut output left on", async () => {
     const panes = new PaneTerminals()
     panes.restore('lead', `${SEGMENT_RESUME}plain\r\n\x1b[31mred, cut before its reset`)
-    panes.write('lead', '\r\nnext session\r\n')
+    panes.write('lead', 'next session\r\n')
     // the page's terminal refilled from main's scrollback: the next session's line is not red
     const { data } = await panes.scrollback('lead')
     const page = new Terminal({ cols: 120, rows: 40, allowProposedApi: true })
     await new Promise<void>((resolve) => page.write(data, resolve))
     const buffer = page.buffer.active
-    const y = [...Array(buffer.length).keys()].find((row) => buffer.getLine(row)!.translateToString(true) === 'next session')!
-    expect(y).toBeGreaterThan(0)
-    expect(buffer.getLine(y - 1)!.getCell(0)!.getFgColor()).toBe(1)
-    expect(buffer.getLine(y)!.getCell(0)!.isFgDefault()).toBe(true)
+    const row = (text: string): number => [...Array(buffer.length).keys()].find((y) => buffer.getLine(y)!.translateToString(true) === text)!
+    expect(buffer.getLine(row('red, cut before its reset'))!.getCell(0)!.getFgColor()).toBe(1)
+    expect(buffer.getLine(row('next session'))!.getCell(0)!.isFgDefault()).toBe(true)
     page.dispose()
+    panes.dispose()
+  })
+})
+
+describe('a pane restored from output cut mid-line', () => {
+  it("starts the next session's output on a line of its own", async () => {
+    const panes = new PaneTerminals()
+    panes.restore('lead', `${SEGMENT_RESUME}00000001 whole\r\n00000002 cut 漢字😀e`)
+    panes.restore('done', `${SEGMENT_RESUME}whole\r\n\x1b[0m`)
+    for (const id of ['lead', 'done']) panes.write(id, '▶ the next session\r\n')
+    const rows = async (id: string): Promise<string[]> => {
+      const page = new Terminal({ cols: 120, rows: 40, allowProposedApi: true })
+      const { data } = await panes.scrollback(id)
+      await new Promise<void>((resolve) => page.write(data, resolve))
+      const buffer = page.buffer.active
+      const text = [...Array(buffer.length).keys()].map((y) => buffer.getLine(y)!.translateToString(true)).filter((l) => l !== '')
+      page.dispose()
+      return text
+    }
+    expect(await rows('lead')).toEqual(['00000001 whole', '00000002 cut 漢字😀e', '▶ the next session'])
+    // output that ended at a line start gets no blank line
+    expect(await rows('done')).toEqual(['whole', '▶ the next session'])
     panes.dispose()
   })
 })
