@@ -148,7 +148,12 @@ export class PaneJournal {
 
   /** Writes `text` to the pane's current segment, or starts the other one when the current one is full. @throws the write's error (the files then as they were, but for an emptied older segment). */
   private write(agentId: string, text: string): void {
-    const known = this.segments.get(agentId) ?? openSegments(this.dir, agentId)
+    let known = this.segments.get(agentId)
+    if (!known) {
+      // read once (a failed write leaves the files as they were): not again at each retry of a full disk
+      known = openSegments(this.dir, agentId)
+      this.segments.set(agentId, known)
+    }
     const data = known.resumed ? text : SEGMENT_RESUME + text
     if (known.seq === 0 || known.chars >= PANE_SEGMENT_CHARS) {
       // the first segment, or the other one, emptied: the current one holds all a restart needs
