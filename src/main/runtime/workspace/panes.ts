@@ -46,13 +46,30 @@ export interface PaneTerminalsOptions {
   scrollbackLines?: number
 }
 
+/** A switch to (`h`) or from (`l`) the alternate screen: modes 1049, 1047 and 47. */
+// eslint-disable-next-line no-control-regex
+const ALTERNATE_SCREEN = /\x1b\[\?(1049|1047|47)([hl])/g
+
 /**
- * Written after a pane's restored output: CAN (C0 0x18) ends an escape sequence the saved output
- * was cut in (the process was killed mid-stream; a cut window title took the next session's output
- * as its text, a cut `ESC [3` made a following "J" erase the scrollback), and SGR 0 turns off the
- * colours it left on, so the next session's output reads as written.
+ * What is written after a pane's restored output (a restored workspace) so that the next session's
+ * output reads as written, wherever the process that wrote it was killed: CAN (C0 0x18) ends an
+ * escape sequence the output was cut in (a cut window title took the next output as its text, a
+ * cut `ESC [3` made a following "J" erase the scrollback); a full-screen program's alternate
+ * screen is left (its program is gone; the pane's scrollback is under it; after modes 47 and 1047,
+ * which keep no cursor of their own, the cursor stays where the program left it); a soft reset (DECSTR:
+ * colours, cursor shown, scroll margins, cursor-key, insert and bracketed-paste modes) and mouse
+ * tracking off undo the modes it left; and a line break follows a last line holding text (cut
+ * mid-line, the next session's first line would go on from the cut).
  */
-export const RESTORED_OUTPUT_END = '\x18\x1b[0m'
+export function restoredOutputEnd(output: string): string {
+  let lastSwitch: RegExpExecArray | undefined
+  for (const found of output.matchAll(ALTERNATE_SCREEN)) lastSwitch = found
+  const onAlternate = lastSwitch !== undefined && lastSwitch[2] === 'h'
+  const leave = onAlternate ? (lastSwitch![1] === '1049' ? '\x1b[?1049l' : '\x1b[?1047l') : ''
+  // back on the normal screen the cursor is where the full-screen program found it
+  const shown = onAlternate ? output.slice(0, lastSwitch!.index) : output
+  return `\x18${leave}\x1b[!p\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[0m${endsMidLine(shown) ? '\r\n' : ''}`
+}
 
 /** Whether `output`'s last line holds anything but control characters and CSI sequences: a cursor left after text. */
 function endsMidLine(output: string): boolean {
@@ -140,12 +157,10 @@ export class PaneTerminals implements Disposable {
 
   /**
    * Refills a pane with the output saved for it (a restored workspace: restore/paneJournal.ts),
-   * followed by {@link RESTORED_OUTPUT_END}, and by a line break when its last line holds text (the
-   * output was cut mid-line, and the next session's first line would go on from the cut); it counts
-   * as the pane's first chunk.
+   * followed by {@link restoredOutputEnd}; it counts as the pane's first chunk.
    */
   restore(agentId: string, data: string): void {
-    this.write(agentId, data === '' ? data : data + RESTORED_OUTPUT_END + (endsMidLine(data) ? '\r\n' : ''))
+    this.write(agentId, data === '' ? data : data + restoredOutputEnd(data))
   }
 
   /** Forgets an agent's pane (its session ended); a later write starts it empty. */

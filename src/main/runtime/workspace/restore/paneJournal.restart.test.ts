@@ -128,3 +128,49 @@ describe('a pane restored from output cut mid-line', () => {
     panes.dispose()
   })
 })
+
+describe('a pane restored while a full-screen program had it', () => {
+  it.each([
+    ['1049', 'normal 3'],
+    ['1049', 'normal 3\r\n']
+  ])("leaves its alternate screen (mode %s) and modes: the scrollback shows, the next session's output follows it, mouse and keys are the pane's again", async (mode, before) => {
+    const panes = new PaneTerminals()
+    panes.restore('lead', `${SEGMENT_RESUME}normal 1\r\nnormal 2\r\n${before}\x1b[?${mode}h\x1b[?1000h\x1b[?1006h\x1b[?2004h\x1b[?1h\x1b[?25l\x1b[2;5r\x1b[Hfull screen, cut`)
+    panes.write('lead', 'next session\r\n')
+    const { data } = await panes.scrollback('lead')
+    const page = new Terminal({ cols: 120, rows: 40, allowProposedApi: true })
+    await new Promise<void>((resolve) => page.write(data, resolve))
+    const buffer = page.buffer.active
+    expect(buffer.type).toBe('normal')
+    const rows = [...Array(buffer.length).keys()].map((y) => buffer.getLine(y)!.translateToString(true)).filter((l) => l !== '')
+    expect(rows).toEqual(['normal 1', 'normal 2', 'normal 3', 'next session'])
+    expect(page.modes).toMatchObject({ mouseTrackingMode: 'none', bracketedPasteMode: false, applicationCursorKeysMode: false })
+    page.dispose()
+    panes.dispose()
+  })
+
+  it('leaves an alternate screen of mode 1047 too (the cursor is where the program left it: that mode keeps none of its own)', async () => {
+    const panes = new PaneTerminals()
+    panes.restore('lead', `${SEGMENT_RESUME}normal 1\r\n\x1b[?1047h\x1b[?1000hfull screen, cut`)
+    const { data } = await panes.scrollback('lead')
+    const page = new Terminal({ cols: 120, rows: 40, allowProposedApi: true })
+    await new Promise<void>((resolve) => page.write(data, resolve))
+    expect(page.buffer.active.type).toBe('normal')
+    expect(page.modes.mouseTrackingMode).toBe('none')
+    page.dispose()
+    panes.dispose()
+  })
+
+  it('changes nothing for output that left its full-screen program before the cut', async () => {
+    const panes = new PaneTerminals()
+    panes.restore('lead', `${SEGMENT_RESUME}normal 1\r\n\x1b[?1049hvim\x1b[?1049lnormal 2\r\n`)
+    panes.write('lead', 'next session\r\n')
+    const { data } = await panes.scrollback('lead')
+    const page = new Terminal({ cols: 120, rows: 40, allowProposedApi: true })
+    await new Promise<void>((resolve) => page.write(data, resolve))
+    const buffer = page.buffer.active
+    expect([...Array(buffer.length).keys()].map((y) => buffer.getLine(y)!.translateToString(true)).filter((l) => l !== '')).toEqual(['normal 1', 'normal 2', 'next session'])
+    page.dispose()
+    panes.dispose()
+  })
+})
