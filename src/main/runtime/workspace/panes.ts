@@ -158,9 +158,13 @@ export class PaneTerminals implements Disposable {
   /**
    * Refills a pane with the output saved for it (a restored workspace: restore/paneJournal.ts),
    * followed by {@link restoredOutputEnd}; it counts as the pane's first chunk.
+   * @returns what was written after the output ('' for none): the pane journal records it before
+   *   the session's output, so that the next restart replays the pane as it was shown.
    */
-  restore(agentId: string, data: string): void {
-    this.write(agentId, data === '' ? data : data + restoredOutputEnd(data))
+  restore(agentId: string, data: string): string {
+    const end = data === '' ? '' : restoredOutputEnd(data)
+    this.write(agentId, data + end)
+    return end
   }
 
   /** Forgets an agent's pane (its session ended); a later write starts it empty. */

@@ -66,6 +66,8 @@ export class RestoreController {
   private recorder: WorkspaceStateRecorder | undefined
   private subscriptions: Disposable[] = []
   private closed = false
+  /** What each refilled pane got after its restored output (PaneTerminals.restore), for the pane journal once recording starts. */
+  private readonly restoredEnds = new Map<string, string>()
 
   constructor(
     private readonly host: RestoreHost,
@@ -74,7 +76,10 @@ export class RestoreController {
 
   /** Refills the panes from the saved scrollback; called before any event reaches a pane, so the old output comes first. */
   refillPanes(plan: RestorePlan): void {
-    for (const [agentId, data] of Object.entries(plan.panes)) this.host.panes.restore(agentId, data)
+    for (const [agentId, data] of Object.entries(plan.panes)) {
+      const end = this.host.panes.restore(agentId, data)
+      if (end !== '') this.restoredEnds.set(agentId, end)
+    }
   }
 
   /**
@@ -155,6 +160,9 @@ export class RestoreController {
     this.recorder = recorder
     recorder.open()
     this.subscriptions = [this.host.onEvent(() => recorder.noteChange()), this.host.panes.onDidWrite((agentId, data) => recorder.notePaneOutput(agentId, data))]
+    // the journal holds the panes as shown: what ended each restored output comes before the session's own
+    for (const [agentId, end] of this.restoredEnds) recorder.notePaneOutput(agentId, end)
+    this.restoredEnds.clear()
   }
 
   private async stopRecording(): Promise<void> {
