@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Terminal } from '@xterm/headless'
 import { PANE_RESTORE_MAX_CHARS, PaneTerminals } from '../panes'
-import { PaneJournal, readPaneJournal, SEGMENT_RESUME } from './paneJournal'
+import { PaneJournal, readPaneJournal, SEGMENT_RESUME, tailFromLineStart } from './paneJournal'
 
 /** Restarts of the pane journal with non-ASCII output, folders that cannot be made, and what a restored pane does with the next output. */
 describe('PaneJournal across restarts', () => {
@@ -172,5 +172,47 @@ describe('a pane restored while a full-screen program had it', () => {
     expect([...Array(buffer.length).keys()].map((y) => buffer.getLine(y)!.translateToString(true)).filter((l) => l !== '')).toEqual(['normal 1', 'normal 2', 'next session'])
     page.dispose()
     panes.dispose()
+  })
+})
+
+describe('a restored tail cut inside a full-screen program', () => {
+  /** `before` lines, then a full-screen program redrawing ~1.5 MB of frames, then (when it exits) `after` lines. */
+  const history = (exits: boolean): string => {
+    let text = ''
+    for (let i = 0; i < 100; i++) text += `before ${i}\r\n`
+    text += '\x1b[?1049h'
+    for (let frame = 0; text.length < 1_500_000; frame++) text += `\x1b[H\x1b[2J\x1b[7mTOP frame ${frame}\x1b[0m\r\n${'row of the program '.repeat(4)}\r\n`
+    if (!exits) return text
+    text += '\x1b[?1049l'
+    for (let i = 0; i < 50; i++) text += `after ${i}\r\n`
+    return text
+  }
+  /** The normal screen's rows and scrollback of a page terminal refilled from a pane restored with `saved`, then given the next session's line. */
+  const shown = async (saved: string): Promise<string[]> => {
+    const panes = new PaneTerminals()
+    panes.restore('lead', saved)
+    panes.write('lead', 'next session\r\n')
+    const { data } = await panes.scrollback('lead')
+    panes.dispose()
+    const page = new Terminal({ cols: 120, rows: 40, allowProposedApi: true })
+    await new Promise<void>((resolve) => page.write(data, resolve))
+    const buffer = page.buffer.active
+    expect(buffer.type).toBe('normal')
+    const rows = [...Array(buffer.length).keys()].map((y) => buffer.getLine(y)!.translateToString(true)).filter((l) => l !== '')
+    page.dispose()
+    return rows
+  }
+
+  it("starts where the program left the pane: its frames are not drawn into the scrollback, nor the lines after it over them", async () => {
+    const tail = tailFromLineStart(history(true), PANE_RESTORE_MAX_CHARS)
+    expect(tail.length).toBeLessThanOrEqual(PANE_RESTORE_MAX_CHARS)
+    expect(await shown(tail)).toEqual([...Array.from({ length: 50 }, (_, i) => `after ${i}`), 'next session'])
+  })
+
+  it('enters its screen again when the program still had the pane at the end', async () => {
+    const tail = tailFromLineStart(history(false), PANE_RESTORE_MAX_CHARS)
+    expect(tail.length).toBeLessThanOrEqual(PANE_RESTORE_MAX_CHARS)
+    expect(tail.startsWith('\x1b[0m\x1b[?1049h')).toBe(true)
+    expect(await shown(tail)).toEqual(['next session'])
   })
 })

@@ -332,15 +332,51 @@ function readLegacyFile(file: string): Map<string, string> {
  * The last `maxChars` characters of `text` at most: from the first line start after the cut when
  * one comes within the first half of them; otherwise (one very long line spans the cut, or
  * `\r`-only progress output) from the cut itself, moved past an escape sequence or surrogate pair
- * it would split. A cut tail starts with a colour reset.
+ * it would split. A cut tail starts with a colour reset. A cut that falls while a full-screen
+ * program has the alternate screen moves to where the program left it (its screens never reached
+ * the scrollback, and drawn there they were garbage, with the cursor jumping to the top at its
+ * exit), or, when it never left, starts by entering it again.
  */
 export function tailFromLineStart(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text
   const budget = maxChars - CUT_PREFIX.length
   const from = text.length - budget
   const newline = text.indexOf('\n', from)
-  if (newline !== -1 && newline - from < budget / 2) return CUT_PREFIX + text.slice(newline + 1)
-  return CUT_PREFIX + text.slice(safeCut(text, from))
+  const start = newline !== -1 && newline - from < budget / 2 ? newline + 1 : safeCut(text, from)
+  // a cut inside a full-screen program's output: its screen was never part of the scrollback
+  const entered = alternateScreenAt(text, start)
+  if (entered === undefined) return CUT_PREFIX + text.slice(start)
+  const exit = alternateScreenExit(text, start)
+  if (exit !== undefined) return CUT_PREFIX + text.slice(exit)
+  // the program still had the pane at the end: what follows goes to its screen again
+  return CUT_PREFIX + entered + text.slice(safeCut(text, start + entered.length))
+}
+
+/** Sequences that switch to the alternate screen (modes 1049, 1047, 47), and those that leave it (RIS too). */
+const ALTERNATE_ENTRIES = ['\x1b[?1049h', '\x1b[?1047h', '\x1b[?47h']
+const ALTERNATE_EXITS = ['\x1b[?1049l', '\x1b[?1047l', '\x1b[?47l', '\x1bc']
+
+/** The sequence that switched `text` to the alternate screen when it is on it at `at`; undefined on the normal screen. */
+function alternateScreenAt(text: string, at: number): string | undefined {
+  let entry: string | undefined
+  let entryAt = -1
+  for (const e of ALTERNATE_ENTRIES) {
+    const i = text.lastIndexOf(e, at - e.length)
+    if (i > entryAt) [entry, entryAt] = [e, i]
+  }
+  if (entry === undefined) return undefined
+  for (const e of ALTERNATE_EXITS) if (text.lastIndexOf(e, at - e.length) > entryAt) return undefined
+  return entry
+}
+
+/** Where `text` is back on the normal screen after `from` (just past the first sequence leaving the alternate one); undefined when it is not. */
+function alternateScreenExit(text: string, from: number): number | undefined {
+  let end: number | undefined
+  for (const e of ALTERNATE_EXITS) {
+    const i = text.indexOf(e, from)
+    if (i !== -1 && (end === undefined || i + e.length < end)) end = i + e.length
+  }
+  return end
 }
 
 /** `at`, or just past the escape sequence (CSI, up to 64 characters long) or surrogate pair it falls inside. */
