@@ -126,6 +126,22 @@ describe('PaneJournal', () => {
     expect(readPaneJournal(dir).lead).toBe(tailFromLineStart(all, PANE_RESTORE_MAX_CHARS))
   })
 
+  it('writes nothing while a segment cannot be read: new output never goes before output it cannot see', () => {
+    const first = new PaneJournal(dir)
+    first.append('lead', 'older\r\n')
+    first.flush()
+    // segment 1 is there but unreadable (a directory stands in for a device error)
+    mkdirSync(segmentFile(dir, 'lead', 1))
+    const next = new PaneJournal(dir)
+    next.append('lead', 'newer\r\n')
+    expect(() => next.flush()).toThrow(/lead: cannot read the pane's journal segment .*\.1\.out \(EISDIR/)
+    expect(next.hasPending).toBe(true)
+    expect(readFileSync(segmentFile(dir, 'lead', 0), 'utf8')).toBe(`{"a":"lead","seq":1}\n${SEGMENT_RESUME}older\r\n`)
+    rmSync(segmentFile(dir, 'lead', 1), { recursive: true })
+    next.flush()
+    expect(readPaneJournal(dir).lead).toBe(`${SEGMENT_RESUME}older\r\n${SEGMENT_RESUME}newer\r\n`)
+  })
+
   it('keeps a surrogate pair cut between two flushes whole', () => {
     const journal = new PaneJournal(dir)
     const face = '😀'

@@ -244,7 +244,11 @@ function readHeader(file: string, bytes: Buffer): { header: SegmentHeader; lengt
   return { header: { a: header.a, seq: header.seq }, length: newline + 1 }
 }
 
-/** Where the pane's output goes next, from its segments' headers: the one with the higher `seq`; a pane with none starts at `seq` 0. */
+/**
+ * Where the pane's output goes next, from its segments' headers: the one with the higher `seq`; a
+ * pane with none starts at `seq` 0.
+ * @throws Error when a segment exists but cannot be read (EIO, EISDIR, too many open files…).
+ */
 function openSegments(dir: string, agentId: string): PaneSegments {
   let found: PaneSegments = { current: 0, seq: 0, chars: 0, resumed: false }
   for (const n of [0, 1] as const) {
@@ -258,8 +262,11 @@ function openSegments(dir: string, agentId: string): PaneSegments {
       } finally {
         closeSync(fd)
       }
-    } catch {
-      continue
+    } catch (error) {
+      // a missing segment is one not begun yet; one that cannot be read may be the newer one, and
+      // writing on as if it were not there would put new output before it: the write fails instead
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue
+      throw new Error(`cannot read the pane's journal segment ${file} (${(error as Error).message})`)
     }
     const read = readHeader(file, head)
     if (!read || read.header.a !== agentId || read.header.seq <= found.seq) continue
