@@ -382,3 +382,45 @@ describe('Restore after a crash: a leader cut short mid-tool, woken by a notific
     expect(transcript.split('Interrupted: the session stopped before this tool call finished').length - 1).toBe(ids.length)
   }, 90_000)
 })
+
+// the first run's command leaves the pane on a full-screen program's screen, mouse tracking on, mid-line
+const REPLAY = `agents:
+  team-lead:
+    - when: "first run"
+      tools: [{ name: Bash, input: { command: "printf 'first-run-line\\\\n\\\\033[?1049h\\\\033[?1000h\\\\033[31mfull-screen-program'" } }]
+    - when: "full-screen-program"
+      text: "First run done."
+    - when: "second run"
+      tools: [{ name: Bash, input: { command: "echo second-run-line" } }]
+    - when: "second-run-line"
+      text: "Second run done."
+`
+
+/** The leader pane's serialized scrollback, escape sequences and all. */
+const scrollback = async (s: WorkspaceService) => ((await s.handle('pane.scrollback', { agentId: 'team-lead' })) as { data: string }).data
+
+// what the first restart wrote after the restored output to end what the dead run left open
+// (restoredOutputEnd, panes.ts) is in the pane's journal too
+describe('A pane restored twice', () => {
+  it('shows the session between the two restarts below the scrollback, not on the screen of the program the first run left', async () => {
+    const file = scenario(REPLAY)
+    const first = await open(file)
+    await first.handle('leader.prompt', { text: 'first run' })
+    await first.whenIdle()
+    await first.dispose()
+    const second = await open(file)
+    await second.handle('leader.prompt', { text: 'second run' })
+    await second.whenIdle()
+    const seen = await scrollback(second)
+    await second.dispose()
+    const third = await open(file)
+    const replayed = await scrollback(third)
+    for (const data of [seen, replayed]) {
+      // the serialized pane leaves the normal screen only for a full-screen program still running
+      expect(data).not.toContain('\x1b[?1049h')
+      expect(data).toContain('first-run-line')
+      expect(data.indexOf('second-run-line')).toBeGreaterThan(data.indexOf('first-run-line'))
+      expect(data).toContain('Second run done.')
+    }
+  })
+})
