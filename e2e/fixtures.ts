@@ -43,6 +43,14 @@ export const test = base.extend<Fixtures>({
 
 export { expect }
 
+/** Sends `text` to the leader from the prompt box (Enter), once the box takes input. */
+export async function promptLeader(page: Page, text: string): Promise<void> {
+  const input = page.getByRole('textbox', { name: 'Message to the leader' })
+  await expect(input).toBeEnabled()
+  await input.fill(text)
+  await input.press('Enter')
+}
+
 /** The leader's pane text, read through the renderer's test hook (`window.__swarmdeskTest`). */
 export function paneText(page: Page, agentId = 'team-lead'): Promise<string> {
   return page.evaluate((id) => (window as unknown as { __swarmdeskTest?: { paneText(id: string): string } }).__swarmdeskTest?.paneText(id) ?? '', agentId)

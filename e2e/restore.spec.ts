@@ -2,7 +2,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { expect, expectPaneToContain, paneSize, paneText, snap, test, type ScenarioObject } from './fixtures'
+import { expect, expectPaneToContain, paneSize, paneText, promptLeader, snap, test, type ScenarioObject } from './fixtures'
+import { lastSessionId, projectDir } from './sessionFiles'
 import { startServe, type ServedWorkspace } from './serve'
 import { PANE_JOURNAL_DIR, readPaneJournal } from '../src/main/runtime/workspace/restore/paneJournal'
 
@@ -48,18 +49,6 @@ const pane = (page: Page, agentId: string) => page.locator(`section.pane[data-ag
 const card = (page: Page, subject: string) => page.locator('li[data-testid="task-card"]', { hasText: subject })
 
 /** The workspace's restore files under `home` (SPEC §12 layout): its only project folder. */
-function projectDir(home: string): string {
-  const projects = join(home, 'projects')
-  const [slug] = readdirSync(projects)
-  return join(projects, slug!)
-}
-function lastSessionId(home: string): string | undefined {
-  try {
-    return JSON.parse(readFileSync(join(projectDir(home), 'last-session.json'), 'utf8')).sessionId
-  } catch {
-    return undefined
-  }
-}
 function readSessionFile(home: string, name: string): any {
   try {
     return JSON.parse(readFileSync(join(projectDir(home), lastSessionId(home)!, name), 'utf8'))
@@ -90,13 +79,6 @@ function processesOfRun(tag: string): number[] {
   return found
 }
 
-async function prompt(page: Page, text: string): Promise<void> {
-  const input = page.getByRole('textbox', { name: 'Message to the leader' })
-  await expect(input).toBeEnabled()
-  await input.fill(text)
-  await input.press('Enter')
-}
-
 async function openTasks(page: Page): Promise<void> {
   await page.getByRole('tab', { name: 'Tasks' }).click()
 }
@@ -114,7 +96,7 @@ test('a reload, and a restart of serve, bring back the panes with their scrollba
   let second: ServedWorkspace | undefined
   try {
     await page.goto(first.url)
-    await prompt(page, 'Plan the release, please.')
+    await promptLeader(page, 'Plan the release, please.')
     await expectPaneToContain(page, 'Two tasks are on the board.')
     await openTasks(page)
     await expect(card(page, 'Write the changelog')).toBeVisible()
@@ -153,7 +135,7 @@ test('after kill -9 of serve, the restarted workspace shows the leader interrupt
   let second: ServedWorkspace | undefined
   try {
     await page.goto(first.url)
-    await prompt(page, 'Start the long job, then ship the report.')
+    await promptLeader(page, 'Start the long job, then ship the report.')
     await expectPaneToContain(page, 'long-job-started')
     // the leader is mid-command; wait until the workspace has saved that (state and scrollback)
     await expect.poll(() => readSessionFile(home, 'workspace.json')?.agents?.find((a: any) => a.agentId === 'team-lead')?.state, { timeout: 20_000 }).toBe('running')
@@ -216,7 +198,7 @@ test('serve --new-session starts an empty session; New session in the top bar st
   let second: ServedWorkspace | undefined
   try {
     await page.goto(first.url)
-    await prompt(page, 'Plan the release, please.')
+    await promptLeader(page, 'Plan the release, please.')
     await expectPaneToContain(page, 'Two tasks are on the board.')
     const firstSession = lastSessionId(home)
     expect(await first.stop()).toBe(0)
@@ -228,7 +210,7 @@ test('serve --new-session starts an empty session; New session in the top bar st
     const fresh = lastSessionId(home)
     expect(fresh).not.toBe(firstSession)
 
-    await prompt(page, 'Say hello, please.')
+    await promptLeader(page, 'Say hello, please.')
     await expectPaneToContain(page, 'Hello from the fresh session.')
     await page.getByTestId('new-session').click()
     // the page reloads once the new session is open: what follows reads the reloaded page, not the old one mid-navigation

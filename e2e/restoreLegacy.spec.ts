@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Page } from '@playwright/test'
-import { expect, expectPaneToContain, paneText, test, type ScenarioObject } from './fixtures'
+import { expect, expectPaneToContain, paneText, promptLeader, test, type ScenarioObject } from './fixtures'
+import { sessionDir } from './sessionFiles'
 import { startServe, type ServedWorkspace } from './serve'
 import { legacyJournalFile, PANE_JOURNAL_DIR } from '../src/main/runtime/workspace/restore/paneJournal'
 
@@ -24,22 +24,9 @@ const TWO_BATCHES: ScenarioObject = {
   }
 }
 
-function sessionDir(home: string): string {
-  const projects = join(home, 'projects')
-  const project = join(projects, readdirSync(projects)[0]!)
-  return join(project, JSON.parse(readFileSync(join(project, 'last-session.json'), 'utf8')).sessionId)
-}
-
 /** The batch lines (`old 001`, `new 001`, …) in a pane's text, in order. */
 function batchLines(text: string): string[] {
   return [...text.matchAll(/^(old|new) (\d{3}) 漢字😀$/gm)].map((m) => `${m[1]} ${m[2]}`)
-}
-
-async function prompt(page: Page, text: string): Promise<void> {
-  const input = page.getByRole('textbox', { name: 'Message to the leader' })
-  await expect(input).toBeEnabled()
-  await input.fill(text)
-  await input.press('Enter')
 }
 
 let home: string
@@ -59,7 +46,7 @@ test("a session an earlier version saved as .jsonl reopens with its panes, goes 
   try {
     const first = await start()
     await page.goto(first.url)
-    await prompt(page, 'Print the old batch, please.')
+    await promptLeader(page, 'Print the old batch, please.')
     await expectPaneToContain(page, 'Old batch printed.')
     expect(await first.stop()).toBe(0)
     // the earlier version's journal: the segments' output as {a, d} records, the last one torn
@@ -79,7 +66,7 @@ test("a session an earlier version saved as .jsonl reopens with its panes, goes 
     await page.goto(second.url)
     await expectPaneToContain(page, 'Old batch printed.')
     expect(batchLines(await paneText(page, agentId))).toEqual(Array.from({ length: 300 }, (_, i) => `old ${String(i + 1).padStart(3, '0')}`))
-    await prompt(page, 'Print the new batch, please.')
+    await promptLeader(page, 'Print the new batch, please.')
     await expectPaneToContain(page, 'New batch printed.')
     expect(await second.stop()).toBe(0)
 

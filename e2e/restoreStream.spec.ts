@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Page } from '@playwright/test'
-import { expect, expectPaneToContain, paneText, test, type ScenarioObject } from './fixtures'
+import { expect, expectPaneToContain, paneText, promptLeader, test, type ScenarioObject } from './fixtures'
+import { sessionDir } from './sessionFiles'
 import { startServe, type ServedWorkspace } from './serve'
 import { PANE_JOURNAL_DIR, readPaneJournal } from '../src/main/runtime/workspace/restore/paneJournal'
 import { PANE_RESTORE_MAX_CHARS } from '../src/main/runtime/workspace/panes'
@@ -37,13 +37,6 @@ const STREAMING: ScenarioObject = {
 /** A streamed line as a pane's text reads it. */
 const LINE = /^(\d{8}) 漢字かな😀(?:e\u0301|é) ok -{40} end$/
 
-function projectDir(home: string): string {
-  const projects = join(home, 'projects')
-  return join(projects, readdirSync(projects)[0]!)
-}
-function sessionDir(home: string): string {
-  return join(projectDir(home), JSON.parse(readFileSync(join(projectDir(home), 'last-session.json'), 'utf8')).sessionId)
-}
 /** The highest segment number of the session's pane journal (0 before any). */
 function journalSeq(home: string): number {
   try {
@@ -79,13 +72,6 @@ function breaks(numbers: number[]): string[] {
   return found
 }
 
-async function prompt(page: Page, text: string): Promise<void> {
-  const input = page.getByRole('textbox', { name: 'Message to the leader' })
-  await expect(input).toBeEnabled()
-  await input.fill(text)
-  await input.press('Enter')
-}
-
 let home: string
 test.beforeEach(() => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-e2e-restore-stream-')))
@@ -104,7 +90,7 @@ test('kill -9 while a pane streams coloured CJK and emoji, twice: each restart s
   try {
     const first = await start()
     await page.goto(first.url)
-    await prompt(page, 'Stream the log, please.')
+    await promptLeader(page, 'Stream the log, please.')
     await expect.poll(() => journalSeq(home), { timeout: 120_000 }).toBeGreaterThanOrEqual(3)
     await first.crash()
     const saved = readPaneJournal(join(sessionDir(home), PANE_JOURNAL_DIR))['team-lead']!
