@@ -272,24 +272,10 @@ function openSegments(dir: string, agentId: string): PaneSegments {
     if (!read || read.header.a !== agentId || read.header.seq <= found.seq) continue
     found = { current: n, seq: read.header.seq, chars: 0, resumed: false }
   }
-  if (found.seq > 0) found.chars = segmentChars(segmentFile(dir, agentId, found.current))
+  // its characters, read whole once per pane and process: counted by bytes, a segment of CJK
+  // output would switch at a third of its characters (0 when unreadable: the write then fails, or goes on)
+  if (found.seq > 0) found.chars = readSegment(segmentFile(dir, agentId, found.current))?.body.length ?? 0
   return found
-}
-
-/**
- * Characters (UTF-16 units) in a segment file's body, its header line left out; 0 when it cannot be
- * read (the next write then fails or starts it afresh). Read whole once per pane and process: a
- * count by bytes would be up to three times too high with CJK output.
- */
-function segmentChars(file: string): number {
-  let bytes: Buffer
-  try {
-    bytes = readFileSync(file)
-  } catch {
-    return 0
-  }
-  const newline = bytes.indexOf(0x0a)
-  return newline === -1 ? 0 : bytes.subarray(newline + 1).toString('utf8').length
 }
 
 /** A segment file's agent, `seq` and output; undefined when it is not one. */
