@@ -54,6 +54,8 @@ export async function startServe(options: {
   home?: string
   /** `--new-session`. */
   newSession?: boolean
+  /** No `--port` flag: serve listens where this workspace was served last from `home` (a restart the open tab should survive). */
+  rememberedPort?: boolean
 }): Promise<ServedWorkspace> {
   if (!options.scenario === !options.model) throw new Error('startServe needs a scenario or a model endpoint, not both')
   const ownHome = options.home === undefined
@@ -61,7 +63,7 @@ export async function startServe(options: {
   const env: NodeJS.ProcessEnv = { ...process.env, SWARMDESK_HOME: home, NO_COLOR: '1' }
   delete env.ANTHROPIC_API_KEY
   delete env.ANTHROPIC_BASE_URL
-  const args = [SWARMDESK_BIN, 'serve', '--cwd', options.cwd, '--port', '0']
+  const args = [SWARMDESK_BIN, 'serve', '--cwd', options.cwd, ...(options.rememberedPort ? [] : ['--port', '0'])]
   if (options.scenario) {
     const scenarioFile = join(home, 'scenario.json')
     writeFileSync(scenarioFile, JSON.stringify(options.scenario, null, 2))

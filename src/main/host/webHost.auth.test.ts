@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TOKEN_COOKIE } from './auth'
+import { tokenCookieName } from './auth'
 import { httpGet, openSocket } from './host.testkit'
 import { startHostFixture, type HostFixture } from './host.fixture'
 
@@ -9,7 +9,7 @@ beforeAll(async () => {
 })
 afterAll(() => fx?.dispose())
 
-const cookie = () => `${TOKEN_COOKIE}=${fx.host.token}`
+const cookie = () => `${tokenCookieName(fx.host.port)}=${fx.host.token}`
 
 describe('web host authentication over HTTP', () => {
   it('refuses the page without a token, and with a wrong one, with 401', async () => {
@@ -25,7 +25,7 @@ describe('web host authentication over HTTP', () => {
     const page = await httpGet(fx.host.port, `/?token=${fx.host.token}`)
     expect(page.status).toBe(200)
     expect(page.body).toContain('<div id="root">')
-    expect(page.headers['set-cookie']).toEqual([`${TOKEN_COOKIE}=${fx.host.token}; HttpOnly; SameSite=Strict; Path=/`])
+    expect(page.headers['set-cookie']).toEqual([`${tokenCookieName(fx.host.port)}=${fx.host.token}; HttpOnly; SameSite=Strict; Path=/`])
     expect(new URL(fx.host.url)).toMatchObject({ protocol: 'http:', hostname: '127.0.0.1', port: String(fx.host.port), pathname: '/' })
     expect(new URL(fx.host.url).searchParams.get('token')).toBe(fx.host.token)
     expect(fx.host.token).toMatch(/^[0-9a-f]{64}$/)
@@ -59,7 +59,7 @@ describe('web host authentication of the WebSocket bridge', () => {
   it('refuses an upgrade without a token, or with a wrong one, with 401', async () => {
     expect(await openSocket(fx.host.port, '/bridge')).toEqual({ kind: 'refused', status: 401 })
     expect(await openSocket(fx.host.port, '/bridge?token=wrong')).toEqual({ kind: 'refused', status: 401 })
-    expect(await openSocket(fx.host.port, '/bridge', { Cookie: `${TOKEN_COOKIE}=wrong` })).toEqual({ kind: 'refused', status: 401 })
+    expect(await openSocket(fx.host.port, '/bridge', { Cookie: `${tokenCookieName(fx.host.port)}=wrong` })).toEqual({ kind: 'refused', status: 401 })
   })
 
   it('accepts an upgrade with ?token= or with the cookie', async () => {

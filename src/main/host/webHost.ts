@@ -84,13 +84,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     return made
   }
   let policy: OriginPolicy | undefined
+  /** The bound port, known once listening (no request is served before). */
+  let port = 0
   const csp = cspCache(options.staticDir)
 
   /** Common gate of HTTP and upgrade requests: the status and text of a refusal, or undefined. */
   const gate = (req: IncomingMessage, url: URL): { status: number; text: string } | undefined => {
     const refusal = policy!.refusal(req)
     if (refusal) return { status: 403, text: `Forbidden: ${refusal}.` }
-    if (!authenticate(req, url, token)) return { status: 401, text: 'Unauthorized: open the URL that `swarmdesk serve` printed; it carries the token (?token=…).' }
+    if (!authenticate(req, url, token, port)) return { status: 401, text: 'Unauthorized: open the URL that `swarmdesk serve` printed; it carries the token (?token=…).' }
     return undefined
   }
 
@@ -127,7 +129,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'Content-Length': found.size,
       // The page is small and names hashed assets; never keep a stale one. Assets revalidate.
       'Cache-Control': isIndex ? 'no-store' : 'private, no-cache',
-      ...(isIndex ? { 'Set-Cookie': tokenCookie(token) } : {})
+      ...(isIndex ? { 'Set-Cookie': tokenCookie(token, port) } : {})
     })
     if (req.method === 'HEAD') return void res.end()
     const stream = createReadStream(found.path)
@@ -153,7 +155,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       resolve()
     })
   })
-  const port = (server.address() as AddressInfo).port
+  port = (server.address() as AddressInfo).port
   policy = new OriginPolicy(host, port)
 
   let closing: Promise<void> | undefined

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WorkspaceService } from '../runtime/workspace/service'
 import { RecentWorkspaces } from '../workspaces/recent'
-import { TOKEN_COOKIE } from './auth'
+import { tokenCookieName } from './auth'
 import { writeStaticTree } from './host.fixture'
 import { FrameLog, httpGet, openSocket } from './host.testkit'
 import { startWebHost, type WebHost } from './webHost'
@@ -125,10 +125,10 @@ describe('web host with several workspaces', () => {
     const unknownPage = await httpGet(host.port, `/?workspace=unknown&token=${host.token}`)
     expect(unknownPage.status).toBe(404)
     expect(unknownPage.body).toContain("No open workspace 'unknown'")
-    const byCookie = await openSocket(host.port, `/bridge?workspace=${idB}`, { Cookie: `${TOKEN_COOKIE}=${host.token}`, Origin: `http://127.0.0.1:${host.port}` })
+    const byCookie = await openSocket(host.port, `/bridge?workspace=${idB}`, { Cookie: `${tokenCookieName(host.port)}=${host.token}`, Origin: `http://127.0.0.1:${host.port}` })
     expect(byCookie.kind).toBe('open')
     if (byCookie.kind === 'open') byCookie.socket.close()
-    expect((await httpGet(host.port, `/?workspace=${idB}`, { Cookie: `${TOKEN_COOKIE}=${host.token}` })).status).toBe(200)
+    expect((await httpGet(host.port, `/?workspace=${idB}`, { Cookie: `${tokenCookieName(host.port)}=${host.token}` })).status).toBe(200)
   })
 
   it('records every opened folder in the recent list, most recent first', async () => {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -17,6 +18,63 @@ beforeEach(() => {
   writeFileSync(scenario, JSON.stringify({ agents: { 'team-lead': [{ text: 'hello' }] } }))
 })
 afterEach(() => rmSync(root, { recursive: true, force: true }))
+
+/** Starts serve, reads its URL line, and returns the port, token and a stop that resolves the exit code. */
+async function serveOnce(args: string[], home: string): Promise<{ port: number; token: string; stderr: () => string; stop: () => Promise<number | null> }> {
+  const child = startCli(['serve', ...args], { env: { SWARMDESK_HOME: home } })
+  let stderr = ''
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const url = /^SWARMDESK_URL http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]{64})$/.exec(line)
+    if (url) {
+      child.stdout!.resume()
+      return { port: Number(url[1]), token: url[2]!, stderr: () => stderr, stop: () => (child.kill('SIGTERM'), exited) }
+    }
+  }
+  throw new Error(`serve printed no URL; stderr: ${stderr}`)
+}
+
+describe('swarmdesk serve across restarts', () => {
+  it('listens where the workspace was served last, with the data directory\'s token, so an open tab reconnects', async () => {
+    const home = join(root, 'home')
+    const first = await serveOnce(['--cwd', repo, '--scenario', scenario], home)
+    expect(await first.stop()).toBe(0)
+    // the token file is the owner's alone
+    expect(statSync(join(home, 'web-host-token')).mode & 0o777).toBe(0o600)
+    const second = await serveOnce(['--cwd', repo, '--scenario', scenario], home)
+    expect({ port: second.port, token: second.token }).toEqual({ port: first.port, token: first.token })
+    expect(second.stderr()).toBe('')
+    expect(await second.stop()).toBe(0)
+  })
+
+  it('takes a free port when the remembered one is taken, and --port 0 neither reuses nor records one', async () => {
+    const home = join(root, 'home')
+    const first = await serveOnce(['--cwd', repo, '--scenario', scenario], home)
+    await first.stop()
+    const squatter = createServer()
+    await new Promise<void>((resolve) => squatter.listen(first.port, '127.0.0.1', resolve))
+    try {
+      const moved = await serveOnce(['--cwd', repo, '--scenario', scenario], home)
+      expect(moved.port).not.toBe(first.port)
+      expect(moved.token).toBe(first.token)
+      expect(moved.stderr()).toContain(`port ${first.port}, where this workspace was served last, is taken`)
+      await moved.stop()
+      // the next start without --port goes where it moved to
+      const again = await serveOnce(['--cwd', repo, '--scenario', scenario], home)
+      expect(again.port).toBe(moved.port)
+      await again.stop()
+      const random = await serveOnce(['--cwd', repo, '--scenario', scenario, '--port', '0'], home)
+      expect(random.port).not.toBe(moved.port)
+      await random.stop()
+      const after = await serveOnce(['--cwd', repo, '--scenario', scenario], home)
+      expect(after.port).toBe(moved.port)
+      await after.stop()
+    } finally {
+      squatter.close()
+    }
+  })
+})
 
 describe('swarmdesk serve', () => {
   it('prints SWARMDESK_URL with a token, refuses requests without it, and exits 0 on SIGTERM', async () => {

@@ -1,5 +1,5 @@
 import { PermissionModeSchema, USER_PERMISSION_MODES, type PermissionMode } from '../../../shared/permissions'
-import { rendererDir, startWebHost, WebWorkspaces, type WebHost } from '../../host'
+import { hostToken, rememberedPort, rememberPort, rendererDir, startWebHost, WebWorkspaces, type WebHost, type WebHostOptions } from '../../host'
 import { RunUsageError } from '../../runtime/session/headless'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
 import { WorkspaceService } from '../../runtime/workspace/service'
@@ -17,7 +17,12 @@ export interface ServeIo {
 /** What `serve` runs: parsed flags, or what `demo` sets up. */
 export interface ServeOptions {
   cwd: string
-  port: number
+  /**
+   * TCP port; 0 picks a free one. Undefined (no `--port`): the port this workspace was last served
+   * on from this data directory, or a free one when that is taken or there is none, so an open
+   * tab reconnects to a restarted host by itself (src/main/host/hostState.ts).
+   */
+  port?: number
   scenario?: string
   model?: string
   mode?: PermissionMode
@@ -47,8 +52,8 @@ const SERVE_OPTIONS = {
 /** Parses `swarmdesk serve` arguments. @throws UsageError naming the bad flag. */
 export function parseServeFlags(argv: string[]): ServeOptions {
   const { values } = parseCommandArgs('serve', argv, SERVE_OPTIONS)
-  const port = values.port === undefined ? 0 : Number(values.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65535 || values.port?.trim() === '') {
+  const port = values.port === undefined ? undefined : Number(values.port)
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535 || values.port?.trim() === '')) {
     throw new UsageError(`swarmdesk serve: --port must be an integer from 0 to 65535, got '${values.port}'.`)
   }
   const rawMode = values['permission-mode']
@@ -78,8 +83,10 @@ export function parseServeFlags(argv: string[]): ServeOptions {
  * It reopens the workspace's last session (restore after restart) unless `--new-session` is given. Prints
  * `SWARMDESK_URL http://127.0.0.1:PORT/?token=T` once listening, as the last line of its start;
  * with `--scenario` it is preceded by `SCRIPTED_MODEL_URL http://127.0.0.1:PORT` (the scripted
- * model's request log is at `/_scripted/requests` there). Serves until SIGINT or SIGTERM, then
- * closes the host and disposes the workspace.
+ * model's request log is at `/_scripted/requests` there). Without `--port` it listens where this
+ * workspace was served last (a free port when that is taken), and the token is the data
+ * directory's (`<home>/web-host-token`), so a tab left open reconnects after a restart. Serves
+ * until SIGINT or SIGTERM, then closes the host and disposes the workspace.
  * @returns 0 after a clean stop; 1 when the port cannot be bound.
  * @throws UsageError (exit code 2) for bad flags or a workspace that cannot start (missing
  *   directory, no API key, a scenario or settings file that does not load).
@@ -125,11 +132,28 @@ export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise
   }
   const service = workspaces.service(firstId) as WorkspaceService
   let host: WebHost
+  const wanted = options.port ?? (await rememberedPort(home, first)) ?? 0
+  const token = await hostToken(home)
   try {
-    host = await startWebHost({ service: workspaces.bridged(firstId)!, workspaces: (id) => workspaces.bridged(id), port: options.port, host: '127.0.0.1', staticDir: rendererDir() })
+    const hostOptions: WebHostOptions = {
+      service: workspaces.bridged(firstId)!,
+      workspaces: (id) => workspaces.bridged(id),
+      port: wanted,
+      host: '127.0.0.1',
+      staticDir: rendererDir(),
+      token
+    }
+    host = await startWebHost(hostOptions).catch((error: NodeJS.ErrnoException) => {
+      // the remembered port is only a preference: another program may have it now
+      if (options.port !== undefined || wanted === 0 || error.code !== 'EADDRINUSE') throw error
+      err(`swarmdesk serve: port ${wanted}, where this workspace was served last, is taken; serving on a free port (open tabs must use the new URL).`)
+      return startWebHost({ ...hostOptions, port: 0 })
+    })
+    // `--port 0` (the demo's throwaway workspaces, tests) asks for no address worth keeping
+    if (options.port !== 0) await rememberPort(home, first, host.port).catch((error: Error) => err(`swarmdesk serve: could not remember port ${host.port} for the next start: ${error.message}`))
   } catch (error) {
     await workspaces.dispose()
-    err(`swarmdesk serve: cannot listen on 127.0.0.1:${options.port}: ${(error as Error).message}`)
+    err(`swarmdesk serve: cannot listen on 127.0.0.1:${wanted}: ${(error as Error).message}`)
     return 1
   }
   try {

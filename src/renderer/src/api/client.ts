@@ -69,10 +69,23 @@ export function createPreloadClient(raw: WorkspaceApi): WorkspaceClient {
 /**
  * The client for this page: the preload API when running in Electron (`window.swarmdesk`),
  * otherwise a WebSocket to the web host's `/bridge` on the page's own origin, carrying the page's
- * `?token=` if it has one (the host also sets a cookie).
+ * `?token=` if it has one (the host also sets a cookie). The token then leaves the address bar
+ * (it would be in the history, a bookmark, a screenshot): the socket keeps it for its reconnects,
+ * and a reload authenticates with the cookie the host set for this port.
  */
 export function createWorkspaceClient(): WorkspaceClient {
   const preload = (globalThis as PreloadGlobals).swarmdesk
   if (preload) return createPreloadClient(preload)
-  return createWebSocketClient({ url: bridgeUrl(location) })
+  const client = createWebSocketClient({ url: bridgeUrl(location) })
+  const bare = withoutToken(location.href)
+  if (bare !== location.href) history.replaceState(history.state, '', bare)
+  return client
+}
+
+/** `href` without its `token` query parameter (other parameters, such as `workspace`, kept). */
+export function withoutToken(href: string): string {
+  const url = new URL(href)
+  if (!url.searchParams.has('token')) return href
+  url.searchParams.delete('token')
+  return url.toString()
 }

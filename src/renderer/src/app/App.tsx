@@ -3,6 +3,7 @@ import { Group, Panel, Separator, usePanelRef, type Layout } from 'react-resizab
 import { Dashboard } from '../features/dashboard/Dashboard'
 import { PaneGrid } from '../features/panes/PaneGrid'
 import { PromptBox } from '../features/prompt/PromptBox'
+import { ConnectionBanner } from '../features/status/ConnectionBanner'
 import { StatusBar } from '../features/status/StatusBar'
 import { TopBar } from '../features/topbar/TopBar'
 import { SettingsDialog } from '../features/settings/SettingsDialog'
@@ -86,6 +87,7 @@ export function App() {
   }, [])
   return (
     <div className="app">
+      <ConnectionBanner />
       {cwd ? (
         <Workspace cwd={cwd} />
       ) : (

@@ -1,4 +1,5 @@
 import type { WorkspaceClient } from '../api/client'
+import { BridgeDisconnectedError } from '../api/errors'
 import { DisposableStore, toDisposable, type Disposable } from '../lib/lifecycle'
 import type { PaneRouter } from '../features/panes/paneRouter'
 import { setCommandApi } from './commands'
@@ -52,6 +53,8 @@ export function wireClient(client: WorkspaceClient, actions: WiringActions, rout
       actions.loadSnapshot(snap)
       actions.setPermissions(snap.permissions)
     } catch (err) {
+      // a drop mid-fetch is not a failure to report: the next open fetches again (and the banner says it)
+      if (err instanceof BridgeDisconnectedError) return
       if (!store.isDisposed) actions.setError(`Snapshot failed: ${err instanceof Error ? err.message : String(err)}`)
     }
   }
