@@ -61,6 +61,8 @@ export async function startServe(options: {
   const ownHome = options.home === undefined
   const home = options.home ?? realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-e2e-home-')))
   const env: NodeJS.ProcessEnv = { ...process.env, SWARMDESK_HOME: home, NO_COLOR: '1' }
+  // Playwright's runner sets FORCE_COLOR; with NO_COLOR beside it, Node prints a warning into every process teammate's pane
+  delete env.FORCE_COLOR
   delete env.ANTHROPIC_API_KEY
   delete env.ANTHROPIC_BASE_URL
   const args = [SWARMDESK_BIN, 'serve', '--cwd', options.cwd, ...(options.rememberedPort ? [] : ['--port', '0'])]

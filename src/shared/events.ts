@@ -143,6 +143,17 @@ export const PermissionDecidedEventSchema = z.object({
   reason: z.string().optional()
 })
 
+/**
+ * What the person said to an agent, for its pane to show as theirs (Claude Code's `> prompt`): a
+ * prompt to the leader, or a message to a teammate from the UI (shown when the teammate takes it
+ * into a turn, in order with its output). `agentId` is the agent spoken to.
+ */
+export const UserPromptEventSchema = z.object({
+  ...base,
+  type: z.literal('user_prompt'),
+  text: z.string()
+})
+
 export const MessageSentEventSchema = z.object({
   ...base,
   type: z.literal('message_sent'),
@@ -215,6 +226,7 @@ export const RuntimeEventSchema = z.discriminatedUnion('type', [
   TerminalOutputEventSchema,
   PermissionRequestEventSchema,
   PermissionDecidedEventSchema,
+  UserPromptEventSchema,
   MessageSentEventSchema,
   TaskNotificationEventSchema,
   TaskUpdatedEventSchema,

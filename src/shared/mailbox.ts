@@ -32,6 +32,18 @@ export const MailboxMessageSchema = z.object({
 })
 export type MailboxMessage = z.infer<typeof MailboxMessageSchema>
 
+/**
+ * Summary of a person's message to a teammate (the UI sends it in the leader's name, since the
+ * person speaks for the leader's side of the team). The teammate's model sees it as the
+ * `summary` attribute (SPEC §9.3); the teammate's pane shows such a message as the person's.
+ */
+export const PERSON_MESSAGE_SUMMARY = 'from the person at the workspace'
+
+/** Whether `message` is a person's message from the UI (see {@link PERSON_MESSAGE_SUMMARY}), sent in the name of `leader`. */
+export function isPersonMessage(message: Pick<MailboxMessage, 'from' | 'summary'>, leader: string): boolean {
+  return message.from === leader && message.summary === PERSON_MESSAGE_SUMMARY
+}
+
 // Bodies of the structured messages. Field names follow Claude Code's teammate mailbox
 // (`requestId`, `toolName`, `assignedBy`, `idleReason`…). Objects are loose: fields a newer writer
 // adds survive a round trip through an older reader.

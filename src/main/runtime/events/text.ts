@@ -58,6 +58,9 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
           : `${s.dim('▶')} ${who(e)} ${s.dim(`(${e.agentType}) started`)}\n`
       case 'assistant_text':
         return `${who(e)} ${e.text.replace(/\n/g, '\n  ')}\n`
+      case 'user_prompt':
+        // the person's words, set apart as Claude Code sets a prompt apart: `> ` and bold
+        return `${s.bold('>')} ${s.bold(e.text.trim().replace(/\n/g, '\n  '))}\n`
       case 'tool_call':
         if (tools.size > 0) for (const id of [e.toolUseId, ...tools.keys()]) parallel.add(id)
         tools.set(e.toolUseId, e.name)

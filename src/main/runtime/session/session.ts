@@ -307,6 +307,8 @@ export class Session {
     this.openTurn(text)
     const controller = new AbortController()
     this.current = controller
+    // the person's words go in the pane before what the leader does with them; a resume's prompt is the runtime's
+    if (text !== undefined && text !== RESUME_PROMPT) this.emit({ type: 'user_prompt', text })
     this.emit({ type: 'agent_state', state: 'running' })
     try {
       const loop = query({

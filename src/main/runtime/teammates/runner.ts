@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { parseMessageBody } from '../../../shared/mailbox'
+import { isPersonMessage, parseMessageBody } from '../../../shared/mailbox'
 import { PermissionModeSchema, type PermissionMode } from '../../../shared/permissions'
 import type { Task } from '../../../shared/tasks'
 import { EventBus } from '../events/bus'
@@ -190,6 +190,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       const batch = fromLeader.length ? fromLeader : visible
       if (batch.length) {
         await mailbox.markRead(team, name, batch.map((e) => e.message.id))
+        // the person's messages show in this teammate's pane as theirs, before the turn they start
+        for (const { message } of batch) if (isPersonMessage(message, leader)) bus.emit({ type: 'user_prompt', text: message.text, agentId: identity.id, agentName: name })
         await agent.turn(batch.flatMap((e) => renderForModel(e.message) ?? []).join('\n\n'))
         continue
       }

@@ -1,4 +1,5 @@
 import type { SpawnOptions } from '../../../shared/ipc'
+import { PERSON_MESSAGE_SUMMARY } from '../../../shared/mailbox'
 import type { PermissionMode } from '../../../shared/permissions'
 import { sanitizeName } from '../../../shared/teams'
 import type { LoadedSettings } from '../permissions/settings'
@@ -23,8 +24,7 @@ export class TeamControlError extends Error {
 /** Minutes of silence before a running agent is marked stuck when the setting is absent (SPEC §11). */
 export const DEFAULT_STUCK_AFTER_MINUTES = 5
 
-/** Summary of a person's message to a teammate, which the teammate's model sees (SPEC §9.3 `summary`). */
-export const PERSON_MESSAGE_SUMMARY = 'from the person at the workspace'
+export { PERSON_MESSAGE_SUMMARY }
 
 /** The `stuckAfterMinutes` setting (highest source that sets it wins), else {@link DEFAULT_STUCK_AFTER_MINUTES}. */
 export function stuckAfterMinutesOf(settings: Pick<LoadedSettings, 'sources'>): number {
