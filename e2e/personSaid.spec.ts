@@ -9,7 +9,7 @@ import { startServe, type ServedWorkspace } from './serve'
  * What the person says is shown (issue 19, item 1): a prompt typed to the leader, a message typed
  * into a worker teammate's pane and one sent to a process teammate from its dashboard row each
  * appear in that agent's pane as `> text`, before the agent's answer, and again in the scrollback
- * a restart of serve restores.
+ * a restart of serve restores. A killed process teammate's pane says it was killed (item 3).
  */
 
 const TEAM: ScenarioObject = {
@@ -71,6 +71,12 @@ test("the person's prompt and messages show in the agent's pane, in order, and a
     await expectSaidBefore(page, 'bob@talk', 'hello bob', 'bob heard you')
     await snap(page, testInfo, 'person-said')
 
+    // killed, bob's program cannot say so: his pane does, as a worker's does (item 3)
+    await bob.getByRole('button', { name: 'Kill', exact: true }).click()
+    await bob.getByRole('button', { name: 'Kill bob' }).click()
+    await expect(bob.getByTestId('member-state')).toHaveText('killed')
+    await expectPaneToContain(page, '■ bob killed — killed by a person from the workspace', 'bob@talk')
+
     // a restart restores every pane with the person's lines where they were
     expect(await served.stop()).toBe(0)
     const again = await startServe({ cwd: repo, scenario: TEAM, home, permissionMode: 'bypassPermissions' })
@@ -79,6 +85,7 @@ test("the person's prompt and messages show in the agent's pane, in order, and a
     await expectSaidBefore(page, 'team-lead', 'Make the team, please', 'The team is listening.')
     await expectSaidBefore(page, 'alice@talk', 'hello alice', 'alice heard you')
     await expectSaidBefore(page, 'bob@talk', 'hello bob', 'bob heard you')
+    await expectPaneToContain(page, '■ bob killed', 'bob@talk')
   } finally {
     for (const s of running) await s.stop()
     rmSync(home, { recursive: true, force: true })

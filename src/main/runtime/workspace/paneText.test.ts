@@ -27,7 +27,7 @@ describe('pane text of teammates', () => {
   const started = (agentName: string, backend: 'worker' | 'process') =>
     ev({ type: 'agent_started', agentId: `${agentName}@t`, agentName, agentType: 'general-purpose', parentId: 'team-lead', depth: 1, backend, color: 'blue' })
 
-  it('writes a process teammate’s terminal output byte for byte and nothing rendered from its events', () => {
+  it('writes a process teammate’s terminal output byte for byte and nothing rendered from its events but its crash', () => {
     const render = createPaneRenderer({ scripted: true })
     const out: Array<[string, string] | undefined> = []
     out.push(render(started('bob', 'process')))
@@ -42,10 +42,24 @@ describe('pane text of teammates', () => {
     out.push(render(ev({ type: 'terminal_output', agentId: 'bob@t', agentName: 'bob', data: '\x1b[2K> ' })))
     out.push(render(ev({ type: 'agent_stopped', agentId: 'bob@t', agentName: 'bob', status: 'crashed', reason: 'exit code 1' })))
     const written = out.filter((o): o is [string, string] => o !== undefined)
-    expect(written).toEqual([
+    expect(written.slice(0, 2)).toEqual([
       ['bob@t', '\x1b[1mbob\x1b[0m says hi\n\r'],
       ['bob@t', '\x1b[2K> ']
     ])
+    // the dead program cannot say it crashed: the pane does, after ending any sequence it cut
+    expect(written[2]![1].startsWith('\x18\x1b[0m')).toBe(true)
+    expect(plain(written[2]![1].slice(1))).toBe('\r\n■ bob crashed — exit code 1\r\n')
+    expect(written).toHaveLength(3)
+  })
+
+  it('says in a killed process teammate’s pane that it was killed, and adds nothing to its normal exit', () => {
+    const render = createPaneRenderer({ scripted: true })
+    render(started('bob', 'process'))
+    render(ev({ type: 'terminal_output', agentId: 'bob@t', agentName: 'bob', data: 'working…' }))
+    const killed = render(ev({ type: 'agent_stopped', agentId: 'bob@t', agentName: 'bob', status: 'killed', reason: 'killed by a person from the workspace' }))
+    expect(plain(killed![1].slice(1))).toBe('\r\n■ bob killed — killed by a person from the workspace\r\n')
+    render(started('carol', 'process'))
+    expect(render(ev({ type: 'agent_stopped', agentId: 'carol@t', agentName: 'carol', status: 'exited' }))).toBeUndefined()
   })
 
   it('keeps rendering other agents’ events while a process teammate runs', () => {

@@ -27,7 +27,7 @@ const TEAMMATE_STATE_LINES: Partial<Record<AgentState, string>> = {
  * Teammates (agents whose `agent_started` names a `backend`, SPEC §9.2):
  * - a `process` teammate's pane IS its terminal: it gets exactly the bytes of its
  *   `terminal_output` events and nothing rendered from its other events, which that terminal
- *   already prints. An agent that sends `terminal_output` without a seen start is treated alike
+ *   already prints — but for a line when it is killed or crashes, which it cannot print. An agent that sends `terminal_output` without a seen start is treated alike
  *   from then on.
  * - a `worker` teammate's pane renders its events like any agent's, plus a line when it goes idle
  *   or waits for plan approval (see {@link TEAMMATE_STATE_LINES}), once per change; its normal
@@ -61,7 +61,7 @@ export function createPaneRenderer(options: { scripted: boolean }): (event: Runt
       terminals.add(event.agentId)
       return [event.agentId, event.data]
     }
-    if (terminals.has(event.agentId)) return undefined
+    if (terminals.has(event.agentId)) return event.type === 'agent_stopped' ? terminalEndLine(event) : undefined
     if (backends.has(event.agentId)) {
       const line = teammateLine(event, states)
       if (line !== undefined) return line ? [event.agentId, line] : undefined
@@ -105,6 +105,17 @@ function teammateLine(event: RuntimeEvent, states: Map<string, AgentState>): str
     return `\x1b[2m■ ${event.agentName} exited${event.reason ? ` — ${event.reason}` : ''}\x1b[22m\r\n`
   }
   return undefined
+}
+
+/**
+ * What a terminal pane (a process teammate's) gets when its agent was killed or crashed: its own
+ * program can no longer say so, as a worker teammate's stream does. CAN ends an escape sequence
+ * the kill cut, and the colours are reset so the line reads plainly. A normal exit adds nothing:
+ * the program printed its own end.
+ */
+function terminalEndLine(event: Extract<RuntimeEvent, { type: 'agent_stopped' }>): [string, string] | undefined {
+  if (event.status !== 'killed' && event.status !== 'crashed') return undefined
+  return [event.agentId, `\x18\x1b[0m\r\n\x1b[31m■ ${event.agentName} ${event.status}${event.reason ? ` — ${event.reason}` : ''}\x1b[39m\r\n`]
 }
 
 function lastLine(output: string): string {
