@@ -91,9 +91,24 @@ describe('dashboard slice', () => {
   it('lists the leader and teammates as members, never subagents', () => {
     const store = createAppStore()
     store.getState().loadSnapshot(snapshot())
+    store.getState().setTeam('docs')
     apply(store, ev({ type: 'agent_started', agentId: 'a1f', agentName: 'explore', agentType: 'Explore', depth: 1, parentId: 'team-lead' }))
     apply(store, ev({ type: 'agent_started', agentId: 'alice@docs', agentName: 'alice', agentType: 'general-purpose', depth: 1, parentId: 'team-lead', backend: 'worker' }))
     expect(selectMemberIds(store.getState())).toEqual(['team-lead', 'alice@docs'])
+  })
+
+  it("lists only the current team's teammates: a deleted team's rows go, the next team's come", () => {
+    const store = createAppStore()
+    store.getState().loadSnapshot(snapshot())
+    store.getState().setTeam('docs')
+    apply(store, ev({ type: 'agent_started', agentId: 'alice@docs', agentName: 'alice', agentType: 'general-purpose', depth: 1, parentId: 'team-lead', backend: 'worker' }))
+    apply(store, ev({ seq: 40, type: 'tool_call', agentId: 'team-lead', agentName: 'team-lead', toolUseId: 'd1', name: 'TeamDelete', input: {} }))
+    apply(store, ev({ seq: 41, type: 'tool_result', agentId: 'team-lead', agentName: 'team-lead', toolUseId: 'd1', isError: false, output: 'ok' }))
+    expect(selectMemberIds(store.getState())).toEqual(['team-lead'])
+    apply(store, ev({ seq: 42, type: 'tool_call', agentId: 'team-lead', agentName: 'team-lead', toolUseId: 'c2', name: 'TeamCreate', input: { team_name: 'qa' } }))
+    apply(store, ev({ seq: 43, type: 'tool_result', agentId: 'team-lead', agentName: 'team-lead', toolUseId: 'c2', isError: false, output: 'ok' }))
+    apply(store, ev({ seq: 44, type: 'agent_started', agentId: 'bob@qa', agentName: 'bob', agentType: 'general-purpose', depth: 1, parentId: 'team-lead', backend: 'worker' }))
+    expect(selectMemberIds(store.getState())).toEqual(['team-lead', 'bob@qa'])
   })
 
   it('records member actions, focus requests and the spawn form', () => {

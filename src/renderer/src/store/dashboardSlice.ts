@@ -24,6 +24,8 @@ export interface SpawnFormState {
   open: boolean
   pending: boolean
   error?: string
+  /** Something the person should know about what was made (a team name changed to fit the rules). */
+  notice?: string
 }
 
 /**

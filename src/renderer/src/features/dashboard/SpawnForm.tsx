@@ -43,7 +43,7 @@ function CreateTeam({ pending }: { pending: boolean }) {
 export function SpawnForm() {
   const options = useAppStore((s) => s.dashboard.spawnOptions)
   const team = useAppStore((s) => s.dashboard.team)
-  const { pending, error } = useAppStore((s) => s.dashboard.spawn)
+  const { pending, error, notice } = useAppStore((s) => s.dashboard.spawn)
   const [name, setName] = useState('')
   const [agentType, setAgentType] = useState('general-purpose')
   const [backend, setBackend] = useState<'' | 'worker' | 'process'>('')
@@ -128,6 +128,11 @@ export function SpawnForm() {
       {error ? (
         <p className="spawn-note error" role="alert">
           {error}
+        </p>
+      ) : null}
+      {notice ? (
+        <p className="spawn-note" role="status" data-testid="spawn-notice">
+          {notice}
         </p>
       ) : null}
     </div>

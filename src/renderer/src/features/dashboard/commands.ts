@@ -56,7 +56,7 @@ export const dashboardCommands = {
 
   /** Opens the spawn form and loads what it may offer. */
   async openSpawnForm(): Promise<void> {
-    actions.setSpawnForm({ open: true, error: undefined })
+    actions.setSpawnForm({ open: true, error: undefined, notice: undefined })
     try {
       actions.setSpawnOptions(await connectedApi().request('team.spawnOptions', {}))
     } catch (err) {
@@ -65,7 +65,7 @@ export const dashboardCommands = {
   },
 
   closeSpawnForm(): void {
-    actions.setSpawnForm({ open: false, pending: false, error: undefined })
+    actions.setSpawnForm({ open: false, pending: false, error: undefined, notice: undefined })
   },
 
   /** Creates the session's team (as TeamCreate does) so teammates can be spawned. */
@@ -74,6 +74,8 @@ export const dashboardCommands = {
     try {
       const { team } = await connectedApi().request('team.create', { name, ...(description ? { description } : {}) })
       actions.setTeam(team)
+      // names are folded to a-z, 0-9 and '-' (SPEC §9.2): say so where the name was typed, or the person looks for a team that is not there
+      if (team !== name) actions.setSpawnForm({ notice: `Team names use a–z, 0–9 and "-": "${name}" became "${team}".` })
       actions.setSpawnOptions(await connectedApi().request('team.spawnOptions', {}))
       return true
     } catch (err) {

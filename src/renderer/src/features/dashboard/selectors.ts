@@ -5,10 +5,13 @@ import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
 
 /**
  * Ids of the team's members as the dashboard lists them (SPEC §11): the leader first, then every
- * teammate in the order it appeared. Subagents and forks are not members: they live in panes only.
+ * teammate of the session's current team in the order it appeared. Subagents and forks are not
+ * members: they live in panes only. Teammates of a team the leader deleted (or of an earlier team
+ * of this session) are not members either: their panes stay in the grid, their rows go.
  */
 export function selectMemberIds(s: AppState): string[] {
-  const ids = s.workspace.agentOrder.filter((id) => id !== LEADER_AGENT_ID && isTeammate(s.workspace.agents[id]))
+  const team = s.dashboard.team
+  const ids = s.workspace.agentOrder.filter((id) => id !== LEADER_AGENT_ID && isTeammate(s.workspace.agents[id]) && team !== undefined && id.endsWith(`@${team}`))
   return s.workspace.agents[LEADER_AGENT_ID] ? [LEADER_AGENT_ID, ...ids] : ids
 }
 
