@@ -243,3 +243,51 @@ test('the board works from the keyboard: a card lifted with Space moves up its c
   await expect(card(page, 2).getByTestId('task-blocker')).toHaveText('#3')
   await expect(card(page, 2).getByTestId('task-error')).toHaveCount(0)
 })
+
+test('the board opens as a full view in the pane grid\'s place; a refusal on a card reads in full and goes once it no longer holds', async ({ page, serve }, testInfo) => {
+  test.setTimeout(180_000)
+  const served = await serve(BOARD)
+  await page.goto(served.url)
+  await page.getByRole('textbox', { name: 'Message to the leader' }).fill('Start the board.')
+  await page.getByRole('textbox', { name: 'Message to the leader' }).press('Enter')
+  for (const id of ['alice@board', 'bob@board']) await expect(paneState(page, id)).toHaveAttribute('data-state', 'awaiting_permission')
+
+  // the pane toolbar's "Task board" puts the board where the panes were; the drawer's tab points there
+  const grid = page.getByTestId('pane-grid')
+  const gridWidth = (await grid.boundingBox())!.width
+  await page.getByRole('button', { name: 'Task board' }).click()
+  await expect(grid).toHaveAttribute('data-layout', 'board')
+  await expect(page.getByRole('button', { name: 'Task board' })).toHaveAttribute('aria-pressed', 'true')
+  const board = grid.getByTestId('task-board')
+  await expect(board).toHaveAttribute('data-view', 'full')
+  expect((await board.boundingBox())!.width).toBeGreaterThan(gridWidth - 20)
+  await page.getByRole('tab', { name: 'Tasks' }).click()
+  await expect(page.getByTestId('task-board-elsewhere')).toContainText('open in the full view')
+  await expect(page.getByTestId('task-board')).toHaveCount(1)
+
+  await newTask(page, 'Write the parser')
+  await newTask(page, 'Ship the parser', '1')
+  await expect(card(page, 2).getByTestId('task-blocker')).toHaveAttribute('data-open', 'true')
+
+  // giving away a blocked task is refused on its card, in full
+  await card(page, 2).getByRole('button', { name: 'Edit task #2' }).click()
+  await card(page, 2).getByRole('combobox', { name: 'Assign task #2 to' }).selectOption('bob')
+  const refusal = card(page, 2).getByTestId('task-error')
+  await expect(refusal).toContainText('Task #2 is blocked by #1: it can be assigned once that is completed.')
+  const clipped = await refusal.locator('span').evaluate((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight)
+  expect(clipped, 'the refusal should not be cut off').toBe(false)
+  await snap(page, testInfo, '05-board-full-refusal')
+
+  // #1 is finished: the refusal no longer holds, and goes
+  await drag(page, 1, column(page, 'completed').locator('.task-list'))
+  await expect(card(page, 1)).toHaveAttribute('data-status', 'completed')
+  await expect(refusal).toHaveCount(0)
+
+  // the full view is remembered for the workspace, and the toolbar button goes back to the panes
+  await page.reload()
+  await expect(grid).toHaveAttribute('data-layout', 'board')
+  await page.getByRole('button', { name: 'Task board' }).click()
+  await expect(grid).not.toHaveAttribute('data-layout', 'board')
+  await expect(page.locator('section.pane[data-agent-id="team-lead"]')).toBeVisible()
+  await expect(page.locator('#drawer-panel-tasks').getByTestId('task-board')).toHaveAttribute('data-view', 'drawer')
+})

@@ -8,7 +8,7 @@ import type { AppState } from './store'
 /**
  * The pane grid's choices remembered per workspace (issue 7; SPEC §11 layouts, hide/show,
  * reorder, collapsible subagents): the layout, the pane `single` shows, hidden panes, the order of
- * the top-level tiles and the collapsed subagent groups, in localStorage under the workspace's
+ * the top-level tiles, the collapsed subagent groups and whether the task board's full view is open, in localStorage under the workspace's
  * folder, beside the panel sizes (app/layoutMemory.ts). The Electron window and the browser run
  * this same code over their own localStorage.
  *
@@ -32,7 +32,9 @@ export const SavedPanesSchema = z.object({
   focused: z.string().min(1).optional(),
   hidden: Ids,
   collapsed: Ids,
-  order: Ids
+  order: Ids,
+  /** The task board's full view was open (absent in memories written before it existed). */
+  board: z.boolean().optional()
 })
 export type SavedPanes = z.infer<typeof SavedPanesSchema>
 
@@ -49,7 +51,8 @@ export function savedPanes(panes: PanesSlice['panes']): SavedPanes {
     ...(panes.focused ? { focused: panes.focused } : {}),
     hidden: newest(Object.keys(panes.hidden)),
     collapsed: newest(Object.keys(panes.collapsed)),
-    order: newest(panes.order)
+    order: newest(panes.order),
+    ...(panes.board ? { board: true } : {})
   }
 }
 
@@ -68,7 +71,7 @@ export function loadPanes(storage: KeyValueStorage | undefined, cwd: string): Sa
  */
 export function bindPaneMemory(store: StoreApi<AppState>, storage: KeyValueStorage | undefined): Disposable {
   let cwd = ''
-  let last: Pick<PanesSlice['panes'], 'layout' | 'focused' | 'hidden' | 'collapsed' | 'order'> | undefined
+  let last: Pick<PanesSlice['panes'], 'layout' | 'focused' | 'hidden' | 'collapsed' | 'order' | 'board'> | undefined
   const follow = (s: AppState): void => {
     if (s.workspace.cwd !== cwd) {
       cwd = s.workspace.cwd
@@ -83,8 +86,8 @@ export function bindPaneMemory(store: StoreApi<AppState>, storage: KeyValueStora
     }
     if (!cwd) return
     const p = s.panes
-    if (last && last.layout === p.layout && last.focused === p.focused && last.hidden === p.hidden && last.collapsed === p.collapsed && last.order === p.order) return
-    last = { layout: p.layout, focused: p.focused, hidden: p.hidden, collapsed: p.collapsed, order: p.order }
+    if (last && last.layout === p.layout && last.focused === p.focused && last.hidden === p.hidden && last.collapsed === p.collapsed && last.order === p.order && last.board === p.board) return
+    last = { layout: p.layout, focused: p.focused, hidden: p.hidden, collapsed: p.collapsed, order: p.order, board: p.board }
     writeStored(storage, paneMemoryKey(cwd), savedPanes(p))
   }
   follow(store.getState())

@@ -48,6 +48,8 @@ export interface PanesSlice {
     order: string[]
     /** The pane the `single` layout shows; the leader's when unset. */
     focused?: string
+    /** The task board fills the pane grid's place (its full view) instead of the panes. */
+    board: boolean
     /**
      * Lines of scrollback each pane's terminal keeps (the `paneScrollbackLines` setting, from the
      * snapshot and Settings saves); {@link DEFAULT_PANE_SCROLLBACK_LINES} until a snapshot says.
@@ -59,6 +61,8 @@ export interface PanesSlice {
   /** Records a request leaving (`pending`), succeeding (neither) or failing (`error`). */
   setAgentRequest(agentId: string, state: AgentRequestState): void
   setLayout(layout: PaneLayout): void
+  /** Opens the task board in the pane grid's place, or goes back to the panes. */
+  setBoardOpen(open: boolean): void
   /** Hides a pane (its terminal is disposed; its scrollback stays in main). Ignored for the leader's. */
   hidePane(agentId: string): void
   /** Shows a hidden pane again (restored from main's scrollback). */
@@ -74,7 +78,8 @@ export interface PanesSlice {
   focusPane(agentId: string): void
   /**
    * Applies a workspace's remembered choices (paneMemory.ts): layout, the pane `single` shows,
-   * hidden panes (never the leader's), tile order and collapsed groups. No pane is maximised after.
+   * hidden panes (never the leader's), tile order, collapsed groups and the board's full view. No
+   * pane is maximised after.
    */
   restorePanes(saved: SavedPanes): void
   /** Takes a snapshot's `paneScrollbackLines`, when it has one. */
@@ -85,7 +90,7 @@ export interface PanesSlice {
 
 /** Creates the panes slice (zustand slices pattern). */
 export const createPanesSlice: StateCreator<AppState, [], [], PanesSlice> = (set) => ({
-  panes: { collapsed: {}, requests: {}, layout: 'main-vertical', hidden: {}, order: [], scrollbackLines: DEFAULT_PANE_SCROLLBACK_LINES },
+  panes: { collapsed: {}, requests: {}, layout: 'main-vertical', hidden: {}, order: [], board: false, scrollbackLines: DEFAULT_PANE_SCROLLBACK_LINES },
   toggleCollapsed: (agentId) =>
     set((s) => {
       const collapsed = { ...s.panes.collapsed }
@@ -100,7 +105,8 @@ export const createPanesSlice: StateCreator<AppState, [], [], PanesSlice> = (set
       else delete requests[agentId]
       return { panes: { ...s.panes, requests } }
     }),
-  setLayout: (layout) => set((s) => ({ panes: { ...s.panes, layout, maximised: undefined } })),
+  setLayout: (layout) => set((s) => ({ panes: { ...s.panes, layout, maximised: undefined, board: false } })),
+  setBoardOpen: (board) => set((s) => (s.panes.board === board ? s : { panes: { ...s.panes, board } })),
   hidePane: (agentId) =>
     set((s) => {
       if (agentId === LEADER || s.panes.hidden[agentId]) return s
@@ -144,6 +150,7 @@ export const createPanesSlice: StateCreator<AppState, [], [], PanesSlice> = (set
           hidden: flags(saved.hidden),
           collapsed: Object.fromEntries(saved.collapsed.map((id) => [id, true as const])),
           order: [...saved.order],
+          board: saved.board ?? false,
           maximised: undefined
         }
       }

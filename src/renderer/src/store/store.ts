@@ -72,6 +72,7 @@ export const actions = {
   toggleCollapsed: (...a: Parameters<AppState['toggleCollapsed']>) => appStore.getState().toggleCollapsed(...a),
   setAgentRequest: (...a: Parameters<AppState['setAgentRequest']>) => appStore.getState().setAgentRequest(...a),
   setPaneLayout: (...a: Parameters<AppState['setLayout']>) => appStore.getState().setLayout(...a),
+  setBoardOpen: (...a: Parameters<AppState['setBoardOpen']>) => appStore.getState().setBoardOpen(...a),
   hidePane: (...a: Parameters<AppState['hidePane']>) => appStore.getState().hidePane(...a),
   showPane: (...a: Parameters<AppState['showPane']>) => appStore.getState().showPane(...a),
   toggleMaximised: (...a: Parameters<AppState['toggleMaximised']>) => appStore.getState().toggleMaximised(...a),

@@ -11,7 +11,10 @@ export const TASK_COLUMNS: readonly TaskStatus[] = ['pending', 'in_progress', 'c
 export interface CardState {
   /** A request for this card is on its way (its drag or edit waits for main's answer). */
   pending?: boolean
-  /** Main's refusal of the last request for this card (an unknown teammate, a blocked task…), until dismissed. */
+  /**
+   * Main's refusal of the last request for this card (an unknown teammate, a blocked task…), until
+   * dismissed or until the card's task, or a task it waits for, changes.
+   */
   error?: string
 }
 
@@ -65,6 +68,23 @@ function upsert(byId: TasksState['byId'], task: Task): TasksState['byId'] {
   return { ...byId, [task.id]: task }
 }
 
+/**
+ * `cards` without the refusals a change of task `changed` may have ended: the changed task's own,
+ * and those of the tasks it blocks ("blocked by #4" no longer holds once #4 moves on). A refusal
+ * that still holds is given again at the next try; one left up after it ended misleads.
+ */
+function withoutStaleRefusals(cards: TasksState['cards'], byId: TasksState['byId'], changed: number): TasksState['cards'] {
+  let next: Record<number, CardState> | undefined
+  for (const [key, card] of Object.entries(cards)) {
+    const id = Number(key)
+    if (!card.error || (id !== changed && !byId[id]?.blockedBy.includes(changed))) continue
+    next ??= { ...cards }
+    if (card.pending) next[id] = { pending: true }
+    else delete next[id]
+  }
+  return next ?? cards
+}
+
 /** Creates the tasks slice. */
 export const createTasksSlice: StateCreator<AppState, [], [], TasksSlice> = (set) => ({
   tasks: EMPTY,
@@ -91,7 +111,12 @@ export const createTasksSlice: StateCreator<AppState, [], [], TasksSlice> = (set
     const parsed = TaskSchema.safeParse(event.task)
     if (!parsed.success) return
     const task = parsed.data
-    set((s) => (s.tasks.deleted[task.id] ? s : { tasks: { ...s.tasks, byId: upsert(s.tasks.byId, task) } }))
+    set((s) => {
+      if (s.tasks.deleted[task.id]) return s
+      const byId = upsert(s.tasks.byId, task)
+      if (byId === s.tasks.byId) return s
+      return { tasks: { ...s.tasks, byId, cards: withoutStaleRefusals(s.tasks.cards, byId, task.id) } }
+    })
   },
   setCardState: (id, state) =>
     set((s) => {

@@ -5,6 +5,7 @@ import { useEffect } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { actions, appStore, useAppStore } from '../../store/store'
 import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
+import { TaskBoard } from '../tasks/TaskBoard'
 import { AgentPane } from './AgentPane'
 import { selectArrangedTiles, selectSolePane, selectTileHeads } from './gridSelectors'
 import { PaneToolbar } from './PaneToolbar'
@@ -47,6 +48,7 @@ function useFocusRequests(): void {
  * (collapsible), hidden panes left out. A maximised pane (or `single`) is shown alone. Panes not
  * shown are not mounted, so they do no work; their scrollback comes back from main when shown
  * again. Top-level tiles reorder by drag or keyboard (dnd-kit). The grid carries `data-layout`.
+ * With the task board's full view open, the board takes the grid's place (`data-layout="board"`).
  */
 export function PaneGrid() {
   const layout = useAppStore((s) => s.panes.layout)
@@ -54,10 +56,22 @@ export function PaneGrid() {
   const maximised = useAppStore((s) => s.panes.maximised !== undefined && s.panes.maximised === sole)
   const tiles = useAppStore(useShallow(selectArrangedTiles))
   const heads = useAppStore(useShallow(selectTileHeads))
+  const board = useAppStore((s) => s.panes.board)
   useFocusRequests()
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }))
   const onDragEnd = (e: DragEndEvent): void => {
     if (e.over && e.active.id !== e.over.id) actions.movePane(String(e.active.id), String(e.over.id), selectTileHeads(appStore.getState()))
+  }
+  if (board) {
+    // the board's full view takes the grid's place; the panes are not mounted meanwhile, as hidden ones are not
+    return (
+      <div className="pane-area">
+        <PaneToolbar />
+        <div className="pane-grid layout-board" data-layout="board" data-testid="pane-grid">
+          <TaskBoard view="full" />
+        </div>
+      </div>
+    )
   }
   if (sole !== undefined) {
     return (

@@ -22,6 +22,7 @@ function useNames(ids: string[]): string[] {
  */
 export function PaneToolbar() {
   const layout = useAppStore((s) => s.panes.layout)
+  const board = useAppStore((s) => s.panes.board)
   const maximised = useAppStore((s) => s.panes.maximised)
   const sole = useAppStore(selectSolePane)
   const hidden = useAppStore(useShallow(selectHiddenPanes))
@@ -38,8 +39,8 @@ export function PaneToolbar() {
             key={l}
             type="button"
             role="radio"
-            aria-checked={layout === l}
-            className={`pane-layout-btn${layout === l ? ' active' : ''}`}
+            aria-checked={!board && layout === l}
+            className={`pane-layout-btn${!board && layout === l ? ' active' : ''}`}
             data-layout={l}
             title={LAYOUT_LABELS[l].title}
             onClick={() => actions.setPaneLayout(l)}
@@ -48,7 +49,16 @@ export function PaneToolbar() {
           </button>
         ))}
       </div>
-      {layout === 'single' && !maximised ? (
+      <button
+        type="button"
+        className={`btn btn-small pane-board-btn${board ? ' active' : ''}`}
+        aria-pressed={board}
+        title={board ? 'Back to the panes' : 'The task board, as wide as the pane grid'}
+        onClick={() => actions.setBoardOpen(!board)}
+      >
+        Task board
+      </button>
+      {layout === 'single' && !maximised && !board ? (
         <label className="pane-single-pick">
           <span>Pane</span>
           <select aria-label="Pane to show" value={sole} onChange={(e) => actions.focusPane(e.target.value)}>

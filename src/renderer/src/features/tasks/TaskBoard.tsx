@@ -18,7 +18,7 @@ import { useEffect, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useShallow } from 'zustand/react/shallow'
 import type { TaskStatus } from '../../../../shared/tasks'
-import { appStore, useAppStore } from '../../store/store'
+import { actions, appStore, useAppStore } from '../../store/store'
 import { columnTasks, TASK_COLUMNS } from '../../store/tasksSlice'
 import { assignTask, moveTask, refreshTaskBoard } from './commands'
 import { teammateAt } from './dropTarget'
@@ -85,9 +85,28 @@ function boardDrop(id: number, overId: string | number): { status: TaskStatus; b
  * between columns changes its status, within a column changes its place, and onto a teammate's
  * dashboard row or pane header assigns it (owner set, `task_assignment` sent; the card moves when
  * the teammate starts it). Pointer and keyboard (dnd-kit): focus a card, Space to lift, arrows,
- * Space to drop, Esc to cancel; each card's Edit form also assigns by keyboard.
+ * Space to drop, Esc to cancel; each card's Edit form also assigns by keyboard. It lives in the
+ * drawer's Tasks tab (`view: 'drawer'`) and opens as a full view in the pane grid's place
+ * (`view: 'full'`, the pane toolbar's "Task board"); while the full view is open, the drawer's tab
+ * points there instead of showing a second board.
  */
-export function TaskBoard() {
+export function TaskBoard({ view = 'drawer' }: { view?: 'drawer' | 'full' }) {
+  const full = useAppStore((s) => s.panes.board)
+  if (view === 'drawer' && full) {
+    // one board at a time: two would each list the tasks and run their own drag contexts
+    return (
+      <div className="task-board task-board-elsewhere" data-testid="task-board-elsewhere">
+        <p className="task-hint">The task board is open in the full view, in the pane grid's place.</p>
+        <button type="button" className="btn btn-small" onClick={() => actions.setBoardOpen(false)}>
+          Back to the panes
+        </button>
+      </div>
+    )
+  }
+  return <Board view={view} />
+}
+
+function Board({ view }: { view: 'drawer' | 'full' }) {
   const list = useAppStore((s) => s.tasks.list)
   const error = useAppStore((s) => s.tasks.error)
   const wanted = useAppStore((s) => s.tasks.wanted)
@@ -118,7 +137,12 @@ export function TaskBoard() {
     if (to) void moveTask(id, to.status, to.beforeId)
   }
   return (
-    <div className="task-board" data-testid="task-board" data-list={list ?? ''}>
+    <div className={`task-board task-board-${view}`} data-testid="task-board" data-view={view} data-list={list ?? ''}>
+      {view === 'drawer' ? (
+        <button type="button" className="btn btn-small task-full-view" onClick={() => actions.setBoardOpen(true)} title="The task board, as wide as the pane grid">
+          Open full view
+        </button>
+      ) : null}
       <NewTaskForm />
       {error ? (
         <div className="task-form-problem" role="alert">
