@@ -78,6 +78,21 @@ describe('tasks slice', () => {
     expect(store.getState().tasks.dropTarget).toBe('alice')
   })
 
+  it("drops a card's refusal once its task or a task it waits for changes, and keeps the others", () => {
+    const store = createAppStore()
+    store.getState().applyTaskList({ name: 'crew', tasks: [task(1), task(2, { blockedBy: [1] }), task(3), task(4)] })
+    store.getState().setCardState(2, { error: 'Task #2 is blocked by #1' })
+    store.getState().setCardState(3, { error: 'bob is not a member' })
+    store.getState().setCardState(4, { error: 'refused' })
+    store.getState().noteTaskEvent(updated(task(1, { status: 'completed', updatedAt: '2026-01-01T00:02:00.000Z' })))
+    expect(Object.keys(store.getState().tasks.cards)).toEqual(['3', '4'])
+    store.getState().noteTaskEvent(updated(task(4, { subject: 'renamed', updatedAt: '2026-01-01T00:03:00.000Z' })))
+    expect(store.getState().tasks.cards).toEqual({ 3: { error: 'bob is not a member' } })
+    // an older copy changes nothing, so it ends nothing either
+    store.getState().noteTaskEvent(updated(task(3, { updatedAt: '2025-01-01T00:00:00.000Z' })))
+    expect(store.getState().tasks.cards).toEqual({ 3: { error: 'bob is not a member' } })
+  })
+
   it('remembers the order per workspace and list', () => {
     const map = new Map<string, string>()
     const storage = { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v) }
