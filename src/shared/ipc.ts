@@ -395,6 +395,13 @@ export const requestChannels = {
    * size. Bounds: src/shared/terminalSize.ts. With several pages on one workspace the last wins.
    */
   'pane.resize': { request: z.object({ agentId: z.string().min(1).max(200) }).extend(TerminalSizeSchema.shape).strict(), response: Ok },
+  /**
+   * Interrupts an agent's current turn, as Esc does in Claude Code: the model stream and its
+   * running tools stop, the agent says it was interrupted and takes the next message. The leader
+   * and teammates go idle; a subagent, whose turn is its whole task, ends (its parent hears it was
+   * killed, and SendMessage resumes it). An agent with no turn running is left alone.
+   */
+  'agent.interrupt': { request: z.object({ agentId: z.string().min(1).max(200) }).strict(), response: z.object({ ok: z.literal(true), interrupted: z.boolean() }) },
   /** Stops a running subagent and everything it owns (SPEC §6.7: TaskStop from its pane). */
   'agent.stop': { request: z.object({ agentId: z.string().min(1) }).strict(), response: Ok },
   /** Moves a running sync subagent to the background (SPEC §6.4: "the UI can background a running subagent by hand"). */

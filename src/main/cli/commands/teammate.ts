@@ -1,4 +1,5 @@
 import { EventBus } from '../../runtime/events/bus'
+import { Emitter } from '../../runtime/lifecycle/disposable'
 import { createHumanRenderer } from '../../runtime/events/text'
 import { RunUsageError } from '../../runtime/session/setup'
 import { runTeammate, TeammateNotFoundError } from '../../runtime/teammates'
@@ -33,8 +34,12 @@ export async function teammateCommand(argv: string[]): Promise<number> {
   const onSignal = (): void => controller.abort()
   process.once('SIGTERM', onSignal)
   process.once('SIGINT', onSignal)
+  // SIGUSR2 (the leader's Esc for this teammate, process/executor.ts interrupt) stops the current turn only
+  const interrupts = new Emitter<void>()
+  const onInterrupt = (): void => interrupts.fire()
+  process.on('SIGUSR2', onInterrupt)
   try {
-    const exit = await runTeammate({ home: swarmdeskHome(), team, name, ...(values.cwd ? { cwd: values.cwd } : {}), env: process.env, signal: controller.signal, bus })
+    const exit = await runTeammate({ home: swarmdeskHome(), team, name, ...(values.cwd ? { cwd: values.cwd } : {}), env: process.env, signal: controller.signal, bus, interrupts: interrupts.event })
     if (exit.reason === 'shutdown') return 0
     process.stderr.write(`swarmdesk teammate: ${name}@${team} was stopped before a shutdown was approved.\n`)
     return 1
@@ -47,5 +52,6 @@ export async function teammateCommand(argv: string[]): Promise<number> {
   } finally {
     process.removeListener('SIGTERM', onSignal)
     process.removeListener('SIGINT', onSignal)
+    process.removeListener('SIGUSR2', onInterrupt)
   }
 }

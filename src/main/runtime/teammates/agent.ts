@@ -217,9 +217,25 @@ export class TeammateAgent {
       if (reason === undefined) break
       end = await this.run(`A TeammateIdle hook keeps you working:\n${reason}`)
     }
-    if (end.reason !== 'aborted') await this.notifyIdle(end, taskId)
+    // an interrupted turn ends like any other (the leader hears it is idle); a stopped teammate says nothing more
+    if (end.reason !== 'aborted' || !this.parts.signal.aborted) await this.notifyIdle(end, taskId)
     return end
   }
+
+  /**
+   * Stops the turn running now, as Esc does in Claude Code: its model stream and tools are
+   * aborted, its pane says it was interrupted, and the teammate goes idle (the leader is told,
+   * `idleReason: "interrupted"`) and takes the next message. The teammate itself keeps running.
+   * @returns false when no turn is running.
+   */
+  interrupt(): boolean {
+    if (!this.turn_) return false
+    this.turn_.abort()
+    return true
+  }
+
+  /** Aborts the turn running now (see {@link interrupt}); undefined between turns. */
+  private turn_: AbortController | undefined
 
   /**
    * The turn a leader's `shutdown_request` starts (SPEC §9.5: the teammate approves or rejects
@@ -271,7 +287,7 @@ export class TeammateAgent {
     const idle = {
       type: 'idle_notification',
       from: identity.name,
-      idleReason: end.reason === 'completed' ? 'available' : 'failed',
+      idleReason: end.reason === 'completed' ? 'available' : end.reason === 'aborted' ? 'interrupted' : 'failed',
       ...(summary ? { summary } : {}),
       ...(completed ? { completedTaskId: taskId } : {})
     }
@@ -288,6 +304,7 @@ export class TeammateAgent {
     this.transcript.append('user', user)
     const shells = createBackgroundShells(this.parts.pty)
     this.state('running')
+    const turn = (this.turn_ = new AbortController())
     let end: QueryEnd
     try {
       const loop = query({
@@ -297,7 +314,7 @@ export class TeammateAgent {
         tools: this.tools,
         messages: this.messages,
         client: this.parts.client.client,
-        signal: this.parts.signal,
+        signal: AbortSignal.any([this.parts.signal, turn.signal]),
         toolContext: {
           agentId: identity.id,
           agentName: identity.name,
@@ -329,7 +346,11 @@ export class TeammateAgent {
         sink(step.value)
       }
     } finally {
+      this.turn_ = undefined
       await shells.killAll()
+    }
+    if (end.reason === 'aborted' && turn.signal.aborted && !this.parts.signal.aborted) {
+      bus.emit({ type: 'notice', level: 'info', message: `Interrupted: ${identity.name} stopped its turn and waits for the next message.`, agentId: identity.id, agentName: identity.name })
     }
     if (end.reason === 'model_error') bus.emit({ type: 'notice', level: 'error', message: end.error.message, agentId: identity.id, agentName: identity.name })
     this.state('idle')

@@ -84,6 +84,13 @@ export interface TeammateExecutor {
    * (worker terminated; process group dead). Idempotent; resolves for an unknown id.
    */
   kill(agentId: string, reason?: string): Promise<void>
+  /**
+   * Interrupts the teammate's current turn (Esc in its pane): its loop stops the model stream and
+   * the running tools, and the teammate goes idle as after any turn. A worker hears it as a port
+   * message; a process as SIGUSR2 (SIGINT and SIGTERM end it).
+   * @returns true when a running teammate was told; false for an unknown or ended one.
+   */
+  interrupt(agentId: string): boolean
   /** True while the teammate runs. */
   isAlive(agentId: string): boolean
   /** Kills every teammate this executor started. */

@@ -5,6 +5,7 @@ import { isPersonMessage, parseMessageBody } from '../../../shared/mailbox'
 import { PermissionModeSchema, type PermissionMode } from '../../../shared/permissions'
 import type { Task } from '../../../shared/tasks'
 import { EventBus } from '../events/bus'
+import type { Disposable } from '../lifecycle/disposable'
 import { createHookRunner } from '../hooks'
 import { createMailbox, renderForModel, TeamGoneError, type InboxEntry } from '../mailbox'
 import { DEFAULT_MODEL, resolveModel } from '../model/pricing'
@@ -51,6 +52,11 @@ export interface TeammateRunOptions {
    * permission bridge; default the leader through the mailbox (the process backend).
    */
   prompter?: PermissionPrompter
+  /**
+   * Requests to interrupt the current turn (Esc in the teammate's pane): a worker's come as port
+   * messages, a process's as SIGUSR2. Each stops the running turn, if any (TeammateAgent.interrupt).
+   */
+  interrupts?: (listener: () => void) => Disposable
 }
 
 /** How a teammate ended without crashing. */
@@ -105,6 +111,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   await teams.setActive(team, name, true)
   let outcome: 'shutdown' | 'aborted' | 'crashed' = 'crashed'
   let agent: TeammateAgent | undefined
+  let interrupts: Disposable | undefined
   try {
     agent = new TeammateAgent({
       identity,
@@ -129,6 +136,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       idleHook: hooks && (() => runIdleHook(hooks, mailbox, team, name, stopped.signal, bus, identity.id))
     })
     await agent.start()
+    const started = agent
+    interrupts = options.interrupts?.(() => void started.interrupt())
     for (;;) {
       if (stopped.signal.aborted) {
         outcome = 'aborted'
@@ -203,6 +212,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       await waitForWork(mailbox, team, name, tasks, stopped.signal)
     }
   } finally {
+    interrupts?.dispose()
     options.signal?.removeEventListener('abort', onAbort)
     stopped.abort()
     const released = await tasks.releaseOwnedBy(name).catch(() => [] as Task[])

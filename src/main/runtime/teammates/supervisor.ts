@@ -291,6 +291,19 @@ export class TeammateSupervisor implements Disposable {
   }
 
   /**
+   * Interrupts a teammate's current turn (Esc in its pane): its backend tells its loop to stop the
+   * model stream and running tools; the teammate says so, goes idle, tells the leader and takes
+   * the next message. Nothing happens to an idle teammate.
+   * @returns true when a running turn was told to stop; false for an unknown, ended or idle teammate.
+   */
+  interrupt(name: string): boolean {
+    const tracked = this.members.get(name)
+    // not while starting: a process teammate has no SIGUSR2 handler before its loop runs
+    if (!tracked?.handle || !tracked.alive || tracked.state === 'idle' || tracked.state === 'stopping' || tracked.state === 'starting') return false
+    return this.options.registry.get(tracked.backend).interrupt(tracked.agentId)
+  }
+
+  /**
    * True when the team is quiet (SPEC §15: a headless run ends when the leader is idle, no agent
    * is running and nothing waits to be delivered): every live teammate idle, no unread message in
    * the leader's or a live teammate's inbox, no task a live teammate could still claim or finish,

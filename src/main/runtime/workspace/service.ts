@@ -422,6 +422,8 @@ export class WorkspaceService {
       case 'pane.resize':
         this.resizePane(payload.agentId, { cols: payload.cols, rows: payload.rows })
         return { ok: true }
+      case 'agent.interrupt':
+        return { ok: true, interrupted: await this.interrupt(payload.agentId) }
       case 'agent.stop':
         await this.requireSubagents().stop(payload.agentId).catch((error: Error) => {
           throw new IpcRequestError(error.message)
@@ -575,6 +577,34 @@ export class WorkspaceService {
   private requireSubagents() {
     if (!this.session.subagents) throw new IpcRequestError('Subagents are not enabled in this workspace.')
     return this.session.subagents
+  }
+
+  /**
+   * Esc in a pane (`agent.interrupt`): stops the agent's current turn and says so in its pane. The
+   * leader goes idle and waits for the next prompt; a subagent's turn is its task, so it is
+   * stopped as TaskStop stops it (its parent hears `killed`; SendMessage resumes it); a teammate
+   * goes idle and tells the leader. False when it had no turn running.
+   * @throws IpcRequestError for an agent this workspace does not know.
+   */
+  private async interrupt(agentId: string): Promise<boolean> {
+    const note = (id: string, name: string, what: string): void => {
+      this.bus.emit({ type: 'notice', level: 'info', message: `Interrupted: ${what}`, agentId: id, agentName: name })
+    }
+    if (agentId === LEADER_NAME) {
+      if (!this.busy) return false
+      this.session.stop()
+      await this.running
+      note(LEADER_NAME, LEADER_NAME, 'the leader stopped its turn. Type a message to go on.')
+      return true
+    }
+    const view = this.agents.get(agentId)
+    if (!view) throw new IpcRequestError(`No agent '${agentId}' in this workspace.`)
+    if (view.backend) return this.teamAction(() => teamControl.interruptTeammate(this.session, view.agentName))
+    const task = this.session.subagents?.get(agentId)
+    if (!task || task.status !== 'running') return false
+    await this.requireSubagents().stop(agentId)
+    note(agentId, view.agentName, `${view.agentName} stopped. SendMessage to it resumes it from its transcript.`)
+    return true
   }
 
   private backgroundAgent(agentId: string): void {

@@ -162,6 +162,17 @@ export function shutdownTeammate(session: Session, name: string, reason: string 
     .then(outcome, (error: Error) => outcome(`failed: ${error.message}`))
 }
 
+/**
+ * Interrupts a running teammate's current turn (Esc in its pane).
+ * @returns false when it had no turn running (idle, or waiting to stop).
+ * @throws TeamControlError when it is not running.
+ */
+export function interruptTeammate(session: Session, name: string): boolean {
+  const { teammates } = teamParts(session)
+  requireAlive(session, name)
+  return teammates.interrupt(name)
+}
+
 /** Kills a running teammate at once and waits until it is gone (SPEC §9.5). @throws TeamControlError when it is not running. */
 export async function killTeammate(session: Session, name: string): Promise<void> {
   const { teammates } = teamParts(session)

@@ -42,7 +42,7 @@ function report(err: unknown): void {
 async function agentRequest(agentId: string, kind: AgentRequestKind): Promise<boolean> {
   actions.setAgentRequest(agentId, { pending: kind })
   try {
-    await need().request(kind === 'stop' ? 'agent.stop' : 'agent.background', { agentId })
+    await need().request(kind === 'stop' ? 'agent.stop' : kind === 'interrupt' ? 'agent.interrupt' : 'agent.background', { agentId })
     actions.setAgentRequest(agentId, {})
     return true
   } catch (err) {
@@ -111,6 +111,14 @@ export const commands = {
   /** Stops a running subagent and everything it owns (SPEC §6.7); a refusal is shown on its pane. */
   stopAgent(agentId: string): Promise<boolean> {
     return agentRequest(agentId, 'stop')
+  },
+
+  /**
+   * Interrupts an agent's current turn (Esc or Ctrl+C in its pane, as in Claude Code): it stops
+   * what it does, says so, and takes the next message. A refusal is shown on its pane.
+   */
+  interruptAgent(agentId: string): Promise<boolean> {
+    return agentRequest(agentId, 'interrupt')
   },
 
   /** Moves a running sync subagent to the background (SPEC §6.4); "already in the background" is shown on its pane. */

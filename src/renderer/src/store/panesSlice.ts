@@ -6,7 +6,7 @@ import type { AppState } from './store'
 import { LEADER_AGENT_ID as LEADER } from './workspaceSlice'
 
 /** A request a person made from an agent's pane (SPEC §6.4, §6.7). */
-export type AgentRequestKind = 'stop' | 'background'
+export type AgentRequestKind = 'stop' | 'background' | 'interrupt'
 
 /** The pane's view of its last request: the one on its way, or the error the last one met. */
 export interface AgentRequestState {

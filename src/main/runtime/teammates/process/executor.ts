@@ -279,6 +279,22 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
     return this.running.get(agentId)?.alive === true
   }
 
+  /**
+   * Sends SIGUSR2 to the teammate's Node process (see {@link TeammateExecutor.interrupt}; `swarmdesk
+   * teammate` stops its turn on it). SIGINT would end it, as in any terminal program; SIGUSR1 is
+   * Node's debugger switch.
+   */
+  interrupt(agentId: string): boolean {
+    const entry = this.running.get(agentId)
+    if (!entry?.alive || entry.pid === entry.proc.pid) return false
+    try {
+      process.kill(entry.pid, 'SIGUSR2')
+      return true
+    } catch {
+      return false
+    }
+  }
+
   /** Kills every teammate this executor started and stops following their transcripts; later spawns throw. */
   async dispose(): Promise<void> {
     this.disposed = true

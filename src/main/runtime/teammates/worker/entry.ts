@@ -1,6 +1,7 @@
 import { isMainThread, workerData, type MessagePort } from 'node:worker_threads'
 import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../../shared/permissions'
 import { EventBus } from '../../events/bus'
+import { Emitter } from '../../lifecycle/disposable'
 import type { PermissionPrompter } from '../../permissions/prompter'
 import { TeamStore } from '../../teams'
 import { runTeammate } from '../runner'
@@ -92,9 +93,11 @@ export async function runWorkerTeammate(data: WorkerData, config: StartMessage['
 
   const pty = createPtyClient({ post, spawnReplyTimeoutMs: data.spawnReplyTimeoutMs })
   const prompter = createBridgePrompter(post)
+  const interrupts = new Emitter<void>()
   const onMessage = (raw: unknown): void => {
     const message = parseMainMessage(raw)
-    if (!pty.handle(message)) prompter.handle(message)
+    if (message.type === 'interrupt') interrupts.fire()
+    else if (!pty.handle(message)) prompter.handle(message)
   }
   port.on('message', onMessage)
 
@@ -119,7 +122,7 @@ export async function runWorkerTeammate(data: WorkerData, config: StartMessage['
   let outcome: DoneOutcome = 'crashed'
   let failure: SerializedError | undefined
   try {
-    const exit = await runTeammate({ home: config.home, team: config.team, name: config.name, cwd: config.cwd, env, bus, pty, prompter })
+    const exit = await runTeammate({ home: config.home, team: config.team, name: config.name, cwd: config.cwd, env, bus, pty, prompter, interrupts: interrupts.event })
     outcome = exit.reason
   } catch (error) {
     failure = serializeError(error)

@@ -248,6 +248,11 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
     await teammate.kill(reason)
   }
 
+  /** Posts `interrupt` to the teammate's worker (see {@link TeammateExecutor.interrupt}). */
+  interrupt(agentId: string): boolean {
+    return this.teammates.get(agentId)?.interrupt() ?? false
+  }
+
   /** True from `spawn` until the teammate's worker thread has exited (false for an id it never started). */
   isAlive(agentId: string): boolean {
     return this.teammates.get(agentId)?.alive ?? false
@@ -359,6 +364,13 @@ class WorkerTeammate {
       await this.worker.terminate()
     }
     await this.exited
+  }
+
+  /** Asks the worker's loop to stop its current turn; false once the worker has ended. */
+  interrupt(): boolean {
+    if (!this.alive) return false
+    this.post({ type: 'interrupt' })
+    return true
   }
 
   private post(message: MainToWorker): void {

@@ -180,7 +180,9 @@ export const MainToWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pty.killed'), id: Id }),
   z.object({ type: z.literal('pty.disposed'), requestId: Id }),
   /** The leader's (or a person's) answer; first answer wins, sent at most once per prompt. */
-  z.object({ type: z.literal('permission.answer'), id: Id, answer: PermissionPromptAnswerSchema })
+  z.object({ type: z.literal('permission.answer'), id: Id, answer: PermissionPromptAnswerSchema }),
+  /** A person pressed Esc in the teammate's pane: stop the turn running now (the teammate stays). */
+  z.object({ type: z.literal('interrupt') })
 ])
 export type MainToWorker = z.infer<typeof MainToWorkerSchema>
 

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent } from 'react'
 import { agentColor } from '../../store/colors'
+import { commands } from '../../store/commands'
 import { selectAgent, selectIsTeammate, selectNestLevel, selectPaneParentId } from '../../store/selectors'
 import { useAppStore } from '../../store/store'
 import { PinnedPermissions } from '../permissions/PermissionQueue'
@@ -9,7 +10,7 @@ import { PaneOwner } from './PaneOwner'
 import { paneRouter } from './paneRouter'
 import { paneScrollbackSetting } from './scrollbackSetting'
 import { PaneSearch } from './PaneSearch'
-import { TeammateInput } from './TeammateInput'
+import { TeammateInput, type MessageLine } from './TeammateInput'
 import { needsAttention } from './stateLabel'
 
 /** How a sortable wrapper (PaneGrid) attaches drag and drop to a pane. */
@@ -30,6 +31,20 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
+/** Esc, or Ctrl+C (no Shift, Alt or Meta) while nothing is selected: the keys that interrupt an agent's turn. */
+function isInterruptKey(e: KeyboardEvent, selection: string | undefined): boolean {
+  if (e.altKey || e.metaKey || e.shiftKey) return false
+  if (e.key === 'Escape') return !e.ctrlKey
+  return e.ctrlKey && e.key.toLowerCase() === 'c' && !selection
+}
+
+/** The selected text of an input field, if any. */
+function fieldSelection(el: HTMLElement): string | undefined {
+  const input = el as HTMLInputElement
+  if (typeof input.selectionStart !== 'number' || input.selectionStart === input.selectionEnd) return undefined
+  return input.value.slice(input.selectionStart, input.selectionEnd ?? undefined)
+}
+
 /**
  * One agent's pane: a {@link PaneHeader} over a terminal owned by a {@link PaneOwner}, created
  * when the element mounts and disposed on unmount, with the agent's permission requests pinned
@@ -43,7 +58,10 @@ async function copyText(text: string): Promise<boolean> {
  *
  * Off screen (an IntersectionObserver on the section) the owner does no rendering work. Keys
  * while focus is in the pane: Ctrl+F opens the search box, Ctrl+Shift+C copies the selection;
- * right-click opens a menu with Copy, Select all and Find.
+ * Esc, or Ctrl+C with nothing selected, interrupts the agent's turn (`agent.interrupt`); in a
+ * teammate's pane, characters and pastes in the terminal area go to its message line
+ * (`data-keys="message"`, which also keeps the permission shortcuts out of it). Right-click opens
+ * a menu with Copy, Select all and Find.
  */
 export function AgentPane({ agentId, variant = 'tile', drag }: { agentId: string; variant?: 'main' | 'tile'; drag?: PaneDrag }) {
   const host = useRef<HTMLDivElement>(null)
@@ -51,6 +69,7 @@ export function AgentPane({ agentId, variant = 'tile', drag }: { agentId: string
   const owner = useRef<PaneOwner | undefined>(undefined)
   const [searching, setSearching] = useState(false)
   const [menu, setMenu] = useState<{ x: number; y: number } | undefined>()
+  const line = useRef<MessageLine>(null)
   useEffect(() => {
     if (!host.current) return
     const o = new PaneOwner(host.current, agentId, { source: paneRouter, scrollback: paneScrollbackSetting })
@@ -85,6 +104,23 @@ export function AgentPane({ agentId, variant = 'tile', drag }: { agentId: string
   }
   const onKeyDown = (e: KeyboardEvent): void => {
     const mod = e.ctrlKey || e.metaKey
+    const target = e.target as HTMLElement
+    const inTerminal = target.closest('.pane-term') !== null
+    const inLine = target.classList?.contains('pane-input-field') === true
+    if ((inTerminal || inLine) && !e.defaultPrevented && isInterruptKey(e, inLine ? fieldSelection(target) : owner.current?.selection())) {
+      // Esc and Ctrl+C stop the agent's turn, as in Claude Code (a permission shortcut that took Esc first wins)
+      e.preventDefault()
+      e.stopPropagation()
+      void commands.interruptAgent(agentId)
+      return
+    }
+    if (teammate && inTerminal && !mod && !e.altKey && e.key.length === 1) {
+      // a teammate's pane takes the keyboard: what is typed in its terminal area goes to its message line
+      e.preventDefault()
+      e.stopPropagation()
+      line.current?.insert(e.key)
+      return
+    }
     if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'f') {
       // Capture phase: the terminal's own key handling must not see these.
       e.preventDefault()
@@ -119,16 +155,26 @@ export function AgentPane({ agentId, variant = 'tile', drag }: { agentId: string
       data-state={agent?.state}
       data-backend={agent?.backend}
       aria-label={`${name} pane`}
+      data-keys={teammate ? 'message' : undefined}
       onKeyDownCapture={onKeyDown}
     >
       <PaneHeader agentId={agentId} drag={drag?.handle} />
-      <div className="pane-body" onContextMenu={onContextMenu}>
+      <div
+        className="pane-body"
+        onContextMenu={onContextMenu}
+        onPaste={(e) => {
+          const text = e.clipboardData.getData('text')
+          if (!teammate || !text || !(e.target as HTMLElement).closest('.pane-term')) return
+          e.preventDefault()
+          line.current?.insert(text.replace(/\r?\n/g, ' '))
+        }}
+      >
         <div className="pane-term" ref={host} data-testid="pane-term" />
         {searching ? <PaneSearch finder={owner.current} label={`${name} pane`} onClose={() => setSearching(false)} /> : null}
         {menu ? <PaneContextMenu x={menu.x} y={menu.y} items={menuItems} onClose={closeMenu} /> : null}
         <PinnedPermissions agentId={agentId} />
       </div>
-      {teammate && agent ? <TeammateInput name={agent.agentName} /> : null}
+      {teammate && agent ? <TeammateInput name={agent.agentName} line={line} /> : null}
     </section>
   )
 }

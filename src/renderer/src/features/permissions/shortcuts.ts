@@ -26,12 +26,14 @@ export interface KeyLike {
 /**
  * True when the key goes to something the person types into, so it is not a shortcut: an input,
  * a textarea, a select or editable content. xterm's hidden helper textarea is the exception: it
- * takes focus whenever a pane is clicked, and panes are output only.
+ * takes focus whenever a pane is clicked, and most panes are output only; a teammate's pane
+ * (`data-keys="message"`) is not, since what is typed there goes to its message line.
  */
 export function isTyping(target: EventTarget | null): boolean {
   const el = target as (Partial<HTMLElement> & { classList?: DOMTokenList }) | null
   if (!el || typeof el.tagName !== 'string') return false
-  if (el.classList?.contains('xterm-helper-textarea')) return false
+  // ...unless its pane takes the keyboard (a teammate's: keys go to its message line, AgentPane.tsx)
+  if (el.classList?.contains('xterm-helper-textarea')) return typeof el.closest === 'function' && el.closest('[data-keys="message"]') !== null
   const tag = el.tagName.toLowerCase()
   return tag === 'input' || tag === 'textarea' || tag === 'select' || el.isContentEditable === true
 }
