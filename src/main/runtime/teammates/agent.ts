@@ -208,10 +208,13 @@ export class TeammateAgent {
 
   /**
    * Runs one user turn to its end (again while a TeammateIdle hook keeps it working), then tells
-   * the leader it is idle. A model error ends the turn, not the teammate.
+   * the leader it is idle. A model error ends the turn, not the teammate. `started` runs once the
+   * turn is visibly under way (state `running`, the prompt in the transcript) and before the model
+   * is asked: the runner marks the turn's messages read there, so the leader never sees them read
+   * by a teammate that does not look busy (SPEC §15: a headless run ends only when nothing is in flight).
    */
-  async turn(text: string, taskId?: string): Promise<QueryEnd> {
-    let end = await this.run(text)
+  async turn(text: string, taskId?: string, started?: () => Promise<void>): Promise<QueryEnd> {
+    let end = await this.run(text, started)
     for (let kept = 0; end.reason === 'completed' && this.parts.idleHook && kept < MAX_IDLE_HOOK_BLOCKS; kept++) {
       const reason = await this.parts.idleHook()
       if (reason === undefined) break
@@ -279,7 +282,7 @@ export class TeammateAgent {
   }
 
   /** One run of the agent loop on a new user message. */
-  private async run(text: string): Promise<QueryEnd> {
+  private async run(text: string, started?: () => Promise<void>): Promise<QueryEnd> {
     const { identity, bus } = this.parts
     const repair = Array.isArray(this.pendingRepair) ? this.pendingRepair : []
     this.pendingRepair = undefined
@@ -290,6 +293,7 @@ export class TeammateAgent {
     this.state('running')
     let end: QueryEnd
     try {
+      await started?.()
       const loop = query({
         agent: identity,
         model: this.parts.model,

@@ -74,6 +74,8 @@ interface Tracked {
   /** Open permission questions and plan approvals of this teammate, cancelled when it stops. */
   questions: Map<string, AbortController>
   shutdownTimer: NodeJS.Timeout | undefined
+  /** Process backend: time (ISO, the teammate's clock) of the newest turn its transcript showed starting. */
+  turnStartedAt?: string
 }
 
 /**
@@ -95,6 +97,8 @@ export class TeammateSupervisor implements Disposable {
   private disposed = false
   private draining: Promise<void> = Promise.resolve()
   private lastActivity = Date.now()
+  /** When {@link settled} first found the team quiet in the current quiet spell; undefined after it saw the team busy. */
+  private quietSince: number | undefined
 
   constructor(private readonly options: TeammateSupervisorOptions) {
     this.busSub = options.bus.onEvent((e) => this.observe(e))
@@ -178,7 +182,8 @@ export class TeammateSupervisor implements Disposable {
         planModeRequired,
         sessionId: this.options.sessionId,
         leaderAgentId: teamAgentId(LEAD_NAME, team),
-        env: this.options.modelEnv()
+        env: this.options.modelEnv(),
+        onTurnStart: (at) => this.onTurnStart(tracked, at)
       })
     } catch (error) {
       tracked.alive = false
@@ -230,7 +235,8 @@ export class TeammateSupervisor implements Disposable {
         planModeRequired: member.planModeRequired,
         sessionId: this.options.sessionId,
         leaderAgentId: teamAgentId(LEAD_NAME, team),
-        env: { ...this.options.modelEnv(), [CONTINUE_TRANSCRIPT_VARIABLE]: '1' }
+        env: { ...this.options.modelEnv(), [CONTINUE_TRANSCRIPT_VARIABLE]: '1' },
+        onTurnStart: (at) => this.onTurnStart(tracked, at)
       })
     } catch (error) {
       tracked.alive = false
@@ -299,12 +305,37 @@ export class TeammateSupervisor implements Disposable {
    */
   async settled(): Promise<boolean> {
     await this.draining
-    return this.quiet() && Date.now() - this.lastActivity >= SETTLE_QUIET_MS
+    this.syncMembers()
+    const quiet = this.quiet()
+    const now = Date.now()
+    if (!quiet) this.quietSince = undefined
+    else this.quietSince ??= now
+    return quiet && now - Math.max(this.lastActivity, this.quietSince!) >= SETTLE_QUIET_MS
   }
 
-  /** Milliseconds to wait before {@link settled} may turn true without any other change: the rest of the quiet period. */
+  /**
+   * Milliseconds to wait before {@link settled} may turn true without any other change: the rest of
+   * the quiet period (which starts again whenever the team was seen busy: a teammate's news of a
+   * turn it started may be on its way, a worker's over its thread, a process's in its transcript).
+   */
   get settleDelayMs(): number {
-    return Math.max(0, SETTLE_QUIET_MS - (Date.now() - this.lastActivity))
+    const since = Math.max(this.lastActivity, this.quietSince ?? Date.now())
+    return Math.max(0, SETTLE_QUIET_MS - (Date.now() - since))
+  }
+
+  /** Asks each live teammate's backend for what it has not told yet (see TeammateExecutor.sync). */
+  private syncMembers(): void {
+    for (const m of this.members.values()) {
+      if (m.alive) this.options.registry.get(m.backend).sync?.(m.agentId)
+    }
+  }
+
+  /** A process teammate's transcript shows a new turn: it works again (a worker reports its own state). */
+  private onTurnStart(tracked: Tracked, at: string): void {
+    this.lastActivity = Date.now()
+    tracked.turnStartedAt = at
+    if (tracked.backend === 'process' && tracked.alive && (tracked.state === 'idle' || tracked.state === 'starting')) this.emitState(tracked, 'running')
+    this.changed.fire()
   }
 
   /** True while no live teammate is working or has work waiting. */
@@ -360,6 +391,8 @@ export class TeammateSupervisor implements Disposable {
       tracked.shutdownTimer.unref()
     } else if (body.body.type === 'plan_approval_response') {
       tracked.questions.get(body.body.requestId)?.abort()
+      // a process teammate's ExitPlanMode returns with the verdict and its turn goes on
+      if (tracked.backend === 'process' && tracked.state === 'awaiting_plan_approval') this.emitState(tracked, 'running')
     }
   }
 
@@ -433,7 +466,12 @@ export class TeammateSupervisor implements Disposable {
           }
           break
         case 'idle_notification':
-          if (from?.alive && from.backend === 'process') this.emitState(from, 'idle')
+          if (from?.alive && from.backend === 'process') {
+            // the transcript and the inbox are read apart: a turn it started after sending this
+            // (its prompt written later, by its own clock) means it is not idle any more
+            this.options.registry.get(from.backend).sync?.(from.agentId)
+            if (!startedSince(from, message.timestamp)) this.emitState(from, 'idle')
+          }
           break
         case 'shutdown_rejected':
           if (from) {
@@ -557,6 +595,14 @@ export class TeammateSupervisor implements Disposable {
     await this.draining
     this.changed.dispose()
   }
+}
+
+/** Whether a process teammate's transcript shows a turn that started at or after `timestamp` (both ISO, its own clock). */
+function startedSince(tracked: Tracked, timestamp: string): boolean {
+  if (tracked.turnStartedAt === undefined) return false
+  const started = Date.parse(tracked.turnStartedAt)
+  const sent = Date.parse(timestamp)
+  return !Number.isNaN(started) && !Number.isNaN(sent) && started >= sent
 }
 
 /** Whether `name` is marked active in `team`'s config; false when the team or member is gone. */
