@@ -19,6 +19,9 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000
 /** Milliseconds the team must stay quiet before a headless run counts it as settled (see {@link TeammateSupervisor.whenSettled}). */
 const SETTLE_QUIET_MS = 250
 
+/** How soon a headless run looks again at a busy team (ms): unread counts change without an event. */
+const BUSY_POLL_MS = 20
+
 /** What the leader's side of a team is made of. */
 export interface TeammateSupervisorOptions {
   /** Workspace root: teammates work here. */
@@ -76,6 +79,20 @@ interface Tracked {
   shutdownTimer: NodeJS.Timeout | undefined
   /** Process backend: time (ISO, the teammate's clock) of the newest turn its transcript showed starting. */
   turnStartedAt?: string
+  /** Its plan approval request the leader has not answered yet (SPEC §9.8). */
+  planRequestId?: string
+}
+
+/** A teammate waiting for an answer no one in a headless run can give (see {@link TeammateSupervisor.blockedWaits}). */
+export interface TeamWait {
+  agentId: string
+  agentName: string
+  state: AgentState
+  /** Who alone could answer: the leader. */
+  waitsFor: string
+  /** What it waits for, in words. */
+  what: string
+  requestId?: string
 }
 
 /**
@@ -99,6 +116,8 @@ export class TeammateSupervisor implements Disposable {
   private lastActivity = Date.now()
   /** When {@link settled} first found the team quiet in the current quiet spell; undefined after it saw the team busy. */
   private quietSince: number | undefined
+  /** The same for {@link blockedWaits}. */
+  private blockedSince: number | undefined
 
   constructor(private readonly options: TeammateSupervisorOptions) {
     this.busSub = options.bus.onEvent((e) => this.observe(e))
@@ -319,8 +338,34 @@ export class TeammateSupervisor implements Disposable {
    * turn it started may be on its way, a worker's over its thread, a process's in its transcript).
    */
   get settleDelayMs(): number {
-    const since = Math.max(this.lastActivity, this.quietSince ?? Date.now())
-    return Math.max(0, SETTLE_QUIET_MS - (Date.now() - since))
+    const spell = Math.min(this.quietSince ?? Infinity, this.blockedSince ?? Infinity)
+    // busy: what ends it (a teammate reading its inbox) raises no event, so look again soon
+    if (spell === Infinity) return BUSY_POLL_MS
+    return Math.max(0, SETTLE_QUIET_MS - (Date.now() - Math.max(this.lastActivity, spell)))
+  }
+
+  /**
+   * The waits that alone keep the team from being quiet, when no one in the run can answer them
+   * (a headless run's dead end, SPEC §14): each live teammate is either quiet as {@link settled}
+   * counts it, or waits for its plan's approval while no person is asked (`askPersonForPlans`
+   * off, so only the leader's SendMessage could answer), at least one waits, and that has held
+   * for the whole quiet period. Undefined otherwise. Unread messages of a waiting teammate do not
+   * count: it cannot read them before it has its answer. The caller checks the leader is idle
+   * with nothing queued, and no subagent runs. (A permission question does not count: headless, it
+   * is answered at once by `--approve`, or put to the person at the terminal.)
+   */
+  async blockedWaits(): Promise<TeamWait[] | undefined> {
+    await this.draining
+    this.syncMembers()
+    const waiting = this.options.askPersonForPlans ? [] : [...this.members.values()].filter((m) => m.alive && m.state === 'awaiting_plan_approval' && m.planRequestId !== undefined)
+    const now = Date.now()
+    if (waiting.length === 0 || !this.quiet(new Set(waiting.map((m) => m.name)))) {
+      this.blockedSince = undefined
+      return undefined
+    }
+    this.blockedSince ??= now
+    if (now - Math.max(this.lastActivity, this.blockedSince) < SETTLE_QUIET_MS) return undefined
+    return waiting.map((m) => ({ agentId: m.agentId, agentName: m.name, state: m.state, waitsFor: LEAD_NAME, what: 'approval of its plan', requestId: m.planRequestId! }))
   }
 
   /** Asks each live teammate's backend for what it has not told yet (see TeammateExecutor.sync). */
@@ -338,10 +383,10 @@ export class TeammateSupervisor implements Disposable {
     this.changed.fire()
   }
 
-  /** True while no live teammate is working or has work waiting. */
-  private quiet(): boolean {
+  /** True while no live teammate (but those `parked`, left out) is working or has work waiting. */
+  private quiet(parked: ReadonlySet<string> = new Set()): boolean {
     const team = this.options.team.team()
-    const alive = [...this.members.values()].filter((m) => m.alive)
+    const alive = [...this.members.values()].filter((m) => m.alive && !parked.has(m.name))
     if (!team) return true
     const mailbox = this.options.team.mailbox
     // a teammate's last words (a shutdown approval) may still be on their way to the leader
@@ -391,6 +436,7 @@ export class TeammateSupervisor implements Disposable {
       tracked.shutdownTimer.unref()
     } else if (body.body.type === 'plan_approval_response') {
       tracked.questions.get(body.body.requestId)?.abort()
+      if (tracked.planRequestId === body.body.requestId) tracked.planRequestId = undefined
       // a process teammate's ExitPlanMode returns with the verdict and its turn goes on
       if (tracked.backend === 'process' && tracked.state === 'awaiting_plan_approval') this.emitState(tracked, 'running')
     }
@@ -461,6 +507,7 @@ export class TeammateSupervisor implements Disposable {
           return undefined
         case 'plan_approval_request':
           if (from?.alive) {
+            from.planRequestId = b.requestId
             if (from.backend === 'process') this.emitState(from, 'awaiting_plan_approval')
             if (this.options.askPersonForPlans) void this.askPersonForPlan(team, from, b.requestId, b.plan)
           }
