@@ -204,6 +204,30 @@ export const NoticeEventSchema = z.object({
   message: z.string()
 })
 
+/**
+ * A headless run found its team stuck (SPEC §14 `run`): nothing is in flight, the leader is idle,
+ * and each of `waits` waits for an answer that no one in the run can give (a plan the leader left
+ * unanswered, with no person asked). The run then shuts the team down and finishes as failed.
+ */
+export const RunBlockedEventSchema = z.object({
+  ...base,
+  type: z.literal('run_blocked'),
+  /** One line for a person: who waits for what. */
+  message: z.string(),
+  waits: z.array(
+    z.object({
+      agentId: z.string(),
+      agentName: z.string(),
+      state: AgentStateSchema,
+      /** Who alone could answer (`team-lead`). */
+      waitsFor: z.string(),
+      /** What it waits for, in words (`approval of its plan`). */
+      what: z.string(),
+      requestId: z.string().optional()
+    })
+  )
+})
+
 export const RunFinishedEventSchema = z.object({
   ...base,
   type: z.literal('run_finished'),
@@ -234,6 +258,7 @@ export const RuntimeEventSchema = z.discriminatedUnion('type', [
   AgentStoppedEventSchema,
   ScenarioErrorEventSchema,
   NoticeEventSchema,
+  RunBlockedEventSchema,
   RunFinishedEventSchema
 ])
 export type RuntimeEvent = z.infer<typeof RuntimeEventSchema>

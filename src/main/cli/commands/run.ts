@@ -90,6 +90,8 @@ export async function executeRun(flags: RunFlags & { prompt: string }, extra: { 
   bus.onEvent((event) => {
     const text = render(event)
     if (text) process.stdout.write(text)
+    // a dead end is an error to the person: said on stderr (the --json stream has the event)
+    if (!flags.json && event.type === 'run_blocked') process.stderr.write(`swarmdesk run: ${event.message}\n`)
   })
   const controller = new AbortController()
   const onSignal = (): void => controller.abort()

@@ -1,10 +1,10 @@
 import { EventBus } from '../../runtime/events/bus'
 import { Emitter } from '../../runtime/lifecycle/disposable'
-import { createHumanRenderer } from '../../runtime/events/text'
 import { RunUsageError } from '../../runtime/session/setup'
 import { runTeammate, TeammateNotFoundError } from '../../runtime/teammates'
 import { TeamNameError, TeamNotFoundError } from '../../runtime/teams'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
+import { createPaneRenderer } from '../../runtime/workspace/paneText'
 import { parseCommandArgs, UsageError, useColor } from '../io'
 
 const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR]'
@@ -12,7 +12,8 @@ const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR]'
 /**
  * `swarmdesk teammate --team T --name N [--cwd DIR]` (SPEC §14): runs one teammate of the
  * `process` backend; `--team`/`--name` default to SWARMDESK_TEAM / SWARMDESK_AGENT_NAME. Its
- * events are printed on its terminal (the pane). Exit codes: 0 after an approved shutdown; 1 a
+ * events are printed on its terminal (the pane) as a worker teammate's pane shows them, with each
+ * command's output streamed while it runs. Exit codes: 0 after an approved shutdown; 1 a
  * crash (the error on stderr) or SIGTERM/SIGINT; 2 bad usage, an unknown team or member.
  * The process backend (src/main/runtime/teammates/process/executor.ts, TEAMMATE_EXIT_CODES)
  * relies on these codes, and tells a stop from a crash under exit 1 by the runner's last
@@ -25,9 +26,11 @@ export async function teammateCommand(argv: string[]): Promise<number> {
   if (!team) throw new UsageError(`swarmdesk teammate: --team is required.\n${USAGE}`)
   if (!name) throw new UsageError(`swarmdesk teammate: --name is required.\n${USAGE}`)
   const bus = new EventBus()
-  const render = createHumanRenderer({ color: useColor(process.stdout), scripted: false })
+  // the terminal is the teammate's pane: it shows what a worker teammate's pane shows, a running
+  // command's own output included as it comes (the leader's side streams these bytes live)
+  const render = createPaneRenderer({ color: useColor(process.stdout), scripted: false })
   bus.onEvent((event) => {
-    const text = render(event)
+    const text = render(event)?.[1]
     if (text) process.stdout.write(text)
   })
   const controller = new AbortController()

@@ -14,6 +14,7 @@ import { envWithSettings, teammateModelSetting } from './roleSettings'
 import { canonicalWorkspace, connectModel, loadWorkspaceSettings, modeSwitches, RunUsageError, teammateModelEnv, teammateSettings, teammateSettingsEnv, type ModelConnection } from './setup'
 import { createTeammateBackends } from '../teammates/backends'
 import type { TeammateExecutorRegistry } from '../teammates/executor'
+import type { TeamWait } from '../teammates/supervisor'
 import { ensureWritableDataDirectory } from '../storage/dataDirectory'
 
 export { RunUsageError } from './setup'
@@ -108,10 +109,12 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     const running = session
     const onAbort = (): void => running.stop()
     options.signal?.addEventListener('abort', onAbort, { once: true })
-    const end = await runUntilSettled(session, options.prompt).finally(() => options.signal?.removeEventListener('abort', onAbort))
+    const { end, blocked } = await settleRun(session, options.prompt).finally(() => options.signal?.removeEventListener('abort', onAbort))
+    const stuck = blocked ? describeBlocked(blocked) : undefined
+    if (blocked && stuck) options.bus.emit({ type: 'run_blocked', message: stuck.message, waits: blocked, agentId: session.identity.id, agentName: session.identity.name })
     // SPEC §9.5: at the end of a headless run, remaining teammates get a shutdown request, then the timeout, then a kill
     await session.teammates?.shutdownAll()
-    const outcome = describeEnd(end)
+    const outcome = stuck ? { status: 'failed' as const, reason: stuck.reason } : describeEnd(end)
     if (end.reason === 'model_error' && end.error.kind === 'scenario') {
       options.bus.emit({ type: 'scenario_error', message: end.error.message, agentId: session.identity.id, agentName: session.identity.name })
     }
@@ -139,9 +142,19 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
 /**
  * Runs the prompt, then keeps the leader going while work it started is alive (SPEC §15: a
  * headless run ends when the leader is idle, no agent is running and nothing waits to be
- * delivered): each queued notification wakes it for another turn.
+ * delivered): each queued notification wakes it for another turn. The leader's last end.
  */
 export async function runUntilSettled(session: Session, prompt: string): Promise<QueryEnd> {
+  return (await settleRun(session, prompt)).end
+}
+
+/**
+ * {@link runUntilSettled}, which also stops at a dead end: the leader idle with nothing queued, no
+ * subagent running, and the team held only by questions no one in the run can answer
+ * (TeammateSupervisor.blockedWaits). `blocked` lists them then; the team is left running for the
+ * caller to shut down.
+ */
+export async function settleRun(session: Session, prompt: string): Promise<{ end: QueryEnd; blocked?: TeamWait[] }> {
   let end = await session.prompt(prompt)
   while (end.reason === 'completed') {
     if (session.pendingCount > 0) {
@@ -151,8 +164,10 @@ export async function runUntilSettled(session: Session, prompt: string): Promise
     const agents = session.subagents
     const team = session.teammates
     const teamSettled = !team || (await team.settled())
+    const blocked = team && !teamSettled && !agents?.anyRunning() ? await team.blockedWaits() : undefined
     if (session.pendingCount > 0) continue
     if (!agents?.anyRunning() && teamSettled) break
+    if (blocked) return { end, blocked }
     await new Promise<void>((resolve) => {
       const subs = [session.onDidQueue(() => done()), ...(agents ? [agents.onDidChange(() => done())] : []), ...(team ? [team.onDidChange(() => done())] : [])]
       // a quiet team settles by time alone: look again when its quiet period is over
@@ -164,7 +179,20 @@ export async function runUntilSettled(session: Session, prompt: string): Promise
       }
     })
   }
-  return end
+  return { end }
+}
+
+/**
+ * Who waits for what, for a person: `reason` for `run_finished` (`the team cannot go on: pat waits
+ * for team-lead's approval of its plan (request plan-1a2b)`), `message` with what to do about it.
+ */
+function describeBlocked(waits: TeamWait[]): { reason: string; message: string } {
+  const each = waits.map((w) => `${w.agentName} waits for ${w.waitsFor}'s ${w.what}${w.requestId ? ` (request ${w.requestId})` : ''}`)
+  const reason = `the team cannot go on: ${each.join('; ')}`
+  return {
+    reason,
+    message: `${reason}, and no one in this run can answer: the leader is idle and --approve never approves a plan. The team is shut down. Have the leader answer with SendMessage, or run the team where a person can (the app, swarmdesk serve).`
+  }
 }
 
 function describeEnd(end: QueryEnd): { status: 'ok' | 'failed'; reason?: string } {

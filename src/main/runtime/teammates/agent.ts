@@ -28,6 +28,7 @@ import { existsSync } from 'node:fs'
 import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../workspace/systemPrompt'
 import type { PermissionPrompter } from '../permissions/prompter'
 import { createExitPlanModeTool } from './exitPlanMode'
+import { interruptOnShutdownRequest } from './shutdownWatch'
 import { teammateRolePrompt } from './prompt'
 
 /** Characters of the last text kept as an idle notification's summary. */
@@ -107,7 +108,10 @@ export class TeammateAgent {
             ...color,
             mode: parts.mode,
             setMode: parts.setMode,
-            onWaiting: (waiting) => this.state(waiting ? 'awaiting_plan_approval' : 'running')
+            onWaiting: (waiting) => {
+              this.waitingForAnswer(waiting)
+              this.state(waiting ? 'awaiting_plan_approval' : 'running')
+            }
           }) as Tool
         ]
       : []
@@ -118,14 +122,41 @@ export class TeammateAgent {
     this.prompter = {
       prompt: async (request, signal) => {
         this.state('awaiting_permission')
+        this.waitingForAnswer(true)
         try {
           return await asking.prompt(request, signal)
         } finally {
+          this.waitingForAnswer(false)
           this.state('running')
         }
       }
     }
     this.self = this.parentOfSubagents()
+  }
+
+  /** Aborts the current run (not the teammate): a shutdown request came while it waited for an answer. */
+  private runAbort: AbortController | undefined
+  /** The current run's signal: the teammate's own, or that abort. */
+  private runSignal: AbortSignal | undefined
+  /** Answers it waits for now (parallel calls may wait at once), and the inbox watch while there is one. */
+  private waits = 0
+  private shutdownWatch: { dispose(): void } | undefined
+
+  /**
+   * Counts the answers the teammate waits for in the middle of a turn; while it waits, a shutdown
+   * request from the leader ends the run (see interruptOnShutdownRequest) and the idle loop answers it.
+   */
+  private waitingForAnswer(waiting: boolean): void {
+    this.waits += waiting ? 1 : -1
+    if (this.waits > 0 && !this.shutdownWatch) {
+      const { mailbox, team, identity, leader } = this.parts
+      const run = this.runAbort
+      this.shutdownWatch = interruptOnShutdownRequest({ mailbox, team, name: identity.name, leader, interrupt: () => run?.abort() })
+    } else if (this.waits <= 0) {
+      this.waits = 0
+      this.shutdownWatch?.dispose()
+      this.shutdownWatch = undefined
+    }
   }
 
   /** The teammate as the parent of its subagents: depth 0 (a top-level agent of the team); the teammate's stop signal stops them. */
@@ -141,7 +172,7 @@ export class TeammateAgent {
       // a subagent is not a member of the team: it reports through its final text, never with the team tools
       tools: () => this.tools.filter((t) => !MEMBER_ONLY_TOOLS.includes(t.name)),
       fileState: this.fileState,
-      turnSignal: () => this.parts.signal,
+      turnSignal: () => this.runSignal ?? this.parts.signal,
       enqueue: (text) => this.queued.push(text),
       isAsync: false,
       isFork: false,
@@ -208,10 +239,13 @@ export class TeammateAgent {
 
   /**
    * Runs one user turn to its end (again while a TeammateIdle hook keeps it working), then tells
-   * the leader it is idle. A model error ends the turn, not the teammate.
+   * the leader it is idle. A model error ends the turn, not the teammate. `started` runs once the
+   * turn is visibly under way (state `running`, the prompt in the transcript) and before the model
+   * is asked: the runner marks the turn's messages read there, so the leader never sees them read
+   * by a teammate that does not look busy (SPEC §15: a headless run ends only when nothing is in flight).
    */
-  async turn(text: string, taskId?: string): Promise<QueryEnd> {
-    let end = await this.run(text)
+  async turn(text: string, taskId?: string, started?: () => Promise<unknown>): Promise<QueryEnd> {
+    let end = await this.run(text, started)
     for (let kept = 0; end.reason === 'completed' && this.parts.idleHook && kept < MAX_IDLE_HOOK_BLOCKS; kept++) {
       const reason = await this.parts.idleHook()
       if (reason === undefined) break
@@ -229,13 +263,14 @@ export class TeammateAgent {
    * @returns false when no turn is running.
    */
   interrupt(): boolean {
-    if (!this.turn_) return false
-    this.turn_.abort()
+    if (!this.runAbort) return false
+    this.interruptedByPerson = true
+    this.runAbort.abort()
     return true
   }
 
-  /** Aborts the turn running now (see {@link interrupt}); undefined between turns. */
-  private turn_: AbortController | undefined
+  /** The current run was stopped by {@link interrupt} (not by a shutdown request): its pane says so. */
+  private interruptedByPerson = false
 
   /**
    * The turn a leader's `shutdown_request` starts (SPEC §9.5: the teammate approves or rejects
@@ -295,7 +330,7 @@ export class TeammateAgent {
   }
 
   /** One run of the agent loop on a new user message. */
-  private async run(text: string): Promise<QueryEnd> {
+  private async run(text: string, started?: () => Promise<unknown>): Promise<QueryEnd> {
     const { identity, bus } = this.parts
     const repair = Array.isArray(this.pendingRepair) ? this.pendingRepair : []
     this.pendingRepair = undefined
@@ -304,9 +339,14 @@ export class TeammateAgent {
     this.transcript.append('user', user)
     const shells = createBackgroundShells(this.parts.pty)
     this.state('running')
-    const turn = (this.turn_ = new AbortController())
+    const runAbort = new AbortController()
+    this.runAbort = runAbort
+    this.interruptedByPerson = false
+    const signal = AbortSignal.any([this.parts.signal, runAbort.signal])
+    this.runSignal = signal
     let end: QueryEnd
     try {
+      await started?.()
       const loop = query({
         agent: identity,
         model: this.parts.model,
@@ -314,7 +354,7 @@ export class TeammateAgent {
         tools: this.tools,
         messages: this.messages,
         client: this.parts.client.client,
-        signal: AbortSignal.any([this.parts.signal, turn.signal]),
+        signal,
         toolContext: {
           agentId: identity.id,
           agentName: identity.name,
@@ -346,10 +386,11 @@ export class TeammateAgent {
         sink(step.value)
       }
     } finally {
-      this.turn_ = undefined
+      this.runAbort = undefined
+      this.runSignal = undefined
       await shells.killAll()
     }
-    if (end.reason === 'aborted' && turn.signal.aborted && !this.parts.signal.aborted) {
+    if (end.reason === 'aborted' && this.interruptedByPerson && !this.parts.signal.aborted) {
       bus.emit({ type: 'notice', level: 'info', message: `Interrupted: ${identity.name} stopped its turn and waits for the next message.`, agentId: identity.id, agentName: identity.name })
     }
     if (end.reason === 'model_error') bus.emit({ type: 'notice', level: 'error', message: end.error.message, agentId: identity.id, agentName: identity.name })

@@ -33,6 +33,14 @@ export interface TeammateSpawnConfig {
    * BASE_URL, SWARMDESK_MODEL. A worker reads them from here, a process gets them in its env.
    */
   env: Record<string, string>
+  /**
+   * Told when the teammate starts a turn (a message, a task or a hook's reason reached its model),
+   * by a backend whose teammate cannot report its own states: the `process` backend calls it when
+   * the teammate's transcript shows the turn's prompt, with that line's time (ISO, the teammate's
+   * clock: comparable with the timestamps of the messages it sends). A `worker` reports
+   * `agent_state` itself.
+   */
+  onTurnStart?: (at: string) => void
 }
 
 /** How a teammate's run ended, as the leader's side saw it. */
@@ -110,6 +118,13 @@ export interface TeammateExecutor {
    * @throws PtySizeError (src/main/runtime/pty) for a size outside src/shared/terminalSize.ts's bounds.
    */
   resize?(agentId: string, cols: number, rows: number): boolean
+  /**
+   * Optional: brings the leader's side up to date with a running teammate at once, for a backend
+   * that learns of it with a delay (`process`: the transcript lines it wrote are read now, their
+   * events emitted and {@link TeammateSpawnConfig.onTurnStart} called, before this returns).
+   * A no-op for an unknown or ended teammate.
+   */
+  sync?(agentId: string): void
 }
 
 /** The executors a session can spawn with, by backend (SPEC §9.2: per call, else the setting). */

@@ -198,10 +198,11 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       const fromLeader = visible.filter((e) => e.message.from === leader)
       const batch = fromLeader.length ? fromLeader : visible
       if (batch.length) {
-        await mailbox.markRead(team, name, batch.map((e) => e.message.id))
         // the person's messages show in this teammate's pane as theirs, before the turn they start
         for (const { message } of batch) if (isPersonMessage(message, leader)) bus.emit({ type: 'user_prompt', text: message.text, agentId: identity.id, agentName: name })
-        await agent.turn(batch.flatMap((e) => renderForModel(e.message) ?? []).join('\n\n'))
+        // read once the turn shows (running, its prompt in the transcript): the leader's side never
+        // sees the messages gone from the inbox while the teammate still looks idle
+        await agent.turn(batch.flatMap((e) => renderForModel(e.message) ?? []).join('\n\n'), undefined, () => mailbox.markRead(team, name, batch.map((e) => e.message.id)))
         continue
       }
       const task = await claimNextTask(tasks.list(), (id) => tasks.claim(id, name), name)

@@ -19,6 +19,9 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000
 /** Milliseconds the team must stay quiet before a headless run counts it as settled (see {@link TeammateSupervisor.whenSettled}). */
 const SETTLE_QUIET_MS = 250
 
+/** How soon a headless run looks again at a busy team (ms): unread counts change without an event. */
+const BUSY_POLL_MS = 20
+
 /** What the leader's side of a team is made of. */
 export interface TeammateSupervisorOptions {
   /** Workspace root: teammates work here. */
@@ -74,6 +77,22 @@ interface Tracked {
   /** Open permission questions and plan approvals of this teammate, cancelled when it stops. */
   questions: Map<string, AbortController>
   shutdownTimer: NodeJS.Timeout | undefined
+  /** Process backend: time (ISO, the teammate's clock) of the newest turn its transcript showed starting. */
+  turnStartedAt?: string
+  /** Its plan approval request the leader has not answered yet (SPEC §9.8). */
+  planRequestId?: string
+}
+
+/** A teammate waiting for an answer no one in a headless run can give (see {@link TeammateSupervisor.blockedWaits}). */
+export interface TeamWait {
+  agentId: string
+  agentName: string
+  state: AgentState
+  /** Who alone could answer: the leader. */
+  waitsFor: string
+  /** What it waits for, in words. */
+  what: string
+  requestId?: string
 }
 
 /**
@@ -95,6 +114,10 @@ export class TeammateSupervisor implements Disposable {
   private disposed = false
   private draining: Promise<void> = Promise.resolve()
   private lastActivity = Date.now()
+  /** When {@link settled} first found the team quiet in the current quiet spell; undefined after it saw the team busy. */
+  private quietSince: number | undefined
+  /** The same for {@link blockedWaits}. */
+  private blockedSince: number | undefined
 
   constructor(private readonly options: TeammateSupervisorOptions) {
     this.busSub = options.bus.onEvent((e) => this.observe(e))
@@ -178,7 +201,8 @@ export class TeammateSupervisor implements Disposable {
         planModeRequired,
         sessionId: this.options.sessionId,
         leaderAgentId: teamAgentId(LEAD_NAME, team),
-        env: this.options.modelEnv()
+        env: this.options.modelEnv(),
+        onTurnStart: (at) => this.onTurnStart(tracked, at)
       })
     } catch (error) {
       tracked.alive = false
@@ -230,7 +254,8 @@ export class TeammateSupervisor implements Disposable {
         planModeRequired: member.planModeRequired,
         sessionId: this.options.sessionId,
         leaderAgentId: teamAgentId(LEAD_NAME, team),
-        env: { ...this.options.modelEnv(), [CONTINUE_TRANSCRIPT_VARIABLE]: '1' }
+        env: { ...this.options.modelEnv(), [CONTINUE_TRANSCRIPT_VARIABLE]: '1' },
+        onTurnStart: (at) => this.onTurnStart(tracked, at)
       })
     } catch (error) {
       tracked.alive = false
@@ -312,18 +337,69 @@ export class TeammateSupervisor implements Disposable {
    */
   async settled(): Promise<boolean> {
     await this.draining
-    return this.quiet() && Date.now() - this.lastActivity >= SETTLE_QUIET_MS
+    this.syncMembers()
+    const quiet = this.quiet()
+    const now = Date.now()
+    if (!quiet) this.quietSince = undefined
+    else this.quietSince ??= now
+    return quiet && now - Math.max(this.lastActivity, this.quietSince!) >= SETTLE_QUIET_MS
   }
 
-  /** Milliseconds to wait before {@link settled} may turn true without any other change: the rest of the quiet period. */
+  /**
+   * Milliseconds to wait before {@link settled} may turn true without any other change: the rest of
+   * the quiet period (which starts again whenever the team was seen busy: a teammate's news of a
+   * turn it started may be on its way, a worker's over its thread, a process's in its transcript).
+   */
   get settleDelayMs(): number {
-    return Math.max(0, SETTLE_QUIET_MS - (Date.now() - this.lastActivity))
+    const spell = Math.min(this.quietSince ?? Infinity, this.blockedSince ?? Infinity)
+    // busy: what ends it (a teammate reading its inbox) raises no event, so look again soon
+    if (spell === Infinity) return BUSY_POLL_MS
+    return Math.max(0, SETTLE_QUIET_MS - (Date.now() - Math.max(this.lastActivity, spell)))
   }
 
-  /** True while no live teammate is working or has work waiting. */
-  private quiet(): boolean {
+  /**
+   * The waits that alone keep the team from being quiet, when no one in the run can answer them
+   * (a headless run's dead end, SPEC §14): each live teammate is either quiet as {@link settled}
+   * counts it, or waits for its plan's approval while no person is asked (`askPersonForPlans`
+   * off, so only the leader's SendMessage could answer), at least one waits, and that has held
+   * for the whole quiet period. Undefined otherwise. Unread messages of a waiting teammate do not
+   * count: it cannot read them before it has its answer. The caller checks the leader is idle
+   * with nothing queued, and no subagent runs. (A permission question does not count: headless, it
+   * is answered at once by `--approve`, or put to the person at the terminal.)
+   */
+  async blockedWaits(): Promise<TeamWait[] | undefined> {
+    await this.draining
+    this.syncMembers()
+    const waiting = this.options.askPersonForPlans ? [] : [...this.members.values()].filter((m) => m.alive && m.state === 'awaiting_plan_approval' && m.planRequestId !== undefined)
+    const now = Date.now()
+    if (waiting.length === 0 || !this.quiet(new Set(waiting.map((m) => m.name)))) {
+      this.blockedSince = undefined
+      return undefined
+    }
+    this.blockedSince ??= now
+    if (now - Math.max(this.lastActivity, this.blockedSince) < SETTLE_QUIET_MS) return undefined
+    return waiting.map((m) => ({ agentId: m.agentId, agentName: m.name, state: m.state, waitsFor: LEAD_NAME, what: 'approval of its plan', requestId: m.planRequestId! }))
+  }
+
+  /** Asks each live teammate's backend for what it has not told yet (see TeammateExecutor.sync). */
+  private syncMembers(): void {
+    for (const m of this.members.values()) {
+      if (m.alive) this.options.registry.get(m.backend).sync?.(m.agentId)
+    }
+  }
+
+  /** A process teammate's transcript shows a new turn: it works again (a worker reports its own state). */
+  private onTurnStart(tracked: Tracked, at: string): void {
+    this.lastActivity = Date.now()
+    tracked.turnStartedAt = at
+    if (tracked.backend === 'process' && tracked.alive && (tracked.state === 'idle' || tracked.state === 'starting')) this.emitState(tracked, 'running')
+    this.changed.fire()
+  }
+
+  /** True while no live teammate (but those `parked`, left out) is working or has work waiting. */
+  private quiet(parked: ReadonlySet<string> = new Set()): boolean {
     const team = this.options.team.team()
-    const alive = [...this.members.values()].filter((m) => m.alive)
+    const alive = [...this.members.values()].filter((m) => m.alive && !parked.has(m.name))
     if (!team) return true
     const mailbox = this.options.team.mailbox
     // a teammate's last words (a shutdown approval) may still be on their way to the leader
@@ -373,6 +449,9 @@ export class TeammateSupervisor implements Disposable {
       tracked.shutdownTimer.unref()
     } else if (body.body.type === 'plan_approval_response') {
       tracked.questions.get(body.body.requestId)?.abort()
+      if (tracked.planRequestId === body.body.requestId) tracked.planRequestId = undefined
+      // a process teammate's ExitPlanMode returns with the verdict and its turn goes on
+      if (tracked.backend === 'process' && tracked.state === 'awaiting_plan_approval') this.emitState(tracked, 'running')
     }
   }
 
@@ -441,12 +520,18 @@ export class TeammateSupervisor implements Disposable {
           return undefined
         case 'plan_approval_request':
           if (from?.alive) {
+            from.planRequestId = b.requestId
             if (from.backend === 'process') this.emitState(from, 'awaiting_plan_approval')
             if (this.options.askPersonForPlans) void this.askPersonForPlan(team, from, b.requestId, b.plan)
           }
           break
         case 'idle_notification':
-          if (from?.alive && from.backend === 'process') this.emitState(from, 'idle')
+          if (from?.alive && from.backend === 'process') {
+            // the transcript and the inbox are read apart: a turn it started after sending this
+            // (its prompt written later, by its own clock) means it is not idle any more
+            this.options.registry.get(from.backend).sync?.(from.agentId)
+            if (!startedSince(from, message.timestamp)) this.emitState(from, 'idle')
+          }
           break
         case 'shutdown_rejected':
           if (from) {
@@ -570,6 +655,14 @@ export class TeammateSupervisor implements Disposable {
     await this.draining
     this.changed.dispose()
   }
+}
+
+/** Whether a process teammate's transcript shows a turn that started at or after `timestamp` (both ISO, its own clock). */
+function startedSince(tracked: Tracked, timestamp: string): boolean {
+  if (tracked.turnStartedAt === undefined) return false
+  const started = Date.parse(tracked.turnStartedAt)
+  const sent = Date.parse(timestamp)
+  return !Number.isNaN(started) && !Number.isNaN(sent) && started >= sent
 }
 
 /** Whether `name` is marked active in `team`'s config; false when the team or member is gone. */

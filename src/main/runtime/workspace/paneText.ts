@@ -2,6 +2,9 @@ import type { AgentState, RuntimeEvent } from '../../../shared/events'
 import { createHumanRenderer } from '../events/text'
 import { readableToolResult, type CallInfo, type LaunchedAgent } from './paneTextResults'
 
+/** An ANSI SGR sequence (colour, bold, dim): what `color: false` removes from the lines this renderer writes. */
+const ANSI_SGR = /\x1b\[[0-9;]*m/g
+
 /** ANSI colour per notification status: a kill or failure must not read like a success. */
 const NOTIFICATION_COLOR = { completed: '\x1b[32m', failed: '\x1b[31m', killed: '\x1b[33m' } as const
 
@@ -34,10 +37,14 @@ const TEAMMATE_STATE_LINES: Partial<Record<AgentState, string>> = {
  *   end (`exited`) reads as a dim line rather than the CLI's red `stopped: exited`.
  *
  * Returns `[agentId, text]` to write, or undefined. Text uses CRLF, as a terminal needs; terminal
- * output is passed through untouched.
+ * output is passed through untouched. `color: false` (default true) leaves out the ANSI styling of
+ * the lines it writes (a `process` teammate prints with this on a terminal that asks for no colour,
+ * NO_COLOR); a command's own output keeps whatever it printed.
  */
-export function createPaneRenderer(options: { scripted: boolean }): (event: RuntimeEvent) => [string, string] | undefined {
-  const human = createHumanRenderer({ color: true, scripted: options.scripted })
+export function createPaneRenderer(options: { scripted: boolean; color?: boolean }): (event: RuntimeEvent) => [string, string] | undefined {
+  const color = options.color ?? true
+  const paint = (text: string): string => (color ? text : text.replace(ANSI_SGR, ''))
+  const human = createHumanRenderer({ color, scripted: options.scripted })
   const streamed = new Set<string>()
   /** Agents by id, so a notification or a launch names the agent it is about (its task id is the agent id). */
   const agents = new Map<string, LaunchedAgent>()
@@ -64,11 +71,11 @@ export function createPaneRenderer(options: { scripted: boolean }): (event: Runt
     if (terminals.has(event.agentId)) return event.type === 'agent_stopped' ? terminalEndLine(event) : undefined
     if (backends.has(event.agentId)) {
       const line = teammateLine(event, states)
-      if (line !== undefined) return line ? [event.agentId, line] : undefined
+      if (line !== undefined) return line ? [event.agentId, paint(line)] : undefined
     }
     if (event.type === 'task_notification') {
       const name = agents.get(event.taskId)?.name ?? event.taskId
-      return [event.agentId, `${NOTIFICATION_COLOR[event.status]}◆ notification: agent ${name} ${event.status}\x1b[39m\r\n`]
+      return [event.agentId, paint(`${NOTIFICATION_COLOR[event.status]}◆ notification: agent ${name} ${event.status}\x1b[39m\r\n`)]
     }
     if (event.type === 'tool_output') {
       streamed.add(event.toolUseId)
@@ -81,12 +88,12 @@ export function createPaneRenderer(options: { scripted: boolean }): (event: Runt
       // The pane already shows the command's own output; keep only the verdict line.
       human(event)
       const verdict = event.isError ? `\x1b[31m✗ ${lastLine(event.output)}\x1b[39m` : '\x1b[32m└ done\x1b[39m'
-      return [event.agentId, `\r\n    ${verdict}\r\n`]
+      return [event.agentId, paint(`\r\n    ${verdict}\r\n`)]
     }
     // The CLI renderer sees every event, even one shown differently: it pairs calls with results.
     const text = human(event)
     const readable = event.type === 'tool_result' ? readableToolResult(event, call, agents) : undefined
-    if (readable !== undefined) return [event.agentId, readable]
+    if (readable !== undefined) return [event.agentId, paint(readable)]
     return text ? [event.agentId, text.replace(/\r?\n/g, '\r\n')] : undefined
   }
 }

@@ -196,6 +196,7 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
       agentName,
       fromOffset,
       ...(this.options.transcriptPollMs !== undefined ? { pollMs: this.options.transcriptPollMs } : {}),
+      ...(config.onTurnStart ? { onPrompt: config.onTurnStart } : {}),
       onWarning: (message) => bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName })
     })
     // a subagent transcript already there belongs to an earlier run of the session, not to this process
@@ -272,6 +273,12 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
     if (!entry?.alive || !entry.proc.resize) return false
     entry.proc.resize(cols, rows)
     return true
+  }
+
+  /** Reads the teammate's transcript now (see {@link TeammateExecutor.sync}): what it wrote so far is known before this returns. */
+  sync(agentId: string): void {
+    const entry = this.running.get(agentId)
+    if (entry?.alive) entry.tail.readNow()
   }
 
   /** True while the teammate's process runs (until its terminal has exited). */

@@ -218,3 +218,25 @@ describe('TranscriptTail', () => {
     expect(events[0]).toMatchObject({ type: 'assistant_text', text: 'polled' })
   })
 })
+
+describe('TranscriptTail onPrompt', () => {
+  it('tells of each prompt that starts a turn, with its line time, and not of tool results or the history a compaction replays', () => {
+    const path = join(dir, 'alice@crew.jsonl')
+    const prompts: string[] = []
+    const { tail } = follow(path, { onPrompt: (at) => prompts.push(at) })
+    const w = new TranscriptWriter(path, 'alice@crew')
+    const first = w.append('user', user('ping 1'))
+    w.append('assistant', assistant(toolUse('toolu_1', 'Bash', { command: 'ls' })))
+    w.append('user', result('toolu_1', 'a.txt'))
+    w.append('assistant', assistant(text('Done.')))
+    tail.readNow()
+    expect(prompts).toEqual([first.timestamp])
+    w.append('system', { replacedMessages: 3 }, 'compact_boundary')
+    w.append('user', user('summary of the conversation'))
+    w.append('assistant', assistant(text('Done.')))
+    const second = w.append('user', user('ping 2'))
+    w.close()
+    tail.readNow()
+    expect(prompts).toEqual([first.timestamp, second.timestamp])
+  })
+})

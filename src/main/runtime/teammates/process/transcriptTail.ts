@@ -45,6 +45,13 @@ export interface TranscriptTailOptions {
    * below), from inside the read: close the tail later, not from here.
    */
   onAgentStopped?: (record: AgentStoppedRecord) => void
+  /**
+   * Called when a `user` line carrying text is read (a message, a task or a hook's reason that
+   * starts a turn: the agent's model request is on its way), after that line's events, from inside
+   * the read, with the line's `timestamp` (ISO, the writer's clock). Lines that only carry tool
+   * results, and the history replayed after a compaction, do not count.
+   */
+  onPrompt?: (timestamp: string) => void
 }
 
 /** Anthropic Messages API usage, as it would appear on an assistant message (snake_case). */
@@ -66,7 +73,8 @@ interface ApiUsage {
  *   current TranscriptWriter records the exact API message param, which has none, so today no
  *   `usage` event comes from a transcript).
  * - `user` line → `tool_result {toolUseId, isError, output}` for each `tool_result` block (string
- *   content, or its text blocks joined by `\n`); text blocks (prompts, teammate messages) emit nothing.
+ *   content, or its text blocks joined by `\n`); text blocks (prompts, teammate messages) emit
+ *   nothing, but call `onPrompt` (a turn started).
  * - `system` line with subtype `compact_boundary` → a `notice` (info) that the history was
  *   compacted; the writer then appends the whole new history again (the summary plus the kept
  *   messages, `replacedMessages` fewer plus one than before), and those replayed lines are
@@ -277,6 +285,7 @@ export class TranscriptTail {
       this.resultIds.add(block.tool_use_id)
       this.emit({ type: 'tool_result', toolUseId: block.tool_use_id, isError: block.is_error === true, output: resultText(block.content) })
     }
+    if (blocks.some((b) => b.type === 'text' && typeof b.text === 'string' && b.text.trim() !== '')) this.options.onPrompt?.(entry.timestamp)
   }
 
   /** A subagent's start or end line (see the class comment); a malformed one is skipped with a warning. */

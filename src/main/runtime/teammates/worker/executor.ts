@@ -351,7 +351,9 @@ class WorkerTeammate {
       })
     })
     options.thread.adopt()
-    this.port.postMessage({ type: 'start', config: options.config } satisfies MainToWorker)
+    // the thread gets the data only (a worker reports its own states: onTurnStart is not for it)
+    const { onTurnStart: _local, ...config } = options.config
+    this.port.postMessage({ type: 'start', config } satisfies MainToWorker)
     const every = Math.max(25, Math.min(250, Math.floor(options.heartbeatTimeoutMs / 4)))
     this.watchdog = setInterval(() => this.check(), every)
     this.watchdog.unref()
