@@ -5,7 +5,7 @@ const fx = (...argv: Array<string | null>) => commandEffects(argv)
 
 describe('read-only command list', () => {
   it('lists plain readers with their file arguments', () => {
-    expect(fx('cat', '-n', 'a', 'b')).toEqual({ readOnly: true, reads: ['a', 'b'], writes: [], runs: [], unknown: [] })
+    expect(fx('cat', '-n', 'a', 'b')).toEqual({ readOnly: true, reads: ['a', 'b'], writes: [], writesBelow: [], runs: [], unknown: [] })
     expect(fx('grep', '--file=/etc/shadow', 'x')).toMatchObject({ readOnly: true, reads: ['/etc/shadow', 'x'] })
     expect(fx('echo', null).readOnly).toBe(true)
     expect(fx('cat', null).unknown).toHaveLength(1)
@@ -34,9 +34,11 @@ describe('read-only command list', () => {
 
   it('finds find actions', () => {
     expect(fx('find', 'src', '-name', '*.ts')).toMatchObject({ readOnly: true, reads: ['src'] })
-    expect(fx('find', '.', '-exec', 'rm', '{}', ';').runs).toEqual([{ kind: 'argv', argv: ['rm', '{}'], extraArgsUnknown: false }])
+    expect(fx('find', '.', 'src', '-exec', 'rm', '{}', ';').runs).toEqual([{ kind: 'argv', argv: ['rm', '.', 'src'], extraArgsUnknown: false, below: { roots: ['.', 'src'], inFoundDirs: false } }])
+    expect(fx('find', '.', '-exec', 'cp', '{}', '{}.bak', ';').runs).toMatchObject([{ argv: ['cp', '.', null] }])
+    expect(fx('find', '.', '-execdir', 'touch', 'x', ';').runs).toMatchObject([{ argv: ['touch', 'x'], below: { roots: ['.'], inFoundDirs: true } }])
     expect(fx('find', '.', '-fprintf', 'out', '%p')).toMatchObject({ readOnly: false, writes: ['out'] })
-    expect(fx('find', '.', '-delete')).toMatchObject({ readOnly: false, writes: ['.'] })
+    expect(fx('find', '.', '-delete')).toMatchObject({ readOnly: false, writes: [], writesBelow: ['.'] })
   })
 
   it('finds git options that write or run code', () => {

@@ -1,4 +1,8 @@
 import { gitCommand } from './readOnlyGit'
+import { findCommand } from './readOnlyFind'
+import { sedCommand } from './readOnlySed'
+import { awkCommand, interpreterCommand, interpreterFamily, perlCommand } from './codeCommands'
+import { curlCommand, patchCommand, rsyncCommand, tarCommand, unzipCommand, wgetCommand } from './writingCommands'
 import { attachedPath, isLongOption, isOption, optionName } from './shellArgs'
 
 /**
@@ -26,7 +30,15 @@ export type ArgValue = string | null
 
 /** Code a command runs: an argv to judge as a command, or a script string to parse as Bash. */
 export type CommandRun =
-  | { kind: 'argv'; argv: ArgValue[]; extraArgsUnknown: boolean }
+  | {
+    kind: 'argv'; argv: ArgValue[]; extraArgsUnknown: boolean
+    /**
+     * The command runs on what `find` finds below these roots (its `{}` already stand for
+     * them): its paths are judged as whole trees. `inFoundDirs` (`-execdir`): it also runs in
+     * the directories below them, so its relative paths may be anywhere below the roots.
+     */
+    below?: { roots: string[]; inFoundDirs: boolean }
+  }
   | { kind: 'script'; code: string }
 
 /** The effects of one simple command; the engine decides each effect on its own. */
@@ -37,6 +49,11 @@ export interface CommandEffects {
   reads: string[]
   /** Path arguments it writes. */
   writes: string[]
+  /**
+   * Directories it writes recursively: anything below may be written or removed (`rm -r`,
+   * `find -delete`, `chmod -R`, an rsync destination, where tar or unzip extract).
+   */
+  writesBelow: string[]
   /** Code it runs; judged as Bash in its own right (an allow rule of this command never covers it). */
   runs: CommandRun[]
   /** Why the engine cannot tell what it does (each one makes the engine ask). */
@@ -87,8 +104,20 @@ const UNSAFE_OPTIONS: Record<string, Record<string, UnsafeKind>> = {
 
 /** Commands whose non-option arguments are files they write (mkdir, touch, mv, cp are acceptEdits' "common file commands"). */
 export const FILE_WRITING_COMMANDS: readonly string[] = [
-  'mkdir', 'touch', 'mv', 'cp', 'rm', 'rmdir', 'ln', 'chmod', 'chown', 'truncate', 'tee', 'install'
+  'mkdir', 'touch', 'mv', 'cp', 'rm', 'rmdir', 'unlink', 'shred', 'ln', 'chmod', 'chown', 'chgrp', 'truncate', 'tee', 'install', 'mkfifo'
 ]
+
+/**
+ * The option that makes a file command act on whole trees (coreutils: `rm -r`/`-R`, `chmod`/
+ * `chown`/`chgrp -R`): its operands are then written recursively. cp and mv keep acceptEdits'
+ * allowance for their operands (SPEC §4) and are not listed.
+ */
+const RECURSIVE_OPTION: Record<string, RegExp> = {
+  rm: /^(-[^-]*[rR]|--recursive$)/,
+  chmod: /^(-[^-]*R|--recursive$)/,
+  chown: /^(-[^-]*R|--recursive$)/,
+  chgrp: /^(-[^-]*R|--recursive$)/
+}
 
 /** File commands acceptEdits allows inside the workspace (SPEC §4). */
 export const ACCEPT_EDITS_COMMANDS: readonly string[] = ['mkdir', 'touch', 'mv', 'cp']
@@ -97,7 +126,7 @@ export const ACCEPT_EDITS_COMMANDS: readonly string[] = ['mkdir', 'touch', 'mv',
 
 
 function effects(): CommandEffects {
-  return { readOnly: true, reads: [], writes: [], runs: [], unknown: [] }
+  return { readOnly: true, reads: [], writes: [], writesBelow: [], runs: [], unknown: [] }
 }
 
 /** Find an unsafe option in `a` (long `--x[=v]`, short `-x`, glued `-xVALUE`, or in a cluster `-rxVALUE`). */
@@ -156,6 +185,11 @@ function writesAll(name: string, args: ArgValue[], out: CommandEffects): void {
     }
     out.writes.push(a)
   }
+}
+
+/** Commands whose written files come from options, archives or servers (writingCommands.ts). */
+const WRITERS: Record<string, (args: ArgValue[], out: CommandEffects) => void> = {
+  curl: curlCommand, wget: wgetCommand, tar: tarCommand, unzip: unzipCommand, rsync: rsyncCommand, patch: patchCommand
 }
 
 /** Commands whose `-t DIR` names the directory they write into (coreutils). */
@@ -297,14 +331,26 @@ export function commandEffects(argv: ArgValue[]): CommandEffects {
   if (name === 'git') { gitCommand(args, out); return out }
   if (READ_ONLY_FILE_COMMANDS.includes(name)) { readsAll(name, args, out); recursiveReads(name, args, out); return out }
   if (name === 'tee') { writesAll(name, args, out); return out }
-  if (FILE_WRITING_COMMANDS.includes(name)) { out.readOnly = false; writesAll(name, args, out); return out }
+  if (FILE_WRITING_COMMANDS.includes(name)) {
+    out.readOnly = false
+    writesAll(name, args, out)
+    const recursive = RECURSIVE_OPTION[name]
+    if (recursive && args.some((a) => a !== null && recursive.test(a))) out.writesBelow.push(...out.writes.splice(0))
+    return out
+  }
   if (name in WRAPPERS) { wrapper(name, args, out); return out }
   if (name === 'env') { envCommand(args, out); return out }
   if (name === 'eval') { evalCommand(args, out); return out }
   if (name === 'watch') { out.readOnly = false; evalCommand(args.filter((a) => a === null || !isOption(a)), out); return out }
   if (['bash', 'sh', 'zsh', 'dash', 'ksh'].includes(name)) { shellCommand(name, args, out); return out }
   if (name === 'dd') { ddCommand(args, out); return out }
-  if (name === 'node' || name === 'npm') { versionOnly(name, args, out); return out }
+  if (name === 'node' || name === 'npm') { versionOnly(name, args, out); if (name === 'node' && !out.readOnly) interpreterCommand('node', name, args, out); return out }
+  const family = interpreterFamily(name)
+  if (family) { interpreterCommand(family, name, args, out); return out }
+  if (['awk', 'gawk', 'mawk', 'nawk'].includes(name)) { awkCommand(name, args, out); return out }
+  if (name === 'perl' || name === 'ruby') { perlCommand(name, args, out); return out }
+  const writer = WRITERS[name]
+  if (writer) { writer(args, out); return out }
   out.readOnly = false
   return out
 }
@@ -326,152 +372,5 @@ function recursiveReads(name: string, args: ArgValue[], out: CommandEffects): vo
 function readsAllOptionsOnly(name: string, args: ArgValue[], out: CommandEffects): void {
   for (const a of args) {
     if (a !== null && isOption(a) && unsafeOption(name, a)) { out.readOnly = false; out.unknown.push(`${name} ${a} is not followed by the permission engine`) }
-  }
-}
-
-/**
- * sed (GNU sed manual, "sed scripts"): `-i` writes every file argument; in the script, `w`/`W`
- * and the `s///w` flag write a file, `r`/`R` read one, `e` and the `s///e` flag run code. A
- * script we cannot parse, or `-f FILE`, is unknown.
- */
-function sedCommand(args: ArgValue[], out: CommandEffects): void {
-  const scripts: string[] = []
-  const files: string[] = []
-  let inPlace = false
-  let explicitScript = false
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]
-    if (a === null) { out.unknown.push('an argument of sed contains an expansion'); return }
-    if (a.startsWith('--') && a !== '--') {
-      // GNU sed takes any unambiguous prefix (`--exp=…`, `--in-pl`): the dangerous options are
-      // matched first, and a long option sed does not have is not guessed at.
-      if (isLongOption(a, '--expression')) {
-        const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]
-        if (typeof v !== 'string') { out.unknown.push('sed script cannot be read'); return }
-        scripts.push(v); explicitScript = true; continue
-      }
-      if (isLongOption(a, '--file')) { out.unknown.push('sed -f runs a script file we cannot see'); return }
-      if (isLongOption(a, '--in-place')) { inPlace = true; continue }
-      if (isLongOption(a, '--line-length')) { if (!a.includes('=')) i++; continue }
-      if (SED_FLAGS.some((f) => isLongOption(a, f)) && !a.includes('=')) continue
-      out.unknown.push(`sed option ${a} is not known to the permission engine`); return
-    }
-    if (isOption(a)) {
-      for (let j = 1; j < a.length; j++) {
-        const c = a[j]
-        if (c === 'i' || c === 'I') { inPlace = true; break }
-        if (c === 'f') { out.unknown.push('sed -f runs a script file we cannot see'); return }
-        if (c === 'e' || c === 'l') {
-          const v = j + 1 < a.length ? a.slice(j + 1) : args[++i]
-          if (c === 'e') { if (typeof v !== 'string') { out.unknown.push('sed script cannot be read'); return } scripts.push(v); explicitScript = true }
-          break
-        }
-        if (!'nErsuz'.includes(c)) { out.unknown.push(`sed option -${c} is not known to the permission engine`); return }
-      }
-      continue
-    }
-    if (!explicitScript && scripts.length === 0) scripts.push(a)
-    else files.push(a)
-  }
-  for (const s of scripts) sedScript(s, out)
-  if (inPlace) { out.readOnly = false; out.writes.push(...files) } else out.reads.push(...files)
-}
-
-/** GNU sed's long options that take no value and change nothing but output (sed --help). */
-const SED_FLAGS = ['--quiet', '--silent', '--regexp-extended', '--separate', '--null-data', '--zero-terminated', '--unbuffered', '--posix', '--debug', '--sandbox', '--help', '--version']
-
-/** Walk a sed script command by command; anything not understood makes it unknown. */
-function sedScript(script: string, out: CommandEffects): void {
-  let i = 0
-  const restOfLine = (): string => {
-    const end = script.indexOf('\n', i)
-    const text = script.slice(i, end < 0 ? script.length : end).trim()
-    i = end < 0 ? script.length : end
-    return text
-  }
-  const skipDelimited = (): boolean => {
-    const d = script[i++]
-    if (d === undefined || d === '\\' || d === '\n') return false
-    while (i < script.length && script[i] !== d) i += script[i] === '\\' ? 2 : 1
-    if (i >= script.length) return false
-    i++
-    return true
-  }
-  const address = (): boolean => {
-    if (/[0-9$]/.test(script[i] ?? '')) { while (/[0-9$~]/.test(script[i] ?? '')) i++; return true }
-    if (script[i] === '/') return skipDelimited()
-    if (script[i] === '\\') { i++; return skipDelimited() }
-    return true
-  }
-  while (i < script.length) {
-    while (/[\s;{}!]/.test(script[i] ?? '')) i++
-    if (i >= script.length) break
-    if (!address()) return void out.unknown.push('sed address not understood')
-    if (script[i] === ',') { i++; if (!address()) return void out.unknown.push('sed address not understood') }
-    while (/[\s!]/.test(script[i] ?? '')) i++
-    const c = script[i++]
-    if (c === undefined) break
-    if (c === '{' || c === '}' || c === ';') continue
-    if ('=dDgGhHnNpPxzFlLqQv'.includes(c)) { while (/[0-9]/.test(script[i] ?? '')) i++; continue }
-    if ('#:btTaic'.includes(c)) { restOfLine(); continue }
-    if (c === 'r' || c === 'R') { out.reads.push(restOfLine()); continue }
-    if (c === 'w' || c === 'W') { out.readOnly = false; out.writes.push(restOfLine()); continue }
-    if (c === 'e') {
-      out.readOnly = false
-      const code = restOfLine()
-      if (code) out.runs.push({ kind: 'script', code }); else out.unknown.push('sed e runs the pattern space as a command')
-      continue
-    }
-    if (c === 's' || c === 'y') {
-      const d = script[i]
-      if (!skipDelimited()) return void out.unknown.push(`sed ${c} not understood`)
-      i--
-      if (script[i] !== d || !skipDelimited()) return void out.unknown.push(`sed ${c} not understood`)
-      if (c === 'y') continue
-      while (i < script.length && /[gpiImM0-9ew]/.test(script[i])) {
-        const f = script[i++]
-        if (f === 'e') { out.readOnly = false; out.unknown.push('the sed s///e flag runs the pattern space as a command') }
-        if (f === 'w') { out.readOnly = false; out.writes.push(restOfLine()); break }
-      }
-      continue
-    }
-    return void out.unknown.push(`sed command '${c}' is not known to the permission engine`)
-  }
-}
-
-/** find (GNU findutils): roots are read; -exec/-ok run code; -delete and -fprint* write. */
-function findCommand(args: ArgValue[], out: CommandEffects): void {
-  let i = 0
-  for (; i < args.length; i++) {
-    const a = args[i]
-    if (a === null) { out.unknown.push('an argument of find contains an expansion'); return }
-    if (a.startsWith('-') || a === '(' || a === '!') break
-    out.reads.push(a)
-  }
-  if (out.reads.length === 0) out.reads.push('.')
-  for (; i < args.length; i++) {
-    const a = args[i]
-    if (a === null) continue
-    if (['-exec', '-execdir', '-ok', '-okdir'].includes(a)) {
-      out.readOnly = false
-      const end = args.findIndex((x, k) => k > i && (x === ';' || x === '+'))
-      if (end < 0) { out.unknown.push(`find ${a} has no end`); return }
-      out.runs.push({ kind: 'argv', argv: args.slice(i + 1, end), extraArgsUnknown: false })
-      i = end
-    } else if (a === '-L' || a === '-follow') {
-      out.readOnly = false
-      out.unknown.push(`find ${a} follows symbolic links, which may lead outside the workspace`)
-    } else if (a === '-delete') {
-      out.readOnly = false
-      out.writes.push(...out.reads)
-    } else if (['-fprint', '-fprint0', '-fls', '-fprintf'].includes(a)) {
-      out.readOnly = false
-      const v = args[++i]
-      if (typeof v === 'string') out.writes.push(v); else out.unknown.push(`find ${a} has no file`)
-      if (a === '-fprintf') i++
-    } else if (['-newer', '-anewer', '-cnewer', '-samefile', '-files0-from'].includes(a)) {
-      const v = args[++i]
-      if (typeof v === 'string') out.reads.push(v)
-    }
   }
 }

@@ -6,7 +6,7 @@ const GIT_READ_ONLY = ['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files',
 const GIT_BRANCH_SHORT_WRITES = /^-[dDmMcCfut]$/
 /** `git branch` options that change branches or open an editor (git-branch(1)); matched as git's parse-options does, prefixes included. */
 const GIT_BRANCH_WRITES = ['--delete', '--move', '--copy', '--force', '--track', '--no-track', '--set-upstream-to', '--unset-upstream', '--edit-description']
-/** Options of any subcommand that write a file, run a program or read a file elsewhere. */
+/** Options of any subcommand that write a file, run a program or read a file elsewhere (and `-o` of `archive` and `format-patch`, their output file and directory). */
 const GIT_OUTPUT = ['--output']
 const GIT_RUNS = ['--upload-pack', '--receive-pack', '--exec']
 const GIT_CONFIGURED_PROGRAMS = ['--ext-diff', '--open-files-in-pager']
@@ -45,7 +45,8 @@ export function gitCommand(args: ArgValue[], out: CommandEffects): void {
     // git's parse-options takes a unique prefix of a long option (`git blame --conten=F`), so
     // each dangerous option is matched by prefix too.
     const opt = named(a, GIT_OUTPUT) ?? named(a, GIT_RUNS) ?? named(a, GIT_CONFIGURED_PROGRAMS) ?? named(a, GIT_READS) ?? optionName(a)
-    if (opt === '--output') { out.readOnly = false; const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : rest[++k]; if (typeof v === 'string') out.writes.push(base + v); else out.unknown.push('git --output has no file') }
+    const shortOutput = a.startsWith('-o') && (sub === 'archive' || sub === 'format-patch')
+    if (opt === '--output' || shortOutput || (sub === 'format-patch' && named(a, ['--output-directory']))) { out.readOnly = false; const v = shortOutput && a.length > 2 ? a.slice(2) : a.includes('=') ? a.slice(a.indexOf('=') + 1) : rest[++k]; if (typeof v === 'string') out.writes.push(v.startsWith('/') || v.startsWith('~') ? v : base + v); else out.unknown.push(`git ${a} has no file`) }
     else if (GIT_RUNS.includes(opt) || (a === '-u' && ['clone', 'fetch', 'pull', 'ls-remote'].includes(sub))) {
       out.readOnly = false
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : rest[++k]

@@ -38,7 +38,8 @@ describe('teammate permission requests (SPEC §9.7)', () => {
     const scenario = join(home, 'perm.yaml')
     writeFileSync(scenario, SCENARIO)
     const settings = join(home, 'rules.json')
-    writeFileSync(settings, JSON.stringify({ permissions: { allow: ['Bash(touch:*)'] } }))
+    // Bash(touch:*) covers the command; the file it writes needs its own Edit rule (SPEC §4).
+    writeFileSync(settings, JSON.stringify({ permissions: { allow: ['Bash(touch:*)', 'Edit(*-rule.txt)'] } }))
     const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--settings', settings, '--approve', 'all', '--json', 'Check everything'], { env: { SWARMDESK_HOME: home } })
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
@@ -46,7 +47,7 @@ describe('teammate permission requests (SPEC §9.7)', () => {
     // spawning fay into bypassPermissions was the leader's to ask (she then does without asking what the leader could not)
     expect(all.filter((e) => e.tool === 'Agent').map((e) => [e.agentName, (e.input as { name: string; mode: string }).name, (e.input as { mode: string }).mode])).toEqual([['team-lead', 'fay', 'bypassPermissions']])
     const asked = all.filter((e) => e.tool !== 'Agent')
-    // exactly the mkdir of each default teammate: the touch was allowed by the shared rule in its own evaluation
+    // exactly the mkdir of each default teammate: the touch was allowed by the shared rules in its own evaluation
     expect(asked.map((e) => [e.agentId, e.agentName, e.tool, (e.input as { command: string }).command]).sort()).toEqual([
       ['dora@perm', 'dora', 'Bash', 'mkdir dora-dir && echo dora-asked'],
       ['eli@perm', 'eli', 'Bash', 'mkdir eli-dir && echo eli-asked']

@@ -111,7 +111,8 @@ const CASES: Array<[command: string, expected: Expect, why: string, mode?: Permi
   ['echo x | tee out.txt', 'ask', 'tee writes'],
   // allow rules cover the command, not its side effects
   ['sed s/a/b/ src/a.ts', 'allow', 'sed without -i is read-only'],
-  ['sed -i s/a/b/ src/a.ts', 'allow', 'Bash(sed:*) allows sed -i inside the workspace'],
+  ['sed -i s/a/b/ src/a.ts', 'ask', 'Bash(sed:*) covers sed, not its in-place edit: default mode asks for it as for an Edit'],
+  ['sed -i s/a/b/ src/a.ts', 'allow', 'the same edit in acceptEdits is allowed, as an Edit would be', 'acceptEdits'],
   ['sed -i s/a/b/ .git/config', 'ask', 'Bash(sed:*) does not allow sed -i on a protected file'],
   ["sed 's/x/y/e' src/a.ts", 'ask', 'sed s///e runs code'],
   ["sed 'e rm x' src/a.ts", 'deny', 'sed e command runs rm'],

@@ -1,6 +1,6 @@
 import { parse } from 'sh-syntax'
 import type { PermissionDecision } from '../../../shared/permissions'
-import { ACCEPT_EDITS_COMMANDS, commandEffects, DANGEROUS_ENV_NAMES, READ_ONLY_NO_FILE_COMMANDS, type ArgValue } from '../../../shared/readOnlyCommands'
+import { ACCEPT_EDITS_COMMANDS, commandEffects, DANGEROUS_ENV_NAMES, READ_ONLY_NO_FILE_COMMANDS, type ArgValue, type CommandRun } from '../../../shared/readOnlyCommands'
 import { byRule, decidePath, PLAN_DENIAL, strictest, type Evaluation } from './evaluation'
 import { expandGlob, GlobTooWideError, hasGlob } from './globs'
 import { canonicalPath, fileSystemCase, foldName, PathLoopError } from './paths'
@@ -25,6 +25,11 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f\u0085\u061c\u200b-\u200f\u2028-\u202e\u
 /** Redirection targets that are not files. */
 const NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty'])
 const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&'])
+/** bash opens a network connection for these instead of a file (bash(1), REDIRECTION). */
+const NETWORK = /^\/dev\/(tcp|udp)\//
+
+/** How a command reached from another one gets its arguments (see {@link CommandRun}). */
+type RunHow = Pick<Extract<CommandRun, { kind: 'argv' }>, 'extraArgsUnknown' | 'below'>
 
 /** Where later parts of a compound command run; null once a `cd` we cannot follow happened. */
 interface WalkState { cwd: string | null }
@@ -79,7 +84,7 @@ async function walk(nodes: ShellNode[], state: WalkState, ev: Evaluation, depth:
   for (const node of nodes) {
     if (node.type === 'group') {
       // A group's redirections are opened before its body runs, in the directory it starts in.
-      await redirects(node.redirects, { ...state }, ev, false, depth, out)
+      await redirects(node.redirects, { ...state }, ev, out)
       await walk(node.body, node.subshell ? { ...state } : state, ev, depth, out)
       continue
     }
@@ -88,10 +93,10 @@ async function walk(nodes: ShellNode[], state: WalkState, ev: Evaluation, depth:
     }
     const dangerous = node.assigns.find((a) => DANGEROUS_ENV_NAMES.test(a.name))
     if (dangerous) out.push(cannotTell(`setting ${dangerous.name} changes what later commands run`, ev))
-    if (node.words.length === 0) { await redirects(node.redirects, state, ev, false, depth, out); continue }
+    if (node.words.length === 0) { await redirects(node.redirects, state, ev, out); continue }
     const argv = node.words.map((w) => argValue(w, ev))
-    const allowRule = await simpleCommand(argv, false, state, ev, depth, out)
-    await redirects(node.redirects, state, ev, allowRule !== undefined, depth, out)
+    await simpleCommand(argv, { extraArgsUnknown: false }, state, ev, depth, out)
+    await redirects(node.redirects, state, ev, out)
   }
 }
 
@@ -105,7 +110,8 @@ function argValue(w: ShellWord, ev: Evaluation): ArgValue {
   return null
 }
 
-async function redirects(list: ShellRedirect[], state: WalkState, ev: Evaluation, elevated: boolean, depth: number, out: PermissionDecision[]): Promise<void> {
+/** A redirection's target is read or written as a file, whatever rule allowed the command (SPEC §4). */
+async function redirects(list: ShellRedirect[], state: WalkState, ev: Evaluation, out: PermissionDecision[]): Promise<void> {
   for (const r of list) {
     if (!r.target) continue
     const value = argValue(r.target, ev)
@@ -113,10 +119,10 @@ async function redirects(list: ShellRedirect[], state: WalkState, ev: Evaluation
     if (r.op === '<<<') continue
     if (value === null) { out.push(cannotTell(`the target of ${r.op} contains an expansion`, ev)); continue }
     if (NOT_FILES.has(value)) continue
+    if (NETWORK.test(value)) { out.push(cannotTell(`${r.op} ${value} opens a network connection, not a file`, ev)); continue }
     if (state.cwd === null) { out.push(cannotTell('the directory is unknown after a cd we cannot follow', ev)); continue }
-    out.push(await decideArgPath(WRITE_OPS.has(r.op) ? 'edit' : 'read', value, state.cwd, ev, elevated))
+    out.push(await decideArgPath(WRITE_OPS.has(r.op) ? 'edit' : 'read', value, state.cwd, ev))
   }
-  void depth
 }
 
 /**
@@ -133,20 +139,27 @@ function firstBashRule(rules: PermissionRule[], argv: ArgValue[], byBaseName = f
 }
 
 /**
- * Decide one simple command and its effects; returns the allow rule that covered the command
- * itself, if any (its redirections are then judged as acceptEdits would).
+ * Decide one simple command and its effects. An allow rule decides the command itself only:
+ * every file it writes is decided as an Edit of that file would be, every file it reads as a
+ * Read, every command it runs on its own (SPEC §4).
  */
-async function simpleCommand(argv: ArgValue[], extraArgsUnknown: boolean, state: WalkState, ev: Evaluation, depth: number, out: PermissionDecision[]): Promise<PermissionRule | undefined> {
+async function simpleCommand(argv: ArgValue[], how: RunHow, state: WalkState, ev: Evaluation, depth: number, out: PermissionDecision[]): Promise<void> {
   const shown = argv.map((a) => a ?? '$…').join(' ')
   const name = argv[0]
-  if (name === null || name === undefined) { out.push(cannotTell(`"${truncate(shown)}" cannot be classified: the command name contains an expansion`, ev)); return undefined }
+  if (name === null || name === undefined) { out.push(cannotTell(`"${truncate(shown)}" cannot be classified: the command name contains an expansion`, ev)); return }
   const deny = firstBashRule(ev.rules.deny, argv, true)
-  if (deny) { out.push(byRule('deny', deny, `"${truncate(shown)}" is denied by ${deny.text}`)); return undefined }
-  if (state.cwd === null) { out.push(cannotTell(`"${truncate(shown)}" runs in a directory we cannot tell (after a cd with an expansion or popd)`, ev)); return undefined }
+  if (deny) { out.push(byRule('deny', deny, `"${truncate(shown)}" is denied by ${deny.text}`)); return }
+  if (state.cwd === null) { out.push(cannotTell(`"${truncate(shown)}" runs in a directory we cannot tell (after a cd with an expansion or popd)`, ev)); return }
   const cwd = state.cwd
   if (name === 'cd' || name === 'pushd' || name === 'popd') return changeDirectory(argv, state, ev, out)
   const effects = commandEffects(argv)
-  if (extraArgsUnknown && !READ_ONLY_NO_FILE_COMMANDS.includes(name)) effects.readOnly = false
+  if (how.extraArgsUnknown && !READ_ONLY_NO_FILE_COMMANDS.includes(name)) {
+    // A reading command given unseen arguments reads unseen files: not read-only. Any other
+    // command may write them: the engine cannot tell, so it asks whatever rule allows the command.
+    if (!effects.readOnly) effects.unknown.push(`it gets arguments the engine cannot see (from xargs or the program that runs it), which may be files it writes`)
+    effects.readOnly = false
+  }
+  if (how.below) aboutFound(effects, how.below)
   const ask = ev.mode === 'bypassPermissions' ? undefined : firstBashRule(ev.rules.ask, argv, true)
   const allow = firstBashRule(ev.rules.allow, argv)
   if (ev.mode === 'bypassPermissions') out.push({ decision: 'allow', reason: 'bypassPermissions mode' })
@@ -156,20 +169,32 @@ async function simpleCommand(argv: ArgValue[], extraArgsUnknown: boolean, state:
   else if (ev.mode === 'acceptEdits' && ACCEPT_EDITS_COMMANDS.includes(name)) out.push({ decision: 'allow', reason: `acceptEdits mode allows ${name} inside the workspace` })
   else if (ev.mode === 'plan') out.push({ decision: 'deny', reason: `${PLAN_DENIAL} ("${truncate(shown)}" is not a read-only command)` })
   else out.push({ decision: 'ask', reason: `"${truncate(shown)}" needs approval` })
-  const covered = allow !== undefined && !ask
   for (const why of effects.unknown) out.push(cannotTell(`"${truncate(shown)}": ${why}`, ev))
-  for (const p of effects.reads) out.push(await decideArgPath('read', p, cwd, ev, covered, effects.recursive === true))
-  for (const p of effects.writes) out.push(await decideArgPath('edit', p, cwd, ev, covered))
+  for (const p of effects.reads) out.push(await decideArgPath('read', p, cwd, ev, effects.recursive === true))
+  for (const p of effects.writes) out.push(await decideArgPath('edit', p, cwd, ev))
+  for (const p of effects.writesBelow) out.push(await decideArgPath('edit', p, cwd, ev, true))
   for (const run of effects.runs) {
     if (run.kind === 'script') out.push(await decideBash(run.code, cwd, ev, depth + 1))
-    else await simpleCommand(run.argv, run.extraArgsUnknown, { cwd }, ev, depth + 1, out)
+    else await simpleCommand(run.argv, run, { cwd }, ev, depth + 1, out)
   }
-  return covered ? allow : undefined
+}
+
+/**
+ * A command `find -exec` runs on what it finds: its paths stand for the trees below the roots
+ * (read and written recursively); with `-execdir` its relative paths may be in any directory
+ * below them, so they are the roots' trees too.
+ */
+function aboutFound(effects: ReturnType<typeof commandEffects>, below: NonNullable<RunHow['below']>): void {
+  const anywhere = (p: string): string[] => (below.inFoundDirs && !p.startsWith('/') && !p.startsWith('~') ? below.roots : [p])
+  effects.reads = effects.reads.flatMap(anywhere)
+  effects.recursive = true
+  effects.writesBelow = [...effects.writesBelow, ...effects.writes].flatMap(anywhere)
+  effects.writes = []
 }
 
 /** A path argument, glob-expanded first so every file the command will get is checked. */
-async function decideArgPath(kind: 'read' | 'edit', p: string, cwd: string, ev: Evaluation, elevated: boolean, recursive = false): Promise<PermissionDecision> {
-  if (!hasGlob(p)) return decidePath(kind, p, cwd, ev, elevated, recursive)
+async function decideArgPath(kind: 'read' | 'edit', p: string, cwd: string, ev: Evaluation, recursive = false): Promise<PermissionDecision> {
+  if (!hasGlob(p)) return decidePath(kind, p, cwd, ev, recursive)
   let matches: string[]
   try {
     matches = await expandGlob(p, cwd)
@@ -178,12 +203,12 @@ async function decideArgPath(kind: 'read' | 'edit', p: string, cwd: string, ev: 
     throw e
   }
   const decisions: PermissionDecision[] = []
-  for (const m of matches) decisions.push(await decidePath(kind, m, cwd, ev, elevated, recursive))
+  for (const m of matches) decisions.push(await decidePath(kind, m, cwd, ev, recursive))
   return strictest(decisions, 'no files')
 }
 
 /** `cd DIR` changes where later parts are judged; the directory itself is read. */
-async function changeDirectory(argv: ArgValue[], state: WalkState, ev: Evaluation, out: PermissionDecision[]): Promise<undefined> {
+async function changeDirectory(argv: ArgValue[], state: WalkState, ev: Evaluation, out: PermissionDecision[]): Promise<void> {
   const args = argv.slice(1).filter((a) => a === null || !a.startsWith('-') || a === '-')
   const target = argv[0] === 'popd' ? null : args.length === 0 ? ev.settings.userHome : args[0]
   if (target === null || target === '-' || state.cwd === null) {

@@ -1,5 +1,6 @@
 import type { PermissionDecision, PermissionMode } from '../../../shared/permissions'
-import { canonicalPath, isWithin, PathLoopError, PathTooLongError, protectedReason } from './paths'
+import path from 'node:path'
+import { canonicalPath, isWithin, PathLoopError, PathTooLongError, PROTECTED_DIRS, protectedReason } from './paths'
 import { pathRuleMatches, rulePattern, type PermissionRule } from './rules'
 import type { LoadedSettings } from './settings'
 
@@ -69,13 +70,15 @@ async function firstRuleBelow(rules: PermissionRule[], tools: string[], dir: str
 }
 
 /**
- * Decide a read or an edit of `rawPath` (relative to `cwd`). `elevated`: the path is a side effect
- * of a command an allow rule covers, so it is judged as acceptEdits would (inside the workspace,
- * not protected) and no further. `recursive`: a read of the whole tree below the path (the Grep
- * tool, `grep -r`, `rg`), which also reaches files a deny rule covers below it: that asks (and is
- * denied in bypassPermissions, where deny rules still apply and nobody is asked).
+ * Decide a read or an edit of `rawPath` (relative to `cwd`). A file a Bash command writes is
+ * decided here exactly as an Edit of it would be, whatever rule allowed the command (SPEC §4: an
+ * allow rule covers the command, not its side effects). `recursive`: the call reaches the whole
+ * tree below the path — a recursive read (the Grep tool, `grep -r`, `rg`) or a recursive write
+ * (`rm -r`, `find -delete`, `chmod -R`, `rsync` into a directory) — which also reaches files a deny
+ * rule covers below it, and for a write the protected directories below it: that asks (a deny
+ * rule below is denied in bypassPermissions, where deny rules still apply and nobody is asked).
  */
-export async function decidePath(kind: 'read' | 'edit', rawPath: string, cwd: string, ev: Evaluation, elevated = false, recursive = false): Promise<PermissionDecision> {
+export async function decidePath(kind: 'read' | 'edit', rawPath: string, cwd: string, ev: Evaluation, recursive = false): Promise<PermissionDecision> {
   let target: string
   try {
     target = await canonicalPath(rawPath, cwd)
@@ -89,14 +92,16 @@ export async function decidePath(kind: 'read' | 'edit', rawPath: string, cwd: st
   if (ev.tool && ev.tool !== 'Bash' && !tools.includes(ev.tool)) tools.push(ev.tool)
   const deny = await firstPathRule(ev.rules.deny, tools, target, ev)
   if (deny) return byRule('deny', deny, `${verb} ${target} is denied by ${deny.text}`)
-  if (kind === 'read' && (recursive || ev.tool === 'Grep')) {
+  if (recursive || (kind === 'read' && ev.tool === 'Grep')) {
     const below = await firstRuleBelow(ev.rules.deny, tools, target, ev)
-    const why = below && `searching ${target} would also read files below it that ${below.text} denies; search a narrower path`
+    const why = below && (kind === 'read'
+      ? `searching ${target} would also read files below it that ${below.text} denies; search a narrower path`
+      : `writing below ${target} may also write or remove files there that ${below.text} denies; name the files or a narrower directory`)
     if (below) return byRule(ev.mode === 'bypassPermissions' ? 'deny' : 'ask', below, why as string)
   }
   if (kind === 'edit' && ev.mode === 'plan') return { decision: 'deny', reason: `${PLAN_DENIAL} (${verb} ${target})` }
   if (ev.mode === 'bypassPermissions') return { decision: 'allow', reason: 'bypassPermissions mode' }
-  const guarded = kind === 'edit' ? protectedReason(target, ev.root, ev.settings.protectedFiles) : undefined
+  const guarded = kind === 'edit' ? protectedReason(target, ev.root, ev.settings.protectedFiles) ?? (recursive ? protectedBelow(target, ev) : undefined) : undefined
   const ask = await firstPathRule(ev.rules.ask, tools, target, ev)
   if (ask) return byRule('ask', ask, `${verb} ${target} asks by ${ask.text}`)
   const allow = await firstPathRule(ev.rules.allow, tools, target, ev)
@@ -104,7 +109,20 @@ export async function decidePath(kind: 'read' | 'edit', rawPath: string, cwd: st
   if (guarded) return { decision: 'ask', reason: `${verb} ${target} needs approval: ${guarded}` }
   const inside = isWithin(target, ev.root) || ev.settings.additionalDirectories.some((d) => isWithin(target, d))
   if (!inside) return { decision: 'ask', reason: `${verb} ${target} needs approval: it is outside the workspace ${ev.root}` }
-  if (kind === 'read' || elevated) return { decision: 'allow', reason: `${verb} inside the workspace` }
+  if (kind === 'read') return { decision: 'allow', reason: `${verb} inside the workspace` }
   if (ev.mode === 'acceptEdits') return { decision: 'allow', reason: 'acceptEdits mode: edits inside the workspace are allowed' }
   return { decision: 'ask', reason: `${verb} ${target} needs approval` }
+}
+
+/**
+ * Why a recursive write of `dir` (canonical) would reach a protected path: the agent's own
+ * `.git/`, `.swarmdesk/` or `.claude/`, or a loaded settings or trust file, lies in or below it
+ * (`rm -r .`, `find . -delete`). Nested repositories and start-up files deeper down are not
+ * looked for: that would mean walking the tree on every decision.
+ */
+function protectedBelow(dir: string, ev: Evaluation): string | undefined {
+  const hit = PROTECTED_DIRS.find((d) => isWithin(path.join(ev.root, d), dir))
+  if (hit) return `it reaches ${path.join(ev.root, hit)}: ${hit}/ is protected`
+  const file = ev.settings.protectedFiles.find((f) => isWithin(f, dir))
+  return file ? `it reaches ${file}, a settings file` : undefined
 }

@@ -6,10 +6,22 @@
  *   anywhere, the loaded settings files and `<home>/trusted.json`) ask in every mode but bypass,
  *   also in acceptEdits. An allow rule opens one only by naming it (`Edit(./.git/hooks/**)`,
  *   `Edit(.bashrc)`); a generic `Edit` or `Edit(./**)` does not. Deny rules still deny.
- * - An allow rule covers the command, not its side effects: what a rule-allowed command writes
- *   (redirections, `sed -i`, `tee`, `rm`'s arguments…) is judged as acceptEdits would — allowed
- *   inside the workspace, asked when protected or outside, denied by Edit deny rules; code it
- *   runs (`sed e`, `find -exec`, `xargs`, `bash -c`, `--upload-pack`…) is judged as Bash.
+ * - An allow rule covers the command, not its side effects: every file a rule-allowed command
+ *   writes (redirections, `tee`, `sed -i`/`w`, `sort -o`, `find -delete`/`-fprint*`, `rm`/`cp`/`mv`
+ *   and the other file commands' operands, `curl -o`, `wget -O`, `tar -cf`, `git --output`/`-o`,
+ *   `perl -i`…) is decided exactly as an Edit of that path: in default mode it asks (unless an
+ *   Edit allow rule covers it), in acceptEdits it is allowed inside the workspace, outside it asks,
+ *   Edit deny rules deny it. Code it runs (`sed e`, `find -exec`, `xargs`, `bash -c`,
+ *   `--upload-pack`…) is judged as Bash. What it writes that the engine cannot name — an
+ *   archive's members (`tar -x`, `unzip`), a server's file names (`wget`, `curl -J`), inline code
+ *   in a language it does not parse (`awk` programs that redirect or call `system()`, `perl -e`,
+ *   `python -c`, `node -e`), arguments fed by `xargs` — asks, whatever rule allows the command.
+ *   A script file (`perl fix.pl`, `npm test`) is the command itself.
+ * - A recursive write (`rm -r`, `chmod -R`, `find -delete`, `find -exec` on what it finds, an rsync
+ *   destination, where tar/unzip extract) also asks when an Edit deny rule covers files below the
+ *   directory, or when the agent's own `.git/`, `.swarmdesk/`, `.claude/` or a settings file lies
+ *   below it (`rm -rf .`); deeper nested repositories and rc files are not searched for.
+ * - A redirection to `/dev/tcp/…` or `/dev/udp/…` opens a network connection: it asks.
  * - Deny and ask Bash rules also match a command given by path (`/bin/rm` ~ `Bash(rm:*)`);
  *   allow rules match as written.
  * - Constructs the lexer does not model (loops, `case`, functions, `[[`, arithmetic commands,
