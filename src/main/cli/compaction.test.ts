@@ -33,7 +33,7 @@ describe('context compaction in a session', () => {
     const server = await startScriptedServer({ scenario: join(home, 'first.yaml') })
     let run: Awaited<ReturnType<typeof runCli>>
     try {
-      run = await runCli(['run', '--cwd', work, '--approve', 'all', '--json', 'read big.txt again and again'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } })
+      run = await runCli(['run', '--cwd', work, '--approve', 'all', '--json', 'read big.txt again and again'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url } })
     } finally {
       await server.close()
     }
@@ -69,7 +69,7 @@ describe('context compaction in a session', () => {
     const second = await startScriptedServer({ scenario: join(home, 'second.yaml') })
     let resumed: Awaited<ReturnType<typeof runCli>>
     try {
-      resumed = await runCli(['run', '--cwd', work, '--resume', sessionId!, '--json', 'what did you read?'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: second.url } })
+      resumed = await runCli(['run', '--cwd', work, '--resume', sessionId!, '--json', 'what did you read?'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: second.url, SWARMDESK_SCRIPTED_MODEL_URL: second.url } })
     } finally {
       await second.close()
     }

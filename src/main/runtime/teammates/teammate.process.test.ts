@@ -61,7 +61,7 @@ describe('swarmdesk teammate (process backend)', () => {
     await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'process', cwd: work, isActive: false, mode })
     const child = spawn(process.execPath, [BIN, 'teammate', '--team', team, '--name', 'alice'], {
       cwd: work,
-      env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'x', SWARMDESK_TEAM: team, SWARMDESK_AGENT_NAME: 'alice', ...extraEnv },
+      env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'x', SWARMDESK_TEAM: team, SWARMDESK_AGENT_NAME: 'alice', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     children.push(child)
