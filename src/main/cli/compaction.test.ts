@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startScriptedServer } from '../runtime/scripted'
 import { readTranscript } from '../runtime/transcripts/reader'
 import { ofType, runCli, tempWorkspace } from './testing'
+import { workspaceSlug } from '../runtime/transcripts/paths'
 
 // Context compaction (SPEC §2) in a whole session through the CLI: the leader's history passes 85%
 // of the model's 200k-token window for real (the scripted model counts ≈ 4 bytes a token), it
@@ -55,7 +56,7 @@ describe('context compaction in a session', () => {
     expect(after.size).toBeLessThan(requests[summaryAt - 1]!.size)
 
     // the transcript: the old history, a compact_boundary, then the new history (append-only)
-    const slug = work.replace(/[^A-Za-z0-9]/g, '-')
+    const slug = workspaceSlug(work)
     const [sessionId] = readdirSync(join(home, 'projects', slug))
     const transcript = join(home, 'projects', slug, sessionId!, 'transcript.jsonl')
     const { entries, warnings } = readTranscript(transcript)
