@@ -185,8 +185,9 @@ export function settingsFromTeammateEnv(env: NodeJS.ProcessEnv): { settingsFiles
 
 /**
  * What a teammate needs to reach the model (SPEC §1): the scripted server's URL for a scenario
- * run (also as {@link SCRIPTED_MODEL_URL_ENV}, so the teammate tags its requests), else the API key, auth token and base URL of the session (environment first, then trusted
- * settings), and SWARMDESK_MODEL. Never logged.
+ * run (also as {@link SCRIPTED_MODEL_URL_ENV}, so the teammate tags its requests), else the API
+ * key, auth token and base URL of the session (environment first, then trusted settings), and
+ * SWARMDESK_MODEL. Never logged.
  */
 export function teammateModelEnv(connection: ModelConnection, env: NodeJS.ProcessEnv, settings: LoadedSettings): Record<string, string> {
   if (connection.scripted) return { ANTHROPIC_API_KEY: 'scripted-model', ANTHROPIC_BASE_URL: connection.scripted.url, [SCRIPTED_MODEL_URL_ENV]: connection.scripted.url }
