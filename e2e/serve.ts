@@ -47,7 +47,8 @@ export interface ServedWorkspace {
 export async function startServe(options: {
   cwd: string
   scenario?: object
-  model?: { baseUrl: string; apiKey: string }
+  /** `scripted: false` hides that the endpoint is a scripted server: serve then treats it as any Anthropic-compatible endpoint. */
+  model?: { baseUrl: string; apiKey: string; scripted?: boolean }
   permissionMode?: string
   fork?: boolean
   /** Restore tests: start on this SWARMDESK_HOME (a crashed run's) instead of a fresh one; stop() then leaves it. */
@@ -65,6 +66,7 @@ export async function startServe(options: {
   delete env.FORCE_COLOR
   delete env.ANTHROPIC_API_KEY
   delete env.ANTHROPIC_BASE_URL
+  delete env.SWARMDESK_SCRIPTED_MODEL_URL
   const args = [SWARMDESK_BIN, 'serve', '--cwd', options.cwd, ...(options.rememberedPort ? [] : ['--port', '0'])]
   if (options.scenario) {
     const scenarioFile = join(home, 'scenario.json')
@@ -73,6 +75,8 @@ export async function startServe(options: {
   } else {
     env.ANTHROPIC_BASE_URL = options.model!.baseUrl
     env.ANTHROPIC_API_KEY = options.model!.apiKey
+    // the endpoint is a scripted model server the test started: tell serve so (its requests then carry the identity headers per-agent scripts need)
+    if (options.model!.scripted !== false) env.SWARMDESK_SCRIPTED_MODEL_URL = options.model!.baseUrl
   }
   if (options.permissionMode) args.push('--permission-mode', options.permissionMode)
   if (options.fork) args.push('--fork')

@@ -137,7 +137,7 @@ export async function measurePermission(backend: TeammateBackend, samples: numbe
       prompter,
       askPersonForPlans: true,
       enqueue: () => undefined,
-      modelEnv: () => ({ ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench-key' })
+      modelEnv: () => ({ ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'bench-key' })
     })
     await supervisor.spawn({ name: 'asker', prompt: 'Run the commands.', description: 'asks for permission', agentType: 'general-purpose', model: MODEL, backend, mode: 'default' })
     const commandsRun = (): number => Array.from({ length: samples }, (_, i) => existsSync(join(ws.work, `perm-${i}.txt`))).filter(Boolean).length

@@ -205,7 +205,7 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
         planModeRequired: false,
         sessionId,
         leaderAgentId: `${LEAD_NAME}@${team}`,
-        env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench-key' }
+        env: { ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'bench-key' }
       })
     }
     const readyAt = new Map<string, number>()

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startScriptedServer } from '../runtime/scripted'
 import { readTranscript } from '../runtime/transcripts/reader'
 import { ofType, runCli, tempWorkspace } from './testing'
+import { workspaceSlug } from '../runtime/transcripts/paths'
 
 // Context compaction (SPEC §2) in a whole session through the CLI: the leader's history passes 85%
 // of the model's 200k-token window for real (the scripted model counts ≈ 4 bytes a token), it
@@ -33,7 +34,7 @@ describe('context compaction in a session', () => {
     const server = await startScriptedServer({ scenario: join(home, 'first.yaml') })
     let run: Awaited<ReturnType<typeof runCli>>
     try {
-      run = await runCli(['run', '--cwd', work, '--approve', 'all', '--json', 'read big.txt again and again'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } })
+      run = await runCli(['run', '--cwd', work, '--approve', 'all', '--json', 'read big.txt again and again'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url } })
     } finally {
       await server.close()
     }
@@ -55,7 +56,7 @@ describe('context compaction in a session', () => {
     expect(after.size).toBeLessThan(requests[summaryAt - 1]!.size)
 
     // the transcript: the old history, a compact_boundary, then the new history (append-only)
-    const slug = work.replace(/[^A-Za-z0-9]/g, '-')
+    const slug = workspaceSlug(work)
     const [sessionId] = readdirSync(join(home, 'projects', slug))
     const transcript = join(home, 'projects', slug, sessionId!, 'transcript.jsonl')
     const { entries, warnings } = readTranscript(transcript)
@@ -69,7 +70,7 @@ describe('context compaction in a session', () => {
     const second = await startScriptedServer({ scenario: join(home, 'second.yaml') })
     let resumed: Awaited<ReturnType<typeof runCli>>
     try {
-      resumed = await runCli(['run', '--cwd', work, '--resume', sessionId!, '--json', 'what did you read?'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: second.url } })
+      resumed = await runCli(['run', '--cwd', work, '--resume', sessionId!, '--json', 'what did you read?'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: second.url, SWARMDESK_SCRIPTED_MODEL_URL: second.url } })
     } finally {
       await second.close()
     }

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TeamStore } from '../runtime/teams'
 import { runCli, useTempWorkspace, type CliRun } from './testing'
+import { workspaceSlug } from '../runtime/transcripts/paths'
 
 /** The unprivileged `nobody` user (and group) of Debian. */
 const NOBODY = 65534
@@ -66,7 +67,7 @@ describe('a data directory Swarmdesk cannot write', () => {
     writeFileSync(join(ws.home, 'projects'), 'a file')
     const run = await runCli(['teammate', '--team', 'crew', '--name', 'alice', '--cwd', ws.work], { env: { SWARMDESK_HOME: ws.home } })
     expect(run.stderr).toMatch(/^swarmdesk teammate: /)
-    expectClearRefusal(run, join(ws.home, 'projects', ws.work.replace(/[^A-Za-z0-9]/g, '-')), /\(ENOTDIR\)/)
+    expectClearRefusal(run, join(ws.home, 'projects', workspaceSlug(ws.work)), /\(ENOTDIR\)/)
   })
 
   const setpriv = hasSetpriv()

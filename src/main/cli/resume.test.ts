@@ -5,6 +5,7 @@ import { findPidsWithEnv, isProcessAlive } from '../runtime/pty'
 import { pidsWithCommandLine } from '../runtime/pty/testkit'
 import { readTranscript } from '../runtime/transcripts/reader'
 import { runCli, startCli, tempWorkspace } from './testing'
+import { workspaceSlug } from '../runtime/transcripts/paths'
 
 let home: string
 let work: string
@@ -30,7 +31,7 @@ describe('transcripts survive a killed process, and --resume continues', () => {
     const first = join(home, 'first.yaml')
     writeFileSync(first, `agents:\n  team-lead:\n    - text: "Starting a long command."\n      tools: [{ name: Bash, input: { command: "echo started > marker.txt; sleep 47.25" } }]\n    - text: never reached\n`)
     const child = startCli(['run', '--cwd', work, '--scenario', first, '--approve', 'all', '--json', 'run the long command'], { env: { SWARMDESK_HOME: home } })
-    const slug = work.replace(/[^A-Za-z0-9]/g, '-')
+    const slug = workspaceSlug(work)
     const transcript = await waitFor('the transcript with the tool call', () => {
       const dir = join(home, 'projects', slug)
       if (!existsSync(dir)) return undefined

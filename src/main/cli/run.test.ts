@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../shared/events'
 import { ofType, runCli, tempWorkspace } from './testing'
+import { workspaceSlug } from '../runtime/transcripts/paths'
 
 let home: string
 let work: string
@@ -58,7 +59,7 @@ describe('swarmdesk run', () => {
     expect(ofType(allowed.events, 'permission_decided')[0]).toMatchObject({ decision: 'allow', by: 'approve-flag' })
     // every decision is recorded in the session's permission log
     const sessionId = ofType(allowed.events, 'run_finished')[0]!.sessionId!
-    const slug = work.replace(/[^A-Za-z0-9]/g, '-')
+    const slug = workspaceSlug(work)
     const log = readFileSync(join(home, 'projects', slug, sessionId, 'permissions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
     expect(log.map((r: { tool: string; decision: string; by: string }) => [r.tool, r.decision, r.by])).toEqual([
       ['Read', 'allow', 'mode'],

@@ -40,7 +40,7 @@ describe('swarmdesk run with subagents', () => {
     const server = await startScriptedServer({ scenario })
     let run: Awaited<ReturnType<typeof runCli>>
     try {
-      run = await runCli(['run', '--cwd', work, '--json', 'survey'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url } })
+      run = await runCli(['run', '--cwd', work, '--json', 'survey'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url } })
     } finally {
       await server.close()
     }
@@ -128,7 +128,7 @@ describe('swarmdesk run --coordinator', () => {
     const server = await startScriptedServer({ scenario })
     let run: Awaited<ReturnType<typeof runCli>>
     try {
-      run = await runCli(['run', '--cwd', work, '--coordinator', '--fork', '--json', 'survey the project'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url } })
+      run = await runCli(['run', '--cwd', work, '--coordinator', '--fork', '--json', 'survey the project'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url } })
     } finally {
       await server.close()
     }

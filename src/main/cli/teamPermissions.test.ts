@@ -89,7 +89,7 @@ ${'    - { text: "Done." }\n'.repeat(4)}`
     const server = await startScriptedServer({ scenario: parse(scenario) as ScenarioInput })
     try {
       const run = await runCli(['run', '--cwd', work, '--approve', 'all', '--json', 'Check everything'], {
-        env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url }
+        env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url }
       })
       expect(run.stderr).toBe('')
       expect(run.code).toBe(0)

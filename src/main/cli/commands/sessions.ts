@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { SessionMetaSchema, type SessionMeta } from '../../runtime/transcripts/schema'
-import { swarmdeskHome, workspaceSlug } from '../../runtime/transcripts/paths'
+import { swarmdeskHome, workspaceDir } from '../../runtime/transcripts/paths'
 import { readTranscript } from '../../runtime/transcripts/reader'
 import { parseCommandArgs, UsageError } from '../io'
 
@@ -18,7 +18,7 @@ export interface SessionSummary extends SessionMeta {
 
 /** Lists the sessions of a workspace, newest activity first. Unreadable session folders are skipped. */
 export function listSessions(home: string, cwd: string): SessionSummary[] {
-  const dir = join(home, 'projects', workspaceSlug(cwd))
+  const dir = workspaceDir(home, cwd)
   let names: string[]
   try {
     names = readdirSync(dir)

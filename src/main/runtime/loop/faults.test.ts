@@ -31,7 +31,7 @@ async function runWithFault(fault: Fault | undefined, extra: { delayMs?: number;
   harness = await startLoopHarness({
     agents: { 'team-lead': [{ tools: [RAN] }, { ...(fault ? { fault } : {}), ...(extra.delayMs ? { delayMs: extra.delayMs } : {}), text: LONG_TEXT, tools: [WRITE] }, { text: 'ok' }] }
   })
-  const client = new ModelClient({ apiKey: 'test-key', baseURL: harness.server.url, retryBaseDelayMs: 10, ...(extra.stallTimeoutMs ? { stallTimeoutMs: extra.stallTimeoutMs } : {}) })
+  const client = new ModelClient({ apiKey: 'test-key', baseURL: harness.server.url, retryBaseDelayMs: 10, scriptedModel: true, ...(extra.stallTimeoutMs ? { stallTimeoutMs: extra.stallTimeoutMs } : {}) })
   const started = Date.now()
   const { end } = await runQuery(harness, { cwd: dir, tools: [...CORE_TOOLS], client })
   return { end, ms: Date.now() - started, count: readFileSync(join(dir, 'count.txt'), 'utf8'), wrote: existsSync(join(dir, 'after.txt')), requests: harness.server.requests().length }

@@ -20,7 +20,7 @@ export interface LoopHarness {
 /** Starts a {@link LoopHarness} on an inline scenario (validated like a scenario file). */
 export async function startLoopHarness(scenario: ScenarioInput): Promise<LoopHarness> {
   const server = await startScriptedServer({ scenario: validateScenario(scenario, 'test-scenario') })
-  const client = new ModelClient({ apiKey: 'test-key', baseURL: server.url, retryBaseDelayMs: 10 })
+  const client = new ModelClient({ apiKey: 'test-key', baseURL: server.url, retryBaseDelayMs: 10, scriptedModel: true })
   const pty = createPtyHost()
   return {
     server,

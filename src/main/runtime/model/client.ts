@@ -3,6 +3,7 @@ import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages
 import { ZERO_USAGE, type Usage } from '../../../shared/events'
 import { withCacheBreakpoints } from './cacheBreakpoints'
 import { ModelError } from './errors'
+import { identityHeaders } from './identityHeaders'
 import type { AgentIdentity, AssistantMessage, ModelRequest, ModelStreamEvent } from './types'
 
 /** Settings of a {@link ModelClient}. */
@@ -25,6 +26,13 @@ export interface ModelClientOptions {
   stallTimeoutMs?: number
   /** The SDK's own per-request timeout, ms. Default: the stall timeout plus 10 s, so the stall check decides. */
   timeoutMs?: number
+  /**
+   * The endpoint is Swarmdesk's scripted model server (SPEC §13): every request then carries the
+   * agent's identity headers (SPEC §15, {@link identityHeaders}), by which the server picks the
+   * agent's script and fills `{{cwd}}` and `{{agent_name}}`. Off for every other endpoint, which
+   * has no use for the workspace path or the agents' names. Default false.
+   */
+  scriptedModel?: boolean
 }
 
 /** Default of {@link ModelClientOptions.stallTimeoutMs}: ten minutes, as the SDK's own timeout. */
@@ -62,6 +70,11 @@ export class ModelClient {
     })
     this.overloadedRetries = options.overloadedRetries ?? 3
     this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000
+  }
+
+  /** Whether requests carry the agent identity headers: the endpoint is the scripted model (see {@link ModelClientOptions.scriptedModel}). */
+  get scriptedModel(): boolean {
+    return this.options.scriptedModel === true
   }
 
   /** The endpoint requests go to, for messages. */
@@ -121,12 +134,7 @@ export class ModelClient {
         { ...body, stream: true },
         {
           signal: AbortSignal.any([options.signal, stalled.signal]),
-          headers: {
-            'x-swarmdesk-agent-name': options.agent.name,
-            'x-swarmdesk-agent-type': options.agent.type,
-            'x-swarmdesk-agent-id': options.agent.id,
-            'x-swarmdesk-cwd': options.agent.cwd
-          }
+          ...(this.options.scriptedModel ? { headers: identityHeaders(options.agent) } : {})
         }
       )
       arm()

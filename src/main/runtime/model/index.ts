@@ -1,5 +1,6 @@
 export * from './client'
 export * from './errors'
+export * from './identityHeaders'
 export * from './pricing'
 export * from './types'
 export { withCacheBreakpoints } from './cacheBreakpoints'

@@ -8,7 +8,7 @@ import type { Usage } from '../../../shared/events'
 
 export type { ContentBlockParam, MessageParam, TextBlockParam, ApiTool }
 
-/** Who is asking: sent as `x-swarmdesk-agent-*` headers on every request (SPEC §15). */
+/** Who is asking: sent to the scripted model as the `x-swarmdesk-*` headers of every request (SPEC §15, identityHeaders.ts). */
 export interface AgentIdentity {
   /** `a` + 16 hex digits for subagents and forks, `name@team` for teammates, the session id for the main agent. */
   id: string

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { decodeIdentityHeader, IDENTITY_HEADERS, IdentityHeaderError } from '../model/identityHeaders'
 import { ScriptUnavailableError } from './errors'
 import { header, headerRecord, MAX_BODY_BYTES, readBody, sendError, sendJson } from './http'
 import { fillDeep, fillString, placeholderValues } from './placeholders'
@@ -8,7 +9,7 @@ import { MessagesRequestSchema, newestUserText, type MessagesRequest } from './r
 import { answerContent, answerMessage, apiUsage, outputTokens, randomId } from './response'
 import type { Selection } from './scriptBook'
 import { startStream, writeFirstTextThen, writeMalformedEvent, writeOverloadedMidStream, writeStreamedMessage } from './sse'
-import type { ScriptedState } from './state'
+import type { RecordedRequest, ScriptedState } from './state'
 
 /** The API accepts at most 4 blocks with `cache_control` per request. */
 export const MAX_BREAKPOINTS = 4
@@ -27,8 +28,16 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
   } catch {
     // Recorded as null and refused below, after authentication.
   }
-  const agent = { name: header(req, 'x-swarmdesk-agent-name'), type: header(req, 'x-swarmdesk-agent-type'), id: header(req, 'x-swarmdesk-agent-id') }
-  state.log.push({ index: state.log.length, time: new Date(state.clock()).toISOString(), headers: headerRecord(req), body, ...(raw !== undefined ? { rawBody: raw } : {}), agentName: agent.name, agentId: agent.id })
+  let identity: RequestIdentity = {}
+  let badIdentity: IdentityHeaderError | undefined
+  try {
+    identity = requestIdentity(req)
+  } catch (error) {
+    if (!(error instanceof IdentityHeaderError)) throw error
+    badIdentity = error // refused below, after authentication, as a malformed body is
+  }
+  const { cwd, ...agent } = identity
+  state.log.push({ index: state.log.length, time: new Date(state.clock()).toISOString(), headers: headerRecord(req), body, ...(raw !== undefined ? { rawBody: raw } : {}), ...definedIdentity(identity) })
   state.stats.requests++
 
   const key = header(req, 'x-api-key') ?? /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '')?.[1]
@@ -36,6 +45,7 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
   if (state.scenario.apiKey !== undefined && key !== state.scenario.apiKey) {
     return sendError(res, requestId, 401, 'authentication_error', 'invalid x-api-key: the key was rejected by the scripted model')
   }
+  if (badIdentity) return sendError(res, requestId, 400, 'invalid_request_error', badIdentity.message)
   if (raw === undefined) return sendError(res, requestId, 413, 'request_too_large', `Request exceeds the maximum size of ${MAX_BODY_BYTES} bytes`)
   const parsed = MessagesRequestSchema.safeParse(body)
   if (!parsed.success) {
@@ -100,7 +110,37 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
         return
       }
   }
-  answer(state, request, blocks, selection, { ...agent, cwd: header(req, 'x-swarmdesk-cwd') }, requestId, res)
+  answer(state, request, blocks, selection, { ...agent, cwd }, requestId, res)
+}
+
+/** Who is asking, decoded from the identity headers (SPEC §15); each field absent when its header is. */
+interface RequestIdentity {
+  name?: string
+  type?: string
+  id?: string
+  cwd?: string
+}
+
+/**
+ * Reads and decodes the `x-swarmdesk-*` headers (percent-encoded UTF-8, identityHeaders.ts).
+ * @throws IdentityHeaderError for a value that does not decode.
+ */
+function requestIdentity(req: IncomingMessage): RequestIdentity {
+  const read = (name: string): string | undefined => {
+    const value = header(req, name)
+    return value === undefined ? undefined : decodeIdentityHeader(name, value)
+  }
+  return { name: read(IDENTITY_HEADERS.name), type: read(IDENTITY_HEADERS.type), id: read(IDENTITY_HEADERS.id), cwd: read(IDENTITY_HEADERS.cwd) }
+}
+
+/** The log entry's identity fields: only those the request carried. */
+function definedIdentity(identity: RequestIdentity): Pick<RecordedRequest, 'agentName' | 'agentType' | 'agentId' | 'cwd'> {
+  return {
+    ...(identity.name !== undefined ? { agentName: identity.name } : {}),
+    ...(identity.type !== undefined ? { agentType: identity.type } : {}),
+    ...(identity.id !== undefined ? { agentId: identity.id } : {}),
+    ...(identity.cwd !== undefined ? { cwd: identity.cwd } : {})
+  }
 }
 
 function answer(

@@ -17,8 +17,11 @@ export interface RecordedRequest {
    * as a fork's prompt prefix compare this. Absent when the body exceeded the size limit.
    */
   rawBody?: string
+  /** The identity headers, decoded (SPEC §15: each value is percent-encoded UTF-8); absent when not sent. */
   agentName?: string
+  agentType?: string
   agentId?: string
+  cwd?: string
 }
 
 /** Counters of `GET /_scripted/stats`. Tokens in tokens. */

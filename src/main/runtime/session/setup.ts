@@ -43,11 +43,40 @@ export interface ModelConnection {
   client: ModelClient
   /** Present when the model is the scripted model server (SPEC §13): close it with the session. */
   scripted?: ScriptedServer
+  /** The URL of a scripted model server this connection uses but does not own ({@link SCRIPTED_MODEL_URL_ENV}). */
+  scriptedUrl?: string
   close(): Promise<void>
 }
 
 /**
- * Connects the model (SPEC §13): the scripted model server for a scenario file, else the API
+ * Environment variable by which a teammate of a scenario run learns the URL of the session's
+ * scripted model server (both backends: a worker's and a process's teammate environment). With it,
+ * the teammate's requests carry the identity headers (SPEC §15) that per-agent scripts need.
+ */
+export const SCRIPTED_MODEL_URL_ENV = 'SWARMDESK_SCRIPTED_MODEL_URL'
+
+/**
+ * The scripted server's URL from {@link SCRIPTED_MODEL_URL_ENV}, checked: the server only ever
+ * listens on the loopback interface, so a URL of any other host is refused rather than sent the
+ * workspace path and agent names.
+ * @throws RunUsageError for a value that is not an http URL on 127.0.0.1, ::1 or localhost.
+ */
+export function scriptedModelUrl(value: string): string {
+  let url: URL | undefined
+  try {
+    url = new URL(value)
+  } catch {
+    url = undefined
+  }
+  if (!url || url.protocol !== 'http:' || !['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname)) {
+    throw new RunUsageError(`${SCRIPTED_MODEL_URL_ENV} must be the http URL of a scripted model server on this machine (http://127.0.0.1:PORT); got '${value.slice(0, 200)}'. Unset it to use ANTHROPIC_BASE_URL.`)
+  }
+  return value
+}
+
+/**
+ * Connects the model (SPEC §13): the scripted model server for a scenario file (or, in a
+ * teammate, the session's server named by {@link SCRIPTED_MODEL_URL_ENV}), else the API
  * with ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL (environment first, then trusted settings).
  * @throws RunUsageError when the scenario does not load or no API key is set.
  */
@@ -56,8 +85,15 @@ export async function connectModel(options: { scenario?: string; env: NodeJS.Pro
     const scripted = await startScriptedServer({ scenario: resolve(options.scenario) }).catch((error: Error) => {
       throw new RunUsageError(error.message)
     })
-    const client = new ModelClient({ apiKey: 'scripted-model', baseURL: scripted.url, retryBaseDelayMs: options.retryBaseDelayMs })
+    const client = new ModelClient({ apiKey: 'scripted-model', baseURL: scripted.url, retryBaseDelayMs: options.retryBaseDelayMs, scriptedModel: true })
     return { client, scripted, close: () => scripted.close() }
+  }
+  const scriptedUrl = options.env[SCRIPTED_MODEL_URL_ENV]
+  if (scriptedUrl) {
+    // a teammate of a scenario run (or a run aimed at a `swarmdesk scripted-server`): a server it does not own
+    const url = scriptedModelUrl(scriptedUrl)
+    const client = new ModelClient({ apiKey: options.env.ANTHROPIC_API_KEY || 'scripted-model', baseURL: url, retryBaseDelayMs: options.retryBaseDelayMs, scriptedModel: true })
+    return { client, scriptedUrl: url, close: async () => undefined }
   }
   const apiKey = options.env.ANTHROPIC_API_KEY
   if (!apiKey) {
@@ -149,11 +185,13 @@ export function settingsFromTeammateEnv(env: NodeJS.ProcessEnv): { settingsFiles
 
 /**
  * What a teammate needs to reach the model (SPEC §1): the scripted server's URL for a scenario
- * run, else the API key, auth token and base URL of the session (environment first, then trusted
- * settings), and SWARMDESK_MODEL. Never logged.
+ * run (also as {@link SCRIPTED_MODEL_URL_ENV}, so the teammate tags its requests), else the API
+ * key, auth token and base URL of the session (environment first, then trusted settings), and
+ * SWARMDESK_MODEL. Never logged.
  */
 export function teammateModelEnv(connection: ModelConnection, env: NodeJS.ProcessEnv, settings: LoadedSettings): Record<string, string> {
-  if (connection.scripted) return { ANTHROPIC_API_KEY: 'scripted-model', ANTHROPIC_BASE_URL: connection.scripted.url }
+  if (connection.scripted) return { ANTHROPIC_API_KEY: 'scripted-model', ANTHROPIC_BASE_URL: connection.scripted.url, [SCRIPTED_MODEL_URL_ENV]: connection.scripted.url }
+  if (connection.scriptedUrl) return { ANTHROPIC_API_KEY: env.ANTHROPIC_API_KEY || 'scripted-model', ANTHROPIC_BASE_URL: connection.scriptedUrl, [SCRIPTED_MODEL_URL_ENV]: connection.scriptedUrl }
   const out: Record<string, string> = {}
   if (env.ANTHROPIC_API_KEY) out.ANTHROPIC_API_KEY = env.ANTHROPIC_API_KEY
   if (env.ANTHROPIC_AUTH_TOKEN) out.ANTHROPIC_AUTH_TOKEN = env.ANTHROPIC_AUTH_TOKEN

@@ -71,7 +71,7 @@ export async function openTestSession(options: TestSessionOptions): Promise<Test
     home,
     model: 'claude-sonnet-5-5',
     mode: options.mode ?? 'default',
-    client: new ModelClient({ apiKey: 'k', baseURL: server.url, retryBaseDelayMs: 10 }),
+    client: new ModelClient({ apiKey: 'k', baseURL: server.url, retryBaseDelayMs: 10, scriptedModel: true }),
     bus,
     prompter: options.prompter ?? { prompt: async () => ({ decision: 'allow', by: 'user' }) },
     engine: new PermissionEngine(await loadPermissionSettings({ cwd: work, home })),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdirSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { RunUsageError } from '../session/setup'
-import { workspaceSlug } from '../transcripts/paths'
+import { workspaceDir } from '../transcripts/paths'
 import { writeNewFileSync } from './diskWrites'
 
 /**
@@ -44,7 +44,7 @@ const ADVICE: Record<string, { why: string; todo: string }> = {
  *   what to do.
  */
 export function ensureWritableDataDirectory(home: string, cwd?: string, also: readonly string[] = []): void {
-  for (const dir of [home, ...(cwd === undefined ? [] : [join(home, 'projects', workspaceSlug(cwd))]), ...also]) probe(dir)
+  for (const dir of [home, ...(cwd === undefined ? [] : [workspaceDir(home, cwd)]), ...also]) probe(dir)
 }
 
 function probe(dir: string): void {

@@ -95,7 +95,7 @@ async function startHarness(scenario: ScenarioInput, extraTools: Tool[] = []): P
     home,
     model: 'claude-sonnet-5-5',
     mode: 'bypassPermissions',
-    client: new ModelClient({ apiKey: 'k', baseURL: server.url, retryBaseDelayMs: 10 }),
+    client: new ModelClient({ apiKey: 'k', baseURL: server.url, retryBaseDelayMs: 10, scriptedModel: true }),
     bus,
     prompter: { prompt: async () => ({ decision: 'allow', by: 'user' }) },
     engine: new PermissionEngine(settings),

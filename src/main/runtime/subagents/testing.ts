@@ -82,7 +82,7 @@ export async function startSubagentHarness(
     home,
     model: 'claude-sonnet-5-5',
     mode: options.mode ?? 'default',
-    client: new ModelClient({ apiKey: 'k', baseURL: server.url, retryBaseDelayMs: 10 }),
+    client: new ModelClient({ apiKey: 'k', baseURL: server.url, retryBaseDelayMs: 10, scriptedModel: true }),
     bus,
     prompter,
     engine: new PermissionEngine(settings),

@@ -8,6 +8,7 @@ import { createMailbox } from '../mailbox'
 import { startScriptedServer, type ScriptedServer } from '../scripted'
 import { TaskStore } from '../tasks'
 import { TeamStore } from '../teams'
+import { workspaceSlug } from '../transcripts/paths'
 
 const REPO = join(__dirname, '..', '..', '..', '..')
 const BIN = join(REPO, 'bin', 'swarmdesk')
@@ -61,7 +62,7 @@ describe('swarmdesk teammate (process backend)', () => {
     await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'process', cwd: work, isActive: false, mode })
     const child = spawn(process.execPath, [BIN, 'teammate', '--team', team, '--name', 'alice'], {
       cwd: work,
-      env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'x', SWARMDESK_TEAM: team, SWARMDESK_AGENT_NAME: 'alice', ...extraEnv },
+      env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'x', SWARMDESK_TEAM: team, SWARMDESK_AGENT_NAME: 'alice', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     children.push(child)
@@ -166,7 +167,7 @@ describe('swarmdesk teammate (process backend)', () => {
     await until('idle after the command', async () => (await leadInbox(team)).some((m) => m.type === 'idle_notification' && m.body?.summary === 'Ran it.'))
     expect(readFileSync(target, 'utf8')).toBe('done\n')
     expect((await leadInbox(team)).some((m) => m.type === 'permission_request')).toBe(false)
-    const transcript = join(home, 'projects', work.replace(/[^A-Za-z0-9]/g, '-'), sessionId, 'agents', `alice@${team}.jsonl`)
+    const transcript = join(home, 'projects', workspaceSlug(work), sessionId, 'agents', `alice@${team}.jsonl`)
     expect(readFileSync(transcript, 'utf8')).toContain('please run the command')
 
     // work she holds when she is stopped goes back to the pool

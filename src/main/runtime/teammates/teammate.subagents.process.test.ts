@@ -78,7 +78,7 @@ describe('swarmdesk teammate (process backend) spawns sync subagents', () => {
     await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'process', cwd: work, isActive: false, mode: 'default' })
     const child: ChildProcess = spawn(process.execPath, [BIN, 'teammate', '--team', team, '--name', 'alice'], {
       cwd: work,
-      env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'x', SWARMDESK_SESSION_ID: sessionId, NO_COLOR: '1' },
+      env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'x', SWARMDESK_SESSION_ID: sessionId, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     let stdout = ''

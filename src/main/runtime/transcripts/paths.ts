@@ -1,5 +1,7 @@
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { workspaceKey } from '../storage/workspaceKey'
+import { workspaceStoreDir } from '../storage/workspaceStore'
 
 /**
  * Swarmdesk's data directory (SPEC §12): `SWARMDESK_HOME`, else `~/.swarmdesk`.
@@ -9,16 +11,24 @@ export function swarmdeskHome(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * A workspace's folder name under `<home>/projects/`: its absolute path with every character
- * outside `[A-Za-z0-9]` replaced by `-` (the convention of Claude Code's project folders).
+ * A workspace's folder name under `<home>/projects/`: a readable slug of its canonical path and a
+ * short hash of it, so two folders never share one (storage/workspaceKey.ts).
  */
 export function workspaceSlug(cwd: string): string {
-  return resolve(cwd).replace(/[^A-Za-z0-9]/g, '-')
+  return workspaceKey(cwd)
+}
+
+/**
+ * `<home>/projects/{slug}`: every session of one workspace, with the sessions an earlier version
+ * stored for it adopted (storage/workspaceStore.ts).
+ */
+export function workspaceDir(home: string, cwd: string): string {
+  return workspaceStoreDir(home, cwd)
 }
 
 /** `<home>/projects/{slug}/{sessionId}`: everything one session writes. */
 export function sessionDir(home: string, cwd: string, sessionId: string): string {
-  return join(home, 'projects', workspaceSlug(cwd), sessionId)
+  return join(workspaceDir(home, cwd), sessionId)
 }
 
 /** The leader's transcript of a session. */

@@ -67,7 +67,7 @@ describe('ProcessTeammateExecutor.resize (a real `swarmdesk teammate` in a real 
         planModeRequired: false,
         sessionId: `session-${team}`,
         leaderAgentId: `team-lead@${team}`,
-        env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
+        env: { ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
       })
     return { executor, agentId, spawn }
   }

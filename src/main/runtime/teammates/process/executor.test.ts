@@ -66,7 +66,7 @@ describe('ProcessTeammateExecutor (a teammate process in a real pty)', () => {
         planModeRequired: false,
         sessionId: `session-${team}`,
         leaderAgentId: `team-lead@${team}`,
-        env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key-not-for-commands' }
+        env: { ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'test-key-not-for-commands' }
       })
     const terminal = () => cleanTerminalOutput(events.filter((e) => e.type === 'terminal_output').map((e) => (e as { data: string }).data).join(''))
     const active = () =>

@@ -73,7 +73,7 @@ describe("a process teammate's subagents on the leader's event stream", () => {
       planModeRequired: false,
       sessionId,
       leaderAgentId: `team-lead@${team}`,
-      env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
+      env: { ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
     })
     const terminal = () => cleanTerminalOutput(of(events, 'terminal_output').map((e) => e.data).join(''))
     const wait = <T>(what: string, check: () => T | undefined | false) =>

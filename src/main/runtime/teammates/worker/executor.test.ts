@@ -73,7 +73,7 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
       planModeRequired: false,
       sessionId: randomUUID(),
       leaderAgentId: `team-lead@${team}`,
-      env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
+      env: { ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
     }
   }
 

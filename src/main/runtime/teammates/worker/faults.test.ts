@@ -130,7 +130,7 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
       planModeRequired: false,
       sessionId: randomUUID(),
       leaderAgentId: `team-lead@${team}`,
-      env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
+      env: { ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
     }
   }
 

@@ -92,7 +92,7 @@ describe('a worker teammate spawns sync subagents', () => {
       planModeRequired: false,
       sessionId: randomUUID(),
       leaderAgentId: `team-lead@${team}`,
-      env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
+      env: { ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
     }
     return { config, server }
   }

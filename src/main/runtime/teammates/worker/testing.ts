@@ -106,7 +106,7 @@ export function useWorkerTestbed(prefix: string): WorkerTestbed {
           planModeRequired: false,
           sessionId: randomUUID(),
           leaderAgentId: `team-lead@${team}`,
-          env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
+          env: { ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
         })
       }
       return configs

@@ -10,6 +10,7 @@ import { parseServeFlags } from '../../../cli/commands/serve'
 import { BRIDGE_PATH } from '../../../host/webHost'
 import { WorkspaceService } from '../service'
 import { readLastSession, readSavedPanes, readWorkspaceState, restorePaths, RUN_TAG_VARIABLE } from './stateFile'
+import { workspaceSlug } from '../../transcripts/paths'
 
 const SWARMDESK_BIN = resolve(__dirname, '../../../../../bin/swarmdesk')
 
@@ -180,7 +181,7 @@ describe('Restore after a crash (kill -9 of swarmdesk serve)', () => {
     expect(await paneText(second, 'team-lead')).toContain('All done after the restart.')
     expect(leaderOf(await snapshot(second)).state).toBe('idle')
     // the transcript carries the placeholder result of the cut call, then the resumed work
-    const transcript = readFileSync(join(home, 'projects', work.replace(/[^A-Za-z0-9]/g, '-'), sessionId, 'transcript.jsonl'), 'utf8')
+    const transcript = readFileSync(join(home, 'projects', workspaceSlug(work), sessionId, 'transcript.jsonl'), 'utf8')
     expect(transcript).toContain('Interrupted: the session stopped before this tool call finished')
   }, 60_000)
 })
@@ -284,7 +285,7 @@ describe('Restore after a crash: a worker teammate', () => {
       await new Promise((r) => setTimeout(r, 50))
     }
     // her conversation continued: the resumed request carried the turns before the crash
-    const transcript = readFileSync(join(home, 'projects', work.replace(/[^A-Za-z0-9]/g, '-'), sessionId, 'agents', 'alice@ops.jsonl'), 'utf8')
+    const transcript = readFileSync(join(home, 'projects', workspaceSlug(work), sessionId, 'agents', 'alice@ops.jsonl'), 'utf8')
     expect(transcript).toContain('alice-long-job-started')
     expect(transcript).toContain('Interrupted: the session stopped before this tool call finished')
     expect(transcript.indexOf('Write the notes after the long job.')).toBeLessThan(transcript.indexOf('Interrupted: the session stopped'))
@@ -378,7 +379,7 @@ describe('Restore after a crash: a leader cut short mid-tool, woken by a notific
     expect(answer.content.slice(0, ids.length).map((b) => b.type === 'tool_result' && b.tool_use_id)).toEqual(ids)
     expect(JSON.stringify(answer)).toContain('<task-notification>')
     // recorded once: the next restart reads a history with nothing left to repair
-    const transcript = readFileSync(join(home, 'projects', work.replace(/[^A-Za-z0-9]/g, '-'), sessionId, 'transcript.jsonl'), 'utf8')
+    const transcript = readFileSync(join(home, 'projects', workspaceSlug(work), sessionId, 'transcript.jsonl'), 'utf8')
     expect(transcript.split('Interrupted: the session stopped before this tool call finished').length - 1).toBe(ids.length)
   }, 90_000)
 })

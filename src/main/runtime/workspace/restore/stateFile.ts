@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { AgentViewSchema } from '../../../../shared/ipc'
 import { writeFileAtomicSync } from '../../locks/atomicWrite'
-import { leaderTranscriptPath, sessionDir, workspaceSlug } from '../../transcripts/paths'
+import { LAST_SESSION_FILE, LastSessionSchema, type LastSession } from '../../storage/workspaceStore'
+import { leaderTranscriptPath, sessionDir, workspaceDir } from '../../transcripts/paths'
 import { PANE_RESTORE_MAX_CHARS } from '../panes'
 import { PANE_JOURNAL_DIR, readPaneJournal, tailFromLineStart } from './paneJournal'
 
@@ -23,8 +24,8 @@ import { PANE_JOURNAL_DIR, readPaneJournal, tailFromLineStart } from './paneJour
  * files add only what the UI needs on top of them.
  */
 
-/** File names, beside the session's transcript (SPEC §12 layout). */
-export const LAST_SESSION_FILE = 'last-session.json'
+/** File names, beside the session's transcript (SPEC §12 layout); `last-session.json` is the store's (storage/workspaceStore.ts). */
+export { LAST_SESSION_FILE, LastSessionSchema, type LastSession }
 export const WORKSPACE_STATE_FILE = 'workspace.json'
 export const PANES_FILE = 'panes.json'
 
@@ -35,9 +36,6 @@ export const PANES_FILE = 'panes.json'
  */
 export const RUN_TAG_VARIABLE = 'SWARMDESK_WORKSPACE_RUN'
 
-/** `last-session.json`: the session a workspace reopens at its next start. */
-export const LastSessionSchema = z.object({ schemaVersion: z.literal(1), sessionId: z.string().min(1), updatedAt: z.string() })
-export type LastSession = z.infer<typeof LastSessionSchema>
 
 /** A process that ran the session or one of its PTYs, told apart from a later process reusing its pid by its start time. */
 export const RecordedProcessSchema = z.object({
@@ -85,7 +83,7 @@ export interface RestorePaths {
 export function restorePaths(home: string, cwd: string, sessionId: string): RestorePaths {
   const dir = sessionDir(home, cwd, sessionId)
   return {
-    lastSession: join(home, 'projects', workspaceSlug(cwd), LAST_SESSION_FILE),
+    lastSession: join(workspaceDir(home, cwd), LAST_SESSION_FILE),
     state: join(dir, WORKSPACE_STATE_FILE),
     panes: join(dir, PANES_FILE),
     paneJournal: join(dir, PANE_JOURNAL_DIR)
@@ -127,7 +125,7 @@ function writeJson(path: string, value: unknown): void {
  * @throws Error when `last-session.json` exists but is invalid (the message says which file).
  */
 export function readLastSession(home: string, cwd: string): string | undefined {
-  const last = readJson(join(home, 'projects', workspaceSlug(cwd), LAST_SESSION_FILE), LastSessionSchema)
+  const last = readJson(join(workspaceDir(home, cwd), LAST_SESSION_FILE), LastSessionSchema)
   if (!last) return undefined
   return existsSync(leaderTranscriptPath(home, cwd, last.sessionId)) ? last.sessionId : undefined
 }
