@@ -8,7 +8,7 @@ import { MessagesRequestSchema, newestUserText, type MessagesRequest } from './r
 import { answerContent, answerMessage, apiUsage, outputTokens, randomId } from './response'
 import type { Selection } from './scriptBook'
 import { startStream, writeFirstTextThen, writeMalformedEvent, writeOverloadedMidStream, writeStreamedMessage } from './sse'
-import type { ScriptedState } from './state'
+import type { RecordedRequest, ScriptedState } from './state'
 
 /** The API accepts at most 4 blocks with `cache_control` per request. */
 export const MAX_BREAKPOINTS = 4
@@ -28,7 +28,8 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
     // Recorded as null and refused below, after authentication.
   }
   const agent = { name: header(req, 'x-swarmdesk-agent-name'), type: header(req, 'x-swarmdesk-agent-type'), id: header(req, 'x-swarmdesk-agent-id') }
-  state.log.push({ index: state.log.length, time: new Date(state.clock()).toISOString(), headers: headerRecord(req), body, ...(raw !== undefined ? { rawBody: raw } : {}), agentName: agent.name, agentId: agent.id })
+  const recorded: RecordedRequest = { index: state.log.length, time: new Date(state.clock()).toISOString(), headers: headerRecord(req), body, ...(raw !== undefined ? { rawBody: raw } : {}), agentName: agent.name, agentId: agent.id }
+  state.log.push(recorded)
   state.stats.requests++
 
   const key = header(req, 'x-api-key') ?? /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '')?.[1]
@@ -53,6 +54,12 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
   const blocks = promptBlocks(request)
   if (blocks.filter((block) => block.breakpoint).length > MAX_BREAKPOINTS) {
     return sendError(res, requestId, 400, 'invalid_request_error', `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided.`)
+  }
+  const prompt = analysePrompt(request.model, blocks)
+  recorded.promptTokens = prompt.totalTokens
+  // the real API refuses a prompt over the model's window with this 400 (never retried), and so does the scripted model
+  if (prompt.totalTokens > state.scenario.contextWindow) {
+    return sendError(res, requestId, 400, 'invalid_request_error', `prompt is too long: ${prompt.totalTokens} tokens > ${state.scenario.contextWindow} maximum`)
   }
 
   let selection: Selection
@@ -100,13 +107,13 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
         return
       }
   }
-  answer(state, request, blocks, selection, { ...agent, cwd: header(req, 'x-swarmdesk-cwd') }, requestId, res)
+  answer(state, request, prompt, selection, { ...agent, cwd: header(req, 'x-swarmdesk-cwd') }, requestId, res)
 }
 
 function answer(
   state: ScriptedState,
   request: MessagesRequest,
-  blocks: ReturnType<typeof promptBlocks>,
+  prompt: ReturnType<typeof analysePrompt>,
   selection: Selection,
   agent: { name?: string; id?: string; cwd?: string },
   requestId: string,
@@ -118,7 +125,7 @@ function answer(
     text: turn.text === undefined ? undefined : fillString(turn.text, values),
     tools: turn.tools?.map((tool) => ({ name: tool.name, input: fillDeep(tool.input, values) }))
   })
-  const cache = state.cache.use(analysePrompt(request.model, blocks))
+  const cache = state.cache.use(prompt)
   state.stats.cacheWrites += cache.entriesWritten
   state.stats.cacheReadTokens += cache.cacheReadInputTokens
   state.stats.cacheCreationTokens += cache.cacheCreationInputTokens
