@@ -315,6 +315,7 @@ export class Session {
         system: this.system,
         tools: this.tools,
         messages: this.messages,
+        transcriptPath: this.transcript.path,
         client: this.options.client,
         maxTurns: this.options.maxTurns,
         budget: this.budget,

@@ -296,6 +296,7 @@ export class TeammateAgent {
         system: this.system,
         tools: this.tools,
         messages: this.messages,
+        transcriptPath: this.transcript.path,
         client: this.parts.client.client,
         signal: this.parts.signal,
         toolContext: {
