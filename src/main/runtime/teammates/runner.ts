@@ -190,7 +190,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       const batch = fromLeader.length ? fromLeader : visible
       if (batch.length) {
         await mailbox.markRead(team, name, batch.map((e) => e.message.id))
-        await agent.turn(batch.flatMap((e) => renderForModel(e.message) ?? []).join('\n\n'))
+        await agent.turn(batch.flatMap((e) => renderForModel(e.message) ?? []))
         continue
       }
       const task = await claimNextTask(tasks.list(), (id) => tasks.claim(id, name), name)
