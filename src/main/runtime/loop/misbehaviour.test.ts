@@ -77,8 +77,11 @@ describe('huge and unusable tool inputs from the model', () => {
 
   it('a 3 MB Write lands whole', async () => {
     const content = 'line of text\n'.repeat(240_000)
-    const { result } = await runOne('Write', { file_path: 'big.txt', content })
+    const { result, end } = await runOne('Write', { file_path: 'big.txt', content })
     expect(result.isError).toBe(false)
     expect(readFileSync(join(dir, 'big.txt'), 'utf8')).toBe(content)
+    // the call's 3 MB argument is cut in the history, so the next request fits the window and the agent goes on
+    expect(end).toMatchObject({ reason: 'completed', finalText: 'ok' })
+    for (const r of harness!.server.requests()) expect(r.promptTokens).toBeLessThanOrEqual(harness!.server.scenario.contextWindow)
   })
 })

@@ -3,10 +3,32 @@ import { contextWindowOf, costOf } from '../model/pricing'
 import { ModelError } from '../model/errors'
 import type { AssistantMessage } from '../model/types'
 import { pumpWhile } from './channel'
-import { COMPACT_THRESHOLD, compactHistory, estimateTokens } from './compact'
+import { COMPACT_THRESHOLD, REQUEST_LIMIT_SHARE, compactHistory, estimateTokens, historyTokens, type Compaction } from './compact'
 import { runToolUses, type ToolUse } from './runTools'
 import { apiToolOf } from './toolSchemas'
 import type { LoopEvent, QueryEnd, QueryParams } from './types'
+
+/** Times one turn compacts on the model's count and sends again after a "prompt is too long" refusal. */
+const MAX_TOO_LONG_RETRIES = 2
+
+/**
+ * The tokens and window of the API's refusal of an over-long prompt (HTTP 400 "prompt is too
+ * long: 212345 tokens > 200000 maximum"); undefined for any other error.
+ */
+function tooLongCount(error: ModelError): { tokens: number; window: number } | undefined {
+  if (error.kind !== 'bad_request') return undefined
+  const match = /prompt is too long: (\d+) tokens > (\d+) maximum/.exec(error.message)
+  return match ? { tokens: Number(match[1]), window: Number(match[2]) } : undefined
+}
+
+/** What a compaction did, in the words of the agent's notice. */
+function compactionSummary(c: Compaction): string {
+  const parts: string[] = []
+  if (c.leftOut) parts.push(`left ${c.replaced} earlier messages out (the transcript keeps them)`)
+  else if (c.summaries > 0) parts.push(`compacted ${c.replaced} earlier messages into a summary`)
+  if (c.cut.length > 0) parts.push(`cut ${c.cut.length} oversized text${c.cut.length === 1 ? '' : 's'} (whole text kept in ${c.cut.map((t) => t.file).join(', ')})`)
+  return `${parts.join('; ')}.`
+}
 
 /**
  * The agent loop (SPEC §2): an async generator over turns. Each turn streams one Messages API
@@ -27,6 +49,11 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
   // Tokens of the last request plus its answer, and the history length they cover.
   let known: { tokens: number; length: number } | undefined
   const window = params.contextWindow ?? contextWindowOf(params.model)
+  let extraBreakpoint = params.extraBreakpoint
+  // the model's token count over the loop's estimate, once the model refused a prompt as too long
+  let scale = 1
+  let refusedAsTooLong = 0
+  const requestTokens = () => estimateTokens({ s: params.system, t: tools }) + historyTokens(params.messages)
   for (;;) {
     if (params.signal.aborted) return { reason: 'aborted', finalText, turns }
     if (params.maxTurns !== undefined && turns >= params.maxTurns) return { reason: 'max_turns', finalText, turns }
@@ -37,20 +64,33 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
       params.messages.push(message)
       yield { type: 'message', role: 'user', message }
     }
-    const estimate = known ? known.tokens + estimateTokens(params.messages.slice(known.length)) : estimateTokens({ s: params.system, t: tools, m: params.messages })
-    if (estimate > COMPACT_THRESHOLD * window) {
+    // the window as the loop's estimates see it: smaller once the model counted more tokens than they did
+    const fit = window / scale
+    const estimate = known ? known.tokens + historyTokens(params.messages.slice(known.length)) : requestTokens()
+    if (estimate > COMPACT_THRESHOLD * fit) {
       try {
-        const compacted = await compactHistory(params, tools, window)
+        const compacted = yield* pumpWhile<LoopEvent, Compaction | undefined>((emit) => compactHistory(params, tools, fit, emit))
         if (compacted) {
           known = undefined
-          yield { type: 'usage', ...compacted.usage, model: compacted.model, costUsd: compacted.costUsd }
-          yield { type: 'compacted', summary: compacted.summary, replaced: compacted.replaced, messages: [...params.messages] }
-          yield { type: 'notice', level: 'info', message: `Context ${Math.round((estimate / window) * 100)}% full: compacted ${compacted.replaced} earlier messages into a summary.` }
+          // the fork's placeholder breakpoint pointed into the history that was replaced
+          extraBreakpoint = undefined
+          yield { type: 'compacted', summary: compacted.summary, replaced: compacted.replaced, cut: compacted.cut, messages: [...params.messages] }
+          yield { type: 'notice', level: 'info', message: `Context ${Math.round((estimate / fit) * 100)}% full: ${compactionSummary(compacted)}` }
+          if (compacted.warning) yield { type: 'notice', level: 'warning', message: `Compaction did less than it should: ${compacted.warning}.` }
         }
       } catch (error) {
         if (!(error instanceof ModelError)) throw error
         if (error.kind === 'aborted') return { reason: 'aborted', finalText, turns }
-        yield { type: 'notice', level: 'warning', message: `Compaction failed, continuing with the full history: ${error.message}` }
+        throw error
+      }
+      // SPEC §2: no request passes the window; one that still would is not sent
+      const after = requestTokens()
+      if (after > REQUEST_LIMIT_SHARE * fit) {
+        const error = new ModelError(
+          'bad_request',
+          `The next request would take about ${after} tokens, more than the model's context window of ${Math.floor(fit)} allows, even after compaction (the system prompt and tools alone take about ${estimateTokens({ s: params.system, t: tools })}); it was not sent. The transcript ${params.transcriptPath} keeps the whole conversation.`
+        )
+        return { reason: 'model_error', error, finalText, turns }
       }
     }
     turns++
@@ -58,7 +98,7 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
     try {
       for await (const event of params.client.stream(
         { model: params.model, maxTokens: params.maxTokens ?? 8192, system: params.system, tools, messages: params.messages },
-        { agent: params.agent, signal: params.signal, ...(params.extraBreakpoint ? { extraBreakpoint: params.extraBreakpoint } : {}) }
+        { agent: params.agent, signal: params.signal, ...(extraBreakpoint ? { extraBreakpoint } : {}) }
       )) {
         if (event.type === 'text_delta') yield event
         else if (event.type === 'retry') yield { type: 'notice', level: 'warning', message: `Model overloaded; retry ${event.attempt} in ${event.delayMs} ms (${event.reason})` }
@@ -75,6 +115,16 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
     } catch (error) {
       if (!(error instanceof ModelError)) throw error
       if (error.kind === 'aborted') return { reason: 'aborted', finalText, turns }
+      // the model counts tokens its own way: a prompt it found too long is compacted on its count and sent again
+      const counted = tooLongCount(error)
+      if (counted !== undefined && refusedAsTooLong < MAX_TOO_LONG_RETRIES) {
+        refusedAsTooLong++
+        scale = Math.max(scale, (counted.tokens / requestTokens()) * (window / counted.window)) * 1.05
+        known = undefined
+        turns--
+        yield { type: 'notice', level: 'warning', message: `The model found the prompt too long (${counted.tokens} tokens > ${counted.window}); compacting on its count and sending again.` }
+        continue
+      }
       return { reason: 'model_error', error, finalText, turns }
     }
     if (!response) throw new Error('The model stream ended without a response.')

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { z } from 'zod'
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { ModelClient } from '../model/client'
@@ -52,6 +53,8 @@ export async function runQuery(
     signal: controller.signal,
     gate: allowAll,
     budget: new Budget(),
+    // no transcript is written here: the file only names where cut texts are kept (beside it, in the test's folder)
+    transcriptPath: join(options.cwd, '.swarmdesk-test-transcript.jsonl'),
     toolContext: {
       agentId: 'team-lead',
       agentName: 'team-lead',

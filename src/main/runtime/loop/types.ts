@@ -5,6 +5,7 @@ import type { ModelError } from '../model/errors'
 import type { AgentIdentity } from '../model/types'
 import type { Tool, ToolContext } from '../tools/types'
 import type { Budget } from './budget'
+import type { CutText } from './fullText'
 
 /** An event type without its agent fields (distributes over unions). */
 export type WithoutAgent<E> = E extends unknown ? Omit<E, 'agentId' | 'agentName'> : never
@@ -22,8 +23,12 @@ export type LoopEvent =
   | LoopRuntimeEvent
   | { type: 'text_delta'; text: string }
   | { type: 'message'; role: 'assistant' | 'user'; message: MessageParam }
-  /** The older history was replaced by a summary; `messages` is the whole new history (SPEC §2). */
-  | { type: 'compacted'; summary: string; replaced: number; messages: MessageParam[] }
+  /**
+   * The history was compacted (SPEC §2): older messages replaced by a summary (`summary`, '' when
+   * only texts were cut), oversized texts cut (`cut`, each kept whole in a file); `messages` is the
+   * whole new history, `replaced` the old length − the new length + 1.
+   */
+  | { type: 'compacted'; summary: string; replaced: number; cut: CutText[]; messages: MessageParam[] }
 
 /** How a `query()` run ended: one case of a union, never flags. */
 export type QueryEnd =
@@ -55,6 +60,12 @@ export interface QueryParams {
   tools: Tool[]
   /** The conversation so far; the loop appends to it in place (user prompt must already be last). */
   messages: MessageParam[]
+  /**
+   * The agent's transcript (.jsonl), where every message the loop yields is recorded before the
+   * loop goes on. A text too big for the context window is cut only after it is recorded there,
+   * and is kept whole in a folder beside it (`fullTextDir`); the cut's marker names both.
+   */
+  transcriptPath: string
   client: ModelClient
   /** Model requests allowed in this run. Default: no limit. */
   maxTurns?: number
@@ -69,7 +80,7 @@ export interface QueryParams {
   drainPending?: () => string[]
   /** A fork's fourth cache breakpoint, on its last placeholder tool_result (SPEC §2, §7). */
   extraBreakpoint?: { messageIndex: number; blockIndex: number }
-  /** Context window in tokens; compaction starts past 85% of it. Default: the model's. */
+  /** Context window in tokens; compaction starts past 85% of it, and no request passes it. Default: the model's. */
   contextWindow?: number
   /** Called with each usage and its cost, in USD, after every response. */
   onUsage?: (usage: Usage, costUsd: number, model: string) => void

@@ -1,3 +1,4 @@
+import { contextWindowTokens } from '../../../shared/contextWindows'
 import type { Usage } from '../../../shared/events'
 
 /**
@@ -77,7 +78,7 @@ export function resolveModel(nameOrAlias: string): string {
   return MODEL_ALIASES[nameOrAlias] ?? nameOrAlias
 }
 
-/** Context window in tokens. All current Claude models take 200k by default. */
-export function contextWindowOf(_model: string): number {
-  return 200_000
+/** Context window of `model` in tokens: the table of ../../../shared/contextWindows, one source for the loop and the dashboard. */
+export function contextWindowOf(model: string): number {
+  return contextWindowTokens(model)
 }

@@ -8,6 +8,8 @@
  *   and a `request-id` header: 401 `authentication_error` (no key / key not the scenario's
  *   `apiKey`), 400 `invalid_request_error` (body; more than 4 breakpoints; a `tool_use` without its `tool_result` in the next message), 404 `not_found_error`
  *   (`model: X`), 400 `scenario_error` (`(no script) …` / `(scenario exhausted) …`, not retried),
+ *   400 `invalid_request_error` "prompt is too long: N tokens > W maximum" for a prompt over the
+ *   scenario's `contextWindow` (default 200,000 tokens; tokens are UTF-8 bytes / 4), as the API refuses one,
  *   429 `rate_limit_error` with `retry-after: 0` (or without it) and 529 `overloaded_error`
  *   (scripted faults; the others — a cut, a stall, a malformed event — break the stream itself,
  *   see `FaultSchema`).
@@ -20,6 +22,7 @@ export {
   parseScenario,
   validateScenario,
   ScenarioSchema,
+  DEFAULT_SCRIPTED_CONTEXT_WINDOW,
   TurnSchema,
   type Scenario,
   type ScenarioInput,

@@ -37,7 +37,8 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
     badIdentity = error // refused below, after authentication, as a malformed body is
   }
   const { cwd, ...agent } = identity
-  state.log.push({ index: state.log.length, time: new Date(state.clock()).toISOString(), headers: headerRecord(req), body, ...(raw !== undefined ? { rawBody: raw } : {}), ...definedIdentity(identity) })
+  const recorded: RecordedRequest = { index: state.log.length, time: new Date(state.clock()).toISOString(), headers: headerRecord(req), body, ...(raw !== undefined ? { rawBody: raw } : {}), ...definedIdentity(identity) }
+  state.log.push(recorded)
   state.stats.requests++
 
   const key = header(req, 'x-api-key') ?? /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '')?.[1]
@@ -63,6 +64,12 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
   const blocks = promptBlocks(request)
   if (blocks.filter((block) => block.breakpoint).length > MAX_BREAKPOINTS) {
     return sendError(res, requestId, 400, 'invalid_request_error', `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided.`)
+  }
+  const prompt = analysePrompt(request.model, blocks)
+  recorded.promptTokens = prompt.totalTokens
+  // the real API refuses a prompt over the model's window with this 400 (never retried), and so does the scripted model
+  if (prompt.totalTokens > state.scenario.contextWindow) {
+    return sendError(res, requestId, 400, 'invalid_request_error', `prompt is too long: ${prompt.totalTokens} tokens > ${state.scenario.contextWindow} maximum`)
   }
 
   let selection: Selection
@@ -110,7 +117,7 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
         return
       }
   }
-  answer(state, request, blocks, selection, { ...agent, cwd }, requestId, res)
+  answer(state, request, prompt, selection, { ...agent, cwd }, requestId, res)
 }
 
 /** Who is asking, decoded from the identity headers (SPEC §15); each field absent when its header is. */
@@ -146,7 +153,7 @@ function definedIdentity(identity: RequestIdentity): Pick<RecordedRequest, 'agen
 function answer(
   state: ScriptedState,
   request: MessagesRequest,
-  blocks: ReturnType<typeof promptBlocks>,
+  prompt: ReturnType<typeof analysePrompt>,
   selection: Selection,
   agent: { name?: string; id?: string; cwd?: string },
   requestId: string,
@@ -158,7 +165,7 @@ function answer(
     text: turn.text === undefined ? undefined : fillString(turn.text, values),
     tools: turn.tools?.map((tool) => ({ name: tool.name, input: fillDeep(tool.input, values) }))
   })
-  const cache = state.cache.use(analysePrompt(request.model, blocks))
+  const cache = state.cache.use(prompt)
   state.stats.cacheWrites += cache.entriesWritten
   state.stats.cacheReadTokens += cache.cacheReadInputTokens
   state.stats.cacheCreationTokens += cache.cacheCreationInputTokens

@@ -48,8 +48,17 @@ export const CacheSettingsSchema = z.strictObject({
 export type CacheSettings = z.infer<typeof CacheSettingsSchema>
 
 /**
+ * The context window the scripted model enforces, in its tokens (UTF-8 bytes of the prompt / 4,
+ * see `tokensForBytes`): 200,000, the window of every Claude model (Anthropic's models overview).
+ */
+export const DEFAULT_SCRIPTED_CONTEXT_WINDOW = 200_000
+
+/**
  * A scenario file (SPEC §15). `agents` keys are an agent name, `type:<agentType>` or `*`.
  * `apiKey`, when set, is the only key accepted; `models`, when set, the only models accepted.
+ * `contextWindow` (tokens, default {@link DEFAULT_SCRIPTED_CONTEXT_WINDOW}): a request whose
+ * prompt passes it is refused as the real API refuses it, HTTP 400 `invalid_request_error`
+ * "prompt is too long: N tokens > W maximum".
  */
 export const ScenarioSchema = z.strictObject({
   name: z.string().optional(),
@@ -57,6 +66,7 @@ export const ScenarioSchema = z.strictObject({
   cache: CacheSettingsSchema.default({ minTokens: 1024, ttlMs: 300_000 }),
   apiKey: z.string().min(1).optional(),
   models: z.array(z.string().min(1)).min(1).optional(),
+  contextWindow: z.number().int().positive().default(DEFAULT_SCRIPTED_CONTEXT_WINDOW),
   agents: z.record(z.string().min(1), z.array(TurnSchema))
 })
 /** A validated scenario, defaults applied. */

@@ -22,6 +22,12 @@ export interface RecordedRequest {
   agentType?: string
   agentId?: string
   cwd?: string
+  /**
+   * Tokens of the prompt as the scripted model counts them (its whole prompt: tools, system and
+   * messages; UTF-8 bytes / 4). Absent when the request was refused before its prompt was read
+   * (authentication, a malformed body).
+   */
+  promptTokens?: number
 }
 
 /** Counters of `GET /_scripted/stats`. Tokens in tokens. */

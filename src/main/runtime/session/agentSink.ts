@@ -3,9 +3,16 @@ import type { EventBus } from '../events/bus'
 import type { LoopEvent, WithoutAgent } from '../loop/types'
 import type { TranscriptWriter } from '../transcripts/writer'
 
-/** The notice a compaction shows in the agent's pane: `replaced` earlier messages became a summary. */
-export function compactionNotice(replaced: number): string {
-  return `Compacted ${replaced} earlier messages into a summary.`
+/**
+ * The notice a compaction shows in the agent's pane, from its `compact_boundary` record:
+ * `replaced` earlier messages became a summary (when there is one), `cut` oversized texts were cut
+ * (each kept whole in the file it names).
+ */
+export function compactionNotice(record: { replaced: number; summary: string; cut?: readonly { file: string }[] }): string {
+  const cut = record.cut ?? []
+  const cutText = cut.length > 0 ? `Cut ${cut.length} oversized text${cut.length === 1 ? '' : 's'} to fit the context window; the whole text is kept in ${cut.map((c) => c.file).join(', ')}.` : ''
+  if (record.summary === '' && cut.length > 0 && record.replaced <= 1) return cutText
+  return [`Compacted ${record.replaced} earlier messages into a summary.`, cutText].filter(Boolean).join(' ')
 }
 
 /**
@@ -32,10 +39,10 @@ export function createAgentSink(options: {
         if (event.role === 'assistant') response = undefined
         return
       case 'compacted':
-        options.transcript().append('system', { summary: event.summary, replacedMessages: event.replaced }, 'compact_boundary')
+        options.transcript().append('system', { summary: event.summary, replacedMessages: event.replaced, ...(event.cut.length ? { cutTexts: event.cut } : {}) }, 'compact_boundary')
         for (const m of event.messages) options.transcript().append(m.role === 'assistant' ? 'assistant' : 'user', m)
         // the pane and the stream show that the agent's history was compacted (SPEC §2)
-        options.bus.emit({ type: 'notice', level: 'info', message: compactionNotice(event.replaced), agentId: options.agentId, agentName: options.agentName })
+        options.bus.emit({ type: 'notice', level: 'info', message: compactionNotice({ replaced: event.replaced, summary: event.summary, cut: event.cut }), agentId: options.agentId, agentName: options.agentName })
         return
       default:
         if (event.type === 'usage' && event.model) {

@@ -317,6 +317,7 @@ export class Session {
         system: this.system,
         tools: this.tools,
         messages: this.messages,
+        transcriptPath: this.transcript.path,
         client: this.options.client,
         maxTurns: this.options.maxTurns,
         budget: this.budget,
@@ -451,9 +452,9 @@ export class Session {
     }
   }
 
-  /** Queues a message for the leader's next turn boundary and wakes an idle leader (SPEC §6.5). */
-  private enqueue(text: string): void {
-    this.pending.push(text)
+  /** Queues messages (each its own text) for the leader's next turn boundary and wakes an idle leader once (SPEC §6.5). */
+  private enqueue(text: string | readonly string[]): void {
+    this.pending.push(...(typeof text === 'string' ? [text] : text))
     for (const l of [...this.queueListeners]) l()
   }
 

@@ -120,6 +120,7 @@ function runLoop(rt: SubagentRuntime, task: AgentTaskState) {
     system: config.system,
     tools: config.tools,
     messages: task.messages,
+    transcriptPath: task.transcriptPath,
     client: o.client,
     maxTurns: config.maxTurns,
     ...(config.extraBreakpoint ? { extraBreakpoint: config.extraBreakpoint } : {}),

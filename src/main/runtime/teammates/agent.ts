@@ -244,7 +244,7 @@ export class TeammateAgent {
    * is asked: the runner marks the turn's messages read there, so the leader never sees them read
    * by a teammate that does not look busy (SPEC §15: a headless run ends only when nothing is in flight).
    */
-  async turn(text: string, taskId?: string, started?: () => Promise<unknown>): Promise<QueryEnd> {
+  async turn(text: string | readonly string[], taskId?: string, started?: () => Promise<unknown>): Promise<QueryEnd> {
     let end = await this.run(text, started)
     for (let kept = 0; end.reason === 'completed' && this.parts.idleHook && kept < MAX_IDLE_HOOK_BLOCKS; kept++) {
       const reason = await this.parts.idleHook()
@@ -329,12 +329,17 @@ export class TeammateAgent {
     await mailbox.send(team, leader, { from: identity.name, text: JSON.stringify(idle), ...(this.parts.member.color ? { color: this.parts.member.color } : {}) })
   }
 
-  /** One run of the agent loop on a new user message. */
-  private async run(text: string, started?: () => Promise<unknown>): Promise<QueryEnd> {
+  /**
+   * One run of the agent loop on a new user message: `text`, or several texts (a batch of mailbox
+   * messages), each its own text block so a burst can be compacted message by message.
+   */
+  private async run(text: string | readonly string[], started?: () => Promise<unknown>): Promise<QueryEnd> {
     const { identity, bus } = this.parts
     const repair = Array.isArray(this.pendingRepair) ? this.pendingRepair : []
     this.pendingRepair = undefined
-    const user: MessageParam = { role: 'user', content: [...repair, { type: 'text', text }] }
+    // a batch that renders to nothing still opens a turn, as one empty text did before
+    const texts = typeof text === 'string' ? [text] : text.length > 0 ? text : ['']
+    const user: MessageParam = { role: 'user', content: [...repair, ...texts.map((t) => ({ type: 'text' as const, text: t }))] }
     this.messages.push(user)
     this.transcript.append('user', user)
     const shells = createBackgroundShells(this.parts.pty)
@@ -353,6 +358,7 @@ export class TeammateAgent {
         system: this.system,
         tools: this.tools,
         messages: this.messages,
+        transcriptPath: this.transcript.path,
         client: this.parts.client.client,
         signal,
         toolContext: {

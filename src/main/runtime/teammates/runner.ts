@@ -202,7 +202,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
         for (const { message } of batch) if (isPersonMessage(message, leader)) bus.emit({ type: 'user_prompt', text: message.text, agentId: identity.id, agentName: name })
         // read once the turn shows (running, its prompt in the transcript): the leader's side never
         // sees the messages gone from the inbox while the teammate still looks idle
-        await agent.turn(batch.flatMap((e) => renderForModel(e.message) ?? []).join('\n\n'), undefined, () => mailbox.markRead(team, name, batch.map((e) => e.message.id)))
+        await agent.turn(batch.flatMap((e) => renderForModel(e.message) ?? []), undefined, () => mailbox.markRead(team, name, batch.map((e) => e.message.id)))
         continue
       }
       const task = await claimNextTask(tasks.list(), (id) => tasks.claim(id, name), name)

@@ -41,8 +41,11 @@ export interface TeammateSupervisorOptions {
    * only the leader's SendMessage decides.
    */
   askPersonForPlans: boolean
-  /** A new message for the leader's model; wakes an idle leader (SPEC §9.3, §9.5). */
-  enqueue: (text: string) => void
+  /**
+   * New messages for the leader's model, each its own text (so a burst can be summarised message
+   * by message, oldest first); wakes an idle leader once (SPEC §9.3, §9.5).
+   */
+  enqueue: (text: string | readonly string[]) => void
   /** Model access passed to every teammate: ANTHROPIC_API_KEY / BASE_URL, SWARMDESK_MODEL. */
   modelEnv: () => Record<string, string>
   shutdownTimeoutMs?: number
@@ -473,9 +476,19 @@ export class TeammateSupervisor implements Disposable {
     this.drain(team)
   }
 
+  /**
+   * The team whose drain pass is queued and not yet started: arrivals meanwhile join that pass
+   * (it reads every unread message when it starts) instead of queuing one pass each, which made
+   * a burst of thousands of messages read the inbox thousands of times.
+   */
+  private drainQueued: string | undefined
+
   /** Handles every unread message of the leader's inbox, one pass at a time, oldest first. */
   private drain(team: string): void {
+    if (this.drainQueued === team) return
+    this.drainQueued = team
     this.draining = this.draining.then(async () => {
+      if (this.drainQueued === team) this.drainQueued = undefined
       if (this.disposed) return
       if (this.options.team.team() !== team) {
         // TeamDelete removed it (its inbox went with it), or another team was created
@@ -498,7 +511,7 @@ export class TeammateSupervisor implements Disposable {
         if (text) forModel.push(text)
       }
       await mailbox.markRead(team, LEAD_NAME, fresh.map((e) => e.message.id)).catch(() => undefined)
-      if (forModel.length) this.options.enqueue(forModel.join('\n\n'))
+      if (forModel.length) this.options.enqueue(forModel)
       this.lastActivity = Date.now()
       this.changed.fire()
     })

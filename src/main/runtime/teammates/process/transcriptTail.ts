@@ -249,11 +249,13 @@ export class TranscriptTail {
         return
       }
       if (entry.subtype !== 'compact_boundary') return
-      const replaced = (entry.message as { replacedMessages?: unknown } | null)?.replacedMessages
+      const record = entry.message as { replacedMessages?: unknown; summary?: unknown; cutTexts?: unknown } | null
+      const replaced = record?.replacedMessages
       if (typeof replaced === 'number' && Number.isInteger(replaced) && replaced >= 0) {
         this.replaying = Math.max(0, this.historyLength - replaced + 1)
         this.historyLength = 0
-        this.emit({ type: 'notice', level: 'info', message: compactionNotice(replaced) })
+        const cut = Array.isArray(record?.cutTexts) ? (record.cutTexts as unknown[]).filter((c): c is { file: string } => typeof (c as { file?: unknown })?.file === 'string') : []
+        this.emit({ type: 'notice', level: 'info', message: compactionNotice({ replaced, summary: typeof record?.summary === 'string' ? record.summary : '', cut }) })
       } else {
         this.warn(`${this.options.path}: a compact_boundary without replacedMessages; the history replayed after it may be shown again.`, false)
       }
