@@ -2,7 +2,7 @@ import { PermissionModeSchema, USER_PERMISSION_MODES, type PermissionMode } from
 import { EventBus } from '../../runtime/events/bus'
 import { runHeadless, RunUsageError } from '../../runtime/session/headless'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
-import { parseCommandArgs, positiveInt, positiveNumber, UsageError, useColor } from '../io'
+import { flagPath, parseCommandArgs, positiveInt, positiveNumber, UsageError, useColor } from '../io'
 import { prompterFor, type ApproveFlag } from '../prompters'
 import { createHumanRenderer } from '../../runtime/events/text'
 
@@ -60,11 +60,11 @@ function parseMode(value: string | undefined): PermissionMode | undefined {
 export function parseRunFlags(argv: string[]): RunFlags {
   const { values, positionals } = parseCommandArgs('run', argv, RUN_OPTIONS, true)
   return {
-    cwd: values.cwd ?? process.cwd(),
-    scenario: values.scenario,
+    cwd: flagPath(values.cwd) ?? process.cwd(),
+    scenario: flagPath(values.scenario),
     model: values.model,
     mode: parseMode(values['permission-mode']),
-    settingsFiles: values.settings ?? [],
+    settingsFiles: (values.settings ?? []).map((f) => flagPath(f)),
     trustProject: values['trust-project'] ?? false,
     maxTurns: positiveInt('--max-turns', values['max-turns']),
     maxBudgetUsd: positiveNumber('--max-budget-usd', values['max-budget-usd']),

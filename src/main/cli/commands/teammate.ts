@@ -4,7 +4,7 @@ import { RunUsageError } from '../../runtime/session/setup'
 import { runTeammate, TeammateNotFoundError } from '../../runtime/teammates'
 import { TeamNameError, TeamNotFoundError } from '../../runtime/teams'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
-import { parseCommandArgs, UsageError, useColor } from '../io'
+import { flagPath, parseCommandArgs, UsageError, useColor } from '../io'
 
 const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR]'
 
@@ -34,7 +34,7 @@ export async function teammateCommand(argv: string[]): Promise<number> {
   process.once('SIGTERM', onSignal)
   process.once('SIGINT', onSignal)
   try {
-    const exit = await runTeammate({ home: swarmdeskHome(), team, name, ...(values.cwd ? { cwd: values.cwd } : {}), env: process.env, signal: controller.signal, bus })
+    const exit = await runTeammate({ home: swarmdeskHome(), team, name, ...(values.cwd ? { cwd: flagPath(values.cwd) } : {}), env: process.env, signal: controller.signal, bus })
     if (exit.reason === 'shutdown') return 0
     process.stderr.write(`swarmdesk teammate: ${name}@${team} was stopped before a shutdown was approved.\n`)
     return 1
