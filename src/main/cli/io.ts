@@ -14,7 +14,7 @@ export function parseCommandArgs<T extends ParseArgsConfig['options']>(command: 
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true })
   } catch (error) {
-    throw new UsageError(`swarmdesk ${command}: ${(error as Error).message}. See: swarmdesk help`)
+    throw new UsageError(`swarmdesk ${command}: ${(error as Error).message}. See: swarmdesk ${command} --help`)
   }
 }
 
