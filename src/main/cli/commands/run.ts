@@ -109,7 +109,7 @@ export async function executeRun(flags: RunFlags & { prompt: string }, extra: { 
       resumeSessionId: flags.resume,
       fork: flags.fork,
       coordinator: flags.coordinator,
-      prompter: prompterFor(flags.approve, process.stdin.isTTY === true),
+      prompter: prompterFor(flags.approve, process.stdin.isTTY === true, flags.cwd),
       bus,
       signal: controller.signal
     })
