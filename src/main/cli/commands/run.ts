@@ -82,7 +82,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
  * human renderer) and resolves the exit code (0 ok, 1 failed).
  * @throws UsageError for bad input found before the run starts.
  */
-export async function executeRun(flags: RunFlags & { prompt: string }, extra: { scripted?: boolean } = {}): Promise<number> {
+export async function executeRun(flags: RunFlags & { prompt: string }, extra: { scripted?: boolean; signal?: AbortSignal } = {}): Promise<number> {
   const bus = new EventBus()
   const render = flags.json
     ? (e: object) => JSON.stringify(e) + '\n'
@@ -94,6 +94,9 @@ export async function executeRun(flags: RunFlags & { prompt: string }, extra: { 
   const controller = new AbortController()
   const onSignal = (): void => controller.abort()
   process.once('SIGINT', onSignal)
+  // a caller's own stop (the demo's SIGTERM) ends the run as Ctrl+C does
+  if (extra.signal?.aborted) controller.abort()
+  else extra.signal?.addEventListener('abort', onSignal, { once: true })
   try {
     const result = await runHeadless({
       cwd: flags.cwd,
@@ -119,6 +122,7 @@ export async function executeRun(flags: RunFlags & { prompt: string }, extra: { 
     throw error
   } finally {
     process.removeListener('SIGINT', onSignal)
+    extra.signal?.removeEventListener('abort', onSignal)
   }
 }
 
