@@ -61,6 +61,11 @@ export interface PermissionPromptRequest {
   reason: string
   /** Rules the person could add with "Always allow", e.g. `Bash(npm test:*)`. */
   suggestions: string[]
+  /**
+   * The asking agent's working directory (its worktree when isolated), where a command runs and
+   * a relative path points; absent when the asker does not know it.
+   */
+  cwd?: string
 }
 
 /** A person's (or the `--approve` flag's) answer to a {@link PermissionPromptRequest}. */

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { createInterface } from 'node:readline'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../shared/events'
-import { ofType, runCli } from './testing'
+import { ofType, runCli, startCli } from './testing'
 
 let home: string
 beforeEach(() => {
@@ -13,10 +14,11 @@ afterEach(() => rmSync(home, { recursive: true, force: true }))
 
 describe('swarmdesk demo', () => {
   it('surveys the sample project, runs its tests in a PTY, asks before the edit, fixes the bug', async () => {
-    const run = await runCli(['demo', '--json'], { env: { SWARMDESK_HOME: home } })
-    expect(run.stderr).toBe('')
+    const run = await runCli(['demo', '--json', '--keep'], { env: { SWARMDESK_HOME: home } })
     expect(run.code).toBe(0)
     const workspace = ofType(run.events, 'agent_started')[0]!.cwd!
+    // --keep keeps the workspace and says where (on stderr: stdout is the event stream)
+    expect(run.stderr).toBe(`Demo workspace kept at ${workspace} (remove it when done).\n`)
     try {
       const calls = ofType(run.events, 'tool_call').map((c) => c.name)
       expect(calls).toEqual(['Glob', 'Grep', 'Read', 'Bash', 'Bash', 'Read', 'Edit', 'Bash'])
@@ -52,8 +54,32 @@ describe('swarmdesk demo', () => {
       expect(run.stdout).toContain('✓ allowed by approve-flag')
       expect(run.stdout).toMatch(/✔ Run finished/)
       expect(run.stdout).not.toContain('\x1b[')
+      // the throwaway copy under the temp folder is removed when the demo ends
+      expect(existsSync(workspace)).toBe(false)
     } finally {
       rmSync(workspace, { recursive: true, force: true })
+    }
+  })
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('removes the demo workspace when stopped by %s mid-run', async (signal) => {
+    const child = startCli(['demo', '--headless'], { env: { SWARMDESK_HOME: home } })
+    child.stdin!.end()
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    let workspace: string | undefined
+    try {
+      for await (const line of createInterface({ input: child.stdout! })) {
+        workspace ??= /^Demo workspace: (\S+)$/.exec(line)?.[1]
+        // stop it while the leader is at work, after its first tool call
+        if (workspace && line.includes('●')) break
+      }
+      expect(workspace).toBeDefined()
+      expect(existsSync(workspace!)).toBe(true)
+      child.kill(signal)
+      expect(await exited).not.toBeNull()
+      expect(existsSync(workspace!)).toBe(false)
+    } finally {
+      child.kill('SIGKILL')
+      if (workspace) rmSync(workspace, { recursive: true, force: true })
     }
   })
 })

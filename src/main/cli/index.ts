@@ -9,6 +9,7 @@ import { sessionsCommand } from './commands/sessions'
 import { tasksCommand } from './commands/tasks'
 import { teamCommand } from './commands/team'
 import { teammateCommand } from './commands/teammate'
+import { helpFor, swarmdeskVersion } from './help'
 import { UsageError } from './io'
 import { resolveToolSubject } from './toolSubjects'
 
@@ -32,8 +33,10 @@ Usage:
   swarmdesk tasks list|create|claim|update|delete … --team T [--json]
   swarmdesk team list|show [--team T] [--json]
   swarmdesk teammate --team T --name N [--cwd DIR]
-  swarmdesk help
+  swarmdesk help [COMMAND]          also: swarmdesk COMMAND [SUBCOMMAND] --help (or -h)
+  swarmdesk --version              (or -V)
 
+Relative paths given to flags are read from the directory you run the command in.
 Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, SWARMDESK_HOME (default ~/.swarmdesk),
 SWARMDESK_MODEL, SWARMDESK_SUBAGENT_MODEL, SWARMDESK_AUTO_BACKGROUND_MS. Exit codes: 0 success, 1 the run failed, 2 bad usage or bad input.
 `
@@ -44,6 +47,15 @@ SWARMDESK_MODEL, SWARMDESK_SUBAGENT_MODEL, SWARMDESK_AUTO_BACKGROUND_MS. Exit co
  */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
+  if (command === '--version' || command === '-V' || command === 'version') {
+    process.stdout.write(`swarmdesk ${swarmdeskVersion()}\n`)
+    return 0
+  }
+  const help = helpFor(argv)
+  if (help !== undefined) {
+    process.stdout.write(help || HELP)
+    return 0
+  }
   try {
     switch (command) {
       case 'run':
@@ -69,20 +81,42 @@ export async function main(argv: string[]): Promise<number> {
       case 'permissions':
         if (rest[0] !== 'check') throw new UsageError(`swarmdesk permissions: unknown subcommand '${rest[0] ?? ''}'. Use: swarmdesk permissions check …`)
         return await permissionsCheckCommand(rest.slice(1), resolveToolSubject)
-      case 'help':
-      case '--help':
-      case '-h':
       case undefined:
         process.stdout.write(HELP)
-        return command === undefined ? 2 : 0
+        return 2
       default:
         throw new UsageError(`swarmdesk: unknown command '${command}'. Run 'swarmdesk help' for the list.`)
     }
   } catch (error) {
+    const who = commandName(argv)
     if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n`)
+      process.stderr.write(`${withPrefix(who, error.message)}\n`)
       return 2
     }
-    throw error
+    // a defect, not bad input: still say which command failed, with the stack to report
+    process.stderr.write(`${who}: internal error: ${(error as Error)?.stack ?? String(error)}\n`)
+    return 1
   }
+}
+
+/** Commands whose second word is a subcommand (its name is part of the error prefix). */
+const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
+  sessions: ['list'],
+  permissions: ['check'],
+  agents: ['list'],
+  mailbox: ['send', 'read'],
+  tasks: ['list', 'create', 'claim', 'update', 'delete'],
+  team: ['list', 'show', 'delete']
+}
+
+/** `swarmdesk <command>[ <subcommand>]` as typed, for the prefix of every error message. */
+function commandName(argv: readonly string[]): string {
+  const [command, sub] = argv
+  if (command === undefined) return 'swarmdesk'
+  return SUBCOMMANDS[command]?.includes(sub ?? '') ? `swarmdesk ${command} ${sub}` : `swarmdesk ${command}`
+}
+
+/** Every error starts with `swarmdesk <command>:`; messages thrown deep in a command may not say it. */
+function withPrefix(who: string, message: string): string {
+  return message.startsWith('swarmdesk ') || message.startsWith('swarmdesk:') ? message : `${who}: ${message}`
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 
 /** Bad command-line usage: exit code 2, with a message naming what was wrong (SPEC §14). */
@@ -13,8 +14,19 @@ export function parseCommandArgs<T extends ParseArgsConfig['options']>(command: 
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true })
   } catch (error) {
-    throw new UsageError(`swarmdesk ${command}: ${(error as Error).message}. See: swarmdesk help`)
+    throw new UsageError(`swarmdesk ${command}: ${(error as Error).message}. See: swarmdesk ${command} --help`)
   }
+}
+
+/**
+ * A path flag's value made absolute against the directory the command was run from (the shell's
+ * working directory), as every command-line tool reads a relative path — never against `--cwd`.
+ * `undefined` passes through.
+ */
+export function flagPath(value: string): string
+export function flagPath(value: string | undefined): string | undefined
+export function flagPath(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : resolve(process.cwd(), value)
 }
 
 /** Parses a positive integer flag; `undefined` passes through. */

@@ -56,6 +56,27 @@ describe('swarmdesk agents list', () => {
     expect(out).toMatch(/3 definition files found, 1 with problems\./)
   })
 
+  it('keeps every column aligned however long a tool list is, and lists no tools for a file that failed to load', async () => {
+    const d = await makeAgentDirs()
+    const many = 'Read, Grep, Glob, Bash, BashOutput, KillShell, Edit, Write, Agent, SendMessage, TaskStop'
+    await d.write(d.cwd, '.swarmdesk/agents/wide.md', agentFile(['name: wide', 'description: many tools', `tools: ${many}`, 'model: opus']))
+    await d.write(d.cwd, '.swarmdesk/agents/broken.md', agentFile(['name: broken', 'tools: Read, Grep', 'model: sonnet']))
+    const { out } = await run(d, ['list', '--cwd', d.cwd])
+    const lines = out.split('\n')
+    const modelAt = lines[0]!.indexOf('MODEL')
+    const rows = lines.filter((l) => /^\S/.test(l) && l.includes('  ') && !/definition files? found/.test(l))
+    for (const row of rows.filter((r) => r !== lines[0])) {
+      const model = row.slice(modelAt)
+      expect({ row, model }).toEqual({ row, model: expect.stringMatching(/^(inherit|opus|sonnet|claude-[\w.-]+|)$/) })
+    }
+    // the long list wraps inside its column: every tool is still listed
+    const wide = lines.findIndex((l) => l.startsWith('wide '))
+    const toolsAt = lines[0]!.indexOf('TOOLS')
+    const cells = [lines[wide]!.slice(toolsAt, modelAt), ...lines.slice(wide + 1).filter((l, i, all) => all.slice(0, i + 1).every((x) => /^ {10,}\S/.test(x) && !x.startsWith('    warning'))).map((l) => l.slice(toolsAt))]
+    expect(cells.join(' ').replace(/\s+/g, ' ').trim()).toBe(many)
+    expect(lines.find((l) => l.startsWith('broken '))).toMatch(/^broken\s+\.swarmdesk\/agents\/broken\.md\s+-\s+sonnet$/)
+  })
+
   it('refuses an unknown subcommand, unknown flags and a --cwd that is not a directory', async () => {
     const d = await makeAgentDirs()
     await expect(run(d, ['show'])).rejects.toThrow(UsageError)

@@ -68,16 +68,40 @@ function renderTable(loaded: LoadedAgentDefinitions, places: { cwd: string; user
   for (const [name, path] of loaded.overriddenBuiltins) rows.push({ name, source: 'built-in', tools: '', model: '', notes: [`replaced by ${show(path)}`] })
   for (const f of loaded.files.filter((f) => f.problems.length > 0 || f.overriddenBy)) {
     const status = f.overriddenBy ? `not used: overridden by ${show(f.overriddenBy)}` : `not loaded: ${f.problems.length} problem${f.problems.length === 1 ? '' : 's'}`
-    rows.push({ name: f.name ?? '(no name)', source: show(f.source), tools: f.tools?.join(', ') ?? 'all', model: f.model ?? '', notes: [status, ...issueLines(f)] })
+    // a file that failed to load grants nothing: listing its tools would read as if it did
+    const tools = f.overriddenBy ? f.tools?.join(', ') ?? 'all' : '-'
+    rows.push({ name: f.name ?? '(no name)', source: show(f.source), tools, model: f.model ?? '', notes: [status, ...issueLines(f)] })
   }
   const head: Row = { name: 'NAME', source: 'SOURCE', tools: 'TOOLS', model: 'MODEL', notes: [] }
   const width = (key: 'name' | 'source' | 'tools') => Math.max(...[head, ...rows].map((r) => r[key].length))
-  const [wn, ws, wt] = [width('name'), width('source'), Math.min(width('tools'), 48)]
-  const line = (r: Row) => `${r.name.padEnd(wn)}  ${r.source.padEnd(ws)}  ${r.tools.padEnd(wt)}  ${r.model}`.trimEnd()
-  const body = rows.flatMap((r) => [line(r), ...r.notes.map((n) => `    ${n}`)])
+  const [wn, ws] = [width('name'), width('source')]
+  // a long tool list wraps inside its column, so MODEL stays one column for every row
+  const wt = Math.min(width('tools'), TOOLS_WIDTH)
+  const line = (r: Row): string[] => {
+    const [first, ...more] = wrapList(r.tools, wt)
+    return [`${r.name.padEnd(wn)}  ${r.source.padEnd(ws)}  ${first.padEnd(wt)}  ${r.model}`.trimEnd(), ...more.map((t) => `${''.padEnd(wn + ws + 4)}${t}`)]
+  }
+  const body = rows.flatMap((r) => [...line(r), ...r.notes.map((n) => `    ${n}`)])
   const invalid = loaded.files.filter((f) => f.problems.length > 0).length
   const summary = `${loaded.files.length} definition file${loaded.files.length === 1 ? '' : 's'} found, ${invalid} with problems.`
-  return [line(head), ...body, '', summary, ''].join('\n')
+  return [...line(head), ...body, '', summary, ''].join('\n')
+}
+
+/** Widest the TOOLS column grows before its lists wrap. */
+const TOOLS_WIDTH = 48
+
+/** A comma-separated list cut into lines of at most `width` characters, at the commas (a single longer item keeps its own line). */
+function wrapList(list: string, width: number): string[] {
+  const lines: string[] = []
+  let current = ''
+  for (const item of list.split(', ')) {
+    const next = current ? `${current}, ${item}` : item
+    if (current && next.length + 1 > width) {
+      lines.push(`${current},`)
+      current = item
+    } else current = next
+  }
+  return [...lines, current]
 }
 
 function toolsOf(def: AgentDefinition): string {

@@ -40,6 +40,8 @@ describe('swarmdesk demo without --headless', () => {
       expect((await fetch(`${url![1]}/`)).status).toBe(401)
       child.kill('SIGTERM')
       expect(await exited).toBe(0)
+      // the throwaway copy under the temp folder goes with the demo
+      expect(existsSync(workspace!)).toBe(false)
     } finally {
       child.kill('SIGKILL')
       if (workspace) rmSync(workspace, { recursive: true, force: true })

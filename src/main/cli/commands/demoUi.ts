@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { packageRoot } from '../../host'
@@ -28,12 +29,20 @@ export function installedElectron(env: NodeJS.ProcessEnv = process.env): string 
  * `swarmdesk demo` without `--headless` (SPEC §14): the demo in the workspace UI. With an Electron
  * binary and a built app, opens the app window on a fresh demo workspace with the demo scenario and
  * resolves its exit code. Otherwise serves the same UI to a browser (like `swarmdesk serve`),
- * saying why, and runs until SIGINT/SIGTERM.
+ * saying why, and runs until SIGINT/SIGTERM. The demo workspace is removed when it ends, unless `keep`.
  * @param prompt what to suggest the person asks the leader.
  */
-export async function demoWithUi(prompt: string, io: ServeIo = {}): Promise<number> {
+export async function demoWithUi(prompt: string, io: ServeIo = {}, options: { keep?: boolean } = {}): Promise<number> {
   const out = io.stdout ?? ((line: string) => process.stdout.write(`${line}\n`))
   const workspace = await createDemoWorkspace()
+  try {
+    return await openDemo(workspace, prompt, io, out)
+  } finally {
+    await endDemoWorkspace(workspace, options.keep === true, out)
+  }
+}
+
+async function openDemo(workspace: string, prompt: string, io: ServeIo, out: (line: string) => void): Promise<number> {
   const scenario = demoPaths().scenario
   const root = packageRoot()
   const electron = installedElectron()
@@ -72,4 +81,20 @@ function runElectron(binary: string, args: string[]): Promise<number> {
     })
     child.once('exit', (code, signal) => done(code ?? (signal ? 1 : 0)))
   })
+}
+
+/**
+ * Removes a demo workspace, or with `keep` says where it stays (`say` gets one line). A removal
+ * that fails is reported, never thrown: the demo's own result matters more.
+ */
+export async function endDemoWorkspace(workspace: string, keep: boolean, say: (line: string) => void): Promise<void> {
+  if (keep) {
+    say(`Demo workspace kept at ${workspace} (remove it when done).`)
+    return
+  }
+  try {
+    await rm(workspace, { recursive: true, force: true, maxRetries: 3 })
+  } catch (error) {
+    say(`swarmdesk demo: could not remove the demo workspace ${workspace}: ${(error as Error).message}`)
+  }
 }

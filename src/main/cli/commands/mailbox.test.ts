@@ -33,11 +33,12 @@ describe('swarmdesk mailbox (command function)', () => {
     cleanup()
   })
 
-  it('sends plain text and structured JSON with no team config, and reads them back as JSON', async () => {
+  it('sends plain text (a sentence in reply) and structured JSON (a JSON receipt) with no team config, and reads them back as JSON', async () => {
     const plain = await run(['send', '--team', 'demo', '--to', 'alice', '--from', 'team-lead', '--text', 'hello', '--summary', 'greeting'])
     expect(plain.code).toBe(0)
-    const sent = JSON.parse(plain.out)
-    expect(sent).toMatchObject({ team: 'demo', to: 'alice', from: 'team-lead', kind: 'plain' })
+    const said = /^Sent a message from team-lead to alice in team demo \((.+)\)\.\n$/.exec(plain.out)
+    expect(said, plain.out).not.toBeNull()
+    const sent = { id: said![1] }
     const structured = await run(['send', '--team', 'demo', '--to', 'alice', '--from', 'team-lead', '--json', '{"type":"shutdown_request","requestId":"r1","reason":"done"}'])
     expect(JSON.parse(structured.out).kind).toBe('shutdown_request')
 
@@ -78,7 +79,7 @@ describe.skipIf(!wired)('swarmdesk mailbox (through bin/swarmdesk)', () => {
     const exec = promisify(execFile)
     const env = { ...process.env, SWARMDESK_HOME: home }
     const bin = join(REPO, 'bin', 'swarmdesk')
-    const sent = JSON.parse((await exec(process.execPath, [bin, 'mailbox', 'send', '--team', 'demo', '--to', 'alice', '--from', 'cli', '--text', 'from a terminal'], { env })).stdout)
+    const sent = { id: /\((.+)\)\.$/m.exec((await exec(process.execPath, [bin, 'mailbox', 'send', '--team', 'demo', '--to', 'alice', '--from', 'cli', '--text', 'from a terminal'], { env })).stdout)![1] }
     const read = JSON.parse((await exec(process.execPath, [bin, 'mailbox', 'read', '--team', 'demo', '--agent', 'alice', '--json', '--mark-read'], { env })).stdout)
     expect(read.messages).toMatchObject([{ id: sent.id, text: 'from a terminal', read: false }])
     expect((await createMailbox({ home }).read('demo', 'alice', { unreadOnly: true })).messages).toEqual([])

@@ -55,7 +55,10 @@ async function send(argv: string[]): Promise<number> {
   const result = await mailbox
     .send(team, to, { from, text, ...(values.summary !== undefined ? { summary: values.summary } : {}), ...(values.color !== undefined ? { color: values.color } : {}) })
     .catch((error: unknown) => asUsage('send', error))
-  process.stdout.write(JSON.stringify({ id: result.id, team, to, from, kind: messageKind(text), path: result.path }) + '\n')
+  const kind = messageKind(text)
+  // a structured message (--json OBJ) comes from a script: it gets the receipt as JSON
+  if (values.json !== undefined) process.stdout.write(JSON.stringify({ id: result.id, team, to, from, kind, path: result.path }) + '\n')
+  else process.stdout.write(`Sent ${kind === 'plain' ? 'a message' : `a ${kind}`} from ${from} to ${to} in team ${team} (${result.id}).\n`)
   return 0
 }
 
@@ -83,7 +86,7 @@ async function read(argv: string[]): Promise<number> {
     process.stdout.write(JSON.stringify({ team, agent, messages: out, problems }) + '\n')
     return 0
   }
-  for (const p of problems) process.stderr.write(`skipped ${p.path}: ${p.problem}\n`)
+  for (const p of problems) process.stderr.write(`swarmdesk mailbox read: warning: skipped ${p.path}: ${p.problem}\n`)
   if (messages.length === 0) process.stdout.write(`No ${values.unread ? 'unread ' : ''}messages for ${agent} in team ${team}.\n`)
   for (const e of messages) process.stdout.write(describeEntry(e))
   return 0
@@ -91,7 +94,8 @@ async function read(argv: string[]): Promise<number> {
 
 /**
  * `swarmdesk mailbox send|read` (SPEC §14). Needs no team config: an inbox is created on its first
- * message. `send` prints one JSON line `{id, team, to, from, kind, path}`; `read` prints the
+ * message. `send` prints a sentence naming the message, or with `--json OBJ` (a structured message,
+ * sent by a script) one JSON line `{id, team, to, from, kind, path}`; `read` prints the
  * messages oldest first (`--json`: one object `{team, agent, messages: [{…message, read, kind}],
  * problems: [{path, problem}]}`) and changes nothing unless `--mark-read`, which marks the
  * messages it printed as read. Home: SWARMDESK_HOME or ~/.swarmdesk.

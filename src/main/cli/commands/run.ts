@@ -2,7 +2,7 @@ import { PermissionModeSchema, USER_PERMISSION_MODES, type PermissionMode } from
 import { EventBus } from '../../runtime/events/bus'
 import { runHeadless, RunUsageError } from '../../runtime/session/headless'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
-import { parseCommandArgs, positiveInt, positiveNumber, UsageError, useColor } from '../io'
+import { flagPath, parseCommandArgs, positiveInt, positiveNumber, UsageError, useColor } from '../io'
 import { prompterFor, type ApproveFlag } from '../prompters'
 import { createHumanRenderer } from '../../runtime/events/text'
 
@@ -60,11 +60,11 @@ function parseMode(value: string | undefined): PermissionMode | undefined {
 export function parseRunFlags(argv: string[]): RunFlags {
   const { values, positionals } = parseCommandArgs('run', argv, RUN_OPTIONS, true)
   return {
-    cwd: values.cwd ?? process.cwd(),
-    scenario: values.scenario,
+    cwd: flagPath(values.cwd) ?? process.cwd(),
+    scenario: flagPath(values.scenario),
     model: values.model,
     mode: parseMode(values['permission-mode']),
-    settingsFiles: values.settings ?? [],
+    settingsFiles: (values.settings ?? []).map((f) => flagPath(f)),
     trustProject: values['trust-project'] ?? false,
     maxTurns: positiveInt('--max-turns', values['max-turns']),
     maxBudgetUsd: positiveNumber('--max-budget-usd', values['max-budget-usd']),
@@ -82,7 +82,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
  * human renderer) and resolves the exit code (0 ok, 1 failed).
  * @throws UsageError for bad input found before the run starts.
  */
-export async function executeRun(flags: RunFlags & { prompt: string }, extra: { scripted?: boolean } = {}): Promise<number> {
+export async function executeRun(flags: RunFlags & { prompt: string }, extra: { scripted?: boolean; signal?: AbortSignal } = {}): Promise<number> {
   const bus = new EventBus()
   const render = flags.json
     ? (e: object) => JSON.stringify(e) + '\n'
@@ -96,6 +96,9 @@ export async function executeRun(flags: RunFlags & { prompt: string }, extra: { 
   const controller = new AbortController()
   const onSignal = (): void => controller.abort()
   process.once('SIGINT', onSignal)
+  // a caller's own stop (the demo's SIGTERM) ends the run as Ctrl+C does
+  if (extra.signal?.aborted) controller.abort()
+  else extra.signal?.addEventListener('abort', onSignal, { once: true })
   try {
     const result = await runHeadless({
       cwd: flags.cwd,
@@ -111,7 +114,7 @@ export async function executeRun(flags: RunFlags & { prompt: string }, extra: { 
       resumeSessionId: flags.resume,
       fork: flags.fork,
       coordinator: flags.coordinator,
-      prompter: prompterFor(flags.approve, process.stdin.isTTY === true),
+      prompter: prompterFor(flags.approve, process.stdin.isTTY === true, flags.cwd),
       bus,
       signal: controller.signal
     })
@@ -121,6 +124,7 @@ export async function executeRun(flags: RunFlags & { prompt: string }, extra: { 
     throw error
   } finally {
     process.removeListener('SIGINT', onSignal)
+    extra.signal?.removeEventListener('abort', onSignal)
   }
 }
 

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { ScenarioError, startScriptedServer } from '../../runtime/scripted'
 
@@ -41,7 +42,7 @@ export async function scriptedServerCommand(argv: string[], io: ScriptedServerCo
 
   let server
   try {
-    server = await startScriptedServer({ scenario: values.scenario, port })
+    server = await startScriptedServer({ scenario: resolve(process.cwd(), values.scenario), port })
   } catch (error) {
     if (error instanceof ScenarioError) {
       err(`swarmdesk scripted-server: bad scenario: ${error.message}`)

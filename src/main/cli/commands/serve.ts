@@ -4,7 +4,7 @@ import { RunUsageError } from '../../runtime/session/headless'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
 import { WorkspaceService } from '../../runtime/workspace/service'
 import { canonicalFolder, RecentWorkspaces } from '../../workspaces/recent'
-import { parseCommandArgs, UsageError } from '../io'
+import { flagPath, parseCommandArgs, UsageError } from '../io'
 
 /** Where the command writes and what stops it besides SIGINT/SIGTERM; tests and `demo` pass their own. */
 export interface ServeIo {
@@ -64,12 +64,12 @@ export function parseServeFlags(argv: string[]): ServeOptions {
     mode = parsed.data
   }
   return {
-    cwd: values.cwd ?? process.cwd(),
+    cwd: flagPath(values.cwd) ?? process.cwd(),
     port,
-    scenario: values.scenario,
+    scenario: flagPath(values.scenario),
     model: values.model,
     mode,
-    settingsFiles: values.settings ?? [],
+    settingsFiles: (values.settings ?? []).map((f) => flagPath(f)),
     trustProject: values['trust-project'] ?? false,
     fork: values.fork ?? false,
     coordinator: values.coordinator ?? false,

@@ -47,11 +47,13 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
   if (sub !== 'list') throw new UsageError(`swarmdesk sessions: unknown subcommand '${sub ?? ''}'. Use: swarmdesk sessions list [--cwd DIR] [--json]`)
   const { values } = parseCommandArgs('sessions list', rest, { cwd: { type: 'string' }, json: { type: 'boolean' } })
   const cwd = resolve(values.cwd ?? process.cwd())
-  let root = cwd
+  let root: string
   try {
     root = realpathSync(cwd)
+    if (!statSync(root).isDirectory()) throw new Error('not a directory')
   } catch {
-    // a workspace that no longer exists may still have sessions under its old path
+    // as `run` does: a mistyped --cwd must not look like a workspace without sessions
+    throw new UsageError(`swarmdesk sessions list: --cwd ${cwd} does not exist or is not a directory. Give the workspace folder (default: the current directory).`)
   }
   const sessions = listSessions(swarmdeskHome(), root)
   if (values.json) {

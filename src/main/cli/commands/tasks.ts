@@ -62,7 +62,7 @@ function taskId(command: string, positionals: string[]): number {
 function list(argv: string[]): number {
   const { values } = parseCommandArgs('tasks list', argv, { team: { type: 'string' }, json: { type: 'boolean' } })
   const { tasks, problems } = open('list', values.team).list()
-  for (const p of problems) process.stderr.write(`warning: skipped ${p.file}: ${p.problem}\n`)
+  for (const p of problems) process.stderr.write(`swarmdesk tasks list: warning: skipped ${p.file}: ${p.problem}\n`)
   if (values.json) out(JSON.stringify(tasks))
   else out(formatTaskTable(tasks))
   return 0

@@ -17,7 +17,7 @@ export async function teamCommand(argv: string[]): Promise<number> {
   if (sub === 'list') {
     const { values } = parseCommandArgs('team list', rest, { json: { type: 'boolean' } })
     const { teams, problems } = store.list()
-    for (const p of problems) process.stderr.write(`warning: skipped ${p.file}: ${p.problem}\n`)
+    for (const p of problems) process.stderr.write(`swarmdesk team list: warning: skipped ${p.file}: ${p.problem}\n`)
     if (values.json) out(JSON.stringify(teams))
     else out(teams.length === 0 ? 'No teams.' : teams.map((t) => `${t.name}  ${t.members.filter((m) => m.isActive).length}/${t.members.length} active  ${t.description}`).join('\n'))
     return 0
@@ -31,7 +31,7 @@ export async function teamCommand(argv: string[]): Promise<number> {
     } catch (error) {
       if (error instanceof TeamNotFoundError || error instanceof TeamNameError) throw new UsageError(`swarmdesk team show: ${error.message}`)
       if (error instanceof TeamError) {
-        process.stderr.write(`${error.message}\n`)
+        process.stderr.write(`swarmdesk team show: ${error.message}\n`)
         return 1
       }
       throw error

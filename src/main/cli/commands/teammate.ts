@@ -5,7 +5,7 @@ import { runTeammate, TeammateNotFoundError } from '../../runtime/teammates'
 import { TeamNameError, TeamNotFoundError } from '../../runtime/teams'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
 import { createPaneRenderer } from '../../runtime/workspace/paneText'
-import { parseCommandArgs, UsageError, useColor } from '../io'
+import { flagPath, parseCommandArgs, UsageError, useColor } from '../io'
 
 const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR]'
 
@@ -42,7 +42,7 @@ export async function teammateCommand(argv: string[]): Promise<number> {
   const onInterrupt = (): void => interrupts.fire()
   process.on('SIGUSR2', onInterrupt)
   try {
-    const exit = await runTeammate({ home: swarmdeskHome(), team, name, ...(values.cwd ? { cwd: values.cwd } : {}), env: process.env, signal: controller.signal, bus, interrupts: interrupts.event })
+    const exit = await runTeammate({ home: swarmdeskHome(), team, name, ...(values.cwd ? { cwd: flagPath(values.cwd) } : {}), env: process.env, signal: controller.signal, bus, interrupts: interrupts.event })
     if (exit.reason === 'shutdown') return 0
     process.stderr.write(`swarmdesk teammate: ${name}@${team} was stopped before a shutdown was approved.\n`)
     return 1

@@ -89,17 +89,26 @@ function readFrontmatter(raw: string): Frontmatter {
   try {
     parsed = matter(text, MATTER_OPTIONS)
   } catch (error) {
-    return { problem: yamlProblem(error as Error) }
+    return { problem: yamlProblem(error as Error, text) }
   }
   const data = parsed.data
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return { problem: 'the frontmatter must be a YAML mapping of fields (name: …, description: …)' }
   return { data: data as Record<string, unknown>, body: parsed.content.trim() }
 }
 
-function yamlProblem(error: Error & { reason?: string; mark?: { line: number } }): string {
-  const where = error.mark ? ` (line ${error.mark.line + 1} of the file)` : ''
+/**
+ * The parser's reason with the line of the file it is about. gray-matter hands js-yaml the text
+ * after the opening `---`, starting with that line's newline, so js-yaml's 0-based line is the
+ * file's 1-based line minus one. An unknown tag is reported where the parser stopped (past the
+ * value): the line holding the tag is the one to fix.
+ */
+function yamlProblem(error: Error & { reason?: string; mark?: { line: number } }, text: string): string {
+  const tag = /unknown tag !<!([^>]*)>/.exec(error.message)?.[1]
+  const tagLine = tag === undefined ? -1 : text.split(/\r?\n/).findIndex((l) => l.includes(`!${tag}`))
+  const line = tagLine >= 0 ? tagLine + 1 : error.mark ? error.mark.line + 1 : undefined
+  const where = line !== undefined ? ` (line ${line} of the file)` : ''
   const reason = error.reason ?? error.message.split('\n')[0]
-  const hint = /unknown tag !<!/.test(error.message) ? `; YAML reads an unquoted leading '!' as a tag: quote it ("!Bash") or use disallowedTools` : ''
+  const hint = tag !== undefined ? `; YAML reads an unquoted leading '!' as a tag: quote it ("!Bash") or use disallowedTools` : ''
   return `the YAML does not parse: ${reason}${where}${hint}`
 }
 

@@ -29,6 +29,16 @@ describe('malformed agent files are reported with file and field, never dropped'
     expect(report.problems[0]).toMatchObject({ field: 'frontmatter', message: expect.stringMatching(/YAML does not parse: .*\(line [34] of the file\)/) })
   })
 
+  it.each([
+    ['a bad indentation after comments and blank lines', '---\n# the reviewer\n\nname: a\n  description: d\n---\nbody\n', 5],
+    ['a duplicated key', '---\nname: a\ndescription: d\nname: b\n---\nbody\n', 4],
+    ['CRLF line ends', '---\r\nname: a\r\n  description: d\r\n---\r\nbody\r\n', 3],
+    ['an unquoted !Tool, a tag, on its own line', '---\nname: a\ndescription: d\ntools: !Bash\nmodel: sonnet\n---\nbody\n', 4]
+  ])('names the line of the file a YAML error is on: %s', async (_what, text, line) => {
+    const { report } = await reportOf(text)
+    expect(report.problems[0]!.message).toContain(`(line ${line} of the file)`)
+  })
+
   it('JavaScript frontmatter is refused, never run', async () => {
     const { report } = await reportOf("---js\n{ name: (globalThis.__ran = 'yes', 'a'), description: 'd' }\n---\nbody\n")
     expect(report.problems[0].message).toMatch(/language 'js' is not supported/)

@@ -1,3 +1,4 @@
+import { AGENT_PALETTE, agentColor, teamColorHex } from '../../../shared/agentColors'
 import type { RuntimeEvent } from '../../../shared/events'
 
 /** ANSI styling; a no-op when colour is off. */
@@ -14,6 +15,12 @@ interface Style {
 function style(color: boolean): Style {
   const wrap = (open: number, close: number) => (s: string) => (color ? `\x1b[${open}m${s}\x1b[${close}m` : s)
   return { dim: wrap(2, 22), bold: wrap(1, 22), red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39), magenta: wrap(35, 39) }
+}
+
+/** `#rrggbb` as a 24-bit ANSI foreground colour around `text`. */
+function hexColor(hex: string, text: string): string {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))
+  return `\x1b[38;2;${r};${g};${b}m${text}\x1b[39m`
 }
 
 /** Lines of a tool's output shown in the human stream before eliding the rest. */
@@ -43,28 +50,37 @@ function preview(output: string, fromEnd: boolean): string[] {
 /**
  * Renders the event stream for a person reading a terminal (the CLI without `--json`): what each
  * agent says, each tool call and a preview of its result, each permission question and answer,
- * and the run's end with usage and cost. Returns the text to write for one event ('' for none).
+ * messages between agents, and the run's end with usage and cost, in the order the events come.
+ * Names are drawn in each agent's colour (the team colour of its config, SPEC §9.2; the palette's
+ * first for the leader), and every line an agent's event writes starts with its name, so
+ * interleaved teammates stay apart. Returns the text for one event ('' for none).
  */
 export function createHumanRenderer(options: { color: boolean; scripted: boolean }): (event: RuntimeEvent) => string {
   const s = style(options.color)
   const tools = new Map<string, string>()
   const parallel = new Set<string>()
-  const who = (e: RuntimeEvent): string => s.bold(s.cyan(e.agentName))
-  return (e) => {
+  const colors = new Map<string, string>()
+  let nameWidth = 0
+  const paint = (e: RuntimeEvent, text: string): string => (options.color ? s.bold(hexColor(colors.get(e.agentId) ?? agentColor(e.agentId), text)) : text)
+  const who = (e: RuntimeEvent): string => paint(e, e.agentName)
+  // the name column: as wide as the longest name seen so far
+  const tag = (e: RuntimeEvent): string => `${paint(e, e.agentName.padEnd(nameWidth))} `
+  const indent = (): string => ''.padEnd(nameWidth + 1)
+  const render = (e: RuntimeEvent): string => {
     switch (e.type) {
       case 'agent_started':
         return e.depth === 0
           ? `${s.dim('▶')} ${who(e)} ${s.dim(`started in ${e.cwd ?? '?'} with ${e.model ?? 'default model'}${options.scripted ? ' (scripted model)' : ''}`)}\n`
           : `${s.dim('▶')} ${who(e)} ${s.dim(`(${e.agentType}) started`)}\n`
       case 'assistant_text':
-        return `${who(e)} ${e.text.replace(/\n/g, '\n  ')}\n`
+        return `${tag(e)}${e.text.replace(/\n/g, `\n${indent()}`)}\n`
       case 'user_prompt':
-        // the person's words, set apart as Claude Code sets a prompt apart: `> ` and bold
+        // the person's words, set apart as Claude Code sets a prompt apart: `> ` and bold, under no agent's name
         return `${s.bold('>')} ${s.bold(e.text.trim().replace(/\n/g, '\n  '))}\n`
       case 'tool_call':
         if (tools.size > 0) for (const id of [e.toolUseId, ...tools.keys()]) parallel.add(id)
         tools.set(e.toolUseId, e.name)
-        return `  ${s.magenta('●')} ${s.bold(e.name)}(${summarizeInput(e.name, e.input)})\n`
+        return `${tag(e)}  ${s.magenta('●')} ${s.bold(e.name)}(${summarizeInput(e.name, e.input)})\n`
       case 'tool_result': {
         const name = tools.get(e.toolUseId) ?? 'tool'
         // Parallel calls finish in any order: name each call that ran beside others.
@@ -72,12 +88,14 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
         tools.delete(e.toolUseId)
         const mark = e.isError ? s.red('✗') : s.green('└')
         const lines = preview(e.output || '(no output)', name === 'Bash')
-        return lines.map((l, i) => `    ${i === 0 ? `${mark} ${s.dim(label)}` : '  '}${e.isError ? s.red(l) : s.dim(l)}`).join('\n') + '\n'
+        return lines.map((l, i) => `${i === 0 ? tag(e) : indent()}    ${i === 0 ? `${mark} ${s.dim(label)}` : '  '}${e.isError ? s.red(l) : s.dim(l)}`).join('\n') + '\n'
       }
+      case 'message_sent':
+        return `${tag(e)}  ${s.dim(`✉ ${e.from} → ${e.to}${e.kind === 'plain' ? '' : ` (${e.kind})`}`)}\n`
       case 'permission_request':
-        return `  ${s.yellow('?')} ${s.yellow(`Permission needed: ${e.tool}(${summarizeInput(e.tool, e.input)})`)}${e.reason ? s.dim(` — ${e.reason}`) : ''}\n`
+        return `${tag(e)}  ${s.yellow('?')} ${s.yellow(`Permission needed: ${e.tool}(${summarizeInput(e.tool, e.input)})`)}${e.reason ? s.dim(` — ${e.reason}`) : ''}\n`
       case 'permission_decided':
-        return `  ${e.decision === 'allow' ? s.green('✓ allowed') : s.red('✗ denied')} ${s.dim(`by ${e.by}${e.reason ? `: ${e.reason}` : ''}`)}\n`
+        return `${tag(e)}  ${e.decision === 'allow' ? s.green('✓ allowed') : s.red('✗ denied')} ${s.dim(`by ${e.by}${e.reason ? `: ${e.reason}` : ''}`)}\n`
       case 'notice':
         return `${e.level === 'error' ? s.red('!') : s.yellow('!')} ${e.message}\n`
       case 'scenario_error':
@@ -94,5 +112,12 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
       default:
         return ''
     }
+  }
+  return (e) => {
+    if (e.type === 'agent_started' && !colors.has(e.agentId)) {
+      colors.set(e.agentId, e.depth === 0 ? AGENT_PALETTE[0] : teamColorHex(e.color, e.agentId))
+      nameWidth = Math.max(nameWidth, e.agentName.length)
+    }
+    return render(e)
   }
 }

@@ -87,6 +87,18 @@ describe('scenario files', () => {
     expect(syntax.message).toMatch(/^bad\.yaml: invalid YAML at line \d+/)
   })
 
+  it('names the line of the file for a scenario that parses but does not validate, in YAML and JSON', () => {
+    const yaml = 'name: x\nagents:\n  team-lead:\n    - text: hi\n    - tools:\n        - { input: { command: ls } }\n'
+    expect(errorOf(() => parseScenario(yaml, 's.yaml')).message).toMatch(/^s\.yaml: agents\.team-lead\[1\]\.tools\[0\]\.name: .*\(line 6\)$/)
+    const json = '{\n  "agents": {\n    "team-lead": [\n      { "text": 5 }\n    ]\n  }\n}\n'
+    expect(errorOf(() => parseScenario(json, 's.json', 'json')).message).toMatch(/^s\.json: agents\.team-lead\[0\]\.text: .*\(line 4\)$/)
+  })
+
+  it('names the line of a JSON syntax error, which JSON.parse does not', () => {
+    const json = '{\n  "agents": {\n    "team-lead": [\n      { "text": "hi" },,\n    ]\n  }\n}\n'
+    expect(errorOf(() => parseScenario(json, 's.json', 'json')).message).toMatch(/^s\.json: invalid JSON at line 4: /)
+  })
+
   it('reports an unreadable file by its path', async () => {
     const missing = join(dir, 'missing.yaml')
     await expect(loadScenario(missing)).rejects.toThrow(`${missing}: cannot read file: ENOENT`)

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { basename, extname } from 'node:path'
-import { parse as parseYaml, YAMLParseError } from 'yaml'
+import { isNode, LineCounter, parse as parseYaml, parseDocument, YAMLParseError } from 'yaml'
 import { z } from 'zod'
 import { ScenarioError } from './errors'
 
@@ -85,19 +85,37 @@ function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /**
- * Validates an already-parsed scenario object.
+ * Validates an already-parsed scenario object. With `text` (the file's source), the message also
+ * names the line of the file where the problem's value is.
  * @throws ScenarioError naming `file`, the path of the first problem and the reason.
  */
-export function validateScenario(data: unknown, fileNameForErrors: string): Scenario {
+export function validateScenario(data: unknown, fileNameForErrors: string, text?: string): Scenario {
   const result = ScenarioSchema.safeParse(data)
   if (result.success) return result.data
   const issue = result.error.issues[0]
-  throw new ScenarioError(fileNameForErrors, formatPath(issue.path), issue.message)
+  const line = text === undefined ? undefined : lineOfPath(text, issue.path)
+  throw new ScenarioError(fileNameForErrors, formatPath(issue.path), line === undefined ? issue.message : `${issue.message} (line ${line})`)
+}
+
+/**
+ * The 1-based line of the file where the value at `path` starts (the nearest enclosing value
+ * when the key itself is missing); undefined when the text does not parse as YAML. JSON is
+ * YAML, so this serves both formats.
+ */
+function lineOfPath(text: string, path: readonly PropertyKey[]): number | undefined {
+  const lines = new LineCounter()
+  const doc = parseDocument(text, { lineCounter: lines })
+  if (doc.errors.length > 0) return undefined
+  for (let n = path.length; n >= 0; n--) {
+    const node = doc.getIn(path.slice(0, n) as Array<string | number>, true)
+    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line
+  }
+  return undefined
 }
 
 /**
  * Parses scenario text. `format` defaults to YAML, which also reads JSON; pass 'json' for a
- * strict JSON parse (clearer errors for .json files).
+ * strict JSON parse (clearer errors for .json files). Errors name the line of the file.
  * @throws ScenarioError for a syntax error (with line) or an invalid scenario.
  */
 export function parseScenario(text: string, fileNameForErrors: string, format: 'json' | 'yaml' = 'yaml'): Scenario {
@@ -108,10 +126,16 @@ export function parseScenario(text: string, fileNameForErrors: string, format: '
     const reason =
       error instanceof YAMLParseError
         ? `invalid YAML at line ${error.linePos?.[0].line ?? '?'}: ${error.message.split('\n')[0]}`
-        : `invalid JSON: ${(error as Error).message}`
+        : `invalid JSON${jsonErrorLine(text)}: ${(error as Error).message.split('\n')[0]}`
     throw new ScenarioError(fileNameForErrors, '', reason)
   }
-  return validateScenario(data, fileNameForErrors)
+  return validateScenario(data, fileNameForErrors, text)
+}
+
+/** ` at line N` for JSON that does not parse: JSON.parse names no line, the YAML parser (JSON is YAML) does. */
+function jsonErrorLine(text: string): string {
+  const error = parseDocument(text, { prettyErrors: true }).errors[0]
+  return error?.linePos ? ` at line ${error.linePos[0].line}` : ''
 }
 
 /**

@@ -77,7 +77,7 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
     emit({ type: 'permission_request', requestId, tool: tool.name, input, reason: verdict.reason })
     emit({ type: 'agent_state', state: 'awaiting_permission' })
     const answer = await options.prompter.prompt(
-      { requestId, agentId: options.agentId, agentName: options.agentName, tool: tool.name, input, reason: verdict.reason, suggestions: options.engine.suggestRules(subject, options.cwd) },
+      { requestId, agentId: options.agentId, agentName: options.agentName, tool: tool.name, input, reason: verdict.reason, suggestions: options.engine.suggestRules(subject, options.cwd), cwd: options.cwd },
       signal
     )
     emit({ type: 'agent_state', state: 'running' })

@@ -106,7 +106,8 @@ export const PermissionPromptRequestSchema = z.object({
   tool: z.string(),
   input: z.unknown(),
   reason: z.string(),
-  suggestions: z.array(z.string())
+  suggestions: z.array(z.string()),
+  cwd: z.string().optional()
 })
 
 /** {@link import('../../../../shared/permissions').PermissionPromptAnswer}. */
