@@ -26,6 +26,8 @@ export const AgentViewSchema = z.object({
   parentId: z.string().optional(),
   depth: z.number().int().nonnegative(),
   state: AgentStateSchema,
+  /** While `state` is `error`: why its last model call failed and which retries happened. */
+  error: z.string().optional(),
   model: z.string().optional(),
   /** Hex colour (`#rrggbb`) for the agent's badge and pane header. */
   color: z.string(),

@@ -334,9 +334,13 @@ export class WorkspaceService {
     }
     const agent = this.agents.get(event.agentId)
     if (!agent) return
-    if (event.type === 'agent_state') agent.state = event.state
-    else if (event.type === 'agent_stopped') {
-      agent.state = event.status === 'crashed' ? 'crashed' : 'exited'
+    if (event.type === 'agent_state') {
+      agent.state = event.state
+      if (event.state === 'error' && event.reason) agent.error = event.reason
+      else delete agent.error
+    } else if (event.type === 'agent_stopped') {
+      // an agent that stopped on a failed model call stays shown in `error`, with its reason
+      if (agent.state !== 'error') agent.state = event.status === 'crashed' ? 'crashed' : 'exited'
       agent.endedAt = event.time
       agent.endStatus = event.status
     }
@@ -660,10 +664,9 @@ export class WorkspaceService {
     this.busy = true
     this.running = (text === RESUME_TURN ? this.session.resumeTurn() : this.session.prompt(text))
       .then((end) => {
+        // a model error's notice and `error` state come from the session itself (loop/failure.ts)
         if (end.reason === 'model_error') {
-          const type = end.error.kind === 'scenario' ? 'scenario_error' : 'notice'
-          if (type === 'scenario_error') this.bus.emit({ type, message: end.error.message, agentId: LEADER_NAME, agentName: LEADER_NAME })
-          else this.bus.emit({ type: 'notice', level: 'error', message: end.error.message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+          if (end.error.kind === 'scenario') this.bus.emit({ type: 'scenario_error', message: end.error.message, agentId: LEADER_NAME, agentName: LEADER_NAME })
         } else if (end.reason === 'max_turns' || end.reason === 'budget') {
           this.bus.emit({ type: 'notice', level: 'warning', message: `The leader stopped: ${end.reason === 'budget' ? 'the budget is spent' : 'the turn limit was reached'}.`, agentId: LEADER_NAME, agentName: LEADER_NAME })
         }

@@ -149,8 +149,10 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
       return next
     }
     case 'agent_state':
-      if (agent) next.agents = { ...ws.agents, [e.agentId]: { ...agent, state: e.state } }
-      else {
+      if (agent) {
+        const { error: _previous, ...rest } = agent
+        next.agents = { ...ws.agents, [e.agentId]: { ...rest, state: e.state, ...(e.state === 'error' && e.reason ? { error: e.reason } : {}) } }
+      } else {
         // An agent whose start we did not see (it began before a snapshot that omitted it): show it anyway.
         next.agents = { ...ws.agents, [e.agentId]: minimalAgent(e.agentId, e.agentName, e.state) }
         next.agentOrder = [...ws.agentOrder, e.agentId]
@@ -158,7 +160,8 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
       return next
     case 'agent_stopped':
       if (agent) {
-        const state = e.status === 'crashed' || e.status === 'failed' ? 'crashed' : 'exited'
+        // one that stopped on a failed model call stays shown in `error`, with its reason (as main keeps it)
+        const state = agent.state === 'error' ? 'error' : e.status === 'crashed' || e.status === 'failed' ? 'crashed' : 'exited'
         next.agents = { ...ws.agents, [e.agentId]: { ...agent, state } }
       }
       {
