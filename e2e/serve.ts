@@ -47,7 +47,8 @@ export interface ServedWorkspace {
 export async function startServe(options: {
   cwd: string
   scenario?: object
-  model?: { baseUrl: string; apiKey: string }
+  /** A real endpoint; `apiKey` omitted: serve starts with no ANTHROPIC_API_KEY (a first run). */
+  model?: { baseUrl: string; apiKey?: string }
   permissionMode?: string
   fork?: boolean
   /** Restore tests: start on this SWARMDESK_HOME (a crashed run's) instead of a fresh one; stop() then leaves it. */
@@ -68,7 +69,7 @@ export async function startServe(options: {
     args.push('--scenario', scenarioFile)
   } else {
     env.ANTHROPIC_BASE_URL = options.model!.baseUrl
-    env.ANTHROPIC_API_KEY = options.model!.apiKey
+    if (options.model!.apiKey !== undefined) env.ANTHROPIC_API_KEY = options.model!.apiKey
   }
   if (options.permissionMode) args.push('--permission-mode', options.permissionMode)
   if (options.fork) args.push('--fork')

@@ -3,6 +3,7 @@ import { rendererDir, startWebHost, WebWorkspaces, type WebHost } from '../../ho
 import { RunUsageError } from '../../runtime/session/headless'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
 import { WorkspaceService } from '../../runtime/workspace/service'
+import { ApiKeyHolder } from '../../runtime/model/apiKey'
 import { canonicalFolder, RecentWorkspaces } from '../../workspaces/recent'
 import { parseCommandArgs, UsageError } from '../io'
 
@@ -79,10 +80,12 @@ export function parseServeFlags(argv: string[]): ServeOptions {
  * `SWARMDESK_URL http://127.0.0.1:PORT/?token=T` once listening, as the last line of its start;
  * with `--scenario` it is preceded by `SCRIPTED_MODEL_URL http://127.0.0.1:PORT` (the scripted
  * model's request log is at `/_scripted/requests` there). Serves until SIGINT or SIGTERM, then
- * closes the host and disposes the workspace.
+ * closes the host and disposes the workspace. Without ANTHROPIC_API_KEY (and without `--scenario`)
+ * it serves all the same: the page says there is no key and how to add one — restart with the
+ * variable set, or enter a key in Settings for this run only (kept in this process's memory).
  * @returns 0 after a clean stop; 1 when the port cannot be bound.
  * @throws UsageError (exit code 2) for bad flags or a workspace that cannot start (missing
- *   directory, no API key, a scenario or settings file that does not load).
+ *   directory, a scenario or settings file that does not load).
  */
 export async function serveCommand(argv: string[], io: ServeIo = {}): Promise<number> {
   return runServe(parseServeFlags(argv), io)
@@ -101,8 +104,11 @@ export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise
   const first = await canonicalFolder(options.cwd, process.cwd()).catch((error: unknown) => {
     throw new UsageError(`swarmdesk serve: --cwd: ${(error as Error).message}`)
   })
+  // one key for every tab of this run: the environment's, or one entered in Settings (memory only)
+  const apiKey = new ApiKeyHolder()
   const start = (folder: string): Promise<WorkspaceService> =>
     WorkspaceService.start({
+      apiKey,
       cwd: folder,
       home,
       scenario: options.scenario,

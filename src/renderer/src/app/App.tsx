@@ -6,6 +6,7 @@ import { PromptBox } from '../features/prompt/PromptBox'
 import { StatusBar } from '../features/status/StatusBar'
 import { TopBar } from '../features/topbar/TopBar'
 import { SettingsDialog } from '../features/settings/SettingsDialog'
+import { NoApiKeyBanner } from '../features/settings/NoApiKeyBanner'
 import { pageStorage } from '../store/localMemory'
 import { bindPaneMemory } from '../store/paneMemory'
 import { appStore, useAppStore } from '../store/store'
@@ -56,6 +57,7 @@ function Workspace({ cwd }: { cwd: string }) {
         <Separator className="resize-handle" aria-label="Resize the team dashboard" />
         <Panel id={CENTER} minSize="30%" className="center-panel">
           <div className="main-column">
+            <NoApiKeyBanner />
             <PaneGrid />
             <PromptBox />
           </div>

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla'
 import { addUsage, ZERO_USAGE, type RuntimeEvent, type Usage } from '../../../shared/events'
-import type { AgentView, Orchestration, WorkspaceSnapshot } from '../../../shared/ipc'
+import type { AgentView, ModelAccess, Orchestration, WorkspaceSnapshot } from '../../../shared/ipc'
 import type { PermissionMode } from '../../../shared/permissions'
 import { agentColor, teamColorHex } from './colors'
 import type { AppState } from './store'
@@ -50,6 +50,8 @@ export interface WorkspaceSlice {
      * turns false at the first prompt, as it does in main.
      */
     orchestration?: Orchestration
+    /** Whether the model can be reached: `noApiKey` while no API key is set (from the snapshot, then `model.access`). */
+    modelAccess: ModelAccess
     /** Agents by id; `agentOrder` is the order they appeared in. */
     agents: Record<string, AgentView>
     agentOrder: string[]
@@ -74,6 +76,8 @@ export interface WorkspaceSlice {
   setPromptInFlight(inFlight: boolean): void
   /** The session's fork/coordinator mode as main answered a switch. */
   setOrchestration(orchestration: Orchestration): void
+  /** Applies a `model.access` push (an API key set or removed). */
+  setModelAccess(access: ModelAccess): void
 }
 
 /** The state before any snapshot. */
@@ -93,6 +97,7 @@ export function initialWorkspace(): WorkspaceSlice['workspace'] {
     agentOrder: [],
     lifetimes: {},
     tasks: {},
+    modelAccess: {},
     lastSeq: 0,
     buffered: []
   }
@@ -214,6 +219,7 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
         usage: snap.usage,
         costUsd: snap.costUsd,
         ...(snap.orchestration ? { orchestration: snap.orchestration } : {}),
+        modelAccess: snap.modelAccess ?? {},
         agents: Object.fromEntries(snap.agents.map((a) => [a.agentId, a])),
         agentOrder: snap.agents.map((a) => a.agentId),
         // A resync keeps what this UI already learnt about agents the snapshot still lists.
@@ -250,5 +256,6 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
       // the first prompt fixes the session's mode: main refuses a switch from now on
       return { workspace: { ...s.workspace, promptInFlight, ...(promptInFlight && o ? { orchestration: { ...o, switchable: false } } : {}) } }
     }),
-  setOrchestration: (orchestration) => set((s) => ({ workspace: { ...s.workspace, orchestration } }))
+  setOrchestration: (orchestration) => set((s) => ({ workspace: { ...s.workspace, orchestration } })),
+  setModelAccess: (modelAccess) => set((s) => ({ workspace: { ...s.workspace, modelAccess } }))
 })
