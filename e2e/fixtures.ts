@@ -15,7 +15,7 @@ interface Fixtures {
    * with none (and permission mode and `--fork`, when given); stopped
    * after the test, which then checks it exited 0.
    */
-  serve: (scenario: ScenarioObject | undefined, options?: { permissionMode?: string; fork?: boolean; model?: { baseUrl: string; apiKey: string } }) => Promise<ServedWorkspace>
+  serve: (scenario: ScenarioObject | undefined, options?: { permissionMode?: string; fork?: boolean; model?: { baseUrl: string; apiKey?: string } }) => Promise<ServedWorkspace>
 }
 
 /** Playwright's `test` with a fresh repository and a serve process per test. */

@@ -8,7 +8,7 @@ import { expect, expectPaneToContain, promptLeader, snap, test, type ScenarioObj
  * was interrupted, goes idle and takes the next message.
  */
 
-const LONG = { name: 'Bash', input: { command: 'echo long-command-started; sleep 120; echo never-printed', timeout: 600000 } }
+const LONG = { name: 'Bash', input: { command: "echo long-command-started; sleep 120; printf 'never-%s\\n' printed", timeout: 600000 } }
 const filler = Array.from({ length: 16 }, () => ({ text: 'Noted.' }))
 
 const SCENARIO: ScenarioObject = {

@@ -47,8 +47,12 @@ export interface ServedWorkspace {
 export async function startServe(options: {
   cwd: string
   scenario?: object
-  /** `scripted: false` hides that the endpoint is a scripted server: serve then treats it as any Anthropic-compatible endpoint. */
-  model?: { baseUrl: string; apiKey: string; scripted?: boolean }
+  /**
+   * `scripted: false` hides that the endpoint is a scripted server: serve then treats it as any
+   * Anthropic-compatible endpoint. `apiKey` omitted: serve starts with no ANTHROPIC_API_KEY (a first
+   * run), and the endpoint is then treated as any other, as it is for a person.
+   */
+  model?: { baseUrl: string; apiKey?: string; scripted?: boolean }
   permissionMode?: string
   fork?: boolean
   /** Restore tests: start on this SWARMDESK_HOME (a crashed run's) instead of a fresh one; stop() then leaves it. */
@@ -74,9 +78,9 @@ export async function startServe(options: {
     args.push('--scenario', scenarioFile)
   } else {
     env.ANTHROPIC_BASE_URL = options.model!.baseUrl
-    env.ANTHROPIC_API_KEY = options.model!.apiKey
+    if (options.model!.apiKey !== undefined) env.ANTHROPIC_API_KEY = options.model!.apiKey
     // the endpoint is a scripted model server the test started: tell serve so (its requests then carry the identity headers per-agent scripts need)
-    if (options.model!.scripted !== false) env.SWARMDESK_SCRIPTED_MODEL_URL = options.model!.baseUrl
+    if (options.model!.scripted !== false && options.model!.apiKey !== undefined) env.SWARMDESK_SCRIPTED_MODEL_URL = options.model!.baseUrl
   }
   if (options.permissionMode) args.push('--permission-mode', options.permissionMode)
   if (options.fork) args.push('--fork')

@@ -17,6 +17,9 @@ export const AgentStateSchema = z.enum([
   'stopping',
   'exited',
   'crashed',
+  // Its last model call failed (after the retries the SDK and the runtime make): `reason` says why.
+  // The agent waits; the next prompt or message retries it.
+  'error',
   // Restored after a restart: the agent was working when the workspace's process ended; a Resume continues it.
   'interrupted'
 ])
@@ -77,7 +80,9 @@ export const AgentStartedEventSchema = z.object({
 export const AgentStateEventSchema = z.object({
   ...base,
   type: z.literal('agent_state'),
-  state: AgentStateSchema
+  state: AgentStateSchema,
+  /** With `error`: why the model call failed and which retries happened (the notice beside it says the same). */
+  reason: z.string().optional()
 })
 
 export const AssistantTextEventSchema = z.object({

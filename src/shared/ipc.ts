@@ -26,6 +26,8 @@ export const AgentViewSchema = z.object({
   parentId: z.string().optional(),
   depth: z.number().int().nonnegative(),
   state: AgentStateSchema,
+  /** While `state` is `error`: why its last model call failed and which retries happened. */
+  error: z.string().optional(),
   model: z.string().optional(),
   /** Hex colour (`#rrggbb`) for the agent's badge and pane header. */
   color: z.string(),
@@ -109,6 +111,18 @@ export const OrchestrationSchema = z.object({ fork: z.boolean(), coordinator: z.
 export type Orchestration = z.infer<typeof OrchestrationSchema>
 
 /** Everything a freshly (re)loaded UI needs to draw the workspace. */
+/**
+ * Whether the workspace's model can be reached (issue 29: a first run opens without an API key).
+ * `noApiKey` is present while no key is set: `message` says how to add one, `fix` where —
+ * `settings` (the app: Settings stores it with the OS keychain) or `environment` (the web host:
+ * restart `swarmdesk serve` with ANTHROPIC_API_KEY, or enter one in Settings for this run only).
+ * Absent for the scripted model, which needs none.
+ */
+export const ModelAccessSchema = z.object({
+  noApiKey: z.object({ message: z.string(), fix: z.enum(['settings', 'environment']) }).optional()
+})
+export type ModelAccess = z.infer<typeof ModelAccessSchema>
+
 export const WorkspaceSnapshotSchema = z.object({
   sessionId: z.string(),
   cwd: z.string(),
@@ -133,7 +147,9 @@ export const WorkspaceSnapshotSchema = z.object({
   /** The `paneScrollbackLines` setting: lines of scrollback each pane's terminal keeps in the page (src/shared/paneScrollback.ts). */
   paneScrollbackLines: z.number().int().min(MIN_PANE_SCROLLBACK_LINES).max(MAX_PANE_SCROLLBACK_LINES).optional(),
   /** Fork and coordinator mode (SPEC §7, §10); absent when subagents are off. */
-  orchestration: OrchestrationSchema.optional()
+  orchestration: OrchestrationSchema.optional(),
+  /** Whether the model can be reached (no API key yet); pushed again as `model.access` when it changes. */
+  modelAccess: ModelAccessSchema.optional()
 })
 export type WorkspaceSnapshot = z.infer<typeof WorkspaceSnapshotSchema>
 
@@ -475,6 +491,14 @@ export const requestChannels = {
   },
   /** Removes the stored API key (the app only). */
   'settings.clearApiKey': { request: Empty, response: ApiKeyStatusSchema },
+  /**
+   * A key for this run only (the web host, whose key otherwise comes from the environment): kept
+   * in the process's memory, never written to disk, never answered back; the leader starts with it at once.
+   */
+  'settings.setRunApiKey': {
+    request: z.object({ apiKey: z.string().trim().min(1, 'the API key is empty').max(1000) }).strict(),
+    response: ApiKeyStatusSchema
+  },
 
   // --- Restore after restart (issue 8): src/main/runtime/workspace/restore/ ---
   /**
@@ -504,7 +528,9 @@ export const pushChannels = {
   /** Terminal output for an agent's pane (ANSI), numbered per pane from 1. */
   'pane.data': z.object({ agentId: z.string(), data: z.string(), chunk: z.number().int().positive() }),
   /** The team's mailboxes changed: new messages, read-state changes, or another (or deleted) team. */
-  'mailbox.changed': MailboxChangeSchema
+  'mailbox.changed': MailboxChangeSchema,
+  /** The model became reachable or not (an API key was set or removed while the workspace runs). */
+  'model.access': ModelAccessSchema
 } as const
 
 export type RequestChannel = keyof typeof requestChannels

@@ -55,6 +55,8 @@ export const IdleNotificationSchema = z.looseObject({
   summary: z.string().optional(),
   /** Why the turn ended: `available` (done), `interrupted`, `failed`. */
   idleReason: z.enum(['available', 'interrupted', 'failed']).optional(),
+  /** With `failed` after a model error: why the model call failed and which retries happened (Claude Code's field). */
+  failureReason: z.string().optional(),
   completedTaskId: z.string().optional()
 })
 

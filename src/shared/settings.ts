@@ -75,7 +75,8 @@ export type TakesEffect = 'now' | 'nextStart'
 
 /** When each setting takes effect; the view says it beside each field. */
 export const SETTING_TAKES_EFFECT: Record<SettingsKey | 'apiKey' | 'dataDir', TakesEffect> = {
-  apiKey: 'nextStart',
+  /** A key set or removed in Settings applies at once: the next model request uses it. */
+  apiKey: 'now',
   apiBaseUrl: 'nextStart',
   model: 'nextStart',
   subagentModel: 'nextStart',
@@ -102,7 +103,8 @@ export const SETTING_TAKES_EFFECT: Record<SettingsKey | 'apiKey' | 'dataDir', Ta
  *   (no encryption at all: refused), `environmentOnly` (the web host: no keychain).
  */
 export const ApiKeyStatusSchema = z.object({
-  source: z.enum(['environment', 'keychain', 'none']),
+  /** `run`: entered in Settings for this run only (the web host), kept in memory. */
+  source: z.enum(['environment', 'keychain', 'run', 'none']),
   storage: z.enum(['encrypted', 'plainText', 'unavailable', 'environmentOnly']),
   /** Shown beside the key: why storing is refused, or the plain-text warning to accept. */
   warning: z.string().optional()
@@ -162,4 +164,4 @@ export type SettingsView = z.infer<typeof SettingsViewSchema>
 export const KEYCHAIN_CHANNELS: ReadonlySet<string> = new Set(['settings.setApiKey', 'settings.clearApiKey'])
 
 /** What the web host answers a keychain request with. */
-export const WEB_HOST_KEYCHAIN_REFUSAL = 'The web host has no keychain and never stores an API key: set ANTHROPIC_API_KEY in the environment of `swarmdesk serve` instead.'
+export const WEB_HOST_KEYCHAIN_REFUSAL = 'The web host has no keychain and never stores an API key: set ANTHROPIC_API_KEY in the environment of `swarmdesk serve`, or enter a key for this run only.'

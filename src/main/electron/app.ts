@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { swarmdeskHome } from '../runtime/transcripts/paths'
 import { createDemoWorkspace, demoPaths } from '../runtime/workspace/demoWorkspace'
 import { WorkspaceService } from '../runtime/workspace/service'
+import { ApiKeyHolder } from '../runtime/model/apiKey'
+import type { ApiKeyStore } from '../runtime/workspace/settingsControl'
 import type { Disposable } from '../runtime/lifecycle/disposable'
 import { RecentWorkspaces } from '../workspaces/recent'
 import { parseLaunchOptions, type LaunchOptions } from './args'
@@ -21,18 +23,34 @@ function buildPaths(): { preload: string; indexHtml: string } {
 }
 
 /**
- * The ANTHROPIC_API_KEY the runtime gets: the environment's, else the one stored in Settings.
- * A keychain that cannot be read is reported but not fatal: the scripted model needs no key, and
- * the runtime names the missing key itself when a real model needs one.
+ * The app's live API key, shared by its workspaces: the one stored in Settings (the environment's
+ * ANTHROPIC_API_KEY wins over it inside the runtime). Without one the app opens all the same (a
+ * first run): the workspace says there is no key, and a key entered in Settings starts the leader
+ * at once. A keychain that cannot be read is reported but not fatal, for the same reason.
  */
-async function apiKeyEnv(home: string): Promise<NodeJS.ProcessEnv> {
-  if (process.env.ANTHROPIC_API_KEY) return process.env
+export async function storedApiKey(home: string): Promise<ApiKeyHolder> {
   try {
-    const key = await readApiKey(home)
-    return key ? { ...process.env, ANTHROPIC_API_KEY: key } : process.env
+    return new ApiKeyHolder(await readApiKey(home))
   } catch (error) {
     console.warn(`Swarmdesk: the stored API key could not be read: ${(error as Error).message}`)
-    return process.env
+    return new ApiKeyHolder()
+  }
+}
+
+/** The keychain store, with every change also made to the live key: a key saved in Settings applies at once. */
+export function liveApiKeyStore(store: ApiKeyStore, live: ApiKeyHolder): ApiKeyStore {
+  return {
+    status: () => store.status(),
+    async set(apiKey, acceptUnencrypted) {
+      const status = await store.set(apiKey, acceptUnencrypted)
+      live.set(apiKey)
+      return status
+    },
+    async clear() {
+      const status = await store.clear()
+      live.set(undefined)
+      return status
+    }
   }
 }
 
@@ -43,9 +61,10 @@ async function apiKeyEnv(home: string): Promise<NodeJS.ProcessEnv> {
  */
 async function serviceStarter(launch: LaunchOptions): Promise<{ firstFolder: string; start: (folder: string) => Promise<WorkspaceService> }> {
   const home = swarmdeskHome(process.env)
-  const env = await apiKeyEnv(home)
-  // Settings stores the key with the OS keychain; the environment's key wins over it
-  const apiKeys = createKeychainApiKeyStore(home, process.env)
+  const env = process.env
+  const apiKey = await storedApiKey(home)
+  // Settings stores the key with the OS keychain, and the running workspaces use it at once; the environment's key wins over it
+  const apiKeys = liveApiKeyStore(createKeychainApiKeyStore(home, process.env), apiKey)
   if (launch.demo) {
     // canonical, as the registry compares it (a temp folder may sit behind a symlink)
     const demoCwd = await realpath(await createDemoWorkspace())
@@ -53,11 +72,11 @@ async function serviceStarter(launch: LaunchOptions): Promise<{ firstFolder: str
       firstFolder: demoCwd,
       start: (folder) =>
         folder === demoCwd
-          ? WorkspaceService.start({ cwd: folder, home, scenario: demoPaths().scenario, settingsFiles: [], trustProject: false, env, apiKeys })
-          : WorkspaceService.start({ cwd: folder, home, scenario: demoPaths().scenario, env, apiKeys })
+          ? WorkspaceService.start({ cwd: folder, home, scenario: demoPaths().scenario, settingsFiles: [], trustProject: false, env, apiKeys, apiKey })
+          : WorkspaceService.start({ cwd: folder, home, scenario: demoPaths().scenario, env, apiKeys, apiKey })
     }
   }
-  return { firstFolder: launch.cwd, start: (folder) => WorkspaceService.start({ cwd: folder, home, scenario: launch.scenario, env, apiKeys }) }
+  return { firstFolder: launch.cwd, start: (folder) => WorkspaceService.start({ cwd: folder, home, scenario: launch.scenario, env, apiKeys, apiKey }) }
 }
 
 /**

@@ -3,6 +3,7 @@ import { hostToken, rememberedPort, rememberPort, rendererDir, startWebHost, Web
 import { RunUsageError } from '../../runtime/session/headless'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
 import { WorkspaceService } from '../../runtime/workspace/service'
+import { ApiKeyHolder } from '../../runtime/model/apiKey'
 import { canonicalFolder, RecentWorkspaces } from '../../workspaces/recent'
 import { flagPath, parseCommandArgs, UsageError } from '../io'
 
@@ -86,10 +87,13 @@ export function parseServeFlags(argv: string[]): ServeOptions {
  * model's request log is at `/_scripted/requests` there). Without `--port` it listens where this
  * workspace was served last (a free port when that is taken), and the token is the data
  * directory's (`<home>/web-host-token`), so a tab left open reconnects after a restart. Serves
- * until SIGINT or SIGTERM, then closes the host and disposes the workspace.
+ * until SIGINT or SIGTERM, then closes the host and disposes the workspace. Without
+ * ANTHROPIC_API_KEY (and without `--scenario`) it serves all the same: the page says there is no
+ * key and how to add one — restart with the variable set, or enter a key in Settings for this run
+ * only (kept in this process's memory).
  * @returns 0 after a clean stop; 1 when the port cannot be bound.
  * @throws UsageError (exit code 2) for bad flags or a workspace that cannot start (missing
- *   directory, no API key, a scenario or settings file that does not load).
+ *   directory, a scenario or settings file that does not load).
  */
 export async function serveCommand(argv: string[], io: ServeIo = {}): Promise<number> {
   return runServe(parseServeFlags(argv), io)
@@ -108,8 +112,11 @@ export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise
   const first = await canonicalFolder(options.cwd, process.cwd()).catch((error: unknown) => {
     throw new UsageError(`swarmdesk serve: --cwd: ${(error as Error).message}`)
   })
+  // one key for every tab of this run: the environment's, or one entered in Settings (memory only)
+  const apiKey = new ApiKeyHolder()
   const start = (folder: string): Promise<WorkspaceService> =>
     WorkspaceService.start({
+      apiKey,
       cwd: folder,
       home,
       scenario: options.scenario,

@@ -51,6 +51,20 @@ describe('model faults (scripted) through the loop', () => {
     expect(r.requests).toBe(requests)
   })
 
+  it('says which attempts were retried: an SDK retry shows as a notice, and a failure names every retry before it', async () => {
+    harness = await startLoopHarness({ agents: { 'team-lead': [{ fault: 'rate_limit', retryAfterMs: 5, text: 'after one retry' }, { fault: 'overloaded', faultCount: 3, retryAfterMs: 5, text: 'x' }] } })
+    const client = new ModelClient({ apiKey: 'test-key', baseURL: harness.server.url, retryBaseDelayMs: 10, maxRetries: 2 })
+    const first = await runQuery(harness, { cwd: dir, tools: [], client })
+    expect(first.end).toMatchObject({ reason: 'completed', finalText: 'after one retry' })
+    expect(first.events.filter((e) => e.type === 'notice').map((e) => (e as { message: string }).message)).toEqual(['Model request failed (HTTP 429); retry 1.'])
+    const second = await runQuery(harness, { cwd: dir, tools: [], client })
+    expect(second.end.reason).toBe('model_error')
+    if (second.end.reason !== 'model_error') return
+    expect(second.end.error.message).toMatch(/overloaded.*Retried 2 times before giving up \(HTTP 529 ×2\)\.$/)
+    expect(second.end.error.details.retries).toEqual(['HTTP 529', 'HTTP 529'])
+    expect(harness.server.requests()).toHaveLength(5)
+  })
+
   it.each<[Fault, string, RegExp]>([
     ['overloaded_mid_stream', 'overloaded', /overloaded mid-response; the turn failed and none of its tool calls ran/],
     ['disconnect_mid_stream', 'connection', /broke off after it began; the turn failed and none of its tool calls ran\. The connection to .+ was cut while the response streamed/],

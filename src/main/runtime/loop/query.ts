@@ -101,7 +101,7 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
         { agent: params.agent, signal: params.signal, ...(extraBreakpoint ? { extraBreakpoint } : {}) }
       )) {
         if (event.type === 'text_delta') yield event
-        else if (event.type === 'retry') yield { type: 'notice', level: 'warning', message: `Model overloaded; retry ${event.attempt} in ${event.delayMs} ms (${event.reason})` }
+        else if (event.type === 'retry') yield { type: 'notice', level: 'warning', message: retryNotice(event) }
         else {
           const costUsd = costOf(event.model, event.usage)
           params.budget?.add(costUsd)
@@ -143,4 +143,10 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
     params.messages.push(resultMessage)
     yield { type: 'message', role: 'user', message: resultMessage }
   }
+}
+
+/** The notice of one retried attempt: why it failed, and when the next one goes out when known. */
+function retryNotice(event: { attempt: number; reason: string; delayMs?: number }): string {
+  const when = event.delayMs !== undefined ? ` in ${event.delayMs} ms` : ''
+  return `Model request failed (${event.reason}); retry ${event.attempt}${when}.`
 }

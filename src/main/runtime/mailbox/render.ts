@@ -57,7 +57,9 @@ export function renderForModel(message: MailboxMessage): string | undefined {
       content = b.plan
       break
     case 'idle_notification':
-      content = b.summary ?? `${b.from} is idle${b.idleReason ? ` (${b.idleReason})` : ''}.`
+      content = b.failureReason
+        ? `${b.summary ? `${b.summary}\n\n` : ''}${b.from}'s model call failed: ${b.failureReason}`
+        : (b.summary ?? `${b.from} is idle${b.idleReason ? ` (${b.idleReason})` : ''}.`)
       break
     case 'task_assignment':
       id = b.taskId

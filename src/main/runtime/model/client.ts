@@ -4,12 +4,19 @@ import { ZERO_USAGE, type Usage } from '../../../shared/events'
 import { withCacheBreakpoints } from './cacheBreakpoints'
 import { ModelError } from './errors'
 import { identityHeaders } from './identityHeaders'
+import { AttemptLog, retrySentence } from './retries'
 import type { AgentIdentity, AssistantMessage, ModelRequest, ModelStreamEvent } from './types'
 
 /** Settings of a {@link ModelClient}. */
 export interface ModelClientOptions {
-  /** API key; sent by the SDK as `Authorization: Bearer`. */
-  apiKey: string
+  /**
+   * API key; sent by the SDK as `Authorization: Bearer`. Absent: the workspace opened without one
+   * (first run): every request fails at once with a `no_api_key` {@link ModelError} until
+   * {@link ModelClient.setApiKey} gives it one.
+   */
+  apiKey: string | undefined
+  /** What a request made without a key answers: how to add one here (Settings, the environment). */
+  noApiKeyHint?: string
   /** Any Anthropic-compatible endpoint (ANTHROPIC_BASE_URL); the SDK's default otherwise. */
   baseURL?: string
   /** HTTP-level retries done by the SDK (408/409/429/5xx/529 and connection errors). Default 4. */
@@ -55,21 +62,42 @@ export interface StreamOptions {
  * of that response yet (tools run only on a complete response), so no tool ever runs twice.
  */
 export class ModelClient {
-  private readonly sdk: Anthropic
+  private sdk: Anthropic
+  private apiKey: string | undefined
   private readonly overloadedRetries: number
   private readonly retryBaseDelayMs: number
   private readonly stallTimeoutMs: number
 
   constructor(private readonly options: ModelClientOptions) {
     this.stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS
-    this.sdk = new Anthropic({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      maxRetries: options.maxRetries ?? 4,
-      timeout: options.timeoutMs ?? this.stallTimeoutMs + 10_000
-    })
+    this.apiKey = options.apiKey || undefined
+    this.sdk = this.createSdk()
     this.overloadedRetries = options.overloadedRetries ?? 3
     this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000
+  }
+
+  private createSdk(): Anthropic {
+    return new Anthropic({
+      // without a key no request is made (stream() refuses first); the SDK still wants a string
+      apiKey: this.apiKey ?? 'no-api-key',
+      baseURL: this.options.baseURL,
+      maxRetries: this.options.maxRetries ?? 4,
+      timeout: this.options.timeoutMs ?? this.stallTimeoutMs + 10_000
+    })
+  }
+
+  /** Whether requests can be made: an API key is set. */
+  get hasApiKey(): boolean {
+    return this.apiKey !== undefined
+  }
+
+  /**
+   * Replaces the API key (a key entered in Settings while the workspace runs): requests started
+   * from now on use it; one in flight finishes with the key it started with. `undefined` removes it.
+   */
+  setApiKey(apiKey: string | undefined): void {
+    this.apiKey = apiKey || undefined
+    this.sdk = this.createSdk()
   }
 
   /** Whether requests carry the agent identity headers: the endpoint is the scripted model (see {@link ModelClientOptions.scriptedModel}). */
@@ -88,30 +116,48 @@ export class ModelClient {
    * @throws ModelError for every failure (kind says which), including abort (`aborted`).
    */
   async *stream(request: ModelRequest, options: StreamOptions): AsyncGenerator<ModelStreamEvent, void> {
+    if (this.apiKey === undefined) {
+      throw new ModelError('no_api_key', this.options.noApiKeyHint ?? 'No API key is set: set ANTHROPIC_API_KEY (or store a key in Settings) and try again.', { baseUrl: this.sdk.baseURL, model: request.model, retries: [] })
+    }
     const body = withCacheBreakpoints(request, options.extraBreakpoint)
+    const log = new AttemptLog()
+    let retried = 0
     for (let attempt = 0; ; attempt++) {
-      const state = { sawContent: false }
+      const state = { sawContent: false, responded: false }
       try {
-        yield* this.streamOnce(body, options, state)
+        for await (const event of this.streamOnce(body, options, state, log)) {
+          if (state.responded) {
+            // the attempts the SDK retried before this response began, reported once it did
+            for (const cause of log.takeRetried()) yield { type: 'retry', attempt: ++retried, reason: cause }
+          }
+          yield event
+        }
         return
       } catch (error) {
         const mapped = this.mapError(error, request.model, options.signal)
-        // before any content, an in-band overload or a stream cut after its headers is retried
-        // here (the SDK retries only what fails before the response starts)
-        if ((mapped.kind === 'overloaded' || mapped.kind === 'connection') && !state.sawContent && attempt < this.overloadedRetries) {
+        if (mapped.kind === 'aborted') throw mapped
+        // the SDK gave up on an HTTP status or a connection it retried already; what is retried
+        // here is only what broke after the response began and before any content
+        const fromSdk = mapped.details.status !== undefined || error instanceof Anthropic.APIConnectionError
+        if (state.responded) for (const cause of log.takeRetried()) yield { type: 'retry', attempt: ++retried, reason: cause }
+        if ((mapped.kind === 'overloaded' || mapped.kind === 'connection') && !fromSdk && !state.sawContent && attempt < this.overloadedRetries) {
           const delayMs = this.retryBaseDelayMs * 2 ** attempt
-          yield { type: 'retry', attempt: attempt + 1, reason: mapped.message, delayMs }
+          log.noteOwnRetry(mapped.kind === 'overloaded' ? 'overloaded_error in the stream' : 'stream cut before any content')
+          yield { type: 'retry', attempt: ++retried, reason: mapped.message, delayMs }
           await sleep(delayMs, options.signal)
           continue
         }
+        const retries = log.retriedBeforeFailure(fromSdk)
+        const details = { ...mapped.details, retries }
+        const sentence = mapped.kind === 'scenario' && retries.length === 0 ? '' : ` ${retrySentence(retries)}`
         if (mapped.kind === 'overloaded' && state.sawContent) {
-          throw new ModelError('overloaded', `The model was overloaded mid-response; the turn failed and none of its tool calls ran. ${mapped.message}`, mapped.details, { cause: error })
+          throw new ModelError('overloaded', `The model was overloaded mid-response; the turn failed and none of its tool calls ran. ${mapped.message}${sentence}`, details, { cause: error })
         }
         if (state.sawContent && (mapped.kind === 'connection' || mapped.kind === 'server')) {
           // a response cut or garbled after it began is not retried: part of it was seen already
-          throw new ModelError(mapped.kind, `The response broke off after it began; the turn failed and none of its tool calls ran. ${mapped.message}`, mapped.details, { cause: error })
+          throw new ModelError(mapped.kind, `The response broke off after it began; the turn failed and none of its tool calls ran. ${mapped.message}${sentence}`, details, { cause: error })
         }
-        throw mapped
+        throw new ModelError(mapped.kind, `${mapped.message}${sentence}`, details, { cause: error })
       }
     }
   }
@@ -119,7 +165,8 @@ export class ModelClient {
   private async *streamOnce(
     body: ReturnType<typeof withCacheBreakpoints>,
     options: StreamOptions,
-    state: { sawContent: boolean }
+    state: { sawContent: boolean; responded: boolean },
+    log: AttemptLog
   ): AsyncGenerator<ModelStreamEvent, void> {
     // the stall check: re-armed at every sign of life, it aborts a response that went silent
     const stalled = new AbortController()
@@ -134,10 +181,12 @@ export class ModelClient {
         { ...body, stream: true },
         {
           signal: AbortSignal.any([options.signal, stalled.signal]),
+          middleware: [log.middleware],
           ...(this.options.scriptedModel ? { headers: identityHeaders(options.agent) } : {})
         }
       )
       arm()
+      state.responded = true
       const acc = new ResponseAccumulator()
       for await (const event of stream) {
         arm()

@@ -13,13 +13,16 @@ export type ModelErrorKind =
   | 'server'
   | 'timeout'
   | 'aborted'
+  /** No API key is set (a first run): no request was made. */
+  | 'no_api_key'
 
 export class ModelError extends Error {
   override readonly name = 'ModelError'
   constructor(
     readonly kind: ModelErrorKind,
     message: string,
-    readonly details: { status?: number; requestId?: string | null; baseUrl?: string; model?: string } = {},
+    /** `retries`: why each retried attempt failed, oldest first (`HTTP 529`, …); set on every failure of a stream. */
+    readonly details: { status?: number; requestId?: string | null; baseUrl?: string; model?: string; retries?: readonly string[] } = {},
     options?: { cause?: unknown }
   ) {
     super(message, options)

@@ -39,5 +39,6 @@ export interface AssistantMessage {
 /** What {@link ModelClient.stream} yields while one response streams in. */
 export type ModelStreamEvent =
   | { type: 'text_delta'; text: string }
-  | { type: 'retry'; attempt: number; reason: string; delayMs: number }
+  /** A failed attempt that is retried: `attempt` counts from 1; `delayMs` when this client waits (the SDK's own backoff is not known). */
+  | { type: 'retry'; attempt: number; reason: string; delayMs?: number }
   | { type: 'response'; message: AssistantMessage; stopReason: string | null; usage: Usage; model: string }

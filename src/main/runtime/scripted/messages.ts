@@ -94,16 +94,18 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
   }
 
   if (selection.fault) state.stats.faultsInjected++
+  // the API's own pacing header, which the SDK honours over its backoff: a scenario sets it to keep retries quick
+  const pacing: Record<string, string> = selection.turn.retryAfterMs !== undefined ? { 'retry-after-ms': String(selection.turn.retryAfterMs) } : {}
   switch (selection.fault) {
     case 'disconnect':
       req.socket.destroy()
       return
     case 'rate_limit':
-      return sendError(res, requestId, 429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit (scripted)', { 'retry-after': '0' })
+      return sendError(res, requestId, 429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit (scripted)', { 'retry-after': '0', ...pacing })
     case 'rate_limit_no_retry_after':
-      return sendError(res, requestId, 429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit (scripted, no retry-after)')
+      return sendError(res, requestId, 429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit (scripted, no retry-after)', pacing)
     case 'overloaded':
-      return sendError(res, requestId, 529, 'overloaded_error', 'Overloaded')
+      return sendError(res, requestId, 529, 'overloaded_error', 'Overloaded', pacing)
     case 'overloaded_mid_stream':
       // Without a stream there is no "middle": answer as the plain overloaded fault.
       if (!request.stream) return sendError(res, requestId, 529, 'overloaded_error', 'Overloaded')

@@ -4,8 +4,10 @@ import { isNode, LineCounter, parse as parseYaml, parseDocument, YAMLParseError 
 import { z } from 'zod'
 import { ScenarioError } from './errors'
 
-/** Faults a turn can inject (SPEC §15); each fires once, on the first request selecting the turn. */
 /**
+ * Faults a turn can inject (SPEC §15); each fires on the first request selecting the turn (or the
+ * first `faultCount` ones), and the turn then answers normally.
+ *
  * Scripted faults (SPEC §15's four, then the ones issue 10's fault suite needs):
  * `rate_limit` 429 with `retry-after: 0`; `overloaded` 529; `overloaded_mid_stream` an in-band
  * overloaded error after some text; `disconnect` the socket closed before any answer;
@@ -35,6 +37,14 @@ export const TurnSchema = z.strictObject({
   tools: z.array(ScriptedToolCallSchema).optional(),
   when: z.string().min(1).optional(),
   fault: FaultSchema.optional(),
+  /**
+   * How many requests selecting the turn get its fault before it answers (default 1). More than
+   * the client retries makes the model call fail: the retries are spent, and the turn is still
+   * there for the next request (a person's next prompt retries it).
+   */
+  faultCount: z.number().int().positive().optional(),
+  /** `retry-after-ms` of the turn's 429 or 529 fault (ms), which the SDK waits instead of its own backoff (0.5 s doubling). */
+  retryAfterMs: z.number().int().positive().optional(),
   delayMs: z.number().int().nonnegative().optional(),
   stopReason: StopReasonSchema.optional()
 })

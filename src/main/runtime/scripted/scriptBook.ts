@@ -8,7 +8,7 @@ export interface AgentIdentity {
   id?: string
 }
 
-/** The turn picked for one request. `fault` is set only the first time a faulty turn is picked. */
+/** The turn picked for one request. `fault` is set only the first `faultCount` times (default once) a faulty turn is picked. */
 export interface Selection {
   scriptKey: string
   turnIndex: number
@@ -27,7 +27,8 @@ export const UNSCRIPTED = '(unscripted)'
 interface InstanceState {
   scriptKey: string
   used: Set<number>
-  faultsFired: Set<number>
+  /** Per turn index, how many times its fault fired. */
+  faultsFired: Map<number, number>
 }
 
 /**
@@ -75,8 +76,9 @@ export class ScriptBook {
       )
     }
     const turn = turns[index]
-    if (turn.fault && !state.faultsFired.has(index)) {
-      state.faultsFired.add(index)
+    const fired = state.faultsFired.get(index) ?? 0
+    if (turn.fault && fired < (turn.faultCount ?? 1)) {
+      state.faultsFired.set(index, fired + 1)
       return { scriptKey: state.scriptKey, turnIndex: index, turn, fault: turn.fault }
     }
     state.used.add(index)
@@ -95,7 +97,7 @@ export class ScriptBook {
             `(scripts: ${Object.keys(this.scenario.agents).join(', ') || 'none'})`
         )
       }
-      state = { scriptKey: scriptKey ?? UNSCRIPTED, used: new Set(), faultsFired: new Set() }
+      state = { scriptKey: scriptKey ?? UNSCRIPTED, used: new Set(), faultsFired: new Map() }
       this.#instances.set(instanceKey, state)
     }
     return state

@@ -6,6 +6,7 @@ import { addUsage, ZERO_USAGE, type RuntimeEventInput, type Usage } from '../../
 import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../events/bus'
 import { Budget } from '../loop/budget'
+import { modelFailureEvents } from '../loop/failure'
 import { query } from '../loop/query'
 import type { QueryEnd, WithoutAgent } from '../loop/types'
 import type { ModelClient } from '../model/client'
@@ -310,6 +311,7 @@ export class Session {
     // the person's words go in the pane before what the leader does with them; a resume's prompt is the runtime's
     if (text !== undefined && text !== RESUME_PROMPT) this.emit({ type: 'user_prompt', text })
     this.emit({ type: 'agent_state', state: 'running' })
+    let end: QueryEnd | undefined
     try {
       const loop = query({
         agent: this.identity,
@@ -354,7 +356,7 @@ export class Session {
       const sink = createAgentSink({ bus: this.options.bus, transcript: () => this.transcript, agentId: this.identity.id, agentName: this.identity.name })
       for (;;) {
         const step = await loop.next()
-        if (step.done) return step.value
+        if (step.done) return (end = step.value)
         try {
           sink(step.value)
         } catch (error) {
@@ -372,7 +374,8 @@ export class Session {
       }
     } finally {
       this.current = undefined
-      if (!this.closed) this.emit({ type: 'agent_state', state: 'idle' })
+      // a failed model call leaves the leader in `error`, saying why, until its next prompt
+      if (!this.closed) for (const event of end?.reason === 'model_error' ? modelFailureEvents(end.error) : [{ type: 'agent_state', state: 'idle' } as const]) this.emit(event)
     }
   }
 

@@ -1,4 +1,5 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
+import { modelFailureEvents } from '../loop/failure'
 import { query } from '../loop/query'
 import type { LoopEvent, QueryEnd } from '../loop/types'
 import { createAgentSink } from '../session/agentSink'
@@ -89,7 +90,9 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
   // run, a parent) sees it end before its worktree and shells are settled.
   task.status = status
   task.endedAt = Date.now()
-  o.bus.emit({ type: 'agent_state', state: status === 'failed' && crash ? 'crashed' : 'exited', agentId: task.agentId, agentName: task.agentName })
+  // a failed model call shows as `error` with its reason (a SendMessage resumes and retries it, SPEC §6.6)
+  const ends = !crash && status === 'failed' && end?.reason === 'model_error' ? modelFailureEvents(end.error) : [{ type: 'agent_state', state: crash ? 'crashed' : 'exited' } as const]
+  for (const e of ends) o.bus.emit({ ...e, agentId: task.agentId, agentName: task.agentName })
   o.bus.emit({ type: 'agent_stopped', status: crash ? 'crashed' : status, ...(reason ? { reason } : {}), agentId: task.agentId, agentName: task.agentName })
   if (task.isAsync && !task.notified) notify(rt, task, status, reason)
   // A message that arrived during cleanup is not lost: it resumes the agent (SPEC §6.6).

@@ -4,6 +4,7 @@ import type { TeamMember } from '../../../shared/teams'
 import type { EventBus } from '../events/bus'
 import { createSubagentHookPairing } from '../hooks'
 import { Budget } from '../loop/budget'
+import { modelFailureEvents } from '../loop/failure'
 import { query } from '../loop/query'
 import type { QueryEnd } from '../loop/types'
 import type { Mailbox } from '../mailbox'
@@ -192,6 +193,9 @@ export class TeammateAgent {
     bus.emit({ type: 'agent_state', state, agentId: identity.id, agentName: identity.name })
   }
 
+  /** Why the last turn's model call failed, while the teammate is in `error` (its idle notification carries it). */
+  private failure: string | undefined
+
   async start(): Promise<void> {
     const { identity, team, leader, model } = this.parts
     const context = await readProjectContext(identity.cwd)
@@ -324,6 +328,8 @@ export class TeammateAgent {
       from: identity.name,
       idleReason: end.reason === 'completed' ? 'available' : end.reason === 'aborted' ? 'interrupted' : 'failed',
       ...(summary ? { summary } : {}),
+      // Claude Code's field: the leader (and a process teammate's pane in the workspace) learn why
+      ...(end.reason === 'model_error' && this.failure ? { failureReason: this.failure } : {}),
       ...(completed ? { completedTaskId: taskId } : {})
     }
     await mailbox.send(team, leader, { from: identity.name, text: JSON.stringify(idle), ...(this.parts.member.color ? { color: this.parts.member.color } : {}) })
@@ -399,8 +405,10 @@ export class TeammateAgent {
     if (end.reason === 'aborted' && this.interruptedByPerson && !this.parts.signal.aborted) {
       bus.emit({ type: 'notice', level: 'info', message: `Interrupted: ${identity.name} stopped its turn and waits for the next message.`, agentId: identity.id, agentName: identity.name })
     }
-    if (end.reason === 'model_error') bus.emit({ type: 'notice', level: 'error', message: end.error.message, agentId: identity.id, agentName: identity.name })
-    this.state('idle')
+    // a failed model call leaves it in `error`, saying why, until the next message retries it
+    this.failure = end.reason === 'model_error' ? end.error.message : undefined
+    if (end.reason === 'model_error') for (const e of modelFailureEvents(end.error)) bus.emit({ ...e, agentId: identity.id, agentName: identity.name })
+    else this.state('idle')
     return end
   }
 }

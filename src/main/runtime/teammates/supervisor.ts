@@ -408,7 +408,8 @@ export class TeammateSupervisor implements Disposable {
     // a teammate's last words (a shutdown approval) may still be on their way to the leader
     if (this.inboxTeam === team && mailbox.unreadCount(team, LEAD_NAME) > 0) return false
     if (alive.length === 0) return true
-    if (alive.some((m) => m.state !== 'idle')) return false
+    // a teammate in `error` waits for a message as an idle one does: nothing of it is in flight
+    if (alive.some((m) => m.state !== 'idle' && m.state !== 'error')) return false
     for (const name of alive.map((m) => m.name)) {
       if (mailbox.unreadCount(team, name) > 0) return false
     }
@@ -543,7 +544,11 @@ export class TeammateSupervisor implements Disposable {
             // the transcript and the inbox are read apart: a turn it started after sending this
             // (its prompt written later, by its own clock) means it is not idle any more
             this.options.registry.get(from.backend).sync?.(from.agentId)
-            if (!startedSince(from, message.timestamp)) this.emitState(from, 'idle')
+            // its bus stays in its process: a failed model call reaches the workspace from here
+            if (b.idleReason === 'failed' && b.failureReason) {
+              this.emitAs(from, { type: 'notice', level: 'error', message: `The model call failed: ${b.failureReason} The next prompt or message retries it.` })
+              this.emitState(from, 'error', b.failureReason)
+            } else if (!startedSince(from, message.timestamp)) this.emitState(from, 'idle')
           }
           break
         case 'shutdown_rejected':
@@ -636,16 +641,16 @@ export class TeammateSupervisor implements Disposable {
     if (event.type === 'agent_state') {
       tracked.state = event.state
       this.changed.fire()
-    } else if (tracked.backend === 'process' && tracked.alive && (tracked.state === 'idle' || tracked.state === 'starting') && (event.type === 'tool_call' || event.type === 'assistant_text')) {
+    } else if (tracked.backend === 'process' && tracked.alive && (tracked.state === 'idle' || tracked.state === 'starting' || tracked.state === 'error') && (event.type === 'tool_call' || event.type === 'assistant_text')) {
       // a process teammate's transcript shows it working again
       this.emitState(tracked, 'running')
     }
   }
 
-  private emitState(tracked: Tracked, state: AgentState): void {
-    if (tracked.state === state && state !== 'starting') return
+  private emitState(tracked: Tracked, state: AgentState, reason?: string): void {
+    if (tracked.state === state && state !== 'starting' && state !== 'error') return
     tracked.state = state
-    this.emitAs(tracked, { type: 'agent_state', state })
+    this.emitAs(tracked, { type: 'agent_state', state, ...(reason ? { reason } : {}) })
   }
 
   private emitAs(tracked: Pick<Tracked, 'agentId' | 'name'>, event: Record<string, unknown> & { type: string }): void {

@@ -46,6 +46,9 @@ import { randomUUID } from 'node:crypto'
 import { planRestore, resumeMember, RESTORE_NOTICE_LEVEL, RESUME_TURN, RestoreController, RestoreError, RUN_TAG_VARIABLE, type RestoreHost, type SessionChoice } from './restore'
 import { ensureWritableDataDirectory } from '../storage/dataDirectory'
 import { TerminalEventThinner } from './eventThinner'
+import { ApiKeyHolder } from '../model/apiKey'
+import { NO_API_KEY_HINTS } from '../session/setup'
+import { keyChangeNotice, modelAccessOf, type KeyFix } from './modelAccess'
 
 /** A request the service refused: unknown channel, a payload that fails the contract, or a refusal (busy). `name` survives IPC. */
 export class IpcRequestError extends Error {
@@ -71,6 +74,12 @@ export interface WorkspaceServiceOptions {
   coordinator?: boolean
   /** Where Settings stores the API key (the app's OS keychain); absent in the web host: the environment only. */
   apiKeys?: ApiKeyStore
+  /**
+   * The process's live API key, shared by its workspaces: used when the environment has none, and
+   * followed as it changes (a key entered in Settings starts the leader at once). Without a key from
+   * either, the workspace still opens (a first run): the UI says how to add one. Default: none.
+   */
+  apiKey?: ApiKeyHolder
   /**
    * `restore` (the default): reopen the workspace's last session — its leader from its transcript,
    * panes with their scrollback, agents that were working shown `interrupted` (workspace/restore).
@@ -136,6 +145,8 @@ export class WorkspaceService {
   private engine: PermissionEngine | undefined
   /** Restore after restart (issue 8): saves the workspace as it changes, reopens and resumes it (workspace/restore). */
   private restore: RestoreController | undefined
+  /** Where a person adds an API key here (the app's Settings, or the web host's environment). */
+  private keyFix: KeyFix = 'environment'
 
   private constructor(
     private session: Session,
@@ -163,7 +174,10 @@ export class WorkspaceService {
     const settings = await loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], options.trustProject ?? false)
     // the Settings view's models and auto-background delay, where the environment sets none
     const env = envWithSettings(startEnv, settings)
-    const model = await connectModel({ scenario: options.scenario, env, settings })
+    // a first run has no key: the workspace opens all the same, saying where to add one
+    const keyFix: KeyFix = options.apiKeys ? 'settings' : 'environment'
+    const apiKey = options.apiKey ?? new ApiKeyHolder()
+    const model = await connectModel({ scenario: options.scenario, env, settings, apiKey, noApiKeyHint: NO_API_KEY_HINTS[keyFix] })
     // what the last run left: the session to reopen, and its orphaned processes killed (workspace/restore)
     const plan = await planRestore({ home: options.home, cwd, choice: options.session ?? 'restore', resumeSessionId: options.resumeSessionId })
     const runTag = randomUUID()
@@ -214,7 +228,9 @@ export class WorkspaceService {
     service.paneScrollbackLines = paneScrollbackLinesOf(settings)
     service.defaultBackend = teammateSettings(settings).defaultBackend
     service.engine = engine
+    service.keyFix = keyFix
     service.settingsControl = new SettingsControl({
+      runApiKey: apiKey,
       cwd,
       home: options.home,
       env: startEnv,
@@ -243,6 +259,17 @@ export class WorkspaceService {
     for (const e of early) this.forward(e)
     this.store.add(sessionBus.onEvent((e) => this.forward(e)))
     for (const n of notices) this.bus.emit({ type: 'notice', level: n.level, message: n.message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+    const access = modelAccessOf(this.model, this.keyFix)
+    if (access.noApiKey) this.bus.emit({ type: 'notice', level: 'warning', message: access.noApiKey.message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+    // a key set while it runs (Settings): the page hears of it, and what waited for the model starts
+    this.store.add(
+      this.model.onDidChangeKey(() => {
+        const now = modelAccessOf(this.model, this.keyFix)
+        this.push('model.access', now)
+        this.bus.emit({ type: 'notice', ...keyChangeNotice(now), agentId: LEADER_NAME, agentName: LEADER_NAME })
+        this.wake()
+      })
+    )
     // Open and waiting for a first prompt.
     this.bus.emit({ type: 'agent_state', state: 'idle', agentId: LEADER_NAME, agentName: LEADER_NAME })
     this.prompter.setAgentCwdResolver((agentId) => this.agentCwds.get(agentId))
@@ -334,9 +361,13 @@ export class WorkspaceService {
     }
     const agent = this.agents.get(event.agentId)
     if (!agent) return
-    if (event.type === 'agent_state') agent.state = event.state
-    else if (event.type === 'agent_stopped') {
-      agent.state = event.status === 'crashed' ? 'crashed' : 'exited'
+    if (event.type === 'agent_state') {
+      agent.state = event.state
+      if (event.state === 'error' && event.reason) agent.error = event.reason
+      else delete agent.error
+    } else if (event.type === 'agent_stopped') {
+      // an agent that stopped on a failed model call stays shown in `error`, with its reason
+      if (agent.state !== 'error') agent.state = event.status === 'crashed' ? 'crashed' : 'exited'
       agent.endedAt = event.time
       agent.endStatus = event.status
     }
@@ -383,6 +414,7 @@ export class WorkspaceService {
         return { team }
       }
       case 'teammate.spawn':
+        this.requireModel('A teammate')
         return this.teamAction(() => teamControl.spawnTeammate(this.session, payload))
       case 'teammate.message':
         await this.teamAction(() => teamControl.messageTeammate(this.session, payload.name, payload.text))
@@ -463,8 +495,11 @@ export class WorkspaceService {
         return this.settingsAction((s) => s.setApiKey(payload.apiKey, payload.acceptUnencrypted === true))
       case 'settings.clearApiKey':
         return this.settingsAction((s) => s.clearApiKey())
+      case 'settings.setRunApiKey':
+        return this.settingsAction((s) => s.setRunApiKey(payload.apiKey))
       // restore after restart (workspace/restore/controller.ts)
       case 'agent.resume':
+        this.requireModel('Resuming an agent')
         return this.restoreAction(() => this.restore!.resume(payload.agentId))
       case 'workspace.newSession':
         return this.restoreAction(() => this.restore!.newSession())
@@ -634,7 +669,8 @@ export class WorkspaceService {
       activity: Object.fromEntries(this.activity),
       stuckAfterMinutes: this.stuckAfterMinutes,
       paneScrollbackLines: this.paneScrollbackLines,
-      ...(this.session.subagents ? { orchestration: this.orchestration() } : {})
+      ...(this.session.subagents ? { orchestration: this.orchestration() } : {}),
+      modelAccess: modelAccessOf(this.model, this.keyFix)
     }
     return snapshot
   }
@@ -664,7 +700,18 @@ export class WorkspaceService {
     return now
   }
 
+  /**
+   * Refuses what needs a model while there is no API key (a first run), with the way to add one,
+   * so a prompt typed then gets an answer instead of a silent failure.
+   * @throws IpcRequestError naming what waits for the key and where to set it.
+   */
+  private requireModel(what: string): void {
+    const { noApiKey } = modelAccessOf(this.model, this.keyFix)
+    if (noApiKey) throw new IpcRequestError(`${what} needs a model. ${noApiKey.message}`)
+  }
+
   private async prompt(text: string): Promise<{ ok: true }> {
+    this.requireModel('A prompt')
     const fork = /^\/fork\s+([\s\S]+)$/.exec(text.trim())
     if (fork) return this.forkFromPrompt(fork[1]!.trim())
     if (this.busy) throw new IpcRequestError('The leader is still working on the previous prompt; wait for it or press Stop.')
@@ -683,17 +730,17 @@ export class WorkspaceService {
 
   /** Starts a turn on what is queued for the leader, if it is idle; a busy leader takes it at its next turn boundary. */
   private wake(): void {
-    if (!this.busy && !this.disposed && this.session.pendingCount > 0) this.run(undefined)
+    // without a key, what is queued waits for one (a key set later wakes the leader)
+    if (!this.busy && !this.disposed && this.session.pendingCount > 0 && !modelAccessOf(this.model, this.keyFix).noApiKey) this.run(undefined)
   }
 
   private run(text: string | undefined | typeof RESUME_TURN): void {
     this.busy = true
     this.running = (text === RESUME_TURN ? this.session.resumeTurn() : this.session.prompt(text))
       .then((end) => {
+        // a model error's notice and `error` state come from the session itself (loop/failure.ts)
         if (end.reason === 'model_error') {
-          const type = end.error.kind === 'scenario' ? 'scenario_error' : 'notice'
-          if (type === 'scenario_error') this.bus.emit({ type, message: end.error.message, agentId: LEADER_NAME, agentName: LEADER_NAME })
-          else this.bus.emit({ type: 'notice', level: 'error', message: end.error.message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+          if (end.error.kind === 'scenario') this.bus.emit({ type: 'scenario_error', message: end.error.message, agentId: LEADER_NAME, agentName: LEADER_NAME })
         } else if (end.reason === 'max_turns' || end.reason === 'budget') {
           this.bus.emit({ type: 'notice', level: 'warning', message: `The leader stopped: ${end.reason === 'budget' ? 'the budget is spent' : 'the turn limit was reached'}.`, agentId: LEADER_NAME, agentName: LEADER_NAME })
         }

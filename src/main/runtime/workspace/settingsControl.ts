@@ -17,6 +17,7 @@ import {
   type SettingsScope
 } from '../permissions'
 import { fieldPath, fixHint } from '../permissions/settingsSchema'
+import type { ApiKeyHolder } from '../model/apiKey'
 
 /** A Settings request refused: the message names what was wrong and what to do; nothing was changed. */
 export class SettingsRefusedError extends Error {
@@ -51,6 +52,8 @@ export interface SettingsControlOptions {
   /** `--trust-project`: trusted for this run whatever `<home>/trusted.json` says. */
   trustProject: boolean
   apiKeys?: ApiKeyStore
+  /** The process's live key: where a key for this run only goes (`settings.setRunApiKey`), in memory. */
+  runApiKey?: ApiKeyHolder
   /**
    * Settings were reloaded after a change (trust granted or revoked, user settings saved): the
    * runtime applies what may change while it runs (the hooks, the stuck threshold, the panes'
@@ -164,10 +167,23 @@ export class SettingsControl {
   async apiKeyStatus(): Promise<ApiKeyStatus> {
     if (this.options.apiKeys) return this.options.apiKeys.status()
     return {
-      source: this.options.env.ANTHROPIC_API_KEY ? 'environment' : 'none',
+      source: this.options.env.ANTHROPIC_API_KEY ? 'environment' : this.options.runApiKey?.get() ? 'run' : 'none',
       storage: 'environmentOnly',
-      warning: 'The web host has no keychain: the API key comes from the ANTHROPIC_API_KEY environment variable of `swarmdesk serve` only.'
+      warning:
+        'The web host has no keychain: its API key comes from the ANTHROPIC_API_KEY environment variable of `swarmdesk serve` (restart it with the variable set), or from a key entered here for this run only, kept in memory and never written to disk.'
     }
+  }
+
+  /**
+   * Uses `apiKey` for the rest of this run, in memory only (never written, never answered back):
+   * every workspace of the process picks it up at once. The environment's key, when set, still wins.
+   * @throws SettingsRefusedError when ANTHROPIC_API_KEY is set (it would win: nothing would change).
+   */
+  async setRunApiKey(apiKey: string): Promise<ApiKeyStatus> {
+    if (this.options.env.ANTHROPIC_API_KEY) throw new SettingsRefusedError('ANTHROPIC_API_KEY is set in the environment and wins over a key entered here: unset it and restart to use another key.')
+    if (!this.options.runApiKey) throw new SettingsRefusedError('This workspace cannot take a key for this run.')
+    this.options.runApiKey.set(apiKey)
+    return this.apiKeyStatus()
   }
 
   /**

@@ -7,6 +7,7 @@ import { ConnectionBanner } from '../features/status/ConnectionBanner'
 import { StatusBar } from '../features/status/StatusBar'
 import { TopBar } from '../features/topbar/TopBar'
 import { SettingsDialog } from '../features/settings/SettingsDialog'
+import { NoApiKeyBanner } from '../features/settings/NoApiKeyBanner'
 import { pageStorage } from '../store/localMemory'
 import { bindPaneMemory } from '../store/paneMemory'
 import { appStore, useAppStore } from '../store/store'
@@ -57,6 +58,7 @@ function Workspace({ cwd }: { cwd: string }) {
         <Separator className="resize-handle" aria-label="Resize the team dashboard" />
         <Panel id={CENTER} minSize="30%" className="center-panel">
           <div className="main-column">
+            <NoApiKeyBanner />
             <PaneGrid />
             <PromptBox />
           </div>

@@ -9,7 +9,7 @@ import type { actions as appActions } from './store'
 /** The actions the wiring drives (the app's module-level `actions`, or a test store's). */
 export type WiringActions = Pick<
   typeof appActions,
-  'applyEvent' | 'loadSnapshot' | 'beginResync' | 'setPermissions' | 'setConnection' | 'setError'
+  'applyEvent' | 'loadSnapshot' | 'beginResync' | 'setPermissions' | 'setConnection' | 'setError' | 'setModelAccess'
   | 'applyMailboxPage' | 'applyMailboxChange' | 'setMailboxError'
 >
 
@@ -25,6 +25,7 @@ export function wireClient(client: WorkspaceClient, actions: WiringActions, rout
   store.add(toDisposable(client.on('runtime.event', (e) => actions.applyEvent(e))))
   store.add(toDisposable(client.on('permissions.changed', (p) => actions.setPermissions(p.permissions))))
   store.add(toDisposable(client.on('pane.data', (c) => router.dispatch(c))))
+  store.add(toDisposable(client.on('model.access', (a) => actions.setModelAccess(a))))
 
   router.setScrollbackFetcher((agentId, lines) => client.request('pane.scrollback', lines === undefined ? { agentId } : { agentId, lines }))
   store.add(toDisposable(() => router.setScrollbackFetcher(undefined)))

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla'
 import { addUsage, ZERO_USAGE, type RuntimeEvent, type Usage } from '../../../shared/events'
-import type { AgentView, Orchestration, WorkspaceSnapshot } from '../../../shared/ipc'
+import type { AgentView, ModelAccess, Orchestration, WorkspaceSnapshot } from '../../../shared/ipc'
 import type { PermissionMode } from '../../../shared/permissions'
 import { agentColor, teamColorHex } from './colors'
 import type { AppState } from './store'
@@ -50,6 +50,8 @@ export interface WorkspaceSlice {
      * turns false at the first prompt, as it does in main.
      */
     orchestration?: Orchestration
+    /** Whether the model can be reached: `noApiKey` while no API key is set (from the snapshot, then `model.access`). */
+    modelAccess: ModelAccess
     /** Agents by id; `agentOrder` is the order they appeared in. */
     agents: Record<string, AgentView>
     agentOrder: string[]
@@ -74,6 +76,8 @@ export interface WorkspaceSlice {
   setPromptInFlight(inFlight: boolean): void
   /** The session's fork/coordinator mode as main answered a switch. */
   setOrchestration(orchestration: Orchestration): void
+  /** Applies a `model.access` push (an API key set or removed). */
+  setModelAccess(access: ModelAccess): void
 }
 
 /** The state before any snapshot. */
@@ -93,6 +97,7 @@ export function initialWorkspace(): WorkspaceSlice['workspace'] {
     agentOrder: [],
     lifetimes: {},
     tasks: {},
+    modelAccess: {},
     lastSeq: 0,
     buffered: []
   }
@@ -149,8 +154,10 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
       return next
     }
     case 'agent_state':
-      if (agent) next.agents = { ...ws.agents, [e.agentId]: { ...agent, state: e.state } }
-      else {
+      if (agent) {
+        const { error: _previous, ...rest } = agent
+        next.agents = { ...ws.agents, [e.agentId]: { ...rest, state: e.state, ...(e.state === 'error' && e.reason ? { error: e.reason } : {}) } }
+      } else {
         // An agent whose start we did not see (it began before a snapshot that omitted it): show it anyway.
         next.agents = { ...ws.agents, [e.agentId]: minimalAgent(e.agentId, e.agentName, e.state) }
         next.agentOrder = [...ws.agentOrder, e.agentId]
@@ -158,7 +165,8 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
       return next
     case 'agent_stopped':
       if (agent) {
-        const state = e.status === 'crashed' || e.status === 'failed' ? 'crashed' : 'exited'
+        // one that stopped on a failed model call stays shown in `error`, with its reason (as main keeps it)
+        const state = agent.state === 'error' ? 'error' : e.status === 'crashed' || e.status === 'failed' ? 'crashed' : 'exited'
         next.agents = { ...ws.agents, [e.agentId]: { ...agent, state } }
       }
       {
@@ -211,6 +219,7 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
         usage: snap.usage,
         costUsd: snap.costUsd,
         ...(snap.orchestration ? { orchestration: snap.orchestration } : {}),
+        modelAccess: snap.modelAccess ?? {},
         agents: Object.fromEntries(snap.agents.map((a) => [a.agentId, a])),
         agentOrder: snap.agents.map((a) => a.agentId),
         // A resync keeps what this UI already learnt about agents the snapshot still lists.
@@ -247,5 +256,6 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
       // the first prompt fixes the session's mode: main refuses a switch from now on
       return { workspace: { ...s.workspace, promptInFlight, ...(promptInFlight && o ? { orchestration: { ...o, switchable: false } } : {}) } }
     }),
-  setOrchestration: (orchestration) => set((s) => ({ workspace: { ...s.workspace, orchestration } }))
+  setOrchestration: (orchestration) => set((s) => ({ workspace: { ...s.workspace, orchestration } })),
+  setModelAccess: (modelAccess) => set((s) => ({ workspace: { ...s.workspace, modelAccess } }))
 })

@@ -68,9 +68,11 @@ export function restoredAgents(saved: AgentView[], leaderId: string): AgentView[
     const ended = agent.state === 'exited' || agent.state === 'crashed'
     let state: AgentState = agent.state
     if (WORKING.has(agent.state)) state = 'interrupted'
-    else if (agent.agentId === leaderId) state = 'idle'
-    else if (agent.backend && agent.state === 'idle') state = 'interrupted'
+    // a leader whose model call failed still waits for the prompt that retries it
+    else if (agent.agentId === leaderId) state = agent.state === 'error' ? 'error' : 'idle'
+    else if (agent.backend && (agent.state === 'idle' || agent.state === 'error')) state = 'interrupted'
     const copy: AgentView = { ...agent, state, usage: { ...agent.usage } }
+    if (state !== 'error') delete copy.error
     if (agent.agentId === leaderId && ended) {
       delete copy.endedAt
       delete copy.endStatus

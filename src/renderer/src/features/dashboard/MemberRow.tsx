@@ -74,6 +74,11 @@ export function MemberRow({ agentId }: { agentId: string }) {
           </span>
         ) : null}
       </div>
+      {agent.state === 'error' && agent.error ? (
+        <div className="member-error" data-testid="member-error" role="status" title={`${agent.error}\nThe next prompt or message retries it.`}>
+          {agent.error}
+        </div>
+      ) : null}
       <div className="member-task" data-testid="member-task" title={task && alive ? `#${task.id} ${task.subject}` : undefined}>
         {task && alive ? (
           <>

@@ -126,9 +126,14 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
         </span>
       ) : null}
       {agent && agent.agentType !== agent.agentName ? <span className={`pane-type pane-opt-wide${agent.agentType === 'fork' ? ' pane-type-fork' : ''}`}>{agent.agentType}</span> : null}
-      <span className={stateClassName(state, lifetime?.endStatus)} data-testid="pane-state" data-state={state}>
+      <span className={stateClassName(state, lifetime?.endStatus)} data-testid="pane-state" data-state={state} title={state === 'error' ? agent?.error : undefined}>
         {state ? paneStateLabel(state, lifetime?.endStatus) : '…'}
       </span>
+      {state === 'error' && agent?.error ? (
+        <span className="pane-fail" data-testid="pane-error-reason" title={`${agent.error}\nThe next prompt or message retries it.`}>
+          {agent.error}
+        </span>
+      ) : null}
       <ResumeButton agentId={agentId} compact />
       {task ? <TaskChip task={task} /> : null}
       {elapsed !== undefined ? (

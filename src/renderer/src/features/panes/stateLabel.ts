@@ -10,6 +10,7 @@ const LABELS: Record<AgentState, string> = {
   stopping: 'stopping',
   exited: 'exited',
   crashed: 'crashed',
+  error: 'error',
   interrupted: 'interrupted'
 }
 
@@ -42,7 +43,7 @@ export function needsAttention(state: AgentState | undefined): boolean {
  * The classes of a pane header's state label: `pane-state`, `state-<state>` (`state-unknown`
  * before any), `end-<endStatus>` (`end-none` while it runs), and `attention` while it waits for an
  * answer. styles/app.css draws `awaiting_permission` amber and pulsing, `awaiting_plan_approval`
- * violet and pulsing, `idle` dim, `crashed` red; e2e tests may select on these classes.
+ * violet and pulsing, `idle` dim, `crashed` red, `error` red-outlined (its reason beside it); e2e tests may select on these classes.
  */
 export function stateClassName(state: AgentState | undefined, endStatus: AgentEndStatus | undefined): string {
   return `pane-state state-${state ?? 'unknown'} end-${endStatus ?? 'none'}${needsAttention(state) ? ' attention' : ''}`

@@ -6,6 +6,7 @@ import { settingsCommands, useSettings } from './settingsStore'
 const SOURCE_TEXT: Record<ApiKeyStatus['source'], string> = {
   environment: 'from the ANTHROPIC_API_KEY environment variable (it wins over a stored key)',
   keychain: 'stored in the OS keychain',
+  run: 'entered here for this run only (kept in memory, never written to disk)',
   none: 'none'
 }
 
@@ -19,6 +20,8 @@ export function ApiKeySection({ status }: { status: ApiKeyStatus }) {
   const [key, setKey] = useState('')
   const [accepted, setAccepted] = useState(false)
   const canStore = status.storage === 'encrypted' || status.storage === 'plainText'
+  // the web host: no keychain, but a key for this run only when the environment gives none
+  const canUseForRun = status.storage === 'environmentOnly' && status.source !== 'environment'
   const store = async (): Promise<void> => {
     if (await settingsCommands.setApiKey(key, accepted)) setKey('')
   }
@@ -51,6 +54,19 @@ export function ApiKeySection({ status }: { status: ApiKeyStatus }) {
               Clear stored key
             </button>
           ) : null}
+        </div>
+      ) : null}
+      {canUseForRun ? (
+        <div className="settings-row">
+          <input type="password" autoComplete="off" aria-label="API key for this run" placeholder="sk-ant-…" value={key} onChange={(e) => setKey(e.target.value)} />
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={busy || key.trim() === ''}
+            onClick={() => void settingsCommands.setRunApiKey(key).then((ok) => ok && setKey(''))}
+          >
+            Use for this run
+          </button>
         </div>
       ) : null}
     </fieldset>

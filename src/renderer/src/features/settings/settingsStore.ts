@@ -84,7 +84,11 @@ export const settingsCommands = {
   },
   /** Stores the API key in the keychain (the app only); the answer holds its status, never the key. */
   setApiKey(apiKey: string, acceptUnencrypted: boolean): Promise<boolean> {
-    return run(async () => withKey(await connectedApi().request('settings.setApiKey', { apiKey, ...(acceptUnencrypted ? { acceptUnencrypted } : {}) })), 'API key stored; it is used from the next start.')
+    return run(async () => withKey(await connectedApi().request('settings.setApiKey', { apiKey, ...(acceptUnencrypted ? { acceptUnencrypted } : {}) })), 'API key stored; the leader uses it from now on.')
+  },
+  /** Uses a key for this run only (the web host): main keeps it in memory; the answer holds its status, never the key. */
+  setRunApiKey(apiKey: string): Promise<boolean> {
+    return run(async () => withKey(await connectedApi().request('settings.setRunApiKey', { apiKey })), 'API key set for this run: the leader uses it from now on. It is kept in memory only and is gone when `swarmdesk serve` stops.')
   },
   clearApiKey(): Promise<boolean> {
     return run(async () => withKey(await connectedApi().request('settings.clearApiKey', {})), 'Stored API key removed.')
