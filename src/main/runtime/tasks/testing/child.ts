@@ -12,6 +12,7 @@ type Command =
   | { op: 'addMembers'; home: string; team: string; names: string[]; go: string }
   | { op: 'update'; home: string; team: string; id: number; subject: string }
   | { op: 'holdLock'; path: string }
+  | { op: 'link'; home: string; team: string; id: number; addBlockedBy: number[]; go: string }
 
 const out = (value: unknown) => process.stdout.write(JSON.stringify(value) + '\n')
 
@@ -48,6 +49,18 @@ async function main(cmd: Command): Promise<void> {
     case 'update': {
       out('ready')
       out(await new TaskStore(cmd.home, cmd.team).update(cmd.id, { subject: cmd.subject }))
+      return
+    }
+    case 'link': {
+      const store = new TaskStore(cmd.home, cmd.team)
+      out('ready')
+      await waitFor(cmd.go)
+      try {
+        await store.update(cmd.id, { addBlockedBy: cmd.addBlockedBy })
+        out({ ok: true })
+      } catch (error) {
+        out({ ok: false, name: (error as Error).name, message: (error as Error).message })
+      }
       return
     }
     case 'holdLock': {
