@@ -242,6 +242,15 @@ test('the board works from the keyboard: a card lifted with Space moves up its c
   await expect(card(page, 2).locator('.task-subject')).toHaveText('Beta, reworded')
   await expect(card(page, 2).getByTestId('task-blocker')).toHaveText('#3')
   await expect(card(page, 2).getByTestId('task-error')).toHaveCount(0)
+
+  // #2 waits for #3, so #3 waiting for #2 would close a cycle: refused on #3's card, naming it
+  await page.getByRole('button', { name: 'Edit task #3' }).click()
+  const back = page.getByRole('form', { name: 'Edit task #3' })
+  await back.getByRole('textbox', { name: 'Also waits for' }).fill('2')
+  await back.getByRole('button', { name: 'Save' }).click()
+  await expect(card(page, 3).getByTestId('task-error')).toContainText('would close the cycle #3 → #2 → #3')
+  await expect(card(page, 3).getByTestId('task-blocker')).toHaveCount(0)
+  await snap(page, testInfo, '06-cycle-refused')
 })
 
 test('the board opens as a full view in the pane grid\'s place; a refusal on a card reads in full and goes once it no longer holds', async ({ page, serve }, testInfo) => {

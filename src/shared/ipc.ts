@@ -92,6 +92,13 @@ export const TeammateSpawnRequestSchema = z
   })
   .strict()
 
+/**
+ * A team under `<home>/teams/` whose leader session is gone (a crash, a new session): its name
+ * blocks no one once deleted. `reason`: how it was judged stale; `members`: how many it lists.
+ */
+export const StaleTeamSchema = z.object({ name: z.string(), description: z.string(), members: z.number().int().nonnegative(), reason: z.string() })
+export type StaleTeam = z.infer<typeof StaleTeamSchema>
+
 /** What the dashboard's spawn form may offer: the agent types (SPEC §5) and the default backend. */
 export const SpawnOptionsSchema = z.object({
   agentTypes: z.array(z.object({ name: z.string(), description: z.string() })),
@@ -343,6 +350,14 @@ export const requestChannels = {
   'team.spawnOptions': { request: Empty, response: SpawnOptionsSchema },
   /** Creates the session's team as TeamCreate does (SPEC §9.1), for a person who wants to spawn teammates. */
   'team.create': { request: z.object({ name: z.string().trim().min(1, 'give the team a name').max(64), description: z.string().max(500).optional() }).strict(), response: z.object({ team: z.string() }) },
+  /** The stale teams of this data directory (their leader session is gone), for the dashboard to offer their removal. */
+  'teams.stale': { request: Empty, response: z.object({ teams: z.array(StaleTeamSchema) }) },
+  /**
+   * Deletes a stale team as `swarmdesk team delete` does: its config, inboxes, task list, and its
+   * teammates' leftover processes (`killed`: how many). Refused while its leader session lives,
+   * in this process or another.
+   */
+  'teams.deleteStale': { request: z.object({ team: z.string().min(1) }).strict(), response: z.object({ team: z.string(), killed: z.number().int().nonnegative() }) },
   /** Spawns a teammate as the Agent tool does (SPEC §9.2). Refused without a team or with a taken name. */
   'teammate.spawn': { request: TeammateSpawnRequestSchema, response: z.object({ name: z.string(), agentId: z.string(), backend: z.enum(['worker', 'process']) }) },
   /**

@@ -37,6 +37,23 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
 }
 
 /**
+ * Runs `bin/swarmdesk ...argv` with `home` as its data directory, for commands whose stdout is
+ * JSON or text rather than an event stream (`tasks`, `team`). Resolves when it exits.
+ */
+export function runCliText(home: string, argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = startCli(argv, { env: { SWARMDESK_HOME: home } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+    child.stdin!.end()
+  })
+}
+
+/**
  * Starts the CLI without waiting (for kill tests). stdio is piped. With `uid`, it runs as that
  * user (and the group of the same number, no supplementary groups) through `setpriv`, which the
  * caller checks is present: tests run as root, whom permission bits never stop.

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { TaskStore } from '../../runtime/tasks'
 import { UsageError } from '../io'
+import { runCliText } from '../testing'
 import { capture } from './cliCapture'
 import { tasksCommand } from './tasks'
 
@@ -65,4 +67,29 @@ describe('swarmdesk tasks', () => {
       await expect(run(...argv), argv.join(' ')).rejects.toBeInstanceOf(UsageError)
     }
   })
+
+  it('links tasks with update --add-blocked-by / --add-blocks and refuses a cycle by name with exit 1 (bin/swarmdesk)', async () => {
+    const cli = (...argv: string[]) => runCliText(home, ['tasks', ...argv])
+    const store = new TaskStore(home, 't')
+    for (const subject of ['a', 'b', 'c', 'd']) await store.create({ subject })
+    expect(await cli('update', '3', '--team', 't', '--add-blocked-by', '1,2')).toMatchObject({ code: 0, stdout: 'Updated task #3: pending, no owner, blocked by #1,#2.\n' })
+    const blocks = await cli('update', '3', '--team', 't', '--add-blocks', '4', '--json')
+    expect(blocks.code).toBe(0)
+    expect(JSON.parse(blocks.stdout)).toMatchObject({ task: { id: 3, blocks: [4], blockedBy: [1, 2] } })
+    const cycle = await cli('update', '1', '--team', 't', '--add-blocked-by', '4')
+    expect(cycle.code).toBe(1)
+    expect(cycle.stdout).toBe('')
+    expect(cycle.stderr).toContain('swarmdesk tasks update: Refused: this dependency would close the cycle #1 → #4 → #3 → #1')
+    expect((await cli('update', '4', '--team', 't', '--add-blocks', '2')).stderr).toContain('#4 → #3 → #2 → #4')
+    expect(store.list().tasks.map((t) => [t.id, t.blocks, t.blockedBy])).toEqual([
+      [1, [3], []],
+      [2, [3], []],
+      [3, [4], [1, 2]],
+      [4, [], [3]]
+    ])
+    const usage = await cli('update', '1', '--team', 't', '--add-blocks', 'x')
+    expect(usage.code).toBe(2)
+    expect(usage.stderr).toContain("--add-blocks must be a positive integer, got 'x'")
+    expect((await cli('update', '1', '--team', 't')).stderr).toContain('--add-blocked-by 1,2')
+  }, 180_000)
 })

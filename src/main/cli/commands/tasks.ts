@@ -7,7 +7,11 @@ import { parseCommandArgs, positiveInt, UsageError } from '../io'
 const USAGE = `Use: swarmdesk tasks list --team T [--json]
      swarmdesk tasks create --team T --subject S [--description D] [--blocked-by 1,2] [--json]
      swarmdesk tasks claim ID --team T --agent NAME [--json]
-     swarmdesk tasks update ID --team T [--status pending|in_progress|completed] [--owner NAME|''] [--json]
+     swarmdesk tasks update ID --team T [--status pending|in_progress|completed] [--owner NAME|'']
+                            [--add-blocked-by 1,2] [--add-blocks 3] [--json]
+       --add-blocked-by: tasks that must be completed before ID can start
+       --add-blocks: tasks that cannot start until ID is completed
+       (comma-separated ids; a link that would close a dependency cycle is refused, exit 1)
      swarmdesk tasks delete ID --team T`
 
 const out = (text: string) => process.stdout.write(text + '\n')
@@ -18,7 +22,8 @@ const out = (text: string) => process.stdout.write(text + '\n')
  * a refused claim is an answer, not bad usage, but scripts must be able to tell it from a win);
  * 2 bad usage or bad input (unknown task, bad id or status), via {@link UsageError}; 1 also for an
  * unreadable task file (named) or a lock a live process holds past the timeout. `claim` of an
- * unknown task is the refusal `not_found` (exit 1), not a usage error.
+ * unknown task is the refusal `not_found` (exit 1), not a usage error. So is a dependency that would
+ * close a cycle (`update --add-blocked-by/--add-blocks`): the cycle is named, nothing changes, exit 1.
  * `update --owner` does not itself send the `task_assignment` message; its JSON says `assignTo`.
  */
 export async function tasksCommand(argv: string[]): Promise<number> {
@@ -73,7 +78,7 @@ async function create(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('tasks create', argv, spec)
   const store = open('create', values.team)
   if (!values.subject?.trim()) throw new UsageError(`swarmdesk tasks create: --subject is required.\n${USAGE}`)
-  const blockedBy = values['blocked-by']?.split(',').filter((s) => s.trim() !== '').map((s) => positiveInt('--blocked-by', s.trim())!)
+  const blockedBy = idList('--blocked-by', values['blocked-by'])
   const task = await store.create({ subject: values.subject, description: values.description, blockedBy })
   out(values.json ? JSON.stringify(task) : `Created task #${task.id}: ${task.subject}`)
   return 0
@@ -102,17 +107,30 @@ async function claim(argv: string[]): Promise<number> {
   return result.ok ? 0 : 1
 }
 
+/** A comma-separated id list (`1,2`, spaces and empty items allowed); `undefined` passes through. Throws UsageError for a bad id. */
+function idList(flag: string, value: string | undefined): number[] | undefined {
+  return value?.split(',').filter((s) => s.trim() !== '').map((s) => positiveInt(flag, s.trim().replace(/^#/, ''))!)
+}
+
 async function update(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs('tasks update', argv, { team: { type: 'string' }, status: { type: 'string' }, owner: { type: 'string' }, json: { type: 'boolean' } }, true)
+  const spec = { team: { type: 'string' }, status: { type: 'string' }, owner: { type: 'string' }, 'add-blocked-by': { type: 'string' }, 'add-blocks': { type: 'string' }, json: { type: 'boolean' } } as const
+  const { values, positionals } = parseCommandArgs('tasks update', argv, spec, true)
   const store = open('update', values.team)
   const id = taskId('update', positionals)
   const status = values.status === undefined ? undefined : TaskStatusSchema.safeParse(values.status)
   if (status && !status.success) throw new UsageError(`swarmdesk tasks update: --status must be pending, in_progress or completed, got '${values.status}'.`)
-  if (status === undefined && values.owner === undefined) throw new UsageError(`swarmdesk tasks update: give --status or --owner.\n${USAGE}`)
+  const addBlockedBy = idList('--add-blocked-by', values['add-blocked-by'])
+  const addBlocks = idList('--add-blocks', values['add-blocks'])
+  if (status === undefined && values.owner === undefined && !addBlockedBy?.length && !addBlocks?.length) {
+    throw new UsageError(`swarmdesk tasks update: give --status, --owner, --add-blocked-by or --add-blocks.\n${USAGE}`)
+  }
   const owner = values.owner === undefined ? undefined : values.owner === '' ? null : values.owner
-  const result = await store.update(id, { status: status?.data, owner })
+  const result = await store.update(id, { status: status?.data, owner, ...(addBlockedBy?.length ? { addBlockedBy } : {}), ...(addBlocks?.length ? { addBlocks } : {}) })
   if (values.json) out(JSON.stringify(result))
-  else out(`Updated task #${id}: ${result.task.status}${result.task.owner ? `, owner ${result.task.owner}` : ', no owner'}.`)
+  else {
+    const links = [result.task.blockedBy.length ? `blocked by ${result.task.blockedBy.map((b) => `#${b}`).join(',')}` : '', result.task.blocks.length ? `blocks ${result.task.blocks.map((b) => `#${b}`).join(',')}` : '']
+    out(`Updated task #${id}: ${[result.task.status, result.task.owner ? `owner ${result.task.owner}` : 'no owner', ...links.filter(Boolean)].join(', ')}.`)
+  }
   return 0
 }
 

@@ -1,15 +1,30 @@
 import type { TeamConfig } from '../../../shared/teams'
-import { TeamError, TeamNameError, TeamNotFoundError, TeamStore } from '../../runtime/teams'
+import { TeamError, TeamNameError, TeamNotFoundError, TeamStore, type LeaderStatus } from '../../runtime/teams'
 import { swarmdeskHome } from '../../runtime/transcripts/paths'
 import { parseCommandArgs, UsageError } from '../io'
 
-const USAGE = 'Use: swarmdesk team list [--json] | swarmdesk team show --team T [--json]'
+const USAGE = `Use: swarmdesk team list [--json]
+     swarmdesk team show --team T [--json]
+     swarmdesk team delete --team T   delete a stale team (its leader session is gone): its config,
+                                      inboxes, task list and its teammates' leftover processes`
 const out = (text: string) => process.stdout.write(text + '\n')
 
+/** How `team list --json` states a team's leader: alive (its session and pid) or stale (why). */
+export type LeaderJson = { state: 'alive'; sessionId: string; pid: number } | { state: 'stale'; reason: string; sessionId?: string; pid?: number }
+
+function leaderJson(status: LeaderStatus): LeaderJson {
+  if (status.state === 'alive') return { state: 'alive', sessionId: status.lease.sessionId, pid: status.lease.pid }
+  return { state: 'stale', reason: status.reason, ...(status.lease ? { sessionId: status.lease.sessionId, pid: status.lease.pid } : {}) }
+}
+
 /**
- * `swarmdesk team list|show` (SPEC §14): the teams under `<home>/teams/` and one team's config.
- * `list --json` prints an array of configs; unreadable configs are named on stderr and skipped.
- * Exit codes: 0; 1 a config that cannot be read; 2 bad usage or an unknown team.
+ * `swarmdesk team list|show|delete` (SPEC §14): the teams under `<home>/teams/`, one team's config,
+ * and the removal of a stale team (teams/leader.ts: its leader session is gone, after a crash or a
+ * new session). `list` says of each team whether its leader is alive or it is stale, and counts no
+ * member of a stale team as active; `list --json` prints an array of configs, each with `leader`
+ * ({@link LeaderJson}); unreadable configs are named on stderr and skipped.
+ * Exit codes: 0; 1 a config that cannot be read, or `delete` of a team whose leader is alive;
+ * 2 bad usage or an unknown team.
  */
 export async function teamCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
@@ -18,9 +33,29 @@ export async function teamCommand(argv: string[]): Promise<number> {
     const { values } = parseCommandArgs('team list', rest, { json: { type: 'boolean' } })
     const { teams, problems } = store.list()
     for (const p of problems) process.stderr.write(`swarmdesk team list: warning: skipped ${p.file}: ${p.problem}\n`)
-    if (values.json) out(JSON.stringify(teams))
-    else out(teams.length === 0 ? 'No teams.' : teams.map((t) => `${t.name}  ${t.members.filter((m) => m.isActive).length}/${t.members.length} active  ${t.description}`).join('\n'))
+    const listed = teams.map((t) => ({ ...t, leader: leaderJson(store.leaderStatus(t.name)) }))
+    if (values.json) out(JSON.stringify(listed))
+    else out(listed.length === 0 ? 'No teams.' : formatTeamList(listed))
     return 0
+  }
+  if (sub === 'delete') {
+    const { values } = parseCommandArgs('team delete', rest, { team: { type: 'string' } })
+    if (!values.team) throw new UsageError(`swarmdesk team delete: --team is required.\n${USAGE}`)
+    try {
+      const removed = await store.deleteStale(values.team)
+      const killed = removed.leftovers.killed.length ? ` Killed ${removed.leftovers.killed.length} leftover teammate process(es): ${removed.leftovers.killed.join(', ')}.` : ''
+      out(`Deleted stale team '${removed.team}' (${removed.reason}): its config, inboxes and task list are gone.${killed}`)
+      if (removed.leftovers.survivors.length) process.stderr.write(`swarmdesk team delete: still running despite SIGKILL: ${removed.leftovers.survivors.join(', ')}\n`)
+      return 0
+    } catch (error) {
+      if (error instanceof TeamNotFoundError || error instanceof TeamNameError) throw new UsageError(`swarmdesk team delete: ${error.message}`)
+      if (error instanceof TeamError) {
+        // TeamLeaderAliveError (the team is not stale) or an unreadable config
+        process.stderr.write(`swarmdesk team delete: ${error.message}\n`)
+        return 1
+      }
+      throw error
+    }
   }
   if (sub === 'show') {
     const { values } = parseCommandArgs('team show', rest, { team: { type: 'string' }, json: { type: 'boolean' } })
@@ -40,6 +75,23 @@ export async function teamCommand(argv: string[]): Promise<number> {
     return 0
   }
   throw new UsageError(`swarmdesk team: unknown subcommand '${sub ?? ''}'. ${USAGE}`)
+}
+
+/**
+ * The human view of `team list`: one line per team — name, leader state, members, description —
+ * and, when any is stale, how to remove it. A stale team's members are never counted active: their
+ * `isActive` flags are what its leader's end left behind.
+ */
+export function formatTeamList(teams: Array<TeamConfig & { leader: LeaderJson }>): string {
+  const rows = teams.map((t) => [
+    t.name,
+    t.leader.state === 'alive' ? `${t.members.filter((m) => m.isActive).length}/${t.members.length} active` : `STALE, ${t.members.length} member${t.members.length === 1 ? '' : 's'}`,
+    [t.description, t.leader.state === 'stale' ? `(${t.leader.reason})` : ''].filter(Boolean).join(' ')
+  ])
+  const widths = [0, 1].map((i) => Math.max(...rows.map((r) => r[i].length)))
+  const lines = rows.map((r) => [r[0].padEnd(widths[0]), r[1].padEnd(widths[1]), r[2]].join('  ').trimEnd())
+  if (teams.some((t) => t.leader.state === 'stale')) lines.push('', 'A stale team\'s leader session is gone. Remove one with: swarmdesk team delete --team NAME (or create a team of that name).')
+  return lines.join('\n')
 }
 
 /** The human view of `team show`: a header, then one row per member. */

@@ -166,7 +166,7 @@ export class Session {
         })
       : undefined
     // the team tools come with the agent tools: both need the session's services
-    this.team = options.subagents ? createTeamContext({ home: options.home, sessionId, bus: options.bus, leaderName: LEADER_NAME, teamFile: join(sessionDir(options.home, options.cwd, sessionId), 'team.json'), ...(hookRunner ? { hooks: hookRunner } : {}) }) : undefined
+    this.team = options.subagents ? createTeamContext({ home: options.home, sessionId, bus: options.bus, leaderName: LEADER_NAME, teamFile: join(sessionDir(options.home, options.cwd, sessionId), 'team.json'), leaderLease: true, ...(hookRunner ? { hooks: hookRunner } : {}) }) : undefined
     const team = this.team
     this.teammates =
       team && options.teammates
@@ -476,6 +476,7 @@ export class Session {
     this.closed = true
     await this.subagents?.stopAll()
     await this.teammates?.dispose()
+    this.team?.dispose()
     await this.shells.killAll()
     this.fileState.clear()
     this.transcript.close()

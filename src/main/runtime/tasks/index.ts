@@ -1,5 +1,6 @@
 export { TaskStore, type NewTask, type TaskListing, type TaskPatch, type UpdateResult } from './store'
-export { TaskError, TaskFileError, TaskInputError, TaskNotFoundError } from './errors'
+export { TaskCycleError, TaskError, TaskFileError, TaskInputError, TaskNotFoundError } from './errors'
+export { findCycle, formatCycle, type TaskCycle } from './cycles'
 export { decideClaim } from './claim'
 export { TASK_FILE, taskDir, type TaskRead } from './files'
 export type { TaskChangeListener } from './watch'

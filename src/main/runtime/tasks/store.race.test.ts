@@ -45,4 +45,28 @@ describe('task store under concurrent processes', () => {
     expect(readdirSync(join(home, 'tasks', team)).filter((f) => f.endsWith('.json'))).toHaveLength(100)
     expect(new TaskStore(home, team).list()).toMatchObject({ problems: [] })
   }, 60_000)
+
+  it('lets no two processes close a dependency cycle between them: of 1 ⇠ 2, 2 ⇠ 3, 3 ⇠ 1 linked at once, two links stand and the third is refused', async () => {
+    for (let round = 0; round < 3; round++) {
+      const team = `cycle-${round}`
+      const store = new TaskStore(home, team)
+      for (const s of ['a', 'b', 'c']) await store.create({ subject: s })
+      const go = join(home, `go-cycle-${round}`)
+      const links = [
+        { id: 1, addBlockedBy: [2] },
+        { id: 2, addBlockedBy: [3] },
+        { id: 3, addBlockedBy: [1] }
+      ]
+      const children = links.map((l) => startChild(entry, { op: 'link', home, team, ...l, go }))
+      await Promise.all(children.map((c) => c.ready))
+      writeFileSync(go, '')
+      const results = await Promise.all(children.map(async (c) => (await c.lines)[0] as { ok: boolean; name?: string; message?: string }))
+      expect(results.filter((r) => r.ok)).toHaveLength(2)
+      const refused = results.find((r) => !r.ok)!
+      expect(refused.name).toBe('TaskCycleError')
+      expect(refused.message).toMatch(/#\d → #\d → #\d → #\d/)
+      const waits = store.list().tasks.map((t) => t.blockedBy.length)
+      expect(waits.reduce((a, b) => a + b, 0)).toBe(2)
+    }
+  }, 60_000)
 })

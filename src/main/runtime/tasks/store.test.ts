@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { TaskInputError, TaskNotFoundError, TaskStore } from '.'
+import { TaskCycleError, TaskInputError, TaskNotFoundError, TaskStore } from '.'
 
 let home: string
 let store: TaskStore
@@ -66,6 +66,27 @@ describe('task store', () => {
     ])
     await expect(store.update(1, { addBlocks: [1] })).rejects.toBeInstanceOf(TaskInputError)
     await expect(store.update(1, { addBlocks: [7] })).rejects.toBeInstanceOf(TaskNotFoundError)
+  })
+
+  it('refuses a link that closes a dependency cycle, naming it, and writes nothing', async () => {
+    for (const s of ['a', 'b', 'c', 'd']) await store.create({ subject: s })
+    await store.update(2, { addBlockedBy: [1] })
+    await store.update(3, { addBlockedBy: [2] })
+    const files = () => store.list().tasks.map((t) => [t.id, t.blocks, t.blockedBy])
+    const before = files()
+    const twoStep = store.update(1, { addBlockedBy: [2] })
+    await expect(twoStep).rejects.toBeInstanceOf(TaskCycleError)
+    await expect(twoStep).rejects.toThrow('#1 → #2 → #1')
+    // the other direction (addBlocks) and a longer cycle, the second link of a patch closing it
+    await expect(store.update(3, { addBlocks: [1] })).rejects.toThrow('#3 → #2 → #1 → #3')
+    await expect(store.update(1, { addBlockedBy: [4, 3], subject: 'renamed' })).rejects.toMatchObject({ cycle: [1, 3, 2, 1] })
+    expect(files()).toEqual(before)
+    expect(store.get(1)!.subject).toBe('a')
+    // links that close no cycle still go through, including a diamond
+    await store.update(4, { addBlockedBy: [1, 2, 3] })
+    await store.update(3, { addBlockedBy: [1] })
+    expect(store.get(4)!.blockedBy).toEqual([1, 2, 3])
+    await expect(store.update(4, { addBlocks: [1] })).rejects.toThrow('#4 → #1 → #4')
   })
 
   it('removes a deleted task from every other task’s links', async () => {

@@ -5,7 +5,8 @@ import { TASK_SCHEMA_VERSION, type ClaimResult, type Task, type TaskChange, type
 import type { Disposable } from '../lifecycle/disposable'
 import { LockAbortedError, withLock, type LockOptions } from '../locks'
 import { decideClaim } from './claim'
-import { TaskInputError, TaskNotFoundError, type TaskFileError } from './errors'
+import { findCycle } from './cycles'
+import { TaskCycleError, TaskInputError, TaskNotFoundError, type TaskFileError } from './errors'
 import { createTaskFile, raiseHighWaterMark, taskDir, TaskFileCache, taskPath, writeTask } from './files'
 import { watchTasks, type TaskChangeListener } from './watch'
 
@@ -114,11 +115,18 @@ export class TaskStore {
     return { tasks: [...tasks.values()], problems }
   }
 
-  /** Applies `patch` atomically. @throws TaskNotFoundError (task or link target); TaskInputError for a self-link or an empty subject. */
+  /**
+   * Applies `patch` atomically. New links are checked against the whole list under the same lock
+   * that writes them, so two concurrent updates can never close a cycle between them.
+   * @throws TaskNotFoundError (task or link target); TaskInputError for a self-link or an empty
+   * subject; TaskCycleError when `addBlocks`/`addBlockedBy` would close a dependency cycle (nothing
+   * is written then).
+   */
   async update(id: number, patch: TaskPatch): Promise<UpdateResult> {
     return this.locked(() => {
       if (patch.subject !== undefined && !patch.subject.trim()) throw new TaskInputError('A task needs a subject.')
       const before = this.mustGet(id)
+      this.refuseCycles(id, patch)
       let task: Task = { ...before }
       if (patch.subject !== undefined) task.subject = patch.subject
       if (patch.description !== undefined) task.description = patch.description
@@ -237,6 +245,17 @@ export class TaskStore {
       if (other === id) throw new TaskInputError(`Task #${id} cannot block itself.`)
       return this.mustGet(other)
     })
+  }
+
+  /** @throws TaskCycleError when the links `patch` adds to task `id` would close a cycle; TaskNotFoundError, TaskInputError as {@link linkTargets}. */
+  private refuseCycles(id: number, patch: TaskPatch): void {
+    const edges = [
+      ...this.linkTargets(id, patch.addBlockedBy).map((t) => [id, t.id] as const),
+      ...this.linkTargets(id, patch.addBlocks).map((t) => [t.id, id] as const)
+    ]
+    if (edges.length === 0) return
+    const cycle = findCycle(this.files.readAll().tasks.values(), edges, id)
+    if (cycle.length > 0) throw new TaskCycleError(this.team, cycle)
   }
 
   private save(task: Task): Task {

@@ -9,7 +9,7 @@ import { writeFileAtomicSync } from '../locks'
 import type { WithoutAgent } from '../loop/types'
 import { createMailbox, type Mailbox } from '../mailbox'
 import { TaskStore } from '../tasks'
-import { TeamStore } from '../teams'
+import { claimLeadership, leaderStatus, releaseLeadership, TeamStore } from '../teams'
 import type { Tool } from '../tools/types'
 
 /** Who makes a call, as events and messages name it. */
@@ -55,6 +55,12 @@ export interface TeamContext {
   tasks(): TaskStore
   /** Emits `event` on the session's bus in `caller`'s name (SPEC §14). */
   emit(caller: Caller, event: WithoutAgent<RuntimeEventInput>): void
+  /**
+   * The session ended: a leader context gives up its team's leader lease, so the team shows as
+   * stale and may be cleaned up or taken over (teams/leader.ts). `team.json` stays: resuming the
+   * session leads the team again if it still exists. Idempotent; never throws.
+   */
+  dispose(): void
 }
 
 /** Milliseconds TeamDelete waits at most for its {@link TeamContext.onWillDeleteTeam} listeners. */
@@ -74,6 +80,11 @@ export interface TeamContextOptions {
    * the same team again. Absent: the team is forgotten with the process.
    */
   teamFile?: string
+  /**
+   * True for a leader session's context: the team it leads carries its leader lease
+   * (`leader.json`, teams/leader.ts) while it lives. A teammate's context (false) only uses the team.
+   */
+  leaderLease?: boolean
 }
 
 /** `<sessionDir>/team.json`: the team a session leads. */
@@ -88,6 +99,17 @@ export function sessionTaskListName(sessionId: string): string {
 export function createTeamContext(options: TeamContextOptions): TeamContext {
   const teams = new TeamStore(options.home)
   let current = restoreTeam(options.teamFile, options.home)
+  if (current && options.leaderLease) {
+    // a team another live session leads is not taken from it: this session resumes without one
+    const status = leaderStatus(options.home, current)
+    if (status.state === 'alive' && status.lease.sessionId !== options.sessionId) current = undefined
+    else claimLeadership(options.home, current, options.sessionId)
+  }
+  const lease = (team: string | undefined, held: boolean) => {
+    if (!options.leaderLease || team === undefined) return
+    if (held) claimLeadership(options.home, team, options.sessionId)
+    else releaseLeadership(options.home, team, options.sessionId)
+  }
   const stores = new Map<string, TaskStore>()
   const teamChanged = new Emitter<string | undefined>()
   const willDelete = new Set<(team: string) => Promise<void>>()
@@ -112,6 +134,9 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
       clearTimeout(timer)
     },
     setTeam: (team) => {
+      if (current !== team) lease(current, false)
+      // TeamCreate has written the lease with the config already; a rewrite changes nothing
+      if (team !== undefined && existsSync(join(options.home, 'teams', team, 'config.json'))) lease(team, true)
       current = team
       teamChanged.fire(team)
       if (!options.teamFile) return
@@ -126,7 +151,8 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
       if (!store) stores.set(name, (store = new TaskStore(options.home, name)))
       return store
     },
-    emit: (caller, event) => options.bus.emit({ ...event, agentId: caller.agentId, agentName: caller.agentName } as RuntimeEventInput)
+    emit: (caller, event) => options.bus.emit({ ...event, agentId: caller.agentId, agentName: caller.agentName } as RuntimeEventInput),
+    dispose: () => lease(current, false)
   }
 }
 

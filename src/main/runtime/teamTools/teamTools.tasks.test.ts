@@ -120,4 +120,27 @@ describe('task tools', () => {
     expect(events[1]!.task).toEqual(h.tasks('crew').get(1))
     expect(events[1]!.task).toMatchObject({ status: 'in_progress', owner: 'team-lead' })
   })
+
+  it('TaskUpdate that would close a dependency cycle is a tool error naming the cycle, and changes nothing', async () => {
+    h = await startTeamHarness([
+      turn(
+        call('TeamCreate', { team_name: 'crew' }),
+        call('TaskCreate', { subject: 'One', description: '' }),
+        call('TaskCreate', { subject: 'Two', description: '' }),
+        call('TaskUpdate', { taskId: '2', addBlockedBy: ['1'] }),
+        call('TaskUpdate', { taskId: '1', addBlockedBy: ['2'], status: 'in_progress' }),
+        call('TaskUpdate', { taskId: '2', addBlocks: ['1'] })
+      ),
+      { text: 'done' }
+    ])
+    await h.prompt('go')
+    const [, , , linked, closing, closingOtherWay] = h.results()
+    expect(linked).toEqual({ isError: false, output: 'Updated task #2 addBlockedBy' })
+    expect(closing).toEqual({ isError: true, output: expect.stringContaining('#1 → #2 → #1') })
+    expect(closingOtherWay).toEqual({ isError: true, output: expect.stringContaining('#2 → #1 → #2') })
+    const store = h.tasks('crew')
+    expect(store.get(1)).toMatchObject({ status: 'pending', blocks: [2], blockedBy: [] })
+    expect(store.get(2)).toMatchObject({ blocks: [], blockedBy: [1] })
+    expect(h.ofType('task_updated').filter((e) => e.task.id === 1 && (e.task.blockedBy as number[]).length > 0)).toEqual([])
+  })
 })

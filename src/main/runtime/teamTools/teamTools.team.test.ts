@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { TeamStore } from '../teams'
+import { TaskStore } from '../tasks'
+import { buildChild, startChild } from '../tasks/testing/children'
+import { leaderStatus, TeamStore } from '../teams'
 import { startTeamHarness, type TeamHarness } from './testing'
 
 let h: TeamHarness | undefined
@@ -67,4 +69,33 @@ describe('TeamCreate and TeamDelete', () => {
     expect(h.tasks('crew').get(1)).toMatchObject({ subject: 'Found by the helper' })
     expect(h.ofType('task_updated')).toEqual([expect.objectContaining({ agentName: 'helper' })])
   })
+
+  it('TeamCreate takes a stale team\'s name over with a note, refuses a team whose leader lives in another process, and the session\'s end leaves its team stale', async () => {
+    h = await startTeamHarness([{ tools: [call('TeamCreate', { team_name: 'busy' }), call('TeamCreate', { team_name: 'crew' }), call('TaskList', {})] }, { text: 'done' }])
+    // 'crew': what a crashed leader left (config, an active teammate, a task); 'busy': led by a live process
+    const teams = new TeamStore(h.home)
+    await teams.create({ name: 'crew', lead: { name: 'team-lead', agentType: 'main', model: 'm', backendType: 'main', cwd: h.work } })
+    await h.addMembers('crew', ['alice'])
+    await new TaskStore(h.home, 'crew').create({ subject: 'from the crashed run' })
+    const leader = startChild(await buildChild(), { op: 'lead', home: h.home, team: 'busy', sessionId: 'other-session' })
+    try {
+      await leader.ready
+      await h.prompt('go')
+      const [busy, crew, list] = h.results()
+      expect(busy).toEqual({ isError: true, output: `Team 'busy' already exists: its leader session other-session is alive in process ${leader.proc.pid}. Choose another team_name.` })
+      expect(crew!.isError).toBe(false)
+      expect(crew!.output).toMatch(/^Note: a stale team 'crew' was in the way \(no leader session holds it[^)]*\)\); it was removed with its inboxes and task list, and this new team takes its name\.\nTeam 'crew' created/)
+      expect(list!.output).toBe('No tasks found.')
+      expect(teams.read('crew').members.map((m) => m.name)).toEqual(['team-lead'])
+      expect(teams.read('busy')).toMatchObject({ leadAgentId: 'team-lead@busy' })
+      expect(leaderStatus(h.home, 'crew')).toMatchObject({ state: 'alive', lease: { sessionId: h.session.sessionId } })
+      // a new session (or the end of a run) closes this one: its team stays on disk, stale
+      await h.session.close()
+      expect(leaderStatus(h.home, 'crew')).toMatchObject({ state: 'stale' })
+      expect(existsSync(join(h.home, 'teams', 'crew', 'config.json'))).toBe(true)
+      expect(leaderStatus(h.home, 'busy').state).toBe('alive')
+    } finally {
+      leader.proc.kill('SIGKILL')
+    }
+  }, 60_000)
 })

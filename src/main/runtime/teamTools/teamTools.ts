@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { z } from 'zod'
-import { TeamExistsError } from '../teams'
+import { TeamExistsError, type StaleTeamRemoval } from '../teams'
 import { ToolError, type Tool } from '../tools/types'
 import { asToolErrors, teamContextOf } from './errors'
 
@@ -15,7 +15,10 @@ export const TeamCreateInputSchema = z.object({
  * only member (`team-lead@{team}`, backend `main`), and makes it the session's team: from then on
  * the task tools use `<home>/tasks/{team}/` and SendMessage reaches its members. One team per
  * leader session: a second TeamCreate fails naming the current one. The name is sanitised as
- * the team store does (`My Team` → `my-team`); an existing team of that name is never reused.
+ * the team store does (`My Team` → `my-team`). A team of that name whose leader is alive (here or
+ * in another process) is never touched: the call fails. One whose leader session is gone (a crash,
+ * a new session) is stale: it is removed — its config, inboxes, task list and its teammates'
+ * leftover processes — and the new team takes the name; the result says so (teams/leader.ts).
  * Permission subject none: the team's files are the session's own bookkeeping under `<home>`.
  */
 export const TeamCreateTool: Tool<z.infer<typeof TeamCreateInputSchema>> = {
@@ -31,9 +34,9 @@ export const TeamCreateTool: Tool<z.infer<typeof TeamCreateInputSchema>> = {
     if (current) throw new ToolError(`This session already leads team '${current}'; a leader has one team at a time. Use it, or delete it with TeamDelete first.`)
     const self = ctx.services?.self
     const lead = { name: team.leaderName, agentType: team.leaderName, model: self?.model ?? '', backendType: 'main' as const, cwd: ctx.cwd, ...(self ? { mode: self.mode() } : {}) }
-    const config = await asToolErrors(async () => {
+    const { config, replaced } = await asToolErrors(async () => {
       try {
-        return await team.teams.create({ name: input.team_name, ...(input.description !== undefined ? { description: input.description } : {}), lead })
+        return await team.teams.createAsLeader({ name: input.team_name, ...(input.description !== undefined ? { description: input.description } : {}), lead }, team.sessionId)
       } catch (error) {
         if (error instanceof TeamExistsError) throw new ToolError(`${error.message} Choose another team_name.`)
         throw error
@@ -41,8 +44,16 @@ export const TeamCreateTool: Tool<z.infer<typeof TeamCreateInputSchema>> = {
     })
     team.setTeam(config.name)
     const path = join(team.teams.teamDir(config.name), 'config.json')
-    return { content: `Team '${config.name}' created (${path}). You lead it as ${config.leadAgentId}; the task tools now use its task list and SendMessage reaches its members by name.` }
+    const created = `Team '${config.name}' created (${path}). You lead it as ${config.leadAgentId}; the task tools now use its task list and SendMessage reaches its members by name.`
+    return { content: replaced ? `${staleNote(replaced)}\n${created}` : created }
   }
+}
+
+/** What TeamCreate says about the stale team of the same name it removed first. */
+function staleNote(r: StaleTeamRemoval): string {
+  const killed = r.leftovers.killed.length ? ` ${r.leftovers.killed.length} leftover teammate process(es) were killed (pids ${r.leftovers.killed.join(', ')}).` : ''
+  const survived = r.leftovers.survivors.length ? ` Still running despite SIGKILL: pids ${r.leftovers.survivors.join(', ')}.` : ''
+  return `Note: a stale team '${r.team}' was in the way (${r.reason}); it was removed with its inboxes and task list, and this new team takes its name.${killed}${survived}`
 }
 
 /** TeamDelete input (SPEC §3): none. */

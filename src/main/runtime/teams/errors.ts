@@ -19,8 +19,12 @@ export class TeamNotFoundError extends TeamError {
 /** A team with this name already exists (create never overwrites). */
 export class TeamExistsError extends TeamError {
   override name = 'TeamExistsError'
-  constructor(readonly team: string) {
-    super(`Team '${team}' already exists.`)
+  /** `why`: what keeps the existing team (its live leader), said after the name. */
+  constructor(
+    readonly team: string,
+    why?: string
+  ) {
+    super(`Team '${team}' already exists${why ? `: ${why}` : ''}.`)
   }
 }
 
@@ -48,5 +52,17 @@ export class TeamFileError extends TeamError {
     readonly problem: string
   ) {
     super(`${file}: ${problem}`)
+  }
+}
+
+/** Refused: the team's leader session is alive (in this process or another), so the team is not stale. */
+export class TeamLeaderAliveError extends TeamError {
+  override name = 'TeamLeaderAliveError'
+  constructor(
+    readonly team: string,
+    readonly sessionId: string,
+    readonly pid: number
+  ) {
+    super(`Team '${team}' is led by session ${sessionId}, alive in process ${pid}: it is not stale. Delete it from that session (TeamDelete), or end that session first.`)
   }
 }

@@ -1,3 +1,5 @@
-export { LEAD_NAME, TeamStore, uniqueMemberName, type MemberPatch, type NewMember, type NewTeam } from './store'
-export { TeamActiveError, TeamError, TeamExistsError, TeamFileError, TeamMemberError, TeamNameError, TeamNotFoundError } from './errors'
+export { LEAD_NAME, TeamStore, uniqueMemberName, type MemberPatch, type NewMember, type NewTeam, type StaleTeamRemoval } from './store'
+export { TeamActiveError, TeamError, TeamExistsError, TeamFileError, TeamLeaderAliveError, TeamMemberError, TeamNameError, TeamNotFoundError } from './errors'
+export { claimLeadership, leaderLeasePath, leaderStatus, readLeaderLease, releaseLeadership, type LeaderLease, type LeaderStatus } from './leader'
+export { killTeamLeftovers, type LeftoverKill } from './leftovers'
 export { safeName } from './names'

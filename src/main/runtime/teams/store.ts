@@ -1,8 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { agentId, assignColor, TEAM_SCHEMA_VERSION, TeamConfigSchema, type TeamConfig, type TeamMember } from '../../../shared/teams'
 import { createFileExclusiveSync, withLock, writeFileAtomicSync, type LockOptions } from '../locks'
-import { TeamActiveError, TeamExistsError, TeamFileError, TeamMemberError, TeamNotFoundError } from './errors'
+import { TeamActiveError, TeamExistsError, TeamFileError, TeamLeaderAliveError, TeamMemberError, TeamNotFoundError } from './errors'
+import { claimLeadership, leaderStatus, releaseLeadership, type LeaderStatus } from './leader'
+import { killTeamLeftovers, type LeftoverKill } from './leftovers'
 import { safeName } from './names'
 
 /** A member to add. `color` defaults to the palette's choice; `isActive` to true; `mode` to `default`. */
@@ -18,6 +20,14 @@ export interface NewTeam {
   description?: string
   lead: NewMember
   allowedPaths?: string[]
+}
+
+/** A stale team removed to make way (TeamCreate) or on a person's request: why it was stale and what was killed. */
+export interface StaleTeamRemoval {
+  team: string
+  reason: string
+  /** Its teammates' leftover processes that were killed (see leftovers.ts). */
+  leftovers: LeftoverKill
 }
 
 /** The name the leader has in every team (Claude Code's convention). */
@@ -45,6 +55,78 @@ export class TeamStore {
     const name = safeName(input.name)
     const dir = this.teamDir(name)
     mkdirSync(dir, { recursive: true })
+    return this.writeNew(name, input)
+  }
+
+  /**
+   * Creates a team led by session `sessionId` of this process (TeamCreate): its leader lease
+   * (leader.ts) is written with the config, under the team's lock, so no cleanup ever sees the new
+   * team without its leader. A team of that name whose leader session is gone is removed first, as
+   * {@link deleteStale} does (`replaced` says why it was stale and what was killed); one whose leader
+   * is alive is never touched.
+   * @throws TeamExistsError naming the live leader; TeamNameError.
+   */
+  async createAsLeader(input: NewTeam, sessionId: string): Promise<{ config: TeamConfig; replaced?: StaleTeamRemoval }> {
+    const name = safeName(input.name)
+    const dir = this.teamDir(name)
+    return withLock(join(dir, '.lock'), async () => {
+      let replaced: StaleTeamRemoval | undefined
+      if (existsSync(join(dir, 'config.json'))) {
+        const status = leaderStatus(this.home, name)
+        if (status.state === 'alive') throw new TeamExistsError(name, `its leader session ${status.lease.sessionId} is alive in process ${status.lease.pid}`)
+        replaced = await this.removeLocked(name, status)
+      }
+      claimLeadership(this.home, name, sessionId)
+      try {
+        const config = this.writeNew(name, input)
+        return replaced ? { config, replaced } : { config }
+      } catch (error) {
+        releaseLeadership(this.home, name, sessionId)
+        throw error
+      }
+    }, this.lockOptions)
+  }
+
+  /** Whether `team`'s leader session is alive or the team is stale (leader.ts). */
+  leaderStatus(team: string): LeaderStatus {
+    return leaderStatus(this.home, safeName(team))
+  }
+
+  /**
+   * Deletes a stale team (its leader session is gone: `swarmdesk team delete`, the dashboard):
+   * kills what its `process` teammates left running, then removes its folder (config, inboxes,
+   * leader lease) and its task list, as TeamDelete does. Its members' `isActive` flags are not
+   * asked: with the leader gone, they are what the crash left. Checked under the team's lock, so a
+   * leader that comes back meanwhile (a resumed session) wins.
+   * @throws TeamLeaderAliveError while the leader session lives (here or in another process); TeamNotFoundError.
+   */
+  async deleteStale(team: string): Promise<StaleTeamRemoval> {
+    const name = safeName(team)
+    const dir = this.teamDir(name)
+    if (!existsSync(join(dir, 'config.json'))) throw new TeamNotFoundError(name)
+    const removal = await withLock(join(dir, '.lock'), async () => {
+      this.read(name)
+      const status = leaderStatus(this.home, name)
+      if (status.state === 'alive') throw new TeamLeaderAliveError(name, status.lease.sessionId, status.lease.pid)
+      return this.removeLocked(name, status)
+    }, this.lockOptions)
+    // the lock lives in the folder: it goes once released, unless a new team took the name meanwhile
+    if (!existsSync(join(dir, 'config.json'))) rmSync(dir, { recursive: true, force: true })
+    return removal
+  }
+
+  /** Under the team's lock: kills the stale team's leftovers and removes everything of it but the lock. */
+  private async removeLocked(name: string, status: Extract<LeaderStatus, { state: 'stale' }>): Promise<StaleTeamRemoval> {
+    const leftovers = await killTeamLeftovers(this.home, name)
+    const dir = this.teamDir(name)
+    for (const entry of readdirSync(dir)) if (entry !== '.lock') rmSync(join(dir, entry), { recursive: true, force: true })
+    rmSync(join(this.home, 'tasks', name), { recursive: true, force: true })
+    return { team: name, reason: status.reason, leftovers }
+  }
+
+  /** Writes a new team's config exclusively (the folder exists). @throws TeamExistsError */
+  private writeNew(name: string, input: NewTeam): TeamConfig {
+    const dir = this.teamDir(name)
     const lead = member(name, { ...input.lead, name: safeName(input.lead.name, 'agent') }, [])
     const config: TeamConfig = {
       schemaVersion: TEAM_SCHEMA_VERSION,

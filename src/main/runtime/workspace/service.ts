@@ -413,6 +413,13 @@ export class WorkspaceService {
         this.bus.emit({ type: 'notice', level: 'info', message: `A person created team '${team}' from the workspace.`, agentId: LEADER_NAME, agentName: LEADER_NAME })
         return { team }
       }
+      case 'teams.stale':
+        return { teams: teamControl.staleTeams(this.session) }
+      case 'teams.deleteStale': {
+        const removed = await this.teamAction(() => teamControl.deleteStaleTeam(this.session, payload.team))
+        this.bus.emit({ type: 'notice', level: 'info', message: `A person deleted the stale team '${removed.team}'${removed.killed ? ` (${removed.killed} leftover teammate process(es) killed)` : ''}.`, agentId: LEADER_NAME, agentName: LEADER_NAME })
+        return removed
+      }
       case 'teammate.spawn':
         this.requireModel('A teammate')
         return this.teamAction(() => teamControl.spawnTeammate(this.session, payload))

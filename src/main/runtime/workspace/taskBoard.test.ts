@@ -68,6 +68,11 @@ describe('task board actions', () => {
     expect(await updateTask(h.session, { taskId: b.id, subject: 'B2', description: 'more', status: 'in_progress', addBlockedBy: [a.id] })).toMatchObject({ subject: 'B2', description: 'more', status: 'in_progress', blockedBy: [1] })
     await expect(updateTask(h.session, { taskId: b.id, addBlockedBy: [7] })).rejects.toThrow(/#7 does not exist/)
     await expect(createTask(h.session, { subject: 'C', blockedBy: [7] })).rejects.toThrow(/#7 does not exist/)
+    // A waiting for B, which waits for A, would block both forever
+    const cycle = updateTask(h.session, { taskId: a.id, addBlockedBy: [b.id] })
+    await expect(cycle).rejects.toBeInstanceOf(TaskBoardError)
+    await expect(cycle).rejects.toThrow('#1 → #2 → #1')
+    expect(h.tasks('crew').get(a.id)).toMatchObject({ blockedBy: [], blocks: [2] })
   })
 
   it('without a team the board lists the session\'s own list and refuses to assign', async () => {

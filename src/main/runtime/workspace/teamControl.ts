@@ -1,4 +1,4 @@
-import type { SpawnOptions } from '../../../shared/ipc'
+import type { SpawnOptions, StaleTeam } from '../../../shared/ipc'
 import { PERSON_MESSAGE_SUMMARY } from '../../../shared/mailbox'
 import type { PermissionMode } from '../../../shared/permissions'
 import { sanitizeName } from '../../../shared/teams'
@@ -85,6 +85,28 @@ export async function createTeam(session: Session, name: string, description?: s
   const team = session.team?.team()
   if (!team) throw new TeamControlError('The team was not created.')
   return team
+}
+
+/** The data directory's stale teams (teams/leader.ts), by name; none without agent teams. Never throws. */
+export function staleTeams(session: Session): StaleTeam[] {
+  const teams = session.team?.teams
+  if (!teams) return []
+  const stale: StaleTeam[] = []
+  for (const t of teams.list().teams) {
+    const status = teams.leaderStatus(t.name)
+    if (status.state === 'stale') stale.push({ name: t.name, description: t.description, members: t.members.length, reason: status.reason })
+  }
+  return stale
+}
+
+/**
+ * Deletes a stale team (the dashboard's Delete on a stale team), as `swarmdesk team delete` does.
+ * @throws TeamControlError when its leader lives (this session's own team, or one led from another process) or it is gone.
+ */
+export async function deleteStaleTeam(session: Session, team: string): Promise<{ team: string; killed: number }> {
+  const { team: context } = teamParts(session)
+  const removed = await refusals(() => context.teams.deleteStale(team))
+  return { team: removed.team, killed: removed.leftovers.killed.length }
 }
 
 /** A spawn from the dashboard's form (see `TeammateSpawnRequestSchema` in src/shared/ipc.ts). */

@@ -12,6 +12,8 @@ type Command =
   | { op: 'addMembers'; home: string; team: string; names: string[]; go: string }
   | { op: 'update'; home: string; team: string; id: number; subject: string }
   | { op: 'holdLock'; path: string }
+  | { op: 'lead'; home: string; team: string; sessionId: string }
+  | { op: 'link'; home: string; team: string; id: number; addBlockedBy: number[]; go: string }
 
 const out = (value: unknown) => process.stdout.write(JSON.stringify(value) + '\n')
 
@@ -48,6 +50,26 @@ async function main(cmd: Command): Promise<void> {
     case 'update': {
       out('ready')
       out(await new TaskStore(cmd.home, cmd.team).update(cmd.id, { subject: cmd.subject }))
+      return
+    }
+    case 'link': {
+      const store = new TaskStore(cmd.home, cmd.team)
+      out('ready')
+      await waitFor(cmd.go)
+      try {
+        await store.update(cmd.id, { addBlockedBy: cmd.addBlockedBy })
+        out({ ok: true })
+      } catch (error) {
+        out({ ok: false, name: (error as Error).name, message: (error as Error).message })
+      }
+      return
+    }
+    case 'lead': {
+      // a leader session that stays alive: its team's lease names this process
+      await new TeamStore(cmd.home).createAsLeader({ name: cmd.team, lead: { name: 'team-lead', agentType: 'main', model: 'm', backendType: 'main', cwd: '/' } }, cmd.sessionId)
+      await new TaskStore(cmd.home, cmd.team).create({ subject: 'work of the live team' })
+      out('ready')
+      setInterval(() => {}, 60_000)
       return
     }
     case 'holdLock': {

@@ -5,10 +5,12 @@ import './dashboard.css'
 import { MemberRow } from './MemberRow'
 import { selectMemberIds } from './selectors'
 import { SpawnForm } from './SpawnForm'
+import { StaleTeams } from './StaleTeams'
 
 /**
  * The team dashboard (SPEC §11): a row per member — the leader, then each teammate — and the
- * "Spawn teammate" form. Subagents are not members; they show in the pane grid only.
+ * "Spawn teammate" form, then the data directory's stale teams (StaleTeams.tsx). Subagents are not
+ * members; they show in the pane grid only.
  */
 export function Dashboard() {
   const ids = useAppStore(useShallow(selectMemberIds))
@@ -45,6 +47,7 @@ export function Dashboard() {
           <MemberRow key={id} agentId={id} />
         ))}
       </ul>
+      <StaleTeams />
     </aside>
   )
 }
