@@ -55,7 +55,7 @@ function emptyCells(page: Page): Promise<string[]> {
     const gapY = parseFloat(style.rowGap) || 0
     const box = grid.getBoundingClientRect()
     const origin = { x: box.left + grid.clientLeft + parseFloat(style.paddingLeft) - grid.scrollLeft, y: box.top + grid.clientTop + parseFloat(style.paddingTop) - grid.scrollTop }
-    const panes = [...grid.querySelectorAll('section.pane')].map((p) => p.getBoundingClientRect())
+    const panes = Array.from(grid.querySelectorAll('section.pane')).map((p) => p.getBoundingClientRect())
     const empty: string[] = []
     let y = origin.y
     rows.forEach((h, r) => {
