@@ -72,7 +72,8 @@ test('Settings: rules validated in main, saved to the user settings file, projec
   await expect(scrollback).toHaveAttribute('placeholder', '1000')
   await scrollback.fill('50')
   await dialog.getByTestId('settings-save').click()
-  await expect(dialog.getByTestId('settings-error')).toContainText('paneScrollbackLines must be at least 100 lines')
+  await expect(dialog.getByTestId('field-error-paneScrollbackLines')).toHaveText('paneScrollbackLines must be at least 100 lines')
+  await expect(dialog.getByTestId('settings-error')).toHaveText('Nothing was saved: fix the marked field (Pane scrollback).')
   expect(readFileSync(userFile, 'utf8')).toBe(before)
 
   // the valid rule alone, with a stuck threshold and a pane scrollback: saved, the file's other keys kept

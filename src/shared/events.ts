@@ -145,7 +145,9 @@ export const PermissionDecidedEventSchema = z.object({
   requestId: z.string(),
   decision: z.enum(['allow', 'deny']),
   by: DecidedBySchema,
-  reason: z.string().optional()
+  reason: z.string().optional(),
+  /** An "Always allow" answer: the allow rule it added to the agent's session rules (SPEC §4). */
+  rule: z.string().optional()
 })
 
 /**

@@ -328,6 +328,11 @@ const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
 
 /** Request channels: name → request payload schema and response schema. */
+/** The task board's limits in words (the forms show them beside the field). */
+const TASK_SUBJECT_TOO_LONG = 'a subject is at most 500 characters long'
+const TASK_DESCRIPTION_TOO_LONG = 'a description is at most 20,000 characters long'
+const TASK_WAITS_TOO_MANY = 'a task waits for at most 100 others'
+
 export const requestChannels = {
   /** State of the whole workspace, for first paint and after a reload. */
   'workspace.snapshot': { request: Empty, response: WorkspaceSnapshotSchema },
@@ -452,7 +457,7 @@ export const requestChannels = {
   'tasks.list': { request: Empty, response: TaskBoardListSchema },
   /** Creates a task from the board, as TaskCreate does (TaskCreated hooks may refuse it); `blockedBy`: tasks it waits for. */
   'tasks.create': {
-    request: z.object({ subject: z.string().trim().min(1, 'give the task a subject').max(500), description: z.string().max(20_000).optional(), blockedBy: z.array(TaskIdSchema).max(100).optional() }).strict(),
+    request: z.object({ subject: z.string().trim().min(1, 'give the task a subject').max(500, TASK_SUBJECT_TOO_LONG), description: z.string().max(20_000, TASK_DESCRIPTION_TOO_LONG).optional(), blockedBy: z.array(TaskIdSchema).max(100, TASK_WAITS_TOO_MANY).optional() }).strict(),
     response: TaskSchema
   },
   /**
@@ -464,10 +469,10 @@ export const requestChannels = {
     request: z
       .object({
         taskId: TaskIdSchema,
-        subject: z.string().trim().min(1, 'the subject is empty').max(500).optional(),
-        description: z.string().max(20_000).optional(),
+        subject: z.string().trim().min(1, 'the subject is empty').max(500, TASK_SUBJECT_TOO_LONG).optional(),
+        description: z.string().max(20_000, TASK_DESCRIPTION_TOO_LONG).optional(),
         status: TaskStatusSchema.optional(),
-        addBlockedBy: z.array(TaskIdSchema).max(100).optional()
+        addBlockedBy: z.array(TaskIdSchema).max(100, TASK_WAITS_TOO_MANY).optional()
       })
       .strict(),
     response: TaskSchema

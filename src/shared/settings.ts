@@ -12,8 +12,8 @@ import { USER_PERMISSION_MODES } from './permissions'
 /** Most rules one list (allow, ask or deny) may hold from the Settings view. */
 export const MAX_RULES_PER_LIST = 500
 
-const ModelName = z.string().trim().min(1, 'a model is an alias (opus, sonnet, haiku) or a model id').max(200)
-const RuleList = z.array(z.string().trim().min(1, 'a rule is empty').max(1000)).max(MAX_RULES_PER_LIST)
+const ModelName = z.string().trim().min(1, 'a model is an alias (opus, sonnet, haiku) or a model id').max(200, 'a model name is at most 200 characters long')
+const RuleList = z.array(z.string().trim().min(1, 'a rule is empty').max(1000, 'a rule is at most 1000 characters long')).max(MAX_RULES_PER_LIST, `a list holds at most ${MAX_RULES_PER_LIST} rules`)
 
 /**
  * The `paneScrollbackLines` value: a whole number of lines from {@link MIN_PANE_SCROLLBACK_LINES}

@@ -15,7 +15,7 @@ export class ApproveFlagPrompter implements PermissionPrompter {
   constructor(private readonly decision: 'allow' | 'deny') {}
 
   async prompt(_request: PermissionPromptRequest, signal: AbortSignal): Promise<PermissionPromptAnswer> {
-    if (signal.aborted) return { decision: 'deny', by: 'cancelled', reason: 'the agent was stopped' }
+    if (signal.aborted) return { decision: 'deny', by: 'cancelled', reason: 'the agent stopped' }
     return this.decision === 'allow'
       ? { decision: 'allow', by: 'approve-flag' }
       : { decision: 'deny', by: 'approve-flag', reason: 'denied by --approve none' }
@@ -46,7 +46,7 @@ export class TerminalPrompter implements PermissionPrompter {
   }
 
   private async ask(request: PermissionPromptRequest, signal: AbortSignal): Promise<PermissionPromptAnswer> {
-    if (signal.aborted) return { decision: 'deny', by: 'cancelled', reason: 'the agent was stopped' }
+    if (signal.aborted) return { decision: 'deny', by: 'cancelled', reason: 'the agent stopped' }
     const color = useColor(this.output as NodeJS.WriteStream)
     this.output.write(await describeRequest(request, request.cwd ?? this.cwd, color))
     const rl = createInterface({ input: this.input, output: this.output, terminal: false })
@@ -63,7 +63,7 @@ export class TerminalPrompter implements PermissionPrompter {
         }
       }
     } catch {
-      return { decision: 'deny', by: 'cancelled', reason: signal.aborted ? 'the agent was stopped' : 'no answer (input closed)' }
+      return { decision: 'deny', by: 'cancelled', reason: signal.aborted ? 'the agent stopped' : 'no answer (input closed)' }
     } finally {
       rl.close()
     }

@@ -119,6 +119,21 @@ describe('recent workspaces list', () => {
 })
 
 describe('canonical folders', () => {
+  it('expands a leading ~ to the home folder, as a shell does', async () => {
+    const project = folder('home/project')
+    const saved = process.env.HOME
+    process.env.HOME = join(root, 'folders', 'home')
+    try {
+      expect(await canonicalFolder('~/project')).toBe(project)
+      expect(await canonicalFolder(' ~/project/ ')).toBe(project)
+      expect(await canonicalFolder('~')).toBe(join(root, 'folders', 'home'))
+      // only the user's own home: ~other is relative, refused as any relative path is
+      await expect(canonicalFolder('~other/project')).rejects.toThrow(NotAFolderError)
+    } finally {
+      process.env.HOME = saved
+    }
+  })
+
   it('resolves symlinks so one folder is one entry', async () => {
     const real = folder('real')
     symlinkSync(real, join(root, 'link'))
@@ -128,7 +143,7 @@ describe('canonical folders', () => {
 
   it('refuses a relative path without a base, a missing path and a file, saying which and what to do', async () => {
     writeFileSync(join(root, 'a-file'), 'x')
-    await expect(canonicalFolder('project')).rejects.toThrow(new NotAFolderError("'project' is not an absolute path: give the folder's full path, e.g. /home/me/project."))
+    await expect(canonicalFolder('project')).rejects.toThrow(new NotAFolderError("'project' is not an absolute path: give the folder's full path, e.g. /home/me/project or ~/project."))
     await expect(canonicalFolder(join(root, 'nope'))).rejects.toThrow(`${join(root, 'nope')} does not exist`)
     await expect(canonicalFolder(join(root, 'a-file'))).rejects.toThrow(`${join(root, 'a-file')} is a file, not a folder`)
   })

@@ -1,4 +1,5 @@
 import { mkdir, readFile, realpath, rename, stat } from 'node:fs/promises'
+import { homedir } from 'node:os'
 import { basename, isAbsolute, join } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
@@ -37,13 +38,25 @@ export class NotAFolderError extends Error {
 }
 
 /**
- * The canonical form of a folder to open: absolute, symlinks resolved, and a directory.
- * @param path absolute, or relative to `base` when given.
+ * `~` and `~/…` (or `~\\…`) with the user's home folder (`os.homedir()`, i.e. `$HOME`) in place of
+ * the tilde, as a shell expands them; any other path unchanged (`~user` forms are not expanded:
+ * they stay relative and are refused as such).
+ */
+export function expandHome(path: string): string {
+  if (path === '~') return homedir()
+  if (path.startsWith('~/') || path.startsWith('~\\')) return join(homedir(), path.slice(2))
+  return path
+}
+
+/**
+ * The canonical form of a folder to open: absolute, symlinks resolved, and a directory. A leading
+ * `~` stands for the home folder ({@link expandHome}), as in a shell: people type `~/project`.
+ * @param path absolute, `~`-relative, or relative to `base` when given.
  * @throws NotAFolderError naming the path when it is relative without `base`, missing, or not a directory.
  */
 export async function canonicalFolder(path: string, base?: string): Promise<string> {
-  const trimmed = path.trim()
-  if (!isAbsolute(trimmed) && base === undefined) throw new NotAFolderError(`'${trimmed}' is not an absolute path: give the folder's full path, e.g. /home/me/project.`)
+  const trimmed = expandHome(path.trim())
+  if (!isAbsolute(trimmed) && base === undefined) throw new NotAFolderError(`'${trimmed}' is not an absolute path: give the folder's full path, e.g. /home/me/project or ~/project.`)
   const absolute = isAbsolute(trimmed) ? trimmed : join(base!, trimmed)
   let real: string
   try {

@@ -95,7 +95,7 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
       case 'permission_request':
         return `${tag(e)}  ${s.yellow('?')} ${s.yellow(`Permission needed: ${e.tool}(${summarizeInput(e.tool, e.input)})`)}${e.reason ? s.dim(` — ${e.reason}`) : ''}\n`
       case 'permission_decided':
-        return `${tag(e)}  ${e.decision === 'allow' ? s.green('✓ allowed') : s.red('✗ denied')} ${s.dim(`by ${e.by}${e.reason ? `: ${e.reason}` : ''}`)}\n`
+        return `${tag(e)}  ${decisionLine(e, s)}\n`
       case 'notice':
         return `${e.level === 'error' ? s.red('!') : s.yellow('!')} ${e.message}\n`
       case 'scenario_error':
@@ -120,4 +120,16 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
     }
     return render(e)
   }
+}
+
+/**
+ * A permission decision in words: `✓ allowed by user`, `✓ always allowed by user — rule
+ * Bash(npm test:*) added for this session`, `✗ denied by user: reason`, and for a question that
+ * was withdrawn because its agent stopped (or the workspace closed), `✗ cancelled — the agent
+ * stopped`: nobody denied it.
+ */
+function decisionLine(e: Extract<RuntimeEvent, { type: 'permission_decided' }>, s: Style): string {
+  if (e.by === 'cancelled') return s.yellow(`✗ cancelled — ${e.reason ?? 'the agent stopped'}`)
+  if (e.decision === 'allow' && e.rule) return `${s.green('✓ always allowed')} ${s.dim(`by ${e.by} — rule ${e.rule} added for this session`)}`
+  return `${e.decision === 'allow' ? s.green('✓ allowed') : s.red('✗ denied')} ${s.dim(`by ${e.by}${e.reason ? `: ${e.reason}` : ''}`)}`
 }

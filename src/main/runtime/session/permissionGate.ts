@@ -82,8 +82,10 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
     )
     emit({ type: 'agent_state', state: 'running' })
     const reason = answer.decision === 'deny' ? answer.reason : undefined
-    emit({ type: 'permission_decided', requestId, decision: answer.decision, by: answer.by, ...(reason ? { reason } : {}) })
-    options.record({ ...base, decision: answer.decision, by: answer.by, reason: reason ?? verdict.reason })
+    // an "Always allow" is recorded with the rule it added, in the event stream and the decision log
+    const rule = answer.decision === 'allow' ? answer.alwaysAllowRule : undefined
+    emit({ type: 'permission_decided', requestId, decision: answer.decision, by: answer.by, ...(reason ? { reason } : {}), ...(rule ? { rule } : {}) })
+    options.record({ ...base, decision: answer.decision, by: answer.by, reason: reason ?? verdict.reason, ...(rule ? { rule } : {}) })
     if (answer.decision === 'allow') {
       if (answer.alwaysAllowRule) options.sessionAllowRules.push(answer.alwaysAllowRule)
       return { behavior: 'allow' }

@@ -57,12 +57,12 @@ export class UiPrompter implements PermissionPrompter {
   }
 
   async prompt(request: PermissionPromptRequest, signal: AbortSignal): Promise<PermissionPromptAnswer> {
-    if (signal.aborted) return { decision: 'deny', by: 'cancelled', reason: 'the agent was stopped' }
+    if (signal.aborted) return { decision: 'deny', by: 'cancelled', reason: 'the agent stopped' }
     const cwd = this.cwdOf(request.agentId) ?? this.cwd
     const diff = await diffOf(request.tool, request.input, cwd)
     return new Promise((resolvePrompt) => {
       const onAbort = (): void => {
-        if (this.settle(request.requestId)) resolvePrompt({ decision: 'deny', by: 'cancelled', reason: 'the agent was stopped' })
+        if (this.settle(request.requestId)) resolvePrompt({ decision: 'deny', by: 'cancelled', reason: 'the agent stopped' })
       }
       const view: PendingPermission = {
         requestId: request.requestId,

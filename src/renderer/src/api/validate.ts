@@ -8,6 +8,8 @@ import {
   type RequestOf,
   type ResponseOf
 } from '../../../shared/ipc'
+import { issuesSentence } from '../lib/fieldIssues'
+import { BridgeProtocolError, RequestInvalidError } from './errors'
 
 /**
  * The renderer validates everything it receives (STYLE.md 3, 4): whatever comes over the preload
@@ -35,12 +37,22 @@ export function parsePush<C extends PushChannel>(channel: C, payload: unknown): 
   return pushChannels[channel].parse(payload) as PushOf<C>
 }
 
-/** Parses a response. @throws z.ZodError when it does not match the channel's response schema. */
+/**
+ * Parses a response.
+ * @throws BridgeProtocolError naming the channel and each field in words when it does not match the channel's response schema.
+ */
 export function parseResponse<C extends RequestChannel>(channel: C, result: unknown): ResponseOf<C> {
-  return requestChannels[channel].response.parse(result) as ResponseOf<C>
+  const parsed = requestChannels[channel].response.safeParse(result)
+  if (!parsed.success) throw new BridgeProtocolError(`The answer to '${channel}' does not fit the contract (${issuesSentence(parsed.error.issues)}); the page and the host are out of step: reload the page.`)
+  return parsed.data as ResponseOf<C>
 }
 
-/** Checks a request before it leaves, so a bad call fails here with a clear error. @throws z.ZodError */
+/**
+ * Checks a request before it leaves, so a bad call fails here with a clear error.
+ * @throws RequestInvalidError with each problem in words (its `issues` by field path, for a form).
+ */
 export function checkRequest<C extends RequestChannel>(channel: C, payload: RequestOf<C>): RequestOf<C> {
-  return requestChannels[channel].request.parse(payload) as RequestOf<C>
+  const parsed = requestChannels[channel].request.safeParse(payload)
+  if (!parsed.success) throw new RequestInvalidError(channel, parsed.error.issues)
+  return parsed.data as RequestOf<C>
 }

@@ -21,6 +21,8 @@ export interface PermissionsSlice {
     deny: { requestId: string; reason: string; origin: CardPlacement } | undefined
     /** Requests whose answer is on its way (buttons disabled). */
     responding: Record<string, true>
+    /** A word for the person on one request's cards (e.g. why Shift+A did nothing), until the next key or answer. */
+    notice?: { requestId: string; text: string } | undefined
   }
   /** Replaces the pending list; forgets UI state of requests no longer pending. */
   setPermissions(list: PendingPermission[]): void
@@ -33,6 +35,8 @@ export interface PermissionsSlice {
   setDenyReason(reason: string): void
   cancelDeny(): void
   setResponding(requestId: string, responding: boolean): void
+  /** Shows `text` on the request's cards; `undefined` clears it. */
+  setPermissionNotice(requestId: string | undefined, text?: string): void
 }
 
 /** Creates the permissions slice (zustand slices pattern). */
@@ -51,7 +55,8 @@ export const createPermissionsSlice: StateCreator<AppState, [], [], PermissionsS
           focusedId: keepFocus ? p.focusedId : undefined,
           focusedPlacement: keepFocus ? p.focusedPlacement : undefined,
           deny: p.deny && ids.has(p.deny.requestId) ? p.deny : undefined,
-          responding
+          responding,
+          notice: p.notice && ids.has(p.notice.requestId) ? p.notice : undefined
         }
       }
     }),
@@ -62,6 +67,8 @@ export const createPermissionsSlice: StateCreator<AppState, [], [], PermissionsS
   setDenyReason: (reason) =>
     set((s) => (s.permissions.deny ? { permissions: { ...s.permissions, deny: { ...s.permissions.deny, reason } } } : s)),
   cancelDeny: () => set((s) => ({ permissions: { ...s.permissions, deny: undefined } })),
+  setPermissionNotice: (requestId, text) =>
+    set((s) => ({ permissions: { ...s.permissions, notice: requestId !== undefined && text ? { requestId, text } : undefined } })),
   setResponding: (requestId, responding) =>
     set((s) => {
       const next = { ...s.permissions.responding }

@@ -68,6 +68,7 @@ export const actions = {
   setDenyReason: (...a: Parameters<AppState['setDenyReason']>) => appStore.getState().setDenyReason(...a),
   cancelDeny: () => appStore.getState().cancelDeny(),
   setResponding: (...a: Parameters<AppState['setResponding']>) => appStore.getState().setResponding(...a),
+  setPermissionNotice: (...a: Parameters<AppState['setPermissionNotice']>) => appStore.getState().setPermissionNotice(...a),
   setConnection: (...a: Parameters<AppState['setConnection']>) => appStore.getState().setConnection(...a),
   setError: (...a: Parameters<AppState['setError']>) => appStore.getState().setError(...a),
   toggleCollapsed: (...a: Parameters<AppState['toggleCollapsed']>) => appStore.getState().toggleCollapsed(...a),

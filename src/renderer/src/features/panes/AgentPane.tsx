@@ -11,6 +11,7 @@ import { paneRouter } from './paneRouter'
 import { paneScrollbackSetting } from './scrollbackSetting'
 import { PaneSearch } from './PaneSearch'
 import { TeammateInput, type MessageLine } from './TeammateInput'
+import type { TileSpan } from './tiledSpans'
 import { needsAttention } from './stateLabel'
 
 /** How a sortable wrapper (PaneGrid) attaches drag and drop to a pane. */
@@ -52,7 +53,7 @@ function fieldSelection(el: HTMLElement): string | undefined {
  * colour; a teammate's is a top-level tile (`pane-teammate`) with an input line that messages it.
  * The section carries `data-agent-id`, `data-parent-id` (its `parentId`, even for a teammate),
  * `data-state`, and for a teammate `data-backend`; it is marked `attention` while the agent waits
- * for a permission or a plan approval.
+ * for a permission or a plan approval. `span` stretches a tile over more cells of the Tiled grid.
  *
  * The terminal keeps the `paneScrollbackLines` setting's lines of scrollback and follows a change at once.
  *
@@ -63,7 +64,7 @@ function fieldSelection(el: HTMLElement): string | undefined {
  * (`data-keys="message"`, which also keeps the permission shortcuts out of it). Right-click opens
  * a menu with Copy, Select all and Find.
  */
-export function AgentPane({ agentId, variant = 'tile', drag }: { agentId: string; variant?: 'main' | 'tile'; drag?: PaneDrag }) {
+export function AgentPane({ agentId, variant = 'tile', drag, span }: { agentId: string; variant?: 'main' | 'tile'; drag?: PaneDrag; span?: TileSpan | undefined }) {
   const host = useRef<HTMLDivElement>(null)
   const section = useRef<HTMLElement | null>(null)
   const owner = useRef<PaneOwner | undefined>(undefined)
@@ -96,7 +97,8 @@ export function AgentPane({ agentId, variant = 'tile', drag }: { agentId: string
   const maximised = useAppStore((s) => s.panes.maximised === agentId)
   const color = agent?.color ?? agentColor(agentId)
   const name = agent?.agentName ?? agentId
-  const style = { '--agent-color': color, '--parent-color': parentColor ?? 'transparent', '--nest': level, ...drag?.style } as CSSProperties
+  const stretch: CSSProperties = span && (span.columns > 1 || span.rows > 1) ? { gridColumn: `span ${span.columns}`, gridRow: `span ${span.rows}` } : {}
+  const style = { '--agent-color': color, '--parent-color': parentColor ?? 'transparent', '--nest': level, ...stretch, ...drag?.style } as CSSProperties
   const closeMenu = useCallback(() => setMenu(undefined), [])
   const copy = (): void => {
     const text = owner.current?.selection()

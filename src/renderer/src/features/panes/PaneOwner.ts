@@ -4,7 +4,7 @@ import { MAX_TERMINAL_COLS, MAX_TERMINAL_ROWS, type TerminalSize } from '../../.
 import { DisposableStore, toDisposable, type Disposable } from '../../lib/lifecycle'
 import type { PaneChunk, PaneRegistration, PaneSource } from './paneRouter'
 import type { PaneScrollbackSetting } from './scrollbackSetting'
-import { createXtermTerminal, type PaneRendererKind, type PaneTerminalFactory, type PaneTerminal } from './terminal'
+import { createXtermTerminal, type PaneRendererKind, type PaneTerminalFactory, type PaneTerminal, type FindResults } from './terminal'
 import { webglPool as defaultPool, type WebglContextPool, type WebglHolder } from './webglPool'
 import { paneWriteScheduler, type PaneWriter, type PaneWriteScheduler } from './writeScheduler'
 
@@ -248,6 +248,12 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
   /** Clears search highlights. */
   clearFind(): void {
     if (!this.isDisposed) this.terminal.clearFind?.()
+  }
+
+  /** Follows the search's match count and position (see {@link FindResults}); a terminal that cannot tell never calls. */
+  onFindResults(listener: (results: FindResults) => void): () => void {
+    if (this.isDisposed) return () => undefined
+    return this.terminal.onFindResults?.(listener) ?? (() => undefined)
   }
 
   /** The selected text. */

@@ -43,6 +43,11 @@ export interface PaneTerminal {
   find?(term: string, direction: 'next' | 'previous'): boolean
   /** Clears search highlights. */
   clearFind?(): void
+  /**
+   * Calls `listener` whenever the search's matches change (a find, or output that moved them):
+   * see {@link FindResults}. Returns the unsubscribe.
+   */
+  onFindResults?(listener: (results: FindResults) => void): () => void
   /** The selected text ('' when nothing is selected). */
   selection?(): string
   selectAll?(): void
@@ -53,6 +58,19 @@ export interface PaneTerminal {
    */
   setScrollback?(lines: number): void
 }
+
+/**
+ * Where a pane search stands (xterm's search addon `onDidChangeResults`, fired with decorations on):
+ * `count` matches in the scrollback, at most {@link FIND_HIGHLIGHT_LIMIT}; `index` the selected one
+ * (0-based), -1 when none is selected or there are more matches than the limit.
+ */
+export interface FindResults {
+  index: number
+  count: number
+}
+
+/** Most matches a pane search counts and highlights (the search addon's `highlightLimit`, its default). */
+export const FIND_HIGHLIGHT_LIMIT = 1000
 
 /** How a {@link PaneTerminalFactory} builds a terminal. */
 export interface PaneTerminalOptions {
@@ -156,7 +174,7 @@ export const createXtermTerminal: PaneTerminalFactory = (host, options = {}) => 
   })
   const fitAddon = new FitAddon()
   term.loadAddon(fitAddon)
-  const search = new SearchAddon()
+  const search = new SearchAddon({ highlightLimit: FIND_HIGHLIGHT_LIMIT })
   term.loadAddon(search)
   term.open(host)
   scrollbarOnHoverOnly(term)
@@ -221,6 +239,10 @@ export const createXtermTerminal: PaneTerminalFactory = (host, options = {}) => 
     clearFind: () => {
       search.clearDecorations()
       term.clearSelection()
+    },
+    onFindResults: (listener) => {
+      const sub = search.onDidChangeResults((e) => listener({ index: e.resultIndex, count: e.resultCount }))
+      return () => sub.dispose()
     },
     selection: () => term.getSelection(),
     selectAll: () => term.selectAll(),

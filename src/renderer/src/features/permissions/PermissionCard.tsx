@@ -30,21 +30,23 @@ function planRejectLabels(name: string): DenyFormLabels {
  *
  * A plan approval (tool `ExitPlanMode`, input `{plan}`, SPEC §9.8) reads as one: the plan line by
  * line, "Approve plan" (allow) and "Reject" (deny, the reason sent as feedback), no "Always allow".
- * Clicking or tabbing into a card makes it the one the keys act on.
+ * Clicking or tabbing into a card makes it the one the keys act on. `compact` (the bar pinned to
+ * a pane): who asks, one line of what the call would do, and the answers.
  * Markup: `section.perm-card[data-request-id][data-placement][data-agent-id][data-kind=tool|plan]`.
  */
-export function PermissionCard({ permission: p, placement }: { permission: PendingPermission; placement: CardPlacement }) {
+export function PermissionCard({ permission: p, placement, compact = false }: { permission: PendingPermission; placement: CardPlacement; compact?: boolean }) {
   const agent = useAppStore(selectAgent(p.agentId))
   const active = useAppStore((s) => selectActivePermission(s)?.requestId === p.requestId)
   const responding = useAppStore((s) => s.permissions.responding[p.requestId] === true)
   const deny = useAppStore((s) => (s.permissions.deny?.requestId === p.requestId ? s.permissions.deny : undefined))
+  const notice = useAppStore((s) => (s.permissions.notice?.requestId === p.requestId ? s.permissions.notice.text : undefined))
   const color = agent?.color ?? agentColor(p.agentId)
   const name = p.agentName || agent?.agentName || p.agentId
   const plan = isPlanApproval(p)
   const rule = plan ? undefined : alwaysAllowRule(p)
   return (
     <section
-      className={`perm-card${plan ? ' perm-card-plan' : ''}${active ? ' active' : ''}`}
+      className={`perm-card${plan ? ' perm-card-plan' : ''}${active ? ' active' : ''}${compact ? ' perm-card-compact' : ''}`}
       style={{ '--agent-color': color } as CSSProperties}
       data-request-id={p.requestId}
       data-placement={placement}
@@ -66,8 +68,13 @@ export function PermissionCard({ permission: p, placement }: { permission: Pendi
           </>
         )}
       </header>
-      <InputView permission={p} />
-      {p.reason ? <p className="perm-reason">{p.reason}</p> : null}
+      <InputView permission={p} compact={compact} />
+      {p.reason && !compact ? <p className="perm-reason">{p.reason}</p> : null}
+      {notice ? (
+        <p className="perm-notice" role="status" data-testid="perm-notice">
+          {notice}
+        </p>
+      ) : null}
       {deny && deny.origin === placement ? (
         <DenyForm
           reason={deny.reason}

@@ -3,29 +3,41 @@ import { alwaysAllowRule, commands } from '../../store/commands'
 import { actions } from '../../store/store'
 import type { CardPlacement } from '../../store/permissionsSlice'
 import { isPlanApproval } from './readableInput'
-import type { ShortcutAction } from './shortcuts'
+import type { AnswerAction } from './shortcuts'
 
 /**
  * Carries out a card's button or shortcut: allow once and always allow answer at once; deny opens
  * the reason field on the card at `origin` (the answer goes with {@link confirmDeny}). A plan
  * approval is approved (allow once) or rejected with feedback (deny), never always allowed: each
- * plan needs its own verdict (SPEC §9.8).
+ * plan needs its own verdict (SPEC §9.8). Always allow where no rule can be suggested leaves a
+ * notice on the card saying so ({@link noRuleNotice}) instead of doing nothing.
  */
-export function runAction(p: PendingPermission, action: Exclude<ShortcutAction, 'dismiss'>, origin: CardPlacement): void {
+export function runAction(p: PendingPermission, action: AnswerAction, origin: CardPlacement): void {
   switch (action) {
     case 'allow-once':
       void commands.respond(p.requestId, { kind: 'allow-once' })
       return
     case 'always-allow': {
-      if (isPlanApproval(p)) return
-      const rule = alwaysAllowRule(p)
+      const rule = isPlanApproval(p) ? undefined : alwaysAllowRule(p)
       if (rule) void commands.respond(p.requestId, { kind: 'always-allow', rule })
+      else actions.setPermissionNotice(p.requestId, noRuleNotice(p))
       return
     }
     case 'deny':
       actions.beginDeny(p.requestId, origin)
       return
   }
+}
+
+/**
+ * What Shift+A says on a card that offers no "Always allow": a plan needs its own verdict each
+ * time (SPEC §9.8); a request without a suggested rule (a process teammate's, whose own gate keeps
+ * its rules) can only be answered once.
+ */
+export function noRuleNotice(p: PendingPermission): string {
+  return isPlanApproval(p)
+    ? 'A plan cannot be always allowed: approve it (A) or reject it (D).'
+    : `No rule can be suggested for this request, so it cannot be always allowed: allow it once (A) or deny it (D).`
 }
 
 /** Sends the denial with the reason written so far. */

@@ -115,3 +115,38 @@ describe('permission keys', () => {
     expect(ran).toEqual([])
   })
 })
+
+describe('moving between cards and Shift+A without a rule (issue 19 item 11)', () => {
+  it('↓ and ↑ make the next and previous card active, round the end; Esc lets go, back to the oldest', () => {
+    const { store, deps } = setup()
+    const focused: string[] = []
+    deps.focus = (id) => void focused.push(id)
+    store.getState().setPermissions([permission({ requestId: 'a' }), permission({ requestId: 'b' }), permission({ requestId: 'c' })])
+    expect(onPermissionKey(key('ArrowDown'), deps)).toBe(true)
+    expect(store.getState().permissions.focusedId).toBe('b')
+    onPermissionKey(key('ArrowDown'), deps)
+    onPermissionKey(key('ArrowDown'), deps)
+    expect(store.getState().permissions.focusedId).toBe('a')
+    onPermissionKey(key('ArrowUp'), deps)
+    expect(store.getState().permissions.focusedId).toBe('c')
+    expect(focused).toEqual(['b', 'c', 'a', 'c'])
+    onPermissionKey(key('Escape'), deps)
+    expect(store.getState().permissions.focusedId).toBeUndefined()
+  })
+
+  it('leaves the arrows alone where they mean something else', () => {
+    const { store, deps } = setup()
+    deps.arrowsFree = () => false
+    store.getState().setPermissions([permission({ requestId: 'a' }), permission({ requestId: 'b' })])
+    expect(onPermissionKey(key('ArrowDown'), deps)).toBe(false)
+    expect(store.getState().permissions.focusedId).toBeUndefined()
+  })
+
+  it('Shift+A on a request with no suggested rule says so on its card', async () => {
+    const { runAction } = await import('./answer')
+    const { appStore } = await import('../../store/store')
+    appStore.getState().setPermissions([permission({ requestId: 'r', suggestions: [] })])
+    runAction(appStore.getState().permissions.pending[0]!, 'always-allow', 'queue')
+    expect(appStore.getState().permissions.notice).toEqual({ requestId: 'r', text: expect.stringContaining('No rule can be suggested for this request') })
+  })
+})

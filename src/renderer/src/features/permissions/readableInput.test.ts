@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diffLines, isPlanApproval, planLines, readableInput } from './readableInput'
+import { diffLines, inputSummary, isPlanApproval, planLines, readableInput } from './readableInput'
 
 describe('readable permission input', () => {
   it('shows a Bash command with its description', () => {
@@ -53,9 +53,10 @@ describe('readable permission input', () => {
     expect(readableInput({ tool: 'Glob', input: { pattern: '**/*.ts' } })).toMatchObject({ kind: 'path', value: '**/*.ts' })
   })
 
-  it('falls back to JSON for other tools and for inputs it does not recognise', () => {
-    expect(readableInput({ tool: 'WebFetch', input: { url: 'https://x' } })).toEqual({ kind: 'json', json: '{\n  "url": "https://x"\n}' })
-    expect(readableInput({ tool: 'Bash', input: { cmd: 1 } }).kind).toBe('json')
+  it('reads other tools and inputs it does not recognise as labelled fields, JSON only for an input that is not an object', () => {
+    expect(readableInput({ tool: 'WebFetch', input: { url: 'https://x' } })).toEqual({ kind: 'fields', title: 'calls WebFetch with', rows: [{ label: 'address', value: 'https://x' }] })
+    expect(readableInput({ tool: 'Bash', input: { cmd: 1 } })).toEqual({ kind: 'fields', title: 'calls Bash with', rows: [{ label: 'cmd', value: '1' }] })
+    expect(readableInput({ tool: 'Bash', input: 'echo' }).kind).toBe('json')
   })
 
   it('keeps a "\\ No newline" marker as meta', () => {
@@ -86,8 +87,25 @@ describe('plan approvals', () => {
     expect(isPlanApproval({ tool: 'Bash' })).toBe(false)
   })
 
-  it('falls back to JSON for a plan approval without a plan', () => {
-    expect(readableInput({ tool: 'ExitPlanMode', input: {} }).kind).toBe('json')
+  it('reads a plan approval without a plan as its (empty) fields', () => {
+    expect(readableInput({ tool: 'ExitPlanMode', input: {} })).toEqual({ kind: 'fields', title: 'calls ExitPlanMode with', rows: [] })
   })
 })
 
+
+describe('every card in words (issue 19 item 5)', () => {
+  it('says who a spawn starts, of which type, in which mode and backend, with its prompt', () => {
+    const view = readableInput({ tool: 'Agent', input: { name: 'ivy', backend: 'process', mode: 'plan', description: 'reviewer', prompt: 'Review the parser.' } })
+    expect(view).toEqual({ kind: 'spawn', spawn: { who: 'a teammate named ivy', type: 'general-purpose', mode: 'plan', backend: 'process', team: undefined, model: undefined, description: 'reviewer', prompt: 'Review the parser.' } })
+    expect(inputSummary(view)).toBe('starts a teammate named ivy (general-purpose, plan mode, process)')
+    expect(inputSummary(readableInput({ tool: 'Agent', input: { subagent_type: 'Explore', prompt: 'Look', run_in_background: true } }))).toBe('starts a background subagent (Explore, in the background)')
+  })
+
+  it('words SendMessage and the task tools, never JSON', () => {
+    const msg = readableInput({ tool: 'SendMessage', input: { to: 'alice', message: { type: 'shutdown_request', reason: 'done' } } })
+    expect(msg).toEqual({ kind: 'fields', title: 'sends a message to alice', rows: [{ label: 'kind', value: 'shutdown request' }, { label: 'reason', value: 'done' }] })
+    const task = readableInput({ tool: 'TaskUpdate', input: { taskId: '3', status: 'in_progress', owner: 'bob' } })
+    expect(task).toEqual({ kind: 'fields', title: 'changes a task', rows: [{ label: 'task', value: '#3' }, { label: 'status', value: 'in_progress' }, { label: 'owner', value: 'bob' }] })
+    expect(readableInput({ tool: 'WebFetch', input: { url: 'https://x.test', prompt: 'read it' } }).kind).toBe('fields')
+  })
+})

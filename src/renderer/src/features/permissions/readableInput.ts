@@ -21,7 +21,33 @@ export type ReadableInput =
   | { kind: 'plan'; lines: PlanLine[] }
   | { kind: 'diff'; path?: string; lines: DiffLine[] }
   | { kind: 'path'; label: string; value: string; extra?: string }
+  | { kind: 'spawn'; spawn: SpawnView }
+  | { kind: 'fields'; /** What the call does, in words ("sends a message to alice"). */ title: string; rows: FieldRow[] }
   | { kind: 'json'; json: string }
+
+/** An Agent (spawn) call in words: who is started, of which type, how, and with what prompt. */
+export interface SpawnView {
+  /** `a teammate named alice`, `a subagent`, `a fork of the leader`… */
+  who: string
+  /** The agent type (`general-purpose` when the call names none). */
+  type: string
+  /** `plan`, `acceptEdits`…; undefined = the parent's. */
+  mode?: string | undefined
+  /** `worker` or `process` (teammates), `in the background` for a background subagent. */
+  backend?: string | undefined
+  team?: string | undefined
+  model?: string | undefined
+  description?: string | undefined
+  prompt: string
+}
+
+/** One labelled value of a {@link ReadableInput} `fields` view. */
+export interface FieldRow {
+  label: string
+  value: string
+  /** Long text (a message, a prompt): shown as a block. */
+  block?: boolean
+}
 
 /** Compact JSON of a tool input (2-space indent, so nested objects stay readable). */
 export function rawJson(input: unknown): string {
@@ -94,7 +120,10 @@ function str(o: Record<string, unknown>, key: string): string | undefined {
  * directory it runs in (the agent's `cwd`); Edit/Write → the diff main computed (or the new content
  * as added lines when there is none); Read → the path; Glob/Grep → the pattern and where it
  * searches (its `path`, else the agent's directory); ExitPlanMode → its plan, line by line;
- * anything else → JSON.
+ * Agent (Task) → who it starts, of which type, in which mode and backend, with its prompt;
+ * SendMessage → to whom and the message; the team and task tools and any other tool → what the
+ * call does and its fields as labelled values; JSON only for an input that is not an object (the
+ * card's Raw toggle shows the JSON of any).
  */
 export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'diff' | 'cwd'>): ReadableInput {
   const o = typeof p.input === 'object' && p.input !== null ? (p.input as Record<string, unknown>) : {}
@@ -123,6 +152,11 @@ export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'dif
     case 'Read':
       if (filePath) return { kind: 'path', label: 'file', value: filePath }
       break
+    case 'Agent':
+    case 'Task':
+      return { kind: 'spawn', spawn: spawnView(o) }
+    case 'SendMessage':
+      return sendMessageView(o)
     case 'Glob':
     case 'Grep': {
       const pattern = str(o, 'pattern')
@@ -133,5 +167,109 @@ export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'dif
       break
     }
   }
+  if (p.tool.startsWith('Task') || p.tool.startsWith('Team')) return { kind: 'fields', title: TOOL_TITLES[p.tool] ?? `calls ${p.tool}`, rows: fieldRows(o) }
+  if (typeof p.input === 'object' && p.input !== null && !Array.isArray(p.input)) return { kind: 'fields', title: `calls ${p.tool} with`, rows: fieldRows(o) }
   return { kind: 'json', json: rawJson(p.input) }
+}
+
+/** What the team and task tools do, in words (the card's line above their fields). */
+const TOOL_TITLES: Record<string, string> = {
+  TaskCreate: 'adds a task to the team’s list',
+  TaskUpdate: 'changes a task',
+  TaskGet: 'reads a task',
+  TaskList: 'lists the team’s tasks',
+  TeamCreate: 'creates a team',
+  TeamDelete: 'deletes the team'
+}
+
+/** Field names as words (the inputs' own keys otherwise). */
+const FIELD_LABELS: Record<string, string> = {
+  taskId: 'task',
+  subject: 'subject',
+  description: 'description',
+  activeForm: 'shown while working',
+  status: 'status',
+  owner: 'owner',
+  addBlockedBy: 'waits for',
+  addBlocks: 'blocks',
+  team_name: 'team',
+  url: 'address',
+  prompt: 'prompt',
+  query: 'query'
+}
+
+/** Each top-level field as a labelled value: text as written, lists joined, anything else as compact JSON. */
+function fieldRows(o: Record<string, unknown>): FieldRow[] {
+  return Object.entries(o)
+    .filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .map(([key, v]) => {
+      const value = typeof v === 'string' ? v : Array.isArray(v) && v.every((x) => typeof x !== 'object') ? v.map(String).join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v)
+      const label = FIELD_LABELS[key] ?? key.replace(/_/g, ' ')
+      return { label, value: key === 'taskId' || key === 'addBlockedBy' || key === 'addBlocks' ? value.split(', ').map((id) => `#${id}`).join(', ') : value, ...(value.length > 80 || value.includes('\n') ? { block: true } : {}) }
+    })
+}
+
+/**
+ * An Agent call as the card words it (SPEC §5, §9.2): a `name` makes a teammate (its `backend`
+ * worker or process), `run_in_background` a background subagent; otherwise a subagent of
+ * `subagent_type`, or a fork when the call names no type and forks are on (the card cannot know:
+ * it says "a subagent of type general-purpose", the runtime's default).
+ */
+export function spawnView(o: Record<string, unknown>): SpawnView {
+  const name = str(o, 'name')
+  const type = str(o, 'subagent_type') ?? 'general-purpose'
+  const background = o.run_in_background === true
+  return {
+    who: name ? `a teammate named ${name}` : background ? 'a background subagent' : 'a subagent',
+    type,
+    mode: str(o, 'mode'),
+    backend: name ? (str(o, 'backend') ?? 'default') : background ? 'in the background' : undefined,
+    team: str(o, 'team_name'),
+    model: str(o, 'model'),
+    description: str(o, 'description'),
+    prompt: str(o, 'prompt') ?? ''
+  }
+}
+
+/** A SendMessage call: to whom, and the message — plain text, or a protocol message named by its type. */
+function sendMessageView(o: Record<string, unknown>): ReadableInput {
+  const to = str(o, 'to') ?? 'someone'
+  const message = o.message
+  const rows: FieldRow[] = []
+  if (typeof message === 'string') rows.push({ label: 'message', value: message, block: true })
+  else if (message && typeof message === 'object') {
+    const m = message as Record<string, unknown>
+    const type = typeof m.type === 'string' ? m.type.replace(/_/g, ' ') : 'message'
+    rows.push({ label: 'kind', value: type })
+    for (const [key, v] of Object.entries(m)) if (key !== 'type' && v !== undefined) rows.push({ label: key.replace(/_/g, ' '), value: typeof v === 'string' ? v : JSON.stringify(v), ...(typeof v === 'string' && v.length > 80 ? { block: true } : {}) })
+  }
+  const summary = str(o, 'summary')
+  if (summary) rows.unshift({ label: 'summary', value: summary })
+  return { kind: 'fields', title: to === '*' ? 'sends a message to the whole team' : `sends a message to ${to}`, rows }
+}
+
+/**
+ * One line saying what a request would do, for the compact bar pinned to a pane: the command, the
+ * file and the size of its change, who a spawn starts, the call's title.
+ */
+export function inputSummary(view: ReadableInput): string {
+  switch (view.kind) {
+    case 'command':
+      return view.command
+    case 'diff': {
+      const added = view.lines.filter((l) => l.kind === 'add').length
+      const removed = view.lines.filter((l) => l.kind === 'del').length
+      return `${view.path ?? 'a file'} (+${added} −${removed})`
+    }
+    case 'plan':
+      return view.lines.find((l) => l.text.trim() !== '')?.text ?? 'a plan'
+    case 'path':
+      return `${view.label} ${view.value}${view.extra ? ` ${view.extra}` : ''}`
+    case 'spawn':
+      return `starts ${view.spawn.who} (${view.spawn.type}${view.spawn.mode ? `, ${view.spawn.mode} mode` : ''}${view.spawn.backend ? `, ${view.spawn.backend}` : ''})`
+    case 'fields':
+      return `${view.title}${view.rows[0] ? `: ${view.rows[0].value.split('\n')[0]}` : ''}`
+    case 'json':
+      return view.json.replace(/\s+/g, ' ')
+  }
 }

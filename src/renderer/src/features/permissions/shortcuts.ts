@@ -1,17 +1,23 @@
 /**
  * What a key does to the active permission card (the focused one, else the oldest): answer it
- * (allow once, always allow), open its reason field (deny), or `dismiss` — close a reason field
- * left open, else let go of the focused card so the keys act on the oldest again.
+ * (allow once, always allow), open its reason field (deny), `dismiss` — close a reason field
+ * left open, else let go of the focused card so the keys act on the oldest again — or move to
+ * the `next` or `previous` card (↓ and ↑).
  */
-export type ShortcutAction = 'allow-once' | 'always-allow' | 'deny' | 'dismiss'
+export type ShortcutAction = 'allow-once' | 'always-allow' | 'deny' | 'dismiss' | 'next' | 'previous'
 
-/** The keys, as shown on the buttons (issue 7 item 5: A, Shift+A, D, Esc). */
+/** The keys, as shown on the buttons and in the queue's key line (issue 7 item 5: A, Shift+A, D, Esc; issue 19: ↑ ↓). */
 export const SHORTCUT_KEYS: Record<ShortcutAction, string> = {
   'allow-once': 'A',
   'always-allow': '⇧A',
   deny: 'D',
-  dismiss: 'Esc'
+  dismiss: 'Esc',
+  next: '↓',
+  previous: '↑'
 }
+
+/** The actions that answer a request or open its reason field (what `run` carries out). */
+export type AnswerAction = Exclude<ShortcutAction, 'dismiss' | 'next' | 'previous'>
 
 /** The parts of a keyboard event the decision needs. */
 export interface KeyLike {
@@ -40,7 +46,7 @@ export function isTyping(target: EventTarget | null): boolean {
 
 /**
  * The shortcut a key press means, if any: `A` allow once, `Shift+A` always allow, `D` deny (opens
- * the reason field; Enter in it confirms), `Esc` dismiss. Letters match either case (Caps Lock),
+ * the reason field; Enter in it confirms), `Esc` dismiss, `↓`/`↑` the next/previous card. Letters match either case (Caps Lock),
  * Shift alone telling the two A's apart. Ignored with Ctrl, Meta or Alt (the browser's and the
  * OS's shortcuts) and while the person types in a field (where Esc belongs to the field).
  */
@@ -55,6 +61,10 @@ export function shortcutFor(e: KeyLike): ShortcutAction | undefined {
       return e.shiftKey ? undefined : 'deny'
     case 'Escape':
       return 'dismiss'
+    case 'ArrowDown':
+      return e.shiftKey ? undefined : 'next'
+    case 'ArrowUp':
+      return e.shiftKey ? undefined : 'previous'
     default:
       return undefined
   }

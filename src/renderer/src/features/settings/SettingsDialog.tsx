@@ -4,7 +4,8 @@ import type { SettingsView } from '../../../../shared/settings'
 import { useAppStore } from '../../store/store'
 import { ApiKeySection } from './ApiKeySection'
 import { Applies } from './Applies'
-import { draftOf, draftProblems, patchOf, type SettingsDraft } from './draft'
+import type { FieldIssues } from '../../lib/fieldIssues'
+import { draftOf, draftProblems, FIELD_LABELS, patchOf, type SettingsDraft } from './draft'
 import './settings.css'
 import { settingsCommands, useSettings } from './settingsStore'
 import { TrustSection } from './TrustSection'
@@ -76,14 +77,14 @@ function Status() {
 function SettingsBody({ view }: { view: SettingsView }) {
   const busy = useSettings((s) => s.busy)
   const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(view.values))
-  const [problems, setProblems] = useState<string[]>([])
+  const [problems, setProblems] = useState<FieldIssues>({})
   // the saved values changed (a save, a reload): the form starts again from them
   useEffect(() => setDraft(draftOf(view.values)), [view.values])
   const set = <K extends keyof SettingsDraft>(key: K) => (value: SettingsDraft[K]) => setDraft((d) => ({ ...d, [key]: value }))
   const save = (): void => {
-    const found = draftProblems(draft)
+    const found = draftProblems(view.values, draft)
     setProblems(found)
-    if (found.length === 0) void settingsCommands.save(patchOf(view.values, draft))
+    if (Object.keys(found).length === 0) void settingsCommands.save(patchOf(view.values, draft))
   }
   return (
     <form
@@ -99,22 +100,22 @@ function SettingsBody({ view }: { view: SettingsView }) {
       <ApiKeySection status={view.apiKey} />
       <fieldset className="settings-group">
         <legend>Model</legend>
-        <Field label="Base URL" applies="apiBaseUrl" hint="Any Anthropic-compatible endpoint; ANTHROPIC_BASE_URL wins.">
+        <Field label="Base URL" applies="apiBaseUrl" hint="Any Anthropic-compatible endpoint; ANTHROPIC_BASE_URL wins." problems={problems.apiBaseUrl}>
           <input type="url" value={draft.apiBaseUrl} placeholder="https://api.anthropic.com" onChange={(e) => set('apiBaseUrl')(e.target.value)} />
         </Field>
-        <Field label="Leader model" applies="model" hint="An alias (opus, sonnet, haiku) or a model id; --model and SWARMDESK_MODEL win.">
+        <Field label="Leader model" applies="model" hint="An alias (opus, sonnet, haiku) or a model id; --model and SWARMDESK_MODEL win." problems={problems.model}>
           <input value={draft.model} placeholder="default" onChange={(e) => set('model')(e.target.value)} />
         </Field>
-        <Field label="Teammate model" applies="teammateModel" hint="Every teammate's model, over agent definitions.">
+        <Field label="Teammate model" applies="teammateModel" hint="Every teammate's model, over agent definitions." problems={problems.teammateModel}>
           <input value={draft.teammateModel} placeholder="from the agent definition" onChange={(e) => set('teammateModel')(e.target.value)} />
         </Field>
-        <Field label="Subagent model" applies="subagentModel" hint="Every subagent's model; SWARMDESK_SUBAGENT_MODEL wins.">
+        <Field label="Subagent model" applies="subagentModel" hint="Every subagent's model; SWARMDESK_SUBAGENT_MODEL wins." problems={problems.subagentModel}>
           <input value={draft.subagentModel} placeholder="from the agent definition" onChange={(e) => set('subagentModel')(e.target.value)} />
         </Field>
       </fieldset>
       <fieldset className="settings-group">
         <legend>Agents</legend>
-        <Field label="Teammate backend" applies="teammateBackend" hint="Where a teammate runs when a spawn names none.">
+        <Field label="Teammate backend" applies="teammateBackend" hint="Where a teammate runs when a spawn names none." problems={problems.teammateBackend}>
           <select value={draft.teammateBackend} onChange={(e) => set('teammateBackend')(e.target.value as SettingsDraft['teammateBackend'])}>
             <option value="">not set (worker)</option>
             <option value="auto">auto (worker)</option>
@@ -122,7 +123,7 @@ function SettingsBody({ view }: { view: SettingsView }) {
             <option value="process">process in a terminal</option>
           </select>
         </Field>
-        <Field label="Default permission mode" applies="defaultMode" hint="The mode a session starts in; the top bar changes the running one.">
+        <Field label="Default permission mode" applies="defaultMode" hint="The mode a session starts in; the top bar changes the running one." problems={problems.defaultMode}>
           <select value={draft.defaultMode} onChange={(e) => set('defaultMode')(e.target.value as SettingsDraft['defaultMode'])}>
             <option value="">not set (default)</option>
             {USER_PERMISSION_MODES.map((m) => (
@@ -132,22 +133,22 @@ function SettingsBody({ view }: { view: SettingsView }) {
             ))}
           </select>
         </Field>
-        <Field label="Fork subagents" applies="forkSubagents" hint="An Agent call without a type forks the leader.">
+        <Field label="Fork subagents" applies="forkSubagents" hint="An Agent call without a type forks the leader." problems={problems.forkSubagents}>
           <input type="checkbox" checked={draft.forkSubagents} onChange={(e) => set('forkSubagents')(e.target.checked)} />
         </Field>
-        <Field label="Coordinator mode" applies="coordinatorMode" hint="The leader only orchestrates workers; wins over forks.">
+        <Field label="Coordinator mode" applies="coordinatorMode" hint="The leader only orchestrates workers; wins over forks." problems={problems.coordinatorMode}>
           <input type="checkbox" checked={draft.coordinatorMode} onChange={(e) => set('coordinatorMode')(e.target.checked)} />
         </Field>
-        <Field label="Auto-background after (s)" applies="autoBackgroundSeconds" hint="A sync subagent moves to the background after this long; 0 = never; default 120.">
+        <Field label="Auto-background after (s)" applies="autoBackgroundSeconds" hint="A sync subagent moves to the background after this long; 0 = never; default 120." problems={problems.autoBackgroundSeconds}>
           <input inputMode="decimal" value={draft.autoBackgroundSeconds} placeholder="120" onChange={(e) => set('autoBackgroundSeconds')(e.target.value)} />
         </Field>
-        <Field label="Stuck after (min)" applies="stuckAfterMinutes" hint="A running agent silent this long is marked stuck on the dashboard; default 5.">
+        <Field label="Stuck after (min)" applies="stuckAfterMinutes" hint="A running agent silent this long is marked stuck on the dashboard; default 5." problems={problems.stuckAfterMinutes}>
           <input inputMode="decimal" value={draft.stuckAfterMinutes} placeholder="5" onChange={(e) => set('stuckAfterMinutes')(e.target.value)} />
         </Field>
       </fieldset>
       <fieldset className="settings-group">
         <legend>Panes</legend>
-        <Field label="Pane scrollback (lines)" applies="paneScrollbackLines" hint="Lines of output each pane keeps to scroll back through, 100 to 100,000; default 1,000. More lines use more memory per pane.">
+        <Field label="Pane scrollback (lines)" applies="paneScrollbackLines" hint="Lines of output each pane keeps to scroll back through, 100 to 100,000; default 1,000. More lines use more memory per pane." problems={problems.paneScrollbackLines}>
           <input inputMode="numeric" value={draft.paneScrollbackLines} placeholder="1000" onChange={(e) => set('paneScrollbackLines')(e.target.value)} />
         </Field>
       </fieldset>
@@ -162,7 +163,8 @@ function SettingsBody({ view }: { view: SettingsView }) {
           {(['allow', 'ask', 'deny'] as const).map((kind) => (
             <label key={kind} className="rules-list">
               <span>{kind}</span>
-              <textarea rows={5} spellCheck={false} aria-label={`${kind} rules`} data-testid={`rules-${kind}`} value={draft[kind]} onChange={(e) => set(kind)(e.target.value)} />
+              <textarea rows={5} spellCheck={false} aria-label={`${kind} rules`} aria-invalid={problems[kind] ? true : undefined} data-testid={`rules-${kind}`} value={draft[kind]} onChange={(e) => set(kind)(e.target.value)} />
+              {problems[kind] ? <FieldProblems field={kind} problems={problems[kind]} /> : null}
             </label>
           ))}
         </div>
@@ -181,9 +183,9 @@ function SettingsBody({ view }: { view: SettingsView }) {
       </fieldset>
       <TrustSection project={view.project} />
       <footer className="settings-footer">
-        {problems.length ? (
-          <p className="settings-error" role="alert">
-            {problems.join(' ')}
+        {Object.keys(problems).length ? (
+          <p className="settings-error" role="alert" data-testid="settings-error">
+            {problemSummary(problems)}
           </p>
         ) : (
           <Status />
@@ -196,15 +198,34 @@ function SettingsBody({ view }: { view: SettingsView }) {
   )
 }
 
-/** One labelled setting with its when-it-applies tag and a hint. */
-function Field({ label, applies, hint, children }: { label: string; applies: Parameters<typeof Applies>[0]['setting']; hint: string; children: ReactNode }) {
+/** One labelled setting with its when-it-applies tag, a hint, and what is wrong with its value (words, beside it). */
+function Field({ label, applies, hint, problems, children }: { label: string; applies: Parameters<typeof Applies>[0]['setting']; hint: string; problems?: string[] | undefined; children: ReactNode }) {
   return (
-    <label className="settings-field" title={hint}>
+    <label className={`settings-field${problems?.length ? ' invalid' : ''}`} title={hint}>
       <span className="settings-label">
         {label} <Applies setting={applies} />
       </span>
       {children}
+      {problems?.length ? <FieldProblems field={applies} problems={problems} /> : null}
       <span className="settings-hint muted small">{hint}</span>
     </label>
   )
+}
+
+/** A field's problems, one line each: `span.settings-field-error[data-testid=field-error-<key>]`. */
+function FieldProblems({ field, problems }: { field: string; problems: string[] }) {
+  return (
+    <span className="settings-field-error" data-testid={`field-error-${field}`}>
+      {problems.join(' ')}
+    </span>
+  )
+}
+
+/** The footer's summary of a refused form: which fields to fix (each says why beside it). */
+function problemSummary(problems: FieldIssues): string {
+  // in the form's order, top to bottom
+  const fields = (Object.keys(FIELD_LABELS) as Array<keyof SettingsDraft>).filter((k) => problems[k]?.length)
+  const names = fields.map((k) => FIELD_LABELS[k])
+  const general = problems['']?.join(' ')
+  return [`Nothing was saved: ${fields.length === 1 ? 'fix the marked field' : `fix the ${fields.length} marked fields`} (${names.join(', ')}).`, general].filter(Boolean).join(' ')
 }

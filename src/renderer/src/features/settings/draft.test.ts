@@ -21,8 +21,20 @@ describe('the Settings form', () => {
   })
 
   it('names a number input that is not a number', () => {
-    expect(draftProblems({ ...draftOf({}), autoBackgroundSeconds: 'soon', stuckAfterMinutes: '2' })).toEqual(['Auto-background delay: "soon" is not a number.'])
-    expect(draftProblems({ ...draftOf({}), paneScrollbackLines: '5k', stuckAfterMinutes: '2' })).toEqual(['Pane scrollback: "5k" is not a number.'])
+    expect(draftProblems({}, { ...draftOf({}), autoBackgroundSeconds: 'soon', stuckAfterMinutes: '2' })).toEqual({ autoBackgroundSeconds: ['"soon" is not a number.'] })
+    expect(draftProblems({}, { ...draftOf({}), paneScrollbackLines: '5k', stuckAfterMinutes: '2' })).toEqual({ paneScrollbackLines: ['"5k" is not a number.'] })
+  })
+
+  it('gives every field the contract refuses its own problem in words, all at once (issue 19 item 7)', () => {
+    const problems = draftProblems({}, { ...draftOf({}), stuckAfterMinutes: '0', paneScrollbackLines: '50', autoBackgroundSeconds: 'soon', apiBaseUrl: 'ftp://x', allow: 'Read\n' + 'x'.repeat(1001) })
+    expect(problems).toEqual({
+      autoBackgroundSeconds: ['"soon" is not a number.'],
+      apiBaseUrl: ['the base URL must be an http(s) URL, like https://api.anthropic.com'],
+      stuckAfterMinutes: ['stuckAfterMinutes must be more than 0'],
+      paneScrollbackLines: ['paneScrollbackLines must be at least 100 lines'],
+      allow: ['a rule is at most 1000 characters long']
+    })
+    expect(JSON.stringify(Object.values(problems))).not.toMatch(/"code"|"path"/)
   })
 
   it('sends a changed pane scrollback as a number, and an emptied one as null (back to the default)', () => {

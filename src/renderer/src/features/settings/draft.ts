@@ -1,4 +1,5 @@
-import type { SettingsPatch, SettingsValues } from '../../../../shared/settings'
+import { SettingsPatchSchema, type SettingsPatch, type SettingsValues } from '../../../../shared/settings'
+import { issuesByField, mergeFieldIssues, type FieldIssues, type IssueLike } from '../../lib/fieldIssues'
 
 /**
  * The Settings form as the person edits it: text for every input, one rule per line. Pure
@@ -69,14 +70,54 @@ export function patchOf(values: SettingsValues, draft: SettingsDraft): SettingsP
   return patch as SettingsPatch
 }
 
-/** Inputs the form itself can tell are not numbers, named for the person; main judges everything else. */
-export function draftProblems(draft: SettingsDraft): string[] {
-  const problems: string[] = []
-  const check = (text: string, label: string): void => {
-    if (text.trim() !== '' && !Number.isFinite(Number(text.trim()))) problems.push(`${label}: "${text.trim()}" is not a number.`)
+/** What each field of the form is called on screen (the labels of SettingsDialog), for a summary of problems. */
+export const FIELD_LABELS: Record<keyof SettingsDraft, string> = {
+  apiBaseUrl: 'Base URL',
+  model: 'Leader model',
+  teammateModel: 'Teammate model',
+  subagentModel: 'Subagent model',
+  teammateBackend: 'Teammate backend',
+  defaultMode: 'Default permission mode',
+  forkSubagents: 'Fork subagents',
+  coordinatorMode: 'Coordinator mode',
+  autoBackgroundSeconds: 'Auto-background after',
+  stuckAfterMinutes: 'Stuck after',
+  paneScrollbackLines: 'Pane scrollback',
+  allow: 'allow rules',
+  ask: 'ask rules',
+  deny: 'deny rules'
+}
+
+/**
+ * The form field a `settings.update` issue is about: `values.<key>` (or `<key>` of a bare
+ * patch) is that field; `rules.<allow|ask|deny>.<n>` is that rule list. Undefined for the patch as a whole.
+ */
+export function draftFieldOf(path: readonly PropertyKey[]): keyof SettingsDraft | undefined {
+  const p = path[0] === 'values' ? path.slice(1) : path
+  const key = p[0] === 'rules' ? p[1] : p[0]
+  return typeof key === 'string' && Object.hasOwn(FIELD_LABELS, key) ? (key as keyof SettingsDraft) : undefined
+}
+
+/**
+ * Every problem of the form at once, per field in words: number inputs that are not numbers (the
+ * form can tell), then whatever the Settings contract (SettingsPatchSchema, the same schema main
+ * checks first) refuses in the patch the form would send. Main still judges the rest (a rule's
+ * syntax, with the permission engine's parser) and may refuse the save with its own message.
+ */
+export function draftProblems(values: SettingsValues, draft: SettingsDraft): FieldIssues {
+  const found: FieldIssues = {}
+  for (const key of ['autoBackgroundSeconds', 'stuckAfterMinutes', 'paneScrollbackLines'] as const) {
+    const text = draft[key].trim()
+    if (text !== '' && !Number.isFinite(Number(text))) found[key] = [`"${text}" is not a number.`]
   }
-  check(draft.autoBackgroundSeconds, 'Auto-background delay')
-  check(draft.stuckAfterMinutes, 'Stuck threshold')
-  check(draft.paneScrollbackLines, 'Pane scrollback')
-  return problems
+  const checked = SettingsPatchSchema.safeParse(patchOf(values, draft))
+  const contract = checked.success ? {} : patchIssues(checked.error.issues)
+  // a field the form already called "not a number" needs no second word from the schema
+  for (const key of Object.keys(found)) delete contract[key]
+  return mergeFieldIssues(found, contract)
+}
+
+/** Issues of a `settings.update` (its `values`, or a bare patch) by form field; the patch as a whole under `''`. */
+export function patchIssues(issues: readonly IssueLike[]): FieldIssues {
+  return issuesByField(issues, draftFieldOf)
 }

@@ -1,8 +1,8 @@
 import { useAppStore } from '../../store/store'
-import { dashboardCommands } from '../dashboard/commands'
 import { formatTokens, formatUsd } from '../status/format'
 import { ModeSelect } from './ModeSelect'
 import { OrchestrationSelect } from './OrchestrationSelect'
+import { StopAllButton } from './StopAllButton'
 import { WorkspaceMenu } from './WorkspaceMenu'
 import { SettingsButton } from '../settings/SettingsDialog'
 import { NewSessionButton } from '../restore/NewSessionButton'
@@ -20,7 +20,7 @@ export interface SidePanelsControl {
  * The workspace's top bar (SPEC §11): the workspace folder, the team, the permission mode, the
  * model (with the "scripted model" badge when the scripted server answers, SPEC §13: its costs
  * are priced as the named model), the session's tokens and cost, and Stop all — which stops the
- * leader's turn and every subagent and kills every teammate at once.
+ * leader's turn and every subagent and kills every teammate, once confirmed ({@link StopAllButton}).
  */
 export function TopBar({ panels }: { panels: SidePanelsControl }) {
   const cwd = useAppStore((s) => s.workspace.cwd)
@@ -29,8 +29,6 @@ export function TopBar({ panels }: { panels: SidePanelsControl }) {
   const scripted = useAppStore((s) => s.workspace.scripted)
   const usage = useAppStore((s) => s.workspace.usage)
   const cost = useAppStore((s) => s.workspace.costUsd)
-  const stopping = useAppStore((s) => s.dashboard.stopAllPending)
-  const open = useAppStore((s) => s.connection.status === 'open')
   const total = usage
   const tokens = total.inputTokens + total.outputTokens + total.cacheCreationInputTokens + total.cacheReadInputTokens
   return (
@@ -62,9 +60,7 @@ export function TopBar({ panels }: { panels: SidePanelsControl }) {
         {formatTokens(tokens)} tok · {formatUsd(cost)}
       </span>
       <NewSessionButton />
-      <button type="button" className="btn btn-small btn-stop topbar-stop" disabled={!open || stopping} title="Stop the leader's turn and every subagent; kill every teammate" onClick={() => void dashboardCommands.stopAll()}>
-        {stopping ? 'Stopping…' : 'Stop all'}
-      </button>
+      <StopAllButton />
       <SettingsButton />
       <button type="button" className="topbar-toggle" aria-pressed={panels.drawerOpen} aria-label={panels.drawerOpen ? 'Hide the side drawer' : 'Show the side drawer'} title="Permissions and mailbox" onClick={panels.toggleDrawer}>
         ◧

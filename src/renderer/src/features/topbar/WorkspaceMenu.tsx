@@ -16,7 +16,7 @@ type MenuState =
 /**
  * The top bar's workspace folder as a menu (SPEC §11 "open a folder (recent list)"): the current
  * folder's path, the recent folders (click to open; a missing one can be removed), and "Open
- * folder…" — main's folder picker in the app, a typed absolute path on the web host (main checks
+ * folder…" — main's folder picker in the app, a typed path on the web host (absolute or `~/…`) (main checks
  * it). In the app a folder opens in its own window (an open one is focused); on the web host in a
  * new tab. Keyboard: Enter/Space/ArrowDown open it, arrows and Home/End move, Escape closes and
  * returns focus to the button.
@@ -222,7 +222,7 @@ export function WorkspaceMenu({ cwd }: { cwd: string }) {
                 }}
               >
                 <label className="workspace-menu-label" htmlFor={`${menuId}-path`}>
-                  Folder to open (absolute path)
+                  Folder to open (absolute path, or ~/… for your home folder)
                 </label>
                 <input
                   id={`${menuId}-path`}
@@ -230,7 +230,7 @@ export function WorkspaceMenu({ cwd }: { cwd: string }) {
                   value={path}
                   autoFocus
                   spellCheck={false}
-                  placeholder="/home/me/project"
+                  placeholder="~/project or /home/me/project"
                   onChange={(e) => setPath(e.target.value)}
                 />
                 <button type="submit" className="btn btn-small" disabled={busy || path.trim() === ''}>
