@@ -42,6 +42,22 @@ async function typeIntoPane(page: Page, agentId: string, text: string): Promise<
   await page.keyboard.press('Enter')
 }
 
+/**
+ * With `name`'s long command running: `key` in its pane stops the turn (the pane says so, the
+ * teammate is idle), and the next message typed into the pane gets its answer.
+ */
+async function interruptAndGoOn(page: Page, name: string, key: string): Promise<void> {
+  const id = `${name}@keys`
+  await expectPaneToContain(page, 'long-command-started', id)
+  await expect(pane(page, id)).toHaveAttribute('data-state', 'running')
+  await pane(page, id).getByTestId('pane-term').click()
+  await page.keyboard.press(key)
+  await expectPaneToContain(page, `Interrupted: ${name} stopped its turn`, id)
+  await expect(pane(page, id)).toHaveAttribute('data-state', 'idle')
+  await typeIntoPane(page, id, `${name}, again`)
+  await expectPaneToContain(page, `${name} is back`, id)
+}
+
 test('a teammate pane takes the keyboard, and Esc or Ctrl+C interrupts the leader, a worker and a process teammate', async ({ page, serve }, testInfo) => {
   test.setTimeout(240_000)
   const served = await serve(SCENARIO, { permissionMode: 'bypassPermissions' })
@@ -56,25 +72,11 @@ test('a teammate pane takes the keyboard, and Esc or Ctrl+C interrupts the leade
   await page.keyboard.type('alice, sleep')
   await expect(pane(page, 'alice@keys').getByRole('textbox', { name: 'Message to alice' })).toHaveValue('alice, sleep')
   await page.keyboard.press('Enter')
-  await expectPaneToContain(page, 'long-command-started', 'alice@keys')
-  await expect(pane(page, 'alice@keys')).toHaveAttribute('data-state', 'running')
-  await pane(page, 'alice@keys').getByTestId('pane-term').click()
-  await page.keyboard.press('Escape')
-  await expectPaneToContain(page, 'Interrupted: alice stopped its turn', 'alice@keys')
-  await expect(pane(page, 'alice@keys')).toHaveAttribute('data-state', 'idle')
-  await typeIntoPane(page, 'alice@keys', 'alice, again')
-  await expectPaneToContain(page, 'alice is back', 'alice@keys')
+  await interruptAndGoOn(page, 'alice', 'Escape')
 
   // bob runs in his own process: Ctrl+C in his pane stops his turn, not him
   await typeIntoPane(page, 'bob@keys', 'bob, sleep')
-  await expectPaneToContain(page, 'long-command-started', 'bob@keys')
-  await expect(pane(page, 'bob@keys')).toHaveAttribute('data-state', 'running')
-  await pane(page, 'bob@keys').getByTestId('pane-term').click()
-  await page.keyboard.press('Control+c')
-  await expectPaneToContain(page, 'Interrupted: bob stopped its turn', 'bob@keys')
-  await expect(pane(page, 'bob@keys')).toHaveAttribute('data-state', 'idle')
-  await typeIntoPane(page, 'bob@keys', 'bob, again')
-  await expectPaneToContain(page, 'bob is back', 'bob@keys')
+  await interruptAndGoOn(page, 'bob', 'Control+c')
 
   // the leader: Esc in its pane
   await promptLeader(page, 'leader, sleep')
