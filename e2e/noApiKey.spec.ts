@@ -13,7 +13,7 @@ const KEY = 'sk-ant-api03-FOR-THIS-RUN-ONLY-2b9c'
 test('serve without a key: the no-key state, a working task board, a key for this run, then the leader answers', async ({ page, serve }, testInfo) => {
   // a serve start, a task, Settings and a model turn: slow on a loaded two-core machine
   test.setTimeout(180_000)
-  const server = await startScriptedServer({ scenario: { apiKey: KEY, agents: { 'team-lead': [{ text: 'Hello from the model, reached with the key for this run.' }] } } })
+  const server = await startScriptedServer({ scenario: { apiKey: KEY, agents: { '*': [{ text: 'Hello from the model, reached with the key for this run.' }] } } })
   try {
     const frames: string[] = []
     page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString('latin1'))))

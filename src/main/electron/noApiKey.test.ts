@@ -35,7 +35,7 @@ describe('the app on a first run without an API key', () => {
     const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-app-work-')))
     cleanup.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(work, { recursive: true, force: true }))
     execFileSync('git', ['init', '-q', work])
-    const server = await startScriptedServer({ scenario: { apiKey: KEY, agents: { 'team-lead': [{ text: 'Hello with the stored key.' }] } } as never })
+    const server = await startScriptedServer({ scenario: { apiKey: KEY, agents: { '*': [{ text: 'Hello with the stored key.' }] } } as never })
     cleanup.push(() => server.close())
     // the app's own wiring (app.ts serviceStarter): the keychain's key, followed live
     const env = { ANTHROPIC_BASE_URL: server.url }

@@ -53,7 +53,7 @@ describe('model faults (scripted) through the loop', () => {
 
   it('says which attempts were retried: an SDK retry shows as a notice, and a failure names every retry before it', async () => {
     harness = await startLoopHarness({ agents: { 'team-lead': [{ fault: 'rate_limit', retryAfterMs: 5, text: 'after one retry' }, { fault: 'overloaded', faultCount: 3, retryAfterMs: 5, text: 'x' }] } })
-    const client = new ModelClient({ apiKey: 'test-key', baseURL: harness.server.url, retryBaseDelayMs: 10, maxRetries: 2 })
+    const client = new ModelClient({ apiKey: 'test-key', baseURL: harness.server.url, retryBaseDelayMs: 10, maxRetries: 2, scriptedModel: true })
     const first = await runQuery(harness, { cwd: dir, tools: [], client })
     expect(first.end).toMatchObject({ reason: 'completed', finalText: 'after one retry' })
     expect(first.events.filter((e) => e.type === 'notice').map((e) => (e as { message: string }).message)).toEqual(['Model request failed (HTTP 429); retry 1.'])

@@ -26,7 +26,7 @@ beforeEach(async () => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
   work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-work-')))
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
-  server = await startScriptedServer({ scenario: { apiKey: KEY, agents: { 'team-lead': [{ text: 'Answered with the run key.' }] } } as never })
+  server = await startScriptedServer({ scenario: { apiKey: KEY, agents: { '*': [{ text: 'Answered with the run key.' }] } } as never })
   pushes = []
 })
 afterEach(async () => {
