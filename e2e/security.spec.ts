@@ -67,7 +67,7 @@ test('a page or bridge connection without the token is refused', async ({ page, 
   // The same browser, once it has opened the URL with the token, holds the cookie and gets in.
   expect((await page.goto(served.url))?.status()).toBe(200)
   const cookies = await page.context().cookies()
-  expect(cookies).toEqual([expect.objectContaining({ name: 'swarmdesk_token', value: served.token, httpOnly: true, sameSite: 'Strict' })])
+  expect(cookies).toEqual([expect.objectContaining({ name: `swarmdesk_token_${served.port}`, value: served.token, httpOnly: true, sameSite: 'Strict' })])
   expect(await page.evaluate(OPEN_SOCKET_IN_PAGE, bridge)).toBe('open')
   expect(await tryUpgrade(`${bridge}?token=${served.token}`)).toBe('open')
 })

@@ -53,10 +53,11 @@ test('Settings: rules validated in main, saved to the user settings file, projec
   await expect(dialog).toBeVisible()
   await expect(dialog.getByTestId('rules-deny')).toHaveValue('Read(./secrets/**)')
   await expect(dialog.getByTestId('data-dir')).toHaveText(served.home)
-  // the web host has no keychain: the key comes from the environment only, and storing is not offered
+  // the web host has no keychain: storing a key is not offered, only one kept in memory for this run
   await expect(dialog.getByTestId('api-key-source')).toHaveText('none')
   await expect(dialog.getByTestId('api-key-warning')).toContainText('web host has no keychain')
-  await expect(dialog.getByRole('textbox', { name: 'API key' })).toHaveCount(0)
+  await expect(dialog.getByRole('textbox', { name: 'API key', exact: true })).toHaveCount(0)
+  await expect(dialog.getByRole('textbox', { name: 'API key for this run' })).toHaveCount(1)
 
   // an invalid rule: main's parser refuses it by name, and the file on disk is unchanged
   await dialog.getByTestId('rules-allow').fill('Bash(npm run test:*)\nbash(ls)')

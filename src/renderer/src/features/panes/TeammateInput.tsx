@@ -25,10 +25,12 @@ export function TeammateInput({ name, line }: { name: string; line?: Ref<Message
       const at = el.selectionStart ?? el.value.length
       const end = el.selectionEnd ?? at
       const next = el.value.slice(0, at) + more + el.value.slice(end)
-      setText(next)
+      // the field and its caret now, not at React's next render: the keys typed right after this
+      // one go straight to the focused field and must land after it
+      el.value = next
       el.focus()
-      // the caret after what was inserted, once React has written the value
-      requestAnimationFrame(() => el.setSelectionRange(at + more.length, at + more.length))
+      el.setSelectionRange(at + more.length, at + more.length)
+      setText(next)
     }
   }))
   const [sending, setSending] = useState(false)
