@@ -21,9 +21,9 @@ describe('swarmdesk run with a team, human output', () => {
     // the leader, its subagents (named by their description) and the teammates
     for (const line of calls) expect(line).toMatch(/^[a-z][\w-]* +● /)
     expect(calls.some((l) => l.startsWith('team-lead '))).toBe(true)
-    // carol has tasks of her own; alice and bob claim the rest by themselves, so which of them works is a race
+    // carol has a task of her own; the rest go to whoever claims first (carol, alice or bob), so
+    // only carol is sure to work: every line above already had to start with some agent's name
     expect(calls.some((l) => l.startsWith('carol '))).toBe(true)
-    expect(calls.some((l) => l.startsWith('alice ') || l.startsWith('bob '))).toBe(true)
     // carol's writes were asked about, under her name
     expect(lines.some((l) => /^carol +\? Permission needed: Write\(/.test(l))).toBe(true)
   }, 150_000)
