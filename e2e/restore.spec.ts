@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test'
 import { expect, expectPaneToContain, paneSize, paneText, promptLeader, snap, test, type ScenarioObject } from './fixtures'
 import { lastSessionId, projectDir } from './sessionFiles'
 import { startServe, type ServedWorkspace } from './serve'
-import { PANE_JOURNAL_DIR, readPaneJournal } from '../src/main/runtime/workspace/restore/paneJournal'
+import { PANE_JOURNAL_DIR, readPaneJournal } from '../src/main/app/restore/paneJournal'
 
 /**
  * Restore after restart (issue 8) in Chromium against `swarmdesk serve`: a reload and a clean

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { expect, expectPaneToContain, paneText, promptLeader, test, type ScenarioObject } from './fixtures'
 import { sessionDir } from './sessionFiles'
 import { startServe, type ServedWorkspace } from './serve'
-import { legacyJournalFile, PANE_JOURNAL_DIR } from '../src/main/runtime/workspace/restore/paneJournal'
+import { legacyJournalFile, PANE_JOURNAL_DIR } from '../src/main/app/restore/paneJournal'
 
 /**
  * A session whose panes an earlier version saved (`<hash>.jsonl`, one `{a, d}` record a flush, the

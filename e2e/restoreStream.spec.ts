@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { expect, expectPaneToContain, paneText, promptLeader, test, type ScenarioObject } from './fixtures'
 import { sessionDir } from './sessionFiles'
 import { startServe, type ServedWorkspace } from './serve'
-import { PANE_JOURNAL_DIR, readPaneJournal } from '../src/main/runtime/workspace/restore/paneJournal'
-import { PANE_RESTORE_MAX_CHARS } from '../src/main/runtime/workspace/panes'
+import { PANE_JOURNAL_DIR, readPaneJournal } from '../src/main/app/restore/paneJournal'
+import { PANE_RESTORE_MAX_CHARS } from '../src/main/app/panes'
 
 /**
  * Restore of a pane that was streaming coloured non-ASCII output fast when `swarmdesk serve` was

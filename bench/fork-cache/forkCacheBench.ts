@@ -1,6 +1,6 @@
 import type { EventOf } from '../../src/shared/events'
 import { runUntilSettled } from '../../src/main/runtime/session/headless'
-import { startSubagentHarness } from '../../src/main/runtime/subagents/testing'
+import { startSubagentHarness } from '../../src/main/runtime/subagents/subagents.testkit'
 
 /** Token figures of the children's first requests in one run (tokens; cost-equivalent weights cache writes 1.25×, reads 0.1×). */
 export interface ChildrenFirstRequests {

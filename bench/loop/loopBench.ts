@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Anthropic from '@anthropic-ai/sdk'
 import { z } from 'zod'
-import { probeTool, runQuery, startLoopHarness, type LoopHarness } from '../../src/main/runtime/loop/testing'
+import { probeTool, runQuery, startLoopHarness, type LoopHarness } from '../../src/main/runtime/loop/loop.testkit'
 import type { Tool } from '../../src/main/runtime/tools/types'
 
 /** Figures of one loop benchmark run. Times in ms; each time is the best of `rounds`. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { bundleEntry } from '../../src/main/testkit/bundleEntry'
+import { bundleEntry } from '../../src/main/testkit/bundleEntry.testkit'
 import { bursts, crash, latency, type BurstFigures, type CrashFigures, type LatencyFigures } from './scenarios'
 
 /** Sizes of one run. */

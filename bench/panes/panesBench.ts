@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { writeFileAtomicSync } from '../../src/main/runtime/locks/atomicWrite'
-import { PaneTerminals } from '../../src/main/runtime/workspace/panes'
-import { PaneJournal, readPaneJournal } from '../../src/main/runtime/workspace/restore/paneJournal'
+import { PaneTerminals } from '../../src/main/app/panes'
+import { PaneJournal, readPaneJournal } from '../../src/main/app/restore/paneJournal'
 import { benchLine, LINE_BYTES } from '../ui/line.mjs'
 
 /** One load: panes × rate for `seconds` seconds of output, fed one second at a time. */

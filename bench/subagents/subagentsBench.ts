@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { runUntilSettled } from '../../src/main/runtime/session/headless'
 import { agentSlug } from '../../src/main/runtime/subagents/ids'
-import { startSubagentHarness } from '../../src/main/runtime/subagents/testing'
+import { startSubagentHarness } from '../../src/main/runtime/subagents/subagents.testkit'
 
 /** Figures for one concurrency level. Times in ms, memory in bytes. */
 export interface SubagentLevel {

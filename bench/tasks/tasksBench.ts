@@ -1,4 +1,4 @@
-import { bundleEntry } from '../../src/main/testkit/bundleEntry'
+import { bundleEntry } from '../../src/main/testkit/bundleEntry.testkit'
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

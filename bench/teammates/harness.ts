@@ -1,14 +1,15 @@
+import { listDescendantPids, readProcEntry } from '../../src/main/runtime/processes'
+import { type PtyHost } from '../../src/main/runtime/pty/types'
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EventBus } from '../../src/main/runtime/events/bus'
-import { nodeBundlePath } from '../../src/main/runtime/packageRoot'
+import { nodeBundlePath } from '../../src/main/runtime/base/packageRoot'
 import { WorkerTeammateExecutor } from '../../src/main/runtime/teammates/worker'
 import { WorkerCodeCache } from '../../src/main/runtime/teammates/worker/codeCache'
-import type { PtyHost } from '../../src/main/runtime/tools/types'
+
 import type { PermissionPromptAnswer } from '../../src/shared/permissions'
 import type { PermissionPrompter } from '../../src/main/runtime/permissions/prompter'
-import { listDescendantPids, readProcEntry } from '../../src/main/runtime/pty'
 
 /** Model id every teammate of the benchmark uses (the scripted server answers any). */
 export const MODEL = 'claude-sonnet-5-5'

@@ -1,3 +1,4 @@
+import { createTeamContext } from '../../src/main/runtime/teams'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -10,13 +11,13 @@ import { createMailbox } from '../../src/main/runtime/mailbox'
 import type { PermissionPrompter } from '../../src/main/runtime/permissions/prompter'
 import { createPtyHost } from '../../src/main/runtime/pty'
 import { startScriptedServer } from '../../src/main/runtime/scripted'
-import { createTeamContext } from '../../src/main/runtime/teamTools'
+
 import { LEAD_NAME } from '../../src/main/runtime/teams'
 import { TeammateExecutorRegistry, type TeammateBackend } from '../../src/main/runtime/teammates/executor'
 import { ProcessTeammateExecutor } from '../../src/main/runtime/teammates/process'
 import { TeammateSupervisor } from '../../src/main/runtime/teammates/supervisor'
 import { WorkerTeammateExecutor } from '../../src/main/runtime/teammates/worker'
-import { UiPrompter } from '../../src/main/runtime/workspace/uiPrompter'
+import { UiPrompter } from '../../src/main/app/uiPrompter'
 import { createWorkspace, MODEL, sleep, spread, STAMP_CHANNEL, until, writeInstrumentedWorkerPrelude } from './harness'
 
 /** Bound on the whole run of one backend's samples, ms. */

@@ -1,3 +1,5 @@
+import { listDescendantPids } from '../../src/main/runtime/processes'
+import { type PtyHost, type PtyProcess } from '../../src/main/runtime/pty/types'
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, watch, type FSWatcher } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -7,13 +9,13 @@ import { BroadcastChannel, Worker } from 'node:worker_threads'
 import { parseMessageBody } from '../../src/shared/mailbox'
 import { EventBus } from '../../src/main/runtime/events/bus'
 import { createMailbox } from '../../src/main/runtime/mailbox'
-import { createPtyHost, listDescendantPids } from '../../src/main/runtime/pty'
+import { createPtyHost } from '../../src/main/runtime/pty'
 import { startScriptedServer } from '../../src/main/runtime/scripted'
 import { LEAD_NAME, TeamStore } from '../../src/main/runtime/teams'
 import { TeammateExecutorRegistry, type TeammateBackend, type TeammateHandle, type TeammateSpawnConfig } from '../../src/main/runtime/teammates/executor'
 import { ProcessTeammateExecutor } from '../../src/main/runtime/teammates/process'
 import { WorkerTeammateExecutor } from '../../src/main/runtime/teammates/worker'
-import type { PtyHost, PtyProcess } from '../../src/main/runtime/tools/types'
+
 import { createWorkspace, gcNow, HEAP_CHANNEL, MODEL, procMemory, RefusingPrompter, sleep, spread, treeMemory, until, wrapperPids, writeInstrumentedWorkerPrelude, primeCodeCache, type WorkerHeap } from './harness'
 
 /** How long every teammate is left alone after its idle notification before memory is read, ms. */

@@ -1,3 +1,4 @@
+import { findPidsWithEnv, killProcessTree } from '../../src/main/runtime/processes'
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
@@ -5,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { build } from 'esbuild'
-import { findPidsWithEnv, killProcessTree } from '../../src/main/runtime/pty'
+
 import type { TeammateBackend } from '../../src/main/runtime/teammates/executor'
 import { RUN_TAG_VARIABLE } from './harness'
 import type { Job } from './jobs'

@@ -398,7 +398,7 @@ export const requestChannels = {
     /**
      * `lines`: most lines of scrollback wanted above the screen (the page's own scrollback length,
      * so a restore carries no more than its terminal keeps); main sends at most the 10,000 it keeps
-     * (src/main/runtime/workspace/panes.ts), all of them when `lines` is left out.
+     * (src/main/app/panes.ts), all of them when `lines` is left out.
      */
     request: z.object({ agentId: z.string().min(1), lines: z.number().int().min(0).max(MAX_PANE_SCROLLBACK_LINES).optional() }).strict(),
     response: PaneScrollbackSchema
@@ -407,7 +407,7 @@ export const requestChannels = {
    * The renderer has processed panes' `pane.data` chunks up to `chunk` (cumulative per pane), for
    * one or more panes at once (the renderer gathers them every 50 ms into one request). Main
    * pauses a pane's PTYs while more than 1 MiB of it, or 2 MiB over all panes, is unacknowledged
-   * (src/main/runtime/workspace/paneBatcher.ts); the web host acknowledges only as far as its
+   * (src/main/app/paneBatcher.ts); the web host acknowledges only as far as its
    * slowest open page (src/main/host/paneAcks.ts).
    */
   'pane.ack': { request: z.object({ acks: z.array(PaneAckSchema).min(1).max(MAX_PANE_ACKS) }).strict(), response: Ok },
@@ -520,7 +520,7 @@ export const requestChannels = {
     response: ApiKeyStatusSchema
   },
 
-  // --- Restore after restart (issue 8): src/main/runtime/workspace/restore/ ---
+  // --- Restore after restart (issue 8): src/main/app/restore/ ---
   /**
    * Continues an agent shown `interrupted` (it was working when the workspace's process ended) from
    * its transcript: the leader continues its turn, a teammate is started again with its

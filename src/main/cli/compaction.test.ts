@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startScriptedServer } from '../runtime/scripted'
 import { readTranscript } from '../runtime/transcripts/reader'
-import { ofType, runCli, tempWorkspace } from './testing'
-import { workspaceSlug } from '../runtime/transcripts/paths'
+import { ofType, runCli, tempWorkspace } from './cli.testkit'
+import { workspaceSlug } from '../runtime/storage/paths'
 
 // Context compaction (SPEC §2) in a whole session through the CLI: the leader's history passes 85%
 // of the model's 200k-token window for real (the scripted model counts ≈ 4 bytes a token), it

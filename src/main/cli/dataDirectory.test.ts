@@ -10,8 +10,8 @@ import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TeamStore } from '../runtime/teams'
-import { runCli, useTempWorkspace, type CliRun } from './testing'
-import { workspaceSlug } from '../runtime/transcripts/paths'
+import { runCli, useTempWorkspace, type CliRun } from './cli.testkit'
+import { workspaceSlug } from '../runtime/storage/paths'
 
 /** The unprivileged `nobody` user (and group) of Debian. */
 const NOBODY = 65534

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../shared/events'
-import { ofType, runCli, startCli } from './testing'
+import { ofType, runCli, startCli } from './cli.testkit'
 
 let home: string
 beforeEach(() => {

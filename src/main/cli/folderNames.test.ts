@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startScriptedServer } from '../runtime/scripted'
-import { ofType, runCli } from './testing'
+import { ofType, runCli } from './cli.testkit'
 
 // Issue 29, "Any folder name works": a workspace whose path holds any character (CJK, Cyrillic,
 // emoji, spaces) runs end to end — the leader, teammates of both backends and a subagent in a

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as pty from 'node-pty'
 import { describe, expect, it } from 'vitest'
-import { SWARMDESK_BIN, useTempWorkspace } from './testing'
+import { SWARMDESK_BIN, useTempWorkspace } from './cli.testkit'
 
 const dirs = useTempWorkspace()
 

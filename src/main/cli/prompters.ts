@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises'
 import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../shared/permissions'
-import type { PermissionPrompter } from '../runtime/permissions/prompter'
-import { diffOf } from '../runtime/workspace/uiPrompter'
+import type { PermissionPrompter } from '../runtime/permissions'
+import { diffOf } from '../app/uiPrompter'
 import { useColor } from './io'
 
 /** `--approve` values (SPEC §14). */

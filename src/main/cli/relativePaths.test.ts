@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseRunFlags } from './commands/run'
 import { parseServeFlags } from './commands/serve'
-import { ofType, runCli, startCli, useTempWorkspace } from './testing'
+import { ofType, runCli, startCli, useTempWorkspace } from './cli.testkit'
 
 const dirs = useTempWorkspace()
 const started = process.cwd()

@@ -1,11 +1,12 @@
+import { findPidsWithEnv, isProcessAlive } from '../runtime/processes'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { findPidsWithEnv, isProcessAlive } from '../runtime/pty'
-import { pidsWithCommandLine } from '../runtime/pty/testkit'
+
+import { pidsWithCommandLine } from '../runtime/pty/pty.testkit'
 import { readTranscript } from '../runtime/transcripts/reader'
-import { runCli, startCli, tempWorkspace } from './testing'
-import { workspaceSlug } from '../runtime/transcripts/paths'
+import { runCli, startCli, tempWorkspace } from './cli.testkit'
+import { workspaceSlug } from '../runtime/storage/paths'
 
 let home: string
 let work: string

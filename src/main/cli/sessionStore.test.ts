@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventOf } from '../../shared/events'
 import { legacyWorkspaceKey } from '../runtime/storage/workspaceKey'
-import { workspaceSlug } from '../runtime/transcripts/paths'
-import { runCli } from './testing'
+import { workspaceSlug } from '../runtime/storage/paths'
+import { runCli } from './cli.testkit'
 
 // Issue 29, "Two folders never share a session store", through the command line: folders whose
 // names differ only in punctuation or in non-ASCII letters keep their own sessions, and sessions

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../shared/events'
 import { startScriptedServer } from '../runtime/scripted'
-import { ofType, runCli, tempWorkspace } from './testing'
+import { ofType, runCli, tempWorkspace } from './cli.testkit'
 
 let home: string
 let work: string

@@ -2,9 +2,9 @@ import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../shared/events'
-import { agentTranscriptPath } from '../runtime/transcripts/paths'
-import { resourcesDir } from '../runtime/workspace/resources'
-import { ofType, runCli, useTempWorkspace } from './testing'
+import { agentTranscriptPath } from '../runtime/storage/paths'
+import { resourcesDir } from '../app/resources'
+import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 
 const ws = useTempWorkspace(({ work }) => {
   cpSync(join(resourcesDir(), 'demo', 'project'), work, { recursive: true })

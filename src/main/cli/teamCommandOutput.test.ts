@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
 import { noteActivity, type MemberActivity } from '../../shared/memberActivity'
-import { createPaneRenderer } from '../runtime/workspace/paneText'
-import { ofType, runCli, useTempWorkspace } from './testing'
+import { createPaneRenderer } from '../app/paneText'
+import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 
 // A teammate's running command in its pane (SPEC §11: a pane shows the PTY output of its shell),
 // live, on both backends; and that output is activity, so the dashboard never marks it stuck.

@@ -1,8 +1,8 @@
 import { cpSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { resourcesDir } from '../runtime/workspace/resources'
-import { runCli, useTempWorkspace } from './testing'
+import { resourcesDir } from '../app/resources'
+import { runCli, useTempWorkspace } from './cli.testkit'
 
 const ws = useTempWorkspace(({ work }) => {
   cpSync(join(resourcesDir(), 'demo', 'project'), work, { recursive: true })

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
-import { ofType, runCli, useTempWorkspace } from './testing'
+import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 
 // SPEC §9.9: a TeammateIdle hook exiting 2 keeps a teammate working — but a shutdown request
 // always wins over it. The hook comes from the leader's --settings file, which teammates share.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import type { RuntimeEvent } from '../../shared/events'
 import { startScriptedServer, type ScenarioInput } from '../runtime/scripted'
-import { ofType, runCli, useTempWorkspace } from './testing'
+import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 
 // Permission sync (SPEC §9.7) through both teammate backends, headless: the teammate's own rules
 // and mode are evaluated first — here a rule from the leader's --settings file, which teammates

@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
-import { ofType, runCli, useTempWorkspace } from './testing'
+import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 
 const ws = useTempWorkspace()
 

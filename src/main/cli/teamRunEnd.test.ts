@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
-import { ofType, runCli, useTempWorkspace } from './testing'
+import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 
 // When a headless team run ends (SPEC §14, §15): only once nothing of either backend is in flight,
 // and never later than the point where only an answer no one in the run can give would help.

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
-import { ofType, runCli, useTempWorkspace } from './testing'
+import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 
 // The shutdown protocol of SPEC §9.5 run headless through the CLI: a teammate approves (and
 // exits), rejects with a reason (and keeps working), or ignores the request (and is killed after

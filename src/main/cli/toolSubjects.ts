@@ -1,12 +1,10 @@
 import type { PermissionSubject } from '../../shared/permissions'
-import { AgentTool } from '../runtime/subagents/agentTool'
-import { SendMessageTool } from '../runtime/subagents/sendMessageTool'
-import { TaskStopTool } from '../runtime/subagents/taskStopTool'
-import { TaskCreateTool, TaskGetTool, TaskListTool } from '../runtime/teamTools/taskTools'
-import { TaskUpdateTool } from '../runtime/teamTools/taskUpdate'
-import { TeamCreateTool, TeamDeleteTool } from '../runtime/teamTools/teamTools'
-import { CORE_TOOLS } from '../runtime/tools/registry'
-import type { Tool } from '../runtime/tools/types'
+import { AgentTool } from '../runtime/tools'
+import { SendMessageTool } from '../runtime/tools'
+import { TaskStopTool } from '../runtime/tools'
+import { TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, TeamCreateTool, TeamDeleteTool } from '../runtime/tools'
+import { CORE_TOOLS } from '../runtime/tools'
+import type { Tool } from '../runtime/tools'
 import { UsageError } from './io'
 
 /**

@@ -5,7 +5,7 @@ import { USER_PERMISSION_MODES } from '../../shared/permissions'
 import { capture } from './commands/cliCapture'
 import { USAGES } from './help'
 import { main } from './index'
-import { runCli, useTempWorkspace } from './testing'
+import { runCli, useTempWorkspace } from './cli.testkit'
 
 const dirs = useTempWorkspace()
 const env = (): Record<string, string> => ({ SWARMDESK_HOME: dirs.home, ANTHROPIC_API_KEY: '' })

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { REQUEST_CHANNELS } from '../../shared/ipc'
-import type { FakeIpcMain, FakeWorkspaceHost } from './testing'
+import type { FakeIpcMain, FakeWorkspaceHost } from './electron.testkit'
 
 const state = vi.hoisted(() => ({
   gotLock: true,
@@ -22,7 +22,7 @@ const state = vi.hoisted(() => ({
 
 vi.mock('electron', async () => {
   const { EventEmitter } = await import('node:events')
-  const { FakeIpcMain, FakeWebContents } = await import('./testing')
+  const { FakeIpcMain, FakeWebContents } = await import('./electron.testkit')
   state.ipcMain = new FakeIpcMain()
   const app = Object.assign(new EventEmitter(), {
     isPackaged: false,
@@ -73,8 +73,8 @@ vi.mock('electron', async () => {
   }
 })
 
-vi.mock('../runtime/workspace/service', async () => {
-  const { FakeWorkspaceHost } = await import('./testing')
+vi.mock('../app/service', async () => {
+  const { FakeWorkspaceHost } = await import('./electron.testkit')
   return {
     WorkspaceService: {
       start: async (options: Record<string, unknown>) => {

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { demoPaths } from '../runtime/workspace/demoWorkspace'
+import { demoPaths } from '../app/demoWorkspace'
 
 /**
  * The app as electron-vite builds it. Electron cannot run here (STACK.md), so the built bundles

@@ -4,11 +4,11 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PendingPermission, WorkspaceSnapshot } from '../../shared/ipc'
 import type { IpcResult } from '../../shared/ipcResult'
-import { createDemoWorkspace, demoPaths } from '../runtime/workspace/demoWorkspace'
-import { WorkspaceService } from '../runtime/workspace/service'
+import { createDemoWorkspace, demoPaths } from '../app/demoWorkspace'
+import { WorkspaceService } from '../app/service'
 import { registerWorkspaceIpc } from './ipc'
 import { createAppOrigin } from './origin'
-import { APP_URL, FakeIpcMain, FakeWebContents, INDEX_HTML } from './testing'
+import { APP_URL, FakeIpcMain, FakeWebContents, INDEX_HTML } from './electron.testkit'
 
 vi.mock('electron', () => ({}))
 

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest'
 import { REQUEST_CHANNELS, requestChannels } from '../../shared/ipc'
-import { fuzzCases } from '../testkit/ipcFuzz'
+import { fuzzCases } from '../testkit/ipcFuzz.testkit'
 import { registerWorkspaceIpc } from './ipc'
 import { createAppOrigin } from './origin'
-import { APP_URL, FakeIpcMain, FakeWebContents, FakeWorkspaceHost, INDEX_HTML } from './testing'
+import { APP_URL, FakeIpcMain, FakeWebContents, FakeWorkspaceHost, INDEX_HTML } from './electron.testkit'
 
 vi.mock('electron', () => ({}))
 

@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron'
 import { PUSH_CHANNELS, REQUEST_CHANNELS, requestChannels, type PushChannel, type PushOf } from '../../shared/ipc'
 import { toIpcError, type IpcResult } from '../../shared/ipcResult'
-import { DisposableStore, toDisposable, type Disposable } from '../runtime/lifecycle/disposable'
+import { DisposableStore, toDisposable, type Disposable } from '../runtime/base'
 import type { AppOrigin } from './origin'
 
 /** The part of `WorkspaceService` the IPC layer uses, so these handlers stay testable alone. */

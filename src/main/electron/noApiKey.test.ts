@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PushChannel, WorkspaceSnapshot } from '../../shared/ipc'
 import { startScriptedServer } from '../runtime/scripted'
-import { WorkspaceService } from '../runtime/workspace/service'
+import { WorkspaceService } from '../app/service'
 
 /** A reversible stand-in for the OS keychain (XOR), as in secrets.test.ts. */
 vi.mock('electron', () => {

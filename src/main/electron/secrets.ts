@@ -4,7 +4,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { ApiKeyStatus } from '../../shared/settings'
-import type { ApiKeyStore } from '../runtime/workspace/settingsControl'
+import type { ApiKeyStore } from '../app/settingsControl'
 
 /**
  * The API key at rest (SPEC §11): encrypted with Electron safeStorage (the OS keychain) into

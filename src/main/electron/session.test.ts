@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import type { Session } from 'electron'
 import { createAppOrigin } from './origin'
 import { contentSecurityPolicy, hardenSession } from './session'
-import { APP_URL, INDEX_HTML } from './testing'
+import { APP_URL, INDEX_HTML } from './electron.testkit'
 
 vi.mock('electron', () => ({}))
 

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { IpcResult } from '../../shared/ipcResult'
-import { WorkspaceService } from '../runtime/workspace/service'
+import { WorkspaceService } from '../app/service'
 import { registerWorkspaceIpc } from './ipc'
 import { createAppOrigin } from './origin'
-import { APP_URL, FakeIpcMain, INDEX_HTML } from './testing'
+import { APP_URL, FakeIpcMain, INDEX_HTML } from './electron.testkit'
 
 /** The OS keychain as safeStorage presents it: availability, backend, and a reversible cipher. */
 const keychain = vi.hoisted(() => ({ available: true, backend: 'gnome_libsecret' }))

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createAppOrigin } from './origin'
-import { APP_URL, FakeWebContents, fakeEvent, INDEX_HTML } from './testing'
+import { APP_URL, FakeWebContents, fakeEvent, INDEX_HTML } from './electron.testkit'
 
 const electron = vi.hoisted(() => {
   const windows: Array<{ options: Record<string, unknown>; loaded: Array<[string, string]> }> = []
@@ -8,7 +8,7 @@ const electron = vi.hoisted(() => {
 })
 
 vi.mock('electron', async () => {
-  const { FakeWebContents } = await import('./testing')
+  const { FakeWebContents } = await import('./electron.testkit')
   class BrowserWindow {
     readonly webContents = new FakeWebContents()
     readonly record: { options: Record<string, unknown>; loaded: Array<[string, string]> }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { RecentWorkspaces } from '../workspaces/recent'
 import { registerWorkspaceIpc } from './ipc'
 import { createAppOrigin } from './origin'
-import { APP_URL, FakeIpcMain, FakeWebContents, FakeWorkspaceHost, INDEX_HTML } from './testing'
+import { APP_URL, FakeIpcMain, FakeWebContents, FakeWorkspaceHost, INDEX_HTML } from './electron.testkit'
 import { secondLaunchFolder, WorkspaceRegistry, type WorkspaceWindow } from './workspaces'
 
 vi.mock('electron', () => ({}))

@@ -1,7 +1,7 @@
 import type { RawData, WebSocket } from 'ws'
 import { BridgeFrameSchema, requestChannels, type BridgeFrame, type IpcError, type PushChannel } from '../../shared/ipc'
 import { KEYCHAIN_CHANNELS, WEB_HOST_KEYCHAIN_REFUSAL } from '../../shared/settings'
-import type { Disposable } from '../runtime/lifecycle/disposable'
+import type { Disposable } from '../runtime/base'
 import { PaneAckLedger } from './paneAcks'
 import type { BridgedService } from './types'
 

@@ -17,7 +17,7 @@ interface PaneLedger {
 /**
  * Per-connection acknowledgement of pane output for the web host's bridge (issue 7: "terminal data
  * is flow-controlled end to end, never dropped"). Main's pane batcher pauses a pane's PTYs while
- * too much of its output is unacknowledged (src/main/runtime/workspace/paneBatcher.ts); with
+ * too much of its output is unacknowledged (src/main/app/paneBatcher.ts); with
  * several sockets open, the bridge acknowledges to it only what the slowest one has taken, so a
  * slow page makes the agents wait instead of having its output pile up in main.
  *

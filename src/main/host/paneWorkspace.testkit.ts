@@ -1,7 +1,7 @@
 import type { PushChannel } from '../../shared/ipc'
-import { toDisposable } from '../runtime/lifecycle/disposable'
-import { PaneBatcher } from '../runtime/workspace/paneBatcher'
-import { PaneTerminals } from '../runtime/workspace/panes'
+import { toDisposable } from '../runtime/base/disposable'
+import { PaneBatcher } from '../app/paneBatcher'
+import { PaneTerminals } from '../app/panes'
 import type { BridgedService } from './types'
 
 /**

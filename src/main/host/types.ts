@@ -1,9 +1,9 @@
 import type { PushChannel } from '../../shared/ipc'
-import type { Disposable } from '../runtime/lifecycle/disposable'
+import type { Disposable } from '../runtime/base'
 
 /**
  * What the web host needs from the workspace: the three methods of `WorkspaceService`
- * (src/main/runtime/workspace). Typed structurally so the host does not own the service's
+ * (src/main/app). Typed structurally so the host does not own the service's
  * lifetime: whoever started the service disposes it after closing the host.
  */
 export interface BridgedService {

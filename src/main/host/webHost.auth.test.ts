@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tokenCookieName } from './auth'
 import { httpGet, openSocket } from './host.testkit'
-import { startHostFixture, type HostFixture } from './host.fixture'
+import { startHostFixture, type HostFixture } from './hostFixture.testkit'
 
 let fx: HostFixture
 beforeAll(async () => {

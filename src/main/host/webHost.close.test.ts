@@ -1,7 +1,7 @@
 import { createServer } from 'node:net'
 import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { startHostFixture } from './host.fixture'
+import { startHostFixture } from './hostFixture.testkit'
 import { closed, openSocket } from './host.testkit'
 
 /** Open TCP handles of this process (servers and sockets), by libuv's own count. */

@@ -1,7 +1,7 @@
 /**
  * Issue 10's fuzz test of the web host's WebSocket bridge, over real sockets against a real
  * workspace: 10,000 malformed request payloads on every channel (from the contract's own schemas,
- * testkit/ipcFuzz.ts) are each answered by an error frame with a typed error naming the channel;
+ * testkit/ipcFuzz.testkit.ts) are each answered by an error frame with a typed error naming the channel;
  * malformed frames (not JSON, binary, oversized, not a request, no integer id, hostile JSON) end
  * only their own socket with the RFC 6455 code the bridge documents; nothing is pushed, nothing
  * on disk changes, no prototype is polluted, and the host still serves a valid prompt afterwards.
@@ -11,13 +11,13 @@ import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { waitFor } from '../runtime/pty/testkit'
+import { waitFor } from '../runtime/pty/pty.testkit'
 import type { WebSocket } from 'ws'
 import { requestChannels, type WorkspaceSnapshot } from '../../shared/ipc'
-import { fuzzCases, seededRandom } from '../testkit/ipcFuzz'
-import { WorkspaceService } from '../runtime/workspace/service'
+import { fuzzCases, seededRandom } from '../testkit/ipcFuzz.testkit'
+import { WorkspaceService } from '../app/service'
 import { CloseCode } from './bridge'
-import { startHostFixture, type HostFixture } from './host.fixture'
+import { startHostFixture, type HostFixture } from './hostFixture.testkit'
 import { closed, FrameLog, openSocket } from './host.testkit'
 
 let root: string

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApiKeyStatus } from '../../shared/settings'
-import type { ApiKeyStore } from '../runtime/workspace/settingsControl'
-import { WorkspaceService } from '../runtime/workspace/service'
-import { startHostFixture, type HostFixture } from './host.fixture'
+import type { ApiKeyStore } from '../app/settingsControl'
+import { WorkspaceService } from '../app/service'
+import { startHostFixture, type HostFixture } from './hostFixture.testkit'
 import { FrameLog, openSocket } from './host.testkit'
 
 let root: string

@@ -2,7 +2,7 @@ import { rmSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tokenCookieName } from './auth'
-import { FIXTURE_CSP, startHostFixture, type HostFixture } from './host.fixture'
+import { FIXTURE_CSP, startHostFixture, type HostFixture } from './hostFixture.testkit'
 import { httpGet } from './host.testkit'
 
 let fx: HostFixture

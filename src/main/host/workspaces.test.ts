@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { PushChannel } from '../../shared/ipc'
-import { toDisposable } from '../runtime/lifecycle/disposable'
+import { toDisposable } from '../runtime/base/disposable'
 import { RecentWorkspaces } from '../workspaces/recent'
 import { WebWorkspaces, workspaceId, type WebService } from './workspaces'
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 
 // The runtime runs in the CLI, in worker threads, in `swarmdesk teammate` processes and behind the
 // web host, none of which has Electron (STYLE.md: src/main/runtime never imports electron). This
-// checks every module under src/main/runtime, src/shared, src/main/cli and src/main/host.
+// checks every module under src/main/runtime, src/main/app, src/shared, src/main/cli and src/main/host.
 
 const src = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const ELECTRON_IMPORT = /(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"](?:electron|@electron\/[^'"]+)['"]/
@@ -17,8 +17,8 @@ function sources(dir: string): string[] {
 }
 
 describe('runtime code is free of Electron', () => {
-  it('no module of the runtime, the shared contracts, the CLI or the web host imports electron', () => {
-    const offenders = ['main/runtime', 'shared', 'main/cli', 'main/host']
+  it('no module of the runtime, the application layer, the shared contracts, the CLI or the web host imports electron', () => {
+    const offenders = ['main/runtime', 'main/app', 'shared', 'main/cli', 'main/host']
       .flatMap((d) => sources(join(src, d)))
       .filter((file) => ELECTRON_IMPORT.test(readFileSync(file, 'utf8')))
       .map((file) => relative(src, file))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { AgentFileReportSchema } from '../../runtime/agents'
-import { agentFile, makeAgentDirs, type AgentDirs } from '../../runtime/agents/testing'
+import { AgentFileReportSchema } from '../../runtime/agentDefinitions'
+import { agentFile, makeAgentDirs, type AgentDirs } from '../../runtime/agentDefinitions/agentDefinitions.testkit'
 import { UsageError } from '../io'
 import { agentsCommand } from './agents'
 

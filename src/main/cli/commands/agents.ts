@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { relative, resolve, sep } from 'node:path'
-import { loadAgentDefinitions, type AgentDefinition, type AgentFileReport, type LoadedAgentDefinitions } from '../../runtime/agents'
-import { isWorkspaceTrusted } from '../../runtime/permissions/trust'
-import { swarmdeskHome } from '../../runtime/transcripts/paths'
+import { loadAgentDefinitions, type AgentDefinition, type AgentFileReport, type LoadedAgentDefinitions } from '../../runtime/agentDefinitions'
+import { isWorkspaceTrusted } from '../../runtime/permissions'
+import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, UsageError } from '../io'
 
 /** Where `agents list` writes and which homes it reads; tests pass their own. */

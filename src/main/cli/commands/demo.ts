@@ -1,4 +1,4 @@
-import { createDemoWorkspace, demoPaths } from '../../runtime/workspace/demoWorkspace'
+import { createDemoWorkspace, demoPaths } from '../../app/demoWorkspace'
 import { parseCommandArgs, UsageError } from '../io'
 import { demoWithUi, endDemoWorkspace } from './demoUi'
 import { executeRun, parseApprove } from './run'

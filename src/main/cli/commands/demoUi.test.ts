@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startCli } from '../testing'
+import { startCli } from '../cli.testkit'
 import { installedElectron } from './demoUi'
 
 let home: string

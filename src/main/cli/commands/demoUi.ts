@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { packageRoot } from '../../host'
-import { createDemoWorkspace, demoPaths } from '../../runtime/workspace/demoWorkspace'
+import { createDemoWorkspace, demoPaths } from '../../app/demoWorkspace'
 import { runServe, type ServeIo } from './serve'
 
 /**

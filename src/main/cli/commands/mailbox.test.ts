@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMailbox } from '../../runtime/mailbox'
-import { tempHome } from '../../runtime/mailbox/testkit/fixtures'
+import { tempHome } from '../../runtime/mailbox/fixtures.testkit'
 import { UsageError } from '../io'
 import { mailboxCommand } from './mailbox'
 

@@ -1,6 +1,6 @@
 import { messageKind, parseMessageBody } from '../../../shared/mailbox'
 import { createMailbox, InvalidMessageError, InvalidNameError, type InboxEntry } from '../../runtime/mailbox'
-import { swarmdeskHome } from '../../runtime/transcripts/paths'
+import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, UsageError } from '../io'
 
 const USAGE = `Use: swarmdesk mailbox send --team T --to NAME --from NAME (--text S | --json OBJ) [--summary S] [--color C]

@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { BYPASS_CASES, SETTINGS_CASES } from '../../runtime/permissions/bypass.cases'
-import { fill, fillInput, makeBypassFixture, type BypassFixture } from '../../runtime/permissions/bypass.fixture'
-import { SWARMDESK_BIN } from '../testing'
+import { BYPASS_CASES, SETTINGS_CASES } from '../../runtime/permissions/bypassCases.testkit'
+import { fill, fillInput, makeBypassFixture, type BypassFixture } from '../../runtime/permissions/bypassFixture.testkit'
+import { SWARMDESK_BIN } from '../cli.testkit'
 
 /**
  * The bypass regression suite (runtime/permissions/bypass.cases.ts) through `bin/swarmdesk

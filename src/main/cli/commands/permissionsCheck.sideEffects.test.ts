@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { fill, fillInput, type BypassFixture } from '../../runtime/permissions/bypass.fixture'
-import { makeSideEffectFixture, SIDE_EFFECT_EXTRA, SIDE_EFFECT_MATRIX } from '../../runtime/permissions/sideEffects.cases'
-import { SWARMDESK_BIN } from '../testing'
+import { fill, fillInput, type BypassFixture } from '../../runtime/permissions/bypassFixture.testkit'
+import { makeSideEffectFixture, SIDE_EFFECT_EXTRA, SIDE_EFFECT_MATRIX } from '../../runtime/permissions/sideEffectsCases.testkit'
+import { SWARMDESK_BIN } from '../cli.testkit'
 
 /**
  * The side-effect suite (runtime/permissions/sideEffects.cases.ts) through `bin/swarmdesk

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { runCli, startCli } from '../testing'
+import { runCli, startCli } from '../cli.testkit'
 
 /**
  * Issue 29 item 8, the command line: `serve` with neither ANTHROPIC_API_KEY nor `--scenario`

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { runCli, startCli } from '../testing'
+import { runCli, startCli } from '../cli.testkit'
 
 let root: string
 let repo: string

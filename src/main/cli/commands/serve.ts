@@ -1,9 +1,9 @@
 import { PermissionModeSchema, USER_PERMISSION_MODES, type PermissionMode } from '../../../shared/permissions'
 import { hostToken, rememberedPort, rememberPort, rendererDir, startWebHost, WebWorkspaces, type WebHost, type WebHostOptions } from '../../host'
-import { RunUsageError } from '../../runtime/session/headless'
-import { swarmdeskHome } from '../../runtime/transcripts/paths'
-import { WorkspaceService } from '../../runtime/workspace/service'
-import { ApiKeyHolder } from '../../runtime/model/apiKey'
+import { RunUsageError } from '../../runtime/session'
+import { swarmdeskHome } from '../../runtime/storage'
+import { WorkspaceService } from '../../app/service'
+import { ApiKeyHolder } from '../../runtime/model'
 import { canonicalFolder, RecentWorkspaces } from '../../workspaces/recent'
 import { flagPath, parseCommandArgs, UsageError } from '../io'
 

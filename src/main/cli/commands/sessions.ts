@@ -1,8 +1,9 @@
+import { SessionMetaSchema, type SessionMeta } from '../../runtime/storage'
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { SessionMetaSchema, type SessionMeta } from '../../runtime/transcripts/schema'
-import { swarmdeskHome, workspaceDir } from '../../runtime/transcripts/paths'
-import { readTranscript } from '../../runtime/transcripts/reader'
+
+import { swarmdeskHome, workspaceDir } from '../../runtime/storage'
+import { readTranscript } from '../../runtime/transcripts'
 import { parseCommandArgs, UsageError } from '../io'
 
 /** One row of `sessions list`. */

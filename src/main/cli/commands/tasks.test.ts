@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { TaskStore } from '../../runtime/tasks'
 import { UsageError } from '../io'
-import { runCliText } from '../testing'
+import { runCliText } from '../cli.testkit'
 import { capture } from './cliCapture'
 import { tasksCommand } from './tasks'
 

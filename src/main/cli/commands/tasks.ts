@@ -1,7 +1,7 @@
 import { TaskStatusSchema, type Task } from '../../../shared/tasks'
 import { LockError } from '../../runtime/locks'
 import { TaskError, TaskInputError, TaskNotFoundError, TaskStore } from '../../runtime/tasks'
-import { swarmdeskHome } from '../../runtime/transcripts/paths'
+import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, positiveInt, UsageError } from '../io'
 
 const USAGE = `Use: swarmdesk tasks list --team T [--json]

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { buildChild, startChild } from '../../runtime/tasks/testing/children'
+import { buildChild, startChild } from '../../runtime/tasks/children.testkit'
 import { TeamStore } from '../../runtime/teams'
 import { UsageError } from '../io'
 import { capture } from './cliCapture'
-import { runCliText as binary } from '../testing'
+import { runCliText as binary } from '../cli.testkit'
 import { teamCommand } from './team'
 
 let home: string

@@ -1,6 +1,6 @@
 import type { TeamConfig } from '../../../shared/teams'
 import { TeamError, TeamNameError, TeamNotFoundError, TeamStore, type LeaderStatus } from '../../runtime/teams'
-import { swarmdeskHome } from '../../runtime/transcripts/paths'
+import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, UsageError } from '../io'
 
 const USAGE = `Use: swarmdesk team list [--json]

@@ -1,10 +1,11 @@
-import { EventBus } from '../../runtime/events/bus'
-import { Emitter } from '../../runtime/lifecycle/disposable'
-import { RunUsageError } from '../../runtime/session/setup'
+import { RunUsageError } from '../../runtime/base'
+import { EventBus } from '../../runtime/events'
+import { Emitter } from '../../runtime/base'
+
 import { runTeammate, TeammateNotFoundError } from '../../runtime/teammates'
 import { TeamNameError, TeamNotFoundError } from '../../runtime/teams'
-import { swarmdeskHome } from '../../runtime/transcripts/paths'
-import { createPaneRenderer } from '../../runtime/workspace/paneText'
+import { swarmdeskHome } from '../../runtime/storage'
+import { createPaneRenderer } from '../../app/paneText'
 import { flagPath, parseCommandArgs, UsageError, useColor } from '../io'
 
 const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR]'

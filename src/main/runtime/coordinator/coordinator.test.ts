@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../../shared/events'
 import { runUntilSettled } from '../session/headless'
-import { startSubagentHarness, type SubagentHarness } from '../subagents/testing'
+import { startSubagentHarness, type SubagentHarness } from '../subagents/subagents.testkit'
 
 let h: SubagentHarness | undefined
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import type { RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
-import { toDisposable, type Disposable } from '../lifecycle/disposable'
+import { toDisposable, type Disposable } from '../base'
 
 /**
  * The runtime's event bus (SPEC §14): emitters hand events without `seq`/`time`; the bus stamps

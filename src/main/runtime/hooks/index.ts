@@ -34,3 +34,4 @@ export {
 export { DEFAULT_HOOK_TIMEOUT_MS, HookEventListSchema, parseHookSources, type HookCommandSpec, type HookConfig } from './config'
 export { compileMatcher, type HookMatcher } from './matcher'
 export { HookConfigError, HooksError } from './errors'
+export { SwappableHookRunner } from './swappable'

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { linkSync, renameSync, unlinkSync } from 'node:fs'
-import { writeNewFileSync } from '../storage/diskWrites'
+import { writeNewFileSync } from './diskWrites'
 import { basename, dirname, join } from 'node:path'
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildChild, startChild } from '../tasks/testing/children'
+import { buildChild, startChild } from '../tasks/children.testkit'
 import { acquireLock, currentOwner, LockTimeoutError, withLock } from '.'
 
 let entry: string

@@ -2,3 +2,4 @@ export { acquireLock, withLock, type BrokenLock, type HeldLock, type LockOptions
 export { createFileExclusiveSync, writeFileAtomicSync } from './atomicWrite'
 export { LockAbortedError, LockError, LockTimeoutError } from './errors'
 export { currentOwner, ownerGone, type LockOwner, type OwnerGoneReason } from './owner'
+export * from './diskWrites'

@@ -1,4 +1,4 @@
-import type { ModelError } from '../model/errors'
+import type { ModelError } from '../model'
 import type { LoopRuntimeEvent } from './types'
 
 /**

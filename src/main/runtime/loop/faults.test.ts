@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ModelClient } from '../model/client'
 import type { Fault } from '../scripted/scenario'
 import { CORE_TOOLS } from '../tools/registry'
-import { runQuery, startLoopHarness, type LoopHarness } from './testing'
+import { runQuery, startLoopHarness, type LoopHarness } from './loop.testkit'
 
 // Issue 10's model faults, scripted, through the real SDK and the loop: each one ends in the
 // retry SPEC §2 specifies or in a clear failure, never a hang, and never runs a tool twice. The

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import { createFileExclusiveSync } from '../locks/atomicWrite'
+import { createFileExclusiveSync } from '../locks'
 
 /** One text cut to fit the context window: where its whole text is kept, and its sizes in characters (UTF-16 units). */
 export interface CutText {

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { MAX_COMMAND_BYTES } from '../tools/bash'
+import { MAX_COMMAND_BYTES } from '../tools/shell/bash'
 import { CORE_TOOLS } from '../tools/registry'
-import { runQuery, startLoopHarness, type LoopHarness } from './testing'
+import { runQuery, startLoopHarness, type LoopHarness } from './loop.testkit'
 
 // Issue 10's model misbehaviour, through the real SDK, the scripted model and the real tools:
 // inputs no tool can use come back to the model as clear tool errors it can act on — the agent

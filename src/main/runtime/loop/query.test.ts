@@ -1,11 +1,12 @@
+import { isProcessAlive, listDescendantPids } from '../processes'
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { isProcessAlive, listDescendantPids } from '../pty'
+
 import { CORE_TOOLS } from '../tools/registry'
 import { Budget } from './budget'
-import { probeTool, runQuery, startLoopHarness, type LoopHarness } from './testing'
+import { probeTool, runQuery, startLoopHarness, type LoopHarness } from './loop.testkit'
 
 let dir: string
 let harness: LoopHarness | undefined

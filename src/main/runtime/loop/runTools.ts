@@ -1,5 +1,5 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import { ToolError, type Tool } from '../tools/types'
+import { ToolError, type Tool } from '../tools'
 import type { LoopEvent, QueryParams } from './types'
 
 /** One tool_use block of an assistant message. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
-import type { Tool } from '../tools/types'
+import type { Tool } from '../tools'
 
 const cache = new WeakMap<Tool, ApiTool>()
 

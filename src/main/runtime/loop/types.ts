@@ -1,14 +1,12 @@
 import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { RuntimeEventInput, Usage } from '../../../shared/events'
-import type { ModelClient } from '../model/client'
-import type { ModelError } from '../model/errors'
-import type { AgentIdentity } from '../model/types'
-import type { Tool, ToolContext } from '../tools/types'
+import type { ModelClient } from '../model'
+import type { ModelError } from '../model'
+import type { AgentIdentity } from '../model'
+import type { Tool, ToolContext } from '../tools'
 import type { Budget } from './budget'
 import type { CutText } from './fullText'
-
-/** An event type without its agent fields (distributes over unions). */
-export type WithoutAgent<E> = E extends unknown ? Omit<E, 'agentId' | 'agentName'> : never
+import type { WithoutAgent } from '../events'
 
 /** Runtime events the loop itself produces (the runner stamps the agent on them). */
 export type LoopRuntimeEvent = WithoutAgent<

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMailbox } from './mailbox'
-import { bundledWriter, tempHome } from './testkit/fixtures'
-import { spawnWriter, startWorkerWriter } from './testkit/processes'
+import { bundledWriter, tempHome } from './fixtures.testkit'
+import { spawnWriter, startWorkerWriter } from './processes.testkit'
 
 describe('mailbox under concurrent writers', () => {
   let script: string

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { MailboxAbortError } from './errors'
 import { createMailbox } from './mailbox'
-import { tempHome } from './testkit/fixtures'
+import { tempHome } from './fixtures.testkit'
 import { activeInboxWatchers } from './watch'
 
 /** fs.watch handles the process holds, by Node's own count (not ours). */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { InvalidMessageError, InvalidNameError } from './errors'
 import { createMailbox } from './mailbox'
 import { sanitizeName } from './names'
-import { tempHome } from './testkit/fixtures'
+import { tempHome } from './fixtures.testkit'
 
 describe('reading and marking an inbox', () => {
   it('creates the inbox on the first message and lays it out as tmp/ new/ cur/', async () => {

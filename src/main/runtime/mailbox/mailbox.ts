@@ -1,5 +1,5 @@
 import { MAILBOX_SCHEMA_VERSION, MailboxMessageSchema, messageKind, type MailboxMessage, type ProtocolType } from '../../../shared/mailbox'
-import { toDisposable, type Disposable } from '../lifecycle/disposable'
+import { toDisposable, type Disposable } from '../base'
 import { InvalidMessageError, MailboxAbortError } from './errors'
 import { readdirSync } from 'node:fs'
 import { assertName, inboxPaths, isMessageFile, newMessageId, type InboxPaths } from './names'

@@ -1,7 +1,7 @@
 import { promises as fs, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { MailboxMessageSchema, type MailboxMessage } from '../../../shared/mailbox'
-import { writeAllSync, writeNewFileSync } from '../storage/diskWrites'
+import { writeAllSync, writeNewFileSync } from '../locks'
 import { TeamGoneError } from './errors'
 import { isMessageFile, type InboxPaths } from './names'
 

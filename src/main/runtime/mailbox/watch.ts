@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs'
-import type { Disposable } from '../lifecycle/disposable'
+import type { Disposable } from '../base'
 
 /**
  * Fallback poll period, ms. Directory watching delivers within ~1 ms here (STACK.md); the poll

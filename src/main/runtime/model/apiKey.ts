@@ -1,4 +1,4 @@
-import { Emitter, type Disposable } from '../lifecycle/disposable'
+import { Emitter, type Disposable } from '../base'
 
 /**
  * The API key of one Swarmdesk process while it runs, shared by its workspaces (issue 29: a first

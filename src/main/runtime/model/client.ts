@@ -3,7 +3,7 @@ import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages
 import { ZERO_USAGE, type Usage } from '../../../shared/events'
 import { withCacheBreakpoints } from './cacheBreakpoints'
 import { ModelError } from './errors'
-import { identityHeaders } from './identityHeaders'
+import { identityHeaders } from '../scripted'
 import { AttemptLog, retrySentence } from './retries'
 import type { AgentIdentity, AssistantMessage, ModelRequest, ModelStreamEvent } from './types'
 

@@ -1,6 +1,5 @@
 export * from './client'
 export * from './errors'
-export * from './identityHeaders'
 export * from './pricing'
 export * from './types'
 export { withCacheBreakpoints } from './cacheBreakpoints'

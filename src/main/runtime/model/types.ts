@@ -8,17 +8,7 @@ import type { Usage } from '../../../shared/events'
 
 export type { ContentBlockParam, MessageParam, TextBlockParam, ApiTool }
 
-/** Who is asking: sent to the scripted model as the `x-swarmdesk-*` headers of every request (SPEC §15, identityHeaders.ts). */
-export interface AgentIdentity {
-  /** `a` + 16 hex digits for subagents and forks, `name@team` for teammates, the session id for the main agent. */
-  id: string
-  /** `team-lead` for the session's main agent (SPEC §15). */
-  name: string
-  /** `main`, or the agent definition's name. */
-  type: string
-  /** The agent's root directory, absolute. */
-  cwd: string
-}
+export type { AgentIdentity } from '../scripted'
 
 /** One Messages API request as the loop builds it (before cache breakpoints are marked). */
 export interface ModelRequest {

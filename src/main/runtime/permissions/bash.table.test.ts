@@ -3,7 +3,7 @@ import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { PermissionEngine } from './engine'
-import { makeWorkspace, type TestWorkspace } from './testWorkspace'
+import { makeWorkspace, type TestWorkspace } from './workspace.testkit'
 
 type Expect = 'allow' | 'ask' | 'deny'
 

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { PermissionMode, PermissionSubject } from '../../../shared/permissions'
-import { makeWorkspace, type TestWorkspace } from './testWorkspace'
+import { makeWorkspace, type TestWorkspace } from './workspace.testkit'
 
 type Row = [mode: PermissionMode, subject: PermissionSubject, expected: 'allow' | 'ask' | 'deny']
 

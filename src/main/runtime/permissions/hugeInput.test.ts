@@ -7,7 +7,7 @@ import { symlinkSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { MAX_PATH_BYTES } from './paths'
-import { makeWorkspace, type TestWorkspace } from './testWorkspace'
+import { makeWorkspace, type TestWorkspace } from './workspace.testkit'
 
 describe('huge tool inputs', () => {
   let t: TestWorkspace

@@ -43,7 +43,7 @@
  * - Long options match by any prefix, as GNU getopt and git's parse-options accept them.
  */
 export { PermissionEngine, type DecideContext } from './engine'
-export { loadPermissionSettings, readSettingsFile, untrustedKeys, type LoadedSettings, type LoadSettingsOptions, type SettingsScope, type SettingsSource } from './settings'
+export { loadPermissionSettings, loadWorkspaceSettings, readSettingsFile, untrustedKeys, type LoadedSettings, type LoadSettingsOptions, type SettingsScope, type SettingsSource } from './settings'
 export { isWorkspaceTrusted, trustStatus, trustWorkspace, untrustWorkspace, TrustFileSchema, type TrustFile } from './trust'
 export { PermissionsError, SettingsError, TrustFileError } from './errors'
 export { parseRule, RuleSyntaxError, type PermissionRule } from './rules'
@@ -52,3 +52,5 @@ export { suggestRules } from './suggest'
 export { PermissionDecisionLog, PermissionDecisionRecordSchema, type PermissionDecisionRecord } from './decisionLog'
 export { SettingsFileSchema, type SettingsFile } from './settingsSchema'
 export type { PermissionPrompter } from './prompter'
+export { teammateMode, TeammateModeError } from './teammateMode'
+export { fieldPath, fixHint } from './settingsSchema'

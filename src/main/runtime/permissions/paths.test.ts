@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { canonicalPath, isWithin, protectedReason } from './paths'
-import { makeWorkspace, type TestWorkspace } from './testWorkspace'
+import { makeWorkspace, type TestWorkspace } from './workspace.testkit'
 
 describe('canonical paths', () => {
   let t: TestWorkspace

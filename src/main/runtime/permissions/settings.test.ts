@@ -3,7 +3,7 @@ import path from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { SettingsError } from './errors'
 import { loadPermissionSettings } from './settings'
-import { makeWorkspace, type TestWorkspace } from './testWorkspace'
+import { makeWorkspace, type TestWorkspace } from './workspace.testkit'
 import { isWorkspaceTrusted, trustWorkspace } from './trust'
 
 describe('settings loading', () => {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type { PermissionMode } from '../../../shared/permissions'
+import { RunUsageError } from '../base'
 import { SettingsError } from './errors'
 import { canonicalPath } from './paths'
 import { parseRule, RuleSyntaxError, type PermissionRule } from './rules'
@@ -158,4 +159,16 @@ async function mergeInto(loaded: LoadedSettings, data: SettingsFile, file: strin
   if (data.env) Object.assign(loaded.env, data.env)
   if (data.hooks) loaded.hooks.push({ source: file, hooks: data.hooks })
   if (data.apiBaseUrl !== undefined) loaded.apiBaseUrl = data.apiBaseUrl
+}
+
+/**
+ * Loads and merges the settings of every source (SPEC §4).
+ * @throws RunUsageError naming the file and field of a malformed settings file (fails closed).
+ */
+export async function loadWorkspaceSettings(cwd: string, home: string, settingsFiles: string[], trustProject: boolean): Promise<LoadedSettings> {
+  try {
+    return await loadPermissionSettings({ cwd, home, extraSettingsFiles: settingsFiles, trustProject })
+  } catch (error) {
+    throw new RunUsageError((error as Error).message)
+  }
 }

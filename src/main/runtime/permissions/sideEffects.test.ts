@@ -1,12 +1,12 @@
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { resolveToolSubject } from '../../cli/toolSubjects'
-import { fill, fillInput, type BypassFixture } from './bypass.fixture'
-import type { BypassCase } from './bypass.cases'
+import { fill, fillInput, type BypassFixture } from './bypassFixture.testkit'
+import type { BypassCase } from './bypassCases.testkit'
 import { PermissionEngine } from './engine'
 import { loadPermissionSettings, type LoadedSettings } from './settings'
-import { makeSideEffectFixture, SIDE_EFFECT_CLASSES, SIDE_EFFECT_EXTRA, SIDE_EFFECT_MATRIX } from './sideEffects.cases'
-import { makeWorkspace } from './testWorkspace'
+import { makeSideEffectFixture, SIDE_EFFECT_CLASSES, SIDE_EFFECT_EXTRA, SIDE_EFFECT_MATRIX } from './sideEffectsCases.testkit'
+import { makeWorkspace } from './workspace.testkit'
 
 /**
  * The side-effect suite through the API (SPEC §4: an allow rule covers the command, not its side

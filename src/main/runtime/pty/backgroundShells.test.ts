@@ -1,9 +1,10 @@
+import { type BackgroundShells, type BackgroundShellStatus, type PtyHost } from './types'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BackgroundShells, BackgroundShellStatus, PtyHost } from '../tools/types'
+
 import { createBackgroundShells } from './backgroundShells'
-import { isProcessAlive, listDescendantPids } from './procfs'
+import { isProcessAlive, listDescendantPids } from '../processes/procfs'
 import { createPtyHost } from './ptyHost'
-import { pidsWithCommandLine, sleepPids, uniqueSleepSeconds, waitFor } from './testkit'
+import { pidsWithCommandLine, sleepPids, uniqueSleepSeconds, waitFor } from './pty.testkit'
 
 let host: PtyHost
 

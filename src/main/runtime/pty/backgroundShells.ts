@@ -1,4 +1,4 @@
-import type { BackgroundShells, BackgroundShellStatus, LineFilter, PtyHost, PtyProcess } from '../tools/types'
+import { type BackgroundShells, type BackgroundShellStatus, type LineFilter, type PtyHost, type PtyProcess } from './types'
 import { TailBuffer } from './outputBuffers'
 import { cleanTerminalOutput } from './terminalText'
 

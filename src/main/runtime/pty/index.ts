@@ -1,10 +1,9 @@
 /**
  * The PTY host (SPEC §1): every terminal of the process, the background shells of each agent,
- * and the /proc helpers that prove a killed process tree is gone.
+ * (the /proc helpers that prove a killed process tree is gone are in processes/).
  */
 export { createPtyHost, type PtyFlowControl, PtyHostDisposedError, PtySizeError, FIXED_PTY_ENV, PTY_TAG_VARIABLE, RUN_OUTPUT_HEAD_CHARS, RUN_OUTPUT_TAIL_CHARS } from './ptyHost'
 export { createBackgroundShells, type BackgroundShellsOptions } from './backgroundShells'
-export { killProcessTree, waitUntilGone, type KillTreeOptions, type KillTreeResult } from './killTree'
-export { isProcessAlive, listDescendantPids, findPidsWithEnv, snapshotProcesses, readProcEntry, type ProcEntry } from './procfs'
 export { cleanTerminalOutput } from './terminalText'
 export { HeadTailBuffer, TailBuffer, omittedNote } from './outputBuffers'
+export * from './types'

@@ -1,9 +1,10 @@
+import { type PtyHost } from './types'
 import { getEventListeners } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PtyHost } from '../tools/types'
-import { isProcessAlive, listDescendantPids, readProcEntry } from './procfs'
+
+import { isProcessAlive, listDescendantPids, readProcEntry } from '../processes/procfs'
 import { PtyHostDisposedError, createPtyHost } from './ptyHost'
-import { pidsWithCommandLine, sleepPids, uniqueSleepSeconds, waitFor } from './testkit'
+import { pidsWithCommandLine, sleepPids, uniqueSleepSeconds, waitFor } from './pty.testkit'
 
 let host: PtyHost
 

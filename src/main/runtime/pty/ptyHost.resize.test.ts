@@ -1,10 +1,11 @@
+import { type PtyProcess } from './types'
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PtyProcess } from '../tools/types'
+
 import { createPtyHost, PtySizeError } from './ptyHost'
-import { waitFor } from './testkit'
+import { waitFor } from './pty.testkit'
 
 let host: ReturnType<typeof createPtyHost>
 let root: string

@@ -1,8 +1,9 @@
+import { type PtyHost } from './types'
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PtyHost } from '../tools/types'
+
 import { RUN_OUTPUT_HEAD_CHARS, RUN_OUTPUT_TAIL_CHARS, createPtyHost } from './ptyHost'
 
 let host: PtyHost

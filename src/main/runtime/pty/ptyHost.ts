@@ -1,10 +1,11 @@
+import { type PtyHost, type PtyProcess, type PtyRunOptions, type PtyRunResult, type PtySpawnOptions } from './types'
 import { randomUUID } from 'node:crypto'
 import * as nodePty from 'node-pty'
 import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem } from '../../../shared/terminalSize'
-import type { PtyHost, PtyProcess, PtyRunOptions, PtyRunResult, PtySpawnOptions } from '../tools/types'
+
 import { CompletionMarker, wrappedBashArgs } from './completionMarker'
-import { killProcessTree, type KillTreeResult } from './killTree'
-import { isProcessAlive, readProcEntry } from './procfs'
+import { killProcessTree, type KillTreeResult } from '../processes'
+import { isProcessAlive, readProcEntry } from '../processes'
 import { HeadTailBuffer } from './outputBuffers'
 
 /**

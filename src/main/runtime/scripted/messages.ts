@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { decodeIdentityHeader, IDENTITY_HEADERS, IdentityHeaderError } from '../model/identityHeaders'
+import { decodeIdentityHeader, IDENTITY_HEADERS, IdentityHeaderError } from './identityHeaders'
 import { ScriptUnavailableError } from './errors'
 import { header, headerRecord, MAX_BODY_BYTES, readBody, sendError, sendJson } from './http'
 import { fillDeep, fillString, placeholderValues } from './placeholders'

@@ -1,4 +1,5 @@
 export { runHeadless, runUntilSettled, type HeadlessRunOptions, type HeadlessRunResult } from './headless'
-export * from './permissionGate'
 export * from './session'
 export * from './setup'
+export { RunUsageError } from './headless'
+export { envWithSettings, settingValue, teammateModelSetting } from './roleSettings'

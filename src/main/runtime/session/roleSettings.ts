@@ -1,6 +1,6 @@
 import type { LoadedSettings } from '../permissions'
-import { SUBAGENT_MODEL_ENV } from '../agents'
-import { AUTO_BACKGROUND_ENV } from '../subagents/wiring'
+import { SUBAGENT_MODEL_ENV } from '../agentDefinitions'
+import { AUTO_BACKGROUND_ENV } from '../subagents'
 
 /**
  * The value of a top-level settings key from the highest source that sets it with the type

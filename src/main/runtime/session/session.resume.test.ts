@@ -10,7 +10,7 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ScenarioInput } from '../scripted'
 import { INTERRUPTED_TOOL_RESULT, messagesForResume, readTranscript } from '../transcripts'
-import { openTestSession, type TestSession } from './testing'
+import { openTestSession, type TestSession } from './session.testkit'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {

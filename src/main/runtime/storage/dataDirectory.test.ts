@@ -3,14 +3,15 @@
  * machine has no small disk to fill) and a file in the path each give a DataDirectoryError naming
  * the folder, the reason and what to do; a writable home passes and keeps no probe file.
  */
+import { RunUsageError } from '../base'
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { RunUsageError } from '../session/setup'
-import { workspaceSlug } from '../transcripts/paths'
+
+import { workspaceSlug } from './paths'
 import { DataDirectoryError, ensureWritableDataDirectory } from './dataDirectory'
-import { simulateWriteFaults } from './diskWrites'
+import { simulateWriteFaults } from '../locks/diskWrites'
 
 let home: string
 let endFaults: (() => void) | undefined

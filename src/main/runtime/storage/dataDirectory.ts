@@ -1,9 +1,10 @@
+import { RunUsageError } from '../base'
 import { randomUUID } from 'node:crypto'
 import { mkdirSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { RunUsageError } from '../session/setup'
-import { workspaceDir } from '../transcripts/paths'
-import { writeNewFileSync } from './diskWrites'
+
+import { workspaceDir } from './paths'
+import { writeNewFileSync } from '../locks'
 
 /**
  * Swarmdesk's data directory (SWARMDESK_HOME, SPEC §12) cannot be written: thrown before a

@@ -7,9 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openTestSession } from '../session/testing'
+import { openTestSession } from '../session/session.testkit'
 import { readTranscript, TranscriptWriteError } from '../transcripts'
-import { simulateWriteFaults } from './diskWrites'
+import { simulateWriteFaults } from '../locks/diskWrites'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createMailbox } from '../mailbox'
 import { TaskStore } from '../tasks'
 import { readTranscript, TranscriptWriteError, TranscriptWriter } from '../transcripts'
-import { simulateWriteFaults } from './diskWrites'
+import { simulateWriteFaults } from '../locks/diskWrites'
 
 let home: string
 let endFaults: (() => void) | undefined

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { readLastSession } from '../workspace/restore/stateFile'
+import { readLastSession } from '../../app/restore/stateFile'
 import { canonicalFolder, legacyWorkspaceKey, READABLE_KEY_CHARS, workspaceKey } from './workspaceKey'
 import { adoptLegacyStore, LAST_SESSION_FILE } from './workspaceStore'
 

@@ -1,8 +1,9 @@
+import { SessionMetaSchema } from './sessionMeta'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomicSync } from '../locks/atomicWrite'
-import { SessionMetaSchema } from '../transcripts/schema'
+import { writeFileAtomicSync } from '../locks'
+
 import { canonicalFolder, legacyWorkspaceKey, workspaceKey } from './workspaceKey'
 
 /** `<home>/projects/{key}/last-session.json`: which session the workspace reopens (restore/stateFile.ts). */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../../shared/events'
 import { runUntilSettled } from '../session/headless'
-import { startSubagentHarness, type SubagentHarness } from './testing'
+import { startSubagentHarness, type SubagentHarness } from './subagents.testkit'
 
 /**
  * `backgroundDisabled` (SPEC §6.3 "unless background work is disabled"; a teammate's runtime sets

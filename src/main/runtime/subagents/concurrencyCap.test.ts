@@ -5,15 +5,16 @@
  * Production wiring (the cap from SWARMDESK_MAX_CONCURRENT_AGENTS), the scripted model over HTTP,
  * real PTYs; the agents hold their slots with a command that waits for a file the test creates.
  */
+import { RunUsageError } from '../base'
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../../shared/events'
-import { waitFor } from '../pty/testkit'
+import { waitFor } from '../pty/pty.testkit'
 import { runUntilSettled } from '../session/headless'
-import { RunUsageError } from '../session/setup'
-import { openTestSession } from '../session/testing'
+
+import { openTestSession } from '../session/session.testkit'
 import { MAX_CONCURRENT_AGENTS_ENV, loadSubagentWiring } from './wiring'
 
 const WAIT_MS = 45_000

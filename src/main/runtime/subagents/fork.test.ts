@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../../shared/events'
 import { runUntilSettled } from '../session/headless'
-import { AgentTool } from './agentTool'
+import { AgentTool } from '../tools/agents/agentTool'
 import { FORK_PLACEHOLDER, historyIsFork } from './fork'
 import { asParent } from './run'
-import { startSubagentHarness, type SubagentHarness } from './testing'
+import { startSubagentHarness, type SubagentHarness } from './subagents.testkit'
 
 let h: SubagentHarness | undefined
 afterEach(async () => {

@@ -4,6 +4,7 @@
  * real shell commands, the scripted model over HTTP, and real PTYs. Processes are counted by
  * unique command lines; nothing here waits a fixed time.
  */
+import { type PtyHost } from '../pty/types'
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,13 +17,13 @@ import { EventBus } from '../events/bus'
 import { ModelClient } from '../model/client'
 import { loadPermissionSettings, PermissionEngine } from '../permissions'
 import { createPtyHost } from '../pty'
-import { pidsWithCommandLine, sleepPids, uniqueSleepSeconds, waitFor } from '../pty/testkit'
+import { pidsWithCommandLine, sleepPids, uniqueSleepSeconds, waitFor } from '../pty/pty.testkit'
 import { startScriptedServer, validateScenario, type ScenarioInput, type ScriptedServer } from '../scripted'
 import { runUntilSettled } from '../session/headless'
 import { Session } from '../session/session'
 import { CORE_TOOLS } from '../tools/registry'
-import type { PtyHost, Tool } from '../tools/types'
-import { WorkspaceService } from '../workspace/service'
+import type { Tool } from '../tools/types'
+import { WorkspaceService } from '../../app/service'
 import { loadSubagentWiring } from './wiring'
 
 const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)

@@ -1,21 +1,23 @@
+import { type PtyHost } from '../pty'
 import { ZERO_USAGE } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
-import type { EventBus } from '../events/bus'
-import { toDisposable, type Disposable } from '../lifecycle/disposable'
-import type { Budget } from '../loop/budget'
-import type { ModelClient } from '../model/client'
-import type { PermissionPrompter } from '../permissions/prompter'
+import type { EventBus } from '../events'
+import { toDisposable, type Disposable } from '../base'
+import type { Budget } from '../loop'
+import type { ModelClient } from '../model'
+import type { PermissionPrompter } from '../permissions'
 import { createBackgroundShells } from '../pty'
-import type { PermissionDecider, PermissionRecord } from '../session/permissionGate'
-import { ToolError, type PtyHost, type Tool } from '../tools/types'
-import { agentTranscriptPath } from '../transcripts/paths'
-import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../workspace/systemPrompt'
+import type { PermissionDecider, PermissionRecord } from '../runner'
+import { ToolError, type AgentCall, type ParentAgent, type SubagentsPort, type Tool, type ToolResult } from '../tools'
+import { agentTranscriptPath } from '../storage'
+import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
 import { agentSlug, newAgentId } from './ids'
 import { buildForkMessages, buildPromptForkMessages } from './fork'
 import { createWorktree, forkWorktreeNotice, WorktreeError, type Worktree } from '../worktrees'
 import type { SubagentHookPairing } from '../hooks'
 import { runTask } from './run'
-import type { AgentTaskState, AgentTaskView, ParentAgent, SubagentDefinition } from './types'
+import { launchFromAgentCall, teammateProfile } from './launch'
+import type { AgentTaskState, AgentTaskView, SubagentDefinition } from './types'
 
 /** Creates the agent's worktree; git's refusals become tool errors the model can act on (no side effects). */
 async function createIsolation(parentCwd: string, agentId: string): Promise<Worktree> {
@@ -26,9 +28,6 @@ async function createIsolation(parentCwd: string, agentId: string): Promise<Work
     throw error
   }
 }
-
-/** Depth at which the Agent tool is no longer offered (SPEC §5: hard runtime cap). */
-export const MAX_AGENT_DEPTH = 5
 
 /** A sync subagent still running after this long moves to the background (SPEC §6.4), ms. */
 export const DEFAULT_AUTO_BACKGROUND_MS = 120_000
@@ -108,7 +107,7 @@ export interface SpawnSpec {
  * them sync or in the background, exactly one task notification per background run, messages to
  * running and stopped agents, and stopping an agent with everything it owns.
  */
-export class SubagentRuntime {
+export class SubagentRuntime implements SubagentsPort {
   private readonly tasks = new Map<string, AgentTaskState>()
   /** Project context per directory, read once per session: a child's prompt shows the snapshot taken at its first use. */
   private readonly contexts = new Map<string, Promise<ProjectContext>>()
@@ -343,6 +342,16 @@ export class SubagentRuntime {
     await task.shells.killAll()
     await task.done
     return this.view(task)
+  }
+
+  /** The Agent tool's call without `name` (SubagentsPort): a subagent or a fork; see launch.ts. @throws ToolError for a refusal. */
+  launch(call: AgentCall, parent: ParentAgent): Promise<ToolResult> {
+    return launchFromAgentCall(this, parent, call)
+  }
+
+  /** The type and model a teammate spawned with `type` / `model` runs with (SubagentsPort). @throws ToolError for an unknown type. */
+  teammateProfile(type: string, model: string | undefined, parent: ParentAgent): { agentType: string; model: string } {
+    return teammateProfile(this, type, model, parent)
   }
 
   /**

@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../../shared/events'
 import { runUntilSettled } from '../session/headless'
-import { pidsWithCommandLine } from '../pty/testkit'
-import { startSubagentHarness, type SubagentHarness } from './testing'
+import { pidsWithCommandLine } from '../pty/pty.testkit'
+import { startSubagentHarness, type SubagentHarness } from './subagents.testkit'
 
 let h: SubagentHarness | undefined
 afterEach(async () => {

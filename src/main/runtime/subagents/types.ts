@@ -1,41 +1,12 @@
+import { type BackgroundShells } from '../pty'
 import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ParentAgent } from '../tools'
 import type { Usage } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
-import type { FileStateCache } from '../tools/fileState'
-import type { BackgroundShells, Tool } from '../tools/types'
+import type { FileStateCache } from '../tools'
+import type { Tool } from '../tools'
 import type { Worktree } from '../worktrees'
 import type { SubagentHookHandle } from '../hooks'
-
-/**
- * An agent that can spawn children and receive their task notifications: the leader, or a
- * subagent that was given the Agent tool (SPEC §5 nesting).
- */
-export interface ParentAgent {
-  agentId: string
-  agentName: string
-  /** 0 for the main agent. */
-  depth: number
-  /** The agent's root directory (its worktree when isolated), absolute. */
-  cwd: string
-  model: string
-  mode(): PermissionMode
-  /** The parent's own tools, in order (a child's tools are resolved from them). */
-  tools(): readonly Tool[]
-  fileState: FileStateCache
-  /** Signal of the parent's current turn: sync children stop with it (SPEC §6.7). */
-  turnSignal(): AbortSignal
-  /**
-   * Queues a user-message text block for the parent's next turn boundary (SPEC §6.5); an idle
-   * parent is woken at once.
-   */
-  enqueue(text: string): void
-  /** True for a background agent: it cannot prompt a person in its own name (SPEC §4). */
-  readonly isAsync: boolean
-  /** True for a fork (its query source is `agent:builtin:fork`): a fork cannot fork (SPEC §7). */
-  readonly isFork: boolean
-  /** The agent's rendered system prompt and its history as the next request sends them, for forks (SPEC §7). */
-  forkSource(): { system: TextBlockParam[]; messages: MessageParam[] }
-}
 
 /** A subagent definition as the runtime uses it (SPEC §5). */
 export interface SubagentDefinition {

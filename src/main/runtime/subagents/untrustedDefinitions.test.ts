@@ -5,6 +5,7 @@
  * workspace's settings. Runs the production wiring, a leader session in `default` mode, the
  * scripted model over HTTP and real files; the question the person would see is recorded.
  */
+import { settingsFromTeammateEnv, TEAMMATE_TRUST_PROJECT_ENV } from '../teammates/env'
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,8 +14,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { PermissionPromptRequest } from '../../../shared/permissions'
 import { trustWorkspace } from '../permissions/trust'
 import { runUntilSettled } from '../session/headless'
-import { TEAMMATE_TRUST_PROJECT_ENV } from '../session/setup'
-import { openTestSession } from '../session/testing'
+
+import { openTestSession } from '../session/session.testkit'
 import { loadSubagentWiring } from './wiring'
 
 const TEST_MS = 60_000
@@ -87,7 +88,11 @@ describe('agent definitions of an untrusted workspace', () => {
     const { work, home } = workspace()
     const viaOption = await loadSubagentWiring({ cwd: work, home, env: {}, trustProject: true })
     expect(viaOption.subagents.definitions().get('deployer')?.permissionMode).toBe('bypassPermissions')
-    const viaEnv = await loadSubagentWiring({ cwd: work, home, env: { [TEAMMATE_TRUST_PROJECT_ENV]: '1' } })
+    // a teammate reads the run's trust from its environment and hands it to its wiring (teammates/agent.ts)
+    const teammateEnv = { [TEAMMATE_TRUST_PROJECT_ENV]: '1' }
+    const viaEnv = await loadSubagentWiring({ cwd: work, home, env: teammateEnv, trustProject: settingsFromTeammateEnv(teammateEnv).trustProject })
     expect(viaEnv.subagents.definitions().get('deployer')?.permissionMode).toBe('bypassPermissions')
+    const untrusted = await loadSubagentWiring({ cwd: work, home, env: {}, trustProject: settingsFromTeammateEnv({}).trustProject })
+    expect(untrusted.subagents.definitions().get('deployer')?.permissionMode).not.toBe('bypassPermissions')
   })
 })

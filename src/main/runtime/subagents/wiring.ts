@@ -1,7 +1,10 @@
-import { loadAgentDefinitions, resolveAgentModel, resolveSubagentTools, subagentModelOverride, type AgentFileReport } from '../agents'
-import { trustStatus } from '../permissions/trust'
-import type { SessionOptions } from '../session/session'
-import { RunUsageError, TEAMMATE_TRUST_PROJECT_ENV } from '../session/setup'
+import { RunUsageError } from '../base'
+import { loadAgentDefinitions, resolveAgentModel, resolveSubagentTools, subagentModelOverride, type AgentFileReport } from '../agentDefinitions'
+import { trustStatus } from '../permissions'
+import type { SubagentRuntimeOptions } from './runtime'
+
+/** The subagent options a session takes (the rest of {@link SubagentRuntimeOptions} the session fills in itself). */
+export type SessionSubagentOptions = Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'resolveTeammateModel' | 'autoBackgroundMs' | 'maxConcurrentAgents' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'>
 
 /** Environment variable: ms before a sync subagent moves to the background (SPEC §6.4); 0 = never. */
 export const AUTO_BACKGROUND_ENV = 'SWARMDESK_AUTO_BACKGROUND_MS'
@@ -27,12 +30,12 @@ function maxConcurrentAgentsFrom(env: NodeJS.ProcessEnv): number | undefined {
  * delay; `teammateModel` (settings) forces every teammate's model. Also returns the definition
  * files' reports, so callers can show what was wrong.
  *
- * The workspace counts as trusted (SPEC §4) when `trustProject` is set (`--trust-project`), when
- * the environment carries a teammate's per-run trust, or when `<home>/trusted.json` lists it;
+ * The workspace counts as trusted (SPEC §4) when `trustProject` is set (`--trust-project`, or a
+ * teammate's per-run trust from its environment), or when `<home>/trusted.json` lists it;
  * until then project definitions cannot raise their agents' permission mode (loader.ts).
  */
-export async function loadSubagentWiring(options: { cwd: string; home: string; env: NodeJS.ProcessEnv; trustProject?: boolean; teammateModel?: string }): Promise<{ subagents: NonNullable<SessionOptions['subagents']>; files: AgentFileReport[] }> {
-  const projectTrusted = options.trustProject === true || options.env[TEAMMATE_TRUST_PROJECT_ENV] === '1' || (await trustStatus(options.home, options.cwd)).trusted
+export async function loadSubagentWiring(options: { cwd: string; home: string; env: NodeJS.ProcessEnv; trustProject?: boolean; teammateModel?: string }): Promise<{ subagents: Omit<SessionSubagentOptions, 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'> & Partial<SessionSubagentOptions>; files: AgentFileReport[] }> {
+  const projectTrusted = options.trustProject === true || (await trustStatus(options.home, options.cwd)).trusted
   const loaded = await loadAgentDefinitions({ cwd: options.cwd, home: options.home, projectTrusted })
   const maxConcurrentAgents = maxConcurrentAgentsFrom(options.env)
   const rawDelay = options.env[AUTO_BACKGROUND_ENV]

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TaskChange } from '../../../shared/tasks'
 import { TaskStore } from '.'
-import { buildChild, startChild } from './testing/children'
+import { buildChild, startChild } from './children.testkit'
 
 let entry: string
 let home: string

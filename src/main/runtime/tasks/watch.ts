@@ -1,6 +1,6 @@
 import { mkdirSync, watch } from 'node:fs'
 import type { TaskChange } from '../../../shared/tasks'
-import { toDisposable, type Disposable } from '../lifecycle/disposable'
+import { toDisposable, type Disposable } from '../base'
 import { listTaskIds, readTaskFile, TASK_FILE } from './files'
 
 /** Receives every change to a team's task list. */

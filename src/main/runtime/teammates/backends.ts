@@ -1,7 +1,8 @@
-import type { EventBus } from '../events/bus'
-import type { PermissionPrompter } from '../permissions/prompter'
+import { type PtyHost } from '../pty'
+import type { EventBus } from '../events'
+import type { PermissionPrompter } from '../permissions'
 import type { TerminalSize } from '../../../shared/terminalSize'
-import type { PtyHost } from '../tools/types'
+
 import { TeammateExecutorRegistry } from './executor'
 import { ProcessTeammateExecutor } from './process'
 import { WorkerTeammateExecutor } from './worker'

@@ -1,5 +1,5 @@
 import { parseMessageBody } from '../../../shared/mailbox'
-import type { EventBus } from '../events/bus'
+import type { EventBus } from '../events'
 import type { HookRunner } from '../hooks'
 import type { Mailbox } from '../mailbox'
 

@@ -1,5 +1,5 @@
 import { parseMessageBody } from '../../../shared/mailbox'
-import type { Disposable } from '../lifecycle/disposable'
+import type { Disposable } from '../base'
 import type { Mailbox } from '../mailbox'
 
 /**

@@ -1,13 +1,14 @@
+import { type TeamContext } from '../teams'
 import { messageKind, parseMessageBody, type MailboxMessage } from '../../../shared/mailbox'
 import type { AgentState, RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
 import { PermissionModeSchema, type PermissionMode } from '../../../shared/permissions'
 import type { PermissionPromptAnswer } from '../../../shared/permissions'
 import { agentId as teamAgentId } from '../../../shared/teams'
-import type { EventBus } from '../events/bus'
-import { Emitter, type Disposable } from '../lifecycle/disposable'
+import type { EventBus } from '../events'
+import { Emitter, type Disposable } from '../base'
 import { renderForModel, type InboxEntry } from '../mailbox'
-import type { PermissionPrompter } from '../permissions/prompter'
-import type { TeamContext } from '../teamTools'
+import type { PermissionPrompter } from '../permissions'
+
 import { LEAD_NAME } from '../teams'
 import { echoTaskChanges } from './taskEcho'
 import { CONTINUE_TRANSCRIPT_VARIABLE } from './agent'
@@ -690,12 +691,4 @@ function stillActive(context: TeamContext, team: string, name: string): boolean 
   } catch {
     return false
   }
-}
-
-/** Validates a spawn's `mode` (SPEC §9.2): a person-selectable permission mode; `plan` = plan approval required. @throws TeammateSpawnError. */
-export function teammateMode(mode: string | undefined, fallback: PermissionMode): PermissionMode {
-  if (mode === undefined) return fallback === 'bubble' ? 'default' : fallback
-  const parsed = PermissionModeSchema.safeParse(mode)
-  if (!parsed.success || parsed.data === 'bubble') throw new TeammateSpawnError(`Unknown mode "${mode}" for a teammate: use default, acceptEdits, plan (plan approval required), dontAsk or bypassPermissions.`)
-  return parsed.data
 }

@@ -1,6 +1,6 @@
 import type { RuntimeEvent } from '../../../shared/events'
 import type { Task } from '../../../shared/tasks'
-import type { Disposable } from '../lifecycle/disposable'
+import type { Disposable } from '../base'
 import type { TaskStore } from '../tasks'
 
 /** Milliseconds a task change waits for the tool that made it to report it, before it is reported from the task folder. */

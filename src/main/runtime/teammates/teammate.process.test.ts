@@ -8,7 +8,7 @@ import { createMailbox } from '../mailbox'
 import { startScriptedServer, type ScriptedServer } from '../scripted'
 import { TaskStore } from '../tasks'
 import { TeamStore } from '../teams'
-import { workspaceSlug } from '../transcripts/paths'
+import { workspaceSlug } from '../storage/paths'
 
 const REPO = join(__dirname, '..', '..', '..', '..')
 const BIN = join(REPO, 'bin', 'swarmdesk')

@@ -7,7 +7,7 @@ import { parseMessageBody } from '../../../shared/mailbox'
 import { createMailbox } from '../mailbox'
 import { startScriptedServer, type ScriptedServer } from '../scripted'
 import { TeamStore } from '../teams'
-import { agentTranscriptPath } from '../transcripts/paths'
+import { agentTranscriptPath } from '../storage/paths'
 
 const REPO = join(__dirname, '..', '..', '..', '..')
 const BIN = join(REPO, 'bin', 'swarmdesk')

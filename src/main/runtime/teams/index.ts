@@ -3,3 +3,4 @@ export { TeamActiveError, TeamError, TeamExistsError, TeamFileError, TeamLeaderA
 export { claimLeadership, leaderLeasePath, leaderStatus, readLeaderLease, releaseLeadership, type LeaderLease, type LeaderStatus } from './leader'
 export { killTeamLeftovers, type LeftoverKill } from './leftovers'
 export { safeName } from './names'
+export { createTeamContext, sessionTaskListName, WILL_DELETE_TEAM_BOUND_MS, type Caller, type TeamContext, type TeamContextOptions } from './context'

@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { isProcessAlive, listDescendantPids } from '../pty/procfs'
+import { isProcessAlive, listDescendantPids } from '../processes/procfs'
 import { TaskStore } from '../tasks'
-import { buildChild, startChild } from '../tasks/testing/children'
+import { buildChild, startChild } from '../tasks/children.testkit'
 import { claimLeadership, leaderLeasePath, leaderStatus, releaseLeadership, TeamExistsError, TeamLeaderAliveError, TeamStore } from '.'
 
 const lead = { name: 'team-lead', agentType: 'main', model: 'm', backendType: 'main' as const, cwd: '/w' }

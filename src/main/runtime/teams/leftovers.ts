@@ -1,7 +1,7 @@
+import { killProcessTree, readProcEntry, snapshotProcesses, type ProcEntry } from '../processes'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { killProcessTree } from '../pty/killTree'
-import { readProcEntry, snapshotProcesses, type ProcEntry } from '../pty/procfs'
+
 import { leaderStatus } from './leader'
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BrokenLock } from '../locks'
-import { buildChild, startChild } from '../tasks/testing/children'
+import { buildChild, startChild } from '../tasks/children.testkit'
 import { TeamStore } from '.'
 
 let entry: string

@@ -1,12 +1,12 @@
-import { BashTool } from './bash'
-import { BashOutputTool } from './bashOutput'
-import { EditTool } from './edit'
-import { GlobTool } from './glob'
-import { GrepTool } from './grep'
-import { KillShellTool } from './killShell'
-import { ReadTool } from './read'
+import { BashTool } from './shell/bash'
+import { BashOutputTool } from './shell/bashOutput'
+import { EditTool } from './files/edit'
+import { GlobTool } from './files/glob'
+import { GrepTool } from './files/grep'
+import { KillShellTool } from './shell/killShell'
+import { ReadTool } from './files/read'
 import type { Tool } from './types'
-import { WriteTool } from './write'
+import { WriteTool } from './files/write'
 
 /**
  * The core tools every agent may be given (SPEC §3), in the order they are offered to the model.

@@ -1,4 +1,3 @@
-export * from './paths'
 export * from './reader'
 export * from './schema'
 export * from './writer'

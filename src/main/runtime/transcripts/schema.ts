@@ -24,17 +24,6 @@ export const TranscriptEntrySchema = z.object({
 })
 export type TranscriptEntry = z.infer<typeof TranscriptEntrySchema>
 
-/** A session's metadata file beside its transcript, for `sessions list` and resume. */
-export const SessionMetaSchema = z.object({
-  schemaVersion: z.literal(1),
-  sessionId: z.string(),
-  cwd: z.string(),
-  model: z.string(),
-  createdAt: z.string(),
-  firstPrompt: z.string().optional()
-})
-export type SessionMeta = z.infer<typeof SessionMetaSchema>
-
 /** `subtype` of the `system` line a subagent's transcript opens with (see {@link AgentStartedRecordSchema}). */
 export const AGENT_STARTED_SUBTYPE = 'agent_started'
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { closeSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { appendRecordSync, endTornLineSync } from '../storage/diskWrites'
+import { appendRecordSync, endTornLineSync } from '../locks'
 import { TRANSCRIPT_SCHEMA_VERSION, type TranscriptEntry } from './schema'
 
 /** A transcript line could not be written (disk full, device error); the file is as it was before the call. */

@@ -2,7 +2,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createWorktree } from './create'
 import { finishWorktree } from './finish'
-import { agentIdWith, git, makeRepo, type TestRepo } from './testRepo'
+import { agentIdWith, git, makeRepo, type TestRepo } from './repo.testkit'
 
 const repos: TestRepo[] = []
 afterEach(() => repos.splice(0).forEach((r) => r.cleanup()))

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createWorktree } from './create'
 import { InvalidAgentIdError, NotAGitRepositoryError, UnbornHeadError } from './errors'
-import { agentIdWith, git, makeRepo, type TestRepo } from './testRepo'
+import { agentIdWith, git, makeRepo, type TestRepo } from './repo.testkit'
 
 let repo: TestRepo | undefined
 afterEach(() => repo?.cleanup())

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { GitCommandError } from './errors'
 import { runGit, serialisePerRepo } from './git'
-import { makeRepo, type TestRepo } from './testRepo'
+import { makeRepo, type TestRepo } from './repo.testkit'
 
 let repo: TestRepo | undefined
 afterEach(() => repo?.cleanup())

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { forkWorktreeNotice, translatePath, worktreePathGuard } from './pathGuard'
 import type { Worktree } from './types'
-import { makeRepo } from './testRepo'
+import { makeRepo } from './repo.testkit'
 
 const wt: Worktree = {
   repoRoot: '/w/repo',

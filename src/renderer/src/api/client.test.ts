@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { PushChannel, WorkspaceApi } from '../../../shared/ipc'
-import { snapshot } from '../store/testing'
+import { snapshot } from '../store/store.testkit'
 import { createPreloadClient } from './client'
 
 /** A preload API whose pushes the test fires by hand, with whatever payload it likes. */

@@ -3,7 +3,7 @@ import { WebSocket, WebSocketServer, type WebSocket as ServerSocket } from 'ws'
 import type { AddressInfo } from 'node:net'
 import type { RuntimeEvent } from '../../../shared/events'
 import type { PushOf } from '../../../shared/ipc'
-import { snapshot } from '../store/testing'
+import { snapshot } from '../store/store.testkit'
 import type { ConnectionStatus } from './client'
 import { bridgeUrl, createWebSocketClient, type SocketConstructor } from './wsClient'
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { isStuck, selectMemberIds } from '../features/dashboard/selectors'
 import { createAppStore } from './store'
-import { ev, resetSeq, snapshot } from './testing'
+import { ev, resetSeq, snapshot } from './store.testkit'
 
 /** Both halves of what `actions.applyEvent` does in the app (store.ts). */
 function apply(store: ReturnType<typeof createAppStore>, e: ReturnType<typeof ev>): void {

@@ -3,7 +3,7 @@ import { selectArrangedTiles, selectHiddenPanes, selectSolePane, selectTileHeads
 import type { KeyValueStorage } from './localMemory'
 import { bindPaneMemory, loadPanes, MAX_REMEMBERED_IDS, paneMemoryKey, type SavedPanes } from './paneMemory'
 import { createAppStore } from './store'
-import { ev, resetSeq, snapshot } from './testing'
+import { ev, resetSeq, snapshot } from './store.testkit'
 
 /** A localStorage stand-in that counts writes. */
 function memoryStorage(): KeyValueStorage & { data: Map<string, string>; writes: number } {

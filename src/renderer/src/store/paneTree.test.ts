@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentView } from '../../../shared/ipc'
 import { descendantCount, nestLevel, paneParentId, visibleTileIds } from './paneTree'
-import { agentView } from './testing'
+import { agentView } from './store.testkit'
 
 function agents(...list: AgentView[]): { order: string[]; byId: Record<string, AgentView> } {
   return { order: list.map((a) => a.agentId), byId: Object.fromEntries(list.map((a) => [a.agentId, a])) }

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { selectArrangedTiles, selectHiddenPanes, selectSolePane, selectTileHeads } from '../features/panes/gridSelectors'
 import { createAppStore } from './store'
-import { ev, resetSeq, snapshot } from './testing'
+import { ev, resetSeq, snapshot } from './store.testkit'
 
 const sub = (agentId: string, parentId: string) => ev({ type: 'agent_started', agentId, agentName: agentId, agentType: 'general-purpose', parentId, depth: 1 })
 const mate = (name: string) => ev({ type: 'agent_started', agentId: `${name}@t`, agentName: name, agentType: 'general-purpose', parentId: 'team-lead', depth: 1, backend: 'worker' })

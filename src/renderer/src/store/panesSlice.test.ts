@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { selectDescendantCount, selectIsRunningSubagent, selectNestLevel, selectTileIds } from './selectors'
 import { createAppStore } from './store'
-import { ev, resetSeq, snapshot } from './testing'
+import { ev, resetSeq, snapshot } from './store.testkit'
 
 const started = (agentId: string, parentId: string, time: string) =>
   ev({ type: 'agent_started', agentId, agentName: agentId, agentType: 'general-purpose', parentId, depth: 1, time })

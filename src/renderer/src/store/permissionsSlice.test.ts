@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { selectPendingCount } from './permissionsSlice'
 import { selectActivePermission } from './selectors'
 import { createAppStore } from './store'
-import { permission } from './testing'
+import { permission } from './store.testkit'
 
 describe('permissions slice', () => {
   it('replaces the whole list on every change', () => {

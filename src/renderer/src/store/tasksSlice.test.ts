@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Task } from '../../../shared/tasks'
 import { loadTaskOrder, saveTaskOrder } from '../features/tasks/orderMemory'
-import { ev } from './testing'
+import { ev } from './store.testkit'
 import { createAppStore } from './store'
 import { columnTasks, openBlockers, reorderedTasks } from './tasksSlice'
 

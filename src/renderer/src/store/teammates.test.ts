@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { currentTaskOf, isTeammate, taskFromEvent, type TaskBrief } from './teammates'
-import { agentView } from './testing'
+import { agentView } from './store.testkit'
 
 const task = (over: Partial<TaskBrief> & { id: string }): TaskBrief => ({ subject: `task ${over.id}`, status: 'pending', seq: 1, ...over })
 

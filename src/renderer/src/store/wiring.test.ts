@@ -9,7 +9,7 @@ import { installTestHook } from '../app/testHook'
 import { paneRouter } from '../features/panes/paneRouter'
 import { Emitter } from '../lib/lifecycle'
 import { actions, appStore } from './store'
-import { permission, snapshot } from './testing'
+import { permission, snapshot } from './store.testkit'
 import { wireClient } from './wiring'
 
 /** A client the test drives: it answers requests from `answers` and records them. */

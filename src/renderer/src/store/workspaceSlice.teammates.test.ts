@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { TEAM_COLOR_HEX } from './colors'
 import { selectCurrentTask, selectIsRunningSubagent, selectIsTeammate, selectPaneParentId, selectTileIds } from './selectors'
 import { createAppStore } from './store'
-import { agentView, ev, resetSeq, snapshot } from './testing'
+import { agentView, ev, resetSeq, snapshot } from './store.testkit'
 
 const started = (name: string, backend: 'worker' | 'process', color = 'green') =>
   ev({ type: 'agent_started', agentId: `${name}@demo`, agentName: name, agentType: 'general-purpose', parentId: 'team-lead', depth: 1, backend, color })

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../../shared/events'
 import { selectBusy, selectTeammateIds } from './selectors'
 import { createAppStore } from './store'
-import { agentView, ev, resetSeq, snapshot } from './testing'
+import { agentView, ev, resetSeq, snapshot } from './store.testkit'
 
 const usage = (agentId: string, n: number, costUsd?: number) =>
   ev({

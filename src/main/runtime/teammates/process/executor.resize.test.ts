@@ -1,3 +1,4 @@
+import { type PtyHost } from '../../pty/types'
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readlinkSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -8,9 +9,9 @@ import { EventBus } from '../../events/bus'
 import { createPtyHost, PtySizeError } from '../../pty'
 import { startScriptedServer, type ScriptedServer } from '../../scripted'
 import { TeamStore } from '../../teams'
-import type { PtyHost } from '../../tools/types'
+
 import { ProcessTeammateExecutor } from './executor'
-import { until } from '../../pty/testkit'
+import { until } from '../../pty/pty.testkit'
 
 /**
  * The size the kernel holds for the terminal a process writes to (its stdout): what the program

@@ -1,8 +1,8 @@
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs'
 import { join } from 'node:path'
-import type { EventBus } from '../../events/bus'
-import { DEFAULT_MAX_CONCURRENT_AGENTS } from '../../subagents/runtime'
-import { AGENT_STARTED_SUBTYPE, AgentStartedRecordSchema, TranscriptEntrySchema, type AgentStartedRecord } from '../../transcripts/schema'
+import type { EventBus } from '../../events'
+import { DEFAULT_MAX_CONCURRENT_AGENTS } from '../../subagents'
+import { AGENT_STARTED_SUBTYPE, AgentStartedRecordSchema, TranscriptEntrySchema, type AgentStartedRecord } from '../../transcripts'
 import { DirectoryWatch } from './directoryWatch'
 import { DEFAULT_TAIL_POLL_MS, TranscriptTail } from './transcriptTail'
 

@@ -1,3 +1,4 @@
+import { type PtyHost } from '../../pty/types'
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,10 +10,10 @@ import { cleanTerminalOutput, createPtyHost } from '../../pty'
 import { startScriptedServer, type ScriptedServer } from '../../scripted'
 import type { Scenario } from '../../scripted/scenario'
 import { TeamStore } from '../../teams'
-import type { PtyHost } from '../../tools/types'
-import { agentTranscriptPath } from '../../transcripts/paths'
+
+import { agentTranscriptPath } from '../../storage/paths'
 import { ProcessTeammateExecutor } from './executor'
-import { until } from '../../pty/testkit'
+import { until } from '../../pty/pty.testkit'
 
 /**
  * A `process` teammate's sync subagents (SPEC §9.2) as the leader sees them: they run inside the

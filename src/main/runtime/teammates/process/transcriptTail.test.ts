@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../../../shared/events'
 import { EventBus } from '../../events/bus'
 import { costOf } from '../../model/pricing'
-import { waitFor } from '../../pty/testkit'
+import { waitFor } from '../../pty/pty.testkit'
 import { TranscriptWriter } from '../../transcripts/writer'
 import { TranscriptTail, type TranscriptTailOptions } from './transcriptTail'
 

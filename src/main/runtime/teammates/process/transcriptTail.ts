@@ -1,10 +1,10 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import type { RuntimeEventInput } from '../../../../shared/events'
-import type { EventBus } from '../../events/bus'
-import { AGENT_STARTED_SUBTYPE, AGENT_STOPPED_SUBTYPE, AgentStartedRecordSchema, AgentStoppedRecordSchema, TranscriptEntrySchema, type AgentStoppedRecord, type TranscriptEntry } from '../../transcripts/schema'
-import { costOf } from '../../model/pricing'
-import { compactionNotice } from '../../session/agentSink'
+import type { EventBus } from '../../events'
+import { AGENT_STARTED_SUBTYPE, AGENT_STOPPED_SUBTYPE, AgentStartedRecordSchema, AgentStoppedRecordSchema, TranscriptEntrySchema, type AgentStoppedRecord, type TranscriptEntry } from '../../transcripts'
+import { costOf } from '../../model'
+import { compactionNotice } from '../../runner'
 import { DirectoryWatch } from './directoryWatch'
 
 /**

@@ -3,10 +3,10 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { nodeBundlePath } from '../../packageRoot'
+import { nodeBundlePath } from '../../base/packageRoot'
 import { WorkerCodeCache } from './codeCache'
 import type { WorkerTeammateExecutor } from './executor'
-import { until, useWorkerTestbed } from './testing'
+import { until, useWorkerTestbed } from './worker.testkit'
 
 describe("the worker bundle's V8 code cache", () => {
   const bed = useWorkerTestbed('swarmdesk-codecache')

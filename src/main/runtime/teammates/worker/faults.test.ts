@@ -1,3 +1,4 @@
+import { type PtyHost } from '../../pty/types'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,11 +10,11 @@ import { EventBus } from '../../events/bus'
 import { createMailbox } from '../../mailbox'
 import type { PermissionPrompter } from '../../permissions/prompter'
 import { createPtyHost } from '../../pty'
-import { until, sleepPids, uniqueSleepSeconds } from '../../pty/testkit'
+import { until, sleepPids, uniqueSleepSeconds } from '../../pty/pty.testkit'
 import { startScriptedServer, type ScenarioInput, type ScriptedServer } from '../../scripted'
 import { TaskStore } from '../../tasks'
 import { TeamStore } from '../../teams'
-import type { PtyHost } from '../../tools/types'
+
 import type { TeammateExitInfo, TeammateSpawnConfig } from '../executor'
 import { WorkerTeammateExecutor } from './executor'
 

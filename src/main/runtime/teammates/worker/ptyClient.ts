@@ -1,5 +1,6 @@
+import { type PtyHost, type PtyProcess, type PtyRunOptions, type PtyRunResult, type PtySpawnOptions } from '../../pty'
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads'
-import type { PtyHost, PtyProcess, PtyRunOptions, PtyRunResult, PtySpawnOptions } from '../../tools/types'
+
 import { MAX_TIMER_MS, SpawnReplySchema, type MainToWorker, type WorkerToMain } from './protocol'
 
 /** Thrown by `run`/`spawn` after `dispose()`, as the real host's `PtyHostDisposedError`. */

@@ -1,4 +1,4 @@
-import type { PtyHost, PtyProcess } from '../../tools/types'
+import { type PtyHost, type PtyProcess } from '../../pty'
 import type { MainToWorker, SpawnReply, WorkerToMain } from './protocol'
 
 /** The PTY requests of the protocol (SPEC §1), the part of a worker's traffic a {@link PtyServer} serves. */

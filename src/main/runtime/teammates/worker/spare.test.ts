@@ -3,7 +3,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TeammateSpawnConfig } from '../executor'
-import { until, useWorkerTestbed } from './testing'
+import { until, useWorkerTestbed } from './worker.testkit'
 
 /** Handles that keep this process alive (a spare must add none). */
 const liveHandles = (): number => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort' || r === 'Worker').length

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { EventBus } from '../../events/bus'
 import { WorkerTeammateExecutor } from './executor'
 import { StartGate } from './thread'
-import { refusingPrompter, until, useWorkerTestbed } from './testing'
+import { refusingPrompter, until, useWorkerTestbed } from './worker.testkit'
 
 describe('StartGate', () => {
   it('lets `width` holders through, queues the rest in arrival order, and hands each freed slot to the next in line', async () => {

@@ -1,3 +1,4 @@
+import { type PtyHost } from '../../pty/types'
 import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
@@ -13,11 +14,11 @@ import { createPtyHost } from '../../pty'
 import { startScriptedServer, type ScenarioInput, type ScriptedServer } from '../../scripted'
 import { AUTO_BACKGROUND_ENV } from '../../subagents/wiring'
 import { TeamStore } from '../../teams'
-import type { PtyHost } from '../../tools/types'
-import { agentTranscriptPath } from '../../transcripts/paths'
+
+import { agentTranscriptPath } from '../../storage/paths'
 import type { TeammateSpawnConfig } from '../executor'
 import { WorkerTeammateExecutor } from './executor'
-import { until } from '../../pty/testkit'
+import { until } from '../../pty/pty.testkit'
 
 /**
  * A worker teammate's Agent tool (SPEC §5, §9.2): sync subagents only, on the leader's subagent

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { startHostFixture } from '../../../../main/host/host.fixture'
+import { startHostFixture } from '../../../../main/host/hostFixture.testkit'
 import { paneWorkspace } from '../../../../main/host/paneWorkspace.testkit'
 import type { PaneScrollback } from '../../../../shared/ipc'
 import { createWebSocketClient, type SocketConstructor } from '../../api/wsClient'

@@ -6,7 +6,7 @@ import type { RequestChannel, RequestOf, WorkspaceApi } from '../../../../shared
 import { TEAM_COLOR_HEX } from '../../store/colors'
 import { setCommandApi } from '../../store/commands'
 import { actions, appStore } from '../../store/store'
-import { agentView, ev, permission, resetSeq, snapshot } from '../../store/testing'
+import { agentView, ev, permission, resetSeq, snapshot } from '../../store/store.testkit'
 import { initialWorkspace } from '../../store/workspaceSlice'
 import { PermissionQueue } from '../permissions/PermissionQueue'
 import { PaneGrid } from './PaneGrid'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAppStore } from '../../store/store'
 import type { CardPlacement } from '../../store/permissionsSlice'
-import { permission } from '../../store/testing'
+import { permission } from '../../store/store.testkit'
 import { onPermissionKey, type PermissionKeyDeps } from './keyboard'
 import { shortcutFor, type KeyLike } from './shortcuts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createAppStore } from '../../store/store'
-import { permission } from '../../store/testing'
+import { permission } from '../../store/store.testkit'
 import { notifyNewPermissions, type Chime, type Notifier } from './notify'
 
 function fakeNotifier(permission: NotificationPermission = 'granted') {

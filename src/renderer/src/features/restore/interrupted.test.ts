@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { selectBusy, selectIsRunningSubagent } from '../../store/selectors'
 import { createAppStore } from '../../store/store'
-import { agentView, ev, resetSeq, snapshot } from '../../store/testing'
+import { agentView, ev, resetSeq, snapshot } from '../../store/store.testkit'
 import { isAlive } from '../dashboard/selectors'
 import { paneStateLabel, stateClassName } from '../panes/stateLabel'
 

@@ -1,0 +1,6 @@
+export * from './demoWorkspace'
+export * from './paneText'
+export * from './panes'
+export * from './resources'
+export * from './service'
+export * from './uiPrompter'

@@ -1,0 +1,509 @@
+import { type TeamContext } from '../runtime/teams'
+import { existsSync, promises as fs, watch, type FSWatcher } from 'node:fs'
+import { join } from 'node:path'
+import { MAILBOX_FEED_MAX, MAILBOX_PAGE_MAX, type MailboxChange, type MailboxEntry, type MailboxPage } from '../../shared/ipc'
+import { MailboxMessageSchema, parseMessageBody, type MailboxMessage, type ProtocolBody } from '../../shared/mailbox'
+import { DisposableStore, Emitter, type Disposable } from '../runtime/base'
+import { DEFAULT_POLL_MS } from '../runtime/mailbox'
+import { isMessageFile } from '../runtime/mailbox'
+
+/** Options of {@link MailboxFeed}. */
+export interface MailboxFeedOptions {
+  /** Swarmdesk's data directory (SPEC §12): inboxes are under `<home>/teams/{team}/inboxes/`. */
+  home: string
+  /** Most messages kept; older ones are dropped and counted (default {@link MAILBOX_FEED_MAX}). */
+  maxEntries?: number
+  /** Fallback poll period of the directory watches, ms (default the mailbox's, 2,000). */
+  pollMs?: number
+}
+
+/**
+ * How far apart (ms) the copies of one broadcast and its `message_sent {to: "*"}` event may be.
+ * The mailbox delivers a broadcast as one send per recipient (SPEC §9.4) with no mark of its own,
+ * and the copies' timestamps are not tight (14 ms apart seen here), while separate sends of the
+ * same words — two teammates spawned with one prompt — can be as close. So the feed groups copies
+ * only when the runtime reported a broadcast by that sender ({@link MailboxFeed.noteBroadcast}):
+ * plain messages from it with the same text and summary, to different inboxes, within this window.
+ */
+export const BROADCAST_WINDOW_MS = 5_000
+
+/**
+ * The mailbox inspector's view of one team (SPEC §11): every message of every inbox under
+ * `<home>/teams/{team}/inboxes/{agent}/{new,cur}/`, oldest first, with its read state, followed
+ * live by directory watches (the mailbox's own `onDidReceive` reports only unread messages, and
+ * the inspector also needs every read).
+ *
+ * Decisions (documented for the UI): a broadcast stays one entry per recipient inbox, each marked
+ * with all its recipients (see {@link BROADCAST_WINDOW_MS}); when the followed team is deleted
+ * (TeamDelete), what was seen stays, marked `deleted`, until another team is followed, which
+ * starts empty. Never creates or deletes anything on disk: it only lists and reads.
+ */
+export class MailboxFeed implements Disposable {
+  private readonly home: string
+  private readonly max: number
+  private readonly pollMs: number
+  private readonly changed = new Emitter<MailboxChange>()
+  /** Fires for every change, after the feed's state reflects it. */
+  readonly onDidChange = this.changed.event
+  private team: string | undefined
+  private deleted = false
+  private entries: MailboxEntry[] = []
+  private readonly byKey = new Map<string, MailboxEntry>()
+  /** Broadcasts the runtime reported (sender, epoch ms), newest last. */
+  private hints: Array<{ from: string; at: number }> = []
+  private dropped = 0
+  private rev = 0
+  private watches = new DisposableStore()
+  private readonly inboxes = new Map<string, () => Promise<void>>()
+  private pending = new Set<Promise<void>>()
+  private disposed = false
+
+  constructor(options: MailboxFeedOptions) {
+    this.home = options.home
+    this.max = options.maxEntries ?? MAILBOX_FEED_MAX
+    this.pollMs = options.pollMs ?? DEFAULT_POLL_MS
+  }
+
+  /**
+   * Follows `team`'s mailboxes (TeamCreate, a resumed session's team), or marks the current team
+   * deleted when `team` is undefined and its config is gone (TeamDelete). Following a new team
+   * forgets the old one's messages. Fires a `team` change when anything changed.
+   */
+  follow(team: string | undefined): void {
+    if (this.disposed) return
+    if (team === undefined) {
+      if (this.team === undefined) return
+      this.stopWatching()
+      this.deleted = !existsSync(join(this.teamDir(this.team), 'config.json'))
+      if (!this.deleted) this.clear(undefined)
+      this.changed.fire({ type: 'team', team: this.team ?? null, deleted: this.deleted })
+      return
+    }
+    if (team === this.team && !this.deleted) return
+    this.stopWatching()
+    this.clear(team)
+    this.changed.fire({ type: 'team', team, deleted: false })
+    this.startWatching(team)
+  }
+
+  /** A page of the feed, oldest first: `limit` (1–5,000, default 5,000) entries from `offset`. */
+  list(offset = 0, limit = MAILBOX_PAGE_MAX): MailboxPage {
+    const n = Math.max(1, Math.min(MAILBOX_PAGE_MAX, limit))
+    return {
+      team: this.team ?? null,
+      deleted: this.deleted,
+      entries: this.entries.slice(offset, offset + n),
+      offset,
+      total: this.entries.length,
+      dropped: this.dropped
+    }
+  }
+
+  /**
+   * Reads the followed team's inboxes once more, now, and resolves when done: called just before
+   * TeamDelete removes them, so the last deliveries and reads are not lost with the folder.
+   */
+  async flush(): Promise<void> {
+    if (this.disposed || this.deleted || this.team === undefined) return
+    for (const scan of this.inboxes.values()) this.track(scan)
+    await this.settled()
+  }
+
+  /** Resolves once every scan started so far has finished (tests; a scan never rejects). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending])
+  }
+
+  /** Stops every watch; the feed answers `list` with what it holds. Idempotent. */
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    this.stopWatching()
+    this.changed.dispose()
+  }
+
+  private teamDir(team: string): string {
+    return join(this.home, 'teams', team)
+  }
+
+  private clear(team: string | undefined): void {
+    this.team = team
+    this.deleted = false
+    this.entries = []
+    this.byKey.clear()
+    this.hints = []
+    this.dropped = 0
+  }
+
+  private stopWatching(): void {
+    this.watches.dispose()
+    this.watches = new DisposableStore()
+    this.inboxes.clear()
+  }
+
+  /**
+   * Watches the team folder (for `inboxes/` appearing), `inboxes/` (for a new agent's inbox) and
+   * each inbox's `new/` and `cur/` (deliveries and reads). The mailbox creates `inboxes/{agent}/`
+   * with its three folders before its first delivery, so watching starts before any message lands.
+   */
+  private startWatching(team: string): void {
+    const watches = this.watches
+    const dir = join(this.teamDir(team), 'inboxes')
+    const scanTeam = serialize(async () => {
+      let agents: string[]
+      try {
+        agents = (await fs.readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name)
+      } catch {
+        return
+      }
+      if (watches.isDisposed) return
+      if (!watched.has(dir)) {
+        watched.add(dir)
+        watches.add(watchDir(dir, () => this.track(scanTeam), this.pollMs))
+        // an inbox created between the listing and the watch would wait for the poll: list again
+        this.track(scanTeam)
+      }
+      for (const agent of agents) {
+        if (this.inboxes.has(agent)) continue
+        // the inbox folder too: its new/ and cur/ may still be being created (their watches then attach at the next scan)
+        const dirs = [join(dir, agent), join(dir, agent, 'new'), join(dir, agent, 'cur')]
+        const watchers: DirWatch[] = []
+        const scan = serialize(async () => {
+          for (const w of watchers) w.attach()
+          await this.scanInbox(team, agent, watches)
+        })
+        this.inboxes.set(agent, scan)
+        for (const d of dirs) watchers.push(watches.add(watchDir(d, () => this.track(scan), this.pollMs)))
+        this.track(scan)
+      }
+    })
+    const watched = new Set<string>()
+    watches.add(watchDir(this.teamDir(team), () => this.track(scanTeam), this.pollMs))
+    this.track(scanTeam)
+  }
+
+  private track(scan: () => Promise<void>): void {
+    const p = scan().catch(() => undefined)
+    this.pending.add(p)
+    void p.finally(() => this.pending.delete(p))
+  }
+
+  /** Lists one inbox; reads only files not seen yet, and updates the read state of the others. */
+  private async scanInbox(team: string, agent: string, watches: DisposableStore): Promise<void> {
+    const root = join(this.teamDir(team), 'inboxes', agent)
+    // new/ before cur/: a message marked read in between is then seen once, as read
+    const unread = await listMessages(join(root, 'new'))
+    const read = await listMessages(join(root, 'cur'))
+    if (watches.isDisposed) return
+    const state = new Map<string, boolean>()
+    for (const n of unread) state.set(n, false)
+    for (const n of read) state.set(n, true)
+    const changed = new Set<string>()
+    const fresh: Array<{ message: MailboxMessage; read: boolean }> = []
+    const senders = new Set<string>()
+    for (const [name, isRead] of state) {
+      const known = this.byKey.get(`${agent}/${name.slice(0, -'.json'.length)}`)
+      if (known) {
+        // read state only ever goes new/ → cur/
+        if (isRead && !known.read) changed.add(this.update(known, { read: true }).key)
+        continue
+      }
+      const found = await readMessage(root, name, isRead)
+      if (found && found.message.to === agent) fresh.push(found)
+    }
+    if (watches.isDisposed) return
+    fresh.sort((a, b) => compareIds(a.message.id, b.message.id))
+    for (const { message, read: isRead } of fresh) {
+      const entry = toEntry(message, isRead, ++this.rev)
+      if (this.byKey.has(entry.key)) continue
+      this.insert(entry)
+      changed.add(entry.key)
+      if (entry.kind === 'plain') senders.add(entry.from)
+    }
+    for (const from of senders) for (const e of this.groupBroadcasts(from)) changed.add(e.key)
+    this.trim()
+    const entries = [...changed].map((k) => this.byKey.get(k)).filter((e): e is MailboxEntry => e !== undefined)
+    if (entries.length > 0) this.changed.fire({ type: 'messages', team, entries })
+  }
+
+  private update(entry: MailboxEntry, patch: Partial<MailboxEntry>): MailboxEntry {
+    const next = { ...entry, ...patch, rev: ++this.rev }
+    this.byKey.set(next.key, next)
+    const i = this.indexOf(next)
+    if (i >= 0) this.entries[i] = next
+    return next
+  }
+
+  /** Inserts in order (id, then inbox); most deliveries are newer than everything seen, so append. */
+  private insert(entry: MailboxEntry): void {
+    this.byKey.set(entry.key, entry)
+    const last = this.entries[this.entries.length - 1]
+    if (!last || compareEntries(last, entry) < 0) {
+      this.entries.push(entry)
+      return
+    }
+    let lo = 0
+    let hi = this.entries.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (compareEntries(this.entries[mid]!, entry) < 0) lo = mid + 1
+      else hi = mid
+    }
+    this.entries.splice(lo, 0, entry)
+  }
+
+  private indexOf(entry: MailboxEntry): number {
+    let lo = 0
+    let hi = this.entries.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (compareEntries(this.entries[mid]!, entry) < 0) lo = mid + 1
+      else hi = mid
+    }
+    return this.entries[lo]?.key === entry.key ? lo : -1
+  }
+
+  /**
+   * The runtime reported a broadcast (`message_sent` with `to: "*"`, SPEC §14) by `from` at `at`
+   * (epoch ms): its copies, already seen or still to come, are marked with all their recipients.
+   */
+  noteBroadcast(from: string, at: number): void {
+    if (this.disposed || this.team === undefined) return
+    this.hints.push({ from, at })
+    if (this.hints.length > 100) this.hints.shift()
+    const changed = this.groupBroadcasts(from)
+    if (changed.length > 0) this.changed.fire({ type: 'messages', team: this.team, entries: changed })
+  }
+
+  /** Marks the copies of `from`'s reported broadcasts among its recent plain messages; returns the entries it changed. */
+  private groupBroadcasts(from: string): MailboxEntry[] {
+    const hints = this.hints.filter((h) => h.from === from)
+    if (hints.length === 0) return []
+    const near = (e: MailboxEntry): boolean => hints.some((h) => Math.abs(Date.parse(e.timestamp) - h.at) <= BROADCAST_WINDOW_MS)
+    const groups = new Map<string, MailboxEntry[]>()
+    // a broadcast is recent: look at the newest messages only
+    for (let i = this.entries.length - 1; i >= Math.max(0, this.entries.length - 500); i--) {
+      const e = this.entries[i]!
+      if (e.from !== from || e.kind !== 'plain' || !near(e)) continue
+      const k = `${e.summary}\u0000${e.text}`
+      groups.set(k, [...(groups.get(k) ?? []), e])
+    }
+    const changed: MailboxEntry[] = []
+    for (const copies of groups.values()) {
+      const recipients = [...new Set(copies.map((e) => e.to))].sort()
+      if (recipients.length < 2) continue
+      for (const e of copies) if (e.broadcast?.join(',') !== recipients.join(',')) changed.push(this.update(e, { broadcast: recipients }))
+    }
+    return changed
+  }
+
+  /** Drops the oldest entries past the cap (SPEC §11: the inspector must stay smooth at 10,000). */
+  private trim(): void {
+    const excess = this.entries.length - this.max
+    if (excess <= 0) return
+    for (const e of this.entries.splice(0, excess)) this.byKey.delete(e.key)
+    this.dropped += excess
+  }
+}
+
+let watching = 0
+
+/** Directory watches the feeds of this process hold (each an fs.watch handle and a timer). For leak tests. */
+export function activeFeedWatches(): number {
+  return watching
+}
+
+/** Wraps `scan` so at most one run is in flight and changes during a run cause exactly one more. */
+function serialize(scan: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined
+  let again = false
+  const run = (): Promise<void> => {
+    if (running) {
+      again = true
+      return running
+    }
+    running = scan()
+      .catch(() => undefined)
+      .finally(() => {
+        running = undefined
+        if (again) {
+          again = false
+          void run()
+        }
+      })
+    return running
+  }
+  return run
+}
+
+/**
+ * Calls `onChange` on every fs.watch event of `dir` and every `pollMs` (a missed event, a folder
+ * that does not exist yet or was deleted: the poll carries on alone). Watching the directory, not
+ * its files: a file watch misses atomic renames (STACK.md).
+ */
+/** A directory watch; `attach` retries the fs.watch when it is not in place (a folder created since). */
+interface DirWatch extends Disposable {
+  attach(): void
+}
+
+/**
+ * Calls `onChange` on every fs.watch event of `dir` and every `pollMs` (a missed event, a folder
+ * that does not exist yet or was deleted: the poll carries on alone). Watching the directory, not
+ * its files: a file watch misses atomic renames (STACK.md).
+ */
+function watchDir(dir: string, onChange: () => void, pollMs: number): DirWatch {
+  let watcher: FSWatcher | undefined
+  let disposed = false
+  const attach = (): void => {
+    if (watcher || disposed) return
+    try {
+      watcher = watch(dir, { persistent: false }, onChange)
+      watcher.on('error', () => {
+        watcher?.close()
+        watcher = undefined
+      })
+    } catch {
+      watcher = undefined
+    }
+  }
+  attach()
+  const timer = setInterval(() => {
+    attach()
+    onChange()
+  }, pollMs)
+  timer.unref?.()
+  watching++
+  return {
+    attach,
+    dispose() {
+      if (disposed) return
+      disposed = true
+      watching--
+      clearInterval(timer)
+      watcher?.close()
+      watcher = undefined
+    }
+  }
+}
+
+async function listMessages(dir: string): Promise<string[]> {
+  try {
+    return (await fs.readdir(dir)).filter(isMessageFile)
+  } catch {
+    return []
+  }
+}
+
+/** Reads `name` from `cur/` or `new/` (it may have moved since the listing); undefined when gone or not a valid message. */
+async function readMessage(root: string, name: string, isRead: boolean): Promise<{ message: MailboxMessage; read: boolean } | undefined> {
+  for (const read of isRead ? [true] : [false, true]) {
+    let raw: string
+    try {
+      raw = await fs.readFile(join(root, read ? 'cur' : 'new', name), 'utf8')
+    } catch {
+      continue
+    }
+    try {
+      const parsed = MailboxMessageSchema.safeParse(JSON.parse(raw))
+      // invalid files are the CLI's to report (`swarmdesk mailbox`); the inspector skips them
+      if (!parsed.success || `${parsed.data.id}.json` !== name) return undefined
+      return { message: parsed.data, read }
+    } catch {
+      return undefined
+    }
+  }
+  return undefined
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function compareEntries(a: MailboxEntry, b: MailboxEntry): number {
+  return compareIds(a.id, b.id) || compareIds(a.to, b.to)
+}
+
+/** A message as the inspector's entry, with its kind and a one-line summary. */
+export function toEntry(message: MailboxMessage, read: boolean, rev: number): MailboxEntry {
+  const body = parseMessageBody(message.text)
+  const kind = body.kind === 'structured' ? body.body.type : body.kind === 'invalid' ? body.type : 'plain'
+  const described = body.kind === 'structured' ? describeBody(body.body) : body.kind === 'invalid' ? `Malformed ${body.type}: ${body.error}` : firstLine(message.text)
+  return {
+    key: `${message.to}/${message.id}`,
+    id: message.id,
+    from: message.from,
+    to: message.to,
+    timestamp: message.timestamp,
+    ...(message.color !== undefined ? { color: message.color } : {}),
+    kind,
+    summary: message.summary?.trim() || described,
+    read,
+    text: message.text,
+    ...(body.kind === 'invalid' ? { invalid: body.error } : {}),
+    rev
+  }
+}
+
+/** One readable line for a structured body (never JSON): what the inspector lists when the sender gave no summary. */
+export function describeBody(body: ProtocolBody): string {
+  switch (body.type) {
+    case 'idle_notification':
+      return `Idle (${body.idleReason ?? 'available'})${body.summary ? `: ${body.summary}` : ''}`
+    case 'permission_request':
+      return `Asks to use ${body.toolName}${primaryArgument(body.input) ? ` on ${primaryArgument(body.input)}` : ''}`
+    case 'permission_response':
+      return body.decision === 'allow' ? 'Permission allowed' : `Permission denied${body.reason ? `: ${body.reason}` : ''}`
+    case 'plan_approval_request':
+      return `Plan for approval: ${firstLine(body.plan)}`
+    case 'plan_approval_response':
+      return body.approve ? `Plan approved${body.permissionMode ? ` (${body.permissionMode})` : ''}` : `Plan rejected${body.feedback ? `: ${body.feedback}` : ''}`
+    case 'shutdown_request':
+      return `Shutdown requested${body.reason ? `: ${body.reason}` : ''}`
+    case 'shutdown_approved':
+      return 'Shutdown approved'
+    case 'shutdown_rejected':
+      return `Shutdown rejected: ${body.reason}`
+    case 'task_assignment':
+      return `Task #${body.taskId} assigned: ${body.subject}`
+    case 'mode_set_request':
+      return `Permission mode set to ${body.mode}`
+  }
+}
+
+/** The argument a person recognises a tool call by: a path, a command, a pattern or a URL. */
+export function primaryArgument(input: Record<string, unknown>): string | undefined {
+  for (const k of ['file_path', 'notebook_path', 'path', 'command', 'pattern', 'url']) {
+    const v = input[k]
+    if (typeof v === 'string' && v.trim()) return firstLine(v)
+  }
+  return undefined
+}
+
+function firstLine(text: string, max = 140): string {
+  const line = text.trim().split('\n', 1)[0] ?? ''
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+/**
+ * A {@link MailboxFeed} that follows the session's team: the one it leads now (a resumed
+ * session's), then every TeamCreate / TeamDelete (`onDidChangeTeam`, teams/context.ts),
+ * reading the inboxes one last time before TeamDelete removes them (`onWillDeleteTeam`).
+ * `team` undefined (no team tools in this session): the feed stays empty.
+ */
+export function followTeamMailboxes(
+  team: Pick<TeamContext, 'team' | 'onDidChangeTeam' | 'onWillDeleteTeam'> | undefined,
+  options: MailboxFeedOptions
+): MailboxFeed {
+  const feed = new MailboxFeed(options)
+  if (!team) return feed
+  feed.follow(team.team())
+  const sub = team.onDidChangeTeam((t) => feed.follow(t))
+  const last = team.onWillDeleteTeam(() => feed.flush())
+  const dispose = feed.dispose.bind(feed)
+  feed.dispose = () => {
+    sub.dispose()
+    last.dispose()
+    dispose()
+  }
+  return feed
+}

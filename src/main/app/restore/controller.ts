@@ -1,0 +1,181 @@
+import type { RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
+import type { AgentView } from '../../../shared/ipc'
+import type { Disposable } from '../../runtime/base'
+import { LEADER_NAME, Session } from '../../runtime/session'
+import type { PaneTerminals } from '../panes'
+import { WorkspaceStateRecorder } from './recorder'
+import { INTERRUPTED_PANE_LINE, restoredAgents, type RestorePlan } from './startup'
+import { restorePaths } from './stateFile'
+
+/** Passed to the service's `run` to continue the leader's interrupted turn instead of a new prompt. */
+export const RESUME_TURN: unique symbol = Symbol('resume the interrupted turn')
+
+/** Level of the notices restore problems make (an unreadable restore file: the workspace opens without it). */
+export const RESTORE_NOTICE_LEVEL = 'warning' as const
+
+/** A request the restore controller refuses; the service turns it into the request's error. */
+export class RestoreError extends Error {
+  override readonly name = 'RestoreError'
+}
+
+/** What the controller reaches of the workspace service (service.ts `restoreHost`). */
+export interface RestoreHost {
+  session(): Session
+  /** The agents as the UI sees them, by id (the service's own map). */
+  readonly agents: Map<string, AgentView>
+  readonly panes: PaneTerminals
+  /** Hands every pane's batched output to its terminal now (before the panes are saved). */
+  flushPanes(): void
+  /** Queues pane output as any agent output is. */
+  writePane(agentId: string, text: string): void
+  /** Emits on the service's bus (stamped, tracked, pushed, rendered). */
+  emit(event: RuntimeEventInput): void
+  onEvent(listener: (event: RuntimeEvent) => void): Disposable
+  livePids(): number[]
+  /** The leader works on a prompt. */
+  busy(): boolean
+  /** Starts the leader's turn from its transcript (Session.resumeTurn) as a prompt would start. */
+  resumeLeader(): void
+  /** Resumes a teammate or subagent of the current session from its transcript. @throws RestoreError when it cannot be. */
+  resumeMember(agent: AgentView): Promise<void>
+  /** Forgets the ended session's agents, activity and panes (before the next session opens). */
+  forgetSession(): void
+  /** Puts `session` in place of the ended one: its leader idle, its team's mailbox followed. */
+  adoptSession(session: Session): void
+}
+
+/** What the controller needs to save and reopen sessions of one workspace. */
+export interface RestoreContext {
+  home: string
+  /** The workspace root, canonical. */
+  cwd: string
+  /** This run's tag in its PTYs' environment (stateFile.ts `RUN_TAG_VARIABLE`). */
+  runTag: string
+  /** How the current session was opened: a new session opens the same way, without a resume id. */
+  openOptions: Parameters<typeof Session.open>[0]
+}
+
+/**
+ * Restore after restart (issue 8): the workspace service's part that saves the session as it
+ * changes (WorkspaceStateRecorder), reopens it at start (panes refilled, agents that were working
+ * shown `interrupted`), resumes an interrupted agent on a person's request, and swaps in a new,
+ * empty session when a person asks for one. Both hosts (the app and `swarmdesk serve`) get it,
+ * since it lives in the runtime.
+ */
+export class RestoreController {
+  private recorder: WorkspaceStateRecorder | undefined
+  private subscriptions: Disposable[] = []
+  private closed = false
+  /** What each refilled pane got after its restored output (PaneTerminals.restore), for the pane journal once recording starts. */
+  private readonly restoredEnds = new Map<string, string>()
+
+  constructor(
+    private readonly host: RestoreHost,
+    private readonly context: RestoreContext
+  ) {}
+
+  /** Refills the panes from the saved scrollback; called before any event reaches a pane, so the old output comes first. */
+  refillPanes(plan: RestorePlan): void {
+    for (const [agentId, data] of Object.entries(plan.panes)) {
+      const end = this.host.panes.restore(agentId, data)
+      if (end !== '') this.restoredEnds.set(agentId, end)
+    }
+  }
+
+  /**
+   * Shows the reopened session's agents as they were (working ones `interrupted`, each pane told
+   * so), says what was cleaned up, and starts saving the session.
+   */
+  reopen(plan: RestorePlan): void {
+    if (plan.cleanup.killed.length > 0) this.notice('info', `Stopped ${plan.cleanup.killed.length} process(es) the previous run left running (pids ${plan.cleanup.killed.join(', ')}).`)
+    for (const agent of restoredAgents(plan.previous?.agents ?? [], LEADER_NAME)) {
+      const live = this.host.agents.get(agent.agentId)
+      this.host.agents.set(agent.agentId, live ? { ...agent, model: live.model ?? agent.model } : agent)
+      if (agent.state !== 'interrupted') continue
+      this.host.writePane(agent.agentId, INTERRUPTED_PANE_LINE)
+      this.host.emit({ type: 'agent_state', state: 'interrupted', agentId: agent.agentId, agentName: agent.agentName })
+    }
+    this.record()
+  }
+
+  /**
+   * Resumes an agent shown `interrupted` from its transcript.
+   * @throws RestoreError for an unknown agent, one that is not interrupted, or a busy leader.
+   */
+  async resume(agentId: string): Promise<{ ok: true }> {
+    const agent = this.host.agents.get(agentId)
+    if (!agent) throw new RestoreError(`No agent '${agentId}' in this workspace.`)
+    if (agent.state !== 'interrupted') throw new RestoreError(`${agent.agentName} is ${agent.state}, not interrupted: only an agent the last run left mid-work can be resumed.`)
+    this.notice('info', `Resuming ${agent.agentName} from its transcript.`)
+    if (agentId === LEADER_NAME) {
+      if (this.host.busy()) throw new RestoreError('The leader is already working.')
+      this.host.resumeLeader()
+    } else {
+      await this.host.resumeMember(agent)
+    }
+    return { ok: true }
+  }
+
+  /**
+   * Ends the current session (its agents stopped, its files kept) and opens a new, empty one; the
+   * next start reopens the new one.
+   * @throws RestoreError while the leader works (stop it first).
+   */
+  async newSession(): Promise<{ sessionId: string }> {
+    if (this.host.busy()) throw new RestoreError('The leader is working: stop it before starting a new session.')
+    await this.stopRecording()
+    await this.host.session().close('completed', 'a person started a new session')
+    this.host.forgetSession()
+    const session = await Session.open({ ...this.context.openOptions, resumeSessionId: undefined })
+    this.host.adoptSession(session)
+    this.notice('info', `New session ${session.sessionId}. The previous one stays on disk (swarmdesk sessions list).`)
+    this.record()
+    return { sessionId: session.sessionId }
+  }
+
+  /** Saves the session as it stands and stops saving (a clean close: a working leader reopens interrupted). */
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    await this.stopRecording()
+  }
+
+  private record(): void {
+    if (this.closed) return
+    const session = this.host.session()
+    const recorder = new WorkspaceStateRecorder(
+      {
+        home: this.context.home,
+        cwd: this.context.cwd,
+        sessionId: session.sessionId,
+        paths: restorePaths(this.context.home, this.context.cwd, session.sessionId),
+        runTag: this.context.runTag,
+        agents: () => [...this.host.agents.values()],
+        team: () => session.team?.team(),
+        ptyPids: () => this.host.livePids(),
+        flushPanes: () => this.host.flushPanes()
+      },
+      (message) => this.notice('warning', message)
+    )
+    this.recorder = recorder
+    recorder.open()
+    this.subscriptions = [this.host.onEvent(() => recorder.noteChange()), this.host.panes.onDidWrite((agentId, data) => recorder.notePaneOutput(agentId, data))]
+    // the journal holds the panes as shown: what ended each restored output comes before the session's own
+    for (const [agentId, end] of this.restoredEnds) recorder.notePaneOutput(agentId, end)
+    this.restoredEnds.clear()
+  }
+
+  private async stopRecording(): Promise<void> {
+    const recorder = this.recorder
+    this.recorder = undefined
+    // flushed while still subscribed: output the pane batcher holds reaches the pane journal
+    await recorder?.flush()
+    for (const s of this.subscriptions) s.dispose()
+    this.subscriptions = []
+    recorder?.dispose()
+  }
+
+  private notice(level: 'info' | 'warning', message: string): void {
+    this.host.emit({ type: 'notice', level, message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+  }
+}

@@ -1,0 +1,314 @@
+import { mkdirSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import type { ApiKeyStatus, HookListing, ProjectTrust, SettingsPatch, SettingsValues, SettingsView } from '../../shared/settings'
+import { SettingsValuesSchema, WEB_HOST_KEYCHAIN_REFUSAL } from '../../shared/settings'
+import { writeFileAtomicSync } from '../runtime/locks'
+import {
+  parseRule,
+  readSettingsFile,
+  RuleSyntaxError,
+  SettingsFileSchema,
+  trustStatus,
+  trustWorkspace,
+  untrustedKeys,
+  untrustWorkspace,
+  type LoadedSettings,
+  type SettingsScope
+} from '../runtime/permissions'
+import { fieldPath, fixHint } from '../runtime/permissions'
+import type { ApiKeyHolder } from '../runtime/model'
+
+/** A Settings request refused: the message names what was wrong and what to do; nothing was changed. */
+export class SettingsRefusedError extends Error {
+  override readonly name = 'SettingsRefusedError'
+}
+
+/**
+ * Where the API key is kept (SPEC §11). The Electron app passes the OS keychain
+ * (src/main/electron/secrets.ts); the web host passes none, so its key comes from the environment
+ * only. No method ever returns the key.
+ */
+export interface ApiKeyStore {
+  status(): Promise<ApiKeyStatus>
+  /**
+   * Stores `apiKey`. `acceptUnencrypted`: the person accepted that it is stored without
+   * encryption (Linux's `basic_text`).
+   * @throws an Error whose message says why it was refused (no encryption; warning not accepted).
+   */
+  set(apiKey: string, acceptUnencrypted: boolean): Promise<ApiKeyStatus>
+  clear(): Promise<ApiKeyStatus>
+}
+
+/** Inputs of {@link SettingsControl}. */
+export interface SettingsControlOptions {
+  /** The workspace, canonical. */
+  cwd: string
+  home: string
+  /** The environment as the person started Swarmdesk (before a stored key was added). */
+  env: NodeJS.ProcessEnv
+  /** `--settings` files, as given (relative to `cwd`). */
+  settingsFiles: string[]
+  /** `--trust-project`: trusted for this run whatever `<home>/trusted.json` says. */
+  trustProject: boolean
+  apiKeys?: ApiKeyStore
+  /** The process's live key: where a key for this run only goes (`settings.setRunApiKey`), in memory. */
+  runApiKey?: ApiKeyHolder
+  /**
+   * Settings were reloaded after a change (trust granted or revoked, user settings saved): the
+   * runtime applies what may change while it runs (the hooks, the stuck threshold, the panes'
+   * scrollback length).
+   * @throws to refuse the change's reload (its message is shown).
+   */
+  applyReloaded(settings: LoadedSettings): void | Promise<void>
+  /** Loads every source as the runtime does (setup.ts `loadWorkspaceSettings`). */
+  load(trustProject: boolean): Promise<LoadedSettings>
+}
+
+/** Top-level keys of the user settings file the view edits as they are (every key but `defaultMode` and `rules`). */
+const TOP_LEVEL_KEYS = ['apiBaseUrl', 'model', 'subagentModel', 'teammateModel', 'teammateBackend', 'forkSubagents', 'coordinatorMode', 'autoBackgroundSeconds', 'stuckAfterMinutes', 'paneScrollbackLines'] as const
+const RULE_KINDS = ['allow', 'ask', 'deny'] as const
+
+/**
+ * The Settings view's side in main (SPEC §4, §11, §12): reads and changes the user settings file
+ * `<home>/settings.json` (validated with zod, keys the view does not know kept, written to a temp
+ * file and renamed), grants and revokes project trust, and reports the API key's status through
+ * an {@link ApiKeyStore}. After each change it reloads every settings source as the runtime does
+ * and hands the result to {@link SettingsControlOptions.applyReloaded}.
+ */
+export class SettingsControl {
+  /** Changes run one at a time (two windows saving at once must not lose one's keys). */
+  private queue: Promise<unknown> = Promise.resolve()
+
+  constructor(private readonly options: SettingsControlOptions) {}
+
+  /** Runs `work` after every change queued before it. */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work)
+    this.queue = next.catch(() => undefined)
+    return next
+  }
+
+  /** The user settings file, absolute. */
+  get file(): string {
+    return join(this.options.home, 'settings.json')
+  }
+
+  /** Everything the view shows. */
+  async view(): Promise<SettingsView> {
+    const raw = await this.readUserFile()
+    return {
+      file: this.file,
+      values: valuesOf(raw),
+      dataDir: { path: this.options.home, fromEnv: Boolean(this.options.env.SWARMDESK_HOME) },
+      apiKey: await this.apiKeyStatus(),
+      project: await this.projectTrust()
+    }
+  }
+
+  /**
+   * Applies `patch` to the user settings file. Every rule is parsed with the permission engine's
+   * own parser, then the whole file is validated with its schema; only then is it written.
+   * @throws SettingsRefusedError naming the invalid rule or value; the file is unchanged then.
+   */
+  update(patch: SettingsPatch): Promise<SettingsView> {
+    return this.serial(() => this.applyUpdate(patch))
+  }
+
+  private async applyUpdate(patch: SettingsPatch): Promise<SettingsView> {
+    const data = structuredClone(await this.readUserFile())
+    applyPatch(data, patch)
+    if (patch.rules) {
+      for (const kind of RULE_KINDS) {
+        for (const rule of patch.rules[kind]) {
+          try {
+            parseRule(rule, this.file, this.options.home)
+          } catch (error) {
+            if (error instanceof RuleSyntaxError) throw new SettingsRefusedError(`The ${kind} rule ${error.message}. Nothing was saved.`)
+            throw error
+          }
+        }
+      }
+    }
+    const checked = SettingsFileSchema.safeParse(data)
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!
+      const field = fieldPath(issue.path)
+      throw new SettingsRefusedError(`${field || 'settings'}: ${issue.message}; ${fixHint(field)}. Nothing was saved.`)
+    }
+    mkdirSync(this.options.home, { recursive: true })
+    writeFileAtomicSync(this.file, `${JSON.stringify(data, null, 2)}\n`)
+    await this.reload()
+    return this.view()
+  }
+
+  /**
+   * Grants or revokes trust of the workspace in `<home>/trusted.json`, then reloads the settings.
+   * @throws SettingsRefusedError when trust comes from `--trust-project` (revoking cannot undo a
+   *   flag) or the trust file is invalid (it is never overwritten).
+   */
+  setTrust(trusted: boolean): Promise<SettingsView> {
+    return this.serial(() => this.applyTrust(trusted))
+  }
+
+  private async applyTrust(trusted: boolean): Promise<SettingsView> {
+    if (!trusted && this.options.trustProject) throw new SettingsRefusedError('This run trusts the workspace because it was started with --trust-project; start it without that flag to work untrusted.')
+    try {
+      if (trusted) await trustWorkspace(this.options.home, this.options.cwd)
+      else await untrustWorkspace(this.options.home, this.options.cwd)
+    } catch (error) {
+      throw new SettingsRefusedError((error as Error).message)
+    }
+    await this.reload()
+    return this.view()
+  }
+
+  /** The API key's status: `environment` wins over a stored key; without a store the web host's. */
+  async apiKeyStatus(): Promise<ApiKeyStatus> {
+    if (this.options.apiKeys) return this.options.apiKeys.status()
+    return {
+      source: this.options.env.ANTHROPIC_API_KEY ? 'environment' : this.options.runApiKey?.get() ? 'run' : 'none',
+      storage: 'environmentOnly',
+      warning:
+        'The web host has no keychain: its API key comes from the ANTHROPIC_API_KEY environment variable of `swarmdesk serve` (restart it with the variable set), or from a key entered here for this run only, kept in memory and never written to disk.'
+    }
+  }
+
+  /**
+   * Uses `apiKey` for the rest of this run, in memory only (never written, never answered back):
+   * every workspace of the process picks it up at once. The environment's key, when set, still wins.
+   * @throws SettingsRefusedError when ANTHROPIC_API_KEY is set (it would win: nothing would change).
+   */
+  async setRunApiKey(apiKey: string): Promise<ApiKeyStatus> {
+    if (this.options.env.ANTHROPIC_API_KEY) throw new SettingsRefusedError('ANTHROPIC_API_KEY is set in the environment and wins over a key entered here: unset it and restart to use another key.')
+    if (!this.options.runApiKey) throw new SettingsRefusedError('This workspace cannot take a key for this run.')
+    this.options.runApiKey.set(apiKey)
+    return this.apiKeyStatus()
+  }
+
+  /**
+   * Stores the API key through the store.
+   * @throws SettingsRefusedError when there is no store (the web host) or the store refuses.
+   */
+  async setApiKey(apiKey: string, acceptUnencrypted: boolean): Promise<ApiKeyStatus> {
+    const store = this.requireStore()
+    try {
+      return await store.set(apiKey, acceptUnencrypted)
+    } catch (error) {
+      throw new SettingsRefusedError((error as Error).message)
+    }
+  }
+
+  /** Removes the stored API key. @throws SettingsRefusedError when there is no store (the web host). */
+  async clearApiKey(): Promise<ApiKeyStatus> {
+    const store = this.requireStore()
+    try {
+      return await store.clear()
+    } catch (error) {
+      throw new SettingsRefusedError((error as Error).message)
+    }
+  }
+
+  private requireStore(): ApiKeyStore {
+    if (!this.options.apiKeys) throw new SettingsRefusedError(WEB_HOST_KEYCHAIN_REFUSAL)
+    return this.options.apiKeys
+  }
+
+  private async reload(): Promise<void> {
+    let settings: LoadedSettings
+    try {
+      settings = await this.options.load(this.options.trustProject)
+    } catch (error) {
+      throw new SettingsRefusedError(`Saved, but the settings no longer load: ${(error as Error).message}`)
+    }
+    await this.options.applyReloaded(settings)
+  }
+
+  /** The user file as JSON (an empty object when missing). @throws SettingsRefusedError when it is not a JSON object. */
+  private async readUserFile(): Promise<Record<string, unknown>> {
+    let text: string
+    try {
+      text = await readFile(this.file, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
+      throw new SettingsRefusedError(`${this.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`)
+    }
+    let data: unknown
+    try {
+      data = JSON.parse(text)
+    } catch (error) {
+      throw new SettingsRefusedError(`${this.file} is not valid JSON (${(error as Error).message}); fix it by hand before changing settings here.`)
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new SettingsRefusedError(`${this.file} must hold a JSON object; fix it by hand before changing settings here.`)
+    return data as Record<string, unknown>
+  }
+
+  private async projectTrust(): Promise<ProjectTrust> {
+    const { cwd, home, trustProject } = this.options
+    const status = trustProject ? { trusted: true } : await trustStatus(home, cwd)
+    const trusted = status.trusted
+    const files: Array<{ path: string; scope: SettingsScope }> = [
+      { path: join(home, 'settings.json'), scope: 'user' },
+      { path: join(cwd, '.swarmdesk', 'settings.json'), scope: 'project' },
+      { path: join(cwd, '.swarmdesk', 'settings.local.json'), scope: 'local' },
+      ...this.options.settingsFiles.map((f) => ({ path: resolve(cwd, f), scope: 'session' as const }))
+    ]
+    const ignored: ProjectTrust['ignored'] = []
+    const hooks: HookListing[] = []
+    for (const file of files) {
+      const data = await readSettingsFile(file.path, false).catch(() => undefined)
+      if (!data) continue
+      const active = trusted || file.scope === 'user' || file.scope === 'session'
+      if (!active) for (const key of untrustedKeys(data)) ignored.push({ key, file: file.path })
+      for (const [event, entries] of Object.entries(data.hooks ?? {})) hooks.push({ event, file: file.path, scope: file.scope, commands: commandCount(entries), active })
+    }
+    return {
+      workspace: cwd,
+      trusted,
+      via: trustProject ? 'flag' : trusted ? 'file' : 'none',
+      ignored,
+      hooks,
+      ...('problem' in status && status.problem ? { problem: status.problem } : {})
+    }
+  }
+}
+
+/** Hook commands of one event's entries (`[{matcher, hooks: [...]}]`, Claude Code's shape). */
+function commandCount(entries: unknown): number {
+  if (!Array.isArray(entries)) return 0
+  return entries.reduce<number>((n, e) => n + (Array.isArray((e as { hooks?: unknown })?.hooks) ? (e as { hooks: unknown[] }).hooks.length : 0), 0)
+}
+
+/** The view's values from the raw user file; a value the view cannot show as valid is left out. */
+function valuesOf(raw: Record<string, unknown>): SettingsValues {
+  const perms = (typeof raw.permissions === 'object' && raw.permissions !== null ? raw.permissions : {}) as Record<string, unknown>
+  const candidate: Record<string, unknown> = {}
+  for (const key of TOP_LEVEL_KEYS) if (raw[key] !== undefined) candidate[key] = raw[key]
+  if (perms.defaultMode !== undefined) candidate.defaultMode = perms.defaultMode
+  candidate.rules = Object.fromEntries(RULE_KINDS.map((k) => [k, Array.isArray(perms[k]) ? perms[k] : []]))
+  const values: SettingsValues = {}
+  const shape = SettingsValuesSchema.shape
+  for (const [key, value] of Object.entries(candidate)) {
+    const parsed = shape[key as keyof typeof shape].safeParse(value)
+    if (parsed.success) Object.assign(values, { [key]: parsed.data })
+  }
+  return values
+}
+
+/** Writes `patch` into the raw file `data` in Claude Code's shape; `null` removes a key. */
+function applyPatch(data: Record<string, unknown>, patch: SettingsPatch): void {
+  for (const key of TOP_LEVEL_KEYS) {
+    const value = patch[key]
+    if (value === null) delete data[key]
+    else if (value !== undefined) data[key] = value
+  }
+  if (patch.defaultMode === undefined && patch.rules === undefined) return
+  const perms = (typeof data.permissions === 'object' && data.permissions !== null ? data.permissions : {}) as Record<string, unknown>
+  if (patch.defaultMode === null) delete perms.defaultMode
+  else if (patch.defaultMode !== undefined) perms.defaultMode = patch.defaultMode
+  if (patch.rules === null) for (const kind of RULE_KINDS) delete perms[kind]
+  else if (patch.rules) for (const kind of RULE_KINDS) perms[kind] = [...patch.rules[kind]]
+  if (Object.keys(perms).length) data.permissions = perms
+  else delete data.permissions
+}
+

@@ -1,0 +1,3 @@
+export * from './disposable'
+export * from './errors'
+export * from './packageRoot'

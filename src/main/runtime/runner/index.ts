@@ -1,0 +1,5 @@
+export * from './agentSink'
+export * from './modelConnection'
+export * from './permissionGate'
+export * from './systemPrompt'
+export * from './projectContext'

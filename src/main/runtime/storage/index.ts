@@ -1,0 +1,6 @@
+export * from './dataDirectory'
+export * from './paths'
+export * from './workspaceFolder'
+export * from './workspaceKey'
+export * from './workspaceStore'
+export * from './sessionMeta'

@@ -1,0 +1,168 @@
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { z } from 'zod'
+import type { RuntimeEventInput } from '../../../shared/events'
+import type { EventBus } from '../events'
+import type { HookRunner } from '../hooks'
+import { Emitter, toDisposable, type Disposable } from '../base'
+import { writeFileAtomicSync } from '../locks'
+import type { WithoutAgent } from '../events'
+import { createMailbox, type Mailbox } from '../mailbox'
+import { TaskStore } from '../tasks'
+import { claimLeadership, leaderStatus, releaseLeadership } from './leader'
+import { TeamStore } from './store'
+
+/** Who makes a call, as events and messages name it. */
+export interface Caller {
+  agentId: string
+  agentName: string
+}
+
+/**
+ * What the team tools (TeamCreate/Delete, Task*, SendMessage's teammate part) share within one
+ * leader session (SPEC §9.1, §9.6): the stores, the mailbox, the session's hooks, the event bus,
+ * and the team the session leads — one at a time, set by TeamCreate, cleared by TeamDelete.
+ */
+export interface TeamContext {
+  /** Swarmdesk's data directory (SPEC §12). */
+  readonly home: string
+  readonly sessionId: string
+  /** The leader's agent name (`team-lead`): the only sender of `shutdown_request` and `plan_approval_response` (SPEC §9.4). */
+  readonly leaderName: string
+  readonly teams: TeamStore
+  readonly mailbox: Mailbox
+  /** The session's hooks (TaskCreated / TaskCompleted, SPEC §9.9); undefined when none are configured. */
+  readonly hooks: HookRunner | undefined
+  /** The team the session leads, or undefined before TeamCreate and after TeamDelete. */
+  team(): string | undefined
+  setTeam(team: string | undefined): void
+  /** Called after {@link setTeam} changes the team (TeamCreate, TeamDelete). */
+  onDidChangeTeam(listener: (team: string | undefined) => void): Disposable
+  /**
+   * Called by TeamDelete just before the team's files go (e.g. the mailbox inspector reads the
+   * inboxes one last time); awaited, but never longer than {@link WILL_DELETE_TEAM_BOUND_MS}.
+   */
+  onWillDeleteTeam(listener: (team: string) => Promise<void>): Disposable
+  /** Runs the {@link onWillDeleteTeam} listeners for `team` (bounded; a failing listener is ignored). */
+  willDeleteTeam(team: string): Promise<void>
+  /**
+   * The task list the task tools use: the team's when there is one, else the session's own
+   * `session-<first 8 of sessionId>` (Claude Code keeps a task list per session even without a
+   * team; the name cannot clash with a team's because TeamCreate names never come from here).
+   */
+  taskListName(): string
+  /** The store of {@link taskListName}. */
+  tasks(): TaskStore
+  /** Emits `event` on the session's bus in `caller`'s name (SPEC §14). */
+  emit(caller: Caller, event: WithoutAgent<RuntimeEventInput>): void
+  /**
+   * The session ended: a leader context gives up its team's leader lease, so the team shows as
+   * stale and may be cleaned up or taken over (teams/leader.ts). `team.json` stays: resuming the
+   * session leads the team again if it still exists. Idempotent; never throws.
+   */
+  dispose(): void
+}
+
+/** Milliseconds TeamDelete waits at most for its {@link TeamContext.onWillDeleteTeam} listeners. */
+export const WILL_DELETE_TEAM_BOUND_MS = 2_000
+
+/** Inputs of {@link createTeamContext}. */
+export interface TeamContextOptions {
+  home: string
+  sessionId: string
+  bus: EventBus
+  leaderName: string
+  hooks?: HookRunner
+  /** Injected for tests; default a mailbox over `home`. */
+  mailbox?: Mailbox
+  /**
+   * Where the session remembers its team (`<sessionDir>/team.json`), so a resumed session leads
+   * the same team again. Absent: the team is forgotten with the process.
+   */
+  teamFile?: string
+  /**
+   * True for a leader session's context: the team it leads carries its leader lease
+   * (`leader.json`, teams/leader.ts) while it lives. A teammate's context (false) only uses the team.
+   */
+  leaderLease?: boolean
+}
+
+/** `<sessionDir>/team.json`: the team a session leads. */
+const TeamFileSchema = z.object({ schemaVersion: z.literal(1), team: z.string() })
+
+/** Task-list name of a session without a team: `session-` + the first 8 characters of its id, lower-cased. */
+export function sessionTaskListName(sessionId: string): string {
+  return `session-${sessionId.slice(0, 8).toLowerCase().replace(/[^a-z0-9]/g, '0')}`
+}
+
+/** A leader session's {@link TeamContext}. Holds no resources: stores and mailbox open nothing until used. */
+export function createTeamContext(options: TeamContextOptions): TeamContext {
+  const teams = new TeamStore(options.home)
+  let current = restoreTeam(options.teamFile, options.home)
+  if (current && options.leaderLease) {
+    // a team another live session leads is not taken from it: this session resumes without one
+    const status = leaderStatus(options.home, current)
+    if (status.state === 'alive' && status.lease.sessionId !== options.sessionId) current = undefined
+    else claimLeadership(options.home, current, options.sessionId)
+  }
+  const lease = (team: string | undefined, held: boolean) => {
+    if (!options.leaderLease || team === undefined) return
+    if (held) claimLeadership(options.home, team, options.sessionId)
+    else releaseLeadership(options.home, team, options.sessionId)
+  }
+  const stores = new Map<string, TaskStore>()
+  const teamChanged = new Emitter<string | undefined>()
+  const willDelete = new Set<(team: string) => Promise<void>>()
+  return {
+    home: options.home,
+    sessionId: options.sessionId,
+    leaderName: options.leaderName,
+    teams,
+    mailbox: options.mailbox ?? createMailbox({ home: options.home }),
+    hooks: options.hooks,
+    team: () => current,
+    onDidChangeTeam: teamChanged.event,
+    onWillDeleteTeam: (listener) => {
+      willDelete.add(listener)
+      return toDisposable(() => willDelete.delete(listener))
+    },
+    willDeleteTeam: async (team) => {
+      const all = Promise.all([...willDelete].map((l) => l(team).catch(() => undefined)))
+      let timer: NodeJS.Timeout | undefined
+      const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, WILL_DELETE_TEAM_BOUND_MS)))
+      await Promise.race([all, bound])
+      clearTimeout(timer)
+    },
+    setTeam: (team) => {
+      if (current !== team) lease(current, false)
+      // TeamCreate has written the lease with the config already; a rewrite changes nothing
+      if (team !== undefined && existsSync(join(options.home, 'teams', team, 'config.json'))) lease(team, true)
+      current = team
+      teamChanged.fire(team)
+      if (!options.teamFile) return
+      if (team === undefined) return rmSync(options.teamFile, { force: true })
+      mkdirSync(dirname(options.teamFile), { recursive: true })
+      writeFileAtomicSync(options.teamFile, JSON.stringify(TeamFileSchema.parse({ schemaVersion: 1, team })) + '\n')
+    },
+    taskListName: () => current ?? sessionTaskListName(options.sessionId),
+    tasks() {
+      const name = this.taskListName()
+      let store = stores.get(name)
+      if (!store) stores.set(name, (store = new TaskStore(options.home, name)))
+      return store
+    },
+    emit: (caller, event) => options.bus.emit({ ...event, agentId: caller.agentId, agentName: caller.agentName } as RuntimeEventInput),
+    dispose: () => lease(current, false)
+  }
+}
+
+/** The team a resumed session led, if its file names one whose config still exists; unreadable files are ignored (the session then has no team). */
+function restoreTeam(file: string | undefined, home: string): string | undefined {
+  if (!file || !existsSync(file)) return undefined
+  try {
+    const { team } = TeamFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+    return existsSync(join(home, 'teams', team, 'config.json')) ? team : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,3 @@
+export * from './agentTool'
+export * from './sendMessageTool'
+export * from './taskStopTool'

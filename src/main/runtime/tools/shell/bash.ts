@@ -1,0 +1,103 @@
+import { type PtyRunResult } from '../../pty'
+import { z } from 'zod'
+import { ToolError, type Tool, type ToolContext, type ToolResult } from '../types'
+import { formatOutputForModel } from './bashFormat'
+
+/** Default and maximum of Bash `timeout`, in ms (Claude Code's values: 2 and 10 minutes). */
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000
+export const BASH_MAX_TIMEOUT_MS = 600_000
+
+/** Bash input, Claude Code's fields (SPEC §3). */
+export const BashInputSchema = z.object({
+  command: z.string().min(1).describe('The command to run'),
+  description: z
+    .string()
+    .optional()
+    .describe('What the command does, in 5-10 words (shown to the user)'),
+  timeout: z
+    .number()
+    .int()
+    .positive()
+    .max(BASH_MAX_TIMEOUT_MS)
+    .optional()
+    .describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe('Start the command as a background shell and return at once; read it with BashOutput')
+})
+export type BashInput = z.infer<typeof BashInputSchema>
+
+const DESCRIPTION = `Runs a shell command with bash in a fresh terminal and returns its output.
+
+- Every call starts a new shell in the project root: nothing carries over between calls (no cd, no exported variables, no shell functions). Use absolute paths or chain commands with && in one call.
+- Nobody can type into the terminal: stdin is empty, pagers are disabled (PAGER=cat) and git never prompts for credentials. Pass flags that make commands non-interactive (-y, --no-edit, -m).
+- Output is returned with terminal colours removed and is cut to 30,000 characters (start and end kept); filter large output with head, tail or grep.
+- Default timeout is 2 minutes, at most 10 minutes (timeout, in ms). When a command ends, times out or is stopped, every process it started is killed.
+- For servers, watchers or long builds set run_in_background: true; you get a shell ID to use with BashOutput (read new output) and KillShell (stop it).
+- Prefer the Read, Glob, Grep, Edit and Write tools over cat, find, grep, sed and echo redirection for files.`
+
+/** The Bash tool (SPEC §3). Permission subject: the command, analysed by the permission engine. */
+export const BashTool: Tool<BashInput> = {
+  name: 'Bash',
+  description: DESCRIPTION,
+  inputSchema: BashInputSchema,
+  // Read-only-ness of a command is the permission engine's call (SPEC §4), never a guess here.
+  isReadOnly: () => false,
+  isConcurrencySafe: () => false,
+  permissionSubject: (input) => ({ kind: 'bash', command: input.command }),
+  async call(input, ctx) {
+    assertCommandFits(input.command)
+    if (input.run_in_background) return startInBackground(input, ctx)
+    const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS
+    const result = await ctx.pty.run({
+      command: input.command,
+      cwd: ctx.cwd,
+      timeoutMs,
+      signal: ctx.signal,
+      onData: ctx.onOutput
+    })
+    return formatRunResult(result, timeoutMs)
+  }
+}
+
+/**
+ * The longest command the PTY host can hand to bash, in bytes: the command travels as one argument
+ * of `bash -c` (pty/completionMarker.ts), and Linux refuses any single argument of
+ * MAX_ARG_STRLEN = 32 pages = 131,072 bytes or more (`<linux/binfmts.h>`), the NUL included.
+ */
+export const MAX_COMMAND_BYTES = 131_071
+
+/** @throws ToolError naming the size and the way out when `command` cannot be passed to bash. */
+function assertCommandFits(command: string): void {
+  const bytes = Buffer.byteLength(command)
+  if (bytes > MAX_COMMAND_BYTES) {
+    throw new ToolError(`The command is ${bytes} bytes; a command may be at most ${MAX_COMMAND_BYTES} bytes. Write long scripts or data to a file with the Write tool and run that file (e.g. bash script.sh).`)
+  }
+}
+
+/** Text of a background start; BashOutput/KillShell take the id that follows `ID: `. */
+export function backgroundStartedText(shellId: string): string {
+  return `Command running in background with ID: ${shellId}`
+}
+
+function startInBackground(input: BashInput, ctx: ToolContext): ToolResult {
+  const { shellId } = ctx.shells.start({ command: input.command, cwd: ctx.cwd, onData: ctx.onOutput })
+  return { content: backgroundStartedText(shellId) }
+}
+
+/**
+ * A finished run as the model reads it: the cleaned, capped output ("(no output)" when empty),
+ * then on failure one line saying why — `Exit code N`, `Killed by signal N`,
+ * `Command timed out after N ms (process group killed)` or `Command was aborted`.
+ */
+export function formatRunResult(result: PtyRunResult, timeoutMs: number): ToolResult {
+  const output = formatOutputForModel(result.output, result.omittedChars)
+  let failure: string | undefined
+  if (result.aborted) failure = 'Command was aborted'
+  else if (result.timedOut) failure = `Command timed out after ${timeoutMs} ms (process group killed)`
+  else if (result.signal !== null) failure = `Killed by signal ${result.signal}`
+  else if (result.exitCode !== 0) failure = `Exit code ${result.exitCode}`
+  if (failure === undefined) return { content: output === '' ? '(no output)' : output }
+  return { content: output === '' ? failure : `${output}\n${failure}`, isError: true }
+}
