@@ -9,7 +9,7 @@ import { UsageError } from './io'
 
 /**
  * The tools whose own mapping `permissions check` uses: the core tools and the agent and team
- * tools (SPEC §3). The Agent tool's mapping matters: a call asking for a teammate in a mode that
+ * tools (docs/tools.md#tools). The Agent tool's mapping matters: a call asking for a teammate in a mode that
  * stops prompting is not read-only, so it must be decided as the agent loop decides it.
  */
 const SUBJECT_TOOLS: readonly Tool[] = [

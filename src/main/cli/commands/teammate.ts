@@ -11,7 +11,7 @@ import { flagPath, parseCommandArgs, UsageError, useColor } from '../io'
 const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR]'
 
 /**
- * `swarmdesk teammate --team T --name N [--cwd DIR]` (SPEC §14): runs one teammate of the
+ * `swarmdesk teammate --team T --name N [--cwd DIR]` (docs/events.md#event-stream-and-command-line): runs one teammate of the
  * `process` backend; `--team`/`--name` default to SWARMDESK_TEAM / SWARMDESK_AGENT_NAME. Its
  * events are printed on its terminal (the pane) as a worker teammate's pane shows them, with each
  * command's output streamed while it runs. Exit codes: 0 after an approved shutdown; 1 a

@@ -18,7 +18,7 @@ const EditInput = z.object({
 export type EditInput = z.infer<typeof EditInput>
 
 /**
- * Edit (SPEC §3): exact string replacement in a file the agent has Read (and that has not changed
+ * Edit (docs/tools.md#tools): exact string replacement in a file the agent has Read (and that has not changed
  * since). old_string must occur exactly once unless `replace_all`. A file whose every line ends
  * in CRLF keeps CRLF: the strings are matched and written with LF, converted back on write, so the
  * model never has to type `\r`. Atomic write, mode preserved, file-state cache updated.

@@ -39,7 +39,7 @@ const ReadInput = z.object({
 export type ReadInput = z.infer<typeof ReadInput>
 
 /**
- * Read (SPEC §3): a text file in `cat -n` style (6-column line numbers, tab, text), at most
+ * Read (docs/tools.md#tools): a text file in `cat -n` style (6-column line numbers, tab, text), at most
  * {@link DEFAULT_READ_LIMIT} lines unless `limit` says otherwise, lines over 2000 characters
  * truncated. Records the file in the agent's file-state cache (partial when lines were left out)
  * so Write and Edit may then change it.

@@ -78,7 +78,7 @@ export interface PaneOwnerDeps {
  * into the terminal in one write; a restore drops what waits (the scrollback has it), going off
  * screen holds it like any off-screen output, and reading the text writes it at once.
  *
- * Size (SPEC §11: a `process` teammate's pane IS its terminal): after a fit that measured a size
+ * Size (docs/ui.md#the-workspace-ui: a `process` teammate's pane IS its terminal): after a fit that measured a size
  * other than the one last reported — the first fit included — the size in character cells goes to
  * main through the source's `resize` (`pane.resize`), once the pane has been quiet for
  * {@link SIZE_REPORT_DEBOUNCE_MS}, and only while the pane is on screen: an off-screen pane reports
