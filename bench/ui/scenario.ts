@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { packageRoot } from '../../src/main/runtime/base/packageRoot'
+import { packageRoot } from '../../src/main/runtime/install/packageRoot'
 import { LINE_BYTES } from './line.mjs'
 
 /** One run's load: `panes` producing agents, `visible` of their panes shown, each writing `bytesPerSecond` for `seconds`. */

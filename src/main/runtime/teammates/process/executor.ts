@@ -1,3 +1,4 @@
+import { nodeBundlePath } from '../../install'
 import { findPidsWithEnv, isProcessAlive, killProcessTree, listDescendantPids, readProcEntry, snapshotProcesses } from '../../processes'
 import { type PtyHost, type PtyProcess } from '../../pty'
 import { canonicalWorkspace } from '../../storage'
@@ -9,7 +10,7 @@ import { parseMessageBody } from '../../../../shared/mailbox'
 import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem, type TerminalSize } from '../../../../shared/terminalSize'
 import type { EventBus } from '../../events'
 import { createMailbox, type Mailbox } from '../../mailbox'
-import { nodeBundlePath } from '../../base'
+
 import { cleanTerminalOutput, PtySizeError, TailBuffer } from '../../pty'
 
 import { LEAD_NAME } from '../../teams'

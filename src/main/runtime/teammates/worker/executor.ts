@@ -1,3 +1,4 @@
+import { nodeBundlePath } from '../../install'
 import { type PtyHost } from '../../pty'
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
@@ -6,7 +7,7 @@ import type { PermissionPromptAnswer } from '../../../../shared/permissions'
 import type { RuntimeEventInput } from '../../../../shared/events'
 import type { EventBus } from '../../events'
 import { createMailbox } from '../../mailbox'
-import { nodeBundlePath } from '../../base'
+
 import type { PermissionPrompter } from '../../permissions'
 import { TeamStore } from '../../teams'
 

@@ -1,7 +1,8 @@
+import { packageRoot } from '../../install'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads'
-import { packageRoot } from '../../base'
+
 import { isCodeCacheReport, type WorkerCodeCache } from './codeCache'
 import { WORKER_PROTOCOL_VERSION, type WorkerData } from './protocol'
 
