@@ -4,8 +4,7 @@ import { join } from 'node:path'
 import { MAILBOX_FEED_MAX, MAILBOX_PAGE_MAX, type MailboxChange, type MailboxEntry, type MailboxPage } from '../../shared/ipc'
 import { MailboxMessageSchema, parseMessageBody, type MailboxMessage, type ProtocolBody } from '../../shared/mailbox'
 import { DisposableStore, Emitter, type Disposable } from '../runtime/base'
-import { DEFAULT_POLL_MS } from '../runtime/mailbox'
-import { isMessageFile } from '../runtime/mailbox'
+import { DEFAULT_POLL_MS, isMessageFile } from '../runtime/mailbox'
 
 /** Options of {@link MailboxFeed}. */
 export interface MailboxFeedOptions {

@@ -1,22 +1,9 @@
 import { mkdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { ApiKeyStatus, HookListing, ProjectTrust, SettingsPatch, SettingsValues, SettingsView } from '../../shared/settings'
-import { SettingsValuesSchema, WEB_HOST_KEYCHAIN_REFUSAL } from '../../shared/settings'
+import { type ApiKeyStatus, type HookListing, type ProjectTrust, type SettingsPatch, type SettingsValues, type SettingsView, SettingsValuesSchema, WEB_HOST_KEYCHAIN_REFUSAL } from '../../shared/settings'
 import { writeFileAtomicSync } from '../runtime/locks'
-import {
-  parseRule,
-  readSettingsFile,
-  RuleSyntaxError,
-  SettingsFileSchema,
-  trustStatus,
-  trustWorkspace,
-  untrustedKeys,
-  untrustWorkspace,
-  type LoadedSettings,
-  type SettingsScope
-} from '../runtime/permissions'
-import { fieldPath, fixHint } from '../runtime/permissions'
+import { parseRule, readSettingsFile, RuleSyntaxError, SettingsFileSchema, trustStatus, trustWorkspace, untrustedKeys, untrustWorkspace, type LoadedSettings, type SettingsScope, fieldPath, fixHint } from '../runtime/permissions'
 import type { ApiKeyHolder } from '../runtime/model'
 
 /** A Settings request refused: the message names what was wrong and what to do; nothing was changed. */

@@ -1,11 +1,9 @@
-import { type TeamContext } from '../runtime/teams'
+import { type TeamContext, TeamError } from '../runtime/teams'
 import type { TaskBoardList } from '../../shared/ipc'
 import type { Task, TaskStatus } from '../../shared/tasks'
 import type { Session } from '../runtime/session'
 import { TaskError } from '../runtime/tasks'
-import { TaskCreateTool, TaskUpdateTool } from '../runtime/tools'
-import { TeamError } from '../runtime/teams'
-import { ToolError, type ToolContext } from '../runtime/tools'
+import { TaskCreateTool, TaskUpdateTool, ToolError, type ToolContext } from '../runtime/tools'
 
 /**
  * What a person does to the shared task list from the task board (docs/teams.md#shared-task-list, docs/ui.md#the-workspace-ui): list, create,

@@ -1,14 +1,12 @@
-import { teammateMode } from '../runtime/permissions'
+import { teammateMode, type LoadedSettings } from '../runtime/permissions'
 import type { SpawnOptions, StaleTeam } from '../../shared/ipc'
 import { PERSON_MESSAGE_SUMMARY } from '../../shared/mailbox'
 import type { PermissionMode } from '../../shared/permissions'
 import { sanitizeName } from '../../shared/teams'
-import type { LoadedSettings } from '../runtime/permissions'
 import type { Session } from '../runtime/session'
-import { sendToTeam, TeamCreateTool } from '../runtime/tools'
+import { sendToTeam, TeamCreateTool, type ToolContext } from '../runtime/tools'
 import { LEAD_NAME } from '../runtime/teams'
 
-import type { ToolContext } from '../runtime/tools'
 
 /**
  * What a person does to the team from the dashboard (docs/ui.md#the-workspace-ui: spawn, message, shut down, kill;

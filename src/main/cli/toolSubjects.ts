@@ -1,10 +1,5 @@
 import type { PermissionSubject } from '../../shared/permissions'
-import { AgentTool } from '../runtime/tools'
-import { SendMessageTool } from '../runtime/tools'
-import { TaskStopTool } from '../runtime/tools'
-import { TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, TeamCreateTool, TeamDeleteTool } from '../runtime/tools'
-import { CORE_TOOLS } from '../runtime/tools'
-import type { Tool } from '../runtime/tools'
+import { AgentTool, SendMessageTool, TaskStopTool, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, TeamCreateTool, TeamDeleteTool, CORE_TOOLS, type Tool } from '../runtime/tools'
 import { UsageError } from './io'
 
 /**

@@ -1,6 +1,5 @@
 import type { AgentView } from '../../../shared/ipc'
-import type { Session } from '../../runtime/session'
-import { RESUME_PROMPT } from '../../runtime/session'
+import { type Session, RESUME_PROMPT } from '../../runtime/session'
 import { TeammateSpawnError } from '../../runtime/teammates'
 import { RestoreError } from './controller'
 

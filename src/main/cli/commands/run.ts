@@ -1,10 +1,9 @@
 import { PermissionModeSchema, USER_PERMISSION_MODES, type PermissionMode } from '../../../shared/permissions'
-import { EventBus } from '../../runtime/events'
+import { EventBus, createHumanRenderer } from '../../runtime/events'
 import { runHeadless, RunUsageError } from '../../runtime/session'
 import { swarmdeskHome } from '../../runtime/storage'
 import { flagPath, parseCommandArgs, positiveInt, positiveNumber, UsageError, useColor } from '../io'
 import { prompterFor, type ApproveFlag } from '../prompters'
-import { createHumanRenderer } from '../../runtime/events'
 
 const RUN_OPTIONS = {
   cwd: { type: 'string' },

@@ -1,8 +1,7 @@
-import { SessionMetaSchema, type SessionMeta } from '../../runtime/storage'
+import { SessionMetaSchema, type SessionMeta, swarmdeskHome, workspaceDir } from '../../runtime/storage'
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
-import { swarmdeskHome, workspaceDir } from '../../runtime/storage'
 import { readTranscript } from '../../runtime/transcripts'
 import { parseCommandArgs, UsageError } from '../io'
 

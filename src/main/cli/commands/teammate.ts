@@ -1,6 +1,5 @@
-import { RunUsageError } from '../../runtime/base'
+import { RunUsageError, Emitter } from '../../runtime/base'
 import { EventBus } from '../../runtime/events'
-import { Emitter } from '../../runtime/base'
 
 import { runTeammate, TeammateNotFoundError } from '../../runtime/teammates'
 import { TeamNameError, TeamNotFoundError } from '../../runtime/teams'

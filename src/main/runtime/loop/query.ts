@@ -1,7 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import { contextWindowOf, costOf } from '../model'
-import { ModelError } from '../model'
-import type { AssistantMessage } from '../model'
+import { contextWindowOf, costOf, ModelError, type AssistantMessage } from '../model'
 import { pumpWhile } from './channel'
 import { COMPACT_THRESHOLD, REQUEST_LIMIT_SHARE, compactHistory, estimateTokens, historyTokens, type Compaction } from './compact'
 import { runToolUses, type ToolUse } from './runTools'

@@ -4,8 +4,7 @@ import * as nodePty from 'node-pty'
 import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem } from '../../../shared/terminalSize'
 
 import { CompletionMarker, wrappedBashArgs } from './completionMarker'
-import { killProcessTree, type KillTreeResult } from '../processes'
-import { isProcessAlive, readProcEntry } from '../processes'
+import { killProcessTree, type KillTreeResult, isProcessAlive, readProcEntry } from '../processes'
 import { HeadTailBuffer } from './outputBuffers'
 
 /**

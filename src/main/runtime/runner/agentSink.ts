@@ -1,7 +1,6 @@
 import type { RuntimeEventInput } from '../../../shared/events'
-import type { EventBus } from '../events'
+import type { EventBus, WithoutAgent } from '../events'
 import type { LoopEvent } from '../loop'
-import type { WithoutAgent } from '../events'
 import type { TranscriptWriter } from '../transcripts'
 
 /**

@@ -1,10 +1,8 @@
 import { type BackgroundShells } from '../pty'
 import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import type { ParentAgent } from '../tools'
+import type { ParentAgent, FileStateCache, Tool } from '../tools'
 import type { Usage } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
-import type { FileStateCache } from '../tools'
-import type { Tool } from '../tools'
 import type { Worktree } from '../worktrees'
 import type { SubagentHookHandle } from '../hooks'
 

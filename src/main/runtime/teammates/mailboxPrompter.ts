@@ -1,7 +1,6 @@
 import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../shared/permissions'
-import type { Mailbox } from '../mailbox'
+import { type Mailbox, sendAndAwaitReply } from '../mailbox'
 import type { PermissionPrompter } from '../permissions'
-import { sendAndAwaitReply } from '../mailbox'
 
 /** Options of {@link createMailboxPrompter}. */
 export interface MailboxPrompterOptions {

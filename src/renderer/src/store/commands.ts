@@ -1,6 +1,5 @@
-import type { WorkspaceApi } from '../../../shared/ipc'
+import type { WorkspaceApi, PendingPermission } from '../../../shared/ipc'
 import type { PermissionMode } from '../../../shared/permissions'
-import type { PendingPermission } from '../../../shared/ipc'
 import type { AgentRequestKind } from './panesSlice'
 import { actions } from './store'
 

@@ -1,7 +1,7 @@
 import { nodeBundlePath } from '../../install'
 import { findPidsWithEnv, isProcessAlive, killProcessTree, listDescendantPids, readProcEntry, snapshotProcesses } from '../../processes'
-import { type PtyHost, type PtyProcess } from '../../pty'
-import { canonicalWorkspace } from '../../storage'
+import { type PtyHost, type PtyProcess, cleanTerminalOutput, PtySizeError, TailBuffer } from '../../pty'
+import { canonicalWorkspace, agentTranscriptPath, swarmdeskHome } from '../../storage'
 import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { constants as osConstants } from 'node:os'
@@ -11,11 +11,9 @@ import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem, type TerminalSize } from '.
 import type { EventBus } from '../../events'
 import { createMailbox, type Mailbox } from '../../mailbox'
 
-import { cleanTerminalOutput, PtySizeError, TailBuffer } from '../../pty'
 
 import { LEAD_NAME } from '../../teams'
 
-import { agentTranscriptPath, swarmdeskHome } from '../../storage'
 import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
 import { SubagentFollower } from './subagentFollower'
 import { TranscriptTail } from './transcriptTail'

@@ -3,8 +3,7 @@ import { z } from 'zod'
 import { detectEol, editSnippet, findLooseMatchLine, findOccurrences, replaceAt } from './editMatch'
 import { canonicalPath, errnoCode, resolveToolPath } from './paths'
 import { findSimilarFile } from './read'
-import type { Tool, ToolContext, ToolResult } from '../types'
-import { ToolError } from '../types'
+import { type Tool, type ToolContext, type ToolResult, ToolError } from '../types'
 import { assertFreshRead, describeLineCount, recordFileState, statIfExists, writeTextAtomic } from './writeGuard'
 
 const EditInput = z.object({

@@ -5,8 +5,7 @@ import picomatch from 'picomatch'
 import { z } from 'zod'
 import { errnoCode, resolveToolPath } from './paths'
 import { mapInSlices } from './pool'
-import type { Tool, ToolContext, ToolResult } from '../types'
-import { ToolError } from '../types'
+import { type Tool, type ToolContext, type ToolResult, ToolError } from '../types'
 import { throwIfAborted, walkFiles } from './walk'
 
 /** Most paths one Glob returns (Claude Code's cap); the rest are counted in a note. */

@@ -6,8 +6,7 @@ import { formatContent } from './grepFormat'
 import { type FileHit, searchFiles, statRoot } from './grepSearch'
 import { resolveToolPath } from './paths'
 import { mapLimit } from './pool'
-import type { Tool, ToolContext, ToolResult } from '../types'
-import { ToolError } from '../types'
+import { type Tool, type ToolContext, type ToolResult, ToolError } from '../types'
 
 /** Most characters one Grep returns (as Bash's cap, docs/tools.md#tools); past it a marker says to narrow down. */
 export const GREP_MAX_OUTPUT_CHARS = 30_000

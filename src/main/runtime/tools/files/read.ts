@@ -5,8 +5,7 @@ import { z } from 'zod'
 import { hasBinaryExtension, looksBinary } from './binary'
 import { numberLine, splitLines } from './lineFormat'
 import { canonicalPath, errnoCode, resolveToolPath } from './paths'
-import type { Tool, ToolContext, ToolResult } from '../types'
-import { ToolError } from '../types'
+import { type Tool, type ToolContext, type ToolResult, ToolError } from '../types'
 import { recordFileState } from './writeGuard'
 
 /** Lines shown when no `limit` is given (Claude Code's default). */

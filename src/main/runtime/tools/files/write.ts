@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { canonicalPath, errnoCode, resolveToolPath } from './paths'
-import type { Tool, ToolContext, ToolResult } from '../types'
-import { ToolError } from '../types'
+import { type Tool, type ToolContext, type ToolResult, ToolError } from '../types'
 import { assertFreshRead, describeLineCount, recordFileState, statIfExists, writeTextAtomic } from './writeGuard'
 
 const WriteInput = z.object({

@@ -3,8 +3,7 @@ import { mkdir, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { errnoCode } from './paths'
-import type { ToolContext } from '../types'
-import { ToolError } from '../types'
+import { type ToolContext, ToolError } from '../types'
 
 /**
  * Enforces the read-before-write rule of Write and Edit (docs/tools.md#tools) on an existing file: the agent

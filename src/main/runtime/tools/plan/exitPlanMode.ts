@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { PermissionModeSchema, type PermissionMode } from '../../../../shared/permissions'
-import type { Mailbox } from '../../mailbox'
+import { type Mailbox, sendAndAwaitReply } from '../../mailbox'
 import { ToolError, type Tool } from '../types'
-import { sendAndAwaitReply } from '../../mailbox'
 
 /** ExitPlanMode input (Claude Code's shape): the plan, in Markdown. */
 export const ExitPlanModeInputSchema = z.object({

@@ -1,5 +1,4 @@
-import { cleanTerminalOutput } from '../../pty'
-import { omittedNote } from '../../pty'
+import { cleanTerminalOutput, omittedNote } from '../../pty'
 
 /** Most characters of command output the model sees in one tool result (docs/tools.md#tools, as Claude Code). */
 export const MODEL_OUTPUT_CAP = 30_000
