@@ -34,7 +34,7 @@ function maxConcurrentAgentsFrom(env: NodeJS.ProcessEnv): number | undefined {
  * teammate's per-run trust from its environment), or when `<home>/trusted.json` lists it;
  * until then project definitions cannot raise their agents' permission mode (loader.ts).
  */
-export async function loadSubagentWiring(options: { cwd: string; home: string; env: NodeJS.ProcessEnv; trustProject?: boolean; teammateModel?: string }): Promise<{ subagents: Omit<SessionSubagentOptions, 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'> & Partial<SessionSubagentOptions>; files: AgentFileReport[] }> {
+export async function loadSubagentWiring(options: { cwd: string; home: string; env: NodeJS.ProcessEnv; trustProject?: boolean; teammateModel?: string }): Promise<{ subagents: SessionSubagentOptions; files: AgentFileReport[] }> {
   const projectTrusted = options.trustProject === true || (await trustStatus(options.home, options.cwd)).trusted
   const loaded = await loadAgentDefinitions({ cwd: options.cwd, home: options.home, projectTrusted })
   const maxConcurrentAgents = maxConcurrentAgentsFrom(options.env)
