@@ -12,6 +12,7 @@ import { modelFailureEvents } from '../loop'
 import { query } from '../loop'
 import type { QueryEnd } from '../loop'
 import type { Mailbox } from '../mailbox'
+import { protocolBody } from '../../../shared/mailbox'
 import type { AgentIdentity } from '../model'
 import type { PermissionEngine } from '../permissions'
 import { createBackgroundShells } from '../pty'
@@ -328,16 +329,15 @@ export class TeammateAgent {
     const { identity, mailbox, team, leader, teamContext } = this.parts
     const completed = taskId !== undefined && teamContext.tasks().get(Number(taskId))?.status === 'completed'
     const summary = end.finalText.trim().replace(/\s+/g, ' ').slice(0, SUMMARY_CHARS)
-    const idle = {
-      type: 'idle_notification',
+    const idle = protocolBody('idle_notification', {
       from: identity.name,
       idleReason: end.reason === 'completed' ? 'available' : end.reason === 'aborted' ? 'interrupted' : 'failed',
       ...(summary ? { summary } : {}),
       // Claude Code's field: the leader (and a process teammate's pane in the workspace) learn why
       ...(end.reason === 'model_error' && this.failure ? { failureReason: this.failure } : {}),
       ...(completed ? { completedTaskId: taskId } : {})
-    }
-    await mailbox.send(team, leader, { from: identity.name, text: JSON.stringify(idle), ...(this.parts.member.color ? { color: this.parts.member.color } : {}) })
+    })
+    await mailbox.send(team, leader, { from: identity.name, body: idle, ...(this.parts.member.color ? { color: this.parts.member.color } : {}) })
   }
 
   /**

@@ -7,7 +7,7 @@ import { settingsFromTeammateEnv } from './env'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { isPersonMessage, parseMessageBody } from '../../../shared/mailbox'
+import { isPersonMessage, parseMessageBody, protocolBody, protocolText } from '../../../shared/mailbox'
 import { PermissionModeSchema, type PermissionMode } from '../../../shared/permissions'
 import type { Task } from '../../../shared/tasks'
 import { EventBus } from '../events'
@@ -187,7 +187,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
         }
         // (and the check above can lose the race with that TeamDelete: the send then delivers nothing)
         const sent = await mailbox
-          .send(team, leader, { from: name, text: JSON.stringify({ type: 'shutdown_approved', requestId: shutdown.requestId, from: name }), summary: `${name} is shutting down`, ...(member.color ? { color: member.color } : {}) }, { existingTeamOnly: true })
+          .send(team, leader, { from: name, body: protocolBody('shutdown_approved', { requestId: shutdown.requestId, from: name }), summary: `${name} is shutting down`, ...(member.color ? { color: member.color } : {}) }, { existingTeamOnly: true })
           .catch((error: unknown) => {
             if (error instanceof TeamGoneError) return undefined
             throw error
@@ -227,8 +227,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       // the leader learns that it left without a shutdown, and which tasks are free again (SPEC §9.5)
       const freed = released.length ? ` Its unfinished tasks are pending again: ${released.map((t) => `#${t.id}`).join(', ')}.` : ''
       const summary = `${name} ${outcome === 'aborted' ? 'was stopped' : 'crashed'} and exited.${freed}`
-      const body = { type: 'idle_notification', from: name, idleReason: outcome === 'aborted' ? 'interrupted' : 'failed', summary }
-      await mailbox.send(team, leader, { from: name, text: JSON.stringify(body), ...(member.color ? { color: member.color } : {}) }, { existingTeamOnly: true }).catch(() => undefined)
+      const body = protocolBody('idle_notification', { from: name, idleReason: outcome === 'aborted' ? 'interrupted' : 'failed', summary })
+      await mailbox.send(team, leader, { from: name, body, ...(member.color ? { color: member.color } : {}) }, { existingTeamOnly: true }).catch(() => undefined)
     }
     if (outcome !== 'crashed') agent?.state('exited')
     if (!options.pty) await pty.dispose()
@@ -242,8 +242,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
  * nobody else assigned it), then what to do with it.
  */
 function taskPrompt(task: Task, name: string): string {
-  const body = { type: 'task_assignment', taskId: String(task.id), subject: task.subject, ...(task.description ? { description: task.description } : {}), assignedBy: name }
-  const element = renderForModel({ schemaVersion: 1, id: `task-${task.id}`, from: name, to: name, text: JSON.stringify(body), timestamp: new Date().toISOString() })
+  const body = protocolBody('task_assignment', { taskId: String(task.id), subject: task.subject, ...(task.description ? { description: task.description } : {}), assignedBy: name })
+  const element = renderForModel({ schemaVersion: 1, id: `task-${task.id}`, from: name, to: name, text: protocolText(body), timestamp: new Date().toISOString() })
   return [
     `You claimed task #${task.id} of the team's task list:`,
     element ?? task.subject,

@@ -1,12 +1,12 @@
 import { type TeamContext } from '../teams'
-import { messageKind, parseMessageBody, type MailboxMessage } from '../../../shared/mailbox'
+import { messageKind, parseMessageBody, permissionPromptOf, permissionResponseBody, protocolBody, type MailboxMessage, type ProtocolBodyOf } from '../../../shared/mailbox'
 import type { AgentState, RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
 import { PermissionModeSchema, type PermissionMode } from '../../../shared/permissions'
 import type { PermissionPromptAnswer } from '../../../shared/permissions'
 import { agentId as teamAgentId } from '../../../shared/teams'
 import type { EventBus } from '../events'
 import { Emitter, type Disposable } from '../base'
-import { renderForModel, type InboxEntry } from '../mailbox'
+import { newRequestId, renderForModel, type InboxEntry } from '../mailbox'
 import type { PermissionPrompter } from '../permissions'
 
 import { LEAD_NAME } from '../teams'
@@ -291,7 +291,7 @@ export class TeammateSupervisor implements Disposable {
       })
       void tracked.handle!.exited.then(() => sub.dispose())
     })
-    await this.options.team.mailbox.send(team, name, { from: LEAD_NAME, text: JSON.stringify({ type: 'shutdown_request', requestId: `shutdown-${Date.now().toString(36)}`, reason }) })
+    await this.options.team.mailbox.send(team, name, { from: LEAD_NAME, body: protocolBody('shutdown_request', { requestId: newRequestId('shutdown'), reason }) })
     const outcome = await Promise.race([tracked.handle.exited.then((info) => (info.status === 'killed' ? ('killed' as const) : ('exited' as const))), rejected])
     return outcome
   }
@@ -531,7 +531,7 @@ export class TeammateSupervisor implements Disposable {
       const b = body.body
       switch (b.type) {
         case 'permission_request':
-          if (from?.alive) void this.askPerson(team, from, b.requestId, b.toolName, b.input, b.description ?? `${b.toolName} needs approval`)
+          if (from?.alive) void this.askPerson(team, from, b)
           return undefined
         case 'plan_approval_request':
           if (from?.alive) {
@@ -567,7 +567,9 @@ export class TeammateSupervisor implements Disposable {
   }
 
   /** A process teammate's permission request, put to the leader's queue tagged with its name; answered once, through its inbox (SPEC §9.7). */
-  private async askPerson(team: string, from: Tracked, requestId: string, tool: string, input: Record<string, unknown>, reason: string): Promise<void> {
+  private async askPerson(team: string, from: Tracked, body: ProtocolBodyOf<'permission_request'>): Promise<void> {
+    const request = permissionPromptOf(body, { agentId: from.agentId, agentName: from.name })
+    const { requestId, tool, input, reason } = request
     const controller = new AbortController()
     from.questions.set(requestId, controller)
     if (from.backend === 'process') this.emitState(from, 'awaiting_permission')
@@ -575,15 +577,15 @@ export class TeammateSupervisor implements Disposable {
     this.emitAs(from, { type: 'permission_request', requestId, tool, input, reason })
     let answer: PermissionPromptAnswer
     try {
-      answer = await this.options.prompter.prompt({ requestId, agentId: from.agentId, agentName: from.name, tool, input, reason, suggestions: [] }, controller.signal)
+      answer = await this.options.prompter.prompt(request, controller.signal)
     } finally {
       from.questions.delete(requestId)
     }
     this.emitAs(from, { type: 'permission_decided', requestId, decision: answer.decision, by: answer.by, ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {}) })
     if (answer.by === 'cancelled' || !from.alive) return
     if (from.backend === 'process') this.emitState(from, 'running')
-    const response = { type: 'permission_response', requestId, decision: answer.decision, by: answer.by, ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {}) }
-    await this.options.team.mailbox.send(team, from.name, { from: LEAD_NAME, text: JSON.stringify(response) }).catch((error: Error) => {
+    const response = permissionResponseBody(requestId, answer)
+    await this.options.team.mailbox.send(team, from.name, { from: LEAD_NAME, body: response }).catch((error: Error) => {
       this.notice('error', `Could not deliver the permission answer to ${from.name}: ${error.message}`)
     })
   }
@@ -602,8 +604,8 @@ export class TeammateSupervisor implements Disposable {
       from.questions.delete(requestId)
     }
     if (answer.by === 'cancelled' || !from.alive) return
-    const verdict = { type: 'plan_approval_response', requestId, approve: answer.decision === 'allow', ...(answer.decision === 'deny' && answer.reason ? { feedback: answer.reason } : {}) }
-    await this.options.team.mailbox.send(team, from.name, { from: LEAD_NAME, text: JSON.stringify(verdict) }).catch((error: Error) => {
+    const verdict = protocolBody('plan_approval_response', { requestId, approve: answer.decision === 'allow', ...(answer.decision === 'deny' && answer.reason ? { feedback: answer.reason } : {}) })
+    await this.options.team.mailbox.send(team, from.name, { from: LEAD_NAME, body: verdict }).catch((error: Error) => {
       this.notice('error', `Could not deliver the plan verdict to ${from.name}: ${error.message}`)
     })
     // the leader's model saw the request too: tell it a person settled it
@@ -624,8 +626,8 @@ export class TeammateSupervisor implements Disposable {
       const freed = released.length ? ` Its unfinished tasks are pending again: ${released.map((t) => `#${t.id}`).join(', ')}.` : ''
       const what = info.status === 'killed' ? 'was killed' : 'crashed'
       const summary = `${tracked.name} ${what}${info.reason ? ` (${info.reason})` : ''}.${freed}`
-      const body = { type: 'idle_notification', from: tracked.name, idleReason: info.status === 'killed' ? 'interrupted' : 'failed', summary }
-      await context.mailbox.send(team, LEAD_NAME, { from: tracked.name, text: JSON.stringify(body) }).catch(() => this.options.enqueue(summary))
+      const body = protocolBody('idle_notification', { from: tracked.name, idleReason: info.status === 'killed' ? 'interrupted' : 'failed', summary })
+      await context.mailbox.send(team, LEAD_NAME, { from: tracked.name, body }).catch(() => this.options.enqueue(summary))
     }
     this.emitState(tracked, info.status === 'crashed' ? 'crashed' : 'exited')
     this.emitAs(tracked, { type: 'agent_stopped', status: info.status === 'crashed' ? 'crashed' : info.status === 'killed' ? 'killed' : 'exited', ...(info.reason ? { reason: info.reason } : {}) })

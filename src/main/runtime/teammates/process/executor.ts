@@ -8,7 +8,7 @@ import { dirname } from 'node:path'
 import { parseMessageBody } from '../../../../shared/mailbox'
 import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem, type TerminalSize } from '../../../../shared/terminalSize'
 import type { EventBus } from '../../events'
-import { createMailbox, type Mailbox } from '../../mailbox'
+import { createMailbox, type Mailbox, type OutgoingMessage } from '../../mailbox'
 import { nodeBundlePath } from '../../base'
 import { cleanTerminalOutput, PtySizeError, TailBuffer } from '../../pty'
 
@@ -233,19 +233,14 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
    * `agentId` is `name@team`; a teammate this executor did not start gets it in `options.home`.
    * @throws Error for an agent id without `@team`; the mailbox's errors (an invalid name or message).
    */
-  async sendMessage(agentId: string, message: { from: string; text: string; summary?: string; color?: string }): Promise<void> {
+  async sendMessage(agentId: string, message: OutgoingMessage): Promise<void> {
     const known = this.running.get(agentId)?.config
     const at = agentId.lastIndexOf('@')
     if (!known && at <= 0) throw new Error(`Not a teammate id: '${agentId}' (expected name@team).`)
     const home = known?.home ?? this.options.home ?? swarmdeskHome()
     const team = known?.team ?? agentId.slice(at + 1)
     const name = known?.name ?? agentId.slice(0, at)
-    await this.mailbox(home).send(team, name, {
-      from: message.from,
-      text: message.text,
-      ...(message.summary !== undefined ? { summary: message.summary } : {}),
-      ...(message.color !== undefined ? { color: message.color } : {})
-    })
+    await this.mailbox(home).send(team, name, message)
   }
 
   /**

@@ -5,7 +5,7 @@ import { receiveMessageOnPort, type MessagePort, type ResourceLimits, type Worke
 import type { PermissionPromptAnswer } from '../../../../shared/permissions'
 import type { RuntimeEventInput } from '../../../../shared/events'
 import type { EventBus } from '../../events'
-import { createMailbox } from '../../mailbox'
+import { createMailbox, type OutgoingMessage } from '../../mailbox'
 import { nodeBundlePath } from '../../base'
 import type { PermissionPrompter } from '../../permissions'
 import { TeamStore } from '../../teams'
@@ -235,7 +235,7 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
    * watch wakes it if idle. Works after it exited too (the message waits in its inbox).
    * @throws Error when this executor never started `agentId`; the mailbox's errors for a bad message.
    */
-  async sendMessage(agentId: string, message: { from: string; text: string; summary?: string; color?: string }): Promise<void> {
+  async sendMessage(agentId: string, message: OutgoingMessage): Promise<void> {
     const teammate = this.teammates.get(agentId)
     if (!teammate) throw new Error(`No worker teammate '${agentId}' was started by this executor; spawn it first, or write to its inbox with the mailbox.`)
     const { home, team, name } = teammate.config
