@@ -15,7 +15,7 @@ import type { PermissionEngine, PermissionPrompter } from '../permissions'
 
 import { SubagentRuntime, loadSubagentWiring } from '../subagents'
 
-import { settingsFromTeammateEnv } from './env'
+import { readTeammateEnv } from './env'
 import { TranscriptWriter, messagesForResume, readTranscript } from '../transcripts'
 import { existsSync } from 'node:fs'
 import { interruptOnShutdownRequest } from './shutdownWatch'
@@ -203,7 +203,7 @@ export class TeammateAgent {
    */
   private async createSubagents(context: ProjectContext): Promise<SubagentRuntime> {
     const { identity, teamContext } = this.parts
-    const { subagents: wiring } = await loadSubagentWiring({ cwd: identity.cwd, home: teamContext.home, env: this.parts.env ?? process.env, trustProject: settingsFromTeammateEnv(this.parts.env ?? process.env).trustProject })
+    const { subagents: wiring } = await loadSubagentWiring({ cwd: identity.cwd, home: teamContext.home, env: this.parts.env ?? process.env, trustProject: readTeammateEnv(this.parts.env ?? process.env).trustProject })
     const asking = this.prompter
     return new SubagentRuntime({
       ...wiring,

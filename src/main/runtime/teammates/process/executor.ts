@@ -13,6 +13,7 @@ import { createMailbox, type Mailbox, type OutgoingMessage } from '../../mailbox
 
 import { LEAD_NAME } from '../../teams'
 
+import { teammateIdentityEnv } from '../env'
 import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
 import { SubagentFollower } from './subagentFollower'
 import { TranscriptTail } from './transcriptTail'
@@ -323,15 +324,7 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
   private processEnv(config: TeammateSpawnConfig): Record<string, string> {
     return {
       ...config.env,
-      SWARMDESK_HOME: config.home,
-      SWARMDESK_TEAM: config.team,
-      SWARMDESK_AGENT_NAME: config.name,
-      SWARMDESK_AGENT_ID: config.agentId,
-      SWARMDESK_AGENT_COLOR: config.color,
-      SWARMDESK_SESSION_ID: config.sessionId,
-      SWARMDESK_LEADER_AGENT_ID: config.leaderAgentId,
-      SWARMDESK_PLAN_MODE_REQUIRED: config.planModeRequired ? '1' : '0',
-      SWARMDESK_MODEL: config.model,
+      ...teammateIdentityEnv(config),
       ...((this.options.runAsNode ?? Boolean(process.versions.electron)) ? { ELECTRON_RUN_AS_NODE: '1' } : {})
     }
   }
