@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { AgentStateSchema, RuntimeEventSchema, UsageSchema } from './events'
-import { PermissionModeSchema } from './permissions'
+import { PermissionModeSchema, PermissionPromptRequestSchema } from './permissions'
 import { MemberActivitySchema } from './memberActivity'
 import { PROTOCOL_TYPES, type ProtocolType } from './mailbox'
 import { TaskIdSchema, TaskSchema, TaskStatusSchema } from './tasks'
@@ -51,24 +51,10 @@ export const AgentViewSchema = z.object({
 })
 export type AgentView = z.infer<typeof AgentViewSchema>
 
-/** A permission request waiting for a person (docs/ui.md#the-workspace-ui permission bubbles). */
-export const PendingPermissionSchema = z.object({
-  requestId: z.string(),
-  agentId: z.string(),
-  agentName: z.string(),
-  tool: z.string(),
-  input: z.unknown(),
-  /** Why the engine asked. */
-  reason: z.string(),
-  /** Rules "Always allow" may add, most specific first. */
-  suggestions: z.array(z.string()),
+/** A permission request waiting for a person (docs/ui.md#the-workspace-ui permission bubbles): the one request shape (src/shared/permissions.ts) and what the UI adds. */
+export const PendingPermissionSchema = PermissionPromptRequestSchema.extend({
   /** For Edit/Write: the change as a unified diff of the file, computed in main. */
   diff: z.string().optional(),
-  /**
-   * The asking agent's working directory (absolute): where a Bash command would run, and what
-   * relative paths in the input are relative to. Absent when main does not know the agent.
-   */
-  cwd: z.string().optional(),
   createdAt: z.string()
 })
 export type PendingPermission = z.infer<typeof PendingPermissionSchema>

@@ -9,12 +9,13 @@ import type { EventBus } from '../events'
 import { createSubagentHookPairing } from '../hooks'
 import { Budget, modelFailureEvents, query, type QueryEnd } from '../loop'
 import type { Mailbox } from '../mailbox'
+import { protocolBody } from '../../../shared/mailbox'
 import type { AgentIdentity } from '../model'
 import type { PermissionEngine, PermissionPrompter } from '../permissions'
 
 import { SubagentRuntime, loadSubagentWiring } from '../subagents'
 
-import { settingsFromTeammateEnv } from './env'
+import { readTeammateEnv } from './env'
 import { TranscriptWriter, messagesForResume, readTranscript } from '../transcripts'
 import { existsSync } from 'node:fs'
 import { interruptOnShutdownRequest } from './shutdownWatch'
@@ -202,7 +203,7 @@ export class TeammateAgent {
    */
   private async createSubagents(context: ProjectContext): Promise<SubagentRuntime> {
     const { identity, teamContext } = this.parts
-    const { subagents: wiring } = await loadSubagentWiring({ cwd: identity.cwd, home: teamContext.home, env: this.parts.env ?? process.env, trustProject: settingsFromTeammateEnv(this.parts.env ?? process.env).trustProject })
+    const { subagents: wiring } = await loadSubagentWiring({ cwd: identity.cwd, home: teamContext.home, env: this.parts.env ?? process.env, trustProject: readTeammateEnv(this.parts.env ?? process.env).trustProject })
     const asking = this.prompter
     return new SubagentRuntime({
       ...wiring,
@@ -311,16 +312,15 @@ export class TeammateAgent {
     const { identity, mailbox, team, leader, teamContext } = this.parts
     const completed = taskId !== undefined && teamContext.tasks().get(Number(taskId))?.status === 'completed'
     const summary = end.finalText.trim().replace(/\s+/g, ' ').slice(0, SUMMARY_CHARS)
-    const idle = {
-      type: 'idle_notification',
+    const idle = protocolBody('idle_notification', {
       from: identity.name,
       idleReason: end.reason === 'completed' ? 'available' : end.reason === 'aborted' ? 'interrupted' : 'failed',
       ...(summary ? { summary } : {}),
       // Claude Code's field: the leader (and a process teammate's pane in the workspace) learn why
       ...(end.reason === 'model_error' && this.failure ? { failureReason: this.failure } : {}),
       ...(completed ? { completedTaskId: taskId } : {})
-    }
-    await mailbox.send(team, leader, { from: identity.name, text: JSON.stringify(idle), ...(this.parts.member.color ? { color: this.parts.member.color } : {}) })
+    })
+    await mailbox.send(team, leader, { from: identity.name, body: idle, ...(this.parts.member.color ? { color: this.parts.member.color } : {}) })
   }
 
   /**
