@@ -30,7 +30,7 @@ function teamText(t: ClaudeTeam): string {
 
 /**
  * `swarmdesk claude sessions list` and `swarmdesk claude teams list|show TEAM`
- * (docs/cli.md#claude-code-sessions-and-teams): read Claude Code's `~/.claude` (or
+ * (docs/events.md#claude-code-sessions-and-teams): read Claude Code's `~/.claude` (or
  * `CLAUDE_CONFIG_DIR`). `--json` prints exactly one JSON document on stdout; files that do not
  * parse are warned about on stderr by path (and listed in a team's `unreadable`).
  * @returns 0, or 1 when `teams show` names a team not found; UsageError (exit 2) for bad usage.

@@ -3,7 +3,7 @@ import { homedir } from 'node:os'
 import { basename, join } from 'node:path'
 
 /**
- * Reads what Claude Code leaves under its config folder (docs/cli.md#claude-code-sessions-and-teams):
+ * Reads what Claude Code leaves under its config folder (docs/events.md#claude-code-sessions-and-teams):
  * live sessions, teams, their inboxes and task lists, and the transcripts' teammate metadata.
  * Nothing is guessed: a file that does not parse is reported by path in `unreadable`.
  */
