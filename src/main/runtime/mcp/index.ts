@@ -14,3 +14,10 @@ export {
   type McpSource,
   type ResolvedMcpServer
 } from './config'
+export {
+  DEFAULT_MCP_CALL_TIMEOUT_MS,
+  DEFAULT_MCP_START_TIMEOUT_MS,
+  McpConnection,
+  McpServerError,
+  type McpTimeouts
+} from './connection'
