@@ -7,7 +7,7 @@ export { RunUsageError } from '../base'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../events'
 import { Budget } from '../loop'
-import type { QueryEnd } from '../loop'
+import type { TurnEnd } from '../runner'
 import { DEFAULT_MODEL, resolveModel } from '../model'
 import { PermissionEngine } from '../permissions'
 import type { PermissionPrompter } from '../permissions'
@@ -57,7 +57,7 @@ export interface HeadlessRunResult {
   exitCode: 0 | 1
   reason?: string
   sessionId: string
-  end: QueryEnd
+  end: TurnEnd
 }
 
 /**
@@ -148,7 +148,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
  * headless run ends when the leader is idle, no agent is running and nothing waits to be
  * delivered): each queued notification wakes it for another turn. The leader's last end.
  */
-export async function runUntilSettled(session: Session, prompt: string): Promise<QueryEnd> {
+export async function runUntilSettled(session: Session, prompt: string): Promise<TurnEnd> {
   return (await settleRun(session, prompt)).end
 }
 
@@ -158,7 +158,7 @@ export async function runUntilSettled(session: Session, prompt: string): Promise
  * (TeammateSupervisor.blockedWaits). `blocked` lists them then; the team is left running for the
  * caller to shut down.
  */
-export async function settleRun(session: Session, prompt: string): Promise<{ end: QueryEnd; blocked?: TeamWait[] }> {
+export async function settleRun(session: Session, prompt: string): Promise<{ end: TurnEnd; blocked?: TeamWait[] }> {
   let end = await session.prompt(prompt)
   while (end.reason === 'completed') {
     if (session.pendingCount > 0) {
@@ -199,7 +199,7 @@ function describeBlocked(waits: TeamWait[]): { reason: string; message: string }
   }
 }
 
-function describeEnd(end: QueryEnd): { status: 'ok' | 'failed'; reason?: string } {
+function describeEnd(end: TurnEnd): { status: 'ok' | 'failed'; reason?: string } {
   switch (end.reason) {
     case 'completed':
       return { status: 'ok' }
@@ -210,6 +210,7 @@ function describeEnd(end: QueryEnd): { status: 'ok' | 'failed'; reason?: string 
     case 'aborted':
       return { status: 'failed', reason: 'aborted' }
     case 'model_error':
+    case 'failed':
       return { status: 'failed', reason: end.error.message }
   }
 }

@@ -1,45 +1,35 @@
-import { type ParentAgent } from '../tools'
-import { createTeamContext, type TeamContext } from '../teams'
-import { type BackgroundShells, type PtyHost } from '../pty'
-import { SessionMetaSchema, type SessionMeta } from '../storage'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { addUsage, ZERO_USAGE, type RuntimeEventInput, type Usage } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
-import type { EventBus } from '../events'
-import { Budget } from '../loop'
-import { modelFailureEvents } from '../loop'
-import { query } from '../loop'
-import type { QueryEnd } from '../loop'
-import type { WithoutAgent } from '../events'
-import type { ModelClient } from '../model'
-import { priceOf } from '../model'
-import type { AgentIdentity } from '../model'
-import type { PermissionPrompter } from '../permissions'
-import { createBackgroundShells } from '../pty'
-import { FileStateCache } from '../tools'
-import type { Tool } from '../tools'
-import { leaderTranscriptPath, sessionDir } from '../storage'
-import { messagesForResume, readTranscript } from '../transcripts'
-
-import { TranscriptWriter } from '../transcripts'
-import { readProjectContext, renderSystemPrompt } from '../runner'
-import { createAgentSink } from '../runner'
-import { createPermissionGate, type PermissionDecider, type PermissionRecord } from '../runner'
-import { AgentTool } from '../tools'
-import { COORDINATOR_PROMPT, COORDINATOR_READ_TOOLS } from '../coordinator'
-import { SubagentRuntime, type SubagentRuntimeOptions } from '../subagents'
-import type { SessionSubagentOptions } from '../subagents'
-import { SendMessageTool } from '../tools'
-import { TaskStopTool } from '../tools'
-
 import { toDisposable, type Disposable } from '../base'
-import { createHookRunner, createSubagentHookPairing } from '../hooks'
-import { SwappableHookRunner } from '../hooks'
-import { bindTeamContext, LEADER_TEAM_TOOLS } from '../tools'
-import { PermissionDecisionLog, type LoadedSettings } from '../permissions'
+import type { EventBus, WithoutAgent } from '../events'
+import { SessionMetaSchema, leaderTranscriptPath, sessionDir, type SessionMeta } from '../storage'
+import { priceOf, type AgentIdentity, type ModelClient } from '../model'
+import { createBackgroundShells, type BackgroundShells, type PtyHost } from '../pty'
+import { PermissionDecisionLog, type LoadedSettings, type PermissionPrompter } from '../permissions'
+import { createHookRunner, createSubagentHookPairing, SwappableHookRunner } from '../hooks'
+import { TranscriptWriter } from '../transcripts'
+import { createTeamContext, type TeamContext } from '../teams'
+import { AgentTool, bindTeamContext, FileStateCache, LEADER_TEAM_TOOLS, SendMessageTool, TaskStopTool, type ParentAgent, type Tool } from '../tools'
+import { Budget } from '../loop'
+import { COORDINATOR_PROMPT, COORDINATOR_READ_TOOLS } from '../coordinator'
+import {
+  createPermissionGate,
+  openingMessage,
+  readProjectContext,
+  renderSystemPrompt,
+  resumeHistory,
+  runAgentTurn,
+  type AgentTurn,
+  type PermissionDecider,
+  type PermissionRecord,
+  type ResumedHistory,
+  type TurnEnd
+} from '../runner'
+import { SubagentRuntime, type SessionSubagentOptions } from '../subagents'
 import { TeammateSupervisor, type TeammateSupervisorOptions } from '../teammates'
 
 /** The session's main agent is always named `team-lead` (SPEC §15), with or without a team. */
@@ -139,15 +129,15 @@ export class Session {
     private readonly options: SessionOptions,
     sessionId: string,
     private system: TextBlockParam[],
-    history: MessageParam[],
-    parentUuid: string | null
+    history: Pick<ResumedHistory, 'messages' | 'repair' | 'transcript'>
   ) {
     this.sessionId = sessionId
     this.mode = options.mode
     this.budget = options.budget ?? new Budget()
     this.identity = { id: LEADER_NAME, name: LEADER_NAME, type: 'main', cwd: options.cwd }
-    this.messages = history
-    this.transcript = new TranscriptWriter(leaderTranscriptPath(options.home, options.cwd, sessionId), this.identity.id, parentUuid)
+    this.messages = history.messages
+    this.pendingRepair = history.repair
+    this.transcript = history.transcript
     this.permissionLog = new PermissionDecisionLog(join(sessionDir(options.home, options.cwd, sessionId), 'permissions.jsonl'))
     this.shells = createBackgroundShells(options.pty)
     // one runner for the whole session, its hooks replaceable when project trust changes (replaceHooks)
@@ -238,15 +228,9 @@ export class Session {
       if (!existsSync(path)) {
         throw new SessionNotFoundError(`No session ${options.resumeSessionId} for workspace ${options.cwd} (looked for ${path}). List sessions with: swarmdesk sessions list --cwd ${options.cwd}`)
       }
-      const { entries, warnings } = readTranscript(path)
-      const { messages, repair } = messagesForResume(entries)
-      const session = new Session(opened, options.resumeSessionId, system, messages, entries[entries.length - 1]?.uuid ?? null)
-      for (const w of warnings) session.emit({ type: 'notice', level: 'warning', message: w })
-      if (repair) {
-        // The interrupted calls' placeholder results lead the next turn's first user message, whatever starts the turn (openTurn).
-        session.messages.pop()
-        session.pendingRepair = repair.content as ContentBlockParam[]
-      }
+      const resumed = resumeHistory(path, LEADER_NAME)
+      const session = new Session(opened, options.resumeSessionId, system, resumed)
+      for (const w of resumed.warnings) session.emit({ type: 'notice', level: 'warning', message: w })
       session.started(true)
       return session
     }
@@ -255,7 +239,7 @@ export class Session {
     mkdirSync(dir, { recursive: true })
     const meta: SessionMeta = { schemaVersion: 1, sessionId, cwd: options.cwd, model: options.model, createdAt: new Date().toISOString() }
     writeFileSync(join(dir, 'session.json'), JSON.stringify(SessionMetaSchema.parse(meta), null, 2))
-    const session = new Session(opened, sessionId, system, [], null)
+    const session = new Session(opened, sessionId, system, { messages: [], repair: undefined, transcript: new TranscriptWriter(leaderTranscriptPath(options.home, options.cwd, sessionId), LEADER_NAME, null) })
     session.started(false)
     return session
   }
@@ -300,88 +284,73 @@ export class Session {
 
   /**
    * Runs the agent loop on a person's message until the model ends its turn (or a limit, abort
-   * or error ends it). Every event goes to the bus; every message to the transcript.
+   * or error ends it), through the agent runner (runner/turn.ts). Every event goes to the bus;
+   * every message to the transcript. A turn whose transcript cannot be written (a full disk) or
+   * whose tool throws is stopped and ends `failed`, the session usable again; the transcript
+   * keeps its last whole line.
    * @throws Error when the session is closed or a prompt is already running.
-   * @throws TranscriptWriteError when the transcript cannot be written (a full disk): the turn is
-   *   stopped and the session stays usable; the transcript keeps its last whole line.
    */
-  async prompt(text?: string): Promise<QueryEnd> {
+  async prompt(text?: string): Promise<TurnEnd> {
     if (this.closed) throw new Error('This session is closed; open a new one or resume it.')
     if (this.current) throw new Error('The leader is already working on a prompt; wait for it or stop it first.')
     const resuming = this.resuming
     this.resuming = false
     if (text === undefined && this.pending.length === 0 && !resuming) throw new Error('Nothing to work on: no prompt and no queued notification.')
-    this.openTurn(text)
     const controller = new AbortController()
     this.current = controller
     // the person's words go in the pane before what the leader does with them; a resume's prompt is the runtime's
     if (text !== undefined && text !== RESUME_PROMPT) this.emit({ type: 'user_prompt', text })
-    this.emit({ type: 'agent_state', state: 'running' })
-    let end: QueryEnd | undefined
     try {
-      const loop = query({
-        agent: this.identity,
-        model: this.options.model,
-        system: this.system,
-        tools: this.tools,
-        messages: this.messages,
-        transcriptPath: this.transcript.path,
-        client: this.options.client,
-        maxTurns: this.options.maxTurns,
-        budget: this.budget,
-        signal: controller.signal,
-        toolContext: {
-          agentId: this.identity.id,
-          agentName: this.identity.name,
-          cwd: this.options.cwd,
-          fileState: this.fileState,
-          pty: this.options.pty,
-          shells: this.shells,
-          ...(this.subagents ? { services: { subagents: this.subagents, self: this.asParent(), ...(this.team ? { team: this.team } : {}), ...(this.teammates ? { teammates: this.teammates } : {}) } } : {})
-        },
-        drainPending: () => this.pending.splice(0),
-        gate: createPermissionGate({
-          agentId: this.identity.id,
-          agentName: this.identity.name,
-          cwd: this.options.cwd,
-          mode: () => this.mode,
-          engine: this.options.engine,
-          prompter: this.options.prompter,
-          sessionAllowRules: this.sessionAllowRules,
-          record: (entry) => this.recordPermission(entry)
-        }),
-        onUsage: (usage, cost, model) => {
-          this.totalUsage = addUsage(this.totalUsage, usage)
-          this.totalCost += cost
-          if (!priceOf(model) && !this.unpricedModels.has(model)) {
-            this.unpricedModels.add(model)
-            this.emit({ type: 'notice', level: 'warning', message: `No price is known for model ${model}: its cost is counted as $0. Prices live in src/main/runtime/model/pricing.ts.` })
-          }
+      return await runAgentTurn({
+        ...this.opening(text),
+        controller,
+        bus: this.options.bus,
+        transcript: this.transcript,
+        silent: () => this.closed,
+        query: {
+          agent: this.identity,
+          model: this.options.model,
+          system: this.system,
+          tools: this.tools,
+          messages: this.messages,
+          transcriptPath: this.transcript.path,
+          client: this.options.client,
+          maxTurns: this.options.maxTurns,
+          budget: this.budget,
+          toolContext: {
+            agentId: this.identity.id,
+            agentName: this.identity.name,
+            cwd: this.options.cwd,
+            fileState: this.fileState,
+            pty: this.options.pty,
+            shells: this.shells,
+            ...(this.subagents ? { services: { subagents: this.subagents, self: this.asParent(), ...(this.team ? { team: this.team } : {}), ...(this.teammates ? { teammates: this.teammates } : {}) } } : {})
+          },
+          drainPending: () => this.pending.splice(0),
+          gate: createPermissionGate({
+            agentId: this.identity.id,
+            agentName: this.identity.name,
+            cwd: this.options.cwd,
+            mode: () => this.mode,
+            engine: this.options.engine,
+            prompter: this.options.prompter,
+            sessionAllowRules: this.sessionAllowRules,
+            record: (entry) => this.recordPermission(entry)
+          }),
+          onUsage: (usage, cost, model) => this.count(usage, cost, model)
         }
       })
-      const sink = createAgentSink({ bus: this.options.bus, transcript: () => this.transcript, agentId: this.identity.id, agentName: this.identity.name })
-      for (;;) {
-        const step = await loop.next()
-        if (step.done) return (end = step.value)
-        try {
-          sink(step.value)
-        } catch (error) {
-          // The turn cannot be recorded (TranscriptWriteError): stop it, and let it end — its tools and shells cleaned up — before failing.
-          controller.abort()
-          try {
-            while (!(await loop.next()).done) {
-              // events of a stopped turn are not recorded
-            }
-          } catch {
-            // the recording failure is the error to report
-          }
-          throw error
-        }
-      }
     } finally {
       this.current = undefined
-      // a failed model call leaves the leader in `error`, saying why, until its next prompt
-      if (!this.closed) for (const event of end?.reason === 'model_error' ? modelFailureEvents(end.error) : [{ type: 'agent_state', state: 'idle' } as const]) this.emit(event)
+    }
+  }
+
+  private count(usage: Usage, cost: number, model: string): void {
+    this.totalUsage = addUsage(this.totalUsage, usage)
+    this.totalCost += cost
+    if (!priceOf(model) && !this.unpricedModels.has(model)) {
+      this.unpricedModels.add(model)
+      this.emit({ type: 'notice', level: 'warning', message: `No price is known for model ${model}: its cost is counted as $0. Prices live in src/main/runtime/model/pricing.ts.` })
     }
   }
 
@@ -393,7 +362,7 @@ export class Session {
    * turn always starts.
    * @throws Error when the session is closed or a prompt is already running.
    */
-  async resumeTurn(): Promise<QueryEnd> {
+  async resumeTurn(): Promise<TurnEnd> {
     if (this.closed) throw new Error('This session is closed; open a new one or resume it.')
     if (this.current) throw new Error('The leader is already working on a prompt; wait for it or stop it first.')
     if (!this.pendingRepair && this.messages.at(-1)?.role !== 'user') return this.prompt(RESUME_PROMPT)
@@ -402,26 +371,25 @@ export class Session {
   }
 
   /**
-   * Adds the user message a turn starts with, before its first model request. After a restart
-   * that left tool calls unanswered (see {@link open}), their placeholder results lead it — on
-   * every path: a person's prompt, a wake by a queued notification or teammate message, and
-   * {@link resumeTurn} — because the Messages API rejects a `tool_use` whose next message has no
-   * matching `tool_result`. A wake's queued texts join that message (tool results first, as the
-   * API requires), so the repair is one user message recorded once. Without a repair, only a
-   * prompt's text adds a message; queued texts are left to the loop.
-   * @throws TranscriptWriteError when the message cannot be recorded; nothing has changed then
-   *   (the repair and the queued texts stay pending).
+   * The user message a turn starts with, for the runner to record before its first model request.
+   * After a restart that left tool calls unanswered (see {@link open}), their placeholder results
+   * lead it — on every path: a person's prompt, a wake by a queued notification or teammate
+   * message, and {@link resumeTurn}. A wake's queued texts join that message (tool results first,
+   * as the API requires), so the repair is one user message recorded once. Without a repair, only
+   * a prompt's text adds a message; queued texts are left to the loop. What it consumes is taken
+   * only once it is recorded: a transcript that refuses it leaves the repair and the queue pending.
    */
-  private openTurn(text: string | undefined): void {
+  private opening(text: string | undefined): Pick<AgentTurn, 'opening' | 'onOpened'> {
     const repair = this.pendingRepair ?? []
     const texts = text !== undefined ? [text] : repair.length > 0 ? [...this.pending] : []
-    if (repair.length === 0 && texts.length === 0) return
-    const message: MessageParam = { role: 'user', content: [...repair, ...texts.map((t) => ({ type: 'text' as const, text: t }))] }
-    // Recorded first: a transcript that cannot be written (a full disk) refuses the turn with nothing changed.
-    this.transcript.append('user', message)
-    this.pendingRepair = undefined
-    if (text === undefined) this.pending.splice(0, texts.length)
-    this.messages.push(message)
+    if (repair.length === 0 && texts.length === 0) return {}
+    return {
+      opening: openingMessage(repair, texts),
+      onOpened: () => {
+        this.pendingRepair = undefined
+        if (text === undefined) this.pending.splice(0, texts.length)
+      }
+    }
   }
 
   /** True while the leader works on a prompt. */
