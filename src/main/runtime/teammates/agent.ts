@@ -2,21 +2,17 @@ import { type ParentAgent, type AgentServices } from '../tools'
 import { type TeamContext } from '../teams'
 import { type PtyHost } from '../pty'
 import { type ModelConnection } from '../runner'
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { TeamMember } from '../../../shared/teams'
 import type { EventBus } from '../events'
 import { createSubagentHookPairing } from '../hooks'
 import { Budget } from '../loop'
-import { modelFailureEvents } from '../loop'
-import { query } from '../loop'
-import type { QueryEnd } from '../loop'
 import type { Mailbox } from '../mailbox'
 import type { AgentIdentity } from '../model'
 import type { PermissionEngine } from '../permissions'
 import { createBackgroundShells } from '../pty'
-import { createAgentSink } from '../runner'
-import { createPermissionGate } from '../runner'
+import { createPermissionGate, openingMessage, resumeHistory, runAgentTurn, turnFailure, type TurnEnd } from '../runner'
 
 import { sendToTeam, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, type TeamMessageInput } from '../tools'
 import { SendMessageInputSchema } from '../tools'
@@ -29,8 +25,6 @@ import { FileStateCache } from '../tools'
 import { ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS } from '../tools'
 import { ToolError, type Tool } from '../tools'
 import { TranscriptWriter } from '../transcripts'
-import { messagesForResume, readTranscript } from '../transcripts'
-import { existsSync } from 'node:fs'
 import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
 import type { PermissionPrompter } from '../permissions'
 import { createExitPlanModeTool } from '../tools'
@@ -89,19 +83,15 @@ export class TeammateAgent {
   private readonly queued: string[] = []
 
   /** Placeholder results of tool calls a previous run left unanswered, sent with the next user message. */
-  private pendingRepair: MessageParam['content'] | undefined
+  private pendingRepair: ContentBlockParam[] | undefined
 
   constructor(private readonly parts: AgentParts) {
     // a teammate started again after a restart continues its conversation; a new one of the same name starts afresh
     const continuing = parts.env?.[CONTINUE_TRANSCRIPT_VARIABLE] === '1'
-    const previous = continuing && existsSync(parts.transcriptPath) ? readTranscript(parts.transcriptPath).entries : []
-    const { messages, repair } = messagesForResume(previous)
-    if (repair) {
-      messages.pop()
-      this.pendingRepair = repair.content
-    }
-    this.messages.push(...messages)
-    this.transcript = new TranscriptWriter(parts.transcriptPath, parts.identity.id, previous.at(-1)?.uuid ?? null)
+    const resumed = continuing ? resumeHistory(parts.transcriptPath, parts.identity.id) : undefined
+    this.pendingRepair = resumed?.repair
+    this.messages.push(...(resumed?.messages ?? []))
+    this.transcript = resumed?.transcript ?? new TranscriptWriter(parts.transcriptPath, parts.identity.id, null)
     const core = CORE_TOOLS.filter((t) => ASYNC_ALLOWED_TOOL_NAMES.includes(t.name))
     const color = parts.member.color ? { color: parts.member.color } : {}
     const plan = parts.member.planModeRequired
@@ -253,7 +243,7 @@ export class TeammateAgent {
    * is asked: the runner marks the turn's messages read there, so the leader never sees them read
    * by a teammate that does not look busy (SPEC §15: a headless run ends only when nothing is in flight).
    */
-  async turn(text: string | readonly string[], taskId?: string, started?: () => Promise<unknown>): Promise<QueryEnd> {
+  async turn(text: string | readonly string[], taskId?: string, started?: () => Promise<unknown>): Promise<TurnEnd> {
     let end = await this.run(text, started)
     for (let kept = 0; end.reason === 'completed' && this.parts.idleHook && kept < MAX_IDLE_HOOK_BLOCKS; kept++) {
       const reason = await this.parts.idleHook()
@@ -324,7 +314,7 @@ export class TeammateAgent {
   }
 
   /** Tells the leader the turn ended: an `idle_notification` with a summary of its last text. */
-  private async notifyIdle(end: QueryEnd, taskId: string | undefined): Promise<void> {
+  private async notifyIdle(end: TurnEnd, taskId: string | undefined): Promise<void> {
     const { identity, mailbox, team, leader, teamContext } = this.parts
     const completed = taskId !== undefined && teamContext.tasks().get(Number(taskId))?.status === 'completed'
     const summary = end.finalText.trim().replace(/\s+/g, ' ').slice(0, SUMMARY_CHARS)
@@ -334,7 +324,7 @@ export class TeammateAgent {
       idleReason: end.reason === 'completed' ? 'available' : end.reason === 'aborted' ? 'interrupted' : 'failed',
       ...(summary ? { summary } : {}),
       // Claude Code's field: the leader (and a process teammate's pane in the workspace) learn why
-      ...(end.reason === 'model_error' && this.failure ? { failureReason: this.failure } : {}),
+      ...((end.reason === 'model_error' || end.reason === 'failed') && this.failure ? { failureReason: this.failure } : {}),
       ...(completed ? { completedTaskId: taskId } : {})
     }
     await mailbox.send(team, leader, { from: identity.name, text: JSON.stringify(idle), ...(this.parts.member.color ? { color: this.parts.member.color } : {}) })
@@ -344,64 +334,58 @@ export class TeammateAgent {
    * One run of the agent loop on a new user message: `text`, or several texts (a batch of mailbox
    * messages), each its own text block so a burst can be compacted message by message.
    */
-  private async run(text: string | readonly string[], started?: () => Promise<unknown>): Promise<QueryEnd> {
+  private async run(text: string | readonly string[], started?: () => Promise<unknown>): Promise<TurnEnd> {
     const { identity, bus } = this.parts
-    const repair = Array.isArray(this.pendingRepair) ? this.pendingRepair : []
-    this.pendingRepair = undefined
+    const repair = this.pendingRepair
     // a batch that renders to nothing still opens a turn, as one empty text did before
     const texts = typeof text === 'string' ? [text] : text.length > 0 ? text : ['']
-    const user: MessageParam = { role: 'user', content: [...repair, ...texts.map((t) => ({ type: 'text' as const, text: t }))] }
-    this.messages.push(user)
-    this.transcript.append('user', user)
     const shells = createBackgroundShells(this.parts.pty)
-    this.state('running')
     const runAbort = new AbortController()
     this.runAbort = runAbort
     this.interruptedByPerson = false
-    const signal = AbortSignal.any([this.parts.signal, runAbort.signal])
-    this.runSignal = signal
-    let end: QueryEnd
+    this.runSignal = AbortSignal.any([this.parts.signal, runAbort.signal])
+    let end: TurnEnd
     try {
-      await started?.()
-      const loop = query({
-        agent: identity,
-        model: this.parts.model,
-        system: this.system,
-        tools: this.tools,
-        messages: this.messages,
-        transcriptPath: this.transcript.path,
-        client: this.parts.client.client,
-        signal,
-        toolContext: {
-          agentId: identity.id,
-          agentName: identity.name,
-          cwd: identity.cwd,
-          fileState: this.fileState,
-          pty: this.parts.pty,
-          shells,
-          ...(this.subagents ? { services: { subagents: this.subagents, self: this.self } } : {})
+      end = await runAgentTurn({
+        opening: openingMessage(repair, texts),
+        onOpened: () => {
+          this.pendingRepair = undefined
         },
-        drainPending: () => this.queued.splice(0),
-        gate: createPermissionGate({
-          agentId: identity.id,
-          agentName: identity.name,
-          cwd: identity.cwd,
-          mode: this.parts.mode,
-          engine: this.parts.engine,
-          prompter: this.prompter,
-          sessionAllowRules: this.sessionAllowRules,
-          record: () => undefined
-        })
-      })
-      const sink = createAgentSink({ bus, transcript: () => this.transcript, agentId: identity.id, agentName: identity.name })
-      for (;;) {
-        const step = await loop.next()
-        if (step.done) {
-          end = step.value
-          break
+        ...(started ? { onStarted: started } : {}),
+        controller: runAbort,
+        signal: this.parts.signal,
+        bus,
+        transcript: this.transcript,
+        query: {
+          agent: identity,
+          model: this.parts.model,
+          system: this.system,
+          tools: this.tools,
+          messages: this.messages,
+          transcriptPath: this.transcript.path,
+          client: this.parts.client.client,
+          toolContext: {
+            agentId: identity.id,
+            agentName: identity.name,
+            cwd: identity.cwd,
+            fileState: this.fileState,
+            pty: this.parts.pty,
+            shells,
+            ...(this.subagents ? { services: { subagents: this.subagents, self: this.self } } : {})
+          },
+          drainPending: () => this.queued.splice(0),
+          gate: createPermissionGate({
+            agentId: identity.id,
+            agentName: identity.name,
+            cwd: identity.cwd,
+            mode: this.parts.mode,
+            engine: this.parts.engine,
+            prompter: this.prompter,
+            sessionAllowRules: this.sessionAllowRules,
+            record: () => undefined
+          })
         }
-        sink(step.value)
-      }
+      })
     } finally {
       this.runAbort = undefined
       this.runSignal = undefined
@@ -410,10 +394,8 @@ export class TeammateAgent {
     if (end.reason === 'aborted' && this.interruptedByPerson && !this.parts.signal.aborted) {
       bus.emit({ type: 'notice', level: 'info', message: `Interrupted: ${identity.name} stopped its turn and waits for the next message.`, agentId: identity.id, agentName: identity.name })
     }
-    // a failed model call leaves it in `error`, saying why, until the next message retries it
-    this.failure = end.reason === 'model_error' ? end.error.message : undefined
-    if (end.reason === 'model_error') for (const e of modelFailureEvents(end.error)) bus.emit({ ...e, agentId: identity.id, agentName: identity.name })
-    else this.state('idle')
+    // a failed turn leaves it in `error` (the runner says why) until the next message starts another
+    this.failure = turnFailure(end)
     return end
   }
 }
