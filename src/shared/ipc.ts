@@ -9,7 +9,7 @@ import { TerminalSizeSchema } from './terminalSize'
 import { MAX_PANE_SCROLLBACK_LINES, MIN_PANE_SCROLLBACK_LINES } from './paneScrollback'
 
 /**
- * The one contract between the workspace runtime and any UI (SPEC §1, STYLE.md 2): every
+ * The one contract between the workspace runtime and any UI (docs/design.md#process-model, STYLE.md 2): every
  * request channel with its request and response schemas, and every pushed event with its payload
  * schema. The Electron IPC handlers, the preload API, the web host's WebSocket bridge and the
  * renderer's client are all typed from this object; nobody types a channel string twice.
@@ -38,20 +38,20 @@ export const AgentViewSchema = z.object({
   endedAt: z.string().optional(),
   endStatus: z.enum(['completed', 'failed', 'killed', 'crashed', 'exited']).optional(),
   /**
-   * Teammates only (SPEC §9.2): where it runs. A `process` teammate's pane is its real terminal
+   * Teammates only (docs/teams.md#spawning-a-teammate): where it runs. A `process` teammate's pane is its real terminal
    * (its `terminal_output`); a `worker` teammate's pane shows its events like any agent's. Absent
    * for the leader and subagents — its presence is what makes an agent a teammate in the UI.
    */
   backend: z.enum(['worker', 'process']).optional(),
   /**
-   * The task it works on now (SPEC §9.6, §11 "task in its header"): the one it owns with status
+   * The task it works on now (docs/teams.md#shared-task-list, docs/ui.md#the-workspace-ui "task in its header"): the one it owns with status
    * `in_progress`. `id` is the task id as text (`"3"`). Absent when it has none.
    */
   currentTask: z.object({ id: z.string(), subject: z.string() }).optional()
 })
 export type AgentView = z.infer<typeof AgentViewSchema>
 
-/** A permission request waiting for a person (SPEC §11 permission bubbles). */
+/** A permission request waiting for a person (docs/ui.md#the-workspace-ui permission bubbles). */
 export const PendingPermissionSchema = z.object({
   requestId: z.string(),
   agentId: z.string(),
@@ -74,7 +74,7 @@ export const PendingPermissionSchema = z.object({
 export type PendingPermission = z.infer<typeof PendingPermissionSchema>
 
 /**
- * A teammate spawned by a person from the team dashboard (SPEC §9.2, §11): the same inputs as the
+ * A teammate spawned by a person from the team dashboard (docs/teams.md#spawning-a-teammate, docs/ui.md#the-workspace-ui): the same inputs as the
  * Agent tool's teammate path. `planRequired` means plan approval first (the teammate starts in
  * `plan` mode whatever `mode` says); `backend` absent = the `teammateBackend` setting.
  */
@@ -82,7 +82,7 @@ export const TeammateSpawnRequestSchema = z
   .object({
     name: z.string().trim().min(1, 'give the teammate a name').max(64),
     prompt: z.string().trim().min(1, 'give the teammate something to do').max(200_000),
-    /** An agent type from the loaded definitions (SPEC §5); default `general-purpose`. */
+    /** An agent type from the loaded definitions (docs/agents.md#agent-definitions); default `general-purpose`. */
     agentType: z.string().min(1).max(200).optional(),
     backend: z.enum(['worker', 'process']).optional(),
     mode: PermissionModeSchema.exclude(['bubble', 'plan']).optional(),
@@ -99,7 +99,7 @@ export const TeammateSpawnRequestSchema = z
 export const StaleTeamSchema = z.object({ name: z.string(), description: z.string(), members: z.number().int().nonnegative(), reason: z.string() })
 export type StaleTeam = z.infer<typeof StaleTeamSchema>
 
-/** What the dashboard's spawn form may offer: the agent types (SPEC §5) and the default backend. */
+/** What the dashboard's spawn form may offer: the agent types (docs/agents.md#agent-definitions) and the default backend. */
 export const SpawnOptionsSchema = z.object({
   agentTypes: z.array(z.object({ name: z.string(), description: z.string() })),
   defaultBackend: z.enum(['worker', 'process']),
@@ -111,7 +111,7 @@ export const SpawnOptionsSchema = z.object({
 export type SpawnOptions = z.infer<typeof SpawnOptionsSchema>
 
 /**
- * Fork and coordinator mode of the session (SPEC §7, §10). `coordinator` wins, so `fork` is false
+ * Fork and coordinator mode of the session (docs/agents.md#forks, docs/agents.md#coordinator-mode). `coordinator` wins, so `fork` is false
  * while it is on. `switchable`: they may still change (a new session before its first prompt).
  */
 export const OrchestrationSchema = z.object({ fork: z.boolean(), coordinator: z.boolean(), switchable: z.boolean() })
@@ -135,7 +135,7 @@ export const WorkspaceSnapshotSchema = z.object({
   cwd: z.string(),
   model: z.string(),
   mode: PermissionModeSchema,
-  /** True when the model is the scripted model server (SPEC §13: labelled wherever used). */
+  /** True when the model is the scripted model server (docs/model.md#model-access: labelled wherever used). */
   scripted: z.boolean(),
   /** The leader is working on a prompt. */
   busy: z.boolean(),
@@ -145,15 +145,15 @@ export const WorkspaceSnapshotSchema = z.object({
   costUsd: z.number().nonnegative(),
   /** Highest event `seq` reflected in this snapshot; pushed events with seq ≤ this are already included. */
   lastSeq: z.number().int().nonnegative(),
-  /** The session's team (SPEC §9.1), when it leads one. */
+  /** The session's team (docs/teams.md#team-config), when it leads one. */
   team: z.string().optional(),
-  /** Per agent id: last event, last message, context used (SPEC §11 team dashboard). */
+  /** Per agent id: last event, last message, context used (docs/ui.md#the-workspace-ui team dashboard). */
   activity: z.record(z.string(), MemberActivitySchema).optional(),
-  /** The `stuckAfterMinutes` setting: a running agent silent this long is marked stuck (SPEC §11). */
+  /** The `stuckAfterMinutes` setting: a running agent silent this long is marked stuck (docs/ui.md#the-workspace-ui). */
   stuckAfterMinutes: z.number().positive().optional(),
   /** The `paneScrollbackLines` setting: lines of scrollback each pane's terminal keeps in the page (src/shared/paneScrollback.ts). */
   paneScrollbackLines: z.number().int().min(MIN_PANE_SCROLLBACK_LINES).max(MAX_PANE_SCROLLBACK_LINES).optional(),
-  /** Fork and coordinator mode (SPEC §7, §10); absent when subagents are off. */
+  /** Fork and coordinator mode (docs/agents.md#forks, docs/agents.md#coordinator-mode); absent when subagents are off. */
   orchestration: OrchestrationSchema.optional(),
   /** Whether the model can be reached (no API key yet); pushed again as `model.access` when it changes. */
   modelAccess: ModelAccessSchema.optional()
@@ -192,13 +192,13 @@ export const MAILBOX_FEED_MAX = 20_000
 /** Most messages one `mailbox.list` page returns. */
 export const MAILBOX_PAGE_MAX = 5_000
 
-/** What a message is: `plain` text, or the `type` of its structured body (SPEC §9.3). */
+/** What a message is: `plain` text, or the `type` of its structured body (docs/teams.md#mailbox). */
 export const MailboxKindSchema = z.enum(['plain', ...PROTOCOL_TYPES] as ['plain', ...ProtocolType[]])
 export type MailboxKind = z.infer<typeof MailboxKindSchema>
 
 /**
- * One message of the team's mailboxes as the inspector shows it (SPEC §9.3, §11). A broadcast
- * (`to: "*"`, SPEC §9.4) is delivered as one message per recipient inbox, each with its own id and
+ * One message of the team's mailboxes as the inspector shows it (docs/teams.md#mailbox, docs/ui.md#the-workspace-ui). A broadcast
+ * (`to: "*"`, docs/teams.md#sendmessage-between-teammates) is delivered as one message per recipient inbox, each with its own id and
  * read state; the inspector shows each copy as its own row and marks it with `broadcast` (every
  * recipient of that broadcast), so filtering by recipient and per-recipient read state stay exact.
  */
@@ -257,14 +257,14 @@ export const MailboxChangeSchema = z.discriminatedUnion('type', [
 export type MailboxChange = z.infer<typeof MailboxChangeSchema>
 
 /**
- * The task board's view of the shared task list (SPEC §9.6, §11 task board): the list it shows
+ * The task board's view of the shared task list (docs/teams.md#shared-task-list, docs/ui.md#the-workspace-ui task board): the list it shows
  * (`name`: the team's, or the session's own list before a team exists) and every task in it.
  * Live changes come as `task_updated` runtime events.
  */
 export const TaskBoardListSchema = z.object({ name: z.string(), team: z.string().optional(), tasks: z.array(TaskSchema) })
 export type TaskBoardList = z.infer<typeof TaskBoardListSchema>
 
-// ---- Workspaces (SPEC §11: open a folder, the recent list, one window per workspace) ----------
+// ---- Workspaces (docs/ui.md#the-workspace-ui: open a folder, the recent list, one window per workspace) ----------
 // Answered by the app host (the Electron main's workspace registry, or the web host's workspace
 // set), never by a WorkspaceService: they are about which workspaces are open, not inside one.
 
@@ -341,19 +341,19 @@ export const requestChannels = {
   /** Stops the leader's current turn (its tools and sync subagents). */
   'leader.stop': { request: Empty, response: Ok },
   /**
-   * Stop all (SPEC §11 top bar): stops the leader's turn, every running subagent, and kills every
+   * Stop all (docs/ui.md#the-workspace-ui top bar): stops the leader's turn, every running subagent, and kills every
    * live teammate at once — an emergency brake, not a graceful end (a row's Shut down is that);
-   * a killed teammate's unfinished tasks return to pending (SPEC §9.5). Returns who was stopped.
+   * a killed teammate's unfinished tasks return to pending (docs/teams.md#teammate-life-cycle). Returns who was stopped.
    */
   'workspace.stopAll': { request: Empty, response: z.object({ ok: z.literal(true), subagents: z.number().int().nonnegative(), teammates: z.array(z.string()) }) },
   /**
-   * Switches fork and coordinator mode before the session's first prompt (SPEC §10's session
+   * Switches fork and coordinator mode before the session's first prompt (docs/agents.md#coordinator-mode's session
    * switch); coordinator wins. Refused once the leader has history or is working.
    */
   'workspace.setOrchestration': { request: z.object({ fork: z.boolean(), coordinator: z.boolean() }).strict(), response: OrchestrationSchema },
   /** What the spawn form offers (agent types, default backend, the team). */
   'team.spawnOptions': { request: Empty, response: SpawnOptionsSchema },
-  /** Creates the session's team as TeamCreate does (SPEC §9.1), for a person who wants to spawn teammates. */
+  /** Creates the session's team as TeamCreate does (docs/teams.md#team-config), for a person who wants to spawn teammates. */
   'team.create': { request: z.object({ name: z.string().trim().min(1, 'give the team a name').max(64), description: z.string().max(500).optional() }).strict(), response: z.object({ team: z.string() }) },
   /** The stale teams of this data directory (their leader session is gone), for the dashboard to offer their removal. */
   'teams.stale': { request: Empty, response: z.object({ teams: z.array(StaleTeamSchema) }) },
@@ -363,18 +363,18 @@ export const requestChannels = {
    * in this process or another.
    */
   'teams.deleteStale': { request: z.object({ team: z.string().min(1) }).strict(), response: z.object({ team: z.string(), killed: z.number().int().nonnegative() }) },
-  /** Spawns a teammate as the Agent tool does (SPEC §9.2). Refused without a team or with a taken name. */
+  /** Spawns a teammate as the Agent tool does (docs/teams.md#spawning-a-teammate). Refused without a team or with a taken name. */
   'teammate.spawn': { request: TeammateSpawnRequestSchema, response: z.object({ name: z.string(), agentId: z.string(), backend: z.enum(['worker', 'process']) }) },
   /**
-   * A person's plain message to a teammate (SPEC §11: typing into a teammate pane messages it).
+   * A person's plain message to a teammate (docs/ui.md#the-workspace-ui: typing into a teammate pane messages it).
    * Sent as SendMessage from `team-lead` would be, with the summary "from the person at the
    * workspace": the person speaks with the leader's authority, and the teammate's reply goes to
    * the leader's inbox, where the person reads it in the leader's pane and the teammate's row.
    */
   'teammate.message': { request: z.object({ name: z.string().min(1), text: z.string().trim().min(1, 'the message is empty').max(100_000) }).strict(), response: Ok },
-  /** Asks a teammate to shut down: a `shutdown_request` from `team-lead` (SPEC §9.5); it may reject, the timeout kills it. Answers once the request is sent. */
+  /** Asks a teammate to shut down: a `shutdown_request` from `team-lead` (docs/teams.md#teammate-life-cycle); it may reject, the timeout kills it. Answers once the request is sent. */
   'teammate.shutdown': { request: z.object({ name: z.string().min(1), reason: z.string().max(2000).optional() }).strict(), response: Ok },
-  /** Kills a teammate at once and waits until it is gone (SPEC §9.5, §11). */
+  /** Kills a teammate at once and waits until it is gone (docs/teams.md#teammate-life-cycle, docs/ui.md#the-workspace-ui). */
   'teammate.kill': { request: z.object({ name: z.string().min(1) }).strict(), response: Ok },
   /** Answers a permission request; the first answer wins, later ones get `ok: false`. */
   'permission.respond': {
@@ -384,7 +384,7 @@ export const requestChannels = {
         decision: z.enum(['allow', 'deny']),
         /**
          * With allow: also add this rule for the rest of the session, to the asking agent only
-         * ("Always allow", SPEC §4 session approvals). Must be one of the request's `suggestions`.
+         * ("Always allow", docs/permissions.md#permissions session approvals). Must be one of the request's `suggestions`.
          */
         alwaysAllowRule: z.string().min(1).max(1000).optional(),
         /** With deny: sent to the agent with the denial. */
@@ -426,7 +426,7 @@ export const requestChannels = {
   /**
    * The size of an agent's pane in character cells after the renderer fitted it (sent debounced,
    * only for panes on screen; src/renderer/src/features/panes/PaneOwner.ts). A running `process`
-   * teammate's terminal is resized to it (its program gets SIGWINCH, SPEC §1, §11); for any other
+   * teammate's terminal is resized to it (its program gets SIGWINCH, docs/design.md#process-model, docs/ui.md#the-workspace-ui); for any other
    * agent, or one not started yet, main remembers it: a process teammate starts at its pane's last
    * size. Bounds: src/shared/terminalSize.ts. With several pages on one workspace the last wins.
    */
@@ -438,14 +438,14 @@ export const requestChannels = {
    * killed, and SendMessage resumes it). An agent with no turn running is left alone.
    */
   'agent.interrupt': { request: z.object({ agentId: z.string().min(1).max(200) }).strict(), response: z.object({ ok: z.literal(true), interrupted: z.boolean() }) },
-  /** Stops a running subagent and everything it owns (SPEC §6.7: TaskStop from its pane). */
+  /** Stops a running subagent and everything it owns (docs/agents.md#stopping-an-agent: TaskStop from its pane). */
   'agent.stop': { request: z.object({ agentId: z.string().min(1) }).strict(), response: Ok },
-  /** Moves a running sync subagent to the background (SPEC §6.4: "the UI can background a running subagent by hand"). */
+  /** Moves a running sync subagent to the background (docs/agents.md#auto-background: "the UI can background a running subagent by hand"). */
   'agent.background': { request: z.object({ agentId: z.string().min(1) }).strict(), response: Ok },
   /** The person changed the permission mode. */
   'workspace.setMode': { request: z.object({ mode: PermissionModeSchema.exclude(['bubble']) }).strict(), response: Ok },
   /**
-   * The current team's messages across every inbox (SPEC §11 mailbox inspector), oldest first, a
+   * The current team's messages across every inbox (docs/ui.md#the-workspace-ui mailbox inspector), oldest first, a
    * page at a time: `offset` (default 0) and `limit` (1–5,000, default 5,000). Live changes come as
    * `mailbox.changed` pushes; a page reflects every change pushed before it was answered.
    */
@@ -453,7 +453,7 @@ export const requestChannels = {
     request: z.object({ offset: z.number().int().nonnegative().optional(), limit: z.number().int().min(1).max(MAILBOX_PAGE_MAX).optional() }).strict(),
     response: MailboxPageSchema
   },
-  /** The task board's list (SPEC §11): every task of the session's task list. */
+  /** The task board's list (docs/ui.md#the-workspace-ui): every task of the session's task list. */
   'tasks.list': { request: Empty, response: TaskBoardListSchema },
   /** Creates a task from the board, as TaskCreate does (TaskCreated hooks may refuse it); `blockedBy`: tasks it waits for. */
   'tasks.create': {
@@ -478,14 +478,14 @@ export const requestChannels = {
     response: TaskSchema
   },
   /**
-   * Assigns a task to a teammate (a card dropped on its dashboard row or pane header, SPEC §9.6,
-   * §11): the owner is set and `task_assignment` sent exactly as TaskUpdate does when the leader
+   * Assigns a task to a teammate (a card dropped on its dashboard row or pane header, docs/teams.md#shared-task-list,
+   * docs/ui.md#the-workspace-ui): the owner is set and `task_assignment` sent exactly as TaskUpdate does when the leader
    * assigns. Refused for an unknown teammate, a completed task, or a task still blocked.
    */
   'tasks.assign': { request: z.object({ taskId: TaskIdSchema, owner: z.string().min(1).max(64) }).strict(), response: TaskSchema },
   ...workspacesChannels,
 
-  // ── Settings view (SPEC §4, §11, §12; src/shared/settings.ts) ──────────────────────────────
+  // ── Settings view (docs/permissions.md#permissions, docs/ui.md#the-workspace-ui, docs/storage.md#layout; src/shared/settings.ts) ──────────────────────────────
   /** The user settings, the API key's status (never the key), the data directory and project trust. */
   'settings.get': { request: Empty, response: SettingsViewSchema },
   /**
@@ -497,7 +497,7 @@ export const requestChannels = {
   'settings.update': { request: z.object({ values: SettingsPatchSchema }).strict(), response: SettingsViewSchema },
   /**
    * Grants (`true`) or revokes (`false`) trust of the open workspace in `<home>/trusted.json`
-   * (SPEC §4), then reloads the settings: the project's hooks run from then on (or stop).
+   * (docs/permissions.md#permissions), then reloads the settings: the project's hooks run from then on (or stop).
    */
   'settings.trust': { request: z.object({ trusted: z.boolean() }).strict(), response: SettingsViewSchema },
   /**
@@ -538,7 +538,7 @@ export const requestChannels = {
 /** Pushed events: name → payload schema. */
 export const pushChannels = {
   /**
-   * Every runtime event (SPEC §14), in seq order. Over the web host's bridge, `tool_output` and
+   * Every runtime event (docs/events.md#event-stream-and-command-line), in seq order. Over the web host's bridge, `tool_output` and
    * `terminal_output` come at most once a second per agent with `data` empty: their bytes are the
    * pane's, delivered as `pane.data` under flow control (src/main/host/eventThinner.ts).
    */
