@@ -1,4 +1,4 @@
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { RuntimeEventInput } from '../../../shared/events'
 import type { EventBus, WithoutAgent } from '../events'
 import { modelFailureEvents, query, type LoopEvent, type LoopRuntimeEvent, type QueryEnd, type QueryParams } from '../loop'
@@ -9,9 +9,13 @@ import { createAgentSink } from './agentSink'
  * How one turn of an agent ended: the loop's own end ({@link QueryEnd}), or `failed` when the
  * turn could not go on for a reason outside the model — its transcript could not be written (a
  * full disk, TranscriptWriteError) or a tool threw an unexpected exception (a bug). A failed turn
- * was stopped and drained: its tool calls ended, nothing of it runs on unrecorded.
+ * was stopped and drained: its tool calls ended, nothing of it runs on unrecorded. Its history
+ * was cut back to what the transcript holds; `repair` answers the tool calls of its last recorded
+ * answer that got no recorded result (see {@link failedCallResults}): the host leads its next
+ * opening message with them, as after a restart, so the next turn's history is valid and the same
+ * as the transcript's.
  */
-export type TurnEnd = QueryEnd | { reason: 'failed'; error: Error; finalText: string; turns: number }
+export type TurnEnd = QueryEnd | { reason: 'failed'; error: Error; finalText: string; turns: number; repair?: ContentBlockParam[] }
 
 /** What {@link runAgentTurn} needs: one agent's loop inputs and where its turn goes. */
 export interface AgentTurn {
@@ -41,6 +45,12 @@ export interface AgentTurn {
   idleAfter?: boolean
   /** True when nothing more may be said of the agent (the host closed it): the end's state events are left out. */
   silent?: () => boolean
+  /**
+   * The pane's note when the turn was stopped by the agent's interrupt (Esc), undefined for any
+   * other stop (a shutdown, a close): an `aborted` end then emits it as an info notice before the
+   * agent's `idle` — the same for every kind of agent (docs/loop.md#failure-paths).
+   */
+  interruption?: () => string | undefined
   /** Counts tool calls (a subagent's notification reports them). */
   onToolCall?: () => void
 }
@@ -68,13 +78,16 @@ export async function runAgentTurn(turn: AgentTurn): Promise<TurnEnd> {
   const emit = (event: WithoutAgent<RuntimeEventInput>): void => {
     turn.bus.emit({ ...event, ...who } as RuntimeEventInput)
   }
-  const end = await drive(turn, emit)
+  const recorded = { length: turn.query.messages.length }
+  const end = settle(await drive(turn, emit, recorded), turn.query.messages, recorded.length)
   if (turn.silent?.()) return end
+  const note = end.reason === 'aborted' ? turn.interruption?.() : undefined
+  if (note) emit({ type: 'notice', level: 'info', message: `Interrupted: ${note}` })
   for (const event of endEvents(end, turn.idleAfter !== false)) emit(event)
   return end
 }
 
-async function drive(turn: AgentTurn, emit: (event: WithoutAgent<RuntimeEventInput>) => void): Promise<TurnEnd> {
+async function drive(turn: AgentTurn, emit: (event: WithoutAgent<RuntimeEventInput>) => void, recorded: { length: number }): Promise<TurnEnd> {
   const stop = turn.controller
   const failed = (error: unknown, finalText = '', turns = 0): TurnEnd => ({ reason: 'failed', error: error instanceof Error ? error : new Error(String(error)), finalText, turns })
   if (turn.opening) {
@@ -85,6 +98,7 @@ async function drive(turn: AgentTurn, emit: (event: WithoutAgent<RuntimeEventInp
       return failed(error)
     }
     turn.query.messages.push(turn.opening)
+    recorded.length = turn.query.messages.length
     turn.onOpened?.()
   }
   if (turn.announce !== false) emit({ type: 'agent_state', state: 'running' })
@@ -101,6 +115,8 @@ async function drive(turn: AgentTurn, emit: (event: WithoutAgent<RuntimeEventInp
       if (step.value.type === 'usage') seen = { ...seen, turns: seen.turns + 1 }
       try {
         sink(step.value)
+        // the loop pushes each API message to the history before it yields it: recorded now
+        if (step.value.type === 'message') recorded.length = turn.query.messages.length
       } catch (error) {
         // The turn cannot be recorded: stop it, and let it end — its tools stopped — before failing.
         stop.abort()
@@ -113,6 +129,31 @@ async function drive(turn: AgentTurn, emit: (event: WithoutAgent<RuntimeEventInp
     stop.abort()
     return failed(error, seen.finalText, seen.turns)
   }
+}
+
+/** The text of a placeholder result of a tool call a failed turn left unanswered. */
+export const FAILED_TURN_TOOL_RESULT = 'Not finished: the turn failed while this tool call ran; its effects, if any, are unknown. Check before repeating it.'
+
+/**
+ * After a failed turn, makes the history what the transcript holds: the messages the loop added
+ * but the transcript refused (or that a stopped loop added after that) are dropped, and the tool
+ * calls of a recorded last answer without a recorded result get placeholder results
+ * ({@link FAILED_TURN_TOOL_RESULT}) in the end's `repair` — the Messages API rejects a `tool_use`
+ * whose next message has no matching `tool_result`. Other ends are returned as they are.
+ */
+function settle(end: TurnEnd, messages: MessageParam[], recordedLength: number): TurnEnd {
+  if (end.reason !== 'failed') return end
+  messages.length = Math.min(messages.length, recordedLength)
+  const repair = failedCallResults(messages.at(-1))
+  return repair ? { ...end, repair } : end
+}
+
+/** Error results for every `tool_use` of `last` when it is an assistant answer; undefined otherwise. */
+function failedCallResults(last: MessageParam | undefined): ContentBlockParam[] | undefined {
+  if (!last || last.role !== 'assistant' || typeof last.content === 'string') return undefined
+  const calls = last.content.filter((b) => b.type === 'tool_use')
+  if (calls.length === 0) return undefined
+  return calls.map((b) => ({ type: 'tool_result' as const, tool_use_id: (b as { id: string }).id, is_error: true, content: FAILED_TURN_TOOL_RESULT }))
 }
 
 /** Runs a stopped loop to its end without recording what it still yields; its own failure is not the one to report. */

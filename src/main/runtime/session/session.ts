@@ -298,15 +298,17 @@ export class Session {
     if (text === undefined && this.pending.length === 0 && !resuming) throw new Error('Nothing to work on: no prompt and no queued notification.')
     const controller = new AbortController()
     this.current = controller
+    this.interrupted = false
     // the person's words go in the pane before what the leader does with them; a resume's prompt is the runtime's
     if (text !== undefined && text !== RESUME_PROMPT) this.emit({ type: 'user_prompt', text })
     try {
-      return await runAgentTurn({
+      const end = await runAgentTurn({
         ...this.opening(text),
         controller,
         bus: this.options.bus,
         transcript: this.transcript,
         silent: () => this.closed,
+        interruption: () => (this.interrupted ? 'the leader stopped its turn. Type a message to go on.' : undefined),
         query: {
           agent: this.identity,
           model: this.options.model,
@@ -340,6 +342,9 @@ export class Session {
           onUsage: (usage, cost, model) => this.count(usage, cost, model)
         }
       })
+      // the calls a failed turn left unanswered are answered first thing next turn (runner/turn.ts)
+      if (end.reason === 'failed' && end.repair) this.pendingRepair = [...(this.pendingRepair ?? []), ...end.repair]
+      return end
     } finally {
       this.current = undefined
     }
@@ -439,6 +444,20 @@ export class Session {
   stop(): void {
     this.current?.abort()
   }
+
+  /**
+   * Esc: stops the running prompt as {@link stop} does, and its pane says it was interrupted (the
+   * runner's note, as for every agent). False when no prompt was running.
+   */
+  interrupt(): boolean {
+    if (!this.current) return false
+    this.interrupted = true
+    this.current.abort()
+    return true
+  }
+
+  /** The running prompt was stopped by {@link interrupt}. */
+  private interrupted = false
 
   /**
    * Ends the session: aborts a running prompt, kills the agent's background shells, finishes the

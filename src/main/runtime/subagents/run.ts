@@ -40,7 +40,7 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
       o.bus.emit({ type: 'agent_started', agentType: task.agentType, parentId: task.parentId, depth: task.depth, model: task.model, cwd: task.cwd, ...who })
     }
     for (let first = true; ; first = false) {
-      end = await runAgentTurn({ query: loopOf(rt, task), controller: task.controller, bus: o.bus, transcript, announce: first, idleAfter: false, onToolCall: () => task.toolUses++, ...(first && opening ? { opening } : {}) })
+      end = await runAgentTurn({ query: loopOf(rt, task), controller: task.controller, bus: o.bus, transcript, announce: first, idleAfter: false, interruption: () => (task.interrupted ? `${task.agentName} stopped. SendMessage to it resumes it from its transcript.` : undefined), onToolCall: () => task.toolUses++, ...(first && opening ? { opening } : {}) })
       if (end.reason === 'completed') {
         await waitForOwnedWork(rt, task)
         if (!task.controller.signal.aborted && task.pending.length > 0) continue

@@ -342,6 +342,18 @@ export class SubagentRuntime implements SubagentsPort {
     return this.view(task)
   }
 
+  /**
+   * Esc in the agent's pane: stops the task as {@link stop} does (a subagent's turn is its task:
+   * its parent hears `killed`, SendMessage resumes it), and the runner notes the interrupt in its
+   * pane as it does for every agent (docs/loop.md#failure-paths).
+   * @throws ToolError when the task is unknown or not running.
+   */
+  async interrupt(agentId: string): Promise<AgentTaskView> {
+    const task = this.require(agentId)
+    if (task.status === 'running') task.interrupted = true
+    return this.stop(agentId)
+  }
+
   /** The Agent tool's call without `name` (SubagentsPort): a subagent or a fork; see launch.ts. @throws ToolError for a refusal. */
   launch(call: AgentCall, parent: ParentAgent): Promise<ToolResult> {
     return launchFromAgentCall(this, parent, call)
@@ -367,6 +379,7 @@ export class SubagentRuntime implements SubagentsPort {
     task.status = 'running'
     task.isAsync = true
     task.notified = false
+    task.interrupted = false
     task.notifyTo = from
     task.controller = new AbortController()
     task.pending.push(text)

@@ -51,6 +51,11 @@ export interface AgentParts {
   env?: NodeJS.ProcessEnv
 }
 
+/** The pane's note (after `Interrupted: `) when a teammate's turn was interrupted (Esc), on either backend. */
+export function interruptedNote(name: string): string {
+  return `${name} stopped its turn and waits for the next message.`
+}
+
 /**
  * Set to `1` in a teammate's environment when it is started again after a restart
  * (TeammateSupervisor.resume): it then continues the conversation in its transcript.
@@ -342,6 +347,7 @@ export class TeammateAgent {
         ...(started ? { onStarted: started } : {}),
         controller: runAbort,
         signal: this.parts.signal,
+        interruption: () => (this.interruptedByPerson && !this.parts.signal.aborted ? interruptedNote(identity.name) : undefined),
         bus,
         transcript: this.transcript,
         query: {
@@ -379,10 +385,9 @@ export class TeammateAgent {
       this.runSignal = undefined
       await shells.killAll()
     }
-    if (end.reason === 'aborted' && this.interruptedByPerson && !this.parts.signal.aborted) {
-      bus.emit({ type: 'notice', level: 'info', message: `Interrupted: ${identity.name} stopped its turn and waits for the next message.`, agentId: identity.id, agentName: identity.name })
-    }
-    // a failed turn leaves it in `error` (the runner says why) until the next message starts another
+    // a failed turn leaves it in `error` (the runner says why) until the next message starts another,
+    // led by the results of the calls the failed turn left unanswered (runner/turn.ts)
+    if (end.reason === 'failed' && end.repair) this.pendingRepair = [...(this.pendingRepair ?? []), ...end.repair]
     this.failure = turnFailure(end)
     return end
   }

@@ -9,7 +9,7 @@ import { renderForModel, type InboxEntry } from '../mailbox'
 import type { PermissionPrompter } from '../permissions'
 
 import { echoTaskChanges } from './taskEcho'
-import { CONTINUE_TRANSCRIPT_VARIABLE } from './agent'
+import { CONTINUE_TRANSCRIPT_VARIABLE, interruptedNote } from './agent'
 import type { TeammateBackend, TeammateExecutorRegistry, TeammateExitInfo, TeammateHandle } from './executor'
 
 /** Milliseconds a teammate has to answer a shutdown request before it is killed (docs/teams.md#teammate-life-cycle). */
@@ -547,7 +547,11 @@ export class TeammateSupervisor implements Disposable {
             if (b.idleReason === 'failed' && b.failureReason) {
               this.emitAs(from, { type: 'notice', level: 'error', message: `The model call failed: ${b.failureReason} The next prompt or message retries it.` })
               this.emitState(from, 'error', b.failureReason)
-            } else if (!startedSince(from, message.timestamp)) this.emitState(from, 'idle')
+            } else if (!startedSince(from, message.timestamp)) {
+              // Esc: the note its runner put in its own pane, and idle, as a worker teammate shows them
+              if (b.idleReason === 'interrupted') this.emitAs(from, { type: 'notice', level: 'info', message: `Interrupted: ${interruptedNote(from.name)}` })
+              this.emitState(from, 'idle')
+            }
           }
           break
         case 'shutdown_rejected':
