@@ -1,4 +1,4 @@
-import { type ParentAgent, type AgentServices, sendToTeam, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, type TeamMessageInput, SendMessageInputSchema, AgentTool, type AgentInput, FileStateCache, ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS, ToolError, type Tool, createExitPlanModeTool } from '../tools'
+import { type ParentAgent, type AgentServices, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, createSendMessageTool, AgentTool, type AgentInput, FileStateCache, ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS, ToolError, type Tool, createExitPlanModeTool } from '../tools'
 import { type TeamContext } from '../teams'
 import { type PtyHost, createBackgroundShells } from '../pty'
 import { type ModelConnection, createPermissionGate, openingMessage, resumeHistory, runAgentTurn, turnFailure, type TurnEnd, readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
@@ -104,7 +104,13 @@ export class TeammateAgent {
           }) as Tool
         ]
       : []
-    const sendMessage = teammateSendMessageTool((requestId) => this.approveShutdown(requestId), () => this.noteRejection()) as Tool
+    // the leader's SendMessage, for members of its team only: a shutdown approval is carried out by the runner
+    const sendMessage = createSendMessageTool({
+      description: TEAMMATE_SEND_MESSAGE_DESCRIPTION,
+      subagents: false,
+      approveShutdown: (requestId) => this.approveShutdown(requestId),
+      onShutdownRejected: () => this.noteRejection()
+    }) as Tool
     // Agent after the core tools, as in the leader's list; ExitPlanMode, present or not, stays last
     this.tools = [...core, teammateAgentTool(parts.identity.id, parts.leader) as Tool, ...[sendMessage, ...TEAMMATE_TASK_TOOLS].map((t) => withTeam(t, parts.teamContext)), ...plan]
     const asking = parts.prompter
@@ -393,34 +399,9 @@ export class TeammateAgent {
   }
 }
 
-/**
- * SendMessage for a teammate: to members of its team by name (or `*`) only — a teammate has no
- * subagents to message by id (docs/teams.md#sendmessage-between-teammates). A `shutdown_response` approving is not sent from here:
- * `approve(requestId)` records it (its text is the result; it throws when nothing was asked) and
- * the runner sends `shutdown_approved` after releasing the teammate's tasks, so the leader's
- * TeamDelete right after it succeeds. A rejection is sent at once; `onReject` counts it.
- */
-function teammateSendMessageTool(approve: (requestId: string) => string, onReject: () => void): Tool<TeamMessageInput> {
-  return {
-    name: 'SendMessage',
-    description: 'Send a message to a member of your team by name (team-lead, a teammate), or "*" for every member. Your plain text output is not seen by others: this is how you talk to them. Answer a shutdown_request with a shutdown_response to team-lead.',
-    inputSchema: SendMessageInputSchema,
-    isReadOnly: () => true,
-    isConcurrencySafe: () => false,
-    permissionSubject: () => ({ kind: 'none' }),
-    call: async (input, ctx) => {
-      const message = input.message
-      const team = teamOf(ctx.services)
-      if (typeof message !== 'string' && message.type === 'shutdown_response' && input.to.trim() === team.leaderName) {
-        if (message.approve) return { content: approve(message.request_id) }
-        const result = await sendToTeam(team, input, ctx)
-        onReject()
-        return result
-      }
-      return sendToTeam(team, input, ctx)
-    }
-  }
-}
+/** What a teammate's SendMessage says (docs/teams.md#sendmessage-between-teammates: members of its team only). */
+const TEAMMATE_SEND_MESSAGE_DESCRIPTION =
+  'Send a message to a member of your team by name (team-lead, a teammate), or "*" for every member. Your plain text output is not seen by others: this is how you talk to them. Answer a shutdown_request with a shutdown_response to team-lead.'
 
 /** What the Agent tool of a teammate says (docs/agents.md#agent-definitions: sync subagents only, never teammates). */
 const TEAMMATE_AGENT_DESCRIPTION =
@@ -460,11 +441,6 @@ const MEMBER_ONLY_TOOLS: readonly string[] = ['SendMessage', 'TaskCreate', 'Task
 
 /** The task tools of a teammate (docs/agents.md#agent-definitions), offered after SendMessage in this order. */
 const TEAMMATE_TASK_TOOLS: readonly Tool[] = [TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool]
-
-function teamOf(services: AgentServices | undefined): TeamContext {
-  if (!services?.team) throw new Error('SendMessage called outside a team')
-  return services.team
-}
 
 /**
  * `tool` with the teammate's team as its context. The team tools reach their team through
