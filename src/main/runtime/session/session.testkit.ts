@@ -12,7 +12,8 @@ import { createPtyHost, type PtyHost } from '../pty'
 import { startScriptedServer, validateScenario, type ScenarioInput, type ScriptedServer } from '../scripted'
 import { loadSubagentWiring } from '../subagents/wiring'
 import { CORE_TOOLS } from '../tools/registry'
-import { Session, type SessionOptions } from './session'
+import { Session } from './session'
+import type { SessionOptions } from './options'
 
 /** A leader session for tests: see {@link openTestSession}. */
 export interface TestSession {

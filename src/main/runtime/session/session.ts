@@ -2,88 +2,35 @@ import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import { addUsage, ZERO_USAGE, type RuntimeEventInput, type Usage } from '../../../shared/events'
+import type { RuntimeEventInput, Usage } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
 import { toDisposable, type Disposable } from '../base'
 import type { EventBus, WithoutAgent } from '../events'
 import { SessionMetaSchema, leaderTranscriptPath, sessionDir, type SessionMeta } from '../storage'
-import { priceOf, type AgentIdentity, type ModelClient } from '../model'
+import type { AgentIdentity } from '../model'
 import { createBackgroundShells, type BackgroundShells, type PtyHost } from '../pty'
 import { PermissionDecisionLog, type LoadedSettings, type PermissionPrompter } from '../permissions'
-import { createHookRunner, createSubagentHookPairing, SwappableHookRunner } from '../hooks'
+import { createHookRunner, type SwappableHookRunner } from '../hooks'
 import { TranscriptWriter } from '../transcripts'
-import { createTeamContext, type TeamContext } from '../teams'
-import { AgentTool, bindTeamContext, FileStateCache, LEADER_TEAM_TOOLS, SendMessageTool, TaskStopTool, type ParentAgent, type Tool } from '../tools'
+import type { TeamContext } from '../teams'
+import { FileStateCache, type ParentAgent, type Tool } from '../tools'
 import { Budget } from '../loop'
-import { COORDINATOR_PROMPT, COORDINATOR_READ_TOOLS } from '../coordinator'
+import { COORDINATOR_PROMPT } from '../coordinator'
 import {
   createPermissionGate,
-  openingMessage,
   readProjectContext,
   renderSystemPrompt,
   resumeHistory,
   runAgentTurn,
   type AgentTurn,
-  type PermissionDecider,
   type PermissionRecord,
   type ResumedHistory,
   type TurnEnd
 } from '../runner'
-import { SubagentRuntime, type SessionSubagentOptions } from '../subagents'
-import { TeammateSupervisor, type TeammateSupervisorOptions } from '../teammates'
-
-/** The session's main agent is always named `team-lead` (docs/scenarios.md#scripted-model-scenarios), with or without a team. */
-export const LEADER_NAME = 'team-lead'
-
-/** Everything a {@link Session} is made of. The caller owns `client`, `bus`, `pty` and `prompter`. */
-export interface SessionOptions {
-  /** Workspace root, absolute and canonical. */
-  cwd: string
-  /** Swarmdesk's data directory (docs/storage.md#layout). */
-  home: string
-  /** Continue this session from its transcript instead of starting a new one. */
-  resumeSessionId?: string
-  model: string
-  mode: PermissionMode
-  /** Model requests allowed per prompt. */
-  maxTurns?: number
-  budget?: Budget
-  client: ModelClient
-  bus: EventBus
-  prompter: PermissionPrompter
-  engine: PermissionDecider
-  pty: PtyHost
-  tools: Tool[]
-  /**
-   * Subagents (docs/agents.md#subagents): definitions and resolvers. When given, the leader gets the Agent,
-   * TaskStop and SendMessage tools and the session runs their tasks.
-   */
-  /** Hook commands from settings, per source (docs/hooks.md#hooks); subagent hooks run when subagents are on. */
-  hookSettings?: LoadedSettings['hooks']
-  /**
-   * Agent teams' teammates (docs/teams.md#agent-teams): the backends and how to reach the model. With subagents on,
-   * the leader's Agent tool then spawns teammates for calls with a `name`.
-   */
-  teammates?: Omit<TeammateSupervisorOptions, 'cwd' | 'sessionId' | 'bus' | 'team' | 'prompter' | 'enqueue'>
-  subagents?: SessionSubagentOptions
-}
-
-/**
- * The user message that continues a resumed session whose history ends with the model's answer
- * (restore after restart, {@link Session.resumeTurn}): the process ended after the answer was
- * recorded but before the turn was over.
- */
-export const RESUME_PROMPT = 'The workspace restarted while you were working. Continue where you left off; check the state of anything you were changing before repeating it.'
-
-/** Thrown when a session is asked for something its state does not allow now; the message says why and what to do. */
-export class SessionStateError extends Error {
-  override readonly name = 'SessionStateError'
-}
-
-/** Thrown when a session to resume does not exist or cannot be read. */
-export class SessionNotFoundError extends Error {
-  override readonly name = 'SessionNotFoundError'
-}
+import type { SubagentRuntime } from '../subagents'
+import type { TeammateSupervisor } from '../teammates'
+import { LEADER_NAME, RESUME_PROMPT, SessionNotFoundError, SessionStateError, type SessionOptions } from './options'
+import { createLeaderServices, leaderTools, turnOpening, UsageMeter } from './services'
 
 /**
  * One leader session (docs/loop.md#the-agent-loop, docs/storage.md#transcripts, docs/events.md#event-stream-and-command-line): the main agent's history, transcript, tool context,
@@ -101,8 +48,7 @@ export class Session {
   private readonly sessionAllowRules: string[] = []
   /** Every permission decision of the session's agents (docs/permissions.md#permissions), as `permissions.jsonl`. */
   private readonly permissionLog: PermissionDecisionLog
-  private totalUsage: Usage = { ...ZERO_USAGE }
-  private totalCost = 0
+  private readonly meter = new UsageMeter()
   private current: AbortController | undefined
   private mode: PermissionMode
   private closed = false
@@ -123,7 +69,6 @@ export class Session {
   private tools: Tool[]
   private readonly hookWarnings: string[]
   private readonly hookRunner: SwappableHookRunner | undefined
-  private readonly unpricedModels = new Set<string>()
 
   private constructor(
     private readonly options: SessionOptions,
@@ -140,45 +85,18 @@ export class Session {
     this.transcript = history.transcript
     this.permissionLog = new PermissionDecisionLog(join(sessionDir(options.home, options.cwd, sessionId), 'permissions.jsonl'))
     this.shells = createBackgroundShells(options.pty)
-    // one runner for the whole session, its hooks replaceable when project trust changes (replaceHooks)
-    const hookRunner = options.subagents ? new SwappableHookRunner(createHookRunner({ hooks: options.hookSettings ?? [], cwd: options.cwd, sessionId, transcriptPath: this.transcript.path })) : undefined
-    this.hookRunner = hookRunner
-    this.hookWarnings = hookRunner ? [...hookRunner.warnings] : []
-    this.subagents = options.subagents
-      ? new SubagentRuntime({
-          ...options.subagents,
-          ...(hookRunner ? { hooks: createSubagentHookPairing(hookRunner) } : {}),
-          cwd: options.cwd,
-          home: options.home,
-          sessionId,
-          bus: options.bus,
-          client: options.client,
-          engine: options.engine,
-          prompter: options.prompter,
-          pty: options.pty,
-          budget: this.budget,
-          toolPool: options.tools,
-          recordPermission: (entry) => this.recordPermission(entry)
-        })
-      : undefined
-    // the team tools come with the agent tools: both need the session's services
-    this.team = options.subagents ? createTeamContext({ home: options.home, sessionId, bus: options.bus, leaderName: LEADER_NAME, teamFile: join(sessionDir(options.home, options.cwd, sessionId), 'team.json'), leaderLease: true, ...(hookRunner ? { hooks: hookRunner } : {}) }) : undefined
-    const team = this.team
-    this.teammates =
-      team && options.teammates
-        ? new TeammateSupervisor({ ...options.teammates, cwd: options.cwd, sessionId, bus: options.bus, team, prompter: options.prompter, enqueue: (text) => this.enqueue(text) })
-        : undefined
+    const services = createLeaderServices(options, { sessionId, transcriptPath: this.transcript.path, budget: this.budget, enqueue: (text) => this.enqueue(text), recordPermission: (entry) => this.recordPermission(entry) })
+    this.hookRunner = services.hookRunner
+    this.hookWarnings = services.hookWarnings
+    this.subagents = services.subagents
+    this.team = services.team
+    this.teammates = services.teammates
     this.tools = this.leaderTools(options.subagents?.coordinator === true)
   }
 
-  /** The leader's tools: docs/agents.md#coordinator-mode's coordinator set (read-only tools, Agent, SendMessage, TaskStop), else all of them. */
+  /** The leader's tools (see {@link leaderTools}). */
   private leaderTools(coordinator: boolean): Tool[] {
-    const team = this.team
-    return coordinator
-      ? [...this.options.tools.filter((t) => (COORDINATOR_READ_TOOLS as readonly string[]).includes(t.name)), AgentTool, SendMessageTool, TaskStopTool]
-      : team
-        ? [...this.options.tools, AgentTool, TaskStopTool, ...[SendMessageTool, ...LEADER_TEAM_TOOLS].map((t) => bindTeamContext(t, team))]
-        : this.options.tools
+    return leaderTools(this.options.tools, this.team, coordinator)
   }
 
   /** Fork and coordinator mode as the session runs them now (docs/agents.md#forks, docs/agents.md#coordinator-mode). */
@@ -251,12 +169,12 @@ export class Session {
 
   /** Sum of every model response's usage in this session (this process). */
   get usage(): Usage {
-    return this.totalUsage
+    return this.meter.usage
   }
 
   /** Cost of {@link usage} in USD, from the price table. */
   get costUsd(): number {
-    return this.totalCost
+    return this.meter.costUsd
   }
 
   /** The conversation as the next request would send it (read-only view). */
@@ -264,7 +182,6 @@ export class Session {
     return this.messages
   }
 
-  /** Changes the permission mode; applies from the next tool call. */
   /**
    * Uses `hooks` (settings hooks per source, already filtered by project trust) for every hook
    * the session runs from now on: Settings calls this after project trust changes (docs/permissions.md#permissions).
@@ -278,6 +195,7 @@ export class Session {
     return next.warnings
   }
 
+  /** Changes the permission mode; applies from the next tool call. */
   setMode(mode: PermissionMode): void {
     this.mode = mode
   }
@@ -339,7 +257,10 @@ export class Session {
             sessionAllowRules: this.sessionAllowRules,
             record: (entry) => this.recordPermission(entry)
           }),
-          onUsage: (usage, cost, model) => this.count(usage, cost, model)
+          onUsage: (usage, cost, model) => {
+            const warning = this.meter.add(usage, cost, model)
+            if (warning) this.emit({ type: 'notice', level: 'warning', message: warning })
+          }
         }
       })
       // the calls a failed turn left unanswered are answered first thing next turn (runner/turn.ts)
@@ -347,15 +268,6 @@ export class Session {
       return end
     } finally {
       this.current = undefined
-    }
-  }
-
-  private count(usage: Usage, cost: number, model: string): void {
-    this.totalUsage = addUsage(this.totalUsage, usage)
-    this.totalCost += cost
-    if (!priceOf(model) && !this.unpricedModels.has(model)) {
-      this.unpricedModels.add(model)
-      this.emit({ type: 'notice', level: 'warning', message: `No price is known for model ${model}: its cost is counted as $0. Prices live in src/main/runtime/model/pricing.ts.` })
     }
   }
 
@@ -375,24 +287,15 @@ export class Session {
     return this.prompt(undefined)
   }
 
-  /**
-   * The user message a turn starts with, for the runner to record before its first model request.
-   * After a restart that left tool calls unanswered (see {@link open}), their placeholder results
-   * lead it — on every path: a person's prompt, a wake by a queued notification or teammate
-   * message, and {@link resumeTurn}. A wake's queued texts join that message (tool results first,
-   * as the API requires), so the repair is one user message recorded once. Without a repair, only
-   * a prompt's text adds a message; queued texts are left to the loop. What it consumes is taken
-   * only once it is recorded: a transcript that refuses it leaves the repair and the queue pending.
-   */
+  /** The opening of the next turn (see {@link turnOpening}); what it consumes is taken once it is recorded. */
   private opening(text: string | undefined): Pick<AgentTurn, 'opening' | 'onOpened'> {
-    const repair = this.pendingRepair ?? []
-    const texts = text !== undefined ? [text] : repair.length > 0 ? [...this.pending] : []
-    if (repair.length === 0 && texts.length === 0) return {}
+    const next = turnOpening(this.pendingRepair, this.pending, text)
+    if (!next) return {}
     return {
-      opening: openingMessage(repair, texts),
+      opening: next.message,
       onOpened: () => {
         this.pendingRepair = undefined
-        if (text === undefined) this.pending.splice(0, texts.length)
+        this.pending.splice(0, next.queued)
       }
     }
   }

@@ -1,4 +1,5 @@
-import { type ParentAgent, type AgentServices, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, createSendMessageTool, AgentTool, type AgentInput, FileStateCache, ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS, ToolError, type Tool, createExitPlanModeTool } from '../tools'
+import { type ParentAgent, FileStateCache, ToolError, type Tool, createExitPlanModeTool } from '../tools'
+import { MEMBER_ONLY_TOOLS, teammateTools } from './tools'
 import { type TeamContext } from '../teams'
 import { type PtyHost, createBackgroundShells } from '../pty'
 import { type ModelConnection, createPermissionGate, openingMessage, resumeHistory, runAgentTurn, turnFailure, type TurnEnd, readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
@@ -85,7 +86,6 @@ export class TeammateAgent {
     this.pendingRepair = resumed?.repair
     this.messages.push(...(resumed?.messages ?? []))
     this.transcript = resumed?.transcript ?? new TranscriptWriter(parts.transcriptPath, parts.identity.id, null)
-    const core = CORE_TOOLS.filter((t) => ASYNC_ALLOWED_TOOL_NAMES.includes(t.name))
     const color = parts.member.color ? { color: parts.member.color } : {}
     const plan = parts.member.planModeRequired
       ? [
@@ -104,15 +104,14 @@ export class TeammateAgent {
           }) as Tool
         ]
       : []
-    // the leader's SendMessage, for members of its team only: a shutdown approval is carried out by the runner
-    const sendMessage = createSendMessageTool({
-      description: TEAMMATE_SEND_MESSAGE_DESCRIPTION,
-      subagents: false,
+    this.tools = teammateTools({
+      teammateId: parts.identity.id,
+      leader: parts.leader,
+      team: parts.teamContext,
       approveShutdown: (requestId) => this.approveShutdown(requestId),
-      onShutdownRejected: () => this.noteRejection()
-    }) as Tool
-    // Agent after the core tools, as in the leader's list; ExitPlanMode, present or not, stays last
-    this.tools = [...core, teammateAgentTool(parts.identity.id, parts.leader) as Tool, ...[sendMessage, ...TEAMMATE_TASK_TOOLS].map((t) => withTeam(t, parts.teamContext)), ...plan]
+      onShutdownRejected: () => this.noteRejection(),
+      plan
+    })
     const asking = parts.prompter
     this.prompter = {
       prompt: async (request, signal) => {
@@ -397,57 +396,4 @@ export class TeammateAgent {
     this.failure = turnFailure(end)
     return end
   }
-}
-
-/** What a teammate's SendMessage says (docs/teams.md#sendmessage-between-teammates: members of its team only). */
-const TEAMMATE_SEND_MESSAGE_DESCRIPTION =
-  'Send a message to a member of your team by name (team-lead, a teammate), or "*" for every member. Your plain text output is not seen by others: this is how you talk to them. Answer a shutdown_request with a shutdown_response to team-lead.'
-
-/** What the Agent tool of a teammate says (docs/agents.md#agent-definitions: sync subagents only, never teammates). */
-const TEAMMATE_AGENT_DESCRIPTION =
-  'Start a subagent to work on a task in its own context and report back: you wait for it and get its final answer as the result. Use it to explore or search broadly, to run independent pieces of your work in parallel (several Agent calls in one message run concurrently), or to check work with a fresh eye. Give a complete, self-contained prompt: the agent sees nothing of this conversation. subagent_type picks the kind of agent (general-purpose by default). As a teammate you start sync subagents only: no run_in_background, and no `name` — teammates cannot spawn teammates (only the team lead adds members).'
-
-/**
- * The Agent tool of a teammate (docs/agents.md#agent-definitions, docs/teams.md#spawning-a-teammate): sync subagents only. The leader's {@link AgentTool}
- * on the teammate's own runtime (background work disabled, no forks), after two refusals made
- * before anything starts: `name` or `team_name` (teammates cannot spawn teammates: the roster is
- * flat) and `run_in_background: true`. The input schema is the leader's, so these fields reach
- * the refusal instead of being stripped. A subagent given `Agent` by its definition (nesting,
- * docs/agents.md#agent-definitions) gets this same tool, so the refusals hold at every depth.
- */
-function teammateAgentTool(teammateId: string, leader: string): Tool<AgentInput> {
-  return {
-    ...AgentTool,
-    description: TEAMMATE_AGENT_DESCRIPTION,
-    async call(input, ctx) {
-      const byTeammate = ctx.services?.self.agentId === teammateId
-      if (input.name !== undefined || input.team_name !== undefined) {
-        throw new ToolError(
-          byTeammate
-            ? `Teammates cannot spawn teammates: the team's roster is flat and only ${leader} adds members. Omit \`name\` to start a sync subagent, or ask ${leader} with SendMessage for another teammate.`
-            : `A teammate's subagent cannot spawn teammates: the team's roster is flat and only ${leader} adds members. Omit \`name\` to start a sync subagent.`
-        )
-      }
-      if (input.run_in_background === true) {
-        throw new ToolError('Teammates may spawn sync subagents only: call the agent without run_in_background, and its final answer comes back as the result.')
-      }
-      return AgentTool.call(input, ctx)
-    }
-  }
-}
-
-/** A teammate's tools its subagents never get: they act in the teammate's name as a member of the team. */
-const MEMBER_ONLY_TOOLS: readonly string[] = ['SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'ExitPlanMode']
-
-/** The task tools of a teammate (docs/agents.md#agent-definitions), offered after SendMessage in this order. */
-const TEAMMATE_TASK_TOOLS: readonly Tool[] = [TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool]
-
-/**
- * `tool` with the teammate's team as its context. The team tools reach their team through
- * `ctx.services.team` only (never the subagent runtime or the parent: a teammate has neither),
- * so the services carry just the team.
- */
-function withTeam<I>(tool: Tool<I>, team: TeamContext): Tool<I> {
-  const services = { team } as unknown as AgentServices
-  return { ...tool, call: (input, ctx) => tool.call(input, { ...ctx, services }) }
 }
