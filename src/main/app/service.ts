@@ -622,14 +622,11 @@ export class WorkspaceService {
    * @throws IpcRequestError for an agent this workspace does not know.
    */
   private async interrupt(agentId: string): Promise<boolean> {
-    const note = (id: string, name: string, what: string): void => {
-      this.bus.emit({ type: 'notice', level: 'info', message: `Interrupted: ${what}`, agentId: id, agentName: name })
-    }
     if (agentId === LEADER_NAME) {
       if (!this.busy) return false
-      this.session.stop()
+      // the runner notes the interrupt in the leader's pane, as it does for a teammate
+      this.session.interrupt()
       await this.running
-      note(LEADER_NAME, LEADER_NAME, 'the leader stopped its turn. Type a message to go on.')
       return true
     }
     const view = this.agents.get(agentId)
@@ -637,8 +634,8 @@ export class WorkspaceService {
     if (view.backend) return this.teamAction(() => teamControl.interruptTeammate(this.session, view.agentName))
     const task = this.session.subagents?.get(agentId)
     if (!task || task.status !== 'running') return false
-    await this.requireSubagents().stop(agentId)
-    note(agentId, view.agentName, `${view.agentName} stopped. SendMessage to it resumes it from its transcript.`)
+    // the runner notes the interrupt in its pane, as for every agent
+    await this.requireSubagents().interrupt(agentId)
     return true
   }
 
