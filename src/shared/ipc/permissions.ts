@@ -1,0 +1,44 @@
+import { z } from 'zod'
+
+/** A permission request waiting for a person (SPEC §11 permission bubbles). */
+export const PendingPermissionSchema = z.object({
+  requestId: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  tool: z.string(),
+  input: z.unknown(),
+  /** Why the engine asked. */
+  reason: z.string(),
+  /** Rules "Always allow" may add, most specific first. */
+  suggestions: z.array(z.string()),
+  /** For Edit/Write: the change as a unified diff of the file, computed in main. */
+  diff: z.string().optional(),
+  /**
+   * The asking agent's working directory (absolute): where a Bash command would run, and what
+   * relative paths in the input are relative to. Absent when main does not know the agent.
+   */
+  cwd: z.string().optional(),
+  createdAt: z.string()
+})
+export type PendingPermission = z.infer<typeof PendingPermissionSchema>
+
+/** Requests answering the permission requests that wait for a person. */
+export const permissionChannels = {
+  /** Answers a permission request; the first answer wins, later ones get `ok: false`. */
+  'permission.respond': {
+    request: z
+      .object({
+        requestId: z.string().min(1),
+        decision: z.enum(['allow', 'deny']),
+        /**
+         * With allow: also add this rule for the rest of the session, to the asking agent only
+         * ("Always allow", SPEC §4 session approvals). Must be one of the request's `suggestions`.
+         */
+        alwaysAllowRule: z.string().min(1).max(1000).optional(),
+        /** With deny: sent to the agent with the denial. */
+        reason: z.string().max(4000).optional()
+      })
+      .strict(),
+    response: z.object({ ok: z.boolean() })
+  }
+} as const
