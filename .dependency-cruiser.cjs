@@ -11,7 +11,7 @@
 
 /** Runtime folders, lowest first, grouped by layer. */
 const RUNTIME_LAYERS = [
-  ['base', 'events', 'locks', 'storage'],
+  ['base', 'install', 'events', 'locks', 'storage'],
   ['processes', 'scripted', 'model', 'pty', 'permissions', 'hooks', 'transcripts', 'worktrees', 'mailbox', 'tasks', 'teams'],
   ['tools'],
   ['loop', 'agentDefinitions', 'coordinator'],

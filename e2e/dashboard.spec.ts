@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { expect, snap, test, type ScenarioObject } from './fixtures'
 
 /**
- * The team dashboard (SPEC §11) in Chromium against the web host: a row per member with backend,
+ * The team dashboard (docs/ui.md#the-workspace-ui) in Chromium against the web host: a row per member with backend,
  * state, task and tokens; a person's message to a teammate answered; a teammate spawned from the
  * form; the stuck marker on a teammate silent in `sleep 30`; kill and shut down from the rows.
  */

@@ -4,7 +4,7 @@ import { expect, test as base, type Page, type TestInfo } from '@playwright/test
 import { startServe, type ServedWorkspace } from './serve'
 import { createTempRepo } from './workspace'
 
-/** A scenario file's content (SPEC §15), written by the test. */
+/** A scenario file's content (docs/scenarios.md#scripted-model-scenarios), written by the test. */
 export type ScenarioObject = { name?: string; agents: Record<string, Array<Record<string, unknown>>> }
 
 interface Fixtures {

@@ -4,7 +4,7 @@ import type { Browser, Page } from '@playwright/test'
 import { expect, expectPaneToContain, paneSize, paneText, test, type ScenarioObject } from './fixtures'
 
 /**
- * Tries the pane pipeline (SPEC §11, issue 7) the way a user would: a command mixing 30,000 plain
+ * Tries the pane pipeline (docs/ui.md#the-workspace-ui, issue 7) the way a user would: a command mixing 30,000 plain
  * coloured lines with cursor-moving output, ticking while its pane is off screen (Single layout),
  * watched by two pages at once, one of which reloads.
  */

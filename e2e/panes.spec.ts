@@ -4,7 +4,7 @@ import type { Locator, Page } from '@playwright/test'
 import { expect, expectPaneToContain, paneText, snap, test, type ScenarioObject, keyboardDragReady } from './fixtures'
 
 /**
- * The pane grid (SPEC §11, issue 7 item 2) on a scripted team: the leader prints 200 numbered lines,
+ * The pane grid (docs/ui.md#the-workspace-ui, issue 7 item 2) on a scripted team: the leader prints 200 numbered lines,
  * runs a subagent (nested under it) and spawns a worker teammate, alice, who answers a person's
  * message. Permissions are bypassed: this test is about the grid, not the permission queue.
  */

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test'
 import { expect, expectPaneToContain, snap, test, type ScenarioObject } from './fixtures'
 
 /**
- * The permission queue (SPEC §9.7, §9.8, §11; issue 7 item 5) with scripted teams: a worker
+ * The permission queue (docs/teams.md#permission-requests, docs/teams.md#plan-approval, docs/ui.md#the-workspace-ui; issue 7 item 5) with scripted teams: a worker
  * teammate's Bash requests answered from the keyboard, a plan-required teammate's plan rejected
  * with feedback then approved, and a teammate killed while it asks.
  */

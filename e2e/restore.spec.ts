@@ -48,7 +48,7 @@ const NOTICE = 'interrupted — the workspace stopped while this agent worked. R
 const pane = (page: Page, agentId: string) => page.locator(`section.pane[data-agent-id="${agentId}"]`)
 const card = (page: Page, subject: string) => page.locator('li[data-testid="task-card"]', { hasText: subject })
 
-/** The workspace's restore files under `home` (SPEC §12 layout): its only project folder. */
+/** The workspace's restore files under `home` (docs/storage.md#layout layout): its only project folder. */
 function readSessionFile(home: string, name: string): any {
   try {
     return JSON.parse(readFileSync(join(projectDir(home), lastSessionId(home)!, name), 'utf8'))

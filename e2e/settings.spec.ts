@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test'
 import { expect, snap, test, type ScenarioObject } from './fixtures'
 
 /**
- * The Settings view (SPEC §4, §11; issue 8) in Chromium against the web host: an invalid rule is
+ * The Settings view (docs/permissions.md#permissions, docs/ui.md#the-workspace-ui; issue 8) in Chromium against the web host: an invalid rule is
  * refused with main's message and the user settings file left as it was; a valid rule is saved to
  * `<home>/settings.json` with the file's other keys kept; the web host offers no keychain; and an
  * untrusted project's hooks are listed as ignored — and do not run — until a person trusts the

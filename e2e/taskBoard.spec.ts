@@ -2,13 +2,13 @@ import type { Locator, Page } from '@playwright/test'
 import { expect, snap, test, type ScenarioObject, keyboardDragReady } from './fixtures'
 
 /**
- * The task board (SPEC §9.6, §11; issue 8) in Chromium against the web host: tasks created and
+ * The task board (docs/teams.md#shared-task-list, docs/ui.md#the-workspace-ui; issue 8) in Chromium against the web host: tasks created and
  * linked on the board, reordered within a column, moved between columns, a blocked task's
  * assignment refused on its card, and two tasks dragged onto teammates — one onto its dashboard
  * row, one onto its pane header — that the scripted teammates start and complete.
  *
  * The teammates run in default mode, so each Write asks a person: their first Write keeps them
- * busy (an idle teammate would claim an unowned task by itself, SPEC §9.5) while the person builds
+ * busy (an idle teammate would claim an unowned task by itself, docs/teams.md#teammate-life-cycle) while the person builds
  * the board, and the Write of an assigned task holds the card in "In progress" long enough to see.
  */
 

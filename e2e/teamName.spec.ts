@@ -1,7 +1,7 @@
 import { expect, snap, test } from './fixtures'
 
 /**
- * A team name typed into the dashboard that does not fit the rules (SPEC §9.2: a–z, 0–9, "-") is
+ * A team name typed into the dashboard that does not fit the rules (docs/teams.md#spawning-a-teammate: a–z, 0–9, "-") is
  * changed to one that does, and the form says so where it was typed (issue 19, item 10).
  */
 test('a team created as "qa team!" says it became "qa-team"', async ({ page, serve }, testInfo) => {

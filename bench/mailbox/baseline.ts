@@ -4,7 +4,7 @@ import { dirname } from 'node:path'
 import lockfile from 'proper-lockfile'
 
 /**
- * A faithful model of Claude Code's teammate inbox (SPEC §9.3, STACK.md): one JSON array per
+ * A faithful model of Claude Code's teammate inbox (docs/teams.md#mailbox, STACK.md): one JSON array per
  * agent, `{team}/inboxes/{agent}.json`, rewritten whole under a proper-lockfile lock taken with
  * 10 retries of 5–100 ms (proper-lockfile's default stale time, 10 s, applies); the recipient
  * polls the file every 500 ms. The benchmark's yardstick, not product code.

@@ -36,7 +36,7 @@ export interface MailboxBenchResult {
   verdict: 'pass' | 'fail'
 }
 
-/** SPEC/issue 5 targets for this mailbox (the baseline is measured, not judged). */
+/** Issue 5 targets for this mailbox (the baseline is measured, not judged). */
 export const TARGETS = { p50Ms: 5, p99Ms: 50, throughputRatio: 4, blockedMs: 100 }
 export const TARGET = `mailbox: delivery p50 <= ${TARGETS.p50Ms} ms and p99 <= ${TARGETS.p99Ms} ms to an idle recipient in another process; bursts with 0 failed and 0 lost sends at >= ${TARGETS.throughputRatio}x the baseline's throughput; no writer blocked > ${TARGETS.blockedMs} ms after a writer is killed mid-send`
 

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileS
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EventBus } from '../../src/main/runtime/events/bus'
-import { nodeBundlePath } from '../../src/main/runtime/base/packageRoot'
+import { nodeBundlePath } from '../../src/main/runtime/install/packageRoot'
 import { WorkerTeammateExecutor } from '../../src/main/runtime/teammates/worker'
 import { WorkerCodeCache } from '../../src/main/runtime/teammates/worker/codeCache'
 

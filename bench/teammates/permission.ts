@@ -1,4 +1,4 @@
-import { createTeamContext } from '../../src/main/runtime/teams'
+import { createTeamContext, LEAD_NAME } from '../../src/main/runtime/teams'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -12,7 +12,6 @@ import type { PermissionPrompter } from '../../src/main/runtime/permissions/prom
 import { createPtyHost } from '../../src/main/runtime/pty'
 import { startScriptedServer } from '../../src/main/runtime/scripted'
 
-import { LEAD_NAME } from '../../src/main/runtime/teams'
 import { TeammateExecutorRegistry, type TeammateBackend } from '../../src/main/runtime/teammates/executor'
 import { ProcessTeammateExecutor } from '../../src/main/runtime/teammates/process'
 import { TeammateSupervisor } from '../../src/main/runtime/teammates/supervisor'

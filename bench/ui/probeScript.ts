@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { packageRoot } from '../../src/main/runtime/base/packageRoot'
+import { packageRoot } from '../../src/main/runtime/install/packageRoot'
 import { TERMINAL_RENDERER_KEY } from '../../src/renderer/src/features/panes/gpu'
 import { benchLine, LINE_BYTES } from './line.mjs'
 

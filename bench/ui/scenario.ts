@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { packageRoot } from '../../src/main/runtime/base/packageRoot'
+import { packageRoot } from '../../src/main/runtime/install/packageRoot'
 import { LINE_BYTES } from './line.mjs'
 
 /** One run's load: `panes` producing agents, `visible` of their panes shown, each writing `bytesPerSecond` for `seconds`. */
@@ -10,13 +10,13 @@ export interface UiLoad {
   seconds: number
 }
 
-/** The name of producer `i`'s agent (its Agent description `producer NN` made a slug, SPEC §5). */
+/** The name of producer `i`'s agent (its Agent description `producer NN` made a slug, docs/agents.md#agent-definitions). */
 export function producerName(i: number): string {
   return `producer-${String(i).padStart(2, '0')}`
 }
 
 /**
- * The scripted scenario (SPEC §15) of a Swarmdesk run: the leader launches one background
+ * The scripted scenario (docs/scenarios.md#scripted-model-scenarios) of a Swarmdesk run: the leader launches one background
  * subagent per producer and ends its turn (so the prompt box is enabled for typing); each
  * subagent runs `node bench/ui/producer.mjs <i> <rate> <seconds> <dir>` with Bash, in a PTY of the
  * workspace, then reports; the leader acknowledges each notification.

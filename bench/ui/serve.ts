@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { packageRoot } from '../../src/main/runtime/base/packageRoot'
+import { packageRoot } from '../../src/main/runtime/install/packageRoot'
 
 /** A running `swarmdesk serve` (the real web host and runtime) of the benchmark. */
 export interface BenchServe {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
-import { packageRoot } from '../../src/main/runtime/base/packageRoot'
+import { packageRoot } from '../../src/main/runtime/install/packageRoot'
 import { runBaseline, startBaselineSite } from './baselineRun'
 import { launchBenchBrowser, webglSupport, type WebglSupport } from './chromium'
 import type { UiFigures } from './measure'

@@ -24,7 +24,7 @@ export function agentColor(agentId: string): string {
   return AGENT_PALETTE[1 + (h % (AGENT_PALETTE.length - 1))]
 }
 
-/** One of the team colour names the team config hands out (`blue`, `green`…, SPEC §9.2). */
+/** One of the team colour names the team config hands out (`blue`, `green`…, docs/teams.md#spawning-a-teammate). */
 export type TeamColorName = (typeof TEAM_COLORS)[number]
 
 /**

@@ -5,7 +5,7 @@ import { isLongOption, isOption } from './shellArgs'
  * Commands that run code given on the command line in a language the engine does not parse —
  * awk programs, `perl -e`, `python -c`, `node -e`, `ruby -e`, `php -r` — and in-place editors
  * (`perl -i`, `gawk -i inplace`). Code the engine cannot read may write anything, so it asks
- * (SPEC §4: when the engine cannot tell, it asks); files edited in place are judged as Edits. A
+ * (docs/permissions.md#permissions: when the engine cannot tell, it asks); files edited in place are judged as Edits. A
  * script file (`perl fix.pl`, `python3 build.py`) is the command the rule allows, as SECURITY.md
  * says: judged as the command, not by its contents.
  */

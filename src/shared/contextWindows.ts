@@ -1,6 +1,6 @@
 /**
  * Context windows of the models Swarmdesk names, in tokens, for the dashboard's "context used"
- * (SPEC §11 team dashboard: context use). Source: Anthropic's models overview
+ * (docs/ui.md#the-workspace-ui team dashboard: context use). Source: Anthropic's models overview
  * (https://docs.anthropic.com/en/docs/about-claude/models/overview, "Context window" row) — every
  * Claude model takes 200,000 tokens. A 1,000,000-token window exists only as a documented beta
  * (header `context-1m-2025-08-07`, Sonnet 4 and 4.5) that Swarmdesk never requests, so it is not

@@ -1,13 +1,13 @@
 import { z } from 'zod'
 
 /**
- * The runtime's event stream (SPEC §14): the one contract the CLI's `--json` output, the UI and
+ * The runtime's event stream (docs/events.md#event-stream-and-command-line): the one contract the CLI's `--json` output, the UI and
  * the web host consume. Every event carries `seq` (strictly increasing per stream), `type`, `time`
  * (ISO 8601), `agentId` and `agentName`. Consumers must ignore unknown `type`s, so parse with
  * {@link parseRuntimeEvent}, which returns `undefined` for them instead of throwing.
  */
 
-/** Liveness states of an agent (SPEC §9.5), shown everywhere an agent is. */
+/** Liveness states of an agent (docs/teams.md#teammate-life-cycle), shown everywhere an agent is. */
 export const AgentStateSchema = z.enum([
   'starting',
   'running',
@@ -59,7 +59,7 @@ const base = {
   agentName: z.string()
 }
 
-/** Who settled a permission request (SPEC §14). */
+/** Who settled a permission request (docs/events.md#event-stream-and-command-line). */
 export const DecidedBySchema = z.enum(['rule', 'mode', 'user', 'approve-flag', 'hook', 'cancelled'])
 export type DecidedBy = z.infer<typeof DecidedBySchema>
 
@@ -68,9 +68,9 @@ export const AgentStartedEventSchema = z.object({
   type: z.literal('agent_started'),
   agentType: z.string(),
   parentId: z.string().optional(),
-  /** Teammates only: where it runs (SPEC §9.2). */
+  /** Teammates only: where it runs (docs/teams.md#spawning-a-teammate). */
   backend: z.enum(['worker', 'process']).optional(),
-  /** Teammates only: its team colour from the team config (`blue`, `green`…, SPEC §9.2). */
+  /** Teammates only: its team colour from the team config (`blue`, `green`…, docs/teams.md#spawning-a-teammate). */
   color: z.string().optional(),
   depth: z.number().int().nonnegative(),
   model: z.string().optional(),
@@ -109,7 +109,7 @@ export const ToolResultEventSchema = z.object({
 
 /**
  * Raw terminal output of a tool running in a PTY (ANSI intact), for the agent's pane. Not in the
- * CLI's minimum list (SPEC §14) but part of the stream the UI consumes; consumers that do not
+ * CLI's minimum list (docs/events.md#event-stream-and-command-line) but part of the stream the UI consumes; consumers that do not
  * render terminals ignore it.
  */
 export const ToolOutputEventSchema = z.object({
@@ -120,7 +120,7 @@ export const ToolOutputEventSchema = z.object({
 })
 
 /**
- * Raw output of an agent whose pane IS a terminal (a `process` teammate, SPEC §1: its pane shows
+ * Raw output of an agent whose pane IS a terminal (a `process` teammate, docs/design.md#process-model: its pane shows
  * the terminal it runs in, ANSI intact). The CLI's `--json` stream leaves it out unless asked;
  * consumers that do not render terminals ignore it.
  */
@@ -146,7 +146,7 @@ export const PermissionDecidedEventSchema = z.object({
   decision: z.enum(['allow', 'deny']),
   by: DecidedBySchema,
   reason: z.string().optional(),
-  /** An "Always allow" answer: the allow rule it added to the agent's session rules (SPEC §4). */
+  /** An "Always allow" answer: the allow rule it added to the agent's session rules (docs/permissions.md#permissions). */
   rule: z.string().optional()
 })
 
@@ -212,7 +212,7 @@ export const NoticeEventSchema = z.object({
 })
 
 /**
- * A headless run found its team stuck (SPEC §14 `run`): nothing is in flight, the leader is idle,
+ * A headless run found its team stuck (docs/events.md#event-stream-and-command-line `run`): nothing is in flight, the leader is idle,
  * and each of `waits` waits for an answer that no one in the run can give (a plan the leader left
  * unanswered, with no person asked). The run then shuts the team down and finishes as failed.
  */
@@ -288,7 +288,7 @@ const KNOWN_TYPES = new Set<string>(RuntimeEventSchema.options.map((o) => o.shap
 
 /**
  * Parses one event from untrusted input (a JSON line, a WebSocket frame).
- * @returns the event; `undefined` for an object whose `type` this version does not know (SPEC §14:
+ * @returns the event; `undefined` for an object whose `type` this version does not know (docs/events.md#event-stream-and-command-line:
  *   consumers ignore unknown types).
  * @throws z.ZodError when a known type is malformed, or the value is not an event object at all.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * Mailbox messages and the structured team protocol (SPEC §9.3), shared by the runtime, the CLI
+ * Mailbox messages and the structured team protocol (docs/teams.md#mailbox), shared by the runtime, the CLI
  * and the UI's mailbox inspector. No Node imports: this file is compiled for the renderer too.
  *
  * A message is one JSON file on disk (`<home>/teams/{team}/inboxes/{agent}/{new|cur}/{id}.json`);
@@ -13,7 +13,7 @@ import { z } from 'zod'
 /** Version of the on-disk message shape; bump and migrate on any incompatible change. */
 export const MAILBOX_SCHEMA_VERSION = 1
 
-/** One message as stored in an inbox (SPEC §9.3). `timestamp` is ISO 8601 (UTC). */
+/** One message as stored in an inbox (docs/teams.md#mailbox). `timestamp` is ISO 8601 (UTC). */
 export const MailboxMessageSchema = z.object({
   schemaVersion: z.literal(MAILBOX_SCHEMA_VERSION),
   /** Unique, sortable id; also the file's name without `.json`. */
@@ -35,7 +35,7 @@ export type MailboxMessage = z.infer<typeof MailboxMessageSchema>
 /**
  * Summary of a person's message to a teammate (the UI sends it in the leader's name, since the
  * person speaks for the leader's side of the team). The teammate's model sees it as the
- * `summary` attribute (SPEC §9.3); the teammate's pane shows such a message as the person's.
+ * `summary` attribute (docs/teams.md#mailbox); the teammate's pane shows such a message as the person's.
  */
 export const PERSON_MESSAGE_SUMMARY = 'from the person at the workspace'
 
@@ -60,7 +60,7 @@ export const IdleNotificationSchema = z.looseObject({
   completedTaskId: z.string().optional()
 })
 
-/** A process teammate asks the leader to decide a tool call (SPEC §9.7). Never shown to a model. */
+/** A process teammate asks the leader to decide a tool call (docs/teams.md#permission-requests). Never shown to a model. */
 export const PermissionRequestSchema = z
   .looseObject({
     type: z.literal('permission_request'),
@@ -89,7 +89,7 @@ export const PermissionResponseSchema = z.looseObject({
   by: z.enum(['user', 'approve-flag']).optional()
 })
 
-/** A plan-mode teammate's ExitPlanMode: the plan awaits the leader's approval (SPEC §9.8). */
+/** A plan-mode teammate's ExitPlanMode: the plan awaits the leader's approval (docs/teams.md#plan-approval). */
 export const PlanApprovalRequestSchema = z.looseObject({
   type: z.literal('plan_approval_request'),
   requestId: z.string().min(1),
@@ -106,7 +106,7 @@ export const PlanApprovalResponseSchema = z.looseObject({
   permissionMode: z.string().optional()
 })
 
-/** The leader asks a teammate to finish and exit (SPEC §9.5). */
+/** The leader asks a teammate to finish and exit (docs/teams.md#teammate-life-cycle). */
 export const ShutdownRequestSchema = z.looseObject({
   type: z.literal('shutdown_request'),
   requestId: z.string().min(1),
@@ -128,7 +128,7 @@ export const ShutdownRejectedSchema = z.looseObject({
   reason: z.string()
 })
 
-/** A task of the shared list was assigned to the recipient (SPEC §9.6). */
+/** A task of the shared list was assigned to the recipient (docs/teams.md#shared-task-list). */
 export const TaskAssignmentSchema = z.looseObject({
   type: z.literal('task_assignment'),
   taskId: z.string().min(1),
@@ -158,7 +158,7 @@ export const PROTOCOL_SCHEMAS = {
   mode_set_request: ModeSetRequestSchema
 } as const
 
-/** The structured message types of SPEC §9.3. */
+/** The structured message types of docs/teams.md#mailbox. */
 export type ProtocolType = keyof typeof PROTOCOL_SCHEMAS
 export const PROTOCOL_TYPES = Object.keys(PROTOCOL_SCHEMAS) as ProtocolType[]
 
@@ -198,7 +198,7 @@ export function parseMessageBody(text: string): MessageBody {
   return { kind: 'structured', body: parsed.data as ProtocolBody }
 }
 
-/** The `kind` of a `message_sent` event (SPEC §14): `plain` or the structured type. */
+/** The `kind` of a `message_sent` event (docs/events.md#event-stream-and-command-line): `plain` or the structured type. */
 export function messageKind(text: string): 'plain' | ProtocolType {
   const body = parseMessageBody(text)
   return body.kind === 'structured' ? body.body.type : body.kind === 'invalid' ? body.type : 'plain'

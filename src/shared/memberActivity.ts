@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { RuntimeEvent } from './events'
 
 /**
- * What the team dashboard shows about an agent beyond its view (SPEC §11 team dashboard): when it
+ * What the team dashboard shows about an agent beyond its view (docs/ui.md#the-workspace-ui team dashboard): when it
  * last produced an event (for the "stuck" marker), the last thing it said, and how full its
  * context is. Main keeps it per agent for the snapshot; the renderer keeps it current with the
  * same reducer, {@link noteActivity}, so both sides agree on what "last message" means.
@@ -54,7 +54,7 @@ export function noteActivity(prev: MemberActivity | undefined, event: RuntimeEve
   return next
 }
 
-/** The readable part of a SendMessage input `{to, message, summary?}` (SPEC §9.4); undefined when it has none. */
+/** The readable part of a SendMessage input `{to, message, summary?}` (docs/teams.md#sendmessage-between-teammates); undefined when it has none. */
 export function sendMessageText(input: unknown): { text: string; to?: string } | undefined {
   if (typeof input !== 'object' || input === null) return undefined
   const { to, message, summary } = input as { to?: unknown; message?: unknown; summary?: unknown }

@@ -1,6 +1,6 @@
 /**
  * How many lines of scrollback each pane's terminal keeps in the page (the `paneScrollbackLines`
- * setting, SPEC §11). Main keeps its own copy of every pane, for restore and reload, at its own
+ * setting, docs/ui.md#the-workspace-ui). Main keeps its own copy of every pane, for restore and reload, at its own
  * length (src/main/app/panes.ts); this bounds only the renderer's terminals.
  * No zod here: the page's terminals and the UI benchmark's baseline page import these alone.
  */

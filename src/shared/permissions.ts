@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * Permission modes (SPEC §4). `bubble` is internal: the agent's prompts go to its parent's queue.
+ * Permission modes (docs/permissions.md#permissions). `bubble` is internal: the agent's prompts go to its parent's queue.
  */
 export const PermissionModeSchema = z.enum([
   'default',
@@ -39,7 +39,7 @@ export type PermissionSubject =
   | { kind: 'none' }
 
 /**
- * The engine's answer for one tool call (SPEC §4): a discriminated union, never flags.
+ * The engine's answer for one tool call (docs/permissions.md#permissions): a discriminated union, never flags.
  * `reason` is written for a person and for the model (a denial's reason is sent back to it);
  * `rule` is the rule that decided, as written in its settings file (`Bash(npm run test:*)`),
  * with the file it came from.

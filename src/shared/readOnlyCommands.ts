@@ -6,7 +6,7 @@ import { curlCommand, patchCommand, rsyncCommand, tarCommand, unzipCommand, wget
 import { attachedPath, isLongOption, isOption, optionName } from './shellArgs'
 
 /**
- * What one simple shell command does, as far as permissions care (SPEC §4): which of its
+ * What one simple shell command does, as far as permissions care (docs/permissions.md#permissions): which of its
  * arguments are files it reads or writes, which code it runs, and whether the command itself is
  * on the read-only list that default mode allows without asking.
  *
@@ -110,7 +110,7 @@ export const FILE_WRITING_COMMANDS: readonly string[] = [
 /**
  * The option that makes a file command act on whole trees (coreutils: `rm -r`/`-R`, `chmod`/
  * `chown`/`chgrp -R`): its operands are then written recursively. cp and mv keep acceptEdits'
- * allowance for their operands (SPEC §4) and are not listed.
+ * allowance for their operands (docs/permissions.md#permissions) and are not listed.
  */
 const RECURSIVE_OPTION: Record<string, RegExp> = {
   rm: /^(-[^-]*[rR]|--recursive$)/,
@@ -119,7 +119,7 @@ const RECURSIVE_OPTION: Record<string, RegExp> = {
   chgrp: /^(-[^-]*R|--recursive$)/
 }
 
-/** File commands acceptEdits allows inside the workspace (SPEC §4). */
+/** File commands acceptEdits allows inside the workspace (docs/permissions.md#permissions). */
 export const ACCEPT_EDITS_COMMANDS: readonly string[] = ['mkdir', 'touch', 'mv', 'cp']
 
 

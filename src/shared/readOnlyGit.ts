@@ -1,7 +1,7 @@
 import type { ArgValue, CommandEffects } from './readOnlyCommands'
 import { attachedPath, isLongOption, isOption, optionName } from './shellArgs'
 
-/** Read-only git subcommands (SPEC §4) and the options that make any git command run code or write. */
+/** Read-only git subcommands (docs/permissions.md#permissions) and the options that make any git command run code or write. */
 const GIT_READ_ONLY = ['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'branch', 'remote', 'ls-tree', 'describe', 'shortlog']
 const GIT_BRANCH_SHORT_WRITES = /^-[dDmMcCfut]$/
 /** `git branch` options that change branches or open an editor (git-branch(1)); matched as git's parse-options does, prefixes included. */

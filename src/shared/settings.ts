@@ -3,7 +3,7 @@ import { MAX_PANE_SCROLLBACK_LINES, MIN_PANE_SCROLLBACK_LINES } from './paneScro
 import { USER_PERMISSION_MODES } from './permissions'
 
 /**
- * The Settings view's contract (SPEC §4, §11, §12): what a UI may read and change of the user
+ * The Settings view's contract (docs/permissions.md#permissions, docs/ui.md#the-workspace-ui, docs/storage.md#layout): what a UI may read and change of the user
  * settings file `<home>/settings.json`, the API key's status (never the key), and the
  * workspace's project trust. The channels that carry these are in src/shared/ipc/; main
  * validates every change again before anything is written.
@@ -30,26 +30,26 @@ export const PaneScrollbackLinesSchema = z
  * The values the Settings view edits, as they stand in the user settings file. Absent = not set
  * there (the runtime's default, or a higher source, applies). Keys map to the file as follows:
  * `defaultMode` and `rules` live in its `permissions` block (Claude Code's shape); every other key
- * is a top-level key of the same name (Swarmdesk's own, SPEC §11).
+ * is a top-level key of the same name (Swarmdesk's own, docs/ui.md#the-workspace-ui).
  */
 const SETTINGS_FIELDS = {
-  /** Any Anthropic-compatible endpoint (SPEC §13); the environment's ANTHROPIC_BASE_URL wins. */
+  /** Any Anthropic-compatible endpoint (docs/model.md#model-access); the environment's ANTHROPIC_BASE_URL wins. */
   apiBaseUrl: z.url({ protocol: /^https?$/, error: 'the base URL must be an http(s) URL, like https://api.anthropic.com' }).max(2000),
   /** The leader's model; `SWARMDESK_MODEL` and `--model` win. */
   model: ModelName,
-  /** Every subagent's model, over definitions and calls (SPEC §5's override); `SWARMDESK_SUBAGENT_MODEL` wins. */
+  /** Every subagent's model, over definitions and calls (docs/agents.md#agent-definitions's override); `SWARMDESK_SUBAGENT_MODEL` wins. */
   subagentModel: ModelName,
   /** Every teammate's model, over definitions and calls. */
   teammateModel: ModelName,
-  /** Where a teammate runs when a spawn names no backend (SPEC §9.2); `auto` = `worker`. */
+  /** Where a teammate runs when a spawn names no backend (docs/teams.md#spawning-a-teammate); `auto` = `worker`. */
   teammateBackend: z.enum(['auto', 'worker', 'process']),
   defaultMode: z.enum(USER_PERMISSION_MODES),
   rules: z.object({ allow: RuleList, ask: RuleList, deny: RuleList }).strict(),
   forkSubagents: z.boolean(),
   coordinatorMode: z.boolean(),
-  /** Seconds before a sync subagent moves to the background (SPEC §6.4); 0 = never. At most a day. */
+  /** Seconds before a sync subagent moves to the background (docs/agents.md#auto-background); 0 = never. At most a day. */
   autoBackgroundSeconds: z.number().min(0, 'the delay is 0 (never) or more seconds').max(86_400, 'the delay is at most 86400 seconds (a day)'),
-  /** Minutes of silence before a running agent is marked stuck (SPEC §11). */
+  /** Minutes of silence before a running agent is marked stuck (docs/ui.md#the-workspace-ui). */
   stuckAfterMinutes: z.number().positive('stuckAfterMinutes must be more than 0').max(1440, 'stuckAfterMinutes is at most 1440 (a day)'),
   /** Lines of scrollback each pane's terminal keeps in the page (src/shared/paneScrollback.ts); default 2,000. */
   paneScrollbackLines: PaneScrollbackLinesSchema
@@ -95,7 +95,7 @@ export const SETTING_TAKES_EFFECT: Record<SettingsKey | 'apiKey' | 'dataDir', Ta
 }
 
 /**
- * Where the API key comes from (SPEC §11), never the key itself:
+ * Where the API key comes from (docs/ui.md#the-workspace-ui), never the key itself:
  * - `source`: `environment` (ANTHROPIC_API_KEY, which wins), `keychain` (stored with safeStorage),
  *   or `none`.
  * - `storage`: what storing a key would do here: `encrypted` (the OS keychain), `plainText`
@@ -111,7 +111,7 @@ export const ApiKeyStatusSchema = z.object({
 })
 export type ApiKeyStatus = z.infer<typeof ApiKeyStatusSchema>
 
-/** A project settings key ignored until the workspace is trusted (SPEC §4), with its file. */
+/** A project settings key ignored until the workspace is trusted (docs/permissions.md#permissions), with its file. */
 export const IgnoredKeySchema = z.object({ key: z.string(), file: z.string() })
 
 /** Hooks configured for one event in one settings file, and whether the runtime runs them. */
@@ -125,7 +125,7 @@ export const HookListingSchema = z.object({
 })
 export type HookListing = z.infer<typeof HookListingSchema>
 
-/** Project trust of the open workspace (SPEC §4). */
+/** Project trust of the open workspace (docs/permissions.md#permissions). */
 export const ProjectTrustSchema = z.object({
   workspace: z.string(),
   trusted: z.boolean(),
@@ -143,12 +143,12 @@ export const SettingsViewSchema = z.object({
   /** The user settings file, absolute. */
   file: z.string(),
   values: SettingsValuesSchema,
-  /** The data directory (SPEC §12) and whether SWARMDESK_HOME chose it; changed only by SWARMDESK_HOME, at next start. */
+  /** The data directory (docs/storage.md#layout) and whether SWARMDESK_HOME chose it; changed only by SWARMDESK_HOME, at next start. */
   dataDir: z.object({ path: z.string(), fromEnv: z.boolean() }),
   apiKey: ApiKeyStatusSchema,
   project: ProjectTrustSchema,
   /**
-   * The values that apply now, every settings source weighed (user < project < local, SPEC §4),
+   * The values that apply now, every settings source weighed (user < project < local, docs/permissions.md#permissions),
    * of the settings the page itself uses (`values` holds the user file's alone). The workspace
    * answers them with every view; a page applies them after a save or a trust change.
    */
@@ -158,7 +158,7 @@ export type SettingsView = z.infer<typeof SettingsViewSchema>
 
 /**
  * Channels that touch the OS keychain. The web host's bridge refuses them before they reach the
- * runtime: a browser page never hands the host a key to store (SPEC §11: the web host's key comes
+ * runtime: a browser page never hands the host a key to store (docs/ui.md#the-workspace-ui: the web host's key comes
  * from the environment only).
  */
 export const KEYCHAIN_CHANNELS: ReadonlySet<string> = new Set(['settings.setApiKey', 'settings.clearApiKey'])

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * The shared task list's on-disk and wire shapes (SPEC §9.6). One file per task at
+ * The shared task list's on-disk and wire shapes (docs/teams.md#shared-task-list). One file per task at
  * `<home>/tasks/{team}/{id}.json`; the UI receives the same objects in `task_updated` events.
  */
 
@@ -36,7 +36,7 @@ export const TaskSchema = z.object({
 export type Task = z.infer<typeof TaskSchema>
 
 /**
- * Why a claim failed (SPEC §9.6): `already_claimed` — another agent owns it, or it is completed;
+ * Why a claim failed (docs/teams.md#shared-task-list): `already_claimed` — another agent owns it, or it is completed;
  * `blocked` — a task in `blockedBy` is not completed; `agent_busy` — the claimant already owns
  * another `in_progress` task (one task at a time per agent, as Claude Code's claim with its busy
  * check); `not_found` — no such task.

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { PermissionModeSchema } from './permissions'
 
 /**
- * Team config shapes (SPEC §9.1), stored at `<home>/teams/{team}/config.json` and shown by the UI.
+ * Team config shapes (docs/teams.md#team-config), stored at `<home>/teams/{team}/config.json` and shown by the UI.
  */
 
 /** Version of the team config format. */
@@ -13,7 +13,7 @@ export const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/
 
 export const SafeNameSchema = z.string().regex(NAME_PATTERN, 'must be [a-z0-9-], 1–64 characters')
 
-/** How a member runs: the leader in the main process, a worker thread, or a separate process (SPEC §1). */
+/** How a member runs: the leader in the main process, a worker thread, or a separate process (docs/design.md#process-model). */
 export const BackendTypeSchema = z.enum(['main', 'worker', 'process'])
 export type BackendType = z.infer<typeof BackendTypeSchema>
 
@@ -48,7 +48,7 @@ export const TeamConfigSchema = z.object({
 })
 export type TeamConfig = z.infer<typeof TeamConfigSchema>
 
-/** `name@team`, the agent id of a team member (SPEC §9.1). */
+/** `name@team`, the agent id of a team member (docs/teams.md#team-config). */
 export function agentId(name: string, team: string): string {
   return `${name}@${team}`
 }

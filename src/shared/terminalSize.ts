@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 /**
  * Size of a terminal in character cells, as a pane measures it and a PTY is told it: `cols`
- * columns by `rows` rows (SPEC §1, §11: a `process` teammate's pane IS its terminal).
+ * columns by `rows` rows (docs/design.md#process-model, docs/ui.md#the-workspace-ui: a `process` teammate's pane IS its terminal).
  */
 export interface TerminalSize {
   cols: number

@@ -4,7 +4,7 @@ import { getopt, isOpt, type ParsedOption } from './shellOptions'
 /**
  * Commands that write files named by their options or operands, or files whose names come from
  * elsewhere (an archive, a server): curl, wget, tar, unzip, rsync, patch. What each writes is
- * judged as an Edit (SPEC §4); a directory that receives files whose names the engine cannot
+ * judged as an Edit (docs/permissions.md#permissions); a directory that receives files whose names the engine cannot
  * know is a recursive write of that directory (`writesBelow`) and the command asks (`unknown`).
  * Sources: each tool's man page (curl 8, GNU Wget 1.21, GNU tar 1.34, Info-ZIP UnZip 6, rsync
  * 3.2, GNU patch 2.7).

@@ -1,6 +1,6 @@
 /**
  * Least time between two terminal-output events of one agent that the service pushes (ms). The
- * UI takes from them only that the agent is active (the dashboard's last event, SPEC §11, which
+ * UI takes from them only that the agent is active (the dashboard's last event, docs/ui.md#the-workspace-ui, which
  * marks an agent stuck after minutes), so one a second is plenty.
  */
 export const TERMINAL_EVENT_INTERVAL_MS = 1_000

@@ -17,7 +17,7 @@ export interface LeaderControlOptions {
 }
 
 /**
- * The leader's turns as a person drives them (SPEC §11): a prompt starts a turn unless one runs,
+ * The leader's turns as a person drives them (docs/ui.md#the-workspace-ui): a prompt starts a turn unless one runs,
  * `/fork <directive>` forks the conversation, what is queued for an idle leader (task
  * notifications, teammates' messages) starts a turn of its own, and the end of a turn says why it
  * stopped when that is news (budget, turn limit, a scenario error).
@@ -87,7 +87,7 @@ export class LeaderControl {
     this.closed = true
   }
 
-  /** `/fork <directive>` (SPEC §7): forks the leader's conversation as it stands, in the background. */
+  /** `/fork <directive>` (docs/agents.md#forks): forks the leader's conversation as it stands, in the background. */
   private async forkFromPrompt(directive: string): Promise<{ ok: true }> {
     const session = this.options.session()
     const agents = session.subagents

@@ -17,12 +17,12 @@ export interface LiveSettingsTargets {
 }
 
 /**
- * The settings a running workspace follows (the Settings view, SPEC §4, §11): the stuck
+ * The settings a running workspace follows (the Settings view, docs/permissions.md#permissions, docs/ui.md#the-workspace-ui): the stuck
  * threshold and the panes' scrollback length as they apply now, the spawn form's default backend,
  * and the reload that swaps permission rules and hooks in while the session runs.
  */
 export class LiveSettings {
-  /** The `stuckAfterMinutes` setting (SPEC §11). */
+  /** The `stuckAfterMinutes` setting (docs/ui.md#the-workspace-ui). */
   stuckAfterMinutes: number
   /** The `paneScrollbackLines` setting (the page's terminals; main's copies keep their own length). */
   paneScrollbackLines: number
@@ -46,7 +46,7 @@ export class LiveSettings {
   /**
    * Applies reloaded settings to what may change while the workspace runs: the permission rules
    * of the leader and its subagents (teammates read them when they start), the session's hooks
-   * (project trust granted or revoked, SPEC §4), the stuck threshold and the panes' scrollback
+   * (project trust granted or revoked, docs/permissions.md#permissions), the stuck threshold and the panes' scrollback
    * length. Everything else (model, mode, backend, switches) is built at start and takes effect at
    * the next start.
    * @throws SettingsRefusedError when the new hooks are invalid (the old ones stay).

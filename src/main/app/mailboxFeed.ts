@@ -4,12 +4,11 @@ import { join } from 'node:path'
 import { MAILBOX_FEED_MAX, MAILBOX_PAGE_MAX, type MailboxChange, type MailboxEntry, type MailboxPage } from '../../shared/ipc'
 import { MailboxMessageSchema, parseMessageBody, type MailboxMessage, type ProtocolBody } from '../../shared/mailbox'
 import { DisposableStore, Emitter, type Disposable } from '../runtime/base'
-import { DEFAULT_POLL_MS } from '../runtime/mailbox'
-import { isMessageFile } from '../runtime/mailbox'
+import { DEFAULT_POLL_MS, isMessageFile } from '../runtime/mailbox'
 
 /** Options of {@link MailboxFeed}. */
 export interface MailboxFeedOptions {
-  /** Swarmdesk's data directory (SPEC §12): inboxes are under `<home>/teams/{team}/inboxes/`. */
+  /** Swarmdesk's data directory (docs/storage.md#layout): inboxes are under `<home>/teams/{team}/inboxes/`. */
   home: string
   /** Most messages kept; older ones are dropped and counted (default {@link MAILBOX_FEED_MAX}). */
   maxEntries?: number
@@ -19,7 +18,7 @@ export interface MailboxFeedOptions {
 
 /**
  * How far apart (ms) the copies of one broadcast and its `message_sent {to: "*"}` event may be.
- * The mailbox delivers a broadcast as one send per recipient (SPEC §9.4) with no mark of its own,
+ * The mailbox delivers a broadcast as one send per recipient (docs/teams.md#sendmessage-between-teammates) with no mark of its own,
  * and the copies' timestamps are not tight (14 ms apart seen here), while separate sends of the
  * same words — two teammates spawned with one prompt — can be as close. So the feed groups copies
  * only when the runtime reported a broadcast by that sender ({@link MailboxFeed.noteBroadcast}):
@@ -28,7 +27,7 @@ export interface MailboxFeedOptions {
 export const BROADCAST_WINDOW_MS = 5_000
 
 /**
- * The mailbox inspector's view of one team (SPEC §11): every message of every inbox under
+ * The mailbox inspector's view of one team (docs/ui.md#the-workspace-ui): every message of every inbox under
  * `<home>/teams/{team}/inboxes/{agent}/{new,cur}/`, oldest first, with its read state, followed
  * live by directory watches (the mailbox's own `onDidReceive` reports only unread messages, and
  * the inspector also needs every read).
@@ -264,7 +263,7 @@ export class MailboxFeed implements Disposable {
   }
 
   /**
-   * The runtime reported a broadcast (`message_sent` with `to: "*"`, SPEC §14) by `from` at `at`
+   * The runtime reported a broadcast (`message_sent` with `to: "*"`, docs/events.md#event-stream-and-command-line) by `from` at `at`
    * (epoch ms): its copies, already seen or still to come, are marked with all their recipients.
    */
   noteBroadcast(from: string, at: number): void {
@@ -297,7 +296,7 @@ export class MailboxFeed implements Disposable {
     return changed
   }
 
-  /** Drops the oldest entries past the cap (SPEC §11: the inspector must stay smooth at 10,000). */
+  /** Drops the oldest entries past the cap (docs/ui.md#the-workspace-ui: the inspector must stay smooth at 10,000). */
   private trim(): void {
     const excess = this.entries.length - this.max
     if (excess <= 0) return

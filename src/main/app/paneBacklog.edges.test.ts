@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { PaneTerminals } from './panes'
 
 /**
- * Edge cases of the pane backlog (issue 7, SPEC §11): each feeds the same chunks to PaneTerminals
+ * Edge cases of the pane backlog (issue 7, docs/ui.md#the-workspace-ui): each feeds the same chunks to PaneTerminals
  * (whose plain output may be trimmed unparsed) and to a terminal that parses everything, and
  * expects the same serialized scrollback. 30 × 8 cells, 40 lines of scrollback: a trim keeps 57
  * line feeds and comes due at 72.

@@ -4,7 +4,7 @@ import { settingValue } from '../runtime/session'
 
 /**
  * The `paneScrollbackLines` setting: lines of scrollback each pane's terminal keeps in the page
- * (src/shared/paneScrollback.ts). The highest source that sets it wins (SPEC §4: user < project <
+ * (src/shared/paneScrollback.ts). The highest source that sets it wins (docs/permissions.md#permissions: user < project <
  * local < session), counting only whole numbers from 100 to 100,000 (a settings file with another
  * value does not load); absent, it is {@link DEFAULT_PANE_SCROLLBACK_LINES}. Main's own copy of
  * each pane (panes.ts) keeps its own length whatever this says.

@@ -8,7 +8,7 @@ import type { TerminalSize } from '../../shared/terminalSize'
 export const MAX_REMEMBERED_PANE_SIZES = 1000
 
 /**
- * The last size each agent's pane reported (`pane.resize`, SPEC §11), in character cells, kept
+ * The last size each agent's pane reported (`pane.resize`, docs/ui.md#the-workspace-ui), in character cells, kept
  * by the workspace whether or not the agent has a terminal to resize: a `process` teammate starts
  * at its pane's last size (ProcessTeammateExecutorOptions.paneSize). Sizes arrive validated by the
  * contract's schema (src/shared/terminalSize.ts).

@@ -20,14 +20,14 @@ const TEAMMATE_STATE_LINES: Partial<Record<AgentState, string>> = {
 }
 
 /**
- * Turns the event stream into what each agent's pane shows (SPEC §11): the readable coloured
+ * Turns the event stream into what each agent's pane shows (docs/ui.md#the-workspace-ui): the readable coloured
  * stream of the CLI, with a command's raw PTY output (ANSI intact) in place of its result
  * preview, results written for a model (an Agent launch's JSON, BashOutput's tags) as readable
  * lines (paneTextResults.ts), and a line in the receiving agent's pane for each task notification
- * (SPEC §6.5: the CLI stream leaves them out; in the app they are how a parent learns that a child
+ * (docs/agents.md#task-notifications: the CLI stream leaves them out; in the app they are how a parent learns that a child
  * ended).
  *
- * Teammates (agents whose `agent_started` names a `backend`, SPEC §9.2):
+ * Teammates (agents whose `agent_started` names a `backend`, docs/teams.md#spawning-a-teammate):
  * - a `process` teammate's pane IS its terminal: it gets exactly the bytes of its
  *   `terminal_output` events and nothing rendered from its other events, which that terminal
  *   already prints — but for a line when it is killed or crashes, which it cannot print. An agent that sends `terminal_output` without a seen start is treated alike

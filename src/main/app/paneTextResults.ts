@@ -1,7 +1,7 @@
 /**
  * Readable pane lines for the tool results whose text is written for a model, not a person
- * (SPEC §11: a pane shows the agent's stream "in ANSI"): the Agent tool's `async_launched` JSON
- * (SPEC §3, §6.4) and BashOutput's `<status>…<output>` tags. Every other result is already prose
+ * (docs/ui.md#the-workspace-ui: a pane shows the agent's stream "in ANSI"): the Agent tool's `async_launched` JSON
+ * (docs/tools.md#tools, docs/agents.md#auto-background) and BashOutput's `<status>…<output>` tags. Every other result is already prose
  * and keeps the CLI's rendering.
  */
 
@@ -25,7 +25,7 @@ const green = (s: string): string => `\x1b[32m${s}\x1b[39m`
 const red = (s: string): string => `\x1b[31m${s}\x1b[39m`
 const yellow = (s: string): string => `\x1b[33m${s}\x1b[39m`
 
-/** The `async_launched` result of SPEC §3: `{"status":"async_launched","agentId":…,"outputFile":…}`. */
+/** The `async_launched` result of docs/tools.md#tools: `{"status":"async_launched","agentId":…,"outputFile":…}`. */
 function parseAsyncLaunched(output: string): { agentId: string; outputFile?: string } | undefined {
   if (!output.trimStart().startsWith('{')) return undefined
   try {

@@ -6,7 +6,7 @@ import { toDisposable, type Disposable } from '../runtime/base'
 import { PaneBacklog, terminalAtPlainState } from './paneBacklog'
 
 /**
- * Pane geometry and scrollback kept in main (SPEC §11). A pane starts at PANE_COLS × PANE_ROWS
+ * Pane geometry and scrollback kept in main (docs/ui.md#the-workspace-ui). A pane starts at PANE_COLS × PANE_ROWS
  * cells until its page reports its size (`pane.resize`); lines of scrollback per pane.
  */
 export const PANE_COLS = 120
@@ -79,7 +79,7 @@ function endsMidLine(output: string): boolean {
 }
 
 /**
- * Every agent's pane as a headless terminal in main (SPEC §11: scrollback lives in main so a
+ * Every agent's pane as a headless terminal in main (docs/ui.md#the-workspace-ui: scrollback lives in main so a
  * reloaded or reopened pane is restored). Output is numbered per pane; a restored pane writes the
  * serialized buffer, then applies only chunks numbered after the one the snapshot includes.
  *

@@ -12,7 +12,7 @@ import { noteActivity, type MemberActivity } from '../../shared/memberActivity'
 export class WorkspaceProjection {
   /** The agents by id, in the order they started. */
   readonly agents = new Map<string, AgentView>()
-  /** Per agent id: last event, last message, context used (the team dashboard, SPEC §11). */
+  /** Per agent id: last event, last message, context used (the team dashboard, docs/ui.md#the-workspace-ui). */
   readonly activity = new Map<string, MemberActivity>()
   /** Each agent's working directory from its `agent_started` (a worktree when isolated). */
   private readonly cwds = new Map<string, string>()
@@ -74,7 +74,7 @@ export class WorkspaceProjection {
       return
     }
     if (event.type === 'task_updated') {
-      // a teammate's current task: the one it owns that is in progress (SPEC §11 pane header)
+      // a teammate's current task: the one it owns that is in progress (docs/ui.md#the-workspace-ui pane header)
       const { id, subject, owner, status } = event.task as { id?: unknown; subject?: unknown; owner?: unknown; status?: unknown }
       for (const a of this.agents.values()) {
         if (a.currentTask?.id === String(id)) delete a.currentTask

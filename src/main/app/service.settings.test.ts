@@ -191,7 +191,7 @@ describe('Settings requests', () => {
     expect(await snapshotLines(s)).toBe(1_000)
     await s.dispose()
 
-    // the project's file is a higher source than the user's (SPEC §4), and needs no trust for this key
+    // the project's file is a higher source than the user's (docs/permissions.md#permissions), and needs no trust for this key
     writeFileSync(userFile(), JSON.stringify({ paneScrollbackLines: 5_000 }))
     mkdirSync(join(work, '.swarmdesk'), { recursive: true })
     writeFileSync(join(work, '.swarmdesk', 'settings.json'), JSON.stringify({ paneScrollbackLines: 300 }))

@@ -8,7 +8,7 @@ import type { PushChannel, WorkspaceSnapshot } from '../../shared/ipc'
 import { IpcRequestError, WorkspaceService } from './service'
 
 /**
- * The dashboard's requests (SPEC §11) against the real runtime: the scripted model server, real
+ * The dashboard's requests (docs/ui.md#the-workspace-ui) against the real runtime: the scripted model server, real
  * worker-thread teammates, real mailboxes.
  */
 

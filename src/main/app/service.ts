@@ -1,8 +1,8 @@
-import { type PtyHost } from '../runtime/pty'
-import { canonicalWorkspace } from '../runtime/storage'
+import { type PtyHost, createPtyHost, type PtyFlowControl } from '../runtime/pty'
+import { canonicalWorkspace, ensureWritableDataDirectory } from '../runtime/storage'
 import { connectModel, type ModelConnection, NO_API_KEY_HINTS } from '../runtime/runner'
-import { loadWorkspaceSettings } from '../runtime/permissions'
-import { teammateModelEnv, teammateSettingsEnv } from '../runtime/teammates'
+import { loadWorkspaceSettings, PermissionEngine, type LoadedSettings } from '../runtime/permissions'
+import { teammateModelEnv, teammateSettingsEnv, createTeammateBackends, type TeammateExecutorRegistry } from '../runtime/teammates'
 import { addUsage, ZERO_USAGE, type RuntimeEvent } from '../../shared/events'
 import {
   pushChannels,
@@ -14,7 +14,7 @@ import {
   type ResponseOf,
   type WorkspaceSnapshot
 } from '../../shared/ipc'
-import { agentColor } from '../../shared/agentColors'
+import { agentColor, teamColorHex } from '../../shared/agentColors'
 import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../shared/paneScrollback'
 import type { PermissionMode } from '../../shared/permissions'
 import type { SettingsView } from '../../shared/settings'
@@ -22,16 +22,9 @@ import type { TerminalSize } from '../../shared/terminalSize'
 import { EventBus } from '../runtime/events'
 import { DisposableStore, toDisposable, type Disposable } from '../runtime/base'
 import { Budget } from '../runtime/loop'
-import { DEFAULT_MODEL, resolveModel } from '../runtime/model'
-import { PermissionEngine } from '../runtime/permissions'
-import { createPtyHost, type PtyFlowControl } from '../runtime/pty'
-import { LEADER_NAME, Session, SessionStateError } from '../runtime/session'
-import { modeSwitches, teammateSettings } from '../runtime/session'
-import { createTeammateBackends } from '../runtime/teammates'
-import type { TeammateExecutorRegistry } from '../runtime/teammates'
-import { teamColorHex } from '../../shared/agentColors'
-import { sweepWorkspaceWorktrees } from '../runtime/subagents'
-import { definitionFileNotices, loadSubagentWiring } from '../runtime/subagents'
+import { DEFAULT_MODEL, resolveModel, ApiKeyHolder } from '../runtime/model'
+import { LEADER_NAME, Session, SessionStateError, modeSwitches, teammateSettings, envWithSettings, teammateModelSetting } from '../runtime/session'
+import { sweepWorkspaceWorktrees, definitionFileNotices, loadSubagentWiring } from '../runtime/subagents'
 import { CORE_TOOLS } from '../runtime/tools'
 
 import { createPaneRenderer } from './paneText'
@@ -45,13 +38,9 @@ import * as taskBoard from './taskBoard'
 import * as teamControl from './teamControl'
 import { UiPrompter, UnofferedRuleError } from './uiPrompter'
 import { SettingsControl, SettingsRefusedError, type ApiKeyStore } from './settingsControl'
-import type { LoadedSettings } from '../runtime/permissions'
-import { envWithSettings, teammateModelSetting } from '../runtime/session'
 import { randomUUID } from 'node:crypto'
 import { planRestore, resumeMember, RESTORE_NOTICE_LEVEL, RESUME_TURN, RestoreController, RestoreError, RUN_TAG_VARIABLE, type RestoreHost, type SessionChoice } from './restore'
-import { ensureWritableDataDirectory } from '../runtime/storage'
 import { TerminalEventThinner } from './eventThinner'
-import { ApiKeyHolder } from '../runtime/model'
 
 import { keyChangeNotice, modelAccessOf, type KeyFix } from './modelAccess'
 
@@ -64,7 +53,7 @@ export class IpcRequestError extends Error {
 export interface WorkspaceServiceOptions {
   cwd: string
   home: string
-  /** A scenario file: the model is the scripted model server (SPEC §13). */
+  /** A scenario file: the model is the scripted model server (docs/model.md#model-access). */
   scenario?: string
   model?: string
   mode?: PermissionMode
@@ -73,9 +62,9 @@ export interface WorkspaceServiceOptions {
   env?: NodeJS.ProcessEnv
   resumeSessionId?: string
   maxBudgetUsd?: number
-  /** Fork subagents (SPEC §7). */
+  /** Fork subagents (docs/agents.md#forks). */
   fork?: boolean
-  /** Coordinator mode (SPEC §10); wins over forks. */
+  /** Coordinator mode (docs/agents.md#coordinator-mode); wins over forks. */
   coordinator?: boolean
   /** Where Settings stores the API key (the app's OS keychain); absent in the web host: the environment only. */
   apiKeys?: ApiKeyStore
@@ -94,7 +83,7 @@ export interface WorkspaceServiceOptions {
 }
 
 /**
- * The workspace runtime as a UI sees it (SPEC §1, §11): one leader session driven by a person's
+ * The workspace runtime as a UI sees it (docs/design.md#process-model, docs/ui.md#the-workspace-ui): one leader session driven by a person's
  * prompts, permission questions answered from the UI, each agent's pane kept as a headless
  * terminal, and the event stream pushed out. Every request goes through {@link handle}, which
  * validates it against the contract in src/shared/ipc.ts, so Electron IPC and the web host's
@@ -109,7 +98,7 @@ export class WorkspaceService {
   /** Terminal-output events are pushed thinned, without their bytes (those reach the panes): eventThinner.ts. */
   private readonly terminalEvents = new TerminalEventThinner()
   private readonly agents = new Map<string, AgentView>()
-  /** The team's mailboxes as the inspector shows them (SPEC §11); set in wire(). */
+  /** The team's mailboxes as the inspector shows them (docs/ui.md#the-workspace-ui); set in wire(). */
   private mailboxFeed: MailboxFeed | undefined
   /**
    * Pane output batched to ≤ 60 `pane.data` pushes a second per pane, with the pane's PTYs paused
@@ -129,9 +118,9 @@ export class WorkspaceService {
    * agent's commands and, for a process teammate, its terminal. Ended PTYs drop out when a pause finds them gone.
    */
   private readonly panePtys = new Map<string, Set<number>>()
-  /** Per agent id: last event, last message, context used (the team dashboard, SPEC §11). */
+  /** Per agent id: last event, last message, context used (the team dashboard, docs/ui.md#the-workspace-ui). */
   private readonly activity = new Map<string, MemberActivity>()
-  /** The `stuckAfterMinutes` setting (SPEC §11), set by {@link start}. */
+  /** The `stuckAfterMinutes` setting (docs/ui.md#the-workspace-ui), set by {@link start}. */
   private stuckAfterMinutes = teamControl.DEFAULT_STUCK_AFTER_MINUTES
   /** The `paneScrollbackLines` setting (the page's terminals; main's copies keep their own length), set by {@link start}. */
   private paneScrollbackLines = DEFAULT_PANE_SCROLLBACK_LINES
@@ -278,7 +267,7 @@ export class WorkspaceService {
     this.bus.emit({ type: 'agent_state', state: 'idle', agentId: LEADER_NAME, agentName: LEADER_NAME })
     this.prompter.setAgentCwdResolver((agentId) => this.agentCwds.get(agentId))
     this.store.add(this.prompter.onDidChange((permissions) => this.push('permissions.changed', { permissions })))
-    // A task notification for an idle leader wakes it at once (SPEC §6.5).
+    // A task notification for an idle leader wakes it at once (docs/agents.md#task-notifications).
     this.store.add(this.session.onDidQueue(() => this.wake()))
     this.store.add(this.panes.onDidWrite((agentId, data, chunk) => this.push('pane.data', { agentId, data, chunk })))
     const feed = (this.mailboxFeed = this.store.add(followTeamMailboxes(this.session.team, { home: this.session.team?.home ?? '' })))
@@ -355,7 +344,7 @@ export class WorkspaceService {
       return
     }
     if (event.type === 'task_updated') {
-      // a teammate's current task: the one it owns that is in progress (SPEC §11 pane header)
+      // a teammate's current task: the one it owns that is in progress (docs/ui.md#the-workspace-ui pane header)
       const { id, subject, owner, status } = event.task as { id?: unknown; subject?: unknown; owner?: unknown; status?: unknown }
       for (const a of this.agents.values()) {
         if (a.currentTask?.id === String(id)) delete a.currentTask
@@ -536,7 +525,7 @@ export class WorkspaceService {
   /**
    * Applies reloaded settings to what may change while the workspace runs: the permission rules
    * of the leader and its subagents (teammates read them when they start), the session's hooks
-   * (project trust granted or revoked, SPEC §4), the stuck threshold and the panes' scrollback
+   * (project trust granted or revoked, docs/permissions.md#permissions), the stuck threshold and the panes' scrollback
    * length. Everything else (model, mode, backend, switches) is built at start and takes effect at
    * the next start.
    * @throws SettingsRefusedError when the new hooks are invalid (the old ones stay).
@@ -692,7 +681,7 @@ export class WorkspaceService {
     return { fork: forkEnabled, coordinator, switchable: this.session.orchestrationSwitchable && !this.busy }
   }
 
-  /** The UI's switch before the first prompt (SPEC §10); the leader's pane says what changed. */
+  /** The UI's switch before the first prompt (docs/agents.md#coordinator-mode); the leader's pane says what changed. */
   private async setOrchestration(fork: boolean, coordinator: boolean): Promise<Orchestration> {
     if (this.busy) throw new IpcRequestError('Fork and coordinator mode are chosen before the first prompt of a session; start a new session to change them.')
     try {
@@ -730,7 +719,7 @@ export class WorkspaceService {
     return { ok: true }
   }
 
-  /** `/fork <directive>` (SPEC §7): forks the leader's conversation as it stands, in the background. */
+  /** `/fork <directive>` (docs/agents.md#forks): forks the leader's conversation as it stands, in the background. */
   private async forkFromPrompt(directive: string): Promise<{ ok: true }> {
     const agents = this.session.subagents
     if (!agents?.options.forkEnabled) throw new IpcRequestError(agents?.options.coordinator ? 'Forks are off in coordinator mode.' : 'Forks are off in this workspace; start it with --fork to use /fork.')
@@ -766,7 +755,7 @@ export class WorkspaceService {
       })
   }
 
-  /** The scripted model server's URL when the model is scripted (SPEC §13), else undefined. */
+  /** The scripted model server's URL when the model is scripted (docs/model.md#model-access), else undefined. */
   get scriptedModelUrl(): string | undefined {
     return this.model.scripted?.url
   }

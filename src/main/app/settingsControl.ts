@@ -1,22 +1,9 @@
 import { mkdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { ApiKeyStatus, HookListing, ProjectTrust, SettingsPatch, SettingsValues, SettingsView } from '../../shared/settings'
-import { SettingsValuesSchema, WEB_HOST_KEYCHAIN_REFUSAL } from '../../shared/settings'
+import { type ApiKeyStatus, type HookListing, type ProjectTrust, type SettingsPatch, type SettingsValues, type SettingsView, SettingsValuesSchema, WEB_HOST_KEYCHAIN_REFUSAL } from '../../shared/settings'
 import { writeFileAtomicSync } from '../runtime/locks'
-import {
-  parseRule,
-  readSettingsFile,
-  RuleSyntaxError,
-  SettingsFileSchema,
-  trustStatus,
-  trustWorkspace,
-  untrustedKeys,
-  untrustWorkspace,
-  type LoadedSettings,
-  type SettingsScope
-} from '../runtime/permissions'
-import { fieldPath, fixHint } from '../runtime/permissions'
+import { parseRule, readSettingsFile, RuleSyntaxError, SettingsFileSchema, trustStatus, trustWorkspace, untrustedKeys, untrustWorkspace, type LoadedSettings, type SettingsScope, fieldPath, fixHint } from '../runtime/permissions'
 import type { ApiKeyHolder } from '../runtime/model'
 
 /** A Settings request refused: the message names what was wrong and what to do; nothing was changed. */
@@ -25,7 +12,7 @@ export class SettingsRefusedError extends Error {
 }
 
 /**
- * Where the API key is kept (SPEC §11). The Electron app passes the OS keychain
+ * Where the API key is kept (docs/ui.md#the-workspace-ui). The Electron app passes the OS keychain
  * (src/main/electron/secrets.ts); the web host passes none, so its key comes from the environment
  * only. No method ever returns the key.
  */
@@ -70,7 +57,7 @@ const TOP_LEVEL_KEYS = ['apiBaseUrl', 'model', 'subagentModel', 'teammateModel',
 const RULE_KINDS = ['allow', 'ask', 'deny'] as const
 
 /**
- * The Settings view's side in main (SPEC §4, §11, §12): reads and changes the user settings file
+ * The Settings view's side in main (docs/permissions.md#permissions, docs/ui.md#the-workspace-ui, docs/storage.md#layout): reads and changes the user settings file
  * `<home>/settings.json` (validated with zod, keys the view does not know kept, written to a temp
  * file and renamed), grants and revokes project trust, and reports the API key's status through
  * an {@link ApiKeyStore}. After each change it reloads every settings source as the runtime does

@@ -1,14 +1,12 @@
-import { type TeamContext } from '../runtime/teams'
+import { type TeamContext, TeamError } from '../runtime/teams'
 import type { TaskBoardList } from '../../shared/ipc'
 import type { Task, TaskStatus } from '../../shared/tasks'
 import type { Session } from '../runtime/session'
 import { TaskError } from '../runtime/tasks'
-import { TaskCreateTool, TaskUpdateTool } from '../runtime/tools'
-import { TeamError } from '../runtime/teams'
-import { ToolError, type ToolContext } from '../runtime/tools'
+import { TaskCreateTool, TaskUpdateTool, ToolError, type ToolContext } from '../runtime/tools'
 
 /**
- * What a person does to the shared task list from the task board (SPEC §9.6, §11): list, create,
+ * What a person does to the shared task list from the task board (docs/teams.md#shared-task-list, docs/ui.md#the-workspace-ui): list, create,
  * edit, and assign by dropping a card on a teammate. Creating and changing go through TaskCreate
  * and TaskUpdate's own code in the leader's name, so hooks run, `task_updated` is emitted and an
  * assignment sends `task_assignment` exactly as when the leader's model assigns — the team cannot
@@ -90,11 +88,11 @@ export async function updateTask(session: Session, edit: TaskEdit): Promise<Task
 }
 
 /**
- * Assigns a task to a member of the session's team (SPEC §9.6: a drag in the UI): TaskUpdate with
+ * Assigns a task to a member of the session's team (docs/teams.md#shared-task-list: a drag in the UI): TaskUpdate with
  * `owner`, so the store sets it and `task_assignment` goes to the owner's inbox. Checked first,
  * since TaskUpdate accepts these and the person must see why the drop did nothing:
  * @throws TaskBoardError without a team, for a name that is not a member, a completed task, or a
- * task whose blockers are not all completed (it could not be started; SPEC §9.6).
+ * task whose blockers are not all completed (it could not be started; docs/teams.md#shared-task-list).
  */
 export async function assignTask(session: Session, taskId: number, owner: string): Promise<Task> {
   const team = teamOf(session)

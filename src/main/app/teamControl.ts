@@ -1,17 +1,15 @@
-import { teammateMode } from '../runtime/permissions'
+import { teammateMode, type LoadedSettings } from '../runtime/permissions'
 import type { SpawnOptions, StaleTeam } from '../../shared/ipc'
 import { PERSON_MESSAGE_SUMMARY } from '../../shared/mailbox'
 import type { PermissionMode } from '../../shared/permissions'
 import { sanitizeName } from '../../shared/teams'
-import type { LoadedSettings } from '../runtime/permissions'
 import type { Session } from '../runtime/session'
-import { sendToTeam, TeamCreateTool } from '../runtime/tools'
+import { sendToTeam, TeamCreateTool, type ToolContext } from '../runtime/tools'
 import { LEAD_NAME } from '../runtime/teams'
 
-import type { ToolContext } from '../runtime/tools'
 
 /**
- * What a person does to the team from the dashboard (SPEC §11: spawn, message, shut down, kill;
+ * What a person does to the team from the dashboard (docs/ui.md#the-workspace-ui: spawn, message, shut down, kill;
  * the top bar's Stop all). Each action goes through the same code the leader's tools use — the
  * supervisor's `spawn`/`shutdown`/`kill`, TeamCreate, SendMessage's `sendToTeam` — so a person's
  * action and the leader's are indistinguishable to the team.
@@ -22,7 +20,7 @@ export class TeamControlError extends Error {
   override readonly name = 'TeamControlError'
 }
 
-/** Minutes of silence before a running agent is marked stuck when the setting is absent (SPEC §11). */
+/** Minutes of silence before a running agent is marked stuck when the setting is absent (docs/ui.md#the-workspace-ui). */
 export const DEFAULT_STUCK_AFTER_MINUTES = 5
 
 export { PERSON_MESSAGE_SUMMARY }
@@ -79,7 +77,7 @@ export function spawnOptions(session: Session, defaultBackend: 'worker' | 'proce
   return { agentTypes, defaultBackend, ...(current ? { team: current } : {}) }
 }
 
-/** Creates the session's team with TeamCreate's own code (SPEC §9.1). @throws TeamControlError (a team already led, a taken name). */
+/** Creates the session's team with TeamCreate's own code (docs/teams.md#team-config). @throws TeamControlError (a team already led, a taken name). */
 export async function createTeam(session: Session, name: string, description?: string): Promise<string> {
   const ctx = leaderContext(session)
   await refusals(() => TeamCreateTool.call({ team_name: name, ...(description ? { description } : {}) }, ctx))
@@ -122,7 +120,7 @@ export interface DashboardSpawn {
 }
 
 /**
- * Spawns a teammate as the Agent tool's teammate path does (SPEC §9.2): a sanitised unique name,
+ * Spawns a teammate as the Agent tool's teammate path does (docs/teams.md#spawning-a-teammate): a sanitised unique name,
  * a known agent type, the model its definition resolves to under the leader's, `plan` mode when
  * plan approval is required, else the mode asked for (default: the leader's).
  * @throws TeamControlError with no team, a bad or taken name, an unknown type, an unavailable backend.
@@ -173,7 +171,7 @@ export async function messageTeammate(session: Session, name: string, text: stri
 }
 
 /**
- * Asks a running teammate to shut down (SPEC §9.5) through the supervisor; resolves once asked,
+ * Asks a running teammate to shut down (docs/teams.md#teammate-life-cycle) through the supervisor; resolves once asked,
  * `outcome` gets how it ended (`exited`, `rejected`, `killed` after the timeout, `gone`).
  * @throws TeamControlError when it is not running.
  */
@@ -196,7 +194,7 @@ export function interruptTeammate(session: Session, name: string): boolean {
   return teammates.interrupt(name)
 }
 
-/** Kills a running teammate at once and waits until it is gone (SPEC §9.5). @throws TeamControlError when it is not running. */
+/** Kills a running teammate at once and waits until it is gone (docs/teams.md#teammate-life-cycle). @throws TeamControlError when it is not running. */
 export async function killTeammate(session: Session, name: string): Promise<void> {
   const { teammates } = teamParts(session)
   requireAlive(session, name)
@@ -206,7 +204,7 @@ export async function killTeammate(session: Session, name: string): Promise<void
 /**
  * Stop all: the leader's turn, every running subagent (as TaskStop does), and every live teammate
  * killed at once — a person pressing it wants everything to stop now, not to wait for models to
- * agree to a shutdown; the supervisor still releases their tasks and tells the leader (SPEC §9.5).
+ * agree to a shutdown; the supervisor still releases their tasks and tells the leader (docs/teams.md#teammate-life-cycle).
  * @returns how many subagents were stopped and which teammates were killed.
  */
 export async function stopAll(session: Session): Promise<{ subagents: number; teammates: string[] }> {

@@ -35,7 +35,7 @@ export interface UiPermissionAnswer {
 }
 
 /**
- * Permission questions waiting for a person in the UI (SPEC §9.7, §11): each request is listed
+ * Permission questions waiting for a person in the UI (docs/teams.md#permission-requests, docs/ui.md#the-workspace-ui): each request is listed
  * until it is answered — exactly once, the first answer wins — or cancelled because its agent
  * stopped, which removes it from the list. Edit/Write requests carry a unified diff of the change.
  */
@@ -49,7 +49,7 @@ export class UiPrompter implements PermissionPrompter {
   constructor(private readonly cwd: string) {}
 
   /**
-   * Tells the prompter where each agent works (its worktree when isolated, SPEC §8): shown with a
+   * Tells the prompter where each agent works (its worktree when isolated, docs/agents.md#worktree-isolation): shown with a
    * Bash command (the directory it runs in) and used to resolve an Edit/Write path for its diff.
    */
   setAgentCwdResolver(resolver: AgentCwdResolver): void {
@@ -91,7 +91,7 @@ export class UiPrompter implements PermissionPrompter {
   /**
    * Answers one request. An "Always allow" rule must be one the request offered (its
    * `suggestions`); it is then added for the rest of the session, to the asking agent only
-   * (SPEC §4), by that agent's permission gate.
+   * (docs/permissions.md#permissions), by that agent's permission gate.
    * @returns false when it is unknown or already answered (the first answer won), true when this answer settled it.
    * @throws UnofferedRuleError when `alwaysAllowRule` is not among the request's suggestions (the request stays pending).
    */

@@ -6,7 +6,7 @@ import { readTranscript } from '../runtime/transcripts/reader'
 import { ofType, runCli, tempWorkspace } from './cli.testkit'
 import { workspaceSlug } from '../runtime/storage/paths'
 
-// Context compaction (SPEC §2) in a whole session through the CLI: the leader's history passes 85%
+// Context compaction (docs/loop.md#the-agent-loop) in a whole session through the CLI: the leader's history passes 85%
 // of the model's 200k-token window for real (the scripted model counts ≈ 4 bytes a token), it
 // compacts, carries on, and a later --resume continues from the compacted history.
 

@@ -1,7 +1,7 @@
+import { packageRoot } from '../runtime/install'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { USER_PERMISSION_MODES } from '../../shared/permissions'
-import { packageRoot } from '../runtime/base'
 
 const MODES = USER_PERMISSION_MODES.join('|')
 

@@ -43,7 +43,7 @@ SWARMDESK_MODEL, SWARMDESK_SUBAGENT_MODEL, SWARMDESK_AUTO_BACKGROUND_MS. Exit co
 `
 
 /**
- * The headless command line (SPEC §14). Resolves to the process exit code: 0 success, 1 the run
+ * The headless command line (docs/events.md#event-stream-and-command-line). Resolves to the process exit code: 0 success, 1 the run
  * failed, 2 bad usage or bad input (with a message on stderr naming what was wrong).
  */
 export async function main(argv: string[]): Promise<number> {

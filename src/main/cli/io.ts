@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 
-/** Bad command-line usage: exit code 2, with a message naming what was wrong (SPEC §14). */
+/** Bad command-line usage: exit code 2, with a message naming what was wrong (docs/events.md#event-stream-and-command-line). */
 export class UsageError extends Error {
   override readonly name = 'UsageError'
 }

@@ -4,7 +4,7 @@ import type { PermissionPrompter } from '../runtime/permissions'
 import { diffOf } from '../app/uiPrompter'
 import { useColor } from './io'
 
-/** `--approve` values (SPEC §14). */
+/** `--approve` values (docs/events.md#event-stream-and-command-line). */
 export type ApproveFlag = 'all' | 'none' | 'ask'
 
 /**
@@ -71,7 +71,7 @@ export class TerminalPrompter implements PermissionPrompter {
 }
 
 /**
- * The prompter for `--approve FLAG` (SPEC §14): `ask` is interactive on a TTY and means `none`
+ * The prompter for `--approve FLAG` (docs/events.md#event-stream-and-command-line): `ask` is interactive on a TTY and means `none`
  * elsewhere; the default is `ask`. `cwd` is the run's workspace.
  */
 export function prompterFor(flag: ApproveFlag, isTty: boolean, cwd: string): PermissionPrompter {

@@ -6,7 +6,7 @@ import { noteActivity, type MemberActivity } from '../../shared/memberActivity'
 import { createPaneRenderer } from '../app/paneText'
 import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 
-// A teammate's running command in its pane (SPEC §11: a pane shows the PTY output of its shell),
+// A teammate's running command in its pane (docs/ui.md#the-workspace-ui: a pane shows the PTY output of its shell),
 // live, on both backends; and that output is activity, so the dashboard never marks it stuck.
 
 const ws = useTempWorkspace()

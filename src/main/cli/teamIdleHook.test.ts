@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
 import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 
-// SPEC §9.9: a TeammateIdle hook exiting 2 keeps a teammate working — but a shutdown request
+// docs/hooks.md#hooks: a TeammateIdle hook exiting 2 keeps a teammate working — but a shutdown request
 // always wins over it. The hook comes from the leader's --settings file, which teammates share.
 
 const ws = useTempWorkspace()
@@ -32,7 +32,7 @@ ${'    - { text: "Noted." }\n'.repeat(10)}
       text: "Kept checking because the hook said so."
 ${'    - { text: "Done." }\n'.repeat(4)}`
 
-describe('the TeammateIdle hook and a shutdown request (SPEC §9.9)', () => {
+describe('the TeammateIdle hook and a shutdown request (docs/hooks.md#hooks)', () => {
   it('a hook that always exits 2 does not keep a teammate from a waiting shutdown request', async () => {
     const { home, work } = ws
     const log = join(home, 'idle-hook.log')

@@ -6,7 +6,7 @@ import type { RuntimeEvent } from '../../shared/events'
 import { startScriptedServer, type ScenarioInput } from '../runtime/scripted'
 import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 
-// Permission sync (SPEC §9.7) through both teammate backends, headless: the teammate's own rules
+// Permission sync (docs/teams.md#permission-requests) through both teammate backends, headless: the teammate's own rules
 // and mode are evaluated first — here a rule from the leader's --settings file, which teammates
 // share — and only what still needs a decision reaches the leader's queue, tagged with the
 // teammate. A bypassPermissions teammate never asks.
@@ -32,13 +32,13 @@ agents:
     - text: "Three checkers at work."
 ${'    - { text: "Noted." }\n'.repeat(16)}${checks('dora')}${checks('eli')}${checks('fay')}`
 
-describe('teammate permission requests (SPEC §9.7)', () => {
+describe('teammate permission requests (docs/teams.md#permission-requests)', () => {
   it("a default teammate's Bash request reaches the leader's queue tagged with its name through both backends, after the shared rules; a bypassPermissions teammate never asks", async () => {
     const { home, work } = ws
     const scenario = join(home, 'perm.yaml')
     writeFileSync(scenario, SCENARIO)
     const settings = join(home, 'rules.json')
-    // Bash(touch:*) covers the command; the file it writes needs its own Edit rule (SPEC §4).
+    // Bash(touch:*) covers the command; the file it writes needs its own Edit rule (docs/permissions.md#permissions).
     writeFileSync(settings, JSON.stringify({ permissions: { allow: ['Bash(touch:*)', 'Edit(*-rule.txt)'] } }))
     const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--settings', settings, '--approve', 'all', '--json', 'Check everything'], { env: { SWARMDESK_HOME: home } })
     expect(run.stderr).toBe('')
@@ -70,7 +70,7 @@ describe('teammate permission requests (SPEC §9.7)', () => {
   }, 60_000)
 })
 
-describe('permission requests never reach a model (SPEC §9.3)', () => {
+describe('permission requests never reach a model (docs/teams.md#mailbox)', () => {
   it("a process teammate's permission_request and the leader's permission_response travel through the mailbox, and no model request of either agent carries them", async () => {
     const { home, work } = ws
     const scenario = `

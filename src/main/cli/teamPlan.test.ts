@@ -39,7 +39,7 @@ agents:
     - { text: "Done." }
 `
 
-describe('a plan-required teammate (SPEC §9.8)', () => {
+describe('a plan-required teammate (docs/teams.md#plan-approval)', () => {
   it('cannot write before approval, stays in plan mode with the feedback after a rejection, and writes once the leader approves', async () => {
     const { home, work } = ws
     const scenario = join(home, 'plan.yaml')

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
 import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 
-// When a headless team run ends (SPEC §14, §15): only once nothing of either backend is in flight,
+// When a headless team run ends (docs/events.md#event-stream-and-command-line, docs/scenarios.md#scripted-model-scenarios): only once nothing of either backend is in flight,
 // and never later than the point where only an answer no one in the run can give would help.
 
 const ws = useTempWorkspace()

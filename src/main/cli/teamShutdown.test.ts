@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
 import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 
-// The shutdown protocol of SPEC §9.5 run headless through the CLI: a teammate approves (and
+// The shutdown protocol of docs/teams.md#teammate-life-cycle run headless through the CLI: a teammate approves (and
 // exits), rejects with a reason (and keeps working), or ignores the request (and is killed after
 // the timeout). Each time its task goes back to pending with no owner and TeamDelete succeeds.
 
@@ -63,7 +63,7 @@ function expectFreedAndDeleted(r: Awaited<ReturnType<typeof run>>, name: string)
   expect(r.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
 }
 
-describe('the shutdown protocol (SPEC §9.5)', () => {
+describe('the shutdown protocol (docs/teams.md#teammate-life-cycle)', () => {
   it('approved: the worker teammate answers with a shutdown_response and exits; its task is free; TeamDelete succeeds', async () => {
     const r = await run(
       'ann',

@@ -1,15 +1,10 @@
 import type { PermissionSubject } from '../../shared/permissions'
-import { AgentTool } from '../runtime/tools'
-import { SendMessageTool } from '../runtime/tools'
-import { TaskStopTool } from '../runtime/tools'
-import { TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, TeamCreateTool, TeamDeleteTool } from '../runtime/tools'
-import { CORE_TOOLS } from '../runtime/tools'
-import type { Tool } from '../runtime/tools'
+import { AgentTool, SendMessageTool, TaskStopTool, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, TeamCreateTool, TeamDeleteTool, CORE_TOOLS, type Tool } from '../runtime/tools'
 import { UsageError } from './io'
 
 /**
  * The tools whose own mapping `permissions check` uses: the core tools and the agent and team
- * tools (SPEC §3). The Agent tool's mapping matters: a call asking for a teammate in a mode that
+ * tools (docs/tools.md#tools). The Agent tool's mapping matters: a call asking for a teammate in a mode that
  * stops prompting is not read-only, so it must be decided as the agent loop decides it.
  */
 const SUBJECT_TOOLS: readonly Tool[] = [

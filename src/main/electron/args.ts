@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util'
 export interface LaunchOptions {
   /** Absolute workspace directory. */
   cwd: string
-  /** Absolute scenario file of the scripted model (SPEC §15); the offline demo uses one. */
+  /** Absolute scenario file of the scripted model (docs/scenarios.md#scripted-model-scenarios); the offline demo uses one. */
   scenario?: string
   /** Open a fresh copy of the bundled demo workspace with its scenario (`--demo`). */
   demo: boolean

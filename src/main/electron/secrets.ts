@@ -7,7 +7,7 @@ import type { ApiKeyStatus } from '../../shared/settings'
 import type { ApiKeyStore } from '../app/settingsControl'
 
 /**
- * The API key at rest (SPEC §11): encrypted with Electron safeStorage (the OS keychain) into
+ * The API key at rest (docs/ui.md#the-workspace-ui): encrypted with Electron safeStorage (the OS keychain) into
  * `<home>/secrets.json`. Only main reads it, and only to hand it to the runtime as
  * ANTHROPIC_API_KEY; no IPC channel returns it to the renderer.
  *
@@ -135,7 +135,7 @@ export async function readApiKey(home: string): Promise<string | undefined> {
 }
 
 /**
- * The app's {@link ApiKeyStore} (SPEC §11): the key in `<home>/secrets.json` through safeStorage.
+ * The app's {@link ApiKeyStore} (docs/ui.md#the-workspace-ui): the key in `<home>/secrets.json` through safeStorage.
  * `env` is the environment the app was started with: its ANTHROPIC_API_KEY wins over a stored
  * key. Statuses never hold the key; nothing here logs it.
  */

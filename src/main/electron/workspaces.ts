@@ -8,7 +8,7 @@ import { forwardPushes, type PushForwarder, type WorkspaceHost } from './ipc'
 import type { AppOrigin } from './origin'
 
 /**
- * One window per workspace (SPEC §11 "one window per workspace"): the Electron main's registry of
+ * One window per workspace (docs/ui.md#the-workspace-ui "one window per workspace"): the Electron main's registry of
  * open workspaces, folder → service + window. IPC requests are routed to the service of the
  * sender's window (by `webContents.id`), and each service's pushes go to its own window only.
  * Opening a folder that is already open focuses its window; closing a window disposes its service

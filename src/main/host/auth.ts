@@ -17,7 +17,7 @@ export function newToken(): string {
 }
 
 /**
- * Compares a presented token with the host's in constant time (SPEC §14): both are hashed first,
+ * Compares a presented token with the host's in constant time (docs/events.md#event-stream-and-command-line): both are hashed first,
  * so neither the content nor the length of the secret leaks through timing.
  */
 export function tokensMatch(presented: string | undefined, expected: string): boolean {

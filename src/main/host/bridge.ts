@@ -192,7 +192,7 @@ export class Bridge implements Disposable {
         return this.send(socket, { kind: 'response', id, ok: true, result: { ok: true } })
       }
     }
-    // the browser never hands the host an API key (SPEC §11): refused before the service sees it
+    // the browser never hands the host an API key (docs/ui.md#the-workspace-ui): refused before the service sees it
     if (KEYCHAIN_CHANNELS.has(channel)) return this.send(socket, { kind: 'response', id, ok: false, error: { name: 'KeychainRefusedError', message: WEB_HOST_KEYCHAIN_REFUSAL } })
     try {
       const result = await this.service.handle(channel, payload)

@@ -1,5 +1,5 @@
 /**
- * The web host (SPEC §1, §14): the renderer and the workspace API served to a browser over HTTP and
+ * The web host (docs/design.md#process-model, docs/events.md#event-stream-and-command-line): the renderer and the workspace API served to a browser over HTTP and
  * a WebSocket bridge on 127.0.0.1, token-protected. Electron-free; used by `swarmdesk serve`, the
  * demo where no app window can open, and the end-to-end tests.
  */

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 
 /**
  * Which `Host` and `Origin` values a host listening on `host:port` accepts: itself by IP and as
- * `localhost`. Anything else is another site (or DNS rebinding) and is refused with 403 (SPEC §14).
+ * `localhost`. Anything else is another site (or DNS rebinding) and is refused with 403 (docs/events.md#event-stream-and-command-line).
  */
 export class OriginPolicy {
   private readonly hosts: Set<string>

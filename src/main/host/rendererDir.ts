@@ -1,6 +1,6 @@
+import { packageRoot } from '../runtime/install'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { packageRoot } from '../runtime/base'
 
 /**
  * The built renderer, `<package root>/out/renderer` (electron-vite's output). The folder may not

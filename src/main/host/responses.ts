@@ -1,6 +1,5 @@
-import type { ServerResponse } from 'node:http'
+import { type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { STATUS_CODES } from 'node:http'
 
 /** Answers a plain-text status (errors and refusals), never cached. */
 export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {

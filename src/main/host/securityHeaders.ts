@@ -20,7 +20,7 @@ export function cspFromIndexHtml(html: string | undefined): string {
   return /frame-ancestors/i.test(policy) ? policy : `${policy}; frame-ancestors 'none'`
 }
 
-/** Headers every response carries (SPEC §14): the CSP, no MIME sniffing, no Referer (the URL holds the token). */
+/** Headers every response carries (docs/events.md#event-stream-and-command-line): the CSP, no MIME sniffing, no Referer (the URL holds the token). */
 export function securityHeaders(csp: string): Record<string, string> {
   return {
     'Content-Security-Policy': csp,

@@ -12,7 +12,7 @@ export type StaticLookup =
   | { kind: 'malformed' }
 
 /**
- * Maps a URL path to a regular file under `root` (SPEC §14: nothing outside the built renderer is
+ * Maps a URL path to a regular file under `root` (docs/events.md#event-stream-and-command-line: nothing outside the built renderer is
  * ever served). The path is decoded once, resolved, and checked for containment both as written
  * and after symlinks are followed; `/` is `index.html`.
  */

@@ -20,7 +20,7 @@ export interface WebHostOptions {
   service: BridgedService
   /** TCP port; 0 (the default) picks a free one. */
   port?: number
-  /** Interface to bind; `127.0.0.1` by default (SPEC §1: the host is local). */
+  /** Interface to bind; `127.0.0.1` by default (docs/design.md#process-model: the host is local). */
   host?: string
   /** The built renderer (out/renderer) with its index.html. */
   staticDir: string
@@ -56,7 +56,7 @@ export const BRIDGE_PATH = '/bridge'
 const MAX_FRAME_BYTES = 4 * 1024 * 1024
 
 /**
- * Serves the renderer and the WebSocket bridge to a browser (SPEC §1, §14). Every HTTP request and
+ * Serves the renderer and the WebSocket bridge to a browser (docs/design.md#process-model, docs/events.md#event-stream-and-command-line). Every HTTP request and
  * WebSocket upgrade must carry the token (`?token=` or the cookie `GET /?token=T` sets) or gets 401,
  * and one from a foreign `Origin` (or for a foreign `Host`) gets 403. Static files come only from
  * `staticDir`; without its index.html the host answers 503 asking for `npm run build`.

@@ -11,7 +11,7 @@ import { FrameLog, httpGet, openSocket } from './host.testkit'
 import { startWebHost, type WebHost } from './webHost'
 import { WebWorkspaces, workspaceId } from './workspaces'
 
-// Two real workspaces behind one web host, each with its own scripted leader (SPEC §13), reached
+// Two real workspaces behind one web host, each with its own scripted leader (docs/model.md#model-access), reached
 // by tabs whose sockets name their workspace (`/bridge?workspace=ID`).
 
 let root: string

@@ -4,7 +4,7 @@ import { canonicalFolder, RecentListError, type RecentWorkspaces } from '../work
 import type { BridgedService } from './types'
 
 /**
- * The web host's open workspaces (SPEC §11 "open a folder", §14): the browser equivalent of the
+ * The web host's open workspaces (docs/ui.md#the-workspace-ui "open a folder", docs/events.md#event-stream-and-command-line): the browser equivalent of the
  * Electron app's one window per workspace. Each workspace has an id, `/?workspace=ID` is its page
  * (opened in its own tab) and `/bridge?workspace=ID` its socket, so a tab's connection is bound to
  * one workspace. Opening a folder already open reuses its service. Workspaces stay open until the

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import type { RecentWorkspace } from '../../shared/ipc'
 
 /**
- * The recent workspaces list (SPEC §11 "open a folder (recent list)"): `<home>/recent.json`,
+ * The recent workspaces list (docs/ui.md#the-workspace-ui "open a folder (recent list)"): `<home>/recent.json`,
  * most recently opened first, at most {@link RECENT_MAX} folders, each a canonical path (symlinks
  * resolved). Written atomically (temp file + rename, write-file-atomic), so a crash leaves the old
  * or the new list, never half of one. Shared by the Electron app and the web host; writes within

@@ -22,13 +22,13 @@ export const AgentViewSchema = z.object({
   endedAt: z.string().optional(),
   endStatus: z.enum(['completed', 'failed', 'killed', 'crashed', 'exited']).optional(),
   /**
-   * Teammates only (SPEC §9.2): where it runs. A `process` teammate's pane is its real terminal
+   * Teammates only (docs/teams.md#spawning-a-teammate): where it runs. A `process` teammate's pane is its real terminal
    * (its `terminal_output`); a `worker` teammate's pane shows its events like any agent's. Absent
    * for the leader and subagents — its presence is what makes an agent a teammate in the UI.
    */
   backend: z.enum(['worker', 'process']).optional(),
   /**
-   * The task it works on now (SPEC §9.6, §11 "task in its header"): the one it owns with status
+   * The task it works on now (docs/teams.md#shared-task-list, docs/ui.md#the-workspace-ui "task in its header"): the one it owns with status
    * `in_progress`. `id` is the task id as text (`"3"`). Absent when it has none.
    */
   currentTask: z.object({ id: z.string(), subject: z.string() }).optional()
@@ -44,8 +44,8 @@ export const agentChannels = {
    * killed, and SendMessage resumes it). An agent with no turn running is left alone.
    */
   'agent.interrupt': { request: z.object({ agentId: z.string().min(1).max(200) }).strict(), response: z.object({ ok: z.literal(true), interrupted: z.boolean() }) },
-  /** Stops a running subagent and everything it owns (SPEC §6.7: TaskStop from its pane). */
+  /** Stops a running subagent and everything it owns (docs/agents.md#stopping-an-agent: TaskStop from its pane). */
   'agent.stop': { request: z.object({ agentId: z.string().min(1) }).strict(), response: Ok },
-  /** Moves a running sync subagent to the background (SPEC §6.4: "the UI can background a running subagent by hand"). */
+  /** Moves a running sync subagent to the background (docs/agents.md#auto-background: "the UI can background a running subagent by hand"). */
   'agent.background': { request: z.object({ agentId: z.string().min(1) }).strict(), response: Ok }
 } as const

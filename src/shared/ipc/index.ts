@@ -24,7 +24,7 @@ export * from './workspace'
 export * from './workspaces'
 
 /**
- * The one contract between the workspace runtime and any UI (SPEC §1, STYLE.md 2): every
+ * The one contract between the workspace runtime and any UI (docs/design.md#process-model, STYLE.md 2): every
  * request channel with its request and response schemas, and every pushed event with its payload
  * schema. The Electron IPC handlers, the preload API, the web host's WebSocket bridge and the
  * renderer's client are all typed from this object; nobody types a channel string twice.
@@ -56,7 +56,7 @@ export const requestChannels = {
 /** Pushed events: name → payload schema. */
 export const pushChannels = {
   /**
-   * Every runtime event (SPEC §14), in seq order. Over the web host's bridge, `tool_output` and
+   * Every runtime event (docs/events.md#event-stream-and-command-line), in seq order. Over the web host's bridge, `tool_output` and
    * `terminal_output` come at most once a second per agent with `data` empty: their bytes are the
    * pane's, delivered as `pane.data` under flow control (src/main/host/eventThinner.ts).
    */

@@ -6,13 +6,13 @@ export const MAILBOX_FEED_MAX = 20_000
 /** Most messages one `mailbox.list` page returns. */
 export const MAILBOX_PAGE_MAX = 5_000
 
-/** What a message is: `plain` text, or the `type` of its structured body (SPEC §9.3). */
+/** What a message is: `plain` text, or the `type` of its structured body (docs/teams.md#mailbox). */
 export const MailboxKindSchema = z.enum(['plain', ...PROTOCOL_TYPES] as ['plain', ...ProtocolType[]])
 export type MailboxKind = z.infer<typeof MailboxKindSchema>
 
 /**
- * One message of the team's mailboxes as the inspector shows it (SPEC §9.3, §11). A broadcast
- * (`to: "*"`, SPEC §9.4) is delivered as one message per recipient inbox, each with its own id and
+ * One message of the team's mailboxes as the inspector shows it (docs/teams.md#mailbox, docs/ui.md#the-workspace-ui). A broadcast
+ * (`to: "*"`, docs/teams.md#sendmessage-between-teammates) is delivered as one message per recipient inbox, each with its own id and
  * read state; the inspector shows each copy as its own row and marks it with `broadcast` (every
  * recipient of that broadcast), so filtering by recipient and per-recipient read state stay exact.
  */
@@ -70,10 +70,10 @@ export const MailboxChangeSchema = z.discriminatedUnion('type', [
 ])
 export type MailboxChange = z.infer<typeof MailboxChangeSchema>
 
-/** The mailbox inspector's request (SPEC §11). */
+/** The mailbox inspector's request (docs/ui.md#the-workspace-ui). */
 export const mailboxChannels = {
   /**
-   * The current team's messages across every inbox (SPEC §11 mailbox inspector), oldest first, a
+   * The current team's messages across every inbox (docs/ui.md#the-workspace-ui mailbox inspector), oldest first, a
    * page at a time: `offset` (default 0) and `limit` (1–5,000, default 5,000). Live changes come as
    * `mailbox.changed` pushes; a page reflects every change pushed before it was answered.
    */

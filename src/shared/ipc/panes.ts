@@ -65,7 +65,7 @@ export const paneChannels = {
   /**
    * The size of an agent's pane in character cells after the renderer fitted it (sent debounced,
    * only for panes on screen; src/renderer/src/features/panes/PaneOwner.ts). A running `process`
-   * teammate's terminal is resized to it (its program gets SIGWINCH, SPEC §1, §11); for any other
+   * teammate's terminal is resized to it (its program gets SIGWINCH, docs/design.md#process-model, docs/ui.md#the-workspace-ui); for any other
    * agent, or one not started yet, main remembers it: a process teammate starts at its pane's last
    * size. Bounds: src/shared/terminalSize.ts. With several pages on one workspace the last wins.
    */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-/** A permission request waiting for a person (SPEC §11 permission bubbles). */
+/** A permission request waiting for a person (docs/ui.md#the-workspace-ui permission bubbles). */
 export const PendingPermissionSchema = z.object({
   requestId: z.string(),
   agentId: z.string(),
@@ -32,7 +32,7 @@ export const permissionChannels = {
         decision: z.enum(['allow', 'deny']),
         /**
          * With allow: also add this rule for the rest of the session, to the asking agent only
-         * ("Always allow", SPEC §4 session approvals). Must be one of the request's `suggestions`.
+         * ("Always allow", docs/permissions.md#permissions session approvals). Must be one of the request's `suggestions`.
          */
         alwaysAllowRule: z.string().min(1).max(1000).optional(),
         /** With deny: sent to the agent with the denial. */

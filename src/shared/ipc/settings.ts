@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { ApiKeyStatusSchema, SettingsPatchSchema, SettingsViewSchema } from '../settings'
 import { Empty } from './common'
 
-/** The Settings view's requests (SPEC §4, §11, §12; src/shared/settings.ts). */
+/** The Settings view's requests (docs/permissions.md#permissions, docs/ui.md#the-workspace-ui, docs/storage.md#layout; src/shared/settings.ts). */
 export const settingsChannels = {
   /** The user settings, the API key's status (never the key), the data directory and project trust. */
   'settings.get': { request: Empty, response: SettingsViewSchema },
@@ -15,7 +15,7 @@ export const settingsChannels = {
   'settings.update': { request: z.object({ values: SettingsPatchSchema }).strict(), response: SettingsViewSchema },
   /**
    * Grants (`true`) or revokes (`false`) trust of the open workspace in `<home>/trusted.json`
-   * (SPEC §4), then reloads the settings: the project's hooks run from then on (or stop).
+   * (docs/permissions.md#permissions), then reloads the settings: the project's hooks run from then on (or stop).
    */
   'settings.trust': { request: z.object({ trusted: z.boolean() }).strict(), response: SettingsViewSchema },
   /**

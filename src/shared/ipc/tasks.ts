@@ -3,7 +3,7 @@ import { TaskIdSchema, TaskSchema, TaskStatusSchema } from '../tasks'
 import { Empty } from './common'
 
 /**
- * The task board's view of the shared task list (SPEC §9.6, §11 task board): the list it shows
+ * The task board's view of the shared task list (docs/teams.md#shared-task-list, docs/ui.md#the-workspace-ui task board): the list it shows
  * (`name`: the team's, or the session's own list before a team exists) and every task in it.
  * Live changes come as `task_updated` runtime events.
  */
@@ -15,9 +15,9 @@ const TASK_SUBJECT_TOO_LONG = 'a subject is at most 500 characters long'
 const TASK_DESCRIPTION_TOO_LONG = 'a description is at most 20,000 characters long'
 const TASK_WAITS_TOO_MANY = 'a task waits for at most 100 others'
 
-/** The task board's requests (SPEC §9.6, §11). */
+/** The task board's requests (docs/teams.md#shared-task-list, docs/ui.md#the-workspace-ui). */
 export const taskChannels = {
-  /** The task board's list (SPEC §11): every task of the session's task list. */
+  /** The task board's list (docs/ui.md#the-workspace-ui): every task of the session's task list. */
   'tasks.list': { request: Empty, response: TaskBoardListSchema },
   /** Creates a task from the board, as TaskCreate does (TaskCreated hooks may refuse it); `blockedBy`: tasks it waits for. */
   'tasks.create': {
@@ -42,8 +42,8 @@ export const taskChannels = {
     response: TaskSchema
   },
   /**
-   * Assigns a task to a teammate (a card dropped on its dashboard row or pane header, SPEC §9.6,
-   * §11): the owner is set and `task_assignment` sent exactly as TaskUpdate does when the leader
+   * Assigns a task to a teammate (a card dropped on its dashboard row or pane header, docs/teams.md#shared-task-list,
+   * docs/ui.md#the-workspace-ui): the owner is set and `task_assignment` sent exactly as TaskUpdate does when the leader
    * assigns. Refused for an unknown teammate, a completed task, or a task still blocked.
    */
   'tasks.assign': { request: z.object({ taskId: TaskIdSchema, owner: z.string().min(1).max(64) }).strict(), response: TaskSchema }

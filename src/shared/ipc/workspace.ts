@@ -8,7 +8,7 @@ import { Empty, Ok } from './common'
 import { PendingPermissionSchema } from './permissions'
 
 /**
- * Fork and coordinator mode of the session (SPEC §7, §10). `coordinator` wins, so `fork` is false
+ * Fork and coordinator mode of the session (docs/agents.md#forks, docs/agents.md#coordinator-mode). `coordinator` wins, so `fork` is false
  * while it is on. `switchable`: they may still change (a new session before its first prompt).
  */
 export const OrchestrationSchema = z.object({ fork: z.boolean(), coordinator: z.boolean(), switchable: z.boolean() })
@@ -32,7 +32,7 @@ export const WorkspaceSnapshotSchema = z.object({
   cwd: z.string(),
   model: z.string(),
   mode: PermissionModeSchema,
-  /** True when the model is the scripted model server (SPEC §13: labelled wherever used). */
+  /** True when the model is the scripted model server (docs/model.md#model-access: labelled wherever used). */
   scripted: z.boolean(),
   /** The leader is working on a prompt. */
   busy: z.boolean(),
@@ -42,15 +42,15 @@ export const WorkspaceSnapshotSchema = z.object({
   costUsd: z.number().nonnegative(),
   /** Highest event `seq` reflected in this snapshot; pushed events with seq ≤ this are already included. */
   lastSeq: z.number().int().nonnegative(),
-  /** The session's team (SPEC §9.1), when it leads one. */
+  /** The session's team (docs/teams.md#team-config), when it leads one. */
   team: z.string().optional(),
-  /** Per agent id: last event, last message, context used (SPEC §11 team dashboard). */
+  /** Per agent id: last event, last message, context used (docs/ui.md#the-workspace-ui team dashboard). */
   activity: z.record(z.string(), MemberActivitySchema).optional(),
-  /** The `stuckAfterMinutes` setting: a running agent silent this long is marked stuck (SPEC §11). */
+  /** The `stuckAfterMinutes` setting: a running agent silent this long is marked stuck (docs/ui.md#the-workspace-ui). */
   stuckAfterMinutes: z.number().positive().optional(),
   /** The `paneScrollbackLines` setting: lines of scrollback each pane's terminal keeps in the page (src/shared/paneScrollback.ts). */
   paneScrollbackLines: z.number().int().min(MIN_PANE_SCROLLBACK_LINES).max(MAX_PANE_SCROLLBACK_LINES).optional(),
-  /** Fork and coordinator mode (SPEC §7, §10); absent when subagents are off. */
+  /** Fork and coordinator mode (docs/agents.md#forks, docs/agents.md#coordinator-mode); absent when subagents are off. */
   orchestration: OrchestrationSchema.optional(),
   /** Whether the model can be reached (no API key yet); pushed again as `model.access` when it changes. */
   modelAccess: ModelAccessSchema.optional()
@@ -66,13 +66,13 @@ export const workspaceChannels = {
   /** Stops the leader's current turn (its tools and sync subagents). */
   'leader.stop': { request: Empty, response: Ok },
   /**
-   * Stop all (SPEC §11 top bar): stops the leader's turn, every running subagent, and kills every
+   * Stop all (docs/ui.md#the-workspace-ui top bar): stops the leader's turn, every running subagent, and kills every
    * live teammate at once — an emergency brake, not a graceful end (a row's Shut down is that);
-   * a killed teammate's unfinished tasks return to pending (SPEC §9.5). Returns who was stopped.
+   * a killed teammate's unfinished tasks return to pending (docs/teams.md#teammate-life-cycle). Returns who was stopped.
    */
   'workspace.stopAll': { request: Empty, response: z.object({ ok: z.literal(true), subagents: z.number().int().nonnegative(), teammates: z.array(z.string()) }) },
   /**
-   * Switches fork and coordinator mode before the session's first prompt (SPEC §10's session
+   * Switches fork and coordinator mode before the session's first prompt (docs/agents.md#coordinator-mode's session
    * switch); coordinator wins. Refused once the leader has history or is working.
    */
   'workspace.setOrchestration': { request: z.object({ fork: z.boolean(), coordinator: z.boolean() }).strict(), response: OrchestrationSchema },

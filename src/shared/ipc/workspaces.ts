@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-// Workspaces (SPEC §11: open a folder, the recent list, one window per workspace).
+// Workspaces (docs/ui.md#the-workspace-ui: open a folder, the recent list, one window per workspace).
 // Answered by the app host (the Electron main's workspace registry, or the web host's workspace
 // set), never by a WorkspaceService: they are about which workspaces are open, not inside one.
 

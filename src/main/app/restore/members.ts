@@ -1,6 +1,5 @@
 import type { AgentView } from '../../../shared/ipc'
-import type { Session } from '../../runtime/session'
-import { RESUME_PROMPT } from '../../runtime/session'
+import { type Session, RESUME_PROMPT } from '../../runtime/session'
 import { TeammateSpawnError } from '../../runtime/teammates'
 import { RestoreError } from './controller'
 
@@ -8,7 +7,7 @@ import { RestoreError } from './controller'
  * Resumes an interrupted teammate or subagent of `session` from its transcript (restore after
  * restart): a teammate is started again on its backend with its conversation and told to
  * continue (TeammateSupervisor.resume); a subagent is resumed as SendMessage resumes a stopped one
- * (SPEC §6.6), its result going to the leader as a task notification.
+ * (docs/agents.md#messages-to-a-subagent), its result going to the leader as a task notification.
  * @throws RestoreError when the agent cannot be resumed (no team, no longer a member, subagents off), naming why.
  */
 export async function resumeMember(session: Session, agent: AgentView): Promise<void> {

@@ -3,8 +3,7 @@ import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { AgentViewSchema } from '../../../shared/ipc'
 import { writeFileAtomicSync } from '../../runtime/locks'
-import { LAST_SESSION_FILE, LastSessionSchema, type LastSession } from '../../runtime/storage'
-import { leaderTranscriptPath, sessionDir, workspaceDir } from '../../runtime/storage'
+import { LAST_SESSION_FILE, LastSessionSchema, type LastSession, leaderTranscriptPath, sessionDir, workspaceDir } from '../../runtime/storage'
 import { PANE_RESTORE_MAX_CHARS } from '../panes'
 import { PANE_JOURNAL_DIR, readPaneJournal, tailFromLineStart } from './paneJournal'
 
@@ -20,11 +19,11 @@ import { PANE_JOURNAL_DIR, readPaneJournal, tailFromLineStart } from './paneJour
  *   pane (paneJournal.ts; records are appended whole). Earlier versions kept one `panes.json` of
  *   serialized scrollback instead: it is still read for their sessions.
  *
- * Transcripts, the team config, inboxes and the task list already live on disk (SPEC §12); these
+ * Transcripts, the team config, inboxes and the task list already live on disk (docs/storage.md#layout); these
  * files add only what the UI needs on top of them.
  */
 
-/** File names, beside the session's transcript (SPEC §12 layout); `last-session.json` is the store's (storage/workspaceStore.ts). */
+/** File names, beside the session's transcript (docs/storage.md#layout layout); `last-session.json` is the store's (storage/workspaceStore.ts). */
 export { LAST_SESSION_FILE, LastSessionSchema, type LastSession }
 export const WORKSPACE_STATE_FILE = 'workspace.json'
 export const PANES_FILE = 'panes.json'
@@ -60,7 +59,7 @@ export const WorkspaceStateSchema = z.object({
   ptys: z.array(RecordedProcessSchema),
   /** Every agent as the UI showed it: leader, teammates, subagents (name, type, backend, state, parent, usage). */
   agents: z.array(AgentViewSchema),
-  /** The session's team (SPEC §9.1), when it leads one. */
+  /** The session's team (docs/teams.md#team-config), when it leads one. */
   team: z.string().optional()
 })
 export type WorkspaceState = z.infer<typeof WorkspaceStateSchema>

@@ -19,7 +19,7 @@ async function workspace(): Promise<AgentDirs & { good: string; bad: string; use
 }
 
 describe('swarmdesk agents list', () => {
-  it('--json prints one entry per definition file, in the SPEC §14 shape', async () => {
+  it('--json prints one entry per definition file, in the docs/events.md#event-stream-and-command-line shape', async () => {
     const d = await workspace()
     const { code, out } = await run(d, ['list', '--cwd', d.cwd, '--json'])
     expect(code).toBe(0)

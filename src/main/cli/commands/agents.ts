@@ -17,7 +17,7 @@ export interface AgentsIo {
 const USAGE = 'Use: swarmdesk agents list [--cwd DIR] [--json]'
 
 /**
- * `swarmdesk agents list [--cwd DIR] [--json]` (SPEC §14). `--json` prints one JSON array with
+ * `swarmdesk agents list [--cwd DIR] [--json]` (docs/events.md#event-stream-and-command-line). `--json` prints one JSON array with
  * one entry per definition FILE found — `{name, source, tools, model, overriddenBy?, warnings,
  * problems}` — and no built-ins: they are not files, and the array is what a script checks for
  * broken definitions. The human output lists every agent visible from DIR, built-ins included

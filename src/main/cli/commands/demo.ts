@@ -7,7 +7,7 @@ import { executeRun, parseApprove } from './run'
 export const DEMO_PROMPT = 'Survey this project, run its tests, and fix whatever makes them fail.'
 
 /**
- * `swarmdesk demo [--headless] [--json] [--approve all|none|ask] [--keep]` (SPEC §14): the main
+ * `swarmdesk demo [--headless] [--json] [--approve all|none|ask] [--keep]` (docs/events.md#event-stream-and-command-line): the main
  * job on a fresh copy of the bundled sample workspace, offline, against the scripted model. On no
  * TTY `--approve` defaults to `all` (the workspace is a throwaway copy). Without `--headless` (and
  * without `--json`, whose event stream only a headless run prints) the demo opens in the workspace

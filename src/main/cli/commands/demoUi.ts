@@ -26,7 +26,7 @@ export function installedElectron(env: NodeJS.ProcessEnv = process.env): string 
 }
 
 /**
- * `swarmdesk demo` without `--headless` (SPEC §14): the demo in the workspace UI. With an Electron
+ * `swarmdesk demo` without `--headless` (docs/events.md#event-stream-and-command-line): the demo in the workspace UI. With an Electron
  * binary and a built app, opens the app window on a fresh demo workspace with the demo scenario and
  * resolves its exit code. Otherwise serves the same UI to a browser (like `swarmdesk serve`),
  * saying why, and runs until SIGINT/SIGTERM. The demo workspace is removed when it ends, unless `keep`.

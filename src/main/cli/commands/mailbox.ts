@@ -6,7 +6,7 @@ import { parseCommandArgs, UsageError } from '../io'
 const USAGE = `Use: swarmdesk mailbox send --team T --to NAME --from NAME (--text S | --json OBJ) [--summary S] [--color C]
      swarmdesk mailbox read --team T --agent NAME [--unread] [--mark-read] [--json]`
 
-/** The flag a mailbox name error is about, for exit-2 messages that name the flag (SPEC §14). */
+/** The flag a mailbox name error is about, for exit-2 messages that name the flag (docs/events.md#event-stream-and-command-line). */
 const FLAG_OF: Record<string, string> = { team: '--team', to: '--to', agent: '--agent' }
 
 function required(command: string, flag: string, value: string | undefined): string {
@@ -93,7 +93,7 @@ async function read(argv: string[]): Promise<number> {
 }
 
 /**
- * `swarmdesk mailbox send|read` (SPEC §14). Needs no team config: an inbox is created on its first
+ * `swarmdesk mailbox send|read` (docs/events.md#event-stream-and-command-line). Needs no team config: an inbox is created on its first
  * message. `send` prints a sentence naming the message, or with `--json OBJ` (a structured message,
  * sent by a script) one JSON line `{id, team, to, from, kind, path}`; `read` prints the
  * messages oldest first (`--json`: one object `{team, agent, messages: [{…message, read, kind}],

@@ -22,7 +22,7 @@ const BatchLineSchema = z.object({ tool: z.string().min(1), input: z.unknown(), 
 class CheckUsageError extends Error {}
 
 /**
- * `swarmdesk permissions check` (SPEC §14): `--cwd DIR [--mode MODE] [--settings FILE]…
+ * `swarmdesk permissions check` (docs/events.md#event-stream-and-command-line): `--cwd DIR [--mode MODE] [--settings FILE]…
  * [--trust-project] [--json] (--tool NAME --input JSON | --batch FILE)`. Prints one JSON line
  * `{"decision","reason","rule"}` per call (`rule`: `{rule, source}` or null); `--json` is accepted
  * for symmetry with the other commands (the output is always JSON). Without `--mode`, the

@@ -1,10 +1,9 @@
 import { PermissionModeSchema, USER_PERMISSION_MODES, type PermissionMode } from '../../../shared/permissions'
-import { EventBus } from '../../runtime/events'
+import { EventBus, createHumanRenderer } from '../../runtime/events'
 import { runHeadless, RunUsageError } from '../../runtime/session'
 import { swarmdeskHome } from '../../runtime/storage'
 import { flagPath, parseCommandArgs, positiveInt, positiveNumber, UsageError, useColor } from '../io'
 import { prompterFor, type ApproveFlag } from '../prompters'
-import { createHumanRenderer } from '../../runtime/events'
 
 const RUN_OPTIONS = {
   cwd: { type: 'string' },
@@ -33,16 +32,16 @@ export interface RunFlags {
   maxTurns?: number
   maxBudgetUsd?: number
   resume?: string
-  /** Fork subagents (SPEC §7): an Agent call without subagent_type forks the caller. */
+  /** Fork subagents (docs/agents.md#forks): an Agent call without subagent_type forks the caller. */
   fork: boolean
-  /** Coordinator mode (SPEC §10); wins over forks. */
+  /** Coordinator mode (docs/agents.md#coordinator-mode); wins over forks. */
   coordinator: boolean
   json: boolean
   approve: ApproveFlag
   prompt?: string
 }
 
-/** Parses `--approve`; `ask` by default (SPEC §14). */
+/** Parses `--approve`; `ask` by default (docs/events.md#event-stream-and-command-line). */
 export function parseApprove(value: string | undefined, fallback: ApproveFlag = 'ask'): ApproveFlag {
   if (value === undefined) return fallback
   if (value === 'all' || value === 'none' || value === 'ask') return value
@@ -128,7 +127,7 @@ export async function executeRun(flags: RunFlags & { prompt: string }, extra: { 
   }
 }
 
-/** `swarmdesk run [flags] [PROMPT]` (SPEC §14). The prompt may also come on stdin. */
+/** `swarmdesk run [flags] [PROMPT]` (docs/events.md#event-stream-and-command-line). The prompt may also come on stdin. */
 export async function runCommand(argv: string[]): Promise<number> {
   const flags = parseRunFlags(argv)
   let prompt = flags.prompt

@@ -13,7 +13,7 @@ export interface ScriptedServerCommandIo {
 const USAGE = 'usage: swarmdesk scripted-server --scenario FILE [--port N]'
 
 /**
- * `swarmdesk scripted-server --scenario FILE [--port N]` (SPEC §14): runs the scripted model alone.
+ * `swarmdesk scripted-server --scenario FILE [--port N]` (docs/events.md#event-stream-and-command-line): runs the scripted model alone.
  * Prints exactly one line, `SCRIPTED_MODEL_URL http://127.0.0.1:PORT`, once listening (`--port 0`,
  * the default, picks a free port), serves until SIGINT or SIGTERM, then closes every connection.
  * @returns 0 after a clean stop; 2 for bad usage or a scenario that does not load (the message on

@@ -29,9 +29,9 @@ export interface ServeOptions {
   mode?: PermissionMode
   settingsFiles: string[]
   trustProject: boolean
-  /** Fork subagents (SPEC §7). */
+  /** Fork subagents (docs/agents.md#forks). */
   fork?: boolean
-  /** Coordinator mode (SPEC §10); wins over forks. */
+  /** Coordinator mode (docs/agents.md#coordinator-mode); wins over forks. */
   coordinator?: boolean
   /** `--new-session`: start an empty session instead of reopening the workspace's last one. */
   newSession?: boolean
@@ -80,7 +80,7 @@ export function parseServeFlags(argv: string[]): ServeOptions {
 
 /**
  * `swarmdesk serve [--cwd DIR] [--port N] [--scenario FILE] [--model ID] [--permission-mode MODE]
- * [--settings FILE] [--trust-project] [--new-session]` (SPEC §14): the workspace UI for a browser.
+ * [--settings FILE] [--trust-project] [--new-session]` (docs/events.md#event-stream-and-command-line): the workspace UI for a browser.
  * It reopens the workspace's last session (restore after restart) unless `--new-session` is given. Prints
  * `SWARMDESK_URL http://127.0.0.1:PORT/?token=T` once listening, as the last line of its start;
  * with `--scenario` it is preceded by `SCRIPTED_MODEL_URL http://127.0.0.1:PORT` (the scripted
@@ -102,7 +102,7 @@ export async function serveCommand(argv: string[], io: ServeIo = {}): Promise<nu
 /**
  * Starts the workspace and its web host, prints the URL lines, and waits for a stop. Folders the
  * UI opens later (the workspace menu) are started with the same flags except `--trust-project`,
- * which trusts only the `--cwd` project (SPEC §4: another project's hooks do not run until it is
+ * which trusts only the `--cwd` project (docs/permissions.md#permissions: another project's hooks do not run until it is
  * trusted); each gets its own tab (src/main/host/workspaces.ts). A stop disposes them all.
  */
 export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise<number> {
@@ -193,7 +193,7 @@ function untilStopped(signal: AbortSignal | undefined): Promise<void> {
 }
 
 /**
- * The scripted model server's URL when the workspace runs on a scenario (SPEC §13), so tests and
+ * The scripted model server's URL when the workspace runs on a scenario (docs/model.md#model-access), so tests and
  * people can read its request log; undefined for a real model.
  */
 function scriptedModelUrl(service: WorkspaceService): string | undefined {

@@ -1,8 +1,7 @@
-import { SessionMetaSchema, type SessionMeta } from '../../runtime/storage'
+import { SessionMetaSchema, type SessionMeta, swarmdeskHome, workspaceDir } from '../../runtime/storage'
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
-import { swarmdeskHome, workspaceDir } from '../../runtime/storage'
 import { readTranscript } from '../../runtime/transcripts'
 import { parseCommandArgs, UsageError } from '../io'
 
@@ -42,7 +41,7 @@ export function listSessions(home: string, cwd: string): SessionSummary[] {
   return out.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity))
 }
 
-/** `swarmdesk sessions list [--cwd DIR] [--json]` (SPEC §14). */
+/** `swarmdesk sessions list [--cwd DIR] [--json]` (docs/events.md#event-stream-and-command-line). */
 export async function sessionsCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
   if (sub !== 'list') throw new UsageError(`swarmdesk sessions: unknown subcommand '${sub ?? ''}'. Use: swarmdesk sessions list [--cwd DIR] [--json]`)

@@ -17,7 +17,7 @@ const USAGE = `Use: swarmdesk tasks list --team T [--json]
 const out = (text: string) => process.stdout.write(text + '\n')
 
 /**
- * `swarmdesk tasks list|create|claim|update|delete` (SPEC §14): the team's shared task list from
+ * `swarmdesk tasks list|create|claim|update|delete` (docs/events.md#event-stream-and-command-line): the team's shared task list from
  * any terminal, on a live team. Exit codes: 0 done; 1 a claim was refused (the reason is printed:
  * a refused claim is an answer, not bad usage, but scripts must be able to tell it from a win);
  * 2 bad usage or bad input (unknown task, bad id or status), via {@link UsageError}; 1 also for an

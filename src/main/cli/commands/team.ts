@@ -18,7 +18,7 @@ function leaderJson(status: LeaderStatus): LeaderJson {
 }
 
 /**
- * `swarmdesk team list|show|delete` (SPEC §14): the teams under `<home>/teams/`, one team's config,
+ * `swarmdesk team list|show|delete` (docs/events.md#event-stream-and-command-line): the teams under `<home>/teams/`, one team's config,
  * and the removal of a stale team (teams/leader.ts: its leader session is gone, after a crash or a
  * new session). `list` says of each team whether its leader is alive or it is stale, and counts no
  * member of a stale team as active; `list --json` prints an array of configs, each with `leader`

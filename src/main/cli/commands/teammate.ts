@@ -1,6 +1,5 @@
-import { RunUsageError } from '../../runtime/base'
+import { RunUsageError, Emitter } from '../../runtime/base'
 import { EventBus } from '../../runtime/events'
-import { Emitter } from '../../runtime/base'
 
 import { runTeammate, TeammateNotFoundError } from '../../runtime/teammates'
 import { TeamNameError, TeamNotFoundError } from '../../runtime/teams'
@@ -11,7 +10,7 @@ import { flagPath, parseCommandArgs, UsageError, useColor } from '../io'
 const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR]'
 
 /**
- * `swarmdesk teammate --team T --name N [--cwd DIR]` (SPEC §14): runs one teammate of the
+ * `swarmdesk teammate --team T --name N [--cwd DIR]` (docs/events.md#event-stream-and-command-line): runs one teammate of the
  * `process` backend; `--team`/`--name` default to SWARMDESK_TEAM / SWARMDESK_AGENT_NAME. Its
  * events are printed on its terminal (the pane) as a worker teammate's pane shows them, with each
  * command's output streamed while it runs. Exit codes: 0 after an approved shutdown; 1 a

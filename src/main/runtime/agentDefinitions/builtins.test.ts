@@ -10,7 +10,7 @@ const byName = (name: string) => BUILTIN_AGENTS.find((a) => a.name === name)!
 const MAIN_TOOLS = KNOWN_TOOL_NAMES
 
 describe('built-in agents', () => {
-  it('are the five of SPEC §5 and each matches the definition schema', () => {
+  it('are the five of docs/agents.md#agent-definitions and each matches the definition schema', () => {
     expect(BUILTIN_AGENTS.map((a) => a.name)).toEqual(['general-purpose', 'Explore', 'Plan', 'verification', 'worker'])
     for (const agent of BUILTIN_AGENTS) {
       expect(AgentDefinitionSchema.parse(agent)).toEqual(agent)

@@ -5,12 +5,12 @@ import type { AgentDefinition } from './schema'
 
 const BUILTIN = { kind: 'builtin' } as const
 
-/** Tools a read-only built-in never gets (SPEC §5: "no Agent/Edit/Write"). */
+/** Tools a read-only built-in never gets (docs/agents.md#agent-definitions: "no Agent/Edit/Write"). */
 const READ_ONLY_DISALLOWED = ['Agent', 'Edit', 'Write']
 
 /**
- * The built-in agent definitions (SPEC §5), in the order they are listed to the model. `fork`
- * is synthetic (SPEC §7) and is not a definition. A custom file of the same name overrides a
+ * The built-in agent definitions (docs/agents.md#agent-definitions), in the order they are listed to the model. `fork`
+ * is synthetic (docs/agents.md#forks) and is not a definition. A custom file of the same name overrides a
  * built-in, as in Claude Code.
  *
  * - `general-purpose`: every tool the parent may pass on; the parent's model.
@@ -19,7 +19,7 @@ const READ_ONLY_DISALLOWED = ['Agent', 'Edit', 'Write']
  * - `verification`: runs in the background; may not Edit the project or spawn, keeps Write for
  *   scratch files under the temp dir (its prompt limits writes to there; the permission engine
  *   asks for writes outside the workspace). Its report is checked by `checkVerificationReport`.
- * - `worker`: coordinator mode's worker (SPEC §10): the async tool set, no coordination tools.
+ * - `worker`: coordinator mode's worker (docs/agents.md#coordinator-mode): the async tool set, no coordination tools.
  */
 export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   {
@@ -75,5 +75,5 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   }
 ]
 
-/** Names no custom file may take: `fork` is the synthetic fork subagent (SPEC §7). */
+/** Names no custom file may take: `fork` is the synthetic fork subagent (docs/agents.md#forks). */
 export const RESERVED_AGENT_NAMES: readonly string[] = ['fork']

@@ -22,7 +22,7 @@ const MATTER_OPTIONS = { engines: { javascript: REFUSE, coffee: REFUSE } }
 type Frontmatter = { data: Record<string, unknown>; body: string } | { problem: string }
 
 /**
- * Parses one agent definition file (SPEC §5): YAML frontmatter between `---` lines, then the
+ * Parses one agent definition file (docs/agents.md#agent-definitions): YAML frontmatter between `---` lines, then the
  * system prompt. Never throws: whatever is wrong becomes a problem or a warning naming the field
  * (`frontmatter` for the block itself, `body` for the prompt). Frontmatter fields this version
  * does not read (Claude Code has a few more, e.g. `hooks`, `skills`) are warnings.

@@ -1,8 +1,8 @@
 /**
- * Agent definitions (SPEC §5): the built-ins, custom Markdown definitions, the tool sets of
+ * Agent definitions (docs/agents.md#agent-definitions): the built-ins, custom Markdown definitions, the tool sets of
  * subagents and teammates, model precedence, and the verification agent's report check.
  *
- * Choices where SPEC §5 leaves room:
+ * Choices where docs/agents.md#agent-definitions leaves room:
  * - Precedence, highest first: `<workspace>/.swarmdesk/agents/` > `<workspace>/.claude/agents/` >
  *   `<home>/agents/` > `~/.claude/agents/` > built-ins. A custom file may replace a built-in by
  *   name (Claude Code allows it); the file gets a warning saying so. `fork` is reserved.

@@ -14,7 +14,7 @@ export interface LoadAgentDefinitionsOptions {
   /** The person's home, for `~/.claude/agents/`; `os.homedir()` by default. */
   userHome?: string
   /**
-   * Whether the workspace is trusted (SPEC §4 "Project trust": `<home>/trusted.json` or
+   * Whether the workspace is trusted (docs/permissions.md#permissions "Project trust": `<home>/trusted.json` or
    * `--trust-project`). Until it is, a project definition cannot raise its agents' permission
    * mode: see {@link UNTRUSTED_PROJECT_MODES}. False when omitted (fails closed).
    */
@@ -23,7 +23,7 @@ export interface LoadAgentDefinitionsOptions {
 
 /**
  * Permission modes a project's own definition may only ask for once the workspace is trusted:
- * the ones that let an agent act without a person's answer (SPEC §4: an untrusted workspace's
+ * the ones that let an agent act without a person's answer (docs/permissions.md#permissions: an untrusted workspace's
  * settings cannot switch on `bypassPermissions`; a definition file shipped in a cloned repository
  * is the same kind of input). `plan`, `dontAsk` and `default` only restrict, so they always apply.
  */
@@ -40,7 +40,7 @@ export interface LoadedAgentDefinitions {
 }
 
 /**
- * The folders read, highest precedence first (SPEC §5 "project beats user"; within a scope,
+ * The folders read, highest precedence first (docs/agents.md#agent-definitions "project beats user"; within a scope,
  * Swarmdesk's own folder beats the `.claude/` one kept for compatibility). Built-ins come last:
  * a custom file named like a built-in replaces it, as in Claude Code.
  */
@@ -55,7 +55,7 @@ export function agentDirectories(options: LoadAgentDefinitionsOptions): Array<{ 
 }
 
 /**
- * Loads every agent definition visible from `cwd` (SPEC §5): built-ins, then `*.md` files in the
+ * Loads every agent definition visible from `cwd` (docs/agents.md#agent-definitions): built-ins, then `*.md` files in the
  * folders of {@link agentDirectories} (subfolders included, hidden ones skipped, files in path
  * order). A missing folder is fine; a folder listed twice (home = cwd) is read once. Every file
  * appears in `files`, usable or not; unusable files (with problems) never take a name. A clash
@@ -97,7 +97,7 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
 
 /**
  * A project definition's escalating `permissionMode` in an untrusted workspace: removed from the
- * definition (its agents then run in the mode SPEC §4's precedence gives them without it) and
+ * definition (its agents then run in the mode docs/permissions.md#permissions's precedence gives them without it) and
  * reported as a warning on the file, naming the key and how to trust the workspace.
  */
 function dropUntrustedMode(file: ParsedAgentFile): void {

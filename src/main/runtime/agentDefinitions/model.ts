@@ -1,6 +1,6 @@
 import { resolveModel } from '../model'
 
-/** The environment variable that forces every subagent's model (SPEC §5 "env override"). */
+/** The environment variable that forces every subagent's model (docs/agents.md#agent-definitions "env override"). */
 export const SUBAGENT_MODEL_ENV = 'SWARMDESK_SUBAGENT_MODEL'
 
 /** Which level decided a subagent's model; recorded on the agent task next to the id. */
@@ -19,7 +19,7 @@ export interface ResolveAgentModelInput {
 }
 
 /**
- * A subagent's effective model (SPEC §5): env override > the call's `model` > the definition's
+ * A subagent's effective model (docs/agents.md#agent-definitions): env override > the call's `model` > the definition's
  * `model` > the parent's model. Aliases (`sonnet`, `opus`, `haiku`) resolve to ids; `inherit` at
  * any level means the parent's model, and that level is still the one recorded as deciding.
  * Pure.

@@ -12,22 +12,22 @@ export const AgentSourceSchema = z.discriminatedUnion('kind', [
 ])
 export type AgentSource = z.infer<typeof AgentSourceSchema>
 
-/** Agent names of custom definitions: lowercase words joined by hyphens (SPEC §5), e.g. `code-reviewer`. */
+/** Agent names of custom definitions: lowercase words joined by hyphens (docs/agents.md#agent-definitions), e.g. `code-reviewer`. */
 export const AGENT_NAME_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/
 
 /** Colours a definition may give its pane (Claude Code's set, so its definitions keep theirs). */
 export const AgentColorSchema = z.enum(['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan'])
 
 /**
- * One agent definition, built-in or loaded from a Markdown file (SPEC §5).
+ * One agent definition, built-in or loaded from a Markdown file (docs/agents.md#agent-definitions).
  *
  * - `tools`: the exact tools the agent asks for; `undefined` = inherit everything the parent
  *   offers. Never holds `!X` entries: the loader moves exclusions into `disallowedTools`.
  * - `model`: `inherit`, an alias of MODEL_ALIASES, or a model id; `undefined` behaves as `inherit`.
  * - `permissionMode`: never `bubble` (internal to the runtime).
  * - `maxTurns`: model requests (turns) before the agent is stopped; `undefined` = no own limit.
- * - `background`: always run async (SPEC §6.3).
- * - `omitClaudeMd`: no project instructions and no git status snapshot (SPEC §6.9).
+ * - `background`: always run async (docs/agents.md#sync-and-background-runs).
+ * - `omitClaudeMd`: no project instructions and no git status snapshot (docs/agents.md#project-instructions-and-trimming).
  * - `systemPrompt`: the role text; the runtime adds environment context around it.
  */
 export const AgentDefinitionSchema = z
@@ -54,7 +54,7 @@ export const FileIssueSchema = z.object({ field: z.string(), message: z.string()
 export type FileIssue = z.infer<typeof FileIssueSchema>
 
 /**
- * One definition file as `swarmdesk agents list --json` reports it (SPEC §14).
+ * One definition file as `swarmdesk agents list --json` reports it (docs/events.md#event-stream-and-command-line).
  *
  * - `name`: as written; `null` when the file has none that is a string.
  * - `source`: the file's absolute path.

@@ -1,7 +1,7 @@
 import { ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS } from '../tools'
 
 /**
- * Every tool name Swarmdesk knows (SPEC §3): the core tools, then the coordination tools. A
+ * Every tool name Swarmdesk knows (docs/tools.md#tools): the core tools, then the coordination tools. A
  * definition naming anything else gets a warning and the name is ignored.
  */
 export const KNOWN_TOOL_NAMES: readonly string[] = [
@@ -20,16 +20,16 @@ export const KNOWN_TOOL_NAMES: readonly string[] = [
   'AskUserQuestion'
 ]
 
-/** Tools no subagent may have (SPEC §5), except `Agent` when a definition lists it (nesting is opt-in). */
+/** Tools no subagent may have (docs/agents.md#agent-definitions), except `Agent` when a definition lists it (nesting is opt-in). */
 export const SUBAGENT_FORBIDDEN_TOOLS: readonly string[] = ['Agent', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'TaskStop', 'TeamCreate', 'TeamDelete']
 
 /**
- * Depth at which `Agent` is no longer offered (SPEC §5: nesting up to depth 5, a hard runtime
+ * Depth at which `Agent` is no longer offered (docs/agents.md#agent-definitions: nesting up to depth 5, a hard runtime
  * cap). The main agent is depth 0; an agent at depth 4 may still spawn one at depth 5.
  */
 export const MAX_AGENT_DEPTH = 5
 
-/** What a teammate gets on top of the async allow list (SPEC §5). */
+/** What a teammate gets on top of the async allow list (docs/agents.md#agent-definitions). */
 const TEAMMATE_EXTRA_TOOLS: readonly string[] = ['SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'Agent']
 
 /** Claude Code's older names still found in its definitions, read as the current name. */
@@ -44,7 +44,7 @@ export type ToolNameReading =
 
 /**
  * Reads one tool name from a definition. `Task` is Claude Code's old name of `Agent`; `mcp__*`
- * tools are out of scope (SPEC §3); `Tool(spec)` entries (Claude Code lets `Agent(x)` limit the
+ * tools are out of scope (docs/tools.md#tools); `Tool(spec)` entries (Claude Code lets `Agent(x)` limit the
  * types an agent may spawn) are not supported and are not granted, so a restriction the author
  * wrote never turns into the whole tool.
  */
@@ -57,7 +57,7 @@ export function classifyToolName(raw: string): ToolNameReading {
 }
 
 /**
- * The tools of a teammate (SPEC §5): the async allow list, SendMessage, the shared task list
+ * The tools of a teammate (docs/agents.md#agent-definitions): the async allow list, SendMessage, the shared task list
  * tools, Agent (the runtime lets it spawn sync subagents only, never teammates), and ExitPlanMode
  * when it was spawned plan-required (its ExitPlanMode becomes a plan approval request).
  */

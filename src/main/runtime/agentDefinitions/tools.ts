@@ -22,7 +22,7 @@ export type ToolDropReason =
   | 'not-listed'
   /** `!X` in `tools`, or in `disallowedTools` */
   | 'disallowed'
-  /** no subagent may have it (SPEC §5) */
+  /** no subagent may have it (docs/agents.md#agent-definitions) */
   | 'subagent-only-main'
   /** `Agent` at the depth cap */
   | 'depth-cap'
@@ -41,13 +41,13 @@ export interface ResolveSubagentToolsInput {
 }
 
 /**
- * The tools a **subagent** is offered (SPEC §5), in the parent's order:
+ * The tools a **subagent** is offered (docs/agents.md#agent-definitions), in the parent's order:
  * 1. the definition's list (omitted = everything the parent has), minus `!X` and `disallowedTools`;
  * 2. minus the tools no subagent may have — except `Agent` when the definition lists it
  *    explicitly (nesting is opt-in), while `depth` < {@link MAX_AGENT_DEPTH};
  * 3. for async agents, only the async allow list — and an explicitly listed `Agent` under the cap.
  *
- * Reading of SPEC §5 on step 3: "nesting is opt-in: a definition that lists Agent explicitly
+ * Reading of docs/agents.md#agent-definitions on step 3: "nesting is opt-in: a definition that lists Agent explicitly
  * keeps it" is the exception to both filters. Otherwise nesting would depend on a session setting
  * (with forks enabled or in coordinator mode every spawn is async) and a `background: true`
  * definition could never nest, although its author asked for `Agent`.

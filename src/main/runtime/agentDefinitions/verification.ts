@@ -1,10 +1,10 @@
-/** The verdicts a verification agent may give (SPEC §5). */
+/** The verdicts a verification agent may give (docs/agents.md#agent-definitions). */
 export type Verdict = 'PASS' | 'FAIL' | 'PARTIAL'
 
 /**
  * What {@link checkVerificationReport} made of a report. `verified` is true when there is a
  * verdict and every check shows its command and output (at least one check); a PASS that is not
- * verified is reported to the parent as unverified (SPEC §5), never as a pass.
+ * verified is reported to the parent as unverified (docs/agents.md#agent-definitions), never as a pass.
  */
 export interface VerificationCheck {
   verdict: Verdict | null

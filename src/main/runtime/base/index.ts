@@ -1,3 +1,2 @@
 export * from './disposable'
 export * from './errors'
-export * from './packageRoot'

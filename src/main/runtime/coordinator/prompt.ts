@@ -1,5 +1,5 @@
 /**
- * The coordinator's role (SPEC §10), in Swarmdesk's words. The coordinator does not edit or run
+ * The coordinator's role (docs/agents.md#coordinator-mode), in Swarmdesk's words. The coordinator does not edit or run
  * anything itself: it directs `worker` agents, which run in the background and report through
  * task notifications.
  */
@@ -14,7 +14,7 @@ How to work:
 - Stop a worker that went the wrong way (TaskStop) instead of waiting for it.
 - When the work is done, tell the person plainly what was done, by whom, and what is still open.`
 
-/** Tools the coordinator may use besides Agent, SendMessage and TaskStop (SPEC §10: read-only ones). */
+/** Tools the coordinator may use besides Agent, SendMessage and TaskStop (docs/agents.md#coordinator-mode: read-only ones). */
 export const COORDINATOR_READ_TOOLS = ['Read', 'Glob', 'Grep'] as const
 
 /** The only agent type a coordinator starts. */

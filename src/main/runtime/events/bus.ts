@@ -2,7 +2,7 @@ import type { RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
 import { toDisposable, type Disposable } from '../base'
 
 /**
- * The runtime's event bus (SPEC §14): emitters hand events without `seq`/`time`; the bus stamps
+ * The runtime's event bus (docs/events.md#event-stream-and-command-line): emitters hand events without `seq`/`time`; the bus stamps
  * them (seq strictly increasing from 1) and delivers them synchronously, in order, to every
  * listener. A throwing listener is reported on stderr and does not stop delivery to the others.
  */

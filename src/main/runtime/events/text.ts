@@ -51,7 +51,7 @@ function preview(output: string, fromEnd: boolean): string[] {
  * Renders the event stream for a person reading a terminal (the CLI without `--json`): what each
  * agent says, each tool call and a preview of its result, each permission question and answer,
  * messages between agents, and the run's end with usage and cost, in the order the events come.
- * Names are drawn in each agent's colour (the team colour of its config, SPEC §9.2; the palette's
+ * Names are drawn in each agent's colour (the team colour of its config, docs/teams.md#spawning-a-teammate; the palette's
  * first for the leader), and every line an agent's event writes starts with its name, so
  * interleaved teammates stay apart. Returns the text for one event ('' for none).
  */

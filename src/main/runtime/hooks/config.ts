@@ -3,7 +3,7 @@ import { HookConfigError } from './errors'
 import { isSupportedHookEvent, UNSUPPORTED_CLAUDE_CODE_EVENTS, type HookEvent } from './events'
 import { compileMatcher, type HookMatcher } from './matcher'
 
-/** Claude Code's default hook timeout was 60 s; SPEC §9.9 keeps it. Per entry: `timeout` in seconds. */
+/** Claude Code's default hook timeout was 60 s; docs/hooks.md#hooks keeps it. Per entry: `timeout` in seconds. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000
 
 /** A hook Swarmdesk runs: `bash -c <command>`. Unknown keys (Claude Code's `statusMessage`, …) are kept and ignored. */
@@ -45,7 +45,7 @@ export interface HookConfig {
 
 /**
  * Validate the raw `hooks` blocks of the loaded settings (lowest precedence first, already
- * filtered by project trust, SPEC §4) into runnable commands.
+ * filtered by project trust, docs/permissions.md#permissions) into runnable commands.
  * @throws HookConfigError naming the file and field path of the first invalid entry (fails closed).
  */
 export function parseHookSources(sources: ReadonlyArray<{ source: string; hooks: Record<string, unknown> }>): HookConfig {

@@ -1,6 +1,6 @@
 /**
  * Errors of the hooks subsystem. One base; `name` survives IPC. A hook command that fails at run
- * time is not an error here: it is a warning or a block in the outcome (SPEC §9.9, Claude Code's
+ * time is not an error here: it is a warning or a block in the outcome (docs/hooks.md#hooks, Claude Code's
  * exit-code contract). Only a configuration that cannot be trusted to mean what it says throws.
  */
 export class HooksError extends Error {
@@ -10,7 +10,7 @@ export class HooksError extends Error {
 /**
  * A `hooks` block of a settings file that cannot be used: wrong shape, a command that is not a
  * string, a non-positive timeout, a matcher that is not a valid regular expression. Loading fails
- * closed, like settings (SPEC §4): the session does not start with some hooks silently dropped.
+ * closed, like settings (docs/permissions.md#permissions): the session does not start with some hooks silently dropped.
  * The message names the file and the field path (`hooks.SubagentStop[0].hooks[1].timeout`).
  */
 export class HookConfigError extends HooksError {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * Hook events Swarmdesk runs (SPEC §9.9). Names and payload keys are Claude Code's, so hook
+ * Hook events Swarmdesk runs (docs/hooks.md#hooks). Names and payload keys are Claude Code's, so hook
  * scripts written for Claude Code work unchanged.
  */
 export const SUPPORTED_HOOK_EVENTS = ['SubagentStart', 'SubagentStop', 'TeammateIdle', 'TaskCreated', 'TaskCompleted'] as const
@@ -19,7 +19,7 @@ export const UNSUPPORTED_CLAUDE_CODE_EVENTS = [
 ] as const
 
 /**
- * What exit code 2 (or `{"decision":"block"}` on stdout) means per event (SPEC §9.9):
+ * What exit code 2 (or `{"decision":"block"}` on stdout) means per event (docs/hooks.md#hooks):
  * - SubagentStop: the subagent keeps working, the reason is its next instruction (at most
  *   {@link SUBAGENT_STOP_MAX_BLOCKS} times; the caller counts, see `SubagentHookPairing`);
  * - TeammateIdle: the teammate keeps working, the reason is fed back to it;
@@ -36,7 +36,7 @@ export const BLOCKING_EVENTS: ReadonlySet<HookEvent> = new Set(['SubagentStop', 
  */
 export const MATCHER_FIELD: Partial<Record<HookEvent, 'agent_type'>> = { SubagentStart: 'agent_type', SubagentStop: 'agent_type' }
 
-/** SPEC §9.9: a SubagentStop hook may keep a subagent working at most 3 times; the 4th stop ends it. */
+/** docs/hooks.md#hooks: a SubagentStop hook may keep a subagent working at most 3 times; the 4th stop ends it. */
 export const SUBAGENT_STOP_MAX_BLOCKS = 3
 
 /** Keys every payload carries, filled by the runner. `transcript_path` is the session's transcript. */

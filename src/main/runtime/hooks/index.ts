@@ -1,9 +1,9 @@
 /**
- * Hooks (SPEC §9.9): Claude Code's `hooks` settings, run as `bash -c` commands with Claude Code's
+ * Hooks (docs/hooks.md#hooks): Claude Code's `hooks` settings, run as `bash -c` commands with Claude Code's
  * JSON on stdin and its exit-code contract, for SubagentStart, SubagentStop, TeammateIdle,
  * TaskCreated and TaskCompleted.
  *
- * Choices where SPEC §9.9 leaves room:
+ * Choices where docs/hooks.md#hooks leaves room:
  * - Claude Code's other events (PreToolUse, Stop, SessionStart…) and hook types (`prompt`,
  *   `agent`, `http`, `mcp_tool`) load with a warning naming file and field, and never run; an
  *   unknown event name is a warning too (a settings file shared with a newer Claude Code must

@@ -14,7 +14,7 @@ export interface HookCommandResult extends HookCommandRun {
 }
 
 /**
- * What a hook event decided (SPEC §9.9). `continue`: carry on (every command exited 0, or failed
+ * What a hook event decided (docs/hooks.md#hooks). `continue`: carry on (every command exited 0, or failed
  * in a non-blocking way — those are in `warnings`). `block`: the first command, in settings order,
  * that blocked; `reason` is its stderr (or its JSON `reason`) — see `BLOCKING_EVENTS` for what the
  * caller does with it. `results` lists every command run, for the event log.

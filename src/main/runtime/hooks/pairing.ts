@@ -42,7 +42,7 @@ export interface SubagentHookHandle {
   stop(info: SubagentStopInfo, opts?: { signal?: AbortSignal }): Promise<HookOutcome>
 }
 
-/** Pairs SubagentStart with exactly one final SubagentStop per subagent, on every exit path (SPEC §9.9). */
+/** Pairs SubagentStart with exactly one final SubagentStop per subagent, on every exit path (docs/hooks.md#hooks). */
 export interface SubagentHookPairing {
   /** Register the subagent and run SubagentStart. Registration is immediate, so `stopAll` covers it even mid-start. */
   start(info: SubagentHookInfo, opts?: { signal?: AbortSignal }): SubagentHookHandle
@@ -95,7 +95,7 @@ function createHandle(runner: HookRunner, info: SubagentHookInfo, signal: AbortS
         keepOpen = true
         return outcome
       }
-      const why = mustEnd ? 'the agent is stopping' : `SubagentStop already kept this agent working ${SUBAGENT_STOP_MAX_BLOCKS} times (SPEC §9.9)`
+      const why = mustEnd ? 'the agent is stopping' : `SubagentStop already kept this agent working ${SUBAGENT_STOP_MAX_BLOCKS} times (docs/hooks.md#hooks)`
       return { kind: 'continue', warnings: [...outcome.warnings, `ignored a SubagentStop block (${why}): ${outcome.reason}`], results: outcome.results }
     } finally {
       if (!keepOpen) {

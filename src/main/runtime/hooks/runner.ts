@@ -23,7 +23,7 @@ export interface HookRunOptions {
   signal?: AbortSignal
   /**
    * Report a block as a warning and continue: for a stop the agent cannot refuse (shutdown,
-   * TaskStop, a crash). SPEC §9.9: a shutdown request always wins over a hook keeping it busy.
+   * TaskStop, a crash). docs/hooks.md#hooks: a shutdown request always wins over a hook keeping it busy.
    */
   ignoreBlock?: boolean
 }

@@ -4,7 +4,7 @@ import type { HookRunner, HookRunOptions } from './runner'
 
 /**
  * A {@link HookRunner} whose configuration can be replaced while the session runs: granting or
- * revoking project trust in Settings (SPEC §4) changes which hooks apply, and the session's
+ * revoking project trust in Settings (docs/permissions.md#permissions) changes which hooks apply, and the session's
  * subagents and team tools hold this one runner, so they use the new hooks from the next event
  * on. A run already started finishes with the hooks it started with.
  */

@@ -51,7 +51,7 @@ const localQueues = new Map<string, Promise<void>>()
 /**
  * Takes the lock file at `path` (created with its directory if needed).
  *
- * Every lock records its owner's pid and process start time (SPEC §9.1). A holder that is dead, a
+ * Every lock records its owner's pid and process start time (docs/teams.md#team-config). A holder that is dead, a
  * zombie, or whose pid now belongs to a process with another start time is broken at once, with no
  * stale timeout: no lock blocks others longer than its holder lives. (proper-lockfile, which Claude
  * Code uses, judges staleness by mtime and blocked writers ~10 s after a `kill -9`, STACK.md.)

@@ -1,15 +1,13 @@
 import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { Usage } from '../../../shared/events'
-import { ModelError } from '../model'
-import { costOf } from '../model'
-import type { ApiTool } from '../model'
+import { ModelError, costOf, type ApiTool } from '../model'
 import { applyFold, estimateTokens, foldedPart, historyTokens, nextFold, type FoldPosition } from './foldCut'
 import { cutOversized, type CutText } from './fullText'
 import type { LoopEvent, QueryParams } from './types'
 
 export { estimateTokens, historyTokens } from './foldCut'
 
-/** Compaction starts when a request would pass this share of the model's context window (SPEC §2). */
+/** Compaction starts when a request would pass this share of the model's context window (docs/loop.md#the-agent-loop). */
 export const COMPACT_THRESHOLD = 0.85
 
 /**
@@ -102,7 +100,7 @@ export interface Compaction {
 const INSTRUCTION_TOKENS = estimateTokens({ type: 'text', text: COMPACT_INSTRUCTION }) + 8
 
 /**
- * Makes the history fit the context window, in place, oldest first (SPEC §2):
+ * Makes the history fit the context window, in place, oldest first (docs/loop.md#the-agent-loop):
  * 1. every single text over a quarter of the window is cut to its start with a marker naming the
  *    file that keeps it whole ({@link cutOversized});
  * 2. the usual compaction: a model-written summary replaces all but the last quarter of the

@@ -8,7 +8,7 @@ import { CORE_TOOLS } from '../tools/registry'
 import { runQuery, startLoopHarness, type LoopHarness } from './loop.testkit'
 
 // Issue 10's model faults, scripted, through the real SDK and the loop: each one ends in the
-// retry SPEC §2 specifies or in a clear failure, never a hang, and never runs a tool twice. The
+// retry docs/loop.md#the-agent-loop specifies or in a clear failure, never a hang, and never runs a tool twice. The
 // first turn always runs a tool (appending to count.txt), so a retry that re-ran it would show.
 
 let dir: string

@@ -16,7 +16,7 @@ export interface CutText {
 
 /**
  * The folder where an agent's cut texts are kept whole: `<transcript without .jsonl>.full-texts/`
- * beside its transcript, so they live and go with the session's other files (SPEC §12).
+ * beside its transcript, so they live and go with the session's other files (docs/storage.md#layout).
  */
 export function fullTextDir(transcriptPath: string): string {
   return join(dirname(transcriptPath), `${basename(transcriptPath, '.jsonl')}.full-texts`)

@@ -1,7 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import { contextWindowOf, costOf } from '../model'
-import { ModelError } from '../model'
-import type { AssistantMessage } from '../model'
+import { contextWindowOf, costOf, ModelError, type AssistantMessage } from '../model'
 import { pumpWhile } from './channel'
 import { COMPACT_THRESHOLD, REQUEST_LIMIT_SHARE, compactHistory, estimateTokens, historyTokens, type Compaction } from './compact'
 import { runToolUses, type ToolUse } from './runTools'
@@ -31,7 +29,7 @@ function compactionSummary(c: Compaction): string {
 }
 
 /**
- * The agent loop (SPEC §2): an async generator over turns. Each turn streams one Messages API
+ * The agent loop (docs/loop.md#the-agent-loop): an async generator over turns. Each turn streams one Messages API
  * request, yields its events as they arrive, runs the response's tool calls (parallel when
  * concurrency-safe, else one by one), appends the tool_result message and loops — until the
  * model ends its turn without tool calls, `maxTurns` is reached, the budget is spent, the signal
@@ -83,7 +81,7 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
         if (error.kind === 'aborted') return { reason: 'aborted', finalText, turns }
         throw error
       }
-      // SPEC §2: no request passes the window; one that still would is not sent
+      // docs/loop.md#the-agent-loop: no request passes the window; one that still would is not sent
       const after = requestTokens()
       if (after > REQUEST_LIMIT_SHARE * fit) {
         const error = new ModelError(

@@ -10,7 +10,7 @@ export interface ToolUse {
 }
 
 /**
- * Executes the tool calls of one assistant message (SPEC §2): consecutive concurrency-safe calls
+ * Executes the tool calls of one assistant message (docs/loop.md#the-agent-loop): consecutive concurrency-safe calls
  * run in parallel, every other call runs alone, in order. Results come back in the order of the
  * calls. A failure the model can act on becomes an `is_error` result; an unexpected exception is
  * a bug and rejects.

@@ -1,8 +1,6 @@
 import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { RuntimeEventInput, Usage } from '../../../shared/events'
-import type { ModelClient } from '../model'
-import type { ModelError } from '../model'
-import type { AgentIdentity } from '../model'
+import type { ModelClient, ModelError, AgentIdentity } from '../model'
 import type { Tool, ToolContext } from '../tools'
 import type { Budget } from './budget'
 import type { CutText } from './fullText'
@@ -22,7 +20,7 @@ export type LoopEvent =
   | { type: 'text_delta'; text: string }
   | { type: 'message'; role: 'assistant' | 'user'; message: MessageParam }
   /**
-   * The history was compacted (SPEC §2): older messages replaced by a summary (`summary`, '' when
+   * The history was compacted (docs/loop.md#the-agent-loop): older messages replaced by a summary (`summary`, '' when
    * only texts were cut), oversized texts cut (`cut`, each kept whole in a file); `messages` is the
    * whole new history, `replaced` the old length − the new length + 1.
    */
@@ -40,7 +38,7 @@ export type QueryEnd =
 export type GateDecision = { behavior: 'allow' } | { behavior: 'deny'; message: string }
 
 /**
- * Decides whether one tool call may run (SPEC §4), asking a person if needed. It emits its
+ * Decides whether one tool call may run (docs/permissions.md#permissions), asking a person if needed. It emits its
  * `permission_request`/`permission_decided` events through `emit` so they stay in order with the
  * loop's own events.
  */
@@ -76,7 +74,7 @@ export interface QueryParams {
   gate: PermissionGate
   /** Messages queued for this agent (task notifications, teammate messages), taken at each turn boundary. */
   drainPending?: () => string[]
-  /** A fork's fourth cache breakpoint, on its last placeholder tool_result (SPEC §2, §7). */
+  /** A fork's fourth cache breakpoint, on its last placeholder tool_result (docs/loop.md#the-agent-loop, docs/agents.md#forks). */
   extraBreakpoint?: { messageIndex: number; blockIndex: number }
   /** Context window in tokens; compaction starts past 85% of it, and no request passes it. Default: the model's. */
   contextWindow?: number

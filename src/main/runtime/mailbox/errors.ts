@@ -7,7 +7,7 @@ export class MailboxError extends Error {
 }
 
 /**
- * A team or agent name that cannot name a folder under `<home>/teams/` (SPEC §9.2: `[a-z0-9-]`).
+ * A team or agent name that cannot name a folder under `<home>/teams/` (docs/teams.md#spawning-a-teammate: `[a-z0-9-]`).
  * The caller's fault; `field` is `team`, `agent` or `to`, `value` what was given.
  */
 export class InvalidNameError extends MailboxError {
@@ -21,7 +21,7 @@ export class InvalidNameError extends MailboxError {
   }
 }
 
-/** A message that does not match the message schema (SPEC §9.3); `issues` name the fields. */
+/** A message that does not match the message schema (docs/teams.md#mailbox); `issues` name the fields. */
 export class InvalidMessageError extends MailboxError {
   override name = 'InvalidMessageError'
   constructor(readonly issues: string) {

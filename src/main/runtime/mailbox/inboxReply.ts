@@ -2,8 +2,8 @@ import { parseMessageBody, type ProtocolBody } from '../../../shared/mailbox'
 import type { Mailbox } from './mailbox'
 
 /**
- * Sends a request and waits for the structured reply to it in `name`'s own inbox (SPEC §9.7,
- * §9.8: a teammate's permission and plan-approval requests). Subscribes before sending, so a reply
+ * Sends a request and waits for the structured reply to it in `name`'s own inbox (docs/teams.md#permission-requests,
+ * docs/teams.md#plan-approval: a teammate's permission and plan-approval requests). Subscribes before sending, so a reply
  * cannot arrive unseen; the first reply `match` accepts wins and is marked read before this
  * resolves (the idle loop never sees it as unread); later replies stay unread and are dropped by
  * the idle loop as runtime-only messages.

@@ -1,5 +1,5 @@
 /**
- * Agent mailboxes (SPEC §9.3): maildir-style inboxes, lock-free and crash-safe, delivered by
+ * Agent mailboxes (docs/teams.md#mailbox): maildir-style inboxes, lock-free and crash-safe, delivered by
  * directory watching. See README "Mailbox" for the on-disk layout and its guarantees.
  */
 export { createMailbox, Mailbox, STALE_TMP_MS } from './mailbox'

@@ -41,7 +41,7 @@ export interface ReadResult {
 }
 
 export interface MailboxOptions {
-  /** Swarmdesk's data directory (SPEC §12). */
+  /** Swarmdesk's data directory (docs/storage.md#layout). */
   home: string
   /** Fallback poll period of waits and subscriptions, ms (default 2,000). */
   pollMs?: number
@@ -53,7 +53,7 @@ export interface MailboxOptions {
 }
 
 /**
- * Maildir-style inboxes under `<home>/teams/{team}/inboxes/{agent}/{tmp,new,cur}/` (SPEC §9.3).
+ * Maildir-style inboxes under `<home>/teams/{team}/inboxes/{agent}/{tmp,new,cur}/` (docs/teams.md#mailbox).
  * Safe for any number of writers in threads and processes, without locks; see README "Mailbox".
  * Instances hold no resources of their own: only waits and subscriptions do, and they end with
  * their AbortSignal / disposable.
@@ -115,7 +115,7 @@ export class Mailbox {
   }
 
   /**
-   * Sends one message to every member but the sender (`to: "*"`, SPEC §9.4). Members are
+   * Sends one message to every member but the sender (`to: "*"`, docs/teams.md#sendmessage-between-teammates). Members are
    * validated before anything is sent, so a bad name sends nothing.
    * @throws InvalidNameError for a bad member name.
    */
@@ -127,7 +127,7 @@ export class Mailbox {
 
   /**
    * Number of unread messages in `agent`'s inbox (files in `new/`), read synchronously without
-   * parsing them: a cheap check for "is anything waiting to be delivered" (SPEC §15). 0 for an
+   * parsing them: a cheap check for "is anything waiting to be delivered" (docs/scenarios.md#scripted-model-scenarios). 0 for an
    * inbox that does not exist yet.
    */
   unreadCount(team: string, agent: string): number {

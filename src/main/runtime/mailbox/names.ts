@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { InvalidNameError } from './errors'
 
-/** Team and agent names: lowercase letters, digits, hyphens (SPEC §9.2), 1–64 characters. */
+/** Team and agent names: lowercase letters, digits, hyphens (docs/teams.md#spawning-a-teammate), 1–64 characters. */
 const NAME_RE = /^[a-z0-9][a-z0-9-]{0,63}$/
 
 /**

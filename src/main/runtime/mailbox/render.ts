@@ -1,11 +1,11 @@
 import { parseMessageBody, type MailboxMessage, type ProtocolType } from '../../../shared/mailbox'
 
 /**
- * How each structured type reaches the recipient's model (SPEC §9.3):
+ * How each structured type reaches the recipient's model (docs/teams.md#mailbox):
  * - `hidden`: never rendered — the runtime and the UI act on it (permission sync, modes, and a
  *   plan verdict, which the blocked ExitPlanMode call returns as its own result);
  * - `element`: a `<teammate-message … type=… request_id=…>` element.
- * SPEC names the hidden three and the first four elements; `shutdown_approved`/`_rejected` are
+ * docs/teams.md#mailbox names the hidden three and the first four elements; `shutdown_approved`/`_rejected` are
  * rendered too, because the leader's model must learn that a teammate left or refused, and why.
  */
 export const MODEL_VISIBILITY: Record<ProtocolType, 'hidden' | 'element'> = {

@@ -60,8 +60,8 @@ async function ensureInboxInExistingTeam(paths: InboxPaths, force = false): Prom
  *
  * `fsync` guards against power loss only. A killed process cannot lose what it wrote: the data is
  * in the kernel's page cache, which outlives the process. Measured here, an fsync costs ~10 ms a
- * message (and ~20 ms with 32 writers syncing at once), twice the whole delivery budget (SPEC
- * §9.3 wants an idle recipient woken "at once"), so it is off by default.
+ * message (and ~20 ms with 32 writers syncing at once), twice the whole delivery budget (
+ * docs/teams.md#mailbox wants an idle recipient woken "at once"), so it is off by default.
  * @returns the delivered file's path.
  */
 export async function deliver(paths: InboxPaths, message: MailboxMessage, fsync = false, existingTeamOnly = false): Promise<string> {

@@ -1,7 +1,7 @@
 import type { ContentBlockParam, MessageParam, ModelRequest, TextBlockParam, ApiTool } from './types'
 
 /**
- * The Messages API body with prompt-cache breakpoints marked (SPEC §2): `cache_control:
+ * The Messages API body with prompt-cache breakpoints marked (docs/loop.md#the-agent-loop): `cache_control:
  * {type: "ephemeral"}` on the last tool, the last system block and the last content block of the
  * last message, so an unchanged prefix is read from the cache. A fork request adds a fourth, on
  * its last placeholder tool_result (`extraBreakpoint`): four is the API's maximum.

@@ -34,8 +34,8 @@ export interface ModelClientOptions {
   /** The SDK's own per-request timeout, ms. Default: the stall timeout plus 10 s, so the stall check decides. */
   timeoutMs?: number
   /**
-   * The endpoint is Swarmdesk's scripted model server (SPEC §13): every request then carries the
-   * agent's identity headers (SPEC §15, {@link identityHeaders}), by which the server picks the
+   * The endpoint is Swarmdesk's scripted model server (docs/model.md#model-access): every request then carries the
+   * agent's identity headers (docs/scenarios.md#scripted-model-scenarios, {@link identityHeaders}), by which the server picks the
    * agent's script and fills `{{cwd}}` and `{{agent_name}}`. Off for every other endpoint, which
    * has no use for the workspace path or the agents' names. Default false.
    */
@@ -49,12 +49,12 @@ export const DEFAULT_STALL_TIMEOUT_MS = 600_000
 export interface StreamOptions {
   agent: AgentIdentity
   signal: AbortSignal
-  /** A fork's fourth breakpoint, on its last placeholder tool_result (SPEC §7). */
+  /** A fork's fourth breakpoint, on its last placeholder tool_result (docs/agents.md#forks). */
   extraBreakpoint?: { messageIndex: number; blockIndex: number }
 }
 
 /**
- * Model access over `@anthropic-ai/sdk`, streaming (SPEC §2, §13).
+ * Model access over `@anthropic-ai/sdk`, streaming (docs/loop.md#the-agent-loop, docs/model.md#model-access).
  *
  * Retries: the SDK retries HTTP 408/409/429/5xx/529 and cut connections before a response starts.
  * An in-band `overloaded_error` that arrives before any content block is retried here; one that

@@ -1,5 +1,5 @@
 /**
- * Errors of model access (SPEC §2, §13). One base class; `kind` says whose fault it is and what
+ * Errors of model access (docs/loop.md#the-agent-loop, docs/model.md#model-access). One base class; `kind` says whose fault it is and what
  * to do; `name` survives IPC and JSON. Messages tell the person what to do next.
  */
 export type ModelErrorKind =

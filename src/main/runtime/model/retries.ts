@@ -1,7 +1,7 @@
 import type { Middleware } from '@anthropic-ai/sdk'
 
 /**
- * The record of one request's failed attempts, SDK retries and Swarmdesk's own alike (SPEC §2:
+ * The record of one request's failed attempts, SDK retries and Swarmdesk's own alike (docs/loop.md#the-agent-loop:
  * the SDK retries HTTP 408/409/429/5xx/529 and connection failures before a response starts;
  * {@link ModelClient} retries an in-band `overloaded_error` or a cut before any content). A failed
  * model call reports which retries happened, so a person sees "HTTP 529 ×4" instead of an agent

@@ -9,7 +9,7 @@ type Expect = 'allow' | 'ask' | 'deny'
 
 /**
  * One Bash command per row, decided in default mode against the project settings below
- * (SPEC §4). Rows name the behaviour they pin.
+ * (docs/permissions.md#permissions). Rows name the behaviour they pin.
  */
 const CASES: Array<[command: string, expected: Expect, why: string, mode?: PermissionMode]> = [
   // bypasses found by trying to break the engine

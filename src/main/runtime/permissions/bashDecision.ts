@@ -8,7 +8,7 @@ import { bashRuleMatches, type PermissionRule } from './rules'
 import { lexShell, ShellUnsupportedError, type ShellNode, type ShellRedirect, type ShellWord } from './shellLexer'
 
 /**
- * Bash decisions (SPEC §4): the command is split into every simple command it runs (including
+ * Bash decisions (docs/permissions.md#permissions): the command is split into every simple command it runs (including
  * `$(…)`, backticks, process substitutions and `bash -c` strings), each is decided on its own with
  * its side effects (files written → Edit, code run → Bash), and the strictest answer wins.
  */
@@ -67,7 +67,7 @@ const COMMAND_RULE_TOOLS = ['Bash', 'Read', 'Edit', 'Write']
 /**
  * Unknown effects ask; plan mode denies them (it allows only what is known to read). bypass
  * allows them only where no deny rule could apply: deny rules still apply in bypassPermissions
- * (SPEC §4), and a command we cannot classify (`for …; do rm …; done`, `$a -rf x`) may be one
+ * (docs/permissions.md#permissions), and a command we cannot classify (`for …; do rm …; done`, `$a -rf x`) may be one
  * they deny — with nobody to ask, it is denied.
  */
 function cannotTell(reason: string, ev: Evaluation): PermissionDecision {
@@ -110,7 +110,7 @@ function argValue(w: ShellWord, ev: Evaluation): ArgValue {
   return null
 }
 
-/** A redirection's target is read or written as a file, whatever rule allowed the command (SPEC §4). */
+/** A redirection's target is read or written as a file, whatever rule allowed the command (docs/permissions.md#permissions). */
 async function redirects(list: ShellRedirect[], state: WalkState, ev: Evaluation, out: PermissionDecision[]): Promise<void> {
   for (const r of list) {
     if (!r.target) continue
@@ -141,7 +141,7 @@ function firstBashRule(rules: PermissionRule[], argv: ArgValue[], byBaseName = f
 /**
  * Decide one simple command and its effects. An allow rule decides the command itself only:
  * every file it writes is decided as an Edit of that file would be, every file it reads as a
- * Read, every command it runs on its own (SPEC §4).
+ * Read, every command it runs on its own (docs/permissions.md#permissions).
  */
 async function simpleCommand(argv: ArgValue[], how: RunHow, state: WalkState, ev: Evaluation, depth: number, out: PermissionDecision[]): Promise<void> {
   const shown = argv.map((a) => a ?? '$…').join(' ')

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { z } from 'zod'
 
 /**
- * One permission decision as recorded (SPEC §4: who asked, tool, input, decision, by whom, when).
+ * One permission decision as recorded (docs/permissions.md#permissions: who asked, tool, input, decision, by whom, when).
  * `by`: `rule`/`mode` when the engine decided, else who answered the prompt.
  */
 export const PermissionDecisionRecordSchema = z.object({

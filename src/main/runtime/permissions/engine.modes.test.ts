@@ -34,7 +34,7 @@ describe('modes (no rules)', () => {
     ['bubble', edit('src/a.ts'), 'ask'],
     ['bubble', read('src/a.ts'), 'allow']
   ]
-  it('decides each mode as SPEC §4 says', async () => {
+  it('decides each mode as docs/permissions.md#permissions says', async () => {
     for (const [mode, subject, expected] of rows()) {
       const d = await t.decide(subject, mode)
       expect(d.decision, `${mode} ${JSON.stringify(subject)}: ${d.reason}`).toBe(expected)

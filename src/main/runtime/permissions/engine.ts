@@ -18,7 +18,7 @@ export interface DecideContext {
 }
 
 /**
- * The permission engine (SPEC §4). Deny rules win in every mode; then ask rules, then allow
+ * The permission engine (docs/permissions.md#permissions). Deny rules win in every mode; then ask rules, then allow
  * rules (first match wins within a list); then the mode. `dontAsk` turns every ask into a
  * denial; `bubble` decides like `default` (the caller routes the ask to the parent).
  */
@@ -36,7 +36,7 @@ export class PermissionEngine {
 
   /**
    * Decides with `settings` from now on: the Settings view saved new rules, or project trust
-   * changed (SPEC §4). A decision already under way finishes with the settings it started with.
+   * changed (docs/permissions.md#permissions). A decision already under way finishes with the settings it started with.
    */
   replaceSettings(settings: LoadedSettings): void {
     this.current = settings

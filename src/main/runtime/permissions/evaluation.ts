@@ -31,7 +31,7 @@ export function byRule(decision: PermissionDecision['decision'], rule: Permissio
   return { decision, reason, rule: { rule: rule.text, source: rule.source } }
 }
 
-/** The denial plan mode gives (SPEC §4: the message says plan mode is read-only). */
+/** The denial plan mode gives (docs/permissions.md#permissions: the message says plan mode is read-only). */
 export const PLAN_DENIAL = 'plan mode is read-only: only reads are allowed until the plan is approved'
 
 /** Whether the list has a rule for `tools` matching the path; the first that does. */
@@ -46,7 +46,7 @@ export async function firstPathRule(rules: PermissionRule[], tools: string[], ta
 /**
  * An allow rule may open a protected path only by naming it: its literal part (or its last,
  * literal segment) is itself protected, as in `Edit(./.git/hooks/**)` or `Edit(.bashrc)`. A
- * generic `Edit` or `Edit(./**)` does not (SPEC §4: protected paths always ask outside bypass).
+ * generic `Edit` or `Edit(./**)` does not (docs/permissions.md#permissions: protected paths always ask outside bypass).
  */
 async function namesProtected(rule: PermissionRule, ev: Evaluation): Promise<boolean> {
   if (!rule.specifier) return false
@@ -71,7 +71,7 @@ async function firstRuleBelow(rules: PermissionRule[], tools: string[], dir: str
 
 /**
  * Decide a read or an edit of `rawPath` (relative to `cwd`). A file a Bash command writes is
- * decided here exactly as an Edit of it would be, whatever rule allowed the command (SPEC §4: an
+ * decided here exactly as an Edit of it would be, whatever rule allowed the command (docs/permissions.md#permissions: an
  * allow rule covers the command, not its side effects). `recursive`: the call reaches the whole
  * tree below the path — a recursive read (the Grep tool, `grep -r`, `rg`) or a recursive write
  * (`rm -r`, `find -delete`, `chmod -R`, `rsync` into a directory) — which also reaches files a deny

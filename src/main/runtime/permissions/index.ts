@@ -1,7 +1,7 @@
 /**
- * Permissions (SPEC §4): settings, trust, rules, canonical paths, Bash analysis and the engine.
+ * Permissions (docs/permissions.md#permissions): settings, trust, rules, canonical paths, Bash analysis and the engine.
  *
- * Choices where SPEC §4 leaves room:
+ * Choices where docs/permissions.md#permissions leaves room:
  * - Protected paths (`.git/`, `.swarmdesk/`, `.claude/` below the agent's root, shell rc files
  *   anywhere, the loaded settings files and `<home>/trusted.json`) ask in every mode but bypass,
  *   also in acceptEdits. An allow rule opens one only by naming it (`Edit(./.git/hooks/**)`,
@@ -28,7 +28,7 @@
  *   heredocs with substitutions) ask as a whole, even when a part would be denied.
  * - In plan mode a Bash part that is not known to be read-only, or cannot be classified, is
  *   denied; reads decide as in default mode.
- * - bypassPermissions skips ask rules too (SPEC: "everything, deny rules still apply").
+ * - bypassPermissions skips ask rules too ("everything, deny rules still apply").
  * - From an untrusted project, `permissions.additionalDirectories` is ignored too (it widens
  *   what modes allow), next to hooks, env, base URL keys and `defaultMode: bypassPermissions`.
  * - An empty specifier (`Bash()`) is a settings error, never a match-all.

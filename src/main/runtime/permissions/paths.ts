@@ -3,7 +3,7 @@ import path from 'node:path'
 import { PermissionsError } from './errors'
 
 /**
- * Canonical paths for permission checks (SPEC §4): `..` and symlinks are resolved the way the
+ * Canonical paths for permission checks (docs/permissions.md#permissions): `..` and symlinks are resolved the way the
  * kernel does — segment by segment, so `link/..` is the parent of the link's target, not of the
  * link — including a link whose target does not exist yet (read with readlink, so a dangling
  * link pointing outside the workspace is seen as outside). Below the longest existing ancestor
@@ -117,7 +117,7 @@ export function isWithin(child: string, parent: string): boolean {
   return child.startsWith(prefix)
 }
 
-/** Directories whose contents change what runs or what is allowed; relative to the agent's root (SPEC §4). */
+/** Directories whose contents change what runs or what is allowed; relative to the agent's root (docs/permissions.md#permissions). */
 export const PROTECTED_DIRS = ['.git', '.swarmdesk', '.claude'] as const
 
 /**

@@ -2,7 +2,7 @@ import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../s
 
 /**
  * Whoever answers permission questions: the CLI (interactive or `--approve`), later the UI
- * (SPEC §4, §11). `prompt` resolves once, with the first answer; when `signal` aborts it resolves
+ * (docs/permissions.md#permissions, docs/ui.md#the-workspace-ui). `prompt` resolves once, with the first answer; when `signal` aborts it resolves
  * as a `cancelled` denial instead of rejecting.
  */
 export interface PermissionPrompter {

@@ -5,7 +5,7 @@ import { canonicalPath, fileSystemCase, isWithin } from './paths'
 import { PermissionsError } from './errors'
 
 /**
- * Permission rules in Claude Code's syntax (SPEC §4): `Tool` or `Tool(specifier)`.
+ * Permission rules in Claude Code's syntax (docs/permissions.md#permissions): `Tool` or `Tool(specifier)`.
  * - `Bash(npm run test:*)`: prefix, matched word by word on the parsed command (`npm run test`
  *   and `npm run test --watch` match, `npm run testing` does not); a trailing ` *` means the same;
  *   `Bash(git status)` is exact.

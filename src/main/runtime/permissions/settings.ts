@@ -21,7 +21,7 @@ export interface SettingsSource {
   data: SettingsFile
 }
 
-/** Every settings source merged (SPEC §4): rule lists unioned, single values from the highest source. */
+/** Every settings source merged (docs/permissions.md#permissions): rule lists unioned, single values from the highest source. */
 export interface LoadedSettings {
   workspace: string
   home: string
@@ -53,7 +53,7 @@ export interface LoadSettingsOptions {
   userHome?: string
 }
 
-/** Keys a workspace's own settings may only set once trusted (SPEC §4 "Project trust"). */
+/** Keys a workspace's own settings may only set once trusted (docs/permissions.md#permissions "Project trust"). */
 const BASE_URL_KEY = /base_?url/i
 
 /**
@@ -118,7 +118,7 @@ export async function readSettingsFile(file: string, required: boolean): Promise
 
 /**
  * The keys of a project or local settings file that are ignored until the workspace is trusted
- * (SPEC §4): `hooks`, `env`, any base URL key, a `bypassPermissions` default mode and
+ * (docs/permissions.md#permissions): `hooks`, `env`, any base URL key, a `bypassPermissions` default mode and
  * `permissions.additionalDirectories`, as dotted paths (`permissions.defaultMode`).
  */
 export function untrustedKeys(data: SettingsFile): string[] {
@@ -162,7 +162,7 @@ async function mergeInto(loaded: LoadedSettings, data: SettingsFile, file: strin
 }
 
 /**
- * Loads and merges the settings of every source (SPEC §4).
+ * Loads and merges the settings of every source (docs/permissions.md#permissions).
  * @throws RunUsageError naming the file and field of a malformed settings file (fails closed).
  */
 export async function loadWorkspaceSettings(cwd: string, home: string, settingsFiles: string[], trustProject: boolean): Promise<LoadedSettings> {

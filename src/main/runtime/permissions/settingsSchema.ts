@@ -3,7 +3,7 @@ import { USER_PERMISSION_MODES } from '../../../shared/permissions'
 import { PaneScrollbackLinesSchema } from '../../../shared/settings'
 
 /**
- * A settings file (SPEC §4): Claude Code's shape plus Swarmdesk's own keys. Unknown top-level
+ * A settings file (docs/permissions.md#permissions): Claude Code's shape plus Swarmdesk's own keys. Unknown top-level
  * keys are kept (another subsystem may read them), except near-misses of `permissions`, `hooks`
  * and `env`; inside `permissions` every key must be known. `bubble` is internal and cannot be a
  * default mode.
@@ -43,16 +43,16 @@ export const SettingsFileSchema = z
     hooks: z.record(z.string(), z.unknown()).optional(),
     env: z.record(z.string(), z.string()).optional(),
     apiBaseUrl: z.string().optional(),
-    /** Swarmdesk's fork and coordinator switches (SPEC §11). */
+    /** Swarmdesk's fork and coordinator switches (docs/ui.md#the-workspace-ui). */
     forkSubagents: z.boolean().optional(),
     coordinatorMode: z.boolean().optional(),
-    /** Where teammates run when a spawn names no backend (SPEC §9.2): `auto` = `worker`. */
+    /** Where teammates run when a spawn names no backend (docs/teams.md#spawning-a-teammate): `auto` = `worker`. */
     teammateBackend: z.enum(['auto', 'worker', 'process']).optional(),
-    /** Seconds a teammate has to answer a shutdown request before it is killed (SPEC §9.5). */
+    /** Seconds a teammate has to answer a shutdown request before it is killed (docs/teams.md#teammate-life-cycle). */
     teammateShutdownTimeoutSeconds: z.number().positive().max(3600).optional(),
     /**
      * Minutes a running agent may produce no event before the team dashboard marks it stuck
-     * (SPEC §11); default 5. Fractions are allowed (0.5 = 30 s); at most a day.
+     * (docs/ui.md#the-workspace-ui); default 5. Fractions are allowed (0.5 = 30 s); at most a day.
      */
     stuckAfterMinutes: z.number({ error: 'stuckAfterMinutes must be a number of minutes, like 5 or 0.5' }).positive('stuckAfterMinutes must be more than 0').max(1440, 'stuckAfterMinutes is at most 1440 (a day)').optional(),
     /**
@@ -62,11 +62,11 @@ export const SettingsFileSchema = z
     paneScrollbackLines: PaneScrollbackLinesSchema.optional(),
     /** The leader's model (Claude Code's `model` key); `--model` and SWARMDESK_MODEL win. */
     model: z.string().min(1).optional(),
-    /** Every subagent's model (SPEC §5's override); SWARMDESK_SUBAGENT_MODEL wins. */
+    /** Every subagent's model (docs/agents.md#agent-definitions's override); SWARMDESK_SUBAGENT_MODEL wins. */
     subagentModel: z.string().min(1).optional(),
     /** Every teammate's model, over definitions and calls. */
     teammateModel: z.string().min(1).optional(),
-    /** Seconds before a sync subagent moves to the background (SPEC §6.4); 0 = never; SWARMDESK_AUTO_BACKGROUND_MS wins. */
+    /** Seconds before a sync subagent moves to the background (docs/agents.md#auto-background); 0 = never; SWARMDESK_AUTO_BACKGROUND_MS wins. */
     autoBackgroundSeconds: z.number({ error: 'autoBackgroundSeconds must be a number of seconds, like 120' }).min(0).max(86_400, 'autoBackgroundSeconds is at most 86400 (a day)').optional()
   })
   .superRefine((file, ctx) => {
@@ -91,5 +91,5 @@ export function fixHint(field: string): string {
   if (/^permissions\.(allow|ask|deny)/.test(field)) return 'each rule is a string like "Bash(npm test:*)" or "Read(./src/**)"'
   if (field.startsWith('permissions')) return 'the permissions block takes allow, ask, deny, defaultMode and additionalDirectories'
   if (field.startsWith('env')) return 'env maps names to string values'
-  return 'see the settings format in SPEC §4'
+  return 'see the settings format in docs/permissions.md#permissions'
 }

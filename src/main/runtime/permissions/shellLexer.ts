@@ -1,5 +1,5 @@
 /**
- * Splits a Bash command into the simple commands it runs, for permission checks (SPEC §4).
+ * Splits a Bash command into the simple commands it runs, for permission checks (docs/permissions.md#permissions).
  *
  * Why our own lexer: sh-syntax (mvdan/sh compiled to WASM) is the grammar gate — a command it
  * rejects is never classified — but its JSON AST (0.7.0) drops the contents of every command

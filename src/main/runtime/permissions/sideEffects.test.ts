@@ -9,7 +9,7 @@ import { makeSideEffectFixture, SIDE_EFFECT_CLASSES, SIDE_EFFECT_EXTRA, SIDE_EFF
 import { makeWorkspace } from './workspace.testkit'
 
 /**
- * The side-effect suite through the API (SPEC §4: an allow rule covers the command, not its side
+ * The side-effect suite through the API (docs/permissions.md#permissions: an allow rule covers the command, not its side
  * effects); the same table runs through the CLI in cli/commands/permissionsCheck.sideEffects.test.ts.
  */
 let fx: BypassFixture

@@ -6,7 +6,7 @@ import type { BypassCase } from './bypassCases.testkit'
 import type { BypassFixture } from './bypassFixture.testkit'
 
 /**
- * The side-effect suite (SPEC §4 "An allow rule covers the command, not its side effects"; issue
+ * The side-effect suite (docs/permissions.md#permissions "An allow rule covers the command, not its side effects"; issue
  * 29 item 11): every class of command the engine knows writes files, each with an explicit allow
  * rule for the command itself, decided against four targets — inside the workspace, outside it,
  * and each of those under an `Edit(...)` deny rule — in `default` and `acceptEdits`. The files a
@@ -143,7 +143,7 @@ const TARGETS = [
 
 const MODES: PermissionMode[] = ['default', 'acceptEdits']
 
-/** The decision SPEC §4 asks for, by what is written where, in which mode. */
+/** The decision docs/permissions.md#permissions asks for, by what is written where, in which mode. */
 function expected(kind: WriteKind, where: (typeof TARGETS)[number]['where'], mode: PermissionMode): 'allow' | 'ask' | 'deny' {
   if (kind === 'unknown') return 'ask'
   if (where.endsWith('denied')) return 'deny'

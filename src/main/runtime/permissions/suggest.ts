@@ -4,7 +4,7 @@ import { commandEffects, type ArgValue } from '../../../shared/readOnlyCommands'
 import { lexShell, type ShellNode } from './shellLexer'
 
 /**
- * Rules a person could add with "Always allow" (SPEC §4, §11), narrowest useful first:
+ * Rules a person could add with "Always allow" (docs/permissions.md#permissions, docs/ui.md#the-workspace-ui), narrowest useful first:
  * `Bash(npm test:*)` (command and subcommand word), `Edit(./src/**)` (the top directory inside
  * the workspace, or the file itself at the top), `Read(//abs/dir/**)` outside it, `Agent(Explore)`.
  * Lexical only (no file system), so it is synchronous; the engine still decides on canonical paths.

@@ -6,7 +6,7 @@ import { TrustFileError } from './errors'
 import { canonicalPath } from './paths'
 
 /**
- * Project trust (SPEC §4): `<home>/trusted.json` lists the workspaces a person trusted, so their
+ * Project trust (docs/permissions.md#permissions): `<home>/trusted.json` lists the workspaces a person trusted, so their
  * own settings may carry hooks, env, a base URL and `bypassPermissions`.
  */
 export const TrustFileSchema = z.object({

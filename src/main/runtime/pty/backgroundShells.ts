@@ -32,7 +32,7 @@ const DEFAULT_MAX_BUFFERED_CHARS = 4 << 20
 const INCOMPLETE_TAIL = /(\r|\x1b(\[[0-9;?]*|\][^\x07\x1b]*)?)$/
 
 /**
- * The background shells of one agent (SPEC §3 `run_in_background`, BashOutput, KillShell; §6.8
+ * The background shells of one agent (docs/tools.md#tools `run_in_background`, BashOutput, KillShell; docs/agents.md#cleanup
  * cleanup calls `killAll`). Ids are `bash_1`, `bash_2`, … in start order, unique within the
  * registry. Each shell is a PTY of `host` (so its process group is killed and verified gone when
  * it ends or is killed); its raw output goes to `onData` for the pane and into a bounded unread

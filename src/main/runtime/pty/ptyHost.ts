@@ -4,8 +4,7 @@ import * as nodePty from 'node-pty'
 import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem } from '../../../shared/terminalSize'
 
 import { CompletionMarker, wrappedBashArgs } from './completionMarker'
-import { killProcessTree, type KillTreeResult } from '../processes'
-import { isProcessAlive, readProcEntry } from '../processes'
+import { killProcessTree, type KillTreeResult, isProcessAlive, readProcEntry } from '../processes'
 import { HeadTailBuffer } from './outputBuffers'
 
 /**
@@ -15,7 +14,7 @@ import { HeadTailBuffer } from './outputBuffers'
 export const PTY_TAG_VARIABLE = 'SWARMDESK_PTY_TAG'
 
 /**
- * Fixed environment of every command (SPEC §3, STACK.md): a pager, a credential prompt or an
+ * Fixed environment of every command (docs/tools.md#tools, STACK.md): a pager, a credential prompt or an
  * editor would wait forever on a terminal nobody types into. GIT_EDITOR=true makes `git commit`
  * without -m and `git rebase -i` take the default text instead of opening an editor.
  */
@@ -89,7 +88,7 @@ export interface PtyFlowControl {
 type StartOptions = Pick<PtySpawnOptions, 'command' | 'cwd' | 'env' | 'onData' | 'cols' | 'rows'>
 
 /**
- * Creates the process-wide PTY host over node-pty (SPEC §1). Must run on the main thread, never
+ * Creates the process-wide PTY host over node-pty (docs/design.md#process-model). Must run on the main thread, never
  * in a worker (STACK.md). Each command is `bash --noprofile --norc -c <command>` in its own PTY
  * (no rc files, so nothing carries state between calls; see `completionMarker.ts` for the wrapper
  * that guarantees the last output arrives), cwd pinned, env = process env +

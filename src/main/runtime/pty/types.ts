@@ -48,7 +48,7 @@ export interface PtyProcess {
   kill(): Promise<void>
   /**
    * Resizes its terminal to `cols` × `rows` character cells; the kernel sends the program SIGWINCH
-   * (a `process` teammate whose pane changed size, SPEC §1, §11). A no-op once the process has
+   * (a `process` teammate whose pane changed size, docs/design.md#process-model, docs/ui.md#the-workspace-ui). A no-op once the process has
    * exited. Present where the host owns the terminal (the main thread's PTY host); a worker's PTY
    * client leaves it out, since nothing resizes a worker teammate's background shells.
    * @throws PtySizeError for a size outside src/shared/terminalSize.ts's bounds (whole numbers,
@@ -58,7 +58,7 @@ export interface PtyProcess {
 }
 
 /**
- * The PTY host: owns every node-pty terminal of the process (SPEC §1). Lives in the main thread;
+ * The PTY host: owns every node-pty terminal of the process (docs/design.md#process-model). Lives in the main thread;
  * worker threads reach it over a MessagePort RPC (Teams 2).
  */
 export interface PtyHost {
@@ -80,7 +80,7 @@ export interface BackgroundShellStatus {
   newOutput: string
 }
 
-/** The background shells one agent owns (SPEC §3 BashOutput/KillShell, §6.8). */
+/** The background shells one agent owns (docs/tools.md#tools BashOutput/KillShell, docs/agents.md#cleanup). */
 export interface BackgroundShells {
   start(options: { command: string; cwd: string; env?: Record<string, string>; onData?: (data: string) => void }): { shellId: string }
   /** Reads new output since the last read, optionally only lines matching `filter`. Undefined for an unknown id. */

@@ -1,7 +1,6 @@
 import type { RuntimeEventInput } from '../../../shared/events'
-import type { EventBus } from '../events'
+import type { EventBus, WithoutAgent } from '../events'
 import type { LoopEvent } from '../loop'
-import type { WithoutAgent } from '../events'
 import type { TranscriptWriter } from '../transcripts'
 
 /**
@@ -19,7 +18,7 @@ export function compactionNotice(record: { replaced: number; summary: string; cu
 /**
  * Where one agent's loop events go: API messages to its transcript (a compaction as a
  * `compact_boundary` followed by the new history, append-only; an assistant line with its
- * response's usage and model), everything else (and a `notice` for a compaction) to the event bus stamped with the agent. Text deltas stay out of the stream (SPEC §14).
+ * response's usage and model), everything else (and a `notice` for a compaction) to the event bus stamped with the agent. Text deltas stay out of the stream (docs/events.md#event-stream-and-command-line).
  */
 export function createAgentSink(options: {
   bus: EventBus
@@ -42,7 +41,7 @@ export function createAgentSink(options: {
       case 'compacted':
         options.transcript().append('system', { summary: event.summary, replacedMessages: event.replaced, ...(event.cut.length ? { cutTexts: event.cut } : {}) }, 'compact_boundary')
         for (const m of event.messages) options.transcript().append(m.role === 'assistant' ? 'assistant' : 'user', m)
-        // the pane and the stream show that the agent's history was compacted (SPEC §2)
+        // the pane and the stream show that the agent's history was compacted (docs/loop.md#the-agent-loop)
         options.bus.emit({ type: 'notice', level: 'info', message: compactionNotice({ replaced: event.replaced, summary: event.summary, cut: event.cut }), agentId: options.agentId, agentName: options.agentName })
         return
       default:

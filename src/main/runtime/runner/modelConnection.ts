@@ -7,7 +7,7 @@ import { startScriptedServer, type ScriptedServer } from '../scripted'
 /** A connected model: the client, and the in-process scripted server behind it, if any. */
 export interface ModelConnection {
   client: ModelClient
-  /** Present when the model is the scripted model server (SPEC §13): close it with the session. */
+  /** Present when the model is the scripted model server (docs/model.md#model-access): close it with the session. */
   scripted?: ScriptedServer
   /** The URL of a scripted model server this connection uses but does not own ({@link SCRIPTED_MODEL_URL_ENV}). */
   scriptedUrl?: string
@@ -29,7 +29,7 @@ export const NO_API_KEY_HINTS = {
 /**
  * Environment variable by which a teammate of a scenario run learns the URL of the session's
  * scripted model server (both backends: a worker's and a process's teammate environment). With it,
- * the teammate's requests carry the identity headers (SPEC §15) that per-agent scripts need.
+ * the teammate's requests carry the identity headers (docs/scenarios.md#scripted-model-scenarios) that per-agent scripts need.
  */
 export const SCRIPTED_MODEL_URL_ENV = 'SWARMDESK_SCRIPTED_MODEL_URL'
 
@@ -53,7 +53,7 @@ export function scriptedModelUrl(value: string): string {
 }
 
 /**
- * Connects the model (SPEC §13): the scripted model server for a scenario file (or, in a
+ * Connects the model (docs/model.md#model-access): the scripted model server for a scenario file (or, in a
  * teammate, the session's server named by {@link SCRIPTED_MODEL_URL_ENV}), else the API
  * with ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL (environment first, then trusted settings).
  * @throws RunUsageError when the scenario does not load or no API key is set.

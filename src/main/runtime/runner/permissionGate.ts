@@ -10,7 +10,7 @@ export interface PermissionDecider {
   suggestRules(subject: PermissionSubject, cwd: string): string[]
 }
 
-/** One permission decision as recorded (SPEC §4: who asked, tool, input, decision, by whom, when). */
+/** One permission decision as recorded (docs/permissions.md#permissions: who asked, tool, input, decision, by whom, when). */
 export interface PermissionRecord {
   time: string
   agentId: string
@@ -33,20 +33,20 @@ export interface GateOptions {
   mode: () => PermissionMode
   engine: PermissionDecider
   prompter: PermissionPrompter
-  /** "Always allow" rules a person gave this agent in this session (SPEC §4: not inherited by children). Appended to. */
+  /** "Always allow" rules a person gave this agent in this session (docs/permissions.md#permissions: not inherited by children). Appended to. */
   sessionAllowRules: string[]
   record: (entry: PermissionRecord) => void
   /**
-   * True when nobody may be asked for this agent (a background agent with bubbling off, SPEC §4):
+   * True when nobody may be asked for this agent (a background agent with bubbling off, docs/permissions.md#permissions):
    * what would ask is denied, and the denial says why.
    */
   cannotPrompt?: () => boolean
-  /** Refuses paths outside an isolated agent's worktree that belong to its parent's checkout (SPEC §8). */
+  /** Refuses paths outside an isolated agent's worktree that belong to its parent's checkout (docs/agents.md#worktree-isolation). */
   pathGuard?: (absPath: string) => { ok: true } | { ok: false; message: string }
 }
 
 /**
- * The loop's permission gate for one agent (SPEC §4): asks the engine; on `ask`, emits
+ * The loop's permission gate for one agent (docs/permissions.md#permissions): asks the engine; on `ask`, emits
  * `permission_request`, waits for the prompter and emits `permission_decided`. Every decision is
  * recorded. A denial's message tells the model what was denied and why, so it can adjust.
  */

@@ -12,7 +12,7 @@ export interface SystemPromptOptions {
   model: string
   /** Role text; the main agent's by default. */
   rolePrompt?: string
-  /** Leave out project instructions and the git snapshot (SPEC §6.9 omitClaudeMd). */
+  /** Leave out project instructions and the git snapshot (docs/agents.md#project-instructions-and-trimming omitClaudeMd). */
   omitProjectContext?: boolean
   date?: Date
   /** Project context already read for this directory (see {@link readProjectContext}); read afresh when absent. */
@@ -37,7 +37,7 @@ export async function readProjectContext(cwd: string): Promise<ProjectContext> {
 /**
  * Renders an agent's system prompt once, as text blocks: role, environment, then project
  * instructions and the git snapshot. The result is kept as bytes for the agent's whole life (and
- * handed unchanged to forks, SPEC §7) so the cached prefix never changes.
+ * handed unchanged to forks, docs/agents.md#forks) so the cached prefix never changes.
  */
 export async function renderSystemPrompt(options: SystemPromptOptions): Promise<TextBlockParam[]> {
   const context = options.context ?? (await readProjectContext(options.cwd))

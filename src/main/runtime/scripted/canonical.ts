@@ -1,5 +1,5 @@
 /**
- * Canonical JSON for prompt-cache keys (SPEC §13): object keys sorted, every `cache_control`
+ * Canonical JSON for prompt-cache keys (docs/model.md#model-access): object keys sorted, every `cache_control`
  * field removed, no whitespace. Removing `cache_control` is what makes a prefix's key the same
  * whether or not (and wherever) a breakpoint was set on it, as with the real API, where moving a
  * breakpoint does not invalidate earlier entries.

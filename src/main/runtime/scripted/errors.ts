@@ -1,5 +1,5 @@
 /**
- * Errors of the scripted model server (SPEC §13, §15). One base, subclassed by blame: a scenario
+ * Errors of the scripted model server (docs/model.md#model-access, docs/scenarios.md#scripted-model-scenarios). One base, subclassed by blame: a scenario
  * file that cannot be used ({@link ScenarioError}, the author's fault, raised at load time) and a
  * request the scenario has no answer for ({@link ScriptUnavailableError}, raised while serving and
  * answered to the client as HTTP 400 `scenario_error`). `name` is set explicitly so it survives
@@ -31,7 +31,7 @@ export class ScenarioError extends ScriptedModelError {
 export type ScriptUnavailableReason = 'no_script' | 'exhausted'
 
 /**
- * A request the scenario cannot answer (SPEC §15). The server sends it as HTTP 400
+ * A request the scenario cannot answer (docs/scenarios.md#scripted-model-scenarios). The server sends it as HTTP 400
  * `{type:"error", error:{type:"scenario_error", message}}`; `message` starts with
  * `(no script)` or `(scenario exhausted)` and names the agent and the script.
  */

@@ -3,7 +3,7 @@ import { startScriptedServer, validateScenario, type ScriptedServer } from '.'
 import { ModelClient } from '../model/client'
 import type { ModelStreamEvent } from '../model/types'
 
-// The identity headers (SPEC §15) carry any string to the scripted model, percent-encoded, and
+// The identity headers (docs/scenarios.md#scripted-model-scenarios) carry any string to the scripted model, percent-encoded, and
 // reach no other endpoint.
 
 let server: ScriptedServer | undefined

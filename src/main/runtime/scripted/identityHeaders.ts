@@ -1,9 +1,9 @@
 
-/** Who is asking: sent to the scripted model as the `x-swarmdesk-*` headers of every request (SPEC §15, identityHeaders.ts). */
+/** Who is asking: sent to the scripted model as the `x-swarmdesk-*` headers of every request (docs/scenarios.md#scripted-model-scenarios, identityHeaders.ts). */
 export interface AgentIdentity {
   /** `a` + 16 hex digits for subagents and forks, `name@team` for teammates, the session id for the main agent. */
   id: string
-  /** `team-lead` for the session's main agent (SPEC §15). */
+  /** `team-lead` for the session's main agent (docs/scenarios.md#scripted-model-scenarios). */
   name: string
   /** `main`, or the agent definition's name. */
   type: string
@@ -12,7 +12,7 @@ export interface AgentIdentity {
 }
 
 /**
- * The headers that tell the scripted model server who is asking (SPEC §15), one per field of
+ * The headers that tell the scripted model server who is asking (docs/scenarios.md#scripted-model-scenarios), one per field of
  * {@link AgentIdentity}. Only the scripted model receives them: they carry the workspace path and
  * agent names, which no other endpoint needs to see.
  */

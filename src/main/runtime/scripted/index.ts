@@ -1,5 +1,5 @@
 /**
- * The scripted model (SPEC §13, §15): an Anthropic-compatible HTTP server answering from scenario
+ * The scripted model (docs/model.md#model-access, docs/scenarios.md#scripted-model-scenarios): an Anthropic-compatible HTTP server answering from scenario
  * files, with a simulated prompt cache and scripted faults. The offline demo and every test run on it.
  *
  * HTTP surface (node:http, 127.0.0.1 by default):

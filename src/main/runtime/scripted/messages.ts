@@ -15,7 +15,7 @@ import type { RecordedRequest, ScriptedState } from './state'
 export const MAX_BREAKPOINTS = 4
 
 /**
- * Answers POST /v1/messages (SPEC §13, §15): records the request, checks key and model, picks the
+ * Answers POST /v1/messages (docs/model.md#model-access, docs/scenarios.md#scripted-model-scenarios): records the request, checks key and model, picks the
  * agent's turn, waits its `delayMs`, injects its fault once, or answers (SSE when `stream`).
  * Check order follows the API: authentication, then body, then model.
  */
@@ -122,7 +122,7 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
   answer(state, request, prompt, selection, { ...agent, cwd }, requestId, res)
 }
 
-/** Who is asking, decoded from the identity headers (SPEC §15); each field absent when its header is. */
+/** Who is asking, decoded from the identity headers (docs/scenarios.md#scripted-model-scenarios); each field absent when its header is. */
 interface RequestIdentity {
   name?: string
   type?: string

@@ -1,7 +1,7 @@
 import { messageTexts, toolResultText, type MessagesRequest } from './request'
 
 /**
- * Values of the placeholders a scenario may use (SPEC §15). A value the request does not provide
+ * Values of the placeholders a scenario may use (docs/scenarios.md#scripted-model-scenarios). A value the request does not provide
  * is the empty string, so a scenario never sends a literal `{{…}}` to the runtime by accident.
  */
 export interface PlaceholderValues {
@@ -10,9 +10,9 @@ export interface PlaceholderValues {
   agent_id: string
   /** Text of the newest tool_result block. */
   last_tool_result: string
-  /** `agentId` from the newest tool_result that reports one (an Agent tool result, SPEC §3). */
+  /** `agentId` from the newest tool_result that reports one (an Agent tool result, docs/tools.md#tools). */
   last_agent_id: string
-  /** `request_id` attribute of the newest `<teammate-message>` that has one (SPEC §9.3). */
+  /** `request_id` attribute of the newest `<teammate-message>` that has one (docs/teams.md#mailbox). */
   request_id: string
   /** Id from the newest `Task #<id> created`. */
   task_id: string

@@ -21,7 +21,7 @@ export interface PromptBlock {
 }
 
 /**
- * The prompt as the API caches it (SPEC §13): tools, then system blocks, then every message's
+ * The prompt as the API caches it (docs/model.md#model-access): tools, then system blocks, then every message's
  * content blocks, in order. A string `system` or message `content` is one text block.
  */
 export function promptBlocks(request: MessagesRequest): PromptBlock[] {

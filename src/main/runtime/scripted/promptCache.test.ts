@@ -5,7 +5,7 @@ import { PromptCache } from './promptCache'
 import { MessagesRequestSchema } from './request'
 
 /*
- * Hand computation used by every case below (SPEC §13: canonical JSON, sorted keys, no
+ * Hand computation used by every case below (docs/model.md#model-access: canonical JSON, sorted keys, no
  * cache_control; the prefix ending at block i is serialised as `[model, block0, …, blocki]`).
  *
  * Model "m" opens the array with `["m"` = 4 bytes; the closing `]` is 1 byte.

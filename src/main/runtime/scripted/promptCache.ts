@@ -26,7 +26,7 @@ interface Entry {
 }
 
 /**
- * The prompt cache of the scripted model (SPEC §13), shared by every agent of one server, as the
+ * The prompt cache of the scripted model (docs/model.md#model-access), shared by every agent of one server, as the
  * real cache is shared by every request of one organisation. Entries are written only at
  * breakpoints, only for prefixes of at least `minTokens` tokens, and live `ttlMs`, refreshed
  * each time they are read.

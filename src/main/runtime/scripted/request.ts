@@ -53,7 +53,7 @@ export function messageTexts(message: MessageParam): string[] {
   return texts
 }
 
-/** The newest user message's texts joined by newlines, where `when` conditions are looked for (SPEC §15). */
+/** The newest user message's texts joined by newlines, where `when` conditions are looked for (docs/scenarios.md#scripted-model-scenarios). */
 export function newestUserText(request: MessagesRequest): string {
   for (let i = request.messages.length - 1; i >= 0; i--) {
     const message = request.messages[i]

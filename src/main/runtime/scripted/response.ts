@@ -51,7 +51,7 @@ export interface ApiMessage {
 }
 
 /**
- * Content of an answer (SPEC §15): an optional text block, then one tool_use block per scripted
+ * Content of an answer (docs/scenarios.md#scripted-model-scenarios): an optional text block, then one tool_use block per scripted
  * tool. `turn` must already have its placeholders filled. An empty `text` adds no block.
  */
 export function answerContent(turn: Pick<Turn, 'text' | 'tools'>): AnswerBlock[] {

@@ -40,7 +40,7 @@ function errorOf(run: () => unknown): ScenarioError {
 }
 
 describe('scenario files', () => {
-  it('reads the SPEC §15 example from YAML with defaults applied', async () => {
+  it('reads the docs/scenarios.md#scripted-model-scenarios example from YAML with defaults applied', async () => {
     const file = join(dir, 'example.yaml')
     await writeFile(file, SPEC_EXAMPLE)
     const scenario = await loadScenario(file)

@@ -5,10 +5,10 @@ import { z } from 'zod'
 import { ScenarioError } from './errors'
 
 /**
- * Faults a turn can inject (SPEC §15); each fires on the first request selecting the turn (or the
+ * Faults a turn can inject (docs/scenarios.md#scripted-model-scenarios); each fires on the first request selecting the turn (or the
  * first `faultCount` ones), and the turn then answers normally.
  *
- * Scripted faults (SPEC §15's four, then the ones issue 10's fault suite needs):
+ * Scripted faults (docs/scenarios.md#scripted-model-scenarios's four, then the ones issue 10's fault suite needs):
  * `rate_limit` 429 with `retry-after: 0`; `overloaded` 529; `overloaded_mid_stream` an in-band
  * overloaded error after some text; `disconnect` the socket closed before any answer;
  * `rate_limit_no_retry_after` 429 without the header (the client picks its own backoff);
@@ -29,7 +29,7 @@ export const ScriptedToolCallSchema = z.strictObject({
 export type ScriptedToolCall = z.infer<typeof ScriptedToolCallSchema>
 
 /**
- * One scripted model answer (SPEC §15). `when` is a case-sensitive substring looked for in the
+ * One scripted model answer (docs/scenarios.md#scripted-model-scenarios). `when` is a case-sensitive substring looked for in the
  * newest user message; `delayMs` (ms) waits before answering.
  */
 export const TurnSchema = z.strictObject({
@@ -50,7 +50,7 @@ export const TurnSchema = z.strictObject({
 })
 export type Turn = z.infer<typeof TurnSchema>
 
-/** Prompt-cache settings (SPEC §13): the API caches nothing under 1,024 tokens, for 5 minutes. */
+/** Prompt-cache settings (docs/model.md#model-access): the API caches nothing under 1,024 tokens, for 5 minutes. */
 export const CacheSettingsSchema = z.strictObject({
   minTokens: z.number().int().nonnegative().default(1024),
   ttlMs: z.number().int().positive().default(300_000)
@@ -64,7 +64,7 @@ export type CacheSettings = z.infer<typeof CacheSettingsSchema>
 export const DEFAULT_SCRIPTED_CONTEXT_WINDOW = 200_000
 
 /**
- * A scenario file (SPEC §15). `agents` keys are an agent name, `type:<agentType>` or `*`.
+ * A scenario file (docs/scenarios.md#scripted-model-scenarios). `agents` keys are an agent name, `type:<agentType>` or `*`.
  * `apiKey`, when set, is the only key accepted; `models`, when set, the only models accepted.
  * `contextWindow` (tokens, default {@link DEFAULT_SCRIPTED_CONTEXT_WINDOW}): a request whose
  * prompt passes it is refused as the real API refuses it, HTTP 400 `invalid_request_error`

@@ -1,7 +1,7 @@
 import { ScriptUnavailableError } from './errors'
 import type { Scenario, Turn } from './scenario'
 
-/** Who is asking, from the runtime's `x-swarmdesk-agent-*` headers (SPEC §15); each may be absent. */
+/** Who is asking, from the runtime's `x-swarmdesk-agent-*` headers (docs/scenarios.md#scripted-model-scenarios); each may be absent. */
 export interface AgentIdentity {
   name?: string
   type?: string
@@ -20,7 +20,7 @@ export interface Selection {
 /**
  * Script key of an agent no script applies to in a non-strict scenario: it gets a fixed text
  * answer that ends its turn, at every request, so an unscripted helper cannot break a demo run.
- * Strict scenarios make that case a `(no script)` error instead (SPEC §15).
+ * Strict scenarios make that case a `(no script)` error instead (docs/scenarios.md#scripted-model-scenarios).
  */
 export const UNSCRIPTED = '(unscripted)'
 
@@ -32,7 +32,7 @@ interface InstanceState {
 }
 
 /**
- * Per-instance consumption of a scenario's scripts (SPEC §15). An agent instance (keyed by its id,
+ * Per-instance consumption of a scenario's scripts (docs/scenarios.md#scripted-model-scenarios). An agent instance (keyed by its id,
  * else its name, else its type) gets its own copy of its script's turns. Selection at each
  * request: the first unused turn whose `when` occurs in the newest user message, else the next
  * unused turn without `when`. An instance keeps the script it was first given.
@@ -104,7 +104,7 @@ export class ScriptBook {
   }
 }
 
-/** Index of the turn to use, or undefined when none is left (SPEC §15 selection rule). */
+/** Index of the turn to use, or undefined when none is left (docs/scenarios.md#scripted-model-scenarios selection rule). */
 export function pickTurn(turns: readonly Turn[], used: ReadonlySet<number>, userText: string): number | undefined {
   const matched = turns.findIndex((t, i) => !used.has(i) && t.when !== undefined && userText.includes(t.when))
   if (matched >= 0) return matched

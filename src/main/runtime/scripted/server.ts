@@ -36,7 +36,7 @@ export interface ScriptedServer {
 }
 
 /**
- * Starts the scripted model server (SPEC §13): an Anthropic-compatible `POST /v1/messages` plus
+ * Starts the scripted model server (docs/model.md#model-access): an Anthropic-compatible `POST /v1/messages` plus
  * the control endpoints `GET /_scripted/requests`, `GET /_scripted/stats`,
  * `POST /_scripted/reset` and `GET /_scripted/health`.
  * @throws ScenarioError when the scenario file does not load or the scenario object is malformed

@@ -13,11 +13,11 @@ export interface RecordedRequest {
   /** The JSON-parsed body, or null when it was not JSON. */
   body: unknown
   /**
-   * The body exactly as received (UTF-8 text; SPEC §13 "the raw bodies"): byte-level checks such
+   * The body exactly as received (UTF-8 text; docs/model.md#model-access "the raw bodies"): byte-level checks such
    * as a fork's prompt prefix compare this. Absent when the body exceeded the size limit.
    */
   rawBody?: string
-  /** The identity headers, decoded (SPEC §15: each value is percent-encoded UTF-8); absent when not sent. */
+  /** The identity headers, decoded (docs/scenarios.md#scripted-model-scenarios: each value is percent-encoded UTF-8); absent when not sent. */
   agentName?: string
   agentType?: string
   agentId?: string

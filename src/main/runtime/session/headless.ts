@@ -1,29 +1,21 @@
-import { canonicalWorkspace } from '../storage'
+import { canonicalWorkspace, ensureWritableDataDirectory } from '../storage'
 import { connectModel, type ModelConnection } from '../runner'
-import { loadWorkspaceSettings } from '../permissions'
+import { loadWorkspaceSettings, PermissionEngine, type PermissionPrompter } from '../permissions'
 import { RunUsageError } from '../base'
-import { teammateModelEnv, teammateSettingsEnv } from '../teammates'
+import { teammateModelEnv, teammateSettingsEnv, createTeammateBackends, type TeammateExecutorRegistry, type TeamWait } from '../teammates'
 export { RunUsageError } from '../base'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../events'
-import { Budget } from '../loop'
-import type { QueryEnd } from '../loop'
+import { Budget, type QueryEnd } from '../loop'
 import { DEFAULT_MODEL, resolveModel } from '../model'
-import { PermissionEngine } from '../permissions'
-import type { PermissionPrompter } from '../permissions'
 import { createPtyHost } from '../pty'
 import { CORE_TOOLS } from '../tools'
-import { sweepWorkspaceWorktrees } from '../subagents'
-import { definitionFileNotices, loadSubagentWiring } from '../subagents'
+import { sweepWorkspaceWorktrees, definitionFileNotices, loadSubagentWiring } from '../subagents'
 import { Session } from './session'
 import { envWithSettings, teammateModelSetting } from './roleSettings'
 import { modeSwitches, teammateSettings } from './setup'
-import { createTeammateBackends } from '../teammates'
-import type { TeammateExecutorRegistry } from '../teammates'
-import type { TeamWait } from '../teammates'
-import { ensureWritableDataDirectory } from '../storage'
 
-/** Options of {@link runHeadless}, as `swarmdesk run` collects them (SPEC §14). */
+/** Options of {@link runHeadless}, as `swarmdesk run` collects them (docs/events.md#event-stream-and-command-line). */
 export interface HeadlessRunOptions {
   cwd: string
   home: string
@@ -41,9 +33,9 @@ export interface HeadlessRunOptions {
   prompter: PermissionPrompter
   bus: EventBus
   env?: NodeJS.ProcessEnv
-  /** Fork subagents on (SPEC §7, `--fork`). */
+  /** Fork subagents on (docs/agents.md#forks, `--fork`). */
   fork?: boolean
-  /** Coordinator mode (SPEC §10, `--coordinator`); forks are then off. */
+  /** Coordinator mode (docs/agents.md#coordinator-mode, `--coordinator`); forks are then off. */
   coordinator?: boolean
   /** Aborting it stops the leader's turn (Ctrl-C); the run then ends as failed, `aborted`. */
   signal?: AbortSignal
@@ -61,7 +53,7 @@ export interface HeadlessRunResult {
 }
 
 /**
- * Runs one prompt to the end without a UI (SPEC §14 `run`): loads settings and permissions,
+ * Runs one prompt to the end without a UI (docs/events.md#event-stream-and-command-line `run`): loads settings and permissions,
  * connects the model (the scripted server for `scenario`), opens or resumes the session, runs
  * the leader, then cleans up every process it started. Emits `run_finished` last.
  * @throws RunUsageError for bad input (a missing directory, no API key, an unloadable settings
@@ -105,7 +97,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       tools: [...CORE_TOOLS],
       subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
       hookSettings: settings.hooks,
-      // a plan is never approved by --approve: headless, only the leader's SendMessage approves (SPEC §9.8)
+      // a plan is never approved by --approve: headless, only the leader's SendMessage approves (docs/teams.md#plan-approval)
       teammates: { registry: backends, ...teammateSettings(settings), askPersonForPlans: false, modelEnv: () => ({ ...teammateModelEnv(connected, env, settings), ...teammateSettingsEnv(options.settingsFiles ?? [], options.trustProject ?? false) }) }
     }).catch((error: Error) => {
       throw error.name === 'SessionNotFoundError' || error.name === 'HookConfigError' ? new RunUsageError(error.message) : error
@@ -116,7 +108,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     const { end, blocked } = await settleRun(session, options.prompt).finally(() => options.signal?.removeEventListener('abort', onAbort))
     const stuck = blocked ? describeBlocked(blocked) : undefined
     if (blocked && stuck) options.bus.emit({ type: 'run_blocked', message: stuck.message, waits: blocked, agentId: session.identity.id, agentName: session.identity.name })
-    // SPEC §9.5: at the end of a headless run, remaining teammates get a shutdown request, then the timeout, then a kill
+    // docs/teams.md#teammate-life-cycle: at the end of a headless run, remaining teammates get a shutdown request, then the timeout, then a kill
     await session.teammates?.shutdownAll()
     const outcome = stuck ? { status: 'failed' as const, reason: stuck.reason } : describeEnd(end)
     if (end.reason === 'model_error' && end.error.kind === 'scenario') {
@@ -144,7 +136,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
 }
 
 /**
- * Runs the prompt, then keeps the leader going while work it started is alive (SPEC §15: a
+ * Runs the prompt, then keeps the leader going while work it started is alive (docs/scenarios.md#scripted-model-scenarios: a
  * headless run ends when the leader is idle, no agent is running and nothing waits to be
  * delivered): each queued notification wakes it for another turn. The leader's last end.
  */

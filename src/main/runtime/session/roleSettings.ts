@@ -4,7 +4,7 @@ import { AUTO_BACKGROUND_ENV } from '../subagents'
 
 /**
  * The value of a top-level settings key from the highest source that sets it with the type
- * `guard` accepts (SPEC §4: single values take the highest source); undefined when none does.
+ * `guard` accepts (docs/permissions.md#permissions: single values take the highest source); undefined when none does.
  * Values are validated when the settings load (settingsSchema.ts).
  */
 export function settingValue<T>(settings: Pick<LoadedSettings, 'sources'>, key: string, guard: (value: unknown) => value is T): T | undefined {
@@ -20,7 +20,7 @@ const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !=
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
 
 /**
- * The environment the runtime reads, with the Settings view's choices (SPEC §11) filled in where
+ * The environment the runtime reads, with the Settings view's choices (docs/ui.md#the-workspace-ui) filled in where
  * the environment is silent — a variable set by the person always wins over a settings file:
  * `SWARMDESK_MODEL` from `model` (the leader's model), `SWARMDESK_SUBAGENT_MODEL` from
  * `subagentModel`, `SWARMDESK_AUTO_BACKGROUND_MS` from `autoBackgroundSeconds` (× 1000).

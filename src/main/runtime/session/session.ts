@@ -1,55 +1,35 @@
-import { type ParentAgent } from '../tools'
+import { type ParentAgent, FileStateCache, type Tool, AgentTool, SendMessageTool, TaskStopTool, bindTeamContext, LEADER_TEAM_TOOLS } from '../tools'
 import { createTeamContext, type TeamContext } from '../teams'
-import { type BackgroundShells, type PtyHost } from '../pty'
-import { SessionMetaSchema, type SessionMeta } from '../storage'
+import { type BackgroundShells, type PtyHost, createBackgroundShells } from '../pty'
+import { SessionMetaSchema, type SessionMeta, leaderTranscriptPath, sessionDir } from '../storage'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { addUsage, ZERO_USAGE, type RuntimeEventInput, type Usage } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
-import type { EventBus } from '../events'
-import { Budget } from '../loop'
-import { modelFailureEvents } from '../loop'
-import { query } from '../loop'
-import type { QueryEnd } from '../loop'
-import type { WithoutAgent } from '../events'
-import type { ModelClient } from '../model'
-import { priceOf } from '../model'
-import type { AgentIdentity } from '../model'
-import type { PermissionPrompter } from '../permissions'
-import { createBackgroundShells } from '../pty'
-import { FileStateCache } from '../tools'
-import type { Tool } from '../tools'
-import { leaderTranscriptPath, sessionDir } from '../storage'
-import { messagesForResume, readTranscript } from '../transcripts'
+import type { EventBus, WithoutAgent } from '../events'
+import { Budget, modelFailureEvents, query, type QueryEnd } from '../loop'
+import { type ModelClient, priceOf, type AgentIdentity } from '../model'
+import { type PermissionPrompter, PermissionDecisionLog, type LoadedSettings } from '../permissions'
+import { messagesForResume, readTranscript, TranscriptWriter } from '../transcripts'
 
-import { TranscriptWriter } from '../transcripts'
-import { readProjectContext, renderSystemPrompt } from '../runner'
-import { createAgentSink } from '../runner'
-import { createPermissionGate, type PermissionDecider, type PermissionRecord } from '../runner'
-import { AgentTool } from '../tools'
+import { readProjectContext, renderSystemPrompt, createAgentSink, createPermissionGate, type PermissionDecider, type PermissionRecord } from '../runner'
 import { COORDINATOR_PROMPT, COORDINATOR_READ_TOOLS } from '../coordinator'
-import { SubagentRuntime, type SubagentRuntimeOptions } from '../subagents'
-import type { SessionSubagentOptions } from '../subagents'
-import { SendMessageTool } from '../tools'
-import { TaskStopTool } from '../tools'
+import { SubagentRuntime, type SubagentRuntimeOptions, type SessionSubagentOptions } from '../subagents'
 
 import { toDisposable, type Disposable } from '../base'
-import { createHookRunner, createSubagentHookPairing } from '../hooks'
-import { SwappableHookRunner } from '../hooks'
-import { bindTeamContext, LEADER_TEAM_TOOLS } from '../tools'
-import { PermissionDecisionLog, type LoadedSettings } from '../permissions'
+import { createHookRunner, createSubagentHookPairing, SwappableHookRunner } from '../hooks'
 import { TeammateSupervisor, type TeammateSupervisorOptions } from '../teammates'
 
-/** The session's main agent is always named `team-lead` (SPEC §15), with or without a team. */
+/** The session's main agent is always named `team-lead` (docs/scenarios.md#scripted-model-scenarios), with or without a team. */
 export const LEADER_NAME = 'team-lead'
 
 /** Everything a {@link Session} is made of. The caller owns `client`, `bus`, `pty` and `prompter`. */
 export interface SessionOptions {
   /** Workspace root, absolute and canonical. */
   cwd: string
-  /** Swarmdesk's data directory (SPEC §12). */
+  /** Swarmdesk's data directory (docs/storage.md#layout). */
   home: string
   /** Continue this session from its transcript instead of starting a new one. */
   resumeSessionId?: string
@@ -65,13 +45,13 @@ export interface SessionOptions {
   pty: PtyHost
   tools: Tool[]
   /**
-   * Subagents (SPEC §6): definitions and resolvers. When given, the leader gets the Agent,
+   * Subagents (docs/agents.md#subagents): definitions and resolvers. When given, the leader gets the Agent,
    * TaskStop and SendMessage tools and the session runs their tasks.
    */
-  /** Hook commands from settings, per source (SPEC §9.9); subagent hooks run when subagents are on. */
+  /** Hook commands from settings, per source (docs/hooks.md#hooks); subagent hooks run when subagents are on. */
   hookSettings?: LoadedSettings['hooks']
   /**
-   * Agent teams' teammates (SPEC §9): the backends and how to reach the model. With subagents on,
+   * Agent teams' teammates (docs/teams.md#agent-teams): the backends and how to reach the model. With subagents on,
    * the leader's Agent tool then spawns teammates for calls with a `name`.
    */
   teammates?: Omit<TeammateSupervisorOptions, 'cwd' | 'sessionId' | 'bus' | 'team' | 'prompter' | 'enqueue'>
@@ -96,7 +76,7 @@ export class SessionNotFoundError extends Error {
 }
 
 /**
- * One leader session (SPEC §2, §6.10, §14): the main agent's history, transcript, tool context,
+ * One leader session (docs/loop.md#the-agent-loop, docs/storage.md#transcripts, docs/events.md#event-stream-and-command-line): the main agent's history, transcript, tool context,
  * permission gate and accounting. `prompt` runs the agent loop on a person's message and streams
  * everything to the event bus; `close` kills what the agent owns and finishes the transcript.
  */
@@ -109,7 +89,7 @@ export class Session {
   private readonly shells: BackgroundShells
   private readonly fileState = new FileStateCache()
   private readonly sessionAllowRules: string[] = []
-  /** Every permission decision of the session's agents (SPEC §4), as `permissions.jsonl`. */
+  /** Every permission decision of the session's agents (docs/permissions.md#permissions), as `permissions.jsonl`. */
   private readonly permissionLog: PermissionDecisionLog
   private totalUsage: Usage = { ...ZERO_USAGE }
   private totalCost = 0
@@ -120,15 +100,15 @@ export class Session {
   private pendingRepair: ContentBlockParam[] | undefined
   /** Set by {@link resumeTurn}: the next prompt runs on the history alone. */
   private resuming = false
-  /** Task notifications and messages waiting for the leader's next turn boundary (SPEC §6.5). */
+  /** Task notifications and messages waiting for the leader's next turn boundary (docs/agents.md#task-notifications). */
   private readonly pending: string[] = []
   private readonly queueListeners = new Set<() => void>()
   private readonly idleSignal = new AbortController().signal
   /** The session's agent tasks; undefined when subagents are not configured. */
   readonly subagents: SubagentRuntime | undefined
-  /** The session's team and task list (SPEC §9.1, §9.6); undefined when subagents are not configured. */
+  /** The session's team and task list (docs/teams.md#team-config, docs/teams.md#shared-task-list); undefined when subagents are not configured. */
   readonly team: TeamContext | undefined
-  /** The leader's side of its team's teammates (SPEC §9.2–9.8); undefined without teammates. */
+  /** The leader's side of its team's teammates (docs/teams.md#spawning-a-teammate, docs/teams.md#mailbox, docs/teams.md#sendmessage-between-teammates, docs/teams.md#teammate-life-cycle, docs/teams.md#shared-task-list, docs/teams.md#permission-requests, docs/teams.md#plan-approval); undefined without teammates. */
   readonly teammates: TeammateSupervisor | undefined
   private tools: Tool[]
   private readonly hookWarnings: string[]
@@ -181,7 +161,7 @@ export class Session {
     this.tools = this.leaderTools(options.subagents?.coordinator === true)
   }
 
-  /** The leader's tools: SPEC §10's coordinator set (read-only tools, Agent, SendMessage, TaskStop), else all of them. */
+  /** The leader's tools: docs/agents.md#coordinator-mode's coordinator set (read-only tools, Agent, SendMessage, TaskStop), else all of them. */
   private leaderTools(coordinator: boolean): Tool[] {
     const team = this.team
     return coordinator
@@ -191,7 +171,7 @@ export class Session {
         : this.options.tools
   }
 
-  /** Fork and coordinator mode as the session runs them now (SPEC §7, §10). */
+  /** Fork and coordinator mode as the session runs them now (docs/agents.md#forks, docs/agents.md#coordinator-mode). */
   get orchestration(): { forkEnabled: boolean; coordinator: boolean } {
     return { forkEnabled: this.subagents?.options.forkEnabled === true, coordinator: this.subagents?.options.coordinator === true }
   }
@@ -207,7 +187,7 @@ export class Session {
   }
 
   /**
-   * Switches fork and coordinator mode before the first prompt (SPEC §10: a session switch; the
+   * Switches fork and coordinator mode before the first prompt (docs/agents.md#coordinator-mode: a session switch; the
    * UI's toggle). Coordinator wins: forks are then off. The leader's system prompt (the
    * coordinator's role prompt or none) and its tool list are rebuilt as {@link open} builds them.
    * @throws SessionStateError when {@link orchestrationSwitchable} is false (names why).
@@ -283,7 +263,7 @@ export class Session {
   /** Changes the permission mode; applies from the next tool call. */
   /**
    * Uses `hooks` (settings hooks per source, already filtered by project trust) for every hook
-   * the session runs from now on: Settings calls this after project trust changes (SPEC §4).
+   * the session runs from now on: Settings calls this after project trust changes (docs/permissions.md#permissions).
    * Returns the new configuration's warnings. No-op without subagents (no hooks run then).
    * @throws HookConfigError naming the file and field of an invalid entry; the old hooks stay.
    */
@@ -434,7 +414,7 @@ export class Session {
     return this.pending.length
   }
 
-  /** Called when something is queued for the leader; an idle leader should be woken (SPEC §6.5). */
+  /** Called when something is queued for the leader; an idle leader should be woken (docs/agents.md#task-notifications). */
   onDidQueue(listener: () => void): Disposable {
     this.queueListeners.add(listener)
     return toDisposable(() => this.queueListeners.delete(listener))
@@ -461,7 +441,7 @@ export class Session {
     }
   }
 
-  /** Queues messages (each its own text) for the leader's next turn boundary and wakes an idle leader once (SPEC §6.5). */
+  /** Queues messages (each its own text) for the leader's next turn boundary and wakes an idle leader once (docs/agents.md#task-notifications). */
   private enqueue(text: string | readonly string[]): void {
     this.pending.push(...(typeof text === 'string' ? [text] : text))
     for (const l of [...this.queueListeners]) l()

@@ -2,7 +2,7 @@ import type { LoadedSettings } from '../permissions'
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../teammates'
 
 /**
- * A boolean switch from settings (`forkSubagents`, `coordinatorMode`: SPEC §11's fork and
+ * A boolean switch from settings (`forkSubagents`, `coordinatorMode`: docs/ui.md#the-workspace-ui's fork and
  * coordinator switches): the highest source that sets it wins; undefined when none does.
  */
 export function settingSwitch(settings: LoadedSettings, key: 'forkSubagents' | 'coordinatorMode'): boolean | undefined {
@@ -16,7 +16,7 @@ export function settingSwitch(settings: LoadedSettings, key: 'forkSubagents' | '
 
 /**
  * Fork and coordinator switches from the flags (`--fork`, `--coordinator`) or, when a flag is
- * absent, from settings. Coordinator mode wins over forks (SPEC §7).
+ * absent, from settings. Coordinator mode wins over forks (docs/agents.md#forks).
  */
 export function modeSwitches(flags: { fork?: boolean; coordinator?: boolean }, settings: LoadedSettings): { forkEnabled: boolean; coordinator: boolean } {
   const coordinator = flags.coordinator === true || settingSwitch(settings, 'coordinatorMode') === true
@@ -25,7 +25,7 @@ export function modeSwitches(flags: { fork?: boolean; coordinator?: boolean }, s
 }
 
 /**
- * The teammate settings (SPEC §9.2, §9.5): backend when a spawn names none (`teammateBackend`,
+ * The teammate settings (docs/teams.md#spawning-a-teammate, docs/teams.md#teammate-life-cycle): backend when a spawn names none (`teammateBackend`,
  * `auto` = `worker`) and the shutdown timeout (`teammateShutdownTimeoutSeconds`, default 20 s);
  * the highest source that sets each wins. Values are validated when the settings load.
  */

@@ -7,7 +7,7 @@ import { workspaceDir } from './paths'
 import { writeNewFileSync } from '../locks'
 
 /**
- * Swarmdesk's data directory (SWARMDESK_HOME, SPEC §12) cannot be written: thrown before a
+ * Swarmdesk's data directory (SWARMDESK_HOME, docs/storage.md#layout) cannot be written: thrown before a
  * session, workspace or teammate starts, instead of a raw EACCES from the first transcript.
  * A {@link RunUsageError}, so the command line reports it as bad input (exit code 2).
  * `path` is the folder that could not be written; `code` the system error (EACCES, EROFS, …).

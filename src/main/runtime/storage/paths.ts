@@ -4,7 +4,7 @@ import { workspaceKey } from './workspaceKey'
 import { workspaceStoreDir } from './workspaceStore'
 
 /**
- * Swarmdesk's data directory (SPEC §12): `SWARMDESK_HOME`, else `~/.swarmdesk`.
+ * Swarmdesk's data directory (docs/storage.md#layout): `SWARMDESK_HOME`, else `~/.swarmdesk`.
  */
 export function swarmdeskHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.SWARMDESK_HOME ? resolve(env.SWARMDESK_HOME) : join(homedir(), '.swarmdesk')
@@ -36,7 +36,7 @@ export function leaderTranscriptPath(home: string, cwd: string, sessionId: strin
   return join(sessionDir(home, cwd, sessionId), 'transcript.jsonl')
 }
 
-/** A subagent's or teammate's transcript (SPEC §12). */
+/** A subagent's or teammate's transcript (docs/storage.md#layout). */
 export function agentTranscriptPath(home: string, cwd: string, sessionId: string, agentId: string): string {
   return join(sessionDir(home, cwd, sessionId), 'agents', `${agentId}.jsonl`)
 }

@@ -36,7 +36,7 @@ export function legacyWorkspaceKey(cwd: string): string {
 }
 
 /**
- * A workspace's folder name under `<home>/projects/` (SPEC §12 `{workspace-slug}`): a readable
+ * A workspace's folder name under `<home>/projects/` (docs/storage.md#layout `{workspace-slug}`): a readable
  * part — the end of {@link legacyWorkspaceKey} of the canonical path, at most
  * {@link READABLE_KEY_CHARS} characters, so the folder's own name shows — then `_` and the first
  * {@link KEY_HASH_HEX} hex digits of the SHA-256 of the canonical path's UTF-8. Two folders get

@@ -4,8 +4,8 @@ import { runUntilSettled } from '../session/headless'
 import { startSubagentHarness, type SubagentHarness } from './subagents.testkit'
 
 /**
- * `backgroundDisabled` (SPEC §6.3 "unless background work is disabled"; a teammate's runtime sets
- * it, SPEC §9.2): every spawn is sync and stays sync — the auto-background timer (SPEC §6.4) and
+ * `backgroundDisabled` (docs/agents.md#sync-and-background-runs "unless background work is disabled"; a teammate's runtime sets
+ * it, docs/teams.md#spawning-a-teammate): every spawn is sync and stays sync — the auto-background timer (docs/agents.md#auto-background) and
  * a by-hand move to the background leave the parent waiting for the final text.
  */
 

@@ -1,9 +1,9 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 
-/** The placeholder result every tool_use of the parent's message gets in a fork (SPEC §7, exact text). */
+/** The placeholder result every tool_use of the parent's message gets in a fork (docs/agents.md#forks, exact text). */
 export const FORK_PLACEHOLDER = 'Fork started — processing in background'
 
-/** The tag that marks a fork's directive; its presence in a history means "this is a fork" (SPEC §7 guard). */
+/** The tag that marks a fork's directive; its presence in a history means "this is a fork" (docs/agents.md#forks guard). */
 export const FORK_BOILERPLATE_TAG = 'fork-boilerplate'
 
 /** The fixed part of a fork's directive message: who it is and how it reports. */
@@ -25,7 +25,7 @@ export function forkDirectiveText(directive: string, notice?: string): string {
 }
 
 /**
- * A fork's starting history (SPEC §7): the parent's whole history as it is — its last message is
+ * A fork's starting history (docs/agents.md#forks): the parent's whole history as it is — its last message is
  * the assistant message holding the Agent call, with every tool_use of it — then ONE user message
  * with the placeholder result for every tool_use id and the directive. Returns where the fourth
  * cache breakpoint goes: the last placeholder tool_result.

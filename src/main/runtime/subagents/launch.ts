@@ -6,7 +6,7 @@ import type { SubagentRuntime } from './runtime'
 import type { AgentTaskState } from './types'
 
 /**
- * The fork path (SPEC §7). Two guards, each enough alone: the caller is a fork (its query
+ * The fork path (docs/agents.md#forks). Two guards, each enough alone: the caller is a fork (its query
  * source, checked first in `call`), or its history carries a fork directive (a fork whose source
  * was lost).
  */
@@ -18,7 +18,7 @@ async function forkFrom(rt: SubagentRuntime, self: ParentAgent, input: AgentCall
   return { content: asyncLaunchedText(task) }
 }
 
-/** The text of an async launch (SPEC §3, exact shape the scripted model relies on). */
+/** The text of an async launch (docs/tools.md#tools, exact shape the scripted model relies on). */
 export function asyncLaunchedText(task: AgentTaskState): string {
   return JSON.stringify({ status: 'async_launched', agentId: task.agentId, outputFile: task.transcriptPath })
 }
@@ -33,7 +33,7 @@ function syncResult(task: AgentTaskState): ToolResult {
 }
 
 /**
- * Waits for a sync task; it moves to the background past the threshold (SPEC §6.4) or when a
+ * Waits for a sync task; it moves to the background past the threshold (docs/agents.md#auto-background) or when a
  * person backgrounds it from its pane, and the parent then continues with `async_launched`.
  */
 async function awaitSync(rt: SubagentRuntime, task: AgentTaskState): Promise<ToolResult> {
@@ -60,21 +60,21 @@ async function awaitSync(rt: SubagentRuntime, task: AgentTaskState): Promise<Too
 }
 
 /**
- * An Agent call without `name` (SPEC §6.1–6.4, §7, §10): routes to a subagent of the named type
+ * An Agent call without `name` (docs/agents.md#routing-the-agent-tool, docs/agents.md#context-isolation, docs/agents.md#sync-and-background-runs, docs/agents.md#auto-background, docs/agents.md#forks, docs/agents.md#coordinator-mode): routes to a subagent of the named type
  * (default `general-purpose`, a worker in coordinator mode), sync (the parent waits for the final
  * text) or async (`async_launched` at once, a task notification later), or to a fork when forks
  * are on and no type is named. Every refusal happens before anything starts.
  * @throws ToolError for a refusal the caller can act on.
  */
 export async function launchFromAgentCall(rt: SubagentRuntime, self: ParentAgent, input: AgentCall): Promise<ToolResult> {
-  // A fork keeps the Agent tool for prefix parity with its parent, but may not use it (SPEC §7).
+  // A fork keeps the Agent tool for prefix parity with its parent, but may not use it (docs/agents.md#forks).
   if (self.isFork) throw new ToolError('A fork cannot start agents: carry out your directive yourself and report back.')
   if (self.depth + 1 > MAX_AGENT_DEPTH) throw new ToolError(`Agents may nest at most ${MAX_AGENT_DEPTH} deep; this agent is at depth ${self.depth}. Do the work yourself.`)
   const coordinator = rt.options.coordinator === true && self.depth === 0
   if (coordinator && input.subagent_type !== undefined && input.subagent_type !== WORKER_TYPE) {
     throw new ToolError(`In coordinator mode you start workers only: omit subagent_type or use "${WORKER_TYPE}" (got "${input.subagent_type}").`)
   }
-  // Coordinator mode wins over forks (SPEC §7, §10).
+  // Coordinator mode wins over forks (docs/agents.md#forks, docs/agents.md#coordinator-mode).
   if (!coordinator && input.subagent_type === undefined && rt.options.forkEnabled) return forkFrom(rt, self, input)
   const type = input.subagent_type ?? (coordinator ? WORKER_TYPE : 'general-purpose')
   const definitions = rt.options.definitions()
@@ -84,7 +84,7 @@ export async function launchFromAgentCall(rt: SubagentRuntime, self: ParentAgent
   if (wantsBackground && rt.options.backgroundDisabled) {
     if (input.run_in_background) throw new ToolError('Background agents are disabled in this session; call the agent without run_in_background.')
   }
-  // With forks enabled every spawn runs in the background (SPEC §6.3).
+  // With forks enabled every spawn runs in the background (docs/agents.md#sync-and-background-runs).
   const isAsync = (wantsBackground || rt.options.forkEnabled === true || coordinator) && !rt.options.backgroundDisabled
   const isolated = input.isolation === 'worktree' || definition.isolation === 'worktree'
   const task = await rt.spawn({ parent: self, definition, description: input.description, prompt: input.prompt, model: input.model, isAsync, isolated })
@@ -93,7 +93,7 @@ export async function launchFromAgentCall(rt: SubagentRuntime, self: ParentAgent
 }
 
 /**
- * The agent type and model of a teammate spawned with `subagent_type` / `model` (SPEC §9.2, §5's
+ * The agent type and model of a teammate spawned with `subagent_type` / `model` (docs/teams.md#spawning-a-teammate, docs/agents.md#agent-definitions's
  * model precedence; the `teammateModel` setting wins when set).
  * @throws ToolError for an unknown type, naming the known ones.
  */

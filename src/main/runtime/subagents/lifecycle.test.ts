@@ -1,5 +1,5 @@
 /**
- * Exit paths of subagents through the production wiring (SPEC §6.5–6.8, §9.9): the built-in
+ * Exit paths of subagents through the production wiring (docs/agents.md#task-notifications, docs/agents.md#messages-to-a-subagent, docs/agents.md#stopping-an-agent, docs/agents.md#cleanup, docs/hooks.md#hooks): the built-in
  * agent definitions and tool resolution of `loadSubagentWiring`, hooks from a settings file run as
  * real shell commands, the scripted model over HTTP, and real PTYs. Processes are counted by
  * unique command lines; nothing here waits a fixed time.
@@ -55,7 +55,7 @@ function hookSettings(dir: string): { settingsFile: string; lines: () => HookLin
 /** The hook events of one agent, in the order they ran. */
 const hookEventsOf = (lines: HookLine[], agentId: string) => lines.filter((l) => l.agent_id === agentId).map((l) => l.hook_event_name)
 
-/** A tool with a bug: it throws an exception that is neither a ToolError nor a system error, which ends its agent as crashed (SPEC §2). */
+/** A tool with a bug: it throws an exception that is neither a ToolError nor a system error, which ends its agent as crashed (docs/loop.md#the-agent-loop). */
 const CrashTool: Tool<Record<string, never>> = {
   name: 'Crash',
   description: 'Fails with an unexpected exception.',
@@ -150,7 +150,7 @@ describe('SubagentStart/SubagentStop pairing on the failure paths', () => {
             { text: 'waiting for the victim' },
             { when: '<task-notification>', text: 'noted' }
           ],
-          // The answer breaks off mid-stream: the turn fails and is not retried (SPEC §15 faults).
+          // The answer breaks off mid-stream: the turn fails and is not retried (docs/scenarios.md#scripted-model-scenarios faults).
           faulty: [{ fault: 'overloaded_mid_stream', text: 'a partial answer that never completes' }, { text: 'unreachable' }],
           crasher: [{ tools: [{ name: 'Crash', input: {} }] }, { text: 'unreachable' }],
           'bg-victim': [{ tools: [{ name: 'Bash', input: { command: `sleep ${victimSleep}` } }] }, { text: 'unreachable' }]

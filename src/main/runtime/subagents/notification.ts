@@ -1,6 +1,6 @@
 import type { Usage } from '../../../shared/events'
 
-/** What a task notification reports (SPEC §6.5). */
+/** What a task notification reports (docs/agents.md#task-notifications). */
 export interface TaskNotificationInfo {
   agentId: string
   outputFile: string
@@ -22,7 +22,7 @@ function escapeXml(text: string): string {
 const SUMMARY_VERB: Record<TaskNotificationInfo['status'], string> = { completed: 'completed', failed: 'failed', killed: 'was stopped' }
 
 /**
- * Renders the `<task-notification>` user-message text of SPEC §6.5, exactly one per ended async
+ * Renders the `<task-notification>` user-message text of docs/agents.md#task-notifications, exactly one per ended async
  * agent. Denied tool calls are appended to the result so a denial never reads as success.
  */
 export function renderTaskNotification(info: TaskNotificationInfo): string {

@@ -1,13 +1,8 @@
 import { type ParentAgent } from '../tools'
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import { modelFailureEvents } from '../loop'
-import { query } from '../loop'
-import type { LoopEvent, QueryEnd } from '../loop'
-import { createAgentSink } from '../runner'
-import { createPermissionGate } from '../runner'
-import { messagesForResume, readTranscript } from '../transcripts'
-import { AGENT_STARTED_SUBTYPE, AGENT_STOPPED_SUBTYPE, type AgentStartedRecord, type AgentStoppedRecord } from '../transcripts'
-import { TranscriptWriter } from '../transcripts'
+import { modelFailureEvents, query, type LoopEvent, type QueryEnd } from '../loop'
+import { createAgentSink, createPermissionGate } from '../runner'
+import { messagesForResume, readTranscript, AGENT_STARTED_SUBTYPE, AGENT_STOPPED_SUBTYPE, type AgentStartedRecord, type AgentStoppedRecord, TranscriptWriter } from '../transcripts'
 import { renderTaskNotification } from './notification'
 import { finishWorktree, worktreePathGuard } from '../worktrees'
 import type { SubagentRuntime } from './runtime'
@@ -17,10 +12,10 @@ import type { AgentTaskState, AgentTaskStatus } from './types'
 const OWNED_WORK_POLL_MS = 100
 
 /**
- * Runs a task until it is complete (SPEC §6.3–6.5): its loop, then — because an agent is not
+ * Runs a task until it is complete (docs/agents.md#sync-and-background-runs, docs/agents.md#auto-background, docs/agents.md#task-notifications): its loop, then — because an agent is not
  * complete while background shells or agents it owns still run — the wait for them, running
- * another turn whenever messages or child notifications arrived meanwhile. Then cleanup (SPEC
- * §6.8) and, for a background run, exactly one task notification. Never rejects.
+ * another turn whenever messages or child notifications arrived meanwhile. Then cleanup (
+ * docs/agents.md#cleanup) and, for a background run, exactly one task notification. Never rejects.
  */
 export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume: boolean): Promise<void> {
   const o = rt.options
@@ -62,7 +57,7 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
         await waitForOwnedWork(rt, task)
         if (!task.controller.signal.aborted && task.pending.length > 0) continue
       }
-      // SubagentStop may keep a completed agent working, its stderr as the next instruction (SPEC §9.9).
+      // SubagentStop may keep a completed agent working, its stderr as the next instruction (docs/hooks.md#hooks).
       const endedBy = task.controller.signal.aborted ? 'killed' : end.reason === 'completed' ? 'completed' : 'failed'
       const outcome = await task.hooks?.stop({ endedBy, lastAssistantMessage: end.finalText })
       for (const w of outcome?.warnings ?? []) o.bus.emit({ type: 'notice', level: 'warning', message: w, agentId: task.agentId, agentName: task.agentName })
@@ -91,18 +86,18 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
   // run, a parent) sees it end before its worktree and shells are settled.
   task.status = status
   task.endedAt = Date.now()
-  // a failed model call shows as `error` with its reason (a SendMessage resumes and retries it, SPEC §6.6)
+  // a failed model call shows as `error` with its reason (a SendMessage resumes and retries it, docs/agents.md#messages-to-a-subagent)
   const ends = !crash && status === 'failed' && end?.reason === 'model_error' ? modelFailureEvents(end.error) : [{ type: 'agent_state', state: crash ? 'crashed' : 'exited' } as const]
   for (const e of ends) o.bus.emit({ ...e, agentId: task.agentId, agentName: task.agentName })
   o.bus.emit({ type: 'agent_stopped', status: crash ? 'crashed' : status, ...(reason ? { reason } : {}), agentId: task.agentId, agentName: task.agentName })
   if (task.isAsync && !task.notified) notify(rt, task, status, reason)
-  // A message that arrived during cleanup is not lost: it resumes the agent (SPEC §6.6).
+  // A message that arrived during cleanup is not lost: it resumes the agent (docs/agents.md#messages-to-a-subagent).
   if (task.pending.length > 0 && status !== 'killed') rt.sendMessage(task.agentId, task.pending.shift()!, task.notifyTo ?? task.parent)
   rt.changed()
 }
 
 /**
- * Ends the run's transcript with how it ended (SPEC §6.10), for readers in another process (the
+ * Ends the run's transcript with how it ended (docs/storage.md#transcripts), for readers in another process (the
  * leader following a `process` teammate's subagents). A line the device refuses is not worth
  * more than the cleanup that follows: the run ends all the same, and the reader, seeing no end,
  * takes the agent as stopped when its teammate's process ends.
@@ -167,7 +162,7 @@ function runLoop(rt: SubagentRuntime, task: AgentTaskState) {
   })
 }
 
-/** The task seen as a parent of its own children (nesting, SPEC §5). */
+/** The task seen as a parent of its own children (nesting, docs/agents.md#agent-definitions). */
 export function asParent(task: AgentTaskState): ParentAgent {
   return {
     agentId: task.agentId,

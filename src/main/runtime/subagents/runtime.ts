@@ -1,4 +1,4 @@
-import { type PtyHost } from '../pty'
+import { type PtyHost, createBackgroundShells } from '../pty'
 import { ZERO_USAGE } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../events'
@@ -6,11 +6,9 @@ import { toDisposable, type Disposable } from '../base'
 import type { Budget } from '../loop'
 import type { ModelClient } from '../model'
 import type { PermissionPrompter } from '../permissions'
-import { createBackgroundShells } from '../pty'
-import type { PermissionDecider, PermissionRecord } from '../runner'
+import { type PermissionDecider, type PermissionRecord, readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
 import { ToolError, type AgentCall, type ParentAgent, type SubagentsPort, type Tool, type ToolResult } from '../tools'
 import { agentTranscriptPath } from '../storage'
-import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
 import { agentSlug, newAgentId } from './ids'
 import { buildForkMessages, buildPromptForkMessages } from './fork'
 import { createWorktree, forkWorktreeNotice, WorktreeError, type Worktree } from '../worktrees'
@@ -29,7 +27,7 @@ async function createIsolation(parentCwd: string, agentId: string): Promise<Work
   }
 }
 
-/** A sync subagent still running after this long moves to the background (SPEC §6.4), ms. */
+/** A sync subagent still running after this long moves to the background (docs/agents.md#auto-background), ms. */
 export const DEFAULT_AUTO_BACKGROUND_MS = 120_000
 
 /**
@@ -51,11 +49,11 @@ export interface SubagentRuntimeOptions {
   prompter: PermissionPrompter
   pty: PtyHost
   budget: Budget
-  /** The definitions in force (SPEC §5), by name. */
+  /** The definitions in force (docs/agents.md#agent-definitions), by name. */
   definitions: () => ReadonlyMap<string, SubagentDefinition>
-  /** A child's tools from its definition and its parent's tools (SPEC §5 filtering order). */
+  /** A child's tools from its definition and its parent's tools (docs/agents.md#agent-definitions filtering order). */
   resolveTools: (definition: SubagentDefinition, parentTools: readonly Tool[], isAsync: boolean, depth: number) => Tool[]
-  /** The effective model and what decided it (SPEC §5 precedence). */
+  /** The effective model and what decided it (docs/agents.md#agent-definitions precedence). */
   resolveModel: (definition: SubagentDefinition, argument: string | undefined, parentModel: string) => { model: string; source: string }
   /** A teammate's model (the `teammateModel` setting); absent = {@link resolveModel}. */
   resolveTeammateModel?: (definition: SubagentDefinition, argument: string | undefined, parentModel: string) => { model: string; source: string }
@@ -66,28 +64,28 @@ export interface SubagentRuntimeOptions {
   /** Background agents' permission questions go to the leader's queue (true, default) or are denied. */
   bubblePermissions?: boolean
   /**
-   * No agent may run in the background (SPEC §6.3 "unless background work is disabled"): every
+   * No agent may run in the background (docs/agents.md#sync-and-background-runs "unless background work is disabled"): every
    * spawn is sync, and a sync agent is never moved to the background — neither by the
-   * auto-background timer (SPEC §6.4, {@link SubagentRuntime.autoBackgroundMs} is then 0) nor by
+   * auto-background timer (docs/agents.md#auto-background, {@link SubagentRuntime.autoBackgroundMs} is then 0) nor by
    * {@link SubagentRuntime.background}. A teammate's runtime sets it: teammates may spawn sync
-   * subagents only (SPEC §9.2).
+   * subagents only (docs/teams.md#spawning-a-teammate).
    */
   backgroundDisabled?: boolean
-  /** SubagentStart/SubagentStop hooks (SPEC §9.9), paired once per agent. */
+  /** SubagentStart/SubagentStop hooks (docs/hooks.md#hooks), paired once per agent. */
   hooks?: SubagentHookPairing
   /** The workspace's project context as the leader read it at session start; children reuse it. */
   projectContext?: ProjectContext
-  /** Fork subagents (SPEC §7): an Agent call without subagent_type forks, and every spawn runs in the background. */
+  /** Fork subagents (docs/agents.md#forks): an Agent call without subagent_type forks, and every spawn runs in the background. */
   forkEnabled?: boolean
-  /** Coordinator mode (SPEC §10): the leader starts only `worker` agents, always in the background; forks are off. */
+  /** Coordinator mode (docs/agents.md#coordinator-mode): the leader starts only `worker` agents, always in the background; forks are off. */
   coordinator?: boolean
   /** The session's own tools: a coordinator's workers take theirs from here, not from the coordinator's short list. */
   toolPool?: readonly Tool[]
-  /** The session's permission decision log (SPEC §4: every decision is recorded). */
+  /** The session's permission decision log (docs/permissions.md#permissions: every decision is recorded). */
   recordPermission?: (entry: PermissionRecord) => void
 }
 
-/** A fork's turn cap (SPEC §7). */
+/** A fork's turn cap (docs/agents.md#forks). */
 export const FORK_MAX_TURNS = 200
 
 /** What {@link SubagentRuntime.spawn} needs. */
@@ -98,12 +96,12 @@ export interface SpawnSpec {
   prompt: string
   model?: string
   isAsync: boolean
-  /** Run in its own git worktree (SPEC §8). */
+  /** Run in its own git worktree (docs/agents.md#worktree-isolation). */
   isolated?: boolean
 }
 
 /**
- * The agent tasks of one session (SPEC §6): spawning subagents with isolated contexts, running
+ * The agent tasks of one session (docs/agents.md#subagents): spawning subagents with isolated contexts, running
  * them sync or in the background, exactly one task notification per background run, messages to
  * running and stopped agents, and stopping an agent with everything it owns.
  */
@@ -116,7 +114,7 @@ export class SubagentRuntime implements SubagentsPort {
   private starting = 0
 
   /**
-   * Switches fork and coordinator mode (SPEC §7, §10); coordinator wins, so forks are off with it.
+   * Switches fork and coordinator mode (docs/agents.md#forks, docs/agents.md#coordinator-mode); coordinator wins, so forks are off with it.
    * Only the session calls this, before its leader's first turn (Session.setOrchestration).
    */
   setOrchestration(switches: { forkEnabled: boolean; coordinator: boolean }): void {
@@ -128,14 +126,14 @@ export class SubagentRuntime implements SubagentsPort {
     if (options.projectContext) this.contexts.set(options.cwd, Promise.resolve(options.projectContext))
   }
 
-  /** Ms before a sync agent moves to the background (SPEC §6.4); 0 = never, always 0 when background work is disabled. */
+  /** Ms before a sync agent moves to the background (docs/agents.md#auto-background); 0 = never, always 0 when background work is disabled. */
   get autoBackgroundMs(): number {
     if (this.options.backgroundDisabled) return 0
     return this.options.autoBackgroundMs ?? DEFAULT_AUTO_BACKGROUND_MS
   }
 
   /**
-   * Starts a subagent (SPEC §6.2): new id, depth + 1, a clone of the parent's file-state cache,
+   * Starts a subagent (docs/agents.md#context-isolation): new id, depth + 1, a clone of the parent's file-state cache,
    * its own AbortController (a sync child is also stopped with its parent's turn), empty history.
    * @returns the task; its `done` resolves when it has ended and cleaned up.
    */
@@ -206,7 +204,7 @@ export class SubagentRuntime implements SubagentsPort {
 
   /**
    * Resumes a subagent a previous process of this session left unfinished (restore after restart)
-   * from its transcript, in the background, as SendMessage resumes a stopped agent (SPEC §6.6):
+   * from its transcript, in the background, as SendMessage resumes a stopped agent (docs/agents.md#messages-to-a-subagent):
    * its definition's tools and prompt, `message` appended, one task notification to `parent` at
    * the end. Its model is the definition's, resolved again.
    * @throws ToolError when it runs already, or its type is a fork or no longer defined (the message says what to do).
@@ -230,7 +228,7 @@ export class SubagentRuntime implements SubagentsPort {
   }
 
   /**
-   * Starts a fork (SPEC §7): the parent's rendered system prompt and exact tool list, its model,
+   * Starts a fork (docs/agents.md#forks): the parent's rendered system prompt and exact tool list, its model,
    * its whole history ending with the assistant message that called Agent, then the placeholder
    * results and the directive. Runs in the background, 200 turns at most, permission mode `bubble`.
    */
@@ -243,7 +241,7 @@ export class SubagentRuntime implements SubagentsPort {
     const source = parent.forkSource()
     const agentId = newAgentId()
     const isolation = spec.isolated ? await createIsolation(parent.cwd, agentId) : undefined
-    // Fork + worktree (SPEC §7): the inherited paths name the parent's checkout; say how to translate them.
+    // Fork + worktree (docs/agents.md#forks): the inherited paths name the parent's checkout; say how to translate them.
     const notice = isolation ? forkWorktreeNotice(parent.cwd, isolation) : undefined
     const { messages, extraBreakpoint } = spec.fromPrompt ? buildPromptForkMessages(source.messages, spec.directive, notice) : buildForkMessages(source.messages, spec.directive, notice)
     const task = this.createTask({ parent, agentId, agentName: agentSlug(spec.description), agentType: 'fork', description: spec.description, model: parent.model, modelSource: 'parent', isAsync: true, cwd: isolation?.path ?? parent.cwd, messages })
@@ -299,7 +297,7 @@ export class SubagentRuntime implements SubagentsPort {
   }
 
   /**
-   * SPEC §4 precedence: a parent in bypassPermissions or acceptEdits wins, else the definition's
+   * docs/permissions.md#permissions precedence: a parent in bypassPermissions or acceptEdits wins, else the definition's
    * mode, else default. A parent in plan mode keeps every child read-only: a definition cannot
    * lift a child out of the plan.
    */
@@ -317,7 +315,7 @@ export class SubagentRuntime implements SubagentsPort {
   }
 
   /**
-   * Moves a running sync task to the background (SPEC §6.4): the parent continues, a notification
+   * Moves a running sync task to the background (docs/agents.md#auto-background): the parent continues, a notification
    * follows. Does nothing when background work is disabled: the parent keeps waiting.
    */
   background(agentId: string): void {
@@ -330,7 +328,7 @@ export class SubagentRuntime implements SubagentsPort {
 
   /**
    * Stops a running task and everything it owns — its background shells (verified gone) and its
-   * child agents — and waits until it has ended (SPEC §6.7). A background task yields exactly one
+   * child agents — and waits until it has ended (docs/agents.md#stopping-an-agent). A background task yields exactly one
    * `killed` notification.
    * @throws ToolError when the task is unknown or not running.
    */
@@ -355,7 +353,7 @@ export class SubagentRuntime implements SubagentsPort {
   }
 
   /**
-   * A message to a subagent (SPEC §6.6): to a running one it is queued for its next tool round;
+   * A message to a subagent (docs/agents.md#messages-to-a-subagent): to a running one it is queued for its next tool round;
    * a stopped one is resumed from its transcript with the message appended, and that run ends
    * with one notification to the sender.
    * @throws ToolError for an unknown agent id.

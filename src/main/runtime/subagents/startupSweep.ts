@@ -29,7 +29,7 @@ function liveProcessCwds(): string[] {
 }
 
 /**
- * The startup sweep of SPEC §8 for a workspace: removes clean worktrees left under
+ * The startup sweep of docs/agents.md#worktree-isolation for a workspace: removes clean worktrees left under
  * `.swarmdesk/worktrees/` by agents that are gone. A worktree is left alone when any live process
  * works inside it or it changed within the last hour — another Swarmdesk process may be using it.
  * @returns the removed paths; empty outside a git repository or when git cannot be read.

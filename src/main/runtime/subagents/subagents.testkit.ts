@@ -26,7 +26,7 @@ export const TEST_DEFINITIONS: ReadonlyMap<string, SubagentDefinition> = new Map
 
 const NEVER_FOR_SUBAGENTS = new Set(['Agent', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'TaskStop', 'TeamCreate', 'TeamDelete'])
 
-/** SPEC §5's filtering order, as simply as these tests need it. */
+/** docs/agents.md#agent-definitions's filtering order, as simply as these tests need it. */
 export function testResolveTools(def: SubagentDefinition, parentTools: readonly Tool[], isAsync: boolean, depth: number): Tool[] {
   return parentTools.filter((t) => {
     const listed = def.tools?.includes(t.name)

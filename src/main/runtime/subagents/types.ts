@@ -1,14 +1,12 @@
 import { type BackgroundShells } from '../pty'
 import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import type { ParentAgent } from '../tools'
+import type { ParentAgent, FileStateCache, Tool } from '../tools'
 import type { Usage } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
-import type { FileStateCache } from '../tools'
-import type { Tool } from '../tools'
 import type { Worktree } from '../worktrees'
 import type { SubagentHookHandle } from '../hooks'
 
-/** A subagent definition as the runtime uses it (SPEC §5). */
+/** A subagent definition as the runtime uses it (docs/agents.md#agent-definitions). */
 export interface SubagentDefinition {
   name: string
   description: string
@@ -25,10 +23,10 @@ export interface SubagentDefinition {
   systemPrompt: string
 }
 
-/** Life-cycle status of an agent task (SPEC §6.5 notification statuses plus `running`). */
+/** Life-cycle status of an agent task (docs/agents.md#task-notifications notification statuses plus `running`). */
 export type AgentTaskStatus = 'running' | 'completed' | 'failed' | 'killed'
 
-/** A running or ended subagent as the registry tracks it (SPEC §6.3–6.7). */
+/** A running or ended subagent as the registry tracks it (docs/agents.md#sync-and-background-runs, docs/agents.md#auto-background, docs/agents.md#task-notifications, docs/agents.md#messages-to-a-subagent, docs/agents.md#stopping-an-agent). */
 export interface AgentTaskView {
   agentId: string
   agentName: string
@@ -37,7 +35,7 @@ export interface AgentTaskView {
   parentId: string
   depth: number
   model: string
-  /** What decided the model: `env`, `argument`, `definition` or `parent` (SPEC §5). */
+  /** What decided the model: `env`, `argument`, `definition` or `parent` (docs/agents.md#agent-definitions). */
   modelSource: string
   status: AgentTaskStatus
   isAsync: boolean
@@ -49,7 +47,7 @@ export interface AgentTaskView {
   transcriptPath: string
   finalText: string
   denied: string[]
-  /** The agent's root: the workspace, or its own worktree (SPEC §8). */
+  /** The agent's root: the workspace, or its own worktree (docs/agents.md#worktree-isolation). */
   cwd: string
   /** The isolated worktree, and after the agent ended whether it was kept. */
   worktree?: { path: string; branch: string; kept?: boolean; reason?: string }
@@ -66,9 +64,9 @@ export interface AgentTaskState extends AgentTaskView {
   messages: MessageParam[]
   /** Resolves once the task has ended and cleaned up. */
   done: Promise<void>
-  /** A notification was sent for the current run (exactly one per run, SPEC §6.5). */
+  /** A notification was sent for the current run (exactly one per run, docs/agents.md#task-notifications). */
   notified: boolean
-  /** Who gets the notification of a run triggered by SendMessage (SPEC §6.6). */
+  /** Who gets the notification of a run triggered by SendMessage (docs/agents.md#messages-to-a-subagent). */
   notifyTo?: ParentAgent
   /** Detaches a sync task from its parent's turn (when it moves to the background). */
   unlinkParent?: () => void
@@ -76,7 +74,7 @@ export interface AgentTaskState extends AgentTaskView {
   config?: TaskRunConfig
   /** The worktree handle while the agent runs isolated. */
   isolation?: Worktree
-  /** Its SubagentStart/SubagentStop pair (SPEC §9.9). */
+  /** Its SubagentStart/SubagentStop pair (docs/hooks.md#hooks). */
   hooks?: SubagentHookHandle
 }
 
@@ -86,6 +84,6 @@ export interface TaskRunConfig {
   system: TextBlockParam[]
   maxTurns?: number
   mode: () => PermissionMode
-  /** A fork's breakpoint on its last placeholder tool_result (SPEC §7). */
+  /** A fork's breakpoint on its last placeholder tool_result (docs/agents.md#forks). */
   extraBreakpoint?: { messageIndex: number; blockIndex: number }
 }

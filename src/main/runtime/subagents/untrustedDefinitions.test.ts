@@ -1,5 +1,5 @@
 /**
- * Project trust for agent definitions (SPEC §4 "Project trust", §5): a definition file shipped in
+ * Project trust for agent definitions (docs/permissions.md#permissions "Project trust", docs/agents.md#agent-definitions): a definition file shipped in
  * a workspace's own `.swarmdesk/agents/` or `.claude/agents/` cannot raise its agents' permission
  * mode until the person trusts the workspace — the same rule as `bypassPermissions` in that
  * workspace's settings. Runs the production wiring, a leader session in `default` mode, the

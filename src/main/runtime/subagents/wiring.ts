@@ -6,7 +6,7 @@ import type { SubagentRuntimeOptions } from './runtime'
 /** The subagent options a session takes (the rest of {@link SubagentRuntimeOptions} the session fills in itself). */
 export type SessionSubagentOptions = Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'resolveTeammateModel' | 'autoBackgroundMs' | 'maxConcurrentAgents' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'>
 
-/** Environment variable: ms before a sync subagent moves to the background (SPEC §6.4); 0 = never. */
+/** Environment variable: ms before a sync subagent moves to the background (docs/agents.md#auto-background); 0 = never. */
 export const AUTO_BACKGROUND_ENV = 'SWARMDESK_AUTO_BACKGROUND_MS'
 
 /** Environment variable: subagents and forks a session may run at once (a positive integer); see DEFAULT_MAX_CONCURRENT_AGENTS. */
@@ -25,16 +25,16 @@ function maxConcurrentAgentsFrom(env: NodeJS.ProcessEnv): number | undefined {
 }
 
 /**
- * The session's subagent configuration from the definitions visible in `cwd` (SPEC §5): the
- * loaded definitions, SPEC §5's tool filtering and model precedence, and the auto-background
+ * The session's subagent configuration from the definitions visible in `cwd` (docs/agents.md#agent-definitions): the
+ * loaded definitions, docs/agents.md#agent-definitions's tool filtering and model precedence, and the auto-background
  * delay; `teammateModel` (settings) forces every teammate's model. Also returns the definition
  * files' reports, so callers can show what was wrong.
  *
- * The workspace counts as trusted (SPEC §4) when `trustProject` is set (`--trust-project`, or a
+ * The workspace counts as trusted (docs/permissions.md#permissions) when `trustProject` is set (`--trust-project`, or a
  * teammate's per-run trust from its environment), or when `<home>/trusted.json` lists it;
  * until then project definitions cannot raise their agents' permission mode (loader.ts).
  */
-export async function loadSubagentWiring(options: { cwd: string; home: string; env: NodeJS.ProcessEnv; trustProject?: boolean; teammateModel?: string }): Promise<{ subagents: Omit<SessionSubagentOptions, 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'> & Partial<SessionSubagentOptions>; files: AgentFileReport[] }> {
+export async function loadSubagentWiring(options: { cwd: string; home: string; env: NodeJS.ProcessEnv; trustProject?: boolean; teammateModel?: string }): Promise<{ subagents: SessionSubagentOptions; files: AgentFileReport[] }> {
   const projectTrusted = options.trustProject === true || (await trustStatus(options.home, options.cwd)).trusted
   const loaded = await loadAgentDefinitions({ cwd: options.cwd, home: options.home, projectTrusted })
   const maxConcurrentAgents = maxConcurrentAgentsFrom(options.env)

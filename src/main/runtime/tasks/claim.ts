@@ -6,7 +6,7 @@ type Refusal = Extract<ClaimResult, { ok: false }>
 /**
  * Why `agent` may not claim `task`, or `undefined` when it may. Called under the team lock.
  *
- * Rules, checked in this order (SPEC §9.6; the busy rule follows Claude Code's claim with its busy
+ * Rules, checked in this order (docs/teams.md#shared-task-list; the busy rule follows Claude Code's claim with its busy
  * check, so an idle teammate's "claim the next task" cannot pile up work it is not doing):
  * 1. `already_claimed`: the task is completed, or another agent owns it. Claiming a task one
  *    already owns succeeds (a task assigned to an agent is claimed by it to start work).

@@ -16,7 +16,7 @@ export function formatCycle(cycle: TaskCycle): string {
  * task `a` waits for task `b` (`b` is in `a.blockedBy`, `a` in `b.blocks`); the existing graph is
  * read from both sides of every link, so a half-written pair (a crash between the two files) still
  * counts. A cycle blocks each of its tasks forever (none can be claimed before the others are
- * completed, SPEC §9.6), so it is refused before anything is written. The cycle returned is a
+ * completed, docs/teams.md#shared-task-list), so it is refused before anything is written. The cycle returned is a
  * shortest one and starts and ends at `start` (the task being changed: every new edge touches it).
  */
 export function findCycle(tasks: Iterable<Task>, edges: ReadonlyArray<readonly [number, number]>, start: number): TaskCycle {

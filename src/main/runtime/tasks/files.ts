@@ -7,7 +7,7 @@ import { TaskFileError } from './errors'
 /** `{id}.json`: the only names in a team's task folder that are tasks. */
 export const TASK_FILE = /^([1-9][0-9]*)\.json$/
 
-/** `<home>/tasks/{team}` (SPEC §12). */
+/** `<home>/tasks/{team}` (docs/storage.md#layout). */
 export function taskDir(home: string, team: string): string {
   return join(home, 'tasks', team)
 }
@@ -103,7 +103,7 @@ export function raiseHighWaterMark(dir: string, id: number): void {
 }
 
 /**
- * Creates the next task file exclusively and returns its task (SPEC §9.6). The candidate id is one
+ * Creates the next task file exclusively and returns its task (docs/teams.md#shared-task-list). The candidate id is one
  * past the high-water mark; the file appears whole by `link(2)` of a complete temp file, which fails
  * with EEXIST instead of overwriting — on EEXIST the next id is tried (so a crash between creating
  * a file and raising the mark costs nothing). Then the mark is raised. Deleting raises the mark to

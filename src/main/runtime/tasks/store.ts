@@ -38,7 +38,7 @@ export interface TaskPatch {
 export interface UpdateResult {
   task: Task
   /**
-   * The new owner's name when a `task_assignment` message should be sent (SPEC §9.6): the owner
+   * The new owner's name when a `task_assignment` message should be sent (docs/teams.md#shared-task-list): the owner
    * changed to someone other than `patch.by`. Never set when an agent assigns a task to itself.
    * The caller sends the message; the store only decides.
    */
@@ -52,7 +52,7 @@ export interface TaskListing {
 }
 
 /**
- * One team's shared task list at `<home>/tasks/{team}/` (SPEC §9.6, §12): one JSON file per task,
+ * One team's shared task list at `<home>/tasks/{team}/` (docs/teams.md#shared-task-list, docs/storage.md#layout): one JSON file per task,
  * `.highwatermark`, and `.lock`. Every read-modify-write happens under the team's lock (pid + start
  * time, broken at once when its holder is dead) and every write is temp + rename, so any number of
  * threads and processes may use the same list, and a `kill -9` at any instant leaves every file
@@ -203,7 +203,7 @@ export class TaskStore {
   }
 
   /**
-   * Returns every unfinished task owned by `agent` to `pending` with no owner (SPEC §9.5: when a
+   * Returns every unfinished task owned by `agent` to `pending` with no owner (docs/teams.md#teammate-life-cycle: when a
    * teammate exits, however it exits). Returns the released tasks. A task list that no longer
    * exists (the team was deleted) has nothing to release and is not created again by the lock.
    */

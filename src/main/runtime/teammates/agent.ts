@@ -1,46 +1,29 @@
-import { type ParentAgent, type AgentServices } from '../tools'
+import { type ParentAgent, type AgentServices, sendToTeam, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, type TeamMessageInput, SendMessageInputSchema, AgentTool, type AgentInput, FileStateCache, ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS, ToolError, type Tool, createExitPlanModeTool } from '../tools'
 import { type TeamContext } from '../teams'
-import { type PtyHost } from '../pty'
-import { type ModelConnection } from '../runner'
+import { type PtyHost, createBackgroundShells } from '../pty'
+import { type ModelConnection, createAgentSink, createPermissionGate, readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { TeamMember } from '../../../shared/teams'
 import type { EventBus } from '../events'
 import { createSubagentHookPairing } from '../hooks'
-import { Budget } from '../loop'
-import { modelFailureEvents } from '../loop'
-import { query } from '../loop'
-import type { QueryEnd } from '../loop'
+import { Budget, modelFailureEvents, query, type QueryEnd } from '../loop'
 import type { Mailbox } from '../mailbox'
 import type { AgentIdentity } from '../model'
-import type { PermissionEngine } from '../permissions'
-import { createBackgroundShells } from '../pty'
-import { createAgentSink } from '../runner'
-import { createPermissionGate } from '../runner'
+import type { PermissionEngine, PermissionPrompter } from '../permissions'
 
-import { sendToTeam, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, type TeamMessageInput } from '../tools'
-import { SendMessageInputSchema } from '../tools'
-import { AgentTool, type AgentInput } from '../tools'
-import { SubagentRuntime } from '../subagents'
+import { SubagentRuntime, loadSubagentWiring } from '../subagents'
 
-import { loadSubagentWiring } from '../subagents'
 import { settingsFromTeammateEnv } from './env'
-import { FileStateCache } from '../tools'
-import { ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS } from '../tools'
-import { ToolError, type Tool } from '../tools'
-import { TranscriptWriter } from '../transcripts'
-import { messagesForResume, readTranscript } from '../transcripts'
+import { TranscriptWriter, messagesForResume, readTranscript } from '../transcripts'
 import { existsSync } from 'node:fs'
-import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
-import type { PermissionPrompter } from '../permissions'
-import { createExitPlanModeTool } from '../tools'
 import { interruptOnShutdownRequest } from './shutdownWatch'
 import { teammateRolePrompt } from './prompt'
 
 /** Characters of the last text kept as an idle notification's summary. */
 const SUMMARY_CHARS = 200
 
-/** Times in a row a TeammateIdle hook may keep the teammate working (as SubagentStop's bound, SPEC §9.9). */
+/** Times in a row a TeammateIdle hook may keep the teammate working (as SubagentStop's bound, docs/hooks.md#hooks). */
 const MAX_IDLE_HOOK_BLOCKS = 3
 
 /** What a {@link TeammateAgent} is made of: its identity, its team, and the resources the runner owns. */
@@ -58,14 +41,14 @@ export interface AgentParts {
   engine: PermissionEngine
   pty: PtyHost
   mode: () => PermissionMode
-  /** Changes the teammate's mode (an approved plan, SPEC §9.8). */
+  /** Changes the teammate's mode (an approved plan, docs/teams.md#plan-approval). */
   setMode: (mode: PermissionMode) => void
-  /** Who decides what rules and mode leave open: the leader, over the mailbox or the worker bridge (SPEC §9.7). */
+  /** Who decides what rules and mode leave open: the leader, over the mailbox or the worker bridge (docs/teams.md#permission-requests). */
   prompter: PermissionPrompter
   signal: AbortSignal
   /** The TeammateIdle hooks, when configured: a reason to keep working, or undefined. */
   idleHook: (() => Promise<string | undefined>) | undefined
-  /** Where its subagents' model override (`SWARMDESK_SUBAGENT_MODEL`, SPEC §5) is read; default `process.env`. */
+  /** Where its subagents' model override (`SWARMDESK_SUBAGENT_MODEL`, docs/agents.md#agent-definitions) is read; default `process.env`. */
   env?: NodeJS.ProcessEnv
 }
 
@@ -83,7 +66,7 @@ export class TeammateAgent {
   private readonly transcript: TranscriptWriter
   private readonly tools: Tool[]
   private system: Awaited<ReturnType<typeof renderSystemPrompt>> = []
-  /** The runtime of its sync subagents (SPEC §9.2), set up by {@link start}. */
+  /** The runtime of its sync subagents (docs/teams.md#spawning-a-teammate), set up by {@link start}. */
   private subagents: SubagentRuntime | undefined
   /** Texts its subagents queued for it (none in practice: they never run in the background), sent at its next model request. */
   private readonly queued: string[] = []
@@ -186,13 +169,13 @@ export class TeammateAgent {
     }
   }
 
-  /** The permission prompter, reporting `awaiting_permission` while a question is open (SPEC §9.5). */
+  /** The permission prompter, reporting `awaiting_permission` while a question is open (docs/teams.md#teammate-life-cycle). */
   private readonly prompter: PermissionPrompter
 
   /** The shutdown request the current turn answers, and whether the model approved it with SendMessage. */
   private shutdownAsked: { requestId: string; approved: boolean } | undefined
 
-  /** Emits a liveness state (SPEC §9.5) in the teammate's name. */
+  /** Emits a liveness state (docs/teams.md#teammate-life-cycle) in the teammate's name. */
   state(state: 'running' | 'idle' | 'awaiting_permission' | 'awaiting_plan_approval' | 'stopping' | 'exited'): void {
     const { bus, identity } = this.parts
     bus.emit({ type: 'agent_state', state, agentId: identity.id, agentName: identity.name })
@@ -210,8 +193,8 @@ export class TeammateAgent {
 
   /**
    * The runtime of the teammate's subagents: the leader session's machinery (definitions loaded as
-   * the leader loads them, SPEC §5's tool filtering and model precedence, SubagentStart/Stop hooks)
-   * with background work disabled — every spawn is sync and never auto-backgrounded (SPEC §9.2) —
+   * the leader loads them, docs/agents.md#agent-definitions's tool filtering and model precedence, SubagentStart/Stop hooks)
+   * with background work disabled — every spawn is sync and never auto-backgrounded (docs/teams.md#spawning-a-teammate) —
    * and no forks. Its subagents share the teammate's bus (events in their own names, the teammate
    * as parent), PTY host (a worker's RPC client of the main thread's host), permission engine and
    * prompter (their questions go to the leader tagged with the teammate, the reason naming the
@@ -251,7 +234,7 @@ export class TeammateAgent {
    * the leader it is idle. A model error ends the turn, not the teammate. `started` runs once the
    * turn is visibly under way (state `running`, the prompt in the transcript) and before the model
    * is asked: the runner marks the turn's messages read there, so the leader never sees them read
-   * by a teammate that does not look busy (SPEC §15: a headless run ends only when nothing is in flight).
+   * by a teammate that does not look busy (docs/scenarios.md#scripted-model-scenarios: a headless run ends only when nothing is in flight).
    */
   async turn(text: string | readonly string[], taskId?: string, started?: () => Promise<unknown>): Promise<QueryEnd> {
     let end = await this.run(text, started)
@@ -282,12 +265,12 @@ export class TeammateAgent {
   private interruptedByPerson = false
 
   /**
-   * The turn a leader's `shutdown_request` starts (SPEC §9.5: the teammate approves or rejects
+   * The turn a leader's `shutdown_request` starts (docs/teams.md#teammate-life-cycle: the teammate approves or rejects
    * with a reason). The model sees the request rendered as a `<teammate-message>`; a
    * `shutdown_response` rejecting it goes to the leader at once (SendMessage) and the teammate
    * keeps working, idle afterwards; anything else — an approval, no answer, a model error — is
    * an approval, which the caller carries out (tasks released, inactive, then `shutdown_approved`).
-   * No TeammateIdle hook runs: a shutdown request wins over a hook (SPEC §9.9).
+   * No TeammateIdle hook runs: a shutdown request wins over a hook (docs/hooks.md#hooks).
    * @returns `approve`, `reject`, or `aborted` when the teammate was stopped during the turn.
    */
   async shutdownTurn(text: string, requestId: string): Promise<'approve' | 'reject' | 'aborted'> {
@@ -420,7 +403,7 @@ export class TeammateAgent {
 
 /**
  * SendMessage for a teammate: to members of its team by name (or `*`) only — a teammate has no
- * subagents to message by id (SPEC §9.4). A `shutdown_response` approving is not sent from here:
+ * subagents to message by id (docs/teams.md#sendmessage-between-teammates). A `shutdown_response` approving is not sent from here:
  * `approve(requestId)` records it (its text is the result; it throws when nothing was asked) and
  * the runner sends `shutdown_approved` after releasing the teammate's tasks, so the leader's
  * TeamDelete right after it succeeds. A rejection is sent at once; `onReject` counts it.
@@ -447,17 +430,17 @@ function teammateSendMessageTool(approve: (requestId: string) => string, onRejec
   }
 }
 
-/** What the Agent tool of a teammate says (SPEC §5: sync subagents only, never teammates). */
+/** What the Agent tool of a teammate says (docs/agents.md#agent-definitions: sync subagents only, never teammates). */
 const TEAMMATE_AGENT_DESCRIPTION =
   'Start a subagent to work on a task in its own context and report back: you wait for it and get its final answer as the result. Use it to explore or search broadly, to run independent pieces of your work in parallel (several Agent calls in one message run concurrently), or to check work with a fresh eye. Give a complete, self-contained prompt: the agent sees nothing of this conversation. subagent_type picks the kind of agent (general-purpose by default). As a teammate you start sync subagents only: no run_in_background, and no `name` — teammates cannot spawn teammates (only the team lead adds members).'
 
 /**
- * The Agent tool of a teammate (SPEC §5, §9.2): sync subagents only. The leader's {@link AgentTool}
+ * The Agent tool of a teammate (docs/agents.md#agent-definitions, docs/teams.md#spawning-a-teammate): sync subagents only. The leader's {@link AgentTool}
  * on the teammate's own runtime (background work disabled, no forks), after two refusals made
  * before anything starts: `name` or `team_name` (teammates cannot spawn teammates: the roster is
  * flat) and `run_in_background: true`. The input schema is the leader's, so these fields reach
  * the refusal instead of being stripped. A subagent given `Agent` by its definition (nesting,
- * SPEC §5) gets this same tool, so the refusals hold at every depth.
+ * docs/agents.md#agent-definitions) gets this same tool, so the refusals hold at every depth.
  */
 function teammateAgentTool(teammateId: string, leader: string): Tool<AgentInput> {
   return {
@@ -483,7 +466,7 @@ function teammateAgentTool(teammateId: string, leader: string): Tool<AgentInput>
 /** A teammate's tools its subagents never get: they act in the teammate's name as a member of the team. */
 const MEMBER_ONLY_TOOLS: readonly string[] = ['SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'ExitPlanMode']
 
-/** The task tools of a teammate (SPEC §5), offered after SendMessage in this order. */
+/** The task tools of a teammate (docs/agents.md#agent-definitions), offered after SendMessage in this order. */
 const TEAMMATE_TASK_TOOLS: readonly Tool[] = [TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool]
 
 function teamOf(services: AgentServices | undefined): TeamContext {

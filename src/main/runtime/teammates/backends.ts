@@ -9,7 +9,7 @@ import { WorkerTeammateExecutor } from './worker'
 import { codeCacheDirOf } from './worker/codeCache'
 
 /**
- * Both teammate backends of a leader session (SPEC §1, §9.2): `worker` (a worker thread whose
+ * Both teammate backends of a leader session (docs/design.md#process-model, docs/teams.md#spawning-a-teammate): `worker` (a worker thread whose
  * shell commands run in `pty` and whose permission questions go to `prompter`) and `process`
  * (`swarmdesk teammate` in a terminal of `pty`, permission questions through the mailbox). The
  * worker bundle's V8 code cache is kept under `<home>/cache/v8` (`home`: SWARMDESK_HOME). A process

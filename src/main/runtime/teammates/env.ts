@@ -5,11 +5,11 @@ import { SCRIPTED_MODEL_URL_ENV, type ModelConnection } from '../runner'
 
 /** Environment variable carrying the session's extra settings files to its teammates: a JSON array of absolute paths. */
 export const TEAMMATE_SETTINGS_FILES_ENV = 'SWARMDESK_SETTINGS_FILES'
-/** Environment variable set to `1` when the session trusts the project for this run (`--trust-project`, SPEC §4). */
+/** Environment variable set to `1` when the session trusts the project for this run (`--trust-project`, docs/permissions.md#permissions). */
 export const TEAMMATE_TRUST_PROJECT_ENV = 'SWARMDESK_TRUST_PROJECT'
 
 /**
- * The session's settings choices a teammate must share (SPEC §9.7: both permission paths evaluate
+ * The session's settings choices a teammate must share (docs/teams.md#permission-requests: both permission paths evaluate
  * the same rules and mode): extra settings files (`--settings`) and a per-run project trust. Trust
  * granted once and stored in `<home>/trusted.json` needs nothing: every process reads it.
  */
@@ -41,7 +41,7 @@ export function settingsFromTeammateEnv(env: NodeJS.ProcessEnv): { settingsFiles
 }
 
 /**
- * What a teammate needs to reach the model (SPEC §1): the scripted server's URL for a scenario
+ * What a teammate needs to reach the model (docs/design.md#process-model): the scripted server's URL for a scenario
  * run (also as {@link SCRIPTED_MODEL_URL_ENV}, so the teammate tags its requests), else the API
  * key, auth token and base URL of the session (environment first, then trusted settings), and
  * SWARMDESK_MODEL. Never logged.

@@ -1,15 +1,15 @@
 import type { PermissionMode } from '../../../shared/permissions'
 
-/** Where a teammate runs (SPEC §1, §9.2). `auto` in settings means `worker`. */
+/** Where a teammate runs (docs/design.md#process-model, docs/teams.md#spawning-a-teammate). `auto` in settings means `worker`. */
 export type TeammateBackend = 'worker' | 'process'
 
 /**
- * Everything a backend needs to start one teammate (SPEC §1, §9.2). The member is already in the
+ * Everything a backend needs to start one teammate (docs/design.md#process-model, docs/teams.md#spawning-a-teammate). The member is already in the
  * team config (`<home>/teams/{team}/config.json`) and its initial prompt already in its inbox,
  * so both backends start the same way: run the idle loop of `runTeammate`, which reads it.
  */
 export interface TeammateSpawnConfig {
-  /** Swarmdesk's data directory (SPEC §12). */
+  /** Swarmdesk's data directory (docs/storage.md#layout). */
   home: string
   team: string
   /** Member name (`alice`); the agent id is `alice@team`. */
@@ -54,7 +54,7 @@ export interface TeammateExitInfo {
   /**
    * True when the teammate itself released its tasks, marked itself inactive and told the leader
    * before it ended (its runner's cleanup ran: an approved shutdown, a stop, or an error its loop
-   * caught). False when it died without that: the leader's side does the cleanup (SPEC §9.5).
+   * caught). False when it died without that: the leader's side does the cleanup (docs/teams.md#teammate-life-cycle).
    */
   reported: boolean
   /** For a person: what happened (`heartbeat lost for 3 s`, `exit code 1`, the error message). */
@@ -72,7 +72,7 @@ export interface TeammateHandle {
 }
 
 /**
- * One teammate backend (SPEC §1, §9.2; Claude Code's TeammateExecutor). Both backends talk to
+ * One teammate backend (docs/design.md#process-model, docs/teams.md#spawning-a-teammate; Claude Code's TeammateExecutor). Both backends talk to
  * the team through its files (mailbox, task list, team config), so messages are sent the same way;
  * they differ in where the agent loop runs and how its events and permission requests reach the
  * leader.
@@ -85,7 +85,7 @@ export interface TeammateExecutor {
    *   is left running then.
    */
   spawn(config: TeammateSpawnConfig): Promise<TeammateHandle>
-  /** Delivers a message to a teammate's inbox (SPEC §9.3); wakes it if idle. */
+  /** Delivers a message to a teammate's inbox (docs/teams.md#mailbox); wakes it if idle. */
   sendMessage(agentId: string, message: { from: string; text: string; summary?: string; color?: string }): Promise<void>
   /**
    * Ends a teammate at once, without a shutdown request, and waits until it is verifiably gone
@@ -112,7 +112,7 @@ export interface TeammateExecutor {
   releaseSpare?(): Promise<void>
   /**
    * Optional: resizes a running teammate's terminal to `cols` × `rows` character cells (its pane
-   * changed size, SPEC §11). Only a backend whose teammate runs in a terminal has it (`process`);
+   * changed size, docs/ui.md#the-workspace-ui). Only a backend whose teammate runs in a terminal has it (`process`);
    * a worker's loop has none.
    * @returns true when a running teammate's terminal was resized; false for an unknown or ended one.
    * @throws PtySizeError (src/main/runtime/pty) for a size outside src/shared/terminalSize.ts's bounds.
@@ -127,7 +127,7 @@ export interface TeammateExecutor {
   sync?(agentId: string): void
 }
 
-/** The executors a session can spawn with, by backend (SPEC §9.2: per call, else the setting). */
+/** The executors a session can spawn with, by backend (docs/teams.md#spawning-a-teammate: per call, else the setting). */
 export class TeammateExecutorRegistry {
   private readonly executors = new Map<TeammateBackend, TeammateExecutor>()
 

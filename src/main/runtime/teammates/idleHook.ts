@@ -4,7 +4,7 @@ import type { HookRunner } from '../hooks'
 import type { Mailbox } from '../mailbox'
 
 /**
- * Runs the TeammateIdle hooks (SPEC §9.9): the reason to keep working when one blocks (exit 2),
+ * Runs the TeammateIdle hooks (docs/hooks.md#hooks): the reason to keep working when one blocks (exit 2),
  * else undefined. A waiting shutdown request wins over a block.
  */
 export async function runIdleHook(hooks: HookRunner, mailbox: Mailbox, team: string, name: string, signal: AbortSignal, bus: EventBus, agentId: string): Promise<string | undefined> {

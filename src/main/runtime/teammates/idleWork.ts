@@ -3,7 +3,7 @@ import type { Task } from '../../../shared/tasks'
 import { DEFAULT_POLL_MS, type Mailbox } from '../mailbox'
 import { decideClaim, TASK_FILE, type TaskListing, type TaskRead, type TaskStore } from '../tasks'
 
-// What an idle teammate looks for between turns (SPEC §9.5, §9.6): the next task it may claim, or
+// What an idle teammate looks for between turns (docs/teams.md#teammate-life-cycle, docs/teams.md#shared-task-list): the next task it may claim, or
 // else a wait for a message or a change of the task list.
 
 /**

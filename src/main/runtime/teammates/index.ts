@@ -1,5 +1,5 @@
 /**
- * Teammates of the `process` backend (SPEC §9.5, §9.7, §14 `swarmdesk teammate`): one teammate
+ * Teammates of the `process` backend (docs/teams.md#teammate-life-cycle, docs/teams.md#permission-requests, docs/events.md#event-stream-and-command-line `swarmdesk teammate`): one teammate
  * per process, identity from the team config and the environment, messages, tasks and permission
  * requests through the team's files.
  */

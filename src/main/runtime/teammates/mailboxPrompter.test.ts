@@ -31,7 +31,7 @@ function setup() {
   return { mailbox, prompter, request, received, answer }
 }
 
-describe('mailbox permission prompter (SPEC §9.7)', () => {
+describe('mailbox permission prompter (docs/teams.md#permission-requests)', () => {
   it('sends a permission_request to the lead and resolves with the first matching answer only', async () => {
     const { mailbox, prompter, request, received, answer } = setup()
     const pending = prompter.prompt(request('r1'), new AbortController().signal)

@@ -1,7 +1,6 @@
 import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../shared/permissions'
-import type { Mailbox } from '../mailbox'
+import { type Mailbox, sendAndAwaitReply } from '../mailbox'
 import type { PermissionPrompter } from '../permissions'
-import { sendAndAwaitReply } from '../mailbox'
 
 /** Options of {@link createMailboxPrompter}. */
 export interface MailboxPrompterOptions {
@@ -17,7 +16,7 @@ export interface MailboxPrompterOptions {
 }
 
 /**
- * Permission sync of a process teammate (SPEC §9.7): what the engine could not decide becomes a
+ * Permission sync of a process teammate (docs/teams.md#permission-requests): what the engine could not decide becomes a
  * `permission_request` in the leader's inbox, and the call blocks until a `permission_response`
  * with the same `requestId` arrives in the teammate's own inbox. The first answer wins (later ones
  * stay unread and are dropped by the idle loop); an abort resolves as a `cancelled` denial.

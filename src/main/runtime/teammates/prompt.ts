@@ -1,5 +1,5 @@
 /**
- * The role text of a teammate's system prompt (SPEC §9.2: project instructions plus the team
+ * The role text of a teammate's system prompt (docs/teams.md#spawning-a-teammate: project instructions plus the team
  * addendum). Rendered once per teammate, so the cached prefix stays the same for its whole life.
  */
 export function teammateRolePrompt(options: { team: string; name: string; leader: string }): string {

@@ -1,8 +1,8 @@
-import { createTeamContext } from '../teams'
-import { type PtyHost } from '../pty'
-import { canonicalWorkspace } from '../storage'
+import { createTeamContext, LEAD_NAME, TeamStore } from '../teams'
+import { type PtyHost, createPtyHost } from '../pty'
+import { canonicalWorkspace, agentTranscriptPath, ensureWritableDataDirectory } from '../storage'
 import { connectModel } from '../runner'
-import { loadWorkspaceSettings } from '../permissions'
+import { loadWorkspaceSettings, PermissionEngine, type PermissionPrompter } from '../permissions'
 import { settingsFromTeammateEnv } from './env'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -14,31 +14,24 @@ import { EventBus } from '../events'
 import type { Disposable } from '../base'
 import { createHookRunner } from '../hooks'
 import { createMailbox, renderForModel, TeamGoneError, type InboxEntry } from '../mailbox'
-import { DEFAULT_MODEL, resolveModel } from '../model'
-import type { AgentIdentity } from '../model'
-import { PermissionEngine } from '../permissions'
-import { createPtyHost } from '../pty'
-import type { PermissionPrompter } from '../permissions'
+import { DEFAULT_MODEL, resolveModel, type AgentIdentity } from '../model'
 
 import { createMailboxPrompter } from './mailboxPrompter'
 
-import { LEAD_NAME, TeamStore } from '../teams'
-import { agentTranscriptPath } from '../storage'
 import { TeammateAgent } from './agent'
 import { runIdleHook } from './idleHook'
 import { claimNextTask, waitForWork } from './idleWork'
-import { ensureWritableDataDirectory } from '../storage'
 
 /** Options of {@link runTeammate}. */
 export interface TeammateRunOptions {
-  /** Swarmdesk's data directory (SPEC §12). */
+  /** Swarmdesk's data directory (docs/storage.md#layout). */
   home: string
   team: string
   /** The member's name in the team config (`alice`); the agent id is `name@team`. */
   name: string
   /** Working directory; default the member's `cwd` in the team config. */
   cwd?: string
-  /** SPEC §1's variables: ANTHROPIC_*, SWARMDESK_SESSION_ID, SWARMDESK_MODEL, SWARMDESK_PLAN_MODE_REQUIRED. */
+  /** docs/design.md#process-model's variables: ANTHROPIC_*, SWARMDESK_SESSION_ID, SWARMDESK_MODEL, SWARMDESK_PLAN_MODE_REQUIRED. */
   env: NodeJS.ProcessEnv
   /** Aborting it (SIGTERM) ends the teammate: its turn is stopped and it cleans up. */
   signal?: AbortSignal
@@ -48,12 +41,12 @@ export interface TeammateRunOptions {
   retryBaseDelayMs?: number
   /**
    * Where shell commands run. A worker teammate passes its RPC client of the main thread's PTY
-   * host (node-pty never runs in a worker, SPEC §1); default a PTY host of this process, disposed
+   * host (node-pty never runs in a worker, docs/design.md#process-model); default a PTY host of this process, disposed
    * when the teammate ends. An injected host is left to its owner.
    */
   pty?: PtyHost
   /**
-   * Who decides what the rules and mode leave open (SPEC §9.7): a worker passes the leader
+   * Who decides what the rules and mode leave open (docs/teams.md#permission-requests): a worker passes the leader
    * permission bridge; default the leader through the mailbox (the process backend).
    */
   prompter?: PermissionPrompter
@@ -73,7 +66,7 @@ export class TeammateNotFoundError extends Error {
 }
 
 /**
- * Runs one teammate of the `process` backend until an approved shutdown or an abort (SPEC §9.5):
+ * Runs one teammate of the `process` backend until an approved shutdown or an abort (docs/teams.md#teammate-life-cycle):
  * marks it active, then loops — a shutdown request wins (one turn in which the model may reject it
  * with a reason; otherwise it leaves); then unread messages from the leader; then other unread
  * messages, oldest first; then the next task it may claim — each batch one user turn, each turn
@@ -95,7 +88,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   const bus = options.bus ?? new EventBus()
   const mailbox = createMailbox({ home })
   const sessionId = env.SWARMDESK_SESSION_ID || randomUUID()
-  // the leader's --settings files and per-run trust, so both permission paths see the same rules (SPEC §9.7)
+  // the leader's --settings files and per-run trust, so both permission paths see the same rules (docs/teams.md#permission-requests)
   const shared = settingsFromTeammateEnv(env)
   const settings = await loadWorkspaceSettings(cwd, home, shared.settingsFiles, shared.trustProject)
   const identity: AgentIdentity = { id: `${name}@${team}`, name, type: member.agentType || 'general-purpose', cwd }
@@ -155,7 +148,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       for (const entry of unread.messages) {
         const body = parseMessageBody(entry.message.text)
         if (body.kind === 'structured' && body.body.type === 'shutdown_request') {
-          // only the leader may ask for a shutdown (SPEC §9.4); anyone else's request is dropped
+          // only the leader may ask for a shutdown (docs/teams.md#sendmessage-between-teammates); anyone else's request is dropped
           if (entry.message.from === leader) shutdown ??= { entry, requestId: body.body.requestId }
           else handled.push(entry.message.id)
           continue
@@ -171,7 +164,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       if (handled.length) await mailbox.markRead(team, name, handled)
       if (shutdown) {
         await mailbox.markRead(team, name, [shutdown.entry.message.id])
-        // the model hears the request and may reject it with a reason (SPEC §9.5); else it is approved
+        // the model hears the request and may reject it with a reason (docs/teams.md#teammate-life-cycle); else it is approved
         const answer = await agent.shutdownTurn(renderForModel(shutdown.entry.message) ?? '', shutdown.requestId)
         if (answer === 'aborted') continue
         if (answer === 'reject') continue
@@ -224,7 +217,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     const released = await tasks.releaseOwnedBy(name).catch(() => [] as Task[])
     await teams.setActive(team, name, false).catch(() => undefined)
     if (outcome !== 'shutdown') {
-      // the leader learns that it left without a shutdown, and which tasks are free again (SPEC §9.5)
+      // the leader learns that it left without a shutdown, and which tasks are free again (docs/teams.md#teammate-life-cycle)
       const freed = released.length ? ` Its unfinished tasks are pending again: ${released.map((t) => `#${t.id}`).join(', ')}.` : ''
       const summary = `${name} ${outcome === 'aborted' ? 'was stopped' : 'crashed'} and exited.${freed}`
       const body = { type: 'idle_notification', from: name, idleReason: outcome === 'aborted' ? 'interrupted' : 'failed', summary }
@@ -238,7 +231,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
 
 /**
  * The user turn of a task the teammate claimed by itself: the task as a `task_assignment`
- * element (SPEC §9.3's rendering, `request_id` = the task id, from the teammate itself since
+ * element (docs/teams.md#mailbox's rendering, `request_id` = the task id, from the teammate itself since
  * nobody else assigned it), then what to do with it.
  */
 function taskPrompt(task: Task, name: string): string {

@@ -4,12 +4,12 @@ import type { Mailbox } from '../mailbox'
 
 /**
  * Watches a teammate's inbox while it waits in the middle of a turn for an answer (its plan's
- * approval, SPEC §9.8, or a permission answer, §9.7) and calls `interrupt` as soon as a
+ * approval, docs/teams.md#plan-approval, or a permission answer, docs/teams.md#permission-requests) and calls `interrupt` as soon as a
  * `shutdown_request` from the leader is there (one already waiting included). The idle loop reads
  * a shutdown request only between turns, so without this a teammate whose question nobody answers
  * (a headless run whose leader left a plan unanswered) would hold out until the shutdown timeout
  * killed it. The request itself is left unread: the idle loop answers it once the turn has ended
- * (an interrupted approval is a rejection, §9.8). Requests from anyone else are ignored (§9.4).
+ * (an interrupted approval is a rejection, docs/teams.md#plan-approval). Requests from anyone else are ignored (docs/teams.md#sendmessage-between-teammates).
  * @returns a disposable that stops watching; `interrupt` is called at most once.
  */
 export function interruptOnShutdownRequest(options: { mailbox: Mailbox; team: string; name: string; leader: string; interrupt: () => void }): Disposable {

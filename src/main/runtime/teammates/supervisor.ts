@@ -1,20 +1,18 @@
-import { type TeamContext } from '../teams'
+import { type TeamContext, LEAD_NAME } from '../teams'
 import { messageKind, parseMessageBody, type MailboxMessage } from '../../../shared/mailbox'
 import type { AgentState, RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
-import { PermissionModeSchema, type PermissionMode } from '../../../shared/permissions'
-import type { PermissionPromptAnswer } from '../../../shared/permissions'
+import { PermissionModeSchema, type PermissionMode, type PermissionPromptAnswer } from '../../../shared/permissions'
 import { agentId as teamAgentId } from '../../../shared/teams'
 import type { EventBus } from '../events'
 import { Emitter, type Disposable } from '../base'
 import { renderForModel, type InboxEntry } from '../mailbox'
 import type { PermissionPrompter } from '../permissions'
 
-import { LEAD_NAME } from '../teams'
 import { echoTaskChanges } from './taskEcho'
 import { CONTINUE_TRANSCRIPT_VARIABLE } from './agent'
 import type { TeammateBackend, TeammateExecutorRegistry, TeammateExitInfo, TeammateHandle } from './executor'
 
-/** Milliseconds a teammate has to answer a shutdown request before it is killed (SPEC §9.5). */
+/** Milliseconds a teammate has to answer a shutdown request before it is killed (docs/teams.md#teammate-life-cycle). */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000
 
 /** Milliseconds the team must stay quiet before a headless run counts it as settled (see {@link TeammateSupervisor.whenSettled}). */
@@ -32,19 +30,19 @@ export interface TeammateSupervisorOptions {
   /** The session's team context (its team, stores and mailbox). */
   team: TeamContext
   registry: TeammateExecutorRegistry
-  /** Backend when a spawn names none: the `teammateBackend` setting (`auto` = `worker`, SPEC §9.2). */
+  /** Backend when a spawn names none: the `teammateBackend` setting (`auto` = `worker`, docs/teams.md#spawning-a-teammate). */
   defaultBackend: TeammateBackend
-  /** The leader's permission queue: process teammates' requests and plan approvals go here (SPEC §9.7, §9.8). */
+  /** The leader's permission queue: process teammates' requests and plan approvals go here (docs/teams.md#permission-requests, docs/teams.md#plan-approval). */
   prompter: PermissionPrompter
   /**
    * Whether plan approvals are also put to a person (the UI). Off for headless runs, whose
-   * prompter may be `--approve`: a plan is never approved automatically (SPEC §9.8), so there
+   * prompter may be `--approve`: a plan is never approved automatically (docs/teams.md#plan-approval), so there
    * only the leader's SendMessage decides.
    */
   askPersonForPlans: boolean
   /**
    * New messages for the leader's model, each its own text (so a burst can be summarised message
-   * by message, oldest first); wakes an idle leader once (SPEC §9.3, §9.5).
+   * by message, oldest first); wakes an idle leader once (docs/teams.md#mailbox, docs/teams.md#teammate-life-cycle).
    */
   enqueue: (text: string | readonly string[]) => void
   /** Model access passed to every teammate: ANTHROPIC_API_KEY / BASE_URL, SWARMDESK_MODEL. */
@@ -52,7 +50,7 @@ export interface TeammateSupervisorOptions {
   shutdownTimeoutMs?: number
 }
 
-/** What the Agent tool asks for when it has a `name` (SPEC §9.2). */
+/** What the Agent tool asks for when it has a `name` (docs/teams.md#spawning-a-teammate). */
 export interface TeammateSpawnRequest {
   name: string
   prompt: string
@@ -83,7 +81,7 @@ interface Tracked {
   shutdownTimer: NodeJS.Timeout | undefined
   /** Process backend: time (ISO, the teammate's clock) of the newest turn its transcript showed starting. */
   turnStartedAt?: string
-  /** Its plan approval request the leader has not answered yet (SPEC §9.8). */
+  /** Its plan approval request the leader has not answered yet (docs/teams.md#plan-approval). */
   planRequestId?: string
 }
 
@@ -100,7 +98,7 @@ export interface TeamWait {
 }
 
 /**
- * The leader's side of an agent team (SPEC §9.2, §9.5, §9.7, §9.8): spawns teammates on their
+ * The leader's side of an agent team (docs/teams.md#spawning-a-teammate, docs/teams.md#teammate-life-cycle, docs/teams.md#permission-requests, docs/teams.md#plan-approval): spawns teammates on their
  * backend, reads the leader's inbox (process teammates' permission requests and plan approvals go
  * to the permission queue, everything a model may see goes to the leader's queue), enforces the
  * shutdown protocol's timeout, and cleans up after a teammate that died: its tasks back to
@@ -157,7 +155,7 @@ export class TeammateSupervisor implements Disposable {
   }
 
   /**
-   * Spawns a teammate (SPEC §9.2): registers it in the team config (unique sanitised name,
+   * Spawns a teammate (docs/teams.md#spawning-a-teammate): registers it in the team config (unique sanitised name,
    * a palette colour, backend, mode, plan requirement), puts the prompt in its inbox, starts it on
    * its backend and emits `agent_started`. Nothing is left behind when it fails.
    * @throws TeammateSpawnError with no team, a taken name, or an unavailable backend; the backend's
@@ -273,7 +271,7 @@ export class TeammateSupervisor implements Disposable {
   }
 
   /**
-   * Asks a teammate to shut down (SPEC §9.5): a `shutdown_request` from the leader; unanswered
+   * Asks a teammate to shut down (docs/teams.md#teammate-life-cycle): a `shutdown_request` from the leader; unanswered
    * within the timeout, it is killed. Resolves when it is gone, or when it rejected the request.
    * @returns `exited` (approved), `rejected` (it keeps working), `killed` (timeout), `gone` (not alive).
    */
@@ -297,7 +295,7 @@ export class TeammateSupervisor implements Disposable {
   }
 
   /**
-   * Ends the team's run (SPEC §9.5: at the end of a headless run): a shutdown request to every
+   * Ends the team's run (docs/teams.md#teammate-life-cycle: at the end of a headless run): a shutdown request to every
    * live teammate, then the timeout, then a verified kill of whoever is left.
    */
   async shutdownAll(reason = 'The session is ending: finish now and shut down.'): Promise<void> {
@@ -311,7 +309,7 @@ export class TeammateSupervisor implements Disposable {
     )
   }
 
-  /** Kills a teammate at once (the UI's Kill, SPEC §11) and waits until it is gone. */
+  /** Kills a teammate at once (the UI's Kill, docs/ui.md#the-workspace-ui) and waits until it is gone. */
   async kill(name: string, reason = 'killed by the team lead'): Promise<void> {
     const tracked = this.members.get(name)
     if (!tracked?.handle || !tracked.alive) return
@@ -333,7 +331,7 @@ export class TeammateSupervisor implements Disposable {
   }
 
   /**
-   * True when the team is quiet (SPEC §15: a headless run ends when the leader is idle, no agent
+   * True when the team is quiet (docs/scenarios.md#scripted-model-scenarios: a headless run ends when the leader is idle, no agent
    * is running and nothing waits to be delivered): every live teammate idle, no unread message in
    * the leader's or a live teammate's inbox, no task a live teammate could still claim or finish,
    * and nothing has happened for {@link SETTLE_QUIET_MS} (a teammate that just went idle may be
@@ -363,7 +361,7 @@ export class TeammateSupervisor implements Disposable {
 
   /**
    * The waits that alone keep the team from being quiet, when no one in the run can answer them
-   * (a headless run's dead end, SPEC §14): each live teammate is either quiet as {@link settled}
+   * (a headless run's dead end, docs/events.md#event-stream-and-command-line): each live teammate is either quiet as {@link settled}
    * counts it, or waits for its plan's approval while no person is asked (`askPersonForPlans`
    * off, so only the leader's SendMessage could answer), at least one waits, and that has held
    * for the whole quiet period. Undefined otherwise. Unread messages of a waiting teammate do not
@@ -414,7 +412,7 @@ export class TeammateSupervisor implements Disposable {
     for (const name of alive.map((m) => m.name)) {
       if (mailbox.unreadCount(team, name) > 0) return false
     }
-    // a task a live teammate will still pick up by itself (SPEC §9.5); one left in progress by an
+    // a task a live teammate will still pick up by itself (docs/teams.md#teammate-life-cycle); one left in progress by an
     // idle teammate is not waited for: nobody is working on it
     const tasks = this.options.team.tasks().list().tasks
     const byId = new Map(tasks.map((t) => [t.id, t]))
@@ -438,7 +436,7 @@ export class TeammateSupervisor implements Disposable {
     if (!(await Promise.race([gone, timedOut]))) await this.kill(m.name, `did not shut down within ${Math.round(ms / 1000)} s`)
   }
 
-  /** The leader sent something: a shutdown request arms the kill timer (SPEC §9.5); a plan verdict closes the person's question (first answer wins, §9.8). */
+  /** The leader sent something: a shutdown request arms the kill timer (docs/teams.md#teammate-life-cycle); a plan verdict closes the person's question (first answer wins, docs/teams.md#plan-approval). */
   private onLeaderSent(team: string, to: string, message: MailboxMessage): void {
     if (message.from !== LEAD_NAME || team !== this.options.team.team()) return
     const tracked = this.members.get(to)
@@ -566,7 +564,7 @@ export class TeammateSupervisor implements Disposable {
     return renderForModel(message)
   }
 
-  /** A process teammate's permission request, put to the leader's queue tagged with its name; answered once, through its inbox (SPEC §9.7). */
+  /** A process teammate's permission request, put to the leader's queue tagged with its name; answered once, through its inbox (docs/teams.md#permission-requests). */
   private async askPerson(team: string, from: Tracked, requestId: string, tool: string, input: Record<string, unknown>, reason: string): Promise<void> {
     const controller = new AbortController()
     from.questions.set(requestId, controller)
@@ -588,7 +586,7 @@ export class TeammateSupervisor implements Disposable {
     })
   }
 
-  /** A plan approval put to a person as well (SPEC §9.8): approve = allow, reject = deny with feedback; cancelled when the leader answers first. */
+  /** A plan approval put to a person as well (docs/teams.md#plan-approval): approve = allow, reject = deny with feedback; cancelled when the leader answers first. */
   private async askPersonForPlan(team: string, from: Tracked, requestId: string, plan: string): Promise<void> {
     const controller = new AbortController()
     from.questions.set(requestId, controller)
@@ -610,7 +608,7 @@ export class TeammateSupervisor implements Disposable {
     this.options.enqueue(`A person ${verdict.approve ? 'approved' : 'rejected'} ${from.name}'s plan (request_id ${requestId})${answer.decision === 'deny' && answer.reason ? `: ${answer.reason}` : ''}. Do not answer it again.`)
   }
 
-  /** After any exit (SPEC §9.5): open questions cancelled; without the teammate's own cleanup, its tasks released, inactive, the leader told. */
+  /** After any exit (docs/teams.md#teammate-life-cycle): open questions cancelled; without the teammate's own cleanup, its tasks released, inactive, the leader told. */
   private async onExit(tracked: Tracked, team: string, info: TeammateExitInfo): Promise<void> {
     tracked.alive = false
     clearTimeout(tracked.shutdownTimer)
@@ -633,7 +631,7 @@ export class TeammateSupervisor implements Disposable {
     this.changed.fire()
   }
 
-  /** Keeps each teammate's state from the event stream (a worker reports its own; SPEC §9.5). */
+  /** Keeps each teammate's state from the event stream (a worker reports its own; docs/teams.md#teammate-life-cycle). */
   private observe(event: RuntimeEvent): void {
     const name = event.agentName
     const tracked = this.members.get(name)

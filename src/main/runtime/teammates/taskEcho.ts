@@ -7,7 +7,7 @@ import type { TaskStore } from '../tasks'
 export const TASK_ECHO_MS = 150
 
 /**
- * Puts task changes no tool reported on the stream as `task_updated` (SPEC §14): a teammate's
+ * Puts task changes no tool reported on the stream as `task_updated` (docs/events.md#event-stream-and-command-line): a teammate's
  * runner claims and releases tasks itself, and a process teammate's events never reach the
  * leader's bus, so pane headers and the dashboard would miss its current task. A change of
  * `tasks` is reported after {@link TASK_ECHO_MS}, only when no `task_updated` with the same state

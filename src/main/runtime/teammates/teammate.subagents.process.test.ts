@@ -25,7 +25,7 @@ async function until<T>(what: string, check: () => T | undefined | false | Promi
 type Block = { type: string; content?: unknown; is_error?: boolean }
 
 /**
- * A `process` teammate's Agent tool (SPEC §5, §9.2), through `swarmdesk teammate` as the pane runs
+ * A `process` teammate's Agent tool (docs/agents.md#agent-definitions, docs/teams.md#spawning-a-teammate), through `swarmdesk teammate` as the pane runs
  * it: a sync Explore subagent whose Read and Bash run in the teammate's process and whose final
  * text is the tool result; `name` and `run_in_background` refused, nothing spawned.
  */

@@ -2,11 +2,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import type { RuntimeEventInput } from '../../../shared/events'
-import type { EventBus } from '../events'
+import type { EventBus, WithoutAgent } from '../events'
 import type { HookRunner } from '../hooks'
 import { Emitter, toDisposable, type Disposable } from '../base'
 import { writeFileAtomicSync } from '../locks'
-import type { WithoutAgent } from '../events'
 import { createMailbox, type Mailbox } from '../mailbox'
 import { TaskStore } from '../tasks'
 import { claimLeadership, leaderStatus, releaseLeadership } from './leader'
@@ -20,18 +19,18 @@ export interface Caller {
 
 /**
  * What the team tools (TeamCreate/Delete, Task*, SendMessage's teammate part) share within one
- * leader session (SPEC §9.1, §9.6): the stores, the mailbox, the session's hooks, the event bus,
+ * leader session (docs/teams.md#team-config, docs/teams.md#shared-task-list): the stores, the mailbox, the session's hooks, the event bus,
  * and the team the session leads — one at a time, set by TeamCreate, cleared by TeamDelete.
  */
 export interface TeamContext {
-  /** Swarmdesk's data directory (SPEC §12). */
+  /** Swarmdesk's data directory (docs/storage.md#layout). */
   readonly home: string
   readonly sessionId: string
-  /** The leader's agent name (`team-lead`): the only sender of `shutdown_request` and `plan_approval_response` (SPEC §9.4). */
+  /** The leader's agent name (`team-lead`): the only sender of `shutdown_request` and `plan_approval_response` (docs/teams.md#sendmessage-between-teammates). */
   readonly leaderName: string
   readonly teams: TeamStore
   readonly mailbox: Mailbox
-  /** The session's hooks (TaskCreated / TaskCompleted, SPEC §9.9); undefined when none are configured. */
+  /** The session's hooks (TaskCreated / TaskCompleted, docs/hooks.md#hooks); undefined when none are configured. */
   readonly hooks: HookRunner | undefined
   /** The team the session leads, or undefined before TeamCreate and after TeamDelete. */
   team(): string | undefined
@@ -53,7 +52,7 @@ export interface TeamContext {
   taskListName(): string
   /** The store of {@link taskListName}. */
   tasks(): TaskStore
-  /** Emits `event` on the session's bus in `caller`'s name (SPEC §14). */
+  /** Emits `event` on the session's bus in `caller`'s name (docs/events.md#event-stream-and-command-line). */
   emit(caller: Caller, event: WithoutAgent<RuntimeEventInput>): void
   /**
    * The session ended: a leader context gives up its team's leader lease, so the team shows as

@@ -57,7 +57,7 @@ function liveLeaders(home: string): Set<number> {
 
 /**
  * Kills what a stale team's `process` teammates left running: every process whose environment says
- * it is a member of `team` under `home` (SPEC §1's `SWARMDESK_HOME` and `SWARMDESK_TEAM`, which a
+ * it is a member of `team` under `home` (docs/design.md#process-model's `SWARMDESK_HOME` and `SWARMDESK_TEAM`, which a
  * teammate's shell commands inherit too), each with its process tree. Never this process or its
  * ancestors, never a live team leader. Worker teammates are threads of their leader's process and
  * end with it. Call only for a team whose leader is gone. Linux `/proc` only (elsewhere nothing is

@@ -34,7 +34,7 @@ export interface StaleTeamRemoval {
 export const LEAD_NAME = 'team-lead'
 
 /**
- * Team configs at `<home>/teams/{team}/config.json` (SPEC §9.1, §12). Every change is a
+ * Team configs at `<home>/teams/{team}/config.json` (docs/teams.md#team-config, docs/storage.md#layout). Every change is a
  * read-modify-write under the team's `.lock` (owner pid + start time, broken at once when the
  * owner is dead), written by temp + rename: concurrent writers in any process lose nothing and a
  * crash never leaves a torn config.
@@ -234,7 +234,7 @@ export class TeamStore {
 
   /**
    * Deletes the team's folder (config, inboxes) and its task list. Refused while any member other
-   * than the leader is active (SPEC §9.1: TeamDelete fails while a teammate is active).
+   * than the leader is active (docs/teams.md#team-config: TeamDelete fails while a teammate is active).
    *
    * @throws TeamActiveError naming the active members; TeamNotFoundError.
    */
@@ -251,7 +251,7 @@ export class TeamStore {
   }
 }
 
-/** The first free name among `base`, `base-2`, `base-3`… in the team (SPEC §9.2: unique names). */
+/** The first free name among `base`, `base-2`, `base-3`… in the team (docs/teams.md#spawning-a-teammate: unique names). */
 export function uniqueMemberName(config: TeamConfig, base: string): string {
   const taken = new Set(config.members.map((m) => m.name))
   if (!taken.has(base)) return base

@@ -13,7 +13,7 @@ import type { Tool, ToolResult } from './types'
 
 /**
  * An agent that can spawn children and receive their task notifications: the leader, or a
- * subagent that was given the Agent tool (SPEC §5 nesting).
+ * subagent that was given the Agent tool (docs/agents.md#agent-definitions nesting).
  */
 export interface ParentAgent {
   agentId: string
@@ -27,18 +27,18 @@ export interface ParentAgent {
   /** The parent's own tools, in order (a child's tools are resolved from them). */
   tools(): readonly Tool[]
   fileState: FileStateCache
-  /** Signal of the parent's current turn: sync children stop with it (SPEC §6.7). */
+  /** Signal of the parent's current turn: sync children stop with it (docs/agents.md#stopping-an-agent). */
   turnSignal(): AbortSignal
   /**
-   * Queues a user-message text block for the parent's next turn boundary (SPEC §6.5); an idle
+   * Queues a user-message text block for the parent's next turn boundary (docs/agents.md#task-notifications); an idle
    * parent is woken at once.
    */
   enqueue(text: string): void
-  /** True for a background agent: it cannot prompt a person in its own name (SPEC §4). */
+  /** True for a background agent: it cannot prompt a person in its own name (docs/permissions.md#permissions). */
   readonly isAsync: boolean
-  /** True for a fork (its query source is `agent:builtin:fork`): a fork cannot fork (SPEC §7). */
+  /** True for a fork (its query source is `agent:builtin:fork`): a fork cannot fork (docs/agents.md#forks). */
   readonly isFork: boolean
-  /** The agent's rendered system prompt and its history as the next request sends them, for forks (SPEC §7). */
+  /** The agent's rendered system prompt and its history as the next request sends them, for forks (docs/agents.md#forks). */
   forkSource(): { system: TextBlockParam[]; messages: MessageParam[] }
 }
 

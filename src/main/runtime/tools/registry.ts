@@ -9,12 +9,12 @@ import type { Tool } from './types'
 import { WriteTool } from './files/write'
 
 /**
- * The core tools every agent may be given (SPEC §3), in the order they are offered to the model.
+ * The core tools every agent may be given (docs/tools.md#tools), in the order they are offered to the model.
  * The order is part of the cached prompt prefix: keep it stable.
  */
 export const CORE_TOOLS: readonly Tool[] = [ReadTool, WriteTool, EditTool, GlobTool, GrepTool, BashTool, BashOutputTool, KillShellTool]
 
-/** The async allow list (SPEC §5): the tools a background agent may use. */
+/** The async allow list (docs/agents.md#agent-definitions): the tools a background agent may use. */
 export const ASYNC_ALLOWED_TOOL_NAMES: readonly string[] = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'BashOutput', 'KillShell']
 
 /** Finds a core tool by its exact name. */

@@ -5,7 +5,7 @@ import type { FileStateCache } from './files/fileState'
 import type { AgentServices } from './ports'
 
 /**
- * What a tool call may use (SPEC §3, §6.2). One context per agent; the loop adds the per-call
+ * What a tool call may use (docs/tools.md#tools, docs/agents.md#context-isolation). One context per agent; the loop adds the per-call
  * fields (`toolUseId`, `signal`, `onOutput`).
  */
 export interface ToolContext {
@@ -36,7 +36,7 @@ export interface ToolResult {
 }
 
 /**
- * A tool (SPEC §3): name, zod input schema (sent to the API as JSON Schema), read-only and
+ * A tool (docs/tools.md#tools): name, zod input schema (sent to the API as JSON Schema), read-only and
  * concurrency flags, a permission subject, and `call`. A failure the model can act on is thrown
  * as {@link ToolError} (or returned with `isError`); any other throw is a bug and ends the loop.
  */
@@ -47,16 +47,16 @@ export interface Tool<I = any> {
   readonly inputSchema: z.ZodType<I>
   /** True when the call changes nothing outside the agent's own state. */
   isReadOnly(input: I): boolean
-  /** True when calls of one assistant message may run in parallel with it (SPEC §2). */
+  /** True when calls of one assistant message may run in parallel with it (docs/loop.md#the-agent-loop). */
   isConcurrencySafe(input: I): boolean
-  /** What the call touches, for the permission engine (SPEC §4). Relative paths are resolved against `ctx.cwd` by the engine. */
+  /** What the call touches, for the permission engine (docs/permissions.md#permissions). Relative paths are resolved against `ctx.cwd` by the engine. */
   permissionSubject(input: I, ctx: Pick<ToolContext, 'cwd'>): PermissionSubject
   call(input: I, ctx: ToolContext): Promise<ToolResult>
 }
 
 /**
  * A tool failure the model can act on: becomes a tool_result with `is_error: true` and this
- * message (SPEC §2: tool failures go back as data; only bugs end the loop).
+ * message (docs/loop.md#the-agent-loop: tool failures go back as data; only bugs end the loop).
  */
 export class ToolError extends Error {
   override readonly name = 'ToolError'

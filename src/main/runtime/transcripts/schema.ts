@@ -4,7 +4,7 @@ import { z } from 'zod'
 export const TRANSCRIPT_SCHEMA_VERSION = 1
 
 /**
- * One transcript line (SPEC §6.10): `message` is the exact API message, so a resumed request
+ * One transcript line (docs/storage.md#transcripts): `message` is the exact API message, so a resumed request
  * re-serialises byte-identically. `system` lines carry a `subtype` (e.g. `compact_boundary`).
  * An assistant line may carry the response's API `usage` (snake_case token counts) and `model`
  * beside the message, never inside it: whoever follows the transcript (a process teammate's
@@ -32,11 +32,11 @@ export const AGENT_STOPPED_SUBTYPE = 'agent_stopped'
 
 /**
  * The `message` of a subagent transcript's first line (`type: "system"`, subtype
- * {@link AGENT_STARTED_SUBTYPE}), written before anything else when the agent starts (SPEC §6.10,
- * §12). It says who the agent is and whose child it is, so a reader that only has the file — the
+ * {@link AGENT_STARTED_SUBTYPE}), written before anything else when the agent starts (docs/storage.md#transcripts,
+ * docs/storage.md#layout). It says who the agent is and whose child it is, so a reader that only has the file — the
  * leader following a `process` teammate, whose subagents run in another process — can tell a
  * teammate's subagents from everyone else's by `parentId` and show them as the agent's own events
- * (§14 `agent_started`) would. `depth` counts from the agent's root (a teammate's children are 1).
+ * (docs/events.md#event-stream-and-command-line `agent_started`) would. `depth` counts from the agent's root (a teammate's children are 1).
  */
 export const AgentStartedRecordSchema = z.object({
   agentId: z.string().min(1),
@@ -53,7 +53,7 @@ export type AgentStartedRecord = z.infer<typeof AgentStartedRecordSchema>
 
 /**
  * The `message` of the `system` line (subtype {@link AGENT_STOPPED_SUBTYPE}) a subagent's run
- * appends as it ends, on every exit path: how it ended, as its `agent_stopped` event says (§14).
+ * appends as it ends, on every exit path: how it ended, as its `agent_stopped` event says (docs/events.md#event-stream-and-command-line).
  * A transcript whose last run has no such line was cut short with its process.
  */
 export const AgentStoppedRecordSchema = z.object({

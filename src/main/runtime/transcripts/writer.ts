@@ -10,7 +10,7 @@ export class TranscriptWriteError extends Error {
 }
 
 /**
- * Appends one agent's transcript as JSONL (SPEC §6.10): append-only, never rewritten. Each line
+ * Appends one agent's transcript as JSONL (docs/storage.md#transcripts): append-only, never rewritten. Each line
  * goes to the kernel in a single `write(2)` on an `O_APPEND` descriptor as soon as it is
  * recorded, so a process killed at any instant leaves every earlier line intact and at most the
  * line being written torn (the reader skips a torn last line; opening the file again ends that line

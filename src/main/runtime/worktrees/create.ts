@@ -9,13 +9,13 @@ import { WORKTREE_RECORD_FILE, type Worktree, type WorktreeRecord } from './type
 export interface CreateWorktreeOptions {
   /** The parent agent's cwd; the repository, its top level and HEAD are taken from here. */
   cwd: string
-  /** The child's id, `a` + 16 hex (SPEC §3). */
+  /** The child's id, `a` + 16 hex (docs/tools.md#tools). */
   agentId: string
   signal?: AbortSignal
 }
 
 /**
- * Creates the isolated worktree of SPEC §8: `<repo root>/.swarmdesk/worktrees/agent-<id8>` on a
+ * Creates the isolated worktree of docs/agents.md#worktree-isolation: `<repo root>/.swarmdesk/worktrees/agent-<id8>` on a
  * new branch `worktree-agent-<id8>` at the parent's current HEAD, where the repo root is
  * `git rev-parse --show-toplevel` in the parent's cwd. A parent in a linked worktree therefore
  * gets its child nested under that linked worktree (and branched from its HEAD), a parent in a

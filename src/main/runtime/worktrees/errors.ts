@@ -1,5 +1,5 @@
 /**
- * Errors of the worktree subsystem (SPEC §8). One base, subclassed by blame; `name` survives IPC.
+ * Errors of the worktree subsystem (docs/agents.md#worktree-isolation). One base, subclassed by blame; `name` survives IPC.
  * Messages are written for the model and the user: they say what is wrong and what would fix it.
  */
 export class WorktreeError extends Error {
@@ -22,7 +22,7 @@ export class UnbornHeadError extends WorktreeError {
   }
 }
 
-/** The agent id is not `a` + hex (SPEC §3), so no stable `agent-<id8>` name can be derived. */
+/** The agent id is not `a` + hex (docs/tools.md#tools), so no stable `agent-<id8>` name can be derived. */
 export class InvalidAgentIdError extends WorktreeError {
   override name = 'InvalidAgentIdError'
   constructor(readonly agentId: string) {

@@ -4,7 +4,7 @@ import { locateRepo } from './repo'
 import type { FinishResult, Worktree } from './types'
 
 /**
- * Ends an agent's worktree by the rule of SPEC §8: kept when it holds work (uncommitted changes,
+ * Ends an agent's worktree by the rule of docs/agents.md#worktree-isolation: kept when it holds work (uncommitted changes,
  * untracked files or commits beyond `baseCommit` — see `pendingWork`), removed with its branch
  * otherwise. Any git error keeps it, with the error in `reason`: losing an agent's work is worse
  * than leaving a directory behind, and the startup sweep retries clean ones later. Never throws.

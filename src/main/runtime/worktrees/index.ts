@@ -1,5 +1,5 @@
 /**
- * Worktree isolation (SPEC §8): one git worktree per isolated agent under
+ * Worktree isolation (docs/agents.md#worktree-isolation): one git worktree per isolated agent under
  * `<repo root>/.swarmdesk/worktrees/agent-<id8>`, kept or removed when the agent ends, a startup
  * sweep of stale clean ones, and the path guard that pins an isolated agent's tools to it.
  */

@@ -41,7 +41,7 @@ export function isBelow(parent: string, child: string): boolean {
 
 /**
  * Why the worktree must be kept, or undefined when it holds nothing worth keeping. Work means, as
- * in SPEC §8: `git status --porcelain` non-empty (untracked files included, ignored files not), or
+ * in docs/agents.md#worktree-isolation: `git status --porcelain` non-empty (untracked files included, ignored files not), or
  * commits beyond `baseCommit` on HEAD or on the agent's branch (it may have switched away). A
  * worktree with another registered worktree nested inside (an isolated grandchild) is kept too:
  * removing it would delete the nested checkout with it.

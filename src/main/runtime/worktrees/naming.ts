@@ -1,14 +1,14 @@
 import path from 'node:path'
 import { InvalidAgentIdError } from './errors'
 
-/** Directory, relative to the repo root, holding every isolated worktree (SPEC §12). */
+/** Directory, relative to the repo root, holding every isolated worktree (docs/storage.md#layout). */
 export const WORKTREES_DIR = path.join('.swarmdesk', 'worktrees')
 
 /** The line added to the common git dir's `info/exclude`; with a slash in the middle it matches only at each checkout's root. */
 export const EXCLUDE_LINE = '.swarmdesk/worktrees/'
 
 /**
- * The 8-character name part of an agent's worktree. Agent ids are `a` + 16 hex (SPEC §3); id8 is
+ * The 8-character name part of an agent's worktree. Agent ids are `a` + 16 hex (docs/tools.md#tools); id8 is
  * the 8 hex digits after the `a`, so the directory reads `agent-1234abcd` rather than
  * `agent-a1234abc`. 32 bits keep collisions between live agents of one repo negligible, and a
  * collision fails loudly (`git worktree add` refuses an existing path or branch).

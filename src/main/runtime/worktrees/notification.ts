@@ -9,7 +9,7 @@ function escapeXml(text: string): string {
 }
 
 /**
- * The optional `<worktree>` line of a `<task-notification>` (SPEC §6.5), included only when the
+ * The optional `<worktree>` line of a `<task-notification>` (docs/agents.md#task-notifications), included only when the
  * worktree was kept: `<worktree><worktreePath>…</worktreePath><worktreeBranch>…</worktreeBranch></worktree>`,
  * text XML-escaped.
  */

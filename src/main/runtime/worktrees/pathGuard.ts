@@ -50,7 +50,7 @@ export function translatePath(worktree: Worktree, absPath: string): string {
 }
 
 /**
- * The path guard of SPEC §8 ("cwd pinned … writes outside it are refused") for Read/Write/Edit/
+ * The path guard of docs/agents.md#worktree-isolation ("cwd pinned … writes outside it are refused") for Read/Write/Edit/
  * Glob/Grep of an isolated agent. Refuses an absolute path inside the parent's checkout
  * (`worktree.repoRoot`) but outside the worktree, naming the worktree and the translated path so
  * the model can retry at once; refuses other agents' worktrees and the git directory without a
@@ -74,7 +74,7 @@ export function worktreePathGuard(worktree: Worktree): WorktreePathGuard {
 }
 
 /**
- * The notice SPEC §7 gives a fork that runs in a worktree: the conversation it inherited speaks of
+ * The notice docs/agents.md#forks gives a fork that runs in a worktree: the conversation it inherited speaks of
  * the parent's directory, and every path in it must be read as the same path in the worktree.
  */
 export function forkWorktreeNotice(parentCwd: string, worktree: Worktree): string {

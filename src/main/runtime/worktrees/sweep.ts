@@ -15,7 +15,7 @@ export interface SweepOptions {
 }
 
 /**
- * The startup sweep of SPEC §8. Runs `git worktree prune` (forgets worktrees whose directory is
+ * The startup sweep of docs/agents.md#worktree-isolation. Runs `git worktree prune` (forgets worktrees whose directory is
  * gone), then looks at every registered worktree below `<repoRoot>/.swarmdesk/worktrees/` —
  * nested ones first, so a clean parent whose nested child was removed can go too — and removes
  * those that are inactive, unlocked and clean by the same rule as {@link finishWorktree}, with the

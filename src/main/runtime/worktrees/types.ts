@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * One agent's isolated checkout (SPEC §8). All paths are absolute and symlink-resolved (as git
+ * One agent's isolated checkout (docs/agents.md#worktree-isolation). All paths are absolute and symlink-resolved (as git
  * reports them).
  */
 export interface Worktree {

@@ -29,7 +29,7 @@ export function isRequestChannel(name: string): name is RequestChannel {
 /**
  * Parses a pushed payload.
  * @returns the payload; `undefined` for a runtime event of a type this version does not know
- *   (SPEC §14: consumers ignore unknown types).
+ *   (docs/events.md#event-stream-and-command-line: consumers ignore unknown types).
  * @throws z.ZodError when the payload does not match its schema.
  */
 export function parsePush<C extends PushChannel>(channel: C, payload: unknown): PushOf<C> | undefined {

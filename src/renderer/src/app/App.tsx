@@ -21,7 +21,7 @@ const CENTER = 'center'
 const DRAWER = 'drawer'
 
 /**
- * The workspace's three resizable columns (SPEC §11): the team dashboard, the pane grid with the
+ * The workspace's three resizable columns (docs/ui.md#the-workspace-ui): the team dashboard, the pane grid with the
  * prompt box under it, and the drawer. Each side panel collapses (drag it shut, or the top bar's
  * toggles); sizes and open state are remembered per workspace (layoutMemory.ts). A closed
  * panel's content stays mounted (the permission shortcuts, the inspector's scroll) but hidden, so
@@ -75,7 +75,7 @@ function Workspace({ cwd }: { cwd: string }) {
 }
 
 /**
- * The workspace window (SPEC §11): the top bar, then the dashboard, the panes with the prompt and
+ * The workspace window (docs/ui.md#the-workspace-ui): the top bar, then the dashboard, the panes with the prompt and
  * the drawer, and the status bar. The columns appear once the first snapshot names the workspace,
  * so its remembered layout is the one used from the first frame; the pane grid's remembered
  * choices are applied to the store in that same update (paneMemory.ts), bound here for the app's

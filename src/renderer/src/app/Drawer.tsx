@@ -11,7 +11,7 @@ const TABS: ReadonlyArray<{ id: DrawerTab; label: string }> = [
 ]
 
 /**
- * The right-hand drawer (SPEC §11): the permission queue, with its count badge on the tab, the
+ * The right-hand drawer (docs/ui.md#the-workspace-ui): the permission queue, with its count badge on the tab, the
  * mailbox inspector and the task board. All stay mounted when hidden — the queue's keyboard shortcuts keep
  * working and the inspector keeps its scroll — and the open tab is remembered per workspace.
  */

@@ -1,6 +1,5 @@
-import type { WorkspaceApi } from '../../../shared/ipc'
+import type { WorkspaceApi, PendingPermission } from '../../../shared/ipc'
 import type { PermissionMode } from '../../../shared/permissions'
-import type { PendingPermission } from '../../../shared/ipc'
 import type { AgentRequestKind } from './panesSlice'
 import { actions } from './store'
 
@@ -108,7 +107,7 @@ export const commands = {
     }
   },
 
-  /** Stops a running subagent and everything it owns (SPEC §6.7); a refusal is shown on its pane. */
+  /** Stops a running subagent and everything it owns (docs/agents.md#stopping-an-agent); a refusal is shown on its pane. */
   stopAgent(agentId: string): Promise<boolean> {
     return agentRequest(agentId, 'stop')
   },
@@ -121,14 +120,14 @@ export const commands = {
     return agentRequest(agentId, 'interrupt')
   },
 
-  /** Moves a running sync subagent to the background (SPEC §6.4); "already in the background" is shown on its pane. */
+  /** Moves a running sync subagent to the background (docs/agents.md#auto-background); "already in the background" is shown on its pane. */
   backgroundAgent(agentId: string): Promise<boolean> {
     return agentRequest(agentId, 'background')
   },
 
   /** Changes the permission mode. */
   /**
-   * Switches fork and coordinator mode before the first prompt (SPEC §10); main refuses it later,
+   * Switches fork and coordinator mode before the first prompt (docs/agents.md#coordinator-mode); main refuses it later,
    * and its answer is what the store keeps. False (and the error shown) when refused.
    */
   async setOrchestration(fork: boolean, coordinator: boolean): Promise<boolean> {

@@ -5,7 +5,7 @@ import { noteActivity, type MemberActivity } from '../../../shared/memberActivit
 import { sanitizeName } from '../../../shared/teams'
 import type { AppState } from './store'
 
-/** Default of the `stuckAfterMinutes` setting until a snapshot says otherwise (SPEC §11). */
+/** Default of the `stuckAfterMinutes` setting until a snapshot says otherwise (docs/ui.md#the-workspace-ui). */
 export const DEFAULT_STUCK_AFTER_MINUTES = 5
 
 /** A dashboard action on one member, on its way or failed. */
@@ -29,7 +29,7 @@ export interface SpawnFormState {
 }
 
 /**
- * The team dashboard's state (SPEC §11): per agent, its activity (last event, last message,
+ * The team dashboard's state (docs/ui.md#the-workspace-ui): per agent, its activity (last event, last message,
  * context used — the same reducer as main's, src/shared/memberActivity.ts); the session's team,
  * from the snapshot and then from the leader's TeamCreate/TeamDelete results; the setting that
  * marks an agent stuck; and the state of the person's requests made from the dashboard.

@@ -10,7 +10,7 @@ export interface MailboxFilters {
 }
 
 /**
- * The team's messages as the mailbox inspector shows them (SPEC §11), fed by `mailbox.list` pages
+ * The team's messages as the mailbox inspector shows them (docs/ui.md#the-workspace-ui), fed by `mailbox.list` pages
  * and `mailbox.changed` pushes, plus the inspector's own UI state (filters, cards opened as raw
  * JSON). `entries` are oldest first (by message id, then inbox, as main orders them); `index`
  * maps a key to its position so an upsert is O(1) for the common case of a newer message.

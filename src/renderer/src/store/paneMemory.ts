@@ -6,7 +6,7 @@ import { PANE_LAYOUTS, type PanesSlice } from './panesSlice'
 import type { AppState } from './store'
 
 /**
- * The pane grid's choices remembered per workspace (issue 7; SPEC §11 layouts, hide/show,
+ * The pane grid's choices remembered per workspace (issue 7; docs/ui.md#the-workspace-ui layouts, hide/show,
  * reorder, collapsible subagents): the layout, the pane `single` shows, hidden panes, the order of
  * the top-level tiles, the collapsed subagent groups and whether the task board's full view is open, in localStorage under the workspace's
  * folder, beside the panel sizes (app/layoutMemory.ts). The Electron window and the browser run

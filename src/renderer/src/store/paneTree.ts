@@ -3,14 +3,14 @@ import { isTeammate } from './teammates'
 import { LEADER_AGENT_ID } from './workspaceSlice'
 
 /**
- * The pane grid's tree (SPEC §11: "subagents and forks appear as panes too, collapsible under
+ * The pane grid's tree (docs/ui.md#the-workspace-ui: "subagents and forks appear as panes too, collapsible under
  * their parent"), derived from each agent's `parentId`. Teammates are top-level tiles whatever
- * their `parentId` says ("teammates tiled": a flat roster beside the leader, SPEC §9.2, §11),
+ * their `parentId` says ("teammates tiled": a flat roster beside the leader, docs/teams.md#spawning-a-teammate, docs/ui.md#the-workspace-ui),
  * while their own subagents nest under them. Pure functions of the workspace and the person's
  * collapse choices, so nothing here is stored.
  */
 
-/** Deepest nesting walked; the runtime caps subagent depth at 5 (SPEC §5), so this only guards against a cycle. */
+/** Deepest nesting walked; the runtime caps subagent depth at 5 (docs/agents.md#agent-definitions), so this only guards against a cycle. */
 const MAX_NEST = 32
 
 /**
@@ -118,7 +118,7 @@ export function tileGroups(tiles: readonly string[], agents: Record<string, Agen
 }
 
 /**
- * The tiles of the grid in the order the person arranged them (SPEC §11 "reorder"): groups (see
+ * The tiles of the grid in the order the person arranged them (docs/ui.md#the-workspace-ui "reorder"): groups (see
  * {@link tileGroups}) sorted by their head's place in `rootOrder`; heads not in it keep the order
  * they appeared in, after the arranged ones. Hidden panes are left out (their subagents stay).
  */

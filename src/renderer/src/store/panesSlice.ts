@@ -5,7 +5,7 @@ import type { SavedPanes } from './paneMemory'
 import type { AppState } from './store'
 import { LEADER_AGENT_ID as LEADER } from './workspaceSlice'
 
-/** A request a person made from an agent's pane (SPEC §6.4, §6.7). */
+/** A request a person made from an agent's pane (docs/agents.md#auto-background, docs/agents.md#stopping-an-agent). */
 export type AgentRequestKind = 'stop' | 'background' | 'interrupt'
 
 /** The pane's view of its last request: the one on its way, or the error the last one met. */
@@ -16,7 +16,7 @@ export interface AgentRequestState {
 }
 
 /**
- * How the pane grid is arranged (SPEC §11 "Layouts: tiled, main-vertical, single"):
+ * How the pane grid is arranged (docs/ui.md#the-workspace-ui "Layouts: tiled, main-vertical, single"):
  * - `tiled`: every pane in a grid, the leader's spanning two columns and two rows;
  * - `main-vertical`: the leader's pane large on the left, the others stacked on the right;
  * - `single`: one pane fills the grid (the focused one; the toolbar picks it).
@@ -33,11 +33,11 @@ export const PANE_LAYOUTS = ['tiled', 'main-vertical', 'single'] as const
  */
 export interface PanesSlice {
   panes: {
-    /** Agents whose subagents' panes are hidden (SPEC §11: collapsible under their parent). */
+    /** Agents whose subagents' panes are hidden (docs/ui.md#the-workspace-ui: collapsible under their parent). */
     collapsed: Record<string, true>
     requests: Record<string, AgentRequestState>
     layout: PaneLayout
-    /** Panes the person hid (SPEC §11 hide/show); the leader's cannot be hidden. */
+    /** Panes the person hid (docs/ui.md#the-workspace-ui hide/show); the leader's cannot be hidden. */
     hidden: Record<string, true>
     /** The pane shown alone until restored (double-click on its header), if any. */
     maximised?: string

@@ -79,7 +79,7 @@ export const createPermissionsSlice: StateCreator<AppState, [], [], PermissionsS
 })
 
 /**
- * How many requests wait for a person (SPEC §11 permission queue): the count badge of the queue
+ * How many requests wait for a person (docs/ui.md#the-workspace-ui permission queue): the count badge of the queue
  * and of the drawer tab that holds it. Plan approvals count: they wait the same way.
  */
 export function selectPendingCount(s: AppState): number {

@@ -63,13 +63,13 @@ export function selectPaneParentId(agentId: string): (s: AppState) => string | u
   return (s) => paneParentId(agentId, s.workspace.agents)
 }
 
-/** Whether an agent is a teammate (SPEC §9): see {@link isTeammate}. */
+/** Whether an agent is a teammate (docs/teams.md#agent-teams): see {@link isTeammate}. */
 export function selectIsTeammate(agentId: string): (s: AppState) => boolean {
   return (s) => isTeammate(s.workspace.agents[agentId])
 }
 
 /**
- * The task an agent works on now (the in-progress task it owns, SPEC §9.6): from the
+ * The task an agent works on now (the in-progress task it owns, docs/teams.md#shared-task-list): from the
  * `task_updated` events seen since the snapshot, else the snapshot's `currentTask`. The object is
  * the store's own, so the selector is stable between renders.
  */

@@ -1,5 +1,4 @@
-import type { RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
-import { ZERO_USAGE } from '../../../shared/events'
+import { type RuntimeEvent, type RuntimeEventInput, ZERO_USAGE } from '../../../shared/events'
 import type { AgentView, PendingPermission, WorkspaceSnapshot } from '../../../shared/ipc'
 
 /** Test data builders for the renderer's unit tests. */

@@ -4,7 +4,7 @@ import type { TaskBoardList } from '../../../shared/ipc'
 import { TaskSchema, type Task, type TaskStatus } from '../../../shared/tasks'
 import type { AppState } from './store'
 
-/** The board's columns, left to right (SPEC §11 task board). */
+/** The board's columns, left to right (docs/ui.md#the-workspace-ui task board). */
 export const TASK_COLUMNS: readonly TaskStatus[] = ['pending', 'in_progress', 'completed']
 
 /** What the person is doing to one card right now, or what main last refused. */
@@ -19,7 +19,7 @@ export interface CardState {
 }
 
 /**
- * The shared task list as the task board shows it (SPEC §9.6, §11), fed by `tasks.list` (on every
+ * The shared task list as the task board shows it (docs/teams.md#shared-task-list, docs/ui.md#the-workspace-ui), fed by `tasks.list` (on every
  * snapshot and team change) and `task_updated` runtime events, plus the board's own UI state.
  * `tasks` is keyed by id; a copy never replaces a newer one (`updatedAt`), so a listing answered
  * before an event cannot undo it. `order` ranks ids for the order within a column: it is the

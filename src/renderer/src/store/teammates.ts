@@ -1,12 +1,12 @@
 import type { AgentView } from '../../../shared/ipc'
 
 /**
- * What the workspace knows about teammates (SPEC §9) beyond an agent's view: how to tell a
+ * What the workspace knows about teammates (docs/teams.md#agent-teams) beyond an agent's view: how to tell a
  * teammate from a subagent, and its current task from the shared task list's `task_updated`
  * events. Pure functions; the workspace slice stores the tasks, selectors derive the rest.
  */
 
-/** A teammate's id is `name@team` (SPEC §9.1); subagent ids (`a1f…`) never contain `@`. */
+/** A teammate's id is `name@team` (docs/teams.md#team-config); subagent ids (`a1f…`) never contain `@`. */
 const TEAMMATE_ID = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/
 
 /** The leader's id inside a team (`team-lead@team`); the UI itself calls the leader `team-lead`. */
@@ -28,7 +28,7 @@ export function isTeammate(agent: Pick<AgentView, 'agentId' | 'backend'> | undef
  * kept as `deleted`, so it still overrides an older snapshot's `currentTask`.
  */
 export interface TaskBrief {
-  /** The task id as text (`"3"`): ids are integers on disk (SPEC §9.6), strings in AgentView. */
+  /** The task id as text (`"3"`): ids are integers on disk (docs/teams.md#shared-task-list), strings in AgentView. */
   id: string
   subject: string
   /** An agent NAME (`alice`, `team-lead`), not an id. */
@@ -41,7 +41,7 @@ export interface TaskBrief {
 const STATUSES: ReadonlySet<string> = new Set(['pending', 'in_progress', 'completed', 'deleted'])
 
 /**
- * Reads the task of a `task_updated` event (a loose record on the wire, SPEC §14; TaskUpdate emits
+ * Reads the task of a `task_updated` event (a loose record on the wire, docs/events.md#event-stream-and-command-line; TaskUpdate emits
  * a deleted task once more with `status: "deleted"`).
  * @param seq the event's `seq`
  * @returns undefined for a record without a usable id or status (ignored, like an unknown event).

@@ -6,7 +6,7 @@ import { agentColor, teamColorHex } from './colors'
 import type { AppState } from './store'
 import { taskFromEvent, type TaskBrief } from './teammates'
 
-/** The leader's agent id (SPEC vocabulary: the team lead is named `team-lead`). */
+/** The leader's agent id (docs/design.md#vocabulary: the team lead is named `team-lead`). */
 export const LEADER_AGENT_ID = 'team-lead'
 
 /** How an agent's run ended, from its `agent_stopped` event. */
@@ -46,7 +46,7 @@ export interface WorkspaceSlice {
     usage: Usage
     costUsd: number
     /**
-     * Fork and coordinator mode (SPEC §7, §10); undefined when subagents are off. `switchable`
+     * Fork and coordinator mode (docs/agents.md#forks, docs/agents.md#coordinator-mode); undefined when subagents are off. `switchable`
      * turns false at the first prompt, as it does in main.
      */
     orchestration?: Orchestration
@@ -141,7 +141,7 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
         depth: e.depth,
         state: 'starting',
         model: e.model ?? agent?.model,
-        // A teammate's team colour (SPEC §9.2) is the one the rest of the team sees it in.
+        // A teammate's team colour (docs/teams.md#spawning-a-teammate) is the one the rest of the team sees it in.
         color: e.color !== undefined ? teamColorHex(e.color, e.agentId) : (agent?.color ?? agentColor(e.agentId)),
         usage: agent?.usage ?? ZERO_USAGE,
         costUsd: agent?.costUsd ?? 0,

@@ -2,7 +2,7 @@ import { existsSync, watch, type FSWatcher } from 'node:fs'
 import { dirname } from 'node:path'
 
 /**
- * One `fs.watch` on a directory that may not exist yet (SPEC §12: a session's `agents/` folder
+ * One `fs.watch` on a directory that may not exist yet (docs/storage.md#layout: a session's `agents/` folder
  * appears with its first transcript). While it is missing, its nearest existing ancestor is
  * watched instead (any change there may be the chain being created) and every event there is
  * reported with no file name. STACK.md: watch the directory, never the file — a file watch misses

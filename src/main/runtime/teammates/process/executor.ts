@@ -1,6 +1,7 @@
+import { nodeBundlePath } from '../../install'
 import { findPidsWithEnv, isProcessAlive, killProcessTree, listDescendantPids, readProcEntry, snapshotProcesses } from '../../processes'
-import { type PtyHost, type PtyProcess } from '../../pty'
-import { canonicalWorkspace } from '../../storage'
+import { type PtyHost, type PtyProcess, cleanTerminalOutput, PtySizeError, TailBuffer } from '../../pty'
+import { canonicalWorkspace, agentTranscriptPath, swarmdeskHome } from '../../storage'
 import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { constants as osConstants } from 'node:os'
@@ -9,18 +10,16 @@ import { parseMessageBody } from '../../../../shared/mailbox'
 import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem, type TerminalSize } from '../../../../shared/terminalSize'
 import type { EventBus } from '../../events'
 import { createMailbox, type Mailbox } from '../../mailbox'
-import { nodeBundlePath } from '../../base'
-import { cleanTerminalOutput, PtySizeError, TailBuffer } from '../../pty'
+
 
 import { LEAD_NAME } from '../../teams'
 
-import { agentTranscriptPath, swarmdeskHome } from '../../storage'
 import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
 import { SubagentFollower } from './subagentFollower'
 import { TranscriptTail } from './transcriptTail'
 
 /**
- * Exit codes of `swarmdesk teammate` (src/main/cli/commands/teammate.ts, SPEC §14) as this
+ * Exit codes of `swarmdesk teammate` (src/main/cli/commands/teammate.ts, docs/events.md#event-stream-and-command-line) as this
  * backend reads them:
  * - `0`: it approved a shutdown request; its runner released its tasks and marked it inactive
  *   → `{status: 'exited', reported: true}`.
@@ -66,13 +65,13 @@ const REASON_OUTPUT_CHARS = 16 * 1024
 export interface ProcessTeammateExecutorOptions {
   /** The leader's event bus: terminal output and the transcript's events go here. */
   bus: EventBus
-  /** The PTY host of the main process (SPEC §1): each teammate runs in one of its terminals. */
+  /** The PTY host of the main process (docs/design.md#process-model): each teammate runs in one of its terminals. */
   pty: PtyHost
   /** The CLI bundle; default `nodeBundlePath('cli')` (`out/node/cli.mjs`). */
   cliPath?: string
   /** The Node binary; default `process.execPath` (Electron's binary in the packaged app). */
   nodePath?: string
-  /** Sets `ELECTRON_RUN_AS_NODE=1` (SPEC §1); default true when running inside Electron. */
+  /** Sets `ELECTRON_RUN_AS_NODE=1` (docs/design.md#process-model); default true when running inside Electron. */
   runAsNode?: boolean
   /** Terminal size of a teammate's pane, in character cells, when `paneSize` knows none; default 120 × 40. */
   cols?: number
@@ -96,7 +95,7 @@ interface Running {
   config: TeammateSpawnConfig
   proc: PtyProcess
   tail: TranscriptTail
-  /** Follows the transcripts of its sync subagents (SPEC §9.2), which run inside its process. */
+  /** Follows the transcripts of its sync subagents (docs/teams.md#spawning-a-teammate), which run inside its process. */
   subagents: SubagentFollower
   /** Pid of the Node process (the pty's wrapper shell where /proc is unavailable). */
   pid: number
@@ -112,7 +111,7 @@ interface Running {
 }
 
 /**
- * The `process` teammate backend (SPEC §1, §9.2): each teammate is a separate Node process,
+ * The `process` teammate backend (docs/design.md#process-model, docs/teams.md#spawning-a-teammate): each teammate is a separate Node process,
  * `node -e <loader> out/node/cli.mjs teammate --team T --name N --cwd DIR`, started in its own
  * terminal of the PTY host, so its pane is its real terminal (as tmux panes are for Claude Code),
  * and ended by killing that terminal's whole process group. It talks to the
@@ -126,9 +125,9 @@ interface Running {
  * tool calls and results, `agent_stopped`), from their transcripts beside its own (see
  * {@link SubagentFollower}). States, `agent_started` and `agent_stopped`
  * are the spawner's (the TeammateSupervisor's) to emit; its permission requests and idle
- * notifications reach the leader's inbox (SPEC §9.7).
+ * notifications reach the leader's inbox (docs/teams.md#permission-requests).
  *
- * Environment of the process (SPEC §1): the main process's own (minus the model credentials, which
+ * Environment of the process (docs/design.md#process-model): the main process's own (minus the model credentials, which
  * the PTY host withholds from every command), then `config.env` (model access: ANTHROPIC_API_KEY /
  * AUTH_TOKEN / BASE_URL — passed explicitly, which the PTY host honours), then SWARMDESK_HOME,
  * SWARMDESK_TEAM, SWARMDESK_AGENT_NAME, SWARMDESK_AGENT_ID, SWARMDESK_AGENT_COLOR,
@@ -229,7 +228,7 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
   }
 
   /**
-   * Puts a message in a teammate's inbox (SPEC §9.3); its idle loop wakes at once (file watching).
+   * Puts a message in a teammate's inbox (docs/teams.md#mailbox); its idle loop wakes at once (file watching).
    * `agentId` is `name@team`; a teammate this executor did not start gets it in `options.home`.
    * @throws Error for an agent id without `@team`; the mailbox's errors (an invalid name or message).
    */
@@ -264,7 +263,7 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
   }
 
   /**
-   * Resizes a running teammate's terminal (its pane changed size, SPEC §11): the kernel sends its
+   * Resizes a running teammate's terminal (its pane changed size, docs/ui.md#the-workspace-ui): the kernel sends its
    * Node process SIGWINCH and `process.stdout.columns`/`rows` follow.
    * @returns true when its terminal was resized; false for a teammate this executor does not run.
    * @throws PtySizeError for a size outside src/shared/terminalSize.ts's bounds, checked first.
@@ -326,7 +325,7 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
     return this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS
   }
 
-  /** SPEC §1's variables for one teammate, over the model access in `config.env`. */
+  /** docs/design.md#process-model's variables for one teammate, over the model access in `config.env`. */
   private processEnv(config: TeammateSpawnConfig): Record<string, string> {
     return {
       ...config.env,

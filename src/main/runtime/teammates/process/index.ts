@@ -1,5 +1,5 @@
 /**
- * The `process` teammate backend (SPEC §1, §9.2): a teammate as a separate Node process in a
+ * The `process` teammate backend (docs/design.md#process-model, docs/teams.md#spawning-a-teammate): a teammate as a separate Node process in a
  * terminal of the PTY host, its events followed through its transcript.
  */
 export { ProcessTeammateExecutor, TEAMMATE_EXIT_CODES, TEAMMATE_RUN_TAG_VARIABLE, type ProcessTeammateExecutorOptions } from './executor'

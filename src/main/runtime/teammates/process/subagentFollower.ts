@@ -19,7 +19,7 @@ const HEADER_PROBE_BYTES = 16 * 1024
 /** Options of {@link SubagentFollower}. */
 export interface SubagentFollowerOptions {
   /**
-   * The session's `agents/` folder (SPEC §12), where the teammate's subagents write their
+   * The session's `agents/` folder (docs/storage.md#layout), where the teammate's subagents write their
    * transcripts beside its own; it need not exist yet.
    */
   dir: string
@@ -75,9 +75,9 @@ interface Header {
 }
 
 /**
- * Follows the subagents of one `process` teammate (SPEC §1, §9.2) for the leader. They run inside
+ * Follows the subagents of one `process` teammate (docs/design.md#process-model, docs/teams.md#spawning-a-teammate) for the leader. They run inside
  * the teammate's process, so all the leader has of them is their transcripts, written beside the
- * teammate's (SPEC §12). Each transcript opens with an `agent_started` system line naming the
+ * teammate's (docs/storage.md#layout). Each transcript opens with an `agent_started` system line naming the
  * agent, its type and its `parentId` (`AgentStartedRecordSchema`); a transcript is this
  * teammate's subagent's when that parent is the teammate or one of its subagents already found —
  * never by its file name. Each one found is followed from its first byte by a

@@ -16,7 +16,7 @@ import { ProcessTeammateExecutor } from './executor'
 import { until } from '../../pty/pty.testkit'
 
 /**
- * A `process` teammate's sync subagents (SPEC §9.2) as the leader sees them: they run inside the
+ * A `process` teammate's sync subagents (docs/teams.md#spawning-a-teammate) as the leader sees them: they run inside the
  * teammate's process, `swarmdesk teammate` in a real pty, and reach the leader's bus only through
  * their transcripts — in their own names, with the teammate as parent, as a worker teammate's do.
  */

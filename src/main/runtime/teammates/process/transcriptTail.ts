@@ -20,7 +20,7 @@ const NEWLINE = 0x0a
 
 /** Options of {@link TranscriptTail}. */
 export interface TranscriptTailOptions {
-  /** The JSONL transcript to follow (SPEC §12, `agentTranscriptPath`); it need not exist yet. */
+  /** The JSONL transcript to follow (docs/storage.md#layout, `agentTranscriptPath`); it need not exist yet. */
   path: string
   /** Where the events go (the leader's bus). */
   bus: EventBus
@@ -64,8 +64,8 @@ interface ApiUsage {
 
 /**
  * Follows one agent's JSONL transcript while its writer — another process — appends to it, and
- * turns each new line into the runtime events the leader's side shows for that agent (SPEC §1:
- * a `process` teammate's "events reach the leader by tailing its transcript"; §14 event types):
+ * turns each new line into the runtime events the leader's side shows for that agent (docs/design.md#process-model:
+ * a `process` teammate's "events reach the leader by tailing its transcript"; docs/events.md#event-stream-and-command-line event types):
  *
  * - `assistant` line → `assistant_text {text}` (its text blocks joined by `\n`, only when not
  *   blank, exactly as the agent loop emits it), then `tool_call {toolUseId, name, input}` for each

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { nodeBundlePath } from '../../base/packageRoot'
+import { nodeBundlePath } from '../../install/packageRoot'
 import { WorkerCodeCache } from './codeCache'
 import type { WorkerTeammateExecutor } from './executor'
 import { until, useWorkerTestbed } from './worker.testkit'

@@ -30,7 +30,7 @@ export interface BridgePrompter extends PermissionPrompter {
 }
 
 /**
- * The leader permission bridge, worker side (SPEC §1, §9.7): each question goes to the main thread
+ * The leader permission bridge, worker side (docs/design.md#process-model, docs/teams.md#permission-requests): each question goes to the main thread
  * as `permission.prompt`, where the leader's permission queue asks it, and its answer comes back
  * as `permission.answer`. When the question's signal aborts first (the teammate's turn stopped),
  * it resolves as a `cancelled` denial at once and posts `permission.cancel`, so the leader's
@@ -67,7 +67,7 @@ export function createBridgePrompter(post: (message: WorkerToMain) => void): Bri
 }
 
 /**
- * The worker teammate's main (SPEC §1, §9.5), once its `start` arrived: posts a heartbeat every
+ * The worker teammate's main (docs/design.md#process-model, docs/teams.md#teammate-life-cycle), once its `start` arrived: posts a heartbeat every
  * {@link HEARTBEAT_INTERVAL_MS}, runs {@link runTeammate} with the PTY client (commands run in the
  * main thread's PTY host), the permission bridge and a bus whose events go to the main thread;
  * then kills whatever its shells left, posts `done` and lets the thread end: nothing it started
@@ -104,7 +104,7 @@ export async function runWorkerTeammate(data: WorkerData, config: StartMessage['
   const bus = new EventBus()
   bus.onEvent((event) => post({ type: 'event', event }))
 
-  // SPEC §1's identity variables, as a process teammate gets them; the resolved model is the fallback of a member without one
+  // docs/design.md#process-model's identity variables, as a process teammate gets them; the resolved model is the fallback of a member without one
   const env: Record<string, string> = {
     ...config.env,
     ...(config.model ? { SWARMDESK_MODEL: config.model } : {}),

@@ -1,3 +1,4 @@
+import { nodeBundlePath } from '../../install'
 import { type PtyHost } from '../../pty'
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
@@ -6,7 +7,7 @@ import type { PermissionPromptAnswer } from '../../../../shared/permissions'
 import type { RuntimeEventInput } from '../../../../shared/events'
 import type { EventBus } from '../../events'
 import { createMailbox } from '../../mailbox'
-import { nodeBundlePath } from '../../base'
+
 import type { PermissionPrompter } from '../../permissions'
 import { TeamStore } from '../../teams'
 
@@ -41,7 +42,7 @@ export interface WorkerTeammateExecutorOptions {
   bus: EventBus
   /** The process's PTY host (main thread): runs every shell command of every worker teammate. Not disposed here. */
   pty: PtyHost
-  /** The leader's permission queue (SPEC §9.7): worker teammates' questions arrive here tagged with their name. */
+  /** The leader's permission queue (docs/teams.md#permission-requests): worker teammates' questions arrive here tagged with their name. */
   prompter: PermissionPrompter
   /**
    * The worker teammate bundle, absolute path. Default the built bundle
@@ -89,7 +90,7 @@ type EndedBy =
   | { kind: 'lingering' }
 
 /**
- * The worker-thread teammate backend (SPEC §1, §9; Claude Code's in-process teammates, but each in
+ * The worker-thread teammate backend (docs/design.md#process-model, docs/teams.md#agent-teams; Claude Code's in-process teammates, but each in
  * its own worker_thread): one worker per teammate runs `runTeammate` over the team's files; its
  * shell commands run in the main thread's PTY host over the port (node-pty never loads in a worker:
  * the bootstrap stubs it and refuses its native addon), its permission questions go to
@@ -231,7 +232,7 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
   }
 
   /**
-   * Delivers a message to the teammate's inbox through the mailbox (SPEC §9.3); the worker's inbox
+   * Delivers a message to the teammate's inbox through the mailbox (docs/teams.md#mailbox); the worker's inbox
    * watch wakes it if idle. Works after it exited too (the message waits in its inbox).
    * @throws Error when this executor never started `agentId`; the mailbox's errors for a bad message.
    */
@@ -427,7 +428,7 @@ class WorkerTeammate {
     }
   }
 
-  /** Puts a worker's question to the leader's prompter, tagged with this teammate's identity (SPEC §9.7). */
+  /** Puts a worker's question to the leader's prompter, tagged with this teammate's identity (docs/teams.md#permission-requests). */
   private ask(id: number, request: Extract<WorkerToMain, { type: 'permission.prompt' }>['request']): void {
     if (this.ending) return // its worker is dead: nobody would read the answer
     const controller = new AbortController()

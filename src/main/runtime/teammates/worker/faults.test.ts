@@ -18,7 +18,7 @@ import { TeamStore } from '../../teams'
 import type { TeammateExitInfo, TeammateSpawnConfig } from '../executor'
 import { WorkerTeammateExecutor } from './executor'
 
-/** The bound SPEC §9.5's "a crashed worker never takes the main process down" is held to here: crash → `exited`, ms. */
+/** The bound docs/teams.md#teammate-life-cycle's "a crashed worker never takes the main process down" is held to here: crash → `exited`, ms. */
 const CRASH_BOUND_MS = 5_000
 
 interface Asked {

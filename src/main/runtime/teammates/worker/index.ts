@@ -1,5 +1,5 @@
 /**
- * The `worker` teammate backend (SPEC §1, §9): one worker_thread per teammate, its shell commands
+ * The `worker` teammate backend (docs/design.md#process-model, docs/teams.md#agent-teams): one worker_thread per teammate, its shell commands
  * in the main thread's PTY host and its permission questions in the leader's queue, both over a
  * MessagePort RPC (see `protocol.ts`).
  */

@@ -4,7 +4,7 @@ import { RuntimeEventSchema } from '../../../../shared/events'
 import { PermissionModeSchema } from '../../../../shared/permissions'
 
 /**
- * The MessagePort RPC between the main thread and one worker teammate (SPEC §1, §9.7): the worker
+ * The MessagePort RPC between the main thread and one worker teammate (docs/design.md#process-model, docs/teams.md#permission-requests): the worker
  * runs the teammate's agent loop; its shell commands run in the main thread's PTY host, its
  * permission questions go to the leader's permission queue (the "leader permission bridge"), and
  * its runtime events are re-emitted on the main bus. Every message is a plain structured-clone
@@ -148,13 +148,13 @@ export const WorkerToMainSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pty.kill'), id: Id }),
   /** Kills every process the worker started (its PTY client is disposed); answered by `pty.disposed`. */
   z.object({ type: z.literal('pty.dispose'), requestId: Id }),
-  /** A question the rules and mode left open, for the leader's permission queue (SPEC §9.7). */
+  /** A question the rules and mode left open, for the leader's permission queue (docs/teams.md#permission-requests). */
   z.object({ type: z.literal('permission.prompt'), id: Id, request: PermissionPromptRequestSchema }),
   /** The question's signal fired in the worker (its turn was stopped): withdraw it. */
   z.object({ type: z.literal('permission.cancel'), id: Id }),
   /**
    * The last message: how the teammate ended. `cleanedUp` is true when its runner's cleanup ran
-   * and left it inactive with its tasks released and the leader told (SPEC §9.5); false when the
+   * and left it inactive with its tasks released and the leader told (docs/teams.md#teammate-life-cycle); false when the
    * worker is dying without that (an uncaught error): the leader's side must clean up.
    */
   z.object({ type: z.literal('done'), outcome: DoneOutcomeSchema, cleanedUp: z.boolean(), error: SerializedErrorSchema.optional() })
@@ -216,7 +216,7 @@ export function parseMainMessage(raw: unknown): MainToWorker {
 }
 
 /**
- * Parses a forwarded runtime event (SPEC §14) and drops its `seq`/`time`, ready to re-emit.
+ * Parses a forwarded runtime event (docs/events.md#event-stream-and-command-line) and drops its `seq`/`time`, ready to re-emit.
  * @returns the event input, or an error message when it is not a valid event.
  */
 export function parseForwardedEvent(raw: unknown): { ok: true; event: Omit<z.infer<typeof RuntimeEventSchema>, 'seq' | 'time'> } | { ok: false; message: string } {

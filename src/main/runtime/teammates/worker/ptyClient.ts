@@ -51,7 +51,7 @@ interface RemoteShell {
 }
 
 /**
- * The PTY host of a worker teammate (SPEC §1): every call is forwarded over the worker's port to
+ * The PTY host of a worker teammate (docs/design.md#process-model): every call is forwarded over the worker's port to
  * the main thread's real PTY host (node-pty must never load in a worker thread, STACK.md), so the
  * semantics are the host's — `bash -c` in a fresh PTY, the process group killed and verified gone
  * when a command ends, times out or is aborted.

@@ -1,7 +1,7 @@
 import { type PtyHost, type PtyProcess } from '../../pty'
 import type { MainToWorker, SpawnReply, WorkerToMain } from './protocol'
 
-/** The PTY requests of the protocol (SPEC §1), the part of a worker's traffic a {@link PtyServer} serves. */
+/** The PTY requests of the protocol (docs/design.md#process-model), the part of a worker's traffic a {@link PtyServer} serves. */
 export type PtyRequest = Extract<WorkerToMain, { type: 'pty.run' | 'pty.abort' | 'pty.spawn' | 'pty.kill' | 'pty.dispose' }>
 
 /** What {@link PtyServer.dispose} found after killing everything. */
@@ -13,7 +13,7 @@ export interface PtyServerDisposeResult {
 }
 
 /**
- * The main-thread side of one worker teammate's PTY RPC (SPEC §1): serves its `pty.*` requests with
+ * The main-thread side of one worker teammate's PTY RPC (docs/design.md#process-model): serves its `pty.*` requests with
  * the process's real {@link PtyHost} (node-pty never runs in a worker, STACK.md) and tracks every
  * process that worker started, so that {@link dispose} can kill them all when the worker dies —
  * a crashed teammate leaves no orphan shell.

@@ -21,7 +21,7 @@ import { WorkerTeammateExecutor } from './executor'
 import { until } from '../../pty/pty.testkit'
 
 /**
- * A worker teammate's Agent tool (SPEC §5, §9.2): sync subagents only, on the leader's subagent
+ * A worker teammate's Agent tool (docs/agents.md#agent-definitions, docs/teams.md#spawning-a-teammate): sync subagents only, on the leader's subagent
  * machinery, in the worker thread — the subagent's shell commands reach the main thread's PTY
  * host, its permission questions the leader's queue tagged with the teammate.
  */

@@ -1,7 +1,8 @@
+import { packageRoot } from '../../install'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads'
-import { packageRoot } from '../../base'
+
 import { isCodeCacheReport, type WorkerCodeCache } from './codeCache'
 import { WORKER_PROTOCOL_VERSION, type WorkerData } from './protocol'
 
@@ -167,7 +168,7 @@ const { workerData } = require('node:worker_threads');
 const Module = require('node:module');
 const { pathToFileURL } = require('node:url');
 const refuse = () => {
-  throw new Error('node-pty is not available in a worker thread: shell commands go to the PTY host of the main thread (SPEC \\u00a71). Use the PTY client a worker teammate is given.');
+  throw new Error('node-pty is not available in a worker thread: shell commands go to the PTY host of the main thread (docs/design.md#process-model). Use the PTY client a worker teammate is given.');
 };
 if (workerData.nodePtyPath) {
   const stub = new Module(workerData.nodePtyPath);

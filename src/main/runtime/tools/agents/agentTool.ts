@@ -4,7 +4,7 @@ import { teammateMode } from '../../permissions'
 import { LEAD_NAME } from '../../teams'
 import { ToolError, type Tool, type ToolContext, type ToolResult } from '../types'
 
-/** Claude Code's Agent tool input (SPEC §3). */
+/** Claude Code's Agent tool input (docs/tools.md#tools). */
 export const AgentInputSchema = z.object({
   description: z.string().min(1).describe('A short (3-5 word) description of the task'),
   prompt: z.string().min(1).describe('The task for the agent to perform'),
@@ -25,7 +25,7 @@ function services(ctx: ToolContext) {
 }
 
 /**
- * The teammate path (SPEC §9.2): Agent with `name` spawns a named teammate into the caller's team
+ * The teammate path (docs/teams.md#spawning-a-teammate): Agent with `name` spawns a named teammate into the caller's team
  * on the `backend` asked for (else the setting). Only the team lead spawns teammates (a flat
  * roster); `mode: "plan"` means its plan needs approval first.
  */
@@ -56,7 +56,7 @@ async function spawnTeammate(ctx: ToolContext, input: AgentInput): Promise<ToolR
 }
 
 /**
- * The Agent tool (SPEC §6.1–6.4): routes to a subagent of the named type (default
+ * The Agent tool (docs/agents.md#routing-the-agent-tool, docs/agents.md#context-isolation, docs/agents.md#sync-and-background-runs, docs/agents.md#auto-background): routes to a subagent of the named type (default
  * `general-purpose`), sync (the parent waits for the final text) or async (`async_launched` at
  * once, a task notification later). Every refusal happens before anything starts.
  */

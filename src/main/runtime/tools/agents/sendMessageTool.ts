@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { sendToTeam, StructuredMessageSchema } from '../team/sendToTeam'
 import { ToolError, type Tool } from '../types'
 
-/** SendMessage input (SPEC §3): plain text, or one of the team protocol's structured messages. */
+/** SendMessage input (docs/tools.md#tools): plain text, or one of the team protocol's structured messages. */
 export const SendMessageInputSchema = z.object({
   to: z.string().describe('Recipient: a teammate\'s name, "*" for every teammate, or a subagent id (a + 16 hex digits)'),
   message: z.union([z.string(), StructuredMessageSchema]).describe('The message text, or a structured shutdown_request / shutdown_response / plan_approval_response'),
@@ -12,10 +12,10 @@ export const SendMessageInputSchema = z.object({
 const AGENT_ID = /^a[0-9a-f]{16}$/
 
 /**
- * SendMessage (SPEC §6.6, §9.4). To a subagent by id: a running one gets it at its next tool
+ * SendMessage (docs/agents.md#messages-to-a-subagent, docs/teams.md#sendmessage-between-teammates). To a subagent by id: a running one gets it at its next tool
  * round; a stopped one is resumed from its transcript with the message, and that run ends with
  * one task notification to the sender. To a teammate's name or `*`: delivered through the team's
- * mailbox with §9.4's validations (see `sendToTeam`).
+ * mailbox with docs/teams.md#sendmessage-between-teammates's validations (see `sendToTeam`).
  */
 export const SendMessageTool: Tool<z.infer<typeof SendMessageInputSchema>> = {
   name: 'SendMessage',

@@ -4,7 +4,7 @@ import { ToolError, type Tool } from '../types'
 export const TaskStopInputSchema = z.object({ task_id: z.string().min(1).describe('The agent id of the task to stop') })
 
 /**
- * TaskStop (SPEC §6.7): stops an agent task and everything it owns (background shells, child
+ * TaskStop (docs/agents.md#stopping-an-agent): stops an agent task and everything it owns (background shells, child
  * agents), verifies its processes are gone, and yields exactly one `killed` notification.
  * Stopping a task that already ended is an error.
  */

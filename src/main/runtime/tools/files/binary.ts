@@ -3,7 +3,7 @@ import { extname } from 'node:path'
 
 /**
  * Extensions whose files are never text, so Read refuses them and Grep skips them without
- * opening them. Images and PDFs are here too: Read does not render them (SPEC §3 leaves
+ * opening them. Images and PDFs are here too: Read does not render them (docs/tools.md#tools leaves
  * non-text reading out of scope).
  */
 export const BINARY_EXTENSIONS: ReadonlySet<string> = new Set(

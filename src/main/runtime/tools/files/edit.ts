@@ -3,8 +3,7 @@ import { z } from 'zod'
 import { detectEol, editSnippet, findLooseMatchLine, findOccurrences, replaceAt } from './editMatch'
 import { canonicalPath, errnoCode, resolveToolPath } from './paths'
 import { findSimilarFile } from './read'
-import type { Tool, ToolContext, ToolResult } from '../types'
-import { ToolError } from '../types'
+import { type Tool, type ToolContext, type ToolResult, ToolError } from '../types'
 import { assertFreshRead, describeLineCount, recordFileState, statIfExists, writeTextAtomic } from './writeGuard'
 
 const EditInput = z.object({
@@ -18,7 +17,7 @@ const EditInput = z.object({
 export type EditInput = z.infer<typeof EditInput>
 
 /**
- * Edit (SPEC §3): exact string replacement in a file the agent has Read (and that has not changed
+ * Edit (docs/tools.md#tools): exact string replacement in a file the agent has Read (and that has not changed
  * since). old_string must occur exactly once unless `replace_all`. A file whose every line ends
  * in CRLF keeps CRLF: the strings are matched and written with LF, converted back on write, so the
  * model never has to type `\r`. Atomic write, mode preserved, file-state cache updated.

@@ -1,6 +1,6 @@
 /**
  * One file an agent has read: what it looked like then, so Write/Edit can refuse to overwrite a
- * file the agent has not read, or that changed on disk since (SPEC §3).
+ * file the agent has not read, or that changed on disk since (docs/tools.md#tools).
  */
 export interface FileStateEntry {
   /** Modification time when read, in ms since the epoch. */
@@ -14,7 +14,7 @@ export interface FileStateEntry {
 }
 
 /**
- * The agent's file-state cache (SPEC §3, §6.2): canonical absolute path → {@link FileStateEntry}.
+ * The agent's file-state cache (docs/tools.md#tools, docs/agents.md#context-isolation): canonical absolute path → {@link FileStateEntry}.
  * A subagent starts from a clone of its parent's; changes never flow back.
  */
 export class FileStateCache {
@@ -41,7 +41,7 @@ export class FileStateCache {
     return new FileStateCache(this.entries)
   }
 
-  /** Releases every entry (agent cleanup, SPEC §6.8). */
+  /** Releases every entry (agent cleanup, docs/agents.md#cleanup). */
   clear(): void {
     this.entries.clear()
   }

@@ -6,7 +6,7 @@ import { GrepTool } from './grep'
 import { ReadTool } from './read'
 import { WriteTool } from './write'
 
-/** Input fields per tool, exactly as Claude Code names them (SPEC §3), required ones first. */
+/** Input fields per tool, exactly as Claude Code names them (docs/tools.md#tools), required ones first. */
 const FIELDS: Array<[{ name: string; inputSchema: z.ZodType }, string[], string[]]> = [
   [ReadTool, ['file_path'], ['offset', 'limit']],
   [WriteTool, ['file_path', 'content'], []],

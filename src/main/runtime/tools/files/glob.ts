@@ -5,8 +5,7 @@ import picomatch from 'picomatch'
 import { z } from 'zod'
 import { errnoCode, resolveToolPath } from './paths'
 import { mapInSlices } from './pool'
-import type { Tool, ToolContext, ToolResult } from '../types'
-import { ToolError } from '../types'
+import { type Tool, type ToolContext, type ToolResult, ToolError } from '../types'
 import { throwIfAborted, walkFiles } from './walk'
 
 /** Most paths one Glob returns (Claude Code's cap); the rest are counted in a note. */
@@ -24,7 +23,7 @@ const GlobInput = z.object({
 export type GlobInput = z.infer<typeof GlobInput>
 
 /**
- * Glob (SPEC §3): absolute paths of files (never directories) under `path` (default cwd) whose
+ * Glob (docs/tools.md#tools): absolute paths of files (never directories) under `path` (default cwd) whose
  * path relative to it matches `pattern` (picomatch; `*` stays within one segment, `**` crosses
  * them; names starting with a dot match only when the pattern spells the dot, as in Claude
  * Code). Newest first by mtime (ties by path), at most {@link GLOB_MAX_RESULTS} with a note

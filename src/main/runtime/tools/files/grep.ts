@@ -6,10 +6,9 @@ import { formatContent } from './grepFormat'
 import { type FileHit, searchFiles, statRoot } from './grepSearch'
 import { resolveToolPath } from './paths'
 import { mapLimit } from './pool'
-import type { Tool, ToolContext, ToolResult } from '../types'
-import { ToolError } from '../types'
+import { type Tool, type ToolContext, type ToolResult, ToolError } from '../types'
 
-/** Most characters one Grep returns (as Bash's cap, SPEC §3); past it a marker says to narrow down. */
+/** Most characters one Grep returns (as Bash's cap, docs/tools.md#tools); past it a marker says to narrow down. */
 export const GREP_MAX_OUTPUT_CHARS = 30_000
 
 const GrepInput = z.object({
@@ -34,7 +33,7 @@ const GrepInput = z.object({
 export type GrepInput = z.infer<typeof GrepInput>
 
 /**
- * Grep (SPEC §3): regex search in pure JS (no ripgrep binary needed) in ripgrep's default regex
+ * Grep (docs/tools.md#tools): regex search in pure JS (no ripgrep binary needed) in ripgrep's default regex
  * syntax, never backtracking catastrophically (grepEngine.ts), ripgrep-like output with absolute paths:
  * - files_with_matches (default): `Found N files` then one path per line, newest first by mtime
  *   (as Claude Code); `No files found`.

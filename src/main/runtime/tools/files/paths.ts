@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path'
 
 /**
  * Resolves a tool's path argument: absolute paths stay as they are (normalised), relative ones
- * resolve against the agent's root `cwd` (SPEC §3: the agent's cwd is pinned; no `~` expansion,
+ * resolve against the agent's root `cwd` (docs/tools.md#tools: the agent's cwd is pinned; no `~` expansion,
  * because Bash is the only place a shell would expand it).
  * @returns an absolute, normalised path (not yet canonical: symlinks untouched).
  */

@@ -3,8 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ReadTool } from './read'
 import { makeTempDir, makeToolContext } from '../tools.testkit'
-import type { ToolContext } from '../types'
-import { ToolError } from '../types'
+import { type ToolContext, ToolError } from '../types'
 
 let dir: string
 let cleanup: () => Promise<void>

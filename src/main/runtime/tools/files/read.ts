@@ -5,8 +5,7 @@ import { z } from 'zod'
 import { hasBinaryExtension, looksBinary } from './binary'
 import { numberLine, splitLines } from './lineFormat'
 import { canonicalPath, errnoCode, resolveToolPath } from './paths'
-import type { Tool, ToolContext, ToolResult } from '../types'
-import { ToolError } from '../types'
+import { type Tool, type ToolContext, type ToolResult, ToolError } from '../types'
 import { recordFileState } from './writeGuard'
 
 /** Lines shown when no `limit` is given (Claude Code's default). */
@@ -39,7 +38,7 @@ const ReadInput = z.object({
 export type ReadInput = z.infer<typeof ReadInput>
 
 /**
- * Read (SPEC §3): a text file in `cat -n` style (6-column line numbers, tab, text), at most
+ * Read (docs/tools.md#tools): a text file in `cat -n` style (6-column line numbers, tab, text), at most
  * {@link DEFAULT_READ_LIMIT} lines unless `limit` says otherwise, lines over 2000 characters
  * truncated. Records the file in the agent's file-state cache (partial when lines were left out)
  * so Write and Edit may then change it.

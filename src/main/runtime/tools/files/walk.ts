@@ -30,7 +30,7 @@ export interface WalkOptions {
 /**
  * Lists the regular files under `root` (absolute paths, unordered). Always skipped: `.git`
  * (directory, or the file of a linked worktree) and `.swarmdesk/worktrees`, where other agents'
- * isolated checkouts live (SPEC §8). Symlinked files are listed unless `linkedFiles` is false;
+ * isolated checkouts live (docs/agents.md#worktree-isolation). Symlinked files are listed unless `linkedFiles` is false;
  * symlinked directories are not entered (no cycles, no escaping the tree). Unreadable directories
  * are skipped silently.
  *

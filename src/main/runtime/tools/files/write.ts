@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { canonicalPath, errnoCode, resolveToolPath } from './paths'
-import type { Tool, ToolContext, ToolResult } from '../types'
-import { ToolError } from '../types'
+import { type Tool, type ToolContext, type ToolResult, ToolError } from '../types'
 import { assertFreshRead, describeLineCount, recordFileState, statIfExists, writeTextAtomic } from './writeGuard'
 
 const WriteInput = z.object({
@@ -13,7 +12,7 @@ const WriteInput = z.object({
 export type WriteInput = z.infer<typeof WriteInput>
 
 /**
- * Write (SPEC §3): replaces a file's whole content, or creates it with its parent directories.
+ * Write (docs/tools.md#tools): replaces a file's whole content, or creates it with its parent directories.
  * Overwriting an existing file requires that the agent Read it in this context and that it has
  * not changed on disk since. Atomic (temp file + rename), the file's mode preserved. Updates the
  * file-state cache so a later Edit needs no new Read.

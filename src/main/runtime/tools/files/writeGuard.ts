@@ -3,11 +3,10 @@ import { mkdir, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { errnoCode } from './paths'
-import type { ToolContext } from '../types'
-import { ToolError } from '../types'
+import { type ToolContext, ToolError } from '../types'
 
 /**
- * Enforces the read-before-write rule of Write and Edit (SPEC §3) on an existing file: the agent
+ * Enforces the read-before-write rule of Write and Edit (docs/tools.md#tools) on an existing file: the agent
  * must have Read it in this context, and it must not have changed on disk since (same mtime and
  * size as when read). Without this an agent overwrites edits made by a person, a formatter or
  * another agent between its Read and its write.

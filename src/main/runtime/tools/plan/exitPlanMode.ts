@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { PermissionModeSchema, type PermissionMode } from '../../../../shared/permissions'
-import type { Mailbox } from '../../mailbox'
+import { type Mailbox, sendAndAwaitReply } from '../../mailbox'
 import { ToolError, type Tool } from '../types'
-import { sendAndAwaitReply } from '../../mailbox'
 
 /** ExitPlanMode input (Claude Code's shape): the plan, in Markdown. */
 export const ExitPlanModeInputSchema = z.object({
@@ -23,7 +22,7 @@ export interface PlanApprovalOptions {
   mode: () => PermissionMode
   /** Sets the mode granted on approval. */
   setMode: (mode: PermissionMode) => void
-  /** Told while the request waits (the `awaiting_plan_approval` liveness state, SPEC §9.5). */
+  /** Told while the request waits (the `awaiting_plan_approval` liveness state, docs/teams.md#teammate-life-cycle). */
   onWaiting?: (waiting: boolean) => void
 }
 
@@ -31,7 +30,7 @@ export interface PlanApprovalOptions {
 export const DEFAULT_APPROVED_MODE: PermissionMode = 'default'
 
 /**
- * ExitPlanMode of a plan-required teammate (SPEC §9.8): sends the plan as a
+ * ExitPlanMode of a plan-required teammate (docs/teams.md#plan-approval): sends the plan as a
  * `plan_approval_request` to the leader and blocks until a `plan_approval_response` with its
  * request id arrives — never approved automatically. The first verdict wins (from the leader's
  * SendMessage or from a person in the UI, both written to this inbox). Approval switches to the

@@ -7,7 +7,7 @@ import { formatOutputForModel } from './bashFormat'
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000
 export const BASH_MAX_TIMEOUT_MS = 600_000
 
-/** Bash input, Claude Code's fields (SPEC §3). */
+/** Bash input, Claude Code's fields (docs/tools.md#tools). */
 export const BashInputSchema = z.object({
   command: z.string().min(1).describe('The command to run'),
   description: z
@@ -37,12 +37,12 @@ const DESCRIPTION = `Runs a shell command with bash in a fresh terminal and retu
 - For servers, watchers or long builds set run_in_background: true; you get a shell ID to use with BashOutput (read new output) and KillShell (stop it).
 - Prefer the Read, Glob, Grep, Edit and Write tools over cat, find, grep, sed and echo redirection for files.`
 
-/** The Bash tool (SPEC §3). Permission subject: the command, analysed by the permission engine. */
+/** The Bash tool (docs/tools.md#tools). Permission subject: the command, analysed by the permission engine. */
 export const BashTool: Tool<BashInput> = {
   name: 'Bash',
   description: DESCRIPTION,
   inputSchema: BashInputSchema,
-  // Read-only-ness of a command is the permission engine's call (SPEC §4), never a guess here.
+  // Read-only-ness of a command is the permission engine's call (docs/permissions.md#permissions), never a guess here.
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
   permissionSubject: (input) => ({ kind: 'bash', command: input.command }),

@@ -1,7 +1,6 @@
-import { cleanTerminalOutput } from '../../pty'
-import { omittedNote } from '../../pty'
+import { cleanTerminalOutput, omittedNote } from '../../pty'
 
-/** Most characters of command output the model sees in one tool result (SPEC §3, as Claude Code). */
+/** Most characters of command output the model sees in one tool result (docs/tools.md#tools, as Claude Code). */
 export const MODEL_OUTPUT_CAP = 30_000
 
 /** Characters kept from the start and from the end of output longer than the cap (the marker fits in the rest). */

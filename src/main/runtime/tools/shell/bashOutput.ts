@@ -5,7 +5,7 @@ import { unknownShellError } from './shellIds'
 import { ToolError, type Tool } from '../types'
 import { compileGrepPattern } from '../files/grepEngine'
 
-/** BashOutput input, Claude Code's fields (SPEC §3). */
+/** BashOutput input, Claude Code's fields (docs/tools.md#tools). */
 export const BashOutputInputSchema = z.object({
   bash_id: z.string().min(1).describe('ID of the background shell (from Bash with run_in_background)'),
   filter: z
@@ -22,7 +22,7 @@ const DESCRIPTION = `Reads a background shell started by Bash with run_in_backgr
 - Output has terminal colours removed and is cut to 30,000 characters.`
 
 /**
- * The BashOutput tool (SPEC §3). Result text, tags in this order:
+ * The BashOutput tool (docs/tools.md#tools). Result text, tags in this order:
  * ```
  * <status>running|completed|failed|killed</status>
  * <exit_code>N</exit_code>            (only once the shell has ended with a code)

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { unknownShellError } from './shellIds'
 import { ToolError, type Tool } from '../types'
 
-/** KillShell input, Claude Code's fields (SPEC §3). */
+/** KillShell input, Claude Code's fields (docs/tools.md#tools). */
 export const KillShellInputSchema = z.object({
   shell_id: z.string().min(1).describe('ID of the background shell to stop')
 })
@@ -11,7 +11,7 @@ export type KillShellInput = z.infer<typeof KillShellInputSchema>
 const DESCRIPTION = `Stops a background shell started by Bash with run_in_background: kills it and every process it started. Use it for servers or watchers you no longer need.`
 
 /**
- * The KillShell tool (SPEC §3). Result: `Killed shell bash_1 (sleep 300); all its processes are gone.`
+ * The KillShell tool (docs/tools.md#tools). Result: `Killed shell bash_1 (sleep 300); all its processes are gone.`
  * @throws ToolError for an id the agent does not own, or a shell that already ended
  *   (`Shell bash_1 is not running (completed).`).
  */

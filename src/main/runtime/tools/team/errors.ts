@@ -1,8 +1,7 @@
 import { MailboxError } from '../../mailbox'
 import { TaskError } from '../../tasks'
-import { TeamError } from '../../teams'
+import { TeamError, type TeamContext } from '../../teams'
 import { ToolError, type ToolContext } from '../types'
-import type { TeamContext } from '../../teams'
 
 /**
  * Runs a team tool's work, turning the stores' and the mailbox's errors — all caused by what the

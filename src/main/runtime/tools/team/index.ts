@@ -1,18 +1,18 @@
 /**
- * The team tools of a leader session (SPEC §3, §9): TeamCreate, TeamDelete, TaskCreate, TaskGet,
+ * The team tools of a leader session (docs/tools.md#tools, docs/teams.md#agent-teams): TeamCreate, TeamDelete, TaskCreate, TaskGet,
  * TaskList, TaskUpdate, and SendMessage's teammate part (`sendToTeam`, used by SendMessage).
  * They reach the session's team through `ToolContext.services.team` (a {@link TeamContext}).
  *
- * Decisions where the SPEC leaves room:
+ * Decisions of this implementation:
  * - Without a team the task tools use the session's own list, `<home>/tasks/session-<id8>/`
  *   (Claude Code keeps a task list per session); TeamCreate switches them to the team's list.
  * - Permission subject `none` for all of them: they touch only the session's bookkeeping under
- *   `<home>` (SPEC §12), never the workspace; a person is never asked, as in Claude Code.
+ *   `<home>` (docs/storage.md#layout), never the workspace; a person is never asked, as in Claude Code.
  * - The session remembers its team in `<sessionDir>/team.json`, so a resumed session leads it
  *   again (unless the team was deleted meanwhile).
- * - A sync subagent that inherits the task tools or SendMessage (SPEC §5) works on the leader's
+ * - A sync subagent that inherits the task tools or SendMessage (docs/agents.md#agent-definitions) works on the leader's
  *   task list and team in its own name (`bindTeamContext`).
- * - Only the leader gets TeamCreate/TeamDelete (SPEC §5 drops them for subagents).
+ * - Only the leader gets TeamCreate/TeamDelete (docs/agents.md#agent-definitions drops them for subagents).
  */
 import { TaskCreateTool, TaskGetTool, TaskListTool } from './taskTools'
 import { TaskUpdateTool } from './taskUpdate'

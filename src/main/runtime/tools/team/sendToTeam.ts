@@ -6,7 +6,7 @@ import { ToolError, type ToolContext, type ToolResult } from '../types'
 import type { TeamContext } from '../../teams'
 import { asToolErrors } from './errors'
 
-/** SendMessage's structured messages, with Claude Code's input fields (SPEC §3). */
+/** SendMessage's structured messages, with Claude Code's input fields (docs/tools.md#tools). */
 export const StructuredMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('shutdown_request'), reason: z.string().optional() }),
   z.object({ type: z.literal('shutdown_response'), request_id: z.string().min(1), approve: z.boolean(), reason: z.string().optional() }),
@@ -22,7 +22,7 @@ export interface TeamMessageInput {
 }
 
 /**
- * SendMessage to teammates (SPEC §9.3, §9.4): `to` is a member's name (or `name@team`), or `*`
+ * SendMessage to teammates (docs/teams.md#mailbox, docs/teams.md#sendmessage-between-teammates): `to` is a member's name (or `name@team`), or `*`
  * for every member but the sender. Rules, each an error the model can act on: no team; empty
  * `to`; unknown name (the members are listed); a message to oneself; `*` with a structured
  * message; `shutdown_response` to anyone but the leader; `shutdown_request` or
@@ -61,7 +61,7 @@ export async function sendToTeam(team: TeamContext, input: TeamMessageInput, ctx
   return { content: `${kind} sent to ${name}${requestId ? ` (request_id: ${requestId})` : ''}.` }
 }
 
-/** SPEC §9.4's direction rules for structured messages. @throws ToolError */
+/** docs/teams.md#sendmessage-between-teammates's direction rules for structured messages. @throws ToolError */
 function checkStructured(message: StructuredMessage, to: string, from: string, leader: string): void {
   if (message.type === 'shutdown_response' && to !== leader) throw new ToolError(`A shutdown_response goes only to ${leader}, who asked for the shutdown; not to "${to}".`)
   if ((message.type === 'shutdown_request' || message.type === 'plan_approval_response') && from !== leader) throw new ToolError(`Only ${leader} sends a ${message.type}.`)

@@ -8,7 +8,7 @@ import { taskDetailText, taskListText } from './format'
 /** A task id as Claude Code sends it (a string), or a number. */
 export const TaskIdInputSchema = z.union([z.string(), z.number()])
 
-/** TaskCreate input (SPEC §3). */
+/** TaskCreate input (docs/tools.md#tools). */
 export const TaskCreateInputSchema = z.object({
   subject: z.string().describe('A brief title for the task, in the imperative ("Fix the login test")'),
   description: z.string().describe('What needs to be done, and how to tell it is done'),
@@ -17,22 +17,22 @@ export const TaskCreateInputSchema = z.object({
 
 /**
  * The task tools' permission subject: none. They write only the agent's own bookkeeping under
- * `<home>/tasks/` and `<home>/teams/` (SPEC §12), never the workspace, so a person is not asked —
+ * `<home>/tasks/` and `<home>/teams/` (docs/storage.md#layout), never the workspace, so a person is not asked —
  * as Claude Code never asks for its task tools.
  */
 const BOOKKEEPING = { kind: 'none' } as const
 
-/** Emits `task_updated {task}` (SPEC §14) for each task, in the caller's name. */
+/** Emits `task_updated {task}` (docs/events.md#event-stream-and-command-line) for each task, in the caller's name. */
 export function emitTaskUpdated(team: TeamContext, ctx: ToolContext, tasks: Iterable<Task | Record<string, unknown>>): void {
   for (const task of tasks) team.emit({ agentId: ctx.agentId, agentName: ctx.agentName }, { type: 'task_updated', task })
 }
 
 /**
- * TaskCreate (SPEC §3, §9.6, §9.9): adds a pending task to the session's task list and answers
+ * TaskCreate (docs/tools.md#tools, docs/teams.md#shared-task-list, docs/hooks.md#hooks): adds a pending task to the session's task list and answers
  * exactly `Task #<id> created: <subject>`. TaskCreated hooks run once the task exists (their
  * payload carries its id, as in Claude Code); a hook's block (exit 2) deletes it again and the
  * reason goes back to the model — no task file is left, though its id stays used (ids are never
- * reused, SPEC §9.6). `task_updated` is emitted only for a creation that stands.
+ * reused, docs/teams.md#shared-task-list). `task_updated` is emitted only for a creation that stands.
  */
 export const TaskCreateTool: Tool<z.infer<typeof TaskCreateInputSchema>> = {
   name: 'TaskCreate',
@@ -58,10 +58,10 @@ export const TaskCreateTool: Tool<z.infer<typeof TaskCreateInputSchema>> = {
   }
 }
 
-/** TaskGet input (SPEC §3). */
+/** TaskGet input (docs/tools.md#tools). */
 export const TaskGetInputSchema = z.object({ taskId: TaskIdInputSchema.describe('The id of the task, as TaskList shows it') })
 
-/** TaskGet (SPEC §3): one task in full (status, owner, links, description). @throws ToolError for an unknown id. */
+/** TaskGet (docs/tools.md#tools): one task in full (status, owner, links, description). @throws ToolError for an unknown id. */
 export const TaskGetTool: Tool<z.infer<typeof TaskGetInputSchema>> = {
   name: 'TaskGet',
   description: 'Read one task of the shared task list in full: subject, status, owner, what blocks it, what it blocks, description.',
@@ -79,11 +79,11 @@ export const TaskGetTool: Tool<z.infer<typeof TaskGetInputSchema>> = {
   }
 }
 
-/** TaskList input (SPEC §3): none. */
+/** TaskList input (docs/tools.md#tools): none. */
 export const TaskListInputSchema = z.object({})
 
 /**
- * TaskList (SPEC §3): one line per task, `#<id> [<status>] <subject> (<owner>) [blocked by #…]`,
+ * TaskList (docs/tools.md#tools): one line per task, `#<id> [<status>] <subject> (<owner>) [blocked by #…]`,
  * then a line per task file that could not be read (named, skipped).
  */
 export const TaskListTool: Tool<z.infer<typeof TaskListInputSchema>> = {

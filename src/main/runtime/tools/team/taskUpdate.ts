@@ -5,7 +5,7 @@ import type { TeamContext } from '../../teams'
 import { asToolErrors, parseTaskId, teamContextOf } from './errors'
 import { emitTaskUpdated, TaskIdInputSchema } from './taskTools'
 
-/** TaskUpdate input (SPEC §3). `status: "deleted"` deletes; `owner: ""` clears the owner. */
+/** TaskUpdate input (docs/tools.md#tools). `status: "deleted"` deletes; `owner: ""` clears the owner. */
 export const TaskUpdateInputSchema = z.object({
   taskId: TaskIdInputSchema.describe('The id of the task to change'),
   status: z.enum(['pending', 'in_progress', 'completed', 'deleted']).optional().describe('New status; "deleted" removes the task'),
@@ -19,7 +19,7 @@ export const TaskUpdateInputSchema = z.object({
 type TaskUpdateInput = z.infer<typeof TaskUpdateInputSchema>
 
 /**
- * TaskUpdate (SPEC §3, §9.6, §9.9). Changes are applied atomically by the task store, then:
+ * TaskUpdate (docs/tools.md#tools, docs/teams.md#shared-task-list, docs/hooks.md#hooks). Changes are applied atomically by the task store, then:
  * - `status: "deleted"` deletes the task and removes it from every other task's links;
  * - completing a task (status becomes `completed`) first runs the TaskCompleted hooks: a block
  *   (exit 2) refuses the whole update with the hook's reason, so nothing changes;
@@ -82,7 +82,7 @@ async function deleteTask(team: TeamContext, ctx: ToolContext, task: Task): Prom
 }
 
 /**
- * Sends `task_assignment` to the new owner (SPEC §9.6) and emits `message_sent`. Returns a note
+ * Sends `task_assignment` to the new owner (docs/teams.md#shared-task-list) and emits `message_sent`. Returns a note
  * for the result: empty when sent, else why not (the update itself stands either way).
  */
 async function notifyAssignee(team: TeamContext, ctx: ToolContext, task: Task, owner: string): Promise<string> {

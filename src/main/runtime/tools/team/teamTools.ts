@@ -4,14 +4,14 @@ import { TeamExistsError, type StaleTeamRemoval } from '../../teams'
 import { ToolError, type Tool } from '../types'
 import { asToolErrors, teamContextOf } from './errors'
 
-/** TeamCreate input (SPEC §3). */
+/** TeamCreate input (docs/tools.md#tools). */
 export const TeamCreateInputSchema = z.object({
   team_name: z.string().describe('Name of the new team ([a-z0-9-]; other characters become -)'),
   description: z.string().optional().describe('What the team is for')
 })
 
 /**
- * TeamCreate (SPEC §3, §9.1): writes `<home>/teams/{team}/config.json` with the caller as lead and
+ * TeamCreate (docs/tools.md#tools, docs/teams.md#team-config): writes `<home>/teams/{team}/config.json` with the caller as lead and
  * only member (`team-lead@{team}`, backend `main`), and makes it the session's team: from then on
  * the task tools use `<home>/tasks/{team}/` and SendMessage reaches its members. One team per
  * leader session: a second TeamCreate fails naming the current one. The name is sanitised as
@@ -56,11 +56,11 @@ function staleNote(r: StaleTeamRemoval): string {
   return `Note: a stale team '${r.team}' was in the way (${r.reason}); it was removed with its inboxes and task list, and this new team takes its name.${killed}${survived}`
 }
 
-/** TeamDelete input (SPEC §3): none. */
+/** TeamDelete input (docs/tools.md#tools): none. */
 export const TeamDeleteInputSchema = z.object({})
 
 /**
- * TeamDelete (SPEC §3, §9.1): deletes the session's team — config, inboxes and task list — and
+ * TeamDelete (docs/tools.md#tools, docs/teams.md#team-config): deletes the session's team — config, inboxes and task list — and
  * forgets it, so TeamCreate may create another. Fails while a teammate is active, naming every
  * active one (shut them down first); fails when the session has no team.
  */

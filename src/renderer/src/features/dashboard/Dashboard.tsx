@@ -8,7 +8,7 @@ import { SpawnForm } from './SpawnForm'
 import { StaleTeams } from './StaleTeams'
 
 /**
- * The team dashboard (SPEC §11): a row per member — the leader, then each teammate — and the
+ * The team dashboard (docs/ui.md#the-workspace-ui): a row per member — the leader, then each teammate — and the
  * "Spawn teammate" form, then the data directory's stale teams (StaleTeams.tsx). Subagents are not
  * members; they show in the pane grid only.
  */

@@ -27,7 +27,7 @@ function contextLevel(fraction: number): { percent: number; level: 'ok' | 'high'
 }
 
 /**
- * One member of the team on the dashboard (SPEC §11): colour, name, backend, state (waiting on a
+ * One member of the team on the dashboard (docs/ui.md#the-workspace-ui): colour, name, backend, state (waiting on a
  * person stands out), a "stuck" marker, current task, elapsed time, tokens, cost, context used,
  * the last thing it said; and the actions — message, shut down, kill (teammates that still run)
  * and focus pane (everyone).

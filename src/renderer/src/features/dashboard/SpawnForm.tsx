@@ -2,11 +2,11 @@ import { useState, type FormEvent } from 'react'
 import { useAppStore } from '../../store/store'
 import { dashboardCommands } from './commands'
 
-/** Permission modes a teammate may start in; `plan` is the "plan approval required" box instead (SPEC §9.2). */
+/** Permission modes a teammate may start in; `plan` is the "plan approval required" box instead (docs/teams.md#spawning-a-teammate). */
 const MODES = ['default', 'acceptEdits', 'dontAsk', 'bypassPermissions'] as const
 type StartMode = (typeof MODES)[number]
 
-/** Offers to create the session's team first: spawning a teammate needs one (SPEC §9.2). */
+/** Offers to create the session's team first: spawning a teammate needs one (docs/teams.md#spawning-a-teammate). */
 function CreateTeam({ pending }: { pending: boolean }) {
   const [name, setName] = useState('')
   return (
@@ -36,7 +36,7 @@ function CreateTeam({ pending }: { pending: boolean }) {
 }
 
 /**
- * The dashboard's "Spawn teammate" form (SPEC §11): name, agent type (from the loaded
+ * The dashboard's "Spawn teammate" form (docs/ui.md#the-workspace-ui): name, agent type (from the loaded
  * definitions), backend, permission mode, plan approval required, and the first prompt. It spawns
  * through the same path as the leader's Agent tool; with no team, it offers to create one.
  */

@@ -29,7 +29,7 @@ async function memberAction(agentId: string, kind: MemberActionKind, run: () => 
 }
 
 /**
- * What a person asks of the team from the dashboard and the top bar (SPEC §11). Each command
+ * What a person asks of the team from the dashboard and the top bar (docs/ui.md#the-workspace-ui). Each command
  * calls one request channel of src/shared/ipc/ and records its outcome in the dashboard slice
  * instead of throwing; it resolves to whether it succeeded.
  */
@@ -74,7 +74,7 @@ export const dashboardCommands = {
     try {
       const { team } = await connectedApi().request('team.create', { name, ...(description ? { description } : {}) })
       actions.setTeam(team)
-      // names are folded to a-z, 0-9 and '-' (SPEC §9.2): say so where the name was typed, or the person looks for a team that is not there
+      // names are folded to a-z, 0-9 and '-' (docs/teams.md#spawning-a-teammate): say so where the name was typed, or the person looks for a team that is not there
       if (team !== name) actions.setSpawnForm({ notice: `Team names use a–z, 0–9 and "-": "${name}" became "${team}".` })
       actions.setSpawnOptions(await connectedApi().request('team.spawnOptions', {}))
       return true

@@ -1,7 +1,7 @@
 import { actions } from '../../store/store'
 
 /**
- * Shows an agent's pane (the dashboard's "focus pane", SPEC §11): the pane grid's own `focusPane`
+ * Shows an agent's pane (the dashboard's "focus pane", docs/ui.md#the-workspace-ui): the pane grid's own `focusPane`
  * (un-hides it; the `single` layout shows it), a `dashboard.focusRequest` for anything else that
  * follows it, then — once React has drawn the change — scrolls the pane
  * (`section.pane[data-agent-id=…]`) into view and flashes its outline so the eye finds it.

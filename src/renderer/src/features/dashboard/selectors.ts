@@ -4,7 +4,7 @@ import { isTeammate } from '../../store/teammates'
 import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
 
 /**
- * Ids of the team's members as the dashboard lists them (SPEC §11): the leader first, then every
+ * Ids of the team's members as the dashboard lists them (docs/ui.md#the-workspace-ui): the leader first, then every
  * teammate of the session's current team in the order it appeared. Subagents and forks are not
  * members: they live in panes only. Teammates of a team the leader deleted (or of an earlier team
  * of this session) are not members either: their panes stay in the grid, their rows go.
@@ -19,7 +19,7 @@ export function selectMemberIds(s: AppState): string[] {
 const WORKING: ReadonlySet<AgentState> = new Set<AgentState>(['starting', 'running'])
 
 /**
- * Whether an agent is stuck (SPEC §11): working (`starting`/`running`, not waiting on a person)
+ * Whether an agent is stuck (docs/ui.md#the-workspace-ui): working (`starting`/`running`, not waiting on a person)
  * yet silent — no event at all — for at least `minutes`.
  * @param lastEventAt ISO time of its newest event; unknown means not stuck (nothing to measure from)
  * @param now ms since the epoch

@@ -6,7 +6,7 @@ import { planLines, readableInput } from '../permissions/readableInput'
 const MAX_LINES = 12
 
 /**
- * The readable body of a message card (SPEC §11: structured messages as readable cards, never raw
+ * The readable body of a message card (docs/ui.md#the-workspace-ui: structured messages as readable cards, never raw
  * JSON): plain text as written; each protocol type as its own fields (tool and input, decision,
  * plan, reason, task…). A body that claims a type but is malformed says why.
  */

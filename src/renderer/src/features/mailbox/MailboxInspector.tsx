@@ -7,7 +7,7 @@ import { KIND_LABELS } from './format'
 import { MessageList } from './MessageList'
 
 /**
- * The mailbox inspector (SPEC §11, issue 7 item 4): every message of the team, live, as readable
+ * The mailbox inspector (docs/ui.md#the-workspace-ui, issue 7 item 4): every message of the team, live, as readable
  * cards, with filters by agent, kind and read state. No props: it reads the mailbox slice of the
  * app store (fed by `mailbox.list` and `mailbox.changed`, see wireMailbox.ts). Meant for the
  * right-hand drawer's "Mailbox" tab. A deleted team's messages stay on show, marked, until the

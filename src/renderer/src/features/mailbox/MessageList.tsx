@@ -12,7 +12,7 @@ const STICK_PX = 48
 
 /**
  * The inspector's messages as a virtualised list (@tanstack/react-virtual): only the cards in view
- * (plus {@link OVERSCAN}) are in the DOM, so 10,000 messages scroll like 10 (SPEC §11). Cards
+ * (plus {@link OVERSCAN}) are in the DOM, so 10,000 messages scroll like 10 (docs/ui.md#the-workspace-ui). Cards
  * differ in height (a plan, a diff, the raw JSON) and are measured as they render. While the
  * person is at the end, new messages keep it at the end; scrolled up, it stays put.
  */

@@ -12,10 +12,10 @@ export interface NamedAgent {
 
 /**
  * Resolves the agent names messages use (`alice`, `team-lead`) against the workspace's agents: a
- * teammate's id is `name@team` (SPEC §9.1) and the leader's `team-lead`; among several matches
+ * teammate's id is `name@team` (docs/teams.md#team-config) and the leader's `team-lead`; among several matches
  * (a name reused after a teammate left) the newest wins, and a teammate or the leader beats a
  * subagent that happens to share the name. The colour is the agent's own, else the team colour
- * the message carried, else a stable colour of the name (SPEC §9.2 palette).
+ * the message carried, else a stable colour of the name (docs/teams.md#spawning-a-teammate palette).
  */
 export function resolveAgent(agents: Readonly<Record<string, AgentView>>, name: string, messageColor?: string): NamedAgent {
   let found: AgentView | undefined

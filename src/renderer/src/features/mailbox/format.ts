@@ -1,6 +1,6 @@
 import type { MailboxKind } from '../../../../shared/ipc'
 
-/** What each kind is called in the inspector (SPEC §9.3 types in words). */
+/** What each kind is called in the inspector (docs/teams.md#mailbox types in words). */
 export const KIND_LABELS: Readonly<Record<MailboxKind, string>> = {
   plain: 'Message',
   idle_notification: 'Idle',

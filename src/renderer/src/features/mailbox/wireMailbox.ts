@@ -7,7 +7,7 @@ import type { MailboxSlice } from '../../store/mailboxSlice'
 export type MailboxActions = Pick<MailboxSlice, 'applyMailboxPage' | 'applyMailboxChange' | 'setMailboxError'>
 
 /**
- * Feeds the mailbox slice (SPEC §11 mailbox inspector): `mailbox.changed` pushes as they come, and
+ * Feeds the mailbox slice (docs/ui.md#the-workspace-ui mailbox inspector): `mailbox.changed` pushes as they come, and
  * the whole `mailbox.list`, page by page, on every open of the connection (pushes sent while it
  * was down are lost) and whenever main starts following another team. Pages and pushes may
  * interleave: the slice keeps the higher revision of every message, so order does not matter.

@@ -67,7 +67,7 @@ function useGridColumns(grid: RefObject<HTMLDivElement | null>, enabled: boolean
 }
 
 /**
- * The pane grid (SPEC §11): a toolbar, then the panes in the chosen layout — the leader's fixed
+ * The pane grid (docs/ui.md#the-workspace-ui): a toolbar, then the panes in the chosen layout — the leader's fixed
  * and larger, the other top-level tiles in the person's order with each subagent under its parent
  * (collapsible), hidden panes left out. A maximised pane (or `single`) is shown alone. Panes not
  * shown are not mounted, so they do no work; their scrollback comes back from main when shown

@@ -53,7 +53,7 @@ function TaskChip({ task }: { task: CurrentTask }) {
 }
 
 /**
- * A pane's header (SPEC §11): the agent's colour, name, type, state, elapsed time and tokens (and
+ * A pane's header (docs/ui.md#the-workspace-ui): the agent's colour, name, type, state, elapsed time and tokens (and
  * its model when it differs from the leader's: tiles are narrow); for a teammate also its backend
  * (`worker`/`process`) and, for any team member, the task it works on; a toggle that hides or
  * shows its subagents' panes; Background and Stop while it is a running subagent, with the last

@@ -1,50 +1,17 @@
 import type { PaneScrollback } from '../../../../shared/ipc'
 import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../../../shared/paneScrollback'
-import { MAX_TERMINAL_COLS, MAX_TERMINAL_ROWS, type TerminalSize } from '../../../../shared/terminalSize'
 import { DisposableStore, toDisposable, type Disposable } from '../../lib/lifecycle'
-import type { PaneChunk, PaneRegistration, PaneSource } from './paneRouter'
-import type { PaneScrollbackSetting } from './scrollbackSetting'
-import { createXtermTerminal, type PaneRendererKind, type PaneTerminalFactory, type PaneTerminal, type FindResults } from './terminal'
+import { HeldOutput, MAX_HELD_OFFSCREEN } from './heldOutput'
+import type { PaneOwnerDeps } from './paneOwnerDeps'
+import type { PaneChunk, PaneRegistration } from './paneRouter'
+import { SizeReport, SIZE_REPORT_DEBOUNCE_MS } from './sizeReport'
+import { createXtermTerminal, type PaneRendererKind, type PaneTerminal, type FindResults } from './terminal'
 import { webglPool as defaultPool, type WebglContextPool, type WebglHolder } from './webglPool'
 import { paneWriteScheduler, type PaneWriter, type PaneWriteScheduler } from './writeScheduler'
 
-/**
- * Output an off-screen pane holds for its next show, in UTF-16 units. Past this the held output is
- * dropped and the pane restores from main's scrollback when shown instead (which costs less than
- * replaying megabytes).
- */
-export const MAX_HELD_OFFSCREEN = 1 << 20
-
-/**
- * Quiet time after a fit that changed the pane's size before the size goes to main (`pane.resize`),
- * ms. A drag of a splitter refits the pane many times; main (and a process teammate, which redraws
- * on SIGWINCH) hears only where it stopped.
- */
-export const SIZE_REPORT_DEBOUNCE_MS = 150
-
-/** What a {@link PaneOwner} needs besides its element; the defaults are the real ones. */
-export interface PaneOwnerDeps {
-  source: PaneSource
-  createTerminal?: PaneTerminalFactory
-  /** Defaults to the global `ResizeObserver` (absent: no automatic fit). */
-  ResizeObserver?: typeof ResizeObserver
-  /** Quiet time before a resize refits the terminal. Default 50 ms. */
-  fitDebounceMs?: number
-  /** Where WebGL contexts come from; default the page's pool of 12. */
-  webgl?: WebglContextPool
-  /** Whether the pane starts on screen (an IntersectionObserver updates it). Default true. */
-  visible?: boolean
-  /** Quiet time before a changed size is reported to main; default {@link SIZE_REPORT_DEBOUNCE_MS}. */
-  sizeReportDebounceMs?: number
-  /** When live output goes into the terminal; default the page's {@link paneWriteScheduler}. */
-  writes?: Pick<PaneWriteScheduler, 'request' | 'cancel'>
-  /**
-   * Lines of scrollback the terminal keeps (the `paneScrollbackLines` setting): the terminal is
-   * created with its current value and follows each change until the owner is disposed. Default
-   * {@link DEFAULT_PANE_SCROLLBACK_LINES}, fixed.
-   */
-  scrollback?: PaneScrollbackSetting
-}
+export { MAX_HELD_OFFSCREEN } from './heldOutput'
+export { SIZE_REPORT_DEBOUNCE_MS } from './sizeReport'
+export type { PaneOwnerDeps } from './paneOwnerDeps'
 
 /**
  * The imperative owner of one agent pane's terminal (STYLE.md Renderer, after waveterm's
@@ -78,7 +45,7 @@ export interface PaneOwnerDeps {
  * into the terminal in one write; a restore drops what waits (the scrollback has it), going off
  * screen holds it like any off-screen output, and reading the text writes it at once.
  *
- * Size (SPEC §11: a `process` teammate's pane IS its terminal): after a fit that measured a size
+ * Size (docs/ui.md#the-workspace-ui: a `process` teammate's pane IS its terminal): after a fit that measured a size
  * other than the one last reported — the first fit included — the size in character cells goes to
  * main through the source's `resize` (`pane.resize`), once the pane has been quiet for
  * {@link SIZE_REPORT_DEBOUNCE_MS}, and only while the pane is on screen: an off-screen pane reports
@@ -96,16 +63,12 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
   private fitTimer: ReturnType<typeof setTimeout> | undefined
   private visible: boolean
   /** Output held while off screen; `restoreOnShow` when too much was held, or a restore was deferred. */
-  private offscreen: string[] = []
-  private offscreenChars = 0
+  private readonly offscreen = new HeldOutput()
   private restoreOnShow = false
   private webglBroken = false
   private readonly pool: WebglContextPool
-  private readonly sizeReportDebounceMs: number
   /** The size last sent to main, and one waiting for the debounce to send. */
-  private reportedSize: TerminalSize | undefined
-  private pendingSize: TerminalSize | undefined
-  private sizeTimer: ReturnType<typeof setTimeout> | undefined
+  private readonly size: SizeReport
   /** Writes handed to the terminal that it has not parsed yet (see {@link write}). */
   private unparsedWrites = 0
   /** Live chunks of a visible pane waiting for its turn to be written (see {@link takeTurn}). */
@@ -122,7 +85,7 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     this.fitDebounceMs = deps.fitDebounceMs ?? 50
     this.visible = deps.visible ?? true
     this.pool = deps.webgl ?? defaultPool
-    this.sizeReportDebounceMs = deps.sizeReportDebounceMs ?? SIZE_REPORT_DEBOUNCE_MS
+    this.size = new SizeReport(deps.sizeReportDebounceMs ?? SIZE_REPORT_DEBOUNCE_MS, (size) => this.deps.source.resize?.(this.agentId, size), () => !this.isDisposed && this.visible)
     this.writes = deps.writes ?? paneWriteScheduler
     const terminal = (deps.createTerminal ?? createXtermTerminal)(host, { scrollbackLines: deps.scrollback?.lines ?? DEFAULT_PANE_SCROLLBACK_LINES })
     this.terminal = terminal
@@ -132,13 +95,13 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
       deps.source.register(agentId, {
         onData: (chunk) => this.onChunk(chunk),
         onResync: () => {
-          this.reportedSize = undefined
+          this.size.forget()
           if (this.visible) this.restore()
           else this.restoreOnShowInstead()
           this.scheduleFit()
         },
         text: () => this.terminal.text(),
-        reportedSize: () => (this.reportedSize ? { ...this.reportedSize } : undefined)
+        reportedSize: () => this.size.reported()
       })
     )
     const RO = deps.ResizeObserver ?? globalThis.ResizeObserver
@@ -151,8 +114,7 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
       toDisposable(() => {
         if (this.fitTimer !== undefined) clearTimeout(this.fitTimer)
         this.fitTimer = undefined
-        if (this.sizeTimer !== undefined) clearTimeout(this.sizeTimer)
-        this.sizeTimer = undefined
+        this.size.dispose()
       })
     )
     this.disposables.add(toDisposable(() => this.pool.release(this)))
@@ -270,7 +232,7 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
   fit(): void {
     if (this.isDisposed) return
     const size = this.terminal.fit()
-    if (size && this.visible) this.noteSize(size)
+    if (size && this.visible) this.size.note(size)
   }
 
   /**
@@ -285,8 +247,7 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     if (this.isDisposed) return
     // the scrollback includes what waited for a turn
     this.dropQueued()
-    this.offscreen = []
-    this.offscreenChars = 0
+    this.offscreen.clear()
     this.restoreOnShow = false
     const gen = ++this.generation
     this.held = this.held ?? []
@@ -345,7 +306,7 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
       if (this.isDisposed) return
       const fitted = this.terminal.fit()
       if (!fitted) this.terminal.resize?.(own)
-      else if (this.visible) this.noteSize(fitted)
+      else if (this.visible) this.size.note(fitted)
     })
   }
 
@@ -389,9 +350,7 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
   private hold(chunk: PaneChunk): void {
     this.deps.source.ack?.(this.agentId, chunk.chunk)
     if (this.restoreOnShow) return
-    this.offscreen.push(chunk.data)
-    this.offscreenChars += chunk.data.length
-    if (this.offscreenChars > MAX_HELD_OFFSCREEN) this.restoreOnShowInstead()
+    if (this.offscreen.push(chunk.data)) this.restoreOnShowInstead()
   }
 
   /**
@@ -406,8 +365,7 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     if (dropped > 0) this.deps.source.ack?.(this.agentId, dropped)
     this.held = undefined
     this.dropQueued()
-    this.offscreen = []
-    this.offscreenChars = 0
+    this.offscreen.clear()
     this.restoreOnShow = true
     this.registration.setMuted(true)
   }
@@ -424,11 +382,8 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
       this.restore()
       return
     }
-    if (this.offscreen.length === 0) return
-    const data = this.offscreen.join('')
-    this.offscreen = []
-    this.offscreenChars = 0
-    this.write(data)
+    if (this.offscreen.isEmpty) return
+    this.write(this.offscreen.take())
   }
 
   private useWebgl(): void {
@@ -452,24 +407,6 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     return used
   }
 
-  /** Queues `size` for main unless it is the one already sent or waiting; restarts the quiet time. */
-  private noteSize(size: TerminalSize): void {
-    // main refuses sizes past its bounds; a pane that big is told the largest it allows
-    const next = { cols: Math.min(size.cols, MAX_TERMINAL_COLS), rows: Math.min(size.rows, MAX_TERMINAL_ROWS) }
-    if (sameSize(next, this.pendingSize ?? this.reportedSize)) return
-    this.pendingSize = next
-    if (this.sizeTimer !== undefined) clearTimeout(this.sizeTimer)
-    this.sizeTimer = setTimeout(() => {
-      this.sizeTimer = undefined
-      const pending = this.pendingSize
-      this.pendingSize = undefined
-      // gone off screen meanwhile: it reports on show instead
-      if (!pending || this.isDisposed || !this.visible || sameSize(pending, this.reportedSize)) return
-      this.reportedSize = pending
-      this.deps.source.resize?.(this.agentId, pending)
-    }, this.sizeReportDebounceMs)
-  }
-
   private scheduleFit(): void {
     if (this.fitTimer !== undefined) clearTimeout(this.fitTimer)
     this.fitTimer = setTimeout(() => {
@@ -477,8 +414,4 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
       this.fit()
     }, this.fitDebounceMs)
   }
-}
-
-function sameSize(a: TerminalSize | undefined, b: TerminalSize | undefined): boolean {
-  return a !== undefined && b !== undefined && a.cols === b.cols && a.rows === b.rows
 }

@@ -16,7 +16,7 @@ function useNames(ids: string[]): string[] {
 }
 
 /**
- * The pane grid's toolbar (SPEC §11): the layout switcher (a radio group: tiled / main + stack /
+ * The pane grid's toolbar (docs/ui.md#the-workspace-ui): the layout switcher (a radio group: tiled / main + stack /
  * single), in `single` the pane to show, a "Hidden (n)" menu listing hidden panes to show again,
  * and "Restore" while a pane is maximised.
  */

@@ -8,7 +8,7 @@ export interface MessageLine {
 }
 
 /**
- * A teammate pane's input line (SPEC §11: "typing into a teammate pane sends that teammate a
+ * A teammate pane's input line (docs/ui.md#the-workspace-ui: "typing into a teammate pane sends that teammate a
  * message"): Enter sends the text through `teammate.message`, which main delivers to the
  * teammate's inbox as a plain message from the team lead (the person speaks for the lead; the
  * teammate answers the lead). The field clears once it is sent; a refusal (the teammate has

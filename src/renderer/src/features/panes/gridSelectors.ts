@@ -4,7 +4,7 @@ import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
 
 /**
  * What the pane grid shows, derived from the workspace and the person's choices in the panes
- * slice (SPEC §11: layouts, hide/show, maximise, reorder). Pure selectors; arrays are new on every
+ * slice (docs/ui.md#the-workspace-ui: layouts, hide/show, maximise, reorder). Pure selectors; arrays are new on every
  * call, so components read them with `useShallow`.
  */
 

@@ -33,7 +33,7 @@ export interface PaneRegistration extends Disposable {
 export interface PaneSource {
   /** Registers a subscriber for one agent's pane; dispose to unregister. */
   register(agentId: string, subscriber: PaneSubscriber): PaneRegistration
-  /** The scrollback main keeps for the pane (SPEC §11), with at most `lines` lines above the screen (default: all main keeps). */
+  /** The scrollback main keeps for the pane (docs/ui.md#the-workspace-ui), with at most `lines` lines above the screen (default: all main keeps). */
   fetchScrollback(agentId: string, lines?: number): Promise<PaneScrollback>
   /** The page is done with the pane's chunks up to `chunk` (see {@link PaneRouter.ack}). */
   ack?(agentId: string, chunk: number): void

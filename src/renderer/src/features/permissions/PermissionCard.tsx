@@ -13,22 +13,22 @@ import { isPlanApproval } from './readableInput'
 import { SHORTCUT_KEYS } from './shortcuts'
 import './permissions.css'
 
-/** A plan rejection's form: the reason goes back to the teammate as feedback (SPEC §9.8). */
+/** A plan rejection's form: the reason goes back to the teammate as feedback (docs/teams.md#plan-approval). */
 function planRejectLabels(name: string): DenyFormLabels {
   return { confirm: 'Confirm reject', placeholder: `Feedback for ${name}: what to change (optional)`, field: 'Feedback on the plan' }
 }
 
 /**
- * A permission bubble (SPEC §11): who asks (the agent's colour dot and name — a teammate's team
+ * A permission bubble (docs/ui.md#the-workspace-ui): who asks (the agent's colour dot and name — a teammate's team
  * colour, its `name@team` on hover), for which tool, the input made readable, the engine's reason,
  * and the three answers with their shortcuts. Drawn pinned to the agent's pane and in the global
  * queue; both show the same request.
  *
  * "Always allow" names the exact rule it adds and where it is kept: in this session's memory, for
- * the asking agent only (SPEC §4; main refuses any rule the request did not offer). A request
+ * the asking agent only (docs/permissions.md#permissions; main refuses any rule the request did not offer). A request
  * without a suggested rule (a process teammate's) offers no "Always allow".
  *
- * A plan approval (tool `ExitPlanMode`, input `{plan}`, SPEC §9.8) reads as one: the plan line by
+ * A plan approval (tool `ExitPlanMode`, input `{plan}`, docs/teams.md#plan-approval) reads as one: the plan line by
  * line, "Approve plan" (allow) and "Reject" (deny, the reason sent as feedback), no "Always allow".
  * Clicking or tabbing into a card makes it the one the keys act on. `compact` (the bar pinned to
  * a pane): who asks, one line of what the call would do, and the answers.

@@ -21,7 +21,7 @@ export function PendingCountBadge() {
 }
 
 /**
- * The global queue of permission requests and plan approvals (SPEC §11), oldest first, with its
+ * The global queue of permission requests and plan approvals (docs/ui.md#the-workspace-ui), oldest first, with its
  * count badge and a reminder of the keys. Installs the keyboard shortcuts while mounted.
  */
 export function PermissionQueue() {
@@ -49,7 +49,7 @@ export function PermissionQueue() {
 }
 
 /**
- * The requests of one agent, pinned to its pane (SPEC §11; the same requests as in the queue), as
+ * The requests of one agent, pinned to its pane (docs/ui.md#the-workspace-ui; the same requests as in the queue), as
  * one compact bar that never covers the terminal: the pane's terminal ends above it
  * (`--pinned-height` on the pane body). The bar holds the oldest request as a compact card — who
  * asks, one line of what it would do, the answers — and, when there are more, their count;

@@ -9,7 +9,7 @@ import type { AnswerAction } from './shortcuts'
  * Carries out a card's button or shortcut: allow once and always allow answer at once; deny opens
  * the reason field on the card at `origin` (the answer goes with {@link confirmDeny}). A plan
  * approval is approved (allow once) or rejected with feedback (deny), never always allowed: each
- * plan needs its own verdict (SPEC §9.8). Always allow where no rule can be suggested leaves a
+ * plan needs its own verdict (docs/teams.md#plan-approval). Always allow where no rule can be suggested leaves a
  * notice on the card saying so ({@link noRuleNotice}) instead of doing nothing.
  */
 export function runAction(p: PendingPermission, action: AnswerAction, origin: CardPlacement): void {
@@ -31,7 +31,7 @@ export function runAction(p: PendingPermission, action: AnswerAction, origin: Ca
 
 /**
  * What Shift+A says on a card that offers no "Always allow": a plan needs its own verdict each
- * time (SPEC §9.8); a request without a suggested rule (a process teammate's, whose own gate keeps
+ * time (docs/teams.md#plan-approval); a request without a suggested rule (a process teammate's, whose own gate keeps
  * its rules) can only be answered once.
  */
 export function noRuleNotice(p: PendingPermission): string {
@@ -47,7 +47,7 @@ export function confirmDeny(requestId: string, reason: string): void {
 
 /**
  * Where an "Always allow" rule is kept, in the words the card shows: the session's memory, for
- * the asking agent only (SPEC §4 session approvals are not inherited by its children, and main
+ * the asking agent only (docs/permissions.md#permissions session approvals are not inherited by its children, and main
  * writes no settings file for them — `permission.respond` hands the rule to the agent's gate).
  */
 export function alwaysAllowScope(agentName: string): string {

@@ -27,7 +27,7 @@ export interface PermissionKeyDeps {
 }
 
 /**
- * The permission shortcuts (issue 7 item 5, SPEC §11) for one key press: `A` allows the active
+ * The permission shortcuts (issue 7 item 5, docs/ui.md#the-workspace-ui) for one key press: `A` allows the active
  * request once, `Shift+A` always allows it (the rule its card shows), `D` opens its reason field
  * — on the card the person last used, else the queue's when the queue is on screen, else the
  * pane's — and `Esc` closes an open reason field, else lets go of the focused card so the keys act

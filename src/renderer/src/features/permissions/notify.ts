@@ -86,7 +86,7 @@ function toolDetail(p: PendingPermission): string {
 
 /**
  * Shows an OS notification for each new permission request, and plays the chime once per batch of
- * new requests, while the window is not focused (SPEC §11, issue 7 item 5). Electron grants
+ * new requests, while the window is not focused (docs/ui.md#the-workspace-ui, issue 7 item 5). Electron grants
  * notifications to its pages; a browser is asked once, on the first request that would notify.
  * The chime plays whatever the notification permission (a person who refused pop-ups still hears
  * that something waits). `chime` defaults to {@link webAudioChime}; `null` for silence.

@@ -13,8 +13,8 @@ export interface PlanLine {
 }
 
 /**
- * A tool input as a person should read it (SPEC §11: command; diff for Edit/Write; path; the plan
- * of a plan approval, SPEC §9.8).
+ * A tool input as a person should read it (docs/ui.md#the-workspace-ui: command; diff for Edit/Write; path; the plan
+ * of a plan approval, docs/teams.md#plan-approval).
  */
 export type ReadableInput =
   | { kind: 'command'; command: string; description?: string; /** Where it runs (absolute). */ cwd?: string }
@@ -77,7 +77,7 @@ export function diffLines(diff: string): DiffLine[] {
     })
 }
 
-/** The tool whose permission question is a plan approval request (SPEC §9.8; Claude Code's name). */
+/** The tool whose permission question is a plan approval request (docs/teams.md#plan-approval; Claude Code's name). */
 export const PLAN_APPROVAL_TOOL = 'ExitPlanMode'
 
 /** Whether a request asks to approve a plan rather than to use a tool: answered Approve / Reject. */
@@ -210,7 +210,7 @@ function fieldRows(o: Record<string, unknown>): FieldRow[] {
 }
 
 /**
- * An Agent call as the card words it (SPEC §5, §9.2): a `name` makes a teammate (its `backend`
+ * An Agent call as the card words it (docs/agents.md#agent-definitions, docs/teams.md#spawning-a-teammate): a `name` makes a teammate (its `backend`
  * worker or process), `run_in_background` a background subagent; otherwise a subagent of
  * `subagent_type`, or a fork when the call names no type and forks are on (the card cannot know:
  * it says "a subagent of type general-purpose", the runtime's default).

@@ -11,7 +11,7 @@ const SOURCE_TEXT: Record<ApiKeyStatus['source'], string> = {
 }
 
 /**
- * The API key (SPEC §11): its status only — the key never comes back from main. In the app a
+ * The API key (docs/ui.md#the-workspace-ui): its status only — the key never comes back from main. In the app a
  * person may store or clear it; on Linux's basic_text backend the warning must be accepted first;
  * where encryption is unavailable, or in the web host, storing is not offered and the view says why.
  */

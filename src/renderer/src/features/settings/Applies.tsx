@@ -1,6 +1,6 @@
 import { SETTING_TAKES_EFFECT } from '../../../../shared/settings'
 
-/** The tag beside a setting saying when a change takes effect (SPEC §11 settings; shared/settings.ts). */
+/** The tag beside a setting saying when a change takes effect (docs/ui.md#the-workspace-ui settings; shared/settings.ts). */
 export function Applies({ setting }: { setting: keyof typeof SETTING_TAKES_EFFECT }) {
   const now = SETTING_TAKES_EFFECT[setting] === 'now'
   return (

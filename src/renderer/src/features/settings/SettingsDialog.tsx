@@ -21,7 +21,7 @@ export function SettingsButton() {
 }
 
 /**
- * The Settings view (SPEC §11, issue 8) as a modal dialog: the API key's status, the user settings
+ * The Settings view (docs/ui.md#the-workspace-ui, issue 8) as a modal dialog: the API key's status, the user settings
  * file's values (base URL, models per role, teammate backend, default permission mode, rules,
  * fork and coordinator switches, auto-background delay, stuck threshold, pane scrollback), the
  * data directory and project trust. Saving sends only what changed; main validates it (each rule with the permission

@@ -2,7 +2,7 @@ import type { ProjectTrust } from '../../../../shared/settings'
 import { settingsCommands, useSettings } from './settingsStore'
 
 /**
- * Project trust (SPEC §4): until the workspace is trusted, the dangerous keys of its own settings
+ * Project trust (docs/permissions.md#permissions): until the workspace is trusted, the dangerous keys of its own settings
  * files are listed as ignored, and its hooks as not running; "Trust this workspace" records trust
  * in `<home>/trusted.json` and main reloads the settings, so the hooks run from then on.
  */

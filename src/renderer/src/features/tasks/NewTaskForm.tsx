@@ -4,7 +4,7 @@ import type { FieldIssues } from '../../lib/fieldIssues'
 import { FieldProblem, taskFormProblems } from './formProblems'
 import { parseTaskIds } from './teammates'
 
-/** The board's form for a new task (SPEC §11: create tasks and dependencies): subject, description, the tasks it waits for; each field's problem under it, all at once. */
+/** The board's form for a new task (docs/ui.md#the-workspace-ui: create tasks and dependencies): subject, description, the tasks it waits for; each field's problem under it, all at once. */
 export function NewTaskForm() {
   const [subject, setSubject] = useState('')
   const [description, setDescription] = useState('')

@@ -81,7 +81,7 @@ function boardDrop(id: number, overId: string | number): { status: TaskStatus; b
 }
 
 /**
- * The task board (SPEC §11, issue 8): columns pending / in progress / completed; a card dragged
+ * The task board (docs/ui.md#the-workspace-ui, issue 8): columns pending / in progress / completed; a card dragged
  * between columns changes its status, within a column changes its place, and onto a teammate's
  * dashboard row or pane header assigns it (owner set, `task_assignment` sent; the card moves when
  * the teammate starts it). Pointer and keyboard (dnd-kit): focus a card, Space to lift, arrows,

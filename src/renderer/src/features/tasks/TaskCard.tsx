@@ -14,7 +14,7 @@ function useOwnerColor(name: string | undefined): string | undefined {
 }
 
 /**
- * One task on the board (SPEC §11): `#id` and subject, its owner in the owner's colour, a chip per
+ * One task on the board (docs/ui.md#the-workspace-ui): `#id` and subject, its owner in the owner's colour, a chip per
  * task it waits for (red while that one is unfinished: the card is blocked), and main's refusal of
  * the last thing done to it, until dismissed. `overlay`: the copy that follows the pointer.
  */

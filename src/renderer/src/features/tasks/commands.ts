@@ -5,7 +5,7 @@ import { reorderedTasks } from '../../store/tasksSlice'
 import { loadTaskOrder, saveTaskOrder } from './orderMemory'
 
 /**
- * The task board's requests (SPEC §11): each calls one `tasks.*` channel. A refusal goes on the
+ * The task board's requests (docs/ui.md#the-workspace-ui): each calls one `tasks.*` channel. A refusal goes on the
  * card it is about (or the board's form), never only to the status bar: the person dragged that
  * card and must see why it did not move. Changes themselves come back as `task_updated` events.
  */

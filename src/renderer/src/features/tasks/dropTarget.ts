@@ -2,7 +2,7 @@ import type { AgentView } from '../../../../shared/ipc'
 import { useAppStore } from '../../store/store'
 
 /**
- * Teammates as drop targets of the task board (SPEC §11: drag a card onto a teammate's dashboard
+ * Teammates as drop targets of the task board (docs/ui.md#the-workspace-ui: drag a card onto a teammate's dashboard
  * row or pane header to assign it). The board's drag runs in its own dnd-kit context, and pane
  * headers sit inside the pane grid's (tile reordering), where the board's droppables could not
  * register; so a target is marked in the DOM with `data-task-drop="<agent name>"` and found under

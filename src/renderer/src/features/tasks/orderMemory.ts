@@ -4,7 +4,7 @@ import { pageStorage, readStored, writeStored, type KeyValueStorage } from '../.
 /**
  * The order of cards within the board's columns, remembered per workspace and task list in
  * localStorage (as the pane grid's memory, store/paneMemory.ts): the order is the person's
- * arrangement, not a property of the task (SPEC §9.6's task file has no rank), so it stays in the
+ * arrangement, not a property of the task (docs/teams.md#shared-task-list's task file has no rank), so it stays in the
  * renderer. Ids are never reused within a list, so a stale id only ranks nothing.
  */
 

@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow'
 import { useAppStore } from '../../store/store'
 
-/** Names of the session's teammates (agents with a backend, SPEC §9.2), for the board's "Assign to" choice. */
+/** Names of the session's teammates (agents with a backend, docs/teams.md#spawning-a-teammate), for the board's "Assign to" choice. */
 export function useTeammateNames(): string[] {
   return useAppStore(useShallow((s) => Object.values(s.workspace.agents).filter((a) => a.backend !== undefined).map((a) => a.agentName)))
 }

@@ -3,7 +3,7 @@ import { commands } from '../../store/commands'
 import { useAppStore } from '../../store/store'
 
 /**
- * The session's permission mode (SPEC §4), changeable by the person. `bubble` is internal: shown
+ * The session's permission mode (docs/permissions.md#permissions), changeable by the person. `bubble` is internal: shown
  * when the runtime reports it, never offered.
  */
 export function ModeSelect() {

@@ -1,7 +1,7 @@
 import { commands } from '../../store/commands'
 import { useAppStore } from '../../store/store'
 
-/** The three ways a session can delegate (SPEC §6, §7, §10), as the select offers them. */
+/** The three ways a session can delegate (docs/agents.md#subagents, docs/agents.md#forks, docs/agents.md#coordinator-mode), as the select offers them. */
 const CHOICES = {
   standard: { fork: false, coordinator: false, label: 'standard', title: 'The leader works itself and starts typed subagents and teammates.' },
   fork: { fork: true, coordinator: false, label: 'forks', title: 'An Agent call without a type forks the leader: the child inherits its conversation and reads its prompt cache.' },
@@ -15,7 +15,7 @@ const CHOICES = {
 type Choice = keyof typeof CHOICES
 
 /**
- * The session's orchestration mode (SPEC §7 forks, §10 coordinator), chosen before the first
+ * The session's orchestration mode (docs/agents.md#forks forks, docs/agents.md#coordinator-mode coordinator), chosen before the first
  * prompt: afterwards the leader's system prompt and tools are part of its cached prefix, so the
  * select is locked and says why. Coordinator wins over forks, and the UI says forks are off then.
  */

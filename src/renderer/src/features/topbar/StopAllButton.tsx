@@ -5,7 +5,7 @@ import { dashboardCommands } from '../dashboard/commands'
 import { stopAllLines, stopAllTargets } from './stopAll'
 
 /**
- * The top bar's Stop all (SPEC §11): asks first, as a teammate's Kill does, in a small dialog under
+ * The top bar's Stop all (docs/ui.md#the-workspace-ui): asks first, as a teammate's Kill does, in a small dialog under
  * the button that says what it will stop (the leader's turn, which subagents, which teammates it
  * kills); "Stop all" there confirms, Cancel or Esc keeps everything running.
  */

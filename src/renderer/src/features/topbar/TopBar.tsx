@@ -17,8 +17,8 @@ export interface SidePanelsControl {
 }
 
 /**
- * The workspace's top bar (SPEC §11): the workspace folder, the team, the permission mode, the
- * model (with the "scripted model" badge when the scripted server answers, SPEC §13: its costs
+ * The workspace's top bar (docs/ui.md#the-workspace-ui): the workspace folder, the team, the permission mode, the
+ * model (with the "scripted model" badge when the scripted server answers, docs/model.md#model-access: its costs
  * are priced as the named model), the session's tokens and cost, and Stop all — which stops the
  * leader's turn and every subagent and kills every teammate, once confirmed ({@link StopAllButton}).
  */
@@ -52,7 +52,7 @@ export function TopBar({ panels }: { panels: SidePanelsControl }) {
         </span>
       ) : null}
       {scripted ? (
-        <span className="scripted-badge" title="Answers come from the scripted model server (SPEC §13); costs are priced as the named model">
+        <span className="scripted-badge" title="Answers come from the scripted model server (docs/model.md#model-access); costs are priced as the named model">
           scripted<span className="scripted-badge-more"> model</span>
         </span>
       ) : null}

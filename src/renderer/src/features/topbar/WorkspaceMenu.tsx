@@ -14,7 +14,7 @@ type MenuState =
   | { kind: 'ready'; menu: WorkspacesMenu }
 
 /**
- * The top bar's workspace folder as a menu (SPEC §11 "open a folder (recent list)"): the current
+ * The top bar's workspace folder as a menu (docs/ui.md#the-workspace-ui "open a folder (recent list)"): the current
  * folder's path, the recent folders (click to open; a missing one can be removed), and "Open
  * folder…" — main's folder picker in the app, a typed path on the web host (absolute or `~/…`) (main checks
  * it). In the app a folder opens in its own window (an open one is focused); on the web host in a

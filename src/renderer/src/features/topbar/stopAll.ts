@@ -15,7 +15,7 @@ export interface StopAllTargets {
 }
 
 /**
- * What `workspace.stopAll` acts on (SPEC §11 top bar: the leader's turn, every subagent, every
+ * What `workspace.stopAll` acts on (docs/ui.md#the-workspace-ui top bar: the leader's turn, every subagent, every
  * teammate killed), read from the agents' views: the leader when its turn is in progress, each
  * subagent or fork with a turn in progress, and each teammate (`backend` set) that has not ended —
  * an idle teammate is killed too.

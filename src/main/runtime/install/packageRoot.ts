@@ -26,7 +26,7 @@ const BUNDLE_FILES: Readonly<Record<NodeBundle, string>> = { cli: 'cli.mjs', 'te
 
 /**
  * Absolute path of a Node bundle, `<package root>/out/node/cli.mjs` or
- * `<package root>/out/node/teammate-worker.cjs` (SPEC §1: process teammates run the CLI bundle,
+ * `<package root>/out/node/teammate-worker.cjs` (docs/design.md#process-model: process teammates run the CLI bundle,
  * worker teammates the worker bundle).
  * @throws Error when the bundle is missing, saying how to build it.
  */
