@@ -75,6 +75,8 @@ export type RequestChannel = keyof typeof requestChannels
 export type PushChannel = keyof typeof pushChannels
 export type RequestOf<C extends RequestChannel> = z.input<(typeof requestChannels)[C]['request']>
 export type ResponseOf<C extends RequestChannel> = z.infer<(typeof requestChannels)[C]['response']>
+/** A request's payload as its handler gets it: after the contract's schema parsed it (defaults applied). */
+export type ParsedRequestOf<C extends RequestChannel> = z.output<(typeof requestChannels)[C]['request']>
 export type PushOf<C extends PushChannel> = z.infer<(typeof pushChannels)[C]>
 
 /** Every request channel name, for transports that register handlers by iterating. */
