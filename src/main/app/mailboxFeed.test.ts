@@ -8,7 +8,9 @@ import { EventBus } from '../runtime/events/bus'
 import { createMailbox } from '../runtime/mailbox'
 import { tempHome } from '../runtime/mailbox/fixtures.testkit'
 
-import { activeFeedWatches, describeBody, followTeamMailboxes, MailboxFeed } from './mailboxFeed'
+import { describeBody } from './mailboxEntry'
+import { followTeamMailboxes, MailboxFeed } from './mailboxFeed'
+import { activeFeedWatches } from './mailboxWatch'
 
 /** Resolves with the first change `pick` accepts (no timers: the test's own timeout bounds it). */
 function nextChange(feed: MailboxFeed, pick: (c: MailboxChange) => boolean): Promise<MailboxChange> {

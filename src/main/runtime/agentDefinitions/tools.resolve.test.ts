@@ -21,7 +21,7 @@ describe('resolveSubagentTools', () => {
   })
 
   it('removes !X entries and disallowedTools, from an omitted or an explicit list', () => {
-    expect(resolveSubagentTools({ definition: def(['!Bash']), available: ASYNC_ALLOWED_TOOL_NAMES, async: false, depth: 1 }).tools).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'BashOutput', 'KillShell'])
+    expect(resolveSubagentTools({ definition: def(['!Bash']), available: ASYNC_ALLOWED_TOOL_NAMES, async: false, depth: 1 }).tools).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'BashOutput', 'KillShell', 'NotebookEdit'])
     const { tools, dropped } = resolveSubagentTools({ definition: def(['Read', 'Edit', 'Bash'], ['Edit']), available: ASYNC_ALLOWED_TOOL_NAMES, async: false, depth: 1 })
     expect(tools).toEqual(['Read', 'Bash'])
     expect(dropped).toContainEqual({ tool: 'Edit', reason: 'disallowed' })

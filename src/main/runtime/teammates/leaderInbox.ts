@@ -6,6 +6,7 @@ import type { EventBus } from '../events'
 import { renderForModel, type InboxEntry } from '../mailbox'
 import type { PermissionPrompter } from '../permissions'
 import { LEAD_NAME, type TeamContext } from '../teams'
+import { interruptedNote } from './agent'
 import type { TeammateExecutorRegistry } from './executor'
 import { echoTaskChanges } from './taskEcho'
 import { startedSince, type TrackedTeammate } from './tracked'
@@ -175,7 +176,11 @@ export class LeaderInbox implements Disposable {
           if (b.idleReason === 'failed' && b.failureReason) {
             this.o.emitAs(from, { type: 'notice', level: 'error', message: `The model call failed: ${b.failureReason} The next prompt or message retries it.` })
             this.o.emitState(from, 'error', b.failureReason)
-          } else if (!startedSince(from, message.timestamp)) this.o.emitState(from, 'idle')
+          } else if (!startedSince(from, message.timestamp)) {
+            // Esc: the note its runner put in its own pane, and idle, as a worker teammate shows them
+            if (b.idleReason === 'interrupted') this.o.emitAs(from, { type: 'notice', level: 'info', message: `Interrupted: ${interruptedNote(from.name)}` })
+            this.o.emitState(from, 'idle')
+          }
         }
         break
       case 'shutdown_rejected':
