@@ -18,7 +18,9 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
       // terminals speak in control characters: matching ESC, BEL and C0 codes is the point of
       // many of Swarmdesk's regular expressions (ANSI stripping, pane text, Bash input checks)
-      'no-control-regex': 'off'
+      'no-control-regex': 'off',
+      // a `let` a closure reads before its one assignment (a server's port, a spawned child) stays a `let`
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }]
     }
   },
   {

@@ -131,7 +131,7 @@ function isAlive(pid: number): boolean {
 function transcripts(root: string): Map<string, string> {
   const out = new Map<string, string>()
   for (const slug of dirNames(join(root, 'projects'))) {
-    let names: string[] = []
+    let names: string[]
     try {
       names = readdirSync(join(root, 'projects', slug))
     } catch {

@@ -16,6 +16,7 @@ describe('resolveSubagentTools', () => {
   it('gives an explicit list exactly, in the parent order, and reports listed tools the parent lacks', () => {
     const { tools, dropped } = resolveSubagentTools({ definition: def(['Grep', 'Read', 'Glob']), available: ALL, async: false, depth: 1 })
     expect(tools).toEqual(['Read', 'Glob', 'Grep'])
+    expect(dropped.filter((d) => d.reason !== 'not-listed')).toEqual([])
     const lacking = resolveSubagentTools({ definition: def(['Read', 'Bash']), available: ['Read'], async: false, depth: 1 })
     expect(lacking).toEqual({ tools: ['Read'], dropped: [{ tool: 'Bash', reason: 'unavailable' }] })
   })

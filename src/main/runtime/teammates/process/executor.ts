@@ -11,7 +11,7 @@ import { createMailbox, type Mailbox, type OutgoingMessage } from '../../mailbox
 
 import { teammateIdentityEnv } from '../env'
 import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
-import { classifyExit, describeOutput, lastReport, TEAMMATE_EXIT_CODES } from './exitReason'
+import { classifyExit, describeOutput, lastReport } from './exitReason'
 import { findTeammateNode, killByRunTag, TEAMMATE_RUN_TAG_VARIABLE } from './processTable'
 import { SubagentFollower } from './subagentFollower'
 import { TranscriptTail } from './transcriptTail'
