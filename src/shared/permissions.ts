@@ -54,7 +54,7 @@ export type PermissionDecision = {
  * A question put to a person (or to `--approve`) because the engine answered `ask`: the one
  * permission-request shape (docs/teams.md#permission-requests). Every surface derives from it:
  * the worker bridge's `permission.prompt` carries it as is, the UI's pending permission
- * (`PendingPermissionSchema` in src/shared/ipc.ts) extends it, and a process teammate's
+ * (`PendingPermissionSchema` in src/shared/ipc/permissions.ts) extends it, and a process teammate's
  * `permission_request` mailbox body is its mapping onto Claude Code's field names
  * (`permissionRequestBody` / `permissionPromptOf` in src/shared/mailbox.ts).
  */
