@@ -98,3 +98,25 @@ export interface SpawnSpec {
   /** Run in its own git worktree (docs/agents.md#worktree-isolation). */
   isolated?: boolean
 }
+
+/**
+ * A fork to start (docs/agents.md#forks): `directive` is what the child is told to do; `fromPrompt`
+ * when the person forked from the prompt box rather than the model calling Agent.
+ */
+export interface ForkSpec {
+  parent: ParentAgent
+  description: string
+  directive: string
+  fromPrompt?: boolean
+  /** Run in its own git worktree (docs/agents.md#worktree-isolation). */
+  isolated?: boolean
+}
+
+/** A subagent a previous process of this session left unfinished, to resume from its transcript with `message`. */
+export interface ResumeSpec {
+  agentId: string
+  agentName: string
+  agentType: string
+  parent: ParentAgent
+  message: string
+}

@@ -1,33 +1,23 @@
-import { createBackgroundShells } from '../pty'
-import { ZERO_USAGE } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
 import { toDisposable, type Disposable } from '../base'
 import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
 import { ToolError, type AgentCall, type ParentAgent, type SubagentsPort, type ToolResult } from '../tools'
-import { agentTranscriptPath } from '../storage'
 import {
   DEFAULT_AUTO_BACKGROUND_MS,
   DEFAULT_MAX_CONCURRENT_AGENTS,
   FORK_MAX_TURNS,
+  type ForkSpec,
+  type ResumeSpec,
   type SpawnSpec,
   type SubagentRuntimeOptions
 } from './options'
 import { agentSlug, newAgentId } from './ids'
 import { buildForkMessages, buildPromptForkMessages } from './fork'
-import { createWorktree, forkWorktreeNotice, WorktreeError, type Worktree } from '../worktrees'
+import { forkWorktreeNotice } from '../worktrees'
 import { runTask } from './run'
 import { launchFromAgentCall, teammateProfile } from './launch'
+import { createIsolation, linkToParentTurn, newTaskState, taskView, type TaskInit } from './taskState'
 import type { AgentTaskState, AgentTaskView, SubagentDefinition } from './types'
-
-/** Creates the agent's worktree; git's refusals become tool errors the model can act on (no side effects). */
-async function createIsolation(parentCwd: string, agentId: string): Promise<Worktree> {
-  try {
-    return await createWorktree({ cwd: parentCwd, agentId })
-  } catch (error) {
-    if (error instanceof WorktreeError) throw new ToolError(`Cannot isolate the agent in a worktree: ${error.message}`)
-    throw error
-  }
-}
 
 /**
  * The agent tasks of one session (docs/agents.md#subagents): spawning subagents with isolated contexts, running
@@ -127,12 +117,9 @@ export class SubagentRuntime implements SubagentsPort {
       modelSource: source,
       isAsync: spec.isAsync,
       cwd,
-      messages: [{ role: 'user', content: [{ type: 'text', text: spec.prompt }] }]
+      messages: [{ role: 'user', content: [{ type: 'text', text: spec.prompt }] }],
+      isolation
     })
-    if (isolation) {
-      task.isolation = isolation
-      task.worktree = { path: isolation.path, branch: isolation.branch }
-    }
     task.hooks = this.options.hooks?.start({
       agentId,
       agentType: definition.name,
@@ -156,13 +143,7 @@ export class SubagentRuntime implements SubagentsPort {
    * the end. Its model is the definition's, resolved again.
    * @throws ToolError when it runs already, or its type is a fork or no longer defined (the message says what to do).
    */
-  async resumeFromTranscript(spec: {
-    agentId: string
-    agentName: string
-    agentType: string
-    parent: ParentAgent
-    message: string
-  }): Promise<void> {
+  async resumeFromTranscript(spec: ResumeSpec): Promise<void> {
     if (this.tasks.get(spec.agentId)?.status === 'running') throw new ToolError(`${spec.agentName} is already running.`)
     if (spec.agentType === 'fork')
       throw new ToolError(
@@ -211,23 +192,11 @@ export class SubagentRuntime implements SubagentsPort {
    * its whole history ending with the assistant message that called Agent, then the placeholder
    * results and the directive. Runs in the background, 200 turns at most, permission mode `bubble`.
    */
-  async spawnFork(spec: {
-    parent: ParentAgent
-    description: string
-    directive: string
-    fromPrompt?: boolean
-    isolated?: boolean
-  }): Promise<AgentTaskState> {
+  async spawnFork(spec: ForkSpec): Promise<AgentTaskState> {
     return this.withCapacity(() => this.startFork(spec))
   }
 
-  private async startFork(spec: {
-    parent: ParentAgent
-    description: string
-    directive: string
-    fromPrompt?: boolean
-    isolated?: boolean
-  }): Promise<AgentTaskState> {
+  private async startFork(spec: ForkSpec): Promise<AgentTaskState> {
     const { parent } = spec
     const source = parent.forkSource()
     const agentId = newAgentId()
@@ -247,12 +216,9 @@ export class SubagentRuntime implements SubagentsPort {
       modelSource: 'parent',
       isAsync: true,
       cwd: isolation?.path ?? parent.cwd,
-      messages
+      messages,
+      isolation
     })
-    if (isolation) {
-      task.isolation = isolation
-      task.worktree = { path: isolation.path, branch: isolation.branch }
-    }
     task.config = {
       tools: [...parent.tools()],
       system: source.system,
@@ -267,53 +233,14 @@ export class SubagentRuntime implements SubagentsPort {
   }
 
   /** Registers a new task under its parent (shared by spawn and spawnFork). */
-  private createTask(init: {
-    parent: ParentAgent
-    agentId: string
-    agentName: string
-    agentType: string
-    description: string
-    model: string
-    modelSource: string
-    isAsync: boolean
-    cwd: string
-    messages: AgentTaskState['messages']
-  }): AgentTaskState {
-    const task: AgentTaskState = {
-      agentId: init.agentId,
-      agentName: init.agentName,
-      agentType: init.agentType,
-      description: init.description,
-      parentId: init.parent.agentId,
-      depth: init.parent.depth + 1,
-      model: init.model,
-      modelSource: init.modelSource,
-      status: 'running',
-      isAsync: init.isAsync,
-      startedAt: Date.now(),
-      usage: { ...ZERO_USAGE },
-      costUsd: 0,
-      toolUses: 0,
-      transcriptPath: agentTranscriptPath(this.options.home, this.options.cwd, this.options.sessionId, init.agentId),
-      finalText: '',
-      denied: [],
-      cwd: init.cwd,
-      parent: init.parent,
-      controller: new AbortController(),
-      shells: createBackgroundShells(this.options.pty),
-      fileState: init.parent.fileState.clone(),
-      children: new Set(),
-      pending: [],
-      messages: init.messages,
-      done: Promise.resolve(),
-      notified: false
-    }
+  private createTask(init: TaskInit): AgentTaskState {
+    const task = newTaskState(init, this.options)
     const parentTask = this.tasks.get(init.parent.agentId)
     parentTask?.children.add(init.agentId)
     this.tasks.set(init.agentId, task)
     // A parent stopped while this spawn was being prepared must not leave an orphan behind.
     if (parentTask?.controller.signal.aborted) task.controller.abort()
-    if (!init.isAsync) this.linkToParentTurn(task)
+    if (!init.isAsync) linkToParentTurn(task)
     return task
   }
 
@@ -325,14 +252,6 @@ export class SubagentRuntime implements SubagentsPort {
   childMode(parentMode: PermissionMode, definition: SubagentDefinition): PermissionMode {
     if (parentMode === 'bypassPermissions' || parentMode === 'acceptEdits' || parentMode === 'plan') return parentMode
     return definition.permissionMode ?? 'default'
-  }
-
-  private linkToParentTurn(task: AgentTaskState): void {
-    const signal = task.parent.turnSignal()
-    const onAbort = (): void => task.controller.abort()
-    if (signal.aborted) task.controller.abort()
-    else signal.addEventListener('abort', onAbort, { once: true })
-    task.unlinkParent = () => signal.removeEventListener('abort', onAbort)
   }
 
   /**
@@ -473,29 +392,8 @@ export class SubagentRuntime implements SubagentsPort {
     for (const l of [...this.listeners]) l()
   }
 
+  /** The task as tools and the UI see it: its internal state (controller, shells, history…) left out. */
   view(task: AgentTaskState): AgentTaskView {
-    const {
-      parent: _p,
-      controller: _c,
-      shells: _s,
-      fileState: _f,
-      children: _ch,
-      pending: _pe,
-      messages: _m,
-      done: _d,
-      notified: _n,
-      notifyTo: _t,
-      unlinkParent: _u,
-      config: _cf,
-      isolation: _i,
-      hooks: _h,
-      ...view
-    } = task
-    return {
-      ...view,
-      usage: { ...view.usage },
-      denied: [...view.denied],
-      ...(view.worktree ? { worktree: { ...view.worktree } } : {})
-    }
+    return taskView(task)
   }
 }
