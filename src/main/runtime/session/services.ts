@@ -5,12 +5,25 @@ import { createHookRunner, createSubagentHookPairing, SwappableHookRunner } from
 import type { Budget } from '../loop'
 import { priceOf } from '../model'
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import { openingMessage, type PermissionRecord } from '../runner'
+import { createPermissionGate, openingMessage, type PermissionRecord } from '../runner'
+import type { PermissionGate, QueryParams } from '../loop'
 import { sessionDir } from '../storage'
 import { SubagentRuntime } from '../subagents'
 import { createTeamContext, type TeamContext } from '../teams'
 import { TeammateSupervisor } from '../teammates'
-import { AgentTool, bindTeamContext, LEADER_TEAM_TOOLS, SendMessageTool, TaskStopTool, type Tool } from '../tools'
+import {
+  AgentTool,
+  bindTeamContext,
+  LEADER_TEAM_TOOLS,
+  SendMessageTool,
+  TaskStopTool,
+  type FileStateCache,
+  type ParentAgent,
+  type Tool
+} from '../tools'
+import type { AgentIdentity } from '../model'
+import type { BackgroundShells } from '../pty'
+import type { PermissionMode } from '../../../shared/permissions'
 import { LEADER_NAME, type SessionOptions } from './options'
 
 /** What a leader session runs besides its own turn; all undefined without subagents (the team and its tools come with them). */
@@ -23,6 +36,8 @@ export interface LeaderServices {
   team: TeamContext | undefined
   /** Only with `options.teammates`. */
   teammates: TeammateSupervisor | undefined
+  /** The leader's permission gate: the engine, then the person through the prompter (docs/permissions.md#permissions). */
+  gate: PermissionGate
 }
 
 /**
@@ -39,11 +54,32 @@ export function createLeaderServices(
     budget: Budget
     enqueue: (text: string | readonly string[]) => void
     recordPermission: (entry: PermissionRecord) => void
+    /** The leader's permission mode now. */
+    mode: () => PermissionMode
+    /** Rules a person allowed for the rest of the session. */
+    sessionAllowRules: string[]
   }
 ): LeaderServices {
   const { sessionId } = session
+  const gate = createPermissionGate({
+    agentId: LEADER_NAME,
+    agentName: LEADER_NAME,
+    cwd: options.cwd,
+    mode: session.mode,
+    engine: options.engine,
+    prompter: options.prompter,
+    sessionAllowRules: session.sessionAllowRules,
+    record: session.recordPermission
+  })
   if (!options.subagents)
-    return { hookRunner: undefined, hookWarnings: [], subagents: undefined, team: undefined, teammates: undefined }
+    return {
+      hookRunner: undefined,
+      hookWarnings: [],
+      subagents: undefined,
+      team: undefined,
+      teammates: undefined,
+      gate
+    }
   const hookRunner = new SwappableHookRunner(
     createHookRunner({
       hooks: options.hookSettings ?? [],
@@ -88,7 +124,41 @@ export function createLeaderServices(
         enqueue: session.enqueue
       })
     : undefined
-  return { hookRunner, hookWarnings: [...hookRunner.warnings], subagents, team, teammates }
+  return { hookRunner, hookWarnings: [...hookRunner.warnings], subagents, team, teammates, gate }
+}
+
+/**
+ * The leader's tool context for one turn (docs/tools.md): its folder, file state and shells, and —
+ * with subagents — the services the agent and team tools call (`self` is the leader as parent).
+ */
+export function leaderToolContext(leader: {
+  identity: AgentIdentity
+  cwd: string
+  fileState: FileStateCache
+  pty: SessionOptions['pty']
+  shells: BackgroundShells
+  services: Pick<LeaderServices, 'subagents' | 'team' | 'teammates'>
+  self: () => ParentAgent
+}): QueryParams['toolContext'] {
+  const { subagents, team, teammates } = leader.services
+  return {
+    agentId: leader.identity.id,
+    agentName: leader.identity.name,
+    cwd: leader.cwd,
+    fileState: leader.fileState,
+    pty: leader.pty,
+    shells: leader.shells,
+    ...(subagents
+      ? {
+          services: {
+            subagents,
+            self: leader.self(),
+            ...(team ? { team } : {}),
+            ...(teammates ? { teammates } : {})
+          }
+        }
+      : {})
+  }
 }
 
 /** The leader's tools: docs/agents.md#coordinator-mode's coordinator set (read-only tools, Agent, SendMessage, TaskStop), else all of `tools` with the agent and team tools when there is a team. */

@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { RuntimeEventInput, Usage } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
 import { toDisposable, type Disposable } from '../base'
 import type { WithoutAgent } from '../events'
-import { SessionMetaSchema, leaderTranscriptPath, sessionDir, type SessionMeta } from '../storage'
+import { sessionDir } from '../storage'
 import type { AgentIdentity } from '../model'
 import { createBackgroundShells, type BackgroundShells } from '../pty'
 import { PermissionDecisionLog } from '../permissions'
@@ -14,23 +12,17 @@ import { createHookRunner, type SwappableHookRunner } from '../hooks'
 import { TranscriptWriter } from '../transcripts'
 import type { TeamContext } from '../teams'
 import { FileStateCache, type ParentAgent, type Tool } from '../tools'
-import { Budget } from '../loop'
-import { COORDINATOR_PROMPT } from '../coordinator'
-import {
-  createPermissionGate,
-  readProjectContext,
-  renderSystemPrompt,
-  resumeHistory,
-  runAgentTurn,
-  type AgentTurn,
-  type PermissionRecord,
-  type ResumedHistory,
-  type TurnEnd
-} from '../runner'
+import { Budget, type PermissionGate } from '../loop'
+import { readProjectContext, runAgentTurn, type AgentTurn, type ResumedHistory, type TurnEnd } from '../runner'
 import type { SubagentRuntime } from '../subagents'
 import type { TeammateSupervisor } from '../teammates'
-import { LEADER_NAME, RESUME_PROMPT, SessionNotFoundError, SessionStateError, type SessionOptions } from './options'
-import { createLeaderServices, leaderTools, turnOpening, UsageMeter } from './services'
+import { LEADER_NAME, RESUME_PROMPT, SessionStateError, type SessionOptions } from './options'
+import { createLeaderServices, leaderToolContext, leaderTools, turnOpening, UsageMeter } from './services'
+import { openLeaderHistory, renderLeaderSystem } from './opening'
+
+/** Why fork and coordinator mode cannot be switched once the leader has begun. */
+const ORCHESTRATION_FIXED =
+  'Fork and coordinator mode are chosen before the first prompt of a session; start a new session to change them.'
 
 /**
  * One leader session (docs/loop.md#the-agent-loop, docs/storage.md#transcripts, docs/events.md#event-stream-and-command-line): the main agent's history, transcript, tool context,
@@ -69,6 +61,7 @@ export class Session {
   private tools: Tool[]
   private readonly hookWarnings: string[]
   private readonly hookRunner: SwappableHookRunner | undefined
+  private readonly gate: PermissionGate
 
   private constructor(
     private readonly options: SessionOptions,
@@ -92,19 +85,17 @@ export class Session {
       transcriptPath: this.transcript.path,
       budget: this.budget,
       enqueue: (text) => this.enqueue(text),
-      recordPermission: (entry) => this.recordPermission(entry)
+      recordPermission: (entry) => this.permissionLog.append(entry),
+      mode: () => this.mode,
+      sessionAllowRules: this.sessionAllowRules
     })
+    this.gate = services.gate
     this.hookRunner = services.hookRunner
     this.hookWarnings = services.hookWarnings
     this.subagents = services.subagents
     this.team = services.team
     this.teammates = services.teammates
-    this.tools = this.leaderTools(options.subagents?.coordinator === true)
-  }
-
-  /** The leader's tools (see {@link leaderTools}). */
-  private leaderTools(coordinator: boolean): Tool[] {
-    return leaderTools(this.options.tools, this.team, coordinator)
+    this.tools = leaderTools(options.tools, this.team, options.subagents?.coordinator === true)
   }
 
   /** Fork and coordinator mode as the session runs them now (docs/agents.md#forks, docs/agents.md#coordinator-mode). */
@@ -136,32 +127,18 @@ export class Session {
    * coordinator's role prompt or none) and its tool list are rebuilt as {@link open} builds them.
    * @throws SessionStateError when {@link orchestrationSwitchable} is false (names why).
    */
-  async setOrchestration(switches: {
-    fork: boolean
-    coordinator: boolean
-  }): Promise<{ forkEnabled: boolean; coordinator: boolean }> {
+  async setOrchestration(switches: { fork: boolean; coordinator: boolean }): Promise<Session['orchestration']> {
     if (!this.subagents)
       throw new SessionStateError(
         'Subagents are off in this session, so there are no fork or coordinator modes to switch.'
       )
-    if (!this.orchestrationSwitchable)
-      throw new SessionStateError(
-        'Fork and coordinator mode are chosen before the first prompt of a session; start a new session to change them.'
-      )
+    if (!this.orchestrationSwitchable) throw new SessionStateError(ORCHESTRATION_FIXED)
     const context = this.options.subagents?.projectContext ?? (await readProjectContext(this.options.cwd))
-    const system = await renderSystemPrompt({
-      cwd: this.options.cwd,
-      model: this.options.model,
-      context,
-      ...(switches.coordinator ? { rolePrompt: COORDINATOR_PROMPT } : {})
-    })
+    const system = await renderLeaderSystem(this.options, context, switches.coordinator)
     // a prompt that started while the prompt was being rendered wins: nothing changes under it
-    if (!this.orchestrationSwitchable)
-      throw new SessionStateError(
-        'Fork and coordinator mode are chosen before the first prompt of a session; start a new session to change them.'
-      )
+    if (!this.orchestrationSwitchable) throw new SessionStateError(ORCHESTRATION_FIXED)
     this.system = system
-    this.tools = this.leaderTools(switches.coordinator)
+    this.tools = leaderTools(this.options.tools, this.team, switches.coordinator)
     this.subagents.setOrchestration({ forkEnabled: switches.fork, coordinator: switches.coordinator })
     return this.orchestration
   }
@@ -172,43 +149,12 @@ export class Session {
    */
   static async open(options: SessionOptions): Promise<Session> {
     const context = await readProjectContext(options.cwd)
-    const system = await renderSystemPrompt({
-      cwd: options.cwd,
-      model: options.model,
-      context,
-      ...(options.subagents?.coordinator ? { rolePrompt: COORDINATOR_PROMPT } : {})
-    })
+    const system = await renderLeaderSystem(options, context, options.subagents?.coordinator === true)
     const opened = { ...options, subagents: options.subagents && { ...options.subagents, projectContext: context } }
-    if (options.resumeSessionId) {
-      const path = leaderTranscriptPath(options.home, options.cwd, options.resumeSessionId)
-      if (!existsSync(path)) {
-        throw new SessionNotFoundError(
-          `No session ${options.resumeSessionId} for workspace ${options.cwd} (looked for ${path}). List sessions with: swarmdesk sessions list --cwd ${options.cwd}`
-        )
-      }
-      const resumed = resumeHistory(path, LEADER_NAME)
-      const session = new Session(opened, options.resumeSessionId, system, resumed)
-      for (const w of resumed.warnings) session.emit({ type: 'notice', level: 'warning', message: w })
-      session.started(true)
-      return session
-    }
-    const sessionId = randomUUID()
-    const dir = sessionDir(options.home, options.cwd, sessionId)
-    mkdirSync(dir, { recursive: true })
-    const meta: SessionMeta = {
-      schemaVersion: 1,
-      sessionId,
-      cwd: options.cwd,
-      model: options.model,
-      createdAt: new Date().toISOString()
-    }
-    writeFileSync(join(dir, 'session.json'), JSON.stringify(SessionMetaSchema.parse(meta), null, 2))
-    const session = new Session(opened, sessionId, system, {
-      messages: [],
-      repair: undefined,
-      transcript: new TranscriptWriter(leaderTranscriptPath(options.home, options.cwd, sessionId), LEADER_NAME, null)
-    })
-    session.started(false)
+    const { sessionId, resumed, history } = openLeaderHistory(options)
+    const session = new Session(opened, sessionId, system, history)
+    for (const w of history.warnings) session.emit({ type: 'notice', level: 'warning', message: w })
+    session.started(resumed)
     return session
   }
 
@@ -240,12 +186,8 @@ export class Session {
    */
   replaceHooks(hooks: NonNullable<SessionOptions['hookSettings']>): readonly string[] {
     if (!this.hookRunner) return []
-    const next = createHookRunner({
-      hooks,
-      cwd: this.options.cwd,
-      sessionId: this.sessionId,
-      transcriptPath: this.transcript.path
-    })
+    const session = { cwd: this.options.cwd, sessionId: this.sessionId, transcriptPath: this.transcript.path }
+    const next = createHookRunner({ hooks, ...session })
     this.hookRunner.replace(next)
     return next.warnings
   }
@@ -293,35 +235,17 @@ export class Session {
           client: this.options.client,
           maxTurns: this.options.maxTurns,
           budget: this.budget,
-          toolContext: {
-            agentId: this.identity.id,
-            agentName: this.identity.name,
+          toolContext: leaderToolContext({
+            identity: this.identity,
             cwd: this.options.cwd,
             fileState: this.fileState,
             pty: this.options.pty,
             shells: this.shells,
-            ...(this.subagents
-              ? {
-                  services: {
-                    subagents: this.subagents,
-                    self: this.asParent(),
-                    ...(this.team ? { team: this.team } : {}),
-                    ...(this.teammates ? { teammates: this.teammates } : {})
-                  }
-                }
-              : {})
-          },
-          drainPending: () => this.pending.splice(0),
-          gate: createPermissionGate({
-            agentId: this.identity.id,
-            agentName: this.identity.name,
-            cwd: this.options.cwd,
-            mode: () => this.mode,
-            engine: this.options.engine,
-            prompter: this.options.prompter,
-            sessionAllowRules: this.sessionAllowRules,
-            record: (entry) => this.recordPermission(entry)
+            services: this,
+            self: () => this.asParent()
           }),
+          drainPending: () => this.pending.splice(0),
+          gate: this.gate,
           onUsage: (usage, cost, model) => {
             const warning = this.meter.add(usage, cost, model)
             if (warning) this.emit({ type: 'notice', level: 'warning', message: warning })
@@ -464,9 +388,5 @@ export class Session {
 
   private emit(event: WithoutAgent<RuntimeEventInput>): void {
     this.options.bus.emit({ ...event, agentId: this.identity.id, agentName: this.identity.name } as RuntimeEventInput)
-  }
-
-  private recordPermission(entry: PermissionRecord): void {
-    this.permissionLog.append(entry)
   }
 }
