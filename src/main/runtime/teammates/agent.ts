@@ -11,29 +11,22 @@ import {
   turnFailure,
   type TurnEnd,
   readProjectContext,
-  renderSystemPrompt,
-  type ProjectContext
+  renderSystemPrompt
 } from '../runner'
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { TeamMember } from '../../../shared/teams'
 import type { EventBus } from '../events'
-import { createSubagentHookPairing } from '../hooks'
-import { Budget } from '../loop'
 import type { Mailbox } from '../mailbox'
-import { protocolBody } from '../../../shared/mailbox'
 import type { AgentIdentity } from '../model'
 import type { PermissionEngine, PermissionPrompter } from '../permissions'
 
-import { SubagentRuntime, loadSubagentWiring } from '../subagents'
+import { SubagentRuntime } from '../subagents'
 
-import { readTeammateEnv } from './env'
 import { TranscriptWriter } from '../transcripts'
 import { interruptOnShutdownRequest } from './shutdownWatch'
 import { teammateRolePrompt } from './prompt'
-
-/** Characters of the last text kept as an idle notification's summary. */
-const SUMMARY_CHARS = 200
+import { createTeammateSubagents, notifyIdle } from './agentServices'
 
 /** Times in a row a TeammateIdle hook may keep the teammate working (as SubagentStop's bound, docs/hooks.md#hooks). */
 const MAX_IDLE_HOOK_BLOCKS = 3
@@ -216,54 +209,7 @@ export class TeammateAgent {
       context,
       rolePrompt: teammateRolePrompt({ team, name: identity.name, leader })
     })
-    this.subagents = await this.createSubagents(context)
-  }
-
-  /**
-   * The runtime of the teammate's subagents: the leader session's machinery (definitions loaded as
-   * the leader loads them, docs/agents.md#agent-definitions's tool filtering and model precedence, SubagentStart/Stop hooks)
-   * with background work disabled — every spawn is sync and never auto-backgrounded (docs/teams.md#spawning-a-teammate) —
-   * and no forks. Its subagents share the teammate's bus (events in their own names, the teammate
-   * as parent), PTY host (a worker's RPC client of the main thread's host), permission engine and
-   * prompter (their questions go to the leader tagged with the teammate, the reason naming the
-   * subagent), and write their transcripts beside the teammate's.
-   */
-  private async createSubagents(context: ProjectContext): Promise<SubagentRuntime> {
-    const { identity, teamContext } = this.parts
-    const { subagents: wiring } = await loadSubagentWiring({
-      cwd: identity.cwd,
-      home: teamContext.home,
-      env: this.parts.env ?? process.env,
-      trustProject: readTeammateEnv(this.parts.env ?? process.env).trustProject
-    })
-    const asking = this.prompter
-    return new SubagentRuntime({
-      ...wiring,
-      cwd: identity.cwd,
-      home: teamContext.home,
-      sessionId: teamContext.sessionId,
-      bus: this.parts.bus,
-      client: this.parts.client.client,
-      engine: this.parts.engine,
-      prompter: {
-        prompt: (request, signal) =>
-          asking.prompt(
-            {
-              ...request,
-              reason: `${request.reason} (asked by ${identity.name}'s subagent ${request.agentName}, ${request.agentId})`
-            },
-            signal
-          )
-      },
-      pty: this.parts.pty,
-      budget: new Budget(),
-      projectContext: context,
-      ...(teamContext.hooks ? { hooks: createSubagentHookPairing(teamContext.hooks) } : {}),
-      backgroundDisabled: true,
-      autoBackgroundMs: 0,
-      forkEnabled: false,
-      coordinator: false
-    })
+    this.subagents = await createTeammateSubagents(this.parts, this.prompter, context)
   }
 
   /** The teammate as the parent of its subagents (see {@link parentOfSubagents}). */
@@ -284,7 +230,7 @@ export class TeammateAgent {
       end = await this.run(`A TeammateIdle hook keeps you working:\n${reason}`)
     }
     // an interrupted turn ends like any other (the leader hears it is idle); a stopped teammate says nothing more
-    if (end.reason !== 'aborted' || !this.parts.signal.aborted) await this.notifyIdle(end, taskId)
+    if (end.reason !== 'aborted' || !this.parts.signal.aborted) await notifyIdle(this.parts, end, taskId, this.failure)
     return end
   }
 
@@ -320,7 +266,7 @@ export class TeammateAgent {
       const end = await this.run(text)
       if (end.reason === 'aborted') return 'aborted'
       if (this.shutdownAsked.approved || this.rejectedShutdowns === rejectedBefore) return 'approve'
-      await this.notifyIdle(end, undefined)
+      await notifyIdle(this.parts, end, undefined, this.failure)
       return 'reject'
     } finally {
       this.shutdownAsked = undefined
@@ -347,28 +293,6 @@ export class TeammateAgent {
   /** Counts a rejection the model sent, so {@link shutdownTurn} knows the teammate keeps working. */
   private noteRejection(): void {
     if (this.shutdownAsked) this.rejectedShutdowns++
-  }
-
-  /** Tells the leader the turn ended: an `idle_notification` with a summary of its last text. */
-  private async notifyIdle(end: TurnEnd, taskId: string | undefined): Promise<void> {
-    const { identity, mailbox, team, leader, teamContext } = this.parts
-    const completed = taskId !== undefined && teamContext.tasks().get(Number(taskId))?.status === 'completed'
-    const summary = end.finalText.trim().replace(/\s+/g, ' ').slice(0, SUMMARY_CHARS)
-    const idle = protocolBody('idle_notification', {
-      from: identity.name,
-      idleReason: end.reason === 'completed' ? 'available' : end.reason === 'aborted' ? 'interrupted' : 'failed',
-      ...(summary ? { summary } : {}),
-      // Claude Code's field: the leader (and a process teammate's pane in the workspace) learn why
-      ...((end.reason === 'model_error' || end.reason === 'failed') && this.failure
-        ? { failureReason: this.failure }
-        : {}),
-      ...(completed ? { completedTaskId: taskId } : {})
-    })
-    await mailbox.send(team, leader, {
-      from: identity.name,
-      body: idle,
-      ...(this.parts.member.color ? { color: this.parts.member.color } : {})
-    })
   }
 
   /**

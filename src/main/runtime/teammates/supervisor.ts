@@ -1,15 +1,14 @@
 import { LEAD_NAME } from '../teams'
-import { parseMessageBody, protocolBody } from '../../../shared/mailbox'
 import type { AgentState, RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
 import { agentId as teamAgentId } from '../../../shared/teams'
 import { Emitter, type Disposable } from '../base'
-import { newRequestId } from '../mailbox'
 
 import { CONTINUE_TRANSCRIPT_VARIABLE } from './agent'
 import type { TeammateBackend, TeammateExitInfo, TeammateSpawnConfig } from './executor'
 import { LeaderInbox } from './leaderInbox'
 import { TeamSettling, type TeamWait } from './settling'
-import type { TrackedTeammate } from './tracked'
+import { interruptible, newTrackedTeammate, type TrackedTeammate } from './tracked'
+import { exitedWithin, requestShutdown } from './shutdownRequest'
 import { cleanUpAfter } from './exitCleanup'
 
 export type { TeamWait } from './settling'
@@ -60,7 +59,10 @@ export class TeammateSupervisor implements Disposable {
       members: () => this.members.values(),
       inboxTeam: () => this.inbox.team,
       drained: () => this.inbox.drained(),
-      sync: () => this.syncMembers(),
+      // each live teammate's backend says what it has not told yet (see TeammateExecutor.sync)
+      sync: () => {
+        for (const m of this.members.values()) if (m.alive) options.registry.get(m.backend).sync?.(m.agentId)
+      },
       lastActivity: () => this.lastActivity,
       askPersonForPlans: options.askPersonForPlans
     })
@@ -126,14 +128,9 @@ export class TeammateSupervisor implements Disposable {
     } catch (error) {
       throw new TeammateSpawnError(`${(error as Error).message} Choose another name.`)
     }
-    const tracked = this.track(member.name, member.agentId, backend)
-    this.emitAs(tracked, {
-      type: 'agent_started',
+    const tracked = this.track(member.name, member.agentId, backend, {
       agentType: request.agentType,
-      parentId: LEAD_NAME,
-      backend,
       color: member.color,
-      depth: 1,
       model: request.model,
       cwd: this.options.cwd
     })
@@ -178,17 +175,8 @@ export class TeammateSupervisor implements Disposable {
     const backend = member.backendType as TeammateBackend
     if (!this.options.registry.has(backend))
       throw new TeammateSpawnError(`The '${backend}' teammate backend is not available here.`)
-    const tracked = this.track(name, member.agentId, backend)
-    this.emitAs(tracked, {
-      type: 'agent_started',
-      agentType: member.agentType,
-      parentId: LEAD_NAME,
-      backend,
-      color: member.color,
-      depth: 1,
-      model: member.model,
-      cwd: member.cwd
-    })
+    const { agentType, color, model, cwd } = member
+    const tracked = this.track(name, member.agentId, backend, { agentType, color, model, cwd })
     await this.launch(
       tracked,
       team,
@@ -205,19 +193,19 @@ export class TeammateSupervisor implements Disposable {
     )
   }
 
-  /** A teammate about to start, tracked from now on and reading the leader's inbox for it. */
-  private track(name: string, agentId: string, backend: TeammateBackend): TrackedTeammate {
-    const tracked: TrackedTeammate = {
-      name,
-      agentId,
-      backend,
-      handle: undefined,
-      alive: true,
-      state: 'starting',
-      questions: new Map(),
-      shutdownTimer: undefined
-    }
+  /**
+   * A teammate about to start, tracked from now on: `agent_started` says who it is (at depth 1,
+   * the leader its parent).
+   */
+  private track(
+    name: string,
+    agentId: string,
+    backend: TeammateBackend,
+    started: { agentType: string; color: string; model: string | undefined; cwd: string }
+  ): TrackedTeammate {
+    const tracked = newTrackedTeammate(name, agentId, backend)
     this.members.set(name, tracked)
+    this.emitAs(tracked, { type: 'agent_started', parentId: LEAD_NAME, backend, depth: 1, ...started })
     return tracked
   }
 
@@ -276,25 +264,7 @@ export class TeammateSupervisor implements Disposable {
     const tracked = this.members.get(name)
     const team = this.options.team.team()
     if (!tracked?.alive || !tracked.handle || !team) return 'gone'
-    const rejected = new Promise<'rejected'>((resolve) => {
-      const sub = this.options.team.mailbox.onDidReceive(team, LEAD_NAME, (entry) => {
-        const body = parseMessageBody(entry.message.text)
-        if (entry.message.from === name && body.kind === 'structured' && body.body.type === 'shutdown_rejected') {
-          sub.dispose()
-          resolve('rejected')
-        }
-      })
-      void tracked.handle!.exited.then(() => sub.dispose())
-    })
-    await this.options.team.mailbox.send(team, name, {
-      from: LEAD_NAME,
-      body: protocolBody('shutdown_request', { requestId: newRequestId('shutdown'), reason })
-    })
-    const outcome = await Promise.race([
-      tracked.handle.exited.then((info) => (info.status === 'killed' ? ('killed' as const) : ('exited' as const))),
-      rejected
-    ])
-    return outcome
+    return requestShutdown(this.options.team.mailbox, team, tracked.name, tracked.handle, reason)
   }
 
   /**
@@ -328,15 +298,7 @@ export class TeammateSupervisor implements Disposable {
    */
   interrupt(name: string): boolean {
     const tracked = this.members.get(name)
-    // not while starting: a process teammate has no SIGUSR2 handler before its loop runs
-    if (
-      !tracked?.handle ||
-      !tracked.alive ||
-      tracked.state === 'idle' ||
-      tracked.state === 'stopping' ||
-      tracked.state === 'starting'
-    )
-      return false
+    if (!tracked || !interruptible(tracked)) return false
     return this.options.registry.get(tracked.backend).interrupt(tracked.agentId)
   }
 
@@ -355,13 +317,6 @@ export class TeammateSupervisor implements Disposable {
     return this.settling.blockedWaits()
   }
 
-  /** Asks each live teammate's backend for what it has not told yet (see TeammateExecutor.sync). */
-  private syncMembers(): void {
-    for (const m of this.members.values()) {
-      if (m.alive) this.options.registry.get(m.backend).sync?.(m.agentId)
-    }
-  }
-
   /** A process teammate's transcript shows a new turn: it works again (a worker reports its own state). */
   private onTurnStart(tracked: TrackedTeammate, at: string): void {
     this.lastActivity = Date.now()
@@ -376,9 +331,7 @@ export class TeammateSupervisor implements Disposable {
   }
 
   private async killAfter(m: TrackedTeammate, ms: number): Promise<void> {
-    const gone = m.handle!.exited.then(() => true)
-    const timedOut = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())
-    if (!(await Promise.race([gone, timedOut])))
+    if (!(await exitedWithin(m.handle!, ms)))
       await this.kill(m.name, `did not shut down within ${Math.round(ms / 1000)} s`)
   }
 
@@ -429,10 +382,6 @@ export class TeammateSupervisor implements Disposable {
     event: Record<string, unknown> & { type: string }
   ): void {
     this.options.bus.emit({ ...event, agentId: tracked.agentId, agentName: tracked.name } as RuntimeEventInput)
-  }
-
-  private notice(level: 'warning' | 'error', message: string): void {
-    this.options.bus.emit({ type: 'notice', level, message, agentId: LEAD_NAME, agentName: LEAD_NAME })
   }
 
   /** Kills every live teammate (after {@link shutdownAll} when there is time) and stops reading the leader's inbox. */

@@ -20,10 +20,33 @@ export interface TrackedTeammate {
   planRequestId?: string
 }
 
+/** A teammate about to start: alive, `starting`, no handle yet, no open questions. */
+export function newTrackedTeammate(name: string, agentId: string, backend: TeammateBackend): TrackedTeammate {
+  return {
+    name,
+    agentId,
+    backend,
+    handle: undefined,
+    alive: true,
+    state: 'starting',
+    questions: new Map(),
+    shutdownTimer: undefined
+  }
+}
+
 /** Whether a process teammate's transcript shows a turn that started at or after `timestamp` (both ISO, its own clock). */
 export function startedSince(tracked: TrackedTeammate, timestamp: string): boolean {
   if (tracked.turnStartedAt === undefined) return false
   const started = Date.parse(tracked.turnStartedAt)
   const sent = Date.parse(timestamp)
   return !Number.isNaN(started) && !Number.isNaN(sent) && started >= sent
+}
+
+/**
+ * Whether Esc can interrupt the teammate's turn: it runs, is alive and is neither idle, stopping
+ * nor starting (a process teammate has no SIGUSR2 handler before its loop runs).
+ */
+export function interruptible(tracked: TrackedTeammate): boolean {
+  if (!tracked.handle || !tracked.alive) return false
+  return tracked.state !== 'idle' && tracked.state !== 'stopping' && tracked.state !== 'starting'
 }

@@ -1,0 +1,44 @@
+import { parseMessageBody, protocolBody } from '../../../shared/mailbox'
+import { newRequestId, type Mailbox } from '../mailbox'
+import { LEAD_NAME } from '../teams'
+import type { TeammateHandle } from './executor'
+
+/**
+ * The leader's side of the shutdown handshake (docs/teams.md#teammate-life-cycle): sends `name` a
+ * `shutdown_request` with `reason` and waits for its answer — it exits (`exited`, or `killed`
+ * when its backend killed it meanwhile) or it sends `shutdown_rejected` (`rejected`). No timeout
+ * here: the supervisor applies its own.
+ */
+export async function requestShutdown(
+  mailbox: Mailbox,
+  team: string,
+  name: string,
+  handle: TeammateHandle,
+  reason: string
+): Promise<'exited' | 'rejected' | 'killed'> {
+  const rejected = new Promise<'rejected'>((resolve) => {
+    const sub = mailbox.onDidReceive(team, LEAD_NAME, (entry) => {
+      const body = parseMessageBody(entry.message.text)
+      if (entry.message.from === name && body.kind === 'structured' && body.body.type === 'shutdown_rejected') {
+        sub.dispose()
+        resolve('rejected')
+      }
+    })
+    void handle.exited.then(() => sub.dispose())
+  })
+  await mailbox.send(team, name, {
+    from: LEAD_NAME,
+    body: protocolBody('shutdown_request', { requestId: newRequestId('shutdown'), reason })
+  })
+  return Promise.race([
+    handle.exited.then((info) => (info.status === 'killed' ? ('killed' as const) : ('exited' as const))),
+    rejected
+  ])
+}
+
+/** Whether the teammate exits within `ms` milliseconds (the timer does not keep the process alive). */
+export async function exitedWithin(handle: TeammateHandle, ms: number): Promise<boolean> {
+  const gone = handle.exited.then(() => true)
+  const timedOut = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())
+  return Promise.race([gone, timedOut])
+}
