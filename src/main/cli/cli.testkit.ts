@@ -40,23 +40,16 @@ export function runCli(
 }
 
 /**
- * Runs `bin/swarmdesk ...argv` with `home` as its data directory, for commands whose stdout is
- * JSON or text rather than an event stream (`tasks`, `team`). Resolves when it exits.
+ * Runs `bin/swarmdesk ...argv` with `env` over the process environment (`SWARMDESK_HOME` for a data
+ * directory, `CLAUDE_CONFIG_DIR` for `swarmdesk claude`...), for commands whose stdout is JSON or
+ * text rather than an event stream (`tasks`, `team`, `claude`). Resolves when it exits.
  */
-export function runCliText(
-  home: string,
-  argv: string[]
+export async function runCliText(
+  argv: string[],
+  env: Record<string, string>
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = startCli(argv, { env: { SWARMDESK_HOME: home } })
-    let stdout = ''
-    let stderr = ''
-    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin!.end()
-  })
+  const { code, stdout, stderr } = await runCli(argv, { env })
+  return { code, stdout, stderr }
 }
 
 /**
