@@ -44,12 +44,21 @@ export function runCli(
  * directory, `CLAUDE_CONFIG_DIR` for `swarmdesk claude`...), for commands whose stdout is JSON or
  * text rather than an event stream (`tasks`, `team`, `claude`). Resolves when it exits.
  */
-export async function runCliText(
+export function runCliText(
   argv: string[],
   env: Record<string, string>
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { code, stdout, stderr } = await runCli(argv, { env })
-  return { code, stdout, stderr }
+  // its own runner, not runCli's: a JSON stdout is not an event stream, and parsing it as one throws
+  return new Promise((resolve, reject) => {
+    const child = startCli(argv, { env })
+    let stdout = ''
+    let stderr = ''
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+    child.stdin!.end()
+  })
 }
 
 /**
