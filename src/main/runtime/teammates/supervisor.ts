@@ -4,6 +4,7 @@ import type { AgentState, RuntimeEvent, RuntimeEventInput } from '../../../share
 import { agentId as teamAgentId } from '../../../shared/teams'
 import { Emitter, type Disposable } from '../base'
 import { newRequestId } from '../mailbox'
+import type { TeammateSpawnRequest } from '../tools'
 
 import { CONTINUE_TRANSCRIPT_VARIABLE } from './agent'
 import type { TeammateBackend, TeammateExitInfo, TeammateSpawnConfig } from './executor'
@@ -13,8 +14,8 @@ import type { TrackedTeammate } from './tracked'
 import { cleanUpAfter } from './exitCleanup'
 
 export type { TeamWait } from './settling'
-export { TeammateSpawnError, type TeammateSpawnRequest, type TeammateSupervisorOptions } from './supervisorOptions'
-import { TeammateSpawnError, type TeammateSpawnRequest, type TeammateSupervisorOptions } from './supervisorOptions'
+export { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
+import { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
 
 /** Milliseconds a teammate has to answer a shutdown request before it is killed (docs/teams.md#teammate-life-cycle). */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000
