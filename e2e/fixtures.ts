@@ -55,24 +55,31 @@ export async function promptLeader(page: Page, text: string): Promise<void> {
   await input.press('Enter')
 }
 
+/**
+ * The page's window as the e2e tests see it: the renderer's test hook, `window.__swarmdeskTest`
+ * (src/renderer/src/app/testHook.ts, `SwarmdeskTestHook`), absent before the renderer installed it.
+ */
+type HookedWindow = {
+  __swarmdeskTest?: {
+    paneText(agentId: string): string
+    paneListeners(): number
+    paneSize(agentId: string): { cols: number; rows: number } | undefined
+  }
+}
+
 /** The leader's pane text, read through the renderer's test hook (`window.__swarmdeskTest`). */
 export function paneText(page: Page, agentId = 'team-lead'): Promise<string> {
-  return page.evaluate(
-    (id) =>
-      (window as unknown as { __swarmdeskTest?: { paneText(id: string): string } }).__swarmdeskTest?.paneText(id) ?? '',
-    agentId
-  )
+  return page.evaluate((id) => (window as unknown as HookedWindow).__swarmdeskTest?.paneText(id) ?? '', agentId)
 }
 
 /** The size (character cells) an agent's pane last reported to main, through the test hook; undefined before one. */
 export function paneSize(page: Page, agentId: string): Promise<{ cols: number; rows: number } | undefined> {
-  return page.evaluate(
-    (id) =>
-      (
-        window as unknown as { __swarmdeskTest?: { paneSize(id: string): { cols: number; rows: number } | undefined } }
-      ).__swarmdeskTest?.paneSize(id),
-    agentId
-  )
+  return page.evaluate((id) => (window as unknown as HookedWindow).__swarmdeskTest?.paneSize(id), agentId)
+}
+
+/** The page's live pane-owner subscriptions, through the test hook (0 with no panes); undefined before the hook. */
+export function paneListeners(page: Page): Promise<number | undefined> {
+  return page.evaluate(() => (window as unknown as HookedWindow).__swarmdeskTest?.paneListeners())
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { expect, expectPaneToContain, promptLeader, snap, test, type ScenarioObject } from './fixtures'
+import { expect, expectPaneToContain, paneText, promptLeader, snap, test, type ScenarioObject } from './fixtures'
 
 /**
  * The panes are terminals (issue 19, item 2): typing into a teammate pane's terminal area writes
@@ -112,10 +112,6 @@ test('a teammate pane takes the keyboard, and Esc or Ctrl+C interrupts the leade
 
   // no interrupted command outlived its turn
   for (const id of ['team-lead', 'alice@keys', 'bob@keys']) {
-    await expect
-      .poll(async () =>
-        (await page.evaluate((a) => (window as any).__swarmdeskTest?.paneText(a) ?? '', id)).includes('never-printed')
-      )
-      .toBe(false)
+    await expect.poll(async () => (await paneText(page, id)).includes('never-printed')).toBe(false)
   }
 })

@@ -24,6 +24,7 @@ import {
 import { lastSessionId, projectDir } from './sessionFiles'
 import { startServe, type ServedWorkspace } from './serve'
 import { PANE_JOURNAL_DIR, readPaneJournal } from '../src/main/app/restore/paneJournal'
+import { WORKSPACE_STATE_FILE, type WorkspaceState } from '../src/main/app/restore/stateFile'
 
 /**
  * Restore after restart (issue 8) in Chromium against `swarmdesk serve`: a reload and a clean
@@ -90,10 +91,15 @@ const NOTICE = 'interrupted — the workspace stopped while this agent worked. R
 const pane = (page: Page, agentId: string) => page.locator(`section.pane[data-agent-id="${agentId}"]`)
 const card = (page: Page, subject: string) => page.locator('li[data-testid="task-card"]', { hasText: subject })
 
-/** The workspace's restore files under `home` (docs/storage.md#layout layout): its only project folder. */
-function readSessionFile(home: string, name: string): any {
+/**
+ * The workspace's `workspace.json` restore file under `home` (docs/storage.md#layout layout: its only
+ * project folder, the last session), as the workspace wrote it; undefined until it exists.
+ */
+function savedWorkspaceState(home: string): WorkspaceState | undefined {
   try {
-    return JSON.parse(readFileSync(join(projectDir(home), lastSessionId(home)!, name), 'utf8'))
+    return JSON.parse(
+      readFileSync(join(projectDir(home), lastSessionId(home)!, WORKSPACE_STATE_FILE), 'utf8')
+    ) as WorkspaceState
   } catch {
     return undefined
   }
@@ -187,12 +193,12 @@ test('after kill -9 of serve, the restarted workspace shows the leader interrupt
     await expectPaneToContain(page, 'long-job-started')
     // the leader is mid-command; wait until the workspace has saved that (state and scrollback)
     await expect
-      .poll(() => readSessionFile(home, 'workspace.json')?.agents?.find((a: any) => a.agentId === 'team-lead')?.state, {
+      .poll(() => savedWorkspaceState(home)?.agents.find((a) => a.agentId === 'team-lead')?.state, {
         timeout: 20_000
       })
       .toBe('running')
     await expect.poll(() => savedPane(home, 'team-lead'), { timeout: 20_000 }).toContain('long-job-started')
-    const runTag: string = readSessionFile(home, 'workspace.json').runTag
+    const runTag = savedWorkspaceState(home)!.runTag
     const leftBehind = processesOfRun(runTag)
     expect(leftBehind.length).toBeGreaterThan(0)
 
@@ -238,7 +244,7 @@ test('after kill -9 of serve, the restarted workspace shows the leader interrupt
     await first.crash()
     if (second) expect(await second.stop()).toBe(0)
     // nothing of either run outlives the test
-    const tag = readSessionFile(home, 'workspace.json')?.runTag
+    const tag = savedWorkspaceState(home)?.runTag
     if (tag) expect(processesOfRun(tag)).toEqual([])
   }
 })

@@ -3,9 +3,17 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
+import type { MessageCreateParams } from '@anthropic-ai/sdk/resources/messages'
 
 /** The swarmdesk executable of this checkout. */
 const SWARMDESK_BIN = resolve(__dirname, '..', 'bin', 'swarmdesk')
+
+/** One request of the scripted model's log as the e2e tests read it (src/main/runtime/scripted/state.ts). */
+export interface ModelRequest {
+  body: MessageCreateParams
+  /** Lower-case names. */
+  headers: Record<string, string>
+}
 
 /** A running `swarmdesk serve` child process and what it printed. */
 export interface ServedWorkspace {
@@ -25,8 +33,11 @@ export interface ServedWorkspace {
   stderr(): string
   /** Everything the child wrote to stdout so far. */
   stdout(): string
-  /** The scripted model's request log (`GET /_scripted/requests`): the raw bodies it received. */
-  modelRequests(): Promise<Array<{ body: any; headers: Record<string, string> }>>
+  /**
+   * The scripted model's request log (`GET /_scripted/requests`): the bodies it received, each a
+   * Messages API request as serve's SDK client sends it, and their headers.
+   */
+  modelRequests(): Promise<ModelRequest[]>
   /** SIGTERM, then waits for the exit; resolves the exit code (SIGKILL after 10 s gives null). */
   stop(): Promise<number | null>
   /** The serve process's pid. */
@@ -124,10 +135,7 @@ export async function startServe(options: {
     stdout: () => stdout,
     modelRequests: async () => {
       if (!scriptedUrl) throw new Error('swarmdesk serve printed no SCRIPTED_MODEL_URL line before SWARMDESK_URL')
-      return (await (await fetch(`${scriptedUrl}/_scripted/requests`)).json()) as Array<{
-        body: any
-        headers: Record<string, string>
-      }>
+      return (await (await fetch(`${scriptedUrl}/_scripted/requests`)).json()) as ModelRequest[]
     },
     stop: () =>
       (stopping ??= (async () => {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import type { Page } from '@playwright/test'
-import { expect, expectPaneToContain, paneText, snap, test } from './fixtures'
+import { expect, expectPaneToContain, paneListeners, paneText, snap, test } from './fixtures'
 
 /** A duration no other process on the machine uses, so `ps` finds exactly the long job's command. */
 const LONG_SLEEP = 'sleep 311.25'
@@ -100,7 +100,7 @@ test('two background subagents get their own panes under the leader; one is stop
   // collapsing the leader's subagents hides (and unmounts) their panes; showing them restores the scrollback
   await page.getByRole('button', { name: 'Hide 2 subagent panes of team-lead' }).click()
   await expect(page.locator('section.pane')).toHaveCount(1)
-  await expect.poll(() => page.evaluate(() => (window as any).__swarmdeskTest.paneListeners())).toBe(1)
+  await expect.poll(() => paneListeners(page)).toBe(1)
   await snap(page, testInfo, '04-collapsed')
   await page.getByRole('button', { name: 'Show 2 subagent panes of team-lead' }).click()
   await expect(page.locator('section.pane')).toHaveCount(3)

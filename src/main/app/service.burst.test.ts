@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
-import type { PushChannel } from '../../shared/ipc'
 import { createMailbox } from '../runtime/mailbox'
 import { DEFAULT_SCRIPTED_CONTEXT_WINDOW, type RecordedRequest } from '../runtime/scripted'
 import { WorkspaceService } from './service'
+import { PushLog } from './pushes.testkit'
 
 /**
  * Issue 29 item 4: no request ever passes the model's context window, whatever arrives between two
@@ -22,13 +22,13 @@ let work: string
 /** The scripted model's request log, fetched once a test's requests are all made. */
 let log: RecordedRequest[] = []
 let service: WorkspaceService | undefined
-let pushes: Array<{ channel: PushChannel; payload: any }>
+let pushes: PushLog
 
 beforeEach(() => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
   work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-work-')))
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
-  pushes = []
+  pushes = new PushLog()
 })
 afterEach(async () => {
   await service?.dispose()
@@ -62,7 +62,7 @@ async function start(leader: object[], others: Record<string, object[]> = {}): P
     })
   )
   service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, mode: 'bypassPermissions' })
-  service.onPush((channel, payload) => pushes.push({ channel, payload }))
+  service.onPush(pushes.record)
   await service.handle('leader.prompt', { text: 'make a team' })
   await until(
     'the leader to make the team, hear alice is idle and go idle',
@@ -86,7 +86,7 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
   }
 }
 
-const events = (): RuntimeEvent[] => pushes.filter((p) => p.channel === 'runtime.event').map((p) => p.payload)
+const events = (): RuntimeEvent[] => pushes.of('runtime.event')
 
 /** True once the leader said `text` and went idle after it. */
 function saidThenIdle(text: string): boolean {

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../shared/events'
-import type { PushChannel, WorkspaceSnapshot } from '../../shared/ipc'
+import type { WorkspaceSnapshot } from '../../shared/ipc'
 import { WorkspaceService } from './service'
+import { PushLog } from './pushes.testkit'
 
 /**
  * Issue 29 item 7: a failed model call shows as `error` — with a notice saying why and which
@@ -17,13 +18,13 @@ import { WorkspaceService } from './service'
 let home: string
 let work: string
 let service: WorkspaceService | undefined
-let pushes: Array<{ channel: PushChannel; payload: any }>
+let pushes: PushLog
 
 beforeEach(() => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
   work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-work-')))
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
-  pushes = []
+  pushes = new PushLog()
 })
 afterEach(async () => {
   await service?.dispose()
@@ -40,7 +41,7 @@ async function start(yaml: string): Promise<WorkspaceService> {
   const scenario = join(home, 's.yaml')
   writeFileSync(scenario, yaml)
   service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, mode: 'bypassPermissions' })
-  service.onPush((channel, payload) => pushes.push({ channel, payload }))
+  service.onPush(pushes.record)
   return service
 }
 
@@ -59,7 +60,7 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
   }
 }
 
-const events = (): RuntimeEvent[] => pushes.filter((p) => p.channel === 'runtime.event').map((p) => p.payload)
+const events = (): RuntimeEvent[] => pushes.of('runtime.event')
 const find = <T extends RuntimeEvent['type']>(
   type: T,
   test: (e: EventOf<T>) => boolean,

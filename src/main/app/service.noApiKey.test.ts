@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
-import type { PushChannel, WorkspaceSnapshot } from '../../shared/ipc'
+import type { WorkspaceSnapshot } from '../../shared/ipc'
 import { ApiKeyHolder } from '../runtime/model/apiKey'
 import { startScriptedServer, type ScriptedServer } from '../runtime/scripted'
 import { WorkspaceService } from './service'
+import { PushLog } from './pushes.testkit'
 
 /**
  * Issue 29 item 8, the runtime: a workspace opens without an API key against a real endpoint (a
@@ -20,7 +21,7 @@ let home: string
 let work: string
 let server: ScriptedServer
 let service: WorkspaceService | undefined
-let pushes: Array<{ channel: PushChannel; payload: any }>
+let pushes: PushLog
 
 beforeEach(async () => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
@@ -29,7 +30,7 @@ beforeEach(async () => {
   server = await startScriptedServer({
     scenario: { apiKey: KEY, agents: { '*': [{ text: 'Answered with the run key.' }] } } as never
   })
-  pushes = []
+  pushes = new PushLog()
 })
 afterEach(async () => {
   await service?.dispose()
@@ -39,7 +40,7 @@ afterEach(async () => {
   rmSync(work, { recursive: true, force: true })
 })
 
-const events = (): RuntimeEvent[] => pushes.filter((p) => p.channel === 'runtime.event').map((p) => p.payload)
+const events = (): RuntimeEvent[] => pushes.of('runtime.event')
 
 describe('a workspace without an API key', () => {
   it('opens, keeps the task board working, refuses a prompt clearly, and runs once a key is set for this run', async () => {
@@ -51,7 +52,7 @@ describe('a workspace without an API key', () => {
       apiKey,
       mode: 'bypassPermissions'
     })
-    service.onPush((channel, payload) => pushes.push({ channel, payload }))
+    service.onPush(pushes.record)
     const snap = (await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot
     expect(snap.modelAccess?.noApiKey).toMatchObject({
       fix: 'environment',
@@ -69,14 +70,14 @@ describe('a workspace without an API key', () => {
     const status = await service.handle('settings.setRunApiKey', { apiKey: KEY })
     expect(status).toMatchObject({ source: 'run', storage: 'environmentOnly' })
     expect(JSON.stringify(status)).not.toContain(KEY)
-    expect(pushes.find((p) => p.channel === 'model.access')?.payload).toEqual({})
+    expect(pushes.of('model.access')[0]).toEqual({})
     expect(((await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot).modelAccess).toEqual({})
 
     await service.handle('leader.prompt', { text: 'hello' })
     await service.whenIdle()
     expect(events().some((e) => e.type === 'assistant_text' && e.text === 'Answered with the run key.')).toBe(true)
     expect(server.requests().map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`])
-    expect(JSON.stringify(pushes)).not.toContain(KEY)
+    expect(JSON.stringify(pushes.all)).not.toContain(KEY)
   })
 
   it('the environment key wins: a key for this run is refused while ANTHROPIC_API_KEY is set', async () => {

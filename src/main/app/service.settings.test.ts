@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SettingsView } from '../../shared/settings'
 import { resolveModel } from '../runtime/model/pricing'
 import { IpcRequestError, WorkspaceService, type WorkspaceServiceOptions } from './service'
+import { PushLog } from './pushes.testkit'
 
 let home: string
 let work: string
@@ -135,13 +136,12 @@ describe('Settings requests', () => {
       'agents:\n  team-lead:\n    - tools: [{ name: Bash, input: { command: "echo hi" } }]\n    - when: "Permission denied"\n      text: "refused by a rule"\n    - text: "it ran"\n'
     )
     service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, mode: 'bypassPermissions' })
-    const said: string[] = []
-    service.onPush((channel, payload: any) => {
-      if (channel === 'runtime.event' && payload.type === 'assistant_text') said.push(payload.text)
-    })
+    const pushes = new PushLog()
+    service.onPush(pushes.record)
     await service.handle('settings.update', { values: { rules: { allow: [], ask: [], deny: ['Bash(echo:*)'] } } })
     await service.handle('leader.prompt', { text: 'go' })
     await service.whenIdle()
+    const said = pushes.of('runtime.event').flatMap((e) => (e.type === 'assistant_text' ? [e.text] : []))
     expect(said.join('\n')).toContain('refused by a rule')
   })
 

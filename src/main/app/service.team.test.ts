@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
-import type { PushChannel, WorkspaceSnapshot } from '../../shared/ipc'
+import type { WorkspaceSnapshot } from '../../shared/ipc'
 import { IpcRequestError, WorkspaceService } from './service'
+import { PushLog } from './pushes.testkit'
 
 /**
  * The dashboard's requests (docs/ui.md#the-workspace-ui) against the real runtime: the scripted model server, real
@@ -15,13 +16,13 @@ import { IpcRequestError, WorkspaceService } from './service'
 let home: string
 let work: string
 let service: WorkspaceService | undefined
-let pushes: Array<{ channel: PushChannel; payload: any }>
+let pushes: PushLog
 
 beforeEach(() => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
   work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-work-')))
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
-  pushes = []
+  pushes = new PushLog()
 })
 afterEach(async () => {
   await service?.dispose()
@@ -60,7 +61,7 @@ async function start(yaml: string, settings?: object): Promise<WorkspaceService>
     writeFileSync(join(work, '.swarmdesk', 'settings.json'), JSON.stringify(settings))
   }
   service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, mode: 'bypassPermissions' })
-  service.onPush((channel, payload) => pushes.push({ channel, payload }))
+  service.onPush(pushes.record)
   return service
 }
 
@@ -74,7 +75,7 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
   }
 }
 
-const events = (): RuntimeEvent[] => pushes.filter((p) => p.channel === 'runtime.event').map((p) => p.payload)
+const events = (): RuntimeEvent[] => pushes.of('runtime.event')
 const find = <T extends RuntimeEvent['type']>(type: T, test: (e: Extract<RuntimeEvent, { type: T }>) => boolean) =>
   events().find(
     (e): e is Extract<RuntimeEvent, { type: T }> => e.type === type && test(e as Extract<RuntimeEvent, { type: T }>)

@@ -4,19 +4,20 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
-import type { PendingPermission, PushChannel, WorkspaceSnapshot } from '../../shared/ipc'
+import type { PendingPermission, WorkspaceSnapshot } from '../../shared/ipc'
 import { IpcRequestError, WorkspaceService } from './service'
+import { PushLog } from './pushes.testkit'
 
 let home: string
 let work: string
 let service: WorkspaceService | undefined
-let pushes: Array<{ channel: PushChannel; payload: any }>
+let pushes: PushLog
 
 beforeEach(() => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
   work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-work-')))
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
-  pushes = []
+  pushes = new PushLog()
 })
 afterEach(async () => {
   await service?.dispose()
@@ -29,7 +30,7 @@ async function start(yaml: string, mode?: 'acceptEdits' | 'bypassPermissions'): 
   const scenario = join(home, 's.yaml')
   writeFileSync(scenario, yaml)
   service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, mode })
-  service.onPush((channel, payload) => pushes.push({ channel, payload }))
+  service.onPush(pushes.record)
   return service
 }
 
@@ -43,9 +44,8 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 15
   }
 }
 
-const events = (): RuntimeEvent[] => pushes.filter((p) => p.channel === 'runtime.event').map((p) => p.payload)
-const latestPermissions = (): PendingPermission[] | undefined =>
-  pushes.filter((p) => p.channel === 'permissions.changed').at(-1)?.payload.permissions
+const events = (): RuntimeEvent[] => pushes.of('runtime.event')
+const latestPermissions = (): PendingPermission[] | undefined => pushes.of('permissions.changed').at(-1)?.permissions
 
 const EDIT_SCENARIO = `agents:
   team-lead:
@@ -90,8 +90,9 @@ describe('WorkspaceService', () => {
     expect(pane.data).toContain('pane check')
     expect(pane.data).toContain('Looking first.')
     const chunks = pushes
-      .filter((p) => p.channel === 'pane.data' && p.payload.agentId === 'team-lead')
-      .map((p) => p.payload.chunk)
+      .of('pane.data')
+      .filter((p) => p.agentId === 'team-lead')
+      .map((p) => p.chunk)
     expect(pane.chunk).toBe(chunks.at(-1))
   })
 
@@ -146,8 +147,9 @@ describe('WorkspaceService', () => {
     await s.handle('leader.prompt', { text: 'print' })
     await s.whenIdle()
     const pane = pushes
-      .filter((p) => p.channel === 'pane.data' && p.payload.agentId === 'team-lead')
-      .map((p) => p.payload.data as string)
+      .of('pane.data')
+      .filter((p) => p.agentId === 'team-lead')
+      .map((p) => p.data)
       .join('')
     for (let i = 1; i <= 40; i++) expect(pane).toContain(`chunk-${i}\r\n`)
     const outputs = events().filter((e) => e.type === 'tool_output')
@@ -215,7 +217,7 @@ describe('WorkspaceService /fork', () => {
       `agents:\n  team-lead:\n    - text: "first answer"\n    - when: "<task-notification>"\n      text: "the fork reported"\n  "type:fork":\n    - text: "Scope: check. Result: fine."\n`
     )
     service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, fork: true })
-    service.onPush((channel, payload) => pushes.push({ channel, payload }))
+    service.onPush(pushes.record)
     await service.handle('leader.prompt', { text: 'hello' })
     await service.whenIdle()
     await service.handle('leader.prompt', { text: '/fork check the numbers again' })
@@ -236,7 +238,7 @@ describe('WorkspaceService /fork', () => {
       `agents:\n  team-lead:\n    - tools:\n        - { name: Agent, input: { description: "check numbers", prompt: "Check the numbers." } }\n        - { name: Write, input: { file_path: "out.txt", content: "x" } }\n    - text: "dispatched"\n    - when: "<task-notification>"\n      text: "the worker reported"\n  check-numbers:\n    - text: "Scope: numbers. Result: fine."\n`
     )
     service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, fork: true })
-    service.onPush((channel, payload) => pushes.push({ channel, payload }))
+    service.onPush(pushes.record)
     expect(((await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot).orchestration).toEqual({
       fork: true,
       coordinator: false,

@@ -40,15 +40,17 @@ export function runCli(
 }
 
 /**
- * Runs `bin/swarmdesk ...argv` with `home` as its data directory, for commands whose stdout is
- * JSON or text rather than an event stream (`tasks`, `team`). Resolves when it exits.
+ * Runs `bin/swarmdesk ...argv` with `env` over the process environment (`SWARMDESK_HOME` for a data
+ * directory, `CLAUDE_CONFIG_DIR` for `swarmdesk claude`...), for commands whose stdout is JSON or
+ * text rather than an event stream (`tasks`, `team`, `claude`). Resolves when it exits.
  */
 export function runCliText(
-  home: string,
-  argv: string[]
+  argv: string[],
+  env: Record<string, string>
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  // its own runner, not runCli's: a JSON stdout is not an event stream, and parsing it as one throws
   return new Promise((resolve, reject) => {
-    const child = startCli(argv, { env: { SWARMDESK_HOME: home } })
+    const child = startCli(argv, { env })
     let stdout = ''
     let stderr = ''
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()))

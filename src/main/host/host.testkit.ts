@@ -1,5 +1,7 @@
 import { request } from 'node:http'
 import { WebSocket } from 'ws'
+import type { IpcError } from '../../shared/ipc'
+import type { Push } from '../app/pushes.testkit'
 
 /** One HTTP answer as a test sees it. */
 export interface HttpAnswer {
@@ -50,33 +52,64 @@ export function openSocket(port: number, path: string, headers: Record<string, s
   })
 }
 
+export type { Push }
+
+/** A `push` frame: one push. */
+export type PushFrame = Push & { kind: 'push' }
+
+/** A `response` frame: the result (of type `R`, the channel's response) or the error. */
+export type ResponseFrame<R = unknown> =
+  { kind: 'response'; id: number; ok: true; result: R } | { kind: 'response'; id: number; ok: false; error: IpcError }
+
+/** A frame as `FrameLog.frames` keeps it: a `pushes` frame is split into its `push` frames. */
+export type LoggedFrame = PushFrame | ResponseFrame
+
+/** A frame as the host sends it (src/shared/ipc/wire.ts), its pushes typed by the contract. */
+export type HostFrame = LoggedFrame | { kind: 'pushes'; pushes: Push[] }
+
+/** The pushes a frame carries, in order: none for a response, one for `push`, several for `pushes`. */
+export function pushesOf(frame: HostFrame): Push[] {
+  return frame.kind === 'pushes' ? frame.pushes : frame.kind === 'push' ? [frame] : []
+}
+
+/** `frame`'s result. @throws Error naming the error when the frame answers one instead. */
+export function resultOf<R>(frame: ResponseFrame<R>): R {
+  if (!frame.ok) throw new Error(`expected a result, got ${frame.error.name}: ${frame.error.message}`)
+  return frame.result
+}
+
+/** `frame`'s error. @throws Error quoting the result when the frame answers one instead. */
+export function errorOf(frame: ResponseFrame): IpcError {
+  if (frame.ok) throw new Error(`expected an error, got the result ${JSON.stringify(frame.result)}`)
+  return frame.error
+}
+
 /**
  * Collects a socket's frames, parsed, so a test can wait for one that matches. A `pushes` frame
  * (several pushes sent together) is logged as one `push` frame per push, in order, in `frames`;
  * `received` keeps the frames as they came.
  */
 export class FrameLog {
-  readonly frames: unknown[] = []
-  readonly received: unknown[] = []
+  readonly frames: LoggedFrame[] = []
+  readonly received: HostFrame[] = []
   private waiters: Array<() => void> = []
 
   constructor(socket: WebSocket) {
     socket.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as {
-        kind?: unknown
-        pushes?: Array<{ channel: unknown; payload: unknown }>
-      }
+      // the host's frames are the contract's (the bridge's tests check what they carry)
+      const frame = JSON.parse(String(data)) as HostFrame
       this.received.push(frame)
-      if (frame.kind === 'pushes' && Array.isArray(frame.pushes))
-        for (const push of frame.pushes)
-          this.frames.push({ kind: 'push', channel: push.channel, payload: push.payload })
+      if (frame.kind === 'pushes') for (const push of frame.pushes) this.frames.push({ kind: 'push', ...push })
       else this.frames.push(frame)
       for (const wake of this.waiters.splice(0)) wake()
     })
   }
 
-  /** Resolves the first frame (already received or to come) that satisfies `match`; rejects after `ms`. */
-  async next<T>(match: (frame: any) => boolean, ms = 10_000): Promise<T> {
+  /**
+   * Resolves the first frame (already received or to come) that satisfies `match`, as a `T`
+   * (a response's result type, say: `next<ResponseFrame<PaneScrollback>>`); rejects after `ms`.
+   */
+  async next<T = LoggedFrame>(match: (frame: LoggedFrame) => boolean, ms = 10_000): Promise<T> {
     const deadline = Date.now() + ms
     for (;;) {
       const found = this.frames.find(match)

@@ -1,4 +1,4 @@
-import type { PushChannel } from '../../shared/ipc'
+import { requestChannels, type PushChannel } from '../../shared/ipc'
 import { toDisposable } from '../runtime/base/disposable'
 import { PaneBatcher } from '../app/paneBatcher'
 import { PaneTerminals } from '../app/panes'
@@ -39,15 +39,18 @@ export function paneWorkspace(ids: string[], linesPerWrite: number) {
     }
   }
   const service: BridgedService = {
-    handle: async (channel, payload: any) => {
+    // payloads are parsed by the contract's schemas, as the service parses them
+    handle: async (channel, payload) => {
       switch (channel) {
         case 'pane.ack':
-          for (const { agentId, chunk } of payload.acks) batcher.ack(agentId, chunk)
+          for (const { agentId, chunk } of requestChannels['pane.ack'].request.parse(payload).acks)
+            batcher.ack(agentId, chunk)
           return { ok: true }
         case 'pane.scrollback': {
-          batcher.flushPane(payload.agentId)
-          const scrollback = await panes.scrollback(payload.agentId)
-          batcher.ack(payload.agentId, scrollback.chunk)
+          const { agentId } = requestChannels['pane.scrollback'].request.parse(payload)
+          batcher.flushPane(agentId)
+          const scrollback = await panes.scrollback(agentId)
+          batcher.ack(agentId, scrollback.chunk)
           return scrollback
         }
         case 'pane.mute':

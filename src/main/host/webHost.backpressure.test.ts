@@ -5,7 +5,7 @@ import { toDisposable } from '../runtime/base/disposable'
 import { TerminalEventThinner } from '../app/eventThinner'
 import { PaneBatcher } from '../app/paneBatcher'
 import { startHostFixture, type HostFixture } from './hostFixture.testkit'
-import { closed, FrameLog, openSocket, until } from './host.testkit'
+import { closed, FrameLog, openSocket, pushesOf, until, type HostFrame, type Push } from './host.testkit'
 import type { BridgedService } from './types'
 
 /**
@@ -109,21 +109,19 @@ function slowPage(socket: WebSocket, bytesPerSecond: number) {
   let events = 0
   let eventBytes = 0
   let id = 1
-  const take = (frame: { channel: string; payload: any }) => {
-    if (frame.channel === 'runtime.event') {
+  const take = (push: Push) => {
+    if (push.channel === 'runtime.event') {
       events++
-      eventBytes += String(frame.payload.data ?? '').length
+      eventBytes += 'data' in push.payload ? push.payload.data.length : 0
     }
-    if (frame.channel !== 'pane.data') return
-    const { agentId, chunk } = frame.payload
+    if (push.channel !== 'pane.data') return
+    const { agentId, chunk } = push.payload
     if (chunk !== (lastChunk.get(agentId) ?? 0) + 1) gaps++
     lastChunk.set(agentId, chunk)
-    queue.push(frame.payload)
+    queue.push(push.payload)
   }
   socket.on('message', (raw) => {
-    const frame = JSON.parse(String(raw))
-    if (frame.kind === 'push') take(frame)
-    else if (frame.kind === 'pushes') for (const push of frame.pushes) take(push)
+    for (const push of pushesOf(JSON.parse(String(raw)) as HostFrame)) take(push)
   })
   const tick = setInterval(() => {
     let budget = bytesPerSecond / 20
@@ -293,9 +291,7 @@ describe('web host bridge frames', () => {
     const log = new FrameLog(socket)
     ws.start()
     const received = () =>
-      log.frames.filter((f: any) => f.channel === 'pane.data') as Array<{
-        payload: { agentId: string; data: string; chunk: number }
-      }>
+      log.frames.flatMap((f) => (f.kind === 'push' && f.channel === 'pane.data' ? [{ payload: f.payload }] : []))
     await until(
       () =>
         ws.done() &&
@@ -314,12 +310,8 @@ describe('web host bridge frames', () => {
       expect(mine.map((f) => f.payload.data).join('') === ws.text(id)).toBe(true)
     }
     // frames that carried pane output, and how many pushes each carried on average
-    const carrying = log.received.filter(
-      (f: any) =>
-        (f.kind === 'push' && f.channel === 'pane.data') ||
-        (f.kind === 'pushes' && f.pushes.some((p: any) => p.channel === 'pane.data'))
-    )
-    expect(carrying.some((f: any) => f.kind === 'pushes')).toBe(true)
+    const carrying = log.received.filter((f) => pushesOf(f).some((p) => p.channel === 'pane.data'))
+    expect(carrying.some((f) => f.kind === 'pushes')).toBe(true)
     expect(received().length / carrying.length).toBeGreaterThan(4)
   })
 
@@ -340,6 +332,6 @@ describe('web host bridge frames', () => {
     const log = new FrameLog(socket)
     socket.send(JSON.stringify({ kind: 'request', id: 1, channel: 'workspace.snapshot', payload: {} }))
     await log.next((f) => f.kind === 'response' && f.id === 1)
-    expect(log.received.map((f: any) => f.kind)).toEqual(['push', 'response'])
+    expect(log.received.map((f) => f.kind)).toEqual(['push', 'response'])
   })
 })

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PushChannel } from '../../shared/ipc'
 import { WorkspaceService } from '../app/service'
 import { startHostFixture, type HostFixture } from './hostFixture.testkit'
-import { closed, FrameLog, openSocket } from './host.testkit'
+import { closed, FrameLog, openSocket, type LoggedFrame } from './host.testkit'
 import type { BridgedService } from './types'
 
 let root: string
@@ -66,7 +66,7 @@ describe('web host bridge over a real workspace', () => {
   it('answers a request frame with the service result under the same id', async () => {
     const { socket, log } = await connect()
     socket.send(JSON.stringify({ kind: 'request', id: 7, channel: 'workspace.snapshot', payload: {} }))
-    const answer = await log.next<any>((f) => f.kind === 'response' && f.id === 7)
+    const answer = await log.next((f) => f.kind === 'response' && f.id === 7)
     expect(answer).toMatchObject({
       kind: 'response',
       id: 7,
@@ -84,7 +84,7 @@ describe('web host bridge over a real workspace', () => {
       ok: true,
       result: { ok: true }
     })
-    const said = (f: any) =>
+    const said = (f: LoggedFrame) =>
       f.kind === 'push' &&
       f.channel === 'runtime.event' &&
       f.payload.type === 'assistant_text' &&
@@ -99,7 +99,7 @@ describe('web host bridge over a real workspace', () => {
           String(f.payload.data).includes('Hello from the scripted leader.')
       )
     }
-    expect(b.log.frames.some((f: any) => f.kind === 'response')).toBe(false)
+    expect(b.log.frames.some((f) => f.kind === 'response')).toBe(false)
     await service.whenIdle()
     a.socket.close()
     b.socket.close()
@@ -111,22 +111,22 @@ describe('web host bridge over a real workspace', () => {
     socket.send(JSON.stringify({ kind: 'request', id: 3, channel: 'leader.prompt', payload: { text: '' } }))
     socket.send(JSON.stringify({ kind: 'response', id: 4, ok: true, result: 1 }))
     socket.send(JSON.stringify({ kind: 'request', id: 5 }))
-    expect(await log.next((f) => f.id === 2)).toMatchObject({
+    expect(await log.next((f) => f.kind === 'response' && f.id === 2)).toMatchObject({
       kind: 'response',
       ok: false,
       error: { name: 'IpcRequestError', message: expect.stringContaining('no.such.channel') }
     })
-    expect(await log.next((f) => f.id === 3)).toMatchObject({
+    expect(await log.next((f) => f.kind === 'response' && f.id === 3)).toMatchObject({
       kind: 'response',
       ok: false,
       error: { name: 'IpcRequestError' }
     })
-    expect(await log.next((f) => f.id === 4)).toMatchObject({
+    expect(await log.next((f) => f.kind === 'response' && f.id === 4)).toMatchObject({
       kind: 'response',
       ok: false,
       error: { name: 'BridgeFrameError' }
     })
-    expect(await log.next((f) => f.id === 5)).toMatchObject({
+    expect(await log.next((f) => f.kind === 'response' && f.id === 5)).toMatchObject({
       kind: 'response',
       ok: false,
       error: { name: 'BridgeFrameError' }
@@ -145,9 +145,13 @@ describe('web host bridge over a real workspace', () => {
     resize(4, { agentId: 'team-lead', cols: 80.5, rows: 24 })
     resize(5, { agentId: 'team-lead', cols: '80', rows: 24 })
     resize(6, { agentId: '', cols: 80, rows: 24 })
-    expect(await log.next((f) => f.id === 1)).toMatchObject({ kind: 'response', ok: true, result: { ok: true } })
+    expect(await log.next((f) => f.kind === 'response' && f.id === 1)).toMatchObject({
+      kind: 'response',
+      ok: true,
+      result: { ok: true }
+    })
     const refusal = async (id: number, message: RegExp) =>
-      expect(await log.next((f) => f.id === id)).toMatchObject({
+      expect(await log.next((f) => f.kind === 'response' && f.id === id)).toMatchObject({
         kind: 'response',
         ok: false,
         error: { name: 'IpcRequestError', message: expect.stringMatching(message) }

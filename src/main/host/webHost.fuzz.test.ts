@@ -218,8 +218,11 @@ describe('the WebSocket bridge under malformed input', () => {
     ])
     expect(ok).toMatchObject({ ok: true })
     await log.next(
-      (f: { kind: string; channel?: string; payload?: { type?: string; text?: string } }) =>
-        f.kind === 'push' && f.payload?.type === 'assistant_text' && f.payload.text === 'still answering',
+      (f) =>
+        f.kind === 'push' &&
+        f.channel === 'runtime.event' &&
+        f.payload.type === 'assistant_text' &&
+        f.payload.text === 'still answering',
       60_000
     )
     socket.close()

@@ -72,7 +72,7 @@ describe('the web host and the API key', () => {
     attempt.socket.send(JSON.stringify({ kind: 'request', id: 2, channel: 'settings.clearApiKey', payload: {} }))
     attempt.socket.send(JSON.stringify({ kind: 'request', id: 3, channel: 'settings.get', payload: {} }))
     for (const id of [1, 2]) {
-      expect(await log.next((f) => f.id === id)).toMatchObject({
+      expect(await log.next((f) => f.kind === 'response' && f.id === id)).toMatchObject({
         kind: 'response',
         ok: false,
         error: {
@@ -81,7 +81,7 @@ describe('the web host and the API key', () => {
         }
       })
     }
-    expect(await log.next((f) => f.id === 3)).toMatchObject({
+    expect(await log.next((f) => f.kind === 'response' && f.id === 3)).toMatchObject({
       kind: 'response',
       ok: true,
       result: { apiKey: { source: 'none' } }

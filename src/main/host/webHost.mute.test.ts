@@ -1,10 +1,19 @@
 import { Terminal } from '@xterm/headless'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { WebSocket } from 'ws'
-import type { PaneScrollback } from '../../shared/ipc'
+import type { RequestChannel, ResponseOf } from '../../shared/ipc'
 import { PANE_COLS, PANE_ROWS } from '../app/panes'
 import { startHostFixture, type HostFixture } from './hostFixture.testkit'
-import { FrameLog, openSocket, until } from './host.testkit'
+import {
+  errorOf,
+  FrameLog,
+  openSocket,
+  pushesOf,
+  resultOf,
+  until,
+  type HostFrame,
+  type ResponseFrame
+} from './host.testkit'
 import { paneWorkspace } from './paneWorkspace.testkit'
 import type { BridgedService } from './types'
 
@@ -12,17 +21,12 @@ import type { BridgedService } from './types'
 function page(socket: WebSocket, options: { ack: boolean }) {
   const log = new FrameLog(socket)
   let id = 0
-  const chunks = () =>
-    log.frames
-      .filter((f: any) => f.kind === 'push' && f.channel === 'pane.data')
-      .map((f: any) => f.payload as { agentId: string; data: string; chunk: number })
+  const chunks = () => log.frames.flatMap((f) => (f.kind === 'push' && f.channel === 'pane.data' ? [f.payload] : []))
   if (options.ack) {
     socket.on('message', (raw) => {
-      const frame = JSON.parse(String(raw))
-      const pushes = frame.kind === 'pushes' ? frame.pushes : frame.kind === 'push' ? [frame] : []
-      const acks = pushes
-        .filter((p: any) => p.channel === 'pane.data')
-        .map((p: any) => ({ agentId: p.payload.agentId, chunk: p.payload.chunk }))
+      const acks = pushesOf(JSON.parse(String(raw)) as HostFrame).flatMap((p) =>
+        p.channel === 'pane.data' ? [{ agentId: p.payload.agentId, chunk: p.payload.chunk }] : []
+      )
       if (acks.length > 0)
         socket.send(JSON.stringify({ kind: 'request', id: ++id, channel: 'pane.ack', payload: { acks } }))
     })
@@ -31,11 +35,11 @@ function page(socket: WebSocket, options: { ack: boolean }) {
     log,
     chunks,
     of: (agentId: string) => chunks().filter((c) => c.agentId === agentId),
-    /** Sends a request without waiting; resolves its response frame. */
-    request: (channel: string, payload: unknown) => {
+    /** Sends a request without waiting (the payload as given, valid or not); resolves its response frame. */
+    request: <C extends RequestChannel>(channel: C, payload: unknown) => {
       const mine = ++id
       socket.send(JSON.stringify({ kind: 'request', id: mine, channel, payload }))
-      return log.next<any>((f) => f.kind === 'response' && f.id === mine)
+      return log.next<ResponseFrame<ResponseOf<C>>>((f) => f.kind === 'response' && f.id === mine)
     }
   }
 }
@@ -83,7 +87,7 @@ describe('web host bridge: a page mutes a pane (pane.mute)', () => {
     ws.start()
     await until(() => ws.lines('p') >= 2000, 30_000, 'the agents write 2000 lines each')
     ws.stop()
-    const last = (await other.request('pane.scrollback', { agentId: 'q' })).result.chunk as number
+    const last = resultOf(await other.request('pane.scrollback', { agentId: 'q' })).chunk
     await until(() => muting.of('q').at(-1)?.chunk === last, 10_000, 'every q chunk at the muting page')
     expect(muting.of('p')).toEqual([])
     expect(muting.of('q').map((c) => c.chunk)).toEqual(muting.of('q').map((_, i) => i + 1))
@@ -137,12 +141,12 @@ describe('web host bridge: a page mutes a pane (pane.mute)', () => {
     const unmuted = muting.request('pane.mute', { agentId: 'p', muted: false })
     const fetched = muting.request('pane.scrollback', { agentId: 'p' })
     expect((await unmuted).ok).toBe(true)
-    const scrollback = (await fetched).result as PaneScrollback
+    const scrollback = resultOf(await fetched)
     expect(scrollback.chunk).toBeGreaterThanOrEqual(lastBeforeMute + 30)
     const linesAtRestore = ws.lines('p')
     await until(() => ws.lines('p') >= linesAtRestore + 500, 10_000, 'the pane goes on after the restore')
     ws.stop()
-    const final = (await other.request('pane.scrollback', { agentId: 'p' })).result.chunk as number
+    const final = resultOf(await other.request('pane.scrollback', { agentId: 'p' })).chunk
     await until(() => muting.of('p').at(-1)?.chunk === final, 10_000, 'every later chunk at the restored page')
     // what a restoring page applies: the scrollback, then the live chunks after its chunk, each once, in order
     const after = muting.of('p').filter((c) => c.chunk > scrollback.chunk)
@@ -163,7 +167,7 @@ describe('web host bridge: a page mutes a pane (pane.mute)', () => {
     const muting = page(await connect(fx), { ack: false })
     const answer = await muting.request('pane.mute', { agentId: '', muted: 'yes' })
     expect(answer).toMatchObject({ ok: false })
-    expect(answer.error.message).toMatch(/agentId/)
-    expect(answer.error.message).toMatch(/muted/)
+    expect(errorOf(answer).message).toMatch(/agentId/)
+    expect(errorOf(answer).message).toMatch(/muted/)
   })
 })

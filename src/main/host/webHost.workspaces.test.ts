@@ -3,11 +3,12 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RequestChannel, ResponseOf } from '../../shared/ipc'
 import { WorkspaceService } from '../app/service'
 import { RecentWorkspaces } from '../workspaces/recent'
 import { tokenCookieName } from './auth'
 import { writeStaticTree } from './hostFixture.testkit'
-import { FrameLog, httpGet, openSocket } from './host.testkit'
+import { FrameLog, httpGet, openSocket, resultOf, type LoggedFrame, type ResponseFrame } from './host.testkit'
 import { startWebHost, type WebHost } from './webHost'
 import { WebWorkspaces, workspaceId } from './workspaces'
 
@@ -59,7 +60,8 @@ async function connect(query: string) {
   return {
     socket: attempt.socket,
     log,
-    async request(channel: string, payload: unknown): Promise<any> {
+    /** Sends a request (the payload as given, valid or not) and resolves its response frame. */
+    async request<C extends RequestChannel>(channel: C, payload: unknown): Promise<ResponseFrame<ResponseOf<C>>> {
       const n = ++id
       attempt.socket.send(JSON.stringify({ kind: 'request', id: n, channel, payload }))
       return log.next((f) => f.kind === 'response' && f.id === n)
@@ -76,11 +78,11 @@ describe('web host with several workspaces', () => {
       result: { opened: true, path: repoB, alreadyOpen: false, url: `/?workspace=${workspaceId(repoB)}` }
     })
     const again = await a.request('workspaces.open', { path: `${repoB}/` })
-    expect(again.result).toMatchObject({ opened: true, path: repoB, alreadyOpen: true })
+    expect(resultOf(again)).toMatchObject({ opened: true, path: repoB, alreadyOpen: true })
     expect(started).toEqual([repoA, repoB])
     expect(set.list().map((w) => w.folder)).toEqual([repoA, repoB])
     const menu = await a.request('workspaces.menu', {})
-    expect(menu.result).toMatchObject({
+    expect(resultOf(menu)).toMatchObject({
       current: repoA,
       picker: 'path',
       recent: [
@@ -126,13 +128,13 @@ describe('web host with several workspaces', () => {
     const a = await connect('')
     const aById = await connect(`&workspace=${idA}`)
     const b = await connect(`&workspace=${idB}`)
-    expect((await a.request('workspace.snapshot', {})).result.cwd).toBe(repoA)
-    expect((await aById.request('workspace.snapshot', {})).result.cwd).toBe(repoA)
-    expect((await b.request('workspace.snapshot', {})).result.cwd).toBe(repoB)
-    expect((await b.request('workspaces.menu', {})).result.current).toBe(repoB)
+    expect(resultOf(await a.request('workspace.snapshot', {})).cwd).toBe(repoA)
+    expect(resultOf(await aById.request('workspace.snapshot', {})).cwd).toBe(repoA)
+    expect(resultOf(await b.request('workspace.snapshot', {})).cwd).toBe(repoB)
+    expect(resultOf(await b.request('workspaces.menu', {})).current).toBe(repoB)
 
     expect(await b.request('leader.prompt', { text: 'Say hello in beta.' })).toMatchObject({ ok: true })
-    const said = (f: any) =>
+    const said = (f: LoggedFrame) =>
       f.kind === 'push' &&
       f.channel === 'runtime.event' &&
       f.payload.type === 'assistant_text' &&
@@ -147,14 +149,14 @@ describe('web host with several workspaces', () => {
     )
     await (set.service(idB) as WorkspaceService).whenIdle()
     // a's service ran nothing, so a's sockets got no push at all from b's run
-    expect(a.log.frames.filter((f: any) => f.kind === 'push')).toEqual([])
-    expect(aById.log.frames.filter((f: any) => f.kind === 'push')).toEqual([])
+    expect(a.log.frames.filter((f) => f.kind === 'push')).toEqual([])
+    expect(aById.log.frames.filter((f) => f.kind === 'push')).toEqual([])
     expect(
-      (await a.request('workspace.snapshot', {})).result.agents.find((x: any) => x.agentId === 'team-lead')?.usage
+      resultOf(await a.request('workspace.snapshot', {})).agents.find((x) => x.agentId === 'team-lead')?.usage
         .outputTokens
     ).toBe(0)
     expect(
-      (await b.request('workspace.snapshot', {})).result.agents.find((x: any) => x.agentId === 'team-lead')?.usage
+      resultOf(await b.request('workspace.snapshot', {})).agents.find((x) => x.agentId === 'team-lead')?.usage
         .outputTokens
     ).toBeGreaterThan(0)
     for (const c of [a, aById, b]) c.socket.close()

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { installClaudeCode, runClaude } from '../../runtime/scripted/claudeCode.testkit'
 import { parseScenario, startScriptedServer } from '../../runtime/scripted'
-import { startCli } from '../cli.testkit'
+import { runCliText } from '../cli.testkit'
 
 const dirs: string[] = []
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
@@ -19,16 +19,7 @@ function write(root: string, path: string, data: unknown): void {
 }
 /** `swarmdesk claude ARGS` with `root` as Claude Code's config folder: its exit code, stdout and stderr. */
 function cli(root: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = startCli(['claude', ...args], { env: { CLAUDE_CONFIG_DIR: root } })
-    let stdout = ''
-    let stderr = ''
-    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin!.end()
-  })
+  return runCliText(['claude', ...args], { CLAUDE_CONFIG_DIR: root })
 }
 
 describe('swarmdesk claude on hand-made trees', () => {

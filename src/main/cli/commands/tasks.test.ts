@@ -85,7 +85,7 @@ describe('swarmdesk tasks', () => {
   })
 
   it('links tasks with update --add-blocked-by / --add-blocks and refuses a cycle by name with exit 1 (bin/swarmdesk)', async () => {
-    const cli = (...argv: string[]) => runCliText(home, ['tasks', ...argv])
+    const cli = (...argv: string[]) => runCliText(['tasks', ...argv], { SWARMDESK_HOME: home })
     const store = new TaskStore(home, 't')
     for (const subject of ['a', 'b', 'c', 'd']) await store.create({ subject })
     expect(await cli('update', '3', '--team', 't', '--add-blocked-by', '1,2')).toMatchObject({

@@ -6,7 +6,7 @@ import { buildChild, startChild } from '../../runtime/tasks/children.testkit'
 import { TeamStore } from '../../runtime/teams'
 import { UsageError } from '../io'
 import { capture } from './cliCapture'
-import { runCliText as binary } from '../cli.testkit'
+import { runCliText } from '../cli.testkit'
 import { teamCommand } from './team'
 
 let home: string
@@ -28,6 +28,8 @@ beforeEach(async () => {
 })
 afterEach(() => rmSync(home, { recursive: true, force: true }))
 const run = (...argv: string[]) => capture(home, () => teamCommand(argv))
+/** `bin/swarmdesk ...argv` on `home`, as a user runs it. */
+const binary = (argv: string[]) => runCliText(argv, { SWARMDESK_HOME: home })
 
 describe('swarmdesk team', () => {
   it('lists teams and shows one, as JSON and as text', async () => {
@@ -58,12 +60,12 @@ describe('swarmdesk team', () => {
     const leader = startChild(await buildChild(), { op: 'lead', home, team: 'live', sessionId: 'live-session' })
     try {
       await leader.ready
-      const list = await binary(home, ['team', 'list'])
+      const list = await binary(['team', 'list'])
       expect(list.code).toBe(0)
       expect(list.stdout).toMatch(/^live\s+1\/1 active\s*$/m)
       expect(list.stdout).toMatch(/^review\s+STALE, 2 members\s+code review \(no leader session holds it/m)
       expect(list.stdout).toContain('swarmdesk team delete --team NAME')
-      const json = JSON.parse((await binary(home, ['team', 'list', '--json'])).stdout) as Array<{
+      const json = JSON.parse((await binary(['team', 'list', '--json'])).stdout) as Array<{
         name: string
         leader: object
       }>
@@ -71,13 +73,13 @@ describe('swarmdesk team', () => {
         ['live', { state: 'alive', sessionId: 'live-session', pid: leader.proc.pid }],
         ['review', { state: 'stale', reason: expect.stringContaining('no leader session') }]
       ])
-      const refused = await binary(home, ['team', 'delete', '--team', 'live'])
+      const refused = await binary(['team', 'delete', '--team', 'live'])
       expect(refused).toMatchObject({ code: 1, stdout: '' })
       expect(refused.stderr).toBe(
         `swarmdesk team delete: Team 'live' is led by session live-session, alive in process ${leader.proc.pid}: it is not stale. Delete it from that session (TeamDelete), or end that session first.\n`
       )
       expect(existsSync(join(home, 'tasks', 'live', '1.json'))).toBe(true)
-      const deleted = await binary(home, ['team', 'delete', '--team', 'review'])
+      const deleted = await binary(['team', 'delete', '--team', 'review'])
       expect(deleted.code).toBe(0)
       expect(deleted.stdout).toMatch(
         /^Deleted stale team 'review' \(no leader session holds it.*\): its config, inboxes and task list are gone\.\n$/
@@ -86,10 +88,10 @@ describe('swarmdesk team', () => {
       // the live leader's process dies: its team is stale from then on
       leader.proc.kill('SIGKILL')
       await leader.lines.catch(() => undefined)
-      expect((await binary(home, ['team', 'list'])).stdout).toMatch(
+      expect((await binary(['team', 'list'])).stdout).toMatch(
         new RegExp(`^live\\s+STALE, 1 member\\s+\\(its leader process ${leader.proc.pid} is gone`, 'm')
       )
-      expect((await binary(home, ['team', 'delete', '--team', 'live'])).code).toBe(0)
+      expect((await binary(['team', 'delete', '--team', 'live'])).code).toBe(0)
       expect(existsSync(join(home, 'tasks', 'live'))).toBe(false)
     } finally {
       leader.proc.kill('SIGKILL')

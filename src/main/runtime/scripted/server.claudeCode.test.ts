@@ -1,3 +1,4 @@
+import type { ModelInfo } from '@anthropic-ai/sdk/resources/models'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseScenario } from './scenario'
 import { startScriptedServer, type ScriptedServer } from './server'
@@ -36,6 +37,16 @@ function body(messages: unknown[], extra: Record<string, unknown> = {}) {
   }
 }
 
+/**
+ * An answer of the server as these tests read it, in the Messages API's field names: a message's
+ * content (text blocks in these scenarios), an error, or a token count; an answer has only its own.
+ */
+interface Answer {
+  content: Array<{ type: 'text'; text: string }>
+  error: { type: string; message: string }
+  input_tokens: number
+}
+
 async function post(path: string, payload: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${server!.url}${path}`, {
     method: 'POST',
@@ -48,7 +59,7 @@ async function post(path: string, payload: unknown, headers: Record<string, stri
     },
     body: JSON.stringify(payload)
   })
-  return { status: res.status, json: (await res.json()) as any }
+  return { status: res.status, json: (await res.json()) as Answer }
 }
 
 const user = (text: string) => ({ role: 'user', content: [{ type: 'text', text }] })
@@ -88,8 +99,8 @@ describe('the scripted server answers what Claude Code sends', () => {
     expect(head.status).toBe(200)
     expect(head.headers.get('content-length')).toBe('15')
     const models = await fetch(`${server.url}/v1/models`, { headers: { 'x-api-key': 'k' } })
-    const list = (await models.json()) as any
-    expect(list.data.map((m: { id: string }) => m.id)).toContain('claude-opus-4-8')
+    const list = (await models.json()) as { data: ModelInfo[]; has_more: boolean; first_id: string | null }
+    expect(list.data.map((m) => m.id)).toContain('claude-opus-4-8')
     expect(list).toMatchObject({ has_more: false, first_id: list.data[0].id })
     expect(
       (await fetch(`${server.url}/v1/models/claude-haiku-4-5-20251001`, { headers: { 'x-api-key': 'k' } })).status

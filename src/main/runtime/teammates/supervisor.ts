@@ -2,6 +2,7 @@ import { LEAD_NAME } from '../teams'
 import type { AgentState, RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
 import { agentId as teamAgentId } from '../../../shared/teams'
 import { Emitter, type Disposable } from '../base'
+import type { TeammateSpawnRequest } from '../tools'
 
 import { CONTINUE_TRANSCRIPT_VARIABLE } from './agent'
 import type { TeammateBackend, TeammateExitInfo, TeammateSpawnConfig } from './executor'
@@ -12,8 +13,8 @@ import { exitedWithin, requestShutdown } from './shutdownRequest'
 import { cleanUpAfter } from './exitCleanup'
 
 export type { TeamWait } from './settling'
-export { TeammateSpawnError, type TeammateSpawnRequest, type TeammateSupervisorOptions } from './supervisorOptions'
-import { TeammateSpawnError, type TeammateSpawnRequest, type TeammateSupervisorOptions } from './supervisorOptions'
+export { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
+import { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
 
 /** Milliseconds a teammate has to answer a shutdown request before it is killed (docs/teams.md#teammate-life-cycle). */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000

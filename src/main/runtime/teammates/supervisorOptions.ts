@@ -1,4 +1,3 @@
-import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../events'
 import type { PermissionPrompter } from '../permissions'
 import type { TeamContext } from '../teams'
@@ -31,20 +30,6 @@ export interface TeammateSupervisorOptions {
   /** Model access passed to every teammate: ANTHROPIC_API_KEY / BASE_URL, SWARMDESK_MODEL. */
   modelEnv: () => Record<string, string>
   shutdownTimeoutMs?: number
-}
-
-/** What the Agent tool asks for when it has a `name` (docs/teams.md#spawning-a-teammate). */
-export interface TeammateSpawnRequest {
-  name: string
-  prompt: string
-  /** Short description, the initial message's summary. */
-  description: string
-  agentType: string
-  /** Resolved model id. */
-  model: string
-  backend?: TeammateBackend
-  /** `plan` means plan approval required; else the mode it starts in. */
-  mode: PermissionMode
 }
 
 /** A teammate spawn the supervisor refused; the message says why and what to do. */

@@ -72,13 +72,19 @@ export interface SubagentsPort {
   stop(agentId: string): Promise<{ agentId: string; description: string }>
 }
 
-/** A teammate spawn as the Agent tool asks for it (implemented by `teammates/`' supervisor). */
+/**
+ * A teammate spawn as the Agent tool asks for it when it has a `name` (docs/teams.md#spawning-a-teammate);
+ * implemented by `teammates/`' supervisor.
+ */
 export interface TeammateSpawnRequest {
   name: string
   prompt: string
+  /** Short description, the initial message's summary. */
   description: string
   agentType: string
+  /** Resolved model id. */
   model: string
+  /** `plan` means plan approval required; else the mode it starts in. */
   mode: PermissionMode
   backend?: 'worker' | 'process'
 }

@@ -40,7 +40,7 @@ export interface ToolResult {
  * concurrency flags, a permission subject, and `call`. A failure the model can act on is thrown
  * as {@link ToolError} (or returned with `isError`); any other throw is a bug and ends the loop.
  */
-export interface Tool<I = any> {
+export interface Tool<I = unknown> {
   readonly name: string
   /** Shown to the model in the tools list. */
   readonly description: string

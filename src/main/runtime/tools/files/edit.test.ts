@@ -1,20 +1,11 @@
 import { lstat, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { ctx, dir, useToolFolder } from './files.testkit'
 import { EditTool, type EditInput } from './edit'
 import { ReadTool } from './read'
-import { makeTempDir, makeToolContext } from '../tools.testkit'
-import type { ToolContext } from '../types'
 
-let dir: string
-let cleanup: () => Promise<void>
-let ctx: ToolContext
-
-beforeEach(async () => {
-  ;({ dir, cleanup } = await makeTempDir())
-  ctx = makeToolContext(dir)
-})
-afterEach(() => cleanup())
+useToolFolder()
 
 const edit = (input: EditInput) => EditTool.call(input, ctx)
 const contentOf = (name: string) => readFile(join(dir, name), 'utf8')

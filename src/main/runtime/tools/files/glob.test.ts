@@ -1,19 +1,10 @@
 import { mkdir, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { ctx, dir, useToolFolder } from './files.testkit'
 import { GLOB_MAX_RESULTS, GlobTool, type GlobInput } from './glob'
-import { makeTempDir, makeToolContext } from '../tools.testkit'
-import type { ToolContext } from '../types'
 
-let dir: string
-let cleanup: () => Promise<void>
-let ctx: ToolContext
-
-beforeEach(async () => {
-  ;({ dir, cleanup } = await makeTempDir())
-  ctx = makeToolContext(dir)
-})
-afterEach(() => cleanup())
+useToolFolder()
 
 const glob = async (input: GlobInput) => (await GlobTool.call(input, ctx)).content
 

@@ -1,19 +1,10 @@
 import { mkdir, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { ctx, dir, useToolFolder } from './files.testkit'
 import { GrepTool, type GrepInput } from './grep'
-import { makeTempDir, makeToolContext } from '../tools.testkit'
-import type { ToolContext } from '../types'
 
-let dir: string
-let cleanup: () => Promise<void>
-let ctx: ToolContext
-
-beforeEach(async () => {
-  ;({ dir, cleanup } = await makeTempDir())
-  ctx = makeToolContext(dir)
-})
-afterEach(() => cleanup())
+useToolFolder()
 
 const grep = async (input: GrepInput) => (await GrepTool.call(GrepTool.inputSchema.parse(input), ctx)).content
 const p = (name: string) => join(dir, name)

@@ -1,20 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { ctx, dir, useToolFolder } from './files.testkit'
 import { NotebookEditTool, type NotebookEditInput } from './notebookEdit'
 import { ReadTool } from './read'
-import { makeTempDir, makeToolContext } from '../tools.testkit'
-import type { ToolContext } from '../types'
 
-let dir: string
-let cleanup: () => Promise<void>
-let ctx: ToolContext
-
-beforeEach(async () => {
-  ;({ dir, cleanup } = await makeTempDir())
-  ctx = makeToolContext(dir)
-})
-afterEach(() => cleanup())
+useToolFolder()
 
 /** A notebook as Jupyter writes one (nbformat 4.5: every cell has an id). */
 const NOTEBOOK = {

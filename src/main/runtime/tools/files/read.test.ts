@@ -1,19 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { ctx, dir, useToolFolder } from './files.testkit'
 import { ReadTool } from './read'
-import { makeTempDir, makeToolContext } from '../tools.testkit'
-import { type ToolContext, ToolError } from '../types'
+import { ToolError } from '../types'
 
-let dir: string
-let cleanup: () => Promise<void>
-let ctx: ToolContext
-
-beforeEach(async () => {
-  ;({ dir, cleanup } = await makeTempDir())
-  ctx = makeToolContext(dir)
-})
-afterEach(() => cleanup())
+useToolFolder()
 
 const read = (input: Parameters<typeof ReadTool.call>[0]) => ReadTool.call(ReadTool.inputSchema.parse(input), ctx)
 

@@ -1,20 +1,11 @@
 import { chmod, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { ctx, dir, useToolFolder } from './files.testkit'
 import { ReadTool } from './read'
-import { makeTempDir, makeToolContext } from '../tools.testkit'
-import type { ToolContext } from '../types'
 import { WriteTool } from './write'
 
-let dir: string
-let cleanup: () => Promise<void>
-let ctx: ToolContext
-
-beforeEach(async () => {
-  ;({ dir, cleanup } = await makeTempDir())
-  ctx = makeToolContext(dir)
-})
-afterEach(() => cleanup())
+useToolFolder()
 
 const write = (file_path: string, content: string) => WriteTool.call({ file_path, content }, ctx)
 const read = (file_path: string) => ReadTool.call({ file_path }, ctx)

@@ -22,7 +22,7 @@ function viewWith(apiKey: ApiKeyStatus): SettingsView {
 }
 
 let root: Root | undefined
-let requests: Array<{ channel: string; payload: any }>
+let requests: Array<{ channel: string; payload: unknown }>
 
 beforeEach(() => {
   requests = []
