@@ -180,6 +180,36 @@ describe('swarmdesk claude on hand-made trees', () => {
     ])
     expect(listed.stderr).toContain(join(root, 'sessions/123.json'))
   })
+
+  it("shows a session's title: the name given with /rename over the generated one, the newest of each", async () => {
+    const root = scratchDir()
+    const lines = (...entries: object[]) => entries.map((e) => JSON.stringify(e)).join('\n') + '\n'
+    write(
+      root,
+      'projects/-w/renamed.jsonl',
+      lines(
+        { type: 'ai-title', aiTitle: 'Fix the login bug', sessionId: 'renamed' },
+        { type: 'user', cwd: '/w', sessionId: 'renamed' },
+        { type: 'custom-title', customTitle: 'login work', sessionId: 'renamed' },
+        { type: 'ai-title', aiTitle: 'Fix the login bug again', sessionId: 'renamed' }
+      )
+    )
+    write(
+      root,
+      'projects/-w/generated.jsonl',
+      lines(
+        { type: 'ai-title', aiTitle: 'First title', sessionId: 'generated' },
+        { type: 'ai-title', aiTitle: 'Second title', sessionId: 'generated' }
+      )
+    )
+    write(root, 'projects/-w/untitled.jsonl', lines({ type: 'user', cwd: '/w', sessionId: 'untitled' }))
+    const listed = await cli(root, ['sessions', 'list', '--json'])
+    const titles = Object.fromEntries(
+      JSON.parse(listed.stdout).map((s: { sessionId: string; title?: string }) => [s.sessionId, s.title])
+    )
+    expect(titles).toEqual({ renamed: 'login work', generated: 'Second title', untitled: undefined })
+    expect((await cli(root, ['sessions', 'list'])).stdout).toContain('generated  ended    "Second title"\n')
+  })
 })
 
 const install = await installClaudeCode()
