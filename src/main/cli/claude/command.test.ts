@@ -181,6 +181,23 @@ describe('swarmdesk claude on hand-made trees', () => {
     expect(listed.stderr).toContain(join(root, 'sessions/123.json'))
   })
 
+  it('says a team whose session crashed (its config and pid file left, the process gone) ended', async () => {
+    const root = scratchDir()
+    const team = (name: string, leadSessionId: string) =>
+      write(root, `teams/${name}/config.json`, { name, leadSessionId, members: [{ name: 'team-lead' }] })
+    team('session-crashed', 'crashed-session')
+    write(root, 'sessions/999999999.json', { pid: 999999999, sessionId: 'crashed-session', status: 'busy' })
+    team('session-running', 'running-session')
+    write(root, `sessions/${process.pid}.json`, { pid: process.pid, sessionId: 'running-session', status: 'idle' })
+    team('session-nopidfile', 'other-session')
+    const listed = await cli(root, ['teams', 'list', '--json'])
+    expect(JSON.parse(listed.stdout).map((t: { name: string; status: string }) => `${t.name}:${t.status}`)).toEqual([
+      'session-crashed:ended',
+      'session-nopidfile:live',
+      'session-running:live'
+    ])
+  })
+
   it("shows a session's title: the name given with /rename over the generated one, the newest of each", async () => {
     const root = scratchDir()
     const lines = (...entries: object[]) => entries.map((e) => JSON.stringify(e)).join('\n') + '\n'

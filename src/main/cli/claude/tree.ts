@@ -70,7 +70,10 @@ export interface ClaudeMessage {
   protocol?: string
 }
 
-/** One team, live (its `config.json` exists) or ended (only its task list or nothing but a name remains). */
+/**
+ * One team, live (its `config.json` exists and its lead session's process, when its pid file is
+ * left, still runs) or ended (only its task list or nothing but a name remains, or its session crashed).
+ */
 export interface ClaudeTeam {
   name: string
   status: 'live' | 'ended'
@@ -241,6 +244,17 @@ export function readSessions(root: string): { sessions: ClaudeSession[]; unreada
   return { sessions, unreadable }
 }
 
+/** Ids of the sessions whose `sessions/<pid>.json` is left but whose process is gone (it crashed or was killed). */
+function deadSessions(root: string): Set<string> {
+  const dead = new Set<string>()
+  for (const file of jsonFiles(join(root, 'sessions'))) {
+    const data = readObject(join(root, 'sessions', file), []) // sessions list reports unreadable ones
+    const pid = typeof data?.pid === 'number' ? data.pid : Number(basename(file, '.json'))
+    if (str(data?.sessionId) && Number.isInteger(pid) && !isAlive(pid)) dead.add(str(data!.sessionId)!)
+  }
+  return dead
+}
+
 /** Names of every team: a folder under `teams/` or under `tasks/`. */
 export function teamNames(root: string): string[] {
   return [...new Set([...dirNames(join(root, 'teams')), ...dirNames(join(root, 'tasks'))])].sort()
@@ -358,7 +372,8 @@ export function readTeam(root: string, name: string): ClaudeTeam | undefined {
 
   return {
     name,
-    status: existsSync(configPath) ? 'live' : 'ended',
+    // a session that crashed leaves its team's config behind: its dead pid file says it ended
+    status: existsSync(configPath) && !deadSessions(root).has(str(config?.leadSessionId) ?? '') ? 'live' : 'ended',
     ...(epoch(config?.createdAt) ? { createdAt: epoch(config?.createdAt) } : {}),
     ...(str(config?.leadAgentId) ? { leadAgentId: str(config?.leadAgentId) } : {}),
     ...(str(config?.leadSessionId) ? { leadSessionId: str(config?.leadSessionId) } : {}),
