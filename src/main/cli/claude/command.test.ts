@@ -58,6 +58,8 @@ describe('swarmdesk claude on hand-made trees', () => {
         }
       ]
     })
+    // its session runs: every running claude keeps a sessions/<pid>.json
+    write(root, `sessions/${process.pid}.json`, { pid: process.pid, sessionId: '1a2b3c4d-0000', status: 'busy' })
     // a pruned inbox: delivered messages are gone, one protocol message is left
     write(root, 'teams/session-1a2b3c4d/inboxes/team-lead.json', [
       {
@@ -128,6 +130,7 @@ describe('swarmdesk claude on hand-made trees', () => {
     const root = scratchDir()
     write(root, 'tasks/session-deadbeef/.highwatermark', '4') // wiped: only the high-water mark stays
     write(root, 'teams/session-live0001/config.json', { name: 'session-live0001', members: [] })
+    write(root, `sessions/${process.pid}.json`, { pid: process.pid, sessionId: 'live0001-0000', status: 'busy' })
     write(root, 'teams/session-live0001/inboxes/team-lead.json', '[{"from":"a","text":"hal') // mid-write
     const listed = await cli(root, ['teams', 'list', '--json'])
     expect(listed.code).toBe(0)
@@ -181,7 +184,7 @@ describe('swarmdesk claude on hand-made trees', () => {
     expect(listed.stderr).toContain(join(root, 'sessions/123.json'))
   })
 
-  it('says a team whose session crashed (its config and pid file left, the process gone) ended', async () => {
+  it('says a team whose session crashed, was killed or failed to start (its config left behind) ended', async () => {
     const root = scratchDir()
     const team = (name: string, leadSessionId: string) =>
       write(root, `teams/${name}/config.json`, { name, leadSessionId, members: [{ name: 'team-lead' }] })
@@ -196,6 +199,16 @@ describe('swarmdesk claude on hand-made trees', () => {
       'session-nopidfile:live',
       'session-running:live'
     ])
+
+    // an interactive claude that cannot reach its API exits, removing its pid file but not its team
+    const alone = scratchDir()
+    write(alone, 'teams/session-d2d9c764/config.json', {
+      name: 'session-d2d9c764',
+      leadSessionId: 'd2d9c764-92a7',
+      members: [{ name: 'team-lead' }]
+    })
+    const shown = await cli(alone, ['teams', 'show', 'session-d2d9c764', '--json'])
+    expect(JSON.parse(shown.stdout).status).toBe('ended')
   })
 
   it("shows a session's title: the name given with /rename over the generated one, the newest of each", async () => {

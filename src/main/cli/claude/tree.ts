@@ -71,8 +71,8 @@ export interface ClaudeMessage {
 }
 
 /**
- * One team, live (its `config.json` exists and its lead session's process, when its pid file is
- * left, still runs) or ended (only its task list or nothing but a name remains, or its session crashed).
+ * One team, live (its `config.json` exists and its session runs) or ended (only its task list or
+ * nothing but a name remains, or its session crashed, was killed or failed to start).
  */
 export interface ClaudeTeam {
   name: string
@@ -244,15 +244,28 @@ export function readSessions(root: string): { sessions: ClaudeSession[]; unreada
   return { sessions, unreadable }
 }
 
-/** Ids of the sessions whose `sessions/<pid>.json` is left but whose process is gone (it crashed or was killed). */
-function deadSessions(root: string): Set<string> {
-  const dead = new Set<string>()
+/** Each session id of a `sessions/<pid>.json` with whether its process runs (a dead one crashed or was killed). */
+function pidFileSessions(root: string): Map<string, boolean> {
+  const out = new Map<string, boolean>()
   for (const file of jsonFiles(join(root, 'sessions'))) {
     const data = readObject(join(root, 'sessions', file), []) // sessions list reports unreadable ones
     const pid = typeof data?.pid === 'number' ? data.pid : Number(basename(file, '.json'))
-    if (str(data?.sessionId) && Number.isInteger(pid) && !isAlive(pid)) dead.add(str(data!.sessionId)!)
+    const id = str(data?.sessionId)
+    if (id) out.set(id, Number.isInteger(pid) && isAlive(pid))
   }
-  return dead
+  return out
+}
+
+/**
+ * Whether a team whose config exists is live. Every running `claude` keeps a `sessions/<pid>.json`
+ * (removed on exit), but a session that crashed, was killed or failed to start leaves its team's
+ * config behind: live when a running pid file names the lead session; when none names it (the
+ * session may have moved on to a new id, `/clear`), live while any `claude` of this folder runs.
+ */
+function teamIsLive(root: string, leadSessionId: string | undefined): boolean {
+  const sessions = pidFileSessions(root)
+  const lead = leadSessionId === undefined ? undefined : sessions.get(leadSessionId)
+  return lead ?? [...sessions.values()].some(Boolean)
 }
 
 /** Names of every team: a folder under `teams/` or under `tasks/`. */
@@ -372,8 +385,7 @@ export function readTeam(root: string, name: string): ClaudeTeam | undefined {
 
   return {
     name,
-    // a session that crashed leaves its team's config behind: its dead pid file says it ended
-    status: existsSync(configPath) && !deadSessions(root).has(str(config?.leadSessionId) ?? '') ? 'live' : 'ended',
+    status: existsSync(configPath) && teamIsLive(root, str(config?.leadSessionId)) ? 'live' : 'ended',
     ...(epoch(config?.createdAt) ? { createdAt: epoch(config?.createdAt) } : {}),
     ...(str(config?.leadAgentId) ? { leadAgentId: str(config?.leadAgentId) } : {}),
     ...(str(config?.leadSessionId) ? { leadSessionId: str(config?.leadSessionId) } : {}),
