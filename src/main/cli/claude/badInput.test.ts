@@ -37,7 +37,8 @@ function cli(
   })
 }
 
-describe('swarmdesk claude on bad input', () => {
+// each case spawns the CLI (about a second each, more on a loaded machine)
+describe('swarmdesk claude on bad input', { timeout: 120_000 }, () => {
   it('names the subcommand it lacks or does not know, and what the choices are', async () => {
     const env = { CLAUDE_CONFIG_DIR: scratchDir() }
     const cases: Array<[string[], string]> = [

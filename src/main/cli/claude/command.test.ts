@@ -31,7 +31,7 @@ function cli(root: string, args: string[]): Promise<{ code: number | null; stdou
   })
 }
 
-describe('swarmdesk claude on hand-made trees', () => {
+describe('swarmdesk claude on hand-made trees', { timeout: 120_000 }, () => {
   it('shows a live team: members from the config and, marked gone, from tasks, inboxes and transcripts; tasks and messages', async () => {
     const root = scratchDir()
     write(root, 'teams/session-1a2b3c4d/config.json', {
