@@ -4,7 +4,7 @@ import { mailboxCommand } from './commands/mailbox'
 import { permissionsCheckCommand } from './commands/permissionsCheck'
 import { runCommand } from './commands/run'
 import { scriptedServerCommand } from './commands/scriptedServer'
-import { claudeCommand } from './claude/command'
+import { CLAUDE_SUBCOMMANDS, claudeCommand } from './claude/command'
 import { serveCommand } from './commands/serve'
 import { sessionsCommand } from './commands/sessions'
 import { tasksCommand } from './commands/tasks'
@@ -119,8 +119,10 @@ const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
 
 /** `swarmdesk <command>[ <subcommand>]` as typed, for the prefix of every error message. */
 function commandName(argv: readonly string[]): string {
-  const [command, sub] = argv
+  const [command, sub, third] = argv
   if (command === undefined) return 'swarmdesk'
+  if (command === 'claude' && CLAUDE_SUBCOMMANDS[sub ?? '']?.includes(third ?? ''))
+    return `swarmdesk claude ${sub} ${third}`
   return SUBCOMMANDS[command]?.includes(sub ?? '') ? `swarmdesk ${command} ${sub}` : `swarmdesk ${command}`
 }
 

@@ -22,7 +22,7 @@ function cli(root: string, args: string[]): Promise<{ code: number | null; stdou
   return runCliText(['claude', ...args], { CLAUDE_CONFIG_DIR: root })
 }
 
-describe('swarmdesk claude on hand-made trees', () => {
+describe('swarmdesk claude on hand-made trees', { timeout: 120_000 }, () => {
   it('shows a live team: members from the config and, marked gone, from tasks, inboxes and transcripts; tasks and messages', async () => {
     const root = scratchDir()
     write(root, 'teams/session-1a2b3c4d/config.json', {
@@ -49,6 +49,8 @@ describe('swarmdesk claude on hand-made trees', () => {
         }
       ]
     })
+    // its session runs: every running claude keeps a sessions/<pid>.json
+    write(root, `sessions/${process.pid}.json`, { pid: process.pid, sessionId: '1a2b3c4d-0000', status: 'busy' })
     // a pruned inbox: delivered messages are gone, one protocol message is left
     write(root, 'teams/session-1a2b3c4d/inboxes/team-lead.json', [
       {
@@ -119,6 +121,7 @@ describe('swarmdesk claude on hand-made trees', () => {
     const root = scratchDir()
     write(root, 'tasks/session-deadbeef/.highwatermark', '4') // wiped: only the high-water mark stays
     write(root, 'teams/session-live0001/config.json', { name: 'session-live0001', members: [] })
+    write(root, `sessions/${process.pid}.json`, { pid: process.pid, sessionId: 'live0001-0000', status: 'busy' })
     write(root, 'teams/session-live0001/inboxes/team-lead.json', '[{"from":"a","text":"hal') // mid-write
     const listed = await cli(root, ['teams', 'list', '--json'])
     expect(listed.code).toBe(0)
@@ -170,6 +173,63 @@ describe('swarmdesk claude on hand-made trees', () => {
       ['old-session', 'ended', '/old']
     ])
     expect(listed.stderr).toContain(join(root, 'sessions/123.json'))
+  })
+
+  it('says a team whose session crashed, was killed or failed to start (its config left behind) ended', async () => {
+    const root = scratchDir()
+    const team = (name: string, leadSessionId: string) =>
+      write(root, `teams/${name}/config.json`, { name, leadSessionId, members: [{ name: 'team-lead' }] })
+    team('session-crashed', 'crashed-session')
+    write(root, 'sessions/999999999.json', { pid: 999999999, sessionId: 'crashed-session', status: 'busy' })
+    team('session-running', 'running-session')
+    write(root, `sessions/${process.pid}.json`, { pid: process.pid, sessionId: 'running-session', status: 'idle' })
+    team('session-nopidfile', 'other-session')
+    const listed = await cli(root, ['teams', 'list', '--json'])
+    expect(JSON.parse(listed.stdout).map((t: { name: string; status: string }) => `${t.name}:${t.status}`)).toEqual([
+      'session-crashed:ended',
+      'session-nopidfile:live',
+      'session-running:live'
+    ])
+
+    // an interactive claude that cannot reach its API exits, removing its pid file but not its team
+    const alone = scratchDir()
+    write(alone, 'teams/session-d2d9c764/config.json', {
+      name: 'session-d2d9c764',
+      leadSessionId: 'd2d9c764-92a7',
+      members: [{ name: 'team-lead' }]
+    })
+    const shown = await cli(alone, ['teams', 'show', 'session-d2d9c764', '--json'])
+    expect(JSON.parse(shown.stdout).status).toBe('ended')
+  })
+
+  it("shows a session's title: the name given with /rename over the generated one, the newest of each", async () => {
+    const root = scratchDir()
+    const lines = (...entries: object[]) => entries.map((e) => JSON.stringify(e)).join('\n') + '\n'
+    write(
+      root,
+      'projects/-w/renamed.jsonl',
+      lines(
+        { type: 'ai-title', aiTitle: 'Fix the login bug', sessionId: 'renamed' },
+        { type: 'user', cwd: '/w', sessionId: 'renamed' },
+        { type: 'custom-title', customTitle: 'login work', sessionId: 'renamed' },
+        { type: 'ai-title', aiTitle: 'Fix the login bug again', sessionId: 'renamed' }
+      )
+    )
+    write(
+      root,
+      'projects/-w/generated.jsonl',
+      lines(
+        { type: 'ai-title', aiTitle: 'First title', sessionId: 'generated' },
+        { type: 'ai-title', aiTitle: 'Second title', sessionId: 'generated' }
+      )
+    )
+    write(root, 'projects/-w/untitled.jsonl', lines({ type: 'user', cwd: '/w', sessionId: 'untitled' }))
+    const listed = await cli(root, ['sessions', 'list', '--json'])
+    const titles = Object.fromEntries(
+      JSON.parse(listed.stdout).map((s: { sessionId: string; title?: string }) => [s.sessionId, s.title])
+    )
+    expect(titles).toEqual({ renamed: 'login work', generated: 'Second title', untitled: undefined })
+    expect((await cli(root, ['sessions', 'list'])).stdout).toContain('generated  ended    "Second title"\n')
   })
 })
 

@@ -1,13 +1,54 @@
-import { existsSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { parseCommandArgs, UsageError } from '../io'
 import { claudeConfigDir, readSessions, readTeam, teamNames, type ClaudeTeam, type Unreadable } from './tree'
 
 const USAGE =
   'Use: swarmdesk claude sessions list [--json] | swarmdesk claude teams list [--json] | swarmdesk claude teams show TEAM [--json]'
 
-/** Each unreadable file as one warning line on stderr: stdout stays one JSON document. */
-function warn(unreadable: readonly Unreadable[]): void {
-  for (const u of unreadable) process.stderr.write(`swarmdesk claude: warning: ${u.path}: ${u.reason}\n`)
+/** The subcommands of `swarmdesk claude`, two words each: the whole of it names the command in every message. */
+export const CLAUDE_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
+  sessions: ['list'],
+  teams: ['list', 'show']
+}
+
+/** The usage error for `swarmdesk claude GROUP SUB` that is not one of {@link CLAUDE_SUBCOMMANDS}. */
+function unknownSubcommand(group: string | undefined, sub: string | undefined): UsageError {
+  if (group === undefined)
+    return new UsageError(`swarmdesk claude: give a subcommand: sessions list, teams list or teams show TEAM. ${USAGE}`)
+  const subs = CLAUDE_SUBCOMMANDS[group]
+  if (!subs) return new UsageError(`swarmdesk claude: unknown subcommand '${group}' (use sessions or teams). ${USAGE}`)
+  const which = subs.join(' or ')
+  return new UsageError(
+    sub === undefined
+      ? `swarmdesk claude ${group}: give a subcommand: ${which}. ${USAGE}`
+      : `swarmdesk claude ${group}: unknown subcommand '${sub}' (use ${which}). ${USAGE}`
+  )
+}
+
+/**
+ * Claude Code's config folder, checked: a `CLAUDE_CONFIG_DIR` that is not a folder is bad input
+ * (a typo would otherwise read as "no sessions"); a missing `~/.claude` only means Claude Code has
+ * not run as this user, which is a warning.
+ * @throws UsageError when `CLAUDE_CONFIG_DIR` names no folder.
+ */
+function configFolder(who: string): string {
+  const root = claudeConfigDir()
+  let problem: string | undefined
+  try {
+    if (!statSync(root).isDirectory()) problem = 'is not a folder'
+  } catch {
+    problem = 'does not exist'
+  }
+  if (problem === undefined) return root
+  if (process.env.CLAUDE_CONFIG_DIR)
+    throw new UsageError(
+      `${who}: CLAUDE_CONFIG_DIR is ${root}, which ${problem}. Set it to the folder Claude Code writes ` +
+        `its sessions/, projects/ and teams/ to, or unset it to read ${claudeConfigDir({})}.`
+    )
+  process.stderr.write(
+    `${who}: warning: ${root} ${problem}: has Claude Code run as this user? If its config folder is elsewhere, set CLAUDE_CONFIG_DIR to it.\n`
+  )
+  return root
 }
 
 function print(json: boolean, value: unknown, human: () => string): void {
@@ -50,43 +91,49 @@ function teamText(t: ClaudeTeam): string {
  */
 export async function claudeCommand(argv: string[]): Promise<number> {
   const [group, sub, ...rest] = argv
-  const key = `${group ?? ''} ${sub ?? ''}`
-  if (key !== 'sessions list' && key !== 'teams list' && key !== 'teams show')
-    throw new UsageError(`swarmdesk claude: unknown subcommand '${key.trim()}'. ${USAGE}`)
+  if (group === undefined || sub === undefined || !CLAUDE_SUBCOMMANDS[group]?.includes(sub))
+    throw unknownSubcommand(group, sub)
+  const key = `${group} ${sub}`
+  const who = `swarmdesk claude ${key}`
   const { values, positionals } = parseCommandArgs(`claude ${key}`, rest, { json: { type: 'boolean' } }, true)
   const json = values.json === true
-  const root = claudeConfigDir()
-  if (!existsSync(root))
-    process.stderr.write(
-      `swarmdesk claude: warning: ${root} does not exist (set CLAUDE_CONFIG_DIR to Claude Code's config folder)\n`
-    )
+  const root = configFolder(who)
+  /** Each unreadable file as one warning line on stderr: stdout stays one JSON document. */
+  const warn = (unreadable: readonly Unreadable[]) => {
+    for (const u of unreadable) process.stderr.write(`${who}: warning: ${u.path}: ${u.reason}\n`)
+  }
 
   if (key === 'sessions list') {
-    if (positionals.length > 0)
-      throw new UsageError(`swarmdesk claude sessions list: unexpected argument '${positionals[0]}'. ${USAGE}`)
+    if (positionals.length > 0) throw new UsageError(`${who}: unexpected argument '${positionals[0]}'. ${USAGE}`)
     const { sessions, unreadable } = readSessions(root)
     warn(unreadable)
     print(json, sessions, () =>
       sessions.length === 0
         ? 'No Claude Code sessions found.\n'
-        : sessions.map((s) => `${s.sessionId}  ${s.status}${s.pid ? `  pid ${s.pid}` : ''}  ${s.cwd ?? ''}\n`).join('')
+        : sessions
+            .map(
+              (s) =>
+                `${s.sessionId}  ${s.status}${s.pid ? `  pid ${s.pid}` : ''}  ${s.cwd ?? ''}${s.title ? `  "${s.title}"` : ''}\n`
+            )
+            .join('')
     )
     return 0
   }
   if (key === 'teams list') {
-    if (positionals.length > 0)
-      throw new UsageError(`swarmdesk claude teams list: unexpected argument '${positionals[0]}'. ${USAGE}`)
+    if (positionals.length > 0) throw new UsageError(`${who}: unexpected argument '${positionals[0]}'. ${USAGE}`)
     const teams = teamNames(root).map((name) => readTeam(root, name)!)
     warn(teams.flatMap((t) => t.unreadable))
     print(json, teams, () => (teams.length === 0 ? 'No Claude Code teams found.\n' : teams.map(teamLine).join('')))
     return 0
   }
   if (positionals.length !== 1)
-    throw new UsageError(`swarmdesk claude teams show: give one TEAM (see: swarmdesk claude teams list). ${USAGE}`)
+    throw new UsageError(
+      `${who}: give one TEAM, got ${positionals.length === 0 ? 'none' : positionals.map((p) => `'${p}'`).join(' ')} (see: swarmdesk claude teams list). ${USAGE}`
+    )
   const team = readTeam(root, positionals[0]!)
   if (!team) {
     process.stderr.write(
-      `swarmdesk claude teams show: no team '${positionals[0]}' under ${root}/teams or ${root}/tasks. See: swarmdesk claude teams list\n`
+      `${who}: no team '${positionals[0]}' under ${root}/teams or ${root}/tasks. See: swarmdesk claude teams list\n`
     )
     if (json) process.stdout.write('null\n')
     return 1

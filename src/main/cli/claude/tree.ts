@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { basename, join } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 
 /**
  * Reads what Claude Code leaves under its config folder (docs/events.md#claude-code-sessions-and-teams):
@@ -8,9 +8,9 @@ import { basename, join } from 'node:path'
  * Nothing is guessed: a file that does not parse is reported by path in `unreadable`.
  */
 
-/** Claude Code's config folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+/** Claude Code's config folder: `CLAUDE_CONFIG_DIR` (a relative one read from the working directory), else `~/.claude`. */
 export function claudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude')
+  return env.CLAUDE_CONFIG_DIR ? resolve(env.CLAUDE_CONFIG_DIR) : join(homedir(), '.claude')
 }
 
 /** A file that exists but does not parse as what it should be. */
@@ -28,6 +28,8 @@ export interface ClaudeSession {
   /** Claude Code's own status word for a live session (`busy`, `idle`…), as written. */
   state?: string
   version?: string
+  /** The session's title from its transcript: the name given with `/rename`, else the generated one. */
+  title?: string
   /** `projects/<cwd-slug>/<session>.jsonl`, when found. */
   transcript?: string
 }
@@ -68,7 +70,10 @@ export interface ClaudeMessage {
   protocol?: string
 }
 
-/** One team, live (its `config.json` exists) or ended (only its task list or nothing but a name remains). */
+/**
+ * One team, live (its `config.json` exists and its session runs) or ended (only its task list or
+ * nothing but a name remains, or its session crashed, was killed or failed to start).
+ */
 export interface ClaudeTeam {
   name: string
   status: 'live' | 'ended'
@@ -123,6 +128,18 @@ function readJson(path: string, unreadable: Unreadable[]): unknown {
   }
 }
 
+/** The file's JSON when it is an object (not an array or `null`); else undefined, the reason pushed to `unreadable`. */
+function readObject(path: string, unreadable: Unreadable[]): Record<string, unknown> | undefined {
+  const data = readJson(path, unreadable)
+  if (data === undefined) return undefined
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) return data as Record<string, unknown>
+  unreadable.push({
+    path,
+    reason: `not a JSON object (found ${data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data})`
+  })
+  return undefined
+}
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined)
 const epoch = (v: unknown): string | undefined =>
   typeof v === 'number' && Number.isFinite(v) ? new Date(v).toISOString() : str(v)
@@ -153,18 +170,35 @@ function transcripts(root: string): Map<string, string> {
   return out
 }
 
-/** The `cwd` of a transcript's first line that has one. */
-function transcriptCwd(path: string): string | undefined {
+/**
+ * What a transcript says of its session: the `cwd` of its first line that has one, and its title —
+ * the newest `custom-title` line's (a name the person gave, `/rename`), else the newest `ai-title`
+ * line's (the session-title call's answer).
+ */
+function transcriptFacts(path: string): { cwd?: string; title?: string } {
+  let cwd: string | undefined
+  let custom: string | undefined
+  let ai: string | undefined
+  let text: string
   try {
-    for (const line of readFileSync(path, 'utf8').split('\n')) {
-      if (!line.includes('"cwd"')) continue
-      const cwd = str((JSON.parse(line) as { cwd?: unknown }).cwd)
-      if (cwd) return cwd
-    }
+    text = readFileSync(path, 'utf8')
   } catch {
-    // a torn last line or an unreadable file: no cwd known
+    return {} // removed since listed: nothing known
   }
-  return undefined
+  for (const line of text.split('\n')) {
+    if (!line.includes('"cwd"') && !line.includes('-title"')) continue
+    let entry: Record<string, unknown>
+    try {
+      entry = JSON.parse(line) as Record<string, unknown>
+    } catch {
+      continue // a torn last line
+    }
+    cwd ??= str(entry?.cwd)
+    if (entry?.type === 'custom-title') custom = str(entry.customTitle) ?? custom
+    if (entry?.type === 'ai-title') ai = str(entry.aiTitle) ?? ai
+  }
+  const title = custom ?? ai
+  return { ...(cwd ? { cwd } : {}), ...(title ? { title } : {}) }
 }
 
 /**
@@ -178,7 +212,7 @@ export function readSessions(root: string): { sessions: ClaudeSession[]; unreada
   const seen = new Set<string>()
   for (const file of jsonFiles(join(root, 'sessions'))) {
     const path = join(root, 'sessions', file)
-    const data = readJson(path, unreadable) as Record<string, unknown> | undefined
+    const data = readObject(path, unreadable)
     if (data === undefined) continue
     const sessionId = str(data.sessionId)
     const pid = typeof data.pid === 'number' ? data.pid : Number(basename(file, '.json'))
@@ -188,6 +222,7 @@ export function readSessions(root: string): { sessions: ClaudeSession[]; unreada
     }
     seen.add(sessionId)
     const transcript = byTranscript.get(sessionId)
+    const title = transcript ? transcriptFacts(transcript).title : undefined
     sessions.push({
       sessionId,
       status: Number.isInteger(pid) && isAlive(pid) ? 'live' : 'ended',
@@ -195,6 +230,7 @@ export function readSessions(root: string): { sessions: ClaudeSession[]; unreada
       ...(str(data.cwd) ? { cwd: str(data.cwd) } : {}),
       ...(str(data.status) ? { state: str(data.status) } : {}),
       ...(str(data.version) ? { version: str(data.version) } : {}),
+      ...(title ? { title } : {}),
       ...(transcript ? { transcript } : {})
     })
   }
@@ -202,11 +238,34 @@ export function readSessions(root: string): { sessions: ClaudeSession[]; unreada
     .filter(([id]) => !seen.has(id))
     .sort((a, b) => statSync(b[1]).mtimeMs - statSync(a[1]).mtimeMs)
   for (const [sessionId, transcript] of ended) {
-    const cwd = transcriptCwd(transcript)
-    sessions.push({ sessionId, status: 'ended', ...(cwd ? { cwd } : {}), transcript })
+    sessions.push({ sessionId, status: 'ended', ...transcriptFacts(transcript), transcript })
   }
   sessions.sort((a, b) => (a.status === b.status ? 0 : a.status === 'live' ? -1 : 1))
   return { sessions, unreadable }
+}
+
+/** Each session id of a `sessions/<pid>.json` with whether its process runs (a dead one crashed or was killed). */
+function pidFileSessions(root: string): Map<string, boolean> {
+  const out = new Map<string, boolean>()
+  for (const file of jsonFiles(join(root, 'sessions'))) {
+    const data = readObject(join(root, 'sessions', file), []) // sessions list reports unreadable ones
+    const pid = typeof data?.pid === 'number' ? data.pid : Number(basename(file, '.json'))
+    const id = str(data?.sessionId)
+    if (id) out.set(id, Number.isInteger(pid) && isAlive(pid))
+  }
+  return out
+}
+
+/**
+ * Whether a team whose config exists is live. Every running `claude` keeps a `sessions/<pid>.json`
+ * (removed on exit), but a session that crashed, was killed or failed to start leaves its team's
+ * config behind: live when a running pid file names the lead session; when none names it (the
+ * session may have moved on to a new id, `/clear`), live while any `claude` of this folder runs.
+ */
+function teamIsLive(root: string, leadSessionId: string | undefined): boolean {
+  const sessions = pidFileSessions(root)
+  const lead = leadSessionId === undefined ? undefined : sessions.get(leadSessionId)
+  return lead ?? [...sessions.values()].some(Boolean)
 }
 
 /** Names of every team: a folder under `teams/` or under `tasks/`. */
@@ -221,7 +280,7 @@ function transcriptMembers(root: string, team: string, unreadable: Unreadable[])
     for (const session of dirNames(join(root, 'projects', slug))) {
       const dir = join(root, 'projects', slug, session, 'subagents')
       for (const file of jsonFiles(dir).filter((f) => f.endsWith('.meta.json'))) {
-        const meta = readJson(join(dir, file), unreadable) as Record<string, unknown> | undefined
+        const meta = readObject(join(dir, file), unreadable)
         const name = str(meta?.name) ?? str(meta?.agentName)
         const metaTeam = str(meta?.team) ?? str(meta?.teamName)
         if (name && metaTeam === team) names.push(name)
@@ -233,17 +292,17 @@ function transcriptMembers(root: string, team: string, unreadable: Unreadable[])
 
 /**
  * One team as found on disk.
- * @returns undefined when neither `teams/<name>` nor `tasks/<name>` exists.
+ * @returns undefined when neither `teams/<name>` nor `tasks/<name>` exists, or `name` is not a
+ * folder name (`..`, a path): a team is only ever one folder under them.
  */
 export function readTeam(root: string, name: string): ClaudeTeam | undefined {
+  if (name === '' || name === '.' || name === '..' || /[/\\]/.test(name)) return undefined
   const teamDir = join(root, 'teams', name)
   const taskDir = join(root, 'tasks', name)
   if (!existsSync(teamDir) && !existsSync(taskDir)) return undefined
   const unreadable: Unreadable[] = []
   const configPath = join(teamDir, 'config.json')
-  const config = existsSync(configPath)
-    ? (readJson(configPath, unreadable) as Record<string, unknown> | undefined)
-    : undefined
+  const config = existsSync(configPath) ? readObject(configPath, unreadable) : undefined
   const members = new Map<string, ClaudeMember>()
   for (const m of Array.isArray(config?.members) ? (config.members as Array<Record<string, unknown>>) : []) {
     const memberName = str(m?.name)
@@ -268,7 +327,7 @@ export function readTeam(root: string, name: string): ClaudeTeam | undefined {
 
   const tasks: ClaudeTask[] = []
   for (const file of jsonFiles(taskDir)) {
-    const data = readJson(join(taskDir, file), unreadable) as Record<string, unknown> | undefined
+    const data = readObject(join(taskDir, file), unreadable)
     if (data === undefined) continue
     const task: ClaudeTask = {
       id: String(data.id ?? basename(file, '.json')),
@@ -294,8 +353,16 @@ export function readTeam(root: string, name: string): ClaudeTeam | undefined {
       unreadable.push({ path: join(inboxDir, file), reason: 'not a JSON array of messages' })
       continue
     }
-    for (const m of data as Array<Record<string, unknown>>) {
-      const text = typeof m?.text === 'string' ? m.text : ''
+    for (const [index, entry] of (data as unknown[]).entries()) {
+      const m = entry as Record<string, unknown> | null
+      if (typeof m !== 'object' || m === null || typeof m.from !== 'string' || typeof m.text !== 'string') {
+        unreadable.push({
+          path: join(inboxDir, file),
+          reason: `message ${index + 1} is not a message (an object with string from and text): ${JSON.stringify(entry)?.slice(0, 80)}`
+        })
+        continue
+      }
+      const text = m.text
       let protocol: string | undefined
       try {
         protocol = str((JSON.parse(text) as { type?: unknown }).type)
@@ -304,11 +371,11 @@ export function readTeam(root: string, name: string): ClaudeTeam | undefined {
       }
       messages.push({
         to,
-        from: str(m?.from) ?? '',
+        from: m.from,
         text,
-        ...(str(m?.summary) ? { summary: str(m.summary) } : {}),
-        ...(epoch(m?.timestamp) ? { timestamp: epoch(m.timestamp) } : {}),
-        ...(typeof m?.read === 'boolean' ? { read: m.read } : {}),
+        ...(str(m.summary) ? { summary: str(m.summary) } : {}),
+        ...(epoch(m.timestamp) ? { timestamp: epoch(m.timestamp) } : {}),
+        ...(typeof m.read === 'boolean' ? { read: m.read } : {}),
         ...(protocol ? { protocol } : {})
       })
     }
@@ -318,7 +385,7 @@ export function readTeam(root: string, name: string): ClaudeTeam | undefined {
 
   return {
     name,
-    status: existsSync(configPath) ? 'live' : 'ended',
+    status: existsSync(configPath) && teamIsLive(root, str(config?.leadSessionId)) ? 'live' : 'ended',
     ...(epoch(config?.createdAt) ? { createdAt: epoch(config?.createdAt) } : {}),
     ...(str(config?.leadAgentId) ? { leadAgentId: str(config?.leadAgentId) } : {}),
     ...(str(config?.leadSessionId) ? { leadSessionId: str(config?.leadSessionId) } : {}),

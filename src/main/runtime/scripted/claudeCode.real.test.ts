@@ -1,7 +1,7 @@
-import { mkdir, rm } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { installClaudeCode, runClaude, scratch, type ClaudeRun } from './claudeCode.testkit'
+import { installClaudeCode, runClaude, runClaudeControl, scratch, type ClaudeRun } from './claudeCode.testkit'
 import { parseScenario } from './scenario'
 import { startScriptedServer, type ScriptedServer } from './server'
 import type { RecordedRequest } from './state'
@@ -96,5 +96,52 @@ describe.skipIf(install.skip !== undefined)(
       expect(notified).toBeDefined()
       expect(result.stdout.trim()).toBe(`notified: ${id} finished`)
     })
+  }
+)
+
+describe.skipIf(install.skip !== undefined)(
+  `the real claude's session-title call, as its Agent SDK asks for it${install.skip ? ` (skipped: ${install.skip})` : ''}`,
+  () => {
+    it('answers generate_session_title from cc-title, using no agent turn, and claude writes it to the transcript', async () => {
+      const server = await startScriptedServer({
+        scenario: parseScenario(
+          `agents:\n  cc-title:\n    - text: '{"title": "Fix the login bug"}'\n  team-lead:\n    - text: "never asked"\n`,
+          'title.yaml'
+        )
+      })
+      const dir = await scratch('swarmdesk-claude-title-')
+      const work = join(dir, "wörk 'q' dir")
+      try {
+        await mkdir(work)
+        await mkdir(join(dir, 'home'))
+        // Claude Code asks for a title only for a description of 10 characters or more
+        const run = await runClaudeControl(
+          install.bin!,
+          [
+            { subtype: 'generate_session_title', description: 'too short' },
+            { subtype: 'generate_session_title', description: 'Please fix the login bug in auth.ts', persist: true }
+          ],
+          { baseUrl: server.url, cwd: work, home: join(dir, 'home') }
+        )
+        expect(run.responses).toEqual([{ title: null }, { title: 'Fix the login bug' }])
+        const log = server.requests()
+        expect(log).toHaveLength(1)
+        expect(log[0]).toMatchObject({ agentName: 'cc-title' })
+        const body = log[0]!.body as { output_config: { format: { type: string; schema: { required: string[] } } } }
+        expect(body.output_config.format).toMatchObject({ type: 'json_schema', schema: { required: ['title'] } })
+        expect(JSON.stringify(log[0]!.body)).toContain('Please fix the login bug in auth.ts')
+
+        const projects = join(dir, 'home', '.claude', 'projects', work.replace(/[^A-Za-z0-9]/g, '-'))
+        const [transcript] = await readdir(projects)
+        const lines = (await readFile(join(projects, transcript!), 'utf8'))
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+        expect(lines).toContainEqual(expect.objectContaining({ type: 'ai-title', aiTitle: 'Fix the login bug' }))
+      } finally {
+        await server.close()
+        await rm(dir, { recursive: true, force: true })
+      }
+    }, 120_000)
   }
 )

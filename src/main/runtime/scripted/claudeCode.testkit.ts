@@ -76,6 +76,18 @@ export interface ClaudeRun {
   stderr: string
 }
 
+/** The environment of a test's `claude`: see {@link runClaude}. */
+function claudeEnv(options: { baseUrl: string; home: string }): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: options.home,
+    ANTHROPIC_BASE_URL: options.baseUrl,
+    ANTHROPIC_API_KEY: 'scripted-model',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    IS_SANDBOX: '1'
+  }
+}
+
 /**
  * Runs the real `claude` against a scripted model server, offline: a scratch `HOME`, a dummy key,
  * no nonessential traffic, and `IS_SANDBOX=1` (which its bypass mode needs as root).
@@ -91,14 +103,7 @@ export function runClaude(
       cwd: options.cwd,
       timeout: options.timeoutMs ?? 120_000,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: options.home,
-        ANTHROPIC_BASE_URL: options.baseUrl,
-        ANTHROPIC_API_KEY: 'scripted-model',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        IS_SANDBOX: '1'
-      }
+      env: claudeEnv(options)
     })
     let stdout = ''
     let stderr = ''
@@ -106,6 +111,66 @@ export function runClaude(
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+/** One `control_request` of Claude Code's stream-json input (what its Agent SDK sends): `subtype` and its fields. */
+export type ClaudeControlRequest = { subtype: string } & Record<string, unknown>
+
+/** A {@link runClaudeControl} run: the `response` of each request, in order, and the run's output. */
+export interface ClaudeControlRun extends ClaudeRun {
+  responses: unknown[]
+}
+
+/**
+ * Runs the real `claude -p --input-format stream-json --output-format stream-json` (as the Agent
+ * SDK drives it) and sends it control requests one at a time, `initialize` first, each after the
+ * previous one's `control_response`; then closes its input, which ends it.
+ * @throws when `claude` ends, or `timeoutMs` passes, before every request is answered.
+ */
+export function runClaudeControl(
+  bin: string,
+  requests: ClaudeControlRequest[],
+  options: { baseUrl: string; cwd: string; home: string; env?: Record<string, string>; timeoutMs?: number }
+): Promise<ClaudeControlRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], {
+      cwd: options.cwd,
+      timeout: options.timeoutMs ?? 120_000,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...claudeEnv(options), ...options.env }
+    })
+    const queue: ClaudeControlRequest[] = [{ subtype: 'initialize' }, ...requests]
+    const responses: unknown[] = []
+    let stdout = ''
+    let stderr = ''
+    let pending = ''
+    const next = () => {
+      const request = queue.shift()
+      if (!request) return child.stdin.end()
+      child.stdin.write(`${JSON.stringify({ type: 'control_request', request_id: `r${responses.length}`, request })}\n`)
+    }
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      pending += chunk.toString()
+      const lines = pending.split('\n')
+      pending = lines.pop()!
+      for (const line of lines) {
+        if (!line.startsWith('{')) continue
+        const message = JSON.parse(line) as { type?: string; response?: { request_id?: string; response?: unknown } }
+        if (message.type !== 'control_response' || message.response?.request_id !== `r${responses.length}`) continue
+        responses.push(message.response.response)
+        next()
+      }
+    })
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      if (queue.length > 0 || responses.length < requests.length + 1)
+        reject(new Error(`claude ended (code ${code}) before answering every control request: ${stderr}${stdout}`))
+      else resolve({ code, stdout, stderr, responses: responses.slice(1) })
+    })
+    next()
   })
 }
 
