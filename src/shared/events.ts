@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { TodoListSchema } from './todos'
 
 /**
  * The runtime's event stream (docs/events.md#event-stream-and-command-line): the one contract the CLI's `--json` output, the UI and
@@ -182,6 +183,13 @@ export const TaskUpdatedEventSchema = z.object({
   task: z.record(z.string(), z.unknown())
 })
 
+/** An agent's todo list after a TodoWrite that succeeded: the whole list, which replaces the one before (docs/tools.md#todowrite). */
+export const TodosUpdatedEventSchema = z.object({
+  ...base,
+  type: z.literal('todos_updated'),
+  todos: TodoListSchema
+})
+
 export const UsageEventSchema = z.object({
   ...base,
   type: z.literal('usage'),
@@ -261,6 +269,7 @@ export const RuntimeEventSchema = z.discriminatedUnion('type', [
   MessageSentEventSchema,
   TaskNotificationEventSchema,
   TaskUpdatedEventSchema,
+  TodosUpdatedEventSchema,
   UsageEventSchema,
   AgentStoppedEventSchema,
   ScenarioErrorEventSchema,

@@ -60,6 +60,8 @@ export class WorkspaceProjection {
   private track(event: RuntimeEvent): void {
     if (event.type === 'agent_started') {
       if (event.cwd) this.cwds.set(event.agentId, event.cwd)
+      // an agent started again (resumed) keeps its todo list: it is still in its transcript (docs/tools.md#todowrite)
+      const todos = this.agents.get(event.agentId)?.todos
       this.agents.set(event.agentId, {
         agentId: event.agentId,
         agentName: event.agentName,
@@ -72,7 +74,8 @@ export class WorkspaceProjection {
         ...(event.backend ? { backend: event.backend } : {}),
         usage: { ...ZERO_USAGE },
         costUsd: 0,
-        startedAt: event.time
+        startedAt: event.time,
+        ...(todos ? { todos } : {})
       })
       return
     }
@@ -102,6 +105,8 @@ export class WorkspaceProjection {
       if (agent.state !== 'error') agent.state = event.status === 'crashed' ? 'crashed' : 'exited'
       agent.endedAt = event.time
       agent.endStatus = event.status
+    } else if (event.type === 'todos_updated') {
+      agent.todos = event.todos
     } else if (event.type === 'usage') {
       agent.usage = addUsage(agent.usage, event)
       agent.costUsd += event.costUsd ?? 0

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { AgentStateSchema, UsageSchema } from '../events'
+import { TodoListSchema } from '../todos'
 import { Ok } from './common'
 
 /** An agent as the UI shows it. */
@@ -31,7 +32,9 @@ export const AgentViewSchema = z.object({
    * The task it works on now (docs/teams.md#shared-task-list, docs/ui.md#the-workspace-ui "task in its header"): the one it owns with status
    * `in_progress`. `id` is the task id as text (`"3"`). Absent when it has none.
    */
-  currentTask: z.object({ id: z.string(), subject: z.string() }).optional()
+  currentTask: z.object({ id: z.string(), subject: z.string() }).optional(),
+  /** Its own todo list, from its last TodoWrite (docs/tools.md#todowrite), read back from its transcript after a restart. Absent until it writes one. */
+  todos: TodoListSchema.optional()
 })
 export type AgentView = z.infer<typeof AgentViewSchema>
 

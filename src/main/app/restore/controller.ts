@@ -6,6 +6,7 @@ import type { PaneTerminals } from '../panes'
 import { WorkspaceStateRecorder } from './recorder'
 import { INTERRUPTED_PANE_LINE, restoredAgents, type RestorePlan } from './startup'
 import { restorePaths } from './stateFile'
+import { readTodoList } from './todos'
 
 /** Passed to the service's `run` to continue the leader's interrupted turn instead of a new prompt. */
 export const RESUME_TURN: unique symbol = Symbol('resume the interrupted turn')
@@ -93,6 +94,7 @@ export class RestoreController {
         `Stopped ${plan.cleanup.killed.length} process(es) the previous run left running (pids ${plan.cleanup.killed.join(', ')}).`
       )
     for (const agent of restoredAgents(plan.previous?.agents ?? [], LEADER_NAME)) {
+      this.restoreTodos(agent)
       const live = this.host.agents.get(agent.agentId)
       this.host.agents.set(agent.agentId, live ? { ...agent, model: live.model ?? agent.model } : agent)
       if (agent.state !== 'interrupted') continue
@@ -183,6 +185,18 @@ export class RestoreController {
     for (const s of this.subscriptions) s.dispose()
     this.subscriptions = []
     recorder?.dispose()
+  }
+
+  /** Sets an agent's todo list from its transcript, the list's record (docs/tools.md#todowrite); an unreadable one is a warning. */
+  private restoreTodos(agent: AgentView): void {
+    delete agent.todos
+    const where = { home: this.context.home, cwd: this.context.cwd, sessionId: this.host.session().sessionId }
+    try {
+      const todos = readTodoList(where, agent.agentId, LEADER_NAME)
+      if (todos) agent.todos = todos
+    } catch (error) {
+      this.notice(RESTORE_NOTICE_LEVEL, `${agent.agentName}'s todo list was not restored: ${(error as Error).message}`)
+    }
   }
 
   private notice(level: 'info' | 'warning', message: string): void {

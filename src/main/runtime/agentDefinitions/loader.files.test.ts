@@ -88,7 +88,7 @@ describe('custom agent files', () => {
     expect(def.tools).toBeUndefined()
     expect(def.disallowedTools).toEqual(['Edit', 'Bash', 'Write'])
     const { tools } = resolveSubagentTools({ definition: def, available: KNOWN_TOOL_NAMES, async: true, depth: 1 })
-    expect(tools).toEqual(['Read', 'Glob', 'Grep', 'BashOutput', 'KillShell', 'NotebookEdit'])
+    expect(tools).toEqual(['Read', 'Glob', 'Grep', 'BashOutput', 'KillShell', 'NotebookEdit', 'TodoWrite'])
   })
 
   it('explains the YAML tag trap of an unquoted leading !', async () => {
@@ -151,6 +151,7 @@ describe('custom agent files', () => {
       'BashOutput',
       'KillShell',
       'NotebookEdit',
+      'TodoWrite',
       'SendMessage',
       'TaskCreate',
       'TaskGet',

@@ -37,6 +37,11 @@ const PREVIEW_LINES = 8
 /** One-line summary of a tool input: its most telling field, or compact JSON. */
 export function summarizeInput(name: string, input: unknown): string {
   const o = (input ?? {}) as Record<string, unknown>
+  if (name === 'TodoWrite' && Array.isArray(o.todos)) {
+    // the list itself follows as its todos_updated lines
+    const done = o.todos.filter((t) => (t as { status?: unknown } | null)?.status === 'completed').length
+    return `${o.todos.length} todo${o.todos.length === 1 ? '' : 's'}, ${done} done`
+  }
   const pick = (k: string): string | undefined => (typeof o[k] === 'string' ? (o[k] as string) : undefined)
   const main =
     name === 'Bash'
@@ -111,6 +116,21 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
             .join('\n') + '\n'
         )
       }
+      case 'todos_updated':
+        // the agent's new list as a checklist (docs/tools.md#todowrite): what it does now stands out
+        return e.todos
+          .map(
+            (t, i) =>
+              `${i === 0 ? tag(e) : indent()}    ${
+                t.status === 'completed'
+                  ? s.dim(`☑ ${t.content}`)
+                  : t.status === 'in_progress'
+                    ? s.cyan(`▶ ${t.activeForm}`)
+                    : `☐ ${t.content}`
+              }`
+          )
+          .map((l) => `${l}\n`)
+          .join('')
       case 'message_sent':
         return `${tag(e)}  ${s.dim(`✉ ${e.from} → ${e.to}${e.kind === 'plain' ? '' : ` (${e.kind})`}`)}\n`
       case 'permission_request':

@@ -2,6 +2,7 @@ import type { RuntimeEventInput } from '../../../shared/events'
 import type { EventBus, WithoutAgent } from '../events'
 import type { LoopEvent } from '../loop'
 import type { TranscriptWriter } from '../transcripts'
+import { TodoListFollower } from './todoEvents'
 
 /**
  * The notice a compaction shows in the agent's pane, from its `compact_boundary` record:
@@ -25,7 +26,7 @@ export function compactionNotice(record: {
 /**
  * Where one agent's loop events go: API messages to its transcript (a compaction as a
  * `compact_boundary` followed by the new history, append-only; an assistant line with its
- * response's usage and model), everything else (and a `notice` for a compaction) to the event bus stamped with the agent. Text deltas stay out of the stream (docs/events.md#event-stream-and-command-line).
+ * response's usage and model), everything else (and a `notice` for a compaction, a `todos_updated` after a successful TodoWrite) to the event bus stamped with the agent. Text deltas stay out of the stream (docs/events.md#event-stream-and-command-line).
  */
 export function createAgentSink(options: {
   bus: EventBus
@@ -36,6 +37,7 @@ export function createAgentSink(options: {
 }): (event: LoopEvent) => void {
   // the usage of a response comes just before its assistant message; it is recorded on that line
   let response: { usage: Record<string, number>; model: string } | undefined
+  const todos = new TodoListFollower()
   return (event) => {
     switch (event.type) {
       case 'text_delta':
@@ -84,6 +86,17 @@ export function createAgentSink(options: {
           agentId: options.agentId,
           agentName: options.agentName
         } as RuntimeEventInput)
+        if (event.type === 'tool_call' || event.type === 'tool_result') {
+          // a TodoWrite that succeeded sets the agent's list (docs/tools.md#todowrite)
+          const list = todos.observe(event)
+          if (list)
+            options.bus.emit({
+              type: 'todos_updated',
+              todos: list,
+              agentId: options.agentId,
+              agentName: options.agentName
+            })
+        }
     }
   }
 }

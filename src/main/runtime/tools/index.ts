@@ -11,6 +11,7 @@ export { BashTool } from './shell/bash'
 export { BashOutputTool } from './shell/bashOutput'
 export { KillShellTool } from './shell/killShell'
 export { NotebookEditTool } from './files/notebookEdit'
+export { TODO_WRITE_RESULT, TodoWriteInputSchema, TodoWriteTool } from './todo/todoWrite'
 export { AgentTool, type AgentInput } from './agents/agentTool'
 export {
   createSendMessageTool,

@@ -6,6 +6,7 @@ import { GrepTool } from './files/grep'
 import { KillShellTool } from './shell/killShell'
 import { NotebookEditTool } from './files/notebookEdit'
 import { ReadTool } from './files/read'
+import { TodoWriteTool } from './todo/todoWrite'
 import type { Tool } from './types'
 import { WriteTool } from './files/write'
 
@@ -22,7 +23,8 @@ export const CORE_TOOLS: readonly Tool[] = [
   BashTool,
   BashOutputTool,
   KillShellTool,
-  NotebookEditTool
+  NotebookEditTool,
+  TodoWriteTool
 ]
 
 /** The async allow list (docs/agents.md#agent-definitions): the tools a background agent may use. */
@@ -35,7 +37,8 @@ export const ASYNC_ALLOWED_TOOL_NAMES: readonly string[] = [
   'Bash',
   'BashOutput',
   'KillShell',
-  'NotebookEdit'
+  'NotebookEdit',
+  'TodoWrite'
 ]
 
 /** Finds a core tool by its exact name. */

@@ -146,7 +146,8 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
         usage: agent?.usage ?? ZERO_USAGE,
         costUsd: agent?.costUsd ?? 0,
         ...(backend ? { backend } : {}),
-        ...(agent?.currentTask ? { currentTask: agent.currentTask } : {})
+        ...(agent?.currentTask ? { currentTask: agent.currentTask } : {}),
+        ...(agent?.todos ? { todos: agent.todos } : {})
       }
       next.agents = { ...ws.agents, [e.agentId]: view }
       if (!agent) next.agentOrder = [...ws.agentOrder, e.agentId]
@@ -202,6 +203,10 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
       }
       return next
     }
+    case 'todos_updated':
+      // the whole list replaces the one before (docs/tools.md#todowrite)
+      if (agent) next.agents = { ...ws.agents, [e.agentId]: { ...agent, todos: e.todos } }
+      return next
     case 'task_updated': {
       const task = taskFromEvent(e.task, e.seq)
       if (task) next.tasks = { ...ws.tasks, [task.id]: task }

@@ -12,7 +12,7 @@ import {
   type TranscriptEntry
 } from '../../transcripts'
 import { costOf } from '../../model'
-import { compactionNotice } from '../../runner'
+import { compactionNotice, TodoListFollower } from '../../runner'
 import { DirectoryWatch } from './directoryWatch'
 import { contentBlocks, resultText, usageOf, type ApiUsage, type DistributiveOmit } from './transcriptLine'
 
@@ -113,6 +113,7 @@ export class TranscriptTail {
   private replaying = 0
   private readonly calledIds = new Set<string>()
   private readonly resultIds = new Set<string>()
+  private readonly todos = new TodoListFollower()
 
   /** Starts following at once; call {@link close} to stop. */
   constructor(private readonly options: TranscriptTailOptions) {
@@ -376,6 +377,9 @@ export class TranscriptTail {
       agentId: this.options.agentId,
       agentName: this.options.agentName
     } as RuntimeEventInput)
+    // a successful TodoWrite sets the agent's list, as its own process's agent sink emits it (docs/tools.md#todowrite)
+    const todos = event.type === 'tool_call' || event.type === 'tool_result' ? this.todos.observe(event) : undefined
+    if (todos) this.emit({ type: 'todos_updated', todos })
   }
 
   /** Reports a problem; `once` reports a message only the first time (a file that stays unreadable). */

@@ -54,6 +54,7 @@ const TEAMMATE_TOOLS = [
   'BashOutput',
   'KillShell',
   'NotebookEdit',
+  'TodoWrite',
   'Agent',
   'SendMessage',
   'TaskCreate',

@@ -8,6 +8,7 @@ import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
 import { elapsedMs, formatElapsed } from '../panes/elapsed'
 import { paneStateLabel, stateClassName } from '../panes/stateLabel'
 import { ResumeButton } from '../restore/ResumeButton'
+import { TodoChip } from '../todos/TodoChip'
 import { formatTokens, formatUsd } from '../status/format'
 import { useTaskDropTarget } from '../tasks/dropTarget'
 import { dashboardCommands } from './commands'
@@ -28,7 +29,7 @@ function contextLevel(fraction: number): { percent: number; level: 'ok' | 'high'
 
 /**
  * One member of the team on the dashboard (docs/ui.md#the-workspace-ui): colour, name, backend, state (waiting on a
- * person stands out), a "stuck" marker, current task, elapsed time, tokens, cost, context used,
+ * person stands out), a "stuck" marker, current task, its todo list, elapsed time, tokens, cost, context used,
  * the last thing it said; and the actions — message, shut down, kill (teammates that still run)
  * and focus pane (everyone).
  */
@@ -114,6 +115,11 @@ export function MemberRow({ agentId }: { agentId: string }) {
           <span className="muted">no task</span>
         )}
       </div>
+      {agent.todos && agent.todos.length > 0 ? (
+        <div className="member-todos">
+          <TodoChip todos={agent.todos} agentName={agent.agentName} variant="member" />
+        </div>
+      ) : null}
       <div className="member-stats mono">
         <span title="tokens, cache included" data-testid="member-tokens">
           {formatTokens(totalTokens(agent.usage))} tok

@@ -12,6 +12,7 @@ import { useTaskDropTarget } from '../tasks/dropTarget'
 import { elapsedMs, formatElapsed } from './elapsed'
 import { paneStateLabel, stateClassName } from './stateLabel'
 import { ResumeButton } from '../restore/ResumeButton'
+import { TodoChip } from '../todos/TodoChip'
 
 /** Every token the agent's requests cost, cache included (what a notification's `total_tokens` counts). */
 function totalTokens(u: Usage): number {
@@ -57,7 +58,7 @@ function TaskChip({ task }: { task: CurrentTask }) {
 /**
  * A pane's header (docs/ui.md#the-workspace-ui): the agent's colour, name, type, state, elapsed time and tokens (and
  * its model when it differs from the leader's: tiles are narrow); for a teammate also its backend
- * (`worker`/`process`) and, for any team member, the task it works on; a toggle that hides or
+ * (`worker`/`process`) and, for any team member, the task it works on; its own todo list (TodoChip); a toggle that hides or
  * shows its subagents' panes; Background and Stop while it is a running subagent, with the last
  * refusal shown until dismissed. The state label's classes come from {@link stateClassName}.
  * The header stays one line at any width (panes.css): a narrow pane truncates the task and the
@@ -155,6 +156,7 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
       ) : null}
       <ResumeButton agentId={agentId} compact />
       {task ? <TaskChip task={task} /> : null}
+      <TodoChip todos={agent?.todos} agentName={name} variant="pane" />
       {elapsed !== undefined ? (
         <span className="pane-stat pane-opt-mid mono" title="elapsed since it started">
           {formatElapsed(elapsed)}
