@@ -11,6 +11,7 @@ export { BashTool } from './shell/bash'
 export { BashOutputTool } from './shell/bashOutput'
 export { KillShellTool } from './shell/killShell'
 export { NotebookEditTool } from './files/notebookEdit'
+export { WebFetchTool, WEB_FETCH_AGENT } from './web/webFetch'
 export { AgentTool, type AgentInput } from './agents/agentTool'
 export {
   createSendMessageTool,

@@ -8,6 +8,7 @@ import { NotebookEditTool } from './files/notebookEdit'
 import { ReadTool } from './files/read'
 import type { Tool } from './types'
 import { WriteTool } from './files/write'
+import { WebFetchTool } from './web/webFetch'
 
 /**
  * The core tools every agent may be given (docs/tools.md#tools), in the order they are offered to the model.
@@ -22,7 +23,8 @@ export const CORE_TOOLS: readonly Tool[] = [
   BashTool,
   BashOutputTool,
   KillShellTool,
-  NotebookEditTool
+  NotebookEditTool,
+  WebFetchTool
 ]
 
 /** The async allow list (docs/agents.md#agent-definitions): the tools a background agent may use. */
@@ -35,7 +37,8 @@ export const ASYNC_ALLOWED_TOOL_NAMES: readonly string[] = [
   'Bash',
   'BashOutput',
   'KillShell',
-  'NotebookEdit'
+  'NotebookEdit',
+  'WebFetch'
 ]
 
 /** Finds a core tool by its exact name. */

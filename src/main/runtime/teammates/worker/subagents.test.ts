@@ -54,6 +54,7 @@ const TEAMMATE_TOOLS = [
   'BashOutput',
   'KillShell',
   'NotebookEdit',
+  'WebFetch',
   'Agent',
   'SendMessage',
   'TaskCreate',
@@ -241,7 +242,8 @@ describe('a worker teammate spawns sync subagents', () => {
       'Grep',
       'Bash',
       'BashOutput',
-      'KillShell'
+      'KillShell',
+      'WebFetch'
     ])
 
     // both transcripts in the session's agents/ folder
