@@ -66,3 +66,46 @@ describe('WebFetch through the real runtime and the scripted model', () => {
     expect(ofType(run.events, 'tool_result')[0]).toMatchObject({ output: 'The frobnicator, twice as fast.' })
   })
 })
+
+describe('WebSearch through the real runtime and the scripted model', () => {
+  it('asks, then the web-search agent searches server-side and the leader reads the results as its tool result', async () => {
+    const file = join(dirs.work, 'search.yaml')
+    writeFileSync(
+      file,
+      [
+        'agents:',
+        '  team-lead:',
+        '    - tools: [{ name: WebSearch, input: { query: "frobnicator 4.2", allowed_domains: [example.com] } }]',
+        '    - text: "done"',
+        '  web-search:',
+        '    - webSearch:',
+        '        results:',
+        '          - { url: "https://docs.example.com/4.2", title: "Frobnicator 4.2" }',
+        '          - { url: "https://elsewhere.org/x", title: "Off the list" }',
+        '      text: "4.2 doubles the speed."',
+        ''
+      ].join('\n')
+    )
+    const run = await runCli(['run', '--scenario', file, '--json', '--approve', 'all', 'search it'], {
+      cwd: dirs.work,
+      env: { SWARMDESK_HOME: dirs.home, ANTHROPIC_API_KEY: '' }
+    })
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    expect(ofType(run.events, 'permission_request').map((r) => [r.tool, r.reason])).toEqual([
+      ['WebSearch', 'WebSearch reaches the network: a person decides']
+    ])
+    expect(ofType(run.events, 'tool_result')[0]).toMatchObject({
+      isError: false,
+      output: [
+        'Web search results for "frobnicator 4.2":',
+        '1. Frobnicator 4.2',
+        '   https://docs.example.com/4.2',
+        '',
+        '4.2 doubles the speed.',
+        '',
+        'Cite the sources you use as Markdown links.'
+      ].join('\n')
+    })
+  })
+})

@@ -88,7 +88,7 @@ describe('custom agent files', () => {
     expect(def.tools).toBeUndefined()
     expect(def.disallowedTools).toEqual(['Edit', 'Bash', 'Write'])
     const { tools } = resolveSubagentTools({ definition: def, available: KNOWN_TOOL_NAMES, async: true, depth: 1 })
-    expect(tools).toEqual(['Read', 'Glob', 'Grep', 'BashOutput', 'KillShell', 'NotebookEdit', 'WebFetch'])
+    expect(tools).toEqual(['Read', 'Glob', 'Grep', 'BashOutput', 'KillShell', 'NotebookEdit', 'WebFetch', 'WebSearch'])
   })
 
   it('explains the YAML tag trap of an unquoted leading !', async () => {
@@ -152,6 +152,7 @@ describe('custom agent files', () => {
       'KillShell',
       'NotebookEdit',
       'WebFetch',
+      'WebSearch',
       'SendMessage',
       'TaskCreate',
       'TaskGet',

@@ -12,6 +12,7 @@ export { BashOutputTool } from './shell/bashOutput'
 export { KillShellTool } from './shell/killShell'
 export { NotebookEditTool } from './files/notebookEdit'
 export { WebFetchTool, WEB_FETCH_AGENT } from './web/webFetch'
+export { WebSearchTool, WEB_SEARCH_AGENT } from './web/webSearch'
 export { AgentTool, type AgentInput } from './agents/agentTool'
 export {
   createSendMessageTool,

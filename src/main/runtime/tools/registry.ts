@@ -9,6 +9,7 @@ import { ReadTool } from './files/read'
 import type { Tool } from './types'
 import { WriteTool } from './files/write'
 import { WebFetchTool } from './web/webFetch'
+import { WebSearchTool } from './web/webSearch'
 
 /**
  * The core tools every agent may be given (docs/tools.md#tools), in the order they are offered to the model.
@@ -24,7 +25,8 @@ export const CORE_TOOLS: readonly Tool[] = [
   BashOutputTool,
   KillShellTool,
   NotebookEditTool,
-  WebFetchTool
+  WebFetchTool,
+  WebSearchTool
 ]
 
 /** The async allow list (docs/agents.md#agent-definitions): the tools a background agent may use. */
@@ -38,7 +40,8 @@ export const ASYNC_ALLOWED_TOOL_NAMES: readonly string[] = [
   'BashOutput',
   'KillShell',
   'NotebookEdit',
-  'WebFetch'
+  'WebFetch',
+  'WebSearch'
 ]
 
 /** Finds a core tool by its exact name. */

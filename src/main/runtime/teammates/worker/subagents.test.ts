@@ -55,6 +55,7 @@ const TEAMMATE_TOOLS = [
   'KillShell',
   'NotebookEdit',
   'WebFetch',
+  'WebSearch',
   'Agent',
   'SendMessage',
   'TaskCreate',
@@ -243,7 +244,8 @@ describe('a worker teammate spawns sync subagents', () => {
       'Bash',
       'BashOutput',
       'KillShell',
-      'WebFetch'
+      'WebFetch',
+      'WebSearch'
     ])
 
     // both transcripts in the session's agents/ folder

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { FAST_MODEL, ModelError, costOf, type ApiTool, type AssistantMessage } from '../../model'
+import { FAST_MODEL, ModelError, costOf, type AssistantMessage, type ModelRequest } from '../../model'
 import { ToolError, type ToolContext } from '../types'
 
 /** One request a tool makes to the model as an agent of its own (docs/tools.md#web-tools). */
@@ -10,7 +10,7 @@ export interface SideRequest {
   /** The one user message. */
   prompt: string
   /** Server tools passed through to the request (WebSearch's `web_search_20250305`). */
-  tools?: ApiTool[]
+  tools?: ModelRequest['tools']
   /** Output cap, tokens. */
   maxTokens: number
 }

@@ -186,6 +186,19 @@ describe('every card in words (issue 19 item 5)', () => {
     expect(readableInput({ tool: 'WebFetch', input: { url: 'https://x.test', prompt: 'read it' } }).kind).toBe('fields')
   })
 
+  it('shows a WebSearch with its query and domain lists', () => {
+    expect(
+      readableInput({ tool: 'WebSearch', input: { query: 'frobnicator', allowed_domains: ['a.org', 'b.org'] } })
+    ).toEqual({
+      kind: 'fields',
+      title: 'searches the web for “frobnicator”',
+      rows: [
+        { label: 'query', value: 'frobnicator' },
+        { label: 'only from', value: 'a.org, b.org' }
+      ]
+    })
+  })
+
   it('shows a WebFetch with the domain its rules name, the address and the prompt', () => {
     const view = readableInput({
       tool: 'WebFetch',

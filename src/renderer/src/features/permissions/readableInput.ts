@@ -124,7 +124,7 @@ function str(o: Record<string, unknown>, key: string): string | undefined {
  * as added lines when there is none); Read → the path; Glob/Grep → the pattern and where it
  * searches (its `path`, else the agent's directory); ExitPlanMode → its plan, line by line;
  * Agent (Task) → who it starts, of which type, in which mode and backend, with its prompt;
- * SendMessage → to whom and the message; WebFetch → the domain, the address and the prompt; the team and task tools and any other tool → what the
+ * SendMessage → to whom and the message; WebFetch → the domain, the address and the prompt; WebSearch → the query and its domain lists; the team and task tools and any other tool → what the
  * call does and its fields as labelled values; JSON only for an input that is not an object (the
  * card's Raw toggle shows the JSON of any).
  */
@@ -164,6 +164,11 @@ export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'dif
     case 'WebFetch': {
       const view = webFetchView(o)
       if (view) return view
+      break
+    }
+    case 'WebSearch': {
+      const query = str(o, 'query')
+      if (query !== undefined) return { kind: 'fields', title: `searches the web for “${query}”`, rows: fieldRows(o) }
       break
     }
     case 'Glob':
@@ -230,7 +235,9 @@ const FIELD_LABELS: Record<string, string> = {
   team_name: 'team',
   url: 'address',
   prompt: 'prompt',
-  query: 'query'
+  query: 'query',
+  allowed_domains: 'only from',
+  blocked_domains: 'never from'
 }
 
 /** Each top-level field as a labelled value: text as written, lists joined, anything else as compact JSON. */
