@@ -1,4 +1,4 @@
-import TurndownService from 'turndown'
+import type TurndownService from 'turndown'
 import { ToolError } from '../types'
 import type { FetchedPage } from './fetchPage'
 
@@ -30,10 +30,14 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml'])
 
 let turndown: TurndownService | undefined
 
-/** One converter for the process: turndown holds no state between pages. */
-function converter(): TurndownService {
+/**
+ * One converter for the process: turndown holds no state between pages. Loaded on first use, so an
+ * agent that never fetches HTML (a worker teammate under its heap cap) never loads it and its DOM.
+ */
+async function converter(): Promise<TurndownService> {
   if (!turndown) {
-    turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' })
+    const { default: Turndown } = await import('turndown')
+    turndown = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' })
     // what a browser does not show is not the page's content
     turndown.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'head'])
   }
@@ -46,7 +50,7 @@ function converter(): TurndownService {
  * cut at {@link WEB_FETCH_MAX_CONTENT_CHARS} characters.
  * @throws ToolError for content that is not text (an image, a PDF, an archive).
  */
-export function pageContent(page: FetchedPage): PageContent {
+export async function pageContent(page: FetchedPage): Promise<PageContent> {
   const head = page.body.subarray(0, 512).toString('utf8').trimStart().toLowerCase()
   const html =
     HTML_TYPES.has(page.contentType) ||
@@ -57,7 +61,7 @@ export function pageContent(page: FetchedPage): PageContent {
       `${page.url} is ${page.contentType || 'binary content'}, not text: WebFetch reads HTML, Markdown, plain text and JSON.`
     )
   const decoded = page.body.toString('utf8')
-  const full = html ? converter().turndown(decoded) : decoded
+  const full = html ? (await converter()).turndown(decoded) : decoded
   const truncated = full.length > WEB_FETCH_MAX_CONTENT_CHARS
   return {
     url: page.url,

@@ -80,7 +80,7 @@ async function webFetch(input: WebFetchInput, ctx: ToolContext): Promise<ToolRes
         ].join('\n')
       }
     }
-    page = pageContent(fetched)
+    page = await pageContent(fetched)
     cache.set(url.href, page)
   }
   const answer = await sideRequest(
