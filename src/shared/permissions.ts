@@ -22,6 +22,8 @@ export const USER_PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk
  *   `mode`); unless the caller already runs in a mode at least as permissive, that escalation asks
  *   (refused in `plan` and `dontAsk`) whatever the allow rules say — a rule allows starting the
  *   agent, not handing it more than its spawner has.
+ *   `reachesNetwork`: the call fetches from the network (WebFetch): unless a rule decides, it asks in
+ *   every mode but bypassPermissions — even in plan mode, since it only reads.
  * - `none`: always allowed (the agent's own bookkeeping: BashOutput, KillShell of its shells).
  */
 export type PermissionSubject =
@@ -34,6 +36,7 @@ export type PermissionSubject =
       specifier?: string
       readOnly: boolean
       grantsMode?: 'acceptEdits' | 'bypassPermissions'
+      reachesNetwork?: boolean
     }
   | { kind: 'none' }
 

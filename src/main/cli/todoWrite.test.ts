@@ -97,18 +97,10 @@ describe('TodoWrite in the permission engine', () => {
   it('needs no permission in any mode, even plan and dontAsk, as in Claude Code', { timeout: 90_000 }, async () => {
     const input = JSON.stringify({ todos: [{ content: 'Survey', status: 'pending', activeForm: 'Surveying' }] })
     for (const mode of ['default', 'plan', 'dontAsk']) {
-      const check = await runCliText(ws.home, [
-        'permissions',
-        'check',
-        '--cwd',
-        ws.work,
-        '--mode',
-        mode,
-        '--tool',
-        'TodoWrite',
-        '--input',
-        input
-      ])
+      const check = await runCliText(
+        ['permissions', 'check', '--cwd', ws.work, '--mode', mode, '--tool', 'TodoWrite', '--input', input],
+        { SWARMDESK_HOME: ws.home }
+      )
       expect(check.stderr).toBe('')
       expect(JSON.parse(check.stdout)).toMatchObject({ decision: 'allow', reason: 'nothing to check' })
     }

@@ -18,7 +18,7 @@ async function workspace(): Promise<AgentDirs & { good: string; bad: string; use
   const good = await d.write(
     d.cwd,
     '.swarmdesk/agents/reviewer.md',
-    agentFile(['name: code-reviewer', 'description: Reviews diffs', 'tools: Read, Grep, WebFetch', 'model: sonnet'])
+    agentFile(['name: code-reviewer', 'description: Reviews diffs', 'tools: Read, Grep, Skill', 'model: sonnet'])
   )
   const bad = await d.write(d.cwd, '.claude/agents/broken.md', agentFile(['name: broken']))
   const user = await d.write(
@@ -46,10 +46,10 @@ describe('swarmdesk agents list', () => {
       {
         name: 'code-reviewer',
         source: d.good,
-        tools: ['Read', 'Grep', 'WebFetch'],
+        tools: ['Read', 'Grep', 'Skill'],
         model: 'sonnet',
         warnings: [
-          { field: 'tools', message: "unknown tool 'WebFetch'; ignored" },
+          { field: 'tools', message: "unknown tool 'Skill'; ignored" },
           { field: 'name', message: `'code-reviewer' is also defined by ${d.user}; this file takes precedence` }
         ],
         problems: []
@@ -87,7 +87,7 @@ describe('swarmdesk agents list', () => {
     expect(lines[0]).toMatch(/^NAME\s+SOURCE\s+TOOLS\s+MODEL$/)
     expect(out).toMatch(/^Explore\s+built-in\s+all except Agent, Edit, Write, NotebookEdit\s+claude-haiku/m)
     expect(out).toMatch(/^code-reviewer\s+\.swarmdesk\/agents\/reviewer\.md\s+Read, Grep\s+sonnet$/m)
-    expect(out).toMatch(/^ {4}warning {2}tools: unknown tool 'WebFetch'; ignored$/m)
+    expect(out).toMatch(/^ {4}warning {2}tools: unknown tool 'Skill'; ignored$/m)
     expect(out).toMatch(/^broken\s+\.claude\/agents\/broken\.md/m)
     expect(out).toMatch(/^ {4}not loaded: 1 problem\n {4}problem {2}description: required/m)
     expect(out).toMatch(

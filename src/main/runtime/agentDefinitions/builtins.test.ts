@@ -62,7 +62,18 @@ describe('built-in agents', () => {
     const verification = byName('verification')
     expect(verification).toMatchObject({ background: true, omitClaudeMd: false })
     const { tools } = resolveSubagentTools({ definition: verification, available: MAIN_TOOLS, async: true, depth: 1 })
-    expect(tools).toEqual(['Read', 'Write', 'Glob', 'Grep', 'Bash', 'BashOutput', 'KillShell', 'TodoWrite'])
+    expect(tools).toEqual([
+      'Read',
+      'Write',
+      'Glob',
+      'Grep',
+      'Bash',
+      'BashOutput',
+      'KillShell',
+      'TodoWrite',
+      'WebFetch',
+      'WebSearch'
+    ])
     expect(verification.systemPrompt).toMatch(/VERDICT: PASS/)
     expect(verification.systemPrompt).toMatch(/temp directory/)
     expect(verification.systemPrompt).toMatch(/Command:/)

@@ -88,7 +88,17 @@ describe('custom agent files', () => {
     expect(def.tools).toBeUndefined()
     expect(def.disallowedTools).toEqual(['Edit', 'Bash', 'Write'])
     const { tools } = resolveSubagentTools({ definition: def, available: KNOWN_TOOL_NAMES, async: true, depth: 1 })
-    expect(tools).toEqual(['Read', 'Glob', 'Grep', 'BashOutput', 'KillShell', 'NotebookEdit', 'TodoWrite'])
+    expect(tools).toEqual([
+      'Read',
+      'Glob',
+      'Grep',
+      'BashOutput',
+      'KillShell',
+      'NotebookEdit',
+      'TodoWrite',
+      'WebFetch',
+      'WebSearch'
+    ])
   })
 
   it('explains the YAML tag trap of an unquoted leading !', async () => {
@@ -104,13 +114,13 @@ describe('custom agent files', () => {
     await d.write(
       d.cwd,
       '.swarmdesk/agents/a.md',
-      agentFile(['name: a', 'description: d', 'tools: Read, WebFetch, mcp__github__search, Bash(git:*), Task'])
+      agentFile(['name: a', 'description: d', 'tools: Read, Skill, mcp__github__search, Bash(git:*), Task'])
     )
     const { definitions, files } = await loadAgentDefinitions(d)
     expect(definitions.get('a')!.tools).toEqual(['Read', 'Agent'])
     expect(files[0].problems).toEqual([])
     const messages = files[0].warnings.map((w) => `${w.field}: ${w.message}`).join('\n')
-    expect(messages).toMatch(/tools: unknown tool 'WebFetch'/)
+    expect(messages).toMatch(/tools: unknown tool 'Skill'/)
     expect(messages).toMatch(/MCP tools are not supported/)
     expect(messages).toMatch(/'Bash\(git:\*\)': tool specifiers are not supported/)
     expect(messages).toMatch(/'Task' is Claude Code's old name of Agent/)
@@ -152,6 +162,8 @@ describe('custom agent files', () => {
       'KillShell',
       'NotebookEdit',
       'TodoWrite',
+      'WebFetch',
+      'WebSearch',
       'SendMessage',
       'TaskCreate',
       'TaskGet',

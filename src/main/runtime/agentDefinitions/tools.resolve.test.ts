@@ -42,7 +42,19 @@ describe('resolveSubagentTools', () => {
     expect(
       resolveSubagentTools({ definition: def(['!Bash']), available: ASYNC_ALLOWED_TOOL_NAMES, async: false, depth: 1 })
         .tools
-    ).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'BashOutput', 'KillShell', 'NotebookEdit', 'TodoWrite'])
+    ).toEqual([
+      'Read',
+      'Write',
+      'Edit',
+      'Glob',
+      'Grep',
+      'BashOutput',
+      'KillShell',
+      'NotebookEdit',
+      'TodoWrite',
+      'WebFetch',
+      'WebSearch'
+    ])
     const { tools, dropped } = resolveSubagentTools({
       definition: def(['Read', 'Edit', 'Bash'], ['Edit']),
       available: ASYNC_ALLOWED_TOOL_NAMES,

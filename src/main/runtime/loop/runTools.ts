@@ -74,7 +74,15 @@ async function runOne(
       ...params.toolContext,
       signal: params.signal,
       toolUseId: use.id,
-      onOutput: (data) => emit({ type: 'tool_output', toolUseId: use.id, data })
+      onOutput: (data) => emit({ type: 'tool_output', toolUseId: use.id, data }),
+      sideModel: {
+        client: params.client,
+        recordUsage: (usage, costUsd, model) => {
+          params.budget?.add(costUsd)
+          params.onUsage?.(usage, costUsd, model)
+          emit({ type: 'usage', ...usage, model, costUsd })
+        }
+      }
     })
     return finish(result.content, result.isError === true)
   } catch (error) {

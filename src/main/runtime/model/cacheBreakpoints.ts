@@ -1,4 +1,4 @@
-import type { ContentBlockParam, MessageParam, ModelRequest, TextBlockParam, ApiTool } from './types'
+import type { ContentBlockParam, MessageParam, ModelRequest, TextBlockParam } from './types'
 
 /**
  * The Messages API body with prompt-cache breakpoints marked (docs/loop.md#the-agent-loop): `cache_control:
@@ -12,7 +12,13 @@ import type { ContentBlockParam, MessageParam, ModelRequest, TextBlockParam, Api
 export function withCacheBreakpoints(
   request: ModelRequest,
   extraBreakpoint?: { messageIndex: number; blockIndex: number }
-): { model: string; max_tokens: number; system: TextBlockParam[]; tools: ApiTool[]; messages: MessageParam[] } {
+): {
+  model: string
+  max_tokens: number
+  system: TextBlockParam[]
+  tools: ModelRequest['tools']
+  messages: MessageParam[]
+} {
   const ephemeral = { type: 'ephemeral' as const }
   const tools = request.tools.map((t, i) => (i === request.tools.length - 1 ? { ...t, cache_control: ephemeral } : t))
   const system = request.system.map((b, i) =>

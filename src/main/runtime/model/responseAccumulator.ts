@@ -1,11 +1,13 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { ZERO_USAGE, type Usage } from '../../../shared/events'
-import type { AssistantMessage, ModelStreamEvent } from './types'
+import type { AssistantMessage, ModelStreamEvent, ServerToolUse, WebSearchToolResult } from './types'
 
 /** Builds the assistant message from raw stream events. */
 export class ResponseAccumulator {
   private readonly blocks: Array<
-    { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; json: string }
+    | { type: 'text'; text: string }
+    | { type: 'tool_use' | 'server_tool_use'; id: string; name: string; json: string }
+    | WebSearchToolResult
   > = []
   private usage: Usage = { ...ZERO_USAGE }
   private stopReason: string | null = null
@@ -30,8 +32,15 @@ export class ResponseAccumulator {
       case 'content_block_start': {
         const b = event.content_block
         if (b.type === 'text') this.blocks[event.index] = { type: 'text', text: b.text ?? '' }
-        else if (b.type === 'tool_use')
-          this.blocks[event.index] = { type: 'tool_use', id: b.id, name: b.name, json: '' }
+        else if (b.type === 'tool_use' || b.type === 'server_tool_use')
+          this.blocks[event.index] = { type: b.type, id: b.id, name: b.name, json: '' }
+        // a web search's results arrive whole in the block's start; the caller field is the API's, not sent back
+        else if (b.type === 'web_search_tool_result')
+          this.blocks[event.index] = {
+            type: 'web_search_tool_result',
+            tool_use_id: b.tool_use_id,
+            content: b.content as WebSearchToolResult['content']
+          }
         return undefined
       }
       case 'content_block_delta': {
@@ -40,7 +49,10 @@ export class ResponseAccumulator {
           block.text += event.delta.text
           return event.delta.text
         }
-        if (event.delta.type === 'input_json_delta' && block?.type === 'tool_use')
+        if (
+          event.delta.type === 'input_json_delta' &&
+          (block?.type === 'tool_use' || block?.type === 'server_tool_use')
+        )
           block.json += event.delta.partial_json
         return undefined
       }
@@ -68,6 +80,14 @@ export class ResponseAccumulator {
     for (const b of this.blocks) {
       if (!b) continue
       if (b.type === 'text') content.push({ type: 'text', text: b.text })
+      else if (b.type === 'web_search_tool_result') content.push(b)
+      else if (b.type === 'server_tool_use')
+        content.push({
+          type: 'server_tool_use',
+          id: b.id,
+          name: b.name as ServerToolUse['name'],
+          input: parseToolInput(b.json)
+        })
       else content.push({ type: 'tool_use', id: b.id, name: b.name, input: parseToolInput(b.json) })
     }
     return {

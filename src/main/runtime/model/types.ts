@@ -2,11 +2,13 @@ import type {
   ContentBlockParam,
   MessageParam,
   TextBlockParam,
-  Tool as ApiTool
+  Tool as ApiTool,
+  WebSearchTool20250305,
+  WebSearchResultBlockParam
 } from '@anthropic-ai/sdk/resources/messages'
 import type { Usage } from '../../../shared/events'
 
-export type { ContentBlockParam, MessageParam, TextBlockParam, ApiTool }
+export type { ContentBlockParam, MessageParam, TextBlockParam, ApiTool, WebSearchTool20250305 }
 
 export type { AgentIdentity } from '../scripted'
 
@@ -16,14 +18,38 @@ export interface ModelRequest {
   /** Output cap in tokens. */
   maxTokens: number
   system: TextBlockParam[]
-  tools: ApiTool[]
+  /** The agent's tools, and server tools passed through to the API (WebSearch's `web_search_20250305`). */
+  tools: Array<ApiTool | WebSearchTool20250305>
   messages: MessageParam[]
 }
 
 /** An assistant message as kept in history: only the fields the API accepts back. */
 export interface AssistantMessage {
   role: 'assistant'
-  content: Array<{ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown }>
+  content: Array<
+    | { type: 'text'; text: string }
+    | { type: 'tool_use'; id: string; name: string; input: unknown }
+    | ServerToolUse
+    | WebSearchToolResult
+  >
+}
+
+/** A server tool's call, run by the API itself (docs/tools.md#web-tools: a web search). */
+export interface ServerToolUse {
+  type: 'server_tool_use'
+  id: string
+  name: 'web_search'
+  input: unknown
+}
+
+/**
+ * The API's answer to a web search: its results, or an error object (`{type:
+ * "web_search_tool_result_error", error_code}`). Kept whole: the API wants it back untouched.
+ */
+export interface WebSearchToolResult {
+  type: 'web_search_tool_result'
+  tool_use_id: string
+  content: WebSearchResultBlockParam[] | { type: 'web_search_tool_result_error'; error_code: string }
 }
 
 /** What {@link ModelClient.stream} yields while one response streams in. */

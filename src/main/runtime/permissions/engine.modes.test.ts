@@ -48,6 +48,45 @@ describe('modes (no rules)', () => {
   })
 })
 
+describe('a fetch from the network (WebFetch)', () => {
+  const fetch = (host: string): PermissionSubject => ({
+    kind: 'tool',
+    tool: 'WebFetch',
+    specifier: `domain:${host}`,
+    readOnly: true,
+    reachesNetwork: true
+  })
+
+  it('asks without a rule in every mode that may ask, plan mode included; dontAsk denies, bypass allows', async () => {
+    const t = await makeWorkspace()
+    const decisions: Record<string, string> = {}
+    for (const mode of ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions', 'bubble'] as const)
+      decisions[mode] = (await t.decide(fetch('127.0.0.1'), mode)).decision
+    expect(decisions).toEqual({
+      default: 'ask',
+      acceptEdits: 'ask',
+      plan: 'ask',
+      dontAsk: 'deny',
+      bypassPermissions: 'allow',
+      bubble: 'ask'
+    })
+    expect((await t.decide(fetch('127.0.0.1'))).reason).toBe(
+      'WebFetch(domain:127.0.0.1) reaches the network: a person decides'
+    )
+  })
+
+  it('is allowed or denied by WebFetch(domain:…) rules for exactly that host', async () => {
+    const t = await makeWorkspace()
+    await t.writeSettings(path.join(t.home, 'settings.json'), {
+      permissions: { allow: ['WebFetch(domain:docs.example.com)'], deny: ['WebFetch(domain:evil.example)'] }
+    })
+    expect((await t.decide(fetch('docs.example.com'), 'plan')).decision).toBe('allow')
+    expect((await t.decide(fetch('example.com'))).decision).toBe('ask')
+    expect((await t.decide(fetch('evil.example'), 'bypassPermissions')).decision).toBe('deny')
+    expect((await t.engine()).suggestRules(fetch('localhost'), t.ws)).toEqual(['WebFetch(domain:localhost)'])
+  })
+})
+
 describe('rules', () => {
   let t: TestWorkspace
   beforeAll(async () => {

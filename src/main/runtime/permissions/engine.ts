@@ -112,6 +112,7 @@ function decideTool(
   if (ask) return byRule('ask', ask, `${label} asks by ${ask.text}`)
   const allow = match(ev.rules.allow)
   if (allow) return byRule('allow', allow, `${label} is allowed by ${allow.text}`)
+  if (subject.reachesNetwork) return { decision: 'ask', reason: `${label} reaches the network: a person decides` }
   if (subject.readOnly) return { decision: 'allow', reason: `${label} only reads` }
   if (ev.mode === 'plan') return { decision: 'deny', reason: `${PLAN_DENIAL} (${label})` }
   return { decision: 'ask', reason: `${label} needs approval` }

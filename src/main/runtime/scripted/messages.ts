@@ -19,6 +19,7 @@ import {
 } from './sse'
 import type { RecordedRequest, ScriptedState } from './state'
 import { exampleForSchema, structuredOutputProblem } from './structured'
+import { offeredWebSearch, webSearchBlocks } from './webSearch'
 
 /** The API accepts at most 4 blocks with `cache_control` per request. */
 export const MAX_BREAKPOINTS = 4
@@ -247,6 +248,20 @@ function answer(
     text: turn.text === undefined ? undefined : fillString(turn.text, values),
     tools: turn.tools?.map((tool) => ({ name: tool.name, input: fillDeep(tool.input, values) }))
   })
+  if (turn.webSearch) {
+    const offered = offeredWebSearch(request)
+    if (!offered) {
+      return sendError(
+        res,
+        requestId,
+        400,
+        'scenario_error',
+        `(web search) script '${selection.scriptKey}' turn ${selection.turnIndex} searches the web, but the request offers no web_search tool`,
+        { 'x-should-retry': 'false' }
+      )
+    }
+    content.unshift(...webSearchBlocks(fillDeep(turn.webSearch, values), offered, request))
+  }
   const format = request.output_config?.format
   if (format && !content.some((block) => block.type === 'tool_use')) {
     const text = content.find((block) => block.type === 'text')?.text ?? ''

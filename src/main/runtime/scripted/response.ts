@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { tokensForBytes } from './prompt'
 import type { CacheUsage } from './promptCache'
 import type { Turn } from './scenario'
+import type { ServerToolUseBlock, WebSearchToolResultBlock } from './webSearch'
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
@@ -25,8 +26,8 @@ export interface ToolUseBlock {
   name: string
   input: Record<string, unknown>
 }
-/** A content block the scripted model produces. */
-export type AnswerBlock = TextBlock | ToolUseBlock
+/** A content block the scripted model produces: a simulated web search adds its two server-tool blocks. */
+export type AnswerBlock = TextBlock | ToolUseBlock | ServerToolUseBlock | WebSearchToolResultBlock
 
 /** The `usage` of a response, with the API's field names. Units: tokens. */
 export interface ApiUsage {
@@ -72,7 +73,9 @@ export function outputTokens(content: readonly AnswerBlock[]): number {
     bytes +=
       block.type === 'text'
         ? Buffer.byteLength(block.text)
-        : Buffer.byteLength(block.name) + Buffer.byteLength(JSON.stringify(block.input))
+        : block.type === 'web_search_tool_result'
+          ? 0
+          : Buffer.byteLength(block.name) + Buffer.byteLength(JSON.stringify(block.input))
   }
   return Math.max(1, tokensForBytes(bytes))
 }

@@ -3,6 +3,7 @@ import { basename, extname } from 'node:path'
 import { isNode, LineCounter, parse as parseYaml, parseDocument, YAMLParseError } from 'yaml'
 import { z } from 'zod'
 import { ScenarioError } from './errors'
+import { ScriptedWebSearchSchema } from './webSearch'
 
 /**
  * Faults a turn can inject (docs/scenarios.md#scripted-model-scenarios); each fires on the first request selecting the turn (or the
@@ -55,7 +56,13 @@ export const TurnSchema = z.strictObject({
   /** `retry-after-ms` of the turn's 429 or 529 fault (ms), which the SDK waits instead of its own backoff (0.5 s doubling). */
   retryAfterMs: z.number().int().positive().optional(),
   delayMs: z.number().int().nonnegative().optional(),
-  stopReason: StopReasonSchema.optional()
+  stopReason: StopReasonSchema.optional(),
+  /**
+   * A server-side web search the model makes before its text (docs/scenarios.md#web-tools): answered
+   * with a `server_tool_use` and a `web_search_tool_result` block; the request must offer a
+   * `web_search_*` tool.
+   */
+  webSearch: ScriptedWebSearchSchema.optional()
 })
 export type Turn = z.infer<typeof TurnSchema>
 

@@ -57,11 +57,14 @@ export function writeBlock(res: ServerResponse, index: number, block: AnswerBloc
         delta: { type: 'text_delta', text }
       })
     }
+  } else if (block.type === 'web_search_tool_result') {
+    // the API sends a search's results whole, in the block's start
+    writeEvent(res, 'content_block_start', { type: 'content_block_start', index, content_block: block })
   } else {
     writeEvent(res, 'content_block_start', {
       type: 'content_block_start',
       index,
-      content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} }
+      content_block: { type: block.type, id: block.id, name: block.name, input: {} }
     })
     for (const partial_json of splitInChunks(JSON.stringify(block.input), 3)) {
       writeEvent(res, 'content_block_delta', {

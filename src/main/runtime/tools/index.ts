@@ -12,6 +12,8 @@ export { BashOutputTool } from './shell/bashOutput'
 export { KillShellTool } from './shell/killShell'
 export { NotebookEditTool } from './files/notebookEdit'
 export { TODO_WRITE_RESULT, TodoWriteInputSchema, TodoWriteTool } from './todo/todoWrite'
+export { WebFetchTool, WEB_FETCH_AGENT } from './web/webFetch'
+export { WebSearchTool, WEB_SEARCH_AGENT } from './web/webSearch'
 export { AgentTool, type AgentInput } from './agents/agentTool'
 export {
   createSendMessageTool,

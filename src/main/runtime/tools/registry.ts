@@ -9,6 +9,8 @@ import { ReadTool } from './files/read'
 import { TodoWriteTool } from './todo/todoWrite'
 import type { Tool } from './types'
 import { WriteTool } from './files/write'
+import { WebFetchTool } from './web/webFetch'
+import { WebSearchTool } from './web/webSearch'
 
 /**
  * The core tools every agent may be given (docs/tools.md#tools), in the order they are offered to the model.
@@ -24,7 +26,9 @@ export const CORE_TOOLS: readonly Tool[] = [
   BashOutputTool,
   KillShellTool,
   NotebookEditTool,
-  TodoWriteTool
+  TodoWriteTool,
+  WebFetchTool,
+  WebSearchTool
 ]
 
 /** The async allow list (docs/agents.md#agent-definitions): the tools a background agent may use. */
@@ -38,7 +42,9 @@ export const ASYNC_ALLOWED_TOOL_NAMES: readonly string[] = [
   'BashOutput',
   'KillShell',
   'NotebookEdit',
-  'TodoWrite'
+  'TodoWrite',
+  'WebFetch',
+  'WebSearch'
 ]
 
 /** Finds a core tool by its exact name. */

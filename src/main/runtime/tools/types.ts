@@ -1,5 +1,7 @@
 import type { z } from 'zod'
 import type { PermissionSubject } from '../../../shared/permissions'
+import type { Usage } from '../../../shared/events'
+import type { ModelClient } from '../model'
 import type { BackgroundShells, PtyHost } from '../pty'
 import type { FileStateCache } from './files/fileState'
 import type { AgentServices } from './ports'
@@ -27,6 +29,18 @@ export interface ToolContext {
   onOutput?: (data: string) => void
   /** The session's agent services, for the tools that spawn, stop or message agents (Agent, TaskStop, SendMessage). */
   services?: AgentServices
+  /** The calling agent's model access, for tools that ask the model on their own (WebFetch, WebSearch); the loop sets it per call. */
+  sideModel?: SideModel
+}
+
+/**
+ * Model access for a tool's own request (docs/tools.md#web-tools): the caller's client, and where the
+ * request's usage is counted (the caller's budget and costs, as a response of its own would be).
+ */
+export interface SideModel {
+  client: ModelClient
+  /** Counts one response of a tool's own request; `costUsd` in USD. */
+  recordUsage(usage: Usage, costUsd: number, model: string): void
 }
 
 /** What a tool call returns to the model. `isError` marks a failure the model can act on. */

@@ -55,6 +55,8 @@ const TEAMMATE_TOOLS = [
   'KillShell',
   'NotebookEdit',
   'TodoWrite',
+  'WebFetch',
+  'WebSearch',
   'Agent',
   'SendMessage',
   'TaskCreate',
@@ -242,7 +244,9 @@ describe('a worker teammate spawns sync subagents', () => {
       'Grep',
       'Bash',
       'BashOutput',
-      'KillShell'
+      'KillShell',
+      'WebFetch',
+      'WebSearch'
     ])
 
     // both transcripts in the session's agents/ folder

@@ -83,9 +83,9 @@ describe('readable permission input', () => {
   })
 
   it('reads other tools and inputs it does not recognise as labelled fields, JSON only for an input that is not an object', () => {
-    expect(readableInput({ tool: 'WebFetch', input: { url: 'https://x' } })).toEqual({
+    expect(readableInput({ tool: 'Skill', input: { url: 'https://x' } })).toEqual({
       kind: 'fields',
-      title: 'calls WebFetch with',
+      title: 'calls Skill with',
       rows: [{ label: 'address', value: 'https://x' }]
     })
     expect(readableInput({ tool: 'Bash', input: { cmd: 1 } })).toEqual({
@@ -184,5 +184,34 @@ describe('every card in words (issue 19 item 5)', () => {
       ]
     })
     expect(readableInput({ tool: 'WebFetch', input: { url: 'https://x.test', prompt: 'read it' } }).kind).toBe('fields')
+  })
+
+  it('shows a WebSearch with its query and domain lists', () => {
+    expect(
+      readableInput({ tool: 'WebSearch', input: { query: 'frobnicator', allowed_domains: ['a.org', 'b.org'] } })
+    ).toEqual({
+      kind: 'fields',
+      title: 'searches the web for “frobnicator”',
+      rows: [
+        { label: 'query', value: 'frobnicator' },
+        { label: 'only from', value: 'a.org, b.org' }
+      ]
+    })
+  })
+
+  it('shows a WebFetch with the domain its rules name, the address and the prompt', () => {
+    const view = readableInput({
+      tool: 'WebFetch',
+      input: { url: 'http://127.0.0.1:8080/notes?x=1', prompt: 'What changed?' }
+    })
+    expect(view).toEqual({
+      kind: 'fields',
+      title: 'fetches a web page from 127.0.0.1',
+      rows: [
+        { label: 'address', value: 'http://127.0.0.1:8080/notes?x=1' },
+        { label: 'prompt', value: 'What changed?' }
+      ]
+    })
+    expect(inputSummary(view)).toBe('fetches a web page from 127.0.0.1: http://127.0.0.1:8080/notes?x=1')
   })
 })

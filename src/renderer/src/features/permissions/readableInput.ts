@@ -124,7 +124,7 @@ function str(o: Record<string, unknown>, key: string): string | undefined {
  * as added lines when there is none); Read → the path; Glob/Grep → the pattern and where it
  * searches (its `path`, else the agent's directory); ExitPlanMode → its plan, line by line;
  * Agent (Task) → who it starts, of which type, in which mode and backend, with its prompt;
- * SendMessage → to whom and the message; the team and task tools and any other tool → what the
+ * SendMessage → to whom and the message; WebFetch → the domain, the address and the prompt; WebSearch → the query and its domain lists; the team and task tools and any other tool → what the
  * call does and its fields as labelled values; JSON only for an input that is not an object (the
  * card's Raw toggle shows the JSON of any).
  */
@@ -161,6 +161,16 @@ export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'dif
       return { kind: 'spawn', spawn: spawnView(o) }
     case 'SendMessage':
       return sendMessageView(o)
+    case 'WebFetch': {
+      const view = webFetchView(o)
+      if (view) return view
+      break
+    }
+    case 'WebSearch': {
+      const query = str(o, 'query')
+      if (query !== undefined) return { kind: 'fields', title: `searches the web for “${query}”`, rows: fieldRows(o) }
+      break
+    }
     case 'Glob':
     case 'Grep': {
       const pattern = str(o, 'pattern')
@@ -176,6 +186,30 @@ export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'dif
   if (typeof p.input === 'object' && p.input !== null && !Array.isArray(p.input))
     return { kind: 'fields', title: `calls ${p.tool} with`, rows: fieldRows(o) }
   return { kind: 'json', json: rawJson(p.input) }
+}
+
+/**
+ * A WebFetch call (docs/tools.md#web-tools): the domain in the title, since that is what its permission
+ * rules name (`WebFetch(domain:…)`), then the whole address and the question asked of the page.
+ */
+function webFetchView(o: Record<string, unknown>): ReadableInput | undefined {
+  const url = str(o, 'url')
+  if (url === undefined) return undefined
+  let domain: string
+  try {
+    domain = new URL(url).hostname
+  } catch {
+    return undefined
+  }
+  const prompt = str(o, 'prompt')
+  const rows: FieldRow[] = [{ label: 'address', value: url }]
+  if (prompt)
+    rows.push({
+      label: 'prompt',
+      value: prompt,
+      ...(prompt.length > 80 || prompt.includes('\n') ? { block: true } : {})
+    })
+  return { kind: 'fields', title: `fetches a web page from ${domain}`, rows }
 }
 
 /** What the team and task tools do, in words (the card's line above their fields). */
@@ -201,7 +235,9 @@ const FIELD_LABELS: Record<string, string> = {
   team_name: 'team',
   url: 'address',
   prompt: 'prompt',
-  query: 'query'
+  query: 'query',
+  allowed_domains: 'only from',
+  blocked_domains: 'never from'
 }
 
 /** Each top-level field as a labelled value: text as written, lists joined, anything else as compact JSON. */
