@@ -33,3 +33,4 @@ export {
   sendToTeam,
   type TeamMessageInput
 } from './team'
+export * from './mcp'

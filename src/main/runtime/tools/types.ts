@@ -1,3 +1,4 @@
+import type { ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { z } from 'zod'
 import type { PermissionSubject } from '../../../shared/permissions'
 import type { BackgroundShells, PtyHost } from '../pty'
@@ -29,10 +30,15 @@ export interface ToolContext {
   services?: AgentServices
 }
 
-/** What a tool call returns to the model. `isError` marks a failure the model can act on. */
+/**
+ * What a tool call returns to the model. `isError` marks a failure the model can act on.
+ * `content` is the text form (events, panes); `blocks`, when set, is what the model gets instead
+ * (text and image blocks: an MCP tool's image, docs/tools.md#mcp-servers).
+ */
 export interface ToolResult {
   content: string
   isError?: boolean
+  blocks?: Array<TextBlockParam | ImageBlockParam>
 }
 
 /**
@@ -45,6 +51,8 @@ export interface Tool<I = any> {
   /** Shown to the model in the tools list. */
   readonly description: string
   readonly inputSchema: z.ZodType<I>
+  /** A JSON Schema sent to the model as is instead of `inputSchema`'s (an MCP server's own schema). */
+  readonly inputJsonSchema?: Record<string, unknown>
   /** True when the call changes nothing outside the agent's own state. */
   isReadOnly(input: I): boolean
   /** True when calls of one assistant message may run in parallel with it (docs/loop.md#the-agent-loop). */
