@@ -35,6 +35,8 @@ printing what each agent does, then exits.
   --model ID                a model id or alias (opus, sonnet, haiku); default SWARMDESK_MODEL
 ${MODE_LINES}
 ${SETTINGS_LINES}
+  --mcp-config FILE         MCP servers ({"mcpServers": {...}}, Claude Code's shape); repeatable; they win
+                            over settings and .mcp.json and need no approval
   --max-turns N             stop (exit 1) after N model turns of the leader
   --max-budget-usd X        stop (exit 1) once the run has cost X dollars
   --resume SESSION_ID       continue a session of this workspace (see: swarmdesk sessions list)
