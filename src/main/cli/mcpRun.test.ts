@@ -51,7 +51,19 @@ describe('swarmdesk run --mcp-config', () => {
       ].join('\n')
     )
     const run = await runCli(
-      ['run', '--cwd', work, '--scenario', scenario, '--mcp-config', config, '--json', '--approve', 'all', 'remember Ada'],
+      [
+        'run',
+        '--cwd',
+        work,
+        '--scenario',
+        scenario,
+        '--mcp-config',
+        config,
+        '--json',
+        '--approve',
+        'all',
+        'remember Ada'
+      ],
       { env: env() }
     )
     expect(run.stderr).toBe('')

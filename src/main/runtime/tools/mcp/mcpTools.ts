@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { McpServerError, type McpManager, type McpServerTools, type McpToolInfo } from '../../mcp'
 import { ToolError, type Tool } from '../types'
+export { parseMcpToolName } from '../../../../shared/mcpNames'
 import { mcpOutputTokens, toToolResult, type McpCallResult } from './result'
 
 /**
@@ -14,12 +15,6 @@ export function normaliseMcpName(name: string): string {
 /** The tool name of `tool` of `server`: `mcp__<server>__<tool>`, both parts normalised (Claude Code's `buildMcpToolName`). */
 export function mcpToolName(server: string, tool: string): string {
   return `mcp__${normaliseMcpName(server)}__${normaliseMcpName(tool)}`
-}
-
-/** The server and tool of an MCP tool name (`mcp__s__t`), undefined for any other name. */
-export function parseMcpToolName(name: string): { server: string; tool: string | undefined } | undefined {
-  const m = /^mcp__(.+?)(?:__(.+))?$/.exec(name)
-  return m ? { server: m[1]!, tool: m[2] } : undefined
 }
 
 /** The input of every MCP tool: an object, which the server validates against its own schema. */
