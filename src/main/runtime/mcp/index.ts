@@ -8,6 +8,8 @@ export {
   loadMcpConfig,
   McpConfigError,
   McpServerConfigSchema,
+  RemoteServerSchema,
+  StdioServerSchema,
   parseMcpServers,
   type LoadMcpConfigOptions,
   type McpApprovalSettings,
