@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ofType, runCli, tempWorkspace } from './cli.testkit'
 
-const memory = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-memory/dist/index.js')
+const resolve = createRequire(import.meta.url).resolve
+const memory = resolve('@modelcontextprotocol/server-memory/dist/index.js')
+const filesystem = resolve('@modelcontextprotocol/server-filesystem/dist/index.js')
 
 let home: string
 let work: string
@@ -80,6 +82,72 @@ describe('swarmdesk run --mcp-config', () => {
     expect(readFileSync(graph, 'utf8')).toContain('"name":"Ada"')
     expect(processesWith(`--marker=${home}`)).toEqual([])
   }, 60_000)
+
+  it('a subagent gets its definition’s mcpServers: a configured one shared, an inline one started for it and closed', async () => {
+    const graph = join(home, 'graph.jsonl')
+    writeFileSync(
+      graph,
+      JSON.stringify({ type: 'entity', name: 'Grace', entityType: 'person', observations: [] }) + '\n'
+    )
+    const config = join(home, 'mcp.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          memory: { command: process.execPath, args: [memory, `--marker=${home}`], env: { MEMORY_FILE_PATH: graph } }
+        }
+      })
+    )
+    writeFileSync(join(work, 'note.txt'), 'inline server read me\n')
+    mkdirSync(join(work, '.swarmdesk', 'agents'), { recursive: true })
+    writeFileSync(
+      join(work, '.swarmdesk', 'agents', 'librarian.md'),
+      [
+        '---',
+        'name: librarian',
+        'description: looks things up',
+        'tools: Read',
+        'mcpServers:',
+        '  - memory',
+        '  - files:',
+        `      command: ${JSON.stringify(process.execPath)}`,
+        `      args: [${JSON.stringify(filesystem)}, ${JSON.stringify(work)}, "--marker=${home}"]`,
+        '---',
+        'You look things up.',
+        ''
+      ].join('\n')
+    )
+    const scenario = join(home, 's.yaml')
+    writeFileSync(
+      scenario,
+      [
+        'agents:',
+        '  team-lead:',
+        "    - tools: [{ name: Agent, input: { subagent_type: librarian, description: 'look up', prompt: 'look' } }]",
+        '    - text: "Lead got: {{last_tool_result}}"',
+        "  'type:librarian':",
+        '    - tools: [{ name: mcp__memory__read_graph, input: {} }]',
+        `    - tools: [{ name: mcp__files__read_text_file, input: { path: ${JSON.stringify(join(work, 'note.txt'))} } }]`,
+        '    - text: "Librarian read: {{last_tool_result}}"',
+        ''
+      ].join('\n')
+    )
+    const run = await runCli(
+      ['run', '--cwd', work, '--scenario', scenario, '--mcp-config', config, '--json', '--approve', 'all', 'look up'],
+      { env: env() }
+    )
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const results = ofType(run.events, 'tool_result').map((r) => r.output)
+    expect(results.some((o) => o.includes('Grace'))).toBe(true)
+    expect(results.some((o) => o.includes('inline server read me'))).toBe(true)
+    const texts = ofType(run.events, 'assistant_text')
+      .map((e) => e.text)
+      .join('')
+    expect(texts).toMatch(/Lead got: [\s\S]*Librarian read: inline server read me/)
+    expect(ofType(run.events, 'notice').filter((n) => n.level === 'warning')).toEqual([])
+    expect(processesWith(`--marker=${home}`)).toEqual([])
+  }, 90_000)
 
   it('a malformed --mcp-config is bad usage naming file and field', async () => {
     const config = join(home, 'bad.json')

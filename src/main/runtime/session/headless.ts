@@ -16,7 +16,7 @@ import { Budget } from '../loop'
 import { DEFAULT_MODEL, resolveModel } from '../model'
 import { createPtyHost } from '../pty'
 import { CORE_TOOLS } from '../tools'
-import { sweepWorkspaceWorktrees, definitionFileNotices, loadSubagentWiring } from '../subagents'
+import { AgentMcp, sweepWorkspaceWorktrees, definitionFileNotices, loadSubagentWiring } from '../subagents'
 import { Session } from './session'
 import { envWithSettings, teammateModelSetting } from './roleSettings'
 import { modeSwitches, teammateSettings } from './setup'
@@ -119,6 +119,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
   let session: Session | undefined
   let backends: TeammateExecutorRegistry | undefined
   let mcp: SessionMcp | undefined
+  let agentMcp: AgentMcp | undefined
   try {
     mcp = await openSessionMcp({
       home: options.home,
@@ -135,6 +136,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       retryBaseDelayMs: options.retryBaseDelayMs
     })
     const connected = model
+    agentMcp = new AgentMcp(mcp.tools)
     backends = createTeammateBackends({ bus: options.bus, pty, prompter: options.prompter, home: options.home })
     session = await Session.open({
       cwd,
@@ -150,7 +152,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       engine: new PermissionEngine(settings),
       pty,
       tools: [...CORE_TOOLS, ...mcp.tools],
-      subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
+      subagents: { ...wiring.subagents, ...modeSwitches(options, settings), agentMcp },
       hookSettings: settings.hooks,
       // a plan is never approved by --approve: headless, only the leader's SendMessage approves (docs/teams.md#plan-approval)
       teammates: {
@@ -219,6 +221,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     await session?.close('killed', 'the run ended abnormally')
     await backends?.dispose()
     // docs/tools.md#mcp-servers: the run ends only once every MCP server it started has exited
+    await agentMcp?.closeAll()
     await mcp?.manager.closeAll()
     await pty.dispose()
     await model?.close()
