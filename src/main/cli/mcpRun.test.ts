@@ -157,3 +157,37 @@ describe('swarmdesk run --mcp-config', () => {
     expect(run.stderr).toContain(`${config}: mcpServers.x`)
   })
 })
+
+describe('swarmdesk mcp list', () => {
+  it('lists every server of every source with its state: connected with its tools, failed with why, awaiting approval', async () => {
+    writeFileSync(
+      join(work, '.mcp.json'),
+      JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [memory] } } })
+    )
+    const config = join(home, 'mcp.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          memory: {
+            command: process.execPath,
+            args: [memory, `--marker=${home}`],
+            env: { MEMORY_FILE_PATH: join(home, 'g.jsonl') }
+          },
+          broken: { command: process.execPath, args: ['-e', 'console.error("cannot start"); process.exit(1)'] }
+        }
+      })
+    )
+    const run = await runCli(['mcp', 'list', '--cwd', work, '--mcp-config', config, '--json'], { env: env() })
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const entries = JSON.parse(run.stdout) as Array<Record<string, unknown>>
+    const byName = Object.fromEntries(entries.map((e) => [e.name, e]))
+    expect(byName.memory).toMatchObject({ source: 'flag', transport: 'stdio', state: 'connected' })
+    expect(byName.memory!.tools).toContain('read_graph')
+    expect(byName.broken).toMatchObject({ state: 'failed' })
+    expect(byName.broken!.error).toMatch(/cannot start/)
+    expect(byName.proj).toMatchObject({ source: 'project', state: 'awaiting-approval' })
+    expect(processesWith(`--marker=${home}`)).toEqual([])
+  }, 60_000)
+})
