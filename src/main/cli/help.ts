@@ -35,6 +35,8 @@ printing what each agent does, then exits.
   --model ID                a model id or alias (opus, sonnet, haiku); default SWARMDESK_MODEL
 ${MODE_LINES}
 ${SETTINGS_LINES}
+  --mcp-config FILE         MCP servers ({"mcpServers": {...}}, Claude Code's shape); repeatable; they win
+                            over settings and .mcp.json and need no approval
   --max-turns N             stop (exit 1) after N model turns of the leader
   --max-budget-usd X        stop (exit 1) once the run has cost X dollars
   --resume SESSION_ID       continue a session of this workspace (see: swarmdesk sessions list)
@@ -129,6 +131,22 @@ then the files not in use, each with its problems and warnings.
   --cwd DIR     the workspace (default: the current directory)
   --json        one JSON array with an entry per definition file (no built-ins)
   -h, --help    this help
+`,
+  mcp: `Usage: swarmdesk mcp list [--cwd DIR] [--mcp-config FILE]… [--json]
+
+Subcommands:
+  list    every MCP server of every source, with its state (swarmdesk mcp list --help)
+`,
+  'mcp list': `Usage: swarmdesk mcp list [--cwd DIR] [--mcp-config FILE]… [--json]
+
+Lists every MCP server of every source (--mcp-config, local settings, the project's .mcp.json,
+user settings), approved or not. Each approved server is started and its tools listed, then
+closed: its state is connected, failed (with why), awaiting-approval or disabled.
+
+  --cwd DIR           the workspace (default: the current directory)
+  --mcp-config FILE   an extra MCP configuration file, as run takes it; repeatable
+  --json              one JSON array: {name, source, file, transport, state, tools?, error?} each
+  -h, --help          this help
 `,
   mailbox: `Usage: swarmdesk mailbox send|read …
 
@@ -249,7 +267,7 @@ Runs one teammate of the process backend in this terminal until its shutdown is 
 }
 
 /** The commands that take a subcommand word, for finding which usage `--help` asks for. */
-const GROUPS = new Set(['sessions', 'permissions', 'agents', 'mailbox', 'tasks', 'team'])
+const GROUPS = new Set(['sessions', 'permissions', 'agents', 'mcp', 'mailbox', 'tasks', 'team'])
 
 /**
  * The usage `argv` asks for with `-h`/`--help` (anywhere before a `--`), or `swarmdesk help CMD

@@ -1,4 +1,5 @@
 import { agentsCommand } from './commands/agents'
+import { mcpCommand } from './commands/mcp'
 import { demoCommand } from './commands/demo'
 import { mailboxCommand } from './commands/mailbox'
 import { permissionsCheckCommand } from './commands/permissionsCheck'
@@ -30,6 +31,7 @@ Usage:
   swarmdesk permissions check --cwd DIR [--mode MODE] [--settings FILE] --tool NAME --input JSON
   swarmdesk permissions check --batch FILE [--cwd DIR] [--mode MODE] [--settings FILE]
   swarmdesk agents list [--cwd DIR] [--json]
+  swarmdesk mcp list [--cwd DIR] [--mcp-config FILE]… [--json]
   swarmdesk mailbox send --team T --to NAME --from NAME (--text S | --json OBJ)
   swarmdesk mailbox read --team T --agent NAME [--unread] [--mark-read] [--json]
   swarmdesk tasks list|create|claim|update|delete … --team T [--json]
@@ -71,6 +73,8 @@ export async function main(argv: string[]): Promise<number> {
         return await serveCommand(rest)
       case 'agents':
         return await agentsCommand(rest)
+      case 'mcp':
+        return await mcpCommand(rest)
       case 'mailbox':
         return await mailboxCommand(rest)
       case 'tasks':
@@ -112,6 +116,7 @@ const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   sessions: ['list'],
   permissions: ['check'],
   agents: ['list'],
+  mcp: ['list'],
   mailbox: ['send', 'read'],
   tasks: ['list', 'create', 'claim', 'update', 'delete'],
   team: ['list', 'show', 'delete']

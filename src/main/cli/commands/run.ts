@@ -11,6 +11,7 @@ const RUN_OPTIONS = {
   model: { type: 'string' },
   'permission-mode': { type: 'string' },
   settings: { type: 'string', multiple: true },
+  'mcp-config': { type: 'string', multiple: true },
   'trust-project': { type: 'boolean' },
   fork: { type: 'boolean' },
   coordinator: { type: 'boolean' },
@@ -28,6 +29,8 @@ export interface RunFlags {
   model?: string
   mode?: PermissionMode
   settingsFiles: string[]
+  /** `--mcp-config FILE` (repeatable; docs/tools.md#mcp-servers). */
+  mcpConfigFiles?: string[]
   trustProject: boolean
   maxTurns?: number
   maxBudgetUsd?: number
@@ -65,6 +68,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
     model: values.model,
     mode: parseMode(values['permission-mode']),
     settingsFiles: (values.settings ?? []).map((f) => flagPath(f)),
+    mcpConfigFiles: (values['mcp-config'] ?? []).map((f) => flagPath(f)),
     trustProject: values['trust-project'] ?? false,
     maxTurns: positiveInt('--max-turns', values['max-turns']),
     maxBudgetUsd: positiveNumber('--max-budget-usd', values['max-budget-usd']),
@@ -111,6 +115,7 @@ export async function executeRun(
       model: flags.model,
       mode: flags.mode,
       settingsFiles: flags.settingsFiles,
+      mcpConfigFiles: flags.mcpConfigFiles,
       trustProject: flags.trustProject,
       maxTurns: flags.maxTurns,
       maxBudgetUsd: flags.maxBudgetUsd,

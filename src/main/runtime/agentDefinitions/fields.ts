@@ -42,6 +42,7 @@ export const KNOWN_FIELDS: readonly string[] = [
   'tools',
   'disallowedTools',
   'model',
+  'mcpServers',
   ...Object.keys(SCALARS)
 ]
 
@@ -86,8 +87,10 @@ export const readToolList: Reader<string[]> = (value, field, sink) => {
 }
 
 /**
- * Turns a declared list into names the runtime knows: `Task` → `Agent`; unknown names, `mcp__*`
- * tools and `Tool(spec)` entries are warnings and left out (never granted). `!X` entries keep
+ * Turns a declared list into names the runtime knows: `Task` → `Agent`; `mcp__*` tools are kept
+ * as written (whether the server has them is known only once it runs: a missing one is left out
+ * then, docs/agents.md#agent-definitions); unknown names and `Tool(spec)` entries are warnings
+ * and left out (never granted). `!X` entries keep
  * their `!`. `*` alone means every tool (Claude Code's spelling), returned as `undefined`.
  */
 export function normaliseToolList(entries: string[] | undefined, field: string, sink: IssueSink): string[] | undefined {
@@ -103,13 +106,13 @@ export function normaliseToolList(entries: string[] | undefined, field: string, 
           message: `'${reading.legacy}' is Claude Code's old name of ${reading.name}; read as ${reading.name}`
         })
       out.push(bang + reading.name)
-    } else sink.warnings.push({ field, message: toolWarning(reading.kind, reading.name) })
+    } else if (reading.kind === 'mcp') out.push(bang + reading.name)
+    else sink.warnings.push({ field, message: toolWarning(reading.kind, reading.name) })
   }
   return out
 }
 
-function toolWarning(kind: 'mcp' | 'specifier' | 'unknown', name: string): string {
-  if (kind === 'mcp') return `'${name}': MCP tools are not supported; ignored`
+function toolWarning(kind: 'specifier' | 'unknown', name: string): string {
   if (kind === 'specifier')
     return `'${name}': tool specifiers are not supported; the entry is ignored (the tool is not granted)`
   return `unknown tool '${name}'; ignored`

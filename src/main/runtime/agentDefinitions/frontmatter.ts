@@ -1,6 +1,7 @@
 import matter from 'gray-matter'
 import { BUILTIN_AGENTS, RESERVED_AGENT_NAMES } from './builtins'
 import { KNOWN_FIELDS, normaliseToolList, readModel, readScalar, readToolList, type IssueSink } from './fields'
+import { readMcpServers } from './mcpServersField'
 import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentFileReport } from './schema'
 import { splitToolList } from './tools'
 
@@ -48,6 +49,7 @@ export function parseAgentFile(text: string, path: string, kind: 'project' | 'us
   const declaredTools = readToolList(data.tools, 'tools', sink)
   const declaredDisallowed = readToolList(data.disallowedTools, 'disallowedTools', sink)
   const model = readModel(data.model, 'model', sink)
+  const mcpServers = readMcpServers(data.mcpServers, sink)
   const scalars = {
     permissionMode: readScalar('permissionMode', data.permissionMode, sink),
     maxTurns: readScalar('maxTurns', data.maxTurns, sink),
@@ -90,6 +92,7 @@ export function parseAgentFile(text: string, path: string, kind: 'project' | 'us
     ...(allow !== undefined ? { tools: allow } : {}),
     disallowedTools: [...new Set(disallowed)],
     ...(model !== undefined ? { model } : {}),
+    ...(mcpServers !== undefined && mcpServers.length > 0 ? { mcpServers } : {}),
     ...withoutUndefined(scalars),
     systemPrompt: body,
     source: { kind, path }

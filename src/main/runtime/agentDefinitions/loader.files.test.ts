@@ -109,7 +109,7 @@ describe('custom agent files', () => {
     expect(files[0].problems[0].message).toMatch(/quote it/)
   })
 
-  it('warns about and leaves out unknown tools, MCP tools and specifiers; reads Task as Agent', async () => {
+  it('warns about and leaves out unknown tools and specifiers, keeps MCP tools; reads Task as Agent', async () => {
     const d = await makeAgentDirs()
     await d.write(
       d.cwd,
@@ -117,13 +117,45 @@ describe('custom agent files', () => {
       agentFile(['name: a', 'description: d', 'tools: Read, Skill, mcp__github__search, Bash(git:*), Task'])
     )
     const { definitions, files } = await loadAgentDefinitions(d)
-    expect(definitions.get('a')!.tools).toEqual(['Read', 'Agent'])
+    expect(definitions.get('a')!.tools).toEqual(['Read', 'mcp__github__search', 'Agent'])
     expect(files[0].problems).toEqual([])
     const messages = files[0].warnings.map((w) => `${w.field}: ${w.message}`).join('\n')
     expect(messages).toMatch(/tools: unknown tool 'Skill'/)
-    expect(messages).toMatch(/MCP tools are not supported/)
+    expect(messages).not.toMatch(/mcp__github__search/)
     expect(messages).toMatch(/'Bash\(git:\*\)': tool specifiers are not supported/)
     expect(messages).toMatch(/'Task' is Claude Code's old name of Agent/)
+  })
+
+  it('reads mcpServers as Claude Code writes it: configured names and inline servers; a malformed one is a problem naming it', async () => {
+    const d = await makeAgentDirs()
+    await d.write(
+      d.cwd,
+      '.swarmdesk/agents/a.md',
+      agentFile([
+        'name: a',
+        'description: d',
+        'mcpServers:',
+        '  - memory',
+        '  - fs:',
+        '      command: node',
+        '      args: [x.js]'
+      ])
+    )
+    await d.write(
+      d.cwd,
+      '.swarmdesk/agents/b.md',
+      agentFile(['name: b', 'description: d', 'mcpServers:', '  - remote:', '      type: http'])
+    )
+    const { definitions, files } = await loadAgentDefinitions(d)
+    expect(definitions.get('a')!.mcpServers).toEqual([
+      'memory',
+      { name: 'fs', config: { command: 'node', args: ['x.js'], env: {} } }
+    ])
+    expect(files.find((f) => f.name === 'a')!.warnings).toEqual([])
+    expect(definitions.has('b')).toBe(false)
+    expect(files.find((f) => f.name === 'b')!.problems).toEqual([
+      { field: 'mcpServers[0].remote.url', message: expect.any(String) }
+    ])
   })
 
   it('warns about unknown models and unknown fields, and keeps the file', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { PermissionModeSchema } from '../../../shared/permissions'
+import { McpServerConfigSchema } from '../mcp'
 
 /**
  * Where a definition came from. `builtin` ones ship with Swarmdesk; `project` ones live under the
@@ -28,6 +29,8 @@ export const AgentColorSchema = z.enum(['red', 'blue', 'green', 'yellow', 'purpl
  * - `maxTurns`: model requests (turns) before the agent is stopped; `undefined` = no own limit.
  * - `background`: always run async (docs/agents.md#sync-and-background-runs).
  * - `omitClaudeMd`: no project instructions and no git status snapshot (docs/agents.md#project-instructions-and-trimming).
+ * - `mcpServers`: servers the agent gets besides its parent's tools: names of configured servers,
+ *   or inline `{name, config}` servers started for it (docs/agents.md#agent-definitions).
  * - `systemPrompt`: the role text; the runtime adds environment context around it.
  */
 export const AgentDefinitionSchema = z
@@ -37,6 +40,9 @@ export const AgentDefinitionSchema = z
     tools: z.array(z.string()).optional(),
     disallowedTools: z.array(z.string()),
     model: z.string().min(1).optional(),
+    mcpServers: z
+      .array(z.union([z.string(), z.object({ name: z.string(), config: McpServerConfigSchema }).strict()]))
+      .optional(),
     permissionMode: PermissionModeSchema.exclude(['bubble']).optional(),
     maxTurns: z.number().int().positive().optional(),
     background: z.boolean(),

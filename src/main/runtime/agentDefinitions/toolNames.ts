@@ -59,7 +59,7 @@ export type ToolNameReading =
 
 /**
  * Reads one tool name from a definition. `Task` is Claude Code's old name of `Agent`; `mcp__*`
- * tools are out of scope (docs/tools.md#tools); `Tool(spec)` entries (Claude Code lets `Agent(x)` limit the
+ * names are MCP tools (docs/tools.md#mcp-servers); `Tool(spec)` entries (Claude Code lets `Agent(x)` limit the
  * types an agent may spawn) are not supported and are not granted, so a restriction the author
  * wrote never turns into the whole tool.
  */

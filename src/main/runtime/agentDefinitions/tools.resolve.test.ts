@@ -7,6 +7,20 @@ const ALL = KNOWN_TOOL_NAMES
 const def = (tools: string[] | undefined, disallowedTools: string[] = []) => ({ tools, disallowedTools })
 
 describe('resolveSubagentTools', () => {
+  it('lets MCP tools through the subagent and async filters, as Claude Code does; only the definition’s list limits them', () => {
+    const available = [...ALL, 'mcp__memory__read_graph', 'mcp__fs__read_text_file']
+    const all = resolveSubagentTools({ definition: def(undefined), available, async: true, depth: 1 })
+    expect(all.tools).toEqual([...ASYNC_ALLOWED_TOOL_NAMES, 'mcp__memory__read_graph', 'mcp__fs__read_text_file'])
+    const listed = resolveSubagentTools({
+      definition: def(['Read', 'mcp__fs__read_text_file', 'mcp__gone__x']),
+      available,
+      async: true,
+      depth: 1
+    })
+    expect(listed.tools).toEqual(['Read', 'mcp__fs__read_text_file'])
+    expect(listed.dropped).toContainEqual({ tool: 'mcp__gone__x', reason: 'unavailable' })
+  })
+
   it('gives an agent with no tools list everything the parent has minus the tools no subagent may have', () => {
     const { tools, dropped } = resolveSubagentTools({
       definition: def(undefined),

@@ -49,6 +49,7 @@ export interface ResolveSubagentToolsInput {
  * 2. minus the tools no subagent may have — except `Agent` when the definition lists it
  *    explicitly (nesting is opt-in), while `depth` < {@link MAX_AGENT_DEPTH};
  * 3. for async agents, only the async allow list — and an explicitly listed `Agent` under the cap.
+ * MCP tools (`mcp__…`) pass steps 2 and 3, as in Claude Code; only the definition's list limits them.
  *
  * Reading of docs/agents.md#agent-definitions on step 3: "nesting is opt-in: a definition that lists Agent explicitly
  * keeps it" is the exception to both filters. Otherwise nesting would depend on a session setting
@@ -87,6 +88,8 @@ function dropReason(
   if (listed && !listed.has(tool)) return 'not-listed'
   if (disallowed.has(tool)) return 'disallowed'
   if (tool === 'Agent' && nests) return input.depth >= MAX_AGENT_DEPTH ? 'depth-cap' : undefined
+  // MCP tools pass both filters, as in Claude Code: a server's tools are the user's own setup
+  if (tool.startsWith('mcp__')) return undefined
   if (SUBAGENT_FORBIDDEN_TOOLS.includes(tool)) return 'subagent-only-main'
   if (input.async && !ASYNC_ALLOWED_TOOL_NAMES.includes(tool)) return 'async'
   return undefined

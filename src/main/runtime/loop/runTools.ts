@@ -1,5 +1,5 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import { ToolError, type Tool } from '../tools'
+import { ToolError, type Tool, type ToolResult } from '../tools'
 import type { LoopEvent, QueryParams } from './types'
 
 /** One tool_use block of an assistant message. */
@@ -53,9 +53,14 @@ async function runOne(
   emit: (event: LoopEvent) => void
 ): Promise<ToolResultBlockParam> {
   emit({ type: 'tool_call', toolUseId: use.id, name: use.name, input: use.input })
-  const finish = (content: string, isError: boolean): ToolResultBlockParam => {
+  const finish = (content: string, isError: boolean, blocks?: ToolResult['blocks']): ToolResultBlockParam => {
     emit({ type: 'tool_result', toolUseId: use.id, isError, output: content })
-    return { type: 'tool_result', tool_use_id: use.id, content, ...(isError ? { is_error: true } : {}) }
+    return {
+      type: 'tool_result',
+      tool_use_id: use.id,
+      content: blocks ?? content,
+      ...(isError ? { is_error: true } : {})
+    }
   }
   const tool = params.tools.find((t) => t.name === use.name)
   if (!tool) {
@@ -84,7 +89,7 @@ async function runOne(
         }
       }
     })
-    return finish(result.content, result.isError === true)
+    return finish(result.content, result.isError === true, result.blocks)
   } catch (error) {
     if (error instanceof ToolError) return finish(error.message, true)
     if (isSystemError(error)) return finish(`${tool.name} failed: ${error.message}`, true)

@@ -6,16 +6,18 @@ const cache = new WeakMap<Tool, ApiTool>()
 
 /**
  * The API's tool definition for `tool`: name, description and the JSON Schema of its zod input
- * schema (`z.toJSONSchema`, input side, draft 2020-12 without `$schema`). Memoised per tool
+ * schema (`z.toJSONSchema`, input side, draft 2020-12 without `$schema`) — or, for a tool with
+ * an `inputJsonSchema` (an MCP tool), that schema exactly as its server sent it. Memoised per tool
  * object, so every request of a session sends byte-identical tool definitions (prompt cache).
  */
 export function apiToolOf(tool: Tool): ApiTool {
   let api = cache.get(tool)
   if (!api) {
-    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<
+    const { $schema: _ignored, ...derived } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<
       string,
       unknown
     >
+    const schema = tool.inputJsonSchema ?? derived
     api = { name: tool.name, description: tool.description, input_schema: schema as ApiTool['input_schema'] }
     cache.set(tool, api)
   }

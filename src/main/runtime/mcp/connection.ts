@@ -10,11 +10,22 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { McpServerConfig } from './config'
 
+/** One tool as the server lists it (`tools/list`). */
+export type McpToolInfo = Awaited<ReturnType<Client['listTools']>>['tools'][number]
+/** One resource as the server lists it (`resources/list`). */
+export type McpResourceInfo = Awaited<ReturnType<Client['listResources']>>['resources'][number]
+
 /** Default start timeout in ms (Claude Code's MCP_TIMEOUT default is 30 s). */
 export const DEFAULT_MCP_START_TIMEOUT_MS = 30_000
 /** Default call timeout in ms. */
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 120_000
 const STDERR_KEEP = 8 * 1024
+/**
+ * Largest JSON-RPC line read from a stdio server, in bytes. The SDK's default (10 MiB) closes the
+ * connection on one 10 MB answer; a bigger one is read and then cut to the output cap
+ * (docs/tools.md#mcp-servers).
+ */
+const STDIO_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 
 /** A server that failed to start or to answer; `stderr` is the server's recent stderr. */
 export class McpServerError extends Error {
@@ -39,6 +50,8 @@ export class McpConnection {
   private client: Client | undefined
   private connecting: Promise<Client> | undefined
   private stderrTail = ''
+  private transportRef: StdioClientTransport | undefined
+  private stdioPid: number | undefined
 
   constructor(
     readonly name: string,
@@ -71,7 +84,14 @@ export class McpConnection {
     const env = Object.fromEntries(
       Object.entries({ ...process.env, ...c.env }).filter((e): e is [string, string] => e[1] !== undefined)
     )
-    const t = new StdioClientTransport({ command: c.command, args: c.args, env, stderr: 'pipe' })
+    const t = new StdioClientTransport({
+      command: c.command,
+      args: c.args,
+      env,
+      stderr: 'pipe',
+      maxBufferSize: STDIO_MAX_MESSAGE_BYTES
+    })
+    this.transportRef = t
     t.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEEP)
     })
@@ -90,6 +110,7 @@ export class McpConnection {
       throw new McpServerError(this.name, `failed to start: ${(error as Error).message}`, this.stderrTail)
     }
     this.client = client
+    this.stdioPid = this.transportRef?.pid ?? undefined
     return client
   }
 
@@ -102,22 +123,105 @@ export class McpConnection {
     args: Record<string, unknown>,
     signal?: AbortSignal
   ): Promise<Awaited<ReturnType<Client['callTool']>>> {
+    return this.request(
+      `tool '${tool}'`,
+      (client, options) => client.callTool({ name: tool, arguments: args }, undefined, { ...options, signal }),
+      signal
+    )
+  }
+
+  /** The server's tools (`tools/list`, every page). Throws McpServerError as {@link callTool}. */
+  async listTools(): Promise<McpToolInfo[]> {
+    return this.request('tools/list', async (client, options) => {
+      if (!client.getServerCapabilities()?.tools) return []
+      const tools: McpToolInfo[] = []
+      let cursor: string | undefined
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined, options)
+        tools.push(...page.tools)
+        cursor = page.nextCursor
+      } while (cursor)
+      return tools
+    })
+  }
+
+  /** The server's resources (`resources/list`, every page); empty when it offers none. */
+  async listResources(): Promise<McpResourceInfo[]> {
+    return this.request('resources/list', async (client, options) => {
+      if (!client.getServerCapabilities()?.resources) return []
+      const resources: McpResourceInfo[] = []
+      let cursor: string | undefined
+      do {
+        const page = await client.listResources(cursor ? { cursor } : undefined, options)
+        resources.push(...page.resources)
+        cursor = page.nextCursor
+      } while (cursor)
+      return resources
+    })
+  }
+
+  /** Reads one resource by URI (`resources/read`). Throws McpServerError as {@link callTool}. */
+  async readResource(uri: string, signal?: AbortSignal): Promise<Awaited<ReturnType<Client['readResource']>>> {
+    return this.request(
+      `resource '${uri}'`,
+      (client, options) => client.readResource({ uri }, { ...options, signal }),
+      signal
+    )
+  }
+
+  /** Whether the server said it offers resources (connects first). */
+  async hasResources(): Promise<boolean> {
+    return Boolean((await this.connect()).getServerCapabilities()?.resources)
+  }
+
+  /** The stdio server's process id while connected, for checking it exited. */
+  get pid(): number | undefined {
+    return this.stdioPid
+  }
+
+  /** Runs one request; a failure closes the connection, except a caller's abort (the server is fine, others share it). */
+  private async request<T>(
+    what: string,
+    run: (client: Client, options: { timeout: number }) => Promise<T>,
+    signal?: AbortSignal
+  ): Promise<T> {
     const client = await this.connect()
     try {
-      return await client.callTool({ name: tool, arguments: args }, undefined, {
-        timeout: this.timeouts.callMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS,
-        signal
-      })
+      return await run(client, { timeout: this.timeouts.callMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS })
     } catch (error) {
+      if (signal?.aborted) throw new McpServerError(this.name, `${what} was stopped`, '')
       await this.close()
-      throw new McpServerError(this.name, `tool '${tool}' failed: ${(error as Error).message}`, this.stderrTail)
+      throw new McpServerError(this.name, `${what} failed: ${(error as Error).message}`, this.stderrTail)
     }
   }
 
-  /** Closes the connection; a stdio server's process is ended and awaited by the SDK. */
+  /**
+   * Closes the connection. A stdio server gets the SDK's shutdown (stdin closed, then SIGTERM,
+   * then SIGKILL, 2 s apart); this then waits until its process is gone (at most
+   * {@link EXIT_WAIT_MS}), so no caller returns while a server it started still runs.
+   */
   async close(): Promise<void> {
     const client = this.client
+    const pid = this.stdioPid
     this.client = undefined
+    this.stdioPid = undefined
     await client?.close().catch(() => undefined)
+    if (pid !== undefined) await waitForExit(pid, EXIT_WAIT_MS)
+  }
+}
+
+/** How long close() waits for a killed stdio server's process to disappear, in ms. */
+const EXIT_WAIT_MS = 5_000
+
+/** Resolves once `pid` no longer exists (signal 0 fails with ESRCH), or after `limitMs`. */
+async function waitForExit(pid: number, limitMs: number): Promise<void> {
+  const until = Date.now() + limitMs
+  while (Date.now() < until) {
+    try {
+      process.kill(pid, 0)
+    } catch {
+      return
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }

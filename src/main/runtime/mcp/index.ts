@@ -1,12 +1,15 @@
 /**
  * MCP servers (docs/tools.md#mcp-servers): their configuration in Claude Code's shapes, with
- * `${VAR}` expansion, source precedence and project-server approval.
+ * `${VAR}` expansion, source precedence and project-server approval; connections over the SDK's
+ * client; the manager holding one connection per server per process.
  */
 export {
   expandVars,
   loadMcpConfig,
   McpConfigError,
   McpServerConfigSchema,
+  RemoteServerSchema,
+  StdioServerSchema,
   parseMcpServers,
   type LoadMcpConfigOptions,
   type McpApprovalSettings,
@@ -19,5 +22,8 @@ export {
   DEFAULT_MCP_START_TIMEOUT_MS,
   McpConnection,
   McpServerError,
-  type McpTimeouts
+  type McpResourceInfo,
+  type McpTimeouts,
+  type McpToolInfo
 } from './connection'
+export { McpManager, startableServers, type McpServerEntry, type McpServerTools } from './manager'

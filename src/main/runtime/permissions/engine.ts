@@ -2,6 +2,7 @@ import type { PermissionDecision, PermissionMode, PermissionSubject } from '../.
 import { decideBash } from './bashDecision'
 import { byRule, decidePath, PLAN_DENIAL, type Evaluation } from './evaluation'
 import { canonicalPath } from './paths'
+import { ruleCoversTool } from './mcpRules'
 import { parseRule, type PermissionRule } from './rules'
 import type { LoadedSettings } from './settings'
 import { suggestRules } from './suggest'
@@ -98,7 +99,9 @@ function decideTool(
   const match = (rules: PermissionRule[]): PermissionRule | undefined =>
     name === undefined
       ? undefined
-      : rules.find((r) => r.tool === name && (r.specifier === undefined || r.specifier === subject.specifier))
+      : rules.find(
+          (r) => ruleCoversTool(r.tool, name) && (r.specifier === undefined || r.specifier === subject.specifier)
+        )
   const deny = match(ev.rules.deny)
   if (deny) return byRule('deny', deny, `${label} is denied by ${deny.text}`)
   if (ev.mode === 'bypassPermissions') return { decision: 'allow', reason: 'bypassPermissions mode' }

@@ -32,7 +32,8 @@ export class RuleSyntaxError extends PermissionsError {
   override name = 'RuleSyntaxError'
 }
 
-const RULE = /^([A-Za-z][A-Za-z0-9_-]*)(?:\((.*)\))?$/s
+// `mcp__server__*` is Claude Code's spelling of every tool of one MCP server (docs/permissions.md#mcp-tools)
+const RULE = /^([A-Za-z][A-Za-z0-9_-]*(?:__\*)?)(?:\((.*)\))?$/s
 
 /**
  * Parse one rule. @throws RuleSyntaxError for an empty specifier, unbalanced parentheses, or a Bash
@@ -52,6 +53,8 @@ export function parseRule(text: string, source: string, baseDir: string): Permis
       `"${text}": tool names are case-sensitive and start with a capital letter (Bash, Read, Edit, Write, Glob, Grep, Agent…); "${tool}" matches no tool`
     )
   }
+  if (tool.endsWith('__*') && !tool.startsWith('mcp__'))
+    throw new RuleSyntaxError(`"${text}": only MCP rules end in __* (mcp__server__*: every tool of that server)`)
   if (rawSpec === undefined) return { text, tool, source, baseDir }
   const specifier = rawSpec.trim()
   if (specifier === '')

@@ -16,10 +16,11 @@ import { Budget } from '../loop'
 import { DEFAULT_MODEL, resolveModel } from '../model'
 import { createPtyHost } from '../pty'
 import { CORE_TOOLS } from '../tools'
-import { sweepWorkspaceWorktrees, definitionFileNotices, loadSubagentWiring } from '../subagents'
+import { AgentMcp, sweepWorkspaceWorktrees, definitionFileNotices, loadSubagentWiring } from '../subagents'
 import { Session } from './session'
 import { envWithSettings, teammateModelSetting } from './roleSettings'
 import { modeSwitches, teammateSettings } from './setup'
+import { openSessionMcp, type SessionMcp } from './mcpSetup'
 
 /** Options of {@link runHeadless}, as `swarmdesk run` collects them (docs/events.md#event-stream-and-command-line). */
 export interface HeadlessRunOptions {
@@ -47,6 +48,8 @@ export interface HeadlessRunOptions {
   signal?: AbortSignal
   /** Backoff of in-band overload retries, ms (tests shorten it). */
   retryBaseDelayMs?: number
+  /** `--mcp-config` files (docs/tools.md#mcp-servers), highest precedence, no approval needed. */
+  mcpConfigFiles?: string[]
 }
 
 /** How a headless run ended: `exitCode` 0 ok, 1 failed (model error, budget, max turns, scenario error). */
@@ -115,7 +118,17 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
   const pty = createPtyHost()
   let session: Session | undefined
   let backends: TeammateExecutorRegistry | undefined
+  let mcp: SessionMcp | undefined
+  let agentMcp: AgentMcp | undefined
   try {
+    mcp = await openSessionMcp({
+      home: options.home,
+      cwd,
+      flagFiles: options.mcpConfigFiles,
+      env,
+      notice: (level, message) =>
+        options.bus.emit({ type: 'notice', level, message, agentId: 'team-lead', agentName: 'team-lead' })
+    })
     model = await connectModel({
       scenario: options.scenario,
       env,
@@ -123,6 +136,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       retryBaseDelayMs: options.retryBaseDelayMs
     })
     const connected = model
+    agentMcp = new AgentMcp(mcp.tools)
     backends = createTeammateBackends({ bus: options.bus, pty, prompter: options.prompter, home: options.home })
     session = await Session.open({
       cwd,
@@ -137,8 +151,8 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       prompter: options.prompter,
       engine: new PermissionEngine(settings),
       pty,
-      tools: [...CORE_TOOLS],
-      subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
+      tools: [...CORE_TOOLS, ...mcp.tools],
+      subagents: { ...wiring.subagents, ...modeSwitches(options, settings), agentMcp },
       hookSettings: settings.hooks,
       // a plan is never approved by --approve: headless, only the leader's SendMessage approves (docs/teams.md#plan-approval)
       teammates: {
@@ -206,6 +220,9 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
   } finally {
     await session?.close('killed', 'the run ended abnormally')
     await backends?.dispose()
+    // docs/tools.md#mcp-servers: the run ends only once every MCP server it started has exited
+    await agentMcp?.closeAll()
+    await mcp?.manager.closeAll()
     await pty.dispose()
     await model?.close()
   }

@@ -7,6 +7,7 @@ import type { PermissionDecider, PermissionRecord, ProjectContext } from '../run
 import type { ParentAgent, Tool } from '../tools'
 import type { SubagentHookPairing } from '../hooks'
 import type { SubagentDefinition } from './types'
+import type { AgentMcp } from './agentMcp'
 
 /*
  * The configuration of a session's subagent runtime (docs/agents.md#subagents): what it shares
@@ -80,6 +81,8 @@ export interface SubagentRuntimeOptions {
   coordinator?: boolean
   /** The session's own tools: a coordinator's workers take theirs from here, not from the coordinator's short list. */
   toolPool?: readonly Tool[]
+  /** Subagents' own MCP servers (their definition's `mcpServers`, docs/agents.md#agent-definitions); absent = none. */
+  agentMcp?: AgentMcp
   /** The session's permission decision log (docs/permissions.md#permissions: every decision is recorded). */
   recordPermission?: (entry: PermissionRecord) => void
 }

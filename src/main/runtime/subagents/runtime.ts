@@ -1,3 +1,4 @@
+import { withAgentMcp } from './agentMcp'
 import type { PermissionMode } from '../../../shared/permissions'
 import { toDisposable, type Disposable } from '../base'
 import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
@@ -107,6 +108,8 @@ export class SubagentRuntime implements SubagentsPort {
       omitProjectContext: definition.omitClaudeMd,
       context: await context
     })
+    // docs/agents.md#agent-definitions: the definition's own MCP servers, released when its run ends
+    const mcp = await this.options.agentMcp?.open(definition)
     const task = this.createTask({
       parent,
       agentId,
@@ -125,13 +128,15 @@ export class SubagentRuntime implements SubagentsPort {
       agentType: definition.name,
       agentTranscriptPath: task.transcriptPath
     })
+    for (const message of mcp?.warnings ?? [])
+      this.options.bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName: task.agentName })
     task.config = {
-      tools,
+      tools: withAgentMcp(tools, mcp),
       system,
       maxTurns: definition.maxTurns,
       mode: () => this.childMode(parent.mode(), definition)
     }
-    task.done = runTask(this, task, false)
+    task.done = runTask(this, task, false).finally(() => mcp?.release())
     this.changed()
     return task
   }

@@ -5,6 +5,7 @@ import type { Usage } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { Worktree } from '../worktrees'
 import type { SubagentHookHandle } from '../hooks'
+import type { McpServerConfig } from '../mcp'
 
 /** A subagent definition as the runtime uses it (docs/agents.md#agent-definitions). */
 export interface SubagentDefinition {
@@ -21,6 +22,8 @@ export interface SubagentDefinition {
   isolation?: 'worktree'
   omitClaudeMd: boolean
   systemPrompt: string
+  /** MCP servers it gets besides its parent's tools: configured names, or inline servers started for it. */
+  mcpServers?: Array<string | { name: string; config: McpServerConfig }>
 }
 
 /** Life-cycle status of an agent task (docs/agents.md#task-notifications notification statuses plus `running`). */

@@ -23,6 +23,7 @@ export type SessionSubagentOptions = Pick<
   | 'projectContext'
   | 'forkEnabled'
   | 'coordinator'
+  | 'agentMcp'
 >
 
 /** Environment variable: ms before a sync subagent moves to the background (docs/agents.md#auto-background); 0 = never. */

@@ -36,3 +36,4 @@ export {
   sendToTeam,
   type TeamMessageInput
 } from './team'
+export * from './mcp'

@@ -1,3 +1,4 @@
+import type { ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { z } from 'zod'
 import type { PermissionSubject } from '../../../shared/permissions'
 import type { Usage } from '../../../shared/events'
@@ -43,10 +44,15 @@ export interface SideModel {
   recordUsage(usage: Usage, costUsd: number, model: string): void
 }
 
-/** What a tool call returns to the model. `isError` marks a failure the model can act on. */
+/**
+ * What a tool call returns to the model. `isError` marks a failure the model can act on.
+ * `content` is the text form (events, panes); `blocks`, when set, is what the model gets instead
+ * (text and image blocks: an MCP tool's image, docs/tools.md#mcp-servers).
+ */
 export interface ToolResult {
   content: string
   isError?: boolean
+  blocks?: Array<TextBlockParam | ImageBlockParam>
 }
 
 /**
@@ -59,6 +65,8 @@ export interface Tool<I = unknown> {
   /** Shown to the model in the tools list. */
   readonly description: string
   readonly inputSchema: z.ZodType<I>
+  /** A JSON Schema sent to the model as is instead of `inputSchema`'s (an MCP server's own schema). */
+  readonly inputJsonSchema?: Record<string, unknown>
   /** True when the call changes nothing outside the agent's own state. */
   isReadOnly(input: I): boolean
   /** True when calls of one assistant message may run in parallel with it (docs/loop.md#the-agent-loop). */

@@ -2,6 +2,19 @@ import { describe, expect, it } from 'vitest'
 import { diffLines, inputSummary, isPlanApproval, planLines, readableInput } from './readableInput'
 
 describe('readable permission input', () => {
+  it('names the server and tool of an MCP call and shows its arguments', () => {
+    expect(
+      readableInput({ tool: 'mcp__memory__create_entities', input: { entities: [{ name: 'Ada' }], dry_run: true } })
+    ).toEqual({
+      kind: 'fields',
+      title: 'calls create_entities of the MCP server memory with',
+      rows: [
+        { label: 'entities', value: '[{"name":"Ada"}]' },
+        { label: 'dry run', value: 'true' }
+      ]
+    })
+  })
+
   it('shows a Bash command with its description', () => {
     expect(readableInput({ tool: 'Bash', input: { command: 'npm test -- --run', description: 'Run tests' } })).toEqual({
       kind: 'command',

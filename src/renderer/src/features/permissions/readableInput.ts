@@ -1,4 +1,5 @@
 import type { PendingPermission } from '../../../../shared/ipc'
+import { parseMcpToolName } from '../../../../shared/mcpNames'
 
 /** One line of a unified diff, classified for colouring. */
 export interface DiffLine {
@@ -124,7 +125,9 @@ function str(o: Record<string, unknown>, key: string): string | undefined {
  * as added lines when there is none); Read → the path; Glob/Grep → the pattern and where it
  * searches (its `path`, else the agent's directory); ExitPlanMode → its plan, line by line;
  * Agent (Task) → who it starts, of which type, in which mode and backend, with its prompt;
- * SendMessage → to whom and the message; WebFetch → the domain, the address and the prompt; WebSearch → the query and its domain lists; the team and task tools and any other tool → what the
+ * SendMessage → to whom and the message; WebFetch → the domain, the address and the prompt; WebSearch → the
+ * query and its domain lists; an MCP tool (`mcp__server__tool`) → which tool of which server, with its
+ * arguments as labelled values; the team and task tools and any other tool → what the
  * call does and its fields as labelled values; JSON only for an input that is not an object (the
  * card's Raw toggle shows the JSON of any).
  */
@@ -181,6 +184,9 @@ export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'dif
       break
     }
   }
+  const mcp = parseMcpToolName(p.tool)
+  if (mcp?.tool !== undefined)
+    return { kind: 'fields', title: `calls ${mcp.tool} of the MCP server ${mcp.server} with`, rows: fieldRows(o) }
   if (p.tool.startsWith('Task') || p.tool.startsWith('Team'))
     return { kind: 'fields', title: TOOL_TITLES[p.tool] ?? `calls ${p.tool}`, rows: fieldRows(o) }
   if (typeof p.input === 'object' && p.input !== null && !Array.isArray(p.input))

@@ -1,0 +1,193 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ofType, runCli, tempWorkspace } from './cli.testkit'
+
+const resolve = createRequire(import.meta.url).resolve
+const memory = resolve('@modelcontextprotocol/server-memory/dist/index.js')
+const filesystem = resolve('@modelcontextprotocol/server-filesystem/dist/index.js')
+
+let home: string
+let work: string
+let cleanup: () => void
+beforeEach(() => {
+  ;({ home, work, cleanup } = tempWorkspace())
+})
+afterEach(() => cleanup())
+
+const env = (): Record<string, string> => ({ SWARMDESK_HOME: home, ANTHROPIC_API_KEY: '' })
+
+/** Processes whose command line holds `marker`. */
+function processesWith(marker: string): string[] {
+  return execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes(marker) && !l.includes('ps -eo'))
+}
+
+describe('swarmdesk run --mcp-config', () => {
+  it('the leader calls an MCP tool of server-memory, the model gets its result, and run exits after the server did', async () => {
+    const graph = join(home, 'graph.jsonl')
+    const config = join(home, 'mcp.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          memory: { command: process.execPath, args: [memory, `--marker=${home}`], env: { MEMORY_FILE_PATH: graph } }
+        }
+      })
+    )
+    const scenario = join(home, 's.yaml')
+    writeFileSync(
+      scenario,
+      [
+        'agents:',
+        '  team-lead:',
+        '    - tools:',
+        '        - name: mcp__memory__create_entities',
+        '          input: { entities: [{ name: "Ada", entityType: "person", observations: ["wrote the first program"] }] }',
+        '    - tools: [{ name: mcp__memory__read_graph, input: {} }]',
+        '    - text: "The graph: {{last_tool_result}}"',
+        ''
+      ].join('\n')
+    )
+    const run = await runCli(
+      [
+        'run',
+        '--cwd',
+        work,
+        '--scenario',
+        scenario,
+        '--mcp-config',
+        config,
+        '--json',
+        '--approve',
+        'all',
+        'remember Ada'
+      ],
+      { env: env() }
+    )
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    // MCP calls ask by default (docs/permissions.md#mcp-tools): --approve all answered
+    expect(ofType(run.events, 'permission_request').map((r) => r.tool)).toEqual([
+      'mcp__memory__create_entities',
+      'mcp__memory__read_graph'
+    ])
+    const results = ofType(run.events, 'tool_result')
+    expect(results.every((r) => !r.isError)).toBe(true)
+    const texts = ofType(run.events, 'assistant_text').map((e) => e.text)
+    expect(texts.join('')).toMatch(/The graph: .*Ada.*wrote the first program/s)
+    expect(readFileSync(graph, 'utf8')).toContain('"name":"Ada"')
+    expect(processesWith(`--marker=${home}`)).toEqual([])
+  }, 60_000)
+
+  it('a subagent gets its definition’s mcpServers: a configured one shared, an inline one started for it and closed', async () => {
+    const graph = join(home, 'graph.jsonl')
+    writeFileSync(
+      graph,
+      JSON.stringify({ type: 'entity', name: 'Grace', entityType: 'person', observations: [] }) + '\n'
+    )
+    const config = join(home, 'mcp.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          memory: { command: process.execPath, args: [memory, `--marker=${home}`], env: { MEMORY_FILE_PATH: graph } }
+        }
+      })
+    )
+    writeFileSync(join(work, 'note.txt'), 'inline server read me\n')
+    mkdirSync(join(work, '.swarmdesk', 'agents'), { recursive: true })
+    writeFileSync(
+      join(work, '.swarmdesk', 'agents', 'librarian.md'),
+      [
+        '---',
+        'name: librarian',
+        'description: looks things up',
+        'tools: Read',
+        'mcpServers:',
+        '  - memory',
+        '  - files:',
+        `      command: ${JSON.stringify(process.execPath)}`,
+        `      args: [${JSON.stringify(filesystem)}, ${JSON.stringify(work)}, "--marker=${home}"]`,
+        '---',
+        'You look things up.',
+        ''
+      ].join('\n')
+    )
+    const scenario = join(home, 's.yaml')
+    writeFileSync(
+      scenario,
+      [
+        'agents:',
+        '  team-lead:',
+        "    - tools: [{ name: Agent, input: { subagent_type: librarian, description: 'look up', prompt: 'look' } }]",
+        '    - text: "Lead got: {{last_tool_result}}"',
+        "  'type:librarian':",
+        '    - tools: [{ name: mcp__memory__read_graph, input: {} }]',
+        `    - tools: [{ name: mcp__files__read_text_file, input: { path: ${JSON.stringify(join(work, 'note.txt'))} } }]`,
+        '    - text: "Librarian read: {{last_tool_result}}"',
+        ''
+      ].join('\n')
+    )
+    const run = await runCli(
+      ['run', '--cwd', work, '--scenario', scenario, '--mcp-config', config, '--json', '--approve', 'all', 'look up'],
+      { env: env() }
+    )
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const results = ofType(run.events, 'tool_result').map((r) => r.output)
+    expect(results.some((o) => o.includes('Grace'))).toBe(true)
+    expect(results.some((o) => o.includes('inline server read me'))).toBe(true)
+    const texts = ofType(run.events, 'assistant_text')
+      .map((e) => e.text)
+      .join('')
+    expect(texts).toMatch(/Lead got: [\s\S]*Librarian read: inline server read me/)
+    expect(ofType(run.events, 'notice').filter((n) => n.level === 'warning')).toEqual([])
+    expect(processesWith(`--marker=${home}`)).toEqual([])
+  }, 90_000)
+
+  it('a malformed --mcp-config is bad usage naming file and field', async () => {
+    const config = join(home, 'bad.json')
+    writeFileSync(config, JSON.stringify({ mcpServers: { x: { type: 'http' } } }))
+    const run = await runCli(['run', '--cwd', work, '--mcp-config', config, '--json', 'hi'], { env: env() })
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain(`${config}: mcpServers.x`)
+  })
+})
+
+describe('swarmdesk mcp list', () => {
+  it('lists every server of every source with its state: connected with its tools, failed with why, awaiting approval', async () => {
+    writeFileSync(
+      join(work, '.mcp.json'),
+      JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [memory] } } })
+    )
+    const config = join(home, 'mcp.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          memory: {
+            command: process.execPath,
+            args: [memory, `--marker=${home}`],
+            env: { MEMORY_FILE_PATH: join(home, 'g.jsonl') }
+          },
+          broken: { command: process.execPath, args: ['-e', 'console.error("cannot start"); process.exit(1)'] }
+        }
+      })
+    )
+    const run = await runCli(['mcp', 'list', '--cwd', work, '--mcp-config', config, '--json'], { env: env() })
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const entries = JSON.parse(run.stdout) as Array<Record<string, unknown>>
+    const byName = Object.fromEntries(entries.map((e) => [e.name, e]))
+    expect(byName.memory).toMatchObject({ source: 'flag', transport: 'stdio', state: 'connected' })
+    expect(byName.memory!.tools).toContain('read_graph')
+    expect(byName.broken).toMatchObject({ state: 'failed' })
+    expect(byName.broken!.error).toMatch(/cannot start/)
+    expect(byName.proj).toMatchObject({ source: 'project', state: 'awaiting-approval' })
+    expect(processesWith(`--marker=${home}`)).toEqual([])
+  }, 60_000)
+})

@@ -1,0 +1,49 @@
+import { RunUsageError } from '../base'
+import { loadMcpConfig, McpConfigError, McpManager, startableServers, type ResolvedMcpServer } from '../mcp'
+import { createMcpResourceTools, mcpToolsOf, type Tool } from '../tools'
+
+/** A session's MCP servers: the process's manager and the tools they give its agents. */
+export interface SessionMcp {
+  manager: McpManager
+  /** Every configured server, approved or not (for `mcp list` and the report). */
+  servers: ResolvedMcpServer[]
+  /** `mcp__…` tools of every server that started, then ListMcpResources/ReadMcpResource when one has resources. */
+  tools: Tool[]
+}
+
+/**
+ * Loads the MCP configuration (docs/tools.md#mcp-servers), starts every approved server and
+ * lists its tools. Each server not started (awaiting approval, disabled) and each one that
+ * failed to start (with its stderr) is reported once through `notice`; the agents go on without
+ * it. The caller owns `manager` and closes it when the session ends.
+ * @throws RunUsageError for a malformed configuration file (the message names file and field).
+ */
+export async function openSessionMcp(options: {
+  home: string
+  cwd: string
+  flagFiles?: string[]
+  env?: NodeJS.ProcessEnv
+  notice: (level: 'info' | 'warning', message: string) => void
+}): Promise<SessionMcp> {
+  let servers: ResolvedMcpServer[]
+  try {
+    servers = await loadMcpConfig({
+      home: options.home,
+      cwd: options.cwd,
+      flagFiles: options.flagFiles,
+      env: options.env
+    })
+  } catch (error) {
+    if (error instanceof McpConfigError) throw new RunUsageError(`MCP configuration: ${error.message}`)
+    throw error
+  }
+  const { start, skipped } = startableServers(servers)
+  for (const s of skipped) options.notice('warning', s.message)
+  const manager = new McpManager(start)
+  if (start.length === 0) return { manager, servers, tools: [] }
+  const listed = await manager.listTools()
+  const { tools, failures } = mcpToolsOf(manager, listed)
+  for (const f of failures) options.notice('warning', f)
+  const withResources = listed.flatMap((l) => (l.ok && l.resources ? [l.server] : []))
+  return { manager, servers, tools: [...tools, ...createMcpResourceTools(manager, withResources)] }
+}
