@@ -1,3 +1,4 @@
+import type { SandboxSettings } from '../permissions'
 import { randomUUID } from 'node:crypto'
 import { isAbsolute, resolve } from 'node:path'
 import type { PermissionDecision, PermissionMode, PermissionSubject } from '../../../shared/permissions'
@@ -8,6 +9,8 @@ import type { GateDecision, PermissionGate } from '../loop'
 export interface PermissionDecider {
   decide(subject: PermissionSubject, context: { cwd: string; mode: PermissionMode; sessionAllowRules?: string[]; tool?: string }): Promise<PermissionDecision>
   suggestRules(subject: PermissionSubject, cwd: string): string[]
+  /** The merged settings, when the decider has them (the Bash sandbox reads its block there). */
+  readonly settings?: { sandbox?: SandboxSettings }
 }
 
 /** One permission decision as recorded (docs/permissions.md#permissions: who asked, tool, input, decision, by whom, when). */

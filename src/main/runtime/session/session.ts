@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os'
 import { type ParentAgent, FileStateCache, type Tool, AgentTool, SendMessageTool, TaskStopTool, bindTeamContext, LEADER_TEAM_TOOLS } from '../tools'
 import { createTeamContext, type TeamContext } from '../teams'
 import { type BackgroundShells, type PtyHost, createBackgroundShells } from '../pty'
@@ -317,6 +318,8 @@ export class Session {
           fileState: this.fileState,
           pty: this.options.pty,
           shells: this.shells,
+          // the sandbox's temp folder is per session (docs/permissions.md#the-bash-sandbox)
+          ...(this.options.engine.settings?.sandbox ? { sandbox: { settings: this.options.engine.settings.sandbox, tmpDir: join(tmpdir(), `swarmdesk-sandbox-${this.sessionId}`) } } : {}),
           ...(this.subagents ? { services: { subagents: this.subagents, self: this.asParent(), ...(this.team ? { team: this.team } : {}), ...(this.teammates ? { teammates: this.teammates } : {}) } } : {})
         },
         drainPending: () => this.pending.splice(0),

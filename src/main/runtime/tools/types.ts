@@ -3,6 +3,7 @@ import type { PermissionSubject } from '../../../shared/permissions'
 import type { BackgroundShells, PtyHost } from '../pty'
 import type { FileStateCache } from './files/fileState'
 import type { AgentServices } from './ports'
+import type { SandboxSettings } from '../permissions'
 
 /**
  * What a tool call may use (docs/tools.md#tools, docs/agents.md#context-isolation). One context per agent; the loop adds the per-call
@@ -27,6 +28,8 @@ export interface ToolContext {
   onOutput?: (data: string) => void
   /** The session's agent services, for the tools that spawn, stop or message agents (Agent, TaskStop, SendMessage). */
   services?: AgentServices
+  /** The Bash sandbox's settings and this session's temp folder (docs/permissions.md#the-bash-sandbox); absent = no sandbox. */
+  sandbox?: { settings: SandboxSettings; tmpDir: string }
 }
 
 /** What a tool call returns to the model. `isError` marks a failure the model can act on. */

@@ -2,6 +2,8 @@ import { type PtyRunResult } from '../../pty'
 import { z } from 'zod'
 import { ToolError, type Tool, type ToolContext, type ToolResult } from '../types'
 import { formatOutputForModel } from './bashFormat'
+import { mkdir } from 'node:fs/promises'
+import { blockedWrites, isExcludedCommand, sandboxAvailability, sandboxedCommand } from '../../sandbox'
 
 /** Default and maximum of Bash `timeout`, in ms (Claude Code's values: 2 and 10 minutes). */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000
@@ -50,15 +52,37 @@ export const BashTool: Tool<BashInput> = {
     assertCommandFits(input.command)
     if (input.run_in_background) return startInBackground(input, ctx)
     const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS
+    const { command, note } = await confine(input.command, ctx)
     const result = await ctx.pty.run({
-      command: input.command,
+      command,
       cwd: ctx.cwd,
       timeoutMs,
       signal: ctx.signal,
       onData: ctx.onOutput
     })
-    return formatRunResult(result, timeoutMs)
+    const formatted = formatRunResult(result, timeoutMs)
+    const blocked = note === undefined ? blockedWrites(result.output) : []
+    const extra = [note, ...blocked.map((p) => `Sandbox blocked a write to ${p} (outside the agent's root and temp folder)`)].filter(Boolean)
+    return extra.length ? { ...formatted, content: `${formatted.content}\n${extra.join('\n')}` } : formatted
   }
+}
+
+/**
+ * The command as it runs (docs/permissions.md#the-bash-sandbox): under bwrap when the sandbox is
+ * on and the command is not excluded; as today with a warning `note` when bwrap cannot start.
+ * @throws ToolError when the sandbox cannot start and `failIfUnavailable` is set.
+ */
+async function confine(command: string, ctx: ToolContext): Promise<{ command: string; note?: string }> {
+  const sb = ctx.sandbox
+  if (!sb?.settings.enabled) return { command, note: '' }
+  if (isExcludedCommand(command, sb.settings.excludedCommands)) return { command, note: 'Ran outside the sandbox (excludedCommands)' }
+  const available = sandboxAvailability()
+  if (!available.ok) {
+    if (sb.settings.failIfUnavailable) throw new ToolError(`The sandbox cannot start, and failIfUnavailable is set: ${available.problem}`)
+    return { command, note: `Warning: ran without the sandbox: ${available.problem}` }
+  }
+  await mkdir(sb.tmpDir, { recursive: true })
+  return { command: sandboxedCommand(command, { root: ctx.cwd, tmpDir: sb.tmpDir, settings: sb.settings }) }
 }
 
 /**

@@ -1,0 +1,2 @@
+/** The OS sandbox for Bash (docs/permissions.md#the-bash-sandbox). */
+export { blockedWrites, isExcludedCommand, sandboxAvailability, sandboxedCommand, type SandboxScope } from './bwrap'
