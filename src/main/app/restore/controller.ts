@@ -87,7 +87,11 @@ export class RestoreController {
    * so), says what was cleaned up, and starts saving the session.
    */
   reopen(plan: RestorePlan): void {
-    if (plan.cleanup.killed.length > 0) this.notice('info', `Stopped ${plan.cleanup.killed.length} process(es) the previous run left running (pids ${plan.cleanup.killed.join(', ')}).`)
+    if (plan.cleanup.killed.length > 0)
+      this.notice(
+        'info',
+        `Stopped ${plan.cleanup.killed.length} process(es) the previous run left running (pids ${plan.cleanup.killed.join(', ')}).`
+      )
     for (const agent of restoredAgents(plan.previous?.agents ?? [], LEADER_NAME)) {
       const live = this.host.agents.get(agent.agentId)
       this.host.agents.set(agent.agentId, live ? { ...agent, model: live.model ?? agent.model } : agent)
@@ -105,7 +109,10 @@ export class RestoreController {
   async resume(agentId: string): Promise<{ ok: true }> {
     const agent = this.host.agents.get(agentId)
     if (!agent) throw new RestoreError(`No agent '${agentId}' in this workspace.`)
-    if (agent.state !== 'interrupted') throw new RestoreError(`${agent.agentName} is ${agent.state}, not interrupted: only an agent the last run left mid-work can be resumed.`)
+    if (agent.state !== 'interrupted')
+      throw new RestoreError(
+        `${agent.agentName} is ${agent.state}, not interrupted: only an agent the last run left mid-work can be resumed.`
+      )
     this.notice('info', `Resuming ${agent.agentName} from its transcript.`)
     if (agentId === LEADER_NAME) {
       if (this.host.busy()) throw new RestoreError('The leader is already working.')
@@ -159,7 +166,10 @@ export class RestoreController {
     )
     this.recorder = recorder
     recorder.open()
-    this.subscriptions = [this.host.onEvent(() => recorder.noteChange()), this.host.panes.onDidWrite((agentId, data) => recorder.notePaneOutput(agentId, data))]
+    this.subscriptions = [
+      this.host.onEvent(() => recorder.noteChange()),
+      this.host.panes.onDidWrite((agentId, data) => recorder.notePaneOutput(agentId, data))
+    ]
     // the journal holds the panes as shown: what ended each restored output comes before the session's own
     for (const [agentId, end] of this.restoredEnds) recorder.notePaneOutput(agentId, end)
     this.restoredEnds.clear()

@@ -31,9 +31,16 @@ export function listSessions(home: string, cwd: string): SessionSummary[] {
       const meta = SessionMetaSchema.parse(JSON.parse(readFileSync(join(dir, name, 'session.json'), 'utf8')))
       const transcriptPath = join(dir, name, 'transcript.jsonl')
       const { entries } = readTranscript(transcriptPath)
-      const first = entries.find((e) => e.type === 'user')?.message as { content?: Array<{ type: string; text?: string }> } | undefined
+      const first = entries.find((e) => e.type === 'user')?.message as
+        { content?: Array<{ type: string; text?: string }> } | undefined
       const text = first?.content?.find((b) => b.type === 'text')?.text
-      out.push({ ...meta, lastActivity: statSync(transcriptPath).mtime.toISOString(), entries: entries.length, transcriptPath, ...(text ? { firstPrompt: text.slice(0, 80) } : {}) })
+      out.push({
+        ...meta,
+        lastActivity: statSync(transcriptPath).mtime.toISOString(),
+        entries: entries.length,
+        transcriptPath,
+        ...(text ? { firstPrompt: text.slice(0, 80) } : {})
+      })
     } catch {
       // a folder without a readable session.json is not a session
     }
@@ -44,7 +51,10 @@ export function listSessions(home: string, cwd: string): SessionSummary[] {
 /** `swarmdesk sessions list [--cwd DIR] [--json]` (docs/events.md#event-stream-and-command-line). */
 export async function sessionsCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
-  if (sub !== 'list') throw new UsageError(`swarmdesk sessions: unknown subcommand '${sub ?? ''}'. Use: swarmdesk sessions list [--cwd DIR] [--json]`)
+  if (sub !== 'list')
+    throw new UsageError(
+      `swarmdesk sessions: unknown subcommand '${sub ?? ''}'. Use: swarmdesk sessions list [--cwd DIR] [--json]`
+    )
   const { values } = parseCommandArgs('sessions list', rest, { cwd: { type: 'string' }, json: { type: 'boolean' } })
   const cwd = resolve(values.cwd ?? process.cwd())
   let root: string
@@ -53,7 +63,9 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
     if (!statSync(root).isDirectory()) throw new Error('not a directory')
   } catch {
     // as `run` does: a mistyped --cwd must not look like a workspace without sessions
-    throw new UsageError(`swarmdesk sessions list: --cwd ${cwd} does not exist or is not a directory. Give the workspace folder (default: the current directory).`)
+    throw new UsageError(
+      `swarmdesk sessions list: --cwd ${cwd} does not exist or is not a directory. Give the workspace folder (default: the current directory).`
+    )
   }
   const sessions = listSessions(swarmdeskHome(), root)
   if (values.json) {
@@ -65,7 +77,9 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
     return 0
   }
   for (const s of sessions) {
-    process.stdout.write(`${s.sessionId}  ${s.lastActivity}  ${String(s.entries).padStart(4)} lines  ${s.firstPrompt ?? ''}\n`)
+    process.stdout.write(
+      `${s.sessionId}  ${s.lastActivity}  ${String(s.entries).padStart(4)} lines  ${s.firstPrompt ?? ''}\n`
+    )
   }
   return 0
 }

@@ -13,31 +13,56 @@ describe('sandbox settings', () => {
     user = path.join(t.home, 'settings.json')
     project = path.join(t.ws, '.swarmdesk', 'settings.json')
   })
-  const load = (trustProject = false) => loadPermissionSettings({ cwd: t.ws, home: t.home, userHome: t.userHome, trustProject })
+  const load = (trustProject = false) =>
+    loadPermissionSettings({ cwd: t.ws, home: t.home, userHome: t.userHome, trustProject })
 
   it('is off with Claude Code defaults when no file sets it', async () => {
     const s = await load()
     expect(s.sandbox).toEqual({
-      enabled: false, autoAllowBashIfSandboxed: true, excludedCommands: [], allowUnsandboxedCommands: true, failIfUnavailable: false,
+      enabled: false,
+      autoAllowBashIfSandboxed: true,
+      excludedCommands: [],
+      allowUnsandboxedCommands: true,
+      failIfUnavailable: false,
       filesystem: { allowWrite: [], denyWrite: [], denyRead: [] },
       network: { allowedDomains: [], deniedDomains: [], allowLocalBinding: false }
     })
   })
 
   it('unions lists, takes single values from the highest source and resolves paths', async () => {
-    await t.writeSettings(user, { sandbox: { enabled: true, filesystem: { denyRead: ['~/.ssh'] }, network: { allowedDomains: ['a.test'] } } })
-    await t.writeSettings(project, { sandbox: { failIfUnavailable: true, filesystem: { denyWrite: ['secrets'] }, network: { deniedDomains: ['b.test'] } } })
+    await t.writeSettings(user, {
+      sandbox: { enabled: true, filesystem: { denyRead: ['~/.ssh'] }, network: { allowedDomains: ['a.test'] } }
+    })
+    await t.writeSettings(project, {
+      sandbox: {
+        failIfUnavailable: true,
+        filesystem: { denyWrite: ['secrets'] },
+        network: { deniedDomains: ['b.test'] }
+      }
+    })
     const s = await load()
     expect(s.sandbox.enabled).toBe(true)
     expect(s.sandbox.failIfUnavailable).toBe(true)
     expect(s.sandbox.filesystem.denyRead).toEqual([path.join(t.userHome, '.ssh')])
     expect(s.sandbox.filesystem.denyWrite).toEqual([path.join(t.ws, 'secrets')])
-    expect(s.sandbox.network).toEqual({ allowedDomains: ['a.test'], deniedDomains: ['b.test'], allowLocalBinding: false })
+    expect(s.sandbox.network).toEqual({
+      allowedDomains: ['a.test'],
+      deniedDomains: ['b.test'],
+      allowLocalBinding: false
+    })
   })
 
   it('ignores what an untrusted project would loosen, with a warning for each, and keeps what tightens', async () => {
     await t.writeSettings(user, { sandbox: { enabled: true, allowUnsandboxedCommands: false } })
-    await t.writeSettings(project, { sandbox: { enabled: false, excludedCommands: ['docker'], allowUnsandboxedCommands: true, filesystem: { allowWrite: ['/'], denyRead: ['.env'] }, network: { allowedDomains: ['evil.test'], allowLocalBinding: true } } })
+    await t.writeSettings(project, {
+      sandbox: {
+        enabled: false,
+        excludedCommands: ['docker'],
+        allowUnsandboxedCommands: true,
+        filesystem: { allowWrite: ['/'], denyRead: ['.env'] },
+        network: { allowedDomains: ['evil.test'], allowLocalBinding: true }
+      }
+    })
     const s = await load()
     expect(s.sandbox.enabled).toBe(true)
     expect(s.sandbox.excludedCommands).toEqual([])
@@ -46,7 +71,14 @@ describe('sandbox settings', () => {
     expect(s.sandbox.filesystem.denyRead).toEqual([path.join(t.ws, '.env')])
     expect(s.sandbox.network.allowedDomains).toEqual([])
     expect(s.sandbox.network.allowLocalBinding).toBe(false)
-    for (const key of ['sandbox.enabled', 'sandbox.excludedCommands', 'sandbox.allowUnsandboxedCommands', 'sandbox.filesystem.allowWrite', 'sandbox.network.allowedDomains', 'sandbox.network.allowLocalBinding']) {
+    for (const key of [
+      'sandbox.enabled',
+      'sandbox.excludedCommands',
+      'sandbox.allowUnsandboxedCommands',
+      'sandbox.filesystem.allowWrite',
+      'sandbox.network.allowedDomains',
+      'sandbox.network.allowLocalBinding'
+    ]) {
       expect(s.warnings.some((w) => w.includes(`"${key}"`) && w.includes(project))).toBe(true)
     }
     const trusted = await load(true)

@@ -19,7 +19,11 @@ export interface SandboxSettings {
 /** Claude Code's defaults: off; when on, sandboxed Bash runs without asking. */
 export function sandboxDefaults(): SandboxSettings {
   return {
-    enabled: false, autoAllowBashIfSandboxed: true, excludedCommands: [], allowUnsandboxedCommands: true, failIfUnavailable: false,
+    enabled: false,
+    autoAllowBashIfSandboxed: true,
+    excludedCommands: [],
+    allowUnsandboxedCommands: true,
+    failIfUnavailable: false,
     filesystem: { allowWrite: [], denyWrite: [], denyRead: [] },
     network: { allowedDomains: [], deniedDomains: [], allowLocalBinding: false }
   }
@@ -44,8 +48,16 @@ export function dropLooseningSandboxKeys(block: SandboxBlock): string[] {
   drop('allowUnsandboxedCommands', block.allowUnsandboxedCommands === true, () => delete block.allowUnsandboxedCommands)
   drop('failIfUnavailable', block.failIfUnavailable === false, () => delete block.failIfUnavailable)
   drop('filesystem.allowWrite', block.filesystem?.allowWrite !== undefined, () => delete block.filesystem?.allowWrite)
-  drop('network.allowedDomains', block.network?.allowedDomains !== undefined, () => delete block.network?.allowedDomains)
-  drop('network.allowLocalBinding', block.network?.allowLocalBinding === true, () => delete block.network?.allowLocalBinding)
+  drop(
+    'network.allowedDomains',
+    block.network?.allowedDomains !== undefined,
+    () => delete block.network?.allowedDomains
+  )
+  drop(
+    'network.allowLocalBinding',
+    block.network?.allowLocalBinding === true,
+    () => delete block.network?.allowLocalBinding
+  )
   return dropped
 }
 
@@ -54,14 +66,24 @@ export function dropLooseningSandboxKeys(block: SandboxBlock): string[] {
  * source. An untrusted source that turns the sandbox on does not bring the default auto-allow with
  * it: `autoAllowBashIfSandboxed` then holds only when a trusted source says so (`trustedAutoAllow`).
  */
-export function mergeSandboxBlock(into: SandboxSettings, block: SandboxBlock, ctx: { workspace: string; userHome?: string }): void {
-  const abs = (p: string): string => (p === '~' ? ctx.userHome ?? os.homedir() : p.startsWith('~/') ? path.join(ctx.userHome ?? os.homedir(), p.slice(2)) : path.resolve(ctx.workspace, p))
+export function mergeSandboxBlock(
+  into: SandboxSettings,
+  block: SandboxBlock,
+  ctx: { workspace: string; userHome?: string }
+): void {
+  const abs = (p: string): string =>
+    p === '~'
+      ? (ctx.userHome ?? os.homedir())
+      : p.startsWith('~/')
+        ? path.join(ctx.userHome ?? os.homedir(), p.slice(2))
+        : path.resolve(ctx.workspace, p)
   if (block.enabled !== undefined) into.enabled = block.enabled
   if (block.autoAllowBashIfSandboxed !== undefined) into.autoAllowBashIfSandboxed = block.autoAllowBashIfSandboxed
   if (block.allowUnsandboxedCommands !== undefined) into.allowUnsandboxedCommands = block.allowUnsandboxedCommands
   if (block.failIfUnavailable !== undefined) into.failIfUnavailable = block.failIfUnavailable
   into.excludedCommands.push(...(block.excludedCommands ?? []))
-  for (const key of ['allowWrite', 'denyWrite', 'denyRead'] as const) into.filesystem[key].push(...(block.filesystem?.[key] ?? []).map(abs))
+  for (const key of ['allowWrite', 'denyWrite', 'denyRead'] as const)
+    into.filesystem[key].push(...(block.filesystem?.[key] ?? []).map(abs))
   into.network.allowedDomains.push(...(block.network?.allowedDomains ?? []))
   into.network.deniedDomains.push(...(block.network?.deniedDomains ?? []))
   if (block.network?.allowLocalBinding !== undefined) into.network.allowLocalBinding = block.network.allowLocalBinding

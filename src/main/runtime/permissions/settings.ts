@@ -75,8 +75,17 @@ export async function loadPermissionSettings(opts: LoadSettingsOptions): Promise
     ...(opts.extraSettingsFiles ?? []).map((f) => ({ path: path.resolve(opts.cwd, f), scope: 'session' as const }))
   ]
   const loaded: LoadedSettings = {
-    workspace, home: opts.home, userHome, rules: { allow: [], ask: [], deny: [] }, defaultMode: 'default',
-    additionalDirectories: [], env: {}, hooks: [], warnings: [], sources: [], sandbox: sandboxDefaults(),
+    workspace,
+    home: opts.home,
+    userHome,
+    rules: { allow: [], ask: [], deny: [] },
+    defaultMode: 'default',
+    additionalDirectories: [],
+    env: {},
+    hooks: [],
+    warnings: [],
+    sources: [],
+    sandbox: sandboxDefaults(),
     protectedFiles: [...files.map((f) => f.path), path.join(opts.home, 'trusted.json')]
   }
   if (trust.problem) loaded.warnings.push(`treating ${workspace} as untrusted: ${trust.problem}`)
@@ -110,7 +119,11 @@ export async function readSettingsFile(file: string, required: boolean): Promise
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code === 'ENOENT' && !required) return undefined
-    throw new SettingsError(file, undefined, `cannot be read (${code ?? String(e)}); ${required ? 'check the --settings path' : 'make it a readable file or remove it'}`)
+    throw new SettingsError(
+      file,
+      undefined,
+      `cannot be read (${code ?? String(e)}); ${required ? 'check the --settings path' : 'make it a readable file or remove it'}`
+    )
   }
   let json: unknown
   try {
@@ -142,7 +155,9 @@ export function untrustedKeys(data: SettingsFile): string[] {
 
 function dropUntrustedKeys(data: SettingsFile, file: string, warnings: string[]): void {
   for (const key of data.sandbox ? dropLooseningSandboxKeys(data.sandbox) : []) {
-    warnings.push(`ignored "${key}" in ${file}: it would loosen the sandbox and this workspace is not trusted (trust it, or pass --trust-project)`)
+    warnings.push(
+      `ignored "${key}" in ${file}: it would loosen the sandbox and this workspace is not trusted (trust it, or pass --trust-project)`
+    )
   }
   for (const key of untrustedKeys(data)) {
     warnings.push(`ignored "${key}" in ${file}: this workspace is not trusted (trust it, or pass --trust-project)`)
@@ -179,7 +194,12 @@ async function mergeInto(loaded: LoadedSettings, data: SettingsFile, file: strin
  * Loads and merges the settings of every source (docs/permissions.md#permissions).
  * @throws RunUsageError naming the file and field of a malformed settings file (fails closed).
  */
-export async function loadWorkspaceSettings(cwd: string, home: string, settingsFiles: string[], trustProject: boolean): Promise<LoadedSettings> {
+export async function loadWorkspaceSettings(
+  cwd: string,
+  home: string,
+  settingsFiles: string[],
+  trustProject: boolean
+): Promise<LoadedSettings> {
   try {
     return await loadPermissionSettings({ cwd, home, extraSettingsFiles: settingsFiles, trustProject })
   } catch (error) {

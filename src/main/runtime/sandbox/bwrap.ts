@@ -24,9 +24,20 @@ export interface SandboxScope {
 let availability: { ok: boolean; problem?: string } | undefined
 export function sandboxAvailability(): { ok: boolean; problem?: string } {
   if (availability) return availability
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', 'true'], { encoding: 'utf8', timeout: 10_000 })
-  if (probe.error) availability = { ok: false, problem: `bubblewrap (bwrap) is not installed (${(probe.error as NodeJS.ErrnoException).code}); install it, e.g. apt-get install bubblewrap` }
-  else if (probe.status !== 0) availability = { ok: false, problem: `bubblewrap cannot start here (${probe.stderr.trim() || `exit ${probe.status}`}); user namespaces may be disabled` }
+  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', 'true'], {
+    encoding: 'utf8',
+    timeout: 10_000
+  })
+  if (probe.error)
+    availability = {
+      ok: false,
+      problem: `bubblewrap (bwrap) is not installed (${(probe.error as NodeJS.ErrnoException).code}); install it, e.g. apt-get install bubblewrap`
+    }
+  else if (probe.status !== 0)
+    availability = {
+      ok: false,
+      problem: `bubblewrap cannot start here (${probe.stderr.trim() || `exit ${probe.status}`}); user namespaces may be disabled`
+    }
   else availability = { ok: true }
   return availability
 }
@@ -43,10 +54,26 @@ const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
 export function sandboxedCommand(command: string, scope: SandboxScope): string {
   const fs = scope.settings.filesystem
   const args = ['bwrap', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc']
-  for (const dir of [scope.root, scope.tmpDir, ...fs.allowWrite, ...(scope.extraWritable ?? [])]) if (existsSync(dir)) args.push('--bind', dir, dir)
+  for (const dir of [scope.root, scope.tmpDir, ...fs.allowWrite, ...(scope.extraWritable ?? [])])
+    if (existsSync(dir)) args.push('--bind', dir, dir)
   for (const p of fs.denyWrite) if (existsSync(p)) args.push('--ro-bind', p, p)
-  for (const p of fs.denyRead) if (existsSync(p)) args.push(...(statSync(p).isDirectory() ? ['--tmpfs', p] : ['--ro-bind', '/dev/null', p]))
-  args.push('--unshare-net', '--die-with-parent', '--setenv', 'TMPDIR', scope.tmpDir, '--chdir', scope.root, '--', 'bash', '--noprofile', '--norc', '-c', command)
+  for (const p of fs.denyRead)
+    if (existsSync(p)) args.push(...(statSync(p).isDirectory() ? ['--tmpfs', p] : ['--ro-bind', '/dev/null', p]))
+  args.push(
+    '--unshare-net',
+    '--die-with-parent',
+    '--setenv',
+    'TMPDIR',
+    scope.tmpDir,
+    '--chdir',
+    scope.root,
+    '--',
+    'bash',
+    '--noprofile',
+    '--norc',
+    '-c',
+    command
+  )
   return args.map(q).join(' ')
 }
 

@@ -12,10 +12,7 @@ export const BASH_MAX_TIMEOUT_MS = 600_000
 /** Bash input, Claude Code's fields (docs/tools.md#tools). */
 export const BashInputSchema = z.object({
   command: z.string().min(1).describe('The command to run'),
-  description: z
-    .string()
-    .optional()
-    .describe('What the command does, in 5-10 words (shown to the user)'),
+  description: z.string().optional().describe('What the command does, in 5-10 words (shown to the user)'),
   timeout: z
     .number()
     .int()
@@ -62,7 +59,10 @@ export const BashTool: Tool<BashInput> = {
     })
     const formatted = formatRunResult(result, timeoutMs)
     const blocked = note === undefined ? blockedWrites(result.output) : []
-    const extra = [note, ...blocked.map((p) => `Sandbox blocked a write to ${p} (outside the agent's root and temp folder)`)].filter(Boolean)
+    const extra = [
+      note,
+      ...blocked.map((p) => `Sandbox blocked a write to ${p} (outside the agent's root and temp folder)`)
+    ].filter(Boolean)
     return extra.length ? { ...formatted, content: `${formatted.content}\n${extra.join('\n')}` } : formatted
   }
 }
@@ -75,10 +75,12 @@ export const BashTool: Tool<BashInput> = {
 async function confine(command: string, ctx: ToolContext): Promise<{ command: string; note?: string }> {
   const sb = ctx.sandbox
   if (!sb?.settings.enabled) return { command, note: '' }
-  if (isExcludedCommand(command, sb.settings.excludedCommands)) return { command, note: 'Ran outside the sandbox (excludedCommands)' }
+  if (isExcludedCommand(command, sb.settings.excludedCommands))
+    return { command, note: 'Ran outside the sandbox (excludedCommands)' }
   const available = sandboxAvailability()
   if (!available.ok) {
-    if (sb.settings.failIfUnavailable) throw new ToolError(`The sandbox cannot start, and failIfUnavailable is set: ${available.problem}`)
+    if (sb.settings.failIfUnavailable)
+      throw new ToolError(`The sandbox cannot start, and failIfUnavailable is set: ${available.problem}`)
     return { command, note: `Warning: ran without the sandbox: ${available.problem}` }
   }
   await mkdir(sb.tmpDir, { recursive: true })
@@ -96,7 +98,9 @@ export const MAX_COMMAND_BYTES = 131_071
 function assertCommandFits(command: string): void {
   const bytes = Buffer.byteLength(command)
   if (bytes > MAX_COMMAND_BYTES) {
-    throw new ToolError(`The command is ${bytes} bytes; a command may be at most ${MAX_COMMAND_BYTES} bytes. Write long scripts or data to a file with the Write tool and run that file (e.g. bash script.sh).`)
+    throw new ToolError(
+      `The command is ${bytes} bytes; a command may be at most ${MAX_COMMAND_BYTES} bytes. Write long scripts or data to a file with the Write tool and run that file (e.g. bash script.sh).`
+    )
   }
 }
 
