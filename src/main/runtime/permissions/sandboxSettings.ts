@@ -1,6 +1,8 @@
 import os from 'node:os'
 import path from 'node:path'
 import type { SandboxBlock } from './settingsSchema'
+import type { PathRuleContext, PermissionRule } from './rules'
+import type { LoadedSettings } from './settings'
 
 /**
  * The merged `sandbox` settings (docs/permissions.md#the-bash-sandbox), Claude Code's shape with
@@ -88,3 +90,61 @@ export function mergeSandboxBlock(
   into.network.deniedDomains.push(...(block.network?.deniedDomains ?? []))
   if (block.network?.allowLocalBinding !== undefined) into.network.allowLocalBinding = block.network.allowLocalBinding
 }
+
+/**
+ * The sandbox as it applies to an agent working in `cwd` (docs/permissions.md#the-bash-sandbox),
+ * merging permission rules in as Claude Code does: `Edit(...)` allow rules and
+ * `permissions.additionalDirectories` widen where commands may write (only from trusted sources:
+ * an untrusted project's rule cannot loosen the sandbox), `Edit(...)` deny rules are written to
+ * `denyWrite` and `Read(...)` deny rules to `denyRead`. A rule's path is its literal part (`Edit(//data/**)`
+ * opens `/data`); a deny rule whose pattern a mount cannot express (`Read(**\/.env)`, `Edit(*.key)`)
+ * is left to the permission engine, which still applies it to the commands it can read.
+ */
+export function effectiveSandbox(
+  loaded: Pick<LoadedSettings, 'sandbox' | 'rules' | 'sources' | 'additionalDirectories' | 'userHome'>,
+  cwd: string
+): SandboxSettings {
+  const untrusted = new Set(loaded.sources.filter((s) => !s.trusted).map((s) => s.path))
+  const ctx = { cwd, userHome: loaded.userHome }
+  const fs = loaded.sandbox.filesystem
+  const pathsOf = (rules: PermissionRule[], tool: string, whole: boolean): string[] =>
+    rules.flatMap((rule) => {
+      if (rule.tool !== tool || rule.specifier === undefined) return []
+      const literal = ruleLiteral(rule, ctx)
+      return literal && (!whole || literal.whole) ? [literal.path] : []
+    })
+  const trustedAllow = loaded.rules.allow.filter((r) => !untrusted.has(r.source))
+  return {
+    ...loaded.sandbox,
+    filesystem: {
+      allowWrite: unique([...fs.allowWrite, ...loaded.additionalDirectories, ...pathsOf(trustedAllow, 'Edit', false)]),
+      denyWrite: unique([...fs.denyWrite, ...pathsOf(loaded.rules.deny, 'Edit', true)]),
+      denyRead: unique([...fs.denyRead, ...pathsOf(loaded.rules.deny, 'Read', true)])
+    }
+  }
+}
+
+const GLOB = /[*?[\]{}!]/
+
+/**
+ * The literal path a `Read(...)`/`Edit(...)` rule names, resolved as rules.ts resolves it; `whole`
+ * when the rule covers exactly that path and what is below it (no glob, or a trailing `/**`).
+ * Undefined for a name matched at any depth (`Edit(*.md)`, `Read(.env)`): no one path to mount.
+ */
+function ruleLiteral(rule: PermissionRule, ctx: PathRuleContext): { path: string; whole: boolean } | undefined {
+  const spec = rule.specifier!
+  let abs: string
+  if (spec.startsWith('//')) abs = spec.slice(1)
+  else if (spec.startsWith('~/')) abs = path.posix.join(ctx.userHome, spec.slice(2))
+  else if (spec.startsWith('/')) abs = path.posix.join(rule.baseDir, spec)
+  else if (!spec.replace(/\/$/, '').includes('/') && !spec.startsWith('./')) return undefined
+  else abs = path.posix.join(ctx.cwd, spec)
+  const segs = abs.replace(/\/$/, '').split('/')
+  const firstGlob = segs.findIndex((s) => GLOB.test(s))
+  if (firstGlob < 0) return { path: abs.replace(/\/$/, '') || '/', whole: true }
+  const literal = segs.slice(0, firstGlob).join('/') || '/'
+  const rest = segs.slice(firstGlob).join('/')
+  return { path: literal, whole: rest === '**' }
+}
+
+const unique = (list: string[]): string[] => [...new Set(list)]

@@ -1,4 +1,4 @@
-import type { SandboxSettings } from '../permissions'
+import type { LoadedSettings } from '../permissions'
 import { isAbsolute, resolve } from 'node:path'
 import type { PermissionDecision, PermissionMode, PermissionSubject } from '../../../shared/permissions'
 import type { PermissionPrompter } from '../permissions'
@@ -12,8 +12,8 @@ export interface PermissionDecider {
     context: { cwd: string; mode: PermissionMode; sessionAllowRules?: string[]; tool?: string }
   ): Promise<PermissionDecision>
   suggestRules(subject: PermissionSubject, cwd: string): string[]
-  /** The merged settings, when the decider has them (the Bash sandbox reads its block there). */
-  readonly settings?: { sandbox?: SandboxSettings }
+  /** The merged settings, when the decider has them (the Bash sandbox reads its block and rules there). */
+  readonly settings?: LoadedSettings
 }
 
 /** One permission decision as recorded (docs/permissions.md#permissions: who asked, tool, input, decision, by whom, when). */

@@ -47,9 +47,9 @@ export const BashTool: Tool<BashInput> = {
   permissionSubject: (input) => ({ kind: 'bash', command: input.command }),
   async call(input, ctx) {
     assertCommandFits(input.command)
-    if (input.run_in_background) return startInBackground(input, ctx)
-    const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS
     const { command, note } = await confine(input.command, ctx)
+    if (input.run_in_background) return startInBackground(input, command, note, ctx)
+    const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS
     const result = await ctx.pty.run({
       command,
       cwd: ctx.cwd,
@@ -109,9 +109,10 @@ export function backgroundStartedText(shellId: string): string {
   return `Command running in background with ID: ${shellId}`
 }
 
-function startInBackground(input: BashInput, ctx: ToolContext): ToolResult {
-  const { shellId } = ctx.shells.start({ command: input.command, cwd: ctx.cwd, onData: ctx.onOutput })
-  return { content: backgroundStartedText(shellId) }
+/** A background shell, confined like a foreground command; BashOutput and the shell list show the command as the model wrote it. */
+function startInBackground(input: BashInput, command: string, note: string | undefined, ctx: ToolContext): ToolResult {
+  const { shellId } = ctx.shells.start({ command, label: input.command, cwd: ctx.cwd, onData: ctx.onOutput })
+  return { content: note ? `${backgroundStartedText(shellId)}\n${note}` : backgroundStartedText(shellId) }
 }
 
 /**
