@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync } from 'node:fs'
+import path from 'node:path'
 import type { SandboxSettings } from '../permissions'
 
 /**
@@ -49,6 +50,7 @@ const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
  * `command` wrapped to run under bwrap: the whole file system read-only, the root, the temp folder
  * and extra writable paths read-write, `denyWrite` read-only again over them, `denyRead`
  * directories hidden behind an empty tmpfs (files behind /dev/null), no network namespace shared.
+ * The root's settings folders and git hooks stay read-only (see {@link protectedInRoot}).
  * Children inherit the confinement. TMPDIR is set to the temp folder.
  */
 export function sandboxedCommand(command: string, scope: SandboxScope): string {
@@ -56,7 +58,7 @@ export function sandboxedCommand(command: string, scope: SandboxScope): string {
   const args = ['bwrap', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc']
   for (const dir of [scope.root, scope.tmpDir, ...fs.allowWrite, ...(scope.extraWritable ?? [])])
     if (existsSync(dir)) args.push('--bind', dir, dir)
-  for (const p of fs.denyWrite) if (existsSync(p)) args.push('--ro-bind', p, p)
+  for (const p of [...fs.denyWrite, ...protectedInRoot(scope.root)]) if (existsSync(p)) args.push('--ro-bind', p, p)
   for (const p of fs.denyRead)
     if (existsSync(p)) args.push(...(statSync(p).isDirectory() ? ['--tmpfs', p] : ['--ro-bind', '/dev/null', p]))
   args.push(
@@ -95,4 +97,17 @@ export function blockedWrites(output: string): string[] {
     if (m?.[1]) found.add(m[1])
   }
   return [...found]
+}
+
+/**
+ * What a sandboxed command may not write inside its own root, though the root is writable
+ * (docs/permissions.md#the-bash-sandbox): `.swarmdesk/` and `.claude/` (settings, agent
+ * definitions: a command that rewrote them could turn the sandbox off for the next session),
+ * `.git/hooks` and `.git/config` (code git runs later, outside the sandbox). The two settings
+ * folders are created empty when missing, so there is something to mount read-only over.
+ */
+export function protectedInRoot(root: string): string[] {
+  const settings = ['.swarmdesk', '.claude'].map((d) => path.join(root, d))
+  for (const dir of settings) if (!existsSync(dir)) mkdirSync(dir, { recursive: true })
+  return [...settings, path.join(root, '.git', 'hooks'), path.join(root, '.git', 'config')]
 }
