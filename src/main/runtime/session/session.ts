@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { tmpdir } from 'node:os'
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { RuntimeEventInput, Usage } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
@@ -23,6 +22,7 @@ import {
   renderSystemPrompt,
   resumeHistory,
   runAgentTurn,
+  toolSandbox,
   type AgentTurn,
   type PermissionRecord,
   type ResumedHistory,
@@ -301,15 +301,7 @@ export class Session {
             fileState: this.fileState,
             pty: this.options.pty,
             shells: this.shells,
-            // the sandbox's temp folder is per session (docs/permissions.md#the-bash-sandbox)
-            ...(this.options.engine.settings?.sandbox
-              ? {
-                  sandbox: {
-                    settings: this.options.engine.settings.sandbox,
-                    tmpDir: join(tmpdir(), `swarmdesk-sandbox-${this.sessionId}`)
-                  }
-                }
-              : {}),
+            ...toolSandbox(this.options.engine.settings, this.sessionId, this.options.cwd),
             ...(this.subagents
               ? {
                   services: {
