@@ -2,6 +2,7 @@ import path from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { SettingsError } from './errors'
 import { loadPermissionSettings } from './settings'
+import { effectiveSandbox } from './sandboxSettings'
 import { makeWorkspace, type TestWorkspace } from './workspace.testkit'
 
 describe('sandbox settings', () => {
@@ -96,5 +97,21 @@ describe('sandbox settings', () => {
     await t.writeSettings(user, { sandbox: { enabeld: true } })
     await expect(load()).rejects.toThrow(SettingsError)
     await expect(load()).rejects.toThrow(/sandbox/)
+  })
+
+  it("merges Edit and Read rules into its paths; an untrusted project's Edit allow rule does not widen writes", async () => {
+    await t.writeSettings(user, {
+      permissions: {
+        allow: ['Edit(//data/**)', 'Edit(*.md)'],
+        deny: ['Edit(./keys/**)', 'Read(~/.aws)', 'Read(**/.env)']
+      }
+    })
+    await t.writeSettings(project, { permissions: { allow: ['Edit(//etc/**)'] } })
+    const fsOf = async (trust: boolean) => effectiveSandbox(await load(trust), t.ws).filesystem
+    const untrusted = await fsOf(false)
+    expect(untrusted.allowWrite).toEqual(['/data'])
+    expect(untrusted.denyWrite).toEqual([path.join(t.ws, 'keys')])
+    expect(untrusted.denyRead).toEqual([path.join(t.userHome, '.aws')])
+    expect((await fsOf(true)).allowWrite).toEqual(['/data', '/etc'])
   })
 })

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { sandboxDefaults } from '../permissions'
 import { blockedWrites, isExcludedCommand, sandboxAvailability, sandboxedCommand } from './bwrap'
+import { sandboxRoute } from './route'
 
 const run = (cmd: string) => spawnSync('bash', ['-c', cmd], { encoding: 'utf8' })
 
@@ -38,5 +39,18 @@ describe('the bubblewrap sandbox', () => {
     expect(isExcludedCommand('docker ps -a', ['docker'])).toBe(true)
     expect(isExcludedCommand('dockerd', ['docker'])).toBe(false)
     expect(isExcludedCommand('git push origin', ['git push:*'])).toBe(true)
+  })
+})
+
+describe('where the sandbox cannot start', () => {
+  it('names a missing bwrap and how to install it, and routes commands outside (never auto-allowed)', async () => {
+    const empty = await mkdtemp(path.join(os.tmpdir(), 'sbx-nobwrap-'))
+    const missing = sandboxAvailability(empty)
+    expect(missing.ok).toBe(false)
+    expect(missing.problem).toMatch(/bwrap\) is not installed .*apt-get install bubblewrap/)
+    const settings = sandboxDefaults()
+    settings.enabled = true
+    expect(sandboxRoute('true', settings, false, empty)).toEqual({ kind: 'unavailable', problem: missing.problem })
+    expect(sandboxRoute('true', sandboxDefaults(), false, empty)).toEqual({ kind: 'off' })
   })
 })

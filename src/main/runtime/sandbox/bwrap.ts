@@ -21,27 +21,35 @@ export interface SandboxScope {
   extraWritable?: string[]
 }
 
-/** Whether bwrap can start here; `problem` says what is missing when it cannot. Cached per process. */
-let availability: { ok: boolean; problem?: string } | undefined
-export function sandboxAvailability(): { ok: boolean; problem?: string } {
-  if (availability) return availability
+/**
+ * Whether bwrap can start here (docs/sandbox.md#where-the-sandbox-cannot-start): one probe run of
+ * `bwrap` found on `searchPath` (default `PATH`), cached per search path for the process;
+ * `problem` says what is missing — bwrap itself, or the user namespaces it needs — and how to fix it.
+ */
+export function sandboxAvailability(searchPath = process.env.PATH ?? ''): { ok: boolean; problem?: string } {
+  const known = availability.get(searchPath)
+  if (known) return known
   const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', 'true'], {
     encoding: 'utf8',
-    timeout: 10_000
+    timeout: 10_000,
+    env: { ...process.env, PATH: searchPath }
   })
+  let found: { ok: boolean; problem?: string }
   if (probe.error)
-    availability = {
+    found = {
       ok: false,
       problem: `bubblewrap (bwrap) is not installed (${(probe.error as NodeJS.ErrnoException).code}); install it, e.g. apt-get install bubblewrap`
     }
   else if (probe.status !== 0)
-    availability = {
+    found = {
       ok: false,
-      problem: `bubblewrap cannot start here (${probe.stderr.trim() || `exit ${probe.status}`}); user namespaces may be disabled`
+      problem: `bubblewrap cannot start here (${probe.stderr.trim() || `exit ${probe.status}`}); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile for bwrap)`
     }
-  else availability = { ok: true }
-  return availability
+  else found = { ok: true }
+  availability.set(searchPath, found)
+  return found
 }
+const availability = new Map<string, { ok: boolean; problem?: string }>()
 
 /** `'x'` for the shell, single quotes escaped. */
 const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`

@@ -20,12 +20,20 @@ export type SandboxRoute =
   | { kind: 'excluded' }
   | { kind: 'unavailable'; problem: string }
 
-/** The route of `command` under `settings` (undefined = no sandbox); `disable` is the call's `dangerouslyDisableSandbox`. */
-export function sandboxRoute(command: string, settings: SandboxSettings | undefined, disable?: boolean): SandboxRoute {
+/**
+ * The route of `command` under `settings` (undefined = no sandbox); `disable` is the call's
+ * `dangerouslyDisableSandbox`; `searchPath` where bwrap is looked for (default `PATH`).
+ */
+export function sandboxRoute(
+  command: string,
+  settings: SandboxSettings | undefined,
+  disable?: boolean,
+  searchPath?: string
+): SandboxRoute {
   if (!settings?.enabled) return { kind: 'off' }
   if (disable === true && settings.allowUnsandboxedCommands) return { kind: 'unsandboxed' }
   if (isExcludedCommand(command, settings.excludedCommands)) return { kind: 'excluded' }
-  const available = sandboxAvailability()
+  const available = sandboxAvailability(searchPath)
   if (!available.ok) return { kind: 'unavailable', problem: available.problem ?? 'bubblewrap cannot start' }
   return disable === true ? { kind: 'sandboxed', ignoredDisable: true } : { kind: 'sandboxed' }
 }
