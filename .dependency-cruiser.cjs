@@ -19,6 +19,7 @@ const RUNTIME_LAYERS = [
     'model',
     'pty',
     'permissions',
+    'sandbox',
     'hooks',
     'transcripts',
     'worktrees',

@@ -8,6 +8,7 @@ import { canonicalPath } from './paths'
 import { parseRule, RuleSyntaxError, type PermissionRule } from './rules'
 import { fieldPath, fixHint, SettingsFileSchema, type SettingsFile } from './settingsSchema'
 import { trustStatus } from './trust'
+import { dropLooseningSandboxKeys, mergeSandboxBlock, sandboxDefaults, type SandboxSettings } from './sandboxSettings'
 
 /** Where a settings file sits in the precedence order (lowest first). */
 export type SettingsScope = 'user' | 'project' | 'local' | 'session'
@@ -34,6 +35,8 @@ export interface LoadedSettings {
   /** Raw hooks per source, lowest first; the hooks subsystem validates them. */
   hooks: Array<{ source: string; hooks: Record<string, unknown> }>
   apiBaseUrl?: string
+  /** The Bash sandbox (docs/permissions.md#the-bash-sandbox), defaults filled in. */
+  sandbox: SandboxSettings
   /** Keys ignored for lack of trust, each naming the key and the file. */
   warnings: string[]
   sources: SettingsSource[]
@@ -82,9 +85,11 @@ export async function loadPermissionSettings(opts: LoadSettingsOptions): Promise
     hooks: [],
     warnings: [],
     sources: [],
+    sandbox: sandboxDefaults(),
     protectedFiles: [...files.map((f) => f.path), path.join(opts.home, 'trusted.json')]
   }
   if (trust.problem) loaded.warnings.push(`treating ${workspace} as untrusted: ${trust.problem}`)
+  let trustedAutoAllow = false
   for (const file of files) {
     const data = await readSettingsFile(file.path, file.scope === 'session')
     if (!data) continue
@@ -92,6 +97,13 @@ export async function loadPermissionSettings(opts: LoadSettingsOptions): Promise
     if (!isTrusted) dropUntrustedKeys(data, file.path, loaded.warnings)
     loaded.sources.push({ path: file.path, scope: file.scope, trusted: isTrusted, data })
     await mergeInto(loaded, data, file.path)
+    if (data.sandbox) {
+      // an untrusted project turning the sandbox on must not thereby let Bash run without asking
+      const enablesUntrusted = !isTrusted && data.sandbox.enabled === true && !loaded.sandbox.enabled
+      mergeSandboxBlock(loaded.sandbox, data.sandbox, { workspace, userHome })
+      if (enablesUntrusted && !trustedAutoAllow) loaded.sandbox.autoAllowBashIfSandboxed = false
+    }
+    if (isTrusted && data.sandbox?.autoAllowBashIfSandboxed === true) trustedAutoAllow = true
   }
   return loaded
 }
@@ -142,6 +154,11 @@ export function untrustedKeys(data: SettingsFile): string[] {
 }
 
 function dropUntrustedKeys(data: SettingsFile, file: string, warnings: string[]): void {
+  for (const key of data.sandbox ? dropLooseningSandboxKeys(data.sandbox) : []) {
+    warnings.push(
+      `ignored "${key}" in ${file}: it would loosen the sandbox and this workspace is not trusted (trust it, or pass --trust-project)`
+    )
+  }
   for (const key of untrustedKeys(data)) {
     warnings.push(`ignored "${key}" in ${file}: this workspace is not trusted (trust it, or pass --trust-project)`)
     if (key === 'permissions.defaultMode') delete data.permissions?.defaultMode

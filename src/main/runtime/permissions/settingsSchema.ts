@@ -18,8 +18,35 @@ export const PermissionsBlockSchema = z.strictObject({
   disableBypassPermissionsMode: z.string().optional()
 })
 
+/**
+ * Claude Code's `sandbox` block (docs/permissions.md#the-bash-sandbox): off unless `enabled`;
+ * every key optional, defaults applied when settings are merged (settings.ts `SANDBOX_DEFAULTS`).
+ */
+export const SandboxBlockSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  autoAllowBashIfSandboxed: z.boolean().optional(),
+  excludedCommands: z.array(z.string().min(1)).optional(),
+  allowUnsandboxedCommands: z.boolean().optional(),
+  failIfUnavailable: z.boolean().optional(),
+  filesystem: z
+    .strictObject({
+      allowWrite: z.array(z.string().min(1)).optional(),
+      denyWrite: z.array(z.string().min(1)).optional(),
+      denyRead: z.array(z.string().min(1)).optional()
+    })
+    .optional(),
+  network: z
+    .strictObject({
+      allowedDomains: z.array(z.string().min(1)).optional(),
+      deniedDomains: z.array(z.string().min(1)).optional(),
+      allowLocalBinding: z.boolean().optional()
+    })
+    .optional()
+})
+export type SandboxBlock = z.infer<typeof SandboxBlockSchema>
+
 /** Top-level keys whose misspelling would silently drop a policy (a `permisions` block, say). */
-const GUARDED_KEYS = ['permissions', 'hooks', 'env']
+const GUARDED_KEYS = ['permissions', 'hooks', 'env', 'sandbox']
 
 /** Edit distance between two short strings (Levenshtein). */
 function distance(a: string, b: string): number {
@@ -42,6 +69,7 @@ export const SettingsFileSchema = z
     permissions: PermissionsBlockSchema.optional(),
     hooks: z.record(z.string(), z.unknown()).optional(),
     env: z.record(z.string(), z.string()).optional(),
+    sandbox: SandboxBlockSchema.optional(),
     apiBaseUrl: z.string().optional(),
     /** Swarmdesk's fork and coordinator switches (docs/ui.md#the-workspace-ui). */
     forkSubagents: z.boolean().optional(),
@@ -103,6 +131,8 @@ export function fixHint(field: string): string {
     return 'each rule is a string like "Bash(npm test:*)" or "Read(./src/**)"'
   if (field.startsWith('permissions'))
     return 'the permissions block takes allow, ask, deny, defaultMode and additionalDirectories'
+  if (field.startsWith('sandbox'))
+    return 'the sandbox block takes enabled, autoAllowBashIfSandboxed, excludedCommands, allowUnsandboxedCommands, failIfUnavailable, filesystem {allowWrite, denyWrite, denyRead} and network {allowedDomains, deniedDomains, allowLocalBinding}'
   if (field.startsWith('env')) return 'env maps names to string values'
   return 'see the settings format in docs/permissions.md#permissions'
 }

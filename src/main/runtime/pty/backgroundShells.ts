@@ -69,7 +69,7 @@ export function createBackgroundShells(host: PtyHost, options: BackgroundShellsO
     })
     const entry: ShellEntry = {
       shellId,
-      command: startOptions.command,
+      command: startOptions.label ?? startOptions.command,
       proc,
       unread,
       status: 'running',

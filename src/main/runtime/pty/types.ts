@@ -82,7 +82,14 @@ export interface BackgroundShellStatus {
 
 /** The background shells one agent owns (docs/tools.md#tools BashOutput/KillShell, docs/agents.md#cleanup). */
 export interface BackgroundShells {
-  start(options: { command: string; cwd: string; env?: Record<string, string>; onData?: (data: string) => void }): {
+  /** `label`: the command as reads and the shell list show it, when `command` is a wrapped form of it (the Bash sandbox). */
+  start(options: {
+    command: string
+    label?: string
+    cwd: string
+    env?: Record<string, string>
+    onData?: (data: string) => void
+  }): {
     shellId: string
   }
   /** Reads new output since the last read, optionally only lines matching `filter`. Undefined for an unknown id. */

@@ -1,8 +1,10 @@
+import type { LoadedSettings } from '../permissions'
 import { isAbsolute, resolve } from 'node:path'
 import type { PermissionDecision, PermissionMode, PermissionSubject } from '../../../shared/permissions'
 import type { PermissionPrompter } from '../permissions'
 import { newRequestId } from '../mailbox'
 import type { GateDecision, PermissionGate } from '../loop'
+import { sandboxVerdict } from './sandboxGate'
 
 /** The part of the permission engine the gate needs. */
 export interface PermissionDecider {
@@ -11,6 +13,8 @@ export interface PermissionDecider {
     context: { cwd: string; mode: PermissionMode; sessionAllowRules?: string[]; tool?: string }
   ): Promise<PermissionDecision>
   suggestRules(subject: PermissionSubject, cwd: string): string[]
+  /** The merged settings, when the decider has them (the Bash sandbox reads its block and rules there). */
+  readonly settings?: LoadedSettings
 }
 
 /** One permission decision as recorded (docs/permissions.md#permissions: who asked, tool, input, decision, by whom, when). */
@@ -62,12 +66,18 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       if (!verdict.ok) return { behavior: 'deny', message: verdict.message }
     }
     const mode = options.mode()
-    const verdict = await options.engine.decide(subject, {
-      cwd: options.cwd,
-      mode,
-      sessionAllowRules: options.sessionAllowRules,
-      tool: tool.name
-    })
+    const verdict = sandboxVerdict(
+      tool.name,
+      input,
+      options.engine.settings?.sandbox,
+      await options.engine.decide(subject, {
+        cwd: options.cwd,
+        mode,
+        sessionAllowRules: options.sessionAllowRules,
+        tool: tool.name
+      }),
+      mode
+    )
     const base = {
       time: new Date().toISOString(),
       agentId: options.agentId,
@@ -98,7 +108,7 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
         tool: tool.name,
         input,
         reason: verdict.reason,
-        suggestions: options.engine.suggestRules(subject, options.cwd),
+        suggestions: verdict.once ? [] : options.engine.suggestRules(subject, options.cwd),
         cwd: options.cwd
       },
       signal

@@ -129,7 +129,8 @@ export function createLeaderServices(
 
 /**
  * The leader's tool context for one turn (docs/tools.md): its folder, file state and shells, and —
- * with subagents — the services the agent and team tools call (`self` is the leader as parent).
+ * with subagents — the services the agent and team tools call (`self` is the leader as parent);
+ * the Bash sandbox's settings when it is on (docs/sandbox.md).
  */
 export function leaderToolContext(leader: {
   identity: AgentIdentity
@@ -139,6 +140,8 @@ export function leaderToolContext(leader: {
   shells: BackgroundShells
   services: Pick<LeaderServices, 'subagents' | 'team' | 'teammates'>
   self: () => ParentAgent
+  /** The Bash sandbox, when it is on (see toolSandbox in runner/sandboxContext.ts). */
+  sandbox: Pick<QueryParams['toolContext'], 'sandbox'>
 }): QueryParams['toolContext'] {
   const { subagents, team, teammates } = leader.services
   return {
@@ -148,6 +151,7 @@ export function leaderToolContext(leader: {
     fileState: leader.fileState,
     pty: leader.pty,
     shells: leader.shells,
+    ...leader.sandbox,
     ...(subagents
       ? {
           services: {

@@ -13,7 +13,14 @@ import { TranscriptWriter } from '../transcripts'
 import type { TeamContext } from '../teams'
 import { FileStateCache, type ParentAgent, type Tool } from '../tools'
 import { Budget, type PermissionGate } from '../loop'
-import { readProjectContext, runAgentTurn, type AgentTurn, type ResumedHistory, type TurnEnd } from '../runner'
+import {
+  readProjectContext,
+  runAgentTurn,
+  toolSandbox,
+  type AgentTurn,
+  type ResumedHistory,
+  type TurnEnd
+} from '../runner'
 import type { SubagentRuntime } from '../subagents'
 import type { TeammateSupervisor } from '../teammates'
 import { LEADER_NAME, RESUME_PROMPT, SessionStateError, type SessionOptions } from './options'
@@ -242,7 +249,8 @@ export class Session {
             pty: this.options.pty,
             shells: this.shells,
             services: this,
-            self: () => this.asParent()
+            self: () => this.asParent(),
+            sandbox: toolSandbox(this.options.engine.settings, this.sessionId, this.options.cwd)
           }),
           drainPending: () => this.pending.splice(0),
           gate: this.gate,

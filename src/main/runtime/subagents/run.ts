@@ -6,6 +6,7 @@ import {
   openingMessage,
   resumeHistory,
   runAgentTurn,
+  toolSandbox,
   turnFailure,
   type AgentTurn,
   type TurnEnd
@@ -195,6 +196,7 @@ function loopOf(rt: SubagentRuntime, task: AgentTaskState): AgentTurn['query'] {
       fileState: task.fileState,
       pty: o.pty,
       shells: task.shells,
+      ...toolSandbox(o.engine.settings, o.sessionId, task.cwd),
       services: { subagents: rt, self: asParent(task) }
     },
     gate: createPermissionGate({

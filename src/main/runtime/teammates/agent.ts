@@ -8,6 +8,7 @@ import {
   openingMessage,
   resumeHistory,
   runAgentTurn,
+  toolSandbox,
   turnFailure,
   type TurnEnd,
   readProjectContext,
@@ -338,6 +339,7 @@ export class TeammateAgent {
             fileState: this.fileState,
             pty: this.parts.pty,
             shells,
+            ...toolSandbox(this.parts.engine.settings, this.parts.teamContext.sessionId, identity.cwd),
             ...(this.subagents ? { services: { subagents: this.subagents, self: this.self } } : {})
           },
           drainPending: () => this.queued.splice(0),

@@ -6,6 +6,7 @@ import type { ModelClient } from '../model'
 import type { BackgroundShells, PtyHost } from '../pty'
 import type { FileStateCache } from './files/fileState'
 import type { AgentServices } from './ports'
+import type { SandboxSettings } from '../permissions'
 
 /**
  * What a tool call may use (docs/tools.md#tools, docs/agents.md#context-isolation). One context per agent; the loop adds the per-call
@@ -32,6 +33,8 @@ export interface ToolContext {
   services?: AgentServices
   /** The calling agent's model access, for tools that ask the model on their own (WebFetch, WebSearch); the loop sets it per call. */
   sideModel?: SideModel
+  /** The Bash sandbox's settings and this session's temp folder (docs/permissions.md#the-bash-sandbox); absent = no sandbox. */
+  sandbox?: { settings: SandboxSettings; tmpDir: string }
 }
 
 /**

@@ -2,6 +2,8 @@ import { type PtyRunResult } from '../../pty'
 import { z } from 'zod'
 import { ToolError, type Tool, type ToolContext, type ToolResult } from '../types'
 import { formatOutputForModel } from './bashFormat'
+import { mkdir } from 'node:fs/promises'
+import { blockedWrites, sandboxedCommand, sandboxRoute } from '../../sandbox'
 
 /** Default and maximum of Bash `timeout`, in ms (Claude Code's values: 2 and 10 minutes). */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000
@@ -21,7 +23,13 @@ export const BashInputSchema = z.object({
   run_in_background: z
     .boolean()
     .optional()
-    .describe('Start the command as a background shell and return at once; read it with BashOutput')
+    .describe('Start the command as a background shell and return at once; read it with BashOutput'),
+  dangerouslyDisableSandbox: z
+    .boolean()
+    .optional()
+    .describe(
+      'Run this command outside the sandbox, only after the sandbox blocked something the command must do; the user is asked first'
+    )
 })
 export type BashInput = z.infer<typeof BashInputSchema>
 
@@ -45,17 +53,67 @@ export const BashTool: Tool<BashInput> = {
   permissionSubject: (input) => ({ kind: 'bash', command: input.command }),
   async call(input, ctx) {
     assertCommandFits(input.command)
-    if (input.run_in_background) return startInBackground(input, ctx)
+    const { command, sandboxed, note } = await confine(input, ctx)
+    if (input.run_in_background) return startInBackground(input, command, note, ctx)
     const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS
     const result = await ctx.pty.run({
-      command: input.command,
+      command,
       cwd: ctx.cwd,
       timeoutMs,
       signal: ctx.signal,
       onData: ctx.onOutput
     })
-    return formatRunResult(result, timeoutMs)
+    const formatted = formatRunResult(result, timeoutMs)
+    const blocked = sandboxed ? blockedWrites(result.output) : []
+    const extra = [note, ...blocked.map((p) => blockedNote(p, ctx))].filter(Boolean)
+    return extra.length ? { ...formatted, content: `${formatted.content}\n${extra.join('\n')}` } : formatted
   }
+}
+
+/**
+ * The command as it runs (docs/permissions.md#the-bash-sandbox), by its {@link sandboxRoute}: under
+ * bwrap when sandboxed (the result then names the writes it blocked); as written otherwise, with a
+ * `note` for the result saying why it ran outside.
+ * @throws ToolError when the sandbox cannot start and `failIfUnavailable` is set.
+ */
+async function confine(
+  input: BashInput,
+  ctx: ToolContext
+): Promise<{ command: string; sandboxed: boolean; note?: string }> {
+  const sb = ctx.sandbox
+  const command = input.command
+  const route = sandboxRoute(command, sb?.settings, input.dangerouslyDisableSandbox)
+  switch (route.kind) {
+    case 'off':
+      return { command, sandboxed: false }
+    case 'excluded':
+      return { command, sandboxed: false, note: 'Ran outside the sandbox (excludedCommands)' }
+    case 'unsandboxed':
+      return { command, sandboxed: false, note: 'Ran outside the sandbox (dangerouslyDisableSandbox, approved)' }
+    case 'unavailable':
+      if (sb!.settings.failIfUnavailable)
+        throw new ToolError(
+          `The sandbox cannot start, and sandbox.failIfUnavailable is set, so the command did not run: ${route.problem}`
+        )
+      return { command, sandboxed: false, note: `Warning: ran without the sandbox: ${route.problem}` }
+    case 'sandboxed':
+      await mkdir(sb!.tmpDir, { recursive: true })
+      return {
+        command: sandboxedCommand(command, { root: ctx.cwd, tmpDir: sb!.tmpDir, settings: sb!.settings }),
+        sandboxed: true,
+        ...(route.ignoredDisable
+          ? { note: 'dangerouslyDisableSandbox was ignored: sandbox.allowUnsandboxedCommands is false' }
+          : {})
+      }
+  }
+}
+
+/** What the result says of each write the sandbox stopped, and how the model may go on. */
+function blockedNote(path: string, ctx: ToolContext): string {
+  const escape = ctx.sandbox?.settings.allowUnsandboxedCommands
+    ? ' If the command must write there, call Bash again with dangerouslyDisableSandbox: true; the user is asked first.'
+    : ''
+  return `Sandbox blocked a write to ${path} (outside the agent's root and temp folder).${escape}`
 }
 
 /**
@@ -80,9 +138,10 @@ export function backgroundStartedText(shellId: string): string {
   return `Command running in background with ID: ${shellId}`
 }
 
-function startInBackground(input: BashInput, ctx: ToolContext): ToolResult {
-  const { shellId } = ctx.shells.start({ command: input.command, cwd: ctx.cwd, onData: ctx.onOutput })
-  return { content: backgroundStartedText(shellId) }
+/** A background shell, confined like a foreground command; BashOutput and the shell list show the command as the model wrote it. */
+function startInBackground(input: BashInput, command: string, note: string | undefined, ctx: ToolContext): ToolResult {
+  const { shellId } = ctx.shells.start({ command, label: input.command, cwd: ctx.cwd, onData: ctx.onOutput })
+  return { content: note ? `${backgroundStartedText(shellId)}\n${note}` : backgroundStartedText(shellId) }
 }
 
 /**

@@ -1,0 +1,121 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import type { SandboxSettings } from '../permissions'
+
+/**
+ * The Bash sandbox on Linux (docs/permissions.md#the-bash-sandbox): Swarmdesk calls Debian's
+ * `bwrap` itself rather than `@anthropic-ai/sandbox-runtime`, which would bring ripgrep and its
+ * own policy model; the policy, prompts and routing stay Swarmdesk's, and a command is wrapped as
+ * one string so it crosses a worker's PTY bridge unchanged.
+ */
+
+/** Where one agent's commands may write, and what they may not read. Paths absolute. */
+export interface SandboxScope {
+  /** The agent's root: the workspace, or its worktree when isolated. */
+  root: string
+  /** The session's temp folder; TMPDIR points there. */
+  tmpDir: string
+  settings: SandboxSettings
+  /** Extra writable directories (`Edit(...)` allow rules of trusted sources). */
+  extraWritable?: string[]
+}
+
+/**
+ * Whether bwrap can start here (docs/sandbox.md#where-the-sandbox-cannot-start): one probe run of
+ * `bwrap` found on `searchPath` (default `PATH`), cached per search path for the process;
+ * `problem` says what is missing — bwrap itself, or the user namespaces it needs — and how to fix it.
+ */
+export function sandboxAvailability(searchPath = process.env.PATH ?? ''): { ok: boolean; problem?: string } {
+  const known = availability.get(searchPath)
+  if (known) return known
+  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', 'true'], {
+    encoding: 'utf8',
+    timeout: 10_000,
+    env: { ...process.env, PATH: searchPath }
+  })
+  let found: { ok: boolean; problem?: string }
+  if (probe.error)
+    found = {
+      ok: false,
+      problem: `bubblewrap (bwrap) is not installed (${(probe.error as NodeJS.ErrnoException).code}); install it, e.g. apt-get install bubblewrap`
+    }
+  else if (probe.status !== 0)
+    found = {
+      ok: false,
+      problem: `bubblewrap cannot start here (${probe.stderr.trim() || `exit ${probe.status}`}); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile for bwrap)`
+    }
+  else found = { ok: true }
+  availability.set(searchPath, found)
+  return found
+}
+const availability = new Map<string, { ok: boolean; problem?: string }>()
+
+/** `'x'` for the shell, single quotes escaped. */
+const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
+
+/**
+ * `command` wrapped to run under bwrap: the whole file system read-only, the root, the temp folder
+ * and extra writable paths read-write, `denyWrite` read-only again over them, `denyRead`
+ * directories hidden behind an empty tmpfs (files behind /dev/null), no network namespace shared.
+ * The root's settings folders and git hooks stay read-only (see {@link protectedInRoot}).
+ * Children inherit the confinement. TMPDIR is set to the temp folder.
+ */
+export function sandboxedCommand(command: string, scope: SandboxScope): string {
+  const fs = scope.settings.filesystem
+  const args = ['bwrap', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc']
+  for (const dir of [scope.root, scope.tmpDir, ...fs.allowWrite, ...(scope.extraWritable ?? [])])
+    if (existsSync(dir)) args.push('--bind', dir, dir)
+  for (const p of [...fs.denyWrite, ...protectedInRoot(scope.root)]) if (existsSync(p)) args.push('--ro-bind', p, p)
+  for (const p of fs.denyRead)
+    if (existsSync(p)) args.push(...(statSync(p).isDirectory() ? ['--tmpfs', p] : ['--ro-bind', '/dev/null', p]))
+  args.push(
+    '--unshare-net',
+    '--die-with-parent',
+    '--setenv',
+    'TMPDIR',
+    scope.tmpDir,
+    '--chdir',
+    scope.root,
+    '--',
+    'bash',
+    '--noprofile',
+    '--norc',
+    '-c',
+    command
+  )
+  return args.map(q).join(' ')
+}
+
+/** Whether `command` is one of `excludedCommands` (its first word, or a prefix of whole words). */
+export function isExcludedCommand(command: string, excluded: string[]): boolean {
+  const words = command.trim().split(/\s+/)
+  return excluded.some((e) => {
+    const want = e.replace(/:?\*$/, '').trim().split(/\s+/)
+    return want.length > 0 && want.every((w, i) => words[i] === w)
+  })
+}
+
+/** Paths the sandbox stopped writing, read from the output's `Read-only file system` errors. */
+export function blockedWrites(output: string): string[] {
+  const found = new Set<string>()
+  for (const line of output.split(/\r?\n/)) {
+    if (!/Read-only file system/.test(line)) continue
+    const m = line.match(/'([^']+)'/) ?? line.match(/(\/[^\s:]+)/)
+    if (m?.[1]) found.add(m[1])
+  }
+  return [...found]
+}
+
+/**
+ * What a sandboxed command may not write inside its own root, though the root is writable
+ * (docs/permissions.md#the-bash-sandbox): `.swarmdesk/` and `.claude/` (settings, agent
+ * definitions: a command that rewrote them could turn the sandbox off for the next session),
+ * `.git/hooks` and `.git/config` (code git runs later, outside the sandbox). The two settings
+ * folders are created empty when missing, so there is something to mount read-only over.
+ */
+export function protectedInRoot(root: string): string[] {
+  const settings = ['.swarmdesk', '.claude'].map((d) => path.join(root, d))
+  for (const dir of settings) if (!existsSync(dir)) mkdirSync(dir, { recursive: true })
+  return [...settings, path.join(root, '.git', 'hooks'), path.join(root, '.git', 'config')]
+}
