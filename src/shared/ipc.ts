@@ -7,6 +7,7 @@ import { TaskIdSchema, TaskSchema, TaskStatusSchema } from './tasks'
 import { ApiKeyStatusSchema, SettingsPatchSchema, SettingsViewSchema } from './settings'
 import { TerminalSizeSchema } from './terminalSize'
 import { MAX_PANE_SCROLLBACK_LINES, MIN_PANE_SCROLLBACK_LINES } from './paneScrollback'
+import { OpenSessionSchema, SessionListSchema } from './sessions'
 
 /**
  * The one contract between the workspace runtime and any UI (docs/design.md#process-model, STYLE.md 2): every
@@ -156,7 +157,11 @@ export const WorkspaceSnapshotSchema = z.object({
   /** Fork and coordinator mode (docs/agents.md#forks, docs/agents.md#coordinator-mode); absent when subagents are off. */
   orchestration: OrchestrationSchema.optional(),
   /** Whether the model can be reached (no API key yet); pushed again as `model.access` when it changes. */
-  modelAccess: ModelAccessSchema.optional()
+  modelAccess: ModelAccessSchema.optional(),
+  /** The scripted model's scenario's suggested prompt (its `prompt:` field), for the first screen's button. */
+  suggestedPrompt: z.string().optional(),
+  /** The leader's conversation has begun (a prompt, or a message that woke it): the first screen's hints are gone. */
+  leaderStarted: z.boolean().optional()
 })
 export type WorkspaceSnapshot = z.infer<typeof WorkspaceSnapshotSchema>
 
@@ -532,7 +537,16 @@ export const requestChannels = {
    * Ends the current session (its agents are stopped, its transcript kept) and opens a new, empty
    * one in the same workspace; the next start reopens the new one. Answers its id; the UI reloads.
    */
-  'workspace.newSession': { request: Empty, response: z.object({ sessionId: z.string() }) }
+  'workspace.newSession': { request: Empty, response: z.object({ sessionId: z.string() }) },
+  /** The workspace's sessions for the top bar's Sessions menu, most recently active first (src/shared/sessions.ts). */
+  'sessions.list': { request: Empty, response: SessionListSchema },
+  /**
+   * Ends the current session (as New session does) and reopens `sessionId` of this workspace: its
+   * leader from its transcript, its panes with their scrollback, its team; agents that were working
+   * shown `interrupted`. Refused while the leader works, for an unknown session, or one another
+   * process has open. Answers its id; the UI reloads.
+   */
+  'workspace.openSession': { request: OpenSessionSchema, response: z.object({ sessionId: z.string() }) }
 } as const
 
 /** Pushed events: name → payload schema. */

@@ -503,6 +503,10 @@ export class WorkspaceService {
         return this.restoreAction(() => this.restore!.resume(payload.agentId))
       case 'workspace.newSession':
         return this.restoreAction(() => this.restore!.newSession())
+      case 'sessions.list':
+        return this.restore!.sessions()
+      case 'workspace.openSession':
+        return this.restoreAction(() => this.restore!.openSession(payload.sessionId))
     }
   }
 
@@ -670,7 +674,9 @@ export class WorkspaceService {
       stuckAfterMinutes: this.stuckAfterMinutes,
       paneScrollbackLines: this.paneScrollbackLines,
       ...(this.session.subagents ? { orchestration: this.orchestration() } : {}),
-      modelAccess: modelAccessOf(this.model, this.keyFix)
+      modelAccess: modelAccessOf(this.model, this.keyFix),
+      ...(this.model.scripted?.scenario.prompt ? { suggestedPrompt: this.model.scripted.scenario.prompt } : {}),
+      leaderStarted: this.busy || this.session.history.length > 0
     }
     return snapshot
   }

@@ -1,11 +1,15 @@
+import { existsSync } from 'node:fs'
 import type { RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
 import type { AgentView } from '../../../shared/ipc'
 import type { Disposable } from '../../runtime/base'
 import { LEADER_NAME, Session } from '../../runtime/session'
 import type { PaneTerminals } from '../panes'
 import { WorkspaceStateRecorder } from './recorder'
-import { INTERRUPTED_PANE_LINE, restoredAgents, type RestorePlan } from './startup'
-import { restorePaths } from './stateFile'
+import { leaderTranscriptPath } from '../../runtime/storage'
+import type { SessionListEntry } from '../../../shared/sessions'
+import { listWorkspaceSessions, otherOwner } from './sessions'
+import { INTERRUPTED_PANE_LINE, planRestore, restoredAgents, type RestorePlan } from './startup'
+import { readWorkspaceState, restorePaths } from './stateFile'
 
 /** Passed to the service's `run` to continue the leader's interrupted turn instead of a new prompt. */
 export const RESUME_TURN: unique symbol = Symbol('resume the interrupted turn')
@@ -128,9 +132,60 @@ export class RestoreController {
     this.host.forgetSession()
     const session = await Session.open({ ...this.context.openOptions, resumeSessionId: undefined })
     this.host.adoptSession(session)
-    this.notice('info', `New session ${session.sessionId}. The previous one stays on disk (swarmdesk sessions list).`)
+    this.notice('info', `New session ${session.sessionId}. The previous one stays on disk: the Sessions menu reopens it.`)
     this.record()
     return { sessionId: session.sessionId }
+  }
+
+  /** This workspace's sessions for the Sessions menu, most recently active first, the open one marked (sessions.ts). */
+  sessions(): { sessions: SessionListEntry[] } {
+    return { sessions: listWorkspaceSessions(this.context.home, this.context.cwd, this.host.session().sessionId) }
+  }
+
+  /**
+   * Ends the current session as {@link newSession} does and reopens `sessionId`, an earlier session
+   * of this workspace, as a start reopens its last one: the leader from its transcript, the panes
+   * refilled with their saved output, its team followed again, agents that were working (and
+   * teammates, whose threads and processes ended with the session) shown `interrupted` with Resume.
+   * The next start reopens it.
+   * @throws RestoreError while the leader works, for the session already open, for a session this
+   *   workspace does not have, or one another live Swarmdesk process has open (two writers would
+   *   interleave its transcript). Checked before anything is closed: a refusal changes nothing.
+   */
+  async openSession(sessionId: string): Promise<{ sessionId: string }> {
+    const { home, cwd } = this.context
+    if (this.host.busy()) throw new RestoreError('The leader is working: stop it before opening another session.')
+    if (sessionId === this.host.session().sessionId) throw new RestoreError(`Session ${sessionId} is the one open here already.`)
+    if (!existsSync(leaderTranscriptPath(home, cwd, sessionId))) throw new RestoreError(`No session ${sessionId} in this workspace (${cwd}): pick one from the Sessions menu, or list them with swarmdesk sessions list --cwd ${cwd}.`)
+    let saved
+    try {
+      saved = readWorkspaceState(restorePaths(home, cwd, sessionId))
+    } catch {
+      // an unreadable workspace.json: the plan below warns of it and the session opens without it
+    }
+    const owner = otherOwner(saved)
+    if (owner !== undefined) throw new RestoreError(`Session ${sessionId} is open in another Swarmdesk process (pid ${owner}): close it there first.`)
+    await this.stopRecording()
+    await this.host.session().close('completed', 'a person opened another session')
+    this.host.forgetSession()
+    const plan = await planRestore({ home, cwd, choice: 'restore', resumeSessionId: sessionId })
+    let session: Session
+    try {
+      session = await Session.open({ ...this.context.openOptions, resumeSessionId: sessionId })
+    } catch (error) {
+      // the current session is closed already: the workspace goes on with a new, empty one rather than none
+      this.host.adoptSession(await Session.open({ ...this.context.openOptions, resumeSessionId: undefined }))
+      this.record()
+      throw new RestoreError(`Session ${sessionId} could not be reopened (${(error as Error).message}); a new session is open instead.`)
+    }
+    this.host.adoptSession(session)
+    // the leader's pane was cleared for the new session: that clear goes out before its saved output
+    this.host.flushPanes()
+    this.refillPanes(plan)
+    for (const message of plan.warnings) this.notice(RESTORE_NOTICE_LEVEL, message)
+    this.notice('info', `Reopened session ${sessionId}. The one before stays on disk (the Sessions menu lists it).`)
+    this.reopen(plan)
+    return { sessionId }
   }
 
   /** Saves the session as it stands and stops saving (a clean close: a working leader reopens interrupted). */
