@@ -12,7 +12,7 @@
 /** Runtime folders, lowest first, grouped by layer. */
 const RUNTIME_LAYERS = [
   ['base', 'install', 'events', 'locks', 'storage'],
-  ['processes', 'scripted', 'model', 'pty', 'permissions', 'hooks', 'transcripts', 'worktrees', 'mailbox', 'tasks', 'teams'],
+  ['processes', 'mcp', 'scripted', 'model', 'pty', 'permissions', 'hooks', 'transcripts', 'worktrees', 'mailbox', 'tasks', 'teams'],
   ['tools'],
   ['loop', 'agentDefinitions', 'coordinator'],
   ['runner'],

@@ -20,6 +20,7 @@ interface Fixtures {
 
 /** Playwright's `test` with a fresh repository and a serve process per test. */
 export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern; this one has none
   repo: async ({}, use) => {
     const dir = createTempRepo()
     await use(dir)

@@ -28,7 +28,6 @@ test('a pinned request is one compact bar above the terminal; an always-allow sh
   const leader = page.locator('section.pane[data-agent-id="team-lead"]')
   const bar = leader.getByTestId('perm-pinned')
   await page.getByRole('tab', { name: /permission/i }).first().click()
-  const queue = page.locator('aside.perm-queue')
 
   // the Bash call: one compact card pinned, the terminal ending above it
   await expect(bar.locator('.perm-command')).toHaveText('$ expr 40 + 2', { timeout: 30_000 })

@@ -98,7 +98,7 @@ export async function startServe(options: {
   } catch (error) {
     child.kill('SIGKILL')
     if (ownHome) rmSync(home, { recursive: true, force: true })
-    throw new Error(`${(error as Error).message}\n--- serve stderr ---\n${stderr}`)
+    throw new Error(`${(error as Error).message}\n--- serve stderr ---\n${stderr}`, { cause: error })
   }
   const url = new URL(lines.SWARMDESK_URL!)
   const page = await fetch(url)

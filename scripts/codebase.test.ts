@@ -3,10 +3,14 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-// Rules of the code base itself (docs/design.md#code-conventions), so later work keeps them:
-// comments cite the project's own documents, and every such citation points at a heading that exists.
+// Rules of the code base itself (docs/design.md#code-conventions), so later work keeps them: a
+// production module stays small enough to read whole, comments cite the project's own documents,
+// and every such citation points at a heading that exists.
 
 const ROOT = join(__dirname, '..')
+/** Longest production module, in lines (docs/design.md#code-conventions). */
+const MAX_PRODUCTION_LINES = 400
+
 function tracked(...paths: string[]): string[] {
   return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...paths], { cwd: ROOT, encoding: 'utf8' })
     .split('\n')
@@ -33,6 +37,15 @@ export function headingAnchors(markdown: string): Set<string> {
 }
 
 describe('the code base', () => {
+  it(`has no production module under src/ over ${MAX_PRODUCTION_LINES} lines`, () => {
+    const long = tracked('src')
+      .filter(isProduction)
+      .map((file) => ({ file, lines: readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1 }))
+      .filter((f) => f.lines > MAX_PRODUCTION_LINES)
+      .map((f) => `${f.file}: ${f.lines} lines (split it along a seam)`)
+    expect(long).toEqual([])
+  })
+
   it('cites the project\'s own documents in production code, never an outside spec', () => {
     const outside = tracked('src')
       .filter(isProduction)

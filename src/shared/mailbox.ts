@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PermissionPromptAnswerSchema, PermissionPromptRequestSchema, type PermissionPromptAnswer, type PermissionPromptRequest } from './permissions'
 
 /**
  * Mailbox messages and the structured team protocol (docs/teams.md#mailbox), shared by the runtime, the CLI
@@ -60,17 +61,23 @@ export const IdleNotificationSchema = z.looseObject({
   completedTaskId: z.string().optional()
 })
 
-/** A process teammate asks the leader to decide a tool call (docs/teams.md#permission-requests). Never shown to a model. */
+const PromptRequest = PermissionPromptRequestSchema.shape
+
+/**
+ * A process teammate asks the leader to decide a tool call (docs/teams.md#permission-requests). Never shown to a model.
+ * The {@link PermissionPromptRequest} under Claude Code's field names (`tool` → `toolName`,
+ * `reason` → `description`, an object `input`); see {@link permissionRequestBody}.
+ */
 export const PermissionRequestSchema = z
   .looseObject({
     type: z.literal('permission_request'),
-    requestId: z.string().min(1),
-    agentId: z.string().optional(),
-    agentName: z.string().optional(),
-    toolName: z.string().min(1),
+    requestId: PromptRequest.requestId.min(1),
+    agentId: PromptRequest.agentId.optional(),
+    agentName: PromptRequest.agentName.optional(),
+    toolName: PromptRequest.tool.min(1),
     toolUseId: z.string().optional(),
     input: z.record(z.string(), z.unknown()),
-    description: z.string().optional()
+    description: PromptRequest.reason.optional()
   })
   .refine((b) => b.agentId !== undefined || b.agentName !== undefined, { message: 'permission_request needs agentId or agentName' })
 
@@ -86,7 +93,7 @@ export const PermissionResponseSchema = z.looseObject({
   updatedInput: z.record(z.string(), z.unknown()).optional(),
   reason: z.string().optional(),
   /** Who decided: a person (`user`, the default when absent) or the leader's `--approve` flag. */
-  by: z.enum(['user', 'approve-flag']).optional()
+  by: PermissionPromptAnswerSchema.options[0].shape.by.optional()
 })
 
 /** A plan-mode teammate's ExitPlanMode: the plan awaits the leader's approval (docs/teams.md#plan-approval). */
@@ -194,12 +201,105 @@ export function parseMessageBody(text: string): MessageBody {
   const type = (json as { type?: unknown }).type
   if (!isProtocolType(type)) return { kind: 'plain', text }
   const parsed = PROTOCOL_SCHEMAS[type].safeParse(json)
-  if (!parsed.success) return { kind: 'invalid', type, error: parsed.error.issues.map((i) => `${i.path.join('.') || type}: ${i.message}`).join('; ') }
+  if (!parsed.success) return { kind: 'invalid', type, error: describeIssues(type, parsed.error.issues) }
   return { kind: 'structured', body: parsed.data as ProtocolBody }
+}
+
+/** The body of one protocol `type`, as its schema parses it. */
+export type ProtocolBodyOf<K extends ProtocolType> = Extract<ProtocolBody, { type: K }>
+
+/** A protocol body's fields without `type`: what {@link protocolBody} takes for that type. */
+export type ProtocolFields<K extends ProtocolType> = Omit<z.input<(typeof PROTOCOL_SCHEMAS)[K]>, 'type'>
+
+/** A structured body that fails its type's schema; the message names the type and each bad field. */
+export class ProtocolBodyError extends Error {
+  override readonly name = 'ProtocolBodyError'
+}
+
+/**
+ * Builds the structured body of one protocol type, checked by the schema the reader uses
+ * (docs/teams.md#mailbox): the only way a protocol body is made, so a writer can never put a
+ * field name or value on disk that {@link parseMessageBody} would refuse. Unknown extra fields
+ * are kept (the schemas are loose).
+ * @throws ProtocolBodyError naming the type and the invalid fields.
+ */
+export function protocolBody<K extends ProtocolType>(type: K, fields: ProtocolFields<K>): ProtocolBodyOf<K> {
+  return checkProtocolBody({ ...fields, type } as unknown as ProtocolBody) as ProtocolBodyOf<K>
+}
+
+/**
+ * Checks a body against its type's schema and returns it as parsed.
+ * @throws ProtocolBodyError for an unknown `type` or a body its schema refuses.
+ */
+export function checkProtocolBody(body: ProtocolBody): ProtocolBody {
+  const type = (body as { type?: unknown }).type
+  if (!isProtocolType(type)) throw new ProtocolBodyError(`'${String(type)}' is not a protocol message type; known: ${PROTOCOL_TYPES.join(', ')}`)
+  const parsed = PROTOCOL_SCHEMAS[type].safeParse(body)
+  if (!parsed.success) throw new ProtocolBodyError(`invalid ${type}: ${describeIssues(type, parsed.error.issues)}`)
+  return parsed.data as ProtocolBody
+}
+
+/**
+ * The message `text` of a structured body: its JSON, as stored on disk since schema version 1
+ * (the field names of docs/teams.md#mailbox). Checked against its schema first.
+ * @throws ProtocolBodyError for a body its schema refuses.
+ */
+export function protocolText(body: ProtocolBody): string {
+  return JSON.stringify(checkProtocolBody(body))
+}
+
+/**
+ * Reads `text` as a body of `type`: the parsed body when `text` is a valid body of that type,
+ * undefined for plain text, another type or an invalid body. Never throws.
+ */
+export function parseProtocolBody<K extends ProtocolType>(text: string, type: K): ProtocolBodyOf<K> | undefined {
+  const body = parseMessageBody(text)
+  return body.kind === 'structured' && body.body.type === type ? (body.body as ProtocolBodyOf<K>) : undefined
+}
+
+function describeIssues(type: string, issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues.map((i) => `${i.path.map(String).join('.') || type}: ${i.message}`).join('; ')
 }
 
 /** The `kind` of a `message_sent` event (docs/events.md#event-stream-and-command-line): `plain` or the structured type. */
 export function messageKind(text: string): 'plain' | ProtocolType {
   const body = parseMessageBody(text)
   return body.kind === 'structured' ? body.body.type : body.kind === 'invalid' ? body.type : 'plain'
+}
+
+/**
+ * A permission question as a process teammate's `permission_request` body (docs/teams.md#permission-requests):
+ * the same request under the mailbox's field names. `input` that is not an object is wrapped as
+ * `{value}` (the body's `input` is an object, as in Claude Code). `suggestions` and `cwd` stay
+ * with the asker: the leader's queue does not offer "Always allow" for another process's rules.
+ * @throws ProtocolBodyError when the request does not make a valid body (an empty id or tool).
+ */
+export function permissionRequestBody(request: PermissionPromptRequest): ProtocolBodyOf<'permission_request'> {
+  const input = typeof request.input === 'object' && request.input !== null && !Array.isArray(request.input) ? (request.input as Record<string, unknown>) : { value: request.input }
+  return protocolBody('permission_request', { requestId: request.requestId, agentId: request.agentId, agentName: request.agentName, toolName: request.tool, input, description: request.reason })
+}
+
+/**
+ * The {@link PermissionPromptRequest} a `permission_request` body asks, for the leader's queue:
+ * the asker as the leader knows it (`agentId`, `agentName`: the body's own are the sender's word),
+ * no rule suggestions, and `reason` defaulting to "{tool} needs approval".
+ */
+export function permissionPromptOf(body: ProtocolBodyOf<'permission_request'>, asker: { agentId: string; agentName: string }): PermissionPromptRequest {
+  return { requestId: body.requestId, agentId: asker.agentId, agentName: asker.agentName, tool: body.toolName, input: body.input, reason: body.description ?? `${body.toolName} needs approval`, suggestions: [] }
+}
+
+/**
+ * The leader's answer as a `permission_response` body. A `cancelled` answer is never sent (the
+ * asker withdrew the question), so it has no body.
+ * @throws ProtocolBodyError for a cancelled answer or an empty request id.
+ */
+export function permissionResponseBody(requestId: string, answer: PermissionPromptAnswer): ProtocolBodyOf<'permission_response'> {
+  if (answer.by === 'cancelled') throw new ProtocolBodyError('a cancelled permission answer is not sent: the question was withdrawn')
+  return protocolBody('permission_response', { requestId, decision: answer.decision, by: answer.by, ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {}) })
+}
+
+/** The {@link PermissionPromptAnswer} a `permission_response` body carries (`by` absent: a person, as older leaders wrote it). */
+export function permissionAnswerOf(body: ProtocolBodyOf<'permission_response'>): PermissionPromptAnswer {
+  const by = body.by ?? 'user'
+  return body.decision === 'allow' ? { decision: 'allow', by } : { decision: 'deny', by, ...(body.reason ? { reason: body.reason } : {}) }
 }

@@ -50,25 +50,36 @@ export type PermissionDecision = {
   rule?: { rule: string; source: string }
 }
 
-/** A question put to a person (or to `--approve`) because the engine answered `ask`. */
-export interface PermissionPromptRequest {
-  requestId: string
-  agentId: string
-  agentName: string
-  tool: string
-  input: unknown
+/**
+ * A question put to a person (or to `--approve`) because the engine answered `ask`: the one
+ * permission-request shape (docs/teams.md#permission-requests). Every surface derives from it:
+ * the worker bridge's `permission.prompt` carries it as is, the UI's pending permission
+ * (`PendingPermissionSchema` in src/shared/ipc/permissions.ts) extends it, and a process teammate's
+ * `permission_request` mailbox body is its mapping onto Claude Code's field names
+ * (`permissionRequestBody` / `permissionPromptOf` in src/shared/mailbox.ts).
+ */
+export const PermissionPromptRequestSchema = z.object({
+  /** `perm-{16 hex}` (see `newRequestId` in src/main/runtime/mailbox); any non-empty id is read. */
+  requestId: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  tool: z.string(),
+  input: z.unknown(),
   /** The engine's reason for asking, shown with the question. */
-  reason: string
+  reason: z.string(),
   /** Rules the person could add with "Always allow", e.g. `Bash(npm test:*)`. */
-  suggestions: string[]
+  suggestions: z.array(z.string()),
   /**
    * The asking agent's working directory (its worktree when isolated), where a command runs and
    * a relative path points; absent when the asker does not know it.
    */
-  cwd?: string
-}
+  cwd: z.string().optional()
+})
+export type PermissionPromptRequest = z.infer<typeof PermissionPromptRequestSchema>
 
 /** A person's (or the `--approve` flag's) answer to a {@link PermissionPromptRequest}. */
-export type PermissionPromptAnswer =
-  | { decision: 'allow'; by: 'user' | 'approve-flag'; alwaysAllowRule?: string }
-  | { decision: 'deny'; by: 'user' | 'approve-flag' | 'cancelled'; reason?: string }
+export const PermissionPromptAnswerSchema = z.discriminatedUnion('decision', [
+  z.object({ decision: z.literal('allow'), by: z.enum(['user', 'approve-flag']), alwaysAllowRule: z.string().optional() }),
+  z.object({ decision: z.literal('deny'), by: z.enum(['user', 'approve-flag', 'cancelled']), reason: z.string().optional() })
+])
+export type PermissionPromptAnswer = z.infer<typeof PermissionPromptAnswerSchema>

@@ -3,7 +3,7 @@ import { findCommand } from './readOnlyFind'
 import { sedCommand } from './readOnlySed'
 import { awkCommand, interpreterCommand, interpreterFamily, perlCommand } from './codeCommands'
 import { curlCommand, patchCommand, rsyncCommand, tarCommand, unzipCommand, wgetCommand } from './writingCommands'
-import { attachedPath, isLongOption, isOption, optionName } from './shellArgs'
+import { attachedPath, isLongOption, isOption } from './shellArgs'
 
 /**
  * What one simple shell command does, as far as permissions care (docs/permissions.md#permissions): which of its

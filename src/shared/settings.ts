@@ -5,7 +5,7 @@ import { USER_PERMISSION_MODES } from './permissions'
 /**
  * The Settings view's contract (docs/permissions.md#permissions, docs/ui.md#the-workspace-ui, docs/storage.md#layout): what a UI may read and change of the user
  * settings file `<home>/settings.json`, the API key's status (never the key), and the
- * workspace's project trust. The channels that carry these are in src/shared/ipc.ts; main
+ * workspace's project trust. The channels that carry these are in src/shared/ipc/; main
  * validates every change again before anything is written.
  */
 

@@ -8,8 +8,7 @@
 //     wrapWebSocket: boolean } // count `pane.data` pushes arriving over the page's WebSocket
 // and benchLine is line.mjs's function. Everything is read back from `window.__uiBench`.
 
-/* eslint-disable no-undef */
-// eslint-disable-next-line no-unused-vars
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- never called here: probeScript.ts injects its source into the page
 function installUiBenchProbe(config, benchLine) {
   const probe = {
     /** requestAnimationFrame deltas (ms) while recording. */

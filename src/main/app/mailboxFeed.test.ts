@@ -1,3 +1,4 @@
+import { protocolBody } from '../../shared/mailbox'
 import { createTeamContext } from '../runtime/teams'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -7,7 +8,9 @@ import { EventBus } from '../runtime/events/bus'
 import { createMailbox } from '../runtime/mailbox'
 import { tempHome } from '../runtime/mailbox/fixtures.testkit'
 
-import { activeFeedWatches, describeBody, followTeamMailboxes, MailboxFeed } from './mailboxFeed'
+import { describeBody } from './mailboxEntry'
+import { followTeamMailboxes, MailboxFeed } from './mailboxFeed'
+import { activeFeedWatches } from './mailboxWatch'
 
 /** Resolves with the first change `pick` accepts (no timers: the test's own timeout bounds it). */
 function nextChange(feed: MailboxFeed, pick: (c: MailboxChange) => boolean): Promise<MailboxChange> {
@@ -36,10 +39,10 @@ describe('the mailbox inspector feed', () => {
     const { home, cleanup } = tempHome()
     const mailbox = createMailbox({ home })
     await mailbox.send('docs', 'carol', { from: 'team-lead', text: 'Start with the docs index.', summary: 'initial prompt' })
-    await mailbox.send('docs', 'carol', { from: 'team-lead', text: JSON.stringify({ type: 'task_assignment', taskId: '4', subject: 'Write the changelog', assignedBy: 'team-lead' }) })
+    await mailbox.send('docs', 'carol', { from: 'team-lead', body: protocolBody('task_assignment', { taskId: '4', subject: 'Write the changelog', assignedBy: 'team-lead' }) })
     const req = await mailbox.send('docs', 'team-lead', {
       from: 'carol',
-      text: JSON.stringify({ type: 'permission_request', requestId: 'r1', agentName: 'carol', toolName: 'Write', input: { file_path: 'docs/README.md', content: '# docs' } })
+      body: protocolBody('permission_request', { requestId: 'r1', agentName: 'carol', toolName: 'Write', input: { file_path: 'docs/README.md', content: '# docs' } })
     })
     await mailbox.markRead('docs', 'team-lead', [req.id])
     const feed = new MailboxFeed({ home })
@@ -105,7 +108,7 @@ describe('the mailbox inspector feed', () => {
     expect(feed.list()).toMatchObject({ team: null, total: 0 })
     await ctx.teams.create({ name: 'docs', lead })
     ctx.setTeam('docs')
-    await ctx.mailbox.send('docs', 'team-lead', { from: 'alice', text: JSON.stringify({ type: 'idle_notification', from: 'alice', idleReason: 'available', summary: 'wrote docs/wordfreq.md' }) })
+    await ctx.mailbox.send('docs', 'team-lead', { from: 'alice', body: protocolBody('idle_notification', { from: 'alice', idleReason: 'available', summary: 'wrote docs/wordfreq.md' }) })
     await until(feed, (e) => e.length === 1)
     await ctx.teams.delete('docs')
     ctx.setTeam(undefined)

@@ -67,7 +67,6 @@ export function scanPlainOutput(data: string): PlainScan | undefined {
 }
 
 /** C0 and C1 controls plain output may not hold (see {@link scanPlainOutput}); ESC is checked sequence by sequence. */
-// eslint-disable-next-line no-control-regex
 const OTHER_CONTROLS = /[\x00-\x06\x0e-\x1a\x1c-\x1f\x7f-\x9f]/
 
 /** Final bytes of the CSI sequences that leave the cursor on its row: SGR m, EL K, ECH X, DCH P, ICH @, CHA G, HPA `, CUF C, CUB D. */

@@ -269,9 +269,8 @@ describe('PaneBatcher', () => {
   })
 
   it('does not count a chunk that was acknowledged while it was being handed out', async () => {
-    let batcher: PaneBatcher | undefined
     let n = 0
-    batcher = new PaneBatcher(
+    const batcher: PaneBatcher = new PaneBatcher(
       {
         flush: (agentId) => {
           n++

@@ -47,7 +47,6 @@ export interface PaneTerminalsOptions {
 }
 
 /** A switch to (`h`) or from (`l`) the alternate screen: modes 1049, 1047 and 47. */
-// eslint-disable-next-line no-control-regex
 const ALTERNATE_SCREEN = /\x1b\[\?(1049|1047|47)([hl])/g
 
 /**
@@ -74,7 +73,6 @@ export function restoredOutputEnd(output: string): string {
 /** Whether `output`'s last line holds anything but control characters and CSI sequences: a cursor left after text. */
 function endsMidLine(output: string): boolean {
   const last = output.slice(output.lastIndexOf('\n') + 1)
-  // eslint-disable-next-line no-control-regex
   return last.replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '').replace(/[\x00-\x1f\x7f]/g, '') !== ''
 }
 

@@ -5,7 +5,6 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
 import type { PushChannel } from '../../shared/ipc'
-import { COMPACT_INSTRUCTION } from '../runtime/loop/compact'
 import { createMailbox } from '../runtime/mailbox'
 import { DEFAULT_SCRIPTED_CONTEXT_WINDOW, type RecordedRequest } from '../runtime/scripted'
 import { WorkspaceService } from './service'
@@ -93,7 +92,6 @@ async function everyRequestWithinWindow(): Promise<number[]> {
 
 type Body = { messages: Array<{ role: string; content: Array<{ type: string; text?: string; content?: unknown }> }> }
 const bodies = () => log.map((r) => r.body as Body)
-const isSummaryRequest = (b: Body) => JSON.stringify(b.messages.at(-1)).includes(COMPACT_INSTRUCTION.slice(0, 40))
 
 /** The cut markers of `text`: the file each names and the whole text's length. */
 function markers(text: string): Array<{ file: string; chars: number }> {

@@ -108,7 +108,7 @@ export async function deleteStaleTeam(session: Session, team: string): Promise<{
   return { team: removed.team, killed: removed.leftovers.killed.length }
 }
 
-/** A spawn from the dashboard's form (see `TeammateSpawnRequestSchema` in src/shared/ipc.ts). */
+/** A spawn from the dashboard's form (see `TeammateSpawnRequestSchema` in src/shared/ipc/). */
 export interface DashboardSpawn {
   name: string
   prompt: string

@@ -153,7 +153,7 @@ export async function diffOf(tool: string, input: unknown, cwd: string): Promise
   const i = input as { file_path?: unknown; content?: unknown; old_string?: unknown; new_string?: unknown; replace_all?: unknown }
   if (typeof i.file_path !== 'string') return undefined
   const path = isAbsolute(i.file_path) ? i.file_path : resolve(cwd, i.file_path)
-  let before = ''
+  let before: string
   try {
     const buf = await readFile(path)
     if (buf.length > MAX_DIFF_SOURCE_BYTES) return undefined

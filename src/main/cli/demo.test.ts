@@ -3,7 +3,6 @@ import { createInterface } from 'node:readline'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EventOf, RuntimeEvent } from '../../shared/events'
 import { ofType, runCli, startCli } from './cli.testkit'
 
 let home: string

@@ -225,6 +225,18 @@ Subcommands (each has --help):
   --json        the team config as JSON
   -h, --help    this help
 `,
+  claude: `Usage: swarmdesk claude sessions list [--json]
+       swarmdesk claude teams list [--json]
+       swarmdesk claude teams show TEAM [--json]
+
+Reads Claude Code's sessions and teams from ~/.claude (or CLAUDE_CONFIG_DIR): live sessions and
+ended ones (by transcript); every team under teams/ or tasks/, live or ended, with its members
+(those no longer in the config marked gone), tasks and inbox messages. Files that do not parse are
+named on stderr.
+
+  --json        exactly one JSON document on stdout (warnings stay on stderr)
+  -h, --help    this help
+`,
   teammate: `Usage: swarmdesk teammate --team T --name N [--cwd DIR]
 
 Runs one teammate of the process backend in this terminal until its shutdown is approved.

@@ -4,6 +4,7 @@ import { mailboxCommand } from './commands/mailbox'
 import { permissionsCheckCommand } from './commands/permissionsCheck'
 import { runCommand } from './commands/run'
 import { scriptedServerCommand } from './commands/scriptedServer'
+import { claudeCommand } from './claude/command'
 import { serveCommand } from './commands/serve'
 import { sessionsCommand } from './commands/sessions'
 import { tasksCommand } from './commands/tasks'
@@ -25,6 +26,7 @@ Usage:
   swarmdesk serve [--cwd DIR] [--port N] [--scenario FILE] [--model ID] [--permission-mode MODE] [--fork] [--coordinator]
                   [--settings FILE] [--trust-project] [--new-session]   (reopens the last session unless --new-session)
   swarmdesk scripted-server --scenario FILE [--port N]
+  swarmdesk claude sessions list | teams list | teams show TEAM [--json]
   swarmdesk permissions check --cwd DIR [--mode MODE] [--settings FILE] --tool NAME --input JSON
   swarmdesk permissions check --batch FILE [--cwd DIR] [--mode MODE] [--settings FILE]
   swarmdesk agents list [--cwd DIR] [--json]
@@ -79,6 +81,8 @@ export async function main(argv: string[]): Promise<number> {
         return await teammateCommand(rest)
       case 'scripted-server':
         return await scriptedServerCommand(rest)
+      case 'claude':
+        return await claudeCommand(rest)
       case 'permissions':
         if (rest[0] !== 'check') throw new UsageError(`swarmdesk permissions: unknown subcommand '${rest[0] ?? ''}'. Use: swarmdesk permissions check …`)
         return await permissionsCheckCommand(rest.slice(1), resolveToolSubject)

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EventOf, RuntimeEvent } from '../../shared/events'
 import { startScriptedServer } from '../runtime/scripted'
 import { ofType, runCli, tempWorkspace } from './cli.testkit'
 

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { EventOf, RuntimeEvent } from '../../shared/events'
+import type { EventOf } from '../../shared/events'
 import { agentTranscriptPath } from '../runtime/storage/paths'
 import { resourcesDir } from '../app/resources'
 import { ofType, runCli, useTempWorkspace } from './cli.testkit'

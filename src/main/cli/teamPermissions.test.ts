@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import type { RuntimeEvent } from '../../shared/events'
 import { startScriptedServer, type ScenarioInput } from '../runtime/scripted'
 import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 

@@ -98,5 +98,8 @@ describe('errors', () => {
     // the real executable exits 2 the same way
     const real = await runCli(['tasks', 'claim', 'x', '--team', 'demo', '--agent', 'a'], { env: env() })
     expect({ code: real.code, starts: real.stderr.startsWith('swarmdesk tasks claim: ') }).toEqual({ code: 2, starts: true })
+    // a teammate environment the schema refuses is bad usage, naming the variable, before anything runs
+    const badEnv = await runCli(['teammate', '--team', 'demo', '--name', 'alice'], { env: { ...env(), SWARMDESK_PLAN_MODE_REQUIRED: 'sometimes' } })
+    expect({ code: badEnv.code, stderr: badEnv.stderr }).toEqual({ code: 2, stderr: expect.stringMatching(/^swarmdesk teammate: Invalid teammate environment: SWARMDESK_PLAN_MODE_REQUIRED .*"sometimes"/) })
   })
 })

@@ -59,7 +59,7 @@ interface Outbox {
 }
 
 /**
- * The WebSocket side of the contract in src/shared/ipc.ts: one service shared by every socket.
+ * The WebSocket side of the contract in src/shared/ipc/: one service shared by every socket.
  * Each `request` frame is answered by a `response` frame with the same id; every push of the
  * service goes to every open socket as a `push` frame. Owns its sockets and its one push
  * subscription; `dispose` ends both.

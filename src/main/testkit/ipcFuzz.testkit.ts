@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { REQUEST_CHANNELS, requestChannels, type RequestChannel } from '../../shared/ipc'
 
 /**
- * Malformed request payloads for every channel of the IPC contract (src/shared/ipc.ts), for the
+ * Malformed request payloads for every channel of the IPC contract (src/shared/ipc/), for the
  * fuzz tests of the handlers that face the untrusted renderer: the workspace service, Electron's
  * IPC handlers and the web host's WebSocket bridge (issue 10: 10,000 random and malformed payloads,
  * each rejected with a typed error, no crash, no state change).

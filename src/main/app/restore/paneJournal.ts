@@ -266,7 +266,7 @@ function openSegments(dir: string, agentId: string): PaneSegments {
       // a missing segment is one not begun yet; one that cannot be read may be the newer one, and
       // writing on as if it were not there would put new output before it: the write fails instead
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue
-      throw new Error(`cannot read the pane's journal segment ${file} (${(error as Error).message})`)
+      throw new Error(`cannot read the pane's journal segment ${file} (${(error as Error).message})`, { cause: error })
     }
     const read = readHeader(file, head)
     if (!read || read.header.a !== agentId || read.header.seq <= found.seq) continue

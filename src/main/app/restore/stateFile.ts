@@ -99,13 +99,13 @@ function readJson<T>(path: string, schema: z.ZodType<T>): T | undefined {
     text = readFileSync(path, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw new Error(`Cannot read ${path}: ${(error as Error).message}`)
+    throw new Error(`Cannot read ${path}: ${(error as Error).message}`, { cause: error })
   }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
-    throw new Error(`${path} is not JSON (${(error as Error).message}); delete it to start without it.`)
+    throw new Error(`${path} is not JSON (${(error as Error).message}); delete it to start without it.`, { cause: error })
   }
   const parsed = schema.safeParse(json)
   if (!parsed.success) throw new Error(`${path} does not match its schema (${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}); delete it to start without it.`)

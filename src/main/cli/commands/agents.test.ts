@@ -47,7 +47,7 @@ describe('swarmdesk agents list', () => {
     expect(code).toBe(0)
     const lines = out.split('\n')
     expect(lines[0]).toMatch(/^NAME\s+SOURCE\s+TOOLS\s+MODEL$/)
-    expect(out).toMatch(/^Explore\s+built-in\s+all except Agent, Edit, Write\s+claude-haiku/m)
+    expect(out).toMatch(/^Explore\s+built-in\s+all except Agent, Edit, Write, NotebookEdit\s+claude-haiku/m)
     expect(out).toMatch(/^code-reviewer\s+\.swarmdesk\/agents\/reviewer\.md\s+Read, Grep\s+sonnet$/m)
     expect(out).toMatch(/^ {4}warning {2}tools: unknown tool 'WebFetch'; ignored$/m)
     expect(out).toMatch(/^broken\s+\.claude\/agents\/broken\.md/m)

@@ -1,4 +1,4 @@
-import { messageKind, parseMessageBody } from '../../../shared/mailbox'
+import { messageKind, parseMessageBody, type ProtocolBody } from '../../../shared/mailbox'
 import { createMailbox, InvalidMessageError, InvalidNameError, type InboxEntry } from '../../runtime/mailbox'
 import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, UsageError } from '../io'
@@ -21,8 +21,8 @@ function asUsage(command: string, error: unknown): never {
   throw error
 }
 
-/** The `text` of `--json OBJ`: a JSON object; one claiming a protocol `type` must match its schema. */
-function jsonBody(raw: string): string {
+/** What `--json OBJ` sends: a protocol body checked by its schema, or any other JSON object as plain text. */
+function jsonBody(raw: string): { text: string; body?: never } | { body: ProtocolBody; text?: never } {
   let value: unknown
   try {
     value = JSON.parse(raw)
@@ -33,7 +33,14 @@ function jsonBody(raw: string): string {
   const text = JSON.stringify(value)
   const body = parseMessageBody(text)
   if (body.kind === 'invalid') throw new UsageError(`swarmdesk mailbox send: --json is not a valid ${body.type}: ${body.error}`)
-  return text
+  return body.kind === 'structured' ? { body: body.body } : { text }
+}
+
+/** What `--text S` sends: plain text, which may not pass for a protocol body. */
+function plainText(text: string): { text: string; body?: never } {
+  const kind = messageKind(text)
+  if (kind !== 'plain') throw new UsageError(`swarmdesk mailbox send: --text is a JSON ${kind} body; send a structured message with --json instead.`)
+  return { text }
 }
 
 async function send(argv: string[]): Promise<number> {
@@ -50,12 +57,12 @@ async function send(argv: string[]): Promise<number> {
   const to = required('send', '--to', values.to)
   const from = required('send', '--from', values.from)
   if ((values.text === undefined) === (values.json === undefined)) throw new UsageError(`swarmdesk mailbox send: give exactly one of --text or --json. ${USAGE}`)
-  const text = values.text ?? jsonBody(values.json!)
+  const content = values.text !== undefined ? plainText(values.text) : jsonBody(values.json!)
   const mailbox = createMailbox({ home: swarmdeskHome() })
   const result = await mailbox
-    .send(team, to, { from, text, ...(values.summary !== undefined ? { summary: values.summary } : {}), ...(values.color !== undefined ? { color: values.color } : {}) })
+    .send(team, to, { from, ...content, ...(values.summary !== undefined ? { summary: values.summary } : {}), ...(values.color !== undefined ? { color: values.color } : {}) })
     .catch((error: unknown) => asUsage('send', error))
-  const kind = messageKind(text)
+  const kind = content.body?.type ?? 'plain'
   // a structured message (--json OBJ) comes from a script: it gets the receipt as JSON
   if (values.json !== undefined) process.stdout.write(JSON.stringify({ id: result.id, team, to, from, kind, path: result.path }) + '\n')
   else process.stdout.write(`Sent ${kind === 'plain' ? 'a message' : `a ${kind}`} from ${from} to ${to} in team ${team} (${result.id}).\n`)

@@ -23,7 +23,7 @@ describe('swarmdesk team', () => {
   it('lists teams and shows one, as JSON and as text', async () => {
     // made by the store alone, no session leads it: it is stale, and none of its members counts as active
     expect(JSON.parse((await run('list', '--json')).stdout)).toMatchObject([{ name: 'review', members: [{ name: 'team-lead' }, { name: 'alice' }], leader: { state: 'stale' } }])
-    expect((await run('list')).stdout).toMatch(/^review  STALE, 2 members  code review \(no leader session holds it/)
+    expect((await run('list')).stdout).toMatch(/^review {2}STALE, 2 members {2}code review \(no leader session holds it/)
     expect(JSON.parse((await run('show', '--team', 'review', '--json')).stdout)).toMatchObject({ leadAgentId: 'team-lead@review' })
     const text = (await run('show', '--team', 'review')).stdout
     expect(text).toContain('review — code review')

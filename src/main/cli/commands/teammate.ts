@@ -1,7 +1,7 @@
 import { RunUsageError, Emitter } from '../../runtime/base'
 import { EventBus } from '../../runtime/events'
 
-import { runTeammate, TeammateNotFoundError } from '../../runtime/teammates'
+import { readTeammateEnv, runTeammate, TeammateNotFoundError } from '../../runtime/teammates'
 import { TeamNameError, TeamNotFoundError } from '../../runtime/teams'
 import { swarmdeskHome } from '../../runtime/storage'
 import { createPaneRenderer } from '../../app/paneText'
@@ -21,8 +21,14 @@ const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR]'
  */
 export async function teammateCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('teammate', argv, { team: { type: 'string' }, name: { type: 'string' }, cwd: { type: 'string' } })
-  const team = values.team ?? process.env.SWARMDESK_TEAM
-  const name = values.name ?? process.env.SWARMDESK_AGENT_NAME
+  let fromEnv: ReturnType<typeof readTeammateEnv>
+  try {
+    fromEnv = readTeammateEnv(process.env)
+  } catch (error) {
+    throw new UsageError(`swarmdesk teammate: ${(error as Error).message}`)
+  }
+  const team = values.team ?? fromEnv.team
+  const name = values.name ?? fromEnv.name
   if (!team) throw new UsageError(`swarmdesk teammate: --team is required.\n${USAGE}`)
   if (!name) throw new UsageError(`swarmdesk teammate: --name is required.\n${USAGE}`)
   const bus = new EventBus()

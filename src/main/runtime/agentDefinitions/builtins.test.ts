@@ -38,7 +38,7 @@ describe('built-in agents', () => {
 
   it('makes Plan read-only without project context, producing a plan on the parent model', () => {
     const plan = byName('Plan')
-    expect(plan).toMatchObject({ omitClaudeMd: true, model: 'inherit', disallowedTools: ['Agent', 'Edit', 'Write'] })
+    expect(plan).toMatchObject({ omitClaudeMd: true, model: 'inherit', disallowedTools: ['Agent', 'Edit', 'Write', 'NotebookEdit'] })
     expect(plan.systemPrompt).toMatch(/implementation plan/)
   })
 

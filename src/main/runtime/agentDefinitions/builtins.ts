@@ -6,7 +6,7 @@ import type { AgentDefinition } from './schema'
 const BUILTIN = { kind: 'builtin' } as const
 
 /** Tools a read-only built-in never gets (docs/agents.md#agent-definitions: "no Agent/Edit/Write"). */
-const READ_ONLY_DISALLOWED = ['Agent', 'Edit', 'Write']
+const READ_ONLY_DISALLOWED = ['Agent', 'Edit', 'Write', 'NotebookEdit']
 
 /**
  * The built-in agent definitions (docs/agents.md#agent-definitions), in the order they are listed to the model. `fork`
@@ -55,7 +55,7 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   {
     name: 'verification',
     description: 'Background agent that checks independently whether finished work does what it claims, by running commands; every check shows the command and its output, and it ends with VERDICT: PASS, FAIL or PARTIAL.',
-    disallowedTools: ['Agent', 'Edit'],
+    disallowedTools: ['Agent', 'Edit', 'NotebookEdit'],
     model: 'inherit',
     background: true,
     omitClaudeMd: false,

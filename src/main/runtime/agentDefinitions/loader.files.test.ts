@@ -40,7 +40,7 @@ describe('custom agent files', () => {
     expect(def.tools).toBeUndefined()
     expect(def.disallowedTools).toEqual(['Edit', 'Bash', 'Write'])
     const { tools } = resolveSubagentTools({ definition: def, available: KNOWN_TOOL_NAMES, async: true, depth: 1 })
-    expect(tools).toEqual(['Read', 'Glob', 'Grep', 'BashOutput', 'KillShell'])
+    expect(tools).toEqual(['Read', 'Glob', 'Grep', 'BashOutput', 'KillShell', 'NotebookEdit'])
   })
 
   it('explains the YAML tag trap of an unquoted leading !', async () => {
@@ -80,7 +80,7 @@ describe('custom agent files', () => {
     const { definitions, files } = await loadAgentDefinitions(d)
     expect(files[0].tools).toBeNull()
     const { tools } = resolveSubagentTools({ definition: definitions.get('all-tools')!, available: KNOWN_TOOL_NAMES, async: false, depth: 1 })
-    expect(tools).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'BashOutput', 'KillShell', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate'])
+    expect(tools).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'BashOutput', 'KillShell', 'NotebookEdit', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate'])
   })
 
   it('reads subfolders and only .md files', async () => {

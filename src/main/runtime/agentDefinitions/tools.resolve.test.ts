@@ -16,12 +16,13 @@ describe('resolveSubagentTools', () => {
   it('gives an explicit list exactly, in the parent order, and reports listed tools the parent lacks', () => {
     const { tools, dropped } = resolveSubagentTools({ definition: def(['Grep', 'Read', 'Glob']), available: ALL, async: false, depth: 1 })
     expect(tools).toEqual(['Read', 'Glob', 'Grep'])
+    expect(dropped.filter((d) => d.reason !== 'not-listed')).toEqual([])
     const lacking = resolveSubagentTools({ definition: def(['Read', 'Bash']), available: ['Read'], async: false, depth: 1 })
     expect(lacking).toEqual({ tools: ['Read'], dropped: [{ tool: 'Bash', reason: 'unavailable' }] })
   })
 
   it('removes !X entries and disallowedTools, from an omitted or an explicit list', () => {
-    expect(resolveSubagentTools({ definition: def(['!Bash']), available: ASYNC_ALLOWED_TOOL_NAMES, async: false, depth: 1 }).tools).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'BashOutput', 'KillShell'])
+    expect(resolveSubagentTools({ definition: def(['!Bash']), available: ASYNC_ALLOWED_TOOL_NAMES, async: false, depth: 1 }).tools).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'BashOutput', 'KillShell', 'NotebookEdit'])
     const { tools, dropped } = resolveSubagentTools({ definition: def(['Read', 'Edit', 'Bash'], ['Edit']), available: ASYNC_ALLOWED_TOOL_NAMES, async: false, depth: 1 })
     expect(tools).toEqual(['Read', 'Bash'])
     expect(dropped).toContainEqual({ tool: 'Edit', reason: 'disallowed' })

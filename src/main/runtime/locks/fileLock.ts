@@ -172,13 +172,12 @@ class LockWaiter {
       }
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms)
-      const self = this
-      function done() {
+      const done = (): void => {
         clearTimeout(timer)
-        self.wake = undefined
+        this.wake = undefined
         resolve()
       }
+      const timer = setTimeout(done, ms)
       this.wake = done
     })
   }

@@ -1,4 +1,4 @@
-import { MAILBOX_SCHEMA_VERSION, MailboxMessageSchema, messageKind, type MailboxMessage, type ProtocolType } from '../../../shared/mailbox'
+import { MAILBOX_SCHEMA_VERSION, MailboxMessageSchema, messageKind, parseMessageBody, ProtocolBodyError, protocolText, type MailboxMessage, type ProtocolBody, type ProtocolType } from '../../../shared/mailbox'
 import { toDisposable, type Disposable } from '../base'
 import { InvalidMessageError, MailboxAbortError } from './errors'
 import { readdirSync } from 'node:fs'
@@ -9,16 +9,24 @@ import { DEFAULT_POLL_MS, watchDirectory } from './watch'
 /** Age after which a `tmp/` file is a dead writer's leftover and is swept, ms. */
 export const STALE_TMP_MS = 10 * 60_000
 
-/** What a sender gives; the mailbox adds `schemaVersion`, `id`, `to` and (by default) `timestamp`. */
-export interface OutgoingMessage {
+/** What every message a sender gives has besides its content. */
+interface OutgoingEnvelope {
   from: string
-  /** Plain text, or a structured body as JSON (see `src/shared/mailbox.ts`). */
-  text: string
   color?: string
   summary?: string
   /** ISO time; defaults to now. */
   timestamp?: string
 }
+
+/**
+ * What a sender gives; the mailbox adds `schemaVersion`, `id`, `to` and (by default) `timestamp`.
+ * Exactly one of:
+ * - `text`: a plain message. Text that claims a protocol type (a JSON object whose `type` is one
+ *   of src/shared/mailbox.ts's) is refused: a structured message is sent as `body`.
+ * - `body`: a structured message (docs/teams.md#mailbox), built with `protocolBody`; the mailbox
+ *   checks it against its type's schema and stores its JSON as the message's `text`, as always.
+ */
+export type OutgoingMessage = OutgoingEnvelope & ({ text: string; body?: never } | { body: ProtocolBody; text?: never })
 
 /** A send that was acknowledged: the message is in the recipient's `new/`. */
 export interface SendResult {
@@ -91,7 +99,7 @@ export class Mailbox {
       id: newMessageId(),
       from: message.from,
       to,
-      text: message.text,
+      text: messageText(message),
       timestamp: message.timestamp ?? new Date().toISOString(),
       ...(message.color !== undefined ? { color: message.color } : {}),
       ...(message.summary !== undefined ? { summary: message.summary } : {})
@@ -256,6 +264,29 @@ export class Mailbox {
     this.swept.add(paths.root)
     void sweepTmp(paths, STALE_TMP_MS).catch(() => undefined)
   }
+}
+
+/**
+ * The stored `text` of an outgoing message: a body's JSON once its schema accepts it; plain text
+ * as given unless it claims a protocol type, which would reach readers unchecked.
+ * @throws InvalidMessageError for a body its schema refuses, or plain text that claims a protocol type.
+ */
+function messageText(message: OutgoingMessage): string {
+  if (message.body !== undefined) {
+    try {
+      return protocolText(message.body)
+    } catch (error) {
+      if (error instanceof ProtocolBodyError) throw new InvalidMessageError(`body: ${error.message}`)
+      throw error
+    }
+  }
+  if (typeof message.text !== 'string') throw new InvalidMessageError('text: give the message as text (plain) or body (structured)')
+  const parsed = parseMessageBody(message.text)
+  if (parsed.kind !== 'plain') {
+    const type = parsed.kind === 'structured' ? parsed.body.type : parsed.type
+    throw new InvalidMessageError(`text: this text is a ${type} body; send a structured message as body (built with protocolBody), so its schema checks it`)
+  }
+  return message.text
 }
 
 /** Creates a {@link Mailbox} over `home`. */

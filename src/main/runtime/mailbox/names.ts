@@ -70,6 +70,20 @@ export function newMessageId(now: number = Date.now()): string {
   return `${String(lastMs).padStart(13, '0')}-${String(seq).padStart(6, '0')}-${processTag}-${randomBytes(4).toString('hex')}`
 }
 
+/** What a protocol request id is for: a permission question, a shutdown request, a plan approval. */
+export type RequestIdKind = 'perm' | 'shutdown' | 'plan'
+
+/**
+ * A new request id, the one format of every request of the team protocol and of the permission
+ * queue: `{kind}-{16 hex random}` (`perm-3f9a…`, `shutdown-…`, `plan-…`). The reply carries it
+ * back (`requestId` of a `permission_response`, `shutdown_approved`, `plan_approval_response`),
+ * so it must be unique among the requests open at once in a team: 64 random bits are.
+ * Readers accept any non-empty id (messages written before this format still parse).
+ */
+export function newRequestId(kind: RequestIdKind): string {
+  return `${kind}-${randomBytes(8).toString('hex')}`
+}
+
 /** Whether a directory entry is a message file of ours (`{id}.json`, no dotfiles, no temp names). */
 export function isMessageFile(name: string): boolean {
   return name.endsWith('.json') && !name.startsWith('.')

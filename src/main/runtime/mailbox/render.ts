@@ -46,7 +46,7 @@ export function renderForModel(message: MailboxMessage): string | undefined {
   const b = body.body
   if (MODEL_VISIBILITY[b.type] === 'hidden') return undefined
   let id = message.id
-  let content = ''
+  let content: string
   switch (b.type) {
     case 'shutdown_request':
       id = b.requestId

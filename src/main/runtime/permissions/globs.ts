@@ -35,7 +35,7 @@ export async function expandGlob(p: string, cwd: string): Promise<string[]> {
     const isMatch = picomatch(seg, { dot: true })
     const next: string[] = []
     for (const dir of current) {
-      let entries: string[] = []
+      let entries: string[]
       try {
         entries = await readdir(dir || '/')
       } catch {

@@ -75,7 +75,7 @@ export async function canonicalPath(p: string, cwd: string): Promise<string> {
     if (exists && fileSystemCase.insensitive) seg = await spelledOnDisk(current, seg)
     const next = path.join(current, seg)
     if (!exists) { current = next; continue }
-    let isLink = false
+    let isLink: boolean
     try {
       isLink = (await lstat(next)).isSymbolicLink()
     } catch {

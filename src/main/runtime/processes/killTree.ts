@@ -65,7 +65,7 @@ function sigkill(target: number): void {
 export async function killProcessTree(root: number, options: KillTreeOptions = {}): Promise<KillTreeResult> {
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
   const killed = new Set<number>()
-  let survivors: number[] = []
+  let survivors: number[]
   for (;;) {
     const targets = collectTargets(root, snapshotProcesses(), options.envTag)
     sigkill(-root)

@@ -69,7 +69,9 @@ export function createBackgroundShells(host: PtyHost, options: BackgroundShellsO
   function read(shellId: string, filter?: LineFilter): BackgroundShellStatus | undefined {
     const entry = shells.get(shellId)
     if (!entry) return undefined
-    let { text, droppedChars } = entry.unread.take()
+    const taken = entry.unread.take()
+    const { droppedChars } = taken
+    let { text } = taken
     if (entry.status === 'running') {
       const incomplete = INCOMPLETE_TAIL.exec(text)
       if (incomplete) {

@@ -31,7 +31,6 @@ describe('PtyHost flow control', () => {
   it('holds a paused PTY back and delivers every byte in order after it resumes', async () => {
     let pid: number | undefined
     let received = ''
-    let duringPause = -1
     const running = host.run({
       command: BIG,
       cwd: root,
@@ -48,7 +47,7 @@ describe('PtyHost flow control', () => {
     const atPause = received.length
     // Time for the writer to fill the kernel's buffer and block; unpaused it would finish meanwhile.
     await new Promise((r) => setTimeout(r, 500))
-    duringPause = received.length - atPause
+    const duringPause = received.length - atPause
     expect(duringPause).toBeLessThan(256 << 10)
     host.resume(pid)
     const result = await running

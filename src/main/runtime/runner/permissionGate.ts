@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { isAbsolute, resolve } from 'node:path'
 import type { PermissionDecision, PermissionMode, PermissionSubject } from '../../../shared/permissions'
 import type { PermissionPrompter } from '../permissions'
+import { newRequestId } from '../mailbox'
 import type { GateDecision, PermissionGate } from '../loop'
 
 /** The part of the permission engine the gate needs. */
@@ -73,7 +73,7 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       options.record({ ...base, decision: 'deny', by: 'mode', reason })
       return { behavior: 'deny', message: `Permission to use ${tool.name} was denied: ${reason}` }
     }
-    const requestId = `perm_${randomUUID()}`
+    const requestId = newRequestId('perm')
     emit({ type: 'permission_request', requestId, tool: tool.name, input, reason: verdict.reason })
     emit({ type: 'agent_state', state: 'awaiting_permission' })
     const answer = await options.prompter.prompt(

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { decodeIdentityHeader, IDENTITY_HEADERS, IdentityHeaderError } from './identityHeaders'
+import { claudeCodeIdentity, spawnsOf, TITLE_SCRIPT } from './claudeCode'
+import { acceptsModel, checkKey } from './endpoints'
 import { ScriptUnavailableError } from './errors'
 import { header, headerRecord, MAX_BODY_BYTES, readBody, sendError, sendJson } from './http'
 import { fillDeep, fillString, placeholderValues } from './placeholders'
@@ -10,6 +12,7 @@ import { answerContent, answerMessage, apiUsage, outputTokens, randomId } from '
 import type { Selection } from './scriptBook'
 import { startStream, writeFirstTextThen, writeMalformedEvent, writeOverloadedMidStream, writeStreamedMessage } from './sse'
 import type { RecordedRequest, ScriptedState } from './state'
+import { exampleForSchema, structuredOutputProblem } from './structured'
 
 /** The API accepts at most 4 blocks with `cache_control` per request. */
 export const MAX_BREAKPOINTS = 4
@@ -36,16 +39,11 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
     if (!(error instanceof IdentityHeaderError)) throw error
     badIdentity = error // refused below, after authentication, as a malformed body is
   }
-  const { cwd, ...agent } = identity
   const recorded: RecordedRequest = { index: state.log.length, time: new Date(state.clock()).toISOString(), headers: headerRecord(req), body, ...(raw !== undefined ? { rawBody: raw } : {}), ...definedIdentity(identity) }
   state.log.push(recorded)
   state.stats.requests++
 
-  const key = header(req, 'x-api-key') ?? /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '')?.[1]
-  if (!key) return sendError(res, requestId, 401, 'authentication_error', 'x-api-key header or Authorization: Bearer is required')
-  if (state.scenario.apiKey !== undefined && key !== state.scenario.apiKey) {
-    return sendError(res, requestId, 401, 'authentication_error', 'invalid x-api-key: the key was rejected by the scripted model')
-  }
+  if (!checkKey(state, req, res, requestId)) return
   if (badIdentity) return sendError(res, requestId, 400, 'invalid_request_error', badIdentity.message)
   if (raw === undefined) return sendError(res, requestId, 413, 'request_too_large', `Request exceeds the maximum size of ${MAX_BODY_BYTES} bytes`)
   const parsed = MessagesRequestSchema.safeParse(body)
@@ -55,8 +53,20 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
     return sendError(res, requestId, 400, 'invalid_request_error', body === null ? 'request body is not valid JSON' : `${where}: ${issue.message}`)
   }
   const request = parsed.data
-  const models = state.scenario.models
-  if (models ? !models.includes(request.model) : !request.model.startsWith('claude-')) {
+  // Claude Code says who is asking in its own headers; Swarmdesk's win where both are sent
+  const claudeCode = Object.values(identity).every((value) => value === undefined) ? claudeCodeIdentity(req, request, state.spawns) : undefined
+  if (claudeCode) {
+    const { title, ...fields } = claudeCode
+    identity = fields
+    Object.assign(recorded, definedIdentity(identity))
+    if (title && !state.scenario.agents[TITLE_SCRIPT]) {
+      // the title call uses no agent's turns: a schema-valid JSON answers it
+      const text = JSON.stringify(exampleForSchema(request.output_config?.format?.schema, 'Scripted session'))
+      return answer(state, request, analysePrompt(request.model, promptBlocks(request)), { scriptKey: TITLE_SCRIPT, turnIndex: -1, turn: { text } }, identity, requestId, res)
+    }
+  }
+  const { cwd, ...agent } = identity
+  if (!acceptsModel(state, request.model)) {
     return sendError(res, requestId, 404, 'not_found_error', `model: ${request.model}`)
   }
   const unanswered = unansweredToolUse(request)
@@ -167,6 +177,16 @@ function answer(
     text: turn.text === undefined ? undefined : fillString(turn.text, values),
     tools: turn.tools?.map((tool) => ({ name: tool.name, input: fillDeep(tool.input, values) }))
   })
+  const format = request.output_config?.format
+  if (format && !content.some((block) => block.type === 'tool_use')) {
+    const text = content.find((block) => block.type === 'text')?.text ?? ''
+    const problem = structuredOutputProblem(text, format.schema)
+    // the API never answers structured output with text off the schema; a scenario that does is at fault
+    if (problem) {
+      return sendError(res, requestId, 400, 'scenario_error', `(structured output) script '${selection.scriptKey}' turn ${selection.turnIndex}: ${problem}`, { 'x-should-retry': 'false' })
+    }
+  }
+  state.spawns.push(...spawnsOf(content))
   const cache = state.cache.use(prompt)
   state.stats.cacheWrites += cache.entriesWritten
   state.stats.cacheReadTokens += cache.cacheReadInputTokens
@@ -199,11 +219,14 @@ export function unansweredToolUse(request: MessagesRequest): string | undefined 
     if (message.role !== 'assistant' || typeof message.content === 'string') continue
     const ids = message.content.flatMap((b) => (b.type === 'tool_use' && typeof b.id === 'string' ? [b.id] : []))
     if (ids.length === 0) continue
-    const next = messages[i + 1]!
+    // a mid-conversation system message may sit between a call and its results
+    let n = i + 1
+    while (n < messages.length - 1 && messages[n]!.role === 'system') n++
+    const next = messages[n]!
     const answered = new Set(typeof next.content === 'string' ? [] : next.content.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])))
     const missing = ids.filter((id) => !answered.has(id))
     if (missing.length > 0) {
-      return `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`
+      return `messages.${n}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`
     }
   }
   return undefined

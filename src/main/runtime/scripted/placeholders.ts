@@ -12,16 +12,17 @@ export interface PlaceholderValues {
   last_tool_result: string
   /** `agentId` from the newest tool_result that reports one (an Agent tool result, docs/tools.md#tools). */
   last_agent_id: string
-  /** `request_id` attribute of the newest `<teammate-message>` that has one (docs/teams.md#mailbox). */
+  /** `request_id` attribute of the newest `<teammate-message>` that has one (docs/teams.md#mailbox), or the newest `"requestId"` of a protocol JSON (Claude Code's). */
   request_id: string
   /** Id from the newest `Task #<id> created`. */
   task_id: string
 }
 
-const AGENT_ID_LINE = /^\s*agentId:\s*(\S+)/m
-const AGENT_ID_JSON = /"agentId"\s*:\s*"([^"]+)"/
-const TEAMMATE_MESSAGE_TAG = /<teammate-message\b[^>]*>/g
-const REQUEST_ID_ATTR = /\brequest_id="([^"]*)"/
+// Swarmdesk writes `agentId:`, Claude Code `agent_id:` in a background agent's spawn result
+const AGENT_ID_LINE = /^\s*(?:agentId|agent_id):\s*(\S+)/m
+const AGENT_ID_JSON = /"(?:agentId|agent_id)"\s*:\s*"([^"]+)"/
+// Swarmdesk's `request_id` attribute, or the `requestId` of Claude Code's protocol JSON inside a message
+const REQUEST_ID = /<teammate-message\b[^>]*?\brequest_id="([^"]*)"[^>]*>|"requestId"\s*:\s*"([^"]+)"/g
 const TASK_CREATED = /Task #([\w-]+) created/g
 
 /** Tool results of the request, newest first. */
@@ -73,7 +74,7 @@ export function placeholderValues(
     agent_id: agent.id ?? '',
     last_tool_result: results[0] ?? '',
     last_agent_id: lastAgentId,
-    request_id: findInTexts((text) => lastMatch(text, TEAMMATE_MESSAGE_TAG, (tag) => REQUEST_ID_ATTR.exec(tag[0])?.[1])),
+    request_id: findInTexts((text) => lastMatch(text, REQUEST_ID, (match) => match[1] ?? match[2])),
     task_id: findInTexts((text) => lastMatch(text, TASK_CREATED, (match) => match[1]))
   }
 }

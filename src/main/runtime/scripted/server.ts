@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { handleCountTokens, handleModels } from './endpoints'
 import { sendError, sendJson } from './http'
 import { handleMessages } from './messages'
 import type { Clock } from './promptCache'
@@ -84,12 +85,28 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   }
 }
 
+/** What `GET /` answers (ASCII). */
+const ROOT_TEXT = 'scripted model\n'
+
 async function route(state: ScriptedState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://scripted').pathname
   const key = `${req.method} ${path}`
+  const model = /^\/v1\/models\/([^/]+)$/.exec(path)
+  if (req.method === 'GET' && model) return handleModels(state, req, res, decodeURIComponent(model[1]))
   switch (key) {
     case 'POST /v1/messages':
       return handleMessages(state, req, res)
+    case 'POST /v1/messages/count_tokens':
+      return handleCountTokens(state, req, res)
+    case 'GET /v1/models':
+      return handleModels(state, req, res, undefined)
+    case 'HEAD /':
+    case 'GET /':
+      // Claude Code checks the base URL answers at start (HEAD /), as the API's root does
+      // (with its length: a HEAD answer without one keeps Claude Code's fetch waiting for a body)
+      req.resume()
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': ROOT_TEXT.length })
+      return void res.end(req.method === 'GET' ? ROOT_TEXT : undefined)
     case 'GET /_scripted/requests':
       return sendJson(res, 200, state.log)
     case 'GET /_scripted/stats':

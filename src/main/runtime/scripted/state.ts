@@ -1,3 +1,4 @@
+import type { SpawnRecord } from './claudeCode'
 import { PromptCache, type Clock } from './promptCache'
 import type { Scenario } from './scenario'
 import { ScriptBook } from './scriptBook'
@@ -53,6 +54,8 @@ export class ScriptedState {
   readonly book: ScriptBook
   readonly cache: PromptCache
   readonly log: RecordedRequest[] = []
+  /** The Agent calls answered so far, by which a Claude Code subagent is known (docs/model.md#claude-code). */
+  readonly spawns: SpawnRecord[] = []
   stats: ScriptedStats = zeroStats()
 
   constructor(
@@ -65,6 +68,7 @@ export class ScriptedState {
 
   reset(): void {
     this.log.length = 0
+    this.spawns.length = 0
     this.stats = zeroStats()
     this.cache.clear()
     this.book.reset()

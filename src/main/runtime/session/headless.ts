@@ -1,12 +1,12 @@
 import { canonicalWorkspace, ensureWritableDataDirectory } from '../storage'
-import { connectModel, type ModelConnection } from '../runner'
+import { connectModel, type ModelConnection, type TurnEnd } from '../runner'
 import { loadWorkspaceSettings, PermissionEngine, type PermissionPrompter } from '../permissions'
 import { RunUsageError } from '../base'
 import { teammateModelEnv, teammateSettingsEnv, createTeammateBackends, type TeammateExecutorRegistry, type TeamWait } from '../teammates'
 export { RunUsageError } from '../base'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../events'
-import { Budget, type QueryEnd } from '../loop'
+import { Budget } from '../loop'
 import { DEFAULT_MODEL, resolveModel } from '../model'
 import { createPtyHost } from '../pty'
 import { CORE_TOOLS } from '../tools'
@@ -49,7 +49,7 @@ export interface HeadlessRunResult {
   exitCode: 0 | 1
   reason?: string
   sessionId: string
-  end: QueryEnd
+  end: TurnEnd
 }
 
 /**
@@ -140,7 +140,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
  * headless run ends when the leader is idle, no agent is running and nothing waits to be
  * delivered): each queued notification wakes it for another turn. The leader's last end.
  */
-export async function runUntilSettled(session: Session, prompt: string): Promise<QueryEnd> {
+export async function runUntilSettled(session: Session, prompt: string): Promise<TurnEnd> {
   return (await settleRun(session, prompt)).end
 }
 
@@ -150,7 +150,7 @@ export async function runUntilSettled(session: Session, prompt: string): Promise
  * (TeammateSupervisor.blockedWaits). `blocked` lists them then; the team is left running for the
  * caller to shut down.
  */
-export async function settleRun(session: Session, prompt: string): Promise<{ end: QueryEnd; blocked?: TeamWait[] }> {
+export async function settleRun(session: Session, prompt: string): Promise<{ end: TurnEnd; blocked?: TeamWait[] }> {
   let end = await session.prompt(prompt)
   while (end.reason === 'completed') {
     if (session.pendingCount > 0) {
@@ -191,7 +191,7 @@ function describeBlocked(waits: TeamWait[]): { reason: string; message: string }
   }
 }
 
-function describeEnd(end: QueryEnd): { status: 'ok' | 'failed'; reason?: string } {
+function describeEnd(end: TurnEnd): { status: 'ok' | 'failed'; reason?: string } {
   switch (end.reason) {
     case 'completed':
       return { status: 'ok' }
@@ -202,6 +202,7 @@ function describeEnd(end: QueryEnd): { status: 'ok' | 'failed'; reason?: string 
     case 'aborted':
       return { status: 'failed', reason: 'aborted' }
     case 'model_error':
+    case 'failed':
       return { status: 'failed', reason: end.error.message }
   }
 }

@@ -1,5 +1,6 @@
 export { runHeadless, runUntilSettled, type HeadlessRunOptions, type HeadlessRunResult } from './headless'
 export * from './session'
+export * from './options'
 export * from './setup'
 export { RunUsageError } from './headless'
 export { envWithSettings, settingValue, teammateModelSetting } from './roleSettings'

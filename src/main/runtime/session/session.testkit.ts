@@ -8,11 +8,12 @@ import { EventBus } from '../events/bus'
 import { ModelClient } from '../model/client'
 import { loadPermissionSettings, PermissionEngine } from '../permissions'
 import type { PermissionPrompter } from '../permissions/prompter'
-import { createPtyHost } from '../pty'
+import { createPtyHost, type PtyHost } from '../pty'
 import { startScriptedServer, validateScenario, type ScenarioInput, type ScriptedServer } from '../scripted'
 import { loadSubagentWiring } from '../subagents/wiring'
 import { CORE_TOOLS } from '../tools/registry'
 import { Session } from './session'
+import type { SessionOptions } from './options'
 
 /** A leader session for tests: see {@link openTestSession}. */
 export interface TestSession {
@@ -43,6 +44,8 @@ export interface TestSessionOptions {
   subagents?: boolean
   /** A session of `work` to resume from its transcript under `home` (as a restart does); a new session when omitted. */
   resumeSessionId?: string
+  /** The session's teammates (both backends, made over the session's bus and PTY host); none when omitted. */
+  teammates?: (parts: { bus: EventBus; pty: PtyHost; home: string }) => NonNullable<SessionOptions['teammates']>
 }
 
 /**
@@ -78,7 +81,8 @@ export async function openTestSession(options: TestSessionOptions): Promise<Test
     pty,
     tools: [...CORE_TOOLS],
     ...(wiring ? { subagents: wiring.subagents } : {}),
-    ...(options.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {})
+    ...(options.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}),
+    ...(options.teammates ? { teammates: options.teammates({ bus, pty, home }) } : {})
   })
   return {
     session,

@@ -1,79 +1,36 @@
-import { type ParentAgent, FileStateCache, type Tool, AgentTool, SendMessageTool, TaskStopTool, bindTeamContext, LEADER_TEAM_TOOLS } from '../tools'
-import { createTeamContext, type TeamContext } from '../teams'
-import { type BackgroundShells, type PtyHost, createBackgroundShells } from '../pty'
-import { SessionMetaSchema, type SessionMeta, leaderTranscriptPath, sessionDir } from '../storage'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import { addUsage, ZERO_USAGE, type RuntimeEventInput, type Usage } from '../../../shared/events'
+import type { RuntimeEventInput, Usage } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
-import type { EventBus, WithoutAgent } from '../events'
-import { Budget, modelFailureEvents, query, type QueryEnd } from '../loop'
-import { type ModelClient, priceOf, type AgentIdentity } from '../model'
-import { type PermissionPrompter, PermissionDecisionLog, type LoadedSettings } from '../permissions'
-import { messagesForResume, readTranscript, TranscriptWriter } from '../transcripts'
-
-import { readProjectContext, renderSystemPrompt, createAgentSink, createPermissionGate, type PermissionDecider, type PermissionRecord } from '../runner'
-import { COORDINATOR_PROMPT, COORDINATOR_READ_TOOLS } from '../coordinator'
-import { SubagentRuntime, type SubagentRuntimeOptions, type SessionSubagentOptions } from '../subagents'
-
 import { toDisposable, type Disposable } from '../base'
-import { createHookRunner, createSubagentHookPairing, SwappableHookRunner } from '../hooks'
-import { TeammateSupervisor, type TeammateSupervisorOptions } from '../teammates'
-
-/** The session's main agent is always named `team-lead` (docs/scenarios.md#scripted-model-scenarios), with or without a team. */
-export const LEADER_NAME = 'team-lead'
-
-/** Everything a {@link Session} is made of. The caller owns `client`, `bus`, `pty` and `prompter`. */
-export interface SessionOptions {
-  /** Workspace root, absolute and canonical. */
-  cwd: string
-  /** Swarmdesk's data directory (docs/storage.md#layout). */
-  home: string
-  /** Continue this session from its transcript instead of starting a new one. */
-  resumeSessionId?: string
-  model: string
-  mode: PermissionMode
-  /** Model requests allowed per prompt. */
-  maxTurns?: number
-  budget?: Budget
-  client: ModelClient
-  bus: EventBus
-  prompter: PermissionPrompter
-  engine: PermissionDecider
-  pty: PtyHost
-  tools: Tool[]
-  /**
-   * Subagents (docs/agents.md#subagents): definitions and resolvers. When given, the leader gets the Agent,
-   * TaskStop and SendMessage tools and the session runs their tasks.
-   */
-  /** Hook commands from settings, per source (docs/hooks.md#hooks); subagent hooks run when subagents are on. */
-  hookSettings?: LoadedSettings['hooks']
-  /**
-   * Agent teams' teammates (docs/teams.md#agent-teams): the backends and how to reach the model. With subagents on,
-   * the leader's Agent tool then spawns teammates for calls with a `name`.
-   */
-  teammates?: Omit<TeammateSupervisorOptions, 'cwd' | 'sessionId' | 'bus' | 'team' | 'prompter' | 'enqueue'>
-  subagents?: SessionSubagentOptions
-}
-
-/**
- * The user message that continues a resumed session whose history ends with the model's answer
- * (restore after restart, {@link Session.resumeTurn}): the process ended after the answer was
- * recorded but before the turn was over.
- */
-export const RESUME_PROMPT = 'The workspace restarted while you were working. Continue where you left off; check the state of anything you were changing before repeating it.'
-
-/** Thrown when a session is asked for something its state does not allow now; the message says why and what to do. */
-export class SessionStateError extends Error {
-  override readonly name = 'SessionStateError'
-}
-
-/** Thrown when a session to resume does not exist or cannot be read. */
-export class SessionNotFoundError extends Error {
-  override readonly name = 'SessionNotFoundError'
-}
+import type { WithoutAgent } from '../events'
+import { SessionMetaSchema, leaderTranscriptPath, sessionDir, type SessionMeta } from '../storage'
+import type { AgentIdentity } from '../model'
+import { createBackgroundShells, type BackgroundShells } from '../pty'
+import { PermissionDecisionLog } from '../permissions'
+import { createHookRunner, type SwappableHookRunner } from '../hooks'
+import { TranscriptWriter } from '../transcripts'
+import type { TeamContext } from '../teams'
+import { FileStateCache, type ParentAgent, type Tool } from '../tools'
+import { Budget } from '../loop'
+import { COORDINATOR_PROMPT } from '../coordinator'
+import {
+  createPermissionGate,
+  readProjectContext,
+  renderSystemPrompt,
+  resumeHistory,
+  runAgentTurn,
+  type AgentTurn,
+  type PermissionRecord,
+  type ResumedHistory,
+  type TurnEnd
+} from '../runner'
+import type { SubagentRuntime } from '../subagents'
+import type { TeammateSupervisor } from '../teammates'
+import { LEADER_NAME, RESUME_PROMPT, SessionNotFoundError, SessionStateError, type SessionOptions } from './options'
+import { createLeaderServices, leaderTools, turnOpening, UsageMeter } from './services'
 
 /**
  * One leader session (docs/loop.md#the-agent-loop, docs/storage.md#transcripts, docs/events.md#event-stream-and-command-line): the main agent's history, transcript, tool context,
@@ -91,8 +48,7 @@ export class Session {
   private readonly sessionAllowRules: string[] = []
   /** Every permission decision of the session's agents (docs/permissions.md#permissions), as `permissions.jsonl`. */
   private readonly permissionLog: PermissionDecisionLog
-  private totalUsage: Usage = { ...ZERO_USAGE }
-  private totalCost = 0
+  private readonly meter = new UsageMeter()
   private current: AbortController | undefined
   private mode: PermissionMode
   private closed = false
@@ -113,62 +69,34 @@ export class Session {
   private tools: Tool[]
   private readonly hookWarnings: string[]
   private readonly hookRunner: SwappableHookRunner | undefined
-  private readonly unpricedModels = new Set<string>()
 
   private constructor(
     private readonly options: SessionOptions,
     sessionId: string,
     private system: TextBlockParam[],
-    history: MessageParam[],
-    parentUuid: string | null
+    history: Pick<ResumedHistory, 'messages' | 'repair' | 'transcript'>
   ) {
     this.sessionId = sessionId
     this.mode = options.mode
     this.budget = options.budget ?? new Budget()
     this.identity = { id: LEADER_NAME, name: LEADER_NAME, type: 'main', cwd: options.cwd }
-    this.messages = history
-    this.transcript = new TranscriptWriter(leaderTranscriptPath(options.home, options.cwd, sessionId), this.identity.id, parentUuid)
+    this.messages = history.messages
+    this.pendingRepair = history.repair
+    this.transcript = history.transcript
     this.permissionLog = new PermissionDecisionLog(join(sessionDir(options.home, options.cwd, sessionId), 'permissions.jsonl'))
     this.shells = createBackgroundShells(options.pty)
-    // one runner for the whole session, its hooks replaceable when project trust changes (replaceHooks)
-    const hookRunner = options.subagents ? new SwappableHookRunner(createHookRunner({ hooks: options.hookSettings ?? [], cwd: options.cwd, sessionId, transcriptPath: this.transcript.path })) : undefined
-    this.hookRunner = hookRunner
-    this.hookWarnings = hookRunner ? [...hookRunner.warnings] : []
-    this.subagents = options.subagents
-      ? new SubagentRuntime({
-          ...options.subagents,
-          ...(hookRunner ? { hooks: createSubagentHookPairing(hookRunner) } : {}),
-          cwd: options.cwd,
-          home: options.home,
-          sessionId,
-          bus: options.bus,
-          client: options.client,
-          engine: options.engine,
-          prompter: options.prompter,
-          pty: options.pty,
-          budget: this.budget,
-          toolPool: options.tools,
-          recordPermission: (entry) => this.recordPermission(entry)
-        })
-      : undefined
-    // the team tools come with the agent tools: both need the session's services
-    this.team = options.subagents ? createTeamContext({ home: options.home, sessionId, bus: options.bus, leaderName: LEADER_NAME, teamFile: join(sessionDir(options.home, options.cwd, sessionId), 'team.json'), leaderLease: true, ...(hookRunner ? { hooks: hookRunner } : {}) }) : undefined
-    const team = this.team
-    this.teammates =
-      team && options.teammates
-        ? new TeammateSupervisor({ ...options.teammates, cwd: options.cwd, sessionId, bus: options.bus, team, prompter: options.prompter, enqueue: (text) => this.enqueue(text) })
-        : undefined
+    const services = createLeaderServices(options, { sessionId, transcriptPath: this.transcript.path, budget: this.budget, enqueue: (text) => this.enqueue(text), recordPermission: (entry) => this.recordPermission(entry) })
+    this.hookRunner = services.hookRunner
+    this.hookWarnings = services.hookWarnings
+    this.subagents = services.subagents
+    this.team = services.team
+    this.teammates = services.teammates
     this.tools = this.leaderTools(options.subagents?.coordinator === true)
   }
 
-  /** The leader's tools: docs/agents.md#coordinator-mode's coordinator set (read-only tools, Agent, SendMessage, TaskStop), else all of them. */
+  /** The leader's tools (see {@link leaderTools}). */
   private leaderTools(coordinator: boolean): Tool[] {
-    const team = this.team
-    return coordinator
-      ? [...this.options.tools.filter((t) => (COORDINATOR_READ_TOOLS as readonly string[]).includes(t.name)), AgentTool, SendMessageTool, TaskStopTool]
-      : team
-        ? [...this.options.tools, AgentTool, TaskStopTool, ...[SendMessageTool, ...LEADER_TEAM_TOOLS].map((t) => bindTeamContext(t, team))]
-        : this.options.tools
+    return leaderTools(this.options.tools, this.team, coordinator)
   }
 
   /** Fork and coordinator mode as the session runs them now (docs/agents.md#forks, docs/agents.md#coordinator-mode). */
@@ -218,15 +146,9 @@ export class Session {
       if (!existsSync(path)) {
         throw new SessionNotFoundError(`No session ${options.resumeSessionId} for workspace ${options.cwd} (looked for ${path}). List sessions with: swarmdesk sessions list --cwd ${options.cwd}`)
       }
-      const { entries, warnings } = readTranscript(path)
-      const { messages, repair } = messagesForResume(entries)
-      const session = new Session(opened, options.resumeSessionId, system, messages, entries[entries.length - 1]?.uuid ?? null)
-      for (const w of warnings) session.emit({ type: 'notice', level: 'warning', message: w })
-      if (repair) {
-        // The interrupted calls' placeholder results lead the next turn's first user message, whatever starts the turn (openTurn).
-        session.messages.pop()
-        session.pendingRepair = repair.content as ContentBlockParam[]
-      }
+      const resumed = resumeHistory(path, LEADER_NAME)
+      const session = new Session(opened, options.resumeSessionId, system, resumed)
+      for (const w of resumed.warnings) session.emit({ type: 'notice', level: 'warning', message: w })
       session.started(true)
       return session
     }
@@ -235,7 +157,7 @@ export class Session {
     mkdirSync(dir, { recursive: true })
     const meta: SessionMeta = { schemaVersion: 1, sessionId, cwd: options.cwd, model: options.model, createdAt: new Date().toISOString() }
     writeFileSync(join(dir, 'session.json'), JSON.stringify(SessionMetaSchema.parse(meta), null, 2))
-    const session = new Session(opened, sessionId, system, [], null)
+    const session = new Session(opened, sessionId, system, { messages: [], repair: undefined, transcript: new TranscriptWriter(leaderTranscriptPath(options.home, options.cwd, sessionId), LEADER_NAME, null) })
     session.started(false)
     return session
   }
@@ -247,12 +169,12 @@ export class Session {
 
   /** Sum of every model response's usage in this session (this process). */
   get usage(): Usage {
-    return this.totalUsage
+    return this.meter.usage
   }
 
   /** Cost of {@link usage} in USD, from the price table. */
   get costUsd(): number {
-    return this.totalCost
+    return this.meter.costUsd
   }
 
   /** The conversation as the next request would send it (read-only view). */
@@ -260,7 +182,6 @@ export class Session {
     return this.messages
   }
 
-  /** Changes the permission mode; applies from the next tool call. */
   /**
    * Uses `hooks` (settings hooks per source, already filtered by project trust) for every hook
    * the session runs from now on: Settings calls this after project trust changes (docs/permissions.md#permissions).
@@ -274,94 +195,79 @@ export class Session {
     return next.warnings
   }
 
+  /** Changes the permission mode; applies from the next tool call. */
   setMode(mode: PermissionMode): void {
     this.mode = mode
   }
 
   /**
    * Runs the agent loop on a person's message until the model ends its turn (or a limit, abort
-   * or error ends it). Every event goes to the bus; every message to the transcript.
+   * or error ends it), through the agent runner (runner/turn.ts). Every event goes to the bus;
+   * every message to the transcript. A turn whose transcript cannot be written (a full disk) or
+   * whose tool throws is stopped and ends `failed`, the session usable again; the transcript
+   * keeps its last whole line.
    * @throws Error when the session is closed or a prompt is already running.
-   * @throws TranscriptWriteError when the transcript cannot be written (a full disk): the turn is
-   *   stopped and the session stays usable; the transcript keeps its last whole line.
    */
-  async prompt(text?: string): Promise<QueryEnd> {
+  async prompt(text?: string): Promise<TurnEnd> {
     if (this.closed) throw new Error('This session is closed; open a new one or resume it.')
     if (this.current) throw new Error('The leader is already working on a prompt; wait for it or stop it first.')
     const resuming = this.resuming
     this.resuming = false
     if (text === undefined && this.pending.length === 0 && !resuming) throw new Error('Nothing to work on: no prompt and no queued notification.')
-    this.openTurn(text)
     const controller = new AbortController()
     this.current = controller
+    this.interrupted = false
     // the person's words go in the pane before what the leader does with them; a resume's prompt is the runtime's
     if (text !== undefined && text !== RESUME_PROMPT) this.emit({ type: 'user_prompt', text })
-    this.emit({ type: 'agent_state', state: 'running' })
-    let end: QueryEnd | undefined
     try {
-      const loop = query({
-        agent: this.identity,
-        model: this.options.model,
-        system: this.system,
-        tools: this.tools,
-        messages: this.messages,
-        transcriptPath: this.transcript.path,
-        client: this.options.client,
-        maxTurns: this.options.maxTurns,
-        budget: this.budget,
-        signal: controller.signal,
-        toolContext: {
-          agentId: this.identity.id,
-          agentName: this.identity.name,
-          cwd: this.options.cwd,
-          fileState: this.fileState,
-          pty: this.options.pty,
-          shells: this.shells,
-          ...(this.subagents ? { services: { subagents: this.subagents, self: this.asParent(), ...(this.team ? { team: this.team } : {}), ...(this.teammates ? { teammates: this.teammates } : {}) } } : {})
-        },
-        drainPending: () => this.pending.splice(0),
-        gate: createPermissionGate({
-          agentId: this.identity.id,
-          agentName: this.identity.name,
-          cwd: this.options.cwd,
-          mode: () => this.mode,
-          engine: this.options.engine,
-          prompter: this.options.prompter,
-          sessionAllowRules: this.sessionAllowRules,
-          record: (entry) => this.recordPermission(entry)
-        }),
-        onUsage: (usage, cost, model) => {
-          this.totalUsage = addUsage(this.totalUsage, usage)
-          this.totalCost += cost
-          if (!priceOf(model) && !this.unpricedModels.has(model)) {
-            this.unpricedModels.add(model)
-            this.emit({ type: 'notice', level: 'warning', message: `No price is known for model ${model}: its cost is counted as $0. Prices live in src/main/runtime/model/pricing.ts.` })
+      const end = await runAgentTurn({
+        ...this.opening(text),
+        controller,
+        bus: this.options.bus,
+        transcript: this.transcript,
+        silent: () => this.closed,
+        interruption: () => (this.interrupted ? 'the leader stopped its turn. Type a message to go on.' : undefined),
+        query: {
+          agent: this.identity,
+          model: this.options.model,
+          system: this.system,
+          tools: this.tools,
+          messages: this.messages,
+          transcriptPath: this.transcript.path,
+          client: this.options.client,
+          maxTurns: this.options.maxTurns,
+          budget: this.budget,
+          toolContext: {
+            agentId: this.identity.id,
+            agentName: this.identity.name,
+            cwd: this.options.cwd,
+            fileState: this.fileState,
+            pty: this.options.pty,
+            shells: this.shells,
+            ...(this.subagents ? { services: { subagents: this.subagents, self: this.asParent(), ...(this.team ? { team: this.team } : {}), ...(this.teammates ? { teammates: this.teammates } : {}) } } : {})
+          },
+          drainPending: () => this.pending.splice(0),
+          gate: createPermissionGate({
+            agentId: this.identity.id,
+            agentName: this.identity.name,
+            cwd: this.options.cwd,
+            mode: () => this.mode,
+            engine: this.options.engine,
+            prompter: this.options.prompter,
+            sessionAllowRules: this.sessionAllowRules,
+            record: (entry) => this.recordPermission(entry)
+          }),
+          onUsage: (usage, cost, model) => {
+            const warning = this.meter.add(usage, cost, model)
+            if (warning) this.emit({ type: 'notice', level: 'warning', message: warning })
           }
         }
       })
-      const sink = createAgentSink({ bus: this.options.bus, transcript: () => this.transcript, agentId: this.identity.id, agentName: this.identity.name })
-      for (;;) {
-        const step = await loop.next()
-        if (step.done) return (end = step.value)
-        try {
-          sink(step.value)
-        } catch (error) {
-          // The turn cannot be recorded (TranscriptWriteError): stop it, and let it end — its tools and shells cleaned up — before failing.
-          controller.abort()
-          try {
-            while (!(await loop.next()).done) {
-              // events of a stopped turn are not recorded
-            }
-          } catch {
-            // the recording failure is the error to report
-          }
-          throw error
-        }
-      }
+      // the calls a failed turn left unanswered are answered first thing next turn (runner/turn.ts)
+      if (end.reason === 'failed' && end.repair) this.pendingRepair = [...(this.pendingRepair ?? []), ...end.repair]
+      return end
     } finally {
       this.current = undefined
-      // a failed model call leaves the leader in `error`, saying why, until its next prompt
-      if (!this.closed) for (const event of end?.reason === 'model_error' ? modelFailureEvents(end.error) : [{ type: 'agent_state', state: 'idle' } as const]) this.emit(event)
     }
   }
 
@@ -373,7 +279,7 @@ export class Session {
    * turn always starts.
    * @throws Error when the session is closed or a prompt is already running.
    */
-  async resumeTurn(): Promise<QueryEnd> {
+  async resumeTurn(): Promise<TurnEnd> {
     if (this.closed) throw new Error('This session is closed; open a new one or resume it.')
     if (this.current) throw new Error('The leader is already working on a prompt; wait for it or stop it first.')
     if (!this.pendingRepair && this.messages.at(-1)?.role !== 'user') return this.prompt(RESUME_PROMPT)
@@ -381,27 +287,17 @@ export class Session {
     return this.prompt(undefined)
   }
 
-  /**
-   * Adds the user message a turn starts with, before its first model request. After a restart
-   * that left tool calls unanswered (see {@link open}), their placeholder results lead it — on
-   * every path: a person's prompt, a wake by a queued notification or teammate message, and
-   * {@link resumeTurn} — because the Messages API rejects a `tool_use` whose next message has no
-   * matching `tool_result`. A wake's queued texts join that message (tool results first, as the
-   * API requires), so the repair is one user message recorded once. Without a repair, only a
-   * prompt's text adds a message; queued texts are left to the loop.
-   * @throws TranscriptWriteError when the message cannot be recorded; nothing has changed then
-   *   (the repair and the queued texts stay pending).
-   */
-  private openTurn(text: string | undefined): void {
-    const repair = this.pendingRepair ?? []
-    const texts = text !== undefined ? [text] : repair.length > 0 ? [...this.pending] : []
-    if (repair.length === 0 && texts.length === 0) return
-    const message: MessageParam = { role: 'user', content: [...repair, ...texts.map((t) => ({ type: 'text' as const, text: t }))] }
-    // Recorded first: a transcript that cannot be written (a full disk) refuses the turn with nothing changed.
-    this.transcript.append('user', message)
-    this.pendingRepair = undefined
-    if (text === undefined) this.pending.splice(0, texts.length)
-    this.messages.push(message)
+  /** The opening of the next turn (see {@link turnOpening}); what it consumes is taken once it is recorded. */
+  private opening(text: string | undefined): Pick<AgentTurn, 'opening' | 'onOpened'> {
+    const next = turnOpening(this.pendingRepair, this.pending, text)
+    if (!next) return {}
+    return {
+      opening: next.message,
+      onOpened: () => {
+        this.pendingRepair = undefined
+        this.pending.splice(0, next.queued)
+      }
+    }
   }
 
   /** True while the leader works on a prompt. */
@@ -451,6 +347,20 @@ export class Session {
   stop(): void {
     this.current?.abort()
   }
+
+  /**
+   * Esc: stops the running prompt as {@link stop} does, and its pane says it was interrupted (the
+   * runner's note, as for every agent). False when no prompt was running.
+   */
+  interrupt(): boolean {
+    if (!this.current) return false
+    this.interrupted = true
+    this.current.abort()
+    return true
+  }
+
+  /** The running prompt was stopped by {@link interrupt}. */
+  private interrupted = false
 
   /**
    * Ends the session: aborts a running prompt, kills the agent's background shells, finishes the

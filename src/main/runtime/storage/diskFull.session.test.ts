@@ -17,7 +17,7 @@ afterEach(async () => {
 })
 
 describe('the leader when the disk fills up', () => {
-  it('stops the turn with a TranscriptWriteError before its tool runs, keeps the transcript whole, and works again once there is room', async () => {
+  it('fails the turn with a TranscriptWriteError before its tool runs, keeps the transcript whole, and works again once there is room', async () => {
     const h = await openTestSession({
       mode: 'bypassPermissions',
       subagents: false,
@@ -31,7 +31,9 @@ describe('the leader when the disk fills up', () => {
     const sub = bus.onEvent((e) => {
       if (e.type === 'agent_state' && e.state === 'running' && !endFaults) endFaults = simulateWriteFaults({ matches: (p) => p === session.transcriptPath, bytesLeft: 100 })
     })
-    await expect(session.prompt('write the file')).rejects.toThrow(TranscriptWriteError)
+    const failed = await session.prompt('write the file')
+    expect(failed).toMatchObject({ reason: 'failed', error: expect.any(TranscriptWriteError) })
+    expect(h.events.filter((e) => e.type === 'agent_state').at(-1)).toMatchObject({ state: 'error', reason: expect.stringContaining(session.transcriptPath) })
     sub.dispose()
     expect(session.busy).toBe(false)
     expect(existsSync(join(work, 'out.txt'))).toBe(false)

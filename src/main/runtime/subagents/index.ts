@@ -1,6 +1,7 @@
 export * from './ids'
 export * from './notification'
 export * from './runtime'
+export * from './options'
 export * from './types'
 export { asParent } from './run'
 export * from './wiring'

@@ -1,8 +1,7 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { type ParentAgent } from '../tools'
-import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import { modelFailureEvents, query, type LoopEvent, type QueryEnd } from '../loop'
-import { createAgentSink, createPermissionGate } from '../runner'
-import { messagesForResume, readTranscript, AGENT_STARTED_SUBTYPE, AGENT_STOPPED_SUBTYPE, type AgentStartedRecord, type AgentStoppedRecord, TranscriptWriter } from '../transcripts'
+import { createPermissionGate, endEvents, openingMessage, resumeHistory, runAgentTurn, turnFailure, type AgentTurn, type TurnEnd } from '../runner'
+import { AGENT_STARTED_SUBTYPE, AGENT_STOPPED_SUBTYPE, TranscriptWriter, type AgentStartedRecord, type AgentStoppedRecord } from '../transcripts'
 import { renderTaskNotification } from './notification'
 import { finishWorktree, worktreePathGuard } from '../worktrees'
 import type { SubagentRuntime } from './runtime'
@@ -19,48 +18,37 @@ const OWNED_WORK_POLL_MS = 100
  */
 export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume: boolean): Promise<void> {
   const o = rt.options
-  const config = task.config!
-  let parentUuid: string | null = null
-  let repair: MessageParam | undefined
+  const who = { agentId: task.agentId, agentName: task.agentName }
+  let transcript: TranscriptWriter
+  let opening: MessageParam | undefined
   if (resume) {
-    const { entries } = readTranscript(task.transcriptPath)
-    const resumed = messagesForResume(entries)
+    const resumed = resumeHistory(task.transcriptPath, task.agentId)
     task.messages = resumed.messages
-    repair = resumed.repair
-    if (repair) task.messages.pop()
-    parentUuid = entries[entries.length - 1]?.uuid ?? null
-  }
-  const transcript = new TranscriptWriter(task.transcriptPath, task.agentId, parentUuid)
-  if (repair) {
+    transcript = resumed.transcript
     // calls a dead process cut short (restore after restart): their placeholder results go out with
     // the message that resumes the agent, in one user message, so the history stays valid
-    const message: MessageParam = { role: 'user', content: [...(repair.content as ContentBlockParam[]), ...task.pending.splice(0).map((text) => ({ type: 'text' as const, text }))] }
-    task.messages.push(message)
-    transcript.append('user', message)
-  }
-  if (!resume) {
-    const header: AgentStartedRecord = { agentId: task.agentId, agentName: task.agentName, agentType: task.agentType, description: task.description, parentId: task.parentId, depth: task.depth, model: task.model, cwd: task.cwd, isAsync: task.isAsync }
-    transcript.append('system', header, AGENT_STARTED_SUBTYPE)
-    // A fork starts with its parent's whole history: all of it goes to its transcript, so a
-    // resume re-serialises the same bytes.
-    for (const m of task.messages) transcript.append(m.role === 'assistant' ? 'assistant' : 'user', m)
-    o.bus.emit({ type: 'agent_started', agentType: task.agentType, parentId: task.parentId, depth: task.depth, model: task.model, cwd: task.cwd, agentId: task.agentId, agentName: task.agentName })
-  }
-  o.bus.emit({ type: 'agent_state', state: 'running', agentId: task.agentId, agentName: task.agentName })
-  const sink = createAgentSink({ bus: o.bus, transcript: () => transcript, agentId: task.agentId, agentName: task.agentName, onToolCall: () => task.toolUses++ })
-  let end: QueryEnd | undefined
-  let crash: string | undefined
+    if (resumed.repair) opening = openingMessage(resumed.repair, task.pending.splice(0))
+  } else transcript = new TranscriptWriter(task.transcriptPath, task.agentId, null)
+  let end: TurnEnd | undefined
   try {
-    for (;;) {
-      end = await drive(runLoop(rt, task), sink)
+    if (!resume) {
+      const header: AgentStartedRecord = { agentId: task.agentId, agentName: task.agentName, agentType: task.agentType, description: task.description, parentId: task.parentId, depth: task.depth, model: task.model, cwd: task.cwd, isAsync: task.isAsync }
+      transcript.append('system', header, AGENT_STARTED_SUBTYPE)
+      // A fork starts with its parent's whole history: all of it goes to its transcript, so a
+      // resume re-serialises the same bytes.
+      for (const m of task.messages) transcript.append(m.role === 'assistant' ? 'assistant' : 'user', m)
+      o.bus.emit({ type: 'agent_started', agentType: task.agentType, parentId: task.parentId, depth: task.depth, model: task.model, cwd: task.cwd, ...who })
+    }
+    for (let first = true; ; first = false) {
+      end = await runAgentTurn({ query: loopOf(rt, task), controller: task.controller, bus: o.bus, transcript, announce: first, idleAfter: false, interruption: () => (task.interrupted ? `${task.agentName} stopped. SendMessage to it resumes it from its transcript.` : undefined), onToolCall: () => task.toolUses++, ...(first && opening ? { opening } : {}) })
       if (end.reason === 'completed') {
         await waitForOwnedWork(rt, task)
         if (!task.controller.signal.aborted && task.pending.length > 0) continue
       }
       // SubagentStop may keep a completed agent working, its stderr as the next instruction (docs/hooks.md#hooks).
-      const endedBy = task.controller.signal.aborted ? 'killed' : end.reason === 'completed' ? 'completed' : 'failed'
-      const outcome = await task.hooks?.stop({ endedBy, lastAssistantMessage: end.finalText })
-      for (const w of outcome?.warnings ?? []) o.bus.emit({ type: 'notice', level: 'warning', message: w, agentId: task.agentId, agentName: task.agentName })
+      const endedBy = end.reason === 'failed' ? 'failed' : task.controller.signal.aborted ? 'killed' : end.reason === 'completed' ? 'completed' : 'failed'
+      const outcome = await task.hooks?.stop({ endedBy, lastAssistantMessage: end.reason === 'failed' ? '' : end.finalText })
+      for (const w of outcome?.warnings ?? []) o.bus.emit({ type: 'notice', level: 'warning', message: w, ...who })
       if (outcome?.kind === 'block' && endedBy === 'completed' && !task.controller.signal.aborted) {
         task.pending.push(`A SubagentStop hook asks you to keep working:\n${outcome.reason}`)
         continue
@@ -68,15 +56,19 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
       break
     }
   } catch (error) {
-    crash = error instanceof Error ? error.message : String(error)
+    // the start could not be recorded (a full disk): the run ends as a failed turn would
+    end = { reason: 'failed', error: error instanceof Error ? error : new Error(String(error)), finalText: '', turns: 0 }
+    for (const e of endEvents(end, false)) o.bus.emit({ ...e, ...who })
     await task.hooks?.stop({ endedBy: 'failed', lastAssistantMessage: '' })
   }
-  const status: AgentTaskStatus = task.controller.signal.aborted ? 'killed' : crash || end?.reason !== 'completed' ? 'failed' : 'completed'
-  task.finalText = end?.finalText ?? ''
-  const reason = crash ?? (end?.reason === 'model_error' ? end.error.message : end && end.reason !== 'completed' && end.reason !== 'aborted' ? end.reason : undefined)
+  // a failed turn (its transcript refused a line, a tool threw) shows as `crashed` with its reason
+  const crashed = end.reason === 'failed'
+  const status: AgentTaskStatus = crashed ? 'failed' : task.controller.signal.aborted ? 'killed' : end.reason !== 'completed' ? 'failed' : 'completed'
+  task.finalText = end.finalText
+  const reason = turnFailure(end)
   task.unlinkParent?.()
   await task.shells.killAll()
-  recordStop(transcript, { status: crash ? 'crashed' : status, ...(reason ? { reason } : {}) })
+  recordStop(transcript, { status: crashed ? 'crashed' : status, ...(reason ? { reason } : {}) })
   transcript.close()
   if (task.isolation) {
     const finished = await finishWorktree(task.isolation)
@@ -86,10 +78,9 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
   // run, a parent) sees it end before its worktree and shells are settled.
   task.status = status
   task.endedAt = Date.now()
-  // a failed model call shows as `error` with its reason (a SendMessage resumes and retries it, docs/agents.md#messages-to-a-subagent)
-  const ends = !crash && status === 'failed' && end?.reason === 'model_error' ? modelFailureEvents(end.error) : [{ type: 'agent_state', state: crash ? 'crashed' : 'exited' } as const]
-  for (const e of ends) o.bus.emit({ ...e, agentId: task.agentId, agentName: task.agentName })
-  o.bus.emit({ type: 'agent_stopped', status: crash ? 'crashed' : status, ...(reason ? { reason } : {}), agentId: task.agentId, agentName: task.agentName })
+  // a failed turn is in `error` already, with its reason (a SendMessage resumes and retries it, docs/agents.md#messages-to-a-subagent)
+  if (status !== 'failed' || (end.reason !== 'model_error' && !crashed)) o.bus.emit({ type: 'agent_state', state: 'exited', ...who })
+  o.bus.emit({ type: 'agent_stopped', status: crashed ? 'crashed' : status, ...(reason ? { reason } : {}), ...who })
   if (task.isAsync && !task.notified) notify(rt, task, status, reason)
   // A message that arrived during cleanup is not lost: it resumes the agent (docs/agents.md#messages-to-a-subagent).
   if (task.pending.length > 0 && status !== 'killed') rt.sendMessage(task.agentId, task.pending.shift()!, task.notifyTo ?? task.parent)
@@ -110,10 +101,11 @@ function recordStop(transcript: TranscriptWriter, record: AgentStoppedRecord): v
   }
 }
 
-function runLoop(rt: SubagentRuntime, task: AgentTaskState) {
+/** The loop's inputs of the task's next turn. */
+function loopOf(rt: SubagentRuntime, task: AgentTaskState): AgentTurn['query'] {
   const o = rt.options
   const config = task.config!
-  return query({
+  return {
     agent: { id: task.agentId, name: task.agentName, type: task.agentType, cwd: task.cwd },
     model: task.model,
     system: config.system,
@@ -124,7 +116,6 @@ function runLoop(rt: SubagentRuntime, task: AgentTaskState) {
     maxTurns: config.maxTurns,
     ...(config.extraBreakpoint ? { extraBreakpoint: config.extraBreakpoint } : {}),
     budget: o.budget,
-    signal: task.controller.signal,
     toolContext: {
       agentId: task.agentId,
       agentName: task.agentName,
@@ -159,7 +150,7 @@ function runLoop(rt: SubagentRuntime, task: AgentTaskState) {
       }
       task.costUsd += cost
     }
-  })
+  }
 }
 
 /** The task seen as a parent of its own children (nesting, docs/agents.md#agent-definitions). */
@@ -180,14 +171,6 @@ export function asParent(task: AgentTaskState): ParentAgent {
     },
     isFork: task.agentType === 'fork',
     forkSource: () => ({ system: task.config!.system, messages: task.messages })
-  }
-}
-
-async function drive(loop: AsyncGenerator<LoopEvent, QueryEnd>, sink: (e: LoopEvent) => void): Promise<QueryEnd> {
-  for (;;) {
-    const step = await loop.next()
-    if (step.done) return step.value
-    sink(step.value)
   }
 }
 

@@ -12,7 +12,7 @@ const RECENT_MS = 60 * 60 * 1000
 /** Working directories of every live process (Linux /proc); empty where /proc is unreadable. */
 function liveProcessCwds(): string[] {
   const cwds: string[] = []
-  let names: string[] = []
+  let names: string[]
   try {
     names = readdirSync('/proc').filter((n) => /^\d+$/.test(n))
   } catch {

@@ -66,6 +66,8 @@ export interface AgentTaskState extends AgentTaskView {
   done: Promise<void>
   /** A notification was sent for the current run (exactly one per run, docs/agents.md#task-notifications). */
   notified: boolean
+  /** The current run was stopped by the agent's interrupt (Esc, {@link SubagentRuntime.interrupt}): its pane says so. */
+  interrupted?: boolean
   /** Who gets the notification of a run triggered by SendMessage (docs/agents.md#messages-to-a-subagent). */
   notifyTo?: ParentAgent
   /** Detaches a sync task from its parent's turn (when it moves to the background). */

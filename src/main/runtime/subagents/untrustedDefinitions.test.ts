@@ -5,7 +5,7 @@
  * workspace's settings. Runs the production wiring, a leader session in `default` mode, the
  * scripted model over HTTP and real files; the question the person would see is recorded.
  */
-import { settingsFromTeammateEnv, TEAMMATE_TRUST_PROJECT_ENV } from '../teammates/env'
+import { readTeammateEnv, TEAMMATE_TRUST_PROJECT_ENV } from '../teammates/env'
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -90,9 +90,9 @@ describe('agent definitions of an untrusted workspace', () => {
     expect(viaOption.subagents.definitions().get('deployer')?.permissionMode).toBe('bypassPermissions')
     // a teammate reads the run's trust from its environment and hands it to its wiring (teammates/agent.ts)
     const teammateEnv = { [TEAMMATE_TRUST_PROJECT_ENV]: '1' }
-    const viaEnv = await loadSubagentWiring({ cwd: work, home, env: teammateEnv, trustProject: settingsFromTeammateEnv(teammateEnv).trustProject })
+    const viaEnv = await loadSubagentWiring({ cwd: work, home, env: teammateEnv, trustProject: readTeammateEnv(teammateEnv).trustProject })
     expect(viaEnv.subagents.definitions().get('deployer')?.permissionMode).toBe('bypassPermissions')
-    const untrusted = await loadSubagentWiring({ cwd: work, home, env: {}, trustProject: settingsFromTeammateEnv({}).trustProject })
+    const untrusted = await loadSubagentWiring({ cwd: work, home, env: {}, trustProject: readTeammateEnv({}).trustProject })
     expect(untrusted.subagents.definitions().get('deployer')?.permissionMode).not.toBe('bypassPermissions')
   })
 })

@@ -1,7 +1,7 @@
 import { RunUsageError } from '../base'
 import { loadAgentDefinitions, resolveAgentModel, resolveSubagentTools, subagentModelOverride, type AgentFileReport } from '../agentDefinitions'
 import { trustStatus } from '../permissions'
-import type { SubagentRuntimeOptions } from './runtime'
+import type { SubagentRuntimeOptions } from './options'
 
 /** The subagent options a session takes (the rest of {@link SubagentRuntimeOptions} the session fills in itself). */
 export type SessionSubagentOptions = Pick<SubagentRuntimeOptions, 'definitions' | 'resolveTools' | 'resolveModel' | 'resolveTeammateModel' | 'autoBackgroundMs' | 'maxConcurrentAgents' | 'bubblePermissions' | 'backgroundDisabled' | 'projectContext' | 'forkEnabled' | 'coordinator'>

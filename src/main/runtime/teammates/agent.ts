@@ -1,22 +1,23 @@
-import { type ParentAgent, type AgentServices, sendToTeam, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, type TeamMessageInput, SendMessageInputSchema, AgentTool, type AgentInput, FileStateCache, ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS, ToolError, type Tool, createExitPlanModeTool } from '../tools'
+import { type ParentAgent, FileStateCache, ToolError, type Tool, createExitPlanModeTool } from '../tools'
+import { MEMBER_ONLY_TOOLS, teammateTools } from './tools'
 import { type TeamContext } from '../teams'
 import { type PtyHost, createBackgroundShells } from '../pty'
-import { type ModelConnection, createAgentSink, createPermissionGate, readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
+import { type ModelConnection, createPermissionGate, openingMessage, resumeHistory, runAgentTurn, turnFailure, type TurnEnd, readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { TeamMember } from '../../../shared/teams'
 import type { EventBus } from '../events'
 import { createSubagentHookPairing } from '../hooks'
-import { Budget, modelFailureEvents, query, type QueryEnd } from '../loop'
+import { Budget } from '../loop'
 import type { Mailbox } from '../mailbox'
+import { protocolBody } from '../../../shared/mailbox'
 import type { AgentIdentity } from '../model'
 import type { PermissionEngine, PermissionPrompter } from '../permissions'
 
 import { SubagentRuntime, loadSubagentWiring } from '../subagents'
 
-import { settingsFromTeammateEnv } from './env'
-import { TranscriptWriter, messagesForResume, readTranscript } from '../transcripts'
-import { existsSync } from 'node:fs'
+import { readTeammateEnv } from './env'
+import { TranscriptWriter } from '../transcripts'
 import { interruptOnShutdownRequest } from './shutdownWatch'
 import { teammateRolePrompt } from './prompt'
 
@@ -52,6 +53,11 @@ export interface AgentParts {
   env?: NodeJS.ProcessEnv
 }
 
+/** The pane's note (after `Interrupted: `) when a teammate's turn was interrupted (Esc), on either backend. */
+export function interruptedNote(name: string): string {
+  return `${name} stopped its turn and waits for the next message.`
+}
+
 /**
  * Set to `1` in a teammate's environment when it is started again after a restart
  * (TeammateSupervisor.resume): it then continues the conversation in its transcript.
@@ -72,20 +78,15 @@ export class TeammateAgent {
   private readonly queued: string[] = []
 
   /** Placeholder results of tool calls a previous run left unanswered, sent with the next user message. */
-  private pendingRepair: MessageParam['content'] | undefined
+  private pendingRepair: ContentBlockParam[] | undefined
 
   constructor(private readonly parts: AgentParts) {
     // a teammate started again after a restart continues its conversation; a new one of the same name starts afresh
     const continuing = parts.env?.[CONTINUE_TRANSCRIPT_VARIABLE] === '1'
-    const previous = continuing && existsSync(parts.transcriptPath) ? readTranscript(parts.transcriptPath).entries : []
-    const { messages, repair } = messagesForResume(previous)
-    if (repair) {
-      messages.pop()
-      this.pendingRepair = repair.content
-    }
-    this.messages.push(...messages)
-    this.transcript = new TranscriptWriter(parts.transcriptPath, parts.identity.id, previous.at(-1)?.uuid ?? null)
-    const core = CORE_TOOLS.filter((t) => ASYNC_ALLOWED_TOOL_NAMES.includes(t.name))
+    const resumed = continuing ? resumeHistory(parts.transcriptPath, parts.identity.id) : undefined
+    this.pendingRepair = resumed?.repair
+    this.messages.push(...(resumed?.messages ?? []))
+    this.transcript = resumed?.transcript ?? new TranscriptWriter(parts.transcriptPath, parts.identity.id, null)
     const color = parts.member.color ? { color: parts.member.color } : {}
     const plan = parts.member.planModeRequired
       ? [
@@ -104,9 +105,14 @@ export class TeammateAgent {
           }) as Tool
         ]
       : []
-    const sendMessage = teammateSendMessageTool((requestId) => this.approveShutdown(requestId), () => this.noteRejection()) as Tool
-    // Agent after the core tools, as in the leader's list; ExitPlanMode, present or not, stays last
-    this.tools = [...core, teammateAgentTool(parts.identity.id, parts.leader) as Tool, ...[sendMessage, ...TEAMMATE_TASK_TOOLS].map((t) => withTeam(t, parts.teamContext)), ...plan]
+    this.tools = teammateTools({
+      teammateId: parts.identity.id,
+      leader: parts.leader,
+      team: parts.teamContext,
+      approveShutdown: (requestId) => this.approveShutdown(requestId),
+      onShutdownRejected: () => this.noteRejection(),
+      plan
+    })
     const asking = parts.prompter
     this.prompter = {
       prompt: async (request, signal) => {
@@ -202,7 +208,7 @@ export class TeammateAgent {
    */
   private async createSubagents(context: ProjectContext): Promise<SubagentRuntime> {
     const { identity, teamContext } = this.parts
-    const { subagents: wiring } = await loadSubagentWiring({ cwd: identity.cwd, home: teamContext.home, env: this.parts.env ?? process.env, trustProject: settingsFromTeammateEnv(this.parts.env ?? process.env).trustProject })
+    const { subagents: wiring } = await loadSubagentWiring({ cwd: identity.cwd, home: teamContext.home, env: this.parts.env ?? process.env, trustProject: readTeammateEnv(this.parts.env ?? process.env).trustProject })
     const asking = this.prompter
     return new SubagentRuntime({
       ...wiring,
@@ -236,7 +242,7 @@ export class TeammateAgent {
    * is asked: the runner marks the turn's messages read there, so the leader never sees them read
    * by a teammate that does not look busy (docs/scenarios.md#scripted-model-scenarios: a headless run ends only when nothing is in flight).
    */
-  async turn(text: string | readonly string[], taskId?: string, started?: () => Promise<unknown>): Promise<QueryEnd> {
+  async turn(text: string | readonly string[], taskId?: string, started?: () => Promise<unknown>): Promise<TurnEnd> {
     let end = await this.run(text, started)
     for (let kept = 0; end.reason === 'completed' && this.parts.idleHook && kept < MAX_IDLE_HOOK_BLOCKS; kept++) {
       const reason = await this.parts.idleHook()
@@ -307,179 +313,87 @@ export class TeammateAgent {
   }
 
   /** Tells the leader the turn ended: an `idle_notification` with a summary of its last text. */
-  private async notifyIdle(end: QueryEnd, taskId: string | undefined): Promise<void> {
+  private async notifyIdle(end: TurnEnd, taskId: string | undefined): Promise<void> {
     const { identity, mailbox, team, leader, teamContext } = this.parts
     const completed = taskId !== undefined && teamContext.tasks().get(Number(taskId))?.status === 'completed'
     const summary = end.finalText.trim().replace(/\s+/g, ' ').slice(0, SUMMARY_CHARS)
-    const idle = {
-      type: 'idle_notification',
+    const idle = protocolBody('idle_notification', {
       from: identity.name,
       idleReason: end.reason === 'completed' ? 'available' : end.reason === 'aborted' ? 'interrupted' : 'failed',
       ...(summary ? { summary } : {}),
       // Claude Code's field: the leader (and a process teammate's pane in the workspace) learn why
-      ...(end.reason === 'model_error' && this.failure ? { failureReason: this.failure } : {}),
+      ...((end.reason === 'model_error' || end.reason === 'failed') && this.failure ? { failureReason: this.failure } : {}),
       ...(completed ? { completedTaskId: taskId } : {})
-    }
-    await mailbox.send(team, leader, { from: identity.name, text: JSON.stringify(idle), ...(this.parts.member.color ? { color: this.parts.member.color } : {}) })
+    })
+    await mailbox.send(team, leader, { from: identity.name, body: idle, ...(this.parts.member.color ? { color: this.parts.member.color } : {}) })
   }
 
   /**
    * One run of the agent loop on a new user message: `text`, or several texts (a batch of mailbox
    * messages), each its own text block so a burst can be compacted message by message.
    */
-  private async run(text: string | readonly string[], started?: () => Promise<unknown>): Promise<QueryEnd> {
+  private async run(text: string | readonly string[], started?: () => Promise<unknown>): Promise<TurnEnd> {
     const { identity, bus } = this.parts
-    const repair = Array.isArray(this.pendingRepair) ? this.pendingRepair : []
-    this.pendingRepair = undefined
+    const repair = this.pendingRepair
     // a batch that renders to nothing still opens a turn, as one empty text did before
     const texts = typeof text === 'string' ? [text] : text.length > 0 ? text : ['']
-    const user: MessageParam = { role: 'user', content: [...repair, ...texts.map((t) => ({ type: 'text' as const, text: t }))] }
-    this.messages.push(user)
-    this.transcript.append('user', user)
     const shells = createBackgroundShells(this.parts.pty)
-    this.state('running')
     const runAbort = new AbortController()
     this.runAbort = runAbort
     this.interruptedByPerson = false
-    const signal = AbortSignal.any([this.parts.signal, runAbort.signal])
-    this.runSignal = signal
-    let end: QueryEnd
+    this.runSignal = AbortSignal.any([this.parts.signal, runAbort.signal])
+    let end: TurnEnd
     try {
-      await started?.()
-      const loop = query({
-        agent: identity,
-        model: this.parts.model,
-        system: this.system,
-        tools: this.tools,
-        messages: this.messages,
-        transcriptPath: this.transcript.path,
-        client: this.parts.client.client,
-        signal,
-        toolContext: {
-          agentId: identity.id,
-          agentName: identity.name,
-          cwd: identity.cwd,
-          fileState: this.fileState,
-          pty: this.parts.pty,
-          shells,
-          ...(this.subagents ? { services: { subagents: this.subagents, self: this.self } } : {})
+      end = await runAgentTurn({
+        opening: openingMessage(repair, texts),
+        onOpened: () => {
+          this.pendingRepair = undefined
         },
-        drainPending: () => this.queued.splice(0),
-        gate: createPermissionGate({
-          agentId: identity.id,
-          agentName: identity.name,
-          cwd: identity.cwd,
-          mode: this.parts.mode,
-          engine: this.parts.engine,
-          prompter: this.prompter,
-          sessionAllowRules: this.sessionAllowRules,
-          record: () => undefined
-        })
-      })
-      const sink = createAgentSink({ bus, transcript: () => this.transcript, agentId: identity.id, agentName: identity.name })
-      for (;;) {
-        const step = await loop.next()
-        if (step.done) {
-          end = step.value
-          break
+        ...(started ? { onStarted: started } : {}),
+        controller: runAbort,
+        signal: this.parts.signal,
+        interruption: () => (this.interruptedByPerson && !this.parts.signal.aborted ? interruptedNote(identity.name) : undefined),
+        bus,
+        transcript: this.transcript,
+        query: {
+          agent: identity,
+          model: this.parts.model,
+          system: this.system,
+          tools: this.tools,
+          messages: this.messages,
+          transcriptPath: this.transcript.path,
+          client: this.parts.client.client,
+          toolContext: {
+            agentId: identity.id,
+            agentName: identity.name,
+            cwd: identity.cwd,
+            fileState: this.fileState,
+            pty: this.parts.pty,
+            shells,
+            ...(this.subagents ? { services: { subagents: this.subagents, self: this.self } } : {})
+          },
+          drainPending: () => this.queued.splice(0),
+          gate: createPermissionGate({
+            agentId: identity.id,
+            agentName: identity.name,
+            cwd: identity.cwd,
+            mode: this.parts.mode,
+            engine: this.parts.engine,
+            prompter: this.prompter,
+            sessionAllowRules: this.sessionAllowRules,
+            record: () => undefined
+          })
         }
-        sink(step.value)
-      }
+      })
     } finally {
       this.runAbort = undefined
       this.runSignal = undefined
       await shells.killAll()
     }
-    if (end.reason === 'aborted' && this.interruptedByPerson && !this.parts.signal.aborted) {
-      bus.emit({ type: 'notice', level: 'info', message: `Interrupted: ${identity.name} stopped its turn and waits for the next message.`, agentId: identity.id, agentName: identity.name })
-    }
-    // a failed model call leaves it in `error`, saying why, until the next message retries it
-    this.failure = end.reason === 'model_error' ? end.error.message : undefined
-    if (end.reason === 'model_error') for (const e of modelFailureEvents(end.error)) bus.emit({ ...e, agentId: identity.id, agentName: identity.name })
-    else this.state('idle')
+    // a failed turn leaves it in `error` (the runner says why) until the next message starts another,
+    // led by the results of the calls the failed turn left unanswered (runner/turn.ts)
+    if (end.reason === 'failed' && end.repair) this.pendingRepair = [...(this.pendingRepair ?? []), ...end.repair]
+    this.failure = turnFailure(end)
     return end
   }
-}
-
-/**
- * SendMessage for a teammate: to members of its team by name (or `*`) only — a teammate has no
- * subagents to message by id (docs/teams.md#sendmessage-between-teammates). A `shutdown_response` approving is not sent from here:
- * `approve(requestId)` records it (its text is the result; it throws when nothing was asked) and
- * the runner sends `shutdown_approved` after releasing the teammate's tasks, so the leader's
- * TeamDelete right after it succeeds. A rejection is sent at once; `onReject` counts it.
- */
-function teammateSendMessageTool(approve: (requestId: string) => string, onReject: () => void): Tool<TeamMessageInput> {
-  return {
-    name: 'SendMessage',
-    description: 'Send a message to a member of your team by name (team-lead, a teammate), or "*" for every member. Your plain text output is not seen by others: this is how you talk to them. Answer a shutdown_request with a shutdown_response to team-lead.',
-    inputSchema: SendMessageInputSchema,
-    isReadOnly: () => true,
-    isConcurrencySafe: () => false,
-    permissionSubject: () => ({ kind: 'none' }),
-    call: async (input, ctx) => {
-      const message = input.message
-      const team = teamOf(ctx.services)
-      if (typeof message !== 'string' && message.type === 'shutdown_response' && input.to.trim() === team.leaderName) {
-        if (message.approve) return { content: approve(message.request_id) }
-        const result = await sendToTeam(team, input, ctx)
-        onReject()
-        return result
-      }
-      return sendToTeam(team, input, ctx)
-    }
-  }
-}
-
-/** What the Agent tool of a teammate says (docs/agents.md#agent-definitions: sync subagents only, never teammates). */
-const TEAMMATE_AGENT_DESCRIPTION =
-  'Start a subagent to work on a task in its own context and report back: you wait for it and get its final answer as the result. Use it to explore or search broadly, to run independent pieces of your work in parallel (several Agent calls in one message run concurrently), or to check work with a fresh eye. Give a complete, self-contained prompt: the agent sees nothing of this conversation. subagent_type picks the kind of agent (general-purpose by default). As a teammate you start sync subagents only: no run_in_background, and no `name` — teammates cannot spawn teammates (only the team lead adds members).'
-
-/**
- * The Agent tool of a teammate (docs/agents.md#agent-definitions, docs/teams.md#spawning-a-teammate): sync subagents only. The leader's {@link AgentTool}
- * on the teammate's own runtime (background work disabled, no forks), after two refusals made
- * before anything starts: `name` or `team_name` (teammates cannot spawn teammates: the roster is
- * flat) and `run_in_background: true`. The input schema is the leader's, so these fields reach
- * the refusal instead of being stripped. A subagent given `Agent` by its definition (nesting,
- * docs/agents.md#agent-definitions) gets this same tool, so the refusals hold at every depth.
- */
-function teammateAgentTool(teammateId: string, leader: string): Tool<AgentInput> {
-  return {
-    ...AgentTool,
-    description: TEAMMATE_AGENT_DESCRIPTION,
-    async call(input, ctx) {
-      const byTeammate = ctx.services?.self.agentId === teammateId
-      if (input.name !== undefined || input.team_name !== undefined) {
-        throw new ToolError(
-          byTeammate
-            ? `Teammates cannot spawn teammates: the team's roster is flat and only ${leader} adds members. Omit \`name\` to start a sync subagent, or ask ${leader} with SendMessage for another teammate.`
-            : `A teammate's subagent cannot spawn teammates: the team's roster is flat and only ${leader} adds members. Omit \`name\` to start a sync subagent.`
-        )
-      }
-      if (input.run_in_background === true) {
-        throw new ToolError('Teammates may spawn sync subagents only: call the agent without run_in_background, and its final answer comes back as the result.')
-      }
-      return AgentTool.call(input, ctx)
-    }
-  }
-}
-
-/** A teammate's tools its subagents never get: they act in the teammate's name as a member of the team. */
-const MEMBER_ONLY_TOOLS: readonly string[] = ['SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'ExitPlanMode']
-
-/** The task tools of a teammate (docs/agents.md#agent-definitions), offered after SendMessage in this order. */
-const TEAMMATE_TASK_TOOLS: readonly Tool[] = [TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool]
-
-function teamOf(services: AgentServices | undefined): TeamContext {
-  if (!services?.team) throw new Error('SendMessage called outside a team')
-  return services.team
-}
-
-/**
- * `tool` with the teammate's team as its context. The team tools reach their team through
- * `ctx.services.team` only (never the subagent runtime or the parent: a teammate has neither),
- * so the services carry just the team.
- */
-function withTeam<I>(tool: Tool<I>, team: TeamContext): Tool<I> {
-  const services = { team } as unknown as AgentServices
-  return { ...tool, call: (input, ctx) => tool.call(input, { ...ctx, services }) }
 }

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path'
+import { z } from 'zod'
 import { RunUsageError } from '../base'
 import type { LoadedSettings } from '../permissions'
 import { SCRIPTED_MODEL_URL_ENV, type ModelConnection } from '../runner'
+import type { TeammateSpawnConfig } from './executor'
 
 /** Environment variable carrying the session's extra settings files to its teammates: a JSON array of absolute paths. */
 export const TEAMMATE_SETTINGS_FILES_ENV = 'SWARMDESK_SETTINGS_FILES'
@@ -21,23 +23,108 @@ export function teammateSettingsEnv(settingsFiles: string[], trustProject: boole
 }
 
 /**
- * Reads {@link teammateSettingsEnv} back in a teammate.
- * @throws RunUsageError when the settings files variable is not a JSON array of strings.
+ * The one teammate environment (docs/design.md#process-model): every `SWARMDESK_*` variable a
+ * teammate is started with, whichever backend starts it — a worker thread gets them as its `env`,
+ * a `process` teammate as its process environment, and `swarmdesk teammate` started by hand may
+ * have none of them. Written by {@link teammateIdentityEnv} and {@link teammateSettingsEnv},
+ * read only through {@link readTeammateEnv}. Other variables pass through untouched.
  */
-export function settingsFromTeammateEnv(env: NodeJS.ProcessEnv): { settingsFiles: string[]; trustProject: boolean } {
-  const raw = env[TEAMMATE_SETTINGS_FILES_ENV]
-  let settingsFiles: string[] = []
-  if (raw) {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(raw)
-    } catch {
-      parsed = undefined
-    }
-    if (!Array.isArray(parsed) || !parsed.every((f) => typeof f === 'string')) throw new RunUsageError(`${TEAMMATE_SETTINGS_FILES_ENV} must be a JSON array of settings file paths; got ${raw.slice(0, 200)}`)
-    settingsFiles = parsed
+export const TeammateEnvSchema = z.object({
+  SWARMDESK_HOME: z.string().min(1).optional(),
+  SWARMDESK_TEAM: z.string().min(1).optional(),
+  SWARMDESK_AGENT_NAME: z.string().min(1).optional(),
+  /** `name@team`. */
+  SWARMDESK_AGENT_ID: z.string().regex(/^[^@]+@[^@]+$/, 'must be name@team').optional(),
+  SWARMDESK_AGENT_COLOR: z.string().min(1).optional(),
+  /** The leader's session id: the teammate's transcript goes under it. */
+  SWARMDESK_SESSION_ID: z.string().min(1).optional(),
+  SWARMDESK_LEADER_AGENT_ID: z.string().min(1).optional(),
+  /** `1` (or `true`) starts the teammate in plan mode. */
+  SWARMDESK_PLAN_MODE_REQUIRED: z.enum(['0', '1', 'true', 'false']).optional(),
+  /** The model of a member that names none. */
+  SWARMDESK_MODEL: z.string().min(1).optional(),
+  /** The session's extra settings files: a JSON array of absolute paths. */
+  [TEAMMATE_SETTINGS_FILES_ENV]: z.string().optional(),
+  /** `1` when the session trusts the project for this run. */
+  [TEAMMATE_TRUST_PROJECT_ENV]: z.enum(['0', '1']).optional()
+})
+
+/** The teammate environment as a teammate uses it. Absent values are absent (a hand-started teammate). */
+export interface TeammateEnv {
+  home?: string
+  team?: string
+  name?: string
+  agentId?: string
+  color?: string
+  sessionId?: string
+  leaderAgentId?: string
+  planModeRequired: boolean
+  model?: string
+  settingsFiles: string[]
+  trustProject: boolean
+}
+
+/**
+ * The identity variables of one teammate, as both backends set them (the worker entry and the
+ * process executor): home, team, name, id, colour, the leader's session and id, plan mode and model.
+ */
+export function teammateIdentityEnv(config: Pick<TeammateSpawnConfig, 'home' | 'team' | 'name' | 'agentId' | 'color' | 'sessionId' | 'leaderAgentId' | 'planModeRequired'> & { model?: string }): Record<string, string> {
+  const env: z.input<typeof TeammateEnvSchema> = {
+    SWARMDESK_HOME: config.home,
+    SWARMDESK_TEAM: config.team,
+    SWARMDESK_AGENT_NAME: config.name,
+    SWARMDESK_AGENT_ID: config.agentId,
+    SWARMDESK_AGENT_COLOR: config.color,
+    SWARMDESK_SESSION_ID: config.sessionId,
+    SWARMDESK_LEADER_AGENT_ID: config.leaderAgentId,
+    SWARMDESK_PLAN_MODE_REQUIRED: config.planModeRequired ? '1' : '0',
+    ...(config.model ? { SWARMDESK_MODEL: config.model } : {})
   }
-  return { settingsFiles, trustProject: env[TEAMMATE_TRUST_PROJECT_ENV] === '1' }
+  return env as Record<string, string>
+}
+
+/**
+ * Reads the teammate environment ({@link TeammateEnvSchema}) from a process's or worker's env.
+ * @throws RunUsageError naming each variable whose value is invalid, and what it must be.
+ */
+export function readTeammateEnv(env: NodeJS.ProcessEnv | Record<string, string>): TeammateEnv {
+  const picked: Record<string, string> = {}
+  for (const key of Object.keys(TeammateEnvSchema.shape)) {
+    const value = env[key]
+    // an empty variable is an unset one, as shells treat `VAR=`
+    if (value !== undefined && value !== '') picked[key] = value
+  }
+  const parsed = TeammateEnvSchema.safeParse(picked)
+  if (!parsed.success) {
+    const bad = parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message} (got ${JSON.stringify(String(picked[String(i.path[0])]).slice(0, 200))})`)
+    throw new RunUsageError(`Invalid teammate environment: ${bad.join('; ')}.`)
+  }
+  const e = parsed.data
+  return {
+    ...(e.SWARMDESK_HOME ? { home: e.SWARMDESK_HOME } : {}),
+    ...(e.SWARMDESK_TEAM ? { team: e.SWARMDESK_TEAM } : {}),
+    ...(e.SWARMDESK_AGENT_NAME ? { name: e.SWARMDESK_AGENT_NAME } : {}),
+    ...(e.SWARMDESK_AGENT_ID ? { agentId: e.SWARMDESK_AGENT_ID } : {}),
+    ...(e.SWARMDESK_AGENT_COLOR ? { color: e.SWARMDESK_AGENT_COLOR } : {}),
+    ...(e.SWARMDESK_SESSION_ID ? { sessionId: e.SWARMDESK_SESSION_ID } : {}),
+    ...(e.SWARMDESK_LEADER_AGENT_ID ? { leaderAgentId: e.SWARMDESK_LEADER_AGENT_ID } : {}),
+    planModeRequired: e.SWARMDESK_PLAN_MODE_REQUIRED === '1' || e.SWARMDESK_PLAN_MODE_REQUIRED === 'true',
+    ...(e.SWARMDESK_MODEL ? { model: e.SWARMDESK_MODEL } : {}),
+    settingsFiles: settingsFilesOf(e[TEAMMATE_SETTINGS_FILES_ENV]),
+    trustProject: e[TEAMMATE_TRUST_PROJECT_ENV] === '1'
+  }
+}
+
+function settingsFilesOf(raw: string | undefined): string[] {
+  if (!raw) return []
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    parsed = undefined
+  }
+  if (!Array.isArray(parsed) || !parsed.every((f) => typeof f === 'string')) throw new RunUsageError(`${TEAMMATE_SETTINGS_FILES_ENV} must be a JSON array of settings file paths; got ${raw.slice(0, 200)}`)
+  return parsed
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { PermissionMode } from '../../../shared/permissions'
+import type { OutgoingMessage } from '../mailbox'
 
 /** Where a teammate runs (docs/design.md#process-model, docs/teams.md#spawning-a-teammate). `auto` in settings means `worker`. */
 export type TeammateBackend = 'worker' | 'process'
@@ -86,7 +87,7 @@ export interface TeammateExecutor {
    */
   spawn(config: TeammateSpawnConfig): Promise<TeammateHandle>
   /** Delivers a message to a teammate's inbox (docs/teams.md#mailbox); wakes it if idle. */
-  sendMessage(agentId: string, message: { from: string; text: string; summary?: string; color?: string }): Promise<void>
+  sendMessage(agentId: string, message: OutgoingMessage): Promise<void>
   /**
    * Ends a teammate at once, without a shutdown request, and waits until it is verifiably gone
    * (worker terminated; process group dead). Idempotent; resolves for an unknown id.

@@ -1,3 +1,4 @@
+import { protocolBody } from '../../../shared/mailbox'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,7 +28,7 @@ function setup() {
     return body.body as Record<string, unknown>
   }
   const answer = (requestId: string, decision: 'allow' | 'deny', reason?: string) =>
-    mailbox.send('t', 'alice', { from: 'team-lead', text: JSON.stringify({ type: 'permission_response', requestId, decision, ...(reason ? { reason } : {}) }) })
+    mailbox.send('t', 'alice', { from: 'team-lead', body: protocolBody('permission_response', { requestId, decision, ...(reason ? { reason } : {}) }) })
   return { mailbox, prompter, request, received, answer }
 }
 
@@ -68,7 +69,7 @@ describe('mailbox permission prompter (docs/teams.md#permission-requests)', () =
     const { mailbox, prompter, request, received } = setup()
     const pending = prompter.prompt(request('r4'), new AbortController().signal)
     await received()
-    await mailbox.send('t', 'alice', { from: 'team-lead', text: JSON.stringify({ type: 'permission_response', requestId: 'r4', decision: 'allow', by: 'approve-flag' }) })
+    await mailbox.send('t', 'alice', { from: 'team-lead', body: protocolBody('permission_response', { requestId: 'r4', decision: 'allow', by: 'approve-flag' }) })
     expect(await pending).toEqual({ decision: 'allow', by: 'approve-flag' })
   })
 })

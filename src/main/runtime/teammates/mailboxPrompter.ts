@@ -1,3 +1,4 @@
+import { permissionAnswerOf, permissionRequestBody } from '../../../shared/mailbox'
 import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../shared/permissions'
 import { type Mailbox, sendAndAwaitReply } from '../mailbox'
 import type { PermissionPrompter } from '../permissions'
@@ -28,27 +29,14 @@ export function createMailboxPrompter(options: MailboxPrompterOptions): Permissi
       if (signal.aborted) return { decision: 'deny', by: 'cancelled' }
       options.onWaiting?.(true)
       try {
-        const input = typeof request.input === 'object' && request.input !== null && !Array.isArray(request.input) ? (request.input as Record<string, unknown>) : { value: request.input }
-        const body = {
-          type: 'permission_request',
-          requestId: request.requestId,
-          agentId: request.agentId,
-          agentName: request.agentName,
-          toolName: request.tool,
-          input,
-          description: request.reason
-        }
+        const body = permissionRequestBody(request)
         const answer = await sendAndAwaitReply<PermissionPromptAnswer>({
           mailbox,
           team,
           name,
           signal,
-          send: () => mailbox.send(team, leader, { from: name, text: JSON.stringify(body), summary: `${request.tool} needs permission`, ...(options.color ? { color: options.color } : {}) }),
-          match: (b) => {
-            if (b.type !== 'permission_response' || b.requestId !== request.requestId) return undefined
-            const by = b.by ?? 'user'
-            return b.decision === 'allow' ? { decision: 'allow', by } : { decision: 'deny', by, ...(b.reason ? { reason: b.reason } : {}) }
-          }
+          send: () => mailbox.send(team, leader, { from: name, body, summary: `${request.tool} needs permission`, ...(options.color ? { color: options.color } : {}) }),
+          match: (b) => (b.type === 'permission_response' && b.requestId === request.requestId ? permissionAnswerOf(b) : undefined)
         })
         return answer === 'aborted' ? { decision: 'deny', by: 'cancelled' } : answer
       } finally {

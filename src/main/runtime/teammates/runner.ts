@@ -3,11 +3,11 @@ import { type PtyHost, createPtyHost } from '../pty'
 import { canonicalWorkspace, agentTranscriptPath, ensureWritableDataDirectory } from '../storage'
 import { connectModel } from '../runner'
 import { loadWorkspaceSettings, PermissionEngine, type PermissionPrompter } from '../permissions'
-import { settingsFromTeammateEnv } from './env'
+import { readTeammateEnv } from './env'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { isPersonMessage, parseMessageBody } from '../../../shared/mailbox'
+import { isPersonMessage, parseMessageBody, protocolBody, protocolText } from '../../../shared/mailbox'
 import { PermissionModeSchema, type PermissionMode } from '../../../shared/permissions'
 import type { Task } from '../../../shared/tasks'
 import { EventBus } from '../events'
@@ -72,11 +72,13 @@ export class TeammateNotFoundError extends Error {
  * messages, oldest first; then the next task it may claim — each batch one user turn, each turn
  * followed by an `idle_notification` to the leader. On every exit path its
  * unfinished tasks go back to pending and it is marked inactive.
- * @throws TeamNotFoundError / TeammateNotFoundError / DataDirectoryError (a data directory it cannot write) before anything runs; any error of a turn
+ * @throws RunUsageError (an invalid teammate environment, {@link readTeammateEnv}) / TeamNotFoundError / TeammateNotFoundError / DataDirectoryError (a data directory it cannot write) before anything runs; any error of a turn
  *   after cleaning up (a crash).
  */
 export async function runTeammate(options: TeammateRunOptions): Promise<TeammateExit> {
   const { home, team, name, env } = options
+  // an invalid variable is bad usage, named in the error, before anything is read or written
+  const shared = readTeammateEnv(env)
   const leader = LEAD_NAME
   const teams = new TeamStore(home)
   const config = teams.read(team)
@@ -87,9 +89,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   ensureWritableDataDirectory(home, cwd, [teams.teamDir(team)])
   const bus = options.bus ?? new EventBus()
   const mailbox = createMailbox({ home })
-  const sessionId = env.SWARMDESK_SESSION_ID || randomUUID()
+  const sessionId = shared.sessionId ?? randomUUID()
   // the leader's --settings files and per-run trust, so both permission paths see the same rules (docs/teams.md#permission-requests)
-  const shared = settingsFromTeammateEnv(env)
   const settings = await loadWorkspaceSettings(cwd, home, shared.settingsFiles, shared.trustProject)
   const identity: AgentIdentity = { id: `${name}@${team}`, name, type: member.agentType || 'general-purpose', cwd }
   const transcriptPath = agentTranscriptPath(home, cwd, sessionId, identity.id)
@@ -98,7 +99,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   const teamContext = createTeamContext({ home, sessionId, bus, leaderName: leader, mailbox, ...(hooks ? { hooks } : {}) })
   teamContext.setTeam(team)
   const tasks = teamContext.tasks()
-  let mode: PermissionMode = env.SWARMDESK_PLAN_MODE_REQUIRED === '1' || env.SWARMDESK_PLAN_MODE_REQUIRED === 'true' || member.planModeRequired ? 'plan' : member.mode
+  let mode: PermissionMode = shared.planModeRequired || member.planModeRequired ? 'plan' : member.mode
   const stopped = new AbortController()
   const onAbort = (): void => stopped.abort()
   options.signal?.addEventListener('abort', onAbort, { once: true })
@@ -116,7 +117,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       transcriptPath,
       member,
       env,
-      model: resolveModel(member.model || env.SWARMDESK_MODEL || DEFAULT_MODEL),
+      model: resolveModel(member.model || shared.model || DEFAULT_MODEL),
       team,
       leader,
       bus,
@@ -180,7 +181,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
         }
         // (and the check above can lose the race with that TeamDelete: the send then delivers nothing)
         const sent = await mailbox
-          .send(team, leader, { from: name, text: JSON.stringify({ type: 'shutdown_approved', requestId: shutdown.requestId, from: name }), summary: `${name} is shutting down`, ...(member.color ? { color: member.color } : {}) }, { existingTeamOnly: true })
+          .send(team, leader, { from: name, body: protocolBody('shutdown_approved', { requestId: shutdown.requestId, from: name }), summary: `${name} is shutting down`, ...(member.color ? { color: member.color } : {}) }, { existingTeamOnly: true })
           .catch((error: unknown) => {
             if (error instanceof TeamGoneError) return undefined
             throw error
@@ -220,8 +221,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       // the leader learns that it left without a shutdown, and which tasks are free again (docs/teams.md#teammate-life-cycle)
       const freed = released.length ? ` Its unfinished tasks are pending again: ${released.map((t) => `#${t.id}`).join(', ')}.` : ''
       const summary = `${name} ${outcome === 'aborted' ? 'was stopped' : 'crashed'} and exited.${freed}`
-      const body = { type: 'idle_notification', from: name, idleReason: outcome === 'aborted' ? 'interrupted' : 'failed', summary }
-      await mailbox.send(team, leader, { from: name, text: JSON.stringify(body), ...(member.color ? { color: member.color } : {}) }, { existingTeamOnly: true }).catch(() => undefined)
+      const body = protocolBody('idle_notification', { from: name, idleReason: outcome === 'aborted' ? 'interrupted' : 'failed', summary })
+      await mailbox.send(team, leader, { from: name, body, ...(member.color ? { color: member.color } : {}) }, { existingTeamOnly: true }).catch(() => undefined)
     }
     if (outcome !== 'crashed') agent?.state('exited')
     if (!options.pty) await pty.dispose()
@@ -235,8 +236,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
  * nobody else assigned it), then what to do with it.
  */
 function taskPrompt(task: Task, name: string): string {
-  const body = { type: 'task_assignment', taskId: String(task.id), subject: task.subject, ...(task.description ? { description: task.description } : {}), assignedBy: name }
-  const element = renderForModel({ schemaVersion: 1, id: `task-${task.id}`, from: name, to: name, text: JSON.stringify(body), timestamp: new Date().toISOString() })
+  const body = protocolBody('task_assignment', { taskId: String(task.id), subject: task.subject, ...(task.description ? { description: task.description } : {}), assignedBy: name })
+  const element = renderForModel({ schemaVersion: 1, id: `task-${task.id}`, from: name, to: name, text: protocolText(body), timestamp: new Date().toISOString() })
   return [
     `You claimed task #${task.id} of the team's task list:`,
     element ?? task.subject,

@@ -1,3 +1,4 @@
+import { protocolBody } from '../../../shared/mailbox'
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -123,7 +124,7 @@ describe('swarmdesk teammate (process backend)', () => {
     const request = await until('permission_request', async () => (await leadInbox(team)).find((m) => m.type === 'permission_request'))
     expect(request.body).toMatchObject({ agentName: 'alice', toolName: 'Write', input: { file_path: target } })
     expect(existsSync(target)).toBe(false)
-    await lead.send(team, 'alice', { from: 'team-lead', text: JSON.stringify({ type: 'permission_response', requestId: request.body!.requestId, decision: 'allow' }) })
+    await lead.send(team, 'alice', { from: 'team-lead', body: protocolBody('permission_response', { requestId: request.body!.requestId, decision: 'allow' }) })
     await until('file written', () => existsSync(target))
     expect(readFileSync(target, 'utf8')).toBe('approved\n')
     await until('idle after the write', async () => (await leadInbox(team)).some((m) => m.type === 'idle_notification' && m.body?.summary === 'Wrote the file.'))
@@ -133,7 +134,7 @@ describe('swarmdesk teammate (process backend)', () => {
     await until('task 2 claimed or handled', () => tasks.get(2)?.owner === 'alice' || undefined, 15_000).catch(() => undefined)
     if (tasks.get(2)?.owner !== 'alice') await tasks.update(2, { owner: 'alice', status: 'in_progress' })
 
-    await lead.send(team, 'alice', { from: 'team-lead', text: JSON.stringify({ type: 'shutdown_request', requestId: 'shutdown-1', reason: 'done for today' }) })
+    await lead.send(team, 'alice', { from: 'team-lead', body: protocolBody('shutdown_request', { requestId: 'shutdown-1', reason: 'done for today' }) })
     expect(await exit).toBe(0)
     expect(stderr()).not.toMatch(/crashed/)
     const inbox = await leadInbox(team)
@@ -209,7 +210,8 @@ describe('swarmdesk teammate (process backend)', () => {
     })
     await tasks.create({ subject: 'wake-up call' })
     expect(await exit).toBe(1)
-    expect(stderr()).toMatch(/crashed: .*ENOTDIR/)
+    // reading the inbox fails with ENOTDIR, or re-creating its folders with EEXIST, whichever the teammate does first
+    expect(stderr()).toMatch(/crashed: .*(ENOTDIR|EEXIST)/)
     expect(new TeamStore(home).read(team).members.find((m) => m.name === 'alice')?.isActive).toBe(false)
     expect(tasks.get(1)).toMatchObject({ status: 'pending' })
     expect(tasks.get(1)?.owner).toBeUndefined()
@@ -237,7 +239,7 @@ describe('swarmdesk teammate (process backend)', () => {
         return found.length > 0 && found
       })
       expect(idle.map((m) => m.body?.summary)).toEqual(['Checked the docs.'])
-      await mailbox().send(team, 'alice', { from: 'team-lead', text: JSON.stringify({ type: 'shutdown_request', requestId: 'bye' }) })
+      await mailbox().send(team, 'alice', { from: 'team-lead', body: protocolBody('shutdown_request', { requestId: 'bye' }) })
       expect(await exit).toBe(0)
     } finally {
       home = savedHome

@@ -1,3 +1,4 @@
+import { protocolBody } from '../../../shared/mailbox'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -123,7 +124,7 @@ describe('swarmdesk teammate (process backend) spawns sync subagents', () => {
     // its events were printed on the teammate's terminal in its own name
     expect(stdout).toContain('read-the-notes (Explore) started')
 
-    await mailbox.send(team, 'alice', { from: 'team-lead', text: JSON.stringify({ type: 'shutdown_request', requestId: 'bye', reason: 'done' }) })
+    await mailbox.send(team, 'alice', { from: 'team-lead', body: protocolBody('shutdown_request', { requestId: 'bye', reason: 'done' }) })
     expect(await exit).toBe(0)
     expect(stderr).not.toMatch(/crashed/)
   }, 60_000)

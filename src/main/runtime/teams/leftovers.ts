@@ -38,7 +38,7 @@ function selfAndAncestors(): Set<number> {
 /** Pids of the live leaders of every team under `home` (a leader started from a teammate's shell carries that teammate's variables). */
 function liveLeaders(home: string): Set<number> {
   const pids = new Set<number>()
-  let names: string[] = []
+  let names: string[]
   try {
     names = readdirSync(join(home, 'teams'))
   } catch {

@@ -18,7 +18,7 @@ export function readTranscript(path: string): ReadTranscript {
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new Error(`Cannot read transcript ${path}: ${(error as Error).message}`)
+    throw new Error(`Cannot read transcript ${path}: ${(error as Error).message}`, { cause: error })
   }
   const entries: TranscriptEntry[] = []
   const warnings: string[] = []

@@ -1,3 +1,4 @@
+import { protocolBody } from '../../../../shared/mailbox'
 import { isProcessAlive } from '../../processes'
 import { type PtyHost } from '../../pty/types'
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
@@ -117,13 +118,13 @@ describe('ProcessTeammateExecutor (a teammate process in a real pty)', () => {
     const request = await until('permission_request', async () => (await t.leadInbox()).find((m) => m.type === 'permission_request'))
     expect(request).toMatchObject({ from: 'alice', body: { toolName: 'Bash', input: { command: expect.stringContaining(target) } } })
     expect(existsSync(target)).toBe(false)
-    await t.executor.sendMessage(t.agentId, { from: 'team-lead', text: JSON.stringify({ type: 'permission_response', requestId: request.body!.requestId, decision: 'allow' }) })
+    await t.executor.sendMessage(t.agentId, { from: 'team-lead', body: protocolBody('permission_response', { requestId: request.body!.requestId, decision: 'allow' }) })
     await until('the file made', () => existsSync(target))
     await until('its second answer', () => t.ofType('assistant_text').some((e) => e.text === 'Made it.'))
     expect(t.ofType('tool_result').some((e) => e.output.includes('made-marker-7f3a') && !e.isError)).toBe(true)
     await until('the command output on its terminal', () => t.terminal().includes('made-marker-7f3a'))
 
-    await t.executor.sendMessage(t.agentId, { from: 'team-lead', text: JSON.stringify({ type: 'shutdown_request', requestId: 'bye-1', reason: 'done' }) })
+    await t.executor.sendMessage(t.agentId, { from: 'team-lead', body: protocolBody('shutdown_request', { requestId: 'bye-1', reason: 'done' }) })
     expect(await handle.exited).toEqual({ status: 'exited', reported: true, reason: 'approved a shutdown request' })
     expect(t.executor.isAlive(t.agentId)).toBe(false)
     expect((await t.leadInbox()).find((m) => m.type === 'shutdown_approved')?.body).toMatchObject({ requestId: 'bye-1', from: 'alice' })

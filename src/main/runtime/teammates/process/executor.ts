@@ -1,50 +1,23 @@
 import { nodeBundlePath } from '../../install'
-import { findPidsWithEnv, isProcessAlive, killProcessTree, listDescendantPids, readProcEntry, snapshotProcesses } from '../../processes'
-import { type PtyHost, type PtyProcess, cleanTerminalOutput, PtySizeError, TailBuffer } from '../../pty'
+import { readProcEntry } from '../../processes'
+import { type PtyHost, type PtyProcess, PtySizeError, TailBuffer } from '../../pty'
 import { canonicalWorkspace, agentTranscriptPath, swarmdeskHome } from '../../storage'
 import { randomUUID } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { constants as osConstants } from 'node:os'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { parseMessageBody } from '../../../../shared/mailbox'
 import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem, type TerminalSize } from '../../../../shared/terminalSize'
 import type { EventBus } from '../../events'
-import { createMailbox, type Mailbox } from '../../mailbox'
+import { createMailbox, type Mailbox, type OutgoingMessage } from '../../mailbox'
 
-
-import { LEAD_NAME } from '../../teams'
-
+import { teammateIdentityEnv } from '../env'
 import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
+import { classifyExit, describeOutput, lastReport } from './exitReason'
+import { findTeammateNode, killByRunTag, TEAMMATE_RUN_TAG_VARIABLE } from './processTable'
 import { SubagentFollower } from './subagentFollower'
 import { TranscriptTail } from './transcriptTail'
 
-/**
- * Exit codes of `swarmdesk teammate` (src/main/cli/commands/teammate.ts, docs/events.md#event-stream-and-command-line) as this
- * backend reads them:
- * - `0`: it approved a shutdown request; its runner released its tasks and marked it inactive
- *   → `{status: 'exited', reported: true}`.
- * - `1`: it was stopped (SIGTERM/SIGINT) or its loop caught an error. Both run the runner's
- *   cleanup, which ends by telling the leader with an `idle_notification` whose `idleReason` is
- *   `interrupted` (a stop) or `failed` (a crash). The executor looks for that report in the
- *   leader's inbox: `interrupted` → `exited`, `failed` → `crashed`, both `reported: true`; no
- *   report (it failed before it went active, or the cleanup could not write) → `crashed`,
- *   `reported: false`.
- * - `2`: bad usage (unknown team or member, a settings file that does not load, no API key):
- *   it never went active → `crashed`, `reported: false`.
- * - anything else, or death by a signal (`kill -9`: the wrapper shell reports 128+9): it died
- *   without cleanup → `crashed`, `reported: false`.
- * After {@link ProcessTeammateExecutor.kill}: `killed`, `reported: false` (unless the process had
- * already ended by itself with one of the codes above).
- */
-export const TEAMMATE_EXIT_CODES = { shutdown: 0, stoppedOrCaughtCrash: 1, usage: 2 } as const
-
-/**
- * Variable set to a fresh value in each teammate process's environment. Its shell commands inherit
- * it (the teammate's own PTY host replaces SWARMDESK_PTY_TAG, not this), so after the teammate is
- * gone the executor finds and kills what it started even when it escaped its terminal's process
- * group and lost its parent (a `setsid nohup …` left running when the teammate was `kill -9`ed).
- */
-export const TEAMMATE_RUN_TAG_VARIABLE = 'SWARMDESK_TEAMMATE_RUN'
+export { TEAMMATE_EXIT_CODES } from './exitReason'
+export { TEAMMATE_RUN_TAG_VARIABLE } from './processTable'
 
 /**
  * What Node runs (`node -e LOADER <cli.mjs> teammate …`): the CLI bundle is a module exporting
@@ -215,7 +188,7 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
     this.running.set(agentId, entry)
     if (earlyExit) onExit(earlyExit)
     const running = entry
-    const pid = await this.findNodePid(running, cliPath)
+    const pid = await findTeammateNode(running.proc.pid, cliPath, () => running.alive, this.startTimeoutMs)
     if (pid === undefined) {
       running.killReason = 'did not start'
       await proc.kill()
@@ -232,19 +205,14 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
    * `agentId` is `name@team`; a teammate this executor did not start gets it in `options.home`.
    * @throws Error for an agent id without `@team`; the mailbox's errors (an invalid name or message).
    */
-  async sendMessage(agentId: string, message: { from: string; text: string; summary?: string; color?: string }): Promise<void> {
+  async sendMessage(agentId: string, message: OutgoingMessage): Promise<void> {
     const known = this.running.get(agentId)?.config
     const at = agentId.lastIndexOf('@')
     if (!known && at <= 0) throw new Error(`Not a teammate id: '${agentId}' (expected name@team).`)
     const home = known?.home ?? this.options.home ?? swarmdeskHome()
     const team = known?.team ?? agentId.slice(at + 1)
     const name = known?.name ?? agentId.slice(0, at)
-    await this.mailbox(home).send(team, name, {
-      from: message.from,
-      text: message.text,
-      ...(message.summary !== undefined ? { summary: message.summary } : {}),
-      ...(message.color !== undefined ? { color: message.color } : {})
-    })
+    await this.mailbox(home).send(team, name, message)
   }
 
   /**
@@ -329,36 +297,8 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
   private processEnv(config: TeammateSpawnConfig): Record<string, string> {
     return {
       ...config.env,
-      SWARMDESK_HOME: config.home,
-      SWARMDESK_TEAM: config.team,
-      SWARMDESK_AGENT_NAME: config.name,
-      SWARMDESK_AGENT_ID: config.agentId,
-      SWARMDESK_AGENT_COLOR: config.color,
-      SWARMDESK_SESSION_ID: config.sessionId,
-      SWARMDESK_LEADER_AGENT_ID: config.leaderAgentId,
-      SWARMDESK_PLAN_MODE_REQUIRED: config.planModeRequired ? '1' : '0',
-      SWARMDESK_MODEL: config.model,
+      ...teammateIdentityEnv(config),
       ...((this.options.runAsNode ?? Boolean(process.versions.electron)) ? { ELECTRON_RUN_AS_NODE: '1' } : {})
-    }
-  }
-
-  /**
-   * The pid of the teammate's Node process: the descendant of the terminal's shell whose argv holds
-   * the CLI bundle (the wrapper's inner shell `exec`s it). Without /proc, the shell's pid. Undefined
-   * when it did not appear in time; the pty's own pid when the process already ended (its exit
-   * is then reported through `exited`).
-   */
-  private async findNodePid(entry: Running, cliPath: string): Promise<number | undefined> {
-    if (process.platform !== 'linux' || !existsSync('/proc/self/cmdline')) return entry.proc.pid
-    const deadline = Date.now() + this.startTimeoutMs
-    for (;;) {
-      for (const pid of listDescendantPids(entry.proc.pid)) {
-        const argv = readArgv(pid)
-        if (argv && argv[0] !== 'bash' && argv.includes(cliPath) && argv.includes('teammate')) return pid
-      }
-      if (!entry.alive) return entry.proc.pid
-      if (Date.now() > deadline) return undefined
-      await new Promise((resolve) => setTimeout(resolve, 10))
     }
   }
 
@@ -372,63 +312,16 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
     entry.alive = false
     let info: TeammateExitInfo
     try {
-      const survivors = await this.sweepEscapees(entry)
+      const survivors = await killByRunTag(entry.runTag, entry.startedAt)
       if (survivors.length) this.options.bus.emit({ type: 'notice', level: 'error', message: `Processes started by teammate ${agentId} outlived a kill: ${survivors.join(', ')}.`, agentId, agentName: name })
       entry.tail.close()
-      info = await this.classify(entry, exit, spawnedAt)
+      info = await classifyExit({ exit, killReason: entry.killReason, output: entry.output, lastReport: () => lastReport(this.mailbox(entry.config.home), entry.config, spawnedAt) })
     } catch (error) {
       entry.tail.close()
       info = { status: 'crashed', reported: false, reason: `its exit could not be classified: ${(error as Error).message}` }
     }
     closeSubagents(entry, info)
     return info
-  }
-
-  /** SIGKILLs every live process carrying the teammate's run tag, and waits until they are gone; returns survivors. */
-  private async sweepEscapees(entry: Running): Promise<number[]> {
-    if (process.platform !== 'linux') return []
-    const tag = { name: TEAMMATE_RUN_TAG_VARIABLE, value: entry.runTag, ...(entry.startedAt !== undefined ? { startedAt: entry.startedAt } : {}) }
-    const rows = snapshotProcesses().filter((row) => entry.startedAt === undefined || row.startTime >= entry.startedAt)
-    const found = findPidsWithEnv(tag.name, tag.value, rows)
-    if (found.length === 0) return []
-    // each found process is alive now (not reaped), so its pid is safe to signal
-    const result = await killProcessTree(found[0], { envTag: tag })
-    return result.survivors
-  }
-
-  private async classify(entry: Running, exit: { exitCode: number | null; signal: number | null }, spawnedAt: number): Promise<TeammateExitInfo> {
-    const { exitCode, signal } = exit
-    const clean = exitCode === TEAMMATE_EXIT_CODES.shutdown || exitCode === TEAMMATE_EXIT_CODES.stoppedOrCaughtCrash
-    if (entry.killReason !== undefined && !clean) return { status: 'killed', reported: false, reason: entry.killReason }
-    if (exitCode === TEAMMATE_EXIT_CODES.shutdown) return { status: 'exited', reported: true, reason: 'approved a shutdown request' }
-    if (exitCode === TEAMMATE_EXIT_CODES.stoppedOrCaughtCrash) {
-      const report = await this.lastReport(entry.config, spawnedAt)
-      if (report === 'interrupted') return { status: 'exited', reported: true, reason: 'stopped before a shutdown was approved' }
-      const crash = crashLine(entry.output)
-      if (report === 'failed') return { status: 'crashed', reported: true, reason: crash ?? 'crashed (exit code 1)' }
-      return { status: 'crashed', reported: false, reason: `exit code 1 without telling the leader${crash ? `: ${crash}` : ''}` }
-    }
-    if (exitCode === TEAMMATE_EXIT_CODES.usage) return { status: 'crashed', reported: false, reason: `bad usage (exit code 2)${describeOutput(entry.output, ': ')}` }
-    if (signal !== null && signal !== 0) return { status: 'crashed', reported: false, reason: `killed by ${signalName(signal)}` }
-    if (exitCode !== null && exitCode > 128 && exitCode < 128 + 65) return { status: 'crashed', reported: false, reason: `killed by ${signalName(exitCode - 128)} (exit code ${exitCode})` }
-    return { status: 'crashed', reported: false, reason: `exit code ${exitCode ?? 'unknown'}${describeOutput(entry.output, ': ')}` }
-  }
-
-  /**
-   * The `idleReason` of the last `idle_notification` the teammate sent the leader since it was
-   * spawned: its runner's report of how it ended (`interrupted` or `failed`), or undefined.
-   */
-  private async lastReport(config: TeammateSpawnConfig, since: number): Promise<'interrupted' | 'failed' | undefined> {
-    const { messages } = await this.mailbox(config.home).read(config.team, LEAD_NAME)
-    let found: 'interrupted' | 'failed' | undefined
-    for (const { message } of messages) {
-      if (message.from !== config.name || Date.parse(message.timestamp) < since) continue
-      const body = parseMessageBody(message.text)
-      if (body.kind !== 'structured' || body.body.type !== 'idle_notification') continue
-      const reason = body.body.idleReason
-      if (reason === 'interrupted' || reason === 'failed') found = reason
-    }
-    return found
   }
 
   private mailbox(home: string): Mailbox {
@@ -462,41 +355,4 @@ function listNames(dir: string): string[] {
 /** POSIX single-quoting: the word as one shell argument, whatever it holds. */
 function shellQuote(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
-}
-
-/** A process's argv from /proc, or undefined when it is gone. */
-function readArgv(pid: number): string[] | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
-  } catch {
-    return undefined
-  }
-}
-
-/** `SIGKILL` for 9; `signal 77` for a number with no name. */
-function signalName(signal: number): string {
-  const name = Object.entries(osConstants.signals).find(([, n]) => n === signal)?.[0]
-  return name ?? `signal ${signal}`
-}
-
-/** Lines of the terminal's text, ANSI removed, blank lines dropped. */
-function outputLines(output: TailBuffer): string[] {
-  return cleanTerminalOutput(output.peek())
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)
-}
-
-/** The last line the terminal showed, as context for a reason (`prefix` + line), or ''. */
-function describeOutput(output: TailBuffer, prefix = ' Last output: '): string {
-  const last = outputLines(output).at(-1)
-  return last ? `${prefix}${last.length > 300 ? `${last.slice(0, 297)}…` : last}` : ''
-}
-
-/** What `swarmdesk teammate` printed about a caught crash (`… crashed: Error: message`), or undefined. */
-function crashLine(output: TailBuffer): string | undefined {
-  const line = outputLines(output).findLast((l) => / crashed: /.test(l))
-  if (!line) return undefined
-  const what = line.slice(line.indexOf(' crashed: ') + ' crashed: '.length)
-  return `crashed: ${what.length > 300 ? `${what.slice(0, 297)}…` : what}`
 }

@@ -5,6 +5,7 @@ import { Emitter } from '../../base'
 import type { PermissionPrompter } from '../../permissions'
 import { TeamStore } from '../../teams'
 import { runTeammate } from '../runner'
+import { teammateIdentityEnv } from '../env'
 import { createPtyClient } from './ptyClient'
 import {
   HEARTBEAT_INTERVAL_MS,
@@ -105,18 +106,7 @@ export async function runWorkerTeammate(data: WorkerData, config: StartMessage['
   bus.onEvent((event) => post({ type: 'event', event }))
 
   // docs/design.md#process-model's identity variables, as a process teammate gets them; the resolved model is the fallback of a member without one
-  const env: Record<string, string> = {
-    ...config.env,
-    ...(config.model ? { SWARMDESK_MODEL: config.model } : {}),
-    SWARMDESK_HOME: config.home,
-    SWARMDESK_TEAM: config.team,
-    SWARMDESK_AGENT_NAME: config.name,
-    SWARMDESK_AGENT_ID: config.agentId,
-    SWARMDESK_AGENT_COLOR: config.color,
-    SWARMDESK_SESSION_ID: config.sessionId,
-    SWARMDESK_LEADER_AGENT_ID: config.leaderAgentId,
-    SWARMDESK_PLAN_MODE_REQUIRED: config.planModeRequired ? '1' : '0'
-  }
+  const env: Record<string, string> = { ...config.env, ...teammateIdentityEnv(config) }
 
   post({ type: 'ready' })
   let outcome: DoneOutcome = 'crashed'

@@ -1,3 +1,4 @@
+import { protocolBody } from '../../../../shared/mailbox'
 import { type PtyHost } from '../../pty/types'
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
@@ -132,7 +133,7 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
     // re-stamped by the main bus: one strictly increasing sequence
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1))
 
-    await workers.sendMessage('alice@bypass', { from: 'team-lead', text: JSON.stringify({ type: 'shutdown_request', requestId: 'bye-1', reason: 'done' }) })
+    await workers.sendMessage('alice@bypass', { from: 'team-lead', body: protocolBody('shutdown_request', { requestId: 'bye-1', reason: 'done' }) })
     // a clean end: the runner cleaned up and the thread ended by itself (no reason to report)
     expect(await handle.exited).toEqual({ status: 'exited', reported: true })
     expect(workers.isAlive('alice@bypass')).toBe(false)

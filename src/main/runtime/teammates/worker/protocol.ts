@@ -1,7 +1,7 @@
 import { MessagePort } from 'node:worker_threads'
 import { z } from 'zod'
 import { RuntimeEventSchema } from '../../../../shared/events'
-import { PermissionModeSchema } from '../../../../shared/permissions'
+import { PermissionModeSchema, PermissionPromptAnswerSchema, PermissionPromptRequestSchema } from '../../../../shared/permissions'
 
 /**
  * The MessagePort RPC between the main thread and one worker teammate (docs/design.md#process-model, docs/teams.md#permission-requests): the worker
@@ -97,24 +97,6 @@ export const PtyRunResultSchema = z.object({
   timedOut: z.boolean(),
   aborted: z.boolean()
 })
-
-/** {@link import('../../../../shared/permissions').PermissionPromptRequest}. */
-export const PermissionPromptRequestSchema = z.object({
-  requestId: z.string(),
-  agentId: z.string(),
-  agentName: z.string(),
-  tool: z.string(),
-  input: z.unknown(),
-  reason: z.string(),
-  suggestions: z.array(z.string()),
-  cwd: z.string().optional()
-})
-
-/** {@link import('../../../../shared/permissions').PermissionPromptAnswer}. */
-export const PermissionPromptAnswerSchema = z.discriminatedUnion('decision', [
-  z.object({ decision: z.literal('allow'), by: z.enum(['user', 'approve-flag']), alwaysAllowRule: z.string().optional() }),
-  z.object({ decision: z.literal('deny'), by: z.enum(['user', 'approve-flag', 'cancelled']), reason: z.string().optional() })
-])
 
 /** An error as it crosses the port: what a person needs to read. */
 export const SerializedErrorSchema = z.object({ name: z.string(), message: z.string(), stack: z.string().optional() })

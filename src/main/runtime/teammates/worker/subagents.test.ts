@@ -35,7 +35,7 @@ class RecordingPrompter implements PermissionPrompter {
   }
 }
 
-const TEAMMATE_TOOLS = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'BashOutput', 'KillShell', 'Agent', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']
+const TEAMMATE_TOOLS = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'BashOutput', 'KillShell', 'NotebookEdit', 'Agent', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']
 const of = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
 type Body = { tools: Array<{ name: string }> }
 

@@ -7,6 +7,7 @@ import { numberLine, splitLines } from './lineFormat'
 import { canonicalPath, errnoCode, resolveToolPath } from './paths'
 import { type Tool, type ToolContext, type ToolResult, ToolError } from '../types'
 import { recordFileState } from './writeGuard'
+import { parseNotebook, renderNotebook } from './notebookFormat'
 
 /** Lines shown when no `limit` is given (Claude Code's default). */
 export const DEFAULT_READ_LIMIT = 2000
@@ -52,6 +53,7 @@ export const ReadTool: Tool<ReadInput> = {
     '- file_path may be absolute or relative to the working directory.',
     `- Returns up to ${DEFAULT_READ_LIMIT} lines from the start by default; for longer files pass offset (1-based line) and limit.`,
     '- Lines longer than 2000 characters are truncated.',
+    '- A Jupyter notebook (.ipynb) reads as its cells (with their ids) and their outputs.',
     '- Reading a file is required before you Write over it or Edit it.',
     '- Cannot read directories (use Glob, or ls through Bash) or binary files (images, archives, executables).',
     '- When quoting text from the output in an Edit, leave out the line-number prefix.'
@@ -84,6 +86,12 @@ async function readFileTool(input: ReadInput, ctx: ToolContext): Promise<ToolRes
   if (looksBinary(data)) throw new ToolError(`${path} is a binary file (it contains NUL bytes) and cannot be shown as text.`)
 
   const canonical = await canonicalPath(path)
+  if (extname(path) === '.ipynb') {
+    // a notebook reads as its cells and their outputs, not as raw JSON (docs/tools.md#notebooks)
+    const shown = renderNotebook(parseNotebook(data.toString('utf8'), path))
+    await recordFileState(ctx, canonical, false, stats)
+    return { content: shown.length > MAX_READ_CHARS ? `${shown.slice(0, MAX_READ_CHARS)}\n\n[Notebook cut at ${MAX_READ_CHARS} characters.]` : shown }
+  }
   const lines = splitLines(data.toString('utf8'))
   if (lines.length === 0) {
     await recordFileState(ctx, canonical, false, stats)

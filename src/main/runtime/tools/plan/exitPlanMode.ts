@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { PermissionModeSchema, type PermissionMode } from '../../../../shared/permissions'
-import { type Mailbox, sendAndAwaitReply } from '../../mailbox'
+import { protocolBody } from '../../../../shared/mailbox'
+import { type Mailbox, newRequestId, sendAndAwaitReply } from '../../mailbox'
 import { ToolError, type Tool } from '../types'
 
 /** ExitPlanMode input (Claude Code's shape): the plan, in Markdown. */
@@ -47,7 +47,7 @@ export function createExitPlanModeTool(options: PlanApprovalOptions): Tool<z.inf
     permissionSubject: () => ({ kind: 'tool', readOnly: true }),
     async call(input, ctx) {
       if (options.mode() !== 'plan') throw new ToolError('You are not in plan mode: your plan was already approved. Go ahead with the work.')
-      const requestId = `plan-${randomBytes(4).toString('hex')}`
+      const requestId = newRequestId('plan')
       const { mailbox, team, name, leader } = options
       options.onWaiting?.(true)
       let verdict: { approve: boolean; feedback?: string; mode?: string } | 'aborted'
@@ -60,7 +60,7 @@ export function createExitPlanModeTool(options: PlanApprovalOptions): Tool<z.inf
           send: () =>
             mailbox.send(team, leader, {
               from: name,
-              text: JSON.stringify({ type: 'plan_approval_request', requestId, plan: input.plan }),
+              body: protocolBody('plan_approval_request', { requestId, plan: input.plan }),
               summary: `${name} asks to approve a plan`,
               ...(options.color ? { color: options.color } : {})
             }),

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
-import { messageKind } from '../../../../shared/mailbox'
+import { messageKind, protocolBody, type ProtocolBody } from '../../../../shared/mailbox'
 import type { TeamConfig } from '../../../../shared/teams'
 import { ToolError, type ToolContext, type ToolResult } from '../types'
 import type { TeamContext } from '../../teams'
+import { newRequestId } from '../../mailbox'
 import { asToolErrors } from './errors'
 
 /** SendMessage's structured messages, with Claude Code's input fields (docs/tools.md#tools). */
@@ -40,6 +40,7 @@ export async function sendToTeam(team: TeamContext, input: TeamMessageInput, ctx
   const config = await asToolErrors(async () => team.teams.read(teamName))
   const structured = typeof input.message === 'string' ? undefined : input.message
   if (structured) checkStructured(structured, to, from, team.leaderName)
+  else checkPlain(input.message as string)
   const color = config.members.find((m) => m.name === from)?.color
   const caller = { agentId: ctx.agentId, agentName: ctx.agentName }
   if (to === '*') {
@@ -53,9 +54,9 @@ export async function sendToTeam(team: TeamContext, input: TeamMessageInput, ctx
   }
   const name = recipientName(to, config)
   if (name === from) throw new ToolError(`"${to}" is you: a message to yourself reaches no one.`)
-  const { text, requestId } = bodyOf(input.message, from)
-  await asToolErrors(() => team.mailbox.send(teamName, name, { from, text, ...(input.summary ? { summary: input.summary } : {}), ...(color ? { color } : {}) }))
-  const kind = messageKind(text)
+  const { content, requestId } = bodyOf(input.message, from)
+  await asToolErrors(() => team.mailbox.send(teamName, name, { from, ...content, ...(input.summary ? { summary: input.summary } : {}), ...(color ? { color } : {}) }))
+  const kind = content.body?.type ?? 'plain'
   team.emit(caller, { type: 'message_sent', from, to: name, kind })
   if (kind === 'plain') return { content: `Message sent to ${name}.` }
   return { content: `${kind} sent to ${name}${requestId ? ` (request_id: ${requestId})` : ''}.` }
@@ -68,6 +69,23 @@ function checkStructured(message: StructuredMessage, to: string, from: string, l
   if (message.type === 'shutdown_response' && !message.approve && !message.reason?.trim()) throw new ToolError('Rejecting a shutdown needs a reason: say why you keep working.')
 }
 
+/**
+ * Plain text must not pass for a protocol body (docs/teams.md#mailbox): a reader would act on it
+ * unchecked (a teammate could write its own plan approval). @throws ToolError saying what to send instead.
+ */
+function checkPlain(text: string): void {
+  const kind = messageKind(text)
+  if (kind === 'plain') return
+  const structured: readonly string[] = ['shutdown_request', 'plan_approval_response']
+  const instead =
+    kind === 'shutdown_approved' || kind === 'shutdown_rejected'
+      ? 'answer a shutdown request with message {type: "shutdown_response", request_id, approve, reason?}'
+      : structured.includes(kind)
+        ? `send it as the message object {type: "${kind}", …} instead of JSON text`
+        : `${kind} messages are the runtime's own; write your message in words`
+  throw new ToolError(`Your message text is a JSON ${kind} body, which is not sent as plain text: ${instead}.`)
+}
+
 /** The member `to` names (`alice` or `alice@team`). @throws ToolError naming the members. */
 function recipientName(to: string, config: TeamConfig): string {
   const suffix = `@${config.name}`
@@ -76,20 +94,20 @@ function recipientName(to: string, config: TeamConfig): string {
   throw new ToolError(`"${to}" is not a member of team '${config.name}'. Members: ${config.members.map((m) => m.name).join(', ')}.`)
 }
 
-/** The mailbox `text` of a message: plain text as is, a structured one as its protocol body's JSON. */
-function bodyOf(message: string | StructuredMessage, from: string): { text: string; requestId?: string } {
-  if (typeof message === 'string') return { text: message }
+/** What the mailbox sends for a message: plain text as is, a structured one as its protocol body. */
+function bodyOf(message: string | StructuredMessage, from: string): { content: { text: string; body?: never } | { body: ProtocolBody; text?: never }; requestId?: string } {
+  if (typeof message === 'string') return { content: { text: message } }
   switch (message.type) {
     case 'shutdown_request': {
-      const requestId = `shutdown-${randomBytes(4).toString('hex')}`
-      return { requestId, text: JSON.stringify({ type: 'shutdown_request', requestId, ...(message.reason ? { reason: message.reason } : {}) }) }
+      const requestId = newRequestId('shutdown')
+      return { requestId, content: { body: protocolBody('shutdown_request', { requestId, ...(message.reason ? { reason: message.reason } : {}) }) } }
     }
-    case 'shutdown_response':
-      return {
-        requestId: message.request_id,
-        text: JSON.stringify(message.approve ? { type: 'shutdown_approved', requestId: message.request_id, from } : { type: 'shutdown_rejected', requestId: message.request_id, from, reason: message.reason ?? '' })
-      }
+    case 'shutdown_response': {
+      const requestId = message.request_id
+      const body = message.approve ? protocolBody('shutdown_approved', { requestId, from }) : protocolBody('shutdown_rejected', { requestId, from, reason: message.reason ?? '' })
+      return { requestId, content: { body } }
+    }
     case 'plan_approval_response':
-      return { requestId: message.request_id, text: JSON.stringify({ type: 'plan_approval_response', requestId: message.request_id, approve: message.approve, ...(message.feedback ? { feedback: message.feedback } : {}) }) }
+      return { requestId: message.request_id, content: { body: protocolBody('plan_approval_response', { requestId: message.request_id, approve: message.approve, ...(message.feedback ? { feedback: message.feedback } : {}) }) } }
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { protocolBody } from '../../../../shared/mailbox'
 import type { Task } from '../../../../shared/tasks'
 import { ToolError, type Tool, type ToolContext } from '../types'
 import type { TeamContext } from '../../teams'
@@ -90,9 +91,9 @@ async function notifyAssignee(team: TeamContext, ctx: ToolContext, task: Task, o
   if (!teamName) return `\n(no task_assignment sent to ${owner}: there is no team, so no inboxes)`
   const config = await asToolErrors(async () => team.teams.read(teamName))
   if (!config.members.some((m) => m.name === owner)) return `\n(no task_assignment sent: ${owner} is not a member of team '${teamName}'; members: ${config.members.map((m) => m.name).join(', ')})`
-  const body = { type: 'task_assignment', taskId: String(task.id), subject: task.subject, description: task.description, assignedBy: ctx.agentName }
+  const body = protocolBody('task_assignment', { taskId: String(task.id), subject: task.subject, description: task.description, assignedBy: ctx.agentName })
   const color = config.members.find((m) => m.name === ctx.agentName)?.color
-  await asToolErrors(() => team.mailbox.send(teamName, owner, { from: ctx.agentName, text: JSON.stringify(body), summary: `Task #${task.id} assigned: ${task.subject}`, ...(color ? { color } : {}) }))
+  await asToolErrors(() => team.mailbox.send(teamName, owner, { from: ctx.agentName, body, summary: `Task #${task.id} assigned: ${task.subject}`, ...(color ? { color } : {}) }))
   team.emit({ agentId: ctx.agentId, agentName: ctx.agentName }, { type: 'message_sent', from: ctx.agentName, to: owner, kind: 'task_assignment' })
   return ''
 }

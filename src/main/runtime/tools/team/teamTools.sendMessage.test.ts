@@ -64,7 +64,7 @@ describe('SendMessage to teammates', () => {
     h = await leaderSends([{ to: 'bob', message: { type: 'shutdown_request', reason: 'all tasks done' } }])
     const result = h.results()[1]!
     expect(result.isError).toBe(false)
-    const requestId = /request_id: (shutdown-[0-9a-f]{8})/.exec(result.output)?.[1]
+    const requestId = /request_id: (shutdown-[0-9a-f]{16})/.exec(result.output)?.[1]
     expect(requestId).toBeDefined()
     const [message] = await h.inbox('crew', 'bob')
     expect(JSON.parse(message!.text)).toEqual({ type: 'shutdown_request', requestId, reason: 'all tasks done' })

@@ -30,7 +30,7 @@ async function memberAction(agentId: string, kind: MemberActionKind, run: () => 
 
 /**
  * What a person asks of the team from the dashboard and the top bar (docs/ui.md#the-workspace-ui). Each command
- * calls one request channel of src/shared/ipc.ts and records its outcome in the dashboard slice
+ * calls one request channel of src/shared/ipc/ and records its outcome in the dashboard slice
  * instead of throwing; it resolves to whether it succeeded.
  */
 export const dashboardCommands = {

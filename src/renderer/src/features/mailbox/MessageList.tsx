@@ -51,12 +51,13 @@ export function MessageList({ entries }: { entries: MailboxEntry[] }) {
     }
   }, [])
 
+  // re-run as cards are measured: the first jump used estimated heights
+  const totalSize = virtualizer.getTotalSize()
   useLayoutEffect(() => {
     if (!atEnd.current || entries.length === 0) return
     userScroll.current = false
     virtualizer.scrollToIndex(entries.length - 1, { align: 'end' })
-    // re-run as cards are measured: the first jump used estimated heights
-  }, [entries.length, virtualizer, virtualizer.getTotalSize()])
+  }, [entries.length, virtualizer, totalSize])
 
   return (
     <div ref={scroller} className="mb-scroller" data-testid="mailbox-list" role="list" aria-label="Messages" tabIndex={0}>

@@ -1,12 +1,13 @@
 import type { PaneScrollback } from '../../../../shared/ipc'
 import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../../../shared/paneScrollback'
 import { DisposableStore, toDisposable, type Disposable } from '../../lib/lifecycle'
-import { HeldOutput, MAX_HELD_OFFSCREEN } from './heldOutput'
+import { HeldOutput } from './heldOutput'
 import type { PaneOwnerDeps } from './paneOwnerDeps'
 import type { PaneChunk, PaneRegistration } from './paneRouter'
 import { SizeReport, SIZE_REPORT_DEBOUNCE_MS } from './sizeReport'
-import { createXtermTerminal, type PaneRendererKind, type PaneTerminal, type FindResults } from './terminal'
-import { webglPool as defaultPool, type WebglContextPool, type WebglHolder } from './webglPool'
+import { createXtermTerminal, type PaneTerminal, type FindResults } from './terminal'
+import { PaneWebgl } from './paneWebgl'
+import { webglPool as defaultPool } from './webglPool'
 import { paneWriteScheduler, type PaneWriter, type PaneWriteScheduler } from './writeScheduler'
 
 export { MAX_HELD_OFFSCREEN } from './heldOutput'
@@ -27,7 +28,7 @@ export type { PaneOwnerDeps } from './paneOwnerDeps'
  * terminal; live output is held (up to {@link MAX_HELD_OFFSCREEN}, beyond which the pane restores
  * from main's scrollback when shown) and written on show. A restore asked for while off screen (a
  * resync, a gap in the numbering) waits for the show as well. A visible pane asks the page's
- * {@link WebglContextPool} for a WebGL renderer and gives it back when it leaves the screen or the
+ * WebGL context pool ({@link PaneWebgl}) for a WebGL renderer and gives it back when it leaves the screen or the
  * pool evicts it; a lost or unavailable context leaves it on the DOM renderer. The renderer in use
  * is on the host element as `data-renderer`. Every chunk is acknowledged to main (`pane.ack`) once
  * written, or at once when held, so main's backpressure measures what the page still has to do.
@@ -52,7 +53,7 @@ export type { PaneOwnerDeps } from './paneOwnerDeps'
  * nothing, and reports its size on show when it changed meanwhile. After a resync (a reconnect:
  * main may have restarted) the size is reported again.
  */
-export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
+export class PaneOwner implements Disposable, PaneWriter {
   private readonly disposables = new DisposableStore()
   private readonly terminal: PaneTerminal
   private readonly fitDebounceMs: number
@@ -65,8 +66,7 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
   /** Output held while off screen; `restoreOnShow` when too much was held, or a restore was deferred. */
   private readonly offscreen = new HeldOutput()
   private restoreOnShow = false
-  private webglBroken = false
-  private readonly pool: WebglContextPool
+  private readonly webgl: PaneWebgl
   /** The size last sent to main, and one waiting for the debounce to send. */
   private readonly size: SizeReport
   /** Writes handed to the terminal that it has not parsed yet (see {@link write}). */
@@ -84,11 +84,11 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
   ) {
     this.fitDebounceMs = deps.fitDebounceMs ?? 50
     this.visible = deps.visible ?? true
-    this.pool = deps.webgl ?? defaultPool
     this.size = new SizeReport(deps.sizeReportDebounceMs ?? SIZE_REPORT_DEBOUNCE_MS, (size) => this.deps.source.resize?.(this.agentId, size), () => !this.isDisposed && this.visible)
     this.writes = deps.writes ?? paneWriteScheduler
     const terminal = (deps.createTerminal ?? createXtermTerminal)(host, { scrollbackLines: deps.scrollback?.lines ?? DEFAULT_PANE_SCROLLBACK_LINES })
     this.terminal = terminal
+    this.webgl = new PaneWebgl(terminal, host, deps.webgl ?? defaultPool, () => !this.isDisposed && this.visible)
     this.disposables.add(toDisposable(() => terminal.dispose()))
     if (deps.scrollback) this.disposables.add(deps.scrollback.onDidChange((lines) => terminal.setScrollback?.(lines)))
     this.registration = this.disposables.add(
@@ -117,12 +117,11 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
         this.size.dispose()
       })
     )
-    this.disposables.add(toDisposable(() => this.pool.release(this)))
+    this.disposables.add(this.webgl)
     this.disposables.add(toDisposable(() => this.dropQueued()))
-    this.host.dataset.renderer = 'dom'
     this.fit()
     this.restore()
-    if (this.visible) this.useWebgl()
+    if (this.visible) this.webgl.use()
   }
 
   /** True once disposed. */
@@ -159,7 +158,7 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     this.writes.cancel(this)
     const n = chunks[chunks.length - 1]!.chunk
     this.write(chunks.length === 1 ? chunks[0]!.data : chunks.map((c) => c.data).join(''), () => this.deps.source.ack?.(this.agentId, n))
-    this.pool.touch(this)
+    this.webgl.touch()
   }
 
   /**
@@ -172,32 +171,14 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     this.visible = visible
     if (visible) {
       this.catchUp()
-      this.useWebgl()
+      this.webgl.use()
       this.scheduleFit()
     } else {
       // what waited for a turn is held like any output that comes while off screen
       const waiting = this.queued
       this.dropQueued()
       for (const c of waiting) this.hold(c)
-      this.pool.release(this)
-      this.setRenderer('dom')
-    }
-  }
-
-  /** Called by the pool when another pane needs this one's WebGL context. */
-  releaseWebgl(): void {
-    this.setRenderer('dom')
-  }
-
-  /** Called by the pool when a context freed up for this pane after it was evicted (it holds it already). */
-  regainWebgl(): void {
-    if (this.isDisposed || !this.visible || this.webglBroken) {
-      this.pool.release(this)
-      return
-    }
-    if (this.setRenderer('webgl') !== 'webgl') {
-      this.webglBroken = true
-      this.pool.release(this)
+      this.webgl.giveBack()
     }
   }
 
@@ -384,27 +365,6 @@ export class PaneOwner implements Disposable, WebglHolder, PaneWriter {
     }
     if (this.offscreen.isEmpty) return
     this.write(this.offscreen.take())
-  }
-
-  private useWebgl(): void {
-    if (this.webglBroken || !this.terminal.setRenderer) return
-    if (!this.pool.acquire(this)) return
-    if (this.setRenderer('webgl') !== 'webgl') {
-      // WebGL2 missing (or it failed to start): stay on the DOM renderer for good.
-      this.webglBroken = true
-      this.pool.release(this)
-    }
-  }
-
-  private setRenderer(kind: PaneRendererKind): PaneRendererKind {
-    const used =
-      this.terminal.setRenderer?.(kind, () => {
-        this.webglBroken = true
-        this.pool.release(this)
-        this.host.dataset.renderer = 'dom'
-      }) ?? 'dom'
-    this.host.dataset.renderer = used
-    return used
   }
 
   private scheduleFit(): void {

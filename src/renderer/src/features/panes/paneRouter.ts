@@ -1,6 +1,6 @@
 import { MAX_PANE_ACKS, type PaneAck, type PaneScrollback, type PushOf } from '../../../../shared/ipc'
 import type { TerminalSize } from '../../../../shared/terminalSize'
-import { toDisposable, type Disposable } from '../../lib/lifecycle'
+import { type Disposable } from '../../lib/lifecycle'
 
 /** One `pane.data` push: an ANSI chunk for an agent's pane, numbered per pane from 1. */
 export type PaneChunk = PushOf<'pane.data'>

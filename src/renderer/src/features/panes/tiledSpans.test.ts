@@ -15,7 +15,10 @@ function place(columns: number, tiles: number): string[] {
     for (;;) {
       const fits = c + span.columns <= columns && Array.from({ length: span.rows }, (_, y) => Array.from({ length: span.columns }, (_, x) => cell(r + y, c + x))).flat().every((v) => v === '.')
       if (fits) break
-      if (++c >= columns) (c = 0), r++
+      if (++c >= columns) {
+        c = 0
+        r++
+      }
     }
     put(r, c, span.columns, span.rows, String.fromCharCode(97 + i))
     c += span.columns

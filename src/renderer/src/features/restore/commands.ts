@@ -7,7 +7,7 @@ export function errorText(err: unknown): string {
 
 /**
  * What a person asks of a restored workspace (restore after restart): each calls one request
- * channel of src/shared/ipc.ts and throws the runtime's refusal, for the button to show.
+ * channel of src/shared/ipc/ and throws the runtime's refusal, for the button to show.
  */
 export const restoreCommands = {
   /** Continues an `interrupted` agent from its transcript (`agent.resume`). */

@@ -9,7 +9,7 @@ import { DEFAULT_STUCK_AFTER_MINUTES } from '../../store/dashboardSlice'
 /**
  * The Settings view's state (docs/ui.md#the-workspace-ui). Its own small vanilla store rather than a slice of the app
  * store: nothing else reads it, and it lives only while the dialog is open. Every change goes to
- * main as a typed request (src/shared/ipc.ts `settings.*`); main validates it and answers with the
+ * main as a typed request (src/shared/ipc/ `settings.*`); main validates it and answers with the
  * view as it now stands, or refuses with a message shown here — the renderer never writes a file.
  */
 export interface SettingsState {

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto'
+import type { RuntimeEvent } from '../../shared/events'
+import type { PermissionMode } from '../../shared/permissions'
+import { EventBus } from '../runtime/events'
+import { Budget } from '../runtime/loop'
+import { ApiKeyHolder, DEFAULT_MODEL, resolveModel } from '../runtime/model'
+import { loadWorkspaceSettings, PermissionEngine, type LoadedSettings } from '../runtime/permissions'
+import { createPtyHost, type PtyFlowControl, type PtyHost } from '../runtime/pty'
+import { connectModel, NO_API_KEY_HINTS, type ModelConnection } from '../runtime/runner'
+import { envWithSettings, modeSwitches, Session, teammateModelSetting, teammateSettings } from '../runtime/session'
+import { canonicalWorkspace, ensureWritableDataDirectory } from '../runtime/storage'
+import { definitionFileNotices, loadSubagentWiring, sweepWorkspaceWorktrees } from '../runtime/subagents'
+import { createTeammateBackends, teammateModelEnv, teammateSettingsEnv, type TeammateExecutorRegistry } from '../runtime/teammates'
+import { CORE_TOOLS } from '../runtime/tools'
+import type { KeyFix } from './modelAccess'
+import { PaneSizes } from './paneSizes'
+import { planRestore, RESTORE_NOTICE_LEVEL, RUN_TAG_VARIABLE, type RestorePlan, type SessionChoice } from './restore'
+import type { ApiKeyStore } from './settingsControl'
+import { UiPrompter } from './uiPrompter'
+
+/** Options of {@link WorkspaceService.start}; the same inputs as `swarmdesk run`. */
+export interface WorkspaceServiceOptions {
+  cwd: string
+  home: string
+  /** A scenario file: the model is the scripted model server (docs/model.md#model-access). */
+  scenario?: string
+  model?: string
+  mode?: PermissionMode
+  settingsFiles?: string[]
+  trustProject?: boolean
+  env?: NodeJS.ProcessEnv
+  resumeSessionId?: string
+  maxBudgetUsd?: number
+  /** Fork subagents (docs/agents.md#forks). */
+  fork?: boolean
+  /** Coordinator mode (docs/agents.md#coordinator-mode); wins over forks. */
+  coordinator?: boolean
+  /** Where Settings stores the API key (the app's OS keychain); absent in the web host: the environment only. */
+  apiKeys?: ApiKeyStore
+  /**
+   * The process's live API key, shared by its workspaces: used when the environment has none, and
+   * followed as it changes (a key entered in Settings starts the leader at once). Without a key from
+   * either, the workspace still opens (a first run): the UI says how to add one. Default: none.
+   */
+  apiKey?: ApiKeyHolder
+  /**
+   * `restore` (the default): reopen the workspace's last session — its leader from its transcript,
+   * panes with their scrollback, agents that were working shown `interrupted` (app/restore).
+   * `new`: start an empty session (`swarmdesk serve --new-session`). `resumeSessionId` wins over both.
+   */
+  session?: SessionChoice
+}
+
+/** A notice for the leader's pane, from opening the workspace. */
+export interface OpeningNotice {
+  level: 'warning' | 'error'
+  message: string
+}
+
+/** What {@link openWorkspace} built: the leader session and everything it runs on, before the service wires them up. */
+export interface OpenedWorkspace {
+  session: Session
+  /** Every event the session emitted while it opened, to replay on the service's bus. */
+  early: RuntimeEvent[]
+  /** The session's own bus: its events are re-stamped onto the service's. */
+  bus: EventBus
+  prompter: UiPrompter
+  model: ModelConnection
+  pty: PtyHost & PtyFlowControl
+  backends: TeammateExecutorRegistry
+  /** Each pane's last reported size, shared by the panes and the process teammates' backend. */
+  paneSizes: PaneSizes
+  /** The leader's and its subagents' permission engine: Settings swaps its rules while the session runs. */
+  engine: PermissionEngine
+  settings: LoadedSettings
+  modelName: string
+  mode: PermissionMode
+  keyFix: KeyFix
+  apiKey: ApiKeyHolder
+  /** The workspace root, canonical. */
+  cwd: string
+  /** What the last run left (restore/startup.ts). */
+  plan: RestorePlan
+  /** This run's tag in its PTYs' environment (restore/stateFile.ts). */
+  runTag: string
+  /** How the session was opened: a new session opens the same way. */
+  openOptions: Parameters<typeof Session.open>[0]
+  /** Settings warnings, agent definition files, swept worktrees and restore warnings, for the leader's pane. */
+  notices: OpeningNotice[]
+}
+
+/**
+ * Opens the workspace: settings, model (scripted for a scenario), PTY host, teammate backends and
+ * the leader session (new, reopened or resumed). Whatever it started is closed again when the
+ * session fails to open.
+ * @throws RunUsageError for bad input (missing directory, malformed settings, unknown session,
+ *   a data directory it cannot write: DataDirectoryError).
+ */
+export async function openWorkspace(options: WorkspaceServiceOptions): Promise<OpenedWorkspace> {
+  const startEnv = options.env ?? process.env
+  const cwd = canonicalWorkspace(options.cwd)
+  // a read-only or full data directory is bad input, reported before anything runs
+  ensureWritableDataDirectory(options.home, cwd)
+  const settings = await loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], options.trustProject ?? false)
+  // the Settings view's models and auto-background delay, where the environment sets none
+  const env = envWithSettings(startEnv, settings)
+  // a first run has no key: the workspace opens all the same, saying where to add one
+  const keyFix: KeyFix = options.apiKeys ? 'settings' : 'environment'
+  const apiKey = options.apiKey ?? new ApiKeyHolder()
+  const model = await connectModel({ scenario: options.scenario, env, settings, apiKey, noApiKeyHint: NO_API_KEY_HINTS[keyFix] })
+  // what the last run left: the session to reopen, and its orphaned processes killed (app/restore)
+  const plan = await planRestore({ home: options.home, cwd, choice: options.session ?? 'restore', resumeSessionId: options.resumeSessionId })
+  const runTag = randomUUID()
+  const pty = createPtyHost({ env: { [RUN_TAG_VARIABLE]: runTag } })
+  const prompter = new UiPrompter(cwd)
+  const modelName = resolveModel(options.model ?? env.SWARMDESK_MODEL ?? DEFAULT_MODEL)
+  const mode = options.mode ?? settings.defaultMode ?? 'default'
+  const wiring = await loadSubagentWiring({ cwd, home: options.home, env, trustProject: options.trustProject, teammateModel: teammateModelSetting(settings) })
+  const swept = await sweepWorkspaceWorktrees(cwd)
+  const bus = new EventBus()
+  const paneSizes = new PaneSizes()
+  const backends = createTeammateBackends({ bus, pty, prompter, home: options.home, paneSize: (agentId) => paneSizes.get(agentId) })
+  const engine = new PermissionEngine(settings)
+  // events emitted while the session opens are replayed into the service's own bus
+  const early: RuntimeEvent[] = []
+  const sub = bus.onEvent((e) => early.push(e))
+  const openOptions: Parameters<typeof Session.open>[0] = {
+    cwd,
+    home: options.home,
+    resumeSessionId: plan.resumeSessionId,
+    model: modelName,
+    mode,
+    budget: new Budget(options.maxBudgetUsd),
+    client: model.client,
+    bus,
+    prompter,
+    engine,
+    pty,
+    tools: [...CORE_TOOLS],
+    subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
+    hookSettings: settings.hooks,
+    teammates: { registry: backends, ...teammateSettings(settings), askPersonForPlans: true, modelEnv: () => ({ ...teammateModelEnv(model, env, settings), ...teammateSettingsEnv(options.settingsFiles ?? [], options.trustProject ?? false) }) }
+  }
+  let session: Session
+  try {
+    session = await Session.open(openOptions)
+  } catch (error) {
+    await backends.dispose()
+    await pty.dispose()
+    await model.close()
+    throw error
+  } finally {
+    sub.dispose()
+  }
+  const notices: OpeningNotice[] = [
+    ...settings.warnings.map((message) => ({ level: 'warning' as const, message })),
+    ...definitionFileNotices(wiring.files),
+    ...swept.map((path) => ({ level: 'warning' as const, message: `Removed a stale clean worktree: ${path}` })),
+    ...plan.warnings.map((message) => ({ level: RESTORE_NOTICE_LEVEL, message }))
+  ]
+  return { session, early, bus, prompter, model, pty, backends, paneSizes, engine, settings, modelName, mode, keyFix, apiKey, cwd, plan, runTag, openOptions, notices }
+}

@@ -1,0 +1,192 @@
+/**
+ * MCP server configuration in Claude Code's file shapes (docs/tools.md#mcp-servers): a project's
+ * `.mcp.json`, `mcpServers` in the user and local settings, and `--mcp-config FILE` files. A name
+ * defined in several places is one server, the highest source winning:
+ * `--mcp-config` > local settings > project `.mcp.json` > user settings.
+ */
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { z } from 'zod'
+
+/** A stdio server: a command started with its arguments and extra environment. */
+export const StdioServerSchema = z.strictObject({
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({})
+})
+
+/** A remote server over streamable HTTP (`http`) or server-sent events (`sse`). */
+export const RemoteServerSchema = z.strictObject({
+  type: z.enum(['http', 'sse']),
+  url: z.string().url(),
+  headers: z.record(z.string(), z.string()).default({})
+})
+
+/** One server's definition, as written under `mcpServers.NAME`. */
+export const McpServerConfigSchema = z.union([StdioServerSchema, RemoteServerSchema])
+/** A parsed server definition (after `${VAR}` expansion). */
+export type McpServerConfig = z.infer<typeof McpServerConfigSchema>
+
+const McpFileSchema = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).default({}) })
+
+/** Where a server's definition came from, lowest precedence first. */
+export type McpSource = 'user' | 'project' | 'local' | 'flag'
+const PRECEDENCE: Record<McpSource, number> = { user: 0, project: 1, local: 2, flag: 3 }
+
+/** Project-server approval, as in Claude Code's settings. */
+export interface McpApprovalSettings {
+  enableAllProjectMcpServers?: boolean
+  enabledMcpjsonServers?: string[]
+  disabledMcpjsonServers?: string[]
+}
+
+/** One configured server with its winning source and whether it may start. */
+export interface ResolvedMcpServer {
+  name: string
+  source: McpSource
+  file: string
+  config: McpServerConfig
+  /** `approved` starts; `awaiting-approval` (project, not yet approved) and `disabled` do not. */
+  approval: 'approved' | 'awaiting-approval' | 'disabled'
+}
+
+/** A configuration file that is malformed: the message names the file and the field. */
+export class McpConfigError extends Error {
+  constructor(readonly file: string, readonly field: string, detail: string) {
+    super(`${file}: ${field}: ${detail}`)
+    this.name = 'McpConfigError'
+  }
+}
+
+/**
+ * Expands `${VAR}` and `${VAR:-default}` in a string from `env`. A variable that is unset and has
+ * no default is an error naming it, since a server started with a literal `${VAR}` fails later
+ * and less clearly.
+ */
+export function expandVars(text: string, env: NodeJS.ProcessEnv, where: () => McpConfigError): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, fallback?: string) => {
+    const value = env[name]
+    if (value !== undefined && value !== '') return value
+    if (fallback !== undefined) return fallback
+    const error = where()
+    throw new McpConfigError(error.file, error.field, `environment variable ${name} is not set and has no default (\${${name}:-default})`)
+  })
+}
+
+function expandDeep(value: unknown, env: NodeJS.ProcessEnv, file: string, field: string): unknown {
+  if (typeof value === 'string') return expandVars(value, env, () => new McpConfigError(file, field, ''))
+  if (Array.isArray(value)) return value.map((v, i) => expandDeep(v, env, file, `${field}[${i}]`))
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandDeep(v, env, file, `${field}.${k}`)]))
+  }
+  return value
+}
+
+/**
+ * Parses the `mcpServers` of one file's JSON value. Throws McpConfigError naming the file and
+ * the field (`mcpServers.NAME.url`) for anything malformed.
+ */
+export function parseMcpServers(json: unknown, file: string, env: NodeJS.ProcessEnv): Map<string, McpServerConfig> {
+  const top = McpFileSchema.safeParse(json)
+  if (!top.success) throw new McpConfigError(file, 'mcpServers', 'must be an object of server definitions')
+  const out = new Map<string, McpServerConfig>()
+  for (const [name, raw] of Object.entries(top.data.mcpServers)) {
+    if (!/^[A-Za-z0-9_-]+$/.test(name)) {
+      throw new McpConfigError(file, `mcpServers.${name}`, 'a server name may hold only letters, digits, _ and -')
+    }
+    const expanded = expandDeep(raw, env, file, `mcpServers.${name}`)
+    const parsed = McpServerConfigSchema.safeParse(expanded)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      const sub = issue?.path.length ? `.${issue.path.join('.')}` : ''
+      throw new McpConfigError(file, `mcpServers.${name}${sub}`, issue?.message ?? 'invalid server definition')
+    }
+    out.set(name, parsed.data)
+  }
+  return out
+}
+
+async function readJson(file: string, required: boolean): Promise<unknown> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw new McpConfigError(file, '(file)', `cannot be read: ${(error as Error).message}`)
+  }
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new McpConfigError(file, '(file)', `is not valid JSON: ${(error as Error).message}`)
+  }
+}
+
+/** Inputs of loadMcpConfig. */
+export interface LoadMcpConfigOptions {
+  /** Swarmdesk's home (user settings at `<home>/settings.json`). */
+  home: string
+  /** The workspace: `.mcp.json` and `.swarmdesk/settings.local.json` there. */
+  cwd: string
+  /** `--mcp-config` files, in the order given (a later file wins a name over an earlier one). */
+  flagFiles?: string[]
+  env?: NodeJS.ProcessEnv
+}
+
+/**
+ * Reads every source and resolves each server name to its highest source, with its approval.
+ * Approval settings are read from user and local settings (local wins). Throws McpConfigError
+ * for a malformed file; a missing optional file is no error, a missing `--mcp-config` file is.
+ */
+export async function loadMcpConfig(opts: LoadMcpConfigOptions): Promise<ResolvedMcpServer[]> {
+  const env = opts.env ?? process.env
+  const userFile = path.join(opts.home, 'settings.json')
+  const localFile = path.join(opts.cwd, '.swarmdesk', 'settings.local.json')
+  const projectFile = path.join(opts.cwd, '.mcp.json')
+  const sources: Array<{ source: McpSource; file: string; required: boolean }> = [
+    { source: 'user', file: userFile, required: false },
+    { source: 'project', file: projectFile, required: false },
+    { source: 'local', file: localFile, required: false },
+    ...(opts.flagFiles ?? []).map((file) => ({ source: 'flag' as const, file: path.resolve(opts.cwd, file), required: true }))
+  ]
+  const approval: McpApprovalSettings = {}
+  const winners = new Map<string, ResolvedMcpServer>()
+  for (const { source, file, required } of sources) {
+    const json = await readJson(file, required)
+    if (json === undefined) continue
+    if (source === 'user' || source === 'local') Object.assign(approval, pickApproval(json, file))
+    for (const [name, config] of parseMcpServers(json, file, env)) {
+      const prior = winners.get(name)
+      if (prior && PRECEDENCE[prior.source] > PRECEDENCE[source]) continue
+      winners.set(name, { name, source, file, config, approval: 'approved' })
+    }
+  }
+  for (const server of winners.values()) server.approval = approvalOf(server, approval)
+  return [...winners.values()].sort((a, b) => a.name.localeCompare(b.name))
+}
+
+const ApprovalSchema = z.looseObject({
+  enableAllProjectMcpServers: z.boolean().optional(),
+  enabledMcpjsonServers: z.array(z.string()).optional(),
+  disabledMcpjsonServers: z.array(z.string()).optional()
+})
+
+function pickApproval(json: unknown, file: string): McpApprovalSettings {
+  const parsed = ApprovalSchema.safeParse(json)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new McpConfigError(file, issue?.path.join('.') || '(file)', issue?.message ?? 'invalid')
+  }
+  const { enableAllProjectMcpServers, enabledMcpjsonServers, disabledMcpjsonServers } = parsed.data
+  return Object.fromEntries(
+    Object.entries({ enableAllProjectMcpServers, enabledMcpjsonServers, disabledMcpjsonServers }).filter(([, v]) => v !== undefined)
+  )
+}
+
+/** Only project servers need approval; a disabled name wins over enabling. */
+function approvalOf(server: ResolvedMcpServer, settings: McpApprovalSettings): ResolvedMcpServer['approval'] {
+  if (server.source !== 'project') return 'approved'
+  if (settings.disabledMcpjsonServers?.includes(server.name)) return 'disabled'
+  if (settings.enableAllProjectMcpServers || settings.enabledMcpjsonServers?.includes(server.name)) return 'approved'
+  return 'awaiting-approval'
+}

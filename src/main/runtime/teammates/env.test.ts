@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { RunUsageError } from '../base'
+import { readTeammateEnv, teammateIdentityEnv, teammateSettingsEnv, TEAMMATE_SETTINGS_FILES_ENV } from './env'
+
+const identity = {
+  home: '/data/swarmdesk',
+  team: 'docs',
+  name: 'alice',
+  agentId: 'alice@docs',
+  color: 'blue',
+  sessionId: '5b0c1f7e-2d4a-4b8e-9c1a-0d3e5f7a9b2c',
+  leaderAgentId: 'team-lead@docs',
+  planModeRequired: true,
+  model: 'claude-sonnet-5-5'
+}
+
+describe('the teammate environment', () => {
+  it('reads back what both backends write, identity and shared settings alike', () => {
+    const env = { PATH: '/usr/bin', ...teammateSettingsEnv(['/etc/extra.json'], true), ...teammateIdentityEnv(identity) }
+    expect(readTeammateEnv(env)).toEqual({
+      home: identity.home,
+      team: 'docs',
+      name: 'alice',
+      agentId: 'alice@docs',
+      color: 'blue',
+      sessionId: identity.sessionId,
+      leaderAgentId: 'team-lead@docs',
+      planModeRequired: true,
+      model: 'claude-sonnet-5-5',
+      settingsFiles: ['/etc/extra.json'],
+      trustProject: true
+    })
+    expect(readTeammateEnv(teammateIdentityEnv({ ...identity, planModeRequired: false })).planModeRequired).toBe(false)
+  })
+
+  it('takes an environment without any of its variables (a teammate started by hand)', () => {
+    expect(readTeammateEnv({ PATH: '/usr/bin', SWARMDESK_TEAM: '' })).toEqual({ planModeRequired: false, settingsFiles: [], trustProject: false })
+  })
+
+  it('names every invalid variable and what it must be', () => {
+    const read = (): unknown => readTeammateEnv({ SWARMDESK_PLAN_MODE_REQUIRED: 'yes', SWARMDESK_AGENT_ID: 'alice' })
+    expect(read).toThrow(RunUsageError)
+    expect(read).toThrow(/SWARMDESK_PLAN_MODE_REQUIRED.*"yes"/)
+    expect(read).toThrow(/SWARMDESK_AGENT_ID must be name@team \(got "alice"\)/)
+    expect(() => readTeammateEnv({ [TEAMMATE_SETTINGS_FILES_ENV]: '/etc/extra.json' })).toThrow(/must be a JSON array of settings file paths/)
+  })
+})

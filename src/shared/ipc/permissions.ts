@@ -1,0 +1,31 @@
+import { z } from 'zod'
+import { PermissionPromptRequestSchema } from '../permissions'
+
+/** A permission request waiting for a person (docs/ui.md#the-workspace-ui permission bubbles): the one request shape (src/shared/permissions.ts) and what the UI adds. */
+export const PendingPermissionSchema = PermissionPromptRequestSchema.extend({
+  /** For Edit/Write: the change as a unified diff of the file, computed in main. */
+  diff: z.string().optional(),
+  createdAt: z.string()
+})
+export type PendingPermission = z.infer<typeof PendingPermissionSchema>
+
+/** Requests answering the permission requests that wait for a person. */
+export const permissionChannels = {
+  /** Answers a permission request; the first answer wins, later ones get `ok: false`. */
+  'permission.respond': {
+    request: z
+      .object({
+        requestId: z.string().min(1),
+        decision: z.enum(['allow', 'deny']),
+        /**
+         * With allow: also add this rule for the rest of the session, to the asking agent only
+         * ("Always allow", docs/permissions.md#permissions session approvals). Must be one of the request's `suggestions`.
+         */
+        alwaysAllowRule: z.string().min(1).max(1000).optional(),
+        /** With deny: sent to the agent with the denial. */
+        reason: z.string().max(4000).optional()
+      })
+      .strict(),
+    response: z.object({ ok: z.boolean() })
+  }
+} as const
