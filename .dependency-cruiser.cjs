@@ -12,7 +12,20 @@
 /** Runtime folders, lowest first, grouped by layer. */
 const RUNTIME_LAYERS = [
   ['base', 'install', 'events', 'locks', 'storage'],
-  ['processes', 'mcp', 'scripted', 'model', 'pty', 'permissions', 'hooks', 'transcripts', 'worktrees', 'mailbox', 'tasks', 'teams'],
+  [
+    'processes',
+    'mcp',
+    'scripted',
+    'model',
+    'pty',
+    'permissions',
+    'hooks',
+    'transcripts',
+    'worktrees',
+    'mailbox',
+    'tasks',
+    'teams'
+  ],
   ['tools'],
   ['loop', 'agentDefinitions', 'coordinator'],
   ['runner'],
@@ -43,21 +56,24 @@ module.exports = {
     ...layerRules,
     {
       name: 'runtime-folder-face',
-      comment: "Another runtime folder is reached only through its index.ts, the folder's public face (docs/design.md#layers).",
+      comment:
+        "Another runtime folder is reached only through its index.ts, the folder's public face (docs/design.md#layers).",
       severity: 'error',
       from: { path: `${RT}([^/]+)/`, pathNot: TEST },
       to: { path: `${RT}[^/]+/`, pathNot: [`${RT}$1/`, `${RT}[^/]+/index\\.ts$`] }
     },
     {
       name: 'outside-reaches-runtime-by-face',
-      comment: 'Code outside the runtime (app, cli, host, electron) reaches a runtime folder only through its index.ts.',
+      comment:
+        'Code outside the runtime (app, cli, host, electron) reaches a runtime folder only through its index.ts.',
       severity: 'error',
       from: { path: '^src/main/(app|cli|host|electron|workspaces|index\\.ts)', pathNot: TEST },
       to: { path: `${RT}[^/]+/`, pathNot: `${RT}[^/]+/index\\.ts$` }
     },
     {
       name: 'runtime-below-app',
-      comment: 'The runtime is below the application layer and every front end: it never imports src/main/app, cli, host or electron.',
+      comment:
+        'The runtime is below the application layer and every front end: it never imports src/main/app, cli, host or electron.',
       severity: 'error',
       from: { path: RT, pathNot: TEST },
       to: { path: '^src/main/(app|cli|host|electron|workspaces)/' }
@@ -85,7 +101,8 @@ module.exports = {
     },
     {
       name: 'no-circle-between-runtime-folders',
-      comment: 'No import circle leaves a runtime folder and comes back, type-only imports included (the order rules forbid it too; this names the circle).',
+      comment:
+        'No import circle leaves a runtime folder and comes back, type-only imports included (the order rules forbid it too; this names the circle).',
       severity: 'error',
       from: { path: `${RT}([^/]+)/`, pathNot: TEST },
       to: { circular: true, via: { path: '^src/', pathNot: `${RT}$1/` } }

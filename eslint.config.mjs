@@ -15,7 +15,10 @@ export default defineConfig(
   {
     rules: {
       // `_name` marks a binding kept on purpose (a callback's unused parameter, a rest sibling)
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }
+      ],
       // terminals speak in control characters: matching ESC, BEL and C0 codes is the point of
       // many of Swarmdesk's regular expressions (ANSI stripping, pane text, Bash input checks)
       'no-control-regex': 'off',
@@ -29,7 +32,10 @@ export default defineConfig(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' }
   },
   // Node scripts: the build, the benchmarks' drivers, the test setup, the CLI launcher
-  { files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'bin/**', 'e2e/**/*.mjs'], languageOptions: { globals: globals.node } },
+  {
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'bin/**', 'e2e/**/*.mjs'],
+    languageOptions: { globals: globals.node }
+  },
   // page scripts the UI benchmark injects into Chromium
   { files: ['bench/ui/page/**/*.js'], languageOptions: { globals: globals.browser, sourceType: 'script' } },
   // the demo's sample project is a user's CommonJS Node project, run by `node --test`

@@ -29,12 +29,25 @@ for (const name of names) {
     format: 'esm',
     // dependencies load from node_modules, except xterm's CommonJS packages, whose named exports
     // Node's ESM loader cannot see (the runtime's headless pane terminals import them)
-    plugins: [{ name: 'node-modules-external', setup: (b) => b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@xterm/') ? undefined : { external: true })) }],
+    plugins: [
+      {
+        name: 'node-modules-external',
+        setup: (b) =>
+          b.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@xterm/') ? undefined : { external: true }
+          )
+      }
+    ],
     logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" }
   })
   try {
-    const out = execFileSync(process.execPath, ['--expose-gc', outfile], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 10 * 60_000 })
+    const out = execFileSync(process.execPath, ['--expose-gc', outfile], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      timeout: 10 * 60_000
+    })
     process.stdout.write(out.endsWith('\n') ? out : out + '\n')
   } catch (error) {
     failed = true

@@ -16,9 +16,33 @@ const CREW: ScenarioObject = {
   name: 'dashboard-crew',
   agents: {
     'team-lead': [
-      { when: 'Start the crew', text: 'Setting up the crew.', tools: [{ name: 'TeamCreate', input: { team_name: 'crew' } }] },
-      { tools: [{ name: 'TaskCreate', input: { subject: 'Write the release notes', description: 'Summarise the changes in NOTES.md.' } }] },
-      { text: 'Spawning alice for the notes.', tools: [{ name: 'Agent', input: { name: 'alice', backend: 'worker', description: 'notes writer', prompt: 'Report in, then take task 1.' } }] },
+      {
+        when: 'Start the crew',
+        text: 'Setting up the crew.',
+        tools: [{ name: 'TeamCreate', input: { team_name: 'crew' } }]
+      },
+      {
+        tools: [
+          {
+            name: 'TaskCreate',
+            input: { subject: 'Write the release notes', description: 'Summarise the changes in NOTES.md.' }
+          }
+        ]
+      },
+      {
+        text: 'Spawning alice for the notes.',
+        tools: [
+          {
+            name: 'Agent',
+            input: {
+              name: 'alice',
+              backend: 'worker',
+              description: 'notes writer',
+              prompt: 'Report in, then take task 1.'
+            }
+          }
+        ]
+      },
       { text: 'The crew is at work.' },
       ...noted
     ],
@@ -28,19 +52,37 @@ const CREW: ScenarioObject = {
         text: 'Taking the release notes.',
         tools: [
           { name: 'TaskUpdate', input: { taskId: '1', owner: 'alice', status: 'in_progress' } },
-          { name: 'SendMessage', input: { to: 'team-lead', message: 'I am on the release notes.', summary: 'alice reports in' } }
+          {
+            name: 'SendMessage',
+            input: { to: 'team-lead', message: 'I am on the release notes.', summary: 'alice reports in' }
+          }
         ]
       },
-      { when: 'ping from the person', tools: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'pong', summary: 'alice answers the ping' } }] },
+      {
+        when: 'ping from the person',
+        tools: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'pong', summary: 'alice answers the ping' } }]
+      },
       ...silent
     ],
-    bob: [{ when: 'Take a nap', text: 'Napping.', tools: [{ name: 'Bash', input: { command: 'sleep 30', timeout: 120000 } }] }, ...silent]
+    bob: [
+      {
+        when: 'Take a nap',
+        text: 'Napping.',
+        tools: [{ name: 'Bash', input: { command: 'sleep 30', timeout: 120000 } }]
+      },
+      ...silent
+    ]
   }
 }
 
-const row = (page: import('@playwright/test').Page, agentId: string) => page.locator(`li.member-row[data-agent-id="${agentId}"]`)
+const row = (page: import('@playwright/test').Page, agentId: string) =>
+  page.locator(`li.member-row[data-agent-id="${agentId}"]`)
 
-test('the dashboard lists the team, messages a teammate, spawns one, marks it stuck, and kills and shuts them down', async ({ page, serve, repo }, testInfo) => {
+test('the dashboard lists the team, messages a teammate, spawns one, marks it stuck, and kills and shuts them down', async ({
+  page,
+  serve,
+  repo
+}, testInfo) => {
   test.setTimeout(120_000)
   // a tiny stuck threshold (1.2 s) from the project's own settings file
   mkdirSync(join(repo, '.swarmdesk'), { recursive: true })
@@ -101,7 +143,10 @@ test('the dashboard lists the team, messages a teammate, spawns one, marks it st
   // the dashboard alone, down to its last row: the picture the README shows
   const panel = (await page.locator('aside.dashboard').boundingBox())!
   const last = (await page.locator('ul.member-list > li').last().boundingBox())!
-  await page.screenshot({ path: join(shots, 'dashboard.png'), clip: { x: panel.x, y: panel.y, width: panel.width, height: last.y + last.height + 8 - panel.y } })
+  await page.screenshot({
+    path: join(shots, 'dashboard.png'),
+    clip: { x: panel.x, y: panel.y, width: panel.width, height: last.y + last.height + 8 - panel.y }
+  })
 
   // kill bob (a confirmation first), then ask alice to shut down
   await bob.getByRole('button', { name: 'Kill', exact: true }).click()

@@ -15,7 +15,10 @@ interface Fixtures {
    * with none (and permission mode and `--fork`, when given); stopped
    * after the test, which then checks it exited 0.
    */
-  serve: (scenario: ScenarioObject | undefined, options?: { permissionMode?: string; fork?: boolean; model?: { baseUrl: string; apiKey?: string } }) => Promise<ServedWorkspace>
+  serve: (
+    scenario: ScenarioObject | undefined,
+    options?: { permissionMode?: string; fork?: boolean; model?: { baseUrl: string; apiKey?: string } }
+  ) => Promise<ServedWorkspace>
 }
 
 /** Playwright's `test` with a fresh repository and a serve process per test. */
@@ -54,12 +57,22 @@ export async function promptLeader(page: Page, text: string): Promise<void> {
 
 /** The leader's pane text, read through the renderer's test hook (`window.__swarmdeskTest`). */
 export function paneText(page: Page, agentId = 'team-lead'): Promise<string> {
-  return page.evaluate((id) => (window as unknown as { __swarmdeskTest?: { paneText(id: string): string } }).__swarmdeskTest?.paneText(id) ?? '', agentId)
+  return page.evaluate(
+    (id) =>
+      (window as unknown as { __swarmdeskTest?: { paneText(id: string): string } }).__swarmdeskTest?.paneText(id) ?? '',
+    agentId
+  )
 }
 
 /** The size (character cells) an agent's pane last reported to main, through the test hook; undefined before one. */
 export function paneSize(page: Page, agentId: string): Promise<{ cols: number; rows: number } | undefined> {
-  return page.evaluate((id) => (window as unknown as { __swarmdeskTest?: { paneSize(id: string): { cols: number; rows: number } | undefined } }).__swarmdeskTest?.paneSize(id), agentId)
+  return page.evaluate(
+    (id) =>
+      (
+        window as unknown as { __swarmdeskTest?: { paneSize(id: string): { cols: number; rows: number } | undefined } }
+      ).__swarmdeskTest?.paneSize(id),
+    agentId
+  )
 }
 
 /**
@@ -74,7 +87,12 @@ export function processTeammateTerminalSize(repo: string, name: string): { cols:
       const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')
       const at = (flag: string) => argv[argv.indexOf(flag) + 1]
       if (!argv.includes('teammate') || at('--name') !== name || !at('--cwd')?.startsWith(repo)) continue
-      const [rows, cols] = execFileSync('stty', ['-F', readlinkSync(`/proc/${entry}/fd/1`), 'size'], { encoding: 'utf8' }).trim().split(' ').map(Number)
+      const [rows, cols] = execFileSync('stty', ['-F', readlinkSync(`/proc/${entry}/fd/1`), 'size'], {
+        encoding: 'utf8'
+      })
+        .trim()
+        .split(' ')
+        .map(Number)
       return { cols: cols!, rows: rows! }
     } catch {
       // gone while we looked
@@ -85,7 +103,9 @@ export function processTeammateTerminalSize(repo: string, name: string): { cols:
 
 /** Waits until the agent's pane shows `text`. */
 export async function expectPaneToContain(page: Page, text: string | RegExp, agentId = 'team-lead'): Promise<void> {
-  await expect.poll(() => paneText(page, agentId), { message: `pane ${agentId} should show ${String(text)}`, timeout: 20_000 }).toMatch(typeof text === 'string' ? new RegExp(escapeRegExp(text)) : text)
+  await expect
+    .poll(() => paneText(page, agentId), { message: `pane ${agentId} should show ${String(text)}`, timeout: 20_000 })
+    .toMatch(typeof text === 'string' ? new RegExp(escapeRegExp(text)) : text)
 }
 
 /**
@@ -106,16 +126,28 @@ export async function snap(page: Page, testInfo: TestInfo, name: string): Promis
  * fails). A card whose answer is on its way has its buttons disabled and then leaves the DOM: only
  * an enabled button is clicked, and a click that loses that race is simply retried on the next card.
  */
-export async function allowEveryRequestUntil(page: Page, agentIds: string | string[], done: string, timeoutMs = 120_000): Promise<void> {
+export async function allowEveryRequestUntil(
+  page: Page,
+  agentIds: string | string[],
+  done: string,
+  timeoutMs = 120_000
+): Promise<void> {
   const deadline = Date.now() + timeoutMs
-  const cards = [agentIds].flat().map((id) => `section.perm-card[data-agent-id="${id}"]`).join(', ')
+  const cards = [agentIds]
+    .flat()
+    .map((id) => `section.perm-card[data-agent-id="${id}"]`)
+    .join(', ')
   while (!(await paneText(page)).includes(done) && Date.now() < deadline) {
     // a request has a card in the queue and one pinned to its agent's pane; whichever is on screen will do
     const buttons = page.locator(cards).getByRole('button', { name: /Allow once/ })
     let clicked = false
     for (let i = 0, n = await buttons.count(); i < n && !clicked; i++) {
       const allow = buttons.nth(i)
-      if ((await allow.isVisible().catch(() => false)) && (await allow.isEnabled().catch(() => false))) clicked = await allow.click({ timeout: 5_000 }).then(() => true, () => false)
+      if ((await allow.isVisible().catch(() => false)) && (await allow.isEnabled().catch(() => false)))
+        clicked = await allow.click({ timeout: 5_000 }).then(
+          () => true,
+          () => false
+        )
     }
     if (!clicked) await page.waitForTimeout(250)
   }

@@ -15,22 +15,48 @@ const SCENARIO = {
       { text: 'Leading in {{cwd}}.', tools: [{ name: 'TeamCreate', input: { team_name: 'crew' } }] },
       {
         tools: [
-          { name: 'Agent', input: { name: 'wanda', backend: 'worker', description: 'writer', prompt: 'Write your file.' } },
-          { name: 'Agent', input: { name: 'pablo', backend: 'process', description: 'writer', prompt: 'Write your file.' } }
+          {
+            name: 'Agent',
+            input: { name: 'wanda', backend: 'worker', description: 'writer', prompt: 'Write your file.' }
+          },
+          {
+            name: 'Agent',
+            input: { name: 'pablo', backend: 'process', description: 'writer', prompt: 'Write your file.' }
+          }
         ]
       },
-      { tools: [{ name: 'Agent', input: { description: 'tree writer', isolation: 'worktree', prompt: 'Write your file in your worktree.' } }] },
+      {
+        tools: [
+          {
+            name: 'Agent',
+            input: { description: 'tree writer', isolation: 'worktree', prompt: 'Write your file in your worktree.' }
+          }
+        ]
+      },
       { text: 'Everyone is at work.' },
       ...Array.from({ length: 12 }, () => ({ text: 'Noted.' }))
     ],
-    wanda: [{ tools: [{ name: 'Write', input: { file_path: '{{cwd}}/wanda.txt', content: '{{agent_name}}|{{cwd}}' } }] }, { text: 'Written by {{agent_name}}.' }, ...Array.from({ length: 4 }, () => ({ text: 'Bye.' }))],
-    pablo: [{ tools: [{ name: 'Write', input: { file_path: '{{cwd}}/pablo.txt', content: '{{agent_name}}|{{cwd}}' } }] }, { text: 'Written by {{agent_name}}.' }, ...Array.from({ length: 4 }, () => ({ text: 'Bye.' }))],
-    'tree-writer': [{ tools: [{ name: 'Write', input: { file_path: '{{cwd}}/tree.txt', content: '{{agent_name}}|{{cwd}}' } }] }, { text: 'Written in {{cwd}}.' }]
+    wanda: [
+      { tools: [{ name: 'Write', input: { file_path: '{{cwd}}/wanda.txt', content: '{{agent_name}}|{{cwd}}' } }] },
+      { text: 'Written by {{agent_name}}.' },
+      ...Array.from({ length: 4 }, () => ({ text: 'Bye.' }))
+    ],
+    pablo: [
+      { tools: [{ name: 'Write', input: { file_path: '{{cwd}}/pablo.txt', content: '{{agent_name}}|{{cwd}}' } }] },
+      { text: 'Written by {{agent_name}}.' },
+      ...Array.from({ length: 4 }, () => ({ text: 'Bye.' }))
+    ],
+    'tree-writer': [
+      { tools: [{ name: 'Write', input: { file_path: '{{cwd}}/tree.txt', content: '{{agent_name}}|{{cwd}}' } }] },
+      { text: 'Written in {{cwd}}.' }
+    ]
   }
 }
 
 for (const name of ['项目 工作区', 'Проект папка', 'emoji 🚀 folder ✨']) {
-  test(`serve on a folder named "${name}": every agent gets its own script and the folder's real path`, async ({ page }) => {
+  test(`serve on a folder named "${name}": every agent gets its own script and the folder's real path`, async ({
+    page
+  }) => {
     test.setTimeout(120_000)
     const repo = createTempRepo(name)
     const served = await startServe({ cwd: repo, scenario: SCENARIO, permissionMode: 'bypassPermissions' })

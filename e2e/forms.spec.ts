@@ -20,7 +20,10 @@ async function createTask(page: Page, subject: string): Promise<void> {
   await expect(page.locator('li[data-testid="task-card"]', { hasText: subject })).toBeVisible()
 }
 
-test('Settings refuses a form field by field, in words, all at once; nothing is sent until it is right', async ({ page, serve }, testInfo) => {
+test('Settings refuses a form field by field, in words, all at once; nothing is sent until it is right', async ({
+  page,
+  serve
+}, testInfo) => {
   const served = await serve(QUIET)
   await page.goto(served.url)
   await page.getByTestId('open-settings').click()
@@ -33,11 +36,15 @@ test('Settings refuses a form field by field, in words, all at once; nothing is 
   await dialog.getByTestId('settings-save').click()
 
   await expect(dialog.getByTestId('field-error-stuckAfterMinutes')).toHaveText('stuckAfterMinutes must be more than 0')
-  await expect(dialog.getByTestId('field-error-paneScrollbackLines')).toHaveText('paneScrollbackLines must be at least 100 lines')
+  await expect(dialog.getByTestId('field-error-paneScrollbackLines')).toHaveText(
+    'paneScrollbackLines must be at least 100 lines'
+  )
   await expect(dialog.getByTestId('field-error-autoBackgroundSeconds')).toHaveText('"soon" is not a number.')
   await expect(dialog.getByTestId('field-error-model')).toHaveText('a model name is at most 200 characters long')
   await expect(dialog.getByTestId('field-error-deny')).toHaveText('a rule is at most 1000 characters long')
-  await expect(dialog.getByTestId('settings-error')).toHaveText('Nothing was saved: fix the 5 marked fields (Leader model, Auto-background after, Stuck after, Pane scrollback, deny rules).')
+  await expect(dialog.getByTestId('settings-error')).toHaveText(
+    'Nothing was saved: fix the 5 marked fields (Leader model, Auto-background after, Stuck after, Pane scrollback, deny rules).'
+  )
   expect(await dialog.innerText()).not.toMatch(RAW_JSON)
   await snap(page, testInfo, '01-settings-fields')
 
@@ -52,7 +59,10 @@ test('Settings refuses a form field by field, in words, all at once; nothing is 
   await expect(dialog.locator('.settings-field-error')).toHaveCount(0)
 })
 
-test('the task board’s forms say what is wrong under each field, all at once, in words', async ({ page, serve }, testInfo) => {
+test('the task board’s forms say what is wrong under each field, all at once, in words', async ({
+  page,
+  serve
+}, testInfo) => {
   const served = await serve(QUIET)
   await page.goto(served.url)
   await createTask(page, 'Write the notes')
@@ -74,7 +84,9 @@ test('the task board’s forms say what is wrong under each field, all at once, 
   await form.getByRole('textbox', { name: 'Also waits for' }).fill('')
   await form.getByRole('textbox', { name: 'Description' }).fill('d'.repeat(20_001))
   await form.getByRole('button', { name: 'Save' }).click()
-  await expect(form.getByTestId('task-problem-description')).toHaveText('a description is at most 20,000 characters long')
+  await expect(form.getByTestId('task-problem-description')).toHaveText(
+    'a description is at most 20,000 characters long'
+  )
   await expect(form.getByTestId('task-problem-subject')).toHaveCount(0)
   await expect(card.getByTestId('task-error')).toHaveCount(0)
 
@@ -88,7 +100,10 @@ test('the task board’s forms say what is wrong under each field, all at once, 
   expect(await add.innerText()).not.toMatch(RAW_JSON)
 })
 
-test('Stop all asks first, naming what it will stop; Cancel keeps the team, confirming stops it', async ({ page, serve }, testInfo) => {
+test('Stop all asks first, naming what it will stop; Cancel keeps the team, confirming stops it', async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(120_000)
   const scenario: ScenarioObject = {
     name: 'stop-all',
@@ -97,7 +112,10 @@ test('Stop all asks first, naming what it will stop; Cancel keeps the team, conf
         { tools: [{ name: 'TeamCreate', input: { team_name: 'stoppers' } }] },
         {
           tools: [
-            { name: 'Agent', input: { name: 'alice', backend: 'worker', description: 'helper', prompt: 'Wait for messages.' } },
+            {
+              name: 'Agent',
+              input: { name: 'alice', backend: 'worker', description: 'helper', prompt: 'Wait for messages.' }
+            },
             { name: 'Agent', input: { description: 'slow job', prompt: 'Sleep a while.', run_in_background: true } }
           ]
         },

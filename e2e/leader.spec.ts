@@ -7,14 +7,25 @@ const SCENARIO = {
     'team-lead': [
       {
         text: 'Checking the repository with a quick command.',
-        tools: [{ name: 'Bash', input: { command: "printf 'shell-%s\\n' output-ok && cat notes.txt", description: 'Print a marker and the notes' } }]
+        tools: [
+          {
+            name: 'Bash',
+            input: {
+              command: "printf 'shell-%s\\n' output-ok && cat notes.txt",
+              description: 'Print a marker and the notes'
+            }
+          }
+        ]
       },
       { text: 'Finished: the shell printed its marker.' }
     ]
   }
 }
 
-test('a prompt typed in the UI reaches the leader; its text and Bash output appear in the leader pane, and survive a reload', async ({ page, serve }, testInfo) => {
+test('a prompt typed in the UI reaches the leader; its text and Bash output appear in the leader pane, and survive a reload', async ({
+  page,
+  serve
+}, testInfo) => {
   const served = await serve(SCENARIO)
   const response = await page.goto(served.url)
   expect(response?.status()).toBe(200)

@@ -6,7 +6,9 @@ import { createMailbox } from '../src/main/runtime/mailbox'
 import { allowEveryRequestUntil, expect, paneText, snap, test, type ScenarioObject } from './fixtures'
 
 /** The scripted docs team of the demo (resources/demo/team.yaml), as e2e/team.spec.ts runs it. */
-const TEAM_SCENARIO = parse(readFileSync(join(__dirname, '..', 'resources', 'demo', 'team.yaml'), 'utf8')) as ScenarioObject
+const TEAM_SCENARIO = parse(
+  readFileSync(join(__dirname, '..', 'resources', 'demo', 'team.yaml'), 'utf8')
+) as ScenarioObject
 
 const inspector = (page: Page) => page.locator('section.mailbox-inspector')
 const cards = (page: Page, selector = '') => inspector(page).locator(`article.mb-card${selector}`)
@@ -19,12 +21,21 @@ async function openMailbox(page: Page): Promise<void> {
 
 /** Sets the inspector's filters (agent / kind by their visible labels, unread only). */
 async function filter(page: Page, f: { agent?: string; kind?: string; unread?: boolean }): Promise<void> {
-  if (f.agent !== undefined) await inspector(page).getByLabel('Filter by agent').selectOption(f.agent === '' ? { index: 0 } : f.agent)
-  if (f.kind !== undefined) await inspector(page).getByLabel('Filter by kind').selectOption(f.kind === '' ? { index: 0 } : { label: f.kind })
+  if (f.agent !== undefined)
+    await inspector(page)
+      .getByLabel('Filter by agent')
+      .selectOption(f.agent === '' ? { index: 0 } : f.agent)
+  if (f.kind !== undefined)
+    await inspector(page)
+      .getByLabel('Filter by kind')
+      .selectOption(f.kind === '' ? { index: 0 } : { label: f.kind })
   if (f.unread !== undefined) await inspector(page).getByLabel('Unread only').setChecked(f.unread)
 }
 
-test('the inspector shows the docs team’s messages as readable cards, live, filtered by agent and kind, raw on demand', async ({ page, serve }, testInfo) => {
+test('the inspector shows the docs team’s messages as readable cards, live, filtered by agent and kind, raw on demand', async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(150_000)
   const served = await serve(TEAM_SCENARIO)
   await page.goto(served.url)
@@ -62,12 +73,17 @@ test('the inspector shows the docs team’s messages as readable cards, live, fi
 
   // the initial prompt to carol: a plain message from the leader
   await filter(page, { agent: 'carol', kind: 'Message' })
-  await expect(cards(page, '[data-from="team-lead"][data-to="carol"]').first()).toContainText('Start with the docs index')
-  for (const card of await cards(page).all()) expect([await card.getAttribute('data-from'), await card.getAttribute('data-to')]).toContain('carol')
+  await expect(cards(page, '[data-from="team-lead"][data-to="carol"]').first()).toContainText(
+    'Start with the docs index'
+  )
+  for (const card of await cards(page).all())
+    expect([await card.getAttribute('data-from'), await card.getAttribute('data-to')]).toContain('carol')
   // the initial prompts of alice and bob too
   for (const name of ['alice', 'bob']) {
     await filter(page, { agent: name, kind: 'Message' })
-    await expect(cards(page, `[data-from="team-lead"][data-to="${name}"]`).first()).toContainText('Work through the team')
+    await expect(cards(page, `[data-from="team-lead"][data-to="${name}"]`).first()).toContainText(
+      'Work through the team'
+    )
   }
   // the task assignment to carol, as a task card
   await filter(page, { agent: 'carol', kind: 'Task assignment' })
@@ -98,13 +114,21 @@ test('the inspector shows the docs team’s messages as readable cards, live, fi
   await filter(page, { kind: 'Idle' })
   await expect.poll(() => cards(page).count()).toBeGreaterThan(2)
   await expect(cards(page).first().locator('.mb-field', { hasText: 'reason' })).toContainText('Available')
-  await expect(cards(page).filter({ hasText: /summary/ }).first()).toBeVisible()
+  await expect(
+    cards(page)
+      .filter({ hasText: /summary/ })
+      .first()
+  ).toBeVisible()
 
   // shutdown requests to each teammate, with the reason, and their approvals
   await filter(page, { kind: 'Shutdown request' })
   await expect(cards(page)).toHaveCount(3)
   await expect(cards(page).first()).toContainText('The docs are done, thank you.')
-  expect((await cards(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-to')))).sort()).toEqual(['alice', 'bob', 'carol'])
+  expect((await cards(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-to')))).sort()).toEqual([
+    'alice',
+    'bob',
+    'carol'
+  ])
   // each teammate read its shutdown request before leaving
   for (const card of await cards(page).all()) await expect(card).toHaveAttribute('data-read', 'true')
   // their approvals, as verdicts. How many the inspector saw depends on timing: the leader deletes
@@ -134,7 +158,8 @@ test('the inspector shows the docs team’s messages as readable cards, live, fi
 
   // never raw JSON unless asked: no card body starts with a brace
   await filter(page, { kind: '' })
-  for (const text of await inspector(page).locator('.mb-summary, .mb-text').allTextContents()) expect(text.trim().startsWith('{')).toBe(false)
+  for (const text of await inspector(page).locator('.mb-summary, .mb-text').allTextContents())
+    expect(text.trim().startsWith('{')).toBe(false)
 
   // clicking an agent focuses (and flashes) its pane
   await filter(page, { agent: 'alice' })
@@ -146,11 +171,19 @@ test('the inspector shows the docs team’s messages as readable cards, live, fi
   copyFileSync(testInfo.outputPath('03-mailbox-all.png'), join(__dirname, '..', 'docs', 'screenshots', 'mailbox.png'))
 })
 
-test('10,000 messages: only a bounded number of cards are in the DOM, and read state follows the inbox live', async ({ page, serve }, testInfo) => {
+test('10,000 messages: only a bounded number of cards are in the DOM, and read state follows the inbox live', async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(120_000)
   const served = await serve({
     name: 'mailbox-volume',
-    agents: { 'team-lead': [{ text: 'Making a team.', tools: [{ name: 'TeamCreate', input: { team_name: 'bulk' } }] }, { text: 'The team exists.' }] }
+    agents: {
+      'team-lead': [
+        { text: 'Making a team.', tools: [{ name: 'TeamCreate', input: { team_name: 'bulk' } }] },
+        { text: 'The team exists.' }
+      ]
+    }
   })
   await page.goto(served.url)
   await openMailbox(page)
@@ -162,8 +195,19 @@ test('10,000 messages: only a bounded number of cards are in the DOM, and read s
   // 10,000 messages land in bob's inbox through the real mailbox, as teammates would send them
   const mailbox = createMailbox({ home: served.home })
   const ids: string[] = []
-  for (let i = 0; i < 10_000; i++) ids.push((await mailbox.send('bulk', 'bob', { from: i % 2 ? 'alice' : 'team-lead', text: `message number ${i}`, summary: `note ${i}` })).id)
-  await expect(inspector(page).getByTestId('mailbox-counts')).toHaveText('10000 messages · 10000 unread', { timeout: 60_000 })
+  for (let i = 0; i < 10_000; i++)
+    ids.push(
+      (
+        await mailbox.send('bulk', 'bob', {
+          from: i % 2 ? 'alice' : 'team-lead',
+          text: `message number ${i}`,
+          summary: `note ${i}`
+        })
+      ).id
+    )
+  await expect(inspector(page).getByTestId('mailbox-counts')).toHaveText('10000 messages · 10000 unread', {
+    timeout: 60_000
+  })
   const rendered = await cards(page).count()
   expect(rendered).toBeGreaterThan(0)
   expect(rendered).toBeLessThan(60)
@@ -173,10 +217,12 @@ test('10,000 messages: only a bounded number of cards are in the DOM, and read s
   // the person scrolls to the top: still bounded, the first message is there, and new ones no longer pull the list down
   // (a wheel event says "the person scrolls"; the jump itself is set directly, as a smooth scroll
   // across 10,000 estimated rows would take its time)
-  await inspector(page).getByTestId('mailbox-list').evaluate((el) => {
-    el.dispatchEvent(new WheelEvent('wheel', { deltaY: -100 }))
-    el.scrollTop = 0
-  })
+  await inspector(page)
+    .getByTestId('mailbox-list')
+    .evaluate((el) => {
+      el.dispatchEvent(new WheelEvent('wheel', { deltaY: -100 }))
+      el.scrollTop = 0
+    })
   await expect(cards(page).first()).toContainText('note 0')
   await mailbox.send('bulk', 'bob', { from: 'alice', text: 'one more', summary: 'note 10000' })
   await expect(inspector(page).getByTestId('mailbox-counts')).toHaveText('10001 messages · 10001 unread')

@@ -10,13 +10,22 @@ import { expect, paneText, snap, test } from './fixtures'
  */
 const KEY = 'sk-ant-api03-FOR-THIS-RUN-ONLY-2b9c'
 
-test('serve without a key: the no-key state, a working task board, a key for this run, then the leader answers', async ({ page, serve }, testInfo) => {
+test('serve without a key: the no-key state, a working task board, a key for this run, then the leader answers', async ({
+  page,
+  serve
+}, testInfo) => {
   // a serve start, a task, Settings and a model turn: slow on a loaded two-core machine
   test.setTimeout(180_000)
-  const server = await startScriptedServer({ scenario: { apiKey: KEY, agents: { '*': [{ text: 'Hello from the model, reached with the key for this run.' }] } } })
+  const server = await startScriptedServer({
+    scenario: { apiKey: KEY, agents: { '*': [{ text: 'Hello from the model, reached with the key for this run.' }] } }
+  })
   try {
     const frames: string[] = []
-    page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString('latin1'))))
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', (f) =>
+        frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString('latin1'))
+      )
+    )
     const served = await serve(undefined, { model: { baseUrl: server.url } })
     expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/)
     await page.goto(served.url)
@@ -58,10 +67,16 @@ test('serve without a key: the no-key state, a working task board, a key for thi
     // the leader starts with it at once: the prompt reaches the model with that key
     await input.fill('Say hello')
     await input.press('Enter')
-    await expect.poll(() => paneText(page), { timeout: 90_000 }).toContain('Hello from the model, reached with the key for this run.')
+    await expect
+      .poll(() => paneText(page), { timeout: 90_000 })
+      .toContain('Hello from the model, reached with the key for this run.')
     const requests = server.requests()
     expect(requests.length).toBeGreaterThan(0)
-    expect(requests.every((r) => (r.headers.authorization ?? '').replace(/^Bearer\s+/i, '') === KEY || r.headers['x-api-key'] === KEY)).toBe(true)
+    expect(
+      requests.every(
+        (r) => (r.headers.authorization ?? '').replace(/^Bearer\s+/i, '') === KEY || r.headers['x-api-key'] === KEY
+      )
+    ).toBe(true)
     // the key was never sent back to the page
     expect(frames.some((f) => f.includes(KEY))).toBe(false)
     expect(await page.content()).not.toContain(KEY)

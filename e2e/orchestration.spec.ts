@@ -22,7 +22,10 @@ const SCENARIO = {
   }
 }
 
-test('the orchestration mode is chosen before the first prompt: coordinator mode turns forks off, starts a worker pane, and then locks', async ({ page, serve }, testInfo) => {
+test('the orchestration mode is chosen before the first prompt: coordinator mode turns forks off, starts a worker pane, and then locks', async ({
+  page,
+  serve
+}, testInfo) => {
   const served = await serve(SCENARIO, { fork: true })
   await page.goto(served.url)
   const select = page.getByTestId('orchestration-select')
@@ -48,7 +51,10 @@ test('the orchestration mode is chosen before the first prompt: coordinator mode
   // the coordinator has no Write: the call failed and nothing was written
   await expectPaneToContain(page, 'No such tool: Write')
   await expect(select).toBeDisabled()
-  await expect(page.locator('label:has([data-testid="orchestration-select"])')).toHaveAttribute('title', /before the first prompt/)
+  await expect(page.locator('label:has([data-testid="orchestration-select"])')).toHaveAttribute(
+    'title',
+    /before the first prompt/
+  )
   await snap(page, testInfo, '02-worker-started-mode-locked')
 
   // a reload keeps the mode and the lock (they come from main's snapshot)

@@ -19,10 +19,20 @@ const SCENARIO: ScenarioObject = {
           { name: 'Bash', input: { command: 'for i in 1 2 3 4 5 6 7; do echo "ap""ple $i"; done; echo "pe""ar 1"' } }
         ]
       },
-      { tools: [{ name: 'TaskCreate', input: { subject: 'Rewrite the installation guide for every supported platform', description: 'All of it.' } }] },
       {
         tools: [
-          { name: 'Agent', input: { name: 'release-writer', backend: 'worker', description: 'writer', prompt: 'Take task 1.' } },
+          {
+            name: 'TaskCreate',
+            input: { subject: 'Rewrite the installation guide for every supported platform', description: 'All of it.' }
+          }
+        ]
+      },
+      {
+        tools: [
+          {
+            name: 'Agent',
+            input: { name: 'release-writer', backend: 'worker', description: 'writer', prompt: 'Take task 1.' }
+          },
           { name: 'Agent', input: { description: 'alpha job', prompt: 'Answer at once.', run_in_background: true } },
           { name: 'Agent', input: { description: 'beta job', prompt: 'Answer at once.', run_in_background: true } }
         ]
@@ -30,7 +40,11 @@ const SCENARIO: ScenarioObject = {
       { text: 'Everyone is on their way.' },
       ...Array.from({ length: 10 }, () => ({ text: 'Noted.' }))
     ],
-    'release-writer': [{ tools: [{ name: 'TaskUpdate', input: { taskId: '1', owner: 'release-writer', status: 'in_progress' } }] }, { text: 'On the guide.' }, ...Array.from({ length: 5 }, () => ({ text: 'Noted.' }))],
+    'release-writer': [
+      { tools: [{ name: 'TaskUpdate', input: { taskId: '1', owner: 'release-writer', status: 'in_progress' } }] },
+      { text: 'On the guide.' },
+      ...Array.from({ length: 5 }, () => ({ text: 'Noted.' }))
+    ],
     'alpha-job': [{ text: 'alpha answered.' }],
     'beta-job': [{ text: 'beta answered.' }]
   }
@@ -54,7 +68,10 @@ function emptyCells(page: Page): Promise<string[]> {
     const gapX = parseFloat(style.columnGap) || 0
     const gapY = parseFloat(style.rowGap) || 0
     const box = grid.getBoundingClientRect()
-    const origin = { x: box.left + grid.clientLeft + parseFloat(style.paddingLeft) - grid.scrollLeft, y: box.top + grid.clientTop + parseFloat(style.paddingTop) - grid.scrollTop }
+    const origin = {
+      x: box.left + grid.clientLeft + parseFloat(style.paddingLeft) - grid.scrollLeft,
+      y: box.top + grid.clientTop + parseFloat(style.paddingTop) - grid.scrollTop
+    }
     const panes = Array.from(grid.querySelectorAll('section.pane')).map((p) => p.getBoundingClientRect())
     const empty: string[] = []
     let y = origin.y
@@ -63,7 +80,8 @@ function emptyCells(page: Page): Promise<string[]> {
       cols.forEach((w, c) => {
         const cx = x + w / 2
         const cy = y + h / 2
-        if (!panes.some((p) => cx >= p.left && cx <= p.right && cy >= p.top && cy <= p.bottom)) empty.push(`${r + 1}:${c + 1}`)
+        if (!panes.some((p) => cx >= p.left && cx <= p.right && cy >= p.top && cy <= p.bottom))
+          empty.push(`${r + 1}:${c + 1}`)
         x += w + gapX
       })
       y += h + gapY
@@ -72,7 +90,10 @@ function emptyCells(page: Page): Promise<string[]> {
   })
 }
 
-test('pane search counts its matches and says when none; a narrow header keeps the name and lets the task chip give way; Tiled leaves no empty cell', async ({ page, serve }, testInfo) => {
+test('pane search counts its matches and says when none; a narrow header keeps the name and lets the task chip give way; Tiled leaves no empty cell', async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(150_000)
   const served = await serve(SCENARIO, { permissionMode: 'bypassPermissions' })
   await page.setViewportSize({ width: 1280, height: 800 })
@@ -121,7 +142,9 @@ test('pane search counts its matches and says when none; a narrow header keeps t
   await page.getByRole('button', { name: 'Hide the team dashboard' }).click()
   await page.getByRole('button', { name: 'Hide the side drawer' }).click()
   await expect
-    .poll(() => page.getByTestId('pane-grid').evaluate((g) => getComputedStyle(g).gridTemplateColumns.trim().split(/\s+/).length))
+    .poll(() =>
+      page.getByTestId('pane-grid').evaluate((g) => getComputedStyle(g).gridTemplateColumns.trim().split(/\s+/).length)
+    )
     .toBeGreaterThanOrEqual(3)
   await expect.poll(() => emptyCells(page)).toEqual([])
   await snap(page, testInfo, '05-tiled-wide')

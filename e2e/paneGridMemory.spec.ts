@@ -10,7 +10,8 @@ import { expect, expectPaneToContain, snap, test, type ScenarioObject, keyboardD
 
 const pane = (page: Page, agentId: string): Locator => page.locator(`section.pane[data-agent-id="${agentId}"]`)
 /** The top-level tiles beside the leader's pane, in the order shown. */
-const tileOrder = (page: Page) => page.locator('.pane-tiles > section.pane').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))
+const tileOrder = (page: Page) =>
+  page.locator('.pane-tiles > section.pane').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))
 
 /** The leader launches three background subagents that answer at once and end. */
 const THREE_HELPERS: ScenarioObject = {
@@ -19,7 +20,10 @@ const THREE_HELPERS: ScenarioObject = {
     'team-lead': [
       {
         text: 'Sending three helpers off.',
-        tools: ['alpha job', 'beta job', 'gamma job'].map((description) => ({ name: 'Agent', input: { description, prompt: 'Answer at once.', run_in_background: true } }))
+        tools: ['alpha job', 'beta job', 'gamma job'].map((description) => ({
+          name: 'Agent',
+          input: { description, prompt: 'Answer at once.', run_in_background: true }
+        }))
       },
       { text: 'All three are on their way.' },
       ...Array.from({ length: 6 }, () => ({ when: '<task-notification>', text: 'A helper reported back.' }))
@@ -30,26 +34,37 @@ const THREE_HELPERS: ScenarioObject = {
   }
 }
 
-test('layout, a hidden pane, the tile order and a collapsed group survive a reload of the page', async ({ page, serve }, testInfo) => {
+test('layout, a hidden pane, the tile order and a collapsed group survive a reload of the page', async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(120_000)
   const served = await serve(THREE_HELPERS, { permissionMode: 'bypassPermissions' })
   await page.goto(served.url)
   const input = page.getByRole('textbox', { name: 'Message to the leader' })
   await input.fill('Send the helpers.')
   await input.press('Enter')
-  for (const name of ['alpha-job', 'beta-job', 'gamma-job']) await expect(page.locator(`section.pane[aria-label="${name} pane"]`)).toBeVisible({ timeout: 30_000 })
+  for (const name of ['alpha-job', 'beta-job', 'gamma-job'])
+    await expect(page.locator(`section.pane[aria-label="${name} pane"]`)).toBeVisible({ timeout: 30_000 })
   // the launch results read as lines, not as the tool's JSON
   await expectPaneToContain(page, /▸ launched background agent gamma-job \(id a[0-9a-f]+\)/)
   await expectPaneToContain(page, 'All three are on their way.')
   const ids = Object.fromEntries(
-    await Promise.all(['alpha-job', 'beta-job', 'gamma-job'].map(async (n) => [n, (await page.locator(`section.pane[aria-label="${n} pane"]`).getAttribute('data-agent-id'))!] as const))
+    await Promise.all(
+      ['alpha-job', 'beta-job', 'gamma-job'].map(
+        async (n) =>
+          [n, (await page.locator(`section.pane[aria-label="${n} pane"]`).getAttribute('data-agent-id'))!] as const
+      )
+    )
   )
   const grid = page.getByTestId('pane-grid')
   // the three launches run at once, so the tiles come in the order the agents started
   const initial = await tileOrder(page)
   expect([...initial].sort()).toEqual(['alpha-job pane', 'beta-job pane', 'gamma-job pane'])
   // of the two that stay visible, the second is moved before the first
-  const [stay, moved] = initial.filter((n): n is string => n !== null && n !== 'beta-job pane').map((n) => n.replace(/ pane$/, '')) as [string, string]
+  const [stay, moved] = initial
+    .filter((n): n is string => n !== null && n !== 'beta-job pane')
+    .map((n) => n.replace(/ pane$/, '')) as [string, string]
 
   // tiled; beta hidden; the later tile moved before the earlier one (keyboard drag, waiting on the library's announcements)
   await page.getByRole('radio', { name: 'Tiled' }).click()
@@ -58,10 +73,14 @@ test('layout, a hidden pane, the tile order and a collapsed group survive a relo
   await expect(pane(page, ids['beta-job']!)).toHaveCount(0)
   // other drag-and-drop areas of the page have live regions of their own: wait for the one that speaks
   const announced = (text: string | RegExp) => page.locator('[id^="DndLiveRegion"]').filter({ hasText: text }).first()
-  await pane(page, ids[moved]!).getByRole('button', { name: `Move ${moved}'s pane` }).focus()
+  await pane(page, ids[moved]!)
+    .getByRole('button', { name: `Move ${moved}'s pane` })
+    .focus()
   await page.keyboard.press('Space')
   await keyboardDragReady(page)
-  await expect(announced(new RegExp(`Picked up draggable item ${ids[moved]}|moved over droppable area ${ids[moved]}\\.`))).toBeAttached()
+  await expect(
+    announced(new RegExp(`Picked up draggable item ${ids[moved]}|moved over droppable area ${ids[moved]}\\.`))
+  ).toBeAttached()
   await page.keyboard.press('ArrowLeft')
   await expect(announced(`moved over droppable area ${ids[stay]}`)).toBeAttached()
   await page.keyboard.press('Space')
@@ -91,7 +110,9 @@ test('layout, a hidden pane, the tile order and a collapsed group survive a relo
 
   await page.reload()
   await expect(grid).toHaveAttribute('data-layout', 'tiled')
-  await expect(pane(page, 'team-lead').getByRole('button', { name: 'Show 3 subagent panes of team-lead' })).toHaveAttribute('aria-expanded', 'false')
+  await expect(
+    pane(page, 'team-lead').getByRole('button', { name: 'Show 3 subagent panes of team-lead' })
+  ).toHaveAttribute('aria-expanded', 'false')
   await expect(page.locator('section.pane')).toHaveCount(1)
   await expect(page.getByRole('button', { name: 'Hidden (0) ▾' })).toBeDisabled()
   await pane(page, 'team-lead').getByRole('button', { name: 'Show 3 subagent panes of team-lead' }).click()
@@ -101,7 +122,21 @@ test('layout, a hidden pane, the tile order and a collapsed group survive a relo
 
 /** Names long enough that a narrow header must truncate them (the agent's name is the description's slug, cut at 40 characters). */
 const LONG = 'investigate the flaky integration tests in the payments module'
-const HELPERS = [LONG, 'lint', 'docs', 'api survey', 'perf probe', 'schema review', 'ui audit', 'security scan', 'deps', 'changelog', 'i18n', 'build cache', 'release notes']
+const HELPERS = [
+  LONG,
+  'lint',
+  'docs',
+  'api survey',
+  'perf probe',
+  'schema review',
+  'ui audit',
+  'security scan',
+  'deps',
+  'changelog',
+  'i18n',
+  'build cache',
+  'release notes'
+]
 
 /**
  * Sixteen panes: the leader, two worker teammates and thirteen background subagents — the
@@ -116,17 +151,40 @@ const SIXTEEN: ScenarioObject = {
         text: 'Building a big team.',
         tools: [
           { name: 'TeamCreate', input: { team_name: 'big', description: 'Sixteen panes' } },
-          { name: 'Agent', input: { name: 'alice', backend: 'worker', description: 'helper', prompt: 'Wait for messages.' } },
-          { name: 'Agent', input: { name: 'bartholomew-the-reviewer', backend: 'worker', description: 'helper', prompt: 'Wait for messages.' } }
+          {
+            name: 'Agent',
+            input: { name: 'alice', backend: 'worker', description: 'helper', prompt: 'Wait for messages.' }
+          },
+          {
+            name: 'Agent',
+            input: {
+              name: 'bartholomew-the-reviewer',
+              backend: 'worker',
+              description: 'helper',
+              prompt: 'Wait for messages.'
+            }
+          }
         ]
       },
-      { text: 'Launching helpers.', tools: HELPERS.map((description) => ({ name: 'Agent', input: { description, prompt: 'Work.', run_in_background: true } })) },
+      {
+        text: 'Launching helpers.',
+        tools: HELPERS.map((description) => ({
+          name: 'Agent',
+          input: { description, prompt: 'Work.', run_in_background: true }
+        }))
+      },
       { text: 'Everyone is at work.' },
       ...Array.from({ length: 30 }, () => ({ text: 'Noted.' }))
     ],
     alice: [{ text: 'alice is ready.' }, ...Array.from({ length: 6 }, () => ({ text: 'ok' }))],
-    'bartholomew-the-reviewer': [{ text: 'bartholomew is ready.' }, ...Array.from({ length: 6 }, () => ({ text: 'ok' }))],
-    'investigate-the-flaky-integration-tests': [{ text: 'Looking.', tools: [{ name: 'Bash', input: { command: 'touch flaky.txt' } }] }, { text: 'done' }],
+    'bartholomew-the-reviewer': [
+      { text: 'bartholomew is ready.' },
+      ...Array.from({ length: 6 }, () => ({ text: 'ok' }))
+    ],
+    'investigate-the-flaky-integration-tests': [
+      { text: 'Looking.', tools: [{ name: 'Bash', input: { command: 'touch flaky.txt' } }] },
+      { text: 'done' }
+    ],
     lint: [{ text: 'Linting.', tools: [{ name: 'Bash', input: { command: 'touch lint.txt' } }] }, { text: 'done' }],
     docs: [{ text: 'Documenting.', tools: [{ name: 'Bash', input: { command: 'touch docs.txt' } }] }, { text: 'done' }],
     deps: [{ text: 'Checked: nothing to update.' }],
@@ -160,9 +218,20 @@ function headerFacts(page: Page) {
       const [state, tokens, name, windowButtons] = els.map((el, i) => {
         if (!el) return undefined
         const r = el.getBoundingClientRect()
-        return { whole: r.width >= clones[i]!.getBoundingClientRect().width - 0.02, inside: r.width > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5 }
+        return {
+          whole: r.width >= clones[i]!.getBoundingClientRect().width - 0.02,
+          inside: r.width > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+        }
       })
-      return { name: p.getAttribute('aria-label'), height: box.height, lineHeight: parseFloat(getComputedStyle(head).fontSize) * 1.45, state, tokens, nameText: name, windowButtons }
+      return {
+        name: p.getAttribute('aria-label'),
+        height: box.height,
+        lineHeight: parseFloat(getComputedStyle(head).fontSize) * 1.45,
+        state,
+        tokens,
+        nameText: name,
+        windowButtons
+      }
     })
     for (const { clones } of measured) for (const c of clones) c?.remove()
     return facts
@@ -185,7 +254,10 @@ async function expectOneLineHeaders(page: Page): Promise<void> {
   expect(long.nameText?.whole).toBe(false)
 }
 
-test('at 16 panes in a 1280×800 window every header is one line: the name truncates, the state and tokens stay whole', async ({ page, serve }, testInfo) => {
+test('at 16 panes in a 1280×800 window every header is one line: the name truncates, the state and tokens stay whole', async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(240_000)
   const served = await serve(SIXTEEN)
   await page.setViewportSize({ width: 1280, height: 800 })
@@ -228,7 +300,10 @@ function narrowFacts(page: Page) {
       return { left: r.left, right: r.right, width: r.width }
     }
     const bar = document.querySelector<HTMLElement>('header.topbar')!
-    const button = (label: string) => Array.from(bar.querySelectorAll('button')).find((b) => (b.getAttribute('aria-label') ?? b.textContent?.trim()) === label) ?? null
+    const button = (label: string) =>
+      Array.from(bar.querySelectorAll('button')).find(
+        (b) => (b.getAttribute('aria-label') ?? b.textContent?.trim()) === label
+      ) ?? null
     return {
       viewport: document.documentElement.clientWidth,
       leader: box(document.querySelector('.pane-grid > section.pane[data-agent-id="team-lead"]')),
@@ -256,11 +331,17 @@ const TEAM_AND_HELPERS: ScenarioObject = {
   name: 'pane-narrow',
   agents: {
     ...THREE_HELPERS.agents,
-    'team-lead': [{ tools: [{ name: 'TeamCreate', input: { team_name: 'release-train', description: 'the release' } }] }, ...THREE_HELPERS.agents['team-lead']!]
+    'team-lead': [
+      { tools: [{ name: 'TeamCreate', input: { team_name: 'release-train', description: 'the release' } }] },
+      ...THREE_HELPERS.agents['team-lead']!
+    ]
   }
 }
 
-test('Main + stack at 1280 and 900 px: both columns give way, the leader\'s never narrower than the stack; the top bar keeps usage, Stop all, ⚙ and the drawer toggle on screen', async ({ page, serve }, testInfo) => {
+test("Main + stack at 1280 and 900 px: both columns give way, the leader's never narrower than the stack; the top bar keeps usage, Stop all, ⚙ and the drawer toggle on screen", async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(120_000)
   const served = await serve(TEAM_AND_HELPERS, { permissionMode: 'bypassPermissions' })
   await page.setViewportSize({ width: 1280, height: 800 })
@@ -291,7 +372,10 @@ test('Main + stack at 1280 and 900 px: both columns give way, the leader\'s neve
     expect(facts.leader, `the leader's pane at ${width} px`).toBeDefined()
     expect(facts.stack, `the stack at ${width} px`).toBeDefined()
     widths[width] = { leader: facts.leader!.width, stack: facts.stack!.width }
-    expect(facts.leader!.width, `the leader's pane is at least as wide as the stack at ${width} px`).toBeGreaterThanOrEqual(facts.stack!.width - 0.5)
+    expect(
+      facts.leader!.width,
+      `the leader's pane is at least as wide as the stack at ${width} px`
+    ).toBeGreaterThanOrEqual(facts.stack!.width - 0.5)
     expect(facts.barOverflows, `the top bar fits at ${width} px`).toBe(false)
     for (const [name, b] of Object.entries(facts.controls)) {
       expect(b, `${name} at ${width} px`).toBeDefined()
@@ -304,7 +388,9 @@ test('Main + stack at 1280 and 900 px: both columns give way, the leader\'s neve
     // the dashboard's Spawn button stays inside its panel ("Spawn" alone in a narrow one)
     const spawn = await page.getByRole('button', { name: 'Spawn teammate' }).boundingBox()
     const panel = await page.locator('.dashboard').boundingBox()
-    expect(spawn!.x + spawn!.width, `the Spawn button ends inside the dashboard at ${width} px`).toBeLessThanOrEqual(panel!.x + panel!.width)
+    expect(spawn!.x + spawn!.width, `the Spawn button ends inside the dashboard at ${width} px`).toBeLessThanOrEqual(
+      panel!.x + panel!.width
+    )
     if (width === 1280 || width === 900) await snap(page, testInfo, `main-stack-${width}`)
   }
   // at 900 px the stack gave way too, not only the leader's pane

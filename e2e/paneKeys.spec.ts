@@ -8,7 +8,10 @@ import { expect, expectPaneToContain, promptLeader, snap, test, type ScenarioObj
  * was interrupted, goes idle and takes the next message.
  */
 
-const LONG = { name: 'Bash', input: { command: "echo long-command-started; sleep 120; printf 'never-%s\\n' printed", timeout: 600000 } }
+const LONG = {
+  name: 'Bash',
+  input: { command: "echo long-command-started; sleep 120; printf 'never-%s\\n' printed", timeout: 600000 }
+}
 const filler = Array.from({ length: 16 }, () => ({ text: 'Noted.' }))
 
 const SCENARIO: ScenarioObject = {
@@ -19,8 +22,14 @@ const SCENARIO: ScenarioObject = {
         when: 'Make the team',
         tools: [
           { name: 'TeamCreate', input: { team_name: 'keys', description: 'keyboard' } },
-          { name: 'Agent', input: { name: 'alice', backend: 'worker', description: 'sleeper', prompt: 'Wait for the person.' } },
-          { name: 'Agent', input: { name: 'bob', backend: 'process', description: 'sleeper', prompt: 'Wait for the person.' } }
+          {
+            name: 'Agent',
+            input: { name: 'alice', backend: 'worker', description: 'sleeper', prompt: 'Wait for the person.' }
+          },
+          {
+            name: 'Agent',
+            input: { name: 'bob', backend: 'process', description: 'sleeper', prompt: 'Wait for the person.' }
+          }
         ]
       },
       { when: 'Spawned teammate', text: 'The team is listening.' },
@@ -28,8 +37,18 @@ const SCENARIO: ScenarioObject = {
       { when: 'leader, again', text: 'the leader is back' },
       ...filler
     ],
-    alice: [{ text: 'alice waits.' }, { when: 'alice, sleep', tools: [LONG] }, { when: 'alice, again', text: 'alice is back' }, ...filler],
-    bob: [{ text: 'bob waits.' }, { when: 'bob, sleep', tools: [LONG] }, { when: 'bob, again', text: 'bob is back' }, ...filler]
+    alice: [
+      { text: 'alice waits.' },
+      { when: 'alice, sleep', tools: [LONG] },
+      { when: 'alice, again', text: 'alice is back' },
+      ...filler
+    ],
+    bob: [
+      { text: 'bob waits.' },
+      { when: 'bob, sleep', tools: [LONG] },
+      { when: 'bob, again', text: 'bob is back' },
+      ...filler
+    ]
   }
 }
 
@@ -58,7 +77,10 @@ async function interruptAndGoOn(page: Page, name: string, key: string): Promise<
   await expectPaneToContain(page, `${name} is back`, id)
 }
 
-test('a teammate pane takes the keyboard, and Esc or Ctrl+C interrupts the leader, a worker and a process teammate', async ({ page, serve }, testInfo) => {
+test('a teammate pane takes the keyboard, and Esc or Ctrl+C interrupts the leader, a worker and a process teammate', async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(240_000)
   const served = await serve(SCENARIO, { permissionMode: 'bypassPermissions' })
   await page.setViewportSize({ width: 1600, height: 1000 })
@@ -90,6 +112,10 @@ test('a teammate pane takes the keyboard, and Esc or Ctrl+C interrupts the leade
 
   // no interrupted command outlived its turn
   for (const id of ['team-lead', 'alice@keys', 'bob@keys']) {
-    await expect.poll(async () => (await page.evaluate((a) => (window as any).__swarmdeskTest?.paneText(a) ?? '', id)).includes('never-printed')).toBe(false)
+    await expect
+      .poll(async () =>
+        (await page.evaluate((a) => (window as any).__swarmdeskTest?.paneText(a) ?? '', id)).includes('never-printed')
+      )
+      .toBe(false)
   }
 })

@@ -30,7 +30,9 @@ const SCENARIO: ScenarioObject = {
   name: 'pane-output',
   agents: {
     'team-lead': [
-      { tools: [{ name: 'Agent', input: { subagent_type: 'general-purpose', description: 'side', prompt: 'Say hi.' } }] },
+      {
+        tools: [{ name: 'Agent', input: { subagent_type: 'general-purpose', description: 'side', prompt: 'Say hi.' } }]
+      },
       { tools: [{ name: 'Bash', input: { command: 'node mix.js', timeout: 120000 } }] },
       { text: 'Mixed output done.' },
       ...Array.from({ length: 6 }, () => ({ text: 'Noted.' }))
@@ -48,7 +50,8 @@ function checkTicks(text: string, label: string): void {
   const dupes = t.filter((n, i) => t.indexOf(n) !== i)
   expect(dupes, `${label}: ticks shown twice`).toEqual([])
   // the scroll region at the end scrolls a few ticks off the screen for good: order, not contiguity
-  for (let i = 1; i < t.length; i++) expect(t[i], `${label}: ticks in order after ${t[i - 1]}`).toBeGreaterThan(t[i - 1]!)
+  for (let i = 1; i < t.length; i++)
+    expect(t[i], `${label}: ticks in order after ${t[i - 1]}`).toBeGreaterThan(t[i - 1]!)
 }
 
 const leaderText = (page: Page) => paneText(page, 'team-lead')
@@ -61,7 +64,11 @@ const leaderText = (page: Page) => paneText(page, 'team-lead')
  * reported last, which the page in Single layout changed mid-stream: main keeps one copy of a pane,
  * at one size, so two pages whose panes differed in size meanwhile may differ in those rows.
  */
-const comparable = (text: string): string[] => text.split('\n').slice(-300).filter((l) => l !== '' && l !== 'inside region' && !/^tick \d+/.test(l))
+const comparable = (text: string): string[] =>
+  text
+    .split('\n')
+    .slice(-300)
+    .filter((l) => l !== '' && l !== 'inside region' && !/^tick \d+/.test(l))
 
 /**
  * Opens a second page on the workspace at 1400 × 900, sets both to Tiled (so the leader's pane has
@@ -85,7 +92,12 @@ async function startMix(page: Page, browser: Browser, url: string): Promise<{ se
 /** The `pane.mute` request frames the page sends, gathered as they go. */
 function muteFrames(page: Page): string[] {
   const frames: string[] = []
-  page.on('websocket', (ws) => ws.on('framesent', (f) => void (typeof f.payload === 'string' && f.payload.includes('pane.mute') && frames.push(f.payload))))
+  page.on('websocket', (ws) =>
+    ws.on(
+      'framesent',
+      (f) => void (typeof f.payload === 'string' && f.payload.includes('pane.mute') && frames.push(f.payload))
+    )
+  )
   return frames
 }
 
@@ -94,10 +106,19 @@ async function showOnly(page: Page, sub: string, sentFrames: string[]): Promise<
   await page.getByRole('radio', { name: 'Single' }).click()
   await page.getByRole('combobox', { name: 'Pane to show' }).selectOption(sub)
   await expect(page.locator('section.pane[data-agent-id="team-lead"]')).toHaveCount(0)
-  await expect.poll(() => sentFrames.some((f) => /"agentId":"team-lead","muted":true/.test(f)), { message: 'the page mutes the leader it no longer shows' }).toBe(true)
+  await expect
+    .poll(() => sentFrames.some((f) => /"agentId":"team-lead","muted":true/.test(f)), {
+      message: 'the page mutes the leader it no longer shows'
+    })
+    .toBe(true)
 }
 
-test('mixed plain and full-screen output survives Single layout, a reload and a second page', async ({ page, browser, serve, repo }) => {
+test('mixed plain and full-screen output survives Single layout, a reload and a second page', async ({
+  page,
+  browser,
+  serve,
+  repo
+}) => {
   test.setTimeout(240_000)
   writeFileSync(join(repo, 'mix.js'), mixScript(150))
   const served = await serve(SCENARIO, { permissionMode: 'bypassPermissions' })
@@ -113,7 +134,8 @@ test('mixed plain and full-screen output survives Single layout, a reload and a 
   // reload while the leader is not shown: the new page starts with it unshown
   await page.reload()
   await expect(page.getByTestId('pane-grid')).toBeVisible()
-  if ((await page.getByRole('radio', { name: 'Single' }).getAttribute('aria-checked')) !== 'true') await page.getByRole('radio', { name: 'Single' }).click()
+  if ((await page.getByRole('radio', { name: 'Single' }).getAttribute('aria-checked')) !== 'true')
+    await page.getByRole('radio', { name: 'Single' }).click()
   await picker.selectOption(sub)
   await expect(page.locator('section.pane[data-agent-id="team-lead"]')).toHaveCount(0)
   await page.waitForTimeout(2000)
@@ -156,7 +178,12 @@ test('mixed plain and full-screen output survives Single layout, a reload and a 
   await second.context().close()
 })
 
-test('a reconnect and a closed second page while the leader is muted: output never stalls, nothing lost or twice', async ({ page, browser, serve, repo }) => {
+test('a reconnect and a closed second page while the leader is muted: output never stalls, nothing lost or twice', async ({
+  page,
+  browser,
+  serve,
+  repo
+}) => {
   test.setTimeout(240_000)
   writeFileSync(join(repo, 'mix.js'), mixScript(400))
   const served = await serve(SCENARIO, { permissionMode: 'bypassPermissions' })
@@ -180,13 +207,29 @@ test('a reconnect and a closed second page while the leader is muted: output nev
   const before = sentFrames.length
   // drop the muted page's socket: it reconnects while the leader's pane is still not shown
   const dropped = await page.evaluate(() => {
-    const open = (window as unknown as { __sockets: WebSocket[] }).__sockets.filter((w) => w.readyState === WebSocket.OPEN)
+    const open = (window as unknown as { __sockets: WebSocket[] }).__sockets.filter(
+      (w) => w.readyState === WebSocket.OPEN
+    )
     for (const w of open) w.close()
     return open.length
   })
   expect(dropped).toBeGreaterThan(0)
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __sockets: WebSocket[] }).__sockets.filter((w) => w.readyState === WebSocket.OPEN).length), { message: 'the page reconnects' }).toBeGreaterThan(0)
-  await expect.poll(() => sentFrames.slice(before).some((f) => /"agentId":"team-lead","muted":true/.test(f)), { message: 'the page mutes the leader it still does not show, on the new connection' }).toBe(true)
+  await expect
+    .poll(
+      () =>
+        page.evaluate(
+          () =>
+            (window as unknown as { __sockets: WebSocket[] }).__sockets.filter((w) => w.readyState === WebSocket.OPEN)
+              .length
+        ),
+      { message: 'the page reconnects' }
+    )
+    .toBeGreaterThan(0)
+  await expect
+    .poll(() => sentFrames.slice(before).some((f) => /"agentId":"team-lead","muted":true/.test(f)), {
+      message: 'the page mutes the leader it still does not show, on the new connection'
+    })
+    .toBe(true)
   const leaderMutes = sentFrames.slice(before).filter((f) => f.includes('"agentId":"team-lead"'))
   expect(leaderMutes.at(-1), 'the last word on the new connection is a mute').toMatch(/"muted":true/)
   await expect.poll(async () => ticks(await leaderText(second)).at(-1) ?? 0).toBeGreaterThan(120)
@@ -205,18 +248,29 @@ test('a reconnect and a closed second page while the leader is muted: output nev
   expect(text).not.toContain('full screen program')
 })
 
-test("a busy subagent's pane hidden with its × and shown again: its last line is there, nothing twice", async ({ page, serve, repo }) => {
+test("a busy subagent's pane hidden with its × and shown again: its last line is there, nothing twice", async ({
+  page,
+  serve,
+  repo
+}) => {
   test.setTimeout(180_000)
   writeFileSync(join(repo, 'mix.js'), mixScript(250))
   const scenario: ScenarioObject = {
     name: 'pane-output-sub',
     agents: {
       'team-lead': [
-        { tools: [{ name: 'Agent', input: { subagent_type: 'general-purpose', description: 'mix', prompt: 'Run the mix.' } }] },
+        {
+          tools: [
+            { name: 'Agent', input: { subagent_type: 'general-purpose', description: 'mix', prompt: 'Run the mix.' } }
+          ]
+        },
         { text: 'The subagent is done.' },
         ...Array.from({ length: 6 }, () => ({ text: 'Noted.' }))
       ],
-      'type:general-purpose': [{ tools: [{ name: 'Bash', input: { command: 'node mix.js', timeout: 120000 } }] }, { text: 'mix finished' }]
+      'type:general-purpose': [
+        { tools: [{ name: 'Bash', input: { command: 'node mix.js', timeout: 120000 } }] },
+        { text: 'mix finished' }
+      ]
     }
   }
   const served = await serve(scenario, { permissionMode: 'bypassPermissions' })
@@ -245,14 +299,20 @@ test("a busy subagent's pane hidden with its × and shown again: its last line i
   checkTicks(await paneText(page, sub), 'after the show')
   // hide and show again quickly, over and over, while it ticks: each restore races live chunks
   for (let i = 0; i < 8; i++) {
-    await page.locator(`section.pane[data-agent-id="${sub}"]`).getByRole('button', { name: /^Hide .*'s pane$/ }).click()
+    await page
+      .locator(`section.pane[data-agent-id="${sub}"]`)
+      .getByRole('button', { name: /^Hide .*'s pane$/ })
+      .click()
     await page.getByRole('button', { name: 'Hidden (1) ▾' }).click()
     await page.getByRole('menuitem', { name: /^Show / }).click()
   }
   await expect.poll(async () => ticks(await paneText(page, sub)).at(-1) ?? 0).toBeGreaterThan(last + 20)
   checkTicks(await paneText(page, sub), 'after hiding and showing eight times')
   // hidden while the window shrinks, shown at the new size
-  await page.locator(`section.pane[data-agent-id="${sub}"]`).getByRole('button', { name: /^Hide .*'s pane$/ }).click()
+  await page
+    .locator(`section.pane[data-agent-id="${sub}"]`)
+    .getByRole('button', { name: /^Hide .*'s pane$/ })
+    .click()
   await page.setViewportSize({ width: 1000, height: 650 })
   await page.waitForTimeout(1000)
   await page.getByRole('button', { name: 'Hidden (1) ▾' }).click()

@@ -16,19 +16,40 @@ const SCENARIO: ScenarioObject = {
         text: 'Setting up the grid team.',
         tools: [
           { name: 'TeamCreate', input: { team_name: 'grid', description: 'A team to look at' } },
-          { name: 'Bash', input: { command: 'for i in $(seq 1 200); do printf "\\033[3$((i % 7 + 1))mline %d zebra-%d\\033[0m\\n" $i $i; done' } }
+          {
+            name: 'Bash',
+            input: {
+              command:
+                'for i in $(seq 1 200); do printf "\\033[3$((i % 7 + 1))mline %d zebra-%d\\033[0m\\n" $i $i; done'
+            }
+          }
         ]
       },
       {
         tools: [
-          { name: 'Agent', input: { subagent_type: 'general-purpose', description: 'count lines', prompt: 'Count the lines.' } },
-          { name: 'Agent', input: { name: 'alice', backend: 'worker', mode: 'acceptEdits', description: 'helper', prompt: 'Wait for messages from the person.' } }
+          {
+            name: 'Agent',
+            input: { subagent_type: 'general-purpose', description: 'count lines', prompt: 'Count the lines.' }
+          },
+          {
+            name: 'Agent',
+            input: {
+              name: 'alice',
+              backend: 'worker',
+              mode: 'acceptEdits',
+              description: 'helper',
+              prompt: 'Wait for messages from the person.'
+            }
+          }
         ]
       },
       { text: 'The grid team is ready.' },
       ...Array.from({ length: 12 }, () => ({ text: 'Noted.' }))
     ],
-    'type:general-purpose': [{ tools: [{ name: 'Bash', input: { command: 'echo "unicorn subagent output"' } }] }, { text: 'Counted: 200 lines.' }],
+    'type:general-purpose': [
+      { tools: [{ name: 'Bash', input: { command: 'echo "unicorn subagent output"' } }] },
+      { text: 'Counted: 200 lines.' }
+    ],
     alice: [
       { text: 'alice is ready and waiting.' },
       { when: 'ping from a person', text: 'pong: alice got the message' },
@@ -41,7 +62,10 @@ const ALICE = 'alice@grid'
 const pane = (page: Page, agentId: string): Locator => page.locator(`section.pane[data-agent-id="${agentId}"]`)
 const box = async (l: Locator) => (await l.boundingBox())!
 
-test('the pane grid: layouts, hide and restore with scrollback, maximise, search, reorder, and a message typed into a teammate pane', async ({ page, serve }, testInfo) => {
+test('the pane grid: layouts, hide and restore with scrollback, maximise, search, reorder, and a message typed into a teammate pane', async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(120_000)
   const served = await serve(SCENARIO, { permissionMode: 'bypassPermissions' })
   await page.setViewportSize({ width: 1600, height: 1000 })
@@ -102,7 +126,9 @@ test('the pane grid: layouts, hide and restore with scrollback, maximise, search
   // hide the subagent's pane and show it again: its scrollback comes back the same
   const before = await paneText(page, subagentId)
   expect(before).toContain('unicorn subagent output')
-  await pane(page, subagentId).getByRole('button', { name: /^Hide .*'s pane$/ }).click()
+  await pane(page, subagentId)
+    .getByRole('button', { name: /^Hide .*'s pane$/ })
+    .click()
   await expect(pane(page, subagentId)).toHaveCount(0)
   const hiddenButton = page.getByRole('button', { name: 'Hidden (1) ▾' })
   await expect(hiddenButton).toBeEnabled()
@@ -125,7 +151,8 @@ test('the pane grid: layouts, hide and restore with scrollback, maximise, search
   await expect(leader).toBeVisible()
 
   // reorder with the keyboard: alice's handle, Space to lift, an arrow to move, Space to drop
-  const heads = () => page.locator('.pane-tiles > section.pane').evaluateAll((els) => els.map((e) => e.getAttribute('data-agent-id')))
+  const heads = () =>
+    page.locator('.pane-tiles > section.pane').evaluateAll((els) => els.map((e) => e.getAttribute('data-agent-id')))
   expect((await heads())[0]).toBe(subagentId)
   const handle = pane(page, ALICE).getByRole('button', { name: "Move alice's pane" })
   await handle.focus()
@@ -135,7 +162,9 @@ test('the pane grid: layouts, hide and restore with scrollback, maximise, search
   const announced = (text: string | RegExp) => page.locator('[id^="DndLiveRegion"]').filter({ hasText: text }).first()
   await page.keyboard.press('Space')
   await keyboardDragReady(page)
-  await expect(announced(new RegExp(`Picked up draggable item ${ALICE}|moved over droppable area ${ALICE}\\.`))).toBeAttached()
+  await expect(
+    announced(new RegExp(`Picked up draggable item ${ALICE}|moved over droppable area ${ALICE}\\.`))
+  ).toBeAttached()
   await page.keyboard.press('ArrowLeft')
   await expect(announced(`moved over droppable area ${subagentId}`)).toBeAttached()
   await page.keyboard.press('Space')
@@ -162,7 +191,8 @@ test('the pane grid: layouts, hide and restore with scrollback, maximise, search
   await expectPaneToContain(page, 'pong: alice got the message', ALICE)
 
   // every visible pane renders (WebGL where the page offers it, else the DOM renderer)
-  for (const id of ['team-lead', ALICE, subagentId]) await expect(pane(page, id).getByTestId('pane-term')).toHaveAttribute('data-renderer', /^(webgl|dom)$/)
+  for (const id of ['team-lead', ALICE, subagentId])
+    await expect(pane(page, id).getByTestId('pane-term')).toHaveAttribute('data-renderer', /^(webgl|dom)$/)
   const final = await snap(page, testInfo, '05-panes')
   mkdirSync(join(__dirname, '..', 'docs', 'screenshots'), { recursive: true })
   copyFileSync(final, join(__dirname, '..', 'docs', 'screenshots', 'panes.png'))

@@ -8,14 +8,30 @@ import { expect, expectPaneToContain, paneText, promptLeader, snap, test, type S
  * keyboard.test.ts.)
  */
 
-test('a pinned request is one compact bar above the terminal; an always-allow shows its rule', async ({ page, serve }, testInfo) => {
+test('a pinned request is one compact bar above the terminal; an always-allow shows its rule', async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(120_000)
   const scenario: ScenarioObject = {
     name: 'perm-cards',
     agents: {
       'team-lead': [
         { tools: [{ name: 'Bash', input: { command: 'expr 40 + 2' } }] },
-        { tools: [{ name: 'Agent', input: { name: 'ivy', backend: 'process', mode: 'plan', description: 'reviewer', prompt: 'Review the parser and report.' } }] },
+        {
+          tools: [
+            {
+              name: 'Agent',
+              input: {
+                name: 'ivy',
+                backend: 'process',
+                mode: 'plan',
+                description: 'reviewer',
+                prompt: 'Review the parser and report.'
+              }
+            }
+          ]
+        },
         { text: 'All answered.' },
         ...Array.from({ length: 5 }, () => ({ text: 'Noted.' }))
       ]
@@ -27,7 +43,10 @@ test('a pinned request is one compact bar above the terminal; an always-allow sh
   await page.getByRole('textbox', { name: 'Message to the leader' }).blur()
   const leader = page.locator('section.pane[data-agent-id="team-lead"]')
   const bar = leader.getByTestId('perm-pinned')
-  await page.getByRole('tab', { name: /permission/i }).first().click()
+  await page
+    .getByRole('tab', { name: /permission/i })
+    .first()
+    .click()
 
   // the Bash call: one compact card pinned, the terminal ending above it
   await expect(bar.locator('.perm-command')).toHaveText('$ expr 40 + 2', { timeout: 30_000 })

@@ -18,8 +18,10 @@ const FIRST_QUESTION_MS = 60_000
 const leaderNotes = Array.from({ length: 30 }, () => ({ text: 'Noted.' }))
 
 /** A card of the global queue, or pinned to the agent's pane. */
-const queueCard = (page: Page, agentId: string) => page.locator(`aside.perm-queue section.perm-card[data-placement="queue"][data-agent-id="${agentId}"]`)
-const paneCard = (page: Page, agentId: string) => page.locator(`section.pane[data-agent-id="${agentId}"] section.perm-card[data-placement="pane"]`)
+const queueCard = (page: Page, agentId: string) =>
+  page.locator(`aside.perm-queue section.perm-card[data-placement="queue"][data-agent-id="${agentId}"]`)
+const paneCard = (page: Page, agentId: string) =>
+  page.locator(`section.pane[data-agent-id="${agentId}"] section.perm-card[data-placement="pane"]`)
 
 /** The count badge of the queue's title (the drawer's tab may show the same badge). */
 const queueCount = (page: Page) => page.locator('aside.perm-queue').getByTestId('perm-count')
@@ -39,19 +41,42 @@ async function promptLeader(page: Page, text: string): Promise<void> {
   await input.blur()
 }
 
-test('a worker teammate’s Bash requests: shown with their directory in the queue and on its pane, answered with A, Shift+A and D', async ({ page, serve, repo }, testInfo) => {
+test('a worker teammate’s Bash requests: shown with their directory in the queue and on its pane, answered with A, Shift+A and D', async ({
+  page,
+  serve,
+  repo
+}, testInfo) => {
   test.setTimeout(120_000)
   const scenario: ScenarioObject = {
     name: 'e2e-permission-keys',
     agents: {
       'team-lead': [
         { tools: [{ name: 'TeamCreate', input: { team_name: 'perms', description: 'Permission queue' } }] },
-        { tools: [{ name: 'Agent', input: { name: 'wendy', backend: 'worker', description: 'shell worker', prompt: 'Run the shell steps one by one.' } }] },
+        {
+          tools: [
+            {
+              name: 'Agent',
+              input: {
+                name: 'wendy',
+                backend: 'worker',
+                description: 'shell worker',
+                prompt: 'Run the shell steps one by one.'
+              }
+            }
+          ]
+        },
         { text: 'wendy is at work.' },
         ...leaderNotes
       ],
       wendy: [
-        { tools: [{ name: 'Bash', input: { command: 'touch step-one.txt && echo step one done', description: 'Mark step one' } }] },
+        {
+          tools: [
+            {
+              name: 'Bash',
+              input: { command: 'touch step-one.txt && echo step one done', description: 'Mark step one' }
+            }
+          ]
+        },
         { when: 'step one done', tools: [{ name: 'Bash', input: { command: 'expr 4200 + 7' } }] },
         // allowed by the rule Shift+A added: no question this time
         { when: '4207', tools: [{ name: 'Bash', input: { command: 'expr 5600 + 8' } }] },
@@ -79,7 +104,10 @@ test('a worker teammate’s Bash requests: shown with their directory in the que
   await expect(first.getByTestId('perm-cwd')).toHaveText(`in ${repo}`)
   await expect(paneCard(page, wendy).locator('.perm-command')).toHaveText('$ touch step-one.txt && echo step one done')
   await expect(queueCount(page)).toHaveText('1')
-  await expect(page.locator(`section.pane[data-agent-id="${wendy}"]`)).toHaveAttribute('data-state', 'awaiting_permission')
+  await expect(page.locator(`section.pane[data-agent-id="${wendy}"]`)).toHaveAttribute(
+    'data-state',
+    'awaiting_permission'
+  )
   expect(existsSync(join(repo, 'step-one.txt'))).toBe(false)
   await snap(page, testInfo, '01-bash-card')
 
@@ -128,14 +156,31 @@ test('a worker teammate’s Bash requests: shown with their directory in the que
   expect(lastResult).toContain('not on this machine')
 })
 
-test('a plan-required teammate’s plan, rejected with feedback from the queue, stays in plan mode; the second plan approved, it writes', async ({ page, serve, repo }, testInfo) => {
+test('a plan-required teammate’s plan, rejected with feedback from the queue, stays in plan mode; the second plan approved, it writes', async ({
+  page,
+  serve,
+  repo
+}, testInfo) => {
   test.setTimeout(120_000)
   const scenario: ScenarioObject = {
     name: 'e2e-plan-approval',
     agents: {
       'team-lead': [
         { tools: [{ name: 'TeamCreate', input: { team_name: 'planners' } }] },
-        { tools: [{ name: 'Agent', input: { name: 'pat', mode: 'plan', backend: 'worker', description: 'careful writer', prompt: 'Write plan-notes.txt once your plan is approved.' } }] },
+        {
+          tools: [
+            {
+              name: 'Agent',
+              input: {
+                name: 'pat',
+                mode: 'plan',
+                backend: 'worker',
+                description: 'careful writer',
+                prompt: 'Write plan-notes.txt once your plan is approved.'
+              }
+            }
+          ]
+        },
         { text: 'pat is planning.' },
         ...leaderNotes
       ],
@@ -149,7 +194,10 @@ test('a plan-required teammate’s plan, rejected with feedback from the queue, 
             { name: 'ExitPlanMode', input: { plan: '## Notes\n1. Write plan-notes.txt\n2. Read it back to check it' } }
           ]
         },
-        { when: 'approved your plan', tools: [{ name: 'Write', input: { file_path: 'plan-notes.txt', content: 'planned, then written\n' } }] },
+        {
+          when: 'approved your plan',
+          tools: [{ name: 'Write', input: { file_path: 'plan-notes.txt', content: 'planned, then written\n' } }]
+        },
         // the write's result matches no `when`: the next plain turn
         { text: 'plan-notes.txt is written.' },
         { text: 'Done.' },
@@ -168,7 +216,10 @@ test('a plan-required teammate’s plan, rejected with feedback from the queue, 
   await expect(plan).toHaveAttribute('data-kind', 'plan', { timeout: FIRST_QUESTION_MS })
   await expect(plan.getByTestId('perm-plan')).toContainText('1. Write plan-notes.txt')
   await expect(paneCard(page, pat)).toHaveAttribute('data-kind', 'plan')
-  await expect(page.locator(`section.pane[data-agent-id="${pat}"]`)).toHaveAttribute('data-state', 'awaiting_plan_approval')
+  await expect(page.locator(`section.pane[data-agent-id="${pat}"]`)).toHaveAttribute(
+    'data-state',
+    'awaiting_plan_approval'
+  )
   await snap(page, testInfo, '01-plan-card')
 
   // Reject with feedback, from the queue's card
@@ -203,7 +254,11 @@ test('a plan-required teammate’s plan, rejected with feedback from the queue, 
   await snap(page, testInfo, '03-plan-written')
 })
 
-test('a teammate killed while its request waits: its cards vanish from the queue and its pane; the other’s stay', async ({ page, serve, repo }, testInfo) => {
+test('a teammate killed while its request waits: its cards vanish from the queue and its pane; the other’s stay', async ({
+  page,
+  serve,
+  repo
+}, testInfo) => {
   test.setTimeout(120_000)
   // the shutdown timeout: a teammate stuck on a question is killed a second after the request
   mkdirSync(join(repo, '.swarmdesk'), { recursive: true })
@@ -215,16 +270,42 @@ test('a teammate killed while its request waits: its cards vanish from the queue
         { tools: [{ name: 'TeamCreate', input: { team_name: 'crew' } }] },
         {
           tools: [
-            { name: 'Agent', input: { name: 'kim', backend: 'worker', description: 'cleaner', prompt: 'Clean the build directory.' } },
-            { name: 'Agent', input: { name: 'wendy', backend: 'worker', description: 'notes editor', prompt: 'Edit the notes.' } }
+            {
+              name: 'Agent',
+              input: { name: 'kim', backend: 'worker', description: 'cleaner', prompt: 'Clean the build directory.' }
+            },
+            {
+              name: 'Agent',
+              input: { name: 'wendy', backend: 'worker', description: 'notes editor', prompt: 'Edit the notes.' }
+            }
           ]
         },
         { text: 'kim and wendy are at work.' },
-        { when: 'Stop kim', tools: [{ name: 'SendMessage', input: { to: 'kim', message: { type: 'shutdown_request', reason: 'Stop now.' } } }] },
+        {
+          when: 'Stop kim',
+          tools: [
+            { name: 'SendMessage', input: { to: 'kim', message: { type: 'shutdown_request', reason: 'Stop now.' } } }
+          ]
+        },
         ...leaderNotes
       ],
-      kim: [{ tools: [{ name: 'Bash', input: { command: 'rm -rf build && echo cleaned' } }] }, { text: 'Done.' }, { text: 'Done.' }],
-      wendy: [{ tools: [{ name: 'Edit', input: { file_path: 'notes.txt', old_string: 'first line', new_string: 'first line, edited by wendy' } }] }, { text: 'Done.' }, { text: 'Done.' }]
+      kim: [
+        { tools: [{ name: 'Bash', input: { command: 'rm -rf build && echo cleaned' } }] },
+        { text: 'Done.' },
+        { text: 'Done.' }
+      ],
+      wendy: [
+        {
+          tools: [
+            {
+              name: 'Edit',
+              input: { file_path: 'notes.txt', old_string: 'first line', new_string: 'first line, edited by wendy' }
+            }
+          ]
+        },
+        { text: 'Done.' },
+        { text: 'Done.' }
+      ]
     }
   }
   const served = await serve(scenario)
@@ -235,7 +316,9 @@ test('a teammate killed while its request waits: its cards vanish from the queue
   const wendy = 'wendy@crew'
 
   // both ask; the queue holds both, oldest first, each pinned to its own pane
-  await expect(queueCard(page, kim).locator('.perm-command')).toHaveText('$ rm -rf build && echo cleaned', { timeout: FIRST_QUESTION_MS })
+  await expect(queueCard(page, kim).locator('.perm-command')).toHaveText('$ rm -rf build && echo cleaned', {
+    timeout: FIRST_QUESTION_MS
+  })
   // an Edit reads as the diff it would make to the file on disk
   const edit = queueCard(page, wendy)
   await expect(edit.locator('.perm-tool')).toHaveText('Edit', { timeout: FIRST_QUESTION_MS })
@@ -245,7 +328,9 @@ test('a teammate killed while its request waits: its cards vanish from the queue
   await expect(queueCount(page)).toHaveText('2')
   await expect(paneCard(page, kim)).toHaveCount(1)
   await expect(paneCard(page, wendy)).toHaveCount(1)
-  const order = await page.locator('aside.perm-queue section.perm-card').evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.agentId))
+  const order = await page
+    .locator('aside.perm-queue section.perm-card')
+    .evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.agentId))
   expect(order.sort()).toEqual([kim, wendy])
   const snapPath = await snap(page, testInfo, '01-two-asking')
   mkdirSync(join(__dirname, '..', 'docs', 'screenshots'), { recursive: true })

@@ -6,12 +6,19 @@ import { expect, expectPaneToContain, snap, test } from './fixtures'
 /** The permission bubble pinned to the leader's pane (the queue at the side shows the same request). */
 const bubble = (page: Page, tool: string) => page.locator('section.perm-card[data-placement="pane"]', { hasText: tool })
 
-test('a Write asks through a permission bubble; Allow once writes the file to disk', async ({ page, serve, repo }, testInfo) => {
+test('a Write asks through a permission bubble; Allow once writes the file to disk', async ({
+  page,
+  serve,
+  repo
+}, testInfo) => {
   const served = await serve({
     name: 'e2e-allow-write',
     agents: {
       'team-lead': [
-        { text: 'Writing the greeting file.', tools: [{ name: 'Write', input: { file_path: '{{cwd}}/greeting.txt', content: 'hello from the agent\n' } }] },
+        {
+          text: 'Writing the greeting file.',
+          tools: [{ name: 'Write', input: { file_path: '{{cwd}}/greeting.txt', content: 'hello from the agent\n' } }]
+        },
         { when: 'greeting.txt', text: 'Wrote greeting.txt as asked.' }
       ]
     }
@@ -43,13 +50,20 @@ test('a Write asks through a permission bubble; Allow once writes the file to di
   await snap(page, testInfo, '02-allowed-written')
 })
 
-test('Deny with a reason keeps the file unwritten and sends the reason to the model in the next request', async ({ page, serve, repo }, testInfo) => {
+test('Deny with a reason keeps the file unwritten and sends the reason to the model in the next request', async ({
+  page,
+  serve,
+  repo
+}, testInfo) => {
   const reason = 'keep the plan in the README instead'
   const served = await serve({
     name: 'e2e-deny-write',
     agents: {
       'team-lead': [
-        { text: 'Writing the plan file.', tools: [{ name: 'Write', input: { file_path: '{{cwd}}/plan.txt', content: 'step 1\n' } }] },
+        {
+          text: 'Writing the plan file.',
+          tools: [{ name: 'Write', input: { file_path: '{{cwd}}/plan.txt', content: 'step 1\n' } }]
+        },
         { when: 'Permission denied', text: 'Understood: I will not write plan.txt.' }
       ]
     }

@@ -20,15 +20,29 @@ const TEAM: ScenarioObject = {
         when: 'Make the team',
         tools: [
           { name: 'TeamCreate', input: { team_name: 'talk', description: 'people talk to it' } },
-          { name: 'Agent', input: { name: 'alice', backend: 'worker', description: 'listener', prompt: 'Wait for the person.' } },
-          { name: 'Agent', input: { name: 'bob', backend: 'process', description: 'listener', prompt: 'Wait for the person.' } }
+          {
+            name: 'Agent',
+            input: { name: 'alice', backend: 'worker', description: 'listener', prompt: 'Wait for the person.' }
+          },
+          {
+            name: 'Agent',
+            input: { name: 'bob', backend: 'process', description: 'listener', prompt: 'Wait for the person.' }
+          }
         ]
       },
       { text: 'The team is listening.' },
       ...Array.from({ length: 12 }, () => ({ text: 'Noted.' }))
     ],
-    alice: [{ text: 'alice waits.' }, { when: 'hello alice', text: 'alice heard you' }, ...Array.from({ length: 6 }, () => ({ text: 'Noted.' }))],
-    bob: [{ text: 'bob waits.' }, { when: 'hello bob', text: 'bob heard you' }, ...Array.from({ length: 6 }, () => ({ text: 'Noted.' }))]
+    alice: [
+      { text: 'alice waits.' },
+      { when: 'hello alice', text: 'alice heard you' },
+      ...Array.from({ length: 6 }, () => ({ text: 'Noted.' }))
+    ],
+    bob: [
+      { text: 'bob waits.' },
+      { when: 'hello bob', text: 'bob heard you' },
+      ...Array.from({ length: 6 }, () => ({ text: 'Noted.' }))
+    ]
   }
 }
 
@@ -41,7 +55,10 @@ async function expectSaidBefore(page: Page, agentId: string, said: string, after
   expect(at, `"> ${said}" should come before "${after}" in ${agentId}'s pane`).toBeLessThan(text.indexOf(after))
 }
 
-test("the person's prompt and messages show in the agent's pane, in order, and after a restart", async ({ page, repo }, testInfo) => {
+test("the person's prompt and messages show in the agent's pane, in order, and after a restart", async ({
+  page,
+  repo
+}, testInfo) => {
   test.setTimeout(180_000)
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-e2e-home-')))
   const running: ServedWorkspace[] = []
@@ -55,7 +72,9 @@ test("the person's prompt and messages show in the agent's pane, in order, and a
     await expectPaneToContain(page, 'alice waits.', 'alice@talk')
 
     // typed into alice's (worker) pane
-    const line = page.locator('section.pane[data-agent-id="alice@talk"]').getByRole('textbox', { name: 'Message to alice' })
+    const line = page
+      .locator('section.pane[data-agent-id="alice@talk"]')
+      .getByRole('textbox', { name: 'Message to alice' })
     await line.fill('hello alice')
     await line.press('Enter')
     await expectSaidBefore(page, 'alice@talk', 'hello alice', 'alice heard you')

@@ -1,8 +1,26 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { expect, expectPaneToContain, paneSize, paneText, promptLeader, snap, test, type ScenarioObject } from './fixtures'
+import {
+  expect,
+  expectPaneToContain,
+  paneSize,
+  paneText,
+  promptLeader,
+  snap,
+  test,
+  type ScenarioObject
+} from './fixtures'
 import { lastSessionId, projectDir } from './sessionFiles'
 import { startServe, type ServedWorkspace } from './serve'
 import { PANE_JOURNAL_DIR, readPaneJournal } from '../src/main/app/restore/paneJournal'
@@ -19,9 +37,19 @@ const BOARD: ScenarioObject = {
   name: 'restore-board',
   agents: {
     'team-lead': [
-      { when: 'Plan the release', text: 'Making a team for the release.', tools: [{ name: 'TeamCreate', input: { team_name: 'release', description: 'the release' } }] },
-      { when: "Team 'release' created", tools: [{ name: 'TaskCreate', input: { subject: 'Write the changelog', description: 'from the commits' } }] },
-      { when: 'Task #1 created', tools: [{ name: 'TaskCreate', input: { subject: 'Tag the release', description: 'after the changelog' } }] },
+      {
+        when: 'Plan the release',
+        text: 'Making a team for the release.',
+        tools: [{ name: 'TeamCreate', input: { team_name: 'release', description: 'the release' } }]
+      },
+      {
+        when: "Team 'release' created",
+        tools: [{ name: 'TaskCreate', input: { subject: 'Write the changelog', description: 'from the commits' } }]
+      },
+      {
+        when: 'Task #1 created',
+        tools: [{ name: 'TaskCreate', input: { subject: 'Tag the release', description: 'after the changelog' } }]
+      },
       { when: 'Task #2 created', text: 'Two tasks are on the board.' }
     ]
   }
@@ -31,12 +59,26 @@ const LONG_JOB: ScenarioObject = {
   name: 'restore-crash',
   agents: {
     'team-lead': [
-      { when: 'Start the long job', tools: [{ name: 'TeamCreate', input: { team_name: 'ops', description: 'the long job' } }] },
-      { when: "Team 'ops' created", tools: [{ name: 'TaskCreate', input: { subject: 'Ship the report', description: 'after the long job' } }] },
+      {
+        when: 'Start the long job',
+        tools: [{ name: 'TeamCreate', input: { team_name: 'ops', description: 'the long job' } }]
+      },
+      {
+        when: "Team 'ops' created",
+        tools: [{ name: 'TaskCreate', input: { subject: 'Ship the report', description: 'after the long job' } }]
+      },
       // the command ignores SIGHUP, so it outlives a killed serve unless the next start cleans up
-      { when: 'Task #1 created', text: 'Starting the long job.', tools: [{ name: 'Bash', input: { command: "trap '' HUP; echo long-job-started; sleep 600", timeout: 600000 } }] },
+      {
+        when: 'Task #1 created',
+        text: 'Starting the long job.',
+        tools: [{ name: 'Bash', input: { command: "trap '' HUP; echo long-job-started; sleep 600", timeout: 600000 } }]
+      },
       // after the restart: the cut call's placeholder result reaches the model, which finishes the work
-      { when: 'Interrupted:', text: 'The long job was cut short; writing the report directly.', tools: [{ name: 'Write', input: { file_path: 'report.txt', content: 'report finished after the restart\n' } }] },
+      {
+        when: 'Interrupted:',
+        text: 'The long job was cut short; writing the report directly.',
+        tools: [{ name: 'Write', input: { file_path: 'report.txt', content: 'report finished after the restart\n' } }]
+      },
       { when: 'report.txt', text: 'All done after the restart.' }
     ]
   }
@@ -91,7 +133,10 @@ test.afterEach(() => {
   rmSync(home, { recursive: true, force: true })
 })
 
-test('a reload, and a restart of serve, bring back the panes with their scrollback and the task board', async ({ page, repo }, testInfo) => {
+test('a reload, and a restart of serve, bring back the panes with their scrollback and the task board', async ({
+  page,
+  repo
+}, testInfo) => {
   const first = await startServe({ cwd: repo, scenario: BOARD, home })
   let second: ServedWorkspace | undefined
   try {
@@ -129,7 +174,10 @@ test('a reload, and a restart of serve, bring back the panes with their scrollba
   }
 })
 
-test('after kill -9 of serve, the restarted workspace shows the leader interrupted with its pane; Resume finishes the work; nothing of the dead run keeps running', async ({ page, repo }, testInfo) => {
+test('after kill -9 of serve, the restarted workspace shows the leader interrupted with its pane; Resume finishes the work; nothing of the dead run keeps running', async ({
+  page,
+  repo
+}, testInfo) => {
   test.setTimeout(120_000)
   const first = await startServe({ cwd: repo, scenario: LONG_JOB, permissionMode: 'bypassPermissions', home })
   let second: ServedWorkspace | undefined
@@ -138,7 +186,11 @@ test('after kill -9 of serve, the restarted workspace shows the leader interrupt
     await promptLeader(page, 'Start the long job, then ship the report.')
     await expectPaneToContain(page, 'long-job-started')
     // the leader is mid-command; wait until the workspace has saved that (state and scrollback)
-    await expect.poll(() => readSessionFile(home, 'workspace.json')?.agents?.find((a: any) => a.agentId === 'team-lead')?.state, { timeout: 20_000 }).toBe('running')
+    await expect
+      .poll(() => readSessionFile(home, 'workspace.json')?.agents?.find((a: any) => a.agentId === 'team-lead')?.state, {
+        timeout: 20_000
+      })
+      .toBe('running')
     await expect.poll(() => savedPane(home, 'team-lead'), { timeout: 20_000 }).toContain('long-job-started')
     const runTag: string = readSessionFile(home, 'workspace.json').runTag
     const leftBehind = processesOfRun(runTag)
@@ -191,9 +243,15 @@ test('after kill -9 of serve, the restarted workspace shows the leader interrupt
   }
 })
 
-const BOARD_THEN_HELLO: ScenarioObject = { ...BOARD, agents: { 'team-lead': [...BOARD.agents['team-lead']!, { when: 'Say hello', text: 'Hello from the fresh session.' }] } }
+const BOARD_THEN_HELLO: ScenarioObject = {
+  ...BOARD,
+  agents: { 'team-lead': [...BOARD.agents['team-lead']!, { when: 'Say hello', text: 'Hello from the fresh session.' }] }
+}
 
-test('serve --new-session starts an empty session; New session in the top bar starts another', async ({ page, repo }) => {
+test('serve --new-session starts an empty session; New session in the top bar starts another', async ({
+  page,
+  repo
+}) => {
   const first = await startServe({ cwd: repo, scenario: BOARD_THEN_HELLO, home })
   let second: ServedWorkspace | undefined
   try {

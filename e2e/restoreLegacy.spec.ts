@@ -16,9 +16,29 @@ const TWO_BATCHES: ScenarioObject = {
   name: 'restore-legacy',
   agents: {
     'team-lead': [
-      { when: 'Print the old batch', tools: [{ name: 'Bash', input: { command: 'for i in $(seq 1 300); do printf "\\033[3%dmold %03d 漢字😀\\033[0m\\n" $((i % 7)) $i; done' } }] },
+      {
+        when: 'Print the old batch',
+        tools: [
+          {
+            name: 'Bash',
+            input: {
+              command: 'for i in $(seq 1 300); do printf "\\033[3%dmold %03d 漢字😀\\033[0m\\n" $((i % 7)) $i; done'
+            }
+          }
+        ]
+      },
       { when: 'old 300', text: 'Old batch printed.' },
-      { when: 'Print the new batch', tools: [{ name: 'Bash', input: { command: 'for i in $(seq 1 300); do printf "\\033[3%dmnew %03d 漢字😀\\033[0m\\n" $((i % 7)) $i; done' } }] },
+      {
+        when: 'Print the new batch',
+        tools: [
+          {
+            name: 'Bash',
+            input: {
+              command: 'for i in $(seq 1 300); do printf "\\033[3%dmnew %03d 漢字😀\\033[0m\\n" $((i % 7)) $i; done'
+            }
+          }
+        ]
+      },
       { when: 'new 300', text: 'New batch printed.' }
     ]
   }
@@ -35,7 +55,10 @@ test.beforeEach(() => {
 })
 test.afterEach(() => rmSync(home, { recursive: true, force: true }))
 
-test("a session an earlier version saved as .jsonl reopens with its panes, goes on in segments, and reopens with both in order", async ({ page, repo }) => {
+test('a session an earlier version saved as .jsonl reopens with its panes, goes on in segments, and reopens with both in order', async ({
+  page,
+  repo
+}) => {
   test.setTimeout(120_000)
   const runs: ServedWorkspace[] = []
   const start = async (): Promise<ServedWorkspace> => {
@@ -58,14 +81,18 @@ test("a session an earlier version saved as .jsonl reopens with its panes, goes 
     const agentId: string = JSON.parse(file.slice(0, newline)).a
     const body = file.slice(newline + 1).replace(/^\x18/, '')
     const third = Math.floor(body.length / 3)
-    const records = [body.slice(0, third), body.slice(third, 2 * third), body.slice(2 * third)].map((d) => JSON.stringify({ a: agentId, d }))
+    const records = [body.slice(0, third), body.slice(third, 2 * third), body.slice(2 * third)].map((d) =>
+      JSON.stringify({ a: agentId, d })
+    )
     writeFileSync(legacyJournalFile(dir, agentId), `${records.join('\n')}\n{"a":"${agentId}","d":"torn by a cr`)
     unlinkSync(join(dir, segments[0]!))
 
     const second = await start()
     await page.goto(second.url)
     await expectPaneToContain(page, 'Old batch printed.')
-    expect(batchLines(await paneText(page, agentId))).toEqual(Array.from({ length: 300 }, (_, i) => `old ${String(i + 1).padStart(3, '0')}`))
+    expect(batchLines(await paneText(page, agentId))).toEqual(
+      Array.from({ length: 300 }, (_, i) => `old ${String(i + 1).padStart(3, '0')}`)
+    )
     await promptLeader(page, 'Print the new batch, please.')
     await expectPaneToContain(page, 'New batch printed.')
     expect(await second.stop()).toBe(0)
@@ -74,7 +101,9 @@ test("a session an earlier version saved as .jsonl reopens with its panes, goes 
     await page.goto(third3.url)
     await expectPaneToContain(page, 'New batch printed.')
     const lines = batchLines(await paneText(page, agentId))
-    const expected = ['old', 'new'].flatMap((batch) => Array.from({ length: 300 }, (_, i) => `${batch} ${String(i + 1).padStart(3, '0')}`))
+    const expected = ['old', 'new'].flatMap((batch) =>
+      Array.from({ length: 300 }, (_, i) => `${batch} ${String(i + 1).padStart(3, '0')}`)
+    )
     expect(lines).toEqual(expected)
     expect(await paneText(page, agentId)).not.toContain('torn by a cr')
     expect(await third3.stop()).toBe(0)

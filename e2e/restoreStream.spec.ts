@@ -28,8 +28,16 @@ const STREAMING: ScenarioObject = {
   name: 'restore-stream',
   agents: {
     'team-lead': [
-      { when: 'Stream the log', text: 'Streaming.', tools: [{ name: 'Bash', input: { command: 'python3 stream.py 0', timeout: 600000 } }] },
-      { when: 'Interrupted:', text: 'Streaming again.', tools: [{ name: 'Bash', input: { command: 'python3 stream.py 50000000', timeout: 600000 } }] }
+      {
+        when: 'Stream the log',
+        text: 'Streaming.',
+        tools: [{ name: 'Bash', input: { command: 'python3 stream.py 0', timeout: 600000 } }]
+      },
+      {
+        when: 'Interrupted:',
+        text: 'Streaming again.',
+        tools: [{ name: 'Bash', input: { command: 'python3 stream.py 50000000', timeout: 600000 } }]
+      }
     ]
   }
 }
@@ -41,7 +49,12 @@ const LINE = /^(\d{8}) 漢字かな😀(?:e\u0301|é) ok -{40} end$/
 function journalSeq(home: string): number {
   try {
     const dir = join(sessionDir(home), PANE_JOURNAL_DIR)
-    return Math.max(0, ...readdirSync(dir).filter((f) => f.endsWith('.out')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8').split('\n', 1)[0]!).seq as number))
+    return Math.max(
+      0,
+      ...readdirSync(dir)
+        .filter((f) => f.endsWith('.out'))
+        .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8').split('\n', 1)[0]!).seq as number)
+    )
   } catch {
     return 0
   }
@@ -68,7 +81,8 @@ function streamNumbers(text: string): number[] {
 /** Numbers that do not follow the one before (a gap, a repeat or a step back). */
 function breaks(numbers: number[]): string[] {
   const found: string[] = []
-  for (let i = 1; i < numbers.length; i++) if (numbers[i] !== numbers[i - 1]! + 1) found.push(`${numbers[i - 1]} → ${numbers[i]}`)
+  for (let i = 1; i < numbers.length; i++)
+    if (numbers[i] !== numbers[i - 1]! + 1) found.push(`${numbers[i - 1]} → ${numbers[i]}`)
   return found
 }
 
@@ -78,7 +92,10 @@ test.beforeEach(() => {
 })
 test.afterEach(() => rmSync(home, { recursive: true, force: true }))
 
-test('kill -9 while a pane streams coloured CJK and emoji, twice: each restart shows the lines in order, whole, none doubled, and the last MiB is kept', async ({ page, repo }) => {
+test('kill -9 while a pane streams coloured CJK and emoji, twice: each restart shows the lines in order, whole, none doubled, and the last MiB is kept', async ({
+  page,
+  repo
+}) => {
   test.setTimeout(300_000)
   writeFileSync(join(repo, 'stream.py'), STREAM)
   const runs: ServedWorkspace[] = []

@@ -41,7 +41,11 @@ function get(url: string, headers: Record<string, string>): Promise<number> {
  */
 const OPEN_SOCKET_IN_PAGE = (url: string) =>
   new Promise<string>((resolve) => {
-    const socket = new (globalThis as unknown as { WebSocket: new (url: string) => { onopen: () => void; onclose: (e: { code: number }) => void; close(): void } }).WebSocket(url)
+    const socket = new (
+      globalThis as unknown as {
+        WebSocket: new (url: string) => { onopen: () => void; onclose: (e: { code: number }) => void; close(): void }
+      }
+    ).WebSocket(url)
     socket.onopen = () => {
       socket.close()
       resolve('open')
@@ -67,12 +71,22 @@ test('a page or bridge connection without the token is refused', async ({ page, 
   // The same browser, once it has opened the URL with the token, holds the cookie and gets in.
   expect((await page.goto(served.url))?.status()).toBe(200)
   const cookies = await page.context().cookies()
-  expect(cookies).toEqual([expect.objectContaining({ name: `swarmdesk_token_${served.port}`, value: served.token, httpOnly: true, sameSite: 'Strict' })])
+  expect(cookies).toEqual([
+    expect.objectContaining({
+      name: `swarmdesk_token_${served.port}`,
+      value: served.token,
+      httpOnly: true,
+      sameSite: 'Strict'
+    })
+  ])
   expect(await page.evaluate(OPEN_SOCKET_IN_PAGE, bridge)).toBe('open')
   expect(await tryUpgrade(`${bridge}?token=${served.token}`)).toBe('open')
 })
 
-test('a foreign Origin is refused, on the page and on the bridge, even with the token', async ({ page, serve }, testInfo) => {
+test('a foreign Origin is refused, on the page and on the bridge, even with the token', async ({
+  page,
+  serve
+}, testInfo) => {
   const served = await serve(IDLE)
   const bridge = `${served.origin.replace('http:', 'ws:')}/bridge?token=${served.token}`
   expect(await get(served.url, { Origin: 'http://evil.example' })).toBe(403)
@@ -100,7 +114,10 @@ s.onclose = (e) => { if (document.getElementById('result').textContent === 'tryi
   }
 })
 
-test('the content security policy of the built renderer stops inline script, code from strings and every load from outside the app', async ({ page, serve }, testInfo) => {
+test('the content security policy of the built renderer stops inline script, code from strings and every load from outside the app', async ({
+  page,
+  serve
+}, testInfo) => {
   // an outside server that records every request it gets: none may reach it
   const hits: string[] = []
   const outside: Server = createServer((req, res) => {
@@ -131,7 +148,10 @@ test('the content security policy of the built renderer stops inline script, cod
       frame.src = `${base}/frame.html`
       document.body.append(frame)
       let fetched = 'blocked'
-      await fetch(`${base}/data`).then(() => (fetched = 'fetched'), () => undefined)
+      await fetch(`${base}/data`).then(
+        () => (fetched = 'fetched'),
+        () => undefined
+      )
       // code from a string, run by the page itself (code run through the test driver is exempt from CSP)
       ;(setTimeout as unknown as (code: string, ms: number) => void)('window.__stringRan = true', 0)
       const handler = document.createElement('div')
@@ -139,10 +159,25 @@ test('the content security policy of the built renderer stops inline script, cod
       document.body.append(handler)
       handler.click()
       await new Promise((r) => setTimeout(r, 1_000))
-      return { violations, inline: w.__inlineRan === true, outside: w.__outsideRan === true, handler: w.__handlerRan === true, fromString: w.__stringRan === true, fetched }
+      return {
+        violations,
+        inline: w.__inlineRan === true,
+        outside: w.__outsideRan === true,
+        handler: w.__handlerRan === true,
+        fromString: w.__stringRan === true,
+        fetched
+      }
     }, outsideUrl)
-    expect(result).toMatchObject({ inline: false, outside: false, handler: false, fromString: false, fetched: 'blocked' })
-    expect(new Set(result.violations)).toEqual(new Set(['script-src-elem', 'script-src-attr', 'img-src', 'frame-src', 'connect-src', 'script-src']))
+    expect(result).toMatchObject({
+      inline: false,
+      outside: false,
+      handler: false,
+      fromString: false,
+      fetched: 'blocked'
+    })
+    expect(new Set(result.violations)).toEqual(
+      new Set(['script-src-elem', 'script-src-attr', 'img-src', 'frame-src', 'connect-src', 'script-src'])
+    )
     expect(hits).toEqual([])
     await snap(page, testInfo, '05-csp-held')
   } finally {

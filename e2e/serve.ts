@@ -80,7 +80,8 @@ export async function startServe(options: {
     env.ANTHROPIC_BASE_URL = options.model!.baseUrl
     if (options.model!.apiKey !== undefined) env.ANTHROPIC_API_KEY = options.model!.apiKey
     // the endpoint is a scripted model server the test started: tell serve so (its requests then carry the identity headers per-agent scripts need)
-    if (options.model!.scripted !== false && options.model!.apiKey !== undefined) env.SWARMDESK_SCRIPTED_MODEL_URL = options.model!.baseUrl
+    if (options.model!.scripted !== false && options.model!.apiKey !== undefined)
+      env.SWARMDESK_SCRIPTED_MODEL_URL = options.model!.baseUrl
   }
   if (options.permissionMode) args.push('--permission-mode', options.permissionMode)
   if (options.fork) args.push('--fork')
@@ -105,7 +106,9 @@ export async function startServe(options: {
   if (page.status === 503) {
     child.kill('SIGKILL')
     if (ownHome) rmSync(home, { recursive: true, force: true })
-    throw new Error(`The renderer is not built: ${await page.text()}(npm test builds before the e2e tests; run \`npm run build\` when running them alone.)`)
+    throw new Error(
+      `The renderer is not built: ${await page.text()}(npm test builds before the e2e tests; run \`npm run build\` when running them alone.)`
+    )
   }
   const scriptedUrl = lines.SCRIPTED_MODEL_URL
   let stopping: Promise<number | null> | undefined
@@ -121,7 +124,10 @@ export async function startServe(options: {
     stdout: () => stdout,
     modelRequests: async () => {
       if (!scriptedUrl) throw new Error('swarmdesk serve printed no SCRIPTED_MODEL_URL line before SWARMDESK_URL')
-      return (await (await fetch(`${scriptedUrl}/_scripted/requests`)).json()) as Array<{ body: any; headers: Record<string, string> }>
+      return (await (await fetch(`${scriptedUrl}/_scripted/requests`)).json()) as Array<{
+        body: any
+        headers: Record<string, string>
+      }>
     },
     stop: () =>
       (stopping ??= (async () => {
@@ -144,7 +150,9 @@ export async function startServe(options: {
 async function readUrlLines(child: ChildProcess, exited: Promise<number | null>): Promise<Record<string, string>> {
   const found: Record<string, string> = {}
   const lines = createInterface({ input: child.stdout! })
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('swarmdesk serve printed no SWARMDESK_URL line within 30 s')), 30_000).unref())
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error('swarmdesk serve printed no SWARMDESK_URL line within 30 s')), 30_000).unref()
+  )
   const died = exited.then((code) => {
     throw new Error(`swarmdesk serve exited with code ${code} before printing SWARMDESK_URL`)
   })

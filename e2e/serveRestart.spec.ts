@@ -22,7 +22,10 @@ const ANSWERS: ScenarioObject = {
   }
 }
 
-test('an open tab rides out a restart of serve: banner while down, reconnected on the same port and token after', async ({ page, repo }, testInfo) => {
+test('an open tab rides out a restart of serve: banner while down, reconnected on the same port and token after', async ({
+  page,
+  repo
+}, testInfo) => {
   test.setTimeout(120_000)
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-e2e-home-')))
   const running: ServedWorkspace[] = []

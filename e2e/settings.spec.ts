@@ -20,7 +20,11 @@ function writeProjectSettings(repo: string): void {
   writeFileSync(
     join(repo, '.swarmdesk', 'settings.json'),
     JSON.stringify({
-      hooks: { TaskCreated: [{ hooks: [{ type: 'command', command: 'echo "task created" >> "$SWARMDESK_PROJECT_DIR/hook-ran.txt"' }] }] },
+      hooks: {
+        TaskCreated: [
+          { hooks: [{ type: 'command', command: 'echo "task created" >> "$SWARMDESK_PROJECT_DIR/hook-ran.txt"' }] }
+        ]
+      },
       env: { PROJECT_FLAG: '1' }
     })
   )
@@ -34,7 +38,11 @@ async function createTask(page: Page, subject: string): Promise<void> {
   await expect(page.locator('li[data-testid="task-card"]', { hasText: subject })).toBeVisible()
 }
 
-test('Settings: rules validated in main, saved to the user settings file, project trust granted', async ({ page, repo, serve }, testInfo) => {
+test('Settings: rules validated in main, saved to the user settings file, project trust granted', async ({
+  page,
+  repo,
+  serve
+}, testInfo) => {
   writeProjectSettings(repo)
   const served = await serve(QUIET)
   const userFile = join(served.home, 'settings.json')
@@ -62,7 +70,9 @@ test('Settings: rules validated in main, saved to the user settings file, projec
   // an invalid rule: main's parser refuses it by name, and the file on disk is unchanged
   await dialog.getByTestId('rules-allow').fill('Bash(npm run test:*)\nbash(ls)')
   await dialog.getByTestId('settings-save').click()
-  await expect(dialog.getByTestId('settings-error')).toContainText('The allow rule "bash(ls)": tool names are case-sensitive')
+  await expect(dialog.getByTestId('settings-error')).toContainText(
+    'The allow rule "bash(ls)": tool names are case-sensitive'
+  )
   await expect(dialog.getByTestId('settings-error')).toContainText('Nothing was saved')
   expect(readFileSync(userFile, 'utf8')).toBe(before)
 
@@ -73,8 +83,12 @@ test('Settings: rules validated in main, saved to the user settings file, projec
   await expect(scrollback).toHaveAttribute('placeholder', '1000')
   await scrollback.fill('50')
   await dialog.getByTestId('settings-save').click()
-  await expect(dialog.getByTestId('field-error-paneScrollbackLines')).toHaveText('paneScrollbackLines must be at least 100 lines')
-  await expect(dialog.getByTestId('settings-error')).toHaveText('Nothing was saved: fix the marked field (Pane scrollback).')
+  await expect(dialog.getByTestId('field-error-paneScrollbackLines')).toHaveText(
+    'paneScrollbackLines must be at least 100 lines'
+  )
+  await expect(dialog.getByTestId('settings-error')).toHaveText(
+    'Nothing was saved: fix the marked field (Pane scrollback).'
+  )
   expect(readFileSync(userFile, 'utf8')).toBe(before)
 
   // the valid rule alone, with a stuck threshold and a pane scrollback: saved, the file's other keys kept
@@ -103,7 +117,9 @@ test('Settings: rules validated in main, saved to the user settings file, projec
   await expect(hook).toHaveAttribute('data-active', 'true')
   await expect(hook).toContainText('active')
   await expect(trust.getByTestId('ignored-keys')).toHaveCount(0)
-  expect(JSON.parse(readFileSync(join(served.home, 'trusted.json'), 'utf8')).workspaces.map((w: { path: string }) => w.path)).toEqual([repo])
+  expect(
+    JSON.parse(readFileSync(join(served.home, 'trusted.json'), 'utf8')).workspaces.map((w: { path: string }) => w.path)
+  ).toEqual([repo])
   await expect(dialog.getByTestId('settings-notice')).toContainText('its hooks run from now on')
   await expect(dialog.getByTestId('rules-allow')).toHaveValue('Bash(npm run test:*)')
   await snap(page, testInfo, '02-settings-trusted')

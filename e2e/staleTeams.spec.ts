@@ -11,13 +11,21 @@ const SCENARIO: ScenarioObject = {
   name: 'stale-team',
   agents: {
     'team-lead': [
-      { tools: [{ name: 'TeamCreate', input: { team_name: 'crew', description: 'the old crew' } }, { name: 'TaskCreate', input: { subject: 'Left behind', description: '' } }] },
+      {
+        tools: [
+          { name: 'TeamCreate', input: { team_name: 'crew', description: 'the old crew' } },
+          { name: 'TaskCreate', input: { subject: 'Left behind', description: '' } }
+        ]
+      },
       { text: 'Team crew is ready.' }
     ]
   }
 }
 
-test('after New session the old team shows as stale in the dashboard, and Delete removes it with its task list', async ({ page, serve }, testInfo) => {
+test('after New session the old team shows as stale in the dashboard, and Delete removes it with its task list', async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(180_000)
   const served = await serve(SCENARIO)
   await page.goto(served.url)

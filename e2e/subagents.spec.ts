@@ -28,7 +28,10 @@ const SCENARIO = {
     ],
     'quick-job': [{ delayMs: 1500, text: 'Quick result: forty-two.' }],
     'long-job': [
-      { text: 'Starting the long wait.', tools: [{ name: 'Bash', input: { command: LONG_SLEEP, description: 'Wait a long time' } }] },
+      {
+        text: 'Starting the long wait.',
+        tools: [{ name: 'Bash', input: { command: LONG_SLEEP, description: 'Wait a long time' } }]
+      },
       { text: 'The long wait is over.' }
     ]
   }
@@ -36,7 +39,10 @@ const SCENARIO = {
 
 /** Command lines of live processes running the long job's command. */
 function longSleepers(): string[] {
-  return execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((line) => line.includes(LONG_SLEEP))
+  return execFileSync('ps', ['-eo', 'args'])
+    .toString()
+    .split('\n')
+    .filter((line) => line.includes(LONG_SLEEP))
 }
 
 /** The pane of the agent with this name, and its agent id from the DOM. */
@@ -48,7 +54,10 @@ async function paneOf(page: Page, name: string) {
   return { pane, agentId: agentId! }
 }
 
-test('two background subagents get their own panes under the leader; one is stopped from its pane, its process gone and the leader notified', async ({ page, serve }, testInfo) => {
+test('two background subagents get their own panes under the leader; one is stopped from its pane, its process gone and the leader notified', async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(90_000)
   const served = await serve(SCENARIO, { permissionMode: 'bypassPermissions' })
   await page.goto(served.url)
@@ -106,7 +115,9 @@ test('two background subagents get their own panes under the leader; one is stop
   await expectPaneToContain(page, '◆ notification: agent long-job killed')
   await expect.poll(longSleepers, { message: `no process should still run ${LONG_SLEEP}` }).toEqual([])
   await expect(input).toBeEnabled()
-  expect(await paneText(page)).toMatch(/notification: agent quick-job completed[\s\S]*notification: agent long-job killed/)
+  expect(await paneText(page)).toMatch(
+    /notification: agent quick-job completed[\s\S]*notification: agent long-job killed/
+  )
   await snap(page, testInfo, '05-long-stopped')
 
   // a reload brings every pane back from the snapshot and main's scrollback
@@ -125,7 +136,10 @@ const SYNC_SCENARIO = {
   name: 'e2e-subagent-background',
   agents: {
     'team-lead': [
-      { text: 'Asking a helper and waiting for it.', tools: [{ name: 'Agent', input: { description: 'slow sync', prompt: 'Wait a long time.' } }] },
+      {
+        text: 'Asking a helper and waiting for it.',
+        tools: [{ name: 'Agent', input: { description: 'slow sync', prompt: 'Wait a long time.' } }]
+      },
       { text: 'Carrying on while the helper runs in the background.' },
       { when: '<task-notification>', text: 'The helper reported back.' }
     ],
@@ -136,7 +150,10 @@ const SYNC_SCENARIO = {
   }
 }
 
-test('Background on a sync subagent’s pane frees its parent, which carries on; the agent keeps running until stopped', async ({ page, serve }, testInfo) => {
+test('Background on a sync subagent’s pane frees its parent, which carries on; the agent keeps running until stopped', async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(90_000)
   const served = await serve(SYNC_SCENARIO, { permissionMode: 'bypassPermissions' })
   await page.goto(served.url)
@@ -162,6 +179,13 @@ test('Background on a sync subagent’s pane frees its parent, which carries on;
 
   await slow.pane.getByRole('button', { name: 'Stop' }).click()
   await expectPaneToContain(page, '◆ notification: agent slow-sync killed')
-  await expect.poll(() => execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => l.includes('sleep 312.5'))).toEqual([])
+  await expect
+    .poll(() =>
+      execFileSync('ps', ['-eo', 'args'])
+        .toString()
+        .split('\n')
+        .filter((l) => l.includes('sleep 312.5'))
+    )
+    .toEqual([])
   await snap(page, testInfo, '13-stopped')
 })

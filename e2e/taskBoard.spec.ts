@@ -18,7 +18,10 @@ const done = Array.from({ length: 12 }, () => ({ text: 'Done.' }))
 /** A teammate's turns: write its notes (asks), then for an assigned task start it, write (asks), complete it. */
 function teammateTurns(): Array<Record<string, unknown>> {
   return [
-    { when: 'Write your notes first', tools: [{ name: 'Write', input: { file_path: 'notes/{{agent_name}}.md', content: '# notes\n' } }] },
+    {
+      when: 'Write your notes first',
+      tools: [{ name: 'Write', input: { file_path: 'notes/{{agent_name}}.md', content: '# notes\n' } }]
+    },
     {
       when: 'type="task_assignment"',
       text: 'Starting task {{request_id}}.',
@@ -27,7 +30,11 @@ function teammateTurns(): Array<Record<string, unknown>> {
         { name: 'Write', input: { file_path: 'notes/task-{{request_id}}.md', content: 'done\n' } }
       ]
     },
-    { when: 'notes/task-', text: 'Task {{request_id}} is done.', tools: [{ name: 'TaskUpdate', input: { taskId: '{{request_id}}', status: 'completed' } }] },
+    {
+      when: 'notes/task-',
+      text: 'Task {{request_id}} is done.',
+      tools: [{ name: 'TaskUpdate', input: { taskId: '{{request_id}}', status: 'completed' } }]
+    },
     { text: 'Notes written.' },
     ...done
   ]
@@ -37,11 +44,31 @@ const BOARD: ScenarioObject = {
   name: 'task-board',
   agents: {
     'team-lead': [
-      { when: 'Start the board', text: 'Setting up the team.', tools: [{ name: 'TeamCreate', input: { team_name: 'board' } }] },
+      {
+        when: 'Start the board',
+        text: 'Setting up the team.',
+        tools: [{ name: 'TeamCreate', input: { team_name: 'board' } }]
+      },
       {
         tools: [
-          { name: 'Agent', input: { name: 'alice', backend: 'worker', description: 'writer', prompt: 'Write your notes first, then take what you are assigned.' } },
-          { name: 'Agent', input: { name: 'bob', backend: 'worker', description: 'writer', prompt: 'Write your notes first, then take what you are assigned.' } }
+          {
+            name: 'Agent',
+            input: {
+              name: 'alice',
+              backend: 'worker',
+              description: 'writer',
+              prompt: 'Write your notes first, then take what you are assigned.'
+            }
+          },
+          {
+            name: 'Agent',
+            input: {
+              name: 'bob',
+              backend: 'worker',
+              description: 'writer',
+              prompt: 'Write your notes first, then take what you are assigned.'
+            }
+          }
         ]
       },
       { text: 'alice and bob are here.' },
@@ -53,13 +80,19 @@ const BOARD: ScenarioObject = {
 }
 
 const card = (page: Page, id: number) => page.locator(`li[data-testid="task-card"][data-task-id="${id}"]`)
-const column = (page: Page, status: string) => page.locator(`section[data-testid="task-column"][data-status="${status}"]`)
+const column = (page: Page, status: string) =>
+  page.locator(`section[data-testid="task-column"][data-status="${status}"]`)
 const row = (page: Page, agentId: string) => page.locator(`li.member-row[data-agent-id="${agentId}"]`)
-const paneHead = (page: Page, agentId: string) => page.locator(`section.pane[data-agent-id="${agentId}"]`).getByTestId('pane-head')
-const paneState = (page: Page, agentId: string) => page.locator(`section.pane[data-agent-id="${agentId}"]`).getByTestId('pane-state')
+const paneHead = (page: Page, agentId: string) =>
+  page.locator(`section.pane[data-agent-id="${agentId}"]`).getByTestId('pane-head')
+const paneState = (page: Page, agentId: string) =>
+  page.locator(`section.pane[data-agent-id="${agentId}"]`).getByTestId('pane-state')
 
 /** Task ids of a column's cards, top to bottom. */
-const idsIn = (page: Page, status: string) => column(page, status).getByTestId('task-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-task-id')))
+const idsIn = (page: Page, status: string) =>
+  column(page, status)
+    .getByTestId('task-card')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-task-id')))
 
 async function centre(locator: Locator): Promise<{ x: number; y: number }> {
   const box = await locator.boundingBox()
@@ -83,7 +116,10 @@ async function drag(page: Page, id: number, target: Locator, over?: () => Promis
 /** Allows, from the permission queue, the next request of `agentId` (waits for its card and an enabled button). */
 async function allowNext(page: Page, agentId: string): Promise<void> {
   await page.getByRole('tab', { name: /Permissions/ }).click()
-  const allow = page.locator(`section.perm-card[data-agent-id="${agentId}"]`).first().getByRole('button', { name: /Allow once/ })
+  const allow = page
+    .locator(`section.perm-card[data-agent-id="${agentId}"]`)
+    .first()
+    .getByRole('button', { name: /Allow once/ })
   await expect(allow).toBeEnabled()
   await allow.click()
   await page.getByRole('tab', { name: 'Tasks' }).click()
@@ -102,7 +138,10 @@ async function newTask(page: Page, subject: string, waitsFor = ''): Promise<void
 
 test.use({ viewport: { width: 1600, height: 1000 } })
 
-test('tasks dragged onto a teammate\'s dashboard row and onto a pane header are assigned and completed; the board creates, links, reorders, moves and refuses a blocked assignment', async ({ page, serve }, testInfo) => {
+test("tasks dragged onto a teammate's dashboard row and onto a pane header are assigned and completed; the board creates, links, reorders, moves and refuses a blocked assignment", async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(300_000)
   const served = await serve(BOARD)
   await page.goto(served.url)
@@ -111,7 +150,8 @@ test('tasks dragged onto a teammate\'s dashboard row and onto a pane header are 
   await input.press('Enter')
 
   // both teammates wait on their first Write: nobody claims a task meanwhile
-  for (const id of ['alice@board', 'bob@board']) await expect(paneState(page, id)).toHaveAttribute('data-state', 'awaiting_permission')
+  for (const id of ['alice@board', 'bob@board'])
+    await expect(paneState(page, id)).toHaveAttribute('data-state', 'awaiting_permission')
 
   await page.getByRole('tab', { name: 'Tasks' }).click()
   await expect(page.getByTestId('task-board')).toHaveAttribute('data-list', 'board')
@@ -194,7 +234,10 @@ test('tasks dragged onto a teammate\'s dashboard row and onto a pane header are 
   expect(await idsIn(page, 'completed')).toEqual(before)
 })
 
-test('the board works from the keyboard: a card lifted with Space moves up its column, Esc puts one back; an edit main refuses shows on the card, then goes through', async ({ page, serve }, testInfo) => {
+test('the board works from the keyboard: a card lifted with Space moves up its column, Esc puts one back; an edit main refuses shows on the card, then goes through', async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(180_000)
   const served = await serve({ name: 'task-board-keys', agents: { 'team-lead': [{ text: 'Nothing to do.' }] } })
   await page.goto(served.url)
@@ -253,13 +296,17 @@ test('the board works from the keyboard: a card lifted with Space moves up its c
   await snap(page, testInfo, '06-cycle-refused')
 })
 
-test('the board opens as a full view in the pane grid\'s place; a refusal on a card reads in full and goes once it no longer holds', async ({ page, serve }, testInfo) => {
+test("the board opens as a full view in the pane grid's place; a refusal on a card reads in full and goes once it no longer holds", async ({
+  page,
+  serve
+}, testInfo) => {
   test.setTimeout(180_000)
   const served = await serve(BOARD)
   await page.goto(served.url)
   await page.getByRole('textbox', { name: 'Message to the leader' }).fill('Start the board.')
   await page.getByRole('textbox', { name: 'Message to the leader' }).press('Enter')
-  for (const id of ['alice@board', 'bob@board']) await expect(paneState(page, id)).toHaveAttribute('data-state', 'awaiting_permission')
+  for (const id of ['alice@board', 'bob@board'])
+    await expect(paneState(page, id)).toHaveAttribute('data-state', 'awaiting_permission')
 
   // the pane toolbar's "Task board" puts the board where the panes were; the drawer's tab points there
   const grid = page.getByTestId('pane-grid')
@@ -283,7 +330,9 @@ test('the board opens as a full view in the pane grid\'s place; a refusal on a c
   await card(page, 2).getByRole('combobox', { name: 'Assign task #2 to' }).selectOption('bob')
   const refusal = card(page, 2).getByTestId('task-error')
   await expect(refusal).toContainText('Task #2 is blocked by #1: it can be assigned once that is completed.')
-  const clipped = await refusal.locator('span').evaluate((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight)
+  const clipped = await refusal
+    .locator('span')
+    .evaluate((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight)
   expect(clipped, 'the refusal should not be cut off').toBe(false)
   await snap(page, testInfo, '05-board-full-refusal')
 

@@ -1,12 +1,27 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
-import { allowEveryRequestUntil, expect, paneSize, paneText, processTeammateTerminalSize, snap, test, type ScenarioObject } from './fixtures'
+import {
+  allowEveryRequestUntil,
+  expect,
+  paneSize,
+  paneText,
+  processTeammateTerminalSize,
+  snap,
+  test,
+  type ScenarioObject
+} from './fixtures'
 
 /** The scripted docs team of the demo (resources/demo/team.yaml): two worker teammates and a process teammate. */
-const TEAM_SCENARIO = parse(readFileSync(join(__dirname, '..', 'resources', 'demo', 'team.yaml'), 'utf8')) as ScenarioObject
+const TEAM_SCENARIO = parse(
+  readFileSync(join(__dirname, '..', 'resources', 'demo', 'team.yaml'), 'utf8')
+) as ScenarioObject
 
-test('a team of three works the task list in its own panes; a person grants the process teammate its writes; all shut down and the team is deleted', async ({ page, serve, repo }, testInfo) => {
+test('a team of three works the task list in its own panes; a person grants the process teammate its writes; all shut down and the team is deleted', async ({
+  page,
+  serve,
+  repo
+}, testInfo) => {
   test.setTimeout(120_000)
   const served = await serve(TEAM_SCENARIO)
   await page.goto(served.url)
@@ -23,7 +38,11 @@ test('a team of three works the task list in its own panes; a person grants the 
   }
 
   // one top-level pane per teammate, with its backend in the header
-  for (const [name, backend] of [['alice', 'worker'], ['bob', 'worker'], ['carol', 'process']] as const) {
+  for (const [name, backend] of [
+    ['alice', 'worker'],
+    ['bob', 'worker'],
+    ['carol', 'process']
+  ] as const) {
     const pane = page.locator(`section.pane[data-agent-id="${name}@docs"]`)
     await expect(pane).toBeVisible()
     await expect(pane.getByTestId('pane-backend')).toHaveText(backend)
@@ -41,7 +60,10 @@ test('a team of three works the task list in its own panes; a person grants the 
   const card = page.locator('section.perm-card[data-agent-id="carol@docs"]').first()
   await expect(card).toContainText('carol')
   await expect(card).toContainText('docs/README.md')
-  await expect(page.locator('section.pane[data-agent-id="carol@docs"]').getByTestId('pane-state')).toHaveAttribute('data-state', 'awaiting_permission')
+  await expect(page.locator('section.pane[data-agent-id="carol@docs"]').getByTestId('pane-state')).toHaveAttribute(
+    'data-state',
+    'awaiting_permission'
+  )
   await snap(page, testInfo, '01-team-carol-asks')
 
   // carol's terminal is her pane's size (pane.resize), and follows it when the window grows
@@ -50,11 +72,21 @@ test('a team of three works the task list in its own panes; a person grants the 
     const terminal = processTeammateTerminalSize(repo, 'carol')
     return pane !== undefined && JSON.stringify(terminal) === JSON.stringify(pane) ? pane : undefined
   }
-  await expect.poll(carolMatchesPane, { message: "carol's terminal should be her pane's size", timeout: 10_000 }).toBeDefined()
+  await expect
+    .poll(carolMatchesPane, { message: "carol's terminal should be her pane's size", timeout: 10_000 })
+    .toBeDefined()
   const before = (await carolMatchesPane())!
   const viewport = page.viewportSize()!
   await page.setViewportSize({ width: viewport.width + 320, height: viewport.height + 160 })
-  await expect.poll(async () => { const now = await carolMatchesPane(); return now !== undefined && now.cols > before.cols }, { message: "carol's terminal should widen with her pane", timeout: 10_000 }).toBe(true)
+  await expect
+    .poll(
+      async () => {
+        const now = await carolMatchesPane()
+        return now !== undefined && now.cols > before.cols
+      },
+      { message: "carol's terminal should widen with her pane", timeout: 10_000 }
+    )
+    .toBe(true)
   await page.setViewportSize(viewport)
 
   // the person allows every write carol asks for, until the leader reports the team gone
@@ -62,9 +94,13 @@ test('a team of three works the task list in its own panes; a person grants the 
   await allowEveryRequestUntil(page, 'carol@docs', done)
   await expect.poll(() => paneText(page), { timeout: 10_000 }).toContain(done)
   expect(readFileSync(join(repo, 'docs', 'README.md'), 'utf8')).toContain('# wordfreq docs')
-  for (const page_ of ['wordfreq.md', 'format.md', 'testing.md', 'CHANGELOG.md']) expect(existsSync(join(repo, 'docs', page_))).toBe(true)
+  for (const page_ of ['wordfreq.md', 'format.md', 'testing.md', 'CHANGELOG.md'])
+    expect(existsSync(join(repo, 'docs', page_))).toBe(true)
   for (const name of ['alice', 'bob', 'carol']) {
-    await expect(page.locator(`section.pane[data-agent-id="${name}@docs"]`).getByTestId('pane-state')).toHaveAttribute('data-state', 'exited')
+    await expect(page.locator(`section.pane[data-agent-id="${name}@docs"]`).getByTestId('pane-state')).toHaveAttribute(
+      'data-state',
+      'exited'
+    )
   }
   // carol's pane is her own terminal: her run printed there
   await expect.poll(() => paneText(page, 'carol@docs')).toContain('Write')

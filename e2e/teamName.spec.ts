@@ -10,7 +10,9 @@ test('a team created as "qa team!" says it became "qa-team"', async ({ page, ser
   await page.getByRole('button', { name: 'Spawn teammate' }).click()
   await page.getByRole('textbox', { name: 'Team name' }).fill('qa team!')
   await page.getByRole('button', { name: 'Create team' }).click()
-  await expect(page.getByTestId('spawn-notice')).toHaveText('Team names use a–z, 0–9 and "-": "qa team!" became "qa-team".')
+  await expect(page.getByTestId('spawn-notice')).toHaveText(
+    'Team names use a–z, 0–9 and "-": "qa team!" became "qa-team".'
+  )
   await expect(page.getByRole('button', { name: 'Spawn into qa-team' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Team qa-team' })).toBeVisible()
   await snap(page, testInfo, 'team-name-changed')

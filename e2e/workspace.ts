@@ -15,7 +15,12 @@ export function createTempRepo(name?: string): string {
   if (name !== undefined) mkdirSync(dir)
   writeFileSync(join(dir, 'README.md'), '# e2e project\n\nA small repository for the end-to-end tests.\n')
   writeFileSync(join(dir, 'notes.txt'), 'first line\n')
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@swarmdesk.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: 'pipe' })
+  const git = (...args: string[]) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=E2E', '-c', 'user.email=e2e@swarmdesk.invalid', '-c', 'commit.gpgsign=false', ...args],
+      { cwd: dir, stdio: 'pipe' }
+    )
   git('init', '-q', '-b', 'main')
   git('add', '.')
   git('commit', '-q', '-m', 'Initial commit')

@@ -10,7 +10,10 @@ const SCENARIO = {
 }
 const REPLY = 'Answer from this workspace’s scripted leader.'
 
-test('a second folder opens from the workspace menu in a new tab with its own leader; the recent list keeps it after a reload', async ({ page, serve }, testInfo) => {
+test('a second folder opens from the workspace menu in a new tab with its own leader; the recent list keeps it after a reload', async ({
+  page,
+  serve
+}, testInfo) => {
   const served = await serve(SCENARIO)
   const second = createTempRepo()
   const gone = join(served.home, 'a-project-that-was-deleted')
@@ -20,18 +23,25 @@ test('a second folder opens from the workspace menu in a new tab with its own le
     await expect(input).toBeEnabled()
 
     // the menu: this folder's path, the recent list (this folder, opened at start), Open folder…
-    const menuButton = page.getByRole('button', { name: `Workspace ${basename(served.cwd)}: open another folder or a recent one` })
+    const menuButton = page.getByRole('button', {
+      name: `Workspace ${basename(served.cwd)}: open another folder or a recent one`
+    })
     await menuButton.click()
     const menu = page.getByRole('menu', { name: 'Workspaces' })
     await expect(menu.getByTestId('workspace-menu-current')).toHaveText(served.cwd)
-    await expect(menu.getByRole('menuitem', { name: new RegExp(`^${basename(served.cwd)} `) })).toHaveAttribute('aria-current', 'true')
+    await expect(menu.getByRole('menuitem', { name: new RegExp(`^${basename(served.cwd)} `) })).toHaveAttribute(
+      'aria-current',
+      'true'
+    )
 
     // a path that is not a folder is refused with main's message; nothing opens
     await menu.getByRole('menuitem', { name: 'Open folder…' }).click()
     const pathBox = menu.getByRole('textbox', { name: /^Folder to open/ })
     await pathBox.fill(join(served.cwd, 'no-such-folder'))
     await pathBox.press('Enter')
-    await expect(menu.getByRole('alert')).toHaveText(`${join(served.cwd, 'no-such-folder')} does not exist: check the path, or create the folder first.`)
+    await expect(menu.getByRole('alert')).toHaveText(
+      `${join(served.cwd, 'no-such-folder')} does not exist: check the path, or create the folder first.`
+    )
 
     // the second folder opens in a new tab bound to its own workspace
     await pathBox.fill(second)
@@ -45,7 +55,9 @@ test('a second folder opens from the workspace menu in a new tab with its own le
     await expect(tab.getByText(second, { exact: true })).toBeVisible()
     await expect(tab).toHaveTitle(`${basename(second)} — Swarmdesk`)
     await expect(page).toHaveTitle(`${basename(served.cwd)} — Swarmdesk`)
-    await expect(tab.getByRole('button', { name: `Workspace ${basename(second)}: open another folder or a recent one` })).toBeVisible()
+    await expect(
+      tab.getByRole('button', { name: `Workspace ${basename(second)}: open another folder or a recent one` })
+    ).toBeVisible()
 
     // a prompt there runs against that workspace's scripted leader, and shows only in that tab
     await tabInput.fill('Hello, second folder.')
@@ -66,8 +78,17 @@ test('a second folder opens from the workspace menu in a new tab with its own le
 
     // a folder of the list that no longer exists shows as missing (written as another run left it)
     const recentFile = join(served.home, 'recent.json')
-    const recent = JSON.parse(readFileSync(recentFile, 'utf8')) as { schemaVersion: 1; workspaces: Array<{ path: string; openedAt: string }> }
-    writeFileSync(recentFile, JSON.stringify({ ...recent, workspaces: [...recent.workspaces, { path: gone, openedAt: '2026-01-01T00:00:00.000Z' }] }))
+    const recent = JSON.parse(readFileSync(recentFile, 'utf8')) as {
+      schemaVersion: 1
+      workspaces: Array<{ path: string; openedAt: string }>
+    }
+    writeFileSync(
+      recentFile,
+      JSON.stringify({
+        ...recent,
+        workspaces: [...recent.workspaces, { path: gone, openedAt: '2026-01-01T00:00:00.000Z' }]
+      })
+    )
 
     // after a reload, the recent list has the second folder first; the keyboard drives the menu
     await page.reload()
@@ -76,7 +97,12 @@ test('a second folder opens from the workspace menu in a new tab with its own le
     await page.keyboard.press('ArrowDown')
     await expect(menu).toBeVisible()
     const items = menu.getByRole('menuitem')
-    await expect(items).toHaveText([new RegExp(`^${basename(second)} ${second}`), new RegExp(`^${basename(served.cwd)} ${served.cwd}`), /^Remove/, 'Open folder…'])
+    await expect(items).toHaveText([
+      new RegExp(`^${basename(second)} ${second}`),
+      new RegExp(`^${basename(served.cwd)} ${served.cwd}`),
+      /^Remove/,
+      'Open folder…'
+    ])
     await expect(items.first()).toBeFocused()
     await expect(menu.getByText('missing')).toBeVisible()
     await page.keyboard.press('ArrowDown')
@@ -84,7 +110,9 @@ test('a second folder opens from the workspace menu in a new tab with its own le
     await page.keyboard.press('End')
     await expect(menu.getByRole('menuitem', { name: 'Open folder…' })).toBeFocused()
     await page.keyboard.press('ArrowUp')
-    await expect(menu.getByRole('menuitem', { name: `Remove ${basename(gone)} (missing) from the recent list` })).toBeFocused()
+    await expect(
+      menu.getByRole('menuitem', { name: `Remove ${basename(gone)} (missing) from the recent list` })
+    ).toBeFocused()
     await page.setViewportSize({ width: 1280, height: 720 })
     const shot = await snap(page, testInfo, '02-workspace-menu')
     mkdirSync(join(__dirname, '..', 'docs', 'screenshots'), { recursive: true })
@@ -94,7 +122,10 @@ test('a second folder opens from the workspace menu in a new tab with its own le
     await page.keyboard.press('Enter')
     await expect(menu.getByText('missing')).toBeHidden()
     await expect(items).toHaveCount(3)
-    expect((JSON.parse(readFileSync(recentFile, 'utf8')) as typeof recent).workspaces.map((w) => w.path)).toEqual([second, served.cwd])
+    expect((JSON.parse(readFileSync(recentFile, 'utf8')) as typeof recent).workspaces.map((w) => w.path)).toEqual([
+      second,
+      served.cwd
+    ])
     await page.keyboard.press('Escape')
     await expect(menu).toBeHidden()
     await expect(menuButton).toBeFocused()

@@ -12,12 +12,16 @@ const ROOT = join(__dirname, '..')
 const MAX_PRODUCTION_LINES = 400
 
 function tracked(...paths: string[]): string[] {
-  return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...paths], { cwd: ROOT, encoding: 'utf8' })
+  return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...paths], {
+    cwd: ROOT,
+    encoding: 'utf8'
+  })
     .split('\n')
     .filter(Boolean)
 }
 
-const isProduction = (file: string): boolean => /\.(ts|tsx)$/.test(file) && !/\.(test|spec)\.tsx?$|\.testkit\.ts$/.test(file)
+const isProduction = (file: string): boolean =>
+  /\.(ts|tsx)$/.test(file) && !/\.(test|spec)\.tsx?$|\.testkit\.ts$/.test(file)
 
 /** GitHub's anchor of a Markdown heading: lower case, backticks and punctuation dropped, spaces to hyphens; repeats get -1, -2… */
 export function headingAnchors(markdown: string): Set<string> {
@@ -28,7 +32,12 @@ export function headingAnchors(markdown: string): Set<string> {
     if (line.startsWith('```')) inCode = !inCode
     const heading = !inCode && /^#{1,6}\s+(.*)$/.exec(line)
     if (!heading) continue
-    const slug = heading[1]!.trim().toLowerCase().replace(/`/g, '').replace(/[^\p{L}\p{N}_\- ]/gu, '').replace(/ /g, '-')
+    const slug = heading[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/`/g, '')
+      .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+      .replace(/ /g, '-')
     const n = seen.get(slug) ?? 0
     seen.set(slug, n + 1)
     anchors.add(n === 0 ? slug : `${slug}-${n}`)
@@ -46,7 +55,7 @@ describe('the code base', () => {
     expect(long).toEqual([])
   })
 
-  it('cites the project\'s own documents in production code, never an outside spec', () => {
+  it("cites the project's own documents in production code, never an outside spec", () => {
     const outside = tracked('src')
       .filter(isProduction)
       .filter((file) => readFileSync(join(ROOT, file), 'utf8').includes('SPEC §'))
@@ -54,10 +63,18 @@ describe('the code base', () => {
   })
 
   it('cites only docs headings that exist', () => {
-    const anchors = new Map(tracked('docs').filter((f) => f.endsWith('.md')).map((f) => [f, headingAnchors(readFileSync(join(ROOT, f), 'utf8'))]))
+    const anchors = new Map(
+      tracked('docs')
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => [f, headingAnchors(readFileSync(join(ROOT, f), 'utf8'))])
+    )
     const broken: string[] = []
-    for (const file of tracked('src', 'bench', 'scripts', 'e2e', 'README.md').filter((f) => /\.(ts|tsx|mjs|cjs|md)$/.test(f))) {
-      for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(/\bdocs\/([\w-]+\.md)(?:#([\p{L}\p{N}_-]+))?/gu)) {
+    for (const file of tracked('src', 'bench', 'scripts', 'e2e', 'README.md').filter((f) =>
+      /\.(ts|tsx|mjs|cjs|md)$/.test(f)
+    )) {
+      for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(
+        /\bdocs\/([\w-]+\.md)(?:#([\p{L}\p{N}_-]+))?/gu
+      )) {
         // tests and scripts name made-up files like docs/README.md in their fixtures: only an anchored citation counts there
         if (!m[2] && !isProduction(file) && !file.endsWith('README.md')) continue
         const doc = anchors.get(`docs/${m[1]}`)
@@ -69,6 +86,8 @@ describe('the code base', () => {
   })
 
   it('computes the anchors GitHub gives headings', () => {
-    expect([...headingAnchors('# The agent loop\n## `query()` and tools\n```\n# not a heading\n```\n## Tools\n## Tools')]).toEqual(['the-agent-loop', 'query-and-tools', 'tools', 'tools-1'])
+    expect([
+      ...headingAnchors('# The agent loop\n## `query()` and tools\n```\n# not a heading\n```\n## Tools\n## Tools')
+    ]).toEqual(['the-agent-loop', 'query-and-tools', 'tools', 'tools-1'])
   })
 })

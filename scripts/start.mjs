@@ -24,9 +24,15 @@ function installedElectron() {
 let electron = installedElectron()
 if (!electron) {
   console.log('Electron is not installed yet; downloading it (first run)…')
-  const download = spawnSync(process.execPath, [join(electronDir, 'install.js')], { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' })
+  const download = spawnSync(process.execPath, [join(electronDir, 'install.js')], {
+    stdio: ['ignore', 'inherit', 'pipe'],
+    encoding: 'utf8'
+  })
   electron = installedElectron()
-  if (!electron) console.error(`Download failed: ${(download.stderr || '').split('\n').find((line) => line.trim()) ?? `exit code ${download.status}`}`)
+  if (!electron)
+    console.error(
+      `Download failed: ${(download.stderr || '').split('\n').find((line) => line.trim()) ?? `exit code ${download.status}`}`
+    )
 }
 if (!electron) {
   console.error(`
@@ -41,7 +47,11 @@ Once the machine can reach Electron's download server, \`npm start\` fetches it 
   process.exit(1)
 }
 
-const build = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' })
+const build = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+  { cwd: root, stdio: 'inherit' }
+)
 if (build.status !== 0) process.exit(build.status ?? 1)
 
 const child = spawn(electron, ['.', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' })

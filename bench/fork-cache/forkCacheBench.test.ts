@@ -7,7 +7,9 @@ describe('fork-cache benchmark', () => {
     const [level] = result.levels
     expect(level!.forks.children).toBe(2)
     expect(level!.fresh.children).toBe(2)
-    expect(level!.forks.inputTokens + level!.forks.cacheReadTokens + level!.forks.cacheWriteTokens).toBeGreaterThan(result.parentHistoryTokens)
+    expect(level!.forks.inputTokens + level!.forks.cacheReadTokens + level!.forks.cacheWriteTokens).toBeGreaterThan(
+      result.parentHistoryTokens
+    )
     expect(level!.costRatio).toBeGreaterThan(0)
   })
 })

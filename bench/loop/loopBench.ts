@@ -53,7 +53,9 @@ const SMALL_BODY: Body = {
 }
 
 async function send(sdk: Anthropic, agentId: string, body: Body): Promise<void> {
-  const stream = await sdk.messages.create(body, { headers: { 'x-swarmdesk-agent-name': agentId, 'x-swarmdesk-agent-id': agentId } })
+  const stream = await sdk.messages.create(body, {
+    headers: { 'x-swarmdesk-agent-name': agentId, 'x-swarmdesk-agent-id': agentId }
+  })
   for await (const _event of stream) void _event
 }
 
@@ -64,8 +66,16 @@ async function send(sdk: Anthropic, agentId: string, body: Body): Promise<void> 
  */
 export async function runLoopBenchmark(turns: number, rounds = 3, serverRequests = 200): Promise<LoopBenchResult> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-bench-loop-')))
-  const script = [...Array.from({ length: turns - 1 }, (_, i) => ({ tools: [{ name: 'Noop', input: { id: `t${i}`, ms: 0 } }] })), { text: 'done' }]
-  const harness = await startLoopHarness({ agents: { 'team-lead': script, '*': Array.from({ length: Math.max(turns, serverRequests) + 5 }, () => ({ text: 'baseline answer' })) } })
+  const script = [
+    ...Array.from({ length: turns - 1 }, (_, i) => ({ tools: [{ name: 'Noop', input: { id: `t${i}`, ms: 0 } }] })),
+    { text: 'done' }
+  ]
+  const harness = await startLoopHarness({
+    agents: {
+      'team-lead': script,
+      '*': Array.from({ length: Math.max(turns, serverRequests) + 5 }, () => ({ text: 'baseline answer' }))
+    }
+  })
   const sdk = new Anthropic({ apiKey: 'bench', baseURL: harness.server.url })
   try {
     for (let i = 0; i < 5; i++) await send(sdk, 'warmup', SMALL_BODY)
@@ -120,11 +130,21 @@ async function oneRound(harness: LoopHarness, sdk: Anthropic, dir: string) {
   const t1 = performance.now()
   for (const body of bodies) await send(sdk, 'baseline', body)
   const baselineMs = performance.now() - t1
-  return { loopMs, baselineMs, loopRequestsServed: bodies.length, baselineRequestsServed: harness.server.requests().length, toolCallsExecuted: log.length }
+  return {
+    loopMs,
+    baselineMs,
+    loopRequestsServed: bodies.length,
+    baselineRequestsServed: harness.server.requests().length,
+    toolCallsExecuted: log.length
+  }
 }
 
 /** Requests/s of the scripted server and of a canned-bytes server, for the same small request. */
-async function serverRates(harness: LoopHarness, sdk: Anthropic, n: number): Promise<{ scripted: number; canned: number; measured: number }> {
+async function serverRates(
+  harness: LoopHarness,
+  sdk: Anthropic,
+  n: number
+): Promise<{ scripted: number; canned: number; measured: number }> {
   harness.server.reset()
   const t0 = performance.now()
   for (let i = 0; i < n; i++) await send(sdk, 'rate', SMALL_BODY)
@@ -148,7 +168,12 @@ async function serverRates(harness: LoopHarness, sdk: Anthropic, n: number): Pro
 async function startCannedServer(scriptedUrl: string): Promise<{ server: Server; url: string }> {
   const response = await fetch(`${scriptedUrl}/v1/messages`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': 'bench', 'x-swarmdesk-agent-id': 'canned', 'x-swarmdesk-agent-name': 'canned' },
+    headers: {
+      'content-type': 'application/json',
+      'x-api-key': 'bench',
+      'x-swarmdesk-agent-id': 'canned',
+      'x-swarmdesk-agent-name': 'canned'
+    },
     body: JSON.stringify(SMALL_BODY)
   })
   const bytes = Buffer.from(await response.arrayBuffer())

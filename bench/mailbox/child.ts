@@ -48,7 +48,8 @@ async function recvBase(file: string, n: number): Promise<void> {
 }
 
 /** A burst command from the benchmark. */
-type BurstCommand = { system: 'ours'; team: string; to: string; n: number } | { system: 'base'; file: string; n: number }
+type BurstCommand =
+  { system: 'ours'; team: string; to: string; n: number } | { system: 'base'; file: string; n: number }
 
 function writer(home: string, from: string): void {
   const mailbox = createMailbox({ home })

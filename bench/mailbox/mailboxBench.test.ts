@@ -3,7 +3,15 @@ import { runMailboxBenchmark } from './mailboxBench'
 
 describe('mailbox benchmark', () => {
   it('does the work it reports: every message counted was sent, received or found on disk', async () => {
-    const r = await runMailboxBenchmark({ latencyMessages: 10, gapMs: 5, burstWriters: [3], perWriter: 4, burstRounds: 2, crashTrials: 1, baselineCrashTrials: 1 })
+    const r = await runMailboxBenchmark({
+      latencyMessages: 10,
+      gapMs: 5,
+      burstWriters: [3],
+      perWriter: 4,
+      burstRounds: 2,
+      crashTrials: 1,
+      baselineCrashTrials: 1
+    })
     expect(r.name).toBe('mailbox')
     for (const s of [r.mailbox, r.baseline]) {
       expect(s.latency).toMatchObject({ messages: 10, received: 10 })

@@ -49,11 +49,22 @@ const REPO = process.cwd()
  * against {@link TARGETS}.
  */
 export async function runMailboxBenchmark(o: MailboxBenchOptions): Promise<MailboxBenchResult> {
-  const script = await bundleEntry(join(REPO, 'bench', 'mailbox', 'child.ts'), join(REPO, 'out', 'bench', `mailbox-child-${process.pid}.mjs`))
+  const script = await bundleEntry(
+    join(REPO, 'bench', 'mailbox', 'child.ts'),
+    join(REPO, 'out', 'bench', `mailbox-child-${process.pid}.mjs`)
+  )
   const home = mkdtempSync(join(tmpdir(), 'swarmdesk-bench-mailbox-'))
   try {
-    const mailbox: SystemFigures = { latency: await latency('ours', script, home, o.latencyMessages, o.gapMs), bursts: [], crash: { trials: 0, maxBlockedMs: 0, failedSends: 0 } }
-    const baseline: SystemFigures = { latency: await latency('base', script, home, o.latencyMessages, o.gapMs), bursts: [], crash: { trials: 0, maxBlockedMs: 0, failedSends: 0 } }
+    const mailbox: SystemFigures = {
+      latency: await latency('ours', script, home, o.latencyMessages, o.gapMs),
+      bursts: [],
+      crash: { trials: 0, maxBlockedMs: 0, failedSends: 0 }
+    }
+    const baseline: SystemFigures = {
+      latency: await latency('base', script, home, o.latencyMessages, o.gapMs),
+      bursts: [],
+      crash: { trials: 0, maxBlockedMs: 0, failedSends: 0 }
+    }
     for (const w of o.burstWriters) {
       const { ours, base } = await bursts(script, home, w, o.perWriter, o.burstRounds ?? 3)
       mailbox.bursts.push(ours)
@@ -61,12 +72,16 @@ export async function runMailboxBenchmark(o: MailboxBenchOptions): Promise<Mailb
     }
     mailbox.crash = await crash('ours', script, home, o.crashTrials)
     baseline.crash = await crash('base', script, home, o.baselineCrashTrials)
-    const throughputRatio = mailbox.bursts.map((b, i) => Math.round((b.messagesPerSecond / Math.max(baseline.bursts[i]!.messagesPerSecond, 1e-9)) * 100) / 100)
+    const throughputRatio = mailbox.bursts.map(
+      (b, i) => Math.round((b.messagesPerSecond / Math.max(baseline.bursts[i]!.messagesPerSecond, 1e-9)) * 100) / 100
+    )
     const pass =
       mailbox.latency.received === o.latencyMessages &&
       mailbox.latency.p50Ms <= TARGETS.p50Ms &&
       mailbox.latency.p99Ms <= TARGETS.p99Ms &&
-      mailbox.bursts.every((b) => b.failed === 0 && b.lost === 0 && b.delivered === b.writers * b.perWriter * b.rounds) &&
+      mailbox.bursts.every(
+        (b) => b.failed === 0 && b.lost === 0 && b.delivered === b.writers * b.perWriter * b.rounds
+      ) &&
       throughputRatio.every((r) => r >= TARGETS.throughputRatio) &&
       mailbox.crash.maxBlockedMs <= TARGETS.blockedMs &&
       mailbox.crash.failedSends === 0

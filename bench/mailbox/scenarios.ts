@@ -19,20 +19,41 @@ export interface LatencyFigures {
  * Sends `n` messages, `gapMs` apart, from this process to an idle recipient in a child process;
  * latency = the recipient's receipt time − the send start time carried in the text.
  */
-export async function latency(system: 'ours' | 'base', script: string, home: string, n: number, gapMs: number): Promise<LatencyFigures> {
+export async function latency(
+  system: 'ours' | 'base',
+  script: string,
+  home: string,
+  n: number,
+  gapMs: number
+): Promise<LatencyFigures> {
   const file = join(home, 'base', 'latency', 'inboxes', 'idle.json')
-  const child = startChild(script, system === 'ours' ? ['recv-ours', home, 'latency', 'idle', String(n)] : ['recv-base', file, String(n)])
+  const child = startChild(
+    script,
+    system === 'ours' ? ['recv-ours', home, 'latency', 'idle', String(n)] : ['recv-base', file, String(n)]
+  )
   await child.waitFor('ready')
   const mailbox = createMailbox({ home })
   for (let i = 0; i < n; i++) {
     const text = `lat-${i} ${now()}`
     if (system === 'ours') await mailbox.send('latency', 'idle', { from: 'bench', text })
-    else await baselineSend(file, { id: `lat-${i}`, from: 'bench', text, timestamp: new Date().toISOString(), read: false })
+    else
+      await baselineSend(file, {
+        id: `lat-${i}`,
+        from: 'bench',
+        text,
+        timestamp: new Date().toISOString(),
+        read: false
+      })
     await sleep(gapMs)
   }
   const { latencies } = await child.waitFor<{ latencies: number[] }>('latencies')
   await child.kill()
-  return { messages: n, received: latencies.length, p50Ms: r2(percentile(latencies, 50)), p99Ms: r2(percentile(latencies, 99)) }
+  return {
+    messages: n,
+    received: latencies.length,
+    p50Ms: r2(percentile(latencies, 50)),
+    p99Ms: r2(percentile(latencies, 99))
+  }
 }
 
 /** A burst: `writers` processes × `perWriter` messages to one inbox, all started on one signal. */
@@ -73,7 +94,13 @@ interface Round {
  * alternating which system goes first, each round into an empty inbox of its own; the median round
  * is reported, and every round's figure beside it, so one lucky or unlucky round decides nothing.
  */
-export async function bursts(script: string, home: string, writers: number, perWriter: number, rounds = 3): Promise<{ ours: BurstFigures; base: BurstFigures }> {
+export async function bursts(
+  script: string,
+  home: string,
+  writers: number,
+  perWriter: number,
+  rounds = 3
+): Promise<{ ours: BurstFigures; base: BurstFigures }> {
   const children = Array.from({ length: writers }, (_, i) => startChild(script, ['writer', home, `w${i}`]))
   try {
     await Promise.all(children.map((c) => c.waitFor('ready')))
@@ -86,7 +113,11 @@ export async function bursts(script: string, home: string, writers: number, perW
       const results = await Promise.all(children.map((c) => c.waitFor<{ acked: string[]; failed: number }>('acked')))
       const wallMs = performance.now() - t0
       const acked = results.flatMap((r) => r.acked)
-      const present = new Set(system === 'ours' ? (await createMailbox({ home }).read(team, 'lead')).messages.map((m) => m.message.id) : (await baselineRead(file)).map((m) => m.id))
+      const present = new Set(
+        system === 'ours'
+          ? (await createMailbox({ home }).read(team, 'lead')).messages.map((m) => m.message.id)
+          : (await baselineRead(file)).map((m) => m.id)
+      )
       return {
         acked: acked.length,
         failed: results.reduce((s, r) => s + r.failed, 0),
@@ -134,13 +165,21 @@ export interface CrashFigures {
   failedSends: number
 }
 
-export async function crash(system: 'ours' | 'base', script: string, home: string, trials: number): Promise<CrashFigures> {
+export async function crash(
+  system: 'ours' | 'base',
+  script: string,
+  home: string,
+  trials: number
+): Promise<CrashFigures> {
   let maxBlockedMs = 0
   let failedSends = 0
   const mailbox = createMailbox({ home })
   for (let t = 0; t < trials; t++) {
     const file = join(home, 'base', 'crash', 'inboxes', `lead-${t}.json`)
-    const child = startChild(script, system === 'ours' ? ['loop-ours', home, 'crash', 'lead', `victim-${t}`] : ['hold-base', file])
+    const child = startChild(
+      script,
+      system === 'ours' ? ['loop-ours', home, 'crash', 'lead', `victim-${t}`] : ['hold-base', file]
+    )
     await child.waitFor(system === 'ours' ? 'ready' : 'locked')
     if (system === 'ours') await sleep(20 + Math.random() * 30) // mid-send: the victim sends back to back
     await child.kill()
@@ -148,7 +187,14 @@ export async function crash(system: 'ours' | 'base', script: string, home: strin
     for (;;) {
       try {
         if (system === 'ours') await mailbox.send('crash', 'lead', { from: 'survivor', text: `after ${t}` })
-        else await baselineSend(file, { id: `after-${t}`, from: 'survivor', text: `after ${t}`, timestamp: new Date().toISOString(), read: false })
+        else
+          await baselineSend(file, {
+            id: `after-${t}`,
+            from: 'survivor',
+            text: `after ${t}`,
+            timestamp: new Date().toISOString(),
+            read: false
+          })
         break
       } catch {
         failedSends++

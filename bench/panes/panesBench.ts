@@ -122,7 +122,13 @@ function cost(ms: number[], bytes: number, seconds: number): SaveCost {
   const sorted = [...ms].sort((a, b) => a - b)
   const at = (q: number): number => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0)
   const total = ms.reduce((a, b) => a + b, 0)
-  return { p50Ms: at(0.5), p95Ms: at(0.95), maxMs: round(sorted.at(-1) ?? 0), corePct: round((total / (seconds * 1000)) * 100), bytesWrittenPerSecond: Math.round(bytes / seconds) }
+  return {
+    p50Ms: at(0.5),
+    p95Ms: at(0.95),
+    maxMs: round(sorted.at(-1) ?? 0),
+    corePct: round((total / (seconds * 1000)) * 100),
+    bytesWrittenPerSecond: Math.round(bytes / seconds)
+  }
 }
 
 function round(n: number): number {

@@ -54,12 +54,19 @@ async function until(probe: () => boolean, timeoutMs: number): Promise<void> {
 
 /** Runs N background agents at once and measures spawn latency and idle memory, beside bare SDK requests. */
 export async function measureLevel(agents: number): Promise<SubagentLevel> {
-  const children = Object.fromEntries(Array.from({ length: agents }, (_, i) => [`job-${i}`, [{ delayMs: HOLD_MS, text: `job ${i} done` }]]))
+  const children = Object.fromEntries(
+    Array.from({ length: agents }, (_, i) => [`job-${i}`, [{ delayMs: HOLD_MS, text: `job ${i} done` }]])
+  )
   const h = await startSubagentHarness(
     {
       agents: {
         'team-lead': [
-          { tools: Array.from({ length: agents }, (_, i) => ({ name: 'Agent', input: { description: `job ${i}`, prompt: 'wait', run_in_background: true } })) },
+          {
+            tools: Array.from({ length: agents }, (_, i) => ({
+              name: 'Agent',
+              input: { description: `job ${i}`, prompt: 'wait', run_in_background: true }
+            }))
+          },
           { text: 'launched' },
           ...Array.from({ length: agents }, () => ({ when: '<task-notification>', text: 'noted' }))
         ],
@@ -72,14 +79,17 @@ export async function measureLevel(agents: number): Promise<SubagentLevel> {
   try {
     const callTimes = new Map<string, number>()
     h.bus.onEvent((e) => {
-      if (e.type === 'tool_call' && e.name === 'Agent') callTimes.set(agentSlug(String((e.input as { description?: unknown }).description)), Date.parse(e.time))
+      if (e.type === 'tool_call' && e.name === 'Agent')
+        callTimes.set(agentSlug(String((e.input as { description?: unknown }).description)), Date.parse(e.time))
     })
     const before = usedMemory()
     const run = runUntilSettled(h.session, 'launch')
     const childRequests = () => h.server.requests().filter((r) => r.agentName?.startsWith('job-'))
     await until(() => childRequests().length >= agents, 30_000)
     const during = usedMemory()
-    const latencies = childRequests().map((r) => Date.parse(r.time) - (callTimes.get(r.agentName!) ?? Date.parse(r.time)))
+    const latencies = childRequests().map(
+      (r) => Date.parse(r.time) - (callTimes.get(r.agentName!) ?? Date.parse(r.time))
+    )
     await run
 
     // Baseline: the same number of bare streamed SDK requests held open by the same delay.

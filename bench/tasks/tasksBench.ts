@@ -90,7 +90,8 @@ async function race(entry: string, jobs: Job[], go: string): Promise<{ reports: 
   return { reports, ms: performance.now() - t0 }
 }
 
-const sum = (rs: WorkerReport[], k: 'attempts' | 'wins' | 'alreadyClaimed' | 'failed') => rs.reduce((n, r) => n + r[k], 0)
+const sum = (rs: WorkerReport[], k: 'attempts' | 'wins' | 'alreadyClaimed' | 'failed') =>
+  rs.reduce((n, r) => n + r[k], 0)
 const perSecond = (n: number, ms: number) => Math.round((n / ms) * 1000)
 
 /**
@@ -100,7 +101,12 @@ const perSecond = (n: number, ms: number) => Math.round((n / ms) * 1000)
  * Target: ≥ 200 claim attempts/s with 8 racing processes; every task won exactly once; no failed
  * operation; all created ids distinct; a killed holder's lock broken within 100 ms.
  */
-export async function runTasksBenchmark(tasks = 100, claimants = 8, creators = 2, createsEach = 100): Promise<TasksBenchResult> {
+export async function runTasksBenchmark(
+  tasks = 100,
+  claimants = 8,
+  creators = 2,
+  createsEach = 100
+): Promise<TasksBenchResult> {
   const root = repoRoot()
   const entry = await buildWorker(root)
   const home = mkdtempSync(join(tmpdir(), 'swarmdesk-bench-tasks-'))
@@ -110,7 +116,17 @@ export async function runTasksBenchmark(tasks = 100, claimants = 8, creators = 2
     for (const id of ids) await store.create({ subject: `task ${id}` })
     const file = join(home, 'baseline-claims.json')
     writeFileSync(file, JSON.stringify(ids.map((id) => ({ id, subject: `task ${id}`, status: 'pending' }))))
-    const claimJobs = (impl: 'ours' | 'baseline', go: string): Job[] => Array.from({ length: claimants }, (_, worker) => ({ op: 'claim', impl, home, team: 'claims', file, ids, worker, go }))
+    const claimJobs = (impl: 'ours' | 'baseline', go: string): Job[] =>
+      Array.from({ length: claimants }, (_, worker) => ({
+        op: 'claim',
+        impl,
+        home,
+        team: 'claims',
+        file,
+        ids,
+        worker,
+        go
+      }))
     const ours = await race(entry, claimJobs('ours', join(home, 'go-claim')), join(home, 'go-claim'))
     const base = await race(entry, claimJobs('baseline', join(home, 'go-claim-b')), join(home, 'go-claim-b'))
     const owned = store.list().tasks.filter((t) => t.owner !== undefined).length
@@ -118,7 +134,17 @@ export async function runTasksBenchmark(tasks = 100, claimants = 8, creators = 2
 
     const createFile = join(home, 'baseline-creates.json')
     writeFileSync(createFile, '[]')
-    const createJobs = (impl: 'ours' | 'baseline', go: string): Job[] => Array.from({ length: creators }, (_, worker) => ({ op: 'create', impl, home, team: 'creates', file: createFile, count: createsEach, worker, go }))
+    const createJobs = (impl: 'ours' | 'baseline', go: string): Job[] =>
+      Array.from({ length: creators }, (_, worker) => ({
+        op: 'create',
+        impl,
+        home,
+        team: 'creates',
+        file: createFile,
+        count: createsEach,
+        worker,
+        go
+      }))
     const oc = await race(entry, createJobs('ours', join(home, 'go-create')), join(home, 'go-create'))
     const bc = await race(entry, createJobs('baseline', join(home, 'go-create-b')), join(home, 'go-create-b'))
     const distinct = (rs: WorkerReport[]) => new Set(rs.flatMap((r) => r.created)).size

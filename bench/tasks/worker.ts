@@ -8,8 +8,26 @@ import { TaskStore } from '../../src/main/runtime/tasks'
 
 /** A job for one benchmark process. */
 export type Job =
-  | { op: 'claim'; impl: 'ours' | 'baseline'; home: string; team: string; file: string; ids: number[]; worker: number; go: string }
-  | { op: 'create'; impl: 'ours' | 'baseline'; home: string; team: string; file: string; count: number; worker: number; go: string }
+  | {
+      op: 'claim'
+      impl: 'ours' | 'baseline'
+      home: string
+      team: string
+      file: string
+      ids: number[]
+      worker: number
+      go: string
+    }
+  | {
+      op: 'create'
+      impl: 'ours' | 'baseline'
+      home: string
+      team: string
+      file: string
+      count: number
+      worker: number
+      go: string
+    }
   | { op: 'hold'; path: string }
 
 /** What one process reports. */

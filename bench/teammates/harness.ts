@@ -46,7 +46,8 @@ export function createWorkspace(label: string): Workspace {
 export async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`teammates benchmark timed out after ${timeoutMs} ms waiting for ${what}`)
+    if (Date.now() > deadline)
+      throw new Error(`teammates benchmark timed out after ${timeoutMs} ms waiting for ${what}`)
     await sleep(10)
   }
 }
@@ -72,7 +73,11 @@ export const r2 = (n: number): number => Math.round(n * 100) / 100
 
 /** p50 / p95 / max of latencies in ms, rounded to 0.01. */
 export function spread(values: readonly number[]): { p50Ms: number; p95Ms: number; maxMs: number } {
-  return { p50Ms: r2(percentile(values, 50)), p95Ms: r2(percentile(values, 95)), maxMs: r2(values.length ? Math.max(...values) : Number.NaN) }
+  return {
+    p50Ms: r2(percentile(values, 50)),
+    p95Ms: r2(percentile(values, 95)),
+    maxMs: r2(values.length ? Math.max(...values) : Number.NaN)
+  }
 }
 
 /** Resident memory of one process from /proc/<pid>/status, bytes: all of it (VmRSS) and its private anonymous part (RssAnon). */
@@ -108,7 +113,12 @@ export function treeMemory(pid: number): ProcMemory & { processes: number } {
 /** Pids between this process (exclusive) and `pid` (exclusive): the shells a pty put above a teammate's Node process. */
 export function wrapperPids(pid: number): number[] {
   const out: number[] = []
-  for (let at = readProcEntry(pid)?.ppid; at !== undefined && at > 1 && at !== process.pid; at = readProcEntry(at)?.ppid) out.push(at)
+  for (
+    let at = readProcEntry(pid)?.ppid;
+    at !== undefined && at > 1 && at !== process.pid;
+    at = readProcEntry(at)?.ppid
+  )
+    out.push(at)
   return out
 }
 
@@ -190,12 +200,18 @@ export function writeInstrumentedWorkerPrelude(dir: string): string {
  * @throws Error when the spare dies or no cache file appears within 30 s.
  */
 export async function primeCodeCache(dir: string, pty: PtyHost): Promise<void> {
-  const executor = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: new RefusingPrompter(), codeCacheDir: dir })
+  const executor = new WorkerTeammateExecutor({
+    bus: new EventBus(),
+    pty,
+    prompter: new RefusingPrompter(),
+    codeCacheDir: dir
+  })
   const file = new WorkerCodeCache(dir).fileFor(nodeBundlePath('teammate-worker'))
   try {
     executor.prewarm()
-    if (!(await executor.whenSpareLoaded())) throw new Error('the spare worker died while loading the bundle to prime the code cache')
-    await until('the worker bundle\'s code cache file', () => existsSync(file), 30_000)
+    if (!(await executor.whenSpareLoaded()))
+      throw new Error('the spare worker died while loading the bundle to prime the code cache')
+    await until("the worker bundle's code cache file", () => existsSync(file), 30_000)
   } finally {
     await executor.dispose()
   }

@@ -80,7 +80,12 @@ export async function measurePermission(backend: TeammateBackend, samples: numbe
   const loadAverage1m = Math.round(loadavg()[0]! * 100) / 100
   const ws = createWorkspace(`perm-${backend}`)
   const entryDir = mkdtempSync(join(tmpdir(), 'swarmdesk-bench-teammates-entry-'))
-  const turns = [...Array.from({ length: samples }, (_, i) => ({ tools: [{ name: 'Bash', input: { command: `echo hi > perm-${i}.txt` } }] })), { text: 'All done.' }]
+  const turns = [
+    ...Array.from({ length: samples }, (_, i) => ({
+      tools: [{ name: 'Bash', input: { command: `echo hi > perm-${i}.txt` } }]
+    })),
+    { text: 'All done.' }
+  ]
   const server = await startScriptedServer({ scenario: { strict: true, agents: { asker: turns } } })
   const pty = createPtyHost()
   const bus = new EventBus()
@@ -125,7 +130,11 @@ export async function measurePermission(backend: TeammateBackend, samples: numbe
   const context = createTeamContext({ home: ws.home, sessionId, bus, leaderName: LEAD_NAME })
   let supervisor: TeammateSupervisor | undefined
   try {
-    await context.teams.create({ name: team, description: 'teammates benchmark', lead: { name: LEAD_NAME, agentType: 'main', model: MODEL, backendType: 'main', cwd: ws.work } })
+    await context.teams.create({
+      name: team,
+      description: 'teammates benchmark',
+      lead: { name: LEAD_NAME, agentType: 'main', model: MODEL, backendType: 'main', cwd: ws.work }
+    })
     context.setTeam(team)
     supervisor = new TeammateSupervisor({
       cwd: ws.work,
@@ -137,11 +146,28 @@ export async function measurePermission(backend: TeammateBackend, samples: numbe
       prompter,
       askPersonForPlans: true,
       enqueue: () => undefined,
-      modelEnv: () => ({ ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'bench-key' })
+      modelEnv: () => ({
+        ANTHROPIC_BASE_URL: server.url,
+        SWARMDESK_SCRIPTED_MODEL_URL: server.url,
+        ANTHROPIC_API_KEY: 'bench-key'
+      })
     })
-    await supervisor.spawn({ name: 'asker', prompt: 'Run the commands.', description: 'asks for permission', agentType: 'general-purpose', model: MODEL, backend, mode: 'default' })
-    const commandsRun = (): number => Array.from({ length: samples }, (_, i) => existsSync(join(ws.work, `perm-${i}.txt`))).filter(Boolean).length
-    await until(`${samples} permission bubbles of the ${backend} teammate, each allowed and its command run`, () => answered.size >= samples && commandsRun() >= samples, WAIT_MS)
+    await supervisor.spawn({
+      name: 'asker',
+      prompt: 'Run the commands.',
+      description: 'asks for permission',
+      agentType: 'general-purpose',
+      model: MODEL,
+      backend,
+      mode: 'default'
+    })
+    const commandsRun = (): number =>
+      Array.from({ length: samples }, (_, i) => existsSync(join(ws.work, `perm-${i}.txt`))).filter(Boolean).length
+    await until(
+      `${samples} permission bubbles of the ${backend} teammate, each allowed and its command run`,
+      () => answered.size >= samples && commandsRun() >= samples,
+      WAIT_MS
+    )
 
     let createdAt: Map<string, Stamp>
     if (backend === 'worker') {
@@ -151,14 +177,17 @@ export async function measurePermission(backend: TeammateBackend, samples: numbe
       createdAt = new Map()
       for (const { message } of (await context.mailbox.read(team, LEAD_NAME)).messages) {
         const body = parseMessageBody(message.text)
-        if (body.kind === 'structured' && body.body.type === 'permission_request') createdAt.set(body.body.requestId, { hr: 0n, wall: Date.parse(message.timestamp) })
+        if (body.kind === 'structured' && body.body.type === 'permission_request')
+          createdAt.set(body.body.requestId, { hr: 0n, wall: Date.parse(message.timestamp) })
       }
     }
     const ids = [...shown.keys()]
     const missing = ids.filter((id) => !createdAt.has(id))
     if (missing.length) throw new Error(`no creation time for bubbles ${missing.join(', ')}`)
-    const latency = (at: Map<string, Stamp>) => (id: string): number =>
-      backend === 'worker' ? hrMs(createdAt.get(id)!.hr, at.get(id)!.hr) : at.get(id)!.wall - createdAt.get(id)!.wall
+    const latency =
+      (at: Map<string, Stamp>) =>
+      (id: string): number =>
+        backend === 'worker' ? hrMs(createdAt.get(id)!.hr, at.get(id)!.hr) : at.get(id)!.wall - createdAt.get(id)!.wall
     const toBubble = spread(ids.map(latency(shown)))
     const toCall = spread(ids.map(latency(called)))
     const figures: Omit<PermissionFigures, 'baseline'> = {
@@ -171,11 +200,17 @@ export async function measurePermission(backend: TeammateBackend, samples: numbe
       requestToBubbleP95Ms: toBubble.p95Ms,
       requestToBubbleMaxMs: toBubble.maxMs,
       requestToPrompterCallP50Ms: toCall.p50Ms,
-      clock: backend === 'worker' ? 'process.hrtime in both threads (µs)' : 'Date.now in two processes (whole ms at both ends, so each sample is within ±1 ms)'
+      clock:
+        backend === 'worker'
+          ? 'process.hrtime in both threads (µs)'
+          : 'Date.now in two processes (whole ms at both ends, so each sample is within ±1 ms)'
     }
     await supervisor.dispose()
     await registry.dispose()
-    return { ...figures, baseline: backend === 'worker' ? await bareWorkerPosts(samples) : await bareMailboxSends(ws.home, samples) }
+    return {
+      ...figures,
+      baseline: backend === 'worker' ? await bareWorkerPosts(samples) : await bareMailboxSends(ws.home, samples)
+    }
   } finally {
     await supervisor?.dispose()
     await registry.dispose()
@@ -219,7 +254,9 @@ async function bareWorkerPosts(samples: number): Promise<PermissionFigures['base
 async function bareMailboxSends(home: string, samples: number): Promise<PermissionFigures['baseline']> {
   const mailbox = createMailbox({ home })
   const received = new Map<string, bigint>()
-  const sub = mailbox.onDidReceive('baseline', 'lead', (entry) => received.set(entry.message.id, process.hrtime.bigint()))
+  const sub = mailbox.onDidReceive('baseline', 'lead', (entry) =>
+    received.set(entry.message.id, process.hrtime.bigint())
+  )
   try {
     await sub.ready
     const latencies: number[] = []
@@ -230,7 +267,11 @@ async function bareMailboxSends(home: string, samples: number): Promise<Permissi
       latencies.push(hrMs(t0, received.get(id)!))
       await sleep(BASELINE_GAP_MS)
     }
-    return { what: 'bare mailbox send → onDidReceive of the same inbox', samples: latencies.length, ...spread(latencies) }
+    return {
+      what: 'bare mailbox send → onDidReceive of the same inbox',
+      samples: latencies.length,
+      ...spread(latencies)
+    }
   } finally {
     sub.dispose()
   }

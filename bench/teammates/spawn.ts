@@ -12,11 +12,31 @@ import { createMailbox } from '../../src/main/runtime/mailbox'
 import { createPtyHost } from '../../src/main/runtime/pty'
 import { startScriptedServer } from '../../src/main/runtime/scripted'
 import { LEAD_NAME, TeamStore } from '../../src/main/runtime/teams'
-import { TeammateExecutorRegistry, type TeammateBackend, type TeammateHandle, type TeammateSpawnConfig } from '../../src/main/runtime/teammates/executor'
+import {
+  TeammateExecutorRegistry,
+  type TeammateBackend,
+  type TeammateHandle,
+  type TeammateSpawnConfig
+} from '../../src/main/runtime/teammates/executor'
 import { ProcessTeammateExecutor } from '../../src/main/runtime/teammates/process'
 import { WorkerTeammateExecutor } from '../../src/main/runtime/teammates/worker'
 
-import { createWorkspace, gcNow, HEAP_CHANNEL, MODEL, procMemory, RefusingPrompter, sleep, spread, treeMemory, until, wrapperPids, writeInstrumentedWorkerPrelude, primeCodeCache, type WorkerHeap } from './harness'
+import {
+  createWorkspace,
+  gcNow,
+  HEAP_CHANNEL,
+  MODEL,
+  procMemory,
+  RefusingPrompter,
+  sleep,
+  spread,
+  treeMemory,
+  until,
+  wrapperPids,
+  writeInstrumentedWorkerPrelude,
+  primeCodeCache,
+  type WorkerHeap
+} from './harness'
 
 /** How long every teammate is left alone after its idle notification before memory is read, ms. */
 const SETTLE_MS = 500
@@ -153,11 +173,18 @@ export interface BareLevel {
  * `codeCache` (worker only): whether the bundle's V8 code cache is primed first and used
  * (see {@link SpawnLevel.codeCache}).
  */
-export async function measureSpawnLevel(backend: TeammateBackend, teammates: number, warmSpare = true, codeCache = true): Promise<Omit<SpawnLevel, 'baseline'>> {
+export async function measureSpawnLevel(
+  backend: TeammateBackend,
+  teammates: number,
+  warmSpare = true,
+  codeCache = true
+): Promise<Omit<SpawnLevel, 'baseline'>> {
   const loadAverage1m = Math.round(loadavg()[0]! * 100) / 100
   const ws = createWorkspace(`spawn-${backend}`)
   const names = Array.from({ length: teammates }, (_, i) => `mate-${i}`)
-  const server = await startScriptedServer({ scenario: { strict: true, agents: Object.fromEntries(names.map((n) => [n, [{ text: 'Ready.' }]])) } })
+  const server = await startScriptedServer({
+    scenario: { strict: true, agents: Object.fromEntries(names.map((n) => [n, [{ text: 'Ready.' }]])) }
+  })
   const pty = createPtyHost()
   const prompter = new RefusingPrompter()
   const bus = new EventBus()
@@ -166,7 +193,14 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
   const codeCacheDir = join(entryDir, 'v8')
   if (backend === 'worker' && codeCache) await primeCodeCache(codeCacheDir, pty)
   const registry = new TeammateExecutorRegistry()
-  const workers = new WorkerTeammateExecutor({ bus, pty, prompter, prelude: writeInstrumentedWorkerPrelude(entryDir), warmSpare, codeCacheDir: codeCache ? codeCacheDir : false })
+  const workers = new WorkerTeammateExecutor({
+    bus,
+    pty,
+    prompter,
+    prelude: writeInstrumentedWorkerPrelude(entryDir),
+    warmSpare,
+    codeCacheDir: codeCache ? codeCacheDir : false
+  })
   registry.register(workers)
   registry.register(new ProcessTeammateExecutor({ bus, pty }))
   const heaps = new BroadcastChannel(HEAP_CHANNEL)
@@ -175,7 +209,11 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
     const team = 'bench'
     const sessionId = randomUUID()
     const teams = new TeamStore(ws.home)
-    await teams.create({ name: team, description: 'teammates benchmark', lead: { name: LEAD_NAME, agentType: 'main', model: MODEL, backendType: 'main', cwd: ws.work } })
+    await teams.create({
+      name: team,
+      description: 'teammates benchmark',
+      lead: { name: LEAD_NAME, agentType: 'main', model: MODEL, backendType: 'main', cwd: ws.work }
+    })
     // TeamCreate: the supervisor lets the default backend prepare (TeammateSupervisor's team listener)
     let spare: { loadMs: number; bytes: number } | undefined
     if (backend === 'worker' && warmSpare) {
@@ -193,7 +231,15 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
     // registered and given their prompt before the clock starts, as the supervisor does before it calls the backend
     const configs: TeammateSpawnConfig[] = []
     for (const name of names) {
-      const member = await teams.addMember(team, { name, agentType: 'general-purpose', model: MODEL, backendType: backend, cwd: ws.work, isActive: false, mode: 'default' })
+      const member = await teams.addMember(team, {
+        name,
+        agentType: 'general-purpose',
+        model: MODEL,
+        backendType: backend,
+        cwd: ws.work,
+        isActive: false,
+        mode: 'default'
+      })
       await mailbox.send(team, name, { from: LEAD_NAME, text: 'Say that you are ready.', summary: 'ready?' })
       configs.push({
         home: ws.home,
@@ -207,7 +253,11 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
         planModeRequired: false,
         sessionId,
         leaderAgentId: `${LEAD_NAME}@${team}`,
-        env: { ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'bench-key' }
+        env: {
+          ANTHROPIC_BASE_URL: server.url,
+          SWARMDESK_SCRIPTED_MODEL_URL: server.url,
+          ANTHROPIC_API_KEY: 'bench-key'
+        }
       })
     }
     const readyAt = new Map<string, number>()
@@ -240,7 +290,10 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
           handles.set(name, handle)
           void handle.exited.then((info) => {
             if (lost.has(name) || stopping) return
-            lost.set(name, { stage: idle.has(name) ? 'while idle' : readyAt.has(name) ? 'before idle' : 'before ready', reason: `${info.status}: ${info.reason ?? 'no reason given'}` })
+            lost.set(name, {
+              stage: idle.has(name) ? 'while idle' : readyAt.has(name) ? 'before idle' : 'before ready',
+              reason: `${info.status}: ${info.reason ?? 'no reason given'}`
+            })
           })
         } catch (error) {
           lost.set(name, { stage: 'spawn', reason: (error as Error).message })
@@ -248,10 +301,15 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
       })
     )
     const settled = (name: string): boolean => readyAt.has(name) || lost.has(name)
-    await until(`${teammates} ${backend} teammates to take their first message`, () => configs.every((c) => settled(c.name)), WAIT_MS)
+    await until(
+      `${teammates} ${backend} teammates to take their first message`,
+      () => configs.every((c) => settled(c.name)),
+      WAIT_MS
+    )
     // the watch fired for the right reason: the message is in cur/
     for (const name of readyAt.keys()) {
-      if (readdirSync(mailbox.paths(team, name).cur).length === 0) throw new Error(`${name}'s cur/ changed but holds no message`)
+      if (readdirSync(mailbox.paths(team, name).cur).length === 0)
+        throw new Error(`${name}'s cur/ changed but holds no message`)
     }
     await until(
       `${teammates} idle notifications`,
@@ -260,15 +318,23 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
           const body = parseMessageBody(message.text)
           if (body.kind !== 'structured' || body.body.type !== 'idle_notification' || idle.has(message.from)) continue
           if (body.body.idleReason === 'available') idle.add(message.from)
-          else lost.set(message.from, { stage: 'before idle', reason: `its first turn failed: ${body.body.summary ?? body.body.idleReason}` })
+          else
+            lost.set(message.from, {
+              stage: 'before idle',
+              reason: `its first turn failed: ${body.body.summary ?? body.body.idleReason}`
+            })
         }
         return configs.every((c) => idle.has(c.name) || lost.has(c.name))
       },
       WAIT_MS
     )
-    if (prompter.asked > 0) throw new Error(`a teammate asked for permission ${prompter.asked} times; the benchmark's teammates only answer in text`)
+    if (prompter.asked > 0)
+      throw new Error(
+        `a teammate asked for permission ${prompter.asked} times; the benchmark's teammates only answer in text`
+      )
     // the refilled spare is counted loaded, as the one the spawns consumed was in `rssBefore`
-    if (spare && !(await workers.whenSpareLoaded())) throw new Error('the refilled spare worker is missing or died while loading')
+    if (spare && !(await workers.whenSpareLoaded()))
+      throw new Error('the refilled spare worker is missing or died while loading')
     await sleep(SETTLE_MS)
     for (const name of lost.keys()) idle.delete(name)
     gcNow()
@@ -302,7 +368,8 @@ export async function measureSpawnLevel(backend: TeammateBackend, teammates: num
       // after the RSS is read, so the workers' own collections cannot flatter it
       const all = await workerHeaps(heaps, idle.size + (spare ? 1 : 0))
       const heap = all.filter((h) => h.teammate)
-      if (heap.length !== idle.size) throw new Error(`${heap.length} teammate workers answered the heap question, ${idle.size} teammates are idle`)
+      if (heap.length !== idle.size)
+        throw new Error(`${heap.length} teammate workers answered the heap question, ${idle.size} teammates are idle`)
       const spareHeap = all.find((h) => !h.teammate)
       if (spareHeap) level.spareHeapUsedBytes = spareHeap.heapUsed
       level.workerHeapUsedPerTeammateBytes = Math.round(mean(heap.map((h) => h.heapUsed)))
@@ -365,7 +432,10 @@ async function bareWorkers(n: number): Promise<BareLevel> {
     const ready = await Promise.all(
       Array.from({ length: n }, () => {
         const t0 = performance.now()
-        const worker = new Worker("require('node:worker_threads').parentPort.postMessage('ready'); setInterval(() => {}, 1 << 30)", { eval: true })
+        const worker = new Worker(
+          "require('node:worker_threads').parentPort.postMessage('ready'); setInterval(() => {}, 1 << 30)",
+          { eval: true }
+        )
         workers.push(worker)
         return new Promise<number>((resolve, reject) => {
           worker.once('message', () => resolve(performance.now() - t0))
@@ -377,7 +447,12 @@ async function bareWorkers(n: number): Promise<BareLevel> {
     gcNow()
     const growth = process.memoryUsage().rss - rssBefore
     const s = spread(ready)
-    return { readySeen: ready.length, readyP50Ms: s.p50Ms, readyMaxMs: s.maxMs, memoryPerUnitBytes: Math.round(growth / n) }
+    return {
+      readySeen: ready.length,
+      readyP50Ms: s.p50Ms,
+      readyMaxMs: s.maxMs,
+      memoryPerUnitBytes: Math.round(growth / n)
+    }
   } finally {
     await Promise.all(workers.map((w) => w.terminate()))
   }
@@ -408,7 +483,8 @@ async function bareProcesses(pty: PtyHost, cwd: string, n: number): Promise<Bare
               }
             },
             onExit: () => {
-              if (!done) reject(new Error(`a bare node -e process exited before printing; it printed: ${seen.slice(-300)}`))
+              if (!done)
+                reject(new Error(`a bare node -e process exited before printing; it printed: ${seen.slice(-300)}`))
             }
           })
           procs.push(proc)
@@ -449,4 +525,3 @@ function shellQuote(word: string): string {
 function mean(values: readonly number[]): number {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : Number.NaN
 }
-

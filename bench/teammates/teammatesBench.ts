@@ -58,7 +58,12 @@ export interface TeammatesBenchResult {
  * are reported only. Every teammate of every size must also get ready and stay
  * alive (a teammate lost while starting is a failure of the backend, not of the measurement).
  */
-export const TARGETS = { workerReadyP50Ms: 60, workerIdleBytes: 40 * 1024 * 1024, workerBubbleP50Ms: 20, processBubbleP50Ms: 50 }
+export const TARGETS = {
+  workerReadyP50Ms: 60,
+  workerIdleBytes: 40 * 1024 * 1024,
+  workerBubbleP50Ms: 20,
+  processBubbleP50Ms: 50
+}
 export const TARGET = `at every team size: no teammate lost (any backend, warm or cold), worker (with its spare, the default) spawn→ready p50 <= ${TARGETS.workerReadyP50Ms} ms and worker idle memory <= ${TARGETS.workerIdleBytes / 1024 / 1024} MB per teammate; permission request→bubble p50 <= ${TARGETS.workerBubbleP50Ms} ms (worker) and <= ${TARGETS.processBubbleP50Ms} ms (process)`
 
 /** The repository root: the bench runner and vitest both run from it (node_modules must resolve from the bundle). */
@@ -108,9 +113,33 @@ export async function runTeammatesBenchmark(o: TeammatesBenchOptions): Promise<T
     for (const backend of ['worker', 'process'] as TeammateBackend[]) {
       for (const teammates of o.levels) {
         // worker: as shipped, cold, cold without code cache, then their bare baseline, each in a fresh process
-        const level = await run<Omit<SpawnLevel, 'baseline'>>({ kind: 'spawn', backend, teammates, warmSpare: true, codeCache: true })
-        const cold = backend === 'worker' ? await run<Omit<SpawnLevel, 'baseline'>>({ kind: 'spawn', backend, teammates, warmSpare: false, codeCache: true }) : undefined
-        const uncached = backend === 'worker' ? await run<Omit<SpawnLevel, 'baseline'>>({ kind: 'spawn', backend, teammates, warmSpare: false, codeCache: false }) : undefined
+        const level = await run<Omit<SpawnLevel, 'baseline'>>({
+          kind: 'spawn',
+          backend,
+          teammates,
+          warmSpare: true,
+          codeCache: true
+        })
+        const cold =
+          backend === 'worker'
+            ? await run<Omit<SpawnLevel, 'baseline'>>({
+                kind: 'spawn',
+                backend,
+                teammates,
+                warmSpare: false,
+                codeCache: true
+              })
+            : undefined
+        const uncached =
+          backend === 'worker'
+            ? await run<Omit<SpawnLevel, 'baseline'>>({
+                kind: 'spawn',
+                backend,
+                teammates,
+                warmSpare: false,
+                codeCache: false
+              })
+            : undefined
         const baseline = await run<BareLevel>({ kind: 'bare', backend, teammates })
         spawnLevels[backend].push({ ...level, baseline })
         if (cold) spawnLevels.workerCold.push({ ...cold, baseline })
@@ -120,12 +149,38 @@ export async function runTeammatesBenchmark(o: TeammatesBenchOptions): Promise<T
     }
     const checks: Check[] = [
       ...(['worker', 'workerCold', 'workerUncached', 'process'] as const).flatMap((b) =>
-        spawnLevels[b].map((l) => check(`${VARIANT_NAMES[b]} teammates lost before the measurement was over, ${l.teammates} at once`, l.lost.length, 0, 'teammates'))
+        spawnLevels[b].map((l) =>
+          check(
+            `${VARIANT_NAMES[b]} teammates lost before the measurement was over, ${l.teammates} at once`,
+            l.lost.length,
+            0,
+            'teammates'
+          )
+        )
       ),
-      ...spawnLevels.worker.map((l) => check(`worker spawn→ready p50, ${l.teammates} at once`, l.readyP50Ms, TARGETS.workerReadyP50Ms, 'ms')),
-      ...spawnLevels.worker.map((l) => check(`worker idle memory per teammate, ${l.teammates} at once`, l.idleMemoryPerTeammateBytes, TARGETS.workerIdleBytes, 'bytes')),
-      check('worker permission request→bubble p50', permission.worker.requestToBubbleP50Ms, TARGETS.workerBubbleP50Ms, 'ms'),
-      check('process permission request→bubble p50', permission.process.requestToBubbleP50Ms, TARGETS.processBubbleP50Ms, 'ms')
+      ...spawnLevels.worker.map((l) =>
+        check(`worker spawn→ready p50, ${l.teammates} at once`, l.readyP50Ms, TARGETS.workerReadyP50Ms, 'ms')
+      ),
+      ...spawnLevels.worker.map((l) =>
+        check(
+          `worker idle memory per teammate, ${l.teammates} at once`,
+          l.idleMemoryPerTeammateBytes,
+          TARGETS.workerIdleBytes,
+          'bytes'
+        )
+      ),
+      check(
+        'worker permission request→bubble p50',
+        permission.worker.requestToBubbleP50Ms,
+        TARGETS.workerBubbleP50Ms,
+        'ms'
+      ),
+      check(
+        'process permission request→bubble p50',
+        permission.process.requestToBubbleP50Ms,
+        TARGETS.processBubbleP50Ms,
+        'ms'
+      )
     ]
     return {
       name: 'teammates',
@@ -143,7 +198,12 @@ export async function runTeammatesBenchmark(o: TeammatesBenchOptions): Promise<T
 }
 
 /** How each spawn variant is named in the checks. */
-const VARIANT_NAMES = { worker: 'worker', workerCold: 'worker (cold, no spare)', workerUncached: 'worker (cold, no spare, no code cache)', process: 'process' } as const
+const VARIANT_NAMES = {
+  worker: 'worker',
+  workerCold: 'worker (cold, no spare)',
+  workerUncached: 'worker (cold, no spare, no code cache)',
+  process: 'process'
+} as const
 
 function check(what: string, measured: number, limit: number, unit: Check['unit']): Check {
   return { what, measured, limit, unit, met: Number.isFinite(measured) && measured <= limit }
@@ -165,7 +225,10 @@ function runJob<T>(script: string, job: Job, runDir: string, tag: string): Promi
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (!line.startsWith('{"teammatesJob')) return
       const parsed = JSON.parse(line) as { teammatesJob?: T; teammatesJobError?: string }
-      result = 'teammatesJob' in parsed ? { ok: true, value: parsed.teammatesJob as T } : { ok: false, error: String(parsed.teammatesJobError) }
+      result =
+        'teammatesJob' in parsed
+          ? { ok: true, value: parsed.teammatesJob as T }
+          : { ok: false, error: String(parsed.teammatesJobError) }
     })
     const timer = setTimeout(() => child.kill('SIGKILL'), JOB_TIMEOUT_MS)
     child.once('error', reject)
@@ -174,7 +237,12 @@ function runJob<T>(script: string, job: Job, runDir: string, tag: string): Promi
       const what = `${job.kind} ${job.backend} ×${job.kind === 'permission' ? job.samples : job.teammates}`
       if (result?.ok) resolve(result.value)
       else if (result) reject(new Error(`teammates benchmark, ${what}: ${result.error}`))
-      else reject(new Error(`teammates benchmark, ${what}: the child ended (${signal ?? `exit code ${code}`}) without a result${signal === 'SIGKILL' ? ` after ${JOB_TIMEOUT_MS / 1000} s` : ''}`))
+      else
+        reject(
+          new Error(
+            `teammates benchmark, ${what}: the child ended (${signal ?? `exit code ${code}`}) without a result${signal === 'SIGKILL' ? ` after ${JOB_TIMEOUT_MS / 1000} s` : ''}`
+          )
+        )
     })
   })
 }

@@ -4,7 +4,15 @@ import { chromium, type Browser, type Page } from '@playwright/test'
 import { isSoftwareRenderer } from '../../src/renderer/src/features/panes/gpu'
 
 /** Chromium flags of e2e/playwright.config.ts (STACK.md: Debian's chromium on a closed network). */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync'
+]
 
 /** A headless Debian Chromium and the tag that finds its processes in /proc. */
 export interface BenchBrowser {
@@ -19,7 +27,11 @@ export interface BenchBrowser {
  */
 export async function launchBenchBrowser(): Promise<BenchBrowser> {
   const tag = `--swarmdesk-bench-ui=${randomUUID()}`
-  const browser = await chromium.launch({ headless: true, executablePath: process.env.SWARMDESK_CHROMIUM ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, tag] })
+  const browser = await chromium.launch({
+    headless: true,
+    executablePath: process.env.SWARMDESK_CHROMIUM ?? '/usr/bin/chromium',
+    args: [...CHROMIUM_ARGS, tag]
+  })
   return { browser, tag }
 }
 
@@ -60,7 +72,8 @@ export function rendererPids(tag: string): number[] {
   const root = [...cmdlines].find(([, c]) => c.includes(tag) && !c.includes('--type='))?.[0]
   if (root === undefined) return []
   const underRoot = (pid: number): boolean => {
-    for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 16; p = parents.get(p), hops++) if (p === root) return true
+    for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 16; p = parents.get(p), hops++)
+      if (p === root) return true
     return false
   }
   return [...cmdlines].filter(([pid, c]) => c.includes('--type=renderer') && underRoot(pid)).map(([pid]) => pid)
@@ -91,7 +104,11 @@ export async function pageMemory(page: Page, rendererPid: number | undefined): P
     await cdp.send('Performance.enable')
     const { metrics } = await cdp.send('Performance.getMetrics')
     const { nodes } = await cdp.send('Memory.getDOMCounters')
-    return { rssBytes: rendererPid === undefined ? 0 : rssBytes(rendererPid), jsHeapBytes: metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0, domNodes: nodes }
+    return {
+      rssBytes: rendererPid === undefined ? 0 : rssBytes(rendererPid),
+      jsHeapBytes: metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0,
+      domNodes: nodes
+    }
   } finally {
     await cdp.detach()
   }

@@ -18,7 +18,14 @@ export function benchLine(agent, seq) {
   const words = ['reading', 'editing', 'testing', 'linting', 'building', 'fetching', 'parsing', 'writing']
   const tag = String(16 + ((agent * 37 + seq) % 216)).padStart(3, '0')
   const word = words[(agent + seq) % words.length]
-  const head = '\x1b[38;5;' + tag + 'm[bench a=' + String(agent).padStart(2, '0') + ' s=' + String(seq).padStart(7, '0') + ']\x1b[0m '
+  const head =
+    '\x1b[38;5;' +
+    tag +
+    'm[bench a=' +
+    String(agent).padStart(2, '0') +
+    ' s=' +
+    String(seq).padStart(7, '0') +
+    ']\x1b[0m '
   const middle = '\x1b[1;3' + (1 + ((agent + seq) % 6)) + 'm' + word + '\x1b[22;39m src/module' + (seq % 97) + '.ts '
   const tailLength = LINE_BYTES - 1 - head.length - middle.length - 8
   const tail = '\x1b[2m' + 'ok '.repeat(Math.ceil(tailLength / 3)).slice(0, tailLength) + '\x1b[0m'

@@ -65,7 +65,11 @@ const MISSED_FRAME_MS = 25
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 /** Polls `probe` every 100 ms until true. @throws Error(`message`) after `timeoutMs`. */
-export async function until(probe: () => boolean | Promise<boolean>, timeoutMs: number, message: string): Promise<void> {
+export async function until(
+  probe: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  message: string
+): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await probe())) {
     if (Date.now() > deadline) throw new Error(`UI benchmark: ${message} (waited ${timeoutMs} ms)`)
@@ -93,11 +97,23 @@ export interface WindowReading {
  */
 export async function runWindow(
   page: Page,
-  options: { inputSelector: string; rendererPid: number | undefined; hostPid?: number; start: () => Promise<void>; finished: () => Promise<boolean>; timeoutMs: number; midway?: { atMs: number; run: () => Promise<void> } }
+  options: {
+    inputSelector: string
+    rendererPid: number | undefined
+    hostPid?: number
+    start: () => Promise<void>
+    finished: () => Promise<boolean>
+    timeoutMs: number
+    midway?: { atMs: number; run: () => Promise<void> }
+  }
 ): Promise<WindowReading> {
   await page.locator(options.inputSelector).click()
   const before = await pageMemory(page, options.rendererPid)
-  const cpu0 = { renderer: options.rendererPid ? cpuMs(options.rendererPid) : 0, host: options.hostPid ? cpuMs(options.hostPid) : 0, at: Date.now() }
+  const cpu0 = {
+    renderer: options.rendererPid ? cpuMs(options.rendererPid) : 0,
+    host: options.hostPid ? cpuMs(options.hostPid) : 0,
+    at: Date.now()
+  }
   await page.evaluate('window.__uiBench.start()')
   await options.start()
   const deadline = Date.now() + options.timeoutMs
@@ -114,7 +130,12 @@ export async function runWindow(
     await sleep(KEY_INTERVAL_MS)
   }
   // the last keystrokes' frames are painted before the probe stops
-  await until(async () => ((await page.evaluate('window.__uiBench.inputs.length + window.__uiBench.inputMisses')) as number) >= typed, 5_000, '').catch(() => undefined)
+  await until(
+    async () =>
+      ((await page.evaluate('window.__uiBench.inputs.length + window.__uiBench.inputMisses')) as number) >= typed,
+    5_000,
+    ''
+  ).catch(() => undefined)
   await page.evaluate('window.__uiBench.stop()')
   const elapsedMs = Date.now() - cpu0.at
   const pct = (used: number) => round((100 * used) / Math.max(1, elapsedMs))
@@ -151,7 +172,9 @@ export function figures(input: {
     frameP50Ms: round(percentile(readout.frames, 50)),
     frameP95Ms: round(percentile(readout.frames, 95)),
     frameP99Ms: round(percentile(readout.frames, 99)),
-    framesMissedPct: round((100 * readout.frames.filter((ms) => ms > MISSED_FRAME_MS).length) / Math.max(1, readout.frames.length)),
+    framesMissedPct: round(
+      (100 * readout.frames.filter((ms) => ms > MISSED_FRAME_MS).length) / Math.max(1, readout.frames.length)
+    ),
     longTasks: readout.longTasks,
     inputSamples: readout.inputs.length,
     inputP50Ms: round(percentile(readout.inputs, 50)),

@@ -32,16 +32,43 @@ const base: UiFigures = {
   visiblePanes: 16,
   renderers: { webgl: 0, dom: 16 }
 }
-const swarmdesk = (over: Partial<UiFigures>): SwarmdeskFigures => ({ ...base, hostCpuPct: 25, lastLinesShown: 16, paneDataPushes: 100, runtimeEventPushes: 10, socketFrames: 20, reconnects: 0, closeCodes: [], hostCutoffs: [], scrollbackRequests: 17, tailMs: 10, ...over })
+const swarmdesk = (over: Partial<UiFigures>): SwarmdeskFigures => ({
+  ...base,
+  hostCpuPct: 25,
+  lastLinesShown: 16,
+  paneDataPushes: 100,
+  runtimeEventPushes: 10,
+  socketFrames: 20,
+  reconnects: 0,
+  closeCodes: [],
+  hostCutoffs: [],
+  scrollbackRequests: 17,
+  tailMs: 10,
+  ...over
+})
 
 function scenario(sd: Partial<UiFigures>, baseline: Partial<UiFigures>, loaded: Partial<UiFigures>): UiScenarioResult {
   const figures = swarmdesk(sd)
-  return { name: 'load', panes: 16, visible: 16, bytesPerSecond: 51200, seconds: 20, swarmdesk: figures, baseline: { ...base, ...baseline }, baselineLoaded: { ...base, ...loaded }, missed: missedTargets(figures) }
+  return {
+    name: 'load',
+    panes: 16,
+    visible: 16,
+    bytesPerSecond: 51200,
+    seconds: 20,
+    swarmdesk: figures,
+    baseline: { ...base, ...baseline },
+    baselineLoaded: { ...base, ...loaded },
+    missed: missedTargets(figures)
+  }
 }
 
 describe('bench/ui notes on missed targets', () => {
   it("says which missed targets bare xterm misses too, alone or beside the agents' commands, and says nothing of a target Swarmdesk meets", () => {
-    const s = scenario({ inputP95Ms: 70, memoryGrowthMB: 160, frameP95Ms: 33 }, { memoryGrowthMB: 165 }, { inputP95Ms: 62, memoryGrowthMB: 165, frameP95Ms: 50 })
+    const s = scenario(
+      { inputP95Ms: 70, memoryGrowthMB: 160, frameP95Ms: 33 },
+      { memoryGrowthMB: 165 },
+      { inputP95Ms: 62, memoryGrowthMB: 165, frameP95Ms: 50 }
+    )
     expect(s.missed).toEqual(['inputP95Ms 70 > 50 (80 samples)', 'memoryGrowthMB 160 > 50'])
     const notes = missNotes([s], { before: 1, after: 1.5, cores: 2 })
     expect(notes).toHaveLength(2)
@@ -55,6 +82,8 @@ describe('bench/ui notes on missed targets', () => {
   })
 
   it('notes a machine loaded past its cores', () => {
-    expect(missNotes([], { before: 2.5, after: 3, cores: 2 })[0]).toContain('load average was 2.5 before and 3 after the runs on 2 cores')
+    expect(missNotes([], { before: 2.5, after: 3, cores: 2 })[0]).toContain(
+      'load average was 2.5 before and 3 after the runs on 2 cores'
+    )
   })
 })

@@ -28,8 +28,11 @@ export function benchLineSource(): string {
 export function probeScript(config: ProbeConfig): string {
   const source = readFileSync(join(packageRoot(), 'bench', 'ui', 'page', 'probe.js'), 'utf8')
   const renderer = process.env.UI_BENCH_RENDERER
-  if (renderer !== undefined && !['webgl', 'dom', 'auto'].includes(renderer)) throw new Error(`UI_BENCH_RENDERER must be webgl, dom or auto, not '${renderer}'.`)
-  const preference = renderer ? `localStorage.setItem(${JSON.stringify(TERMINAL_RENDERER_KEY)}, ${JSON.stringify(JSON.stringify(renderer))});\n` : ''
+  if (renderer !== undefined && !['webgl', 'dom', 'auto'].includes(renderer))
+    throw new Error(`UI_BENCH_RENDERER must be webgl, dom or auto, not '${renderer}'.`)
+  const preference = renderer
+    ? `localStorage.setItem(${JSON.stringify(TERMINAL_RENDERER_KEY)}, ${JSON.stringify(JSON.stringify(renderer))});\n`
+    : ''
   return `${preference}${source}\ninstallUiBenchProbe(${JSON.stringify(config)}, ${benchLineSource()});\n`
 }
 
@@ -56,7 +59,10 @@ export interface ProbeReadout {
   mutes: Record<string, boolean>
   /** performance.now() of the page when the last benchmark line arrived; undefined before any. */
   lastLineAt: number | undefined
-  producers: Record<string, { lines: number; bytes: number; next: number; gaps: number; corrupt: number; repeats: number }>
+  producers: Record<
+    string,
+    { lines: number; bytes: number; next: number; gaps: number; corrupt: number; repeats: number }
+  >
   paneChars: Record<string, number>
 }
 

@@ -38,7 +38,7 @@ if (Date.now() < startAt) await new Promise((r) => setTimeout(r, startAt - Date.
 const startedAt = Date.now()
 let seq = 0
 while (seq < totalLines && Date.now() - startedAt < CUTOFF_MS) {
-  const due = Math.min(totalLines, Math.floor(((Date.now() - startedAt) / 1000) * rate / LINE_BYTES))
+  const due = Math.min(totalLines, Math.floor((((Date.now() - startedAt) / 1000) * rate) / LINE_BYTES))
   let batch = ''
   while (seq < due && batch.length < MAX_WRITE) batch += benchLine(agent, seq++)
   if (batch) process.stdout.write(batch)
@@ -46,4 +46,7 @@ while (seq < totalLines && Date.now() - startedAt < CUTOFF_MS) {
   await new Promise((r) => setTimeout(r, TICK_MS))
 }
 const endedAt = Date.now()
-writeFileSync(join(dir, `done-${agent}.json`), JSON.stringify({ agent, lines: seq, bytes: seq * LINE_BYTES, startedAt, endedAt }))
+writeFileSync(
+  join(dir, `done-${agent}.json`),
+  JSON.stringify({ agent, lines: seq, bytes: seq * LINE_BYTES, startedAt, endedAt })
+)

@@ -27,7 +27,14 @@ export function producerScenario(load: UiLoad, dir: string): object {
     'team-lead': [
       {
         text: `Starting ${load.panes} producers.`,
-        tools: Array.from({ length: load.panes }, (_, i) => ({ name: 'Agent', input: { description: producerName(i).replace('-', ' '), prompt: 'Print coloured output at a fixed rate.', run_in_background: true } }))
+        tools: Array.from({ length: load.panes }, (_, i) => ({
+          name: 'Agent',
+          input: {
+            description: producerName(i).replace('-', ' '),
+            prompt: 'Print coloured output at a fixed rate.',
+            run_in_background: true
+          }
+        }))
       },
       { text: 'Every producer is running.' },
       ...Array.from({ length: load.panes }, () => ({ when: '<task-notification>', text: 'A producer finished.' }))
@@ -35,7 +42,10 @@ export function producerScenario(load: UiLoad, dir: string): object {
   }
   for (let i = 0; i < load.panes; i++) {
     const command = `'${process.execPath}' '${producer}' ${i} ${load.bytesPerSecond} ${load.seconds} '${dir}'`
-    agents[producerName(i)] = [{ tools: [{ name: 'Bash', input: { command, description: 'Print coloured output', timeout: 600_000 } }] }, { text: 'Produced.' }]
+    agents[producerName(i)] = [
+      { tools: [{ name: 'Bash', input: { command, description: 'Print coloured output', timeout: 600_000 } }] },
+      { text: 'Produced.' }
+    ]
   }
   return { name: 'bench-ui', agents }
 }

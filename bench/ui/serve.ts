@@ -25,7 +25,11 @@ export interface BenchServe {
  * written when it exits (`--cpu-prof`).
  * @throws Error with serve's stderr when it exits or prints no URL within 30 s.
  */
-export async function startBenchServe(cwd: string, scenario: object, options: { cpuProfile?: string } = {}): Promise<BenchServe> {
+export async function startBenchServe(
+  cwd: string,
+  scenario: object,
+  options: { cpuProfile?: string } = {}
+): Promise<BenchServe> {
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-bench-ui-home-')))
   const scenarioFile = join(home, 'scenario.json')
   writeFileSync(scenarioFile, JSON.stringify(scenario, null, 2))
@@ -33,14 +37,34 @@ export async function startBenchServe(cwd: string, scenario: object, options: { 
   delete env.ANTHROPIC_API_KEY
   delete env.ANTHROPIC_BASE_URL
   const bin = join(packageRoot(), 'bin', 'swarmdesk')
-  const profile = options.cpuProfile ? ['--cpu-prof', '--cpu-prof-dir', dirname(options.cpuProfile), '--cpu-prof-name', basename(options.cpuProfile)] : []
-  const child = spawn(process.execPath, [...profile, bin, 'serve', '--cwd', cwd, '--scenario', scenarioFile, '--port', '0', '--permission-mode', 'bypassPermissions'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const profile = options.cpuProfile
+    ? ['--cpu-prof', '--cpu-prof-dir', dirname(options.cpuProfile), '--cpu-prof-name', basename(options.cpuProfile)]
+    : []
+  const child = spawn(
+    process.execPath,
+    [
+      ...profile,
+      bin,
+      'serve',
+      '--cwd',
+      cwd,
+      '--scenario',
+      scenarioFile,
+      '--port',
+      '0',
+      '--permission-mode',
+      'bypassPermissions'
+    ],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] }
+  )
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('swarmdesk serve printed no SWARMDESK_URL within 30 s')), 30_000)
-    void exited.then((code) => reject(new Error(`swarmdesk serve exited with code ${code} before printing SWARMDESK_URL`)))
+    void exited.then((code) =>
+      reject(new Error(`swarmdesk serve exited with code ${code} before printing SWARMDESK_URL`))
+    )
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const match = /^SWARMDESK_URL (\S+)$/.exec(line)
       if (match) {

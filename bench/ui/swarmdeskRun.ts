@@ -59,7 +59,16 @@ export const TRACE = process.env.UI_BENCH_TRACE
 /** Starts a performance trace of `page` into `file` (Chromium tracing); resolves to a function that stops it. */
 export async function startTrace(page: Page, file: string): Promise<() => Promise<void>> {
   const browser = page.context().browser()!
-  await browser.startTracing(page, { path: file, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing', 'v8.execute'] })
+  await browser.startTracing(page, {
+    path: file,
+    categories: [
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+      'disabled-by-default-devtools.timeline.frame',
+      'blink.user_timing',
+      'v8.execute'
+    ]
+  })
   return async () => void (await browser.stopTracing())
 }
 
@@ -76,7 +85,12 @@ export async function startProfiler(page: Page): Promise<() => Promise<unknown>>
 function tempRepo(): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-bench-ui-repo-')))
   writeFileSync(join(dir, 'README.md'), '# bench\n')
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@swarmdesk.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: 'pipe' })
+  const git = (...args: string[]) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=Bench', '-c', 'user.email=bench@swarmdesk.invalid', '-c', 'commit.gpgsign=false', ...args],
+      { cwd: dir, stdio: 'pipe' }
+    )
   git('init', '-q', '-b', 'main')
   git('add', '.')
   git('commit', '-q', '-m', 'Initial commit')
@@ -121,28 +135,59 @@ async function producerRenderers(page: Page): Promise<{ webgl: number; dom: numb
  * Returns the figures and the terminal tile size for the baseline.
  * @throws Error when the workspace does not come up, a producer does not start or finish, or the page does not receive every line within 60 s after the output ended (bytes would then count as dropped, but a stuck run is a broken bench).
  */
-export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad): Promise<{ figures: SwarmdeskFigures; tile: { width: number; height: number } }> {
+export async function runSwarmdesk(
+  browser: Browser,
+  tag: string,
+  load: UiLoad
+): Promise<{ figures: SwarmdeskFigures; tile: { width: number; height: number } }> {
   const repo = tempRepo()
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-bench-ui-producers-')))
-  const serve = await startBenchServe(repo, producerScenario(load, dir), PROFILE ? { cpuProfile: join(PROFILE, `host-${load.panes}-${load.visible}-${load.bytesPerSecond}.cpuprofile`) } : {})
+  const serve = await startBenchServe(
+    repo,
+    producerScenario(load, dir),
+    PROFILE ? { cpuProfile: join(PROFILE, `host-${load.panes}-${load.visible}-${load.bytesPerSecond}.cpuprofile`) } : {}
+  )
   const context = await browser.newContext({ viewport: VIEWPORT })
   try {
     const page = await context.newPage()
-    await page.addInitScript({ content: probeScript({ readySelector: LEADER_PANE, inputSelector: PROMPT, wrapWebSocket: true }) })
+    await page.addInitScript({
+      content: probeScript({ readySelector: LEADER_PANE, inputSelector: PROMPT, wrapWebSocket: true })
+    })
     await page.goto(serve.url)
-    await until(async () => (await page.evaluate('window.__uiBench.firstPaintMs')) !== undefined, 30_000, 'the workspace never painted')
-    for (const name of ['Hide the team dashboard', 'Hide the side drawer']) await page.getByRole('button', { name }).click()
+    await until(
+      async () => (await page.evaluate('window.__uiBench.firstPaintMs')) !== undefined,
+      30_000,
+      'the workspace never painted'
+    )
+    for (const name of ['Hide the team dashboard', 'Hide the side drawer'])
+      await page.getByRole('button', { name }).click()
     await page.getByRole('radio', { name: 'Tiled' }).click()
     const prompt = page.locator(PROMPT)
     await until(() => prompt.isEnabled(), 30_000, 'the prompt box never became enabled')
     await prompt.fill('Start the producers.')
     await prompt.press('Enter')
-    await until(() => filesOf(dir, 'ready-').length === load.panes, 60_000, `not all ${load.panes} producers started (serve stderr: ${serve.stderr().slice(-2000)})`)
-    await until(async () => (await page.locator('section.pane').count()) === load.panes + 1, 30_000, `the page never showed ${load.panes + 1} panes`)
+    await until(
+      () => filesOf(dir, 'ready-').length === load.panes,
+      60_000,
+      `not all ${load.panes} producers started (serve stderr: ${serve.stderr().slice(-2000)})`
+    )
+    await until(
+      async () => (await page.locator('section.pane').count()) === load.panes + 1,
+      30_000,
+      `the page never showed ${load.panes + 1} panes`
+    )
     const agentIds: string[] = []
-    for (let i = 0; i < load.panes; i++) agentIds.push((await page.locator(`section.pane[aria-label="${producerName(i)} pane"]`).getAttribute('data-agent-id')) ?? '')
-    for (let i = load.visible; i < load.panes; i++) await page.getByRole('button', { name: `Hide ${producerName(i)}'s pane` }).click()
-    await until(async () => (await page.locator('section.pane').count()) === load.visible + 1, 10_000, 'hidden panes are still shown')
+    for (let i = 0; i < load.panes; i++)
+      agentIds.push(
+        (await page.locator(`section.pane[aria-label="${producerName(i)} pane"]`).getAttribute('data-agent-id')) ?? ''
+      )
+    for (let i = load.visible; i < load.panes; i++)
+      await page.getByRole('button', { name: `Hide ${producerName(i)}'s pane` }).click()
+    await until(
+      async () => (await page.locator('section.pane').count()) === load.visible + 1,
+      10_000,
+      'hidden panes are still shown'
+    )
     await until(() => prompt.isEnabled(), 30_000, "the leader's turn never ended")
     await sleep(500) // debounced fits and WebGL hand-outs settle
     const tile = await terminalTile(page)
@@ -151,7 +196,9 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
     const rendererPid = pageRendererPid(tag)
 
     const profiler = PROFILE ? await startProfiler(page) : undefined
-    const trace = TRACE ? await startTrace(page, join(TRACE, `swarmdesk-${load.panes}-${load.visible}-${load.bytesPerSecond}.json`)) : undefined
+    const trace = TRACE
+      ? await startTrace(page, join(TRACE, `swarmdesk-${load.panes}-${load.visible}-${load.bytesPerSecond}.json`))
+      : undefined
     const window = await runWindow(page, {
       inputSelector: PROMPT,
       rendererPid,
@@ -159,11 +206,34 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
       start: async () => writeFileSync(join(dir, 'go'), String(Date.now() + 200)),
       finished: async () => filesOf(dir, 'done-').length === load.panes,
       timeoutMs: load.seconds * 4_000 + 30_000,
-      ...(SHOTS ? { midway: { atMs: load.seconds * 500, run: async () => void (await page.screenshot({ path: join(SHOTS, `swarmdesk-${load.panes}-${load.visible}-${load.bytesPerSecond}.png`) })) } } : {})
+      ...(SHOTS
+        ? {
+            midway: {
+              atMs: load.seconds * 500,
+              run: async () =>
+                void (await page.screenshot({
+                  path: join(SHOTS, `swarmdesk-${load.panes}-${load.visible}-${load.bytesPerSecond}.png`)
+                }))
+            }
+          }
+        : {})
     })
     await trace?.()
-    if (profiler) writeFileSync(join(PROFILE!, `swarmdesk-${load.panes}-${load.visible}-${load.bytesPerSecond}.cpuprofile`), JSON.stringify(await profiler()))
-    const done = filesOf(dir, 'done-').map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { agent: number; lines: number; bytes: number; startedAt: number; endedAt: number })
+    if (profiler)
+      writeFileSync(
+        join(PROFILE!, `swarmdesk-${load.panes}-${load.visible}-${load.bytesPerSecond}.cpuprofile`),
+        JSON.stringify(await profiler())
+      )
+    const done = filesOf(dir, 'done-').map(
+      (f) =>
+        JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
+          agent: number
+          lines: number
+          bytes: number
+          startedAt: number
+          endedAt: number
+        }
+    )
     const producedLines = Array.from({ length: load.panes }, (_, i) => done.find((d) => d.agent === i)?.lines ?? 0)
     const tailMs = await settle(page, producedLines, agentIds)
     const lastLinesShown = await countLastLines(page, load, producedLines)
@@ -174,12 +244,33 @@ export async function runSwarmdesk(browser: Browser, tag: string, load: UiLoad):
       readout,
       window,
       after,
-      produced: { bytes: done.reduce((s, d) => s + d.bytes, 0), offered: offeredBytes(load), seconds: Math.max(...done.map((d) => (d.endedAt - d.startedAt) / 1000)) },
+      produced: {
+        bytes: done.reduce((s, d) => s + d.bytes, 0),
+        offered: offeredBytes(load),
+        seconds: Math.max(...done.map((d) => (d.endedAt - d.startedAt) / 1000))
+      },
       withheld,
       visiblePanes,
       renderers
     })
-    return { figures: { ...base, lastLinesShown, paneDataPushes: readout.paneFrames, runtimeEventPushes: readout.eventFrames, socketFrames: readout.wsFrames, reconnects: readout.sockets - 1, closeCodes: readout.closeCodes, hostCutoffs: serve.stderr().split('\n').filter((l) => l.includes('cut off a client')), scrollbackRequests: readout.scrollbackRequests, tailMs }, tile }
+    return {
+      figures: {
+        ...base,
+        lastLinesShown,
+        paneDataPushes: readout.paneFrames,
+        runtimeEventPushes: readout.eventFrames,
+        socketFrames: readout.wsFrames,
+        reconnects: readout.sockets - 1,
+        closeCodes: readout.closeCodes,
+        hostCutoffs: serve
+          .stderr()
+          .split('\n')
+          .filter((l) => l.includes('cut off a client')),
+        scrollbackRequests: readout.scrollbackRequests,
+        tailMs
+      },
+      tile
+    }
   } finally {
     await context.close()
     await serve.stop()
@@ -193,7 +284,9 @@ async function countLastLines(page: Page, load: UiLoad, producedLines: number[])
   const count = async (): Promise<number> => {
     let shown = 0
     for (let i = 0; i < load.visible; i++) {
-      const agentId = await page.locator(`section.pane[aria-label="${producerName(i)} pane"]`).getAttribute('data-agent-id')
+      const agentId = await page
+        .locator(`section.pane[aria-label="${producerName(i)} pane"]`)
+        .getAttribute('data-agent-id')
       const text = (await page.evaluate(`window.__swarmdeskTest.paneText(${JSON.stringify(agentId)})`)) as string
       const last = `[bench a=${String(i).padStart(2, '0')} s=${String(producedLines[i]! - 1).padStart(7, '0')}]`
       if (text.includes(last)) shown++
@@ -219,7 +312,9 @@ async function showMuted(
   agentIds: string[],
   done: Array<{ agent: number; bytes: number }>
 ): Promise<{ panes: number; restored: number; bytes: number }> {
-  const muted = agentIds.flatMap((agentId, index) => (readout.mutes[agentId] === true ? [{ index, agentId, bytes: readout.producers[index]?.bytes ?? 0 }] : []))
+  const muted = agentIds.flatMap((agentId, index) =>
+    readout.mutes[agentId] === true ? [{ index, agentId, bytes: readout.producers[index]?.bytes ?? 0 }] : []
+  )
   if (muted.length === 0) return { panes: 0, restored: 0, bytes: 0 }
   for (const m of muted) {
     // the menu stays open while it lists more than one pane
@@ -231,7 +326,14 @@ async function showMuted(
   let bytes = 0
   for (const m of muted) {
     const last = `[bench a=${String(m.index).padStart(2, '0')} s=${String(producedLines[m.index]! - 1).padStart(7, '0')}]`
-    const shown = await until(async () => ((await page.evaluate(`window.__swarmdeskTest.paneText(${JSON.stringify(m.agentId)})`)) as string).includes(last), 20_000, '').then(
+    const shown = await until(
+      async () =>
+        ((await page.evaluate(`window.__swarmdeskTest.paneText(${JSON.stringify(m.agentId)})`)) as string).includes(
+          last
+        ),
+      20_000,
+      ''
+    ).then(
       () => true,
       () => false
     )
@@ -257,7 +359,8 @@ async function settle(page: Page, producedLines: number[], agentIds: string[]): 
   await until(
     async () => {
       const readout = await readProbe(page)
-      const settled = (n: number, i: number) => (readout.producers[i]?.next ?? 0) >= n || readout.mutes[agentIds[i]!] === true
+      const settled = (n: number, i: number) =>
+        (readout.producers[i]?.next ?? 0) >= n || readout.mutes[agentIds[i]!] === true
       if (producedLines.every(settled)) return (complete = true)
       const now = `${readout.paneFrames}/${readout.ackRequests}`
       if (now !== progress) {

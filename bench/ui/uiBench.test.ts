@@ -47,13 +47,17 @@ describe('UI benchmark', () => {
     // the frames the page received: pushes (a tick's together, so never more frames than pushes)
     // and the responses to its few dozen requests (snapshot, scrollbacks, acknowledgements)
     expect(tiny!.swarmdesk.socketFrames).toBeGreaterThan(0)
-    expect(tiny!.swarmdesk.socketFrames).toBeLessThanOrEqual(tiny!.swarmdesk.paneDataPushes + tiny!.swarmdesk.runtimeEventPushes + 100)
+    expect(tiny!.swarmdesk.socketFrames).toBeLessThanOrEqual(
+      tiny!.swarmdesk.paneDataPushes + tiny!.swarmdesk.runtimeEventPushes + 100
+    )
     expect(['pass', 'fail']).toContain(result.verdict)
   }, 180_000)
 
   it("counts a hidden pane's output the page muted as withheld, not dropped, once the pane shown again shows its last line", async () => {
     // two panes are hidden with their × before the output starts: no pane of the page shows them, so the page mutes them
-    const result = await runUiBenchmark([{ name: 'hidden', panes: 3, visible: 1, bytesPerSecond: 50 * 1024, seconds: 2 }])
+    const result = await runUiBenchmark([
+      { name: 'hidden', panes: 3, visible: 1, bytesPerSecond: 50 * 1024, seconds: 2 }
+    ])
     const sd = result.scenarios[0]!.swarmdesk
     expect(sd.mutedPanes).toBe(2)
     expect(sd.mutedPanesRestored).toBe(2)

@@ -17,12 +17,16 @@ function electronBinary(): string | undefined {
   const dir = dirname(createRequire(__filename).resolve('electron/package.json'))
   const pathFile = join(dir, 'path.txt')
   if (!existsSync(pathFile)) return undefined
-  const binary = join(process.env.ELECTRON_OVERRIDE_DIST_PATH || join(dir, 'dist'), readFileSync(pathFile, 'utf8').trim())
+  const binary = join(
+    process.env.ELECTRON_OVERRIDE_DIST_PATH || join(dir, 'dist'),
+    readFileSync(pathFile, 'utf8').trim()
+  )
   return existsSync(binary) ? binary : undefined
 }
 
 const executablePath = electronBinary()
-const SKIPPED = 'No Electron binary on this machine (it is downloaded at first `npm start`); the UI is tested in Chromium through the web host instead.'
+const SKIPPED =
+  'No Electron binary on this machine (it is downloaded at first `npm start`); the UI is tested in Chromium through the web host instead.'
 
 test.beforeEach(() => {
   if (executablePath) return
@@ -45,10 +49,18 @@ test('the window exposes only the workspace API and serves the workspace over IP
   })
   try {
     const page = await app.firstWindow()
-    expect(await page.evaluate(() => Object.keys((window as unknown as { swarmdesk: object }).swarmdesk).sort())).toEqual(['on', 'request'])
+    expect(
+      await page.evaluate(() => Object.keys((window as unknown as { swarmdesk: object }).swarmdesk).sort())
+    ).toEqual(['on', 'request'])
     expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined')
     expect(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined')
-    const snapshot = await page.evaluate(() => (window as unknown as { swarmdesk: { request: (c: string, p: object) => Promise<{ cwd: string; scripted: boolean }> } }).swarmdesk.request('workspace.snapshot', {}))
+    const snapshot = await page.evaluate(() =>
+      (
+        window as unknown as {
+          swarmdesk: { request: (c: string, p: object) => Promise<{ cwd: string; scripted: boolean }> }
+        }
+      ).swarmdesk.request('workspace.snapshot', {})
+    )
     expect(snapshot).toMatchObject({ cwd, scripted: true })
     const before = page.url()
     await page.evaluate(() => {

@@ -22,14 +22,17 @@ function remoteError(name: string, message: string): Error {
 export function createWorkspaceApi(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>): WorkspaceApi {
   const api: WorkspaceApi = {
     async request(channel, payload) {
-      if (typeof channel !== 'string' || !requestable.has(channel)) throw new TypeError(`Unknown request channel: ${String(channel)}`)
+      if (typeof channel !== 'string' || !requestable.has(channel))
+        throw new TypeError(`Unknown request channel: ${String(channel)}`)
       const answer: unknown = await ipc.invoke(channel, payload)
-      if (!isIpcResult(answer)) throw remoteError('IpcProtocolError', `${channel}: main answered something that is not an IPC result`)
+      if (!isIpcResult(answer))
+        throw remoteError('IpcProtocolError', `${channel}: main answered something that is not an IPC result`)
       if (!answer.ok) throw remoteError(answer.error.name, answer.error.message)
       return answer.result as never
     },
     on(channel, listener) {
-      if (typeof channel !== 'string' || !subscribable.has(channel)) throw new TypeError(`Unknown push channel: ${String(channel)}`)
+      if (typeof channel !== 'string' || !subscribable.has(channel))
+        throw new TypeError(`Unknown push channel: ${String(channel)}`)
       if (typeof listener !== 'function') throw new TypeError('listener must be a function')
       const wrapped = (_event: IpcRendererEvent, payload: unknown) => listener(payload as never)
       ipc.on(channel, wrapped)

@@ -46,7 +46,9 @@ describe('the preload bridge', () => {
   })
 
   it('refuses channels outside the contract without sending anything', async () => {
-    await expect(api.request('secrets.read' as never, {} as never)).rejects.toThrow(/Unknown request channel: secrets.read/)
+    await expect(api.request('secrets.read' as never, {} as never)).rejects.toThrow(
+      /Unknown request channel: secrets.read/
+    )
     await expect(api.request('__proto__' as never, {} as never)).rejects.toThrow(TypeError)
     expect(fake.invoked).toEqual([])
   })

@@ -25,7 +25,8 @@ function awkProgram(program: string, out: CommandEffects): void {
     .replace(/#[^\n]*/g, '')
   if (/\bsystem\s*\(/.test(code)) out.unknown.push("awk's system() runs a command")
   if (/\|/.test(code.replace(/\|\|/g, ''))) out.unknown.push('awk pipes to or from a command')
-  if (/\bprintf?\b[^;{}\n]*>/.test(code)) out.unknown.push("awk's print > FILE writes a file the engine does not follow")
+  if (/\bprintf?\b[^;{}\n]*>/.test(code))
+    out.unknown.push("awk's print > FILE writes a file the engine does not follow")
   if (/@(load|include)\b/.test(code)) out.unknown.push('gawk @load/@include loads code')
 }
 
@@ -37,36 +38,80 @@ export function awkCommand(name: string, args: ArgValue[], out: CommandEffects):
   let i = 0
   for (; i < args.length; i++) {
     const a = args[i]
-    if (a === null) { out.unknown.push(`an argument of ${name} contains an expansion`); return }
-    if (a === '--') { i++; break }
+    if (a === null) {
+      out.unknown.push(`an argument of ${name} contains an expansion`)
+      return
+    }
+    if (a === '--') {
+      i++
+      break
+    }
     if (!isOption(a)) break
     const long = a.startsWith('--')
     const opt = long ? a.replace(/=.*/, '') : a.slice(0, 2)
-    const glued = long ? (a.includes('=') ? a.slice(a.indexOf('=') + 1) : undefined) : a.length > 2 ? a.slice(2) : undefined
+    const glued = long
+      ? a.includes('=')
+        ? a.slice(a.indexOf('=') + 1)
+        : undefined
+      : a.length > 2
+        ? a.slice(2)
+        : undefined
     const next = (): ArgValue | undefined => glued ?? args[++i]
-    if (opt === '-F' || opt === '-v' || isLongOption(opt, '--field-separator') || isLongOption(opt, '--assign')) { next(); continue }
-    if (opt === '-e' || isLongOption(opt, '--source')) { const v = next(); if (typeof v !== 'string') { out.unknown.push(`${name} ${opt}: its program cannot be read`); return } awkProgram(v, out); program = (program ?? '') + v; continue }
+    if (opt === '-F' || opt === '-v' || isLongOption(opt, '--field-separator') || isLongOption(opt, '--assign')) {
+      next()
+      continue
+    }
+    if (opt === '-e' || isLongOption(opt, '--source')) {
+      const v = next()
+      if (typeof v !== 'string') {
+        out.unknown.push(`${name} ${opt}: its program cannot be read`)
+        return
+      }
+      awkProgram(v, out)
+      program = (program ?? '') + v
+      continue
+    }
     if (opt === '-i' || isLongOption(opt, '--include')) {
       const v = next()
       if (v === 'inplace' || v === 'inplace.awk') inPlace = true
       else out.unknown.push(`${name} ${opt} ${v ?? ''} loads awk code the engine cannot see`)
       continue
     }
-    if (opt === '-o' || isLongOption(opt, '--pretty-print') || opt === '-p' || isLongOption(opt, '--profile')) { out.writes.push(glued ?? 'awkprof.out'); continue }
-    if (opt === '-f' || opt === '-E' || opt === '-l' || opt === '-W' || opt === '-D' || isLongOption(opt, '--file') || isLongOption(opt, '--exec') || isLongOption(opt, '--load') || isLongOption(opt, '--debug')) {
+    if (opt === '-o' || isLongOption(opt, '--pretty-print') || opt === '-p' || isLongOption(opt, '--profile')) {
+      out.writes.push(glued ?? 'awkprof.out')
+      continue
+    }
+    if (
+      opt === '-f' ||
+      opt === '-E' ||
+      opt === '-l' ||
+      opt === '-W' ||
+      opt === '-D' ||
+      isLongOption(opt, '--file') ||
+      isLongOption(opt, '--exec') ||
+      isLongOption(opt, '--load') ||
+      isLongOption(opt, '--debug')
+    ) {
       out.unknown.push(`${name} ${opt} runs awk code the engine cannot see`)
       return
     }
   }
   if (program === undefined) {
     const p = args[i++]
-    if (typeof p !== 'string') { out.unknown.push(`${name} has no program the engine can read`); return }
+    if (typeof p !== 'string') {
+      out.unknown.push(`${name} has no program the engine can read`)
+      return
+    }
     awkProgram(p, out)
   }
   for (const a of args.slice(i)) {
-    if (a === null) { out.unknown.push(`an argument of ${name} contains an expansion`); continue }
+    if (a === null) {
+      out.unknown.push(`an argument of ${name} contains an expansion`)
+      continue
+    }
     if (a === '-' || ASSIGNMENT.test(a)) continue
-    if (inPlace) out.writes.push(a); else out.reads.push(a)
+    if (inPlace) out.writes.push(a)
+    else out.reads.push(a)
   }
 }
 
@@ -85,14 +130,23 @@ export function perlCommand(name: string, args: ArgValue[], out: CommandEffects)
   const separate = name === 'perl' ? 'eE' : 'erCEIF'
   for (; i < args.length; i++) {
     const a = args[i]
-    if (a === null) { out.unknown.push(`an argument of ${name} contains an expansion`); return }
-    if (a === '--') { i++; break }
+    if (a === null) {
+      out.unknown.push(`an argument of ${name} contains an expansion`)
+      return
+    }
+    if (a === '--') {
+      i++
+      break
+    }
     if (a === '-' || !a.startsWith('-')) break
     if (a === '--version' || a === '--help' || a === '-v' || a === '-h') return
     if (a.startsWith('--')) continue
     for (let j = 1; j < a.length; j++) {
       const c = a[j]
-      if (c === 'i') { inPlace = true; break }
+      if (c === 'i') {
+        inPlace = true
+        break
+      }
       if (separate.includes(c)) {
         if (j + 1 === a.length) i++
         if (c === 'e' || (c === 'E' && name === 'perl')) inlineCode = true
@@ -102,19 +156,39 @@ export function perlCommand(name: string, args: ArgValue[], out: CommandEffects)
     }
   }
   if (inlineCode) out.unknown.push(`${name} -e runs ${name} code the engine cannot read`)
-  else if (i >= args.length || args[i] === '-') { out.unknown.push(`${name} reads its program from standard input`); return }
-  else i++
+  else if (i >= args.length || args[i] === '-') {
+    out.unknown.push(`${name} reads its program from standard input`)
+    return
+  } else i++
   for (const a of args.slice(i)) {
-    if (a === null) { out.unknown.push(`an argument of ${name} contains an expansion`); continue }
+    if (a === null) {
+      out.unknown.push(`an argument of ${name} contains an expansion`)
+      continue
+    }
     if (a === '-') continue
-    if (inPlace) out.writes.push(a); else out.reads.push(a)
+    if (inPlace) out.writes.push(a)
+    else out.reads.push(a)
   }
 }
 
 /** Interpreters whose code option and value-taking options are listed (python(1), node(1), php(1)). */
 const INTERPRETERS: Record<string, { code: string[]; valued: string[] }> = {
   python: { code: ['-c'], valued: ['-W', '-X', '-Q'] },
-  node: { code: ['-e', '--eval', '-p', '--print'], valued: ['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--title', '--env-file'] },
+  node: {
+    code: ['-e', '--eval', '-p', '--print'],
+    valued: [
+      '-r',
+      '--require',
+      '--import',
+      '--loader',
+      '--experimental-loader',
+      '-C',
+      '--conditions',
+      '--input-type',
+      '--title',
+      '--env-file'
+    ]
+  },
   php: { code: ['-r', '-B', '-R', '-F', '-E', '-a'], valued: ['-c', '-d', '-z'] }
 }
 
@@ -132,13 +206,19 @@ export function interpreterCommand(family: string, name: string, args: ArgValue[
   const spec = INTERPRETERS[family]
   for (let i = 0; i < args.length; i++) {
     const a = args[i]
-    if (a === null) { out.unknown.push(`an argument of ${name} contains an expansion`); return }
+    if (a === null) {
+      out.unknown.push(`an argument of ${name} contains an expansion`)
+      return
+    }
     if (a === '-') break
     if (!isOption(a)) return
     if (['--version', '-V', '--help', '-h', '-v'].includes(a)) return
     // python clusters short flags (`-Bc CODE`); node takes `-pe CODE`.
     const flags = a.startsWith('--') ? [a.replace(/=.*/, '')] : [...a.slice(1)].map((c) => '-' + c)
-    if (flags.some((f) => spec.code.includes(f))) { out.unknown.push(`${name} ${a} runs ${family} code the engine cannot read`); return }
+    if (flags.some((f) => spec.code.includes(f))) {
+      out.unknown.push(`${name} ${a} runs ${family} code the engine cannot read`)
+      return
+    }
     if (family === 'python' && flags.includes('-m')) return
     if (!a.includes('=') && spec.valued.includes(a)) i++
   }

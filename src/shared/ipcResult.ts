@@ -25,5 +25,11 @@ export function isIpcResult(value: unknown): value is IpcResult {
   if (typeof value !== 'object' || value === null) return false
   const v = value as { ok?: unknown; error?: { name?: unknown; message?: unknown } }
   if (v.ok === true) return 'result' in v
-  return v.ok === false && typeof v.error === 'object' && v.error !== null && typeof v.error.name === 'string' && typeof v.error.message === 'string'
+  return (
+    v.ok === false &&
+    typeof v.error === 'object' &&
+    v.error !== null &&
+    typeof v.error.name === 'string' &&
+    typeof v.error.message === 'string'
+  )
 }

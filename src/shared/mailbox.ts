@@ -1,5 +1,10 @@
 import { z } from 'zod'
-import { PermissionPromptAnswerSchema, PermissionPromptRequestSchema, type PermissionPromptAnswer, type PermissionPromptRequest } from './permissions'
+import {
+  PermissionPromptAnswerSchema,
+  PermissionPromptRequestSchema,
+  type PermissionPromptAnswer,
+  type PermissionPromptRequest
+} from './permissions'
 
 /**
  * Mailbox messages and the structured team protocol (docs/teams.md#mailbox), shared by the runtime, the CLI
@@ -79,7 +84,9 @@ export const PermissionRequestSchema = z
     input: z.record(z.string(), z.unknown()),
     description: PromptRequest.reason.optional()
   })
-  .refine((b) => b.agentId !== undefined || b.agentName !== undefined, { message: 'permission_request needs agentId or agentName' })
+  .refine((b) => b.agentId !== undefined || b.agentName !== undefined, {
+    message: 'permission_request needs agentId or agentName'
+  })
 
 /**
  * The leader's answer to a `permission_request`. Claude Code nests it as `{subtype: success|error,
@@ -233,7 +240,8 @@ export function protocolBody<K extends ProtocolType>(type: K, fields: ProtocolFi
  */
 export function checkProtocolBody(body: ProtocolBody): ProtocolBody {
   const type = (body as { type?: unknown }).type
-  if (!isProtocolType(type)) throw new ProtocolBodyError(`'${String(type)}' is not a protocol message type; known: ${PROTOCOL_TYPES.join(', ')}`)
+  if (!isProtocolType(type))
+    throw new ProtocolBodyError(`'${String(type)}' is not a protocol message type; known: ${PROTOCOL_TYPES.join(', ')}`)
   const parsed = PROTOCOL_SCHEMAS[type].safeParse(body)
   if (!parsed.success) throw new ProtocolBodyError(`invalid ${type}: ${describeIssues(type, parsed.error.issues)}`)
   return parsed.data as ProtocolBody
@@ -275,8 +283,18 @@ export function messageKind(text: string): 'plain' | ProtocolType {
  * @throws ProtocolBodyError when the request does not make a valid body (an empty id or tool).
  */
 export function permissionRequestBody(request: PermissionPromptRequest): ProtocolBodyOf<'permission_request'> {
-  const input = typeof request.input === 'object' && request.input !== null && !Array.isArray(request.input) ? (request.input as Record<string, unknown>) : { value: request.input }
-  return protocolBody('permission_request', { requestId: request.requestId, agentId: request.agentId, agentName: request.agentName, toolName: request.tool, input, description: request.reason })
+  const input =
+    typeof request.input === 'object' && request.input !== null && !Array.isArray(request.input)
+      ? (request.input as Record<string, unknown>)
+      : { value: request.input }
+  return protocolBody('permission_request', {
+    requestId: request.requestId,
+    agentId: request.agentId,
+    agentName: request.agentName,
+    toolName: request.tool,
+    input,
+    description: request.reason
+  })
 }
 
 /**
@@ -284,8 +302,19 @@ export function permissionRequestBody(request: PermissionPromptRequest): Protoco
  * the asker as the leader knows it (`agentId`, `agentName`: the body's own are the sender's word),
  * no rule suggestions, and `reason` defaulting to "{tool} needs approval".
  */
-export function permissionPromptOf(body: ProtocolBodyOf<'permission_request'>, asker: { agentId: string; agentName: string }): PermissionPromptRequest {
-  return { requestId: body.requestId, agentId: asker.agentId, agentName: asker.agentName, tool: body.toolName, input: body.input, reason: body.description ?? `${body.toolName} needs approval`, suggestions: [] }
+export function permissionPromptOf(
+  body: ProtocolBodyOf<'permission_request'>,
+  asker: { agentId: string; agentName: string }
+): PermissionPromptRequest {
+  return {
+    requestId: body.requestId,
+    agentId: asker.agentId,
+    agentName: asker.agentName,
+    tool: body.toolName,
+    input: body.input,
+    reason: body.description ?? `${body.toolName} needs approval`,
+    suggestions: []
+  }
 }
 
 /**
@@ -293,13 +322,24 @@ export function permissionPromptOf(body: ProtocolBodyOf<'permission_request'>, a
  * asker withdrew the question), so it has no body.
  * @throws ProtocolBodyError for a cancelled answer or an empty request id.
  */
-export function permissionResponseBody(requestId: string, answer: PermissionPromptAnswer): ProtocolBodyOf<'permission_response'> {
-  if (answer.by === 'cancelled') throw new ProtocolBodyError('a cancelled permission answer is not sent: the question was withdrawn')
-  return protocolBody('permission_response', { requestId, decision: answer.decision, by: answer.by, ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {}) })
+export function permissionResponseBody(
+  requestId: string,
+  answer: PermissionPromptAnswer
+): ProtocolBodyOf<'permission_response'> {
+  if (answer.by === 'cancelled')
+    throw new ProtocolBodyError('a cancelled permission answer is not sent: the question was withdrawn')
+  return protocolBody('permission_response', {
+    requestId,
+    decision: answer.decision,
+    by: answer.by,
+    ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {})
+  })
 }
 
 /** The {@link PermissionPromptAnswer} a `permission_response` body carries (`by` absent: a person, as older leaders wrote it). */
 export function permissionAnswerOf(body: ProtocolBodyOf<'permission_response'>): PermissionPromptAnswer {
   const by = body.by ?? 'user'
-  return body.decision === 'allow' ? { decision: 'allow', by } : { decision: 'deny', by, ...(body.reason ? { reason: body.reason } : {}) }
+  return body.decision === 'allow'
+    ? { decision: 'allow', by }
+    : { decision: 'deny', by, ...(body.reason ? { reason: body.reason } : {}) }
 }

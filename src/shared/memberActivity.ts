@@ -31,7 +31,10 @@ export type MemberActivity = z.infer<typeof MemberActivitySchema>
 export const MAX_MESSAGE_CHARS = 280
 
 /** Runtime events an agent produces itself or has produced on its behalf; the rest (a person's edits) do not count. */
-const NOT_ACTIVITY: ReadonlySet<RuntimeEvent['type']> = new Set<RuntimeEvent['type']>(['run_finished', 'scenario_error'])
+const NOT_ACTIVITY: ReadonlySet<RuntimeEvent['type']> = new Set<RuntimeEvent['type']>([
+  'run_finished',
+  'scenario_error'
+])
 
 /**
  * The activity after `event`, or `prev` itself when the event says nothing about its agent (so a

@@ -3,14 +3,7 @@ import { z } from 'zod'
 /**
  * Permission modes (docs/permissions.md#permissions). `bubble` is internal: the agent's prompts go to its parent's queue.
  */
-export const PermissionModeSchema = z.enum([
-  'default',
-  'acceptEdits',
-  'plan',
-  'dontAsk',
-  'bypassPermissions',
-  'bubble'
-])
+export const PermissionModeSchema = z.enum(['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions', 'bubble'])
 export type PermissionMode = z.infer<typeof PermissionModeSchema>
 
 /** Modes a person may choose (everything but the internal `bubble`). */
@@ -35,7 +28,13 @@ export type PermissionSubject =
   | { kind: 'read'; path: string }
   | { kind: 'edit'; path: string }
   | { kind: 'bash'; command: string }
-  | { kind: 'tool'; tool?: string; specifier?: string; readOnly: boolean; grantsMode?: 'acceptEdits' | 'bypassPermissions' }
+  | {
+      kind: 'tool'
+      tool?: string
+      specifier?: string
+      readOnly: boolean
+      grantsMode?: 'acceptEdits' | 'bypassPermissions'
+    }
   | { kind: 'none' }
 
 /**
@@ -79,7 +78,15 @@ export type PermissionPromptRequest = z.infer<typeof PermissionPromptRequestSche
 
 /** A person's (or the `--approve` flag's) answer to a {@link PermissionPromptRequest}. */
 export const PermissionPromptAnswerSchema = z.discriminatedUnion('decision', [
-  z.object({ decision: z.literal('allow'), by: z.enum(['user', 'approve-flag']), alwaysAllowRule: z.string().optional() }),
-  z.object({ decision: z.literal('deny'), by: z.enum(['user', 'approve-flag', 'cancelled']), reason: z.string().optional() })
+  z.object({
+    decision: z.literal('allow'),
+    by: z.enum(['user', 'approve-flag']),
+    alwaysAllowRule: z.string().optional()
+  }),
+  z.object({
+    decision: z.literal('deny'),
+    by: z.enum(['user', 'approve-flag', 'cancelled']),
+    reason: z.string().optional()
+  })
 ])
 export type PermissionPromptAnswer = z.infer<typeof PermissionPromptAnswerSchema>

@@ -5,14 +5,29 @@ const fx = (...argv: Array<string | null>) => commandEffects(argv)
 
 describe('read-only command list', () => {
   it('lists plain readers with their file arguments', () => {
-    expect(fx('cat', '-n', 'a', 'b')).toEqual({ readOnly: true, reads: ['a', 'b'], writes: [], writesBelow: [], runs: [], unknown: [] })
+    expect(fx('cat', '-n', 'a', 'b')).toEqual({
+      readOnly: true,
+      reads: ['a', 'b'],
+      writes: [],
+      writesBelow: [],
+      runs: [],
+      unknown: []
+    })
     expect(fx('grep', '--file=/etc/shadow', 'x')).toMatchObject({ readOnly: true, reads: ['/etc/shadow', 'x'] })
     expect(fx('echo', null).readOnly).toBe(true)
     expect(fx('cat', null).unknown).toHaveLength(1)
   })
 
   it('never lists pagers, interpreters running code, or commands given by path', () => {
-    for (const argv of [['less', 'a'], ['more', 'a'], ['awk', '{print}'], ['node', 'x.js'], ['/bin/ls'], ['./ls'], ['npm', 'view', 'x']]) {
+    for (const argv of [
+      ['less', 'a'],
+      ['more', 'a'],
+      ['awk', '{print}'],
+      ['node', 'x.js'],
+      ['/bin/ls'],
+      ['./ls'],
+      ['npm', 'view', 'x']
+    ]) {
       expect(fx(...argv).readOnly, argv.join(' ')).toBe(false)
     }
     expect(fx('node', '--version').readOnly).toBe(true)
@@ -34,9 +49,18 @@ describe('read-only command list', () => {
 
   it('finds find actions', () => {
     expect(fx('find', 'src', '-name', '*.ts')).toMatchObject({ readOnly: true, reads: ['src'] })
-    expect(fx('find', '.', 'src', '-exec', 'rm', '{}', ';').runs).toEqual([{ kind: 'argv', argv: ['rm', '.', 'src'], extraArgsUnknown: false, below: { roots: ['.', 'src'], inFoundDirs: false } }])
+    expect(fx('find', '.', 'src', '-exec', 'rm', '{}', ';').runs).toEqual([
+      {
+        kind: 'argv',
+        argv: ['rm', '.', 'src'],
+        extraArgsUnknown: false,
+        below: { roots: ['.', 'src'], inFoundDirs: false }
+      }
+    ])
     expect(fx('find', '.', '-exec', 'cp', '{}', '{}.bak', ';').runs).toMatchObject([{ argv: ['cp', '.', null] }])
-    expect(fx('find', '.', '-execdir', 'touch', 'x', ';').runs).toMatchObject([{ argv: ['touch', 'x'], below: { roots: ['.'], inFoundDirs: true } }])
+    expect(fx('find', '.', '-execdir', 'touch', 'x', ';').runs).toMatchObject([
+      { argv: ['touch', 'x'], below: { roots: ['.'], inFoundDirs: true } }
+    ])
     expect(fx('find', '.', '-fprintf', 'out', '%p')).toMatchObject({ readOnly: false, writes: ['out'] })
     expect(fx('find', '.', '-delete')).toMatchObject({ readOnly: false, writes: [], writesBelow: ['.'] })
   })
@@ -55,7 +79,9 @@ describe('read-only command list', () => {
   })
 
   it('unwraps commands that run other commands', () => {
-    expect(fx('timeout', '-s', 'KILL', '5', 'rm', 'x').runs).toEqual([{ kind: 'argv', argv: ['rm', 'x'], extraArgsUnknown: false }])
+    expect(fx('timeout', '-s', 'KILL', '5', 'rm', 'x').runs).toEqual([
+      { kind: 'argv', argv: ['rm', 'x'], extraArgsUnknown: false }
+    ])
     expect(fx('nice', '-5', 'ls').runs[0]).toMatchObject({ argv: ['ls'] })
     expect(fx('xargs', '-0', '-n', '1', 'cat').runs).toEqual([{ kind: 'argv', argv: ['cat'], extraArgsUnknown: true }])
     expect(fx('env', '-u', 'X', 'A=1', 'rm', 'x').runs[0]).toMatchObject({ argv: ['rm', 'x'] })
@@ -74,8 +100,17 @@ describe('read-only command list', () => {
     expect(fx('rg', '--pre', 'cat', 'x').runs).toEqual([{ kind: 'argv', argv: ['cat'], extraArgsUnknown: true }])
     expect(fx('tree', '-o', 'x').writes).toEqual(['x'])
     expect(fx('date', '-s', 'now').readOnly).toBe(false)
-    for (const argv of [['grep', '-Rn', 'x', '.'], ['rg', '--follow', 'x'], ['find', '-L', '.'], ['diff', '-r', 'a', 'b'], ['du', '-L', '.']]) {
-      expect(fx(...argv), argv.join(' ')).toMatchObject({ readOnly: false, unknown: [expect.stringMatching(/follows symbolic links/)] })
+    for (const argv of [
+      ['grep', '-Rn', 'x', '.'],
+      ['rg', '--follow', 'x'],
+      ['find', '-L', '.'],
+      ['diff', '-r', 'a', 'b'],
+      ['du', '-L', '.']
+    ]) {
+      expect(fx(...argv), argv.join(' ')).toMatchObject({
+        readOnly: false,
+        unknown: [expect.stringMatching(/follows symbolic links/)]
+      })
     }
     expect(fx('uniq', 'a', 'b')).toMatchObject({ readOnly: false, reads: ['a'], writes: ['b'] })
   })

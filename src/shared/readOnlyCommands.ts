@@ -31,14 +31,16 @@ export type ArgValue = string | null
 /** Code a command runs: an argv to judge as a command, or a script string to parse as Bash. */
 export type CommandRun =
   | {
-    kind: 'argv'; argv: ArgValue[]; extraArgsUnknown: boolean
-    /**
-     * The command runs on what `find` finds below these roots (its `{}` already stand for
-     * them): its paths are judged as whole trees. `inFoundDirs` (`-execdir`): it also runs in
-     * the directories below them, so its relative paths may be anywhere below the roots.
-     */
-    below?: { roots: string[]; inFoundDirs: boolean }
-  }
+      kind: 'argv'
+      argv: ArgValue[]
+      extraArgsUnknown: boolean
+      /**
+       * The command runs on what `find` finds below these roots (its `{}` already stand for
+       * them): its paths are judged as whole trees. `inFoundDirs` (`-execdir`): it also runs in
+       * the directories below them, so its relative paths may be anywhere below the roots.
+       */
+      below?: { roots: string[]; inFoundDirs: boolean }
+    }
   | { kind: 'script'; code: string }
 
 /** The effects of one simple command; the engine decides each effect on its own. */
@@ -67,15 +69,56 @@ export interface CommandEffects {
 
 /** Commands that read nothing from the file system through their arguments. */
 export const READ_ONLY_NO_FILE_COMMANDS: readonly string[] = [
-  'pwd', 'echo', 'printf', 'true', 'false', ':', 'whoami', 'id', 'uname', 'which', 'type',
-  'basename', 'dirname', 'tr', 'test', '[', 'printenv', 'date', 'seq', 'nproc'
+  'pwd',
+  'echo',
+  'printf',
+  'true',
+  'false',
+  ':',
+  'whoami',
+  'id',
+  'uname',
+  'which',
+  'type',
+  'basename',
+  'dirname',
+  'tr',
+  'test',
+  '[',
+  'printenv',
+  'date',
+  'seq',
+  'nproc'
 ]
 
 /** Commands whose non-option arguments are files they read. */
 export const READ_ONLY_FILE_COMMANDS: readonly string[] = [
-  'ls', 'cat', 'head', 'tail', 'wc', 'file', 'stat', 'du', 'df', 'tree', 'realpath', 'readlink',
-  'sort', 'uniq', 'cut', 'diff', 'cmp', 'grep', 'egrep', 'fgrep', 'rg', 'find', 'nl', 'md5sum',
-  'sha256sum', 'sha1sum'
+  'ls',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'file',
+  'stat',
+  'du',
+  'df',
+  'tree',
+  'realpath',
+  'readlink',
+  'sort',
+  'uniq',
+  'cut',
+  'diff',
+  'cmp',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'find',
+  'nl',
+  'md5sum',
+  'sha256sum',
+  'sha1sum'
 ]
 
 type UnsafeKind = 'write' | 'run' | 'unknown' | 'follows'
@@ -88,7 +131,13 @@ type UnsafeKind = 'write' | 'run' | 'unknown' | 'follows'
  * Sources: each tool's man page (coreutils, GNU grep/findutils, ripgrep, tree, file, date).
  */
 const UNSAFE_OPTIONS: Record<string, Record<string, UnsafeKind>> = {
-  sort: { '-o': 'write', '--output': 'write', '--compress-program': 'run', '-T': 'unknown', '--temporary-directory': 'unknown' },
+  sort: {
+    '-o': 'write',
+    '--output': 'write',
+    '--compress-program': 'run',
+    '-T': 'unknown',
+    '--temporary-directory': 'unknown'
+  },
   tree: { '-o': 'write', '-R': 'unknown', '-l': 'follows' },
   file: { '-C': 'unknown', '--compile': 'unknown' },
   date: { '-s': 'unknown', '--set': 'unknown', '-f': 'unknown', '--file': 'unknown' },
@@ -104,7 +153,22 @@ const UNSAFE_OPTIONS: Record<string, Record<string, UnsafeKind>> = {
 
 /** Commands whose non-option arguments are files they write (mkdir, touch, mv, cp are acceptEdits' "common file commands"). */
 export const FILE_WRITING_COMMANDS: readonly string[] = [
-  'mkdir', 'touch', 'mv', 'cp', 'rm', 'rmdir', 'unlink', 'shred', 'ln', 'chmod', 'chown', 'chgrp', 'truncate', 'tee', 'install', 'mkfifo'
+  'mkdir',
+  'touch',
+  'mv',
+  'cp',
+  'rm',
+  'rmdir',
+  'unlink',
+  'shred',
+  'ln',
+  'chmod',
+  'chown',
+  'chgrp',
+  'truncate',
+  'tee',
+  'install',
+  'mkfifo'
 ]
 
 /**
@@ -121,9 +185,6 @@ const RECURSIVE_OPTION: Record<string, RegExp> = {
 
 /** File commands acceptEdits allows inside the workspace (docs/permissions.md#permissions). */
 export const ACCEPT_EDITS_COMMANDS: readonly string[] = ['mkdir', 'touch', 'mv', 'cp']
-
-
-
 
 function effects(): CommandEffects {
   return { readOnly: true, reads: [], writes: [], writesBelow: [], runs: [], unknown: [] }
@@ -151,11 +212,24 @@ function readsAll(name: string, args: ArgValue[], out: CommandEffects): void {
   let afterDashDash = false
   for (let i = 0; i < args.length; i++) {
     const a = args[i]
-    if (a === null) { out.unknown.push(`an argument of ${name} contains an expansion`); continue }
-    if (!afterDashDash && a === '--') { afterDashDash = true; continue }
-    if (afterDashDash || !isOption(a)) { out.reads.push(a); continue }
+    if (a === null) {
+      out.unknown.push(`an argument of ${name} contains an expansion`)
+      continue
+    }
+    if (!afterDashDash && a === '--') {
+      afterDashDash = true
+      continue
+    }
+    if (afterDashDash || !isOption(a)) {
+      out.reads.push(a)
+      continue
+    }
     const unsafe = unsafeOption(name, a)
-    if (unsafe?.kind === 'follows') { out.readOnly = false; out.unknown.push(`${name} ${a} follows symbolic links, which may lead outside the workspace`); continue }
+    if (unsafe?.kind === 'follows') {
+      out.readOnly = false
+      out.unknown.push(`${name} ${a} follows symbolic links, which may lead outside the workspace`)
+      continue
+    }
     if (unsafe) {
       out.readOnly = false
       const value = unsafe.glued ?? args[++i]
@@ -174,13 +248,20 @@ function readsAll(name: string, args: ArgValue[], out: CommandEffects): void {
 function writesAll(name: string, args: ArgValue[], out: CommandEffects): void {
   let afterDashDash = false
   for (const a of args) {
-    if (a === null) { out.unknown.push(`an argument of ${name} contains an expansion`); continue }
-    if (!afterDashDash && a === '--') { afterDashDash = true; continue }
+    if (a === null) {
+      out.unknown.push(`an argument of ${name} contains an expansion`)
+      continue
+    }
+    if (!afterDashDash && a === '--') {
+      afterDashDash = true
+      continue
+    }
     if (!afterDashDash && isOption(a)) {
       // A value glued to an option may be where the command writes: `--target-directory=/x`
       // (or any unambiguous prefix GNU getopt accepts, `--target=/x`), `-t/x`. Judged as written paths.
       if (a.startsWith('--') && a.includes('=')) out.writes.push(a.slice(a.indexOf('=') + 1))
-      else if (/^-[^-]*t./.test(a) && TARGET_DIRECTORY_COMMANDS.includes(name)) out.writes.push(a.slice(a.indexOf('t') + 1))
+      else if (/^-[^-]*t./.test(a) && TARGET_DIRECTORY_COMMANDS.includes(name))
+        out.writes.push(a.slice(a.indexOf('t') + 1))
       continue
     }
     out.writes.push(a)
@@ -189,14 +270,20 @@ function writesAll(name: string, args: ArgValue[], out: CommandEffects): void {
 
 /** Commands whose written files come from options, archives or servers (writingCommands.ts). */
 const WRITERS: Record<string, (args: ArgValue[], out: CommandEffects) => void> = {
-  curl: curlCommand, wget: wgetCommand, tar: tarCommand, unzip: unzipCommand, rsync: rsyncCommand, patch: patchCommand
+  curl: curlCommand,
+  wget: wgetCommand,
+  tar: tarCommand,
+  unzip: unzipCommand,
+  rsync: rsyncCommand,
+  patch: patchCommand
 }
 
 /** Commands whose `-t DIR` names the directory they write into (coreutils). */
 const TARGET_DIRECTORY_COMMANDS = ['cp', 'mv', 'ln', 'install']
 
 /** Variables that change which program runs or what it loads (`PATH=/tmp ls`, `LD_PRELOAD=x.so ls`): setting one makes the engine ask. */
-export const DANGEROUS_ENV_NAMES = /^(PATH|LD_\w*|DYLD_\w*|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|NODE_OPTIONS|PYTHON\w*|PERL\w*|RUBY\w*|GIT_\w*|PAGER|EDITOR|VISUAL|LESS\w*|BROWSER|HOME|XDG_\w*|ZDOTDIR|INPUTRC|NPM_CONFIG_\w*|npm_config_\w*|CARGO_HOME|RUSTUP_HOME|GNUPGHOME|SSH_\w*|CURL_HOME|WGETRC|MANPAGER|SYSTEMD_PAGER|GIT|SUDO_ASKPASS|TMPDIR)$/
+export const DANGEROUS_ENV_NAMES =
+  /^(PATH|LD_\w*|DYLD_\w*|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|NODE_OPTIONS|PYTHON\w*|PERL\w*|RUBY\w*|GIT_\w*|PAGER|EDITOR|VISUAL|LESS\w*|BROWSER|HOME|XDG_\w*|ZDOTDIR|INPUTRC|NPM_CONFIG_\w*|npm_config_\w*|CARGO_HOME|RUSTUP_HOME|GNUPGHOME|SSH_\w*|CURL_HOME|WGETRC|MANPAGER|SYSTEMD_PAGER|GIT|SUDO_ASKPASS|TMPDIR)$/
 
 /** Options that take a value, per wrapper, so the wrapped command is found (coreutils man pages). */
 const WRAPPERS: Record<string, { valued: string[]; positionalsBefore: number; readOnly: boolean }> = {
@@ -210,7 +297,31 @@ const WRAPPERS: Record<string, { valued: string[]; positionalsBefore: number; re
   exec: { valued: ['-a'], positionalsBefore: 0, readOnly: true },
   setsid: { valued: [], positionalsBefore: 0, readOnly: true },
   sudo: { valued: ['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '-T'], positionalsBefore: 0, readOnly: false },
-  xargs: { valued: ['-a', '-d', '-E', '-e', '-I', '-i', '-L', '-l', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--replace', '--max-lines', '--process-slot-var'], positionalsBefore: 0, readOnly: true }
+  xargs: {
+    valued: [
+      '-a',
+      '-d',
+      '-E',
+      '-e',
+      '-I',
+      '-i',
+      '-L',
+      '-l',
+      '-n',
+      '-P',
+      '-s',
+      '--arg-file',
+      '--delimiter',
+      '--max-args',
+      '--max-procs',
+      '--max-chars',
+      '--replace',
+      '--max-lines',
+      '--process-slot-var'
+    ],
+    positionalsBefore: 0,
+    readOnly: true
+  }
 }
 
 function wrapper(name: string, args: ArgValue[], out: CommandEffects): void {
@@ -219,19 +330,31 @@ function wrapper(name: string, args: ArgValue[], out: CommandEffects): void {
   let positionals = 0
   for (; i < args.length; i++) {
     const a = args[i]
-    if (a === null) { out.unknown.push(`an option of ${name} contains an expansion`); return }
-    if (a === '--') { i++; break }
+    if (a === null) {
+      out.unknown.push(`an option of ${name} contains an expansion`)
+      return
+    }
+    if (a === '--') {
+      i++
+      break
+    }
     if (isOption(a)) {
       if (name === 'command' && (a === '-v' || a === '-V')) return
       const valued = spec.valued.some((v) => v === a || (v.startsWith('--') && isLongOption(a, v)))
       if (valued && !a.includes('=')) {
         const value = args[++i]
-        if (name === 'time' && (a === '-o' || isLongOption(a, '--output')) && typeof value === 'string') out.writes.push(value)
-        if (name === 'xargs' && (a === '-a' || isLongOption(a, '--arg-file')) && typeof value === 'string') out.reads.push(value)
-      } else if (name === 'time' && isLongOption(a, '--output') && a.includes('=')) out.writes.push(a.slice(a.indexOf('=') + 1))
+        if (name === 'time' && (a === '-o' || isLongOption(a, '--output')) && typeof value === 'string')
+          out.writes.push(value)
+        if (name === 'xargs' && (a === '-a' || isLongOption(a, '--arg-file')) && typeof value === 'string')
+          out.reads.push(value)
+      } else if (name === 'time' && isLongOption(a, '--output') && a.includes('='))
+        out.writes.push(a.slice(a.indexOf('=') + 1))
       continue
     }
-    if (positionals < spec.positionalsBefore) { positionals++; continue }
+    if (positionals < spec.positionalsBefore) {
+      positionals++
+      continue
+    }
     break
   }
   const inner = args.slice(i)
@@ -248,8 +371,14 @@ function envCommand(args: ArgValue[], out: CommandEffects): void {
   let i = 0
   for (; i < args.length; i++) {
     const a = args[i]
-    if (a === null) { out.unknown.push('an argument of env contains an expansion'); return }
-    if (a === '-u' || (isLongOption(a, '--unset') && !a.includes('='))) { i++; continue }
+    if (a === null) {
+      out.unknown.push('an argument of env contains an expansion')
+      return
+    }
+    if (a === '-u' || (isLongOption(a, '--unset') && !a.includes('='))) {
+      i++
+      continue
+    }
     if (isLongOption(a, '--chdir') || isLongOption(a, '--split-string') || /^-[^-]*[SC]/.test(a)) {
       out.unknown.push(`env ${a} is not followed by the permission engine`)
       return
@@ -257,7 +386,8 @@ function envCommand(args: ArgValue[], out: CommandEffects): void {
     if (isOption(a)) continue
     const eq = a.indexOf('=')
     if (eq > 0) {
-      if (DANGEROUS_ENV_NAMES.test(a.slice(0, eq))) out.unknown.push(`env sets ${a.slice(0, eq)}, which changes what runs`)
+      if (DANGEROUS_ENV_NAMES.test(a.slice(0, eq)))
+        out.unknown.push(`env sets ${a.slice(0, eq)}, which changes what runs`)
       continue
     }
     break
@@ -269,14 +399,20 @@ function envCommand(args: ArgValue[], out: CommandEffects): void {
 function shellCommand(name: string, args: ArgValue[], out: CommandEffects): void {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]
-    if (a === null) { out.unknown.push(`an argument of ${name} contains an expansion`); return }
+    if (a === null) {
+      out.unknown.push(`an argument of ${name} contains an expansion`)
+      return
+    }
     if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a)) {
       const code = args.slice(i + 1).find((x) => x === null || !isOption(x))
       if (code === undefined || code === null) out.unknown.push(`the code given to ${name} -c cannot be read`)
       else out.runs.push({ kind: 'script', code })
       return
     }
-    if (a === '-o' || a === '+o' || a === '-O' || a === '+O') { i++; continue }
+    if (a === '-o' || a === '+o' || a === '-O' || a === '+O') {
+      i++
+      continue
+    }
     if (!isOption(a) && !a.startsWith('+')) break
   }
   out.readOnly = false
@@ -291,7 +427,10 @@ function evalCommand(args: ArgValue[], out: CommandEffects): void {
 function ddCommand(args: ArgValue[], out: CommandEffects): void {
   out.readOnly = false
   for (const a of args) {
-    if (a === null) { out.unknown.push('an argument of dd contains an expansion'); continue }
+    if (a === null) {
+      out.unknown.push('an argument of dd contains an expansion')
+      continue
+    }
     if (a.startsWith('of=')) out.writes.push(a.slice(3))
     if (a.startsWith('if=')) out.reads.push(a.slice(3))
   }
@@ -301,7 +440,8 @@ function ddCommand(args: ArgValue[], out: CommandEffects): void {
 function versionOnly(name: string, args: ArgValue[], out: CommandEffects): void {
   const [first, ...rest] = args
   const isVersion = args.length === 1 && (first === '--version' || first === '-v' || first === '-V')
-  const isNpmList = name === 'npm' && (first === 'ls' || first === 'list') && rest.every((a) => a !== null && isOption(a))
+  const isNpmList =
+    name === 'npm' && (first === 'ls' || first === 'list') && rest.every((a) => a !== null && isOption(a))
   out.readOnly = isVersion || isNpmList
 }
 
@@ -313,24 +453,51 @@ function versionOnly(name: string, args: ArgValue[], out: CommandEffects): void 
 export function commandEffects(argv: ArgValue[]): CommandEffects {
   const out = effects()
   const [name, ...args] = argv
-  if (name === null || name === undefined) { out.readOnly = false; out.unknown.push('the command name contains an expansion'); return out }
+  if (name === null || name === undefined) {
+    out.readOnly = false
+    out.unknown.push('the command name contains an expansion')
+    return out
+  }
   if (READ_ONLY_NO_FILE_COMMANDS.includes(name)) {
     if (name === 'date' || name === 'printf') readsAllOptionsOnly(name, args, out)
     // `test -v 'a[$(cmd)]'` evaluates the array subscript, which runs cmd.
-    if ((name === 'test' || name === '[') && args.includes('-v')) { out.readOnly = false; out.unknown.push(`${name} -v evaluates array subscripts, which can run commands`) }
+    if ((name === 'test' || name === '[') && args.includes('-v')) {
+      out.readOnly = false
+      out.unknown.push(`${name} -v evaluates array subscripts, which can run commands`)
+    }
     return out
   }
   if (name === 'uniq') {
     readsAll(name, args, out)
     const positional = args.filter((a) => a !== null && !isOption(a))
-    if (positional.length >= 2) { out.readOnly = false; out.reads.splice(out.reads.indexOf(positional[1] as string), 1); out.writes.push(positional[1] as string) }
+    if (positional.length >= 2) {
+      out.readOnly = false
+      out.reads.splice(out.reads.indexOf(positional[1] as string), 1)
+      out.writes.push(positional[1] as string)
+    }
     return out
   }
-  if (name === 'sed') { sedCommand(args, out); return out }
-  if (name === 'find') { findCommand(args, out); return out }
-  if (name === 'git') { gitCommand(args, out); return out }
-  if (READ_ONLY_FILE_COMMANDS.includes(name)) { readsAll(name, args, out); recursiveReads(name, args, out); return out }
-  if (name === 'tee') { writesAll(name, args, out); return out }
+  if (name === 'sed') {
+    sedCommand(args, out)
+    return out
+  }
+  if (name === 'find') {
+    findCommand(args, out)
+    return out
+  }
+  if (name === 'git') {
+    gitCommand(args, out)
+    return out
+  }
+  if (READ_ONLY_FILE_COMMANDS.includes(name)) {
+    readsAll(name, args, out)
+    recursiveReads(name, args, out)
+    return out
+  }
+  if (name === 'tee') {
+    writesAll(name, args, out)
+    return out
+  }
   if (FILE_WRITING_COMMANDS.includes(name)) {
     out.readOnly = false
     writesAll(name, args, out)
@@ -338,19 +505,57 @@ export function commandEffects(argv: ArgValue[]): CommandEffects {
     if (recursive && args.some((a) => a !== null && recursive.test(a))) out.writesBelow.push(...out.writes.splice(0))
     return out
   }
-  if (name in WRAPPERS) { wrapper(name, args, out); return out }
-  if (name === 'env') { envCommand(args, out); return out }
-  if (name === 'eval') { evalCommand(args, out); return out }
-  if (name === 'watch') { out.readOnly = false; evalCommand(args.filter((a) => a === null || !isOption(a)), out); return out }
-  if (['bash', 'sh', 'zsh', 'dash', 'ksh'].includes(name)) { shellCommand(name, args, out); return out }
-  if (name === 'dd') { ddCommand(args, out); return out }
-  if (name === 'node' || name === 'npm') { versionOnly(name, args, out); if (name === 'node' && !out.readOnly) interpreterCommand('node', name, args, out); return out }
+  if (name in WRAPPERS) {
+    wrapper(name, args, out)
+    return out
+  }
+  if (name === 'env') {
+    envCommand(args, out)
+    return out
+  }
+  if (name === 'eval') {
+    evalCommand(args, out)
+    return out
+  }
+  if (name === 'watch') {
+    out.readOnly = false
+    evalCommand(
+      args.filter((a) => a === null || !isOption(a)),
+      out
+    )
+    return out
+  }
+  if (['bash', 'sh', 'zsh', 'dash', 'ksh'].includes(name)) {
+    shellCommand(name, args, out)
+    return out
+  }
+  if (name === 'dd') {
+    ddCommand(args, out)
+    return out
+  }
+  if (name === 'node' || name === 'npm') {
+    versionOnly(name, args, out)
+    if (name === 'node' && !out.readOnly) interpreterCommand('node', name, args, out)
+    return out
+  }
   const family = interpreterFamily(name)
-  if (family) { interpreterCommand(family, name, args, out); return out }
-  if (['awk', 'gawk', 'mawk', 'nawk'].includes(name)) { awkCommand(name, args, out); return out }
-  if (name === 'perl' || name === 'ruby') { perlCommand(name, args, out); return out }
+  if (family) {
+    interpreterCommand(family, name, args, out)
+    return out
+  }
+  if (['awk', 'gawk', 'mawk', 'nawk'].includes(name)) {
+    awkCommand(name, args, out)
+    return out
+  }
+  if (name === 'perl' || name === 'ruby') {
+    perlCommand(name, args, out)
+    return out
+  }
   const writer = WRITERS[name]
-  if (writer) { writer(args, out); return out }
+  if (writer) {
+    writer(args, out)
+    return out
+  }
   out.readOnly = false
   return out
 }
@@ -363,7 +568,15 @@ export function commandEffects(argv: ArgValue[]): CommandEffects {
 function recursiveReads(name: string, args: ArgValue[], out: CommandEffects): void {
   const grep = name === 'grep' || name === 'egrep' || name === 'fgrep'
   if (name !== 'rg' && !grep) return
-  if (grep && !args.some((a) => a !== null && (/^-[^-]*r/.test(a) || isLongOption(a, '--recursive') || isLongOption(a, '--directories') || a === 'recurse'))) return
+  if (
+    grep &&
+    !args.some(
+      (a) =>
+        a !== null &&
+        (/^-[^-]*r/.test(a) || isLongOption(a, '--recursive') || isLongOption(a, '--directories') || a === 'recurse')
+    )
+  )
+    return
   out.recursive = true
   if (args.filter((a) => a === null || !isOption(a)).length <= 1) out.reads.push('.')
 }
@@ -371,6 +584,9 @@ function recursiveReads(name: string, args: ArgValue[], out: CommandEffects): vo
 /** For commands with no file arguments whose options may still be unsafe (`date -s`). */
 function readsAllOptionsOnly(name: string, args: ArgValue[], out: CommandEffects): void {
   for (const a of args) {
-    if (a !== null && isOption(a) && unsafeOption(name, a)) { out.readOnly = false; out.unknown.push(`${name} ${a} is not followed by the permission engine`) }
+    if (a !== null && isOption(a) && unsafeOption(name, a)) {
+      out.readOnly = false
+      out.unknown.push(`${name} ${a} is not followed by the permission engine`)
+    }
   }
 }

@@ -10,7 +10,10 @@ export function findCommand(args: ArgValue[], out: CommandEffects): void {
   const roots: string[] = []
   for (; i < args.length; i++) {
     const a = args[i]
-    if (a === null) { out.unknown.push('an argument of find contains an expansion'); return }
+    if (a === null) {
+      out.unknown.push('an argument of find contains an expansion')
+      return
+    }
     if (a.startsWith('-') || a === '(' || a === '!') break
     roots.push(a)
   }
@@ -22,13 +25,23 @@ export function findCommand(args: ArgValue[], out: CommandEffects): void {
     if (['-exec', '-execdir', '-ok', '-okdir'].includes(a)) {
       out.readOnly = false
       const end = args.findIndex((x, k) => k > i && (x === ';' || x === '+'))
-      if (end < 0) { out.unknown.push(`find ${a} has no end`); return }
+      if (end < 0) {
+        out.unknown.push(`find ${a} has no end`)
+        return
+      }
       const inner = args.slice(i + 1, end)
       const found = inner.some((x) => x !== null && x.includes('{}'))
       // `{}` alone is each found file; inside a longer word (`{}.bak`) it is a name the engine cannot know.
-      const argv = inner.flatMap((x): ArgValue[] => (x === '{}' ? roots : x !== null && x.includes('{}') ? [null] : [x]))
+      const argv = inner.flatMap((x): ArgValue[] =>
+        x === '{}' ? roots : x !== null && x.includes('{}') ? [null] : [x]
+      )
       const inFoundDirs = a === '-execdir' || a === '-okdir'
-      out.runs.push({ kind: 'argv', argv, extraArgsUnknown: false, ...(found || inFoundDirs ? { below: { roots, inFoundDirs } } : {}) })
+      out.runs.push({
+        kind: 'argv',
+        argv,
+        extraArgsUnknown: false,
+        ...(found || inFoundDirs ? { below: { roots, inFoundDirs } } : {})
+      })
       i = end
     } else if (a === '-L' || a === '-follow') {
       out.readOnly = false
@@ -39,7 +52,8 @@ export function findCommand(args: ArgValue[], out: CommandEffects): void {
     } else if (['-fprint', '-fprint0', '-fls', '-fprintf'].includes(a)) {
       out.readOnly = false
       const v = args[++i]
-      if (typeof v === 'string') out.writes.push(v); else out.unknown.push(`find ${a} has no file`)
+      if (typeof v === 'string') out.writes.push(v)
+      else out.unknown.push(`find ${a} has no file`)
       if (a === '-fprintf') i++
     } else if (['-newer', '-anewer', '-cnewer', '-samefile', '-files0-from'].includes(a)) {
       const v = args[++i]

@@ -27,4 +27,6 @@ export const SessionListSchema = z.object({ sessions: z.array(SessionListEntrySc
 export type SessionList = z.infer<typeof SessionListSchema>
 
 /** `workspace.openSession`'s request: the session to reopen in place of the current one. */
-export const OpenSessionSchema = z.object({ sessionId: z.string().trim().min(1, 'name the session to open (its id, from sessions.list)').max(200) }).strict()
+export const OpenSessionSchema = z
+  .object({ sessionId: z.string().trim().min(1, 'name the session to open (its id, from sessions.list)').max(200) })
+  .strict()

@@ -12,8 +12,14 @@ import { USER_PERMISSION_MODES } from './permissions'
 /** Most rules one list (allow, ask or deny) may hold from the Settings view. */
 export const MAX_RULES_PER_LIST = 500
 
-const ModelName = z.string().trim().min(1, 'a model is an alias (opus, sonnet, haiku) or a model id').max(200, 'a model name is at most 200 characters long')
-const RuleList = z.array(z.string().trim().min(1, 'a rule is empty').max(1000, 'a rule is at most 1000 characters long')).max(MAX_RULES_PER_LIST, `a list holds at most ${MAX_RULES_PER_LIST} rules`)
+const ModelName = z
+  .string()
+  .trim()
+  .min(1, 'a model is an alias (opus, sonnet, haiku) or a model id')
+  .max(200, 'a model name is at most 200 characters long')
+const RuleList = z
+  .array(z.string().trim().min(1, 'a rule is empty').max(1000, 'a rule is at most 1000 characters long'))
+  .max(MAX_RULES_PER_LIST, `a list holds at most ${MAX_RULES_PER_LIST} rules`)
 
 /**
  * The `paneScrollbackLines` value: a whole number of lines from {@link MIN_PANE_SCROLLBACK_LINES}
@@ -24,7 +30,10 @@ export const PaneScrollbackLinesSchema = z
   .number({ error: 'paneScrollbackLines must be a number of lines, like 2000' })
   .int('paneScrollbackLines must be a whole number of lines, like 2000')
   .min(MIN_PANE_SCROLLBACK_LINES, `paneScrollbackLines must be at least ${MIN_PANE_SCROLLBACK_LINES} lines`)
-  .max(MAX_PANE_SCROLLBACK_LINES, `paneScrollbackLines is at most ${MAX_PANE_SCROLLBACK_LINES} lines (each line kept costs memory in every pane)`)
+  .max(
+    MAX_PANE_SCROLLBACK_LINES,
+    `paneScrollbackLines is at most ${MAX_PANE_SCROLLBACK_LINES} lines (each line kept costs memory in every pane)`
+  )
 
 /**
  * The values the Settings view edits, as they stand in the user settings file. Absent = not set
@@ -34,7 +43,9 @@ export const PaneScrollbackLinesSchema = z
  */
 const SETTINGS_FIELDS = {
   /** Any Anthropic-compatible endpoint (docs/model.md#model-access); the environment's ANTHROPIC_BASE_URL wins. */
-  apiBaseUrl: z.url({ protocol: /^https?$/, error: 'the base URL must be an http(s) URL, like https://api.anthropic.com' }).max(2000),
+  apiBaseUrl: z
+    .url({ protocol: /^https?$/, error: 'the base URL must be an http(s) URL, like https://api.anthropic.com' })
+    .max(2000),
   /** The leader's model; `SWARMDESK_MODEL` and `--model` win. */
   model: ModelName,
   /** Every subagent's model, over definitions and calls (docs/agents.md#agent-definitions's override); `SWARMDESK_SUBAGENT_MODEL` wins. */
@@ -48,9 +59,15 @@ const SETTINGS_FIELDS = {
   forkSubagents: z.boolean(),
   coordinatorMode: z.boolean(),
   /** Seconds before a sync subagent moves to the background (docs/agents.md#auto-background); 0 = never. At most a day. */
-  autoBackgroundSeconds: z.number().min(0, 'the delay is 0 (never) or more seconds').max(86_400, 'the delay is at most 86400 seconds (a day)'),
+  autoBackgroundSeconds: z
+    .number()
+    .min(0, 'the delay is 0 (never) or more seconds')
+    .max(86_400, 'the delay is at most 86400 seconds (a day)'),
   /** Minutes of silence before a running agent is marked stuck (docs/ui.md#the-workspace-ui). */
-  stuckAfterMinutes: z.number().positive('stuckAfterMinutes must be more than 0').max(1440, 'stuckAfterMinutes is at most 1440 (a day)'),
+  stuckAfterMinutes: z
+    .number()
+    .positive('stuckAfterMinutes must be more than 0')
+    .max(1440, 'stuckAfterMinutes is at most 1440 (a day)'),
   /** Lines of scrollback each pane's terminal keeps in the page (src/shared/paneScrollback.ts); default 2,000. */
   paneScrollbackLines: PaneScrollbackLinesSchema
 }
@@ -59,8 +76,12 @@ export type SettingsValues = z.infer<typeof SettingsValuesSchema>
 export type SettingsKey = keyof SettingsValues
 
 /** Each field of `shape` made optional and nullable (`null` = remove). */
-function removable<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>> } {
-  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.nullable().optional()])) as { [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>> }
+function removable<T extends Record<string, z.ZodType>>(
+  shape: T
+): { [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>> } {
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.nullable().optional()])) as {
+    [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>>
+  }
 }
 
 /** A change from the Settings view: each key set to a value, or to `null` to remove it from the file. */
@@ -152,7 +173,9 @@ export const SettingsViewSchema = z.object({
    * of the settings the page itself uses (`values` holds the user file's alone). The workspace
    * answers them with every view; a page applies them after a save or a trust change.
    */
-  effective: z.object({ stuckAfterMinutes: z.number().positive(), paneScrollbackLines: z.number().int().positive() }).optional()
+  effective: z
+    .object({ stuckAfterMinutes: z.number().positive(), paneScrollbackLines: z.number().int().positive() })
+    .optional()
 })
 export type SettingsView = z.infer<typeof SettingsViewSchema>
 
@@ -164,4 +187,5 @@ export type SettingsView = z.infer<typeof SettingsViewSchema>
 export const KEYCHAIN_CHANNELS: ReadonlySet<string> = new Set(['settings.setApiKey', 'settings.clearApiKey'])
 
 /** What the web host answers a keychain request with. */
-export const WEB_HOST_KEYCHAIN_REFUSAL = 'The web host has no keychain and never stores an API key: set ANTHROPIC_API_KEY in the environment of `swarmdesk serve`, or enter a key for this run only.'
+export const WEB_HOST_KEYCHAIN_REFUSAL =
+  'The web host has no keychain and never stores an API key: set ANTHROPIC_API_KEY in the environment of `swarmdesk serve`, or enter a key for this run only.'

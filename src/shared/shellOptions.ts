@@ -38,21 +38,33 @@ export function getopt(args: ArgValue[], spec: OptionSpec): ParsedArgs {
     const a = args[i]
     if (a === null || !isOption(a)) {
       out.operands.push(a)
-      if (spec.stopAtOperand) { out.operands.push(...args.slice(i + 1)); break }
+      if (spec.stopAtOperand) {
+        out.operands.push(...args.slice(i + 1))
+        break
+      }
       continue
     }
-    if (a === '--') { out.operands.push(...args.slice(i + 1)); break }
+    if (a === '--') {
+      out.operands.push(...args.slice(i + 1))
+      break
+    }
     if (a.startsWith('--')) {
       const eq = a.indexOf('=')
       const name = eq < 0 ? a : a.slice(0, eq)
-      if (eq >= 0) { out.options.push({ name, value: a.slice(eq + 1) }); continue }
+      if (eq >= 0) {
+        out.options.push({ name, value: a.slice(eq + 1) })
+        continue
+      }
       if (spec.long.some((l) => isLongOption(name, l))) out.options.push(valued(name, args, ++i))
       else out.options.push({ name })
       continue
     }
     for (let j = 1; j < a.length; j++) {
       const c = a[j]
-      if (!spec.short.includes(c)) { out.options.push({ name: '-' + c }); continue }
+      if (!spec.short.includes(c)) {
+        out.options.push({ name: '-' + c })
+        continue
+      }
       if (j + 1 < a.length) out.options.push({ name: '-' + c, value: a.slice(j + 1) })
       else out.options.push(valued('-' + c, args, ++i))
       break

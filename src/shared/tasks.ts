@@ -67,5 +67,9 @@ export type TaskChange = z.infer<typeof TaskChangeSchema>
 
 /** Whether a task can be claimed now: pending, unowned, and every blocker completed. */
 export function isClaimable(task: Task, statusOf: (id: number) => TaskStatus | undefined): boolean {
-  return task.status === 'pending' && task.owner === undefined && task.blockedBy.every((b) => statusOf(b) === 'completed' || statusOf(b) === undefined)
+  return (
+    task.status === 'pending' &&
+    task.owner === undefined &&
+    task.blockedBy.every((b) => statusOf(b) === 'completed' || statusOf(b) === undefined)
+  )
 }

@@ -28,15 +28,25 @@ export const DEFAULT_TERMINAL_SIZE: Readonly<TerminalSize> = { cols: 120, rows: 
  */
 export function terminalSizeProblem(cols: unknown, rows: unknown): string | undefined {
   const problems: string[] = []
-  if (!isCount(cols, MAX_TERMINAL_COLS)) problems.push(`cols must be a whole number from 1 to ${MAX_TERMINAL_COLS}, not ${describe(cols)}`)
-  if (!isCount(rows, MAX_TERMINAL_ROWS)) problems.push(`rows must be a whole number from 1 to ${MAX_TERMINAL_ROWS}, not ${describe(rows)}`)
+  if (!isCount(cols, MAX_TERMINAL_COLS))
+    problems.push(`cols must be a whole number from 1 to ${MAX_TERMINAL_COLS}, not ${describe(cols)}`)
+  if (!isCount(rows, MAX_TERMINAL_ROWS))
+    problems.push(`rows must be a whole number from 1 to ${MAX_TERMINAL_ROWS}, not ${describe(rows)}`)
   return problems.length ? `Bad terminal size: ${problems.join('; ')}.` : undefined
 }
 
 /** A terminal size as it crosses a process boundary (the `pane.resize` channel): the same bounds as {@link terminalSizeProblem}. */
 export const TerminalSizeSchema = z.object({
-  cols: z.number().int('cols must be a whole number of columns').min(1, 'cols must be at least 1').max(MAX_TERMINAL_COLS, `cols must be at most ${MAX_TERMINAL_COLS}`),
-  rows: z.number().int('rows must be a whole number of rows').min(1, 'rows must be at least 1').max(MAX_TERMINAL_ROWS, `rows must be at most ${MAX_TERMINAL_ROWS}`)
+  cols: z
+    .number()
+    .int('cols must be a whole number of columns')
+    .min(1, 'cols must be at least 1')
+    .max(MAX_TERMINAL_COLS, `cols must be at most ${MAX_TERMINAL_COLS}`),
+  rows: z
+    .number()
+    .int('rows must be a whole number of rows')
+    .min(1, 'rows must be at least 1')
+    .max(MAX_TERMINAL_ROWS, `rows must be at most ${MAX_TERMINAL_ROWS}`)
 })
 
 function isCount(value: unknown, max: number): boolean {

@@ -7,10 +7,18 @@ describe('commands that write files named by options, archives or servers', () =
   it('curl writes -o, -D, -c files and the URL name of -O; -J and globbed URLs cannot be told', () => {
     expect(fx('curl', '-sSLo', 'out', 'https://x/y')).toMatchObject({ writes: ['out'], unknown: [] })
     expect(fx('curl', '-o', '-', 'https://x/y').writes).toEqual([])
-    expect(fx('curl', '--output-dir', 'd', '-O', 'https://x/a/b.tgz?v=1')).toMatchObject({ writes: ['d/b.tgz'], unknown: [] })
+    expect(fx('curl', '--output-dir', 'd', '-O', 'https://x/a/b.tgz?v=1')).toMatchObject({
+      writes: ['d/b.tgz'],
+      unknown: []
+    })
     expect(fx('curl', '-O', 'https://x/[1-3].txt').unknown).toHaveLength(1)
-    expect(fx('curl', '-OJ', 'https://x/y')).toMatchObject({ writesBelow: ['.'], unknown: [expect.stringContaining('server')] })
-    expect(fx('curl', '-d', '@secrets/k', '-F', 'f=@x.bin;type=a', '-T', 'up', 'https://x')).toMatchObject({ reads: ['secrets/k', 'x.bin', 'up'] })
+    expect(fx('curl', '-OJ', 'https://x/y')).toMatchObject({
+      writesBelow: ['.'],
+      unknown: [expect.stringContaining('server')]
+    })
+    expect(fx('curl', '-d', '@secrets/k', '-F', 'f=@x.bin;type=a', '-T', 'up', 'https://x')).toMatchObject({
+      reads: ['secrets/k', 'x.bin', 'up']
+    })
     expect(fx('curl', '-K', 'cfg', 'https://x').unknown).toHaveLength(1)
   })
 
@@ -23,7 +31,11 @@ describe('commands that write files named by options, archives or servers', () =
 
   it('tar: old-style letters, -C, archive writes, extraction asks, programs ask', () => {
     expect(fx('tar', 'czf', 'a.tgz', 'src')).toMatchObject({ writes: ['a.tgz'], reads: ['src'], unknown: [] })
-    expect(fx('tar', '-xzf', 'a.tgz', '-C', 'out')).toMatchObject({ reads: ['a.tgz'], writesBelow: ['out'], unknown: [expect.any(String)] })
+    expect(fx('tar', '-xzf', 'a.tgz', '-C', 'out')).toMatchObject({
+      reads: ['a.tgz'],
+      writesBelow: ['out'],
+      unknown: [expect.any(String)]
+    })
     expect(fx('tar', '-tf', 'a.tgz')).toMatchObject({ reads: ['a.tgz'], writes: [], writesBelow: [], unknown: [] })
     expect(fx('tar', '-xOf', 'a.tgz')).toMatchObject({ writesBelow: [], unknown: [] })
     expect(fx('tar', '-cf', 'a.tar', '--to-command=sh', 'src').unknown).toHaveLength(1)
@@ -31,7 +43,11 @@ describe('commands that write files named by options, archives or servers', () =
   })
 
   it('unzip extracts below -d (asks) and only reads when listing', () => {
-    expect(fx('unzip', 'a.zip', '-d', 'x')).toMatchObject({ reads: ['a.zip'], writesBelow: ['x'], unknown: [expect.any(String)] })
+    expect(fx('unzip', 'a.zip', '-d', 'x')).toMatchObject({
+      reads: ['a.zip'],
+      writesBelow: ['x'],
+      unknown: [expect.any(String)]
+    })
     expect(fx('unzip', '-l', 'a.zip')).toMatchObject({ writesBelow: [], unknown: [] })
   })
 
@@ -44,7 +60,11 @@ describe('commands that write files named by options, archives or servers', () =
   })
 
   it('patch writes FILE, -o and -r files (below -d); without FILE the diff names them', () => {
-    expect(fx('patch', '-d', 'sub', 'a.c', 'fix.diff')).toMatchObject({ writes: ['sub/a.c'], reads: ['fix.diff'], unknown: [] })
+    expect(fx('patch', '-d', 'sub', 'a.c', 'fix.diff')).toMatchObject({
+      writes: ['sub/a.c'],
+      reads: ['fix.diff'],
+      unknown: []
+    })
     expect(fx('patch', '-p1', '-i', 'fix.diff')).toMatchObject({ reads: ['fix.diff'], unknown: [expect.any(String)] })
   })
 })
@@ -69,10 +89,23 @@ describe('code given on the command line', () => {
   })
 
   it('python -c, node -e/-p, php -r and a program on stdin cannot be told; a script or a module is the command', () => {
-    for (const argv of [['python3', '-c', 'x'], ['python3', '-Bc', 'x'], ['python3.12', '-'], ['node', '-pe', 'x'], ['node', '--eval=x'], ['php', '-r', 'x'], ['python3']]) {
+    for (const argv of [
+      ['python3', '-c', 'x'],
+      ['python3', '-Bc', 'x'],
+      ['python3.12', '-'],
+      ['node', '-pe', 'x'],
+      ['node', '--eval=x'],
+      ['php', '-r', 'x'],
+      ['python3']
+    ]) {
       expect(fx(...argv).unknown, argv.join(' ')).toHaveLength(1)
     }
-    for (const argv of [['python3', 'build.py'], ['python3', '-m', 'pytest'], ['node', '-r', 'ts-node/register', 'x.ts'], ['node', '--version']]) {
+    for (const argv of [
+      ['python3', 'build.py'],
+      ['python3', '-m', 'pytest'],
+      ['node', '-r', 'ts-node/register', 'x.ts'],
+      ['node', '--version']
+    ]) {
       expect(fx(...argv).unknown, argv.join(' ')).toEqual([])
     }
   })

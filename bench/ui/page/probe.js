@@ -94,7 +94,8 @@ function installUiBenchProbe(config, benchLine) {
   }
   try {
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') probe.firstContentfulPaintMs = e.startTime
+      for (const e of list.getEntries())
+        if (e.name === 'first-contentful-paint') probe.firstContentfulPaintMs = e.startTime
     }).observe({ type: 'paint', buffered: true })
   } catch {
     /* no Paint Timing API */
@@ -119,7 +120,13 @@ function installUiBenchProbe(config, benchLine) {
   document.addEventListener(
     'keydown',
     (e) => {
-      if (probe.recording && e.key.length === 1 && e.target instanceof Element && e.target.matches(config.inputSelector)) pending = { key: e.key, t0: e.timeStamp, target: e.target }
+      if (
+        probe.recording &&
+        e.key.length === 1 &&
+        e.target instanceof Element &&
+        e.target.matches(config.inputSelector)
+      )
+        pending = { key: e.key, t0: e.timeStamp, target: e.target }
     },
     true
   )

@@ -23,7 +23,11 @@ const DEMO_GIT_ENV = {
 
 /** The demo repository's history: each commit adds these paths, at this date. */
 const DEMO_HISTORY: Array<{ message: string; date: string; paths: string[] }> = [
-  { message: 'Count word frequencies', date: '2026-01-05T10:00:00Z', paths: ['package.json', 'README.md', 'AGENTS.md', '.swarmdesk/settings.json', 'src/wordfreq.js'] },
+  {
+    message: 'Count word frequencies',
+    date: '2026-01-05T10:00:00Z',
+    paths: ['package.json', 'README.md', 'AGENTS.md', '.swarmdesk/settings.json', 'src/wordfreq.js']
+  },
   { message: 'Format the most common words as a table', date: '2026-01-06T14:30:00Z', paths: ['src/format.js'] },
   { message: 'Add tests for counting, ordering and formatting', date: '2026-01-07T09:15:00Z', paths: ['test'] }
 ]
@@ -38,7 +42,10 @@ export async function createDemoWorkspace(parent = tmpdir()): Promise<string> {
   const dir = await realpath(await mkdtemp(join(parent, 'swarmdesk-demo-')))
   await cp(demoPaths().project, dir, { recursive: true })
   const git = (args: string[], date?: string) =>
-    run('git', args, { cwd: dir, env: { ...process.env, ...DEMO_GIT_ENV, ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) } })
+    run('git', args, {
+      cwd: dir,
+      env: { ...process.env, ...DEMO_GIT_ENV, ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) }
+    })
   await git(['init', '-q', '-b', 'main'])
   await git(['config', 'user.name', DEMO_GIT_ENV.GIT_AUTHOR_NAME])
   await git(['config', 'user.email', DEMO_GIT_ENV.GIT_AUTHOR_EMAIL])
@@ -48,6 +55,7 @@ export async function createDemoWorkspace(parent = tmpdir()): Promise<string> {
     await git(['commit', '-q', '-m', commit.message], commit.date)
   }
   const untracked = (await git(['status', '--porcelain'])).stdout.trim()
-  if (untracked) throw new Error(`The demo history misses files of resources/demo/project: ${untracked}. Add them to DEMO_HISTORY.`)
+  if (untracked)
+    throw new Error(`The demo history misses files of resources/demo/project: ${untracked}. Add them to DEMO_HISTORY.`)
   return dir
 }

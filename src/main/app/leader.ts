@@ -47,7 +47,8 @@ export class LeaderControl {
     this.requireModel('A prompt')
     const fork = /^\/fork\s+([\s\S]+)$/.exec(text.trim())
     if (fork) return this.forkFromPrompt(fork[1]!.trim())
-    if (this.working) throw new IpcRequestError('The leader is still working on the previous prompt; wait for it or press Stop.')
+    if (this.working)
+      throw new IpcRequestError('The leader is still working on the previous prompt; wait for it or press Stop.')
     this.run(text)
     return { ok: true }
   }
@@ -71,7 +72,13 @@ export class LeaderControl {
   /** Starts a turn on what is queued for the leader, if it is idle; a busy leader takes it at its next turn boundary. */
   wake(): void {
     // without a key, what is queued waits for one (a key set later wakes the leader)
-    if (!this.working && !this.closed && this.options.session().pendingCount > 0 && !modelAccessOf(this.options.model, this.options.keyFix).noApiKey) this.run(undefined)
+    if (
+      !this.working &&
+      !this.closed &&
+      this.options.session().pendingCount > 0 &&
+      !modelAccessOf(this.options.model, this.options.keyFix).noApiKey
+    )
+      this.run(undefined)
   }
 
   /**
@@ -91,9 +98,20 @@ export class LeaderControl {
   private async forkFromPrompt(directive: string): Promise<{ ok: true }> {
     const session = this.options.session()
     const agents = session.subagents
-    if (!agents?.options.forkEnabled) throw new IpcRequestError(agents?.options.coordinator ? 'Forks are off in coordinator mode.' : 'Forks are off in this workspace; start it with --fork to use /fork.')
-    if (this.working) throw new IpcRequestError('Wait for the leader to finish its turn before forking its conversation.')
-    await agents.spawnFork({ parent: session.asParent(), description: directive.split(/\s+/).slice(0, 5).join(' '), directive, fromPrompt: true })
+    if (!agents?.options.forkEnabled)
+      throw new IpcRequestError(
+        agents?.options.coordinator
+          ? 'Forks are off in coordinator mode.'
+          : 'Forks are off in this workspace; start it with --fork to use /fork.'
+      )
+    if (this.working)
+      throw new IpcRequestError('Wait for the leader to finish its turn before forking its conversation.')
+    await agents.spawnFork({
+      parent: session.asParent(),
+      description: directive.split(/\s+/).slice(0, 5).join(' '),
+      directive,
+      fromPrompt: true
+    })
     return { ok: true }
   }
 
@@ -105,13 +123,31 @@ export class LeaderControl {
       .then((end) => {
         // a model error's notice and `error` state come from the session itself (loop/failure.ts)
         if (end.reason === 'model_error') {
-          if (end.error.kind === 'scenario') bus.emit({ type: 'scenario_error', message: end.error.message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+          if (end.error.kind === 'scenario')
+            bus.emit({
+              type: 'scenario_error',
+              message: end.error.message,
+              agentId: LEADER_NAME,
+              agentName: LEADER_NAME
+            })
         } else if (end.reason === 'max_turns' || end.reason === 'budget') {
-          bus.emit({ type: 'notice', level: 'warning', message: `The leader stopped: ${end.reason === 'budget' ? 'the budget is spent' : 'the turn limit was reached'}.`, agentId: LEADER_NAME, agentName: LEADER_NAME })
+          bus.emit({
+            type: 'notice',
+            level: 'warning',
+            message: `The leader stopped: ${end.reason === 'budget' ? 'the budget is spent' : 'the turn limit was reached'}.`,
+            agentId: LEADER_NAME,
+            agentName: LEADER_NAME
+          })
         }
       })
       .catch((error: Error) => {
-        bus.emit({ type: 'notice', level: 'error', message: `The leader failed: ${error.message}`, agentId: LEADER_NAME, agentName: LEADER_NAME })
+        bus.emit({
+          type: 'notice',
+          level: 'error',
+          message: `The leader failed: ${error.message}`,
+          agentId: LEADER_NAME,
+          agentName: LEADER_NAME
+        })
       })
       .finally(() => {
         this.working = false

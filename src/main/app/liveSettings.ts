@@ -40,7 +40,10 @@ export class LiveSettings {
 
   /** A settings view with the values that apply now (the reload after a change has run by then). */
   withEffective(view: SettingsView): SettingsView {
-    return { ...view, effective: { stuckAfterMinutes: this.stuckAfterMinutes, paneScrollbackLines: this.paneScrollbackLines } }
+    return {
+      ...view,
+      effective: { stuckAfterMinutes: this.stuckAfterMinutes, paneScrollbackLines: this.paneScrollbackLines }
+    }
   }
 
   /**
@@ -57,7 +60,9 @@ export class LiveSettings {
     try {
       warnings = session().replaceHooks(settings.hooks)
     } catch (error) {
-      throw new SettingsRefusedError(`The settings changed, but their hooks cannot be used, so the previous hooks stay: ${(error as Error).message}`)
+      throw new SettingsRefusedError(
+        `The settings changed, but their hooks cannot be used, so the previous hooks stay: ${(error as Error).message}`
+      )
     }
     engine.replaceSettings(settings)
     this.stuckAfterMinutes = stuckAfterMinutesOf(settings)
@@ -65,6 +70,7 @@ export class LiveSettings {
     const active = settings.hooks.reduce((n, h) => n + Object.keys(h.hooks).length, 0)
     const message = `Settings reloaded: ${active === 0 ? 'no hooks are configured' : `hooks for ${active} event${active === 1 ? '' : 's'} apply from now on`}.`
     bus.emit({ type: 'notice', level: 'info', message, agentId: LEADER_NAME, agentName: LEADER_NAME })
-    for (const w of warnings) bus.emit({ type: 'notice', level: 'warning', message: w, agentId: LEADER_NAME, agentName: LEADER_NAME })
+    for (const w of warnings)
+      bus.emit({ type: 'notice', level: 'warning', message: w, agentId: LEADER_NAME, agentName: LEADER_NAME })
   }
 }

@@ -18,7 +18,12 @@ export function compareEntries(a: MailboxEntry, b: MailboxEntry): number {
 export function toEntry(message: MailboxMessage, read: boolean, rev: number): MailboxEntry {
   const body = parseMessageBody(message.text)
   const kind = body.kind === 'structured' ? body.body.type : body.kind === 'invalid' ? body.type : 'plain'
-  const described = body.kind === 'structured' ? describeBody(body.body) : body.kind === 'invalid' ? `Malformed ${body.type}: ${body.error}` : firstLine(message.text)
+  const described =
+    body.kind === 'structured'
+      ? describeBody(body.body)
+      : body.kind === 'invalid'
+        ? `Malformed ${body.type}: ${body.error}`
+        : firstLine(message.text)
   return {
     key: `${message.to}/${message.id}`,
     id: message.id,
@@ -43,11 +48,15 @@ export function describeBody(body: ProtocolBody): string {
     case 'permission_request':
       return `Asks to use ${body.toolName}${primaryArgument(body.input) ? ` on ${primaryArgument(body.input)}` : ''}`
     case 'permission_response':
-      return body.decision === 'allow' ? 'Permission allowed' : `Permission denied${body.reason ? `: ${body.reason}` : ''}`
+      return body.decision === 'allow'
+        ? 'Permission allowed'
+        : `Permission denied${body.reason ? `: ${body.reason}` : ''}`
     case 'plan_approval_request':
       return `Plan for approval: ${firstLine(body.plan)}`
     case 'plan_approval_response':
-      return body.approve ? `Plan approved${body.permissionMode ? ` (${body.permissionMode})` : ''}` : `Plan rejected${body.feedback ? `: ${body.feedback}` : ''}`
+      return body.approve
+        ? `Plan approved${body.permissionMode ? ` (${body.permissionMode})` : ''}`
+        : `Plan rejected${body.feedback ? `: ${body.feedback}` : ''}`
     case 'shutdown_request':
       return `Shutdown requested${body.reason ? `: ${body.reason}` : ''}`
     case 'shutdown_approved':

@@ -38,11 +38,23 @@ describe('the mailbox inspector feed', () => {
   it('lists every inbox of the team oldest first, with kind, a readable summary and read state', async () => {
     const { home, cleanup } = tempHome()
     const mailbox = createMailbox({ home })
-    await mailbox.send('docs', 'carol', { from: 'team-lead', text: 'Start with the docs index.', summary: 'initial prompt' })
-    await mailbox.send('docs', 'carol', { from: 'team-lead', body: protocolBody('task_assignment', { taskId: '4', subject: 'Write the changelog', assignedBy: 'team-lead' }) })
+    await mailbox.send('docs', 'carol', {
+      from: 'team-lead',
+      text: 'Start with the docs index.',
+      summary: 'initial prompt'
+    })
+    await mailbox.send('docs', 'carol', {
+      from: 'team-lead',
+      body: protocolBody('task_assignment', { taskId: '4', subject: 'Write the changelog', assignedBy: 'team-lead' })
+    })
     const req = await mailbox.send('docs', 'team-lead', {
       from: 'carol',
-      body: protocolBody('permission_request', { requestId: 'r1', agentName: 'carol', toolName: 'Write', input: { file_path: 'docs/README.md', content: '# docs' } })
+      body: protocolBody('permission_request', {
+        requestId: 'r1',
+        agentName: 'carol',
+        toolName: 'Write',
+        input: { file_path: 'docs/README.md', content: '# docs' }
+      })
     })
     await mailbox.markRead('docs', 'team-lead', [req.id])
     const feed = new MailboxFeed({ home })
@@ -53,7 +65,13 @@ describe('the mailbox inspector feed', () => {
       ['team-lead', 'carol', 'task_assignment', 'Task #4 assigned: Write the changelog', false],
       ['carol', 'team-lead', 'permission_request', 'Asks to use Write on docs/README.md', true]
     ])
-    expect(feed.list(1, 1)).toMatchObject({ team: 'docs', deleted: false, offset: 1, total: 3, entries: [{ kind: 'task_assignment' }] })
+    expect(feed.list(1, 1)).toMatchObject({
+      team: 'docs',
+      deleted: false,
+      offset: 1,
+      total: 3,
+      entries: [{ kind: 'task_assignment' }]
+    })
     feed.dispose()
     cleanup()
   })
@@ -67,7 +85,11 @@ describe('the mailbox inspector feed', () => {
     const added = nextChange(feed, (c) => c.type === 'messages')
     const { id } = await mailbox.send('docs', 'alice', { from: 'team-lead', text: 'hello' })
     const first = await added
-    expect(first).toMatchObject({ type: 'messages', team: 'docs', entries: [{ key: `alice/${id}`, read: false, text: 'hello', summary: 'hello' }] })
+    expect(first).toMatchObject({
+      type: 'messages',
+      team: 'docs',
+      entries: [{ key: `alice/${id}`, read: false, text: 'hello', summary: 'hello' }]
+    })
     const read = nextChange(feed, (c) => c.type === 'messages' && c.entries.some((e) => e.read))
     await mailbox.markRead('docs', 'alice', [id])
     const second = await read
@@ -84,7 +106,11 @@ describe('the mailbox inspector feed', () => {
     mkdirSync(join(home, 'teams', 'docs'), { recursive: true }) // as TeamCreate leaves it
     const feed = new MailboxFeed({ home })
     feed.follow('docs')
-    await mailbox.broadcast('docs', ['team-lead', 'alice', 'bob', 'carol'], { from: 'alice', text: 'docs/wordfreq.md is written.', summary: 'wordfreq page done' })
+    await mailbox.broadcast('docs', ['team-lead', 'alice', 'bob', 'carol'], {
+      from: 'alice',
+      text: 'docs/wordfreq.md is written.',
+      summary: 'wordfreq page done'
+    })
     // the same words sent one by one, with no broadcast reported: separate messages
     await mailbox.send('docs', 'bob', { from: 'team-lead', text: 'same prompt' })
     await mailbox.send('docs', 'carol', { from: 'team-lead', text: 'same prompt' })
@@ -108,11 +134,23 @@ describe('the mailbox inspector feed', () => {
     expect(feed.list()).toMatchObject({ team: null, total: 0 })
     await ctx.teams.create({ name: 'docs', lead })
     ctx.setTeam('docs')
-    await ctx.mailbox.send('docs', 'team-lead', { from: 'alice', body: protocolBody('idle_notification', { from: 'alice', idleReason: 'available', summary: 'wrote docs/wordfreq.md' }) })
+    await ctx.mailbox.send('docs', 'team-lead', {
+      from: 'alice',
+      body: protocolBody('idle_notification', {
+        from: 'alice',
+        idleReason: 'available',
+        summary: 'wrote docs/wordfreq.md'
+      })
+    })
     await until(feed, (e) => e.length === 1)
     await ctx.teams.delete('docs')
     ctx.setTeam(undefined)
-    expect(feed.list()).toMatchObject({ team: 'docs', deleted: true, total: 1, entries: [{ kind: 'idle_notification', summary: 'Idle (available): wrote docs/wordfreq.md' }] })
+    expect(feed.list()).toMatchObject({
+      team: 'docs',
+      deleted: true,
+      total: 1,
+      entries: [{ kind: 'idle_notification', summary: 'Idle (available): wrote docs/wordfreq.md' }]
+    })
     await ctx.teams.create({ name: 'next', lead })
     ctx.setTeam('next')
     expect(feed.list()).toMatchObject({ team: 'next', deleted: false, total: 0 })
@@ -156,9 +194,15 @@ describe('the mailbox inspector feed', () => {
   })
 
   it('describes every structured body in words, never JSON', () => {
-    expect(describeBody({ type: 'permission_response', requestId: 'r', decision: 'deny', reason: 'not now' })).toBe('Permission denied: not now')
-    expect(describeBody({ type: 'plan_approval_request', requestId: 'r', plan: '1. Read\n2. Write' })).toBe('Plan for approval: 1. Read')
-    expect(describeBody({ type: 'plan_approval_response', requestId: 'r', approve: false, feedback: 'add tests' })).toBe('Plan rejected: add tests')
+    expect(describeBody({ type: 'permission_response', requestId: 'r', decision: 'deny', reason: 'not now' })).toBe(
+      'Permission denied: not now'
+    )
+    expect(describeBody({ type: 'plan_approval_request', requestId: 'r', plan: '1. Read\n2. Write' })).toBe(
+      'Plan for approval: 1. Read'
+    )
+    expect(
+      describeBody({ type: 'plan_approval_response', requestId: 'r', approve: false, feedback: 'add tests' })
+    ).toBe('Plan rejected: add tests')
     expect(describeBody({ type: 'shutdown_request', requestId: 'r', reason: 'done' })).toBe('Shutdown requested: done')
     expect(describeBody({ type: 'shutdown_approved', requestId: 'r' })).toBe('Shutdown approved')
     expect(describeBody({ type: 'shutdown_rejected', requestId: 'r', reason: 'busy' })).toBe('Shutdown rejected: busy')

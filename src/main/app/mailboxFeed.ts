@@ -1,7 +1,13 @@
 import { type TeamContext } from '../runtime/teams'
 import { existsSync, promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { MAILBOX_FEED_MAX, MAILBOX_PAGE_MAX, type MailboxChange, type MailboxEntry, type MailboxPage } from '../../shared/ipc'
+import {
+  MAILBOX_FEED_MAX,
+  MAILBOX_PAGE_MAX,
+  type MailboxChange,
+  type MailboxEntry,
+  type MailboxPage
+} from '../../shared/ipc'
 import { DisposableStore, Emitter, type Disposable } from '../runtime/base'
 import { DEFAULT_POLL_MS } from '../runtime/mailbox'
 import type { MailboxMessage } from '../../shared/mailbox'
@@ -280,7 +286,8 @@ export class MailboxFeed implements Disposable {
   private groupBroadcasts(from: string): MailboxEntry[] {
     const hints = this.hints.filter((h) => h.from === from)
     if (hints.length === 0) return []
-    const near = (e: MailboxEntry): boolean => hints.some((h) => Math.abs(Date.parse(e.timestamp) - h.at) <= BROADCAST_WINDOW_MS)
+    const near = (e: MailboxEntry): boolean =>
+      hints.some((h) => Math.abs(Date.parse(e.timestamp) - h.at) <= BROADCAST_WINDOW_MS)
     const groups = new Map<string, MailboxEntry[]>()
     // a broadcast is recent: look at the newest messages only
     for (let i = this.entries.length - 1; i >= Math.max(0, this.entries.length - 500); i--) {
@@ -293,7 +300,8 @@ export class MailboxFeed implements Disposable {
     for (const copies of groups.values()) {
       const recipients = [...new Set(copies.map((e) => e.to))].sort()
       if (recipients.length < 2) continue
-      for (const e of copies) if (e.broadcast?.join(',') !== recipients.join(',')) changed.push(this.update(e, { broadcast: recipients }))
+      for (const e of copies)
+        if (e.broadcast?.join(',') !== recipients.join(',')) changed.push(this.update(e, { broadcast: recipients }))
     }
     return changed
   }

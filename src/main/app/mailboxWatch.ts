@@ -93,7 +93,11 @@ async function listMessages(dir: string): Promise<string[]> {
 }
 
 /** Reads `name` from `cur/` or `new/` (it may have moved since the listing); undefined when gone or not a valid message. */
-export async function readMessage(root: string, name: string, isRead: boolean): Promise<{ message: MailboxMessage; read: boolean } | undefined> {
+export async function readMessage(
+  root: string,
+  name: string,
+  isRead: boolean
+): Promise<{ message: MailboxMessage; read: boolean } | undefined> {
   for (const read of isRead ? [true] : [false, true]) {
     let raw: string
     try {

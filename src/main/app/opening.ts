@@ -10,7 +10,12 @@ import { connectModel, NO_API_KEY_HINTS, type ModelConnection } from '../runtime
 import { envWithSettings, modeSwitches, Session, teammateModelSetting, teammateSettings } from '../runtime/session'
 import { canonicalWorkspace, ensureWritableDataDirectory } from '../runtime/storage'
 import { definitionFileNotices, loadSubagentWiring, sweepWorkspaceWorktrees } from '../runtime/subagents'
-import { createTeammateBackends, teammateModelEnv, teammateSettingsEnv, type TeammateExecutorRegistry } from '../runtime/teammates'
+import {
+  createTeammateBackends,
+  teammateModelEnv,
+  teammateSettingsEnv,
+  type TeammateExecutorRegistry
+} from '../runtime/teammates'
 import { CORE_TOOLS } from '../runtime/tools'
 import type { KeyFix } from './modelAccess'
 import { PaneSizes } from './paneSizes'
@@ -101,25 +106,53 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
   const cwd = canonicalWorkspace(options.cwd)
   // a read-only or full data directory is bad input, reported before anything runs
   ensureWritableDataDirectory(options.home, cwd)
-  const settings = await loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], options.trustProject ?? false)
+  const settings = await loadWorkspaceSettings(
+    cwd,
+    options.home,
+    options.settingsFiles ?? [],
+    options.trustProject ?? false
+  )
   // the Settings view's models and auto-background delay, where the environment sets none
   const env = envWithSettings(startEnv, settings)
   // a first run has no key: the workspace opens all the same, saying where to add one
   const keyFix: KeyFix = options.apiKeys ? 'settings' : 'environment'
   const apiKey = options.apiKey ?? new ApiKeyHolder()
-  const model = await connectModel({ scenario: options.scenario, env, settings, apiKey, noApiKeyHint: NO_API_KEY_HINTS[keyFix] })
+  const model = await connectModel({
+    scenario: options.scenario,
+    env,
+    settings,
+    apiKey,
+    noApiKeyHint: NO_API_KEY_HINTS[keyFix]
+  })
   // what the last run left: the session to reopen, and its orphaned processes killed (app/restore)
-  const plan = await planRestore({ home: options.home, cwd, choice: options.session ?? 'restore', resumeSessionId: options.resumeSessionId })
+  const plan = await planRestore({
+    home: options.home,
+    cwd,
+    choice: options.session ?? 'restore',
+    resumeSessionId: options.resumeSessionId
+  })
   const runTag = randomUUID()
   const pty = createPtyHost({ env: { [RUN_TAG_VARIABLE]: runTag } })
   const prompter = new UiPrompter(cwd)
   const modelName = resolveModel(options.model ?? env.SWARMDESK_MODEL ?? DEFAULT_MODEL)
   const mode = options.mode ?? settings.defaultMode ?? 'default'
-  const wiring = await loadSubagentWiring({ cwd, home: options.home, env, trustProject: options.trustProject, teammateModel: teammateModelSetting(settings) })
+  const wiring = await loadSubagentWiring({
+    cwd,
+    home: options.home,
+    env,
+    trustProject: options.trustProject,
+    teammateModel: teammateModelSetting(settings)
+  })
   const swept = await sweepWorkspaceWorktrees(cwd)
   const bus = new EventBus()
   const paneSizes = new PaneSizes()
-  const backends = createTeammateBackends({ bus, pty, prompter, home: options.home, paneSize: (agentId) => paneSizes.get(agentId) })
+  const backends = createTeammateBackends({
+    bus,
+    pty,
+    prompter,
+    home: options.home,
+    paneSize: (agentId) => paneSizes.get(agentId)
+  })
   const engine = new PermissionEngine(settings)
   // events emitted while the session opens are replayed into the service's own bus
   const early: RuntimeEvent[] = []
@@ -139,7 +172,15 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     tools: [...CORE_TOOLS],
     subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
     hookSettings: settings.hooks,
-    teammates: { registry: backends, ...teammateSettings(settings), askPersonForPlans: true, modelEnv: () => ({ ...teammateModelEnv(model, env, settings), ...teammateSettingsEnv(options.settingsFiles ?? [], options.trustProject ?? false) }) }
+    teammates: {
+      registry: backends,
+      ...teammateSettings(settings),
+      askPersonForPlans: true,
+      modelEnv: () => ({
+        ...teammateModelEnv(model, env, settings),
+        ...teammateSettingsEnv(options.settingsFiles ?? [], options.trustProject ?? false)
+      })
+    }
   }
   let session: Session
   try {
@@ -158,5 +199,25 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     ...swept.map((path) => ({ level: 'warning' as const, message: `Removed a stale clean worktree: ${path}` })),
     ...plan.warnings.map((message) => ({ level: RESTORE_NOTICE_LEVEL, message }))
   ]
-  return { session, early, bus, prompter, model, pty, backends, paneSizes, engine, settings, modelName, mode, keyFix, apiKey, cwd, plan, runTag, openOptions, notices }
+  return {
+    session,
+    early,
+    bus,
+    prompter,
+    model,
+    pty,
+    backends,
+    paneSizes,
+    engine,
+    settings,
+    modelName,
+    mode,
+    keyFix,
+    apiKey,
+    cwd,
+    plan,
+    runTag,
+    openOptions,
+    notices
+  }
 }

@@ -10,7 +10,8 @@ import { PaneTerminals } from './panes'
  * line feeds and comes due at 72.
  */
 const write = (term: Terminal, data: string) => new Promise<void>((resolve) => term.write(data, resolve))
-const numbered = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `line ${from + i}\r\n`).join('')
+const numbered = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, i) => `line ${from + i}\r\n`).join('')
 
 async function scrollbacks(chunks: string[]): Promise<{ got: string; want: string; skipped: number }> {
   const size = { cols: 30, rows: 8 }
@@ -54,7 +55,10 @@ describe('PaneTerminals backlog edge cases', () => {
     ['autowrap off, a long line', ['\x1b[?7l', numbered(0, 50) + 'y'.repeat(100) + '\r\n', numbered(50, 130)]],
     ['VT and FF, which move a line too', [numbered(0, 50) + 'a\x0bb\x0cc\r\n', numbered(50, 130)]],
     ['a surrogate pair split between parsed output and the backlog', ['\x1b[?25lx\ud83d', '\ude00' + numbered(0, 120)]],
-    ['a title with a CRLF inside, near the cut', [numbered(0, 14) + '\x1b]0;make \\\r\n  all\x07' + numbered(100, 157), numbered(157, 260)]]
+    [
+      'a title with a CRLF inside, near the cut',
+      [numbered(0, 14) + '\x1b]0;make \\\r\n  all\x07' + numbered(100, 157), numbered(157, 260)]
+    ]
   ])('stays exact with %s', async (_, chunks) => {
     const r = await scrollbacks(chunks)
     expect(r.skipped).toBeGreaterThan(0)

@@ -50,7 +50,8 @@ describe('scanPlainOutput', () => {
 })
 
 describe('PaneBacklog', () => {
-  const numbered = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `line ${from + i}\r\n`).join('')
+  const numbered = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => `line ${from + i}\r\n`).join('')
 
   function backlogOf(...chunks: string[]): PaneBacklog {
     const backlog = new PaneBacklog()
@@ -132,8 +133,19 @@ describe('terminalAtPlainState', () => {
 
 /** Agent-like output: coloured lines (some long enough to wrap), progress redrawn with CR, and now and then something that is not plain. */
 function stream(random: () => number, lines: number, unplain: number): string {
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!
-  const sgr = ['\x1b[31m', '\x1b[1;32m', '\x1b[0m', '\x1b[m', '\x1b[38;5;200m', '\x1b[48;2;10;20;30m', '\x1b[22m', '\x1b[4:3m', '\x1b[0;7m', '\x1b[39;49m']
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!
+  const sgr = [
+    '\x1b[31m',
+    '\x1b[1;32m',
+    '\x1b[0m',
+    '\x1b[m',
+    '\x1b[38;5;200m',
+    '\x1b[48;2;10;20;30m',
+    '\x1b[22m',
+    '\x1b[4:3m',
+    '\x1b[0;7m',
+    '\x1b[39;49m'
+  ]
   const words = ['ok', 'reading', 'src/main.ts', '漢字', '😀', 'error:', '\t', 'x\by', '✓', 'test passed']
   const bursts = [
     'redraw\x1b[3A\x1b[2K over \x1b[3B',
@@ -158,7 +170,7 @@ function stream(random: () => number, lines: number, unplain: number): string {
 /** Cuts a stream into chunks at random places: inside escape sequences, CRLFs and surrogate pairs too. */
 function chunks(random: () => number, data: string): string[] {
   const out: string[] = []
-  for (let at = 0; at < data.length; ) {
+  for (let at = 0; at < data.length;) {
     const len = 1 + Math.floor(random() * (random() < 0.2 ? 8 : 400))
     out.push(data.slice(at, at + len))
     at += len

@@ -37,7 +37,7 @@ export function scanPlainOutput(data: string): PlainScan | undefined {
     }
     if (kind === 0x5b /* [ */) {
       let j = i + 2
-      for (let c = data.charCodeAt(j); (c >= 0x30 && c <= 0x3b) /* 0-9 : ; */; c = data.charCodeAt(++j));
+      for (let c = data.charCodeAt(j); c >= 0x30 && c <= 0x3b /* 0-9 : ; */; c = data.charCodeAt(++j));
       if (j === data.length) {
         open = j - i
         break
@@ -189,9 +189,19 @@ export class PaneBacklog {
     if (!carried) return false
     const piece = this.pieces[cut.piece]!
     const rest = piece.data.slice(cut.at + 1)
-    const restScan: Piece = { data: rest, lineFeeds: countLineFeeds(rest), lastReset: piece.lastReset > cut.at ? piece.lastReset - cut.at - 1 : -1, open: piece.open }
+    const restScan: Piece = {
+      data: rest,
+      lineFeeds: countLineFeeds(rest),
+      lastReset: piece.lastReset > cut.at ? piece.lastReset - cut.at - 1 : -1,
+      open: piece.open
+    }
     const carry = carried.join('') + '\r'
-    const head: Piece = { data: carry, lineFeeds: 0, lastReset: carried.length > 0 && isResetSgr(carried[0]!) ? 0 : -1, open: 0 }
+    const head: Piece = {
+      data: carry,
+      lineFeeds: 0,
+      lastReset: carried.length > 0 && isResetSgr(carried[0]!) ? 0 : -1,
+      open: 0
+    }
     this.pieces = [head, ...(rest.length > 0 ? [restScan] : []), ...this.pieces.slice(cut.piece + 1)]
     this.feeds = this.pieces.reduce((n, p) => n + p.lineFeeds, 0)
     this.chars = this.pieces.reduce((n, p) => n + p.data.length, 0)
@@ -252,7 +262,12 @@ export function terminalAtPlainState(terminal: Terminal): boolean {
   const core = (terminal as unknown as { _core?: PrivateCore })._core
   const parserState = core?._inputHandler?._parser?.currentState
   const buffer = core?.buffer
-  return parserState === 0 && buffer?.scrollTop === 0 && buffer.scrollBottom === terminal.rows - 1 && !terminal.modes.reverseWraparoundMode
+  return (
+    parserState === 0 &&
+    buffer?.scrollTop === 0 &&
+    buffer.scrollBottom === terminal.rows - 1 &&
+    !terminal.modes.reverseWraparoundMode
+  )
 }
 
 interface PrivateCore {

@@ -48,9 +48,11 @@ describe('PaneBatcher', () => {
     expect(chunks.map((c) => c.data).join('')).toBe(sent.join(''))
     // the grid's ticks are an interval apart; timers fire on whole milliseconds, so two flushes may
     // come up to 1 ms closer than the interval, never more
-    for (let i = 1; i < chunks.length; i++) expect(chunks[i]!.at - chunks[i - 1]!.at).toBeGreaterThanOrEqual(PANE_FLUSH_INTERVAL_MS - 1)
+    for (let i = 1; i < chunks.length; i++)
+      expect(chunks[i]!.at - chunks[i - 1]!.at).toBeGreaterThanOrEqual(PANE_FLUSH_INTERVAL_MS - 1)
     // every one-second window holds at most 60 flushes
-    for (const c of chunks) expect(chunks.filter((d) => d.at >= c.at && d.at < c.at + 1000).length).toBeLessThanOrEqual(60)
+    for (const c of chunks)
+      expect(chunks.filter((d) => d.at >= c.at && d.at < c.at + 1000).length).toBeLessThanOrEqual(60)
     expect(chunks.length).toBeGreaterThan(100)
     batcher.dispose()
   })
@@ -77,7 +79,12 @@ describe('PaneBatcher', () => {
     await vi.advanceTimersByTimeAsync(100)
     for (const [i, id] of ids.entries()) {
       const mine = chunks.filter((c) => c.agentId === id)
-      expect(mine.map((c) => c.data).join('')).toBe(Array.from({ length: 1000 / 16 + 1 }, (_, k) => k * 16 + i).filter((ms) => ms < 1000).map((ms) => `${ms};`).join(''))
+      expect(mine.map((c) => c.data).join('')).toBe(
+        Array.from({ length: 1000 / 16 + 1 }, (_, k) => k * 16 + i)
+          .filter((ms) => ms < 1000)
+          .map((ms) => `${ms};`)
+          .join('')
+      )
     }
     // After each pane's first (quiet) flush and the tick or two in which the panes join the grid,
     // flushes come in ticks shared by the panes with output.
@@ -98,10 +105,16 @@ describe('PaneBatcher', () => {
       await vi.advanceTimersByTimeAsync(2)
     }
     batcher.flushAll()
-    const text = (id: string) => chunks.filter((c) => c.agentId === id).map((c) => c.data).join('')
+    const text = (id: string) =>
+      chunks
+        .filter((c) => c.agentId === id)
+        .map((c) => c.data)
+        .join('')
     expect(text('a')).toBe(Array.from({ length: 50 }, (_, i) => `a${i};`).join(''))
     expect(text('b')).toBe(Array.from({ length: 50 }, (_, i) => `b${i};`).join(''))
-    expect(chunks.filter((c) => c.agentId === 'a').map((c) => c.chunk)).toEqual(chunks.filter((c) => c.agentId === 'a').map((_, i) => i + 1))
+    expect(chunks.filter((c) => c.agentId === 'a').map((c) => c.chunk)).toEqual(
+      chunks.filter((c) => c.agentId === 'a').map((_, i) => i + 1)
+    )
     batcher.dispose()
   })
 
@@ -182,7 +195,12 @@ describe('PaneBatcher', () => {
 
   it('resumes a paused pane whose renderer stopped acknowledging, after the stall time', async () => {
     const { sink, events } = recordingSink()
-    const batcher = new PaneBatcher(sink, { now: () => Date.now(), highWaterBytes: 1000, lowWaterBytes: 100, stallMs: 5000 })
+    const batcher = new PaneBatcher(sink, {
+      now: () => Date.now(),
+      highWaterBytes: 1000,
+      lowWaterBytes: 100,
+      stallMs: 5000
+    })
     batcher.ack('x', 0)
     batcher.write('x', 'y'.repeat(2000))
     await vi.advanceTimersByTimeAsync(20)
@@ -216,7 +234,11 @@ describe('PaneBatcher', () => {
     let consumed = 0
     let maxTotal = 0
     // 16 PTYs writing 8 KB per ms each unless paused, 1 MiB each; a renderer taking 2 MB/s over all panes.
-    for (let tick = 0; [...produced.values()].reduce((n, t) => n + t.length, 0) < 16 << 20 || consumed < chunks.length; tick++) {
+    for (
+      let tick = 0;
+      [...produced.values()].reduce((n, t) => n + t.length, 0) < 16 << 20 || consumed < chunks.length;
+      tick++
+    ) {
       for (const [i, id] of ids.entries()) {
         const sent = produced.get(id) ?? ''
         if (paused.has(id) || sent.length >= 1 << 20) continue
@@ -249,7 +271,12 @@ describe('PaneBatcher', () => {
 
   it('keeps a pane paused while a slow renderer acknowledges other panes, however long it waits; resumes all only once nothing is acknowledged for the stall time', async () => {
     const { sink, events, chunks } = recordingSink()
-    const batcher = new PaneBatcher(sink, { now: () => Date.now(), highWaterBytes: 1000, lowWaterBytes: 100, stallMs: 5000 })
+    const batcher = new PaneBatcher(sink, {
+      now: () => Date.now(),
+      highWaterBytes: 1000,
+      lowWaterBytes: 100,
+      stallMs: 5000
+    })
     batcher.ack('x', 0)
     batcher.write('x', 'y'.repeat(2000))
     await vi.advanceTimersByTimeAsync(20)
@@ -303,6 +330,8 @@ describe('PaneBatcher', () => {
   })
 
   it('refuses a low-water mark above the high-water mark', () => {
-    expect(() => new PaneBatcher(recordingSink().sink, { highWaterBytes: 10, lowWaterBytes: 20 })).toThrow(/lowWaterBytes/)
+    expect(() => new PaneBatcher(recordingSink().sink, { highWaterBytes: 10, lowWaterBytes: 20 })).toThrow(
+      /lowWaterBytes/
+    )
   })
 })

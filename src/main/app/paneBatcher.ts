@@ -133,8 +133,12 @@ export class PaneBatcher implements Disposable {
     this.stallMs = options.stallMs ?? PANE_ACK_STALL_MS
     this.now = options.now ?? (() => performance.now())
     this.origin = this.now()
-    if (this.lowWater > this.highWater) throw new RangeError(`lowWaterBytes (${this.lowWater}) must not exceed highWaterBytes (${this.highWater})`)
-    if (this.totalLowWater > this.totalHighWater) throw new RangeError(`totalLowWaterBytes (${this.totalLowWater}) must not exceed totalHighWaterBytes (${this.totalHighWater})`)
+    if (this.lowWater > this.highWater)
+      throw new RangeError(`lowWaterBytes (${this.lowWater}) must not exceed highWaterBytes (${this.highWater})`)
+    if (this.totalLowWater > this.totalHighWater)
+      throw new RangeError(
+        `totalLowWaterBytes (${this.totalLowWater}) must not exceed totalHighWaterBytes (${this.totalHighWater})`
+      )
   }
 
   /** Queues output for an agent's pane; it is flushed within one interval. Ignored after dispose. */
@@ -219,7 +223,15 @@ export class PaneBatcher implements Disposable {
   private pane(agentId: string): PaneFlow {
     let pane = this.panes.get(agentId)
     if (!pane) {
-      pane = { pending: [], queued: undefined, lastFlushAt: -Infinity, inFlight: [], unackedBytes: 0, acked: 0, paused: false }
+      pane = {
+        pending: [],
+        queued: undefined,
+        lastFlushAt: -Infinity,
+        inFlight: [],
+        unackedBytes: 0,
+        acked: 0,
+        paused: false
+      }
       this.panes.set(agentId, pane)
     }
     return pane
@@ -288,13 +300,15 @@ export class PaneBatcher implements Disposable {
     pane.inFlight.push({ chunk, bytes })
     pane.unackedBytes += bytes
     this.total += bytes
-    if (!pane.paused && (pane.unackedBytes > this.highWater || this.total > this.totalHighWater)) this.setPaused(agentId, pane, true)
+    if (!pane.paused && (pane.unackedBytes > this.highWater || this.total > this.totalHighWater))
+      this.setPaused(agentId, pane, true)
   }
 
   /** Resumes every paused pane that is under its low-water mark, once the total is under its own. */
   private resumeCaughtUp(): void {
     if (this.total > this.totalLowWater) return
-    for (const [agentId, pane] of this.panes) if (pane.paused && pane.unackedBytes <= this.lowWater) this.setPaused(agentId, pane, false)
+    for (const [agentId, pane] of this.panes)
+      if (pane.paused && pane.unackedBytes <= this.lowWater) this.setPaused(agentId, pane, false)
   }
 
   private setPaused(agentId: string, pane: PaneFlow, paused: boolean): void {

@@ -1,4 +1,8 @@
-import { DEFAULT_PANE_SCROLLBACK_LINES, MAX_PANE_SCROLLBACK_LINES, MIN_PANE_SCROLLBACK_LINES } from '../../shared/paneScrollback'
+import {
+  DEFAULT_PANE_SCROLLBACK_LINES,
+  MAX_PANE_SCROLLBACK_LINES,
+  MIN_PANE_SCROLLBACK_LINES
+} from '../../shared/paneScrollback'
 import type { LoadedSettings } from '../runtime/permissions'
 import { settingValue } from '../runtime/session'
 
@@ -13,4 +17,5 @@ export function paneScrollbackLinesOf(settings: Pick<LoadedSettings, 'sources'>)
   return settingValue(settings, 'paneScrollbackLines', isScrollbackLines) ?? DEFAULT_PANE_SCROLLBACK_LINES
 }
 
-const isScrollbackLines = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= MIN_PANE_SCROLLBACK_LINES && v <= MAX_PANE_SCROLLBACK_LINES
+const isScrollbackLines = (v: unknown): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= MIN_PANE_SCROLLBACK_LINES && v <= MAX_PANE_SCROLLBACK_LINES

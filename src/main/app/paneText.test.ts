@@ -10,37 +10,97 @@ const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '')
 describe('pane text', () => {
   it('shows a task notification in the receiving agent pane, naming the agent it is about', () => {
     const render = createPaneRenderer({ scripted: true })
-    render(ev({ type: 'agent_started', agentId: 'a-7', agentName: 'quick-job', agentType: 'general-purpose', parentId: 'team-lead', depth: 1 }))
-    const out = render(ev({ type: 'task_notification', agentId: 'team-lead', agentName: 'team-lead', taskId: 'a-7', status: 'killed' }))
+    render(
+      ev({
+        type: 'agent_started',
+        agentId: 'a-7',
+        agentName: 'quick-job',
+        agentType: 'general-purpose',
+        parentId: 'team-lead',
+        depth: 1
+      })
+    )
+    const out = render(
+      ev({ type: 'task_notification', agentId: 'team-lead', agentName: 'team-lead', taskId: 'a-7', status: 'killed' })
+    )
     expect(out?.[0]).toBe('team-lead')
     expect(plain(out![1])).toBe('◆ notification: agent quick-job killed\r\n')
   })
 
   it('falls back to the task id for an agent whose start it did not see', () => {
     const render = createPaneRenderer({ scripted: true })
-    const out = render(ev({ type: 'task_notification', agentId: 'team-lead', agentName: 'team-lead', taskId: 'a-9', status: 'completed' }))
+    const out = render(
+      ev({
+        type: 'task_notification',
+        agentId: 'team-lead',
+        agentName: 'team-lead',
+        taskId: 'a-9',
+        status: 'completed'
+      })
+    )
     expect(plain(out![1])).toContain('agent a-9 completed')
   })
 })
 
 describe('pane text of teammates', () => {
   const started = (agentName: string, backend: 'worker' | 'process') =>
-    ev({ type: 'agent_started', agentId: `${agentName}@t`, agentName, agentType: 'general-purpose', parentId: 'team-lead', depth: 1, backend, color: 'blue' })
+    ev({
+      type: 'agent_started',
+      agentId: `${agentName}@t`,
+      agentName,
+      agentType: 'general-purpose',
+      parentId: 'team-lead',
+      depth: 1,
+      backend,
+      color: 'blue'
+    })
 
   it('writes a process teammate’s terminal output byte for byte and nothing rendered from its events but its crash', () => {
     const render = createPaneRenderer({ scripted: true })
     const out: Array<[string, string] | undefined> = []
     out.push(render(started('bob', 'process')))
     out.push(render(ev({ type: 'agent_state', agentId: 'bob@t', agentName: 'bob', state: 'running' })))
-    out.push(render(ev({ type: 'terminal_output', agentId: 'bob@t', agentName: 'bob', data: '\x1b[1mbob\x1b[0m says hi\n\r' })))
+    out.push(
+      render(ev({ type: 'terminal_output', agentId: 'bob@t', agentName: 'bob', data: '\x1b[1mbob\x1b[0m says hi\n\r' }))
+    )
     out.push(render(ev({ type: 'assistant_text', agentId: 'bob@t', agentName: 'bob', text: 'says hi' })))
-    out.push(render(ev({ type: 'tool_call', agentId: 'bob@t', agentName: 'bob', toolUseId: 'u1', name: 'Bash', input: { command: 'ls' } })))
+    out.push(
+      render(
+        ev({
+          type: 'tool_call',
+          agentId: 'bob@t',
+          agentName: 'bob',
+          toolUseId: 'u1',
+          name: 'Bash',
+          input: { command: 'ls' }
+        })
+      )
+    )
     out.push(render(ev({ type: 'tool_output', agentId: 'bob@t', agentName: 'bob', toolUseId: 'u1', data: 'file\r\n' })))
-    out.push(render(ev({ type: 'tool_result', agentId: 'bob@t', agentName: 'bob', toolUseId: 'u1', isError: false, output: 'file' })))
-    out.push(render(ev({ type: 'permission_request', agentId: 'bob@t', agentName: 'bob', requestId: 'r', tool: 'Bash', input: { command: 'rm x' } })))
+    out.push(
+      render(
+        ev({ type: 'tool_result', agentId: 'bob@t', agentName: 'bob', toolUseId: 'u1', isError: false, output: 'file' })
+      )
+    )
+    out.push(
+      render(
+        ev({
+          type: 'permission_request',
+          agentId: 'bob@t',
+          agentName: 'bob',
+          requestId: 'r',
+          tool: 'Bash',
+          input: { command: 'rm x' }
+        })
+      )
+    )
     out.push(render(ev({ type: 'agent_state', agentId: 'bob@t', agentName: 'bob', state: 'idle' })))
     out.push(render(ev({ type: 'terminal_output', agentId: 'bob@t', agentName: 'bob', data: '\x1b[2K> ' })))
-    out.push(render(ev({ type: 'agent_stopped', agentId: 'bob@t', agentName: 'bob', status: 'crashed', reason: 'exit code 1' })))
+    out.push(
+      render(
+        ev({ type: 'agent_stopped', agentId: 'bob@t', agentName: 'bob', status: 'crashed', reason: 'exit code 1' })
+      )
+    )
     const written = out.filter((o): o is [string, string] => o !== undefined)
     expect(written.slice(0, 2)).toEqual([
       ['bob@t', '\x1b[1mbob\x1b[0m says hi\n\r'],
@@ -56,32 +116,58 @@ describe('pane text of teammates', () => {
     const render = createPaneRenderer({ scripted: true })
     render(started('bob', 'process'))
     render(ev({ type: 'terminal_output', agentId: 'bob@t', agentName: 'bob', data: 'working…' }))
-    const killed = render(ev({ type: 'agent_stopped', agentId: 'bob@t', agentName: 'bob', status: 'killed', reason: 'killed by a person from the workspace' }))
+    const killed = render(
+      ev({
+        type: 'agent_stopped',
+        agentId: 'bob@t',
+        agentName: 'bob',
+        status: 'killed',
+        reason: 'killed by a person from the workspace'
+      })
+    )
     expect(plain(killed![1].slice(1))).toBe('\r\n■ bob killed — killed by a person from the workspace\r\n')
     render(started('carol', 'process'))
-    expect(render(ev({ type: 'agent_stopped', agentId: 'carol@t', agentName: 'carol', status: 'exited' }))).toBeUndefined()
+    expect(
+      render(ev({ type: 'agent_stopped', agentId: 'carol@t', agentName: 'carol', status: 'exited' }))
+    ).toBeUndefined()
   })
 
   it('keeps rendering other agents’ events while a process teammate runs', () => {
     const render = createPaneRenderer({ scripted: true })
     render(started('bob', 'process'))
-    const out = render(ev({ type: 'assistant_text', agentId: 'team-lead', agentName: 'team-lead', text: 'Spawned bob.' }))
+    const out = render(
+      ev({ type: 'assistant_text', agentId: 'team-lead', agentName: 'team-lead', text: 'Spawned bob.' })
+    )
     expect(plain(out![1])).toContain('Spawned bob.')
   })
 
   it('treats an agent that sends terminal output as a terminal even without a seen start', () => {
     const render = createPaneRenderer({ scripted: true })
-    expect(render(ev({ type: 'terminal_output', agentId: 'carol@t', agentName: 'carol', data: 'x' }))).toEqual(['carol@t', 'x'])
+    expect(render(ev({ type: 'terminal_output', agentId: 'carol@t', agentName: 'carol', data: 'x' }))).toEqual([
+      'carol@t',
+      'x'
+    ])
     expect(render(ev({ type: 'assistant_text', agentId: 'carol@t', agentName: 'carol', text: 'x' }))).toBeUndefined()
   })
 
   it('renders a worker teammate’s events like any agent’s', () => {
     const render = createPaneRenderer({ scripted: true })
     render(started('alice', 'worker'))
-    const text = render(ev({ type: 'assistant_text', agentId: 'alice@t', agentName: 'alice', text: 'Reading the code.' }))
+    const text = render(
+      ev({ type: 'assistant_text', agentId: 'alice@t', agentName: 'alice', text: 'Reading the code.' })
+    )
     expect(text?.[0]).toBe('alice@t')
     expect(plain(text![1])).toBe('alice Reading the code.\r\n')
-    const ask = render(ev({ type: 'permission_request', agentId: 'alice@t', agentName: 'alice', requestId: 'r', tool: 'Bash', input: { command: 'npm test' } }))
+    const ask = render(
+      ev({
+        type: 'permission_request',
+        agentId: 'alice@t',
+        agentName: 'alice',
+        requestId: 'r',
+        tool: 'Bash',
+        input: { command: 'npm test' }
+      })
+    )
     expect(plain(ask![1])).toContain('Permission needed: Bash(npm test)')
   })
 
@@ -98,46 +184,96 @@ describe('pane text of teammates', () => {
     // shown by their own events already: the permission question, the stop with its reason
     expect(state('awaiting_permission')).toBeUndefined()
     expect(state('crashed')).toBeUndefined()
-    const stopped = render(ev({ type: 'agent_stopped', agentId: 'alice@t', agentName: 'alice', status: 'crashed', reason: 'heartbeat lost' }))
+    const stopped = render(
+      ev({ type: 'agent_stopped', agentId: 'alice@t', agentName: 'alice', status: 'crashed', reason: 'heartbeat lost' })
+    )
     expect(plain(stopped![1])).toContain('stopped: crashed — heartbeat lost')
   })
 
   it('shows a teammate’s normal exit as a quiet line, not as a failure', () => {
     const render = createPaneRenderer({ scripted: true })
     render(started('alice', 'worker'))
-    const out = render(ev({ type: 'agent_stopped', agentId: 'alice@t', agentName: 'alice', status: 'exited', reason: 'shutdown approved' }))
+    const out = render(
+      ev({
+        type: 'agent_stopped',
+        agentId: 'alice@t',
+        agentName: 'alice',
+        status: 'exited',
+        reason: 'shutdown approved'
+      })
+    )
     expect(out![1]).not.toContain('\x1b[31m')
     expect(plain(out![1])).toBe('■ alice exited — shutdown approved\r\n')
   })
 
   it('adds no state lines for the leader or subagents', () => {
     const render = createPaneRenderer({ scripted: true })
-    render(ev({ type: 'agent_started', agentId: 'a1', agentName: 'Explore', agentType: 'Explore', parentId: 'team-lead', depth: 1 }))
+    render(
+      ev({
+        type: 'agent_started',
+        agentId: 'a1',
+        agentName: 'Explore',
+        agentType: 'Explore',
+        parentId: 'team-lead',
+        depth: 1
+      })
+    )
     expect(render(ev({ type: 'agent_state', agentId: 'a1', agentName: 'Explore', state: 'idle' }))).toBeUndefined()
-    expect(render(ev({ type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'idle' }))).toBeUndefined()
+    expect(
+      render(ev({ type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'idle' }))
+    ).toBeUndefined()
   })
 })
 
 describe('pane text of results written for a model', () => {
-  const call = (toolUseId: string, name: string, input: Record<string, unknown>) => ev({ type: 'tool_call', agentId: 'team-lead', agentName: 'team-lead', toolUseId, name, input })
-  const result = (toolUseId: string, output: string, isError = false) => ev({ type: 'tool_result', agentId: 'team-lead', agentName: 'team-lead', toolUseId, isError, output })
-  const launched = (agentId: string) => JSON.stringify({ status: 'async_launched', agentId, outputFile: `/home/p/.swarmdesk/projects/w/s/agents/${agentId}.jsonl` })
+  const call = (toolUseId: string, name: string, input: Record<string, unknown>) =>
+    ev({ type: 'tool_call', agentId: 'team-lead', agentName: 'team-lead', toolUseId, name, input })
+  const result = (toolUseId: string, output: string, isError = false) =>
+    ev({ type: 'tool_result', agentId: 'team-lead', agentName: 'team-lead', toolUseId, isError, output })
+  const launched = (agentId: string) =>
+    JSON.stringify({
+      status: 'async_launched',
+      agentId,
+      outputFile: `/home/p/.swarmdesk/projects/w/s/agents/${agentId}.jsonl`
+    })
 
   it('shows a background agent’s launch as a line naming it, its id and its transcript, not as JSON', () => {
     const render = createPaneRenderer({ scripted: true })
     render(call('u1', 'Agent', { description: 'researcher', prompt: 'Research.', run_in_background: true }))
-    render(ev({ type: 'agent_started', agentId: 'a1b2c3d4e5f60718', agentName: 'researcher', agentType: 'general-purpose', parentId: 'team-lead', depth: 1 }))
+    render(
+      ev({
+        type: 'agent_started',
+        agentId: 'a1b2c3d4e5f60718',
+        agentName: 'researcher',
+        agentType: 'general-purpose',
+        parentId: 'team-lead',
+        depth: 1
+      })
+    )
     const out = render(result('u1', launched('a1b2c3d4e5f60718')))
     expect(out?.[0]).toBe('team-lead')
-    expect(plain(out![1])).toBe('    └ ▸ launched background agent researcher (id a1b2c3d4e5f60718)\r\n      transcript /home/p/.swarmdesk/projects/w/s/agents/a1b2c3d4e5f60718.jsonl\r\n')
+    expect(plain(out![1])).toBe(
+      '    └ ▸ launched background agent researcher (id a1b2c3d4e5f60718)\r\n      transcript /home/p/.swarmdesk/projects/w/s/agents/a1b2c3d4e5f60718.jsonl\r\n'
+    )
     expect(out![1]).not.toContain('async_launched')
   })
 
   it('calls a fork a fork, and names an agent whose start it missed by the call’s description', () => {
     const render = createPaneRenderer({ scripted: true })
     render(call('u1', 'Agent', { description: 'fork job', prompt: 'Do it.' }))
-    render(ev({ type: 'agent_started', agentId: 'af00000000000001', agentName: 'fork-job', agentType: 'fork', parentId: 'team-lead', depth: 1 }))
-    expect(plain(render(result('u1', launched('af00000000000001')))![1])).toContain('▸ launched fork fork-job (id af00000000000001)')
+    render(
+      ev({
+        type: 'agent_started',
+        agentId: 'af00000000000001',
+        agentName: 'fork-job',
+        agentType: 'fork',
+        parentId: 'team-lead',
+        depth: 1
+      })
+    )
+    expect(plain(render(result('u1', launched('af00000000000001')))![1])).toContain(
+      '▸ launched fork fork-job (id af00000000000001)'
+    )
     render(call('u2', 'Agent', { description: 'late start', prompt: 'x', run_in_background: true }))
     expect(plain(render(result('u2', launched('a9')))![1])).toContain('▸ launched background agent late start (id a9)')
   })
@@ -145,9 +281,15 @@ describe('pane text of results written for a model', () => {
   it('shows a BashOutput read as the shell’s state and its new output', () => {
     const render = createPaneRenderer({ scripted: true })
     render(call('u1', 'BashOutput', { bash_id: 'bash_1' }))
-    expect(plain(render(result('u1', '<status>running</status>\n<output>\n(no new output)\n</output>'))![1])).toBe('    └ shell bash_1 running · no new output\r\n')
+    expect(plain(render(result('u1', '<status>running</status>\n<output>\n(no new output)\n</output>'))![1])).toBe(
+      '    └ shell bash_1 running · no new output\r\n'
+    )
     render(call('u2', 'BashOutput', { bash_id: 'bash_1' }))
-    const ended = plain(render(result('u2', '<status>failed</status>\n<exit_code>2</exit_code>\n<output>\ncompiling\nerror: x\n</output>'))![1])
+    const ended = plain(
+      render(
+        result('u2', '<status>failed</status>\n<exit_code>2</exit_code>\n<output>\ncompiling\nerror: x\n</output>')
+      )![1]
+    )
     expect(ended).toBe('    └ shell bash_1 failed (exit 2)\r\n      compiling\r\n      error: x\r\n')
     expect(ended).not.toMatch(/<\/?(status|output|exit_code)>/)
   })
@@ -156,7 +298,9 @@ describe('pane text of results written for a model', () => {
     const render = createPaneRenderer({ scripted: true })
     render(call('u1', 'BashOutput', { bash_id: 'bash_2' }))
     const body = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n')
-    const out = plain(render(result('u1', `<status>completed</status>\n<exit_code>0</exit_code>\n<output>\n${body}\n</output>`))![1])
+    const out = plain(
+      render(result('u1', `<status>completed</status>\n<exit_code>0</exit_code>\n<output>\n${body}\n</output>`))![1]
+    )
     expect(out).toContain('└ shell bash_2 completed (exit 0)')
     expect(out).toContain('… 12 earlier lines')
     expect(out).toContain('line 20')
@@ -171,6 +315,8 @@ describe('pane text of results written for a model', () => {
     render(call('u2', 'Agent', { description: 'x', prompt: 'y' }))
     expect(plain(render(result('u2', 'Agent "x" failed.', true))![1])).toContain('✗ Agent "x" failed.')
     render(call('u3', 'TaskStop', { task_id: 'a1' }))
-    expect(plain(render(result('u3', 'Stopped agent a1 ("x"): it and everything it owned have ended.'))![1])).toContain('└ Stopped agent a1')
+    expect(plain(render(result('u3', 'Stopped agent a1 ("x"): it and everything it owned have ended.'))![1])).toContain(
+      '└ Stopped agent a1'
+    )
   })
 })

@@ -41,7 +41,10 @@ const TEAMMATE_STATE_LINES: Partial<Record<AgentState, string>> = {
  * the lines it writes (a `process` teammate prints with this on a terminal that asks for no colour,
  * NO_COLOR); a command's own output keeps whatever it printed.
  */
-export function createPaneRenderer(options: { scripted: boolean; color?: boolean }): (event: RuntimeEvent) => [string, string] | undefined {
+export function createPaneRenderer(options: {
+  scripted: boolean
+  color?: boolean
+}): (event: RuntimeEvent) => [string, string] | undefined {
   const color = options.color ?? true
   const paint = (text: string): string => (color ? text : text.replace(ANSI_SGR, ''))
   const human = createHumanRenderer({ color, scripted: options.scripted })
@@ -75,7 +78,10 @@ export function createPaneRenderer(options: { scripted: boolean; color?: boolean
     }
     if (event.type === 'task_notification') {
       const name = agents.get(event.taskId)?.name ?? event.taskId
-      return [event.agentId, paint(`${NOTIFICATION_COLOR[event.status]}◆ notification: agent ${name} ${event.status}\x1b[39m\r\n`)]
+      return [
+        event.agentId,
+        paint(`${NOTIFICATION_COLOR[event.status]}◆ notification: agent ${name} ${event.status}\x1b[39m\r\n`)
+      ]
     }
     if (event.type === 'tool_output') {
       streamed.add(event.toolUseId)
@@ -122,7 +128,10 @@ function teammateLine(event: RuntimeEvent, states: Map<string, AgentState>): str
  */
 function terminalEndLine(event: Extract<RuntimeEvent, { type: 'agent_stopped' }>): [string, string] | undefined {
   if (event.status !== 'killed' && event.status !== 'crashed') return undefined
-  return [event.agentId, `\x18\x1b[0m\r\n\x1b[31m■ ${event.agentName} ${event.status}${event.reason ? ` — ${event.reason}` : ''}\x1b[39m\r\n`]
+  return [
+    event.agentId,
+    `\x18\x1b[0m\r\n\x1b[31m■ ${event.agentName} ${event.status}${event.reason ? ` — ${event.reason}` : ''}\x1b[39m\r\n`
+  ]
 }
 
 function lastLine(output: string): string {

@@ -45,13 +45,18 @@ function shellLines(call: CallInfo | undefined, output: string): string[] | unde
   if (!m) return undefined
   const [, status, exitCode, body] = m as unknown as [string, string, string | undefined, string]
   const input = (call?.input ?? {}) as Record<string, unknown>
-  const id = typeof input.bash_id === 'string' ? input.bash_id : typeof input.shell_id === 'string' ? input.shell_id : undefined
-  const paint = status === 'running' ? yellow : status === 'completed' && (exitCode === undefined || exitCode === '0') ? green : red
+  const id =
+    typeof input.bash_id === 'string' ? input.bash_id : typeof input.shell_id === 'string' ? input.shell_id : undefined
+  const paint =
+    status === 'running' ? yellow : status === 'completed' && (exitCode === undefined || exitCode === '0') ? green : red
   const verdict = paint(`${status}${exitCode !== undefined ? ` (exit ${exitCode})` : ''}`)
   const head = `${green('└')} shell${id ? ` ${id}` : ''} ${verdict}`
   if (body === '(no new output)') return [`${head} ${dim('· no new output')}`]
   const lines = body.split('\n')
-  const shown = lines.length > SHELL_PREVIEW_LINES ? [`… ${lines.length - SHELL_PREVIEW_LINES} earlier lines`, ...lines.slice(-SHELL_PREVIEW_LINES)] : lines
+  const shown =
+    lines.length > SHELL_PREVIEW_LINES
+      ? [`… ${lines.length - SHELL_PREVIEW_LINES} earlier lines`, ...lines.slice(-SHELL_PREVIEW_LINES)]
+      : lines
   return [head, ...shown.map((l) => `  ${dim(l)}`)]
 }
 
@@ -77,7 +82,9 @@ export function readableToolResult(
       const name = known?.name ?? (typeof description === 'string' ? description : undefined)
       const what = known?.type === 'fork' ? 'fork' : 'background agent'
       // the path on a line of its own: it is long, and wraps less there in a narrow pane
-      lines = [`${green('└')} \x1b[36m▸\x1b[39m launched ${what}${name ? ` \x1b[1m${name}\x1b[22m` : ''} ${dim(`(id ${launched.agentId})`)}`]
+      lines = [
+        `${green('└')} \x1b[36m▸\x1b[39m launched ${what}${name ? ` \x1b[1m${name}\x1b[22m` : ''} ${dim(`(id ${launched.agentId})`)}`
+      ]
       if (launched.outputFile) lines.push(`  ${dim(`transcript ${launched.outputFile}`)}`)
     }
   }

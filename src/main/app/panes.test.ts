@@ -110,7 +110,7 @@ describe('PaneTerminals', () => {
     page.dispose()
   })
 
-  it('refuses a size outside the contract\'s bounds with a message naming them', () => {
+  it("refuses a size outside the contract's bounds with a message naming them", () => {
     expect(() => panes.resize('carol@team', { cols: 0, rows: 10 })).toThrow(/cols/)
     expect(() => panes.resize('carol@team', { cols: 10.5, rows: 10 })).toThrow(/whole/)
   })

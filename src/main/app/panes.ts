@@ -130,7 +130,13 @@ export class PaneTerminals implements Disposable {
     if (pane.backlog.length > 0) this.parse(pane)
     await new Promise<void>((resolve) => pane.terminal.write('', resolve))
     const { cols, rows } = pane.terminal
-    return { agentId, data: pane.serializer.serialize({ scrollback: Math.min(lines, this.scrollbackLines) }), chunk: pane.applied, cols, rows }
+    return {
+      agentId,
+      data: pane.serializer.serialize({ scrollback: Math.min(lines, this.scrollbackLines) }),
+      chunk: pane.applied,
+      cols,
+      rows
+    }
   }
 
   /**
@@ -149,7 +155,8 @@ export class PaneTerminals implements Disposable {
     // xterm parses writes later: the size applies once what came before is parsed at the old one,
     // and until then nothing waits in the backlog (a trim counts the terminal's rows)
     this.parse(pane, '', () => {
-      if (this.panes.get(agentId) === pane && (pane.terminal.cols !== cols || pane.terminal.rows !== rows)) pane.terminal.resize(cols, rows)
+      if (this.panes.get(agentId) === pane && (pane.terminal.cols !== cols || pane.terminal.rows !== rows))
+        pane.terminal.resize(cols, rows)
     })
   }
 
@@ -221,7 +228,12 @@ export class PaneTerminals implements Disposable {
     let pane = this.panes.get(agentId)
     if (!pane) {
       const size = this.options.sizeOf?.(agentId)
-      const terminal = new Terminal({ cols: size?.cols ?? PANE_COLS, rows: size?.rows ?? PANE_ROWS, scrollback: this.scrollbackLines, allowProposedApi: true })
+      const terminal = new Terminal({
+        cols: size?.cols ?? PANE_COLS,
+        rows: size?.rows ?? PANE_ROWS,
+        scrollback: this.scrollbackLines,
+        allowProposedApi: true
+      })
       const serializer = new SerializeAddon()
       terminal.loadAddon(serializer)
       pane = { terminal, serializer, written: 0, applied: 0, backlog: new PaneBacklog(), deferring: true, parses: 0 }

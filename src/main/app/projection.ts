@@ -36,7 +36,10 @@ export class WorkspaceProjection {
   /** Every agent's spending added up, as the UI adds it up from usage events. */
   totals(): { usage: Usage; costUsd: number } {
     const all = [...this.agents.values()]
-    return { usage: all.reduce((sum, a) => addUsage(sum, a.usage), { ...ZERO_USAGE }), costUsd: all.reduce((sum, a) => sum + a.costUsd, 0) }
+    return {
+      usage: all.reduce((sum, a) => addUsage(sum, a.usage), { ...ZERO_USAGE }),
+      costUsd: all.reduce((sum, a) => sum + a.costUsd, 0)
+    }
   }
 
   /** Forgets every agent (a new session starts). */
@@ -75,10 +78,16 @@ export class WorkspaceProjection {
     }
     if (event.type === 'task_updated') {
       // a teammate's current task: the one it owns that is in progress (docs/ui.md#the-workspace-ui pane header)
-      const { id, subject, owner, status } = event.task as { id?: unknown; subject?: unknown; owner?: unknown; status?: unknown }
+      const { id, subject, owner, status } = event.task as {
+        id?: unknown
+        subject?: unknown
+        owner?: unknown
+        status?: unknown
+      }
       for (const a of this.agents.values()) {
         if (a.currentTask?.id === String(id)) delete a.currentTask
-        if (a.agentName === owner && a.backend && status === 'in_progress') a.currentTask = { id: String(id), subject: String(subject) }
+        if (a.agentName === owner && a.backend && status === 'in_progress')
+          a.currentTask = { id: String(id), subject: String(subject) }
       }
       return
     }

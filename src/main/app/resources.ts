@@ -15,7 +15,10 @@ export function resourcesDir(): string {
   for (;;) {
     if (existsSync(join(dir, 'resources', 'demo'))) return (cached = join(dir, 'resources'))
     const parent = dirname(dir)
-    if (parent === dir) throw new Error(`Cannot find Swarmdesk's resources/ folder above ${fileURLToPath(import.meta.url)}; the installation is incomplete.`)
+    if (parent === dir)
+      throw new Error(
+        `Cannot find Swarmdesk's resources/ folder above ${fileURLToPath(import.meta.url)}; the installation is incomplete.`
+      )
     dir = parent
   }
 }

@@ -45,15 +45,29 @@ async function start(leader: object[], others: Record<string, object[]> = {}): P
   const scenario = join(home, 'burst.json')
   // alice, a worker teammate, is what makes the leader read its inbox; her idle notification is answered by its own turns
   const team = [
-    { when: 'make a team', tools: [{ name: 'TeamCreate', input: { team_name: 'crew' } }, { name: 'Agent', input: { name: 'alice', backend: 'worker', description: 'helper', prompt: 'Stand by.' } }] },
+    {
+      when: 'make a team',
+      tools: [
+        { name: 'TeamCreate', input: { team_name: 'crew' } },
+        { name: 'Agent', input: { name: 'alice', backend: 'worker', description: 'helper', prompt: 'Stand by.' } }
+      ]
+    },
     { text: 'Team made.' },
     ...Array.from({ length: 3 }, () => ({ when: 'idle_notification', text: 'Noted idle.' }))
   ]
-  writeFileSync(scenario, JSON.stringify({ agents: { 'team-lead': [...team, ...summaries, ...leader], alice: [{ text: 'Standing by.' }], ...others } }))
+  writeFileSync(
+    scenario,
+    JSON.stringify({
+      agents: { 'team-lead': [...team, ...summaries, ...leader], alice: [{ text: 'Standing by.' }], ...others }
+    })
+  )
   service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, mode: 'bypassPermissions' })
   service.onPush((channel, payload) => pushes.push({ channel, payload }))
   await service.handle('leader.prompt', { text: 'make a team' })
-  await until('the leader to make the team, hear alice is idle and go idle', () => saidThenIdle('Team made.') && saidThenIdle('Noted idle.'))
+  await until(
+    'the leader to make the team, hear alice is idle and go idle',
+    () => saidThenIdle('Team made.') && saidThenIdle('Noted idle.')
+  )
   return service
 }
 
@@ -63,7 +77,9 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
     const v = probe()
     if (v !== undefined && v !== false) return v
     if (Date.now() > deadline) {
-      const said = events().filter((e) => e.type === 'notice' || e.type === 'agent_state' || e.type === 'assistant_text').map((e) => `${e.agentName} ${e.type} ${JSON.stringify(e).slice(0, 300)}`)
+      const said = events()
+        .filter((e) => e.type === 'notice' || e.type === 'agent_state' || e.type === 'assistant_text')
+        .map((e) => `${e.agentName} ${e.type} ${JSON.stringify(e).slice(0, 300)}`)
       throw new Error(`timed out waiting for ${what}; the stream said:\n${said.join('\n')}`)
     }
     await new Promise((r) => setTimeout(r, 25))
@@ -76,7 +92,10 @@ const events = (): RuntimeEvent[] => pushes.filter((p) => p.channel === 'runtime
 function saidThenIdle(text: string): boolean {
   const all = events()
   const said = all.findIndex((e) => e.type === 'assistant_text' && e.agentName === 'team-lead' && e.text === text)
-  return said >= 0 && all.slice(said).some((e) => e.type === 'agent_state' && e.agentName === 'team-lead' && e.state === 'idle')
+  return (
+    said >= 0 &&
+    all.slice(said).some((e) => e.type === 'agent_state' && e.agentName === 'team-lead' && e.state === 'idle')
+  )
 }
 
 /** Reads the scripted model's request log (GET /_scripted/requests) and checks every request's prompt against its window. */
@@ -95,7 +114,9 @@ const bodies = () => log.map((r) => r.body as Body)
 
 /** The cut markers of `text`: the file each names and the whole text's length. */
 function markers(text: string): Array<{ file: string; chars: number }> {
-  return [...text.matchAll(/this text is ([\d,]+) characters[^\]]*?The whole text is in (\S+) \(read it/g)].map((m) => ({ file: m[2]!, chars: Number(m[1]!.replace(/,/g, '')) }))
+  return [...text.matchAll(/this text is ([\d,]+) characters[^\]]*?The whole text is in (\S+) \(read it/g)].map(
+    (m) => ({ file: m[2]!, chars: Number(m[1]!.replace(/,/g, '')) })
+  )
 }
 
 describe('compaction under a burst', () => {
@@ -108,19 +129,41 @@ describe('compaction under a burst', () => {
 
     await everyRequestWithinWindow()
     const answered = bodies().at(-1)!
-    const found = markers(JSON.parse(JSON.stringify(answered.messages.at(-1)!.content.map((b) => b.text ?? '').join('\n'))))
+    const found = markers(
+      JSON.parse(
+        JSON.stringify(
+          answered.messages
+            .at(-1)!
+            .content.map((b) => b.text ?? '')
+            .join('\n')
+        )
+      )
+    )
     expect(found).toHaveLength(1)
     const whole = readFileSync(found[0]!.file, 'utf8')
     expect(whole).toContain(big)
     expect(whole.length).toBe(found[0]!.chars)
     // the pane and the stream say so
-    expect(events().some((e) => e.type === 'notice' && e.agentName === 'team-lead' && e.message.includes(found[0]!.file))).toBe(true)
+    expect(
+      events().some((e) => e.type === 'notice' && e.agentName === 'team-lead' && e.message.includes(found[0]!.file))
+    ).toBe(true)
   }, 180_000)
 
-  it('one 2 MB tool result (a subagent\'s answer): cut with a marker naming the file that keeps it whole', async () => {
+  it("one 2 MB tool result (a subagent's answer): cut with a marker naming the file that keeps it whole", async () => {
     const big = Array.from({ length: 40_000 }, (_, i) => `finding ${i}: ${'fine '.repeat(8)}\n`).join('')
     await start(
-      [{ when: 'look at everything', tools: [{ name: 'Agent', input: { description: 'survey', prompt: 'Survey everything.', subagent_type: 'general-purpose' } }] }, { text: 'Survey read.' }],
+      [
+        {
+          when: 'look at everything',
+          tools: [
+            {
+              name: 'Agent',
+              input: { description: 'survey', prompt: 'Survey everything.', subagent_type: 'general-purpose' }
+            }
+          ]
+        },
+        { text: 'Survey read.' }
+      ],
       { 'type:general-purpose': [{ text: big }] }
     )
     await service!.handle('leader.prompt', { text: 'look at everything' })
@@ -128,7 +171,9 @@ describe('compaction under a burst', () => {
 
     await everyRequestWithinWindow()
     const answered = bodies().at(-1)!
-    const result = answered.messages.flatMap((m) => m.content).find((b) => b.type === 'tool_result' && JSON.stringify(b).includes('Cut by Swarmdesk'))!
+    const result = answered.messages
+      .flatMap((m) => m.content)
+      .find((b) => b.type === 'tool_result' && JSON.stringify(b).includes('Cut by Swarmdesk'))!
     const found = markers(typeof result.content === 'string' ? result.content : JSON.stringify(result.content))
     expect(found).toHaveLength(1)
     expect(readFileSync(found[0]!.file, 'utf8')).toContain(big)

@@ -34,7 +34,11 @@ const snapshot = async (s: WorkspaceService) => (await s.handle('workspace.snaps
 
 it("carries the scenario's suggested prompt, and whether the leader's conversation has begun", async () => {
   const s = await start('prompt: "Say hello to the team"\nagents:\n  team-lead:\n    - text: "Hello, team."\n')
-  expect(await snapshot(s)).toMatchObject({ scripted: true, suggestedPrompt: 'Say hello to the team', leaderStarted: false })
+  expect(await snapshot(s)).toMatchObject({
+    scripted: true,
+    suggestedPrompt: 'Say hello to the team',
+    leaderStarted: false
+  })
   await s.handle('leader.prompt', { text: 'Say hello to the team' })
   await s.whenIdle()
   expect(await snapshot(s)).toMatchObject({ suggestedPrompt: 'Say hello to the team', leaderStarted: true })

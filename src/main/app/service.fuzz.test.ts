@@ -32,16 +32,27 @@ afterAll(async () => {
 })
 
 /** The service validates `payload ?? {}` (a missing payload is an empty one). */
-const serviceRejects = (channel: keyof typeof requestChannels, payload: unknown) => !requestChannels[channel].request.safeParse(payload ?? {}).success
+const serviceRejects = (channel: keyof typeof requestChannels, payload: unknown) =>
+  !requestChannels[channel].request.safeParse(payload ?? {}).success
 
 describe('workspace service under malformed requests', () => {
   it('refuses 10,000 malformed payloads on every channel with a typed error, and changes nothing', async () => {
     const cases = fuzzCases(10_000, 20261201, serviceRejects)
     // every channel gets its share (the generator is built from each channel's schema)
-    for (const channel of Object.keys(requestChannels)) expect(cases.filter((c) => c.channel === channel).length, channel).toBeGreaterThan(100)
+    for (const channel of Object.keys(requestChannels))
+      expect(cases.filter((c) => c.channel === channel).length, channel).toBeGreaterThan(100)
     const before = (await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot
     // the workspace's own restore files (workspace/restore) are written shortly after start, fuzz or not
-    await waitFor(() => readdirSync(home, { recursive: true }).map(String).some((f) => f.endsWith('workspace.json')) && readdirSync(home, { recursive: true }).map(String).some((f) => /\/panes\/[0-9a-f]{32}\.[01]\.out$/.test(f)), 30_000)
+    await waitFor(
+      () =>
+        readdirSync(home, { recursive: true })
+          .map(String)
+          .some((f) => f.endsWith('workspace.json')) &&
+        readdirSync(home, { recursive: true })
+          .map(String)
+          .some((f) => /\/panes\/[0-9a-f]{32}\.[01]\.out$/.test(f)),
+      30_000
+    )
     const files = readdirSync(home, { recursive: true }).sort()
     const pushes: PushChannel[] = []
     const sub = service.onPush((channel) => pushes.push(channel))
@@ -51,8 +62,12 @@ describe('workspace service under malformed requests', () => {
         await service.handle(c.channel, c.payload)
         surprises.push(`${c.channel} (${c.mutation}) was accepted`)
       } catch (error) {
-        const named = c.mutation === 'unknown channel' ? /^Unknown request channel/ : new RegExp(`^Bad payload for '${c.channel.replace(/\./g, '\\.')}'`)
-        if (!(error instanceof IpcRequestError) || !named.test(error.message)) surprises.push(`${c.channel} (${c.mutation}): ${String(error)}`.slice(0, 300))
+        const named =
+          c.mutation === 'unknown channel'
+            ? /^Unknown request channel/
+            : new RegExp(`^Bad payload for '${c.channel.replace(/\./g, '\\.')}'`)
+        if (!(error instanceof IpcRequestError) || !named.test(error.message))
+          surprises.push(`${c.channel} (${c.mutation}): ${String(error)}`.slice(0, 300))
       }
     }
     sub.dispose()

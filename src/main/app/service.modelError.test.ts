@@ -49,20 +49,31 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
   for (;;) {
     const v = probe()
     if (v !== undefined && v !== false) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; events: ${events().map((e) => `${e.agentName}:${e.type}${e.type === 'agent_state' ? `=${e.state}` : ''}`).join(' ')}`)
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}; events: ${events()
+          .map((e) => `${e.agentName}:${e.type}${e.type === 'agent_state' ? `=${e.state}` : ''}`)
+          .join(' ')}`
+      )
     await new Promise((r) => setTimeout(r, 20))
   }
 }
 
 const events = (): RuntimeEvent[] => pushes.filter((p) => p.channel === 'runtime.event').map((p) => p.payload)
-const find = <T extends RuntimeEvent['type']>(type: T, test: (e: EventOf<T>) => boolean, after = 0): EventOf<T> | undefined =>
+const find = <T extends RuntimeEvent['type']>(
+  type: T,
+  test: (e: EventOf<T>) => boolean,
+  after = 0
+): EventOf<T> | undefined =>
   events().find((e): e is EventOf<T> => e.seq > after && e.type === type && test(e as EventOf<T>))
 const snapshot = async (s: WorkspaceService) => (await s.handle('workspace.snapshot', {})) as WorkspaceSnapshot
 const agentIn = async (s: WorkspaceService, id: string) => (await snapshot(s)).agents.find((a) => a.agentId === id)
 
 /** Waits for `agentId`'s `error` state, and checks the notice, the snapshot and that it did not show `idle` instead. */
 async function expectError(s: WorkspaceService, agentId: string): Promise<EventOf<'agent_state'>> {
-  const error = await until(`${agentId} in error`, () => find('agent_state', (e) => e.agentId === agentId && e.state === 'error'))
+  const error = await until(`${agentId} in error`, () =>
+    find('agent_state', (e) => e.agentId === agentId && e.state === 'error')
+  )
   expect(error.reason).toMatch(/overloaded/i)
   expect(error.reason).toMatch(RETRIES)
   const notice = find('notice', (e) => e.agentId === agentId && e.level === 'error')
@@ -83,13 +94,23 @@ describe('a failed model call shows as error, and the next prompt or message ret
     await s.handle('leader.prompt', { text: 'first try' })
     const error = await expectError(s, 'team-lead')
     // no idle between running and error: the failure is not hidden as a finished turn
-    const states = events().filter((e): e is EventOf<'agent_state'> => e.type === 'agent_state' && e.agentId === 'team-lead' && e.seq <= error.seq).map((e) => e.state)
+    const states = events()
+      .filter(
+        (e): e is EventOf<'agent_state'> => e.type === 'agent_state' && e.agentId === 'team-lead' && e.seq <= error.seq
+      )
+      .map((e) => e.state)
     expect(states.slice(-2)).toEqual(['running', 'error'])
     await s.whenIdle()
     await s.handle('leader.prompt', { text: 'try again' })
-    await until('the leader to run again', () => find('agent_state', (e) => e.agentId === 'team-lead' && e.state === 'running', error.seq))
-    await until('the leader to answer', () => find('assistant_text', (e) => e.agentId === 'team-lead' && e.text.includes('Recovered after the overload')))
-    await until('the leader idle', () => find('agent_state', (e) => e.agentId === 'team-lead' && e.state === 'idle', error.seq))
+    await until('the leader to run again', () =>
+      find('agent_state', (e) => e.agentId === 'team-lead' && e.state === 'running', error.seq)
+    )
+    await until('the leader to answer', () =>
+      find('assistant_text', (e) => e.agentId === 'team-lead' && e.text.includes('Recovered after the overload'))
+    )
+    await until('the leader idle', () =>
+      find('agent_state', (e) => e.agentId === 'team-lead' && e.state === 'idle', error.seq)
+    )
     const view = await agentIn(s, 'team-lead')
     expect(view?.state).toBe('idle')
     expect(view?.error).toBeUndefined()
@@ -112,19 +133,32 @@ describe('a failed model call shows as error, and the next prompt or message ret
     await s.handle('leader.prompt', { text: 'start the probe' })
     const started = await until('the subagent', () => find('agent_started', (e) => e.agentType === 'general-purpose'))
     const error = await expectError(s, started.agentId)
-    const stopped = await until('the subagent to stop as failed', () => find('agent_stopped', (e) => e.agentId === started.agentId && e.status === 'failed'))
+    const stopped = await until('the subagent to stop as failed', () =>
+      find('agent_stopped', (e) => e.agentId === started.agentId && e.status === 'failed')
+    )
     // still in error once stopped, with its reason: its last state before the stop is the error. (The
     // leader's SendMessage may resume it at once, so a snapshot taken now can already show it running; expectError saw the view in error.)
-    const statesBeforeStop = events().filter((e): e is EventOf<'agent_state'> => e.type === 'agent_state' && e.agentId === started.agentId && e.seq < stopped.seq)
+    const statesBeforeStop = events().filter(
+      (e): e is EventOf<'agent_state'> =>
+        e.type === 'agent_state' && e.agentId === started.agentId && e.seq < stopped.seq
+    )
     expect(statesBeforeStop.at(-1)).toMatchObject({ state: 'error', reason: error.reason })
-    await until('the subagent to run again', () => find('agent_state', (e) => e.agentId === started.agentId && e.state === 'running', error.seq))
-    await until('its answer', () => find('assistant_text', (e) => e.agentId === started.agentId && e.text.includes('Probe finished after the retry')))
-    await until('the leader told it completed', () => find('assistant_text', (e) => e.agentId === 'team-lead' && e.text.includes('The probe is done')))
+    await until('the subagent to run again', () =>
+      find('agent_state', (e) => e.agentId === started.agentId && e.state === 'running', error.seq)
+    )
+    await until('its answer', () =>
+      find('assistant_text', (e) => e.agentId === started.agentId && e.text.includes('Probe finished after the retry'))
+    )
+    await until('the leader told it completed', () =>
+      find('assistant_text', (e) => e.agentId === 'team-lead' && e.text.includes('The probe is done'))
+    )
     expect((await agentIn(s, started.agentId))?.error).toBeUndefined()
   })
 
-  it.each(['worker', 'process'] as const)('a %s teammate: error with the reason, then a message retries it', async (backend) => {
-    const s = await start(`agents:
+  it.each(['worker', 'process'] as const)(
+    'a %s teammate: error with the reason, then a message retries it',
+    async (backend) => {
+      const s = await start(`agents:
   team-lead:
     - when: "make a team"
       tools: [{ name: TeamCreate, input: { team_name: crew } }]
@@ -135,12 +169,20 @@ ${Array.from({ length: 10 }, () => '    - { text: "Noted." }').join('\n')}
     - { ${FAILING}, tools: [{ name: SendMessage, input: { to: team-lead, message: "Hello after the retry", summary: "alice says hello" } }] }
 ${Array.from({ length: 4 }, () => '    - { text: "" }').join('\n')}
 `)
-    await s.handle('leader.prompt', { text: 'make a team' })
-    const error = await expectError(s, 'alice@crew')
-    expect(await s.handle('teammate.message', { name: 'alice', text: 'Please try again.' })).toEqual({ ok: true })
-    await until('alice to run again', () => find('agent_state', (e) => e.agentId === 'alice@crew' && e.state === 'running', error.seq))
-    await until('alice to send her hello', () => find('message_sent', (e) => e.from === 'alice' && e.to === 'team-lead', error.seq))
-    await until('alice idle', () => find('agent_state', (e) => e.agentId === 'alice@crew' && e.state === 'idle', error.seq))
-    expect((await agentIn(s, 'alice@crew'))?.error).toBeUndefined()
-  }, 60_000)
+      await s.handle('leader.prompt', { text: 'make a team' })
+      const error = await expectError(s, 'alice@crew')
+      expect(await s.handle('teammate.message', { name: 'alice', text: 'Please try again.' })).toEqual({ ok: true })
+      await until('alice to run again', () =>
+        find('agent_state', (e) => e.agentId === 'alice@crew' && e.state === 'running', error.seq)
+      )
+      await until('alice to send her hello', () =>
+        find('message_sent', (e) => e.from === 'alice' && e.to === 'team-lead', error.seq)
+      )
+      await until('alice idle', () =>
+        find('agent_state', (e) => e.agentId === 'alice@crew' && e.state === 'idle', error.seq)
+      )
+      expect((await agentIn(s, 'alice@crew'))?.error).toBeUndefined()
+    },
+    60_000
+  )
 })

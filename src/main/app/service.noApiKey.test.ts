@@ -26,7 +26,9 @@ beforeEach(async () => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
   work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-work-')))
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
-  server = await startScriptedServer({ scenario: { apiKey: KEY, agents: { '*': [{ text: 'Answered with the run key.' }] } } as never })
+  server = await startScriptedServer({
+    scenario: { apiKey: KEY, agents: { '*': [{ text: 'Answered with the run key.' }] } } as never
+  })
   pushes = []
 })
 afterEach(async () => {
@@ -42,11 +44,22 @@ const events = (): RuntimeEvent[] => pushes.filter((p) => p.channel === 'runtime
 describe('a workspace without an API key', () => {
   it('opens, keeps the task board working, refuses a prompt clearly, and runs once a key is set for this run', async () => {
     const apiKey = new ApiKeyHolder()
-    service = await WorkspaceService.start({ cwd: work, home, env: { ANTHROPIC_BASE_URL: server.url }, apiKey, mode: 'bypassPermissions' })
+    service = await WorkspaceService.start({
+      cwd: work,
+      home,
+      env: { ANTHROPIC_BASE_URL: server.url },
+      apiKey,
+      mode: 'bypassPermissions'
+    })
     service.onPush((channel, payload) => pushes.push({ channel, payload }))
     const snap = (await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot
-    expect(snap.modelAccess?.noApiKey).toMatchObject({ fix: 'environment', message: expect.stringContaining('ANTHROPIC_API_KEY') })
-    await expect(service.handle('leader.prompt', { text: 'hello' })).rejects.toThrow(/A prompt needs a model\. No API key is set/)
+    expect(snap.modelAccess?.noApiKey).toMatchObject({
+      fix: 'environment',
+      message: expect.stringContaining('ANTHROPIC_API_KEY')
+    })
+    await expect(service.handle('leader.prompt', { text: 'hello' })).rejects.toThrow(
+      /A prompt needs a model\. No API key is set/
+    )
     await expect(service.handle('teammate.spawn', { name: 'alice', prompt: 'hi' })).rejects.toThrow(/needs a model/)
     expect(server.requests()).toHaveLength(0)
     // no model needed: the board takes a task
@@ -67,8 +80,15 @@ describe('a workspace without an API key', () => {
   })
 
   it('the environment key wins: a key for this run is refused while ANTHROPIC_API_KEY is set', async () => {
-    service = await WorkspaceService.start({ cwd: work, home, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: KEY }, apiKey: new ApiKeyHolder() })
+    service = await WorkspaceService.start({
+      cwd: work,
+      home,
+      env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: KEY },
+      apiKey: new ApiKeyHolder()
+    })
     expect(((await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot).modelAccess).toEqual({})
-    await expect(service.handle('settings.setRunApiKey', { apiKey: 'other' })).rejects.toThrow(/ANTHROPIC_API_KEY is set in the environment/)
+    await expect(service.handle('settings.setRunApiKey', { apiKey: 'other' })).rejects.toThrow(
+      /ANTHROPIC_API_KEY is set in the environment/
+    )
   })
 })

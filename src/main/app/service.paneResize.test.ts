@@ -41,27 +41,44 @@ describe("WorkspaceService 'pane.resize'", () => {
   it('refuses a bad size with what is allowed, and accepts any agent, known or not', async () => {
     const refused = (payload: object) => service.handle('pane.resize', payload)
     await expect(refused({ agentId: 'team-lead', cols: 0, rows: 24 })).rejects.toThrow(IpcRequestError)
-    await expect(refused({ agentId: 'team-lead', cols: 0, rows: 24 })).rejects.toThrow(/Bad payload for 'pane\.resize': cols: cols must be at least 1/)
-    await expect(refused({ agentId: 'team-lead', cols: 80, rows: 1001 })).rejects.toThrow(/rows: rows must be at most 1000/)
-    await expect(refused({ agentId: 'team-lead', cols: 2001, rows: 24 })).rejects.toThrow(/cols: cols must be at most 2000/)
-    await expect(refused({ agentId: 'team-lead', cols: 80, rows: 2.5 })).rejects.toThrow(/rows: rows must be a whole number of rows/)
+    await expect(refused({ agentId: 'team-lead', cols: 0, rows: 24 })).rejects.toThrow(
+      /Bad payload for 'pane\.resize': cols: cols must be at least 1/
+    )
+    await expect(refused({ agentId: 'team-lead', cols: 80, rows: 1001 })).rejects.toThrow(
+      /rows: rows must be at most 1000/
+    )
+    await expect(refused({ agentId: 'team-lead', cols: 2001, rows: 24 })).rejects.toThrow(
+      /cols: cols must be at most 2000/
+    )
+    await expect(refused({ agentId: 'team-lead', cols: 80, rows: 2.5 })).rejects.toThrow(
+      /rows: rows must be a whole number of rows/
+    )
     await expect(refused({ agentId: 'team-lead', cols: 80 })).rejects.toThrow(/rows: /)
     await expect(refused({ agentId: 'team-lead', cols: 80, rows: 24, extra: 1 })).rejects.toThrow(/extra/)
     // the leader has no terminal of its own; an unknown id may be a pane whose agent starts later
     expect(await service.handle('pane.resize', { agentId: 'team-lead', cols: 100, rows: 30 })).toEqual({ ok: true })
-    expect(await service.handle('pane.resize', { agentId: 'nobody@nowhere', cols: 100, rows: 30 })).toEqual({ ok: true })
+    expect(await service.handle('pane.resize', { agentId: 'nobody@nowhere', cols: 100, rows: 30 })).toEqual({
+      ok: true
+    })
     // main's copy of each pane follows it: the scrollback is serialized at the page's size
     expect(await service.handle('pane.scrollback', { agentId: 'team-lead' })).toMatchObject({ cols: 100, rows: 30 })
-    expect(await service.handle('pane.scrollback', { agentId: 'nobody@nowhere' })).toMatchObject({ cols: 100, rows: 30 })
+    expect(await service.handle('pane.scrollback', { agentId: 'nobody@nowhere' })).toMatchObject({
+      cols: 100,
+      rows: 30
+    })
   })
 
   it("starts a process teammate at its pane's size sent before it existed, and resizes it while it runs", async () => {
     expect(await service.handle('team.create', { name: team })).toEqual({ team })
     const agentId = `alice@${team}`
     expect(await service.handle('pane.resize', { agentId, cols: 91, rows: 27 })).toEqual({ ok: true })
-    expect(await service.handle('teammate.spawn', { name: 'alice', prompt: 'Say hello.', backend: 'process' })).toMatchObject({ agentId, backend: 'process' })
+    expect(
+      await service.handle('teammate.spawn', { name: 'alice', prompt: 'Say hello.', backend: 'process' })
+    ).toMatchObject({ agentId, backend: 'process' })
     const [pid] = await until('its Node process', () => {
-      const found = pidsWithCommandLine(`teammate --team ${team} `).filter((p) => !readlinkSync(`/proc/${p}/exe`).endsWith('bash'))
+      const found = pidsWithCommandLine(`teammate --team ${team} `).filter(
+        (p) => !readlinkSync(`/proc/${p}/exe`).endsWith('bash')
+      )
       return found.length > 0 && found
     })
     expect(terminalSizeOf(pid!)).toBe('27 91')

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -39,7 +48,11 @@ function writeProjectHooks(): void {
   writeFileSync(
     join(work, '.swarmdesk', 'settings.json'),
     JSON.stringify({
-      hooks: { TaskCreated: [{ hooks: [{ type: 'command', command: 'echo created >> "$SWARMDESK_PROJECT_DIR/hook-ran.txt"' }] }] },
+      hooks: {
+        TaskCreated: [
+          { hooks: [{ type: 'command', command: 'echo created >> "$SWARMDESK_PROJECT_DIR/hook-ran.txt"' }] }
+        ]
+      },
       env: { FOO: 'bar' },
       apiBaseUrl: 'http://127.0.0.1:9/'
     })
@@ -48,7 +61,10 @@ function writeProjectHooks(): void {
 
 describe('Settings requests', () => {
   it('shows the user file, the data directory and the environment-only key of a host without a keychain', async () => {
-    writeFileSync(userFile(), JSON.stringify({ teammateBackend: 'process', permissions: { allow: ['Bash(npm test:*)'] } }))
+    writeFileSync(
+      userFile(),
+      JSON.stringify({ teammateBackend: 'process', permissions: { allow: ['Bash(npm test:*)'] } })
+    )
     const s = await start({ env: { ANTHROPIC_API_KEY: 'sk-from-env' } })
     const v = await view(s)
     expect(v.file).toBe(userFile())
@@ -59,25 +75,51 @@ describe('Settings requests', () => {
   })
 
   it('saves a valid rule and the other values atomically, keeping keys the view does not know', async () => {
-    writeFileSync(userFile(), JSON.stringify({ someOtherTool: { keep: true }, permissions: { additionalDirectories: ['/opt/x'] }, env: { A: '1' } }))
+    writeFileSync(
+      userFile(),
+      JSON.stringify({
+        someOtherTool: { keep: true },
+        permissions: { additionalDirectories: ['/opt/x'] },
+        env: { A: '1' }
+      })
+    )
     const s = await start()
     const v = (await s.handle('settings.update', {
-      values: { rules: { allow: ['Bash(npm run test:*)'], ask: [], deny: ['Read(./secrets/**)'] }, defaultMode: 'acceptEdits', stuckAfterMinutes: 0.5, model: 'haiku', autoBackgroundSeconds: 30 }
+      values: {
+        rules: { allow: ['Bash(npm run test:*)'], ask: [], deny: ['Read(./secrets/**)'] },
+        defaultMode: 'acceptEdits',
+        stuckAfterMinutes: 0.5,
+        model: 'haiku',
+        autoBackgroundSeconds: 30
+      }
     })) as SettingsView
     const onDisk = JSON.parse(readFileSync(userFile(), 'utf8'))
     expect(onDisk).toEqual({
       someOtherTool: { keep: true },
       env: { A: '1' },
-      permissions: { additionalDirectories: ['/opt/x'], allow: ['Bash(npm run test:*)'], ask: [], deny: ['Read(./secrets/**)'], defaultMode: 'acceptEdits' },
+      permissions: {
+        additionalDirectories: ['/opt/x'],
+        allow: ['Bash(npm run test:*)'],
+        ask: [],
+        deny: ['Read(./secrets/**)'],
+        defaultMode: 'acceptEdits'
+      },
       stuckAfterMinutes: 0.5,
       model: 'haiku',
       autoBackgroundSeconds: 30
     })
-    expect(v.values).toMatchObject({ defaultMode: 'acceptEdits', stuckAfterMinutes: 0.5, model: 'haiku', rules: { deny: ['Read(./secrets/**)'] } })
+    expect(v.values).toMatchObject({
+      defaultMode: 'acceptEdits',
+      stuckAfterMinutes: 0.5,
+      model: 'haiku',
+      rules: { deny: ['Read(./secrets/**)'] }
+    })
     // written by temp file + rename: no temp file is left beside it
     expect(readdirSync(home).filter((f) => f.includes('settings.json'))).toEqual(['settings.json'])
     // the stuck threshold applies at once
-    expect((await s.handle('workspace.snapshot', {})) as { stuckAfterMinutes: number }).toMatchObject({ stuckAfterMinutes: 0.5 })
+    expect((await s.handle('workspace.snapshot', {})) as { stuckAfterMinutes: number }).toMatchObject({
+      stuckAfterMinutes: 0.5
+    })
   })
 
   it("starts the leader on the settings' model", async () => {
@@ -88,7 +130,10 @@ describe('Settings requests', () => {
 
   it("applies saved rules to the leader's next tool call at once", async () => {
     const scenario = join(home, 'deny.yaml')
-    writeFileSync(scenario, 'agents:\n  team-lead:\n    - tools: [{ name: Bash, input: { command: "echo hi" } }]\n    - when: "Permission denied"\n      text: "refused by a rule"\n    - text: "it ran"\n')
+    writeFileSync(
+      scenario,
+      'agents:\n  team-lead:\n    - tools: [{ name: Bash, input: { command: "echo hi" } }]\n    - when: "Permission denied"\n      text: "refused by a rule"\n    - text: "it ran"\n'
+    )
     service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, mode: 'bypassPermissions' })
     const said: string[] = []
     service.onPush((channel, payload: any) => {
@@ -102,8 +147,16 @@ describe('Settings requests', () => {
 
   it('keeps both of two changes saved at the same moment', async () => {
     const s = await start()
-    await Promise.all([s.handle('settings.update', { values: { model: 'haiku' } }), s.handle('settings.update', { values: { teammateBackend: 'process' } }), s.handle('settings.update', { values: { forkSubagents: true } })])
-    expect(JSON.parse(readFileSync(userFile(), 'utf8'))).toEqual({ model: 'haiku', teammateBackend: 'process', forkSubagents: true })
+    await Promise.all([
+      s.handle('settings.update', { values: { model: 'haiku' } }),
+      s.handle('settings.update', { values: { teammateBackend: 'process' } }),
+      s.handle('settings.update', { values: { forkSubagents: true } })
+    ])
+    expect(JSON.parse(readFileSync(userFile(), 'utf8'))).toEqual({
+      model: 'haiku',
+      teammateBackend: 'process',
+      forkSubagents: true
+    })
   })
 
   it('removes a key set to null', async () => {
@@ -117,20 +170,36 @@ describe('Settings requests', () => {
     const before = JSON.stringify({ permissions: { allow: ['Read'] }, model: 'opus' })
     writeFileSync(userFile(), before)
     const s = await start()
-    const refused = s.handle('settings.update', { values: { model: 'haiku', rules: { allow: ['Read', 'bash(ls)'], ask: [], deny: [] } } })
+    const refused = s.handle('settings.update', {
+      values: { model: 'haiku', rules: { allow: ['Read', 'bash(ls)'], ask: [], deny: [] } }
+    })
     await expect(refused).rejects.toBeInstanceOf(IpcRequestError)
-    await expect(refused).rejects.toThrow(/The allow rule "bash\(ls\)": tool names are case-sensitive.*Nothing was saved/)
-    await expect(s.handle('settings.update', { values: { rules: { allow: [], ask: [], deny: ['Bash(ls && rm -rf /)'] } } })).rejects.toThrow(/The deny rule "Bash\(ls && rm -rf \/\)": the Bash specifier must be one plain command/)
+    await expect(refused).rejects.toThrow(
+      /The allow rule "bash\(ls\)": tool names are case-sensitive.*Nothing was saved/
+    )
+    await expect(
+      s.handle('settings.update', { values: { rules: { allow: [], ask: [], deny: ['Bash(ls && rm -rf /)'] } } })
+    ).rejects.toThrow(/The deny rule "Bash\(ls && rm -rf \/\)": the Bash specifier must be one plain command/)
     expect(readFileSync(userFile(), 'utf8')).toBe(before)
   })
 
   it('rejects bad payloads with messages naming the field', async () => {
     const s = await start()
-    await expect(s.handle('settings.update', { values: { stuckAfterMinutes: -1 } })).rejects.toThrow(/values\.stuckAfterMinutes: stuckAfterMinutes must be more than 0/)
-    await expect(s.handle('settings.update', { values: { apiBaseUrl: 'ftp://x' } })).rejects.toThrow(/values\.apiBaseUrl: the base URL must be an http\(s\) URL/)
-    await expect(s.handle('settings.update', { values: { teammateBackend: 'tmux' } })).rejects.toThrow(/values\.teammateBackend/)
-    await expect(s.handle('settings.update', { values: { hooks: {} } })).rejects.toThrow(/Bad payload for 'settings.update'.*hooks/)
-    await expect(s.handle('settings.update', { values: { defaultMode: 'bubble' } })).rejects.toThrow(/values\.defaultMode/)
+    await expect(s.handle('settings.update', { values: { stuckAfterMinutes: -1 } })).rejects.toThrow(
+      /values\.stuckAfterMinutes: stuckAfterMinutes must be more than 0/
+    )
+    await expect(s.handle('settings.update', { values: { apiBaseUrl: 'ftp://x' } })).rejects.toThrow(
+      /values\.apiBaseUrl: the base URL must be an http\(s\) URL/
+    )
+    await expect(s.handle('settings.update', { values: { teammateBackend: 'tmux' } })).rejects.toThrow(
+      /values\.teammateBackend/
+    )
+    await expect(s.handle('settings.update', { values: { hooks: {} } })).rejects.toThrow(
+      /Bad payload for 'settings.update'.*hooks/
+    )
+    await expect(s.handle('settings.update', { values: { defaultMode: 'bubble' } })).rejects.toThrow(
+      /values\.defaultMode/
+    )
     await expect(s.handle('settings.trust', { trusted: 'yes' })).rejects.toThrow(/trusted/)
     expect(existsSync(userFile())).toBe(false)
   })
@@ -138,13 +207,17 @@ describe('Settings requests', () => {
   it('refuses to overwrite a user file that is not JSON', async () => {
     const s = await start()
     writeFileSync(userFile(), '{ not json')
-    await expect(s.handle('settings.update', { values: { model: 'haiku' } })).rejects.toThrow(/is not valid JSON.*fix it by hand/)
+    await expect(s.handle('settings.update', { values: { model: 'haiku' } })).rejects.toThrow(
+      /is not valid JSON.*fix it by hand/
+    )
     expect(readFileSync(userFile(), 'utf8')).toBe('{ not json')
   })
 
   it('refuses to store or clear an API key without a keychain (the web host)', async () => {
     const s = await start()
-    await expect(s.handle('settings.setApiKey', { apiKey: 'sk-ant-x' })).rejects.toThrow(/no keychain.*ANTHROPIC_API_KEY/)
+    await expect(s.handle('settings.setApiKey', { apiKey: 'sk-ant-x' })).rejects.toThrow(
+      /no keychain.*ANTHROPIC_API_KEY/
+    )
     await expect(s.handle('settings.clearApiKey', {})).rejects.toThrow(/no keychain/)
     await expect(s.handle('settings.setApiKey', { apiKey: '  ' })).rejects.toThrow(/the API key is empty/)
   })
@@ -161,14 +234,18 @@ describe('Settings requests', () => {
       { key: 'env', file: projectFile },
       { key: 'apiBaseUrl', file: projectFile }
     ])
-    expect(before.project.hooks).toEqual([{ event: 'TaskCreated', file: projectFile, scope: 'project', commands: 1, active: false }])
+    expect(before.project.hooks).toEqual([
+      { event: 'TaskCreated', file: projectFile, scope: 'project', commands: 1, active: false }
+    ])
     await s.handle('tasks.create', { subject: 'before trust' })
     expect(existsSync(hookFile)).toBe(false)
 
     const after = (await s.handle('settings.trust', { trusted: true })) as SettingsView
     expect(after.project).toMatchObject({ trusted: true, via: 'file', ignored: [] })
     expect(after.project.hooks[0]).toMatchObject({ event: 'TaskCreated', active: true })
-    expect(JSON.parse(readFileSync(join(home, 'trusted.json'), 'utf8')).workspaces).toEqual([{ path: work, trustedAt: expect.any(String) }])
+    expect(JSON.parse(readFileSync(join(home, 'trusted.json'), 'utf8')).workspaces).toEqual([
+      { path: work, trustedAt: expect.any(String) }
+    ])
     await s.handle('tasks.create', { subject: 'after trust' })
     expect(readFileSync(hookFile, 'utf8')).toBe('created\n')
 
@@ -179,8 +256,9 @@ describe('Settings requests', () => {
     expect(readFileSync(hookFile, 'utf8')).toBe('created\n')
   })
 
-  it("keeps 1,000 lines of pane scrollback unless a setting says otherwise: the highest source wins, and a save applies at once", async () => {
-    const snapshotLines = async (s: WorkspaceService) => ((await s.handle('workspace.snapshot', {})) as { paneScrollbackLines?: number }).paneScrollbackLines
+  it('keeps 1,000 lines of pane scrollback unless a setting says otherwise: the highest source wins, and a save applies at once', async () => {
+    const snapshotLines = async (s: WorkspaceService) =>
+      ((await s.handle('workspace.snapshot', {})) as { paneScrollbackLines?: number }).paneScrollbackLines
     const s = await start()
     expect(await snapshotLines(s)).toBe(1_000)
     const v = (await s.handle('settings.update', { values: { paneScrollbackLines: 5_000 } })) as SettingsView
@@ -200,7 +278,9 @@ describe('Settings requests', () => {
     expect((await view(project)).values.paneScrollbackLines).toBe(5_000)
     // every view says what applies now, so a page that saves the user file's value applies the project's
     expect((await view(project)).effective).toEqual({ stuckAfterMinutes: 5, paneScrollbackLines: 300 })
-    const saved = (await project.handle('settings.update', { values: { paneScrollbackLines: 7_000, stuckAfterMinutes: 2 } })) as SettingsView
+    const saved = (await project.handle('settings.update', {
+      values: { paneScrollbackLines: 7_000, stuckAfterMinutes: 2 }
+    })) as SettingsView
     expect(saved.values).toMatchObject({ paneScrollbackLines: 7_000, stuckAfterMinutes: 2 })
     expect(saved.effective).toEqual({ stuckAfterMinutes: 2, paneScrollbackLines: 300 })
     await project.dispose()
@@ -208,12 +288,22 @@ describe('Settings requests', () => {
 
   it('refuses a pane scrollback that is not a whole number of lines from 100 to 100,000, in a save and in a settings file', async () => {
     const s = await start()
-    await expect(s.handle('settings.update', { values: { paneScrollbackLines: 99 } })).rejects.toThrow(/values\.paneScrollbackLines: paneScrollbackLines must be at least 100 lines/)
-    await expect(s.handle('settings.update', { values: { paneScrollbackLines: 100_001 } })).rejects.toThrow(/values\.paneScrollbackLines: paneScrollbackLines is at most 100000 lines/)
-    await expect(s.handle('settings.update', { values: { paneScrollbackLines: 2000.5 } })).rejects.toThrow(/values\.paneScrollbackLines: paneScrollbackLines must be a whole number of lines, like 2000/)
-    await expect(s.handle('settings.update', { values: { paneScrollbackLines: '2000' } })).rejects.toThrow(/values\.paneScrollbackLines: paneScrollbackLines must be a number of lines, like 2000/)
+    await expect(s.handle('settings.update', { values: { paneScrollbackLines: 99 } })).rejects.toThrow(
+      /values\.paneScrollbackLines: paneScrollbackLines must be at least 100 lines/
+    )
+    await expect(s.handle('settings.update', { values: { paneScrollbackLines: 100_001 } })).rejects.toThrow(
+      /values\.paneScrollbackLines: paneScrollbackLines is at most 100000 lines/
+    )
+    await expect(s.handle('settings.update', { values: { paneScrollbackLines: 2000.5 } })).rejects.toThrow(
+      /values\.paneScrollbackLines: paneScrollbackLines must be a whole number of lines, like 2000/
+    )
+    await expect(s.handle('settings.update', { values: { paneScrollbackLines: '2000' } })).rejects.toThrow(
+      /values\.paneScrollbackLines: paneScrollbackLines must be a number of lines, like 2000/
+    )
     expect(existsSync(userFile())).toBe(false)
-    expect(((await s.handle('workspace.snapshot', {})) as { paneScrollbackLines?: number }).paneScrollbackLines).toBe(1_000)
+    expect(((await s.handle('workspace.snapshot', {})) as { paneScrollbackLines?: number }).paneScrollbackLines).toBe(
+      1_000
+    )
     await s.dispose()
 
     writeFileSync(userFile(), JSON.stringify({ paneScrollbackLines: 50 }))

@@ -76,19 +76,26 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
 
 const events = (): RuntimeEvent[] => pushes.filter((p) => p.channel === 'runtime.event').map((p) => p.payload)
 const find = <T extends RuntimeEvent['type']>(type: T, test: (e: Extract<RuntimeEvent, { type: T }>) => boolean) =>
-  events().find((e): e is Extract<RuntimeEvent, { type: T }> => e.type === type && test(e as Extract<RuntimeEvent, { type: T }>))
+  events().find(
+    (e): e is Extract<RuntimeEvent, { type: T }> => e.type === type && test(e as Extract<RuntimeEvent, { type: T }>)
+  )
 const snapshot = async (s: WorkspaceService) => (await s.handle('workspace.snapshot', {})) as WorkspaceSnapshot
 
 /** Starts the team: the leader creates crew and spawns alice, who says hello and goes idle. */
 async function withAlice(settings?: object): Promise<WorkspaceService> {
   const s = await start(TEAM, settings)
   await s.handle('leader.prompt', { text: 'make a team' })
-  await until('alice to say hello and go idle', () => find('agent_state', (e) => e.agentId === 'alice@crew' && e.state === 'idle') && find('message_sent', (e) => e.from === 'alice'))
+  await until(
+    'alice to say hello and go idle',
+    () =>
+      find('agent_state', (e) => e.agentId === 'alice@crew' && e.state === 'idle') &&
+      find('message_sent', (e) => e.from === 'alice')
+  )
   return s
 }
 
 describe('WorkspaceService team dashboard requests', () => {
-  it('puts the team, each member\'s last message and context, and the stuck setting in the snapshot', async () => {
+  it("puts the team, each member's last message and context, and the stuck setting in the snapshot", async () => {
     const s = await withAlice({ stuckAfterMinutes: 0.5 })
     const snap = await snapshot(s)
     expect(snap.team).toBe('crew')
@@ -109,40 +116,66 @@ describe('WorkspaceService team dashboard requests', () => {
     await expect(start(TEAM, { stuckAfterMinutes: -1 })).rejects.toThrow(/stuckAfterMinutes must be more than 0/)
   })
 
-  it('delivers a person\'s message to a teammate as from team-lead, and the teammate\'s reply reaches the stream', async () => {
+  it("delivers a person's message to a teammate as from team-lead, and the teammate's reply reaches the stream", async () => {
     const s = await withAlice()
     expect(await s.handle('teammate.message', { name: 'alice', text: 'ping from the person' })).toEqual({ ok: true })
     expect(find('message_sent', (e) => e.from === 'team-lead' && e.to === 'alice' && e.kind === 'plain')).toBeDefined()
-    await until('alice to answer the ping', () => find('tool_call', (e) => e.agentId === 'alice@crew' && e.name === 'SendMessage' && JSON.stringify(e.input).includes('pong')))
+    await until('alice to answer the ping', () =>
+      find(
+        'tool_call',
+        (e) => e.agentId === 'alice@crew' && e.name === 'SendMessage' && JSON.stringify(e.input).includes('pong')
+      )
+    )
     const snap = await snapshot(s)
     expect(snap.activity!['alice@crew']!.lastMessage).toEqual({ text: 'answers the ping', to: 'team-lead' })
-    await expect(s.handle('teammate.message', { name: 'nobody', text: 'hi' })).rejects.toThrow(/No teammate named "nobody"/)
+    await expect(s.handle('teammate.message', { name: 'nobody', text: 'hi' })).rejects.toThrow(
+      /No teammate named "nobody"/
+    )
     await expect(s.handle('teammate.message', { name: 'alice', text: '   ' })).rejects.toThrow(/the message is empty/)
   })
 
   it('spawns a teammate from the form into the team, and refuses a taken name or an unknown type', async () => {
     const s = await withAlice()
-    const options = (await s.handle('team.spawnOptions', {})) as { agentTypes: Array<{ name: string }>; team?: string; defaultBackend: string }
+    const options = (await s.handle('team.spawnOptions', {})) as {
+      agentTypes: Array<{ name: string }>
+      team?: string
+      defaultBackend: string
+    }
     expect(options.team).toBe('crew')
     expect(options.defaultBackend).toBe('worker')
     expect(options.agentTypes[0]!.name).toBe('general-purpose')
-    const spawned = await s.handle('teammate.spawn', { name: 'Bob', prompt: 'Say hello to the lead.', backend: 'worker' })
+    const spawned = await s.handle('teammate.spawn', {
+      name: 'Bob',
+      prompt: 'Say hello to the lead.',
+      backend: 'worker'
+    })
     expect(spawned).toEqual({ name: 'bob', agentId: 'bob@crew', backend: 'worker' })
-    expect(find('agent_started', (e) => e.agentId === 'bob@crew')).toMatchObject({ backend: 'worker', parentId: 'team-lead' })
+    expect(find('agent_started', (e) => e.agentId === 'bob@crew')).toMatchObject({
+      backend: 'worker',
+      parentId: 'team-lead'
+    })
     await until('bob to say hello', () => find('message_sent', (e) => e.from === 'bob'))
     await expect(s.handle('teammate.spawn', { name: 'bob', prompt: 'again' })).rejects.toThrow(IpcRequestError)
-    await expect(s.handle('teammate.spawn', { name: 'carl', prompt: 'x', agentType: 'no-such-type' })).rejects.toThrow(/Unknown agent type "no-such-type"/)
-    await expect(s.handle('teammate.spawn', { name: 'team-lead', prompt: 'x' })).rejects.toThrow(/cannot name a teammate/)
+    await expect(s.handle('teammate.spawn', { name: 'carl', prompt: 'x', agentType: 'no-such-type' })).rejects.toThrow(
+      /Unknown agent type "no-such-type"/
+    )
+    await expect(s.handle('teammate.spawn', { name: 'team-lead', prompt: 'x' })).rejects.toThrow(
+      /cannot name a teammate/
+    )
   })
 
   it('says a team is needed to spawn, and creates one as TeamCreate does', async () => {
     const s = await start(TEAM)
     expect(((await s.handle('team.spawnOptions', {})) as { team?: string }).team).toBeUndefined()
-    await expect(s.handle('teammate.spawn', { name: 'dora', prompt: 'Say hello to the lead.' })).rejects.toThrow(/needs a team/)
+    await expect(s.handle('teammate.spawn', { name: 'dora', prompt: 'Say hello to the lead.' })).rejects.toThrow(
+      /needs a team/
+    )
     expect(await s.handle('team.create', { name: 'Night Shift' })).toEqual({ team: 'night-shift' })
     expect((await snapshot(s)).team).toBe('night-shift')
     await expect(s.handle('team.create', { name: 'another' })).rejects.toThrow(/already leads team 'night-shift'/)
-    expect(await s.handle('teammate.spawn', { name: 'dora', prompt: 'Say hello to the lead.' })).toMatchObject({ agentId: 'dora@night-shift' })
+    expect(await s.handle('teammate.spawn', { name: 'dora', prompt: 'Say hello to the lead.' })).toMatchObject({
+      agentId: 'dora@night-shift'
+    })
   })
 
   it('shuts a teammate down with a shutdown request, and kills another at once', async () => {
@@ -153,7 +186,9 @@ describe('WorkspaceService team dashboard requests', () => {
     const aliceStopped = await until('alice to leave', () => find('agent_stopped', (e) => e.agentId === 'alice@crew'))
     expect(aliceStopped.status).toBe('exited')
     expect(await s.handle('teammate.kill', { name: 'bob' })).toEqual({ ok: true })
-    expect((await until('bob to be reported killed', () => find('agent_stopped', (e) => e.agentId === 'bob@crew'))).status).toBe('killed')
+    expect(
+      (await until('bob to be reported killed', () => find('agent_stopped', (e) => e.agentId === 'bob@crew'))).status
+    ).toBe('killed')
     await expect(s.handle('teammate.kill', { name: 'bob' })).rejects.toThrow(/bob is not running \(exited\)/)
     await expect(s.handle('teammate.shutdown', { name: 'alice' })).rejects.toThrow(/alice is not running/)
   })
@@ -161,9 +196,14 @@ describe('WorkspaceService team dashboard requests', () => {
   it('Stop all kills every teammate, even one busy in a long command', async () => {
     const s = await withAlice()
     await s.handle('teammate.message', { name: 'alice', text: 'stall for a while' })
-    await until('alice to start sleeping', () => find('tool_call', (e) => e.agentId === 'alice@crew' && e.name === 'Bash'))
+    await until('alice to start sleeping', () =>
+      find('tool_call', (e) => e.agentId === 'alice@crew' && e.name === 'Bash')
+    )
     const result = await s.handle('workspace.stopAll', {})
     expect(result).toEqual({ ok: true, subagents: 0, teammates: ['alice'] })
-    expect((await until('alice to be reported killed', () => find('agent_stopped', (e) => e.agentId === 'alice@crew'))).status).toBe('killed')
+    expect(
+      (await until('alice to be reported killed', () => find('agent_stopped', (e) => e.agentId === 'alice@crew')))
+        .status
+    ).toBe('killed')
   })
 })

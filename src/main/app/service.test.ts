@@ -44,7 +44,8 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 15
 }
 
 const events = (): RuntimeEvent[] => pushes.filter((p) => p.channel === 'runtime.event').map((p) => p.payload)
-const latestPermissions = (): PendingPermission[] | undefined => pushes.filter((p) => p.channel === 'permissions.changed').at(-1)?.payload.permissions
+const latestPermissions = (): PendingPermission[] | undefined =>
+  pushes.filter((p) => p.channel === 'permissions.changed').at(-1)?.payload.permissions
 
 const EDIT_SCENARIO = `agents:
   team-lead:
@@ -60,7 +61,11 @@ describe('WorkspaceService', () => {
   it('runs a prompt, streams events and pane output, and applies an allowed edit', async () => {
     writeFileSync(join(work, 'a.txt'), 'old\n')
     const s = await start(EDIT_SCENARIO)
-    const snap = (await s.handle('workspace.snapshot', {})) as { scripted: boolean; agents: Array<{ agentId: string }>; busy: boolean }
+    const snap = (await s.handle('workspace.snapshot', {})) as {
+      scripted: boolean
+      agents: Array<{ agentId: string }>
+      busy: boolean
+    }
     expect(snap).toMatchObject({ scripted: true, busy: false, agents: [{ agentId: 'team-lead' }] })
     await s.handle('leader.prompt', { text: 'edit a.txt' })
     const pending = await until('a permission request', () => latestPermissions()?.[0])
@@ -68,9 +73,13 @@ describe('WorkspaceService', () => {
     expect(pending.diff).toContain('-old')
     expect(pending.diff).toContain('+new')
     expect(((await s.handle('workspace.snapshot', {})) as { busy: boolean }).busy).toBe(true)
-    expect(await s.handle('permission.respond', { requestId: pending.requestId, decision: 'allow' })).toEqual({ ok: true })
+    expect(await s.handle('permission.respond', { requestId: pending.requestId, decision: 'allow' })).toEqual({
+      ok: true
+    })
     // the first answer wins; a second one is refused
-    expect(await s.handle('permission.respond', { requestId: pending.requestId, decision: 'deny' })).toEqual({ ok: false })
+    expect(await s.handle('permission.respond', { requestId: pending.requestId, decision: 'deny' })).toEqual({
+      ok: false
+    })
     await s.whenIdle()
     expect(readFileSync(join(work, 'a.txt'), 'utf8')).toBe('new\n')
     expect(latestPermissions()).toEqual([])
@@ -80,7 +89,9 @@ describe('WorkspaceService', () => {
     const pane = (await s.handle('pane.scrollback', { agentId: 'team-lead' })) as { data: string; chunk: number }
     expect(pane.data).toContain('pane check')
     expect(pane.data).toContain('Looking first.')
-    const chunks = pushes.filter((p) => p.channel === 'pane.data' && p.payload.agentId === 'team-lead').map((p) => p.payload.chunk)
+    const chunks = pushes
+      .filter((p) => p.channel === 'pane.data' && p.payload.agentId === 'team-lead')
+      .map((p) => p.payload.chunk)
     expect(pane.chunk).toBe(chunks.at(-1))
   })
 
@@ -89,10 +100,16 @@ describe('WorkspaceService', () => {
     const s = await start(EDIT_SCENARIO)
     await s.handle('leader.prompt', { text: 'edit a.txt' })
     const pending = await until('a permission request', () => latestPermissions()?.[0])
-    await s.handle('permission.respond', { requestId: pending.requestId, decision: 'deny', reason: 'keep the old wording' })
+    await s.handle('permission.respond', {
+      requestId: pending.requestId,
+      decision: 'deny',
+      reason: 'keep the old wording'
+    })
     await s.whenIdle()
     expect(readFileSync(join(work, 'a.txt'), 'utf8')).toBe('old\n')
-    const said = events().filter((e) => e.type === 'assistant_text').at(-1) as { text: string }
+    const said = events()
+      .filter((e) => e.type === 'assistant_text')
+      .at(-1) as { text: string }
     expect(said.text).toContain('keep the old wording')
   })
 
@@ -122,10 +139,16 @@ describe('WorkspaceService', () => {
 
   it("pushes a command's output to its pane whole, and its tool_output events thinned: without the bytes, one a second", async () => {
     // 40 reads of the PTY over ~1.2 s
-    const s = await start(`agents:\n  team-lead:\n    - tools: [{ name: Bash, input: { command: "for i in $(seq 1 40); do echo chunk-$i; sleep 0.03; done" } }]\n    - text: printed\n`, 'bypassPermissions')
+    const s = await start(
+      `agents:\n  team-lead:\n    - tools: [{ name: Bash, input: { command: "for i in $(seq 1 40); do echo chunk-$i; sleep 0.03; done" } }]\n    - text: printed\n`,
+      'bypassPermissions'
+    )
     await s.handle('leader.prompt', { text: 'print' })
     await s.whenIdle()
-    const pane = pushes.filter((p) => p.channel === 'pane.data' && p.payload.agentId === 'team-lead').map((p) => p.payload.data as string).join('')
+    const pane = pushes
+      .filter((p) => p.channel === 'pane.data' && p.payload.agentId === 'team-lead')
+      .map((p) => p.payload.data as string)
+      .join('')
     for (let i = 1; i <= 40; i++) expect(pane).toContain(`chunk-${i}\r\n`)
     const outputs = events().filter((e) => e.type === 'tool_output')
     expect(outputs.length).toBeGreaterThanOrEqual(1)
@@ -135,10 +158,17 @@ describe('WorkspaceService', () => {
   })
 
   it('leaves no process, listener or pending request behind after dispose', async () => {
-    const s = await start(`agents:\n  team-lead:\n    - tools: [{ name: Bash, input: { command: "sleep 301.5", run_in_background: true } }]\n    - text: started\n`, 'bypassPermissions')
+    const s = await start(
+      `agents:\n  team-lead:\n    - tools: [{ name: Bash, input: { command: "sleep 301.5", run_in_background: true } }]\n    - text: started\n`,
+      'bypassPermissions'
+    )
     await s.handle('leader.prompt', { text: 'start it' })
     await s.whenIdle()
-    const sleepers = () => execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => l.trim() === "sleep 301.5")
+    const sleepers = () =>
+      execFileSync('ps', ['-eo', 'args'])
+        .toString()
+        .split('\n')
+        .filter((l) => l.trim() === 'sleep 301.5')
     // The background shell may not have exec'd `sleep` yet when the turn ends.
     await until('the background sleep to start', () => (sleepers().length > 0 ? true : undefined))
     await s.dispose()
@@ -155,29 +185,43 @@ describe('WorkspaceService with subagents', () => {
     )
     await s.handle('leader.prompt', { text: 'go' })
     await until('the leader to answer the notification', () =>
-      events().find((e) => e.type === 'assistant_text' && e.agentName === 'team-lead' && e.text === 'the helper reported back')
+      events().find(
+        (e) => e.type === 'assistant_text' && e.agentName === 'team-lead' && e.text === 'the helper reported back'
+      )
     )
-    const snap = (await s.handle('workspace.snapshot', {})) as { agents: Array<{ agentName: string; color: string; usage: { outputTokens: number } }>; usage: { outputTokens: number } }
+    const snap = (await s.handle('workspace.snapshot', {})) as {
+      agents: Array<{ agentName: string; color: string; usage: { outputTokens: number } }>
+      usage: { outputTokens: number }
+    }
     const colors = snap.agents.map((a) => a.color)
     expect(new Set(colors).size).toBe(2)
     const sum = snap.agents.reduce((n, a) => n + a.usage.outputTokens, 0)
     expect(snap.usage.outputTokens).toBe(sum)
     expect(snap.agents.find((a) => a.agentName === 'helper')!.usage.outputTokens).toBeGreaterThan(0)
     // a reloaded UI can show how long each agent ran and how it ended
-    expect(snap.agents.find((a) => a.agentName === 'helper')).toMatchObject({ startedAt: expect.any(String), endedAt: expect.any(String), endStatus: 'completed' })
+    expect(snap.agents.find((a) => a.agentName === 'helper')).toMatchObject({
+      startedAt: expect.any(String),
+      endedAt: expect.any(String),
+      endStatus: 'completed'
+    })
   })
 })
 
 describe('WorkspaceService /fork', () => {
   it('forks the leader conversation from the prompt box when forks are on, and refuses when they are off', async () => {
     const scenario = join(home, 'f.yaml')
-    writeFileSync(scenario, `agents:\n  team-lead:\n    - text: "first answer"\n    - when: "<task-notification>"\n      text: "the fork reported"\n  "type:fork":\n    - text: "Scope: check. Result: fine."\n`)
+    writeFileSync(
+      scenario,
+      `agents:\n  team-lead:\n    - text: "first answer"\n    - when: "<task-notification>"\n      text: "the fork reported"\n  "type:fork":\n    - text: "Scope: check. Result: fine."\n`
+    )
     service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, fork: true })
     service.onPush((channel, payload) => pushes.push({ channel, payload }))
     await service.handle('leader.prompt', { text: 'hello' })
     await service.whenIdle()
     await service.handle('leader.prompt', { text: '/fork check the numbers again' })
-    await until('the leader to read the fork report', () => events().find((e) => e.type === 'assistant_text' && e.text === 'the fork reported'))
+    await until('the leader to read the fork report', () =>
+      events().find((e) => e.type === 'assistant_text' && e.text === 'the fork reported')
+    )
     const fork = events().find((e) => e.type === 'agent_started' && e.agentType === 'fork')
     expect(fork).toMatchObject({ parentId: 'team-lead', agentName: 'check-the-numbers-again' })
     await service.dispose()
@@ -193,18 +237,37 @@ describe('WorkspaceService /fork', () => {
     )
     service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, fork: true })
     service.onPush((channel, payload) => pushes.push({ channel, payload }))
-    expect(((await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot).orchestration).toEqual({ fork: true, coordinator: false, switchable: true })
+    expect(((await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot).orchestration).toEqual({
+      fork: true,
+      coordinator: false,
+      switchable: true
+    })
     // coordinator wins over forks
-    expect(await service.handle('workspace.setOrchestration', { fork: true, coordinator: true })).toEqual({ fork: false, coordinator: true, switchable: true })
+    expect(await service.handle('workspace.setOrchestration', { fork: true, coordinator: true })).toEqual({
+      fork: false,
+      coordinator: true,
+      switchable: true
+    })
     expect(events().find((e) => e.type === 'notice' && e.message.startsWith('Coordinator mode'))).toBeDefined()
     await service.handle('leader.prompt', { text: 'check everything' })
-    await until('the worker report', () => events().find((e) => e.type === 'assistant_text' && e.text === 'the worker reported'))
-    expect(events().find((e) => e.type === 'agent_started' && e.agentName === 'check-numbers')).toMatchObject({ agentType: 'worker', parentId: 'team-lead' })
+    await until('the worker report', () =>
+      events().find((e) => e.type === 'assistant_text' && e.text === 'the worker reported')
+    )
+    expect(events().find((e) => e.type === 'agent_started' && e.agentName === 'check-numbers')).toMatchObject({
+      agentType: 'worker',
+      parentId: 'team-lead'
+    })
     // the coordinator has no Write tool: the call is answered as an error and nothing is written
     const write = events().find((e) => e.type === 'tool_result' && e.agentName === 'team-lead' && e.isError)
     expect(write).toBeDefined()
     expect(existsSync(join(work, 'out.txt'))).toBe(false)
-    expect(((await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot).orchestration).toEqual({ fork: false, coordinator: true, switchable: false })
-    await expect(service.handle('workspace.setOrchestration', { fork: true, coordinator: false })).rejects.toThrow(/before the first prompt/)
+    expect(((await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot).orchestration).toEqual({
+      fork: false,
+      coordinator: true,
+      switchable: false
+    })
+    await expect(service.handle('workspace.setOrchestration', { fork: true, coordinator: false })).rejects.toThrow(
+      /before the first prompt/
+    )
   })
 })

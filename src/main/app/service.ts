@@ -1,5 +1,12 @@
 import type { RuntimeEvent } from '../../shared/events'
-import { pushChannels, requestChannels, type ParsedRequestOf, type PushChannel, type RequestChannel, type ResponseOf } from '../../shared/ipc'
+import {
+  pushChannels,
+  requestChannels,
+  type ParsedRequestOf,
+  type PushChannel,
+  type RequestChannel,
+  type ResponseOf
+} from '../../shared/ipc'
 import { DisposableStore, toDisposable, type Disposable } from '../runtime/base'
 import { EventBus } from '../runtime/events'
 import { loadWorkspaceSettings } from '../runtime/permissions'
@@ -49,7 +56,10 @@ export class WorkspaceService {
   private mailboxFeed: MailboxFeed | undefined
   private disposed = false
 
-  private constructor(private readonly opened: OpenedWorkspace, options: WorkspaceServiceOptions) {
+  private constructor(
+    private readonly opened: OpenedWorkspace,
+    options: WorkspaceServiceOptions
+  ) {
     const { backends, pty, model, keyFix } = opened
     this.session = opened.session
     this.panes = new PaneOutput({
@@ -61,7 +71,11 @@ export class WorkspaceService {
       }
     })
     this.leader = new LeaderControl({ session: () => this.session, bus: this.bus, model, keyFix })
-    this.settings = new LiveSettings(opened.settings, { session: () => this.session, engine: opened.engine, bus: this.bus })
+    this.settings = new LiveSettings(opened.settings, {
+      session: () => this.session,
+      engine: opened.engine,
+      bus: this.bus
+    })
     const settingsControl = new SettingsControl({
       runApiKey: opened.apiKey,
       cwd: opened.cwd,
@@ -70,10 +84,16 @@ export class WorkspaceService {
       settingsFiles: options.settingsFiles ?? [],
       trustProject: options.trustProject ?? false,
       ...(options.apiKeys ? { apiKeys: options.apiKeys } : {}),
-      load: (trustProject) => loadWorkspaceSettings(opened.cwd, options.home, options.settingsFiles ?? [], trustProject),
+      load: (trustProject) =>
+        loadWorkspaceSettings(opened.cwd, options.home, options.settingsFiles ?? [], trustProject),
       applyReloaded: (reloaded) => this.settings.apply(reloaded)
     })
-    this.restore = new RestoreController(this.restoreHost(), { home: options.home, cwd: opened.cwd, runTag: opened.runTag, openOptions: opened.openOptions })
+    this.restore = new RestoreController(this.restoreHost(), {
+      home: options.home,
+      cwd: opened.cwd,
+      runTag: opened.runTag,
+      openOptions: opened.openOptions
+    })
     const context: HandlerContext = {
       session: () => this.session,
       bus: this.bus,
@@ -132,7 +152,9 @@ export class WorkspaceService {
     this.store.add(prompter.onDidChange((permissions) => this.push('permissions.changed', { permissions })))
     // a task notification for an idle leader wakes it at once (docs/agents.md#task-notifications)
     this.store.add(this.session.onDidQueue(() => this.leader.wake()))
-    this.store.add(this.panes.terminals.onDidWrite((agentId, data, chunk) => this.push('pane.data', { agentId, data, chunk })))
+    this.store.add(
+      this.panes.terminals.onDidWrite((agentId, data, chunk) => this.push('pane.data', { agentId, data, chunk }))
+    )
     this.followMailboxes(this.session)
     this.store.add(this.panes.batching())
   }
@@ -144,7 +166,9 @@ export class WorkspaceService {
   /** The inspector follows `session`'s team mailboxes (the previous session's feed, if any, ends). */
   private followMailboxes(session: Session): void {
     this.mailboxFeed?.dispose()
-    const feed = (this.mailboxFeed = this.store.add(followTeamMailboxes(session.team, { home: session.team?.home ?? '' })))
+    const feed = (this.mailboxFeed = this.store.add(
+      followTeamMailboxes(session.team, { home: session.team?.home ?? '' })
+    ))
     this.store.add(feed.onDidChange((change) => this.push('mailbox.changed', change)))
   }
 
@@ -156,7 +180,8 @@ export class WorkspaceService {
 
   private onEvent(event: RuntimeEvent, render: ReturnType<typeof createPaneRenderer>): void {
     // a broadcast's copies are told apart from the same words sent one by one (mailboxFeed.ts)
-    if (event.type === 'message_sent' && event.to === '*') this.mailboxFeed?.noteBroadcast(event.from, Date.parse(event.time))
+    if (event.type === 'message_sent' && event.to === '*')
+      this.mailboxFeed?.noteBroadcast(event.from, Date.parse(event.time))
     this.projection.apply(event)
     const pane = render(event)
     if (pane) this.panes.write(pane[0], pane[1])
@@ -175,7 +200,9 @@ export class WorkspaceService {
     const c = channel as RequestChannel
     const parsed = requestChannels[c].request.safeParse(payload ?? {})
     if (!parsed.success) {
-      throw new IpcRequestError(`Bad payload for '${channel}': ${parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')}`)
+      throw new IpcRequestError(
+        `Bad payload for '${channel}': ${parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')}`
+      )
     }
     const result = await dispatch(this.handlers, c, parsed.data as ParsedRequestOf<typeof c>)
     return requestChannels[c].response.parse(result)
@@ -252,6 +279,10 @@ export class WorkspaceService {
 }
 
 /** Hands a parsed payload to its channel's handler; generic so the handler's types follow the channel. */
-function dispatch<C extends RequestChannel>(handlers: RequestHandlers, channel: C, payload: ParsedRequestOf<C>): Promise<ResponseOf<C>> {
+function dispatch<C extends RequestChannel>(
+  handlers: RequestHandlers,
+  channel: C,
+  payload: ParsedRequestOf<C>
+): Promise<ResponseOf<C>> {
   return handlers[channel](payload)
 }

@@ -1,9 +1,31 @@
 import { mkdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { type ApiKeyStatus, type HookListing, type ProjectTrust, type SettingsPatch, type SettingsValues, type SettingsView, SettingsValuesSchema, WEB_HOST_KEYCHAIN_REFUSAL } from '../../shared/settings'
+import {
+  type ApiKeyStatus,
+  type HookListing,
+  type ProjectTrust,
+  type SettingsPatch,
+  type SettingsValues,
+  type SettingsView,
+  SettingsValuesSchema,
+  WEB_HOST_KEYCHAIN_REFUSAL
+} from '../../shared/settings'
 import { writeFileAtomicSync } from '../runtime/locks'
-import { parseRule, readSettingsFile, RuleSyntaxError, SettingsFileSchema, trustStatus, trustWorkspace, untrustedKeys, untrustWorkspace, type LoadedSettings, type SettingsScope, fieldPath, fixHint } from '../runtime/permissions'
+import {
+  parseRule,
+  readSettingsFile,
+  RuleSyntaxError,
+  SettingsFileSchema,
+  trustStatus,
+  trustWorkspace,
+  untrustedKeys,
+  untrustWorkspace,
+  type LoadedSettings,
+  type SettingsScope,
+  fieldPath,
+  fixHint
+} from '../runtime/permissions'
 import type { ApiKeyHolder } from '../runtime/model'
 
 /** A Settings request refused: the message names what was wrong and what to do; nothing was changed. */
@@ -53,7 +75,18 @@ export interface SettingsControlOptions {
 }
 
 /** Top-level keys of the user settings file the view edits as they are (every key but `defaultMode` and `rules`). */
-const TOP_LEVEL_KEYS = ['apiBaseUrl', 'model', 'subagentModel', 'teammateModel', 'teammateBackend', 'forkSubagents', 'coordinatorMode', 'autoBackgroundSeconds', 'stuckAfterMinutes', 'paneScrollbackLines'] as const
+const TOP_LEVEL_KEYS = [
+  'apiBaseUrl',
+  'model',
+  'subagentModel',
+  'teammateModel',
+  'teammateBackend',
+  'forkSubagents',
+  'coordinatorMode',
+  'autoBackgroundSeconds',
+  'stuckAfterMinutes',
+  'paneScrollbackLines'
+] as const
 const RULE_KINDS = ['allow', 'ask', 'deny'] as const
 
 /**
@@ -111,7 +144,8 @@ export class SettingsControl {
           try {
             parseRule(rule, this.file, this.options.home)
           } catch (error) {
-            if (error instanceof RuleSyntaxError) throw new SettingsRefusedError(`The ${kind} rule ${error.message}. Nothing was saved.`)
+            if (error instanceof RuleSyntaxError)
+              throw new SettingsRefusedError(`The ${kind} rule ${error.message}. Nothing was saved.`)
             throw error
           }
         }
@@ -139,7 +173,10 @@ export class SettingsControl {
   }
 
   private async applyTrust(trusted: boolean): Promise<SettingsView> {
-    if (!trusted && this.options.trustProject) throw new SettingsRefusedError('This run trusts the workspace because it was started with --trust-project; start it without that flag to work untrusted.')
+    if (!trusted && this.options.trustProject)
+      throw new SettingsRefusedError(
+        'This run trusts the workspace because it was started with --trust-project; start it without that flag to work untrusted.'
+      )
     try {
       if (trusted) await trustWorkspace(this.options.home, this.options.cwd)
       else await untrustWorkspace(this.options.home, this.options.cwd)
@@ -167,7 +204,10 @@ export class SettingsControl {
    * @throws SettingsRefusedError when ANTHROPIC_API_KEY is set (it would win: nothing would change).
    */
   async setRunApiKey(apiKey: string): Promise<ApiKeyStatus> {
-    if (this.options.env.ANTHROPIC_API_KEY) throw new SettingsRefusedError('ANTHROPIC_API_KEY is set in the environment and wins over a key entered here: unset it and restart to use another key.')
+    if (this.options.env.ANTHROPIC_API_KEY)
+      throw new SettingsRefusedError(
+        'ANTHROPIC_API_KEY is set in the environment and wins over a key entered here: unset it and restart to use another key.'
+      )
     if (!this.options.runApiKey) throw new SettingsRefusedError('This workspace cannot take a key for this run.')
     this.options.runApiKey.set(apiKey)
     return this.apiKeyStatus()
@@ -218,15 +258,22 @@ export class SettingsControl {
       text = await readFile(this.file, 'utf8')
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
-      throw new SettingsRefusedError(`${this.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`)
+      throw new SettingsRefusedError(
+        `${this.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`
+      )
     }
     let data: unknown
     try {
       data = JSON.parse(text)
     } catch (error) {
-      throw new SettingsRefusedError(`${this.file} is not valid JSON (${(error as Error).message}); fix it by hand before changing settings here.`)
+      throw new SettingsRefusedError(
+        `${this.file} is not valid JSON (${(error as Error).message}); fix it by hand before changing settings here.`
+      )
     }
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new SettingsRefusedError(`${this.file} must hold a JSON object; fix it by hand before changing settings here.`)
+    if (typeof data !== 'object' || data === null || Array.isArray(data))
+      throw new SettingsRefusedError(
+        `${this.file} must hold a JSON object; fix it by hand before changing settings here.`
+      )
     return data as Record<string, unknown>
   }
 
@@ -247,7 +294,8 @@ export class SettingsControl {
       if (!data) continue
       const active = trusted || file.scope === 'user' || file.scope === 'session'
       if (!active) for (const key of untrustedKeys(data)) ignored.push({ key, file: file.path })
-      for (const [event, entries] of Object.entries(data.hooks ?? {})) hooks.push({ event, file: file.path, scope: file.scope, commands: commandCount(entries), active })
+      for (const [event, entries] of Object.entries(data.hooks ?? {}))
+        hooks.push({ event, file: file.path, scope: file.scope, commands: commandCount(entries), active })
     }
     return {
       workspace: cwd,
@@ -263,12 +311,18 @@ export class SettingsControl {
 /** Hook commands of one event's entries (`[{matcher, hooks: [...]}]`, Claude Code's shape). */
 function commandCount(entries: unknown): number {
   if (!Array.isArray(entries)) return 0
-  return entries.reduce<number>((n, e) => n + (Array.isArray((e as { hooks?: unknown })?.hooks) ? (e as { hooks: unknown[] }).hooks.length : 0), 0)
+  return entries.reduce<number>(
+    (n, e) => n + (Array.isArray((e as { hooks?: unknown })?.hooks) ? (e as { hooks: unknown[] }).hooks.length : 0),
+    0
+  )
 }
 
 /** The view's values from the raw user file; a value the view cannot show as valid is left out. */
 function valuesOf(raw: Record<string, unknown>): SettingsValues {
-  const perms = (typeof raw.permissions === 'object' && raw.permissions !== null ? raw.permissions : {}) as Record<string, unknown>
+  const perms = (typeof raw.permissions === 'object' && raw.permissions !== null ? raw.permissions : {}) as Record<
+    string,
+    unknown
+  >
   const candidate: Record<string, unknown> = {}
   for (const key of TOP_LEVEL_KEYS) if (raw[key] !== undefined) candidate[key] = raw[key]
   if (perms.defaultMode !== undefined) candidate.defaultMode = perms.defaultMode
@@ -290,7 +344,10 @@ function applyPatch(data: Record<string, unknown>, patch: SettingsPatch): void {
     else if (value !== undefined) data[key] = value
   }
   if (patch.defaultMode === undefined && patch.rules === undefined) return
-  const perms = (typeof data.permissions === 'object' && data.permissions !== null ? data.permissions : {}) as Record<string, unknown>
+  const perms = (typeof data.permissions === 'object' && data.permissions !== null ? data.permissions : {}) as Record<
+    string,
+    unknown
+  >
   if (patch.defaultMode === null) delete perms.defaultMode
   else if (patch.defaultMode !== undefined) perms.defaultMode = patch.defaultMode
   if (patch.rules === null) for (const kind of RULE_KINDS) delete perms[kind]
@@ -298,4 +355,3 @@ function applyPatch(data: Record<string, unknown>, patch: SettingsPatch): void {
   if (Object.keys(perms).length) data.permissions = perms
   else delete data.permissions
 }
-

@@ -10,14 +10,17 @@ afterEach(async () => {
 
 /** A leader that creates team `crew`, then idles; alice and bob are added as members. */
 async function crew(): Promise<TeamHarness> {
-  const harness = await startTeamHarness([{ tools: [{ name: 'TeamCreate', input: { team_name: 'crew' } }] }, { text: 'team made' }])
+  const harness = await startTeamHarness([
+    { tools: [{ name: 'TeamCreate', input: { team_name: 'crew' } }] },
+    { text: 'team made' }
+  ])
   await harness.prompt('make the team')
   await harness.addMembers('crew', ['alice', 'bob'])
   return harness
 }
 
 describe('task board actions', () => {
-  it('creates a task with its blockers through TaskCreate, emitting task_updated, and lists the team\'s tasks by id', async () => {
+  it("creates a task with its blockers through TaskCreate, emitting task_updated, and lists the team's tasks by id", async () => {
     h = await crew()
     const first = await createTask(h.session, { subject: 'Write the parser', description: 'parse it' })
     const second = await createTask(h.session, { subject: 'Test the parser', blockedBy: [first.id] })
@@ -39,7 +42,13 @@ describe('task board actions', () => {
     const inbox = await h.inbox('crew', 'alice')
     expect(inbox).toHaveLength(1)
     expect(inbox[0]!.from).toBe('team-lead')
-    expect(JSON.parse(inbox[0]!.text)).toEqual({ type: 'task_assignment', taskId: '1', subject: 'Write the parser', description: 'parse it', assignedBy: 'team-lead' })
+    expect(JSON.parse(inbox[0]!.text)).toEqual({
+      type: 'task_assignment',
+      taskId: '1',
+      subject: 'Write the parser',
+      description: 'parse it',
+      assignedBy: 'team-lead'
+    })
     expect(h.ofType('message_sent').some((e) => e.to === 'alice' && e.kind === 'task_assignment')).toBe(true)
     // the same owner again sends nothing more
     await assignTask(h.session, task.id, 'alice')
@@ -50,8 +59,12 @@ describe('task board actions', () => {
     h = await crew()
     const first = await createTask(h.session, { subject: 'A' })
     const second = await createTask(h.session, { subject: 'B', blockedBy: [first.id] })
-    await expect(assignTask(h.session, first.id, 'zed')).rejects.toThrow(/zed is not a member of team 'crew' \(members: team-lead, alice, bob\)/)
-    await expect(assignTask(h.session, second.id, 'bob')).rejects.toThrow('Task #2 is blocked by #1: it can be assigned once that is completed.')
+    await expect(assignTask(h.session, first.id, 'zed')).rejects.toThrow(
+      /zed is not a member of team 'crew' \(members: team-lead, alice, bob\)/
+    )
+    await expect(assignTask(h.session, second.id, 'bob')).rejects.toThrow(
+      'Task #2 is blocked by #1: it can be assigned once that is completed.'
+    )
     await expect(assignTask(h.session, 99, 'bob')).rejects.toBeInstanceOf(TaskBoardError)
     await updateTask(h.session, { taskId: first.id, status: 'completed' })
     await expect(assignTask(h.session, first.id, 'bob')).rejects.toThrow(/completed/)
@@ -65,7 +78,15 @@ describe('task board actions', () => {
     h = await crew()
     const a = await createTask(h.session, { subject: 'A' })
     const b = await createTask(h.session, { subject: 'B' })
-    expect(await updateTask(h.session, { taskId: b.id, subject: 'B2', description: 'more', status: 'in_progress', addBlockedBy: [a.id] })).toMatchObject({ subject: 'B2', description: 'more', status: 'in_progress', blockedBy: [1] })
+    expect(
+      await updateTask(h.session, {
+        taskId: b.id,
+        subject: 'B2',
+        description: 'more',
+        status: 'in_progress',
+        addBlockedBy: [a.id]
+      })
+    ).toMatchObject({ subject: 'B2', description: 'more', status: 'in_progress', blockedBy: [1] })
     await expect(updateTask(h.session, { taskId: b.id, addBlockedBy: [7] })).rejects.toThrow(/#7 does not exist/)
     await expect(createTask(h.session, { subject: 'C', blockedBy: [7] })).rejects.toThrow(/#7 does not exist/)
     // A waiting for B, which waits for A, would block both forever
@@ -75,7 +96,7 @@ describe('task board actions', () => {
     expect(h.tasks('crew').get(a.id)).toMatchObject({ blockedBy: [], blocks: [2] })
   })
 
-  it('without a team the board lists the session\'s own list and refuses to assign', async () => {
+  it("without a team the board lists the session's own list and refuses to assign", async () => {
     h = await startTeamHarness([{ text: 'hello' }])
     await h.prompt('hi')
     const task = await createTask(h.session, { subject: 'Solo' })

@@ -29,7 +29,13 @@ function teamOf(session: Session): TeamContext {
  * (no PTY, no file cache); no signal, so a TaskCompleted hook runs to its own timeout.
  */
 function leaderCall(session: Session, team: TeamContext): ToolContext {
-  return { agentId: session.identity.id, agentName: session.identity.name, cwd: session.identity.cwd, toolUseId: 'task-board', services: { team } } as unknown as ToolContext
+  return {
+    agentId: session.identity.id,
+    agentName: session.identity.name,
+    cwd: session.identity.cwd,
+    toolUseId: 'task-board',
+    services: { team }
+  } as unknown as ToolContext
 }
 
 /** Runs a tool or store call; what it refuses (a hook's block, an unknown task) becomes a {@link TaskBoardError}. */
@@ -37,7 +43,8 @@ async function refusals<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work()
   } catch (error) {
-    if (error instanceof ToolError || error instanceof TaskError || error instanceof TeamError) throw new TaskBoardError(error.message)
+    if (error instanceof ToolError || error instanceof TaskError || error instanceof TeamError)
+      throw new TaskBoardError(error.message)
     throw error
   }
 }
@@ -54,16 +61,26 @@ export function listTasks(session: Session): TaskBoardList {
   const team = teamOf(session)
   const { tasks } = team.tasks().list()
   const current = team.team()
-  return { name: team.taskListName(), ...(current ? { team: current } : {}), tasks: [...tasks].sort((a, b) => a.id - b.id) }
+  return {
+    name: team.taskListName(),
+    ...(current ? { team: current } : {}),
+    tasks: [...tasks].sort((a, b) => a.id - b.id)
+  }
 }
 
 /** Creates a pending task with TaskCreate's code, then links what it waits for. @throws TaskBoardError */
-export async function createTask(session: Session, fields: { subject: string; description?: string; blockedBy?: number[] }): Promise<Task> {
+export async function createTask(
+  session: Session,
+  fields: { subject: string; description?: string; blockedBy?: number[] }
+): Promise<Task> {
   const team = teamOf(session)
   const ctx = leaderCall(session, team)
   const blockers = fields.blockedBy ?? []
-  for (const b of blockers) if (!team.tasks().get(b)) throw new TaskBoardError(`Task #${b} does not exist, so nothing can wait for it.`)
-  const created = await refusals(() => TaskCreateTool.call({ subject: fields.subject, description: fields.description ?? '' }, ctx))
+  for (const b of blockers)
+    if (!team.tasks().get(b)) throw new TaskBoardError(`Task #${b} does not exist, so nothing can wait for it.`)
+  const created = await refusals(() =>
+    TaskCreateTool.call({ subject: fields.subject, description: fields.description ?? '' }, ctx)
+  )
   const id = Number(/^Task #(\d+) created/.exec(created.content)?.[1])
   if (!Number.isSafeInteger(id)) throw new TaskBoardError(`The task was not created: ${created.content}`)
   if (blockers.length) await refusals(() => TaskUpdateTool.call({ taskId: id, addBlockedBy: blockers }, ctx))
@@ -97,18 +114,24 @@ export async function updateTask(session: Session, edit: TaskEdit): Promise<Task
 export async function assignTask(session: Session, taskId: number, owner: string): Promise<Task> {
   const team = teamOf(session)
   const teamName = team.team()
-  if (!teamName) throw new TaskBoardError('Assigning needs a team: create one first (tasks go to teammates through their inboxes).')
+  if (!teamName)
+    throw new TaskBoardError('Assigning needs a team: create one first (tasks go to teammates through their inboxes).')
   const members = (await refusals(async () => team.teams.read(teamName))).members.map((m) => m.name)
-  if (!members.includes(owner)) throw new TaskBoardError(`${owner} is not a member of team '${teamName}' (members: ${members.join(', ')}).`)
+  if (!members.includes(owner))
+    throw new TaskBoardError(`${owner} is not a member of team '${teamName}' (members: ${members.join(', ')}).`)
   const store = team.tasks()
   const task = await refusals(async () => store.get(taskId))
   if (!task) throw new TaskBoardError(`Task #${taskId} does not exist in team '${teamName}'.`)
-  if (task.status === 'completed') throw new TaskBoardError(`Task #${taskId} is completed; move it back to pending to give it to someone.`)
+  if (task.status === 'completed')
+    throw new TaskBoardError(`Task #${taskId} is completed; move it back to pending to give it to someone.`)
   const open = task.blockedBy.filter((b) => {
     const blocker = store.get(b)
     return blocker !== undefined && blocker.status !== 'completed'
   })
-  if (open.length) throw new TaskBoardError(`Task #${taskId} is blocked by ${open.map((b) => `#${b}`).join(', ')}: it can be assigned once ${open.length > 1 ? 'they are' : 'that is'} completed.`)
+  if (open.length)
+    throw new TaskBoardError(
+      `Task #${taskId} is blocked by ${open.map((b) => `#${b}`).join(', ')}: it can be assigned once ${open.length > 1 ? 'they are' : 'that is'} completed.`
+    )
   if (task.owner === owner) return task
   await refusals(() => TaskUpdateTool.call({ taskId, owner }, leaderCall(session, team)))
   return reread(team, taskId)

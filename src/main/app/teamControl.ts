@@ -7,7 +7,6 @@ import type { Session } from '../runtime/session'
 import { sendToTeam, TeamCreateTool, type ToolContext } from '../runtime/tools'
 import { LEAD_NAME } from '../runtime/teams'
 
-
 /**
  * What a person does to the team from the dashboard (docs/ui.md#the-workspace-ui: spawn, message, shut down, kill;
  * the top bar's Stop all). Each action goes through the same code the leader's tools use — the
@@ -38,7 +37,10 @@ export function stuckAfterMinutesOf(settings: Pick<LoadedSettings, 'sources'>): 
 /** The team machinery of a session, or why there is none. @throws TeamControlError */
 function teamParts(session: Session) {
   const { subagents, team, teammates } = session
-  if (!subagents || !team || !teammates) throw new TeamControlError('Teammates are not available in this workspace (agent teams need subagents, which are off here).')
+  if (!subagents || !team || !teammates)
+    throw new TeamControlError(
+      'Teammates are not available in this workspace (agent teams need subagents, which are off here).'
+    )
   return { subagents, team, teammates }
 }
 
@@ -69,10 +71,13 @@ async function refusals<T>(work: () => Promise<T>): Promise<T> {
 /** What the spawn form may offer; never throws (an impossible spawn is said in `unavailable`). */
 export function spawnOptions(session: Session, defaultBackend: 'worker' | 'process'): SpawnOptions {
   const { subagents, team, teammates } = session
-  if (!subagents || !team || !teammates) return { agentTypes: [], defaultBackend, unavailable: 'Teammates are not available in this workspace.' }
+  if (!subagents || !team || !teammates)
+    return { agentTypes: [], defaultBackend, unavailable: 'Teammates are not available in this workspace.' }
   const agentTypes = [...subagents.options.definitions().values()]
     .map((d) => ({ name: d.name, description: d.description }))
-    .sort((a, b) => (a.name === 'general-purpose' ? -1 : b.name === 'general-purpose' ? 1 : a.name.localeCompare(b.name)))
+    .sort((a, b) =>
+      a.name === 'general-purpose' ? -1 : b.name === 'general-purpose' ? 1 : a.name.localeCompare(b.name)
+    )
   const current = team.team()
   return { agentTypes, defaultBackend, ...(current ? { team: current } : {}) }
 }
@@ -93,7 +98,8 @@ export function staleTeams(session: Session): StaleTeam[] {
   const stale: StaleTeam[] = []
   for (const t of teams.list().teams) {
     const status = teams.leaderStatus(t.name)
-    if (status.state === 'stale') stale.push({ name: t.name, description: t.description, members: t.members.length, reason: status.reason })
+    if (status.state === 'stale')
+      stale.push({ name: t.name, description: t.description, members: t.members.length, reason: status.reason })
   }
   return stale
 }
@@ -125,18 +131,31 @@ export interface DashboardSpawn {
  * plan approval is required, else the mode asked for (default: the leader's).
  * @throws TeamControlError with no team, a bad or taken name, an unknown type, an unavailable backend.
  */
-export async function spawnTeammate(session: Session, request: DashboardSpawn): Promise<{ name: string; agentId: string; backend: 'worker' | 'process' }> {
+export async function spawnTeammate(
+  session: Session,
+  request: DashboardSpawn
+): Promise<{ name: string; agentId: string; backend: 'worker' | 'process' }> {
   const { subagents, team, teammates } = teamParts(session)
   if (!team.team()) throw new TeamControlError('Spawning a teammate needs a team: create one first.')
   const name = sanitizeName(request.name)
-  if (!name || name === LEAD_NAME) throw new TeamControlError(`"${request.name}" cannot name a teammate: use letters, digits and dashes, and not "${LEAD_NAME}".`)
+  if (!name || name === LEAD_NAME)
+    throw new TeamControlError(
+      `"${request.name}" cannot name a teammate: use letters, digits and dashes, and not "${LEAD_NAME}".`
+    )
   const type = request.agentType ?? 'general-purpose'
   const definition = subagents.options.definitions().get(type)
-  if (!definition) throw new TeamControlError(`Unknown agent type "${type}". Available types: ${[...subagents.options.definitions().keys()].sort().join(', ')}.`)
+  if (!definition)
+    throw new TeamControlError(
+      `Unknown agent type "${type}". Available types: ${[...subagents.options.definitions().keys()].sort().join(', ')}.`
+    )
   const self = session.asParent()
   return refusals(async () => {
     const mode = request.planRequired ? 'plan' : teammateMode(request.mode, self.mode())
-    const { model } = (subagents.options.resolveTeammateModel ?? subagents.options.resolveModel)(definition, undefined, self.model)
+    const { model } = (subagents.options.resolveTeammateModel ?? subagents.options.resolveModel)(
+      definition,
+      undefined,
+      self.model
+    )
     const spawned = await teammates.spawn({
       name,
       prompt: request.prompt,
@@ -155,7 +174,9 @@ function requireAlive(session: Session, name: string): void {
   const { teammates } = teamParts(session)
   if (teammates.aliveNames().includes(name)) return
   const state = teammates.stateOf(name)
-  throw new TeamControlError(state ? `${name} is not running (${state}).` : `No teammate named "${name}" in this session.`)
+  throw new TeamControlError(
+    state ? `${name} is not running (${state}).` : `No teammate named "${name}" in this session.`
+  )
 }
 
 /**
@@ -167,7 +188,9 @@ function requireAlive(session: Session, name: string): void {
 export async function messageTeammate(session: Session, name: string, text: string): Promise<void> {
   const { team } = teamParts(session)
   requireAlive(session, name)
-  await refusals(() => sendToTeam(team, { to: name, message: text, summary: PERSON_MESSAGE_SUMMARY }, leaderContext(session)))
+  await refusals(() =>
+    sendToTeam(team, { to: name, message: text, summary: PERSON_MESSAGE_SUMMARY }, leaderContext(session))
+  )
 }
 
 /**
@@ -175,7 +198,12 @@ export async function messageTeammate(session: Session, name: string, text: stri
  * `outcome` gets how it ended (`exited`, `rejected`, `killed` after the timeout, `gone`).
  * @throws TeamControlError when it is not running.
  */
-export function shutdownTeammate(session: Session, name: string, reason: string | undefined, outcome: (result: string) => void): void {
+export function shutdownTeammate(
+  session: Session,
+  name: string,
+  reason: string | undefined,
+  outcome: (result: string) => void
+): void {
   const { teammates } = teamParts(session)
   requireAlive(session, name)
   void teammates

@@ -57,7 +57,10 @@ describe('UiPrompter', () => {
     writeFileSync(join(wt, 'a.txt'), 'one\ntwo\n')
     const prompter = new UiPrompter(dir)
     prompter.setAgentCwdResolver(() => wt)
-    const { list } = await asked(prompter, request({ tool: 'Edit', input: { file_path: 'a.txt', old_string: 'two', new_string: 'three' }, suggestions: [] }))
+    const { list } = await asked(
+      prompter,
+      request({ tool: 'Edit', input: { file_path: 'a.txt', old_string: 'two', new_string: 'three' }, suggestions: [] })
+    )
     expect(list[0]!.diff).toContain('-two')
     expect(list[0]!.diff).toContain('+three')
     prompter.cancelAll()
@@ -67,7 +70,9 @@ describe('UiPrompter', () => {
     const prompter = new UiPrompter(dir)
     const { answer } = await asked(prompter, request())
     expect(() => prompter.respond('r1', { decision: 'allow', alwaysAllowRule: 'Bash' })).toThrow(UnofferedRuleError)
-    expect(() => prompter.respond('r1', { decision: 'allow', alwaysAllowRule: 'Bash' })).toThrow(/may add only Bash\(npm test:\*\)/)
+    expect(() => prompter.respond('r1', { decision: 'allow', alwaysAllowRule: 'Bash' })).toThrow(
+      /may add only Bash\(npm test:\*\)/
+    )
     expect(prompter.list().map((p) => p.requestId)).toEqual(['r1'])
     expect(prompter.respond('r1', { decision: 'allow', alwaysAllowRule: 'Bash(npm test:*)' })).toBe(true)
     await expect(answer).resolves.toEqual({ decision: 'allow', by: 'user', alwaysAllowRule: 'Bash(npm test:*)' })
@@ -77,7 +82,9 @@ describe('UiPrompter', () => {
   it('refuses "Always allow" for a request that offers no rule (a plan approval, a process teammate’s question)', async () => {
     const prompter = new UiPrompter(dir)
     await asked(prompter, request({ tool: 'ExitPlanMode', input: { plan: '1. x' }, suggestions: [] }))
-    expect(() => prompter.respond('r1', { decision: 'allow', alwaysAllowRule: 'ExitPlanMode' })).toThrow(/allow it once instead/)
+    expect(() => prompter.respond('r1', { decision: 'allow', alwaysAllowRule: 'ExitPlanMode' })).toThrow(
+      /allow it once instead/
+    )
     prompter.cancelAll()
   })
 

@@ -40,7 +40,10 @@ export interface UiPermissionAnswer {
  * stopped, which removes it from the list. Edit/Write requests carry a unified diff of the change.
  */
 export class UiPrompter implements PermissionPrompter {
-  private readonly pending = new Map<string, { view: PendingPermission; resolve: (a: PermissionPromptAnswer) => void }>()
+  private readonly pending = new Map<
+    string,
+    { view: PendingPermission; resolve: (a: PermissionPromptAnswer) => void }
+  >()
   private readonly listeners = new Set<(list: PendingPermission[]) => void>()
 
   private cwdOf: AgentCwdResolver = () => undefined
@@ -62,7 +65,8 @@ export class UiPrompter implements PermissionPrompter {
     const diff = await diffOf(request.tool, request.input, cwd)
     return new Promise((resolvePrompt) => {
       const onAbort = (): void => {
-        if (this.settle(request.requestId)) resolvePrompt({ decision: 'deny', by: 'cancelled', reason: 'the agent stopped' })
+        if (this.settle(request.requestId))
+          resolvePrompt({ decision: 'deny', by: 'cancelled', reason: 'the agent stopped' })
       }
       const view: PendingPermission = {
         requestId: request.requestId,
@@ -98,13 +102,21 @@ export class UiPrompter implements PermissionPrompter {
   respond(requestId: string, answer: UiPermissionAnswer): boolean {
     const entry = this.pending.get(requestId)
     if (!entry) return false
-    if (answer.decision === 'allow' && answer.alwaysAllowRule !== undefined && !entry.view.suggestions.includes(answer.alwaysAllowRule)) {
+    if (
+      answer.decision === 'allow' &&
+      answer.alwaysAllowRule !== undefined &&
+      !entry.view.suggestions.includes(answer.alwaysAllowRule)
+    ) {
       throw new UnofferedRuleError(answer.alwaysAllowRule, entry.view.suggestions)
     }
     if (!this.settle(requestId)) return false
     entry.resolve(
       answer.decision === 'allow'
-        ? { decision: 'allow', by: 'user', ...(answer.alwaysAllowRule ? { alwaysAllowRule: answer.alwaysAllowRule } : {}) }
+        ? {
+            decision: 'allow',
+            by: 'user',
+            ...(answer.alwaysAllowRule ? { alwaysAllowRule: answer.alwaysAllowRule } : {})
+          }
         : { decision: 'deny', by: 'user', ...(answer.reason ? { reason: answer.reason } : {}) }
     )
     return true
@@ -150,7 +162,13 @@ const MAX_DIFF_SOURCE_BYTES = 1_000_000
  */
 export async function diffOf(tool: string, input: unknown, cwd: string): Promise<string | undefined> {
   if (tool !== 'Edit' && tool !== 'Write') return undefined
-  const i = input as { file_path?: unknown; content?: unknown; old_string?: unknown; new_string?: unknown; replace_all?: unknown }
+  const i = input as {
+    file_path?: unknown
+    content?: unknown
+    old_string?: unknown
+    new_string?: unknown
+    replace_all?: unknown
+  }
   if (typeof i.file_path !== 'string') return undefined
   const path = isAbsolute(i.file_path) ? i.file_path : resolve(cwd, i.file_path)
   let before: string
@@ -169,7 +187,11 @@ export async function diffOf(tool: string, input: unknown, cwd: string): Promise
     if (typeof i.old_string !== 'string' || typeof i.new_string !== 'string') return undefined
     if (i.old_string === '') after = i.new_string
     else if (!before.includes(i.old_string)) return undefined
-    else after = i.replace_all === true ? before.split(i.old_string).join(i.new_string) : before.replace(i.old_string, () => i.new_string as string)
+    else
+      after =
+        i.replace_all === true
+          ? before.split(i.old_string).join(i.new_string)
+          : before.replace(i.old_string, () => i.new_string as string)
   }
   return createTwoFilesPatch(i.file_path, i.file_path, before, after, undefined, undefined, { context: 3 })
 }

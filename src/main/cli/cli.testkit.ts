@@ -23,7 +23,10 @@ export interface CliRun {
  * process environment (pass SWARMDESK_HOME to isolate it); `uid` as in {@link startCli}.
  * Resolves when it exits.
  */
-export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string; uid?: number } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; input?: string; uid?: number } = {}
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = startCli(args, options)
     let stdout = ''
@@ -40,7 +43,10 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
  * Runs `bin/swarmdesk ...argv` with `home` as its data directory, for commands whose stdout is
  * JSON or text rather than an event stream (`tasks`, `team`). Resolves when it exits.
  */
-export function runCliText(home: string, argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCliText(
+  home: string,
+  argv: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = startCli(argv, { env: { SWARMDESK_HOME: home } })
     let stdout = ''
@@ -58,11 +64,17 @@ export function runCliText(home: string, argv: string[]): Promise<{ code: number
  * user (and the group of the same number, no supplementary groups) through `setpriv`, which the
  * caller checks is present: tests run as root, whom permission bits never stop.
  */
-export function startCli(args: string[], options: { env?: Record<string, string>; cwd?: string; uid?: number } = {}): ChildProcess {
+export function startCli(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; uid?: number } = {}
+): ChildProcess {
   const env = { ...process.env, NO_COLOR: '1', ...options.env }
   delete (env as Record<string, string | undefined>).FORCE_COLOR
   const command = [process.execPath, SWARMDESK_BIN, ...args]
-  const [file, ...argv] = options.uid === undefined ? command : ['setpriv', `--reuid=${options.uid}`, `--regid=${options.uid}`, '--clear-groups', ...command]
+  const [file, ...argv] =
+    options.uid === undefined
+      ? command
+      : ['setpriv', `--reuid=${options.uid}`, `--regid=${options.uid}`, '--clear-groups', ...command]
   return spawn(file!, argv, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
 }
 
@@ -96,14 +108,18 @@ export function tempWorkspace(): { home: string; work: string; cleanup: () => vo
 }
 
 /** The events of one type in a run's stream, typed by it. */
-export const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T): EventOf<T>[] => events.filter((e): e is EventOf<T> => e.type === type)
+export const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T): EventOf<T>[] =>
+  events.filter((e): e is EventOf<T> => e.type === type)
 
 /**
  * A fresh {@link tempWorkspace} for every test of the calling file (registers vitest's
  * `beforeEach`/`afterEach`). Read `home` and `work` from the returned object inside a test; they
  * change from test to test. `prepare` runs after each is made (e.g. to copy a project in).
  */
-export function useTempWorkspace(prepare?: (dirs: { home: string; work: string }) => void): { readonly home: string; readonly work: string } {
+export function useTempWorkspace(prepare?: (dirs: { home: string; work: string }) => void): {
+  readonly home: string
+  readonly work: string
+} {
   let current: ReturnType<typeof tempWorkspace> | undefined
   beforeEach(() => {
     current = tempWorkspace()

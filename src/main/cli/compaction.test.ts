@@ -16,7 +16,10 @@ let cleanup: () => void
 beforeEach(() => {
   ;({ home, work, cleanup } = tempWorkspace())
   // 29 KB: just under the 30,000 characters a Bash result keeps
-  writeFileSync(join(work, 'big.txt'), Array.from({ length: 290 }, (_, i) => `line ${String(i).padStart(4, '0')} ${'x'.repeat(89)}`).join('\n') + '\n')
+  writeFileSync(
+    join(work, 'big.txt'),
+    Array.from({ length: 290 }, (_, i) => `line ${String(i).padStart(4, '0')} ${'x'.repeat(89)}`).join('\n') + '\n'
+  )
 })
 afterEach(() => cleanup())
 
@@ -34,7 +37,14 @@ describe('context compaction in a session', () => {
     const server = await startScriptedServer({ scenario: join(home, 'first.yaml') })
     let run: Awaited<ReturnType<typeof runCli>>
     try {
-      run = await runCli(['run', '--cwd', work, '--approve', 'all', '--json', 'read big.txt again and again'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url } })
+      run = await runCli(['run', '--cwd', work, '--approve', 'all', '--json', 'read big.txt again and again'], {
+        env: {
+          SWARMDESK_HOME: home,
+          ANTHROPIC_API_KEY: 'k',
+          ANTHROPIC_BASE_URL: server.url,
+          SWARMDESK_SCRIPTED_MODEL_URL: server.url
+        }
+      })
     } finally {
       await server.close()
     }
@@ -43,13 +53,21 @@ describe('context compaction in a session', () => {
     expect(ofType(run.events, 'tool_result').filter((r) => !r.isError)).toHaveLength(24)
     // the stream (and so the pane) says it happened, once
     const notices = ofType(run.events, 'notice').filter((n) => n.message.startsWith('Compacted '))
-    expect(notices).toEqual([expect.objectContaining({ level: 'info', agentName: 'team-lead', message: expect.stringMatching(/^Compacted \d+ earlier messages into a summary\.$/) })])
+    expect(notices).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        agentName: 'team-lead',
+        message: expect.stringMatching(/^Compacted \d+ earlier messages into a summary\.$/)
+      })
+    ])
     expect(ofType(run.events, 'assistant_text').at(-1)).toMatchObject({ text: 'finished after compaction' })
 
     // the request after the summary starts from it, and is smaller than the last request before the
     // compaction though it carries six more reads
     const requests = server.requests().map((r) => ({ body: r.body as unknown as Body, size: (r.rawBody ?? '').length }))
-    const summaryAt = requests.findIndex((r) => JSON.stringify(r.body.messages.at(-1)).includes('Compact the conversation'))
+    const summaryAt = requests.findIndex((r) =>
+      JSON.stringify(r.body.messages.at(-1)).includes('Compact the conversation')
+    )
     expect(summaryAt).toBe(4)
     const after = requests[summaryAt + 1]!
     expect(after.body.messages[0]!.content[0]!.text).toContain('SUMMARY: read big.txt 24 times')
@@ -66,11 +84,21 @@ describe('context compaction in a session', () => {
     expect(JSON.stringify(entries[boundary + 1]!.message)).toContain('SUMMARY: read big.txt 24 times')
 
     // --resume continues from the compacted history: the summary first, not the 24 reads
-    writeFileSync(join(home, 'second.yaml'), `agents:\n  team-lead:\n    - when: "what did you read"\n      text: "I read big.txt."\n`)
+    writeFileSync(
+      join(home, 'second.yaml'),
+      `agents:\n  team-lead:\n    - when: "what did you read"\n      text: "I read big.txt."\n`
+    )
     const second = await startScriptedServer({ scenario: join(home, 'second.yaml') })
     let resumed: Awaited<ReturnType<typeof runCli>>
     try {
-      resumed = await runCli(['run', '--cwd', work, '--resume', sessionId!, '--json', 'what did you read?'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: second.url, SWARMDESK_SCRIPTED_MODEL_URL: second.url } })
+      resumed = await runCli(['run', '--cwd', work, '--resume', sessionId!, '--json', 'what did you read?'], {
+        env: {
+          SWARMDESK_HOME: home,
+          ANTHROPIC_API_KEY: 'k',
+          ANTHROPIC_BASE_URL: second.url,
+          SWARMDESK_SCRIPTED_MODEL_URL: second.url
+        }
+      })
     } finally {
       await second.close()
     }

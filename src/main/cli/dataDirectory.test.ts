@@ -23,7 +23,10 @@ const SCENARIO = 'agents:\n  team-lead:\n    - text: "never asked"\n'
 /** Commands that write the data directory, as a person types them (`work` is the workspace). */
 const COMMANDS: Array<[string, (work: string, scenario: string) => string[]]> = [
   ['serve', (work, scenario) => ['serve', '--cwd', work, '--port', '0', '--scenario', scenario]],
-  ['serve --new-session', (work, scenario) => ['serve', '--cwd', work, '--port', '0', '--scenario', scenario, '--new-session']],
+  [
+    'serve --new-session',
+    (work, scenario) => ['serve', '--cwd', work, '--port', '0', '--scenario', scenario, '--new-session']
+  ],
   ['run', (work, scenario) => ['run', '--cwd', work, '--scenario', scenario, 'hello']]
 ]
 
@@ -53,29 +56,60 @@ function hasSetpriv(): boolean {
 }
 
 describe('a data directory Swarmdesk cannot write', () => {
-  it.each(COMMANDS)('%s: a SWARMDESK_HOME under a regular file is refused with the folder, ENOTDIR and what to do', async (_name, args) => {
-    const blocker = join(ws.home, 'not-a-folder')
-    writeFileSync(blocker, 'a file')
-    const home = join(blocker, 'swarmdesk')
-    const run = await runCli(args(ws.work, scenarioFile()), { env: { SWARMDESK_HOME: home } })
-    expectClearRefusal(run, home, /part of the path is a file, not a folder \(ENOTDIR\)/)
-  })
+  it.each(COMMANDS)(
+    '%s: a SWARMDESK_HOME under a regular file is refused with the folder, ENOTDIR and what to do',
+    async (_name, args) => {
+      const blocker = join(ws.home, 'not-a-folder')
+      writeFileSync(blocker, 'a file')
+      const home = join(blocker, 'swarmdesk')
+      const run = await runCli(args(ws.work, scenarioFile()), { env: { SWARMDESK_HOME: home } })
+      expectClearRefusal(run, home, /part of the path is a file, not a folder \(ENOTDIR\)/)
+    }
+  )
 
   it('teammate: a projects folder blocked by a file is refused before the teammate starts', async () => {
-    await new TeamStore(ws.home).create({ name: 'crew', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: ws.work } })
-    await new TeamStore(ws.home).addMember('crew', { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'process', cwd: ws.work })
+    await new TeamStore(ws.home).create({
+      name: 'crew',
+      lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: ws.work }
+    })
+    await new TeamStore(ws.home).addMember('crew', {
+      name: 'alice',
+      agentType: 'general-purpose',
+      model: 'claude-sonnet-5-5',
+      backendType: 'process',
+      cwd: ws.work
+    })
     writeFileSync(join(ws.home, 'projects'), 'a file')
-    const run = await runCli(['teammate', '--team', 'crew', '--name', 'alice', '--cwd', ws.work], { env: { SWARMDESK_HOME: ws.home } })
+    const run = await runCli(['teammate', '--team', 'crew', '--name', 'alice', '--cwd', ws.work], {
+      env: { SWARMDESK_HOME: ws.home }
+    })
     expect(run.stderr).toMatch(/^swarmdesk teammate: /)
     expectClearRefusal(run, join(ws.home, 'projects', workspaceSlug(ws.work)), /\(ENOTDIR\)/)
   })
 
   const setpriv = hasSetpriv()
-  it.skipIf(!setpriv).each([...COMMANDS, ['teammate', (work: string) => ['teammate', '--team', 'crew', '--name', 'alice', '--cwd', work]] as (typeof COMMANDS)[number]])(
+  it
+    .skipIf(!setpriv)
+    .each([
+      ...COMMANDS,
+      [
+        'teammate',
+        (work: string) => ['teammate', '--team', 'crew', '--name', 'alice', '--cwd', work]
+      ] as (typeof COMMANDS)[number]
+    ])(
     '%s as an unprivileged user: a home owned by root is refused with EACCES, and nothing is written there',
     async (_name, args) => {
-      await new TeamStore(ws.home).create({ name: 'crew', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: ws.work } })
-      await new TeamStore(ws.home).addMember('crew', { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'process', cwd: ws.work })
+      await new TeamStore(ws.home).create({
+        name: 'crew',
+        lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: ws.work }
+      })
+      await new TeamStore(ws.home).addMember('crew', {
+        name: 'alice',
+        agentType: 'general-purpose',
+        model: 'claude-sonnet-5-5',
+        backendType: 'process',
+        cwd: ws.work
+      })
       mkdirSync(join(ws.home, 'projects'))
       for (const dir of [ws.home, join(ws.home, 'projects'), ws.work]) chmodSync(dir, 0o755)
       const scenario = scenarioFile()

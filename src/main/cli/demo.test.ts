@@ -29,12 +29,20 @@ describe('swarmdesk demo', () => {
       expect(results[4]!.output).toContain('# fail 2')
       expect(results[7]!.output).toContain('# fail 0')
       // the pane gets the raw PTY output of the commands
-      expect(ofType(run.events, 'tool_output').map((o) => o.data).join('')).toContain('# pass 4')
+      expect(
+        ofType(run.events, 'tool_output')
+          .map((o) => o.data)
+          .join('')
+      ).toContain('# pass 4')
       // the project's settings allow `npm test`; the edit is the one call that needs a person
       const asked = ofType(run.events, 'permission_request')
       expect(asked.map((r) => r.tool)).toEqual(['Edit'])
-      expect(ofType(run.events, 'permission_decided')).toEqual([expect.objectContaining({ requestId: asked[0]!.requestId, decision: 'allow', by: 'approve-flag' })])
-      expect(readFileSync(join(workspace, 'src', 'wordfreq.js'), 'utf8')).toContain('entries.sort((a, b) => b.count - a.count')
+      expect(ofType(run.events, 'permission_decided')).toEqual([
+        expect.objectContaining({ requestId: asked[0]!.requestId, decision: 'allow', by: 'approve-flag' })
+      ])
+      expect(readFileSync(join(workspace, 'src', 'wordfreq.js'), 'utf8')).toContain(
+        'entries.sort((a, b) => b.count - a.count'
+      )
       expect(ofType(run.events, 'assistant_text').at(-1)!.text).toMatch(/^Done\./)
       expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
     } finally {

@@ -25,7 +25,12 @@ function workspaceNamed(name: string): { home: string; work: string } {
   const work = join(base, name)
   mkdirSync(work)
   writeFileSync(join(work, 'README.md'), '# a project\n')
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@swarmdesk.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: work, stdio: 'pipe' })
+  const git = (...args: string[]) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=T', '-c', 'user.email=t@swarmdesk.invalid', '-c', 'commit.gpgsign=false', ...args],
+      { cwd: work, stdio: 'pipe' }
+    )
   git('init', '-q', '-b', 'main')
   git('add', '.')
   git('commit', '-q', '-m', 'init')
@@ -65,10 +70,15 @@ describe.each(FOLDERS)('a workspace folder named %s', (name) => {
     const { home, work } = workspaceNamed(name)
     const scenario = join(home, '..', 'scenario.yaml')
     writeFileSync(scenario, SCENARIO)
-    const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--approve', 'all', '--json', 'Write your files'], { env: { SWARMDESK_HOME: home } })
+    const run = await runCli(
+      ['run', '--cwd', work, '--scenario', scenario, '--approve', 'all', '--json', 'Write your files'],
+      { env: { SWARMDESK_HOME: home } }
+    )
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
-    expect(ofType(run.events, 'assistant_text').find((e) => e.agentId === 'team-lead')?.text).toContain(`Leading in ${work}.`)
+    expect(ofType(run.events, 'assistant_text').find((e) => e.agentId === 'team-lead')?.text).toContain(
+      `Leading in ${work}.`
+    )
     expect(readFileSync(join(work, 'lead.txt'), 'utf8')).toBe(`team-lead|${work}`)
     expect(readFileSync(join(work, 'wanda.txt'), 'utf8')).toBe(`wanda|wanda@crew|${work}`)
     expect(readFileSync(join(work, 'pablo.txt'), 'utf8')).toBe(`pablo|pablo@crew|${work}`)
@@ -84,28 +94,41 @@ describe.each(FOLDERS)('a workspace folder named %s', (name) => {
 describe('a run aimed at a scripted-server of its own', () => {
   it('tags requests only with SWARMDESK_SCRIPTED_MODEL_URL; the system prompt names the folder either way', async () => {
     const { home, work } = workspaceNamed('Проект 🚀')
-    const server = await startScriptedServer({ scenario: { agents: { 'team-lead': [{ text: 'lead in {{cwd}}' }], '*': [{ text: 'anyone in {{cwd}}' }] } } })
+    const server = await startScriptedServer({
+      scenario: { agents: { 'team-lead': [{ text: 'lead in {{cwd}}' }], '*': [{ text: 'anyone in {{cwd}}' }] } }
+    })
     try {
       // as any Anthropic-compatible endpoint: no identity headers, so only the `*` script applies
-      const plain = await runCli(['run', '--cwd', work, '--json', 'hello'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } })
+      const plain = await runCli(['run', '--cwd', work, '--json', 'hello'], {
+        env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }
+      })
       expect(plain.stderr).toBe('')
       expect(plain.code).toBe(0)
       expect(ofType(plain.events, 'assistant_text').map((e) => e.text)).toEqual(['anyone in '])
       // told it is the scripted model: tagged, so the leader's own script applies
-      const tagged = await runCli(['run', '--cwd', work, '--json', 'hello'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', SWARMDESK_SCRIPTED_MODEL_URL: server.url } })
+      const tagged = await runCli(['run', '--cwd', work, '--json', 'hello'], {
+        env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', SWARMDESK_SCRIPTED_MODEL_URL: server.url }
+      })
       expect(tagged.stderr).toBe('')
       expect(tagged.code).toBe(0)
       expect(ofType(tagged.events, 'assistant_text').map((e) => e.text)).toEqual([`lead in ${work}`])
       const [first, second] = server.requests()
       expect(Object.keys(first!.headers).filter((h) => h.startsWith('x-swarmdesk-'))).toEqual([])
       expect(second).toMatchObject({ agentName: 'team-lead', cwd: work })
-      for (const request of [first!, second!]) expect(JSON.stringify((request.body as { system: unknown }).system)).toContain(JSON.stringify(work).slice(1, -1))
+      for (const request of [first!, second!])
+        expect(JSON.stringify((request.body as { system: unknown }).system)).toContain(
+          JSON.stringify(work).slice(1, -1)
+        )
     } finally {
       await server.close()
     }
     // a scripted-model URL of another host is refused before anything is sent
-    const remote = await runCli(['run', '--cwd', work, '--json', 'hello'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', SWARMDESK_SCRIPTED_MODEL_URL: 'https://api.example.com' } })
+    const remote = await runCli(['run', '--cwd', work, '--json', 'hello'], {
+      env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'k', SWARMDESK_SCRIPTED_MODEL_URL: 'https://api.example.com' }
+    })
     expect(remote.code).toBe(2)
-    expect(remote.stderr).toContain('SWARMDESK_SCRIPTED_MODEL_URL must be the http URL of a scripted model server on this machine')
+    expect(remote.stderr).toContain(
+      'SWARMDESK_SCRIPTED_MODEL_URL must be the http URL of a scripted model server on this machine'
+    )
   }, 60_000)
 })

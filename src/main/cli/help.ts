@@ -265,7 +265,8 @@ export function helpFor(argv: readonly string[]): string | undefined {
   else return undefined
   const [command, sub] = target
   if (command === undefined || !Object.hasOwn(USAGES, command)) return ''
-  if (GROUPS.has(command) && sub !== undefined && Object.hasOwn(USAGES, `${command} ${sub}`)) return USAGES[`${command} ${sub}`]
+  if (GROUPS.has(command) && sub !== undefined && Object.hasOwn(USAGES, `${command} ${sub}`))
+    return USAGES[`${command} ${sub}`]
   return USAGES[command]
 }
 

@@ -84,7 +84,10 @@ export async function main(argv: string[]): Promise<number> {
       case 'claude':
         return await claudeCommand(rest)
       case 'permissions':
-        if (rest[0] !== 'check') throw new UsageError(`swarmdesk permissions: unknown subcommand '${rest[0] ?? ''}'. Use: swarmdesk permissions check …`)
+        if (rest[0] !== 'check')
+          throw new UsageError(
+            `swarmdesk permissions: unknown subcommand '${rest[0] ?? ''}'. Use: swarmdesk permissions check …`
+          )
         return await permissionsCheckCommand(rest.slice(1), resolveToolSubject)
       case undefined:
         process.stdout.write(HELP)

@@ -10,7 +10,12 @@ export class UsageError extends Error {
  * `util.parseArgs` in strict mode, with its errors turned into {@link UsageError}s that name the
  * command, so every command reports bad flags the same way.
  */
-export function parseCommandArgs<T extends ParseArgsConfig['options']>(command: string, argv: string[], options: T, allowPositionals = false) {
+export function parseCommandArgs<T extends ParseArgsConfig['options']>(
+  command: string,
+  argv: string[],
+  options: T,
+  allowPositionals = false
+) {
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true })
   } catch (error) {

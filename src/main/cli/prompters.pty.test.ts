@@ -7,7 +7,10 @@ import { SWARMDESK_BIN, useTempWorkspace } from './cli.testkit'
 const dirs = useTempWorkspace()
 
 /** The terminal's text so far, and a way to wait for some of it. */
-function terminal(child: pty.IPty): { text: () => string; waitFor: (needle: string, from?: number) => Promise<number> } {
+function terminal(child: pty.IPty): {
+  text: () => string
+  waitFor: (needle: string, from?: number) => Promise<number>
+} {
   let text = ''
   const waiters = new Set<() => void>()
   child.onData((d) => {
@@ -18,7 +21,10 @@ function terminal(child: pty.IPty): { text: () => string; waitFor: (needle: stri
     text: () => text,
     waitFor: (needle, from = 0) =>
       new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${JSON.stringify(needle)}; the terminal shows:\n${text}`)), 25_000)
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${JSON.stringify(needle)}; the terminal shows:\n${text}`)),
+          25_000
+        )
         const check = (): void => {
           const at = text.indexOf(needle, from)
           if (at === -1) return
@@ -48,10 +54,17 @@ describe('the terminal permission prompt (swarmdesk run on a real pty)', () => {
         ''
       ].join('\n')
     )
-    const env = { ...process.env, SWARMDESK_HOME: dirs.home, ANTHROPIC_API_KEY: '', TERM: 'xterm-256color' } as Record<string, string>
+    const env = { ...process.env, SWARMDESK_HOME: dirs.home, ANTHROPIC_API_KEY: '', TERM: 'xterm-256color' } as Record<
+      string,
+      string
+    >
     delete env.NO_COLOR
     delete env.FORCE_COLOR
-    const child = pty.spawn(process.execPath, [SWARMDESK_BIN, 'run', '--cwd', dirs.work, '--scenario', scenario, 'edit a.txt'], { cols: 200, rows: 50, cwd: dirs.work, env })
+    const child = pty.spawn(
+      process.execPath,
+      [SWARMDESK_BIN, 'run', '--cwd', dirs.work, '--scenario', scenario, 'edit a.txt'],
+      { cols: 200, rows: 50, cwd: dirs.work, env }
+    )
     const exited = new Promise<number>((resolve) => child.onExit(({ exitCode }) => resolve(exitCode)))
     const term = terminal(child)
     try {
@@ -69,7 +82,9 @@ describe('the terminal permission prompt (swarmdesk run on a real pty)', () => {
       child.write('y\r')
 
       const bashQuestion = await term.waitFor('Allow team-lead to use Bash?', editQuestion + 1)
-      const bashView = term.text().slice(term.text().lastIndexOf('team-lead asks to use Bash', bashQuestion), bashQuestion)
+      const bashView = term
+        .text()
+        .slice(term.text().lastIndexOf('team-lead asks to use Bash', bashQuestion), bashQuestion)
       expect(bashView).toMatch(/\r?\n {2}\$ touch made\.txt\r?\n {2}in /)
       expect(bashView).toContain(`in ${dirs.work}`)
       child.write('n\r')

@@ -54,7 +54,9 @@ export class TerminalPrompter implements PermissionPrompter {
       const always = request.suggestions[0]
       const choices = `[y] allow once${always ? `, [a] always allow ${always}` : ''}, [n] deny`
       for (;;) {
-        const reply = (await rl.question(`Allow ${request.agentName} to use ${request.tool}? ${choices}: `, { signal })).trim().toLowerCase()
+        const reply = (await rl.question(`Allow ${request.agentName} to use ${request.tool}? ${choices}: `, { signal }))
+          .trim()
+          .toLowerCase()
         if (reply === 'y' || reply === 'yes') return { decision: 'allow', by: 'user' }
         if (reply === 'a' && always) return { decision: 'allow', by: 'user', alwaysAllowRule: always }
         if (reply === 'n' || reply === 'no') {
@@ -63,7 +65,11 @@ export class TerminalPrompter implements PermissionPrompter {
         }
       }
     } catch {
-      return { decision: 'deny', by: 'cancelled', reason: signal.aborted ? 'the agent stopped' : 'no answer (input closed)' }
+      return {
+        decision: 'deny',
+        by: 'cancelled',
+        reason: signal.aborted ? 'the agent stopped' : 'no answer (input closed)'
+      }
     } finally {
       rl.close()
     }
@@ -93,13 +99,18 @@ export async function describeRequest(request: PermissionPromptRequest, cwd: str
   const paint = (code: number) => (text: string) => (color ? `\x1b[${code}m${text}\x1b[39m` : text)
   const [red, green, yellow, cyan] = [paint(31), paint(32), paint(33), paint(36)]
   const input = (request.input ?? {}) as Record<string, unknown>
-  const lines = [yellow(`? ${request.agentName} asks to use ${request.tool}${request.reason ? ` — ${request.reason}` : ''}`)]
+  const lines = [
+    yellow(`? ${request.agentName} asks to use ${request.tool}${request.reason ? ` — ${request.reason}` : ''}`)
+  ]
   const body: string[] = []
   const diff = await diffOf(request.tool, request.input, cwd)
   if (diff !== undefined) {
     lines.push(`  ${String(input.file_path)}  (in ${cwd})`)
     // createTwoFilesPatch's first line is a row of '=': noise on a terminal
-    for (const l of diff.replace(/\n$/, '').split('\n').filter((l) => !/^=+$/.test(l))) {
+    for (const l of diff
+      .replace(/\n$/, '')
+      .split('\n')
+      .filter((l) => !/^=+$/.test(l))) {
       body.push(l.startsWith('+') ? green(l) : l.startsWith('-') ? red(l) : l.startsWith('@@') ? cyan(l) : l)
     }
   } else if (request.tool === 'Bash' && typeof input.command === 'string') {
@@ -116,5 +127,7 @@ export async function describeRequest(request: PermissionPromptRequest, cwd: str
 }
 
 function clip(lines: string[]): string[] {
-  return lines.length <= MAX_SHOWN_LINES ? lines : [...lines.slice(0, MAX_SHOWN_LINES), `… ${lines.length - MAX_SHOWN_LINES} more lines`]
+  return lines.length <= MAX_SHOWN_LINES
+    ? lines
+    : [...lines.slice(0, MAX_SHOWN_LINES), `… ${lines.length - MAX_SHOWN_LINES} more lines`]
 }

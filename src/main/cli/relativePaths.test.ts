@@ -21,10 +21,13 @@ describe('relative path flags resolve against the directory the command was run 
       join(dirs.work, 's.yaml'),
       `agents:\n  team-lead:\n    - tools: [{ name: Bash, input: { command: "echo hi" } }]\n    - text: "saw {{last_tool_result}} in {{cwd}}"\n`
     )
-    const run = await runCli(['run', '--cwd', 'proj', '--settings', 'hooks.json', '--scenario', 's.yaml', '--json', '--approve', 'all', 'go'], {
-      cwd: dirs.work,
-      env: { SWARMDESK_HOME: dirs.home, ANTHROPIC_API_KEY: '' }
-    })
+    const run = await runCli(
+      ['run', '--cwd', 'proj', '--settings', 'hooks.json', '--scenario', 's.yaml', '--json', '--approve', 'all', 'go'],
+      {
+        cwd: dirs.work,
+        env: { SWARMDESK_HOME: dirs.home, ANTHROPIC_API_KEY: '' }
+      }
+    )
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     // the deny rule of hooks.json applied: the settings file was found beside the shell
@@ -35,18 +38,42 @@ describe('relative path flags resolve against the directory the command was run 
 
   it('run and serve parse every path flag to an absolute path under the shell directory', () => {
     process.chdir(dirs.work)
-    const run = parseRunFlags(['--cwd', 'proj', '--settings', 'a.json', '--settings', '../b.json', '--scenario', 's.yaml', 'go'])
-    expect(run).toMatchObject({ cwd: join(dirs.work, 'proj'), settingsFiles: [join(dirs.work, 'a.json'), join(dirs.work, '..', 'b.json')], scenario: join(dirs.work, 's.yaml') })
+    const run = parseRunFlags([
+      '--cwd',
+      'proj',
+      '--settings',
+      'a.json',
+      '--settings',
+      '../b.json',
+      '--scenario',
+      's.yaml',
+      'go'
+    ])
+    expect(run).toMatchObject({
+      cwd: join(dirs.work, 'proj'),
+      settingsFiles: [join(dirs.work, 'a.json'), join(dirs.work, '..', 'b.json')],
+      scenario: join(dirs.work, 's.yaml')
+    })
     const serve = parseServeFlags(['--cwd', 'proj', '--settings', 'a.json', '--scenario', 's.yaml'])
-    expect(serve).toMatchObject({ cwd: join(dirs.work, 'proj'), settingsFiles: [join(dirs.work, 'a.json')], scenario: join(dirs.work, 's.yaml') })
+    expect(serve).toMatchObject({
+      cwd: join(dirs.work, 'proj'),
+      settingsFiles: [join(dirs.work, 'a.json')],
+      scenario: join(dirs.work, 's.yaml')
+    })
   })
 
   it('permissions check: --settings and --batch are read from the shell directory; --cwd too', async () => {
     const proj = join(dirs.work, 'proj')
     mkdirSync(proj)
     writeFileSync(join(dirs.work, 'rules.json'), JSON.stringify({ permissions: { deny: ['Read'] } }))
-    writeFileSync(join(dirs.work, 'calls.jsonl'), JSON.stringify({ tool: 'Read', input: { file_path: 'x.txt' } }) + '\n')
-    const child = startCli(['permissions', 'check', '--cwd', 'proj', '--settings', 'rules.json', '--batch', 'calls.jsonl'], { cwd: dirs.work, env: { SWARMDESK_HOME: dirs.home } })
+    writeFileSync(
+      join(dirs.work, 'calls.jsonl'),
+      JSON.stringify({ tool: 'Read', input: { file_path: 'x.txt' } }) + '\n'
+    )
+    const child = startCli(
+      ['permissions', 'check', '--cwd', 'proj', '--settings', 'rules.json', '--batch', 'calls.jsonl'],
+      { cwd: dirs.work, env: { SWARMDESK_HOME: dirs.home } }
+    )
     child.stdin!.end()
     const run = { stdout: '', stderr: '', code: null as number | null }
     child.stdout!.on('data', (d: Buffer) => (run.stdout += d.toString()))

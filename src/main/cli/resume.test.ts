@@ -30,15 +30,26 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 
 describe('transcripts survive a killed process, and --resume continues', () => {
   it('keeps every line readable after kill -9 mid-tool, leaves no orphan, and resumes with the history', async () => {
     const first = join(home, 'first.yaml')
-    writeFileSync(first, `agents:\n  team-lead:\n    - text: "Starting a long command."\n      tools: [{ name: Bash, input: { command: "echo started > marker.txt; sleep 47.25" } }]\n    - text: never reached\n`)
-    const child = startCli(['run', '--cwd', work, '--scenario', first, '--approve', 'all', '--json', 'run the long command'], { env: { SWARMDESK_HOME: home } })
+    writeFileSync(
+      first,
+      `agents:\n  team-lead:\n    - text: "Starting a long command."\n      tools: [{ name: Bash, input: { command: "echo started > marker.txt; sleep 47.25" } }]\n    - text: never reached\n`
+    )
+    const child = startCli(
+      ['run', '--cwd', work, '--scenario', first, '--approve', 'all', '--json', 'run the long command'],
+      { env: { SWARMDESK_HOME: home } }
+    )
     const slug = workspaceSlug(work)
     const transcript = await waitFor('the transcript with the tool call', () => {
       const dir = join(home, 'projects', slug)
       if (!existsSync(dir)) return undefined
       const [session] = readdirSync(dir)
       const path = session && join(dir, session, 'transcript.jsonl')
-      return path && existsSync(path) && readFileSync(path, 'utf8').includes('"tool_use"') && existsSync(join(work, 'marker.txt')) ? path : undefined
+      return path &&
+        existsSync(path) &&
+        readFileSync(path, 'utf8').includes('"tool_use"') &&
+        existsSync(join(work, 'marker.txt'))
+        ? path
+        : undefined
     })
     const sleepers = () => pidsWithCommandLine('sleep 47.25')
     expect(sleepers().length).toBeGreaterThan(0)
@@ -56,8 +67,14 @@ describe('transcripts survive a killed process, and --resume continues', () => {
 
     const sessionId = transcript.split('/').at(-2)!
     const second = join(home, 'second.yaml')
-    writeFileSync(second, `agents:\n  team-lead:\n    - when: "Interrupted"\n      text: "Resumed after: {{last_tool_result}}"\n`)
-    const resumed = await runCli(['run', '--cwd', work, '--scenario', second, '--resume', sessionId, '--json', 'carry on'], { env: { SWARMDESK_HOME: home } })
+    writeFileSync(
+      second,
+      `agents:\n  team-lead:\n    - when: "Interrupted"\n      text: "Resumed after: {{last_tool_result}}"\n`
+    )
+    const resumed = await runCli(
+      ['run', '--cwd', work, '--scenario', second, '--resume', sessionId, '--json', 'carry on'],
+      { env: { SWARMDESK_HOME: home } }
+    )
     expect(resumed.stderr).toBe('')
     expect(resumed.code).toBe(0)
     const text = resumed.events.filter((e) => e.type === 'assistant_text').map((e) => (e as { text: string }).text)

@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -16,7 +25,10 @@ let home: string
 beforeEach(() => {
   base = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-stores-')))
   home = join(base, 'home')
-  writeFileSync(join(base, 's.yaml'), 'agents:\n  team-lead:\n    - text: "first answer"\n    - text: "second answer"\n')
+  writeFileSync(
+    join(base, 's.yaml'),
+    'agents:\n  team-lead:\n    - text: "first answer"\n    - text: "second answer"\n'
+  )
 })
 afterEach(() => rmSync(base, { recursive: true, force: true }))
 
@@ -26,8 +38,13 @@ function folder(name: string): string {
   return dir
 }
 
-async function run(cwd: string, ...extra: string[]): Promise<{ code: number | null; stderr: string; sessionId: string | undefined }> {
-  const r = await runCli(['run', '--cwd', cwd, '--scenario', join(base, 's.yaml'), '--json', ...extra], { env: { SWARMDESK_HOME: home } })
+async function run(
+  cwd: string,
+  ...extra: string[]
+): Promise<{ code: number | null; stderr: string; sessionId: string | undefined }> {
+  const r = await runCli(['run', '--cwd', cwd, '--scenario', join(base, 's.yaml'), '--json', ...extra], {
+    env: { SWARMDESK_HOME: home }
+  })
   const finished = r.events.at(-1) as EventOf<'run_finished'> | undefined
   return { code: r.code, stderr: r.stderr, sessionId: finished?.sessionId }
 }
@@ -64,15 +81,23 @@ describe('sessions stored by an earlier version under the old key', () => {
     // lay the two sessions out as an earlier version did: one folder for both, named by the old key
     const old = join(home, 'projects', legacyWorkspaceKey(a))
     mkdirSync(old)
-    for (const [cwd, id] of [[a, inA.sessionId!], [b, inB.sessionId!]] as const) {
+    for (const [cwd, id] of [
+      [a, inA.sessionId!],
+      [b, inB.sessionId!]
+    ] as const) {
       renameSync(join(home, 'projects', workspaceSlug(cwd), id), join(old, id))
       rmSync(join(home, 'projects', workspaceSlug(cwd)), { recursive: true })
     }
-    writeFileSync(join(old, 'last-session.json'), JSON.stringify({ schemaVersion: 1, sessionId: inA.sessionId, updatedAt: new Date().toISOString() }))
+    writeFileSync(
+      join(old, 'last-session.json'),
+      JSON.stringify({ schemaVersion: 1, sessionId: inA.sessionId, updatedAt: new Date().toISOString() })
+    )
     const transcriptA = readFileSync(join(old, inA.sessionId!, 'transcript.jsonl'), 'utf8')
 
     expect(await sessionIds(a)).toEqual([inA.sessionId])
-    expect(readFileSync(join(home, 'projects', workspaceSlug(a), 'last-session.json'), 'utf8')).toContain(inA.sessionId!)
+    expect(readFileSync(join(home, 'projects', workspaceSlug(a), 'last-session.json'), 'utf8')).toContain(
+      inA.sessionId!
+    )
     const stolen = await run(b, '--resume', inA.sessionId!, 'carry on')
     expect(stolen.code).toBe(2)
     expect(await sessionIds(b)).toEqual([inB.sessionId])

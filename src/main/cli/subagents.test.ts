@@ -39,32 +39,60 @@ describe('swarmdesk run with subagents', () => {
     const server = await startScriptedServer({ scenario })
     let run: Awaited<ReturnType<typeof runCli>>
     try {
-      run = await runCli(['run', '--cwd', work, '--json', 'survey'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url } })
+      run = await runCli(['run', '--cwd', work, '--json', 'survey'], {
+        env: {
+          SWARMDESK_HOME: home,
+          ANTHROPIC_API_KEY: 'test-key',
+          ANTHROPIC_BASE_URL: server.url,
+          SWARMDESK_SCRIPTED_MODEL_URL: server.url
+        }
+      })
     } finally {
       await server.close()
     }
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     const requests = server.requests()
-    const exploreBody = requests.find((r) => r.agentName === 'find-todos')!.body as { tools: Array<{ name: string }>; system: unknown }
+    const exploreBody = requests.find((r) => r.agentName === 'find-todos')!.body as {
+      tools: Array<{ name: string }>
+      system: unknown
+    }
     const exploreTools = exploreBody.tools.map((t) => t.name)
     for (const forbidden of ['Edit', 'Write', 'Agent', 'TaskStop']) expect(exploreTools).not.toContain(forbidden)
     expect(exploreTools).toEqual(expect.arrayContaining(['Read', 'Glob', 'Grep', 'Bash']))
     expect(JSON.stringify(exploreBody.system)).not.toContain('INSTRUCTIONS-MARKER')
-    expect(JSON.stringify((requests.find((r) => r.agentName === 'team-lead')!.body as { system: unknown }).system)).toContain('INSTRUCTIONS-MARKER')
+    expect(
+      JSON.stringify((requests.find((r) => r.agentName === 'team-lead')!.body as { system: unknown }).system)
+    ).toContain('INSTRUCTIONS-MARKER')
     // Explore runs on the fast model, recorded in its agent_started event
-    expect((requests.find((r) => r.agentName === 'find-todos')!.body as { model: string }).model).toBe('claude-haiku-5-5')
+    expect((requests.find((r) => r.agentName === 'find-todos')!.body as { model: string }).model).toBe(
+      'claude-haiku-5-5'
+    )
     const started = ofType(run.events, 'agent_started')
     // The two Agent calls of one turn start concurrently, so their agent_started events come in either order.
     expect(started[0]).toMatchObject({ agentName: 'team-lead', agentType: 'main', depth: 0 })
-    expect(started.slice(1).map((s) => [s.agentName, s.agentType, s.parentId ?? null, s.depth]).sort()).toEqual([
+    expect(
+      started
+        .slice(1)
+        .map((s) => [s.agentName, s.agentType, s.parentId ?? null, s.depth])
+        .sort()
+    ).toEqual([
       ['count-files', 'general-purpose', 'team-lead', 1],
       ['find-todos', 'Explore', 'team-lead', 1]
     ])
     const background = started.find((s) => s.agentName === 'count-files')!
-    expect(ofType(run.events, 'task_notification')).toEqual([expect.objectContaining({ status: 'completed', agentName: 'team-lead', taskId: background.agentId })])
-    expect(ofType(run.events, 'agent_stopped').map((s) => [s.agentName, s.status])).toEqual(expect.arrayContaining([['find-todos', 'completed'], ['count-files', 'completed']]))
-    const explore = ofType(run.events, 'tool_result').find((r) => r.agentName === 'team-lead' && r.output.startsWith('found:'))!
+    expect(ofType(run.events, 'task_notification')).toEqual([
+      expect.objectContaining({ status: 'completed', agentName: 'team-lead', taskId: background.agentId })
+    ])
+    expect(ofType(run.events, 'agent_stopped').map((s) => [s.agentName, s.status])).toEqual(
+      expect.arrayContaining([
+        ['find-todos', 'completed'],
+        ['count-files', 'completed']
+      ])
+    )
+    const explore = ofType(run.events, 'tool_result').find(
+      (r) => r.agentName === 'team-lead' && r.output.startsWith('found:')
+    )!
     expect(explore.output).toContain('TODO: ship it')
     expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
   })
@@ -89,7 +117,9 @@ describe('swarmdesk run --fork', () => {
     - text: "Scope: a half. Result: done."
 `
     )
-    const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--fork', '--json', 'split it'], { env: { SWARMDESK_HOME: home } })
+    const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--fork', '--json', 'split it'], {
+      env: { SWARMDESK_HOME: home }
+    })
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     const forks = ofType(run.events, 'agent_started').filter((s) => s.agentType === 'fork')
@@ -129,7 +159,14 @@ describe('swarmdesk run --coordinator', () => {
     const server = await startScriptedServer({ scenario })
     let run: Awaited<ReturnType<typeof runCli>>
     try {
-      run = await runCli(['run', '--cwd', work, '--coordinator', '--fork', '--json', 'survey the project'], { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url } })
+      run = await runCli(['run', '--cwd', work, '--coordinator', '--fork', '--json', 'survey the project'], {
+        env: {
+          SWARMDESK_HOME: home,
+          ANTHROPIC_API_KEY: 'test-key',
+          ANTHROPIC_BASE_URL: server.url,
+          SWARMDESK_SCRIPTED_MODEL_URL: server.url
+        }
+      })
     } finally {
       await server.close()
     }
@@ -149,7 +186,8 @@ describe('swarmdesk run --coordinator', () => {
     for (const name of ['survey-todos', 'count-files']) {
       const body = first(name)
       const tools = body.tools.map((t) => t.name)
-      for (const forbidden of ['Agent', 'SendMessage', 'TaskStop', 'TeamCreate', 'TeamDelete']) expect(tools).not.toContain(forbidden)
+      for (const forbidden of ['Agent', 'SendMessage', 'TaskStop', 'TeamCreate', 'TeamDelete'])
+        expect(tools).not.toContain(forbidden)
       expect(tools).toEqual(expect.arrayContaining(['Read', 'Edit', 'Write', 'Bash', 'Grep']))
       expect(body.system.map((b) => b.text).join('\n')).toContain('You are a worker directed by a coordinator.')
     }
@@ -160,7 +198,9 @@ describe('swarmdesk run --coordinator', () => {
     expect(launches).toHaveLength(2)
     for (const l of launches) expect(l.output).toContain('async_launched')
     expect(ofType(run.events, 'task_notification').map((n) => n.status)).toEqual(['completed', 'completed'])
-    expect(ofType(run.events, 'tool_result').find((r) => r.agentName === 'survey-todos')?.output).toContain('TODO: ship it')
+    expect(ofType(run.events, 'tool_result').find((r) => r.agentName === 'survey-todos')?.output).toContain(
+      'TODO: ship it'
+    )
     expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
   })
 })

@@ -32,7 +32,10 @@ describe.each(['process', 'worker'] as const)("a %s teammate's running command",
   it('shows in its pane while it runs, and keeps the teammate active all along', async () => {
     const file = join(ws.home, 'ticker.yaml')
     writeFileSync(file, scenario(backend))
-    const run = await runCli(['run', '--cwd', ws.work, '--scenario', file, '--approve', 'all', '--json', 'Have tam tick'], { env: { SWARMDESK_HOME: ws.home } })
+    const run = await runCli(
+      ['run', '--cwd', ws.work, '--scenario', file, '--approve', 'all', '--json', 'Have tam tick'],
+      { env: { SWARMDESK_HOME: ws.home } }
+    )
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     const tam = (e: RuntimeEvent) => e.agentId === 'tam@out'
@@ -54,7 +57,8 @@ describe.each(['process', 'worker'] as const)("a %s teammate's running command",
     expect(seen).toEqual(Array.from({ length: TICKS }, (_, i) => i + 1))
     // and each came at its time, not all at the end: from its first tick to its result, the
     // dashboard's activity (the same reducer as the UI's) never went quiet for long
-    const streamed = (e: RuntimeEvent): string | undefined => (e.type === 'terminal_output' || e.type === 'tool_output' ? e.data : undefined)
+    const streamed = (e: RuntimeEvent): string | undefined =>
+      e.type === 'terminal_output' || e.type === 'tool_output' ? e.data : undefined
     const firstTick = run.events.find((e) => tam(e) && streamed(e)?.includes('tick-1'))!
     let activity: MemberActivity | undefined
     let longestSilence = 0

@@ -11,7 +11,10 @@ const ws = useTempWorkspace(({ work }) => {
 describe('swarmdesk run with a team, human output', () => {
   it('starts each teammate line with its name, with no colour codes off a TTY', async () => {
     const scenario = join(resourcesDir(), 'demo', 'team.yaml')
-    const run = await runCli(['run', '--cwd', ws.work, '--scenario', scenario, '--approve', 'all', 'Document this project with a team'], { env: { SWARMDESK_HOME: ws.home } })
+    const run = await runCli(
+      ['run', '--cwd', ws.work, '--scenario', scenario, '--approve', 'all', 'Document this project with a team'],
+      { env: { SWARMDESK_HOME: ws.home } }
+    )
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).not.toContain('\x1b[')
     const lines = run.stdout.split('\n')

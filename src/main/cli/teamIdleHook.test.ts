@@ -41,15 +41,40 @@ describe('the TeammateIdle hook and a shutdown request (docs/hooks.md#hooks)', (
     writeFileSync(settings, JSON.stringify({ hooks: { TeammateIdle: [{ hooks: [{ type: 'command', command }] }] } }))
     const scenario = join(home, 'hook.yaml')
     writeFileSync(scenario, SCENARIO)
-    const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--settings', settings, '--approve', 'all', '--json', 'Check with gus'], { env: { SWARMDESK_HOME: home } })
+    const run = await runCli(
+      [
+        'run',
+        '--cwd',
+        work,
+        '--scenario',
+        scenario,
+        '--settings',
+        settings,
+        '--approve',
+        'all',
+        '--json',
+        'Check with gus'
+      ],
+      { env: { SWARMDESK_HOME: home } }
+    )
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     const gus = (e: RuntimeEvent) => e.agentId === 'gus@hooked'
     // the hook ran once, when the busy turn ended with the request already waiting, and was overruled
     expect(existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []).toEqual(['ran'])
-    expect(ofType(run.events, 'assistant_text').filter(gus).map((e) => e.text)).toEqual(['Checked.', 'Leaving.'])
-    expect(ofType(run.events, 'message_sent').filter((e) => e.kind === 'shutdown_approved')).toEqual([expect.objectContaining({ from: 'gus' })])
+    expect(
+      ofType(run.events, 'assistant_text')
+        .filter(gus)
+        .map((e) => e.text)
+    ).toEqual(['Checked.', 'Leaving.'])
+    expect(ofType(run.events, 'message_sent').filter((e) => e.kind === 'shutdown_approved')).toEqual([
+      expect.objectContaining({ from: 'gus' })
+    ])
     expect(ofType(run.events, 'agent_stopped').find(gus)).toMatchObject({ status: 'exited' })
-    expect(ofType(run.events, 'tool_result').find((e) => e.agentId === 'team-lead' && e.output.includes("Team 'hooked' deleted"))).toBeDefined()
+    expect(
+      ofType(run.events, 'tool_result').find(
+        (e) => e.agentId === 'team-lead' && e.output.includes("Team 'hooked' deleted")
+      )
+    ).toBeDefined()
   }, 60_000)
 })

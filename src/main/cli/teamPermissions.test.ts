@@ -39,20 +39,44 @@ describe('teammate permission requests (docs/teams.md#permission-requests)', () 
     const settings = join(home, 'rules.json')
     // Bash(touch:*) covers the command; the file it writes needs its own Edit rule (docs/permissions.md#permissions).
     writeFileSync(settings, JSON.stringify({ permissions: { allow: ['Bash(touch:*)', 'Edit(*-rule.txt)'] } }))
-    const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--settings', settings, '--approve', 'all', '--json', 'Check everything'], { env: { SWARMDESK_HOME: home } })
+    const run = await runCli(
+      [
+        'run',
+        '--cwd',
+        work,
+        '--scenario',
+        scenario,
+        '--settings',
+        settings,
+        '--approve',
+        'all',
+        '--json',
+        'Check everything'
+      ],
+      { env: { SWARMDESK_HOME: home } }
+    )
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     const all = ofType(run.events, 'permission_request')
     // spawning fay into bypassPermissions was the leader's to ask (she then does without asking what the leader could not)
-    expect(all.filter((e) => e.tool === 'Agent').map((e) => [e.agentName, (e.input as { name: string; mode: string }).name, (e.input as { mode: string }).mode])).toEqual([['team-lead', 'fay', 'bypassPermissions']])
+    expect(
+      all
+        .filter((e) => e.tool === 'Agent')
+        .map((e) => [e.agentName, (e.input as { name: string; mode: string }).name, (e.input as { mode: string }).mode])
+    ).toEqual([['team-lead', 'fay', 'bypassPermissions']])
     const asked = all.filter((e) => e.tool !== 'Agent')
     // exactly the mkdir of each default teammate: the touch was allowed by the shared rules in its own evaluation
-    expect(asked.map((e) => [e.agentId, e.agentName, e.tool, (e.input as { command: string }).command]).sort()).toEqual([
-      ['dora@perm', 'dora', 'Bash', 'mkdir dora-dir && echo dora-asked'],
-      ['eli@perm', 'eli', 'Bash', 'mkdir eli-dir && echo eli-asked']
-    ])
+    expect(asked.map((e) => [e.agentId, e.agentName, e.tool, (e.input as { command: string }).command]).sort()).toEqual(
+      [
+        ['dora@perm', 'dora', 'Bash', 'mkdir dora-dir && echo dora-asked'],
+        ['eli@perm', 'eli', 'Bash', 'mkdir eli-dir && echo eli-asked']
+      ]
+    )
     const decided = ofType(run.events, 'permission_decided')
-    for (const request of asked) expect(decided.filter((e) => e.requestId === request.requestId)).toEqual([expect.objectContaining({ decision: 'allow', by: 'approve-flag', agentName: request.agentName })])
+    for (const request of asked)
+      expect(decided.filter((e) => e.requestId === request.requestId)).toEqual([
+        expect.objectContaining({ decision: 'allow', by: 'approve-flag', agentName: request.agentName })
+      ])
     // every command ran once, allowed by the rule, by the person's answer, or by the mode
     const results = new Map(ofType(run.events, 'tool_result').map((e) => [e.toolUseId, e]))
     const bash = ofType(run.events, 'tool_call').filter((e) => e.name === 'Bash')
@@ -61,7 +85,12 @@ describe('teammate permission requests (docs/teams.md#permission-requests)', () 
       const word = (call.input as { command: string }).command.match(/(\w+-(allowed-by-rule|asked))/)![1]!
       expect(results.get(call.toolUseId)).toMatchObject({ isError: false, output: expect.stringContaining(word) })
     }
-    expect(ofType(run.events, 'agent_stopped').filter((e) => e.agentId.endsWith('@perm')).map((e) => [e.agentName, e.status]).sort()).toEqual([
+    expect(
+      ofType(run.events, 'agent_stopped')
+        .filter((e) => e.agentId.endsWith('@perm'))
+        .map((e) => [e.agentName, e.status])
+        .sort()
+    ).toEqual([
       ['dora', 'exited'],
       ['eli', 'exited'],
       ['fay', 'exited']
@@ -88,7 +117,12 @@ ${'    - { text: "Done." }\n'.repeat(4)}`
     const server = await startScriptedServer({ scenario: parse(scenario) as ScenarioInput })
     try {
       const run = await runCli(['run', '--cwd', work, '--approve', 'all', '--json', 'Check everything'], {
-        env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url }
+        env: {
+          SWARMDESK_HOME: home,
+          ANTHROPIC_API_KEY: 'test-key',
+          ANTHROPIC_BASE_URL: server.url,
+          SWARMDESK_SCRIPTED_MODEL_URL: server.url
+        }
       })
       expect(run.stderr).toBe('')
       expect(run.code).toBe(0)
@@ -96,9 +130,12 @@ ${'    - { text: "Done." }\n'.repeat(4)}`
       expect(more).toEqual([])
       expect(asked).toMatchObject({ agentName: 'gus', tool: 'Bash' })
       // the answer reached gus through its inbox: the command ran
-      expect(ofType(run.events, 'tool_result').find((e) => e.agentName === 'gus' && !e.isError)?.output).toContain('gus-asked')
+      expect(ofType(run.events, 'tool_result').find((e) => e.agentName === 'gus' && !e.isError)?.output).toContain(
+        'gus-asked'
+      )
       const requests = server.requests()
-      const byAgent = (name: string) => requests.filter((r) => r.agentName === name).map((r) => r.rawBody ?? JSON.stringify(r.body))
+      const byAgent = (name: string) =>
+        requests.filter((r) => r.agentName === name).map((r) => r.rawBody ?? JSON.stringify(r.body))
       const lead = byAgent('team-lead')
       const gus = byAgent('gus')
       // both agents talked to the model after the request was answered, and the leader heard gus

@@ -44,12 +44,19 @@ describe('a plan-required teammate (docs/teams.md#plan-approval)', () => {
     const { home, work } = ws
     const scenario = join(home, 'plan.yaml')
     writeFileSync(scenario, SCENARIO)
-    const run = await runCli(['run', '--cwd', work, '--scenario', scenario, '--approve', 'all', '--json', 'Have pat write notes'], { env: { SWARMDESK_HOME: home } })
+    const run = await runCli(
+      ['run', '--cwd', work, '--scenario', scenario, '--approve', 'all', '--json', 'Have pat write notes'],
+      { env: { SWARMDESK_HOME: home } }
+    )
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     const pat = (e: RuntimeEvent) => e.agentId === 'pat@planners'
     const calls = ofType(run.events, 'tool_call').filter(pat)
-    const results = new Map(ofType(run.events, 'tool_result').filter(pat).map((e) => [e.toolUseId, e]))
+    const results = new Map(
+      ofType(run.events, 'tool_result')
+        .filter(pat)
+        .map((e) => [e.toolUseId, e])
+    )
     const resultOf = (name: string, nth = 0) => results.get(calls.filter((c) => c.name === name)[nth]!.toolUseId)!
     // before approval: the write is refused by plan mode and nothing is written
     expect(resultOf('Write', 0)).toMatchObject({ isError: true })
@@ -64,7 +71,9 @@ describe('a plan-required teammate (docs/teams.md#plan-approval)', () => {
     expect(resultOf('ExitPlanMode', 1).output).toContain('approved your plan')
     expect(resultOf('Write', 1)).toMatchObject({ isError: false })
     expect(existsSync(join(work, 'notes.txt'))).toBe(true)
-    expect(ofType(run.events, 'agent_state').filter((e) => pat(e) && e.state === 'awaiting_plan_approval')).toHaveLength(2)
+    expect(
+      ofType(run.events, 'agent_state').filter((e) => pat(e) && e.state === 'awaiting_plan_approval')
+    ).toHaveLength(2)
     // the headless run ends by shutting pat down
     expect(ofType(run.events, 'agent_stopped').find(pat)).toMatchObject({ status: 'exited' })
     expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })

@@ -46,7 +46,10 @@ async function run(name: string, scenario: string, settings?: object) {
   expect(result.code).toBe(0)
   const leaderResults = ofType(result.events, 'tool_result').filter((e) => e.agentId === 'team-lead')
   const leaderCalls = ofType(result.events, 'tool_call').filter((e) => e.agentId === 'team-lead')
-  const outputOf = (tool: string) => leaderResults.filter((r) => leaderCalls.find((c) => c.toolUseId === r.toolUseId)?.name === tool).map((r) => r.output)
+  const outputOf = (tool: string) =>
+    leaderResults
+      .filter((r) => leaderCalls.find((c) => c.toolUseId === r.toolUseId)?.name === tool)
+      .map((r) => r.output)
   return { ...result, outputOf }
 }
 
@@ -56,7 +59,9 @@ function expectFreedAndDeleted(r: Awaited<ReturnType<typeof run>>, name: string)
   expect(list).toMatch(/#1 \[pending\] Survey the code/)
   expect(list).not.toContain(name)
   // and the stream said so (the pane header and the dashboard drop the task)
-  const last = ofType(r.events, 'task_updated').filter((e) => (e.task as { id: number }).id === 1).at(-1)!.task as { status: string; owner?: string }
+  const last = ofType(r.events, 'task_updated')
+    .filter((e) => (e.task as { id: number }).id === 1)
+    .at(-1)!.task as { status: string; owner?: string }
   expect(last.status).toBe('pending')
   expect(last.owner).toBeUndefined()
   expect(r.outputOf('TeamDelete').at(-1)).toContain("Team 'crew' deleted")
@@ -84,8 +89,13 @@ ${done}`
     )
     const ann = (e: RuntimeEvent) => e.agentId === 'ann@crew'
     // the request reached ann's model with its reason, and her approval was taken, not sent twice
-    const answer = ofType(r.events, 'tool_call').find((e) => ann(e) && e.name === 'SendMessage' && JSON.stringify(e.input).includes('shutdown_response'))!
-    expect(ofType(r.events, 'tool_result').find((e) => e.toolUseId === answer.toolUseId)).toMatchObject({ isError: false, output: expect.stringContaining('Shutdown approved') })
+    const answer = ofType(r.events, 'tool_call').find(
+      (e) => ann(e) && e.name === 'SendMessage' && JSON.stringify(e.input).includes('shutdown_response')
+    )!
+    expect(ofType(r.events, 'tool_result').find((e) => e.toolUseId === answer.toolUseId)).toMatchObject({
+      isError: false,
+      output: expect.stringContaining('Shutdown approved')
+    })
     const approvals = ofType(r.events, 'message_sent').filter((e) => e.kind === 'shutdown_approved')
     expect(approvals).toEqual([expect.objectContaining({ from: 'ann', to: 'team-lead' })])
     expect(ofType(r.events, 'agent_stopped').find(ann)).toMatchObject({ status: 'exited' })
@@ -128,13 +138,25 @@ ${done}`,
     const rejected = ofType(r.events, 'message_sent').find((e) => e.kind === 'shutdown_rejected')!
     expect(rejected).toMatchObject({ from: 'ben', to: 'team-lead' })
     // (the leader's answer to it is scripted on 'type="shutdown_rejected"': it was sent only if the refusal reached its model)
-    expect(ofType(r.events, 'tool_call').find((e) => e.agentId === 'team-lead' && JSON.stringify(e.input).includes('finish the survey notes'))!.seq).toBeGreaterThan(rejected.seq)
+    expect(
+      ofType(r.events, 'tool_call').find(
+        (e) => e.agentId === 'team-lead' && JSON.stringify(e.input).includes('finish the survey notes')
+      )!.seq
+    ).toBeGreaterThan(rejected.seq)
     const write = ofType(r.events, 'tool_call').find((e) => ben(e) && e.name === 'Write')!
     expect(write.seq).toBeGreaterThan(rejected.seq)
-    expect(ofType(r.events, 'tool_result').find((e) => e.toolUseId === write.toolUseId)).toMatchObject({ isError: false })
+    expect(ofType(r.events, 'tool_result').find((e) => e.toolUseId === write.toolUseId)).toMatchObject({
+      isError: false
+    })
     // the second request, unanswered, is approved by the runtime when his turn ends
-    expect(ofType(r.events, 'message_sent').filter((e) => e.kind === 'shutdown_request').map((e) => e.to)).toEqual(['ben', 'ben'])
-    expect(ofType(r.events, 'message_sent').filter((e) => e.kind === 'shutdown_approved')).toEqual([expect.objectContaining({ from: 'ben' })])
+    expect(
+      ofType(r.events, 'message_sent')
+        .filter((e) => e.kind === 'shutdown_request')
+        .map((e) => e.to)
+    ).toEqual(['ben', 'ben'])
+    expect(ofType(r.events, 'message_sent').filter((e) => e.kind === 'shutdown_approved')).toEqual([
+      expect.objectContaining({ from: 'ben' })
+    ])
     expect(ofType(r.events, 'agent_stopped').find(ben)).toMatchObject({ status: 'exited' })
     expectFreedAndDeleted(r, 'ben')
   }, 60_000)

@@ -1,5 +1,17 @@
 import type { PermissionSubject } from '../../shared/permissions'
-import { AgentTool, SendMessageTool, TaskStopTool, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, TeamCreateTool, TeamDeleteTool, CORE_TOOLS, type Tool } from '../runtime/tools'
+import {
+  AgentTool,
+  SendMessageTool,
+  TaskStopTool,
+  TaskCreateTool,
+  TaskGetTool,
+  TaskListTool,
+  TaskUpdateTool,
+  TeamCreateTool,
+  TeamDeleteTool,
+  CORE_TOOLS,
+  type Tool
+} from '../runtime/tools'
 import { UsageError } from './io'
 
 /**
@@ -8,7 +20,16 @@ import { UsageError } from './io'
  * stops prompting is not read-only, so it must be decided as the agent loop decides it.
  */
 const SUBJECT_TOOLS: readonly Tool[] = [
-  ...CORE_TOOLS, AgentTool, SendMessageTool, TaskStopTool, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, TeamCreateTool, TeamDeleteTool
+  ...CORE_TOOLS,
+  AgentTool,
+  SendMessageTool,
+  TaskStopTool,
+  TaskCreateTool,
+  TaskGetTool,
+  TaskListTool,
+  TaskUpdateTool,
+  TeamCreateTool,
+  TeamDeleteTool
 ]
 
 /**
@@ -21,7 +42,9 @@ export function resolveToolSubject(tool: string, input: unknown, cwd: string): P
   if (!found) return { kind: 'tool', readOnly: false }
   const parsed = found.inputSchema.safeParse(input)
   if (!parsed.success) {
-    throw new UsageError(`--input does not fit ${tool}'s input: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')}`)
+    throw new UsageError(
+      `--input does not fit ${tool}'s input: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')}`
+    )
   }
   return found.permissionSubject(parsed.data, { cwd })
 }

@@ -24,7 +24,10 @@ async function runAll(cases: string[][]): Promise<Array<{ code: number; stdout: 
 describe('swarmdesk --help and --version', () => {
   it('prints the usage of every command and subcommand for --help and -h, and exits 0', async () => {
     const keys = Object.keys(USAGES)
-    const cases = keys.flatMap((key, i) => [[...key.split(' '), i % 2 ? '-h' : '--help'], ['help', ...key.split(' ')]])
+    const cases = keys.flatMap((key, i) => [
+      [...key.split(' '), i % 2 ? '-h' : '--help'],
+      ['help', ...key.split(' ')]
+    ])
     const runs = await runAll(cases)
     runs.forEach((run, i) => {
       const key = keys[Math.floor(i / 2)]!
@@ -33,7 +36,10 @@ describe('swarmdesk --help and --version', () => {
       expect(run.stdout.startsWith(`Usage: swarmdesk ${key}`)).toBe(true)
     })
     // through the real executable; a flag after other flags still asks for help, and nothing runs
-    const [late, group] = await Promise.all([runCli(['run', '--cwd', dirs.work, 'do something', '--help'], { env: env() }), runCli(['tasks', '-h'], { env: env() })])
+    const [late, group] = await Promise.all([
+      runCli(['run', '--cwd', dirs.work, 'do something', '--help'], { env: env() }),
+      runCli(['tasks', '-h'], { env: env() })
+    ])
     expect({ code: late.code, out: late.stdout }).toEqual({ code: 0, out: USAGES.run })
     expect({ code: group.code, out: group.stdout }).toEqual({ code: 0, out: USAGES.tasks })
   })
@@ -42,19 +48,26 @@ describe('swarmdesk --help and --version', () => {
     for (const key of ['run', 'serve']) {
       for (const mode of USER_PERMISSION_MODES) expect(USAGES[key]).toContain(mode)
     }
-    for (const key of ['run', 'demo']) expect(USAGES[key]).toMatch(/--approve all\|none\|ask +who answers permission questions: all = allow each, none = deny each,\s+ask = ask you/)
+    for (const key of ['run', 'demo'])
+      expect(USAGES[key]).toMatch(
+        /--approve all\|none\|ask +who answers permission questions: all = allow each, none = deny each,\s+ask = ask you/
+      )
     expect(USAGES['tasks update']).toMatch(/pending, in_progress or completed/)
   })
 
   it('the general help and --version', async () => {
-    const [help, h, version, v] = [...(await runAll([['--help'], ['-h'], ['--version']])), await runCli(['-V'], { env: env() })]
+    const [help, h, version, v] = [
+      ...(await runAll([['--help'], ['-h'], ['--version']])),
+      await runCli(['-V'], { env: env() })
+    ]
     for (const run of [help, h]) {
       expect(run!.code).toBe(0)
       expect(run!.stdout).toMatch(/^swarmdesk — a workspace for teams of LLM agents/)
       expect(run!.stdout).toContain('swarmdesk COMMAND [SUBCOMMAND] --help')
     }
     const pkg = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { version: string }
-    for (const run of [version, v]) expect({ code: run!.code, out: run!.stdout }).toEqual({ code: 0, out: `swarmdesk ${pkg.version}\n` })
+    for (const run of [version, v])
+      expect({ code: run!.code, out: run!.stdout }).toEqual({ code: 0, out: `swarmdesk ${pkg.version}\n` })
   })
 })
 
@@ -92,14 +105,29 @@ describe('errors', () => {
     const runs = await runAll(cases.map(([, args]) => args))
     runs.forEach((run, i) => {
       const [prefix, args] = cases[i]!
-      expect({ args, code: run.code, starts: run.stderr.startsWith(`${prefix}: `), stderr: run.stderr }).toEqual({ args, code: 2, starts: true, stderr: run.stderr })
+      expect({ args, code: run.code, starts: run.stderr.startsWith(`${prefix}: `), stderr: run.stderr }).toEqual({
+        args,
+        code: 2,
+        starts: true,
+        stderr: run.stderr
+      })
       expect(run.stderr.split('\n').filter((l) => l.trim() !== '').length, run.stderr).toBeLessThanOrEqual(12)
     })
     // the real executable exits 2 the same way
     const real = await runCli(['tasks', 'claim', 'x', '--team', 'demo', '--agent', 'a'], { env: env() })
-    expect({ code: real.code, starts: real.stderr.startsWith('swarmdesk tasks claim: ') }).toEqual({ code: 2, starts: true })
+    expect({ code: real.code, starts: real.stderr.startsWith('swarmdesk tasks claim: ') }).toEqual({
+      code: 2,
+      starts: true
+    })
     // a teammate environment the schema refuses is bad usage, naming the variable, before anything runs
-    const badEnv = await runCli(['teammate', '--team', 'demo', '--name', 'alice'], { env: { ...env(), SWARMDESK_PLAN_MODE_REQUIRED: 'sometimes' } })
-    expect({ code: badEnv.code, stderr: badEnv.stderr }).toEqual({ code: 2, stderr: expect.stringMatching(/^swarmdesk teammate: Invalid teammate environment: SWARMDESK_PLAN_MODE_REQUIRED .*"sometimes"/) })
+    const badEnv = await runCli(['teammate', '--team', 'demo', '--name', 'alice'], {
+      env: { ...env(), SWARMDESK_PLAN_MODE_REQUIRED: 'sometimes' }
+    })
+    expect({ code: badEnv.code, stderr: badEnv.stderr }).toEqual({
+      code: 2,
+      stderr: expect.stringMatching(
+        /^swarmdesk teammate: Invalid teammate environment: SWARMDESK_PLAN_MODE_REQUIRED .*"sometimes"/
+      )
+    })
   })
 })

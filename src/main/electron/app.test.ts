@@ -66,7 +66,10 @@ vi.mock('electron', async () => {
     app,
     BrowserWindow,
     ipcMain: state.ipcMain,
-    dialog: { showErrorBox: (...args: string[]) => void state.errorBoxes.push(args), showOpenDialog: async () => state.dialogAnswer },
+    dialog: {
+      showErrorBox: (...args: string[]) => void state.errorBoxes.push(args),
+      showOpenDialog: async () => state.dialogAnswer
+    },
     session: { defaultSession: session },
     shell: { openExternal: vi.fn() },
     safeStorage: { isAsyncEncryptionAvailable: async () => false, getSelectedStorageBackend: () => 'unknown' }
@@ -108,7 +111,16 @@ beforeEach(() => {
   vi.stubEnv('ANTHROPIC_API_KEY', undefined)
   state.app.removeAllListeners()
   state.ipcMain.handlers.clear()
-  Object.assign(state, { gotLock: true, windows: [], started: [], services: [], disposed: 0, quits: 0, errorBoxes: [], dialogAnswer: { canceled: true, filePaths: [] } })
+  Object.assign(state, {
+    gotLock: true,
+    windows: [],
+    started: [],
+    services: [],
+    disposed: 0,
+    quits: 0,
+    errorBoxes: [],
+    dialogAnswer: { canceled: true, filePaths: [] }
+  })
 })
 
 /** Runs the app as launched with `argv` after the executable. */
@@ -138,7 +150,11 @@ describe('app boot', () => {
     expect(state.started).toMatchObject([{ cwd: join(root, 'repo'), scenario: '/srv/s.yaml' }])
     expect([...state.ipcMain.handlers.keys()].sort()).toEqual([...REQUEST_CHANNELS].sort())
     expect(state.windows).toHaveLength(1)
-    expect(state.windows[0].options.webPreferences).toMatchObject({ preload: '/opt/swarmdesk/out/preload/index.js', sandbox: true, contextIsolation: true })
+    expect(state.windows[0].options.webPreferences).toMatchObject({
+      preload: '/opt/swarmdesk/out/preload/index.js',
+      sandbox: true,
+      contextIsolation: true
+    })
     expect(state.windows[0].loaded).toEqual(['/opt/swarmdesk/out/renderer/index.html'])
   })
 
@@ -162,7 +178,10 @@ describe('app boot', () => {
     } finally {
       process.argv = saved
     }
-    expect(state.errorBoxes[0]).toEqual(['Swarmdesk cannot open the workspace', expect.stringContaining(`${join(root, 'missing')} does not exist`)])
+    expect(state.errorBoxes[0]).toEqual([
+      'Swarmdesk cannot open the workspace',
+      expect.stringContaining(`${join(root, 'missing')} does not exist`)
+    ])
     expect(state.windows).toEqual([])
   })
 })
@@ -200,15 +219,23 @@ describe('one window per workspace', () => {
   it('routes each window’s requests to its own workspace, opens "Open folder…" through main’s dialog, and lists both as recent', async () => {
     await launch(['.', '--cwd', folder('a')])
     state.dialogAnswer = { canceled: false, filePaths: [folder('b')] }
-    const { BrowserWindow } = (await import('electron')) as unknown as { BrowserWindow: { all: Array<{ webContents: { id: number } }> } }
+    const { BrowserWindow } = (await import('electron')) as unknown as {
+      BrowserWindow: { all: Array<{ webContents: { id: number } }> }
+    }
     const [first] = BrowserWindow.all.slice(-1)
-    expect(await state.ipcMain.invoke('workspaces.open', {}, undefined, { id: first!.webContents.id })).toEqual({ ok: true, result: { opened: true, path: join(root, 'b'), alreadyOpen: false } })
+    expect(await state.ipcMain.invoke('workspaces.open', {}, undefined, { id: first!.webContents.id })).toEqual({
+      ok: true,
+      result: { opened: true, path: join(root, 'b'), alreadyOpen: false }
+    })
     expect(state.windows).toHaveLength(2)
     const second = BrowserWindow.all.at(-1)!
     await state.ipcMain.invoke('leader.prompt', { text: 'hello b' }, undefined, { id: second.webContents.id })
     expect(state.services[0]!.calls).toEqual([])
     expect(state.services[1]!.calls).toEqual([{ channel: 'leader.prompt', payload: { text: 'hello b' } }])
-    expect(await state.ipcMain.invoke('workspaces.menu', {}, undefined, { id: second.webContents.id })).toMatchObject({ ok: true, result: { current: join(root, 'b'), recent: [{ name: 'b' }, { name: 'a' }], picker: 'dialog' } })
+    expect(await state.ipcMain.invoke('workspaces.menu', {}, undefined, { id: second.webContents.id })).toMatchObject({
+      ok: true,
+      result: { current: join(root, 'b'), recent: [{ name: 'b' }, { name: 'a' }], picker: 'dialog' }
+    })
   })
 
   it('closing one window disposes only its workspace; the last window closing quits after disposing the rest', async () => {

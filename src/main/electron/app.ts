@@ -59,7 +59,9 @@ export function liveApiKeyStore(store: ApiKeyStore, live: ApiKeyHolder): ApiKeyS
  * (`--demo`: a fresh copy of the bundled demo workspace, its scenario and no project settings),
  * and every folder opened later with the launch's `--scenario`, if any.
  */
-async function serviceStarter(launch: LaunchOptions): Promise<{ firstFolder: string; start: (folder: string) => Promise<WorkspaceService> }> {
+async function serviceStarter(
+  launch: LaunchOptions
+): Promise<{ firstFolder: string; start: (folder: string) => Promise<WorkspaceService> }> {
   const home = swarmdeskHome(process.env)
   const env = process.env
   const apiKey = await storedApiKey(home)
@@ -72,11 +74,23 @@ async function serviceStarter(launch: LaunchOptions): Promise<{ firstFolder: str
       firstFolder: demoCwd,
       start: (folder) =>
         folder === demoCwd
-          ? WorkspaceService.start({ cwd: folder, home, scenario: demoPaths().scenario, settingsFiles: [], trustProject: false, env, apiKeys, apiKey })
+          ? WorkspaceService.start({
+              cwd: folder,
+              home,
+              scenario: demoPaths().scenario,
+              settingsFiles: [],
+              trustProject: false,
+              env,
+              apiKeys,
+              apiKey
+            })
           : WorkspaceService.start({ cwd: folder, home, scenario: demoPaths().scenario, env, apiKeys, apiKey })
     }
   }
-  return { firstFolder: launch.cwd, start: (folder) => WorkspaceService.start({ cwd: folder, home, scenario: launch.scenario, env, apiKeys, apiKey }) }
+  return {
+    firstFolder: launch.cwd,
+    start: (folder) => WorkspaceService.start({ cwd: folder, home, scenario: launch.scenario, env, apiKeys, apiKey })
+  }
 }
 
 /**
@@ -104,7 +118,11 @@ export function runApp(): void {
   /** Folders second launches asked for before the first workspace was up; opened once it is. */
   let queued: string[] | undefined = []
   const openLaunched = (folder: string): void => {
-    registry?.open(folder).catch((error: unknown) => dialog.showErrorBox('Swarmdesk cannot open the workspace', `${folder}\n\n${(error as Error).message}`))
+    registry
+      ?.open(folder)
+      .catch((error: unknown) =>
+        dialog.showErrorBox('Swarmdesk cannot open the workspace', `${folder}\n\n${(error as Error).message}`)
+      )
   }
   app.on('second-instance', (_event, argv: string[], workingDirectory: string) => {
     const { folder } = secondLaunchFolder(argv, workingDirectory, app.isPackaged)
@@ -140,9 +158,13 @@ export function runApp(): void {
         origin,
         recent: new RecentWorkspaces(swarmdeskHome(process.env)),
         startService: starter.start,
-        createWindow: () => createAppWindow({ origin, preload: paths.preload, indexHtml: paths.indexHtml, devServerUrl }),
+        createWindow: () =>
+          createAppWindow({ origin, preload: paths.preload, indexHtml: paths.indexHtml, devServerUrl }),
         pickFolder: async (parent) => {
-          const picked = await dialog.showOpenDialog(parent as BrowserWindow, { title: 'Open a folder as a workspace', properties: ['openDirectory', 'createDirectory'] })
+          const picked = await dialog.showOpenDialog(parent as BrowserWindow, {
+            title: 'Open a folder as a workspace',
+            properties: ['openDirectory', 'createDirectory']
+          })
           return picked.canceled ? undefined : picked.filePaths[0]
         }
       })

@@ -5,7 +5,11 @@ vi.mock('electron', () => ({}))
 
 describe('launch options', () => {
   it('takes the workspace from --cwd, resolved against the process cwd', () => {
-    expect(parseLaunchOptions(['.', '--cwd', 'repo', '--scenario=s.yaml'], {}, '/home/u')).toEqual({ cwd: '/home/u/repo', scenario: '/home/u/s.yaml', demo: false })
+    expect(parseLaunchOptions(['.', '--cwd', 'repo', '--scenario=s.yaml'], {}, '/home/u')).toEqual({
+      cwd: '/home/u/repo',
+      scenario: '/home/u/s.yaml',
+      demo: false
+    })
   })
 
   it('falls back to SWARMDESK_CWD, then the process cwd', () => {
@@ -14,6 +18,10 @@ describe('launch options', () => {
   })
 
   it("ignores Electron's and Chromium's own switches", () => {
-    expect(parseLaunchOptions(['--no-sandbox', '--enable-logging', '.', '--demo'], {}, '/w')).toEqual({ cwd: '/w', scenario: undefined, demo: true })
+    expect(parseLaunchOptions(['--no-sandbox', '--enable-logging', '.', '--demo'], {}, '/w')).toEqual({
+      cwd: '/w',
+      scenario: undefined,
+      demo: true
+    })
   })
 })

@@ -26,5 +26,9 @@ export function parseLaunchOptions(argv: string[], env: NodeJS.ProcessEnv, proce
   const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined)
   const cwd = str(values.cwd) ?? str(env.SWARMDESK_CWD) ?? processCwd
   const scenario = str(values.scenario)
-  return { cwd: resolve(processCwd, cwd), scenario: scenario ? resolve(processCwd, scenario) : undefined, demo: values.demo === true }
+  return {
+    cwd: resolve(processCwd, cwd),
+    scenario: scenario ? resolve(processCwd, scenario) : undefined,
+    demo: values.demo === true
+  }
 }

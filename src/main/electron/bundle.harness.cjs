@@ -58,7 +58,10 @@ class BrowserWindow extends EventEmitter {
 const electron = {
   app,
   BrowserWindow,
-  ipcMain: { handle: (channel, handler) => handlers.set(channel, handler), removeHandler: (channel) => handlers.delete(channel) },
+  ipcMain: {
+    handle: (channel, handler) => handlers.set(channel, handler),
+    removeHandler: (channel) => handlers.delete(channel)
+  },
   dialog: { showErrorBox: (title, message) => report('errorBox', { title, message }) },
   session: {
     defaultSession: {
@@ -80,7 +83,8 @@ require(bundle)
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 // sent by the first window's page: main routes a request to the workspace of its sender
-const invoke = (channel, payload) => handlers.get(channel)({ senderFrame: { url: pageUrl, parent: null }, sender: windows[0].webContents }, payload)
+const invoke = (channel, payload) =>
+  handlers.get(channel)({ senderFrame: { url: pageUrl, parent: null }, sender: windows[0].webContents }, payload)
 ;(async () => {
   while (windows.length === 0) await sleep(20)
   report('channels', { channels: [...handlers.keys()] })

@@ -60,8 +60,20 @@ describe('the electron-vite build', () => {
       await run('git', ['init', '-q'], { cwd: ws })
       const { stdout } = await run(
         process.execPath,
-        [join(__dirname, 'bundle.harness.cjs'), join(out, 'main/index.js'), root, '--cwd', ws, '--scenario', demoPaths().scenario],
-        { cwd: root, env: { ...process.env, SWARMDESK_HOME: join(ws, '.home'), ANTHROPIC_API_KEY: '' }, timeout: 60_000 }
+        [
+          join(__dirname, 'bundle.harness.cjs'),
+          join(out, 'main/index.js'),
+          root,
+          '--cwd',
+          ws,
+          '--scenario',
+          demoPaths().scenario
+        ],
+        {
+          cwd: root,
+          env: { ...process.env, SWARMDESK_HOME: join(ws, '.home'), ANTHROPIC_API_KEY: '' },
+          timeout: 60_000
+        }
       )
       const steps = Object.fromEntries(
         stdout
@@ -71,10 +83,15 @@ describe('the electron-vite build', () => {
           .map((s) => [s.step, s])
       )
       expect(steps.enableSandbox).toBeDefined()
-      expect(steps.loadFile).toMatchObject({ file: join(root, 'out/renderer/index.html'), webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false } })
+      expect(steps.loadFile).toMatchObject({
+        file: join(root, 'out/renderer/index.html'),
+        webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false }
+      })
       expect(steps.snapshot).toMatchObject({ answer: { ok: true, result: { scripted: true, busy: false } } })
       expect(steps.prompt).toEqual({ step: 'prompt', answer: { ok: true, result: { ok: true } } })
-      expect(steps.pushes).toMatchObject({ pushes: { 'runtime.event': expect.any(Number), 'pane.data': expect.any(Number) } })
+      expect(steps.pushes).toMatchObject({
+        pushes: { 'runtime.event': expect.any(Number), 'pane.data': expect.any(Number) }
+      })
       expect(steps.quit).toEqual({ step: 'quit', handlersLeft: 0 })
     } finally {
       await rm(ws, { recursive: true, force: true })

@@ -17,7 +17,12 @@ export class FakeIpcMain {
     this.handlers.delete(channel)
   }
   /** Calls the handler of `channel` with an event from a frame at `url`, sent by the web contents `sender` (by default one with id 1). */
-  async invoke(channel: string, payload: unknown, frame: FakeFrame | null = { url: APP_URL, parent: null }, sender: { id: number } = { id: 1 }): Promise<unknown> {
+  async invoke(
+    channel: string,
+    payload: unknown,
+    frame: FakeFrame | null = { url: APP_URL, parent: null },
+    sender: { id: number } = { id: 1 }
+  ): Promise<unknown> {
     const handler = this.handlers.get(channel)
     if (!handler) throw new Error(`No handler registered for '${channel}'`)
     return handler({ senderFrame: frame, sender } as unknown as IpcMainInvokeEvent, payload)
@@ -85,7 +90,9 @@ export class FakeWebContents extends EventEmitter {
 }
 
 /** An Electron-style event whose `preventDefault` is observable. */
-export function fakeEvent<T extends object>(fields: T = {} as T): T & { preventDefault: () => void; defaultPrevented: boolean } {
+export function fakeEvent<T extends object>(
+  fields: T = {} as T
+): T & { preventDefault: () => void; defaultPrevented: boolean } {
   const event = {
     ...fields,
     defaultPrevented: false,

@@ -10,7 +10,12 @@ vi.mock('electron', () => ({}))
 function setup(targets: FakeWebContents[] = []) {
   const ipcMain = new FakeIpcMain()
   const host = new FakeWorkspaceHost()
-  const registration = registerWorkspaceIpc({ ipcMain, host, origin: createAppOrigin(INDEX_HTML), targets: () => targets.map((t) => t.asWebContents()) })
+  const registration = registerWorkspaceIpc({
+    ipcMain,
+    host,
+    origin: createAppOrigin(INDEX_HTML),
+    targets: () => targets.map((t) => t.asWebContents())
+  })
   return { ipcMain, host, registration }
 }
 
@@ -54,7 +59,10 @@ describe('workspace IPC handlers', () => {
   it('passes a pane size within bounds to the service', async () => {
     const { ipcMain, host } = setup()
     host.answer = async () => ({ ok: true })
-    expect(await ipcMain.invoke('pane.resize', { agentId: 'alice@crew', cols: 2000, rows: 1 })).toEqual({ ok: true, result: { ok: true } })
+    expect(await ipcMain.invoke('pane.resize', { agentId: 'alice@crew', cols: 2000, rows: 1 })).toEqual({
+      ok: true,
+      result: { ok: true }
+    })
     expect(host.calls).toEqual([{ channel: 'pane.resize', payload: { agentId: 'alice@crew', cols: 2000, rows: 1 } }])
   })
 
@@ -66,7 +74,10 @@ describe('workspace IPC handlers', () => {
   ])('refuses a request from %s without calling the service', async (_label, frame) => {
     const { ipcMain, host } = setup()
     const answer = await ipcMain.invoke('leader.prompt', { text: 'hi' }, frame)
-    expect(answer).toEqual({ ok: false, error: { name: 'ForbiddenSenderError', message: expect.stringContaining('leader.prompt') } })
+    expect(answer).toEqual({
+      ok: false,
+      error: { name: 'ForbiddenSenderError', message: expect.stringContaining('leader.prompt') }
+    })
     expect(host.calls).toEqual([])
   })
 
@@ -83,7 +94,10 @@ describe('workspace IPC handlers', () => {
       error.name = 'IpcRequestError'
       throw error
     }
-    expect(await ipcMain.invoke('leader.prompt', { text: 'hi' })).toEqual({ ok: false, error: { name: 'IpcRequestError', message: 'The leader is busy' } })
+    expect(await ipcMain.invoke('leader.prompt', { text: 'hi' })).toEqual({
+      ok: false,
+      error: { name: 'IpcRequestError', message: 'The leader is busy' }
+    })
   })
 
   it("sends the service's pushes to the app's windows only", () => {
@@ -109,22 +123,43 @@ describe('workspace IPC handlers', () => {
   it('trusts only the dev server origin in development', async () => {
     const ipcMain = new FakeIpcMain()
     const host = new FakeWorkspaceHost()
-    registerWorkspaceIpc({ ipcMain, host, origin: createAppOrigin(INDEX_HTML, 'http://localhost:5173/'), targets: () => [] })
-    expect(await ipcMain.invoke('workspace.snapshot', {}, { url: 'http://localhost:5173/', parent: null })).toMatchObject({ ok: true })
+    registerWorkspaceIpc({
+      ipcMain,
+      host,
+      origin: createAppOrigin(INDEX_HTML, 'http://localhost:5173/'),
+      targets: () => []
+    })
+    expect(
+      await ipcMain.invoke('workspace.snapshot', {}, { url: 'http://localhost:5173/', parent: null })
+    ).toMatchObject({ ok: true })
     expect(await ipcMain.invoke('workspace.snapshot', {}, { url: APP_URL, parent: null })).toMatchObject({ ok: false })
-    expect(await ipcMain.invoke('workspace.snapshot', {}, { url: 'http://localhost:5174/', parent: null })).toMatchObject({ ok: false })
+    expect(
+      await ipcMain.invoke('workspace.snapshot', {}, { url: 'http://localhost:5174/', parent: null })
+    ).toMatchObject({ ok: false })
   })
 
   it('refuses 10,000 malformed payloads across every channel with InvalidPayloadError, never calling the service or throwing across IPC', async () => {
     const { ipcMain, host } = setup()
     host.answer = async () => ({ ok: true })
     // Electron hands the payload over as sent: a missing one is not an empty one here
-    const cases = fuzzCases(10_000, 4242, (channel, payload) => !requestChannels[channel].request.safeParse(payload).success).filter((c) => c.mutation !== 'unknown channel')
+    const cases = fuzzCases(
+      10_000,
+      4242,
+      (channel, payload) => !requestChannels[channel].request.safeParse(payload).success
+    ).filter((c) => c.mutation !== 'unknown channel')
     expect(cases.length).toBeGreaterThan(9_000)
     const surprises: string[] = []
     for (const c of cases) {
-      const answer = (await ipcMain.invoke(c.channel, c.payload)) as { ok: boolean; error?: { name: string; message: string } }
-      if (answer.ok || answer.error?.name !== 'InvalidPayloadError' || !answer.error.message.startsWith(`${c.channel}:`)) surprises.push(`${c.channel} (${c.mutation}): ${JSON.stringify(answer).slice(0, 200)}`)
+      const answer = (await ipcMain.invoke(c.channel, c.payload)) as {
+        ok: boolean
+        error?: { name: string; message: string }
+      }
+      if (
+        answer.ok ||
+        answer.error?.name !== 'InvalidPayloadError' ||
+        !answer.error.message.startsWith(`${c.channel}:`)
+      )
+        surprises.push(`${c.channel} (${c.mutation}): ${JSON.stringify(answer).slice(0, 200)}`)
     }
     expect(surprises).toEqual([])
     expect(host.calls).toEqual([])

@@ -58,9 +58,11 @@ export function registerWorkspaceIpc(options: WorkspaceIpcOptions): Disposable {
     const schema = requestChannels[channel].request
     ipcMain.handle(channel, async (event, payload: unknown): Promise<IpcResult> => {
       try {
-        if (!isTrustedSender(event, origin)) throw new ForbiddenSenderError(`${channel} refused: the sender is not the app's own page`)
+        if (!isTrustedSender(event, origin))
+          throw new ForbiddenSenderError(`${channel} refused: the sender is not the app's own page`)
         const parsed = schema.safeParse(payload)
-        if (!parsed.success) throw new InvalidPayloadError(`${channel}: ${parsed.error.issues.map(formatIssue).join('; ')}`)
+        if (!parsed.success)
+          throw new InvalidPayloadError(`${channel}: ${parsed.error.issues.map(formatIssue).join('; ')}`)
         return { ok: true, result: await host.handle(channel, parsed.data, event.sender) }
       } catch (error) {
         return { ok: false, error: toIpcError(error) }
@@ -91,7 +93,11 @@ export interface PushForwarder extends Disposable {
  * window's; a forwarder shared by several windows must not be muted.
  * @returns the forwarder; disposing it ends the push subscription and drops acknowledgements not yet made.
  */
-export function forwardPushes(host: Pick<WorkspaceHost, 'onPush' | 'handle'>, origin: AppOrigin, targets: () => WebContents[]): PushForwarder {
+export function forwardPushes(
+  host: Pick<WorkspaceHost, 'onPush' | 'handle'>,
+  origin: AppOrigin,
+  targets: () => WebContents[]
+): PushForwarder {
   const pushable = new Set<string>(PUSH_CHANNELS)
   const muted = new Set<string>()
   /** Highest chunk left out per muted agent, not yet acknowledged. */

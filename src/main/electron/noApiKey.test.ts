@@ -15,7 +15,10 @@ vi.mock('electron', () => {
       isAsyncEncryptionAvailable: async () => true,
       getSelectedStorageBackend: () => 'gnome_libsecret',
       encryptStringAsync: async (text: string) => xor(Buffer.from(`v1:${text}`)),
-      decryptStringAsync: async (data: Buffer) => ({ result: xor(data).toString().replace(/^v1:/, ''), shouldReEncrypt: false })
+      decryptStringAsync: async (data: Buffer) => ({
+        result: xor(data).toString().replace(/^v1:/, ''),
+        shouldReEncrypt: false
+      })
     }
   }
 })
@@ -33,9 +36,14 @@ describe('the app on a first run without an API key', () => {
   it('opens the workspace in its no-key state, and a key entered in Settings starts the leader at once', async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-app-home-')))
     const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-app-work-')))
-    cleanup.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(work, { recursive: true, force: true }))
+    cleanup.push(
+      () => rmSync(home, { recursive: true, force: true }),
+      () => rmSync(work, { recursive: true, force: true })
+    )
     execFileSync('git', ['init', '-q', work])
-    const server = await startScriptedServer({ scenario: { apiKey: KEY, agents: { '*': [{ text: 'Hello with the stored key.' }] } } as never })
+    const server = await startScriptedServer({
+      scenario: { apiKey: KEY, agents: { '*': [{ text: 'Hello with the stored key.' }] } } as never
+    })
     cleanup.push(() => server.close())
     // the app's own wiring (app.ts serviceStarter): the keychain's key, followed live
     const env = { ANTHROPIC_BASE_URL: server.url }
@@ -46,7 +54,9 @@ describe('the app on a first run without an API key', () => {
     const pushes: Array<{ channel: PushChannel; payload: unknown }> = []
     service.onPush((channel, payload) => pushes.push({ channel, payload }))
 
-    expect(((await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot).modelAccess?.noApiKey).toMatchObject({ fix: 'settings', message: expect.stringContaining('Open Settings') })
+    expect(((await service.handle('workspace.snapshot', {})) as WorkspaceSnapshot).modelAccess?.noApiKey).toMatchObject(
+      { fix: 'settings', message: expect.stringContaining('Open Settings') }
+    )
     await expect(service.handle('leader.prompt', { text: 'hi' })).rejects.toThrow(/No API key is set.*Settings/)
 
     const status = await service.handle('settings.setApiKey', { apiKey: KEY })

@@ -21,7 +21,8 @@ export interface AppOrigin {
 export function createAppOrigin(indexHtml: string, devServerUrl?: string): AppOrigin {
   if (devServerUrl) {
     const dev = new URL(devServerUrl)
-    if (dev.protocol !== 'http:' && dev.protocol !== 'https:') throw new TypeError(`ELECTRON_RENDERER_URL must be http(s), got ${devServerUrl}`)
+    if (dev.protocol !== 'http:' && dev.protocol !== 'https:')
+      throw new TypeError(`ELECTRON_RENDERER_URL must be http(s), got ${devServerUrl}`)
     return { entryUrl: dev.href, isAppUrl: (url) => parse(url)?.origin === dev.origin }
   }
   const entry = pathToFileURL(indexHtml)

@@ -16,12 +16,22 @@ vi.mock('electron', () => {
         keychain.encryptions++
         return xor(Buffer.from(`v1:${text}`))
       },
-      decryptStringAsync: async (data: Buffer) => ({ result: xor(data).toString().replace(/^v1:/, ''), shouldReEncrypt: keychain.rotated })
+      decryptStringAsync: async (data: Buffer) => ({
+        result: xor(data).toString().replace(/^v1:/, ''),
+        shouldReEncrypt: keychain.rotated
+      })
     }
   }
 })
 
-const { clearApiKey, readApiKey, secretsPath, SecretStorageUnavailableError, storeApiKey, UnencryptedStorageNotAcceptedError } = await import('./secrets')
+const {
+  clearApiKey,
+  readApiKey,
+  secretsPath,
+  SecretStorageUnavailableError,
+  storeApiKey,
+  UnencryptedStorageNotAcceptedError
+} = await import('./secrets')
 
 let home: string
 beforeEach(async () => {
@@ -62,25 +72,33 @@ describe('API key storage', () => {
     await expect(readApiKey(home)).rejects.toBeInstanceOf(SecretStorageUnavailableError)
   })
 
-  it.runIf(process.platform === 'linux')("stores under Linux's basic_text fallback only after the warning is accepted", async () => {
-    keychain.backend = 'basic_text'
-    await expect(storeApiKey(home, 'k')).rejects.toBeInstanceOf(UnencryptedStorageNotAcceptedError)
-    await expect(storeApiKey(home, 'k')).rejects.toThrow(/NOT encrypted/)
-    await expect(readFile(secretsPath(home))).rejects.toMatchObject({ code: 'ENOENT' })
-    await storeApiKey(home, 'k', { acceptUnencrypted: true })
-    expect(JSON.parse(await readFile(secretsPath(home), 'utf8'))).toMatchObject({ acceptedUnencrypted: true })
-    await expect(readApiKey(home)).resolves.toBe('k')
-  })
+  it.runIf(process.platform === 'linux')(
+    "stores under Linux's basic_text fallback only after the warning is accepted",
+    async () => {
+      keychain.backend = 'basic_text'
+      await expect(storeApiKey(home, 'k')).rejects.toBeInstanceOf(UnencryptedStorageNotAcceptedError)
+      await expect(storeApiKey(home, 'k')).rejects.toThrow(/NOT encrypted/)
+      await expect(readFile(secretsPath(home))).rejects.toMatchObject({ code: 'ENOENT' })
+      await storeApiKey(home, 'k', { acceptUnencrypted: true })
+      expect(JSON.parse(await readFile(secretsPath(home), 'utf8'))).toMatchObject({ acceptedUnencrypted: true })
+      await expect(readApiKey(home)).resolves.toBe('k')
+    }
+  )
 
-  it.runIf(process.platform === 'linux')('does not read a key stored encrypted once the keychain fell back to basic_text', async () => {
-    await storeApiKey(home, 'k')
-    keychain.backend = 'basic_text'
-    await expect(readApiKey(home)).rejects.toBeInstanceOf(SecretStorageUnavailableError)
-  })
+  it.runIf(process.platform === 'linux')(
+    'does not read a key stored encrypted once the keychain fell back to basic_text',
+    async () => {
+      await storeApiKey(home, 'k')
+      keychain.backend = 'basic_text'
+      await expect(readApiKey(home)).rejects.toBeInstanceOf(SecretStorageUnavailableError)
+    }
+  )
 
   it('refuses to store when encryption is unavailable even with the warning accepted', async () => {
     keychain.available = false
-    await expect(storeApiKey(home, 'k', { acceptUnencrypted: true })).rejects.toBeInstanceOf(SecretStorageUnavailableError)
+    await expect(storeApiKey(home, 'k', { acceptUnencrypted: true })).rejects.toBeInstanceOf(
+      SecretStorageUnavailableError
+    )
   })
 
   it('clears the stored key, keeping the file valid', async () => {

@@ -94,14 +94,26 @@ async function writeSecretsFile(home: string, next: SecretsFile): Promise<void> 
  * @throws SecretStorageUnavailableError when safeStorage cannot encrypt at all (nothing written).
  * @throws UnencryptedStorageNotAcceptedError on `basic_text` without acceptance (nothing written).
  */
-export async function storeApiKey(home: string, apiKey: string, options: { acceptUnencrypted?: boolean } = {}): Promise<void> {
+export async function storeApiKey(
+  home: string,
+  apiKey: string,
+  options: { acceptUnencrypted?: boolean } = {}
+): Promise<void> {
   const kind = await keyStorageKind()
   if (kind === 'unavailable') throw new SecretStorageUnavailableError(UNAVAILABLE_MESSAGE)
-  if (kind === 'plainText' && options.acceptUnencrypted !== true) throw new UnencryptedStorageNotAcceptedError(`Not stored. ${BASIC_TEXT_WARNING} Accept this warning to store it anyway.`)
+  if (kind === 'plainText' && options.acceptUnencrypted !== true)
+    throw new UnencryptedStorageNotAcceptedError(
+      `Not stored. ${BASIC_TEXT_WARNING} Accept this warning to store it anyway.`
+    )
   const current = await readSecretsFile(home)
   const encrypted = await safeStorage.encryptStringAsync(apiKey)
   const { acceptedUnencrypted: _old, ...rest } = current
-  await writeSecretsFile(home, { ...rest, schemaVersion: 1, anthropicApiKey: encrypted.toString('base64'), ...(kind === 'plainText' ? { acceptedUnencrypted: true } : {}) })
+  await writeSecretsFile(home, {
+    ...rest,
+    schemaVersion: 1,
+    anthropicApiKey: encrypted.toString('base64'),
+    ...(kind === 'plainText' ? { acceptedUnencrypted: true } : {})
+  })
 }
 
 /** Removes the stored API key (other entries of the file stay). Nothing happens when none is stored. */
@@ -127,10 +139,12 @@ export async function readApiKey(home: string): Promise<string | undefined> {
   const file = await readSecretsFile(home)
   if (file.anthropicApiKey === undefined) return undefined
   const kind = await keyStorageKind()
-  if (kind === 'unavailable' || (kind === 'plainText' && file.acceptedUnencrypted !== true)) throw new SecretStorageUnavailableError(UNAVAILABLE_MESSAGE)
+  if (kind === 'unavailable' || (kind === 'plainText' && file.acceptedUnencrypted !== true))
+    throw new SecretStorageUnavailableError(UNAVAILABLE_MESSAGE)
   const { result, shouldReEncrypt } = await safeStorage.decryptStringAsync(Buffer.from(file.anthropicApiKey, 'base64'))
   // The keychain rotated its key: store the key again under the new one; reading still succeeds if that fails.
-  if (shouldReEncrypt) await storeApiKey(home, result, { acceptUnencrypted: file.acceptedUnencrypted }).catch(() => undefined)
+  if (shouldReEncrypt)
+    await storeApiKey(home, result, { acceptUnencrypted: file.acceptedUnencrypted }).catch(() => undefined)
   return result
 }
 
@@ -146,7 +160,11 @@ export function createKeychainApiKeyStore(home: string, env: NodeJS.ProcessEnv):
     return {
       source: env.ANTHROPIC_API_KEY ? 'environment' : stored ? 'keychain' : 'none',
       storage: kind,
-      ...(kind === 'plainText' ? { warning: BASIC_TEXT_WARNING } : kind === 'unavailable' ? { warning: UNAVAILABLE_MESSAGE } : {})
+      ...(kind === 'plainText'
+        ? { warning: BASIC_TEXT_WARNING }
+        : kind === 'unavailable'
+          ? { warning: UNAVAILABLE_MESSAGE }
+          : {})
     }
   }
   return {

@@ -12,7 +12,10 @@ type Handlers = {
   request?: (contents: unknown, permission: string, callback: (granted: boolean) => void, details: unknown) => void
   check?: (...args: unknown[]) => boolean
   device?: (...args: unknown[]) => boolean
-  headers?: (details: { url: string; responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders?: Record<string, string[]> }) => void) => void
+  headers?: (
+    details: { url: string; responseHeaders?: Record<string, string[]> },
+    callback: (response: { responseHeaders?: Record<string, string[]> }) => void
+  ) => void
 }
 
 function fakeSession(): { session: Session; handlers: Handlers } {
@@ -26,22 +29,29 @@ function fakeSession(): { session: Session; handlers: Handlers } {
   return { session: session as unknown as Session, handlers }
 }
 
-function headersFor(handlers: Handlers, url: string, responseHeaders?: Record<string, string[]>): Record<string, string[]> | undefined {
+function headersFor(
+  handlers: Handlers,
+  url: string,
+  responseHeaders?: Record<string, string[]>
+): Record<string, string[]> | undefined {
   let answer: { responseHeaders?: Record<string, string[]> } | undefined
   handlers.headers?.({ url, responseHeaders }, (r) => (answer = r))
   return answer?.responseHeaders
 }
 
 describe('the app session', () => {
-  it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'unknown'])('denies a %s permission request and check', (permission) => {
-    const { session, handlers } = fakeSession()
-    hardenSession(session, createAppOrigin(INDEX_HTML))
-    const callback = vi.fn()
-    handlers.request?.({}, permission, callback, { requestingUrl: APP_URL })
-    expect(callback).toHaveBeenCalledExactlyOnceWith(false)
-    expect(handlers.check?.(null, permission, 'file://', {})).toBe(false)
-    expect(handlers.device?.({ deviceType: 'usb', origin: 'file://' })).toBe(false)
-  })
+  it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'unknown'])(
+    'denies a %s permission request and check',
+    (permission) => {
+      const { session, handlers } = fakeSession()
+      hardenSession(session, createAppOrigin(INDEX_HTML))
+      const callback = vi.fn()
+      handlers.request?.({}, permission, callback, { requestingUrl: APP_URL })
+      expect(callback).toHaveBeenCalledExactlyOnceWith(false)
+      expect(handlers.check?.(null, permission, 'file://', {})).toBe(false)
+      expect(handlers.device?.({ deviceType: 'usb', origin: 'file://' })).toBe(false)
+    }
+  )
 
   it("puts the CSP on the app's responses, replacing any the response had", () => {
     const { session, handlers } = fakeSession()
@@ -70,7 +80,9 @@ describe("the renderer page's own policy", () => {
     const html = readFileSync(join(__dirname, '..', '..', 'renderer', 'index.html'), 'utf8')
     const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1]
     // frame-ancestors is ignored in a <meta>; the window is never framed anyway (no webviews, no frames)
-    const header = contentSecurityPolicy().split('; ').filter((d) => !d.startsWith('frame-ancestors'))
+    const header = contentSecurityPolicy()
+      .split('; ')
+      .filter((d) => !d.startsWith('frame-ancestors'))
     expect(meta?.split('; ')).toEqual(header)
   })
 })

@@ -39,7 +39,10 @@ beforeEach(async () => {
   cwd = await realpath(await mkdtemp(join(tmpdir(), 'swarmdesk-keys-work-')))
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd })
   responses = []
-  cleanup.push(() => rm(home, { recursive: true, force: true }), () => rm(cwd, { recursive: true, force: true }))
+  cleanup.push(
+    () => rm(home, { recursive: true, force: true }),
+    () => rm(cwd, { recursive: true, force: true })
+  )
 })
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn()
@@ -51,10 +54,21 @@ afterEach(async () => {
 async function open(env: NodeJS.ProcessEnv = {}) {
   const scenario = join(home, 's.yaml')
   await writeFile(scenario, 'agents:\n  team-lead:\n    - text: "ok"\n')
-  const service = await WorkspaceService.start({ cwd, home, scenario, env, apiKeys: createKeychainApiKeyStore(home, env) })
+  const service = await WorkspaceService.start({
+    cwd,
+    home,
+    scenario,
+    env,
+    apiKeys: createKeychainApiKeyStore(home, env)
+  })
   cleanup.push(() => service.dispose())
   const ipcMain = new FakeIpcMain()
-  const registration = registerWorkspaceIpc({ ipcMain, host: service, origin: createAppOrigin(INDEX_HTML), targets: () => [] })
+  const registration = registerWorkspaceIpc({
+    ipcMain,
+    host: service,
+    origin: createAppOrigin(INDEX_HTML),
+    targets: () => []
+  })
   cleanup.push(async () => registration.dispose())
   return async (channel: string, payload: unknown): Promise<IpcResult> => {
     const result = (await ipcMain.invoke(channel, payload, { url: APP_URL, parent: null })) as IpcResult
@@ -66,41 +80,80 @@ async function open(env: NodeJS.ProcessEnv = {}) {
 describe('the API key in Settings over Electron IPC', () => {
   it('stores the key encrypted, reports only its status, and clears it', async () => {
     const request = await open()
-    expect(await request('settings.get', {})).toMatchObject({ ok: true, result: { apiKey: { source: 'none', storage: 'encrypted' } } })
-    expect(await request('settings.setApiKey', { apiKey: KEY })).toEqual({ ok: true, result: { source: 'keychain', storage: 'encrypted' } })
+    expect(await request('settings.get', {})).toMatchObject({
+      ok: true,
+      result: { apiKey: { source: 'none', storage: 'encrypted' } }
+    })
+    expect(await request('settings.setApiKey', { apiKey: KEY })).toEqual({
+      ok: true,
+      result: { source: 'keychain', storage: 'encrypted' }
+    })
     expect(await readFile(secretsPath(home), 'utf8')).not.toContain(KEY)
     await expect(readApiKey(home)).resolves.toBe(KEY)
     expect(await request('settings.get', {})).toMatchObject({ ok: true, result: { apiKey: { source: 'keychain' } } })
-    expect(await request('settings.clearApiKey', {})).toEqual({ ok: true, result: { source: 'none', storage: 'encrypted' } })
+    expect(await request('settings.clearApiKey', {})).toEqual({
+      ok: true,
+      result: { source: 'none', storage: 'encrypted' }
+    })
     await expect(readApiKey(home)).resolves.toBeUndefined()
   })
 
   it("says the environment's key wins over a stored one", async () => {
     const request = await open({ ANTHROPIC_API_KEY: 'sk-env' })
-    expect(await request('settings.setApiKey', { apiKey: KEY })).toMatchObject({ ok: true, result: { source: 'environment' } })
+    expect(await request('settings.setApiKey', { apiKey: KEY })).toMatchObject({
+      ok: true,
+      result: { source: 'environment' }
+    })
   })
 
-  it.runIf(process.platform === 'linux')('on basic_text shows the warning and stores only after it is accepted', async () => {
-    keychain.backend = 'basic_text'
-    const request = await open()
-    expect(await request('settings.get', {})).toMatchObject({ ok: true, result: { apiKey: { storage: 'plainText', warning: expect.stringMatching(/NOT encrypted/) } } })
-    expect(await request('settings.setApiKey', { apiKey: KEY })).toMatchObject({ ok: false, error: { name: 'IpcRequestError', message: expect.stringMatching(/^Not stored\..*NOT encrypted.*Accept this warning/) } })
-    await expect(readFile(secretsPath(home))).rejects.toMatchObject({ code: 'ENOENT' })
-    expect(await request('settings.setApiKey', { apiKey: KEY, acceptUnencrypted: true })).toMatchObject({ ok: true, result: { source: 'keychain', storage: 'plainText' } })
-    await expect(readApiKey(home)).resolves.toBe(KEY)
-  })
+  it.runIf(process.platform === 'linux')(
+    'on basic_text shows the warning and stores only after it is accepted',
+    async () => {
+      keychain.backend = 'basic_text'
+      const request = await open()
+      expect(await request('settings.get', {})).toMatchObject({
+        ok: true,
+        result: { apiKey: { storage: 'plainText', warning: expect.stringMatching(/NOT encrypted/) } }
+      })
+      expect(await request('settings.setApiKey', { apiKey: KEY })).toMatchObject({
+        ok: false,
+        error: {
+          name: 'IpcRequestError',
+          message: expect.stringMatching(/^Not stored\..*NOT encrypted.*Accept this warning/)
+        }
+      })
+      await expect(readFile(secretsPath(home))).rejects.toMatchObject({ code: 'ENOENT' })
+      expect(await request('settings.setApiKey', { apiKey: KEY, acceptUnencrypted: true })).toMatchObject({
+        ok: true,
+        result: { source: 'keychain', storage: 'plainText' }
+      })
+      await expect(readApiKey(home)).resolves.toBe(KEY)
+    }
+  )
 
   it('refuses to store when safeStorage cannot encrypt, accepted warning or not', async () => {
     keychain.available = false
     const request = await open()
-    expect(await request('settings.get', {})).toMatchObject({ ok: true, result: { apiKey: { storage: 'unavailable', warning: expect.stringMatching(/keychain is not available/) } } })
-    expect(await request('settings.setApiKey', { apiKey: KEY, acceptUnencrypted: true })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/cannot be stored safely/) } })
+    expect(await request('settings.get', {})).toMatchObject({
+      ok: true,
+      result: { apiKey: { storage: 'unavailable', warning: expect.stringMatching(/keychain is not available/) } }
+    })
+    expect(await request('settings.setApiKey', { apiKey: KEY, acceptUnencrypted: true })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/cannot be stored safely/) }
+    })
     await expect(readFile(secretsPath(home))).rejects.toMatchObject({ code: 'ENOENT' })
   })
 
   it('rejects a malformed key request before the service sees it', async () => {
     const request = await open()
-    expect(await request('settings.setApiKey', { apiKey: KEY, extra: 1 })).toMatchObject({ ok: false, error: { name: 'InvalidPayloadError' } })
-    expect(await request('settings.setApiKey', { apiKey: 42 })).toMatchObject({ ok: false, error: { name: 'InvalidPayloadError' } })
+    expect(await request('settings.setApiKey', { apiKey: KEY, extra: 1 })).toMatchObject({
+      ok: false,
+      error: { name: 'InvalidPayloadError' }
+    })
+    expect(await request('settings.setApiKey', { apiKey: 42 })).toMatchObject({
+      ok: false,
+      error: { name: 'InvalidPayloadError' }
+    })
   })
 })

@@ -56,7 +56,12 @@ describe('the app window', () => {
 
   it('loads the built index.html from disk, or the dev server URL in development', () => {
     createAppWindow({ origin, preload: '/p.js', indexHtml: INDEX_HTML })
-    createAppWindow({ origin: createAppOrigin(INDEX_HTML, 'http://localhost:5173/'), preload: '/p.js', indexHtml: INDEX_HTML, devServerUrl: 'http://localhost:5173/' })
+    createAppWindow({
+      origin: createAppOrigin(INDEX_HTML, 'http://localhost:5173/'),
+      preload: '/p.js',
+      indexHtml: INDEX_HTML,
+      devServerUrl: 'http://localhost:5173/'
+    })
     expect(electron.windows.map((w) => w.loaded)).toEqual([[['file', INDEX_HTML]], [['url', 'http://localhost:5173/']]])
   })
 })
@@ -68,12 +73,15 @@ describe('hardened web contents', () => {
     return contents
   }
 
-  it.each(['https://example.com/', 'file:///etc/passwd', 'file:///opt/swarmdesk/out/renderer/other.html'])('blocks navigation to %s', (url) => {
-    const contents = hardened()
-    const event = fakeEvent({ url })
-    contents.emit('will-navigate', event)
-    expect(event.defaultPrevented).toBe(true)
-  })
+  it.each(['https://example.com/', 'file:///etc/passwd', 'file:///opt/swarmdesk/out/renderer/other.html'])(
+    'blocks navigation to %s',
+    (url) => {
+      const contents = hardened()
+      const event = fakeEvent({ url })
+      contents.emit('will-navigate', event)
+      expect(event.defaultPrevented).toBe(true)
+    }
+  )
 
   it('lets the app page navigate to itself (hash routes, reload)', () => {
     const contents = hardened()
@@ -96,7 +104,14 @@ describe('hardened web contents', () => {
     const opened: string[] = []
     electron.openExternal = async (url) => void opened.push(url)
     const contents = hardened()
-    for (const url of ['https://docs.anthropic.com/x', 'http://example.com/', 'file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'not a url']) {
+    for (const url of [
+      'https://docs.anthropic.com/x',
+      'http://example.com/',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://host/share',
+      'not a url'
+    ]) {
       expect(contents.windowOpenHandler?.({ url })).toEqual({ action: 'deny' })
     }
     expect(opened).toEqual(['https://docs.anthropic.com/x', 'http://example.com/'])

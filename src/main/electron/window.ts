@@ -29,7 +29,10 @@ export function appWebPreferences(preload: string): WebPreferences {
  * javascript:, custom schemes that launch programs) is dropped.
  * @returns whether the link was handed to the OS.
  */
-export function openExternalLink(url: string, open: (url: string) => Promise<void> = (u) => shell.openExternal(u)): boolean {
+export function openExternalLink(
+  url: string,
+  open: (url: string) => Promise<void> = (u) => shell.openExternal(u)
+): boolean {
   let parsed: URL
   try {
     parsed = new URL(url)

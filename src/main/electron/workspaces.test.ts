@@ -66,7 +66,8 @@ const folder = (name: string): string => {
   return path
 }
 const windowOf = (path: string): FakeWindow => windows[services.findIndex((s) => s.folder === path)]!
-const invokeFrom = (window: FakeWindow, channel: string, payload: unknown) => ipcMain.invoke(channel, payload, { url: APP_URL, parent: null }, { id: window.webContents.id })
+const invokeFrom = (window: FakeWindow, channel: string, payload: unknown) =>
+  ipcMain.invoke(channel, payload, { url: APP_URL, parent: null }, { id: window.webContents.id })
 
 beforeEach(() => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-registry-')))
@@ -113,7 +114,11 @@ describe('workspace registry', () => {
     expect(registry.folders()).toEqual([a, b])
     expect(windows).toHaveLength(2)
     expect(services.map((s) => s.folder)).toEqual([a, b])
-    expect((await registry.router.handle('workspaces.menu', {}, windows[0]!.webContents)) as object).toMatchObject({ current: a, recent: [{ path: b }, { path: a }], picker: 'dialog' })
+    expect((await registry.router.handle('workspaces.menu', {}, windows[0]!.webContents)) as object).toMatchObject({
+      current: a,
+      recent: [{ path: b }, { path: a }],
+      picker: 'dialog'
+    })
   })
 
   it('focuses (and restores) the window of a folder that is already open, also by another path to it, instead of opening a second', async () => {
@@ -140,16 +145,32 @@ describe('workspace registry', () => {
     const b = folder('b')
     await registry.open(a)
     await registry.open(b)
-    expect(await invokeFrom(windowOf(b), 'workspace.snapshot', {})).toEqual({ ok: true, result: { folder: b, channel: 'workspace.snapshot' } })
-    expect(await invokeFrom(windowOf(a), 'leader.prompt', { text: 'hi' })).toEqual({ ok: true, result: { folder: a, channel: 'leader.prompt' } })
+    expect(await invokeFrom(windowOf(b), 'workspace.snapshot', {})).toEqual({
+      ok: true,
+      result: { folder: b, channel: 'workspace.snapshot' }
+    })
+    expect(await invokeFrom(windowOf(a), 'leader.prompt', { text: 'hi' })).toEqual({
+      ok: true,
+      result: { folder: a, channel: 'leader.prompt' }
+    })
     expect(services[0]!.calls).toEqual([{ channel: 'leader.prompt', payload: { text: 'hi' } }])
     expect(services[1]!.calls).toEqual([{ channel: 'workspace.snapshot', payload: {} }])
   })
 
   it('refuses a request from web contents that show no workspace, and still checks the sender frame first', async () => {
     await registry.open(folder('a'))
-    expect(await ipcMain.invoke('workspace.snapshot', {}, { url: APP_URL, parent: null }, { id: 987654 })).toEqual({ ok: false, error: { name: 'NoWorkspaceError', message: expect.stringContaining('no open workspace') } })
-    expect(await ipcMain.invoke('workspace.snapshot', {}, { url: 'https://example.com/', parent: null }, { id: windows[0]!.webContents.id })).toMatchObject({ ok: false, error: { name: 'ForbiddenSenderError' } })
+    expect(await ipcMain.invoke('workspace.snapshot', {}, { url: APP_URL, parent: null }, { id: 987654 })).toEqual({
+      ok: false,
+      error: { name: 'NoWorkspaceError', message: expect.stringContaining('no open workspace') }
+    })
+    expect(
+      await ipcMain.invoke(
+        'workspace.snapshot',
+        {},
+        { url: 'https://example.com/', parent: null },
+        { id: windows[0]!.webContents.id }
+      )
+    ).toMatchObject({ ok: false, error: { name: 'ForbiddenSenderError' } })
     expect(services[0]!.calls).toEqual([])
   })
 
@@ -158,16 +179,23 @@ describe('workspace registry', () => {
     await registry.open(folder('b'))
     services[0]!.push('pane.data', { agentId: 'team-lead', data: 'from a', chunk: 1 })
     services[1]!.push('pane.data', { agentId: 'team-lead', data: 'from b', chunk: 1 })
-    expect(windows[0]!.webContents.sent).toEqual([{ channel: 'pane.data', payload: { agentId: 'team-lead', data: 'from a', chunk: 1 } }])
-    expect(windows[1]!.webContents.sent).toEqual([{ channel: 'pane.data', payload: { agentId: 'team-lead', data: 'from b', chunk: 1 } }])
+    expect(windows[0]!.webContents.sent).toEqual([
+      { channel: 'pane.data', payload: { agentId: 'team-lead', data: 'from a', chunk: 1 } }
+    ])
+    expect(windows[1]!.webContents.sent).toEqual([
+      { channel: 'pane.data', payload: { agentId: 'team-lead', data: 'from b', chunk: 1 } }
+    ])
   })
 
-  it("mutes a pane for the window that asks (pane.mute), acknowledging in its name what it leaves out, and resumes it on unmute", async () => {
+  it('mutes a pane for the window that asks (pane.mute), acknowledging in its name what it leaves out, and resumes it on unmute', async () => {
     await registry.open(folder('a'))
     await registry.open(folder('b'))
     const [wa, wb] = windows as [FakeWindow, FakeWindow]
     const data = (sent: FakeWebContents['sent']) => sent.filter((s) => s.channel === 'pane.data').map((s) => s.payload)
-    expect(await invokeFrom(wa, 'pane.mute', { agentId: 'team-lead', muted: true })).toEqual({ ok: true, result: { ok: true } })
+    expect(await invokeFrom(wa, 'pane.mute', { agentId: 'team-lead', muted: true })).toEqual({
+      ok: true,
+      result: { ok: true }
+    })
     expect(services[0]!.calls).toEqual([]) // the window's own forwarder took it
     for (const chunk of [1, 2, 3]) services[0]!.push('pane.data', { agentId: 'team-lead', data: `a${chunk}`, chunk })
     services[0]!.push('pane.data', { agentId: 'carol', data: 'c1', chunk: 1 })
@@ -176,11 +204,19 @@ describe('workspace registry', () => {
     expect(data(wb.webContents.sent)).toEqual([{ agentId: 'team-lead', data: 'b1', chunk: 1 }])
     // the page acknowledges to the service what it is sent; what it is not sent, main acknowledges for it, once per macrotask
     await new Promise((resolve) => setImmediate(resolve))
-    expect(services[0]!.calls).toEqual([{ channel: 'pane.ack', payload: { acks: [{ agentId: 'team-lead', chunk: 3 }] } }])
-    expect(await invokeFrom(wa, 'pane.mute', { agentId: 'team-lead', muted: false })).toEqual({ ok: true, result: { ok: true } })
+    expect(services[0]!.calls).toEqual([
+      { channel: 'pane.ack', payload: { acks: [{ agentId: 'team-lead', chunk: 3 }] } }
+    ])
+    expect(await invokeFrom(wa, 'pane.mute', { agentId: 'team-lead', muted: false })).toEqual({
+      ok: true,
+      result: { ok: true }
+    })
     services[0]!.push('pane.data', { agentId: 'team-lead', data: 'a4', chunk: 4 })
     expect(data(wa.webContents.sent).at(-1)).toEqual({ agentId: 'team-lead', data: 'a4', chunk: 4 })
-    expect(await invokeFrom(wa, 'pane.mute', { agentId: '', muted: 'yes' })).toMatchObject({ ok: false, error: { name: 'InvalidPayloadError', message: expect.stringMatching(/agentId.*muted/s) } })
+    expect(await invokeFrom(wa, 'pane.mute', { agentId: '', muted: 'yes' })).toMatchObject({
+      ok: false,
+      error: { name: 'InvalidPayloadError', message: expect.stringMatching(/agentId.*muted/s) }
+    })
     await expect(registry.router.handle('pane.mute', { agentId: 'x' }, wa.webContents)).rejects.toThrow(/muted/)
   })
 
@@ -195,7 +231,10 @@ describe('workspace registry', () => {
     expect(services[0]!.listenerCount).toBe(0)
     await vi.waitFor(() => expect(services[0]!.disposed).toBe(1))
     expect(services[1]!.disposed).toBe(0)
-    expect(await invokeFrom(first!, 'workspace.snapshot', {})).toMatchObject({ ok: false, error: { name: 'NoWorkspaceError' } })
+    expect(await invokeFrom(first!, 'workspace.snapshot', {})).toMatchObject({
+      ok: false,
+      error: { name: 'NoWorkspaceError' }
+    })
     expect(await registry.open(a)).toEqual({ path: a, alreadyOpen: false })
     expect(services).toHaveLength(3)
   })
@@ -212,14 +251,23 @@ describe('workspace registry', () => {
   it('refuses a folder that does not exist or is a file with a clear error, and opens no window', async () => {
     await registry.open(folder('a'))
     const answer = await invokeFrom(windows[0]!, 'workspaces.open', { path: join(root, 'nope') })
-    expect(answer).toEqual({ ok: false, error: { name: 'NotAFolderError', message: `${join(root, 'nope')} does not exist: check the path, or create the folder first.` } })
+    expect(answer).toEqual({
+      ok: false,
+      error: {
+        name: 'NotAFolderError',
+        message: `${join(root, 'nope')} does not exist: check the path, or create the folder first.`
+      }
+    })
     expect(windows).toHaveLength(1)
   })
 
   it('reports a runtime that cannot start, creating no window and recording nothing', async () => {
     await registry.open(folder('a'))
     failStart = folder('broken')
-    expect(await invokeFrom(windows[0]!, 'workspaces.open', { path: failStart })).toEqual({ ok: false, error: { name: 'Error', message: 'no API key' } })
+    expect(await invokeFrom(windows[0]!, 'workspaces.open', { path: failStart })).toEqual({
+      ok: false,
+      error: { name: 'Error', message: 'no API key' }
+    })
     expect(windows).toHaveLength(1)
     expect((await new RecentWorkspaces(join(root, 'home')).list()).map((e) => e.name)).toEqual(['a'])
   })
@@ -229,7 +277,10 @@ describe('workspace registry', () => {
     expect(await invokeFrom(windows[0]!, 'workspaces.open', {})).toEqual({ ok: true, result: { opened: false } })
     expect(pickerParents).toEqual([windows[0]])
     picked = folder('picked')
-    expect(await invokeFrom(windows[0]!, 'workspaces.open', {})).toEqual({ ok: true, result: { opened: true, path: picked, alreadyOpen: false } })
+    expect(await invokeFrom(windows[0]!, 'workspaces.open', {})).toEqual({
+      ok: true,
+      result: { opened: true, path: picked, alreadyOpen: false }
+    })
     expect(registry.folders()).toEqual([join(root, 'a'), picked])
   })
 
@@ -240,26 +291,38 @@ describe('workspace registry', () => {
     windows[0]!.close()
     rmSync(gone, { recursive: true })
     const fromA = windows[1]!
-    const menu = (await invokeFrom(fromA, 'workspaces.menu', {})) as { result: { recent: Array<{ name: string; missing: boolean }> } }
+    const menu = (await invokeFrom(fromA, 'workspaces.menu', {})) as {
+      result: { recent: Array<{ name: string; missing: boolean }> }
+    }
     expect(menu.result.recent.map((e) => [e.name, e.missing])).toEqual([
       ['a', false],
       ['gone', true]
     ])
-    expect(await invokeFrom(fromA, 'workspaces.forget', { path: gone })).toMatchObject({ ok: true, result: { recent: [{ name: 'a' }] } })
+    expect(await invokeFrom(fromA, 'workspaces.forget', { path: gone })).toMatchObject({
+      ok: true,
+      result: { recent: [{ name: 'a' }] }
+    })
     const { writeFileSync } = await import('node:fs')
     writeFileSync(join(root, 'home', 'recent.json'), 'not json')
-    expect(await invokeFrom(fromA, 'workspaces.menu', {})).toMatchObject({ ok: true, result: { current: join(root, 'a'), recent: [], problem: expect.stringContaining('is not valid JSON') } })
+    expect(await invokeFrom(fromA, 'workspaces.menu', {})).toMatchObject({
+      ok: true,
+      result: { current: join(root, 'a'), recent: [], problem: expect.stringContaining('is not valid JSON') }
+    })
   })
 })
 
 describe('second launch arguments', () => {
   it('takes --cwd, relative to the second launch’s directory', () => {
-    expect(secondLaunchFolder(['/opt/Swarmdesk/swarmdesk', '--cwd', 'repo'], '/home/me', true)).toEqual({ folder: '/home/me/repo' })
+    expect(secondLaunchFolder(['/opt/Swarmdesk/swarmdesk', '--cwd', 'repo'], '/home/me', true)).toEqual({
+      folder: '/home/me/repo'
+    })
     expect(secondLaunchFolder(['electron', '.', '--cwd=/srv/x'], '/home/me', false)).toEqual({ folder: '/srv/x' })
   })
 
   it('takes a positional folder only in a packaged app (in development it is the app path)', () => {
-    expect(secondLaunchFolder(['/opt/Swarmdesk/swarmdesk', '--no-sandbox', '/srv/project'], '/home/me', true)).toEqual({ folder: '/srv/project' })
+    expect(secondLaunchFolder(['/opt/Swarmdesk/swarmdesk', '--no-sandbox', '/srv/project'], '/home/me', true)).toEqual({
+      folder: '/srv/project'
+    })
     expect(secondLaunchFolder(['electron', '.'], '/home/me', false)).toEqual({ folder: undefined })
     expect(secondLaunchFolder(['/opt/Swarmdesk/swarmdesk'], '/home/me', true)).toEqual({ folder: undefined })
   })

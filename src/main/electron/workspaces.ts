@@ -1,7 +1,13 @@
 import type { BrowserWindow, WebContents } from 'electron'
 import { parseArgs } from 'node:util'
 import { resolve } from 'node:path'
-import { requestChannels, WORKSPACES_CHANNELS, type RequestOf, type ResponseOf, type WorkspacesMenu } from '../../shared/ipc'
+import {
+  requestChannels,
+  WORKSPACES_CHANNELS,
+  type RequestOf,
+  type ResponseOf,
+  type WorkspacesMenu
+} from '../../shared/ipc'
 import { toDisposable } from '../runtime/base'
 import { canonicalFolder, RecentListError, type RecentWorkspaces } from '../workspaces/recent'
 import { forwardPushes, type PushForwarder, type WorkspaceHost } from './ipc'
@@ -24,7 +30,9 @@ export interface OpenableService {
 }
 
 /** The window operations the registry needs (a `BrowserWindow`'s, structurally). */
-export type WorkspaceWindow = Pick<BrowserWindow, 'focus' | 'isMinimized' | 'restore' | 'isDestroyed' | 'once'> & { readonly webContents: WebContents }
+export type WorkspaceWindow = Pick<BrowserWindow, 'focus' | 'isMinimized' | 'restore' | 'isDestroyed' | 'once'> & {
+  readonly webContents: WebContents
+}
 
 /** What the registry is built from; app.ts passes Electron's, tests their own. */
 export interface WorkspaceRegistryOptions {
@@ -70,8 +78,18 @@ export interface LaunchFolder {
  * (the app path), so only `--cwd` counts. Relative paths resolve against the launch's directory.
  */
 export function secondLaunchFolder(argv: string[], workingDirectory: string, packaged: boolean): LaunchFolder {
-  const { values, positionals } = parseArgs({ args: argv.slice(1), strict: false, allowPositionals: true, options: { cwd: { type: 'string' } } })
-  const named = typeof values.cwd === 'string' && values.cwd.length > 0 ? values.cwd : packaged ? positionals.find((p) => !p.startsWith('-')) : undefined
+  const { values, positionals } = parseArgs({
+    args: argv.slice(1),
+    strict: false,
+    allowPositionals: true,
+    options: { cwd: { type: 'string' } }
+  })
+  const named =
+    typeof values.cwd === 'string' && values.cwd.length > 0
+      ? values.cwd
+      : packaged
+        ? positionals.find((p) => !p.startsWith('-'))
+        : undefined
   return { folder: named === undefined ? undefined : resolve(workingDirectory, named) }
 }
 
@@ -118,7 +136,8 @@ export class WorkspaceRegistry {
   readonly router: WorkspaceHost = {
     handle: (channel, payload, sender) => {
       const workspace = sender ? this.byContents.get(sender.id) : undefined
-      if (!workspace) return Promise.reject(new NoWorkspaceError(`${channel} refused: this window shows no open workspace`))
+      if (!workspace)
+        return Promise.reject(new NoWorkspaceError(`${channel} refused: this window shows no open workspace`))
       if ((WORKSPACES_CHANNELS as string[]).includes(channel)) return this.answer(workspace, channel, payload)
       if (channel === 'pane.mute') return this.mute(workspace, payload)
       return workspace.service.handle(channel, payload)
@@ -147,7 +166,9 @@ export class WorkspaceRegistry {
       }
       await pending
     }
-    await this.options.recent.record(folder).catch((error: unknown) => this.log(`Swarmdesk: the recent list was not updated: ${(error as Error).message}`))
+    await this.options.recent
+      .record(folder)
+      .catch((error: unknown) => this.log(`Swarmdesk: the recent list was not updated: ${(error as Error).message}`))
     return { path: folder, alreadyOpen }
   }
 
@@ -158,7 +179,10 @@ export class WorkspaceRegistry {
    */
   private async mute(workspace: OpenWorkspace, payload: unknown): Promise<{ ok: true }> {
     const parsed = requestChannels['pane.mute'].request.safeParse(payload)
-    if (!parsed.success) throw new InvalidPaneMuteError(`pane.mute: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')}. Send {agentId, muted: true|false}.`)
+    if (!parsed.success)
+      throw new InvalidPaneMuteError(
+        `pane.mute: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')}. Send {agentId, muted: true|false}.`
+      )
     workspace.pushes.mute(parsed.data.agentId, parsed.data.muted)
     return { ok: true }
   }
@@ -210,7 +234,9 @@ export class WorkspaceRegistry {
     workspace.pushes.dispose()
     const done: Promise<void> = workspace.service
       .dispose()
-      .catch((error: unknown) => this.log(`Swarmdesk: the workspace ${workspace.folder} did not shut down cleanly: ${(error as Error).message}`))
+      .catch((error: unknown) =>
+        this.log(`Swarmdesk: the workspace ${workspace.folder} did not shut down cleanly: ${(error as Error).message}`)
+      )
       .finally(() => this.closing.delete(done))
     this.closing.add(done)
   }

@@ -169,8 +169,11 @@ export class Bridge implements Disposable {
     const frame = BridgeFrameSchema.safeParse(json)
     if (!frame.success || frame.data.kind !== 'request') {
       const id = (json as { id?: unknown } | null)?.id
-      if (typeof id !== 'number' || !Number.isInteger(id)) return socket.close(CloseCode.policyViolation, 'frames must be requests with an integer id')
-      const message = frame.success ? `the client may only send request frames, not '${frame.data.kind}'` : 'a request frame is {kind: "request", id, channel, payload}'
+      if (typeof id !== 'number' || !Number.isInteger(id))
+        return socket.close(CloseCode.policyViolation, 'frames must be requests with an integer id')
+      const message = frame.success
+        ? `the client may only send request frames, not '${frame.data.kind}'`
+        : 'a request frame is {kind: "request", id, channel, payload}'
       return this.send(socket, { kind: 'response', id, ok: false, error: { name: 'BridgeFrameError', message } })
     }
     const { id, channel, payload } = frame.data
@@ -182,7 +185,15 @@ export class Bridge implements Disposable {
         return this.send(socket, { kind: 'response', id, ok: true, result: { ok: true } })
       }
       const problems = mute.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')
-      return this.send(socket, { kind: 'response', id, ok: false, error: { name: 'IpcRequestError', message: `Bad payload for 'pane.mute': ${problems}. Send {agentId, muted: true|false}.` } })
+      return this.send(socket, {
+        kind: 'response',
+        id,
+        ok: false,
+        error: {
+          name: 'IpcRequestError',
+          message: `Bad payload for 'pane.mute': ${problems}. Send {agentId, muted: true|false}.`
+        }
+      })
     }
     if (channel === 'pane.ack') {
       const ack = requestChannels['pane.ack'].request.safeParse(payload)
@@ -193,7 +204,13 @@ export class Bridge implements Disposable {
       }
     }
     // the browser never hands the host an API key (docs/ui.md#the-workspace-ui): refused before the service sees it
-    if (KEYCHAIN_CHANNELS.has(channel)) return this.send(socket, { kind: 'response', id, ok: false, error: { name: 'KeychainRefusedError', message: WEB_HOST_KEYCHAIN_REFUSAL } })
+    if (KEYCHAIN_CHANNELS.has(channel))
+      return this.send(socket, {
+        kind: 'response',
+        id,
+        ok: false,
+        error: { name: 'KeychainRefusedError', message: WEB_HOST_KEYCHAIN_REFUSAL }
+      })
     try {
       const result = await this.service.handle(channel, payload)
       if (channel === 'pane.scrollback') {
@@ -250,18 +267,32 @@ export class Bridge implements Disposable {
       let frame: OutgoingFrame | undefined = whole
       const muted = this.acks.mutedBy(socket)
       if (muted && chunks.some((c) => muted.has(c.agentId))) {
-        const key = [...muted].filter((id) => chunks.some((c) => c.agentId === id)).sort().join('\n')
+        const key = [...muted]
+          .filter((id) => chunks.some((c) => c.agentId === id))
+          .sort()
+          .join('\n')
         if (!cuts.has(key)) {
           const kept = batch.filter((p) => !p.pane || !muted.has(p.pane.agentId))
-          cuts.set(key, kept.length === 0 ? undefined : { text: frameText(kept), chunks: chunks.filter((c) => !muted.has(c.agentId)) })
+          cuts.set(
+            key,
+            kept.length === 0
+              ? undefined
+              : { text: frameText(kept), chunks: chunks.filter((c) => !muted.has(c.agentId)) }
+          )
         }
         frame = cuts.get(key)
       }
       if (!frame) continue
       const sent = frame.chunks
-      this.sendText(socket, frame.text, sent.length === 0 ? undefined : () => {
-        for (const { agentId, chunk } of sent) this.acks.written(socket, agentId, chunk)
-      })
+      this.sendText(
+        socket,
+        frame.text,
+        sent.length === 0
+          ? undefined
+          : () => {
+              for (const { agentId, chunk } of sent) this.acks.written(socket, agentId, chunk)
+            }
+      )
     }
   }
 

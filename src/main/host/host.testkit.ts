@@ -12,14 +12,22 @@ export interface HttpAnswer {
  * A GET over a real socket with exactly the headers given (fetch would refuse to set `Host` and
  * may add its own `Origin`); `path` is sent verbatim, so `..` and encoded separators reach the host.
  */
-export function httpGet(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<HttpAnswer> {
+export function httpGet(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET'
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers: { Host: `127.0.0.1:${port}`, ...headers }, agent: false }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (body += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
-    })
+    const req = request(
+      { host: '127.0.0.1', port, path, method, headers: { Host: `127.0.0.1:${port}`, ...headers }, agent: false },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (body += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      }
+    )
     req.on('error', reject)
     req.end()
   })
@@ -54,9 +62,14 @@ export class FrameLog {
 
   constructor(socket: WebSocket) {
     socket.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as { kind?: unknown; pushes?: Array<{ channel: unknown; payload: unknown }> }
+      const frame = JSON.parse(String(data)) as {
+        kind?: unknown
+        pushes?: Array<{ channel: unknown; payload: unknown }>
+      }
       this.received.push(frame)
-      if (frame.kind === 'pushes' && Array.isArray(frame.pushes)) for (const push of frame.pushes) this.frames.push({ kind: 'push', channel: push.channel, payload: push.payload })
+      if (frame.kind === 'pushes' && Array.isArray(frame.pushes))
+        for (const push of frame.pushes)
+          this.frames.push({ kind: 'push', channel: push.channel, payload: push.payload })
       else this.frames.push(frame)
       for (const wake of this.waiters.splice(0)) wake()
     })
@@ -69,7 +82,8 @@ export class FrameLog {
       const found = this.frames.find(match)
       if (found !== undefined) return found as T
       const left = deadline - Date.now()
-      if (left <= 0) throw new Error(`no matching frame within ${ms} ms; got ${JSON.stringify(this.frames).slice(0, 2000)}`)
+      if (left <= 0)
+        throw new Error(`no matching frame within ${ms} ms; got ${JSON.stringify(this.frames).slice(0, 2000)}`)
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left)
         this.waiters.push(() => {

@@ -38,7 +38,10 @@ export function writeStaticTree(root: string): { staticDir: string; outside: str
 }
 
 /** Starts a host on a free port. `service` defaults to one that answers nothing; `options.bridge` tunes its bridge. */
-export async function startHostFixture(service: BridgedService = idleService(), options: { bridge?: BridgeOptions } = {}): Promise<HostFixture> {
+export async function startHostFixture(
+  service: BridgedService = idleService(),
+  options: { bridge?: BridgeOptions } = {}
+): Promise<HostFixture> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-host-')))
   const { staticDir, outside } = writeStaticTree(root)
   const host = await startWebHost({ service, staticDir, port: 0, bridge: options.bridge })

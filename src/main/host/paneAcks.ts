@@ -59,7 +59,8 @@ export class PaneAckLedger {
     const pane = this.pane(agentId)
     pane.pushed = Math.max(pane.pushed, chunk)
     for (const connection of this.connections.keys()) {
-      if (!pane.members.has(connection) && !this.isMuted(connection, agentId)) pane.members.set(connection, { written: chunk - 1, acked: chunk - 1 })
+      if (!pane.members.has(connection) && !this.isMuted(connection, agentId))
+        pane.members.set(connection, { written: chunk - 1, acked: chunk - 1 })
     }
     if (pane.members.size === 0) this.advance(agentId, pane, pane.pushed)
   }
@@ -151,7 +152,8 @@ export class PaneAckLedger {
 
   private slowest(pane: PaneLedger): number {
     let min = pane.pushed
-    for (const [connection, at] of pane.members) min = Math.min(min, this.connections.get(connection) ? at.acked : at.written)
+    for (const [connection, at] of pane.members)
+      min = Math.min(min, this.connections.get(connection) ? at.acked : at.written)
     return min
   }
 

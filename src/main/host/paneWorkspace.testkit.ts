@@ -19,7 +19,11 @@ export function paneWorkspace(ids: string[], linesPerWrite: number) {
     for (const l of [...listeners]) l('pane.data', { agentId, data, chunk })
   })
   const paused = new Set<string>()
-  const batcher = new PaneBatcher({ flush: (agentId, data) => panes.write(agentId, data), pause: (id) => paused.add(id), resume: (id) => paused.delete(id) })
+  const batcher = new PaneBatcher({
+    flush: (agentId, data) => panes.write(agentId, data),
+    pause: (id) => paused.add(id),
+    resume: (id) => paused.delete(id)
+  })
   const produced = new Map<string, number>()
   let timer: ReturnType<typeof setInterval> | undefined
   const produce = () => {

@@ -2,7 +2,12 @@ import { type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 
 /** Answers a plain-text status (errors and refusals), never cached. */
-export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {}
+): void {
   const body = `${text}\n`
   res.writeHead(status, {
     ...headers,

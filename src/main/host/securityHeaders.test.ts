@@ -15,6 +15,10 @@ describe('the CSP header', () => {
   it('falls back to a strict policy when the page has none, and never adds frame-ancestors twice', () => {
     expect(cspFromIndexHtml(undefined)).toBe(`${FALLBACK_CSP}; frame-ancestors 'none'`)
     expect(cspFromIndexHtml('<html><head></head></html>')).toBe(`${FALLBACK_CSP}; frame-ancestors 'none'`)
-    expect(cspFromIndexHtml(`<meta content="default-src 'none'; frame-ancestors 'self';" http-equiv="Content-Security-Policy">`)).toBe("default-src 'none'; frame-ancestors 'self'")
+    expect(
+      cspFromIndexHtml(
+        `<meta content="default-src 'none'; frame-ancestors 'self';" http-equiv="Content-Security-Policy">`
+      )
+    ).toBe("default-src 'none'; frame-ancestors 'self'")
   })
 })

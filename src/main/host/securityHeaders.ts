@@ -2,7 +2,8 @@
  * The policy sent when the page has no CSP meta of its own. It matches what the renderer needs:
  * its own scripts only, inline styles (xterm and React set them), WebSocket back to this origin.
  */
-export const FALLBACK_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'"
+export const FALLBACK_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'"
 
 const META_CSP = /<meta\s+[^>]*http-equiv=["']Content-Security-Policy["'][^>]*>/i
 const CONTENT_ATTR = /content=(["'])(.*?)\1/i
@@ -16,7 +17,11 @@ const CONTENT_ATTR = /content=(["'])(.*?)\1/i
 export function cspFromIndexHtml(html: string | undefined): string {
   const meta = html === undefined ? null : META_CSP.exec(html)
   const content = meta ? CONTENT_ATTR.exec(meta[0])?.[2] : undefined
-  const policy = (content ?? FALLBACK_CSP).replace(/&#39;|&apos;/g, "'").replace(/&quot;/g, '"').trim().replace(/;\s*$/, '')
+  const policy = (content ?? FALLBACK_CSP)
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&quot;/g, '"')
+    .trim()
+    .replace(/;\s*$/, '')
   return /frame-ancestors/i.test(policy) ? policy : `${policy}; frame-ancestors 'none'`
 }
 

@@ -25,8 +25,15 @@ describe('web host authentication over HTTP', () => {
     const page = await httpGet(fx.host.port, `/?token=${fx.host.token}`)
     expect(page.status).toBe(200)
     expect(page.body).toContain('<div id="root">')
-    expect(page.headers['set-cookie']).toEqual([`${tokenCookieName(fx.host.port)}=${fx.host.token}; HttpOnly; SameSite=Strict; Path=/`])
-    expect(new URL(fx.host.url)).toMatchObject({ protocol: 'http:', hostname: '127.0.0.1', port: String(fx.host.port), pathname: '/' })
+    expect(page.headers['set-cookie']).toEqual([
+      `${tokenCookieName(fx.host.port)}=${fx.host.token}; HttpOnly; SameSite=Strict; Path=/`
+    ])
+    expect(new URL(fx.host.url)).toMatchObject({
+      protocol: 'http:',
+      hostname: '127.0.0.1',
+      port: String(fx.host.port),
+      pathname: '/'
+    })
     expect(new URL(fx.host.url).searchParams.get('token')).toBe(fx.host.token)
     expect(fx.host.token).toMatch(/^[0-9a-f]{64}$/)
   })
@@ -45,13 +52,22 @@ describe('web host authentication over HTTP', () => {
     const foreign = await httpGet(fx.host.port, `/?token=${fx.host.token}`, { Origin: 'http://evil.example' })
     expect(foreign.status).toBe(403)
     expect(foreign.headers['set-cookie']).toBeUndefined()
-    expect((await httpGet(fx.host.port, `/?token=${fx.host.token}`, { Origin: `http://127.0.0.1:${fx.host.port + 1}` })).status).toBe(403)
-    expect((await httpGet(fx.host.port, `/?token=${fx.host.token}`, { Origin: `http://localhost:${fx.host.port}` })).status).toBe(200)
-    expect((await httpGet(fx.host.port, `/?token=${fx.host.token}`, { Origin: `http://127.0.0.1:${fx.host.port}` })).status).toBe(200)
+    expect(
+      (await httpGet(fx.host.port, `/?token=${fx.host.token}`, { Origin: `http://127.0.0.1:${fx.host.port + 1}` }))
+        .status
+    ).toBe(403)
+    expect(
+      (await httpGet(fx.host.port, `/?token=${fx.host.token}`, { Origin: `http://localhost:${fx.host.port}` })).status
+    ).toBe(200)
+    expect(
+      (await httpGet(fx.host.port, `/?token=${fx.host.token}`, { Origin: `http://127.0.0.1:${fx.host.port}` })).status
+    ).toBe(200)
   })
 
   it('refuses a request for another Host name (DNS rebinding) with 403', async () => {
-    expect((await httpGet(fx.host.port, `/?token=${fx.host.token}`, { Host: `attacker.example:${fx.host.port}` })).status).toBe(403)
+    expect(
+      (await httpGet(fx.host.port, `/?token=${fx.host.token}`, { Host: `attacker.example:${fx.host.port}` })).status
+    ).toBe(403)
   })
 })
 
@@ -59,19 +75,29 @@ describe('web host authentication of the WebSocket bridge', () => {
   it('refuses an upgrade without a token, or with a wrong one, with 401', async () => {
     expect(await openSocket(fx.host.port, '/bridge')).toEqual({ kind: 'refused', status: 401 })
     expect(await openSocket(fx.host.port, '/bridge?token=wrong')).toEqual({ kind: 'refused', status: 401 })
-    expect(await openSocket(fx.host.port, '/bridge', { Cookie: `${tokenCookieName(fx.host.port)}=wrong` })).toEqual({ kind: 'refused', status: 401 })
+    expect(await openSocket(fx.host.port, '/bridge', { Cookie: `${tokenCookieName(fx.host.port)}=wrong` })).toEqual({
+      kind: 'refused',
+      status: 401
+    })
   })
 
   it('accepts an upgrade with ?token= or with the cookie', async () => {
-    for (const attempt of [await openSocket(fx.host.port, `/bridge?token=${fx.host.token}`), await openSocket(fx.host.port, '/bridge', { Cookie: cookie() })]) {
+    for (const attempt of [
+      await openSocket(fx.host.port, `/bridge?token=${fx.host.token}`),
+      await openSocket(fx.host.port, '/bridge', { Cookie: cookie() })
+    ]) {
       expect(attempt.kind).toBe('open')
       if (attempt.kind === 'open') attempt.socket.close()
     }
   })
 
   it('refuses an upgrade from a foreign Origin with 403', async () => {
-    expect(await openSocket(fx.host.port, `/bridge?token=${fx.host.token}`, { Origin: 'http://evil.example' })).toEqual({ kind: 'refused', status: 403 })
-    const own = await openSocket(fx.host.port, `/bridge?token=${fx.host.token}`, { Origin: `http://127.0.0.1:${fx.host.port}` })
+    expect(await openSocket(fx.host.port, `/bridge?token=${fx.host.token}`, { Origin: 'http://evil.example' })).toEqual(
+      { kind: 'refused', status: 403 }
+    )
+    const own = await openSocket(fx.host.port, `/bridge?token=${fx.host.token}`, {
+      Origin: `http://127.0.0.1:${fx.host.port}`
+    })
     expect(own.kind).toBe('open')
     if (own.kind === 'open') own.socket.close()
   })

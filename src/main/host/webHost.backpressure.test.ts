@@ -48,18 +48,29 @@ function paneWorkspace(options: { panes: number; bytesPerPane: number; writeByte
       const sent = parts.reduce((n, p) => n + p.length, 0)
       if (paused.has(agentId) || sent >= options.bytesPerPane) continue
       let data = ''
-      while (data.length < options.writeBytes) data += `\x1b[3${line % 8}m${agentId} line ${line++}\x1b[0m ${'x'.repeat(60)}\r\n`
+      while (data.length < options.writeBytes)
+        data += `\x1b[3${line % 8}m${agentId} line ${line++}\x1b[0m ${'x'.repeat(60)}\r\n`
       parts.push(data)
       batcher.write(agentId, data)
       seq++
-      const event = thinner.thin({ seq, type: 'tool_output', time: new Date().toISOString(), agentId, agentName: agentId, toolUseId: 't1', data })
+      const event = thinner.thin({
+        seq,
+        type: 'tool_output',
+        time: new Date().toISOString(),
+        agentId,
+        agentName: agentId,
+        toolUseId: 't1',
+        data
+      })
       if (event) push('runtime.event', event)
     }
   }
   const service: BridgedService = {
     handle: async (channel, payload) => {
-      if (channel !== 'pane.ack') throw Object.assign(new Error(`unknown channel '${channel}'`), { name: 'IpcRequestError' })
-      for (const { agentId, chunk } of (payload as { acks: Array<{ agentId: string; chunk: number }> }).acks) batcher.ack(agentId, chunk)
+      if (channel !== 'pane.ack')
+        throw Object.assign(new Error(`unknown channel '${channel}'`), { name: 'IpcRequestError' })
+      for (const { agentId, chunk } of (payload as { acks: Array<{ agentId: string; chunk: number }> }).acks)
+        batcher.ack(agentId, chunk)
       return { ok: true }
     },
     onPush: (listener) => {
@@ -123,7 +134,15 @@ function slowPage(socket: WebSocket, bytesPerSecond: number) {
       received.set(c.agentId, (received.get(c.agentId) ?? '') + c.data)
       acks.set(c.agentId, c.chunk)
     }
-    if (acks.size > 0) socket.send(JSON.stringify({ kind: 'request', id: id++, channel: 'pane.ack', payload: { acks: [...acks].map(([agentId, chunk]) => ({ agentId, chunk })) } }))
+    if (acks.size > 0)
+      socket.send(
+        JSON.stringify({
+          kind: 'request',
+          id: id++,
+          channel: 'pane.ack',
+          payload: { acks: [...acks].map(([agentId, chunk]) => ({ agentId, chunk })) }
+        })
+      )
   }, 50)
   return {
     text: (agentId: string) => received.get(agentId) ?? '',
@@ -147,7 +166,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
 })
 
-async function host(service: BridgedService, bridge: { stuckClientMs?: number; log?: (line: string) => void } = {}): Promise<HostFixture> {
+async function host(
+  service: BridgedService,
+  bridge: { stuckClientMs?: number; log?: (line: string) => void } = {}
+): Promise<HostFixture> {
   const fx = await startHostFixture(service, { bridge })
   cleanups.push(() => fx.dispose())
   return fx
@@ -184,7 +206,11 @@ describe('web host bridge backpressure over a real WebSocket', () => {
     await new Promise((r) => setTimeout(r, 3000))
     expect(socket.readyState).toBe(socket.OPEN)
     page.unstall()
-    await until(() => ws.done() && ws.ids.every((id) => page.text(id).length === ws.text(id).length), 60_000, 'every byte at the page')
+    await until(
+      () => ws.done() && ws.ids.every((id) => page.text(id).length === ws.text(id).length),
+      60_000,
+      'every byte at the page'
+    )
     for (const id of ws.ids) expect(page.text(id) === ws.text(id)).toBe(true)
     expect(page.gaps).toBe(0)
     expect(socket.readyState).toBe(socket.OPEN)
@@ -208,7 +234,10 @@ describe('web host bridge backpressure over a real WebSocket', () => {
     const fast = slowPage(await connect(fx), 64 * MiB)
     const slowSocket = await connect(fx)
     const slow = slowPage(slowSocket, 1 * MiB)
-    cleanups.push(() => fast.dispose(), () => slow.dispose())
+    cleanups.push(
+      () => fast.dispose(),
+      () => slow.dispose()
+    )
     ws.start()
     let maxQueued = 0
     const sampler = setInterval(() => (maxQueued = Math.max(maxQueued, fx.host.queuedBytes())), 5)
@@ -220,7 +249,11 @@ describe('web host bridge backpressure over a real WebSocket', () => {
     expect(fastBytes).toBeLessThan(slowBytes + 6 * MiB)
     expect(ws.done()).toBe(false)
     slowSocket.close()
-    await until(() => ws.done() && ws.ids.every((id) => fast.text(id).length === ws.text(id).length), 30_000, 'every byte at the fast page')
+    await until(
+      () => ws.done() && ws.ids.every((id) => fast.text(id).length === ws.text(id).length),
+      30_000,
+      'every byte at the fast page'
+    )
     for (const id of ws.ids) {
       expect(fast.text(id) === ws.text(id)).toBe(true)
       expect(ws.text(id).startsWith(slow.text(id))).toBe(true)
@@ -259,15 +292,33 @@ describe('web host bridge frames', () => {
     const socket = await connect(fx)
     const log = new FrameLog(socket)
     ws.start()
-    const received = () => log.frames.filter((f: any) => f.channel === 'pane.data') as Array<{ payload: { agentId: string; data: string; chunk: number } }>
-    await until(() => ws.done() && ws.ids.every((id) => received().filter((f) => f.payload.agentId === id).reduce((n, f) => n + f.payload.data.length, 0) === ws.text(id).length), 30_000, 'every byte at the client')
+    const received = () =>
+      log.frames.filter((f: any) => f.channel === 'pane.data') as Array<{
+        payload: { agentId: string; data: string; chunk: number }
+      }>
+    await until(
+      () =>
+        ws.done() &&
+        ws.ids.every(
+          (id) =>
+            received()
+              .filter((f) => f.payload.agentId === id)
+              .reduce((n, f) => n + f.payload.data.length, 0) === ws.text(id).length
+        ),
+      30_000,
+      'every byte at the client'
+    )
     for (const id of ws.ids) {
       const mine = received().filter((f) => f.payload.agentId === id)
       expect(mine.map((f) => f.payload.chunk)).toEqual(mine.map((_, i) => i + 1))
       expect(mine.map((f) => f.payload.data).join('') === ws.text(id)).toBe(true)
     }
     // frames that carried pane output, and how many pushes each carried on average
-    const carrying = log.received.filter((f: any) => (f.kind === 'push' && f.channel === 'pane.data') || (f.kind === 'pushes' && f.pushes.some((p: any) => p.channel === 'pane.data')))
+    const carrying = log.received.filter(
+      (f: any) =>
+        (f.kind === 'push' && f.channel === 'pane.data') ||
+        (f.kind === 'pushes' && f.pushes.some((p: any) => p.channel === 'pane.data'))
+    )
     expect(carrying.some((f: any) => f.kind === 'pushes')).toBe(true)
     expect(received().length / carrying.length).toBeGreaterThan(4)
   })

@@ -38,8 +38,16 @@ beforeAll(async () => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-bridge-')))
   const cwd = join(root, 'repo')
   execFileSync('git', ['init', '-q', cwd])
-  writeFileSync(join(root, 'scenario.json'), JSON.stringify({ agents: { 'team-lead': [{ text: 'Hello from the scripted leader.' }] } }))
-  service = await WorkspaceService.start({ cwd, home: join(root, 'home'), scenario: join(root, 'scenario.json'), env: {} })
+  writeFileSync(
+    join(root, 'scenario.json'),
+    JSON.stringify({ agents: { 'team-lead': [{ text: 'Hello from the scripted leader.' }] } })
+  )
+  service = await WorkspaceService.start({
+    cwd,
+    home: join(root, 'home'),
+    scenario: join(root, 'scenario.json'),
+    env: {}
+  })
   fx = await startHostFixture(counted(service))
 })
 afterAll(async () => {
@@ -59,7 +67,12 @@ describe('web host bridge over a real workspace', () => {
     const { socket, log } = await connect()
     socket.send(JSON.stringify({ kind: 'request', id: 7, channel: 'workspace.snapshot', payload: {} }))
     const answer = await log.next<any>((f) => f.kind === 'response' && f.id === 7)
-    expect(answer).toMatchObject({ kind: 'response', id: 7, ok: true, result: { scripted: true, busy: false, cwd: join(root, 'repo') } })
+    expect(answer).toMatchObject({
+      kind: 'response',
+      id: 7,
+      ok: true,
+      result: { scripted: true, busy: false, cwd: join(root, 'repo') }
+    })
     socket.close()
   })
 
@@ -67,11 +80,24 @@ describe('web host bridge over a real workspace', () => {
     const a = await connect()
     const b = await connect()
     a.socket.send(JSON.stringify({ kind: 'request', id: 1, channel: 'leader.prompt', payload: { text: 'Say hello.' } }))
-    expect(await a.log.next((f) => f.kind === 'response' && f.id === 1)).toMatchObject({ ok: true, result: { ok: true } })
-    const said = (f: any) => f.kind === 'push' && f.channel === 'runtime.event' && f.payload.type === 'assistant_text' && f.payload.text === 'Hello from the scripted leader.'
+    expect(await a.log.next((f) => f.kind === 'response' && f.id === 1)).toMatchObject({
+      ok: true,
+      result: { ok: true }
+    })
+    const said = (f: any) =>
+      f.kind === 'push' &&
+      f.channel === 'runtime.event' &&
+      f.payload.type === 'assistant_text' &&
+      f.payload.text === 'Hello from the scripted leader.'
     for (const { log } of [a, b]) {
       await log.next(said)
-      await log.next((f) => f.kind === 'push' && f.channel === 'pane.data' && f.payload.agentId === 'team-lead' && String(f.payload.data).includes('Hello from the scripted leader.'))
+      await log.next(
+        (f) =>
+          f.kind === 'push' &&
+          f.channel === 'pane.data' &&
+          f.payload.agentId === 'team-lead' &&
+          String(f.payload.data).includes('Hello from the scripted leader.')
+      )
     }
     expect(b.log.frames.some((f: any) => f.kind === 'response')).toBe(false)
     await service.whenIdle()
@@ -85,17 +111,34 @@ describe('web host bridge over a real workspace', () => {
     socket.send(JSON.stringify({ kind: 'request', id: 3, channel: 'leader.prompt', payload: { text: '' } }))
     socket.send(JSON.stringify({ kind: 'response', id: 4, ok: true, result: 1 }))
     socket.send(JSON.stringify({ kind: 'request', id: 5 }))
-    expect(await log.next((f) => f.id === 2)).toMatchObject({ kind: 'response', ok: false, error: { name: 'IpcRequestError', message: expect.stringContaining('no.such.channel') } })
-    expect(await log.next((f) => f.id === 3)).toMatchObject({ kind: 'response', ok: false, error: { name: 'IpcRequestError' } })
-    expect(await log.next((f) => f.id === 4)).toMatchObject({ kind: 'response', ok: false, error: { name: 'BridgeFrameError' } })
-    expect(await log.next((f) => f.id === 5)).toMatchObject({ kind: 'response', ok: false, error: { name: 'BridgeFrameError' } })
+    expect(await log.next((f) => f.id === 2)).toMatchObject({
+      kind: 'response',
+      ok: false,
+      error: { name: 'IpcRequestError', message: expect.stringContaining('no.such.channel') }
+    })
+    expect(await log.next((f) => f.id === 3)).toMatchObject({
+      kind: 'response',
+      ok: false,
+      error: { name: 'IpcRequestError' }
+    })
+    expect(await log.next((f) => f.id === 4)).toMatchObject({
+      kind: 'response',
+      ok: false,
+      error: { name: 'BridgeFrameError' }
+    })
+    expect(await log.next((f) => f.id === 5)).toMatchObject({
+      kind: 'response',
+      ok: false,
+      error: { name: 'BridgeFrameError' }
+    })
     expect(socket.readyState).toBe(socket.OPEN)
     socket.close()
   })
 
   it('passes a pane size to the workspace, and answers a bad one with what is allowed', async () => {
     const { socket, log } = await connect()
-    const resize = (id: number, payload: object) => socket.send(JSON.stringify({ kind: 'request', id, channel: 'pane.resize', payload }))
+    const resize = (id: number, payload: object) =>
+      socket.send(JSON.stringify({ kind: 'request', id, channel: 'pane.resize', payload }))
     resize(1, { agentId: 'team-lead', cols: 132, rows: 43 })
     resize(2, { agentId: 'team-lead', cols: 0, rows: 43 })
     resize(3, { agentId: 'team-lead', cols: 80, rows: 9999 })
@@ -104,7 +147,11 @@ describe('web host bridge over a real workspace', () => {
     resize(6, { agentId: '', cols: 80, rows: 24 })
     expect(await log.next((f) => f.id === 1)).toMatchObject({ kind: 'response', ok: true, result: { ok: true } })
     const refusal = async (id: number, message: RegExp) =>
-      expect(await log.next((f) => f.id === id)).toMatchObject({ kind: 'response', ok: false, error: { name: 'IpcRequestError', message: expect.stringMatching(message) } })
+      expect(await log.next((f) => f.id === id)).toMatchObject({
+        kind: 'response',
+        ok: false,
+        error: { name: 'IpcRequestError', message: expect.stringMatching(message) }
+      })
     await refusal(2, /Bad payload for 'pane\.resize': cols: cols must be at least 1/)
     await refusal(3, /rows: rows must be at most 1000/)
     await refusal(4, /cols: cols must be a whole number of columns/)

@@ -13,7 +13,8 @@ function tcpHandles(): number {
 async function eventually(check: () => boolean, ms = 2000): Promise<void> {
   const deadline = Date.now() + ms
   while (!check()) {
-    if (Date.now() > deadline) throw new Error(`still ${tcpHandles()} TCP handles: ${process.getActiveResourcesInfo().join(', ')}`)
+    if (Date.now() > deadline)
+      throw new Error(`still ${tcpHandles()} TCP handles: ${process.getActiveResourcesInfo().join(', ')}`)
     await new Promise((r) => setTimeout(r, 20))
   }
 }
@@ -23,13 +24,24 @@ describe('web host close()', () => {
     const before = tcpHandles()
     const fx = await startHostFixture()
     const { port, token } = fx.host
-    const sockets = await Promise.all([openSocket(port, `/bridge?token=${token}`), openSocket(port, `/bridge?token=${token}`)])
+    const sockets = await Promise.all([
+      openSocket(port, `/bridge?token=${token}`),
+      openSocket(port, `/bridge?token=${token}`)
+    ])
     // A keep-alive HTTP connection left idle after its response.
     await new Promise<void>((resolve, reject) => {
-      request({ host: '127.0.0.1', port, path: `/?token=${token}`, headers: { Host: `127.0.0.1:${port}`, Connection: 'keep-alive' } }, (res) => {
-        res.resume()
-        res.on('end', resolve)
-      })
+      request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: `/?token=${token}`,
+          headers: { Host: `127.0.0.1:${port}`, Connection: 'keep-alive' }
+        },
+        (res) => {
+          res.resume()
+          res.on('end', resolve)
+        }
+      )
         .on('error', reject)
         .end()
     })

@@ -35,7 +35,13 @@ beforeAll(async () => {
   const cwd = join(root, 'repo')
   execFileSync('git', ['init', '-q', cwd])
   writeFileSync(join(root, 'scenario.json'), JSON.stringify({ agents: { 'team-lead': [{ text: 'Hi.' }] } }))
-  service = await WorkspaceService.start({ cwd, home: join(root, 'home'), scenario: join(root, 'scenario.json'), env: {}, apiKeys: spyStore })
+  service = await WorkspaceService.start({
+    cwd,
+    home: join(root, 'home'),
+    scenario: join(root, 'scenario.json'),
+    env: {},
+    apiKeys: spyStore
+  })
   fx = await startHostFixture({
     handle: (channel, payload) => {
       handled.push(channel)
@@ -55,13 +61,31 @@ describe('the web host and the API key', () => {
     const attempt = await openSocket(fx.host.port, `/bridge?token=${fx.host.token}`)
     if (attempt.kind !== 'open') throw new Error(`bridge refused: ${attempt.status}`)
     const log = new FrameLog(attempt.socket)
-    attempt.socket.send(JSON.stringify({ kind: 'request', id: 1, channel: 'settings.setApiKey', payload: { apiKey: 'sk-ant-from-a-browser', acceptUnencrypted: true } }))
+    attempt.socket.send(
+      JSON.stringify({
+        kind: 'request',
+        id: 1,
+        channel: 'settings.setApiKey',
+        payload: { apiKey: 'sk-ant-from-a-browser', acceptUnencrypted: true }
+      })
+    )
     attempt.socket.send(JSON.stringify({ kind: 'request', id: 2, channel: 'settings.clearApiKey', payload: {} }))
     attempt.socket.send(JSON.stringify({ kind: 'request', id: 3, channel: 'settings.get', payload: {} }))
     for (const id of [1, 2]) {
-      expect(await log.next((f) => f.id === id)).toMatchObject({ kind: 'response', ok: false, error: { name: 'KeychainRefusedError', message: expect.stringMatching(/web host has no keychain.*ANTHROPIC_API_KEY/) } })
+      expect(await log.next((f) => f.id === id)).toMatchObject({
+        kind: 'response',
+        ok: false,
+        error: {
+          name: 'KeychainRefusedError',
+          message: expect.stringMatching(/web host has no keychain.*ANTHROPIC_API_KEY/)
+        }
+      })
     }
-    expect(await log.next((f) => f.id === 3)).toMatchObject({ kind: 'response', ok: true, result: { apiKey: { source: 'none' } } })
+    expect(await log.next((f) => f.id === 3)).toMatchObject({
+      kind: 'response',
+      ok: true,
+      result: { apiKey: { source: 'none' } }
+    })
     expect(stored).toEqual([])
     expect(handled.filter((c) => c.startsWith('settings.'))).toEqual(['settings.get'])
     attempt.socket.close()

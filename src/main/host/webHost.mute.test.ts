@@ -12,13 +12,19 @@ import type { BridgedService } from './types'
 function page(socket: WebSocket, options: { ack: boolean }) {
   const log = new FrameLog(socket)
   let id = 0
-  const chunks = () => log.frames.filter((f: any) => f.kind === 'push' && f.channel === 'pane.data').map((f: any) => f.payload as { agentId: string; data: string; chunk: number })
+  const chunks = () =>
+    log.frames
+      .filter((f: any) => f.kind === 'push' && f.channel === 'pane.data')
+      .map((f: any) => f.payload as { agentId: string; data: string; chunk: number })
   if (options.ack) {
     socket.on('message', (raw) => {
       const frame = JSON.parse(String(raw))
       const pushes = frame.kind === 'pushes' ? frame.pushes : frame.kind === 'push' ? [frame] : []
-      const acks = pushes.filter((p: any) => p.channel === 'pane.data').map((p: any) => ({ agentId: p.payload.agentId, chunk: p.payload.chunk }))
-      if (acks.length > 0) socket.send(JSON.stringify({ kind: 'request', id: ++id, channel: 'pane.ack', payload: { acks } }))
+      const acks = pushes
+        .filter((p: any) => p.channel === 'pane.data')
+        .map((p: any) => ({ agentId: p.payload.agentId, chunk: p.payload.chunk }))
+      if (acks.length > 0)
+        socket.send(JSON.stringify({ kind: 'request', id: ++id, channel: 'pane.ack', payload: { acks } }))
     })
   }
   return {
@@ -57,7 +63,8 @@ async function screen(writes: string[]): Promise<string> {
   const terminal = new Terminal({ cols: PANE_COLS, rows: PANE_ROWS, scrollback: 10_000, allowProposedApi: true })
   for (const data of writes) await new Promise<void>((resolve) => terminal.write(data, resolve))
   const lines: string[] = []
-  for (let i = 0; i < terminal.buffer.active.length; i++) lines.push(terminal.buffer.active.getLine(i)?.translateToString(true) ?? '')
+  for (let i = 0; i < terminal.buffer.active.length; i++)
+    lines.push(terminal.buffer.active.getLine(i)?.translateToString(true) ?? '')
   terminal.dispose()
   return lines.join('\n').trimEnd()
 }
@@ -69,12 +76,15 @@ describe('web host bridge: a page mutes a pane (pane.mute)', () => {
     const fx = await host(ws.service)
     const muting = page(await connect(fx), { ack: true })
     const other = page(await connect(fx), { ack: true })
-    expect(await muting.request('pane.mute', { agentId: 'p', muted: true })).toMatchObject({ ok: true, result: { ok: true } })
+    expect(await muting.request('pane.mute', { agentId: 'p', muted: true })).toMatchObject({
+      ok: true,
+      result: { ok: true }
+    })
     ws.start()
     await until(() => ws.lines('p') >= 2000, 30_000, 'the agents write 2000 lines each')
     ws.stop()
     const last = (await other.request('pane.scrollback', { agentId: 'q' })).result.chunk as number
-    await until(() => muting.of('q').at(-1)?.chunk === last, 10_000, "every q chunk at the muting page")
+    await until(() => muting.of('q').at(-1)?.chunk === last, 10_000, 'every q chunk at the muting page')
     expect(muting.of('p')).toEqual([])
     expect(muting.of('q').map((c) => c.chunk)).toEqual(muting.of('q').map((_, i) => i + 1))
     for (const agentId of ['p', 'q']) {
@@ -93,12 +103,21 @@ describe('web host bridge: a page mutes a pane (pane.mute)', () => {
     const other = page(await connect(fx), { ack: true })
     await muting.request('pane.mute', { agentId: 'p', muted: true })
     ws.start()
-    await until(() => ws.lines('p') >= 40_000, 30_000, 'the agent writes 40,000 lines with a page open that muted its pane')
+    await until(
+      () => ws.lines('p') >= 40_000,
+      30_000,
+      'the agent writes 40,000 lines with a page open that muted its pane'
+    )
     ws.stop()
     expect(muting.of('p')).toEqual([])
     expect(muting.of('q').length).toBeGreaterThan(0)
     await until(() => ws.batcher.totalUnackedBytes === 0, 10_000, 'both pages acknowledge everything they were sent')
-    expect(other.of('p').map((c) => c.data).join('')).toContain(`p line ${ws.lines('p')} `)
+    expect(
+      other
+        .of('p')
+        .map((c) => c.data)
+        .join('')
+    ).toContain(`p line ${ws.lines('p')} `)
   }, 60_000)
 
   it('after an unmute and a scrollback sent back to back, continues the pane exactly where the scrollback ends', async () => {
@@ -128,7 +147,9 @@ describe('web host bridge: a page mutes a pane (pane.mute)', () => {
     // what a restoring page applies: the scrollback, then the live chunks after its chunk, each once, in order
     const after = muting.of('p').filter((c) => c.chunk > scrollback.chunk)
     expect(after.length).toBeGreaterThan(10)
-    expect(after.map((c) => c.chunk)).toEqual(Array.from({ length: final - scrollback.chunk }, (_, i) => scrollback.chunk + i + 1))
+    expect(after.map((c) => c.chunk)).toEqual(
+      Array.from({ length: final - scrollback.chunk }, (_, i) => scrollback.chunk + i + 1)
+    )
     const restored = await screen([scrollback.data, ...after.map((c) => c.data)])
     const reference = await screen(other.of('p').map((c) => c.data))
     expect(restored).toBe(reference)

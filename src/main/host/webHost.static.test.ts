@@ -12,7 +12,8 @@ beforeAll(async () => {
 })
 afterAll(() => fx?.dispose())
 
-const get = (path: string, headers: Record<string, string> = {}) => httpGet(fx.host.port, path, { Cookie: `${tokenCookieName(fx.host.port)}=${fx.host.token}`, ...headers })
+const get = (path: string, headers: Record<string, string> = {}) =>
+  httpGet(fx.host.port, path, { Cookie: `${tokenCookieName(fx.host.port)}=${fx.host.token}`, ...headers })
 
 describe('web host static files', () => {
   it('serves files with their content types', async () => {
@@ -51,7 +52,9 @@ describe('web host static files', () => {
     expect((await get('/nope.js')).status).toBe(404)
     expect((await get('/assets')).status).toBe(404)
     expect((await get('/%E0%A4%A')).status).toBe(400)
-    expect((await httpGet(fx.host.port, '/', { Cookie: `${tokenCookieName(fx.host.port)}=${fx.host.token}` }, 'POST')).status).toBe(405)
+    expect(
+      (await httpGet(fx.host.port, '/', { Cookie: `${tokenCookieName(fx.host.port)}=${fx.host.token}` }, 'POST')).status
+    ).toBe(405)
   })
 
   it('answers 503 asking for `npm run build` while the renderer is not built', async () => {

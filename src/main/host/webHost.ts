@@ -92,7 +92,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const gate = (req: IncomingMessage, url: URL): { status: number; text: string } | undefined => {
     const refusal = policy!.refusal(req)
     if (refusal) return { status: 403, text: `Forbidden: ${refusal}.` }
-    if (!authenticate(req, url, token, port)) return { status: 401, text: 'Unauthorized: open the URL that `swarmdesk serve` printed; it carries the token (?token=…).' }
+    if (!authenticate(req, url, token, port))
+      return {
+        status: 401,
+        text: 'Unauthorized: open the URL that `swarmdesk serve` printed; it carries the token (?token=…).'
+      }
     return undefined
   }
 
@@ -108,15 +112,27 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const headers = securityHeaders(await csp())
     const refused = gate(req, url)
     if (refused) return sendText(res, refused.status, refused.text, headers)
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed.', { ...headers, Allow: 'GET, HEAD' })
-    if (url.pathname === BRIDGE_PATH) return sendText(res, 426, 'The bridge speaks WebSocket.', { ...headers, Upgrade: 'websocket' })
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendText(res, 405, 'Method not allowed.', { ...headers, Allow: 'GET, HEAD' })
+    if (url.pathname === BRIDGE_PATH)
+      return sendText(res, 426, 'The bridge speaks WebSocket.', { ...headers, Upgrade: 'websocket' })
     const index = indexFile(options.staticDir)
     if (!(await stat(index).catch(() => undefined))?.isFile()) {
-      return sendText(res, 503, `The Swarmdesk UI is not built (${index} is missing). Run \`npm run build\`, then reload this page.`, headers)
+      return sendText(
+        res,
+        503,
+        `The Swarmdesk UI is not built (${index} is missing). Run \`npm run build\`, then reload this page.`,
+        headers
+      )
     }
     const wanted = url.searchParams.get(WORKSPACE_PARAM)
     if (wanted !== null && options.workspaces && url.pathname === '/' && !options.workspaces(wanted)) {
-      return sendText(res, 404, `No open workspace '${wanted}' (the host was restarted since this tab opened it?). Open its folder again from the workspace menu of another tab.`, headers)
+      return sendText(
+        res,
+        404,
+        `No open workspace '${wanted}' (the host was restarted since this tab opened it?). Open its folder again from the workspace menu of another tab.`,
+        headers
+      )
     }
     const found = await lookupStatic(options.staticDir, url.pathname)
     if (found.kind === 'malformed') return sendText(res, 400, 'Bad request path.', headers)
@@ -144,7 +160,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const refused = gate(req, url)
     if (refused) return refuseUpgrade(socket, refused.status, refused.text)
     const target = bridgeFor(url)
-    if (!target) return refuseUpgrade(socket, 404, `Not found: no open workspace '${url.searchParams.get(WORKSPACE_PARAM)}'. Open its folder again from the workspace menu.`)
+    if (!target)
+      return refuseUpgrade(
+        socket,
+        404,
+        `Not found: no open workspace '${url.searchParams.get(WORKSPACE_PARAM)}'. Open its folder again from the workspace menu.`
+      )
     wss.handleUpgrade(req, socket, head, (ws) => target.accept(ws))
   })
 
@@ -183,7 +204,8 @@ function cspCache(staticDir: string): () => Promise<string> {
     const file = indexFile(staticDir)
     const info = await stat(file).catch(() => undefined)
     if (!info) return cspFromIndexHtml(undefined)
-    if (cached?.mtimeMs !== info.mtimeMs) cached = { mtimeMs: info.mtimeMs, csp: cspFromIndexHtml(await readFile(file, 'utf8').catch(() => undefined)) }
+    if (cached?.mtimeMs !== info.mtimeMs)
+      cached = { mtimeMs: info.mtimeMs, csp: cspFromIndexHtml(await readFile(file, 'utf8').catch(() => undefined)) }
     return cached.csp
   }
 }

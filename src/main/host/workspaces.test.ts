@@ -55,16 +55,27 @@ describe("the web host's workspace set", () => {
     expect(first.id).toBe(workspaceId(a))
     expect(second).toMatchObject({ id: first.id, path: a })
     expect(set.list()).toEqual([{ id: workspaceId(a), folder: a }])
-    expect(await set.bridged(first.id)!.handle('workspace.snapshot', {})).toEqual({ folder: a, channel: 'workspace.snapshot' })
+    expect(await set.bridged(first.id)!.handle('workspace.snapshot', {})).toEqual({
+      folder: a,
+      channel: 'workspace.snapshot'
+    })
     expect(set.bridged('nope')).toBeUndefined()
   })
 
   it('answers the workspaces channels itself, passing every other request to the workspace', async () => {
     const a = await set.open(folder('a'))
     const b = await set.open(folder('b'))
-    expect(await set.bridged(b.id)!.handle('workspaces.menu', {})).toMatchObject({ current: b.path, picker: 'path', recent: [{ name: 'b' }, { name: 'a' }] })
-    expect(await set.bridged(a.id)!.handle('workspaces.forget', { path: b.path })).toMatchObject({ recent: [{ name: 'a' }] })
-    await expect(set.bridged(a.id)!.handle('workspaces.forget', { path: '' })).rejects.toThrow("Bad payload for 'workspaces.forget'")
+    expect(await set.bridged(b.id)!.handle('workspaces.menu', {})).toMatchObject({
+      current: b.path,
+      picker: 'path',
+      recent: [{ name: 'b' }, { name: 'a' }]
+    })
+    expect(await set.bridged(a.id)!.handle('workspaces.forget', { path: b.path })).toMatchObject({
+      recent: [{ name: 'a' }]
+    })
+    await expect(set.bridged(a.id)!.handle('workspaces.forget', { path: '' })).rejects.toThrow(
+      "Bad payload for 'workspaces.forget'"
+    )
   })
 
   it('opens a workspace even when the recent list cannot be written, and says so in the log', async () => {

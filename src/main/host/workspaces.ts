@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto'
-import { requestChannels, WORKSPACES_CHANNELS, type RequestOf, type ResponseOf, type WorkspacesMenu } from '../../shared/ipc'
+import {
+  requestChannels,
+  WORKSPACES_CHANNELS,
+  type RequestOf,
+  type ResponseOf,
+  type WorkspacesMenu
+} from '../../shared/ipc'
 import { canonicalFolder, RecentListError, type RecentWorkspaces } from '../workspaces/recent'
 import type { BridgedService } from './types'
 
@@ -86,7 +92,11 @@ export class WebWorkspaces {
       }
       await pending
     }
-    await this.options.recent.record(folder).catch((error: unknown) => this.log(`swarmdesk web host: the recent list was not updated: ${(error as Error).message}`))
+    await this.options.recent
+      .record(folder)
+      .catch((error: unknown) =>
+        this.log(`swarmdesk web host: the recent list was not updated: ${(error as Error).message}`)
+      )
     return { id, path: folder, alreadyOpen }
   }
 
@@ -98,7 +108,10 @@ export class WebWorkspaces {
     this.byId.clear()
     const results = await Promise.allSettled(entries.map((e) => e.service.dispose()))
     results.forEach((r, i) => {
-      if (r.status === 'rejected') this.log(`swarmdesk web host: the workspace ${entries[i]!.folder} did not shut down cleanly: ${(r.reason as Error).message}`)
+      if (r.status === 'rejected')
+        this.log(
+          `swarmdesk web host: the workspace ${entries[i]!.folder} did not shut down cleanly: ${(r.reason as Error).message}`
+        )
     })
   }
 
@@ -113,7 +126,10 @@ export class WebWorkspaces {
       folder,
       service,
       bridged: {
-        handle: (channel, payload) => ((WORKSPACES_CHANNELS as string[]).includes(channel) ? this.answer(entry, channel, payload) : service.handle(channel, payload)),
+        handle: (channel, payload) =>
+          (WORKSPACES_CHANNELS as string[]).includes(channel)
+            ? this.answer(entry, channel, payload)
+            : service.handle(channel, payload),
         onPush: (listener) => service.onPush(listener)
       }
     }
@@ -127,12 +143,22 @@ export class WebWorkspaces {
       case 'workspaces.menu':
         return this.menu(entry)
       case 'workspaces.open': {
-        if (parsed.payload.path === undefined) throw new WorkspacePathRequiredError('The web host has no folder picker: type the absolute path of the folder to open.')
+        if (parsed.payload.path === undefined)
+          throw new WorkspacePathRequiredError(
+            'The web host has no folder picker: type the absolute path of the folder to open.'
+          )
         const opened = await this.open(parsed.payload.path)
-        return { opened: true, path: opened.path, alreadyOpen: opened.alreadyOpen, url: `/?${WORKSPACE_PARAM}=${opened.id}` } satisfies ResponseOf<'workspaces.open'>
+        return {
+          opened: true,
+          path: opened.path,
+          alreadyOpen: opened.alreadyOpen,
+          url: `/?${WORKSPACE_PARAM}=${opened.id}`
+        } satisfies ResponseOf<'workspaces.open'>
       }
       case 'workspaces.forget':
-        return { recent: await this.options.recent.forget(parsed.payload.path) } satisfies ResponseOf<'workspaces.forget'>
+        return {
+          recent: await this.options.recent.forget(parsed.payload.path)
+        } satisfies ResponseOf<'workspaces.forget'>
     }
   }
 
@@ -171,6 +197,9 @@ type WorkspacesRequest =
 function parseWorkspacesRequest(channel: string, payload: unknown): WorkspacesRequest {
   const schema = requestSchemas[channel as WorkspacesRequest['channel']]
   const parsed = schema.safeParse(payload ?? {})
-  if (!parsed.success) throw new WorkspacesRequestError(`Bad payload for '${channel}': ${parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')}`)
+  if (!parsed.success)
+    throw new WorkspacesRequestError(
+      `Bad payload for '${channel}': ${parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')}`
+    )
   return { channel, payload: parsed.data } as WorkspacesRequest
 }

@@ -28,7 +28,13 @@ describe('runtime code is free of Electron', () => {
   it('the pattern catches each way of importing electron', () => {
     // the samples are assembled, so this file never holds an import of electron itself
     const e = 'electron'
-    for (const line of [`import { app } from '${e}'`, `const e = require("${e}")`, `await import('${e}')`, `import type { X } from '@${e}/fuses'`]) expect(ELECTRON_IMPORT.test(line)).toBe(true)
+    for (const line of [
+      `import { app } from '${e}'`,
+      `const e = require("${e}")`,
+      `await import('${e}')`,
+      `import type { X } from '@${e}/fuses'`
+    ])
+      expect(ELECTRON_IMPORT.test(line)).toBe(true)
     expect(ELECTRON_IMPORT.test("import { x } from './electronish'")).toBe(false)
   })
 })

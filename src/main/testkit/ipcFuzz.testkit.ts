@@ -109,7 +109,8 @@ function mutate(s: JsonSchema, base: unknown, rand: () => number): { payload: un
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!
   const keys = Object.keys(s.properties ?? {})
   const choice = Math.floor(rand() * 7)
-  if (choice === 0 || typeof base !== 'object' || base === null || Array.isArray(base)) return { payload: junk(rand), mutation: 'junk payload' }
+  if (choice === 0 || typeof base !== 'object' || base === null || Array.isArray(base))
+    return { payload: junk(rand), mutation: 'junk payload' }
   const obj = { ...(base as Record<string, unknown>) }
   if (choice === 1 && (s.required ?? []).length) {
     const key = pick(s.required!)
@@ -125,7 +126,8 @@ function mutate(s: JsonSchema, base: unknown, rand: () => number): { payload: un
     const key = pick(keys)
     const p = s.properties![key]!
     const type = Array.isArray(p.type) ? p.type[0] : p.type
-    if (type === 'string') obj[key] = p.maxLength !== undefined ? 'y'.repeat(p.maxLength + 1) : p.enum ? 'not-one-of-them' : 42
+    if (type === 'string')
+      obj[key] = p.maxLength !== undefined ? 'y'.repeat(p.maxLength + 1) : p.enum ? 'not-one-of-them' : 42
     else if (type === 'integer') obj[key] = rand() < 0.5 ? -1 : 0.5
     else if (type === 'number') obj[key] = Number.NaN
     else obj[key] = 'wrong'
@@ -133,7 +135,8 @@ function mutate(s: JsonSchema, base: unknown, rand: () => number): { payload: un
   }
   if (choice === 4) {
     const extra = pick(['__proto__', 'constructor', 'prototype', 'toString', 'extra', '\u0000', 'a'.repeat(10_000)])
-    const withExtra = extra === '__proto__' ? JSON.parse(`{"__proto__": {"polluted": true}}`) : { [extra]: { polluted: true } }
+    const withExtra =
+      extra === '__proto__' ? JSON.parse(`{"__proto__": {"polluted": true}}`) : { [extra]: { polluted: true } }
     // spread defines `__proto__` as an own key (as JSON.parse does), it does not set the prototype
     return { payload: { ...obj, ...withExtra }, mutation: `extra key '${extra.slice(0, 20)}'` }
   }
@@ -147,16 +150,45 @@ function mutate(s: JsonSchema, base: unknown, rand: () => number): { payload: un
  * @param isRejected how the handler under test validates (the service treats a missing payload
  *   as `{}`; Electron's handlers do not), so only payloads it must refuse are produced.
  */
-export function fuzzCases(count: number, seed: number, isRejected: (channel: RequestChannel, payload: unknown) => boolean): FuzzCase[] {
+export function fuzzCases(
+  count: number,
+  seed: number,
+  isRejected: (channel: RequestChannel, payload: unknown) => boolean
+): FuzzCase[] {
   const rand = seededRandom(seed)
-  const schemas = new Map(REQUEST_CHANNELS.map((c) => [c, z.toJSONSchema(requestChannels[c].request, { io: 'input', unrepresentable: 'any' }) as JsonSchema]))
+  const schemas = new Map(
+    REQUEST_CHANNELS.map((c) => [
+      c,
+      z.toJSONSchema(requestChannels[c].request, { io: 'input', unrepresentable: 'any' }) as JsonSchema
+    ])
+  )
   const cases: FuzzCase[] = []
   let i = 0
   let attempts = 0
   while (cases.length < count) {
-    if (++attempts > count * 50) throw new Error(`could not build ${count} rejected payloads (built ${cases.length}): the generator no longer fits the contract`)
+    if (++attempts > count * 50)
+      throw new Error(
+        `could not build ${count} rejected payloads (built ${cases.length}): the generator no longer fits the contract`
+      )
     if (i++ % 20 === 19) {
-      cases.push({ channel: pick(['', 'workspace', 'constructor', '__proto__', 'leader.prompt ', 'LEADER.PROMPT', 'runtime.event', 'pane.data', `x.${Math.floor(rand() * 1e6)}`], rand), payload: {}, mutation: 'unknown channel' })
+      cases.push({
+        channel: pick(
+          [
+            '',
+            'workspace',
+            'constructor',
+            '__proto__',
+            'leader.prompt ',
+            'LEADER.PROMPT',
+            'runtime.event',
+            'pane.data',
+            `x.${Math.floor(rand() * 1e6)}`
+          ],
+          rand
+        ),
+        payload: {},
+        mutation: 'unknown channel'
+      })
       continue
     }
     const channel = REQUEST_CHANNELS[i % REQUEST_CHANNELS.length]!

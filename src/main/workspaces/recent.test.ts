@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -25,7 +34,10 @@ describe('recent workspaces list', () => {
   it('is empty before anything was opened, and creates the home on the first record', async () => {
     expect(await recent().list()).toEqual([])
     await recent().record(folder('a'))
-    expect(JSON.parse(readFileSync(join(home, 'recent.json'), 'utf8'))).toMatchObject({ schemaVersion: 1, workspaces: [{ path: join(root, 'folders', 'a') }] })
+    expect(JSON.parse(readFileSync(join(home, 'recent.json'), 'utf8'))).toMatchObject({
+      schemaVersion: 1,
+      workspaces: [{ path: join(root, 'folders', 'a') }]
+    })
   })
 
   it('keeps the most recently opened first, and moves a reopened folder to the top without duplicating it', async () => {
@@ -36,7 +48,12 @@ describe('recent workspaces list', () => {
     await list.record(folder('a'))
     const entries = await recent().list()
     expect(entries.map((e) => e.name)).toEqual(['a', 'c', 'b'])
-    expect(entries[0]).toEqual({ path: join(root, 'folders', 'a'), name: 'a', openedAt: '2026-01-01T00:00:03.000Z', missing: false })
+    expect(entries[0]).toEqual({
+      path: join(root, 'folders', 'a'),
+      name: 'a',
+      openedAt: '2026-01-01T00:00:03.000Z',
+      missing: false
+    })
   })
 
   it(`keeps at most ${RECENT_MAX} folders, dropping the oldest`, async () => {
@@ -79,7 +96,17 @@ describe('recent workspaces list', () => {
     const b = folder('b')
     writeFileSync(
       join(home, 'recent.json'),
-      JSON.stringify({ schemaVersion: 1, workspaces: [{ path: a, openedAt: '2026-01-01T00:00:00.000Z' }, { path: 'relative/dir', openedAt: 'x' }, 42, { path: b }, { path: a, openedAt: 'dup' }, { path: b, openedAt: '2025-12-31T00:00:00.000Z' }] })
+      JSON.stringify({
+        schemaVersion: 1,
+        workspaces: [
+          { path: a, openedAt: '2026-01-01T00:00:00.000Z' },
+          { path: 'relative/dir', openedAt: 'x' },
+          42,
+          { path: b },
+          { path: a, openedAt: 'dup' },
+          { path: b, openedAt: '2025-12-31T00:00:00.000Z' }
+        ]
+      })
     )
     const list = recent()
     expect(await list.read()).toMatchObject({ dropped: 4 })
@@ -143,8 +170,14 @@ describe('canonical folders', () => {
 
   it('refuses a relative path without a base, a missing path and a file, saying which and what to do', async () => {
     writeFileSync(join(root, 'a-file'), 'x')
-    await expect(canonicalFolder('project')).rejects.toThrow(new NotAFolderError("'project' is not an absolute path: give the folder's full path, e.g. /home/me/project or ~/project."))
+    await expect(canonicalFolder('project')).rejects.toThrow(
+      new NotAFolderError(
+        "'project' is not an absolute path: give the folder's full path, e.g. /home/me/project or ~/project."
+      )
+    )
     await expect(canonicalFolder(join(root, 'nope'))).rejects.toThrow(`${join(root, 'nope')} does not exist`)
-    await expect(canonicalFolder(join(root, 'a-file'))).rejects.toThrow(`${join(root, 'a-file')} is a file, not a folder`)
+    await expect(canonicalFolder(join(root, 'a-file'))).rejects.toThrow(
+      `${join(root, 'a-file')} is a file, not a folder`
+    )
   })
 })

@@ -17,7 +17,10 @@ import type { RecentWorkspace } from '../../shared/ipc'
 /** Most folders the list keeps; opening one more drops the oldest. */
 export const RECENT_MAX = 20
 
-const EntrySchema = z.object({ path: z.string().min(1).refine(isAbsolute, 'not an absolute path'), openedAt: z.string().min(1) })
+const EntrySchema = z.object({
+  path: z.string().min(1).refine(isAbsolute, 'not an absolute path'),
+  openedAt: z.string().min(1)
+})
 type Entry = z.infer<typeof EntrySchema>
 
 const FileSchema = z.object({ schemaVersion: z.literal(1), workspaces: z.array(z.unknown()) })
@@ -56,7 +59,10 @@ export function expandHome(path: string): string {
  */
 export async function canonicalFolder(path: string, base?: string): Promise<string> {
   const trimmed = expandHome(path.trim())
-  if (!isAbsolute(trimmed) && base === undefined) throw new NotAFolderError(`'${trimmed}' is not an absolute path: give the folder's full path, e.g. /home/me/project or ~/project.`)
+  if (!isAbsolute(trimmed) && base === undefined)
+    throw new NotAFolderError(
+      `'${trimmed}' is not an absolute path: give the folder's full path, e.g. /home/me/project or ~/project.`
+    )
   const absolute = isAbsolute(trimmed) ? trimmed : join(base!, trimmed)
   let real: string
   try {
@@ -65,7 +71,8 @@ export async function canonicalFolder(path: string, base?: string): Promise<stri
     throw new NotAFolderError(`${absolute} does not exist: check the path, or create the folder first.`)
   }
   const info = await stat(real)
-  if (!info.isDirectory()) throw new NotAFolderError(`${absolute} is a file, not a folder: open the folder that contains it.`)
+  if (!info.isDirectory())
+    throw new NotAFolderError(`${absolute} is a file, not a folder: open the folder that contains it.`)
   return real
 }
 
@@ -110,7 +117,10 @@ export class RecentWorkspaces {
         path: entry.path,
         name: basename(entry.path) || entry.path,
         openedAt: entry.openedAt,
-        missing: !(await stat(entry.path).then((s) => s.isDirectory(), () => false))
+        missing: !(await stat(entry.path).then(
+          (s) => s.isDirectory(),
+          () => false
+        ))
       }))
     )
   }
@@ -124,7 +134,12 @@ export class RecentWorkspaces {
    * @returns the list after the change.
    */
   record(folder: string): Promise<RecentWorkspace[]> {
-    return this.change(async (entries) => [{ path: folder, openedAt: this.now().toISOString() }, ...entries.filter((e) => e.path !== folder)].slice(0, RECENT_MAX))
+    return this.change(async (entries) =>
+      [{ path: folder, openedAt: this.now().toISOString() }, ...entries.filter((e) => e.path !== folder)].slice(
+        0,
+        RECENT_MAX
+      )
+    )
   }
 
   /** Removes `folder` from the list (exact path); a folder not in it changes nothing. @returns the list after the change. */
@@ -148,11 +163,15 @@ export class RecentWorkspaces {
     try {
       json = JSON.parse(text)
     } catch (error) {
-      throw new RecentListError(`${this.file} is not valid JSON (${(error as Error).message}). Fix or delete it; opening a folder starts a new list and keeps the old file as recent.json.corrupt.`)
+      throw new RecentListError(
+        `${this.file} is not valid JSON (${(error as Error).message}). Fix or delete it; opening a folder starts a new list and keeps the old file as recent.json.corrupt.`
+      )
     }
     const file = FileSchema.safeParse(json)
     if (!file.success) {
-      throw new RecentListError(`${this.file} is not a Swarmdesk recent list (expected {"schemaVersion": 1, "workspaces": [...]}). Fix or delete it; opening a folder starts a new list and keeps the old file as recent.json.corrupt.`)
+      throw new RecentListError(
+        `${this.file} is not a Swarmdesk recent list (expected {"schemaVersion": 1, "workspaces": [...]}). Fix or delete it; opening a folder starts a new list and keeps the old file as recent.json.corrupt.`
+      )
     }
     const entries: Entry[] = []
     const seen = new Set<string>()
@@ -182,7 +201,9 @@ export class RecentWorkspaces {
       }
       const next = await edit(entries)
       await mkdir(this.home, { recursive: true })
-      await writeFileAtomic(this.file, `${JSON.stringify({ schemaVersion: 1, workspaces: next }, null, 2)}\n`, { encoding: 'utf8' })
+      await writeFileAtomic(this.file, `${JSON.stringify({ schemaVersion: 1, workspaces: next }, null, 2)}\n`, {
+        encoding: 'utf8'
+      })
       return this.list()
     })
     this.queue = run.catch(() => undefined)

@@ -43,7 +43,10 @@ export const agentChannels = {
    * and teammates go idle; a subagent, whose turn is its whole task, ends (its parent hears it was
    * killed, and SendMessage resumes it). An agent with no turn running is left alone.
    */
-  'agent.interrupt': { request: z.object({ agentId: z.string().min(1).max(200) }).strict(), response: z.object({ ok: z.literal(true), interrupted: z.boolean() }) },
+  'agent.interrupt': {
+    request: z.object({ agentId: z.string().min(1).max(200) }).strict(),
+    response: z.object({ ok: z.literal(true), interrupted: z.boolean() })
+  },
   /** Stops a running subagent and everything it owns (docs/agents.md#stopping-an-agent: TaskStop from its pane). */
   'agent.stop': { request: z.object({ agentId: z.string().min(1) }).strict(), response: Ok },
   /** Moves a running sync subagent to the background (docs/agents.md#auto-background: "the UI can background a running subagent by hand"). */

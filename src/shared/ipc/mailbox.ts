@@ -78,7 +78,12 @@ export const mailboxChannels = {
    * `mailbox.changed` pushes; a page reflects every change pushed before it was answered.
    */
   'mailbox.list': {
-    request: z.object({ offset: z.number().int().nonnegative().optional(), limit: z.number().int().min(1).max(MAILBOX_PAGE_MAX).optional() }).strict(),
+    request: z
+      .object({
+        offset: z.number().int().nonnegative().optional(),
+        limit: z.number().int().min(1).max(MAILBOX_PAGE_MAX).optional()
+      })
+      .strict(),
     response: MailboxPageSchema
   }
 } as const

@@ -11,7 +11,9 @@ export type PaneAck = z.infer<typeof PaneAckSchema>
 export const MAX_PANE_ACKS = 1024
 
 /** A `pane.mute` request: the agent whose pane's live output the asking page stops (`muted: true`) or resumes taking. */
-export const PaneMuteSchema = z.object({ agentId: z.string().min(1, 'name the agent whose pane to mute').max(200), muted: z.boolean() }).strict()
+export const PaneMuteSchema = z
+  .object({ agentId: z.string().min(1, 'name the agent whose pane to mute').max(200), muted: z.boolean() })
+  .strict()
 export type PaneMute = z.infer<typeof PaneMuteSchema>
 
 /** A pane's scrollback as kept in main: the serialized headless terminal, and the last chunk number it includes. */
@@ -39,7 +41,9 @@ export const paneChannels = {
      * so a restore carries no more than its terminal keeps); main sends at most the 10,000 it keeps
      * (src/main/app/panes.ts), all of them when `lines` is left out.
      */
-    request: z.object({ agentId: z.string().min(1), lines: z.number().int().min(0).max(MAX_PANE_SCROLLBACK_LINES).optional() }).strict(),
+    request: z
+      .object({ agentId: z.string().min(1), lines: z.number().int().min(0).max(MAX_PANE_SCROLLBACK_LINES).optional() })
+      .strict(),
     response: PaneScrollbackSchema
   },
   /**
@@ -69,5 +73,11 @@ export const paneChannels = {
    * agent, or one not started yet, main remembers it: a process teammate starts at its pane's last
    * size. Bounds: src/shared/terminalSize.ts. With several pages on one workspace the last wins.
    */
-  'pane.resize': { request: z.object({ agentId: z.string().min(1).max(200) }).extend(TerminalSizeSchema.shape).strict(), response: Ok }
+  'pane.resize': {
+    request: z
+      .object({ agentId: z.string().min(1).max(200) })
+      .extend(TerminalSizeSchema.shape)
+      .strict(),
+    response: Ok
+  }
 } as const

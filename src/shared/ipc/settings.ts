@@ -24,7 +24,12 @@ export const settingsChannels = {
    * `acceptUnencrypted: true` after the person saw that warning. The response never holds the key.
    */
   'settings.setApiKey': {
-    request: z.object({ apiKey: z.string().trim().min(1, 'the API key is empty').max(1000), acceptUnencrypted: z.boolean().optional() }).strict(),
+    request: z
+      .object({
+        apiKey: z.string().trim().min(1, 'the API key is empty').max(1000),
+        acceptUnencrypted: z.boolean().optional()
+      })
+      .strict(),
     response: ApiKeyStatusSchema
   },
   /** Removes the stored API key (the app only). */

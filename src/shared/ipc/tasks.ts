@@ -7,7 +7,11 @@ import { Empty } from './common'
  * (`name`: the team's, or the session's own list before a team exists) and every task in it.
  * Live changes come as `task_updated` runtime events.
  */
-export const TaskBoardListSchema = z.object({ name: z.string(), team: z.string().optional(), tasks: z.array(TaskSchema) })
+export const TaskBoardListSchema = z.object({
+  name: z.string(),
+  team: z.string().optional(),
+  tasks: z.array(TaskSchema)
+})
 export type TaskBoardList = z.infer<typeof TaskBoardListSchema>
 
 /** The task board's limits in words (the forms show them beside the field). */
@@ -21,7 +25,13 @@ export const taskChannels = {
   'tasks.list': { request: Empty, response: TaskBoardListSchema },
   /** Creates a task from the board, as TaskCreate does (TaskCreated hooks may refuse it); `blockedBy`: tasks it waits for. */
   'tasks.create': {
-    request: z.object({ subject: z.string().trim().min(1, 'give the task a subject').max(500, TASK_SUBJECT_TOO_LONG), description: z.string().max(20_000, TASK_DESCRIPTION_TOO_LONG).optional(), blockedBy: z.array(TaskIdSchema).max(100, TASK_WAITS_TOO_MANY).optional() }).strict(),
+    request: z
+      .object({
+        subject: z.string().trim().min(1, 'give the task a subject').max(500, TASK_SUBJECT_TOO_LONG),
+        description: z.string().max(20_000, TASK_DESCRIPTION_TOO_LONG).optional(),
+        blockedBy: z.array(TaskIdSchema).max(100, TASK_WAITS_TOO_MANY).optional()
+      })
+      .strict(),
     response: TaskSchema
   },
   /**
@@ -46,5 +56,8 @@ export const taskChannels = {
    * docs/ui.md#the-workspace-ui): the owner is set and `task_assignment` sent exactly as TaskUpdate does when the leader
    * assigns. Refused for an unknown teammate, a completed task, or a task still blocked.
    */
-  'tasks.assign': { request: z.object({ taskId: TaskIdSchema, owner: z.string().min(1).max(64) }).strict(), response: TaskSchema }
+  'tasks.assign': {
+    request: z.object({ taskId: TaskIdSchema, owner: z.string().min(1).max(64) }).strict(),
+    response: TaskSchema
+  }
 } as const

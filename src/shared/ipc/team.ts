@@ -25,7 +25,12 @@ export const TeammateSpawnRequestSchema = z
  * A team under `<home>/teams/` whose leader session is gone (a crash, a new session): its name
  * blocks no one once deleted. `reason`: how it was judged stale; `members`: how many it lists.
  */
-export const StaleTeamSchema = z.object({ name: z.string(), description: z.string(), members: z.number().int().nonnegative(), reason: z.string() })
+export const StaleTeamSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  members: z.number().int().nonnegative(),
+  reason: z.string()
+})
 export type StaleTeam = z.infer<typeof StaleTeamSchema>
 
 /** What the dashboard's spawn form may offer: the agent types (docs/agents.md#agent-definitions) and the default backend. */
@@ -44,7 +49,15 @@ export const teamChannels = {
   /** What the spawn form offers (agent types, default backend, the team). */
   'team.spawnOptions': { request: Empty, response: SpawnOptionsSchema },
   /** Creates the session's team as TeamCreate does (docs/teams.md#team-config), for a person who wants to spawn teammates. */
-  'team.create': { request: z.object({ name: z.string().trim().min(1, 'give the team a name').max(64), description: z.string().max(500).optional() }).strict(), response: z.object({ team: z.string() }) },
+  'team.create': {
+    request: z
+      .object({
+        name: z.string().trim().min(1, 'give the team a name').max(64),
+        description: z.string().max(500).optional()
+      })
+      .strict(),
+    response: z.object({ team: z.string() })
+  },
   /** The stale teams of this data directory (their leader session is gone), for the dashboard to offer their removal. */
   'teams.stale': { request: Empty, response: z.object({ teams: z.array(StaleTeamSchema) }) },
   /**
@@ -52,18 +65,32 @@ export const teamChannels = {
    * teammates' leftover processes (`killed`: how many). Refused while its leader session lives,
    * in this process or another.
    */
-  'teams.deleteStale': { request: z.object({ team: z.string().min(1) }).strict(), response: z.object({ team: z.string(), killed: z.number().int().nonnegative() }) },
+  'teams.deleteStale': {
+    request: z.object({ team: z.string().min(1) }).strict(),
+    response: z.object({ team: z.string(), killed: z.number().int().nonnegative() })
+  },
   /** Spawns a teammate as the Agent tool does (docs/teams.md#spawning-a-teammate). Refused without a team or with a taken name. */
-  'teammate.spawn': { request: TeammateSpawnRequestSchema, response: z.object({ name: z.string(), agentId: z.string(), backend: z.enum(['worker', 'process']) }) },
+  'teammate.spawn': {
+    request: TeammateSpawnRequestSchema,
+    response: z.object({ name: z.string(), agentId: z.string(), backend: z.enum(['worker', 'process']) })
+  },
   /**
    * A person's plain message to a teammate (docs/ui.md#the-workspace-ui: typing into a teammate pane messages it).
    * Sent as SendMessage from `team-lead` would be, with the summary "from the person at the
    * workspace": the person speaks with the leader's authority, and the teammate's reply goes to
    * the leader's inbox, where the person reads it in the leader's pane and the teammate's row.
    */
-  'teammate.message': { request: z.object({ name: z.string().min(1), text: z.string().trim().min(1, 'the message is empty').max(100_000) }).strict(), response: Ok },
+  'teammate.message': {
+    request: z
+      .object({ name: z.string().min(1), text: z.string().trim().min(1, 'the message is empty').max(100_000) })
+      .strict(),
+    response: Ok
+  },
   /** Asks a teammate to shut down: a `shutdown_request` from `team-lead` (docs/teams.md#teammate-life-cycle); it may reject, the timeout kills it. Answers once the request is sent. */
-  'teammate.shutdown': { request: z.object({ name: z.string().min(1), reason: z.string().max(2000).optional() }).strict(), response: Ok },
+  'teammate.shutdown': {
+    request: z.object({ name: z.string().min(1), reason: z.string().max(2000).optional() }).strict(),
+    response: Ok
+  },
   /** Kills a teammate at once and waits until it is gone (docs/teams.md#teammate-life-cycle, docs/ui.md#the-workspace-ui). */
   'teammate.kill': { request: z.object({ name: z.string().min(1) }).strict(), response: Ok }
 } as const

@@ -14,6 +14,9 @@ export const BridgeFrameSchema = z.union([
   z.object({ kind: z.literal('response'), id: z.number().int(), ok: z.literal(true), result: z.unknown() }),
   z.object({ kind: z.literal('response'), id: z.number().int(), ok: z.literal(false), error: IpcErrorSchema }),
   z.object({ kind: z.literal('push'), channel: z.string(), payload: z.unknown() }),
-  z.object({ kind: z.literal('pushes'), pushes: z.array(z.object({ channel: z.string(), payload: z.unknown() })).min(1) })
+  z.object({
+    kind: z.literal('pushes'),
+    pushes: z.array(z.object({ channel: z.string(), payload: z.unknown() })).min(1)
+  })
 ])
 export type BridgeFrame = z.infer<typeof BridgeFrameSchema>

@@ -70,12 +70,22 @@ export const workspaceChannels = {
    * live teammate at once — an emergency brake, not a graceful end (a row's Shut down is that);
    * a killed teammate's unfinished tasks return to pending (docs/teams.md#teammate-life-cycle). Returns who was stopped.
    */
-  'workspace.stopAll': { request: Empty, response: z.object({ ok: z.literal(true), subagents: z.number().int().nonnegative(), teammates: z.array(z.string()) }) },
+  'workspace.stopAll': {
+    request: Empty,
+    response: z.object({
+      ok: z.literal(true),
+      subagents: z.number().int().nonnegative(),
+      teammates: z.array(z.string())
+    })
+  },
   /**
    * Switches fork and coordinator mode before the session's first prompt (docs/agents.md#coordinator-mode's session
    * switch); coordinator wins. Refused once the leader has history or is working.
    */
-  'workspace.setOrchestration': { request: z.object({ fork: z.boolean(), coordinator: z.boolean() }).strict(), response: OrchestrationSchema },
+  'workspace.setOrchestration': {
+    request: z.object({ fork: z.boolean(), coordinator: z.boolean() }).strict(),
+    response: OrchestrationSchema
+  },
   /** The person changed the permission mode. */
   'workspace.setMode': { request: z.object({ mode: PermissionModeSchema.exclude(['bubble']) }).strict(), response: Ok }
 } as const

@@ -51,9 +51,15 @@ export const workspacesChannels = {
    * host refuses and asks for a path). A path that does not exist or is not a directory is refused
    * with a message saying so.
    */
-  'workspaces.open': { request: z.object({ path: z.string().trim().min(1, 'type the folder to open').max(4096).optional() }).strict(), response: WorkspaceOpenedSchema },
+  'workspaces.open': {
+    request: z.object({ path: z.string().trim().min(1, 'type the folder to open').max(4096).optional() }).strict(),
+    response: WorkspaceOpenedSchema
+  },
   /** Removes a folder from the recent list (e.g. one shown as missing); returns the new list. */
-  'workspaces.forget': { request: z.object({ path: z.string().min(1).max(4096) }).strict(), response: z.object({ recent: z.array(RecentWorkspaceSchema) }) }
+  'workspaces.forget': {
+    request: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    response: z.object({ recent: z.array(RecentWorkspaceSchema) })
+  }
 } as const
 
 /** The request channels a host answers itself rather than passing to the workspace's service. */

@@ -6,6 +6,7 @@ import type { FeatureHandlers, HandlerContext } from './context'
 /** A person's answer to a permission request (src/shared/ipc/permissions.ts), given to the UI prompter. */
 export function permissionHandlers(ctx: HandlerContext): FeatureHandlers<typeof permissionChannels> {
   return {
-    'permission.respond': (payload) => refusing([UnofferedRuleError], () => ({ ok: ctx.prompter.respond(payload.requestId, payload) }))
+    'permission.respond': (payload) =>
+      refusing([UnofferedRuleError], () => ({ ok: ctx.prompter.respond(payload.requestId, payload) }))
   }
 }

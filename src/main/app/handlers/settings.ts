@@ -9,7 +9,8 @@ import type { FeatureHandlers, HandlerContext } from './context'
  * now (liveSettings.ts): the reload after a change has run by then.
  */
 export function settingsHandlers(ctx: HandlerContext): FeatureHandlers<typeof settingsChannels> {
-  const act = <T>(work: (control: SettingsControl) => Promise<T>): Promise<T> => refusing([SettingsRefusedError], () => work(ctx.settingsControl))
+  const act = <T>(work: (control: SettingsControl) => Promise<T>): Promise<T> =>
+    refusing([SettingsRefusedError], () => work(ctx.settingsControl))
   return {
     'settings.get': async () => ctx.settings.withEffective(await act((s) => s.view())),
     'settings.update': async (payload) => ctx.settings.withEffective(await act((s) => s.update(payload.values))),

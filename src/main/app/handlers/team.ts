@@ -20,7 +20,10 @@ export function teamHandlers(ctx: HandlerContext): FeatureHandlers<typeof teamCh
     'teams.stale': async () => ({ teams: teamControl.staleTeams(ctx.session()) }),
     'teams.deleteStale': async (payload) => {
       const removed = await team(() => teamControl.deleteStaleTeam(ctx.session(), payload.team))
-      tell('info', `A person deleted the stale team '${removed.team}'${removed.killed ? ` (${removed.killed} leftover teammate process(es) killed)` : ''}.`)
+      tell(
+        'info',
+        `A person deleted the stale team '${removed.team}'${removed.killed ? ` (${removed.killed} leftover teammate process(es) killed)` : ''}.`
+      )
       return removed
     },
     'teammate.spawn': async (payload) => {

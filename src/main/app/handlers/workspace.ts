@@ -14,7 +14,10 @@ export function workspaceHandlers(ctx: HandlerContext): FeatureHandlers<typeof w
       ctx.session().stop()
       return { ok: true }
     },
-    'workspace.stopAll': async () => ({ ok: true, ...(await refusing([TeamControlError], () => stopAll(ctx.session()))) }),
+    'workspace.stopAll': async () => ({
+      ok: true,
+      ...(await refusing([TeamControlError], () => stopAll(ctx.session())))
+    }),
     'workspace.setOrchestration': (payload) => setOrchestration(ctx, payload.fork, payload.coordinator),
     'workspace.setMode': async (payload) => {
       ctx.mode = payload.mode
@@ -58,7 +61,10 @@ function orchestrationOf(ctx: HandlerContext): Orchestration {
 
 /** The UI's switch before the first prompt (docs/agents.md#coordinator-mode); the leader's pane says what changed. */
 async function setOrchestration(ctx: HandlerContext, fork: boolean, coordinator: boolean): Promise<Orchestration> {
-  if (ctx.leader.busy) throw new IpcRequestError('Fork and coordinator mode are chosen before the first prompt of a session; start a new session to change them.')
+  if (ctx.leader.busy)
+    throw new IpcRequestError(
+      'Fork and coordinator mode are chosen before the first prompt of a session; start a new session to change them.'
+    )
   await refusing([SessionStateError], () => ctx.session().setOrchestration({ fork, coordinator }))
   const now = orchestrationOf(ctx)
   const message = now.coordinator

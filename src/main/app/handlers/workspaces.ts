@@ -10,5 +10,9 @@ export function workspacesHandlers(): FeatureHandlers<typeof workspacesChannels>
   const elsewhere = (channel: RequestChannel) => async (): Promise<never> => {
     throw new IpcRequestError(`'${channel}' is answered by the app or the web host, not by a workspace.`)
   }
-  return { 'workspaces.menu': elsewhere('workspaces.menu'), 'workspaces.open': elsewhere('workspaces.open'), 'workspaces.forget': elsewhere('workspaces.forget') }
+  return {
+    'workspaces.menu': elsewhere('workspaces.menu'),
+    'workspaces.open': elsewhere('workspaces.open'),
+    'workspaces.forget': elsewhere('workspaces.forget')
+  }
 }

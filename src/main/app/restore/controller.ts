@@ -91,7 +91,11 @@ export class RestoreController {
    * so), says what was cleaned up, and starts saving the session.
    */
   reopen(plan: RestorePlan): void {
-    if (plan.cleanup.killed.length > 0) this.notice('info', `Stopped ${plan.cleanup.killed.length} process(es) the previous run left running (pids ${plan.cleanup.killed.join(', ')}).`)
+    if (plan.cleanup.killed.length > 0)
+      this.notice(
+        'info',
+        `Stopped ${plan.cleanup.killed.length} process(es) the previous run left running (pids ${plan.cleanup.killed.join(', ')}).`
+      )
     for (const agent of restoredAgents(plan.previous?.agents ?? [], LEADER_NAME)) {
       const live = this.host.agents.get(agent.agentId)
       this.host.agents.set(agent.agentId, live ? { ...agent, model: live.model ?? agent.model } : agent)
@@ -109,7 +113,10 @@ export class RestoreController {
   async resume(agentId: string): Promise<{ ok: true }> {
     const agent = this.host.agents.get(agentId)
     if (!agent) throw new RestoreError(`No agent '${agentId}' in this workspace.`)
-    if (agent.state !== 'interrupted') throw new RestoreError(`${agent.agentName} is ${agent.state}, not interrupted: only an agent the last run left mid-work can be resumed.`)
+    if (agent.state !== 'interrupted')
+      throw new RestoreError(
+        `${agent.agentName} is ${agent.state}, not interrupted: only an agent the last run left mid-work can be resumed.`
+      )
     this.notice('info', `Resuming ${agent.agentName} from its transcript.`)
     if (agentId === LEADER_NAME) {
       if (this.host.busy()) throw new RestoreError('The leader is already working.')
@@ -132,7 +139,10 @@ export class RestoreController {
     this.host.forgetSession()
     const session = await Session.open({ ...this.context.openOptions, resumeSessionId: undefined })
     this.host.adoptSession(session)
-    this.notice('info', `New session ${session.sessionId}. The previous one stays on disk: the Sessions menu reopens it.`)
+    this.notice(
+      'info',
+      `New session ${session.sessionId}. The previous one stays on disk: the Sessions menu reopens it.`
+    )
     this.record()
     return { sessionId: session.sessionId }
   }
@@ -155,8 +165,12 @@ export class RestoreController {
   async openSession(sessionId: string): Promise<{ sessionId: string }> {
     const { home, cwd } = this.context
     if (this.host.busy()) throw new RestoreError('The leader is working: stop it before opening another session.')
-    if (sessionId === this.host.session().sessionId) throw new RestoreError(`Session ${sessionId} is the one open here already.`)
-    if (!existsSync(leaderTranscriptPath(home, cwd, sessionId))) throw new RestoreError(`No session ${sessionId} in this workspace (${cwd}): pick one from the Sessions menu, or list them with swarmdesk sessions list --cwd ${cwd}.`)
+    if (sessionId === this.host.session().sessionId)
+      throw new RestoreError(`Session ${sessionId} is the one open here already.`)
+    if (!existsSync(leaderTranscriptPath(home, cwd, sessionId)))
+      throw new RestoreError(
+        `No session ${sessionId} in this workspace (${cwd}): pick one from the Sessions menu, or list them with swarmdesk sessions list --cwd ${cwd}.`
+      )
     let saved
     try {
       saved = readWorkspaceState(restorePaths(home, cwd, sessionId))
@@ -164,7 +178,10 @@ export class RestoreController {
       // an unreadable workspace.json: the plan below warns of it and the session opens without it
     }
     const owner = otherOwner(saved)
-    if (owner !== undefined) throw new RestoreError(`Session ${sessionId} is open in another Swarmdesk process (pid ${owner}): close it there first.`)
+    if (owner !== undefined)
+      throw new RestoreError(
+        `Session ${sessionId} is open in another Swarmdesk process (pid ${owner}): close it there first.`
+      )
     await this.stopRecording()
     await this.host.session().close('completed', 'a person opened another session')
     this.host.forgetSession()
@@ -176,7 +193,9 @@ export class RestoreController {
       // the current session is closed already: the workspace goes on with a new, empty one rather than none
       this.host.adoptSession(await Session.open({ ...this.context.openOptions, resumeSessionId: undefined }))
       this.record()
-      throw new RestoreError(`Session ${sessionId} could not be reopened (${(error as Error).message}); a new session is open instead.`)
+      throw new RestoreError(
+        `Session ${sessionId} could not be reopened (${(error as Error).message}); a new session is open instead.`
+      )
     }
     this.host.adoptSession(session)
     // the leader's pane was cleared for the new session: that clear goes out before its saved output
@@ -214,7 +233,10 @@ export class RestoreController {
     )
     this.recorder = recorder
     recorder.open()
-    this.subscriptions = [this.host.onEvent(() => recorder.noteChange()), this.host.panes.onDidWrite((agentId, data) => recorder.notePaneOutput(agentId, data))]
+    this.subscriptions = [
+      this.host.onEvent(() => recorder.noteChange()),
+      this.host.panes.onDidWrite((agentId, data) => recorder.notePaneOutput(agentId, data))
+    ]
     // the journal holds the panes as shown: what ended each restored output comes before the session's own
     for (const [agentId, end] of this.restoredEnds) recorder.notePaneOutput(agentId, end)
     this.restoredEnds.clear()

@@ -24,7 +24,13 @@ export async function resumeMember(session: Session, agent: AgentView): Promise<
   const subagents = session.subagents
   if (!subagents) throw new RestoreError('Subagents are not enabled in this workspace.')
   try {
-    await subagents.resumeFromTranscript({ agentId: agent.agentId, agentName: agent.agentName, agentType: agent.agentType, parent: session.asParent(), message: RESUME_PROMPT })
+    await subagents.resumeFromTranscript({
+      agentId: agent.agentId,
+      agentName: agent.agentName,
+      agentType: agent.agentType,
+      parent: session.asParent(),
+      message: RESUME_PROMPT
+    })
   } catch (error) {
     throw new RestoreError(`${agent.agentName} cannot be resumed: ${(error as Error).message}`)
   }

@@ -12,7 +12,10 @@ afterEach(() => {
 
 /** A `sleep` child, optionally carrying a run tag in its environment. */
 function sleeper(tag?: string): ChildProcess {
-  const child = spawn('sleep', ['60'], { env: { ...process.env, ...(tag ? { [RUN_TAG_VARIABLE]: tag } : {}) }, stdio: 'ignore' })
+  const child = spawn('sleep', ['60'], {
+    env: { ...process.env, ...(tag ? { [RUN_TAG_VARIABLE]: tag } : {}) },
+    stdio: 'ignore'
+  })
   children.push(child)
   return child
 }
@@ -23,8 +26,21 @@ function deadOwner(): { pid: number; startTime: string } {
   return { pid: Number(done.stdout), startTime: '1' }
 }
 
-function state(owner: { pid: number; startTime: string | null }, runTag: string, ptys: WorkspaceState['ptys'] = []): WorkspaceState {
-  return { schemaVersion: 1, sessionId: 's', cwd: '/tmp', updatedAt: new Date().toISOString(), owner, runTag, ptys, agents: [] }
+function state(
+  owner: { pid: number; startTime: string | null },
+  runTag: string,
+  ptys: WorkspaceState['ptys'] = []
+): WorkspaceState {
+  return {
+    schemaVersion: 1,
+    sessionId: 's',
+    cwd: '/tmp',
+    updatedAt: new Date().toISOString(),
+    owner,
+    runTag,
+    ptys,
+    agents: []
+  }
 }
 
 async function startTime(pid: number): Promise<string> {

@@ -26,7 +26,8 @@ function stillTheSame(p: RecordedProcess): boolean {
  * @returns the pids killed (each with its process tree) and any that outlived SIGKILL; never throws.
  */
 export async function cleanUpOrphans(state: WorkspaceState): Promise<OrphanCleanup> {
-  if (state.owner.pid === process.pid || !ownerGone({ pid: state.owner.pid, startTime: state.owner.startTime })) return { killed: [], survivors: [] }
+  if (state.owner.pid === process.pid || !ownerGone({ pid: state.owner.pid, startTime: state.owner.startTime }))
+    return { killed: [], survivors: [] }
   const roots = new Set<number>(findPidsWithEnv(RUN_TAG_VARIABLE, state.runTag, snapshotProcesses()))
   for (const p of state.ptys) if (stillTheSame(p)) roots.add(p.pid)
   roots.delete(process.pid)

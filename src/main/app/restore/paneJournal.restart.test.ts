@@ -19,7 +19,8 @@ describe('PaneJournal across restarts', () => {
   /** `count` coloured lines of CJK, emoji and combining marks from number `from` (~70 UTF-16 units, ~180 bytes each). */
   const wideLines = (from: number, count: number): string => {
     let text = ''
-    for (let n = from; n < from + count; n++) text += `\x1b[3${n % 7}m行 ${n}\x1b[0m ${'漢字かな😀e\u0301'.repeat(6)}\r\n`
+    for (let n = from; n < from + count; n++)
+      text += `\x1b[3${n % 7}m行 ${n}\x1b[0m ${'漢字かな😀e\u0301'.repeat(6)}\r\n`
     return text
   }
 
@@ -63,7 +64,9 @@ describe('PaneJournal across restarts', () => {
     expect(journal.hasPending).toBe(true)
     rmSync(join(root, 'session'))
     journal.flush()
-    expect(readPaneJournal(join(root, 'session', 'panes'))).toEqual({ lead: `${SEGMENT_RESUME}line 0\r\nline 1\r\nline 2\r\n` })
+    expect(readPaneJournal(join(root, 'session', 'panes'))).toEqual({
+      lead: `${SEGMENT_RESUME}line 0\r\nline 1\r\nline 2\r\n`
+    })
   })
 })
 
@@ -71,7 +74,7 @@ describe('a restored pane', () => {
   it.each([
     ['a colour sequence cut before its end, then output starting with a letter', '\x1b[3', 'Job finished\r\n'],
     ['a window title cut before its end', '\x1b]0;building', 'Job finished\r\n']
-  ])('shows the next session\'s output whole after %s', async (_what, torn, next) => {
+  ])("shows the next session's output whole after %s", async (_what, torn, next) => {
     const dir = join(mkdtempSync(join(tmpdir(), 'swarmdesk-restored-pane-')), 'panes')
     try {
       const killed = new PaneJournal(dir)
@@ -99,7 +102,8 @@ describe('a restored pane', () => {
     const page = new Terminal({ cols: 120, rows: 40, allowProposedApi: true })
     await new Promise<void>((resolve) => page.write(data, resolve))
     const buffer = page.buffer.active
-    const row = (text: string): number => [...Array(buffer.length).keys()].find((y) => buffer.getLine(y)!.translateToString(true) === text)!
+    const row = (text: string): number =>
+      [...Array(buffer.length).keys()].find((y) => buffer.getLine(y)!.translateToString(true) === text)!
     expect(buffer.getLine(row('red, cut before its reset'))!.getCell(0)!.getFgColor()).toBe(1)
     expect(buffer.getLine(row('next session'))!.getCell(0)!.isFgDefault()).toBe(true)
     page.dispose()
@@ -118,7 +122,9 @@ describe('a pane restored from output cut mid-line', () => {
       const { data } = await panes.scrollback(id)
       await new Promise<void>((resolve) => page.write(data, resolve))
       const buffer = page.buffer.active
-      const text = [...Array(buffer.length).keys()].map((y) => buffer.getLine(y)!.translateToString(true)).filter((l) => l !== '')
+      const text = [...Array(buffer.length).keys()]
+        .map((y) => buffer.getLine(y)!.translateToString(true))
+        .filter((l) => l !== '')
       page.dispose()
       return text
     }
@@ -133,21 +139,33 @@ describe('a pane restored while a full-screen program had it', () => {
   it.each([
     ['1049', 'normal 3'],
     ['1049', 'normal 3\r\n']
-  ])("leaves its alternate screen (mode %s) and modes: the scrollback shows, the next session's output follows it, mouse and keys are the pane's again", async (mode, before) => {
-    const panes = new PaneTerminals()
-    panes.restore('lead', `${SEGMENT_RESUME}normal 1\r\nnormal 2\r\n${before}\x1b[?${mode}h\x1b[?1000h\x1b[?1006h\x1b[?2004h\x1b[?1h\x1b[?25l\x1b[2;5r\x1b[Hfull screen, cut`)
-    panes.write('lead', 'next session\r\n')
-    const { data } = await panes.scrollback('lead')
-    const page = new Terminal({ cols: 120, rows: 40, allowProposedApi: true })
-    await new Promise<void>((resolve) => page.write(data, resolve))
-    const buffer = page.buffer.active
-    expect(buffer.type).toBe('normal')
-    const rows = [...Array(buffer.length).keys()].map((y) => buffer.getLine(y)!.translateToString(true)).filter((l) => l !== '')
-    expect(rows).toEqual(['normal 1', 'normal 2', 'normal 3', 'next session'])
-    expect(page.modes).toMatchObject({ mouseTrackingMode: 'none', bracketedPasteMode: false, applicationCursorKeysMode: false })
-    page.dispose()
-    panes.dispose()
-  })
+  ])(
+    "leaves its alternate screen (mode %s) and modes: the scrollback shows, the next session's output follows it, mouse and keys are the pane's again",
+    async (mode, before) => {
+      const panes = new PaneTerminals()
+      panes.restore(
+        'lead',
+        `${SEGMENT_RESUME}normal 1\r\nnormal 2\r\n${before}\x1b[?${mode}h\x1b[?1000h\x1b[?1006h\x1b[?2004h\x1b[?1h\x1b[?25l\x1b[2;5r\x1b[Hfull screen, cut`
+      )
+      panes.write('lead', 'next session\r\n')
+      const { data } = await panes.scrollback('lead')
+      const page = new Terminal({ cols: 120, rows: 40, allowProposedApi: true })
+      await new Promise<void>((resolve) => page.write(data, resolve))
+      const buffer = page.buffer.active
+      expect(buffer.type).toBe('normal')
+      const rows = [...Array(buffer.length).keys()]
+        .map((y) => buffer.getLine(y)!.translateToString(true))
+        .filter((l) => l !== '')
+      expect(rows).toEqual(['normal 1', 'normal 2', 'normal 3', 'next session'])
+      expect(page.modes).toMatchObject({
+        mouseTrackingMode: 'none',
+        bracketedPasteMode: false,
+        applicationCursorKeysMode: false
+      })
+      page.dispose()
+      panes.dispose()
+    }
+  )
 
   it('leaves an alternate screen of mode 1047 too (the cursor is where the program left it: that mode keeps none of its own)', async () => {
     const panes = new PaneTerminals()
@@ -169,7 +187,9 @@ describe('a pane restored while a full-screen program had it', () => {
     const page = new Terminal({ cols: 120, rows: 40, allowProposedApi: true })
     await new Promise<void>((resolve) => page.write(data, resolve))
     const buffer = page.buffer.active
-    expect([...Array(buffer.length).keys()].map((y) => buffer.getLine(y)!.translateToString(true)).filter((l) => l !== '')).toEqual(['normal 1', 'normal 2', 'next session'])
+    expect(
+      [...Array(buffer.length).keys()].map((y) => buffer.getLine(y)!.translateToString(true)).filter((l) => l !== '')
+    ).toEqual(['normal 1', 'normal 2', 'next session'])
     page.dispose()
     panes.dispose()
   })
@@ -181,7 +201,8 @@ describe('a restored tail cut inside a full-screen program', () => {
     let text = ''
     for (let i = 0; i < 100; i++) text += `before ${i}\r\n`
     text += '\x1b[?1049h'
-    for (let frame = 0; text.length < 1_500_000; frame++) text += `\x1b[H\x1b[2J\x1b[7mTOP frame ${frame}\x1b[0m\r\n${'row of the program '.repeat(4)}\r\n`
+    for (let frame = 0; text.length < 1_500_000; frame++)
+      text += `\x1b[H\x1b[2J\x1b[7mTOP frame ${frame}\x1b[0m\r\n${'row of the program '.repeat(4)}\r\n`
     if (!exits) return text
     text += '\x1b[?1049l'
     for (let i = 0; i < 50; i++) text += `after ${i}\r\n`
@@ -198,12 +219,14 @@ describe('a restored tail cut inside a full-screen program', () => {
     await new Promise<void>((resolve) => page.write(data, resolve))
     const buffer = page.buffer.active
     expect(buffer.type).toBe('normal')
-    const rows = [...Array(buffer.length).keys()].map((y) => buffer.getLine(y)!.translateToString(true)).filter((l) => l !== '')
+    const rows = [...Array(buffer.length).keys()]
+      .map((y) => buffer.getLine(y)!.translateToString(true))
+      .filter((l) => l !== '')
     page.dispose()
     return rows
   }
 
-  it("starts where the program left the pane: its frames are not drawn into the scrollback, nor the lines after it over them", async () => {
+  it('starts where the program left the pane: its frames are not drawn into the scrollback, nor the lines after it over them', async () => {
     const tail = tailFromLineStart(history(true), PANE_RESTORE_MAX_CHARS)
     expect(tail.length).toBeLessThanOrEqual(PANE_RESTORE_MAX_CHARS)
     expect(await shown(tail)).toEqual([...Array.from({ length: 50 }, (_, i) => `after ${i}`), 'next session'])

@@ -1,11 +1,28 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { simulateWriteFaults } from '../../runtime/locks/diskWrites'
 import { PANE_RESTORE_MAX_CHARS } from '../panes'
 import { Terminal } from '@xterm/headless'
-import { legacyJournalFile, PANE_SEGMENT_CHARS, PaneJournal, readPaneJournal, SEGMENT_RESUME, segmentFile, tailFromLineStart } from './paneJournal'
+import {
+  legacyJournalFile,
+  PANE_SEGMENT_CHARS,
+  PaneJournal,
+  readPaneJournal,
+  SEGMENT_RESUME,
+  segmentFile,
+  tailFromLineStart
+} from './paneJournal'
 
 describe('PaneJournal', () => {
   let dir: string
@@ -30,9 +47,14 @@ describe('PaneJournal', () => {
     expect(readPaneJournal(dir)).toEqual({})
     journal.flush()
     expect(journal.hasPending).toBe(false)
-    expect(readPaneJournal(dir)).toEqual({ 'alice@team one': `${SEGMENT_RESUME}a\r\n`, '../../etc/passwd': `${SEGMENT_RESUME}\x1b[31mb\x1b[0m\r\n` })
+    expect(readPaneJournal(dir)).toEqual({
+      'alice@team one': `${SEGMENT_RESUME}a\r\n`,
+      '../../etc/passwd': `${SEGMENT_RESUME}\x1b[31mb\x1b[0m\r\n`
+    })
     expect(readdirSync(dir).every((f) => /^[0-9a-f]{32}\.0\.out$/.test(f))).toBe(true)
-    expect(readFileSync(segmentFile(dir, '../../etc/passwd', 0), 'utf8')).toBe(`{"a":"../../etc/passwd","seq":1}\n\x18\x1b[31mb\x1b[0m\r\n`)
+    expect(readFileSync(segmentFile(dir, '../../etc/passwd', 0), 'utf8')).toBe(
+      `{"a":"../../etc/passwd","seq":1}\n\x18\x1b[31mb\x1b[0m\r\n`
+    )
   })
 
   it('goes on from a torn end (a kill mid-write): CAN ends the torn escape sequence, and a file of another agent or without a header is skipped', async () => {
@@ -40,7 +62,10 @@ describe('PaneJournal', () => {
     first.append('lead', 'first\r\n')
     first.flush()
     // a cut 3-byte character, then killed in the middle of a colour sequence
-    appendFileSync(segmentFile(dir, 'lead', 0), Buffer.concat([Buffer.from('cut '), Buffer.from('€').subarray(0, 2), Buffer.from('\x1b[38;5')]))
+    appendFileSync(
+      segmentFile(dir, 'lead', 0),
+      Buffer.concat([Buffer.from('cut '), Buffer.from('€').subarray(0, 2), Buffer.from('\x1b[38;5')])
+    )
     const next = new PaneJournal(dir)
     next.append('lead', 'after the restart\r\n')
     next.flush()
@@ -49,7 +74,11 @@ describe('PaneJournal', () => {
     // what a terminal shows of it: the torn sequence ends at the CAN, the next output is whole
     const term = new Terminal({ cols: 40, rows: 4, allowProposedApi: true })
     await new Promise<void>((resolve) => term.write(saved, resolve))
-    expect([0, 1, 2].map((y) => term.buffer.active.getLine(y)!.translateToString(true))).toEqual(['first', 'cut \ufffdafter the restart', ''])
+    expect([0, 1, 2].map((y) => term.buffer.active.getLine(y)!.translateToString(true))).toEqual([
+      'first',
+      'cut \ufffdafter the restart',
+      ''
+    ])
     term.dispose()
     // another agent's header in this pane's file, and a file with no header line: neither counts
     writeFileSync(segmentFile(dir, 'lead', 1), `${JSON.stringify({ a: 'mallory', seq: 9 })}\nnot hers\r\n`)
@@ -156,7 +185,10 @@ describe('PaneJournal', () => {
 
   it("reads an earlier version's .jsonl journal before the segments, skipping its torn and foreign lines", () => {
     mkdirSync(dir, { recursive: true })
-    writeFileSync(legacyJournalFile(dir, 'lead'), `${JSON.stringify({ a: 'lead', d: 'old one\r\n' })}\n${JSON.stringify({ a: 'mallory', d: 'not hers\r\n' })}\n{"a":"lead","d":"cut sho`)
+    writeFileSync(
+      legacyJournalFile(dir, 'lead'),
+      `${JSON.stringify({ a: 'lead', d: 'old one\r\n' })}\n${JSON.stringify({ a: 'mallory', d: 'not hers\r\n' })}\n{"a":"lead","d":"cut sho`
+    )
     writeFileSync(legacyJournalFile(dir, 'only-old'), `${JSON.stringify({ a: 'only-old', d: 'before\r\n' })}\n`)
     const journal = new PaneJournal(dir)
     journal.append('lead', 'new one\r\n')

@@ -129,7 +129,10 @@ export class PaneJournal {
           if (folderError) throw folderError
           this.write(agentId, text)
         } catch (error) {
-          if (!this.failing.has(agentId)) failures.push(`${agentId}: ${(error as Error).message} (its output is kept in memory, the last ${PANE_RESTORE_MAX_CHARS >> 20} MiB of it, until a write succeeds)`)
+          if (!this.failing.has(agentId))
+            failures.push(
+              `${agentId}: ${(error as Error).message} (its output is kept in memory, the last ${PANE_RESTORE_MAX_CHARS >> 20} MiB of it, until a write succeeds)`
+            )
           this.failing.add(agentId)
           continue
         }
@@ -159,7 +162,11 @@ export class PaneJournal {
       // the first segment, or the other one, emptied: the current one holds all a restart needs
       const next: 0 | 1 = known.seq === 0 ? 0 : known.current === 0 ? 1 : 0
       const seq = known.seq + 1
-      writeNewFileSync(segmentFile(this.dir, agentId, next), `${JSON.stringify({ a: agentId, seq } satisfies SegmentHeader)}\n${data}`, 'w')
+      writeNewFileSync(
+        segmentFile(this.dir, agentId, next),
+        `${JSON.stringify({ a: agentId, seq } satisfies SegmentHeader)}\n${data}`,
+        'w'
+      )
       this.segments.set(agentId, { current: next, seq, chars: data.length, resumed: true })
       return
     }
@@ -239,7 +246,13 @@ function readHeader(file: string, bytes: Buffer): { header: SegmentHeader; lengt
   } catch {
     return undefined
   }
-  if (typeof header.a !== 'string' || typeof header.seq !== 'number' || !Number.isSafeInteger(header.seq) || header.seq < 1) return undefined
+  if (
+    typeof header.a !== 'string' ||
+    typeof header.seq !== 'number' ||
+    !Number.isSafeInteger(header.seq) ||
+    header.seq < 1
+  )
+    return undefined
   if (!basename(file).startsWith(`${paneStem(header.a)}.`)) return undefined
   return { header: { a: header.a, seq: header.seq }, length: newline + 1 }
 }

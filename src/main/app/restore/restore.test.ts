@@ -47,15 +47,26 @@ function scenario(yaml: string): string {
   return file
 }
 
-async function open(file: string, extra: Partial<Parameters<typeof WorkspaceService.start>[0]> = {}): Promise<WorkspaceService> {
-  service = await WorkspaceService.start({ cwd: work, home, scenario: file, env: {}, mode: 'bypassPermissions', ...extra })
+async function open(
+  file: string,
+  extra: Partial<Parameters<typeof WorkspaceService.start>[0]> = {}
+): Promise<WorkspaceService> {
+  service = await WorkspaceService.start({
+    cwd: work,
+    home,
+    scenario: file,
+    env: {},
+    mode: 'bypassPermissions',
+    ...extra
+  })
   return service
 }
 
 const snapshot = async (s: WorkspaceService) => (await s.handle('workspace.snapshot', {})) as WorkspaceSnapshot
 const leaderOf = (snap: WorkspaceSnapshot) => snap.agents.find((a) => a.agentId === 'team-lead')!
 /** The pane's text without ANSI sequences. */
-const paneText = async (s: WorkspaceService, agentId: string) => ((await s.handle('pane.scrollback', { agentId })) as { data: string }).data.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+const paneText = async (s: WorkspaceService, agentId: string) =>
+  ((await s.handle('pane.scrollback', { agentId })) as { data: string }).data.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
 
 const BOARD = `agents:
   team-lead:
@@ -153,7 +164,10 @@ describe('Restore after a crash (kill -9 of swarmdesk serve)', () => {
     const { sessionId, state, orphans } = await crashServeWhen(
       file,
       'start the long job',
-      (saved, panes) => saved.agents.find((a) => a.agentId === 'team-lead')?.state === 'running' && saved.ptys.length > 0 && (panes['team-lead'] ?? '').includes('long-job-started')
+      (saved, panes) =>
+        saved.agents.find((a) => a.agentId === 'team-lead')?.state === 'running' &&
+        saved.ptys.length > 0 &&
+        (panes['team-lead'] ?? '').includes('long-job-started')
     )
     expect(orphans.length).toBeGreaterThan(0)
     // the command ignores SIGHUP: it outlives the dead run until the next start cleans up
@@ -192,19 +206,42 @@ describe('Restore after a crash (kill -9 of swarmdesk serve)', () => {
  * waits until the saved state satisfies `ready`, then kills serve with SIGKILL, as a crash would.
  * @returns the state saved last, and the processes of the dead run that were alive at the kill.
  */
-async function crashServeWhen(file: string, text: string, ready: (state: NonNullable<ReturnType<typeof readWorkspaceState>>, panes: Record<string, string>) => boolean) {
-  const child = spawn(process.execPath, [SWARMDESK_BIN, 'serve', '--cwd', work, '--scenario', file, '--port', '0', '--permission-mode', 'bypassPermissions'], {
-    env: { ...process.env, SWARMDESK_HOME: home, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
+async function crashServeWhen(
+  file: string,
+  text: string,
+  ready: (state: NonNullable<ReturnType<typeof readWorkspaceState>>, panes: Record<string, string>) => boolean
+) {
+  const child = spawn(
+    process.execPath,
+    [
+      SWARMDESK_BIN,
+      'serve',
+      '--cwd',
+      work,
+      '--scenario',
+      file,
+      '--port',
+      '0',
+      '--permission-mode',
+      'bypassPermissions'
+    ],
+    {
+      env: { ...process.env, SWARMDESK_HOME: home, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe']
+    }
+  )
   let stdout = ''
   let stderr = ''
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c))
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c))
   const exited = new Promise<void>((done) => child.once('exit', () => done()))
   try {
-    const url = new URL((await until(`serve's URL (stderr: ${stderr})`, () => /SWARMDESK_URL (\S+)/.exec(stdout)?.[1]))!)
-    const ws = new WebSocket(`ws://${url.host}${BRIDGE_PATH}?token=${url.searchParams.get('token')}`, { origin: url.origin })
+    const url = new URL(
+      (await until(`serve's URL (stderr: ${stderr})`, () => /SWARMDESK_URL (\S+)/.exec(stdout)?.[1]))!
+    )
+    const ws = new WebSocket(`ws://${url.host}${BRIDGE_PATH}?token=${url.searchParams.get('token')}`, {
+      origin: url.origin
+    })
     await new Promise((ok, fail) => ws.once('open', ok).once('error', fail))
     ws.send(JSON.stringify({ kind: 'request', id: 1, channel: 'leader.prompt', payload: { text } }))
     const sessionId = await until('the session to be recorded', () => readLastSessionSafe())
@@ -224,7 +261,10 @@ async function crashServeWhen(file: string, text: string, ready: (state: NonNull
 
 /** Leaves a lock file at `path` as the dead run would have while holding it (locks/fileLock.ts format). */
 function plantLockOf(owner: { pid: number; startTime: string | null }, path: string): void {
-  writeFileSync(path, JSON.stringify({ schemaVersion: 1, ...owner, token: 'held-by-the-dead-run', acquiredAt: new Date().toISOString() }))
+  writeFileSync(
+    path,
+    JSON.stringify({ schemaVersion: 1, ...owner, token: 'held-by-the-dead-run', acquiredAt: new Date().toISOString() })
+  )
 }
 
 function readLastSessionSafe(): string | undefined {
@@ -264,7 +304,10 @@ describe('Restore after a crash: a worker teammate', () => {
     const { sessionId, orphans, state } = await crashServeWhen(
       file,
       'start the team',
-      (state, panes) => state.agents.find((a) => a.agentName === 'alice')?.state === 'running' && state.ptys.length > 0 && (panes['alice@ops'] ?? '').includes('alice-long-job-started')
+      (state, panes) =>
+        state.agents.find((a) => a.agentName === 'alice')?.state === 'running' &&
+        state.ptys.length > 0 &&
+        (panes['alice@ops'] ?? '').includes('alice-long-job-started')
     )
     expect(orphans.length).toBeGreaterThan(0)
     // the dead run held the team config's lock: it must not block alice's start (she marks herself active under it)
@@ -281,15 +324,24 @@ describe('Restore after a crash: a worker teammate', () => {
     await second.handle('agent.resume', { agentId: 'alice@ops' })
     await until("alice's notes", () => existsSync(join(work, 'notes.txt')))
     expect(readFileSync(join(work, 'notes.txt'), 'utf8')).toBe("alice's notes\n")
-    for (const deadline = Date.now() + 20_000; !(await paneText(second, 'alice@ops')).includes('Notes written after the restart.'); ) {
-      if (Date.now() > deadline) throw new Error(`alice's pane never said she was done:\n${await paneText(second, 'alice@ops')}`)
+    for (
+      const deadline = Date.now() + 20_000;
+      !(await paneText(second, 'alice@ops')).includes('Notes written after the restart.');
+    ) {
+      if (Date.now() > deadline)
+        throw new Error(`alice's pane never said she was done:\n${await paneText(second, 'alice@ops')}`)
       await new Promise((r) => setTimeout(r, 50))
     }
     // her conversation continued: the resumed request carried the turns before the crash
-    const transcript = readFileSync(join(home, 'projects', workspaceSlug(work), sessionId, 'agents', 'alice@ops.jsonl'), 'utf8')
+    const transcript = readFileSync(
+      join(home, 'projects', workspaceSlug(work), sessionId, 'agents', 'alice@ops.jsonl'),
+      'utf8'
+    )
     expect(transcript).toContain('alice-long-job-started')
     expect(transcript).toContain('Interrupted: the session stopped before this tool call finished')
-    expect(transcript.indexOf('Write the notes after the long job.')).toBeLessThan(transcript.indexOf('Interrupted: the session stopped'))
+    expect(transcript.indexOf('Write the notes after the long job.')).toBeLessThan(
+      transcript.indexOf('Interrupted: the session stopped')
+    )
   }, 90_000)
 })
 
@@ -325,8 +377,12 @@ describe('Restore after a crash: a background subagent', () => {
 
     await second.handle('agent.resume', { agentId: helper.agentId })
     await until('the helper to write its file', () => existsSync(join(work, 'helper.txt')))
-    for (const deadline = Date.now() + 20_000; !(await paneText(second, 'team-lead')).includes('The helper reported back.'); ) {
-      if (Date.now() > deadline) throw new Error(`the leader never read the helper's notification:\n${await paneText(second, 'team-lead')}`)
+    for (
+      const deadline = Date.now() + 20_000;
+      !(await paneText(second, 'team-lead')).includes('The helper reported back.');
+    ) {
+      if (Date.now() > deadline)
+        throw new Error(`the leader never read the helper's notification:\n${await paneText(second, 'team-lead')}`)
       await new Promise((r) => setTimeout(r, 50))
     }
     expect(await paneText(second, helper.agentId)).toContain('Helper finished after the restart.')
@@ -355,7 +411,11 @@ describe('Restore after a crash: a leader cut short mid-tool, woken by a notific
     const file = scenario(WAITING_LEADER)
     const { sessionId } = await crashServeWhen(file, 'start the helper and wait', (state, panes) => {
       const helper = state.agents.find((a) => a.agentName === 'long-helper')
-      return helper?.state === 'running' && (panes[helper.agentId] ?? '').includes('helper-long-job-started') && (panes['team-lead'] ?? '').includes('leader-waits')
+      return (
+        helper?.state === 'running' &&
+        (panes[helper.agentId] ?? '').includes('helper-long-job-started') &&
+        (panes['team-lead'] ?? '').includes('leader-waits')
+      )
     })
     const second = await open(file)
     const snap = await snapshot(second)
@@ -365,14 +425,30 @@ describe('Restore after a crash: a leader cut short mid-tool, woken by a notific
 
     // Resume on the helper only: its notification, not Resume, starts the leader's next turn
     await second.handle('agent.resume', { agentId: helper.agentId })
-    for (const deadline = Date.now() + 20_000; !(await paneText(second, 'team-lead')).includes('The helper reported back.'); ) {
-      if (Date.now() > deadline) throw new Error(`the leader never read the helper's notification:\n${await paneText(second, 'team-lead')}`)
+    for (
+      const deadline = Date.now() + 20_000;
+      !(await paneText(second, 'team-lead')).includes('The helper reported back.');
+    ) {
+      if (Date.now() > deadline)
+        throw new Error(`the leader never read the helper's notification:\n${await paneText(second, 'team-lead')}`)
       await new Promise((r) => setTimeout(r, 50))
     }
     const scripted = (second as unknown as { scriptedModelUrl: string }).scriptedModelUrl
-    const requests = (await (await fetch(`${scripted}/_scripted/requests`)).json()) as Array<{ agentName?: string; body: { messages: Array<{ role: string; content: Array<{ type: string; id?: string; tool_use_id?: string; text?: string }> }> } }>
+    const requests = (await (await fetch(`${scripted}/_scripted/requests`)).json()) as Array<{
+      agentName?: string
+      body: {
+        messages: Array<{
+          role: string
+          content: Array<{ type: string; id?: string; tool_use_id?: string; text?: string }>
+        }>
+      }
+    }>
     const woken = requests.find((r) => r.agentName === 'team-lead')!.body.messages
-    const cut = woken.findIndex((m) => m.role === 'assistant' && m.content.some((b) => b.type === 'tool_use' && b.id && JSON.stringify(m).includes('leader-waits')))
+    const cut = woken.findIndex(
+      (m) =>
+        m.role === 'assistant' &&
+        m.content.some((b) => b.type === 'tool_use' && b.id && JSON.stringify(m).includes('leader-waits'))
+    )
     const ids = woken[cut]!.content.filter((b) => b.type === 'tool_use').map((b) => b.id)
     expect(ids).toHaveLength(2)
     const answer = woken[cut + 1]!
@@ -381,7 +457,9 @@ describe('Restore after a crash: a leader cut short mid-tool, woken by a notific
     expect(JSON.stringify(answer)).toContain('<task-notification>')
     // recorded once: the next restart reads a history with nothing left to repair
     const transcript = readFileSync(join(home, 'projects', workspaceSlug(work), sessionId, 'transcript.jsonl'), 'utf8')
-    expect(transcript.split('Interrupted: the session stopped before this tool call finished').length - 1).toBe(ids.length)
+    expect(transcript.split('Interrupted: the session stopped before this tool call finished').length - 1).toBe(
+      ids.length
+    )
   }, 90_000)
 })
 
@@ -399,7 +477,8 @@ const REPLAY = `agents:
 `
 
 /** The leader pane's serialized scrollback, escape sequences and all. */
-const scrollback = async (s: WorkspaceService) => ((await s.handle('pane.scrollback', { agentId: 'team-lead' })) as { data: string }).data
+const scrollback = async (s: WorkspaceService) =>
+  ((await s.handle('pane.scrollback', { agentId: 'team-lead' })) as { data: string }).data
 
 // what the first restart wrote after the restored output to end what the dead run left open
 // (restoredOutputEnd, panes.ts) is in the pane's journal too

@@ -43,7 +43,8 @@ const SCENARIO = `agents:
 
 const snapshot = async (s: WorkspaceService) => (await s.handle('workspace.snapshot', {})) as WorkspaceSnapshot
 const sessions = async (s: WorkspaceService) => ((await s.handle('sessions.list', {})) as SessionList).sessions
-const paneText = async (s: WorkspaceService, agentId: string) => ((await s.handle('pane.scrollback', { agentId })) as { data: string }).data.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+const paneText = async (s: WorkspaceService, agentId: string) =>
+  ((await s.handle('pane.scrollback', { agentId })) as { data: string }).data.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
 
 async function open(): Promise<WorkspaceService> {
   const file = join(home, 's.yaml')
@@ -58,12 +59,19 @@ describe('Sessions: list and reopen', () => {
     const firstId = (await snapshot(s)).sessionId
     await s.handle('leader.prompt', { text: 'make a team and a task' })
     await s.whenIdle()
-    expect(await sessions(s)).toEqual([expect.objectContaining({ sessionId: firstId, current: true, team: 'ops', firstPrompt: 'make a team and a task' })])
+    expect(await sessions(s)).toEqual([
+      expect.objectContaining({ sessionId: firstId, current: true, team: 'ops', firstPrompt: 'make a team and a task' })
+    ])
 
     const { sessionId: secondId } = (await s.handle('workspace.newSession', {})) as { sessionId: string }
     // a session that has had no prompt yet is listed too: the Sessions menu shows where the person is
     const listed = await sessions(s)
-    expect(listed.map((e) => [e.sessionId, e.current])).toEqual(expect.arrayContaining([[secondId, true], [firstId, false]]))
+    expect(listed.map((e) => [e.sessionId, e.current])).toEqual(
+      expect.arrayContaining([
+        [secondId, true],
+        [firstId, false]
+      ])
+    )
     expect(listed.find((e) => e.sessionId === secondId)).toMatchObject({ entries: 0 })
     expect(listed.find((e) => e.sessionId === secondId)!.firstPrompt).toBeUndefined()
     await s.handle('leader.prompt', { text: 'say hello' })
@@ -71,7 +79,12 @@ describe('Sessions: list and reopen', () => {
     const both = await sessions(s)
     expect(both[0]).toMatchObject({ sessionId: secondId, current: true, firstPrompt: 'say hello' })
     expect(both[0]!.team).toBeUndefined()
-    expect(both[1]).toMatchObject({ sessionId: firstId, current: false, team: 'ops', firstPrompt: 'make a team and a task' })
+    expect(both[1]).toMatchObject({
+      sessionId: firstId,
+      current: false,
+      team: 'ops',
+      firstPrompt: 'make a team and a task'
+    })
 
     expect(await s.handle('workspace.openSession', { sessionId: firstId })).toEqual({ sessionId: firstId })
     const snap = await snapshot(s)
@@ -82,7 +95,9 @@ describe('Sessions: list and reopen', () => {
     const pane = await paneText(s, 'team-lead')
     expect(pane).toContain('Board ready in the first session.')
     expect(pane).not.toContain('Hello from the second session.')
-    expect(((await s.handle('tasks.list', {})) as { tasks: Array<{ subject: string }> }).tasks.map((t) => t.subject)).toEqual(['Ship the report'])
+    expect(
+      ((await s.handle('tasks.list', {})) as { tasks: Array<{ subject: string }> }).tasks.map((t) => t.subject)
+    ).toEqual(['Ship the report'])
     expect(((await s.handle('mailbox.list', {})) as { team: string | null }).team).toBe('ops')
     expect((await sessions(s)).find((e) => e.current)!.sessionId).toBe(firstId)
     // the next start reopens it, and its conversation goes on from its transcript
@@ -90,7 +105,9 @@ describe('Sessions: list and reopen', () => {
     await s.handle('leader.prompt', { text: 'carry on' })
     await s.whenIdle()
     expect(await paneText(s, 'team-lead')).toContain('Carrying on in the first session.')
-    const requests = (await fetch(`${s.scriptedModelUrl}/_scripted/requests`).then((r) => r.json())) as Array<{ body: { messages: unknown[] } }>
+    const requests = (await fetch(`${s.scriptedModelUrl}/_scripted/requests`).then((r) => r.json())) as Array<{
+      body: { messages: unknown[] }
+    }>
     const last = JSON.stringify(requests.at(-1)!.body.messages)
     expect(last).toContain('make a team and a task')
     expect(last).not.toContain('say hello')
@@ -103,14 +120,20 @@ describe('Sessions: list and reopen', () => {
     await s.handle('leader.prompt', { text: 'make a team and a task' })
     await s.whenIdle()
     const { sessionId: secondId } = (await s.handle('workspace.newSession', {})) as { sessionId: string }
-    await expect(s.handle('workspace.openSession', { sessionId: secondId })).rejects.toThrow(`Session ${secondId} is the one open here already.`)
-    await expect(s.handle('workspace.openSession', { sessionId: 'no-such-session' })).rejects.toThrow(/No session no-such-session in this workspace .*Sessions menu/)
+    await expect(s.handle('workspace.openSession', { sessionId: secondId })).rejects.toThrow(
+      `Session ${secondId} is the one open here already.`
+    )
+    await expect(s.handle('workspace.openSession', { sessionId: 'no-such-session' })).rejects.toThrow(
+      /No session no-such-session in this workspace .*Sessions menu/
+    )
     await expect(s.handle('workspace.openSession', { sessionId: '' })).rejects.toThrow(/name the session to open/)
     // the first session's state says another process, alive, has it open
     const paths = restorePaths(home, work, firstId)
     writeWorkspaceState(paths, { ...readWorkspaceState(paths)!, owner: { pid: process.ppid, startTime: null } })
     expect((await sessions(s)).find((e) => e.sessionId === firstId)!.openElsewhere).toBe(process.ppid)
-    await expect(s.handle('workspace.openSession', { sessionId: firstId })).rejects.toThrow(`Session ${firstId} is open in another Swarmdesk process (pid ${process.ppid}): close it there first.`)
+    await expect(s.handle('workspace.openSession', { sessionId: firstId })).rejects.toThrow(
+      `Session ${firstId} is open in another Swarmdesk process (pid ${process.ppid}): close it there first.`
+    )
     expect((await snapshot(s)).sessionId).toBe(secondId)
     expect(readLastSession(home, work)).toBe(secondId)
   }, 60_000)

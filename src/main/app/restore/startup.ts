@@ -29,7 +29,12 @@ export interface RestorePlan {
  * workspace opens without it: the transcripts and team files stay the source of truth. A last
  * session another live process still has open is not reopened (a new one starts, with a warning).
  */
-export async function planRestore(options: { home: string; cwd: string; choice: SessionChoice; resumeSessionId?: string }): Promise<RestorePlan> {
+export async function planRestore(options: {
+  home: string
+  cwd: string
+  choice: SessionChoice
+  resumeSessionId?: string
+}): Promise<RestorePlan> {
   const warnings: string[] = []
   const attempt = <T>(read: () => T): T | undefined => {
     try {
@@ -43,11 +48,14 @@ export async function planRestore(options: { home: string; cwd: string; choice: 
   const paths = last ? restorePaths(options.home, options.cwd, last) : undefined
   const previous = paths ? attempt(() => readWorkspaceState(paths)) : undefined
   const cleanup = previous ? await cleanUpOrphans(previous) : { killed: [], survivors: [] }
-  if (cleanup.survivors.length > 0) warnings.push(`Processes left by the previous run outlived SIGKILL: ${cleanup.survivors.join(', ')}.`)
+  if (cleanup.survivors.length > 0)
+    warnings.push(`Processes left by the previous run outlived SIGKILL: ${cleanup.survivors.join(', ')}.`)
   if (!last || (options.choice === 'new' && !options.resumeSessionId)) return { panes: {}, cleanup, warnings }
   // two processes writing one transcript would interleave it: a session open elsewhere is left to its owner
   if (!options.resumeSessionId && previous && previous.owner.pid !== process.pid && !ownerGone(previous.owner)) {
-    warnings.push(`Session ${last} is open in another Swarmdesk process (pid ${previous.owner.pid}); this window starts a new session.`)
+    warnings.push(
+      `Session ${last} is open in another Swarmdesk process (pid ${previous.owner.pid}); this window starts a new session.`
+    )
     return { panes: {}, cleanup, warnings }
   }
   const panes = (paths && attempt(() => readSavedPanes(paths))) ?? {}
@@ -55,7 +63,14 @@ export async function planRestore(options: { home: string; cwd: string; choice: 
 }
 
 /** States in which an agent was doing something the end of its process cut short. */
-const WORKING: ReadonlySet<AgentState> = new Set<AgentState>(['starting', 'running', 'awaiting_permission', 'awaiting_plan_approval', 'stopping', 'interrupted'])
+const WORKING: ReadonlySet<AgentState> = new Set<AgentState>([
+  'starting',
+  'running',
+  'awaiting_permission',
+  'awaiting_plan_approval',
+  'stopping',
+  'interrupted'
+])
 
 /**
  * The agents of a reopened session as the UI shows them: an agent that was working when the
@@ -82,4 +97,5 @@ export function restoredAgents(saved: AgentView[], leaderId: string): AgentView[
 }
 
 /** The line an interrupted agent's pane gets after its restored scrollback. */
-export const INTERRUPTED_PANE_LINE = '\r\n\x1b[1;36m‖ interrupted — the workspace stopped while this agent worked. Resume continues it from its transcript.\x1b[0m\r\n'
+export const INTERRUPTED_PANE_LINE =
+  '\r\n\x1b[1;36m‖ interrupted — the workspace stopped while this agent worked. Resume continues it from its transcript.\x1b[0m\r\n'

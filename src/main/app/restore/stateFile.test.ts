@@ -1,5 +1,14 @@
 import { readProcEntry } from '../../runtime/processes'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -65,7 +74,19 @@ describe('restore files', () => {
     writeLastSession(home, cwd, 'busy')
     // the parent of this test process is alive and is not this process
     const parent = { pid: process.ppid, startTime: String(readProcEntry(process.ppid)!.startTime) }
-    writeFileSync(paths.state, JSON.stringify({ schemaVersion: 1, sessionId: 'busy', cwd, updatedAt: new Date().toISOString(), owner: parent, runTag: 'other', ptys: [], agents: [] }))
+    writeFileSync(
+      paths.state,
+      JSON.stringify({
+        schemaVersion: 1,
+        sessionId: 'busy',
+        cwd,
+        updatedAt: new Date().toISOString(),
+        owner: parent,
+        runTag: 'other',
+        ptys: [],
+        agents: []
+      })
+    )
     const plan = await planRestore({ home, cwd, choice: 'restore' })
     expect(plan.resumeSessionId).toBeUndefined()
     expect(plan.warnings).toEqual([expect.stringContaining(`open in another Swarmdesk process (pid ${process.ppid})`)])
@@ -90,7 +111,10 @@ describe('restore files', () => {
       'team-lead'
     )
     expect(restored.map((a) => a.state)).toEqual(['interrupted', 'interrupted', 'exited', 'interrupted'])
-    const leader = restoredAgents([agent({ agentId: 'team-lead', state: 'exited', endStatus: 'killed' })], 'team-lead')[0]!
+    const leader = restoredAgents(
+      [agent({ agentId: 'team-lead', state: 'exited', endStatus: 'killed' })],
+      'team-lead'
+    )[0]!
     expect(leader.state).toBe('idle')
     expect(leader).not.toHaveProperty('endStatus')
   })
@@ -116,15 +140,35 @@ describe('restore files', () => {
     expect(segment('b')).toBe(`{"a":"b","seq":1}\n${SEGMENT_RESUME}b1\r\nb2\r\nb3\r\n`)
     expect(readSavedPanes(paths)).toEqual({ a: `${SEGMENT_RESUME}a1\r\n`, b: `${SEGMENT_RESUME}b1\r\nb2\r\nb3\r\n` })
     // a session saved by an earlier version: its panes.json comes first, the journal after it
-    writeFileSync(paths.panes, JSON.stringify({ schemaVersion: 1, updatedAt: new Date().toISOString(), panes: { a: 'old a\r\n', c: 'old c\r\n' } }))
-    expect(readSavedPanes(paths)).toEqual({ a: `old a\r\n${SEGMENT_RESUME}a1\r\n`, b: `${SEGMENT_RESUME}b1\r\nb2\r\nb3\r\n`, c: 'old c\r\n' })
+    writeFileSync(
+      paths.panes,
+      JSON.stringify({
+        schemaVersion: 1,
+        updatedAt: new Date().toISOString(),
+        panes: { a: 'old a\r\n', c: 'old c\r\n' }
+      })
+    )
+    expect(readSavedPanes(paths)).toEqual({
+      a: `old a\r\n${SEGMENT_RESUME}a1\r\n`,
+      b: `${SEGMENT_RESUME}b1\r\nb2\r\nb3\r\n`,
+      c: 'old c\r\n'
+    })
   })
 
   it('writes workspace.json again only when what it says changes', async () => {
     const paths = session('s4')
     let agents = [agent({ agentId: 'team-lead' })]
     const recorder = new WorkspaceStateRecorder(
-      { home, cwd, sessionId: 's4', paths, runTag: 'tag', agents: () => agents, team: () => undefined, ptyPids: () => [] },
+      {
+        home,
+        cwd,
+        sessionId: 's4',
+        paths,
+        runTag: 'tag',
+        agents: () => agents,
+        team: () => undefined,
+        ptyPids: () => []
+      },
       (message) => {
         throw new Error(message)
       },
@@ -148,7 +192,16 @@ describe('restore files', () => {
   it('writes state atomically, leaves no temp files, and keeps of each pane its last MiB from a line start, its journal two segments at most', async () => {
     const paths = session('s2')
     const recorder = new WorkspaceStateRecorder(
-      { home, cwd, sessionId: 's2', paths, runTag: 'tag', agents: () => [agent({ agentId: 'team-lead' })], team: () => 'ops', ptyPids: () => [] },
+      {
+        home,
+        cwd,
+        sessionId: 's2',
+        paths,
+        runTag: 'tag',
+        agents: () => [agent({ agentId: 'team-lead' })],
+        team: () => 'ops',
+        ptyPids: () => []
+      },
       (message) => {
         throw new Error(message)
       }
@@ -162,11 +215,19 @@ describe('restore files', () => {
       while (chunk.length < 256 * 1024) chunk += `\x1b[3${n % 7}mline ${n++}\x1b[0m ${'x'.repeat(100)}\r\n`
       recorder.notePaneOutput('big', chunk)
       await recorder.flush()
-      for (const n of [0, 1] as const) expect(statSync(segmentFile(paths.paneJournal, 'big', n), { throwIfNoEntry: false })?.size ?? 0).toBeLessThanOrEqual(PANE_SEGMENT_CHARS + 300 * 1024)
+      for (const n of [0, 1] as const)
+        expect(
+          statSync(segmentFile(paths.paneJournal, 'big', n), { throwIfNoEntry: false })?.size ?? 0
+        ).toBeLessThanOrEqual(PANE_SEGMENT_CHARS + 300 * 1024)
     }
     recorder.dispose()
     expect(readLastSession(home, cwd)).toBe('s2')
-    expect(readWorkspaceState(paths)).toMatchObject({ sessionId: 's2', team: 'ops', runTag: 'tag', owner: { pid: process.pid } })
+    expect(readWorkspaceState(paths)).toMatchObject({
+      sessionId: 's2',
+      team: 'ops',
+      runTag: 'tag',
+      owner: { pid: process.pid }
+    })
     const saved = readSavedPanes(paths)
     expect(saved.small).toBe(`${SEGMENT_RESUME}hello\r\n`)
     expect(saved.big!.length).toBeLessThanOrEqual(PANE_RESTORE_MAX_CHARS)

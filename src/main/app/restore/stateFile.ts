@@ -3,7 +3,14 @@ import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { AgentViewSchema } from '../../../shared/ipc'
 import { writeFileAtomicSync } from '../../runtime/locks'
-import { LAST_SESSION_FILE, LastSessionSchema, type LastSession, leaderTranscriptPath, sessionDir, workspaceDir } from '../../runtime/storage'
+import {
+  LAST_SESSION_FILE,
+  LastSessionSchema,
+  type LastSession,
+  leaderTranscriptPath,
+  sessionDir,
+  workspaceDir
+} from '../../runtime/storage'
 import { PANE_RESTORE_MAX_CHARS } from '../panes'
 import { PANE_JOURNAL_DIR, readPaneJournal, tailFromLineStart } from './paneJournal'
 
@@ -35,7 +42,6 @@ export const PANES_FILE = 'panes.json'
  */
 export const RUN_TAG_VARIABLE = 'SWARMDESK_WORKSPACE_RUN'
 
-
 /** A process that ran the session or one of its PTYs, told apart from a later process reusing its pid by its start time. */
 export const RecordedProcessSchema = z.object({
   pid: z.number().int().positive(),
@@ -65,7 +71,11 @@ export const WorkspaceStateSchema = z.object({
 export type WorkspaceState = z.infer<typeof WorkspaceStateSchema>
 
 /** `panes.json`: per agent id, its pane's scrollback serialized as ANSI (xterm's serialize addon). */
-export const PanesFileSchema = z.object({ schemaVersion: z.literal(1), updatedAt: z.string(), panes: z.record(z.string(), z.string()) })
+export const PanesFileSchema = z.object({
+  schemaVersion: z.literal(1),
+  updatedAt: z.string(),
+  panes: z.record(z.string(), z.string())
+})
 export type PanesFile = z.infer<typeof PanesFileSchema>
 
 /** Where one workspace's restore files are. */
@@ -105,10 +115,15 @@ function readJson<T>(path: string, schema: z.ZodType<T>): T | undefined {
   try {
     json = JSON.parse(text)
   } catch (error) {
-    throw new Error(`${path} is not JSON (${(error as Error).message}); delete it to start without it.`, { cause: error })
+    throw new Error(`${path} is not JSON (${(error as Error).message}); delete it to start without it.`, {
+      cause: error
+    })
   }
   const parsed = schema.safeParse(json)
-  if (!parsed.success) throw new Error(`${path} does not match its schema (${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}); delete it to start without it.`)
+  if (!parsed.success)
+    throw new Error(
+      `${path} does not match its schema (${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}); delete it to start without it.`
+    )
   return parsed.data
 }
 
@@ -131,7 +146,10 @@ export function readLastSession(home: string, cwd: string): string | undefined {
 
 /** Records `sessionId` as the session workspace `cwd` reopens at its next start. */
 export function writeLastSession(home: string, cwd: string, sessionId: string): void {
-  writeJson(restorePaths(home, cwd, sessionId).lastSession, LastSessionSchema.parse({ schemaVersion: 1, sessionId, updatedAt: new Date().toISOString() }))
+  writeJson(
+    restorePaths(home, cwd, sessionId).lastSession,
+    LastSessionSchema.parse({ schemaVersion: 1, sessionId, updatedAt: new Date().toISOString() })
+  )
 }
 
 /** `workspace.json` of a session; undefined when the session never wrote one. @throws Error for an invalid file. */
@@ -159,6 +177,7 @@ export function readSavedPanes(paths: RestorePaths): Record<string, string> {
   const legacy = readPanes(paths)?.panes ?? {}
   const journal = readPaneJournal(paths.paneJournal)
   const panes: Record<string, string> = { ...legacy }
-  for (const [agentId, text] of Object.entries(journal)) panes[agentId] = tailFromLineStart((legacy[agentId] ?? '') + text, PANE_RESTORE_MAX_CHARS)
+  for (const [agentId, text] of Object.entries(journal))
+    panes[agentId] = tailFromLineStart((legacy[agentId] ?? '') + text, PANE_RESTORE_MAX_CHARS)
   return panes
 }

@@ -83,7 +83,10 @@ export interface ClaudeTeam {
 
 function dirNames(dir: string): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort()
   } catch {
     return []
   }
@@ -91,7 +94,10 @@ function dirNames(dir: string): string[] {
 
 function jsonFiles(dir: string): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.json')).map((e) => e.name).sort()
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.json'))
+      .map((e) => e.name)
+      .sort()
   } catch {
     return []
   }
@@ -103,7 +109,10 @@ function readJson(path: string, unreadable: Unreadable[]): unknown {
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    unreadable.push({ path, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` })
+    unreadable.push({
+      path,
+      reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`
+    })
     return undefined
   }
   try {
@@ -115,7 +124,8 @@ function readJson(path: string, unreadable: Unreadable[]): unknown {
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined)
-const epoch = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? new Date(v).toISOString() : str(v))
+const epoch = (v: unknown): string | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? new Date(v).toISOString() : str(v)
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : [])
 
 function isAlive(pid: number): boolean {
@@ -137,7 +147,8 @@ function transcripts(root: string): Map<string, string> {
     } catch {
       continue
     }
-    for (const name of names) if (name.endsWith('.jsonl')) out.set(name.slice(0, -'.jsonl'.length), join(root, 'projects', slug, name))
+    for (const name of names)
+      if (name.endsWith('.jsonl')) out.set(name.slice(0, -'.jsonl'.length), join(root, 'projects', slug, name))
   }
   return out
 }
@@ -187,7 +198,9 @@ export function readSessions(root: string): { sessions: ClaudeSession[]; unreada
       ...(transcript ? { transcript } : {})
     })
   }
-  const ended = [...byTranscript].filter(([id]) => !seen.has(id)).sort((a, b) => statSync(b[1]).mtimeMs - statSync(a[1]).mtimeMs)
+  const ended = [...byTranscript]
+    .filter(([id]) => !seen.has(id))
+    .sort((a, b) => statSync(b[1]).mtimeMs - statSync(a[1]).mtimeMs)
   for (const [sessionId, transcript] of ended) {
     const cwd = transcriptCwd(transcript)
     sessions.push({ sessionId, status: 'ended', ...(cwd ? { cwd } : {}), transcript })
@@ -228,7 +241,9 @@ export function readTeam(root: string, name: string): ClaudeTeam | undefined {
   if (!existsSync(teamDir) && !existsSync(taskDir)) return undefined
   const unreadable: Unreadable[] = []
   const configPath = join(teamDir, 'config.json')
-  const config = existsSync(configPath) ? (readJson(configPath, unreadable) as Record<string, unknown> | undefined) : undefined
+  const config = existsSync(configPath)
+    ? (readJson(configPath, unreadable) as Record<string, unknown> | undefined)
+    : undefined
   const members = new Map<string, ClaudeMember>()
   for (const m of Array.isArray(config?.members) ? (config.members as Array<Record<string, unknown>>) : []) {
     const memberName = str(m?.name)
@@ -255,7 +270,14 @@ export function readTeam(root: string, name: string): ClaudeTeam | undefined {
   for (const file of jsonFiles(taskDir)) {
     const data = readJson(join(taskDir, file), unreadable) as Record<string, unknown> | undefined
     if (data === undefined) continue
-    const task: ClaudeTask = { id: String(data.id ?? basename(file, '.json')), subject: str(data.subject) ?? '', status: str(data.status) ?? 'unknown', blocks: strings(data.blocks), blockedBy: strings(data.blockedBy), ...(str(data.owner) ? { owner: str(data.owner) } : {}) }
+    const task: ClaudeTask = {
+      id: String(data.id ?? basename(file, '.json')),
+      subject: str(data.subject) ?? '',
+      status: str(data.status) ?? 'unknown',
+      blocks: strings(data.blocks),
+      blockedBy: strings(data.blockedBy),
+      ...(str(data.owner) ? { owner: str(data.owner) } : {})
+    }
     tasks.push(task)
     if (task.owner) see(task.owner, 'task owner')
   }
@@ -280,7 +302,15 @@ export function readTeam(root: string, name: string): ClaudeTeam | undefined {
       } catch {
         // plain text: not a protocol message
       }
-      messages.push({ to, from: str(m?.from) ?? '', text, ...(str(m?.summary) ? { summary: str(m.summary) } : {}), ...(epoch(m?.timestamp) ? { timestamp: epoch(m.timestamp) } : {}), ...(typeof m?.read === 'boolean' ? { read: m.read } : {}), ...(protocol ? { protocol } : {}) })
+      messages.push({
+        to,
+        from: str(m?.from) ?? '',
+        text,
+        ...(str(m?.summary) ? { summary: str(m.summary) } : {}),
+        ...(epoch(m?.timestamp) ? { timestamp: epoch(m.timestamp) } : {}),
+        ...(typeof m?.read === 'boolean' ? { read: m.read } : {}),
+        ...(protocol ? { protocol } : {})
+      })
     }
   }
   messages.sort((a, b) => (a.timestamp ?? '').localeCompare(b.timestamp ?? ''))

@@ -1,7 +1,12 @@
 import { statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { relative, resolve, sep } from 'node:path'
-import { loadAgentDefinitions, type AgentDefinition, type AgentFileReport, type LoadedAgentDefinitions } from '../../runtime/agentDefinitions'
+import {
+  loadAgentDefinitions,
+  type AgentDefinition,
+  type AgentFileReport,
+  type LoadedAgentDefinitions
+} from '../../runtime/agentDefinitions'
 import { isWorkspaceTrusted } from '../../runtime/permissions'
 import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, UsageError } from '../io'
@@ -35,7 +40,12 @@ export async function agentsCommand(argv: string[], io: Partial<AgentsIo> = {}):
   const userHome = env.HOME || homedir()
   const write = io.stdout ?? ((text: string) => void process.stdout.write(text))
   const home = swarmdeskHome(env)
-  const loaded = await loadAgentDefinitions({ cwd, home, userHome, projectTrusted: await isWorkspaceTrusted(home, cwd) })
+  const loaded = await loadAgentDefinitions({
+    cwd,
+    home,
+    userHome,
+    projectTrusted: await isWorkspaceTrusted(home, cwd)
+  })
   write(values.json ? JSON.stringify(loaded.files) + '\n' : renderTable(loaded, { cwd, userHome }))
   return 0
 }
@@ -63,14 +73,29 @@ function renderTable(loaded: LoadedAgentDefinitions, places: { cwd: string; user
   const rows: Row[] = []
   for (const def of loaded.definitions.values()) {
     const report = def.source.kind === 'builtin' ? undefined : reports.get(def.source.path)
-    rows.push({ name: def.name, source: def.source.kind === 'builtin' ? 'built-in' : show(def.source.path), tools: toolsOf(def), model: def.model ?? 'inherit', notes: report ? issueLines(report) : [] })
+    rows.push({
+      name: def.name,
+      source: def.source.kind === 'builtin' ? 'built-in' : show(def.source.path),
+      tools: toolsOf(def),
+      model: def.model ?? 'inherit',
+      notes: report ? issueLines(report) : []
+    })
   }
-  for (const [name, path] of loaded.overriddenBuiltins) rows.push({ name, source: 'built-in', tools: '', model: '', notes: [`replaced by ${show(path)}`] })
+  for (const [name, path] of loaded.overriddenBuiltins)
+    rows.push({ name, source: 'built-in', tools: '', model: '', notes: [`replaced by ${show(path)}`] })
   for (const f of loaded.files.filter((f) => f.problems.length > 0 || f.overriddenBy)) {
-    const status = f.overriddenBy ? `not used: overridden by ${show(f.overriddenBy)}` : `not loaded: ${f.problems.length} problem${f.problems.length === 1 ? '' : 's'}`
+    const status = f.overriddenBy
+      ? `not used: overridden by ${show(f.overriddenBy)}`
+      : `not loaded: ${f.problems.length} problem${f.problems.length === 1 ? '' : 's'}`
     // a file that failed to load grants nothing: listing its tools would read as if it did
-    const tools = f.overriddenBy ? f.tools?.join(', ') ?? 'all' : '-'
-    rows.push({ name: f.name ?? '(no name)', source: show(f.source), tools, model: f.model ?? '', notes: [status, ...issueLines(f)] })
+    const tools = f.overriddenBy ? (f.tools?.join(', ') ?? 'all') : '-'
+    rows.push({
+      name: f.name ?? '(no name)',
+      source: show(f.source),
+      tools,
+      model: f.model ?? '',
+      notes: [status, ...issueLines(f)]
+    })
   }
   const head: Row = { name: 'NAME', source: 'SOURCE', tools: 'TOOLS', model: 'MODEL', notes: [] }
   const width = (key: 'name' | 'source' | 'tools') => Math.max(...[head, ...rows].map((r) => r[key].length))
@@ -79,7 +104,10 @@ function renderTable(loaded: LoadedAgentDefinitions, places: { cwd: string; user
   const wt = Math.min(width('tools'), TOOLS_WIDTH)
   const line = (r: Row): string[] => {
     const [first, ...more] = wrapList(r.tools, wt)
-    return [`${r.name.padEnd(wn)}  ${r.source.padEnd(ws)}  ${first.padEnd(wt)}  ${r.model}`.trimEnd(), ...more.map((t) => `${''.padEnd(wn + ws + 4)}${t}`)]
+    return [
+      `${r.name.padEnd(wn)}  ${r.source.padEnd(ws)}  ${first.padEnd(wt)}  ${r.model}`.trimEnd(),
+      ...more.map((t) => `${''.padEnd(wn + ws + 4)}${t}`)
+    ]
   }
   const body = rows.flatMap((r) => [...line(r), ...r.notes.map((n) => `    ${n}`)])
   const invalid = loaded.files.filter((f) => f.problems.length > 0).length
@@ -110,7 +138,10 @@ function toolsOf(def: AgentDefinition): string {
 }
 
 function issueLines(report: AgentFileReport): string[] {
-  return [...report.problems.map((p) => `problem  ${p.field}: ${p.message}`), ...report.warnings.map((w) => `warning  ${w.field}: ${w.message}`)]
+  return [
+    ...report.problems.map((p) => `problem  ${p.field}: ${p.message}`),
+    ...report.warnings.map((w) => `warning  ${w.field}: ${w.message}`)
+  ]
 }
 
 function displayPath(path: string, places: { cwd: string; userHome: string }): string {

@@ -1,7 +1,10 @@
 import { vi } from 'vitest'
 
 /** Runs a command in-process with SWARMDESK_HOME set, capturing what it prints. Tests only. */
-export async function capture(home: string, run: () => Promise<number>): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function capture(
+  home: string,
+  run: () => Promise<number>
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const saved = process.env.SWARMDESK_HOME
   process.env.SWARMDESK_HOME = home
   let stdout = ''

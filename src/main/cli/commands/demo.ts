@@ -16,11 +16,19 @@ export const DEMO_PROMPT = 'Survey this project, run its tests, and fix whatever
  * unless `--keep`, which says where it stays.
  */
 export async function demoCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('demo', argv, { headless: { type: 'boolean' }, json: { type: 'boolean' }, approve: { type: 'string' }, keep: { type: 'boolean' } })
+  const { values } = parseCommandArgs('demo', argv, {
+    headless: { type: 'boolean' },
+    json: { type: 'boolean' },
+    approve: { type: 'string' },
+    keep: { type: 'boolean' }
+  })
   const approve = parseApprove(values.approve, process.stdin.isTTY === true ? 'ask' : 'all')
   const keep = values.keep === true
   if (!values.headless && !values.json) {
-    if (values.approve !== undefined) throw new UsageError('swarmdesk demo: --approve applies to the headless demo (--headless or --json); in the UI you answer each request yourself.')
+    if (values.approve !== undefined)
+      throw new UsageError(
+        'swarmdesk demo: --approve applies to the headless demo (--headless or --json); in the UI you answer each request yourself.'
+      )
     return demoWithUi(DEMO_PROMPT, {}, { keep })
   }
   // SIGTERM ends the run as Ctrl+C does, so the workspace is removed either way
@@ -29,13 +37,28 @@ export async function demoCommand(argv: string[]): Promise<number> {
   process.once('SIGTERM', onTerm)
   const workspace = await createDemoWorkspace()
   try {
-    if (!values.json) process.stdout.write(`Demo workspace: ${workspace}\nModel: scripted (offline), scenario ${demoPaths().scenario}\n\n`)
+    if (!values.json)
+      process.stdout.write(
+        `Demo workspace: ${workspace}\nModel: scripted (offline), scenario ${demoPaths().scenario}\n\n`
+      )
     return await executeRun(
-      { cwd: workspace, scenario: demoPaths().scenario, settingsFiles: [], trustProject: false, fork: false, coordinator: false, json: values.json ?? false, approve, prompt: DEMO_PROMPT },
+      {
+        cwd: workspace,
+        scenario: demoPaths().scenario,
+        settingsFiles: [],
+        trustProject: false,
+        fork: false,
+        coordinator: false,
+        json: values.json ?? false,
+        approve,
+        prompt: DEMO_PROMPT
+      },
       { scripted: true, signal: stop.signal }
     )
   } finally {
     process.removeListener('SIGTERM', onTerm)
-    await endDemoWorkspace(workspace, keep, (line) => (values.json ? process.stderr : process.stdout).write(`${line}\n`))
+    await endDemoWorkspace(workspace, keep, (line) =>
+      (values.json ? process.stderr : process.stdout).write(`${line}\n`)
+    )
   }
 }

@@ -21,7 +21,10 @@ export function installedElectron(env: NodeJS.ProcessEnv = process.env): string 
   }
   const pathFile = join(electronDir, 'path.txt')
   if (!existsSync(pathFile)) return undefined
-  const binary = join(env.ELECTRON_OVERRIDE_DIST_PATH || join(electronDir, 'dist'), readFileSync(pathFile, 'utf8').trim())
+  const binary = join(
+    env.ELECTRON_OVERRIDE_DIST_PATH || join(electronDir, 'dist'),
+    readFileSync(pathFile, 'utf8').trim()
+  )
   return existsSync(binary) ? binary : undefined
 }
 
@@ -53,7 +56,9 @@ async function openDemo(workspace: string, prompt: string, io: ServeIo, out: (li
     return runElectron(electron, [root, '--cwd', workspace, '--scenario', scenario])
   }
   const why = electron ? 'the app is not built (run `npm run build`)' : 'there is no Electron binary on this machine'
-  out(`The app window is unavailable here (${why}), so the workspace UI is served in the browser: open the SWARMDESK_URL below.`)
+  out(
+    `The app window is unavailable here (${why}), so the workspace UI is served in the browser: open the SWARMDESK_URL below.`
+  )
   out(`Ask the leader: ${prompt}`)
   return runServe({ cwd: workspace, port: 0, scenario, settingsFiles: [], trustProject: false }, io)
 }

@@ -10,13 +10,15 @@ const USAGE = `Use: swarmdesk mailbox send --team T --to NAME --from NAME (--tex
 const FLAG_OF: Record<string, string> = { team: '--team', to: '--to', agent: '--agent' }
 
 function required(command: string, flag: string, value: string | undefined): string {
-  if (value === undefined || value === '') throw new UsageError(`swarmdesk mailbox ${command}: ${flag} is required. ${USAGE}`)
+  if (value === undefined || value === '')
+    throw new UsageError(`swarmdesk mailbox ${command}: ${flag} is required. ${USAGE}`)
   return value
 }
 
 /** Turns the mailbox's validation errors into usage errors naming the flag. */
 function asUsage(command: string, error: unknown): never {
-  if (error instanceof InvalidNameError) throw new UsageError(`swarmdesk mailbox ${command}: ${FLAG_OF[error.field] ?? error.field}: ${error.message}`)
+  if (error instanceof InvalidNameError)
+    throw new UsageError(`swarmdesk mailbox ${command}: ${FLAG_OF[error.field] ?? error.field}: ${error.message}`)
   if (error instanceof InvalidMessageError) throw new UsageError(`swarmdesk mailbox ${command}: ${error.message}`)
   throw error
 }
@@ -29,17 +31,24 @@ function jsonBody(raw: string): { text: string; body?: never } | { body: Protoco
   } catch (error) {
     throw new UsageError(`swarmdesk mailbox send: --json is not JSON: ${(error as Error).message}`)
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('swarmdesk mailbox send: --json must be a JSON object, e.g. {"type":"shutdown_request","requestId":"r1"}')
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError(
+      'swarmdesk mailbox send: --json must be a JSON object, e.g. {"type":"shutdown_request","requestId":"r1"}'
+    )
   const text = JSON.stringify(value)
   const body = parseMessageBody(text)
-  if (body.kind === 'invalid') throw new UsageError(`swarmdesk mailbox send: --json is not a valid ${body.type}: ${body.error}`)
+  if (body.kind === 'invalid')
+    throw new UsageError(`swarmdesk mailbox send: --json is not a valid ${body.type}: ${body.error}`)
   return body.kind === 'structured' ? { body: body.body } : { text }
 }
 
 /** What `--text S` sends: plain text, which may not pass for a protocol body. */
 function plainText(text: string): { text: string; body?: never } {
   const kind = messageKind(text)
-  if (kind !== 'plain') throw new UsageError(`swarmdesk mailbox send: --text is a JSON ${kind} body; send a structured message with --json instead.`)
+  if (kind !== 'plain')
+    throw new UsageError(
+      `swarmdesk mailbox send: --text is a JSON ${kind} body; send a structured message with --json instead.`
+    )
   return { text }
 }
 
@@ -56,16 +65,26 @@ async function send(argv: string[]): Promise<number> {
   const team = required('send', '--team', values.team)
   const to = required('send', '--to', values.to)
   const from = required('send', '--from', values.from)
-  if ((values.text === undefined) === (values.json === undefined)) throw new UsageError(`swarmdesk mailbox send: give exactly one of --text or --json. ${USAGE}`)
+  if ((values.text === undefined) === (values.json === undefined))
+    throw new UsageError(`swarmdesk mailbox send: give exactly one of --text or --json. ${USAGE}`)
   const content = values.text !== undefined ? plainText(values.text) : jsonBody(values.json!)
   const mailbox = createMailbox({ home: swarmdeskHome() })
   const result = await mailbox
-    .send(team, to, { from, ...content, ...(values.summary !== undefined ? { summary: values.summary } : {}), ...(values.color !== undefined ? { color: values.color } : {}) })
+    .send(team, to, {
+      from,
+      ...content,
+      ...(values.summary !== undefined ? { summary: values.summary } : {}),
+      ...(values.color !== undefined ? { color: values.color } : {})
+    })
     .catch((error: unknown) => asUsage('send', error))
   const kind = content.body?.type ?? 'plain'
   // a structured message (--json OBJ) comes from a script: it gets the receipt as JSON
-  if (values.json !== undefined) process.stdout.write(JSON.stringify({ id: result.id, team, to, from, kind, path: result.path }) + '\n')
-  else process.stdout.write(`Sent ${kind === 'plain' ? 'a message' : `a ${kind}`} from ${from} to ${to} in team ${team} (${result.id}).\n`)
+  if (values.json !== undefined)
+    process.stdout.write(JSON.stringify({ id: result.id, team, to, from, kind, path: result.path }) + '\n')
+  else
+    process.stdout.write(
+      `Sent ${kind === 'plain' ? 'a message' : `a ${kind}`} from ${from} to ${to} in team ${team} (${result.id}).\n`
+    )
   return 0
 }
 
@@ -86,15 +105,23 @@ async function read(argv: string[]): Promise<number> {
   const team = required('read', '--team', values.team)
   const agent = required('read', '--agent', values.agent)
   const mailbox = createMailbox({ home: swarmdeskHome() })
-  const { messages, problems } = await mailbox.read(team, agent, { unreadOnly: values.unread === true }).catch((error: unknown) => asUsage('read', error))
-  if (values['mark-read']) await mailbox.markRead(team, agent, messages.filter((e) => !e.read).map((e) => e.message.id))
+  const { messages, problems } = await mailbox
+    .read(team, agent, { unreadOnly: values.unread === true })
+    .catch((error: unknown) => asUsage('read', error))
+  if (values['mark-read'])
+    await mailbox.markRead(
+      team,
+      agent,
+      messages.filter((e) => !e.read).map((e) => e.message.id)
+    )
   if (values.json) {
     const out = messages.map((e) => ({ ...e.message, read: e.read, kind: messageKind(e.message.text) }))
     process.stdout.write(JSON.stringify({ team, agent, messages: out, problems }) + '\n')
     return 0
   }
   for (const p of problems) process.stderr.write(`swarmdesk mailbox read: warning: skipped ${p.path}: ${p.problem}\n`)
-  if (messages.length === 0) process.stdout.write(`No ${values.unread ? 'unread ' : ''}messages for ${agent} in team ${team}.\n`)
+  if (messages.length === 0)
+    process.stdout.write(`No ${values.unread ? 'unread ' : ''}messages for ${agent} in team ${team}.\n`)
   for (const e of messages) process.stdout.write(describeEntry(e))
   return 0
 }

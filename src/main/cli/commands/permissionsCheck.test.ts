@@ -8,13 +8,19 @@ import { permissionsCheckCommand } from './permissionsCheck'
 /** A small stand-in for the tool registry's mapping. */
 function resolveSubject(tool: string, input: unknown, _cwd: string): PermissionSubject {
   const i = (input ?? {}) as Record<string, unknown>
-  if (tool === 'Read' || tool === 'Glob' || tool === 'Grep') return { kind: 'read', path: String(i.file_path ?? i.path ?? '.') }
+  if (tool === 'Read' || tool === 'Glob' || tool === 'Grep')
+    return { kind: 'read', path: String(i.file_path ?? i.path ?? '.') }
   if (tool === 'Write' || tool === 'Edit') {
     if (typeof i.file_path !== 'string') throw new Error('file_path: required')
     return { kind: 'edit', path: i.file_path }
   }
   if (tool === 'Bash') return { kind: 'bash', command: String(i.command) }
-  return { kind: 'tool', tool, specifier: typeof i.subagent_type === 'string' ? i.subagent_type : undefined, readOnly: false }
+  return {
+    kind: 'tool',
+    tool,
+    specifier: typeof i.subagent_type === 'string' ? i.subagent_type : undefined,
+    readOnly: false
+  }
 }
 
 describe('swarmdesk permissions check', () => {
@@ -34,12 +40,25 @@ describe('swarmdesk permissions check', () => {
   async function run(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
     const out: string[] = []
     const err: string[] = []
-    const code = await permissionsCheckCommand(argv, resolveSubject, { stdout: (l) => out.push(l), stderr: (l) => err.push(l), env: { SWARMDESK_HOME: home } })
+    const code = await permissionsCheckCommand(argv, resolveSubject, {
+      stdout: (l) => out.push(l),
+      stderr: (l) => err.push(l),
+      env: { SWARMDESK_HOME: home }
+    })
     return { code, out, err }
   }
 
   it('prints one decision line and exits 0 for any decision', async () => {
-    const r = await run(['--cwd', ws, '--settings', settings, '--tool', 'Bash', '--input', JSON.stringify({ command: 'ls && rm -rf /' })])
+    const r = await run([
+      '--cwd',
+      ws,
+      '--settings',
+      settings,
+      '--tool',
+      'Bash',
+      '--input',
+      JSON.stringify({ command: 'ls && rm -rf /' })
+    ])
     expect(r.code).toBe(0)
     expect(r.out).toHaveLength(1)
     expect(JSON.parse(r.out[0])).toMatchObject({ decision: 'deny', rule: { rule: 'Bash(rm:*)', source: settings } })
@@ -50,7 +69,16 @@ describe('swarmdesk permissions check', () => {
   it('honours --mode and tool rules', async () => {
     const plan = await run(['--cwd', ws, '--mode', 'plan', '--tool', 'Write', '--input', '{"file_path":"src/x.ts"}'])
     expect(JSON.parse(plan.out[0]).decision).toBe('deny')
-    const agent = await run(['--cwd', ws, '--settings', settings, '--tool', 'Agent', '--input', '{"subagent_type":"Explore"}'])
+    const agent = await run([
+      '--cwd',
+      ws,
+      '--settings',
+      settings,
+      '--tool',
+      'Agent',
+      '--input',
+      '{"subagent_type":"Explore"}'
+    ])
     expect(JSON.parse(agent.out[0]).decision).toBe('allow')
   })
 
@@ -77,13 +105,16 @@ describe('swarmdesk permissions check', () => {
 
   it('decides a batch in order, one line out per line in, with a per-line mode', async () => {
     const batch = path.join(path.dirname(settings), 'batch.jsonl')
-    await writeFile(batch, [
-      JSON.stringify({ tool: 'Bash', input: { command: 'ls' } }),
-      JSON.stringify({ tool: 'Bash', input: { command: 'rm x' } }),
-      '',
-      JSON.stringify({ tool: 'Edit', input: { file_path: 'src/a.ts' }, mode: 'acceptEdits' }),
-      JSON.stringify({ tool: 'Edit', input: { file_path: 'src/a.ts' } })
-    ].join('\n'))
+    await writeFile(
+      batch,
+      [
+        JSON.stringify({ tool: 'Bash', input: { command: 'ls' } }),
+        JSON.stringify({ tool: 'Bash', input: { command: 'rm x' } }),
+        '',
+        JSON.stringify({ tool: 'Edit', input: { file_path: 'src/a.ts' }, mode: 'acceptEdits' }),
+        JSON.stringify({ tool: 'Edit', input: { file_path: 'src/a.ts' } })
+      ].join('\n')
+    )
     const r = await run(['--cwd', ws, '--settings', settings, '--batch', batch])
     expect(r.code).toBe(0)
     expect(r.out.map((l) => JSON.parse(l).decision)).toEqual(['allow', 'deny', 'allow', 'ask'])

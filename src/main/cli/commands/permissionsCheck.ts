@@ -31,7 +31,11 @@ class CheckUsageError extends Error {}
  * decision, 2 on bad input or settings that do not load (message on stderr naming what was wrong;
  * in a batch, the line number).
  */
-export async function permissionsCheckCommand(argv: string[], resolveSubject: SubjectResolver, io?: Partial<CheckIo>): Promise<number> {
+export async function permissionsCheckCommand(
+  argv: string[],
+  resolveSubject: SubjectResolver,
+  io?: Partial<CheckIo>
+): Promise<number> {
   const out = io?.stdout ?? ((l: string) => void process.stdout.write(l + '\n'))
   const err = io?.stderr ?? ((l: string) => void process.stderr.write(l + '\n'))
   const env = io?.env ?? process.env
@@ -41,13 +45,20 @@ export async function permissionsCheckCommand(argv: string[], resolveSubject: Su
     const home = env.SWARMDESK_HOME ? path.resolve(env.SWARMDESK_HOME) : path.join(os.homedir(), '.swarmdesk')
     let settings: LoadedSettings
     try {
-      settings = await loadPermissionSettings({ cwd, home, extraSettingsFiles: args.settings.map((f) => path.resolve(f)), trustProject: args.trustProject })
+      settings = await loadPermissionSettings({
+        cwd,
+        home,
+        extraSettingsFiles: args.settings.map((f) => path.resolve(f)),
+        trustProject: args.trustProject
+      })
     } catch (e) {
       throw new CheckUsageError(`settings do not load: ${(e as Error).message}`)
     }
     for (const w of settings.warnings) err(`warning: ${w}`)
     const mode = args.mode ?? settings.defaultMode
-    const calls = args.batch ? await readBatch(args.batch, mode) : [{ tool: args.tool as string, input: parseJson(args.input as string, '--input'), mode, where: '--input' }]
+    const calls = args.batch
+      ? await readBatch(args.batch, mode)
+      : [{ tool: args.tool as string, input: parseJson(args.input as string, '--input'), mode, where: '--input' }]
     const subjects = calls.map((c) => {
       try {
         return resolveSubject(c.tool, c.input, cwd)
@@ -68,16 +79,30 @@ export async function permissionsCheckCommand(argv: string[], resolveSubject: Su
   }
 }
 
-interface CheckArgs { cwd?: string; mode?: PermissionMode; settings: string[]; trustProject: boolean; tool?: string; input?: string; batch?: string }
+interface CheckArgs {
+  cwd?: string
+  mode?: PermissionMode
+  settings: string[]
+  trustProject: boolean
+  tool?: string
+  input?: string
+  batch?: string
+}
 
 function parseCheckArgs(argv: string[]): CheckArgs {
   let values
   try {
-    ({ values } = parseArgs({
+    ;({ values } = parseArgs({
       args: argv,
       options: {
-        cwd: { type: 'string' }, mode: { type: 'string' }, settings: { type: 'string', multiple: true },
-        'trust-project': { type: 'boolean' }, json: { type: 'boolean' }, tool: { type: 'string' }, input: { type: 'string' }, batch: { type: 'string' }
+        cwd: { type: 'string' },
+        mode: { type: 'string' },
+        settings: { type: 'string', multiple: true },
+        'trust-project': { type: 'boolean' },
+        json: { type: 'boolean' },
+        tool: { type: 'string' },
+        input: { type: 'string' },
+        batch: { type: 'string' }
       },
       strict: true,
       allowPositionals: false
@@ -86,10 +111,21 @@ function parseCheckArgs(argv: string[]): CheckArgs {
     throw new CheckUsageError((e as Error).message)
   }
   const mode = values.mode === undefined ? undefined : PermissionModeSchema.safeParse(values.mode)
-  if (mode && !mode.success) throw new CheckUsageError(`--mode ${values.mode}: use one of ${PermissionModeSchema.options.join(', ')}`)
-  if (values.batch && (values.tool || values.input)) throw new CheckUsageError('give either --batch FILE or --tool NAME --input JSON, not both')
-  if (!values.batch && (!values.tool || values.input === undefined)) throw new CheckUsageError('missing --tool NAME and --input JSON (or --batch FILE)')
-  return { cwd: values.cwd, mode: mode?.data, settings: values.settings ?? [], trustProject: values['trust-project'] ?? false, tool: values.tool, input: values.input, batch: values.batch }
+  if (mode && !mode.success)
+    throw new CheckUsageError(`--mode ${values.mode}: use one of ${PermissionModeSchema.options.join(', ')}`)
+  if (values.batch && (values.tool || values.input))
+    throw new CheckUsageError('give either --batch FILE or --tool NAME --input JSON, not both')
+  if (!values.batch && (!values.tool || values.input === undefined))
+    throw new CheckUsageError('missing --tool NAME and --input JSON (or --batch FILE)')
+  return {
+    cwd: values.cwd,
+    mode: mode?.data,
+    settings: values.settings ?? [],
+    trustProject: values['trust-project'] ?? false,
+    tool: values.tool,
+    input: values.input,
+    batch: values.batch
+  }
 }
 
 function parseJson(text: string, where: string): unknown {
@@ -101,7 +137,10 @@ function parseJson(text: string, where: string): unknown {
 }
 
 /** Every line is checked before any decision is printed, so a bad line never leaves partial output. */
-async function readBatch(file: string, mode: PermissionMode): Promise<Array<{ tool: string; input: unknown; mode: PermissionMode; where: string }>> {
+async function readBatch(
+  file: string,
+  mode: PermissionMode
+): Promise<Array<{ tool: string; input: unknown; mode: PermissionMode; where: string }>> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
@@ -115,7 +154,9 @@ async function readBatch(file: string, mode: PermissionMode): Promise<Array<{ to
     const parsed = BatchLineSchema.safeParse(parseJson(line, where))
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
-      throw new CheckUsageError(`${where}: ${issue.path.join('.') || '(line)'}: ${issue.message}; each line is {"tool": NAME, "input": {...}, "mode"?: MODE}`)
+      throw new CheckUsageError(
+        `${where}: ${issue.path.join('.') || '(line)'}: ${issue.message}; each line is {"tool": NAME, "input": {...}, "mode"?: MODE}`
+      )
     }
     calls.push({ tool: parsed.data.tool, input: parsed.data.input, mode: parsed.data.mode ?? mode, where })
   })

@@ -51,7 +51,8 @@ export function parseApprove(value: string | undefined, fallback: ApproveFlag = 
 function parseMode(value: string | undefined): PermissionMode | undefined {
   if (value === undefined) return undefined
   const parsed = PermissionModeSchema.safeParse(value)
-  if (!parsed.success || value === 'bubble') throw new UsageError(`--permission-mode must be one of ${USER_PERMISSION_MODES.join(', ')}, got '${value}'.`)
+  if (!parsed.success || value === 'bubble')
+    throw new UsageError(`--permission-mode must be one of ${USER_PERMISSION_MODES.join(', ')}, got '${value}'.`)
   return parsed.data
 }
 
@@ -81,7 +82,10 @@ export function parseRunFlags(argv: string[]): RunFlags {
  * human renderer) and resolves the exit code (0 ok, 1 failed).
  * @throws UsageError for bad input found before the run starts.
  */
-export async function executeRun(flags: RunFlags & { prompt: string }, extra: { scripted?: boolean; signal?: AbortSignal } = {}): Promise<number> {
+export async function executeRun(
+  flags: RunFlags & { prompt: string },
+  extra: { scripted?: boolean; signal?: AbortSignal } = {}
+): Promise<number> {
   const bus = new EventBus()
   const render = flags.json
     ? (e: object) => JSON.stringify(e) + '\n'
@@ -132,7 +136,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   const flags = parseRunFlags(argv)
   let prompt = flags.prompt
   if (prompt === undefined && process.stdin.isTTY !== true) prompt = (await readStdin()).trim() || undefined
-  if (prompt === undefined) throw new UsageError('swarmdesk run: no prompt. Pass it as the last argument (swarmdesk run "fix the failing test") or on stdin.')
+  if (prompt === undefined)
+    throw new UsageError(
+      'swarmdesk run: no prompt. Pass it as the last argument (swarmdesk run "fix the failing test") or on stdin.'
+    )
   return executeRun({ ...flags, prompt })
 }
 

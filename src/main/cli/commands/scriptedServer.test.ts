@@ -39,7 +39,11 @@ describe('swarmdesk scripted-server', () => {
     const match = /^SCRIPTED_MODEL_URL (http:\/\/127\.0\.0\.1:\d+)$/.exec(line)
     expect(match).not.toBeNull()
     const client = new Anthropic({ apiKey: 'test', baseURL: match![1], maxRetries: 0 })
-    const message = await client.messages.create({ model: 'claude-haiku-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] })
+    const message = await client.messages.create({
+      model: 'claude-haiku-4-5',
+      max_tokens: 8,
+      messages: [{ role: 'user', content: 'hi' }]
+    })
     expect(message.content).toEqual([{ type: 'text', text: 'from the CLI server' }])
 
     process.emit('SIGTERM', 'SIGTERM')
@@ -74,6 +78,8 @@ describe('swarmdesk scripted-server', () => {
     await writeFile(bad, 'agents:\n  team-lead:\n    - tools: [ { input: {} } ]\n')
     const { stderr, io } = capture()
     expect(await scriptedServerCommand(['--scenario', bad], io)).toBe(2)
-    expect(stderr.join('\n')).toMatch(new RegExp(`bad scenario: ${bad.replace(/[.\\/]/g, '\\$&')}: agents\\.team-lead\\[0\\]\\.tools\\[0\\]\\.name: `))
+    expect(stderr.join('\n')).toMatch(
+      new RegExp(`bad scenario: ${bad.replace(/[.\\/]/g, '\\$&')}: agents\\.team-lead\\[0\\]\\.tools\\[0\\]\\.name: `)
+    )
   })
 })

@@ -25,7 +25,12 @@ export async function scriptedServerCommand(argv: string[], io: ScriptedServerCo
 
   let values: { scenario?: string; port?: string }
   try {
-    values = parseArgs({ args: argv, options: { scenario: { type: 'string' }, port: { type: 'string' } }, strict: true, allowPositionals: false }).values
+    values = parseArgs({
+      args: argv,
+      options: { scenario: { type: 'string' }, port: { type: 'string' } },
+      strict: true,
+      allowPositionals: false
+    }).values
   } catch (error) {
     err(`swarmdesk scripted-server: ${(error as Error).message}\n${USAGE}`)
     return 2

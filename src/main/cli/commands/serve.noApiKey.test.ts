@@ -20,7 +20,11 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(root, { recursive: true, force: true }))
 
-const noKey = (): Record<string, string> => ({ SWARMDESK_HOME: join(root, 'home'), ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: '' })
+const noKey = (): Record<string, string> => ({
+  SWARMDESK_HOME: join(root, 'home'),
+  ANTHROPIC_API_KEY: '',
+  ANTHROPIC_BASE_URL: ''
+})
 
 describe('first run without an API key', () => {
   it('serve prints its SWARMDESK_URL line, serves the page, and exits 0 on SIGTERM', async () => {
@@ -47,7 +51,9 @@ describe('first run without an API key', () => {
   })
 
   it('serve with a scenario file that is missing still exits 2', async () => {
-    const run = await runCli(['serve', '--cwd', repo, '--port', '0', '--scenario', join(root, 'absent.yaml')], { env: noKey() })
+    const run = await runCli(['serve', '--cwd', repo, '--port', '0', '--scenario', join(root, 'absent.yaml')], {
+      env: noKey()
+    })
     expect(run.code).toBe(2)
   })
 })

@@ -20,7 +20,10 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }))
 
 /** Starts serve, reads its URL line, and returns the port, token and a stop that resolves the exit code. */
-async function serveOnce(args: string[], home: string): Promise<{ port: number; token: string; stderr: () => string; stop: () => Promise<number | null> }> {
+async function serveOnce(
+  args: string[],
+  home: string
+): Promise<{ port: number; token: string; stderr: () => string; stop: () => Promise<number | null> }> {
   const child = startCli(['serve', ...args], { env: { SWARMDESK_HOME: home } })
   let stderr = ''
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
@@ -36,7 +39,7 @@ async function serveOnce(args: string[], home: string): Promise<{ port: number; 
 }
 
 describe('swarmdesk serve across restarts', () => {
-  it('listens where the workspace was served last, with the data directory\'s token, so an open tab reconnects', async () => {
+  it("listens where the workspace was served last, with the data directory's token, so an open tab reconnects", async () => {
     const home = join(root, 'home')
     const first = await serveOnce(['--cwd', repo, '--scenario', scenario], home)
     expect(await first.stop()).toBe(0)
@@ -78,7 +81,9 @@ describe('swarmdesk serve across restarts', () => {
 
 describe('swarmdesk serve', () => {
   it('prints SWARMDESK_URL with a token, refuses requests without it, and exits 0 on SIGTERM', async () => {
-    const child = startCli(['serve', '--cwd', repo, '--scenario', scenario, '--port', '0'], { env: { SWARMDESK_HOME: join(root, 'home') } })
+    const child = startCli(['serve', '--cwd', repo, '--scenario', scenario, '--port', '0'], {
+      env: { SWARMDESK_HOME: join(root, 'home') }
+    })
     let stderr = ''
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
@@ -104,13 +109,19 @@ describe('swarmdesk serve', () => {
   })
 
   it('exits 2 with a message naming the problem for bad input', async () => {
-    const badPort = await runCli(['serve', '--cwd', repo, '--port', 'eighty'], { env: { SWARMDESK_HOME: join(root, 'home') } })
+    const badPort = await runCli(['serve', '--cwd', repo, '--port', 'eighty'], {
+      env: { SWARMDESK_HOME: join(root, 'home') }
+    })
     expect(badPort.code).toBe(2)
     expect(badPort.stderr).toContain('--port must be an integer')
-    const missing = await runCli(['serve', '--cwd', join(root, 'nope'), '--scenario', scenario], { env: { SWARMDESK_HOME: join(root, 'home') } })
+    const missing = await runCli(['serve', '--cwd', join(root, 'nope'), '--scenario', scenario], {
+      env: { SWARMDESK_HOME: join(root, 'home') }
+    })
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('does not exist')
-    const badMode = await runCli(['serve', '--cwd', repo, '--scenario', scenario, '--permission-mode', 'bubble'], { env: { SWARMDESK_HOME: join(root, 'home') } })
+    const badMode = await runCli(['serve', '--cwd', repo, '--scenario', scenario, '--permission-mode', 'bubble'], {
+      env: { SWARMDESK_HOME: join(root, 'home') }
+    })
     expect(badMode.code).toBe(2)
     expect(badMode.stderr).toContain('--permission-mode')
     expect(badPort.stdout + missing.stdout + badMode.stdout).not.toContain('SWARMDESK_URL')

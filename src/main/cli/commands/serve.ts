@@ -1,5 +1,14 @@
 import { PermissionModeSchema, USER_PERMISSION_MODES, type PermissionMode } from '../../../shared/permissions'
-import { hostToken, rememberedPort, rememberPort, rendererDir, startWebHost, WebWorkspaces, type WebHost, type WebHostOptions } from '../../host'
+import {
+  hostToken,
+  rememberedPort,
+  rememberPort,
+  rendererDir,
+  startWebHost,
+  WebWorkspaces,
+  type WebHost,
+  type WebHostOptions
+} from '../../host'
 import { RunUsageError } from '../../runtime/session'
 import { swarmdeskHome } from '../../runtime/storage'
 import { WorkspaceService } from '../../app/service'
@@ -61,7 +70,8 @@ export function parseServeFlags(argv: string[]): ServeOptions {
   let mode: PermissionMode | undefined
   if (rawMode !== undefined) {
     const parsed = PermissionModeSchema.safeParse(rawMode)
-    if (!parsed.success || rawMode === 'bubble') throw new UsageError(`--permission-mode must be one of ${USER_PERMISSION_MODES.join(', ')}, got '${rawMode}'.`)
+    if (!parsed.success || rawMode === 'bubble')
+      throw new UsageError(`--permission-mode must be one of ${USER_PERMISSION_MODES.join(', ')}, got '${rawMode}'.`)
     mode = parsed.data
   }
   return {
@@ -153,11 +163,16 @@ export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise
     host = await startWebHost(hostOptions).catch((error: NodeJS.ErrnoException) => {
       // the remembered port is only a preference: another program may have it now
       if (options.port !== undefined || wanted === 0 || error.code !== 'EADDRINUSE') throw error
-      err(`swarmdesk serve: port ${wanted}, where this workspace was served last, is taken; serving on a free port (open tabs must use the new URL).`)
+      err(
+        `swarmdesk serve: port ${wanted}, where this workspace was served last, is taken; serving on a free port (open tabs must use the new URL).`
+      )
       return startWebHost({ ...hostOptions, port: 0 })
     })
     // `--port 0` (the demo's throwaway workspaces, tests) asks for no address worth keeping
-    if (options.port !== 0) await rememberPort(home, first, host.port).catch((error: Error) => err(`swarmdesk serve: could not remember port ${host.port} for the next start: ${error.message}`))
+    if (options.port !== 0)
+      await rememberPort(home, first, host.port).catch((error: Error) =>
+        err(`swarmdesk serve: could not remember port ${host.port} for the next start: ${error.message}`)
+      )
   } catch (error) {
     await workspaces.dispose()
     err(`swarmdesk serve: cannot listen on 127.0.0.1:${wanted}: ${(error as Error).message}`)

@@ -15,9 +15,17 @@ const run = (...argv: string[]) => capture(home, () => tasksCommand(argv))
 
 describe('swarmdesk tasks', () => {
   it('creates, lists, claims, updates and deletes tasks with --json', async () => {
-    expect(JSON.parse((await run('create', '--team', 't', '--subject', 'schema', '--json')).stdout)).toMatchObject({ id: 1, status: 'pending' })
+    expect(JSON.parse((await run('create', '--team', 't', '--subject', 'schema', '--json')).stdout)).toMatchObject({
+      id: 1,
+      status: 'pending'
+    })
     await run('create', '--team', 't', '--subject', 'api', '--blocked-by', '1', '--json')
-    expect(JSON.parse((await run('list', '--team', 't', '--json')).stdout).map((t: { id: number; blockedBy: number[] }) => [t.id, t.blockedBy])).toEqual([
+    expect(
+      JSON.parse((await run('list', '--team', 't', '--json')).stdout).map((t: { id: number; blockedBy: number[] }) => [
+        t.id,
+        t.blockedBy
+      ])
+    ).toEqual([
       [1, []],
       [2, [1]]
     ])
@@ -25,10 +33,15 @@ describe('swarmdesk tasks', () => {
     expect(blocked.code).toBe(1)
     expect(JSON.parse(blocked.stdout)).toMatchObject({ ok: false, reason: 'blocked', taskIds: [1] })
     const updated = await run('update', '1', '--team', 't', '--status', 'completed', '--owner', 'alice', '--json')
-    expect(JSON.parse(updated.stdout)).toMatchObject({ task: { status: 'completed', owner: 'alice' }, assignTo: 'alice' })
+    expect(JSON.parse(updated.stdout)).toMatchObject({
+      task: { status: 'completed', owner: 'alice' },
+      assignTo: 'alice'
+    })
     expect((await run('claim', '2', '--team', 't', '--agent', 'bob')).code).toBe(0)
     expect(await run('delete', '1', '--team', 't')).toMatchObject({ code: 0, stdout: 'Deleted task #1.\n' })
-    expect(JSON.parse((await run('list', '--team', 't', '--json')).stdout)).toMatchObject([{ id: 2, owner: 'bob', blockedBy: [] }])
+    expect(JSON.parse((await run('list', '--team', 't', '--json')).stdout)).toMatchObject([
+      { id: 2, owner: 'bob', blockedBy: [] }
+    ])
   })
 
   it('prints a readable table and a refused claim’s reason with exit 1', async () => {
@@ -39,7 +52,10 @@ describe('swarmdesk tasks', () => {
     expect(table[0]).toMatch(/^ID\s+STATUS\s+OWNER\s+SUBJECT\s+BLOCKED BY$/)
     expect(table[1]).toMatch(/^#1\s+in_progress\s+alice\s+write the parser\s+-$/)
     expect(table[2]).toMatch(/^#2\s+pending\s+-\s+test it\s+#1$/)
-    expect(await run('claim', '1', '--team', 't', '--agent', 'bob')).toMatchObject({ code: 1, stdout: 'Cannot claim task #1: already_claimed (owner: alice, in_progress).\n' })
+    expect(await run('claim', '1', '--team', 't', '--agent', 'bob')).toMatchObject({
+      code: 1,
+      stdout: 'Cannot claim task #1: already_claimed (owner: alice, in_progress).\n'
+    })
   })
 
   it('names skipped invalid task files on stderr, and refuses to update one (exit 1)', async () => {
@@ -72,14 +88,19 @@ describe('swarmdesk tasks', () => {
     const cli = (...argv: string[]) => runCliText(home, ['tasks', ...argv])
     const store = new TaskStore(home, 't')
     for (const subject of ['a', 'b', 'c', 'd']) await store.create({ subject })
-    expect(await cli('update', '3', '--team', 't', '--add-blocked-by', '1,2')).toMatchObject({ code: 0, stdout: 'Updated task #3: pending, no owner, blocked by #1,#2.\n' })
+    expect(await cli('update', '3', '--team', 't', '--add-blocked-by', '1,2')).toMatchObject({
+      code: 0,
+      stdout: 'Updated task #3: pending, no owner, blocked by #1,#2.\n'
+    })
     const blocks = await cli('update', '3', '--team', 't', '--add-blocks', '4', '--json')
     expect(blocks.code).toBe(0)
     expect(JSON.parse(blocks.stdout)).toMatchObject({ task: { id: 3, blocks: [4], blockedBy: [1, 2] } })
     const cycle = await cli('update', '1', '--team', 't', '--add-blocked-by', '4')
     expect(cycle.code).toBe(1)
     expect(cycle.stdout).toBe('')
-    expect(cycle.stderr).toContain('swarmdesk tasks update: Refused: this dependency would close the cycle #1 → #4 → #3 → #1')
+    expect(cycle.stderr).toContain(
+      'swarmdesk tasks update: Refused: this dependency would close the cycle #1 → #4 → #3 → #1'
+    )
     expect((await cli('update', '4', '--team', 't', '--add-blocks', '2')).stderr).toContain('#4 → #3 → #2 → #4')
     expect(store.list().tasks.map((t) => [t.id, t.blocks, t.blockedBy])).toEqual([
       [1, [3], []],

@@ -44,7 +44,8 @@ export async function tasksCommand(argv: string[]): Promise<number> {
         throw new UsageError(`swarmdesk tasks: unknown subcommand '${sub ?? ''}'.\n${USAGE}`)
     }
   } catch (error) {
-    if (error instanceof TaskNotFoundError || error instanceof TaskInputError) throw new UsageError(`swarmdesk tasks ${sub}: ${error.message}`)
+    if (error instanceof TaskNotFoundError || error instanceof TaskInputError)
+      throw new UsageError(`swarmdesk tasks ${sub}: ${error.message}`)
     if (error instanceof TaskError || error instanceof LockError) {
       // an unreadable task file, or a live process holding the list's lock too long
       process.stderr.write(`swarmdesk tasks ${sub}: ${error.message}\n`)
@@ -74,7 +75,13 @@ function list(argv: string[]): number {
 }
 
 async function create(argv: string[]): Promise<number> {
-  const spec = { team: { type: 'string' }, subject: { type: 'string' }, description: { type: 'string' }, 'blocked-by': { type: 'string' }, json: { type: 'boolean' } } as const
+  const spec = {
+    team: { type: 'string' },
+    subject: { type: 'string' },
+    description: { type: 'string' },
+    'blocked-by': { type: 'string' },
+    json: { type: 'boolean' }
+  } as const
   const { values } = parseCommandArgs('tasks create', argv, spec)
   const store = open('create', values.team)
   if (!values.subject?.trim()) throw new UsageError(`swarmdesk tasks create: --subject is required.\n${USAGE}`)
@@ -85,7 +92,12 @@ async function create(argv: string[]): Promise<number> {
 }
 
 async function claim(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs('tasks claim', argv, { team: { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' } }, true)
+  const { values, positionals } = parseCommandArgs(
+    'tasks claim',
+    argv,
+    { team: { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' } },
+    true
+  )
   const store = open('claim', values.team)
   const id = taskId('claim', positionals)
   if (!values.agent) throw new UsageError(`swarmdesk tasks claim: --agent is required.\n${USAGE}`)
@@ -109,27 +121,50 @@ async function claim(argv: string[]): Promise<number> {
 
 /** A comma-separated id list (`1,2`, spaces and empty items allowed); `undefined` passes through. Throws UsageError for a bad id. */
 function idList(flag: string, value: string | undefined): number[] | undefined {
-  return value?.split(',').filter((s) => s.trim() !== '').map((s) => positiveInt(flag, s.trim().replace(/^#/, ''))!)
+  return value
+    ?.split(',')
+    .filter((s) => s.trim() !== '')
+    .map((s) => positiveInt(flag, s.trim().replace(/^#/, ''))!)
 }
 
 async function update(argv: string[]): Promise<number> {
-  const spec = { team: { type: 'string' }, status: { type: 'string' }, owner: { type: 'string' }, 'add-blocked-by': { type: 'string' }, 'add-blocks': { type: 'string' }, json: { type: 'boolean' } } as const
+  const spec = {
+    team: { type: 'string' },
+    status: { type: 'string' },
+    owner: { type: 'string' },
+    'add-blocked-by': { type: 'string' },
+    'add-blocks': { type: 'string' },
+    json: { type: 'boolean' }
+  } as const
   const { values, positionals } = parseCommandArgs('tasks update', argv, spec, true)
   const store = open('update', values.team)
   const id = taskId('update', positionals)
   const status = values.status === undefined ? undefined : TaskStatusSchema.safeParse(values.status)
-  if (status && !status.success) throw new UsageError(`swarmdesk tasks update: --status must be pending, in_progress or completed, got '${values.status}'.`)
+  if (status && !status.success)
+    throw new UsageError(
+      `swarmdesk tasks update: --status must be pending, in_progress or completed, got '${values.status}'.`
+    )
   const addBlockedBy = idList('--add-blocked-by', values['add-blocked-by'])
   const addBlocks = idList('--add-blocks', values['add-blocks'])
   if (status === undefined && values.owner === undefined && !addBlockedBy?.length && !addBlocks?.length) {
     throw new UsageError(`swarmdesk tasks update: give --status, --owner, --add-blocked-by or --add-blocks.\n${USAGE}`)
   }
   const owner = values.owner === undefined ? undefined : values.owner === '' ? null : values.owner
-  const result = await store.update(id, { status: status?.data, owner, ...(addBlockedBy?.length ? { addBlockedBy } : {}), ...(addBlocks?.length ? { addBlocks } : {}) })
+  const result = await store.update(id, {
+    status: status?.data,
+    owner,
+    ...(addBlockedBy?.length ? { addBlockedBy } : {}),
+    ...(addBlocks?.length ? { addBlocks } : {})
+  })
   if (values.json) out(JSON.stringify(result))
   else {
-    const links = [result.task.blockedBy.length ? `blocked by ${result.task.blockedBy.map((b) => `#${b}`).join(',')}` : '', result.task.blocks.length ? `blocks ${result.task.blocks.map((b) => `#${b}`).join(',')}` : '']
-    out(`Updated task #${id}: ${[result.task.status, result.task.owner ? `owner ${result.task.owner}` : 'no owner', ...links.filter(Boolean)].join(', ')}.`)
+    const links = [
+      result.task.blockedBy.length ? `blocked by ${result.task.blockedBy.map((b) => `#${b}`).join(',')}` : '',
+      result.task.blocks.length ? `blocks ${result.task.blocks.map((b) => `#${b}`).join(',')}` : ''
+    ]
+    out(
+      `Updated task #${id}: ${[result.task.status, result.task.owner ? `owner ${result.task.owner}` : 'no owner', ...links.filter(Boolean)].join(', ')}.`
+    )
   }
   return 0
 }
@@ -154,7 +189,10 @@ export function formatTaskTable(tasks: Task[]): string {
       t.status,
       t.owner ?? '-',
       t.subject.length > 60 ? t.subject.slice(0, 59) + '…' : t.subject,
-      t.blockedBy.filter((b) => status.get(b) !== 'completed').map((b) => `#${b}`).join(',') || '-'
+      t.blockedBy
+        .filter((b) => status.get(b) !== 'completed')
+        .map((b) => `#${b}`)
+        .join(',') || '-'
     ])
   ]
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))

@@ -10,11 +10,17 @@ const USAGE = `Use: swarmdesk team list [--json]
 const out = (text: string) => process.stdout.write(text + '\n')
 
 /** How `team list --json` states a team's leader: alive (its session and pid) or stale (why). */
-export type LeaderJson = { state: 'alive'; sessionId: string; pid: number } | { state: 'stale'; reason: string; sessionId?: string; pid?: number }
+export type LeaderJson =
+  | { state: 'alive'; sessionId: string; pid: number }
+  | { state: 'stale'; reason: string; sessionId?: string; pid?: number }
 
 function leaderJson(status: LeaderStatus): LeaderJson {
   if (status.state === 'alive') return { state: 'alive', sessionId: status.lease.sessionId, pid: status.lease.pid }
-  return { state: 'stale', reason: status.reason, ...(status.lease ? { sessionId: status.lease.sessionId, pid: status.lease.pid } : {}) }
+  return {
+    state: 'stale',
+    reason: status.reason,
+    ...(status.lease ? { sessionId: status.lease.sessionId, pid: status.lease.pid } : {})
+  }
 }
 
 /**
@@ -43,12 +49,20 @@ export async function teamCommand(argv: string[]): Promise<number> {
     if (!values.team) throw new UsageError(`swarmdesk team delete: --team is required.\n${USAGE}`)
     try {
       const removed = await store.deleteStale(values.team)
-      const killed = removed.leftovers.killed.length ? ` Killed ${removed.leftovers.killed.length} leftover teammate process(es): ${removed.leftovers.killed.join(', ')}.` : ''
-      out(`Deleted stale team '${removed.team}' (${removed.reason}): its config, inboxes and task list are gone.${killed}`)
-      if (removed.leftovers.survivors.length) process.stderr.write(`swarmdesk team delete: still running despite SIGKILL: ${removed.leftovers.survivors.join(', ')}\n`)
+      const killed = removed.leftovers.killed.length
+        ? ` Killed ${removed.leftovers.killed.length} leftover teammate process(es): ${removed.leftovers.killed.join(', ')}.`
+        : ''
+      out(
+        `Deleted stale team '${removed.team}' (${removed.reason}): its config, inboxes and task list are gone.${killed}`
+      )
+      if (removed.leftovers.survivors.length)
+        process.stderr.write(
+          `swarmdesk team delete: still running despite SIGKILL: ${removed.leftovers.survivors.join(', ')}\n`
+        )
       return 0
     } catch (error) {
-      if (error instanceof TeamNotFoundError || error instanceof TeamNameError) throw new UsageError(`swarmdesk team delete: ${error.message}`)
+      if (error instanceof TeamNotFoundError || error instanceof TeamNameError)
+        throw new UsageError(`swarmdesk team delete: ${error.message}`)
       if (error instanceof TeamError) {
         // TeamLeaderAliveError (the team is not stale) or an unreadable config
         process.stderr.write(`swarmdesk team delete: ${error.message}\n`)
@@ -64,7 +78,8 @@ export async function teamCommand(argv: string[]): Promise<number> {
     try {
       config = store.read(values.team)
     } catch (error) {
-      if (error instanceof TeamNotFoundError || error instanceof TeamNameError) throw new UsageError(`swarmdesk team show: ${error.message}`)
+      if (error instanceof TeamNotFoundError || error instanceof TeamNameError)
+        throw new UsageError(`swarmdesk team show: ${error.message}`)
       if (error instanceof TeamError) {
         process.stderr.write(`swarmdesk team show: ${error.message}\n`)
         return 1
@@ -85,12 +100,18 @@ export async function teamCommand(argv: string[]): Promise<number> {
 export function formatTeamList(teams: Array<TeamConfig & { leader: LeaderJson }>): string {
   const rows = teams.map((t) => [
     t.name,
-    t.leader.state === 'alive' ? `${t.members.filter((m) => m.isActive).length}/${t.members.length} active` : `STALE, ${t.members.length} member${t.members.length === 1 ? '' : 's'}`,
+    t.leader.state === 'alive'
+      ? `${t.members.filter((m) => m.isActive).length}/${t.members.length} active`
+      : `STALE, ${t.members.length} member${t.members.length === 1 ? '' : 's'}`,
     [t.description, t.leader.state === 'stale' ? `(${t.leader.reason})` : ''].filter(Boolean).join(' ')
   ])
   const widths = [0, 1].map((i) => Math.max(...rows.map((r) => r[i].length)))
   const lines = rows.map((r) => [r[0].padEnd(widths[0]), r[1].padEnd(widths[1]), r[2]].join('  ').trimEnd())
-  if (teams.some((t) => t.leader.state === 'stale')) lines.push('', 'A stale team\'s leader session is gone. Remove one with: swarmdesk team delete --team NAME (or create a team of that name).')
+  if (teams.some((t) => t.leader.state === 'stale'))
+    lines.push(
+      '',
+      "A stale team's leader session is gone. Remove one with: swarmdesk team delete --team NAME (or create a team of that name)."
+    )
   return lines.join('\n')
 }
 
@@ -98,10 +119,21 @@ export function formatTeamList(teams: Array<TeamConfig & { leader: LeaderJson }>
 export function formatTeam(c: TeamConfig): string {
   const rows = [
     ['NAME', 'AGENT ID', 'TYPE', 'MODEL', 'BACKEND', 'COLOR', 'MODE', 'ACTIVE'],
-    ...c.members.map((m) => [m.name, m.agentId, m.agentType, m.model, m.backendType, m.color, m.mode, m.isActive ? 'yes' : 'no'])
+    ...c.members.map((m) => [
+      m.name,
+      m.agentId,
+      m.agentType,
+      m.model,
+      m.backendType,
+      m.color,
+      m.mode,
+      m.isActive ? 'yes' : 'no'
+    ])
   ]
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
-  const table = rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')).join('\n')
+  const table = rows
+    .map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  '))
+    .join('\n')
   const extra = c.allowedPaths.length ? `\nallowed paths: ${c.allowedPaths.join(', ')}` : ''
   return `${c.name}${c.description ? ` — ${c.description}` : ''}\nlead: ${c.leadAgentId}  created: ${c.createdAt}${extra}\n\n${table}`
 }

@@ -25,8 +25,13 @@ describe('swarmdesk teammate: bad usage', () => {
     await expect(teammateCommand(['--team', 't'])).rejects.toThrow(/--name is required/)
     await expect(teammateCommand(['--team', 't', '--name', 'alice', '--bogus'])).rejects.toBeInstanceOf(UsageError)
     await expect(teammateCommand(['--team', 'nope', '--name', 'alice'])).rejects.toThrow(/Team 'nope' does not exist/)
-    await new TeamStore(home).create({ name: 'crew', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: home } })
-    await expect(teammateCommand(['--team', 'crew', '--name', 'bob'])).rejects.toThrow(/'bob' is not a member of team 'crew'. Members: team-lead/)
+    await new TeamStore(home).create({
+      name: 'crew',
+      lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: home }
+    })
+    await expect(teammateCommand(['--team', 'crew', '--name', 'bob'])).rejects.toThrow(
+      /'bob' is not a member of team 'crew'. Members: team-lead/
+    )
   })
 
   it('takes the team and name from SWARMDESK_TEAM and SWARMDESK_AGENT_NAME', async () => {

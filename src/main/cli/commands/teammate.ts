@@ -20,7 +20,11 @@ const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR]'
  * `idle_notification` to the lead (`idleReason` `interrupted` or `failed`): keep both in step.
  */
 export async function teammateCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('teammate', argv, { team: { type: 'string' }, name: { type: 'string' }, cwd: { type: 'string' } })
+  const { values } = parseCommandArgs('teammate', argv, {
+    team: { type: 'string' },
+    name: { type: 'string' },
+    cwd: { type: 'string' }
+  })
   let fromEnv: ReturnType<typeof readTeammateEnv>
   try {
     fromEnv = readTeammateEnv(process.env)
@@ -48,12 +52,27 @@ export async function teammateCommand(argv: string[]): Promise<number> {
   const onInterrupt = (): void => interrupts.fire()
   process.on('SIGUSR2', onInterrupt)
   try {
-    const exit = await runTeammate({ home: swarmdeskHome(), team, name, ...(values.cwd ? { cwd: flagPath(values.cwd) } : {}), env: process.env, signal: controller.signal, bus, interrupts: interrupts.event })
+    const exit = await runTeammate({
+      home: swarmdeskHome(),
+      team,
+      name,
+      ...(values.cwd ? { cwd: flagPath(values.cwd) } : {}),
+      env: process.env,
+      signal: controller.signal,
+      bus,
+      interrupts: interrupts.event
+    })
     if (exit.reason === 'shutdown') return 0
     process.stderr.write(`swarmdesk teammate: ${name}@${team} was stopped before a shutdown was approved.\n`)
     return 1
   } catch (error) {
-    if (error instanceof TeamNotFoundError || error instanceof TeamNameError || error instanceof TeammateNotFoundError || error instanceof RunUsageError || (error as Error).name === 'HookConfigError') {
+    if (
+      error instanceof TeamNotFoundError ||
+      error instanceof TeamNameError ||
+      error instanceof TeammateNotFoundError ||
+      error instanceof RunUsageError ||
+      (error as Error).name === 'HookConfigError'
+    ) {
       throw new UsageError(`swarmdesk teammate: ${(error as Error).message}`)
     }
     process.stderr.write(`swarmdesk teammate: ${name}@${team} crashed: ${(error as Error).stack ?? String(error)}\n`)

@@ -20,8 +20,20 @@ describe('built-in agents', () => {
   })
 
   it('gives general-purpose every tool a sync subagent may have', () => {
-    const { tools } = resolveSubagentTools({ definition: byName('general-purpose'), available: MAIN_TOOLS, async: false, depth: 1 })
-    expect(tools).toEqual([...CORE_TOOLS.map((t) => t.name), 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate'])
+    const { tools } = resolveSubagentTools({
+      definition: byName('general-purpose'),
+      available: MAIN_TOOLS,
+      async: false,
+      depth: 1
+    })
+    expect(tools).toEqual([
+      ...CORE_TOOLS.map((t) => t.name),
+      'SendMessage',
+      'TaskCreate',
+      'TaskGet',
+      'TaskList',
+      'TaskUpdate'
+    ])
   })
 
   it('makes Explore read-only, without project context, on the fast model', () => {
@@ -38,7 +50,11 @@ describe('built-in agents', () => {
 
   it('makes Plan read-only without project context, producing a plan on the parent model', () => {
     const plan = byName('Plan')
-    expect(plan).toMatchObject({ omitClaudeMd: true, model: 'inherit', disallowedTools: ['Agent', 'Edit', 'Write', 'NotebookEdit'] })
+    expect(plan).toMatchObject({
+      omitClaudeMd: true,
+      model: 'inherit',
+      disallowedTools: ['Agent', 'Edit', 'Write', 'NotebookEdit']
+    })
     expect(plan.systemPrompt).toMatch(/implementation plan/)
   })
 
@@ -57,6 +73,7 @@ describe('built-in agents', () => {
     expect(worker.tools).toEqual([...ASYNC_ALLOWED_TOOL_NAMES])
     const { tools } = resolveSubagentTools({ definition: worker, available: MAIN_TOOLS, async: true, depth: 1 })
     expect(tools).toEqual([...ASYNC_ALLOWED_TOOL_NAMES])
-    for (const section of ['Scope:', 'Result:', 'Key files:', 'Files changed:', 'Issues:']) expect(worker.systemPrompt).toContain(section)
+    for (const section of ['Scope:', 'Result:', 'Key files:', 'Files changed:', 'Issues:'])
+      expect(worker.systemPrompt).toContain(section)
   })
 })

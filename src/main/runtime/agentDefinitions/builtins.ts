@@ -1,6 +1,12 @@
 import { FAST_MODEL } from '../model'
 import { ASYNC_ALLOWED_TOOL_NAMES } from '../tools'
-import { EXPLORE_PROMPT, GENERAL_PURPOSE_PROMPT, PLAN_PROMPT, VERIFICATION_PROMPT, WORKER_PROMPT } from './builtinPrompts'
+import {
+  EXPLORE_PROMPT,
+  GENERAL_PURPOSE_PROMPT,
+  PLAN_PROMPT,
+  VERIFICATION_PROMPT,
+  WORKER_PROMPT
+} from './builtinPrompts'
 import type { AgentDefinition } from './schema'
 
 const BUILTIN = { kind: 'builtin' } as const
@@ -24,7 +30,8 @@ const READ_ONLY_DISALLOWED = ['Agent', 'Edit', 'Write', 'NotebookEdit']
 export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   {
     name: 'general-purpose',
-    description: 'General-purpose agent for multi-step tasks: researching questions, searching code, and making and testing changes. Use it when a task needs several steps or when you are not sure where to look.',
+    description:
+      'General-purpose agent for multi-step tasks: researching questions, searching code, and making and testing changes. Use it when a task needs several steps or when you are not sure where to look.',
     disallowedTools: [],
     model: 'inherit',
     background: false,
@@ -34,7 +41,8 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   },
   {
     name: 'Explore',
-    description: 'Fast read-only agent for finding things in the codebase: files by pattern, code by keyword, how something works. Reports findings as path:line. Say how thorough to be: quick, medium or very thorough.',
+    description:
+      'Fast read-only agent for finding things in the codebase: files by pattern, code by keyword, how something works. Reports findings as path:line. Say how thorough to be: quick, medium or very thorough.',
     disallowedTools: READ_ONLY_DISALLOWED,
     model: FAST_MODEL,
     background: false,
@@ -44,7 +52,8 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   },
   {
     name: 'Plan',
-    description: 'Read-only agent that researches the code and returns a step-by-step implementation plan naming files, tests and risks. Use it before a change that spans several files.',
+    description:
+      'Read-only agent that researches the code and returns a step-by-step implementation plan naming files, tests and risks. Use it before a change that spans several files.',
     disallowedTools: READ_ONLY_DISALLOWED,
     model: 'inherit',
     background: false,
@@ -54,7 +63,8 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   },
   {
     name: 'verification',
-    description: 'Background agent that checks independently whether finished work does what it claims, by running commands; every check shows the command and its output, and it ends with VERDICT: PASS, FAIL or PARTIAL.',
+    description:
+      'Background agent that checks independently whether finished work does what it claims, by running commands; every check shows the command and its output, and it ends with VERDICT: PASS, FAIL or PARTIAL.',
     disallowedTools: ['Agent', 'Edit', 'NotebookEdit'],
     model: 'inherit',
     background: true,
@@ -64,7 +74,8 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   },
   {
     name: 'worker',
-    description: 'Coordinator-mode worker: carries out one directive directly and reports Scope, Result, Key files, Files changed and Issues.',
+    description:
+      'Coordinator-mode worker: carries out one directive directly and reports Scope, Result, Key files, Files changed and Issues.',
     tools: [...ASYNC_ALLOWED_TOOL_NAMES],
     disallowedTools: [],
     model: 'inherit',

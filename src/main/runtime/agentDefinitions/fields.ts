@@ -20,7 +20,11 @@ type Reader<T> = (value: unknown, field: string, sink: IssueSink) => T | undefin
  * are warnings and the default applies.
  */
 const SCALARS = {
-  permissionMode: { schema: z.enum(USER_PERMISSION_MODES), strict: true, expected: `one of ${USER_PERMISSION_MODES.join(', ')}` },
+  permissionMode: {
+    schema: z.enum(USER_PERMISSION_MODES),
+    strict: true,
+    expected: `one of ${USER_PERMISSION_MODES.join(', ')}`
+  },
   maxTurns: { schema: z.number().int().positive(), strict: true, expected: 'a positive whole number' },
   isolation: { schema: z.literal('worktree'), strict: true, expected: 'worktree' },
   background: { schema: z.boolean(), strict: false, expected: 'true or false' },
@@ -32,10 +36,21 @@ type Scalars = typeof SCALARS
 /** The optional scalar fields a definition file may set. */
 export type ScalarField = keyof Scalars
 /** Frontmatter keys this version reads. Others get a warning. */
-export const KNOWN_FIELDS: readonly string[] = ['name', 'description', 'tools', 'disallowedTools', 'model', ...Object.keys(SCALARS)]
+export const KNOWN_FIELDS: readonly string[] = [
+  'name',
+  'description',
+  'tools',
+  'disallowedTools',
+  'model',
+  ...Object.keys(SCALARS)
+]
 
 /** Reads one optional scalar field (see {@link SCALARS} for which are strict). `null` = omitted. */
-export function readScalar<K extends ScalarField>(field: K, value: unknown, sink: IssueSink): z.infer<Scalars[K]['schema']> | undefined {
+export function readScalar<K extends ScalarField>(
+  field: K,
+  value: unknown,
+  sink: IssueSink
+): z.infer<Scalars[K]['schema']> | undefined {
   if (value === undefined || value === null) return undefined
   const spec = SCALARS[field]
   const parsed = spec.schema.safeParse(value)
@@ -54,9 +69,17 @@ export function readScalar<K extends ScalarField>(field: K, value: unknown, sink
  */
 export const readToolList: Reader<string[]> = (value, field, sink) => {
   if (value === undefined || value === null) return undefined
-  const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined
+  const items =
+    typeof value === 'string'
+      ? value.split(',')
+      : Array.isArray(value) && value.every((v) => typeof v === 'string')
+        ? (value as string[])
+        : undefined
   if (!items) {
-    sink.problems.push({ field, message: `expected a comma-separated string or a list of tool names, got ${JSON.stringify(value)}` })
+    sink.problems.push({
+      field,
+      message: `expected a comma-separated string or a list of tool names, got ${JSON.stringify(value)}`
+    })
     return undefined
   }
   return items.map((s) => s.trim()).filter((s) => s !== '')
@@ -74,7 +97,11 @@ export function normaliseToolList(entries: string[] | undefined, field: string, 
     const bang = entry.startsWith('!') ? '!' : ''
     const reading = classifyToolName(entry.slice(bang.length).trim())
     if (reading.kind === 'known') {
-      if (reading.legacy) sink.warnings.push({ field, message: `'${reading.legacy}' is Claude Code's old name of ${reading.name}; read as ${reading.name}` })
+      if (reading.legacy)
+        sink.warnings.push({
+          field,
+          message: `'${reading.legacy}' is Claude Code's old name of ${reading.name}; read as ${reading.name}`
+        })
       out.push(bang + reading.name)
     } else sink.warnings.push({ field, message: toolWarning(reading.kind, reading.name) })
   }
@@ -83,7 +110,8 @@ export function normaliseToolList(entries: string[] | undefined, field: string, 
 
 function toolWarning(kind: 'mcp' | 'specifier' | 'unknown', name: string): string {
   if (kind === 'mcp') return `'${name}': MCP tools are not supported; ignored`
-  if (kind === 'specifier') return `'${name}': tool specifiers are not supported; the entry is ignored (the tool is not granted)`
+  if (kind === 'specifier')
+    return `'${name}': tool specifiers are not supported; the entry is ignored (the tool is not granted)`
   return `unknown tool '${name}'; ignored`
 }
 
@@ -91,12 +119,18 @@ function toolWarning(kind: 'mcp' | 'specifier' | 'unknown', name: string): strin
 export const readModel: Reader<string> = (value, field, sink) => {
   if (value === undefined || value === null) return undefined
   if (typeof value !== 'string' || value.trim() === '') {
-    sink.warnings.push({ field, message: `expected inherit, ${Object.keys(MODEL_ALIASES).join(', ')} or a model id, got ${JSON.stringify(value)}; ignored (the parent's model is used)` })
+    sink.warnings.push({
+      field,
+      message: `expected inherit, ${Object.keys(MODEL_ALIASES).join(', ')} or a model id, got ${JSON.stringify(value)}; ignored (the parent's model is used)`
+    })
     return undefined
   }
   const model = value.trim()
   if (model !== 'inherit' && !(model in MODEL_ALIASES) && !model.startsWith('claude-')) {
-    sink.warnings.push({ field, message: `unknown model '${model}' (not inherit, an alias — ${Object.keys(MODEL_ALIASES).join(', ')} — or a claude-… id); sent to the endpoint as written` })
+    sink.warnings.push({
+      field,
+      message: `unknown model '${model}' (not inherit, an alias — ${Object.keys(MODEL_ALIASES).join(', ')} — or a claude-… id); sent to the endpoint as written`
+    })
   }
   return model
 }

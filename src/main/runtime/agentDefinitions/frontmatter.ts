@@ -31,7 +31,16 @@ export function parseAgentFile(text: string, path: string, kind: 'project' | 'us
   const sink: IssueSink = { warnings: [], problems: [] }
   const front = readFrontmatter(text)
   if ('problem' in front) {
-    return { report: { name: null, source: path, tools: null, model: null, warnings: [], problems: [{ field: 'frontmatter', message: front.problem }] } }
+    return {
+      report: {
+        name: null,
+        source: path,
+        tools: null,
+        model: null,
+        warnings: [],
+        problems: [{ field: 'frontmatter', message: front.problem }]
+      }
+    }
   }
   const { data, body } = front
   const name = readName(data.name, sink)
@@ -47,12 +56,24 @@ export function parseAgentFile(text: string, path: string, kind: 'project' | 'us
     omitClaudeMd: readScalar('omitClaudeMd', data.omitClaudeMd, sink) ?? false,
     color: readScalar('color', data.color, sink)
   }
-  for (const key of Object.keys(data)) if (!KNOWN_FIELDS.includes(key)) sink.warnings.push({ field: key, message: `unknown field '${key}'; ignored` })
-  if (body === '') sink.warnings.push({ field: 'body', message: 'no system prompt: the text after the frontmatter is empty' })
+  for (const key of Object.keys(data))
+    if (!KNOWN_FIELDS.includes(key)) sink.warnings.push({ field: key, message: `unknown field '${key}'; ignored` })
+  if (body === '')
+    sink.warnings.push({ field: 'body', message: 'no system prompt: the text after the frontmatter is empty' })
 
   const { allow, exclude } = splitToolList(normaliseToolList(declaredTools, 'tools', sink))
-  const disallowed = (normaliseToolList(declaredDisallowed?.map((t) => t.replace(/^!/, '')), 'disallowedTools', sink) ?? []).concat(exclude)
-  if (allow?.length === 0) sink.warnings.push({ field: 'tools', message: 'the list grants no tool: this agent can only answer from its prompt' })
+  const disallowed = (
+    normaliseToolList(
+      declaredDisallowed?.map((t) => t.replace(/^!/, '')),
+      'disallowedTools',
+      sink
+    ) ?? []
+  ).concat(exclude)
+  if (allow?.length === 0)
+    sink.warnings.push({
+      field: 'tools',
+      message: 'the list grants no tool: this agent can only answer from its prompt'
+    })
 
   const report: AgentFileReport = {
     name: typeof data.name === 'string' ? data.name : null,
@@ -80,11 +101,16 @@ function readFrontmatter(raw: string): Frontmatter {
   const text = raw.replace(/^\uFEFF/, '')
   const firstLine = text.split(/\r?\n/, 1)[0]
   if (!/^---[ \t]*[A-Za-z]*[ \t]*$/.test(firstLine) || firstLine.startsWith('----')) {
-    return { problem: 'no YAML frontmatter: the file must start with a line "---", then the fields, then a line "---", then the system prompt' }
+    return {
+      problem:
+        'no YAML frontmatter: the file must start with a line "---", then the fields, then a line "---", then the system prompt'
+    }
   }
   const language = firstLine.slice(3).trim().toLowerCase()
-  if (language && !['yaml', 'yml'].includes(language)) return { problem: `frontmatter language '${language}' is not supported; write YAML` }
-  if (!/\r?\n---/.test(text.slice(firstLine.length))) return { problem: 'the frontmatter is not closed: add a line "---" after the fields' }
+  if (language && !['yaml', 'yml'].includes(language))
+    return { problem: `frontmatter language '${language}' is not supported; write YAML` }
+  if (!/\r?\n---/.test(text.slice(firstLine.length)))
+    return { problem: 'the frontmatter is not closed: add a line "---" after the fields' }
   let parsed: { data: unknown; content: string }
   try {
     parsed = matter(text, MATTER_OPTIONS)
@@ -92,7 +118,8 @@ function readFrontmatter(raw: string): Frontmatter {
     return { problem: yamlProblem(error as Error, text) }
   }
   const data = parsed.data
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { problem: 'the frontmatter must be a YAML mapping of fields (name: …, description: …)' }
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return { problem: 'the frontmatter must be a YAML mapping of fields (name: …, description: …)' }
   return { data: data as Record<string, unknown>, body: parsed.content.trim() }
 }
 
@@ -108,15 +135,28 @@ function yamlProblem(error: Error & { reason?: string; mark?: { line: number } }
   const line = tagLine >= 0 ? tagLine + 1 : error.mark ? error.mark.line + 1 : undefined
   const where = line !== undefined ? ` (line ${line} of the file)` : ''
   const reason = error.reason ?? error.message.split('\n')[0]
-  const hint = tag !== undefined ? `; YAML reads an unquoted leading '!' as a tag: quote it ("!Bash") or use disallowedTools` : ''
+  const hint =
+    tag !== undefined ? `; YAML reads an unquoted leading '!' as a tag: quote it ("!Bash") or use disallowedTools` : ''
   return `the YAML does not parse: ${reason}${where}${hint}`
 }
 
 function readName(value: unknown, sink: IssueSink): string | undefined {
-  if (value === undefined || value === null || value === '') sink.problems.push({ field: 'name', message: 'required: the agent type callers name in subagent_type, e.g. name: code-reviewer' })
+  if (value === undefined || value === null || value === '')
+    sink.problems.push({
+      field: 'name',
+      message: 'required: the agent type callers name in subagent_type, e.g. name: code-reviewer'
+    })
   // The built-ins' own names (Explore, Plan) are accepted as they are, so a file can replace them.
-  else if (typeof value !== 'string' || (!AGENT_NAME_PATTERN.test(value) && !BUILTIN_AGENTS.some((b) => b.name === value))) sink.problems.push({ field: 'name', message: `must be lowercase letters and digits joined by hyphens (e.g. code-reviewer), got ${JSON.stringify(value)}` })
-  else if (RESERVED_AGENT_NAMES.includes(value)) sink.problems.push({ field: 'name', message: `'${value}' is reserved for fork subagents` })
+  else if (
+    typeof value !== 'string' ||
+    (!AGENT_NAME_PATTERN.test(value) && !BUILTIN_AGENTS.some((b) => b.name === value))
+  )
+    sink.problems.push({
+      field: 'name',
+      message: `must be lowercase letters and digits joined by hyphens (e.g. code-reviewer), got ${JSON.stringify(value)}`
+    })
+  else if (RESERVED_AGENT_NAMES.includes(value))
+    sink.problems.push({ field: 'name', message: `'${value}' is reserved for fork subagents` })
   else return value
   return undefined
 }

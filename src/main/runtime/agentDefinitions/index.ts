@@ -15,11 +15,40 @@
  *   `Task` read as `Agent`, `tools: *` as every tool, its extra fields tolerated with a warning.
  * - An explicitly listed `Agent` survives the async filter too (see `resolveSubagentTools`).
  */
-export { AgentDefinitionSchema, AgentFileReportSchema, AgentSourceSchema, AgentColorSchema, FileIssueSchema, AGENT_NAME_PATTERN, type AgentDefinition, type AgentFileReport, type AgentSource, type FileIssue } from './schema'
+export {
+  AgentDefinitionSchema,
+  AgentFileReportSchema,
+  AgentSourceSchema,
+  AgentColorSchema,
+  FileIssueSchema,
+  AGENT_NAME_PATTERN,
+  type AgentDefinition,
+  type AgentFileReport,
+  type AgentSource,
+  type FileIssue
+} from './schema'
 export { BUILTIN_AGENTS, RESERVED_AGENT_NAMES } from './builtins'
-export { KNOWN_TOOL_NAMES, SUBAGENT_FORBIDDEN_TOOLS, MAX_AGENT_DEPTH, classifyToolName, resolveTeammateTools, type ToolNameReading } from './toolNames'
+export {
+  KNOWN_TOOL_NAMES,
+  SUBAGENT_FORBIDDEN_TOOLS,
+  MAX_AGENT_DEPTH,
+  classifyToolName,
+  resolveTeammateTools,
+  type ToolNameReading
+} from './toolNames'
 export { resolveSubagentTools, splitToolList, type ResolveSubagentToolsInput, type ToolDropReason } from './tools'
-export { resolveAgentModel, subagentModelOverride, SUBAGENT_MODEL_ENV, type ModelSource, type ResolveAgentModelInput } from './model'
+export {
+  resolveAgentModel,
+  subagentModelOverride,
+  SUBAGENT_MODEL_ENV,
+  type ModelSource,
+  type ResolveAgentModelInput
+} from './model'
 export { parseAgentFile, type ParsedAgentFile } from './frontmatter'
-export { loadAgentDefinitions, agentDirectories, type LoadAgentDefinitionsOptions, type LoadedAgentDefinitions } from './loader'
+export {
+  loadAgentDefinitions,
+  agentDirectories,
+  type LoadAgentDefinitionsOptions,
+  type LoadedAgentDefinitions
+} from './loader'
 export { checkVerificationReport, type Verdict, type VerificationCheck } from './verification'

@@ -9,7 +9,10 @@ async function reportOf(text: string) {
   const { definitions, files } = await loadAgentDefinitions(d)
   expect(files).toHaveLength(1)
   expect(files[0].source).toBe(path)
-  return { report: files[0], customNames: [...definitions.values()].filter((x) => x.source.kind !== 'builtin').map((x) => x.name) }
+  return {
+    report: files[0],
+    customNames: [...definitions.values()].filter((x) => x.source.kind !== 'builtin').map((x) => x.name)
+  }
 }
 
 describe('malformed agent files are reported with file and field, never dropped', () => {
@@ -26,14 +29,25 @@ describe('malformed agent files are reported with file and field, never dropped'
 
   it('broken YAML, with the line of the file', async () => {
     const { report } = await reportOf('---\nname: a\ndescription: [unclosed\n---\nbody\n')
-    expect(report.problems[0]).toMatchObject({ field: 'frontmatter', message: expect.stringMatching(/YAML does not parse: .*\(line [34] of the file\)/) })
+    expect(report.problems[0]).toMatchObject({
+      field: 'frontmatter',
+      message: expect.stringMatching(/YAML does not parse: .*\(line [34] of the file\)/)
+    })
   })
 
   it.each([
-    ['a bad indentation after comments and blank lines', '---\n# the reviewer\n\nname: a\n  description: d\n---\nbody\n', 5],
+    [
+      'a bad indentation after comments and blank lines',
+      '---\n# the reviewer\n\nname: a\n  description: d\n---\nbody\n',
+      5
+    ],
     ['a duplicated key', '---\nname: a\ndescription: d\nname: b\n---\nbody\n', 4],
     ['CRLF line ends', '---\r\nname: a\r\n  description: d\r\n---\r\nbody\r\n', 3],
-    ['an unquoted !Tool, a tag, on its own line', '---\nname: a\ndescription: d\ntools: !Bash\nmodel: sonnet\n---\nbody\n', 4]
+    [
+      'an unquoted !Tool, a tag, on its own line',
+      '---\nname: a\ndescription: d\ntools: !Bash\nmodel: sonnet\n---\nbody\n',
+      4
+    ]
   ])('names the line of the file a YAML error is on: %s', async (_what, text, line) => {
     const { report } = await reportOf(text)
     expect(report.problems[0]!.message).toContain(`(line ${line} of the file)`)
@@ -47,7 +61,10 @@ describe('malformed agent files are reported with file and field, never dropped'
 
   it('a missing description', async () => {
     const { report, customNames } = await reportOf(agentFile(['name: a']))
-    expect(report).toMatchObject({ name: 'a', problems: [{ field: 'description', message: expect.stringMatching(/required/) }] })
+    expect(report).toMatchObject({
+      name: 'a',
+      problems: [{ field: 'description', message: expect.stringMatching(/required/) }]
+    })
     expect(customNames).toEqual([])
   })
 

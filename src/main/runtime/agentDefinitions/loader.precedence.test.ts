@@ -12,14 +12,20 @@ describe('agent definition precedence', () => {
     const projectClaude = await d.write(d.cwd, '.claude/agents/r.md', file('reviewer', 'project claude'))
     const projectOwn = await d.write(d.cwd, '.swarmdesk/agents/r.md', file('reviewer', 'project swarmdesk'))
     const { definitions, files } = await loadAgentDefinitions(d)
-    expect(definitions.get('reviewer')).toMatchObject({ description: 'project swarmdesk', source: { kind: 'project', path: projectOwn } })
+    expect(definitions.get('reviewer')).toMatchObject({
+      description: 'project swarmdesk',
+      source: { kind: 'project', path: projectOwn }
+    })
     expect(files.map((f) => [f.source, f.overriddenBy])).toEqual([
       [projectOwn, undefined],
       [projectClaude, projectOwn],
       [userOwn, projectOwn],
       [userClaude, projectOwn]
     ])
-    expect(files[1].warnings[0]).toMatchObject({ field: 'name', message: expect.stringMatching(/takes precedence; this file is not used/) })
+    expect(files[1].warnings[0]).toMatchObject({
+      field: 'name',
+      message: expect.stringMatching(/takes precedence; this file is not used/)
+    })
   })
 
   it('project beats user on a clash', async () => {
@@ -66,7 +72,10 @@ describe('replacing a capitalised built-in', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'swarmdesk-agents-'))
     try {
       mkdirSync(join(cwd, '.swarmdesk', 'agents'), { recursive: true })
-      writeFileSync(join(cwd, '.swarmdesk', 'agents', 'explore.md'), '---\nname: Explore\ndescription: Mine\ntools: Read, Grep\n---\nMy way.\n')
+      writeFileSync(
+        join(cwd, '.swarmdesk', 'agents', 'explore.md'),
+        '---\nname: Explore\ndescription: Mine\ntools: Read, Grep\n---\nMy way.\n'
+      )
       const loaded = await loadAgentDefinitions({ cwd, home: join(cwd, 'home'), userHome: join(cwd, 'user') })
       expect(loaded.files[0]!.problems).toEqual([])
       expect(loaded.definitions.get('Explore')).toMatchObject({ description: 'Mine', tools: ['Read', 'Grep'] })

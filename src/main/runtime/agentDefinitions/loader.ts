@@ -44,7 +44,9 @@ export interface LoadedAgentDefinitions {
  * Swarmdesk's own folder beats the `.claude/` one kept for compatibility). Built-ins come last:
  * a custom file named like a built-in replaces it, as in Claude Code.
  */
-export function agentDirectories(options: LoadAgentDefinitionsOptions): Array<{ dir: string; kind: 'project' | 'user' }> {
+export function agentDirectories(
+  options: LoadAgentDefinitionsOptions
+): Array<{ dir: string; kind: 'project' | 'user' }> {
   const cwd = resolve(options.cwd)
   return [
     { dir: join(cwd, '.swarmdesk', 'agents'), kind: 'project' },
@@ -77,8 +79,14 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
     const winner = winners.get(definition.name)?.report
     if (winner) {
       report.overriddenBy = winner.source
-      report.warnings.push({ field: 'name', message: `'${definition.name}' is also defined by ${winner.source}, which takes precedence; this file is not used` })
-      winner.warnings.push({ field: 'name', message: `'${definition.name}' is also defined by ${report.source}; this file takes precedence` })
+      report.warnings.push({
+        field: 'name',
+        message: `'${definition.name}' is also defined by ${winner.source}, which takes precedence; this file is not used`
+      })
+      winner.warnings.push({
+        field: 'name',
+        message: `'${definition.name}' is also defined by ${report.source}; this file takes precedence`
+      })
     } else winners.set(definition.name, { report, definition })
   }
   const definitions = new Map<string, AgentDefinition>()
@@ -102,7 +110,13 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
  */
 function dropUntrustedMode(file: ParsedAgentFile): void {
   const mode = file.definition?.permissionMode
-  if (!file.definition || file.definition.source.kind !== 'project' || mode === undefined || !UNTRUSTED_PROJECT_MODES.has(mode)) return
+  if (
+    !file.definition ||
+    file.definition.source.kind !== 'project' ||
+    mode === undefined ||
+    !UNTRUSTED_PROJECT_MODES.has(mode)
+  )
+    return
   delete file.definition.permissionMode
   file.report.warnings.push({
     field: 'permissionMode',
@@ -115,7 +129,16 @@ async function readAgentFile(path: string, kind: 'project' | 'user'): Promise<Pa
     return parseAgentFile(await readFile(path, 'utf8'), path, kind)
   } catch (error) {
     const message = `cannot be read: ${(error as Error).message}`
-    return { report: { name: null, source: path, tools: null, model: null, warnings: [], problems: [{ field: 'file', message }] } }
+    return {
+      report: {
+        name: null,
+        source: path,
+        tools: null,
+        model: null,
+        warnings: [],
+        problems: [{ field: 'file', message }]
+      }
+    }
   }
 }
 

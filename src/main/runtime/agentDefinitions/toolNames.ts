@@ -21,7 +21,15 @@ export const KNOWN_TOOL_NAMES: readonly string[] = [
 ]
 
 /** Tools no subagent may have (docs/agents.md#agent-definitions), except `Agent` when a definition lists it (nesting is opt-in). */
-export const SUBAGENT_FORBIDDEN_TOOLS: readonly string[] = ['Agent', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'TaskStop', 'TeamCreate', 'TeamDelete']
+export const SUBAGENT_FORBIDDEN_TOOLS: readonly string[] = [
+  'Agent',
+  'AskUserQuestion',
+  'EnterPlanMode',
+  'ExitPlanMode',
+  'TaskStop',
+  'TeamCreate',
+  'TeamDelete'
+]
 
 /**
  * Depth at which `Agent` is no longer offered (docs/agents.md#agent-definitions: nesting up to depth 5, a hard runtime
@@ -30,7 +38,14 @@ export const SUBAGENT_FORBIDDEN_TOOLS: readonly string[] = ['Agent', 'AskUserQue
 export const MAX_AGENT_DEPTH = 5
 
 /** What a teammate gets on top of the async allow list (docs/agents.md#agent-definitions). */
-const TEAMMATE_EXTRA_TOOLS: readonly string[] = ['SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'Agent']
+const TEAMMATE_EXTRA_TOOLS: readonly string[] = [
+  'SendMessage',
+  'TaskCreate',
+  'TaskGet',
+  'TaskList',
+  'TaskUpdate',
+  'Agent'
+]
 
 /** Claude Code's older names still found in its definitions, read as the current name. */
 const LEGACY_TOOL_NAMES: Readonly<Record<string, string>> = { Task: 'Agent' }

@@ -6,7 +6,10 @@ import { MAX_AGENT_DEPTH, SUBAGENT_FORBIDDEN_TOOLS } from './toolNames'
  * Splits a declared tool list into what it grants and what it excludes (`!X`). `allow` is
  * `undefined` when no entry grants anything (omitted, or only exclusions: "everything but X").
  */
-export function splitToolList(entries: readonly string[] | undefined): { allow: string[] | undefined; exclude: string[] } {
+export function splitToolList(entries: readonly string[] | undefined): {
+  allow: string[] | undefined
+  exclude: string[]
+} {
   if (entries === undefined) return { allow: undefined, exclude: [] }
   const exclude = entries.filter((e) => e.startsWith('!')).map((e) => e.slice(1).trim())
   const allow = entries.filter((e) => !e.startsWith('!'))
@@ -55,7 +58,10 @@ export interface ResolveSubagentToolsInput {
  * Pure; `dropped` lists each tool of `available` (and each listed tool the parent lacks) once,
  * with the first reason that removed it.
  */
-export function resolveSubagentTools(input: ResolveSubagentToolsInput): { tools: string[]; dropped: Array<{ tool: string; reason: ToolDropReason }> } {
+export function resolveSubagentTools(input: ResolveSubagentToolsInput): {
+  tools: string[]
+  dropped: Array<{ tool: string; reason: ToolDropReason }>
+} {
   const { allow, exclude } = splitToolList(input.definition.tools)
   const disallowed = new Set([...exclude, ...input.definition.disallowedTools])
   const listed = allow === undefined ? undefined : new Set(allow)
@@ -71,7 +77,13 @@ export function resolveSubagentTools(input: ResolveSubagentToolsInput): { tools:
   return { tools, dropped }
 }
 
-function dropReason(tool: string, listed: Set<string> | undefined, disallowed: Set<string>, nests: boolean, input: ResolveSubagentToolsInput): ToolDropReason | undefined {
+function dropReason(
+  tool: string,
+  listed: Set<string> | undefined,
+  disallowed: Set<string>,
+  nests: boolean,
+  input: ResolveSubagentToolsInput
+): ToolDropReason | undefined {
   if (listed && !listed.has(tool)) return 'not-listed'
   if (disallowed.has(tool)) return 'disallowed'
   if (tool === 'Agent' && nests) return input.depth >= MAX_AGENT_DEPTH ? 'depth-cap' : undefined

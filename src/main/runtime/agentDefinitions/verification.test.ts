@@ -18,7 +18,11 @@ Result: PASS`
 
 describe('checkVerificationReport', () => {
   it('accepts a PASS whose every check shows its command and output', () => {
-    expect(checkVerificationReport(`${EVIDENCE}\n\nVERDICT: PASS\n`)).toEqual({ verdict: 'PASS', verified: true, problems: [] })
+    expect(checkVerificationReport(`${EVIDENCE}\n\nVERDICT: PASS\n`)).toEqual({
+      verdict: 'PASS',
+      verified: true,
+      problems: []
+    })
   })
 
   it('accepts $-prompt code blocks as evidence', () => {
@@ -35,7 +39,9 @@ describe('checkVerificationReport', () => {
   })
 
   it('marks a PASS unverified when one check shows a command but no output', () => {
-    const result = checkVerificationReport(`${EVIDENCE}\n\n### Check: lint\nCommand: \`npm run lint\`\nResult: PASS\n\nVERDICT: PASS`)
+    const result = checkVerificationReport(
+      `${EVIDENCE}\n\n### Check: lint\nCommand: \`npm run lint\`\nResult: PASS\n\nVERDICT: PASS`
+    )
     expect(result.verified).toBe(false)
     expect(result.problems[0]).toMatch(/`npm run lint` shows no output/)
   })
@@ -49,9 +55,12 @@ describe('checkVerificationReport', () => {
 })
 
 describe('checkVerificationReport verdict line', () => {
-  it.each([['VERDICT: PASS'], ['**VERDICT: PASS**'], ['VERDICT: **PASS**'], ['verdict: pass.'], ['**VERDICT:** PASS']])('reads %s', (line) => {
-    expect(checkVerificationReport(`$ x\n${line}`).verdict).toBe('PASS')
-  })
+  it.each([['VERDICT: PASS'], ['**VERDICT: PASS**'], ['VERDICT: **PASS**'], ['verdict: pass.'], ['**VERDICT:** PASS']])(
+    'reads %s',
+    (line) => {
+      expect(checkVerificationReport(`$ x\n${line}`).verdict).toBe('PASS')
+    }
+  )
 
   it('does not read a line that names two verdicts', () => {
     expect(checkVerificationReport('VERDICT: PASS or FAIL').verdict).toBeNull()

@@ -9,9 +9,18 @@ afterEach(async () => {
   h = undefined
 })
 
-const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
-type Body = { tools: Array<{ name: string }>; system: Array<{ text: string }>; messages: Array<{ content: Array<{ text?: string }> }> }
-const bodiesOf = (harness: SubagentHarness, name: string) => harness.server.requests().filter((r) => r.agentName === name).map((r) => r.body as unknown as Body)
+const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) =>
+  events.filter((e): e is EventOf<T> => e.type === type)
+type Body = {
+  tools: Array<{ name: string }>
+  system: Array<{ text: string }>
+  messages: Array<{ content: Array<{ text?: string }> }>
+}
+const bodiesOf = (harness: SubagentHarness, name: string) =>
+  harness.server
+    .requests()
+    .filter((r) => r.agentName === name)
+    .map((r) => r.body as unknown as Body)
 
 describe('coordinator mode', () => {
   it('fans out workers, continues one, stops another, and finishes on their notifications', async () => {
@@ -27,7 +36,11 @@ describe('coordinator mode', () => {
                 { name: 'Agent', input: { description: 'worker keep', prompt: 'implement' } }
               ]
             },
-            { tools: [{ name: 'SendMessage', input: { to: '{{last_agent_id}}', message: 'extra instruction: add a test' } }] },
+            {
+              tools: [
+                { name: 'SendMessage', input: { to: '{{last_agent_id}}', message: 'extra instruction: add a test' } }
+              ]
+            },
             { tools: [{ name: 'Agent', input: { description: 'worker wrong', prompt: 'a wrong turn' } }] },
             { tools: [{ name: 'TaskStop', input: { task_id: '{{last_agent_id}}' } }] },
             { text: 'All dispatched.' },
@@ -39,7 +52,10 @@ describe('coordinator mode', () => {
           // the workers answer after the coordinator has finished dispatching
           'worker-a': [{ delayMs: 2500, text: 'a found' }],
           'worker-b': [{ delayMs: 2500, text: 'b found' }],
-          'worker-keep': [{ delayMs: 2200, tools: [{ name: 'Glob', input: { pattern: '*' } }] }, { when: 'extra instruction', text: 'implemented, with a test' }],
+          'worker-keep': [
+            { delayMs: 2200, tools: [{ name: 'Glob', input: { pattern: '*' } }] },
+            { when: 'extra instruction', text: 'implemented, with a test' }
+          ],
           'worker-wrong': [{ delayMs: 10_000, text: 'never' }]
         }
       },
@@ -65,7 +81,14 @@ describe('coordinator mode', () => {
 
   it('starts workers only: another type is refused with no side effects', async () => {
     h = await startSubagentHarness(
-      { agents: { 'team-lead': [{ tools: [{ name: 'Agent', input: { subagent_type: 'Explore', description: 'look', prompt: 'x' } }] }, { text: 'ok' }] } },
+      {
+        agents: {
+          'team-lead': [
+            { tools: [{ name: 'Agent', input: { subagent_type: 'Explore', description: 'look', prompt: 'x' } }] },
+            { text: 'ok' }
+          ]
+        }
+      },
       { subagents: { coordinator: true } }
     )
     await runUntilSettled(h.session, 'go')

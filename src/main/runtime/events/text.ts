@@ -14,7 +14,15 @@ interface Style {
 
 function style(color: boolean): Style {
   const wrap = (open: number, close: number) => (s: string) => (color ? `\x1b[${open}m${s}\x1b[${close}m` : s)
-  return { dim: wrap(2, 22), bold: wrap(1, 22), red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39), magenta: wrap(35, 39) }
+  return {
+    dim: wrap(2, 22),
+    bold: wrap(1, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+    magenta: wrap(35, 39)
+  }
 }
 
 /** `#rrggbb` as a 24-bit ANSI foreground colour around `text`. */
@@ -30,7 +38,10 @@ const PREVIEW_LINES = 8
 export function summarizeInput(name: string, input: unknown): string {
   const o = (input ?? {}) as Record<string, unknown>
   const pick = (k: string): string | undefined => (typeof o[k] === 'string' ? (o[k] as string) : undefined)
-  const main = name === 'Bash' ? pick('command') : pick('file_path') ?? pick('pattern') ?? pick('bash_id') ?? pick('shell_id') ?? pick('description')
+  const main =
+    name === 'Bash'
+      ? pick('command')
+      : (pick('file_path') ?? pick('pattern') ?? pick('bash_id') ?? pick('shell_id') ?? pick('description'))
   const text = main ?? JSON.stringify(input)
   const oneLine = text.replace(/\s*\n\s*/g, ' ⏎ ')
   return oneLine.length > 160 ? oneLine.slice(0, 157) + '…' : oneLine
@@ -44,7 +55,9 @@ function preview(output: string, fromEnd: boolean): string[] {
   const lines = output.replace(/\n+$/, '').split('\n')
   if (lines.length <= PREVIEW_LINES) return lines
   const hidden = lines.length - PREVIEW_LINES
-  return fromEnd ? [`… ${hidden} earlier lines`, ...lines.slice(-PREVIEW_LINES)] : [...lines.slice(0, PREVIEW_LINES), `… ${hidden} more lines`]
+  return fromEnd
+    ? [`… ${hidden} earlier lines`, ...lines.slice(-PREVIEW_LINES)]
+    : [...lines.slice(0, PREVIEW_LINES), `… ${hidden} more lines`]
 }
 
 /**
@@ -61,7 +74,8 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
   const parallel = new Set<string>()
   const colors = new Map<string, string>()
   let nameWidth = 0
-  const paint = (e: RuntimeEvent, text: string): string => (options.color ? s.bold(hexColor(colors.get(e.agentId) ?? agentColor(e.agentId), text)) : text)
+  const paint = (e: RuntimeEvent, text: string): string =>
+    options.color ? s.bold(hexColor(colors.get(e.agentId) ?? agentColor(e.agentId), text)) : text
   const who = (e: RuntimeEvent): string => paint(e, e.agentName)
   // the name column: as wide as the longest name seen so far
   const tag = (e: RuntimeEvent): string => `${paint(e, e.agentName.padEnd(nameWidth))} `
@@ -88,7 +102,14 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
         tools.delete(e.toolUseId)
         const mark = e.isError ? s.red('✗') : s.green('└')
         const lines = preview(e.output || '(no output)', name === 'Bash')
-        return lines.map((l, i) => `${i === 0 ? tag(e) : indent()}    ${i === 0 ? `${mark} ${s.dim(label)}` : '  '}${e.isError ? s.red(l) : s.dim(l)}`).join('\n') + '\n'
+        return (
+          lines
+            .map(
+              (l, i) =>
+                `${i === 0 ? tag(e) : indent()}    ${i === 0 ? `${mark} ${s.dim(label)}` : '  '}${e.isError ? s.red(l) : s.dim(l)}`
+            )
+            .join('\n') + '\n'
+        )
       }
       case 'message_sent':
         return `${tag(e)}  ${s.dim(`✉ ${e.from} → ${e.to}${e.kind === 'plain' ? '' : ` (${e.kind})`}`)}\n`
@@ -101,10 +122,13 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
       case 'scenario_error':
         return `${s.red('scenario error:')} ${e.message}\n`
       case 'agent_stopped':
-        return e.status === 'completed' ? '' : `${who(e)} ${s.red(`stopped: ${e.status}${e.reason ? ` — ${e.reason}` : ''}`)}\n`
+        return e.status === 'completed'
+          ? ''
+          : `${who(e)} ${s.red(`stopped: ${e.status}${e.reason ? ` — ${e.reason}` : ''}`)}\n`
       case 'run_finished': {
         const u = e.usage
-        const head = e.status === 'ok' ? s.green('✔ Run finished') : s.red(`✘ Run failed${e.reason ? `: ${e.reason}` : ''}`)
+        const head =
+          e.status === 'ok' ? s.green('✔ Run finished') : s.red(`✘ Run failed${e.reason ? `: ${e.reason}` : ''}`)
         const tokens = `${u.inputTokens} in, ${u.outputTokens} out, ${u.cacheReadInputTokens} cache read, ${u.cacheCreationInputTokens} cache write`
         const cost = `$${e.costUsd.toFixed(4)}${options.scripted ? ' (scripted model: priced as the named model)' : ''}`
         return `${head} ${s.dim(`in ${(e.durationMs / 1000).toFixed(1)} s · ${tokens} · ${cost}${e.sessionId ? ` · session ${e.sessionId}` : ''}`)}\n`
@@ -130,6 +154,7 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
  */
 function decisionLine(e: Extract<RuntimeEvent, { type: 'permission_decided' }>, s: Style): string {
   if (e.by === 'cancelled') return s.yellow(`✗ cancelled — ${e.reason ?? 'the agent stopped'}`)
-  if (e.decision === 'allow' && e.rule) return `${s.green('✓ always allowed')} ${s.dim(`by ${e.by} — rule ${e.rule} added for this session`)}`
+  if (e.decision === 'allow' && e.rule)
+    return `${s.green('✓ always allowed')} ${s.dim(`by ${e.by} — rule ${e.rule} added for this session`)}`
   return `${e.decision === 'allow' ? s.green('✓ allowed') : s.red('✗ denied')} ${s.dim(`by ${e.by}${e.reason ? `: ${e.reason}` : ''}`)}`
 }

@@ -20,12 +20,28 @@ function configError(hooks: Record<string, unknown>): HookConfigError {
 
 describe('hooks settings: invalid entries fail closed, naming file and field', () => {
   it.each([
-    ['a command that is missing', { SubagentStop: [{ hooks: [{ type: 'command' }] }] }, 'hooks.SubagentStop[0].hooks[0].command'],
-    ['an empty command', { TaskCreated: [{ hooks: [{ type: 'command', command: '  ' }] }] }, 'hooks.TaskCreated[0].hooks[0].command'],
-    ['a negative timeout', { TaskCompleted: [{ hooks: [{ type: 'command', command: 'true', timeout: -1 }] }] }, 'hooks.TaskCompleted[0].hooks[0].timeout'],
+    [
+      'a command that is missing',
+      { SubagentStop: [{ hooks: [{ type: 'command' }] }] },
+      'hooks.SubagentStop[0].hooks[0].command'
+    ],
+    [
+      'an empty command',
+      { TaskCreated: [{ hooks: [{ type: 'command', command: '  ' }] }] },
+      'hooks.TaskCreated[0].hooks[0].command'
+    ],
+    [
+      'a negative timeout',
+      { TaskCompleted: [{ hooks: [{ type: 'command', command: 'true', timeout: -1 }] }] },
+      'hooks.TaskCompleted[0].hooks[0].timeout'
+    ],
     ['an event that is not a list', { TeammateIdle: { hooks: [] } }, 'hooks.TeammateIdle'],
     ['an entry without hooks', { SubagentStart: [{ matcher: 'Explore' }] }, 'hooks.SubagentStart[0].hooks'],
-    ['an unknown hook type', { SubagentStop: [{ hooks: [{ type: 'script', command: 'true' }] }] }, 'hooks.SubagentStop[0].hooks[0].type'],
+    [
+      'an unknown hook type',
+      { SubagentStop: [{ hooks: [{ type: 'script', command: 'true' }] }] },
+      'hooks.SubagentStop[0].hooks[0].type'
+    ],
     ['a matcher that is not a string', { SubagentStop: [{ matcher: 3, hooks: [] }] }, 'hooks.SubagentStop[0].matcher']
   ])('rejects %s', (_what, hooks, field) => {
     const error = configError(hooks)
@@ -41,16 +57,24 @@ describe('hooks settings: invalid entries fail closed, naming file and field', (
     expect(error.message).toContain('not a valid regular expression')
   })
 
-  it('fails the runner\'s creation too', () => {
-    expect(() => createHookRunner({ hooks: [{ source: 'x.json', hooks: { TaskCreated: 'echo' } }], cwd: '/', sessionId: 's' })).toThrow(HookConfigError)
+  it("fails the runner's creation too", () => {
+    expect(() =>
+      createHookRunner({ hooks: [{ source: 'x.json', hooks: { TaskCreated: 'echo' } }], cwd: '/', sessionId: 's' })
+    ).toThrow(HookConfigError)
   })
 })
 
 describe('hooks settings: what loads', () => {
-  it('keeps every source\'s commands in order, with timeouts in ms (60 s by default)', () => {
+  it("keeps every source's commands in order, with timeouts in ms (60 s by default)", () => {
     const config = parseHookSources([
-      { source: 'user.json', hooks: { SubagentStop: [{ matcher: 'Explore', hooks: [{ type: 'command', command: 'a', timeout: 2.5 }] }] } },
-      { source: 'project.json', hooks: { SubagentStop: [{ hooks: [{ type: 'command', command: 'b', statusMessage: 'kept, ignored' }] }] } }
+      {
+        source: 'user.json',
+        hooks: { SubagentStop: [{ matcher: 'Explore', hooks: [{ type: 'command', command: 'a', timeout: 2.5 }] }] }
+      },
+      {
+        source: 'project.json',
+        hooks: { SubagentStop: [{ hooks: [{ type: 'command', command: 'b', statusMessage: 'kept, ignored' }] }] }
+      }
     ])
     expect(config.commands.map((c) => [c.source, c.field, c.command, c.matcher, c.timeoutMs])).toEqual([
       ['user.json', 'hooks.SubagentStop[0].hooks[0]', 'a', 'Explore', 2500],
@@ -59,13 +83,17 @@ describe('hooks settings: what loads', () => {
     expect(config.warnings).toEqual([])
   })
 
-  it('accepts Claude Code\'s other events and hook types with a warning each, and never runs them', async () => {
+  it("accepts Claude Code's other events and hook types with a warning each, and never runs them", async () => {
     const dir = await tempDir()
     const marker = `touch "${path.join(dir, 'ran')}"`
     const cmd = [{ hooks: [{ type: 'command', command: marker }] }]
     const hooks = {
-      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: marker }] }], Stop: cmd, SessionStart: cmd, UserPromptSubmit: cmd,
-      SubagentStopp: cmd, SubagentStop: [{ hooks: [{ type: 'prompt', prompt: 'is it done?' }] }]
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: marker }] }],
+      Stop: cmd,
+      SessionStart: cmd,
+      UserPromptSubmit: cmd,
+      SubagentStopp: cmd,
+      SubagentStop: [{ hooks: [{ type: 'prompt', prompt: 'is it done?' }] }]
     }
     const runner = createHookRunner({ hooks: [{ source: 'settings.json', hooks }], cwd: dir, sessionId: 's' })
     expect(runner.warnings).toEqual([
@@ -78,7 +106,13 @@ describe('hooks settings: what loads', () => {
     ])
     const task = { task_id: '1', task_subject: 's', team_name: 't' }
     await runner.run('SubagentStart', { agent_id: 'a', agent_type: 'Explore' })
-    await runner.run('SubagentStop', { agent_id: 'a', agent_type: 'Explore', agent_transcript_path: '', last_assistant_message: '', stop_hook_active: false })
+    await runner.run('SubagentStop', {
+      agent_id: 'a',
+      agent_type: 'Explore',
+      agent_transcript_path: '',
+      last_assistant_message: '',
+      stop_hook_active: false
+    })
     await runner.run('TeammateIdle', { teammate_name: 'n', team_name: 't' })
     await runner.run('TaskCreated', task)
     await runner.run('TaskCompleted', task)

@@ -48,7 +48,9 @@ export interface HookConfig {
  * filtered by project trust, docs/permissions.md#permissions) into runnable commands.
  * @throws HookConfigError naming the file and field path of the first invalid entry (fails closed).
  */
-export function parseHookSources(sources: ReadonlyArray<{ source: string; hooks: Record<string, unknown> }>): HookConfig {
+export function parseHookSources(
+  sources: ReadonlyArray<{ source: string; hooks: Record<string, unknown> }>
+): HookConfig {
   const config: HookConfig = { commands: [], warnings: [] }
   for (const { source, hooks } of sources) {
     for (const [name, raw] of Object.entries(hooks)) parseEvent(source, name, raw, config)
@@ -59,9 +61,11 @@ export function parseHookSources(sources: ReadonlyArray<{ source: string; hooks:
 function parseEvent(source: string, name: string, raw: unknown, config: HookConfig): void {
   if (!isSupportedHookEvent(name)) {
     const known = (UNSUPPORTED_CLAUDE_CODE_EVENTS as readonly string[]).includes(name)
-    config.warnings.push(known
-      ? `${source} (hooks.${name}): ${name} hooks are not supported yet; they never run`
-      : `${source} (hooks.${name}): unknown hook event ${name}; it never runs (check the spelling)`)
+    config.warnings.push(
+      known
+        ? `${source} (hooks.${name}): ${name} hooks are not supported yet; they never run`
+        : `${source} (hooks.${name}): unknown hook event ${name}; it never runs (check the spelling)`
+    )
     return
   }
   const parsed = HookEventListSchema.safeParse(raw)
@@ -75,7 +79,11 @@ function parseEvent(source: string, name: string, raw: unknown, config: HookConf
     try {
       matches = compileMatcher(entry.matcher)
     } catch (e) {
-      throw new HookConfigError(source, `${entryField}.matcher`, `not a valid regular expression (${(e as Error).message}); use a name, names separated by |, or a valid regex`)
+      throw new HookConfigError(
+        source,
+        `${entryField}.matcher`,
+        `not a valid regular expression (${(e as Error).message}); use a name, names separated by |, or a valid regex`
+      )
     }
     entry.hooks.forEach((hook, j) => {
       const field = `${entryField}.hooks[${j}]`
@@ -84,7 +92,15 @@ function parseEvent(source: string, name: string, raw: unknown, config: HookConf
         return
       }
       const timeoutMs = hook.timeout === undefined ? DEFAULT_HOOK_TIMEOUT_MS : Math.round(hook.timeout * 1000)
-      config.commands.push({ event: name, source, field, matcher: entry.matcher, matches, command: hook.command, timeoutMs })
+      config.commands.push({
+        event: name,
+        source,
+        field,
+        matcher: entry.matcher,
+        matches,
+        command: hook.command,
+        timeoutMs
+      })
     })
   })
 }
@@ -92,5 +108,8 @@ function parseEvent(source: string, name: string, raw: unknown, config: HookConf
 const HINT = 'each event takes [{"matcher"?: "…", "hooks": [{"type": "command", "command": "…", "timeout"?: seconds}]}]'
 
 function fieldPath(p: ReadonlyArray<PropertyKey>): string {
-  return p.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '')
+  return p.reduce<string>(
+    (acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)),
+    ''
+  )
 }

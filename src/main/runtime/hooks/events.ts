@@ -4,7 +4,13 @@ import { z } from 'zod'
  * Hook events Swarmdesk runs (docs/hooks.md#hooks). Names and payload keys are Claude Code's, so hook
  * scripts written for Claude Code work unchanged.
  */
-export const SUPPORTED_HOOK_EVENTS = ['SubagentStart', 'SubagentStop', 'TeammateIdle', 'TaskCreated', 'TaskCompleted'] as const
+export const SUPPORTED_HOOK_EVENTS = [
+  'SubagentStart',
+  'SubagentStop',
+  'TeammateIdle',
+  'TaskCreated',
+  'TaskCompleted'
+] as const
 export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number]
 
 /**
@@ -12,10 +18,28 @@ export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number]
  * must load) but reported as "not supported yet" and never run.
  */
 export const UNSUPPORTED_CLAUDE_CODE_EVENTS = [
-  'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied', 'Notification',
-  'UserPromptSubmit', 'Stop', 'StopFailure', 'PreCompact', 'PostCompact', 'SessionStart', 'SessionEnd', 'Setup',
-  'ConfigChange', 'CwdChanged', 'FileChanged', 'InstructionsLoaded', 'Elicitation', 'ElicitationResult',
-  'WorktreeCreate', 'WorktreeRemove'
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+  'PermissionDenied',
+  'Notification',
+  'UserPromptSubmit',
+  'Stop',
+  'StopFailure',
+  'PreCompact',
+  'PostCompact',
+  'SessionStart',
+  'SessionEnd',
+  'Setup',
+  'ConfigChange',
+  'CwdChanged',
+  'FileChanged',
+  'InstructionsLoaded',
+  'Elicitation',
+  'ElicitationResult',
+  'WorktreeCreate',
+  'WorktreeRemove'
 ] as const
 
 /**
@@ -27,14 +51,22 @@ export const UNSUPPORTED_CLAUDE_CODE_EVENTS = [
  * - TaskCompleted: the completion is refused with the reason.
  * SubagentStart cannot block (as in Claude Code): exit 2 there is reported as a warning.
  */
-export const BLOCKING_EVENTS: ReadonlySet<HookEvent> = new Set(['SubagentStop', 'TeammateIdle', 'TaskCreated', 'TaskCompleted'])
+export const BLOCKING_EVENTS: ReadonlySet<HookEvent> = new Set([
+  'SubagentStop',
+  'TeammateIdle',
+  'TaskCreated',
+  'TaskCompleted'
+])
 
 /**
  * Events whose `matcher` selects hooks, and the payload field it is matched against. For the
  * other events the matcher is ignored (Claude Code: TeammateIdle, TaskCreated and TaskCompleted
  * have no matcher; every entry runs).
  */
-export const MATCHER_FIELD: Partial<Record<HookEvent, 'agent_type'>> = { SubagentStart: 'agent_type', SubagentStop: 'agent_type' }
+export const MATCHER_FIELD: Partial<Record<HookEvent, 'agent_type'>> = {
+  SubagentStart: 'agent_type',
+  SubagentStop: 'agent_type'
+}
 
 /** docs/hooks.md#hooks: a SubagentStop hook may keep a subagent working at most 3 times; the 4th stop ends it. */
 export const SUBAGENT_STOP_MAX_BLOCKS = 3
@@ -89,15 +121,32 @@ export type TaskHookPayload = HookPayloads['TaskCreated']
  * Used by tests and by readers of recorded hook inputs.
  */
 export const HookInputSchemas = {
-  SubagentStart: HookCommonInputSchema.extend({ hook_event_name: z.literal('SubagentStart'), ...SubagentStartPayloadSchema.shape }).strict(),
-  SubagentStop: HookCommonInputSchema.extend({ hook_event_name: z.literal('SubagentStop'), ...SubagentStopPayloadSchema.shape }).strict(),
-  TeammateIdle: HookCommonInputSchema.extend({ hook_event_name: z.literal('TeammateIdle'), ...TeammateIdlePayloadSchema.shape }).strict(),
-  TaskCreated: HookCommonInputSchema.extend({ hook_event_name: z.literal('TaskCreated'), ...TaskPayloadSchema.shape }).strict(),
-  TaskCompleted: HookCommonInputSchema.extend({ hook_event_name: z.literal('TaskCompleted'), ...TaskPayloadSchema.shape }).strict()
+  SubagentStart: HookCommonInputSchema.extend({
+    hook_event_name: z.literal('SubagentStart'),
+    ...SubagentStartPayloadSchema.shape
+  }).strict(),
+  SubagentStop: HookCommonInputSchema.extend({
+    hook_event_name: z.literal('SubagentStop'),
+    ...SubagentStopPayloadSchema.shape
+  }).strict(),
+  TeammateIdle: HookCommonInputSchema.extend({
+    hook_event_name: z.literal('TeammateIdle'),
+    ...TeammateIdlePayloadSchema.shape
+  }).strict(),
+  TaskCreated: HookCommonInputSchema.extend({
+    hook_event_name: z.literal('TaskCreated'),
+    ...TaskPayloadSchema.shape
+  }).strict(),
+  TaskCompleted: HookCommonInputSchema.extend({
+    hook_event_name: z.literal('TaskCompleted'),
+    ...TaskPayloadSchema.shape
+  }).strict()
 } as const satisfies Record<HookEvent, z.ZodType>
 
 /** The JSON object written on a hook's stdin: common keys plus the event's own. */
-export type HookInput<E extends HookEvent = HookEvent> = z.infer<typeof HookCommonInputSchema> & { hook_event_name: E } & HookPayloads[E]
+export type HookInput<E extends HookEvent = HookEvent> = z.infer<typeof HookCommonInputSchema> & {
+  hook_event_name: E
+} & HookPayloads[E]
 
 /** True for the five events Swarmdesk runs. */
 export function isSupportedHookEvent(name: string): name is HookEvent {

@@ -28,9 +28,20 @@ export async function script(dir: string, name: string, body: string): Promise<s
 }
 
 /** A `hooks` block with one command under `event`. */
-export function oneHook(event: string, command: string, extra: { matcher?: string; timeout?: number } = {}): Record<string, unknown> {
+export function oneHook(
+  event: string,
+  command: string,
+  extra: { matcher?: string; timeout?: number } = {}
+): Record<string, unknown> {
   const { matcher, timeout } = extra
-  return { [event]: [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command, ...(timeout !== undefined ? { timeout } : {}) }] }] }
+  return {
+    [event]: [
+      {
+        ...(matcher !== undefined ? { matcher } : {}),
+        hooks: [{ type: 'command', command, ...(timeout !== undefined ? { timeout } : {}) }]
+      }
+    ]
+  }
 }
 
 /** Pids whose command line is exactly `cmdline`, words joined by spaces (zombies have an empty one and are not listed). */
@@ -66,5 +77,8 @@ export function uniqueSleep(): string {
 /** Lines of a JSONL file the hooks appended to ([] when it does not exist). */
 export async function readJsonLines(file: string): Promise<Array<Record<string, unknown>>> {
   const text = await readFile(file, 'utf8').catch(() => '')
-  return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
 }

@@ -23,15 +23,35 @@ export { createHookRunner, type HookRunner, type HookRunnerOptions, type HookRun
 export type { HookOutcome, HookCommandResult } from './outcome'
 export { HOOK_OUTPUT_LIMIT_BYTES, type HookCommandEnd, type HookCommandRun } from './spawnHook'
 export {
-  createSubagentHookPairing, type SubagentEnd, type SubagentHookHandle, type SubagentHookInfo, type SubagentHookPairing,
+  createSubagentHookPairing,
+  type SubagentEnd,
+  type SubagentHookHandle,
+  type SubagentHookInfo,
+  type SubagentHookPairing,
   type SubagentStopInfo
 } from './pairing'
 export {
-  BLOCKING_EVENTS, isSupportedHookEvent, SUBAGENT_STOP_MAX_BLOCKS, SUPPORTED_HOOK_EVENTS, UNSUPPORTED_CLAUDE_CODE_EVENTS,
-  HookInputSchemas, type HookEvent, type HookInput, type HookPayloads, type SubagentStartPayload, type SubagentStopPayload,
-  type TaskHookPayload, type TeammateIdlePayload
+  BLOCKING_EVENTS,
+  isSupportedHookEvent,
+  SUBAGENT_STOP_MAX_BLOCKS,
+  SUPPORTED_HOOK_EVENTS,
+  UNSUPPORTED_CLAUDE_CODE_EVENTS,
+  HookInputSchemas,
+  type HookEvent,
+  type HookInput,
+  type HookPayloads,
+  type SubagentStartPayload,
+  type SubagentStopPayload,
+  type TaskHookPayload,
+  type TeammateIdlePayload
 } from './events'
-export { DEFAULT_HOOK_TIMEOUT_MS, HookEventListSchema, parseHookSources, type HookCommandSpec, type HookConfig } from './config'
+export {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  HookEventListSchema,
+  parseHookSources,
+  type HookCommandSpec,
+  type HookConfig
+} from './config'
 export { compileMatcher, type HookMatcher } from './matcher'
 export { HookConfigError, HooksError } from './errors'
 export { SwappableHookRunner } from './swappable'

@@ -39,13 +39,30 @@ describe('which hooks run', () => {
   it('selects SubagentStart and SubagentStop hooks by agent type', async () => {
     const dir = await tempDir()
     const log = path.join(dir, 'log')
-    const entry = (matcher: string, tag: string): unknown => ({ matcher, hooks: [{ type: 'command', command: `echo ${tag} >> "${log}"` }] })
-    const hooks = { SubagentStart: [entry('Explore', 'explore'), entry('Plan|worker', 'plan-or-worker'), entry('*', 'all'), entry('^gen', 'gen')] }
+    const entry = (matcher: string, tag: string): unknown => ({
+      matcher,
+      hooks: [{ type: 'command', command: `echo ${tag} >> "${log}"` }]
+    })
+    const hooks = {
+      SubagentStart: [
+        entry('Explore', 'explore'),
+        entry('Plan|worker', 'plan-or-worker'),
+        entry('*', 'all'),
+        entry('^gen', 'gen')
+      ]
+    }
     const runner = createHookRunner({ hooks: [{ source: 's.json', hooks }], cwd: dir, sessionId: 's' })
     for (const type of ['Explore', 'worker', 'general-purpose']) {
       await runner.run('SubagentStart', { agent_id: type, agent_type: type })
     }
-    expect((await readFile(log, 'utf8')).trim().split('\n').sort()).toEqual(['all', 'all', 'all', 'explore', 'gen', 'plan-or-worker'])
+    expect((await readFile(log, 'utf8')).trim().split('\n').sort()).toEqual([
+      'all',
+      'all',
+      'all',
+      'explore',
+      'gen',
+      'plan-or-worker'
+    ])
   })
 
   it('ignores the matcher of events that have none (TaskCreated)', async () => {

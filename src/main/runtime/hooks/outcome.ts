@@ -37,7 +37,11 @@ export function emptyOutcome(warnings: string[] = []): HookOutcome {
 export function judge(event: HookEvent, spec: HookCommandSpec, run: HookCommandRun): HookCommandResult {
   const base = { ...run, command: spec.command, source: spec.source, field: spec.field }
   const name = `hook "${short(spec.command)}" (${spec.source})`
-  const warn = (what: string): HookCommandResult => ({ ...base, verdict: 'warning', message: `${event} ${name} ${what}` })
+  const warn = (what: string): HookCommandResult => ({
+    ...base,
+    verdict: 'warning',
+    message: `${event} ${name} ${what}`
+  })
   const block = (reason: string): HookCommandResult =>
     BLOCKING_EVENTS.has(event)
       ? { ...base, verdict: 'block', message: reason }
@@ -50,10 +54,14 @@ export function judge(event: HookEvent, spec: HookCommandSpec, run: HookCommandR
       const decision = jsonBlock(run.stdout)
       return decision === undefined ? { ...base, verdict: 'ok' } : block(decision || `${name} blocked without a reason`)
     }
-    case 'signalled': return warn(`was killed by ${end.signal}${stderrTail(run.stderr)}`)
-    case 'timed_out': return warn(`timed out after ${end.afterMs / 1000} s; its processes were killed`)
-    case 'aborted': return warn('was stopped: the caller gave up waiting')
-    case 'spawn_failed': return warn(`could not start: ${end.message}`)
+    case 'signalled':
+      return warn(`was killed by ${end.signal}${stderrTail(run.stderr)}`)
+    case 'timed_out':
+      return warn(`timed out after ${end.afterMs / 1000} s; its processes were killed`)
+    case 'aborted':
+      return warn('was stopped: the caller gave up waiting')
+    case 'spawn_failed':
+      return warn(`could not start: ${end.message}`)
   }
 }
 
@@ -63,7 +71,12 @@ export function combine(results: HookCommandResult[], ignoreBlock: boolean): Hoo
   const first = results.find((r) => r.verdict === 'block')
   if (!first) return { kind: 'continue', warnings, results }
   const reason = first.message ?? ''
-  if (ignoreBlock) return { kind: 'continue', warnings: [...warnings, `ignored a block from hook "${short(first.command)}" (the agent is stopping): ${reason}`], results }
+  if (ignoreBlock)
+    return {
+      kind: 'continue',
+      warnings: [...warnings, `ignored a block from hook "${short(first.command)}" (the agent is stopping): ${reason}`],
+      results
+    }
   return { kind: 'block', reason, warnings, results }
 }
 

@@ -16,9 +16,15 @@ async function session(opts: { startBody?: string; stopBody?: string } = {}) {
   const log = path.join(dir, 'log.jsonl')
   const start = await script(dir, 'start.sh', `${APPEND_STDIN(log)}; ${opts.startBody ?? ''}`)
   const stop = await script(dir, 'stop.sh', `${APPEND_STDIN(log)}; ${opts.stopBody ?? ''}`)
-  const hooks = { SubagentStart: [{ hooks: [{ type: 'command', command: start }] }], SubagentStop: [{ hooks: [{ type: 'command', command: stop }] }] }
-  const pairing = createSubagentHookPairing(createHookRunner({ hooks: [{ source: 's.json', hooks }], cwd: dir, sessionId: 's' }))
-  const events = async (): Promise<string[]> => (await readJsonLines(log)).map((l) => `${String(l.hook_event_name)} ${String(l.agent_id)}`)
+  const hooks = {
+    SubagentStart: [{ hooks: [{ type: 'command', command: start }] }],
+    SubagentStop: [{ hooks: [{ type: 'command', command: stop }] }]
+  }
+  const pairing = createSubagentHookPairing(
+    createHookRunner({ hooks: [{ source: 's.json', hooks }], cwd: dir, sessionId: 's' })
+  )
+  const events = async (): Promise<string[]> =>
+    (await readJsonLines(log)).map((l) => `${String(l.hook_event_name)} ${String(l.agent_id)}`)
   return { pairing, log, events }
 }
 
@@ -29,11 +35,21 @@ describe('SubagentStart and SubagentStop are paired on every exit path', () => {
     const { pairing, events, log } = await session()
     const handle = pairing.start(agent('a1'))
     expect((await handle.started).kind).toBe('continue')
-    expect(await handle.stop({ endedBy: 'completed', lastAssistantMessage: 'all done' })).toMatchObject({ kind: 'continue' })
-    expect(await handle.stop({ endedBy: 'killed', lastAssistantMessage: '' })).toEqual({ kind: 'continue', warnings: [], results: [] })
+    expect(await handle.stop({ endedBy: 'completed', lastAssistantMessage: 'all done' })).toMatchObject({
+      kind: 'continue'
+    })
+    expect(await handle.stop({ endedBy: 'killed', lastAssistantMessage: '' })).toEqual({
+      kind: 'continue',
+      warnings: [],
+      results: []
+    })
     await pairing.stopAll()
     expect(await events()).toEqual(['SubagentStart a1', 'SubagentStop a1'])
-    expect((await readJsonLines(log))[1]).toMatchObject({ last_assistant_message: 'all done', agent_transcript_path: '/t/a1.jsonl', stop_hook_active: false })
+    expect((await readJsonLines(log))[1]).toMatchObject({
+      last_assistant_message: 'all done',
+      agent_transcript_path: '/t/a1.jsonl',
+      stop_hook_active: false
+    })
     expect(handle.closed).toBe(true)
     expect(pairing.openCount()).toBe(0)
   })
@@ -59,8 +75,13 @@ describe('SubagentStart and SubagentStop are paired on every exit path', () => {
     await pairing.stopAll()
     await pairing.stopAll()
     const seen = await events()
-    expect(seen.filter((e) => e.startsWith('SubagentStop')).sort()).toEqual(['SubagentStop a1', 'SubagentStop a2', 'SubagentStop a3'])
-    for (const id of ['a2', 'a3']) expect(seen.indexOf(`SubagentStart ${id}`)).toBeLessThan(seen.indexOf(`SubagentStop ${id}`))
+    expect(seen.filter((e) => e.startsWith('SubagentStop')).sort()).toEqual([
+      'SubagentStop a1',
+      'SubagentStop a2',
+      'SubagentStop a3'
+    ])
+    for (const id of ['a2', 'a3'])
+      expect(seen.indexOf(`SubagentStart ${id}`)).toBeLessThan(seen.indexOf(`SubagentStop ${id}`))
     expect(pairing.openCount()).toBe(0)
   })
 })
@@ -75,7 +96,9 @@ describe('SubagentStop blocks', () => {
       kinds.push(outcome.kind === 'block' ? `block: ${outcome.reason}` : `continue: ${outcome.warnings.join()}`)
     }
     expect(kinds.slice(0, 3)).toEqual(Array(3).fill('block: run the tests again'))
-    expect(kinds[3]).toContain('continue: ignored a SubagentStop block (SubagentStop already kept this agent working 3 times')
+    expect(kinds[3]).toContain(
+      'continue: ignored a SubagentStop block (SubagentStop already kept this agent working 3 times'
+    )
     expect(handle.closed).toBe(true)
     const stops = (await readJsonLines(log)).filter((l) => l.hook_event_name === 'SubagentStop')
     expect(stops.map((l) => l.stop_hook_active)).toEqual([false, true, true, true])

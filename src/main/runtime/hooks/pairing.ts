@@ -71,7 +71,12 @@ export function createSubagentHookPairing(runner: HookRunner): SubagentHookPairi
   }
 }
 
-function createHandle(runner: HookRunner, info: SubagentHookInfo, signal: AbortSignal | undefined, onClose: () => void): SubagentHookHandle {
+function createHandle(
+  runner: HookRunner,
+  info: SubagentHookInfo,
+  signal: AbortSignal | undefined,
+  onClose: () => void
+): SubagentHookHandle {
   const started = runner.run('SubagentStart', { agent_id: info.agentId, agent_type: info.agentType }, { signal })
   let closed = false
   let mustEnd = false
@@ -82,21 +87,31 @@ function createHandle(runner: HookRunner, info: SubagentHookInfo, signal: AbortS
     let keepOpen = false
     try {
       await started
-      const outcome = await runner.run('SubagentStop', {
-        agent_id: info.agentId,
-        agent_type: info.agentType,
-        agent_transcript_path: info.agentTranscriptPath,
-        last_assistant_message: stopInfo.lastAssistantMessage,
-        stop_hook_active: blocks > 0
-      }, { signal: stopSignal })
+      const outcome = await runner.run(
+        'SubagentStop',
+        {
+          agent_id: info.agentId,
+          agent_type: info.agentType,
+          agent_transcript_path: info.agentTranscriptPath,
+          last_assistant_message: stopInfo.lastAssistantMessage,
+          stop_hook_active: blocks > 0
+        },
+        { signal: stopSignal }
+      )
       if (outcome.kind !== 'block') return outcome
       if (!mustEnd && blocks < SUBAGENT_STOP_MAX_BLOCKS) {
         blocks += 1
         keepOpen = true
         return outcome
       }
-      const why = mustEnd ? 'the agent is stopping' : `SubagentStop already kept this agent working ${SUBAGENT_STOP_MAX_BLOCKS} times (docs/hooks.md#hooks)`
-      return { kind: 'continue', warnings: [...outcome.warnings, `ignored a SubagentStop block (${why}): ${outcome.reason}`], results: outcome.results }
+      const why = mustEnd
+        ? 'the agent is stopping'
+        : `SubagentStop already kept this agent working ${SUBAGENT_STOP_MAX_BLOCKS} times (docs/hooks.md#hooks)`
+      return {
+        kind: 'continue',
+        warnings: [...outcome.warnings, `ignored a SubagentStop block (${why}): ${outcome.reason}`],
+        results: outcome.results
+      }
     } finally {
       if (!keepOpen) {
         closed = true
@@ -108,11 +123,15 @@ function createHandle(runner: HookRunner, info: SubagentHookInfo, signal: AbortS
   return {
     agentId: info.agentId,
     started,
-    get closed() { return closed },
+    get closed() {
+      return closed
+    },
     stop(stopInfo, opts) {
       if (closed) return Promise.resolve(emptyOutcome())
       if (stopInfo.endedBy !== 'completed') mustEnd = true
-      inflight ??= runStop(stopInfo, opts?.signal).finally(() => { inflight = undefined })
+      inflight ??= runStop(stopInfo, opts?.signal).finally(() => {
+        inflight = undefined
+      })
       return inflight
     }
   }

@@ -48,7 +48,12 @@ export interface HookRunner {
  */
 export function createHookRunner(opts: HookRunnerOptions): HookRunner {
   const config = parseHookSources(opts.hooks)
-  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, SWARMDESK_PROJECT_DIR: opts.cwd, CLAUDE_PROJECT_DIR: opts.cwd }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...opts.env,
+    SWARMDESK_PROJECT_DIR: opts.cwd,
+    CLAUDE_PROJECT_DIR: opts.cwd
+  }
   return {
     warnings: config.warnings,
     has: (event) => config.commands.some((c) => c.event === event),
@@ -63,16 +68,33 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
         ...payload
       } as HookInput
       const text = JSON.stringify(input)
-      const results = await Promise.all(specs.map(async (spec) => judge(event, spec, await runHookCommand({
-        command: spec.command, cwd: opts.cwd, env, input: text, timeoutMs: spec.timeoutMs, signal: runOpts.signal
-      }))))
+      const results = await Promise.all(
+        specs.map(async (spec) =>
+          judge(
+            event,
+            spec,
+            await runHookCommand({
+              command: spec.command,
+              cwd: opts.cwd,
+              env,
+              input: text,
+              timeoutMs: spec.timeoutMs,
+              signal: runOpts.signal
+            })
+          )
+        )
+      )
       return combine(results, runOpts.ignoreBlock === true)
     }
   }
 }
 
 /** The commands for `event` whose matcher accepts the payload, settings order, first of identical commands kept. */
-function selectCommands<E extends HookEvent>(all: HookCommandSpec[], event: E, payload: HookPayloads[E]): HookCommandSpec[] {
+function selectCommands<E extends HookEvent>(
+  all: HookCommandSpec[],
+  event: E,
+  payload: HookPayloads[E]
+): HookCommandSpec[] {
   const field = MATCHER_FIELD[event]
   const seen = new Set<string>()
   return all.filter((spec) => {

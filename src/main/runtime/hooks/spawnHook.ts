@@ -52,7 +52,12 @@ export async function runHookCommand(opts: RunHookCommandOptions): Promise<HookC
   const started = Date.now()
   const empty = { stdout: '', stderr: '', outputTruncated: false }
   if (opts.signal?.aborted) return { end: { kind: 'aborted' }, ...empty, durationMs: 0 }
-  const child = spawn('bash', ['-c', opts.command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn('bash', ['-c', opts.command], {
+    cwd: opts.cwd,
+    env: opts.env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe']
+  })
   const stdout = new BoundedOutput(child.stdout)
   const stderr = new BoundedOutput(child.stderr)
   let forced: HookCommandEnd | undefined
@@ -69,11 +74,15 @@ export async function runHookCommand(opts: RunHookCommandOptions): Promise<HookC
   const onAbort = (): void => killGroup({ kind: 'aborted' })
   opts.signal?.addEventListener('abort', onAbort, { once: true })
   try {
-    child.stdin.on('error', () => { /* EPIPE: the hook did not read its input; not a failure */ })
+    child.stdin.on('error', () => {
+      /* EPIPE: the hook did not read its input; not a failure */
+    })
     child.stdin.end(opts.input)
     const exit = await new Promise<HookCommandEnd>((resolve) => {
       child.once('error', (e) => resolve({ kind: 'spawn_failed', message: e.message }))
-      child.once('exit', (code, signal) => resolve(code !== null ? { kind: 'exited', code } : { kind: 'signalled', signal: signal ?? 'unknown' }))
+      child.once('exit', (code, signal) =>
+        resolve(code !== null ? { kind: 'exited', code } : { kind: 'signalled', signal: signal ?? 'unknown' })
+      )
     })
     await drained([stdout.closed, stderr.closed], DRAIN_GRACE_MS)
     stdout.stop()
@@ -124,7 +133,12 @@ class BoundedOutput {
 async function drained(closing: Promise<void>[], ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   try {
-    await Promise.race([Promise.all(closing), new Promise((resolve) => { timer = setTimeout(resolve, ms) })])
+    await Promise.race([
+      Promise.all(closing),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, ms)
+      })
+    ])
   } finally {
     clearTimeout(timer)
   }

@@ -13,7 +13,8 @@ export function packageRoot(from: string = fileURLToPath(import.meta.url)): stri
   for (;;) {
     if (isSwarmdeskPackage(dir)) return dir
     const parent = dirname(dir)
-    if (parent === dir) throw new Error(`Cannot find the swarmdesk package above ${from}; the installation is incomplete.`)
+    if (parent === dir)
+      throw new Error(`Cannot find the swarmdesk package above ${from}; the installation is incomplete.`)
     dir = parent
   }
 }
@@ -32,7 +33,8 @@ const BUNDLE_FILES: Readonly<Record<NodeBundle, string>> = { cli: 'cli.mjs', 'te
  */
 export function nodeBundlePath(name: NodeBundle): string {
   const path = join(packageRoot(), 'out', 'node', BUNDLE_FILES[name])
-  if (!existsSync(path)) throw new Error(`Swarmdesk's ${name} bundle is missing (${path}); build it with: npm run build`)
+  if (!existsSync(path))
+    throw new Error(`Swarmdesk's ${name} bundle is missing (${path}); build it with: npm run build`)
   return path
 }
 

@@ -24,7 +24,9 @@ describe('file lock', () => {
     // a timeout far longer than the test's: only breaking the lock can let this through
     const lock = await acquireLock(path, { timeoutMs: 10 * 60_000 })
     lock.release()
-    expect(lock.broken).toEqual([{ owner: { pid: holder.proc.pid, startTime: expect.any(String) }, reason: 'owner_dead' }])
+    expect(lock.broken).toEqual([
+      { owner: { pid: holder.proc.pid, startTime: expect.any(String) }, reason: 'owner_dead' }
+    ])
   })
 
   it('waits for a live holder in another process, names it when giving up, and leaves no watcher', async () => {
@@ -47,7 +49,13 @@ describe('file lock', () => {
 
   it('breaks a lock whose pid now belongs to another process (start time differs)', async () => {
     const path = join(dir, 'reused.lock')
-    const lock = { schemaVersion: 1, pid: process.pid, startTime: '1', token: 'old', acquiredAt: new Date(0).toISOString() }
+    const lock = {
+      schemaVersion: 1,
+      pid: process.pid,
+      startTime: '1',
+      token: 'old',
+      acquiredAt: new Date(0).toISOString()
+    }
     writeFileSync(path, JSON.stringify(lock))
     const held = await acquireLock(path, { timeoutMs: 10 * 60_000 })
     held.release()

@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto'
-import { linkSync, mkdirSync, watch, type FSWatcher, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
+import {
+  linkSync,
+  mkdirSync,
+  watch,
+  type FSWatcher,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { basename, dirname } from 'node:path'
 import { z } from 'zod'
 import { LockAbortedError, LockTimeoutError } from './errors'
@@ -92,7 +101,11 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
 }
 
 /** Runs `fn` holding the lock at `path`, releasing it however `fn` ends. */
-export async function withLock<T>(path: string, fn: (lock: HeldLock) => T | Promise<T>, options?: LockOptions): Promise<T> {
+export async function withLock<T>(
+  path: string,
+  fn: (lock: HeldLock) => T | Promise<T>,
+  options?: LockOptions
+): Promise<T> {
   const lock = await acquireLock(path, options)
   try {
     return await fn(lock)
@@ -106,7 +119,13 @@ async function acquireFile(path: string, options: LockOptions) {
   const owner = currentOwner()
   const token = randomBytes(8).toString('hex')
   const tmp = `${path}.${owner.pid}.${token}.tmp`
-  const body = { schemaVersion: 1, pid: owner.pid, startTime: owner.startTime, token, acquiredAt: new Date().toISOString() }
+  const body = {
+    schemaVersion: 1,
+    pid: owner.pid,
+    startTime: owner.startTime,
+    token,
+    acquiredAt: new Date().toISOString()
+  }
   mkdirSync(dirname(path), { recursive: true })
   writeFileSync(tmp, JSON.stringify(body))
   const started = performance.now()

@@ -49,7 +49,10 @@ export const COMPACT_INSTRUCTION =
   'Compact the conversation: write a summary of everything above that lets you continue the task without it. Keep the goal, decisions made, files read and changed (with paths), commands run and their results, errors met, and what remains to do. Do not call tools; answer with the summary only.'
 
 function summaryBlock(summary: string): TextBlockParam {
-  return { type: 'text', text: `<conversation-summary>\nThe earlier part of this conversation was compacted to save context. Summary:\n${summary}\n</conversation-summary>` }
+  return {
+    type: 'text',
+    text: `<conversation-summary>\nThe earlier part of this conversation was compacted to save context. Summary:\n${summary}\n</conversation-summary>`
+  }
 }
 
 /** The summary as it opens the compacted history. */
@@ -117,13 +120,24 @@ const INSTRUCTION_TOKENS = estimateTokens({ type: 'text', text: COMPACT_INSTRUCT
  * @returns what was done; undefined when nothing was (nothing worth cutting or summarising).
  * @throws ModelError of kind `aborted` when the signal aborts a summary request (the history is then unchanged).
  */
-export async function compactHistory(params: QueryParams, tools: ApiTool[], window: number, emit: (event: LoopEvent) => void): Promise<Compaction | undefined> {
+export async function compactHistory(
+  params: QueryParams,
+  tools: ApiTool[],
+  window: number,
+  emit: (event: LoopEvent) => void
+): Promise<Compaction | undefined> {
   const base = estimateTokens({ s: params.system, t: tools })
   const cuts: CutText[] = []
   let messages: MessageParam[] = params.messages
   let warning: string | undefined
   try {
-    messages = cutOversized(messages, Math.floor(TEXT_CAP_SHARE * window), Math.floor(TEXT_HEAD_SHARE * window), params.transcriptPath, cuts)
+    messages = cutOversized(
+      messages,
+      Math.floor(TEXT_CAP_SHARE * window),
+      Math.floor(TEXT_HEAD_SHARE * window),
+      params.transcriptPath,
+      cuts
+    )
   } catch (error) {
     cuts.length = 0
     warning = `the oversized texts could not be kept whole on disk, so none was cut (${(error as Error).message})`
@@ -148,7 +162,8 @@ export async function compactHistory(params: QueryParams, tools: ApiTool[], wind
   const cut = compactionCut(messages)
   if (cut !== undefined && warning === undefined) {
     const older = historyTokens(messages.slice(0, cut))
-    if (older >= MIN_FREED_SHARE * window && base + older + INSTRUCTION_TOKENS <= SUMMARY_PROMPT_SHARE * window) await summariseAt({ message: cut, block: 0 })
+    if (older >= MIN_FREED_SHARE * window && base + older + INSTRUCTION_TOKENS <= SUMMARY_PROMPT_SHARE * window)
+      await summariseAt({ message: cut, block: 0 })
   }
   // 3. a burst: fold the oldest of what is left, one summary request at a time
   const goal = BURST_GOAL_SHARE * window - base
@@ -161,7 +176,15 @@ export async function compactHistory(params: QueryParams, tools: ApiTool[], wind
   if (base + historyTokens(messages) > REQUEST_LIMIT_SHARE * window) {
     const at = nextFold(messages, Number.POSITIVE_INFINITY, goal, 200)
     if (at !== undefined) {
-      messages = applyFold(messages, at, leftOutBlock(at.message + (at.block > 0 ? 1 : 0), params.transcriptPath, warning ?? 'no summary request could carry them'))
+      messages = applyFold(
+        messages,
+        at,
+        leftOutBlock(
+          at.message + (at.block > 0 ? 1 : 0),
+          params.transcriptPath,
+          warning ?? 'no summary request could carry them'
+        )
+      )
       summary = ''
       leftOut = true
     }
@@ -178,12 +201,26 @@ export async function compactHistory(params: QueryParams, tools: ApiTool[], wind
  * @returns the summary text.
  * @throws ModelError when the request fails or the summary is empty.
  */
-async function summarise(params: QueryParams, tools: ApiTool[], part: MessageParam[], emit: (event: LoopEvent) => void): Promise<string> {
+async function summarise(
+  params: QueryParams,
+  tools: ApiTool[],
+  part: MessageParam[],
+  emit: (event: LoopEvent) => void
+): Promise<string> {
   const last = part[part.length - 1]!
   const instruction = { type: 'text' as const, text: COMPACT_INSTRUCTION }
   const request: MessageParam[] =
     last.role === 'user'
-      ? [...part.slice(0, -1), { role: 'user', content: [...(typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content), instruction] }]
+      ? [
+          ...part.slice(0, -1),
+          {
+            role: 'user',
+            content: [
+              ...(typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content),
+              instruction
+            ]
+          }
+        ]
       : [...part, { role: 'user', content: [instruction] }]
   let summary = ''
   for await (const event of params.client.stream(
@@ -191,12 +228,17 @@ async function summarise(params: QueryParams, tools: ApiTool[], part: MessagePar
     { agent: params.agent, signal: params.signal }
   )) {
     if (event.type !== 'response') continue
-    summary = event.message.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n').trim()
+    summary = event.message.content
+      .filter((b) => b.type === 'text')
+      .map((b) => b.text)
+      .join('\n')
+      .trim()
     const costUsd = costOf(event.model, event.usage)
     params.budget?.add(costUsd)
     params.onUsage?.(event.usage, costUsd, event.model)
     emit({ type: 'usage', ...(event.usage as Usage), model: event.model, costUsd })
   }
-  if (!summary) throw new ModelError('bad_request', 'The model returned an empty summary; the history was not compacted.')
+  if (!summary)
+    throw new ModelError('bad_request', 'The model returned an empty summary; the history was not compacted.')
   return summary
 }

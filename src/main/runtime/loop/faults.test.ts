@@ -29,12 +29,35 @@ const LONG_TEXT = 'Writing the file now, with a sentence long enough that part o
 /** Runs: a tool turn, then a turn with `fault` (text, and a Write that must not run unless retried cleanly), then "ok". */
 async function runWithFault(fault: Fault | undefined, extra: { delayMs?: number; stallTimeoutMs?: number } = {}) {
   harness = await startLoopHarness({
-    agents: { 'team-lead': [{ tools: [RAN] }, { ...(fault ? { fault } : {}), ...(extra.delayMs ? { delayMs: extra.delayMs } : {}), text: LONG_TEXT, tools: [WRITE] }, { text: 'ok' }] }
+    agents: {
+      'team-lead': [
+        { tools: [RAN] },
+        {
+          ...(fault ? { fault } : {}),
+          ...(extra.delayMs ? { delayMs: extra.delayMs } : {}),
+          text: LONG_TEXT,
+          tools: [WRITE]
+        },
+        { text: 'ok' }
+      ]
+    }
   })
-  const client = new ModelClient({ apiKey: 'test-key', baseURL: harness.server.url, retryBaseDelayMs: 10, scriptedModel: true, ...(extra.stallTimeoutMs ? { stallTimeoutMs: extra.stallTimeoutMs } : {}) })
+  const client = new ModelClient({
+    apiKey: 'test-key',
+    baseURL: harness.server.url,
+    retryBaseDelayMs: 10,
+    scriptedModel: true,
+    ...(extra.stallTimeoutMs ? { stallTimeoutMs: extra.stallTimeoutMs } : {})
+  })
   const started = Date.now()
   const { end } = await runQuery(harness, { cwd: dir, tools: [...CORE_TOOLS], client })
-  return { end, ms: Date.now() - started, count: readFileSync(join(dir, 'count.txt'), 'utf8'), wrote: existsSync(join(dir, 'after.txt')), requests: harness.server.requests().length }
+  return {
+    end,
+    ms: Date.now() - started,
+    count: readFileSync(join(dir, 'count.txt'), 'utf8'),
+    wrote: existsSync(join(dir, 'after.txt')),
+    requests: harness.server.requests().length
+  }
 }
 
 describe('model faults (scripted) through the loop', () => {
@@ -52,11 +75,26 @@ describe('model faults (scripted) through the loop', () => {
   })
 
   it('says which attempts were retried: an SDK retry shows as a notice, and a failure names every retry before it', async () => {
-    harness = await startLoopHarness({ agents: { 'team-lead': [{ fault: 'rate_limit', retryAfterMs: 5, text: 'after one retry' }, { fault: 'overloaded', faultCount: 3, retryAfterMs: 5, text: 'x' }] } })
-    const client = new ModelClient({ apiKey: 'test-key', baseURL: harness.server.url, retryBaseDelayMs: 10, maxRetries: 2, scriptedModel: true })
+    harness = await startLoopHarness({
+      agents: {
+        'team-lead': [
+          { fault: 'rate_limit', retryAfterMs: 5, text: 'after one retry' },
+          { fault: 'overloaded', faultCount: 3, retryAfterMs: 5, text: 'x' }
+        ]
+      }
+    })
+    const client = new ModelClient({
+      apiKey: 'test-key',
+      baseURL: harness.server.url,
+      retryBaseDelayMs: 10,
+      maxRetries: 2,
+      scriptedModel: true
+    })
     const first = await runQuery(harness, { cwd: dir, tools: [], client })
     expect(first.end).toMatchObject({ reason: 'completed', finalText: 'after one retry' })
-    expect(first.events.filter((e) => e.type === 'notice').map((e) => (e as { message: string }).message)).toEqual(['Model request failed (HTTP 429); retry 1.'])
+    expect(first.events.filter((e) => e.type === 'notice').map((e) => (e as { message: string }).message)).toEqual([
+      'Model request failed (HTTP 429); retry 1.'
+    ])
     const second = await runQuery(harness, { cwd: dir, tools: [], client })
     expect(second.end.reason).toBe('model_error')
     if (second.end.reason !== 'model_error') return
@@ -67,8 +105,16 @@ describe('model faults (scripted) through the loop', () => {
 
   it.each<[Fault, string, RegExp]>([
     ['overloaded_mid_stream', 'overloaded', /overloaded mid-response; the turn failed and none of its tool calls ran/],
-    ['disconnect_mid_stream', 'connection', /broke off after it began; the turn failed and none of its tool calls ran\. The connection to .+ was cut while the response streamed/],
-    ['malformed_sse', 'server', /sent a malformed response stream \(.+\); the turn failed and none of its tool calls ran/]
+    [
+      'disconnect_mid_stream',
+      'connection',
+      /broke off after it began; the turn failed and none of its tool calls ran\. The connection to .+ was cut while the response streamed/
+    ],
+    [
+      'malformed_sse',
+      'server',
+      /sent a malformed response stream \(.+\); the turn failed and none of its tool calls ran/
+    ]
   ])('%s fails the turn clearly, runs none of its tools, and re-runs no earlier tool', async (fault, kind, message) => {
     const r = await runWithFault(fault)
     expect(r.end.reason).toBe('model_error')
@@ -84,7 +130,9 @@ describe('model faults (scripted) through the loop', () => {
     expect(r.end.reason).toBe('model_error')
     if (r.end.reason !== 'model_error') return
     expect(r.end.error.kind).toBe('timeout')
-    expect(r.end.error.message).toMatch(/sent nothing for 1 s, so the request was given up\. The turn failed and none of its tool calls ran/)
+    expect(r.end.error.message).toMatch(
+      /sent nothing for 1 s, so the request was given up\. The turn failed and none of its tool calls ran/
+    )
     expect(r.requests).toBe(2)
     expect(r.count).toBe('ran\n')
     expect(r.wrote).toBe(false)

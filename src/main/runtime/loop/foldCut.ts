@@ -15,7 +15,9 @@ export function estimateTokens(value: unknown): number {
 
 /** Estimated tokens of one message: {@link estimateTokens} plus the per-block overhead. */
 export function messageTokens(message: MessageParam): number {
-  return estimateTokens(message) + BLOCK_OVERHEAD_TOKENS * (typeof message.content === 'string' ? 1 : message.content.length)
+  return (
+    estimateTokens(message) + BLOCK_OVERHEAD_TOKENS * (typeof message.content === 'string' ? 1 : message.content.length)
+  )
 }
 
 /** Estimated tokens of a history: the sum of its {@link messageTokens}. */
@@ -51,13 +53,21 @@ function steps(messages: readonly MessageParam[]): Step[] {
     const blocks = blocksOf(message)
     if (message.role === 'assistant') {
       // an assistant message that calls tools must be folded with (the start of) the next one, which holds the results
-      out.push({ tokens: messageTokens(message), end: { message: i + 1, block: 0 }, valid: !blocks.some((b) => b.type === 'tool_use') })
+      out.push({
+        tokens: messageTokens(message),
+        end: { message: i + 1, block: 0 },
+        valid: !blocks.some((b) => b.type === 'tool_use')
+      })
       return
     }
     const lastResult = blocks.findLastIndex((b) => b.type === 'tool_result')
     blocks.forEach((block, j) => {
       const end = j + 1 === blocks.length ? { message: i + 1, block: 0 } : { message: i, block: j + 1 }
-      out.push({ tokens: estimateTokens(block) + BLOCK_OVERHEAD_TOKENS + (j === 0 ? wrapper : 0), end, valid: j >= lastResult })
+      out.push({
+        tokens: estimateTokens(block) + BLOCK_OVERHEAD_TOKENS + (j === 0 ? wrapper : 0),
+        end,
+        valid: j >= lastResult
+      })
     })
   })
   // the newest step always stays: a request ends with what the agent is to answer
@@ -71,7 +81,12 @@ function steps(messages: readonly MessageParam[]): Step[] {
  * when no such run fits `budgetTokens` (what one summary request may carry), the longest run that
  * does. Undefined when not even the first valid run fits the budget.
  */
-export function nextFold(messages: readonly MessageParam[], budgetTokens: number, goalTokens: number, summaryTokens: number): FoldPosition | undefined {
+export function nextFold(
+  messages: readonly MessageParam[],
+  budgetTokens: number,
+  goalTokens: number,
+  summaryTokens: number
+): FoldPosition | undefined {
   const all = steps(messages)
   const total = all.reduce((sum, s) => sum + s.tokens, 0)
   let taken = 0
@@ -100,7 +115,8 @@ export function foldedPart(messages: readonly MessageParam[], at: FoldPosition):
  */
 export function applyFold(messages: readonly MessageParam[], at: FoldPosition, head: TextBlockParam): MessageParam[] {
   const next = messages[at.message]
-  if (next === undefined || next.role === 'assistant') return [{ role: 'user', content: [head] }, ...messages.slice(at.message)]
+  if (next === undefined || next.role === 'assistant')
+    return [{ role: 'user', content: [head] }, ...messages.slice(at.message)]
   const rest: ContentBlockParam[] = blocksOf(next).slice(at.block)
   return [{ role: 'user', content: [head, ...rest] }, ...messages.slice(at.message + 1)]
 }

@@ -75,9 +75,17 @@ function cutOne(text: string, headTokens: number, dir: string, transcriptPath: s
  * disk ({@link cutOne}). Other blocks (images, thinking) are returned unchanged.
  * @returns the block, a new object when something was cut.
  */
-export function cutBlock(block: ContentBlockParam, capTokens: number, headTokens: number, dir: string, transcriptPath: string, cuts: CutText[]): ContentBlockParam {
+export function cutBlock(
+  block: ContentBlockParam,
+  capTokens: number,
+  headTokens: number,
+  dir: string,
+  transcriptPath: string,
+  cuts: CutText[]
+): ContentBlockParam {
   const over = (text: string) => text.length * 0.25 > capTokens || stringTokens(text) > capTokens
-  if (block.type === 'text' && over(block.text)) return { ...block, text: cutOne(block.text, headTokens, dir, transcriptPath, cuts) }
+  if (block.type === 'text' && over(block.text))
+    return { ...block, text: cutOne(block.text, headTokens, dir, transcriptPath, cuts) }
   if (block.type === 'tool_use') {
     // a call the model made with a huge argument (a Write of megabytes): the call ran; its history copy is cut
     const before = cuts.length
@@ -86,9 +94,17 @@ export function cutBlock(block: ContentBlockParam, capTokens: number, headTokens
   }
   if (block.type !== 'tool_result') return block
   const content = block.content
-  if (typeof content === 'string') return over(content) ? { ...block, content: cutOne(content, headTokens, dir, transcriptPath, cuts) } : block
+  if (typeof content === 'string')
+    return over(content) ? { ...block, content: cutOne(content, headTokens, dir, transcriptPath, cuts) } : block
   if (!Array.isArray(content) || !content.some((part) => part.type === 'text' && over(part.text))) return block
-  return { ...block, content: content.map((part) => (part.type === 'text' && over(part.text) ? { ...part, text: cutOne(part.text, headTokens, dir, transcriptPath, cuts) } : part)) }
+  return {
+    ...block,
+    content: content.map((part) =>
+      part.type === 'text' && over(part.text)
+        ? { ...part, text: cutOne(part.text, headTokens, dir, transcriptPath, cuts) }
+        : part
+    )
+  }
 }
 
 /** `value` with every string leaf that is `over` replaced by `cut(leaf)`; the same object when none is. */
@@ -101,14 +117,22 @@ function cutLeaves(value: unknown, over: (text: string) => boolean, cut: (text: 
 
 /** A message's content as blocks (a string content is one text block). */
 export function blocksOf(message: MessageParam): ContentBlockParam[] {
-  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content as ContentBlockParam[])
+  return typeof message.content === 'string'
+    ? [{ type: 'text', text: message.content }]
+    : (message.content as ContentBlockParam[])
 }
 
 /**
  * Cuts every oversized text of `messages` ({@link cutBlock}); messages with nothing to cut are
  * returned as they are (the same objects, so their bytes do not change).
  */
-export function cutOversized(messages: readonly MessageParam[], capTokens: number, headTokens: number, transcriptPath: string, cuts: CutText[]): MessageParam[] {
+export function cutOversized(
+  messages: readonly MessageParam[],
+  capTokens: number,
+  headTokens: number,
+  transcriptPath: string,
+  cuts: CutText[]
+): MessageParam[] {
   const dir = fullTextDir(transcriptPath)
   return messages.map((message) => {
     if (typeof message.content === 'string' && !(stringTokens(message.content) > capTokens)) return message

@@ -41,10 +41,14 @@ export const allowAll = async (): Promise<GateDecision> => ({ behavior: 'allow' 
 /** Runs `query()` to its end; returns every event and how it ended. */
 export async function runQuery(
   harness: LoopHarness,
-  options: { cwd: string; tools: Tool[]; prompt?: string; messages?: MessageParam[] } & Partial<Omit<QueryParams, 'tools' | 'messages'>>,
+  options: { cwd: string; tools: Tool[]; prompt?: string; messages?: MessageParam[] } & Partial<
+    Omit<QueryParams, 'tools' | 'messages'>
+  >,
   onEvent?: (event: LoopEvent) => void
 ): Promise<{ events: LoopEvent[]; end: QueryEnd; messages: MessageParam[] }> {
-  const messages: MessageParam[] = options.messages ?? [{ role: 'user', content: [{ type: 'text', text: options.prompt ?? 'go' }] }]
+  const messages: MessageParam[] = options.messages ?? [
+    { role: 'user', content: [{ type: 'text', text: options.prompt ?? 'go' }] }
+  ]
   const controller = new AbortController()
   const loop = query({
     agent: { id: 'team-lead', name: 'team-lead', type: 'main', cwd: options.cwd },
@@ -80,7 +84,11 @@ export async function runQuery(
  * A tool for observing the loop's scheduling: each call records when it started and ended
  * (`performance.now()`, ms) and sleeps `ms`. Concurrency safety is set per tool.
  */
-export function probeTool(name: string, concurrencySafe: boolean, log: Array<{ id: string; start: number; end: number }>): Tool<{ id: string; ms: number }> {
+export function probeTool(
+  name: string,
+  concurrencySafe: boolean,
+  log: Array<{ id: string; start: number; end: number }>
+): Tool<{ id: string; ms: number }> {
   return {
     name,
     description: 'Records when it runs, then waits ms milliseconds.',

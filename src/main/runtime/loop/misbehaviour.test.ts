@@ -33,10 +33,14 @@ async function runOne(name: string, input: Record<string, unknown>) {
 describe('huge and unusable tool inputs from the model', () => {
   it('a Bash command longer than bash can take is refused before anything starts, saying how to run it instead', async () => {
     const marker = join(dir, 'ran.txt')
-    const { result, end } = await runOne('Bash', { command: `touch '${marker}'; echo ${'y'.repeat(MAX_COMMAND_BYTES)}` })
+    const { result, end } = await runOne('Bash', {
+      command: `touch '${marker}'; echo ${'y'.repeat(MAX_COMMAND_BYTES)}`
+    })
     expect(end).toMatchObject({ reason: 'completed', finalText: 'ok' })
     expect(result.isError).toBe(true)
-    expect(result.output).toMatch(/^The command is \d+ bytes; a command may be at most 131071 bytes\. Write long scripts or data to a file/)
+    expect(result.output).toMatch(
+      /^The command is \d+ bytes; a command may be at most 131071 bytes\. Write long scripts or data to a file/
+    )
     expect(() => statSync(marker)).toThrow()
   })
 
@@ -82,6 +86,7 @@ describe('huge and unusable tool inputs from the model', () => {
     expect(readFileSync(join(dir, 'big.txt'), 'utf8')).toBe(content)
     // the call's 3 MB argument is cut in the history, so the next request fits the window and the agent goes on
     expect(end).toMatchObject({ reason: 'completed', finalText: 'ok' })
-    for (const r of harness!.server.requests()) expect(r.promptTokens).toBeLessThanOrEqual(harness!.server.scenario.contextWindow)
+    for (const r of harness!.server.requests())
+      expect(r.promptTokens).toBeLessThanOrEqual(harness!.server.scenario.contextWindow)
   })
 })

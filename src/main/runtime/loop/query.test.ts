@@ -20,7 +20,14 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-type Block = { type: string; text?: string; content?: unknown; is_error?: boolean; cache_control?: unknown; tool_use_id?: string }
+type Block = {
+  type: string
+  text?: string
+  content?: unknown
+  is_error?: boolean
+  cache_control?: unknown
+  tool_use_id?: string
+}
 type Body = { tools: Block[]; system: Block[]; messages: Array<{ role: string; content: Block[] }> }
 const bodies = (h: LoopHarness): Body[] => h.server.requests().map((r) => r.body as unknown as Body)
 const lastUserBlocks = (body: Body): Block[] => body.messages[body.messages.length - 1]!.content
@@ -86,13 +93,19 @@ describe('query() through the real SDK and the scripted model', () => {
     expect(byId.w2!.start).toBeGreaterThanOrEqual(byId.w1!.end)
     // results go back in call order
     const ids = lastUserBlocks(bodies(harness)[1]!).map((b) => b.tool_use_id)
-    const calls = (bodies(harness)[1]!.messages.at(-2)!.content as Array<{ id?: string }>).filter((b) => b.id).map((b) => b.id)
+    const calls = (bodies(harness)[1]!.messages.at(-2)!.content as Array<{ id?: string }>)
+      .filter((b) => b.id)
+      .map((b) => b.id)
     expect(ids).toEqual(calls)
   })
 
   it('stops at maxTurns without sending another request', async () => {
     harness = await startLoopHarness({
-      agents: { 'team-lead': Array.from({ length: 5 }, (_, i) => ({ tools: [{ name: 'Bash', input: { command: `echo turn${i} >> turns.txt` } }] })) }
+      agents: {
+        'team-lead': Array.from({ length: 5 }, (_, i) => ({
+          tools: [{ name: 'Bash', input: { command: `echo turn${i} >> turns.txt` } }]
+        }))
+      }
     })
     const { end } = await runQuery(harness, { cwd: dir, tools: [...CORE_TOOLS], maxTurns: 2 })
     expect(end.reason).toBe('max_turns')
@@ -102,7 +115,12 @@ describe('query() through the real SDK and the scripted model', () => {
 
   it('stops at the first turn boundary once the budget is spent', async () => {
     harness = await startLoopHarness({
-      agents: { 'team-lead': [{ tools: [{ name: 'Bash', input: { command: 'echo one >> spent.txt' } }] }, { tools: [{ name: 'Bash', input: { command: 'echo two >> spent.txt' } }] }] }
+      agents: {
+        'team-lead': [
+          { tools: [{ name: 'Bash', input: { command: 'echo one >> spent.txt' } }] },
+          { tools: [{ name: 'Bash', input: { command: 'echo two >> spent.txt' } }] }
+        ]
+      }
     })
     const budget = new Budget(0.000001)
     const { end } = await runQuery(harness, { cwd: dir, tools: [...CORE_TOOLS], budget })
@@ -114,7 +132,17 @@ describe('query() through the real SDK and the scripted model', () => {
 
   it('sends a tool failure back to the model as an error result and keeps going', async () => {
     harness = await startLoopHarness({
-      agents: { 'team-lead': [{ tools: [{ name: 'Read', input: { file_path: 'missing.txt' } }, { name: 'Nope', input: {} }] }, { text: 'recovered' }] }
+      agents: {
+        'team-lead': [
+          {
+            tools: [
+              { name: 'Read', input: { file_path: 'missing.txt' } },
+              { name: 'Nope', input: {} }
+            ]
+          },
+          { text: 'recovered' }
+        ]
+      }
     })
     const { end } = await runQuery(harness, { cwd: dir, tools: [...CORE_TOOLS] })
     expect(end.reason).toBe('completed')
@@ -127,7 +155,9 @@ describe('query() through the real SDK and the scripted model', () => {
 
   it('aborts mid-stream without running the pending response', async () => {
     harness = await startLoopHarness({
-      agents: { 'team-lead': [{ delayMs: 5000, tools: [{ name: 'Write', input: { file_path: 'late.txt', content: 'x' } }] }] }
+      agents: {
+        'team-lead': [{ delayMs: 5000, tools: [{ name: 'Write', input: { file_path: 'late.txt', content: 'x' } }] }]
+      }
     })
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 200)
@@ -140,19 +170,28 @@ describe('query() through the real SDK and the scripted model', () => {
 
   it('aborts mid-tool and leaves no process of the command alive', async () => {
     harness = await startLoopHarness({
-      agents: { 'team-lead': [{ tools: [{ name: 'Bash', input: { command: 'sleep 300 & sleep 300 & wait' } }] }, { text: 'never' }] }
+      agents: {
+        'team-lead': [
+          { tools: [{ name: 'Bash', input: { command: 'sleep 300 & sleep 300 & wait' } }] },
+          { text: 'never' }
+        ]
+      }
     })
     const controller = new AbortController()
     const pty = harness.pty
     let pids: number[] = []
-    const { end, events } = await runQuery(harness, { cwd: dir, tools: [...CORE_TOOLS], signal: controller.signal }, (e) => {
-      if (e.type === 'tool_call') {
-        setTimeout(() => {
-          pids = pty.livePids().flatMap((p) => [p, ...listDescendantPids(p)])
-          controller.abort()
-        }, 500)
+    const { end, events } = await runQuery(
+      harness,
+      { cwd: dir, tools: [...CORE_TOOLS], signal: controller.signal },
+      (e) => {
+        if (e.type === 'tool_call') {
+          setTimeout(() => {
+            pids = pty.livePids().flatMap((p) => [p, ...listDescendantPids(p)])
+            controller.abort()
+          }, 500)
+        }
       }
-    })
+    )
     expect(end.reason).toBe('aborted')
     expect(pids.length).toBeGreaterThanOrEqual(3)
     expect(pids.filter(isProcessAlive)).toEqual([])
@@ -162,7 +201,12 @@ describe('query() through the real SDK and the scripted model', () => {
 
   it('retries a 429 and succeeds, running the tool once', async () => {
     harness = await startLoopHarness({
-      agents: { 'team-lead': [{ fault: 'rate_limit', tools: [{ name: 'Bash', input: { command: 'echo ran >> count.txt' } }] }, { text: 'ok' }] }
+      agents: {
+        'team-lead': [
+          { fault: 'rate_limit', tools: [{ name: 'Bash', input: { command: 'echo ran >> count.txt' } }] },
+          { text: 'ok' }
+        ]
+      }
     })
     const { end } = await runQuery(harness, { cwd: dir, tools: [...CORE_TOOLS] })
     expect(end.reason).toBe('completed')
@@ -172,7 +216,12 @@ describe('query() through the real SDK and the scripted model', () => {
 
   it('retries an overload before any content, running the tool once', async () => {
     harness = await startLoopHarness({
-      agents: { 'team-lead': [{ fault: 'overloaded', tools: [{ name: 'Bash', input: { command: 'echo ran >> count.txt' } }] }, { text: 'ok' }] }
+      agents: {
+        'team-lead': [
+          { fault: 'overloaded', tools: [{ name: 'Bash', input: { command: 'echo ran >> count.txt' } }] },
+          { text: 'ok' }
+        ]
+      }
     })
     const { end } = await runQuery(harness, { cwd: dir, tools: [...CORE_TOOLS] })
     expect(end.reason).toBe('completed')
@@ -185,7 +234,11 @@ describe('query() through the real SDK and the scripted model', () => {
       agents: {
         'team-lead': [
           { tools: [{ name: 'Bash', input: { command: 'echo ran >> count.txt' } }] },
-          { fault: 'overloaded_mid_stream', text: 'Writing the file now, a long sentence so content streams first.', tools: [{ name: 'Write', input: { file_path: 'after.txt', content: 'x' } }] }
+          {
+            fault: 'overloaded_mid_stream',
+            text: 'Writing the file now, a long sentence so content streams first.',
+            tools: [{ name: 'Write', input: { file_path: 'after.txt', content: 'x' } }]
+          }
         ]
       }
     })
@@ -223,7 +276,9 @@ describe('context compaction', () => {
     expect(events).toHaveLength(1)
     // the summary request carried the instruction; the next request starts from the summary
     const requests = bodies(harness)
-    const summaryRequest = requests.findIndex((b) => JSON.stringify(b.messages.at(-1)).includes('Compact the conversation'))
+    const summaryRequest = requests.findIndex((b) =>
+      JSON.stringify(b.messages.at(-1)).includes('Compact the conversation')
+    )
     expect(summaryRequest).toBeGreaterThan(0)
     const after = requests[summaryRequest + 1]!
     expect(JSON.stringify(after.messages[0])).toContain('SUMMARY: listed the numbers 1000-1400 and 2000-2400.')

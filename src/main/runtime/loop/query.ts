@@ -1,7 +1,14 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { contextWindowOf, costOf, ModelError, type AssistantMessage } from '../model'
 import { pumpWhile } from './channel'
-import { COMPACT_THRESHOLD, REQUEST_LIMIT_SHARE, compactHistory, estimateTokens, historyTokens, type Compaction } from './compact'
+import {
+  COMPACT_THRESHOLD,
+  REQUEST_LIMIT_SHARE,
+  compactHistory,
+  estimateTokens,
+  historyTokens,
+  type Compaction
+} from './compact'
 import { runToolUses, type ToolUse } from './runTools'
 import { apiToolOf } from './toolSchemas'
 import type { LoopEvent, QueryEnd, QueryParams } from './types'
@@ -24,7 +31,10 @@ function compactionSummary(c: Compaction): string {
   const parts: string[] = []
   if (c.leftOut) parts.push(`left ${c.replaced} earlier messages out (the transcript keeps them)`)
   else if (c.summaries > 0) parts.push(`compacted ${c.replaced} earlier messages into a summary`)
-  if (c.cut.length > 0) parts.push(`cut ${c.cut.length} oversized text${c.cut.length === 1 ? '' : 's'} (whole text kept in ${c.cut.map((t) => t.file).join(', ')})`)
+  if (c.cut.length > 0)
+    parts.push(
+      `cut ${c.cut.length} oversized text${c.cut.length === 1 ? '' : 's'} (whole text kept in ${c.cut.map((t) => t.file).join(', ')})`
+    )
   return `${parts.join('; ')}.`
 }
 
@@ -67,14 +77,31 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
     const estimate = known ? known.tokens + historyTokens(params.messages.slice(known.length)) : requestTokens()
     if (estimate > COMPACT_THRESHOLD * fit) {
       try {
-        const compacted = yield* pumpWhile<LoopEvent, Compaction | undefined>((emit) => compactHistory(params, tools, fit, emit))
+        const compacted = yield* pumpWhile<LoopEvent, Compaction | undefined>((emit) =>
+          compactHistory(params, tools, fit, emit)
+        )
         if (compacted) {
           known = undefined
           // the fork's placeholder breakpoint pointed into the history that was replaced
           extraBreakpoint = undefined
-          yield { type: 'compacted', summary: compacted.summary, replaced: compacted.replaced, cut: compacted.cut, messages: [...params.messages] }
-          yield { type: 'notice', level: 'info', message: `Context ${Math.round((estimate / fit) * 100)}% full: ${compactionSummary(compacted)}` }
-          if (compacted.warning) yield { type: 'notice', level: 'warning', message: `Compaction did less than it should: ${compacted.warning}.` }
+          yield {
+            type: 'compacted',
+            summary: compacted.summary,
+            replaced: compacted.replaced,
+            cut: compacted.cut,
+            messages: [...params.messages]
+          }
+          yield {
+            type: 'notice',
+            level: 'info',
+            message: `Context ${Math.round((estimate / fit) * 100)}% full: ${compactionSummary(compacted)}`
+          }
+          if (compacted.warning)
+            yield {
+              type: 'notice',
+              level: 'warning',
+              message: `Compaction did less than it should: ${compacted.warning}.`
+            }
         }
       } catch (error) {
         if (!(error instanceof ModelError)) throw error
@@ -95,7 +122,13 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
     let response: { message: AssistantMessage; stopReason: string | null } | undefined
     try {
       for await (const event of params.client.stream(
-        { model: params.model, maxTokens: params.maxTokens ?? 8192, system: params.system, tools, messages: params.messages },
+        {
+          model: params.model,
+          maxTokens: params.maxTokens ?? 8192,
+          system: params.system,
+          tools,
+          messages: params.messages
+        },
         { agent: params.agent, signal: params.signal, ...(extraBreakpoint ? { extraBreakpoint } : {}) }
       )) {
         if (event.type === 'text_delta') yield event
@@ -107,7 +140,10 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
           yield { type: 'usage', ...event.usage, model: event.model, costUsd }
           response = event
           const u = event.usage
-          known = { tokens: u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens + u.outputTokens, length: params.messages.length + 1 }
+          known = {
+            tokens: u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens + u.outputTokens,
+            length: params.messages.length + 1
+          }
         }
       }
     } catch (error) {
@@ -120,7 +156,11 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
         scale = Math.max(scale, (counted.tokens / requestTokens()) * (window / counted.window)) * 1.05
         known = undefined
         turns--
-        yield { type: 'notice', level: 'warning', message: `The model found the prompt too long (${counted.tokens} tokens > ${counted.window}); compacting on its count and sending again.` }
+        yield {
+          type: 'notice',
+          level: 'warning',
+          message: `The model found the prompt too long (${counted.tokens} tokens > ${counted.window}); compacting on its count and sending again.`
+        }
         continue
       }
       return { reason: 'model_error', error, finalText, turns }
@@ -129,14 +169,19 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
     const assistant = response.message
     params.messages.push(assistant as MessageParam)
     yield { type: 'message', role: 'assistant', message: assistant as MessageParam }
-    const text = assistant.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n')
+    const text = assistant.content
+      .filter((b) => b.type === 'text')
+      .map((b) => b.text)
+      .join('\n')
     if (text.trim() !== '') {
       finalText = text
       yield { type: 'assistant_text', text }
     }
     const uses: ToolUse[] = assistant.content.filter((b): b is ToolUse & { type: 'tool_use' } => b.type === 'tool_use')
     if (uses.length === 0) return { reason: 'completed', finalText, turns }
-    const results = yield* pumpWhile<LoopEvent, Awaited<ReturnType<typeof runToolUses>>>((emit) => runToolUses(uses, params, emit))
+    const results = yield* pumpWhile<LoopEvent, Awaited<ReturnType<typeof runToolUses>>>((emit) =>
+      runToolUses(uses, params, emit)
+    )
     const resultMessage: MessageParam = { role: 'user', content: results }
     params.messages.push(resultMessage)
     yield { type: 'message', role: 'user', message: resultMessage }

@@ -47,7 +47,11 @@ function isSafe(use: ToolUse, tools: Tool[]): boolean {
   return parsed.success && tool.isConcurrencySafe(parsed.data)
 }
 
-async function runOne(use: ToolUse, params: QueryParams, emit: (event: LoopEvent) => void): Promise<ToolResultBlockParam> {
+async function runOne(
+  use: ToolUse,
+  params: QueryParams,
+  emit: (event: LoopEvent) => void
+): Promise<ToolResultBlockParam> {
   emit({ type: 'tool_call', toolUseId: use.id, name: use.name, input: use.input })
   const finish = (content: string, isError: boolean): ToolResultBlockParam => {
     emit({ type: 'tool_result', toolUseId: use.id, isError, output: content })
@@ -82,5 +86,9 @@ async function runOne(use: ToolUse, params: QueryParams, emit: (event: LoopEvent
 
 /** Node's file-system and process errors (ENOENT, EACCES, EISDIR…): the model can act on them. */
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && /^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code!)
+  return (
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).code === 'string' &&
+    /^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code!)
+  )
 }

@@ -12,7 +12,10 @@ const cache = new WeakMap<Tool, ApiTool>()
 export function apiToolOf(tool: Tool): ApiTool {
   let api = cache.get(tool)
   if (!api) {
-    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<
+      string,
+      unknown
+    >
     api = { name: tool.name, description: tool.description, input_schema: schema as ApiTool['input_schema'] }
     cache.set(tool, api)
   }

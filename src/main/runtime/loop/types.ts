@@ -10,7 +10,18 @@ import type { WithoutAgent } from '../events'
 export type LoopRuntimeEvent = WithoutAgent<
   Extract<
     RuntimeEventInput,
-    { type: 'assistant_text' | 'tool_call' | 'tool_result' | 'tool_output' | 'usage' | 'permission_request' | 'permission_decided' | 'notice' | 'agent_state' }
+    {
+      type:
+        | 'assistant_text'
+        | 'tool_call'
+        | 'tool_result'
+        | 'tool_output'
+        | 'usage'
+        | 'permission_request'
+        | 'permission_decided'
+        | 'notice'
+        | 'agent_state'
+    }
   >
 >
 

@@ -13,5 +13,8 @@ export function tempHome(): { home: string; cleanup: () => void } {
 
 /** Bundles the writer of `writer.ts` into `out/test/` (unique per caller) and returns its path. */
 export async function bundledWriter(tag: string): Promise<string> {
-  return bundleEntry(join(__dirname, 'writer.testkit.ts'), join(REPO, 'out', 'test', `mailbox-writer-${tag}-${process.pid}.mjs`))
+  return bundleEntry(
+    join(__dirname, 'writer.testkit.ts'),
+    join(REPO, 'out', 'test', `mailbox-writer-${tag}-${process.pid}.mjs`)
+  )
 }

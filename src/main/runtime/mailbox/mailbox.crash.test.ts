@@ -59,7 +59,10 @@ describe('mailbox when a writer is killed with SIGKILL', () => {
     }
     expect(total).toBeGreaterThan(TRIALS)
     // whatever a killed writer left half-written is only ever in tmp/, which readers never list
-    const leftovers = Array.from({ length: PARALLEL }, (_, i) => readdirSync(mailbox.paths('crash', `victim-${i}`).tmp).length).reduce((a, b) => a + b, 0)
+    const leftovers = Array.from(
+      { length: PARALLEL },
+      (_, i) => readdirSync(mailbox.paths('crash', `victim-${i}`).tmp).length
+    ).reduce((a, b) => a + b, 0)
     expect(leftovers).toBeLessThanOrEqual(TRIALS)
   }, 300_000)
 })

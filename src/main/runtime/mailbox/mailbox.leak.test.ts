@@ -30,7 +30,9 @@ describe('mailbox watchers do not leak', () => {
 
   it('rejects at once, watching nothing, for a signal already aborted', async () => {
     const { home, cleanup } = tempHome()
-    await expect(createMailbox({ home }).waitForMessage('leak', 'idle', { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(MailboxAbortError)
+    await expect(
+      createMailbox({ home }).waitForMessage('leak', 'idle', { signal: AbortSignal.abort() })
+    ).rejects.toBeInstanceOf(MailboxAbortError)
     expect(activeInboxWatchers()).toBe(0)
     cleanup()
   })

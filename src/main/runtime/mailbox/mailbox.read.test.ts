@@ -11,11 +11,19 @@ describe('reading and marking an inbox', () => {
     const { home, cleanup } = tempHome()
     const mailbox = createMailbox({ home })
     expect(await mailbox.read('alpha', 'bob')).toEqual({ messages: [], problems: [] })
-    const { id, path } = await mailbox.send('alpha', 'bob', { from: 'team-lead', text: 'hello', summary: 'greeting', color: 'blue' })
+    const { id, path } = await mailbox.send('alpha', 'bob', {
+      from: 'team-lead',
+      text: 'hello',
+      summary: 'greeting',
+      color: 'blue'
+    })
     expect(path).toBe(join(home, 'teams', 'alpha', 'inboxes', 'bob', 'new', `${id}.json`))
     expect(readdirSync(join(home, 'teams', 'alpha', 'inboxes', 'bob')).sort()).toEqual(['cur', 'new', 'tmp'])
     const [entry] = (await mailbox.read('alpha', 'bob')).messages
-    expect(entry).toMatchObject({ read: false, message: { schemaVersion: 1, id, from: 'team-lead', to: 'bob', text: 'hello', summary: 'greeting', color: 'blue' } })
+    expect(entry).toMatchObject({
+      read: false,
+      message: { schemaVersion: 1, id, from: 'team-lead', to: 'bob', text: 'hello', summary: 'greeting', color: 'blue' }
+    })
     cleanup()
   })
 
@@ -26,9 +34,15 @@ describe('reading and marking an inbox', () => {
     const b = await mailbox.send('alpha', 'bob', { from: 'x', text: 'b' })
     await mailbox.read('alpha', 'bob')
     expect((await mailbox.read('alpha', 'bob', { unreadOnly: true })).messages).toHaveLength(2)
-    expect(await mailbox.markRead('alpha', 'bob', [a.id, a.id, 'nope'])).toEqual({ marked: [a.id, a.id], missing: ['nope'] })
+    expect(await mailbox.markRead('alpha', 'bob', [a.id, a.id, 'nope'])).toEqual({
+      marked: [a.id, a.id],
+      missing: ['nope']
+    })
     const all = (await mailbox.read('alpha', 'bob')).messages
-    expect(all.map((e) => [e.message.text, e.read])).toEqual([['a', true], ['b', false]])
+    expect(all.map((e) => [e.message.text, e.read])).toEqual([
+      ['a', true],
+      ['b', false]
+    ])
     expect((await mailbox.read('alpha', 'bob', { unreadOnly: true })).messages.map((e) => e.message.id)).toEqual([b.id])
     cleanup()
   })
@@ -39,11 +53,23 @@ describe('reading and marking an inbox', () => {
     await mailbox.send('alpha', 'bob', { from: 'x', text: 'ok-1' })
     const paths = mailbox.paths('alpha', 'bob')
     writeFileSync(join(paths.new, '0000000000001-000000-x-y-broken.json'), '{"schemaVersion": 1, "id": ')
-    writeFileSync(join(paths.cur, '0000000000002-000000-x-y-nofrom.json'), JSON.stringify({ schemaVersion: 1, id: '0000000000002-000000-x-y-nofrom', to: 'bob', text: 't', timestamp: 'now' }))
+    writeFileSync(
+      join(paths.cur, '0000000000002-000000-x-y-nofrom.json'),
+      JSON.stringify({
+        schemaVersion: 1,
+        id: '0000000000002-000000-x-y-nofrom',
+        to: 'bob',
+        text: 't',
+        timestamp: 'now'
+      })
+    )
     await mailbox.send('alpha', 'bob', { from: 'x', text: 'ok-2' })
     const { messages, problems } = await mailbox.read('alpha', 'bob')
     expect(messages.map((e) => e.message.text)).toEqual(['ok-1', 'ok-2'])
-    expect(problems.map((p) => p.path)).toEqual([join(paths.cur, '0000000000002-000000-x-y-nofrom.json'), join(paths.new, '0000000000001-000000-x-y-broken.json')])
+    expect(problems.map((p) => p.path)).toEqual([
+      join(paths.cur, '0000000000002-000000-x-y-nofrom.json'),
+      join(paths.new, '0000000000001-000000-x-y-broken.json')
+    ])
     expect(problems[0]!.problem).toMatch(/from/)
     expect(problems[1]!.problem).toMatch(/not JSON/)
     cleanup()
@@ -90,7 +116,9 @@ describe('reading and marking an inbox', () => {
     const { home, cleanup } = tempHome()
     const mailbox = createMailbox({ home })
     for (let i = 0; i < 30; i++) await mailbox.send('alpha', 'bob', { from: 'x', text: String(i) })
-    expect((await mailbox.read('alpha', 'bob')).messages.map((e) => e.message.text)).toEqual(Array.from({ length: 30 }, (_, i) => String(i)))
+    expect((await mailbox.read('alpha', 'bob')).messages.map((e) => e.message.text)).toEqual(
+      Array.from({ length: 30 }, (_, i) => String(i))
+    )
     cleanup()
   })
 
@@ -98,7 +126,9 @@ describe('reading and marking an inbox', () => {
     const { home, cleanup } = tempHome()
     const mailbox = createMailbox({ home })
     await expect(mailbox.send('../etc', 'bob', { from: 'x', text: 't' })).rejects.toBeInstanceOf(InvalidNameError)
-    await expect(mailbox.send('alpha', '../../x', { from: 'x', text: 't' })).rejects.toThrow(/to '..\/..\/x' must be 1-64 characters of \[a-z0-9-\]/)
+    await expect(mailbox.send('alpha', '../../x', { from: 'x', text: 't' })).rejects.toThrow(
+      /to '..\/..\/x' must be 1-64 characters of \[a-z0-9-\]/
+    )
     await expect(mailbox.read('alpha', 'Bob Smith')).rejects.toThrow(/did you mean 'bob-smith'/)
     await expect(mailbox.send('alpha', 'bob', { from: '', text: 't' })).rejects.toBeInstanceOf(InvalidMessageError)
     expect(readdirSync(home)).toEqual([])
@@ -111,12 +141,17 @@ describe('reading and marking an inbox', () => {
     const mailbox = createMailbox({ home })
     const sent: string[] = []
     const sub = mailbox.onDidSend((e) => sent.push(`${e.message.to}:${e.kind}`))
-    const results = await mailbox.broadcast('alpha', ['team-lead', 'alice', 'bob', 'alice'], { from: 'team-lead', text: 'standup' })
+    const results = await mailbox.broadcast('alpha', ['team-lead', 'alice', 'bob', 'alice'], {
+      from: 'team-lead',
+      text: 'standup'
+    })
     sub.dispose()
     expect(results).toHaveLength(2)
     expect(sent.sort()).toEqual(['alice:plain', 'bob:plain'])
     expect((await mailbox.read('alpha', 'team-lead')).messages).toEqual([])
-    await expect(mailbox.broadcast('alpha', ['ok', 'Not OK'], { from: 'x', text: 't' })).rejects.toBeInstanceOf(InvalidNameError)
+    await expect(mailbox.broadcast('alpha', ['ok', 'Not OK'], { from: 'x', text: 't' })).rejects.toBeInstanceOf(
+      InvalidNameError
+    )
     expect((await mailbox.read('alpha', 'ok')).messages).toEqual([])
     cleanup()
   })

@@ -20,13 +20,17 @@ describe('a send only to a team that still exists', () => {
 
   it('refuses a deleted team without bringing its folder back, also after this process had made the inbox', async () => {
     const mailbox = createMailbox({ home })
-    await expect(mailbox.send('gone', 'team-lead', { from: 'alice', text: 'late' }, { existingTeamOnly: true })).rejects.toBeInstanceOf(TeamGoneError)
+    await expect(
+      mailbox.send('gone', 'team-lead', { from: 'alice', text: 'late' }, { existingTeamOnly: true })
+    ).rejects.toBeInstanceOf(TeamGoneError)
     expect(existsSync(join(home, 'teams', 'gone'))).toBe(false)
     // an inbox this process created, then the team deleted (TeamDelete): the cached inbox is not trusted
     mkdirSync(join(home, 'teams', 'docs'), { recursive: true })
     await mailbox.send('docs', 'team-lead', { from: 'alice', text: 'first' }, { existingTeamOnly: true })
     rmSync(join(home, 'teams', 'docs'), { recursive: true, force: true })
-    await expect(mailbox.send('docs', 'team-lead', { from: 'alice', text: 'late' }, { existingTeamOnly: true })).rejects.toThrow(/team 'docs' no longer exists/)
+    await expect(
+      mailbox.send('docs', 'team-lead', { from: 'alice', text: 'late' }, { existingTeamOnly: true })
+    ).rejects.toThrow(/team 'docs' no longer exists/)
     expect(existsSync(join(home, 'teams', 'docs'))).toBe(false)
     // a plain send still creates what it needs
     await mailbox.send('docs', 'team-lead', { from: 'alice', text: 'plain' })

@@ -1,9 +1,27 @@
-import { MAILBOX_SCHEMA_VERSION, MailboxMessageSchema, messageKind, parseMessageBody, ProtocolBodyError, protocolText, type MailboxMessage, type ProtocolBody, type ProtocolType } from '../../../shared/mailbox'
+import {
+  MAILBOX_SCHEMA_VERSION,
+  MailboxMessageSchema,
+  messageKind,
+  parseMessageBody,
+  ProtocolBodyError,
+  protocolText,
+  type MailboxMessage,
+  type ProtocolBody,
+  type ProtocolType
+} from '../../../shared/mailbox'
 import { toDisposable, type Disposable } from '../base'
 import { InvalidMessageError, MailboxAbortError } from './errors'
 import { readdirSync } from 'node:fs'
 import { assertName, inboxPaths, isMessageFile, newMessageId, type InboxPaths } from './names'
-import { deliver, ensureInbox, markEntriesRead, readEntries, sweepTmp, type InboxEntry, type InboxProblem } from './store'
+import {
+  deliver,
+  ensureInbox,
+  markEntriesRead,
+  readEntries,
+  sweepTmp,
+  type InboxEntry,
+  type InboxProblem
+} from './store'
 import { DEFAULT_POLL_MS, watchDirectory } from './watch'
 
 /** Age after which a `tmp/` file is a dead writer's leftover and is swept, ms. */
@@ -92,7 +110,12 @@ export class Mailbox {
    * @throws InvalidNameError for a bad team or recipient; InvalidMessageError for a bad message;
    *   TeamGoneError (only with `existingTeamOnly`).
    */
-  async send(team: string, to: string, message: OutgoingMessage, opts: { existingTeamOnly?: boolean } = {}): Promise<SendResult> {
+  async send(
+    team: string,
+    to: string,
+    message: OutgoingMessage,
+    opts: { existingTeamOnly?: boolean } = {}
+  ): Promise<SendResult> {
     const paths = inboxPaths(this.home, team, assertName('to', to))
     const full = {
       schemaVersion: MAILBOX_SCHEMA_VERSION,
@@ -105,7 +128,8 @@ export class Mailbox {
       ...(message.summary !== undefined ? { summary: message.summary } : {})
     }
     const parsed = MailboxMessageSchema.safeParse(full)
-    if (!parsed.success) throw new InvalidMessageError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '))
+    if (!parsed.success)
+      throw new InvalidMessageError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '))
     const path = await deliver(paths, parsed.data, this.fsync, opts.existingTeamOnly === true)
     this.sweepOnce(paths)
     const event: SentEvent = { team, message: parsed.data, kind: messageKind(parsed.data.text) }
@@ -154,7 +178,11 @@ export class Mailbox {
   }
 
   /** Marks messages read (`new/` → `cur/`). Already-read ids count as marked; unknown ones are `missing`. */
-  async markRead(team: string, agent: string, ids: readonly string[]): Promise<{ marked: string[]; missing: string[] }> {
+  async markRead(
+    team: string,
+    agent: string,
+    ids: readonly string[]
+  ): Promise<{ marked: string[]; missing: string[] }> {
     return markEntriesRead(this.paths(team, agent), ids)
   }
 
@@ -204,7 +232,12 @@ export class Mailbox {
    * I/O errors of a scan are retried at the next change or poll. `ready` resolves once the watch
    * is set up and the waiting messages were reported. Dispose to stop.
    */
-  onDidReceive(team: string, agent: string, listener: (entry: InboxEntry) => void, opts: { onError?: (error: unknown) => void } = {}): Disposable & { ready: Promise<void> } {
+  onDidReceive(
+    team: string,
+    agent: string,
+    listener: (entry: InboxEntry) => void,
+    opts: { onError?: (error: unknown) => void } = {}
+  ): Disposable & { ready: Promise<void> } {
     const onError =
       opts.onError ??
       ((error: unknown) =>
@@ -280,11 +313,14 @@ function messageText(message: OutgoingMessage): string {
       throw error
     }
   }
-  if (typeof message.text !== 'string') throw new InvalidMessageError('text: give the message as text (plain) or body (structured)')
+  if (typeof message.text !== 'string')
+    throw new InvalidMessageError('text: give the message as text (plain) or body (structured)')
   const parsed = parseMessageBody(message.text)
   if (parsed.kind !== 'plain') {
     const type = parsed.kind === 'structured' ? parsed.body.type : parsed.type
-    throw new InvalidMessageError(`text: this text is a ${type} body; send a structured message as body (built with protocolBody), so its schema checks it`)
+    throw new InvalidMessageError(
+      `text: this text is a ${type} body; send a structured message as body (built with protocolBody), so its schema checks it`
+    )
   }
   return message.text
 }

@@ -11,7 +11,11 @@ const NAME_RE = /^[a-z0-9][a-z0-9-]{0,63}$/
  * becomes `-`, trimmed to 64. `'Alice Smith'` → `'alice-smith'`. May return `''` (nothing usable).
  */
 export function sanitizeName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64)
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
 }
 
 /**
@@ -20,10 +24,15 @@ export function sanitizeName(name: string): string {
  * @throws InvalidNameError naming the field and the fix.
  */
 export function assertName(field: string, value: string): string {
-  if (typeof value !== 'string' || value.length === 0) throw new InvalidNameError(field, String(value), 'is empty: give a name of [a-z0-9-]')
+  if (typeof value !== 'string' || value.length === 0)
+    throw new InvalidNameError(field, String(value), 'is empty: give a name of [a-z0-9-]')
   if (!NAME_RE.test(value)) {
     const hint = sanitizeName(value)
-    throw new InvalidNameError(field, value, `must be 1-64 characters of [a-z0-9-] starting with a letter or digit${hint ? ` (did you mean '${hint}'?)` : ''}`)
+    throw new InvalidNameError(
+      field,
+      value,
+      `must be 1-64 characters of [a-z0-9-] starting with a letter or digit${hint ? ` (did you mean '${hint}'?)` : ''}`
+    )
   }
   return value
 }

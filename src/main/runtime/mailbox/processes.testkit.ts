@@ -17,17 +17,28 @@ function onLine(report: WriterReport, line: string, onReady?: () => void): void 
 }
 
 /** A writer child process over the bundled writer; `exited` resolves after its stdout is drained. */
-export function spawnWriter(script: string, args: string[], onReady?: () => void): { child: ChildProcess; report: WriterReport; exited: Promise<void> } {
+export function spawnWriter(
+  script: string,
+  args: string[],
+  onReady?: () => void
+): { child: ChildProcess; report: WriterReport; exited: Promise<void> } {
   const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
   const report: WriterReport = { acked: [], failed: [], done: false }
   const lines = createInterface({ input: child.stdout! })
   lines.on('line', (l) => onLine(report, l, onReady))
-  const exited = new Promise<void>((resolve) => lines.once('close', () => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()))))
+  const exited = new Promise<void>((resolve) =>
+    lines.once('close', () =>
+      child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())
+    )
+  )
   return { child, report, exited }
 }
 
 /** A writer worker thread over the bundled writer. */
-export function startWorkerWriter(script: string, args: string[]): { worker: Worker; report: WriterReport; exited: Promise<void> } {
+export function startWorkerWriter(
+  script: string,
+  args: string[]
+): { worker: Worker; report: WriterReport; exited: Promise<void> } {
   const worker = new Worker(script, { argv: args })
   const report: WriterReport = { acked: [], failed: [], done: false }
   worker.on('message', (l: string) => onLine(report, l))

@@ -23,7 +23,12 @@ export const MODEL_VISIBILITY: Record<ProtocolType, 'hidden' | 'element'> = {
 
 /** Escapes a value for a double-quoted XML attribute. */
 export function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\n/g, '&#10;')
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\n/g, '&#10;')
 }
 
 /**

@@ -64,7 +64,12 @@ async function ensureInboxInExistingTeam(paths: InboxPaths, force = false): Prom
  * docs/teams.md#mailbox wants an idle recipient woken "at once"), so it is off by default.
  * @returns the delivered file's path.
  */
-export async function deliver(paths: InboxPaths, message: MailboxMessage, fsync = false, existingTeamOnly = false): Promise<string> {
+export async function deliver(
+  paths: InboxPaths,
+  message: MailboxMessage,
+  fsync = false,
+  existingTeamOnly = false
+): Promise<string> {
   if (existingTeamOnly) await ensureInboxInExistingTeam(paths)
   else await ensureInbox(paths)
   const name = `${message.id}.json`
@@ -128,9 +133,20 @@ function parseMessage(path: string, name: string, raw: string): { message?: Mail
   }
   const parsed = MailboxMessageSchema.safeParse(json)
   if (!parsed.success) {
-    return { problem: { path, problem: `not a message: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` } }
+    return {
+      problem: {
+        path,
+        problem: `not a message: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`
+      }
+    }
   }
-  if (`${parsed.data.id}.json` !== name) return { problem: { path, problem: `id '${parsed.data.id}' does not match the file name; rename the file to '${parsed.data.id}.json'` } }
+  if (`${parsed.data.id}.json` !== name)
+    return {
+      problem: {
+        path,
+        problem: `id '${parsed.data.id}' does not match the file name; rename the file to '${parsed.data.id}.json'`
+      }
+    }
   return { message: parsed.data }
 }
 
@@ -140,7 +156,10 @@ function parseMessage(path: string, name: string, raw: string): { message?: Mail
  * empty. Invalid files are reported in `problems` and skipped; the valid ones are all returned.
  * `only` filters the file names of `new/` before they are read (the watcher's fast path).
  */
-export async function readEntries(paths: InboxPaths, opts: { unreadOnly?: boolean; only?: (name: string) => boolean } = {}): Promise<{ entries: InboxEntry[]; problems: InboxProblem[] }> {
+export async function readEntries(
+  paths: InboxPaths,
+  opts: { unreadOnly?: boolean; only?: (name: string) => boolean } = {}
+): Promise<{ entries: InboxEntry[]; problems: InboxProblem[] }> {
   const unread = (await listDir(paths.new)).filter((n) => !opts.only || opts.only(n))
   const read = opts.unreadOnly ? [] : await listDir(paths.cur)
   const byName = new Map<string, boolean>()
@@ -185,7 +204,10 @@ export async function readEntries(paths: InboxPaths, opts: { unreadOnly?: boolea
  * Marks messages read: renames `new/{id}.json` → `cur/{id}.json` (atomic; two readers marking the
  * same message both succeed). Unknown ids are returned in `missing`.
  */
-export async function markEntriesRead(paths: InboxPaths, ids: readonly string[]): Promise<{ marked: string[]; missing: string[] }> {
+export async function markEntriesRead(
+  paths: InboxPaths,
+  ids: readonly string[]
+): Promise<{ marked: string[]; missing: string[] }> {
   const marked: string[] = []
   const missing: string[] = []
   for (const id of ids) {
@@ -195,7 +217,10 @@ export async function markEntriesRead(paths: InboxPaths, ids: readonly string[])
       marked.push(id)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-      const already = await fs.stat(join(paths.cur, name)).then(() => true, () => false)
+      const already = await fs.stat(join(paths.cur, name)).then(
+        () => true,
+        () => false
+      )
       ;(already ? marked : missing).push(id)
     }
   }

@@ -29,34 +29,61 @@ describe('MCP configuration', () => {
     })
     const servers = await loadMcpConfig({ ...w, flagFiles: ['flag.json'], env: {} })
     expect(servers.map((x) => [x.name, x.source, 'args' in x.config ? x.config.args[0] : ''])).toEqual([
-      ['a', 'user', 'user'], ['b', 'project', 'project'], ['c', 'local', 'local'], ['d', 'flag', 'flag']
+      ['a', 'user', 'user'],
+      ['b', 'project', 'project'],
+      ['c', 'local', 'local'],
+      ['d', 'flag', 'flag']
     ])
   })
 
   it('expands ${VAR} and ${VAR:-default}, and names an unset variable with no default', async () => {
     const w = await workspace({
-      'ws/flag.json': { mcpServers: { r: { type: 'http', url: '${BASE:-http://127.0.0.1:9}/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } } } }
+      'ws/flag.json': {
+        mcpServers: {
+          r: { type: 'http', url: '${BASE:-http://127.0.0.1:9}/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } }
+        }
+      }
     })
     const [r] = await loadMcpConfig({ ...w, flagFiles: ['flag.json'], env: { TOKEN: 't0k' } })
     expect(r?.config).toEqual({ type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer t0k' } })
-    await expect(loadMcpConfig({ ...w, flagFiles: ['flag.json'], env: {} })).rejects.toThrow(/flag\.json: mcpServers\.r\.headers\.Authorization: environment variable TOKEN is not set/)
+    await expect(loadMcpConfig({ ...w, flagFiles: ['flag.json'], env: {} })).rejects.toThrow(
+      /flag\.json: mcpServers\.r\.headers\.Authorization: environment variable TOKEN is not set/
+    )
   })
 
   it('starts a project server only once approved; disabled wins; other sources need no approval', async () => {
     const s = { command: 'node' }
-    const w = await workspace({ 'ws/.mcp.json': { mcpServers: { p: s, q: s, x: s } }, 'home/settings.json': { mcpServers: { u: s } } })
-    const approval = async () => Object.fromEntries((await loadMcpConfig({ ...w, env: {} })).map((x) => [x.name, x.approval]))
-    expect(await approval()).toEqual({ p: 'awaiting-approval', q: 'awaiting-approval', x: 'awaiting-approval', u: 'approved' })
-    await writeFile(path.join(w.cwd, '.swarmdesk/settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['p'], disabledMcpjsonServers: ['x'] }))
+    const w = await workspace({
+      'ws/.mcp.json': { mcpServers: { p: s, q: s, x: s } },
+      'home/settings.json': { mcpServers: { u: s } }
+    })
+    const approval = async () =>
+      Object.fromEntries((await loadMcpConfig({ ...w, env: {} })).map((x) => [x.name, x.approval]))
+    expect(await approval()).toEqual({
+      p: 'awaiting-approval',
+      q: 'awaiting-approval',
+      x: 'awaiting-approval',
+      u: 'approved'
+    })
+    await writeFile(
+      path.join(w.cwd, '.swarmdesk/settings.local.json'),
+      JSON.stringify({ enabledMcpjsonServers: ['p'], disabledMcpjsonServers: ['x'] })
+    )
     expect(await approval()).toEqual({ p: 'approved', q: 'awaiting-approval', x: 'disabled', u: 'approved' })
-    await writeFile(path.join(w.cwd, '.swarmdesk/settings.local.json'), JSON.stringify({ enableAllProjectMcpServers: true, disabledMcpjsonServers: ['x'] }))
+    await writeFile(
+      path.join(w.cwd, '.swarmdesk/settings.local.json'),
+      JSON.stringify({ enableAllProjectMcpServers: true, disabledMcpjsonServers: ['x'] })
+    )
     expect(await approval()).toEqual({ p: 'approved', q: 'approved', x: 'disabled', u: 'approved' })
   })
 
   it('a malformed file is an error naming the file and the field', async () => {
     const bad = async (body: unknown) => {
       const w = await workspace({ 'ws/.mcp.json': body })
-      return loadMcpConfig({ ...w, env: {} }).then(() => 'no error', (e: unknown) => (e instanceof McpConfigError ? e.message : String(e)))
+      return loadMcpConfig({ ...w, env: {} }).then(
+        () => 'no error',
+        (e: unknown) => (e instanceof McpConfigError ? e.message : String(e))
+      )
     }
     expect(await bad('{ not json')).toMatch(/\.mcp\.json: \(file\): is not valid JSON/)
     expect(await bad({ mcpServers: [1] })).toMatch(/\.mcp\.json: mcpServers: must be an object/)
@@ -64,6 +91,8 @@ describe('MCP configuration', () => {
     expect(await bad({ mcpServers: { s: { command: 'node', args: 'x' } } })).toMatch(/mcpServers\.s/)
     expect(await bad({ mcpServers: { 'a b': { command: 'node' } } })).toMatch(/mcpServers\.a b: a server name/)
     const w = await workspace({})
-    await expect(loadMcpConfig({ ...w, flagFiles: ['missing.json'], env: {} })).rejects.toThrow(/missing\.json: \(file\): cannot be read/)
+    await expect(loadMcpConfig({ ...w, flagFiles: ['missing.json'], env: {} })).rejects.toThrow(
+      /missing\.json: \(file\): cannot be read/
+    )
   })
 })

@@ -53,7 +53,11 @@ export interface ResolvedMcpServer {
 
 /** A configuration file that is malformed: the message names the file and the field. */
 export class McpConfigError extends Error {
-  constructor(readonly file: string, readonly field: string, detail: string) {
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    detail: string
+  ) {
     super(`${file}: ${field}: ${detail}`)
     this.name = 'McpConfigError'
   }
@@ -70,7 +74,11 @@ export function expandVars(text: string, env: NodeJS.ProcessEnv, where: () => Mc
     if (value !== undefined && value !== '') return value
     if (fallback !== undefined) return fallback
     const error = where()
-    throw new McpConfigError(error.file, error.field, `environment variable ${name} is not set and has no default (\${${name}:-default})`)
+    throw new McpConfigError(
+      error.file,
+      error.field,
+      `environment variable ${name} is not set and has no default (\${${name}:-default})`
+    )
   })
 }
 
@@ -147,7 +155,11 @@ export async function loadMcpConfig(opts: LoadMcpConfigOptions): Promise<Resolve
     { source: 'user', file: userFile, required: false },
     { source: 'project', file: projectFile, required: false },
     { source: 'local', file: localFile, required: false },
-    ...(opts.flagFiles ?? []).map((file) => ({ source: 'flag' as const, file: path.resolve(opts.cwd, file), required: true }))
+    ...(opts.flagFiles ?? []).map((file) => ({
+      source: 'flag' as const,
+      file: path.resolve(opts.cwd, file),
+      required: true
+    }))
   ]
   const approval: McpApprovalSettings = {}
   const winners = new Map<string, ResolvedMcpServer>()
@@ -179,7 +191,9 @@ function pickApproval(json: unknown, file: string): McpApprovalSettings {
   }
   const { enableAllProjectMcpServers, enabledMcpjsonServers, disabledMcpjsonServers } = parsed.data
   return Object.fromEntries(
-    Object.entries({ enableAllProjectMcpServers, enabledMcpjsonServers, disabledMcpjsonServers }).filter(([, v]) => v !== undefined)
+    Object.entries({ enableAllProjectMcpServers, enabledMcpjsonServers, disabledMcpjsonServers }).filter(
+      ([, v]) => v !== undefined
+    )
   )
 }
 

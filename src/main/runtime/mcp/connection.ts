@@ -18,14 +18,21 @@ const STDERR_KEEP = 8 * 1024
 
 /** A server that failed to start or to answer; `stderr` is the server's recent stderr. */
 export class McpServerError extends Error {
-  constructor(readonly server: string, message: string, readonly stderr: string) {
+  constructor(
+    readonly server: string,
+    message: string,
+    readonly stderr: string
+  ) {
     super(`MCP server '${server}': ${message}${stderr ? `\n--- stderr ---\n${stderr}` : ''}`)
     this.name = 'McpServerError'
   }
 }
 
 /** Timeouts of a connection, in ms. */
-export interface McpTimeouts { startMs?: number; callMs?: number }
+export interface McpTimeouts {
+  startMs?: number
+  callMs?: number
+}
 
 /** A lazily started, self-restarting connection to one server. */
 export class McpConnection {
@@ -33,15 +40,23 @@ export class McpConnection {
   private connecting: Promise<Client> | undefined
   private stderrTail = ''
 
-  constructor(readonly name: string, readonly config: McpServerConfig, private readonly timeouts: McpTimeouts = {}) {}
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    private readonly timeouts: McpTimeouts = {}
+  ) {}
 
   /** The server's recent stderr (stdio servers only). */
-  get stderr(): string { return this.stderrTail }
+  get stderr(): string {
+    return this.stderrTail
+  }
 
   /** Connects if not connected. Throws McpServerError when the start fails or times out. */
   async connect(): Promise<Client> {
     if (this.client) return this.client
-    this.connecting ??= this.start().finally(() => { this.connecting = undefined })
+    this.connecting ??= this.start().finally(() => {
+      this.connecting = undefined
+    })
     return this.connecting
   }
 
@@ -49,17 +64,25 @@ export class McpConnection {
     const c = this.config
     if (!('command' in c)) {
       const init = { requestInit: { headers: c.headers } }
-      return c.type === 'http' ? new StreamableHTTPClientTransport(new URL(c.url), init) : new SSEClientTransport(new URL(c.url), init)
+      return c.type === 'http'
+        ? new StreamableHTTPClientTransport(new URL(c.url), init)
+        : new SSEClientTransport(new URL(c.url), init)
     }
-    const env = Object.fromEntries(Object.entries({ ...process.env, ...c.env }).filter((e): e is [string, string] => e[1] !== undefined))
+    const env = Object.fromEntries(
+      Object.entries({ ...process.env, ...c.env }).filter((e): e is [string, string] => e[1] !== undefined)
+    )
     const t = new StdioClientTransport({ command: c.command, args: c.args, env, stderr: 'pipe' })
-    t.stderr?.on('data', (chunk: Buffer) => { this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEEP) })
+    t.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEEP)
+    })
     return t
   }
 
   private async start(): Promise<Client> {
     const client = new Client({ name: 'swarmdesk', version: '0.1.0' })
-    client.onclose = () => { if (this.client === client) this.client = undefined }
+    client.onclose = () => {
+      if (this.client === client) this.client = undefined
+    }
     try {
       await client.connect(this.transport(), { timeout: this.timeouts.startMs ?? DEFAULT_MCP_START_TIMEOUT_MS })
     } catch (error) {
@@ -74,10 +97,17 @@ export class McpConnection {
    * Calls one tool. A crash, a hang past the call timeout or a protocol error closes the
    * connection (the next use restarts the server) and throws McpServerError.
    */
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Awaited<ReturnType<Client['callTool']>>> {
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal
+  ): Promise<Awaited<ReturnType<Client['callTool']>>> {
     const client = await this.connect()
     try {
-      return await client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeouts.callMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS, signal })
+      return await client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: this.timeouts.callMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS,
+        signal
+      })
     } catch (error) {
       await this.close()
       throw new McpServerError(this.name, `tool '${tool}' failed: ${(error as Error).message}`, this.stderrTail)

@@ -15,7 +15,9 @@ export function withCacheBreakpoints(
 ): { model: string; max_tokens: number; system: TextBlockParam[]; tools: ApiTool[]; messages: MessageParam[] } {
   const ephemeral = { type: 'ephemeral' as const }
   const tools = request.tools.map((t, i) => (i === request.tools.length - 1 ? { ...t, cache_control: ephemeral } : t))
-  const system = request.system.map((b, i) => (i === request.system.length - 1 ? { ...b, cache_control: ephemeral } : b))
+  const system = request.system.map((b, i) =>
+    i === request.system.length - 1 ? { ...b, cache_control: ephemeral } : b
+  )
   const lastIndex = request.messages.length - 1
   const messages = request.messages.map((m, mi) => {
     const marks: number[] = []

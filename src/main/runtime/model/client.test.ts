@@ -12,7 +12,13 @@ afterEach(async () => {
 })
 
 const agent = { id: 'team-lead', name: 'team-lead', type: 'main', cwd: '/tmp' }
-const request = (model = 'claude-sonnet-5-5') => ({ model, maxTokens: 100, system: [{ type: 'text' as const, text: 'sys' }], tools: [], messages: [{ role: 'user' as const, content: 'hi' }] })
+const request = (model = 'claude-sonnet-5-5') => ({
+  model,
+  maxTokens: 100,
+  system: [{ type: 'text' as const, text: 'sys' }],
+  tools: [],
+  messages: [{ role: 'user' as const, content: 'hi' }]
+})
 
 async function failure(client: ModelClient, model?: string): Promise<ModelError> {
   try {
@@ -26,7 +32,9 @@ async function failure(client: ModelClient, model?: string): Promise<ModelError>
 
 describe('ModelClient errors say what to do', () => {
   it('names the key problem and how to fix it', async () => {
-    server = await startScriptedServer({ scenario: validateScenario({ apiKey: 'right-key', agents: { '*': [{ text: 'x' }] } }, 'test') })
+    server = await startScriptedServer({
+      scenario: validateScenario({ apiKey: 'right-key', agents: { '*': [{ text: 'x' }] } }, 'test')
+    })
     const error = await failure(new ModelClient({ apiKey: 'wrong-key', baseURL: server.url, maxRetries: 0 }))
     expect(error.kind).toBe('authentication')
     expect(error.message).toMatch(/rejected the API key.*ANTHROPIC_API_KEY/)
@@ -54,7 +62,9 @@ describe('ModelClient errors say what to do', () => {
   })
 
   it('reports an abort as aborted, not as a failure of the endpoint', async () => {
-    server = await startScriptedServer({ scenario: validateScenario({ agents: { '*': [{ delayMs: 5000, text: 'late' }] } }, 'test') })
+    server = await startScriptedServer({
+      scenario: validateScenario({ agents: { '*': [{ delayMs: 5000, text: 'late' }] } }, 'test')
+    })
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 100)
     const client = new ModelClient({ apiKey: 'k', baseURL: server.url })
@@ -69,7 +79,12 @@ describe('ModelClient errors say what to do', () => {
 describe('price table', () => {
   it('prices usage per model family in USD per million tokens, cache writes at 1.25x and reads at 0.1x input', () => {
     // sonnet: $3 in, $15 out per MTok → 1M in + 1M out + 1M cache write + 1M cache read = 3 + 15 + 3.75 + 0.3
-    const usage = { inputTokens: 1_000_000, outputTokens: 1_000_000, cacheCreationInputTokens: 1_000_000, cacheReadInputTokens: 1_000_000 }
+    const usage = {
+      inputTokens: 1_000_000,
+      outputTokens: 1_000_000,
+      cacheCreationInputTokens: 1_000_000,
+      cacheReadInputTokens: 1_000_000
+    }
     expect(costOf('claude-sonnet-4-5-20250929', usage)).toBeCloseTo(22.05, 10)
     expect(costOf('claude-opus-4-1', usage)).toBeCloseTo(15 + 75 + 18.75 + 1.5, 10)
     expect(costOf('claude-haiku-4-5', usage)).toBeCloseTo(1 + 5 + 1.25 + 0.1, 10)

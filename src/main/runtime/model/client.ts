@@ -117,7 +117,12 @@ export class ModelClient {
    */
   async *stream(request: ModelRequest, options: StreamOptions): AsyncGenerator<ModelStreamEvent, void> {
     if (this.apiKey === undefined) {
-      throw new ModelError('no_api_key', this.options.noApiKeyHint ?? 'No API key is set: set ANTHROPIC_API_KEY (or store a key in Settings) and try again.', { baseUrl: this.sdk.baseURL, model: request.model, retries: [] })
+      throw new ModelError(
+        'no_api_key',
+        this.options.noApiKeyHint ??
+          'No API key is set: set ANTHROPIC_API_KEY (or store a key in Settings) and try again.',
+        { baseUrl: this.sdk.baseURL, model: request.model, retries: [] }
+      )
     }
     const body = withCacheBreakpoints(request, options.extraBreakpoint)
     const log = new AttemptLog()
@@ -139,10 +144,18 @@ export class ModelClient {
         // the SDK gave up on an HTTP status or a connection it retried already; what is retried
         // here is only what broke after the response began and before any content
         const fromSdk = mapped.details.status !== undefined || error instanceof Anthropic.APIConnectionError
-        if (state.responded) for (const cause of log.takeRetried()) yield { type: 'retry', attempt: ++retried, reason: cause }
-        if ((mapped.kind === 'overloaded' || mapped.kind === 'connection') && !fromSdk && !state.sawContent && attempt < this.overloadedRetries) {
+        if (state.responded)
+          for (const cause of log.takeRetried()) yield { type: 'retry', attempt: ++retried, reason: cause }
+        if (
+          (mapped.kind === 'overloaded' || mapped.kind === 'connection') &&
+          !fromSdk &&
+          !state.sawContent &&
+          attempt < this.overloadedRetries
+        ) {
           const delayMs = this.retryBaseDelayMs * 2 ** attempt
-          log.noteOwnRetry(mapped.kind === 'overloaded' ? 'overloaded_error in the stream' : 'stream cut before any content')
+          log.noteOwnRetry(
+            mapped.kind === 'overloaded' ? 'overloaded_error in the stream' : 'stream cut before any content'
+          )
           yield { type: 'retry', attempt: ++retried, reason: mapped.message, delayMs }
           await sleep(delayMs, options.signal)
           continue
@@ -151,11 +164,21 @@ export class ModelClient {
         const details = { ...mapped.details, retries }
         const sentence = mapped.kind === 'scenario' && retries.length === 0 ? '' : ` ${retrySentence(retries)}`
         if (mapped.kind === 'overloaded' && state.sawContent) {
-          throw new ModelError('overloaded', `The model was overloaded mid-response; the turn failed and none of its tool calls ran. ${mapped.message}${sentence}`, details, { cause: error })
+          throw new ModelError(
+            'overloaded',
+            `The model was overloaded mid-response; the turn failed and none of its tool calls ran. ${mapped.message}${sentence}`,
+            details,
+            { cause: error }
+          )
         }
         if (state.sawContent && (mapped.kind === 'connection' || mapped.kind === 'server')) {
           // a response cut or garbled after it began is not retried: part of it was seen already
-          throw new ModelError(mapped.kind, `The response broke off after it began; the turn failed and none of its tool calls ran. ${mapped.message}${sentence}`, details, { cause: error })
+          throw new ModelError(
+            mapped.kind,
+            `The response broke off after it began; the turn failed and none of its tool calls ran. ${mapped.message}${sentence}`,
+            details,
+            { cause: error }
+          )
         }
         throw new ModelError(mapped.kind, `${mapped.message}${sentence}`, details, { cause: error })
       }
@@ -198,13 +221,23 @@ export class ModelClient {
       // a stream the stall check aborted, or that the connection cut, can end quietly: never take
       // a partial response for a whole one (its tool calls would run on half an answer)
       if (stalled.signal.aborted) throw new Error('stalled')
-      if (!acc.complete) throw new ModelError('connection', `The response from ${this.sdk.baseURL} ended before it was complete (the connection was cut).`, { baseUrl: this.sdk.baseURL, model: body.model })
+      if (!acc.complete)
+        throw new ModelError(
+          'connection',
+          `The response from ${this.sdk.baseURL} ended before it was complete (the connection was cut).`,
+          { baseUrl: this.sdk.baseURL, model: body.model }
+        )
       yield acc.finish(body.model)
     } catch (error) {
       if (stalled.signal.aborted && !options.signal.aborted) {
         const seconds = Math.round(this.stallTimeoutMs / 100) / 10
         const ran = state.sawContent ? ' The turn failed and none of its tool calls ran.' : ''
-        throw new ModelError('timeout', `The model endpoint ${this.sdk.baseURL} sent nothing for ${seconds} s, so the request was given up.${ran} Try again; if it keeps happening, check the endpoint.`, { baseUrl: this.sdk.baseURL, model: body.model }, { cause: error })
+        throw new ModelError(
+          'timeout',
+          `The model endpoint ${this.sdk.baseURL} sent nothing for ${seconds} s, so the request was given up.${ran} Try again; if it keeps happening, check the endpoint.`,
+          { baseUrl: this.sdk.baseURL, model: body.model },
+          { cause: error }
+        )
       }
       throw error
     } finally {
@@ -220,7 +253,12 @@ export class ModelClient {
     }
     if (error instanceof Anthropic.APIConnectionError) {
       const cause = (error as { cause?: { message?: string } }).cause?.message ?? error.message
-      return new ModelError('connection', `Could not reach the model endpoint ${baseUrl} (${cause}). Check ANTHROPIC_BASE_URL (or the base URL in settings) and that the endpoint is up.`, { baseUrl }, { cause: error })
+      return new ModelError(
+        'connection',
+        `Could not reach the model endpoint ${baseUrl} (${cause}). Check ANTHROPIC_BASE_URL (or the base URL in settings) and that the endpoint is up.`,
+        { baseUrl },
+        { cause: error }
+      )
     }
     if (error instanceof Anthropic.APIError) {
       const details = { status: error.status, requestId: error.requestID, baseUrl, model }
@@ -228,31 +266,73 @@ export class ModelClient {
       const type = (error as { type?: string | null }).type
       if (type === 'scenario_error') return new ModelError('scenario', apiMessage, details, { cause: error })
       if (error.status === 401 || error.status === 403) {
-        return new ModelError('authentication', `The endpoint ${baseUrl} rejected the API key (${error.status}: ${apiMessage}). Set ANTHROPIC_API_KEY to a valid key, or store one in Settings.`, details, { cause: error })
+        return new ModelError(
+          'authentication',
+          `The endpoint ${baseUrl} rejected the API key (${error.status}: ${apiMessage}). Set ANTHROPIC_API_KEY to a valid key, or store one in Settings.`,
+          details,
+          { cause: error }
+        )
       }
       if (error.status === 404) {
-        return new ModelError('model_not_found', `Model "${model}" was not found at ${baseUrl} (${apiMessage}). Use a model id such as claude-sonnet-5-5, or an alias: opus, sonnet, haiku.`, details, { cause: error })
+        return new ModelError(
+          'model_not_found',
+          `Model "${model}" was not found at ${baseUrl} (${apiMessage}). Use a model id such as claude-sonnet-5-5, or an alias: opus, sonnet, haiku.`,
+          details,
+          { cause: error }
+        )
       }
-      if (error.status === 429) return new ModelError('rate_limit', `Rate limited by ${baseUrl} after retries (${apiMessage}). Wait and try again, or lower concurrency.`, details, { cause: error })
-      if (error.status === 529 || type === 'overloaded_error') return new ModelError('overloaded', `The model is overloaded (${apiMessage}).`, details, { cause: error })
-      if (error.status !== undefined && error.status >= 500) return new ModelError('server', `The endpoint ${baseUrl} failed (${error.status}: ${apiMessage}).`, details, { cause: error })
-      return new ModelError('bad_request', `The endpoint ${baseUrl} refused the request (${error.status ?? 'stream error'}: ${apiMessage}).`, details, { cause: error })
+      if (error.status === 429)
+        return new ModelError(
+          'rate_limit',
+          `Rate limited by ${baseUrl} after retries (${apiMessage}). Wait and try again, or lower concurrency.`,
+          details,
+          { cause: error }
+        )
+      if (error.status === 529 || type === 'overloaded_error')
+        return new ModelError('overloaded', `The model is overloaded (${apiMessage}).`, details, { cause: error })
+      if (error.status !== undefined && error.status >= 500)
+        return new ModelError('server', `The endpoint ${baseUrl} failed (${error.status}: ${apiMessage}).`, details, {
+          cause: error
+        })
+      return new ModelError(
+        'bad_request',
+        `The endpoint ${baseUrl} refused the request (${error.status ?? 'stream error'}: ${apiMessage}).`,
+        details,
+        { cause: error }
+      )
     }
     if (error instanceof SyntaxError) {
-      return new ModelError('server', `The endpoint ${baseUrl} sent a malformed response stream (${error.message}); the turn failed and none of its tool calls ran.`, { baseUrl, model }, { cause: error })
+      return new ModelError(
+        'server',
+        `The endpoint ${baseUrl} sent a malformed response stream (${error.message}); the turn failed and none of its tool calls ran.`,
+        { baseUrl, model },
+        { cause: error }
+      )
     }
     // undici reports a connection cut while the body streams as TypeError("terminated") with the socket error as its cause
     const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause
     if (error instanceof TypeError && error.message === 'terminated') {
-      return new ModelError('connection', `The connection to ${baseUrl} was cut while the response streamed (${cause?.message ?? 'terminated'}).`, { baseUrl, model }, { cause: error })
+      return new ModelError(
+        'connection',
+        `The connection to ${baseUrl} was cut while the response streamed (${cause?.message ?? 'terminated'}).`,
+        { baseUrl, model },
+        { cause: error }
+      )
     }
-    return new ModelError('server', `Unexpected failure talking to ${baseUrl}: ${error instanceof Error ? error.message : String(error)}`, { baseUrl }, { cause: error })
+    return new ModelError(
+      'server',
+      `Unexpected failure talking to ${baseUrl}: ${error instanceof Error ? error.message : String(error)}`,
+      { baseUrl },
+      { cause: error }
+    )
   }
 }
 
 /** Builds the assistant message from raw stream events. */
 class ResponseAccumulator {
-  private readonly blocks: Array<{ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; json: string }> = []
+  private readonly blocks: Array<
+    { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; json: string }
+  > = []
   private usage: Usage = { ...ZERO_USAGE }
   private stopReason: string | null = null
   private model = ''
@@ -276,7 +356,8 @@ class ResponseAccumulator {
       case 'content_block_start': {
         const b = event.content_block
         if (b.type === 'text') this.blocks[event.index] = { type: 'text', text: b.text ?? '' }
-        else if (b.type === 'tool_use') this.blocks[event.index] = { type: 'tool_use', id: b.id, name: b.name, json: '' }
+        else if (b.type === 'tool_use')
+          this.blocks[event.index] = { type: 'tool_use', id: b.id, name: b.name, json: '' }
         return undefined
       }
       case 'content_block_delta': {
@@ -285,7 +366,8 @@ class ResponseAccumulator {
           block.text += event.delta.text
           return event.delta.text
         }
-        if (event.delta.type === 'input_json_delta' && block?.type === 'tool_use') block.json += event.delta.partial_json
+        if (event.delta.type === 'input_json_delta' && block?.type === 'tool_use')
+          block.json += event.delta.partial_json
         return undefined
       }
       case 'message_stop':
@@ -314,7 +396,13 @@ class ResponseAccumulator {
       if (b.type === 'text') content.push({ type: 'text', text: b.text })
       else content.push({ type: 'tool_use', id: b.id, name: b.name, input: parseToolInput(b.json) })
     }
-    return { type: 'response', message: { role: 'assistant', content }, stopReason: this.stopReason, usage: this.usage, model: this.model || requestedModel }
+    return {
+      type: 'response',
+      message: { role: 'assistant', content },
+      stopReason: this.stopReason,
+      usage: this.usage,
+      model: this.model || requestedModel
+    }
   }
 }
 

@@ -22,7 +22,13 @@ export class ModelError extends Error {
     readonly kind: ModelErrorKind,
     message: string,
     /** `retries`: why each retried attempt failed, oldest first (`HTTP 529`, …); set on every failure of a stream. */
-    readonly details: { status?: number; requestId?: string | null; baseUrl?: string; model?: string; retries?: readonly string[] } = {},
+    readonly details: {
+      status?: number
+      requestId?: string | null
+      baseUrl?: string
+      model?: string
+      retries?: readonly string[]
+    } = {},
     options?: { cause?: unknown }
   ) {
     super(message, options)
@@ -30,6 +36,8 @@ export class ModelError extends Error {
 
   /** Whether the same request may succeed later without any change by a person. */
   get retryable(): boolean {
-    return this.kind === 'rate_limit' || this.kind === 'overloaded' || this.kind === 'server' || this.kind === 'connection'
+    return (
+      this.kind === 'rate_limit' || this.kind === 'overloaded' || this.kind === 'server' || this.kind === 'connection'
+    )
   }
 }

@@ -111,7 +111,11 @@ const CASES: Array<[command: string, expected: Expect, why: string, mode?: Permi
   ['echo x | tee out.txt', 'ask', 'tee writes'],
   // allow rules cover the command, not its side effects
   ['sed s/a/b/ src/a.ts', 'allow', 'sed without -i is read-only'],
-  ['sed -i s/a/b/ src/a.ts', 'ask', 'Bash(sed:*) covers sed, not its in-place edit: default mode asks for it as for an Edit'],
+  [
+    'sed -i s/a/b/ src/a.ts',
+    'ask',
+    'Bash(sed:*) covers sed, not its in-place edit: default mode asks for it as for an Edit'
+  ],
   ['sed -i s/a/b/ src/a.ts', 'allow', 'the same edit in acceptEdits is allowed, as an Edit would be', 'acceptEdits'],
   ['sed -i s/a/b/ .git/config', 'ask', 'Bash(sed:*) does not allow sed -i on a protected file'],
   ["sed 's/x/y/e' src/a.ts", 'ask', 'sed s///e runs code'],
@@ -188,8 +192,12 @@ describe('Bash commands (table)', () => {
     const d = await engine.decide({ kind: 'bash', command: 'cat src/*/secret.txt' }, { cwd: t.ws, mode: 'default' })
     expect(d.decision).toBe('ask')
     expect(d.reason).toContain(path.join(t.outside, 'secret.txt'))
-    expect((await engine.decide({ kind: 'bash', command: 'grep -R x src' }, { cwd: t.ws, mode: 'default' })).decision).toBe('ask')
-    expect((await engine.decide({ kind: 'bash', command: 'wc -l src/*.ts' }, { cwd: t.ws, mode: 'default' })).decision).toBe('allow')
+    expect(
+      (await engine.decide({ kind: 'bash', command: 'grep -R x src' }, { cwd: t.ws, mode: 'default' })).decision
+    ).toBe('ask')
+    expect(
+      (await engine.decide({ kind: 'bash', command: 'wc -l src/*.ts' }, { cwd: t.ws, mode: 'default' })).decision
+    ).toBe('allow')
   })
 
   it('judges a dangling link written by a redirect at its target', async () => {

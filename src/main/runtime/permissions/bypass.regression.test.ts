@@ -21,7 +21,12 @@ let settings: LoadedSettings
 
 beforeAll(async () => {
   fx = await makeBypassFixture()
-  settings = await loadPermissionSettings({ cwd: fx.ws, home: fx.home, userHome: fx.userHome, extraSettingsFiles: [fx.sessionSettings] })
+  settings = await loadPermissionSettings({
+    cwd: fx.ws,
+    home: fx.home,
+    userHome: fx.userHome,
+    extraSettingsFiles: [fx.sessionSettings]
+  })
 })
 
 async function decideCase(c: BypassCase, engine = new PermissionEngine(settings)) {
@@ -37,7 +42,15 @@ describe('permission bypass classes (API)', () => {
     for (const [cls, n] of counts) expect(n, cls).toBeGreaterThanOrEqual(10)
   })
 
-  it.each(BYPASS_CASES.map((c) => [`${c.cls}: ${c.tool} ${JSON.stringify(c.input)}${c.mode ? ` [${c.mode}]` : ''} → ${c.expect} (${c.why})`, c] as const))('%s', async (_name, c) => {
+  it.each(
+    BYPASS_CASES.map(
+      (c) =>
+        [
+          `${c.cls}: ${c.tool} ${JSON.stringify(c.input)}${c.mode ? ` [${c.mode}]` : ''} → ${c.expect} (${c.why})`,
+          c
+        ] as const
+    )
+  )('%s', async (_name, c) => {
     const d = await decideCase(c)
     expect({ decision: d.decision, reason: d.reason }).toEqual({ decision: c.expect, reason: expect.any(String) })
     if (c.reason) expect(d.reason).toContain(fill(c.reason, fx))
@@ -47,7 +60,14 @@ describe('permission bypass classes (API)', () => {
 describe('links made during the session', () => {
   it('decides on the file system as it is now: a link the agent makes after an allowed write is seen on the next call', async () => {
     const engine = new PermissionEngine(settings)
-    const c: BypassCase = { cls: 'symlink', tool: 'Write', input: { file_path: 'notes-later.md', content: 'x' }, mode: 'acceptEdits', expect: 'allow', why: '' }
+    const c: BypassCase = {
+      cls: 'symlink',
+      tool: 'Write',
+      input: { file_path: 'notes-later.md', content: 'x' },
+      mode: 'acceptEdits',
+      expect: 'allow',
+      why: ''
+    }
     expect((await decideCase(c, engine)).decision).toBe('allow')
     await symlink(path.join(fx.ws, '.swarmdesk', 'settings.local.json'), path.join(fx.ws, 'notes-later.md'))
     const after = await decideCase(c, engine)
@@ -59,7 +79,10 @@ describe('links made during the session', () => {
 describe('what an allowed search reads', () => {
   it('Grep does not read through symlinked files met while walking the tree (their targets were never judged)', async () => {
     const ctx = makeToolContext(fx.ws)
-    const out = await GrepTool.call(GrepTool.inputSchema.parse({ pattern: 'SECRET|ok', output_mode: 'files_with_matches' }), ctx)
+    const out = await GrepTool.call(
+      GrepTool.inputSchema.parse({ pattern: 'SECRET|ok', output_mode: 'files_with_matches' }),
+      ctx
+    )
     expect(out.content).toContain(path.join(fx.ws, 'linkdir', 'ok.ts'))
     expect(out.content).not.toContain('zz')
     expect(out.content).not.toContain('link-out')
@@ -67,13 +90,20 @@ describe('what an allowed search reads', () => {
 })
 
 describe('case-insensitive file systems (modelled through the fileSystemCase seam)', () => {
-  afterEach(() => { fileSystemCase.insensitive = false })
+  afterEach(() => {
+    fileSystemCase.insensitive = false
+  })
 
   it.each([
     ['Read', { file_path: 'SECRETS/key.pem' }, 'deny', '{ws}/secrets/key.pem'],
     ['Read', { file_path: 'Secrets/KEY.PEM' }, 'deny', '{ws}/secrets/key.pem'],
     ['Write', { file_path: '.Git/config', content: 'x' }, 'ask', '{ws}/.git/config'],
-    ['Write', { file_path: '.SWARMDESK/settings.local.json', content: 'x' }, 'ask', '{ws}/.swarmdesk/settings.local.json'],
+    [
+      'Write',
+      { file_path: '.SWARMDESK/settings.local.json', content: 'x' },
+      'ask',
+      '{ws}/.swarmdesk/settings.local.json'
+    ],
     ['Write', { file_path: 'SECRETS/new.pem', content: 'x' }, 'deny', '{ws}/secrets/new.pem'],
     ['Read', { file_path: '{base}/W/APP_EVIL/x' }, 'ask', '{base}/w/app_evil/x'],
     ['Read', { file_path: '{base}/W/LIB/x' }, 'allow', ''],
@@ -88,7 +118,13 @@ describe('case-insensitive file systems (modelled through the fileSystemCase sea
   })
 
   it('keeps case-sensitive matching where the file system is case-sensitive', async () => {
-    const d = await decideCase({ cls: 'prefix', tool: 'Read', input: { file_path: 'SECRETS/key.pem' }, expect: 'allow', why: '' })
+    const d = await decideCase({
+      cls: 'prefix',
+      tool: 'Read',
+      input: { file_path: 'SECRETS/key.pem' },
+      expect: 'allow',
+      why: ''
+    })
     expect(d).toMatchObject({ decision: 'allow' })
   })
 })
@@ -97,21 +133,35 @@ describe('settings that must not load or must not apply (API)', () => {
   it.each(SETTINGS_CASES.map((c, i) => [c.why, c, i] as const))('%s', async (_why, c, i) => {
     const ws = path.join(fx.base, 'settings-cases', String(i))
     await mkdir(path.join(ws, '.swarmdesk'), { recursive: true })
-    for (const [rel, data] of Object.entries(c.files)) await writeFile(path.join(ws, rel), typeof data === 'string' ? data : JSON.stringify(data))
-    const load = loadPermissionSettings({ cwd: ws, home: fx.home, userHome: fx.userHome, trustProject: c.trust, extraSettingsFiles: c.session ? [path.join(ws, c.session)] : [] })
+    for (const [rel, data] of Object.entries(c.files))
+      await writeFile(path.join(ws, rel), typeof data === 'string' ? data : JSON.stringify(data))
+    const load = loadPermissionSettings({
+      cwd: ws,
+      home: fx.home,
+      userHome: fx.userHome,
+      trustProject: c.trust,
+      extraSettingsFiles: c.session ? [path.join(ws, c.session)] : []
+    })
     if ('error' in c.expect) {
       await expect(load).rejects.toThrow(SettingsError)
       await expect(load).rejects.toThrow(c.expect.error)
       return
     }
     const loaded = await load
-    for (const key of c.expect.dropped) expect(loaded.warnings.some((w) => w.includes(`"${key}"`)), key).toBe(true)
+    for (const key of c.expect.dropped)
+      expect(
+        loaded.warnings.some((w) => w.includes(`"${key}"`)),
+        key
+      ).toBe(true)
     expect(loaded.warnings).toHaveLength(c.expect.dropped.length)
     if (c.expect.dropped.length > 0) {
       expect(loaded).toMatchObject({ defaultMode: 'default', env: {}, hooks: [], additionalDirectories: [] })
       expect(loaded.apiBaseUrl).toBeUndefined()
     }
-    const d = await new PermissionEngine(loaded).decide({ kind: 'bash', command: 'touch x' }, { cwd: ws, mode: loaded.defaultMode })
+    const d = await new PermissionEngine(loaded).decide(
+      { kind: 'bash', command: 'touch x' },
+      { cwd: ws, mode: loaded.defaultMode }
+    )
     expect(d.decision).toBe(c.expect.bashTouch)
   })
 })

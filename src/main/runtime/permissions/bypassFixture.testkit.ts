@@ -55,7 +55,13 @@ export async function makeBypassFixture(): Promise<BypassFixture> {
   const userHome = path.join(base, 'user')
   const outside = path.join(base, 'outside')
   const dirs = ['src', 'secrets', '.git/hooks', '.swarmdesk', 'linkdir'].map((d) => path.join(ws, d))
-  for (const d of [...dirs, home, userHome, outside, ...['app_evil', 'lib', 'lib_evil', 'extra', 'extra_evil'].map((d) => path.join(base, 'w', d))]) {
+  for (const d of [
+    ...dirs,
+    home,
+    userHome,
+    outside,
+    ...['app_evil', 'lib', 'lib_evil', 'extra', 'extra_evil'].map((d) => path.join(base, 'w', d))
+  ]) {
     await mkdir(d, { recursive: true })
   }
   const files: Record<string, string> = {
@@ -66,8 +72,11 @@ export async function makeBypassFixture(): Promise<BypassFixture> {
     [path.join(ws, '.swarmdesk/settings.json')]: JSON.stringify({ permissions: PROJECT_RULES }),
     [path.join(outside, 'secret.txt')]: 'SECRET\n',
     [path.join(userHome, '.bashrc')]: '# rc\n',
-    [path.join(base, 'w/app_evil/x')]: 'x', [path.join(base, 'w/lib/x')]: 'x', [path.join(base, 'w/lib_evil/x')]: 'x',
-    [path.join(base, 'w/extra/y')]: 'y', [path.join(base, 'w/extra_evil/y')]: 'y'
+    [path.join(base, 'w/app_evil/x')]: 'x',
+    [path.join(base, 'w/lib/x')]: 'x',
+    [path.join(base, 'w/lib_evil/x')]: 'x',
+    [path.join(base, 'w/extra/y')]: 'y',
+    [path.join(base, 'w/extra_evil/y')]: 'y'
   }
   for (const [file, text] of Object.entries(files)) await writeFile(file, text)
   const links: Array<[target: string, at: string]> = [

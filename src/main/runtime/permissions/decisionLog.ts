@@ -28,14 +28,17 @@ export class PermissionDecisionLog {
   constructor(private readonly file?: string) {}
 
   /** Record one decision. Appends are serialised so lines never interleave; await `flushed()` to know they are on disk. */
-  append(record: Omit<PermissionDecisionRecord, 'schemaVersion' | 'time'> & { time?: string }): PermissionDecisionRecord {
+  append(
+    record: Omit<PermissionDecisionRecord, 'schemaVersion' | 'time'> & { time?: string }
+  ): PermissionDecisionRecord {
     const full = PermissionDecisionRecordSchema.parse({ schemaVersion: 1, time: new Date().toISOString(), ...record })
     this.records.push(full)
     const file = this.file
-    if (file) this.chain = this.chain.then(async () => {
-      await mkdir(path.dirname(file), { recursive: true })
-      await appendFile(file, JSON.stringify(full) + '\n')
-    })
+    if (file)
+      this.chain = this.chain.then(async () => {
+        await mkdir(path.dirname(file), { recursive: true })
+        await appendFile(file, JSON.stringify(full) + '\n')
+      })
     return full
   }
 

@@ -7,7 +7,9 @@ type Row = [mode: PermissionMode, subject: PermissionSubject, expected: 'allow' 
 
 describe('modes (no rules)', () => {
   let t: TestWorkspace
-  beforeAll(async () => { t = await makeWorkspace() })
+  beforeAll(async () => {
+    t = await makeWorkspace()
+  })
   const read = (p: string): PermissionSubject => ({ kind: 'read', path: p })
   const edit = (p: string): PermissionSubject => ({ kind: 'edit', path: p })
   const rows = (): Row[] => [
@@ -54,7 +56,15 @@ describe('rules', () => {
       permissions: {
         deny: ['Read(./.env)', 'Agent(general-purpose)', 'Edit(//etc/**)'],
         ask: ['Edit(./src/generated/**)'],
-        allow: ['Edit(./src/**)', 'Edit(./.git/hooks/**)', 'Edit', 'Read(~/notes/**)', 'Agent(Explore)', 'WebFetch', 'Read(/shared/**)']
+        allow: [
+          'Edit(./src/**)',
+          'Edit(./.git/hooks/**)',
+          'Edit',
+          'Read(~/notes/**)',
+          'Agent(Explore)',
+          'WebFetch',
+          'Read(/shared/**)'
+        ]
       }
     })
   })
@@ -81,7 +91,7 @@ describe('rules', () => {
     expect((await t.decide({ kind: 'edit', path: '.claude/settings.json' })).decision).toBe('ask')
   })
 
-  it('resolves ~/ against the person\'s home and /x against the settings file\'s directory', async () => {
+  it("resolves ~/ against the person's home and /x against the settings file's directory", async () => {
     expect((await t.decide({ kind: 'read', path: path.join(t.userHome, 'notes', 'a.md') })).decision).toBe('allow')
     expect((await t.decide({ kind: 'read', path: path.join(t.home, 'shared', 'a.md') })).decision).toBe('allow')
     expect((await t.decide({ kind: 'read', path: path.join(t.outside, 'secret.txt') })).decision).toBe('ask')
@@ -90,16 +100,32 @@ describe('rules', () => {
   it('matches tool rules by name and specifier', async () => {
     const engine = await t.engine()
     const ctx = { cwd: t.ws, mode: 'default' as const }
-    expect((await engine.decide({ kind: 'tool', tool: 'Agent', specifier: 'Explore', readOnly: false }, ctx)).decision).toBe('allow')
-    expect((await engine.decide({ kind: 'tool', tool: 'Agent', specifier: 'general-purpose', readOnly: false }, ctx)).decision).toBe('deny')
-    expect((await engine.decide({ kind: 'tool', tool: 'Agent', specifier: 'Plan', readOnly: false }, ctx)).decision).toBe('ask')
-    expect((await engine.decide({ kind: 'tool', specifier: 'x', readOnly: false }, { ...ctx, tool: 'WebFetch' })).decision).toBe('allow')
+    expect(
+      (await engine.decide({ kind: 'tool', tool: 'Agent', specifier: 'Explore', readOnly: false }, ctx)).decision
+    ).toBe('allow')
+    expect(
+      (await engine.decide({ kind: 'tool', tool: 'Agent', specifier: 'general-purpose', readOnly: false }, ctx))
+        .decision
+    ).toBe('deny')
+    expect(
+      (await engine.decide({ kind: 'tool', tool: 'Agent', specifier: 'Plan', readOnly: false }, ctx)).decision
+    ).toBe('ask')
+    expect(
+      (await engine.decide({ kind: 'tool', specifier: 'x', readOnly: false }, { ...ctx, tool: 'WebFetch' })).decision
+    ).toBe('allow')
   })
 
   it('asks before a spawn hands an agent more than its spawner has, whatever the allow rules say', async () => {
     const engine = await t.engine()
-    const spawn = (grantsMode: 'acceptEdits' | 'bypassPermissions'): PermissionSubject => ({ kind: 'tool', tool: 'Agent', specifier: 'Explore', readOnly: true, grantsMode })
-    const decide = async (subject: PermissionSubject, mode: PermissionMode) => (await engine.decide(subject, { cwd: t.ws, mode })).decision
+    const spawn = (grantsMode: 'acceptEdits' | 'bypassPermissions'): PermissionSubject => ({
+      kind: 'tool',
+      tool: 'Agent',
+      specifier: 'Explore',
+      readOnly: true,
+      grantsMode
+    })
+    const decide = async (subject: PermissionSubject, mode: PermissionMode) =>
+      (await engine.decide(subject, { cwd: t.ws, mode })).decision
     // Agent(Explore) is allowed by the workspace's rules: that covers starting it, not the mode it gets.
     expect(await decide({ kind: 'tool', tool: 'Agent', specifier: 'Explore', readOnly: true }, 'default')).toBe('allow')
     const table: Array<[PermissionMode, 'acceptEdits' | 'bypassPermissions', 'allow' | 'ask' | 'deny']> = [
@@ -113,9 +139,15 @@ describe('rules', () => {
       ['bypassPermissions', 'bypassPermissions', 'allow'],
       ['bypassPermissions', 'acceptEdits', 'allow']
     ]
-    for (const [mode, grants, expected] of table) expect(await decide(spawn(grants), mode), `${mode} spawning into ${grants}`).toBe(expected)
+    for (const [mode, grants, expected] of table)
+      expect(await decide(spawn(grants), mode), `${mode} spawning into ${grants}`).toBe(expected)
     // A deny rule still wins, even for a spawner in bypassPermissions.
-    expect(await decide({ kind: 'tool', tool: 'Agent', specifier: 'general-purpose', readOnly: true, grantsMode: 'acceptEdits' }, 'bypassPermissions')).toBe('deny')
+    expect(
+      await decide(
+        { kind: 'tool', tool: 'Agent', specifier: 'general-purpose', readOnly: true, grantsMode: 'acceptEdits' },
+        'bypassPermissions'
+      )
+    ).toBe('deny')
   })
 
   it('applies session allow rules for the agent that got them', async () => {
@@ -128,30 +160,49 @@ describe('rules', () => {
 
   it('suggests rules for "Always allow"', async () => {
     const engine = await t.engine()
-    expect(engine.suggestRules({ kind: 'bash', command: 'npm test -- --watch && git status' }, t.ws)).toEqual(['Bash(npm test:*)', 'Bash(git status:*)'])
-    expect(engine.suggestRules({ kind: 'bash', command: 'bash -c "make" && sudo make install' }, t.ws)).toEqual(['Bash(make:*)', 'Bash(make install:*)'])
+    expect(engine.suggestRules({ kind: 'bash', command: 'npm test -- --watch && git status' }, t.ws)).toEqual([
+      'Bash(npm test:*)',
+      'Bash(git status:*)'
+    ])
+    expect(engine.suggestRules({ kind: 'bash', command: 'bash -c "make" && sudo make install' }, t.ws)).toEqual([
+      'Bash(make:*)',
+      'Bash(make install:*)'
+    ])
     expect(engine.suggestRules({ kind: 'edit', path: 'src/deep/a.ts' }, t.ws)).toEqual(['Edit(./src/**)'])
     expect(engine.suggestRules({ kind: 'read', path: '/etc/hosts' }, t.ws)).toEqual(['Read(//etc/**)'])
-    expect(engine.suggestRules({ kind: 'tool', tool: 'Agent', specifier: 'Explore', readOnly: false }, t.ws)).toEqual(['Agent(Explore)'])
+    expect(engine.suggestRules({ kind: 'tool', tool: 'Agent', specifier: 'Explore', readOnly: false }, t.ws)).toEqual([
+      'Agent(Explore)'
+    ])
   })
 
   it('lets a bare tool name match every call of it, and a name without / match at any depth', async () => {
     const t2 = await makeWorkspace()
-    await t2.writeSettings(path.join(t2.ws, '.swarmdesk', 'settings.json'), { permissions: { deny: ['Read(*.pem)', 'WebSearch'], ask: ['Read'] } })
+    await t2.writeSettings(path.join(t2.ws, '.swarmdesk', 'settings.json'), {
+      permissions: { deny: ['Read(*.pem)', 'WebSearch'], ask: ['Read'] }
+    })
     expect((await t2.decide({ kind: 'read', path: 'deep/dir/key.pem' })).decision).toBe('deny')
     expect((await t2.decide({ kind: 'read', path: 'key.pem' })).decision).toBe('deny')
     expect((await t2.decide({ kind: 'read', path: 'src/a.ts' })).decision).toBe('ask')
     expect((await t2.decide({ kind: 'read', path: '/etc/hosts' })).decision).toBe('ask')
-    expect((await t2.decide({ kind: 'tool', tool: 'WebSearch', specifier: 'q', readOnly: true }, 'bypassPermissions')).decision).toBe('deny')
+    expect(
+      (await t2.decide({ kind: 'tool', tool: 'WebSearch', specifier: 'q', readOnly: true }, 'bypassPermissions'))
+        .decision
+    ).toBe('deny')
   })
 
   it('treats additionalDirectories like the workspace for reads and acceptEdits, never for protected files', async () => {
     const t3 = await makeWorkspace()
-    await t3.writeSettings(path.join(t3.home, 'settings.json'), { permissions: { additionalDirectories: [t3.outside] } })
+    await t3.writeSettings(path.join(t3.home, 'settings.json'), {
+      permissions: { additionalDirectories: [t3.outside] }
+    })
     expect((await t3.decide({ kind: 'read', path: path.join(t3.outside, 'secret.txt') })).decision).toBe('allow')
     expect((await t3.decide({ kind: 'edit', path: path.join(t3.outside, 'new.txt') })).decision).toBe('ask')
-    expect((await t3.decide({ kind: 'edit', path: path.join(t3.outside, 'new.txt') }, 'acceptEdits')).decision).toBe('allow')
-    expect((await t3.decide({ kind: 'edit', path: path.join(t3.outside, '.zshrc') }, 'acceptEdits')).decision).toBe('ask')
+    expect((await t3.decide({ kind: 'edit', path: path.join(t3.outside, 'new.txt') }, 'acceptEdits')).decision).toBe(
+      'allow'
+    )
+    expect((await t3.decide({ kind: 'edit', path: path.join(t3.outside, '.zshrc') }, 'acceptEdits')).decision).toBe(
+      'ask'
+    )
     expect((await t3.decide({ kind: 'bash', command: `cat ${t3.outside}/secret.txt` })).decision).toBe('allow')
   })
 })

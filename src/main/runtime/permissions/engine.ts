@@ -53,7 +53,13 @@ export class PermissionEngine {
       }
     })
     const { allow, ask, deny } = this.settings.rules
-    const ev: Evaluation = { root, mode: ctx.mode, settings: this.settings, rules: { allow: [...allow, ...session], ask, deny }, tool: ctx.tool }
+    const ev: Evaluation = {
+      root,
+      mode: ctx.mode,
+      settings: this.settings,
+      rules: { allow: [...allow, ...session], ask, deny },
+      tool: ctx.tool
+    }
     const decision = await this.decideSubject(subject, ev)
     if (ctx.mode === 'dontAsk' && decision.decision === 'ask') {
       return { ...decision, decision: 'deny', reason: `dontAsk mode denies what would ask: ${decision.reason}` }
@@ -83,16 +89,23 @@ export class PermissionEngine {
 }
 
 /** `tool` subjects: `Tool` matches every call, `Tool(spec)` calls with that specifier. */
-function decideTool(name: string | undefined, subject: Extract<PermissionSubject, { kind: 'tool' }>, ev: Evaluation): PermissionDecision {
+function decideTool(
+  name: string | undefined,
+  subject: Extract<PermissionSubject, { kind: 'tool' }>,
+  ev: Evaluation
+): PermissionDecision {
   const label = name ? `${name}${subject.specifier ? `(${subject.specifier})` : ''}` : 'this tool'
   const match = (rules: PermissionRule[]): PermissionRule | undefined =>
-    name === undefined ? undefined : rules.find((r) => r.tool === name && (r.specifier === undefined || r.specifier === subject.specifier))
+    name === undefined
+      ? undefined
+      : rules.find((r) => r.tool === name && (r.specifier === undefined || r.specifier === subject.specifier))
   const deny = match(ev.rules.deny)
   if (deny) return byRule('deny', deny, `${label} is denied by ${deny.text}`)
   if (ev.mode === 'bypassPermissions') return { decision: 'allow', reason: 'bypassPermissions mode' }
   if (subject.grantsMode !== undefined && !(subject.grantsMode === 'acceptEdits' && ev.mode === 'acceptEdits')) {
     const why = `${label} would start an agent in ${subject.grantsMode} mode, more than this agent's ${ev.mode} mode allows`
-    if (ev.mode === 'plan' || ev.mode === 'dontAsk') return { decision: 'deny', reason: `${why}; in ${ev.mode} mode that is refused` }
+    if (ev.mode === 'plan' || ev.mode === 'dontAsk')
+      return { decision: 'deny', reason: `${why}; in ${ev.mode} mode that is refused` }
     return { decision: 'ask', reason: `${why}: a person decides` }
   }
   const ask = match(ev.rules.ask)

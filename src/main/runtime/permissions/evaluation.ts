@@ -27,7 +27,11 @@ export function strictest(decisions: PermissionDecision[], emptyReason: string):
 }
 
 /** A decision carrying the rule that made it. */
-export function byRule(decision: PermissionDecision['decision'], rule: PermissionRule, reason: string): PermissionDecision {
+export function byRule(
+  decision: PermissionDecision['decision'],
+  rule: PermissionRule,
+  reason: string
+): PermissionDecision {
   return { decision, reason, rule: { rule: rule.text, source: rule.source } }
 }
 
@@ -35,7 +39,12 @@ export function byRule(decision: PermissionDecision['decision'], rule: Permissio
 export const PLAN_DENIAL = 'plan mode is read-only: only reads are allowed until the plan is approved'
 
 /** Whether the list has a rule for `tools` matching the path; the first that does. */
-export async function firstPathRule(rules: PermissionRule[], tools: string[], target: string, ev: Evaluation): Promise<PermissionRule | undefined> {
+export async function firstPathRule(
+  rules: PermissionRule[],
+  tools: string[],
+  target: string,
+  ev: Evaluation
+): Promise<PermissionRule | undefined> {
   for (const rule of rules) {
     if (!tools.includes(rule.tool)) continue
     if (await pathRuleMatches(rule, target, { cwd: ev.root, userHome: ev.settings.userHome })) return rule
@@ -60,7 +69,12 @@ async function namesProtected(rule: PermissionRule, ev: Evaluation): Promise<boo
  * part lies inside `dir` (`Read(./secrets/**)` below the workspace), or it has a glob part that
  * starts above `dir` (`Read(.env)` matches `.env` at any depth below the working directory, so also `dir/.env`).
  */
-async function firstRuleBelow(rules: PermissionRule[], tools: string[], dir: string, ev: Evaluation): Promise<PermissionRule | undefined> {
+async function firstRuleBelow(
+  rules: PermissionRule[],
+  tools: string[],
+  dir: string,
+  ev: Evaluation
+): Promise<PermissionRule | undefined> {
   for (const rule of rules) {
     if (!tools.includes(rule.tool) || !rule.specifier) continue
     const { pattern, literal } = await rulePattern(rule, { cwd: ev.root, userHome: ev.settings.userHome })
@@ -78,7 +92,13 @@ async function firstRuleBelow(rules: PermissionRule[], tools: string[], dir: str
  * rule covers below it, and for a write the protected directories below it: that asks (a deny
  * rule below is denied in bypassPermissions, where deny rules still apply and nobody is asked).
  */
-export async function decidePath(kind: 'read' | 'edit', rawPath: string, cwd: string, ev: Evaluation, recursive = false): Promise<PermissionDecision> {
+export async function decidePath(
+  kind: 'read' | 'edit',
+  rawPath: string,
+  cwd: string,
+  ev: Evaluation,
+  recursive = false
+): Promise<PermissionDecision> {
   let target: string
   try {
     target = await canonicalPath(rawPath, cwd)
@@ -94,23 +114,32 @@ export async function decidePath(kind: 'read' | 'edit', rawPath: string, cwd: st
   if (deny) return byRule('deny', deny, `${verb} ${target} is denied by ${deny.text}`)
   if (recursive || (kind === 'read' && ev.tool === 'Grep')) {
     const below = await firstRuleBelow(ev.rules.deny, tools, target, ev)
-    const why = below && (kind === 'read'
-      ? `searching ${target} would also read files below it that ${below.text} denies; search a narrower path`
-      : `writing below ${target} may also write or remove files there that ${below.text} denies; name the files or a narrower directory`)
+    const why =
+      below &&
+      (kind === 'read'
+        ? `searching ${target} would also read files below it that ${below.text} denies; search a narrower path`
+        : `writing below ${target} may also write or remove files there that ${below.text} denies; name the files or a narrower directory`)
     if (below) return byRule(ev.mode === 'bypassPermissions' ? 'deny' : 'ask', below, why as string)
   }
   if (kind === 'edit' && ev.mode === 'plan') return { decision: 'deny', reason: `${PLAN_DENIAL} (${verb} ${target})` }
   if (ev.mode === 'bypassPermissions') return { decision: 'allow', reason: 'bypassPermissions mode' }
-  const guarded = kind === 'edit' ? protectedReason(target, ev.root, ev.settings.protectedFiles) ?? (recursive ? protectedBelow(target, ev) : undefined) : undefined
+  const guarded =
+    kind === 'edit'
+      ? (protectedReason(target, ev.root, ev.settings.protectedFiles) ??
+        (recursive ? protectedBelow(target, ev) : undefined))
+      : undefined
   const ask = await firstPathRule(ev.rules.ask, tools, target, ev)
   if (ask) return byRule('ask', ask, `${verb} ${target} asks by ${ask.text}`)
   const allow = await firstPathRule(ev.rules.allow, tools, target, ev)
-  if (allow && (!guarded || (await namesProtected(allow, ev)))) return byRule('allow', allow, `${verb} ${target} is allowed by ${allow.text}`)
+  if (allow && (!guarded || (await namesProtected(allow, ev))))
+    return byRule('allow', allow, `${verb} ${target} is allowed by ${allow.text}`)
   if (guarded) return { decision: 'ask', reason: `${verb} ${target} needs approval: ${guarded}` }
   const inside = isWithin(target, ev.root) || ev.settings.additionalDirectories.some((d) => isWithin(target, d))
-  if (!inside) return { decision: 'ask', reason: `${verb} ${target} needs approval: it is outside the workspace ${ev.root}` }
+  if (!inside)
+    return { decision: 'ask', reason: `${verb} ${target} needs approval: it is outside the workspace ${ev.root}` }
   if (kind === 'read') return { decision: 'allow', reason: `${verb} inside the workspace` }
-  if (ev.mode === 'acceptEdits') return { decision: 'allow', reason: 'acceptEdits mode: edits inside the workspace are allowed' }
+  if (ev.mode === 'acceptEdits')
+    return { decision: 'allow', reason: 'acceptEdits mode: edits inside the workspace are allowed' }
   return { decision: 'ask', reason: `${verb} ${target} needs approval` }
 }
 

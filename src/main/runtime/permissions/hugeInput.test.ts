@@ -37,7 +37,10 @@ describe('huge tool inputs', () => {
   it('decides a multi-megabyte command and a 100,000-part chain without throwing', async () => {
     const echo = await t.decide({ kind: 'bash', command: `echo ${'a'.repeat(4_000_000)}` }, 'default')
     expect(echo.decision).toBe('allow')
-    const chain = await t.decide({ kind: 'bash', command: Array.from({ length: 100_000 }, () => 'ls').join(' && ') + ' && rm -rf src' }, 'default')
+    const chain = await t.decide(
+      { kind: 'bash', command: Array.from({ length: 100_000 }, () => 'ls').join(' && ') + ' && rm -rf src' },
+      'default'
+    )
     expect(chain.decision).toBe('ask')
     const denied = await t.decide({ kind: 'bash', command: `cat ${'e/'.repeat(3_000)}f` }, 'bypassPermissions')
     expect(denied.decision).toBe('deny')

@@ -43,8 +43,24 @@
  * - Long options match by any prefix, as GNU getopt and git's parse-options accept them.
  */
 export { PermissionEngine, type DecideContext } from './engine'
-export { loadPermissionSettings, loadWorkspaceSettings, readSettingsFile, untrustedKeys, type LoadedSettings, type LoadSettingsOptions, type SettingsScope, type SettingsSource } from './settings'
-export { isWorkspaceTrusted, trustStatus, trustWorkspace, untrustWorkspace, TrustFileSchema, type TrustFile } from './trust'
+export {
+  loadPermissionSettings,
+  loadWorkspaceSettings,
+  readSettingsFile,
+  untrustedKeys,
+  type LoadedSettings,
+  type LoadSettingsOptions,
+  type SettingsScope,
+  type SettingsSource
+} from './settings'
+export {
+  isWorkspaceTrusted,
+  trustStatus,
+  trustWorkspace,
+  untrustWorkspace,
+  TrustFileSchema,
+  type TrustFile
+} from './trust'
 export { PermissionsError, SettingsError, TrustFileError } from './errors'
 export { parseRule, RuleSyntaxError, type PermissionRule } from './rules'
 export { canonicalPath, fileSystemCase, isWithin, protectedReason, PROTECTED_DIRS, SHELL_RC_FILES } from './paths'

@@ -53,7 +53,9 @@ describe('canonical paths', () => {
     expect(protectedReason('/w/app/sub/.claude/settings.json', root, [])).toBeDefined()
     expect(protectedReason('/home/u/.zshrc', root, [])).toBeDefined()
     expect(protectedReason('/w/app/src/a.ts', root, [])).toBeUndefined()
-    expect(protectedReason('/w/app/.swarmdesk/worktrees/agent-1/src/a.ts', '/w/app/.swarmdesk/worktrees/agent-1', [])).toBeUndefined()
+    expect(
+      protectedReason('/w/app/.swarmdesk/worktrees/agent-1/src/a.ts', '/w/app/.swarmdesk/worktrees/agent-1', [])
+    ).toBeUndefined()
   })
 })
 

@@ -19,7 +19,9 @@ import { PermissionsError } from './errors'
  * and Windows, whose default file systems are (a case-sensitive APFS volume is then judged as if
  * it were not: a rule naming `SRC/` also covers `src/`).
  */
-export const fileSystemCase: { insensitive: boolean } = { insensitive: process.platform === 'darwin' || process.platform === 'win32' }
+export const fileSystemCase: { insensitive: boolean } = {
+  insensitive: process.platform === 'darwin' || process.platform === 'win32'
+}
 
 /** A name folded for comparison on a case-insensitive file system (Unicode-normalised, lower case). */
 export function foldName(name: string): string {
@@ -60,7 +62,9 @@ export class PathTooLongError extends PathLoopError {
  */
 export async function canonicalPath(p: string, cwd: string): Promise<string> {
   if (p.length >= MAX_PATH_BYTES || Buffer.byteLength(path.join(path.isAbsolute(p) ? '' : cwd, p)) >= MAX_PATH_BYTES) {
-    throw new PathTooLongError(`a path of ${Buffer.byteLength(p)} bytes (${JSON.stringify(p.slice(0, 60))}…) is longer than the ${MAX_PATH_BYTES - 1} bytes a path may have; no file has it`)
+    throw new PathTooLongError(
+      `a path of ${Buffer.byteLength(p)} bytes (${JSON.stringify(p.slice(0, 60))}…) is longer than the ${MAX_PATH_BYTES - 1} bytes a path may have; no file has it`
+    )
   }
   const pending = path.resolve(cwd, '.').split('/').filter(Boolean)
   if (path.isAbsolute(p)) pending.length = 0
@@ -71,10 +75,16 @@ export async function canonicalPath(p: string, cwd: string): Promise<string> {
   while (pending.length > 0) {
     let seg = pending.shift() as string
     if (seg === '' || seg === '.') continue
-    if (seg === '..') { current = path.dirname(current); continue }
+    if (seg === '..') {
+      current = path.dirname(current)
+      continue
+    }
     if (exists && fileSystemCase.insensitive) seg = await spelledOnDisk(current, seg)
     const next = path.join(current, seg)
-    if (!exists) { current = next; continue }
+    if (!exists) {
+      current = next
+      continue
+    }
     let isLink: boolean
     try {
       isLink = (await lstat(next)).isSymbolicLink()
@@ -83,8 +93,14 @@ export async function canonicalPath(p: string, cwd: string): Promise<string> {
       current = next
       continue
     }
-    if (!isLink) { current = next; continue }
-    if (PROCESS_LINK_DIRS.some((d) => isWithin(next, d))) throw new PathLoopError(`${p} goes through ${next}, a link that means something else in the process that will use it (e.g. /proc/self/cwd is that process's directory)`)
+    if (!isLink) {
+      current = next
+      continue
+    }
+    if (PROCESS_LINK_DIRS.some((d) => isWithin(next, d)))
+      throw new PathLoopError(
+        `${p} goes through ${next}, a link that means something else in the process that will use it (e.g. /proc/self/cwd is that process's directory)`
+      )
     if (++links > MAX_LINKS) throw new PathLoopError(`too many symbolic links resolving ${p}`)
     const target = await readlink(next)
     if (path.isAbsolute(target)) current = '/'
@@ -111,7 +127,10 @@ async function spelledOnDisk(dir: string, seg: string): Promise<string> {
  * `/w/app_evil`); without case on a case-insensitive file system ({@link fileSystemCase}).
  */
 export function isWithin(child: string, parent: string): boolean {
-  if (fileSystemCase.insensitive) { child = foldName(child); parent = foldName(parent) }
+  if (fileSystemCase.insensitive) {
+    child = foldName(child)
+    parent = foldName(parent)
+  }
   if (child === parent) return true
   const prefix = parent.endsWith('/') ? parent : parent + '/'
   return child.startsWith(prefix)
@@ -126,9 +145,26 @@ export const PROTECTED_DIRS = ['.git', '.swarmdesk', '.claude'] as const
  * npm's `script-shell`) — a workspace copy is read when HOME points at it.
  */
 export const SHELL_RC_FILES = [
-  '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv',
-  '.zprofile', '.zlogin', '.zlogout', '.kshrc', '.cshrc', '.tcshrc', '.inputrc',
-  '.gitconfig', '.npmrc', '.yarnrc', '.yarnrc.yml', '.curlrc', '.wgetrc'
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.zlogout',
+  '.kshrc',
+  '.cshrc',
+  '.tcshrc',
+  '.inputrc',
+  '.gitconfig',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.curlrc',
+  '.wgetrc'
 ] as const
 
 /**
@@ -142,7 +178,8 @@ export function protectedReason(target: string, root: string, extraFiles: readon
   // Names are compared without case on every file system: `.GIT/hooks` is `.git/hooks` wherever
   // the workspace may later be checked out or copied, and asking for it costs nothing.
   const base = path.basename(target)
-  if ((SHELL_RC_FILES as readonly string[]).includes(foldName(base))) return `${base} is a start-up or tool configuration file (it can make later commands run code)`
+  if ((SHELL_RC_FILES as readonly string[]).includes(foldName(base)))
+    return `${base} is a start-up or tool configuration file (it can make later commands run code)`
   if (extraFiles.some((f) => foldName(f) === foldName(target))) return `${target} is a settings file`
   if (!isWithin(foldName(target), foldName(root))) return undefined
   const segs = path.relative(foldName(root), foldName(target)).split('/')

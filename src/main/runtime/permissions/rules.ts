@@ -40,16 +40,24 @@ const RULE = /^([A-Za-z][A-Za-z0-9_-]*)(?:\((.*)\))?$/s
  */
 export function parseRule(text: string, source: string, baseDir: string): PermissionRule {
   const m = RULE.exec(text.trim())
-  if (!m) throw new RuleSyntaxError(`"${text}" is not a rule: write Tool or Tool(specifier), e.g. Bash(npm test:*) or Read(./src/**)`)
+  if (!m)
+    throw new RuleSyntaxError(
+      `"${text}" is not a rule: write Tool or Tool(specifier), e.g. Bash(npm test:*) or Read(./src/**)`
+    )
   const [, tool, rawSpec] = m
   // Tool names are case-sensitive and capitalised (Bash, Read, Edit, mcp__server__tool): a rule
   // for `bash` would match nothing, silently weakening a deny list.
   if (!/^[A-Z]/.test(tool) && !tool.startsWith('mcp__')) {
-    throw new RuleSyntaxError(`"${text}": tool names are case-sensitive and start with a capital letter (Bash, Read, Edit, Write, Glob, Grep, Agent…); "${tool}" matches no tool`)
+    throw new RuleSyntaxError(
+      `"${text}": tool names are case-sensitive and start with a capital letter (Bash, Read, Edit, Write, Glob, Grep, Agent…); "${tool}" matches no tool`
+    )
   }
   if (rawSpec === undefined) return { text, tool, source, baseDir }
   const specifier = rawSpec.trim()
-  if (specifier === '') throw new RuleSyntaxError(`"${text}": empty parentheses; write ${tool} to match every call, or put a specifier inside`)
+  if (specifier === '')
+    throw new RuleSyntaxError(
+      `"${text}": empty parentheses; write ${tool} to match every call, or put a specifier inside`
+    )
   if (specifier === '*') return { text, tool, source, baseDir }
   const rule: PermissionRule = { text, tool, specifier, source, baseDir }
   if (tool === 'Bash') rule.bash = parseBashSpecifier(specifier, text)
@@ -59,18 +67,30 @@ export function parseRule(text: string, source: string, baseDir: string): Permis
 function parseBashSpecifier(spec: string, text: string): { words: string[]; prefix: boolean } {
   let body = spec
   let prefix = false
-  if (body.endsWith(':*')) { body = body.slice(0, -2); prefix = true }
-  else if (body.endsWith(' *')) { body = body.slice(0, -2); prefix = true }
+  if (body.endsWith(':*')) {
+    body = body.slice(0, -2)
+    prefix = true
+  } else if (body.endsWith(' *')) {
+    body = body.slice(0, -2)
+    prefix = true
+  }
   let words: string[]
   try {
     const nodes = lexShell(body)
     const only = nodes[0]
-    if (nodes.length !== 1 || only.type !== 'simple' || only.redirects.length > 0 || only.assigns.length > 0) throw new Error()
-    words = only.words.map((w) => { if (w.value === null || w.glob) throw new Error(); return w.value })
+    if (nodes.length !== 1 || only.type !== 'simple' || only.redirects.length > 0 || only.assigns.length > 0)
+      throw new Error()
+    words = only.words.map((w) => {
+      if (w.value === null || w.glob) throw new Error()
+      return w.value
+    })
   } catch {
-    throw new RuleSyntaxError(`"${text}": the Bash specifier must be one plain command, optionally ending in :* (e.g. Bash(npm run test:*))`)
+    throw new RuleSyntaxError(
+      `"${text}": the Bash specifier must be one plain command, optionally ending in :* (e.g. Bash(npm run test:*))`
+    )
   }
-  if (words.length === 0) throw new RuleSyntaxError(`"${text}": empty Bash specifier; write Bash to match every command`)
+  if (words.length === 0)
+    throw new RuleSyntaxError(`"${text}": empty Bash specifier; write Bash to match every command`)
   return { words, prefix }
 }
 
@@ -89,13 +109,17 @@ export interface PathRuleContext {
 }
 
 /** The absolute picomatch pattern of a path rule, with its literal prefix canonicalised. */
-export async function rulePattern(rule: PermissionRule, ctx: PathRuleContext): Promise<{ pattern: string; literal: string; lastLiteral: string | undefined }> {
+export async function rulePattern(
+  rule: PermissionRule,
+  ctx: PathRuleContext
+): Promise<{ pattern: string; literal: string; lastLiteral: string | undefined }> {
   const spec = rule.specifier ?? '**'
   let abs: string
   if (spec.startsWith('//')) abs = spec.slice(1)
   else if (spec.startsWith('~/')) abs = path.posix.join(ctx.userHome, spec.slice(2))
   else if (spec.startsWith('/')) abs = path.posix.join(rule.baseDir, spec)
-  else if (!spec.replace(/\/$/, '').includes('/') && !spec.startsWith('.' + '/')) abs = path.posix.join(ctx.cwd, '**', spec)
+  else if (!spec.replace(/\/$/, '').includes('/') && !spec.startsWith('.' + '/'))
+    abs = path.posix.join(ctx.cwd, '**', spec)
   else abs = path.posix.join(ctx.cwd, spec)
   if (spec.endsWith('/')) abs += '/**'
   const segs = abs.split('/')
@@ -104,7 +128,11 @@ export async function rulePattern(rule: PermissionRule, ctx: PathRuleContext): P
   const literal = await canonicalPath(literalRaw, '/')
   const rest = firstGlob < 0 ? '' : segs.slice(firstGlob).join('/')
   const last = segs[segs.length - 1]
-  return { pattern: rest ? path.posix.join(literal, rest) : literal, literal, lastLiteral: /[*?[\]{}!]/.test(last) ? undefined : last }
+  return {
+    pattern: rest ? path.posix.join(literal, rest) : literal,
+    literal,
+    lastLiteral: /[*?[\]{}!]/.test(last) ? undefined : last
+  }
 }
 
 /** Whether a path rule matches `target` (canonical). A pattern without globs also covers everything below it. */

@@ -72,8 +72,16 @@ export async function loadPermissionSettings(opts: LoadSettingsOptions): Promise
     ...(opts.extraSettingsFiles ?? []).map((f) => ({ path: path.resolve(opts.cwd, f), scope: 'session' as const }))
   ]
   const loaded: LoadedSettings = {
-    workspace, home: opts.home, userHome, rules: { allow: [], ask: [], deny: [] }, defaultMode: 'default',
-    additionalDirectories: [], env: {}, hooks: [], warnings: [], sources: [],
+    workspace,
+    home: opts.home,
+    userHome,
+    rules: { allow: [], ask: [], deny: [] },
+    defaultMode: 'default',
+    additionalDirectories: [],
+    env: {},
+    hooks: [],
+    warnings: [],
+    sources: [],
     protectedFiles: [...files.map((f) => f.path), path.join(opts.home, 'trusted.json')]
   }
   if (trust.problem) loaded.warnings.push(`treating ${workspace} as untrusted: ${trust.problem}`)
@@ -99,7 +107,11 @@ export async function readSettingsFile(file: string, required: boolean): Promise
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code === 'ENOENT' && !required) return undefined
-    throw new SettingsError(file, undefined, `cannot be read (${code ?? String(e)}); ${required ? 'check the --settings path' : 'make it a readable file or remove it'}`)
+    throw new SettingsError(
+      file,
+      undefined,
+      `cannot be read (${code ?? String(e)}); ${required ? 'check the --settings path' : 'make it a readable file or remove it'}`
+    )
   }
   let json: unknown
   try {
@@ -165,7 +177,12 @@ async function mergeInto(loaded: LoadedSettings, data: SettingsFile, file: strin
  * Loads and merges the settings of every source (docs/permissions.md#permissions).
  * @throws RunUsageError naming the file and field of a malformed settings file (fails closed).
  */
-export async function loadWorkspaceSettings(cwd: string, home: string, settingsFiles: string[], trustProject: boolean): Promise<LoadedSettings> {
+export async function loadWorkspaceSettings(
+  cwd: string,
+  home: string,
+  settingsFiles: string[],
+  trustProject: boolean
+): Promise<LoadedSettings> {
   try {
     return await loadPermissionSettings({ cwd, home, extraSettingsFiles: settingsFiles, trustProject })
   } catch (error) {

@@ -54,7 +54,11 @@ export const SettingsFileSchema = z
      * Minutes a running agent may produce no event before the team dashboard marks it stuck
      * (docs/ui.md#the-workspace-ui); default 5. Fractions are allowed (0.5 = 30 s); at most a day.
      */
-    stuckAfterMinutes: z.number({ error: 'stuckAfterMinutes must be a number of minutes, like 5 or 0.5' }).positive('stuckAfterMinutes must be more than 0').max(1440, 'stuckAfterMinutes is at most 1440 (a day)').optional(),
+    stuckAfterMinutes: z
+      .number({ error: 'stuckAfterMinutes must be a number of minutes, like 5 or 0.5' })
+      .positive('stuckAfterMinutes must be more than 0')
+      .max(1440, 'stuckAfterMinutes is at most 1440 (a day)')
+      .optional(),
     /**
      * Lines of scrollback each pane's terminal keeps in the page (src/shared/paneScrollback.ts):
      * a whole number from 100 to 100,000; default 2,000. Main's own copy of each pane is not bounded by it.
@@ -67,7 +71,11 @@ export const SettingsFileSchema = z
     /** Every teammate's model, over definitions and calls. */
     teammateModel: z.string().min(1).optional(),
     /** Seconds before a sync subagent moves to the background (docs/agents.md#auto-background); 0 = never; SWARMDESK_AUTO_BACKGROUND_MS wins. */
-    autoBackgroundSeconds: z.number({ error: 'autoBackgroundSeconds must be a number of seconds, like 120' }).min(0).max(86_400, 'autoBackgroundSeconds is at most 86400 (a day)').optional()
+    autoBackgroundSeconds: z
+      .number({ error: 'autoBackgroundSeconds must be a number of seconds, like 120' })
+      .min(0)
+      .max(86_400, 'autoBackgroundSeconds is at most 86400 (a day)')
+      .optional()
   })
   .superRefine((file, ctx) => {
     // Unknown keys are kept for other subsystems, but a near-miss of a policy key is an error:
@@ -82,14 +90,19 @@ export type SettingsFile = z.infer<typeof SettingsFileSchema>
 
 /** `['permissions', 'deny', 2]` → `permissions.deny[2]`. */
 export function fieldPath(p: ReadonlyArray<PropertyKey>): string {
-  return p.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '')
+  return p.reduce<string>(
+    (acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)),
+    ''
+  )
 }
 
 /** What to write instead, per field, for error messages. */
 export function fixHint(field: string): string {
   if (field.endsWith('defaultMode')) return `use one of ${USER_PERMISSION_MODES.join(', ')}`
-  if (/^permissions\.(allow|ask|deny)/.test(field)) return 'each rule is a string like "Bash(npm test:*)" or "Read(./src/**)"'
-  if (field.startsWith('permissions')) return 'the permissions block takes allow, ask, deny, defaultMode and additionalDirectories'
+  if (/^permissions\.(allow|ask|deny)/.test(field))
+    return 'each rule is a string like "Bash(npm test:*)" or "Read(./src/**)"'
+  if (field.startsWith('permissions'))
+    return 'the permissions block takes allow, ask, deny, defaultMode and additionalDirectories'
   if (field.startsWith('env')) return 'env maps names to string values'
   return 'see the settings format in docs/permissions.md#permissions'
 }

@@ -5,7 +5,10 @@ import { lexShell, ShellUnsupportedError, type ShellNode } from './shellLexer'
 function commands(nodes: ShellNode[]): Array<Array<string | null>> {
   const out: Array<Array<string | null>> = []
   for (const n of nodes) {
-    if (n.type === 'group') { out.push(...commands(n.body)); continue }
+    if (n.type === 'group') {
+      out.push(...commands(n.body))
+      continue
+    }
     for (const w of n.words) for (const s of w.subs) out.push(...commands(s))
     out.push(n.words.map((w) => w.value))
   }
@@ -15,9 +18,15 @@ function commands(nodes: ShellNode[]): Array<Array<string | null>> {
 describe('shell lexer', () => {
   it.each([
     ['a && b || c; d | e\nf & g', [['a'], ['b'], ['c'], ['d'], ['e'], ['f'], ['g']]],
-    ["echo 'a b' \"c $X d\" e\\ f", [['echo', 'a b', null, 'e f']]],
+    ['echo \'a b\' "c $X d" e\\ f', [['echo', 'a b', null, 'e f']]],
     ['echo $(rm x) `ls`', [['rm', 'x'], ['ls'], ['echo', null, null]]],
-    ['echo "$(rm "x")"', [['rm', 'x'], ['echo', null]]],
+    [
+      'echo "$(rm "x")"',
+      [
+        ['rm', 'x'],
+        ['echo', null]
+      ]
+    ],
     ['(a; (b)) && { c; }', [['a'], ['b'], ['c']]],
     ['diff <(a) >(b)', [['a'], ['b'], ['diff', null, null]]],
     ['FOO=1 BAR=$(x) cmd arg', [['cmd', 'arg']]],
@@ -34,7 +43,12 @@ describe('shell lexer', () => {
   it('records redirections with their fd and target', () => {
     const [node] = lexShell('cmd 2>&1 >out 2>>err &>all <in <<<"s"')
     expect(node.type === 'simple' && node.redirects.map((r) => [r.fd, r.op, r.target?.value])).toEqual([
-      ['2', '>&', '1'], [null, '>', 'out'], ['2', '>>', 'err'], [null, '&>', 'all'], [null, '<', 'in'], [null, '<<<', 's']
+      ['2', '>&', '1'],
+      [null, '>', 'out'],
+      ['2', '>>', 'err'],
+      [null, '&>', 'all'],
+      [null, '<', 'in'],
+      [null, '<<<', 's']
     ])
   })
 
@@ -42,10 +56,19 @@ describe('shell lexer', () => {
     expect(() => lexShell('echo ' + '$('.repeat(5000) + 'x' + ')'.repeat(5000))).toThrow(/nested more than/)
   })
 
-  it.each(['for x in y; do z; done', 'case x in y) z;; esac', 'f() { x; }', '[[ -f x ]]', '(( x++ ))', 'a=(1 2)', 'echo ${x:-$(rm y)}', 'echo $((x))', 'echo ${a[$i]}', 'echo ${x@P}', 'cat <<E\n$(rm x)\nE'])(
-    'refuses to classify %j',
-    (src) => {
-      expect(() => lexShell(src)).toThrow(ShellUnsupportedError)
-    }
-  )
+  it.each([
+    'for x in y; do z; done',
+    'case x in y) z;; esac',
+    'f() { x; }',
+    '[[ -f x ]]',
+    '(( x++ ))',
+    'a=(1 2)',
+    'echo ${x:-$(rm y)}',
+    'echo $((x))',
+    'echo ${a[$i]}',
+    'echo ${x@P}',
+    'cat <<E\n$(rm x)\nE'
+  ])('refuses to classify %j', (src) => {
+    expect(() => lexShell(src)).toThrow(ShellUnsupportedError)
+  })
 })

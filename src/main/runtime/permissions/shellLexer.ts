@@ -32,7 +32,13 @@ export interface ShellRedirect {
 
 /** One node of a command list; lists are judged node by node, in order. */
 export type ShellNode =
-  | { type: 'simple'; assigns: Array<{ name: string; value: ShellWord }>; words: ShellWord[]; redirects: ShellRedirect[]; text: string }
+  | {
+      type: 'simple'
+      assigns: Array<{ name: string; value: ShellWord }>
+      words: ShellWord[]
+      redirects: ShellRedirect[]
+      text: string
+    }
   | { type: 'group'; subshell: boolean; body: ShellNode[]; redirects: ShellRedirect[] }
 
 /** A construct the lexer does not model; the engine asks. */
@@ -57,10 +63,17 @@ export function lexShell(src: string, nesting = 0): ShellNode[] {
 class Lexer {
   pos = 0
   private heredocs: Array<{ delim: string; quoted: boolean; strip: boolean }> = []
-  constructor(private readonly src: string, private nesting: number) {}
+  constructor(
+    private readonly src: string,
+    private nesting: number
+  ) {}
 
-  private peek(n = 0): string { return this.src[this.pos + n] ?? '' }
-  private startsWith(s: string): boolean { return this.src.startsWith(s, this.pos) }
+  private peek(n = 0): string {
+    return this.src[this.pos + n] ?? ''
+  }
+  private startsWith(s: string): boolean {
+    return this.src.startsWith(s, this.pos)
+  }
 
   /** A list of commands up to `end` (`)` for subshells and `$(…)`, `}` for groups, null for the whole input). */
   list(end: ')' | '}' | null): ShellNode[] {
@@ -95,9 +108,12 @@ class Lexer {
       const c = this.peek()
       if (c === ' ' || c === '\t') this.pos++
       else if (c === '\\' && this.peek(1) === '\n') this.pos += 2
-      else if (c === '\n') { this.pos++; this.readHeredocs() }
-      else if (c === '#') { while (this.pos < this.src.length && this.peek() !== '\n') this.pos++ }
-      else if (this.startsWith(';;')) throw new ShellUnsupportedError("';;' outside case")
+      else if (c === '\n') {
+        this.pos++
+        this.readHeredocs()
+      } else if (c === '#') {
+        while (this.pos < this.src.length && this.peek() !== '\n') this.pos++
+      } else if (this.startsWith(';;')) throw new ShellUnsupportedError("';;' outside case")
       else if (c === ';' || c === '&' || c === '|') this.pos++
       else return
     }
@@ -141,13 +157,20 @@ class Lexer {
     const words: ShellWord[] = []
     const redirects: ShellRedirect[] = []
     for (;;) {
-      while (this.peek() === ' ' || this.peek() === '\t' || (this.peek() === '\\' && this.peek(1) === '\n')) this.pos += this.peek() === '\\' ? 2 : 1
+      while (this.peek() === ' ' || this.peek() === '\t' || (this.peek() === '\\' && this.peek(1) === '\n'))
+        this.pos += this.peek() === '\\' ? 2 : 1
       const c = this.peek()
-      if (c === '' || c === '\n' || c === ';' || c === '&' && this.peek(1) !== '>' || c === '|' || c === ')') break
+      if (c === '' || c === '\n' || c === ';' || (c === '&' && this.peek(1) !== '>') || c === '|' || c === ')') break
       if (c === '#') break
-      if ((c === '<' || c === '>') && this.peek(1) === '(') { words.push(this.word()); continue }
+      if ((c === '<' || c === '>') && this.peek(1) === '(') {
+        words.push(this.word())
+        continue
+      }
       const r = this.redirect()
-      if (r) { redirects.push(r); continue }
+      if (r) {
+        redirects.push(r)
+        continue
+      }
       if (c === '(') throw new ShellUnsupportedError('function definitions and arrays are not classified')
       const assign = words.length === 0 ? /^[A-Za-z_][A-Za-z0-9_]*\+?=/.exec(this.src.slice(this.pos)) : null
       if (assign) {
@@ -159,9 +182,11 @@ class Lexer {
       }
       const w = this.word()
       if (words.length === 0 && w.value !== null) {
-        if (UNSUPPORTED_KEYWORDS.has(w.value) && w.raw === w.value) throw new ShellUnsupportedError(`'${w.value}' is not classified`)
-        if (SKIPPED_KEYWORDS.has(w.value) && w.raw === w.value) { if (assigns.length === 0) return null }
-        else words.push(w)
+        if (UNSUPPORTED_KEYWORDS.has(w.value) && w.raw === w.value)
+          throw new ShellUnsupportedError(`'${w.value}' is not classified`)
+        if (SKIPPED_KEYWORDS.has(w.value) && w.raw === w.value) {
+          if (assigns.length === 0) return null
+        } else words.push(w)
       } else words.push(w)
     }
     if (words.length === 0 && assigns.length === 0 && redirects.length === 0) return null
@@ -180,7 +205,8 @@ class Lexer {
     if (this.atWordEnd(0) && !substitution) throw new ShellUnsupportedError(`redirection ${op} has no target`)
     const target = this.word()
     if (op === '<<' || op === '<<-') {
-      if (target.value === null && target.subs.length > 0) throw new ShellUnsupportedError('heredoc delimiter with a substitution')
+      if (target.value === null && target.subs.length > 0)
+        throw new ShellUnsupportedError('heredoc delimiter with a substitution')
       const delim = target.raw.replace(/['"\\]/g, '')
       this.heredocs.push({ delim, quoted: /['"\\]/.test(target.raw), strip: op === '<<-' })
       return { op, fd: m[1] ?? null, target: null }
@@ -197,7 +223,8 @@ class Lexer {
         const line = this.src.slice(this.pos, end < 0 ? this.src.length : end)
         this.pos = end < 0 ? this.src.length : end + 1
         if ((h.strip ? line.replace(/^\t+/, '') : line) === h.delim) break
-        if (!h.quoted && /\$[({]|`/.test(line)) throw new ShellUnsupportedError('a heredoc body with substitutions is not classified')
+        if (!h.quoted && /\$[({]|`/.test(line))
+          throw new ShellUnsupportedError('a heredoc body with substitutions is not classified')
       }
     }
     this.heredocs = []
@@ -253,7 +280,10 @@ class Lexer {
     for (;;) {
       const c = this.peek()
       if (c === '') throw new ShellUnsupportedError('unterminated quote')
-      if (c === '"') { this.pos++; return { value, dynamic } }
+      if (c === '"') {
+        this.pos++
+        return { value, dynamic }
+      }
       if (c === '\\' && '$`"\\\n'.includes(this.peek(1))) {
         if (this.peek(1) !== '\n') value += this.peek(1)
         this.pos += 2
@@ -261,7 +291,10 @@ class Lexer {
         const before = this.pos
         if (this.expansion(subs)) dynamic = true
         else value += this.src.slice(before, this.pos)
-      } else { value += c; this.pos++ }
+      } else {
+        value += c
+        this.pos++
+      }
     }
   }
 
@@ -273,8 +306,17 @@ class Lexer {
       for (;;) {
         const c = this.peek()
         if (c === '') throw new ShellUnsupportedError('unterminated backtick')
-        if (c === '`') { this.pos++; break }
-        if (c === '\\' && '`$\\'.includes(this.peek(1))) { inner += this.peek(1); this.pos += 2 } else { inner += c; this.pos++ }
+        if (c === '`') {
+          this.pos++
+          break
+        }
+        if (c === '\\' && '`$\\'.includes(this.peek(1))) {
+          inner += this.peek(1)
+          this.pos += 2
+        } else {
+          inner += c
+          this.pos++
+        }
       }
       subs.push(lexShell(inner, this.nesting))
       return true
@@ -284,7 +326,8 @@ class Lexer {
       const end = this.matchingParen(this.pos + 1)
       // Bash evaluates a variable's value inside arithmetic as an expression, and an array
       // subscript in it can run `$(…)` (x='a[$(cmd)]'; $((x))): only constant arithmetic is classified.
-      if (/[$`A-Za-z_]/.test(this.src.slice(this.pos + 3, end - 1))) throw new ShellUnsupportedError('arithmetic with variables or substitutions is not classified')
+      if (/[$`A-Za-z_]/.test(this.src.slice(this.pos + 3, end - 1)))
+        throw new ShellUnsupportedError('arithmetic with variables or substitutions is not classified')
       this.pos = end + 1
       return true
     }
@@ -299,7 +342,10 @@ class Lexer {
       if (end < 0) throw new ShellUnsupportedError("unterminated '${'")
       // Subscripts are arithmetic (see $((…))) and the @P transformation expands prompt strings,
       // which run substitutions held in the variable's value.
-      if (/[$`'"[@]/.test(this.src.slice(this.pos + 2, end))) throw new ShellUnsupportedError('nested expansions, subscripts and transformations inside ${…} are not classified')
+      if (/[$`'"[@]/.test(this.src.slice(this.pos + 2, end)))
+        throw new ShellUnsupportedError(
+          'nested expansions, subscripts and transformations inside ${…} are not classified'
+        )
       this.pos = end + 1
       return true
     }
@@ -309,11 +355,17 @@ class Lexer {
         const end = this.src.slice(this.pos + 1).search(/(?<!\\)'/)
         if (end < 0) throw new ShellUnsupportedError('unterminated quote')
         this.pos += end + 2
-      } else { this.pos++; this.doubleQuoted(subs) }
+      } else {
+        this.pos++
+        this.doubleQuoted(subs)
+      }
       return true
     }
     const name = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(this.src.slice(this.pos))
-    if (name) { this.pos += name[0].length; return true }
+    if (name) {
+      this.pos += name[0].length
+      return true
+    }
     this.pos++
     return false
   }

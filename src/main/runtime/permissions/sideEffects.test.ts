@@ -5,7 +5,12 @@ import { fill, fillInput, type BypassFixture } from './bypassFixture.testkit'
 import type { BypassCase } from './bypassCases.testkit'
 import { PermissionEngine } from './engine'
 import { loadPermissionSettings, type LoadedSettings } from './settings'
-import { makeSideEffectFixture, SIDE_EFFECT_CLASSES, SIDE_EFFECT_EXTRA, SIDE_EFFECT_MATRIX } from './sideEffectsCases.testkit'
+import {
+  makeSideEffectFixture,
+  SIDE_EFFECT_CLASSES,
+  SIDE_EFFECT_EXTRA,
+  SIDE_EFFECT_MATRIX
+} from './sideEffectsCases.testkit'
 import { makeWorkspace } from './workspace.testkit'
 
 /**
@@ -17,7 +22,12 @@ let settings: LoadedSettings
 
 beforeAll(async () => {
   fx = await makeSideEffectFixture()
-  settings = await loadPermissionSettings({ cwd: fx.ws, home: fx.home, userHome: fx.userHome, extraSettingsFiles: [fx.sessionSettings] })
+  settings = await loadPermissionSettings({
+    cwd: fx.ws,
+    home: fx.home,
+    userHome: fx.userHome,
+    extraSettingsFiles: [fx.sessionSettings]
+  })
 })
 
 async function decideCase(c: BypassCase) {
@@ -25,7 +35,8 @@ async function decideCase(c: BypassCase) {
   return new PermissionEngine(settings).decide(subject, { cwd: fx.ws, mode: c.mode ?? 'default', tool: c.tool })
 }
 
-const named = (c: BypassCase): string => `${c.tool} ${JSON.stringify(c.input)} [${c.mode ?? 'default'}] → ${c.expect} (${c.why})`
+const named = (c: BypassCase): string =>
+  `${c.tool} ${JSON.stringify(c.input)} [${c.mode ?? 'default'}] → ${c.expect} (${c.why})`
 
 describe('an allow rule covers the command, not the files it writes (API)', () => {
   it('has a class for every command the engine knows writes, each allowed by its own rule', () => {
@@ -54,7 +65,9 @@ describe('a recursive write that reaches a protected directory asks (API)', () =
     ['chmod -R u+w src', 'allow']
   ] as const)('%s in acceptEdits → %s', async (command, expected) => {
     const t = await makeWorkspace()
-    const file = await t.writeSettings(path.join(t.base, 'rules.json'), { permissions: { allow: ['Bash(rm:*)', 'Bash(find:*)', 'Bash(chmod:*)', 'Bash(chown:*)', 'Bash(rsync:*)'] } })
+    const file = await t.writeSettings(path.join(t.base, 'rules.json'), {
+      permissions: { allow: ['Bash(rm:*)', 'Bash(find:*)', 'Bash(chmod:*)', 'Bash(chown:*)', 'Bash(rsync:*)'] }
+    })
     const d = await t.decide({ kind: 'bash', command }, 'acceptEdits', { extraSettingsFiles: [file] })
     expect(d.decision, d.reason).toBe(expected)
     if (expected === 'ask') expect(d.reason).toContain('.git/ is protected')

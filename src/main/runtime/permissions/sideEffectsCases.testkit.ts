@@ -34,7 +34,12 @@ export interface SideEffectClass {
   kind: WriteKind
 }
 
-const e = (name: string, command: string, rules: string[], kind: WriteKind = 'edit'): SideEffectClass => ({ name, command, rules, kind })
+const e = (name: string, command: string, rules: string[], kind: WriteKind = 'edit'): SideEffectClass => ({
+  name,
+  command,
+  rules,
+  kind
+})
 
 export const SIDE_EFFECT_CLASSES: SideEffectClass[] = [
   // redirections (bash(1) REDIRECTION)
@@ -144,7 +149,11 @@ const TARGETS = [
 const MODES: PermissionMode[] = ['default', 'acceptEdits']
 
 /** The decision docs/permissions.md#permissions asks for, by what is written where, in which mode. */
-function expected(kind: WriteKind, where: (typeof TARGETS)[number]['where'], mode: PermissionMode): 'allow' | 'ask' | 'deny' {
+function expected(
+  kind: WriteKind,
+  where: (typeof TARGETS)[number]['where'],
+  mode: PermissionMode
+): 'allow' | 'ask' | 'deny' {
   if (kind === 'unknown') return 'ask'
   if (where.endsWith('denied')) return 'deny'
   if (kind === 'edit+unknown' || where === 'outside') return 'ask'
@@ -173,45 +182,268 @@ export const SIDE_EFFECT_MATRIX: BypassCase[] = SIDE_EFFECT_CLASSES.flatMap((c) 
  * an Edit allow rule opening a write, the other modes, and acceptEdits' own allowances (kept).
  */
 export const SIDE_EFFECT_EXTRA: BypassCase[] = [
-  { cls: 'side-effect', tool: 'Bash', input: bash('rm -rf .'), mode: 'acceptEdits', expect: 'ask', why: 'rm -r of the workspace would remove .git' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('find . -name "*.o" -delete'), mode: 'acceptEdits', expect: 'ask', why: 'find -delete walks into .git' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('find . -exec rm {} +'), mode: 'acceptEdits', expect: 'ask', why: 'find -exec gets every file below ., .git included' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('chmod -R 777 .'), mode: 'acceptEdits', expect: 'ask', why: 'chmod -R of the workspace' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('rsync -a --delete src/ ./'), mode: 'acceptEdits', expect: 'ask', why: 'rsync into the workspace root can replace .git' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('rm -r src'), mode: 'acceptEdits', expect: 'allow', why: 'rm -r of a directory no protected path or deny rule lies in' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('rm -r {ws}'), mode: 'acceptEdits', expect: 'ask', why: 'rm -r of the workspace by its absolute path' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('rm -r {ws}/..'), mode: 'acceptEdits', expect: 'ask', why: 'rm -r of a directory above the workspace' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('find . -name "*.tmp" -exec rm {} +'), mode: 'acceptEdits', expect: 'ask', reason: 'Edit(./locked/**)', why: 'find -exec passes what it finds: below . lie files a deny rule covers' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('find src -name "*.tmp" -execdir rm {} +'), mode: 'acceptEdits', expect: 'allow', why: 'find -execdir removing what it finds in a directory no rule reaches into' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('find . -name "*.ts" -execdir touch stamp \\;'), mode: 'acceptEdits', expect: 'ask', reason: 'Edit(./locked/**)', why: 'find -execdir runs in every directory it finds: a relative path may be in the denied one' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('find src -name "*.ts" -exec grep -l x {} +'), expect: 'allow', why: 'find -exec of a read-only command on what it finds in a directory no rule reaches into' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('rm -r .'), mode: 'default', expect: 'ask', why: 'the same in default mode' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('sed -i s/a/b/ gen/x.ts'), expect: 'allow', why: 'an Edit allow rule for the path allows the write, as it would allow an Edit' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('echo hi > gen/x.ts'), expect: 'allow', why: 'the same for a redirection' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('sed -i s/a/b/ src/a.ts'), mode: 'dontAsk', expect: 'deny', why: 'dontAsk denies the edit no Edit rule allows' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('sed -i s/a/b/ src/a.ts'), mode: 'plan', expect: 'deny', why: 'plan mode denies the edit' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('sed -i s/a/b/ locked/x'), mode: 'bypassPermissions', expect: 'deny', reason: 'Edit(./locked/**)', why: 'the deny rule still applies in bypassPermissions' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('sed -i s/a/b/ src/a.ts'), mode: 'bypassPermissions', expect: 'allow', why: 'bypassPermissions allows the edit' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('sed -i s/a/b/ .git/config'), mode: 'acceptEdits', expect: 'ask', reason: '.git/ is protected', why: 'a protected file asks in acceptEdits' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('echo hi > /dev/tcp/example.com/80'), expect: 'ask', reason: 'network', why: '/dev/tcp opens a network connection' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('echo hi > /dev/tcp/example.com/80'), mode: 'acceptEdits', expect: 'ask', reason: 'network', why: '/dev/tcp in acceptEdits' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('cat < /dev/udp/example.com/53'), mode: 'acceptEdits', expect: 'ask', reason: 'network', why: '/dev/udp as input' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('echo hi > /dev/null'), expect: 'allow', why: '/dev/null is not a file' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('sed s/a/b/ src/a.ts'), expect: 'allow', why: 'sed without a write stays read-only' },
-  { cls: 'side-effect', tool: 'Bash', input: bash("awk '$1 > 2 { print $1 }' src/a.ts"), expect: 'allow', why: 'an awk comparison is no redirection: the rule covers it' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('perl fix.pl src/a.ts'), expect: 'allow', why: 'a script file is the command the rule covers (SECURITY.md)' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('curl -s https://example.com/'), expect: 'allow', why: 'curl to stdout writes nothing' },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('rm -rf .'),
+    mode: 'acceptEdits',
+    expect: 'ask',
+    why: 'rm -r of the workspace would remove .git'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('find . -name "*.o" -delete'),
+    mode: 'acceptEdits',
+    expect: 'ask',
+    why: 'find -delete walks into .git'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('find . -exec rm {} +'),
+    mode: 'acceptEdits',
+    expect: 'ask',
+    why: 'find -exec gets every file below ., .git included'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('chmod -R 777 .'),
+    mode: 'acceptEdits',
+    expect: 'ask',
+    why: 'chmod -R of the workspace'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('rsync -a --delete src/ ./'),
+    mode: 'acceptEdits',
+    expect: 'ask',
+    why: 'rsync into the workspace root can replace .git'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('rm -r src'),
+    mode: 'acceptEdits',
+    expect: 'allow',
+    why: 'rm -r of a directory no protected path or deny rule lies in'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('rm -r {ws}'),
+    mode: 'acceptEdits',
+    expect: 'ask',
+    why: 'rm -r of the workspace by its absolute path'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('rm -r {ws}/..'),
+    mode: 'acceptEdits',
+    expect: 'ask',
+    why: 'rm -r of a directory above the workspace'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('find . -name "*.tmp" -exec rm {} +'),
+    mode: 'acceptEdits',
+    expect: 'ask',
+    reason: 'Edit(./locked/**)',
+    why: 'find -exec passes what it finds: below . lie files a deny rule covers'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('find src -name "*.tmp" -execdir rm {} +'),
+    mode: 'acceptEdits',
+    expect: 'allow',
+    why: 'find -execdir removing what it finds in a directory no rule reaches into'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('find . -name "*.ts" -execdir touch stamp \\;'),
+    mode: 'acceptEdits',
+    expect: 'ask',
+    reason: 'Edit(./locked/**)',
+    why: 'find -execdir runs in every directory it finds: a relative path may be in the denied one'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('find src -name "*.ts" -exec grep -l x {} +'),
+    expect: 'allow',
+    why: 'find -exec of a read-only command on what it finds in a directory no rule reaches into'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('rm -r .'),
+    mode: 'default',
+    expect: 'ask',
+    why: 'the same in default mode'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('sed -i s/a/b/ gen/x.ts'),
+    expect: 'allow',
+    why: 'an Edit allow rule for the path allows the write, as it would allow an Edit'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('echo hi > gen/x.ts'),
+    expect: 'allow',
+    why: 'the same for a redirection'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('sed -i s/a/b/ src/a.ts'),
+    mode: 'dontAsk',
+    expect: 'deny',
+    why: 'dontAsk denies the edit no Edit rule allows'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('sed -i s/a/b/ src/a.ts'),
+    mode: 'plan',
+    expect: 'deny',
+    why: 'plan mode denies the edit'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('sed -i s/a/b/ locked/x'),
+    mode: 'bypassPermissions',
+    expect: 'deny',
+    reason: 'Edit(./locked/**)',
+    why: 'the deny rule still applies in bypassPermissions'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('sed -i s/a/b/ src/a.ts'),
+    mode: 'bypassPermissions',
+    expect: 'allow',
+    why: 'bypassPermissions allows the edit'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('sed -i s/a/b/ .git/config'),
+    mode: 'acceptEdits',
+    expect: 'ask',
+    reason: '.git/ is protected',
+    why: 'a protected file asks in acceptEdits'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('echo hi > /dev/tcp/example.com/80'),
+    expect: 'ask',
+    reason: 'network',
+    why: '/dev/tcp opens a network connection'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('echo hi > /dev/tcp/example.com/80'),
+    mode: 'acceptEdits',
+    expect: 'ask',
+    reason: 'network',
+    why: '/dev/tcp in acceptEdits'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('cat < /dev/udp/example.com/53'),
+    mode: 'acceptEdits',
+    expect: 'ask',
+    reason: 'network',
+    why: '/dev/udp as input'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('echo hi > /dev/null'),
+    expect: 'allow',
+    why: '/dev/null is not a file'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('sed s/a/b/ src/a.ts'),
+    expect: 'allow',
+    why: 'sed without a write stays read-only'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash("awk '$1 > 2 { print $1 }' src/a.ts"),
+    expect: 'allow',
+    why: 'an awk comparison is no redirection: the rule covers it'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('perl fix.pl src/a.ts'),
+    expect: 'allow',
+    why: 'a script file is the command the rule covers (SECURITY.md)'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('curl -s https://example.com/'),
+    expect: 'allow',
+    why: 'curl to stdout writes nothing'
+  },
   // acceptEdits' own allowances, no rule needed (kept)
-  { cls: 'side-effect', tool: 'Bash', input: bash('mkdir -p src/new && touch src/new/x'), mode: 'acceptEdits', expect: 'allow', why: 'acceptEdits allows mkdir and touch inside' },
-  { cls: 'side-effect', tool: 'Bash', input: bash('cp -r src src-copy && mv src-copy src-moved'), mode: 'acceptEdits', expect: 'allow', why: 'acceptEdits allows cp and mv inside' },
-  { cls: 'side-effect', tool: 'Write', input: { file_path: 'src/new.ts', content: 'x' }, mode: 'acceptEdits', expect: 'allow', why: 'acceptEdits allows an Edit inside' },
-  { cls: 'side-effect', tool: 'Write', input: { file_path: 'src/new.ts', content: 'x' }, expect: 'ask', why: 'default asks for the same Edit' }
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('mkdir -p src/new && touch src/new/x'),
+    mode: 'acceptEdits',
+    expect: 'allow',
+    why: 'acceptEdits allows mkdir and touch inside'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Bash',
+    input: bash('cp -r src src-copy && mv src-copy src-moved'),
+    mode: 'acceptEdits',
+    expect: 'allow',
+    why: 'acceptEdits allows cp and mv inside'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Write',
+    input: { file_path: 'src/new.ts', content: 'x' },
+    mode: 'acceptEdits',
+    expect: 'allow',
+    why: 'acceptEdits allows an Edit inside'
+  },
+  {
+    cls: 'side-effect',
+    tool: 'Write',
+    input: { file_path: 'src/new.ts', content: 'x' },
+    expect: 'ask',
+    why: 'default asks for the same Edit'
+  }
 ]
 
 /** The session rules: an allow rule for every class's command, the Edit deny rules and one Edit allow rule. */
 export function sideEffectRules(outside: string): unknown {
   const allow = [...new Set(SIDE_EFFECT_CLASSES.flatMap((c) => c.rules))]
-  return { permissions: { allow: [...allow, 'Edit(./gen/**)'], deny: ['Edit(./locked/**)', `Edit(/${outside}/locked/**)`] } }
+  return {
+    permissions: { allow: [...allow, 'Edit(./gen/**)'], deny: ['Edit(./locked/**)', `Edit(/${outside}/locked/**)`] }
+  }
 }
 
 /**
@@ -223,8 +455,16 @@ export async function makeSideEffectFixture(): Promise<BypassFixture> {
   const base = await realpath(await mkdtemp(path.join(os.tmpdir(), 'swarmdesk-effects-')))
   const ws = path.join(base, 'w', 'app')
   const outside = path.join(base, 'outside')
-  const fx: BypassFixture = { base, ws, home: path.join(base, 'home'), userHome: path.join(base, 'user'), outside, sessionSettings: path.join(base, 'session.json') }
-  for (const d of ['src', 'locked', 'gen', '.git/hooks'].map((d) => path.join(ws, d))) await mkdir(d, { recursive: true })
+  const fx: BypassFixture = {
+    base,
+    ws,
+    home: path.join(base, 'home'),
+    userHome: path.join(base, 'user'),
+    outside,
+    sessionSettings: path.join(base, 'session.json')
+  }
+  for (const d of ['src', 'locked', 'gen', '.git/hooks'].map((d) => path.join(ws, d)))
+    await mkdir(d, { recursive: true })
   for (const d of [fx.home, fx.userHome, path.join(outside, 'locked')]) await mkdir(d, { recursive: true })
   for (const f of ['src/a.ts', 'src/old.ts', '.git/config']) await writeFile(path.join(ws, f), 'a\n')
   await writeFile(fx.sessionSettings, JSON.stringify(sideEffectRules(outside)))

@@ -35,7 +35,32 @@ function pathRule(tool: string, p: string, cwd: string): string {
 }
 
 /** Commands whose rule would allow running arbitrary code (`Bash(bash:*)` allows `bash evil.sh`), or that need none. */
-const NEVER_SUGGESTED = new Set(['cd', 'bash', 'sh', 'zsh', 'dash', 'ksh', 'eval', 'exec', 'sudo', 'env', 'xargs', 'source', '.', 'command', 'builtin', 'nohup', 'timeout', 'nice', 'time', 'node', 'python', 'python3', 'perl', 'ruby'])
+const NEVER_SUGGESTED = new Set([
+  'cd',
+  'bash',
+  'sh',
+  'zsh',
+  'dash',
+  'ksh',
+  'eval',
+  'exec',
+  'sudo',
+  'env',
+  'xargs',
+  'source',
+  '.',
+  'command',
+  'builtin',
+  'nohup',
+  'timeout',
+  'nice',
+  'time',
+  'node',
+  'python',
+  'python3',
+  'perl',
+  'ruby'
+])
 
 function bashRules(command: string, depth = 0): string[] {
   let nodes: ShellNode[]
@@ -61,7 +86,10 @@ function bashRules(command: string, depth = 0): string[] {
   }
   const visit = (list: ShellNode[]): void => {
     for (const n of list) {
-      if (n.type === 'group') { visit(n.body); continue }
+      if (n.type === 'group') {
+        visit(n.body)
+        continue
+      }
       for (const w of n.words) for (const s of w.subs) visit(s)
       visitArgv(n.words.map((w) => w.value))
     }

@@ -15,6 +15,9 @@ export class TeammateModeError extends PermissionsError {
 export function teammateMode(mode: string | undefined, fallback: PermissionMode): PermissionMode {
   if (mode === undefined) return fallback === 'bubble' ? 'default' : fallback
   const parsed = PermissionModeSchema.safeParse(mode)
-  if (!parsed.success || parsed.data === 'bubble') throw new TeammateModeError(`Unknown mode "${mode}" for a teammate: use default, acceptEdits, plan (plan approval required), dontAsk or bypassPermissions.`)
+  if (!parsed.success || parsed.data === 'bubble')
+    throw new TeammateModeError(
+      `Unknown mode "${mode}" for a teammate: use default, acceptEdits, plan (plan approval required), dontAsk or bypassPermissions.`
+    )
   return parsed.data
 }

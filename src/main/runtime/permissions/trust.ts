@@ -33,7 +33,10 @@ async function readTrust(home: string): Promise<TrustFile> {
     throw new TrustFileError(`${trustPath(home)}: not JSON; fix or delete it (workspaces will need trusting again)`)
   }
   const result = TrustFileSchema.safeParse(parsed)
-  if (!result.success) throw new TrustFileError(`${trustPath(home)}: not a trust file (${result.error.issues[0]?.message}); fix or delete it`)
+  if (!result.success)
+    throw new TrustFileError(
+      `${trustPath(home)}: not a trust file (${result.error.issues[0]?.message}); fix or delete it`
+    )
   return result.data
 }
 

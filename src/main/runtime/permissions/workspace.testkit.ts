@@ -14,7 +14,11 @@ export interface TestWorkspace {
   outside: string
   writeSettings(file: string, data: unknown): Promise<string>
   engine(opts?: Partial<LoadSettingsOptions>): Promise<PermissionEngine>
-  decide(subject: PermissionSubject, mode?: PermissionMode, opts?: Partial<LoadSettingsOptions>): Promise<PermissionDecision>
+  decide(
+    subject: PermissionSubject,
+    mode?: PermissionMode,
+    opts?: Partial<LoadSettingsOptions>
+  ): Promise<PermissionDecision>
 }
 
 /** Create `<tmp>/ws` (with src/a.ts, .git/config), `<tmp>/home`, `<tmp>/user`, `<tmp>/outside`. */
@@ -24,12 +28,17 @@ export async function makeWorkspace(): Promise<TestWorkspace> {
   const home = path.join(base, 'home')
   const userHome = path.join(base, 'user')
   const outside = path.join(base, 'outside')
-  for (const d of [ws, path.join(ws, 'src'), path.join(ws, '.git'), home, userHome, outside]) await mkdir(d, { recursive: true })
+  for (const d of [ws, path.join(ws, 'src'), path.join(ws, '.git'), home, userHome, outside])
+    await mkdir(d, { recursive: true })
   await writeFile(path.join(ws, 'src', 'a.ts'), 'x')
   await writeFile(path.join(ws, '.git', 'config'), '')
   await writeFile(path.join(outside, 'secret.txt'), 's')
   const t: TestWorkspace = {
-    base, ws, home, userHome, outside,
+    base,
+    ws,
+    home,
+    userHome,
+    outside,
     async writeSettings(file, data) {
       await mkdir(path.dirname(file), { recursive: true })
       await writeFile(file, typeof data === 'string' ? data : JSON.stringify(data))

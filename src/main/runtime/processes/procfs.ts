@@ -31,7 +31,14 @@ function parseStat(pid: number, text: string): ProcEntry | undefined {
   const close = text.lastIndexOf(')')
   if (close < 0) return undefined
   const fields = text.slice(close + 2).split(' ')
-  return { pid, state: fields[0], ppid: Number(fields[1]), pgid: Number(fields[2]), sid: Number(fields[3]), startTime: Number(fields[19]) }
+  return {
+    pid,
+    state: fields[0],
+    ppid: Number(fields[1]),
+    pgid: Number(fields[2]),
+    sid: Number(fields[3]),
+    startTime: Number(fields[19])
+  }
 }
 
 /** The stat row of one process, or undefined when it does not exist (or /proc is unavailable). */

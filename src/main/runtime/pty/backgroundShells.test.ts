@@ -17,7 +17,11 @@ afterAll(async () => {
 })
 
 /** Reads until the shell has ended, concatenating every read's new output. */
-async function readUntilEnded(shells: BackgroundShells, shellId: string, filter?: RegExp): Promise<{ last: BackgroundShellStatus; all: string }> {
+async function readUntilEnded(
+  shells: BackgroundShells,
+  shellId: string,
+  filter?: RegExp
+): Promise<{ last: BackgroundShellStatus; all: string }> {
   let all = ''
   for (;;) {
     const status = shells.read(shellId, filter) as BackgroundShellStatus
@@ -38,7 +42,11 @@ describe('createBackgroundShells', () => {
     expect(first).not.toContain('tick 3')
     const { last, all } = await readUntilEnded(shells, shellId)
     expect(first + all).toBe('tick 1\ntick 2\ntick 3\n')
-    expect(last).toMatchObject({ status: 'completed', exitCode: 0, command: 'for i in 1 2 3; do echo tick $i; sleep 0.3; done' })
+    expect(last).toMatchObject({
+      status: 'completed',
+      exitCode: 0,
+      command: 'for i in 1 2 3; do echo tick $i; sleep 0.3; done'
+    })
     expect(shells.read(shellId)?.newOutput).toBe('')
     expect(shells.runningCount()).toBe(0)
   })

@@ -1,4 +1,10 @@
-import { type BackgroundShells, type BackgroundShellStatus, type LineFilter, type PtyHost, type PtyProcess } from './types'
+import {
+  type BackgroundShells,
+  type BackgroundShellStatus,
+  type LineFilter,
+  type PtyHost,
+  type PtyProcess
+} from './types'
 import { TailBuffer } from './outputBuffers'
 import { cleanTerminalOutput } from './terminalText'
 
@@ -61,7 +67,15 @@ export function createBackgroundShells(host: PtyHost, options: BackgroundShellsO
         else entry.status = exitCode === 0 && signal === null ? 'completed' : 'failed'
       }
     })
-    const entry: ShellEntry = { shellId, command: startOptions.command, proc, unread, status: 'running', exitCode: null, killRequested: false }
+    const entry: ShellEntry = {
+      shellId,
+      command: startOptions.command,
+      proc,
+      unread,
+      status: 'running',
+      exitCode: null,
+      killRequested: false
+    }
     shells.set(shellId, entry)
     return { shellId }
   }
@@ -82,7 +96,13 @@ export function createBackgroundShells(host: PtyHost, options: BackgroundShellsO
     let cleaned = cleanTerminalOutput(text)
     if (filter) cleaned = keepMatchingLines(cleaned, filter)
     const note = droppedChars > 0 ? `[... ${droppedChars} earlier characters were dropped unread ...]\n` : ''
-    return { shellId, command: entry.command, status: entry.status, exitCode: entry.exitCode, newOutput: note + cleaned }
+    return {
+      shellId,
+      command: entry.command,
+      status: entry.status,
+      exitCode: entry.exitCode,
+      newOutput: note + cleaned
+    }
   }
 
   async function kill(shellId: string): Promise<boolean> {

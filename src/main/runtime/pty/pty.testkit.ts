@@ -51,7 +51,11 @@ export async function waitFor(predicate: () => boolean, timeoutMs = 10_000): Pro
  * resolves to that value (async checks are awaited).
  * @throws Error "timed out waiting for <what>" after `ms` (default 20 s).
  */
-export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 20_000
+): Promise<T> {
   const deadline = Date.now() + ms
   for (;;) {
     const value = await check()

@@ -23,7 +23,12 @@ const BIG = "head -c 4000000 /dev/zero | tr '\\0' a; echo; echo END"
 describe('PtyHost flow control', () => {
   it('names the delivering PTY inside its data callback only', async () => {
     const seen = new Set<number | undefined>()
-    const result = await host.run({ command: 'echo one; echo two', cwd: root, timeoutMs: 20_000, onData: () => seen.add(host.deliveringPid()) })
+    const result = await host.run({
+      command: 'echo one; echo two',
+      cwd: root,
+      timeoutMs: 20_000,
+      onData: () => seen.add(host.deliveringPid())
+    })
     expect([...seen]).toEqual([result.pid])
     expect(host.deliveringPid()).toBeUndefined()
   })

@@ -41,7 +41,8 @@ async function runAndCollect(
         leader = host.livePids()[0]
         const secs = options.sleepSeconds
         snapshot = (async () => {
-          if (secs && options.sleepers) await waitFor(() => sleepPids(secs).length >= options.sleepers!, 3_000).catch(() => {})
+          if (secs && options.sleepers)
+            await waitFor(() => sleepPids(secs).length >= options.sleepers!, 3_000).catch(() => {})
           tree = listDescendantPids(leader)
           if (secs) sleepers = sleepPids(secs).map((pid) => ({ pid, pgid: readProcEntry(pid)?.pgid }))
           options.onReady?.()
@@ -74,11 +75,14 @@ describe('PtyHost kills whole process trees', () => {
 
   it('also kills a child that left the process group with setsid', async () => {
     const secs = uniqueSleepSeconds()
-    const { result, leader, tree, sleepers } = await runAndCollect(`setsid sleep ${secs} & sleep 0.2; echo ready; sleep 30`, {
-      timeoutMs: 2_500,
-      sleepSeconds: secs,
-      sleepers: 1
-    })
+    const { result, leader, tree, sleepers } = await runAndCollect(
+      `setsid sleep ${secs} & sleep 0.2; echo ready; sleep 30`,
+      {
+        timeoutMs: 2_500,
+        sleepSeconds: secs,
+        sleepers: 1
+      }
+    )
     expect(result.timedOut).toBe(true)
     // Only meaningful if it really escaped: alive at the timeout, in a group of its own.
     expect(sleepers).toHaveLength(1)
@@ -155,7 +159,9 @@ describe('PtyHost.dispose', () => {
   it('kills every PTY it owns and leaves zero live processes', async () => {
     const own = createPtyHost()
     const secs = uniqueSleepSeconds()
-    const shells = [0, 1, 2].map(() => own.spawn({ command: `sleep ${secs} & setsid sleep ${secs} & wait`, cwd: '/tmp' }))
+    const shells = [0, 1, 2].map(() =>
+      own.spawn({ command: `sleep ${secs} & setsid sleep ${secs} & wait`, cwd: '/tmp' })
+    )
     const pending = own.run({ command: `sleep ${secs}`, cwd: '/tmp', timeoutMs: 60_000 })
     await waitFor(() => pidsWithCommandLine(`sleep ${secs}`).length >= 7)
     const trees = own.livePids().flatMap((pid) => [pid, ...listDescendantPids(pid)])
@@ -166,6 +172,8 @@ describe('PtyHost.dispose', () => {
     expect(pidsWithCommandLine(`sleep ${secs}`)).toEqual([])
     expect((await pending).exitCode).toBeNull()
     expect(shells.every((shell) => !isProcessAlive(shell.pid))).toBe(true)
-    await expect(own.run({ command: 'true', cwd: '/tmp', timeoutMs: 1_000 })).rejects.toBeInstanceOf(PtyHostDisposedError)
+    await expect(own.run({ command: 'true', cwd: '/tmp', timeoutMs: 1_000 })).rejects.toBeInstanceOf(
+      PtyHostDisposedError
+    )
   })
 })

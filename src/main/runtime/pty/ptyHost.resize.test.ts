@@ -24,7 +24,11 @@ afterAll(async () => {
  * A program that prints its terminal's size (`stty size`: rows, then columns) at start and again
  * on every SIGWINCH, then idles; its output is collected with CRLFs made LFs.
  */
-function sizeReporter(size?: { cols: number; rows: number }): { proc: PtyProcess; output: () => string; exited: Promise<unknown> } {
+function sizeReporter(size?: { cols: number; rows: number }): {
+  proc: PtyProcess
+  output: () => string
+  exited: Promise<unknown>
+} {
   let text = ''
   let exited!: (value: unknown) => void
   const done = new Promise((resolve) => (exited = resolve))
@@ -81,7 +85,9 @@ describe('PtyProcess.resize', () => {
   })
 
   it('refuses to start a terminal of a bad size', () => {
-    expect(() => host.spawn({ command: 'true', cwd: root, cols: 0 })).toThrow(/Bad terminal size: cols must be a whole number from 1 to 2000, not 0/)
+    expect(() => host.spawn({ command: 'true', cwd: root, cols: 0 })).toThrow(
+      /Bad terminal size: cols must be a whole number from 1 to 2000, not 0/
+    )
     expect(() => host.spawn({ command: 'true', cwd: root, rows: 5000 })).toThrow(PtySizeError)
   })
 

@@ -116,7 +116,10 @@ export function createPtyHost(options: { env?: Readonly<Record<string, string>> 
 
   function start(options: StartOptions): LivePty {
     if (disposed) throw new PtyHostDisposedError()
-    const sizeProblem = options.cols === undefined && options.rows === undefined ? undefined : terminalSizeProblem(options.cols ?? DEFAULT_TERMINAL_SIZE.cols, options.rows ?? DEFAULT_TERMINAL_SIZE.rows)
+    const sizeProblem =
+      options.cols === undefined && options.rows === undefined
+        ? undefined
+        : terminalSizeProblem(options.cols ?? DEFAULT_TERMINAL_SIZE.cols, options.rows ?? DEFAULT_TERMINAL_SIZE.rows)
     if (sizeProblem) throw new PtySizeError(sizeProblem)
     const envTag = { name: PTY_TAG_VARIABLE, value: randomUUID() }
     const marker = new CompletionMarker(randomUUID())
@@ -215,11 +218,14 @@ export function createPtyHost(options: { env?: Readonly<Record<string, string>> 
     let timedOut = false
     let aborted = false
     let killing: Promise<unknown> | undefined
-    const timer = setTimeout(() => {
-      if (proc.exited) return
-      timedOut = true
-      killing ??= proc.kill()
-    }, Math.min(options.timeoutMs, MAX_TIMER_MS))
+    const timer = setTimeout(
+      () => {
+        if (proc.exited) return
+        timedOut = true
+        killing ??= proc.kill()
+      },
+      Math.min(options.timeoutMs, MAX_TIMER_MS)
+    )
     const onAbort = () => {
       if (proc.exited || timedOut) return
       aborted = true
@@ -258,10 +264,12 @@ export function createPtyHost(options: { env?: Readonly<Record<string, string>> 
     resume: (pid) => live.get(pid)?.resume(),
     async dispose() {
       disposed = true
-      await Promise.all([...live.values()].map(async (proc) => {
-        await proc.kill()
-        await proc.done
-      }))
+      await Promise.all(
+        [...live.values()].map(async (proc) => {
+          await proc.kill()
+          await proc.done
+        })
+      )
     }
   }
 }
@@ -272,8 +280,12 @@ export function createPtyHost(options: { env?: Readonly<Record<string, string>> 
  */
 export const WITHHELD_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const
 
-function buildEnv(extra: Record<string, string> | undefined, tag: { name: string; value: string }): Record<string, string> {
+function buildEnv(
+  extra: Record<string, string> | undefined,
+  tag: { name: string; value: string }
+): Record<string, string> {
   const env: Record<string, string> = {}
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !(WITHHELD_ENV as readonly string[]).includes(key)) env[key] = value
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && !(WITHHELD_ENV as readonly string[]).includes(key)) env[key] = value
   return { ...env, ...FIXED_PTY_ENV, ...extra, [tag.name]: tag.value }
 }

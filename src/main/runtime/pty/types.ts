@@ -82,7 +82,9 @@ export interface BackgroundShellStatus {
 
 /** The background shells one agent owns (docs/tools.md#tools BashOutput/KillShell, docs/agents.md#cleanup). */
 export interface BackgroundShells {
-  start(options: { command: string; cwd: string; env?: Record<string, string>; onData?: (data: string) => void }): { shellId: string }
+  start(options: { command: string; cwd: string; env?: Record<string, string>; onData?: (data: string) => void }): {
+    shellId: string
+  }
   /** Reads new output since the last read, optionally only lines matching `filter`. Undefined for an unknown id. */
   read(shellId: string, filter?: LineFilter): BackgroundShellStatus | undefined
   /** Kills one shell's process group; false for an unknown or already finished id. */

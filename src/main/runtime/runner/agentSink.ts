@@ -8,9 +8,16 @@ import type { TranscriptWriter } from '../transcripts'
  * `replaced` earlier messages became a summary (when there is one), `cut` oversized texts were cut
  * (each kept whole in the file it names).
  */
-export function compactionNotice(record: { replaced: number; summary: string; cut?: readonly { file: string }[] }): string {
+export function compactionNotice(record: {
+  replaced: number
+  summary: string
+  cut?: readonly { file: string }[]
+}): string {
   const cut = record.cut ?? []
-  const cutText = cut.length > 0 ? `Cut ${cut.length} oversized text${cut.length === 1 ? '' : 's'} to fit the context window; the whole text is kept in ${cut.map((c) => c.file).join(', ')}.` : ''
+  const cutText =
+    cut.length > 0
+      ? `Cut ${cut.length} oversized text${cut.length === 1 ? '' : 's'} to fit the context window; the whole text is kept in ${cut.map((c) => c.file).join(', ')}.`
+      : ''
   if (record.summary === '' && cut.length > 0 && record.replaced <= 1) return cutText
   return [`Compacted ${record.replaced} earlier messages into a summary.`, cutText].filter(Boolean).join(' ')
 }
@@ -34,25 +41,51 @@ export function createAgentSink(options: {
       case 'text_delta':
         return
       case 'message':
-        if (event.role === 'assistant' && response) options.transcript().append('assistant', event.message, undefined, response)
+        if (event.role === 'assistant' && response)
+          options.transcript().append('assistant', event.message, undefined, response)
         else options.transcript().append(event.role, event.message)
         if (event.role === 'assistant') response = undefined
         return
       case 'compacted':
-        options.transcript().append('system', { summary: event.summary, replacedMessages: event.replaced, ...(event.cut.length ? { cutTexts: event.cut } : {}) }, 'compact_boundary')
+        options
+          .transcript()
+          .append(
+            'system',
+            {
+              summary: event.summary,
+              replacedMessages: event.replaced,
+              ...(event.cut.length ? { cutTexts: event.cut } : {})
+            },
+            'compact_boundary'
+          )
         for (const m of event.messages) options.transcript().append(m.role === 'assistant' ? 'assistant' : 'user', m)
         // the pane and the stream show that the agent's history was compacted (docs/loop.md#the-agent-loop)
-        options.bus.emit({ type: 'notice', level: 'info', message: compactionNotice({ replaced: event.replaced, summary: event.summary, cut: event.cut }), agentId: options.agentId, agentName: options.agentName })
+        options.bus.emit({
+          type: 'notice',
+          level: 'info',
+          message: compactionNotice({ replaced: event.replaced, summary: event.summary, cut: event.cut }),
+          agentId: options.agentId,
+          agentName: options.agentName
+        })
         return
       default:
         if (event.type === 'usage' && event.model) {
           response = {
             model: event.model,
-            usage: { input_tokens: event.inputTokens, output_tokens: event.outputTokens, cache_creation_input_tokens: event.cacheCreationInputTokens, cache_read_input_tokens: event.cacheReadInputTokens }
+            usage: {
+              input_tokens: event.inputTokens,
+              output_tokens: event.outputTokens,
+              cache_creation_input_tokens: event.cacheCreationInputTokens,
+              cache_read_input_tokens: event.cacheReadInputTokens
+            }
           }
         }
         if (event.type === 'tool_call') options.onToolCall?.()
-        options.bus.emit({ ...(event as WithoutAgent<RuntimeEventInput>), agentId: options.agentId, agentName: options.agentName } as RuntimeEventInput)
+        options.bus.emit({
+          ...(event as WithoutAgent<RuntimeEventInput>),
+          agentId: options.agentId,
+          agentName: options.agentName
+        } as RuntimeEventInput)
     }
   }
 }

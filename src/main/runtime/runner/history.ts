@@ -27,7 +27,12 @@ export function resumeHistory(path: string, agentId: string): ResumedHistory {
   const { entries, warnings } = existsSync(path) ? readTranscript(path) : { entries: [], warnings: [] }
   const { messages, repair } = messagesForResume(entries)
   if (repair) messages.pop()
-  return { messages, repair: repair?.content as ContentBlockParam[] | undefined, transcript: new TranscriptWriter(path, agentId, entries.at(-1)?.uuid ?? null), warnings }
+  return {
+    messages,
+    repair: repair?.content as ContentBlockParam[] | undefined,
+    transcript: new TranscriptWriter(path, agentId, entries.at(-1)?.uuid ?? null),
+    warnings
+  }
 }
 
 /**
@@ -35,6 +40,9 @@ export function resumeHistory(path: string, agentId: string): ResumedHistory {
  * tool results before any text), then each text its own block, so a burst of messages can be
  * compacted message by message.
  */
-export function openingMessage(repair: readonly ContentBlockParam[] | undefined, texts: readonly string[]): MessageParam {
+export function openingMessage(
+  repair: readonly ContentBlockParam[] | undefined,
+  texts: readonly string[]
+): MessageParam {
   return { role: 'user', content: [...(repair ?? []), ...texts.map((text) => ({ type: 'text' as const, text }))] }
 }

@@ -21,9 +21,11 @@ export interface ModelConnection {
 /** The answer of a keyless connection's requests, by where a key can be added (issue 29: a first run without a key). */
 export const NO_API_KEY_HINTS = {
   /** The desktop app: Settings stores a key with the OS keychain. */
-  settings: 'No API key is set, so the leader cannot reach a model. Open Settings (⚙) and enter your Anthropic API key: the leader starts with it at once. (Setting ANTHROPIC_API_KEY before starting the app works too.)',
+  settings:
+    'No API key is set, so the leader cannot reach a model. Open Settings (⚙) and enter your Anthropic API key: the leader starts with it at once. (Setting ANTHROPIC_API_KEY before starting the app works too.)',
   /** The web host: its key comes from the environment of `swarmdesk serve`, or from Settings for this run only. */
-  environment: 'No API key is set, so the leader cannot reach a model. Restart `swarmdesk serve` with ANTHROPIC_API_KEY set (ANTHROPIC_API_KEY=sk-ant-… swarmdesk serve …), or open Settings (⚙) and enter a key for this run only: it is kept in memory, never written to disk.'
+  environment:
+    'No API key is set, so the leader cannot reach a model. Restart `swarmdesk serve` with ANTHROPIC_API_KEY set (ANTHROPIC_API_KEY=sk-ant-… swarmdesk serve …), or open Settings (⚙) and enter a key for this run only: it is kept in memory, never written to disk.'
 } as const
 
 /**
@@ -47,7 +49,9 @@ export function scriptedModelUrl(value: string): string {
     url = undefined
   }
   if (!url || url.protocol !== 'http:' || !['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname)) {
-    throw new RunUsageError(`${SCRIPTED_MODEL_URL_ENV} must be the http URL of a scripted model server on this machine (http://127.0.0.1:PORT); got '${value.slice(0, 200)}'. Unset it to use ANTHROPIC_BASE_URL.`)
+    throw new RunUsageError(
+      `${SCRIPTED_MODEL_URL_ENV} must be the http URL of a scripted model server on this machine (http://127.0.0.1:PORT); got '${value.slice(0, 200)}'. Unset it to use ANTHROPIC_BASE_URL.`
+    )
   }
   return value
 }
@@ -75,24 +79,54 @@ export async function connectModel(options: {
     const scripted = await startScriptedServer({ scenario: resolve(options.scenario) }).catch((error: Error) => {
       throw new RunUsageError(error.message)
     })
-    const client = new ModelClient({ apiKey: 'scripted-model', baseURL: scripted.url, retryBaseDelayMs: options.retryBaseDelayMs, scriptedModel: true })
-    return { client, scripted, apiKey: () => 'scripted-model', onDidChangeKey: () => ({ dispose: () => undefined }), close: () => scripted.close() }
+    const client = new ModelClient({
+      apiKey: 'scripted-model',
+      baseURL: scripted.url,
+      retryBaseDelayMs: options.retryBaseDelayMs,
+      scriptedModel: true
+    })
+    return {
+      client,
+      scripted,
+      apiKey: () => 'scripted-model',
+      onDidChangeKey: () => ({ dispose: () => undefined }),
+      close: () => scripted.close()
+    }
   }
   const scriptedUrl = options.env[SCRIPTED_MODEL_URL_ENV]
   if (scriptedUrl) {
     // a teammate of a scenario run (or a run aimed at a `swarmdesk scripted-server`): a server it does not own
     const url = scriptedModelUrl(scriptedUrl)
     const key = options.env.ANTHROPIC_API_KEY || 'scripted-model'
-    const client = new ModelClient({ apiKey: key, baseURL: url, retryBaseDelayMs: options.retryBaseDelayMs, scriptedModel: true })
-    return { client, scriptedUrl: url, apiKey: () => key, onDidChangeKey: () => ({ dispose: () => undefined }), close: async () => undefined }
+    const client = new ModelClient({
+      apiKey: key,
+      baseURL: url,
+      retryBaseDelayMs: options.retryBaseDelayMs,
+      scriptedModel: true
+    })
+    return {
+      client,
+      scriptedUrl: url,
+      apiKey: () => key,
+      onDidChangeKey: () => ({ dispose: () => undefined }),
+      close: async () => undefined
+    }
   }
   const current = (): string | undefined => options.env.ANTHROPIC_API_KEY || options.apiKey?.get() || undefined
   const apiKey = current()
   if (!apiKey && options.noApiKeyHint === undefined) {
-    throw new RunUsageError('No API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint), or pass --scenario FILE to run offline against the scripted model.')
+    throw new RunUsageError(
+      'No API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint), or pass --scenario FILE to run offline against the scripted model.'
+    )
   }
-  const baseURL = options.env.ANTHROPIC_BASE_URL || options.settings.env.ANTHROPIC_BASE_URL || options.settings.apiBaseUrl
-  const client = new ModelClient({ apiKey, baseURL, retryBaseDelayMs: options.retryBaseDelayMs, ...(options.noApiKeyHint ? { noApiKeyHint: options.noApiKeyHint } : {}) })
+  const baseURL =
+    options.env.ANTHROPIC_BASE_URL || options.settings.env.ANTHROPIC_BASE_URL || options.settings.apiBaseUrl
+  const client = new ModelClient({
+    apiKey,
+    baseURL,
+    retryBaseDelayMs: options.retryBaseDelayMs,
+    ...(options.noApiKeyHint ? { noApiKeyHint: options.noApiKeyHint } : {})
+  })
   const changed = new Emitter<void>()
   let used = apiKey
   const following = options.apiKey?.onDidChange(() => {

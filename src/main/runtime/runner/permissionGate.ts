@@ -6,7 +6,10 @@ import type { GateDecision, PermissionGate } from '../loop'
 
 /** The part of the permission engine the gate needs. */
 export interface PermissionDecider {
-  decide(subject: PermissionSubject, context: { cwd: string; mode: PermissionMode; sessionAllowRules?: string[]; tool?: string }): Promise<PermissionDecision>
+  decide(
+    subject: PermissionSubject,
+    context: { cwd: string; mode: PermissionMode; sessionAllowRules?: string[]; tool?: string }
+  ): Promise<PermissionDecision>
   suggestRules(subject: PermissionSubject, cwd: string): string[]
 }
 
@@ -59,8 +62,19 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       if (!verdict.ok) return { behavior: 'deny', message: verdict.message }
     }
     const mode = options.mode()
-    const verdict = await options.engine.decide(subject, { cwd: options.cwd, mode, sessionAllowRules: options.sessionAllowRules, tool: tool.name })
-    const base = { time: new Date().toISOString(), agentId: options.agentId, agentName: options.agentName, tool: tool.name, input }
+    const verdict = await options.engine.decide(subject, {
+      cwd: options.cwd,
+      mode,
+      sessionAllowRules: options.sessionAllowRules,
+      tool: tool.name
+    })
+    const base = {
+      time: new Date().toISOString(),
+      agentId: options.agentId,
+      agentName: options.agentName,
+      tool: tool.name,
+      input
+    }
     if (verdict.decision !== 'ask') {
       const by = verdict.rule ? 'rule' : 'mode'
       options.record({ ...base, decision: verdict.decision, by, reason: verdict.reason, rule: verdict.rule?.rule })
@@ -77,21 +91,46 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
     emit({ type: 'permission_request', requestId, tool: tool.name, input, reason: verdict.reason })
     emit({ type: 'agent_state', state: 'awaiting_permission' })
     const answer = await options.prompter.prompt(
-      { requestId, agentId: options.agentId, agentName: options.agentName, tool: tool.name, input, reason: verdict.reason, suggestions: options.engine.suggestRules(subject, options.cwd), cwd: options.cwd },
+      {
+        requestId,
+        agentId: options.agentId,
+        agentName: options.agentName,
+        tool: tool.name,
+        input,
+        reason: verdict.reason,
+        suggestions: options.engine.suggestRules(subject, options.cwd),
+        cwd: options.cwd
+      },
       signal
     )
     emit({ type: 'agent_state', state: 'running' })
     const reason = answer.decision === 'deny' ? answer.reason : undefined
     // an "Always allow" is recorded with the rule it added, in the event stream and the decision log
     const rule = answer.decision === 'allow' ? answer.alwaysAllowRule : undefined
-    emit({ type: 'permission_decided', requestId, decision: answer.decision, by: answer.by, ...(reason ? { reason } : {}), ...(rule ? { rule } : {}) })
-    options.record({ ...base, decision: answer.decision, by: answer.by, reason: reason ?? verdict.reason, ...(rule ? { rule } : {}) })
+    emit({
+      type: 'permission_decided',
+      requestId,
+      decision: answer.decision,
+      by: answer.by,
+      ...(reason ? { reason } : {}),
+      ...(rule ? { rule } : {})
+    })
+    options.record({
+      ...base,
+      decision: answer.decision,
+      by: answer.by,
+      reason: reason ?? verdict.reason,
+      ...(rule ? { rule } : {})
+    })
     if (answer.decision === 'allow') {
       if (answer.alwaysAllowRule) options.sessionAllowRules.push(answer.alwaysAllowRule)
       return { behavior: 'allow' }
     }
     const who = answer.by === 'cancelled' ? 'The request was cancelled' : 'The user denied this'
     const because = reason ? `: ${reason.trim().replace(/[.!?]*$/, '.')}` : '.'
-    return { behavior: 'deny', message: `Permission denied for ${tool.name}. ${who}${because} Do not retry the same call; adjust your approach or ask.` }
+    return {
+      behavior: 'deny',
+      message: `Permission denied for ${tool.name}. ${who}${because} Do not retry the same call; adjust your approach or ask.`
+    }
   }
 }

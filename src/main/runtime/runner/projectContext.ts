@@ -20,7 +20,8 @@ export async function loadProjectInstructions(cwd: string): Promise<string | und
   for (const name of INSTRUCTION_FILES) {
     try {
       let text = await readFile(join(cwd, name), 'utf8')
-      if (text.length > MAX_INSTRUCTIONS_CHARS) text = text.slice(0, MAX_INSTRUCTIONS_CHARS) + `\n[… ${name} truncated at ${MAX_INSTRUCTIONS_CHARS} characters]`
+      if (text.length > MAX_INSTRUCTIONS_CHARS)
+        text = text.slice(0, MAX_INSTRUCTIONS_CHARS) + `\n[… ${name} truncated at ${MAX_INSTRUCTIONS_CHARS} characters]`
       parts.push(`Contents of ${join(cwd, name)}:\n\n${text.trim()}`)
     } catch {
       // absent: nothing to add
@@ -36,7 +37,13 @@ export async function loadProjectInstructions(cwd: string): Promise<string | und
  */
 export async function gitStatusSnapshot(cwd: string): Promise<string | undefined> {
   const git = async (...args: string[]): Promise<string> =>
-    (await run('git', args, { cwd, env: { ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' }, timeout: 10_000 })).stdout.trim()
+    (
+      await run('git', args, {
+        cwd,
+        env: { ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+        timeout: 10_000
+      })
+    ).stdout.trim()
   try {
     await git('rev-parse', '--is-inside-work-tree')
   } catch {

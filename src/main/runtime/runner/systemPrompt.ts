@@ -41,7 +41,10 @@ export async function readProjectContext(cwd: string): Promise<ProjectContext> {
  */
 export async function renderSystemPrompt(options: SystemPromptOptions): Promise<TextBlockParam[]> {
   const context = options.context ?? (await readProjectContext(options.cwd))
-  const parts = [options.rolePrompt ?? MAIN_AGENT_PROMPT, environmentContext(options.cwd, context.git !== undefined, options.model, options.date)]
+  const parts = [
+    options.rolePrompt ?? MAIN_AGENT_PROMPT,
+    environmentContext(options.cwd, context.git !== undefined, options.model, options.date)
+  ]
   if (!options.omitProjectContext) {
     if (context.instructions) parts.push(context.instructions)
     if (context.git) parts.push(context.git)

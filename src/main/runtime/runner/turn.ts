@@ -1,7 +1,14 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { RuntimeEventInput } from '../../../shared/events'
 import type { EventBus, WithoutAgent } from '../events'
-import { modelFailureEvents, query, type LoopEvent, type LoopRuntimeEvent, type QueryEnd, type QueryParams } from '../loop'
+import {
+  modelFailureEvents,
+  query,
+  type LoopEvent,
+  type LoopRuntimeEvent,
+  type QueryEnd,
+  type QueryParams
+} from '../loop'
 import type { TranscriptWriter } from '../transcripts'
 import { createAgentSink } from './agentSink'
 
@@ -15,7 +22,8 @@ import { createAgentSink } from './agentSink'
  * opening message with them, as after a restart, so the next turn's history is valid and the same
  * as the transcript's.
  */
-export type TurnEnd = QueryEnd | { reason: 'failed'; error: Error; finalText: string; turns: number; repair?: ContentBlockParam[] }
+export type TurnEnd =
+  QueryEnd | { reason: 'failed'; error: Error; finalText: string; turns: number; repair?: ContentBlockParam[] }
 
 /** What {@link runAgentTurn} needs: one agent's loop inputs and where its turn goes. */
 export interface AgentTurn {
@@ -87,9 +95,18 @@ export async function runAgentTurn(turn: AgentTurn): Promise<TurnEnd> {
   return end
 }
 
-async function drive(turn: AgentTurn, emit: (event: WithoutAgent<RuntimeEventInput>) => void, recorded: { length: number }): Promise<TurnEnd> {
+async function drive(
+  turn: AgentTurn,
+  emit: (event: WithoutAgent<RuntimeEventInput>) => void,
+  recorded: { length: number }
+): Promise<TurnEnd> {
   const stop = turn.controller
-  const failed = (error: unknown, finalText = '', turns = 0): TurnEnd => ({ reason: 'failed', error: error instanceof Error ? error : new Error(String(error)), finalText, turns })
+  const failed = (error: unknown, finalText = '', turns = 0): TurnEnd => ({
+    reason: 'failed',
+    error: error instanceof Error ? error : new Error(String(error)),
+    finalText,
+    turns
+  })
   if (turn.opening) {
     // recorded first: a transcript that cannot be written refuses the turn with nothing changed
     try {
@@ -102,7 +119,13 @@ async function drive(turn: AgentTurn, emit: (event: WithoutAgent<RuntimeEventInp
     turn.onOpened?.()
   }
   if (turn.announce !== false) emit({ type: 'agent_state', state: 'running' })
-  const sink = createAgentSink({ bus: turn.bus, transcript: () => turn.transcript, agentId: turn.query.toolContext.agentId, agentName: turn.query.toolContext.agentName, ...(turn.onToolCall ? { onToolCall: turn.onToolCall } : {}) })
+  const sink = createAgentSink({
+    bus: turn.bus,
+    transcript: () => turn.transcript,
+    agentId: turn.query.toolContext.agentId,
+    agentName: turn.query.toolContext.agentName,
+    ...(turn.onToolCall ? { onToolCall: turn.onToolCall } : {})
+  })
   let loop: AsyncGenerator<LoopEvent, QueryEnd> | undefined
   let seen = { finalText: '', turns: 0 }
   try {
@@ -132,7 +155,8 @@ async function drive(turn: AgentTurn, emit: (event: WithoutAgent<RuntimeEventInp
 }
 
 /** The text of a placeholder result of a tool call a failed turn left unanswered. */
-export const FAILED_TURN_TOOL_RESULT = 'Not finished: the turn failed while this tool call ran; its effects, if any, are unknown. Check before repeating it.'
+export const FAILED_TURN_TOOL_RESULT =
+  'Not finished: the turn failed while this tool call ran; its effects, if any, are unknown. Check before repeating it.'
 
 /**
  * After a failed turn, makes the history what the transcript holds: the messages the loop added
@@ -153,7 +177,12 @@ function failedCallResults(last: MessageParam | undefined): ContentBlockParam[] 
   if (!last || last.role !== 'assistant' || typeof last.content === 'string') return undefined
   const calls = last.content.filter((b) => b.type === 'tool_use')
   if (calls.length === 0) return undefined
-  return calls.map((b) => ({ type: 'tool_result' as const, tool_use_id: (b as { id: string }).id, is_error: true, content: FAILED_TURN_TOOL_RESULT }))
+  return calls.map((b) => ({
+    type: 'tool_result' as const,
+    tool_use_id: (b as { id: string }).id,
+    is_error: true,
+    content: FAILED_TURN_TOOL_RESULT
+  }))
 }
 
 /** Runs a stopped loop to its end without recording what it still yields; its own failure is not the one to report. */
@@ -176,7 +205,11 @@ export function endEvents(end: TurnEnd, idle: boolean): LoopRuntimeEvent[] {
   if (end.reason === 'failed') {
     const reason = end.error.message
     return [
-      { type: 'notice', level: 'error', message: `The turn failed and was stopped: ${reason} The next prompt or message starts a new turn.` },
+      {
+        type: 'notice',
+        level: 'error',
+        message: `The turn failed and was stopped: ${reason} The next prompt or message starts a new turn.`
+      },
       { type: 'agent_state', state: 'error', reason }
     ]
   }

@@ -19,7 +19,8 @@ export function testCacheDir(): string {
 export type ClaudeCodeInstall = { bin: string; skip?: undefined } | { bin?: undefined; skip: string }
 
 // npm's errors when the registry cannot be reached at all (as opposed to a broken install, which fails the test)
-const UNREACHABLE = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|ERR_SOCKET_TIMEOUT)\b/
+const UNREACHABLE =
+  /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|ERR_SOCKET_TIMEOUT)\b/
 
 /**
  * Installs `@anthropic-ai/claude-code@CLAUDE_CODE_VERSION` from the npm registry into the test
@@ -36,11 +37,26 @@ export async function installClaudeCode(): Promise<ClaudeCodeInstall> {
   await mkdir(testCacheDir(), { recursive: true })
   const staging = await mkdtemp(join(testCacheDir(), 'installing-'))
   try {
-    await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', staging, `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`], { timeout: 600_000 })
+    await run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--no-save',
+        '--prefix',
+        staging,
+        `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`
+      ],
+      { timeout: 600_000 }
+    )
   } catch (error) {
     await rm(staging, { recursive: true, force: true })
     const text = `${(error as { stderr?: string }).stderr ?? ''} ${(error as Error).message}`
-    if (UNREACHABLE.test(text)) return { skip: `the npm registry cannot be reached to install @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}: ${UNREACHABLE.exec(text)![1]}` }
+    if (UNREACHABLE.test(text))
+      return {
+        skip: `the npm registry cannot be reached to install @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}: ${UNREACHABLE.exec(text)![1]}`
+      }
     throw error
   }
   try {
@@ -64,7 +80,11 @@ export interface ClaudeRun {
  * Runs the real `claude` against a scripted model server, offline: a scratch `HOME`, a dummy key,
  * no nonessential traffic, and `IS_SANDBOX=1` (which its bypass mode needs as root).
  */
-export function runClaude(bin: string, args: string[], options: { baseUrl: string; cwd: string; home: string; timeoutMs?: number }): Promise<ClaudeRun> {
+export function runClaude(
+  bin: string,
+  args: string[],
+  options: { baseUrl: string; cwd: string; home: string; timeoutMs?: number }
+): Promise<ClaudeRun> {
   return new Promise((resolve, reject) => {
     // stdin closed: `claude -p` otherwise waits 3 s for piped input and warns
     const child = spawn(bin, args, {

@@ -42,7 +42,10 @@ const WORKING_DIRECTORY = /Primary working directory: ([^\n\\]+)/
 
 /** Slug of an Agent call's description, the name Swarmdesk gives an unnamed subagent (docs/scenarios.md#picking-a-script). */
 export function descriptionSlug(description: string): string {
-  return description.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '')
+  return description
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
 }
 
 /** Every Agent (or older Task) tool call of an answer that starts an agent with a prompt. */
@@ -52,8 +55,17 @@ export function spawnsOf(content: readonly AnswerBlock[]): SpawnRecord[] {
     if (block.type !== 'tool_use' || (block.name !== 'Agent' && block.name !== 'Task')) continue
     const { prompt, name, description, subagent_type } = block.input as Record<string, unknown>
     if (typeof prompt !== 'string' || prompt === '') continue
-    const given = typeof name === 'string' && name ? name : typeof description === 'string' && description ? descriptionSlug(description) : undefined
-    out.push({ prompt, ...(given ? { name: given } : {}), type: typeof subagent_type === 'string' && subagent_type ? subagent_type : 'general-purpose' })
+    const given =
+      typeof name === 'string' && name
+        ? name
+        : typeof description === 'string' && description
+          ? descriptionSlug(description)
+          : undefined
+    out.push({
+      prompt,
+      ...(given ? { name: given } : {}),
+      type: typeof subagent_type === 'string' && subagent_type ? subagent_type : 'general-purpose'
+    })
   }
   return out
 }
@@ -62,12 +74,17 @@ export function spawnsOf(content: readonly AnswerBlock[]): SpawnRecord[] {
 function firstUserText(request: MessagesRequest): string {
   const first = request.messages.find((message) => message.role === 'user')
   if (!first) return ''
-  return typeof first.content === 'string' ? first.content : first.content.map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n')
+  return typeof first.content === 'string'
+    ? first.content
+    : first.content.map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n')
 }
 
 /** The `Primary working directory:` line of Claude Code's system prompt, the agent's cwd. */
 function workingDirectory(request: MessagesRequest): string | undefined {
-  const system = typeof request.system === 'string' ? request.system : (request.system ?? []).map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n')
+  const system =
+    typeof request.system === 'string'
+      ? request.system
+      : (request.system ?? []).map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n')
   return WORKING_DIRECTORY.exec(system)?.[1]?.trim()
 }
 
@@ -79,14 +96,19 @@ function workingDirectory(request: MessagesRequest): string | undefined {
  * each call claimed by one agent. A request with no agent id asking for structured output is the
  * session-title call.
  */
-export function claudeCodeIdentity(req: IncomingMessage, request: MessagesRequest | undefined, spawns: SpawnRecord[]): ClaudeCodeIdentity | undefined {
+export function claudeCodeIdentity(
+  req: IncomingMessage,
+  request: MessagesRequest | undefined,
+  spawns: SpawnRecord[]
+): ClaudeCodeIdentity | undefined {
   const sessionId = header(req, CLAUDE_CODE_HEADERS.sessionId)
   const agentId = header(req, CLAUDE_CODE_HEADERS.agentId)
   if (sessionId === undefined && agentId === undefined) return undefined
   const cwd = request ? workingDirectory(request) : undefined
   const where = cwd !== undefined ? { cwd } : {}
   if (agentId === undefined) {
-    if (request?.output_config?.format) return { name: TITLE_SCRIPT, id: `${TITLE_SCRIPT}:${sessionId ?? ''}`, title: true, ...where }
+    if (request?.output_config?.format)
+      return { name: TITLE_SCRIPT, id: `${TITLE_SCRIPT}:${sessionId ?? ''}`, title: true, ...where }
     return { name: 'team-lead', type: 'main', ...(sessionId !== undefined ? { id: sessionId } : {}), ...where }
   }
   let spawn = spawns.find((record) => record.claimedBy === agentId)

@@ -46,7 +46,12 @@ export function headerRecord(req: IncomingMessage): Record<string, string> {
 }
 
 /** Sends a JSON body with a status and extra headers. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {}
+): void {
   const text = JSON.stringify(body)
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers })
   res.end(text)
@@ -64,5 +69,10 @@ export function sendError(
   message: string,
   headers: Record<string, string> = {}
 ): void {
-  sendJson(res, status, { type: 'error', error: { type, message }, request_id: requestId }, { 'request-id': requestId, ...headers })
+  sendJson(
+    res,
+    status,
+    { type: 'error', error: { type, message }, request_id: requestId },
+    { 'request-id': requestId, ...headers }
+  )
 }

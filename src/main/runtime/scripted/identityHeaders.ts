@@ -1,4 +1,3 @@
-
 /** Who is asking: sent to the scripted model as the `x-swarmdesk-*` headers of every request (docs/scenarios.md#scripted-model-scenarios, identityHeaders.ts). */
 export interface AgentIdentity {
   /** `a` + 16 hex digits for subagents and forks, `name@team` for teammates, the session id for the main agent. */
@@ -31,15 +30,21 @@ export const IDENTITY_HEADERS = {
  */
 export function identityHeaders(agent: AgentIdentity): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const field of Object.keys(IDENTITY_HEADERS) as Array<keyof AgentIdentity>) out[IDENTITY_HEADERS[field]] = encodeURIComponent(agent[field])
+  for (const field of Object.keys(IDENTITY_HEADERS) as Array<keyof AgentIdentity>)
+    out[IDENTITY_HEADERS[field]] = encodeURIComponent(agent[field])
   return out
 }
 
 /** An identity header whose value is not percent-encoded UTF-8: the client that sent it is at fault. */
 export class IdentityHeaderError extends Error {
   override readonly name = 'IdentityHeaderError'
-  constructor(readonly header: string, readonly value: string) {
-    super(`${header} must be percent-encoded UTF-8 (encodeURIComponent of the value); got '${value.slice(0, 200)}', which does not decode.`)
+  constructor(
+    readonly header: string,
+    readonly value: string
+  ) {
+    super(
+      `${header} must be percent-encoded UTF-8 (encodeURIComponent of the value); got '${value.slice(0, 200)}', which does not decode.`
+    )
   }
 }
 

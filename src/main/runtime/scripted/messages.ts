@@ -10,7 +10,13 @@ import { analysePrompt, promptBlocks } from './prompt'
 import { MessagesRequestSchema, newestUserText, type MessagesRequest } from './request'
 import { answerContent, answerMessage, apiUsage, outputTokens, randomId } from './response'
 import type { Selection } from './scriptBook'
-import { startStream, writeFirstTextThen, writeMalformedEvent, writeOverloadedMidStream, writeStreamedMessage } from './sse'
+import {
+  startStream,
+  writeFirstTextThen,
+  writeMalformedEvent,
+  writeOverloadedMidStream,
+  writeStreamedMessage
+} from './sse'
 import type { RecordedRequest, ScriptedState } from './state'
 import { exampleForSchema, structuredOutputProblem } from './structured'
 
@@ -39,22 +45,44 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
     if (!(error instanceof IdentityHeaderError)) throw error
     badIdentity = error // refused below, after authentication, as a malformed body is
   }
-  const recorded: RecordedRequest = { index: state.log.length, time: new Date(state.clock()).toISOString(), headers: headerRecord(req), body, ...(raw !== undefined ? { rawBody: raw } : {}), ...definedIdentity(identity) }
+  const recorded: RecordedRequest = {
+    index: state.log.length,
+    time: new Date(state.clock()).toISOString(),
+    headers: headerRecord(req),
+    body,
+    ...(raw !== undefined ? { rawBody: raw } : {}),
+    ...definedIdentity(identity)
+  }
   state.log.push(recorded)
   state.stats.requests++
 
   if (!checkKey(state, req, res, requestId)) return
   if (badIdentity) return sendError(res, requestId, 400, 'invalid_request_error', badIdentity.message)
-  if (raw === undefined) return sendError(res, requestId, 413, 'request_too_large', `Request exceeds the maximum size of ${MAX_BODY_BYTES} bytes`)
+  if (raw === undefined)
+    return sendError(
+      res,
+      requestId,
+      413,
+      'request_too_large',
+      `Request exceeds the maximum size of ${MAX_BODY_BYTES} bytes`
+    )
   const parsed = MessagesRequestSchema.safeParse(body)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const where = issue.path.map(String).join('.')
-    return sendError(res, requestId, 400, 'invalid_request_error', body === null ? 'request body is not valid JSON' : `${where}: ${issue.message}`)
+    return sendError(
+      res,
+      requestId,
+      400,
+      'invalid_request_error',
+      body === null ? 'request body is not valid JSON' : `${where}: ${issue.message}`
+    )
   }
   const request = parsed.data
   // Claude Code says who is asking in its own headers; Swarmdesk's win where both are sent
-  const claudeCode = Object.values(identity).every((value) => value === undefined) ? claudeCodeIdentity(req, request, state.spawns) : undefined
+  const claudeCode = Object.values(identity).every((value) => value === undefined)
+    ? claudeCodeIdentity(req, request, state.spawns)
+    : undefined
   if (claudeCode) {
     const { title, ...fields } = claudeCode
     identity = fields
@@ -62,7 +90,15 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
     if (title && !state.scenario.agents[TITLE_SCRIPT]) {
       // the title call uses no agent's turns: a schema-valid JSON answers it
       const text = JSON.stringify(exampleForSchema(request.output_config?.format?.schema, 'Scripted session'))
-      return answer(state, request, analysePrompt(request.model, promptBlocks(request)), { scriptKey: TITLE_SCRIPT, turnIndex: -1, turn: { text } }, identity, requestId, res)
+      return answer(
+        state,
+        request,
+        analysePrompt(request.model, promptBlocks(request)),
+        { scriptKey: TITLE_SCRIPT, turnIndex: -1, turn: { text } },
+        identity,
+        requestId,
+        res
+      )
     }
   }
   const { cwd, ...agent } = identity
@@ -73,13 +109,25 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
   if (unanswered) return sendError(res, requestId, 400, 'invalid_request_error', unanswered)
   const blocks = promptBlocks(request)
   if (blocks.filter((block) => block.breakpoint).length > MAX_BREAKPOINTS) {
-    return sendError(res, requestId, 400, 'invalid_request_error', `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided.`)
+    return sendError(
+      res,
+      requestId,
+      400,
+      'invalid_request_error',
+      `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided.`
+    )
   }
   const prompt = analysePrompt(request.model, blocks)
   recorded.promptTokens = prompt.totalTokens
   // the real API refuses a prompt over the model's window with this 400 (never retried), and so does the scripted model
   if (prompt.totalTokens > state.scenario.contextWindow) {
-    return sendError(res, requestId, 400, 'invalid_request_error', `prompt is too long: ${prompt.totalTokens} tokens > ${state.scenario.contextWindow} maximum`)
+    return sendError(
+      res,
+      requestId,
+      400,
+      'invalid_request_error',
+      `prompt is too long: ${prompt.totalTokens} tokens > ${state.scenario.contextWindow} maximum`
+    )
   }
 
   let selection: Selection
@@ -105,15 +153,30 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
 
   if (selection.fault) state.stats.faultsInjected++
   // the API's own pacing header, which the SDK honours over its backoff: a scenario sets it to keep retries quick
-  const pacing: Record<string, string> = selection.turn.retryAfterMs !== undefined ? { 'retry-after-ms': String(selection.turn.retryAfterMs) } : {}
+  const pacing: Record<string, string> =
+    selection.turn.retryAfterMs !== undefined ? { 'retry-after-ms': String(selection.turn.retryAfterMs) } : {}
   switch (selection.fault) {
     case 'disconnect':
       req.socket.destroy()
       return
     case 'rate_limit':
-      return sendError(res, requestId, 429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit (scripted)', { 'retry-after': '0', ...pacing })
+      return sendError(
+        res,
+        requestId,
+        429,
+        'rate_limit_error',
+        'Number of request tokens has exceeded your per-minute rate limit (scripted)',
+        { 'retry-after': '0', ...pacing }
+      )
     case 'rate_limit_no_retry_after':
-      return sendError(res, requestId, 429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit (scripted, no retry-after)', pacing)
+      return sendError(
+        res,
+        requestId,
+        429,
+        'rate_limit_error',
+        'Number of request tokens has exceeded your per-minute rate limit (scripted, no retry-after)',
+        pacing
+      )
     case 'overloaded':
       return sendError(res, requestId, 529, 'overloaded_error', 'Overloaded', pacing)
     case 'overloaded_mid_stream':
@@ -149,11 +212,18 @@ function requestIdentity(req: IncomingMessage): RequestIdentity {
     const value = header(req, name)
     return value === undefined ? undefined : decodeIdentityHeader(name, value)
   }
-  return { name: read(IDENTITY_HEADERS.name), type: read(IDENTITY_HEADERS.type), id: read(IDENTITY_HEADERS.id), cwd: read(IDENTITY_HEADERS.cwd) }
+  return {
+    name: read(IDENTITY_HEADERS.name),
+    type: read(IDENTITY_HEADERS.type),
+    id: read(IDENTITY_HEADERS.id),
+    cwd: read(IDENTITY_HEADERS.cwd)
+  }
 }
 
 /** The log entry's identity fields: only those the request carried. */
-function definedIdentity(identity: RequestIdentity): Pick<RecordedRequest, 'agentName' | 'agentType' | 'agentId' | 'cwd'> {
+function definedIdentity(
+  identity: RequestIdentity
+): Pick<RecordedRequest, 'agentName' | 'agentType' | 'agentId' | 'cwd'> {
   return {
     ...(identity.name !== undefined ? { agentName: identity.name } : {}),
     ...(identity.type !== undefined ? { agentType: identity.type } : {}),
@@ -183,7 +253,14 @@ function answer(
     const problem = structuredOutputProblem(text, format.schema)
     // the API never answers structured output with text off the schema; a scenario that does is at fault
     if (problem) {
-      return sendError(res, requestId, 400, 'scenario_error', `(structured output) script '${selection.scriptKey}' turn ${selection.turnIndex}: ${problem}`, { 'x-should-retry': 'false' })
+      return sendError(
+        res,
+        requestId,
+        400,
+        'scenario_error',
+        `(structured output) script '${selection.scriptKey}' turn ${selection.turnIndex}: ${problem}`,
+        { 'x-should-retry': 'false' }
+      )
     }
   }
   state.spawns.push(...spawnsOf(content))
@@ -198,7 +275,8 @@ function answer(
   startStream(res, requestId)
   if (selection.fault === 'overloaded_mid_stream') return writeOverloadedMidStream(res, message)
   // the cut comes once the first part is on the wire (a destroy would discard what is still queued)
-  if (selection.fault === 'disconnect_mid_stream') return writeFirstTextThen(res, message, () => void res.write('', () => res.socket?.destroy()))
+  if (selection.fault === 'disconnect_mid_stream')
+    return writeFirstTextThen(res, message, () => void res.write('', () => res.socket?.destroy()))
   // the response stays open, silent, until the client gives up (closing the server ends it too)
   if (selection.fault === 'stall_mid_stream') return writeFirstTextThen(res, message, () => undefined)
   if (selection.fault === 'malformed_sse') return writeMalformedEvent(res, message)
@@ -223,7 +301,11 @@ export function unansweredToolUse(request: MessagesRequest): string | undefined 
     let n = i + 1
     while (n < messages.length - 1 && messages[n]!.role === 'system') n++
     const next = messages[n]!
-    const answered = new Set(typeof next.content === 'string' ? [] : next.content.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])))
+    const answered = new Set(
+      typeof next.content === 'string'
+        ? []
+        : next.content.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : []))
+    )
     const missing = ids.filter((id) => !answered.has(id))
     if (missing.length > 0) {
       return `messages.${n}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`

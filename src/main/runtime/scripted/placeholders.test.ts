@@ -19,7 +19,10 @@ const request = MessagesRequestSchema.parse({
       content: [
         { type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'Explored.\nagentId: agent-7f3' }] },
         { type: 'tool_result', tool_use_id: 't2', content: 'Task #12 created successfully' },
-        { type: 'text', text: '<teammate-message teammate_id="amy" request_id="req-42" type="shutdown_request">stop</teammate-message><teammate-message teammate_id="amy">bye</teammate-message>' }
+        {
+          type: 'text',
+          text: '<teammate-message teammate_id="amy" request_id="req-42" type="shutdown_request">stop</teammate-message><teammate-message teammate_id="amy">bye</teammate-message>'
+        }
       ]
     }
   ]
@@ -42,7 +45,12 @@ describe('placeholders', () => {
     const json = MessagesRequestSchema.parse({
       model: 'm',
       max_tokens: 1,
-      messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: '{"status":"async_launched","agentId":"ag-9"}' }] }]
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'x', content: '{"status":"async_launched","agentId":"ag-9"}' }]
+        }
+      ]
     })
     expect(placeholderValues(json, {})).toMatchObject({ last_agent_id: 'ag-9', request_id: '', task_id: '', cwd: '' })
   })
@@ -50,7 +58,9 @@ describe('placeholders', () => {
   it('fills strings deep inside tool input and leaves unknown placeholders as written', () => {
     const values = placeholderValues(request, { name: 'alice', id: 'a-1', cwd: '/w' })
     expect(fillString('{{cwd}}/src by {{ agent_name }} {{nope}}', values)).toBe('/w/src by alice {{nope}}')
-    expect(fillDeep({ path: '{{cwd}}/a', list: ['{{task_id}}', 3, { deep: '#{{request_id}}' }], n: null }, values)).toEqual({
+    expect(
+      fillDeep({ path: '{{cwd}}/a', list: ['{{task_id}}', 3, { deep: '#{{request_id}}' }], n: null }, values)
+    ).toEqual({
       path: '/w/a',
       list: ['12', 3, { deep: '#req-42' }],
       n: null

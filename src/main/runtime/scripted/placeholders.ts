@@ -40,7 +40,11 @@ function textsNewestFirst(request: MessagesRequest): string[] {
   return request.messages.flatMap(messageTexts).reverse()
 }
 
-function lastMatch(text: string, pattern: RegExp, pick: (match: RegExpMatchArray) => string | undefined): string | undefined {
+function lastMatch(
+  text: string,
+  pattern: RegExp,
+  pick: (match: RegExpMatchArray) => string | undefined
+): string | undefined {
   let found: string | undefined
   for (const match of text.matchAll(pattern)) found = pick(match) ?? found
   return found

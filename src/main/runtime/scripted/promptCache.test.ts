@@ -22,7 +22,9 @@ const text = (i: number) => String.fromCharCode(97 + (i % 26)).repeat(365)
 function prompt(count: number, breakpoints: number[], model = 'm') {
   const messages = Array.from({ length: count }, (_, i) => ({
     role: 'user' as const,
-    content: [{ type: 'text', text: text(i), ...(breakpoints.includes(i) ? { cache_control: { type: 'ephemeral' } } : {}) }]
+    content: [
+      { type: 'text', text: text(i), ...(breakpoints.includes(i) ? { cache_control: { type: 'ephemeral' } } : {}) }
+    ]
   }))
   const request = MessagesRequestSchema.parse({ model, max_tokens: 10, messages })
   return analysePrompt(model, promptBlocks(request))
@@ -42,7 +44,8 @@ describe('prompt cache simulation (hand-computed)', () => {
       system: 'S',
       messages: [{ role: 'user', content: 'U' }]
     })
-    const literal = '["m",{"tool":{"description":"d","input_schema":{"type":"object"},"name":"T"}},{"system":{"text":"S","type":"text"}},{"user":{"text":"U","type":"text"}}]'
+    const literal =
+      '["m",{"tool":{"description":"d","input_schema":{"type":"object"},"name":"T"}},{"system":{"text":"S","type":"text"}},{"user":{"text":"U","type":"text"}}]'
     // `["m",` 5 + `{"tool":` 8 + `{"description":"d",` 19 + `"input_schema":{"type":"object"},` 33
     // + `"name":"T"}}` 12 + `,` 1 + `{"system":` 10 + `{"text":"S","type":"text"}}` 27 + `,` 1
     // + `{"user":` 8 + `{"text":"U","type":"text"}}` 27 + `]` 1 = 152 bytes → ceil(152 / 4) = 38 tokens.
@@ -57,22 +60,47 @@ describe('prompt cache simulation (hand-computed)', () => {
   it('writes the breakpoint prefix on the first request, then reads all of it on an identical one', () => {
     const { cache } = fixture()
     // 8 blocks, breakpoint at 5: total tokens(7) = 802, written tokens(5) = 602, rest 802 − 602 = 200.
-    expect(cache.use(prompt(8, [5]))).toEqual({ inputTokens: 200, cacheReadInputTokens: 0, cacheCreationInputTokens: 602, entriesWritten: 1 })
-    expect(cache.use(prompt(8, [5]))).toEqual({ inputTokens: 200, cacheReadInputTokens: 602, cacheCreationInputTokens: 0, entriesWritten: 0 })
+    expect(cache.use(prompt(8, [5]))).toEqual({
+      inputTokens: 200,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 602,
+      entriesWritten: 1
+    })
+    expect(cache.use(prompt(8, [5]))).toEqual({
+      inputTokens: 200,
+      cacheReadInputTokens: 602,
+      cacheCreationInputTokens: 0,
+      entriesWritten: 0
+    })
   })
 
   it('reads the old prefix and writes only the rest when a request extends it', () => {
     const { cache } = fixture()
     cache.use(prompt(8, [7])) // writes tokens(7) = 802
     // 10 blocks, breakpoint at 9: read 802 (block 7 is 2 back), write tokens(9) = 1002 → creation 1002 − 802 = 200, input 0.
-    expect(cache.use(prompt(10, [9]))).toEqual({ inputTokens: 0, cacheReadInputTokens: 802, cacheCreationInputTokens: 200, entriesWritten: 1 })
+    expect(cache.use(prompt(10, [9]))).toEqual({
+      inputTokens: 0,
+      cacheReadInputTokens: 802,
+      cacheCreationInputTokens: 200,
+      entriesWritten: 1
+    })
   })
 
   it('neither writes nor reads a prefix under minTokens', () => {
     const { cache } = fixture()
     // 4 blocks, breakpoint at 3: tokens(3) = 402 < 500.
-    expect(cache.use(prompt(4, [3]))).toEqual({ inputTokens: 402, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, entriesWritten: 0 })
-    expect(cache.use(prompt(4, [3]))).toEqual({ inputTokens: 402, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, entriesWritten: 0 })
+    expect(cache.use(prompt(4, [3]))).toEqual({
+      inputTokens: 402,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 0,
+      entriesWritten: 0
+    })
+    expect(cache.use(prompt(4, [3]))).toEqual({
+      inputTokens: 402,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 0,
+      entriesWritten: 0
+    })
     expect(cache.size).toBe(0)
   })
 
@@ -80,14 +108,24 @@ describe('prompt cache simulation (hand-computed)', () => {
     const { cache } = fixture()
     cache.use(prompt(5, [4])) // writes tokens(4) = 502
     // Breakpoint at 24 looks back to 24 − 20 = 4: hit 502; writes tokens(24) = 2502 → creation 2000.
-    expect(cache.use(prompt(25, [24]))).toEqual({ inputTokens: 0, cacheReadInputTokens: 502, cacheCreationInputTokens: 2000, entriesWritten: 1 })
+    expect(cache.use(prompt(25, [24]))).toEqual({
+      inputTokens: 0,
+      cacheReadInputTokens: 502,
+      cacheCreationInputTokens: 2000,
+      entriesWritten: 1
+    })
   })
 
   it('misses an entry 21 blocks before the breakpoint', () => {
     const { cache } = fixture()
     cache.use(prompt(5, [4]))
     // Breakpoint at 25 looks back only to 5: miss; writes tokens(25) = 2602.
-    expect(cache.use(prompt(26, [25]))).toEqual({ inputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 2602, entriesWritten: 1 })
+    expect(cache.use(prompt(26, [25]))).toEqual({
+      inputTokens: 0,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 2602,
+      entriesWritten: 1
+    })
   })
 
   it('expires an entry after ttlMs', () => {
@@ -114,15 +152,30 @@ describe('prompt cache simulation (hand-computed)', () => {
     const { cache } = fixture()
     cache.use(prompt(8, [5]))
     // Breakpoint now at 7: reads tokens(5) = 602 (2 back), writes tokens(7) = 802 → creation 200.
-    expect(cache.use(prompt(8, [7]))).toEqual({ inputTokens: 0, cacheReadInputTokens: 602, cacheCreationInputTokens: 200, entriesWritten: 1 })
+    expect(cache.use(prompt(8, [7]))).toEqual({
+      inputTokens: 0,
+      cacheReadInputTokens: 602,
+      cacheCreationInputTokens: 200,
+      entriesWritten: 1
+    })
   })
 
   it('reads the longest hit over several breakpoints and writes only those not cached', () => {
     const { cache } = fixture()
     cache.use(prompt(8, [4])) // writes tokens(4) = 502
     // Breakpoints 4 and 7: 4 hits (502); 7 is new: creation tokens(7) − 502 = 300; total 802 − 502 − 300 = 0.
-    expect(cache.use(prompt(8, [4, 7]))).toEqual({ inputTokens: 0, cacheReadInputTokens: 502, cacheCreationInputTokens: 300, entriesWritten: 1 })
+    expect(cache.use(prompt(8, [4, 7]))).toEqual({
+      inputTokens: 0,
+      cacheReadInputTokens: 502,
+      cacheCreationInputTokens: 300,
+      entriesWritten: 1
+    })
     // Now both are cached: the longest, 802, is read; nothing written.
-    expect(cache.use(prompt(9, [4, 7]))).toEqual({ inputTokens: 100, cacheReadInputTokens: 802, cacheCreationInputTokens: 0, entriesWritten: 0 })
+    expect(cache.use(prompt(9, [4, 7]))).toEqual({
+      inputTokens: 100,
+      cacheReadInputTokens: 802,
+      cacheCreationInputTokens: 0,
+      entriesWritten: 0
+    })
   })
 })

@@ -34,7 +34,10 @@ export const ThinkingSchema = z.discriminatedUnion('type', [
 ])
 
 /** A structured-output format: the answer's text must be JSON valid for `schema` (a JSON Schema object). */
-export const JsonSchemaFormatSchema = z.looseObject({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) })
+export const JsonSchemaFormatSchema = z.looseObject({
+  type: z.literal('json_schema'),
+  schema: z.record(z.string(), z.unknown())
+})
 
 /** `output_config`: `effort` (how hard the model works, ignored here) and an optional structured-output `format`. */
 export const OutputConfigSchema = z.looseObject({

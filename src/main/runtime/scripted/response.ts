@@ -57,7 +57,8 @@ export interface ApiMessage {
 export function answerContent(turn: Pick<Turn, 'text' | 'tools'>): AnswerBlock[] {
   const content: AnswerBlock[] = []
   if (turn.text) content.push({ type: 'text', text: turn.text })
-  for (const tool of turn.tools ?? []) content.push({ type: 'tool_use', id: randomId('toolu_'), name: tool.name, input: tool.input })
+  for (const tool of turn.tools ?? [])
+    content.push({ type: 'tool_use', id: randomId('toolu_'), name: tool.name, input: tool.input })
   return content
 }
 
@@ -68,7 +69,10 @@ export function answerContent(turn: Pick<Turn, 'text' | 'tools'>): AnswerBlock[]
 export function outputTokens(content: readonly AnswerBlock[]): number {
   let bytes = 0
   for (const block of content) {
-    bytes += block.type === 'text' ? Buffer.byteLength(block.text) : Buffer.byteLength(block.name) + Buffer.byteLength(JSON.stringify(block.input))
+    bytes +=
+      block.type === 'text'
+        ? Buffer.byteLength(block.text)
+        : Buffer.byteLength(block.name) + Buffer.byteLength(JSON.stringify(block.input))
   }
   return Math.max(1, tokensForBytes(bytes))
 }

@@ -56,7 +56,14 @@ describe('scenario files', () => {
 
   it('reads the same scenario from JSON, names it after the file when unnamed, and keeps cache settings', async () => {
     const file = join(dir, 'plain.json')
-    await writeFile(file, JSON.stringify({ strict: true, cache: { minTokens: 10 }, agents: { '*': [{ text: 'hi', fault: 'overloaded', delayMs: 5 }] } }))
+    await writeFile(
+      file,
+      JSON.stringify({
+        strict: true,
+        cache: { minTokens: 10 },
+        agents: { '*': [{ text: 'hi', fault: 'overloaded', delayMs: 5 }] }
+      })
+    )
     const scenario = await loadScenario(file)
     expect(scenario.name).toBe('plain.json')
     expect(scenario.strict).toBe(true)
@@ -89,9 +96,13 @@ describe('scenario files', () => {
 
   it('names the line of the file for a scenario that parses but does not validate, in YAML and JSON', () => {
     const yaml = 'name: x\nagents:\n  team-lead:\n    - text: hi\n    - tools:\n        - { input: { command: ls } }\n'
-    expect(errorOf(() => parseScenario(yaml, 's.yaml')).message).toMatch(/^s\.yaml: agents\.team-lead\[1\]\.tools\[0\]\.name: .*\(line 6\)$/)
+    expect(errorOf(() => parseScenario(yaml, 's.yaml')).message).toMatch(
+      /^s\.yaml: agents\.team-lead\[1\]\.tools\[0\]\.name: .*\(line 6\)$/
+    )
     const json = '{\n  "agents": {\n    "team-lead": [\n      { "text": 5 }\n    ]\n  }\n}\n'
-    expect(errorOf(() => parseScenario(json, 's.json', 'json')).message).toMatch(/^s\.json: agents\.team-lead\[0\]\.text: .*\(line 4\)$/)
+    expect(errorOf(() => parseScenario(json, 's.json', 'json')).message).toMatch(
+      /^s\.json: agents\.team-lead\[0\]\.text: .*\(line 4\)$/
+    )
   })
 
   it('names the line of a JSON syntax error, which JSON.parse does not', () => {
@@ -107,7 +118,9 @@ describe('scenario files', () => {
 
 describe('a scenario’s suggested prompt', () => {
   it('is read from the top-level `prompt` field, trimmed, and is absent when not set', () => {
-    expect(parseScenario('prompt: "  Fix the failing tests  "\nagents: { "*": [ { text: hi } ] }\n', 's.yaml').prompt).toBe('Fix the failing tests')
+    expect(
+      parseScenario('prompt: "  Fix the failing tests  "\nagents: { "*": [ { text: hi } ] }\n', 's.yaml').prompt
+    ).toBe('Fix the failing tests')
     expect(parseScenario('agents: { "*": [ { text: hi } ] }\n', 's.yaml').prompt).toBeUndefined()
   })
 
@@ -125,7 +138,9 @@ describe('a scenario’s suggested prompt', () => {
   it('is set by both demo scenarios: the offline demo suggests the prompt `swarmdesk demo` asks for', async () => {
     const demo = (name: string) => loadScenario(join(__dirname, '..', '..', '..', '..', 'resources', 'demo', name))
     // the text of src/main/cli/commands/demo.ts DEMO_PROMPT
-    expect((await demo('demo.yaml')).prompt).toBe('Survey this project, run its tests, and fix whatever makes them fail.')
+    expect((await demo('demo.yaml')).prompt).toBe(
+      'Survey this project, run its tests, and fix whatever makes them fail.'
+    )
     expect((await demo('team.yaml')).prompt).toBe('Document this project with a team')
   })
 })

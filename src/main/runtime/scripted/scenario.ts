@@ -15,7 +15,16 @@ import { ScenarioError } from './errors'
  * `disconnect_mid_stream` the socket closed after some text; `malformed_sse` a stream whose event
  * data is not JSON; `stall_mid_stream` some text, then nothing until the client gives up.
  */
-export const FaultSchema = z.enum(['rate_limit', 'overloaded', 'overloaded_mid_stream', 'disconnect', 'rate_limit_no_retry_after', 'disconnect_mid_stream', 'malformed_sse', 'stall_mid_stream'])
+export const FaultSchema = z.enum([
+  'rate_limit',
+  'overloaded',
+  'overloaded_mid_stream',
+  'disconnect',
+  'rate_limit_no_retry_after',
+  'disconnect_mid_stream',
+  'malformed_sse',
+  'stall_mid_stream'
+])
 export type Fault = z.infer<typeof FaultSchema>
 
 /** Stop reasons the Messages API can return; a turn may force one. */
@@ -117,7 +126,11 @@ export function validateScenario(data: unknown, fileNameForErrors: string, text?
   if (result.success) return result.data
   const issue = result.error.issues[0]
   const line = text === undefined ? undefined : lineOfPath(text, issue.path)
-  throw new ScenarioError(fileNameForErrors, formatPath(issue.path), line === undefined ? issue.message : `${issue.message} (line ${line})`)
+  throw new ScenarioError(
+    fileNameForErrors,
+    formatPath(issue.path),
+    line === undefined ? issue.message : `${issue.message} (line ${line})`
+  )
 }
 
 /**
@@ -170,7 +183,11 @@ export async function loadScenario(file: string): Promise<Scenario> {
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    throw new ScenarioError(file, '', `cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    throw new ScenarioError(
+      file,
+      '',
+      `cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`
+    )
   }
   const scenario = parseScenario(text, file, extname(file).toLowerCase() === '.json' ? 'json' : 'yaml')
   return scenario.name === undefined ? { ...scenario, name: basename(file) } : scenario

@@ -44,7 +44,9 @@ describe('script selection', () => {
       }
     })()
     expect(error).toBeInstanceOf(ScriptUnavailableError)
-    expect((error as Error).message).toMatch(/^\(scenario exhausted\) agent '\(no name\)', type 'Explore', id 'E1' .*script 'type:Explore'/)
+    expect((error as Error).message).toMatch(
+      /^\(scenario exhausted\) agent '\(no name\)', type 'Explore', id 'E1' .*script 'type:Explore'/
+    )
   })
 
   it('in a strict scenario refuses an agent no script names; otherwise answers it with a fixed text', () => {

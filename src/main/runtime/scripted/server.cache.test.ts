@@ -18,25 +18,50 @@ afterEach(async () => {
  */
 const messages = Array.from({ length: 8 }, (_, i) => ({
   role: 'user' as const,
-  content: [{ type: 'text' as const, text: String.fromCharCode(97 + i).repeat(365), ...(i === 5 ? { cache_control: { type: 'ephemeral' as const } } : {}) }]
+  content: [
+    {
+      type: 'text' as const,
+      text: String.fromCharCode(97 + i).repeat(365),
+      ...(i === 5 ? { cache_control: { type: 'ephemeral' as const } } : {})
+    }
+  ]
 }))
 
 describe('prompt cache through the SDK', () => {
   it('reports a cache write, then a cache read, in the usage the SDK returns and in the stats', async () => {
     server = await startScriptedServer({
-      scenario: parseScenario('{"cache":{"minTokens":500},"agents":{"*":[{"text":"one"},{"text":"two"}]}}', 'cache.json', 'json')
+      scenario: parseScenario(
+        '{"cache":{"minTokens":500},"agents":{"*":[{"text":"one"},{"text":"two"}]}}',
+        'cache.json',
+        'json'
+      )
     })
     const client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 })
     const request = { model: 'claude-sonnet-5', max_tokens: 64, messages }
 
     const first = await client.messages.create(request)
-    expect(first.usage).toMatchObject({ input_tokens: 200, cache_creation_input_tokens: 605, cache_read_input_tokens: 0 })
+    expect(first.usage).toMatchObject({
+      input_tokens: 200,
+      cache_creation_input_tokens: 605,
+      cache_read_input_tokens: 0
+    })
 
     const second = await client.messages.stream(request).finalMessage()
-    expect(second.usage).toMatchObject({ input_tokens: 200, cache_creation_input_tokens: 0, cache_read_input_tokens: 605 })
+    expect(second.usage).toMatchObject({
+      input_tokens: 200,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 605
+    })
 
     const stats = await (await fetch(`${server.url}/_scripted/stats`)).json()
-    expect(stats).toEqual({ requests: 2, cacheHits: 1, cacheWrites: 1, cacheReadTokens: 605, cacheCreationTokens: 605, faultsInjected: 0 })
+    expect(stats).toEqual({
+      requests: 2,
+      cacheHits: 1,
+      cacheWrites: 1,
+      cacheReadTokens: 605,
+      cacheCreationTokens: 605,
+      faultsInjected: 0
+    })
   })
 
   it('forgets the cache, the log and consumption on POST /_scripted/reset', async () => {

@@ -12,7 +12,11 @@ afterEach(async () => {
 /** A one-turn script whose first answer injects `fault`; the SDK's retry must get the text. */
 async function withFault(fault: string, maxRetries?: number): Promise<Anthropic> {
   server = await startScriptedServer({
-    scenario: parseScenario(JSON.stringify({ agents: { '*': [{ fault, text: 'Recovered after the fault.' }] } }), 'faults.json', 'json')
+    scenario: parseScenario(
+      JSON.stringify({ agents: { '*': [{ fault, text: 'Recovered after the fault.' }] } }),
+      'faults.json',
+      'json'
+    )
   })
   return new Anthropic({ apiKey: 'test', baseURL: server.url, ...(maxRetries === undefined ? {} : { maxRetries }) })
 }
@@ -72,7 +76,9 @@ describe('scripted faults', () => {
   })
 
   it('waits delayMs before answering, and stops waiting when the client goes away', async () => {
-    server = await startScriptedServer({ scenario: parseScenario('{"agents":{"*":[{"delayMs":300,"text":"late"},{"text":"next"}]}}', 'd.json', 'json') })
+    server = await startScriptedServer({
+      scenario: parseScenario('{"agents":{"*":[{"delayMs":300,"text":"late"},{"text":"next"}]}}', 'd.json', 'json')
+    })
     const client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 })
     const started = Date.now()
     await expect(client.messages.create(ask)).resolves.toMatchObject({ content: [{ type: 'text', text: 'late' }] })

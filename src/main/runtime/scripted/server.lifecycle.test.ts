@@ -8,7 +8,9 @@ import { startScriptedServer } from './server'
 
 /** Handles of this process that keep it alive, by kind (sockets, servers, timers). */
 function activeHandles(): string[] {
-  return (process as unknown as { getActiveResourcesInfo(): string[] }).getActiveResourcesInfo().filter((kind) => kind !== 'TTYWrap')
+  return (process as unknown as { getActiveResourcesInfo(): string[] })
+    .getActiveResourcesInfo()
+    .filter((kind) => kind !== 'TTYWrap')
 }
 
 describe('scripted server lifecycle', () => {
@@ -19,7 +21,11 @@ describe('scripted server lifecycle', () => {
       await writeFile(file, 'name: from-file\nagents:\n  "*": [ { text: hi } ]\n')
       const server = await startScriptedServer({ scenario: file, port: 0 })
       expect(server.url).toBe(`http://127.0.0.1:${server.port}`)
-      expect(await (await fetch(`${server.url}/_scripted/health`)).json()).toEqual({ ok: true, scenario: 'from-file', requests: 0 })
+      expect(await (await fetch(`${server.url}/_scripted/health`)).json()).toEqual({
+        ok: true,
+        scenario: 'from-file',
+        requests: 0
+      })
       expect((await fetch(`${server.url}/nowhere`)).status).toBe(404)
       await server.close()
       await expect(startScriptedServer({ scenario: join(dir, 'missing.yaml') })).rejects.toBeInstanceOf(ScenarioError)
@@ -32,7 +38,9 @@ describe('scripted server lifecycle', () => {
 
   it('leaves no handle open after close, even with keep-alive clients and a pending delayed answer', async () => {
     const before = activeHandles().length
-    const server = await startScriptedServer({ scenario: { agents: { '*': [{ text: 'a' }, { text: 'b', delayMs: 60_000 }] } } })
+    const server = await startScriptedServer({
+      scenario: { agents: { '*': [{ text: 'a' }, { text: 'b', delayMs: 60_000 }] } }
+    })
     const client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 })
     const ask = { model: 'claude-haiku-4-5', max_tokens: 8, messages: [{ role: 'user' as const, content: 'hi' }] }
     await client.messages.create(ask)

@@ -37,14 +37,21 @@ function as(name: string | undefined, id: string, type?: string) {
   return { headers }
 }
 
-const user = (content: Anthropic.MessageParam['content']) => ({ model: 'claude-sonnet-5', max_tokens: 256, messages: [{ role: 'user' as const, content }] })
+const user = (content: Anthropic.MessageParam['content']) => ({
+  model: 'claude-sonnet-5',
+  max_tokens: 256,
+  messages: [{ role: 'user' as const, content }]
+})
 
 describe('scenario flow through the SDK', () => {
   it('fills placeholders in text and deep in tool input from headers and the request', async () => {
     const client = await start()
     const first = await client.messages.create(user('Start'), as('team-lead', 'lead-1'))
     expect(first.content[0]).toEqual({ type: 'text', text: 'Spawning a helper in /work/demo.' })
-    expect(first.content[1]).toMatchObject({ name: 'Agent', input: { description: 'helper', prompt: 'Work in /work/demo as team-lead' } })
+    expect(first.content[1]).toMatchObject({
+      name: 'Agent',
+      input: { description: 'helper', prompt: 'Work in /work/demo as team-lead' }
+    })
 
     const second = await client.messages.create(
       user([
@@ -53,7 +60,9 @@ describe('scenario flow through the SDK', () => {
       ]),
       as('team-lead', 'lead-1')
     )
-    expect(second.content).toEqual([{ type: 'text', text: 'Helper agent-abc said: Found 3 TODOs.\nagentId: agent-abc; task 7; me lead-1' }])
+    expect(second.content).toEqual([
+      { type: 'text', text: 'Helper agent-abc said: Found 3 TODOs.\nagentId: agent-abc; task 7; me lead-1' }
+    ])
   })
 
   it('uses a when-turn as soon as its text appears, before the plain turns left', async () => {
@@ -64,7 +73,10 @@ describe('scenario flow through the SDK', () => {
       as('team-lead', 'lead-1')
     )
     expect(reply.stop_reason).toBe('tool_use')
-    expect(reply.content[0]).toMatchObject({ name: 'SendMessage', input: { to: 'bob', message: { type: 'shutdown_response', request_id: 'shut-9', approve: true } } })
+    expect(reply.content[0]).toMatchObject({
+      name: 'SendMessage',
+      input: { to: 'bob', message: { type: 'shutdown_response', request_id: 'shut-9', approve: true } }
+    })
   })
 
   it('gives each agent instance its own copy of its script', async () => {
@@ -72,7 +84,10 @@ describe('scenario flow through the SDK', () => {
     const a = await client.messages.create(user('go'), as('explorer-a', 'e-1', 'Explore'))
     const b = await client.messages.create(user('go'), as('explorer-b', 'e-2', 'Explore'))
     expect([a.content, b.content]).toEqual([[{ type: 'text', text: 'explored' }], [{ type: 'text', text: 'explored' }]])
-    expect(server!.requests().map((r) => [r.agentName, r.agentId])).toEqual([['explorer-a', 'e-1'], ['explorer-b', 'e-2']])
+    expect(server!.requests().map((r) => [r.agentName, r.agentId])).toEqual([
+      ['explorer-a', 'e-1'],
+      ['explorer-b', 'e-2']
+    ])
   })
 
   it('answers an exhausted script with 400 scenario_error that the SDK raises as an APIError', async () => {
@@ -81,14 +96,19 @@ describe('scenario flow through the SDK', () => {
     const error = await client.messages.create(user('again'), as(undefined, 'e-1', 'Explore')).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(APIError)
     expect(error).toMatchObject({ status: 400, type: 'scenario_error' })
-    expect((error as APIError).apiMessage).toMatch(/^\(scenario exhausted\) .*id 'e-1'.*script 'type:Explore'.*scenario 'flow'/)
+    expect((error as APIError).apiMessage).toMatch(
+      /^\(scenario exhausted\) .*id 'e-1'.*script 'type:Explore'.*scenario 'flow'/
+    )
     // A scenario error is not retried: one request each.
     expect(server!.requests()).toHaveLength(2)
   })
 
   it('in a strict scenario answers an unscripted agent with (no script)', async () => {
     const client = await start({ ...SCENARIO, strict: true })
-    const error = await client.messages.stream(user('go'), as('stranger', 's-1')).finalMessage().catch((e: unknown) => e)
+    const error = await client.messages
+      .stream(user('go'), as('stranger', 's-1'))
+      .finalMessage()
+      .catch((e: unknown) => e)
     expect(error).toMatchObject({ status: 400, type: 'scenario_error' })
     expect((error as APIError).apiMessage).toMatch(/^\(no script\) no script for agent 'stranger'/)
   })

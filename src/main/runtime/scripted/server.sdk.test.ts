@@ -72,7 +72,11 @@ describe('scripted server through the real SDK', () => {
     expect(JSON.parse(entry.rawBody!)).toEqual(entry.body)
     // exactly what came over the wire, spacing and key order included
     const raw = '{ "model":"claude-sonnet-5",  "max_tokens":16,"messages":[{"role":"user","content":"hi"}]}'
-    await fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'x-swarmdesk-agent-name': 'team-lead' }, body: raw })
+    await fetch(`${server.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'x-swarmdesk-agent-name': 'team-lead' },
+      body: raw
+    })
     expect(server.requests()[1]!.rawBody).toBe(raw)
     expect(entry.agentName).toBe('team-lead')
     expect(entry.body).toMatchObject({ model: 'claude-sonnet-5', max_tokens: 1024, messages: ask.messages })
@@ -96,31 +100,58 @@ describe('scripted server through the real SDK', () => {
 
   it('refuses a request without a key with 401 authentication_error', async () => {
     const { server } = await start()
-    const response = await fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ask) })
+    const response = await fetch(`${server.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ask)
+    })
     expect(response.status).toBe(401)
     expect(response.headers.get('request-id')).toMatch(/^req_/)
     expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } })
   })
 
   it('refuses a key other than the scenario apiKey, and models outside the scenario list', async () => {
-    server = await startScriptedServer({ scenario: parseScenario('{"apiKey":"right","models":["claude-x"],"agents":{"*":[{"text":"hi"}]}}', 's.json', 'json') })
+    server = await startScriptedServer({
+      scenario: parseScenario(
+        '{"apiKey":"right","models":["claude-x"],"agents":{"*":[{"text":"hi"}]}}',
+        's.json',
+        'json'
+      )
+    })
     const wrong = new Anthropic({ apiKey: 'wrong', baseURL: server.url, maxRetries: 0 })
-    await expect(wrong.messages.create({ ...ask, model: 'claude-x' })).rejects.toMatchObject({ status: 401, type: 'authentication_error', message: expect.stringContaining('rejected') })
+    await expect(wrong.messages.create({ ...ask, model: 'claude-x' })).rejects.toMatchObject({
+      status: 401,
+      type: 'authentication_error',
+      message: expect.stringContaining('rejected')
+    })
     const right = new Anthropic({ apiKey: 'right', baseURL: server.url, maxRetries: 0 })
-    await expect(right.messages.create(ask)).rejects.toMatchObject({ status: 404, type: 'not_found_error', message: expect.stringContaining('model: claude-sonnet-5') })
+    await expect(right.messages.create(ask)).rejects.toMatchObject({
+      status: 404,
+      type: 'not_found_error',
+      message: expect.stringContaining('model: claude-sonnet-5')
+    })
     expect((await right.messages.create({ ...ask, model: 'claude-x' })).content).toEqual([{ type: 'text', text: 'hi' }])
   })
 
   it('accepts any claude- model when the scenario lists none, and 404s the others', async () => {
     const { client } = await start()
-    await expect(client.messages.create({ ...ask, model: 'gpt-4o' }, lead)).rejects.toMatchObject({ status: 404, type: 'not_found_error' })
-    await expect(client.messages.create({ ...ask, model: 'claude-haiku-4-5' }, lead)).resolves.toMatchObject({ model: 'claude-haiku-4-5' })
+    await expect(client.messages.create({ ...ask, model: 'gpt-4o' }, lead)).rejects.toMatchObject({
+      status: 404,
+      type: 'not_found_error'
+    })
+    await expect(client.messages.create({ ...ask, model: 'claude-haiku-4-5' }, lead)).resolves.toMatchObject({
+      model: 'claude-haiku-4-5'
+    })
   })
 
   it('answers a malformed body with 400 invalid_request_error naming the field', async () => {
     const { client } = await start()
     const bad = { ...ask, max_tokens: 'many' } as unknown as typeof ask
-    await expect(client.messages.create(bad, lead)).rejects.toMatchObject({ status: 400, type: 'invalid_request_error', message: expect.stringContaining('max_tokens') })
+    await expect(client.messages.create(bad, lead)).rejects.toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+      message: expect.stringContaining('max_tokens')
+    })
   })
 
   it('refuses a tool_use without its tool_result in the next message, as the API does', async () => {
@@ -135,24 +166,43 @@ describe('scripted server through the real SDK', () => {
         { role: 'user' as const, content: answer }
       ]
     })
-    await expect(client.messages.create(history([result('toolu_1'), { type: 'text', text: 'a teammate wrote' }]), lead)).rejects.toMatchObject({
+    await expect(
+      client.messages.create(history([result('toolu_1'), { type: 'text', text: 'a teammate wrote' }]), lead)
+    ).rejects.toMatchObject({
       status: 400,
       type: 'invalid_request_error',
-      message: expect.stringContaining('messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_2')
+      message: expect.stringContaining(
+        'messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_2'
+      )
     })
-    await expect(client.messages.create(history('only text'), lead)).rejects.toMatchObject({ status: 400, message: expect.stringContaining('toolu_1, toolu_2') })
-    await expect(client.messages.create(history([result('toolu_1'), result('toolu_2')]), lead)).resolves.toMatchObject({ type: 'message' })
+    await expect(client.messages.create(history('only text'), lead)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('toolu_1, toolu_2')
+    })
+    await expect(client.messages.create(history([result('toolu_1'), result('toolu_2')]), lead)).resolves.toMatchObject({
+      type: 'message'
+    })
   })
 
   it('refuses a body that is not JSON, and more than 4 cache breakpoints, as the API does', async () => {
     const { server, client } = await start()
-    const raw = await fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'k' }, body: '{not json' })
+    const raw = await fetch(`${server.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'k' },
+      body: '{not json'
+    })
     expect(raw.status).toBe(400)
-    expect(await raw.json()).toMatchObject({ error: { type: 'invalid_request_error', message: 'request body is not valid JSON' } })
+    expect(await raw.json()).toMatchObject({
+      error: { type: 'invalid_request_error', message: 'request body is not valid JSON' }
+    })
 
     const marked = { type: 'text' as const, text: 'x', cache_control: { type: 'ephemeral' as const } }
     const five = { ...ask, messages: [{ role: 'user' as const, content: [marked, marked, marked, marked, marked] }] }
-    await expect(client.messages.create(five, lead)).rejects.toMatchObject({ status: 400, type: 'invalid_request_error', message: expect.stringContaining('maximum of 4') })
+    await expect(client.messages.create(five, lead)).rejects.toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+      message: expect.stringContaining('maximum of 4')
+    })
     expect(server.requests()).toHaveLength(2)
   })
 })

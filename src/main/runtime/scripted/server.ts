@@ -46,7 +46,9 @@ export interface ScriptedServer {
  */
 export async function startScriptedServer(options: ScriptedServerOptions): Promise<ScriptedServer> {
   const scenario =
-    typeof options.scenario === 'string' ? await loadScenario(options.scenario) : validateScenario(options.scenario, '(inline scenario)')
+    typeof options.scenario === 'string'
+      ? await loadScenario(options.scenario)
+      : validateScenario(options.scenario, '(inline scenario)')
   const state = new ScriptedState(scenario, options.clock ?? Date.now)
   const host = options.host ?? '127.0.0.1'
 

@@ -32,16 +32,30 @@ export function startStream(res: ServerResponse, requestId: string): void {
 export function writeMessageStart(res: ServerResponse, message: ApiMessage): void {
   writeEvent(res, 'message_start', {
     type: 'message_start',
-    message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...message.usage, output_tokens: 1 } }
+    message: {
+      ...message,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...message.usage, output_tokens: 1 }
+    }
   })
 }
 
 /** One content block: start, deltas (text in ≤4 pieces, tool input JSON in ≤3), stop. */
 export function writeBlock(res: ServerResponse, index: number, block: AnswerBlock): void {
   if (block.type === 'text') {
-    writeEvent(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } })
+    writeEvent(res, 'content_block_start', {
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'text', text: '' }
+    })
     for (const text of splitInChunks(block.text, 4)) {
-      writeEvent(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } })
+      writeEvent(res, 'content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'text_delta', text }
+      })
     }
   } else {
     writeEvent(res, 'content_block_start', {
@@ -50,7 +64,11 @@ export function writeBlock(res: ServerResponse, index: number, block: AnswerBloc
       content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} }
     })
     for (const partial_json of splitInChunks(JSON.stringify(block.input), 3)) {
-      writeEvent(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } })
+      writeEvent(res, 'content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json }
+      })
     }
   }
   writeEvent(res, 'content_block_stop', { type: 'content_block_stop', index })
@@ -82,7 +100,11 @@ export function writeOverloadedMidStream(res: ServerResponse, message: ApiMessag
   writeMessageStart(res, message)
   const first = message.content[0]
   const text = first?.type === 'text' ? first.text : 'Working on it'
-  writeEvent(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })
+  writeEvent(res, 'content_block_start', {
+    type: 'content_block_start',
+    index: 0,
+    content_block: { type: 'text', text: '' }
+  })
   writeEvent(res, 'content_block_delta', {
     type: 'content_block_delta',
     index: 0,
@@ -100,8 +122,16 @@ export function writeFirstTextThen(res: ServerResponse, message: ApiMessage, the
   writeMessageStart(res, message)
   const first = message.content[0]
   const text = first?.type === 'text' ? first.text : 'Working on it'
-  writeEvent(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })
-  writeEvent(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(0, Math.max(1, Math.ceil(text.length / 2))) } })
+  writeEvent(res, 'content_block_start', {
+    type: 'content_block_start',
+    index: 0,
+    content_block: { type: 'text', text: '' }
+  })
+  writeEvent(res, 'content_block_delta', {
+    type: 'content_block_delta',
+    index: 0,
+    delta: { type: 'text_delta', text: text.slice(0, Math.max(1, Math.ceil(text.length / 2))) }
+  })
   then()
 }
 

@@ -38,7 +38,8 @@ export function exampleForSchema(schema: unknown, text = 'Scripted'): unknown {
   const s = schema as Record<string, unknown>
   if ('const' in s) return s.const
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0]
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) if (Array.isArray(s[key]) && s[key].length > 0) return exampleForSchema(s[key][0], text)
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const)
+    if (Array.isArray(s[key]) && s[key].length > 0) return exampleForSchema(s[key][0], text)
   const type = Array.isArray(s.type) ? s.type[0] : s.type
   switch (type) {
     case 'object': {
@@ -57,7 +58,11 @@ export function exampleForSchema(schema: unknown, text = 'Scripted'): unknown {
     }
     case 'integer':
     case 'number':
-      return typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 0
+      return typeof s.minimum === 'number'
+        ? s.minimum
+        : typeof s.exclusiveMinimum === 'number'
+          ? s.exclusiveMinimum + 1
+          : 0
     case 'boolean':
       return false
     case 'null':

@@ -41,7 +41,11 @@ interface Learned {
 const allow = { prompt: async () => ({ decision: 'allow' as const, by: 'user' as const }) }
 /** A model call that fails: more HTTP 529s than the SDK retries (4), then the turn answers. */
 const MODEL_FAULT: Turn = { fault: 'overloaded', faultCount: 5, retryAfterMs: 5, text: 'Recovered.' }
-const REASON: Record<Exclude<Path, 'abort'>, RegExp> = { transcript: /the disk is full/, model: /overloaded/i, tool: /Cannot read properties of null/ }
+const REASON: Record<Exclude<Path, 'abort'>, RegExp> = {
+  transcript: /the disk is full/,
+  model: /overloaded/i,
+  tool: /Cannot read properties of null/
+}
 
 let dir: string
 let prelude: FaultPrelude
@@ -59,12 +63,22 @@ afterEach(async () => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, events: () => RuntimeEvent[], ms = 45_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  events: () => RuntimeEvent[],
+  ms = 45_000
+): Promise<T> {
   const deadline = Date.now() + ms
   for (;;) {
     const v = await probe()
     if (v !== undefined && v !== false) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; events: ${events().map((e) => `${e.agentName}:${e.type}${e.type === 'agent_state' ? `=${e.state}` : ''}`).join(' ')}`)
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}; events: ${events()
+          .map((e) => `${e.agentName}:${e.type}${e.type === 'agent_state' ? `=${e.state}` : ''}`)
+          .join(' ')}`
+      )
     await new Promise((r) => setTimeout(r, 25))
   }
 }
@@ -85,13 +99,35 @@ function scenario(host: Host, turns: Turn[]): ScenarioInput {
   const noted = Array.from({ length: 8 }, () => ({ text: 'Noted.' }))
   if (host === 'leader') return { agents: { 'team-lead': turns } }
   if (host === 'subagent') {
-    return { agents: { 'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'probe', prompt: 'Probe the repository.', run_in_background: true } }] }, ...noted], probe: turns } }
+    return {
+      agents: {
+        'team-lead': [
+          {
+            tools: [
+              {
+                name: 'Agent',
+                input: { description: 'probe', prompt: 'Probe the repository.', run_in_background: true }
+              }
+            ]
+          },
+          ...noted
+        ],
+        probe: turns
+      }
+    }
   }
   return {
     agents: {
       'team-lead': [
         { tools: [{ name: 'TeamCreate', input: { team_name: 'crew' } }] },
-        { tools: [{ name: 'Agent', input: { name: 'alice', backend: host, description: 'helper', prompt: 'Start your work.' } }] },
+        {
+          tools: [
+            {
+              name: 'Agent',
+              input: { name: 'alice', backend: host, description: 'helper', prompt: 'Start your work.' }
+            }
+          ]
+        },
         ...noted
       ],
       alice: [...turns, { text: '' }, { text: '' }]
@@ -107,13 +143,26 @@ async function open(host: Host, path: Path, armed: string): Promise<TestSession>
     scenario: scenario(host, subjectTurns(path, armed)),
     teammates: ({ bus, pty, home }) => {
       registry = new TeammateExecutorRegistry()
-      registry.register(new WorkerTeammateExecutor({ bus, pty, prompter: allow, prelude: prelude.path, codeCacheDir: codeCacheDirOf(home) }))
+      registry.register(
+        new WorkerTeammateExecutor({
+          bus,
+          pty,
+          prompter: allow,
+          prelude: prelude.path,
+          codeCacheDir: codeCacheDirOf(home)
+        })
+      )
       registry.register(new ProcessTeammateExecutor({ bus, pty }))
       return {
         registry,
         defaultBackend: 'worker',
         askPersonForPlans: false,
-        modelEnv: () => ({ ANTHROPIC_BASE_URL: server(), SWARMDESK_SCRIPTED_MODEL_URL: server(), ANTHROPIC_API_KEY: 'test-key', NODE_OPTIONS: `--import ${prelude.path}` })
+        modelEnv: () => ({
+          ANTHROPIC_BASE_URL: server(),
+          SWARMDESK_SCRIPTED_MODEL_URL: server(),
+          ANTHROPIC_API_KEY: 'test-key',
+          NODE_OPTIONS: `--import ${prelude.path}`
+        })
       }
     }
   })
@@ -137,9 +186,18 @@ interface Subject {
 async function subjectOf(host: Host, h: TestSession, armed: string): Promise<Subject> {
   const { session } = h
   const events = (): RuntimeEvent[] => h.events
-  const find = <T extends RuntimeEvent['type']>(type: T, test: (e: EventOf<T>) => boolean, after = 0): EventOf<T> | undefined =>
+  const find = <T extends RuntimeEvent['type']>(
+    type: T,
+    test: (e: EventOf<T>) => boolean,
+    after = 0
+  ): EventOf<T> | undefined =>
     h.events.find((e): e is EventOf<T> => e.seq > after && e.type === type && test(e as EventOf<T>))
-  const sleeping = (agentId: string) => until('the subject in its long command', () => find('tool_call', (e) => e.agentId === agentId && e.name === 'Bash'), events)
+  const sleeping = (agentId: string) =>
+    until(
+      'the subject in its long command',
+      () => find('tool_call', (e) => e.agentId === agentId && e.name === 'Bash'),
+      events
+    )
 
   if (host === 'leader') {
     writeFileSync(armed, basename(session.transcriptPath))
@@ -152,7 +210,12 @@ async function subjectOf(host: Host, h: TestSession, armed: string): Promise<Sub
           expect(session.interrupt()).toBe(true)
         }
         const end = await turn
-        return end.reason === 'aborted' ? { kind: 'interrupted' } : { kind: 'failed', ...(end.reason === 'failed' || end.reason === 'model_error' ? { reason: end.error.message } : {}) }
+        return end.reason === 'aborted'
+          ? { kind: 'interrupted' }
+          : {
+              kind: 'failed',
+              ...(end.reason === 'failed' || end.reason === 'model_error' ? { reason: end.error.message } : {})
+            }
       },
       async again() {
         turn = session.prompt('again')
@@ -179,8 +242,13 @@ async function subjectOf(host: Host, h: TestSession, armed: string): Promise<Sub
         await until('its task notification', () => find('task_notification', (e) => e.taskId === agentId), events)
         // the leader reads it at its next turn
         await session.prompt()
-        const request = h.server.requests().filter((r) => r.headers['x-swarmdesk-agent-name'] === 'team-lead').at(-1)!
-        const notification = /<task-notification>[\s\S]*?<\/task-notification>/.exec(JSON.stringify(request.body).replace(/\\n/g, '\n'))![0]
+        const request = h.server
+          .requests()
+          .filter((r) => r.headers['x-swarmdesk-agent-name'] === 'team-lead')
+          .at(-1)!
+        const notification = /<task-notification>[\s\S]*?<\/task-notification>/.exec(
+          JSON.stringify(request.body).replace(/\\n/g, '\n')
+        )![0]
         const status = /<status>(\w+)<\/status>/.exec(notification)![1]
         const result = /<result>([\s\S]*?)<\/result>/.exec(notification)![1]!
         return status === 'killed' ? { kind: 'interrupted' } : { kind: 'failed', reason: result }
@@ -188,8 +256,16 @@ async function subjectOf(host: Host, h: TestSession, armed: string): Promise<Sub
       async again() {
         const from = find('agent_stopped', (e) => e.agentId === agentId)!.seq
         session.subagents!.sendMessage(agentId, 'again', session.asParent())
-        await until('its answer', () => find('assistant_text', (e) => e.agentId === agentId && e.text === 'Recovered.', from), events)
-        await until('its end', () => find('agent_stopped', (e) => e.agentId === agentId && e.status === 'completed', from), events)
+        await until(
+          'its answer',
+          () => find('assistant_text', (e) => e.agentId === agentId && e.text === 'Recovered.', from),
+          events
+        )
+        await until(
+          'its end',
+          () => find('agent_stopped', (e) => e.agentId === agentId && e.status === 'completed', from),
+          events
+        )
       }
     }
   }
@@ -200,7 +276,11 @@ async function subjectOf(host: Host, h: TestSession, armed: string): Promise<Sub
   const idles = async () =>
     (await mailbox.read('crew', 'team-lead')).messages
       .map((m) => parseMessageBody(m.message.text))
-      .flatMap((b) => (b.kind === 'structured' && (b.body as { type?: string }).type === 'idle_notification' ? [b.body as { idleReason: string; failureReason?: string; summary?: string }] : []))
+      .flatMap((b) =>
+        b.kind === 'structured' && (b.body as { type?: string }).type === 'idle_notification'
+          ? [b.body as { idleReason: string; failureReason?: string; summary?: string }]
+          : []
+      )
   return {
     agentId: 'alice@crew',
     async ended(path) {
@@ -209,7 +289,9 @@ async function subjectOf(host: Host, h: TestSession, armed: string): Promise<Sub
         expect(session.teammates!.interrupt('alice')).toBe(true)
       }
       const idle = (await until('her idle notification', async () => (await idles())[0], events))!
-      return idle.idleReason === 'interrupted' ? { kind: 'interrupted' } : { kind: 'failed', ...(idle.failureReason ? { reason: idle.failureReason } : {}) }
+      return idle.idleReason === 'interrupted'
+        ? { kind: 'interrupted' }
+        : { kind: 'failed', ...(idle.failureReason ? { reason: idle.failureReason } : {}) }
     },
     async again() {
       await mailbox.send('crew', 'alice', { from: 'team-lead', text: 'again' })
@@ -223,32 +305,47 @@ const HOSTS: Host[] = ['leader', 'subagent', 'worker', 'process']
 const PATHS: Path[] = ['transcript', 'model', 'abort', 'tool']
 
 describe.each(PATHS)('on the %s failure path', (path) => {
-  it.each(HOSTS)('the %s ends its turn the same way and is usable afterwards', async (host) => {
-    const armed = join(dir, `${host}-${path}.armed`)
-    rmSync(armed, { force: true })
-    const h = await open(host, path, armed)
-    writeFileSync(join(h.work, 'bug.txt'), 'a file the fault prelude cannot read\n')
-    const subject = await subjectOf(host, h, armed)
-    const learned = await subject.ended(path)
+  it.each(HOSTS)(
+    'the %s ends its turn the same way and is usable afterwards',
+    async (host) => {
+      const armed = join(dir, `${host}-${path}.armed`)
+      rmSync(armed, { force: true })
+      const h = await open(host, path, armed)
+      writeFileSync(join(h.work, 'bug.txt'), 'a file the fault prelude cannot read\n')
+      const subject = await subjectOf(host, h, armed)
+      const learned = await subject.ended(path)
 
-    // a subagent's turn is its task: interrupted, it ends (`exited`, its parent hears `killed`) where the others go idle
-    const endState = path === 'abort' && host === 'subagent' ? 'exited' : path === 'abort' ? 'idle' : 'error'
-    const endedAt = (await until(`the subject ${endState}`, () => h.events.find((e) => e.agentId === subject.agentId && e.type === 'agent_state' && e.state === endState), () => h.events)).seq
-    const states = h.events.filter((e): e is EventOf<'agent_state'> => e.agentId === subject.agentId && e.type === 'agent_state' && e.seq <= endedAt)
-    const notices = h.events.filter((e): e is EventOf<'notice'> => e.agentId === subject.agentId && e.type === 'notice' && e.seq <= endedAt)
-    if (path === 'abort') {
-      expect(learned).toEqual({ kind: 'interrupted' })
-      expect(states.at(-1)).toMatchObject({ state: endState })
-      expect(notices.at(-1)?.message).toMatch(/^Interrupted: /)
-    } else {
-      expect(learned).toMatchObject({ kind: 'failed', reason: expect.stringMatching(REASON[path]) })
-      expect(states.at(-1)).toMatchObject({ state: 'error', reason: expect.stringMatching(REASON[path]) })
-      expect(notices.filter((n) => n.level === 'error').at(-1)?.message).toMatch(REASON[path])
-    }
-    // nothing ran on unrecorded: no request after the fault answered the turn meant for a loop that went on
-    expect(h.events.some((e) => e.type === 'assistant_text' && e.text === 'RAN ON UNRECORDED')).toBe(false)
-    expect(existsSync(prelude.trigger)).toBe(false)
+      // a subagent's turn is its task: interrupted, it ends (`exited`, its parent hears `killed`) where the others go idle
+      const endState = path === 'abort' && host === 'subagent' ? 'exited' : path === 'abort' ? 'idle' : 'error'
+      const endedAt = (
+        await until(
+          `the subject ${endState}`,
+          () => h.events.find((e) => e.agentId === subject.agentId && e.type === 'agent_state' && e.state === endState),
+          () => h.events
+        )
+      ).seq
+      const states = h.events.filter(
+        (e): e is EventOf<'agent_state'> =>
+          e.agentId === subject.agentId && e.type === 'agent_state' && e.seq <= endedAt
+      )
+      const notices = h.events.filter(
+        (e): e is EventOf<'notice'> => e.agentId === subject.agentId && e.type === 'notice' && e.seq <= endedAt
+      )
+      if (path === 'abort') {
+        expect(learned).toEqual({ kind: 'interrupted' })
+        expect(states.at(-1)).toMatchObject({ state: endState })
+        expect(notices.at(-1)?.message).toMatch(/^Interrupted: /)
+      } else {
+        expect(learned).toMatchObject({ kind: 'failed', reason: expect.stringMatching(REASON[path]) })
+        expect(states.at(-1)).toMatchObject({ state: 'error', reason: expect.stringMatching(REASON[path]) })
+        expect(notices.filter((n) => n.level === 'error').at(-1)?.message).toMatch(REASON[path])
+      }
+      // nothing ran on unrecorded: no request after the fault answered the turn meant for a loop that went on
+      expect(h.events.some((e) => e.type === 'assistant_text' && e.text === 'RAN ON UNRECORDED')).toBe(false)
+      expect(existsSync(prelude.trigger)).toBe(false)
 
-    await subject.again()
-  }, 90_000)
+      await subject.again()
+    },
+    90_000
+  )
 })

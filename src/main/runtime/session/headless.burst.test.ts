@@ -50,7 +50,16 @@ describe('compaction under a burst', () => {
       JSON.stringify({
         agents: {
           'team-lead': [
-            { when: 'make a team', tools: [{ name: 'TeamCreate', input: { team_name: 'crew' } }, { name: 'Agent', input: { name: 'alice', backend: 'worker', description: 'helper', prompt: 'Wait for the burst.' } }] },
+            {
+              when: 'make a team',
+              tools: [
+                { name: 'TeamCreate', input: { team_name: 'crew' } },
+                {
+                  name: 'Agent',
+                  input: { name: 'alice', backend: 'worker', description: 'helper', prompt: 'Wait for the burst.' }
+                }
+              ]
+            },
             { text: 'Team made.' },
             ...Array.from({ length: 16 }, () => ({ when: 'Compact the conversation', text: SUMMARY })),
             ...Array.from({ length: 4 }, () => ({ when: 'idle_notification', text: 'Noted idle.' })),
@@ -67,27 +76,50 @@ describe('compaction under a burst', () => {
     const events: RuntimeEvent[] = []
     const bus = new EventBus()
     bus.onEvent((e) => events.push(e))
-    const run = runHeadless({ cwd: work, home, prompt: 'make a team', scenario, mode: 'bypassPermissions', bus, env: {}, prompter: { prompt: async () => ({ decision: 'allow', by: 'user' }) } })
-    const said = (text: string) => events.some((e) => e.type === 'assistant_text' && e.agentName === 'team-lead' && e.text === text)
-    await until('the team to be made', () => said('Team made.') && events.some((e) => e.type === 'tool_call' && e.agentName === 'alice'), 60_000)
+    const run = runHeadless({
+      cwd: work,
+      home,
+      prompt: 'make a team',
+      scenario,
+      mode: 'bypassPermissions',
+      bus,
+      env: {},
+      prompter: { prompt: async () => ({ decision: 'allow', by: 'user' }) }
+    })
+    const said = (text: string) =>
+      events.some((e) => e.type === 'assistant_text' && e.agentName === 'team-lead' && e.text === text)
+    await until(
+      'the team to be made',
+      () => said('Team made.') && events.some((e) => e.type === 'tool_call' && e.agentName === 'alice'),
+      60_000
+    )
 
     const mailbox = createMailbox({ home })
     const N = 10_000
     const line = (i: number) => `status line ${i}: ${'all good on this shard, nothing to report; '.repeat(4)}`
-    for (let i = 0; i < N; i += 200) await Promise.all(Array.from({ length: 200 }, (_, j) => mailbox.send('crew', 'team-lead', { from: 'alice', text: line(i + j) })))
+    for (let i = 0; i < N; i += 200)
+      await Promise.all(
+        Array.from({ length: 200 }, (_, j) => mailbox.send('crew', 'team-lead', { from: 'alice', text: line(i + j) }))
+      )
     await until('the leader to take every message', () => mailbox.unreadCount('crew', 'team-lead') === 0, 400_000)
     await new Promise((r) => setTimeout(r, 500))
     writeFileSync(join(work, 'burst-sent'), '')
     const result = await run
 
     // the burst alone is well past the window (≈ 4 bytes a token)…
-    expect(Buffer.byteLength(Array.from({ length: 10_000 }, (_, i) => line(i)).join('')) / 4).toBeGreaterThan(2 * DEFAULT_SCRIPTED_CONTEXT_WINDOW)
+    expect(Buffer.byteLength(Array.from({ length: 10_000 }, (_, i) => line(i)).join('')) / 4).toBeGreaterThan(
+      2 * DEFAULT_SCRIPTED_CONTEXT_WINDOW
+    )
     // …yet the run went through: no request was refused, and every prompt the model counted is within its window
     expect(result).toMatchObject({ status: 'ok', exitCode: 0 })
-    const prompts = events.filter((e): e is EventOf<'usage'> => e.type === 'usage').map((u) => u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens)
+    const prompts = events
+      .filter((e): e is EventOf<'usage'> => e.type === 'usage')
+      .map((u) => u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens)
     expect(Math.max(...prompts)).toBeLessThanOrEqual(DEFAULT_SCRIPTED_CONTEXT_WINDOW)
     // the arrived messages were summarised oldest first, in several summary requests
-    const compacted = events.filter((e) => e.type === 'notice' && e.agentName === 'team-lead' && /compacted \d+ earlier messages/i.test(e.message))
+    const compacted = events.filter(
+      (e) => e.type === 'notice' && e.agentName === 'team-lead' && /compacted \d+ earlier messages/i.test(e.message)
+    )
     expect(compacted.length).toBeGreaterThan(0)
 
     // nothing is lost: the transcript recorded every message as it arrived, and the mailbox keeps each one
@@ -97,9 +129,16 @@ describe('compaction under a burst', () => {
     const transcript = readFileSync(join(projects, slug!, sessionId!, 'transcript.jsonl'), 'utf8')
     const seen = new Set([...transcript.matchAll(/status line (\d+):/g)].map((m) => m[1]))
     expect(seen.size).toBe(10_000)
-    expect((await mailbox.read('crew', 'team-lead')).messages.filter((e) => e.message.from === 'alice' && e.message.text.startsWith('status line'))).toHaveLength(10_000)
+    expect(
+      (await mailbox.read('crew', 'team-lead')).messages.filter(
+        (e) => e.message.from === 'alice' && e.message.text.startsWith('status line')
+      )
+    ).toHaveLength(10_000)
     // the history the leader went on with opens with the summary and ends with the newest message, verbatim
-    const lines = transcript.trim().split('\n').map((l) => JSON.parse(l) as { type: string; subtype?: string; message: unknown })
+    const lines = transcript
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; subtype?: string; message: unknown })
     const boundaries = lines.map((l, i) => (l.subtype === 'compact_boundary' ? i : -1)).filter((i) => i >= 0)
     expect(boundaries.length).toBeGreaterThan(0)
     const after = JSON.stringify(lines.slice(boundaries.at(-1)! + 1).map((l) => l.message))

@@ -2,7 +2,13 @@ import { canonicalWorkspace, ensureWritableDataDirectory } from '../storage'
 import { connectModel, type ModelConnection, type TurnEnd } from '../runner'
 import { loadWorkspaceSettings, PermissionEngine, type PermissionPrompter } from '../permissions'
 import { RunUsageError } from '../base'
-import { teammateModelEnv, teammateSettingsEnv, createTeammateBackends, type TeammateExecutorRegistry, type TeamWait } from '../teammates'
+import {
+  teammateModelEnv,
+  teammateSettingsEnv,
+  createTeammateBackends,
+  type TeammateExecutorRegistry,
+  type TeamWait
+} from '../teammates'
 export { RunUsageError } from '../base'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../events'
@@ -65,20 +71,57 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
   const cwd = canonicalWorkspace(options.cwd)
   // a read-only or full data directory is bad input, reported before anything runs
   ensureWritableDataDirectory(options.home, cwd)
-  const settings = await loadWorkspaceSettings(cwd, options.home, options.settingsFiles ?? [], options.trustProject ?? false)
+  const settings = await loadWorkspaceSettings(
+    cwd,
+    options.home,
+    options.settingsFiles ?? [],
+    options.trustProject ?? false
+  )
   // the models per role and auto-background delay of the settings, where the environment sets none
   const env = envWithSettings(options.env ?? process.env, settings)
-  for (const warning of settings.warnings) options.bus.emit({ type: 'notice', level: 'warning', message: warning, agentId: 'team-lead', agentName: 'team-lead' })
+  for (const warning of settings.warnings)
+    options.bus.emit({
+      type: 'notice',
+      level: 'warning',
+      message: warning,
+      agentId: 'team-lead',
+      agentName: 'team-lead'
+    })
   const mode: PermissionMode = options.mode ?? settings.defaultMode ?? 'default'
-  const wiring = await loadSubagentWiring({ cwd, home: options.home, env, trustProject: options.trustProject, teammateModel: teammateModelSetting(settings) })
-  for (const path of await sweepWorkspaceWorktrees(cwd)) options.bus.emit({ type: 'notice', level: 'info', message: `Removed a stale clean worktree: ${path}`, agentId: 'team-lead', agentName: 'team-lead' })
-  for (const n of definitionFileNotices(wiring.files)) options.bus.emit({ type: 'notice', level: n.level, message: n.message, agentId: 'team-lead', agentName: 'team-lead' })
+  const wiring = await loadSubagentWiring({
+    cwd,
+    home: options.home,
+    env,
+    trustProject: options.trustProject,
+    teammateModel: teammateModelSetting(settings)
+  })
+  for (const path of await sweepWorkspaceWorktrees(cwd))
+    options.bus.emit({
+      type: 'notice',
+      level: 'info',
+      message: `Removed a stale clean worktree: ${path}`,
+      agentId: 'team-lead',
+      agentName: 'team-lead'
+    })
+  for (const n of definitionFileNotices(wiring.files))
+    options.bus.emit({
+      type: 'notice',
+      level: n.level,
+      message: n.message,
+      agentId: 'team-lead',
+      agentName: 'team-lead'
+    })
   let model: ModelConnection | undefined
   const pty = createPtyHost()
   let session: Session | undefined
   let backends: TeammateExecutorRegistry | undefined
   try {
-    model = await connectModel({ scenario: options.scenario, env, settings, retryBaseDelayMs: options.retryBaseDelayMs })
+    model = await connectModel({
+      scenario: options.scenario,
+      env,
+      settings,
+      retryBaseDelayMs: options.retryBaseDelayMs
+    })
     const connected = model
     backends = createTeammateBackends({ bus: options.bus, pty, prompter: options.prompter, home: options.home })
     session = await Session.open({
@@ -98,23 +141,50 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
       hookSettings: settings.hooks,
       // a plan is never approved by --approve: headless, only the leader's SendMessage approves (docs/teams.md#plan-approval)
-      teammates: { registry: backends, ...teammateSettings(settings), askPersonForPlans: false, modelEnv: () => ({ ...teammateModelEnv(connected, env, settings), ...teammateSettingsEnv(options.settingsFiles ?? [], options.trustProject ?? false) }) }
+      teammates: {
+        registry: backends,
+        ...teammateSettings(settings),
+        askPersonForPlans: false,
+        modelEnv: () => ({
+          ...teammateModelEnv(connected, env, settings),
+          ...teammateSettingsEnv(options.settingsFiles ?? [], options.trustProject ?? false)
+        })
+      }
     }).catch((error: Error) => {
-      throw error.name === 'SessionNotFoundError' || error.name === 'HookConfigError' ? new RunUsageError(error.message) : error
+      throw error.name === 'SessionNotFoundError' || error.name === 'HookConfigError'
+        ? new RunUsageError(error.message)
+        : error
     })
     const running = session
     const onAbort = (): void => running.stop()
     options.signal?.addEventListener('abort', onAbort, { once: true })
-    const { end, blocked } = await settleRun(session, options.prompt).finally(() => options.signal?.removeEventListener('abort', onAbort))
+    const { end, blocked } = await settleRun(session, options.prompt).finally(() =>
+      options.signal?.removeEventListener('abort', onAbort)
+    )
     const stuck = blocked ? describeBlocked(blocked) : undefined
-    if (blocked && stuck) options.bus.emit({ type: 'run_blocked', message: stuck.message, waits: blocked, agentId: session.identity.id, agentName: session.identity.name })
+    if (blocked && stuck)
+      options.bus.emit({
+        type: 'run_blocked',
+        message: stuck.message,
+        waits: blocked,
+        agentId: session.identity.id,
+        agentName: session.identity.name
+      })
     // docs/teams.md#teammate-life-cycle: at the end of a headless run, remaining teammates get a shutdown request, then the timeout, then a kill
     await session.teammates?.shutdownAll()
     const outcome = stuck ? { status: 'failed' as const, reason: stuck.reason } : describeEnd(end)
     if (end.reason === 'model_error' && end.error.kind === 'scenario') {
-      options.bus.emit({ type: 'scenario_error', message: end.error.message, agentId: session.identity.id, agentName: session.identity.name })
+      options.bus.emit({
+        type: 'scenario_error',
+        message: end.error.message,
+        agentId: session.identity.id,
+        agentName: session.identity.name
+      })
     }
-    await session.close(outcome.status === 'ok' ? 'completed' : end.reason === 'aborted' ? 'killed' : 'failed', outcome.reason)
+    await session.close(
+      outcome.status === 'ok' ? 'completed' : end.reason === 'aborted' ? 'killed' : 'failed',
+      outcome.reason
+    )
     options.bus.emit({
       type: 'run_finished',
       status: outcome.status,
@@ -126,7 +196,13 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       agentId: session.identity.id,
       agentName: session.identity.name
     })
-    return { status: outcome.status, exitCode: outcome.status === 'ok' ? 0 : 1, reason: outcome.reason, sessionId: session.sessionId, end }
+    return {
+      status: outcome.status,
+      exitCode: outcome.status === 'ok' ? 0 : 1,
+      reason: outcome.reason,
+      sessionId: session.sessionId,
+      end
+    }
   } finally {
     await session?.close('killed', 'the run ended abnormally')
     await backends?.dispose()
@@ -165,7 +241,11 @@ export async function settleRun(session: Session, prompt: string): Promise<{ end
     if (!agents?.anyRunning() && teamSettled) break
     if (blocked) return { end, blocked }
     await new Promise<void>((resolve) => {
-      const subs = [session.onDidQueue(() => done()), ...(agents ? [agents.onDidChange(() => done())] : []), ...(team ? [team.onDidChange(() => done())] : [])]
+      const subs = [
+        session.onDidQueue(() => done()),
+        ...(agents ? [agents.onDidChange(() => done())] : []),
+        ...(team ? [team.onDidChange(() => done())] : [])
+      ]
       // a quiet team settles by time alone: look again when its quiet period is over
       const timer = team && !teamSettled ? setTimeout(done, team.settleDelayMs + 10) : undefined
       function done(): void {
@@ -183,7 +263,9 @@ export async function settleRun(session: Session, prompt: string): Promise<{ end
  * for team-lead's approval of its plan (request plan-1a2b)`), `message` with what to do about it.
  */
 function describeBlocked(waits: TeamWait[]): { reason: string; message: string } {
-  const each = waits.map((w) => `${w.agentName} waits for ${w.waitsFor}'s ${w.what}${w.requestId ? ` (request ${w.requestId})` : ''}`)
+  const each = waits.map(
+    (w) => `${w.agentName} waits for ${w.waitsFor}'s ${w.what}${w.requestId ? ` (request ${w.requestId})` : ''}`
+  )
   const reason = `the team cannot go on: ${each.join('; ')}`
   return {
     reason,

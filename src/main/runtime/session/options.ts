@@ -50,7 +50,8 @@ export interface SessionOptions {
  * (restore after restart, {@link Session.resumeTurn}): the process ended after the answer was
  * recorded but before the turn was over.
  */
-export const RESUME_PROMPT = 'The workspace restarted while you were working. Continue where you left off; check the state of anything you were changing before repeating it.'
+export const RESUME_PROMPT =
+  'The workspace restarted while you were working. Continue where you left off; check the state of anything you were changing before repeating it.'
 
 /** Thrown when a session is asked for something its state does not allow now; the message says why and what to do. */
 export class SessionStateError extends Error {

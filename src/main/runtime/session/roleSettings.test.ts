@@ -26,7 +26,12 @@ async function settingsWith(user: object) {
 describe('models per role and the auto-background delay from settings', () => {
   it('fills the variables the runtime reads where the environment sets none', async () => {
     const settings = await settingsWith({ model: 'haiku', subagentModel: 'opus', autoBackgroundSeconds: 7.5 })
-    expect(envWithSettings({ PATH: '/bin' }, settings)).toEqual({ PATH: '/bin', SWARMDESK_MODEL: 'haiku', SWARMDESK_SUBAGENT_MODEL: 'opus', SWARMDESK_AUTO_BACKGROUND_MS: '7500' })
+    expect(envWithSettings({ PATH: '/bin' }, settings)).toEqual({
+      PATH: '/bin',
+      SWARMDESK_MODEL: 'haiku',
+      SWARMDESK_SUBAGENT_MODEL: 'opus',
+      SWARMDESK_AUTO_BACKGROUND_MS: '7500'
+    })
   })
 
   it('lets a variable the person set win over the settings file', async () => {

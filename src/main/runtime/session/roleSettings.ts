@@ -7,7 +7,11 @@ import { AUTO_BACKGROUND_ENV } from '../subagents'
  * `guard` accepts (docs/permissions.md#permissions: single values take the highest source); undefined when none does.
  * Values are validated when the settings load (settingsSchema.ts).
  */
-export function settingValue<T>(settings: Pick<LoadedSettings, 'sources'>, key: string, guard: (value: unknown) => value is T): T | undefined {
+export function settingValue<T>(
+  settings: Pick<LoadedSettings, 'sources'>,
+  key: string,
+  guard: (value: unknown) => value is T
+): T | undefined {
   let value: T | undefined
   for (const source of settings.sources) {
     const v = (source.data as Record<string, unknown>)[key]
@@ -33,7 +37,8 @@ export function envWithSettings(env: NodeJS.ProcessEnv, settings: LoadedSettings
   const subagentModel = settingValue(settings, 'subagentModel', isText)
   if (!out[SUBAGENT_MODEL_ENV] && subagentModel) out[SUBAGENT_MODEL_ENV] = subagentModel.trim()
   const delay = settingValue(settings, 'autoBackgroundSeconds', isNumber)
-  if ((out[AUTO_BACKGROUND_ENV] === undefined || out[AUTO_BACKGROUND_ENV] === '') && delay !== undefined) out[AUTO_BACKGROUND_ENV] = String(Math.round(delay * 1000))
+  if ((out[AUTO_BACKGROUND_ENV] === undefined || out[AUTO_BACKGROUND_ENV] === '') && delay !== undefined)
+    out[AUTO_BACKGROUND_ENV] = String(Math.round(delay * 1000))
   return out
 }
 

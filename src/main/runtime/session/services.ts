@@ -33,11 +33,25 @@ export interface LeaderServices {
  */
 export function createLeaderServices(
   options: SessionOptions,
-  session: { sessionId: string; transcriptPath: string; budget: Budget; enqueue: (text: string | readonly string[]) => void; recordPermission: (entry: PermissionRecord) => void }
+  session: {
+    sessionId: string
+    transcriptPath: string
+    budget: Budget
+    enqueue: (text: string | readonly string[]) => void
+    recordPermission: (entry: PermissionRecord) => void
+  }
 ): LeaderServices {
   const { sessionId } = session
-  if (!options.subagents) return { hookRunner: undefined, hookWarnings: [], subagents: undefined, team: undefined, teammates: undefined }
-  const hookRunner = new SwappableHookRunner(createHookRunner({ hooks: options.hookSettings ?? [], cwd: options.cwd, sessionId, transcriptPath: session.transcriptPath }))
+  if (!options.subagents)
+    return { hookRunner: undefined, hookWarnings: [], subagents: undefined, team: undefined, teammates: undefined }
+  const hookRunner = new SwappableHookRunner(
+    createHookRunner({
+      hooks: options.hookSettings ?? [],
+      cwd: options.cwd,
+      sessionId,
+      transcriptPath: session.transcriptPath
+    })
+  )
   const subagents = new SubagentRuntime({
     ...options.subagents,
     hooks: createSubagentHookPairing(hookRunner),
@@ -54,17 +68,45 @@ export function createLeaderServices(
     recordPermission: session.recordPermission
   })
   // the team tools come with the agent tools: both need the session's services
-  const team = createTeamContext({ home: options.home, sessionId, bus: options.bus, leaderName: LEADER_NAME, teamFile: join(sessionDir(options.home, options.cwd, sessionId), 'team.json'), leaderLease: true, hooks: hookRunner })
-  const teammates = options.teammates ? new TeammateSupervisor({ ...options.teammates, cwd: options.cwd, sessionId, bus: options.bus, team, prompter: options.prompter, enqueue: session.enqueue }) : undefined
+  const team = createTeamContext({
+    home: options.home,
+    sessionId,
+    bus: options.bus,
+    leaderName: LEADER_NAME,
+    teamFile: join(sessionDir(options.home, options.cwd, sessionId), 'team.json'),
+    leaderLease: true,
+    hooks: hookRunner
+  })
+  const teammates = options.teammates
+    ? new TeammateSupervisor({
+        ...options.teammates,
+        cwd: options.cwd,
+        sessionId,
+        bus: options.bus,
+        team,
+        prompter: options.prompter,
+        enqueue: session.enqueue
+      })
+    : undefined
   return { hookRunner, hookWarnings: [...hookRunner.warnings], subagents, team, teammates }
 }
 
 /** The leader's tools: docs/agents.md#coordinator-mode's coordinator set (read-only tools, Agent, SendMessage, TaskStop), else all of `tools` with the agent and team tools when there is a team. */
 export function leaderTools(tools: readonly Tool[], team: TeamContext | undefined, coordinator: boolean): Tool[] {
   return coordinator
-    ? [...tools.filter((t) => (COORDINATOR_READ_TOOLS as readonly string[]).includes(t.name)), AgentTool, SendMessageTool, TaskStopTool]
+    ? [
+        ...tools.filter((t) => (COORDINATOR_READ_TOOLS as readonly string[]).includes(t.name)),
+        AgentTool,
+        SendMessageTool,
+        TaskStopTool
+      ]
     : team
-      ? [...tools, AgentTool, TaskStopTool, ...[SendMessageTool, ...LEADER_TEAM_TOOLS].map((t) => bindTeamContext(t, team))]
+      ? [
+          ...tools,
+          AgentTool,
+          TaskStopTool,
+          ...[SendMessageTool, ...LEADER_TEAM_TOOLS].map((t) => bindTeamContext(t, team))
+        ]
       : [...tools]
 }
 
@@ -103,7 +145,11 @@ export class UsageMeter {
  * is one user message recorded once. Without a repair, only a prompt's text adds a message; queued
  * texts are left to the loop. Undefined when there is nothing to open with.
  */
-export function turnOpening(repair: readonly ContentBlockParam[] | undefined, pending: readonly string[], text: string | undefined): { message: MessageParam; queued: number } | undefined {
+export function turnOpening(
+  repair: readonly ContentBlockParam[] | undefined,
+  pending: readonly string[],
+  text: string | undefined
+): { message: MessageParam; queued: number } | undefined {
   const repairs = repair ?? []
   const texts = text !== undefined ? [text] : repairs.length > 0 ? [...pending] : []
   if (repairs.length === 0 && texts.length === 0) return undefined

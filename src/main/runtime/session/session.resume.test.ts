@@ -61,14 +61,21 @@ async function sessionKilledMidTools(): Promise<{ work: string; home: string; se
   expect(cut).toBeGreaterThan(0)
   writeFileSync(path, lines.slice(0, cut + 1).join('\n') + '\n')
   const assistant = readTranscript(path).entries.at(-1)!.message as MessageParam
-  const ids = (assistant.content as Array<{ type: string; id?: string }>).filter((b) => b.type === 'tool_use').map((b) => b.id!)
+  const ids = (assistant.content as Array<{ type: string; id?: string }>)
+    .filter((b) => b.type === 'tool_use')
+    .map((b) => b.id!)
   expect(ids).toHaveLength(3)
   return { work, home, sessionId: session.sessionId, ids }
 }
 
 /** The message after the assistant message that made calls `ids`, in a request's history. */
 function answerTo(messages: MessageParam[], ids: string[]): MessageParam | undefined {
-  const at = messages.findIndex((m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use' && b.id === ids[0]))
+  const at = messages.findIndex(
+    (m) =>
+      m.role === 'assistant' &&
+      Array.isArray(m.content) &&
+      m.content.some((b) => b.type === 'tool_use' && b.id === ids[0])
+  )
   return at === -1 ? undefined : messages[at + 1]
 }
 
@@ -84,7 +91,9 @@ function leadingResultIds(message: MessageParam | undefined): string[] {
 
 /** A message's blocks as `tool_result:<id>` / `text:<text>` (request bodies also carry cache breakpoints). */
 function blocksOf(message: MessageParam | undefined): string[] {
-  return (Array.isArray(message?.content) ? message.content : []).map((b) => (b.type === 'tool_result' ? `tool_result:${b.tool_use_id}` : b.type === 'text' ? `text:${b.text}` : b.type))
+  return (Array.isArray(message?.content) ? message.content : []).map((b) =>
+    b.type === 'tool_result' ? `tool_result:${b.tool_use_id}` : b.type === 'text' ? `text:${b.text}` : b.type
+  )
 }
 
 const starts: Array<[string, (h: TestSession) => Promise<unknown>]> = [
@@ -100,27 +109,40 @@ const starts: Array<[string, (h: TestSession) => Promise<unknown>]> = [
 ]
 
 describe('a leader resumed after its process died mid-tool', () => {
-  it.each(starts)('answers every interrupted tool call in its first request when %s, and records that once', async (_how, start) => {
-    const killed = await sessionKilledMidTools()
-    const h = await open({ scenario: AFTER_RESTART, work: killed.work, home: killed.home, resumeSessionId: killed.sessionId })
-    expect(await start(h)).toMatchObject({ reason: 'completed', finalText: 'picked up after the restart' })
+  it.each(starts)(
+    'answers every interrupted tool call in its first request when %s, and records that once',
+    async (_how, start) => {
+      const killed = await sessionKilledMidTools()
+      const h = await open({
+        scenario: AFTER_RESTART,
+        work: killed.work,
+        home: killed.home,
+        resumeSessionId: killed.sessionId
+      })
+      expect(await start(h)).toMatchObject({ reason: 'completed', finalText: 'picked up after the restart' })
 
-    const first = h.server.requests()[0]!.body as { messages: MessageParam[] }
-    const answer = answerTo(first.messages, killed.ids)
-    expect(answer?.role).toBe('user')
-    expect(leadingResultIds(answer)).toEqual(killed.ids)
+      const first = h.server.requests()[0]!.body as { messages: MessageParam[] }
+      const answer = answerTo(first.messages, killed.ids)
+      expect(answer?.role).toBe('user')
+      expect(leadingResultIds(answer)).toEqual(killed.ids)
 
-    const { entries } = readTranscript(h.session.transcriptPath)
-    expect(entries.filter((e) => JSON.stringify(e.message).includes(INTERRUPTED_TOOL_RESULT))).toHaveLength(1)
-    // read back (the next restart), the history answers the calls with no repair left to make
-    const resumed = messagesForResume(entries)
-    expect(resumed.repair).toBeUndefined()
-    expect(blocksOf(answerTo(resumed.messages, killed.ids))).toEqual(blocksOf(answer))
-  })
+      const { entries } = readTranscript(h.session.transcriptPath)
+      expect(entries.filter((e) => JSON.stringify(e.message).includes(INTERRUPTED_TOOL_RESULT))).toHaveLength(1)
+      // read back (the next restart), the history answers the calls with no repair left to make
+      const resumed = messagesForResume(entries)
+      expect(resumed.repair).toBeUndefined()
+      expect(blocksOf(answerTo(resumed.messages, killed.ids))).toEqual(blocksOf(answer))
+    }
+  )
 
   it('sends the placeholder results and the waking message as one user message, the results first', async () => {
     const killed = await sessionKilledMidTools()
-    const h = await open({ scenario: AFTER_RESTART, work: killed.work, home: killed.home, resumeSessionId: killed.sessionId })
+    const h = await open({
+      scenario: AFTER_RESTART,
+      work: killed.work,
+      home: killed.home,
+      resumeSessionId: killed.sessionId
+    })
     h.session.asParent().enqueue(WAKE)
     expect(h.session.history.at(-1)?.role).toBe('assistant')
     expect(h.session.pendingCount).toBe(1)
@@ -139,13 +161,22 @@ describe('a leader resumed after its process died mid-tool', () => {
       work: killed.work,
       home: killed.home,
       resumeSessionId: killed.sessionId,
-      scenario: { agents: { 'team-lead': [{ text: 'unused' }], 'check-the-docs': [{ text: 'Scope: docs. Result: checked.' }] } }
+      scenario: {
+        agents: { 'team-lead': [{ text: 'unused' }], 'check-the-docs': [{ text: 'Scope: docs. Result: checked.' }] }
+      }
     })
     cleanups.push(() => h.close())
-    const fork = await h.session.subagents!.spawnFork({ parent: h.session.asParent(), description: 'check the docs', directive: 'Check the docs.', fromPrompt: true })
+    const fork = await h.session.subagents!.spawnFork({
+      parent: h.session.asParent(),
+      description: 'check the docs',
+      directive: 'Check the docs.',
+      fromPrompt: true
+    })
     await fork.done
     expect(fork.status).toBe('completed')
-    const request = h.server.requests().find((r) => r.agentName === 'check-the-docs')!.body as { messages: MessageParam[] }
+    const request = h.server.requests().find((r) => r.agentName === 'check-the-docs')!.body as {
+      messages: MessageParam[]
+    }
     const answer = answerTo(request.messages, killed.ids)
     expect(leadingResultIds(answer)).toEqual(killed.ids)
     expect(blocksOf(answer).at(-1)).toMatch(/^text:<fork-boilerplate>[\s\S]*Your directive: Check the docs\.$/)

@@ -68,7 +68,8 @@ export async function openTestSession(options: TestSessionOptions): Promise<Test
   const events: RuntimeEvent[] = []
   bus.onEvent((e) => events.push(e))
   const pty = createPtyHost()
-  const wiring = options.subagents === false ? undefined : await loadSubagentWiring({ cwd: work, home, env: options.env ?? {} })
+  const wiring =
+    options.subagents === false ? undefined : await loadSubagentWiring({ cwd: work, home, env: options.env ?? {} })
   const session = await Session.open({
     cwd: work,
     home,

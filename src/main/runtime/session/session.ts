@@ -83,9 +83,17 @@ export class Session {
     this.messages = history.messages
     this.pendingRepair = history.repair
     this.transcript = history.transcript
-    this.permissionLog = new PermissionDecisionLog(join(sessionDir(options.home, options.cwd, sessionId), 'permissions.jsonl'))
+    this.permissionLog = new PermissionDecisionLog(
+      join(sessionDir(options.home, options.cwd, sessionId), 'permissions.jsonl')
+    )
     this.shells = createBackgroundShells(options.pty)
-    const services = createLeaderServices(options, { sessionId, transcriptPath: this.transcript.path, budget: this.budget, enqueue: (text) => this.enqueue(text), recordPermission: (entry) => this.recordPermission(entry) })
+    const services = createLeaderServices(options, {
+      sessionId,
+      transcriptPath: this.transcript.path,
+      budget: this.budget,
+      enqueue: (text) => this.enqueue(text),
+      recordPermission: (entry) => this.recordPermission(entry)
+    })
     this.hookRunner = services.hookRunner
     this.hookWarnings = services.hookWarnings
     this.subagents = services.subagents
@@ -101,7 +109,10 @@ export class Session {
 
   /** Fork and coordinator mode as the session runs them now (docs/agents.md#forks, docs/agents.md#coordinator-mode). */
   get orchestration(): { forkEnabled: boolean; coordinator: boolean } {
-    return { forkEnabled: this.subagents?.options.forkEnabled === true, coordinator: this.subagents?.options.coordinator === true }
+    return {
+      forkEnabled: this.subagents?.options.forkEnabled === true,
+      coordinator: this.subagents?.options.coordinator === true
+    }
   }
 
   /**
@@ -111,7 +122,12 @@ export class Session {
    * would change what earlier turns were answered under.
    */
   get orchestrationSwitchable(): boolean {
-    return this.subagents !== undefined && this.messages.length === 0 && this.current === undefined && this.pendingRepair === undefined
+    return (
+      this.subagents !== undefined &&
+      this.messages.length === 0 &&
+      this.current === undefined &&
+      this.pendingRepair === undefined
+    )
   }
 
   /**
@@ -120,13 +136,30 @@ export class Session {
    * coordinator's role prompt or none) and its tool list are rebuilt as {@link open} builds them.
    * @throws SessionStateError when {@link orchestrationSwitchable} is false (names why).
    */
-  async setOrchestration(switches: { fork: boolean; coordinator: boolean }): Promise<{ forkEnabled: boolean; coordinator: boolean }> {
-    if (!this.subagents) throw new SessionStateError('Subagents are off in this session, so there are no fork or coordinator modes to switch.')
-    if (!this.orchestrationSwitchable) throw new SessionStateError('Fork and coordinator mode are chosen before the first prompt of a session; start a new session to change them.')
+  async setOrchestration(switches: {
+    fork: boolean
+    coordinator: boolean
+  }): Promise<{ forkEnabled: boolean; coordinator: boolean }> {
+    if (!this.subagents)
+      throw new SessionStateError(
+        'Subagents are off in this session, so there are no fork or coordinator modes to switch.'
+      )
+    if (!this.orchestrationSwitchable)
+      throw new SessionStateError(
+        'Fork and coordinator mode are chosen before the first prompt of a session; start a new session to change them.'
+      )
     const context = this.options.subagents?.projectContext ?? (await readProjectContext(this.options.cwd))
-    const system = await renderSystemPrompt({ cwd: this.options.cwd, model: this.options.model, context, ...(switches.coordinator ? { rolePrompt: COORDINATOR_PROMPT } : {}) })
+    const system = await renderSystemPrompt({
+      cwd: this.options.cwd,
+      model: this.options.model,
+      context,
+      ...(switches.coordinator ? { rolePrompt: COORDINATOR_PROMPT } : {})
+    })
     // a prompt that started while the prompt was being rendered wins: nothing changes under it
-    if (!this.orchestrationSwitchable) throw new SessionStateError('Fork and coordinator mode are chosen before the first prompt of a session; start a new session to change them.')
+    if (!this.orchestrationSwitchable)
+      throw new SessionStateError(
+        'Fork and coordinator mode are chosen before the first prompt of a session; start a new session to change them.'
+      )
     this.system = system
     this.tools = this.leaderTools(switches.coordinator)
     this.subagents.setOrchestration({ forkEnabled: switches.fork, coordinator: switches.coordinator })
@@ -139,12 +172,19 @@ export class Session {
    */
   static async open(options: SessionOptions): Promise<Session> {
     const context = await readProjectContext(options.cwd)
-    const system = await renderSystemPrompt({ cwd: options.cwd, model: options.model, context, ...(options.subagents?.coordinator ? { rolePrompt: COORDINATOR_PROMPT } : {}) })
+    const system = await renderSystemPrompt({
+      cwd: options.cwd,
+      model: options.model,
+      context,
+      ...(options.subagents?.coordinator ? { rolePrompt: COORDINATOR_PROMPT } : {})
+    })
     const opened = { ...options, subagents: options.subagents && { ...options.subagents, projectContext: context } }
     if (options.resumeSessionId) {
       const path = leaderTranscriptPath(options.home, options.cwd, options.resumeSessionId)
       if (!existsSync(path)) {
-        throw new SessionNotFoundError(`No session ${options.resumeSessionId} for workspace ${options.cwd} (looked for ${path}). List sessions with: swarmdesk sessions list --cwd ${options.cwd}`)
+        throw new SessionNotFoundError(
+          `No session ${options.resumeSessionId} for workspace ${options.cwd} (looked for ${path}). List sessions with: swarmdesk sessions list --cwd ${options.cwd}`
+        )
       }
       const resumed = resumeHistory(path, LEADER_NAME)
       const session = new Session(opened, options.resumeSessionId, system, resumed)
@@ -155,9 +195,19 @@ export class Session {
     const sessionId = randomUUID()
     const dir = sessionDir(options.home, options.cwd, sessionId)
     mkdirSync(dir, { recursive: true })
-    const meta: SessionMeta = { schemaVersion: 1, sessionId, cwd: options.cwd, model: options.model, createdAt: new Date().toISOString() }
+    const meta: SessionMeta = {
+      schemaVersion: 1,
+      sessionId,
+      cwd: options.cwd,
+      model: options.model,
+      createdAt: new Date().toISOString()
+    }
     writeFileSync(join(dir, 'session.json'), JSON.stringify(SessionMetaSchema.parse(meta), null, 2))
-    const session = new Session(opened, sessionId, system, { messages: [], repair: undefined, transcript: new TranscriptWriter(leaderTranscriptPath(options.home, options.cwd, sessionId), LEADER_NAME, null) })
+    const session = new Session(opened, sessionId, system, {
+      messages: [],
+      repair: undefined,
+      transcript: new TranscriptWriter(leaderTranscriptPath(options.home, options.cwd, sessionId), LEADER_NAME, null)
+    })
     session.started(false)
     return session
   }
@@ -190,7 +240,12 @@ export class Session {
    */
   replaceHooks(hooks: NonNullable<SessionOptions['hookSettings']>): readonly string[] {
     if (!this.hookRunner) return []
-    const next = createHookRunner({ hooks, cwd: this.options.cwd, sessionId: this.sessionId, transcriptPath: this.transcript.path })
+    const next = createHookRunner({
+      hooks,
+      cwd: this.options.cwd,
+      sessionId: this.sessionId,
+      transcriptPath: this.transcript.path
+    })
     this.hookRunner.replace(next)
     return next.warnings
   }
@@ -213,7 +268,8 @@ export class Session {
     if (this.current) throw new Error('The leader is already working on a prompt; wait for it or stop it first.')
     const resuming = this.resuming
     this.resuming = false
-    if (text === undefined && this.pending.length === 0 && !resuming) throw new Error('Nothing to work on: no prompt and no queued notification.')
+    if (text === undefined && this.pending.length === 0 && !resuming)
+      throw new Error('Nothing to work on: no prompt and no queued notification.')
     const controller = new AbortController()
     this.current = controller
     this.interrupted = false
@@ -244,7 +300,16 @@ export class Session {
             fileState: this.fileState,
             pty: this.options.pty,
             shells: this.shells,
-            ...(this.subagents ? { services: { subagents: this.subagents, self: this.asParent(), ...(this.team ? { team: this.team } : {}), ...(this.teammates ? { teammates: this.teammates } : {}) } } : {})
+            ...(this.subagents
+              ? {
+                  services: {
+                    subagents: this.subagents,
+                    self: this.asParent(),
+                    ...(this.team ? { team: this.team } : {}),
+                    ...(this.teammates ? { teammates: this.teammates } : {})
+                  }
+                }
+              : {})
           },
           drainPending: () => this.pending.splice(0),
           gate: createPermissionGate({
@@ -333,7 +398,10 @@ export class Session {
       isFork: false,
       // A fork taken after a restart, before the leader's next turn (a person's /fork), starts from
       // the history as that turn will send it: the interrupted calls answered by their placeholders.
-      forkSource: () => ({ system: this.system, messages: this.pendingRepair ? [...this.messages, { role: 'user', content: this.pendingRepair }] : this.messages })
+      forkSource: () => ({
+        system: this.system,
+        messages: this.pendingRepair ? [...this.messages, { role: 'user', content: this.pendingRepair }] : this.messages
+      })
     }
   }
 
@@ -386,7 +454,12 @@ export class Session {
   private started(resumed: boolean): void {
     this.emit({ type: 'agent_started', agentType: 'main', depth: 0, model: this.options.model, cwd: this.options.cwd })
     for (const message of this.hookWarnings) this.emit({ type: 'notice', level: 'warning', message })
-    if (resumed) this.emit({ type: 'notice', level: 'info', message: `Resumed session ${this.sessionId} with ${this.messages.length} messages of history.` })
+    if (resumed)
+      this.emit({
+        type: 'notice',
+        level: 'info',
+        message: `Resumed session ${this.sessionId} with ${this.messages.length} messages of history.`
+      })
   }
 
   private emit(event: WithoutAgent<RuntimeEventInput>): void {

@@ -20,9 +20,18 @@ async function settingsWith(data: object) {
 describe('fork and coordinator switches', () => {
   it('come from the flags or, without them, from settings; coordinator mode wins over forks', async () => {
     expect(modeSwitches({}, await settingsWith({}))).toEqual({ forkEnabled: false, coordinator: false })
-    expect(modeSwitches({}, await settingsWith({ forkSubagents: true }))).toEqual({ forkEnabled: true, coordinator: false })
-    expect(modeSwitches({ fork: true }, await settingsWith({ coordinatorMode: true }))).toEqual({ forkEnabled: false, coordinator: true })
-    expect(modeSwitches({ coordinator: true }, await settingsWith({}))).toEqual({ forkEnabled: false, coordinator: true })
+    expect(modeSwitches({}, await settingsWith({ forkSubagents: true }))).toEqual({
+      forkEnabled: true,
+      coordinator: false
+    })
+    expect(modeSwitches({ fork: true }, await settingsWith({ coordinatorMode: true }))).toEqual({
+      forkEnabled: false,
+      coordinator: true
+    })
+    expect(modeSwitches({ coordinator: true }, await settingsWith({}))).toEqual({
+      forkEnabled: false,
+      coordinator: true
+    })
   })
 
   it('refuses a switch that is not a boolean, naming the field', async () => {

@@ -18,7 +18,10 @@ export function settingSwitch(settings: LoadedSettings, key: 'forkSubagents' | '
  * Fork and coordinator switches from the flags (`--fork`, `--coordinator`) or, when a flag is
  * absent, from settings. Coordinator mode wins over forks (docs/agents.md#forks).
  */
-export function modeSwitches(flags: { fork?: boolean; coordinator?: boolean }, settings: LoadedSettings): { forkEnabled: boolean; coordinator: boolean } {
+export function modeSwitches(
+  flags: { fork?: boolean; coordinator?: boolean },
+  settings: LoadedSettings
+): { forkEnabled: boolean; coordinator: boolean } {
   const coordinator = flags.coordinator === true || settingSwitch(settings, 'coordinatorMode') === true
   const fork = flags.fork === true || settingSwitch(settings, 'forkSubagents') === true
   return { forkEnabled: fork && !coordinator, coordinator }
@@ -29,7 +32,10 @@ export function modeSwitches(flags: { fork?: boolean; coordinator?: boolean }, s
  * `auto` = `worker`) and the shutdown timeout (`teammateShutdownTimeoutSeconds`, default 20 s);
  * the highest source that sets each wins. Values are validated when the settings load.
  */
-export function teammateSettings(settings: LoadedSettings): { defaultBackend: 'worker' | 'process'; shutdownTimeoutMs: number } {
+export function teammateSettings(settings: LoadedSettings): {
+  defaultBackend: 'worker' | 'process'
+  shutdownTimeoutMs: number
+} {
   let backend: unknown
   let timeout: unknown
   for (const source of settings.sources) {
@@ -42,4 +48,3 @@ export function teammateSettings(settings: LoadedSettings): { defaultBackend: 'w
     shutdownTimeoutMs: typeof timeout === 'number' ? timeout * 1000 : DEFAULT_SHUTDOWN_TIMEOUT_MS
   }
 }
-

@@ -44,7 +44,9 @@ describe('the data-directory check', () => {
     expect(error).toBeInstanceOf(DataDirectoryError)
     expect(error).toBeInstanceOf(RunUsageError)
     expect(error).toMatchObject({ path: home, code: 'ENOSPC', name: 'DataDirectoryError' })
-    expect((error as Error).message).toBe(`Cannot write Swarmdesk's data directory ${home}: no space left on the device (ENOSPC). Free some space there, or point SWARMDESK_HOME at a folder on another disk.`)
+    expect((error as Error).message).toBe(
+      `Cannot write Swarmdesk's data directory ${home}: no space left on the device (ENOSPC). Free some space there, or point SWARMDESK_HOME at a folder on another disk.`
+    )
     endFaults()
     expect(readdirSync(home)).toEqual([])
   })
@@ -52,6 +54,8 @@ describe('the data-directory check', () => {
   it("names the team folder when only it cannot be written (a teammate's check)", () => {
     writeFileSync(join(home, 'teams'), 'a file')
     const team = join(home, 'teams', 'crew')
-    expect(() => ensureWritableDataDirectory(home, undefined, [team])).toThrow(`Cannot write Swarmdesk's data directory ${team}: part of the path is a file, not a folder (ENOTDIR).`)
+    expect(() => ensureWritableDataDirectory(home, undefined, [team])).toThrow(
+      `Cannot write Swarmdesk's data directory ${team}: part of the path is a file, not a folder (ENOTDIR).`
+    )
   })
 })

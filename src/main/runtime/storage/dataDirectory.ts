@@ -25,13 +25,31 @@ export class DataDirectoryError extends RunUsageError {
 
 /** Why a code stops writes, and what to do about it; SWARMDESK_HOME is the way out in every case. */
 const ADVICE: Record<string, { why: string; todo: string }> = {
-  EACCES: { why: 'permission denied', todo: 'Make it writable for this user (chown or chmod), or point SWARMDESK_HOME at a folder you can write.' },
-  EPERM: { why: 'operation not permitted', todo: 'Make it writable for this user (chown or chmod), or point SWARMDESK_HOME at a folder you can write.' },
+  EACCES: {
+    why: 'permission denied',
+    todo: 'Make it writable for this user (chown or chmod), or point SWARMDESK_HOME at a folder you can write.'
+  },
+  EPERM: {
+    why: 'operation not permitted',
+    todo: 'Make it writable for this user (chown or chmod), or point SWARMDESK_HOME at a folder you can write.'
+  },
   EROFS: { why: 'the file system is read-only', todo: 'Point SWARMDESK_HOME at a folder on a writable file system.' },
-  ENOSPC: { why: 'no space left on the device', todo: 'Free some space there, or point SWARMDESK_HOME at a folder on another disk.' },
-  EDQUOT: { why: 'the disk quota is exhausted', todo: 'Free some space there, or point SWARMDESK_HOME at a folder on another disk.' },
-  ENOTDIR: { why: 'part of the path is a file, not a folder', todo: 'Point SWARMDESK_HOME at a folder (it is created when missing).' },
-  EEXIST: { why: 'a file of that name is in the way', todo: 'Point SWARMDESK_HOME at a folder (it is created when missing).' }
+  ENOSPC: {
+    why: 'no space left on the device',
+    todo: 'Free some space there, or point SWARMDESK_HOME at a folder on another disk.'
+  },
+  EDQUOT: {
+    why: 'the disk quota is exhausted',
+    todo: 'Free some space there, or point SWARMDESK_HOME at a folder on another disk.'
+  },
+  ENOTDIR: {
+    why: 'part of the path is a file, not a folder',
+    todo: 'Point SWARMDESK_HOME at a folder (it is created when missing).'
+  },
+  EEXIST: {
+    why: 'a file of that name is in the way',
+    todo: 'Point SWARMDESK_HOME at a folder (it is created when missing).'
+  }
 }
 
 /**
@@ -57,7 +75,14 @@ function probe(dir: string): void {
     unlinkSync(file)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN'
-    const advice = ADVICE[code] ?? { why: (error as Error).message, todo: 'Fix the folder, or point SWARMDESK_HOME at a folder you can write.' }
-    throw new DataDirectoryError(`Cannot write Swarmdesk's data directory ${dir}: ${advice.why} (${code}). ${advice.todo}`, dir, code)
+    const advice = ADVICE[code] ?? {
+      why: (error as Error).message,
+      todo: 'Fix the folder, or point SWARMDESK_HOME at a folder you can write.'
+    }
+    throw new DataDirectoryError(
+      `Cannot write Swarmdesk's data directory ${dir}: ${advice.why} (${code}). ${advice.todo}`,
+      dir,
+      code
+    )
   }
 }

@@ -21,7 +21,14 @@ describe('the leader when the disk fills up', () => {
     const h = await openTestSession({
       mode: 'bypassPermissions',
       subagents: false,
-      scenario: { agents: { 'team-lead': [{ tools: [{ name: 'Write', input: { file_path: 'out.txt', content: 'x' } }] }, { when: 'again', text: 'recorded' }] } }
+      scenario: {
+        agents: {
+          'team-lead': [
+            { tools: [{ name: 'Write', input: { file_path: 'out.txt', content: 'x' } }] },
+            { when: 'again', text: 'recorded' }
+          ]
+        }
+      }
     })
     cleanups.push(() => h.close())
     const { session, bus, work } = h
@@ -29,11 +36,15 @@ describe('the leader when the disk fills up', () => {
     cleanups.push(() => endFaults?.())
     // The disk fills up once the prompt is recorded: the assistant's answer cannot be.
     const sub = bus.onEvent((e) => {
-      if (e.type === 'agent_state' && e.state === 'running' && !endFaults) endFaults = simulateWriteFaults({ matches: (p) => p === session.transcriptPath, bytesLeft: 100 })
+      if (e.type === 'agent_state' && e.state === 'running' && !endFaults)
+        endFaults = simulateWriteFaults({ matches: (p) => p === session.transcriptPath, bytesLeft: 100 })
     })
     const failed = await session.prompt('write the file')
     expect(failed).toMatchObject({ reason: 'failed', error: expect.any(TranscriptWriteError) })
-    expect(h.events.filter((e) => e.type === 'agent_state').at(-1)).toMatchObject({ state: 'error', reason: expect.stringContaining(session.transcriptPath) })
+    expect(h.events.filter((e) => e.type === 'agent_state').at(-1)).toMatchObject({
+      state: 'error',
+      reason: expect.stringContaining(session.transcriptPath)
+    })
     sub.dispose()
     expect(session.busy).toBe(false)
     expect(existsSync(join(work, 'out.txt'))).toBe(false)

@@ -25,39 +25,59 @@ afterEach(() => {
 })
 
 /** Every file below `dir`, hidden ones included, as paths relative to it. */
-const filesBelow = (dir: string): string[] => (readdirSync(dir, { recursive: true, withFileTypes: true }) as Array<{ isFile(): boolean; parentPath: string; name: string }>).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort()
+const filesBelow = (dir: string): string[] =>
+  (
+    readdirSync(dir, { recursive: true, withFileTypes: true }) as Array<{
+      isFile(): boolean
+      parentPath: string
+      name: string
+    }>
+  )
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort()
 
 describe('a full disk', () => {
   it.each([
     ['at once', 0],
     ['part way through the message', 40]
-  ])('fails an inbox delivery %s with ENOSPC and leaves no message file, then delivers once there is room', async (_when, bytesLeft) => {
-    for (const fsync of [false, true]) {
-      const mailbox = createMailbox({ home, fsync })
-      await mailbox.send('docs', 'bob', { from: 'alice', text: 'before' })
-      const inbox = join(home, 'teams', 'docs', 'inboxes', 'bob')
-      const before = filesBelow(inbox)
-      endFaults = simulateWriteFaults({ matches: (p) => p.startsWith(inbox), bytesLeft })
-      const failed = mailbox.send('docs', 'bob', { from: 'alice', text: 'x'.repeat(500) })
-      await expect(failed).rejects.toMatchObject({ code: 'ENOSPC' })
-      await expect(failed).rejects.toThrow(/no space left on device/)
-      expect(filesBelow(inbox)).toEqual(before)
-      endFaults()
-      endFaults = undefined
-      await mailbox.send('docs', 'bob', { from: 'alice', text: 'after' })
-      expect((await mailbox.read('docs', 'bob')).messages.map((e) => e.message.text)).toEqual(['before', 'after'])
-      rmSync(join(home, 'teams'), { recursive: true, force: true })
+  ])(
+    'fails an inbox delivery %s with ENOSPC and leaves no message file, then delivers once there is room',
+    async (_when, bytesLeft) => {
+      for (const fsync of [false, true]) {
+        const mailbox = createMailbox({ home, fsync })
+        await mailbox.send('docs', 'bob', { from: 'alice', text: 'before' })
+        const inbox = join(home, 'teams', 'docs', 'inboxes', 'bob')
+        const before = filesBelow(inbox)
+        endFaults = simulateWriteFaults({ matches: (p) => p.startsWith(inbox), bytesLeft })
+        const failed = mailbox.send('docs', 'bob', { from: 'alice', text: 'x'.repeat(500) })
+        await expect(failed).rejects.toMatchObject({ code: 'ENOSPC' })
+        await expect(failed).rejects.toThrow(/no space left on device/)
+        expect(filesBelow(inbox)).toEqual(before)
+        endFaults()
+        endFaults = undefined
+        await mailbox.send('docs', 'bob', { from: 'alice', text: 'after' })
+        expect((await mailbox.read('docs', 'bob')).messages.map((e) => e.message.text)).toEqual(['before', 'after'])
+        rmSync(join(home, 'teams'), { recursive: true, force: true })
+      }
     }
-  })
+  )
 
   it('fails a task update or creation, keeping every task file as it was and leaving no temp file', async () => {
     const store = new TaskStore(home, 'docs')
     const first = await store.create({ subject: 'Write the index' })
     const dir = store.dir
-    const snapshot = () => Object.fromEntries(filesBelow(dir).filter((f) => f !== '.lock').map((f) => [f, readFileSync(join(dir, f), 'utf8')]))
+    const snapshot = () =>
+      Object.fromEntries(
+        filesBelow(dir)
+          .filter((f) => f !== '.lock')
+          .map((f) => [f, readFileSync(join(dir, f), 'utf8')])
+      )
     const before = snapshot()
     endFaults = simulateWriteFaults({ matches: (p) => p.startsWith(dir), bytesLeft: 25 })
-    await expect(store.update(first.id, { status: 'in_progress', owner: 'alice' })).rejects.toMatchObject({ code: 'ENOSPC' })
+    await expect(store.update(first.id, { status: 'in_progress', owner: 'alice' })).rejects.toMatchObject({
+      code: 'ENOSPC'
+    })
     await expect(store.create({ subject: 'Review it' })).rejects.toMatchObject({ code: 'ENOSPC' })
     expect(snapshot()).toEqual(before)
     endFaults()
@@ -74,8 +94,12 @@ describe('a full disk', () => {
     writer.append('user', { role: 'user', content: [{ type: 'text', text: 'one' }] })
     const before = readFileSync(path, 'utf8')
     endFaults = simulateWriteFaults({ matches: (p) => p === path, bytesLeft: 60 })
-    expect(() => writer.append('assistant', { role: 'assistant', content: [{ type: 'text', text: 'y'.repeat(1_000) }] })).toThrow(TranscriptWriteError)
-    expect(() => writer.append('assistant', { role: 'assistant', content: [{ type: 'text', text: 'z' }] })).toThrow(/Cannot record to the transcript .*: the disk is full\. The transcript is unchanged/)
+    expect(() =>
+      writer.append('assistant', { role: 'assistant', content: [{ type: 'text', text: 'y'.repeat(1_000) }] })
+    ).toThrow(TranscriptWriteError)
+    expect(() => writer.append('assistant', { role: 'assistant', content: [{ type: 'text', text: 'z' }] })).toThrow(
+      /Cannot record to the transcript .*: the disk is full\. The transcript is unchanged/
+    )
     expect(readFileSync(path, 'utf8')).toBe(before)
     endFaults()
     endFaults = undefined
@@ -83,7 +107,10 @@ describe('a full disk', () => {
     writer.close()
     const { entries, warnings } = readTranscript(path)
     expect(warnings).toEqual([])
-    expect(entries.map((e) => (e.message as { content: Array<{ text: string }> }).content[0]!.text)).toEqual(['one', 'two'])
+    expect(entries.map((e) => (e.message as { content: Array<{ text: string }> }).content[0]!.text)).toEqual([
+      'one',
+      'two'
+    ])
     // the chain skips the lines that were never written
     expect(entries[1]!.parentUuid).toBe(entries[0]!.uuid)
   })
@@ -91,7 +118,9 @@ describe('a full disk', () => {
   it('reports a device error (EIO) the same way', async () => {
     const mailbox = createMailbox({ home })
     endFaults = simulateWriteFaults({ matches: () => true, code: 'EIO', bytesLeft: 10 })
-    await expect(mailbox.send('docs', 'bob', { from: 'alice', text: 'hello there' })).rejects.toMatchObject({ code: 'EIO' })
+    await expect(mailbox.send('docs', 'bob', { from: 'alice', text: 'hello there' })).rejects.toMatchObject({
+      code: 'EIO'
+    })
     endFaults()
     endFaults = undefined
     expect((await mailbox.read('docs', 'bob')).messages).toEqual([])

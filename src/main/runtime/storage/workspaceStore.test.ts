@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -27,20 +36,37 @@ const COLLIDING = [
 function session(key: string, sessionId: string, cwd: string, lines = 3): string {
   const dir = join(home, 'projects', key, sessionId)
   mkdirSync(join(dir, 'agents'), { recursive: true })
-  writeFileSync(join(dir, 'session.json'), JSON.stringify({ schemaVersion: 1, sessionId, cwd, model: 'claude-sonnet-5-5', createdAt: '2026-01-01T00:00:00.000Z' }))
-  writeFileSync(join(dir, 'transcript.jsonl'), Array.from({ length: lines }, (_, i) => JSON.stringify({ line: i, sessionId }) + '\n').join(''))
+  writeFileSync(
+    join(dir, 'session.json'),
+    JSON.stringify({
+      schemaVersion: 1,
+      sessionId,
+      cwd,
+      model: 'claude-sonnet-5-5',
+      createdAt: '2026-01-01T00:00:00.000Z'
+    })
+  )
+  writeFileSync(
+    join(dir, 'transcript.jsonl'),
+    Array.from({ length: lines }, (_, i) => JSON.stringify({ line: i, sessionId }) + '\n').join('')
+  )
   writeFileSync(join(dir, 'agents', 'alice@crew.jsonl'), `{"of":"${sessionId}"}\n`)
   return dir
 }
 
 function lastSession(key: string, sessionId: string, updatedAt: string): void {
   mkdirSync(join(home, 'projects', key), { recursive: true })
-  writeFileSync(join(home, 'projects', key, LAST_SESSION_FILE), JSON.stringify({ schemaVersion: 1, sessionId, updatedAt }))
+  writeFileSync(
+    join(home, 'projects', key, LAST_SESSION_FILE),
+    JSON.stringify({ schemaVersion: 1, sessionId, updatedAt })
+  )
 }
 
 const sessionsOf = (cwd: string): string[] => {
   try {
-    return readdirSync(join(home, 'projects', workspaceKey(cwd))).filter((n) => n !== LAST_SESSION_FILE).sort()
+    return readdirSync(join(home, 'projects', workspaceKey(cwd)))
+      .filter((n) => n !== LAST_SESSION_FILE)
+      .sort()
   } catch {
     return []
   }
@@ -66,7 +92,7 @@ describe('workspaceKey', () => {
 })
 
 describe('adopting a store kept under the old key', () => {
-  it("moves each session to the folder its session.json names and never to another; the old folder goes once empty", () => {
+  it('moves each session to the folder its session.json names and never to another; the old folder goes once empty', () => {
     const [a, b] = ['/w/проект', '/w/объект']
     const old = legacyWorkspaceKey(a)
     session(old, 's-a1', a)
@@ -79,7 +105,9 @@ describe('adopting a store kept under the old key', () => {
     expect(readdirSync(join(home, 'projects', old))).toEqual(['s-b1'])
     // every file came along, byte for byte
     expect(readFileSync(join(home, 'projects', workspaceKey(a), 's-a1', 'transcript.jsonl'), 'utf8')).toBe(before)
-    expect(readFileSync(join(home, 'projects', workspaceKey(a), 's-a1', 'agents', 'alice@crew.jsonl'), 'utf8')).toBe('{"of":"s-a1"}\n')
+    expect(readFileSync(join(home, 'projects', workspaceKey(a), 's-a1', 'agents', 'alice@crew.jsonl'), 'utf8')).toBe(
+      '{"of":"s-a1"}\n'
+    )
     expect(adoptLegacyStore(home, b)).toEqual([])
     expect(sessionsOf(b)).toEqual(['s-b1'])
     expect(readdirSync(join(home, 'projects')).sort()).toEqual([workspaceKey(a), workspaceKey(b)].sort())
@@ -114,7 +142,10 @@ describe('adopting a store kept under the old key', () => {
     // two adopters at once see the same listing; each rename happens once
     expect([...adoptLegacyStore(home, a), ...adoptLegacyStore(home, a)]).toEqual([])
     expect(sessionsOf(a)).toEqual(Array.from({ length: 20 }, (_, i) => `s-${i}`).sort())
-    for (const id of sessionsOf(a)) expect(readFileSync(join(home, 'projects', workspaceKey(a), id, 'transcript.jsonl'), 'utf8')).toContain(`"sessionId":"${id}"`)
+    for (const id of sessionsOf(a))
+      expect(readFileSync(join(home, 'projects', workspaceKey(a), id, 'transcript.jsonl'), 'utf8')).toContain(
+        `"sessionId":"${id}"`
+      )
     expect(readLastSession(home, a)).toBe('s-3')
     expect(readdirSync(join(home, 'projects'))).toEqual([workspaceKey(a)])
   })
@@ -130,10 +161,14 @@ describe('adopting a store kept under the old key', () => {
     session(workspaceKey(a), 's-dup', a, 1)
     const problems = adoptLegacyStore(home, a)
     expect(problems).toHaveLength(1)
-    expect(problems[0]).toMatch(/Session s-dup of \/w\/a\.b could not move .* \((ENOTEMPTY|EEXIST)\); it stays where it is/)
+    expect(problems[0]).toMatch(
+      /Session s-dup of \/w\/a\.b could not move .* \((ENOTEMPTY|EEXIST)\); it stays where it is/
+    )
     expect(readFileSync(join(home, 'projects', old, 'orphan', 'agents', 'x.jsonl'), 'utf8')).toBe('kept\n')
     expect(readFileSync(join(home, 'projects', old, 's-dup', 'transcript.jsonl'), 'utf8').split('\n')).toHaveLength(6)
-    expect(readFileSync(join(home, 'projects', workspaceKey(a), 's-dup', 'transcript.jsonl'), 'utf8').split('\n')).toHaveLength(2)
+    expect(
+      readFileSync(join(home, 'projects', workspaceKey(a), 's-dup', 'transcript.jsonl'), 'utf8').split('\n')
+    ).toHaveLength(2)
   })
 
   it('treats a folder that no longer exists by its absolute path', () => {

@@ -10,7 +10,11 @@ import { canonicalFolder, legacyWorkspaceKey, workspaceKey } from './workspaceKe
 export const LAST_SESSION_FILE = 'last-session.json'
 
 /** `last-session.json`: the session a workspace reopens at its next start. */
-export const LastSessionSchema = z.object({ schemaVersion: z.literal(1), sessionId: z.string().min(1), updatedAt: z.string() })
+export const LastSessionSchema = z.object({
+  schemaVersion: z.literal(1),
+  sessionId: z.string().min(1),
+  updatedAt: z.string()
+})
 export type LastSession = z.infer<typeof LastSessionSchema>
 
 /** The file in each session folder that names its workspace (session/session.ts writes it first). */
@@ -60,7 +64,10 @@ export function adoptLegacyStore(home: string, canonical: string): string[] {
     names = readdirSync(oldDir)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') problems.push(`Cannot read the earlier session folder ${oldDir} (${code}); its sessions of ${canonical} stay there until it can be read.`)
+    if (code !== 'ENOENT' && code !== 'ENOTDIR')
+      problems.push(
+        `Cannot read the earlier session folder ${oldDir} (${code}); its sessions of ${canonical} stay there until it can be read.`
+      )
     return problems
   }
   for (const name of names) {
@@ -73,13 +80,17 @@ export function adoptLegacyStore(home: string, canonical: string): string[] {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code === 'ENOENT' && existsSync(to)) continue // another process moved it first
-      problems.push(`Session ${name} of ${canonical} could not move from ${from} to ${to} (${code ?? (error as Error).message}); it stays where it is and is tried again at the next start.`)
+      problems.push(
+        `Session ${name} of ${canonical} could not move from ${from} to ${to} (${code ?? (error as Error).message}); it stays where it is and is tried again at the next start.`
+      )
     }
   }
   try {
     carryLastSession(oldDir, newDir)
   } catch (error) {
-    problems.push(`${join(oldDir, LAST_SESSION_FILE)} could not be carried to ${newDir} (${(error as Error).message}); the workspace may open a new session instead of its last one.`)
+    problems.push(
+      `${join(oldDir, LAST_SESSION_FILE)} could not be carried to ${newDir} (${(error as Error).message}); the workspace may open a new session instead of its last one.`
+    )
   }
   try {
     rmdirSync(oldDir)
@@ -125,6 +136,7 @@ function carryLastSession(oldDir: string, newDir: string): void {
   if (!old || !existsSync(join(newDir, old.sessionId))) return
   const newPath = join(newDir, LAST_SESSION_FILE)
   const current = readLastSession(newPath)
-  if (!current || Date.parse(old.updatedAt) > Date.parse(current.updatedAt)) writeFileAtomicSync(newPath, JSON.stringify(old) + '\n')
+  if (!current || Date.parse(old.updatedAt) > Date.parse(current.updatedAt))
+    writeFileAtomicSync(newPath, JSON.stringify(old) + '\n')
   unlinkSync(oldPath)
 }

@@ -15,7 +15,8 @@ afterEach(async () => {
   h = undefined
 })
 
-const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) =>
+  events.filter((e): e is EventOf<T> => e.type === type)
 
 describe('subagents with background work disabled', () => {
   it('keeps a slow sync agent past the auto-background delay, and one moved by hand, in the foreground', async () => {
@@ -24,7 +25,10 @@ describe('subagents with background work disabled', () => {
         agents: {
           'team-lead': [
             { tools: [{ name: 'Agent', input: { description: 'slow one', prompt: 'take time' } }] },
-            { when: 'agentId:', tools: [{ name: 'Agent', input: { description: 'moved one', prompt: 'take time too' } }] },
+            {
+              when: 'agentId:',
+              tools: [{ name: 'Agent', input: { description: 'moved one', prompt: 'take time too' } }]
+            },
             { when: 'moved one finally', text: 'both answered' }
           ],
           'slow-one': [{ delayMs: 900, text: 'slow one finally done' }],
@@ -51,7 +55,14 @@ describe('subagents with background work disabled', () => {
     h = await startSubagentHarness(
       {
         agents: {
-          'team-lead': [{ tools: [{ name: 'Agent', input: { subagent_type: 'worker', description: 'bg by definition', prompt: 'do it' } }] }, { when: 'agentId:', text: 'got {{last_tool_result}}' }],
+          'team-lead': [
+            {
+              tools: [
+                { name: 'Agent', input: { subagent_type: 'worker', description: 'bg by definition', prompt: 'do it' } }
+              ]
+            },
+            { when: 'agentId:', text: 'got {{last_tool_result}}' }
+          ],
           'bg-by-definition': [{ text: 'did it in the foreground' }]
         }
       },

@@ -12,13 +12,22 @@ afterEach(async () => {
   h = undefined
 })
 
-const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) =>
+  events.filter((e): e is EventOf<T> => e.type === type)
 type Body = { messages: Array<{ role: string; content: Array<{ type: string; text?: string; content?: unknown }> }> }
-const bodiesOf = (harness: SubagentHarness, name: string) => harness.server.requests().filter((r) => r.agentName === name).map((r) => r.body as unknown as Body)
+const bodiesOf = (harness: SubagentHarness, name: string) =>
+  harness.server
+    .requests()
+    .filter((r) => r.agentName === name)
+    .map((r) => r.body as unknown as Body)
 /** The request as bytes, with every cache_control removed (breakpoints move from turn to turn). */
 const bytes = (value: unknown) => JSON.stringify(value, (k, v) => (k === 'cache_control' ? undefined : v))
 /** The bodies exactly as they came over the wire (the scripted server's request log keeps them). */
-const rawOf = (harness: SubagentHarness, name: string) => harness.server.requests().filter((r) => r.agentName === name).map((r) => r.rawBody!)
+const rawOf = (harness: SubagentHarness, name: string) =>
+  harness.server
+    .requests()
+    .filter((r) => r.agentName === name)
+    .map((r) => r.rawBody!)
 /** Raw bytes without the cache breakpoints, which move to the newest block from one turn to the next. */
 const withoutBreakpoints = (raw: string) => raw.replace(/,"cache_control":\{[^{}]*\}/g, '')
 
@@ -62,7 +71,8 @@ describe('fork subagents', () => {
     const rawBlanked = raw.map((r, i) => r.replace(`Your directive: ${directives[i]}`, 'Your directive: …'))
     expect(rawBlanked.every((r, i) => r !== raw[i])).toBe(true)
     expect(new Set(rawBlanked).size).toBe(1)
-    for (const [i, b] of first.entries()) expect(b.messages.at(-1)!.content.at(-1)!.text!.endsWith(`Your directive: ${directives[i]}`)).toBe(true)
+    for (const [i, b] of first.entries())
+      expect(b.messages.at(-1)!.content.at(-1)!.text!.endsWith(`Your directive: ${directives[i]}`)).toBe(true)
     // the fork's history is the parent's, then one user message: a placeholder per tool_use, then the directive
     const leaderFirst = bodiesOf(h, 'team-lead')[0]!
     const forkMessages = first[0]!.messages
@@ -86,8 +96,20 @@ describe('fork subagents', () => {
     h = await startSubagentHarness(
       {
         agents: {
-          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'forker', prompt: 'try to fork' } }] }, { text: 'ok' }, { when: '<task-notification>', text: 'noted' }],
-          forker: [{ tools: [{ name: 'Agent', input: { description: 'grandchild', prompt: 'x' } }, { name: 'Agent', input: { subagent_type: 'Explore', description: 'typed', prompt: 'x' } }] }, { text: 'could not' }]
+          'team-lead': [
+            { tools: [{ name: 'Agent', input: { description: 'forker', prompt: 'try to fork' } }] },
+            { text: 'ok' },
+            { when: '<task-notification>', text: 'noted' }
+          ],
+          forker: [
+            {
+              tools: [
+                { name: 'Agent', input: { description: 'grandchild', prompt: 'x' } },
+                { name: 'Agent', input: { subagent_type: 'Explore', description: 'typed', prompt: 'x' } }
+              ]
+            },
+            { text: 'could not' }
+          ]
         }
       },
       { subagents: { forkEnabled: true } }
@@ -103,10 +125,17 @@ describe('fork subagents', () => {
 
   it('refuses to fork from a history that carries a fork directive (history-scan guard)', async () => {
     h = await startSubagentHarness(
-      { agents: { 'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'again', prompt: 'x' } }] }, { text: 'ok' }] } },
+      {
+        agents: {
+          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'again', prompt: 'x' } }] }, { text: 'ok' }]
+        }
+      },
       { subagents: { forkEnabled: true } }
     )
-    await runUntilSettled(h.session, '<fork-boilerplate>\nleftover of an earlier fork\n</fork-boilerplate>\n\nYour directive: continue')
+    await runUntilSettled(
+      h.session,
+      '<fork-boilerplate>\nleftover of an earlier fork\n</fork-boilerplate>\n\nYour directive: continue'
+    )
     const result = ofType(h.events, 'tool_result')[0]!
     expect(result).toMatchObject({ isError: true })
     expect(result.output).toMatch(/^A fork cannot fork/)
@@ -120,7 +149,10 @@ describe('fork subagents', () => {
           'team-lead': [
             { tools: [{ name: 'Agent', input: { description: 'resumable', prompt: 'first pass' } }] },
             { text: 'ok' },
-            { when: '<task-notification>', tools: [{ name: 'SendMessage', input: { to: '{{last_agent_id}}', message: 'second pass please' } }] },
+            {
+              when: '<task-notification>',
+              tools: [{ name: 'SendMessage', input: { to: '{{last_agent_id}}', message: 'second pass please' } }]
+            },
             { text: 'asked again' },
             { when: '<task-notification>', text: 'both passes done' }
           ],
@@ -151,7 +183,11 @@ describe('the query-source guard alone', () => {
     h = await startSubagentHarness(
       {
         agents: {
-          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'sleepy fork', prompt: 'wait a little' } }] }, { text: 'ok' }, { when: '<task-notification>', text: 'noted' }],
+          'team-lead': [
+            { tools: [{ name: 'Agent', input: { description: 'sleepy fork', prompt: 'wait a little' } }] },
+            { text: 'ok' },
+            { when: '<task-notification>', text: 'noted' }
+          ],
           'sleepy-fork': [{ delayMs: 800, text: 'done' }]
         }
       },
@@ -160,14 +196,31 @@ describe('the query-source guard alone', () => {
     const settled = runUntilSettled(h.session, 'go')
     const rt = h.session.subagents!
     const deadline = Date.now() + 10_000
-    while (!rt.list().some((t) => t.agentType === 'fork') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+    while (!rt.list().some((t) => t.agentType === 'fork') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10))
     const task = rt.get(rt.list().find((t) => t.agentType === 'fork')!.agentId)!
     // what a compaction leaves: a summary instead of the directive
-    task.messages.splice(0, task.messages.length, { role: 'user', content: [{ type: 'text', text: 'Summary of earlier work.' }] })
+    task.messages.splice(0, task.messages.length, {
+      role: 'user',
+      content: [{ type: 'text', text: 'Summary of earlier work.' }]
+    })
     const self = asParent(task)
     expect(historyIsFork(self.forkSource().messages)).toBe(false)
     await expect(
-      AgentTool.call({ description: 'grandchild', prompt: 'x' }, { agentId: task.agentId, agentName: task.agentName, cwd: task.cwd, signal: new AbortController().signal, fileState: task.fileState, pty: h.pty, shells: task.shells, toolUseId: 'toolu_guard', services: { subagents: rt, self } })
+      AgentTool.call(
+        { description: 'grandchild', prompt: 'x' },
+        {
+          agentId: task.agentId,
+          agentName: task.agentName,
+          cwd: task.cwd,
+          signal: new AbortController().signal,
+          fileState: task.fileState,
+          pty: h.pty,
+          shells: task.shells,
+          toolUseId: 'toolu_guard',
+          services: { subagents: rt, self }
+        }
+      )
     ).rejects.toThrow('A fork cannot start agents')
     await settled
   })
@@ -178,7 +231,15 @@ describe('fork + worktree', () => {
     h = await startSubagentHarness(
       {
         agents: {
-          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'iso fork', prompt: 'work apart', isolation: 'worktree' } }] }, { text: 'ok' }, { when: '<task-notification>', text: 'noted' }],
+          'team-lead': [
+            {
+              tools: [
+                { name: 'Agent', input: { description: 'iso fork', prompt: 'work apart', isolation: 'worktree' } }
+              ]
+            },
+            { text: 'ok' },
+            { when: '<task-notification>', text: 'noted' }
+          ],
           'iso-fork': [{ tools: [{ name: 'Bash', input: { command: 'pwd' } }] }, { text: 'worked apart' }]
         }
       },
@@ -190,6 +251,10 @@ describe('fork + worktree', () => {
     const directive = bodiesOf(h, 'iso-fork')[0]!.messages.at(-1)!.content.at(-1)!.text!
     expect(directive).toContain(`Paths in the inherited messages refer to the parent's checkout ${h.work}`)
     expect(directive.endsWith('Your directive: work apart')).toBe(true)
-    expect(ofType(h.events, 'tool_result').find((r) => r.agentName === 'iso-fork')!.output.trim()).toBe(fork.cwd)
+    expect(
+      ofType(h.events, 'tool_result')
+        .find((r) => r.agentName === 'iso-fork')!
+        .output.trim()
+    ).toBe(fork.cwd)
   })
 })

@@ -31,19 +31,40 @@ export function forkDirectiveText(directive: string, notice?: string): string {
  * cache breakpoint goes: the last placeholder tool_result.
  * @throws Error when the parent's history does not end with an assistant message that has tool_use blocks (a bug: the Agent tool runs inside one).
  */
-export function buildForkMessages(parentMessages: readonly MessageParam[], directive: string, notice?: string): { messages: MessageParam[]; extraBreakpoint: { messageIndex: number; blockIndex: number } } {
+export function buildForkMessages(
+  parentMessages: readonly MessageParam[],
+  directive: string,
+  notice?: string
+): { messages: MessageParam[]; extraBreakpoint: { messageIndex: number; blockIndex: number } } {
   const last = parentMessages[parentMessages.length - 1]
-  const uses = last?.role === 'assistant' && Array.isArray(last.content) ? last.content.filter((b) => b.type === 'tool_use') : []
-  if (uses.length === 0) throw new Error('A fork needs the parent assistant message that called the Agent tool as the last message of its history.')
-  const placeholders: ContentBlockParam[] = uses.map((u) => ({ type: 'tool_result', tool_use_id: (u as { id: string }).id, content: FORK_PLACEHOLDER }))
-  const messages: MessageParam[] = [...structuredClone(parentMessages as MessageParam[]), { role: 'user', content: [...placeholders, { type: 'text', text: forkDirectiveText(directive, notice) }] }]
+  const uses =
+    last?.role === 'assistant' && Array.isArray(last.content) ? last.content.filter((b) => b.type === 'tool_use') : []
+  if (uses.length === 0)
+    throw new Error(
+      'A fork needs the parent assistant message that called the Agent tool as the last message of its history.'
+    )
+  const placeholders: ContentBlockParam[] = uses.map((u) => ({
+    type: 'tool_result',
+    tool_use_id: (u as { id: string }).id,
+    content: FORK_PLACEHOLDER
+  }))
+  const messages: MessageParam[] = [
+    ...structuredClone(parentMessages as MessageParam[]),
+    { role: 'user', content: [...placeholders, { type: 'text', text: forkDirectiveText(directive, notice) }] }
+  ]
   return { messages, extraBreakpoint: { messageIndex: messages.length - 1, blockIndex: placeholders.length - 1 } }
 }
 
 /** True when a history carries a fork directive (the history-scan half of the fork guard). */
 export function historyIsFork(messages: readonly MessageParam[]): boolean {
   const tag = `<${FORK_BOILERPLATE_TAG}>`
-  return messages.some((m) => m.role === 'user' && (typeof m.content === 'string' ? m.content.includes(tag) : m.content.some((b) => b.type === 'text' && b.text.includes(tag))))
+  return messages.some(
+    (m) =>
+      m.role === 'user' &&
+      (typeof m.content === 'string'
+        ? m.content.includes(tag)
+        : m.content.some((b) => b.type === 'text' && b.text.includes(tag)))
+  )
 }
 
 /**
@@ -51,13 +72,32 @@ export function historyIsFork(messages: readonly MessageParam[]): boolean {
  * the parent's whole history, then one user message with the directive. The breakpoint goes on
  * the parent's last block, which the parent's own last request cached.
  */
-export function buildPromptForkMessages(parentMessages: readonly MessageParam[], directive: string, notice?: string): { messages: MessageParam[]; extraBreakpoint?: { messageIndex: number; blockIndex: number } } {
+export function buildPromptForkMessages(
+  parentMessages: readonly MessageParam[],
+  directive: string,
+  notice?: string
+): { messages: MessageParam[]; extraBreakpoint?: { messageIndex: number; blockIndex: number } } {
   const history = structuredClone(parentMessages as MessageParam[])
   const last = history[history.length - 1]
-  const directiveMessage: MessageParam = { role: 'user', content: [{ type: 'text', text: forkDirectiveText(directive, notice) }] }
+  const directiveMessage: MessageParam = {
+    role: 'user',
+    content: [{ type: 'text', text: forkDirectiveText(directive, notice) }]
+  }
   if (!last) return { messages: [directiveMessage] }
   const blocks = typeof last.content === 'string' ? 1 : last.content.length
   // A history ending with the person's own message gets the directive in that same turn.
-  const messages = last.role === 'user' ? [...history.slice(0, -1), { role: 'user' as const, content: [...(typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content), ...(directiveMessage.content as ContentBlockParam[])] }] : [...history, directiveMessage]
+  const messages =
+    last.role === 'user'
+      ? [
+          ...history.slice(0, -1),
+          {
+            role: 'user' as const,
+            content: [
+              ...(typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content),
+              ...(directiveMessage.content as ContentBlockParam[])
+            ]
+          }
+        ]
+      : [...history, directiveMessage]
   return { messages, extraBreakpoint: { messageIndex: history.length - 1, blockIndex: blocks - 1 } }
 }

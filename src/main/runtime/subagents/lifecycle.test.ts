@@ -26,7 +26,8 @@ import type { Tool } from '../tools/types'
 import { WorkspaceService } from '../../app/service'
 import { loadSubagentWiring } from './wiring'
 
-const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) =>
+  events.filter((e): e is EventOf<T> => e.type === type)
 
 /** Far longer than any condition here takes: it only turns a hang into a failure with a message, within {@link TEST_MS}. */
 const WAIT_MS = 45_000
@@ -48,12 +49,30 @@ function hookSettings(dir: string): { settingsFile: string; lines: () => HookLin
   const log = join(dir, 'hooks.jsonl')
   const record = `line=$(cat); printf '%s\\n' "$line" >> '${log}'`
   const settingsFile = join(dir, 'hook-settings.json')
-  writeFileSync(settingsFile, JSON.stringify({ hooks: { SubagentStart: [{ hooks: [{ type: 'command', command: record }] }], SubagentStop: [{ hooks: [{ type: 'command', command: record }] }] } }))
-  return { settingsFile, lines: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as HookLine) : []) }
+  writeFileSync(
+    settingsFile,
+    JSON.stringify({
+      hooks: {
+        SubagentStart: [{ hooks: [{ type: 'command', command: record }] }],
+        SubagentStop: [{ hooks: [{ type: 'command', command: record }] }]
+      }
+    })
+  )
+  return {
+    settingsFile,
+    lines: () =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as HookLine)
+        : []
+  }
 }
 
 /** The hook events of one agent, in the order they ran. */
-const hookEventsOf = (lines: HookLine[], agentId: string) => lines.filter((l) => l.agent_id === agentId).map((l) => l.hook_event_name)
+const hookEventsOf = (lines: HookLine[], agentId: string) =>
+  lines.filter((l) => l.agent_id === agentId).map((l) => l.hook_event_name)
 
 /** A tool with a bug: it throws an exception that is neither a ToolError nor a system error, which ends its agent as crashed (docs/loop.md#the-agent-loop). */
 const CrashTool: Tool<Record<string, never>> = {
@@ -134,73 +153,100 @@ afterEach(async () => {
 })
 
 describe('SubagentStart/SubagentStop pairing on the failure paths', () => {
-  it('a model error, a crashing tool and a stop each end their agent with exactly one SubagentStop after its SubagentStart', async () => {
-    const victimSleep = uniqueSleepSeconds()
-    h = await startHarness(
-      {
-        agents: {
-          'team-lead': [
-            {
-              tools: [
-                { name: 'Agent', input: { description: 'bg victim', prompt: 'wait a long time', run_in_background: true } },
-                { name: 'Agent', input: { description: 'faulty', prompt: 'answer' } },
-                { name: 'Agent', input: { description: 'crasher', prompt: 'use the crash tool' } }
-              ]
-            },
-            { text: 'waiting for the victim' },
-            { when: '<task-notification>', text: 'noted' }
-          ],
-          // The answer breaks off mid-stream: the turn fails and is not retried (docs/scenarios.md#scripted-model-scenarios faults).
-          faulty: [{ fault: 'overloaded_mid_stream', text: 'a partial answer that never completes' }, { text: 'unreachable' }],
-          crasher: [{ tools: [{ name: 'Crash', input: {} }] }, { text: 'unreachable' }],
-          'bg-victim': [{ tools: [{ name: 'Bash', input: { command: `sleep ${victimSleep}` } }] }, { text: 'unreachable' }]
-        }
-      },
-      [CrashTool]
-    )
-    const run = runUntilSettled(h.session, 'go')
-    // Stop the background agent from outside (the app's agent.stop) once its command really runs.
-    await waitFor(() => sleepPids(victimSleep).length === 1, WAIT_MS)
-    const victimId = ofType(h.events, 'agent_started').find((e) => e.agentName === 'bg-victim')!.agentId
-    await h.session.subagents!.stop(victimId)
-    expect(sleepPids(victimSleep)).toEqual([])
-    const end = await run
+  it(
+    'a model error, a crashing tool and a stop each end their agent with exactly one SubagentStop after its SubagentStart',
+    async () => {
+      const victimSleep = uniqueSleepSeconds()
+      h = await startHarness(
+        {
+          agents: {
+            'team-lead': [
+              {
+                tools: [
+                  {
+                    name: 'Agent',
+                    input: { description: 'bg victim', prompt: 'wait a long time', run_in_background: true }
+                  },
+                  { name: 'Agent', input: { description: 'faulty', prompt: 'answer' } },
+                  { name: 'Agent', input: { description: 'crasher', prompt: 'use the crash tool' } }
+                ]
+              },
+              { text: 'waiting for the victim' },
+              { when: '<task-notification>', text: 'noted' }
+            ],
+            // The answer breaks off mid-stream: the turn fails and is not retried (docs/scenarios.md#scripted-model-scenarios faults).
+            faulty: [
+              { fault: 'overloaded_mid_stream', text: 'a partial answer that never completes' },
+              { text: 'unreachable' }
+            ],
+            crasher: [{ tools: [{ name: 'Crash', input: {} }] }, { text: 'unreachable' }],
+            'bg-victim': [
+              { tools: [{ name: 'Bash', input: { command: `sleep ${victimSleep}` } }] },
+              { text: 'unreachable' }
+            ]
+          }
+        },
+        [CrashTool]
+      )
+      const run = runUntilSettled(h.session, 'go')
+      // Stop the background agent from outside (the app's agent.stop) once its command really runs.
+      await waitFor(() => sleepPids(victimSleep).length === 1, WAIT_MS)
+      const victimId = ofType(h.events, 'agent_started').find((e) => e.agentName === 'bg-victim')!.agentId
+      await h.session.subagents!.stop(victimId)
+      expect(sleepPids(victimSleep)).toEqual([])
+      const end = await run
 
-    expect(end.reason).toBe('completed')
-    const stopped = Object.fromEntries(ofType(h.events, 'agent_stopped').filter((e) => e.agentName !== 'team-lead').map((e) => [e.agentName, e]))
-    expect(stopped.faulty).toMatchObject({ status: 'failed' })
-    expect(stopped.faulty!.reason).toContain('overloaded')
-    expect(stopped.crasher).toMatchObject({ status: 'crashed', reason: 'simulated bug inside a tool' })
-    expect(stopped['bg-victim']).toMatchObject({ status: 'killed' })
+      expect(end.reason).toBe('completed')
+      const stopped = Object.fromEntries(
+        ofType(h.events, 'agent_stopped')
+          .filter((e) => e.agentName !== 'team-lead')
+          .map((e) => [e.agentName, e])
+      )
+      expect(stopped.faulty).toMatchObject({ status: 'failed' })
+      expect(stopped.faulty!.reason).toContain('overloaded')
+      expect(stopped.crasher).toMatchObject({ status: 'crashed', reason: 'simulated bug inside a tool' })
+      expect(stopped['bg-victim']).toMatchObject({ status: 'killed' })
 
-    // Read before the session closes: closing would stop any pair still open and hide a missing stop.
-    const lines = h.hooks.lines()
-    const started = ofType(h.events, 'agent_started').filter((e) => e.depth === 1)
-    expect(started.map((e) => e.agentName).sort()).toEqual(['bg-victim', 'crasher', 'faulty'])
-    for (const agent of started) {
-      expect(hookEventsOf(lines, agent.agentId), agent.agentName).toEqual(['SubagentStart', 'SubagentStop'])
-      const stop = lines.find((l) => l.agent_id === agent.agentId && l.hook_event_name === 'SubagentStop')!
-      expect(stop).toMatchObject({ agent_type: 'general-purpose', agent_transcript_path: expect.stringContaining(agent.agentId) })
-    }
-    expect(lines).toHaveLength(6)
-    expect(ofType(h.events, 'task_notification')).toEqual([expect.objectContaining({ taskId: victimId, status: 'killed' })])
-  }, TEST_MS)
+      // Read before the session closes: closing would stop any pair still open and hide a missing stop.
+      const lines = h.hooks.lines()
+      const started = ofType(h.events, 'agent_started').filter((e) => e.depth === 1)
+      expect(started.map((e) => e.agentName).sort()).toEqual(['bg-victim', 'crasher', 'faulty'])
+      for (const agent of started) {
+        expect(hookEventsOf(lines, agent.agentId), agent.agentName).toEqual(['SubagentStart', 'SubagentStop'])
+        const stop = lines.find((l) => l.agent_id === agent.agentId && l.hook_event_name === 'SubagentStop')!
+        expect(stop).toMatchObject({
+          agent_type: 'general-purpose',
+          agent_transcript_path: expect.stringContaining(agent.agentId)
+        })
+      }
+      expect(lines).toHaveLength(6)
+      expect(ofType(h.events, 'task_notification')).toEqual([
+        expect.objectContaining({ taskId: victimId, status: 'killed' })
+      ])
+    },
+    TEST_MS
+  )
 })
 
 describe("stopping the leader's turn", () => {
-  it('kills the sync subagent and its shell; the background agent keeps running, completes and is reported to the leader', async () => {
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-stophome-')))
-    const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-stopwork-')))
-    cleanups.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(work, { recursive: true, force: true }))
-    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
-    const hooks = hookSettings(home)
-    const syncSleep = uniqueSleepSeconds()
-    // The background agent's command waits for a file the test creates, so it runs as long as the test needs.
-    const release = join(home, `release-${uniqueSleepSeconds()}`)
-    const scenario = join(home, 'stop.yaml')
-    writeFileSync(
-      scenario,
-      `agents:
+  it(
+    'kills the sync subagent and its shell; the background agent keeps running, completes and is reported to the leader',
+    async () => {
+      const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-stophome-')))
+      const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-stopwork-')))
+      cleanups.push(
+        () => rmSync(home, { recursive: true, force: true }),
+        () => rmSync(work, { recursive: true, force: true })
+      )
+      execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
+      const hooks = hookSettings(home)
+      const syncSleep = uniqueSleepSeconds()
+      // The background agent's command waits for a file the test creates, so it runs as long as the test needs.
+      const release = join(home, `release-${uniqueSleepSeconds()}`)
+      const scenario = join(home, 'stop.yaml')
+      writeFileSync(
+        scenario,
+        `agents:
   team-lead:
     - tools:
         - { name: Agent, input: { description: "bg waiter", prompt: "wait for the release", run_in_background: true } }
@@ -214,115 +260,177 @@ describe("stopping the leader's turn", () => {
     - tools: [{ name: Bash, input: { command: "sleep ${syncSleep}" } }]
     - text: "unreachable"
 `
-    )
-    service = await WorkspaceService.start({ cwd: work, home, scenario, env: {}, mode: 'bypassPermissions', settingsFiles: [hooks.settingsFile] })
-    const pushed: RuntimeEvent[] = []
-    service.onPush((channel: PushChannel, payload) => {
-      if (channel === 'runtime.event') pushed.push(payload as RuntimeEvent)
-    })
-    const s = service
-    const agentNamed = (name: string) => ofType(pushed, 'agent_started').find((e) => e.agentName === name)
-    const stoppedNamed = (name: string) => ofType(pushed, 'agent_stopped').find((e) => e.agentName === name)
+      )
+      service = await WorkspaceService.start({
+        cwd: work,
+        home,
+        scenario,
+        env: {},
+        mode: 'bypassPermissions',
+        settingsFiles: [hooks.settingsFile]
+      })
+      const pushed: RuntimeEvent[] = []
+      service.onPush((channel: PushChannel, payload) => {
+        if (channel === 'runtime.event') pushed.push(payload as RuntimeEvent)
+      })
+      const s = service
+      const agentNamed = (name: string) => ofType(pushed, 'agent_started').find((e) => e.agentName === name)
+      const stoppedNamed = (name: string) => ofType(pushed, 'agent_stopped').find((e) => e.agentName === name)
 
-    await s.handle('leader.prompt', { text: 'go' })
-    await waitFor(() => sleepPids(syncSleep).length === 1 && pidsWithCommandLine(release).length > 0, WAIT_MS)
-    expect(((await s.handle('workspace.snapshot', {})) as { busy: boolean }).busy).toBe(true)
+      await s.handle('leader.prompt', { text: 'go' })
+      await waitFor(() => sleepPids(syncSleep).length === 1 && pidsWithCommandLine(release).length > 0, WAIT_MS)
+      expect(((await s.handle('workspace.snapshot', {})) as { busy: boolean }).busy).toBe(true)
 
-    await s.handle('leader.stop', {})
-    await waitFor(() => stoppedNamed('sync-sleeper') !== undefined, WAIT_MS)
-    await s.whenIdle()
-    // the sync child was killed with the leader's turn: its shell is gone
-    expect(stoppedNamed('sync-sleeper')).toMatchObject({ status: 'killed' })
-    expect(sleepPids(syncSleep)).toEqual([])
-    // the background agent was not touched: still running, its command alive, nothing reported yet
-    expect(stoppedNamed('bg-waiter')).toBeUndefined()
-    expect(pidsWithCommandLine(release).length).toBeGreaterThan(0)
-    expect(ofType(pushed, 'task_notification')).toEqual([])
-    expect(((await s.handle('workspace.snapshot', {})) as { busy: boolean }).busy).toBe(false)
+      await s.handle('leader.stop', {})
+      await waitFor(() => stoppedNamed('sync-sleeper') !== undefined, WAIT_MS)
+      await s.whenIdle()
+      // the sync child was killed with the leader's turn: its shell is gone
+      expect(stoppedNamed('sync-sleeper')).toMatchObject({ status: 'killed' })
+      expect(sleepPids(syncSleep)).toEqual([])
+      // the background agent was not touched: still running, its command alive, nothing reported yet
+      expect(stoppedNamed('bg-waiter')).toBeUndefined()
+      expect(pidsWithCommandLine(release).length).toBeGreaterThan(0)
+      expect(ofType(pushed, 'task_notification')).toEqual([])
+      expect(((await s.handle('workspace.snapshot', {})) as { busy: boolean }).busy).toBe(false)
 
-    writeFileSync(release, '')
-    await waitFor(() => ofType(pushed, 'assistant_text').some((e) => e.agentName === 'team-lead' && e.text === 'the background agent reported'), WAIT_MS)
-    await s.whenIdle()
-    const bgId = agentNamed('bg-waiter')!.agentId
-    expect(stoppedNamed('bg-waiter')).toMatchObject({ status: 'completed' })
-    expect(pidsWithCommandLine(release)).toEqual([])
-    expect(ofType(pushed, 'task_notification')).toEqual([expect.objectContaining({ taskId: bgId, status: 'completed', agentName: 'team-lead' })])
-    // (the leader's answer above is scripted for a request whose newest user message holds a <task-notification>)
-    // the sync child's pair closed as it was killed; the background agent's when it completed
-    const lines = hooks.lines()
-    expect(hookEventsOf(lines, agentNamed('sync-sleeper')!.agentId)).toEqual(['SubagentStart', 'SubagentStop'])
-    expect(hookEventsOf(lines, bgId)).toEqual(['SubagentStart', 'SubagentStop'])
-    expect(lines.find((l) => l.agent_id === bgId && l.hook_event_name === 'SubagentStop')!.last_assistant_message).toContain('released-now')
-  }, TEST_MS)
+      writeFileSync(release, '')
+      await waitFor(
+        () =>
+          ofType(pushed, 'assistant_text').some(
+            (e) => e.agentName === 'team-lead' && e.text === 'the background agent reported'
+          ),
+        WAIT_MS
+      )
+      await s.whenIdle()
+      const bgId = agentNamed('bg-waiter')!.agentId
+      expect(stoppedNamed('bg-waiter')).toMatchObject({ status: 'completed' })
+      expect(pidsWithCommandLine(release)).toEqual([])
+      expect(ofType(pushed, 'task_notification')).toEqual([
+        expect.objectContaining({ taskId: bgId, status: 'completed', agentName: 'team-lead' })
+      ])
+      // (the leader's answer above is scripted for a request whose newest user message holds a <task-notification>)
+      // the sync child's pair closed as it was killed; the background agent's when it completed
+      const lines = hooks.lines()
+      expect(hookEventsOf(lines, agentNamed('sync-sleeper')!.agentId)).toEqual(['SubagentStart', 'SubagentStop'])
+      expect(hookEventsOf(lines, bgId)).toEqual(['SubagentStart', 'SubagentStop'])
+      expect(
+        lines.find((l) => l.agent_id === bgId && l.hook_event_name === 'SubagentStop')!.last_assistant_message
+      ).toContain('released-now')
+    },
+    TEST_MS
+  )
 })
 
 describe('an agent task and the shells it owns', () => {
-  it('is not reported complete until its background shell exits, even though its last turn ended before', async () => {
-    const release = join(tmpdir(), `swarmdesk-release-${uniqueSleepSeconds()}`)
-    cleanups.push(() => rmSync(release, { force: true }))
-    h = await startHarness({
-      agents: {
-        'team-lead': [
-          { tools: [{ name: 'Agent', input: { description: 'shell owner', prompt: 'start the shell and finish', run_in_background: true } }] },
-          { text: 'launched' },
-          { when: '<task-notification>', text: 'owner reported' }
-        ],
-        'shell-owner': [
-          { tools: [{ name: 'Bash', input: { command: `while [ ! -e '${release}' ]; do sleep 0.05; done; echo done > shell-done.txt`, run_in_background: true } }] },
-          { text: 'owner final words' }
-        ]
-      }
-    })
-    const harness = h
-    // Counts the owned-work checks that found the shell still running (a pass-through: the result is unchanged).
-    let waitsOnShell = 0
-    let atNotification: { pids: number[]; fileWritten: boolean } | undefined
-    harness.bus.onEvent((e) => {
-      if (e.type === 'agent_started' && e.agentName === 'shell-owner') {
-        const shells = harness.session.subagents!.get(e.agentId)!.shells
-        const runningCount = shells.runningCount
-        shells.runningCount = () => {
-          const n = runningCount()
-          if (n > 0) waitsOnShell++
-          return n
+  it(
+    'is not reported complete until its background shell exits, even though its last turn ended before',
+    async () => {
+      const release = join(tmpdir(), `swarmdesk-release-${uniqueSleepSeconds()}`)
+      cleanups.push(() => rmSync(release, { force: true }))
+      h = await startHarness({
+        agents: {
+          'team-lead': [
+            {
+              tools: [
+                {
+                  name: 'Agent',
+                  input: { description: 'shell owner', prompt: 'start the shell and finish', run_in_background: true }
+                }
+              ]
+            },
+            { text: 'launched' },
+            { when: '<task-notification>', text: 'owner reported' }
+          ],
+          'shell-owner': [
+            {
+              tools: [
+                {
+                  name: 'Bash',
+                  input: {
+                    command: `while [ ! -e '${release}' ]; do sleep 0.05; done; echo done > shell-done.txt`,
+                    run_in_background: true
+                  }
+                }
+              ]
+            },
+            { text: 'owner final words' }
+          ]
         }
-      }
-      // what is true at the very moment the notification is queued
-      if (e.type === 'task_notification') atNotification = { pids: pidsWithCommandLine(release), fileWritten: existsSync(join(harness.work, 'shell-done.txt')) }
-    })
-    const run = runUntilSettled(harness.session, 'go')
-    const owner = () => ofType(harness.events, 'agent_started').find((e) => e.agentName === 'shell-owner')
-    // its last turn has ended, and the task has since looked at its shell more than once and kept waiting
-    await waitFor(() => ofType(harness.events, 'assistant_text').some((e) => e.agentName === 'shell-owner' && e.text === 'owner final words'), WAIT_MS)
-    const afterFinalTurn = waitsOnShell
-    await waitFor(() => waitsOnShell >= afterFinalTurn + 3 || ofType(harness.events, 'task_notification').length > 0, WAIT_MS)
-    const ownerId = owner()!.agentId
-    expect(harness.session.subagents!.get(ownerId)!.status).toBe('running')
-    expect(ofType(harness.events, 'agent_stopped').filter((e) => e.agentId === ownerId)).toEqual([])
-    expect(ofType(harness.events, 'task_notification')).toEqual([])
-    expect(hookEventsOf(harness.hooks.lines(), ownerId)).toEqual(['SubagentStart'])
-    expect(pidsWithCommandLine(release).length).toBeGreaterThan(0)
+      })
+      const harness = h
+      // Counts the owned-work checks that found the shell still running (a pass-through: the result is unchanged).
+      let waitsOnShell = 0
+      let atNotification: { pids: number[]; fileWritten: boolean } | undefined
+      harness.bus.onEvent((e) => {
+        if (e.type === 'agent_started' && e.agentName === 'shell-owner') {
+          const shells = harness.session.subagents!.get(e.agentId)!.shells
+          const runningCount = shells.runningCount
+          shells.runningCount = () => {
+            const n = runningCount()
+            if (n > 0) waitsOnShell++
+            return n
+          }
+        }
+        // what is true at the very moment the notification is queued
+        if (e.type === 'task_notification')
+          atNotification = {
+            pids: pidsWithCommandLine(release),
+            fileWritten: existsSync(join(harness.work, 'shell-done.txt'))
+          }
+      })
+      const run = runUntilSettled(harness.session, 'go')
+      const owner = () => ofType(harness.events, 'agent_started').find((e) => e.agentName === 'shell-owner')
+      // its last turn has ended, and the task has since looked at its shell more than once and kept waiting
+      await waitFor(
+        () =>
+          ofType(harness.events, 'assistant_text').some(
+            (e) => e.agentName === 'shell-owner' && e.text === 'owner final words'
+          ),
+        WAIT_MS
+      )
+      const afterFinalTurn = waitsOnShell
+      await waitFor(
+        () => waitsOnShell >= afterFinalTurn + 3 || ofType(harness.events, 'task_notification').length > 0,
+        WAIT_MS
+      )
+      const ownerId = owner()!.agentId
+      expect(harness.session.subagents!.get(ownerId)!.status).toBe('running')
+      expect(ofType(harness.events, 'agent_stopped').filter((e) => e.agentId === ownerId)).toEqual([])
+      expect(ofType(harness.events, 'task_notification')).toEqual([])
+      expect(hookEventsOf(harness.hooks.lines(), ownerId)).toEqual(['SubagentStart'])
+      expect(pidsWithCommandLine(release).length).toBeGreaterThan(0)
 
-    harness.bus.emit({ type: 'notice', level: 'info', message: 'test: releasing the shell', agentId: 'test', agentName: 'test' })
-    const releasedAt = harness.events.at(-1)!.seq
-    writeFileSync(release, '')
-    const end = await run
+      harness.bus.emit({
+        type: 'notice',
+        level: 'info',
+        message: 'test: releasing the shell',
+        agentId: 'test',
+        agentName: 'test'
+      })
+      const releasedAt = harness.events.at(-1)!.seq
+      writeFileSync(release, '')
+      const end = await run
 
-    expect(end.reason).toBe('completed')
-    const notes = ofType(harness.events, 'task_notification')
-    expect(notes).toEqual([expect.objectContaining({ taskId: ownerId, status: 'completed' })])
-    const stopped = ofType(harness.events, 'agent_stopped').find((e) => e.agentId === ownerId)!
-    expect(stopped.status).toBe('completed')
-    expect(stopped.seq).toBeGreaterThan(releasedAt)
-    expect(notes[0]!.seq).toBeGreaterThan(stopped.seq)
-    // when the notification was queued the shell had exited (its processes gone) after doing its work
-    expect(atNotification).toEqual({ pids: [], fileWritten: true })
-    expect(hookEventsOf(harness.hooks.lines(), ownerId)).toEqual(['SubagentStart', 'SubagentStop'])
-    // the leader read it once, as completed, with the agent's final answer
-    const leaderBodies = harness.server.requests().filter((r) => r.agentName === 'team-lead').map((r) => JSON.stringify(r.body))
-    const last = leaderBodies.at(-1)!
-    expect(last.split(`<task-id>${ownerId}</task-id>`)).toHaveLength(2)
-    expect(last).toContain('<status>completed</status>')
-    expect(last).toContain('<result>owner final words</result>')
-  }, TEST_MS)
+      expect(end.reason).toBe('completed')
+      const notes = ofType(harness.events, 'task_notification')
+      expect(notes).toEqual([expect.objectContaining({ taskId: ownerId, status: 'completed' })])
+      const stopped = ofType(harness.events, 'agent_stopped').find((e) => e.agentId === ownerId)!
+      expect(stopped.status).toBe('completed')
+      expect(stopped.seq).toBeGreaterThan(releasedAt)
+      expect(notes[0]!.seq).toBeGreaterThan(stopped.seq)
+      // when the notification was queued the shell had exited (its processes gone) after doing its work
+      expect(atNotification).toEqual({ pids: [], fileWritten: true })
+      expect(hookEventsOf(harness.hooks.lines(), ownerId)).toEqual(['SubagentStart', 'SubagentStop'])
+      // the leader read it once, as completed, with the agent's final answer
+      const leaderBodies = harness.server
+        .requests()
+        .filter((r) => r.agentName === 'team-lead')
+        .map((r) => JSON.stringify(r.body))
+      const last = leaderBodies.at(-1)!
+      expect(last.split(`<task-id>${ownerId}</task-id>`)).toHaveLength(2)
+      expect(last).toContain('<status>completed</status>')
+      expect(last).toContain('<result>owner final words</result>')
+    },
+    TEST_MS
+  )
 })

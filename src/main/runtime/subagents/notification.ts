@@ -19,15 +19,26 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }
 
-const SUMMARY_VERB: Record<TaskNotificationInfo['status'], string> = { completed: 'completed', failed: 'failed', killed: 'was stopped' }
+const SUMMARY_VERB: Record<TaskNotificationInfo['status'], string> = {
+  completed: 'completed',
+  failed: 'failed',
+  killed: 'was stopped'
+}
 
 /**
  * Renders the `<task-notification>` user-message text of docs/agents.md#task-notifications, exactly one per ended async
  * agent. Denied tool calls are appended to the result so a denial never reads as success.
  */
 export function renderTaskNotification(info: TaskNotificationInfo): string {
-  const totalTokens = info.usage.inputTokens + info.usage.outputTokens + info.usage.cacheCreationInputTokens + info.usage.cacheReadInputTokens
-  const denied = info.denied.length > 0 ? `\n\nDenied tool calls (not performed):\n${info.denied.map((d) => `- ${d}`).join('\n')}` : ''
+  const totalTokens =
+    info.usage.inputTokens +
+    info.usage.outputTokens +
+    info.usage.cacheCreationInputTokens +
+    info.usage.cacheReadInputTokens
+  const denied =
+    info.denied.length > 0
+      ? `\n\nDenied tool calls (not performed):\n${info.denied.map((d) => `- ${d}`).join('\n')}`
+      : ''
   const lines = [
     '<task-notification>',
     `<task-id>${info.agentId}</task-id>`,
@@ -38,7 +49,9 @@ export function renderTaskNotification(info: TaskNotificationInfo): string {
     `<usage><total_tokens>${totalTokens}</total_tokens><tool_uses>${info.toolUses}</tool_uses><duration_ms>${Math.round(info.durationMs)}</duration_ms></usage>`
   ]
   if (info.worktree) {
-    lines.push(`<worktree><worktreePath>${escapeXml(info.worktree.path)}</worktreePath><worktreeBranch>${escapeXml(info.worktree.branch)}</worktreeBranch></worktree>`)
+    lines.push(
+      `<worktree><worktreePath>${escapeXml(info.worktree.path)}</worktreePath><worktreeBranch>${escapeXml(info.worktree.branch)}</worktreeBranch></worktree>`
+    )
   }
   lines.push('</task-notification>')
   return lines.join('\n')

@@ -38,11 +38,24 @@ export interface SubagentRuntimeOptions {
   /** The definitions in force (docs/agents.md#agent-definitions), by name. */
   definitions: () => ReadonlyMap<string, SubagentDefinition>
   /** A child's tools from its definition and its parent's tools (docs/agents.md#agent-definitions filtering order). */
-  resolveTools: (definition: SubagentDefinition, parentTools: readonly Tool[], isAsync: boolean, depth: number) => Tool[]
+  resolveTools: (
+    definition: SubagentDefinition,
+    parentTools: readonly Tool[],
+    isAsync: boolean,
+    depth: number
+  ) => Tool[]
   /** The effective model and what decided it (docs/agents.md#agent-definitions precedence). */
-  resolveModel: (definition: SubagentDefinition, argument: string | undefined, parentModel: string) => { model: string; source: string }
+  resolveModel: (
+    definition: SubagentDefinition,
+    argument: string | undefined,
+    parentModel: string
+  ) => { model: string; source: string }
   /** A teammate's model (the `teammateModel` setting); absent = {@link resolveModel}. */
-  resolveTeammateModel?: (definition: SubagentDefinition, argument: string | undefined, parentModel: string) => { model: string; source: string }
+  resolveTeammateModel?: (
+    definition: SubagentDefinition,
+    argument: string | undefined,
+    parentModel: string
+  ) => { model: string; source: string }
   /** 0 = never auto-background. Default {@link DEFAULT_AUTO_BACKGROUND_MS}. */
   autoBackgroundMs?: number
   /** Agents running at once before a new spawn is refused. Default {@link DEFAULT_MAX_CONCURRENT_AGENTS}. */

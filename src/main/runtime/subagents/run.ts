@@ -1,7 +1,22 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { type ParentAgent } from '../tools'
-import { createPermissionGate, endEvents, openingMessage, resumeHistory, runAgentTurn, turnFailure, type AgentTurn, type TurnEnd } from '../runner'
-import { AGENT_STARTED_SUBTYPE, AGENT_STOPPED_SUBTYPE, TranscriptWriter, type AgentStartedRecord, type AgentStoppedRecord } from '../transcripts'
+import {
+  createPermissionGate,
+  endEvents,
+  openingMessage,
+  resumeHistory,
+  runAgentTurn,
+  turnFailure,
+  type AgentTurn,
+  type TurnEnd
+} from '../runner'
+import {
+  AGENT_STARTED_SUBTYPE,
+  AGENT_STOPPED_SUBTYPE,
+  TranscriptWriter,
+  type AgentStartedRecord,
+  type AgentStoppedRecord
+} from '../transcripts'
 import { renderTaskNotification } from './notification'
 import { finishWorktree, worktreePathGuard } from '../worktrees'
 import type { SubagentRuntime } from './runtime'
@@ -32,22 +47,61 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
   let end: TurnEnd | undefined
   try {
     if (!resume) {
-      const header: AgentStartedRecord = { agentId: task.agentId, agentName: task.agentName, agentType: task.agentType, description: task.description, parentId: task.parentId, depth: task.depth, model: task.model, cwd: task.cwd, isAsync: task.isAsync }
+      const header: AgentStartedRecord = {
+        agentId: task.agentId,
+        agentName: task.agentName,
+        agentType: task.agentType,
+        description: task.description,
+        parentId: task.parentId,
+        depth: task.depth,
+        model: task.model,
+        cwd: task.cwd,
+        isAsync: task.isAsync
+      }
       transcript.append('system', header, AGENT_STARTED_SUBTYPE)
       // A fork starts with its parent's whole history: all of it goes to its transcript, so a
       // resume re-serialises the same bytes.
       for (const m of task.messages) transcript.append(m.role === 'assistant' ? 'assistant' : 'user', m)
-      o.bus.emit({ type: 'agent_started', agentType: task.agentType, parentId: task.parentId, depth: task.depth, model: task.model, cwd: task.cwd, ...who })
+      o.bus.emit({
+        type: 'agent_started',
+        agentType: task.agentType,
+        parentId: task.parentId,
+        depth: task.depth,
+        model: task.model,
+        cwd: task.cwd,
+        ...who
+      })
     }
     for (let first = true; ; first = false) {
-      end = await runAgentTurn({ query: loopOf(rt, task), controller: task.controller, bus: o.bus, transcript, announce: first, idleAfter: false, interruption: () => (task.interrupted ? `${task.agentName} stopped. SendMessage to it resumes it from its transcript.` : undefined), onToolCall: () => task.toolUses++, ...(first && opening ? { opening } : {}) })
+      end = await runAgentTurn({
+        query: loopOf(rt, task),
+        controller: task.controller,
+        bus: o.bus,
+        transcript,
+        announce: first,
+        idleAfter: false,
+        interruption: () =>
+          task.interrupted ? `${task.agentName} stopped. SendMessage to it resumes it from its transcript.` : undefined,
+        onToolCall: () => task.toolUses++,
+        ...(first && opening ? { opening } : {})
+      })
       if (end.reason === 'completed') {
         await waitForOwnedWork(rt, task)
         if (!task.controller.signal.aborted && task.pending.length > 0) continue
       }
       // SubagentStop may keep a completed agent working, its stderr as the next instruction (docs/hooks.md#hooks).
-      const endedBy = end.reason === 'failed' ? 'failed' : task.controller.signal.aborted ? 'killed' : end.reason === 'completed' ? 'completed' : 'failed'
-      const outcome = await task.hooks?.stop({ endedBy, lastAssistantMessage: end.reason === 'failed' ? '' : end.finalText })
+      const endedBy =
+        end.reason === 'failed'
+          ? 'failed'
+          : task.controller.signal.aborted
+            ? 'killed'
+            : end.reason === 'completed'
+              ? 'completed'
+              : 'failed'
+      const outcome = await task.hooks?.stop({
+        endedBy,
+        lastAssistantMessage: end.reason === 'failed' ? '' : end.finalText
+      })
       for (const w of outcome?.warnings ?? []) o.bus.emit({ type: 'notice', level: 'warning', message: w, ...who })
       if (outcome?.kind === 'block' && endedBy === 'completed' && !task.controller.signal.aborted) {
         task.pending.push(`A SubagentStop hook asks you to keep working:\n${outcome.reason}`)
@@ -57,13 +111,24 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
     }
   } catch (error) {
     // the start could not be recorded (a full disk): the run ends as a failed turn would
-    end = { reason: 'failed', error: error instanceof Error ? error : new Error(String(error)), finalText: '', turns: 0 }
+    end = {
+      reason: 'failed',
+      error: error instanceof Error ? error : new Error(String(error)),
+      finalText: '',
+      turns: 0
+    }
     for (const e of endEvents(end, false)) o.bus.emit({ ...e, ...who })
     await task.hooks?.stop({ endedBy: 'failed', lastAssistantMessage: '' })
   }
   // a failed turn (its transcript refused a line, a tool threw) shows as `crashed` with its reason
   const crashed = end.reason === 'failed'
-  const status: AgentTaskStatus = crashed ? 'failed' : task.controller.signal.aborted ? 'killed' : end.reason !== 'completed' ? 'failed' : 'completed'
+  const status: AgentTaskStatus = crashed
+    ? 'failed'
+    : task.controller.signal.aborted
+      ? 'killed'
+      : end.reason !== 'completed'
+        ? 'failed'
+        : 'completed'
   task.finalText = end.finalText
   const reason = turnFailure(end)
   task.unlinkParent?.()
@@ -72,18 +137,25 @@ export async function runTask(rt: SubagentRuntime, task: AgentTaskState, resume:
   transcript.close()
   if (task.isolation) {
     const finished = await finishWorktree(task.isolation)
-    task.worktree = { path: task.isolation.path, branch: task.isolation.branch, kept: finished.kept, reason: finished.reason }
+    task.worktree = {
+      path: task.isolation.path,
+      branch: task.isolation.branch,
+      kept: finished.kept,
+      reason: finished.reason
+    }
   }
   // The task counts as running until its cleanup is done, so nothing waiting on it (a headless
   // run, a parent) sees it end before its worktree and shells are settled.
   task.status = status
   task.endedAt = Date.now()
   // a failed turn is in `error` already, with its reason (a SendMessage resumes and retries it, docs/agents.md#messages-to-a-subagent)
-  if (status !== 'failed' || (end.reason !== 'model_error' && !crashed)) o.bus.emit({ type: 'agent_state', state: 'exited', ...who })
+  if (status !== 'failed' || (end.reason !== 'model_error' && !crashed))
+    o.bus.emit({ type: 'agent_state', state: 'exited', ...who })
   o.bus.emit({ type: 'agent_stopped', status: crashed ? 'crashed' : status, ...(reason ? { reason } : {}), ...who })
   if (task.isAsync && !task.notified) notify(rt, task, status, reason)
   // A message that arrived during cleanup is not lost: it resumes the agent (docs/agents.md#messages-to-a-subagent).
-  if (task.pending.length > 0 && status !== 'killed') rt.sendMessage(task.agentId, task.pending.shift()!, task.notifyTo ?? task.parent)
+  if (task.pending.length > 0 && status !== 'killed')
+    rt.sendMessage(task.agentId, task.pending.shift()!, task.notifyTo ?? task.parent)
   rt.changed()
 }
 
@@ -177,7 +249,12 @@ export function asParent(task: AgentTaskState): ParentAgent {
 async function waitForOwnedWork(rt: SubagentRuntime, task: AgentTaskState): Promise<void> {
   for (;;) {
     const children = [...task.children].map((id) => rt.get(id)).filter((c) => c?.status === 'running')
-    if ((children.length === 0 && task.shells.runningCount() === 0) || task.controller.signal.aborted || task.pending.length > 0) return
+    if (
+      (children.length === 0 && task.shells.runningCount() === 0) ||
+      task.controller.signal.aborted ||
+      task.pending.length > 0
+    )
+      return
     await Promise.race([...children.map((c) => c!.done), new Promise((r) => setTimeout(r, OWNED_WORK_POLL_MS))])
   }
 }
@@ -200,5 +277,11 @@ function notify(rt: SubagentRuntime, task: AgentTaskState, status: AgentTaskStat
       ...(task.worktree?.kept ? { worktree: { path: task.worktree.path, branch: task.worktree.branch } } : {})
     })
   )
-  rt.options.bus.emit({ type: 'task_notification', taskId: task.agentId, status: status === 'running' ? 'completed' : status, agentId: target.agentId, agentName: target.agentName })
+  rt.options.bus.emit({
+    type: 'task_notification',
+    taskId: task.agentId,
+    status: status === 'running' ? 'completed' : status,
+    agentId: target.agentId,
+    agentName: target.agentName
+  })
 }

@@ -5,7 +5,13 @@ import { toDisposable, type Disposable } from '../base'
 import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
 import { ToolError, type AgentCall, type ParentAgent, type SubagentsPort, type ToolResult } from '../tools'
 import { agentTranscriptPath } from '../storage'
-import { DEFAULT_AUTO_BACKGROUND_MS, DEFAULT_MAX_CONCURRENT_AGENTS, FORK_MAX_TURNS, type SpawnSpec, type SubagentRuntimeOptions } from './options'
+import {
+  DEFAULT_AUTO_BACKGROUND_MS,
+  DEFAULT_MAX_CONCURRENT_AGENTS,
+  FORK_MAX_TURNS,
+  type SpawnSpec,
+  type SubagentRuntimeOptions
+} from './options'
 import { agentSlug, newAgentId } from './ids'
 import { buildForkMessages, buildPromptForkMessages } from './fork'
 import { createWorktree, forkWorktreeNotice, WorktreeError, type Worktree } from '../worktrees'
@@ -80,7 +86,9 @@ export class SubagentRuntime implements SubagentsPort {
     const cap = this.options.maxConcurrentAgents ?? DEFAULT_MAX_CONCURRENT_AGENTS
     const running = this.runningCount
     if (running >= cap) {
-      throw new ToolError(`${running} agents are already running in this session, the most it allows at once (${cap}). Wait for their task notifications, or stop one with TaskStop, before starting another; or do this part yourself.`)
+      throw new ToolError(
+        `${running} agents are already running in this session, the most it allows at once (${cap}). Wait for their task notifications, or stop one with TaskStop, before starting another; or do this part yourself.`
+      )
     }
     this.starting++
     try {
@@ -95,13 +103,20 @@ export class SubagentRuntime implements SubagentsPort {
     const agentId = newAgentId()
     const depth = parent.depth + 1
     const { model, source } = this.options.resolveModel(definition, spec.model, parent.model)
-    const pool = this.options.coordinator && parent.depth === 0 && this.options.toolPool ? this.options.toolPool : parent.tools()
+    const pool =
+      this.options.coordinator && parent.depth === 0 && this.options.toolPool ? this.options.toolPool : parent.tools()
     const tools = this.options.resolveTools(definition, pool, spec.isAsync, depth)
     const isolation = spec.isolated ? await createIsolation(parent.cwd, agentId) : undefined
     const cwd = isolation?.path ?? parent.cwd
     let context = this.contexts.get(cwd)
     if (!context) this.contexts.set(cwd, (context = readProjectContext(cwd)))
-    const system = await renderSystemPrompt({ cwd, model, rolePrompt: definition.systemPrompt, omitProjectContext: definition.omitClaudeMd, context: await context })
+    const system = await renderSystemPrompt({
+      cwd,
+      model,
+      rolePrompt: definition.systemPrompt,
+      omitProjectContext: definition.omitClaudeMd,
+      context: await context
+    })
     const task = this.createTask({
       parent,
       agentId,
@@ -118,8 +133,17 @@ export class SubagentRuntime implements SubagentsPort {
       task.isolation = isolation
       task.worktree = { path: isolation.path, branch: isolation.branch }
     }
-    task.hooks = this.options.hooks?.start({ agentId, agentType: definition.name, agentTranscriptPath: task.transcriptPath })
-    task.config = { tools, system, maxTurns: definition.maxTurns, mode: () => this.childMode(parent.mode(), definition) }
+    task.hooks = this.options.hooks?.start({
+      agentId,
+      agentType: definition.name,
+      agentTranscriptPath: task.transcriptPath
+    })
+    task.config = {
+      tools,
+      system,
+      maxTurns: definition.maxTurns,
+      mode: () => this.childMode(parent.mode(), definition)
+    }
     task.done = runTask(this, task, false)
     this.changed()
     return task
@@ -132,20 +156,52 @@ export class SubagentRuntime implements SubagentsPort {
    * the end. Its model is the definition's, resolved again.
    * @throws ToolError when it runs already, or its type is a fork or no longer defined (the message says what to do).
    */
-  async resumeFromTranscript(spec: { agentId: string; agentName: string; agentType: string; parent: ParentAgent; message: string }): Promise<void> {
+  async resumeFromTranscript(spec: {
+    agentId: string
+    agentName: string
+    agentType: string
+    parent: ParentAgent
+    message: string
+  }): Promise<void> {
     if (this.tasks.get(spec.agentId)?.status === 'running') throw new ToolError(`${spec.agentName} is already running.`)
-    if (spec.agentType === 'fork') throw new ToolError('A fork cannot be resumed after a restart (its prompt cache prefix is gone); fork the leader again.')
+    if (spec.agentType === 'fork')
+      throw new ToolError(
+        'A fork cannot be resumed after a restart (its prompt cache prefix is gone); fork the leader again.'
+      )
     const definition = this.options.definitions().get(spec.agentType)
-    if (!definition) throw new ToolError(`Its type "${spec.agentType}" is no longer defined; start a new subagent instead.`)
+    if (!definition)
+      throw new ToolError(`Its type "${spec.agentType}" is no longer defined; start a new subagent instead.`)
     const { parent } = spec
     const { model, source } = this.options.resolveModel(definition, undefined, parent.model)
     const tools = this.options.resolveTools(definition, parent.tools(), true, parent.depth + 1)
-    const system = await renderSystemPrompt({ cwd: parent.cwd, model, rolePrompt: definition.systemPrompt, omitProjectContext: definition.omitClaudeMd, context: await readProjectContext(parent.cwd) })
+    const system = await renderSystemPrompt({
+      cwd: parent.cwd,
+      model,
+      rolePrompt: definition.systemPrompt,
+      omitProjectContext: definition.omitClaudeMd,
+      context: await readProjectContext(parent.cwd)
+    })
     this.tasks.delete(spec.agentId)
-    const task = this.createTask({ parent, agentId: spec.agentId, agentName: spec.agentName, agentType: definition.name, description: spec.agentName, model, modelSource: source, isAsync: true, cwd: parent.cwd, messages: [] })
+    const task = this.createTask({
+      parent,
+      agentId: spec.agentId,
+      agentName: spec.agentName,
+      agentType: definition.name,
+      description: spec.agentName,
+      model,
+      modelSource: source,
+      isAsync: true,
+      cwd: parent.cwd,
+      messages: []
+    })
     task.notifyTo = parent
     task.pending.push(spec.message)
-    task.config = { tools, system, maxTurns: definition.maxTurns, mode: () => this.childMode(parent.mode(), definition) }
+    task.config = {
+      tools,
+      system,
+      maxTurns: definition.maxTurns,
+      mode: () => this.childMode(parent.mode(), definition)
+    }
     task.done = runTask(this, task, true)
     this.changed()
   }
@@ -155,24 +211,55 @@ export class SubagentRuntime implements SubagentsPort {
    * its whole history ending with the assistant message that called Agent, then the placeholder
    * results and the directive. Runs in the background, 200 turns at most, permission mode `bubble`.
    */
-  async spawnFork(spec: { parent: ParentAgent; description: string; directive: string; fromPrompt?: boolean; isolated?: boolean }): Promise<AgentTaskState> {
+  async spawnFork(spec: {
+    parent: ParentAgent
+    description: string
+    directive: string
+    fromPrompt?: boolean
+    isolated?: boolean
+  }): Promise<AgentTaskState> {
     return this.withCapacity(() => this.startFork(spec))
   }
 
-  private async startFork(spec: { parent: ParentAgent; description: string; directive: string; fromPrompt?: boolean; isolated?: boolean }): Promise<AgentTaskState> {
+  private async startFork(spec: {
+    parent: ParentAgent
+    description: string
+    directive: string
+    fromPrompt?: boolean
+    isolated?: boolean
+  }): Promise<AgentTaskState> {
     const { parent } = spec
     const source = parent.forkSource()
     const agentId = newAgentId()
     const isolation = spec.isolated ? await createIsolation(parent.cwd, agentId) : undefined
     // Fork + worktree (docs/agents.md#forks): the inherited paths name the parent's checkout; say how to translate them.
     const notice = isolation ? forkWorktreeNotice(parent.cwd, isolation) : undefined
-    const { messages, extraBreakpoint } = spec.fromPrompt ? buildPromptForkMessages(source.messages, spec.directive, notice) : buildForkMessages(source.messages, spec.directive, notice)
-    const task = this.createTask({ parent, agentId, agentName: agentSlug(spec.description), agentType: 'fork', description: spec.description, model: parent.model, modelSource: 'parent', isAsync: true, cwd: isolation?.path ?? parent.cwd, messages })
+    const { messages, extraBreakpoint } = spec.fromPrompt
+      ? buildPromptForkMessages(source.messages, spec.directive, notice)
+      : buildForkMessages(source.messages, spec.directive, notice)
+    const task = this.createTask({
+      parent,
+      agentId,
+      agentName: agentSlug(spec.description),
+      agentType: 'fork',
+      description: spec.description,
+      model: parent.model,
+      modelSource: 'parent',
+      isAsync: true,
+      cwd: isolation?.path ?? parent.cwd,
+      messages
+    })
     if (isolation) {
       task.isolation = isolation
       task.worktree = { path: isolation.path, branch: isolation.branch }
     }
-    task.config = { tools: [...parent.tools()], system: source.system, maxTurns: FORK_MAX_TURNS, mode: () => 'bubble', ...(extraBreakpoint ? { extraBreakpoint } : {}) }
+    task.config = {
+      tools: [...parent.tools()],
+      system: source.system,
+      maxTurns: FORK_MAX_TURNS,
+      mode: () => 'bubble',
+      ...(extraBreakpoint ? { extraBreakpoint } : {})
+    }
     task.hooks = this.options.hooks?.start({ agentId, agentType: 'fork', agentTranscriptPath: task.transcriptPath })
     task.done = runTask(this, task, false)
     this.changed()
@@ -180,7 +267,18 @@ export class SubagentRuntime implements SubagentsPort {
   }
 
   /** Registers a new task under its parent (shared by spawn and spawnFork). */
-  private createTask(init: { parent: ParentAgent; agentId: string; agentName: string; agentType: string; description: string; model: string; modelSource: string; isAsync: boolean; cwd: string; messages: AgentTaskState['messages'] }): AgentTaskState {
+  private createTask(init: {
+    parent: ParentAgent
+    agentId: string
+    agentName: string
+    agentType: string
+    description: string
+    model: string
+    modelSource: string
+    isAsync: boolean
+    cwd: string
+    messages: AgentTaskState['messages']
+  }): AgentTaskState {
     const task: AgentTaskState = {
       agentId: init.agentId,
       agentName: init.agentName,
@@ -257,9 +355,16 @@ export class SubagentRuntime implements SubagentsPort {
    */
   async stop(agentId: string): Promise<AgentTaskView> {
     const task = this.require(agentId)
-    if (task.status !== 'running') throw new ToolError(`Task ${agentId} is not running (it ${task.status === 'killed' ? 'was stopped' : task.status}); there is nothing to stop.`)
+    if (task.status !== 'running')
+      throw new ToolError(
+        `Task ${agentId} is not running (it ${task.status === 'killed' ? 'was stopped' : task.status}); there is nothing to stop.`
+      )
     task.controller.abort()
-    await Promise.all([...task.children].map((id) => (this.tasks.get(id)?.status === 'running' ? this.stop(id).catch(() => undefined) : undefined)))
+    await Promise.all(
+      [...task.children].map((id) =>
+        this.tasks.get(id)?.status === 'running' ? this.stop(id).catch(() => undefined) : undefined
+      )
+    )
     await task.shells.killAll()
     await task.done
     return this.view(task)
@@ -316,7 +421,9 @@ export class SubagentRuntime implements SubagentsPort {
     const task = this.tasks.get(agentId)
     if (!task) {
       const known = [...this.tasks.keys()]
-      throw new ToolError(`No agent task with id ${agentId}. ${known.length ? `Known tasks: ${known.join(', ')}.` : 'No agent has been spawned in this session.'}`)
+      throw new ToolError(
+        `No agent task with id ${agentId}. ${known.length ? `Known tasks: ${known.join(', ')}.` : 'No agent has been spawned in this session.'}`
+      )
     }
     return task
   }
@@ -337,7 +444,11 @@ export class SubagentRuntime implements SubagentsPort {
 
   /** Stops every running task (session end). */
   async stopAll(): Promise<void> {
-    await Promise.all([...this.tasks.values()].filter((t) => t.status === 'running').map((t) => this.stop(t.agentId).catch(() => undefined)))
+    await Promise.all(
+      [...this.tasks.values()]
+        .filter((t) => t.status === 'running')
+        .map((t) => this.stop(t.agentId).catch(() => undefined))
+    )
     await this.options.hooks?.stopAll()
   }
 
@@ -363,7 +474,28 @@ export class SubagentRuntime implements SubagentsPort {
   }
 
   view(task: AgentTaskState): AgentTaskView {
-    const { parent: _p, controller: _c, shells: _s, fileState: _f, children: _ch, pending: _pe, messages: _m, done: _d, notified: _n, notifyTo: _t, unlinkParent: _u, config: _cf, isolation: _i, hooks: _h, ...view } = task
-    return { ...view, usage: { ...view.usage }, denied: [...view.denied], ...(view.worktree ? { worktree: { ...view.worktree } } : {}) }
+    const {
+      parent: _p,
+      controller: _c,
+      shells: _s,
+      fileState: _f,
+      children: _ch,
+      pending: _pe,
+      messages: _m,
+      done: _d,
+      notified: _n,
+      notifyTo: _t,
+      unlinkParent: _u,
+      config: _cf,
+      isolation: _i,
+      hooks: _h,
+      ...view
+    } = task
+    return {
+      ...view,
+      usage: { ...view.usage },
+      denied: [...view.denied],
+      ...(view.worktree ? { worktree: { ...view.worktree } } : {})
+    }
   }
 }

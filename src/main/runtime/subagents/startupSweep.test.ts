@@ -9,7 +9,17 @@ import { sweepWorkspaceWorktrees } from './startupSweep'
 let repo: string
 beforeEach(() => {
   repo = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-sweep-')))
-  const git = (...a: string[]) => execFileSync('git', a, { cwd: repo, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' } })
+  const git = (...a: string[]) =>
+    execFileSync('git', a, {
+      cwd: repo,
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t.invalid',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t.invalid'
+      }
+    })
   git('init', '-q', '-b', 'main')
   writeFileSync(join(repo, 'a.txt'), 'a\n')
   git('add', '-A')

@@ -37,7 +37,9 @@ function liveProcessCwds(): string[] {
 export async function sweepWorkspaceWorktrees(cwd: string): Promise<string[]> {
   let repoRoot: string
   try {
-    repoRoot = (await run('git', ['rev-parse', '--show-toplevel'], { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } })).stdout.trim()
+    repoRoot = (
+      await run('git', ['rev-parse', '--show-toplevel'], { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } })
+    ).stdout.trim()
   } catch {
     return []
   }

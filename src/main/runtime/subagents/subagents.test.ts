@@ -14,20 +14,42 @@ afterEach(async () => {
   h = undefined
 })
 
-type Body = { tools: Array<{ name: string }>; system: Array<{ text: string }>; messages: Array<{ role: string; content: Array<{ type: string; text?: string; content?: unknown }> }> }
-const requestsOf = (harness: SubagentHarness, name: string) => harness.server.requests().filter((r) => r.agentName === name).map((r) => r.body as unknown as Body)
-const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
-const userTexts = (body: Body) => body.messages.filter((m) => m.role === 'user').flatMap((m) => m.content.map((b) => b.text ?? JSON.stringify(b.content ?? '')))
+type Body = {
+  tools: Array<{ name: string }>
+  system: Array<{ text: string }>
+  messages: Array<{ role: string; content: Array<{ type: string; text?: string; content?: unknown }> }>
+}
+const requestsOf = (harness: SubagentHarness, name: string) =>
+  harness.server
+    .requests()
+    .filter((r) => r.agentName === name)
+    .map((r) => r.body as unknown as Body)
+const ofType = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) =>
+  events.filter((e): e is EventOf<T> => e.type === type)
+const userTexts = (body: Body) =>
+  body.messages
+    .filter((m) => m.role === 'user')
+    .flatMap((m) => m.content.map((b) => b.text ?? JSON.stringify(b.content ?? '')))
 
 describe('subagents', () => {
   it('a sync Explore returns its findings as the tool result, with read-only tools and no project instructions', async () => {
     h = await startSubagentHarness({
       agents: {
         'team-lead': [
-          { tools: [{ name: 'Agent', input: { subagent_type: 'Explore', description: 'find notes', prompt: 'Find notes.txt and quote it' } }] },
+          {
+            tools: [
+              {
+                name: 'Agent',
+                input: { subagent_type: 'Explore', description: 'find notes', prompt: 'Find notes.txt and quote it' }
+              }
+            ]
+          },
           { text: 'Explore said: {{last_tool_result}}' }
         ],
-        'type:Explore': [{ tools: [{ name: 'Read', input: { file_path: 'notes.txt' } }] }, { text: 'notes.txt says: {{last_tool_result}}' }]
+        'type:Explore': [
+          { tools: [{ name: 'Read', input: { file_path: 'notes.txt' } }] },
+          { text: 'notes.txt says: {{last_tool_result}}' }
+        ]
       }
     })
     writeFileSync(join(h.work, 'notes.txt'), 'the answer is 42\n')
@@ -40,21 +62,33 @@ describe('subagents', () => {
     expect(names).toEqual(['Read', 'Glob', 'Grep', 'Bash'])
     expect(JSON.stringify(child[0]!.system)).not.toContain('PROJECT-INSTRUCTIONS-MARKER')
     expect(JSON.stringify(requestsOf(h, 'team-lead')[0]!.system)).toContain('PROJECT-INSTRUCTIONS-MARKER')
-    expect(h.server.requests().find((r) => r.agentName === 'find-notes')!.headers['x-swarmdesk-agent-type']).toBe('Explore')
+    expect(h.server.requests().find((r) => r.agentName === 'find-notes')!.headers['x-swarmdesk-agent-type']).toBe(
+      'Explore'
+    )
     // the effective model of the definition was used and the child is announced with its parent and depth
     expect(child[0]).toMatchObject({ model: 'claude-haiku-4-5' })
-    expect(ofType(h.events, 'agent_started').find((e) => e.agentName === 'find-notes')).toMatchObject({ parentId: 'team-lead', depth: 1, agentType: 'Explore' })
+    expect(ofType(h.events, 'agent_started').find((e) => e.agentName === 'find-notes')).toMatchObject({
+      parentId: 'team-lead',
+      depth: 1,
+      agentType: 'Explore'
+    })
     expect(ofType(h.events, 'task_notification')).toEqual([])
   })
 
   it('three background agents launched in one message run concurrently and notify once each, waking the idle leader', async () => {
-    const worker = (n: number) => [{ delayMs: 700 * n, tools: [{ name: 'Bash', input: { command: `echo job${n} > job${n}.txt` } }] }, { text: `job ${n} done` }]
+    const worker = (n: number) => [
+      { delayMs: 700 * n, tools: [{ name: 'Bash', input: { command: `echo job${n} > job${n}.txt` } }] },
+      { text: `job ${n} done` }
+    ]
     h = await startSubagentHarness(
       {
         agents: {
           'team-lead': [
             {
-              tools: [1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `job ${n}`, prompt: `do job ${n}`, run_in_background: true } }))
+              tools: [1, 2, 3].map((n) => ({
+                name: 'Agent',
+                input: { description: `job ${n}`, prompt: `do job ${n}`, run_in_background: true }
+              }))
             },
             { text: 'launched' },
             { when: '<task-notification>', text: 'got {{last_tool_result}}' },
@@ -71,23 +105,45 @@ describe('subagents', () => {
     const end = await runUntilSettled(h.session, 'launch three')
     expect(end.reason).toBe('completed')
     const launches = ofType(h.events, 'tool_result').filter((e) => e.agentName === 'team-lead')
-    expect(launches.map((l) => JSON.parse(l.output).status)).toEqual(['async_launched', 'async_launched', 'async_launched'])
+    expect(launches.map((l) => JSON.parse(l.output).status)).toEqual([
+      'async_launched',
+      'async_launched',
+      'async_launched'
+    ])
     for (const n of [1, 2, 3]) expect(readFileSync(join(h.work, `job${n}.txt`), 'utf8')).toBe(`job${n}\n`)
     const notes = ofType(h.events, 'task_notification')
     expect(notes).toHaveLength(3)
     const order = notes.map((n) => ofType(h!.events, 'agent_started').find((s) => s.agentId === n.taskId)!.agentName)
     expect(order).toEqual(['job-2', 'job-3', 'job-1'])
     // each notification reached the leader exactly once, in a request of its own or batched
-    const leaderTexts = requestsOf(h, 'team-lead').at(-1)!.messages.flatMap((m) => m.content.map((b) => b.text ?? ''))
-    for (const n of notes) expect(leaderTexts.filter((t) => t.includes(`<task-id>${n.taskId}</task-id>`))).toHaveLength(1)
+    const leaderTexts = requestsOf(h, 'team-lead')
+      .at(-1)!
+      .messages.flatMap((m) => m.content.map((b) => b.text ?? ''))
+    for (const n of notes)
+      expect(leaderTexts.filter((t) => t.includes(`<task-id>${n.taskId}</task-id>`))).toHaveLength(1)
   })
 
   it('is not complete while a background shell it started still runs; one notification in total', async () => {
     h = await startSubagentHarness(
       {
         agents: {
-          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'slow shell', prompt: 'start it', run_in_background: true } }] }, { text: 'waiting' }, { when: '<task-notification>', text: 'noted' }],
-          'slow-shell': [{ tools: [{ name: 'Bash', input: { command: 'sleep 1.2; echo finished > shell.txt', run_in_background: true } }] }, { text: 'shell started' }]
+          'team-lead': [
+            {
+              tools: [
+                { name: 'Agent', input: { description: 'slow shell', prompt: 'start it', run_in_background: true } }
+              ]
+            },
+            { text: 'waiting' },
+            { when: '<task-notification>', text: 'noted' }
+          ],
+          'slow-shell': [
+            {
+              tools: [
+                { name: 'Bash', input: { command: 'sleep 1.2; echo finished > shell.txt', run_in_background: true } }
+              ]
+            },
+            { text: 'shell started' }
+          ]
         }
       },
       { mode: 'bypassPermissions' }
@@ -107,16 +163,36 @@ describe('subagents', () => {
       {
         agents: {
           'team-lead': [
-            { tools: [{ name: 'Agent', input: { subagent_type: 'nester', description: 'busy parent', prompt: 'work', run_in_background: true } }] },
+            {
+              tools: [
+                {
+                  name: 'Agent',
+                  input: {
+                    subagent_type: 'nester',
+                    description: 'busy parent',
+                    prompt: 'work',
+                    run_in_background: true
+                  }
+                }
+              ]
+            },
             { delayMs: 1500, tools: [{ name: 'TaskStop', input: { task_id: '{{last_agent_id}}' } }] },
             { tools: [{ name: 'TaskStop', input: { task_id: '{{last_agent_id}}' } }] },
             { text: 'stopped it' }
           ],
           'busy-parent': [
-            { tools: [{ name: 'Bash', input: { command: 'sleep 307.25', run_in_background: true } }, { name: 'Agent', input: { description: 'busy child', prompt: 'wait', run_in_background: true } }] },
+            {
+              tools: [
+                { name: 'Bash', input: { command: 'sleep 307.25', run_in_background: true } },
+                { name: 'Agent', input: { description: 'busy child', prompt: 'wait', run_in_background: true } }
+              ]
+            },
             { text: 'waiting for my child' }
           ],
-          'busy-child': [{ tools: [{ name: 'Bash', input: { command: 'sleep 308.75', run_in_background: true } }] }, { text: 'child waiting' }]
+          'busy-child': [
+            { tools: [{ name: 'Bash', input: { command: 'sleep 308.75', run_in_background: true } }] },
+            { text: 'child waiting' }
+          ]
         }
       },
       { mode: 'bypassPermissions' }
@@ -131,7 +207,12 @@ describe('subagents', () => {
     expect(leaderResults[2]!.output).toContain('is not running')
     const killed = ofType(h.events, 'task_notification').filter((n) => n.status === 'killed')
     expect(killed.map((n) => n.agentName).sort()).toEqual(['busy-parent', 'team-lead'])
-    expect(ofType(h.events, 'agent_stopped').filter((e) => e.status === 'killed').map((e) => e.agentName).sort()).toEqual(['busy-child', 'busy-parent'])
+    expect(
+      ofType(h.events, 'agent_stopped')
+        .filter((e) => e.status === 'killed')
+        .map((e) => e.agentName)
+        .sort()
+    ).toEqual(['busy-child', 'busy-parent'])
   })
 
   it('SendMessage reaches a running agent at its next step and resumes a finished one, which reports back once more', async () => {
@@ -141,7 +222,10 @@ describe('subagents', () => {
           { tools: [{ name: 'Agent', input: { description: 'listener', prompt: 'listen', run_in_background: true } }] },
           { tools: [{ name: 'SendMessage', input: { to: '{{last_agent_id}}', message: 'first note' } }] },
           { text: 'sent' },
-          { when: 'first reply', tools: [{ name: 'SendMessage', input: { to: '{{last_agent_id}}', message: 'second note' } }] },
+          {
+            when: 'first reply',
+            tools: [{ name: 'SendMessage', input: { to: '{{last_agent_id}}', message: 'second note' } }]
+          },
           { text: 'sent again' },
           { when: 'second reply', text: 'all replies in' }
         ],
@@ -164,7 +248,11 @@ describe('subagents', () => {
     h = await startSubagentHarness(
       {
         agents: {
-          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'slow one', prompt: 'take time' } }] }, { text: 'moved on' }, { when: '<task-notification>', text: 'slow one finished' }],
+          'team-lead': [
+            { tools: [{ name: 'Agent', input: { description: 'slow one', prompt: 'take time' } }] },
+            { text: 'moved on' },
+            { when: '<task-notification>', text: 'slow one finished' }
+          ],
           'slow-one': [{ delayMs: 1200, text: 'finally done' }]
         }
       },
@@ -180,8 +268,15 @@ describe('subagents', () => {
   it("bubbles a background agent's permission question to the leader's queue, tagged with the agent", async () => {
     h = await startSubagentHarness({
       agents: {
-        'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'writer', prompt: 'write', run_in_background: true } }] }, { text: 'ok' }, { when: '<task-notification>', text: 'noted' }],
-        writer: [{ tools: [{ name: 'Write', input: { file_path: 'out.txt', content: 'written\n' } }] }, { text: 'wrote it' }]
+        'team-lead': [
+          { tools: [{ name: 'Agent', input: { description: 'writer', prompt: 'write', run_in_background: true } }] },
+          { text: 'ok' },
+          { when: '<task-notification>', text: 'noted' }
+        ],
+        writer: [
+          { tools: [{ name: 'Write', input: { file_path: 'out.txt', content: 'written\n' } }] },
+          { text: 'wrote it' }
+        ]
       }
     })
     await runUntilSettled(h.session, 'go')
@@ -193,7 +288,11 @@ describe('subagents', () => {
     h = await startSubagentHarness(
       {
         agents: {
-          'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'writer', prompt: 'write', run_in_background: true } }] }, { text: 'ok' }, { when: '<task-notification>', text: 'saw: {{last_tool_result}}' }],
+          'team-lead': [
+            { tools: [{ name: 'Agent', input: { description: 'writer', prompt: 'write', run_in_background: true } }] },
+            { text: 'ok' },
+            { when: '<task-notification>', text: 'saw: {{last_tool_result}}' }
+          ],
           writer: [{ tools: [{ name: 'Write', input: { file_path: 'out.txt', content: 'x' } }] }, { text: 'tried' }]
         }
       },
@@ -205,17 +304,26 @@ describe('subagents', () => {
     const writerResult = ofType(h.events, 'tool_result').find((e) => e.agentName === 'writer')!
     expect(writerResult.output).toBe('Permission to use Write was denied: background agents cannot prompt')
     const lastLeaderRequest = requestsOf(h, 'team-lead').at(-1)!
-    expect(userTexts(lastLeaderRequest).join('\n')).toMatch(/Denied tool calls \(not performed\):\n- Write: background agents cannot prompt/)
+    expect(userTexts(lastLeaderRequest).join('\n')).toMatch(
+      /Denied tool calls \(not performed\):\n- Write: background agents cannot prompt/
+    )
   })
 
   it('refuses an unknown type, listing the types, and starts nothing', async () => {
     h = await startSubagentHarness({
-      agents: { 'team-lead': [{ tools: [{ name: 'Agent', input: { subagent_type: 'Wizard', description: 'magic', prompt: 'x' } }] }, { text: 'ok' }] }
+      agents: {
+        'team-lead': [
+          { tools: [{ name: 'Agent', input: { subagent_type: 'Wizard', description: 'magic', prompt: 'x' } }] },
+          { text: 'ok' }
+        ]
+      }
     })
     await runUntilSettled(h.session, 'go')
     const result = ofType(h.events, 'tool_result')[0]!
     expect(result).toMatchObject({ isError: true })
-    expect(result.output).toBe('Unknown subagent_type "Wizard". Available types: Explore, general-purpose, nester, worker.')
+    expect(result.output).toBe(
+      'Unknown subagent_type "Wizard". Available types: Explore, general-purpose, nester, worker.'
+    )
     expect(ofType(h.events, 'agent_started')).toHaveLength(1)
   })
 })
@@ -223,7 +331,16 @@ describe('subagents', () => {
 describe('worktree isolation', () => {
   it('runs three isolated agents in parallel on their own branches, leaving the parent checkout alone; clean worktrees go, dirty ones stay and are reported', async () => {
     const commitIn = (n: number) => [
-      { tools: [{ name: 'Bash', input: { command: `echo work${n} > w${n}.txt && git add w${n}.txt && git -c user.name=a -c user.email=a@a.invalid commit -q -m "work ${n}" && git rev-parse --abbrev-ref HEAD` } }] },
+      {
+        tools: [
+          {
+            name: 'Bash',
+            input: {
+              command: `echo work${n} > w${n}.txt && git add w${n}.txt && git -c user.name=a -c user.email=a@a.invalid commit -q -m "work ${n}" && git rev-parse --abbrev-ref HEAD`
+            }
+          }
+        ]
+      },
       { text: `committed ${n}` }
     ]
     h = await startSubagentHarness(
@@ -232,10 +349,22 @@ describe('worktree isolation', () => {
           'team-lead': [
             {
               tools: [
-                { name: 'Agent', input: { description: 'iso 1', prompt: 'commit', isolation: 'worktree', run_in_background: true } },
-                { name: 'Agent', input: { description: 'iso 2', prompt: 'commit', isolation: 'worktree', run_in_background: true } },
-                { name: 'Agent', input: { description: 'iso 3', prompt: 'commit', isolation: 'worktree', run_in_background: true } },
-                { name: 'Agent', input: { description: 'iso clean', prompt: 'look', isolation: 'worktree', run_in_background: true } }
+                {
+                  name: 'Agent',
+                  input: { description: 'iso 1', prompt: 'commit', isolation: 'worktree', run_in_background: true }
+                },
+                {
+                  name: 'Agent',
+                  input: { description: 'iso 2', prompt: 'commit', isolation: 'worktree', run_in_background: true }
+                },
+                {
+                  name: 'Agent',
+                  input: { description: 'iso 3', prompt: 'commit', isolation: 'worktree', run_in_background: true }
+                },
+                {
+                  name: 'Agent',
+                  input: { description: 'iso clean', prompt: 'look', isolation: 'worktree', run_in_background: true }
+                }
               ]
             },
             { text: 'launched' },
@@ -269,17 +398,27 @@ describe('worktree isolation', () => {
     }
     expect(byName['iso-clean']!.worktree!.kept).toBe(false)
     expect(existsSync(byName['iso-clean']!.worktree!.path)).toBe(false)
-    expect(readFileSync(join(h.work, '.git', 'info', 'exclude'), 'utf8').match(/\.swarmdesk\/worktrees\//g)).toHaveLength(1)
+    expect(
+      readFileSync(join(h.work, '.git', 'info', 'exclude'), 'utf8').match(/\.swarmdesk\/worktrees\//g)
+    ).toHaveLength(1)
     // the kept worktrees are reported in the notifications the leader received
-    const texts = requestsOf(h, 'team-lead').at(-1)!.messages.flatMap((m) => m.content.map((b) => b.text ?? ''))
+    const texts = requestsOf(h, 'team-lead')
+      .at(-1)!
+      .messages.flatMap((m) => m.content.map((b) => b.text ?? ''))
     expect(texts.filter((t) => t.includes('<worktreePath>'))).toHaveLength(3)
   })
 
   it('refuses an absolute path into the parent checkout, naming the worktree', async () => {
     h = await startSubagentHarness({
       agents: {
-        'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'iso reader', prompt: 'read', isolation: 'worktree' } }] }, { text: 'done' }],
-        'iso-reader': [{ tools: [{ name: 'Read', input: { file_path: '{{cwd}}/../../../CLAUDE.md' } }] }, { text: '{{last_tool_result}}' }]
+        'team-lead': [
+          { tools: [{ name: 'Agent', input: { description: 'iso reader', prompt: 'read', isolation: 'worktree' } }] },
+          { text: 'done' }
+        ],
+        'iso-reader': [
+          { tools: [{ name: 'Read', input: { file_path: '{{cwd}}/../../../CLAUDE.md' } }] },
+          { text: '{{last_tool_result}}' }
+        ]
       }
     })
     const parentFile = join(h.work, 'CLAUDE.md')
@@ -312,22 +451,38 @@ describe('subagent hooks', () => {
       {
         agents: {
           'team-lead': [
-            { tools: [{ name: 'Agent', input: { description: 'hooked', prompt: 'answer' } }, { name: 'Agent', input: { description: 'victim', prompt: 'wait', run_in_background: true } }] },
+            {
+              tools: [
+                { name: 'Agent', input: { description: 'hooked', prompt: 'answer' } },
+                { name: 'Agent', input: { description: 'victim', prompt: 'wait', run_in_background: true } }
+              ]
+            },
             { tools: [{ name: 'TaskStop', input: { task_id: '{{last_agent_id}}' } }] },
             { text: 'done' }
           ],
           hooked: [{ text: 'first answer' }, { when: 'also say DONE', text: 'DONE' }],
-          victim: [{ tools: [{ name: 'Bash', input: { command: 'sleep 309.5', run_in_background: true } }] }, { text: 'waiting' }]
+          victim: [
+            { tools: [{ name: 'Bash', input: { command: 'sleep 309.5', run_in_background: true } }] },
+            { text: 'waiting' }
+          ]
         }
       },
       { mode: 'bypassPermissions', hookSettings }
     )
     try {
       await runUntilSettled(h.session, 'go')
-      const lines = (f: string) => readFileSync(join(logDir, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l))
+      const lines = (f: string) =>
+        readFileSync(join(logDir, f), 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
       const starts = lines('start.jsonl')
       const stops = lines('stop.jsonl')
-      expect(starts.map((s: { hook_event_name: string }) => s.hook_event_name)).toEqual(['SubagentStart', 'SubagentStart'])
+      expect(starts.map((s: { hook_event_name: string }) => s.hook_event_name)).toEqual([
+        'SubagentStart',
+        'SubagentStart'
+      ])
       const ids = new Set(starts.map((s: { agent_id: string }) => s.agent_id))
       // the hooked agent stopped twice (blocked once, then allowed), the killed one once
       const perAgent = (id: string) => stops.filter((s: { agent_id: string }) => s.agent_id === id)
@@ -335,7 +490,9 @@ describe('subagent hooks', () => {
       expect(counts).toEqual([1, 2])
       const hooked = stops.filter((s: { last_assistant_message: string }) => s.last_assistant_message === 'DONE')
       expect(hooked).toEqual([expect.objectContaining({ stop_hook_active: true })])
-      const leaderResult = ofType(h.events, 'tool_result').find((e) => e.agentName === 'team-lead' && e.output.startsWith('DONE'))
+      const leaderResult = ofType(h.events, 'tool_result').find(
+        (e) => e.agentName === 'team-lead' && e.output.startsWith('DONE')
+      )
       expect(leaderResult).toBeDefined()
       expect(pidsWithCommandLine('sleep 309.5')).toEqual([])
     } finally {
@@ -346,7 +503,10 @@ describe('subagent hooks', () => {
 
 describe('nesting and races', () => {
   it('stops recursion at depth 5 even when every agent keeps asking to spawn another', async () => {
-    const nest = [{ tools: [{ name: 'Agent', input: { subagent_type: 'nester', description: 'nest', prompt: 'go deeper' } }] }, { text: 'level done' }]
+    const nest = [
+      { tools: [{ name: 'Agent', input: { subagent_type: 'nester', description: 'nest', prompt: 'go deeper' } }] },
+      { text: 'level done' }
+    ]
     h = await startSubagentHarness({ agents: { 'team-lead': nest, nest } }, { mode: 'bypassPermissions' })
     const end = await runUntilSettled(h.session, 'go')
     expect(end.reason).toBe('completed')
@@ -363,17 +523,24 @@ describe('nesting and races', () => {
   it('a message that arrives as the agent finishes its last turn is read, not lost, and reported once', async () => {
     h = await startSubagentHarness({
       agents: {
-        'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'racer', prompt: 'finish', run_in_background: true } }] }, { text: 'ok' }, { when: '<task-notification>', text: 'noted: {{last_tool_result}}' }],
+        'team-lead': [
+          { tools: [{ name: 'Agent', input: { description: 'racer', prompt: 'finish', run_in_background: true } }] },
+          { text: 'ok' },
+          { when: '<task-notification>', text: 'noted: {{last_tool_result}}' }
+        ],
         racer: [{ text: 'final words' }, { when: 'late note', text: 'saw the late note' }]
       }
     })
     h.bus.onEvent((e) => {
-      if (e.type === 'assistant_text' && e.agentName === 'racer' && e.text === 'final words') h!.session.subagents!.sendMessage(e.agentId, 'late note', h!.session.asParent())
+      if (e.type === 'assistant_text' && e.agentName === 'racer' && e.text === 'final words')
+        h!.session.subagents!.sendMessage(e.agentId, 'late note', h!.session.asParent())
     })
     await runUntilSettled(h.session, 'go')
     expect(requestsOf(h, 'racer')).toHaveLength(2)
     expect(ofType(h.events, 'task_notification')).toHaveLength(1)
-    const leaderTexts = requestsOf(h, 'team-lead').at(-1)!.messages.flatMap((m) => m.content.map((b) => b.text ?? ''))
+    const leaderTexts = requestsOf(h, 'team-lead')
+      .at(-1)!
+      .messages.flatMap((m) => m.content.map((b) => b.text ?? ''))
     expect(leaderTexts.join('\n')).toContain('<result>saw the late note</result>')
   })
 })
@@ -381,7 +548,14 @@ describe('nesting and races', () => {
 describe('refusals with no side effects', () => {
   it('refuses a type denied by an Agent(X) rule, naming the rule, and starts nothing', async () => {
     h = await startSubagentHarness(
-      { agents: { 'team-lead': [{ tools: [{ name: 'Agent', input: { subagent_type: 'Explore', description: 'look', prompt: 'x' } }] }, { text: 'ok' }] } },
+      {
+        agents: {
+          'team-lead': [
+            { tools: [{ name: 'Agent', input: { subagent_type: 'Explore', description: 'look', prompt: 'x' } }] },
+            { text: 'ok' }
+          ]
+        }
+      },
       { settingsFile: { permissions: { deny: ['Agent(Explore)'] } } }
     )
     await runUntilSettled(h.session, 'go')
@@ -393,12 +567,22 @@ describe('refusals with no side effects', () => {
 
   it('refuses run_in_background when background work is disabled', async () => {
     h = await startSubagentHarness(
-      { agents: { 'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'bg', prompt: 'x', run_in_background: true } }] }, { text: 'ok' }] } },
+      {
+        agents: {
+          'team-lead': [
+            { tools: [{ name: 'Agent', input: { description: 'bg', prompt: 'x', run_in_background: true } }] },
+            { text: 'ok' }
+          ]
+        }
+      },
       { subagents: { backgroundDisabled: true } }
     )
     await runUntilSettled(h.session, 'go')
     const result = ofType(h.events, 'tool_result')[0]!
-    expect(result).toMatchObject({ isError: true, output: 'Background agents are disabled in this session; call the agent without run_in_background.' })
+    expect(result).toMatchObject({
+      isError: true,
+      output: 'Background agents are disabled in this session; call the agent without run_in_background.'
+    })
     expect(ofType(h.events, 'agent_started')).toHaveLength(1)
   })
 })

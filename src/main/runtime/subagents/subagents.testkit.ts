@@ -19,16 +19,73 @@ import type { SubagentDefinition } from './types'
 
 /** Definitions for runtime tests: what the tests need of general-purpose, Explore and worker, nothing more. */
 export const TEST_DEFINITIONS: ReadonlyMap<string, SubagentDefinition> = new Map([
-  ['general-purpose', { name: 'general-purpose', description: 'General work', disallowedTools: [], background: false, omitClaudeMd: false, systemPrompt: 'You are a general-purpose agent.' }],
-  ['Explore', { name: 'Explore', description: 'Read-only search', tools: ['Read', 'Glob', 'Grep', 'Bash'], disallowedTools: [], model: 'claude-haiku-4-5', background: false, omitClaudeMd: true, systemPrompt: 'You explore; you never change anything.' }],
-  ['worker', { name: 'worker', description: 'Coordinator worker', tools: ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'BashOutput', 'KillShell'], disallowedTools: [], background: true, omitClaudeMd: false, systemPrompt: 'You carry out directives.' }],
-  ['nester', { name: 'nester', description: 'Spawns agents', tools: ['Agent', 'Bash'], disallowedTools: [], background: false, omitClaudeMd: true, systemPrompt: 'You delegate.' }]
+  [
+    'general-purpose',
+    {
+      name: 'general-purpose',
+      description: 'General work',
+      disallowedTools: [],
+      background: false,
+      omitClaudeMd: false,
+      systemPrompt: 'You are a general-purpose agent.'
+    }
+  ],
+  [
+    'Explore',
+    {
+      name: 'Explore',
+      description: 'Read-only search',
+      tools: ['Read', 'Glob', 'Grep', 'Bash'],
+      disallowedTools: [],
+      model: 'claude-haiku-4-5',
+      background: false,
+      omitClaudeMd: true,
+      systemPrompt: 'You explore; you never change anything.'
+    }
+  ],
+  [
+    'worker',
+    {
+      name: 'worker',
+      description: 'Coordinator worker',
+      tools: ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'BashOutput', 'KillShell'],
+      disallowedTools: [],
+      background: true,
+      omitClaudeMd: false,
+      systemPrompt: 'You carry out directives.'
+    }
+  ],
+  [
+    'nester',
+    {
+      name: 'nester',
+      description: 'Spawns agents',
+      tools: ['Agent', 'Bash'],
+      disallowedTools: [],
+      background: false,
+      omitClaudeMd: true,
+      systemPrompt: 'You delegate.'
+    }
+  ]
 ])
 
-const NEVER_FOR_SUBAGENTS = new Set(['Agent', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'TaskStop', 'TeamCreate', 'TeamDelete'])
+const NEVER_FOR_SUBAGENTS = new Set([
+  'Agent',
+  'AskUserQuestion',
+  'EnterPlanMode',
+  'ExitPlanMode',
+  'TaskStop',
+  'TeamCreate',
+  'TeamDelete'
+])
 
 /** docs/agents.md#agent-definitions's filtering order, as simply as these tests need it. */
-export function testResolveTools(def: SubagentDefinition, parentTools: readonly Tool[], isAsync: boolean, depth: number): Tool[] {
+export function testResolveTools(
+  def: SubagentDefinition,
+  parentTools: readonly Tool[],
+  isAsync: boolean,
+  depth: number
+): Tool[] {
   return parentTools.filter((t) => {
     const listed = def.tools?.includes(t.name)
     if (def.tools && !listed) return false
@@ -55,13 +112,25 @@ export interface SubagentHarness {
 /** Starts a {@link SubagentHarness}. `answer` answers permission questions (default: allow). */
 export async function startSubagentHarness(
   scenario: ScenarioInput,
-  options: { answer?: (r: PermissionPromptRequest) => PermissionPromptAnswer; subagents?: Partial<NonNullable<SessionOptions['subagents']>>; mode?: SessionOptions['mode']; hookSettings?: SessionOptions['hookSettings']; settingsFile?: object } = {}
+  options: {
+    answer?: (r: PermissionPromptRequest) => PermissionPromptAnswer
+    subagents?: Partial<NonNullable<SessionOptions['subagents']>>
+    mode?: SessionOptions['mode']
+    hookSettings?: SessionOptions['hookSettings']
+    settingsFile?: object
+  } = {}
 ): Promise<SubagentHarness> {
   const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-sub-')))
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-subhome-')))
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
   writeFileSync(join(work, 'CLAUDE.md'), 'PROJECT-INSTRUCTIONS-MARKER: be careful.\n')
-  const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' }
+  const gitEnv = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@t.invalid',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@t.invalid'
+  }
   execFileSync('git', ['add', '-A'], { cwd: work })
   execFileSync('git', ['commit', '-q', '-m', 'start'], { cwd: work, env: gitEnv })
   const server = await startScriptedServer({ scenario: validateScenario(scenario, 'test-scenario') })
@@ -94,7 +163,12 @@ export async function startSubagentHarness(
     subagents: {
       definitions: () => TEST_DEFINITIONS,
       resolveTools: testResolveTools,
-      resolveModel: (def, arg, parentModel) => (arg ? { model: arg, source: 'argument' } : def.model && def.model !== 'inherit' ? { model: def.model, source: 'definition' } : { model: parentModel, source: 'parent' }),
+      resolveModel: (def, arg, parentModel) =>
+        arg
+          ? { model: arg, source: 'argument' }
+          : def.model && def.model !== 'inherit'
+            ? { model: def.model, source: 'definition' }
+            : { model: parentModel, source: 'parent' },
       ...options.subagents
     }
   })

@@ -28,11 +28,25 @@ afterEach(async () => {
 function workspace(): { work: string; home: string; definition: string } {
   const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-untrusted-')))
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-untrustedhome-')))
-  cleanups.push(() => rmSync(work, { recursive: true, force: true }), () => rmSync(home, { recursive: true, force: true }))
+  cleanups.push(
+    () => rmSync(work, { recursive: true, force: true }),
+    () => rmSync(home, { recursive: true, force: true })
+  )
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
   mkdirSync(join(work, '.swarmdesk', 'agents'), { recursive: true })
   const definition = join(work, '.swarmdesk', 'agents', 'deployer.md')
-  writeFileSync(definition, ['---', 'name: deployer', 'description: Deploys without asking', 'permissionMode: bypassPermissions', '---', 'You deploy.', ''].join('\n'))
+  writeFileSync(
+    definition,
+    [
+      '---',
+      'name: deployer',
+      'description: Deploys without asking',
+      'permissionMode: bypassPermissions',
+      '---',
+      'You deploy.',
+      ''
+    ].join('\n')
+  )
   return { work, home, definition }
 }
 
@@ -50,8 +64,16 @@ async function runDeploy(work: string, home: string): Promise<PermissionPromptRe
     },
     scenario: {
       agents: {
-        'team-lead': [{ tools: [{ name: 'Agent', input: { description: 'deploy', prompt: 'deploy it', subagent_type: 'deployer' } }] }, { text: 'done' }],
-        deploy: [{ tools: [{ name: 'Write', input: { file_path: 'deployed.txt', content: 'shipped\n' } }] }, { text: 'deployed' }]
+        'team-lead': [
+          {
+            tools: [{ name: 'Agent', input: { description: 'deploy', prompt: 'deploy it', subagent_type: 'deployer' } }]
+          },
+          { text: 'done' }
+        ],
+        deploy: [
+          { tools: [{ name: 'Write', input: { file_path: 'deployed.txt', content: 'shipped\n' } }] },
+          { text: 'deployed' }
+        ]
       }
     }
   })
@@ -62,27 +84,38 @@ async function runDeploy(work: string, home: string): Promise<PermissionPromptRe
 }
 
 describe('agent definitions of an untrusted workspace', () => {
-  it("cannot put their agents in bypassPermissions: the write asks the person, who denies it, and nothing is written", async () => {
-    const { work, home, definition } = workspace()
-    const wiring = await loadSubagentWiring({ cwd: work, home, env: {} })
-    expect(wiring.subagents.definitions().get('deployer')?.permissionMode).toBeUndefined()
-    expect(wiring.files.find((f) => f.source === definition)?.warnings).toEqual([
-      { field: 'permissionMode', message: expect.stringContaining("'bypassPermissions' ignored: this workspace is not trusted") }
-    ])
+  it(
+    'cannot put their agents in bypassPermissions: the write asks the person, who denies it, and nothing is written',
+    async () => {
+      const { work, home, definition } = workspace()
+      const wiring = await loadSubagentWiring({ cwd: work, home, env: {} })
+      expect(wiring.subagents.definitions().get('deployer')?.permissionMode).toBeUndefined()
+      expect(wiring.files.find((f) => f.source === definition)?.warnings).toEqual([
+        {
+          field: 'permissionMode',
+          message: expect.stringContaining("'bypassPermissions' ignored: this workspace is not trusted")
+        }
+      ])
 
-    const asked = await runDeploy(work, home)
-    expect(asked).toHaveLength(1)
-    expect(asked[0]).toMatchObject({ tool: 'Write', agentName: 'deploy' })
-    expect(existsSync(join(work, 'deployed.txt'))).toBe(false)
-  }, TEST_MS)
+      const asked = await runDeploy(work, home)
+      expect(asked).toHaveLength(1)
+      expect(asked[0]).toMatchObject({ tool: 'Write', agentName: 'deploy' })
+      expect(existsSync(join(work, 'deployed.txt'))).toBe(false)
+    },
+    TEST_MS
+  )
 
-  it('keep their mode once the person trusts the workspace: the same write then runs without a question', async () => {
-    const { work, home } = workspace()
-    await trustWorkspace(home, work)
-    const asked = await runDeploy(work, home)
-    expect(asked).toEqual([])
-    expect(existsSync(join(work, 'deployed.txt'))).toBe(true)
-  }, TEST_MS)
+  it(
+    'keep their mode once the person trusts the workspace: the same write then runs without a question',
+    async () => {
+      const { work, home } = workspace()
+      await trustWorkspace(home, work)
+      const asked = await runDeploy(work, home)
+      expect(asked).toEqual([])
+      expect(existsSync(join(work, 'deployed.txt'))).toBe(true)
+    },
+    TEST_MS
+  )
 
   it("honour a run's --trust-project, passed to teammates through the environment", async () => {
     const { work, home } = workspace()
@@ -90,9 +123,19 @@ describe('agent definitions of an untrusted workspace', () => {
     expect(viaOption.subagents.definitions().get('deployer')?.permissionMode).toBe('bypassPermissions')
     // a teammate reads the run's trust from its environment and hands it to its wiring (teammates/agent.ts)
     const teammateEnv = { [TEAMMATE_TRUST_PROJECT_ENV]: '1' }
-    const viaEnv = await loadSubagentWiring({ cwd: work, home, env: teammateEnv, trustProject: readTeammateEnv(teammateEnv).trustProject })
+    const viaEnv = await loadSubagentWiring({
+      cwd: work,
+      home,
+      env: teammateEnv,
+      trustProject: readTeammateEnv(teammateEnv).trustProject
+    })
     expect(viaEnv.subagents.definitions().get('deployer')?.permissionMode).toBe('bypassPermissions')
-    const untrusted = await loadSubagentWiring({ cwd: work, home, env: {}, trustProject: readTeammateEnv({}).trustProject })
+    const untrusted = await loadSubagentWiring({
+      cwd: work,
+      home,
+      env: {},
+      trustProject: readTeammateEnv({}).trustProject
+    })
     expect(untrusted.subagents.definitions().get('deployer')?.permissionMode).not.toBe('bypassPermissions')
   })
 })

@@ -43,7 +43,14 @@ async function main(cmd: Command): Promise<void> {
       const store = new TeamStore(cmd.home)
       out('ready')
       await waitFor(cmd.go)
-      for (const name of cmd.names) await store.addMember(cmd.team, { name, agentType: 'general-purpose', model: 'm', backendType: 'process', cwd: '/' })
+      for (const name of cmd.names)
+        await store.addMember(cmd.team, {
+          name,
+          agentType: 'general-purpose',
+          model: 'm',
+          backendType: 'process',
+          cwd: '/'
+        })
       out('done')
       return
     }
@@ -66,7 +73,10 @@ async function main(cmd: Command): Promise<void> {
     }
     case 'lead': {
       // a leader session that stays alive: its team's lease names this process
-      await new TeamStore(cmd.home).createAsLeader({ name: cmd.team, lead: { name: 'team-lead', agentType: 'main', model: 'm', backendType: 'main', cwd: '/' } }, cmd.sessionId)
+      await new TeamStore(cmd.home).createAsLeader(
+        { name: cmd.team, lead: { name: 'team-lead', agentType: 'main', model: 'm', backendType: 'main', cwd: '/' } },
+        cmd.sessionId
+      )
       await new TaskStore(cmd.home, cmd.team).create({ subject: 'work of the live team' })
       out('ready')
       setInterval(() => {}, 60_000)

@@ -7,7 +7,10 @@ import { bundleEntry } from '../../testkit/bundleEntry.testkit'
 
 /** Bundles the test child entry (child.ts) to a temp file and returns its path. Tests only. */
 export async function buildChild(): Promise<string> {
-  return bundleEntry(join(__dirname, 'child.testkit.ts'), join(mkdtempSync(join(tmpdir(), 'swarmdesk-child-')), 'child.mjs'))
+  return bundleEntry(
+    join(__dirname, 'child.testkit.ts'),
+    join(mkdtempSync(join(tmpdir(), 'swarmdesk-child-')), 'child.mjs')
+  )
 }
 
 /** A running child: its process, a promise of its `ready` line, and a promise of every line it printed. */
@@ -31,7 +34,9 @@ export function startChild(entry: string, command: object): Child {
     else collected.push(value)
   })
   const lines = new Promise<unknown[]>((resolve, reject) => {
-    proc.on('close', (code, signal) => (code === 0 ? resolve(collected) : reject(new Error(`child exited ${code ?? signal}: ${stderr}`))))
+    proc.on('close', (code, signal) =>
+      code === 0 ? resolve(collected) : reject(new Error(`child exited ${code ?? signal}: ${stderr}`))
+    )
   })
   lines.catch(() => {})
   return { proc, ready, lines }

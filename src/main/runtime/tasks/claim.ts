@@ -16,7 +16,12 @@ type Refusal = Extract<ClaimResult, { ok: false }>
  * 3. `agent_busy`: the agent owns another task that is `in_progress`. Pending tasks assigned to it
  *    do not count.
  */
-export function decideClaim(task: Task, agent: string, readBlocker: (id: number) => TaskRead, allTasks: () => Iterable<Task>): Refusal | undefined {
+export function decideClaim(
+  task: Task,
+  agent: string,
+  readBlocker: (id: number) => TaskRead,
+  allTasks: () => Iterable<Task>
+): Refusal | undefined {
   if (task.status === 'completed' || (task.owner !== undefined && task.owner !== agent)) {
     return { ok: false, reason: 'already_claimed', task }
   }

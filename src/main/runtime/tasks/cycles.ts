@@ -19,7 +19,11 @@ export function formatCycle(cycle: TaskCycle): string {
  * completed, docs/teams.md#shared-task-list), so it is refused before anything is written. The cycle returned is a
  * shortest one and starts and ends at `start` (the task being changed: every new edge touches it).
  */
-export function findCycle(tasks: Iterable<Task>, edges: ReadonlyArray<readonly [number, number]>, start: number): TaskCycle {
+export function findCycle(
+  tasks: Iterable<Task>,
+  edges: ReadonlyArray<readonly [number, number]>,
+  start: number
+): TaskCycle {
   const waitsFor = new Map<number, Set<number>>()
   const add = (a: number, b: number) => {
     let set = waitsFor.get(a)

@@ -162,7 +162,8 @@ export class TaskFileCache {
       if ('task' in r) tasks.set(id, r.task)
       else if ('problem' in r) problems.push(r.problem)
     }
-    if (this.entries.size > ids.length) for (const id of this.entries.keys()) if (!tasks.has(id)) this.entries.delete(id)
+    if (this.entries.size > ids.length)
+      for (const id of this.entries.keys()) if (!tasks.has(id)) this.entries.delete(id)
     return { tasks, problems }
   }
 }

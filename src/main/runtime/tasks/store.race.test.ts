@@ -21,11 +21,16 @@ describe('task store under concurrent processes', () => {
       const store = new TaskStore(home, team)
       const { id } = await store.create({ subject: 'the prize' })
       const go = join(home, `go-${round}`)
-      const children = Array.from({ length: 5 }, (_, i) => startChild(entry, { op: 'claim', home, team, id, agent: `proc-${i}`, go }))
+      const children = Array.from({ length: 5 }, (_, i) =>
+        startChild(entry, { op: 'claim', home, team, id, agent: `proc-${i}`, go })
+      )
       await Promise.all(children.map((c) => c.ready))
       writeFileSync(go, '')
       const local = ['a', 'b', 'c'].map((n) => new TaskStore(home, team).claim(id, `local-${n}`))
-      const results = [...(await Promise.all(children.map(async (c) => (await c.lines)[0] as ClaimResult))), ...(await Promise.all(local))]
+      const results = [
+        ...(await Promise.all(children.map(async (c) => (await c.lines)[0] as ClaimResult))),
+        ...(await Promise.all(local))
+      ]
       const winners = results.filter((r) => r.ok)
       expect(winners).toHaveLength(1)
       expect(results.filter((r) => !r.ok && r.reason === 'already_claimed')).toHaveLength(7)
@@ -36,7 +41,9 @@ describe('task store under concurrent processes', () => {
   it('gives two processes creating 50 tasks each 100 distinct ids, and all 100 files exist', async () => {
     const team = 'creators'
     const go = join(home, 'go-create')
-    const children = ['p', 'q'].map((prefix) => startChild(entry, { op: 'createMany', home, team, count: 50, prefix, go }))
+    const children = ['p', 'q'].map((prefix) =>
+      startChild(entry, { op: 'createMany', home, team, count: 50, prefix, go })
+    )
     await Promise.all(children.map((c) => c.ready))
     writeFileSync(go, '')
     const ids = (await Promise.all(children.map(async (c) => (await c.lines)[0] as number[]))).flat()
@@ -60,7 +67,9 @@ describe('task store under concurrent processes', () => {
       const children = links.map((l) => startChild(entry, { op: 'link', home, team, ...l, go }))
       await Promise.all(children.map((c) => c.ready))
       writeFileSync(go, '')
-      const results = await Promise.all(children.map(async (c) => (await c.lines)[0] as { ok: boolean; name?: string; message?: string }))
+      const results = await Promise.all(
+        children.map(async (c) => (await c.lines)[0] as { ok: boolean; name?: string; message?: string })
+      )
       expect(results.filter((r) => r.ok)).toHaveLength(2)
       const refused = results.find((r) => !r.ok)!
       expect(refused.name).toBe('TaskCycleError')

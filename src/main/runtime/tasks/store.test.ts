@@ -14,9 +14,20 @@ afterEach(() => rmSync(home, { recursive: true, force: true }))
 
 describe('task store', () => {
   it('numbers tasks 1, 2, 3 and writes one file per task plus the high-water mark', async () => {
-    const ids = [(await store.create({ subject: 'a' })).id, (await store.create({ subject: 'b' })).id, (await store.create({ subject: 'c' })).id]
+    const ids = [
+      (await store.create({ subject: 'a' })).id,
+      (await store.create({ subject: 'b' })).id,
+      (await store.create({ subject: 'c' })).id
+    ]
     expect(ids).toEqual([1, 2, 3])
-    expect(JSON.parse(readFileSync(join(home, 'tasks/alpha/2.json'), 'utf8'))).toMatchObject({ schemaVersion: 1, id: 2, subject: 'b', status: 'pending', blocks: [], blockedBy: [] })
+    expect(JSON.parse(readFileSync(join(home, 'tasks/alpha/2.json'), 'utf8'))).toMatchObject({
+      schemaVersion: 1,
+      id: 2,
+      subject: 'b',
+      status: 'pending',
+      blocks: [],
+      blockedBy: []
+    })
     expect(readFileSync(join(home, 'tasks/alpha/.highwatermark'), 'utf8').trim()).toBe('3')
   })
 
@@ -40,14 +51,21 @@ describe('task store', () => {
     await store.update(1, { status: 'completed' })
     expect(await store.claim(ui.id, 'carol')).toMatchObject({ ok: false, reason: 'blocked', taskIds: [2] })
     await store.update(2, { status: 'completed' })
-    expect(await store.claim(ui.id, 'carol')).toMatchObject({ ok: true, task: { owner: 'carol', status: 'in_progress' } })
+    expect(await store.claim(ui.id, 'carol')).toMatchObject({
+      ok: true,
+      task: { owner: 'carol', status: 'in_progress' }
+    })
   })
 
   it('answers already_claimed, agent_busy and not_found', async () => {
     await store.create({ subject: 'one' })
     await store.create({ subject: 'two' })
     expect(await store.claim(1, 'alice')).toMatchObject({ ok: true })
-    expect(await store.claim(1, 'bob')).toMatchObject({ ok: false, reason: 'already_claimed', task: { owner: 'alice' } })
+    expect(await store.claim(1, 'bob')).toMatchObject({
+      ok: false,
+      reason: 'already_claimed',
+      task: { owner: 'alice' }
+    })
     expect(await store.claim(2, 'alice')).toMatchObject({ ok: false, reason: 'agent_busy', taskIds: [1] })
     expect(await store.claim(9, 'alice')).toEqual({ ok: false, reason: 'not_found' })
     await store.update(1, { status: 'completed' })
@@ -79,7 +97,9 @@ describe('task store', () => {
     await expect(twoStep).rejects.toThrow('#1 → #2 → #1')
     // the other direction (addBlocks) and a longer cycle, the second link of a patch closing it
     await expect(store.update(3, { addBlocks: [1] })).rejects.toThrow('#3 → #2 → #1 → #3')
-    await expect(store.update(1, { addBlockedBy: [4, 3], subject: 'renamed' })).rejects.toMatchObject({ cycle: [1, 3, 2, 1] })
+    await expect(store.update(1, { addBlockedBy: [4, 3], subject: 'renamed' })).rejects.toMatchObject({
+      cycle: [1, 3, 2, 1]
+    })
     expect(files()).toEqual(before)
     expect(store.get(1)!.subject).toBe('a')
     // links that close no cycle still go through, including a diamond

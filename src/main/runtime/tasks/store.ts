@@ -1,7 +1,13 @@
 import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { NAME_PATTERN } from '../../../shared/teams'
-import { TASK_SCHEMA_VERSION, type ClaimResult, type Task, type TaskChange, type TaskStatus } from '../../../shared/tasks'
+import {
+  TASK_SCHEMA_VERSION,
+  type ClaimResult,
+  type Task,
+  type TaskChange,
+  type TaskStatus
+} from '../../../shared/tasks'
 import type { Disposable } from '../base'
 import { LockAbortedError, withLock, type LockOptions } from '../locks'
 import { decideClaim } from './claim'
@@ -188,7 +194,12 @@ export class TaskStore {
           const r = this.files.read(id)
           if ('problem' in r) throw r.problem
           if (!('task' in r)) return { ok: false, reason: 'not_found' }
-          const refusal = decideClaim(r.task, agent, (b) => this.files.read(b), () => this.files.readAll().tasks.values())
+          const refusal = decideClaim(
+            r.task,
+            agent,
+            (b) => this.files.read(b),
+            () => this.files.readAll().tasks.values()
+          )
           if (refusal) return refusal
           return { ok: true, task: this.save({ ...r.task, owner: agent, status: 'in_progress' }) }
         },

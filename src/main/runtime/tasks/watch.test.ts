@@ -48,7 +48,11 @@ describe('task change notifications', () => {
     const seen = next(store, (c) => c.type === 'updated' && c.task.subject === 'after')
     const child = startChild(entry, { op: 'update', home, team: 'watched', id: 1, subject: 'after' })
     await child.lines
-    expect(await seen).toMatchObject({ type: 'updated', team: 'watched', task: { id: 1, subject: 'after', status: 'pending' } })
+    expect(await seen).toMatchObject({
+      type: 'updated',
+      team: 'watched',
+      task: { id: 1, subject: 'after', status: 'pending' }
+    })
   })
 
   it('delivers each state of this process’s own changes once, and deletions', async () => {
@@ -60,7 +64,8 @@ describe('task change notifications', () => {
     await store.delete(1)
     await new Promise((r) => setTimeout(r, 50))
     sub.dispose()
-    expect(changes.map((c) => (c.type === 'updated' ? `${c.task.status}:${c.task.owner ?? ''}` : `deleted:${c.id}`))).toEqual(['pending:', 'in_progress:bob', 'deleted:1'])
+    expect(
+      changes.map((c) => (c.type === 'updated' ? `${c.task.status}:${c.task.owner ?? ''}` : `deleted:${c.id}`))
+    ).toEqual(['pending:', 'in_progress:bob', 'deleted:1'])
   })
-
 })

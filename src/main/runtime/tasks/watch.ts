@@ -13,7 +13,12 @@ export type TaskChangeListener = (change: TaskChange) => void
  * misses them (STACK.md: 3 of 10 seen). Each task's last delivered state is remembered so the two
  * sources, and the several events one rename raises, deliver a state once.
  */
-export function watchTasks(dir: string, team: string, listener: TaskChangeListener, local: Set<TaskChangeListener>): Disposable {
+export function watchTasks(
+  dir: string,
+  team: string,
+  listener: TaskChangeListener,
+  local: Set<TaskChangeListener>
+): Disposable {
   mkdirSync(dir, { recursive: true })
   const last = new Map<number, string>()
   const deliver = (change: TaskChange) => {

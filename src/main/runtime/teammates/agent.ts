@@ -2,7 +2,18 @@ import { type ParentAgent, FileStateCache, ToolError, type Tool, createExitPlanM
 import { MEMBER_ONLY_TOOLS, teammateTools } from './tools'
 import { type TeamContext } from '../teams'
 import { type PtyHost, createBackgroundShells } from '../pty'
-import { type ModelConnection, createPermissionGate, openingMessage, resumeHistory, runAgentTurn, turnFailure, type TurnEnd, readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
+import {
+  type ModelConnection,
+  createPermissionGate,
+  openingMessage,
+  resumeHistory,
+  runAgentTurn,
+  turnFailure,
+  type TurnEnd,
+  readProjectContext,
+  renderSystemPrompt,
+  type ProjectContext
+} from '../runner'
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { TeamMember } from '../../../shared/teams'
@@ -146,7 +157,13 @@ export class TeammateAgent {
     if (this.waits > 0 && !this.shutdownWatch) {
       const { mailbox, team, identity, leader } = this.parts
       const run = this.runAbort
-      this.shutdownWatch = interruptOnShutdownRequest({ mailbox, team, name: identity.name, leader, interrupt: () => run?.abort() })
+      this.shutdownWatch = interruptOnShutdownRequest({
+        mailbox,
+        team,
+        name: identity.name,
+        leader,
+        interrupt: () => run?.abort()
+      })
     } else if (this.waits <= 0) {
       this.waits = 0
       this.shutdownWatch?.dispose()
@@ -193,7 +210,12 @@ export class TeammateAgent {
   async start(): Promise<void> {
     const { identity, team, leader, model } = this.parts
     const context = await readProjectContext(identity.cwd)
-    this.system = await renderSystemPrompt({ cwd: identity.cwd, model, context, rolePrompt: teammateRolePrompt({ team, name: identity.name, leader }) })
+    this.system = await renderSystemPrompt({
+      cwd: identity.cwd,
+      model,
+      context,
+      rolePrompt: teammateRolePrompt({ team, name: identity.name, leader })
+    })
     this.subagents = await this.createSubagents(context)
   }
 
@@ -208,7 +230,12 @@ export class TeammateAgent {
    */
   private async createSubagents(context: ProjectContext): Promise<SubagentRuntime> {
     const { identity, teamContext } = this.parts
-    const { subagents: wiring } = await loadSubagentWiring({ cwd: identity.cwd, home: teamContext.home, env: this.parts.env ?? process.env, trustProject: readTeammateEnv(this.parts.env ?? process.env).trustProject })
+    const { subagents: wiring } = await loadSubagentWiring({
+      cwd: identity.cwd,
+      home: teamContext.home,
+      env: this.parts.env ?? process.env,
+      trustProject: readTeammateEnv(this.parts.env ?? process.env).trustProject
+    })
     const asking = this.prompter
     return new SubagentRuntime({
       ...wiring,
@@ -219,7 +246,14 @@ export class TeammateAgent {
       client: this.parts.client.client,
       engine: this.parts.engine,
       prompter: {
-        prompt: (request, signal) => asking.prompt({ ...request, reason: `${request.reason} (asked by ${identity.name}'s subagent ${request.agentName}, ${request.agentId})` }, signal)
+        prompt: (request, signal) =>
+          asking.prompt(
+            {
+              ...request,
+              reason: `${request.reason} (asked by ${identity.name}'s subagent ${request.agentName}, ${request.agentId})`
+            },
+            signal
+          )
       },
       pty: this.parts.pty,
       budget: new Budget(),
@@ -302,7 +336,10 @@ export class TeammateAgent {
    */
   private approveShutdown(requestId: string): string {
     const asked = this.shutdownAsked
-    if (!asked) throw new ToolError(`No shutdown was requested of you (request_id ${requestId}): there is nothing to approve. Keep working, or tell ${this.parts.leader} what you need with SendMessage.`)
+    if (!asked)
+      throw new ToolError(
+        `No shutdown was requested of you (request_id ${requestId}): there is nothing to approve. Keep working, or tell ${this.parts.leader} what you need with SendMessage.`
+      )
     asked.approved = true
     return `Shutdown approved (request_id: ${asked.requestId}). You leave the team when this turn ends: your unfinished tasks go back to the list and ${this.parts.leader} is told. Start no new work.`
   }
@@ -322,10 +359,16 @@ export class TeammateAgent {
       idleReason: end.reason === 'completed' ? 'available' : end.reason === 'aborted' ? 'interrupted' : 'failed',
       ...(summary ? { summary } : {}),
       // Claude Code's field: the leader (and a process teammate's pane in the workspace) learn why
-      ...((end.reason === 'model_error' || end.reason === 'failed') && this.failure ? { failureReason: this.failure } : {}),
+      ...((end.reason === 'model_error' || end.reason === 'failed') && this.failure
+        ? { failureReason: this.failure }
+        : {}),
       ...(completed ? { completedTaskId: taskId } : {})
     })
-    await mailbox.send(team, leader, { from: identity.name, body: idle, ...(this.parts.member.color ? { color: this.parts.member.color } : {}) })
+    await mailbox.send(team, leader, {
+      from: identity.name,
+      body: idle,
+      ...(this.parts.member.color ? { color: this.parts.member.color } : {})
+    })
   }
 
   /**
@@ -352,7 +395,8 @@ export class TeammateAgent {
         ...(started ? { onStarted: started } : {}),
         controller: runAbort,
         signal: this.parts.signal,
-        interruption: () => (this.interruptedByPerson && !this.parts.signal.aborted ? interruptedNote(identity.name) : undefined),
+        interruption: () =>
+          this.interruptedByPerson && !this.parts.signal.aborted ? interruptedNote(identity.name) : undefined,
         bus,
         transcript: this.transcript,
         query: {

@@ -24,7 +24,20 @@ export function createTeammateBackends(options: {
   paneSize?: (agentId: string) => TerminalSize | undefined
 }): TeammateExecutorRegistry {
   const registry = new TeammateExecutorRegistry()
-  registry.register(new WorkerTeammateExecutor({ bus: options.bus, pty: options.pty, prompter: options.prompter, codeCacheDir: codeCacheDirOf(options.home) }))
-  registry.register(new ProcessTeammateExecutor({ bus: options.bus, pty: options.pty, ...(options.paneSize ? { paneSize: options.paneSize } : {}) }))
+  registry.register(
+    new WorkerTeammateExecutor({
+      bus: options.bus,
+      pty: options.pty,
+      prompter: options.prompter,
+      codeCacheDir: codeCacheDirOf(options.home)
+    })
+  )
+  registry.register(
+    new ProcessTeammateExecutor({
+      bus: options.bus,
+      pty: options.pty,
+      ...(options.paneSize ? { paneSize: options.paneSize } : {})
+    })
+  )
   return registry
 }

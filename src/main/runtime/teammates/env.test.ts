@@ -16,7 +16,11 @@ const identity = {
 
 describe('the teammate environment', () => {
   it('reads back what both backends write, identity and shared settings alike', () => {
-    const env = { PATH: '/usr/bin', ...teammateSettingsEnv(['/etc/extra.json'], true), ...teammateIdentityEnv(identity) }
+    const env = {
+      PATH: '/usr/bin',
+      ...teammateSettingsEnv(['/etc/extra.json'], true),
+      ...teammateIdentityEnv(identity)
+    }
     expect(readTeammateEnv(env)).toEqual({
       home: identity.home,
       team: 'docs',
@@ -34,7 +38,11 @@ describe('the teammate environment', () => {
   })
 
   it('takes an environment without any of its variables (a teammate started by hand)', () => {
-    expect(readTeammateEnv({ PATH: '/usr/bin', SWARMDESK_TEAM: '' })).toEqual({ planModeRequired: false, settingsFiles: [], trustProject: false })
+    expect(readTeammateEnv({ PATH: '/usr/bin', SWARMDESK_TEAM: '' })).toEqual({
+      planModeRequired: false,
+      settingsFiles: [],
+      trustProject: false
+    })
   })
 
   it('names every invalid variable and what it must be', () => {
@@ -42,6 +50,8 @@ describe('the teammate environment', () => {
     expect(read).toThrow(RunUsageError)
     expect(read).toThrow(/SWARMDESK_PLAN_MODE_REQUIRED.*"yes"/)
     expect(read).toThrow(/SWARMDESK_AGENT_ID must be name@team \(got "alice"\)/)
-    expect(() => readTeammateEnv({ [TEAMMATE_SETTINGS_FILES_ENV]: '/etc/extra.json' })).toThrow(/must be a JSON array of settings file paths/)
+    expect(() => readTeammateEnv({ [TEAMMATE_SETTINGS_FILES_ENV]: '/etc/extra.json' })).toThrow(
+      /must be a JSON array of settings file paths/
+    )
   })
 })

@@ -34,7 +34,10 @@ export const TeammateEnvSchema = z.object({
   SWARMDESK_TEAM: z.string().min(1).optional(),
   SWARMDESK_AGENT_NAME: z.string().min(1).optional(),
   /** `name@team`. */
-  SWARMDESK_AGENT_ID: z.string().regex(/^[^@]+@[^@]+$/, 'must be name@team').optional(),
+  SWARMDESK_AGENT_ID: z
+    .string()
+    .regex(/^[^@]+@[^@]+$/, 'must be name@team')
+    .optional(),
   SWARMDESK_AGENT_COLOR: z.string().min(1).optional(),
   /** The leader's session id: the teammate's transcript goes under it. */
   SWARMDESK_SESSION_ID: z.string().min(1).optional(),
@@ -68,7 +71,12 @@ export interface TeammateEnv {
  * The identity variables of one teammate, as both backends set them (the worker entry and the
  * process executor): home, team, name, id, colour, the leader's session and id, plan mode and model.
  */
-export function teammateIdentityEnv(config: Pick<TeammateSpawnConfig, 'home' | 'team' | 'name' | 'agentId' | 'color' | 'sessionId' | 'leaderAgentId' | 'planModeRequired'> & { model?: string }): Record<string, string> {
+export function teammateIdentityEnv(
+  config: Pick<
+    TeammateSpawnConfig,
+    'home' | 'team' | 'name' | 'agentId' | 'color' | 'sessionId' | 'leaderAgentId' | 'planModeRequired'
+  > & { model?: string }
+): Record<string, string> {
   const env: z.input<typeof TeammateEnvSchema> = {
     SWARMDESK_HOME: config.home,
     SWARMDESK_TEAM: config.team,
@@ -96,7 +104,9 @@ export function readTeammateEnv(env: NodeJS.ProcessEnv | Record<string, string>)
   }
   const parsed = TeammateEnvSchema.safeParse(picked)
   if (!parsed.success) {
-    const bad = parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message} (got ${JSON.stringify(String(picked[String(i.path[0])]).slice(0, 200))})`)
+    const bad = parsed.error.issues.map(
+      (i) => `${i.path.join('.')} ${i.message} (got ${JSON.stringify(String(picked[String(i.path[0])]).slice(0, 200))})`
+    )
     throw new RunUsageError(`Invalid teammate environment: ${bad.join('; ')}.`)
   }
   const e = parsed.data
@@ -123,7 +133,10 @@ function settingsFilesOf(raw: string | undefined): string[] {
   } catch {
     parsed = undefined
   }
-  if (!Array.isArray(parsed) || !parsed.every((f) => typeof f === 'string')) throw new RunUsageError(`${TEAMMATE_SETTINGS_FILES_ENV} must be a JSON array of settings file paths; got ${raw.slice(0, 200)}`)
+  if (!Array.isArray(parsed) || !parsed.every((f) => typeof f === 'string'))
+    throw new RunUsageError(
+      `${TEAMMATE_SETTINGS_FILES_ENV} must be a JSON array of settings file paths; got ${raw.slice(0, 200)}`
+    )
   return parsed
 }
 
@@ -133,9 +146,23 @@ function settingsFilesOf(raw: string | undefined): string[] {
  * key, auth token and base URL of the session (environment first, then trusted settings), and
  * SWARMDESK_MODEL. Never logged.
  */
-export function teammateModelEnv(connection: ModelConnection, env: NodeJS.ProcessEnv, settings: LoadedSettings): Record<string, string> {
-  if (connection.scripted) return { ANTHROPIC_API_KEY: 'scripted-model', ANTHROPIC_BASE_URL: connection.scripted.url, [SCRIPTED_MODEL_URL_ENV]: connection.scripted.url }
-  if (connection.scriptedUrl) return { ANTHROPIC_API_KEY: env.ANTHROPIC_API_KEY || 'scripted-model', ANTHROPIC_BASE_URL: connection.scriptedUrl, [SCRIPTED_MODEL_URL_ENV]: connection.scriptedUrl }
+export function teammateModelEnv(
+  connection: ModelConnection,
+  env: NodeJS.ProcessEnv,
+  settings: LoadedSettings
+): Record<string, string> {
+  if (connection.scripted)
+    return {
+      ANTHROPIC_API_KEY: 'scripted-model',
+      ANTHROPIC_BASE_URL: connection.scripted.url,
+      [SCRIPTED_MODEL_URL_ENV]: connection.scripted.url
+    }
+  if (connection.scriptedUrl)
+    return {
+      ANTHROPIC_API_KEY: env.ANTHROPIC_API_KEY || 'scripted-model',
+      ANTHROPIC_BASE_URL: connection.scriptedUrl,
+      [SCRIPTED_MODEL_URL_ENV]: connection.scriptedUrl
+    }
   const out: Record<string, string> = {}
   // the key in use now: the environment's, or one set in Settings since the workspace opened
   const apiKey = connection.apiKey()

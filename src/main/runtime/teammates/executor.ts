@@ -139,7 +139,10 @@ export class TeammateExecutorRegistry {
   /** @throws Error naming the registered backends when `backend` has none. */
   get(backend: TeammateBackend): TeammateExecutor {
     const executor = this.executors.get(backend)
-    if (!executor) throw new Error(`No '${backend}' teammate backend here; available: ${[...this.executors.keys()].join(', ') || 'none'}.`)
+    if (!executor)
+      throw new Error(
+        `No '${backend}' teammate backend here; available: ${[...this.executors.keys()].join(', ') || 'none'}.`
+      )
     return executor
   }
 

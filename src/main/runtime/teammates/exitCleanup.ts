@@ -10,14 +10,29 @@ import type { TeammateExitInfo } from './executor'
  * delivered, the same words through `enqueue`. Nothing is done when the teammate reported its
  * own end, is already inactive (its report lost the race with its exit) or its team is gone.
  */
-export async function cleanUpAfter(context: TeamContext, team: string, name: string, info: TeammateExitInfo, enqueue: (text: string) => void): Promise<void> {
+export async function cleanUpAfter(
+  context: TeamContext,
+  team: string,
+  name: string,
+  info: TeammateExitInfo,
+  enqueue: (text: string) => void
+): Promise<void> {
   if (info.reported || context.team() !== team || !stillActive(context, team, name)) return
-  const released = await context.tasks().releaseOwnedBy(name).catch(() => [])
+  const released = await context
+    .tasks()
+    .releaseOwnedBy(name)
+    .catch(() => [])
   await context.teams.setActive(team, name, false).catch(() => undefined)
-  const freed = released.length ? ` Its unfinished tasks are pending again: ${released.map((t) => `#${t.id}`).join(', ')}.` : ''
+  const freed = released.length
+    ? ` Its unfinished tasks are pending again: ${released.map((t) => `#${t.id}`).join(', ')}.`
+    : ''
   const what = info.status === 'killed' ? 'was killed' : 'crashed'
   const summary = `${name} ${what}${info.reason ? ` (${info.reason})` : ''}.${freed}`
-  const body = protocolBody('idle_notification', { from: name, idleReason: info.status === 'killed' ? 'interrupted' : 'failed', summary })
+  const body = protocolBody('idle_notification', {
+    from: name,
+    idleReason: info.status === 'killed' ? 'interrupted' : 'failed',
+    summary
+  })
   await context.mailbox.send(team, LEAD_NAME, { from: name, body }).catch(() => enqueue(summary))
 }
 

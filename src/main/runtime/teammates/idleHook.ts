@@ -7,9 +7,18 @@ import type { Mailbox } from '../mailbox'
  * Runs the TeammateIdle hooks (docs/hooks.md#hooks): the reason to keep working when one blocks (exit 2),
  * else undefined. A waiting shutdown request wins over a block.
  */
-export async function runIdleHook(hooks: HookRunner, mailbox: Mailbox, team: string, name: string, signal: AbortSignal, bus: EventBus, agentId: string): Promise<string | undefined> {
+export async function runIdleHook(
+  hooks: HookRunner,
+  mailbox: Mailbox,
+  team: string,
+  name: string,
+  signal: AbortSignal,
+  bus: EventBus,
+  agentId: string
+): Promise<string | undefined> {
   const outcome = await hooks.run('TeammateIdle', { teammate_name: name, team_name: team }, { signal })
-  for (const message of outcome.warnings) bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName: name })
+  for (const message of outcome.warnings)
+    bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName: name })
   if (outcome.kind !== 'block' || signal.aborted) return undefined
   const unread = await mailbox.read(team, name, { unreadOnly: true })
   const shutdownWaiting = unread.messages.some((e) => {

@@ -15,7 +15,10 @@ afterEach(() => rmSync(home, { recursive: true, force: true }))
 /** Settles to 'woke' when `p` resolves within `ms`, else 'waiting'. */
 async function within(p: Promise<unknown>, ms: number): Promise<'woke' | 'waiting'> {
   let timer: NodeJS.Timeout | undefined
-  const result = await Promise.race([p.then(() => 'woke' as const), new Promise<'waiting'>((r) => (timer = setTimeout(() => r('waiting'), ms)))])
+  const result = await Promise.race([
+    p.then(() => 'woke' as const),
+    new Promise<'waiting'>((r) => (timer = setTimeout(() => r('waiting'), ms)))
+  ])
   clearTimeout(timer)
   return result
 }

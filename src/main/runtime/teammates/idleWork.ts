@@ -27,7 +27,11 @@ export function claimableTasks({ tasks: all, problems }: TaskListing, name: stri
 }
 
 /** Claims the first of {@link claimableTasks}; undefined when none can be had. */
-export async function claimNextTask(listing: TaskListing, claim: (id: number) => Promise<{ ok: boolean; task?: Task }>, name: string): Promise<Task | undefined> {
+export async function claimNextTask(
+  listing: TaskListing,
+  claim: (id: number) => Promise<{ ok: boolean; task?: Task }>,
+  name: string
+): Promise<Task | undefined> {
   for (const t of claimableTasks(listing, name)) {
     const result = await claim(t.id)
     if (result.ok && result.task) return result.task
@@ -41,7 +45,13 @@ export async function claimNextTask(listing: TaskListing, claim: (id: number) =>
  * created between the caller's look and the watch raised no event for it) and then every
  * {@link DEFAULT_POLL_MS} as the fallback for a watch that misses events, as the inbox has.
  */
-export async function waitForWork(mailbox: Mailbox, team: string, name: string, tasks: TaskStore, stop: AbortSignal): Promise<void> {
+export async function waitForWork(
+  mailbox: Mailbox,
+  team: string,
+  name: string,
+  tasks: TaskStore,
+  stop: AbortSignal
+): Promise<void> {
   const changed = new AbortController()
   // `stop` may have fired already (a SIGTERM during the last read): any() is aborted at once then
   const signal = AbortSignal.any([stop, changed.signal])

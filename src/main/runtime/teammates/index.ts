@@ -7,6 +7,19 @@ export { runTeammate, TeammateNotFoundError, type TeammateExit, type TeammateRun
 export { createMailboxPrompter, type MailboxPrompterOptions } from './mailboxPrompter'
 export { teammateRolePrompt } from './prompt'
 export { createTeammateBackends } from './backends'
-export { teammateModelEnv, teammateSettingsEnv, teammateIdentityEnv, readTeammateEnv, TeammateEnvSchema, type TeammateEnv } from './env'
+export {
+  teammateModelEnv,
+  teammateSettingsEnv,
+  teammateIdentityEnv,
+  readTeammateEnv,
+  TeammateEnvSchema,
+  type TeammateEnv
+} from './env'
 export { type TeammateExecutorRegistry } from './executor'
-export { DEFAULT_SHUTDOWN_TIMEOUT_MS, TeammateSpawnError, TeammateSupervisor, type TeamWait, type TeammateSupervisorOptions } from './supervisor'
+export {
+  DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  TeammateSpawnError,
+  TeammateSupervisor,
+  type TeamWait,
+  type TeammateSupervisorOptions
+} from './supervisor'

@@ -1,4 +1,12 @@
-import { messageKind, parseMessageBody, permissionPromptOf, permissionResponseBody, protocolBody, type MailboxMessage, type ProtocolBodyOf } from '../../../shared/mailbox'
+import {
+  messageKind,
+  parseMessageBody,
+  permissionPromptOf,
+  permissionResponseBody,
+  protocolBody,
+  type MailboxMessage,
+  type ProtocolBodyOf
+} from '../../../shared/mailbox'
 import type { AgentState, RuntimeEvent } from '../../../shared/events'
 import type { PermissionPromptAnswer } from '../../../shared/permissions'
 import type { Disposable } from '../base'
@@ -29,7 +37,10 @@ export interface LeaderInboxOptions {
   /** Sets a teammate's state and emits `agent_state` (with `reason` for `error`). */
   emitState: (tracked: TrackedTeammate, state: AgentState, reason?: string) => void
   /** Emits an event stamped with the teammate (or the leader) as its agent. */
-  emitAs: (tracked: Pick<TrackedTeammate, 'agentId' | 'name'>, event: Record<string, unknown> & { type: RuntimeEvent['type'] }) => void
+  emitAs: (
+    tracked: Pick<TrackedTeammate, 'agentId' | 'name'>,
+    event: Record<string, unknown> & { type: RuntimeEvent['type'] }
+  ) => void
   kill: (name: string, reason: string) => Promise<void>
   /** Something happened in the team: the quiet period starts again and listeners are told. */
   onActivity: () => void
@@ -109,14 +120,16 @@ export class LeaderInbox implements Disposable {
       clearTimeout(tracked.shutdownTimer)
       const ms = this.o.shutdownTimeoutMs
       tracked.shutdownTimer = setTimeout(() => {
-        if (tracked.alive) void this.o.kill(tracked.name, `did not answer the shutdown request within ${Math.round(ms / 1000)} s`)
+        if (tracked.alive)
+          void this.o.kill(tracked.name, `did not answer the shutdown request within ${Math.round(ms / 1000)} s`)
       }, ms)
       tracked.shutdownTimer.unref()
     } else if (body.body.type === 'plan_approval_response') {
       tracked.questions.get(body.body.requestId)?.abort()
       if (tracked.planRequestId === body.body.requestId) tracked.planRequestId = undefined
       // a process teammate's ExitPlanMode returns with the verdict and its turn goes on
-      if (tracked.backend === 'process' && tracked.state === 'awaiting_plan_approval') this.o.emitState(tracked, 'running')
+      if (tracked.backend === 'process' && tracked.state === 'awaiting_plan_approval')
+        this.o.emitState(tracked, 'running')
     }
   }
 
@@ -140,7 +153,13 @@ export class LeaderInbox implements Disposable {
         const text = this.route(team, entry)
         if (text) forModel.push(text)
       }
-      await mailbox.markRead(team, LEAD_NAME, fresh.map((e) => e.message.id)).catch(() => undefined)
+      await mailbox
+        .markRead(
+          team,
+          LEAD_NAME,
+          fresh.map((e) => e.message.id)
+        )
+        .catch(() => undefined)
       if (forModel.length) this.o.enqueue(forModel)
       this.o.onActivity()
     })
@@ -153,7 +172,11 @@ export class LeaderInbox implements Disposable {
     const body = parseMessageBody(message.text)
     // a process teammate's bus stays in its process: what it said to the leader reaches the stream from here
     const kind = messageKind(message.text)
-    if (from?.backend === 'process' && (kind === 'plain' || kind === 'shutdown_approved' || kind === 'shutdown_rejected')) this.o.emitAs(from, { type: 'message_sent', from: from.name, to: LEAD_NAME, kind })
+    if (
+      from?.backend === 'process' &&
+      (kind === 'plain' || kind === 'shutdown_approved' || kind === 'shutdown_rejected')
+    )
+      this.o.emitAs(from, { type: 'message_sent', from: from.name, to: LEAD_NAME, kind })
     if (body.kind !== 'structured') return renderForModel(message)
     const b = body.body
     switch (b.type) {
@@ -174,11 +197,20 @@ export class LeaderInbox implements Disposable {
           this.o.registry.get(from.backend).sync?.(from.agentId)
           // its bus stays in its process: a failed model call reaches the workspace from here
           if (b.idleReason === 'failed' && b.failureReason) {
-            this.o.emitAs(from, { type: 'notice', level: 'error', message: `The model call failed: ${b.failureReason} The next prompt or message retries it.` })
+            this.o.emitAs(from, {
+              type: 'notice',
+              level: 'error',
+              message: `The model call failed: ${b.failureReason} The next prompt or message retries it.`
+            })
             this.o.emitState(from, 'error', b.failureReason)
           } else if (!startedSince(from, message.timestamp)) {
             // Esc: the note its runner put in its own pane, and idle, as a worker teammate shows them
-            if (b.idleReason === 'interrupted') this.o.emitAs(from, { type: 'notice', level: 'info', message: `Interrupted: ${interruptedNote(from.name)}` })
+            if (b.idleReason === 'interrupted')
+              this.o.emitAs(from, {
+                type: 'notice',
+                level: 'info',
+                message: `Interrupted: ${interruptedNote(from.name)}`
+              })
             this.o.emitState(from, 'idle')
           }
         }
@@ -197,7 +229,11 @@ export class LeaderInbox implements Disposable {
   }
 
   /** A process teammate's permission request, put to the leader's queue tagged with its name; answered once, through its inbox (docs/teams.md#permission-requests). */
-  private async askPerson(team: string, from: TrackedTeammate, body: ProtocolBodyOf<'permission_request'>): Promise<void> {
+  private async askPerson(
+    team: string,
+    from: TrackedTeammate,
+    body: ProtocolBodyOf<'permission_request'>
+  ): Promise<void> {
     const request = permissionPromptOf(body, { agentId: from.agentId, agentName: from.name })
     const { requestId, tool, input, reason } = request
     const controller = new AbortController()
@@ -211,12 +247,20 @@ export class LeaderInbox implements Disposable {
     } finally {
       from.questions.delete(requestId)
     }
-    this.o.emitAs(from, { type: 'permission_decided', requestId, decision: answer.decision, by: answer.by, ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {}) })
+    this.o.emitAs(from, {
+      type: 'permission_decided',
+      requestId,
+      decision: answer.decision,
+      by: answer.by,
+      ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {})
+    })
     if (answer.by === 'cancelled' || !from.alive) return
     if (from.backend === 'process') this.o.emitState(from, 'running')
-    await this.o.team.mailbox.send(team, from.name, { from: LEAD_NAME, body: permissionResponseBody(requestId, answer) }).catch((error: Error) => {
-      this.notice(`Could not deliver the permission answer to ${from.name}: ${error.message}`)
-    })
+    await this.o.team.mailbox
+      .send(team, from.name, { from: LEAD_NAME, body: permissionResponseBody(requestId, answer) })
+      .catch((error: Error) => {
+        this.notice(`Could not deliver the permission answer to ${from.name}: ${error.message}`)
+      })
   }
 
   /** A plan approval put to a person as well (docs/teams.md#plan-approval): approve = allow, reject = deny with feedback; cancelled when the leader answers first. */
@@ -226,19 +270,33 @@ export class LeaderInbox implements Disposable {
     let answer: PermissionPromptAnswer
     try {
       answer = await this.o.prompter.prompt(
-        { requestId, agentId: from.agentId, agentName: from.name, tool: 'ExitPlanMode', input: { plan }, reason: `${from.name} asks to approve its plan before it changes anything`, suggestions: [] },
+        {
+          requestId,
+          agentId: from.agentId,
+          agentName: from.name,
+          tool: 'ExitPlanMode',
+          input: { plan },
+          reason: `${from.name} asks to approve its plan before it changes anything`,
+          suggestions: []
+        },
         controller.signal
       )
     } finally {
       from.questions.delete(requestId)
     }
     if (answer.by === 'cancelled' || !from.alive) return
-    const verdict = protocolBody('plan_approval_response', { requestId, approve: answer.decision === 'allow', ...(answer.decision === 'deny' && answer.reason ? { feedback: answer.reason } : {}) })
+    const verdict = protocolBody('plan_approval_response', {
+      requestId,
+      approve: answer.decision === 'allow',
+      ...(answer.decision === 'deny' && answer.reason ? { feedback: answer.reason } : {})
+    })
     await this.o.team.mailbox.send(team, from.name, { from: LEAD_NAME, body: verdict }).catch((error: Error) => {
       this.notice(`Could not deliver the plan verdict to ${from.name}: ${error.message}`)
     })
     // the leader's model saw the request too: tell it a person settled it
-    this.o.enqueue(`A person ${verdict.approve ? 'approved' : 'rejected'} ${from.name}'s plan (request_id ${requestId})${answer.decision === 'deny' && answer.reason ? `: ${answer.reason}` : ''}. Do not answer it again.`)
+    this.o.enqueue(
+      `A person ${verdict.approve ? 'approved' : 'rejected'} ${from.name}'s plan (request_id ${requestId})${answer.decision === 'deny' && answer.reason ? `: ${answer.reason}` : ''}. Do not answer it again.`
+    )
   }
 
   private notice(message: string): void {

@@ -18,7 +18,15 @@ function setup() {
   homes.push(home)
   const mailbox = createMailbox({ home, pollMs: 100 })
   const prompter = createMailboxPrompter({ mailbox, team: 't', name: 'alice', leader: 'team-lead' })
-  const request = (requestId: string): PermissionPromptRequest => ({ requestId, agentId: 'alice@t', agentName: 'alice', tool: 'Bash', input: { command: 'ls' }, reason: 'needs approval', suggestions: [] })
+  const request = (requestId: string): PermissionPromptRequest => ({
+    requestId,
+    agentId: 'alice@t',
+    agentName: 'alice',
+    tool: 'Bash',
+    input: { command: 'ls' },
+    reason: 'needs approval',
+    suggestions: []
+  })
   /** Waits for the request to reach the lead's inbox and returns its body. */
   const received = async (): Promise<Record<string, unknown>> => {
     const entry = await mailbox.waitForMessage('t', 'team-lead')
@@ -28,7 +36,10 @@ function setup() {
     return body.body as Record<string, unknown>
   }
   const answer = (requestId: string, decision: 'allow' | 'deny', reason?: string) =>
-    mailbox.send('t', 'alice', { from: 'team-lead', body: protocolBody('permission_response', { requestId, decision, ...(reason ? { reason } : {}) }) })
+    mailbox.send('t', 'alice', {
+      from: 'team-lead',
+      body: protocolBody('permission_response', { requestId, decision, ...(reason ? { reason } : {}) })
+    })
   return { mailbox, prompter, request, received, answer }
 }
 
@@ -36,12 +47,21 @@ describe('mailbox permission prompter (docs/teams.md#permission-requests)', () =
   it('sends a permission_request to the lead and resolves with the first matching answer only', async () => {
     const { mailbox, prompter, request, received, answer } = setup()
     const pending = prompter.prompt(request('r1'), new AbortController().signal)
-    expect(await received()).toMatchObject({ type: 'permission_request', requestId: 'r1', agentName: 'alice', toolName: 'Bash', input: { command: 'ls' }, description: 'needs approval' })
+    expect(await received()).toMatchObject({
+      type: 'permission_request',
+      requestId: 'r1',
+      agentName: 'alice',
+      toolName: 'Bash',
+      input: { command: 'ls' },
+      description: 'needs approval'
+    })
     await answer('other', 'allow') // another request's answer is not taken
     await answer('r1', 'deny', 'not now')
     await answer('r1', 'allow') // a second answer to the same request loses
     expect(await pending).toEqual({ decision: 'deny', by: 'user', reason: 'not now' })
-    const unread = (await mailbox.read('t', 'alice', { unreadOnly: true })).messages.map((e) => JSON.parse(e.message.text) as { requestId: string; decision: string })
+    const unread = (await mailbox.read('t', 'alice', { unreadOnly: true })).messages.map(
+      (e) => JSON.parse(e.message.text) as { requestId: string; decision: string }
+    )
     expect(unread.map((b) => [b.requestId, b.decision])).toEqual([
       ['other', 'allow'],
       ['r1', 'allow']
@@ -69,7 +89,10 @@ describe('mailbox permission prompter (docs/teams.md#permission-requests)', () =
     const { mailbox, prompter, request, received } = setup()
     const pending = prompter.prompt(request('r4'), new AbortController().signal)
     await received()
-    await mailbox.send('t', 'alice', { from: 'team-lead', body: protocolBody('permission_response', { requestId: 'r4', decision: 'allow', by: 'approve-flag' }) })
+    await mailbox.send('t', 'alice', {
+      from: 'team-lead',
+      body: protocolBody('permission_response', { requestId: 'r4', decision: 'allow', by: 'approve-flag' })
+    })
     expect(await pending).toEqual({ decision: 'allow', by: 'approve-flag' })
   })
 })

@@ -35,8 +35,15 @@ export function createMailboxPrompter(options: MailboxPrompterOptions): Permissi
           team,
           name,
           signal,
-          send: () => mailbox.send(team, leader, { from: name, body, summary: `${request.tool} needs permission`, ...(options.color ? { color: options.color } : {}) }),
-          match: (b) => (b.type === 'permission_response' && b.requestId === request.requestId ? permissionAnswerOf(b) : undefined)
+          send: () =>
+            mailbox.send(team, leader, {
+              from: name,
+              body,
+              summary: `${request.tool} needs permission`,
+              ...(options.color ? { color: options.color } : {})
+            }),
+          match: (b) =>
+            b.type === 'permission_response' && b.requestId === request.requestId ? permissionAnswerOf(b) : undefined
         })
         return answer === 'aborted' ? { decision: 'deny', by: 'cancelled' } : answer
       } finally {

@@ -83,7 +83,10 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   const teams = new TeamStore(home)
   const config = teams.read(team)
   const member = config.members.find((m) => m.name === name)
-  if (!member) throw new TeammateNotFoundError(`'${name}' is not a member of team '${team}'. Members: ${config.members.map((m) => m.name).join(', ') || 'none'}.`)
+  if (!member)
+    throw new TeammateNotFoundError(
+      `'${name}' is not a member of team '${team}'. Members: ${config.members.map((m) => m.name).join(', ') || 'none'}.`
+    )
   const cwd = canonicalWorkspace(options.cwd ?? member.cwd)
   // a read-only or full data directory is bad input, reported before anything runs
   ensureWritableDataDirectory(home, cwd, [teams.teamDir(team)])
@@ -94,9 +97,19 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   const settings = await loadWorkspaceSettings(cwd, home, shared.settingsFiles, shared.trustProject)
   const identity: AgentIdentity = { id: `${name}@${team}`, name, type: member.agentType || 'general-purpose', cwd }
   const transcriptPath = agentTranscriptPath(home, cwd, sessionId, identity.id)
-  const hooks = settings.hooks.length ? createHookRunner({ hooks: settings.hooks, cwd, sessionId, transcriptPath }) : undefined
-  for (const message of hooks?.warnings ?? []) bus.emit({ type: 'notice', level: 'warning', message, agentId: identity.id, agentName: name })
-  const teamContext = createTeamContext({ home, sessionId, bus, leaderName: leader, mailbox, ...(hooks ? { hooks } : {}) })
+  const hooks = settings.hooks.length
+    ? createHookRunner({ hooks: settings.hooks, cwd, sessionId, transcriptPath })
+    : undefined
+  for (const message of hooks?.warnings ?? [])
+    bus.emit({ type: 'notice', level: 'warning', message, agentId: identity.id, agentName: name })
+  const teamContext = createTeamContext({
+    home,
+    sessionId,
+    bus,
+    leaderName: leader,
+    mailbox,
+    ...(hooks ? { hooks } : {})
+  })
   teamContext.setTeam(team)
   const tasks = teamContext.tasks()
   let mode: PermissionMode = shared.planModeRequired || member.planModeRequired ? 'plan' : member.mode
@@ -130,7 +143,9 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       setMode: (next) => {
         mode = next
       },
-      prompter: options.prompter ?? createMailboxPrompter({ mailbox, team, name, leader, ...(member.color ? { color: member.color } : {}) }),
+      prompter:
+        options.prompter ??
+        createMailboxPrompter({ mailbox, team, name, leader, ...(member.color ? { color: member.color } : {}) }),
       signal: stopped.signal,
       idleHook: hooks && (() => runIdleHook(hooks, mailbox, team, name, stopped.signal, bus, identity.id))
     })
@@ -181,7 +196,17 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
         }
         // (and the check above can lose the race with that TeamDelete: the send then delivers nothing)
         const sent = await mailbox
-          .send(team, leader, { from: name, body: protocolBody('shutdown_approved', { requestId: shutdown.requestId, from: name }), summary: `${name} is shutting down`, ...(member.color ? { color: member.color } : {}) }, { existingTeamOnly: true })
+          .send(
+            team,
+            leader,
+            {
+              from: name,
+              body: protocolBody('shutdown_approved', { requestId: shutdown.requestId, from: name }),
+              summary: `${name} is shutting down`,
+              ...(member.color ? { color: member.color } : {})
+            },
+            { existingTeamOnly: true }
+          )
           .catch((error: unknown) => {
             if (error instanceof TeamGoneError) return undefined
             throw error
@@ -190,7 +215,10 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
           outcome = 'shutdown'
           return { reason: 'shutdown', requestId: shutdown.requestId }
         }
-        teamContext.emit({ agentId: identity.id, agentName: name }, { type: 'message_sent', from: name, to: leader, kind: 'shutdown_approved' })
+        teamContext.emit(
+          { agentId: identity.id, agentName: name },
+          { type: 'message_sent', from: name, to: leader, kind: 'shutdown_approved' }
+        )
         outcome = 'shutdown'
         return { reason: 'shutdown', requestId: shutdown.requestId }
       }
@@ -198,10 +226,21 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       const batch = fromLeader.length ? fromLeader : visible
       if (batch.length) {
         // the person's messages show in this teammate's pane as theirs, before the turn they start
-        for (const { message } of batch) if (isPersonMessage(message, leader)) bus.emit({ type: 'user_prompt', text: message.text, agentId: identity.id, agentName: name })
+        for (const { message } of batch)
+          if (isPersonMessage(message, leader))
+            bus.emit({ type: 'user_prompt', text: message.text, agentId: identity.id, agentName: name })
         // read once the turn shows (running, its prompt in the transcript): the leader's side never
         // sees the messages gone from the inbox while the teammate still looks idle
-        await agent.turn(batch.flatMap((e) => renderForModel(e.message) ?? []), undefined, () => mailbox.markRead(team, name, batch.map((e) => e.message.id)))
+        await agent.turn(
+          batch.flatMap((e) => renderForModel(e.message) ?? []),
+          undefined,
+          () =>
+            mailbox.markRead(
+              team,
+              name,
+              batch.map((e) => e.message.id)
+            )
+        )
         continue
       }
       const task = await claimNextTask(tasks.list(), (id) => tasks.claim(id, name), name)
@@ -219,10 +258,23 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     await teams.setActive(team, name, false).catch(() => undefined)
     if (outcome !== 'shutdown') {
       // the leader learns that it left without a shutdown, and which tasks are free again (docs/teams.md#teammate-life-cycle)
-      const freed = released.length ? ` Its unfinished tasks are pending again: ${released.map((t) => `#${t.id}`).join(', ')}.` : ''
+      const freed = released.length
+        ? ` Its unfinished tasks are pending again: ${released.map((t) => `#${t.id}`).join(', ')}.`
+        : ''
       const summary = `${name} ${outcome === 'aborted' ? 'was stopped' : 'crashed'} and exited.${freed}`
-      const body = protocolBody('idle_notification', { from: name, idleReason: outcome === 'aborted' ? 'interrupted' : 'failed', summary })
-      await mailbox.send(team, leader, { from: name, body, ...(member.color ? { color: member.color } : {}) }, { existingTeamOnly: true }).catch(() => undefined)
+      const body = protocolBody('idle_notification', {
+        from: name,
+        idleReason: outcome === 'aborted' ? 'interrupted' : 'failed',
+        summary
+      })
+      await mailbox
+        .send(
+          team,
+          leader,
+          { from: name, body, ...(member.color ? { color: member.color } : {}) },
+          { existingTeamOnly: true }
+        )
+        .catch(() => undefined)
     }
     if (outcome !== 'crashed') agent?.state('exited')
     if (!options.pty) await pty.dispose()
@@ -236,12 +288,23 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
  * nobody else assigned it), then what to do with it.
  */
 function taskPrompt(task: Task, name: string): string {
-  const body = protocolBody('task_assignment', { taskId: String(task.id), subject: task.subject, ...(task.description ? { description: task.description } : {}), assignedBy: name })
-  const element = renderForModel({ schemaVersion: 1, id: `task-${task.id}`, from: name, to: name, text: protocolText(body), timestamp: new Date().toISOString() })
+  const body = protocolBody('task_assignment', {
+    taskId: String(task.id),
+    subject: task.subject,
+    ...(task.description ? { description: task.description } : {}),
+    assignedBy: name
+  })
+  const element = renderForModel({
+    schemaVersion: 1,
+    id: `task-${task.id}`,
+    from: name,
+    to: name,
+    text: protocolText(body),
+    timestamp: new Date().toISOString()
+  })
   return [
     `You claimed task #${task.id} of the team's task list:`,
     element ?? task.subject,
     `Work on it now. When it is done, mark it completed with TaskUpdate (taskId "${task.id}", status "completed") and tell whoever needs the result with SendMessage.`
   ].join('\n')
 }
-

@@ -91,7 +91,9 @@ export class TeamSettling {
     await this.source.drained()
     this.source.sync()
     const members = [...this.source.members()]
-    const waiting = this.source.askPersonForPlans ? [] : members.filter((m) => m.alive && m.state === 'awaiting_plan_approval' && m.planRequestId !== undefined)
+    const waiting = this.source.askPersonForPlans
+      ? []
+      : members.filter((m) => m.alive && m.state === 'awaiting_plan_approval' && m.planRequestId !== undefined)
     const now = Date.now()
     if (waiting.length === 0 || !this.quiet(new Set(waiting.map((m) => m.name)))) {
       this.blockedSince = undefined
@@ -99,7 +101,14 @@ export class TeamSettling {
     }
     this.blockedSince ??= now
     if (now - Math.max(this.source.lastActivity(), this.blockedSince) < SETTLE_QUIET_MS) return undefined
-    return waiting.map((m) => ({ agentId: m.agentId, agentName: m.name, state: m.state, waitsFor: LEAD_NAME, what: 'approval of its plan', requestId: m.planRequestId! }))
+    return waiting.map((m) => ({
+      agentId: m.agentId,
+      agentName: m.name,
+      state: m.state,
+      waitsFor: LEAD_NAME,
+      what: 'approval of its plan',
+      requestId: m.planRequestId!
+    }))
   }
 
   /** True while no live teammate (but those `parked`, left out) is working or has work waiting. */

@@ -12,7 +12,13 @@ import type { Mailbox } from '../mailbox'
  * (an interrupted approval is a rejection, docs/teams.md#plan-approval). Requests from anyone else are ignored (docs/teams.md#sendmessage-between-teammates).
  * @returns a disposable that stops watching; `interrupt` is called at most once.
  */
-export function interruptOnShutdownRequest(options: { mailbox: Mailbox; team: string; name: string; leader: string; interrupt: () => void }): Disposable {
+export function interruptOnShutdownRequest(options: {
+  mailbox: Mailbox
+  team: string
+  name: string
+  leader: string
+  interrupt: () => void
+}): Disposable {
   let fired = false
   const subscription = options.mailbox.onDidReceive(
     options.team,

@@ -97,13 +97,19 @@ export class TeammateSupervisor implements Disposable {
    * @throws TeammateSpawnError with no team, a taken name, or an unavailable backend; the backend's
    *   error when it cannot start.
    */
-  async spawn(request: TeammateSpawnRequest): Promise<{ name: string; agentId: string; backend: TeammateBackend; color: string; team: string }> {
+  async spawn(
+    request: TeammateSpawnRequest
+  ): Promise<{ name: string; agentId: string; backend: TeammateBackend; color: string; team: string }> {
     if (this.disposed) throw new TeammateSpawnError('The session is closing; no teammate can be spawned.')
     const { team: context } = this.options
     const team = context.team()
-    if (!team) throw new TeammateSpawnError('Spawning a teammate needs a team: create one with TeamCreate first (or omit `name` to start a subagent).')
+    if (!team)
+      throw new TeammateSpawnError(
+        'Spawning a teammate needs a team: create one with TeamCreate first (or omit `name` to start a subagent).'
+      )
     const backend = request.backend ?? this.options.defaultBackend
-    if (!this.options.registry.has(backend)) throw new TeammateSpawnError(`The '${backend}' teammate backend is not available here; use another backend.`)
+    if (!this.options.registry.has(backend))
+      throw new TeammateSpawnError(`The '${backend}' teammate backend is not available here; use another backend.`)
     const planModeRequired = request.mode === 'plan'
     let member
     try {
@@ -121,15 +127,31 @@ export class TeammateSupervisor implements Disposable {
       throw new TeammateSpawnError(`${(error as Error).message} Choose another name.`)
     }
     const tracked = this.track(member.name, member.agentId, backend)
-    this.emitAs(tracked, { type: 'agent_started', agentType: request.agentType, parentId: LEAD_NAME, backend, color: member.color, depth: 1, model: request.model, cwd: this.options.cwd })
-    await this.launch(tracked, team, { text: request.prompt, summary: request.description }, 'could not start', {
-      cwd: this.options.cwd,
+    this.emitAs(tracked, {
+      type: 'agent_started',
+      agentType: request.agentType,
+      parentId: LEAD_NAME,
+      backend,
       color: member.color,
+      depth: 1,
       model: request.model,
-      mode: planModeRequired ? 'plan' : request.mode,
-      planModeRequired,
-      env: this.options.modelEnv()
-    }, () => context.teams.removeMember(team, member.name))
+      cwd: this.options.cwd
+    })
+    await this.launch(
+      tracked,
+      team,
+      { text: request.prompt, summary: request.description },
+      'could not start',
+      {
+        cwd: this.options.cwd,
+        color: member.color,
+        model: request.model,
+        mode: planModeRequired ? 'plan' : request.mode,
+        planModeRequired,
+        env: this.options.modelEnv()
+      },
+      () => context.teams.removeMember(team, member.name)
+    )
     return { name: member.name, agentId: member.agentId, backend, color: member.color, team }
   }
 
@@ -145,27 +167,56 @@ export class TeammateSupervisor implements Disposable {
     if (this.disposed) throw new TeammateSpawnError('The session is closing; no teammate can be resumed.')
     const { team: context } = this.options
     const team = context.team()
-    if (!team) throw new TeammateSpawnError(`There is no team, so '${name}' cannot be resumed; create a team and spawn it again.`)
+    if (!team)
+      throw new TeammateSpawnError(
+        `There is no team, so '${name}' cannot be resumed; create a team and spawn it again.`
+      )
     const member = context.teams.read(team).members.find((m) => m.name === name)
-    if (!member) throw new TeammateSpawnError(`'${name}' is no longer a member of team '${team}'; spawn it again instead.`)
+    if (!member)
+      throw new TeammateSpawnError(`'${name}' is no longer a member of team '${team}'; spawn it again instead.`)
     if (this.members.get(name)?.alive) throw new TeammateSpawnError(`${name} is already running.`)
     const backend = member.backendType as TeammateBackend
-    if (!this.options.registry.has(backend)) throw new TeammateSpawnError(`The '${backend}' teammate backend is not available here.`)
+    if (!this.options.registry.has(backend))
+      throw new TeammateSpawnError(`The '${backend}' teammate backend is not available here.`)
     const tracked = this.track(name, member.agentId, backend)
-    this.emitAs(tracked, { type: 'agent_started', agentType: member.agentType, parentId: LEAD_NAME, backend, color: member.color, depth: 1, model: member.model, cwd: member.cwd })
-    await this.launch(tracked, team, { text: message, summary: 'resume after the workspace restarted' }, 'could not start again', {
-      cwd: member.cwd,
+    this.emitAs(tracked, {
+      type: 'agent_started',
+      agentType: member.agentType,
+      parentId: LEAD_NAME,
+      backend,
       color: member.color,
+      depth: 1,
       model: member.model,
-      mode: member.planModeRequired ? 'plan' : member.mode,
-      planModeRequired: member.planModeRequired,
-      env: { ...this.options.modelEnv(), [CONTINUE_TRANSCRIPT_VARIABLE]: '1' }
+      cwd: member.cwd
     })
+    await this.launch(
+      tracked,
+      team,
+      { text: message, summary: 'resume after the workspace restarted' },
+      'could not start again',
+      {
+        cwd: member.cwd,
+        color: member.color,
+        model: member.model,
+        mode: member.planModeRequired ? 'plan' : member.mode,
+        planModeRequired: member.planModeRequired,
+        env: { ...this.options.modelEnv(), [CONTINUE_TRANSCRIPT_VARIABLE]: '1' }
+      }
+    )
   }
 
   /** A teammate about to start, tracked from now on and reading the leader's inbox for it. */
   private track(name: string, agentId: string, backend: TeammateBackend): TrackedTeammate {
-    const tracked: TrackedTeammate = { name, agentId, backend, handle: undefined, alive: true, state: 'starting', questions: new Map(), shutdownTimer: undefined }
+    const tracked: TrackedTeammate = {
+      name,
+      agentId,
+      backend,
+      handle: undefined,
+      alive: true,
+      state: 'starting',
+      questions: new Map(),
+      shutdownTimer: undefined
+    }
     this.members.set(name, tracked)
     return tracked
   }
@@ -202,7 +253,11 @@ export class TeammateSupervisor implements Disposable {
       tracked.alive = false
       this.members.delete(tracked.name)
       await undo?.().catch(() => undefined)
-      this.emitAs(tracked, { type: 'agent_stopped', status: 'crashed', reason: `${failure}: ${(error as Error).message}` })
+      this.emitAs(tracked, {
+        type: 'agent_stopped',
+        status: 'crashed',
+        reason: `${failure}: ${(error as Error).message}`
+      })
       throw error
     }
     void tracked.handle.exited.then((info) => this.onExit(tracked, team, info))
@@ -214,7 +269,10 @@ export class TeammateSupervisor implements Disposable {
    * within the timeout, it is killed. Resolves when it is gone, or when it rejected the request.
    * @returns `exited` (approved), `rejected` (it keeps working), `killed` (timeout), `gone` (not alive).
    */
-  async shutdown(name: string, reason = 'The team lead asks you to finish and shut down.'): Promise<'exited' | 'rejected' | 'killed' | 'gone'> {
+  async shutdown(
+    name: string,
+    reason = 'The team lead asks you to finish and shut down.'
+  ): Promise<'exited' | 'rejected' | 'killed' | 'gone'> {
     const tracked = this.members.get(name)
     const team = this.options.team.team()
     if (!tracked?.alive || !tracked.handle || !team) return 'gone'
@@ -228,8 +286,14 @@ export class TeammateSupervisor implements Disposable {
       })
       void tracked.handle!.exited.then(() => sub.dispose())
     })
-    await this.options.team.mailbox.send(team, name, { from: LEAD_NAME, body: protocolBody('shutdown_request', { requestId: newRequestId('shutdown'), reason }) })
-    const outcome = await Promise.race([tracked.handle.exited.then((info) => (info.status === 'killed' ? ('killed' as const) : ('exited' as const))), rejected])
+    await this.options.team.mailbox.send(team, name, {
+      from: LEAD_NAME,
+      body: protocolBody('shutdown_request', { requestId: newRequestId('shutdown'), reason })
+    })
+    const outcome = await Promise.race([
+      tracked.handle.exited.then((info) => (info.status === 'killed' ? ('killed' as const) : ('exited' as const))),
+      rejected
+    ])
     return outcome
   }
 
@@ -265,7 +329,14 @@ export class TeammateSupervisor implements Disposable {
   interrupt(name: string): boolean {
     const tracked = this.members.get(name)
     // not while starting: a process teammate has no SIGUSR2 handler before its loop runs
-    if (!tracked?.handle || !tracked.alive || tracked.state === 'idle' || tracked.state === 'stopping' || tracked.state === 'starting') return false
+    if (
+      !tracked?.handle ||
+      !tracked.alive ||
+      tracked.state === 'idle' ||
+      tracked.state === 'stopping' ||
+      tracked.state === 'starting'
+    )
+      return false
     return this.options.registry.get(tracked.backend).interrupt(tracked.agentId)
   }
 
@@ -295,7 +366,8 @@ export class TeammateSupervisor implements Disposable {
   private onTurnStart(tracked: TrackedTeammate, at: string): void {
     this.lastActivity = Date.now()
     tracked.turnStartedAt = at
-    if (tracked.backend === 'process' && tracked.alive && (tracked.state === 'idle' || tracked.state === 'starting')) this.emitState(tracked, 'running')
+    if (tracked.backend === 'process' && tracked.alive && (tracked.state === 'idle' || tracked.state === 'starting'))
+      this.emitState(tracked, 'running')
     this.changed.fire()
   }
 
@@ -306,7 +378,8 @@ export class TeammateSupervisor implements Disposable {
   private async killAfter(m: TrackedTeammate, ms: number): Promise<void> {
     const gone = m.handle!.exited.then(() => true)
     const timedOut = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())
-    if (!(await Promise.race([gone, timedOut]))) await this.kill(m.name, `did not shut down within ${Math.round(ms / 1000)} s`)
+    if (!(await Promise.race([gone, timedOut])))
+      await this.kill(m.name, `did not shut down within ${Math.round(ms / 1000)} s`)
   }
 
   /** After any exit (docs/teams.md#teammate-life-cycle): open questions cancelled; without the teammate's own cleanup, its tasks released, inactive, the leader told. */
@@ -316,7 +389,11 @@ export class TeammateSupervisor implements Disposable {
     for (const c of tracked.questions.values()) c.abort()
     await cleanUpAfter(this.options.team, team, tracked.name, info, this.options.enqueue)
     this.emitState(tracked, info.status === 'crashed' ? 'crashed' : 'exited')
-    this.emitAs(tracked, { type: 'agent_stopped', status: info.status === 'crashed' ? 'crashed' : info.status === 'killed' ? 'killed' : 'exited', ...(info.reason ? { reason: info.reason } : {}) })
+    this.emitAs(tracked, {
+      type: 'agent_stopped',
+      status: info.status === 'crashed' ? 'crashed' : info.status === 'killed' ? 'killed' : 'exited',
+      ...(info.reason ? { reason: info.reason } : {})
+    })
     this.lastActivity = Date.now()
     this.changed.fire()
   }
@@ -330,7 +407,12 @@ export class TeammateSupervisor implements Disposable {
     if (event.type === 'agent_state') {
       tracked.state = event.state
       this.changed.fire()
-    } else if (tracked.backend === 'process' && tracked.alive && (tracked.state === 'idle' || tracked.state === 'starting' || tracked.state === 'error') && (event.type === 'tool_call' || event.type === 'assistant_text')) {
+    } else if (
+      tracked.backend === 'process' &&
+      tracked.alive &&
+      (tracked.state === 'idle' || tracked.state === 'starting' || tracked.state === 'error') &&
+      (event.type === 'tool_call' || event.type === 'assistant_text')
+    ) {
       // a process teammate's transcript shows it working again
       this.emitState(tracked, 'running')
     }
@@ -342,7 +424,10 @@ export class TeammateSupervisor implements Disposable {
     this.emitAs(tracked, { type: 'agent_state', state, ...(reason ? { reason } : {}) })
   }
 
-  private emitAs(tracked: Pick<TrackedTeammate, 'agentId' | 'name'>, event: Record<string, unknown> & { type: string }): void {
+  private emitAs(
+    tracked: Pick<TrackedTeammate, 'agentId' | 'name'>,
+    event: Record<string, unknown> & { type: string }
+  ): void {
     this.options.bus.emit({ ...event, agentId: tracked.agentId, agentName: tracked.name } as RuntimeEventInput)
   }
 

@@ -34,7 +34,8 @@ export function echoTaskChanges(options: {
     const state = JSON.stringify(change.task)
     const report = (): void => {
       pending.delete(timer)
-      if (seen.get(change.task.id) !== state) options.report(change.task, change.task.owner ?? owners.get(change.task.id))
+      if (seen.get(change.task.id) !== state)
+        options.report(change.task, change.task.owner ?? owners.get(change.task.id))
     }
     const timer = setTimeout(report, TASK_ECHO_MS)
     pending.set(timer, report)

@@ -1,6 +1,15 @@
 import { protocolBody } from '../../../shared/mailbox'
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,7 +24,11 @@ const REPO = join(__dirname, '..', '..', '..', '..')
 const BIN = join(REPO, 'bin', 'swarmdesk')
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `ms`. */
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
+async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 15_000
+): Promise<T> {
   const deadline = Date.now() + ms
   for (;;) {
     const value = await check()
@@ -57,13 +70,38 @@ describe('swarmdesk teammate (process backend)', () => {
   })
 
   /** Creates team `t` with team-lead and alice (in `mode`), and starts alice's process. */
-  async function startAlice(team: string, mode: 'default' | 'bypassPermissions', extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; stderr: () => string }> {
+  async function startAlice(
+    team: string,
+    mode: 'default' | 'bypassPermissions',
+    extraEnv: Record<string, string> = {}
+  ): Promise<{ child: ChildProcess; stderr: () => string }> {
     const teams = new TeamStore(home)
-    await teams.create({ name: team, description: 'test team', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work } })
-    await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'process', cwd: work, isActive: false, mode })
+    await teams.create({
+      name: team,
+      description: 'test team',
+      lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work }
+    })
+    await teams.addMember(team, {
+      name: 'alice',
+      agentType: 'general-purpose',
+      model: 'claude-sonnet-5-5',
+      backendType: 'process',
+      cwd: work,
+      isActive: false,
+      mode
+    })
     const child = spawn(process.execPath, [BIN, 'teammate', '--team', team, '--name', 'alice'], {
       cwd: work,
-      env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'x', SWARMDESK_TEAM: team, SWARMDESK_AGENT_NAME: 'alice', ...extraEnv },
+      env: {
+        ...process.env,
+        SWARMDESK_HOME: home,
+        ANTHROPIC_BASE_URL: server.url,
+        SWARMDESK_SCRIPTED_MODEL_URL: server.url,
+        ANTHROPIC_API_KEY: 'x',
+        SWARMDESK_TEAM: team,
+        SWARMDESK_AGENT_NAME: 'alice',
+        ...extraEnv
+      },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     children.push(child)
@@ -77,7 +115,12 @@ describe('swarmdesk teammate (process backend)', () => {
   async function leadInbox(team: string) {
     return (await mailbox().read(team, 'team-lead')).messages.map((e) => {
       const body = parseMessageBody(e.message.text)
-      return { from: e.message.from, text: e.message.text, type: body.kind === 'structured' ? body.body.type : 'plain', body: body.kind === 'structured' ? (body.body as Record<string, unknown>) : undefined }
+      return {
+        from: e.message.from,
+        text: e.message.text,
+        type: body.kind === 'structured' ? body.body.type : 'plain',
+        body: body.kind === 'structured' ? (body.body as Record<string, unknown>) : undefined
+      }
     })
   }
 
@@ -87,11 +130,22 @@ describe('swarmdesk teammate (process backend)', () => {
       scenario: {
         agents: {
           alice: [
-            { when: 'hello from the lead', tools: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'hi lead, alice here', summary: 'greeting' } }] },
+            {
+              when: 'hello from the lead',
+              tools: [
+                { name: 'SendMessage', input: { to: 'team-lead', message: 'hi lead, alice here', summary: 'greeting' } }
+              ]
+            },
             { when: 'Message sent to team-lead', text: 'Greeted the lead.' },
-            { when: 'You claimed task #1', tools: [{ name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }] },
+            {
+              when: 'You claimed task #1',
+              tools: [{ name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }]
+            },
             { when: 'Updated task #1', text: 'Finished task one.' },
-            { when: 'please write the file', tools: [{ name: 'Write', input: { file_path: target, content: 'approved\n' } }] },
+            {
+              when: 'please write the file',
+              tools: [{ name: 'Write', input: { file_path: target, content: 'approved\n' } }]
+            },
             { when: `Created ${target}`, text: 'Wrote the file.' }
           ]
         }
@@ -107,7 +161,10 @@ describe('swarmdesk teammate (process backend)', () => {
     await lead.send(team, 'alice', { from: 'team-lead', text: 'hello from the lead' })
     await until('alice greeting and idle', async () => {
       const inbox = await leadInbox(team)
-      return inbox.some((m) => m.type === 'plain' && m.text === 'hi lead, alice here') && inbox.some((m) => m.type === 'idle_notification' && m.body?.summary === 'Greeted the lead.')
+      return (
+        inbox.some((m) => m.type === 'plain' && m.text === 'hi lead, alice here') &&
+        inbox.some((m) => m.type === 'idle_notification' && m.body?.summary === 'Greeted the lead.')
+      )
     })
 
     // a task appears → idle alice claims and completes it
@@ -117,28 +174,45 @@ describe('swarmdesk teammate (process backend)', () => {
       const t = tasks.get(1)
       return t?.status === 'completed' && t.owner === 'alice'
     })
-    await until('idle after task 1', async () => (await leadInbox(team)).some((m) => m.type === 'idle_notification' && m.body?.completedTaskId === '1'))
+    await until('idle after task 1', async () =>
+      (await leadInbox(team)).some((m) => m.type === 'idle_notification' && m.body?.completedTaskId === '1')
+    )
 
     // a Write in default mode → permission_request to the lead; the answer lets it run
     await lead.send(team, 'alice', { from: 'team-lead', text: 'please write the file' })
-    const request = await until('permission_request', async () => (await leadInbox(team)).find((m) => m.type === 'permission_request'))
+    const request = await until('permission_request', async () =>
+      (await leadInbox(team)).find((m) => m.type === 'permission_request')
+    )
     expect(request.body).toMatchObject({ agentName: 'alice', toolName: 'Write', input: { file_path: target } })
     expect(existsSync(target)).toBe(false)
-    await lead.send(team, 'alice', { from: 'team-lead', body: protocolBody('permission_response', { requestId: request.body!.requestId, decision: 'allow' }) })
+    await lead.send(team, 'alice', {
+      from: 'team-lead',
+      body: protocolBody('permission_response', { requestId: request.body!.requestId, decision: 'allow' })
+    })
     await until('file written', () => existsSync(target))
     expect(readFileSync(target, 'utf8')).toBe('approved\n')
-    await until('idle after the write', async () => (await leadInbox(team)).some((m) => m.type === 'idle_notification' && m.body?.summary === 'Wrote the file.'))
+    await until('idle after the write', async () =>
+      (await leadInbox(team)).some((m) => m.type === 'idle_notification' && m.body?.summary === 'Wrote the file.')
+    )
 
     // an unfinished task of alice's goes back to pending when she shuts down
     await tasks.create({ subject: 'second task', description: 'left unfinished' })
-    await until('task 2 claimed or handled', () => tasks.get(2)?.owner === 'alice' || undefined, 15_000).catch(() => undefined)
+    await until('task 2 claimed or handled', () => tasks.get(2)?.owner === 'alice' || undefined, 15_000).catch(
+      () => undefined
+    )
     if (tasks.get(2)?.owner !== 'alice') await tasks.update(2, { owner: 'alice', status: 'in_progress' })
 
-    await lead.send(team, 'alice', { from: 'team-lead', body: protocolBody('shutdown_request', { requestId: 'shutdown-1', reason: 'done for today' }) })
+    await lead.send(team, 'alice', {
+      from: 'team-lead',
+      body: protocolBody('shutdown_request', { requestId: 'shutdown-1', reason: 'done for today' })
+    })
     expect(await exit).toBe(0)
     expect(stderr()).not.toMatch(/crashed/)
     const inbox = await leadInbox(team)
-    expect(inbox.find((m) => m.type === 'shutdown_approved')?.body).toMatchObject({ requestId: 'shutdown-1', from: 'alice' })
+    expect(inbox.find((m) => m.type === 'shutdown_approved')?.body).toMatchObject({
+      requestId: 'shutdown-1',
+      from: 'alice'
+    })
     expect(new TeamStore(home).read(team).members.find((m) => m.name === 'alice')?.isActive).toBe(false)
     expect(tasks.get(2)).toMatchObject({ status: 'pending' })
     expect(tasks.get(2)?.owner).toBeUndefined()
@@ -165,7 +239,9 @@ describe('swarmdesk teammate (process backend)', () => {
     const exit = exited(child)
     const lead = mailbox()
     await lead.send(team, 'alice', { from: 'team-lead', text: 'please run the command' })
-    await until('idle after the command', async () => (await leadInbox(team)).some((m) => m.type === 'idle_notification' && m.body?.summary === 'Ran it.'))
+    await until('idle after the command', async () =>
+      (await leadInbox(team)).some((m) => m.type === 'idle_notification' && m.body?.summary === 'Ran it.')
+    )
     expect(readFileSync(target, 'utf8')).toBe('done\n')
     expect((await leadInbox(team)).some((m) => m.type === 'permission_request')).toBe(false)
     const transcript = join(home, 'projects', workspaceSlug(work), sessionId, 'agents', `alice@${team}.jsonl`)
@@ -222,9 +298,19 @@ describe('swarmdesk teammate (process backend)', () => {
     const marker = join(hookHome, 'blocked-once')
     // blocks the first time only: exit 2 with the instruction on stderr
     const command = `if [ -e ${marker} ]; then exit 0; fi; touch ${marker}; echo "also check the docs" >&2; exit 2`
-    writeFileSync(join(hookHome, 'settings.json'), JSON.stringify({ hooks: { TeammateIdle: [{ hooks: [{ type: 'command', command }] }] } }))
+    writeFileSync(
+      join(hookHome, 'settings.json'),
+      JSON.stringify({ hooks: { TeammateIdle: [{ hooks: [{ type: 'command', command }] }] } })
+    )
     server = await startScriptedServer({
-      scenario: { agents: { alice: [{ when: 'start now', text: 'Started.' }, { when: 'also check the docs', text: 'Checked the docs.' }] } }
+      scenario: {
+        agents: {
+          alice: [
+            { when: 'start now', text: 'Started.' },
+            { when: 'also check the docs', text: 'Checked the docs.' }
+          ]
+        }
+      }
     })
     servers.push(server)
     const savedHome = home
@@ -239,7 +325,10 @@ describe('swarmdesk teammate (process backend)', () => {
         return found.length > 0 && found
       })
       expect(idle.map((m) => m.body?.summary)).toEqual(['Checked the docs.'])
-      await mailbox().send(team, 'alice', { from: 'team-lead', body: protocolBody('shutdown_request', { requestId: 'bye' }) })
+      await mailbox().send(team, 'alice', {
+        from: 'team-lead',
+        body: protocolBody('shutdown_request', { requestId: 'bye' })
+      })
       expect(await exit).toBe(0)
     } finally {
       home = savedHome
@@ -250,7 +339,10 @@ describe('swarmdesk teammate (process backend)', () => {
   it('exits 2 naming an unknown team', () => {
     let failure: { status: number; stderr: string } | undefined
     try {
-      execFileSync(process.execPath, [BIN, 'teammate', '--team', 'nope', '--name', 'alice'], { env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'x' }, stdio: 'pipe' })
+      execFileSync(process.execPath, [BIN, 'teammate', '--team', 'nope', '--name', 'alice'], {
+        env: { ...process.env, SWARMDESK_HOME: home, ANTHROPIC_API_KEY: 'x' },
+        stdio: 'pipe'
+      })
     } catch (error) {
       const e = error as { status: number; stderr: Buffer }
       failure = { status: e.status, stderr: e.stderr.toString() }

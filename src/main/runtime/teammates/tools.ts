@@ -1,4 +1,17 @@
-import { AgentTool, ASYNC_ALLOWED_TOOL_NAMES, CORE_TOOLS, createSendMessageTool, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, ToolError, type AgentInput, type AgentServices, type Tool } from '../tools'
+import {
+  AgentTool,
+  ASYNC_ALLOWED_TOOL_NAMES,
+  CORE_TOOLS,
+  createSendMessageTool,
+  TaskCreateTool,
+  TaskGetTool,
+  TaskListTool,
+  TaskUpdateTool,
+  ToolError,
+  type AgentInput,
+  type AgentServices,
+  type Tool
+} from '../tools'
 import type { TeamContext } from '../teams'
 
 /** What {@link teammateTools} needs: who the teammate is, its team, and how it answers a shutdown request. */
@@ -25,8 +38,18 @@ export interface TeammateToolsOptions {
 export function teammateTools(o: TeammateToolsOptions): Tool[] {
   const core = CORE_TOOLS.filter((t) => ASYNC_ALLOWED_TOOL_NAMES.includes(t.name))
   // the leader's SendMessage, for members of its team only: a shutdown approval is carried out by the runner
-  const sendMessage = createSendMessageTool({ description: TEAMMATE_SEND_MESSAGE_DESCRIPTION, subagents: false, approveShutdown: o.approveShutdown, onShutdownRejected: o.onShutdownRejected }) as Tool
-  return [...core, teammateAgentTool(o.teammateId, o.leader) as Tool, ...[sendMessage, ...TEAMMATE_TASK_TOOLS].map((t) => withTeam(t, o.team)), ...o.plan]
+  const sendMessage = createSendMessageTool({
+    description: TEAMMATE_SEND_MESSAGE_DESCRIPTION,
+    subagents: false,
+    approveShutdown: o.approveShutdown,
+    onShutdownRejected: o.onShutdownRejected
+  }) as Tool
+  return [
+    ...core,
+    teammateAgentTool(o.teammateId, o.leader) as Tool,
+    ...[sendMessage, ...TEAMMATE_TASK_TOOLS].map((t) => withTeam(t, o.team)),
+    ...o.plan
+  ]
 }
 
 /** What a teammate's SendMessage says (docs/teams.md#sendmessage-between-teammates: members of its team only). */
@@ -59,7 +82,9 @@ function teammateAgentTool(teammateId: string, leader: string): Tool<AgentInput>
         )
       }
       if (input.run_in_background === true) {
-        throw new ToolError('Teammates may spawn sync subagents only: call the agent without run_in_background, and its final answer comes back as the result.')
+        throw new ToolError(
+          'Teammates may spawn sync subagents only: call the agent without run_in_background, and its final answer comes back as the result.'
+        )
       }
       return AgentTool.call(input, ctx)
     }
@@ -67,7 +92,14 @@ function teammateAgentTool(teammateId: string, leader: string): Tool<AgentInput>
 }
 
 /** A teammate's tools its subagents never get: they act in the teammate's name as a member of the team. */
-export const MEMBER_ONLY_TOOLS: readonly string[] = ['SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'ExitPlanMode']
+export const MEMBER_ONLY_TOOLS: readonly string[] = [
+  'SendMessage',
+  'TaskCreate',
+  'TaskGet',
+  'TaskList',
+  'TaskUpdate',
+  'ExitPlanMode'
+]
 
 /** The task tools of a teammate (docs/agents.md#agent-definitions), offered after SendMessage in this order. */
 const TEAMMATE_TASK_TOOLS: readonly Tool[] = [TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool]

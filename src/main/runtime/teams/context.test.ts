@@ -18,11 +18,26 @@ describe('team context', () => {
   it('a resumed session leads the team it created, and uses its task list', async () => {
     home = mkdtempSync(join(tmpdir(), 'swarmdesk-teamctx-'))
     const teamFile = join(home, 'session', 'team.json')
-    const first = createTeamContext({ home, sessionId: SESSION, bus: new EventBus(), leaderName: 'team-lead', teamFile })
+    const first = createTeamContext({
+      home,
+      sessionId: SESSION,
+      bus: new EventBus(),
+      leaderName: 'team-lead',
+      teamFile
+    })
     expect(first.taskListName()).toBe('session-3f2a9c1d')
-    await new TeamStore(home).create({ name: 'crew', lead: { name: 'team-lead', agentType: 'team-lead', model: 'm', backendType: 'main', cwd: home } })
+    await new TeamStore(home).create({
+      name: 'crew',
+      lead: { name: 'team-lead', agentType: 'team-lead', model: 'm', backendType: 'main', cwd: home }
+    })
     first.setTeam('crew')
-    const resumed = createTeamContext({ home, sessionId: SESSION, bus: new EventBus(), leaderName: 'team-lead', teamFile })
+    const resumed = createTeamContext({
+      home,
+      sessionId: SESSION,
+      bus: new EventBus(),
+      leaderName: 'team-lead',
+      teamFile
+    })
     expect(resumed.team()).toBe('crew')
     expect(resumed.tasks().team).toBe('crew')
   })
@@ -32,10 +47,15 @@ describe('team context', () => {
     const teamFile = join(home, 'session', 'team.json')
     const teams = new TeamStore(home)
     const ctx = createTeamContext({ home, sessionId: SESSION, bus: new EventBus(), leaderName: 'team-lead', teamFile })
-    await teams.create({ name: 'crew', lead: { name: 'team-lead', agentType: 'team-lead', model: 'm', backendType: 'main', cwd: home } })
+    await teams.create({
+      name: 'crew',
+      lead: { name: 'team-lead', agentType: 'team-lead', model: 'm', backendType: 'main', cwd: home }
+    })
     ctx.setTeam('crew')
     await teams.delete('crew')
-    expect(createTeamContext({ home, sessionId: SESSION, bus: new EventBus(), leaderName: 'team-lead', teamFile }).team()).toBeUndefined()
+    expect(
+      createTeamContext({ home, sessionId: SESSION, bus: new EventBus(), leaderName: 'team-lead', teamFile }).team()
+    ).toBeUndefined()
     ctx.setTeam(undefined)
     expect(existsSync(teamFile)).toBe(false)
     expect(sessionTaskListName(SESSION)).toBe('session-3f2a9c1d')

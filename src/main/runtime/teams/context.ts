@@ -91,7 +91,10 @@ const TeamFileSchema = z.object({ schemaVersion: z.literal(1), team: z.string() 
 
 /** Task-list name of a session without a team: `session-` + the first 8 characters of its id, lower-cased. */
 export function sessionTaskListName(sessionId: string): string {
-  return `session-${sessionId.slice(0, 8).toLowerCase().replace(/[^a-z0-9]/g, '0')}`
+  return `session-${sessionId
+    .slice(0, 8)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '0')}`
 }
 
 /** A leader session's {@link TeamContext}. Holds no resources: stores and mailbox open nothing until used. */
@@ -150,7 +153,8 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
       if (!store) stores.set(name, (store = new TaskStore(options.home, name)))
       return store
     },
-    emit: (caller, event) => options.bus.emit({ ...event, agentId: caller.agentId, agentName: caller.agentName } as RuntimeEventInput),
+    emit: (caller, event) =>
+      options.bus.emit({ ...event, agentId: caller.agentId, agentName: caller.agentName } as RuntimeEventInput),
     dispose: () => lease(current, false)
   }
 }

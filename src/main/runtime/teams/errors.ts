@@ -63,6 +63,8 @@ export class TeamLeaderAliveError extends TeamError {
     readonly sessionId: string,
     readonly pid: number
   ) {
-    super(`Team '${team}' is led by session ${sessionId}, alive in process ${pid}: it is not stale. Delete it from that session (TeamDelete), or end that session first.`)
+    super(
+      `Team '${team}' is led by session ${sessionId}, alive in process ${pid}: it is not stale. Delete it from that session (TeamDelete), or end that session first.`
+    )
   }
 }

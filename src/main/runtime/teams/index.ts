@@ -1,6 +1,38 @@
-export { LEAD_NAME, TeamStore, uniqueMemberName, type MemberPatch, type NewMember, type NewTeam, type StaleTeamRemoval } from './store'
-export { TeamActiveError, TeamError, TeamExistsError, TeamFileError, TeamLeaderAliveError, TeamMemberError, TeamNameError, TeamNotFoundError } from './errors'
-export { claimLeadership, leaderLeasePath, leaderStatus, readLeaderLease, releaseLeadership, type LeaderLease, type LeaderStatus } from './leader'
+export {
+  LEAD_NAME,
+  TeamStore,
+  uniqueMemberName,
+  type MemberPatch,
+  type NewMember,
+  type NewTeam,
+  type StaleTeamRemoval
+} from './store'
+export {
+  TeamActiveError,
+  TeamError,
+  TeamExistsError,
+  TeamFileError,
+  TeamLeaderAliveError,
+  TeamMemberError,
+  TeamNameError,
+  TeamNotFoundError
+} from './errors'
+export {
+  claimLeadership,
+  leaderLeasePath,
+  leaderStatus,
+  readLeaderLease,
+  releaseLeadership,
+  type LeaderLease,
+  type LeaderStatus
+} from './leader'
 export { killTeamLeftovers, type LeftoverKill } from './leftovers'
 export { safeName } from './names'
-export { createTeamContext, sessionTaskListName, WILL_DELETE_TEAM_BOUND_MS, type Caller, type TeamContext, type TeamContextOptions } from './context'
+export {
+  createTeamContext,
+  sessionTaskListName,
+  WILL_DELETE_TEAM_BOUND_MS,
+  type Caller,
+  type TeamContext,
+  type TeamContextOptions
+} from './context'

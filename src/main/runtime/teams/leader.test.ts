@@ -6,7 +6,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { isProcessAlive, listDescendantPids } from '../processes/procfs'
 import { TaskStore } from '../tasks'
 import { buildChild, startChild } from '../tasks/children.testkit'
-import { claimLeadership, leaderLeasePath, leaderStatus, releaseLeadership, TeamExistsError, TeamLeaderAliveError, TeamStore } from '.'
+import {
+  claimLeadership,
+  leaderLeasePath,
+  leaderStatus,
+  releaseLeadership,
+  TeamExistsError,
+  TeamLeaderAliveError,
+  TeamStore
+} from '.'
 
 const lead = { name: 'team-lead', agentType: 'main', model: 'm', backendType: 'main' as const, cwd: '/w' }
 let entry: string
@@ -28,7 +36,11 @@ afterAll(() => rmSync(join(entry, '..'), { recursive: true, force: true }))
 
 /** A process that looks like one of `team`'s process teammates under `teamHome` (their variables) and has a child of its own. */
 function fakeTeammate(teamHome: string, team: string): ChildProcess {
-  const child = spawn('sh', ['-c', 'sleep 300 & sleep 300'], { detached: true, stdio: 'ignore', env: { ...process.env, SWARMDESK_HOME: teamHome, SWARMDESK_TEAM: team } })
+  const child = spawn('sh', ['-c', 'sleep 300 & sleep 300'], {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, SWARMDESK_HOME: teamHome, SWARMDESK_TEAM: team }
+  })
   started.push(child)
   return child
 }
@@ -58,28 +70,49 @@ describe('leader liveness and stale teams', () => {
     expect(config.description).toBe('again')
     expect(replaced).toMatchObject({ team: 'crew', reason: expect.stringContaining(`${pid} is gone`) })
     expect(new TaskStore(home, 'crew').list().tasks).toEqual([])
-    expect(leaderStatus(home, 'crew')).toMatchObject({ state: 'alive', lease: { sessionId: 'session-b', pid: process.pid } })
+    expect(leaderStatus(home, 'crew')).toMatchObject({
+      state: 'alive',
+      lease: { sessionId: 'session-b', pid: process.pid }
+    })
   }, 60_000)
 
   it('a session that ended in this process leaves its team stale; a pid now used by another process does not count as the leader', async () => {
     await store.createAsLeader({ name: 'solo', lead }, 'session-1')
     expect(leaderStatus(home, 'solo').state).toBe('alive')
     releaseLeadership(home, 'solo', 'session-1')
-    expect(leaderStatus(home, 'solo')).toMatchObject({ state: 'stale', reason: expect.stringContaining('no leader session holds it') })
+    expect(leaderStatus(home, 'solo')).toMatchObject({
+      state: 'stale',
+      reason: expect.stringContaining('no leader session holds it')
+    })
     // a lease whose pid is alive but started at another time: the recorded process is gone
-    writeFileSync(leaderLeasePath(home, 'solo'), JSON.stringify({ schemaVersion: 1, sessionId: 's', pid: process.ppid, startTime: '1', claimedAt: '' }))
-    expect(leaderStatus(home, 'solo')).toMatchObject({ state: 'stale', reason: expect.stringContaining('belongs to another process') })
+    writeFileSync(
+      leaderLeasePath(home, 'solo'),
+      JSON.stringify({ schemaVersion: 1, sessionId: 's', pid: process.ppid, startTime: '1', claimedAt: '' })
+    )
+    expect(leaderStatus(home, 'solo')).toMatchObject({
+      state: 'stale',
+      reason: expect.stringContaining('belongs to another process')
+    })
     // a lease naming this process for a session that no longer holds it here
     claimLeadership(home, 'solo', 'session-2')
     expect(leaderStatus(home, 'solo').state).toBe('alive')
     const held = JSON.parse(readFileSync(leaderLeasePath(home, 'solo'), 'utf8')) as object
     writeFileSync(leaderLeasePath(home, 'solo'), JSON.stringify({ ...held, sessionId: 'session-gone' }))
-    expect(leaderStatus(home, 'solo')).toMatchObject({ state: 'stale', reason: 'its leader session session-gone ended in this process' })
+    expect(leaderStatus(home, 'solo')).toMatchObject({
+      state: 'stale',
+      reason: 'its leader session session-gone ended in this process'
+    })
   })
 
-  it('deleting a stale team removes its folder and task list and kills its teammates\' leftover processes, and no other home\'s', async () => {
+  it("deleting a stale team removes its folder and task list and kills its teammates' leftover processes, and no other home's", async () => {
     await store.create({ name: 'crew', lead })
-    await store.addMember('crew', { name: 'alice', agentType: 'general-purpose', model: 'm', backendType: 'process', cwd: '/w' })
+    await store.addMember('crew', {
+      name: 'alice',
+      agentType: 'general-purpose',
+      model: 'm',
+      backendType: 'process',
+      cwd: '/w'
+    })
     await new TaskStore(home, 'crew').create({ subject: 'left behind' })
     const mate = fakeTeammate(home, 'crew')
     const otherHome = mkdtempSync(join(tmpdir(), 'swarmdesk-leader-other-'))

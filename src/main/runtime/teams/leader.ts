@@ -26,7 +26,8 @@ export type LeaderLease = z.infer<typeof LeaderLeaseSchema>
  * when that process is this one, the session still holds the lease here. `stale`: the leader
  * session is gone; `reason` says how it was judged, for people to read.
  */
-export type LeaderStatus = { state: 'alive'; lease: LeaderLease } | { state: 'stale'; reason: string; lease?: LeaderLease }
+export type LeaderStatus =
+  { state: 'alive'; lease: LeaderLease } | { state: 'stale'; reason: string; lease?: LeaderLease }
 
 /** The leases this process's live sessions hold, as `home\0team\0sessionId`. */
 const heldHere = new Set<string>()
@@ -59,7 +60,13 @@ export function readLeaderLease(home: string, team: string): LeaderLease | undef
  */
 export function claimLeadership(home: string, team: string, sessionId: string): LeaderLease {
   const owner = currentOwner()
-  const lease: LeaderLease = { schemaVersion: 1, sessionId, pid: owner.pid, startTime: owner.startTime, claimedAt: new Date().toISOString() }
+  const lease: LeaderLease = {
+    schemaVersion: 1,
+    sessionId,
+    pid: owner.pid,
+    startTime: owner.startTime,
+    claimedAt: new Date().toISOString()
+  }
   writeFileAtomicSync(leaderLeasePath(home, team), JSON.stringify(lease) + '\n')
   heldHere.add(key(home, team, sessionId))
   return lease
@@ -74,7 +81,8 @@ export function releaseLeadership(home: string, team: string, sessionId: string)
   try {
     const lease = readLeaderLease(home, team)
     const self = currentOwner()
-    if (lease && lease.sessionId === sessionId && lease.pid === self.pid && lease.startTime === self.startTime) rmSync(leaderLeasePath(home, team), { force: true })
+    if (lease && lease.sessionId === sessionId && lease.pid === self.pid && lease.startTime === self.startTime)
+      rmSync(leaderLeasePath(home, team), { force: true })
   } catch {
     // the team folder is gone or unreadable: there is nothing left to release
   }
@@ -89,7 +97,8 @@ export function releaseLeadership(home: string, team: string, sessionId: string)
  */
 export function leaderStatus(home: string, team: string): LeaderStatus {
   const lease = readLeaderLease(home, team)
-  if (lease === undefined) return { state: 'stale', reason: 'no leader session holds it (the session that led it ended)' }
+  if (lease === undefined)
+    return { state: 'stale', reason: 'no leader session holds it (the session that led it ended)' }
   if (lease === null) return { state: 'stale', reason: `${leaderLeasePath(home, team)} is not a leader record` }
   const self = currentOwner()
   if (lease.pid === self.pid && lease.startTime === self.startTime) {
@@ -97,7 +106,13 @@ export function leaderStatus(home: string, team: string): LeaderStatus {
     return { state: 'stale', reason: `its leader session ${lease.sessionId} ended in this process`, lease }
   }
   const gone = ownerGone({ pid: lease.pid, startTime: lease.startTime })
-  if (gone === 'owner_dead') return { state: 'stale', reason: `its leader process ${lease.pid} is gone (session ${lease.sessionId})`, lease }
-  if (gone === 'pid_reused') return { state: 'stale', reason: `its leader process ${lease.pid} is gone (the pid now belongs to another process; session ${lease.sessionId})`, lease }
+  if (gone === 'owner_dead')
+    return { state: 'stale', reason: `its leader process ${lease.pid} is gone (session ${lease.sessionId})`, lease }
+  if (gone === 'pid_reused')
+    return {
+      state: 'stale',
+      reason: `its leader process ${lease.pid} is gone (the pid now belongs to another process; session ${lease.sessionId})`,
+      lease
+    }
   return { state: 'alive', lease }
 }

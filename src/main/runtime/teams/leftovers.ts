@@ -26,7 +26,7 @@ function hasEnv(row: ProcEntry, wanted: string[]): boolean {
 /** This process and its ancestors: a command run from inside a teammate's shell inherits its variables, and must not kill itself. */
 function selfAndAncestors(): Set<number> {
   const pids = new Set<number>()
-  for (let pid = process.pid; pid > 1 && !pids.has(pid); ) {
+  for (let pid = process.pid; pid > 1 && !pids.has(pid);) {
     pids.add(pid)
     const row = readProcEntry(pid)
     if (!row) break
@@ -66,7 +66,9 @@ function liveLeaders(home: string): Set<number> {
 export async function killTeamLeftovers(home: string, team: string): Promise<LeftoverKill> {
   const spared = new Set([...selfAndAncestors(), ...liveLeaders(home)])
   const wanted = [`SWARMDESK_HOME=${home}`, `SWARMDESK_TEAM=${team}`]
-  const roots = snapshotProcesses().filter((row) => row.state !== 'Z' && row.state !== 'X' && !spared.has(row.pid) && hasEnv(row, wanted))
+  const roots = snapshotProcesses().filter(
+    (row) => row.state !== 'Z' && row.state !== 'X' && !spared.has(row.pid) && hasEnv(row, wanted)
+  )
   const killed = new Set<number>()
   const survivors = new Set<number>()
   for (const root of roots) {

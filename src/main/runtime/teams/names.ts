@@ -10,9 +10,12 @@ import { TeamNameError } from './errors'
  */
 export function safeName(raw: string, what: 'team' | 'agent' = 'team'): string {
   if (/[/\\\0]/.test(raw) || raw.includes('..')) {
-    throw new TeamNameError(`Invalid ${what} name '${raw}': it looks like a path ('/', '\\\\' and '..' are not allowed).`)
+    throw new TeamNameError(
+      `Invalid ${what} name '${raw}': it looks like a path ('/', '\\\\' and '..' are not allowed).`
+    )
   }
   const name = sanitizeName(raw)
-  if (!name) throw new TeamNameError(`Invalid ${what} name '${raw}': it needs at least one letter or digit ([a-z0-9-]).`)
+  if (!name)
+    throw new TeamNameError(`Invalid ${what} name '${raw}': it needs at least one letter or digit ([a-z0-9-]).`)
   return name
 }

@@ -22,7 +22,9 @@ describe('team config under concurrent processes', () => {
     await store.create({ name: 'busy', lead })
     const go = join(home, 'go-busy')
     const names = (p: string) => Array.from({ length: 20 }, (_, i) => `${p}-${i}`)
-    const children = ['p', 'q'].map((p) => startChild(entry, { op: 'addMembers', home, team: 'busy', names: names(p), go }))
+    const children = ['p', 'q'].map((p) =>
+      startChild(entry, { op: 'addMembers', home, team: 'busy', names: names(p), go })
+    )
     await Promise.all(children.map((c) => c.ready))
     writeFileSync(go, '')
     for (const n of names('local')) await store.addMember('busy', { ...lead, name: n, backendType: 'worker' })

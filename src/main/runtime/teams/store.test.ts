@@ -4,12 +4,34 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { assignColor, TEAM_COLORS } from '../../../shared/teams'
 import { TaskStore } from '../tasks'
-import { TeamActiveError, TeamExistsError, TeamFileError, TeamMemberError, TeamNameError, TeamNotFoundError, TeamStore, uniqueMemberName, type NewMember } from '.'
+import {
+  TeamActiveError,
+  TeamExistsError,
+  TeamFileError,
+  TeamMemberError,
+  TeamNameError,
+  TeamNotFoundError,
+  TeamStore,
+  uniqueMemberName,
+  type NewMember
+} from '.'
 
 let home: string
 let store: TeamStore
-const lead: NewMember = { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-4-5', backendType: 'main', cwd: '/w' }
-const mate = (name: string): NewMember => ({ name, agentType: 'general-purpose', model: 'claude-haiku-4-5', backendType: 'worker', cwd: '/w' })
+const lead: NewMember = {
+  name: 'team-lead',
+  agentType: 'main',
+  model: 'claude-sonnet-4-5',
+  backendType: 'main',
+  cwd: '/w'
+}
+const mate = (name: string): NewMember => ({
+  name,
+  agentType: 'general-purpose',
+  model: 'claude-haiku-4-5',
+  backendType: 'worker',
+  cwd: '/w'
+})
 
 beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), 'swarmdesk-teams-'))
@@ -20,8 +42,19 @@ afterEach(() => rmSync(home, { recursive: true, force: true }))
 describe('team store', () => {
   it('creates a team with its leader, sanitising the name, and refuses to create it twice', async () => {
     const config = await store.create({ name: 'Code Review', description: 'review', lead })
-    expect(config).toMatchObject({ schemaVersion: 1, name: 'code-review', leadAgentId: 'team-lead@code-review', hiddenPaneIds: [], allowedPaths: [] })
-    expect(config.members[0]).toMatchObject({ agentId: 'team-lead@code-review', isActive: true, mode: 'default', planModeRequired: false })
+    expect(config).toMatchObject({
+      schemaVersion: 1,
+      name: 'code-review',
+      leadAgentId: 'team-lead@code-review',
+      hiddenPaneIds: [],
+      allowedPaths: []
+    })
+    expect(config.members[0]).toMatchObject({
+      agentId: 'team-lead@code-review',
+      isActive: true,
+      mode: 'default',
+      planModeRequired: false
+    })
     expect(store.read('code-review')).toEqual(config)
     await expect(store.create({ name: 'code-review', lead })).rejects.toBeInstanceOf(TeamExistsError)
   })

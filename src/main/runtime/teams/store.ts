@@ -1,14 +1,31 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { agentId, assignColor, TEAM_SCHEMA_VERSION, TeamConfigSchema, type TeamConfig, type TeamMember } from '../../../shared/teams'
+import {
+  agentId,
+  assignColor,
+  TEAM_SCHEMA_VERSION,
+  TeamConfigSchema,
+  type TeamConfig,
+  type TeamMember
+} from '../../../shared/teams'
 import { createFileExclusiveSync, withLock, writeFileAtomicSync, type LockOptions } from '../locks'
-import { TeamActiveError, TeamExistsError, TeamFileError, TeamLeaderAliveError, TeamMemberError, TeamNotFoundError } from './errors'
+import {
+  TeamActiveError,
+  TeamExistsError,
+  TeamFileError,
+  TeamLeaderAliveError,
+  TeamMemberError,
+  TeamNotFoundError
+} from './errors'
 import { claimLeadership, leaderStatus, releaseLeadership, type LeaderStatus } from './leader'
 import { killTeamLeftovers, type LeftoverKill } from './leftovers'
 import { safeName } from './names'
 
 /** A member to add. `color` defaults to the palette's choice; `isActive` to true; `mode` to `default`. */
-export type NewMember = Omit<TeamMember, 'agentId' | 'joinedAt' | 'color' | 'isActive' | 'mode' | 'planModeRequired' | 'paneId'> &
+export type NewMember = Omit<
+  TeamMember,
+  'agentId' | 'joinedAt' | 'color' | 'isActive' | 'mode' | 'planModeRequired' | 'paneId'
+> &
   Partial<Pick<TeamMember, 'color' | 'isActive' | 'mode' | 'planModeRequired' | 'paneId'>>
 
 /** Fields of a member that may change after it joined. */
@@ -66,25 +83,36 @@ export class TeamStore {
    * is alive is never touched.
    * @throws TeamExistsError naming the live leader; TeamNameError.
    */
-  async createAsLeader(input: NewTeam, sessionId: string): Promise<{ config: TeamConfig; replaced?: StaleTeamRemoval }> {
+  async createAsLeader(
+    input: NewTeam,
+    sessionId: string
+  ): Promise<{ config: TeamConfig; replaced?: StaleTeamRemoval }> {
     const name = safeName(input.name)
     const dir = this.teamDir(name)
-    return withLock(join(dir, '.lock'), async () => {
-      let replaced: StaleTeamRemoval | undefined
-      if (existsSync(join(dir, 'config.json'))) {
-        const status = leaderStatus(this.home, name)
-        if (status.state === 'alive') throw new TeamExistsError(name, `its leader session ${status.lease.sessionId} is alive in process ${status.lease.pid}`)
-        replaced = await this.removeLocked(name, status)
-      }
-      claimLeadership(this.home, name, sessionId)
-      try {
-        const config = this.writeNew(name, input)
-        return replaced ? { config, replaced } : { config }
-      } catch (error) {
-        releaseLeadership(this.home, name, sessionId)
-        throw error
-      }
-    }, this.lockOptions)
+    return withLock(
+      join(dir, '.lock'),
+      async () => {
+        let replaced: StaleTeamRemoval | undefined
+        if (existsSync(join(dir, 'config.json'))) {
+          const status = leaderStatus(this.home, name)
+          if (status.state === 'alive')
+            throw new TeamExistsError(
+              name,
+              `its leader session ${status.lease.sessionId} is alive in process ${status.lease.pid}`
+            )
+          replaced = await this.removeLocked(name, status)
+        }
+        claimLeadership(this.home, name, sessionId)
+        try {
+          const config = this.writeNew(name, input)
+          return replaced ? { config, replaced } : { config }
+        } catch (error) {
+          releaseLeadership(this.home, name, sessionId)
+          throw error
+        }
+      },
+      this.lockOptions
+    )
   }
 
   /** Whether `team`'s leader session is alive or the team is stale (leader.ts). */
@@ -104,22 +132,30 @@ export class TeamStore {
     const name = safeName(team)
     const dir = this.teamDir(name)
     if (!existsSync(join(dir, 'config.json'))) throw new TeamNotFoundError(name)
-    const removal = await withLock(join(dir, '.lock'), async () => {
-      this.read(name)
-      const status = leaderStatus(this.home, name)
-      if (status.state === 'alive') throw new TeamLeaderAliveError(name, status.lease.sessionId, status.lease.pid)
-      return this.removeLocked(name, status)
-    }, this.lockOptions)
+    const removal = await withLock(
+      join(dir, '.lock'),
+      async () => {
+        this.read(name)
+        const status = leaderStatus(this.home, name)
+        if (status.state === 'alive') throw new TeamLeaderAliveError(name, status.lease.sessionId, status.lease.pid)
+        return this.removeLocked(name, status)
+      },
+      this.lockOptions
+    )
     // the lock lives in the folder: it goes once released, unless a new team took the name meanwhile
     if (!existsSync(join(dir, 'config.json'))) rmSync(dir, { recursive: true, force: true })
     return removal
   }
 
   /** Under the team's lock: kills the stale team's leftovers and removes everything of it but the lock. */
-  private async removeLocked(name: string, status: Extract<LeaderStatus, { state: 'stale' }>): Promise<StaleTeamRemoval> {
+  private async removeLocked(
+    name: string,
+    status: Extract<LeaderStatus, { state: 'stale' }>
+  ): Promise<StaleTeamRemoval> {
     const leftovers = await killTeamLeftovers(this.home, name)
     const dir = this.teamDir(name)
-    for (const entry of readdirSync(dir)) if (entry !== '.lock') rmSync(join(dir, entry), { recursive: true, force: true })
+    for (const entry of readdirSync(dir))
+      if (entry !== '.lock') rmSync(join(dir, entry), { recursive: true, force: true })
     rmSync(join(this.home, 'tasks', name), { recursive: true, force: true })
     return { team: name, reason: status.reason, leftovers }
   }
@@ -192,11 +228,15 @@ export class TeamStore {
    */
   async update(team: string, change: (config: TeamConfig) => TeamConfig): Promise<TeamConfig> {
     const dir = this.teamDir(team)
-    return withLock(join(dir, '.lock'), () => {
-      const next = TeamConfigSchema.parse(change(this.read(team)))
-      writeFileAtomicSync(join(dir, 'config.json'), serialise(next))
-      return next
-    }, this.lockOptions)
+    return withLock(
+      join(dir, '.lock'),
+      () => {
+        const next = TeamConfigSchema.parse(change(this.read(team)))
+        writeFileAtomicSync(join(dir, 'config.json'), serialise(next))
+        return next
+      },
+      this.lockOptions
+    )
   }
 
   /** Adds a member (agent id `name@team`, a colour distinct from the others'). @throws TeamMemberError if the name is taken. */
@@ -204,8 +244,13 @@ export class TeamStore {
     const name = safeName(input.name, 'agent')
     let added!: TeamMember
     await this.update(team, (c) => {
-      if (c.members.some((m) => m.name === name)) throw new TeamMemberError(`Team '${c.name}' already has a member named '${name}'.`)
-      added = member(c.name, { ...input, name }, c.members.map((m) => m.color))
+      if (c.members.some((m) => m.name === name))
+        throw new TeamMemberError(`Team '${c.name}' already has a member named '${name}'.`)
+      added = member(
+        c.name,
+        { ...input, name },
+        c.members.map((m) => m.color)
+      )
       return { ...c, members: [...c.members, added] }
     })
     return added
@@ -240,13 +285,17 @@ export class TeamStore {
    */
   async delete(team: string): Promise<void> {
     const dir = this.teamDir(team)
-    await withLock(join(dir, '.lock'), () => {
-      const c = this.read(team)
-      const active = c.members.filter((m) => m.isActive && m.agentId !== c.leadAgentId).map((m) => m.name)
-      if (active.length > 0) throw new TeamActiveError(c.name, active)
-      rmSync(join(dir, 'config.json'))
-      rmSync(join(this.home, 'tasks', c.name), { recursive: true, force: true })
-    }, this.lockOptions)
+    await withLock(
+      join(dir, '.lock'),
+      () => {
+        const c = this.read(team)
+        const active = c.members.filter((m) => m.isActive && m.agentId !== c.leadAgentId).map((m) => m.name)
+        if (active.length > 0) throw new TeamActiveError(c.name, active)
+        rmSync(join(dir, 'config.json'))
+        rmSync(join(this.home, 'tasks', c.name), { recursive: true, force: true })
+      },
+      this.lockOptions
+    )
     rmSync(dir, { recursive: true, force: true })
   }
 }

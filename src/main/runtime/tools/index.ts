@@ -12,7 +12,24 @@ export { BashOutputTool } from './shell/bashOutput'
 export { KillShellTool } from './shell/killShell'
 export { NotebookEditTool } from './files/notebookEdit'
 export { AgentTool, type AgentInput } from './agents/agentTool'
-export { createSendMessageTool, SendMessageInputSchema, SendMessageTool, type SendMessageInput, type SendMessagePort } from './agents/sendMessageTool'
+export {
+  createSendMessageTool,
+  SendMessageInputSchema,
+  SendMessageTool,
+  type SendMessageInput,
+  type SendMessagePort
+} from './agents/sendMessageTool'
 export { TaskStopTool } from './agents/taskStopTool'
 export { createExitPlanModeTool } from './plan/exitPlanMode'
-export { LEADER_TEAM_TOOLS, TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, TeamCreateTool, TeamDeleteTool, bindTeamContext, sendToTeam, type TeamMessageInput } from './team'
+export {
+  LEADER_TEAM_TOOLS,
+  TaskCreateTool,
+  TaskGetTool,
+  TaskListTool,
+  TaskUpdateTool,
+  TeamCreateTool,
+  TeamDeleteTool,
+  bindTeamContext,
+  sendToTeam,
+  type TeamMessageInput
+} from './team'

@@ -29,14 +29,17 @@ export function readTranscript(path: string): ReadTranscript {
       entries.push(TranscriptEntrySchema.parse(JSON.parse(line)))
     } catch {
       const torn = i === lines.length - 1 || (i === lines.length - 2 && lines[lines.length - 1] === '')
-      warnings.push(`${path}:${i + 1}: ${torn ? 'torn last line (the process stopped mid-write)' : 'unreadable line'} skipped`)
+      warnings.push(
+        `${path}:${i + 1}: ${torn ? 'torn last line (the process stopped mid-write)' : 'unreadable line'} skipped`
+      )
     }
   })
   return { entries, warnings }
 }
 
 /** Text of the placeholder result given to a tool call the transcript shows no result for. */
-export const INTERRUPTED_TOOL_RESULT = 'Interrupted: the session stopped before this tool call finished; its effects, if any, are unknown. Check before repeating it.'
+export const INTERRUPTED_TOOL_RESULT =
+  'Interrupted: the session stopped before this tool call finished; its effects, if any, are unknown. Check before repeating it.'
 
 /**
  * The conversation to continue from a transcript: the API messages after the last
@@ -76,7 +79,9 @@ export function messagesForResume(entries: TranscriptEntry[]): { messages: Messa
 
 /** Ids of a message's `tool_use` blocks, in order. */
 function toolUseIds(message: MessageParam): string[] {
-  return Array.isArray(message.content) ? message.content.filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id) : []
+  return Array.isArray(message.content)
+    ? message.content.filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id)
+    : []
 }
 
 function interruptedResult(id: string): ToolResultBlockParam {
@@ -89,7 +94,8 @@ function interruptedResult(id: string): ToolResultBlockParam {
  * message itself when it already answers them all in that order.
  */
 function answerCalls(message: MessageParam, ids: string[]): MessageParam {
-  const blocks: ContentBlockParam[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content
+  const blocks: ContentBlockParam[] =
+    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content
   const results = blocks.filter((b): b is ToolResultBlockParam => b.type === 'tool_result')
   const others = blocks.filter((b) => b.type !== 'tool_result')
   const answered = new Set(results.map((r) => r.tool_use_id))

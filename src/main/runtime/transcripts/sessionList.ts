@@ -36,9 +36,17 @@ export function listSessions(home: string, cwd: string): SessionSummary[] {
       const meta = SessionMetaSchema.parse(JSON.parse(readFileSync(join(dir, name, 'session.json'), 'utf8')))
       const transcriptPath = join(dir, name, 'transcript.jsonl')
       const { entries } = readTranscript(transcriptPath)
-      const first = entries.find((e) => e.type === 'user')?.message as { content?: string | Array<{ type: string; text?: string }> } | undefined
-      const text = typeof first?.content === 'string' ? first.content : first?.content?.find((b) => b.type === 'text')?.text
-      out.push({ ...meta, lastActivity: statSync(transcriptPath).mtime.toISOString(), entries: entries.length, transcriptPath, ...(text ? { firstPrompt: text.slice(0, FIRST_PROMPT_CHARS) } : {}) })
+      const first = entries.find((e) => e.type === 'user')?.message as
+        { content?: string | Array<{ type: string; text?: string }> } | undefined
+      const text =
+        typeof first?.content === 'string' ? first.content : first?.content?.find((b) => b.type === 'text')?.text
+      out.push({
+        ...meta,
+        lastActivity: statSync(transcriptPath).mtime.toISOString(),
+        entries: entries.length,
+        transcriptPath,
+        ...(text ? { firstPrompt: text.slice(0, FIRST_PROMPT_CHARS) } : {})
+      })
     } catch {
       // a folder without a readable session.json is not a session
     }

@@ -53,7 +53,10 @@ describe('transcripts', () => {
     again.append('user', user('Survey again'))
     again.close()
     const { entries, warnings } = readTranscript(path)
-    expect(entries.map((e) => (e.message as { content: Array<{ text: string }> }).content[0]!.text)).toEqual(['one', 'Survey again'])
+    expect(entries.map((e) => (e.message as { content: Array<{ text: string }> }).content[0]!.text)).toEqual([
+      'one',
+      'Survey again'
+    ])
     expect(warnings).toEqual([`${path}:2: unreadable line skipped`])
     // a whole file is left as it is
     const whole = readFileSync(path, 'utf8')
@@ -67,21 +70,39 @@ describe('transcripts', () => {
     w.append('user', user('old turn'))
     w.append('system', { summary: 's' }, 'compact_boundary')
     w.append('user', user('summary of old turn'))
-    w.append('assistant', { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'sleep 9' } }] })
+    w.append('assistant', {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'sleep 9' } }]
+    })
     w.close()
     const { messages, repair } = messagesForResume(readTranscript(path).entries)
     expect(messages[0]).toEqual(user('summary of old turn'))
     expect(messages).toHaveLength(3)
-    expect(repair).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true, content: INTERRUPTED_TOOL_RESULT }] })
+    expect(repair).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true, content: INTERRUPTED_TOOL_RESULT }]
+    })
   })
 
   it('answers interrupted calls earlier in the history too: a user message recorded after them gets their placeholder results first', () => {
     const path = join(dir, 'broken.jsonl')
     const w = new TranscriptWriter(path, 'team-lead')
     w.append('user', user('spawn the team'))
-    w.append('assistant', { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_a', name: 'Agent', input: {} }, { type: 'tool_use', id: 'toolu_b', name: 'Agent', input: {} }] })
+    w.append('assistant', {
+      role: 'assistant',
+      content: [
+        { type: 'tool_use', id: 'toolu_a', name: 'Agent', input: {} },
+        { type: 'tool_use', id: 'toolu_b', name: 'Agent', input: {} }
+      ]
+    })
     // a wake recorded straight after the interrupted turn, without the calls' results
-    w.append('user', { role: 'user', content: [{ type: 'text', text: '<teammate-message>idle</teammate-message>' }, { type: 'tool_result', tool_use_id: 'toolu_b', content: 'ok' }] })
+    w.append('user', {
+      role: 'user',
+      content: [
+        { type: 'text', text: '<teammate-message>idle</teammate-message>' },
+        { type: 'tool_result', tool_use_id: 'toolu_b', content: 'ok' }
+      ]
+    })
     w.append('assistant', { role: 'assistant', content: [{ type: 'text', text: 'noted' }] })
     w.close()
     const entries = readTranscript(path).entries
@@ -107,7 +128,13 @@ describe('transcripts', () => {
     const recorded = [
       user('read it'),
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }, { type: 'text', text: 'more' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' },
+          { type: 'text', text: 'more' }
+        ]
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'done' }] }
     ]
     for (const m of recorded) w.append(m.role === 'user' ? 'user' : 'assistant', m)

@@ -39,7 +39,9 @@ export class TranscriptWriter {
     } catch (error) {
       closeSync(this.fd)
       this.fd = undefined
-      throw new TranscriptWriteError(`Cannot record to the transcript ${path}: ${(error as Error).message}.`, { cause: error })
+      throw new TranscriptWriteError(`Cannot record to the transcript ${path}: ${(error as Error).message}.`, {
+        cause: error
+      })
     }
     this.lastUuid = parentUuid
   }
@@ -48,7 +50,12 @@ export class TranscriptWriter {
    * Appends an API message (`user`/`assistant`) or a `system` entry; returns the line written.
    * @throws TranscriptWriteError when the device refuses the write; nothing of the line remains.
    */
-  append(type: TranscriptEntry['type'], message: unknown, subtype?: string, response?: Pick<TranscriptEntry, 'usage' | 'model'>): TranscriptEntry {
+  append(
+    type: TranscriptEntry['type'],
+    message: unknown,
+    subtype?: string,
+    response?: Pick<TranscriptEntry, 'usage' | 'model'>
+  ): TranscriptEntry {
     if (this.fd === undefined) throw new Error(`Transcript ${this.path} is closed; nothing more can be appended.`)
     const entry: TranscriptEntry = {
       schemaVersion: TRANSCRIPT_SCHEMA_VERSION,
@@ -67,7 +74,10 @@ export class TranscriptWriter {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       const why = code === 'ENOSPC' ? 'the disk is full' : (error as Error).message
-      throw new TranscriptWriteError(`Cannot record to the transcript ${this.path}: ${why}. The transcript is unchanged (up to its last whole line); free some space, then resume the session.`, { cause: error })
+      throw new TranscriptWriteError(
+        `Cannot record to the transcript ${this.path}: ${why}. The transcript is unchanged (up to its last whole line); free some space, then resume the session.`,
+        { cause: error }
+      )
     }
     this.lastUuid = entry.uuid
     return entry

@@ -42,7 +42,9 @@ describe('parallel isolated agents', () => {
 
   it('finishes many clean worktrees in parallel without lock failures', async () => {
     repo = makeRepo()
-    const wts = await Promise.all(Array.from({ length: 6 }, (_, i) => createWorktree({ cwd: repo!.root, agentId: agentIdWith(`0000000${i}`) })))
+    const wts = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => createWorktree({ cwd: repo!.root, agentId: agentIdWith(`0000000${i}`) }))
+    )
     const results = await Promise.all(wts.map((wt) => finishWorktree(wt)))
     expect(results.map((r) => r.kept)).toEqual(Array(6).fill(false))
     expect(git(repo.root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1)

@@ -51,6 +51,12 @@ export async function createWorktree(opts: CreateWorktreeOptions): Promise<Workt
 
 async function writeRecord(wt: Worktree, agentId: string): Promise<void> {
   const adminDir = (await runGit(['rev-parse', '--absolute-git-dir'], wt.path)).trim()
-  const record: WorktreeRecord = { schemaVersion: 1, agentId, branch: wt.branch, baseCommit: wt.baseCommit, createdAt: new Date().toISOString() }
+  const record: WorktreeRecord = {
+    schemaVersion: 1,
+    agentId,
+    branch: wt.branch,
+    baseCommit: wt.baseCommit,
+    createdAt: new Date().toISOString()
+  }
   await writeFile(path.join(adminDir, WORKTREE_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`)
 }

@@ -10,7 +10,9 @@ export class WorktreeError extends Error {
 export class NotAGitRepositoryError extends WorktreeError {
   override name = 'NotAGitRepositoryError'
   constructor(readonly cwd: string) {
-    super(`worktree isolation needs a git repository, but ${cwd} is not inside one; run the agent without isolation or run \`git init\` and commit first`)
+    super(
+      `worktree isolation needs a git repository, but ${cwd} is not inside one; run the agent without isolation or run \`git init\` and commit first`
+    )
   }
 }
 
@@ -18,7 +20,9 @@ export class NotAGitRepositoryError extends WorktreeError {
 export class UnbornHeadError extends WorktreeError {
   override name = 'UnbornHeadError'
   constructor(readonly repoRoot: string) {
-    super(`worktree isolation needs a commit to branch from, but the repository at ${repoRoot} has no commit yet (unborn HEAD); make a first commit`)
+    super(
+      `worktree isolation needs a commit to branch from, but the repository at ${repoRoot} has no commit yet (unborn HEAD); make a first commit`
+    )
   }
 }
 
@@ -26,7 +30,9 @@ export class UnbornHeadError extends WorktreeError {
 export class InvalidAgentIdError extends WorktreeError {
   override name = 'InvalidAgentIdError'
   constructor(readonly agentId: string) {
-    super(`cannot name a worktree after agent id ${JSON.stringify(agentId)}: expected "a" followed by at least 8 hex digits`)
+    super(
+      `cannot name a worktree after agent id ${JSON.stringify(agentId)}: expected "a" followed by at least 8 hex digits`
+    )
   }
 }
 

@@ -27,7 +27,12 @@ describe('finishWorktree', () => {
     const wt = await createWorktree({ cwd: repo.root, agentId: agentIdWith('1234abcd') })
     writeFileSync(path.join(wt.path, 'notes.txt'), 'draft\n')
     const result = await finishWorktree(wt)
-    expect(result).toEqual({ kept: true, reason: expect.stringMatching(/uncommitted changes/), path: wt.path, branch: wt.branch })
+    expect(result).toEqual({
+      kept: true,
+      reason: expect.stringMatching(/uncommitted changes/),
+      path: wt.path,
+      branch: wt.branch
+    })
     expect(existsSync(path.join(wt.path, 'notes.txt'))).toBe(true)
     expect(branchExists(repo.root, wt.branch)).toBe(true)
   })

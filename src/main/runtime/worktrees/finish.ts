@@ -20,7 +20,10 @@ export async function finishWorktree(worktree: Worktree): Promise<FinishResult> 
       const late = await pendingWork(worktree)
       if (late) return kept(late)
       const note = await removeWorktree(worktree.repoRoot, worktree.path, worktree.branch)
-      return { kept: false, reason: note ? `no changes; worktree removed, but ${note}` : 'no changes; worktree and branch removed' }
+      return {
+        kept: false,
+        reason: note ? `no changes; worktree removed, but ${note}` : 'no changes; worktree and branch removed'
+      }
     })
   } catch (err) {
     return kept(`kept because git failed: ${(err as Error).message}`)

@@ -32,12 +32,14 @@ describe('runGit', () => {
 describe('serialisePerRepo', () => {
   it('runs tasks of one key one at a time in order, even after a failure, and other keys freely', async () => {
     const log: string[] = []
-    const task = (name: string, ms: number, fail = false) => async () => {
-      log.push(`start ${name}`)
-      await new Promise((r) => setTimeout(r, ms))
-      log.push(`end ${name}`)
-      if (fail) throw new Error(name)
-    }
+    const task =
+      (name: string, ms: number, fail = false) =>
+      async () => {
+        log.push(`start ${name}`)
+        await new Promise((r) => setTimeout(r, ms))
+        log.push(`end ${name}`)
+        if (fail) throw new Error(name)
+      }
     await Promise.allSettled([
       serialisePerRepo('k', task('a', 30, true)),
       serialisePerRepo('k', task('b', 1)),

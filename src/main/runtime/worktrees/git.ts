@@ -8,7 +8,15 @@ import { GitCommandError } from './errors'
  */
 function gitEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C', LANG: 'C' }
-  for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_CEILING_DIRECTORIES']) delete env[k]
+  for (const k of [
+    'GIT_DIR',
+    'GIT_WORK_TREE',
+    'GIT_INDEX_FILE',
+    'GIT_COMMON_DIR',
+    'GIT_OBJECT_DIRECTORY',
+    'GIT_CEILING_DIRECTORIES'
+  ])
+    delete env[k]
   return env
 }
 
@@ -31,11 +39,16 @@ export interface RunGitOptions {
 
 function execGitOnce(args: readonly string[], cwd: string, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, env: gitEnv(), signal, maxBuffer: 16 * 1024 * 1024, windowsHide: true }, (err, stdout, stderr) => {
-      if (!err) return resolve(stdout)
-      const code = (err as NodeJS.ErrnoException & { code?: number | string }).code ?? null
-      reject(new GitCommandError(args, cwd, code, String(stderr || err.message)))
-    })
+    execFile(
+      'git',
+      args,
+      { cwd, env: gitEnv(), signal, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
+      (err, stdout, stderr) => {
+        if (!err) return resolve(stdout)
+        const code = (err as NodeJS.ErrnoException & { code?: number | string }).code ?? null
+        reject(new GitCommandError(args, cwd, code, String(stderr || err.message)))
+      }
+    )
   })
 }
 
@@ -67,7 +80,10 @@ const queues = new Map<string, Promise<unknown>>()
 export function serialisePerRepo<T>(key: string, task: () => Promise<T>): Promise<T> {
   const prev = queues.get(key) ?? Promise.resolve()
   const run = prev.then(task, task)
-  const settled = run.then(() => undefined, () => undefined)
+  const settled = run.then(
+    () => undefined,
+    () => undefined
+  )
   queues.set(key, settled)
   void settled.then(() => {
     if (queues.get(key) === settled) queues.delete(key)

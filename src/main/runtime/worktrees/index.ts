@@ -6,7 +6,13 @@
 export { createWorktree, type CreateWorktreeOptions } from './create'
 export { finishWorktree } from './finish'
 export { sweepStaleWorktrees, type SweepOptions } from './sweep'
-export { worktreePathGuard, translatePath, forkWorktreeNotice, type WorktreePathGuard, type PathGuardVerdict } from './pathGuard'
+export {
+  worktreePathGuard,
+  translatePath,
+  forkWorktreeNotice,
+  type WorktreePathGuard,
+  type PathGuardVerdict
+} from './pathGuard'
 export { worktreeNotificationXml, type WorktreeNotificationInfo } from './notification'
 export { agentId8, worktreePathFor, worktreeBranchFor, WORKTREES_DIR, EXCLUDE_LINE } from './naming'
 export type { Worktree, FinishResult, SweepResult } from './types'

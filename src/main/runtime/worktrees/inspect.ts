@@ -47,7 +47,11 @@ export function isBelow(parent: string, child: string): boolean {
  * removing it would delete the nested checkout with it.
  * @throws GitCommandError — callers treat any error as "keep".
  */
-export async function pendingWork(wt: { path: string; branch: string; baseCommit: string }): Promise<string | undefined> {
+export async function pendingWork(wt: {
+  path: string
+  branch: string
+  baseCommit: string
+}): Promise<string | undefined> {
   const status = await runGit(['status', '--porcelain'], wt.path)
   if (status.trim() !== '') {
     const n = status.split('\n').filter((l) => l.trim() !== '').length
@@ -55,7 +59,8 @@ export async function pendingWork(wt: { path: string; branch: string; baseCommit
   }
   for (const rev of ['HEAD', `refs/heads/${wt.branch}`]) {
     const count = Number((await runGit(['rev-list', '--count', `${wt.baseCommit}..${rev}`], wt.path)).trim())
-    if (count > 0) return `${count} new commit${count === 1 ? '' : 's'} on ${rev === 'HEAD' ? 'HEAD' : wt.branch} since ${wt.baseCommit.slice(0, 12)}`
+    if (count > 0)
+      return `${count} new commit${count === 1 ? '' : 's'} on ${rev === 'HEAD' ? 'HEAD' : wt.branch} since ${wt.baseCommit.slice(0, 12)}`
   }
   const nested = (await listWorktrees(wt.path)).filter((w) => isBelow(wt.path, w.path))
   if (nested.length > 0) return `contains another worktree (${nested[0].path})`

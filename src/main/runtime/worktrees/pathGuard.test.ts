@@ -19,7 +19,8 @@ describe('worktreePathGuard', () => {
     const verdict = guard('/w/repo/src/a.ts')
     expect(verdict).toEqual({
       ok: false,
-      message: '/w/repo/src/a.ts is in the parent checkout /w/repo; this agent works in the isolated worktree /w/repo/.swarmdesk/worktrees/agent-1234abcd: use /w/repo/.swarmdesk/worktrees/agent-1234abcd/src/a.ts',
+      message:
+        '/w/repo/src/a.ts is in the parent checkout /w/repo; this agent works in the isolated worktree /w/repo/.swarmdesk/worktrees/agent-1234abcd: use /w/repo/.swarmdesk/worktrees/agent-1234abcd/src/a.ts',
       translatedPath: '/w/repo/.swarmdesk/worktrees/agent-1234abcd/src/a.ts'
     })
     expect(guard('/w/repo').ok).toBe(false)
@@ -44,7 +45,11 @@ describe('worktreePathGuard', () => {
   it('judges a symlink inside the worktree by where it leads', () => {
     const repo = makeRepo()
     try {
-      const real: Worktree = { ...wt, repoRoot: repo.root, path: path.join(repo.root, '.swarmdesk', 'worktrees', 'agent-1234abcd') }
+      const real: Worktree = {
+        ...wt,
+        repoRoot: repo.root,
+        path: path.join(repo.root, '.swarmdesk', 'worktrees', 'agent-1234abcd')
+      }
       mkdirSync(real.path, { recursive: true })
       symlinkSync(path.join(repo.root, 'src'), path.join(real.path, 'escape'))
       const verdict = worktreePathGuard(real)(path.join(real.path, 'escape', 'a.ts'))
@@ -58,7 +63,9 @@ describe('worktreePathGuard', () => {
 describe('translatePath and the fork notice', () => {
   it('maps parent checkout paths into the worktree and leaves others alone', () => {
     expect(translatePath(wt, '/w/repo/pkg/b.ts')).toBe('/w/repo/.swarmdesk/worktrees/agent-1234abcd/pkg/b.ts')
-    expect(translatePath(wt, '/w/repo/.swarmdesk/worktrees/agent-1234abcd/x')).toBe('/w/repo/.swarmdesk/worktrees/agent-1234abcd/x')
+    expect(translatePath(wt, '/w/repo/.swarmdesk/worktrees/agent-1234abcd/x')).toBe(
+      '/w/repo/.swarmdesk/worktrees/agent-1234abcd/x'
+    )
     expect(translatePath(wt, '/tmp/x')).toBe('/tmp/x')
   })
 

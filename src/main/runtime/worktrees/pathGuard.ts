@@ -66,10 +66,19 @@ export function worktreePathGuard(worktree: Worktree): WorktreePathGuard {
     const p = canonical(path.resolve(worktree.path, absPath))
     if (within(own, p) || !within(root, p)) return { ok: true }
     const rel = path.relative(root, p)
-    if (within(WORKTREES_DIR, rel)) return { ok: false, message: `${absPath} is in another agent's worktree; ${here} and may not touch it` }
-    if (within('.git', rel)) return { ok: false, message: `${absPath} is in the repository's git directory; ${here}: use git commands from there instead` }
+    if (within(WORKTREES_DIR, rel))
+      return { ok: false, message: `${absPath} is in another agent's worktree; ${here} and may not touch it` }
+    if (within('.git', rel))
+      return {
+        ok: false,
+        message: `${absPath} is in the repository's git directory; ${here}: use git commands from there instead`
+      }
     const translatedPath = path.join(worktree.path, rel)
-    return { ok: false, message: `${absPath} is in the parent checkout ${worktree.repoRoot}; ${here}: use ${translatedPath}`, translatedPath }
+    return {
+      ok: false,
+      message: `${absPath} is in the parent checkout ${worktree.repoRoot}; ${here}: use ${translatedPath}`,
+      translatedPath
+    }
   }
 }
 

@@ -5,7 +5,11 @@ import path from 'node:path'
 
 /** Runs git synchronously in `cwd` for test setup and assertions; returns trimmed stdout. Test helper only. */
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' } }).trim()
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' }
+  }).trim()
 }
 
 /** A temp repository with one commit (`README.md`, `src/a.ts`) on `main`, its own identity set. */
@@ -30,7 +34,12 @@ export function makeRepo(opts: { commit?: boolean } = {}): TestRepo {
     git(root, 'add', '.')
     git(root, 'commit', '--quiet', '-m', 'initial')
   }
-  return { base, root, head: () => git(root, 'rev-parse', 'HEAD'), cleanup: () => rmSync(base, { recursive: true, force: true }) }
+  return {
+    base,
+    root,
+    head: () => git(root, 'rev-parse', 'HEAD'),
+    cleanup: () => rmSync(base, { recursive: true, force: true })
+  }
 }
 
 /** A fresh agent id of the runtime's shape (`a` + 16 hex) with a chosen 8-hex prefix. */

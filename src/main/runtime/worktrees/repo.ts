@@ -21,7 +21,8 @@ export async function locateRepo(cwd: string): Promise<RepoLocation> {
   try {
     out = await runGit(['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], cwd)
   } catch (err) {
-    if (err instanceof GitCommandError && /not a git repository/i.test(err.stderr)) throw new NotAGitRepositoryError(cwd)
+    if (err instanceof GitCommandError && /not a git repository/i.test(err.stderr))
+      throw new NotAGitRepositoryError(cwd)
     throw err
   }
   const [repoRoot, commonDir] = out.split('\n').map((l) => l.trim())

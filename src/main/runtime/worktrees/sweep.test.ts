@@ -13,7 +13,9 @@ describe('sweepStaleWorktrees', () => {
     repo = makeRepo()
     const root = repo.root
     const [clean, dirty, committed, active] = await Promise.all(
-      ['00000001', '00000002', '00000003', '00000004'].map((id8) => createWorktree({ cwd: root, agentId: agentIdWith(id8) }))
+      ['00000001', '00000002', '00000003', '00000004'].map((id8) =>
+        createWorktree({ cwd: root, agentId: agentIdWith(id8) })
+      )
     )
     writeFileSync(path.join(dirty.path, 'wip.txt'), 'wip\n')
     writeFileSync(path.join(committed.path, 'README.md'), 'done\n')

@@ -57,7 +57,9 @@ async function sweepOne(repoRoot: string, wtPath: string): Promise<boolean> {
 export async function readRecord(wtPath: string): Promise<WorktreeRecord | undefined> {
   const adminDir = (await runGit(['rev-parse', '--absolute-git-dir'], wtPath)).trim()
   try {
-    const parsed = WorktreeRecordSchema.safeParse(JSON.parse(await readFile(path.join(adminDir, WORKTREE_RECORD_FILE), 'utf8')))
+    const parsed = WorktreeRecordSchema.safeParse(
+      JSON.parse(await readFile(path.join(adminDir, WORKTREE_RECORD_FILE), 'utf8'))
+    )
     return parsed.success ? parsed.data : undefined
   } catch {
     return undefined

@@ -17,8 +17,7 @@ export interface Worktree {
 
 /** What {@link finishWorktree} did. A discriminated union: a kept worktree always carries where it is. */
 export type FinishResult =
-  | { kept: true; reason: string; path: string; branch: string }
-  | { kept: false; reason: string }
+  { kept: true; reason: string; path: string; branch: string } | { kept: false; reason: string }
 
 /** What {@link sweepStaleWorktrees} did, as absolute worktree paths. */
 export interface SweepResult {

@@ -34,7 +34,15 @@ describe('preload client', () => {
     raw.fire('pane.data', { agentId: 'a', data: 'x', chunk: 'one' })
     raw.fire('pane.data', { agentId: 'a', data: 'x', chunk: 1 })
     raw.fire('runtime.event', { type: 'newfangled', seq: 1, time: 't', agentId: 'a', agentName: 'a' })
-    raw.fire('runtime.event', { type: 'notice', seq: 2, time: 't', agentId: 'a', agentName: 'a', level: 'info', message: 'm' })
+    raw.fire('runtime.event', {
+      type: 'notice',
+      seq: 2,
+      time: 't',
+      agentId: 'a',
+      agentName: 'a',
+      level: 'info',
+      message: 'm'
+    })
     expect(got).toEqual([1, 'notice'])
     client.dispose()
     expect(raw.count()).toBe(0)

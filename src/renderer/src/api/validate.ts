@@ -43,7 +43,10 @@ export function parsePush<C extends PushChannel>(channel: C, payload: unknown): 
  */
 export function parseResponse<C extends RequestChannel>(channel: C, result: unknown): ResponseOf<C> {
   const parsed = requestChannels[channel].response.safeParse(result)
-  if (!parsed.success) throw new BridgeProtocolError(`The answer to '${channel}' does not fit the contract (${issuesSentence(parsed.error.issues)}); the page and the host are out of step: reload the page.`)
+  if (!parsed.success)
+    throw new BridgeProtocolError(
+      `The answer to '${channel}' does not fit the contract (${issuesSentence(parsed.error.issues)}); the page and the host are out of step: reload the page.`
+    )
   return parsed.data as ResponseOf<C>
 }
 

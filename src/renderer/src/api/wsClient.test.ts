@@ -29,11 +29,16 @@ async function startServer(handler: Handler) {
     push(channel: string, payload: unknown) {
       for (const s of sockets) if (s.readyState === s.OPEN) s.send(JSON.stringify({ kind: 'push', channel, payload }))
     },
-    close: () => new Promise<void>((r) => { for (const s of wss.clients) s.terminate(); wss.close(() => r()) })
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of wss.clients) s.terminate()
+        wss.close(() => r())
+      })
   }
 }
 
-const ok = (socket: ServerSocket, id: number, result: unknown) => socket.send(JSON.stringify({ kind: 'response', id, ok: true, result }))
+const ok = (socket: ServerSocket, id: number, result: unknown) =>
+  socket.send(JSON.stringify({ kind: 'response', id, ok: true, result }))
 
 function waitFor(pred: () => boolean, ms = 3_000): Promise<void> {
   const start = Date.now()
@@ -55,7 +60,12 @@ afterEach(async () => {
 async function setup(handler: Handler) {
   const server = await startServer(handler)
   cleanups.push(server.close)
-  const client = createWebSocketClient({ url: server.url, WebSocket: WebSocket as unknown as SocketConstructor, initialDelayMs: 20, maxDelayMs: 100 })
+  const client = createWebSocketClient({
+    url: server.url,
+    WebSocket: WebSocket as unknown as SocketConstructor,
+    initialDelayMs: 20,
+    maxDelayMs: 100
+  })
   cleanups.push(() => client.dispose())
   const statuses: ConnectionStatus[] = []
   client.onDidChangeStatus((s) => statuses.push(s))
@@ -69,13 +79,19 @@ const answerSnapshot: Handler = (f, s) => {
 
 describe('WebSocket workspace client', () => {
   it('builds the bridge URL from the page origin and its token', () => {
-    expect(bridgeUrl({ origin: 'http://127.0.0.1:4100', search: '?token=a b' })).toBe('ws://127.0.0.1:4100/bridge?token=a%20b')
+    expect(bridgeUrl({ origin: 'http://127.0.0.1:4100', search: '?token=a b' })).toBe(
+      'ws://127.0.0.1:4100/bridge?token=a%20b'
+    )
     expect(bridgeUrl({ origin: 'https://host', search: '' })).toBe('wss://host/bridge')
   })
 
   it("binds the bridge to the page's workspace, keeping the token when the page has one", () => {
-    expect(bridgeUrl({ origin: 'http://127.0.0.1:4100', search: '?workspace=0123abcd' })).toBe('ws://127.0.0.1:4100/bridge?workspace=0123abcd')
-    expect(bridgeUrl({ origin: 'http://127.0.0.1:4100', search: '?token=t1&workspace=0123abcd&pane=x' })).toBe('ws://127.0.0.1:4100/bridge?token=t1&workspace=0123abcd')
+    expect(bridgeUrl({ origin: 'http://127.0.0.1:4100', search: '?workspace=0123abcd' })).toBe(
+      'ws://127.0.0.1:4100/bridge?workspace=0123abcd'
+    )
+    expect(bridgeUrl({ origin: 'http://127.0.0.1:4100', search: '?token=t1&workspace=0123abcd&pane=x' })).toBe(
+      'ws://127.0.0.1:4100/bridge?token=t1&workspace=0123abcd'
+    )
   })
 
   it('sends a request made before the socket opens and resolves with the validated response', async () => {
@@ -89,10 +105,16 @@ describe('WebSocket workspace client', () => {
 
   it('rejects with the host error name, and a response that breaks the contract as a protocol error', async () => {
     const { client } = await setup((f, s) => {
-      if (f.channel === 'leader.prompt') s.send(JSON.stringify({ kind: 'response', id: f.id, ok: false, error: { name: 'LeaderBusyError', message: 'busy' } }))
+      if (f.channel === 'leader.prompt')
+        s.send(
+          JSON.stringify({ kind: 'response', id: f.id, ok: false, error: { name: 'LeaderBusyError', message: 'busy' } })
+        )
       if (f.channel === 'workspace.snapshot') ok(s, f.id, { sessionId: 42 })
     })
-    await expect(client.request('leader.prompt', { text: 'hi' })).rejects.toMatchObject({ name: 'LeaderBusyError', message: 'busy' })
+    await expect(client.request('leader.prompt', { text: 'hi' })).rejects.toMatchObject({
+      name: 'LeaderBusyError',
+      message: 'busy'
+    })
     await expect(client.request('workspace.snapshot', {})).rejects.toMatchObject({ name: 'BridgeProtocolError' })
   })
 
@@ -119,17 +141,38 @@ describe('WebSocket workspace client', () => {
     s.send('not json')
     s.send(JSON.stringify({ kind: 'nope' }))
     server.push('runtime.event', { type: 'hologram', seq: 1, time: 't', agentId: 'a', agentName: 'a' })
-    server.push('runtime.event', { type: 'agent_state', seq: 2, time: 't', agentId: 'a', agentName: 'a', state: 'sleeping' })
+    server.push('runtime.event', {
+      type: 'agent_state',
+      seq: 2,
+      time: 't',
+      agentId: 'a',
+      agentName: 'a',
+      state: 'sleeping'
+    })
     server.push('pane.data', { agentId: 'a', data: 'x', chunk: 0 })
     server.push('no.such.channel', {})
-    server.push('runtime.event', { type: 'agent_state', seq: 3, time: 't', agentId: 'a', agentName: 'a', state: 'running' })
+    server.push('runtime.event', {
+      type: 'agent_state',
+      seq: 3,
+      time: 't',
+      agentId: 'a',
+      agentName: 'a',
+      state: 'running'
+    })
     server.push('pane.data', { agentId: 'a', data: 'hello', chunk: 1 })
     await waitFor(() => chunks.length === 1)
     expect(events.map((e) => e.seq)).toEqual([3])
     expect(chunks).toEqual([{ agentId: 'a', data: 'hello', chunk: 1 }])
     off()
     server.push('pane.data', { agentId: 'a', data: 'more', chunk: 2 })
-    server.push('runtime.event', { type: 'agent_state', seq: 4, time: 't', agentId: 'a', agentName: 'a', state: 'idle' })
+    server.push('runtime.event', {
+      type: 'agent_state',
+      seq: 4,
+      time: 't',
+      agentId: 'a',
+      agentName: 'a',
+      state: 'idle'
+    })
     await waitFor(() => events.length === 2)
     expect(chunks).toHaveLength(1)
     expect(logged).toHaveBeenCalledTimes(4)
@@ -145,7 +188,10 @@ describe('WebSocket workspace client', () => {
     await client.request('workspace.snapshot', {})
     const pushes = [
       { channel: 'pane.data', payload: { agentId: 'a', data: 'one', chunk: 1 } },
-      { channel: 'runtime.event', payload: { type: 'agent_state', seq: 5, time: 't', agentId: 'a', agentName: 'a', state: 'running' } },
+      {
+        channel: 'runtime.event',
+        payload: { type: 'agent_state', seq: 5, time: 't', agentId: 'a', agentName: 'a', state: 'running' }
+      },
       { channel: 'pane.data', payload: { agentId: 'b', data: 'bad', chunk: -1 } },
       { channel: 'pane.data', payload: { agentId: 'b', data: 'two', chunk: 1 } },
       { channel: 'pane.data', payload: { agentId: 'a', data: 'three', chunk: 2 } }
@@ -185,7 +231,13 @@ describe('WebSocket workspace client', () => {
     await waitFor(() => client.status === 'reconnecting')
     // a new host on the same port: the client finds it
     const again = new WebSocketServer({ host: '127.0.0.1', port: wsPort })
-    cleanups.push(() => new Promise<void>((r) => { for (const s of again.clients) s.terminate(); again.close(() => r()) }))
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          for (const s of again.clients) s.terminate()
+          again.close(() => r())
+        })
+    )
     again.on('connection', (s) => s.on('message', (raw) => answerSnapshot(JSON.parse(String(raw)), s)))
     await waitFor(() => client.status === 'open', 5_000)
     client.dispose()

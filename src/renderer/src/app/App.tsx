@@ -31,7 +31,10 @@ function Workspace({ cwd }: { cwd: string }) {
   const dashboardRef = usePanelRef()
   const drawerRef = usePanelRef()
   const [saved] = useState(() => loadLayout(cwd))
-  const [open, setOpen] = useState(() => ({ dashboard: (saved?.[DASHBOARD] ?? 1) > 0, drawer: (saved?.[DRAWER] ?? 1) > 0 }))
+  const [open, setOpen] = useState(() => ({
+    dashboard: (saved?.[DASHBOARD] ?? 1) > 0,
+    drawer: (saved?.[DRAWER] ?? 1) > 0
+  }))
   const onLayoutChanged = useCallback(
     (layout: Layout) => {
       saveLayout(cwd, layout)
@@ -47,10 +50,32 @@ function Workspace({ cwd }: { cwd: string }) {
   }
   return (
     <>
-      <TopBar panels={{ dashboardOpen: open.dashboard, drawerOpen: open.drawer, toggleDashboard: toggle(dashboardRef), toggleDrawer: toggle(drawerRef) }} />
+      <TopBar
+        panels={{
+          dashboardOpen: open.dashboard,
+          drawerOpen: open.drawer,
+          toggleDashboard: toggle(dashboardRef),
+          toggleDrawer: toggle(drawerRef)
+        }}
+      />
       <SettingsDialog />
-      <Group className="workspace" orientation="horizontal" id="swarmdesk-workspace" {...(saved ? { defaultLayout: saved } : {})} onLayoutChanged={onLayoutChanged}>
-        <Panel id={DASHBOARD} panelRef={dashboardRef} defaultSize="22%" minSize="220px" maxSize="45%" collapsible collapsedSize={0} className="side-panel">
+      <Group
+        className="workspace"
+        orientation="horizontal"
+        id="swarmdesk-workspace"
+        {...(saved ? { defaultLayout: saved } : {})}
+        onLayoutChanged={onLayoutChanged}
+      >
+        <Panel
+          id={DASHBOARD}
+          panelRef={dashboardRef}
+          defaultSize="22%"
+          minSize="220px"
+          maxSize="45%"
+          collapsible
+          collapsedSize={0}
+          className="side-panel"
+        >
           <div className="side-content" hidden={!open.dashboard}>
             <Dashboard />
           </div>
@@ -64,7 +89,16 @@ function Workspace({ cwd }: { cwd: string }) {
           </div>
         </Panel>
         <Separator className="resize-handle" aria-label="Resize the side drawer" />
-        <Panel id={DRAWER} panelRef={drawerRef} defaultSize="24%" minSize="260px" maxSize="50%" collapsible collapsedSize={0} className="side-panel">
+        <Panel
+          id={DRAWER}
+          panelRef={drawerRef}
+          defaultSize="24%"
+          minSize="260px"
+          maxSize="50%"
+          collapsible
+          collapsedSize={0}
+          className="side-panel"
+        >
           <div className="side-content" hidden={!open.drawer}>
             <Drawer cwd={cwd} />
           </div>

@@ -41,7 +41,14 @@ export function Drawer({ cwd }: { cwd: string }) {
         ))}
       </div>
       {TABS.map((t) => (
-        <div key={t.id} role="tabpanel" id={`drawer-panel-${t.id}`} aria-labelledby={`drawer-tab-${t.id}`} className="drawer-panel" hidden={tab !== t.id}>
+        <div
+          key={t.id}
+          role="tabpanel"
+          id={`drawer-panel-${t.id}`}
+          aria-labelledby={`drawer-tab-${t.id}`}
+          className="drawer-panel"
+          hidden={tab !== t.id}
+        >
           {t.id === 'permissions' ? <PermissionQueue /> : t.id === 'mailbox' ? <MailboxInspector /> : <TaskBoard />}
         </div>
       ))}

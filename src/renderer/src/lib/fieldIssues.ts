@@ -16,7 +16,16 @@ export type FieldIssues = Record<string, string[]>
 /** True for a zod validation error (or anything carrying an `issues` list of the same shape). */
 export function hasIssues(err: unknown): err is { issues: IssueLike[] } {
   const issues = (err as { issues?: unknown } | null)?.issues
-  return Array.isArray(issues) && issues.every((i) => typeof i === 'object' && i !== null && Array.isArray((i as IssueLike).path) && typeof (i as IssueLike).message === 'string')
+  return (
+    Array.isArray(issues) &&
+    issues.every(
+      (i) =>
+        typeof i === 'object' &&
+        i !== null &&
+        Array.isArray((i as IssueLike).path) &&
+        typeof (i as IssueLike).message === 'string'
+    )
+  )
 }
 
 /**
@@ -24,7 +33,10 @@ export function hasIssues(err: unknown): err is { issues: IssueLike[] } {
  * key (undefined: about the whole form, kept under `''`). A message found twice for one field is
  * kept once.
  */
-export function issuesByField(issues: readonly IssueLike[], fieldOf: (path: readonly PropertyKey[]) => string | undefined = (p) => (p.length ? String(p[0]) : undefined)): FieldIssues {
+export function issuesByField(
+  issues: readonly IssueLike[],
+  fieldOf: (path: readonly PropertyKey[]) => string | undefined = (p) => (p.length ? String(p[0]) : undefined)
+): FieldIssues {
   const out: FieldIssues = {}
   for (const issue of issues) {
     const key = fieldOf(issue.path) ?? ''
@@ -42,6 +54,7 @@ export function issuesSentence(issues: readonly IssueLike[]): string {
 /** Merges problem lists field by field (`a`'s first). */
 export function mergeFieldIssues(a: FieldIssues, b: FieldIssues): FieldIssues {
   const out: FieldIssues = { ...a }
-  for (const [key, list] of Object.entries(b)) out[key] = [...(out[key] ?? []), ...list.filter((m) => !out[key]?.includes(m))]
+  for (const [key, list] of Object.entries(b))
+    out[key] = [...(out[key] ?? []), ...list.filter((m) => !out[key]?.includes(m))]
   return out
 }

@@ -4,7 +4,10 @@ import { commands, setCommandApi } from './commands'
 import { appStore } from './store'
 
 /** An API whose requests answer with `answer(channel, payload)` and are recorded. */
-function fakeApi(answer: (channel: string, payload: unknown) => Promise<unknown>): { api: WorkspaceApi; calls: Array<[string, unknown]> } {
+function fakeApi(answer: (channel: string, payload: unknown) => Promise<unknown>): {
+  api: WorkspaceApi
+  calls: Array<[string, unknown]>
+} {
   const calls: Array<[string, unknown]> = []
   const api = {
     request: (channel: string, payload: unknown) => {

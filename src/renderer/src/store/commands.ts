@@ -5,9 +5,7 @@ import { actions } from './store'
 
 /** The person's answer to a permission request, as the card's buttons produce it. */
 export type PermissionAnswer =
-  | { kind: 'allow-once' }
-  | { kind: 'always-allow'; rule: string }
-  | { kind: 'deny'; reason: string }
+  { kind: 'allow-once' } | { kind: 'always-allow'; rule: string } | { kind: 'deny'; reason: string }
 
 let api: WorkspaceApi | undefined
 
@@ -41,7 +39,10 @@ function report(err: unknown): void {
 async function agentRequest(agentId: string, kind: AgentRequestKind): Promise<boolean> {
   actions.setAgentRequest(agentId, { pending: kind })
   try {
-    await need().request(kind === 'stop' ? 'agent.stop' : kind === 'interrupt' ? 'agent.interrupt' : 'agent.background', { agentId })
+    await need().request(
+      kind === 'stop' ? 'agent.stop' : kind === 'interrupt' ? 'agent.interrupt' : 'agent.background',
+      { agentId }
+    )
     actions.setAgentRequest(agentId, {})
     return true
   } catch (err) {
@@ -95,7 +96,11 @@ export const commands = {
           ? { requestId, decision: 'allow' as const }
           : answer.kind === 'always-allow'
             ? { requestId, decision: 'allow' as const, alwaysAllowRule: answer.rule }
-            : { requestId, decision: 'deny' as const, ...(answer.reason.trim() ? { reason: answer.reason.trim() } : {}) }
+            : {
+                requestId,
+                decision: 'deny' as const,
+                ...(answer.reason.trim() ? { reason: answer.reason.trim() } : {})
+              }
       const res = await need().request('permission.respond', payload)
       if (answer.kind === 'deny') actions.cancelDeny()
       return res.ok

@@ -139,7 +139,10 @@ export const createDashboardSlice: StateCreator<AppState, [], [], DashboardSlice
       }
     }),
   setTeam: (team) => set((s) => ({ dashboard: { ...s.dashboard, team } })),
-  requestFocus: (agentId) => set((s) => ({ dashboard: { ...s.dashboard, focusRequest: { agentId, nonce: (s.dashboard.focusRequest?.nonce ?? 0) + 1 } } })),
+  requestFocus: (agentId) =>
+    set((s) => ({
+      dashboard: { ...s.dashboard, focusRequest: { agentId, nonce: (s.dashboard.focusRequest?.nonce ?? 0) + 1 } }
+    })),
   setMemberAction: (agentId, state) =>
     set((s) => {
       const actions = { ...s.dashboard.actions }
@@ -149,6 +152,12 @@ export const createDashboardSlice: StateCreator<AppState, [], [], DashboardSlice
     }),
   setSpawnForm: (state) => set((s) => ({ dashboard: { ...s.dashboard, spawn: { ...s.dashboard.spawn, ...state } } })),
   setSpawnOptions: (spawnOptions) =>
-    set((s) => ({ dashboard: { ...s.dashboard, spawnOptions, ...(spawnOptions.team !== undefined ? { team: spawnOptions.team } : {}) } })),
+    set((s) => ({
+      dashboard: {
+        ...s.dashboard,
+        spawnOptions,
+        ...(spawnOptions.team !== undefined ? { team: spawnOptions.team } : {})
+      }
+    })),
   setStopAllPending: (stopAllPending) => set((s) => ({ dashboard: { ...s.dashboard, stopAllPending } }))
 })

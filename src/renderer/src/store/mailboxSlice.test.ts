@@ -8,7 +8,19 @@ let rev = 0
 function entry(n: number, over: Partial<MailboxEntry> = {}): MailboxEntry {
   const id = String(n).padStart(13, '0')
   const to = over.to ?? 'carol'
-  return { key: `${to}/${id}`, id, from: 'team-lead', to, timestamp: '2026-01-01T00:00:00.000Z', kind: 'plain', summary: `m${n}`, read: false, text: `m${n}`, rev: ++rev, ...over }
+  return {
+    key: `${to}/${id}`,
+    id,
+    from: 'team-lead',
+    to,
+    timestamp: '2026-01-01T00:00:00.000Z',
+    kind: 'plain',
+    summary: `m${n}`,
+    read: false,
+    text: `m${n}`,
+    rev: ++rev,
+    ...over
+  }
 }
 
 function page(entries: MailboxEntry[], over: Partial<MailboxPage> = {}): MailboxPage {
@@ -51,20 +63,28 @@ describe('mailbox slice', () => {
     expect(texts(store)).toEqual(['m1', 'm2'])
     store.getState().setMailboxFilters({ unreadOnly: true })
     store.getState().applyMailboxChange({ type: 'team', team: 'next', deleted: false })
-    expect(store.getState().mailbox).toMatchObject({ team: 'next', deleted: false, loaded: false, entries: [], raw: {} })
+    expect(store.getState().mailbox).toMatchObject({
+      team: 'next',
+      deleted: false,
+      loaded: false,
+      entries: [],
+      raw: {}
+    })
     // the person's filters survive the team change
     expect(store.getState().mailbox.filters.unreadOnly).toBe(true)
   })
 
   it('filters by agent (sender or recipient), kind and unread; the same array while nothing changed', () => {
     const store = createAppStore()
-    store.getState().applyMailboxPage(
-      page([
-        entry(1, { to: 'carol', kind: 'task_assignment' }),
-        entry(2, { from: 'carol', to: 'team-lead', kind: 'permission_request', read: true }),
-        entry(3, { from: 'alice', to: 'bob' })
-      ])
-    )
+    store
+      .getState()
+      .applyMailboxPage(
+        page([
+          entry(1, { to: 'carol', kind: 'task_assignment' }),
+          entry(2, { from: 'carol', to: 'team-lead', kind: 'permission_request', read: true }),
+          entry(3, { from: 'alice', to: 'bob' })
+        ])
+      )
     const visible = () => selectVisibleMessages(store.getState()).map((e) => e.id.replace(/^0+/, ''))
     expect(visible()).toEqual(['1', '2', '3'])
     store.getState().setMailboxFilters({ agent: 'carol' })

@@ -105,7 +105,8 @@ export const createMailboxSlice: StateCreator<AppState, [], [], MailboxSlice> = 
     set((s) => {
       const m = s.mailbox
       if (change.type === 'team') {
-        if (change.team === m.team) return change.deleted === m.deleted ? s : { mailbox: { ...m, deleted: change.deleted } }
+        if (change.team === m.team)
+          return change.deleted === m.deleted ? s : { mailbox: { ...m, deleted: change.deleted } }
         return { mailbox: emptyMailbox(change.team, change.deleted, m.filters) }
       }
       // a change of a team this renderer did not hear about (a push lost while reconnecting): follow it
@@ -113,7 +114,8 @@ export const createMailboxSlice: StateCreator<AppState, [], [], MailboxSlice> = 
       const next = upsertEntries(base, change.entries)
       return next === m ? s : { mailbox: next }
     }),
-  setMailboxFilters: (patch) => set((s) => ({ mailbox: { ...s.mailbox, filters: { ...s.mailbox.filters, ...patch } } })),
+  setMailboxFilters: (patch) =>
+    set((s) => ({ mailbox: { ...s.mailbox, filters: { ...s.mailbox.filters, ...patch } } })),
   toggleMailboxRaw: (key) =>
     set((s) => {
       const raw = { ...s.mailbox.raw }

@@ -1,5 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { selectArrangedTiles, selectHiddenPanes, selectSolePane, selectTileHeads } from '../features/panes/gridSelectors'
+import {
+  selectArrangedTiles,
+  selectHiddenPanes,
+  selectSolePane,
+  selectTileHeads
+} from '../features/panes/gridSelectors'
 import type { KeyValueStorage } from './localMemory'
 import { bindPaneMemory, loadPanes, MAX_REMEMBERED_IDS, paneMemoryKey, type SavedPanes } from './paneMemory'
 import { createAppStore } from './store'
@@ -21,11 +26,25 @@ function memoryStorage(): KeyValueStorage & { data: Map<string, string>; writes:
 }
 
 const CWD = '/work/demo'
-const sub = (agentId: string, parentId: string) => ev({ type: 'agent_started', agentId, agentName: agentId, agentType: 'general-purpose', parentId, depth: 1 })
-const mate = (name: string) => ev({ type: 'agent_started', agentId: `${name}@t`, agentName: name, agentType: 'general-purpose', parentId: 'team-lead', depth: 1, backend: 'worker' })
+const sub = (agentId: string, parentId: string) =>
+  ev({ type: 'agent_started', agentId, agentName: agentId, agentType: 'general-purpose', parentId, depth: 1 })
+const mate = (name: string) =>
+  ev({
+    type: 'agent_started',
+    agentId: `${name}@t`,
+    agentName: name,
+    agentType: 'general-purpose',
+    parentId: 'team-lead',
+    depth: 1,
+    backend: 'worker'
+  })
 
 /** A store bound to `storage`, then given the workspace's snapshot and agents (as the app gets them). */
-function openWorkspace(storage: KeyValueStorage, agents = [sub('s1', 'team-lead'), sub('s1a', 's1'), mate('alice'), mate('bob')], cwd = CWD) {
+function openWorkspace(
+  storage: KeyValueStorage,
+  agents = [sub('s1', 'team-lead'), sub('s1a', 's1'), mate('alice'), mate('bob')],
+  cwd = CWD
+) {
   const store = createAppStore()
   const memory = bindPaneMemory(store, storage)
   store.getState().loadSnapshot(snapshot({ cwd }))
@@ -53,7 +72,17 @@ describe('pane memory per workspace', () => {
 
   it('applies the memory in the same update that names the workspace, so the grid never shows the default first', () => {
     const storage = memoryStorage()
-    storage.setItem(paneMemoryKey(CWD), JSON.stringify({ schemaVersion: 1, layout: 'single', focused: 'bob@t', hidden: [], collapsed: [], order: [] } satisfies SavedPanes))
+    storage.setItem(
+      paneMemoryKey(CWD),
+      JSON.stringify({
+        schemaVersion: 1,
+        layout: 'single',
+        focused: 'bob@t',
+        hidden: [],
+        collapsed: [],
+        order: []
+      } satisfies SavedPanes)
+    )
     const store = createAppStore()
     bindPaneMemory(store, storage)
     const seen: string[] = []
@@ -85,7 +114,17 @@ describe('pane memory per workspace', () => {
 
   it('falls back to the leader when the remembered single pane no longer exists, and never hides the leader', () => {
     const storage = memoryStorage()
-    storage.setItem(paneMemoryKey(CWD), JSON.stringify({ schemaVersion: 1, layout: 'single', focused: 'gone', hidden: ['team-lead'], collapsed: [], order: [] }))
+    storage.setItem(
+      paneMemoryKey(CWD),
+      JSON.stringify({
+        schemaVersion: 1,
+        layout: 'single',
+        focused: 'gone',
+        hidden: ['team-lead'],
+        collapsed: [],
+        order: []
+      })
+    )
     const s = openWorkspace(storage).store.getState()
     expect(selectSolePane(s)).toBe('team-lead')
     expect(s.panes.hidden).toEqual({})
@@ -100,7 +139,11 @@ describe('pane memory per workspace', () => {
 
   it('ignores an entry that does not validate, and starts from the defaults', () => {
     const storage = memoryStorage()
-    for (const bad of ['not json', JSON.stringify({ schemaVersion: 2, layout: 'tiled', hidden: [], collapsed: [], order: [] }), JSON.stringify({ schemaVersion: 1, layout: 'spiral', hidden: [], collapsed: [], order: [] })]) {
+    for (const bad of [
+      'not json',
+      JSON.stringify({ schemaVersion: 2, layout: 'tiled', hidden: [], collapsed: [], order: [] }),
+      JSON.stringify({ schemaVersion: 1, layout: 'spiral', hidden: [], collapsed: [], order: [] })
+    ]) {
       storage.setItem(paneMemoryKey(CWD), bad)
       expect(openWorkspace(storage).store.getState().panes.layout).toBe('main-vertical')
     }
@@ -110,7 +153,9 @@ describe('pane memory per workspace', () => {
     const storage = memoryStorage()
     const { store } = openWorkspace(storage)
     const before = storage.writes
-    store.getState().applyEvent(ev({ type: 'assistant_text', agentId: 'team-lead', agentName: 'team-lead', text: 'hi' }))
+    store
+      .getState()
+      .applyEvent(ev({ type: 'assistant_text', agentId: 'team-lead', agentName: 'team-lead', text: 'hi' }))
     store.getState().toggleMaximised('bob@t')
     store.getState().setAgentRequest('s1', { pending: 'stop' })
     expect(storage.writes).toBe(before)

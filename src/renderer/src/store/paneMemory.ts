@@ -86,8 +86,24 @@ export function bindPaneMemory(store: StoreApi<AppState>, storage: KeyValueStora
     }
     if (!cwd) return
     const p = s.panes
-    if (last && last.layout === p.layout && last.focused === p.focused && last.hidden === p.hidden && last.collapsed === p.collapsed && last.order === p.order && last.board === p.board) return
-    last = { layout: p.layout, focused: p.focused, hidden: p.hidden, collapsed: p.collapsed, order: p.order, board: p.board }
+    if (
+      last &&
+      last.layout === p.layout &&
+      last.focused === p.focused &&
+      last.hidden === p.hidden &&
+      last.collapsed === p.collapsed &&
+      last.order === p.order &&
+      last.board === p.board
+    )
+      return
+    last = {
+      layout: p.layout,
+      focused: p.focused,
+      hidden: p.hidden,
+      collapsed: p.collapsed,
+      order: p.order,
+      board: p.board
+    }
     writeStored(storage, paneMemoryKey(cwd), savedPanes(p))
   }
   follow(store.getState())

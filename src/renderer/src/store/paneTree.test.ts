@@ -38,7 +38,9 @@ describe('pane tree', () => {
 
   it('indents by the ancestors between an agent and its root', () => {
     expect([nestLevel('a', tree.byId), nestLevel('a1', tree.byId), nestLevel('a11', tree.byId)]).toEqual([0, 1, 2])
-    expect([nestLevel('mate', tree.byId), nestLevel('m1', tree.byId), nestLevel('orphan', tree.byId)]).toEqual([0, 1, 0])
+    expect([nestLevel('mate', tree.byId), nestLevel('m1', tree.byId), nestLevel('orphan', tree.byId)]).toEqual([
+      0, 1, 0
+    ])
   })
 
   it('counts what collapsing an agent hides', () => {
@@ -48,7 +50,11 @@ describe('pane tree', () => {
   })
 
   it('survives a parent cycle without looping', () => {
-    const loop = agents(agentView({ agentId: 'team-lead' }), agentView({ agentId: 'x', parentId: 'y' }), agentView({ agentId: 'y', parentId: 'x' }))
+    const loop = agents(
+      agentView({ agentId: 'team-lead' }),
+      agentView({ agentId: 'x', parentId: 'y' }),
+      agentView({ agentId: 'y', parentId: 'x' })
+    )
     expect(visibleTileIds(loop.order, loop.byId, {})).toEqual([])
     expect(nestLevel('x', loop.byId)).toBeLessThanOrEqual(32)
     expect(descendantCount('x', loop.order, loop.byId)).toBe(1)
@@ -64,7 +70,9 @@ describe('pane tree', () => {
     )
     expect(visibleTileIds(team.order, team.byId, {})).toEqual(['s', 'alice@t', 'as', 'bob@t'])
     expect(visibleTileIds(team.order, team.byId, { 'team-lead': true })).toEqual(['alice@t', 'as', 'bob@t'])
-    expect([nestLevel('alice@t', team.byId), nestLevel('as', team.byId), nestLevel('bob@t', team.byId)]).toEqual([0, 1, 0])
+    expect([nestLevel('alice@t', team.byId), nestLevel('as', team.byId), nestLevel('bob@t', team.byId)]).toEqual([
+      0, 1, 0
+    ])
     expect(descendantCount('team-lead', team.order, team.byId)).toBe(1)
     expect(paneParentId('alice@t', team.byId)).toBeUndefined()
     expect(paneParentId('as', team.byId)).toBe('alice@t')

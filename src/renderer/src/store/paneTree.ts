@@ -47,7 +47,11 @@ export function childrenByParent(order: readonly string[], agents: Record<string
  * The leader's own subagents come first, then every other root (a teammate, or an agent whose
  * parent is unknown) with its subtree, in the order they appeared.
  */
-export function visibleTileIds(order: readonly string[], agents: Record<string, AgentView>, collapsed: Readonly<Record<string, true>>): string[] {
+export function visibleTileIds(
+  order: readonly string[],
+  agents: Record<string, AgentView>,
+  collapsed: Readonly<Record<string, true>>
+): string[] {
   const children = childrenByParent(order, agents)
   const out: string[] = []
   const seen = new Set<string>()

@@ -1,10 +1,25 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { selectArrangedTiles, selectHiddenPanes, selectSolePane, selectTileHeads } from '../features/panes/gridSelectors'
+import {
+  selectArrangedTiles,
+  selectHiddenPanes,
+  selectSolePane,
+  selectTileHeads
+} from '../features/panes/gridSelectors'
 import { createAppStore } from './store'
 import { ev, resetSeq, snapshot } from './store.testkit'
 
-const sub = (agentId: string, parentId: string) => ev({ type: 'agent_started', agentId, agentName: agentId, agentType: 'general-purpose', parentId, depth: 1 })
-const mate = (name: string) => ev({ type: 'agent_started', agentId: `${name}@t`, agentName: name, agentType: 'general-purpose', parentId: 'team-lead', depth: 1, backend: 'worker' })
+const sub = (agentId: string, parentId: string) =>
+  ev({ type: 'agent_started', agentId, agentName: agentId, agentType: 'general-purpose', parentId, depth: 1 })
+const mate = (name: string) =>
+  ev({
+    type: 'agent_started',
+    agentId: `${name}@t`,
+    agentName: name,
+    agentType: 'general-purpose',
+    parentId: 'team-lead',
+    depth: 1,
+    backend: 'worker'
+  })
 
 /** A leader with a subagent `s1` (whose child is `s1a`) and teammates alice and bob. */
 function team() {

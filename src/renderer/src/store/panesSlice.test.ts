@@ -9,7 +9,7 @@ const started = (agentId: string, parentId: string, time: string) =>
 describe('panes slice and the pane tree selectors', () => {
   beforeEach(() => resetSeq())
 
-  it("keeps 1,000 lines of pane scrollback until a snapshot names the setting, then follows the snapshot and Settings saves", () => {
+  it('keeps 1,000 lines of pane scrollback until a snapshot names the setting, then follows the snapshot and Settings saves', () => {
     const store = createAppStore()
     expect(store.getState().panes.scrollbackLines).toBe(1_000)
     store.getState().loadPaneSettings(snapshot())
@@ -80,7 +80,17 @@ describe('agent lifetimes', () => {
     const store = createAppStore()
     store.getState().loadSnapshot(snapshot())
     store.getState().applyEvent(started('a-1', 'team-lead', '2026-01-01T00:00:01.000Z'))
-    store.getState().applyEvent(ev({ type: 'agent_stopped', agentId: 'a-1', agentName: 'a-1', status: 'killed', time: '2026-01-01T00:00:31.500Z' }))
+    store
+      .getState()
+      .applyEvent(
+        ev({
+          type: 'agent_stopped',
+          agentId: 'a-1',
+          agentName: 'a-1',
+          status: 'killed',
+          time: '2026-01-01T00:00:31.500Z'
+        })
+      )
     expect(store.getState().workspace.lifetimes['a-1']).toEqual({
       startedAt: Date.parse('2026-01-01T00:00:01.000Z'),
       endedAt: Date.parse('2026-01-01T00:00:31.500Z'),

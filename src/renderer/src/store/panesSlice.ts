@@ -90,7 +90,15 @@ export interface PanesSlice {
 
 /** Creates the panes slice (zustand slices pattern). */
 export const createPanesSlice: StateCreator<AppState, [], [], PanesSlice> = (set) => ({
-  panes: { collapsed: {}, requests: {}, layout: 'main-vertical', hidden: {}, order: [], board: false, scrollbackLines: DEFAULT_PANE_SCROLLBACK_LINES },
+  panes: {
+    collapsed: {},
+    requests: {},
+    layout: 'main-vertical',
+    hidden: {},
+    order: [],
+    board: false,
+    scrollbackLines: DEFAULT_PANE_SCROLLBACK_LINES
+  },
   toggleCollapsed: (agentId) =>
     set((s) => {
       const collapsed = { ...s.panes.collapsed }
@@ -141,7 +149,8 @@ export const createPanesSlice: StateCreator<AppState, [], [], PanesSlice> = (set
     }),
   restorePanes: (saved) =>
     set((s) => {
-      const flags = (ids: readonly string[]): Record<string, true> => Object.fromEntries(ids.filter((id) => id !== LEADER).map((id) => [id, true as const]))
+      const flags = (ids: readonly string[]): Record<string, true> =>
+        Object.fromEntries(ids.filter((id) => id !== LEADER).map((id) => [id, true as const]))
       return {
         panes: {
           ...s.panes,
@@ -156,6 +165,11 @@ export const createPanesSlice: StateCreator<AppState, [], [], PanesSlice> = (set
       }
     }),
   loadPaneSettings: (snap) =>
-    set((s) => (snap.paneScrollbackLines === undefined || snap.paneScrollbackLines === s.panes.scrollbackLines ? s : { panes: { ...s.panes, scrollbackLines: snap.paneScrollbackLines } })),
-  setPaneScrollback: (lines) => set((s) => (lines === s.panes.scrollbackLines ? s : { panes: { ...s.panes, scrollbackLines: lines } }))
+    set((s) =>
+      snap.paneScrollbackLines === undefined || snap.paneScrollbackLines === s.panes.scrollbackLines
+        ? s
+        : { panes: { ...s.panes, scrollbackLines: snap.paneScrollbackLines } }
+    ),
+  setPaneScrollback: (lines) =>
+    set((s) => (lines === s.panes.scrollbackLines ? s : { panes: { ...s.panes, scrollbackLines: lines } }))
 })

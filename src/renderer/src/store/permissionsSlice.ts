@@ -61,14 +61,31 @@ export const createPermissionsSlice: StateCreator<AppState, [], [], PermissionsS
       }
     }),
   focusPermission: (requestId, placement) =>
-    set((s) => ({ permissions: { ...s.permissions, focusedId: requestId, focusedPlacement: requestId === undefined ? undefined : placement } })),
+    set((s) => ({
+      permissions: {
+        ...s.permissions,
+        focusedId: requestId,
+        focusedPlacement: requestId === undefined ? undefined : placement
+      }
+    })),
   beginDeny: (requestId, origin) =>
-    set((s) => ({ permissions: { ...s.permissions, focusedId: requestId, focusedPlacement: origin, deny: { requestId, reason: '', origin } } })),
+    set((s) => ({
+      permissions: {
+        ...s.permissions,
+        focusedId: requestId,
+        focusedPlacement: origin,
+        deny: { requestId, reason: '', origin }
+      }
+    })),
   setDenyReason: (reason) =>
-    set((s) => (s.permissions.deny ? { permissions: { ...s.permissions, deny: { ...s.permissions.deny, reason } } } : s)),
+    set((s) =>
+      s.permissions.deny ? { permissions: { ...s.permissions, deny: { ...s.permissions.deny, reason } } } : s
+    ),
   cancelDeny: () => set((s) => ({ permissions: { ...s.permissions, deny: undefined } })),
   setPermissionNotice: (requestId, text) =>
-    set((s) => ({ permissions: { ...s.permissions, notice: requestId !== undefined && text ? { requestId, text } : undefined } })),
+    set((s) => ({
+      permissions: { ...s.permissions, notice: requestId !== undefined && text ? { requestId, text } : undefined }
+    })),
   setResponding: (requestId, responding) =>
     set((s) => {
       const next = { ...s.permissions.responding }

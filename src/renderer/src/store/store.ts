@@ -9,7 +9,13 @@ import { createTasksSlice, type TasksSlice } from './tasksSlice'
 import { createWorkspaceSlice, type WorkspaceSlice } from './workspaceSlice'
 
 /** The renderer's whole state: one slice per feature (zustand slices pattern). */
-export type AppState = WorkspaceSlice & PermissionsSlice & ConnectionSlice & PanesSlice & DashboardSlice & MailboxSlice & TasksSlice
+export type AppState = WorkspaceSlice &
+  PermissionsSlice &
+  ConnectionSlice &
+  PanesSlice &
+  DashboardSlice &
+  MailboxSlice &
+  TasksSlice
 
 /** A fresh store; the app uses {@link appStore}, tests make their own. */
 export function createAppStore(): StoreApi<AppState> {
@@ -54,7 +60,8 @@ export const actions = {
   },
   beginResync: () => appStore.getState().beginResync(),
   applyMailboxPage: (...a: Parameters<AppState['applyMailboxPage']>) => appStore.getState().applyMailboxPage(...a),
-  applyMailboxChange: (...a: Parameters<AppState['applyMailboxChange']>) => appStore.getState().applyMailboxChange(...a),
+  applyMailboxChange: (...a: Parameters<AppState['applyMailboxChange']>) =>
+    appStore.getState().applyMailboxChange(...a),
   setMailboxFilters: (...a: Parameters<AppState['setMailboxFilters']>) => appStore.getState().setMailboxFilters(...a),
   toggleMailboxRaw: (...a: Parameters<AppState['toggleMailboxRaw']>) => appStore.getState().toggleMailboxRaw(...a),
   setMailboxError: (...a: Parameters<AppState['setMailboxError']>) => appStore.getState().setMailboxError(...a),
@@ -68,7 +75,8 @@ export const actions = {
   setDenyReason: (...a: Parameters<AppState['setDenyReason']>) => appStore.getState().setDenyReason(...a),
   cancelDeny: () => appStore.getState().cancelDeny(),
   setResponding: (...a: Parameters<AppState['setResponding']>) => appStore.getState().setResponding(...a),
-  setPermissionNotice: (...a: Parameters<AppState['setPermissionNotice']>) => appStore.getState().setPermissionNotice(...a),
+  setPermissionNotice: (...a: Parameters<AppState['setPermissionNotice']>) =>
+    appStore.getState().setPermissionNotice(...a),
   setConnection: (...a: Parameters<AppState['setConnection']>) => appStore.getState().setConnection(...a),
   setError: (...a: Parameters<AppState['setError']>) => appStore.getState().setError(...a),
   toggleCollapsed: (...a: Parameters<AppState['toggleCollapsed']>) => appStore.getState().toggleCollapsed(...a),

@@ -6,17 +6,31 @@ import { createAppStore } from './store'
 import { columnTasks, openBlockers, reorderedTasks } from './tasksSlice'
 
 function task(id: number, over: Partial<Task> = {}): Task {
-  return { schemaVersion: 1, id, subject: `t${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], createdAt: '2026-01-01T00:00:00.000Z', updatedAt: `2026-01-01T00:00:0${id}.000Z`, ...over }
+  return {
+    schemaVersion: 1,
+    id,
+    subject: `t${id}`,
+    description: '',
+    status: 'pending',
+    blocks: [],
+    blockedBy: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: `2026-01-01T00:00:0${id}.000Z`,
+    ...over
+  }
 }
 
-const updated = (t: Task | Record<string, unknown>) => ev({ type: 'task_updated', task: t as Record<string, unknown>, agentId: 'team-lead', agentName: 'team-lead' })
+const updated = (t: Task | Record<string, unknown>) =>
+  ev({ type: 'task_updated', task: t as Record<string, unknown>, agentId: 'team-lead', agentName: 'team-lead' })
 const ids = (tasks: Task[]) => tasks.map((t) => t.id)
 
 describe('tasks slice', () => {
   it('takes a listing, then task_updated events; an older copy never replaces a newer one', () => {
     const store = createAppStore()
     store.getState().applyTaskList({ name: 'crew', team: 'crew', tasks: [task(1), task(2)] })
-    store.getState().noteTaskEvent(updated(task(1, { owner: 'alice', status: 'in_progress', updatedAt: '2026-01-01T00:01:00.000Z' })))
+    store
+      .getState()
+      .noteTaskEvent(updated(task(1, { owner: 'alice', status: 'in_progress', updatedAt: '2026-01-01T00:01:00.000Z' })))
     // a listing read before that event arrives late
     store.getState().applyTaskList({ name: 'crew', team: 'crew', tasks: [task(1), task(2), task(3)] })
     const s = store.getState().tasks
@@ -47,7 +61,9 @@ describe('tasks slice', () => {
 
   it('reorders within a column and ranks a card moved to another column where it was dropped', () => {
     const store = createAppStore()
-    store.getState().applyTaskList({ name: 'crew', tasks: [task(1), task(2), task(3), task(4, { status: 'completed' })] })
+    store
+      .getState()
+      .applyTaskList({ name: 'crew', tasks: [task(1), task(2), task(3), task(4, { status: 'completed' })] })
     const s = () => store.getState().tasks
     store.getState().setTaskOrder(reorderedTasks(s(), 3, 'pending', 1))
     expect(ids(columnTasks(s(), 'pending'))).toEqual([3, 1, 2])
@@ -62,12 +78,17 @@ describe('tasks slice', () => {
 
   it('names the unfinished blockers of a card', () => {
     const store = createAppStore()
-    store.getState().applyTaskList({ name: 'crew', tasks: [task(1), task(2, { status: 'completed' }), task(3, { blockedBy: [1, 2, 9] })] })
+    store
+      .getState()
+      .applyTaskList({
+        name: 'crew',
+        tasks: [task(1), task(2, { status: 'completed' }), task(3, { blockedBy: [1, 2, 9] })]
+      })
     const s = store.getState().tasks
     expect(ids(openBlockers(s, s.byId[3]!))).toEqual([1])
   })
 
-  it('keeps a card\'s refusal until dismissed, and the drop target under a dragged card', () => {
+  it("keeps a card's refusal until dismissed, and the drop target under a dragged card", () => {
     const store = createAppStore()
     store.getState().setCardState(5, { pending: true })
     store.getState().setCardState(5, { error: 'Task #5 is blocked by #1' })
@@ -95,7 +116,10 @@ describe('tasks slice', () => {
 
   it('remembers the order per workspace and list', () => {
     const map = new Map<string, string>()
-    const storage = { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v) }
+    const storage = {
+      getItem: (k: string) => map.get(k) ?? null,
+      setItem: (k: string, v: string) => void map.set(k, v)
+    }
     saveTaskOrder('/w', 'crew', [3, 1], storage)
     expect(loadTaskOrder('/w', 'crew', storage)).toEqual([3, 1])
     expect(loadTaskOrder('/w', 'other', storage)).toBeUndefined()

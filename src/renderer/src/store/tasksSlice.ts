@@ -59,7 +59,16 @@ export interface TasksSlice {
 
 type TasksState = TasksSlice['tasks']
 
-const EMPTY: TasksState = { list: undefined, byId: {}, deleted: {}, order: [], cards: {}, dropTarget: undefined, error: undefined, wanted: 0 }
+const EMPTY: TasksState = {
+  list: undefined,
+  byId: {},
+  deleted: {},
+  order: [],
+  cards: {},
+  dropTarget: undefined,
+  error: undefined,
+  wanted: 0
+}
 
 /** `task` merged into `byId` unless the copy there is newer. */
 function upsert(byId: TasksState['byId'], task: Task): TasksState['byId'] {
@@ -73,7 +82,11 @@ function upsert(byId: TasksState['byId'], task: Task): TasksState['byId'] {
  * and those of the tasks it blocks ("blocked by #4" no longer holds once #4 moves on). A refusal
  * that still holds is given again at the next try; one left up after it ended misleads.
  */
-function withoutStaleRefusals(cards: TasksState['cards'], byId: TasksState['byId'], changed: number): TasksState['cards'] {
+function withoutStaleRefusals(
+  cards: TasksState['cards'],
+  byId: TasksState['byId'],
+  changed: number
+): TasksState['cards'] {
   let next: Record<number, CardState> | undefined
   for (const [key, card] of Object.entries(cards)) {
     const id = Number(key)
@@ -91,10 +104,17 @@ export const createTasksSlice: StateCreator<AppState, [], [], TasksSlice> = (set
   applyTaskList: (list, order) =>
     set((s) => {
       const same = s.tasks.list === list.name
-      const base = same ? s.tasks : { ...EMPTY, dropTarget: s.tasks.dropTarget, wanted: s.tasks.wanted, order: order ?? [] }
+      const base = same
+        ? s.tasks
+        : { ...EMPTY, dropTarget: s.tasks.dropTarget, wanted: s.tasks.wanted, order: order ?? [] }
       // the listing is the whole list: a task absent from it is gone; a copy newer than the listed one stays
       let byId: TasksState['byId'] = {}
-      for (const t of list.tasks) if (!base.deleted[t.id]) byId = upsert(byId, same && base.byId[t.id] && base.byId[t.id]!.updatedAt > t.updatedAt ? base.byId[t.id]! : t)
+      for (const t of list.tasks)
+        if (!base.deleted[t.id])
+          byId = upsert(
+            byId,
+            same && base.byId[t.id] && base.byId[t.id]!.updatedAt > t.updatedAt ? base.byId[t.id]! : t
+          )
       return { tasks: { ...base, list: list.name, byId, error: undefined } }
     }),
   noteTaskEvent: (event) => {
@@ -124,7 +144,8 @@ export const createTasksSlice: StateCreator<AppState, [], [], TasksSlice> = (set
       return { tasks: { ...s.tasks, cards: state.pending || state.error ? { ...rest, [id]: state } : rest } }
     }),
   setTaskOrder: (order) => set((s) => ({ tasks: { ...s.tasks, order: [...order] } })),
-  setTaskDropTarget: (name) => set((s) => (s.tasks.dropTarget === name ? s : { tasks: { ...s.tasks, dropTarget: name } })),
+  setTaskDropTarget: (name) =>
+    set((s) => (s.tasks.dropTarget === name ? s : { tasks: { ...s.tasks, dropTarget: name } })),
   setTaskListError: (error) => set((s) => ({ tasks: { ...s.tasks, error } })),
   wantTaskList: () => set((s) => ({ tasks: { ...s.tasks, wanted: s.tasks.wanted + 1 } }))
 })
@@ -142,8 +163,15 @@ export function columnTasks(tasks: TasksState, status: TaskStatus): Task[] {
  * end when undefined). Every task of the column is ranked afterwards, so the order shown is
  * exactly the order stored.
  */
-export function reorderedTasks(tasks: TasksState, id: number, status: TaskStatus, beforeId: number | undefined): number[] {
-  const column = columnTasks(tasks, status).map((t) => t.id).filter((x) => x !== id)
+export function reorderedTasks(
+  tasks: TasksState,
+  id: number,
+  status: TaskStatus,
+  beforeId: number | undefined
+): number[] {
+  const column = columnTasks(tasks, status)
+    .map((t) => t.id)
+    .filter((x) => x !== id)
   const at = beforeId === undefined ? column.length : Math.max(0, column.indexOf(beforeId))
   column.splice(at === -1 ? column.length : at, 0, id)
   const inColumn = new Set(column)

@@ -48,7 +48,12 @@ const STATUSES: ReadonlySet<string> = new Set(['pending', 'in_progress', 'comple
  */
 export function taskFromEvent(task: Record<string, unknown>, seq: number): TaskBrief | undefined {
   const rawId = task.id
-  const id = typeof rawId === 'number' && Number.isFinite(rawId) ? String(rawId) : typeof rawId === 'string' && rawId !== '' ? rawId : undefined
+  const id =
+    typeof rawId === 'number' && Number.isFinite(rawId)
+      ? String(rawId)
+      : typeof rawId === 'string' && rawId !== ''
+        ? rawId
+        : undefined
   if (id === undefined || typeof task.status !== 'string' || !STATUSES.has(task.status)) return undefined
   const owner = typeof task.owner === 'string' && task.owner !== '' ? task.owner : undefined
   const subject = typeof task.subject === 'string' ? task.subject : ''
@@ -65,7 +70,10 @@ export type CurrentTask = NonNullable<AgentView['currentTask']>
  * deleted). Only team members have one: teammates and the leader. Returns an object already in
  * the store, so a React selector over it stays stable.
  */
-export function currentTaskOf(agent: AgentView | undefined, tasks: Readonly<Record<string, TaskBrief>>): CurrentTask | undefined {
+export function currentTaskOf(
+  agent: AgentView | undefined,
+  tasks: Readonly<Record<string, TaskBrief>>
+): CurrentTask | undefined {
   // Only team members own tasks: teammates and the leader (depth 0), never a subagent that
   // happens to share a member's name.
   if (!agent || (agent.depth !== 0 && !isTeammate(agent))) return undefined

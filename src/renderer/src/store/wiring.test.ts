@@ -18,7 +18,13 @@ function fakeClient(answers: Partial<{ [C in RequestChannel]: (p: RequestOf<C>) 
   const reconnect = new Emitter<void>()
   const pushes = new Map<string, Emitter<unknown>>()
   const requests: Array<{ channel: string; payload: unknown }> = []
-  const client: WorkspaceClient & { setStatus(s: ConnectionStatus): void; reconnect(): void; push<C extends PushChannel>(c: C, p: PushOf<C>): void; requests: typeof requests; listeners(): number } = {
+  const client: WorkspaceClient & {
+    setStatus(s: ConnectionStatus): void
+    reconnect(): void
+    push<C extends PushChannel>(c: C, p: PushOf<C>): void
+    requests: typeof requests
+    listeners(): number
+  } = {
     transport: 'websocket',
     status: 'open',
     async request(channel, payload) {
@@ -65,27 +71,48 @@ describe('store wiring', () => {
     let snapshots = 0
     const client = fakeClient({
       'workspace.snapshot': () => (++snapshots, snapshot({ lastSeq: 1 })),
-      'pane.scrollback': ({ agentId }) => ({ agentId, data: `scrollback ${snapshots}\r\n`, chunk: 1, cols: 80, rows: 24 }),
+      'pane.scrollback': ({ agentId }) => ({
+        agentId,
+        data: `scrollback ${snapshots}\r\n`,
+        chunk: 1,
+        cols: 80,
+        rows: 24
+      }),
       'pane.resize': () => ({ ok: true }),
       'pane.mute': () => ({ ok: true })
     })
     const wiring = wireClient(client, actions, paneRouter)
     await flush()
     paneRouter.resize('alice@crew', { cols: 101, rows: 33 })
-    expect(client.requests.filter((r) => r.channel === 'pane.resize')).toEqual([{ channel: 'pane.resize', payload: { agentId: 'alice@crew', cols: 101, rows: 33 } }])
+    expect(client.requests.filter((r) => r.channel === 'pane.resize')).toEqual([
+      { channel: 'pane.resize', payload: { agentId: 'alice@crew', cols: 101, rows: 33 } }
+    ])
     expect(appStore.getState().workspace.synced).toBe(true)
     expect(appStore.getState().connection).toMatchObject({ status: 'open', transport: 'websocket' })
 
-    client.push('runtime.event', { type: 'agent_state', seq: 2, time: 't', agentId: 'team-lead', agentName: 'team-lead', state: 'running' })
+    client.push('runtime.event', {
+      type: 'agent_state',
+      seq: 2,
+      time: 't',
+      agentId: 'team-lead',
+      agentName: 'team-lead',
+      state: 'running'
+    })
     expect(appStore.getState().workspace.agents['team-lead'].state).toBe('running')
     client.push('permissions.changed', { permissions: [permission({ requestId: 'r1' })] })
     expect(appStore.getState().permissions.pending).toHaveLength(1)
 
     const got: string[] = []
-    const reg = paneRouter.register('team-lead', { onData: (c) => got.push(c.data), onResync: () => got.push('resync'), text: () => '' })
+    const reg = paneRouter.register('team-lead', {
+      onData: (c) => got.push(c.data),
+      onResync: () => got.push('resync'),
+      text: () => ''
+    })
     client.push('pane.data', { agentId: 'team-lead', data: 'hi', chunk: 2 })
     reg.setMuted(true)
-    expect(client.requests.filter((r) => r.channel === 'pane.mute')).toEqual([{ channel: 'pane.mute', payload: { agentId: 'team-lead', muted: true } }])
+    expect(client.requests.filter((r) => r.channel === 'pane.mute')).toEqual([
+      { channel: 'pane.mute', payload: { agentId: 'team-lead', muted: true } }
+    ])
     client.setStatus('reconnecting')
     expect(appStore.getState().connection.status).toBe('reconnecting')
     client.setStatus('open')
@@ -94,7 +121,9 @@ describe('store wiring', () => {
     expect(snapshots).toBe(2)
     expect(got).toEqual(['hi', 'resync'])
     // the new connection may have got a mute queued while the link was down: unmuted, then muted again (this subscriber still wants none)
-    expect(client.requests.filter((r) => r.channel === 'pane.mute').map((r) => (r.payload as { muted: boolean }).muted)).toEqual([true, false, true])
+    expect(
+      client.requests.filter((r) => r.channel === 'pane.mute').map((r) => (r.payload as { muted: boolean }).muted)
+    ).toEqual([true, false, true])
     // no pane shows the agent any more: it stays muted, and output for an agent no pane shows mutes it
     reg.dispose()
     client.push('pane.data', { agentId: 'alice@crew', data: 'unseen', chunk: 1 })
@@ -114,8 +143,18 @@ describe('store wiring', () => {
 
   it('renders the workspace: pane text through the test hook, a permission answered from the keyboard, and no pane listener left after unmount', async () => {
     const client = fakeClient({
-      'workspace.snapshot': () => snapshot({ lastSeq: 1, permissions: [permission({ requestId: 'r1', tool: 'Bash', input: { command: 'rm -rf build' } })] }),
-      'pane.scrollback': ({ agentId }) => ({ agentId, data: 'hello from the leader\r\n', chunk: 3, cols: 80, rows: 24 }),
+      'workspace.snapshot': () =>
+        snapshot({
+          lastSeq: 1,
+          permissions: [permission({ requestId: 'r1', tool: 'Bash', input: { command: 'rm -rf build' } })]
+        }),
+      'pane.scrollback': ({ agentId }) => ({
+        agentId,
+        data: 'hello from the leader\r\n',
+        chunk: 3,
+        cols: 80,
+        rows: 24
+      }),
       'permission.respond': () => ({ ok: true }),
       'leader.prompt': () => ({ ok: true })
     })

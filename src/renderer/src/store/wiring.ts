@@ -9,8 +9,16 @@ import type { actions as appActions } from './store'
 /** The actions the wiring drives (the app's module-level `actions`, or a test store's). */
 export type WiringActions = Pick<
   typeof appActions,
-  'applyEvent' | 'loadSnapshot' | 'beginResync' | 'setPermissions' | 'setConnection' | 'setError' | 'setModelAccess'
-  | 'applyMailboxPage' | 'applyMailboxChange' | 'setMailboxError'
+  | 'applyEvent'
+  | 'loadSnapshot'
+  | 'beginResync'
+  | 'setPermissions'
+  | 'setConnection'
+  | 'setError'
+  | 'setModelAccess'
+  | 'applyMailboxPage'
+  | 'applyMailboxChange'
+  | 'setMailboxError'
 >
 
 /**
@@ -27,13 +35,18 @@ export function wireClient(client: WorkspaceClient, actions: WiringActions, rout
   store.add(toDisposable(client.on('pane.data', (c) => router.dispatch(c))))
   store.add(toDisposable(client.on('model.access', (a) => actions.setModelAccess(a))))
 
-  router.setScrollbackFetcher((agentId, lines) => client.request('pane.scrollback', lines === undefined ? { agentId } : { agentId, lines }))
+  router.setScrollbackFetcher((agentId, lines) =>
+    client.request('pane.scrollback', lines === undefined ? { agentId } : { agentId, lines })
+  )
   store.add(toDisposable(() => router.setScrollbackFetcher(undefined)))
   // A lost acknowledgement only delays a resume until the next one (or main's stall timeout).
   router.setAckSender((acks) => void client.request('pane.ack', { acks }).catch(() => undefined))
   store.add(toDisposable(() => router.setAckSender(undefined)))
   // A lost size only leaves the process teammate's terminal at its old width until the next fit.
-  router.setSizeSender((agentId, size) => void client.request('pane.resize', { agentId, cols: size.cols, rows: size.rows }).catch(() => undefined))
+  router.setSizeSender(
+    (agentId, size) =>
+      void client.request('pane.resize', { agentId, cols: size.cols, rows: size.rows }).catch(() => undefined)
+  )
   store.add(toDisposable(() => router.setSizeSender(undefined)))
   // A lost mute only costs the bytes it would have saved; a lost unmute goes with its connection,
   // and the next one starts unmuted (the router unmutes again on reconnect).

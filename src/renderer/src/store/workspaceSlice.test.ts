@@ -23,7 +23,15 @@ describe('workspace slice', () => {
     const store = createAppStore()
     store.getState().loadSnapshot(snapshot({ mode: 'acceptEdits', costUsd: 0.5, lastSeq: 7 }))
     const ws = store.getState().workspace
-    expect(ws).toMatchObject({ synced: true, sessionId: 's-1', cwd: '/work/demo', mode: 'acceptEdits', scripted: true, costUsd: 0.5, lastSeq: 7 })
+    expect(ws).toMatchObject({
+      synced: true,
+      sessionId: 's-1',
+      cwd: '/work/demo',
+      mode: 'acceptEdits',
+      scripted: true,
+      costUsd: 0.5,
+      lastSeq: 7
+    })
     expect(ws.agentOrder).toEqual(['team-lead'])
   })
 
@@ -31,8 +39,23 @@ describe('workspace slice', () => {
     const store = createAppStore()
     store.getState().loadSnapshot(snapshot())
     const { applyEvent } = store.getState()
-    applyEvent(ev({ type: 'agent_started', agentId: 'a-1', agentName: 'researcher', agentType: 'Explore', depth: 1, parentId: 'team-lead', model: 'claude-haiku-4-5' }))
-    expect(store.getState().workspace.agents['a-1']).toMatchObject({ agentName: 'researcher', state: 'starting', model: 'claude-haiku-4-5', parentId: 'team-lead' })
+    applyEvent(
+      ev({
+        type: 'agent_started',
+        agentId: 'a-1',
+        agentName: 'researcher',
+        agentType: 'Explore',
+        depth: 1,
+        parentId: 'team-lead',
+        model: 'claude-haiku-4-5'
+      })
+    )
+    expect(store.getState().workspace.agents['a-1']).toMatchObject({
+      agentName: 'researcher',
+      state: 'starting',
+      model: 'claude-haiku-4-5',
+      parentId: 'team-lead'
+    })
     expect(store.getState().workspace.agents['a-1'].color).toMatch(/^#[0-9a-f]{6}$/)
     applyEvent(ev({ type: 'agent_state', agentId: 'a-1', agentName: 'researcher', state: 'running' }))
     expect(store.getState().workspace.agents['a-1'].state).toBe('running')
@@ -50,11 +73,23 @@ describe('workspace slice', () => {
 
   it('sums usage events into the agent and the workspace, with their cost', () => {
     const store = createAppStore()
-    store.getState().loadSnapshot(snapshot({ usage: { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 1, cacheReadInputTokens: 1 }, costUsd: 0.25 }))
+    store
+      .getState()
+      .loadSnapshot(
+        snapshot({
+          usage: { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 1, cacheReadInputTokens: 1 },
+          costUsd: 0.25
+        })
+      )
     store.getState().applyEvent(usage('team-lead', 10, 0.5))
     store.getState().applyEvent(usage('team-lead', 1))
     const ws = store.getState().workspace
-    expect(ws.usage).toEqual({ inputTokens: 12, outputTokens: 23, cacheCreationInputTokens: 34, cacheReadInputTokens: 45 })
+    expect(ws.usage).toEqual({
+      inputTokens: 12,
+      outputTokens: 23,
+      cacheCreationInputTokens: 34,
+      cacheReadInputTokens: 45
+    })
     expect(ws.costUsd).toBeCloseTo(0.75)
     expect(ws.agents['team-lead'].usage.outputTokens).toBe(22)
     expect(ws.agents['team-lead'].costUsd).toBeCloseTo(0.5)
@@ -64,7 +99,16 @@ describe('workspace slice', () => {
     const store = createAppStore()
     store.getState().loadSnapshot(snapshot())
     const before = store.getState().workspace.agents
-    store.getState().applyEvent({ type: 'from_the_future', seq: 1, time: '', agentId: 'team-lead', agentName: 'x', state: 'crashed' } as unknown as RuntimeEvent)
+    store
+      .getState()
+      .applyEvent({
+        type: 'from_the_future',
+        seq: 1,
+        time: '',
+        agentId: 'team-lead',
+        agentName: 'x',
+        state: 'crashed'
+      } as unknown as RuntimeEvent)
     expect(store.getState().workspace.agents).toEqual(before)
   })
 
@@ -85,7 +129,9 @@ describe('workspace slice', () => {
     const store = createAppStore()
     store.getState().loadSnapshot(snapshot())
     store.getState().beginResync()
-    store.getState().applyEvent(ev({ seq: 9, type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'running' }))
+    store
+      .getState()
+      .applyEvent(ev({ seq: 9, type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'running' }))
     expect(store.getState().workspace.agents['team-lead'].state).toBe('idle')
     store.getState().loadSnapshot(snapshot({ lastSeq: 8 }))
     expect(store.getState().workspace.agents['team-lead'].state).toBe('running')
@@ -94,7 +140,9 @@ describe('workspace slice', () => {
   it('shows an agent whose start it missed once it reports a state', () => {
     const store = createAppStore()
     store.getState().loadSnapshot(snapshot({ agents: [] }))
-    store.getState().applyEvent(ev({ type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'running' }))
+    store
+      .getState()
+      .applyEvent(ev({ type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'running' }))
     expect(store.getState().workspace.agents['team-lead']).toMatchObject({ agentType: 'main', state: 'running' })
     expect(selectBusy(store.getState())).toBe(true)
   })
@@ -102,7 +150,11 @@ describe('workspace slice', () => {
   it('is not busy when the leader has only announced itself', () => {
     const store = createAppStore()
     store.getState().loadSnapshot(snapshot({ agents: [] }))
-    store.getState().applyEvent(ev({ type: 'agent_started', agentId: 'team-lead', agentName: 'team-lead', agentType: 'main', depth: 0 }))
+    store
+      .getState()
+      .applyEvent(
+        ev({ type: 'agent_started', agentId: 'team-lead', agentName: 'team-lead', agentType: 'main', depth: 0 })
+      )
     expect(selectBusy(store.getState())).toBe(false)
   })
 
@@ -115,9 +167,15 @@ describe('workspace slice', () => {
     store.getState().setPromptInFlight(true)
     expect(selectBusy(store.getState())).toBe(true)
     store.getState().setPromptInFlight(false)
-    store.getState().applyEvent(ev({ type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'awaiting_permission' }))
+    store
+      .getState()
+      .applyEvent(
+        ev({ type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'awaiting_permission' })
+      )
     expect(selectBusy(store.getState())).toBe(true)
-    store.getState().applyEvent(ev({ type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'idle' }))
+    store
+      .getState()
+      .applyEvent(ev({ type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'idle' }))
     expect(selectBusy(store.getState())).toBe(false)
   })
 

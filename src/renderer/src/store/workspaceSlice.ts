@@ -156,7 +156,10 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
     case 'agent_state':
       if (agent) {
         const { error: _previous, ...rest } = agent
-        next.agents = { ...ws.agents, [e.agentId]: { ...rest, state: e.state, ...(e.state === 'error' && e.reason ? { error: e.reason } : {}) } }
+        next.agents = {
+          ...ws.agents,
+          [e.agentId]: { ...rest, state: e.state, ...(e.state === 'error' && e.reason ? { error: e.reason } : {}) }
+        }
       } else {
         // An agent whose start we did not see (it began before a snapshot that omitted it): show it anyway.
         next.agents = { ...ws.agents, [e.agentId]: minimalAgent(e.agentId, e.agentName, e.state) }
@@ -166,12 +169,14 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
     case 'agent_stopped':
       if (agent) {
         // one that stopped on a failed model call stays shown in `error`, with its reason (as main keeps it)
-        const state = agent.state === 'error' ? 'error' : e.status === 'crashed' || e.status === 'failed' ? 'crashed' : 'exited'
+        const state =
+          agent.state === 'error' ? 'error' : e.status === 'crashed' || e.status === 'failed' ? 'crashed' : 'exited'
         next.agents = { ...ws.agents, [e.agentId]: { ...agent, state } }
       }
       {
         const life = ws.lifetimes[e.agentId]
-        if (life) next.lifetimes = { ...ws.lifetimes, [e.agentId]: { ...life, endedAt: eventTime(e), endStatus: e.status } }
+        if (life)
+          next.lifetimes = { ...ws.lifetimes, [e.agentId]: { ...life, endedAt: eventTime(e), endStatus: e.status } }
       }
       return next
     case 'usage': {
@@ -187,7 +192,12 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
       if (agent) {
         next.agents = {
           ...ws.agents,
-          [e.agentId]: { ...agent, usage: addUsage(agent.usage, delta), costUsd: agent.costUsd + cost, model: agent.model ?? e.model }
+          [e.agentId]: {
+            ...agent,
+            usage: addUsage(agent.usage, delta),
+            costUsd: agent.costUsd + cost,
+            model: agent.model ?? e.model
+          }
         }
       }
       return next
@@ -223,13 +233,19 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
         agents: Object.fromEntries(snap.agents.map((a) => [a.agentId, a])),
         agentOrder: snap.agents.map((a) => a.agentId),
         // A resync keeps what this UI already learnt about agents the snapshot still lists.
-        lifetimes: Object.fromEntries(snap.agents.flatMap((a) => {
-          const known = s.workspace.lifetimes[a.agentId]
-          if (known) return [[a.agentId, known]]
-          if (!a.startedAt) return []
-          const life: AgentLifetime = { startedAt: Date.parse(a.startedAt), ...(a.endedAt ? { endedAt: Date.parse(a.endedAt) } : {}), ...(a.endStatus ? { endStatus: a.endStatus } : {}) }
-          return [[a.agentId, life]]
-        })),
+        lifetimes: Object.fromEntries(
+          snap.agents.flatMap((a) => {
+            const known = s.workspace.lifetimes[a.agentId]
+            if (known) return [[a.agentId, known]]
+            if (!a.startedAt) return []
+            const life: AgentLifetime = {
+              startedAt: Date.parse(a.startedAt),
+              ...(a.endedAt ? { endedAt: Date.parse(a.endedAt) } : {}),
+              ...(a.endStatus ? { endStatus: a.endStatus } : {})
+            }
+            return [[a.agentId, life]]
+          })
+        ),
         tasks: {},
         lastSeq: snap.lastSeq,
         buffered: []
@@ -254,7 +270,13 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
     set((s) => {
       const o = s.workspace.orchestration
       // the first prompt fixes the session's mode: main refuses a switch from now on
-      return { workspace: { ...s.workspace, promptInFlight, ...(promptInFlight && o ? { orchestration: { ...o, switchable: false } } : {}) } }
+      return {
+        workspace: {
+          ...s.workspace,
+          promptInFlight,
+          ...(promptInFlight && o ? { orchestration: { ...o, switchable: false } } : {})
+        }
+      }
     }),
   setOrchestration: (orchestration) => set((s) => ({ workspace: { ...s.workspace, orchestration } })),
   setModelAccess: (modelAccess) => set((s) => ({ workspace: { ...s.workspace, modelAccess } }))

@@ -50,9 +50,26 @@ describe('ProcessTeammateExecutor.resize (a real `swarmdesk teammate` in a real 
   async function setUp(base: string, paneSizes: Map<string, TerminalSize>) {
     const team = `${base}-${suffix}`
     const teams = new TeamStore(home)
-    await teams.create({ name: team, description: 'resize test', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work } })
-    const alice = await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'process', cwd: work, isActive: false, mode: 'default' })
-    const executor = new ProcessTeammateExecutor({ bus: new EventBus(), pty, transcriptPollMs: 60_000, paneSize: (id) => paneSizes.get(id) })
+    await teams.create({
+      name: team,
+      description: 'resize test',
+      lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work }
+    })
+    const alice = await teams.addMember(team, {
+      name: 'alice',
+      agentType: 'general-purpose',
+      model: 'claude-sonnet-5-5',
+      backendType: 'process',
+      cwd: work,
+      isActive: false,
+      mode: 'default'
+    })
+    const executor = new ProcessTeammateExecutor({
+      bus: new EventBus(),
+      pty,
+      transcriptPollMs: 60_000,
+      paneSize: (id) => paneSizes.get(id)
+    })
     executors.push(executor)
     const agentId = `alice@${team}`
     const spawn = () =>
@@ -73,7 +90,7 @@ describe('ProcessTeammateExecutor.resize (a real `swarmdesk teammate` in a real 
     return { executor, agentId, spawn }
   }
 
-  it('starts at the default size without a pane size, and resizes the running teammate\'s terminal', async () => {
+  it("starts at the default size without a pane size, and resizes the running teammate's terminal", async () => {
     const t = await setUp('grow', new Map())
     const handle = await t.spawn()
     expect(terminalSizeOf(handle.pid)).toBe('40 120')
@@ -83,7 +100,9 @@ describe('ProcessTeammateExecutor.resize (a real `swarmdesk teammate` in a real 
     expect(terminalSizeOf(handle.pid)).toBe('12 64')
     // a bad size is refused before anything changes
     expect(() => t.executor.resize(t.agentId, 0, 12)).toThrow(PtySizeError)
-    expect(() => t.executor.resize(t.agentId, 64, 12.5)).toThrow(/rows must be a whole number from 1 to 1000, not 12\.5/)
+    expect(() => t.executor.resize(t.agentId, 64, 12.5)).toThrow(
+      /rows must be a whole number from 1 to 1000, not 12\.5/
+    )
     expect(terminalSizeOf(handle.pid)).toBe('12 64')
     // nobody to resize: a teammate it does not run, and one that ended
     expect(t.executor.resize(`bob@grow-${suffix}`, 80, 24)).toBe(false)

@@ -49,8 +49,20 @@ describe('ProcessTeammateExecutor (a teammate process in a real pty)', () => {
     const server = await startScriptedServer({ scenario: { agents: { alice: script } } })
     servers.push(server)
     const teams = new TeamStore(home)
-    await teams.create({ name: team, description: 'process backend test', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work } })
-    const alice = await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'process', cwd: work, isActive: false, mode })
+    await teams.create({
+      name: team,
+      description: 'process backend test',
+      lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work }
+    })
+    const alice = await teams.addMember(team, {
+      name: 'alice',
+      agentType: 'general-purpose',
+      model: 'claude-sonnet-5-5',
+      backendType: 'process',
+      cwd: work,
+      isActive: false,
+      mode
+    })
     const bus = new EventBus()
     const events: RuntimeEvent[] = []
     bus.onEvent((e) => events.push(e))
@@ -69,21 +81,49 @@ describe('ProcessTeammateExecutor (a teammate process in a real pty)', () => {
         planModeRequired: false,
         sessionId: `session-${team}`,
         leaderAgentId: `team-lead@${team}`,
-        env: { ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'test-key-not-for-commands' }
+        env: {
+          ANTHROPIC_BASE_URL: server.url,
+          SWARMDESK_SCRIPTED_MODEL_URL: server.url,
+          ANTHROPIC_API_KEY: 'test-key-not-for-commands'
+        }
       })
-    const terminal = () => cleanTerminalOutput(events.filter((e) => e.type === 'terminal_output').map((e) => (e as { data: string }).data).join(''))
+    const terminal = () =>
+      cleanTerminalOutput(
+        events
+          .filter((e) => e.type === 'terminal_output')
+          .map((e) => (e as { data: string }).data)
+          .join('')
+      )
     const active = () =>
-      until('alice active', () => teams.read(team).members.find((m) => m.name === 'alice')?.isActive).catch((error: Error) => {
-        throw new Error(`${error.message}; its terminal showed:\n${terminal()}`)
-      })
-    const ofType = <T extends RuntimeEvent['type']>(type: T) => events.filter((e): e is Extract<RuntimeEvent, { type: T }> => e.type === type)
+      until('alice active', () => teams.read(team).members.find((m) => m.name === 'alice')?.isActive).catch(
+        (error: Error) => {
+          throw new Error(`${error.message}; its terminal showed:\n${terminal()}`)
+        }
+      )
+    const ofType = <T extends RuntimeEvent['type']>(type: T) =>
+      events.filter((e): e is Extract<RuntimeEvent, { type: T }> => e.type === type)
     const leadInbox = async () =>
       (await createMailbox({ home }).read(team, 'team-lead')).messages.map((e) => {
         const body = parseMessageBody(e.message.text)
-        return { from: e.message.from, type: body.kind === 'structured' ? body.body.type : 'plain', body: body.kind === 'structured' ? (body.body as Record<string, unknown>) : undefined }
+        return {
+          from: e.message.from,
+          type: body.kind === 'structured' ? body.body.type : 'plain',
+          body: body.kind === 'structured' ? (body.body as Record<string, unknown>) : undefined
+        }
       })
     const teammateProcesses = () => pidsWithCommandLine(`teammate --team ${team} `)
-    return { team, executor, events, spawn, active, terminal, ofType, leadInbox, teammateProcesses, agentId: `alice@${team}` }
+    return {
+      team,
+      executor,
+      events,
+      spawn,
+      active,
+      terminal,
+      ofType,
+      leadInbox,
+      teammateProcesses,
+      agentId: `alice@${team}`
+    }
   }
 
   it('works a message from team-lead in its terminal, asks the lead for permission through the inbox, and exits reported on a shutdown request', async () => {
@@ -93,13 +133,18 @@ describe('ProcessTeammateExecutor (a teammate process in a real pty)', () => {
     const t = await setUp('crew', 'default', [
       { when: 'look around', tools: [{ name: 'Read', input: { file_path: notes } }] },
       { text: 'Looked around.' },
-      { when: 'make the file', tools: [{ name: 'Bash', input: { command: `touch ${target} && echo made-marker-7f3a` } }] },
+      {
+        when: 'make the file',
+        tools: [{ name: 'Bash', input: { command: `touch ${target} && echo made-marker-7f3a` } }]
+      },
       { text: 'Made it.' }
     ])
     const handle = await t.spawn()
     expect(handle).toMatchObject({ agentId: t.agentId, backend: 'process' })
     // the handle's pid is the teammate's Node process itself, not the terminal's shell
-    expect(readFileSync(`/proc/${handle.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['teammate', '--team', t.team, '--name', 'alice']))
+    expect(readFileSync(`/proc/${handle.pid}/cmdline`, 'utf8').split('\0')).toEqual(
+      expect.arrayContaining(['teammate', '--team', t.team, '--name', 'alice'])
+    )
     expect(t.executor.isAlive(t.agentId)).toBe(true)
     await t.active()
 
@@ -115,19 +160,33 @@ describe('ProcessTeammateExecutor (a teammate process in a real pty)', () => {
 
     // default mode: the Bash call becomes a permission_request in the leader's inbox
     await t.executor.sendMessage(t.agentId, { from: 'team-lead', text: 'now make the file' })
-    const request = await until('permission_request', async () => (await t.leadInbox()).find((m) => m.type === 'permission_request'))
-    expect(request).toMatchObject({ from: 'alice', body: { toolName: 'Bash', input: { command: expect.stringContaining(target) } } })
+    const request = await until('permission_request', async () =>
+      (await t.leadInbox()).find((m) => m.type === 'permission_request')
+    )
+    expect(request).toMatchObject({
+      from: 'alice',
+      body: { toolName: 'Bash', input: { command: expect.stringContaining(target) } }
+    })
     expect(existsSync(target)).toBe(false)
-    await t.executor.sendMessage(t.agentId, { from: 'team-lead', body: protocolBody('permission_response', { requestId: request.body!.requestId, decision: 'allow' }) })
+    await t.executor.sendMessage(t.agentId, {
+      from: 'team-lead',
+      body: protocolBody('permission_response', { requestId: request.body!.requestId, decision: 'allow' })
+    })
     await until('the file made', () => existsSync(target))
     await until('its second answer', () => t.ofType('assistant_text').some((e) => e.text === 'Made it.'))
     expect(t.ofType('tool_result').some((e) => e.output.includes('made-marker-7f3a') && !e.isError)).toBe(true)
     await until('the command output on its terminal', () => t.terminal().includes('made-marker-7f3a'))
 
-    await t.executor.sendMessage(t.agentId, { from: 'team-lead', body: protocolBody('shutdown_request', { requestId: 'bye-1', reason: 'done' }) })
+    await t.executor.sendMessage(t.agentId, {
+      from: 'team-lead',
+      body: protocolBody('shutdown_request', { requestId: 'bye-1', reason: 'done' })
+    })
     expect(await handle.exited).toEqual({ status: 'exited', reported: true, reason: 'approved a shutdown request' })
     expect(t.executor.isAlive(t.agentId)).toBe(false)
-    expect((await t.leadInbox()).find((m) => m.type === 'shutdown_approved')?.body).toMatchObject({ requestId: 'bye-1', from: 'alice' })
+    expect((await t.leadInbox()).find((m) => m.type === 'shutdown_approved')?.body).toMatchObject({
+      requestId: 'bye-1',
+      from: 'alice'
+    })
     expect(isProcessAlive(handle.pid)).toBe(false)
     expect(t.teammateProcesses()).toEqual([])
     // each tool call reached the bus once
@@ -138,9 +197,24 @@ describe('ProcessTeammateExecutor (a teammate process in a real pty)', () => {
     const foreground = uniqueSleepSeconds()
     const escapee = uniqueSleepSeconds()
     const t = await setUp('fragile', 'bypassPermissions', [
-      { when: 'show your env', tools: [{ name: 'Bash', input: { command: 'echo "key=[$ANTHROPIC_API_KEY] agent=[$SWARMDESK_AGENT_ID] session=[$SWARMDESK_SESSION_ID]"' } }] },
+      {
+        when: 'show your env',
+        tools: [
+          {
+            name: 'Bash',
+            input: {
+              command: 'echo "key=[$ANTHROPIC_API_KEY] agent=[$SWARMDESK_AGENT_ID] session=[$SWARMDESK_SESSION_ID]"'
+            }
+          }
+        ]
+      },
       { text: 'Shown.' },
-      { when: 'wait a while', tools: [{ name: 'Bash', input: { command: `setsid nohup sleep ${escapee} >/dev/null 2>&1 & sleep ${foreground}` } }] },
+      {
+        when: 'wait a while',
+        tools: [
+          { name: 'Bash', input: { command: `setsid nohup sleep ${escapee} >/dev/null 2>&1 & sleep ${foreground}` } }
+        ]
+      },
       { text: 'never reached' }
     ])
     const handle = await t.spawn()
@@ -164,7 +238,10 @@ describe('ProcessTeammateExecutor (a teammate process in a real pty)', () => {
 
   it('kill() ends it at once, mid-command, and verifies every process gone before it resolves', async () => {
     const sleep = uniqueSleepSeconds()
-    const t = await setUp('doomed', 'bypassPermissions', [{ when: 'sleep now', tools: [{ name: 'Bash', input: { command: `sleep ${sleep}` } }] }, { text: 'never reached' }])
+    const t = await setUp('doomed', 'bypassPermissions', [
+      { when: 'sleep now', tools: [{ name: 'Bash', input: { command: `sleep ${sleep}` } }] },
+      { text: 'never reached' }
+    ])
     const handle = await t.spawn()
     await t.active()
     await t.executor.sendMessage(t.agentId, { from: 'team-lead', text: 'sleep now' })
@@ -185,8 +262,14 @@ describe('ProcessTeammateExecutor (a teammate process in a real pty)', () => {
     const handle = await t.spawn()
     await t.active()
     process.kill(handle.pid, 'SIGTERM')
-    expect(await handle.exited).toEqual({ status: 'exited', reported: true, reason: 'stopped before a shutdown was approved' })
-    expect((await t.leadInbox()).find((m) => m.type === 'idle_notification')?.body).toMatchObject({ idleReason: 'interrupted' })
+    expect(await handle.exited).toEqual({
+      status: 'exited',
+      reported: true,
+      reason: 'stopped before a shutdown was approved'
+    })
+    expect((await t.leadInbox()).find((m) => m.type === 'idle_notification')?.body).toMatchObject({
+      idleReason: 'interrupted'
+    })
 
     // 'bob' is not a member: `swarmdesk teammate` exits 2 and never went active
     const bob = await t.spawn('bob')
@@ -209,7 +292,9 @@ describe('ProcessTeammateExecutor (a teammate process in a real pty)', () => {
     const info = await handle.exited
     expect(info).toMatchObject({ status: 'crashed', reported: true })
     expect(info.reason).toMatch(/^crashed: .*ENOTDIR/)
-    expect((await t.leadInbox()).find((m) => m.type === 'idle_notification')?.body).toMatchObject({ idleReason: 'failed' })
+    expect((await t.leadInbox()).find((m) => m.type === 'idle_notification')?.body).toMatchObject({
+      idleReason: 'failed'
+    })
     expect(t.teammateProcesses()).toEqual([])
   }, 60_000)
 
@@ -230,7 +315,20 @@ describe('ProcessTeammateExecutor (a teammate process in a real pty)', () => {
     executors.push(executor)
     const before = pty.livePids().length
     await expect(
-      executor.spawn({ home, team: 'none', name: 'ghost', agentId: 'ghost@none', cwd: work, color: 'blue', model: 'm', mode: 'default', planModeRequired: false, sessionId: 's', leaderAgentId: 'team-lead@none', env: {} })
+      executor.spawn({
+        home,
+        team: 'none',
+        name: 'ghost',
+        agentId: 'ghost@none',
+        cwd: work,
+        color: 'blue',
+        model: 'm',
+        mode: 'default',
+        planModeRequired: false,
+        sessionId: 's',
+        leaderAgentId: 'team-lead@none',
+        env: {}
+      })
     ).rejects.toThrow(/missing-cli\.mjs is missing/)
     expect(pty.livePids().length).toBe(before)
     expect(executor.isAlive('ghost@none')).toBe(false)

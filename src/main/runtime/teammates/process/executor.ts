@@ -130,9 +130,13 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
     if (this.running.get(config.agentId)?.alive) throw new Error(`Teammate ${config.agentId} is already running.`)
     const cwd = canonicalWorkspace(config.cwd)
     const cliPath = this.options.cliPath ?? nodeBundlePath('cli')
-    if (!existsSync(cliPath)) throw new Error(`Cannot start teammate ${config.agentId}: the CLI bundle ${cliPath} is missing; build it with: npm run build`)
+    if (!existsSync(cliPath))
+      throw new Error(
+        `Cannot start teammate ${config.agentId}: the CLI bundle ${cliPath} is missing; build it with: npm run build`
+      )
     const nodePath = this.options.nodePath ?? process.execPath
-    if (!existsSync(nodePath)) throw new Error(`Cannot start teammate ${config.agentId}: the Node binary ${nodePath} is missing.`)
+    if (!existsSync(nodePath))
+      throw new Error(`Cannot start teammate ${config.agentId}: the Node binary ${nodePath} is missing.`)
     const { bus } = this.options
     const agentId = config.agentId
     const agentName = config.name
@@ -184,7 +188,19 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
       ...(this.options.transcriptPollMs !== undefined ? { pollMs: this.options.transcriptPollMs } : {}),
       onWarning: (message) => bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName })
     })
-    entry = { config, proc, tail, subagents, pid: proc.pid, alive: true, killReason: undefined, output, exited, runTag, startedAt: readProcEntry(proc.pid)?.startTime }
+    entry = {
+      config,
+      proc,
+      tail,
+      subagents,
+      pid: proc.pid,
+      alive: true,
+      killReason: undefined,
+      output,
+      exited,
+      runTag,
+      startedAt: readProcEntry(proc.pid)?.startTime
+    }
     this.running.set(agentId, entry)
     if (earlyExit) onExit(earlyExit)
     const running = entry
@@ -286,7 +302,10 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
   private startSize(agentId: string): TerminalSize {
     const pane = this.options.paneSize?.(agentId)
     if (pane) return { cols: pane.cols, rows: pane.rows }
-    return { cols: this.options.cols ?? DEFAULT_TERMINAL_SIZE.cols, rows: this.options.rows ?? DEFAULT_TERMINAL_SIZE.rows }
+    return {
+      cols: this.options.cols ?? DEFAULT_TERMINAL_SIZE.cols,
+      rows: this.options.rows ?? DEFAULT_TERMINAL_SIZE.rows
+    }
   }
 
   private get startTimeoutMs(): number {
@@ -307,18 +326,38 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
    * teammate started that escaped both is killed by its run tag, the transcript is read to its
    * end, then how it ended is worked out.
    */
-  private async finish(entry: Running, exit: { exitCode: number | null; signal: number | null }, spawnedAt: number): Promise<TeammateExitInfo> {
+  private async finish(
+    entry: Running,
+    exit: { exitCode: number | null; signal: number | null },
+    spawnedAt: number
+  ): Promise<TeammateExitInfo> {
     const { agentId, name } = entry.config
     entry.alive = false
     let info: TeammateExitInfo
     try {
       const survivors = await killByRunTag(entry.runTag, entry.startedAt)
-      if (survivors.length) this.options.bus.emit({ type: 'notice', level: 'error', message: `Processes started by teammate ${agentId} outlived a kill: ${survivors.join(', ')}.`, agentId, agentName: name })
+      if (survivors.length)
+        this.options.bus.emit({
+          type: 'notice',
+          level: 'error',
+          message: `Processes started by teammate ${agentId} outlived a kill: ${survivors.join(', ')}.`,
+          agentId,
+          agentName: name
+        })
       entry.tail.close()
-      info = await classifyExit({ exit, killReason: entry.killReason, output: entry.output, lastReport: () => lastReport(this.mailbox(entry.config.home), entry.config, spawnedAt) })
+      info = await classifyExit({
+        exit,
+        killReason: entry.killReason,
+        output: entry.output,
+        lastReport: () => lastReport(this.mailbox(entry.config.home), entry.config, spawnedAt)
+      })
     } catch (error) {
       entry.tail.close()
-      info = { status: 'crashed', reported: false, reason: `its exit could not be classified: ${(error as Error).message}` }
+      info = {
+        status: 'crashed',
+        reported: false,
+        reason: `its exit could not be classified: ${(error as Error).message}`
+      }
     }
     closeSubagents(entry, info)
     return info
@@ -340,7 +379,10 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
  */
 function closeSubagents(entry: Running, info: TeammateExitInfo): void {
   const why = info.reason ? ` (${info.reason})` : ''
-  entry.subagents.close({ status: info.status === 'crashed' ? 'crashed' : 'killed', reason: `its teammate ${entry.config.name} ended before it finished${why}` })
+  entry.subagents.close({
+    status: info.status === 'crashed' ? 'crashed' : 'killed',
+    reason: `its teammate ${entry.config.name} ended before it finished${why}`
+  })
 }
 
 /** The entries of a directory, none when it does not exist (yet). */

@@ -41,18 +41,35 @@ export async function classifyExit(end: TeammateProcessEnd): Promise<TeammateExi
   const { exitCode, signal } = end.exit
   const clean = exitCode === TEAMMATE_EXIT_CODES.shutdown || exitCode === TEAMMATE_EXIT_CODES.stoppedOrCaughtCrash
   if (end.killReason !== undefined && !clean) return { status: 'killed', reported: false, reason: end.killReason }
-  if (exitCode === TEAMMATE_EXIT_CODES.shutdown) return { status: 'exited', reported: true, reason: 'approved a shutdown request' }
+  if (exitCode === TEAMMATE_EXIT_CODES.shutdown)
+    return { status: 'exited', reported: true, reason: 'approved a shutdown request' }
   if (exitCode === TEAMMATE_EXIT_CODES.stoppedOrCaughtCrash) {
     const report = await end.lastReport()
-    if (report === 'interrupted') return { status: 'exited', reported: true, reason: 'stopped before a shutdown was approved' }
+    if (report === 'interrupted')
+      return { status: 'exited', reported: true, reason: 'stopped before a shutdown was approved' }
     const crash = crashLine(end.output)
     if (report === 'failed') return { status: 'crashed', reported: true, reason: crash ?? 'crashed (exit code 1)' }
-    return { status: 'crashed', reported: false, reason: `exit code 1 without telling the leader${crash ? `: ${crash}` : ''}` }
+    return {
+      status: 'crashed',
+      reported: false,
+      reason: `exit code 1 without telling the leader${crash ? `: ${crash}` : ''}`
+    }
   }
-  if (exitCode === TEAMMATE_EXIT_CODES.usage) return { status: 'crashed', reported: false, reason: `bad usage (exit code 2)${describeOutput(end.output, ': ')}` }
-  if (signal !== null && signal !== 0) return { status: 'crashed', reported: false, reason: `killed by ${signalName(signal)}` }
-  if (exitCode !== null && exitCode > 128 && exitCode < 128 + 65) return { status: 'crashed', reported: false, reason: `killed by ${signalName(exitCode - 128)} (exit code ${exitCode})` }
-  return { status: 'crashed', reported: false, reason: `exit code ${exitCode ?? 'unknown'}${describeOutput(end.output, ': ')}` }
+  if (exitCode === TEAMMATE_EXIT_CODES.usage)
+    return { status: 'crashed', reported: false, reason: `bad usage (exit code 2)${describeOutput(end.output, ': ')}` }
+  if (signal !== null && signal !== 0)
+    return { status: 'crashed', reported: false, reason: `killed by ${signalName(signal)}` }
+  if (exitCode !== null && exitCode > 128 && exitCode < 128 + 65)
+    return {
+      status: 'crashed',
+      reported: false,
+      reason: `killed by ${signalName(exitCode - 128)} (exit code ${exitCode})`
+    }
+  return {
+    status: 'crashed',
+    reported: false,
+    reason: `exit code ${exitCode ?? 'unknown'}${describeOutput(end.output, ': ')}`
+  }
 }
 
 /**
@@ -60,7 +77,11 @@ export async function classifyExit(end: TeammateProcessEnd): Promise<TeammateExi
  * (ms since the epoch, its spawn): its runner's report of how it ended (`interrupted` or
  * `failed`), or undefined.
  */
-export async function lastReport(mailbox: Mailbox, config: Pick<TeammateSpawnConfig, 'team' | 'name'>, since: number): Promise<'interrupted' | 'failed' | undefined> {
+export async function lastReport(
+  mailbox: Mailbox,
+  config: Pick<TeammateSpawnConfig, 'team' | 'name'>,
+  since: number
+): Promise<'interrupted' | 'failed' | undefined> {
   const { messages } = await mailbox.read(config.team, LEAD_NAME)
   let found: 'interrupted' | 'failed' | undefined
   for (const { message } of messages) {

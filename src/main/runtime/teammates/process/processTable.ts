@@ -15,7 +15,12 @@ export const TEAMMATE_RUN_TAG_VARIABLE = 'SWARMDESK_TEAMMATE_RUN'
  * Without /proc, the shell's pid. Undefined when it did not appear within `timeoutMs`; the shell's
  * pid when the terminal already ended (`alive()` false: its exit is reported through `exited`).
  */
-export async function findTeammateNode(shellPid: number, cliPath: string, alive: () => boolean, timeoutMs: number): Promise<number | undefined> {
+export async function findTeammateNode(
+  shellPid: number,
+  cliPath: string,
+  alive: () => boolean,
+  timeoutMs: number
+): Promise<number | undefined> {
   if (process.platform !== 'linux' || !existsSync('/proc/self/cmdline')) return shellPid
   const deadline = Date.now() + timeoutMs
   for (;;) {

@@ -35,7 +35,14 @@ function follow(extra: Partial<SubagentFollowerOptions> = {}) {
   const events: RuntimeEvent[] = []
   const warnings: string[] = []
   bus.onEvent((e) => events.push(e))
-  const follower = new SubagentFollower({ dir: agents, parentId: ALICE, bus, pollMs: 60_000, onWarning: (w) => warnings.push(w), ...extra })
+  const follower = new SubagentFollower({
+    dir: agents,
+    parentId: ALICE,
+    bus,
+    pollMs: 60_000,
+    onWarning: (w) => warnings.push(w),
+    ...extra
+  })
   followers.push(follower)
   return { follower, events, warnings, of: (agentId: string) => events.filter((e) => e.agentId === agentId).map(brief) }
 }
@@ -50,17 +57,42 @@ function brief(e: RuntimeEvent): Record<string, unknown> {
  * A subagent's transcript as the subagent runtime writes it: its `agent_started` line first. The
  * file name is `file` (its id by default): the follower must go by the header, not by the name.
  */
-function subagent(agentId: string, parentId: string, agentName: string, depth = 1, file = `${agentId}.jsonl`): TranscriptWriter {
+function subagent(
+  agentId: string,
+  parentId: string,
+  agentName: string,
+  depth = 1,
+  file = `${agentId}.jsonl`
+): TranscriptWriter {
   const w = new TranscriptWriter(join(agents, file), agentId)
   writers.push(w)
-  const header: AgentStartedRecord = { agentId, agentName, agentType: 'Explore', description: agentName.replace(/-/g, ' '), parentId, depth, model: 'claude-sonnet-5-5', cwd: '/work', isAsync: false }
+  const header: AgentStartedRecord = {
+    agentId,
+    agentName,
+    agentType: 'Explore',
+    description: agentName.replace(/-/g, ' '),
+    parentId,
+    depth,
+    model: 'claude-sonnet-5-5',
+    cwd: '/work',
+    isAsync: false
+  }
   w.append('system', header, AGENT_STARTED_SUBTYPE)
   return w
 }
 
 const user = (text: string) => ({ role: 'user', content: [{ type: 'text', text }] })
-const readCall = (id: string) => ({ role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id, name: 'Read', input: { file_path: 'notes.txt' } }] })
-const readResult = (id: string) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'SECRET-NOTE' }] })
+const readCall = (id: string) => ({
+  role: 'assistant',
+  content: [
+    { type: 'text', text: 'Reading.' },
+    { type: 'tool_use', id, name: 'Read', input: { file_path: 'notes.txt' } }
+  ]
+})
+const readResult = (id: string) => ({
+  role: 'user',
+  content: [{ type: 'tool_result', tool_use_id: id, content: 'SECRET-NOTE' }]
+})
 const final = (text: string) => ({ role: 'assistant', content: [{ type: 'text', text }] })
 
 /** A whole run: prompt, a Read, its result, the final text, the end line. */
@@ -92,12 +124,19 @@ describe('SubagentFollower', () => {
     const own = new TranscriptWriter(join(agents, `${ALICE}.jsonl`), ALICE)
     writers.push(own)
     own.append('user', user('please survey the notes'))
-    own.append('assistant', { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_agent', name: 'Agent', input: { subagent_type: 'Explore' } }] })
+    own.append('assistant', {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_agent', name: 'Agent', input: { subagent_type: 'Explore' } }]
+    })
     work(subagent('a00000000000000b1', 'bob@crew', 'bobs-helper'), 'toolu_b')
     work(subagent('a00000000000000a1', ALICE, 'read-the-notes'), 'toolu_a')
 
     const { follower, events, of } = follow()
-    expect(of('a00000000000000a1')).toEqual([...started('read-the-notes', ALICE), ...worked('read-the-notes', 'toolu_a'), ...stopped('read-the-notes')])
+    expect(of('a00000000000000a1')).toEqual([
+      ...started('read-the-notes', ALICE),
+      ...worked('read-the-notes', 'toolu_a'),
+      ...stopped('read-the-notes')
+    ])
     expect(events.every((e) => e.agentId === 'a00000000000000a1')).toBe(true)
     expect(follower.found).toEqual(['a00000000000000a1'])
     // its end closes its tail
@@ -115,11 +154,18 @@ describe('SubagentFollower', () => {
     // a stranger's child with a name that looks like alice's is no business of hers
     work(subagent('a0000000000000c03', 'team-lead', 'lead-helper', 1, `${ALICE}-sub.jsonl`), 'toolu_lead')
     await waitFor(() => of('a0000000000000c02').length === 8, 5_000)
-    expect(of('a0000000000000c02')).toEqual([...started('deep-read', 'a0000000000000c01', 2), ...worked('deep-read', 'toolu_deep'), ...stopped('deep-read')])
+    expect(of('a0000000000000c02')).toEqual([
+      ...started('deep-read', 'a0000000000000c01', 2),
+      ...worked('deep-read', 'toolu_deep'),
+      ...stopped('deep-read')
+    ])
     child.append('assistant', final('Deep read found SECRET-NOTE.'))
     child.append('system', { status: 'completed' }, AGENT_STOPPED_SUBTYPE)
     await waitFor(() => of('a0000000000000c01').length === 5, 5_000)
-    expect(of('a0000000000000c01').slice(2)).toEqual([{ type: 'assistant_text', agentName: 'pass-it-on', text: 'Deep read found SECRET-NOTE.' }, ...stopped('pass-it-on')])
+    expect(of('a0000000000000c01').slice(2)).toEqual([
+      { type: 'assistant_text', agentName: 'pass-it-on', text: 'Deep read found SECRET-NOTE.' },
+      ...stopped('pass-it-on')
+    ])
     expect(of('a0000000000000c03')).toEqual([])
     expect(follower.found).toEqual(['a0000000000000c01', 'a0000000000000c02'])
   })
@@ -129,13 +175,31 @@ describe('SubagentFollower', () => {
     const path = join(agents, 'a0000000000000d01.jsonl')
     const w = new TranscriptWriter(join(home, 'scratch.jsonl'), 'a0000000000000d01')
     writers.push(w)
-    const line = JSON.stringify(w.append('system', { agentId: 'a0000000000000d01', agentName: 'slow-start', agentType: 'Explore', description: 'slow start', parentId: ALICE, depth: 1, isAsync: false }, AGENT_STARTED_SUBTYPE))
+    const line = JSON.stringify(
+      w.append(
+        'system',
+        {
+          agentId: 'a0000000000000d01',
+          agentName: 'slow-start',
+          agentType: 'Explore',
+          description: 'slow start',
+          parentId: ALICE,
+          depth: 1,
+          isAsync: false
+        },
+        AGENT_STARTED_SUBTYPE
+      )
+    )
     writeFileSync(path, line.slice(0, 40))
     const { follower, of } = follow()
     expect(follower.found).toEqual([])
     appendFileSync(path, `${line.slice(40)}\n`)
     await waitFor(() => of('a0000000000000d01').length === 2, 5_000)
-    expect(of('a0000000000000d01')[0]).toMatchObject({ type: 'agent_started', agentName: 'slow-start', parentId: ALICE })
+    expect(of('a0000000000000d01')[0]).toMatchObject({
+      type: 'agent_started',
+      agentName: 'slow-start',
+      parentId: ALICE
+    })
   })
 
   it('follows at most maxFollowed transcripts at once; the next waits and is then read from its first line', async () => {
@@ -150,7 +214,10 @@ describe('SubagentFollower', () => {
     first.append('system', { status: 'failed', reason: 'max_turns' }, AGENT_STOPPED_SUBTYPE)
     await waitFor(() => follower.followed[0] === 'a0000000000000e02', 5_000)
     expect(of('a0000000000000e01').slice(2)).toEqual(stopped('first-helper', 'failed', 'max_turns'))
-    expect(of('a0000000000000e02')).toEqual([...started('second-helper', ALICE), ...worked('second-helper', 'toolu_second')])
+    expect(of('a0000000000000e02')).toEqual([
+      ...started('second-helper', ALICE),
+      ...worked('second-helper', 'toolu_second')
+    ])
   })
 
   it('leaves alone the files it is told to skip (an earlier run of the teammate)', () => {
@@ -172,7 +239,13 @@ describe('SubagentFollower', () => {
     follower.close({ status: 'crashed', reason: 'its teammate alice ended before it finished (killed by SIGKILL)' })
     expect(of('a0000000000000g02').slice(2)).toEqual([
       { type: 'assistant_text', agentName: 'inner', text: 'Reading.' },
-      { type: 'tool_call', agentName: 'inner', toolUseId: 'toolu_cut', name: 'Read', input: { file_path: 'notes.txt' } },
+      {
+        type: 'tool_call',
+        agentName: 'inner',
+        toolUseId: 'toolu_cut',
+        name: 'Read',
+        input: { file_path: 'notes.txt' }
+      },
       ...stopped('inner', 'crashed', 'its teammate alice ended before it finished (killed by SIGKILL)')
     ])
     const ends = events.filter((e) => e.type === 'agent_stopped').map((e) => e.agentName)
@@ -182,10 +255,17 @@ describe('SubagentFollower', () => {
     // nothing after close
     parent.append('assistant', final('late'))
     await new Promise((r) => setTimeout(r, 100))
-    expect(of('a0000000000000g01').map((e) => e.type)).toEqual(['agent_started', 'agent_state', 'agent_state', 'agent_stopped'])
+    expect(of('a0000000000000g01').map((e) => e.type)).toEqual([
+      'agent_started',
+      'agent_state',
+      'agent_state',
+      'agent_stopped'
+    ])
   })
 
   it('refuses a bound below one with a clear error', () => {
-    expect(() => follow({ maxFollowed: 0 })).toThrow(/maxFollowed must be a whole number of transcripts, at least 1 \(got 0\)/)
+    expect(() => follow({ maxFollowed: 0 })).toThrow(
+      /maxFollowed must be a whole number of transcripts, at least 1 \(got 0\)/
+    )
   })
 })

@@ -2,7 +2,12 @@ import { closeSync, openSync, readdirSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EventBus } from '../../events'
 import { DEFAULT_MAX_CONCURRENT_AGENTS } from '../../subagents'
-import { AGENT_STARTED_SUBTYPE, AgentStartedRecordSchema, TranscriptEntrySchema, type AgentStartedRecord } from '../../transcripts'
+import {
+  AGENT_STARTED_SUBTYPE,
+  AgentStartedRecordSchema,
+  TranscriptEntrySchema,
+  type AgentStartedRecord
+} from '../../transcripts'
 import { DirectoryWatch } from './directoryWatch'
 import { DEFAULT_TAIL_POLL_MS, TranscriptTail } from './transcriptTail'
 
@@ -107,7 +112,8 @@ export class SubagentFollower {
   constructor(private readonly options: SubagentFollowerOptions) {
     this.pollMs = options.pollMs ?? DEFAULT_TAIL_POLL_MS
     const max = options.maxFollowed ?? DEFAULT_MAX_FOLLOWED_SUBAGENTS
-    if (!Number.isInteger(max) || max < 1) throw new Error(`maxFollowed must be a whole number of transcripts, at least 1 (got ${max}).`)
+    if (!Number.isInteger(max) || max < 1)
+      throw new Error(`maxFollowed must be a whole number of transcripts, at least 1 (got ${max}).`)
     this.maxFollowed = max
     this.family = new Set([options.parentId])
     for (const name of options.skip ?? []) this.files.set(name, { kind: 'ignored' })
@@ -181,11 +187,16 @@ export class SubagentFollower {
       known.tail.close()
       if (!known.stopped) unfinished.push(known.header)
     }
-    for (const [name, known] of this.files) if (known.kind === 'followed') this.files.set(name, { kind: 'ended', header: known.header })
+    for (const [name, known] of this.files)
+      if (known.kind === 'followed') this.files.set(name, { kind: 'ended', header: known.header })
     if (!orphaning) return
     for (const { record } of unfinished.reverse()) {
       const who = { agentId: record.agentId, agentName: record.agentName }
-      this.options.bus.emit({ type: 'agent_state', state: orphaning.status === 'crashed' ? 'crashed' : 'exited', ...who })
+      this.options.bus.emit({
+        type: 'agent_state',
+        state: orphaning.status === 'crashed' ? 'crashed' : 'exited',
+        ...who
+      })
       this.options.bus.emit({ type: 'agent_stopped', status: orphaning.status, reason: orphaning.reason, ...who })
     }
   }
@@ -202,7 +213,7 @@ export class SubagentFollower {
    * before its parent joins once the parent does), then starts tails while slots are free.
    */
   private adopt(): void {
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false
       for (const [name, known] of this.entries('foreign')) {
         if (!this.family.has(known.header.record.parentId)) continue
@@ -253,11 +264,15 @@ export class SubagentFollower {
   }
 
   private entries<K extends 'foreign' | 'waiting'>(kind: K): Array<[string, Extract<Known, { kind: K }>]> {
-    return [...this.files].filter((e): e is [string, Extract<Known, { kind: K }>] => e[1].kind === kind).sort((a, b) => byStart(a[1], b[1]))
+    return [...this.files]
+      .filter((e): e is [string, Extract<Known, { kind: K }>] => e[1].kind === kind)
+      .sort((a, b) => byStart(a[1], b[1]))
   }
 
   private inOrder<K extends Known['kind']>(kind: K): Array<Extract<Known, { kind: K }> & { header: Header }> {
-    return [...this.files.values()].filter((k): k is Extract<Known, { kind: K }> & { header: Header } => k.kind === kind).sort(byStart)
+    return [...this.files.values()]
+      .filter((k): k is Extract<Known, { kind: K }> & { header: Header } => k.kind === kind)
+      .sort(byStart)
   }
 
   /**
@@ -300,5 +315,9 @@ export class SubagentFollower {
 /** Start order: by the header's timestamp, then by id (two agents started in the same millisecond). */
 function byStart(a: { header: Header }, b: { header: Header }): number {
   if (a.header.timestamp !== b.header.timestamp) return a.header.timestamp < b.header.timestamp ? -1 : 1
-  return a.header.record.agentId < b.header.record.agentId ? -1 : a.header.record.agentId > b.header.record.agentId ? 1 : 0
+  return a.header.record.agentId < b.header.record.agentId
+    ? -1
+    : a.header.record.agentId > b.header.record.agentId
+      ? 1
+      : 0
 }

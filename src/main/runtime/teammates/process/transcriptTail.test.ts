@@ -28,7 +28,15 @@ function follow(path: string, extra: Partial<TranscriptTailOptions> = {}) {
   const events: RuntimeEvent[] = []
   const warnings: string[] = []
   bus.onEvent((e) => events.push(e))
-  const tail = new TranscriptTail({ path, bus, agentId: 'alice@crew', agentName: 'alice', pollMs: 60_000, onWarning: (w) => warnings.push(w), ...extra })
+  const tail = new TranscriptTail({
+    path,
+    bus,
+    agentId: 'alice@crew',
+    agentName: 'alice',
+    pollMs: 60_000,
+    onWarning: (w) => warnings.push(w),
+    ...extra
+  })
   tails.push(tail)
   return { tail, events, warnings, brief: () => events.map(brief) }
 }
@@ -43,7 +51,10 @@ const user = (text: string) => ({ role: 'user', content: [{ type: 'text', text }
 const assistant = (...content: unknown[]) => ({ role: 'assistant', content })
 const text = (t: string) => ({ type: 'text', text: t })
 const toolUse = (id: string, name: string, input: unknown) => ({ type: 'tool_use', id, name, input })
-const result = (id: string, content: unknown, isError = false) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }] })
+const result = (id: string, content: unknown, isError = false) => ({
+  role: 'user',
+  content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }]
+})
 
 describe('TranscriptTail', () => {
   it('follows a transcript created later in directories that do not exist yet, through fs.watch alone', async () => {
@@ -72,7 +83,16 @@ describe('TranscriptTail', () => {
     const path = join(dir, 't.jsonl')
     appendFileSync(path, '')
     const { tail, events, brief } = follow(path)
-    const line = JSON.stringify({ schemaVersion: 1, uuid: 'u1', parentUuid: null, type: 'assistant', timestamp: new Date().toISOString(), agentId: 'alice@crew', message: assistant(text('naïve café ☕ done')) }) + '\n'
+    const line =
+      JSON.stringify({
+        schemaVersion: 1,
+        uuid: 'u1',
+        parentUuid: null,
+        type: 'assistant',
+        timestamp: new Date().toISOString(),
+        agentId: 'alice@crew',
+        message: assistant(text('naïve café ☕ done'))
+      }) + '\n'
     const bytes = Buffer.from(line, 'utf8')
     const cut = bytes.indexOf(Buffer.from('☕')) + 1 // inside the 3-byte character
     appendFileSync(path, bytes.subarray(0, cut))
@@ -105,11 +125,21 @@ describe('TranscriptTail', () => {
     const path = join(dir, 'map.jsonl')
     const w = new TranscriptWriter(path, 'alice@crew')
     w.append('user', user('<teammate-message teammate_id="team-lead">hi</teammate-message>'))
-    w.append('assistant', assistant(text('  \n'), toolUse('toolu_a', 'Read', { file_path: '/x' }), toolUse('toolu_b', 'Grep', { pattern: 'y' })))
-    w.append('user', { role: 'user', content: [
-      { type: 'tool_result', tool_use_id: 'toolu_a', content: 'File does not exist.', is_error: true },
-      { type: 'tool_result', tool_use_id: 'toolu_b', content: [text('line 1'), text('line 2')] }
-    ] })
+    w.append(
+      'assistant',
+      assistant(
+        text('  \n'),
+        toolUse('toolu_a', 'Read', { file_path: '/x' }),
+        toolUse('toolu_b', 'Grep', { pattern: 'y' })
+      )
+    )
+    w.append('user', {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_a', content: 'File does not exist.', is_error: true },
+        { type: 'tool_result', tool_use_id: 'toolu_b', content: [text('line 1'), text('line 2')] }
+      ]
+    })
     w.append('assistant', { role: 'assistant', content: 'plain string content' })
     w.close()
     const { tail, brief } = follow(path)
@@ -133,11 +163,32 @@ describe('TranscriptTail', () => {
     w.close()
     const { tail, brief } = follow(path)
     tail.readNow()
-    const counted = { type: 'usage', inputTokens: 12, outputTokens: 5, cacheCreationInputTokens: 7, cacheReadInputTokens: 100, model: 'claude-sonnet-5-5', costUsd: costOf('claude-sonnet-5-5', { inputTokens: 12, outputTokens: 5, cacheCreationInputTokens: 7, cacheReadInputTokens: 100 }) }
+    const counted = {
+      type: 'usage',
+      inputTokens: 12,
+      outputTokens: 5,
+      cacheCreationInputTokens: 7,
+      cacheReadInputTokens: 100,
+      model: 'claude-sonnet-5-5',
+      costUsd: costOf('claude-sonnet-5-5', {
+        inputTokens: 12,
+        outputTokens: 5,
+        cacheCreationInputTokens: 7,
+        cacheReadInputTokens: 100
+      })
+    }
     expect(counted.costUsd).toBeGreaterThan(0)
-    expect(brief()).toEqual([{ type: 'assistant_text', text: 'with usage' }, counted, { type: 'assistant_text', text: 'without usage' }, { type: 'assistant_text', text: 'usage beside' }, counted])
+    expect(brief()).toEqual([
+      { type: 'assistant_text', text: 'with usage' },
+      counted,
+      { type: 'assistant_text', text: 'without usage' },
+      { type: 'assistant_text', text: 'usage beside' },
+      counted
+    ])
     // the message itself stays the exact API message
-    expect(JSON.parse(readFileSync(path, 'utf8').trim().split('\n')[2]!).message).toEqual(assistant(text('usage beside')))
+    expect(JSON.parse(readFileSync(path, 'utf8').trim().split('\n')[2]!).message).toEqual(
+      assistant(text('usage beside'))
+    )
   })
 
   it('skips the history a compaction re-appends, and emits what comes after it', () => {

@@ -2,7 +2,15 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import type { RuntimeEventInput } from '../../../../shared/events'
 import type { EventBus } from '../../events'
-import { AGENT_STARTED_SUBTYPE, AGENT_STOPPED_SUBTYPE, AgentStartedRecordSchema, AgentStoppedRecordSchema, TranscriptEntrySchema, type AgentStoppedRecord, type TranscriptEntry } from '../../transcripts'
+import {
+  AGENT_STARTED_SUBTYPE,
+  AGENT_STOPPED_SUBTYPE,
+  AgentStartedRecordSchema,
+  AgentStoppedRecordSchema,
+  TranscriptEntrySchema,
+  type AgentStoppedRecord,
+  type TranscriptEntry
+} from '../../transcripts'
 import { costOf } from '../../model'
 import { compactionNotice } from '../../runner'
 import { DirectoryWatch } from './directoryWatch'
@@ -165,7 +173,9 @@ export class TranscriptTail {
     clearInterval(this.timer)
     this.watcher?.close()
     if (this.partial.length > 0) {
-      this.warn(`${this.options.path}: torn last line (${this.partial.length} bytes; its writer stopped mid-write) skipped`)
+      this.warn(
+        `${this.options.path}: torn last line (${this.partial.length} bytes; its writer stopped mid-write) skipped`
+      )
       this.partial = Buffer.alloc(0)
     }
   }
@@ -189,7 +199,9 @@ export class TranscriptTail {
       return
     }
     if (size < this.position) {
-      this.warn(`Transcript ${path} shrank from ${this.position} to ${size} bytes (truncated or replaced); following it again from its start.`)
+      this.warn(
+        `Transcript ${path} shrank from ${this.position} to ${size} bytes (truncated or replaced); following it again from its start.`
+      )
       this.position = 0
       this.partial = Buffer.alloc(0)
     }
@@ -236,7 +248,10 @@ export class TranscriptTail {
     try {
       entry = TranscriptEntrySchema.parse(JSON.parse(text))
     } catch {
-      this.warn(`${this.options.path}: unreadable line skipped (${JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}…` : text)})`, false)
+      this.warn(
+        `${this.options.path}: unreadable line skipped (${JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}…` : text)})`,
+        false
+      )
       return
     }
     this.entry(entry)
@@ -254,10 +269,25 @@ export class TranscriptTail {
       if (typeof replaced === 'number' && Number.isInteger(replaced) && replaced >= 0) {
         this.replaying = Math.max(0, this.historyLength - replaced + 1)
         this.historyLength = 0
-        const cut = Array.isArray(record?.cutTexts) ? (record.cutTexts as unknown[]).filter((c): c is { file: string } => typeof (c as { file?: unknown })?.file === 'string') : []
-        this.emit({ type: 'notice', level: 'info', message: compactionNotice({ replaced, summary: typeof record?.summary === 'string' ? record.summary : '', cut }) })
+        const cut = Array.isArray(record?.cutTexts)
+          ? (record.cutTexts as unknown[]).filter(
+              (c): c is { file: string } => typeof (c as { file?: unknown })?.file === 'string'
+            )
+          : []
+        this.emit({
+          type: 'notice',
+          level: 'info',
+          message: compactionNotice({
+            replaced,
+            summary: typeof record?.summary === 'string' ? record.summary : '',
+            cut
+          })
+        })
       } else {
-        this.warn(`${this.options.path}: a compact_boundary without replacedMessages; the history replayed after it may be shown again.`, false)
+        this.warn(
+          `${this.options.path}: a compact_boundary without replacedMessages; the history replayed after it may be shown again.`,
+          false
+        )
       }
       return
     }
@@ -269,10 +299,19 @@ export class TranscriptTail {
     const message = entry.message as { content?: unknown; usage?: ApiUsage; model?: unknown } | null
     const blocks = contentBlocks(message?.content)
     if (entry.type === 'assistant') {
-      const text = blocks.filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text as string).join('\n')
+      const text = blocks
+        .filter((b) => b.type === 'text' && typeof b.text === 'string')
+        .map((b) => b.text as string)
+        .join('\n')
       if (text.trim() !== '') this.emit({ type: 'assistant_text', text })
       for (const block of blocks) {
-        if (block.type !== 'tool_use' || typeof block.id !== 'string' || typeof block.name !== 'string' || this.calledIds.has(block.id)) continue
+        if (
+          block.type !== 'tool_use' ||
+          typeof block.id !== 'string' ||
+          typeof block.name !== 'string' ||
+          this.calledIds.has(block.id)
+        )
+          continue
         this.calledIds.add(block.id)
         this.emit({ type: 'tool_call', toolUseId: block.id, name: block.name, input: block.input })
       }
@@ -283,11 +322,22 @@ export class TranscriptTail {
       return
     }
     for (const block of blocks) {
-      if (block.type !== 'tool_result' || typeof block.tool_use_id !== 'string' || this.resultIds.has(block.tool_use_id)) continue
+      if (
+        block.type !== 'tool_result' ||
+        typeof block.tool_use_id !== 'string' ||
+        this.resultIds.has(block.tool_use_id)
+      )
+        continue
       this.resultIds.add(block.tool_use_id)
-      this.emit({ type: 'tool_result', toolUseId: block.tool_use_id, isError: block.is_error === true, output: resultText(block.content) })
+      this.emit({
+        type: 'tool_result',
+        toolUseId: block.tool_use_id,
+        isError: block.is_error === true,
+        output: resultText(block.content)
+      })
     }
-    if (blocks.some((b) => b.type === 'text' && typeof b.text === 'string' && b.text.trim() !== '')) this.options.onPrompt?.(entry.timestamp)
+    if (blocks.some((b) => b.type === 'text' && typeof b.text === 'string' && b.text.trim() !== ''))
+      this.options.onPrompt?.(entry.timestamp)
   }
 
   /** A subagent's start or end line (see the class comment); a malformed one is skipped with a warning. */
@@ -295,17 +345,30 @@ export class TranscriptTail {
     if (entry.subtype === AGENT_STARTED_SUBTYPE) {
       const header = AgentStartedRecordSchema.safeParse(entry.message)
       if (!header.success) {
-        this.warn(`${this.options.path}: a malformed agent_started line skipped (${header.error.issues[0]?.message ?? 'invalid'}).`, false)
+        this.warn(
+          `${this.options.path}: a malformed agent_started line skipped (${header.error.issues[0]?.message ?? 'invalid'}).`,
+          false
+        )
         return
       }
       const { agentType, parentId, depth, model, cwd } = header.data
-      this.emit({ type: 'agent_started', agentType, parentId, depth, ...(model ? { model } : {}), ...(cwd ? { cwd } : {}) })
+      this.emit({
+        type: 'agent_started',
+        agentType,
+        parentId,
+        depth,
+        ...(model ? { model } : {}),
+        ...(cwd ? { cwd } : {})
+      })
       this.emit({ type: 'agent_state', state: 'running' })
       return
     }
     const end = AgentStoppedRecordSchema.safeParse(entry.message)
     if (!end.success) {
-      this.warn(`${this.options.path}: a malformed agent_stopped line skipped (${end.error.issues[0]?.message ?? 'invalid'}).`, false)
+      this.warn(
+        `${this.options.path}: a malformed agent_stopped line skipped (${end.error.issues[0]?.message ?? 'invalid'}).`,
+        false
+      )
       return
     }
     const { status, reason } = end.data
@@ -315,7 +378,11 @@ export class TranscriptTail {
   }
 
   private emit(event: DistributiveOmit<RuntimeEventInput, 'agentId' | 'agentName'>): void {
-    this.options.bus.emit({ ...event, agentId: this.options.agentId, agentName: this.options.agentName } as RuntimeEventInput)
+    this.options.bus.emit({
+      ...event,
+      agentId: this.options.agentId,
+      agentName: this.options.agentName
+    } as RuntimeEventInput)
   }
 
   /** Reports a problem; `once` reports a message only the first time (a file that stays unreadable). */
@@ -354,9 +421,14 @@ function resultText(content: unknown): string {
 }
 
 /** The runtime's usage from an API usage object, or undefined when there is none or it is malformed. */
-function usageOf(usage: ApiUsage | undefined): { inputTokens: number; outputTokens: number; cacheCreationInputTokens: number; cacheReadInputTokens: number } | undefined {
+function usageOf(
+  usage: ApiUsage | undefined
+):
+  | { inputTokens: number; outputTokens: number; cacheCreationInputTokens: number; cacheReadInputTokens: number }
+  | undefined {
   if (!usage || typeof usage !== 'object') return undefined
-  const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : v === undefined || v === null ? 0 : undefined)
+  const count = (v: unknown): number | undefined =>
+    typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : v === undefined || v === null ? 0 : undefined
   const input = count(usage.input_tokens)
   const output = count(usage.output_tokens)
   const creation = count(usage.cache_creation_input_tokens)

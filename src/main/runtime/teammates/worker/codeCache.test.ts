@@ -1,5 +1,16 @@
 import { createHash } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -17,7 +28,10 @@ describe("the worker bundle's V8 code cache", () => {
     e.prewarm()
     expect(await e.whenSpareLoaded()).toBe(true)
     const cache = e.codeCache!
-    await until('the worker reported on the code cache', () => Object.values(cache.reports).reduce((a, b) => a + b, 0) >= reports)
+    await until(
+      'the worker reported on the code cache',
+      () => Object.values(cache.reports).reduce((a, b) => a + b, 0) >= reports
+    )
     await e.releaseSpare()
     return cache
   }
@@ -77,7 +91,11 @@ describe("the worker bundle's V8 code cache", () => {
     // no spare: the refill after alice's start would load the bundle once more and report it too
     const e = bed.executor({ codeCacheDir: dir, warmSpare: false })
 
-    const [config] = await bed.prepareTeam('cached', { alice: [{ text: 'Ready from the cache.' }] }, 'Say that you are ready.')
+    const [config] = await bed.prepareTeam(
+      'cached',
+      { alice: [{ text: 'Ready from the cache.' }] },
+      'Say that you are ready.'
+    )
     const handle = await e.spawn(config!)
     await until('alice idle after her turn', () => bed.allIdle('cached', ['alice']))
     expect(e.codeCache!.reports.used).toBe(1)
@@ -104,7 +122,14 @@ describe("the worker bundle's V8 code cache", () => {
       expect(cache.save(bundle, new Uint8Array([7]))).toBe(true)
       expect(readdirSync(dir)).toEqual([basename(second)])
       // the file: SHA-256 of the data, then the data
-      expect(readFileSync(second)).toEqual(Buffer.concat([createHash('sha256').update(Buffer.from([7])).digest(), Buffer.from([7])]))
+      expect(readFileSync(second)).toEqual(
+        Buffer.concat([
+          createHash('sha256')
+            .update(Buffer.from([7]))
+            .digest(),
+          Buffer.from([7])
+        ])
+      )
     } finally {
       rmSync(builds, { recursive: true, force: true })
     }

@@ -18,7 +18,12 @@ export interface CodeCacheReport {
 /** True when `raw` (a worker's `parentPort` message) is a {@link CodeCacheReport}. */
 export function isCodeCacheReport(raw: unknown): raw is CodeCacheReport {
   const r = raw as Partial<CodeCacheReport> | null
-  return typeof r === 'object' && r !== null && r.type === 'codeCache' && (r.status === 'used' || r.status === 'rejected' || r.status === 'absent')
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    r.type === 'codeCache' &&
+    (r.status === 'used' || r.status === 'rejected' || r.status === 'absent')
+  )
 }
 
 /** Where a data directory (SWARMDESK_HOME) keeps the worker bundle's code cache: `<home>/cache/v8`. */

@@ -112,7 +112,17 @@ export async function runWorkerTeammate(data: WorkerData, config: StartMessage['
   let outcome: DoneOutcome = 'crashed'
   let failure: SerializedError | undefined
   try {
-    const exit = await runTeammate({ home: config.home, team: config.team, name: config.name, cwd: config.cwd, env, bus, pty, prompter, interrupts: interrupts.event })
+    const exit = await runTeammate({
+      home: config.home,
+      team: config.team,
+      name: config.name,
+      cwd: config.cwd,
+      env,
+      bus,
+      pty,
+      prompter,
+      interrupts: interrupts.event
+    })
     outcome = exit.reason
   } catch (error) {
     failure = serializeError(error)
@@ -149,7 +159,10 @@ export function awaitTeammate(data: WorkerData): void {
   const { port } = data
   const onStart = (raw: unknown): void => {
     const start = StartMessageSchema.safeParse(raw)
-    if (!start.success) throw new Error(`A worker teammate expected 'start' as its first message and got ${describe(raw)}; the worker bundle and the main process are out of step: rebuild with npm run build.`)
+    if (!start.success)
+      throw new Error(
+        `A worker teammate expected 'start' as its first message and got ${describe(raw)}; the worker bundle and the main process are out of step: rebuild with npm run build.`
+      )
     void runWorkerTeammate(data, start.data.config)
     port.off('message', onStart)
   }
@@ -158,7 +171,8 @@ export function awaitTeammate(data: WorkerData): void {
 }
 
 function describe(raw: unknown): string {
-  const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type) : undefined
+  const type =
+    typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type) : undefined
   return type ? `'${type}'` : 'a message without a type'
 }
 

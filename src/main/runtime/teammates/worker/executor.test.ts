@@ -56,12 +56,29 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
   })
 
   /** Team `team` with the lead and alice (in `mode`), the scripted model for alice, and alice's first message in her inbox. */
-  async function prepare(team: string, mode: 'default' | 'bypassPermissions', turns: NonNullable<ScenarioInput['agents']>[string], firstMessage: string): Promise<TeammateSpawnConfig> {
+  async function prepare(
+    team: string,
+    mode: 'default' | 'bypassPermissions',
+    turns: NonNullable<ScenarioInput['agents']>[string],
+    firstMessage: string
+  ): Promise<TeammateSpawnConfig> {
     const server = await startScriptedServer({ scenario: { agents: { alice: turns } } })
     servers.push(server)
     const teams = new TeamStore(home)
-    await teams.create({ name: team, description: 'worker backend test', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work } })
-    const member = await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'worker', cwd: work, isActive: false, mode })
+    await teams.create({
+      name: team,
+      description: 'worker backend test',
+      lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work }
+    })
+    const member = await teams.addMember(team, {
+      name: 'alice',
+      agentType: 'general-purpose',
+      model: 'claude-sonnet-5-5',
+      backendType: 'worker',
+      cwd: work,
+      isActive: false,
+      mode
+    })
     await createMailbox({ home }).send(team, 'alice', { from: 'team-lead', text: firstMessage })
     return {
       home,
@@ -80,7 +97,13 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
   }
 
   function executor(bus: EventBus, prompter: PermissionPrompter, prelude?: string): WorkerTeammateExecutor {
-    const e = new WorkerTeammateExecutor({ bus, pty, prompter, codeCacheDir: join(home, 'cache', 'v8'), ...(prelude ? { prelude } : {}) })
+    const e = new WorkerTeammateExecutor({
+      bus,
+      pty,
+      prompter,
+      codeCacheDir: join(home, 'cache', 'v8'),
+      ...(prelude ? { prelude } : {})
+    })
     executors.push(e)
     return e
   }
@@ -91,7 +114,8 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
     return events
   }
 
-  const toolResults = (events: RuntimeEvent[]) => events.filter((e): e is EventOf<'tool_result'> => e.type === 'tool_result' && e.agentName === 'alice')
+  const toolResults = (events: RuntimeEvent[]) =>
+    events.filter((e): e is EventOf<'tool_result'> => e.type === 'tool_result' && e.agentName === 'alice')
 
   it('runs Bash in bypassPermissions mode through the main PTY host, forwards its events, shuts down cleanly, and never loads node-pty in the worker', async () => {
     const config = await prepare(
@@ -128,12 +152,17 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
     const result = await until('the Bash tool_result on the main bus', () => toolResults(events)[0])
     expect(result.isError).toBe(false)
     expect(result.output).toContain('worker-says-42')
-    await until('alice idle after the command', () => events.some((e) => e.type === 'agent_state' && e.agentName === 'alice' && e.state === 'idle'))
+    await until('alice idle after the command', () =>
+      events.some((e) => e.type === 'agent_state' && e.agentName === 'alice' && e.state === 'idle')
+    )
     expect(prompter.asked).toEqual([])
     // re-stamped by the main bus: one strictly increasing sequence
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1))
 
-    await workers.sendMessage('alice@bypass', { from: 'team-lead', body: protocolBody('shutdown_request', { requestId: 'bye-1', reason: 'done' }) })
+    await workers.sendMessage('alice@bypass', {
+      from: 'team-lead',
+      body: protocolBody('shutdown_request', { requestId: 'bye-1', reason: 'done' })
+    })
     // a clean end: the runner cleaned up and the thread ended by itself (no reason to report)
     expect(await handle.exited).toEqual({ status: 'exited', reported: true })
     expect(workers.isAlive('alice@bypass')).toBe(false)
@@ -154,7 +183,10 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
       'default',
       [
         // a write to the workspace: default mode asks
-        { when: 'run the command', tools: [{ name: 'Bash', input: { command: 'echo approved-$((6*7)) > approved.txt && cat approved.txt' } }] },
+        {
+          when: 'run the command',
+          tools: [{ name: 'Bash', input: { command: 'echo approved-$((6*7)) > approved.txt && cat approved.txt' } }]
+        },
         { when: 'approved-42', text: 'Ran it.' }
       ],
       'please run the command'
@@ -167,12 +199,21 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
 
     const result = await until('the Bash tool_result on the main bus', () => toolResults(events)[0])
     expect(prompter.asked).toHaveLength(1)
-    expect(prompter.asked[0]).toMatchObject({ agentId: 'alice@asking', agentName: 'alice', tool: 'Bash', input: { command: 'echo approved-$((6*7)) > approved.txt && cat approved.txt' } })
+    expect(prompter.asked[0]).toMatchObject({
+      agentId: 'alice@asking',
+      agentName: 'alice',
+      tool: 'Bash',
+      input: { command: 'echo approved-$((6*7)) > approved.txt && cat approved.txt' }
+    })
     expect(result.isError).toBe(false)
     expect(result.output).toContain('approved-42')
     expect(readFileSync(join(work, 'approved.txt'), 'utf8')).toBe('approved-42\n')
-    expect(events.some((e) => e.type === 'agent_state' && e.agentName === 'alice' && e.state === 'awaiting_permission')).toBe(true)
-    await until('alice idle', () => events.some((e) => e.type === 'agent_state' && e.agentName === 'alice' && e.state === 'idle'))
+    expect(
+      events.some((e) => e.type === 'agent_state' && e.agentName === 'alice' && e.state === 'awaiting_permission')
+    ).toBe(true)
+    await until('alice idle', () =>
+      events.some((e) => e.type === 'agent_state' && e.agentName === 'alice' && e.state === 'idle')
+    )
 
     await workers.kill('alice@asking', 'test over')
     expect(await handle.exited).toEqual({ status: 'killed', reported: false, reason: 'test over' })
@@ -185,7 +226,10 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
       'killed',
       'bypassPermissions',
       [
-        { when: 'start working', tools: [{ name: 'Bash', input: { command: `sleep ${background}`, run_in_background: true } }] },
+        {
+          when: 'start working',
+          tools: [{ name: 'Bash', input: { command: `sleep ${background}`, run_in_background: true } }]
+        },
         { when: 'Command running in background', tools: [{ name: 'Bash', input: { command: `sleep ${foreground}` } }] },
         { text: 'never reached' }
       ],
@@ -210,11 +254,21 @@ describe('WorkerTeammateExecutor (worker threads, the main PTY host, the scripte
   it('refuses to spawn a member the team does not have, or from a missing entry, leaving nothing running', async () => {
     const config = await prepare('refusals', 'default', [{ text: 'unused' }], 'hello')
     const workers = executor(new EventBus(), new RecordingPrompter({ decision: 'allow', by: 'user' }))
-    await expect(workers.spawn({ ...config, name: 'bob', agentId: 'bob@refusals' })).rejects.toThrow(TeammateNotFoundError)
-    const missing = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: new RecordingPrompter({ decision: 'allow', by: 'user' }), entry: join(home, 'no-such-entry.cjs'), codeCacheDir: join(home, 'cache', 'v8') })
+    await expect(workers.spawn({ ...config, name: 'bob', agentId: 'bob@refusals' })).rejects.toThrow(
+      TeammateNotFoundError
+    )
+    const missing = new WorkerTeammateExecutor({
+      bus: new EventBus(),
+      pty,
+      prompter: new RecordingPrompter({ decision: 'allow', by: 'user' }),
+      entry: join(home, 'no-such-entry.cjs'),
+      codeCacheDir: join(home, 'cache', 'v8')
+    })
     await expect(missing.spawn(config)).rejects.toThrow(/does not exist; build the Node bundles/)
     expect(workers.isAlive('bob@refusals')).toBe(false)
     expect(missing.isAlive('alice@refusals')).toBe(false)
-    await expect(workers.sendMessage('bob@refusals', { from: 'team-lead', text: 'hi' })).rejects.toThrow(/No worker teammate 'bob@refusals'/)
+    await expect(workers.sendMessage('bob@refusals', { from: 'team-lead', text: 'hi' })).rejects.toThrow(
+      /No worker teammate 'bob@refusals'/
+    )
   })
 })

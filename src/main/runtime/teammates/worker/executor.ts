@@ -101,13 +101,20 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
   /** @throws Error when `heartbeatTimeoutMs` is not a positive number or `concurrentStarts` not a whole number ≥ 1. */
   constructor(private readonly options: WorkerTeammateExecutorOptions) {
     this.heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS
-    if (!(this.heartbeatTimeoutMs > 0)) throw new Error(`heartbeatTimeoutMs must be a positive number of milliseconds, not ${options.heartbeatTimeoutMs}.`)
+    if (!(this.heartbeatTimeoutMs > 0))
+      throw new Error(
+        `heartbeatTimeoutMs must be a positive number of milliseconds, not ${options.heartbeatTimeoutMs}.`
+      )
     this.resourceLimits = { ...DEFAULT_WORKER_RESOURCE_LIMITS, ...options.resourceLimits }
     this.warmSpare = options.warmSpare ?? true
     const concurrentStarts = options.concurrentStarts ?? availableParallelism()
-    if (!(Number.isInteger(concurrentStarts) && concurrentStarts >= 1)) throw new Error(`concurrentStarts must be a whole number of at least 1, not ${options.concurrentStarts}.`)
+    if (!(Number.isInteger(concurrentStarts) && concurrentStarts >= 1))
+      throw new Error(`concurrentStarts must be a whole number of at least 1, not ${options.concurrentStarts}.`)
     this.startGate = new StartGate(concurrentStarts)
-    this.codeCache = options.codeCacheDir === false ? undefined : new WorkerCodeCache(options.codeCacheDir ?? codeCacheDirOf(swarmdeskHome()))
+    this.codeCache =
+      options.codeCacheDir === false
+        ? undefined
+        : new WorkerCodeCache(options.codeCacheDir ?? codeCacheDirOf(swarmdeskHome()))
   }
 
   /**
@@ -153,15 +160,25 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
    *   `ready`; nothing is left running then.
    */
   async spawn(config: TeammateSpawnConfig): Promise<TeammateHandle> {
-    if (this.disposed) throw new Error('This worker teammate executor is disposed (its session is closing); start teammates from a live session.')
+    if (this.disposed)
+      throw new Error(
+        'This worker teammate executor is disposed (its session is closing); start teammates from a live session.'
+      )
     if (this.teammates.get(config.agentId)?.alive || this.queued.has(config.agentId)) {
-      throw new Error(`Teammate ${config.agentId} is already running on the worker backend; kill it or wait for it to exit before starting it again.`)
+      throw new Error(
+        `Teammate ${config.agentId} is already running on the worker backend; kill it or wait for it to exit before starting it again.`
+      )
     }
     const entryPath = this.entryPath()
-    if (!existsSync(entryPath)) throw new Error(`The worker teammate entry ${entryPath} does not exist; build the Node bundles with: npm run build`)
+    if (!existsSync(entryPath))
+      throw new Error(
+        `The worker teammate entry ${entryPath} does not exist; build the Node bundles with: npm run build`
+      )
     const team = new TeamStore(config.home).read(config.team)
     if (!team.members.some((m) => m.name === config.name)) {
-      throw new TeammateNotFoundError(`'${config.name}' is not a member of team '${config.team}' (members: ${team.members.map((m) => m.name).join(', ') || 'none'}); add it to the team config before spawning it.`)
+      throw new TeammateNotFoundError(
+        `'${config.name}' is not a member of team '${config.team}' (members: ${team.members.map((m) => m.name).join(', ') || 'none'}); add it to the team config before spawning it.`
+      )
     }
     // the spare if there is one (even if still loading: it is ahead of a new thread), else a new
     // thread once a start slot is free
@@ -179,7 +196,10 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
         this.queued.delete(config.agentId)
       }
       try {
-        if (this.disposed) throw new Error('This worker teammate executor was disposed (its session closed) while the teammate waited to start.')
+        if (this.disposed)
+          throw new Error(
+            'This worker teammate executor was disposed (its session closed) while the teammate waited to start.'
+          )
         thread = new TeammateThread(this.threadOptions(entryPath))
       } catch (error) {
         releaseSlot()
@@ -215,7 +235,10 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
    */
   async sendMessage(agentId: string, message: OutgoingMessage): Promise<void> {
     const teammate = this.teammates.get(agentId)
-    if (!teammate) throw new Error(`No worker teammate '${agentId}' was started by this executor; spawn it first, or write to its inbox with the mailbox.`)
+    if (!teammate)
+      throw new Error(
+        `No worker teammate '${agentId}' was started by this executor; spawn it first, or write to its inbox with the mailbox.`
+      )
     const { home, team, name } = teammate.config
     await createMailbox({ home }).send(team, name, message)
   }

@@ -112,12 +112,28 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
   }
 
   /** Team `team` with alice in default mode, her scripted model, and her first message. */
-  async function prepare(team: string, turns: NonNullable<ScenarioInput['agents']>[string], firstMessage?: string): Promise<TeammateSpawnConfig> {
+  async function prepare(
+    team: string,
+    turns: NonNullable<ScenarioInput['agents']>[string],
+    firstMessage?: string
+  ): Promise<TeammateSpawnConfig> {
     const server = await startScriptedServer({ scenario: { agents: { alice: turns } } })
     servers.push(server)
     const teams = new TeamStore(home)
-    await teams.create({ name: team, description: 'worker fault test', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work } })
-    const member = await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'worker', cwd: work, isActive: false, mode: 'default' })
+    await teams.create({
+      name: team,
+      description: 'worker fault test',
+      lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work }
+    })
+    const member = await teams.addMember(team, {
+      name: 'alice',
+      agentType: 'general-purpose',
+      model: 'claude-sonnet-5-5',
+      backendType: 'worker',
+      cwd: work,
+      isActive: false,
+      mode: 'default'
+    })
     if (firstMessage) await createMailbox({ home }).send(team, 'alice', { from: 'team-lead', text: firstMessage })
     return {
       home,
@@ -145,23 +161,45 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
     fault: keyof typeof FAULTS,
     resourceLimits?: ResourceLimits,
     heartbeatTimeoutMs?: number
-  ): Promise<{ info: TeammateExitInfo; elapsedMs: number; held: Asked; secs: string; workers: WorkerTeammateExecutor }> {
+  ): Promise<{
+    info: TeammateExitInfo
+    elapsedMs: number
+    held: Asked
+    secs: string
+    workers: WorkerTeammateExecutor
+  }> {
     const secs = uniqueSleepSeconds()
     const config = await prepare(
       team,
       [
-        { when: 'start the sleeper', tools: [{ name: 'Bash', input: { command: `sleep ${secs}`, run_in_background: true } }] },
-        { when: 'Command running in background', tools: [{ name: 'Bash', input: { command: 'echo never-approved > held.txt' } }] },
+        {
+          when: 'start the sleeper',
+          tools: [{ name: 'Bash', input: { command: `sleep ${secs}`, run_in_background: true } }]
+        },
+        {
+          when: 'Command running in background',
+          tools: [{ name: 'Bash', input: { command: 'echo never-approved > held.txt' } }]
+        },
         { text: 'never reached' }
       ],
       'start the sleeper'
     )
     const trigger = join(wrappers, `${team}.trigger`)
     const prompter = new HoldingPrompter()
-    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter, prelude: faultPrelude(fault, trigger), codeCacheDir: join(wrappers, 'v8'), ...(resourceLimits ? { resourceLimits } : {}), ...(heartbeatTimeoutMs ? { heartbeatTimeoutMs } : {}) })
+    const workers = new WorkerTeammateExecutor({
+      bus: new EventBus(),
+      pty,
+      prompter,
+      prelude: faultPrelude(fault, trigger),
+      codeCacheDir: join(wrappers, 'v8'),
+      ...(resourceLimits ? { resourceLimits } : {}),
+      ...(heartbeatTimeoutMs ? { heartbeatTimeoutMs } : {})
+    })
     executors.push(workers)
     const handle = await workers.spawn(config)
-    const held = await until('the held permission question', () => prompter.asked.find((a) => (a.request.input as { command: string }).command.startsWith('echo never-approved')))
+    const held = await until('the held permission question', () =>
+      prompter.asked.find((a) => (a.request.input as { command: string }).command.startsWith('echo never-approved'))
+    )
     await until('the background sleep running', () => sleepPids(secs).length === 1)
     expect(held.signal.aborted).toBe(false)
 
@@ -182,7 +220,9 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
     expect(await outcome.held.answer).toEqual({ decision: 'deny', by: 'cancelled' })
     expect(outcome.held.request).toMatchObject({ agentName: 'alice', tool: 'Bash' })
     // this test process is the main process: still here, and its PTY host still works
-    expect((await pty.run({ command: 'echo still-alive', cwd: work, timeoutMs: 10_000 })).output).toContain('still-alive')
+    expect((await pty.run({ command: 'echo still-alive', cwd: work, timeoutMs: 10_000 })).output).toContain(
+      'still-alive'
+    )
   }
 
   it('an uncaught throw inside the worker: crashed with the error, not reported', async () => {
@@ -217,13 +257,22 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
 
   it("a crash of the teammate's own loop is reported after its cleanup: tasks released, marked inactive", async () => {
     const config = await prepare('fragile', [{ text: 'Looked at the task.' }, { text: 'unused' }])
-    const workers = new WorkerTeammateExecutor({ bus: new EventBus(), pty, prompter: new HoldingPrompter(), codeCacheDir: join(wrappers, 'v8') })
+    const workers = new WorkerTeammateExecutor({
+      bus: new EventBus(),
+      pty,
+      prompter: new HoldingPrompter(),
+      codeCacheDir: join(wrappers, 'v8')
+    })
     executors.push(workers)
     const tasks = new TaskStore(home, 'fragile')
     await tasks.create({ subject: 'held work' })
     const handle = await workers.spawn(config)
     await until('task 1 claimed by alice', () => tasks.get(1)?.owner === 'alice')
-    await until('alice idle', async () => (await createMailbox({ home }).read('fragile', 'team-lead')).messages.some((m) => m.message.text.includes('idle_notification')))
+    await until('alice idle', async () =>
+      (await createMailbox({ home }).read('fragile', 'team-lead')).messages.some((m) =>
+        m.message.text.includes('idle_notification')
+      )
+    )
     // her inbox becomes unreadable: the next look at it fails inside her loop
     const inbox = join(home, 'teams', 'fragile', 'inboxes', 'alice', 'new')
     await until('her inbox created by her wait for messages', () => existsSync(inbox))

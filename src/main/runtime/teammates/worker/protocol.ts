@@ -1,7 +1,11 @@
 import { MessagePort } from 'node:worker_threads'
 import { z } from 'zod'
 import { RuntimeEventSchema } from '../../../../shared/events'
-import { PermissionModeSchema, PermissionPromptAnswerSchema, PermissionPromptRequestSchema } from '../../../../shared/permissions'
+import {
+  PermissionModeSchema,
+  PermissionPromptAnswerSchema,
+  PermissionPromptRequestSchema
+} from '../../../../shared/permissions'
 
 /**
  * The MessagePort RPC between the main thread and one worker teammate (docs/design.md#process-model, docs/teams.md#permission-requests): the worker
@@ -125,7 +129,13 @@ export const WorkerToMainSchema = z.discriminatedUnion('type', [
    * then sets `signal[0]` (an Int32 over the SharedArrayBuffer) to 1 and notifies it, which wakes
    * the worker blocked in `Atomics.wait`; later `pty.data`* and one `pty.exit` follow on the port.
    */
-  z.object({ type: z.literal('pty.spawn'), id: Id, options: PtySpawnRequestSchema, reply: z.instanceof(MessagePort), signal: z.instanceof(SharedArrayBuffer) }),
+  z.object({
+    type: z.literal('pty.spawn'),
+    id: Id,
+    options: PtySpawnRequestSchema,
+    reply: z.instanceof(MessagePort),
+    signal: z.instanceof(SharedArrayBuffer)
+  }),
   /** Kills a background shell's process group; answered by `pty.killed` once it is verifiably gone. */
   z.object({ type: z.literal('pty.kill'), id: Id }),
   /** Kills every process the worker started (its PTY client is disposed); answered by `pty.disposed`. */
@@ -139,7 +149,12 @@ export const WorkerToMainSchema = z.discriminatedUnion('type', [
    * and left it inactive with its tasks released and the leader told (docs/teams.md#teammate-life-cycle); false when the
    * worker is dying without that (an uncaught error): the leader's side must clean up.
    */
-  z.object({ type: z.literal('done'), outcome: DoneOutcomeSchema, cleanedUp: z.boolean(), error: SerializedErrorSchema.optional() })
+  z.object({
+    type: z.literal('done'),
+    outcome: DoneOutcomeSchema,
+    cleanedUp: z.boolean(),
+    error: SerializedErrorSchema.optional()
+  })
 ])
 export type WorkerToMain = z.infer<typeof WorkerToMainSchema>
 
@@ -158,7 +173,12 @@ export const MainToWorkerSchema = z.discriminatedUnion('type', [
   /** The host could not run the command (e.g. it is disposed); `message` says why. */
   z.object({ type: z.literal('pty.failed'), id: Id, message: z.string() }),
   /** A background shell ended (after its group was swept). */
-  z.object({ type: z.literal('pty.exit'), id: Id, exitCode: z.number().int().nullable(), signal: z.number().int().nullable() }),
+  z.object({
+    type: z.literal('pty.exit'),
+    id: Id,
+    exitCode: z.number().int().nullable(),
+    signal: z.number().int().nullable()
+  }),
   /** A `pty.kill` is done: the shell's process group is gone (also sent for an id that had already ended). */
   z.object({ type: z.literal('pty.killed'), id: Id }),
   z.object({ type: z.literal('pty.disposed'), requestId: Id }),
@@ -201,7 +221,9 @@ export function parseMainMessage(raw: unknown): MainToWorker {
  * Parses a forwarded runtime event (docs/events.md#event-stream-and-command-line) and drops its `seq`/`time`, ready to re-emit.
  * @returns the event input, or an error message when it is not a valid event.
  */
-export function parseForwardedEvent(raw: unknown): { ok: true; event: Omit<z.infer<typeof RuntimeEventSchema>, 'seq' | 'time'> } | { ok: false; message: string } {
+export function parseForwardedEvent(
+  raw: unknown
+): { ok: true; event: Omit<z.infer<typeof RuntimeEventSchema>, 'seq' | 'time'> } | { ok: false; message: string } {
   const parsed = RuntimeEventSchema.safeParse(raw)
   if (!parsed.success) return { ok: false, message: describeIssues(parsed.error.issues) }
   const { seq: _seq, time: _time, ...event } = parsed.data
@@ -210,15 +232,19 @@ export function parseForwardedEvent(raw: unknown): { ok: true; event: Omit<z.inf
 
 /** An error (or anything thrown) as it can cross the port. */
 export function serializeError(error: unknown): SerializedError {
-  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
+  if (error instanceof Error)
+    return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
   return { name: 'Error', message: String(error) }
 }
 
 function parse<T>(schema: z.ZodType<T>, raw: unknown, direction: string): T {
   const parsed = schema.safeParse(raw)
   if (parsed.success) return parsed.data
-  const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type) : '(no type)'
-  throw new WorkerProtocolError(`Invalid ${direction} message '${type}': ${describeIssues(parsed.error.issues)}. The worker bundle and the main process are out of step: rebuild with npm run build.`)
+  const type =
+    typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type) : '(no type)'
+  throw new WorkerProtocolError(
+    `Invalid ${direction} message '${type}': ${describeIssues(parsed.error.issues)}. The worker bundle and the main process are out of step: rebuild with npm run build.`
+  )
 }
 
 function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {

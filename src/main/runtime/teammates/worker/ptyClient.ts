@@ -145,11 +145,19 @@ export function createPtyClient(options: PtyClientOptions): PtyClient {
     if (raw === undefined) {
       // should it start after all, it must not outlive us unseen
       post({ type: 'pty.kill', id })
-      throw new Error(`The main thread did not start the background shell within ${spawnReplyTimeoutMs} ms (it may be overloaded); try the command again.`)
+      throw new Error(
+        `The main thread did not start the background shell within ${spawnReplyTimeoutMs} ms (it may be overloaded); try the command again.`
+      )
     }
     const reply = SpawnReplySchema.parse(raw)
     if (!reply.ok) throw new Error(reply.message)
-    const shell: RemoteShell = { pid: reply.pid, exited: false, onData: spawnOptions.onData, onExit: spawnOptions.onExit, killWaiters: [] }
+    const shell: RemoteShell = {
+      pid: reply.pid,
+      exited: false,
+      onData: spawnOptions.onData,
+      onExit: spawnOptions.onExit,
+      killWaiters: []
+    }
     shells.set(id, shell)
     return {
       pid: reply.pid,
@@ -208,7 +216,10 @@ export function createPtyClient(options: PtyClientOptions): PtyClient {
     run,
     spawn,
     handle,
-    livePids: () => [...[...runs.values()].flatMap((r) => (r.pid === undefined ? [] : [r.pid])), ...[...shells.values()].map((s) => s.pid)],
+    livePids: () => [
+      ...[...runs.values()].flatMap((r) => (r.pid === undefined ? [] : [r.pid])),
+      ...[...shells.values()].map((s) => s.pid)
+    ],
     /** Kills every process this worker started (in the main thread's host) and waits until they are gone. */
     dispose() {
       disposed = true

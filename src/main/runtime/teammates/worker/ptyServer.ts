@@ -2,7 +2,10 @@ import { type PtyHost, type PtyProcess } from '../../pty'
 import type { MainToWorker, SpawnReply, WorkerToMain } from './protocol'
 
 /** The PTY requests of the protocol (docs/design.md#process-model), the part of a worker's traffic a {@link PtyServer} serves. */
-export type PtyRequest = Extract<WorkerToMain, { type: 'pty.run' | 'pty.abort' | 'pty.spawn' | 'pty.kill' | 'pty.dispose' }>
+export type PtyRequest = Extract<
+  WorkerToMain,
+  { type: 'pty.run' | 'pty.abort' | 'pty.spawn' | 'pty.kill' | 'pty.dispose' }
+>
 
 /** What {@link PtyServer.dispose} found after killing everything. */
 export interface PtyServerDisposeResult {
@@ -68,12 +71,23 @@ export function createPtyServer(host: PtyHost, post: (message: MainToWorker) => 
     const before = new Set(host.livePids())
     let promise: Promise<unknown>
     try {
-      promise = host.run({ ...options, signal: controller.signal, onData: (data) => post({ type: 'pty.data', id, data }) }).then(
-        (result) => post({ type: 'pty.result', id, result }),
-        (error: unknown) => post({ type: 'pty.failed', id, message: `The PTY host could not run the command: ${(error as Error)?.message ?? String(error)}` })
-      )
+      promise = host
+        .run({ ...options, signal: controller.signal, onData: (data) => post({ type: 'pty.data', id, data }) })
+        .then(
+          (result) => post({ type: 'pty.result', id, result }),
+          (error: unknown) =>
+            post({
+              type: 'pty.failed',
+              id,
+              message: `The PTY host could not run the command: ${(error as Error)?.message ?? String(error)}`
+            })
+        )
     } catch (error) {
-      post({ type: 'pty.failed', id, message: `The PTY host could not run the command: ${(error as Error)?.message ?? String(error)}` })
+      post({
+        type: 'pty.failed',
+        id,
+        message: `The PTY host could not run the command: ${(error as Error)?.message ?? String(error)}`
+      })
       return
     }
     const pid = host.livePids().find((p) => !before.has(p))
@@ -100,7 +114,10 @@ export function createPtyServer(host: PtyHost, post: (message: MainToWorker) => 
         shells.set(id, { proc })
         answer = { ok: true, pid: proc.pid }
       } catch (error) {
-        answer = { ok: false, message: `The PTY host could not start the background shell: ${(error as Error)?.message ?? String(error)}` }
+        answer = {
+          ok: false,
+          message: `The PTY host could not start the background shell: ${(error as Error)?.message ?? String(error)}`
+        }
       }
     }
     // the reply first, then the wake-up: the worker reads the reply as soon as it wakes
@@ -127,7 +144,10 @@ export function createPtyServer(host: PtyHost, post: (message: MainToWorker) => 
   async function killAll(): Promise<PtyServerDisposeResult> {
     const runEntries = [...runs.values()]
     const shellEntries = [...shells.values()]
-    const pids = [...runEntries.flatMap((r) => (r.pid === undefined ? [] : [r.pid])), ...shellEntries.map((s) => s.proc.pid)]
+    const pids = [
+      ...runEntries.flatMap((r) => (r.pid === undefined ? [] : [r.pid])),
+      ...shellEntries.map((s) => s.proc.pid)
+    ]
     for (const r of runEntries) r.controller.abort()
     await Promise.all([
       ...runEntries.map((r) => r.settled),
@@ -155,7 +175,10 @@ export function createPtyServer(host: PtyHost, post: (message: MainToWorker) => 
           return
       }
     },
-    livePids: () => [...[...runs.values()].flatMap((r) => (r.pid === undefined ? [] : [r.pid])), ...[...shells.values()].map((s) => s.proc.pid)],
+    livePids: () => [
+      ...[...runs.values()].flatMap((r) => (r.pid === undefined ? [] : [r.pid])),
+      ...[...shells.values()].map((s) => s.proc.pid)
+    ],
     dispose() {
       closed = true
       disposing ??= killAll()

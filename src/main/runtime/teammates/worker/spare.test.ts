@@ -6,11 +6,13 @@ import type { TeammateSpawnConfig } from '../executor'
 import { until, useWorkerTestbed } from './worker.testkit'
 
 /** Handles that keep this process alive (a spare must add none). */
-const liveHandles = (): number => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort' || r === 'Worker').length
+const liveHandles = (): number =>
+  process.getActiveResourcesInfo().filter((r) => r === 'MessagePort' || r === 'Worker').length
 
 describe("WorkerTeammateExecutor's spare worker", () => {
   const bed = useWorkerTestbed('swarmdesk-worker-spare')
-  const prepare = async (team: string): Promise<TeammateSpawnConfig> => (await bed.prepareTeam(team, { alice: [{ text: 'Ready.' }] }, 'Say that you are ready.'))[0]!
+  const prepare = async (team: string): Promise<TeammateSpawnConfig> =>
+    (await bed.prepareTeam(team, { alice: [{ text: 'Ready.' }] }, 'Say that you are ready.'))[0]!
   const idleNotified = (team: string): Promise<boolean> => bed.allIdle(team, ['alice'])
 
   it('loads ahead without keeping the process alive, is taken by the next spawn, is refilled once that teammate runs, and is terminated on release', async () => {

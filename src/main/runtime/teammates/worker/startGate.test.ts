@@ -36,7 +36,11 @@ describe('WorkerTeammateExecutor start slots', () => {
   const bed = useWorkerTestbed('swarmdesk-start-gate')
 
   it('with one slot, three teammates spawned at once start one after another and all run; a second spawn of a waiting one is refused', async () => {
-    const configs = await bed.prepareTeam('gated', Object.fromEntries(['ann', 'ben', 'cat'].map((n) => [n, [{ text: `${n} ready.` }]])), 'Say that you are ready.')
+    const configs = await bed.prepareTeam(
+      'gated',
+      Object.fromEntries(['ann', 'ben', 'cat'].map((n) => [n, [{ text: `${n} ready.` }]])),
+      'Say that you are ready.'
+    )
     const workers = bed.executor({ warmSpare: false, concurrentStarts: 1 })
     const readyOrder: string[] = []
     const spawns = configs.map((c) => workers.spawn(c).then((h) => (readyOrder.push(c.name), h)))
@@ -47,6 +51,14 @@ describe('WorkerTeammateExecutor start slots', () => {
     await until('all three idle after their turn', () => bed.allIdle('gated', ['ann', 'ben', 'cat']))
     await Promise.all(configs.map((c) => workers.kill(c.agentId)))
     for (const h of handles) expect((await h.exited).status).toBe('killed')
-    expect(() => new WorkerTeammateExecutor({ bus: new EventBus(), pty: bed.pty, prompter: refusingPrompter, concurrentStarts: 0 })).toThrow(/concurrentStarts must be a whole number of at least 1/)
+    expect(
+      () =>
+        new WorkerTeammateExecutor({
+          bus: new EventBus(),
+          pty: bed.pty,
+          prompter: refusingPrompter,
+          concurrentStarts: 0
+        })
+    ).toThrow(/concurrentStarts must be a whole number of at least 1/)
   }, 60_000)
 })

@@ -1,7 +1,16 @@
 import { type PtyHost } from '../../pty/types'
 import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -35,8 +44,25 @@ class RecordingPrompter implements PermissionPrompter {
   }
 }
 
-const TEAMMATE_TOOLS = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'BashOutput', 'KillShell', 'NotebookEdit', 'Agent', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']
-const of = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+const TEAMMATE_TOOLS = [
+  'Read',
+  'Write',
+  'Edit',
+  'Glob',
+  'Grep',
+  'Bash',
+  'BashOutput',
+  'KillShell',
+  'NotebookEdit',
+  'Agent',
+  'SendMessage',
+  'TaskCreate',
+  'TaskGet',
+  'TaskList',
+  'TaskUpdate'
+]
+const of = <T extends RuntimeEvent['type']>(events: RuntimeEvent[], type: T) =>
+  events.filter((e): e is EventOf<T> => e.type === type)
 type Body = { tools: Array<{ name: string }> }
 
 describe('a worker teammate spawns sync subagents', () => {
@@ -66,7 +92,13 @@ describe('a worker teammate spawns sync subagents', () => {
     dirs.push(dir)
     writeFileSync(join(dir, 'notes.txt'), 'SECRET-NOTE: the answer is 42\n')
     if (git) {
-      const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' }
+      const env = {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t.invalid',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t.invalid'
+      }
       execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir })
       execFileSync('git', ['add', '-A'], { cwd: dir })
       execFileSync('git', ['commit', '-q', '-m', 'start'], { cwd: dir, env })
@@ -74,12 +106,30 @@ describe('a worker teammate spawns sync subagents', () => {
     return dir
   }
 
-  async function prepare(team: string, work: string, mode: 'default' | 'bypassPermissions', agents: NonNullable<ScenarioInput['agents']>, firstMessage: string): Promise<{ config: TeammateSpawnConfig; server: ScriptedServer }> {
+  async function prepare(
+    team: string,
+    work: string,
+    mode: 'default' | 'bypassPermissions',
+    agents: NonNullable<ScenarioInput['agents']>,
+    firstMessage: string
+  ): Promise<{ config: TeammateSpawnConfig; server: ScriptedServer }> {
     const server = await startScriptedServer({ scenario: { strict: true, agents } })
     servers.push(server)
     const teams = new TeamStore(home)
-    await teams.create({ name: team, description: 'teammate subagents test', lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work } })
-    const member = await teams.addMember(team, { name: 'alice', agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'worker', cwd: work, isActive: false, mode })
+    await teams.create({
+      name: team,
+      description: 'teammate subagents test',
+      lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: work }
+    })
+    const member = await teams.addMember(team, {
+      name: 'alice',
+      agentType: 'general-purpose',
+      model: 'claude-sonnet-5-5',
+      backendType: 'worker',
+      cwd: work,
+      isActive: false,
+      mode
+    })
     await createMailbox({ home }).send(team, 'alice', { from: 'team-lead', text: firstMessage })
     const config: TeammateSpawnConfig = {
       home,
@@ -107,7 +157,8 @@ describe('a worker teammate spawns sync subagents', () => {
     return { workers, events }
   }
 
-  const aliceIdle = (events: RuntimeEvent[]) => events.some((e) => e.type === 'agent_state' && e.agentName === 'alice' && e.state === 'idle')
+  const aliceIdle = (events: RuntimeEvent[]) =>
+    events.some((e) => e.type === 'agent_state' && e.agentName === 'alice' && e.state === 'idle')
 
   it("runs an Explore subagent's Read and Bash through the main PTY host and returns its final text, never backgrounded; its events name alice as parent, its transcript lies beside hers", async () => {
     const work = workspace()
@@ -117,7 +168,19 @@ describe('a worker teammate spawns sync subagents', () => {
       'default',
       {
         alice: [
-          { when: 'survey the notes', tools: [{ name: 'Agent', input: { subagent_type: 'Explore', description: 'read the notes', prompt: 'Read notes.txt and count its bytes' } }] },
+          {
+            when: 'survey the notes',
+            tools: [
+              {
+                name: 'Agent',
+                input: {
+                  subagent_type: 'Explore',
+                  description: 'read the notes',
+                  prompt: 'Read notes.txt and count its bytes'
+                }
+              }
+            ]
+          },
           { when: 'agentId:', text: 'Explore reported: {{last_tool_result}}' }
         ],
         'read-the-notes': [
@@ -158,15 +221,28 @@ describe('a worker teammate spawns sync subagents', () => {
     const agentResult = of(events, 'tool_result').find((e) => e.agentName === 'alice')!
     expect(agentResult.isError).toBe(false)
     expect(agentResult.output).not.toContain('async_launched')
-    expect(agentResult.output).toMatch(/^The notes hold SECRET-NOTE; wc says: .*30 notes\.txt[\s\S]*\n\nagentId: a[0-9a-f]{16}$/)
+    expect(agentResult.output).toMatch(
+      /^The notes hold SECRET-NOTE; wc says: .*30 notes\.txt[\s\S]*\n\nagentId: a[0-9a-f]{16}$/
+    )
     expect(agentResult.output).toContain(`agentId: ${childId}`)
     expect(of(events, 'task_notification')).toEqual([])
     expect(prompter.asked).toEqual([])
 
     // tool lists: alice's has Agent after the core tools; Explore's is read-only and has no team tools
-    const bodies = (name: string) => server.requests().filter((r) => r.agentName === name).map((r) => r.body as Body)
+    const bodies = (name: string) =>
+      server
+        .requests()
+        .filter((r) => r.agentName === name)
+        .map((r) => r.body as Body)
     expect(bodies('alice')[0]!.tools.map((t) => t.name)).toEqual(TEAMMATE_TOOLS)
-    expect(bodies('read-the-notes')[0]!.tools.map((t) => t.name)).toEqual(['Read', 'Glob', 'Grep', 'Bash', 'BashOutput', 'KillShell'])
+    expect(bodies('read-the-notes')[0]!.tools.map((t) => t.name)).toEqual([
+      'Read',
+      'Glob',
+      'Grep',
+      'Bash',
+      'BashOutput',
+      'KillShell'
+    ])
 
     // both transcripts in the session's agents/ folder
     const childTranscript = agentTranscriptPath(home, work, config.sessionId, childId)
@@ -190,7 +266,10 @@ describe('a worker teammate spawns sync subagents', () => {
             when: 'try spawning',
             tools: [
               { name: 'Agent', input: { name: 'bob', description: 'second pair of hands', prompt: 'help alice' } },
-              { name: 'Agent', input: { description: 'background helper', prompt: 'work quietly', run_in_background: true } }
+              {
+                name: 'Agent',
+                input: { description: 'background helper', prompt: 'work quietly', run_in_background: true }
+              }
             ]
           },
           { text: 'Both refused.' }
@@ -205,8 +284,14 @@ describe('a worker teammate spawns sync subagents', () => {
     const results = of(events, 'tool_result').filter((e) => e.agentName === 'alice')
     // both calls run at once (Agent is concurrency-safe): their results come in either order
     expect(results.map((r) => [r.isError, r.output]).sort()).toEqual([
-      [true, "Teammates cannot spawn teammates: the team's roster is flat and only team-lead adds members. Omit `name` to start a sync subagent, or ask team-lead with SendMessage for another teammate."],
-      [true, 'Teammates may spawn sync subagents only: call the agent without run_in_background, and its final answer comes back as the result.']
+      [
+        true,
+        "Teammates cannot spawn teammates: the team's roster is flat and only team-lead adds members. Omit `name` to start a sync subagent, or ask team-lead with SendMessage for another teammate."
+      ],
+      [
+        true,
+        'Teammates may spawn sync subagents only: call the agent without run_in_background, and its final answer comes back as the result.'
+      ]
     ])
     // nothing was spawned: no agent, no model request, no member, no transcript but alice's
     expect(of(events, 'agent_started')).toEqual([])
@@ -227,7 +312,10 @@ describe('a worker teammate spawns sync subagents', () => {
       'default',
       {
         alice: [
-          { when: 'delegate the write', tools: [{ name: 'Agent', input: { description: 'write the file', prompt: 'Write sub.txt' } }] },
+          {
+            when: 'delegate the write',
+            tools: [{ name: 'Agent', input: { description: 'write the file', prompt: 'Write sub.txt' } }]
+          },
           { when: 'agentId:', text: 'Helper said: {{last_tool_result}}' }
         ],
         'write-the-file': [
@@ -244,9 +332,16 @@ describe('a worker teammate spawns sync subagents', () => {
 
     expect(prompter.asked).toHaveLength(1)
     const child = of(events, 'agent_started').find((e) => e.agentName === 'write-the-file')!
-    expect(prompter.asked[0]).toMatchObject({ agentId: 'alice@asking', agentName: 'alice', tool: 'Bash', input: { command: 'echo written-by-sub > sub.txt && cat sub.txt' } })
+    expect(prompter.asked[0]).toMatchObject({
+      agentId: 'alice@asking',
+      agentName: 'alice',
+      tool: 'Bash',
+      input: { command: 'echo written-by-sub > sub.txt && cat sub.txt' }
+    })
     expect(prompter.asked[0]!.reason).toContain(`asked by alice's subagent write-the-file, ${child.agentId}`)
-    expect(events.some((e) => e.type === 'agent_state' && e.agentName === 'alice' && e.state === 'awaiting_permission')).toBe(true)
+    expect(
+      events.some((e) => e.type === 'agent_state' && e.agentName === 'alice' && e.state === 'awaiting_permission')
+    ).toBe(true)
     expect(readFileSync(join(work, 'sub.txt'), 'utf8')).toBe('written-by-sub\n')
     const result = of(events, 'tool_result').find((e) => e.agentName === 'alice')!
     expect(result.output).toMatch(/^Wrote sub\.txt\.\n\nagentId: a[0-9a-f]{16}$/)
@@ -258,22 +353,46 @@ describe('a worker teammate spawns sync subagents', () => {
   it("loads the workspace's own definitions; a subagent given Agent nests one level deeper, under the same refusals", async () => {
     const work = workspace()
     mkdirSync(join(work, '.swarmdesk', 'agents'), { recursive: true })
-    writeFileSync(join(work, '.swarmdesk', 'agents', 'delegator.md'), ['---', 'name: delegator', 'description: Hands work on', 'tools: Agent, Read', '---', 'You delegate.', ''].join('\n'))
+    writeFileSync(
+      join(work, '.swarmdesk', 'agents', 'delegator.md'),
+      ['---', 'name: delegator', 'description: Hands work on', 'tools: Agent, Read', '---', 'You delegate.', ''].join(
+        '\n'
+      )
+    )
     const { config, server } = await prepare(
       'nesting',
       work,
       'bypassPermissions',
       {
         alice: [
-          { when: 'pass it on', tools: [{ name: 'Agent', input: { subagent_type: 'delegator', description: 'pass it on', prompt: 'Have someone read notes.txt' } }] },
+          {
+            when: 'pass it on',
+            tools: [
+              {
+                name: 'Agent',
+                input: { subagent_type: 'delegator', description: 'pass it on', prompt: 'Have someone read notes.txt' }
+              }
+            ]
+          },
           { when: 'agentId:', text: 'Chain said: {{last_tool_result}}' }
         ],
         'pass-it-on': [
           { tools: [{ name: 'Agent', input: { name: 'carol', description: 'new member', prompt: 'join' } }] },
-          { when: 'cannot spawn teammates', tools: [{ name: 'Agent', input: { subagent_type: 'Explore', description: 'deep read', prompt: 'Read the notes file' } }] },
+          {
+            when: 'cannot spawn teammates',
+            tools: [
+              {
+                name: 'Agent',
+                input: { subagent_type: 'Explore', description: 'deep read', prompt: 'Read the notes file' }
+              }
+            ]
+          },
           { when: 'agentId:', text: 'Deep read found: {{last_tool_result}}' }
         ],
-        'deep-read': [{ tools: [{ name: 'Read', input: { file_path: 'notes.txt' } }] }, { when: 'SECRET-NOTE', text: 'SECRET-NOTE seen' }]
+        'deep-read': [
+          { tools: [{ name: 'Read', input: { file_path: 'notes.txt' } }] },
+          { when: 'SECRET-NOTE', text: 'SECRET-NOTE seen' }
+        ]
       },
       'please pass it on'
     )
@@ -284,14 +403,26 @@ describe('a worker teammate spawns sync subagents', () => {
     const started = of(events, 'agent_started')
     const middle = started.find((e) => e.agentName === 'pass-it-on')!
     expect(middle).toMatchObject({ agentType: 'delegator', parentId: 'alice@nesting', depth: 1 })
-    expect(started.find((e) => e.agentName === 'deep-read')).toMatchObject({ agentType: 'Explore', parentId: middle.agentId, depth: 2 })
+    expect(started.find((e) => e.agentName === 'deep-read')).toMatchObject({
+      agentType: 'Explore',
+      parentId: middle.agentId,
+      depth: 2
+    })
     expect(started).toHaveLength(2)
     const refusal = of(events, 'tool_result').find((e) => e.agentId === middle.agentId)!
-    expect(refusal).toMatchObject({ isError: true, output: "A teammate's subagent cannot spawn teammates: the team's roster is flat and only team-lead adds members. Omit `name` to start a sync subagent." })
+    expect(refusal).toMatchObject({
+      isError: true,
+      output:
+        "A teammate's subagent cannot spawn teammates: the team's roster is flat and only team-lead adds members. Omit `name` to start a sync subagent."
+    })
     // the delegator got exactly what it listed, no team tools
-    expect((server.requests().find((r) => r.agentName === 'pass-it-on')!.body as Body).tools.map((t) => t.name)).toEqual(['Read', 'Agent'])
+    expect(
+      (server.requests().find((r) => r.agentName === 'pass-it-on')!.body as Body).tools.map((t) => t.name)
+    ).toEqual(['Read', 'Agent'])
     const result = of(events, 'tool_result').find((e) => e.agentName === 'alice')!
-    expect(result.output).toMatch(/^Deep read found: SECRET-NOTE seen\n\nagentId: a[0-9a-f]{16}\n\nagentId: a[0-9a-f]{16}$/)
+    expect(result.output).toMatch(
+      /^Deep read found: SECRET-NOTE seen\n\nagentId: a[0-9a-f]{16}\n\nagentId: a[0-9a-f]{16}$/
+    )
     expect(new TeamStore(home).read('nesting').members.map((m) => m.name)).toEqual(['team-lead', 'alice'])
 
     await workers.kill('alice@nesting', 'test over')
@@ -306,10 +437,18 @@ describe('a worker teammate spawns sync subagents', () => {
       'bypassPermissions',
       {
         alice: [
-          { when: 'try it aside', tools: [{ name: 'Agent', input: { description: 'write aside', prompt: 'Write aside.txt', isolation: 'worktree' } }] },
+          {
+            when: 'try it aside',
+            tools: [
+              { name: 'Agent', input: { description: 'write aside', prompt: 'Write aside.txt', isolation: 'worktree' } }
+            ]
+          },
           { when: 'agentId:', text: 'Done aside.' }
         ],
-        'write-aside': [{ tools: [{ name: 'Bash', input: { command: 'echo aside > aside.txt && pwd' } }] }, { when: 'worktrees/agent-', text: 'Wrote aside.txt in {{last_tool_result}}' }]
+        'write-aside': [
+          { tools: [{ name: 'Bash', input: { command: 'echo aside > aside.txt && pwd' } }] },
+          { when: 'worktrees/agent-', text: 'Wrote aside.txt in {{last_tool_result}}' }
+        ]
       },
       'please try it aside'
     )
@@ -324,7 +463,9 @@ describe('a worker teammate spawns sync subagents', () => {
     expect(existsSync(join(work, 'aside.txt'))).toBe(false)
     const result = of(events, 'tool_result').find((e) => e.agentName === 'alice')!
     expect(result.isError).toBe(false)
-    expect(result.output).toContain(`Its worktree was kept: ${tree} (branch worktree-agent-${child.agentId.slice(1, 9)})`)
+    expect(result.output).toContain(
+      `Its worktree was kept: ${tree} (branch worktree-agent-${child.agentId.slice(1, 9)})`
+    )
 
     await workers.kill('alice@isolated', 'test over')
     await handle.exited

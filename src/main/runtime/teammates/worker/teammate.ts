@@ -90,7 +90,10 @@ export class WorkerTeammate {
       this.finish(code).catch((error: unknown) => {
         // never leave `exited` pending: report what went wrong while cleaning up
         const reason = `cleaning up after its worker failed: ${(error as Error)?.message ?? String(error)}`
-        if (!this.isReady) this.rejectReady(new Error(`Teammate ${this.config.agentId} could not start on the worker backend: ${reason}.`))
+        if (!this.isReady)
+          this.rejectReady(
+            new Error(`Teammate ${this.config.agentId} could not start on the worker backend: ${reason}.`)
+          )
         this.resolveRunning()
         this.resolveExited({ status: 'crashed', reported: false, reason })
       })
@@ -146,7 +149,14 @@ export class WorkerTeammate {
         this.resolveRunning()
         const parsed = parseForwardedEvent(message.event)
         if (parsed.ok) this.options.bus.emit(parsed.event as RuntimeEventInput)
-        else this.options.bus.emit({ type: 'notice', level: 'warning', message: `Worker teammate ${this.config.agentId} sent an invalid event, dropped: ${parsed.message}`, agentId: this.config.agentId, agentName: this.config.name })
+        else
+          this.options.bus.emit({
+            type: 'notice',
+            level: 'warning',
+            message: `Worker teammate ${this.config.agentId} sent an invalid event, dropped: ${parsed.message}`,
+            agentId: this.config.agentId,
+            agentName: this.config.name
+          })
         return
       }
       case 'pty.run':
@@ -179,7 +189,11 @@ export class WorkerTeammate {
     const tagged = { ...request, agentId: this.config.agentId, agentName: this.config.name }
     void this.options.prompter
       .prompt(tagged, controller.signal)
-      .catch((error: unknown): PermissionPromptAnswer => ({ decision: 'deny', by: 'cancelled', reason: `The leader's permission queue failed: ${(error as Error)?.message ?? String(error)}` }))
+      .catch((error: unknown): PermissionPromptAnswer => ({
+        decision: 'deny',
+        by: 'cancelled',
+        reason: `The leader's permission queue failed: ${(error as Error)?.message ?? String(error)}`
+      }))
       .then((answer) => {
         if (this.prompts.get(id) !== controller) return // cancelled meanwhile
         this.prompts.delete(id)
@@ -206,7 +220,8 @@ export class WorkerTeammate {
 
   /** Handles every message already queued on the port, synchronously and in order. */
   private drain(): void {
-    for (let next = receiveMessageOnPort(this.port); next; next = receiveMessageOnPort(this.port)) this.onMessage(next.message)
+    for (let next = receiveMessageOnPort(this.port); next; next = receiveMessageOnPort(this.port))
+      this.onMessage(next.message)
   }
 
   private end(by: EndedBy): void {
@@ -230,8 +245,14 @@ export class WorkerTeammate {
     const swept = await killing
     this.port.close()
     const info = this.exitInfo(code)
-    if (swept.survivors.length) info.reason = `${info.reason ? `${info.reason}; ` : ''}its PTY processes ${swept.survivors.join(', ')} could not be killed`
-    if (!this.isReady) this.rejectReady(new Error(`Teammate ${this.config.agentId} could not start on the worker backend: ${info.reason ?? 'its worker ended before it was ready'}.`))
+    if (swept.survivors.length)
+      info.reason = `${info.reason ? `${info.reason}; ` : ''}its PTY processes ${swept.survivors.join(', ')} could not be killed`
+    if (!this.isReady)
+      this.rejectReady(
+        new Error(
+          `Teammate ${this.config.agentId} could not start on the worker backend: ${info.reason ?? 'its worker ended before it was ready'}.`
+        )
+      )
     this.resolveRunning()
     this.resolveExited(info)
   }
@@ -240,25 +261,50 @@ export class WorkerTeammate {
     const by = this.endedBy
     const done = this.done
     if (done) {
-      const lingered = by?.kind === 'lingering' ? `its worker thread did not end by itself within ${LINGER_AFTER_DONE_MS / 1000} s of finishing and was terminated` : undefined
-      const reason = [done.outcome === 'crashed' ? (done.error?.message ?? 'its loop failed') : undefined, lingered].filter(Boolean).join('; ')
-      return { status: done.outcome === 'crashed' ? 'crashed' : 'exited', reported: done.cleanedUp, ...(reason ? { reason } : {}) }
+      const lingered =
+        by?.kind === 'lingering'
+          ? `its worker thread did not end by itself within ${LINGER_AFTER_DONE_MS / 1000} s of finishing and was terminated`
+          : undefined
+      const reason = [done.outcome === 'crashed' ? (done.error?.message ?? 'its loop failed') : undefined, lingered]
+        .filter(Boolean)
+        .join('; ')
+      return {
+        status: done.outcome === 'crashed' ? 'crashed' : 'exited',
+        reported: done.cleanedUp,
+        ...(reason ? { reason } : {})
+      }
     }
     switch (by?.kind) {
       case 'kill':
         return { status: 'killed', reported: false, reason: by.reason ?? 'killed' }
       case 'heartbeat':
-        return { status: 'crashed', reported: false, reason: `heartbeat lost for ${(by.silentMs / 1000).toFixed(1)} s: the worker stopped responding and was terminated` }
+        return {
+          status: 'crashed',
+          reported: false,
+          reason: `heartbeat lost for ${(by.silentMs / 1000).toFixed(1)} s: the worker stopped responding and was terminated`
+        }
       case 'startup':
-        return { status: 'crashed', reported: false, reason: `the worker did not start its loop within ${STARTUP_TIMEOUT_MS / 1000} s and was terminated` }
+        return {
+          status: 'crashed',
+          reported: false,
+          reason: `the worker did not start its loop within ${STARTUP_TIMEOUT_MS / 1000} s and was terminated`
+        }
       case 'protocol':
         return { status: 'crashed', reported: false, reason: by.message }
     }
     const error = this.workerError as (Error & { code?: string }) | undefined
     if (error?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      return { status: 'crashed', reported: false, reason: `out of memory (worker limit ${this.options.resourceLimits.maxOldGenerationSizeMb ?? '?'} MB old generation): ${error.message}` }
+      return {
+        status: 'crashed',
+        reported: false,
+        reason: `out of memory (worker limit ${this.options.resourceLimits.maxOldGenerationSizeMb ?? '?'} MB old generation): ${error.message}`
+      }
     }
     if (error) return { status: 'crashed', reported: false, reason: error.message }
-    return { status: 'crashed', reported: false, reason: code !== 0 ? `exit code ${code}` : 'its worker thread ended without saying how its teammate ended' }
+    return {
+      status: 'crashed',
+      reported: false,
+      reason: code !== 0 ? `exit code ${code}` : 'its worker thread ended without saying how its teammate ended'
+    }
   }
 }

@@ -21,7 +21,9 @@ import { WorkerTeammateExecutor, type WorkerTeammateExecutorOptions } from './ex
 export const TEST_MODEL = 'claude-sonnet-5-5'
 
 /** A prompter that denies every question as a person would: for teammates that must never ask. */
-export const refusingPrompter: PermissionPrompter = { prompt: async (): Promise<PermissionPromptAnswer> => ({ decision: 'deny', by: 'user' }) }
+export const refusingPrompter: PermissionPrompter = {
+  prompt: async (): Promise<PermissionPromptAnswer> => ({ decision: 'deny', by: 'user' })
+}
 
 /** What {@link useWorkerTestbed} gives a test file. Fields are set in `beforeAll`. */
 export interface WorkerTestbed {
@@ -41,7 +43,11 @@ export interface WorkerTestbed {
    * mode), starts one scripted model server answering them with their turns, puts `firstMessage`
    * in every member's inbox, and returns their spawn configs in the order given.
    */
-  prepareTeam(team: string, members: NonNullable<ScenarioInput['agents']>, firstMessage: string): Promise<TeammateSpawnConfig[]>
+  prepareTeam(
+    team: string,
+    members: NonNullable<ScenarioInput['agents']>,
+    firstMessage: string
+  ): Promise<TeammateSpawnConfig[]>
   /** True once team-lead's inbox of `team` holds an idle notification from each of `names`. */
   allIdle(team: string, names: string[]): Promise<boolean>
 }
@@ -81,7 +87,13 @@ export function useWorkerTestbed(prefix: string): WorkerTestbed {
       return bed.pty
     },
     executor(options = {}) {
-      const e = new WorkerTeammateExecutor({ bus: new EventBus(), pty: bed.pty, prompter: refusingPrompter, codeCacheDir: codeCacheDirOf(bed.home), ...options })
+      const e = new WorkerTeammateExecutor({
+        bus: new EventBus(),
+        pty: bed.pty,
+        prompter: refusingPrompter,
+        codeCacheDir: codeCacheDirOf(bed.home),
+        ...options
+      })
       executors.push(e)
       return e
     },
@@ -90,10 +102,22 @@ export function useWorkerTestbed(prefix: string): WorkerTestbed {
       servers.push(server)
       const teams = new TeamStore(bed.home)
       const mailbox = createMailbox({ home: bed.home })
-      await teams.create({ name: team, description: `${prefix} test`, lead: { name: 'team-lead', agentType: 'main', model: TEST_MODEL, backendType: 'main', cwd: bed.work } })
+      await teams.create({
+        name: team,
+        description: `${prefix} test`,
+        lead: { name: 'team-lead', agentType: 'main', model: TEST_MODEL, backendType: 'main', cwd: bed.work }
+      })
       const configs: TeammateSpawnConfig[] = []
       for (const name of Object.keys(members)) {
-        const member = await teams.addMember(team, { name, agentType: 'general-purpose', model: TEST_MODEL, backendType: 'worker', cwd: bed.work, isActive: false, mode: 'default' })
+        const member = await teams.addMember(team, {
+          name,
+          agentType: 'general-purpose',
+          model: TEST_MODEL,
+          backendType: 'worker',
+          cwd: bed.work,
+          isActive: false,
+          mode: 'default'
+        })
         await mailbox.send(team, name, { from: 'team-lead', text: firstMessage })
         configs.push({
           home: bed.home,
@@ -107,13 +131,21 @@ export function useWorkerTestbed(prefix: string): WorkerTestbed {
           planModeRequired: false,
           sessionId: randomUUID(),
           leaderAgentId: `team-lead@${team}`,
-          env: { ANTHROPIC_BASE_URL: server.url, SWARMDESK_SCRIPTED_MODEL_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
+          env: {
+            ANTHROPIC_BASE_URL: server.url,
+            SWARMDESK_SCRIPTED_MODEL_URL: server.url,
+            ANTHROPIC_API_KEY: 'test-key'
+          }
         })
       }
       return configs
     },
     async allIdle(team, names) {
-      const from = new Set((await createMailbox({ home: bed.home }).read(team, 'team-lead')).messages.filter((m) => m.message.text.includes('idle_notification')).map((m) => m.message.from))
+      const from = new Set(
+        (await createMailbox({ home: bed.home }).read(team, 'team-lead')).messages
+          .filter((m) => m.message.text.includes('idle_notification'))
+          .map((m) => m.message.from)
+      )
       return names.every((n) => from.has(n))
     }
   }

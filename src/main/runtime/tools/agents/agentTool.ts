@@ -31,18 +31,37 @@ function services(ctx: ToolContext) {
  */
 async function spawnTeammate(ctx: ToolContext, input: AgentInput): Promise<ToolResult> {
   const { subagents: rt, self, team, teammates } = services(ctx)
-  if (self.depth !== 0 || self.isFork) throw new ToolError('Only the team lead spawns teammates (the roster is flat). Omit `name` to start a subagent, or ask the team lead with SendMessage.')
-  if (!teammates || !team) throw new ToolError('Teammates are not available in this session. Omit `name` to start a subagent.')
+  if (self.depth !== 0 || self.isFork)
+    throw new ToolError(
+      'Only the team lead spawns teammates (the roster is flat). Omit `name` to start a subagent, or ask the team lead with SendMessage.'
+    )
+  if (!teammates || !team)
+    throw new ToolError('Teammates are not available in this session. Omit `name` to start a subagent.')
   const current = team.team()
-  if (!current) throw new ToolError('Spawning a teammate needs a team: create one with TeamCreate first, or omit `name` to start a subagent.')
-  if (input.team_name !== undefined && sanitizeName(input.team_name) !== current) throw new ToolError(`You lead team '${current}', not '${input.team_name}': omit team_name or use '${current}'.`)
+  if (!current)
+    throw new ToolError(
+      'Spawning a teammate needs a team: create one with TeamCreate first, or omit `name` to start a subagent.'
+    )
+  if (input.team_name !== undefined && sanitizeName(input.team_name) !== current)
+    throw new ToolError(`You lead team '${current}', not '${input.team_name}': omit team_name or use '${current}'.`)
   const name = sanitizeName(input.name ?? '')
-  if (!name || name === LEAD_NAME) throw new ToolError(`"${input.name}" cannot name a teammate: use letters, digits and dashes, and not "${LEAD_NAME}".`)
+  if (!name || name === LEAD_NAME)
+    throw new ToolError(
+      `"${input.name}" cannot name a teammate: use letters, digits and dashes, and not "${LEAD_NAME}".`
+    )
   const { agentType, model } = rt.teammateProfile(input.subagent_type ?? 'general-purpose', input.model, self)
   let spawned
   try {
     const mode = teammateMode(input.mode, self.mode())
-    spawned = await teammates.spawn({ name, prompt: input.prompt, description: input.description, agentType, model, mode, ...(input.backend ? { backend: input.backend } : {}) })
+    spawned = await teammates.spawn({
+      name,
+      prompt: input.prompt,
+      description: input.description,
+      agentType,
+      model,
+      mode,
+      ...(input.backend ? { backend: input.backend } : {})
+    })
   } catch (error) {
     if (error instanceof ToolError) throw error
     throw new ToolError((error as Error).message)
@@ -76,13 +95,28 @@ export const AgentTool: Tool<AgentInput> = {
     kind: 'tool',
     specifier: input.subagent_type ?? 'general-purpose',
     readOnly: true,
-    ...(input.name !== undefined && (input.mode === 'bypassPermissions' || input.mode === 'acceptEdits') ? { grantsMode: input.mode } : {})
+    ...(input.name !== undefined && (input.mode === 'bypassPermissions' || input.mode === 'acceptEdits')
+      ? { grantsMode: input.mode }
+      : {})
   }),
   async call(input, ctx) {
     if (input.name !== undefined) return spawnTeammate(ctx, input)
-    if (input.team_name !== undefined) throw new ToolError('`team_name` goes with `name`: give the teammate a name to spawn it into your team, or omit both to start a subagent.')
+    if (input.team_name !== undefined)
+      throw new ToolError(
+        '`team_name` goes with `name`: give the teammate a name to spawn it into your team, or omit both to start a subagent.'
+      )
     const { subagents, self } = services(ctx)
     const { description, prompt, subagent_type, model, run_in_background, isolation } = input
-    return subagents.launch({ description, prompt, ...(subagent_type !== undefined ? { subagent_type } : {}), ...(model !== undefined ? { model } : {}), ...(run_in_background !== undefined ? { run_in_background } : {}), ...(isolation ? { isolation } : {}) }, self)
+    return subagents.launch(
+      {
+        description,
+        prompt,
+        ...(subagent_type !== undefined ? { subagent_type } : {}),
+        ...(model !== undefined ? { model } : {}),
+        ...(run_in_background !== undefined ? { run_in_background } : {}),
+        ...(isolation ? { isolation } : {})
+      },
+      self
+    )
   }
 }

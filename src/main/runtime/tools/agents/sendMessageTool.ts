@@ -4,8 +4,12 @@ import { ToolError, type Tool, type ToolContext, type ToolResult } from '../type
 
 /** SendMessage input (docs/tools.md#tools): plain text, or one of the team protocol's structured messages. */
 export const SendMessageInputSchema = z.object({
-  to: z.string().describe('Recipient: a teammate\'s name, "*" for every teammate, or a subagent id (a + 16 hex digits)'),
-  message: z.union([z.string(), StructuredMessageSchema]).describe('The message text, or a structured shutdown_request / shutdown_response / plan_approval_response'),
+  to: z
+    .string()
+    .describe('Recipient: a teammate\'s name, "*" for every teammate, or a subagent id (a + 16 hex digits)'),
+  message: z
+    .union([z.string(), StructuredMessageSchema])
+    .describe('The message text, or a structured shutdown_request / shutdown_response / plan_approval_response'),
   summary: z.string().optional().describe('A 5-10 word preview of a message to teammates')
 })
 
@@ -57,23 +61,35 @@ export function createSendMessageTool(port: SendMessagePort): Tool<SendMessageIn
     isReadOnly: () => true,
     isConcurrencySafe: () => false,
     permissionSubject: () => ({ kind: 'none' }),
-    call: (input, ctx) => (port.subagents && AGENT_ID.test(input.to) ? toSubagent(input, ctx) : toTeam(port, input, ctx))
+    call: (input, ctx) =>
+      port.subagents && AGENT_ID.test(input.to) ? toSubagent(input, ctx) : toTeam(port, input, ctx)
   }
 }
 
 /** A message to one of the caller's subagents, by id. */
 async function toSubagent(input: SendMessageInput, ctx: ToolContext): Promise<ToolResult> {
   if (!ctx.services) throw new ToolError('SendMessage is not available to this agent.')
-  if (typeof input.message !== 'string') throw new ToolError('Structured messages go to teammates only; send a subagent plain text.')
+  if (typeof input.message !== 'string')
+    throw new ToolError('Structured messages go to teammates only; send a subagent plain text.')
   const text = `Message from ${ctx.services.self.agentName}:\n${input.message}`
   const how = ctx.services.subagents.sendMessage(input.to, text, ctx.services.self)
-  return { content: how === 'queued' ? `Message queued for ${input.to}; it reads it at its next step.` : `${input.to} had stopped; it was resumed with your message and will report back with a task notification.` }
+  return {
+    content:
+      how === 'queued'
+        ? `Message queued for ${input.to}; it reads it at its next step.`
+        : `${input.to} had stopped; it was resumed with your message and will report back with a task notification.`
+  }
 }
 
 /** A message to members of the caller's team, by name or `*`. */
 async function toTeam(port: SendMessagePort, input: SendMessageInput, ctx: ToolContext): Promise<ToolResult> {
   const team = ctx.services?.team
-  if (!input.to.trim()) throw new ToolError(port.subagents ? '`to` is empty: name a teammate, "*" for the whole team, or a subagent id.' : '`to` is empty: name a teammate, or "*" for the whole team.')
+  if (!input.to.trim())
+    throw new ToolError(
+      port.subagents
+        ? '`to` is empty: name a teammate, "*" for the whole team, or a subagent id.'
+        : '`to` is empty: name a teammate, or "*" for the whole team.'
+    )
   if (!team) {
     if (!ctx.services) throw new ToolError('SendMessage is not available to this agent.')
     throw new ToolError(`"${input.to}" is not a subagent id (a + 16 hex digits), and this agent is not in a team.`)
@@ -93,6 +109,7 @@ async function toTeam(port: SendMessagePort, input: SendMessageInput, ctx: ToolC
  * to its team's members by name or `*`.
  */
 export const SendMessageTool: Tool<SendMessageInput> = createSendMessageTool({
-  description: 'Send a message to a teammate by name ("*" for the whole team), or to a subagent you started by its agent id: a running agent reads it at its next step; a finished subagent is resumed with it and reports back with a task notification.',
+  description:
+    'Send a message to a teammate by name ("*" for the whole team), or to a subagent you started by its agent id: a running agent reads it at its next step; a finished subagent is resumed with it and reports back with a task notification.',
   subagents: true
 })

@@ -10,7 +10,8 @@ export const TaskStopInputSchema = z.object({ task_id: z.string().min(1).describ
  */
 export const TaskStopTool: Tool<z.infer<typeof TaskStopInputSchema>> = {
   name: 'TaskStop',
-  description: 'Stop a running background agent task by its agent id, with its shells and child agents. Use when the work is no longer needed.',
+  description:
+    'Stop a running background agent task by its agent id, with its shells and child agents. Use when the work is no longer needed.',
   inputSchema: TaskStopInputSchema,
   isReadOnly: () => false,
   isConcurrencySafe: () => false,

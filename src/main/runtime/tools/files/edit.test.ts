@@ -30,20 +30,26 @@ describe('Edit', () => {
     const result = await edit({ file_path: 'm.ts', old_string: 'const x = 1', new_string: 'const x = 2\nconst y = 3' })
     expect(await contentOf('m.ts')).toBe('a\nb\nc\nconst x = 2\nconst y = 3\nd\ne\nf\ng\n')
     expect(result.content).toContain('replaced 1 occurrence.')
-    expect(result.content).toContain('     1\ta\n     2\tb\n     3\tc\n     4\tconst x = 2\n     5\tconst y = 3\n     6\td\n     7\te\n     8\tf')
+    expect(result.content).toContain(
+      '     1\ta\n     2\tb\n     3\tc\n     4\tconst x = 2\n     5\tconst y = 3\n     6\td\n     7\te\n     8\tf'
+    )
     expect(result.content).not.toContain('\tg')
   })
 
   it('refuses a file the agent has not read', async () => {
     await writeFile(join(dir, 'u.txt'), 'hello')
-    await expect(edit({ file_path: 'u.txt', old_string: 'hello', new_string: 'bye' })).rejects.toThrow(/not been read yet/)
+    await expect(edit({ file_path: 'u.txt', old_string: 'hello', new_string: 'bye' })).rejects.toThrow(
+      /not been read yet/
+    )
     expect(await contentOf('u.txt')).toBe('hello')
   })
 
   it('refuses a file changed on disk since the Read', async () => {
     await fileReadByAgent('c.txt', 'hello')
     await writeFile(join(dir, 'c.txt'), 'hello, changed')
-    await expect(edit({ file_path: 'c.txt', old_string: 'hello', new_string: 'bye' })).rejects.toThrow(/modified since it was read/)
+    await expect(edit({ file_path: 'c.txt', old_string: 'hello', new_string: 'bye' })).rejects.toThrow(
+      /modified since it was read/
+    )
   })
 
   it('allows consecutive edits without re-reading', async () => {
@@ -55,7 +61,9 @@ describe('Edit', () => {
 
   it('refuses a non-unique match, giving the count, and changes nothing', async () => {
     await fileReadByAgent('d.txt', 'foo\nbar\nfoo\nfoo\n')
-    await expect(edit({ file_path: 'd.txt', old_string: 'foo', new_string: 'baz' })).rejects.toThrow(/occurs 3 times.*replace_all/)
+    await expect(edit({ file_path: 'd.txt', old_string: 'foo', new_string: 'baz' })).rejects.toThrow(
+      /occurs 3 times.*replace_all/
+    )
     expect(await contentOf('d.txt')).toBe('foo\nbar\nfoo\nfoo\n')
   })
 
@@ -90,7 +98,9 @@ describe('Edit', () => {
     const result = await edit({ file_path: 'fresh/new.txt', old_string: '', new_string: 'hello\n' })
     expect(result.content).toBe(`Created ${join(dir, 'fresh/new.txt')} (1 line).`)
     expect(await contentOf('fresh/new.txt')).toBe('hello\n')
-    await expect(edit({ file_path: 'fresh/new.txt', old_string: '', new_string: 'x' })).rejects.toThrow(/old_string is empty/)
+    await expect(edit({ file_path: 'fresh/new.txt', old_string: '', new_string: 'x' })).rejects.toThrow(
+      /old_string is empty/
+    )
   })
 
   it('treats a symlink and its target as one file for the read-before-edit rule', async () => {

@@ -81,7 +81,9 @@ async function editFileTool(input: EditInput, ctx: ToolContext): Promise<ToolRes
   let starts: number[]
   if (oldString === '') {
     if (content.trim() !== '') {
-      throw new ToolError(`old_string is empty but ${path} has content. Give the text to replace, or use Write to replace the whole file.`)
+      throw new ToolError(
+        `old_string is empty but ${path} has content. Give the text to replace, or use Write to replace the whole file.`
+      )
     }
     updated = newString
     starts = [0]
@@ -100,7 +102,13 @@ async function editFileTool(input: EditInput, ctx: ToolContext): Promise<ToolRes
   }
 }
 
-function assertUsableMatch(path: string, content: string, oldString: string, matches: number, replaceAll: boolean): void {
+function assertUsableMatch(
+  path: string,
+  content: string,
+  oldString: string,
+  matches: number,
+  replaceAll: boolean
+): void {
   if (matches === 0) {
     const loose = findLooseMatchLine(content, oldString)
     const hint =

@@ -12,7 +12,11 @@ const FIELDS: Array<[{ name: string; inputSchema: z.ZodType }, string[], string[
   [WriteTool, ['file_path', 'content'], []],
   [EditTool, ['file_path', 'old_string', 'new_string'], ['replace_all']],
   [GlobTool, ['pattern'], ['path']],
-  [GrepTool, ['pattern'], ['path', 'glob', 'type', 'output_mode', '-i', '-n', '-A', '-B', '-C', 'head_limit', 'multiline']]
+  [
+    GrepTool,
+    ['pattern'],
+    ['path', 'glob', 'type', 'output_mode', '-i', '-n', '-A', '-B', '-C', 'head_limit', 'multiline']
+  ]
 ]
 
 describe('file tool input schemas', () => {

@@ -21,7 +21,11 @@ export type IgnoreStack = readonly IgnoreLayer[]
  * undefined when the file is missing or unreadable (an unreadable ignore file must not fail a
  * search).
  */
-export async function loadIgnoreLayer(dir: string, file = '.gitignore', anchor = dir): Promise<IgnoreLayer | undefined> {
+export async function loadIgnoreLayer(
+  dir: string,
+  file = '.gitignore',
+  anchor = dir
+): Promise<IgnoreLayer | undefined> {
   try {
     const text = await readFile(join(dir, file), 'utf8')
     return { dir: anchor, rules: ignore().add(text) }
@@ -45,7 +49,9 @@ export async function ancestorIgnoreLayers(root: string): Promise<IgnoreLayer[]>
     if (dirname(dir) === dir) return []
   }
   const repoRoot = chain[0]
-  const layers: Array<IgnoreLayer | undefined> = [await loadIgnoreLayer(join(repoRoot, '.git', 'info'), 'exclude', repoRoot)]
+  const layers: Array<IgnoreLayer | undefined> = [
+    await loadIgnoreLayer(join(repoRoot, '.git', 'info'), 'exclude', repoRoot)
+  ]
   // The root's own .gitignore is loaded by the walker when it enters the root.
   for (const dir of chain.slice(0, -1)) layers.push(await loadIgnoreLayer(dir))
   return layers.filter((layer): layer is IgnoreLayer => layer !== undefined)

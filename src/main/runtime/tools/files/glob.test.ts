@@ -73,7 +73,9 @@ describe('Glob', () => {
   })
 
   it('caps the results and says how many there were', async () => {
-    await files(Object.fromEntries(Array.from({ length: GLOB_MAX_RESULTS + 5 }, (_, i) => [`f${i}.txt`, 1_000_000 + i])))
+    await files(
+      Object.fromEntries(Array.from({ length: GLOB_MAX_RESULTS + 5 }, (_, i) => [`f${i}.txt`, 1_000_000 + i]))
+    )
     const lines = (await glob({ pattern: '*.txt' })).split('\n')
     expect(lines).toHaveLength(GLOB_MAX_RESULTS + 1)
     expect(lines[0]).toBe(join(dir, `f${GLOB_MAX_RESULTS + 4}.txt`))
@@ -99,14 +101,19 @@ describe('Glob', () => {
     await files({ 'a.txt': undefined })
     const controller = new AbortController()
     controller.abort()
-    await expect(GlobTool.call({ pattern: '**/*' }, { ...ctx, signal: controller.signal })).rejects.toThrow(/Interrupted/)
+    await expect(GlobTool.call({ pattern: '**/*' }, { ...ctx, signal: controller.signal })).rejects.toThrow(
+      /Interrupted/
+    )
   })
 
   it('is read-only and concurrency-safe, asking read permission for path or cwd', () => {
     expect(GlobTool.isReadOnly({ pattern: '*' })).toBe(true)
     expect(GlobTool.isConcurrencySafe({ pattern: '*' })).toBe(true)
     expect(GlobTool.permissionSubject({ pattern: '*' }, { cwd: dir })).toEqual({ kind: 'read', path: dir })
-    expect(GlobTool.permissionSubject({ pattern: '*', path: 'src' }, { cwd: dir })).toEqual({ kind: 'read', path: join(dir, 'src') })
+    expect(GlobTool.permissionSubject({ pattern: '*', path: 'src' }, { cwd: dir })).toEqual({
+      kind: 'read',
+      path: join(dir, 'src')
+    })
   })
 })
 
@@ -116,7 +123,13 @@ describe('Glob permission subject', () => {
     const cwd = '/w/app'
     expect(GlobTool.permissionSubject({ pattern: '../../etc/pass*' }, { cwd })).toEqual({ kind: 'read', path: '/etc' })
     expect(GlobTool.permissionSubject({ pattern: '/etc/pass*' }, { cwd })).toEqual({ kind: 'read', path: '/etc' })
-    expect(GlobTool.permissionSubject({ pattern: 'link/pass*' }, { cwd })).toEqual({ kind: 'read', path: '/w/app/link' })
-    expect(GlobTool.permissionSubject({ pattern: '**/*.ts', path: 'src' }, { cwd })).toEqual({ kind: 'read', path: '/w/app/src' })
+    expect(GlobTool.permissionSubject({ pattern: 'link/pass*' }, { cwd })).toEqual({
+      kind: 'read',
+      path: '/w/app/link'
+    })
+    expect(GlobTool.permissionSubject({ pattern: '**/*.ts', path: 'src' }, { cwd })).toEqual({
+      kind: 'read',
+      path: '/w/app/src'
+    })
   })
 })

@@ -61,7 +61,14 @@ async function globTool(input: GlobInput, ctx: ToolContext): Promise<ToolResult>
   const scan = picomatch.scan(pattern)
   if (!scan.isGlob) {
     const literal = join(searchDir, pattern)
-    return { content: (await stat(literal).then((s) => s.isFile(), () => false)) ? literal : 'No files found' }
+    return {
+      content: (await stat(literal).then(
+        (s) => s.isFile(),
+        () => false
+      ))
+        ? literal
+        : 'No files found'
+    }
   }
   // Only walk under the pattern's literal prefix: "src/**/*.ts" never needs to see test/.
   const walkRoot = join(searchDir, scan.base)
@@ -72,7 +79,9 @@ async function globTool(input: GlobInput, ctx: ToolContext): Promise<ToolResult>
     matches = picomatch(pattern, { dot: false })
   } catch (error) {
     // picomatch refuses patterns it cannot compile (e.g. longer than 65,536 characters).
-    throw new ToolError(`Invalid glob pattern (${pattern.length} characters): ${(error as Error).message}. Use a shorter pattern such as "src/**/*.ts".`)
+    throw new ToolError(
+      `Invalid glob pattern (${pattern.length} characters): ${(error as Error).message}. Use a shorter pattern such as "src/**/*.ts".`
+    )
   }
   const files = await walkFiles({
     root: walkRoot,
@@ -82,7 +91,11 @@ async function globTool(input: GlobInput, ctx: ToolContext): Promise<ToolResult>
     signal: ctx.signal
   })
   const matched = files.filter((file) => matches(toPosix(relative(searchDir, file))))
-  const dated = await mapInSlices(matched, (file) => ({ file, mtimeMs: mtimeOf(file) }), () => throwIfAborted(ctx.signal))
+  const dated = await mapInSlices(
+    matched,
+    (file) => ({ file, mtimeMs: mtimeOf(file) }),
+    () => throwIfAborted(ctx.signal)
+  )
   dated.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
 
   if (dated.length === 0) return { content: 'No files found' }
@@ -107,17 +120,23 @@ function splitPattern(input: GlobInput, cwd: string): { searchDir: string; patte
 
 async function assertDirectory(dir: string): Promise<void> {
   try {
-    if (!(await stat(dir)).isDirectory()) throw new ToolError(`path must be a directory, but ${dir} is a file. Use Read to see it.`)
+    if (!(await stat(dir)).isDirectory())
+      throw new ToolError(`path must be a directory, but ${dir} is a file. Use Read to see it.`)
   } catch (error) {
     if (error instanceof ToolError) throw error
     throw new ToolError(
-      errnoCode(error) === 'ENOENT' ? `Directory does not exist: ${dir}.` : `Cannot search ${dir}: ${errnoCode(error) ?? String(error)}.`
+      errnoCode(error) === 'ENOENT'
+        ? `Directory does not exist: ${dir}.`
+        : `Cannot search ${dir}: ${errnoCode(error) ?? String(error)}.`
     )
   }
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((stats) => stats.isDirectory(), () => false)
+  return stat(path).then(
+    (stats) => stats.isDirectory(),
+    () => false
+  )
 }
 
 function mtimeOf(path: string): number {

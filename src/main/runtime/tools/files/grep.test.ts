@@ -44,18 +44,37 @@ describe('Grep output modes', () => {
     expect(await grep({ pattern: 'needle', output_mode: 'content' })).toBe(
       [`${p('a.ts')}:2:const needle = 1`, `${p('a.ts')}:4:needle()`, `${p('src/c.ts')}:9:needle nine`].join('\n')
     )
-    expect(await grep({ pattern: 'needle', output_mode: 'content', '-n': false, path: 'src' })).toBe(`${p('src/c.ts')}:needle nine`)
+    expect(await grep({ pattern: 'needle', output_mode: 'content', '-n': false, path: 'src' })).toBe(
+      `${p('src/c.ts')}:needle nine`
+    )
   })
 
   it('prints context lines with - and separates groups with -- like rg', async () => {
     const out = await grep({ pattern: 'needle', output_mode: 'content', '-i': true, '-C': 1, path: 'src' })
     const c = p('src/c.ts')
-    expect(out).toBe([`${c}-3-three`, `${c}:4:NEEDLE four`, `${c}-5-five`, '--', `${c}-8-eight`, `${c}:9:needle nine`, `${c}-10-ten`].join('\n'))
+    expect(out).toBe(
+      [
+        `${c}-3-three`,
+        `${c}:4:NEEDLE four`,
+        `${c}-5-five`,
+        '--',
+        `${c}-8-eight`,
+        `${c}:9:needle nine`,
+        `${c}-10-ten`
+      ].join('\n')
+    )
   })
 
   it('merges overlapping context and lets -A/-B override -C', async () => {
     const out = await grep({ pattern: 'needle', output_mode: 'content', path: 'a.ts', '-C': 5, '-A': 0 })
-    expect(out).toBe([`${p('a.ts')}-1-import x`, `${p('a.ts')}:2:const needle = 1`, `${p('a.ts')}-3-let y`, `${p('a.ts')}:4:needle()`].join('\n'))
+    expect(out).toBe(
+      [
+        `${p('a.ts')}-1-import x`,
+        `${p('a.ts')}:2:const needle = 1`,
+        `${p('a.ts')}-3-let y`,
+        `${p('a.ts')}:4:needle()`
+      ].join('\n')
+    )
   })
 
   it('counts matching lines per file in count mode', async () => {
@@ -79,9 +98,15 @@ describe('Grep output modes', () => {
   })
 
   it('applies head_limit to content lines, files and counts, saying so', async () => {
-    expect(await grep({ pattern: 'e', output_mode: 'content', head_limit: 2 })).toMatch(/^[^\n]+\n[^\n]+\n\[Showing the first 2 of \d+ lines \(head_limit\)\.\]$/)
-    expect(await grep({ pattern: 'needle', '-i': true, head_limit: 1 })).toMatch(/^Found 2 files \(showing first 1, head_limit\)\n[^\n]+$/)
-    expect(await grep({ pattern: 'needle', output_mode: 'count', head_limit: 1 })).toContain('(showing first 1 files, head_limit)')
+    expect(await grep({ pattern: 'e', output_mode: 'content', head_limit: 2 })).toMatch(
+      /^[^\n]+\n[^\n]+\n\[Showing the first 2 of \d+ lines \(head_limit\)\.\]$/
+    )
+    expect(await grep({ pattern: 'needle', '-i': true, head_limit: 1 })).toMatch(
+      /^Found 2 files \(showing first 1, head_limit\)\n[^\n]+$/
+    )
+    expect(await grep({ pattern: 'needle', output_mode: 'count', head_limit: 1 })).toContain(
+      '(showing first 1 files, head_limit)'
+    )
   })
 
   it('reports no matches per mode', async () => {
@@ -132,7 +157,11 @@ describe('Grep file selection', () => {
     })
     expect(await grep({ pattern: 'hit' })).toMatch(/^Found 3 files/)
     const out = await grep({ pattern: 'hit', output_mode: 'count' })
-    expect(out.split('\n').slice(0, 3).sort()).toEqual([`${p('keep.txt')}:1`, `${p('pkg/important.log')}:1`, `${p('pkg/src/main.ts')}:1`])
+    expect(out.split('\n').slice(0, 3).sort()).toEqual([
+      `${p('keep.txt')}:1`,
+      `${p('pkg/important.log')}:1`,
+      `${p('pkg/src/main.ts')}:1`
+    ])
   })
 
   it('applies the repository .gitignore when searching a subdirectory', async () => {
@@ -170,13 +199,18 @@ describe('Grep file selection', () => {
       await mkdir(p(`tree/d${d}`), { recursive: true })
       await Promise.all(
         Array.from({ length: 100 }, (_, f) =>
-          writeFile(p(`tree/d${d}/f${f}.ts`), `export const v${f} = ${f}\n${d === 42 && f === 7 ? 'const target = true\n' : ''}`)
+          writeFile(
+            p(`tree/d${d}/f${f}.ts`),
+            `export const v${f} = ${f}\n${d === 42 && f === 7 ? 'const target = true\n' : ''}`
+          )
         )
       )
     }
     const started = performance.now()
     expect(await grep({ pattern: 'target', path: 'tree' })).toBe(`Found 1 file\n${p('tree/d42/f7.ts')}`)
-    expect(await grep({ pattern: 'export', path: 'tree', output_mode: 'count', head_limit: 1 })).toContain('Found 5000 matching lines in 5000 files')
+    expect(await grep({ pattern: 'export', path: 'tree', output_mode: 'count', head_limit: 1 })).toContain(
+      'Found 5000 matching lines in 5000 files'
+    )
     // Generous for a loaded CI machine; a per-file thread-pool round trip made this several times slower.
     expect(performance.now() - started).toBeLessThan(10_000)
   })
@@ -185,7 +219,9 @@ describe('Grep file selection', () => {
     await files({ 'a.txt': 'hit' })
     const controller = new AbortController()
     controller.abort()
-    await expect(GrepTool.call({ pattern: 'hit' }, { ...ctx, signal: controller.signal })).rejects.toThrow(/Interrupted/)
+    await expect(GrepTool.call({ pattern: 'hit' }, { ...ctx, signal: controller.signal })).rejects.toThrow(
+      /Interrupted/
+    )
   })
 
   it('is read-only and concurrency-safe, asking read permission for path or cwd', () => {

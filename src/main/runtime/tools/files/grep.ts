@@ -14,18 +14,38 @@ export const GREP_MAX_OUTPUT_CHARS = 30_000
 const GrepInput = z.object({
   pattern: z.string().describe('Regular expression to search for (JavaScript/ripgrep syntax).'),
   path: z.string().optional().describe('File or directory to search in (default: the working directory).'),
-  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.js" or "*.{ts,tsx}"; several separated by spaces; "!" excludes.'),
-  type: z.string().optional().describe('Only search files of this type (rg names: js, ts, py, rust, go, java, md, json, yaml, css, html, sh…).'),
+  glob: z
+    .string()
+    .optional()
+    .describe(
+      'Only search files matching this glob, e.g. "*.js" or "*.{ts,tsx}"; several separated by spaces; "!" excludes.'
+    ),
+  type: z
+    .string()
+    .optional()
+    .describe('Only search files of this type (rg names: js, ts, py, rust, go, java, md, json, yaml, css, html, sh…).'),
   output_mode: z
     .enum(['content', 'files_with_matches', 'count'])
     .optional()
-    .describe('"files_with_matches" (default): paths of matching files; "content": matching lines; "count": matching lines per file.'),
+    .describe(
+      '"files_with_matches" (default): paths of matching files; "content": matching lines; "count": matching lines per file.'
+    ),
   '-i': z.boolean().optional().describe('Case-insensitive search.'),
   '-n': z.boolean().optional().describe('Show line numbers (content mode; default true).'),
   '-A': z.number().int().nonnegative().optional().describe('Lines of context after each match (content mode).'),
   '-B': z.number().int().nonnegative().optional().describe('Lines of context before each match (content mode).'),
-  '-C': z.number().int().nonnegative().optional().describe('Lines of context before and after each match (content mode).'),
-  head_limit: z.number().int().nonnegative().optional().describe('Show only the first N lines / files / counts (0: no limit).'),
+  '-C': z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe('Lines of context before and after each match (content mode).'),
+  head_limit: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe('Show only the first N lines / files / counts (0: no limit).'),
   multiline: z.boolean().optional().describe('Let . match newlines and patterns span lines (default false).')
 })
 
@@ -82,7 +102,11 @@ async function grepTool(input: GrepInput, ctx: ToolContext): Promise<ToolResult>
   })
   const limit = input.head_limit === undefined || input.head_limit === 0 ? Infinity : input.head_limit
   const text =
-    mode === 'content' ? contentOutput(hits, input, limit) : mode === 'count' ? countOutput(hits, limit) : await filesOutput(hits, limit)
+    mode === 'content'
+      ? contentOutput(hits, input, limit)
+      : mode === 'count'
+        ? countOutput(hits, limit)
+        : await filesOutput(hits, limit)
   return { content: capOutput(text) }
 }
 
@@ -99,7 +123,10 @@ async function filesOutput(hits: FileHit[], limit: number): Promise<string> {
 }
 
 async function mtimeOf(path: string): Promise<number> {
-  return stat(path).then((stats) => stats.mtimeMs, () => 0)
+  return stat(path).then(
+    (stats) => stats.mtimeMs,
+    () => 0
+  )
 }
 
 function contentOutput(hits: FileHit[], input: GrepInput, limit: number): string {

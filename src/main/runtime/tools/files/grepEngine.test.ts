@@ -2,16 +2,39 @@ import { RE2JS } from 're2js'
 import { describe, expect, it } from 'vitest'
 import { compileGrepPattern, matchingLines, needsLinearEngine } from './grepEngine'
 
-const compile = (pattern: string, ignoreCase = false, multiline = false) => compileGrepPattern(pattern, { ignoreCase, multiline })
+const compile = (pattern: string, ignoreCase = false, multiline = false) =>
+  compileGrepPattern(pattern, { ignoreCase, multiline })
 
 describe('Grep pattern engines', () => {
   it('runs patterns that could backtrack catastrophically on the linear-time engine, the rest on V8', () => {
     // Conservative: any two unbounded quantifiers count, overlapping (.*a.*b) or not (function\s+\w+).
-    for (const p of ['(a+)+$', '(\\w+\\s?)*;', '(x|xx){2,}y', '.*a.*b', '\\s+\\S+=', 'a{2,}b+', 'function\\s+\\w+', '[[:alpha:]]+', '(?P<n>x)', '\\pL', '\\Afoo']) {
+    for (const p of [
+      '(a+)+$',
+      '(\\w+\\s?)*;',
+      '(x|xx){2,}y',
+      '.*a.*b',
+      '\\s+\\S+=',
+      'a{2,}b+',
+      'function\\s+\\w+',
+      '[[:alpha:]]+',
+      '(?P<n>x)',
+      '\\pL',
+      '\\Afoo'
+    ]) {
       expect(needsLinearEngine(p), p).toBe(true)
       expect(compile(p).engine, p).toBe('re2')
     }
-    for (const p of ['TODO', 'function\\s+\\w', '(foo|bar)baz', 'a(b)?c', '[a-z]+\\(', '\\d{1,3}\\.', '\\[\\(x+', 'colou?r', '^import .* from']) {
+    for (const p of [
+      'TODO',
+      'function\\s+\\w',
+      '(foo|bar)baz',
+      'a(b)?c',
+      '[a-z]+\\(',
+      '\\d{1,3}\\.',
+      '\\[\\(x+',
+      'colou?r',
+      '^import .* from'
+    ]) {
       expect(needsLinearEngine(p), p).toBe(false)
       expect(compile(p).engine, p).toBe('v8')
     }
@@ -26,9 +49,27 @@ describe('Grep pattern engines', () => {
   })
 
   it('both engines find the same lines and ranges (differential, ripgrep syntax)', () => {
-    const text = ['import { a } from "./a"', 'const colour = 1; const color = 2', 'TODO: fix(x) later', '  return a[0] + b[12]', 'Ünïcode wörds 42', '', 'end'].join('\n')
+    const text = [
+      'import { a } from "./a"',
+      'const colour = 1; const color = 2',
+      'TODO: fix(x) later',
+      '  return a[0] + b[12]',
+      'Ünïcode wörds 42',
+      '',
+      'end'
+    ].join('\n')
     const lines = text.split('\n')
-    for (const [p, i] of [['colou?r', false], ['\\w+\\(', false], ['^\\s+return', false], ['TODO|end$', false], ['\\d{2}', false], ['import', true], ['[A-Z]{4}', true], ['w\\S+s', false], ['\\bcon\\w*', false]] as Array<[string, boolean]>) {
+    for (const [p, i] of [
+      ['colou?r', false],
+      ['\\w+\\(', false],
+      ['^\\s+return', false],
+      ['TODO|end$', false],
+      ['\\d{2}', false],
+      ['import', true],
+      ['[A-Z]{4}', true],
+      ['w\\S+s', false],
+      ['\\bcon\\w*', false]
+    ] as Array<[string, boolean]>) {
       const fast = compile(p, i)
       expect(fast.engine).toBe('v8')
       const re2 = RE2JS.compile(p, RE2JS.MULTILINE | (i ? RE2JS.CASE_INSENSITIVE : 0))
@@ -42,7 +83,9 @@ describe('Grep pattern engines', () => {
   })
 
   it('refuses look-around and backreferences as ripgrep does, saying why', () => {
-    expect(() => compile('foo(?=bar)')).toThrow(/look-around .* is not supported: Grep follows ripgrep's default regex syntax/)
+    expect(() => compile('foo(?=bar)')).toThrow(
+      /look-around .* is not supported: Grep follows ripgrep's default regex syntax/
+    )
     expect(() => compile('(?<!x)y')).toThrow(/look-around/)
     expect(() => compile('(a)\\1')).toThrow(/backreferences are not supported/)
     // An escaped parenthesis is not a group: \(?= is a literal "(" made optional, then "=".

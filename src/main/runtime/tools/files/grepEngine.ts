@@ -46,19 +46,28 @@ export function compileGrepPattern(pattern: string, options: GrepPatternOptions)
     if (inline[1].includes('s')) dotAll = true
   }
   if (!options.multiline && /(^|[^\\])(\\\\)*\\n/.test(source)) {
-    throw new ToolError('The pattern contains \\n, which never matches within one line. Set multiline: true to match across lines.')
+    throw new ToolError(
+      'The pattern contains \\n, which never matches within one line. Set multiline: true to match across lines.'
+    )
   }
   if (/\(\?<?[=!]/.test(source.replace(/\\./g, ''))) {
-    throw new ToolError(`Invalid regex ${JSON.stringify(pattern)}: look-around ((?=…), (?!…), (?<=…), (?<!…)) is not supported: Grep follows ripgrep's default regex syntax. Match the surrounding text instead, or filter the results.`)
+    throw new ToolError(
+      `Invalid regex ${JSON.stringify(pattern)}: look-around ((?=…), (?!…), (?<=…), (?<!…)) is not supported: Grep follows ripgrep's default regex syntax. Match the surrounding text instead, or filter the results.`
+    )
   }
   let re2: RE2JS
   try {
-    re2 = RE2JS.compile(source, RE2JS.MULTILINE | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0) | (dotAll ? RE2JS.DOTALL : 0))
+    re2 = RE2JS.compile(
+      source,
+      RE2JS.MULTILINE | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0) | (dotAll ? RE2JS.DOTALL : 0)
+    )
   } catch (error) {
     // re2js says "error parsing regexp: <what>: `<the pattern with its flags>`"; the pattern is quoted already.
     const raw = error instanceof Error ? error.message : String(error)
     const message = raw.replace(/^error parsing regexp: /, '').replace(/: `[^]*`$/, '')
-    const hint = /invalid escape sequence: `\\[1-9]/.test(raw) ? ' (backreferences are not supported: Grep follows ripgrep\'s default regex syntax)' : ''
+    const hint = /invalid escape sequence: `\\[1-9]/.test(raw)
+      ? " (backreferences are not supported: Grep follows ripgrep's default regex syntax)"
+      : ''
     throw new ToolError(`Invalid regex ${JSON.stringify(pattern)}: ${message}${hint}`)
   }
   if (needsLinearEngine(source)) return re2Matcher(re2)
@@ -89,7 +98,8 @@ export function needsLinearEngine(source: string): boolean {
     if (c === '\\') {
       const next = source[i + 1]
       i++
-      if ((next === 'p' || next === 'P' || next === 'u' || next === 'x') && source[i + 1] === '{') i = closing(source, i + 1, '}')
+      if ((next === 'p' || next === 'P' || next === 'u' || next === 'x') && source[i + 1] === '{')
+        i = closing(source, i + 1, '}')
       lastWasGroup = false
       continue
     }
@@ -173,7 +183,12 @@ function re2Matcher(re: RE2JS): GrepMatcher {
  * occurrences, as `rg --count` does.
  * @param text the same file as one string (`lines.join('\n')`), for the whole-file passes.
  */
-export function matchingLines(text: string, lines: readonly string[], matcher: GrepMatcher, multiline: boolean): number[] {
+export function matchingLines(
+  text: string,
+  lines: readonly string[],
+  matcher: GrepMatcher,
+  multiline: boolean
+): number[] {
   // One pass over the whole file rules out most files cheaply: ^ and $ see line boundaries and
   // nothing looks past a line's end, so a line match implies a file match.
   if (!multiline && !matcher.test(text)) return []

@@ -55,7 +55,9 @@ export function buildFileFilter(glob: string | undefined, type: string | undefin
   if (type !== undefined) {
     const typeGlobs = GREP_FILE_TYPES[type]
     if (!typeGlobs) {
-      throw new ToolError(`Unknown file type ${JSON.stringify(type)}. Known types: ${Object.keys(GREP_FILE_TYPES).join(', ')}. Or use glob.`)
+      throw new ToolError(
+        `Unknown file type ${JSON.stringify(type)}. Known types: ${Object.keys(GREP_FILE_TYPES).join(', ')}. Or use glob.`
+      )
     }
     typeMatch = picomatch([...typeGlobs], { basename: true, dot: true })
   }

@@ -42,8 +42,14 @@ export type FileHit = FileMatches
 export async function searchFiles(options: GrepSearchOptions): Promise<FileHit[]> {
   const candidates = options.rootIsFile ? [options.root] : await listCandidates(options)
   const scratch = Buffer.allocUnsafe(FIRST_READ_BYTES)
-  const hits = await mapInSlices(candidates, (path) => searchOne(path, scratch, options), () => throwIfAborted(options.signal))
-  return hits.filter((hit): hit is FileHit => hit !== undefined).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  const hits = await mapInSlices(
+    candidates,
+    (path) => searchOne(path, scratch, options),
+    () => throwIfAborted(options.signal)
+  )
+  return hits
+    .filter((hit): hit is FileHit => hit !== undefined)
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
 
 async function listCandidates(options: GrepSearchOptions): Promise<string[]> {

@@ -2,15 +2,34 @@ import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { z } from 'zod'
 import { type Tool, type ToolContext, type ToolResult, ToolError } from '../types'
-import { findCell, newCellId, parseNotebook, serializeNotebook, splitSource, usesCellIds, type NotebookCell } from './notebookFormat'
+import {
+  findCell,
+  newCellId,
+  parseNotebook,
+  serializeNotebook,
+  splitSource,
+  usesCellIds,
+  type NotebookCell
+} from './notebookFormat'
 import { canonicalPath, resolveToolPath } from './paths'
 import { assertFreshRead, recordFileState, statIfExists, writeTextAtomic } from './writeGuard'
 
 const NotebookEditInput = z.object({
-  notebook_path: z.string().min(1).describe('Path of the .ipynb notebook: absolute, or relative to the working directory.'),
-  cell_id: z.string().optional().describe('The cell to edit or delete, or after which to insert (absent: insert at the beginning). Its id as Read shows it.'),
+  notebook_path: z
+    .string()
+    .min(1)
+    .describe('Path of the .ipynb notebook: absolute, or relative to the working directory.'),
+  cell_id: z
+    .string()
+    .optional()
+    .describe(
+      'The cell to edit or delete, or after which to insert (absent: insert at the beginning). Its id as Read shows it.'
+    ),
   new_source: z.string().describe('The new source of the cell (ignored for delete).'),
-  cell_type: z.enum(['code', 'markdown']).optional().describe('The cell type: required for insert; for replace, changes the type.'),
+  cell_type: z
+    .enum(['code', 'markdown'])
+    .optional()
+    .describe('The cell type: required for insert; for replace, changes the type.'),
   edit_mode: z.enum(['replace', 'insert', 'delete']).optional().describe('replace (default), insert or delete.')
 })
 
@@ -57,15 +76,21 @@ async function editNotebook(input: NotebookEditInput, ctx: ToolContext): Promise
     notebook.cells.splice(at, 0, cell)
     said = `Inserted a ${input.cell_type} cell${cell.id ? ` ${cell.id}` : ''} at position ${at}`
   } else {
-    if (input.cell_id === undefined) throw new ToolError(`edit_mode "${mode}" needs cell_id: the cell to ${mode}, as Read shows it.`)
+    if (input.cell_id === undefined)
+      throw new ToolError(`edit_mode "${mode}" needs cell_id: the cell to ${mode}, as Read shows it.`)
     const index = findCell(notebook, input.cell_id, path)
     if (mode === 'delete') {
       notebook.cells.splice(index, 1)
       said = `Deleted cell ${input.cell_id}`
     } else {
       const old = notebook.cells[index]
-      const type = input.cell_type ?? (old.cell_type === 'markdown' ? 'markdown' : old.cell_type === 'raw' ? 'raw' : 'code')
-      notebook.cells[index] = { ...freshCell(type, input.new_source, false), ...(old.id ? { id: old.id } : {}), metadata: old.metadata ?? {} }
+      const type =
+        input.cell_type ?? (old.cell_type === 'markdown' ? 'markdown' : old.cell_type === 'raw' ? 'raw' : 'code')
+      notebook.cells[index] = {
+        ...freshCell(type, input.new_source, false),
+        ...(old.id ? { id: old.id } : {}),
+        metadata: old.metadata ?? {}
+      }
       said = `Updated cell ${input.cell_id}`
     }
   }
@@ -75,7 +100,12 @@ async function editNotebook(input: NotebookEditInput, ctx: ToolContext): Promise
 }
 
 function freshCell(type: NotebookCell['cell_type'], source: string, withId: boolean): NotebookCell {
-  const cell: NotebookCell = { cell_type: type, ...(withId ? { id: newCellId() } : {}), metadata: {}, source: splitSource(source) }
+  const cell: NotebookCell = {
+    cell_type: type,
+    ...(withId ? { id: newCellId() } : {}),
+    metadata: {},
+    source: splitSource(source)
+  }
   if (type === 'code') Object.assign(cell, { execution_count: null, outputs: [] })
   return cell
 }

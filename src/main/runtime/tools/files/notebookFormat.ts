@@ -79,7 +79,9 @@ export function findCell(notebook: Notebook, cellId: string, path: string): numb
   const m = /^cell-(\d+)$/.exec(cellId)
   if (m && Number(m[1]) < notebook.cells.length) return Number(m[1])
   const ids = notebook.cells.map(cellIdOf).slice(0, 20).join(', ')
-  throw new ToolError(`No cell "${cellId}" in ${path}. Its cells are: ${ids || '(none)'}. Read the notebook to see them.`)
+  throw new ToolError(
+    `No cell "${cellId}" in ${path}. Its cells are: ${ids || '(none)'}. Read the notebook to see them.`
+  )
 }
 
 /** A fresh cell id, for notebooks whose format (nbformat ≥ 4.5) gives every cell one. */
@@ -117,8 +119,11 @@ function renderOutput(output: NotebookOutput): string {
   else {
     const data = output.data ?? {}
     const media = Object.keys(data).filter((k) => k !== 'text/plain')
-    text = [joinSource(data['text/plain']), ...media.map((k) => `[${k} output not shown]`)].filter((s) => s !== '').join('\n')
+    text = [joinSource(data['text/plain']), ...media.map((k) => `[${k} output not shown]`)]
+      .filter((s) => s !== '')
+      .join('\n')
   }
-  if (text.length > OUTPUT_CHARS) text = `${text.slice(0, OUTPUT_CHARS)}\n[output cut: ${text.length - OUTPUT_CHARS} more characters]`
+  if (text.length > OUTPUT_CHARS)
+    text = `${text.slice(0, OUTPUT_CHARS)}\n[output cut: ${text.length - OUTPUT_CHARS} more characters]`
   return `<output type="${output.output_type}">\n${text.replace(/\n$/, '')}\n</output>`
 }

@@ -27,12 +27,7 @@ const ReadInput = z.object({
     .nonnegative()
     .optional()
     .describe('Line number to start reading at (1-based). Only for files too long to read at once.'),
-  limit: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe(`Number of lines to read (default ${DEFAULT_READ_LIMIT}).`)
+  limit: z.number().int().positive().optional().describe(`Number of lines to read (default ${DEFAULT_READ_LIMIT}).`)
 })
 
 /** Input of the Read tool (Claude Code's fields). `offset` and `limit` count lines. */
@@ -69,9 +64,12 @@ async function readFileTool(input: ReadInput, ctx: ToolContext): Promise<ToolRes
   const path = resolveToolPath(ctx.cwd, input.file_path)
   const stats = await statForRead(path)
   if (stats.isDirectory()) {
-    throw new ToolError(`${path} is a directory, not a file. Use Glob to find files in it, or ls through Bash to list it.`)
+    throw new ToolError(
+      `${path} is a directory, not a file. Use Glob to find files in it, or ls through Bash to list it.`
+    )
   }
-  if (!stats.isFile()) throw new ToolError(`${path} is not a regular file (a device, socket or pipe) and cannot be read.`)
+  if (!stats.isFile())
+    throw new ToolError(`${path} is not a regular file (a device, socket or pipe) and cannot be read.`)
   if (hasBinaryExtension(path)) {
     throw new ToolError(`${path} is a binary file (${extname(path)}) and cannot be shown as text.`)
   }
@@ -83,14 +81,20 @@ async function readFileTool(input: ReadInput, ctx: ToolContext): Promise<ToolRes
   const data = await readFile(path).catch((error: unknown) => {
     throw toolErrorFrom(path, error)
   })
-  if (looksBinary(data)) throw new ToolError(`${path} is a binary file (it contains NUL bytes) and cannot be shown as text.`)
+  if (looksBinary(data))
+    throw new ToolError(`${path} is a binary file (it contains NUL bytes) and cannot be shown as text.`)
 
   const canonical = await canonicalPath(path)
   if (extname(path) === '.ipynb') {
     // a notebook reads as its cells and their outputs, not as raw JSON (docs/tools.md#notebooks)
     const shown = renderNotebook(parseNotebook(data.toString('utf8'), path))
     await recordFileState(ctx, canonical, false, stats)
-    return { content: shown.length > MAX_READ_CHARS ? `${shown.slice(0, MAX_READ_CHARS)}\n\n[Notebook cut at ${MAX_READ_CHARS} characters.]` : shown }
+    return {
+      content:
+        shown.length > MAX_READ_CHARS
+          ? `${shown.slice(0, MAX_READ_CHARS)}\n\n[Notebook cut at ${MAX_READ_CHARS} characters.]`
+          : shown
+    }
   }
   const lines = splitLines(data.toString('utf8'))
   if (lines.length === 0) {

@@ -67,7 +67,10 @@ async function visit(dir: string, inherited: IgnoreStack, options: WalkOptions, 
       if (options.skipDirNames?.has(name) || (name === 'worktrees' && basename(dir) === '.swarmdesk')) continue
       if (options.gitignore && isIgnored(stack, path, true)) continue
       subdirs.push(path)
-    } else if (entry.isFile() || (entry.isSymbolicLink() && options.linkedFiles !== false && (await isFileTarget(path)))) {
+    } else if (
+      entry.isFile() ||
+      (entry.isSymbolicLink() && options.linkedFiles !== false && (await isFileTarget(path)))
+    ) {
       if (options.gitignore && isIgnored(stack, path, false)) continue
       files.push(path)
     }

@@ -34,7 +34,12 @@ export function assertFreshRead(ctx: ToolContext, canonical: string, current: St
  * not refused as "changed since read".
  * @param partial true when only part of the file was shown (Read with offset/limit cutting it).
  */
-export async function recordFileState(ctx: ToolContext, canonical: string, partial: boolean, stats?: Stats): Promise<void> {
+export async function recordFileState(
+  ctx: ToolContext,
+  canonical: string,
+  partial: boolean,
+  stats?: Stats
+): Promise<void> {
   const seen = stats ?? (await stat(canonical))
   ctx.fileState.set(canonical, { mtimeMs: seen.mtimeMs, size: seen.size, partial, readAt: Date.now() })
 }

@@ -6,7 +6,10 @@ import { ToolError, type Tool } from '../types'
 
 /** ExitPlanMode input (Claude Code's shape): the plan, in Markdown. */
 export const ExitPlanModeInputSchema = z.object({
-  plan: z.string().min(1).describe('The plan you want to carry out, in Markdown: steps, files to change, how you will check it')
+  plan: z
+    .string()
+    .min(1)
+    .describe('The plan you want to carry out, in Markdown: steps, files to change, how you will check it')
 })
 
 /** What the plan-approval tool needs of its teammate. */
@@ -40,13 +43,15 @@ export const DEFAULT_APPROVED_MODE: PermissionMode = 'default'
 export function createExitPlanModeTool(options: PlanApprovalOptions): Tool<z.infer<typeof ExitPlanModeInputSchema>> {
   return {
     name: 'ExitPlanMode',
-    description: 'You work in plan mode: read and explore, then call this with your plan. The team lead must approve it before you may change anything; if it is rejected you get feedback and stay in plan mode.',
+    description:
+      'You work in plan mode: read and explore, then call this with your plan. The team lead must approve it before you may change anything; if it is rejected you get feedback and stay in plan mode.',
     inputSchema: ExitPlanModeInputSchema,
     isReadOnly: () => true,
     isConcurrencySafe: () => false,
     permissionSubject: () => ({ kind: 'tool', readOnly: true }),
     async call(input, ctx) {
-      if (options.mode() !== 'plan') throw new ToolError('You are not in plan mode: your plan was already approved. Go ahead with the work.')
+      if (options.mode() !== 'plan')
+        throw new ToolError('You are not in plan mode: your plan was already approved. Go ahead with the work.')
       const requestId = newRequestId('plan')
       const { mailbox, team, name, leader } = options
       options.onWaiting?.(true)
@@ -64,19 +69,36 @@ export function createExitPlanModeTool(options: PlanApprovalOptions): Tool<z.inf
               summary: `${name} asks to approve a plan`,
               ...(options.color ? { color: options.color } : {})
             }),
-          match: (b) => (b.type === 'plan_approval_response' && b.requestId === requestId ? { approve: b.approve, ...(b.feedback ? { feedback: b.feedback } : {}), ...(b.permissionMode ? { mode: b.permissionMode } : {}) } : undefined)
+          match: (b) =>
+            b.type === 'plan_approval_response' && b.requestId === requestId
+              ? {
+                  approve: b.approve,
+                  ...(b.feedback ? { feedback: b.feedback } : {}),
+                  ...(b.permissionMode ? { mode: b.permissionMode } : {})
+                }
+              : undefined
         })
       } finally {
         options.onWaiting?.(false)
       }
-      if (verdict === 'aborted') return { content: 'Your plan was not approved: the approval was interrupted. You stay in plan mode.', isError: true }
+      if (verdict === 'aborted')
+        return {
+          content: 'Your plan was not approved: the approval was interrupted. You stay in plan mode.',
+          isError: true
+        }
       if (!verdict.approve) {
-        return { content: `${leader} rejected your plan. You stay in plan mode: change nothing yet.${verdict.feedback ? `\nFeedback: ${verdict.feedback}` : ''}\nRevise the plan and call ExitPlanMode again.`, isError: true }
+        return {
+          content: `${leader} rejected your plan. You stay in plan mode: change nothing yet.${verdict.feedback ? `\nFeedback: ${verdict.feedback}` : ''}\nRevise the plan and call ExitPlanMode again.`,
+          isError: true
+        }
       }
       const granted = PermissionModeSchema.safeParse(verdict.mode)
-      const mode = granted.success && granted.data !== 'bubble' && granted.data !== 'plan' ? granted.data : DEFAULT_APPROVED_MODE
+      const mode =
+        granted.success && granted.data !== 'bubble' && granted.data !== 'plan' ? granted.data : DEFAULT_APPROVED_MODE
       options.setMode(mode)
-      return { content: `${leader} approved your plan; you now work in ${mode} mode. Carry it out.${verdict.feedback ? `\nNotes: ${verdict.feedback}` : ''}` }
+      return {
+        content: `${leader} approved your plan; you now work in ${mode} mode. Carry it out.${verdict.feedback ? `\nNotes: ${verdict.feedback}` : ''}`
+      }
     }
   }
 }

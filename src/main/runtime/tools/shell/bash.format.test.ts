@@ -37,8 +37,14 @@ describe('formatRunResult', () => {
   const base: PtyRunResult = { pid: 1, exitCode: 0, signal: null, output: '', timedOut: false, aborted: false }
 
   it('names each way a command can fail on its last line', () => {
-    expect(formatRunResult({ ...base, output: 'x\r\n', exitCode: 2 }, 1)).toEqual({ content: 'x\nExit code 2', isError: true })
-    expect(formatRunResult({ ...base, exitCode: null, signal: 9 }, 1)).toEqual({ content: 'Killed by signal 9', isError: true })
+    expect(formatRunResult({ ...base, output: 'x\r\n', exitCode: 2 }, 1)).toEqual({
+      content: 'x\nExit code 2',
+      isError: true
+    })
+    expect(formatRunResult({ ...base, exitCode: null, signal: 9 }, 1)).toEqual({
+      content: 'Killed by signal 9',
+      isError: true
+    })
     expect(formatRunResult({ ...base, exitCode: null, signal: 9, timedOut: true }, 750)).toEqual({
       content: 'Command timed out after 750 ms (process group killed)',
       isError: true

@@ -25,7 +25,10 @@ afterAll(async () => {
 
 const bash = (command: string, extra: { timeout?: number; signal?: AbortSignal } = {}) => {
   const ctx = shellToolContext(host, root, extra.signal)
-  return BashTool.call({ command, timeout: extra.timeout }, ctx).then((result) => ({ ...result, streamed: ctx.streamed() }))
+  return BashTool.call({ command, timeout: extra.timeout }, ctx).then((result) => ({
+    ...result,
+    streamed: ctx.streamed()
+  }))
 }
 
 describe('Bash tool', () => {
@@ -63,7 +66,8 @@ describe('Bash tool', () => {
     expect(result.content.endsWith('1999999\n2000000')).toBe(true)
     const cut = Number(/\n\n\[\.\.\. (\d+) characters truncated \.\.\.\]\n\n/.exec(result.content)?.[1])
     const cleanLength = 14_888_896 - 1 // "1\n…2000000\n" minus the trimmed final newline
-    const markerLength = result.content.length - result.content.replace(/\n\n\[\.\.\. \d+ characters truncated \.\.\.\]\n\n/, '').length
+    const markerLength =
+      result.content.length - result.content.replace(/\n\n\[\.\.\. \d+ characters truncated \.\.\.\]\n\n/, '').length
     expect(cut + result.content.length - markerLength).toBe(cleanLength)
     expect(result.streamed.length).toBeGreaterThan(16_000_000)
     // The tool result holds 30,000 characters; what the host kept for it is bounded at ~2 MiB.
@@ -74,7 +78,10 @@ describe('Bash tool', () => {
     const secs = uniqueSleepSeconds()
     const started = Date.now()
     const result = await bash(`echo started; sleep ${secs}`, { timeout: 500 })
-    expect(result).toMatchObject({ content: 'started\nCommand timed out after 500 ms (process group killed)', isError: true })
+    expect(result).toMatchObject({
+      content: 'started\nCommand timed out after 500 ms (process group killed)',
+      isError: true
+    })
     expect(Date.now() - started).toBeLessThan(5_000)
     expect(pidsWithCommandLine(`sleep ${secs}`)).toEqual([])
   })

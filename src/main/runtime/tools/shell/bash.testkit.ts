@@ -7,7 +7,11 @@ import type { ToolContext } from '../types'
  * Test support: a ToolContext for the shell tools over a real PTY host, with its own background
  * shell registry; `streamed()` is everything that reached the pane (`onOutput`).
  */
-export function shellToolContext(host: PtyHost, cwd: string, signal = new AbortController().signal): ToolContext & { streamed(): string } {
+export function shellToolContext(
+  host: PtyHost,
+  cwd: string,
+  signal = new AbortController().signal
+): ToolContext & { streamed(): string } {
   let streamed = ''
   return {
     agentId: 'a0000000000000001',

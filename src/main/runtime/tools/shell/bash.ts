@@ -10,10 +10,7 @@ export const BASH_MAX_TIMEOUT_MS = 600_000
 /** Bash input, Claude Code's fields (docs/tools.md#tools). */
 export const BashInputSchema = z.object({
   command: z.string().min(1).describe('The command to run'),
-  description: z
-    .string()
-    .optional()
-    .describe('What the command does, in 5-10 words (shown to the user)'),
+  description: z.string().optional().describe('What the command does, in 5-10 words (shown to the user)'),
   timeout: z
     .number()
     .int()
@@ -72,7 +69,9 @@ export const MAX_COMMAND_BYTES = 131_071
 function assertCommandFits(command: string): void {
   const bytes = Buffer.byteLength(command)
   if (bytes > MAX_COMMAND_BYTES) {
-    throw new ToolError(`The command is ${bytes} bytes; a command may be at most ${MAX_COMMAND_BYTES} bytes. Write long scripts or data to a file with the Write tool and run that file (e.g. bash script.sh).`)
+    throw new ToolError(
+      `The command is ${bytes} bytes; a command may be at most ${MAX_COMMAND_BYTES} bytes. Write long scripts or data to a file with the Write tool and run that file (e.g. bash script.sh).`
+    )
   }
 }
 

@@ -57,7 +57,9 @@ function compileFilter(source: string): LineFilter {
   try {
     return compileGrepPattern(source, { ignoreCase: false, multiline: false })
   } catch (error) {
-    throw new ToolError(`Invalid filter regular expression ${JSON.stringify(source)}: ${(error as Error).message.replace(/^Invalid regex "[^]*?": /, '')}`)
+    throw new ToolError(
+      `Invalid filter regular expression ${JSON.stringify(source)}: ${(error as Error).message.replace(/^Invalid regex "[^]*?": /, '')}`
+    )
   }
 }
 

@@ -31,7 +31,8 @@ export const KillShellTool: Tool<KillShellInput> = {
     // Not killed: it had already ended, or it is not this agent's.
     const ended = ctx.shells.list?.().find((entry) => entry.shellId === input.shell_id)
     if (ended) throw new ToolError(`Shell ${input.shell_id} is not running (${ended.status}).`)
-    if (!ctx.shells.list) throw new ToolError(`Shell ${input.shell_id} is not running or is not one of this agent's shells.`)
+    if (!ctx.shells.list)
+      throw new ToolError(`Shell ${input.shell_id} is not running or is not one of this agent's shells.`)
     throw unknownShellError(input.shell_id, ctx.shells)
   }
 }

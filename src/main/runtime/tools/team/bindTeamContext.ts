@@ -9,6 +9,7 @@ import type { Tool } from '../types'
 export function bindTeamContext<I>(tool: Tool<I>, team: TeamContext): Tool<I> {
   return {
     ...tool,
-    call: (input, ctx) => tool.call(input, ctx.services && !ctx.services.team ? { ...ctx, services: { ...ctx.services, team } } : ctx)
+    call: (input, ctx) =>
+      tool.call(input, ctx.services && !ctx.services.team ? { ...ctx, services: { ...ctx.services, team } } : ctx)
   }
 }

@@ -12,7 +12,8 @@ export async function asToolErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work()
   } catch (error) {
-    if (error instanceof TaskError || error instanceof TeamError || error instanceof MailboxError) throw new ToolError(error.message)
+    if (error instanceof TaskError || error instanceof TeamError || error instanceof MailboxError)
+      throw new ToolError(error.message)
     throw error
   }
 }
@@ -34,6 +35,7 @@ export function teamContextOf(ctx: ToolContext, tool: string): TeamContext {
 export function parseTaskId(raw: string | number, field = 'taskId'): number {
   const text = String(raw).trim().replace(/^#/, '')
   const id = Number(text)
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(id) || id < 1) throw new ToolError(`${field} "${raw}" is not a task id: use the number shown as #<id> by TaskList.`)
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(id) || id < 1)
+    throw new ToolError(`${field} "${raw}" is not a task id: use the number shown as #<id> by TaskList.`)
   return id
 }

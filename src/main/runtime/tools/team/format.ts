@@ -18,7 +18,10 @@ export function taskLine(task: Task, statusOf: (id: number) => Task['status'] | 
 export function taskListText(tasks: readonly Task[]): string {
   if (tasks.length === 0) return 'No tasks found.'
   const byId = new Map(tasks.map((t) => [t.id, t]))
-  return [...tasks].sort((a, b) => a.id - b.id).map((t) => taskLine(t, (id) => byId.get(id)?.status)).join('\n')
+  return [...tasks]
+    .sort((a, b) => a.id - b.id)
+    .map((t) => taskLine(t, (id) => byId.get(id)?.status))
+    .join('\n')
 }
 
 /** TaskGet's answer: every field a model needs to work on the task, one per line. */

@@ -25,4 +25,11 @@ export { TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, TeamCreateTo
 export { taskDetailText, taskLine, taskListText } from './format'
 
 /** The tools a leader session adds after SendMessage, in the order offered to the model (part of the cached prefix: keep it stable). */
-export const LEADER_TEAM_TOOLS: readonly Tool[] = [TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, TeamCreateTool, TeamDeleteTool]
+export const LEADER_TEAM_TOOLS: readonly Tool[] = [
+  TaskCreateTool,
+  TaskGetTool,
+  TaskListTool,
+  TaskUpdateTool,
+  TeamCreateTool,
+  TeamDeleteTool
+]

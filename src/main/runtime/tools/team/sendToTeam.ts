@@ -9,8 +9,18 @@ import { asToolErrors } from './errors'
 /** SendMessage's structured messages, with Claude Code's input fields (docs/tools.md#tools). */
 export const StructuredMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('shutdown_request'), reason: z.string().optional() }),
-  z.object({ type: z.literal('shutdown_response'), request_id: z.string().min(1), approve: z.boolean(), reason: z.string().optional() }),
-  z.object({ type: z.literal('plan_approval_response'), request_id: z.string().min(1), approve: z.boolean(), feedback: z.string().optional() })
+  z.object({
+    type: z.literal('shutdown_response'),
+    request_id: z.string().min(1),
+    approve: z.boolean(),
+    reason: z.string().optional()
+  }),
+  z.object({
+    type: z.literal('plan_approval_response'),
+    request_id: z.string().min(1),
+    approve: z.boolean(),
+    feedback: z.string().optional()
+  })
 ])
 export type StructuredMessage = z.infer<typeof StructuredMessageSchema>
 
@@ -36,7 +46,10 @@ export async function sendToTeam(team: TeamContext, input: TeamMessageInput, ctx
   const from = ctx.agentName
   if (!to) throw new ToolError('`to` is empty: name a teammate, or "*" for the whole team.')
   const teamName = team.team()
-  if (!teamName) throw new ToolError(`"${to}" is not a subagent id (a + 16 hex digits), and this session has no team: create one with TeamCreate to message teammates by name.`)
+  if (!teamName)
+    throw new ToolError(
+      `"${to}" is not a subagent id (a + 16 hex digits), and this session has no team: create one with TeamCreate to message teammates by name.`
+    )
   const config = await asToolErrors(async () => team.teams.read(teamName))
   const structured = typeof input.message === 'string' ? undefined : input.message
   if (structured) checkStructured(structured, to, from, team.leaderName)
@@ -48,14 +61,30 @@ export async function sendToTeam(team: TeamContext, input: TeamMessageInput, ctx
     const targets = config.members.map((m) => m.name).filter((n) => n !== from)
     if (targets.length === 0) throw new ToolError(`Team '${teamName}' has no other members to broadcast to.`)
     const text = input.message as string
-    await asToolErrors(() => team.mailbox.broadcast(teamName, targets, { from, text, ...(input.summary ? { summary: input.summary } : {}), ...(color ? { color } : {}) }))
+    await asToolErrors(() =>
+      team.mailbox.broadcast(teamName, targets, {
+        from,
+        text,
+        ...(input.summary ? { summary: input.summary } : {}),
+        ...(color ? { color } : {})
+      })
+    )
     team.emit(caller, { type: 'message_sent', from, to: '*', kind: 'plain' })
-    return { content: `Message broadcast to ${targets.length} teammate${targets.length === 1 ? '' : 's'}: ${targets.join(', ')}.` }
+    return {
+      content: `Message broadcast to ${targets.length} teammate${targets.length === 1 ? '' : 's'}: ${targets.join(', ')}.`
+    }
   }
   const name = recipientName(to, config)
   if (name === from) throw new ToolError(`"${to}" is you: a message to yourself reaches no one.`)
   const { content, requestId } = bodyOf(input.message, from)
-  await asToolErrors(() => team.mailbox.send(teamName, name, { from, ...content, ...(input.summary ? { summary: input.summary } : {}), ...(color ? { color } : {}) }))
+  await asToolErrors(() =>
+    team.mailbox.send(teamName, name, {
+      from,
+      ...content,
+      ...(input.summary ? { summary: input.summary } : {}),
+      ...(color ? { color } : {})
+    })
+  )
   const kind = content.body?.type ?? 'plain'
   team.emit(caller, { type: 'message_sent', from, to: name, kind })
   if (kind === 'plain') return { content: `Message sent to ${name}.` }
@@ -64,9 +93,12 @@ export async function sendToTeam(team: TeamContext, input: TeamMessageInput, ctx
 
 /** docs/teams.md#sendmessage-between-teammates's direction rules for structured messages. @throws ToolError */
 function checkStructured(message: StructuredMessage, to: string, from: string, leader: string): void {
-  if (message.type === 'shutdown_response' && to !== leader) throw new ToolError(`A shutdown_response goes only to ${leader}, who asked for the shutdown; not to "${to}".`)
-  if ((message.type === 'shutdown_request' || message.type === 'plan_approval_response') && from !== leader) throw new ToolError(`Only ${leader} sends a ${message.type}.`)
-  if (message.type === 'shutdown_response' && !message.approve && !message.reason?.trim()) throw new ToolError('Rejecting a shutdown needs a reason: say why you keep working.')
+  if (message.type === 'shutdown_response' && to !== leader)
+    throw new ToolError(`A shutdown_response goes only to ${leader}, who asked for the shutdown; not to "${to}".`)
+  if ((message.type === 'shutdown_request' || message.type === 'plan_approval_response') && from !== leader)
+    throw new ToolError(`Only ${leader} sends a ${message.type}.`)
+  if (message.type === 'shutdown_response' && !message.approve && !message.reason?.trim())
+    throw new ToolError('Rejecting a shutdown needs a reason: say why you keep working.')
 }
 
 /**
@@ -91,23 +123,44 @@ function recipientName(to: string, config: TeamConfig): string {
   const suffix = `@${config.name}`
   const name = to.endsWith(suffix) ? to.slice(0, -suffix.length) : to
   if (config.members.some((m) => m.name === name)) return name
-  throw new ToolError(`"${to}" is not a member of team '${config.name}'. Members: ${config.members.map((m) => m.name).join(', ')}.`)
+  throw new ToolError(
+    `"${to}" is not a member of team '${config.name}'. Members: ${config.members.map((m) => m.name).join(', ')}.`
+  )
 }
 
 /** What the mailbox sends for a message: plain text as is, a structured one as its protocol body. */
-function bodyOf(message: string | StructuredMessage, from: string): { content: { text: string; body?: never } | { body: ProtocolBody; text?: never }; requestId?: string } {
+function bodyOf(
+  message: string | StructuredMessage,
+  from: string
+): { content: { text: string; body?: never } | { body: ProtocolBody; text?: never }; requestId?: string } {
   if (typeof message === 'string') return { content: { text: message } }
   switch (message.type) {
     case 'shutdown_request': {
       const requestId = newRequestId('shutdown')
-      return { requestId, content: { body: protocolBody('shutdown_request', { requestId, ...(message.reason ? { reason: message.reason } : {}) }) } }
+      return {
+        requestId,
+        content: {
+          body: protocolBody('shutdown_request', { requestId, ...(message.reason ? { reason: message.reason } : {}) })
+        }
+      }
     }
     case 'shutdown_response': {
       const requestId = message.request_id
-      const body = message.approve ? protocolBody('shutdown_approved', { requestId, from }) : protocolBody('shutdown_rejected', { requestId, from, reason: message.reason ?? '' })
+      const body = message.approve
+        ? protocolBody('shutdown_approved', { requestId, from })
+        : protocolBody('shutdown_rejected', { requestId, from, reason: message.reason ?? '' })
       return { requestId, content: { body } }
     }
     case 'plan_approval_response':
-      return { requestId: message.request_id, content: { body: protocolBody('plan_approval_response', { requestId: message.request_id, approve: message.approve, ...(message.feedback ? { feedback: message.feedback } : {}) }) } }
+      return {
+        requestId: message.request_id,
+        content: {
+          body: protocolBody('plan_approval_response', {
+            requestId: message.request_id,
+            approve: message.approve,
+            ...(message.feedback ? { feedback: message.feedback } : {})
+          })
+        }
+      }
   }
 }

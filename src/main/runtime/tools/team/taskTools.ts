@@ -12,7 +12,10 @@ export const TaskIdInputSchema = z.union([z.string(), z.number()])
 export const TaskCreateInputSchema = z.object({
   subject: z.string().describe('A brief title for the task, in the imperative ("Fix the login test")'),
   description: z.string().describe('What needs to be done, and how to tell it is done'),
-  activeForm: z.string().optional().describe('Present continuous form shown while the task is in progress ("Fixing the login test")')
+  activeForm: z
+    .string()
+    .optional()
+    .describe('Present continuous form shown while the task is in progress ("Fixing the login test")')
 })
 
 /**
@@ -23,8 +26,13 @@ export const TaskCreateInputSchema = z.object({
 const BOOKKEEPING = { kind: 'none' } as const
 
 /** Emits `task_updated {task}` (docs/events.md#event-stream-and-command-line) for each task, in the caller's name. */
-export function emitTaskUpdated(team: TeamContext, ctx: ToolContext, tasks: Iterable<Task | Record<string, unknown>>): void {
-  for (const task of tasks) team.emit({ agentId: ctx.agentId, agentName: ctx.agentName }, { type: 'task_updated', task })
+export function emitTaskUpdated(
+  team: TeamContext,
+  ctx: ToolContext,
+  tasks: Iterable<Task | Record<string, unknown>>
+): void {
+  for (const task of tasks)
+    team.emit({ agentId: ctx.agentId, agentName: ctx.agentName }, { type: 'task_updated', task })
 }
 
 /**
@@ -36,7 +44,8 @@ export function emitTaskUpdated(team: TeamContext, ctx: ToolContext, tasks: Iter
  */
 export const TaskCreateTool: Tool<z.infer<typeof TaskCreateInputSchema>> = {
   name: 'TaskCreate',
-  description: "Create a task in the team's shared task list (the session's own list when there is no team). Returns its id as #<id>.",
+  description:
+    "Create a task in the team's shared task list (the session's own list when there is no team). Returns its id as #<id>.",
   inputSchema: TaskCreateInputSchema,
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
@@ -45,9 +54,25 @@ export const TaskCreateTool: Tool<z.infer<typeof TaskCreateInputSchema>> = {
     const team = teamContextOf(ctx, 'TaskCreate')
     if (!input.subject.trim()) throw new ToolError('subject is empty: give the task a short title.')
     const store = team.tasks()
-    const task = await asToolErrors(() => store.create({ subject: input.subject, description: input.description, ...(input.activeForm ? { activeForm: input.activeForm } : {}) }))
+    const task = await asToolErrors(() =>
+      store.create({
+        subject: input.subject,
+        description: input.description,
+        ...(input.activeForm ? { activeForm: input.activeForm } : {})
+      })
+    )
     if (team.hooks?.has('TaskCreated')) {
-      const outcome = await team.hooks.run('TaskCreated', { task_id: String(task.id), task_subject: task.subject, task_description: task.description, teammate_name: ctx.agentName, team_name: store.team }, { signal: ctx.signal })
+      const outcome = await team.hooks.run(
+        'TaskCreated',
+        {
+          task_id: String(task.id),
+          task_subject: task.subject,
+          task_description: task.description,
+          teammate_name: ctx.agentName,
+          team_name: store.team
+        },
+        { signal: ctx.signal }
+      )
       if (outcome.kind === 'block') {
         await store.delete(task.id)
         throw new ToolError(`A TaskCreated hook refused the task "${task.subject}": ${outcome.reason}`)
@@ -59,12 +84,15 @@ export const TaskCreateTool: Tool<z.infer<typeof TaskCreateInputSchema>> = {
 }
 
 /** TaskGet input (docs/tools.md#tools). */
-export const TaskGetInputSchema = z.object({ taskId: TaskIdInputSchema.describe('The id of the task, as TaskList shows it') })
+export const TaskGetInputSchema = z.object({
+  taskId: TaskIdInputSchema.describe('The id of the task, as TaskList shows it')
+})
 
 /** TaskGet (docs/tools.md#tools): one task in full (status, owner, links, description). @throws ToolError for an unknown id. */
 export const TaskGetTool: Tool<z.infer<typeof TaskGetInputSchema>> = {
   name: 'TaskGet',
-  description: 'Read one task of the shared task list in full: subject, status, owner, what blocks it, what it blocks, description.',
+  description:
+    'Read one task of the shared task list in full: subject, status, owner, what blocks it, what it blocks, description.',
   inputSchema: TaskGetInputSchema,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
@@ -74,7 +102,10 @@ export const TaskGetTool: Tool<z.infer<typeof TaskGetInputSchema>> = {
     const id = parseTaskId(input.taskId)
     const store = team.tasks()
     const task = await asToolErrors(async () => store.get(id))
-    if (!task) throw new ToolError(`Task #${id} does not exist in the task list '${store.team}'. TaskList shows the tasks there are.`)
+    if (!task)
+      throw new ToolError(
+        `Task #${id} does not exist in the task list '${store.team}'. TaskList shows the tasks there are.`
+      )
     return { content: taskDetailText(task) }
   }
 }

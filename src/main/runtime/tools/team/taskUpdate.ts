@@ -9,7 +9,10 @@ import { emitTaskUpdated, TaskIdInputSchema } from './taskTools'
 /** TaskUpdate input (docs/tools.md#tools). `status: "deleted"` deletes; `owner: ""` clears the owner. */
 export const TaskUpdateInputSchema = z.object({
   taskId: TaskIdInputSchema.describe('The id of the task to change'),
-  status: z.enum(['pending', 'in_progress', 'completed', 'deleted']).optional().describe('New status; "deleted" removes the task'),
+  status: z
+    .enum(['pending', 'in_progress', 'completed', 'deleted'])
+    .optional()
+    .describe('New status; "deleted" removes the task'),
   owner: z.string().optional().describe('Agent name to own the task (yourself to take it; "" to release it)'),
   subject: z.string().optional(),
   description: z.string().optional(),
@@ -33,7 +36,8 @@ type TaskUpdateInput = z.infer<typeof TaskUpdateInputSchema>
  */
 export const TaskUpdateTool: Tool<TaskUpdateInput> = {
   name: 'TaskUpdate',
-  description: 'Change a task of the shared task list: status (pending, in_progress, completed, or deleted to remove it), owner, subject, description, and dependencies (addBlocks / addBlockedBy).',
+  description:
+    'Change a task of the shared task list: status (pending, in_progress, completed, or deleted to remove it), owner, subject, description, and dependencies (addBlocks / addBlockedBy).',
   inputSchema: TaskUpdateInputSchema,
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
@@ -43,15 +47,31 @@ export const TaskUpdateTool: Tool<TaskUpdateInput> = {
     const id = parseTaskId(input.taskId)
     const store = team.tasks()
     const before = await asToolErrors(async () => store.get(id))
-    if (!before) throw new ToolError(`Task #${id} does not exist in the task list '${store.team}'. TaskList shows the tasks there are.`)
+    if (!before)
+      throw new ToolError(
+        `Task #${id} does not exist in the task list '${store.team}'. TaskList shows the tasks there are.`
+      )
     const status = input.status
     if (status === 'deleted') return deleteTask(team, ctx, before)
     const addBlocks = input.addBlocks?.map((b) => parseTaskId(b, 'addBlocks'))
     const addBlockedBy = input.addBlockedBy?.map((b) => parseTaskId(b, 'addBlockedBy'))
     if (input.status === 'completed' && before.status !== 'completed' && team.hooks?.has('TaskCompleted')) {
       const subject = input.subject ?? before.subject
-      const outcome = await team.hooks.run('TaskCompleted', { task_id: String(id), task_subject: subject, task_description: input.description ?? before.description, teammate_name: ctx.agentName, team_name: store.team }, { signal: ctx.signal })
-      if (outcome.kind === 'block') throw new ToolError(`A TaskCompleted hook blocked completing task #${id}; it stays ${before.status} and nothing was changed: ${outcome.reason}`)
+      const outcome = await team.hooks.run(
+        'TaskCompleted',
+        {
+          task_id: String(id),
+          task_subject: subject,
+          task_description: input.description ?? before.description,
+          teammate_name: ctx.agentName,
+          team_name: store.team
+        },
+        { signal: ctx.signal }
+      )
+      if (outcome.kind === 'block')
+        throw new ToolError(
+          `A TaskCompleted hook blocked completing task #${id}; it stays ${before.status} and nothing was changed: ${outcome.reason}`
+        )
     }
     const { task, assignTo } = await asToolErrors(() =>
       store.update(id, {
@@ -65,9 +85,13 @@ export const TaskUpdateTool: Tool<TaskUpdateInput> = {
         ...(addBlockedBy ? { addBlockedBy } : {})
       })
     )
-    const linked = [...new Set([...(addBlocks ?? []), ...(addBlockedBy ?? [])])].map((l) => store.get(l)).filter((t): t is Task => t !== undefined)
+    const linked = [...new Set([...(addBlocks ?? []), ...(addBlockedBy ?? [])])]
+      .map((l) => store.get(l))
+      .filter((t): t is Task => t !== undefined)
     emitTaskUpdated(team, ctx, [task, ...linked])
-    const fields = (['status', 'owner', 'subject', 'description', 'activeForm', 'addBlocks', 'addBlockedBy'] as const).filter((f) => input[f] !== undefined)
+    const fields = (
+      ['status', 'owner', 'subject', 'description', 'activeForm', 'addBlocks', 'addBlockedBy'] as const
+    ).filter((f) => input[f] !== undefined)
     const note = assignTo ? await notifyAssignee(team, ctx, task, assignTo) : ''
     return { content: `Updated task #${id} ${fields.join(', ') || '(nothing to change)'}${note}` }
   }
@@ -90,10 +114,26 @@ async function notifyAssignee(team: TeamContext, ctx: ToolContext, task: Task, o
   const teamName = team.team()
   if (!teamName) return `\n(no task_assignment sent to ${owner}: there is no team, so no inboxes)`
   const config = await asToolErrors(async () => team.teams.read(teamName))
-  if (!config.members.some((m) => m.name === owner)) return `\n(no task_assignment sent: ${owner} is not a member of team '${teamName}'; members: ${config.members.map((m) => m.name).join(', ')})`
-  const body = protocolBody('task_assignment', { taskId: String(task.id), subject: task.subject, description: task.description, assignedBy: ctx.agentName })
+  if (!config.members.some((m) => m.name === owner))
+    return `\n(no task_assignment sent: ${owner} is not a member of team '${teamName}'; members: ${config.members.map((m) => m.name).join(', ')})`
+  const body = protocolBody('task_assignment', {
+    taskId: String(task.id),
+    subject: task.subject,
+    description: task.description,
+    assignedBy: ctx.agentName
+  })
   const color = config.members.find((m) => m.name === ctx.agentName)?.color
-  await asToolErrors(() => team.mailbox.send(teamName, owner, { from: ctx.agentName, body, summary: `Task #${task.id} assigned: ${task.subject}`, ...(color ? { color } : {}) }))
-  team.emit({ agentId: ctx.agentId, agentName: ctx.agentName }, { type: 'message_sent', from: ctx.agentName, to: owner, kind: 'task_assignment' })
+  await asToolErrors(() =>
+    team.mailbox.send(teamName, owner, {
+      from: ctx.agentName,
+      body,
+      summary: `Task #${task.id} assigned: ${task.subject}`,
+      ...(color ? { color } : {})
+    })
+  )
+  team.emit(
+    { agentId: ctx.agentId, agentName: ctx.agentName },
+    { type: 'message_sent', from: ctx.agentName, to: owner, kind: 'task_assignment' }
+  )
   return ''
 }

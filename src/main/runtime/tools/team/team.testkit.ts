@@ -26,7 +26,14 @@ export interface TeamHarness extends SubagentHarness {
 
 /** A hook settings source with one command per event, as a settings file would give it. */
 export function hookSettings(hooks: Record<string, string>): NonNullable<SessionOptions['hookSettings']> {
-  return [{ source: 'test-settings.json', hooks: Object.fromEntries(Object.entries(hooks).map(([event, command]) => [event, [{ hooks: [{ type: 'command', command }] }]])) }]
+  return [
+    {
+      source: 'test-settings.json',
+      hooks: Object.fromEntries(
+        Object.entries(hooks).map(([event, command]) => [event, [{ hooks: [{ type: 'command', command }] }]])
+      )
+    }
+  ]
 }
 
 type Turns = NonNullable<ScenarioInput['agents']>[string]
@@ -34,7 +41,10 @@ type Turns = NonNullable<ScenarioInput['agents']>[string]
 /** Starts a {@link TeamHarness} on `leaderTurns` (the scripted turns of `team-lead`). */
 export async function startTeamHarness(
   leaderTurns: Turns,
-  options: { hookSettings?: SessionOptions['hookSettings']; /** Scripts of other agents, by name. */ subagentTurns?: Record<string, Turns> } = {}
+  options: {
+    hookSettings?: SessionOptions['hookSettings']
+    /** Scripts of other agents, by name. */ subagentTurns?: Record<string, Turns>
+  } = {}
 ): Promise<TeamHarness> {
   const h = await startSubagentHarness(
     { agents: { 'team-lead': leaderTurns, ...options.subagentTurns } },
@@ -47,9 +57,20 @@ export async function startTeamHarness(
       const end = await runUntilSettled(h.session, text)
       if (end.reason !== 'completed') throw new Error(`prompt "${text}" ended ${end.reason}`)
     },
-    results: () => h.events.filter((e): e is EventOf<'tool_result'> => e.type === 'tool_result' && e.agentName === 'team-lead').map((e) => ({ isError: e.isError, output: e.output })),
+    results: () =>
+      h.events
+        .filter((e): e is EventOf<'tool_result'> => e.type === 'tool_result' && e.agentName === 'team-lead')
+        .map((e) => ({ isError: e.isError, output: e.output })),
     async addMembers(team: string, names: string[], isActive = true) {
-      for (const name of names) await teams.addMember(team, { name, agentType: 'general-purpose', model: 'claude-sonnet-5-5', backendType: 'worker', cwd: h.work, isActive })
+      for (const name of names)
+        await teams.addMember(team, {
+          name,
+          agentType: 'general-purpose',
+          model: 'claude-sonnet-5-5',
+          backendType: 'worker',
+          cwd: h.work,
+          isActive
+        })
     },
     async inbox(team: string, agent: string) {
       return (await mailbox.read(team, agent)).messages.map((e) => e.message)

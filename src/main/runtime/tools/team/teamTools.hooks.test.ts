@@ -14,8 +14,22 @@ const call = (name: string, input: Record<string, unknown>) => ({ name, input })
 describe('TaskCreated and TaskCompleted hooks', () => {
   it('a TaskCreated hook exiting 2 refuses the task with its reason and leaves no task file', async () => {
     h = await startTeamHarness(
-      [{ tools: [call('TeamCreate', { team_name: 'crew' }), call('TaskCreate', { subject: 'Forbidden work', description: '' }), call('TaskList', {})] }, { text: 'done' }],
-      { hookSettings: hookSettings({ TaskCreated: 'input=$(cat); case "$input" in *\'"task_subject":"Forbidden work"\'*\'"team_name":"crew"\'*) echo "no tasks without a ticket" >&2; exit 2;; esac' }) }
+      [
+        {
+          tools: [
+            call('TeamCreate', { team_name: 'crew' }),
+            call('TaskCreate', { subject: 'Forbidden work', description: '' }),
+            call('TaskList', {})
+          ]
+        },
+        { text: 'done' }
+      ],
+      {
+        hookSettings: hookSettings({
+          TaskCreated:
+            'input=$(cat); case "$input" in *\'"task_subject":"Forbidden work"\'*\'"team_name":"crew"\'*) echo "no tasks without a ticket" >&2; exit 2;; esac'
+        })
+      }
     )
     await h.prompt('go')
     const [, created, list] = h.results()
@@ -41,7 +55,11 @@ describe('TaskCreated and TaskCompleted hooks', () => {
         },
         { text: 'done' }
       ],
-      { hookSettings: hookSettings({ TaskCompleted: 'grep -q \'"task_id":"1"\' && { echo "tests are still red" >&2; exit 2; }; exit 0' }) }
+      {
+        hookSettings: hookSettings({
+          TaskCompleted: 'grep -q \'"task_id":"1"\' && { echo "tests are still red" >&2; exit 2; }; exit 0'
+        })
+      }
     )
     await h.prompt('go')
     const completed = h.results()[3]!

@@ -23,7 +23,8 @@ export const TeamCreateInputSchema = z.object({
  */
 export const TeamCreateTool: Tool<z.infer<typeof TeamCreateInputSchema>> = {
   name: 'TeamCreate',
-  description: 'Create your agent team: you become its lead (team-lead), and the task tools and SendMessage then work on this team. One team per session.',
+  description:
+    'Create your agent team: you become its lead (team-lead), and the task tools and SendMessage then work on this team. One team per session.',
   inputSchema: TeamCreateInputSchema,
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
@@ -31,12 +32,29 @@ export const TeamCreateTool: Tool<z.infer<typeof TeamCreateInputSchema>> = {
   async call(input, ctx) {
     const team = teamContextOf(ctx, 'TeamCreate')
     const current = team.team()
-    if (current) throw new ToolError(`This session already leads team '${current}'; a leader has one team at a time. Use it, or delete it with TeamDelete first.`)
+    if (current)
+      throw new ToolError(
+        `This session already leads team '${current}'; a leader has one team at a time. Use it, or delete it with TeamDelete first.`
+      )
     const self = ctx.services?.self
-    const lead = { name: team.leaderName, agentType: team.leaderName, model: self?.model ?? '', backendType: 'main' as const, cwd: ctx.cwd, ...(self ? { mode: self.mode() } : {}) }
+    const lead = {
+      name: team.leaderName,
+      agentType: team.leaderName,
+      model: self?.model ?? '',
+      backendType: 'main' as const,
+      cwd: ctx.cwd,
+      ...(self ? { mode: self.mode() } : {})
+    }
     const { config, replaced } = await asToolErrors(async () => {
       try {
-        return await team.teams.createAsLeader({ name: input.team_name, ...(input.description !== undefined ? { description: input.description } : {}), lead }, team.sessionId)
+        return await team.teams.createAsLeader(
+          {
+            name: input.team_name,
+            ...(input.description !== undefined ? { description: input.description } : {}),
+            lead
+          },
+          team.sessionId
+        )
       } catch (error) {
         if (error instanceof TeamExistsError) throw new ToolError(`${error.message} Choose another team_name.`)
         throw error
@@ -51,8 +69,12 @@ export const TeamCreateTool: Tool<z.infer<typeof TeamCreateInputSchema>> = {
 
 /** What TeamCreate says about the stale team of the same name it removed first. */
 function staleNote(r: StaleTeamRemoval): string {
-  const killed = r.leftovers.killed.length ? ` ${r.leftovers.killed.length} leftover teammate process(es) were killed (pids ${r.leftovers.killed.join(', ')}).` : ''
-  const survived = r.leftovers.survivors.length ? ` Still running despite SIGKILL: pids ${r.leftovers.survivors.join(', ')}.` : ''
+  const killed = r.leftovers.killed.length
+    ? ` ${r.leftovers.killed.length} leftover teammate process(es) were killed (pids ${r.leftovers.killed.join(', ')}).`
+    : ''
+  const survived = r.leftovers.survivors.length
+    ? ` Still running despite SIGKILL: pids ${r.leftovers.survivors.join(', ')}.`
+    : ''
   return `Note: a stale team '${r.team}' was in the way (${r.reason}); it was removed with its inboxes and task list, and this new team takes its name.${killed}${survived}`
 }
 
@@ -66,7 +88,8 @@ export const TeamDeleteInputSchema = z.object({})
  */
 export const TeamDeleteTool: Tool<z.infer<typeof TeamDeleteInputSchema>> = {
   name: 'TeamDelete',
-  description: "Delete your team (its config, inboxes and task list). Fails while any teammate is still active: shut them down first.",
+  description:
+    'Delete your team (its config, inboxes and task list). Fails while any teammate is still active: shut them down first.',
   inputSchema: TeamDeleteInputSchema,
   isReadOnly: () => false,
   isConcurrencySafe: () => false,

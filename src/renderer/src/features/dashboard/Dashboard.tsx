@@ -21,7 +21,11 @@ export function Dashboard() {
     <aside className="dashboard" aria-label="Team dashboard">
       <header className="dashboard-head">
         <h2 className="side-title">{team ? `Team ${team}` : 'Team'}</h2>
-        <span className="dashboard-count" title={`${Math.max(0, ids.length - 1)} teammate${ids.length === 2 ? '' : 's'}`} data-testid="teammate-count">
+        <span
+          className="dashboard-count"
+          title={`${Math.max(0, ids.length - 1)} teammate${ids.length === 2 ? '' : 's'}`}
+          data-testid="teammate-count"
+        >
           {Math.max(0, ids.length - 1)}
         </span>
         <button

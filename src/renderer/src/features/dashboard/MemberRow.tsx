@@ -48,10 +48,19 @@ export function MemberRow({ agentId }: { agentId: string }) {
   const isLeader = agentId === LEADER_AGENT_ID
   const elapsed = elapsedMs(lifetime, now || Date.now())
   const stuck = alive && isStuck(agent.state, activity?.lastEventAt, stuckAfter, now)
-  const context = activity?.contextTokens !== undefined ? contextLevel(contextFraction(activity.contextTokens, activity.contextModel ?? agent.model)) : undefined
+  const context =
+    activity?.contextTokens !== undefined
+      ? contextLevel(contextFraction(activity.contextTokens, activity.contextModel ?? agent.model))
+      : undefined
   const busy = action?.pending !== undefined
   return (
-    <li className={`member-row${stuck ? ' stuck' : ''}`} data-agent-id={agentId} data-state={agent.state} {...drop} style={{ '--agent-color': agent.color } as CSSProperties}>
+    <li
+      className={`member-row${stuck ? ' stuck' : ''}`}
+      data-agent-id={agentId}
+      data-state={agent.state}
+      {...drop}
+      style={{ '--agent-color': agent.color } as CSSProperties}
+    >
       <div className="member-line">
         <span className="agent-dot" aria-hidden="true" />
         <span className="member-name" title={agentId}>
@@ -60,11 +69,19 @@ export function MemberRow({ agentId }: { agentId: string }) {
         <span className={`pane-backend backend-${agent.backend ?? 'main'}`} data-testid="member-backend">
           {agent.backend ?? (isLeader ? 'leader' : agent.agentType)}
         </span>
-        <span className={stateClassName(agent.state, lifetime?.endStatus)} data-testid="member-state" data-state={agent.state}>
+        <span
+          className={stateClassName(agent.state, lifetime?.endStatus)}
+          data-testid="member-state"
+          data-state={agent.state}
+        >
           {paneStateLabel(agent.state, lifetime?.endStatus)}
         </span>
         {stuck ? (
-          <span className="member-stuck" data-testid="member-stuck" title={`No event for ${stuckAfter < 1 ? `${Math.round(stuckAfter * 60)} s` : `${stuckAfter} min`} while ${agent.state}`}>
+          <span
+            className="member-stuck"
+            data-testid="member-stuck"
+            title={`No event for ${stuckAfter < 1 ? `${Math.round(stuckAfter * 60)} s` : `${stuckAfter} min`} while ${agent.state}`}
+          >
             stuck
           </span>
         ) : null}
@@ -75,11 +92,20 @@ export function MemberRow({ agentId }: { agentId: string }) {
         ) : null}
       </div>
       {agent.state === 'error' && agent.error ? (
-        <div className="member-error" data-testid="member-error" role="status" title={`${agent.error}\nThe next prompt or message retries it.`}>
+        <div
+          className="member-error"
+          data-testid="member-error"
+          role="status"
+          title={`${agent.error}\nThe next prompt or message retries it.`}
+        >
           {agent.error}
         </div>
       ) : null}
-      <div className="member-task" data-testid="member-task" title={task && alive ? `#${task.id} ${task.subject}` : undefined}>
+      <div
+        className="member-task"
+        data-testid="member-task"
+        title={task && alive ? `#${task.id} ${task.subject}` : undefined}
+      >
         {task && alive ? (
           <>
             <span className="mono member-task-id">#{task.id}</span> {task.subject}
@@ -98,7 +124,11 @@ export function MemberRow({ agentId }: { agentId: string }) {
         <span
           className={`member-context level-${context?.level ?? 'none'}`}
           data-testid="member-context"
-          title={context ? `context used: ${formatTokens(activity!.contextTokens!)} tokens of its model's window (last request)` : 'no model request yet'}
+          title={
+            context
+              ? `context used: ${formatTokens(activity!.contextTokens!)} tokens of its model's window (last request)`
+              : 'no model request yet'
+          }
         >
           <span className="context-bar" aria-hidden="true">
             <span className="context-fill" style={{ width: `${Math.min(100, context?.percent ?? 0)}%` }} />
@@ -116,10 +146,22 @@ export function MemberRow({ agentId }: { agentId: string }) {
         <ResumeButton agentId={agentId} />
         {!isLeader && alive ? (
           <>
-            <button type="button" className="btn btn-small" aria-expanded={composing} onClick={() => setComposing((v) => !v)} disabled={busy}>
+            <button
+              type="button"
+              className="btn btn-small"
+              aria-expanded={composing}
+              onClick={() => setComposing((v) => !v)}
+              disabled={busy}
+            >
               Message
             </button>
-            <button type="button" className="btn btn-small" title="Send a shutdown request; it may decline" disabled={busy} onClick={() => void dashboardCommands.shutdown(agentId, agent.agentName)}>
+            <button
+              type="button"
+              className="btn btn-small"
+              title="Send a shutdown request; it may decline"
+              disabled={busy}
+              onClick={() => void dashboardCommands.shutdown(agentId, agent.agentName)}
+            >
               Shut down
             </button>
             {confirmKill ? (
@@ -140,13 +182,24 @@ export function MemberRow({ agentId }: { agentId: string }) {
                 </button>
               </span>
             ) : (
-              <button type="button" className="btn btn-small btn-stop" title="End it now, without asking" disabled={busy} onClick={() => setConfirmKill(true)}>
+              <button
+                type="button"
+                className="btn btn-small btn-stop"
+                title="End it now, without asking"
+                disabled={busy}
+                onClick={() => setConfirmKill(true)}
+              >
                 Kill
               </button>
             )}
           </>
         ) : null}
-        <button type="button" className="btn btn-small member-focus" title="Show its pane" onClick={() => focusPane(agentId)}>
+        <button
+          type="button"
+          className="btn btn-small member-focus"
+          title="Show its pane"
+          onClick={() => focusPane(agentId)}
+        >
           Focus
         </button>
       </div>
@@ -162,11 +215,20 @@ export function MemberRow({ agentId }: { agentId: string }) {
           }}
         />
       ) : null}
-      {action?.pending ? <div className="member-note muted">{action.pending === 'message' ? 'sending…' : action.pending === 'kill' ? 'killing…' : 'asking…'}</div> : null}
+      {action?.pending ? (
+        <div className="member-note muted">
+          {action.pending === 'message' ? 'sending…' : action.pending === 'kill' ? 'killing…' : 'asking…'}
+        </div>
+      ) : null}
       {action?.error || action?.done ? (
         <div className={`member-note${action.error ? ' error' : ''}`} role={action.error ? 'alert' : 'status'}>
           <span>{action.error ?? action.done}</span>
-          <button type="button" className="pane-error-close" aria-label="Dismiss" onClick={() => dashboardCommands.dismiss(agentId)}>
+          <button
+            type="button"
+            className="pane-error-close"
+            aria-label="Dismiss"
+            onClick={() => dashboardCommands.dismiss(agentId)}
+          >
             ×
           </button>
         </div>

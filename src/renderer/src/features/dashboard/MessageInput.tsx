@@ -5,7 +5,17 @@ import { useState } from 'react'
  * fails (the row shows why). What is sent reaches the teammate as from `team-lead`, marked as the
  * person's (see the `teammate.message` channel).
  */
-export function MessageInput({ name, disabled, onSend, onCancel }: { name: string; disabled: boolean; onSend: (text: string) => Promise<boolean>; onCancel: () => void }) {
+export function MessageInput({
+  name,
+  disabled,
+  onSend,
+  onCancel
+}: {
+  name: string
+  disabled: boolean
+  onSend: (text: string) => Promise<boolean>
+  onCancel: () => void
+}) {
   const [text, setText] = useState('')
   const send = async (): Promise<void> => {
     const trimmed = text.trim()

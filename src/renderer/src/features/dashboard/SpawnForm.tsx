@@ -18,10 +18,18 @@ function CreateTeam({ pending }: { pending: boolean }) {
         if (name.trim()) void dashboardCommands.createTeam(name.trim())
       }}
     >
-      <p className="spawn-note">This session leads no team yet. Teammates join a team: create one (as TeamCreate would), then spawn.</p>
+      <p className="spawn-note">
+        This session leads no team yet. Teammates join a team: create one (as TeamCreate would), then spawn.
+      </p>
       <label className="field">
         <span>Team name</span>
-        <input value={name} onChange={(e) => setName(e.target.value)} placeholder="docs" aria-label="Team name" autoFocus />
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="docs"
+          aria-label="Team name"
+          autoFocus
+        />
       </label>
       <div className="spawn-buttons">
         <button type="submit" className="btn btn-small btn-send" disabled={pending || !name.trim()}>
@@ -72,7 +80,13 @@ export function SpawnForm() {
     <form className="spawn-form" aria-label="Spawn a teammate" onSubmit={submit}>
       <label className="field">
         <span>Name</span>
-        <input value={name} onChange={(e) => setName(e.target.value)} placeholder="alice" aria-label="Teammate name" autoFocus />
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="alice"
+          aria-label="Teammate name"
+          autoFocus
+        />
       </label>
       <label className="field">
         <span>Agent type</span>
@@ -95,7 +109,12 @@ export function SpawnForm() {
         </label>
         <label className="field">
           <span>Mode</span>
-          <select value={mode} onChange={(e) => setMode(e.target.value as StartMode)} aria-label="Permission mode of the teammate" disabled={planRequired}>
+          <select
+            value={mode}
+            onChange={(e) => setMode(e.target.value as StartMode)}
+            aria-label="Permission mode of the teammate"
+            disabled={planRequired}
+          >
             {MODES.map((m) => (
               <option key={m} value={m}>
                 {m}
@@ -110,7 +129,13 @@ export function SpawnForm() {
       </label>
       <label className="field">
         <span>Prompt</span>
-        <textarea value={prompt} onChange={(e) => setPrompt(e.target.value)} rows={4} placeholder="What should it work on?" aria-label="Teammate prompt" />
+        <textarea
+          value={prompt}
+          onChange={(e) => setPrompt(e.target.value)}
+          rows={4}
+          placeholder="What should it work on?"
+          aria-label="Teammate prompt"
+        />
       </label>
       <div className="spawn-buttons">
         <button type="submit" className="btn btn-small btn-send" disabled={pending || !name.trim() || !prompt.trim()}>

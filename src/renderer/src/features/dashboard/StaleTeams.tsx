@@ -60,7 +60,9 @@ export function StaleTeams() {
         </button>
       </header>
       {listError ? <p className="spawn-note error">{listError}</p> : null}
-      <p className="spawn-note">Their leader session is gone; each keeps its name taken until deleted (or until a team of that name is created).</p>
+      <p className="spawn-note">
+        Their leader session is gone; each keeps its name taken until deleted (or until a team of that name is created).
+      </p>
       <ul className="stale-team-list">
         {teams.map((t) => (
           <li key={t.name} className="stale-team" data-testid="stale-team" data-team={t.name}>
@@ -69,11 +71,19 @@ export function StaleTeams() {
               <span className="stale-team-members">
                 {t.members} member{t.members === 1 ? '' : 's'}
               </span>
-              <button type="button" className="btn btn-small stale-team-delete" aria-label={`Delete stale team ${t.name}`} disabled={!connected || pending !== undefined} onClick={() => void remove(t.name)}>
+              <button
+                type="button"
+                className="btn btn-small stale-team-delete"
+                aria-label={`Delete stale team ${t.name}`}
+                disabled={!connected || pending !== undefined}
+                onClick={() => void remove(t.name)}
+              >
                 {pending === t.name ? 'Deleting…' : 'Delete'}
               </button>
             </div>
-            <p className="stale-team-reason">{t.description ? `${t.description} — ` : ''}stale: {t.reason}</p>
+            <p className="stale-team-reason">
+              {t.description ? `${t.description} — ` : ''}stale: {t.reason}
+            </p>
             {errors[t.name] ? (
               <p className="spawn-note error" role="alert" data-testid="stale-team-error">
                 {errors[t.name]}

@@ -75,7 +75,8 @@ export const dashboardCommands = {
       const { team } = await connectedApi().request('team.create', { name, ...(description ? { description } : {}) })
       actions.setTeam(team)
       // names are folded to a-z, 0-9 and '-' (docs/teams.md#spawning-a-teammate): say so where the name was typed, or the person looks for a team that is not there
-      if (team !== name) actions.setSpawnForm({ notice: `Team names use a–z, 0–9 and "-": "${name}" became "${team}".` })
+      if (team !== name)
+        actions.setSpawnForm({ notice: `Team names use a–z, 0–9 and "-": "${name}" became "${team}".` })
       actions.setSpawnOptions(await connectedApi().request('team.spawnOptions', {}))
       return true
     } catch (err) {

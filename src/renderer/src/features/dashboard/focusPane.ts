@@ -13,6 +13,9 @@ export function focusPane(agentId: string): void {
     const pane = document.querySelector<HTMLElement>(`section.pane[data-agent-id="${CSS.escape(agentId)}"]`)
     if (!pane) return
     pane.scrollIntoView({ block: 'nearest', inline: 'nearest' })
-    pane.animate([{ boxShadow: '0 0 0 2px var(--agent-color, var(--accent))' }, { boxShadow: '0 0 0 2px transparent' }], { duration: 1200, easing: 'ease-out' })
+    pane.animate(
+      [{ boxShadow: '0 0 0 2px var(--agent-color, var(--accent))' }, { boxShadow: '0 0 0 2px transparent' }],
+      { duration: 1200, easing: 'ease-out' }
+    )
   })
 }

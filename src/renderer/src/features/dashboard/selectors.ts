@@ -11,7 +11,10 @@ import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
  */
 export function selectMemberIds(s: AppState): string[] {
   const team = s.dashboard.team
-  const ids = s.workspace.agentOrder.filter((id) => id !== LEADER_AGENT_ID && isTeammate(s.workspace.agents[id]) && team !== undefined && id.endsWith(`@${team}`))
+  const ids = s.workspace.agentOrder.filter(
+    (id) =>
+      id !== LEADER_AGENT_ID && isTeammate(s.workspace.agents[id]) && team !== undefined && id.endsWith(`@${team}`)
+  )
   return s.workspace.agents[LEADER_AGENT_ID] ? [LEADER_AGENT_ID, ...ids] : ids
 }
 
@@ -24,7 +27,12 @@ const WORKING: ReadonlySet<AgentState> = new Set<AgentState>(['starting', 'runni
  * @param lastEventAt ISO time of its newest event; unknown means not stuck (nothing to measure from)
  * @param now ms since the epoch
  */
-export function isStuck(state: AgentState | undefined, lastEventAt: string | undefined, minutes: number, now: number): boolean {
+export function isStuck(
+  state: AgentState | undefined,
+  lastEventAt: string | undefined,
+  minutes: number,
+  now: number
+): boolean {
   if (!state || !WORKING.has(state) || !lastEventAt) return false
   const last = Date.parse(lastEventAt)
   return !Number.isNaN(last) && now - last >= minutes * 60_000

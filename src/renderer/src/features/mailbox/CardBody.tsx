@@ -13,7 +13,12 @@ const MAX_LINES = 12
 export function CardBody({ entry }: { entry: MailboxEntry }) {
   const body = parseMessageBody(entry.text)
   if (body.kind === 'plain') return <p className="mb-text">{body.text}</p>
-  if (body.kind === 'invalid') return <p className="mb-invalid">This {body.type} is malformed: {body.error}</p>
+  if (body.kind === 'invalid')
+    return (
+      <p className="mb-invalid">
+        This {body.type} is malformed: {body.error}
+      </p>
+    )
   return <Structured body={body.body} />
 }
 
@@ -35,7 +40,9 @@ function Lines({ lines, className }: { lines: Array<{ kind: string; text: string
           {l.text || ' '}
         </div>
       ))}
-      {lines.length > MAX_LINES ? <div className="mb-more">… {lines.length - MAX_LINES} more lines (Raw shows all)</div> : null}
+      {lines.length > MAX_LINES ? (
+        <div className="mb-more">… {lines.length - MAX_LINES} more lines (Raw shows all)</div>
+      ) : null}
     </pre>
   )
 }
@@ -79,7 +86,9 @@ function Structured({ body }: { body: ProtocolBody }) {
       return (
         <div className="mb-structured">
           <Field label="decision">
-            <span className={`mb-verdict mb-verdict-${body.decision === 'allow' ? 'yes' : 'no'}`}>{body.decision === 'allow' ? 'Allowed' : 'Denied'}</span>
+            <span className={`mb-verdict mb-verdict-${body.decision === 'allow' ? 'yes' : 'no'}`}>
+              {body.decision === 'allow' ? 'Allowed' : 'Denied'}
+            </span>
           </Field>
           {body.reason ? <Field label="reason">{body.reason}</Field> : null}
           <Field label="request">
@@ -102,7 +111,9 @@ function Structured({ body }: { body: ProtocolBody }) {
       return (
         <div className="mb-structured">
           <Field label="verdict">
-            <span className={`mb-verdict mb-verdict-${body.approve ? 'yes' : 'no'}`}>{body.approve ? 'Approved' : 'Rejected'}</span>
+            <span className={`mb-verdict mb-verdict-${body.approve ? 'yes' : 'no'}`}>
+              {body.approve ? 'Approved' : 'Rejected'}
+            </span>
             {body.approve && body.permissionMode ? <> — continues in {body.permissionMode} mode</> : null}
           </Field>
           {body.feedback ? <Field label="feedback">{body.feedback}</Field> : null}

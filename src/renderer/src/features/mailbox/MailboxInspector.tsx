@@ -23,7 +23,12 @@ export function MailboxInspector() {
   const unread = useAppStore(selectUnreadCount)
   const visible = useAppStore(selectVisibleMessages)
   return (
-    <section className="mailbox-inspector" aria-label="Mailbox inspector" data-team={team ?? ''} data-deleted={deleted ? 'true' : 'false'}>
+    <section
+      className="mailbox-inspector"
+      aria-label="Mailbox inspector"
+      data-team={team ?? ''}
+      data-deleted={deleted ? 'true' : 'false'}
+    >
       <header className="mb-top">
         <span className="mb-title">
           {team ? (
@@ -81,14 +86,21 @@ function Filters() {
     if (filters.agent) names.add(filters.agent)
     if (filters.kind) kinds.add(filters.kind)
     const order = MailboxKindSchema.options
-    return { names: [...names].sort((a, b) => (a === 'team-lead' ? -1 : b === 'team-lead' ? 1 : a.localeCompare(b))), kinds: order.filter((k) => kinds.has(k)) }
+    return {
+      names: [...names].sort((a, b) => (a === 'team-lead' ? -1 : b === 'team-lead' ? 1 : a.localeCompare(b))),
+      kinds: order.filter((k) => kinds.has(k))
+    }
   }, [entries, filters.agent, filters.kind])
   const active = filters.agent !== null || filters.kind !== null || filters.unreadOnly
   return (
     <div className="mb-filters" role="group" aria-label="Filters">
       <label>
         <span className="mb-filter-label">Agent</span>
-        <select aria-label="Filter by agent" value={filters.agent ?? ''} onChange={(e) => actions.setMailboxFilters({ agent: e.target.value || null })}>
+        <select
+          aria-label="Filter by agent"
+          value={filters.agent ?? ''}
+          onChange={(e) => actions.setMailboxFilters({ agent: e.target.value || null })}
+        >
           <option value="">All agents</option>
           {names.map((n) => (
             <option key={n} value={n}>
@@ -99,7 +111,11 @@ function Filters() {
       </label>
       <label>
         <span className="mb-filter-label">Kind</span>
-        <select aria-label="Filter by kind" value={filters.kind ?? ''} onChange={(e) => actions.setMailboxFilters({ kind: (e.target.value || null) as MailboxKind | null })}>
+        <select
+          aria-label="Filter by kind"
+          value={filters.kind ?? ''}
+          onChange={(e) => actions.setMailboxFilters({ kind: (e.target.value || null) as MailboxKind | null })}
+        >
           <option value="">All kinds</option>
           {kinds.map((k) => (
             <option key={k} value={k}>
@@ -109,11 +125,19 @@ function Filters() {
         </select>
       </label>
       <label className="mb-unread-filter">
-        <input type="checkbox" checked={filters.unreadOnly} onChange={(e) => actions.setMailboxFilters({ unreadOnly: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={filters.unreadOnly}
+          onChange={(e) => actions.setMailboxFilters({ unreadOnly: e.target.checked })}
+        />
         Unread only
       </label>
       {active ? (
-        <button type="button" className="link-button" onClick={() => actions.setMailboxFilters({ agent: null, kind: null, unreadOnly: false })}>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => actions.setMailboxFilters({ agent: null, kind: null, unreadOnly: false })}
+        >
           Clear
         </button>
       ) : null}

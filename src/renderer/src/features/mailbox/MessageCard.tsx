@@ -40,15 +40,27 @@ export function MessageCard({ entry }: { entry: MailboxEntry }) {
             broadcast · {entry.broadcast.length}
           </span>
         ) : null}
-        <span className={`mb-read ${entry.read ? 'is-read' : 'is-unread'}`} title={entry.read ? `${entry.to} has read it` : `${entry.to} has not read it yet`}>
+        <span
+          className={`mb-read ${entry.read ? 'is-read' : 'is-unread'}`}
+          title={entry.read ? `${entry.to} has read it` : `${entry.to} has not read it yet`}
+        >
           {entry.read ? 'read' : 'unread'}
         </span>
-        <button type="button" className="mb-raw-toggle" aria-pressed={raw} onClick={() => actions.toggleMailboxRaw(entry.key)}>
+        <button
+          type="button"
+          className="mb-raw-toggle"
+          aria-pressed={raw}
+          onClick={() => actions.toggleMailboxRaw(entry.key)}
+        >
           Raw
         </button>
       </header>
       <div className="mb-summary">{entry.summary}</div>
-      {raw ? <pre className="mb-raw mono">{prettyRaw(entry.text)}</pre> : entry.kind === 'plain' && entry.text.trim() === entry.summary.trim() ? null : <CardBody entry={entry} />}
+      {raw ? (
+        <pre className="mb-raw mono">{prettyRaw(entry.text)}</pre>
+      ) : entry.kind === 'plain' && entry.text.trim() === entry.summary.trim() ? null : (
+        <CardBody entry={entry} />
+      )}
     </article>
   )
 }
@@ -66,7 +78,14 @@ function AgentName({ agent }: { agent: NamedAgent }) {
   }
   const agentId = agent.agentId
   return (
-    <button type="button" className="mb-agent" style={style} data-agent-id={agentId} title={`Show ${agent.name}'s pane`} onClick={() => focusAgentPane(agentId)}>
+    <button
+      type="button"
+      className="mb-agent"
+      style={style}
+      data-agent-id={agentId}
+      title={`Show ${agent.name}'s pane`}
+      onClick={() => focusAgentPane(agentId)}
+    >
       <span className="agent-dot" aria-hidden="true" />
       {agent.name}
     </button>

@@ -60,7 +60,14 @@ export function MessageList({ entries }: { entries: MailboxEntry[] }) {
   }, [entries.length, virtualizer, totalSize])
 
   return (
-    <div ref={scroller} className="mb-scroller" data-testid="mailbox-list" role="list" aria-label="Messages" tabIndex={0}>
+    <div
+      ref={scroller}
+      className="mb-scroller"
+      data-testid="mailbox-list"
+      role="list"
+      aria-label="Messages"
+      tabIndex={0}
+    >
       <div className="mb-spacer" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => (
           <div

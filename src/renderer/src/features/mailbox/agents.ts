@@ -17,12 +17,17 @@ export interface NamedAgent {
  * subagent that happens to share the name. The colour is the agent's own, else the team colour
  * the message carried, else a stable colour of the name (docs/teams.md#spawning-a-teammate palette).
  */
-export function resolveAgent(agents: Readonly<Record<string, AgentView>>, name: string, messageColor?: string): NamedAgent {
+export function resolveAgent(
+  agents: Readonly<Record<string, AgentView>>,
+  name: string,
+  messageColor?: string
+): NamedAgent {
   let found: AgentView | undefined
   const rank = (a: AgentView): number => (a.backend || a.agentId === name ? 1 : 0)
   for (const a of Object.values(agents)) {
     if (a.agentId !== name && !a.agentId.startsWith(`${name}@`) && a.agentName !== name) continue
-    if (!found || rank(a) > rank(found) || (rank(a) === rank(found) && (a.startedAt ?? '') >= (found.startedAt ?? ''))) found = a
+    if (!found || rank(a) > rank(found) || (rank(a) === rank(found) && (a.startedAt ?? '') >= (found.startedAt ?? '')))
+      found = a
   }
   return { name, agentId: found?.agentId, color: found?.color ?? teamColorHex(messageColor, name) }
 }

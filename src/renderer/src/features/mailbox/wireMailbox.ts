@@ -13,13 +13,16 @@ export type MailboxActions = Pick<MailboxSlice, 'applyMailboxPage' | 'applyMailb
  * interleave: the slice keeps the higher revision of every message, so order does not matter.
  * @returns a disposable that stops it all; a listing still running is then ignored.
  */
-export function wireMailbox(client: Pick<WorkspaceClient, 'on' | 'request' | 'status' | 'onDidChangeStatus'>, actions: MailboxActions): Disposable {
+export function wireMailbox(
+  client: Pick<WorkspaceClient, 'on' | 'request' | 'status' | 'onDidChangeStatus'>,
+  actions: MailboxActions
+): Disposable {
   const store = new DisposableStore()
   let generation = 0
   const list = async (): Promise<void> => {
     const mine = ++generation
     try {
-      for (let offset = 0; ; ) {
+      for (let offset = 0; ;) {
         const page = await client.request('mailbox.list', { offset, limit: MAILBOX_PAGE_MAX })
         if (mine !== generation || store.isDisposed) return
         actions.applyMailboxPage(page)
@@ -27,7 +30,8 @@ export function wireMailbox(client: Pick<WorkspaceClient, 'on' | 'request' | 'st
         if (page.entries.length === 0 || offset >= page.total) return
       }
     } catch (err) {
-      if (mine === generation && !store.isDisposed) actions.setMailboxError(`The mailbox could not be listed: ${err instanceof Error ? err.message : String(err)}`)
+      if (mine === generation && !store.isDisposed)
+        actions.setMailboxError(`The mailbox could not be listed: ${err instanceof Error ? err.message : String(err)}`)
     }
   }
   store.add(

@@ -1,4 +1,12 @@
-import { useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type MouseEvent
+} from 'react'
 import { agentColor } from '../../store/colors'
 import { commands } from '../../store/commands'
 import { selectAgent, selectIsTeammate, selectNestLevel, selectPaneParentId } from '../../store/selectors'
@@ -64,7 +72,17 @@ function fieldSelection(el: HTMLElement): string | undefined {
  * (`data-keys="message"`, which also keeps the permission shortcuts out of it). Right-click opens
  * a menu with Copy, Select all and Find.
  */
-export function AgentPane({ agentId, variant = 'tile', drag, span }: { agentId: string; variant?: 'main' | 'tile'; drag?: PaneDrag; span?: TileSpan | undefined }) {
+export function AgentPane({
+  agentId,
+  variant = 'tile',
+  drag,
+  span
+}: {
+  agentId: string
+  variant?: 'main' | 'tile'
+  drag?: PaneDrag
+  span?: TileSpan | undefined
+}) {
   const host = useRef<HTMLDivElement>(null)
   const section = useRef<HTMLElement | null>(null)
   const owner = useRef<PaneOwner | undefined>(undefined)
@@ -97,8 +115,17 @@ export function AgentPane({ agentId, variant = 'tile', drag, span }: { agentId: 
   const maximised = useAppStore((s) => s.panes.maximised === agentId)
   const color = agent?.color ?? agentColor(agentId)
   const name = agent?.agentName ?? agentId
-  const stretch: CSSProperties = span && (span.columns > 1 || span.rows > 1) ? { gridColumn: `span ${span.columns}`, gridRow: `span ${span.rows}` } : {}
-  const style = { '--agent-color': color, '--parent-color': parentColor ?? 'transparent', '--nest': level, ...stretch, ...drag?.style } as CSSProperties
+  const stretch: CSSProperties =
+    span && (span.columns > 1 || span.rows > 1)
+      ? { gridColumn: `span ${span.columns}`, gridRow: `span ${span.rows}` }
+      : {}
+  const style = {
+    '--agent-color': color,
+    '--parent-color': parentColor ?? 'transparent',
+    '--nest': level,
+    ...stretch,
+    ...drag?.style
+  } as CSSProperties
   const closeMenu = useCallback(() => setMenu(undefined), [])
   const copy = (): void => {
     const text = owner.current?.selection()
@@ -109,7 +136,11 @@ export function AgentPane({ agentId, variant = 'tile', drag, span }: { agentId: 
     const target = e.target as HTMLElement
     const inTerminal = target.closest('.pane-term') !== null
     const inLine = target.classList?.contains('pane-input-field') === true
-    if ((inTerminal || inLine) && !e.defaultPrevented && isInterruptKey(e, inLine ? fieldSelection(target) : owner.current?.selection())) {
+    if (
+      (inTerminal || inLine) &&
+      !e.defaultPrevented &&
+      isInterruptKey(e, inLine ? fieldSelection(target) : owner.current?.selection())
+    ) {
       // Esc and Ctrl+C stop the agent's turn, as in Claude Code (a permission shortcut that took Esc first wins)
       e.preventDefault()
       e.stopPropagation()
@@ -172,7 +203,9 @@ export function AgentPane({ agentId, variant = 'tile', drag, span }: { agentId: 
         }}
       >
         <div className="pane-term" ref={host} data-testid="pane-term" />
-        {searching ? <PaneSearch finder={owner.current} label={`${name} pane`} onClose={() => setSearching(false)} /> : null}
+        {searching ? (
+          <PaneSearch finder={owner.current} label={`${name} pane`} onClose={() => setSearching(false)} />
+        ) : null}
         {menu ? <PaneContextMenu x={menu.x} y={menu.y} items={menuItems} onClose={closeMenu} /> : null}
         <PinnedPermissions agentId={agentId} />
       </div>
@@ -180,4 +213,3 @@ export function AgentPane({ agentId, variant = 'tile', drag, span }: { agentId: 
     </section>
   )
 }
-

@@ -13,7 +13,17 @@ export interface PaneMenuItem {
  * Esc, on a click elsewhere, and after an item runs; the first item takes focus so the keyboard
  * can use it.
  */
-export function PaneContextMenu({ x, y, items, onClose }: { x: number; y: number; items: PaneMenuItem[]; onClose(): void }) {
+export function PaneContextMenu({
+  x,
+  y,
+  items,
+  onClose
+}: {
+  x: number
+  y: number
+  items: PaneMenuItem[]
+  onClose(): void
+}) {
   const menu = useRef<HTMLDivElement>(null)
   useEffect(() => {
     menu.current?.querySelector<HTMLButtonElement>('button:not([disabled])')?.focus()

@@ -1,4 +1,12 @@
-import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core'
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  closestCenter,
+  useSensor,
+  useSensors,
+  type DragEndEvent
+} from '@dnd-kit/core'
 import { SortableContext, rectSortingStrategy, sortableKeyboardCoordinates, useSortable } from '@dnd-kit/sortable'
 import { CSS } from '@dnd-kit/utilities'
 import { useEffect, useRef, useState, type RefObject } from 'react'
@@ -86,9 +94,13 @@ export function PaneGrid() {
   const gridRef = useRef<HTMLDivElement>(null)
   const columns = useGridColumns(gridRef, sole === undefined && layout === 'tiled' && tiles.length > 0)
   const spans = columns > 0 ? tiledSpans(columns, tiles.length) : []
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }))
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates })
+  )
   const onDragEnd = (e: DragEndEvent): void => {
-    if (e.over && e.active.id !== e.over.id) actions.movePane(String(e.active.id), String(e.over.id), selectTileHeads(appStore.getState()))
+    if (e.over && e.active.id !== e.over.id)
+      actions.movePane(String(e.active.id), String(e.over.id), selectTileHeads(appStore.getState()))
   }
   if (board) {
     // the board's full view takes the grid's place; the panes are not mounted meanwhile, as hidden ones are not
@@ -105,7 +117,11 @@ export function PaneGrid() {
     return (
       <div className="pane-area">
         <PaneToolbar />
-        <div className={`pane-grid layout-sole${maximised ? ' is-maximised' : ''}`} data-layout={maximised ? 'maximised' : 'single'} data-testid="pane-grid">
+        <div
+          className={`pane-grid layout-sole${maximised ? ' is-maximised' : ''}`}
+          data-layout={maximised ? 'maximised' : 'single'}
+          data-testid="pane-grid"
+        >
           <AgentPane key={sole} agentId={sole} variant="main" />
         </div>
       </div>
@@ -116,11 +132,24 @@ export function PaneGrid() {
     <div className="pane-area">
       <PaneToolbar />
       <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
-        <div ref={gridRef} className={`pane-grid layout-${layout}${tiles.length > 0 ? ' has-tiles' : ''}`} data-layout={layout} data-testid="pane-grid">
+        <div
+          ref={gridRef}
+          className={`pane-grid layout-${layout}${tiles.length > 0 ? ' has-tiles' : ''}`}
+          data-layout={layout}
+          data-testid="pane-grid"
+        >
           <AgentPane agentId={LEADER_AGENT_ID} variant="main" />
           {tiles.length > 0 ? (
             <SortableContext items={heads} strategy={rectSortingStrategy}>
-              <div className="pane-tiles">{tiles.map((id, i) => (headSet.has(id) ? <SortablePane key={id} agentId={id} span={spans[i]} /> : <AgentPane key={id} agentId={id} span={spans[i]} />))}</div>
+              <div className="pane-tiles">
+                {tiles.map((id, i) =>
+                  headSet.has(id) ? (
+                    <SortablePane key={id} agentId={id} span={spans[i]} />
+                  ) : (
+                    <AgentPane key={id} agentId={id} span={spans[i]} />
+                  )
+                )}
+              </div>
             </SortableContext>
           ) : null}
         </div>

@@ -40,7 +40,9 @@ export interface PaneDragHandle {
  */
 function nameTitle(name: string, agent: AgentView | undefined): string {
   if (!agent) return name
-  return [name, agent.agentId !== name ? agent.agentId : undefined, agent.agentType, agent.backend, agent.model].filter(Boolean).join(' · ')
+  return [name, agent.agentId !== name ? agent.agentId : undefined, agent.agentType, agent.backend, agent.model]
+    .filter(Boolean)
+    .join(' · ')
 }
 
 /** The current-task chip: `#3 subject`, ellipsised by CSS, the whole text on hover. */
@@ -121,16 +123,33 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
         {name}
       </span>
       {agent?.backend ? (
-        <span className={`pane-backend pane-opt-mid backend-${agent.backend}`} data-testid="pane-backend" title={BACKEND_TITLES[agent.backend]}>
+        <span
+          className={`pane-backend pane-opt-mid backend-${agent.backend}`}
+          data-testid="pane-backend"
+          title={BACKEND_TITLES[agent.backend]}
+        >
           {agent.backend}
         </span>
       ) : null}
-      {agent && agent.agentType !== agent.agentName ? <span className={`pane-type pane-opt-wide${agent.agentType === 'fork' ? ' pane-type-fork' : ''}`}>{agent.agentType}</span> : null}
-      <span className={stateClassName(state, lifetime?.endStatus)} data-testid="pane-state" data-state={state} title={state === 'error' ? agent?.error : undefined}>
+      {agent && agent.agentType !== agent.agentName ? (
+        <span className={`pane-type pane-opt-wide${agent.agentType === 'fork' ? ' pane-type-fork' : ''}`}>
+          {agent.agentType}
+        </span>
+      ) : null}
+      <span
+        className={stateClassName(state, lifetime?.endStatus)}
+        data-testid="pane-state"
+        data-state={state}
+        title={state === 'error' ? agent?.error : undefined}
+      >
         {state ? paneStateLabel(state, lifetime?.endStatus) : '…'}
       </span>
       {state === 'error' && agent?.error ? (
-        <span className="pane-fail" data-testid="pane-error-reason" title={`${agent.error}\nThe next prompt or message retries it.`}>
+        <span
+          className="pane-fail"
+          data-testid="pane-error-reason"
+          title={`${agent.error}\nThe next prompt or message retries it.`}
+        >
           {agent.error}
         </span>
       ) : null}
@@ -148,17 +167,29 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
         </span>
       ) : null}
       {agent && (agent.usage.cacheReadInputTokens > 0 || agent.usage.cacheCreationInputTokens > 0) ? (
-        <span className="pane-stat pane-opt-wide mono" title="prompt cache: tokens read / written by this agent" data-testid="pane-cache">
-          cache {formatTokens(agent.usage.cacheReadInputTokens)} r / {formatTokens(agent.usage.cacheCreationInputTokens)} w
+        <span
+          className="pane-stat pane-opt-wide mono"
+          title="prompt cache: tokens read / written by this agent"
+          data-testid="pane-cache"
+        >
+          cache {formatTokens(agent.usage.cacheReadInputTokens)} r /{' '}
+          {formatTokens(agent.usage.cacheCreationInputTokens)} w
         </span>
       ) : null}
-      {agent?.model && (isLeader || agent.model !== leaderModel) ? <span className="model-badge pane-opt-wide mono">{agent.model}</span> : null}
+      {agent?.model && (isLeader || agent.model !== leaderModel) ? (
+        <span className="model-badge pane-opt-wide mono">{agent.model}</span>
+      ) : null}
       {running || request?.error ? (
         <span className="pane-actions">
           {request?.error ? (
             <span className="pane-error" role="status" title={request.error}>
               <span className="pane-error-text">{request.error}</span>
-              <button type="button" className="pane-error-close" aria-label="Dismiss" onClick={() => actions.setAgentRequest(agentId, {})}>
+              <button
+                type="button"
+                className="pane-error-close"
+                aria-label="Dismiss"
+                onClick={() => actions.setAgentRequest(agentId, {})}
+              >
                 ×
               </button>
             </span>
@@ -173,7 +204,9 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
                 disabled={request?.pending !== undefined}
                 onClick={() => void commands.backgroundAgent(agentId)}
               >
-                <span className="pane-act-icon" aria-hidden="true">⇣</span>
+                <span className="pane-act-icon" aria-hidden="true">
+                  ⇣
+                </span>
                 <span className="pane-act-label">Background</span>
               </button>
               <button
@@ -184,7 +217,9 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
                 disabled={request?.pending !== undefined}
                 onClick={() => void commands.stopAgent(agentId)}
               >
-                <span className="pane-act-icon" aria-hidden="true">■</span>
+                <span className="pane-act-icon" aria-hidden="true">
+                  ■
+                </span>
                 <span className="pane-act-label">Stop</span>
               </button>
             </>
@@ -203,7 +238,13 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
           {maximised ? '⤡' : '⤢'}
         </button>
         {!isLeader ? (
-          <button type="button" className="pane-icon" aria-label={`Hide ${name}'s pane`} title="Hide this pane (the toolbar's Hidden list shows it again)" onClick={() => actions.hidePane(agentId)}>
+          <button
+            type="button"
+            className="pane-icon"
+            aria-label={`Hide ${name}'s pane`}
+            title="Hide this pane (the toolbar's Hidden list shows it again)"
+            onClick={() => actions.hidePane(agentId)}
+          >
             ×
           </button>
         ) : null}

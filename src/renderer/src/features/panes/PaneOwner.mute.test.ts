@@ -12,7 +12,13 @@ import type { PaneWriter } from './writeScheduler'
 
 /** Turns granted the moment they are asked for: a live chunk of a visible pane is written at once. */
 const immediateWrites = { request: (w: PaneWriter) => w.takeTurn(), cancel: () => undefined }
-const sb = (agentId: string, data: string, chunk: number): PaneScrollback => ({ agentId, data, chunk, cols: 80, rows: 24 })
+const sb = (agentId: string, data: string, chunk: number): PaneScrollback => ({
+  agentId,
+  data,
+  chunk,
+  cols: 80,
+  rows: 24
+})
 const flush = () => new Promise((r) => setTimeout(r, 0))
 
 const cleanups: Array<() => unknown> = []
@@ -44,7 +50,12 @@ function recordingRouter() {
 function owner(router: PaneRouter, agentId: string, visible: boolean): PaneOwner {
   const host = document.createElement('div')
   document.body.append(host)
-  const pane = new PaneOwner(host, agentId, { source: router, createTerminal: createXtermTerminal, visible, writes: immediateWrites })
+  const pane = new PaneOwner(host, agentId, {
+    source: router,
+    createTerminal: createXtermTerminal,
+    visible,
+    writes: immediateWrites
+  })
   cleanups.push(() => {
     pane.dispose()
     host.remove()
@@ -119,7 +130,12 @@ describe('PaneOwner mutes an off-screen pane that will restore from the scrollba
     dispatch('carol', half)
     expect(router.mutedAgents).toEqual(['carol'])
     owner(router, 'carol', false)
-    expect(sent.filter((s) => !s.startsWith('fetch'))).toEqual(['mute carol', 'unmute carol', 'mute carol', 'unmute carol'])
+    expect(sent.filter((s) => !s.startsWith('fetch'))).toEqual([
+      'mute carol',
+      'unmute carol',
+      'mute carol',
+      'unmute carol'
+    ])
   })
 
   it('after a reconnect, unmutes on the new connection what it had muted; a pane off screen mutes again and restores on its show, one on screen restores at once', async () => {
@@ -178,7 +194,10 @@ describe('PaneOwner muted over the real bridge', () => {
     cleanups.push(() => ws.dispose())
     const fx = await startHostFixture(ws.service)
     cleanups.push(() => fx.dispose())
-    const client = createWebSocketClient({ url: `ws://127.0.0.1:${fx.host.port}/bridge?token=${fx.host.token}`, WebSocket: WebSocket as unknown as SocketConstructor })
+    const client = createWebSocketClient({
+      url: `ws://127.0.0.1:${fx.host.port}/bridge?token=${fx.host.token}`,
+      WebSocket: WebSocket as unknown as SocketConstructor
+    })
     cleanups.push(() => client.dispose())
     const router = new PaneRouter()
     // as the page's wiring connects them (src/renderer/src/store/wiring.ts)
@@ -190,7 +209,9 @@ describe('PaneOwner muted over the real bridge', () => {
     cleanups.push(off)
     router.setScrollbackFetcher((agentId) => client.request('pane.scrollback', { agentId }))
     router.setAckSender((acks) => void client.request('pane.ack', { acks }).catch(() => undefined))
-    router.setMuteSender((agentId, muted) => void client.request('pane.mute', { agentId, muted }).catch(() => undefined))
+    router.setMuteSender(
+      (agentId, muted) => void client.request('pane.mute', { agentId, muted }).catch(() => undefined)
+    )
     await until(() => client.status === 'open', 'the client connects')
     const pane = owner(router, 'p', false)
     ws.start()
@@ -200,7 +221,10 @@ describe('PaneOwner muted over the real bridge', () => {
     await settle()
     const whenMuted = received
     const linesWhenMuted = ws.lines('p')
-    await until(() => ws.lines('p') >= linesWhenMuted + 10_000, 'the agent writes 10,000 more lines (~600 KB) while muted')
+    await until(
+      () => ws.lines('p') >= linesWhenMuted + 10_000,
+      'the agent writes 10,000 more lines (~600 KB) while muted'
+    )
     await settle()
     expect(received).toBe(whenMuted)
     // shown while the agent writes on: the unmute and the fetch go out back to back
@@ -232,5 +256,8 @@ async function until(probe: () => boolean, what: string, ms = 20_000): Promise<v
 }
 
 async function expectText(router: PaneRouter, agentId: string, text: string): Promise<void> {
-  await until(() => router.text(agentId) === text, `the pane shows ${JSON.stringify(text)}; it shows ${JSON.stringify(router.text(agentId))}`)
+  await until(
+    () => router.text(agentId) === text,
+    `the pane shows ${JSON.stringify(text)}; it shows ${JSON.stringify(router.text(agentId))}`
+  )
 }

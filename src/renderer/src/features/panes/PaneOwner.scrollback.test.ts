@@ -11,7 +11,8 @@ import { createXtermTerminal } from './terminal'
 import type { PaneWriter } from './writeScheduler'
 
 /** `line from` … `line to`, each ended by CRLF. */
-const lines = (from: number, to: number): string => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}\r\n`).join('')
+const lines = (from: number, to: number): string =>
+  Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}\r\n`).join('')
 const sb = (data: string, chunk: number): PaneScrollback => ({ agentId: 'team-lead', data, chunk, cols: 80, rows: 24 })
 /** Turns granted the moment they are asked for: a live chunk of a visible pane is written at once. */
 const immediateWrites = { request: (w: PaneWriter) => w.takeTurn(), cancel: () => undefined }
@@ -91,7 +92,9 @@ describe("a pane's scrollback in the page (the paneScrollbackLines setting)", ()
   it('refuses a scrollback that is not a whole number of lines from 100 to 100,000, naming the setting', () => {
     const host = document.createElement('div')
     document.body.append(host)
-    expect(() => createXtermTerminal(host, { scrollbackLines: 99 })).toThrow(/whole number of lines from 100 to 100000, not 99: check the paneScrollbackLines setting/)
+    expect(() => createXtermTerminal(host, { scrollbackLines: 99 })).toThrow(
+      /whole number of lines from 100 to 100000, not 99: check the paneScrollbackLines setting/
+    )
     expect(() => createXtermTerminal(host, { scrollbackLines: 100_001 })).toThrow(RangeError)
     const term = createXtermTerminal(host, { scrollbackLines: 100 })
     expect(() => term.setScrollback?.(Number.NaN)).toThrow(/not NaN/)
@@ -129,7 +132,12 @@ describe('a restore over output xterm has not parsed yet', () => {
     router.resyncAll()
     router.dispatch({ agentId: 'team-lead', data: 'third\r\n', chunk: 3 })
     await expect.poll(() => router.text('team-lead')).toContain('third')
-    expect(router.text('team-lead').split('\n').filter((l) => l !== '')).toEqual(['first', 'second', 'third'])
+    expect(
+      router
+        .text('team-lead')
+        .split('\n')
+        .filter((l) => l !== '')
+    ).toEqual(['first', 'second', 'third'])
     owner.dispose()
     host.remove()
   })

@@ -73,7 +73,10 @@ const flush = () => new Promise((r) => setTimeout(r, 0))
 /** Turns granted the moment they are asked for: a live chunk of a visible pane is written at once. */
 const immediateWrites = { request: (w: PaneWriter) => w.takeTurn(), cancel: () => undefined }
 
-function setup(fetches: Array<ReturnType<typeof deferred<PaneScrollback>>>, options: { visible?: boolean; size?: TerminalSize | undefined; writes?: PaneOwnerDeps['writes'] } = {}) {
+function setup(
+  fetches: Array<ReturnType<typeof deferred<PaneScrollback>>>,
+  options: { visible?: boolean; size?: TerminalSize | undefined; writes?: PaneOwnerDeps['writes'] } = {}
+) {
   const router = new PaneRouter()
   let i = 0
   router.setScrollbackFetcher(() => {
@@ -376,7 +379,11 @@ describe('PaneOwner restoring a scrollback main serialized at another size', () 
     const sizes: TerminalSize[] = []
     router.setSizeSender((_, size) => sizes.push(size))
     const xterm = headlessPane(host)
-    const owner = new PaneOwner(document.createElement('div'), 'carol@team', { source: router, createTerminal: () => xterm.pane, sizeReportDebounceMs: 0 })
+    const owner = new PaneOwner(document.createElement('div'), 'carol@team', {
+      source: router,
+      createTerminal: () => xterm.pane,
+      sizeReportDebounceMs: 0
+    })
     await vi.waitFor(() => expect(owner.text()).toContain(notice))
     router.dispatch({ agentId: 'carol@team', data: 'carol Done.\r\n', chunk: 2 })
     await vi.waitFor(() => expect(owner.text()).toContain('carol Done.'))
@@ -392,7 +399,7 @@ describe('PaneOwner restoring a scrollback main serialized at another size', () 
     main.dispose()
   })
 
-  it('restores as before when main serialized it at the pane\'s own size', async () => {
+  it("restores as before when main serialized it at the pane's own size", async () => {
     const main = new PaneTerminals()
     main.restore('carol@team', saved)
     main.resize('carol@team', { cols: 37, rows: 12 })
@@ -400,7 +407,10 @@ describe('PaneOwner restoring a scrollback main serialized at another size', () 
     router.setScrollbackFetcher((id) => main.scrollback(id))
     const xterm = headlessPane({ cols: 37, rows: 12 })
     const resize = vi.spyOn(xterm.pane, 'resize')
-    const owner = new PaneOwner(document.createElement('div'), 'carol@team', { source: router, createTerminal: () => xterm.pane })
+    const owner = new PaneOwner(document.createElement('div'), 'carol@team', {
+      source: router,
+      createTerminal: () => xterm.pane
+    })
     await vi.waitFor(() => expect(owner.text()).toContain(notice))
     router.dispatch({ agentId: 'carol@team', data: 'carol Done.\r\n', chunk: 2 })
     await vi.waitFor(() => expect(owner.text().split('\n').slice(-2)).toEqual([notice, 'carol Done.']))
@@ -491,7 +501,7 @@ describe('PaneOwner size reports (pane.resize)', () => {
     owner.dispose()
   })
 
-  it('reports its size again after a resync (main may have restarted), and never past main\'s bounds', async () => {
+  it("reports its size again after a resync (main may have restarted), and never past main's bounds", async () => {
     const { owner, sent, router, resizeTo } = sized()
     await vi.advanceTimersByTimeAsync(SIZE_REPORT_DEBOUNCE_MS)
     router.resyncAll()
@@ -512,7 +522,11 @@ describe('PaneRouter', () => {
   it('counts registrations per pane and forgets them when disposed', () => {
     const router = new PaneRouter()
     const got: string[] = []
-    const sub = (name: string) => ({ onData: (c: { data: string }) => got.push(`${name}:${c.data}`), onResync: () => got.push(`${name}:resync`), text: () => name })
+    const sub = (name: string) => ({
+      onData: (c: { data: string }) => got.push(`${name}:${c.data}`),
+      onResync: () => got.push(`${name}:resync`),
+      text: () => name
+    })
     const a = router.register('a', sub('a'))
     const b = router.register('b', sub('b'))
     expect(router.size).toBe(2)

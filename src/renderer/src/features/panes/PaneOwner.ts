@@ -84,9 +84,15 @@ export class PaneOwner implements Disposable, PaneWriter {
   ) {
     this.fitDebounceMs = deps.fitDebounceMs ?? 50
     this.visible = deps.visible ?? true
-    this.size = new SizeReport(deps.sizeReportDebounceMs ?? SIZE_REPORT_DEBOUNCE_MS, (size) => this.deps.source.resize?.(this.agentId, size), () => !this.isDisposed && this.visible)
+    this.size = new SizeReport(
+      deps.sizeReportDebounceMs ?? SIZE_REPORT_DEBOUNCE_MS,
+      (size) => this.deps.source.resize?.(this.agentId, size),
+      () => !this.isDisposed && this.visible
+    )
     this.writes = deps.writes ?? paneWriteScheduler
-    const terminal = (deps.createTerminal ?? createXtermTerminal)(host, { scrollbackLines: deps.scrollback?.lines ?? DEFAULT_PANE_SCROLLBACK_LINES })
+    const terminal = (deps.createTerminal ?? createXtermTerminal)(host, {
+      scrollbackLines: deps.scrollback?.lines ?? DEFAULT_PANE_SCROLLBACK_LINES
+    })
     this.terminal = terminal
     this.webgl = new PaneWebgl(terminal, host, deps.webgl ?? defaultPool, () => !this.isDisposed && this.visible)
     this.disposables.add(toDisposable(() => terminal.dispose()))
@@ -157,7 +163,9 @@ export class PaneOwner implements Disposable, PaneWriter {
     this.queued = []
     this.writes.cancel(this)
     const n = chunks[chunks.length - 1]!.chunk
-    this.write(chunks.length === 1 ? chunks[0]!.data : chunks.map((c) => c.data).join(''), () => this.deps.source.ack?.(this.agentId, n))
+    this.write(chunks.length === 1 ? chunks[0]!.data : chunks.map((c) => c.data).join(''), () =>
+      this.deps.source.ack?.(this.agentId, n)
+    )
     this.webgl.touch()
   }
 

@@ -18,7 +18,10 @@ export function findStatus(found: boolean | undefined, results: FindResults | un
   if (found === undefined) return ''
   if (found === false || (results !== undefined && results.count === 0)) return 'no match'
   if (!results) return ''
-  if (results.index < 0) return results.count >= FIND_HIGHLIGHT_LIMIT ? `${FIND_HIGHLIGHT_LIMIT}+ matches` : `${results.count} ${results.count === 1 ? 'match' : 'matches'}`
+  if (results.index < 0)
+    return results.count >= FIND_HIGHLIGHT_LIMIT
+      ? `${FIND_HIGHLIGHT_LIMIT}+ matches`
+      : `${results.count} ${results.count === 1 ? 'match' : 'matches'}`
   return `${results.index + 1} of ${results.count}`
 }
 
@@ -28,7 +31,15 @@ export function findStatus(found: boolean | undefined, results: FindResults | un
  * is among all ("3 of 12", {@link findStatus}), kept up to date as output arrives, or "no match"
  * when the text is not in the pane's scrollback. Focused when it opens.
  */
-export function PaneSearch({ finder, onClose, label }: { finder: PaneFinder | undefined; onClose(): void; label: string }) {
+export function PaneSearch({
+  finder,
+  onClose,
+  label
+}: {
+  finder: PaneFinder | undefined
+  onClose(): void
+  label: string
+}) {
   const input = useRef<HTMLInputElement>(null)
   const [term, setTerm] = useState('')
   const [found, setFound] = useState<boolean | undefined>(undefined)
@@ -71,13 +82,31 @@ export function PaneSearch({ finder, onClose, label }: { finder: PaneFinder | un
           }
         }}
       />
-      <span className="pane-search-status" data-testid="pane-search-status" data-found={found === undefined ? 'none' : String(status !== 'no match')} role="status" aria-live="polite">
+      <span
+        className="pane-search-status"
+        data-testid="pane-search-status"
+        data-found={found === undefined ? 'none' : String(status !== 'no match')}
+        role="status"
+        aria-live="polite"
+      >
         {status}
       </span>
-      <button type="button" className="pane-icon" aria-label="Previous match" title="Previous match (Shift+Enter)" onClick={() => go('previous')}>
+      <button
+        type="button"
+        className="pane-icon"
+        aria-label="Previous match"
+        title="Previous match (Shift+Enter)"
+        onClick={() => go('previous')}
+      >
         ↑
       </button>
-      <button type="button" className="pane-icon" aria-label="Next match" title="Next match (Enter)" onClick={() => go('next')}>
+      <button
+        type="button"
+        className="pane-icon"
+        aria-label="Next match"
+        title="Next match (Enter)"
+        onClick={() => go('next')}
+      >
         ↓
       </button>
       <button type="button" className="pane-icon" aria-label="Close search" title="Close (Esc)" onClick={close}>

@@ -29,7 +29,9 @@ export function PaneToolbar() {
   const hiddenNames = useNames(hidden)
   const selectable = useAppStore(useShallow(selectSelectablePanes))
   const selectableNames = useNames(selectable)
-  const maximisedName = useAppStore((s) => (maximised ? (s.workspace.agents[maximised]?.agentName ?? maximised) : undefined))
+  const maximisedName = useAppStore((s) =>
+    maximised ? (s.workspace.agents[maximised]?.agentName ?? maximised) : undefined
+  )
   const [open, setOpen] = useState(false)
   return (
     <div className="pane-toolbar" role="toolbar" aria-label="Pane layout">

@@ -8,14 +8,21 @@ function fakeDocument(renderer: string | null): { doc: Document; lost: () => boo
   let lost = false
   const gl = {
     RENDERER: 0x1f01,
-    getExtension: (name: string) => (name === 'WEBGL_debug_renderer_info' ? { UNMASKED_RENDERER_WEBGL: 0x9246 } : name === 'WEBGL_lose_context' ? { loseContext: () => (lost = true) } : null),
+    getExtension: (name: string) =>
+      name === 'WEBGL_debug_renderer_info'
+        ? { UNMASKED_RENDERER_WEBGL: 0x9246 }
+        : name === 'WEBGL_lose_context'
+          ? { loseContext: () => (lost = true) }
+          : null,
     getParameter: (p: number) => (p === 0x9246 ? renderer : 'WebKit WebGL')
   }
-  const doc = { createElement: () => ({ getContext: (kind: string) => (kind === 'webgl2' && renderer !== null ? gl : null) }) } as unknown as Document
+  const doc = {
+    createElement: () => ({ getContext: (kind: string) => (kind === 'webgl2' && renderer !== null ? gl : null) })
+  } as unknown as Document
   return { doc, lost: () => lost }
 }
 
-describe('the panes\' renderer choice', () => {
+describe("the panes' renderer choice", () => {
   it('auto: WebGL on a hardware GPU, the DOM renderer on software WebGL or none', () => {
     expect(webglBudget('auto', 12, probe('ANGLE (NVIDIA, GeForce RTX 4070)', false))).toBe(12)
     expect(webglBudget('auto', 12, probe('SwiftShader', true))).toBe(0)
@@ -39,7 +46,10 @@ describe('the panes\' renderer choice', () => {
   })
 
   it('reads the stored preference, ignoring anything it does not know', () => {
-    const storage = (value: string | null) => ({ getItem: (key: string) => (key === TERMINAL_RENDERER_KEY ? value : null), setItem: () => undefined })
+    const storage = (value: string | null) => ({
+      getItem: (key: string) => (key === TERMINAL_RENDERER_KEY ? value : null),
+      setItem: () => undefined
+    })
     expect(storedRendererPreference(storage(null))).toBe('auto')
     expect(storedRendererPreference(storage('"dom"'))).toBe('dom')
     expect(storedRendererPreference(storage('"webgl"'))).toBe('webgl')

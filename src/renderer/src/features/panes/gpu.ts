@@ -52,13 +52,19 @@ export function probeWebgl(doc: Document | undefined = globalThis.document): Web
  * How many panes may hold a WebGL context: `max` for `webgl`, or for `auto` on a hardware GPU; 0
  * (every pane on the DOM renderer) for `dom`, or for `auto` on software WebGL.
  */
-export function webglBudget(preference: TerminalRendererPreference, max: number, probe: () => WebglProbe = probeWebgl): number {
+export function webglBudget(
+  preference: TerminalRendererPreference,
+  max: number,
+  probe: () => WebglProbe = probeWebgl
+): number {
   if (preference === 'dom') return 0
   if (preference === 'webgl') return max
   return probe().software ? 0 : max
 }
 
 /** The person's stored preference; `auto` when none (or an unknown value) is stored. */
-export function storedRendererPreference(storage: KeyValueStorage | undefined = pageStorage()): TerminalRendererPreference {
+export function storedRendererPreference(
+  storage: KeyValueStorage | undefined = pageStorage()
+): TerminalRendererPreference {
   return readStored(storage, TERMINAL_RENDERER_KEY, PreferenceSchema) ?? 'auto'
 }

@@ -34,7 +34,8 @@ export function selectHiddenPanes(s: AppState): string[] {
  */
 export function selectSolePane(s: AppState): string | undefined {
   const { maximised, layout, focused, hidden } = s.panes
-  const known = (id: string | undefined): id is string => id !== undefined && (id === LEADER_AGENT_ID || s.workspace.agents[id] !== undefined) && !hidden[id]
+  const known = (id: string | undefined): id is string =>
+    id !== undefined && (id === LEADER_AGENT_ID || s.workspace.agents[id] !== undefined) && !hidden[id]
   if (known(maximised)) return maximised
   if (layout !== 'single') return undefined
   return known(focused) ? focused : LEADER_AGENT_ID

@@ -197,7 +197,10 @@ export class PaneRouter implements PaneSource {
   private updateMute(agentId: string): void {
     const subscribers = this.subscribers.get(agentId)
     const muted = this.mutedSubscribers.get(agentId)
-    const want = subscribers === undefined || subscribers.size === 0 || (muted !== undefined && [...subscribers].every((s) => muted.has(s)))
+    const want =
+      subscribers === undefined ||
+      subscribers.size === 0 ||
+      (muted !== undefined && [...subscribers].every((s) => muted.has(s)))
     if (want === this.mutedInMain.has(agentId) || !this.muteSender) return
     if (want) this.mutedInMain.add(agentId)
     else this.mutedInMain.delete(agentId)

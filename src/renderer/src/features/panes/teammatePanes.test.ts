@@ -25,11 +25,23 @@ async function render(component: () => ReturnType<typeof createElement>): Promis
 
 const pane = (agentId: string) => document.querySelector<HTMLElement>(`section.pane[data-agent-id="${agentId}"]`)!
 const started = (name: string, backend: 'worker' | 'process', color: string) =>
-  ev({ type: 'agent_started', agentId: `${name}@demo`, agentName: name, agentType: 'general-purpose', parentId: 'team-lead', depth: 1, backend, color })
+  ev({
+    type: 'agent_started',
+    agentId: `${name}@demo`,
+    agentName: name,
+    agentType: 'general-purpose',
+    parentId: 'team-lead',
+    depth: 1,
+    backend,
+    color
+  })
 
 beforeEach(() => {
   resetSeq()
-  appStore.setState({ workspace: initialWorkspace(), permissions: { pending: [], focusedId: undefined, deny: undefined, responding: {} } })
+  appStore.setState({
+    workspace: initialWorkspace(),
+    permissions: { pending: [], focusedId: undefined, deny: undefined, responding: {} }
+  })
   paneRouter.setScrollbackFetcher(async (agentId) => ({ agentId, data: '', chunk: 0, cols: 80, rows: 24 }))
 })
 
@@ -46,7 +58,19 @@ describe('teammate panes', () => {
     actions.loadSnapshot(snapshot())
     actions.applyEvent(started('alice', 'worker', 'green'))
     actions.applyEvent(started('bob', 'process', 'blue'))
-    actions.applyEvent(ev({ type: 'task_updated', agentId: 'alice@demo', agentName: 'alice', task: { id: 3, subject: 'Make the parser accept trailing commas in every list', owner: 'alice', status: 'in_progress' } }))
+    actions.applyEvent(
+      ev({
+        type: 'task_updated',
+        agentId: 'alice@demo',
+        agentName: 'alice',
+        task: {
+          id: 3,
+          subject: 'Make the parser accept trailing commas in every list',
+          owner: 'alice',
+          status: 'in_progress'
+        }
+      })
+    )
     await render(() => createElement(PaneGrid))
 
     const tiles = [...document.querySelectorAll<HTMLElement>('.pane-tiles > section.pane')]
@@ -60,16 +84,24 @@ describe('teammate panes', () => {
     expect(alice.dataset.backend).toBe('worker')
     expect(alice.querySelector('.pane-name')?.textContent).toBe('alice')
     expect(alice.querySelector('[data-testid="pane-backend"]')?.textContent).toBe('worker')
-    expect(pane('bob@demo').querySelector('[data-testid="pane-backend"]')?.classList.contains('backend-process')).toBe(true)
+    expect(pane('bob@demo').querySelector('[data-testid="pane-backend"]')?.classList.contains('backend-process')).toBe(
+      true
+    )
     const chip = alice.querySelector<HTMLElement>('[data-testid="pane-task"]')!
     expect(chip.textContent).toBe('#3 Make the parser accept trailing commas in every list')
     expect(chip.title).toBe('#3 Make the parser accept trailing commas in every list')
     expect(pane('bob@demo').querySelector('[data-testid="pane-task"]')).toBeNull()
     // no subagent controls on a teammate, and collapsing the leader does not hide teammates
     expect(alice.querySelector('.pane-actions')).toBeNull()
-    expect([...alice.querySelectorAll('.pane-head button')].map((b) => b.getAttribute('aria-label'))).toEqual(["Move alice's pane", "Maximise alice's pane", "Hide alice's pane"])
+    expect([...alice.querySelectorAll('.pane-head button')].map((b) => b.getAttribute('aria-label'))).toEqual([
+      "Move alice's pane",
+      "Maximise alice's pane",
+      "Hide alice's pane"
+    ])
     // a teammate's pane has its input line
-    expect(alice.querySelector<HTMLInputElement>('input.pane-input-field')?.getAttribute('aria-label')).toBe('Message to alice')
+    expect(alice.querySelector<HTMLInputElement>('input.pane-input-field')?.getAttribute('aria-label')).toBe(
+      'Message to alice'
+    )
     expect(document.querySelector('.pane-toggle')).toBeNull()
   })
 
@@ -80,7 +112,9 @@ describe('teammate panes', () => {
     const label = () => pane('alice@demo').querySelector<HTMLElement>('[data-testid="pane-state"]')!
     const seen: Array<[string, string, boolean]> = []
     for (const s of ['idle', 'awaiting_permission', 'awaiting_plan_approval', 'crashed'] as const) {
-      await act(async () => actions.applyEvent(ev({ type: 'agent_state', agentId: 'alice@demo', agentName: 'alice', state: s })))
+      await act(async () =>
+        actions.applyEvent(ev({ type: 'agent_state', agentId: 'alice@demo', agentName: 'alice', state: s }))
+      )
       seen.push([label().className, label().textContent ?? '', pane('alice@demo').classList.contains('attention')])
     }
     expect(seen).toEqual([
@@ -93,7 +127,21 @@ describe('teammate panes', () => {
   })
 
   it('shows the current task from the snapshot after a reload', async () => {
-    actions.loadSnapshot(snapshot({ agents: [agentView({ agentId: 'team-lead' }), agentView({ agentId: 'bob@demo', agentName: 'bob', depth: 1, parentId: 'team-lead', backend: 'process', currentTask: { id: '12', subject: 'Docs' } })] }))
+    actions.loadSnapshot(
+      snapshot({
+        agents: [
+          agentView({ agentId: 'team-lead' }),
+          agentView({
+            agentId: 'bob@demo',
+            agentName: 'bob',
+            depth: 1,
+            parentId: 'team-lead',
+            backend: 'process',
+            currentTask: { id: '12', subject: 'Docs' }
+          })
+        ]
+      })
+    )
     await render(() => createElement(PaneGrid))
     expect(pane('bob@demo').querySelector('[data-testid="pane-task"]')?.textContent).toBe('#12 Docs')
   })
@@ -136,7 +184,14 @@ describe('teammate permission bubbles', () => {
     actions.loadSnapshot(snapshot())
     actions.applyEvent(started('alice', 'worker', 'green'))
     actions.setPermissions([
-      permission({ requestId: 'p1', agentId: 'alice@demo', agentName: 'alice', tool: 'ExitPlanMode', input: { plan: '## Plan\n1. Read the parser\n2. Fix it' }, suggestions: ['ExitPlanMode'] })
+      permission({
+        requestId: 'p1',
+        agentId: 'alice@demo',
+        agentName: 'alice',
+        tool: 'ExitPlanMode',
+        input: { plan: '## Plan\n1. Read the parser\n2. Fix it' },
+        suggestions: ['ExitPlanMode']
+      })
     ])
     await render(() => createElement(PermissionQueue))
     const card = document.querySelector<HTMLElement>('section.perm-card')!
@@ -165,7 +220,16 @@ describe('teammate permission bubbles', () => {
     const api = recordingApi()
     setCommandApi(api)
     actions.loadSnapshot(snapshot())
-    actions.setPermissions([permission({ requestId: 'p2', agentId: 'alice@demo', agentName: 'alice', tool: 'ExitPlanMode', input: { plan: 'Do it.' }, suggestions: [] })])
+    actions.setPermissions([
+      permission({
+        requestId: 'p2',
+        agentId: 'alice@demo',
+        agentName: 'alice',
+        tool: 'ExitPlanMode',
+        input: { plan: 'Do it.' },
+        suggestions: []
+      })
+    ])
     await render(() => createElement(PermissionQueue))
     await act(async () => document.querySelector<HTMLButtonElement>('.btn-allow')!.click())
     expect(api.sent).toEqual([{ requestId: 'p2', decision: 'allow' }])

@@ -9,7 +9,8 @@ describe('scrollbarOnHoverOnly', () => {
     document.body.append(host)
     const term = new Terminal({ allowProposedApi: true })
     term.open(host)
-    const element = (term as unknown as { _core: { _viewport: { _scrollableElement: { _revealOnScroll: boolean } } } })._core._viewport._scrollableElement
+    const element = (term as unknown as { _core: { _viewport: { _scrollableElement: { _revealOnScroll: boolean } } } })
+      ._core._viewport._scrollableElement
     expect(element._revealOnScroll).toBe(true)
     expect(scrollbarOnHoverOnly(term)).toBe(true)
     expect(element._revealOnScroll).toBe(false)

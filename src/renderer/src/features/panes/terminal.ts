@@ -2,7 +2,11 @@ import { FitAddon } from '@xterm/addon-fit'
 import { SearchAddon } from '@xterm/addon-search'
 import { WebglAddon } from '@xterm/addon-webgl'
 import { Terminal, type IBuffer, type ITheme } from '@xterm/xterm'
-import { DEFAULT_PANE_SCROLLBACK_LINES, MAX_PANE_SCROLLBACK_LINES, MIN_PANE_SCROLLBACK_LINES } from '../../../../shared/paneScrollback'
+import {
+  DEFAULT_PANE_SCROLLBACK_LINES,
+  MAX_PANE_SCROLLBACK_LINES,
+  MIN_PANE_SCROLLBACK_LINES
+} from '../../../../shared/paneScrollback'
 import type { TerminalSize } from '../../../../shared/terminalSize'
 
 /** Which renderer draws a pane: WebGL while visible and granted a context, else the DOM renderer. */
@@ -89,7 +93,9 @@ export type PaneTerminalFactory = (host: HTMLElement, options?: PaneTerminalOpti
  */
 export function checkScrollbackLines(lines: number): number {
   if (!Number.isInteger(lines) || lines < MIN_PANE_SCROLLBACK_LINES || lines > MAX_PANE_SCROLLBACK_LINES) {
-    throw new RangeError(`A pane's scrollback must be a whole number of lines from ${MIN_PANE_SCROLLBACK_LINES} to ${MAX_PANE_SCROLLBACK_LINES}, not ${String(lines)}: check the paneScrollbackLines setting.`)
+    throw new RangeError(
+      `A pane's scrollback must be a whole number of lines from ${MIN_PANE_SCROLLBACK_LINES} to ${MAX_PANE_SCROLLBACK_LINES}, not ${String(lines)}: check the paneScrollbackLines setting.`
+    )
   }
   return lines
 }
@@ -139,7 +145,11 @@ export function bufferText(buffer: IBuffer): string {
  * @returns whether the scrollbar now shows on hover only (false: this xterm has no such element).
  */
 export function scrollbarOnHoverOnly(term: Terminal): boolean {
-  const element = (term as unknown as { _core?: { _viewport?: { _scrollableElement?: { setRevealOnScroll?: (reveal: boolean) => void } } } })._core?._viewport?._scrollableElement
+  const element = (
+    term as unknown as {
+      _core?: { _viewport?: { _scrollableElement?: { setRevealOnScroll?: (reveal: boolean) => void } } }
+    }
+  )._core?._viewport?._scrollableElement
   if (typeof element?.setRevealOnScroll !== 'function') return false
   element.setRevealOnScroll(false)
   return true

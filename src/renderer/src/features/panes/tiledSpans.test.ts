@@ -4,16 +4,21 @@ import { tiledSpans } from './tiledSpans'
 /** Lays the leader (2×2) and the tiles out as CSS grid's row-by-row auto-placement would, and returns the rows as strings of owners ('.' = empty). */
 function place(columns: number, tiles: number): string[] {
   const rows: string[][] = []
-  const cell = (r: number, c: number) => ((rows[r] ??= Array.from({ length: columns }, () => '.'))[c] ?? '.')
+  const cell = (r: number, c: number) => (rows[r] ??= Array.from({ length: columns }, () => '.'))[c] ?? '.'
   const put = (r: number, c: number, w: number, h: number, who: string) => {
-    for (let y = r; y < r + h; y++) for (let x = c; x < c + w; x++) (rows[y] ??= Array.from({ length: columns }, () => '.'))[x] = who
+    for (let y = r; y < r + h; y++)
+      for (let x = c; x < c + w; x++) (rows[y] ??= Array.from({ length: columns }, () => '.'))[x] = who
   }
   put(0, 0, 2, 2, 'L')
   let r = 0
   let c = 0
   tiledSpans(columns, tiles).forEach((span, i) => {
     for (;;) {
-      const fits = c + span.columns <= columns && Array.from({ length: span.rows }, (_, y) => Array.from({ length: span.columns }, (_, x) => cell(r + y, c + x))).flat().every((v) => v === '.')
+      const fits =
+        c + span.columns <= columns &&
+        Array.from({ length: span.rows }, (_, y) => Array.from({ length: span.columns }, (_, x) => cell(r + y, c + x)))
+          .flat()
+          .every((v) => v === '.')
       if (fits) break
       if (++c >= columns) {
         c = 0
@@ -43,10 +48,16 @@ describe('the Tiled layout leaves no empty cell', () => {
   it('leaves full rows alone', () => {
     expect(tiledSpans(2, 4).every((s) => s.columns === 1 && s.rows === 1)).toBe(true)
     expect(tiledSpans(3, 5).every((s) => s.columns === 1 && s.rows === 1)).toBe(true)
-    expect(tiledSpans(1, 3)).toEqual([{ columns: 1, rows: 1 }, { columns: 1, rows: 1 }, { columns: 1, rows: 1 }])
+    expect(tiledSpans(1, 3)).toEqual([
+      { columns: 1, rows: 1 },
+      { columns: 1, rows: 1 },
+      { columns: 1, rows: 1 }
+    ])
   })
 
   it('has no empty cell for any count up to 20 tiles on 2 to 6 columns', () => {
-    for (let columns = 2; columns <= 6; columns++) for (let tiles = 1; tiles <= 20; tiles++) expect(place(columns, tiles).join('|'), `${columns} columns, ${tiles} tiles`).not.toContain('.')
+    for (let columns = 2; columns <= 6; columns++)
+      for (let tiles = 1; tiles <= 20; tiles++)
+        expect(place(columns, tiles).join('|'), `${columns} columns, ${tiles} tiles`).not.toContain('.')
   })
 })

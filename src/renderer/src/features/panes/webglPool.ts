@@ -34,7 +34,8 @@ export class WebglContextPool {
   private readonly waiting = new Set<WebglHolder>()
 
   constructor(readonly capacity: number = MAX_WEBGL_CONTEXTS) {
-    if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`capacity must be a non-negative integer, got ${capacity}`)
+    if (!Number.isInteger(capacity) || capacity < 0)
+      throw new RangeError(`capacity must be a non-negative integer, got ${capacity}`)
   }
 
   /**

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { FALLBACK_MS, ON_TIME_FRAMES_TO_GROW, PaneWriteScheduler, WATCH_FRAMES, type FrameSource, type PaneWriter } from './writeScheduler'
+import {
+  FALLBACK_MS,
+  ON_TIME_FRAMES_TO_GROW,
+  PaneWriteScheduler,
+  WATCH_FRAMES,
+  type FrameSource,
+  type PaneWriter
+} from './writeScheduler'
 
 /** Animation frames the test produces: `frame(at)` runs the waiting callbacks with time `at`. */
 function fakeFrames() {

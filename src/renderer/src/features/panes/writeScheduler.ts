@@ -134,7 +134,8 @@ export class PaneWriteScheduler {
     this.fallbackMs = options.fallbackMs ?? FALLBACK_MS
     this.watchFrames = options.watchFrames ?? WATCH_FRAMES
     this.perFrameNow = Math.min(this.max, Math.max(this.min, options.initialPerFrame ?? INITIAL_PANES_PER_FRAME))
-    if (!(this.min >= 1 && this.max >= this.min)) throw new RangeError(`need 1 ≤ minPerFrame ≤ maxPerFrame, got ${this.min} and ${this.max}`)
+    if (!(this.min >= 1 && this.max >= this.min))
+      throw new RangeError(`need 1 ≤ minPerFrame ≤ maxPerFrame, got ${this.min} and ${this.max}`)
   }
 
   /** Panes written per frame now. */
@@ -205,7 +206,10 @@ export class PaneWriteScheduler {
       return
     }
     const atCeiling = this.perFrameNow >= this.ceiling
-    const needed = this.perFrameNow + 1 >= this.ceiling && !atCeiling ? ON_TIME_FRAMES_TO_GROW * CEILING_PATIENCE : ON_TIME_FRAMES_TO_GROW
+    const needed =
+      this.perFrameNow + 1 >= this.ceiling && !atCeiling
+        ? ON_TIME_FRAMES_TO_GROW * CEILING_PATIENCE
+        : ON_TIME_FRAMES_TO_GROW
     if (++this.onTimeInRow < needed) return
     // a budget at the ceiling held: the late frame there was not the budget's doing
     if (atCeiling) this.ceiling = Number.POSITIVE_INFINITY

@@ -18,7 +18,10 @@ export function InputView({ permission, compact = false }: { permission: Pending
         Open diff
       </button>
     ) : null
-  const dialog = diffOpen && view.kind === 'diff' ? <DiffDialog path={view.path} lines={view.lines} onClose={() => setDiffOpen(false)} /> : null
+  const dialog =
+    diffOpen && view.kind === 'diff' ? (
+      <DiffDialog path={view.path} lines={view.lines} onClose={() => setDiffOpen(false)} />
+    ) : null
   if (compact) {
     return (
       <div className="perm-input perm-input-compact">
@@ -39,7 +42,13 @@ export function InputView({ permission, compact = false }: { permission: Pending
   }
   return (
     <div className="perm-input">
-      {raw ? <pre className="perm-json" data-testid="perm-raw">{rawJson(permission.input)}</pre> : <Readable view={view} />}
+      {raw ? (
+        <pre className="perm-json" data-testid="perm-raw">
+          {rawJson(permission.input)}
+        </pre>
+      ) : (
+        <Readable view={view} />
+      )}
       <span className="perm-input-links">
         {raw ? null : openDiff}
         <button type="button" className="link-button" aria-pressed={raw} onClick={() => setRaw(!raw)}>
@@ -109,7 +118,18 @@ function Readable({ view }: { view: ReadableInput }) {
                 , in <code>{s.mode}</code> mode
               </>
             ) : null}
-            {s.backend ? <>, {s.backend.startsWith('in ') ? s.backend : <>on the <code>{s.backend}</code> backend</>}</> : null}
+            {s.backend ? (
+              <>
+                ,{' '}
+                {s.backend.startsWith('in ') ? (
+                  s.backend
+                ) : (
+                  <>
+                    on the <code>{s.backend}</code> backend
+                  </>
+                )}
+              </>
+            ) : null}
             {s.team ? <> in team {s.team}</> : null}
             {s.model ? <> with model {s.model}</> : null}
           </p>

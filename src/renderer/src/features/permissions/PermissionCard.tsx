@@ -15,7 +15,11 @@ import './permissions.css'
 
 /** A plan rejection's form: the reason goes back to the teammate as feedback (docs/teams.md#plan-approval). */
 function planRejectLabels(name: string): DenyFormLabels {
-  return { confirm: 'Confirm reject', placeholder: `Feedback for ${name}: what to change (optional)`, field: 'Feedback on the plan' }
+  return {
+    confirm: 'Confirm reject',
+    placeholder: `Feedback for ${name}: what to change (optional)`,
+    field: 'Feedback on the plan'
+  }
 }
 
 /**
@@ -34,12 +38,22 @@ function planRejectLabels(name: string): DenyFormLabels {
  * a pane): who asks, one line of what the call would do, and the answers.
  * Markup: `section.perm-card[data-request-id][data-placement][data-agent-id][data-kind=tool|plan]`.
  */
-export function PermissionCard({ permission: p, placement, compact = false }: { permission: PendingPermission; placement: CardPlacement; compact?: boolean }) {
+export function PermissionCard({
+  permission: p,
+  placement,
+  compact = false
+}: {
+  permission: PendingPermission
+  placement: CardPlacement
+  compact?: boolean
+}) {
   const agent = useAppStore(selectAgent(p.agentId))
   const active = useAppStore((s) => selectActivePermission(s)?.requestId === p.requestId)
   const responding = useAppStore((s) => s.permissions.responding[p.requestId] === true)
   const deny = useAppStore((s) => (s.permissions.deny?.requestId === p.requestId ? s.permissions.deny : undefined))
-  const notice = useAppStore((s) => (s.permissions.notice?.requestId === p.requestId ? s.permissions.notice.text : undefined))
+  const notice = useAppStore((s) =>
+    s.permissions.notice?.requestId === p.requestId ? s.permissions.notice.text : undefined
+  )
   const color = agent?.color ?? agentColor(p.agentId)
   const name = p.agentName || agent?.agentName || p.agentId
   const plan = isPlanApproval(p)
@@ -86,7 +100,12 @@ export function PermissionCard({ permission: p, placement, compact = false }: { 
         />
       ) : (
         <div className="perm-actions">
-          <button type="button" className="btn btn-allow" disabled={responding} onClick={() => runAction(p, 'allow-once', placement)}>
+          <button
+            type="button"
+            className="btn btn-allow"
+            disabled={responding}
+            onClick={() => runAction(p, 'allow-once', placement)}
+          >
             {plan ? 'Approve plan' : 'Allow once'} <kbd>{SHORTCUT_KEYS['allow-once']}</kbd>
           </button>
           {plan || !rule ? null : (
@@ -109,7 +128,12 @@ export function PermissionCard({ permission: p, placement, compact = false }: { 
               </span>
             </button>
           )}
-          <button type="button" className="btn btn-deny" disabled={responding} onClick={() => runAction(p, 'deny', placement)}>
+          <button
+            type="button"
+            className="btn btn-deny"
+            disabled={responding}
+            onClick={() => runAction(p, 'deny', placement)}
+          >
             {plan ? 'Reject' : 'Deny'} <kbd>{SHORTCUT_KEYS.deny}</kbd>
           </button>
         </div>

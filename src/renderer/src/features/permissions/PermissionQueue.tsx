@@ -36,8 +36,8 @@ export function PermissionQueue() {
         <p className="empty">Nothing waiting.</p>
       ) : (
         <p className="perm-keys">
-          <kbd>{SHORTCUT_KEYS['allow-once']}</kbd> allow · <kbd>{SHORTCUT_KEYS['always-allow']}</kbd> always · <kbd>{SHORTCUT_KEYS.deny}</kbd> deny ·{' '}
-          <kbd>{SHORTCUT_KEYS.previous}</kbd>
+          <kbd>{SHORTCUT_KEYS['allow-once']}</kbd> allow · <kbd>{SHORTCUT_KEYS['always-allow']}</kbd> always ·{' '}
+          <kbd>{SHORTCUT_KEYS.deny}</kbd> deny · <kbd>{SHORTCUT_KEYS.previous}</kbd>
           <kbd>{SHORTCUT_KEYS.next}</kbd> move · <kbd>{SHORTCUT_KEYS.dismiss}</kbd> back to the oldest
         </p>
       )}

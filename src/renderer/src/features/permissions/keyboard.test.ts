@@ -5,8 +5,17 @@ import { permission } from '../../store/store.testkit'
 import { onPermissionKey, type PermissionKeyDeps } from './keyboard'
 import { shortcutFor, type KeyLike } from './shortcuts'
 
-const key = (k: string, over: Partial<KeyLike> = {}): KeyLike => ({ key: k, shiftKey: false, ctrlKey: false, metaKey: false, altKey: false, target: null, ...over })
-const field = (tagName: string, classes: string[] = []) => ({ tagName, classList: { contains: (c: string) => classes.includes(c) } }) as unknown as EventTarget
+const key = (k: string, over: Partial<KeyLike> = {}): KeyLike => ({
+  key: k,
+  shiftKey: false,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  target: null,
+  ...over
+})
+const field = (tagName: string, classes: string[] = []) =>
+  ({ tagName, classList: { contains: (c: string) => classes.includes(c) } }) as unknown as EventTarget
 
 /** A real store, and a record of what the keys asked the card commands to do. */
 function setup(onScreen: { queue: boolean; pane: boolean } = { queue: true, pane: true }) {
@@ -24,14 +33,9 @@ function setup(onScreen: { queue: boolean; pane: boolean } = { queue: true, pane
 
 describe('permission keys', () => {
   it('maps A, Shift+A, D and Esc, in either case', () => {
-    expect([key('a'), key('A', { shiftKey: true }), key('d'), key('Escape'), key('y'), key('n')].map(shortcutFor)).toEqual([
-      'allow-once',
-      'always-allow',
-      'deny',
-      'dismiss',
-      undefined,
-      undefined
-    ])
+    expect(
+      [key('a'), key('A', { shiftKey: true }), key('d'), key('Escape'), key('y'), key('n')].map(shortcutFor)
+    ).toEqual(['allow-once', 'always-allow', 'deny', 'dismiss', undefined, undefined])
     // Caps Lock: an upper-case A without Shift is still "allow once"
     expect(shortcutFor(key('A'))).toBe('allow-once')
     expect(shortcutFor(key('D', { shiftKey: true }))).toBeUndefined()
@@ -45,7 +49,9 @@ describe('permission keys', () => {
       expect(shortcutFor(key('a', { target: field(tag) }))).toBeUndefined()
       expect(shortcutFor(key('Escape', { target: field(tag) }))).toBeUndefined()
     }
-    expect(shortcutFor(key('a', { target: { tagName: 'DIV', isContentEditable: true } as unknown as EventTarget }))).toBeUndefined()
+    expect(
+      shortcutFor(key('a', { target: { tagName: 'DIV', isContentEditable: true } as unknown as EventTarget }))
+    ).toBeUndefined()
     expect(shortcutFor(key('a', { target: field('TEXTAREA', ['xterm-helper-textarea']) }))).toBe('allow-once')
     expect(shortcutFor(key('a', { target: field('BUTTON') }))).toBe('allow-once')
   })
@@ -121,7 +127,9 @@ describe('moving between cards and Shift+A without a rule (issue 19 item 11)', (
     const { store, deps } = setup()
     const focused: string[] = []
     deps.focus = (id) => void focused.push(id)
-    store.getState().setPermissions([permission({ requestId: 'a' }), permission({ requestId: 'b' }), permission({ requestId: 'c' })])
+    store
+      .getState()
+      .setPermissions([permission({ requestId: 'a' }), permission({ requestId: 'b' }), permission({ requestId: 'c' })])
     expect(onPermissionKey(key('ArrowDown'), deps)).toBe(true)
     expect(store.getState().permissions.focusedId).toBe('b')
     onPermissionKey(key('ArrowDown'), deps)
@@ -147,6 +155,9 @@ describe('moving between cards and Shift+A without a rule (issue 19 item 11)', (
     const { appStore } = await import('../../store/store')
     appStore.getState().setPermissions([permission({ requestId: 'r', suggestions: [] })])
     runAction(appStore.getState().permissions.pending[0]!, 'always-allow', 'queue')
-    expect(appStore.getState().permissions.notice).toEqual({ requestId: 'r', text: expect.stringContaining('No rule can be suggested for this request') })
+    expect(appStore.getState().permissions.notice).toEqual({
+      requestId: 'r',
+      text: expect.stringContaining('No rule can be suggested for this request')
+    })
   })
 })

@@ -30,10 +30,18 @@ describe('permission notifications', () => {
     let focused = false
     const d = notifyNewPermissions(store, notifier, () => focused, null)
     store.getState().setPermissions([permission({ requestId: 'a' })])
-    store.getState().setPermissions([permission({ requestId: 'a' }), permission({ requestId: 'b', tool: 'Read', input: { file_path: '/etc/hosts' } })])
+    store
+      .getState()
+      .setPermissions([
+        permission({ requestId: 'a' }),
+        permission({ requestId: 'b', tool: 'Read', input: { file_path: '/etc/hosts' } })
+      ])
     focused = true
     store.getState().setPermissions([permission({ requestId: 'c' })])
-    expect(notifier.shown).toEqual(['team-lead asks to use Bash | Bash: npm test', 'team-lead asks to use Read | Read: /etc/hosts'])
+    expect(notifier.shown).toEqual([
+      'team-lead asks to use Bash | Bash: npm test',
+      'team-lead asks to use Read | Read: /etc/hosts'
+    ])
     d.dispose()
     focused = false
     store.getState().setPermissions([permission({ requestId: 'd' })])
@@ -55,9 +63,18 @@ describe('permission notifications', () => {
     const store = createAppStore()
     const notifier = fakeNotifier()
     notifyNewPermissions(store, notifier, () => false, null)
-    store.getState().setPermissions([
-      permission({ requestId: 'p', agentId: 'alice@t', agentName: 'alice', tool: 'ExitPlanMode', input: { plan: '\n## Fix the parser\n1. read it' }, suggestions: [] })
-    ])
+    store
+      .getState()
+      .setPermissions([
+        permission({
+          requestId: 'p',
+          agentId: 'alice@t',
+          agentName: 'alice',
+          tool: 'ExitPlanMode',
+          input: { plan: '\n## Fix the parser\n1. read it' },
+          suggestions: []
+        })
+      ])
     expect(notifier.shown).toEqual(['alice asks to approve its plan | Fix the parser'])
   })
 

@@ -117,7 +117,10 @@ export function notifyNewPermissions(
     if (notifier.permission === 'granted') show()
     else if (notifier.permission === 'default' && !asked) {
       asked = true
-      void notifier.requestPermission().then((answer) => answer === 'granted' && show(), () => undefined)
+      void notifier.requestPermission().then(
+        (answer) => answer === 'granted' && show(),
+        () => undefined
+      )
     }
   })
   return toDisposable(unsubscribe)

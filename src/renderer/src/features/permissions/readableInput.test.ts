@@ -11,8 +11,13 @@ describe('readable permission input', () => {
   })
 
   it('shows the diff of an Edit with lines classified for colour', () => {
-    const diff = 'Index: /w/src/x.ts\n' + '='.repeat(67) + '\n--- a/src/x.ts\n+++ b/src/x.ts\n@@ -1,2 +1,2 @@\n keep\n-old\n+new\n'
-    const view = readableInput({ tool: 'Edit', input: { file_path: '/w/src/x.ts', old_string: 'old', new_string: 'new' }, diff })
+    const diff =
+      'Index: /w/src/x.ts\n' + '='.repeat(67) + '\n--- a/src/x.ts\n+++ b/src/x.ts\n@@ -1,2 +1,2 @@\n keep\n-old\n+new\n'
+    const view = readableInput({
+      tool: 'Edit',
+      input: { file_path: '/w/src/x.ts', old_string: 'old', new_string: 'new' },
+      diff
+    })
     expect(view).toEqual({
       kind: 'diff',
       path: '/w/src/x.ts',
@@ -39,23 +44,55 @@ describe('readable permission input', () => {
   })
 
   it('shows a Bash command with the directory it runs in', () => {
-    expect(readableInput({ tool: 'Bash', input: { command: 'ls' }, cwd: '/w/app' })).toEqual({ kind: 'command', command: 'ls', description: undefined, cwd: '/w/app' })
+    expect(readableInput({ tool: 'Bash', input: { command: 'ls' }, cwd: '/w/app' })).toEqual({
+      kind: 'command',
+      command: 'ls',
+      description: undefined,
+      cwd: '/w/app'
+    })
   })
 
   it('shows where a Grep or Glob without a path searches: the agent’s directory', () => {
-    expect(readableInput({ tool: 'Glob', input: { pattern: '*.md' }, cwd: '/w/app' })).toEqual({ kind: 'path', label: 'pattern', value: '*.md', extra: 'in /w/app' })
-    expect(readableInput({ tool: 'Grep', input: { pattern: 'x', path: 'src' }, cwd: '/w/app' })).toMatchObject({ extra: 'in src' })
+    expect(readableInput({ tool: 'Glob', input: { pattern: '*.md' }, cwd: '/w/app' })).toEqual({
+      kind: 'path',
+      label: 'pattern',
+      value: '*.md',
+      extra: 'in /w/app'
+    })
+    expect(readableInput({ tool: 'Grep', input: { pattern: 'x', path: 'src' }, cwd: '/w/app' })).toMatchObject({
+      extra: 'in src'
+    })
   })
 
   it('shows the path of a Read and the pattern of a Grep or Glob', () => {
-    expect(readableInput({ tool: 'Read', input: { file_path: '/etc/hosts' } })).toEqual({ kind: 'path', label: 'file', value: '/etc/hosts' })
-    expect(readableInput({ tool: 'Grep', input: { pattern: 'TODO', path: 'src' } })).toEqual({ kind: 'path', label: 'pattern', value: 'TODO', extra: 'in src' })
-    expect(readableInput({ tool: 'Glob', input: { pattern: '**/*.ts' } })).toMatchObject({ kind: 'path', value: '**/*.ts' })
+    expect(readableInput({ tool: 'Read', input: { file_path: '/etc/hosts' } })).toEqual({
+      kind: 'path',
+      label: 'file',
+      value: '/etc/hosts'
+    })
+    expect(readableInput({ tool: 'Grep', input: { pattern: 'TODO', path: 'src' } })).toEqual({
+      kind: 'path',
+      label: 'pattern',
+      value: 'TODO',
+      extra: 'in src'
+    })
+    expect(readableInput({ tool: 'Glob', input: { pattern: '**/*.ts' } })).toMatchObject({
+      kind: 'path',
+      value: '**/*.ts'
+    })
   })
 
   it('reads other tools and inputs it does not recognise as labelled fields, JSON only for an input that is not an object', () => {
-    expect(readableInput({ tool: 'WebFetch', input: { url: 'https://x' } })).toEqual({ kind: 'fields', title: 'calls WebFetch with', rows: [{ label: 'address', value: 'https://x' }] })
-    expect(readableInput({ tool: 'Bash', input: { cmd: 1 } })).toEqual({ kind: 'fields', title: 'calls Bash with', rows: [{ label: 'cmd', value: '1' }] })
+    expect(readableInput({ tool: 'WebFetch', input: { url: 'https://x' } })).toEqual({
+      kind: 'fields',
+      title: 'calls WebFetch with',
+      rows: [{ label: 'address', value: 'https://x' }]
+    })
+    expect(readableInput({ tool: 'Bash', input: { cmd: 1 } })).toEqual({
+      kind: 'fields',
+      title: 'calls Bash with',
+      rows: [{ label: 'cmd', value: '1' }]
+    })
     expect(readableInput({ tool: 'Bash', input: 'echo' }).kind).toBe('json')
   })
 
@@ -88,24 +125,64 @@ describe('plan approvals', () => {
   })
 
   it('reads a plan approval without a plan as its (empty) fields', () => {
-    expect(readableInput({ tool: 'ExitPlanMode', input: {} })).toEqual({ kind: 'fields', title: 'calls ExitPlanMode with', rows: [] })
+    expect(readableInput({ tool: 'ExitPlanMode', input: {} })).toEqual({
+      kind: 'fields',
+      title: 'calls ExitPlanMode with',
+      rows: []
+    })
   })
 })
 
-
 describe('every card in words (issue 19 item 5)', () => {
   it('says who a spawn starts, of which type, in which mode and backend, with its prompt', () => {
-    const view = readableInput({ tool: 'Agent', input: { name: 'ivy', backend: 'process', mode: 'plan', description: 'reviewer', prompt: 'Review the parser.' } })
-    expect(view).toEqual({ kind: 'spawn', spawn: { who: 'a teammate named ivy', type: 'general-purpose', mode: 'plan', backend: 'process', team: undefined, model: undefined, description: 'reviewer', prompt: 'Review the parser.' } })
+    const view = readableInput({
+      tool: 'Agent',
+      input: { name: 'ivy', backend: 'process', mode: 'plan', description: 'reviewer', prompt: 'Review the parser.' }
+    })
+    expect(view).toEqual({
+      kind: 'spawn',
+      spawn: {
+        who: 'a teammate named ivy',
+        type: 'general-purpose',
+        mode: 'plan',
+        backend: 'process',
+        team: undefined,
+        model: undefined,
+        description: 'reviewer',
+        prompt: 'Review the parser.'
+      }
+    })
     expect(inputSummary(view)).toBe('starts a teammate named ivy (general-purpose, plan mode, process)')
-    expect(inputSummary(readableInput({ tool: 'Agent', input: { subagent_type: 'Explore', prompt: 'Look', run_in_background: true } }))).toBe('starts a background subagent (Explore, in the background)')
+    expect(
+      inputSummary(
+        readableInput({ tool: 'Agent', input: { subagent_type: 'Explore', prompt: 'Look', run_in_background: true } })
+      )
+    ).toBe('starts a background subagent (Explore, in the background)')
   })
 
   it('words SendMessage and the task tools, never JSON', () => {
-    const msg = readableInput({ tool: 'SendMessage', input: { to: 'alice', message: { type: 'shutdown_request', reason: 'done' } } })
-    expect(msg).toEqual({ kind: 'fields', title: 'sends a message to alice', rows: [{ label: 'kind', value: 'shutdown request' }, { label: 'reason', value: 'done' }] })
+    const msg = readableInput({
+      tool: 'SendMessage',
+      input: { to: 'alice', message: { type: 'shutdown_request', reason: 'done' } }
+    })
+    expect(msg).toEqual({
+      kind: 'fields',
+      title: 'sends a message to alice',
+      rows: [
+        { label: 'kind', value: 'shutdown request' },
+        { label: 'reason', value: 'done' }
+      ]
+    })
     const task = readableInput({ tool: 'TaskUpdate', input: { taskId: '3', status: 'in_progress', owner: 'bob' } })
-    expect(task).toEqual({ kind: 'fields', title: 'changes a task', rows: [{ label: 'task', value: '#3' }, { label: 'status', value: 'in_progress' }, { label: 'owner', value: 'bob' }] })
+    expect(task).toEqual({
+      kind: 'fields',
+      title: 'changes a task',
+      rows: [
+        { label: 'task', value: '#3' },
+        { label: 'status', value: 'in_progress' },
+        { label: 'owner', value: 'bob' }
+      ]
+    })
     expect(readableInput({ tool: 'WebFetch', input: { url: 'https://x.test', prompt: 'read it' } }).kind).toBe('fields')
   })
 })

@@ -22,7 +22,11 @@ export type ReadableInput =
   | { kind: 'diff'; path?: string; lines: DiffLine[] }
   | { kind: 'path'; label: string; value: string; extra?: string }
   | { kind: 'spawn'; spawn: SpawnView }
-  | { kind: 'fields'; /** What the call does, in words ("sends a message to alice"). */ title: string; rows: FieldRow[] }
+  | {
+      kind: 'fields'
+      /** What the call does, in words ("sends a message to alice"). */ title: string
+      rows: FieldRow[]
+    }
   | { kind: 'json'; json: string }
 
 /** An Agent (spawn) call in words: who is started, of which type, how, and with what prompt. */
@@ -68,8 +72,7 @@ export function diffLines(diff: string): DiffLine[] {
     .split('\n')
     .filter((text) => !text.startsWith('Index: ') && !/^=+$/.test(text))
     .map((text): DiffLine => {
-      if (text.startsWith('+++') || text.startsWith('---') || text.startsWith('\\'))
-        return { kind: 'meta', text }
+      if (text.startsWith('+++') || text.startsWith('---') || text.startsWith('\\')) return { kind: 'meta', text }
       if (text.startsWith('@@')) return { kind: 'hunk', text }
       if (text.startsWith('+')) return { kind: 'add', text }
       if (text.startsWith('-')) return { kind: 'del', text }
@@ -131,7 +134,8 @@ export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'dif
   switch (p.tool) {
     case 'Bash': {
       const command = str(o, 'command')
-      if (command !== undefined) return { kind: 'command', command, description: str(o, 'description'), ...(p.cwd ? { cwd: p.cwd } : {}) }
+      if (command !== undefined)
+        return { kind: 'command', command, description: str(o, 'description'), ...(p.cwd ? { cwd: p.cwd } : {}) }
       break
     }
     case 'Edit':
@@ -167,8 +171,10 @@ export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'dif
       break
     }
   }
-  if (p.tool.startsWith('Task') || p.tool.startsWith('Team')) return { kind: 'fields', title: TOOL_TITLES[p.tool] ?? `calls ${p.tool}`, rows: fieldRows(o) }
-  if (typeof p.input === 'object' && p.input !== null && !Array.isArray(p.input)) return { kind: 'fields', title: `calls ${p.tool} with`, rows: fieldRows(o) }
+  if (p.tool.startsWith('Task') || p.tool.startsWith('Team'))
+    return { kind: 'fields', title: TOOL_TITLES[p.tool] ?? `calls ${p.tool}`, rows: fieldRows(o) }
+  if (typeof p.input === 'object' && p.input !== null && !Array.isArray(p.input))
+    return { kind: 'fields', title: `calls ${p.tool} with`, rows: fieldRows(o) }
   return { kind: 'json', json: rawJson(p.input) }
 }
 
@@ -203,9 +209,26 @@ function fieldRows(o: Record<string, unknown>): FieldRow[] {
   return Object.entries(o)
     .filter(([, v]) => v !== undefined && v !== null && v !== '')
     .map(([key, v]) => {
-      const value = typeof v === 'string' ? v : Array.isArray(v) && v.every((x) => typeof x !== 'object') ? v.map(String).join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v)
+      const value =
+        typeof v === 'string'
+          ? v
+          : Array.isArray(v) && v.every((x) => typeof x !== 'object')
+            ? v.map(String).join(', ')
+            : typeof v === 'object'
+              ? JSON.stringify(v)
+              : String(v)
       const label = FIELD_LABELS[key] ?? key.replace(/_/g, ' ')
-      return { label, value: key === 'taskId' || key === 'addBlockedBy' || key === 'addBlocks' ? value.split(', ').map((id) => `#${id}`).join(', ') : value, ...(value.length > 80 || value.includes('\n') ? { block: true } : {}) }
+      return {
+        label,
+        value:
+          key === 'taskId' || key === 'addBlockedBy' || key === 'addBlocks'
+            ? value
+                .split(', ')
+                .map((id) => `#${id}`)
+                .join(', ')
+            : value,
+        ...(value.length > 80 || value.includes('\n') ? { block: true } : {})
+      }
     })
 }
 
@@ -241,7 +264,13 @@ function sendMessageView(o: Record<string, unknown>): ReadableInput {
     const m = message as Record<string, unknown>
     const type = typeof m.type === 'string' ? m.type.replace(/_/g, ' ') : 'message'
     rows.push({ label: 'kind', value: type })
-    for (const [key, v] of Object.entries(m)) if (key !== 'type' && v !== undefined) rows.push({ label: key.replace(/_/g, ' '), value: typeof v === 'string' ? v : JSON.stringify(v), ...(typeof v === 'string' && v.length > 80 ? { block: true } : {}) })
+    for (const [key, v] of Object.entries(m))
+      if (key !== 'type' && v !== undefined)
+        rows.push({
+          label: key.replace(/_/g, ' '),
+          value: typeof v === 'string' ? v : JSON.stringify(v),
+          ...(typeof v === 'string' && v.length > 80 ? { block: true } : {})
+        })
   }
   const summary = str(o, 'summary')
   if (summary) rows.unshift({ label: 'summary', value: summary })

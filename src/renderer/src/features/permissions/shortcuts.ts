@@ -39,7 +39,8 @@ export function isTyping(target: EventTarget | null): boolean {
   const el = target as (Partial<HTMLElement> & { classList?: DOMTokenList }) | null
   if (!el || typeof el.tagName !== 'string') return false
   // ...unless its pane takes the keyboard (a teammate's: keys go to its message line, AgentPane.tsx)
-  if (el.classList?.contains('xterm-helper-textarea')) return typeof el.closest === 'function' && el.closest('[data-keys="message"]') !== null
+  if (el.classList?.contains('xterm-helper-textarea'))
+    return typeof el.closest === 'function' && el.closest('[data-keys="message"]') !== null
   const tag = el.tagName.toLowerCase()
   return tag === 'input' || tag === 'textarea' || tag === 'select' || el.isContentEditable === true
 }

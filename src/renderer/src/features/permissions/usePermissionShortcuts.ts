@@ -8,7 +8,9 @@ let uninstall: (() => void) | undefined
 
 /** Whether a card of a request is laid out (the drawer may show another tab; a pane may be hidden). */
 function cardShows(requestId: string, placement: 'queue' | 'pane'): boolean {
-  const card = document.querySelector(`section.perm-card[data-placement="${placement}"][data-request-id="${CSS.escape(requestId)}"]`)
+  const card = document.querySelector(
+    `section.perm-card[data-placement="${placement}"][data-request-id="${CSS.escape(requestId)}"]`
+  )
   return card !== null && card.getClientRects().length > 0
 }
 
@@ -22,7 +24,9 @@ function blurCard(): void {
 }
 
 function focusCard(requestId: string, placement: 'queue' | 'pane'): void {
-  const card = document.querySelector<HTMLElement>(`section.perm-card[data-placement="${placement}"][data-request-id="${CSS.escape(requestId)}"]`)
+  const card = document.querySelector<HTMLElement>(
+    `section.perm-card[data-placement="${placement}"][data-request-id="${CSS.escape(requestId)}"]`
+  )
   card?.focus({ preventScroll: true })
   card?.scrollIntoView({ block: 'nearest' })
 }
@@ -38,7 +42,8 @@ function arrowsFree(target: EventTarget | null): boolean {
 
 function install(): () => void {
   const onKey = (e: KeyboardEvent): void => {
-    if (onPermissionKey(e, { store: appStore, run: runAction, shows, blur: blurCard, focus: focusCard, arrowsFree })) e.preventDefault()
+    if (onPermissionKey(e, { store: appStore, run: runAction, shows, blur: blurCard, focus: focusCard, arrowsFree }))
+      e.preventDefault()
   }
   // Capture phase: xterm stops the propagation of keys pressed in a focused pane.
   window.addEventListener('keydown', onKey, true)

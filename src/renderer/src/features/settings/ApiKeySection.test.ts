@@ -29,8 +29,10 @@ beforeEach(() => {
   const api = {
     async request(channel: string, payload: unknown) {
       requests.push({ channel, payload })
-      if (channel === 'settings.get') return viewWith({ source: 'none', storage: 'plainText', warning: 'NOT encrypted: accept to store anyway.' })
-      if (channel === 'settings.setApiKey') return { source: 'keychain', storage: 'plainText', warning: 'NOT encrypted: accept to store anyway.' }
+      if (channel === 'settings.get')
+        return viewWith({ source: 'none', storage: 'plainText', warning: 'NOT encrypted: accept to store anyway.' })
+      if (channel === 'settings.setApiKey')
+        return { source: 'keychain', storage: 'plainText', warning: 'NOT encrypted: accept to store anyway.' }
       throw new Error(`unexpected ${channel}`)
     },
     on: () => () => undefined
@@ -54,7 +56,7 @@ function type(input: HTMLInputElement, text: string): void {
 const button = (name: string) => [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === name)!
 
 describe('the API key in the Settings view', () => {
-  it("stores a key on basic_text only once the person ticked the warning, and never shows the key again", async () => {
+  it('stores a key on basic_text only once the person ticked the warning, and never shows the key again', async () => {
     const el = document.createElement('div')
     document.body.append(el)
     root = createRoot(el)
@@ -68,7 +70,10 @@ describe('the API key in the Settings view', () => {
     await act(async () => accept.click())
     expect(button('Store key').disabled).toBe(false)
     await act(async () => button('Store key').click())
-    expect(requests.at(-1)).toEqual({ channel: 'settings.setApiKey', payload: { apiKey: 'sk-ant-typed-key', acceptUnencrypted: true } })
+    expect(requests.at(-1)).toEqual({
+      channel: 'settings.setApiKey',
+      payload: { apiKey: 'sk-ant-typed-key', acceptUnencrypted: true }
+    })
     expect(document.querySelector('[data-testid="api-key-source"]')?.textContent).toBe('stored in the OS keychain')
     expect(input.value).toBe('')
     expect(document.body.innerHTML).not.toContain('sk-ant-typed-key')

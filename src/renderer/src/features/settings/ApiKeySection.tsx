@@ -34,23 +34,45 @@ export function ApiKeySection({ status }: { status: ApiKeyStatus }) {
         Key: <b data-testid="api-key-source">{SOURCE_TEXT[status.source]}</b>
       </p>
       {status.warning ? (
-        <p className={status.storage === 'plainText' ? 'settings-warning' : 'muted'} role={status.storage === 'plainText' ? 'alert' : undefined} data-testid="api-key-warning">
+        <p
+          className={status.storage === 'plainText' ? 'settings-warning' : 'muted'}
+          role={status.storage === 'plainText' ? 'alert' : undefined}
+          data-testid="api-key-warning"
+        >
           {status.warning}
         </p>
       ) : null}
       {canStore ? (
         <div className="settings-row">
-          <input type="password" autoComplete="off" aria-label="API key" placeholder="sk-ant-…" value={key} onChange={(e) => setKey(e.target.value)} />
+          <input
+            type="password"
+            autoComplete="off"
+            aria-label="API key"
+            placeholder="sk-ant-…"
+            value={key}
+            onChange={(e) => setKey(e.target.value)}
+          />
           {status.storage === 'plainText' ? (
             <label className="settings-check">
-              <input type="checkbox" checked={accepted} onChange={(e) => setAccepted(e.target.checked)} /> I understand it is stored without encryption
+              <input type="checkbox" checked={accepted} onChange={(e) => setAccepted(e.target.checked)} /> I understand
+              it is stored without encryption
             </label>
           ) : null}
-          <button type="button" className="btn btn-small" disabled={busy || key.trim() === '' || (status.storage === 'plainText' && !accepted)} onClick={() => void store()}>
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={busy || key.trim() === '' || (status.storage === 'plainText' && !accepted)}
+            onClick={() => void store()}
+          >
             Store key
           </button>
           {status.source === 'keychain' ? (
-            <button type="button" className="btn btn-small" disabled={busy} onClick={() => void settingsCommands.clearApiKey()}>
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={busy}
+              onClick={() => void settingsCommands.clearApiKey()}
+            >
               Clear stored key
             </button>
           ) : null}
@@ -58,7 +80,14 @@ export function ApiKeySection({ status }: { status: ApiKeyStatus }) {
       ) : null}
       {canUseForRun ? (
         <div className="settings-row">
-          <input type="password" autoComplete="off" aria-label="API key for this run" placeholder="sk-ant-…" value={key} onChange={(e) => setKey(e.target.value)} />
+          <input
+            type="password"
+            autoComplete="off"
+            aria-label="API key for this run"
+            placeholder="sk-ant-…"
+            value={key}
+            onChange={(e) => setKey(e.target.value)}
+          />
           <button
             type="button"
             className="btn btn-small"

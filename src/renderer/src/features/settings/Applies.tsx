@@ -4,7 +4,14 @@ import { SETTING_TAKES_EFFECT } from '../../../../shared/settings'
 export function Applies({ setting }: { setting: keyof typeof SETTING_TAKES_EFFECT }) {
   const now = SETTING_TAKES_EFFECT[setting] === 'now'
   return (
-    <span className={`applies ${now ? 'applies-now' : 'applies-later'}`} title={now ? 'Takes effect as soon as it is saved' : 'Saved now; used from the next start of Swarmdesk (or swarmdesk serve)'}>
+    <span
+      className={`applies ${now ? 'applies-now' : 'applies-later'}`}
+      title={
+        now
+          ? 'Takes effect as soon as it is saved'
+          : 'Saved now; used from the next start of Swarmdesk (or swarmdesk serve)'
+      }
+    >
       {now ? 'applies now' : 'next start'}
     </span>
   )

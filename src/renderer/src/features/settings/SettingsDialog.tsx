@@ -14,7 +14,15 @@ import { TrustSection } from './TrustSection'
 export function SettingsButton() {
   const open = useAppStore((s) => s.connection.status === 'open')
   return (
-    <button type="button" className="topbar-toggle" data-testid="open-settings" aria-label="Settings" title="Settings: API key, models, rules, project trust" disabled={!open} onClick={() => void settingsCommands.open()}>
+    <button
+      type="button"
+      className="topbar-toggle"
+      data-testid="open-settings"
+      aria-label="Settings"
+      title="Settings: API key, models, rules, project trust"
+      disabled={!open}
+      onClick={() => void settingsCommands.open()}
+    >
       ⚙
     </button>
   )
@@ -41,7 +49,13 @@ export function SettingsDialog() {
   if (!open) return null
   return (
     <div className="settings-backdrop" onMouseDown={(e) => e.target === e.currentTarget && settingsCommands.close()}>
-      <div className="settings-dialog" role="dialog" aria-modal="true" aria-labelledby="settings-title" data-testid="settings-dialog">
+      <div
+        className="settings-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="settings-title"
+        data-testid="settings-dialog"
+      >
         <header className="settings-header">
           <h2 id="settings-title">Settings</h2>
           <button type="button" className="btn btn-small" aria-label="Close settings" onClick={settingsCommands.close}>
@@ -80,7 +94,10 @@ function SettingsBody({ view }: { view: SettingsView }) {
   const [problems, setProblems] = useState<FieldIssues>({})
   // the saved values changed (a save, a reload): the form starts again from them
   useEffect(() => setDraft(draftOf(view.values)), [view.values])
-  const set = <K extends keyof SettingsDraft>(key: K) => (value: SettingsDraft[K]) => setDraft((d) => ({ ...d, [key]: value }))
+  const set =
+    <K extends keyof SettingsDraft>(key: K) =>
+    (value: SettingsDraft[K]) =>
+      setDraft((d) => ({ ...d, [key]: value }))
   const save = (): void => {
     const found = draftProblems(view.values, draft)
     setProblems(found)
@@ -95,36 +112,86 @@ function SettingsBody({ view }: { view: SettingsView }) {
       }}
     >
       <p className="muted small">
-        Saved to <span className="mono">{view.file}</span>. Keys this view does not show are kept. Project and local settings of the workspace and <code>--settings</code> files can override these.
+        Saved to <span className="mono">{view.file}</span>. Keys this view does not show are kept. Project and local
+        settings of the workspace and <code>--settings</code> files can override these.
       </p>
       <ApiKeySection status={view.apiKey} />
       <fieldset className="settings-group">
         <legend>Model</legend>
-        <Field label="Base URL" applies="apiBaseUrl" hint="Any Anthropic-compatible endpoint; ANTHROPIC_BASE_URL wins." problems={problems.apiBaseUrl}>
-          <input type="url" value={draft.apiBaseUrl} placeholder="https://api.anthropic.com" onChange={(e) => set('apiBaseUrl')(e.target.value)} />
+        <Field
+          label="Base URL"
+          applies="apiBaseUrl"
+          hint="Any Anthropic-compatible endpoint; ANTHROPIC_BASE_URL wins."
+          problems={problems.apiBaseUrl}
+        >
+          <input
+            type="url"
+            value={draft.apiBaseUrl}
+            placeholder="https://api.anthropic.com"
+            onChange={(e) => set('apiBaseUrl')(e.target.value)}
+          />
         </Field>
-        <Field label="Leader model" applies="model" hint="An alias (opus, sonnet, haiku) or a model id; --model and SWARMDESK_MODEL win." problems={problems.model}>
+        <Field
+          label="Leader model"
+          applies="model"
+          hint="An alias (opus, sonnet, haiku) or a model id; --model and SWARMDESK_MODEL win."
+          problems={problems.model}
+        >
           <input value={draft.model} placeholder="default" onChange={(e) => set('model')(e.target.value)} />
         </Field>
-        <Field label="Teammate model" applies="teammateModel" hint="Every teammate's model, over agent definitions." problems={problems.teammateModel}>
-          <input value={draft.teammateModel} placeholder="from the agent definition" onChange={(e) => set('teammateModel')(e.target.value)} />
+        <Field
+          label="Teammate model"
+          applies="teammateModel"
+          hint="Every teammate's model, over agent definitions."
+          problems={problems.teammateModel}
+        >
+          <input
+            value={draft.teammateModel}
+            placeholder="from the agent definition"
+            onChange={(e) => set('teammateModel')(e.target.value)}
+          />
         </Field>
-        <Field label="Subagent model" applies="subagentModel" hint="Every subagent's model; SWARMDESK_SUBAGENT_MODEL wins." problems={problems.subagentModel}>
-          <input value={draft.subagentModel} placeholder="from the agent definition" onChange={(e) => set('subagentModel')(e.target.value)} />
+        <Field
+          label="Subagent model"
+          applies="subagentModel"
+          hint="Every subagent's model; SWARMDESK_SUBAGENT_MODEL wins."
+          problems={problems.subagentModel}
+        >
+          <input
+            value={draft.subagentModel}
+            placeholder="from the agent definition"
+            onChange={(e) => set('subagentModel')(e.target.value)}
+          />
         </Field>
       </fieldset>
       <fieldset className="settings-group">
         <legend>Agents</legend>
-        <Field label="Teammate backend" applies="teammateBackend" hint="Where a teammate runs when a spawn names none." problems={problems.teammateBackend}>
-          <select value={draft.teammateBackend} onChange={(e) => set('teammateBackend')(e.target.value as SettingsDraft['teammateBackend'])}>
+        <Field
+          label="Teammate backend"
+          applies="teammateBackend"
+          hint="Where a teammate runs when a spawn names none."
+          problems={problems.teammateBackend}
+        >
+          <select
+            value={draft.teammateBackend}
+            onChange={(e) => set('teammateBackend')(e.target.value as SettingsDraft['teammateBackend'])}
+          >
             <option value="">not set (worker)</option>
             <option value="auto">auto (worker)</option>
             <option value="worker">worker thread</option>
             <option value="process">process in a terminal</option>
           </select>
         </Field>
-        <Field label="Default permission mode" applies="defaultMode" hint="The mode a session starts in; the top bar changes the running one." problems={problems.defaultMode}>
-          <select value={draft.defaultMode} onChange={(e) => set('defaultMode')(e.target.value as SettingsDraft['defaultMode'])}>
+        <Field
+          label="Default permission mode"
+          applies="defaultMode"
+          hint="The mode a session starts in; the top bar changes the running one."
+          problems={problems.defaultMode}
+        >
+          <select
+            value={draft.defaultMode}
+            onChange={(e) => set('defaultMode')(e.target.value as SettingsDraft['defaultMode'])}
+          >
             <option value="">not set (default)</option>
             {USER_PERMISSION_MODES.map((m) => (
               <option key={m} value={m}>
@@ -133,23 +200,71 @@ function SettingsBody({ view }: { view: SettingsView }) {
             ))}
           </select>
         </Field>
-        <Field label="Fork subagents" applies="forkSubagents" hint="An Agent call without a type forks the leader." problems={problems.forkSubagents}>
-          <input type="checkbox" checked={draft.forkSubagents} onChange={(e) => set('forkSubagents')(e.target.checked)} />
+        <Field
+          label="Fork subagents"
+          applies="forkSubagents"
+          hint="An Agent call without a type forks the leader."
+          problems={problems.forkSubagents}
+        >
+          <input
+            type="checkbox"
+            checked={draft.forkSubagents}
+            onChange={(e) => set('forkSubagents')(e.target.checked)}
+          />
         </Field>
-        <Field label="Coordinator mode" applies="coordinatorMode" hint="The leader only orchestrates workers; wins over forks." problems={problems.coordinatorMode}>
-          <input type="checkbox" checked={draft.coordinatorMode} onChange={(e) => set('coordinatorMode')(e.target.checked)} />
+        <Field
+          label="Coordinator mode"
+          applies="coordinatorMode"
+          hint="The leader only orchestrates workers; wins over forks."
+          problems={problems.coordinatorMode}
+        >
+          <input
+            type="checkbox"
+            checked={draft.coordinatorMode}
+            onChange={(e) => set('coordinatorMode')(e.target.checked)}
+          />
         </Field>
-        <Field label="Auto-background after (s)" applies="autoBackgroundSeconds" hint="A sync subagent moves to the background after this long; 0 = never; default 120." problems={problems.autoBackgroundSeconds}>
-          <input inputMode="decimal" value={draft.autoBackgroundSeconds} placeholder="120" onChange={(e) => set('autoBackgroundSeconds')(e.target.value)} />
+        <Field
+          label="Auto-background after (s)"
+          applies="autoBackgroundSeconds"
+          hint="A sync subagent moves to the background after this long; 0 = never; default 120."
+          problems={problems.autoBackgroundSeconds}
+        >
+          <input
+            inputMode="decimal"
+            value={draft.autoBackgroundSeconds}
+            placeholder="120"
+            onChange={(e) => set('autoBackgroundSeconds')(e.target.value)}
+          />
         </Field>
-        <Field label="Stuck after (min)" applies="stuckAfterMinutes" hint="A running agent silent this long is marked stuck on the dashboard; default 5." problems={problems.stuckAfterMinutes}>
-          <input inputMode="decimal" value={draft.stuckAfterMinutes} placeholder="5" onChange={(e) => set('stuckAfterMinutes')(e.target.value)} />
+        <Field
+          label="Stuck after (min)"
+          applies="stuckAfterMinutes"
+          hint="A running agent silent this long is marked stuck on the dashboard; default 5."
+          problems={problems.stuckAfterMinutes}
+        >
+          <input
+            inputMode="decimal"
+            value={draft.stuckAfterMinutes}
+            placeholder="5"
+            onChange={(e) => set('stuckAfterMinutes')(e.target.value)}
+          />
         </Field>
       </fieldset>
       <fieldset className="settings-group">
         <legend>Panes</legend>
-        <Field label="Pane scrollback (lines)" applies="paneScrollbackLines" hint="Lines of output each pane keeps to scroll back through, 100 to 100,000; default 1,000. More lines use more memory per pane." problems={problems.paneScrollbackLines}>
-          <input inputMode="numeric" value={draft.paneScrollbackLines} placeholder="1000" onChange={(e) => set('paneScrollbackLines')(e.target.value)} />
+        <Field
+          label="Pane scrollback (lines)"
+          applies="paneScrollbackLines"
+          hint="Lines of output each pane keeps to scroll back through, 100 to 100,000; default 1,000. More lines use more memory per pane."
+          problems={problems.paneScrollbackLines}
+        >
+          <input
+            inputMode="numeric"
+            value={draft.paneScrollbackLines}
+            placeholder="1000"
+            onChange={(e) => set('paneScrollbackLines')(e.target.value)}
+          />
         </Field>
       </fieldset>
       <fieldset className="settings-group">
@@ -157,13 +272,23 @@ function SettingsBody({ view }: { view: SettingsView }) {
           Permission rules <Applies setting="rules" />
         </legend>
         <p className="muted small">
-          One rule per line, Claude Code syntax: <code>Bash(npm run test:*)</code>, <code>Read(./src/**)</code>, <code>Edit(//abs/path/**)</code>, <code>Agent(Explore)</code>. Deny wins, then ask, then allow. Saved rules apply at once to the leader and its subagents, and to teammates started from then on.
+          One rule per line, Claude Code syntax: <code>Bash(npm run test:*)</code>, <code>Read(./src/**)</code>,{' '}
+          <code>Edit(//abs/path/**)</code>, <code>Agent(Explore)</code>. Deny wins, then ask, then allow. Saved rules
+          apply at once to the leader and its subagents, and to teammates started from then on.
         </p>
         <div className="rules-grid">
           {(['allow', 'ask', 'deny'] as const).map((kind) => (
             <label key={kind} className="rules-list">
               <span>{kind}</span>
-              <textarea rows={5} spellCheck={false} aria-label={`${kind} rules`} aria-invalid={problems[kind] ? true : undefined} data-testid={`rules-${kind}`} value={draft[kind]} onChange={(e) => set(kind)(e.target.value)} />
+              <textarea
+                rows={5}
+                spellCheck={false}
+                aria-label={`${kind} rules`}
+                aria-invalid={problems[kind] ? true : undefined}
+                data-testid={`rules-${kind}`}
+                value={draft[kind]}
+                onChange={(e) => set(kind)(e.target.value)}
+              />
               {problems[kind] ? <FieldProblems field={kind} problems={problems[kind]} /> : null}
             </label>
           ))}
@@ -179,7 +304,9 @@ function SettingsBody({ view }: { view: SettingsView }) {
           </span>{' '}
           <span className="muted">({view.dataDir.fromEnv ? 'from SWARMDESK_HOME' : 'the default, ~/.swarmdesk'})</span>
         </p>
-        <p className="muted small">To use another one, set SWARMDESK_HOME before starting Swarmdesk; it takes effect at that start.</p>
+        <p className="muted small">
+          To use another one, set SWARMDESK_HOME before starting Swarmdesk; it takes effect at that start.
+        </p>
       </fieldset>
       <TrustSection project={view.project} />
       <footer className="settings-footer">
@@ -199,7 +326,19 @@ function SettingsBody({ view }: { view: SettingsView }) {
 }
 
 /** One labelled setting with its when-it-applies tag, a hint, and what is wrong with its value (words, beside it). */
-function Field({ label, applies, hint, problems, children }: { label: string; applies: Parameters<typeof Applies>[0]['setting']; hint: string; problems?: string[] | undefined; children: ReactNode }) {
+function Field({
+  label,
+  applies,
+  hint,
+  problems,
+  children
+}: {
+  label: string
+  applies: Parameters<typeof Applies>[0]['setting']
+  hint: string
+  problems?: string[] | undefined
+  children: ReactNode
+}) {
   return (
     <label className={`settings-field${problems?.length ? ' invalid' : ''}`} title={hint}>
       <span className="settings-label">
@@ -227,5 +366,10 @@ function problemSummary(problems: FieldIssues): string {
   const fields = (Object.keys(FIELD_LABELS) as Array<keyof SettingsDraft>).filter((k) => problems[k]?.length)
   const names = fields.map((k) => FIELD_LABELS[k])
   const general = problems['']?.join(' ')
-  return [`Nothing was saved: ${fields.length === 1 ? 'fix the marked field' : `fix the ${fields.length} marked fields`} (${names.join(', ')}).`, general].filter(Boolean).join(' ')
+  return [
+    `Nothing was saved: ${fields.length === 1 ? 'fix the marked field' : `fix the ${fields.length} marked fields`} (${names.join(', ')}).`,
+    general
+  ]
+    .filter(Boolean)
+    .join(' ')
 }

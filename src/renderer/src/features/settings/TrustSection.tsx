@@ -13,12 +13,22 @@ export function TrustSection({ project }: { project: ProjectTrust }) {
       <legend>Project trust</legend>
       <p>
         <span className="mono">{project.workspace}</span> is{' '}
-        <b data-testid="trust-state">{project.trusted ? (project.via === 'flag' ? 'trusted for this run (--trust-project)' : 'trusted') : 'not trusted'}</b>.
+        <b data-testid="trust-state">
+          {project.trusted
+            ? project.via === 'flag'
+              ? 'trusted for this run (--trust-project)'
+              : 'trusted'
+            : 'not trusted'}
+        </b>
+        .
       </p>
       {project.problem ? <p className="settings-warning">{project.problem}</p> : null}
       {project.ignored.length ? (
         <>
-          <p>Ignored until you trust this workspace (a cloned repository could use them to run commands or redirect the model):</p>
+          <p>
+            Ignored until you trust this workspace (a cloned repository could use them to run commands or redirect the
+            model):
+          </p>
           <ul className="settings-list" data-testid="ignored-keys">
             {project.ignored.map((k) => (
               <li key={`${k.file}:${k.key}`}>
@@ -33,7 +43,8 @@ export function TrustSection({ project }: { project: ProjectTrust }) {
         <ul className="settings-list" data-testid="hook-list">
           {project.hooks.map((h) => (
             <li key={`${h.file}:${h.event}`} data-testid="hook-entry" data-active={h.active}>
-              <code>{h.event}</code> — {h.commands} command{h.commands === 1 ? '' : 's'}, {h.scope} <span className="muted mono">{h.file}</span>{' '}
+              <code>{h.event}</code> — {h.commands} command{h.commands === 1 ? '' : 's'}, {h.scope}{' '}
+              <span className="muted mono">{h.file}</span>{' '}
               <span className={h.active ? 'hook-active' : 'hook-ignored'}>{h.active ? 'active' : 'ignored'}</span>
             </li>
           ))}
@@ -42,15 +53,28 @@ export function TrustSection({ project }: { project: ProjectTrust }) {
         <p className="muted">No hooks are configured.</p>
       )}
       {project.via === 'none' ? (
-        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void settingsCommands.trust(true)}>
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={busy}
+          onClick={() => void settingsCommands.trust(true)}
+        >
           Trust this workspace
         </button>
       ) : project.via === 'file' ? (
-        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void settingsCommands.trust(false)}>
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={busy}
+          onClick={() => void settingsCommands.trust(false)}
+        >
           Revoke trust
         </button>
       ) : null}
-      <p className="muted small">Hooks start or stop at once; a trusted project's env, base URL and bypassPermissions mode apply from the next start.</p>
+      <p className="muted small">
+        Hooks start or stop at once; a trusted project's env, base URL and bypassPermissions mode apply from the next
+        start.
+      </p>
     </fieldset>
   )
 }

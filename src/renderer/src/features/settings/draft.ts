@@ -60,10 +60,14 @@ const textOrNull = (text: string): string | null => (text.trim() === '' ? null :
 export function patchOf(values: SettingsValues, draft: SettingsDraft): SettingsPatch {
   const before = draftOf(values)
   const patch: Record<string, unknown> = {}
-  for (const key of ['apiBaseUrl', 'model', 'teammateModel', 'subagentModel'] as const) if (draft[key].trim() !== before[key]) patch[key] = textOrNull(draft[key])
-  for (const key of ['teammateBackend', 'defaultMode'] as const) if (draft[key] !== before[key]) patch[key] = draft[key] === '' ? null : draft[key]
-  for (const key of ['forkSubagents', 'coordinatorMode'] as const) if (draft[key] !== before[key]) patch[key] = draft[key]
-  for (const key of ['autoBackgroundSeconds', 'stuckAfterMinutes', 'paneScrollbackLines'] as const) if (draft[key].trim() !== before[key]) patch[key] = numberOrNull(draft[key])
+  for (const key of ['apiBaseUrl', 'model', 'teammateModel', 'subagentModel'] as const)
+    if (draft[key].trim() !== before[key]) patch[key] = textOrNull(draft[key])
+  for (const key of ['teammateBackend', 'defaultMode'] as const)
+    if (draft[key] !== before[key]) patch[key] = draft[key] === '' ? null : draft[key]
+  for (const key of ['forkSubagents', 'coordinatorMode'] as const)
+    if (draft[key] !== before[key]) patch[key] = draft[key]
+  for (const key of ['autoBackgroundSeconds', 'stuckAfterMinutes', 'paneScrollbackLines'] as const)
+    if (draft[key].trim() !== before[key]) patch[key] = numberOrNull(draft[key])
   if ((['allow', 'ask', 'deny'] as const).some((k) => lines(draft[k]).join('\n') !== lines(before[k]).join('\n'))) {
     patch.rules = { allow: lines(draft.allow), ask: lines(draft.ask), deny: lines(draft.deny) }
   }

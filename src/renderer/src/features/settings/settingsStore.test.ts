@@ -18,7 +18,10 @@ function view(values: SettingsView['values'], effective?: SettingsView['effectiv
 }
 
 function answering(answer: (channel: string) => SettingsView): void {
-  setCommandApi({ request: async (channel: string) => answer(channel), on: () => () => undefined } as unknown as WorkspaceApi)
+  setCommandApi({
+    request: async (channel: string) => answer(channel),
+    on: () => () => undefined
+  } as unknown as WorkspaceApi)
 }
 
 afterEach(() => {
@@ -28,7 +31,9 @@ afterEach(() => {
 
 describe('Settings saves in the page', () => {
   it('apply what main says applies now, not the user file value a project file outranks', async () => {
-    answering(() => view({ paneScrollbackLines: 7_000, stuckAfterMinutes: 2 }, { paneScrollbackLines: 300, stuckAfterMinutes: 2 }))
+    answering(() =>
+      view({ paneScrollbackLines: 7_000, stuckAfterMinutes: 2 }, { paneScrollbackLines: 300, stuckAfterMinutes: 2 })
+    )
     expect(await settingsCommands.save({ paneScrollbackLines: 7_000, stuckAfterMinutes: 2 })).toBe(true)
     expect(appStore.getState().panes.scrollbackLines).toBe(300)
     expect(appStore.getState().dashboard.stuckAfterMinutes).toBe(2)

@@ -23,7 +23,13 @@ export interface SettingsState {
   notice: string | undefined
 }
 
-export const settingsStore = createStore<SettingsState>(() => ({ open: false, view: undefined, busy: false, error: undefined, notice: undefined }))
+export const settingsStore = createStore<SettingsState>(() => ({
+  open: false,
+  view: undefined,
+  busy: false,
+  error: undefined,
+  notice: undefined
+}))
 
 /** React hook over {@link settingsStore}. */
 export function useSettings<T>(select: (s: SettingsState) => T): T {
@@ -77,18 +83,32 @@ export const settingsCommands = {
   async trust(trusted: boolean): Promise<boolean> {
     const ok = await run(
       () => connectedApi().request('settings.trust', { trusted }),
-      trusted ? 'This workspace is trusted: its hooks run from now on.' : 'Trust revoked: the project’s hooks no longer run.'
+      trusted
+        ? 'This workspace is trusted: its hooks run from now on.'
+        : 'Trust revoked: the project’s hooks no longer run.'
     )
     if (ok) applyEffective()
     return ok
   },
   /** Stores the API key in the keychain (the app only); the answer holds its status, never the key. */
   setApiKey(apiKey: string, acceptUnencrypted: boolean): Promise<boolean> {
-    return run(async () => withKey(await connectedApi().request('settings.setApiKey', { apiKey, ...(acceptUnencrypted ? { acceptUnencrypted } : {}) })), 'API key stored; the leader uses it from now on.')
+    return run(
+      async () =>
+        withKey(
+          await connectedApi().request('settings.setApiKey', {
+            apiKey,
+            ...(acceptUnencrypted ? { acceptUnencrypted } : {})
+          })
+        ),
+      'API key stored; the leader uses it from now on.'
+    )
   },
   /** Uses a key for this run only (the web host): main keeps it in memory; the answer holds its status, never the key. */
   setRunApiKey(apiKey: string): Promise<boolean> {
-    return run(async () => withKey(await connectedApi().request('settings.setRunApiKey', { apiKey })), 'API key set for this run: the leader uses it from now on. It is kept in memory only and is gone when `swarmdesk serve` stops.')
+    return run(
+      async () => withKey(await connectedApi().request('settings.setRunApiKey', { apiKey })),
+      'API key set for this run: the leader uses it from now on. It is kept in memory only and is gone when `swarmdesk serve` stops.'
+    )
   },
   clearApiKey(): Promise<boolean> {
     return run(async () => withKey(await connectedApi().request('settings.clearApiKey', {})), 'Stored API key removed.')
@@ -104,8 +124,11 @@ export const settingsCommands = {
 function applyEffective(): void {
   const view = settingsStore.getState().view
   const stuck = view?.effective?.stuckAfterMinutes ?? view?.values.stuckAfterMinutes ?? DEFAULT_STUCK_AFTER_MINUTES
-  if (appStore.getState().dashboard.stuckAfterMinutes !== stuck) appStore.setState((s) => ({ dashboard: { ...s.dashboard, stuckAfterMinutes: stuck } }))
-  actions.setPaneScrollback(view?.effective?.paneScrollbackLines ?? view?.values.paneScrollbackLines ?? DEFAULT_PANE_SCROLLBACK_LINES)
+  if (appStore.getState().dashboard.stuckAfterMinutes !== stuck)
+    appStore.setState((s) => ({ dashboard: { ...s.dashboard, stuckAfterMinutes: stuck } }))
+  actions.setPaneScrollback(
+    view?.effective?.paneScrollbackLines ?? view?.values.paneScrollbackLines ?? DEFAULT_PANE_SCROLLBACK_LINES
+  )
 }
 
 function withKey(apiKey: ApiKeyStatus): SettingsView | undefined {

@@ -15,7 +15,8 @@ export function ConnectionBanner() {
       <b>Connection to the workspace lost.</b>{' '}
       {status === 'reconnecting' ? (
         <>
-          Reconnecting… If the host was stopped, start <code>swarmdesk serve</code> again in the same folder: this tab picks it up by itself.
+          Reconnecting… If the host was stopped, start <code>swarmdesk serve</code> again in the same folder: this tab
+          picks it up by itself.
         </>
       ) : (
         'This page is no longer connected; reload it.'

@@ -26,7 +26,11 @@ import { NewTaskForm } from './NewTaskForm'
 import { TaskCard, TaskCardView } from './TaskCard'
 import './tasks.css'
 
-const COLUMN_TITLES: Record<TaskStatus, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed' }
+const COLUMN_TITLES: Record<TaskStatus, string> = {
+  pending: 'Pending',
+  in_progress: 'In progress',
+  completed: 'Completed'
+}
 
 /** Board droppables: cards first (a drop on a card places it there), then the column under it. */
 const collisions: CollisionDetection = (args) => {
@@ -38,18 +42,25 @@ const collisions: CollisionDetection = (args) => {
 /** The viewport point a drag is at: the pointer's, else (keyboard) the centre of the dragged card. */
 function dragPoint(event: DragMoveEvent | DragEndEvent): { x: number; y: number } | undefined {
   const start = event.activatorEvent as Partial<PointerEvent>
-  if (typeof start.clientX === 'number' && typeof start.clientY === 'number') return { x: start.clientX + event.delta.x, y: start.clientY + event.delta.y }
+  if (typeof start.clientX === 'number' && typeof start.clientY === 'number')
+    return { x: start.clientX + event.delta.x, y: start.clientY + event.delta.y }
   const rect = event.active.rect.current.translated
   return rect ? { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 } : undefined
 }
 
-const taskIdOf = (id: string | number): number | undefined => (String(id).startsWith('task:') ? Number(String(id).slice(5)) : undefined)
+const taskIdOf = (id: string | number): number | undefined =>
+  String(id).startsWith('task:') ? Number(String(id).slice(5)) : undefined
 
 function Column({ status }: { status: TaskStatus }) {
   const tasks = useAppStore(useShallow((s) => columnTasks(s.tasks, status)))
   const { setNodeRef, isOver } = useDroppable({ id: `col:${status}` })
   return (
-    <section className={`task-column${isOver ? ' over' : ''}`} data-testid="task-column" data-status={status} aria-label={COLUMN_TITLES[status]}>
+    <section
+      className={`task-column${isOver ? ' over' : ''}`}
+      data-testid="task-column"
+      data-status={status}
+      aria-label={COLUMN_TITLES[status]}
+    >
       <h3 className="task-column-title">
         {COLUMN_TITLES[status]} <span className="task-count">{tasks.length}</span>
       </h3>
@@ -68,7 +79,10 @@ function Column({ status }: { status: TaskStatus }) {
  * Where a card dropped on the board goes: the column of the card it was dropped on (before that
  * card; after it when dragged down its own column), or the end of the column it was dropped in.
  */
-function boardDrop(id: number, overId: string | number): { status: TaskStatus; beforeId: number | undefined } | undefined {
+function boardDrop(
+  id: number,
+  overId: string | number
+): { status: TaskStatus; beforeId: number | undefined } | undefined {
   const tasks = appStore.getState().tasks
   if (String(overId).startsWith('col:')) return { status: String(overId).slice(4) as TaskStatus, beforeId: undefined }
   const over = tasks.byId[taskIdOf(overId) ?? -1]
@@ -116,7 +130,10 @@ function Board({ view }: { view: 'drawer' | 'full' }) {
   }, [wanted])
   const [dragged, setDragged] = useState<number | undefined>()
   const draggedTask = useAppStore((s) => (dragged === undefined ? undefined : s.tasks.byId[dragged]))
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }))
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates })
+  )
   const finish = () => {
     setDragged(undefined)
     appStore.getState().setTaskDropTarget(undefined)
@@ -139,7 +156,12 @@ function Board({ view }: { view: 'drawer' | 'full' }) {
   return (
     <div className={`task-board task-board-${view}`} data-testid="task-board" data-view={view} data-list={list ?? ''}>
       {view === 'drawer' ? (
-        <button type="button" className="btn btn-small task-full-view" onClick={() => actions.setBoardOpen(true)} title="The task board, as wide as the pane grid">
+        <button
+          type="button"
+          className="btn btn-small task-full-view"
+          onClick={() => actions.setBoardOpen(true)}
+          title="The task board, as wide as the pane grid"
+        >
           Open full view
         </button>
       ) : null}
@@ -150,13 +172,25 @@ function Board({ view }: { view: 'drawer' | 'full' }) {
         </div>
       ) : null}
       <p className="task-hint">Drag a card between columns, or onto a teammate's row or pane header to assign it.</p>
-      <DndContext sensors={sensors} collisionDetection={collisions} onDragStart={onStart} onDragMove={onMove} onDragEnd={onEnd} onDragCancel={finish}>
+      <DndContext
+        sensors={sensors}
+        collisionDetection={collisions}
+        onDragStart={onStart}
+        onDragMove={onMove}
+        onDragEnd={onEnd}
+        onDragCancel={finish}
+      >
         <div className="task-columns">
           {TASK_COLUMNS.map((status) => (
             <Column key={status} status={status} />
           ))}
         </div>
-        {createPortal(<DragOverlay dropAnimation={null}>{draggedTask ? <TaskCardView task={draggedTask} overlay /> : null}</DragOverlay>, document.body)}
+        {createPortal(
+          <DragOverlay dropAnimation={null}>
+            {draggedTask ? <TaskCardView task={draggedTask} overlay /> : null}
+          </DragOverlay>,
+          document.body
+        )}
       </DndContext>
     </div>
   )

@@ -10,7 +10,9 @@ import { TaskEditor } from './TaskEditor'
 
 /** The colour of the agent named `name` (its team colour), or undefined when it is not on show. */
 function useOwnerColor(name: string | undefined): string | undefined {
-  return useAppStore((s) => (name ? Object.values(s.workspace.agents).find((a) => a.agentName === name)?.color : undefined))
+  return useAppStore((s) =>
+    name ? Object.values(s.workspace.agents).find((a) => a.agentName === name)?.color : undefined
+  )
 }
 
 /**
@@ -29,7 +31,11 @@ export function TaskCardView({ task, overlay = false }: { task: Task; overlay?: 
       </div>
       <div className="task-card-meta">
         {task.owner ? (
-          <span className="task-owner" data-testid="task-owner" style={{ '--owner-color': color ?? 'var(--fg-dim, #999)' } as CSSProperties}>
+          <span
+            className="task-owner"
+            data-testid="task-owner"
+            style={{ '--owner-color': color ?? 'var(--fg-dim, #999)' } as CSSProperties}
+          >
             {task.owner}
           </span>
         ) : (
@@ -37,7 +43,13 @@ export function TaskCardView({ task, overlay = false }: { task: Task; overlay?: 
         )}
         {task.blockedBy.length ? <span className="task-waits">{open.length ? 'blocked by' : 'waited for'}</span> : null}
         {task.blockedBy.map((b) => (
-          <span key={b} className={`task-blocker${open.includes(b) ? ' open' : ' done'}`} data-testid="task-blocker" data-open={String(open.includes(b))} title={open.includes(b) ? `waits for #${b}, not completed yet` : `#${b} is completed`}>
+          <span
+            key={b}
+            className={`task-blocker${open.includes(b) ? ' open' : ' done'}`}
+            data-testid="task-blocker"
+            data-open={String(open.includes(b))}
+            title={open.includes(b) ? `waits for #${b}, not completed yet` : `#${b} is completed`}
+          >
             #{b}
           </span>
         ))}
@@ -46,7 +58,12 @@ export function TaskCardView({ task, overlay = false }: { task: Task; overlay?: 
       {card?.error && !overlay ? (
         <div className="task-error" role="alert" data-testid="task-error">
           <span>{card.error}</span>
-          <button type="button" className="task-error-close" aria-label={`Dismiss the error of task #${task.id}`} onClick={() => dismissCardError(task.id)}>
+          <button
+            type="button"
+            className="task-error-close"
+            aria-label={`Dismiss the error of task #${task.id}`}
+            onClick={() => dismissCardError(task.id)}
+          >
             ×
           </button>
         </div>
@@ -57,7 +74,10 @@ export function TaskCardView({ task, overlay = false }: { task: Task; overlay?: 
 
 /** A sortable card: drag it (pointer, or focus + Space and arrows) within or across columns, or onto a teammate. */
 export function TaskCard({ task }: { task: Task }) {
-  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: `task:${task.id}`, data: { taskId: task.id } })
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
+    id: `task:${task.id}`,
+    data: { taskId: task.id }
+  })
   const blocked = useAppStore((s) => openBlockers(s.tasks, task).length > 0)
   return (
     <li
@@ -69,7 +89,12 @@ export function TaskCard({ task }: { task: Task }) {
       data-owner={task.owner ?? ''}
       style={{ transform: CSS.Transform.toString(transform), transition }}
     >
-      <div className="task-drag" {...attributes} {...listeners} aria-label={`Task #${task.id} ${task.subject}: drag to a column or onto a teammate`}>
+      <div
+        className="task-drag"
+        {...attributes}
+        {...listeners}
+        aria-label={`Task #${task.id} ${task.subject}: drag to a column or onto a teammate`}
+      >
         <TaskCardView task={task} />
       </div>
       <TaskEditor task={task} />

@@ -20,7 +20,12 @@ export function TaskEditor({ task }: { task: Task }) {
   if (!open) {
     return (
       <div className="task-actions">
-        <button type="button" className="task-edit" onClick={() => (setSubject(task.subject), setDescription(task.description), setOpen(true))} aria-label={`Edit task #${task.id}`}>
+        <button
+          type="button"
+          className="task-edit"
+          onClick={() => (setSubject(task.subject), setDescription(task.description), setOpen(true))}
+          aria-label={`Edit task #${task.id}`}
+        >
           Edit
         </button>
       </div>
@@ -34,7 +39,10 @@ export function TaskEditor({ task }: { task: Task }) {
       ...(description !== task.description ? { description } : {}),
       ...(addBlockedBy.length ? { addBlockedBy } : {})
     }
-    const found = taskFormProblems({ subject, description, waitsFor }, { channel: 'tasks.update', fields: { taskId: task.id, ...edit } })
+    const found = taskFormProblems(
+      { subject, description, waitsFor },
+      { channel: 'tasks.update', fields: { taskId: task.id, ...edit } }
+    )
     setProblems(found)
     if (Object.keys(found).length) return
     if (Object.keys(edit).length && !(await editTask(task.id, edit))) return
@@ -44,14 +52,37 @@ export function TaskEditor({ task }: { task: Task }) {
   }
   return (
     <form className="task-form" onSubmit={save} aria-label={`Edit task #${task.id}`}>
-      <input aria-label="Subject" aria-invalid={problems.subject ? true : undefined} value={subject} onChange={(e) => setSubject(e.target.value)} required />
+      <input
+        aria-label="Subject"
+        aria-invalid={problems.subject ? true : undefined}
+        value={subject}
+        onChange={(e) => setSubject(e.target.value)}
+        required
+      />
       <FieldProblem field="subject" problems={problems} />
-      <textarea aria-label="Description" aria-invalid={problems.description ? true : undefined} value={description} rows={2} onChange={(e) => setDescription(e.target.value)} />
+      <textarea
+        aria-label="Description"
+        aria-invalid={problems.description ? true : undefined}
+        value={description}
+        rows={2}
+        onChange={(e) => setDescription(e.target.value)}
+      />
       <FieldProblem field="description" problems={problems} />
-      <input aria-label="Also waits for" aria-invalid={problems.waitsFor ? true : undefined} placeholder="waits for #… (e.g. 1, 3)" value={waitsFor} onChange={(e) => setWaitsFor(e.target.value)} />
+      <input
+        aria-label="Also waits for"
+        aria-invalid={problems.waitsFor ? true : undefined}
+        placeholder="waits for #… (e.g. 1, 3)"
+        value={waitsFor}
+        onChange={(e) => setWaitsFor(e.target.value)}
+      />
       <FieldProblem field="waitsFor" problems={problems} />
       <div className="task-form-row">
-        <select aria-label={`Assign task #${task.id} to`} value="" disabled={teammates.length === 0} onChange={(e) => e.target.value && void assignTask(task.id, e.target.value)}>
+        <select
+          aria-label={`Assign task #${task.id} to`}
+          value=""
+          disabled={teammates.length === 0}
+          onChange={(e) => e.target.value && void assignTask(task.id, e.target.value)}
+        >
           <option value="">{teammates.length ? 'Assign to…' : 'no teammates'}</option>
           {teammates.map((n) => (
             <option key={n} value={n}>

@@ -58,7 +58,10 @@ export function moveTask(id: number, status: TaskStatus, beforeId: number | unde
 }
 
 /** A board edit of card `id` (subject, description, what it waits for). */
-export function editTask(id: number, edit: { subject?: string; description?: string; addBlockedBy?: number[] }): Promise<boolean> {
+export function editTask(
+  id: number,
+  edit: { subject?: string; description?: string; addBlockedBy?: number[] }
+): Promise<boolean> {
   return onCard(id, () => connectedApi().request('tasks.update', { taskId: id, ...edit }))
 }
 
@@ -66,7 +69,11 @@ export function editTask(id: number, edit: { subject?: string; description?: str
  * Creates a task from the board's form.
  * @returns undefined when created, else main's refusal for the form to show.
  */
-export async function createTask(fields: { subject: string; description?: string; blockedBy?: number[] }): Promise<string | undefined> {
+export async function createTask(fields: {
+  subject: string
+  description?: string
+  blockedBy?: number[]
+}): Promise<string | undefined> {
   try {
     await connectedApi().request('tasks.create', fields)
     return undefined

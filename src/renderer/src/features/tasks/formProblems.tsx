@@ -26,7 +26,12 @@ function fieldOf(path: readonly PropertyKey[]): TaskFormField | undefined {
  * ids, then whatever the request's contract (`tasks.create`, or `tasks.update` of task `taskId` for
  * an edit: the same schema main checks) refuses. `payload` is the request the form would send.
  */
-export function taskFormProblems(input: TaskFormInput, payload: { channel: 'tasks.create'; fields: Record<string, unknown> } | { channel: 'tasks.update'; fields: Record<string, unknown> }): FieldIssues {
+export function taskFormProblems(
+  input: TaskFormInput,
+  payload:
+    | { channel: 'tasks.create'; fields: Record<string, unknown> }
+    | { channel: 'tasks.update'; fields: Record<string, unknown> }
+): FieldIssues {
   const found: FieldIssues = parseTaskIds(input.waitsFor) ? {} : { waitsFor: ['task ids, such as 1, 3'] }
   const checked = requestChannels[payload.channel].request.safeParse(payload.fields)
   return checked.success ? found : mergeFieldIssues(found, issuesByField(checked.error.issues, fieldOf))

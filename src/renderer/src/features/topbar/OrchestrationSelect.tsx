@@ -3,13 +3,25 @@ import { useAppStore } from '../../store/store'
 
 /** The three ways a session can delegate (docs/agents.md#subagents, docs/agents.md#forks, docs/agents.md#coordinator-mode), as the select offers them. */
 const CHOICES = {
-  standard: { fork: false, coordinator: false, label: 'standard', title: 'The leader works itself and starts typed subagents and teammates.' },
-  fork: { fork: true, coordinator: false, label: 'forks', title: 'An Agent call without a type forks the leader: the child inherits its conversation and reads its prompt cache.' },
+  standard: {
+    fork: false,
+    coordinator: false,
+    label: 'standard',
+    title: 'The leader works itself and starts typed subagents and teammates.'
+  },
+  fork: {
+    fork: true,
+    coordinator: false,
+    label: 'forks',
+    title:
+      'An Agent call without a type forks the leader: the child inherits its conversation and reads its prompt cache.'
+  },
   coordinator: {
     fork: false,
     coordinator: true,
     label: 'coordinator',
-    title: 'The leader only orchestrates: it starts background workers, continues or stops them, and reads their notifications. Forks are off.'
+    title:
+      'The leader only orchestrates: it starts background workers, continues or stops them, and reads their notifications. Forks are off.'
   }
 } as const
 type Choice = keyof typeof CHOICES
@@ -25,7 +37,9 @@ export function OrchestrationSelect() {
   if (!orchestration) return null
   const value: Choice = orchestration.coordinator ? 'coordinator' : orchestration.fork ? 'fork' : 'standard'
   const locked = !orchestration.switchable
-  const why = locked ? 'Chosen before the first prompt of a session; start a new session to change it.' : CHOICES[value].title
+  const why = locked
+    ? 'Chosen before the first prompt of a session; start a new session to change it.'
+    : CHOICES[value].title
   return (
     <label className="topbar-field" title={why}>
       <span className="topbar-label">agents</span>

@@ -50,7 +50,9 @@ export function StopAllButton() {
               ))}
             </ul>
           ) : (
-            <p className="stop-all-none">Nothing is running now; Stop all would stop whatever starts before it reaches the agents.</p>
+            <p className="stop-all-none">
+              Nothing is running now; Stop all would stop whatever starts before it reaches the agents.
+            </p>
           )}
           <div className="stop-all-actions">
             <button

@@ -33,7 +33,14 @@ export function TopBar({ panels }: { panels: SidePanelsControl }) {
   const tokens = total.inputTokens + total.outputTokens + total.cacheCreationInputTokens + total.cacheReadInputTokens
   return (
     <header className="app-bar topbar">
-      <button type="button" className="topbar-toggle" aria-pressed={panels.dashboardOpen} aria-label={panels.dashboardOpen ? 'Hide the team dashboard' : 'Show the team dashboard'} title="Team dashboard" onClick={panels.toggleDashboard}>
+      <button
+        type="button"
+        className="topbar-toggle"
+        aria-pressed={panels.dashboardOpen}
+        aria-label={panels.dashboardOpen ? 'Hide the team dashboard' : 'Show the team dashboard'}
+        title="Team dashboard"
+        onClick={panels.toggleDashboard}
+      >
         ☰
       </button>
       <span className="brand">Swarmdesk</span>
@@ -52,17 +59,31 @@ export function TopBar({ panels }: { panels: SidePanelsControl }) {
         </span>
       ) : null}
       {scripted ? (
-        <span className="scripted-badge" title="Answers come from the scripted model server (docs/model.md#model-access); costs are priced as the named model">
+        <span
+          className="scripted-badge"
+          title="Answers come from the scripted model server (docs/model.md#model-access); costs are priced as the named model"
+        >
           scripted<span className="scripted-badge-more"> model</span>
         </span>
       ) : null}
-      <span className="topbar-usage mono" data-testid="topbar-usage" title={`all agents: ${formatTokens(total.inputTokens)} in, ${formatTokens(total.outputTokens)} out, cache ${formatTokens(total.cacheReadInputTokens)} read / ${formatTokens(total.cacheCreationInputTokens)} written${scripted ? `; priced as ${model}` : ''}`}>
+      <span
+        className="topbar-usage mono"
+        data-testid="topbar-usage"
+        title={`all agents: ${formatTokens(total.inputTokens)} in, ${formatTokens(total.outputTokens)} out, cache ${formatTokens(total.cacheReadInputTokens)} read / ${formatTokens(total.cacheCreationInputTokens)} written${scripted ? `; priced as ${model}` : ''}`}
+      >
         {formatTokens(tokens)} tok · {formatUsd(cost)}
       </span>
       <NewSessionButton />
       <StopAllButton />
       <SettingsButton />
-      <button type="button" className="topbar-toggle" aria-pressed={panels.drawerOpen} aria-label={panels.drawerOpen ? 'Hide the side drawer' : 'Show the side drawer'} title="Permissions and mailbox" onClick={panels.toggleDrawer}>
+      <button
+        type="button"
+        className="topbar-toggle"
+        aria-pressed={panels.drawerOpen}
+        aria-label={panels.drawerOpen ? 'Hide the side drawer' : 'Show the side drawer'}
+        title="Permissions and mailbox"
+        onClick={panels.toggleDrawer}
+      >
         ◧
       </button>
     </header>

@@ -4,14 +4,16 @@ import { connectedApi } from '../../store/commands'
 
 /** The last segment of a path: the workspace folder's own name. */
 export function folderName(path: string): string {
-  return path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path
+  return (
+    path
+      .replace(/[\\/]+$/, '')
+      .split(/[\\/]/)
+      .pop() || path
+  )
 }
 
 /** What the menu shows while open. */
-type MenuState =
-  | { kind: 'closed' }
-  | { kind: 'loading' }
-  | { kind: 'ready'; menu: WorkspacesMenu }
+type MenuState = { kind: 'closed' } | { kind: 'loading' } | { kind: 'ready'; menu: WorkspacesMenu }
 
 /**
  * The top bar's workspace folder as a menu (docs/ui.md#the-workspace-ui "open a folder (recent list)"): the current
@@ -166,7 +168,14 @@ export function WorkspaceMenu({ cwd }: { cwd: string }) {
         </span>
       </button>
       {open ? (
-        <div ref={menu} id={menuId} role="menu" aria-label="Workspaces" className="workspace-menu-popup" onKeyDown={onMenuKey}>
+        <div
+          ref={menu}
+          id={menuId}
+          role="menu"
+          aria-label="Workspaces"
+          className="workspace-menu-popup"
+          onKeyDown={onMenuKey}
+        >
           <div className="workspace-menu-current" role="none">
             <span className="workspace-menu-label">This workspace</span>
             <span className="mono" data-testid="workspace-menu-current">
@@ -178,7 +187,9 @@ export function WorkspaceMenu({ cwd }: { cwd: string }) {
               Recent
             </span>
             {state.kind === 'loading' ? <span className="workspace-menu-note">Loading…</span> : null}
-            {ready && ready.recent.length === 0 && !ready.problem ? <span className="workspace-menu-note">No recent folders yet.</span> : null}
+            {ready && ready.recent.length === 0 && !ready.problem ? (
+              <span className="workspace-menu-note">No recent folders yet.</span>
+            ) : null}
             {ready?.problem ? (
               <span className="workspace-menu-note workspace-menu-problem" role="alert">
                 {ready.problem}
@@ -191,7 +202,13 @@ export function WorkspaceMenu({ cwd }: { cwd: string }) {
                   <span className="workspace-menu-item missing" title={`${entry.path} no longer exists`}>
                     <b>{entry.name}</b> <span className="mono">{entry.path}</span> <em>missing</em>
                   </span>
-                  <button type="button" role="menuitem" className="workspace-menu-remove" aria-label={`Remove ${entry.name} (missing) from the recent list`} onClick={() => void forget(entry)}>
+                  <button
+                    type="button"
+                    role="menuitem"
+                    className="workspace-menu-remove"
+                    aria-label={`Remove ${entry.name} (missing) from the recent list`}
+                    onClick={() => void forget(entry)}
+                  >
                     Remove
                   </button>
                 </span>
@@ -238,7 +255,13 @@ export function WorkspaceMenu({ cwd }: { cwd: string }) {
                 </button>
               </form>
             ) : (
-              <button type="button" role="menuitem" className="workspace-menu-item workspace-menu-open" disabled={busy || !ready} onClick={() => (ready?.picker === 'dialog' ? void openFolder(undefined) : setTyping(true))}>
+              <button
+                type="button"
+                role="menuitem"
+                className="workspace-menu-item workspace-menu-open"
+                disabled={busy || !ready}
+                onClick={() => (ready?.picker === 'dialog' ? void openFolder(undefined) : setTyping(true))}
+              >
                 Open folder…
               </button>
             )}

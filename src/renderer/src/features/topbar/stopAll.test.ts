@@ -29,7 +29,11 @@ describe('what Stop all says it will stop', () => {
     )
     const targets = stopAllTargets(agents, Object.keys(agents))
     expect(targets).toEqual({ leaderWorking: true, subagents: ['explore-api'], teammates: ['alice', 'bob'] })
-    expect(stopAllLines(targets)).toEqual(["Stops the leader's current turn.", 'Stops 1 subagent: explore-api.', 'Kills 2 teammates at once, without asking: alice and bob.'])
+    expect(stopAllLines(targets)).toEqual([
+      "Stops the leader's current turn.",
+      'Stops 1 subagent: explore-api.',
+      'Kills 2 teammates at once, without asking: alice and bob.'
+    ])
   })
 
   it('says nothing when nothing runs', () => {

@@ -3,7 +3,13 @@ import type { AgentView } from '../../../../shared/ipc'
 import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
 
 /** States in which an agent has a turn in progress (what Stop all stops). */
-const WORKING: ReadonlySet<AgentState> = new Set<AgentState>(['starting', 'running', 'awaiting_permission', 'awaiting_plan_approval', 'stopping'])
+const WORKING: ReadonlySet<AgentState> = new Set<AgentState>([
+  'starting',
+  'running',
+  'awaiting_permission',
+  'awaiting_plan_approval',
+  'stopping'
+])
 /** States of an agent that is gone (nothing to stop or kill). */
 const GONE: ReadonlySet<AgentState> = new Set<AgentState>(['exited', 'crashed', 'interrupted'])
 
@@ -45,7 +51,13 @@ function list(names: string[]): string {
 export function stopAllLines(t: StopAllTargets): string[] {
   const lines: string[] = []
   if (t.leaderWorking) lines.push("Stops the leader's current turn.")
-  if (t.subagents.length > 0) lines.push(`Stops ${t.subagents.length === 1 ? '1 subagent' : `${t.subagents.length} subagents`}: ${list(t.subagents)}.`)
-  if (t.teammates.length > 0) lines.push(`Kills ${t.teammates.length === 1 ? '1 teammate' : `${t.teammates.length} teammates`} at once, without asking: ${list(t.teammates)}.`)
+  if (t.subagents.length > 0)
+    lines.push(
+      `Stops ${t.subagents.length === 1 ? '1 subagent' : `${t.subagents.length} subagents`}: ${list(t.subagents)}.`
+    )
+  if (t.teammates.length > 0)
+    lines.push(
+      `Kills ${t.teammates.length === 1 ? '1 teammate' : `${t.teammates.length} teammates`} at once, without asking: ${list(t.teammates)}.`
+    )
   return lines
 }
