@@ -47,17 +47,15 @@ export function createAgentSink(options: {
         if (event.role === 'assistant') response = undefined
         return
       case 'compacted':
-        options
-          .transcript()
-          .append(
-            'system',
-            {
-              summary: event.summary,
-              replacedMessages: event.replaced,
-              ...(event.cut.length ? { cutTexts: event.cut } : {})
-            },
-            'compact_boundary'
-          )
+        options.transcript().append(
+          'system',
+          {
+            summary: event.summary,
+            replacedMessages: event.replaced,
+            ...(event.cut.length ? { cutTexts: event.cut } : {})
+          },
+          'compact_boundary'
+        )
         for (const m of event.messages) options.transcript().append(m.role === 'assistant' ? 'assistant' : 'user', m)
         // the pane and the stream show that the agent's history was compacted (docs/loop.md#the-agent-loop)
         options.bus.emit({

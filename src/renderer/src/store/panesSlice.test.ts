@@ -80,17 +80,15 @@ describe('agent lifetimes', () => {
     const store = createAppStore()
     store.getState().loadSnapshot(snapshot())
     store.getState().applyEvent(started('a-1', 'team-lead', '2026-01-01T00:00:01.000Z'))
-    store
-      .getState()
-      .applyEvent(
-        ev({
-          type: 'agent_stopped',
-          agentId: 'a-1',
-          agentName: 'a-1',
-          status: 'killed',
-          time: '2026-01-01T00:00:31.500Z'
-        })
-      )
+    store.getState().applyEvent(
+      ev({
+        type: 'agent_stopped',
+        agentId: 'a-1',
+        agentName: 'a-1',
+        status: 'killed',
+        time: '2026-01-01T00:00:31.500Z'
+      })
+    )
     expect(store.getState().workspace.lifetimes['a-1']).toEqual({
       startedAt: Date.parse('2026-01-01T00:00:01.000Z'),
       endedAt: Date.parse('2026-01-01T00:00:31.500Z'),

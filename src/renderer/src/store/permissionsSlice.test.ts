@@ -40,19 +40,17 @@ describe('permissions slice', () => {
   it('counts what waits, plan approvals included, for the queue and drawer badge', () => {
     const store = createAppStore()
     expect(selectPendingCount(store.getState())).toBe(0)
-    store
-      .getState()
-      .setPermissions([
-        permission({ requestId: 'a' }),
-        permission({
-          requestId: 'p',
-          agentId: 'pat@t',
-          agentName: 'pat',
-          tool: 'ExitPlanMode',
-          input: { plan: '1. x' },
-          suggestions: []
-        })
-      ])
+    store.getState().setPermissions([
+      permission({ requestId: 'a' }),
+      permission({
+        requestId: 'p',
+        agentId: 'pat@t',
+        agentName: 'pat',
+        tool: 'ExitPlanMode',
+        input: { plan: '1. x' },
+        suggestions: []
+      })
+    ])
     expect(selectPendingCount(store.getState())).toBe(2)
     store.getState().setPermissions([permission({ requestId: 'p' })])
     expect(selectPendingCount(store.getState())).toBe(1)

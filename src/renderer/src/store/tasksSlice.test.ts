@@ -78,12 +78,10 @@ describe('tasks slice', () => {
 
   it('names the unfinished blockers of a card', () => {
     const store = createAppStore()
-    store
-      .getState()
-      .applyTaskList({
-        name: 'crew',
-        tasks: [task(1), task(2, { status: 'completed' }), task(3, { blockedBy: [1, 2, 9] })]
-      })
+    store.getState().applyTaskList({
+      name: 'crew',
+      tasks: [task(1), task(2, { status: 'completed' }), task(3, { blockedBy: [1, 2, 9] })]
+    })
     const s = store.getState().tasks
     expect(ids(openBlockers(s, s.byId[3]!))).toEqual([1])
   })

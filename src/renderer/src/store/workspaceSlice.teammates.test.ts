@@ -83,40 +83,34 @@ describe('teammates in the workspace store', () => {
       color: TEAM_COLOR_HEX.cyan
     })
     expect(selectCurrentTask('bob@demo')(store.getState())).toEqual({ id: '2', subject: 'Write docs' })
-    store
-      .getState()
-      .applyEvent(
-        ev({
-          seq: 11,
-          type: 'task_updated',
-          agentId: 'bob@demo',
-          agentName: 'bob',
-          task: { id: 2, subject: 'Write docs', owner: 'bob', status: 'completed' }
-        })
-      )
+    store.getState().applyEvent(
+      ev({
+        seq: 11,
+        type: 'task_updated',
+        agentId: 'bob@demo',
+        agentName: 'bob',
+        task: { id: 2, subject: 'Write docs', owner: 'bob', status: 'completed' }
+      })
+    )
     expect(selectCurrentTask('bob@demo')(store.getState())).toBeUndefined()
     // a resync starts over from the snapshot, which already reflects every event up to its lastSeq
     store.getState().beginResync()
-    store
-      .getState()
-      .loadSnapshot(
-        snapshot({
-          agents: [agentView({ agentId: 'team-lead' }), { ...bob, currentTask: { id: '4', subject: 'Next' } }],
-          lastSeq: 12
-        })
-      )
+    store.getState().loadSnapshot(
+      snapshot({
+        agents: [agentView({ agentId: 'team-lead' }), { ...bob, currentTask: { id: '4', subject: 'Next' } }],
+        lastSeq: 12
+      })
+    )
     expect(selectCurrentTask('bob@demo')(store.getState())).toEqual({ id: '4', subject: 'Next' })
   })
 
   it('keeps the snapshot’s backend and colour when a restart event omits them', () => {
     const store = createAppStore()
-    store
-      .getState()
-      .loadSnapshot(
-        snapshot({
-          agents: [agentView({ agentId: 'bob@demo', agentName: 'bob', backend: 'process', color: '#123456', depth: 1 })]
-        })
-      )
+    store.getState().loadSnapshot(
+      snapshot({
+        agents: [agentView({ agentId: 'bob@demo', agentName: 'bob', backend: 'process', color: '#123456', depth: 1 })]
+      })
+    )
     store
       .getState()
       .applyEvent(

@@ -73,14 +73,12 @@ describe('workspace slice', () => {
 
   it('sums usage events into the agent and the workspace, with their cost', () => {
     const store = createAppStore()
-    store
-      .getState()
-      .loadSnapshot(
-        snapshot({
-          usage: { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 1, cacheReadInputTokens: 1 },
-          costUsd: 0.25
-        })
-      )
+    store.getState().loadSnapshot(
+      snapshot({
+        usage: { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 1, cacheReadInputTokens: 1 },
+        costUsd: 0.25
+      })
+    )
     store.getState().applyEvent(usage('team-lead', 10, 0.5))
     store.getState().applyEvent(usage('team-lead', 1))
     const ws = store.getState().workspace
@@ -99,16 +97,14 @@ describe('workspace slice', () => {
     const store = createAppStore()
     store.getState().loadSnapshot(snapshot())
     const before = store.getState().workspace.agents
-    store
-      .getState()
-      .applyEvent({
-        type: 'from_the_future',
-        seq: 1,
-        time: '',
-        agentId: 'team-lead',
-        agentName: 'x',
-        state: 'crashed'
-      } as unknown as RuntimeEvent)
+    store.getState().applyEvent({
+      type: 'from_the_future',
+      seq: 1,
+      time: '',
+      agentId: 'team-lead',
+      agentName: 'x',
+      state: 'crashed'
+    } as unknown as RuntimeEvent)
     expect(store.getState().workspace.agents).toEqual(before)
   })
 

@@ -63,18 +63,16 @@ describe('permission notifications', () => {
     const store = createAppStore()
     const notifier = fakeNotifier()
     notifyNewPermissions(store, notifier, () => false, null)
-    store
-      .getState()
-      .setPermissions([
-        permission({
-          requestId: 'p',
-          agentId: 'alice@t',
-          agentName: 'alice',
-          tool: 'ExitPlanMode',
-          input: { plan: '\n## Fix the parser\n1. read it' },
-          suggestions: []
-        })
-      ])
+    store.getState().setPermissions([
+      permission({
+        requestId: 'p',
+        agentId: 'alice@t',
+        agentName: 'alice',
+        tool: 'ExitPlanMode',
+        input: { plan: '\n## Fix the parser\n1. read it' },
+        suggestions: []
+      })
+    ])
     expect(notifier.shown).toEqual(['alice asks to approve its plan | Fix the parser'])
   })
 

@@ -36,22 +36,20 @@ describe('interrupted agents in the UI (restore after restart)', () => {
 
   it('a resumed agent leaves the interrupted state with its next event', () => {
     const store = createAppStore()
-    store
-      .getState()
-      .loadSnapshot(
-        snapshot({
-          agents: [
-            agentView({
-              agentId: 'alice@ops',
-              agentName: 'alice',
-              parentId: 'team-lead',
-              depth: 1,
-              backend: 'worker',
-              state: 'interrupted'
-            })
-          ]
-        })
-      )
+    store.getState().loadSnapshot(
+      snapshot({
+        agents: [
+          agentView({
+            agentId: 'alice@ops',
+            agentName: 'alice',
+            parentId: 'team-lead',
+            depth: 1,
+            backend: 'worker',
+            state: 'interrupted'
+          })
+        ]
+      })
+    )
     store.getState().applyEvent(ev({ type: 'agent_state', agentId: 'alice@ops', agentName: 'alice', state: 'running' }))
     expect(store.getState().workspace.agents['alice@ops']!.state).toBe('running')
     expect(isAlive(store.getState(), 'alice@ops')).toBe(true)
