@@ -1,21 +1,23 @@
 import { existsSync } from 'node:fs'
 import type { RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
-import type { AgentView } from '../../../shared/ipc'
+import type { AgentView, SessionListEntry } from '../../../shared/ipc'
 import type { Disposable } from '../../runtime/base'
 import { LEADER_NAME, Session } from '../../runtime/session'
+import { leaderTranscriptPath } from '../../runtime/storage'
 import type { PaneTerminals } from '../panes'
 import { WorkspaceStateRecorder } from './recorder'
-import { leaderTranscriptPath } from '../../runtime/storage'
-import type { SessionListEntry } from '../../../shared/sessions'
 import { listWorkspaceSessions, otherOwner } from './sessions'
 import { INTERRUPTED_PANE_LINE, planRestore, restoredAgents, type RestorePlan } from './startup'
-import { readWorkspaceState, restorePaths } from './stateFile'
+import { readWorkspaceState, restorePaths, type WorkspaceState } from './stateFile'
 
 /** Passed to the service's `run` to continue the leader's interrupted turn instead of a new prompt. */
 export const RESUME_TURN: unique symbol = Symbol('resume the interrupted turn')
 
 /** Level of the notices restore problems make (an unreadable restore file: the workspace opens without it). */
 export const RESTORE_NOTICE_LEVEL = 'warning' as const
+
+/** What a session id looks like: a folder name (Session.open makes UUIDs), no separator, no `..`. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
 
 /** A request the restore controller refuses; the service turns it into the request's error. */
 export class RestoreError extends Error {
@@ -167,11 +169,12 @@ export class RestoreController {
     if (this.host.busy()) throw new RestoreError('The leader is working: stop it before opening another session.')
     if (sessionId === this.host.session().sessionId)
       throw new RestoreError(`Session ${sessionId} is the one open here already.`)
-    if (!existsSync(leaderTranscriptPath(home, cwd, sessionId)))
+    // an id is one folder name under the workspace's store, never a path out of it
+    if (!SESSION_ID.test(sessionId) || !existsSync(leaderTranscriptPath(home, cwd, sessionId)))
       throw new RestoreError(
         `No session ${sessionId} in this workspace (${cwd}): pick one from the Sessions menu, or list them with swarmdesk sessions list --cwd ${cwd}.`
       )
-    let saved
+    let saved: WorkspaceState | undefined
     try {
       saved = readWorkspaceState(restorePaths(home, cwd, sessionId))
     } catch {

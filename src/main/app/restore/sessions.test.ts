@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { WorkspaceSnapshot } from '../../../shared/ipc'
-import type { SessionList } from '../../../shared/sessions'
+import type { SessionList, WorkspaceSnapshot } from '../../../shared/ipc'
+import { workspaceSlug } from '../../runtime/storage'
 import { WorkspaceService } from '../service'
 import { readLastSession, readWorkspaceState, restorePaths, writeWorkspaceState } from './stateFile'
 
@@ -127,6 +127,12 @@ describe('Sessions: list and reopen', () => {
       /No session no-such-session in this workspace .*Sessions menu/
     )
     await expect(s.handle('workspace.openSession', { sessionId: '' })).rejects.toThrow(/name the session to open/)
+    // an id is a folder of this workspace's store, never a path to another's
+    const roundabout = `../${workspaceSlug(work)}/${firstId}`
+    expect(existsSync(join(home, 'projects', workspaceSlug(work), roundabout, 'transcript.jsonl'))).toBe(true)
+    await expect(s.handle('workspace.openSession', { sessionId: roundabout })).rejects.toThrow(
+      `No session ${roundabout} in this workspace`
+    )
     // the first session's state says another process, alive, has it open
     const paths = restorePaths(home, work, firstId)
     writeWorkspaceState(paths, { ...readWorkspaceState(paths)!, owner: { pid: process.ppid, startTime: null } })

@@ -1,4 +1,4 @@
-import type { SessionListEntry } from '../../../shared/sessions'
+import type { SessionListEntry } from '../../../shared/ipc'
 import { ownerGone } from '../../runtime/locks'
 import { listSessions } from '../../runtime/transcripts'
 import { readWorkspaceState, restorePaths, type WorkspaceState } from './stateFile'

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { Empty } from './common'
 
 /**
  * One session of the workspace as the top bar's Sessions menu lists it (`sessions.list`): when it
@@ -30,3 +31,19 @@ export type SessionList = z.infer<typeof SessionListSchema>
 export const OpenSessionSchema = z
   .object({ sessionId: z.string().trim().min(1, 'name the session to open (its id, from sessions.list)').max(200) })
   .strict()
+
+/**
+ * The top bar's Sessions menu (docs/ui.md#the-first-screen): the workspace's sessions, and
+ * reopening one of them in place of the current one (src/main/app/restore/controller.ts).
+ */
+export const sessionsChannels = {
+  /** The workspace's sessions, most recently active first. */
+  'sessions.list': { request: Empty, response: SessionListSchema },
+  /**
+   * Ends the current session (as New session does) and reopens `sessionId` of this workspace: its
+   * leader from its transcript, its panes with their scrollback, its team; agents that were working
+   * shown `interrupted`. Refused while the leader works, for an unknown session, a session id with
+   * a path in it, or one another process has open. Answers its id; the UI reloads.
+   */
+  'workspace.openSession': { request: OpenSessionSchema, response: z.object({ sessionId: z.string() }) }
+} as const
