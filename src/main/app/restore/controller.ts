@@ -44,7 +44,7 @@ export interface RestoreHost {
   resumeLeader(): void
   /** Resumes a teammate or subagent of the current session from its transcript. @throws RestoreError when it cannot be. */
   resumeMember(agent: AgentView): Promise<void>
-  /** Forgets the ended session's agents, activity and panes (before the next session opens). */
+  /** Forgets the ended session's agents, activity and panes, every pane but the leader's (before the next session opens). */
   forgetSession(): void
   /** Puts `session` in place of the ended one: its leader idle, its team's mailbox followed. */
   adoptSession(session: Session): void
