@@ -2,8 +2,19 @@ import { gitCommand } from './readOnlyGit'
 import { findCommand } from './readOnlyFind'
 import { sedCommand } from './readOnlySed'
 import { awkCommand, interpreterCommand, interpreterFamily, perlCommand } from './codeCommands'
-import { curlCommand, patchCommand, rsyncCommand, tarCommand, unzipCommand, wgetCommand } from './writingCommands'
-import { attachedPath, isLongOption, isOption } from './shellArgs'
+import { patchCommand, rsyncCommand, tarCommand, unzipCommand } from './writingCommands'
+import { curlCommand, wgetCommand } from './downloadCommands'
+import { isLongOption, isOption } from './shellArgs'
+import {
+  DANGEROUS_ENV_NAMES,
+  FILE_WRITING_COMMANDS,
+  READ_ONLY_FILE_COMMANDS,
+  READ_ONLY_NO_FILE_COMMANDS,
+  RECURSIVE_OPTION,
+  type ArgValue,
+  type CommandEffects
+} from './commandTables'
+import { effects, readsAll, readsAllOptionsOnly, recursiveReads, writesAll } from './argumentEffects'
 
 /**
  * What one simple shell command does, as far as permissions care (docs/permissions.md#permissions): which of its
@@ -24,249 +35,14 @@ import { attachedPath, isLongOption, isOption } from './shellArgs'
  * name programs); `npm ls` is read-only, `npm view` is not (it goes to the network); a command
  * given by path (`/bin/ls`) is never on the list.
  */
-
-/** An argument as the shell will pass it; `null` when it contains an expansion we cannot know. */
-export type ArgValue = string | null
-
-/** Code a command runs: an argv to judge as a command, or a script string to parse as Bash. */
-export type CommandRun =
-  | {
-      kind: 'argv'
-      argv: ArgValue[]
-      extraArgsUnknown: boolean
-      /**
-       * The command runs on what `find` finds below these roots (its `{}` already stand for
-       * them): its paths are judged as whole trees. `inFoundDirs` (`-execdir`): it also runs in
-       * the directories below them, so its relative paths may be anywhere below the roots.
-       */
-      below?: { roots: string[]; inFoundDirs: boolean }
-    }
-  | { kind: 'script'; code: string }
-
-/** The effects of one simple command; the engine decides each effect on its own. */
-export interface CommandEffects {
-  /** The command itself only reads (it is on the list and used with safe flags). */
-  readOnly: boolean
-  /** Path arguments it reads (as written: relative to the command's directory). */
-  reads: string[]
-  /** Path arguments it writes. */
-  writes: string[]
-  /**
-   * Directories it writes recursively: anything below may be written or removed (`rm -r`,
-   * `find -delete`, `chmod -R`, an rsync destination, where tar or unzip extract).
-   */
-  writesBelow: string[]
-  /** Code it runs; judged as Bash in its own right (an allow rule of this command never covers it). */
-  runs: CommandRun[]
-  /** Why the engine cannot tell what it does (each one makes the engine ask). */
-  unknown: string[]
-  /**
-   * The directories in `reads` are read recursively, contents included (`grep -r`, `rg`): the
-   * engine then also asks when a deny rule covers files below them.
-   */
-  recursive?: true
-}
-
-/** Commands that read nothing from the file system through their arguments. */
-export const READ_ONLY_NO_FILE_COMMANDS: readonly string[] = [
-  'pwd',
-  'echo',
-  'printf',
-  'true',
-  'false',
-  ':',
-  'whoami',
-  'id',
-  'uname',
-  'which',
-  'type',
-  'basename',
-  'dirname',
-  'tr',
-  'test',
-  '[',
-  'printenv',
-  'date',
-  'seq',
-  'nproc'
-]
-
-/** Commands whose non-option arguments are files they read. */
-export const READ_ONLY_FILE_COMMANDS: readonly string[] = [
-  'ls',
-  'cat',
-  'head',
-  'tail',
-  'wc',
-  'file',
-  'stat',
-  'du',
-  'df',
-  'tree',
-  'realpath',
-  'readlink',
-  'sort',
-  'uniq',
-  'cut',
-  'diff',
-  'cmp',
-  'grep',
-  'egrep',
-  'fgrep',
-  'rg',
-  'find',
-  'nl',
-  'md5sum',
-  'sha256sum',
-  'sha1sum'
-]
-
-type UnsafeKind = 'write' | 'run' | 'unknown' | 'follows'
-
-/**
- * Options that make an otherwise read-only command do more. `write` = the option's value is a
- * file written; `run` = its value is a program run; `unknown` = the engine cannot follow it;
- * `follows` = a flag (no value) that follows symlinks while walking directories, so it can read
- * outside the workspace through a link inside it.
- * Sources: each tool's man page (coreutils, GNU grep/findutils, ripgrep, tree, file, date).
- */
-const UNSAFE_OPTIONS: Record<string, Record<string, UnsafeKind>> = {
-  sort: {
-    '-o': 'write',
-    '--output': 'write',
-    '--compress-program': 'run',
-    '-T': 'unknown',
-    '--temporary-directory': 'unknown'
-  },
-  tree: { '-o': 'write', '-R': 'unknown', '-l': 'follows' },
-  file: { '-C': 'unknown', '--compile': 'unknown' },
-  date: { '-s': 'unknown', '--set': 'unknown', '-f': 'unknown', '--file': 'unknown' },
-  printf: { '-v': 'unknown' },
-  rg: { '--pre': 'run', '-L': 'follows', '--follow': 'follows' },
-  grep: { '-R': 'follows', '--dereference-recursive': 'follows' },
-  egrep: { '-R': 'follows', '--dereference-recursive': 'follows' },
-  fgrep: { '-R': 'follows', '--dereference-recursive': 'follows' },
-  du: { '-L': 'follows', '--dereference': 'follows' },
-  ls: { '-L': 'follows', '--dereference': 'follows' },
-  diff: { '-r': 'follows', '--recursive': 'follows' }
-}
-
-/** Commands whose non-option arguments are files they write (mkdir, touch, mv, cp are acceptEdits' "common file commands"). */
-export const FILE_WRITING_COMMANDS: readonly string[] = [
-  'mkdir',
-  'touch',
-  'mv',
-  'cp',
-  'rm',
-  'rmdir',
-  'unlink',
-  'shred',
-  'ln',
-  'chmod',
-  'chown',
-  'chgrp',
-  'truncate',
-  'tee',
-  'install',
-  'mkfifo'
-]
-
-/**
- * The option that makes a file command act on whole trees (coreutils: `rm -r`/`-R`, `chmod`/
- * `chown`/`chgrp -R`): its operands are then written recursively. cp and mv keep acceptEdits'
- * allowance for their operands (docs/permissions.md#permissions) and are not listed.
- */
-const RECURSIVE_OPTION: Record<string, RegExp> = {
-  rm: /^(-[^-]*[rR]|--recursive$)/,
-  chmod: /^(-[^-]*R|--recursive$)/,
-  chown: /^(-[^-]*R|--recursive$)/,
-  chgrp: /^(-[^-]*R|--recursive$)/
-}
-
-/** File commands acceptEdits allows inside the workspace (docs/permissions.md#permissions). */
-export const ACCEPT_EDITS_COMMANDS: readonly string[] = ['mkdir', 'touch', 'mv', 'cp']
-
-function effects(): CommandEffects {
-  return { readOnly: true, reads: [], writes: [], writesBelow: [], runs: [], unknown: [] }
-}
-
-/** Find an unsafe option in `a` (long `--x[=v]`, short `-x`, glued `-xVALUE`, or in a cluster `-rxVALUE`). */
-function unsafeOption(name: string, a: string): { kind: UnsafeKind; glued?: string } | undefined {
-  const table = UNSAFE_OPTIONS[name] ?? {}
-  if (a.startsWith('--')) {
-    // GNU tools take any unambiguous prefix of a long option (`sort --outp=FILE`).
-    const key = Object.keys(table).find((k) => k.startsWith('--') && isLongOption(a, k))
-    const kind = key === undefined ? undefined : table[key]
-    if (!kind) return undefined
-    return a.includes('=') ? { kind, glued: a.slice(a.indexOf('=') + 1) } : { kind }
-  }
-  for (let i = 1; i < a.length; i++) {
-    const kind = table['-' + a[i]]
-    if (kind) return i + 1 < a.length ? { kind, glued: a.slice(i + 1) } : { kind }
-  }
-  return undefined
-}
-
-/** Treat every non-option argument as a path the command reads (unknown when dynamic). */
-function readsAll(name: string, args: ArgValue[], out: CommandEffects): void {
-  let afterDashDash = false
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]
-    if (a === null) {
-      out.unknown.push(`an argument of ${name} contains an expansion`)
-      continue
-    }
-    if (!afterDashDash && a === '--') {
-      afterDashDash = true
-      continue
-    }
-    if (afterDashDash || !isOption(a)) {
-      out.reads.push(a)
-      continue
-    }
-    const unsafe = unsafeOption(name, a)
-    if (unsafe?.kind === 'follows') {
-      out.readOnly = false
-      out.unknown.push(`${name} ${a} follows symbolic links, which may lead outside the workspace`)
-      continue
-    }
-    if (unsafe) {
-      out.readOnly = false
-      const value = unsafe.glued ?? args[++i]
-      if (value === undefined || value === null) out.unknown.push(`${name} ${a}: its value cannot be read`)
-      else if (unsafe.kind === 'write') out.writes.push(value)
-      else if (unsafe.kind === 'run') out.runs.push({ kind: 'argv', argv: [value], extraArgsUnknown: true })
-      else out.unknown.push(`${name} ${a} is not followed by the permission engine`)
-      continue
-    }
-    const p = attachedPath(a)
-    if (p !== undefined) out.reads.push(p)
-  }
-}
-
-/** Writes every non-option argument (rm, mv, cp, tee…); sources of mv/cp are checked as writes too (stricter). */
-function writesAll(name: string, args: ArgValue[], out: CommandEffects): void {
-  let afterDashDash = false
-  for (const a of args) {
-    if (a === null) {
-      out.unknown.push(`an argument of ${name} contains an expansion`)
-      continue
-    }
-    if (!afterDashDash && a === '--') {
-      afterDashDash = true
-      continue
-    }
-    if (!afterDashDash && isOption(a)) {
-      // A value glued to an option may be where the command writes: `--target-directory=/x`
-      // (or any unambiguous prefix GNU getopt accepts, `--target=/x`), `-t/x`. Judged as written paths.
-      if (a.startsWith('--') && a.includes('=')) out.writes.push(a.slice(a.indexOf('=') + 1))
-      else if (/^-[^-]*t./.test(a) && TARGET_DIRECTORY_COMMANDS.includes(name))
-        out.writes.push(a.slice(a.indexOf('t') + 1))
-      continue
-    }
-    out.writes.push(a)
-  }
-}
+export type { ArgValue, CommandEffects, CommandRun } from './commandTables'
+export {
+  ACCEPT_EDITS_COMMANDS,
+  DANGEROUS_ENV_NAMES,
+  FILE_WRITING_COMMANDS,
+  READ_ONLY_FILE_COMMANDS,
+  READ_ONLY_NO_FILE_COMMANDS
+} from './commandTables'
 
 /** Commands whose written files come from options, archives or servers (writingCommands.ts). */
 const WRITERS: Record<string, (args: ArgValue[], out: CommandEffects) => void> = {
@@ -277,13 +53,6 @@ const WRITERS: Record<string, (args: ArgValue[], out: CommandEffects) => void> =
   rsync: rsyncCommand,
   patch: patchCommand
 }
-
-/** Commands whose `-t DIR` names the directory they write into (coreutils). */
-const TARGET_DIRECTORY_COMMANDS = ['cp', 'mv', 'ln', 'install']
-
-/** Variables that change which program runs or what it loads (`PATH=/tmp ls`, `LD_PRELOAD=x.so ls`): setting one makes the engine ask. */
-export const DANGEROUS_ENV_NAMES =
-  /^(PATH|LD_\w*|DYLD_\w*|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|NODE_OPTIONS|PYTHON\w*|PERL\w*|RUBY\w*|GIT_\w*|PAGER|EDITOR|VISUAL|LESS\w*|BROWSER|HOME|XDG_\w*|ZDOTDIR|INPUTRC|NPM_CONFIG_\w*|npm_config_\w*|CARGO_HOME|RUSTUP_HOME|GNUPGHOME|SSH_\w*|CURL_HOME|WGETRC|MANPAGER|SYSTEMD_PAGER|GIT|SUDO_ASKPASS|TMPDIR)$/
 
 /** Options that take a value, per wrapper, so the wrapped command is found (coreutils man pages). */
 const WRAPPERS: Record<string, { valued: string[]; positionalsBefore: number; readOnly: boolean }> = {
@@ -558,35 +327,4 @@ export function commandEffects(argv: ArgValue[]): CommandEffects {
   }
   out.readOnly = false
   return out
-}
-
-/**
- * `rg` always, and `grep -r`/`--recursive`/`--directories=recurse`, read whole trees. Their first
- * operand is usually the pattern, so with at most one operand the current directory is searched
- * too (as both do). Short clusters containing `r` are taken as recursive (stricter).
- */
-function recursiveReads(name: string, args: ArgValue[], out: CommandEffects): void {
-  const grep = name === 'grep' || name === 'egrep' || name === 'fgrep'
-  if (name !== 'rg' && !grep) return
-  if (
-    grep &&
-    !args.some(
-      (a) =>
-        a !== null &&
-        (/^-[^-]*r/.test(a) || isLongOption(a, '--recursive') || isLongOption(a, '--directories') || a === 'recurse')
-    )
-  )
-    return
-  out.recursive = true
-  if (args.filter((a) => a === null || !isOption(a)).length <= 1) out.reads.push('.')
-}
-
-/** For commands with no file arguments whose options may still be unsafe (`date -s`). */
-function readsAllOptionsOnly(name: string, args: ArgValue[], out: CommandEffects): void {
-  for (const a of args) {
-    if (a !== null && isOption(a) && unsafeOption(name, a)) {
-      out.readOnly = false
-      out.unknown.push(`${name} ${a} is not followed by the permission engine`)
-    }
-  }
 }

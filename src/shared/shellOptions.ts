@@ -1,4 +1,4 @@
-import type { ArgValue } from './readOnlyCommands'
+import type { ArgValue, CommandEffects } from './readOnlyCommands'
 import { isLongOption, isOption } from './shellArgs'
 
 /** One option as a getopt-style parser reads it: its name as written (`-o`, `--outp`) and its value, if it takes one. */
@@ -81,4 +81,15 @@ function valued(name: string, args: ArgValue[], i: number): ParsedOption {
 export function isOpt(o: ParsedOption, short: string | undefined, ...long: string[]): boolean {
   if (short !== undefined && o.name === short) return true
   return o.name.startsWith('--') && long.some((l) => isLongOption(o.name, l))
+}
+
+/** An option's value: `undefined` when missing, `null` when it holds an expansion. */
+export const optionValue = (o: ParsedOption): string | null | undefined => (o.missing ? undefined : o.value)
+
+/** The value of an option that names a file, or an `unknown` reason when it cannot be known. */
+export function fileOf(o: ParsedOption, cmd: string, out: CommandEffects): string | undefined {
+  const v = optionValue(o)
+  if (typeof v === 'string') return v
+  out.unknown.push(`${cmd} ${o.name}: its file cannot be read`)
+  return undefined
 }
