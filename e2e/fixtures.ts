@@ -5,7 +5,7 @@ import { startServe, type ServedWorkspace } from './serve'
 import { createTempRepo } from './workspace'
 
 /** A scenario file's content (docs/scenarios.md#scripted-model-scenarios), written by the test. */
-export type ScenarioObject = { name?: string; agents: Record<string, Array<Record<string, unknown>>> }
+export type ScenarioObject = { name?: string; prompt?: string; agents: Record<string, Array<Record<string, unknown>>> }
 
 interface Fixtures {
   /** A fresh git repository, removed after the test. */

@@ -313,6 +313,8 @@ function narrowFacts(page: Page) {
       controls: {
         dashboardToggle: box(button('Hide the team dashboard')),
         usage: box(bar.querySelector('[data-testid=topbar-usage]')),
+        sessions: box(bar.querySelector('[data-testid=sessions-menu]')),
+        newSession: box(bar.querySelector('[data-testid=new-session]')),
         stopAll: box(button('Stop all')),
         settings: box(button('Settings')),
         drawerToggle: box(button('Hide the side drawer'))
@@ -338,7 +340,7 @@ const TEAM_AND_HELPERS: ScenarioObject = {
   }
 }
 
-test("Main + stack at 1280 and 900 px: both columns give way, the leader's never narrower than the stack; the top bar keeps usage, Stop all, ⚙ and the drawer toggle on screen", async ({
+test("Main + stack at 1280 and 900 px: both columns give way, the leader's never narrower than the stack; the top bar keeps usage, Sessions, New session, Stop all, ⚙ and the drawer toggle on screen", async ({
   page,
   serve
 }, testInfo) => {

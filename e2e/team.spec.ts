@@ -106,4 +106,26 @@ test('a team of three works the task list in its own panes; a person grants the 
   await expect.poll(() => paneText(page, 'carol@docs')).toContain('Write')
   await expect(page.locator('section.perm-card')).toHaveCount(0)
   await snap(page, testInfo, '02-team-done')
+
+  // each teammate's turn ends telling the leader what it did (the idle notification's summary), not only "Done."
+  await page.getByRole('tab', { name: /Mailbox/ }).click()
+  const inspector = page.locator('section.mailbox-inspector')
+  await inspector.getByLabel('Filter by kind').selectOption({ label: 'Idle' })
+  const summaries = inspector
+    .locator('article.mb-card .mb-field')
+    .filter({ has: page.locator('.mb-label', { hasText: /^summary$/ }) })
+    .locator('.mb-value')
+  await expect.poll(() => summaries.count()).toBeGreaterThan(5)
+  const said = (await summaries.allTextContents()).join('\n')
+  for (const what of [
+    'Wrote docs/README.md',
+    'Wrote docs/wordfreq.md',
+    'Wrote docs/format.md',
+    'Wrote docs/testing.md',
+    'Wrote docs/CHANGELOG.md',
+    'Reviewed the five pages under docs/'
+  ])
+    expect(said).toContain(what)
+  expect(await summaries.allTextContents()).not.toContain('Done.')
+  await snap(page, testInfo, '03-team-said')
 })

@@ -172,6 +172,11 @@ export class PaneTerminals implements Disposable {
     return end
   }
 
+  /** The agents that have a pane, in the order their panes were made. */
+  agentIds(): string[] {
+    return [...this.panes.keys()]
+  }
+
   /** Forgets an agent's pane (its session ended); a later write starts it empty. */
   drop(agentId: string): void {
     this.panes.get(agentId)?.terminal.dispose()

@@ -223,7 +223,9 @@ export class WorkspaceService {
       resumeLeader: () => this.leader.resume(),
       resumeMember: (agent) => resumeMember(this.session, agent),
       forgetSession: () => {
-        for (const id of this.projection.agents.keys()) if (id !== LEADER_NAME) this.panes.terminals.drop(id)
+        // what the closing session still wrote (a teammate's "killed") goes to the panes dropped here, not to the next session's
+        this.panes.flushAll()
+        for (const id of this.panes.terminals.agentIds()) if (id !== LEADER_NAME) this.panes.terminals.drop(id)
         this.projection.clear()
       },
       adoptSession: (session) => {

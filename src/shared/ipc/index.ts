@@ -5,6 +5,7 @@ import { MailboxChangeSchema, mailboxChannels } from './mailbox'
 import { paneChannels } from './panes'
 import { PendingPermissionSchema, permissionChannels } from './permissions'
 import { restoreChannels } from './restore'
+import { sessionsChannels } from './sessions'
 import { settingsChannels } from './settings'
 import { taskChannels } from './tasks'
 import { teamChannels } from './team'
@@ -16,6 +17,7 @@ export * from './mailbox'
 export * from './panes'
 export * from './permissions'
 export * from './restore'
+export * from './sessions'
 export * from './settings'
 export * from './tasks'
 export * from './team'
@@ -33,7 +35,7 @@ export * from './workspaces'
  * what the renderer sends; the renderer validates what it receives).
  *
  * Each feature declares its channels in its own module of this folder (workspace, agents,
- * permissions, team, panes, mailbox, tasks, workspaces, settings, restore); this file assembles
+ * permissions, team, panes, mailbox, tasks, workspaces, settings, restore, sessions); this file assembles
  * them into the one contract. A new channel goes into its feature's module; nothing else here
  * changes, and the service's handler table (src/main/app/handlers/) fails to typecheck until the
  * channel has a handler.
@@ -50,7 +52,8 @@ export const requestChannels = {
   ...taskChannels,
   ...workspacesChannels,
   ...settingsChannels,
-  ...restoreChannels
+  ...restoreChannels,
+  ...sessionsChannels
 } as const
 
 /** Pushed events: name → payload schema. */

@@ -53,7 +53,11 @@ export const WorkspaceSnapshotSchema = z.object({
   /** Fork and coordinator mode (docs/agents.md#forks, docs/agents.md#coordinator-mode); absent when subagents are off. */
   orchestration: OrchestrationSchema.optional(),
   /** Whether the model can be reached (no API key yet); pushed again as `model.access` when it changes. */
-  modelAccess: ModelAccessSchema.optional()
+  modelAccess: ModelAccessSchema.optional(),
+  /** The scripted model's scenario's suggested prompt (its `prompt:` field), for the first screen's button (docs/ui.md#the-first-screen). */
+  suggestedPrompt: z.string().optional(),
+  /** The leader's conversation has begun (a prompt, or a message that woke it): the first screen's hints are gone. */
+  leaderStarted: z.boolean().optional()
 })
 export type WorkspaceSnapshot = z.infer<typeof WorkspaceSnapshotSchema>
 

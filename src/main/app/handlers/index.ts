@@ -4,6 +4,7 @@ import { mailboxHandlers } from './mailbox'
 import { paneHandlers } from './panes'
 import { permissionHandlers } from './permissions'
 import { restoreHandlers } from './restore'
+import { sessionsHandlers } from './sessions'
 import { settingsHandlers } from './settings'
 import { taskHandlers } from './tasks'
 import { teamHandlers } from './team'
@@ -29,6 +30,7 @@ export function requestHandlers(ctx: HandlerContext): RequestHandlers {
     ...taskHandlers(ctx),
     ...workspacesHandlers(),
     ...settingsHandlers(ctx),
-    ...restoreHandlers(ctx)
+    ...restoreHandlers(ctx),
+    ...sessionsHandlers(ctx)
   }
 }

@@ -48,7 +48,9 @@ function snapshotOf(ctx: HandlerContext): WorkspaceSnapshot {
     stuckAfterMinutes: ctx.settings.stuckAfterMinutes,
     paneScrollbackLines: ctx.settings.paneScrollbackLines,
     ...(session.subagents ? { orchestration: orchestrationOf(ctx) } : {}),
-    modelAccess: modelAccessOf(ctx.model, ctx.keyFix)
+    modelAccess: modelAccessOf(ctx.model, ctx.keyFix),
+    ...(ctx.model.scripted?.scenario.prompt ? { suggestedPrompt: ctx.model.scripted.scenario.prompt } : {}),
+    leaderStarted: ctx.leader.busy || session.history.length > 0
   }
 }
 

@@ -1,11 +1,14 @@
+import { existsSync } from 'node:fs'
 import type { RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
-import type { AgentView } from '../../../shared/ipc'
+import type { AgentView, SessionListEntry } from '../../../shared/ipc'
 import type { Disposable } from '../../runtime/base'
 import { LEADER_NAME, Session } from '../../runtime/session'
+import { leaderTranscriptPath } from '../../runtime/storage'
 import type { PaneTerminals } from '../panes'
 import { WorkspaceStateRecorder } from './recorder'
-import { INTERRUPTED_PANE_LINE, restoredAgents, type RestorePlan } from './startup'
-import { restorePaths } from './stateFile'
+import { listWorkspaceSessions, otherOwner } from './sessions'
+import { INTERRUPTED_PANE_LINE, planRestore, restoredAgents, type RestorePlan } from './startup'
+import { readWorkspaceState, restorePaths, type WorkspaceState } from './stateFile'
 import { readTodoList } from './todos'
 
 /** Passed to the service's `run` to continue the leader's interrupted turn instead of a new prompt. */
@@ -13,6 +16,9 @@ export const RESUME_TURN: unique symbol = Symbol('resume the interrupted turn')
 
 /** Level of the notices restore problems make (an unreadable restore file: the workspace opens without it). */
 export const RESTORE_NOTICE_LEVEL = 'warning' as const
+
+/** What a session id looks like: a folder name (Session.open makes UUIDs), no separator, no `..`. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
 
 /** A request the restore controller refuses; the service turns it into the request's error. */
 export class RestoreError extends Error {
@@ -39,7 +45,7 @@ export interface RestoreHost {
   resumeLeader(): void
   /** Resumes a teammate or subagent of the current session from its transcript. @throws RestoreError when it cannot be. */
   resumeMember(agent: AgentView): Promise<void>
-  /** Forgets the ended session's agents, activity and panes (before the next session opens). */
+  /** Forgets the ended session's agents, activity and panes, every pane but the leader's (before the next session opens). */
   forgetSession(): void
   /** Puts `session` in place of the ended one: its leader idle, its team's mailbox followed. */
   adoptSession(session: Session): void
@@ -137,9 +143,73 @@ export class RestoreController {
     this.host.forgetSession()
     const session = await Session.open({ ...this.context.openOptions, resumeSessionId: undefined })
     this.host.adoptSession(session)
-    this.notice('info', `New session ${session.sessionId}. The previous one stays on disk (swarmdesk sessions list).`)
+    this.notice(
+      'info',
+      `New session ${session.sessionId}. The previous one stays on disk: the Sessions menu reopens it.`
+    )
     this.record()
     return { sessionId: session.sessionId }
+  }
+
+  /** This workspace's sessions for the Sessions menu, most recently active first, the open one marked (sessions.ts). */
+  sessions(): { sessions: SessionListEntry[] } {
+    return { sessions: listWorkspaceSessions(this.context.home, this.context.cwd, this.host.session().sessionId) }
+  }
+
+  /**
+   * Ends the current session as {@link newSession} does and reopens `sessionId`, an earlier session
+   * of this workspace, as a start reopens its last one: the leader from its transcript, the panes
+   * refilled with their saved output, its team followed again, agents that were working (and
+   * teammates, whose threads and processes ended with the session) shown `interrupted` with Resume.
+   * The next start reopens it.
+   * @throws RestoreError while the leader works, for the session already open, for a session this
+   *   workspace does not have, or one another live Swarmdesk process has open (two writers would
+   *   interleave its transcript). Checked before anything is closed: a refusal changes nothing.
+   */
+  async openSession(sessionId: string): Promise<{ sessionId: string }> {
+    const { home, cwd } = this.context
+    if (this.host.busy()) throw new RestoreError('The leader is working: stop it before opening another session.')
+    if (sessionId === this.host.session().sessionId)
+      throw new RestoreError(`Session ${sessionId} is the one open here already.`)
+    // an id is one folder name under the workspace's store, never a path out of it
+    if (!SESSION_ID.test(sessionId) || !existsSync(leaderTranscriptPath(home, cwd, sessionId)))
+      throw new RestoreError(
+        `No session ${sessionId} in this workspace (${cwd}): pick one from the Sessions menu, or list them with swarmdesk sessions list --cwd ${cwd}.`
+      )
+    let saved: WorkspaceState | undefined
+    try {
+      saved = readWorkspaceState(restorePaths(home, cwd, sessionId))
+    } catch {
+      // an unreadable workspace.json: the plan below warns of it and the session opens without it
+    }
+    const owner = otherOwner(saved)
+    if (owner !== undefined)
+      throw new RestoreError(
+        `Session ${sessionId} is open in another Swarmdesk process (pid ${owner}): close it there first.`
+      )
+    await this.stopRecording()
+    await this.host.session().close('completed', 'a person opened another session')
+    this.host.forgetSession()
+    const plan = await planRestore({ home, cwd, choice: 'restore', resumeSessionId: sessionId })
+    let session: Session
+    try {
+      session = await Session.open({ ...this.context.openOptions, resumeSessionId: sessionId })
+    } catch (error) {
+      // the current session is closed already: the workspace goes on with a new, empty one rather than none
+      this.host.adoptSession(await Session.open({ ...this.context.openOptions, resumeSessionId: undefined }))
+      this.record()
+      throw new RestoreError(
+        `Session ${sessionId} could not be reopened (${(error as Error).message}); a new session is open instead.`
+      )
+    }
+    this.host.adoptSession(session)
+    // the leader's pane was cleared for the new session: that clear goes out before its saved output
+    this.host.flushPanes()
+    this.refillPanes(plan)
+    for (const message of plan.warnings) this.notice(RESTORE_NOTICE_LEVEL, message)
+    this.notice('info', `Reopened session ${sessionId}. The one before stays on disk (the Sessions menu lists it).`)
+    this.reopen(plan)
+    return { sessionId }
   }
 
   /** Saves the session as it stands and stops saving (a clean close: a working leader reopens interrupted). */

@@ -1,54 +1,10 @@
-import { SessionMetaSchema, type SessionMeta, swarmdeskHome, workspaceDir } from '../../runtime/storage'
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-
-import { readTranscript } from '../../runtime/transcripts'
+import { realpathSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { swarmdeskHome } from '../../runtime/storage'
+import { listSessions } from '../../runtime/transcripts'
 import { parseCommandArgs, UsageError } from '../io'
 
-/** One row of `sessions list`. */
-export interface SessionSummary extends SessionMeta {
-  /** Last write to the transcript, ISO. */
-  lastActivity: string
-  /** Transcript lines. */
-  entries: number
-  /** The first user message's text, cut at 80 characters. */
-  firstPrompt?: string
-  transcriptPath: string
-}
-
-/** Lists the sessions of a workspace, newest activity first. Unreadable session folders are skipped. */
-export function listSessions(home: string, cwd: string): SessionSummary[] {
-  const dir = workspaceDir(home, cwd)
-  let names: string[]
-  try {
-    names = readdirSync(dir)
-  } catch {
-    return []
-  }
-  const out: SessionSummary[] = []
-  for (const name of names) {
-    try {
-      const meta = SessionMetaSchema.parse(JSON.parse(readFileSync(join(dir, name, 'session.json'), 'utf8')))
-      const transcriptPath = join(dir, name, 'transcript.jsonl')
-      const { entries } = readTranscript(transcriptPath)
-      const first = entries.find((e) => e.type === 'user')?.message as
-        { content?: Array<{ type: string; text?: string }> } | undefined
-      const text = first?.content?.find((b) => b.type === 'text')?.text
-      out.push({
-        ...meta,
-        lastActivity: statSync(transcriptPath).mtime.toISOString(),
-        entries: entries.length,
-        transcriptPath,
-        ...(text ? { firstPrompt: text.slice(0, 80) } : {})
-      })
-    } catch {
-      // a folder without a readable session.json is not a session
-    }
-  }
-  return out.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity))
-}
-
-/** `swarmdesk sessions list [--cwd DIR] [--json]` (docs/events.md#event-stream-and-command-line). */
+/** `swarmdesk sessions list [--cwd DIR] [--json]` (docs/events.md#the-command-line). */
 export async function sessionsCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
   if (sub !== 'list')

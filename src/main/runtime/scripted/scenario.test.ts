@@ -115,3 +115,32 @@ describe('scenario files', () => {
     await expect(loadScenario(missing)).rejects.toThrow(`${missing}: cannot read file: ENOENT`)
   })
 })
+
+describe('a scenario’s suggested prompt', () => {
+  it('is read from the top-level `prompt` field, trimmed, and is absent when not set', () => {
+    expect(
+      parseScenario('prompt: "  Fix the failing tests  "\nagents: { "*": [ { text: hi } ] }\n', 's.yaml').prompt
+    ).toBe('Fix the failing tests')
+    expect(parseScenario('agents: { "*": [ { text: hi } ] }\n', 's.yaml').prompt).toBeUndefined()
+  })
+
+  it('rejects an empty, multi-line, over-long or non-text prompt, saying why and where', () => {
+    const empty = errorOf(() => parseScenario('prompt: "  "\nagents: { "*": [] }\n', 's.yaml'))
+    expect(empty.message).toMatch(/prompt.*empty.*line 1/)
+    const lines = errorOf(() => parseScenario('agents: { "*": [] }\nprompt: "one\\ntwo"\n', 's.yaml'))
+    expect(lines.message).toMatch(/prompt.*line break.*line 2/)
+    const long = errorOf(() => parseScenario(JSON.stringify({ prompt: 'x'.repeat(501), agents: {} }), 's.json', 'json'))
+    expect(long.message).toMatch(/prompt.*longer than 500/)
+    const number = errorOf(() => parseScenario('prompt: 42\nagents: {}\n', 's.yaml'))
+    expect(number.message).toMatch(/prompt.*must be text/)
+  })
+
+  it('is set by both demo scenarios: the offline demo suggests the prompt `swarmdesk demo` asks for', async () => {
+    const demo = (name: string) => loadScenario(join(__dirname, '..', '..', '..', '..', 'resources', 'demo', name))
+    // the text of src/main/cli/commands/demo.ts DEMO_PROMPT
+    expect((await demo('demo.yaml')).prompt).toBe(
+      'Survey this project, run its tests, and fix whatever makes them fail.'
+    )
+    expect((await demo('team.yaml')).prompt).toBe('Document this project with a team')
+  })
+})

@@ -80,7 +80,19 @@ export type CacheSettings = z.infer<typeof CacheSettingsSchema>
 export const DEFAULT_SCRIPTED_CONTEXT_WINDOW = 200_000
 
 /**
+ * A scenario's suggested prompt: what a person new to the workspace sends first (its first screen
+ * offers it as a button). One line of text, up to 500 characters: a button holds no more.
+ */
+export const SuggestedPromptSchema = z
+  .string({ error: 'the suggested prompt must be text (a quoted string)' })
+  .trim()
+  .min(1, 'the suggested prompt is empty: write the first prompt a person should send, or leave `prompt` out')
+  .max(500, 'the suggested prompt is longer than 500 characters: a first-screen button shows one short line')
+  .refine((text) => !/[\r\n]/.test(text), 'the suggested prompt has a line break: write it on one line')
+
+/**
  * A scenario file (docs/scenarios.md#scripted-model-scenarios). `agents` keys are an agent name, `type:<agentType>` or `*`.
+ * `prompt`, when set, is the prompt the scenario is written for ({@link SuggestedPromptSchema}).
  * `apiKey`, when set, is the only key accepted; `models`, when set, the only models accepted.
  * `contextWindow` (tokens, default {@link DEFAULT_SCRIPTED_CONTEXT_WINDOW}): a request whose
  * prompt passes it is refused as the real API refuses it, HTTP 400 `invalid_request_error`
@@ -88,6 +100,7 @@ export const DEFAULT_SCRIPTED_CONTEXT_WINDOW = 200_000
  */
 export const ScenarioSchema = z.strictObject({
   name: z.string().optional(),
+  prompt: SuggestedPromptSchema.optional(),
   strict: z.boolean().default(false),
   cache: CacheSettingsSchema.default({ minTokens: 1024, ttlMs: 300_000 }),
   apiKey: z.string().min(1).optional(),

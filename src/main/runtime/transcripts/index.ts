@@ -1,3 +1,4 @@
 export * from './reader'
 export * from './schema'
 export * from './writer'
+export * from './sessionList'

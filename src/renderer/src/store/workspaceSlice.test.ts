@@ -35,6 +35,37 @@ describe('workspace slice', () => {
     expect(ws.agentOrder).toEqual(['team-lead'])
   })
 
+  it("keeps the scenario's suggested prompt, and learns that the leader began from the snapshot, a prompt sent, the person's prompt or the leader running", () => {
+    const store = createAppStore()
+    store.getState().loadSnapshot(snapshot({ suggestedPrompt: 'Fix the tests', leaderStarted: false }))
+    expect(store.getState().workspace).toMatchObject({ suggestedPrompt: 'Fix the tests', leaderStarted: false })
+    // a teammate's prompt or state says nothing of the leader
+    store.getState().applyEvent(ev({ type: 'user_prompt', agentId: 'alice@t', agentName: 'alice', text: 'hi' }))
+    store.getState().applyEvent(ev({ type: 'agent_state', agentId: 'alice@t', agentName: 'alice', state: 'running' }))
+    expect(store.getState().workspace.leaderStarted).toBe(false)
+    store
+      .getState()
+      .applyEvent(ev({ type: 'user_prompt', agentId: 'team-lead', agentName: 'team-lead', text: 'Fix the tests' }))
+    expect(store.getState().workspace.leaderStarted).toBe(true)
+
+    const woken = createAppStore()
+    woken.getState().loadSnapshot(snapshot({ leaderStarted: false }))
+    woken
+      .getState()
+      .applyEvent(ev({ type: 'agent_state', agentId: 'team-lead', agentName: 'team-lead', state: 'running' }))
+    expect(woken.getState().workspace.leaderStarted).toBe(true)
+
+    const sending = createAppStore()
+    sending.getState().loadSnapshot(snapshot({ leaderStarted: false }))
+    sending.getState().setPromptInFlight(true)
+    expect(sending.getState().workspace.leaderStarted).toBe(true)
+
+    const reloaded = createAppStore()
+    reloaded.getState().loadSnapshot(snapshot({ leaderStarted: true }))
+    expect(reloaded.getState().workspace).toMatchObject({ leaderStarted: true })
+    expect(reloaded.getState().workspace.suggestedPrompt).toBeUndefined()
+  })
+
   it('adds an agent on agent_started and follows its state until it stops', () => {
     const store = createAppStore()
     store.getState().loadSnapshot(snapshot())

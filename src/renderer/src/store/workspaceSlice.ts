@@ -52,6 +52,13 @@ export interface WorkspaceSlice {
     orchestration?: Orchestration
     /** Whether the model can be reached: `noApiKey` while no API key is set (from the snapshot, then `model.access`). */
     modelAccess: ModelAccess
+    /** The scripted scenario's suggested prompt, which the first screen offers as a button (from the snapshot). */
+    suggestedPrompt?: string
+    /**
+     * The leader's conversation has begun (the snapshot's `leaderStarted`, then a prompt sent, the
+     * person's prompt shown or the leader running): the first screen gives way to the pane.
+     */
+    leaderStarted: boolean
     /** Agents by id; `agentOrder` is the order they appeared in. */
     agents: Record<string, AgentView>
     agentOrder: string[]
@@ -98,6 +105,7 @@ export function initialWorkspace(): WorkspaceSlice['workspace'] {
     lifetimes: {},
     tasks: {},
     modelAccess: {},
+    leaderStarted: false,
     lastSeq: 0,
     buffered: []
   }
@@ -155,6 +163,7 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
       return next
     }
     case 'agent_state':
+      if (e.agentId === LEADER_AGENT_ID && e.state === 'running') next.leaderStarted = true
       if (agent) {
         const { error: _previous, ...rest } = agent
         next.agents = {
@@ -207,6 +216,9 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
       // the whole list replaces the one before (docs/tools.md#todowrite)
       if (agent) next.agents = { ...ws.agents, [e.agentId]: { ...agent, todos: e.todos } }
       return next
+    case 'user_prompt':
+      if (e.agentId === LEADER_AGENT_ID) next.leaderStarted = true
+      return next
     case 'task_updated': {
       const task = taskFromEvent(e.task, e.seq)
       if (task) next.tasks = { ...ws.tasks, [task.id]: task }
@@ -235,6 +247,8 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
         costUsd: snap.costUsd,
         ...(snap.orchestration ? { orchestration: snap.orchestration } : {}),
         modelAccess: snap.modelAccess ?? {},
+        ...(snap.suggestedPrompt ? { suggestedPrompt: snap.suggestedPrompt } : {}),
+        leaderStarted: snap.leaderStarted === true || snap.busy,
         agents: Object.fromEntries(snap.agents.map((a) => [a.agentId, a])),
         agentOrder: snap.agents.map((a) => a.agentId),
         // A resync keeps what this UI already learnt about agents the snapshot still lists.
@@ -279,6 +293,7 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
         workspace: {
           ...s.workspace,
           promptInFlight,
+          ...(promptInFlight ? { leaderStarted: true } : {}),
           ...(promptInFlight && o ? { orchestration: { ...o, switchable: false } } : {})
         }
       }

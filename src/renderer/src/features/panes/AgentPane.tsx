@@ -11,7 +11,9 @@ import { agentColor } from '../../store/colors'
 import { commands } from '../../store/commands'
 import { selectAgent, selectIsTeammate, selectNestLevel, selectPaneParentId } from '../../store/selectors'
 import { useAppStore } from '../../store/store'
+import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
 import { PinnedPermissions } from '../permissions/PermissionQueue'
+import { FirstScreen } from '../prompt/FirstScreen'
 import { PaneContextMenu, type PaneMenuItem } from './PaneContextMenu'
 import { PaneHeader, type PaneDragHandle } from './PaneHeader'
 import { PaneOwner } from './PaneOwner'
@@ -208,6 +210,7 @@ export function AgentPane({
         ) : null}
         {menu ? <PaneContextMenu x={menu.x} y={menu.y} items={menuItems} onClose={closeMenu} /> : null}
         <PinnedPermissions agentId={agentId} />
+        {agentId === LEADER_AGENT_ID ? <FirstScreen /> : null}
       </div>
       {teammate && agent ? <TeammateInput name={agent.agentName} line={line} /> : null}
     </section>

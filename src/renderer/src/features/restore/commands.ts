@@ -22,5 +22,14 @@ export const restoreCommands = {
   async newSession(): Promise<void> {
     await connectedApi().request('workspace.newSession', {})
     window.location.reload()
+  },
+  /**
+   * Ends this session and reopens `sessionId`, an earlier one of this workspace
+   * (`workspace.openSession`), then reloads the page, which draws the reopened session from its
+   * snapshot and its panes' scrollback.
+   */
+  async openSession(sessionId: string): Promise<void> {
+    await connectedApi().request('workspace.openSession', { sessionId })
+    window.location.reload()
   }
 }

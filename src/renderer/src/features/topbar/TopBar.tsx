@@ -6,6 +6,7 @@ import { StopAllButton } from './StopAllButton'
 import { WorkspaceMenu } from './WorkspaceMenu'
 import { SettingsButton } from '../settings/SettingsDialog'
 import { NewSessionButton } from '../restore/NewSessionButton'
+import { SessionsMenu } from '../restore/SessionsMenu'
 import './topbar.css'
 
 /** Which side panels are open, and how to toggle them (the layout owns them). */
@@ -19,7 +20,8 @@ export interface SidePanelsControl {
 /**
  * The workspace's top bar (docs/ui.md#the-workspace-ui): the workspace folder, the team, the permission mode, the
  * model (with the "scripted model" badge when the scripted server answers, docs/model.md#model-access: its costs
- * are priced as the named model), the session's tokens and cost, and Stop all — which stops the
+ * are priced as the named model), the session's tokens and cost, the Sessions menu and New
+ * session, and Stop all — which stops the
  * leader's turn and every subagent and kills every teammate, once confirmed ({@link StopAllButton}).
  */
 export function TopBar({ panels }: { panels: SidePanelsControl }) {
@@ -73,6 +75,7 @@ export function TopBar({ panels }: { panels: SidePanelsControl }) {
       >
         {formatTokens(tokens)} tok · {formatUsd(cost)}
       </span>
+      <SessionsMenu />
       <NewSessionButton />
       <StopAllButton />
       <SettingsButton />
