@@ -33,7 +33,13 @@ export interface ServerToolUseBlock {
 export interface WebSearchToolResultBlock {
   type: 'web_search_tool_result'
   tool_use_id: string
-  content: Array<{ type: 'web_search_result'; url: string; title: string; encrypted_content: string; page_age: string | null }>
+  content: Array<{
+    type: 'web_search_result'
+    url: string
+    title: string
+    encrypted_content: string
+    page_age: string | null
+  }>
 }
 
 /** The web search tool a request offers: `type` `web_search_<date>`, with its domain lists. */

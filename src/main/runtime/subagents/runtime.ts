@@ -382,16 +382,6 @@ export class SubagentRuntime implements SubagentsPort {
     return toDisposable(() => this.listeners.delete(listener))
   }
 
-  /** Resolves at the next change. */
-  nextChange(): Promise<void> {
-    return new Promise((resolve) => {
-      const d = this.onDidChange(() => {
-        d.dispose()
-        resolve()
-      })
-    })
-  }
-
   /** @internal */
   changed(): void {
     for (const l of [...this.listeners]) l()
