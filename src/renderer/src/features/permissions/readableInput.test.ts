@@ -199,6 +199,29 @@ describe('every card in words (issue 19 item 5)', () => {
     expect(readableInput({ tool: 'WebFetch', input: { url: 'https://x.test', prompt: 'read it' } }).kind).toBe('fields')
   })
 
+  it('shows a NotebookEdit as the cell it replaces, inserts or deletes, with the new source', () => {
+    const path = '/w/analysis.ipynb'
+    expect(
+      readableInput({ tool: 'NotebookEdit', input: { notebook_path: path, cell_id: 'c2', new_source: 'print(1)' } })
+    ).toEqual({
+      kind: 'fields',
+      title: 'replaces cell c2 of the notebook /w/analysis.ipynb',
+      rows: [{ label: 'new source', value: 'print(1)', block: true }]
+    })
+    expect(
+      readableInput({
+        tool: 'NotebookEdit',
+        input: { notebook_path: path, new_source: '# Notes', cell_type: 'markdown', edit_mode: 'insert' }
+      })
+    ).toMatchObject({ title: 'inserts a markdown cell at the start of the notebook /w/analysis.ipynb' })
+    expect(
+      readableInput({
+        tool: 'NotebookEdit',
+        input: { notebook_path: path, cell_id: 'c1', new_source: '', edit_mode: 'delete' }
+      })
+    ).toEqual({ kind: 'fields', title: 'deletes cell c1 of the notebook /w/analysis.ipynb', rows: [] })
+  })
+
   it('shows a WebSearch with its query and domain lists', () => {
     expect(
       readableInput({ tool: 'WebSearch', input: { query: 'frobnicator', allowed_domains: ['a.org', 'b.org'] } })

@@ -125,7 +125,7 @@ function str(o: Record<string, unknown>, key: string): string | undefined {
  * as added lines when there is none); Read → the path; Glob/Grep → the pattern and where it
  * searches (its `path`, else the agent's directory); ExitPlanMode → its plan, line by line;
  * Agent (Task) → who it starts, of which type, in which mode and backend, with its prompt;
- * SendMessage → to whom and the message; WebFetch → the domain, the address and the prompt; WebSearch → the
+ * SendMessage → to whom and the message; NotebookEdit → which cell of which notebook and the new source; WebFetch → the domain, the address and the prompt; WebSearch → the
  * query and its domain lists; an MCP tool (`mcp__server__tool`) → which tool of which server, with its
  * arguments as labelled values; the team and task tools and any other tool → what the
  * call does and its fields as labelled values; JSON only for an input that is not an object (the
@@ -166,6 +166,11 @@ export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'dif
       return sendMessageView(o)
     case 'WebFetch': {
       const view = webFetchView(o)
+      if (view) return view
+      break
+    }
+    case 'NotebookEdit': {
+      const view = notebookEditView(o)
       if (view) return view
       break
     }
@@ -216,6 +221,28 @@ function webFetchView(o: Record<string, unknown>): ReadableInput | undefined {
       ...(prompt.length > 80 || prompt.includes('\n') ? { block: true } : {})
     })
   return { kind: 'fields', title: `fetches a web page from ${domain}`, rows }
+}
+
+/**
+ * A NotebookEdit call (docs/tools.md#notebooks): which cell of which notebook is replaced, inserted
+ * or deleted, then the new source as a block. `cell_id` absent on insert means the first position.
+ */
+function notebookEditView(o: Record<string, unknown>): ReadableInput | undefined {
+  const path = str(o, 'notebook_path')
+  if (path === undefined) return undefined
+  const cell = str(o, 'cell_id')
+  const type = str(o, 'cell_type')
+  const mode = str(o, 'edit_mode') ?? 'replace'
+  const title =
+    mode === 'delete'
+      ? `deletes cell ${cell ?? '(none named)'} of the notebook ${path}`
+      : mode === 'insert'
+        ? `inserts a ${type ?? 'code'} cell ${cell ? `after cell ${cell}` : 'at the start'} of the notebook ${path}`
+        : `replaces cell ${cell ?? '(none named)'} of the notebook ${path}${type ? ` (as ${type})` : ''}`
+  const source = str(o, 'new_source')
+  const rows: FieldRow[] =
+    mode !== 'delete' && source !== undefined ? [{ label: 'new source', value: source, block: true }] : []
+  return { kind: 'fields', title, rows }
 }
 
 /** What the team and task tools do, in words (the card's line above their fields). */
