@@ -245,6 +245,7 @@ describe('a worker teammate spawns sync subagents', () => {
       'Bash',
       'BashOutput',
       'KillShell',
+      'TodoWrite',
       'WebFetch',
       'WebSearch'
     ])
