@@ -8,7 +8,12 @@ import { expect, expectPaneToContain, paneSize, paneText, test, type ScenarioObj
  * coloured lines with cursor-moving output, ticking while its pane is off screen (Single layout),
  * watched by two pages at once, one of which reloads.
  */
-const mixScript = (ticks: number): string => `
+/**
+ * A Node script that prints 30,000 coloured rows at once, then a tick every 60 ms, then cursor
+ * tricks and MIX-END. It ticks `ticks` times at least, and with `untilFile` on until that file
+ * exists, so a test whose steps outlast the ticks on a slow machine still sees it print.
+ */
+const mixScript = (ticks: number, untilFile?: string): string => `
 const out = (s) => process.stdout.write(s)
 let buf = ''
 for (let i = 0; i < 30000; i++) buf += '\\x1b[3' + (i % 7 + 1) + 'mrow ' + i + ' ' + '漢字😀'.repeat(i % 3) + '\\x1b[0m\\n'
@@ -16,7 +21,7 @@ out(buf)
 let t = 0
 const timer = setInterval(() => {
   out('tick ' + t + (t % 5 === 0 ? ' progress 0%\\rtick ' + t + ' progress 100%' : '') + '\\n')
-  if (++t < ${ticks}) return
+  if (++t < ${ticks}${untilFile ? ` || !require('fs').existsSync(${JSON.stringify(untilFile)})` : ''}) return
   clearInterval(timer)
   out('up1\\nup2\\nup3\\nup4\\nup5\\n\\x1b[5Arewritten\\x1b[5B\\r')
   out('\\x1b[2;6r\\x1b[6;1Hinside region\\n\\n\\x1b[r\\x1b[40;1H\\n')
@@ -254,7 +259,9 @@ test("a busy subagent's pane hidden with its × and shown again: its last line i
   repo
 }) => {
   test.setTimeout(180_000)
-  writeFileSync(join(repo, 'mix.js'), mixScript(250))
+  // it ticks until the test has seen every step it checks (the stop file), however slow the machine
+  const stop = join(repo, 'mix.stop')
+  writeFileSync(join(repo, 'mix.js'), mixScript(250, stop))
   const scenario: ScenarioObject = {
     name: 'pane-output-sub',
     agents: {
@@ -320,6 +327,7 @@ test("a busy subagent's pane hidden with its × and shown again: its last line i
   const beforeResizeShow = ticks(await paneText(page, sub)).at(-1) ?? 0
   await expect.poll(async () => ticks(await paneText(page, sub)).at(-1) ?? 0).toBeGreaterThan(beforeResizeShow + 5)
   checkTicks(await paneText(page, sub), 'shown after a window resize')
+  writeFileSync(stop, '')
   await expectPaneToContain(page, 'MIX-END', sub)
   const text = await paneText(page, sub)
   checkTicks(text, 'at the end')
