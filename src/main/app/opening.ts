@@ -7,9 +7,18 @@ import { ApiKeyHolder, DEFAULT_MODEL, resolveModel } from '../runtime/model'
 import { loadWorkspaceSettings, PermissionEngine, type LoadedSettings } from '../runtime/permissions'
 import { createPtyHost, type PtyFlowControl, type PtyHost } from '../runtime/pty'
 import { connectModel, NO_API_KEY_HINTS, type ModelConnection } from '../runtime/runner'
-import { envWithSettings, modeSwitches, Session, teammateModelSetting, teammateSettings } from '../runtime/session'
+import {
+  envWithSettings,
+  modeSwitches,
+  openSessionMcp,
+  Session,
+  teammateModelSetting,
+  teammateSettings,
+  type SessionMcp
+} from '../runtime/session'
+import { mcpTimeoutsFromEnv } from '../runtime/mcp'
 import { canonicalWorkspace, ensureWritableDataDirectory } from '../runtime/storage'
-import { definitionFileNotices, loadSubagentWiring, sweepWorkspaceWorktrees } from '../runtime/subagents'
+import { AgentMcp, definitionFileNotices, loadSubagentWiring, sweepWorkspaceWorktrees } from '../runtime/subagents'
 import {
   createTeammateBackends,
   teammateModelEnv,
@@ -54,6 +63,8 @@ export interface WorkspaceServiceOptions {
    * `new`: start an empty session (`swarmdesk serve --new-session`). `resumeSessionId` wins over both.
    */
   session?: SessionChoice
+  /** `--mcp-config` files (docs/tools.md#mcp-servers): the highest source of MCP servers, no approval needed. */
+  mcpConfigFiles?: string[]
 }
 
 /** A notice for the leader's pane, from opening the workspace. */
@@ -90,8 +101,10 @@ export interface OpenedWorkspace {
   runTag: string
   /** How the session was opened: a new session opens the same way. */
   openOptions: Parameters<typeof Session.open>[0]
-  /** Settings warnings, agent definition files, swept worktrees and restore warnings, for the leader's pane. */
+  /** Settings warnings, agent definition files, swept worktrees, MCP servers not started and restore warnings, for the leader's pane. */
   notices: OpeningNotice[]
+  /** The session's MCP servers and its subagents' own: closed when the workspace closes (docs/tools.md#mcp-servers). */
+  mcp: { session: SessionMcp; agents: AgentMcp }
 }
 
 /**
@@ -144,6 +157,21 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     teammateModel: teammateModelSetting(settings)
   })
   const swept = await sweepWorkspaceWorktrees(cwd)
+  const mcpNotices: OpeningNotice[] = []
+  // the servers of every source start before the leader's first turn, as in a headless run
+  const mcp = await openSessionMcp({
+    home: options.home,
+    cwd,
+    flagFiles: options.mcpConfigFiles,
+    env,
+    notice: (_level, message) => mcpNotices.push({ level: 'warning', message })
+  }).catch(async (error: unknown) => {
+    await pty.dispose()
+    await model.close()
+    throw error
+  })
+  const timeouts = mcpTimeoutsFromEnv(env)
+  const agentMcp = new AgentMcp(mcp.tools, timeouts)
   const bus = new EventBus()
   const paneSizes = new PaneSizes()
   const backends = createTeammateBackends({
@@ -151,7 +179,8 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     pty,
     prompter,
     home: options.home,
-    paneSize: (agentId) => paneSizes.get(agentId)
+    paneSize: (agentId) => paneSizes.get(agentId),
+    mcp: { servers: mcp.manager, listed: mcp.listed, timeouts }
   })
   const engine = new PermissionEngine(settings)
   // events emitted while the session opens are replayed into the service's own bus
@@ -169,8 +198,8 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     prompter,
     engine,
     pty,
-    tools: [...CORE_TOOLS],
-    subagents: { ...wiring.subagents, ...modeSwitches(options, settings) },
+    tools: [...CORE_TOOLS, ...mcp.tools],
+    subagents: { ...wiring.subagents, ...modeSwitches(options, settings), agentMcp },
     hookSettings: settings.hooks,
     teammates: {
       registry: backends,
@@ -178,7 +207,7 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
       askPersonForPlans: true,
       modelEnv: () => ({
         ...teammateModelEnv(model, env, settings),
-        ...teammateSettingsEnv(options.settingsFiles ?? [], options.trustProject ?? false)
+        ...teammateSettingsEnv(options.settingsFiles ?? [], options.trustProject ?? false, options.mcpConfigFiles ?? [])
       })
     }
   }
@@ -187,6 +216,7 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     session = await Session.open(openOptions)
   } catch (error) {
     await backends.dispose()
+    await closeWorkspaceMcp({ session: mcp, agents: agentMcp })
     await pty.dispose()
     await model.close()
     throw error
@@ -197,6 +227,7 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     ...settings.warnings.map((message) => ({ level: 'warning' as const, message })),
     ...definitionFileNotices(wiring.files),
     ...swept.map((path) => ({ level: 'warning' as const, message: `Removed a stale clean worktree: ${path}` })),
+    ...mcpNotices,
     ...plan.warnings.map((message) => ({ level: RESTORE_NOTICE_LEVEL, message }))
   ]
   return {
@@ -218,6 +249,13 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     plan,
     runTag,
     openOptions,
-    notices
+    notices,
+    mcp: { session: mcp, agents: agentMcp }
   }
+}
+
+/** Closes a workspace's MCP servers (its subagents' own, then the session's) and waits for every server process to exit. */
+export async function closeWorkspaceMcp(mcp: OpenedWorkspace['mcp']): Promise<void> {
+  await mcp.agents.closeAll()
+  await mcp.session.manager.closeAll()
 }

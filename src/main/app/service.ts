@@ -17,7 +17,13 @@ import { LeaderControl } from './leader'
 import { LiveSettings } from './liveSettings'
 import { followTeamMailboxes, type MailboxFeed } from './mailboxFeed'
 import { keyChangeNotice, modelAccessOf } from './modelAccess'
-import { openWorkspace, type OpenedWorkspace, type OpeningNotice, type WorkspaceServiceOptions } from './opening'
+import {
+  closeWorkspaceMcp,
+  openWorkspace,
+  type OpenedWorkspace,
+  type OpeningNotice,
+  type WorkspaceServiceOptions
+} from './opening'
 import { PaneOutput } from './paneOutput'
 import { createPaneRenderer } from './paneText'
 import { WorkspaceProjection } from './projection'
@@ -272,6 +278,8 @@ export class WorkspaceService {
     await this.leader.whenIdle()
     await this.session.close('killed', 'the workspace closed')
     await this.opened.backends.dispose()
+    // docs/tools.md#mcp-servers: no MCP server outlives the workspace
+    await closeWorkspaceMcp(this.opened.mcp)
     this.store.dispose()
     this.panes.dispose()
     this.pushListeners.clear()

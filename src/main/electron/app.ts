@@ -89,7 +89,16 @@ async function serviceStarter(
   }
   return {
     firstFolder: launch.cwd,
-    start: (folder) => WorkspaceService.start({ cwd: folder, home, scenario: launch.scenario, env, apiKeys, apiKey })
+    start: (folder) =>
+      WorkspaceService.start({
+        cwd: folder,
+        home,
+        scenario: launch.scenario,
+        env,
+        apiKeys,
+        apiKey,
+        mcpConfigFiles: launch.mcpConfigFiles
+      })
   }
 }
 

@@ -5,10 +5,17 @@ vi.mock('electron', () => ({}))
 
 describe('launch options', () => {
   it('takes the workspace from --cwd, resolved against the process cwd', () => {
-    expect(parseLaunchOptions(['.', '--cwd', 'repo', '--scenario=s.yaml'], {}, '/home/u')).toEqual({
+    expect(
+      parseLaunchOptions(
+        ['.', '--cwd', 'repo', '--scenario=s.yaml', '--mcp-config', 'a.json', '--mcp-config=/etc/b.json'],
+        {},
+        '/home/u'
+      )
+    ).toEqual({
       cwd: '/home/u/repo',
       scenario: '/home/u/s.yaml',
-      demo: false
+      demo: false,
+      mcpConfigFiles: ['/home/u/a.json', '/etc/b.json']
     })
   })
 
@@ -21,7 +28,8 @@ describe('launch options', () => {
     expect(parseLaunchOptions(['--no-sandbox', '--enable-logging', '.', '--demo'], {}, '/w')).toEqual({
       cwd: '/w',
       scenario: undefined,
-      demo: true
+      demo: true,
+      mcpConfigFiles: []
     })
   })
 })

@@ -9,10 +9,12 @@ export interface LaunchOptions {
   scenario?: string
   /** Open a fresh copy of the bundled demo workspace with its scenario (`--demo`). */
   demo: boolean
+  /** Absolute `--mcp-config FILE` files (repeatable; docs/tools.md#mcp-servers), in the order given. */
+  mcpConfigFiles: string[]
 }
 
 /**
- * Reads `--cwd DIR`, `--scenario FILE` and `--demo` from the command line; the workspace is
+ * Reads `--cwd DIR`, `--scenario FILE`, `--mcp-config FILE` (repeatable) and `--demo` from the command line; the workspace is
  * `--cwd`, else SWARMDESK_CWD, else the process's cwd. Relative paths are resolved against the
  * process's cwd. Unknown arguments are ignored: Electron and Chromium add their own switches.
  */
@@ -21,7 +23,12 @@ export function parseLaunchOptions(argv: string[], env: NodeJS.ProcessEnv, proce
     args: argv,
     strict: false,
     allowPositionals: true,
-    options: { cwd: { type: 'string' }, scenario: { type: 'string' }, demo: { type: 'boolean' } }
+    options: {
+      cwd: { type: 'string' },
+      scenario: { type: 'string' },
+      demo: { type: 'boolean' },
+      'mcp-config': { type: 'string', multiple: true }
+    }
   })
   const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined)
   const cwd = str(values.cwd) ?? str(env.SWARMDESK_CWD) ?? processCwd
@@ -29,6 +36,9 @@ export function parseLaunchOptions(argv: string[], env: NodeJS.ProcessEnv, proce
   return {
     cwd: resolve(processCwd, cwd),
     scenario: scenario ? resolve(processCwd, scenario) : undefined,
-    demo: values.demo === true
+    demo: values.demo === true,
+    mcpConfigFiles: (Array.isArray(values['mcp-config']) ? values['mcp-config'] : [])
+      .filter((f): f is string => typeof f === 'string' && f.length > 0)
+      .map((f) => resolve(processCwd, f))
   }
 }

@@ -44,6 +44,8 @@ export interface ServeOptions {
   coordinator?: boolean
   /** `--new-session`: start an empty session instead of reopening the workspace's last one. */
   newSession?: boolean
+  /** `--mcp-config FILE` (repeatable; docs/tools.md#mcp-servers): the highest source of MCP servers. */
+  mcpConfigFiles?: string[]
 }
 
 const SERVE_OPTIONS = {
@@ -56,6 +58,7 @@ const SERVE_OPTIONS = {
   model: { type: 'string' },
   'permission-mode': { type: 'string' },
   settings: { type: 'string', multiple: true },
+  'mcp-config': { type: 'string', multiple: true },
   'trust-project': { type: 'boolean' }
 } as const
 
@@ -84,13 +87,14 @@ export function parseServeFlags(argv: string[]): ServeOptions {
     trustProject: values['trust-project'] ?? false,
     fork: values.fork ?? false,
     coordinator: values.coordinator ?? false,
-    newSession: values['new-session'] ?? false
+    newSession: values['new-session'] ?? false,
+    mcpConfigFiles: (values['mcp-config'] ?? []).map((f) => flagPath(f))
   }
 }
 
 /**
  * `swarmdesk serve [--cwd DIR] [--port N] [--scenario FILE] [--model ID] [--permission-mode MODE]
- * [--settings FILE] [--trust-project] [--new-session]` (docs/events.md#event-stream-and-command-line): the workspace UI for a browser.
+ * [--settings FILE] [--mcp-config FILE]… [--trust-project] [--new-session]` (docs/events.md#event-stream-and-command-line): the workspace UI for a browser.
  * It reopens the workspace's last session (restore after restart) unless `--new-session` is given. Prints
  * `SWARMDESK_URL http://127.0.0.1:PORT/?token=T` once listening, as the last line of its start;
  * with `--scenario` it is preceded by `SCRIPTED_MODEL_URL http://127.0.0.1:PORT` (the scripted
@@ -136,7 +140,8 @@ export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise
       trustProject: folder === first ? options.trustProject : false,
       fork: options.fork,
       coordinator: options.coordinator,
-      session: options.newSession ? 'new' : 'restore'
+      session: options.newSession ? 'new' : 'restore',
+      mcpConfigFiles: options.mcpConfigFiles ?? []
     })
   const workspaces = new WebWorkspaces({ recent: new RecentWorkspaces(home), startService: start, log: err })
   let firstId: string

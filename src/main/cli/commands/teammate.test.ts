@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -38,5 +38,33 @@ describe('swarmdesk teammate: bad usage', () => {
     process.env.SWARMDESK_TEAM = 'from-env'
     process.env.SWARMDESK_AGENT_NAME = 'alice'
     await expect(teammateCommand([])).rejects.toThrow(/Team 'from-env' does not exist/)
+  })
+
+  it('reads its --mcp-config files after the leader’s (SWARMDESK_MCP_CONFIG): a malformed one is bad usage naming file and field', async () => {
+    const teams = new TeamStore(home)
+    await teams.create({
+      name: 'crew',
+      lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: home }
+    })
+    await teams.addMember('crew', {
+      name: 'alice',
+      agentType: 'general-purpose',
+      model: 'claude-sonnet-5-5',
+      backendType: 'process',
+      cwd: home,
+      isActive: false,
+      mode: 'default'
+    })
+    process.env.ANTHROPIC_API_KEY = 'test-key'
+    const good = join(home, 'leader.json')
+    writeFileSync(good, JSON.stringify({ mcpServers: {} }))
+    process.env.SWARMDESK_MCP_CONFIG = JSON.stringify([good])
+    const bad = join(home, 'mine.json')
+    writeFileSync(bad, JSON.stringify({ mcpServers: { docs: { url: 'http://127.0.0.1:9/mcp' } } }))
+    const run = teammateCommand(['--team', 'crew', '--name', 'alice', '--mcp-config', bad])
+    await expect(run).rejects.toBeInstanceOf(UsageError)
+    await expect(run).rejects.toThrow(`${bad}: mcpServers.docs.type: is missing`)
+    // refused before it joined: still inactive
+    expect(teams.read('crew').members.find((m) => m.name === 'alice')?.isActive).toBe(false)
   })
 })

@@ -7,11 +7,13 @@ import { swarmdeskHome } from '../../runtime/storage'
 import { createPaneRenderer } from '../../app/paneText'
 import { flagPath, parseCommandArgs, UsageError, useColor } from '../io'
 
-const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR]'
+const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR] [--mcp-config FILE]…'
 
 /**
- * `swarmdesk teammate --team T --name N [--cwd DIR]` (docs/events.md#event-stream-and-command-line): runs one teammate of the
- * `process` backend; `--team`/`--name` default to SWARMDESK_TEAM / SWARMDESK_AGENT_NAME. Its
+ * `swarmdesk teammate --team T --name N [--cwd DIR] [--mcp-config FILE]…` (docs/events.md#event-stream-and-command-line): runs one teammate of the
+ * `process` backend; `--team`/`--name` default to SWARMDESK_TEAM / SWARMDESK_AGENT_NAME. Its MCP
+ * servers are the workspace's, the leader's `--mcp-config` files (SWARMDESK_MCP_CONFIG) and its own
+ * `--mcp-config` files, highest last (docs/tools.md#mcp-servers). Its
  * events are printed on its terminal (the pane) as a worker teammate's pane shows them, with each
  * command's output streamed while it runs. Exit codes: 0 after an approved shutdown; 1 a
  * crash (the error on stderr) or SIGTERM/SIGINT; 2 bad usage, an unknown team or member.
@@ -23,7 +25,8 @@ export async function teammateCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('teammate', argv, {
     team: { type: 'string' },
     name: { type: 'string' },
-    cwd: { type: 'string' }
+    cwd: { type: 'string' },
+    'mcp-config': { type: 'string', multiple: true }
   })
   let fromEnv: ReturnType<typeof readTeammateEnv>
   try {
@@ -57,6 +60,7 @@ export async function teammateCommand(argv: string[]): Promise<number> {
       team,
       name,
       ...(values.cwd ? { cwd: flagPath(values.cwd) } : {}),
+      mcpConfigFiles: (values['mcp-config'] ?? []).map((f) => flagPath(f)),
       env: process.env,
       signal: controller.signal,
       bus,

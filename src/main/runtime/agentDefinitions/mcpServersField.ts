@@ -1,4 +1,4 @@
-import { RemoteServerSchema, StdioServerSchema, type McpServerConfig } from '../mcp'
+import { checkServerDefinition, type McpServerConfig } from '../mcp'
 import type { IssueSink } from './fields'
 
 /**
@@ -45,14 +45,13 @@ export function readMcpServers(value: unknown, sink: IssueSink): AgentMcpServer[
         continue
       }
       // the shape its keys say it is, so the problem names the field that is wrong, not the union
-      const stdio = typeof raw === 'object' && raw !== null && 'command' in raw
-      const parsed = (stdio ? StdioServerSchema : RemoteServerSchema).safeParse(raw)
-      if (parsed.success) out.push({ name, config: parsed.data })
-      else {
-        const issue = parsed.error.issues[0]
-        const sub = issue?.path.length ? `.${issue.path.join('.')}` : ''
-        sink.problems.push({ field: `${where}.${name}${sub}`, message: issue?.message ?? 'invalid server definition' })
-      }
+      const checked = checkServerDefinition(raw)
+      if (checked.ok) out.push({ name, config: checked.config })
+      else
+        sink.problems.push({
+          field: `${where}.${name}${checked.field ? `.${checked.field}` : ''}`,
+          message: checked.message
+        })
     }
   })
   return out

@@ -2,7 +2,13 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadMcpConfig, McpConfigError } from './index'
+import {
+  DEFAULT_MCP_CALL_TIMEOUT_MS,
+  DEFAULT_MCP_START_TIMEOUT_MS,
+  loadMcpConfig,
+  McpConfigError,
+  mcpTimeoutsFromEnv
+} from './index'
 
 async function workspace(files: Record<string, unknown>): Promise<{ home: string; cwd: string }> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'sd-mcp-'))
@@ -88,11 +94,42 @@ describe('MCP configuration', () => {
     expect(await bad('{ not json')).toMatch(/\.mcp\.json: \(file\): is not valid JSON/)
     expect(await bad({ mcpServers: [1] })).toMatch(/\.mcp\.json: mcpServers: must be an object/)
     expect(await bad({ mcpServers: { s: { type: 'http', url: 'nope' } } })).toMatch(/\.mcp\.json: mcpServers\.s\.url: /)
-    expect(await bad({ mcpServers: { s: { command: 'node', args: 'x' } } })).toMatch(/mcpServers\.s/)
+    // the field, what is wrong and what to write; never a bare "Invalid input"
+    expect(await bad({ mcpServers: { s: { command: 'node', args: 'x' } } })).toMatch(
+      /\.mcp\.json: mcpServers\.s\.args: .*expected array.*; it must be a list of strings/
+    )
+    expect(await bad({ mcpServers: { s: { url: 'http://127.0.0.1:9/mcp' } } })).toMatch(
+      /mcpServers\.s\.type: is missing: a server with a "url" needs "type": "http" .* or "type": "sse"/
+    )
+    expect(await bad({ mcpServers: { s: { command: 'node', cmd: 'x' } } })).toMatch(
+      /mcpServers\.s: unknown field "cmd": this kind of server takes "command" \(required\), "args", "env"/
+    )
+    expect(await bad({ mcpServers: { s: { type: 'websocket', url: 'ws://x' } } })).toMatch(
+      /mcpServers\.s\.type: must be "stdio", "http" or "sse", not "websocket"/
+    )
+    expect(await bad({ mcpServers: { s: {} } })).toMatch(/mcpServers\.s\.command: is missing: write \{"command"/)
+    expect(await bad({ mcpServers: { s: 'npx server' } })).toMatch(/mcpServers\.s: must be an object, not "npx server"/)
+    for (const body of [{ mcpServers: { s: { command: 'node', args: 'x' } } }, { mcpServers: { s: { url: 'x' } } }])
+      expect(await bad(body)).not.toMatch(/Invalid input$/)
     expect(await bad({ mcpServers: { 'a b': { command: 'node' } } })).toMatch(/mcpServers\.a b: a server name/)
     const w = await workspace({})
     await expect(loadMcpConfig({ ...w, flagFiles: ['missing.json'], env: {} })).rejects.toThrow(
       /missing\.json: \(file\): cannot be read/
     )
+  })
+})
+
+describe('MCP timeouts', () => {
+  it('reads MCP_TIMEOUT and MCP_TOOL_TIMEOUT in ms, leaves the defaults when unset, and names a bad value', () => {
+    expect(mcpTimeoutsFromEnv({})).toEqual({})
+    expect(mcpTimeoutsFromEnv({ MCP_TIMEOUT: '5000', MCP_TOOL_TIMEOUT: '60000' })).toEqual({
+      startMs: 5000,
+      callMs: 60_000
+    })
+    expect(() => mcpTimeoutsFromEnv({ MCP_TOOL_TIMEOUT: '2m' })).toThrow(
+      'MCP_TOOL_TIMEOUT must be a positive whole number of milliseconds (like 60000 for a minute); got "2m".'
+    )
+    expect(DEFAULT_MCP_START_TIMEOUT_MS).toBe(30_000)
+    expect(DEFAULT_MCP_CALL_TIMEOUT_MS).toBe(120_000)
   })
 })

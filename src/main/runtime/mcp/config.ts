@@ -91,26 +91,85 @@ function expandDeep(value: unknown, env: NodeJS.ProcessEnv, file: string, field:
   return value
 }
 
+/** The fields each kind of server takes, for messages. */
+const STDIO_FIELDS = '"command" (required), "args", "env", and optionally "type": "stdio"'
+const REMOTE_FIELDS = '"type" ("http" or "sse"), "url" (required) and "headers"'
+
+/** How to write a server, said when its shape cannot be told. */
+const SHAPES =
+  'write {"command": "…", "args": […]} for a stdio server, or {"type": "http", "url": "https://…"} (or "type": "sse") for a remote one'
+
+/**
+ * Checks one server definition (after `${VAR}` expansion) against the shape its keys say it is
+ * (a stdio server has `command`; a remote one `type` `http`/`sse` and `url`), so a problem
+ * names the field that is wrong and what to write instead, never just "Invalid input".
+ * `field` is the path under the server (`url`, `args`, `env.TOKEN`), empty for the whole entry.
+ */
+export function checkServerDefinition(
+  raw: unknown
+): { ok: true; config: McpServerConfig } | { ok: false; field: string; message: string } {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    return { ok: false, field: '', message: `must be an object, not ${JSON.stringify(raw)}: ${SHAPES}` }
+  const entry = raw as Record<string, unknown>
+  const type = entry.type
+  let schema: typeof StdioServerSchema | typeof RemoteServerSchema
+  let fields: string
+  if (type === 'http' || type === 'sse') [schema, fields] = [RemoteServerSchema, REMOTE_FIELDS]
+  else if (type === undefined || type === 'stdio') {
+    if (!('command' in entry))
+      return 'url' in entry
+        ? {
+            ok: false,
+            field: 'type',
+            message: 'is missing: a server with a "url" needs "type": "http" (streamable HTTP) or "type": "sse"'
+          }
+        : { ok: false, field: 'command', message: `is missing: ${SHAPES}` }
+    ;[schema, fields] = [StdioServerSchema, STDIO_FIELDS]
+  } else return { ok: false, field: 'type', message: `must be "stdio", "http" or "sse", not ${JSON.stringify(type)}` }
+  const parsed = schema.safeParse(raw)
+  if (parsed.success) return { ok: true, config: parsed.data }
+  const issue = parsed.error.issues[0]!
+  const field = issue.path.map(String).join('.')
+  if (issue.code === 'unrecognized_keys')
+    return {
+      ok: false,
+      field,
+      message: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: this kind of server takes ${fields}`
+    }
+  const expected: Record<string, string> = {
+    command: 'a non-empty string, the program to start',
+    args: 'a list of strings, like ["--port", "8080"]',
+    env: 'an object of string values, like {"TOKEN": "${TOKEN}"}',
+    url: 'an absolute URL, like "https://example.com/mcp"',
+    headers: 'an object of string values, like {"Authorization": "Bearer ${TOKEN}"}'
+  }
+  const top = String(issue.path[0] ?? '')
+  const hint = expected[top] ? `; it must be ${expected[top]}` : ''
+  return { ok: false, field, message: `${issue.message}${hint}` }
+}
+
 /**
  * Parses the `mcpServers` of one file's JSON value. Throws McpConfigError naming the file and
- * the field (`mcpServers.NAME.url`) for anything malformed.
+ * the field (`mcpServers.NAME.url`), what is wrong and what to write, for anything malformed.
  */
 export function parseMcpServers(json: unknown, file: string, env: NodeJS.ProcessEnv): Map<string, McpServerConfig> {
   const top = McpFileSchema.safeParse(json)
-  if (!top.success) throw new McpConfigError(file, 'mcpServers', 'must be an object of server definitions')
+  if (!top.success)
+    throw new McpConfigError(
+      file,
+      'mcpServers',
+      'must be an object of server definitions by name, like {"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}}'
+    )
   const out = new Map<string, McpServerConfig>()
   for (const [name, raw] of Object.entries(top.data.mcpServers)) {
     if (!/^[A-Za-z0-9_-]+$/.test(name)) {
       throw new McpConfigError(file, `mcpServers.${name}`, 'a server name may hold only letters, digits, _ and -')
     }
     const expanded = expandDeep(raw, env, file, `mcpServers.${name}`)
-    const parsed = McpServerConfigSchema.safeParse(expanded)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      const sub = issue?.path.length ? `.${issue.path.join('.')}` : ''
-      throw new McpConfigError(file, `mcpServers.${name}${sub}`, issue?.message ?? 'invalid server definition')
-    }
-    out.set(name, parsed.data)
+    const checked = checkServerDefinition(expanded)
+    if (!checked.ok)
+      throw new McpConfigError(file, `mcpServers.${name}${checked.field ? `.${checked.field}` : ''}`, checked.message)
+    out.set(name, checked.config)
   }
   return out
 }

@@ -8,6 +8,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { RunUsageError } from '../base'
 import type { McpServerConfig } from './config'
 
 /** One tool as the server lists it (`tools/list`). */
@@ -29,12 +30,13 @@ const STDIO_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 
 /** A server that failed to start or to answer; `stderr` is the server's recent stderr. */
 export class McpServerError extends Error {
+  /** `detail`: what failed, without the server's name (the message adds it); kept to carry the error across a worker's port. */
   constructor(
     readonly server: string,
-    message: string,
+    readonly detail: string,
     readonly stderr: string
   ) {
-    super(`MCP server '${server}': ${message}${stderr ? `\n--- stderr ---\n${stderr}` : ''}`)
+    super(`MCP server '${server}': ${detail}${stderr ? `\n--- stderr ---\n${stderr}` : ''}`)
     this.name = 'McpServerError'
   }
 }
@@ -43,6 +45,33 @@ export class McpServerError extends Error {
 export interface McpTimeouts {
   startMs?: number
   callMs?: number
+}
+
+/** Environment variable of the start timeout in ms, as Claude Code names it. */
+export const MCP_START_TIMEOUT_ENV = 'MCP_TIMEOUT'
+/** Environment variable of the call timeout in ms, as Claude Code names it. */
+export const MCP_CALL_TIMEOUT_ENV = 'MCP_TOOL_TIMEOUT'
+
+/**
+ * The timeouts set by `MCP_TIMEOUT` (start) and `MCP_TOOL_TIMEOUT` (call), whole milliseconds
+ * (Claude Code's variables; docs/tools.md#mcp-servers). An unset or empty variable leaves the
+ * default ({@link DEFAULT_MCP_START_TIMEOUT_MS}, {@link DEFAULT_MCP_CALL_TIMEOUT_MS}).
+ * @throws RunUsageError naming the variable when its value is not a positive whole number.
+ */
+export function mcpTimeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): McpTimeouts {
+  const read = (name: string): number | undefined => {
+    const raw = env[name]?.trim()
+    if (raw === undefined || raw === '') return undefined
+    const n = Number(raw)
+    if (!Number.isInteger(n) || n <= 0)
+      throw new RunUsageError(
+        `${name} must be a positive whole number of milliseconds (like 60000 for a minute); got ${JSON.stringify(raw.slice(0, 100))}.`
+      )
+    return n
+  }
+  const startMs = read(MCP_START_TIMEOUT_ENV)
+  const callMs = read(MCP_CALL_TIMEOUT_ENV)
+  return { ...(startMs !== undefined ? { startMs } : {}), ...(callMs !== undefined ? { callMs } : {}) }
 }
 
 /** A lazily started, self-restarting connection to one server. */

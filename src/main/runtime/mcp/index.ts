@@ -4,6 +4,7 @@
  * client; the manager holding one connection per server per process.
  */
 export {
+  checkServerDefinition,
   expandVars,
   loadMcpConfig,
   McpConfigError,
@@ -20,10 +21,14 @@ export {
 export {
   DEFAULT_MCP_CALL_TIMEOUT_MS,
   DEFAULT_MCP_START_TIMEOUT_MS,
+  MCP_CALL_TIMEOUT_ENV,
+  MCP_START_TIMEOUT_ENV,
   McpConnection,
   McpServerError,
+  mcpTimeoutsFromEnv,
   type McpResourceInfo,
   type McpTimeouts,
   type McpToolInfo
 } from './connection'
 export { McpManager, startableServers, type McpServerEntry, type McpServerTools } from './manager'
+export type { McpServerHandle, McpServerSet } from './serverSet'

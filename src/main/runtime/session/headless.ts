@@ -21,6 +21,7 @@ import { Session } from './session'
 import { envWithSettings, teammateModelSetting } from './roleSettings'
 import { modeSwitches, teammateSettings } from './setup'
 import { openSessionMcp, type SessionMcp } from './mcpSetup'
+import { mcpTimeoutsFromEnv } from '../mcp'
 
 /** Options of {@link runHeadless}, as `swarmdesk run` collects them (docs/events.md#event-stream-and-command-line). */
 export interface HeadlessRunOptions {
@@ -136,8 +137,15 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       retryBaseDelayMs: options.retryBaseDelayMs
     })
     const connected = model
-    agentMcp = new AgentMcp(mcp.tools)
-    backends = createTeammateBackends({ bus: options.bus, pty, prompter: options.prompter, home: options.home })
+    const timeouts = mcpTimeoutsFromEnv(env)
+    agentMcp = new AgentMcp(mcp.tools, timeouts)
+    backends = createTeammateBackends({
+      bus: options.bus,
+      pty,
+      prompter: options.prompter,
+      home: options.home,
+      mcp: { servers: mcp.manager, listed: mcp.listed, timeouts }
+    })
     session = await Session.open({
       cwd,
       home: options.home,
@@ -161,7 +169,11 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
         askPersonForPlans: false,
         modelEnv: () => ({
           ...teammateModelEnv(connected, env, settings),
-          ...teammateSettingsEnv(options.settingsFiles ?? [], options.trustProject ?? false)
+          ...teammateSettingsEnv(
+            options.settingsFiles ?? [],
+            options.trustProject ?? false,
+            options.mcpConfigFiles ?? []
+          )
         })
       }
     }).catch((error: Error) => {

@@ -1,12 +1,22 @@
 import { RunUsageError } from '../base'
-import { loadMcpConfig, McpConfigError, McpManager, startableServers, type ResolvedMcpServer } from '../mcp'
-import { createMcpResourceTools, mcpToolsOf, type Tool } from '../tools'
+import {
+  loadMcpConfig,
+  McpConfigError,
+  McpManager,
+  mcpTimeoutsFromEnv,
+  startableServers,
+  type McpServerTools,
+  type ResolvedMcpServer
+} from '../mcp'
+import { createMcpResourceTools, mcpToolsOf, resourceRoutesOf, type Tool } from '../tools'
 
 /** A session's MCP servers: the process's manager and the tools they give its agents. */
 export interface SessionMcp {
   manager: McpManager
   /** Every configured server, approved or not (for `mcp list` and the report). */
   servers: ResolvedMcpServer[]
+  /** The servers that started, with their tools, as listed at the start (worker teammates get the same). */
+  listed: McpServerTools[]
   /** `mcp__…` tools of every server that started, then ListMcpResources/ReadMcpResource when one has resources. */
   tools: Tool[]
 }
@@ -15,8 +25,10 @@ export interface SessionMcp {
  * Loads the MCP configuration (docs/tools.md#mcp-servers), starts every approved server and
  * lists its tools. Each server not started (awaiting approval, disabled) and each one that
  * failed to start (with its stderr) is reported once through `notice`; the agents go on without
- * it. The caller owns `manager` and closes it when the session ends.
- * @throws RunUsageError for a malformed configuration file (the message names file and field).
+ * it. Start and call timeouts come from `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` in `env`. The caller
+ * owns `manager` and closes it when the session ends.
+ * @throws RunUsageError for a malformed configuration file (the message names file and field)
+ *   or a timeout variable that is not a number of milliseconds.
  */
 export async function openSessionMcp(options: {
   home: string
@@ -37,13 +49,18 @@ export async function openSessionMcp(options: {
     if (error instanceof McpConfigError) throw new RunUsageError(`MCP configuration: ${error.message}`)
     throw error
   }
+  const timeouts = mcpTimeoutsFromEnv(options.env ?? process.env)
   const { start, skipped } = startableServers(servers)
   for (const s of skipped) options.notice('warning', s.message)
-  const manager = new McpManager(start)
-  if (start.length === 0) return { manager, servers, tools: [] }
+  const manager = new McpManager(start, timeouts)
+  if (start.length === 0) return { manager, servers, listed: [], tools: [] }
   const listed = await manager.listTools()
   const { tools, failures } = mcpToolsOf(manager, listed)
   for (const f of failures) options.notice('warning', f)
-  const withResources = listed.flatMap((l) => (l.ok && l.resources ? [l.server] : []))
-  return { manager, servers, tools: [...tools, ...createMcpResourceTools(manager, withResources)] }
+  return {
+    manager,
+    servers,
+    listed: listed.filter((l) => l.ok),
+    tools: [...tools, ...createMcpResourceTools(resourceRoutesOf(manager, listed))]
+  }
 }

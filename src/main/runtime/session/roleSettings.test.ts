@@ -50,4 +50,13 @@ describe('models per role and the auto-background delay from settings', () => {
     const without = await loadSubagentWiring({ cwd: work, home, env: {} })
     expect(without.subagents.resolveTeammateModel).toBeUndefined()
   })
+
+  it('takes MCP_TIMEOUT and MCP_TOOL_TIMEOUT from the settings’ env block, the environment winning', async () => {
+    const settings = await settingsWith({ env: { MCP_TIMEOUT: '5000', MCP_TOOL_TIMEOUT: '300000', OTHER: 'x' } })
+    expect(envWithSettings({}, settings)).toEqual({ MCP_TIMEOUT: '5000', MCP_TOOL_TIMEOUT: '300000' })
+    expect(envWithSettings({ MCP_TOOL_TIMEOUT: '1000' }, settings)).toEqual({
+      MCP_TIMEOUT: '5000',
+      MCP_TOOL_TIMEOUT: '1000'
+    })
+  })
 })

@@ -1,5 +1,15 @@
-import { McpManager } from '../mcp'
-import { createMcpResourceTools, mcpToolsOf, normaliseMcpName, type Tool } from '../tools'
+import { McpManager, type McpServerEntry, type McpServerSet, type McpServerTools, type McpTimeouts } from '../mcp'
+import {
+  createMcpResourceTools,
+  LIST_MCP_RESOURCES,
+  mcpToolsOf,
+  normaliseMcpName,
+  resourceRoutesOf,
+  resourceRoutesOfTool,
+  withMcpTools,
+  type Tool
+} from '../tools'
+import type { EventBus } from '../events'
 import type { SubagentDefinition } from './types'
 
 /** An agent's own MCP tools and how to release what was started for it. */
@@ -7,21 +17,78 @@ export interface AgentMcpTools {
   tools: Tool[]
   /** Servers that are missing or failed, each said once as the agent's notice. */
   warnings: string[]
-  /** Closes the servers started for this agent alone (its inline ones); the shared ones stay. */
+  /**
+   * Stops the servers started for this agent alone (its inline ones); the shared ones stay. Its
+   * tools keep working: a later call (the agent resumed by SendMessage) starts them again, and
+   * the next release stops them again.
+   */
   release(): Promise<void>
+}
+
+/**
+ * The inline servers of one agent: a manager made on first use, closed by {@link release} and
+ * made again on the next use, so a resumed agent's tools start their servers again; after
+ * {@link closeAll} (the session ends) nothing starts.
+ */
+class AgentServers implements McpServerSet {
+  private manager: McpManager | undefined
+  private ended = false
+
+  constructor(
+    private readonly entries: readonly McpServerEntry[],
+    private readonly timeouts: McpTimeouts
+  ) {}
+
+  get names(): string[] {
+    return this.entries.map((e) => e.name).sort()
+  }
+
+  private live(): McpManager {
+    if (this.ended) throw new Error(`the MCP servers of this agent are closed: its session ended`)
+    return (this.manager ??= new McpManager(this.entries, this.timeouts))
+  }
+
+  connection(name: string): ReturnType<McpServerSet['connection']> {
+    return this.live().connection(name)
+  }
+
+  listTools(names?: readonly string[]): Promise<McpServerTools[]> {
+    return this.live().listTools(names)
+  }
+
+  /** Stops the servers now; a later use starts them again. */
+  async release(): Promise<void> {
+    const m = this.manager
+    this.manager = undefined
+    await m?.closeAll()
+  }
+
+  async closeAll(): Promise<void> {
+    this.ended = true
+    await this.release()
+  }
 }
 
 /**
  * The MCP servers of subagents (docs/agents.md#agent-definitions `mcpServers`): a named server
  * is the session's shared connection (its tools from the session's pool: one connection per
- * server per process); an inline server is started for that agent and closed when its run
- * ends. As in Claude Code, these tools join the agent's tools whatever its `tools` list says.
+ * server per process); an inline server is started for that agent and stopped when its run
+ * ends (started again if it is resumed). As in Claude Code, these tools join the agent's tools
+ * whatever its `tools` list says. An agent with inline servers offering resources gets one
+ * ListMcpResources/ReadMcpResource pair over those and the session's.
  */
 export class AgentMcp {
-  private readonly started = new Set<McpManager>()
+  private readonly started = new Set<AgentServers>()
 
-  /** `sessionTools`: the session's tools, whose `mcp__…` ones are the configured servers' tools. */
-  constructor(private readonly sessionTools: readonly Tool[]) {}
+  /**
+   * `sessionTools`: the session's tools, whose `mcp__…` ones are the configured servers' tools
+   * (and whose resource tools name the session's servers with resources). `timeouts`: of the
+   * inline servers (docs/tools.md#mcp-servers).
+   */
+  constructor(
+    private readonly sessionTools: readonly Tool[],
+    private readonly timeouts: McpTimeouts = {}
+  ) {}
 
   /** Opens `definition`'s servers. Never throws: a server that is missing or fails to start is a warning. */
   async open(definition: Pick<SubagentDefinition, 'name' | 'mcpServers'>): Promise<AgentMcpTools> {
@@ -39,21 +106,23 @@ export class AgentMcp {
     }
     const inline = entries.filter((e): e is Exclude<typeof e, string> => typeof e !== 'string')
     if (inline.length === 0) return { tools, warnings, release: async () => undefined }
-    const manager = new McpManager(inline)
-    this.started.add(manager)
-    const listed = await manager.listTools()
-    const made = mcpToolsOf(manager, listed)
+    const servers = new AgentServers(inline, this.timeouts)
+    this.started.add(servers)
+    const listed = await servers.listTools()
+    const made = mcpToolsOf(servers, listed)
     warnings.push(...made.failures)
-    const withResources = listed.flatMap((l) => (l.ok && l.resources ? [l.server] : []))
-    tools.push(...made.tools, ...createMcpResourceTools(manager, withResources))
-    return {
-      tools,
-      warnings,
-      release: async () => {
-        this.started.delete(manager)
-        await manager.closeAll()
-      }
-    }
+    const own = resourceRoutesOf(servers, listed)
+    const session = resourceRoutesOfTool(this.sessionTools.find((t) => t.name === LIST_MCP_RESOURCES))
+    for (const r of own)
+      if (session.some((s) => s.server === r.server))
+        warnings.push(
+          `Agent type ${definition.name} defines its own MCP server '${r.server}', which is also a server of the session: for this agent '${r.server}' is its own one.`
+        )
+    // its own servers first: of one name, the agent's own is the one its resource tools reach
+    const resources = own.length ? createMcpResourceTools([...own, ...session]) : []
+    tools.push(...made.tools, ...resources)
+    // stopped after each run, started again on use (a resume); ended for good by closeAll
+    return { tools, warnings, release: () => servers.release() }
   }
 
   /** Closes every agent's servers still open (the session ends). */
@@ -64,9 +133,37 @@ export class AgentMcp {
   }
 }
 
-/** `tools` with the agent's MCP tools after them, each name once (the first one kept). */
+/**
+ * `tools` with the agent's MCP tools joined ({@link withMcpTools}): each name once, the agent's
+ * own tool of a name replacing the one it had (its inline server over a session server of that
+ * name, its resource tools over the session's).
+ */
 export function withAgentMcp(tools: readonly Tool[], mcp: AgentMcpTools | undefined): Tool[] {
-  const out = [...tools]
-  for (const t of mcp?.tools ?? []) if (!out.some((o) => o.name === t.name)) out.push(t)
-  return out
+  return withMcpTools(tools, mcp?.tools ?? [])
+}
+
+/** The part of an agent's run config its MCP servers make: its tools with theirs joined, and their release. */
+export function mcpRunConfig(
+  tools: readonly Tool[],
+  mcp: AgentMcpTools | undefined
+): { tools: Tool[]; release?: () => Promise<void> } {
+  return { tools: withAgentMcp(tools, mcp), ...(mcp ? { release: mcp.release } : {}) }
+}
+
+/** Each warning of an agent's MCP servers (missing, failed to start, shadowing) as the agent's notice. */
+export function mcpNotices(
+  bus: EventBus,
+  who: { agentId: string; agentName: string },
+  mcp: AgentMcpTools | undefined
+): void {
+  for (const message of mcp?.warnings ?? [])
+    bus.emit({ type: 'notice', level: 'warning', message, agentId: who.agentId, agentName: who.agentName })
+}
+
+/**
+ * Stops an agent's inline servers once its run has ended, unless it runs again already (a message
+ * that came during its cleanup resumed it): that run's own end stops them.
+ */
+export async function releaseIdle(task: { status: string; config?: { release?: () => Promise<void> } }): Promise<void> {
+  if (task.status !== 'running') await task.config?.release?.()
 }

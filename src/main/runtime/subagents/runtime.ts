@@ -1,4 +1,4 @@
-import { withAgentMcp } from './agentMcp'
+import { mcpNotices, mcpRunConfig, releaseIdle } from './agentMcp'
 import type { PermissionMode } from '../../../shared/permissions'
 import { toDisposable, type Disposable } from '../base'
 import { readProjectContext, renderSystemPrompt, type ProjectContext } from '../runner'
@@ -128,15 +128,14 @@ export class SubagentRuntime implements SubagentsPort {
       agentType: definition.name,
       agentTranscriptPath: task.transcriptPath
     })
-    for (const message of mcp?.warnings ?? [])
-      this.options.bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName: task.agentName })
+    mcpNotices(this.options.bus, task, mcp)
     task.config = {
-      tools: withAgentMcp(tools, mcp),
+      ...mcpRunConfig(tools, mcp),
       system,
       maxTurns: definition.maxTurns,
       mode: () => this.childMode(parent.mode(), definition)
     }
-    task.done = runTask(this, task, false).finally(() => mcp?.release())
+    task.done = runTask(this, task, false).finally(() => releaseIdle(task))
     this.changed()
     return task
   }
@@ -182,13 +181,16 @@ export class SubagentRuntime implements SubagentsPort {
     })
     task.notifyTo = parent
     task.pending.push(spec.message)
+    // its definition's MCP servers again (docs/agents.md#agent-definitions), as at its first start
+    const mcp = await this.options.agentMcp?.open(definition)
+    mcpNotices(this.options.bus, task, mcp)
     task.config = {
-      tools,
+      ...mcpRunConfig(tools, mcp),
       system,
       maxTurns: definition.maxTurns,
       mode: () => this.childMode(parent.mode(), definition)
     }
-    task.done = runTask(this, task, true)
+    task.done = runTask(this, task, true).finally(() => releaseIdle(task))
     this.changed()
   }
 
@@ -335,7 +337,8 @@ export class SubagentRuntime implements SubagentsPort {
     task.notifyTo = from
     task.controller = new AbortController()
     task.pending.push(text)
-    task.done = runTask(this, task, true)
+    // its inline MCP servers were stopped when its last run ended: its tools start them again on use
+    task.done = runTask(this, task, true).finally(() => releaseIdle(task))
     this.changed()
     return 'resumed'
   }

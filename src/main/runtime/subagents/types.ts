@@ -91,4 +91,6 @@ export interface TaskRunConfig {
   mode: () => PermissionMode
   /** A fork's breakpoint on its last placeholder tool_result (docs/agents.md#forks). */
   extraBreakpoint?: { messageIndex: number; blockIndex: number }
+  /** Stops the servers started for it (its inline MCP servers) after each run; a resume starts them again on use. */
+  release?: () => Promise<void>
 }

@@ -28,6 +28,7 @@ import { TranscriptWriter } from '../transcripts'
 import { interruptOnShutdownRequest } from './shutdownWatch'
 import { teammateRolePrompt } from './prompt'
 import { createTeammateSubagents, notifyIdle } from './agentServices'
+import { openTeammateMcp, type TeammateMcpHost } from './mcp'
 
 /** Times in a row a TeammateIdle hook may keep the teammate working (as SubagentStop's bound, docs/hooks.md#hooks). */
 const MAX_IDLE_HOOK_BLOCKS = 3
@@ -46,6 +47,8 @@ export interface AgentParts {
   client: ModelConnection
   engine: PermissionEngine
   pty: PtyHost
+  /** Its MCP servers (docs/tools.md#mcp-servers); the runner stops them when it ends. */
+  mcp: TeammateMcpHost
   mode: () => PermissionMode
   /** Changes the teammate's mode (an approved plan, docs/teams.md#plan-approval). */
   setMode: (mode: PermissionMode) => void
@@ -210,7 +213,13 @@ export class TeammateAgent {
       context,
       rolePrompt: teammateRolePrompt({ team, name: identity.name, leader })
     })
-    this.subagents = await createTeammateSubagents(this.parts, this.prompter, context)
+    const { subagents, definition } = await createTeammateSubagents(this.parts, this.prompter, context)
+    this.subagents = subagents
+    // after its own tools, so the prefix of the tool list is the same for every teammate
+    const mcp = await openTeammateMcp(this.parts.mcp, definition)
+    this.tools.push(...mcp.tools)
+    for (const message of mcp.warnings)
+      this.parts.bus.emit({ type: 'notice', level: 'warning', message, agentId: identity.id, agentName: identity.name })
   }
 
   /** The teammate as the parent of its subagents (see {@link parentOfSubagents}). */

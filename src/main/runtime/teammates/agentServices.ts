@@ -3,7 +3,7 @@ import { Budget } from '../loop'
 import { protocolBody } from '../../../shared/mailbox'
 import type { PermissionPrompter } from '../permissions'
 import type { ProjectContext, TurnEnd } from '../runner'
-import { SubagentRuntime, loadSubagentWiring } from '../subagents'
+import { SubagentRuntime, loadSubagentWiring, type SubagentDefinition } from '../subagents'
 import { readTeammateEnv } from './env'
 import type { AgentParts } from './agent'
 
@@ -17,13 +17,14 @@ const SUMMARY_CHARS = 200
  * and no forks. Its subagents share the teammate's bus (events in their own names, the teammate
  * as parent), PTY host (a worker's RPC client of the main thread's host), permission engine and
  * prompter (their questions go to the leader tagged with the teammate, the reason naming the
- * subagent), and write their transcripts beside the teammate's.
+ * subagent), and write their transcripts beside the teammate's. Also returns the teammate's own
+ * definition (its `agentType`), when one is defined.
  */
 export async function createTeammateSubagents(
   parts: AgentParts,
   prompter: PermissionPrompter,
   context: ProjectContext
-): Promise<SubagentRuntime> {
+): Promise<{ subagents: SubagentRuntime; definition: SubagentDefinition | undefined }> {
   const { identity, teamContext } = parts
   const { subagents: wiring } = await loadSubagentWiring({
     cwd: identity.cwd,
@@ -32,7 +33,9 @@ export async function createTeammateSubagents(
     trustProject: readTeammateEnv(parts.env ?? process.env).trustProject
   })
   const asking = prompter
-  return new SubagentRuntime({
+  // its own type's definition: the MCP servers it names or defines (docs/tools.md#mcp-servers)
+  const definition = wiring.definitions().get(parts.member.agentType || 'general-purpose')
+  const subagents = new SubagentRuntime({
     ...wiring,
     cwd: identity.cwd,
     home: teamContext.home,
@@ -59,6 +62,7 @@ export async function createTeammateSubagents(
     forkEnabled: false,
     coordinator: false
   })
+  return { subagents, definition }
 }
 
 /**

@@ -7,6 +7,7 @@ import { TeammateExecutorRegistry } from './executor'
 import { ProcessTeammateExecutor } from './process'
 import { WorkerTeammateExecutor } from './worker'
 import { codeCacheDirOf } from './worker/codeCache'
+import type { SharedMcp } from './worker/mcpServer'
 
 /**
  * Both teammate backends of a leader session (docs/design.md#process-model, docs/teams.md#spawning-a-teammate): `worker` (a worker thread whose
@@ -22,6 +23,8 @@ export function createTeammateBackends(options: {
   prompter: PermissionPrompter
   home: string
   paneSize?: (agentId: string) => TerminalSize | undefined
+  /** The session's MCP servers, shared with worker teammates (a process teammate connects its own). */
+  mcp?: SharedMcp
 }): TeammateExecutorRegistry {
   const registry = new TeammateExecutorRegistry()
   registry.register(
@@ -29,7 +32,8 @@ export function createTeammateBackends(options: {
       bus: options.bus,
       pty: options.pty,
       prompter: options.prompter,
-      codeCacheDir: codeCacheDirOf(options.home)
+      codeCacheDir: codeCacheDirOf(options.home),
+      ...(options.mcp ? { mcp: options.mcp } : {})
     })
   )
   registry.register(

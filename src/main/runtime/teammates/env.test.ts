@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { RunUsageError } from '../base'
-import { readTeammateEnv, teammateIdentityEnv, teammateSettingsEnv, TEAMMATE_SETTINGS_FILES_ENV } from './env'
+import {
+  readTeammateEnv,
+  teammateIdentityEnv,
+  teammateSettingsEnv,
+  TEAMMATE_MCP_CONFIG_ENV,
+  TEAMMATE_SETTINGS_FILES_ENV
+} from './env'
 
 const identity = {
   home: '/data/swarmdesk',
@@ -18,7 +24,7 @@ describe('the teammate environment', () => {
   it('reads back what both backends write, identity and shared settings alike', () => {
     const env = {
       PATH: '/usr/bin',
-      ...teammateSettingsEnv(['/etc/extra.json'], true),
+      ...teammateSettingsEnv(['/etc/extra.json'], true, ['/etc/mcp-a.json', '/etc/mcp-b.json']),
       ...teammateIdentityEnv(identity)
     }
     expect(readTeammateEnv(env)).toEqual({
@@ -32,7 +38,8 @@ describe('the teammate environment', () => {
       planModeRequired: true,
       model: 'claude-sonnet-5-5',
       settingsFiles: ['/etc/extra.json'],
-      trustProject: true
+      trustProject: true,
+      mcpConfigFiles: ['/etc/mcp-a.json', '/etc/mcp-b.json']
     })
     expect(readTeammateEnv(teammateIdentityEnv({ ...identity, planModeRequired: false })).planModeRequired).toBe(false)
   })
@@ -41,7 +48,8 @@ describe('the teammate environment', () => {
     expect(readTeammateEnv({ PATH: '/usr/bin', SWARMDESK_TEAM: '' })).toEqual({
       planModeRequired: false,
       settingsFiles: [],
-      trustProject: false
+      trustProject: false,
+      mcpConfigFiles: []
     })
   })
 
@@ -52,6 +60,9 @@ describe('the teammate environment', () => {
     expect(read).toThrow(/SWARMDESK_AGENT_ID must be name@team \(got "alice"\)/)
     expect(() => readTeammateEnv({ [TEAMMATE_SETTINGS_FILES_ENV]: '/etc/extra.json' })).toThrow(
       /must be a JSON array of settings file paths/
+    )
+    expect(() => readTeammateEnv({ [TEAMMATE_MCP_CONFIG_ENV]: 'mcp.json' })).toThrow(
+      'SWARMDESK_MCP_CONFIG must be a JSON array of MCP configuration file paths; got mcp.json'
     )
   })
 })

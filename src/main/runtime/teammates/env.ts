@@ -7,17 +7,25 @@ import type { TeammateSpawnConfig } from './executor'
 
 /** Environment variable carrying the session's extra settings files to its teammates: a JSON array of absolute paths. */
 export const TEAMMATE_SETTINGS_FILES_ENV = 'SWARMDESK_SETTINGS_FILES'
+/** Environment variable carrying the session's `--mcp-config` files to its teammates: a JSON array of absolute paths (docs/tools.md#mcp-servers). */
+export const TEAMMATE_MCP_CONFIG_ENV = 'SWARMDESK_MCP_CONFIG'
 /** Environment variable set to `1` when the session trusts the project for this run (`--trust-project`, docs/permissions.md#permissions). */
 export const TEAMMATE_TRUST_PROJECT_ENV = 'SWARMDESK_TRUST_PROJECT'
 
 /**
  * The session's settings choices a teammate must share (docs/teams.md#permission-requests: both permission paths evaluate
- * the same rules and mode): extra settings files (`--settings`) and a per-run project trust. Trust
+ * the same rules and mode): extra settings files (`--settings`) and a per-run project trust; and
+ * its `--mcp-config` files, so a `process` teammate starts the same MCP servers (docs/tools.md#mcp-servers). Trust
  * granted once and stored in `<home>/trusted.json` needs nothing: every process reads it.
  */
-export function teammateSettingsEnv(settingsFiles: string[], trustProject: boolean): Record<string, string> {
+export function teammateSettingsEnv(
+  settingsFiles: string[],
+  trustProject: boolean,
+  mcpConfigFiles: string[] = []
+): Record<string, string> {
   const out: Record<string, string> = {}
   if (settingsFiles.length) out[TEAMMATE_SETTINGS_FILES_ENV] = JSON.stringify(settingsFiles.map((f) => resolve(f)))
+  if (mcpConfigFiles.length) out[TEAMMATE_MCP_CONFIG_ENV] = JSON.stringify(mcpConfigFiles.map((f) => resolve(f)))
   if (trustProject) out[TEAMMATE_TRUST_PROJECT_ENV] = '1'
   return out
 }
@@ -49,7 +57,9 @@ export const TeammateEnvSchema = z.object({
   /** The session's extra settings files: a JSON array of absolute paths. */
   [TEAMMATE_SETTINGS_FILES_ENV]: z.string().optional(),
   /** `1` when the session trusts the project for this run. */
-  [TEAMMATE_TRUST_PROJECT_ENV]: z.enum(['0', '1']).optional()
+  [TEAMMATE_TRUST_PROJECT_ENV]: z.enum(['0', '1']).optional(),
+  /** The session's `--mcp-config` files: a JSON array of absolute paths. */
+  [TEAMMATE_MCP_CONFIG_ENV]: z.string().optional()
 })
 
 /** The teammate environment as a teammate uses it. Absent values are absent (a hand-started teammate). */
@@ -65,6 +75,7 @@ export interface TeammateEnv {
   model?: string
   settingsFiles: string[]
   trustProject: boolean
+  mcpConfigFiles: string[]
 }
 
 /**
@@ -120,12 +131,13 @@ export function readTeammateEnv(env: NodeJS.ProcessEnv | Record<string, string>)
     ...(e.SWARMDESK_LEADER_AGENT_ID ? { leaderAgentId: e.SWARMDESK_LEADER_AGENT_ID } : {}),
     planModeRequired: e.SWARMDESK_PLAN_MODE_REQUIRED === '1' || e.SWARMDESK_PLAN_MODE_REQUIRED === 'true',
     ...(e.SWARMDESK_MODEL ? { model: e.SWARMDESK_MODEL } : {}),
-    settingsFiles: settingsFilesOf(e[TEAMMATE_SETTINGS_FILES_ENV]),
-    trustProject: e[TEAMMATE_TRUST_PROJECT_ENV] === '1'
+    settingsFiles: filesOf(TEAMMATE_SETTINGS_FILES_ENV, e[TEAMMATE_SETTINGS_FILES_ENV], 'settings'),
+    trustProject: e[TEAMMATE_TRUST_PROJECT_ENV] === '1',
+    mcpConfigFiles: filesOf(TEAMMATE_MCP_CONFIG_ENV, e[TEAMMATE_MCP_CONFIG_ENV], 'MCP configuration')
   }
 }
 
-function settingsFilesOf(raw: string | undefined): string[] {
+function filesOf(variable: string, raw: string | undefined, kind: string): string[] {
   if (!raw) return []
   let parsed: unknown
   try {
@@ -134,9 +146,7 @@ function settingsFilesOf(raw: string | undefined): string[] {
     parsed = undefined
   }
   if (!Array.isArray(parsed) || !parsed.every((f) => typeof f === 'string'))
-    throw new RunUsageError(
-      `${TEAMMATE_SETTINGS_FILES_ENV} must be a JSON array of settings file paths; got ${raw.slice(0, 200)}`
-    )
+    throw new RunUsageError(`${variable} must be a JSON array of ${kind} file paths; got ${raw.slice(0, 200)}`)
   return parsed
 }
 

@@ -11,11 +11,14 @@ export {
   teammateModelEnv,
   teammateSettingsEnv,
   teammateIdentityEnv,
+  TEAMMATE_MCP_CONFIG_ENV,
   readTeammateEnv,
   TeammateEnvSchema,
   type TeammateEnv
 } from './env'
 export { type TeammateExecutorRegistry } from './executor'
+export { ownTeammateMcp, openTeammateMcp, type TeammateMcpHost, type TeammateMcpOpened } from './mcp'
+export type { SharedMcp } from './worker/mcpServer'
 export {
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
   TeammateSpawnError,

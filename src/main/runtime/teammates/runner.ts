@@ -4,6 +4,8 @@ import { canonicalWorkspace, agentTranscriptPath, ensureWritableDataDirectory } 
 import { connectModel } from '../runner'
 import { loadWorkspaceSettings, PermissionEngine, type PermissionPrompter } from '../permissions'
 import { readTeammateEnv } from './env'
+import { mcpTimeoutsFromEnv } from '../mcp'
+import { ownTeammateMcp, type TeammateMcpHost } from './mcp'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
@@ -55,6 +57,14 @@ export interface TeammateRunOptions {
    * messages, a process's as SIGUSR2. Each stops the running turn, if any (TeammateAgent.interrupt).
    */
   interrupts?: (listener: () => void) => Disposable
+  /**
+   * Its MCP servers (docs/tools.md#mcp-servers): a worker teammate passes the main process's over
+   * its port; default its own ({@link ownTeammateMcp}: the configuration loaded here, with the
+   * leader's `--mcp-config` files from the environment and `mcpConfigFiles`), stopped when it ends.
+   */
+  mcp?: TeammateMcpHost
+  /** `--mcp-config` files of `swarmdesk teammate`, after the leader's (a later file wins a name). */
+  mcpConfigFiles?: string[]
 }
 
 /** How a teammate ended without crashing. */
@@ -119,6 +129,22 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   if (options.signal?.aborted) stopped.abort()
   // before it is marked active: a missing API key is bad usage, not a crash to tell the lead about
   const connection = await connectModel({ env, settings, retryBaseDelayMs: options.retryBaseDelayMs })
+  const mcpEnv = { ...settings.env, ...env }
+  const mcp =
+    options.mcp ??
+    ownTeammateMcp({
+      home,
+      cwd,
+      flagFiles: [...shared.mcpConfigFiles, ...(options.mcpConfigFiles ?? [])],
+      env: mcpEnv,
+      timeouts: mcpTimeoutsFromEnv(mcpEnv)
+    })
+  // a malformed MCP configuration is bad usage too, said before the teammate is marked active
+  await mcp.session().catch(async (error: unknown) => {
+    await mcp.close()
+    await connection.close()
+    throw error
+  })
   const pty = options.pty ?? createPtyHost()
   await teams.setActive(team, name, true)
   let outcome: 'shutdown' | 'aborted' | 'crashed' = 'crashed'
@@ -139,6 +165,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       client: connection,
       engine: new PermissionEngine(settings),
       pty,
+      mcp,
       mode: () => mode,
       setMode: (next) => {
         mode = next
@@ -277,6 +304,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
         .catch(() => undefined)
     }
     if (outcome !== 'crashed') agent?.state('exited')
+    // docs/tools.md#mcp-servers: no server started for it outlives it
+    await mcp.close()
     if (!options.pty) await pty.dispose()
     await connection.close()
   }

@@ -7,6 +7,7 @@ import { TeamStore } from '../../teams'
 import { runTeammate } from '../runner'
 import { teammateIdentityEnv } from '../env'
 import { createPtyClient } from './ptyClient'
+import { createMcpPortClient } from './mcpClient'
 import {
   HEARTBEAT_INTERVAL_MS,
   parseMainMessage,
@@ -94,11 +95,13 @@ export async function runWorkerTeammate(data: WorkerData, config: StartMessage['
 
   const pty = createPtyClient({ post, spawnReplyTimeoutMs: data.spawnReplyTimeoutMs })
   const prompter = createBridgePrompter(post)
+  // its MCP servers are the main process's: the session's shared connections, and its own started there
+  const mcp = createMcpPortClient(post)
   const interrupts = new Emitter<void>()
   const onMessage = (raw: unknown): void => {
     const message = parseMainMessage(raw)
     if (message.type === 'interrupt') interrupts.fire()
-    else if (!pty.handle(message)) prompter.handle(message)
+    else if (!pty.handle(message) && !mcp.handle(message)) prompter.handle(message)
   }
   port.on('message', onMessage)
 
@@ -121,6 +124,7 @@ export async function runWorkerTeammate(data: WorkerData, config: StartMessage['
       bus,
       pty,
       prompter,
+      mcp: mcp.host,
       interrupts: interrupts.event
     })
     outcome = exit.reason

@@ -14,6 +14,7 @@ import { swarmdeskHome } from '../../storage'
 import { codeCacheDirOf, WorkerCodeCache } from './codeCache'
 import { StartGate, TeammateThread, type ThreadOptions } from './thread'
 import { WorkerTeammate } from './teammate'
+import type { SharedMcp } from './mcpServer'
 
 /** Default heartbeat timeout, ms: six missed beats of 500 ms. */
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3_000
@@ -64,6 +65,12 @@ export interface WorkerTeammateExecutorOptions {
    * teammate in a new thread (the cold start the benchmark reports beside the warm one).
    */
   warmSpare?: boolean
+  /**
+   * The session's MCP servers (docs/tools.md#mcp-servers): every worker teammate uses their one
+   * shared connection each, over its port, and the servers its definition defines are started
+   * and stopped for it here. Absent = the session has none.
+   */
+  mcp?: SharedMcp
 }
 
 /**
@@ -213,7 +220,8 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
       pty: this.options.pty,
       prompter: this.options.prompter,
       heartbeatTimeoutMs: this.heartbeatTimeoutMs,
-      resourceLimits: this.resourceLimits
+      resourceLimits: this.resourceLimits,
+      ...(this.options.mcp ? { mcp: this.options.mcp } : {})
     })
     this.teammates.set(config.agentId, teammate)
     void teammate.running.then(releaseSlot)

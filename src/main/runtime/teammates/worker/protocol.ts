@@ -6,6 +6,7 @@ import {
   PermissionPromptAnswerSchema,
   PermissionPromptRequestSchema
 } from '../../../../shared/permissions'
+import { McpServerConfigSchema } from '../../mcp'
 
 /**
  * The MessagePort RPC between the main thread and one worker teammate (docs/design.md#process-model, docs/teams.md#permission-requests): the worker
@@ -19,14 +20,15 @@ import {
  * warm spare) and handed its teammate when one is spawned.
  *
  * Worker → main: `loaded`, `heartbeat`, `ready`, `event`, `pty.run` / `pty.abort`, `pty.spawn` /
- * `pty.kill`, `pty.dispose`, `permission.prompt` / `permission.cancel`, `done`.
+ * `pty.kill`, `pty.dispose`, `permission.prompt` / `permission.cancel`, `mcp.request` /
+ * `mcp.cancel`, `done`.
  * Main → worker: `start`, `pty.started`, `pty.data`, `pty.result` / `pty.failed`, `pty.exit`,
- * `pty.killed`, `pty.disposed`, `permission.answer`; and, on each spawn's own reply port,
- * one {@link SpawnReply}.
+ * `pty.killed`, `pty.disposed`, `permission.answer`, `mcp.reply`; and, on each spawn's own reply
+ * port, one {@link SpawnReply}.
  */
 
 /** Bumped on any incompatible change; the worker refuses workerData of another version. */
-export const WORKER_PROTOCOL_VERSION = 2
+export const WORKER_PROTOCOL_VERSION = 3
 
 /** How often a worker posts `heartbeat`, ms. The executor's watchdog allows several missed beats. */
 export const HEARTBEAT_INTERVAL_MS = 500
@@ -106,6 +108,48 @@ export const PtyRunResultSchema = z.object({
 export const SerializedErrorSchema = z.object({ name: z.string(), message: z.string(), stack: z.string().optional() })
 export type SerializedError = z.infer<typeof SerializedErrorSchema>
 
+/**
+ * Which servers an MCP request is for: `session`, the main process's shared connections (docs/tools.md#mcp-servers), or the
+ * number an `open` answered with, the servers started for this teammate alone.
+ */
+const McpScopeSchema = z.union([z.literal('session'), Id])
+
+/**
+ * One MCP request of a worker teammate, served by the main process (its connections live there,
+ * as its terminals do): `tools` lists the tools of a scope's servers (the session's as listed at
+ * its start); `open` starts servers for the teammate and answers with their scope and listing;
+ * `close` stops them; `call`, `resources` and `read` are a server's `tools/call`,
+ * `resources/list` and `resources/read`.
+ */
+export const McpRequestSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('tools'), scope: McpScopeSchema }),
+  z.object({
+    op: z.literal('open'),
+    servers: z.array(z.object({ name: z.string().min(1), config: McpServerConfigSchema }))
+  }),
+  z.object({ op: z.literal('close'), scope: Id }),
+  z.object({
+    op: z.literal('call'),
+    scope: McpScopeSchema,
+    server: z.string(),
+    tool: z.string(),
+    args: z.record(z.string(), z.unknown())
+  }),
+  z.object({ op: z.literal('resources'), scope: McpScopeSchema, server: z.string() }),
+  z.object({ op: z.literal('read'), scope: McpScopeSchema, server: z.string(), uri: z.string() })
+])
+export type McpRequest = z.infer<typeof McpRequestSchema>
+
+/** An MCP server's failure as it crosses the port: enough to make the same McpServerError again. */
+export const McpFailureSchema = z.object({ server: z.string(), detail: z.string(), stderr: z.string() })
+
+/** The answer to one `mcp.request`: its value (shaped by the op), or the failure. */
+export const McpReplySchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), failure: McpFailureSchema })
+])
+export type McpReply = z.infer<typeof McpReplySchema>
+
 /** How a worker's teammate ended, as the worker saw it. */
 export const DoneOutcomeSchema = z.enum(['shutdown', 'aborted', 'crashed'])
 export type DoneOutcome = z.infer<typeof DoneOutcomeSchema>
@@ -144,6 +188,10 @@ export const WorkerToMainSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('permission.prompt'), id: Id, request: PermissionPromptRequestSchema }),
   /** The question's signal fired in the worker (its turn was stopped): withdraw it. */
   z.object({ type: z.literal('permission.cancel'), id: Id }),
+  /** An MCP request (see {@link McpRequestSchema}); answered by one `mcp.reply` of its id. */
+  z.object({ type: z.literal('mcp.request'), id: Id, request: McpRequestSchema }),
+  /** The request's signal fired in the worker: stop its call (the answer is no longer read). */
+  z.object({ type: z.literal('mcp.cancel'), id: Id }),
   /**
    * The last message: how the teammate ended. `cleanedUp` is true when its runner's cleanup ran
    * and left it inactive with its tasks released and the leader told (docs/teams.md#teammate-life-cycle); false when the
@@ -184,6 +232,8 @@ export const MainToWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pty.disposed'), requestId: Id }),
   /** The leader's (or a person's) answer; first answer wins, sent at most once per prompt. */
   z.object({ type: z.literal('permission.answer'), id: Id, answer: PermissionPromptAnswerSchema }),
+  /** The answer to an `mcp.request` (none after an `mcp.cancel` of it). */
+  z.object({ type: z.literal('mcp.reply'), id: Id, reply: McpReplySchema }),
   /** A person pressed Esc in the teammate's pane: stop the turn running now (the teammate stays). */
   z.object({ type: z.literal('interrupt') })
 ])

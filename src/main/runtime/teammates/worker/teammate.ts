@@ -8,6 +8,7 @@ import type { TeammateExitInfo, TeammateSpawnConfig } from '../executor'
 import type { TeammateThread } from './thread'
 import { parseForwardedEvent, parseWorkerMessage, type MainToWorker, type WorkerToMain } from './protocol'
 import { createPtyServer, type PtyServer } from './ptyServer'
+import { createMcpServer, type McpServer, type SharedMcp } from './mcpServer'
 
 /** How long a worker may take from its creation to its loop's first event (loading the bundle, then starting the runner), ms. */
 const STARTUP_TIMEOUT_MS = 30_000
@@ -38,6 +39,8 @@ export interface WorkerTeammateOptions {
   prompter: PermissionPrompter
   heartbeatTimeoutMs: number
   resourceLimits: ResourceLimits
+  /** The session's MCP servers, which the worker reaches over its port; absent = none. */
+  mcp?: SharedMcp
 }
 
 /** One worker thread running one teammate, seen from the main thread. */
@@ -53,6 +56,7 @@ export class WorkerTeammate {
   private readonly worker: Worker
   private readonly port: MessagePort
   private readonly server: PtyServer
+  private readonly mcp: McpServer
   private readonly prompts = new Map<number, AbortController>()
   private readonly startedAt = Date.now()
   private lastSign = Date.now()
@@ -84,6 +88,7 @@ export class WorkerTeammate {
     this.worker = options.thread.worker
     this.port = options.thread.port
     this.server = createPtyServer(options.pty, (message) => this.post(message))
+    this.mcp = createMcpServer(options.mcp, (message) => this.post(message))
     this.port.on('message', (raw) => this.onMessage(raw))
     this.worker.on('error', (error) => (this.workerError ??= error))
     this.worker.on('exit', (code) => {
@@ -166,6 +171,12 @@ export class WorkerTeammate {
       case 'pty.dispose':
         this.server.handle(message)
         return
+      case 'mcp.request':
+        this.mcp.handle(message.id, message.request)
+        return
+      case 'mcp.cancel':
+        this.mcp.cancel(message.id)
+        return
       case 'permission.prompt':
         this.ask(message.id, message.request)
         return
@@ -240,9 +251,11 @@ export class WorkerTeammate {
     this.alive = false
     if (this.lingerTimer) clearTimeout(this.lingerTimer)
     const killing = this.server.dispose()
+    // docs/tools.md#mcp-servers: the servers started for it stop with it, however it ended
+    const stopping = this.mcp.dispose()
     for (const controller of this.prompts.values()) controller.abort()
     this.prompts.clear()
-    const swept = await killing
+    const [swept] = await Promise.all([killing, stopping])
     this.port.close()
     const info = this.exitInfo(code)
     if (swept.survivors.length)

@@ -7,5 +7,14 @@ export {
   type McpTool,
   type McpToolFacts
 } from './mcpTools'
-export { createMcpResourceTools } from './resourceTools'
+export {
+  createMcpResourceTools,
+  LIST_MCP_RESOURCES,
+  READ_MCP_RESOURCE,
+  resourceRoutesOf,
+  resourceRoutesOfTool,
+  withMcpTools,
+  type McpResourceRoute,
+  type McpResourceTool
+} from './resourceTools'
 export { DEFAULT_MCP_OUTPUT_TOKENS, mcpOutputTokens, toToolResult, type McpCallResult } from './result'

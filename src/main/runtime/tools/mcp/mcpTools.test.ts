@@ -92,7 +92,7 @@ describe('MCP tools against server-everything and server-filesystem', () => {
   }, 30_000)
 
   it('ListMcpResources and ReadMcpResource list and read the server’s resources', async () => {
-    const [list, read] = createMcpResourceTools(manager, ['every.thing'])
+    const [list, read] = createMcpResourceTools([{ server: 'every.thing', servers: manager }])
     const listed = JSON.parse((await list!.call({}, ctx())).content) as Array<{ uri: string; server: string }>
     expect(listed.length).toBeGreaterThan(0)
     expect(listed[0]!.server).toBe('every.thing')

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { McpServerError, type McpManager, type McpServerTools, type McpToolInfo } from '../../mcp'
+import { McpServerError, type McpServerSet, type McpServerTools, type McpToolInfo } from '../../mcp'
 import { ToolError, type Tool } from '../types'
 export { parseMcpToolName } from '../../../../shared/mcpNames'
 import { mcpOutputTokens, toToolResult, type McpCallResult } from './result'
@@ -37,7 +37,7 @@ export type McpTool = Tool<Record<string, unknown>> & { readonly mcp: McpToolFac
  * unless a rule allows it (docs/permissions.md#mcp-tools). A server failure (crash, hang past
  * the call timeout) is a tool error naming the server; the next call restarts it.
  */
-export function createMcpTool(manager: McpManager, server: string, info: McpToolInfo): McpTool {
+export function createMcpTool(servers: McpServerSet, server: string, info: McpToolInfo): McpTool {
   const name = mcpToolName(server, info.name)
   const readOnly = info.annotations?.readOnlyHint === true
   const label = `MCP server '${server}' tool '${info.name}'`
@@ -53,7 +53,7 @@ export function createMcpTool(manager: McpManager, server: string, info: McpTool
     async call(input, ctx) {
       let result
       try {
-        result = await manager.connection(server).callTool(info.name, input, ctx.signal)
+        result = await servers.connection(server).callTool(info.name, input, ctx.signal)
       } catch (error) {
         if (error instanceof McpServerError) throw new ToolError(error.message)
         throw new ToolError(`${label}: ${(error as Error).message}`)
@@ -71,10 +71,14 @@ export function createMcpTool(manager: McpManager, server: string, info: McpTool
 /**
  * The tools of listed servers, in the servers' order and each server's own order (stable: part of
  * the cached prompt prefix). A server that failed is left out; `failures` names each with why.
+ * Names are unambiguous: a tool whose `mcp__…` name is already in `taken` (another server's tool
+ * of the same name after normalisation, `a__b`+`c` and `a`+`b__c`, or `x.y` and `x_y`) is left
+ * out, with a failure naming both. `taken` is filled with the names given out.
  */
 export function mcpToolsOf(
-  manager: McpManager,
-  listed: readonly McpServerTools[]
+  servers: McpServerSet,
+  listed: readonly McpServerTools[],
+  taken: Map<string, string> = new Map()
 ): { tools: McpTool[]; failures: string[] } {
   const tools: McpTool[] = []
   const failures: string[] = []
@@ -83,7 +87,18 @@ export function mcpToolsOf(
       failures.push(`${entry.error.message}\nThe agents go on without its tools.`)
       continue
     }
-    for (const info of entry.tools) tools.push(createMcpTool(manager, entry.server, info))
+    for (const info of entry.tools) {
+      const name = mcpToolName(entry.server, info.name)
+      const owner = taken.get(name)
+      if (owner !== undefined) {
+        failures.push(
+          `MCP server '${entry.server}' tool '${info.name}' is left out: its name ${name} is already the name of a tool of the MCP server '${owner}'. Rename one of the servers in its configuration so their tool names differ.`
+        )
+        continue
+      }
+      taken.set(name, entry.server)
+      tools.push(createMcpTool(servers, entry.server, info))
+    }
   }
   return { tools, failures }
 }
