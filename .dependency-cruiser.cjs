@@ -25,7 +25,8 @@ const RUNTIME_LAYERS = [
     'worktrees',
     'mailbox',
     'tasks',
-    'teams'
+    'teams',
+    'teamStore'
   ],
   ['tools'],
   ['loop', 'agentDefinitions', 'coordinator'],

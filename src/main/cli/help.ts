@@ -167,6 +167,7 @@ sentence; with --json OBJ (a script sending a structured message) the receipt is
   --json OBJ      a structured message: a JSON object, e.g. '{"type":"shutdown_request","requestId":"r1"}'
   --summary S     a short summary shown with the message
   --color C       the sender's colour (blue, green, yellow, purple, orange, pink, cyan, red)
+  --team-transport URL  the team on NATS JetStream, nats://[user:pass@|token@]host:port (docs/nats.md)
   -h, --help      this help
 `,
   'mailbox read': `Usage: swarmdesk mailbox read --team T --agent NAME [--unread] [--mark-read] [--json]
@@ -178,6 +179,7 @@ Prints an agent's messages, oldest first. Changes nothing unless --mark-read.
   --unread        only the unread messages
   --mark-read     mark the printed messages as read
   --json          one JSON object {team, agent, messages, problems}
+  --team-transport URL  the team on NATS JetStream, nats://[user:pass@|token@]host:port (docs/nats.md)
   -h, --help      this help
 `,
   tasks: `Usage: swarmdesk tasks list|create|claim|update|delete … --team T
@@ -188,6 +190,9 @@ Subcommands (each has --help):
   claim     claim a task for an agent (exit 1 when refused)
   update    change a task's status or owner
   delete    remove a task
+
+Every subcommand takes --team-transport nats://[user:pass@|token@]host:port for a team on NATS
+JetStream (else SWARMDESK_TEAM_TRANSPORT, else the files; docs/nats.md).
 `,
   'tasks list': `Usage: swarmdesk tasks list --team T [--json]
 

@@ -2,9 +2,11 @@ import { messageKind, parseMessageBody, type ProtocolBody } from '../../../share
 import { createMailbox, InvalidMessageError, InvalidNameError, type InboxEntry } from '../../runtime/mailbox'
 import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, UsageError } from '../io'
+import { commandTransport, TEAM_TRANSPORT_FLAG, withCommandStore } from '../teamTransport'
 
 const USAGE = `Use: swarmdesk mailbox send --team T --to NAME --from NAME (--text S | --json OBJ) [--summary S] [--color C]
-     swarmdesk mailbox read --team T --agent NAME [--unread] [--mark-read] [--json]`
+     swarmdesk mailbox read --team T --agent NAME [--unread] [--mark-read] [--json]
+     both take --team-transport nats://host:port (default: the files, or SWARMDESK_TEAM_TRANSPORT)`
 
 /** The flag a mailbox name error is about, for exit-2 messages that name the flag (docs/events.md#event-stream-and-command-line). */
 const FLAG_OF: Record<string, string> = { team: '--team', to: '--to', agent: '--agent' }
@@ -60,7 +62,8 @@ async function send(argv: string[]): Promise<number> {
     text: { type: 'string' },
     json: { type: 'string' },
     summary: { type: 'string' },
-    color: { type: 'string' }
+    color: { type: 'string' },
+    ...TEAM_TRANSPORT_FLAG
   })
   const team = required('send', '--team', values.team)
   const to = required('send', '--to', values.to)
@@ -68,30 +71,54 @@ async function send(argv: string[]): Promise<number> {
   if ((values.text === undefined) === (values.json === undefined))
     throw new UsageError(`swarmdesk mailbox send: give exactly one of --text or --json. ${USAGE}`)
   const content = values.text !== undefined ? plainText(values.text) : jsonBody(values.json!)
-  const mailbox = createMailbox({ home: swarmdeskHome() })
-  const result = await mailbox
-    .send(team, to, {
-      from,
-      ...content,
-      ...(values.summary !== undefined ? { summary: values.summary } : {}),
-      ...(values.color !== undefined ? { color: values.color } : {})
+  const transport = commandTransport('mailbox send', values['team-transport'])
+  const outgoing = {
+    from,
+    ...content,
+    ...(values.summary !== undefined ? { summary: values.summary } : {}),
+    ...(values.color !== undefined ? { color: values.color } : {})
+  }
+  if (transport.kind === 'nats')
+    return withCommandStore('mailbox send', transport, async (store) => {
+      const sent = await store.mailbox.send(team, to, outgoing).catch((error: unknown) => asUsage('send', error))
+      return receipt(values.json !== undefined, content.body?.type ?? 'plain', { id: sent.id, team, to, from })
     })
-    .catch((error: unknown) => asUsage('send', error))
-  const kind = content.body?.type ?? 'plain'
-  // a structured message (--json OBJ) comes from a script: it gets the receipt as JSON
-  if (values.json !== undefined)
-    process.stdout.write(JSON.stringify({ id: result.id, team, to, from, kind, path: result.path }) + '\n')
+  const mailbox = createMailbox({ home: swarmdeskHome() })
+  const result = await mailbox.send(team, to, outgoing).catch((error: unknown) => asUsage('send', error))
+  return receipt(values.json !== undefined, content.body?.type ?? 'plain', {
+    id: result.id,
+    team,
+    to,
+    from,
+    path: result.path
+  })
+}
+
+/** Prints a send's receipt: one JSON line for a structured message (`--json OBJ`, from a script), else a sentence. */
+function receipt(
+  asJson: boolean,
+  kind: string,
+  r: { id: string; team: string; to: string; from: string; path?: string }
+): number {
+  if (asJson)
+    process.stdout.write(JSON.stringify({ id: r.id, team: r.team, to: r.to, from: r.from, kind, path: r.path }) + '\n')
   else
     process.stdout.write(
-      `Sent ${kind === 'plain' ? 'a message' : `a ${kind}`} from ${from} to ${to} in team ${team} (${result.id}).\n`
+      `Sent ${kind === 'plain' ? 'a message' : `a ${kind}`} from ${r.from} to ${r.to} in team ${r.team} (${r.id}).\n`
     )
   return 0
 }
 
-function describeEntry(e: InboxEntry): string {
+function describeEntry(e: Pick<InboxEntry, 'message' | 'read'>): string {
   const kind = messageKind(e.message.text)
   const head = `${e.read ? '     ' : 'NEW  '}${e.message.timestamp}  ${e.message.from} → ${e.message.to}  ${kind}`
   return `${head}${e.message.summary ? `  "${e.message.summary}"` : ''}\n     ${e.message.text.replace(/\n/g, '\n     ')}\n`
+}
+
+/** What `read` needs of an inbox, on either transport. */
+interface InboxReader {
+  read(): Promise<{ messages: Pick<InboxEntry, 'message' | 'read'>[]; problems: { path: string; problem: string }[] }>
+  markRead(ids: string[]): Promise<unknown>
 }
 
 async function read(argv: string[]): Promise<number> {
@@ -100,20 +127,35 @@ async function read(argv: string[]): Promise<number> {
     agent: { type: 'string' },
     unread: { type: 'boolean' },
     'mark-read': { type: 'boolean' },
-    json: { type: 'boolean' }
+    json: { type: 'boolean' },
+    ...TEAM_TRANSPORT_FLAG
   })
   const team = required('read', '--team', values.team)
   const agent = required('read', '--agent', values.agent)
-  const mailbox = createMailbox({ home: swarmdeskHome() })
-  const { messages, problems } = await mailbox
-    .read(team, agent, { unreadOnly: values.unread === true })
-    .catch((error: unknown) => asUsage('read', error))
-  if (values['mark-read'])
-    await mailbox.markRead(
-      team,
-      agent,
-      messages.filter((e) => !e.read).map((e) => e.message.id)
+  const unreadOnly = values.unread === true
+  const transport = commandTransport('mailbox read', values['team-transport'])
+  if (transport.kind === 'nats')
+    return withCommandStore('mailbox read', transport, (store) =>
+      printInbox(values, team, agent, {
+        read: async () => ({ messages: await store.mailbox.read(team, agent, { unreadOnly }), problems: [] }),
+        markRead: (ids) => store.mailbox.markRead(team, agent, ids)
+      })
     )
+  const mailbox = createMailbox({ home: swarmdeskHome() })
+  return printInbox(values, team, agent, {
+    read: () => mailbox.read(team, agent, { unreadOnly }),
+    markRead: (ids) => mailbox.markRead(team, agent, ids)
+  })
+}
+
+async function printInbox(
+  values: { unread?: boolean; 'mark-read'?: boolean; json?: boolean },
+  team: string,
+  agent: string,
+  inbox: InboxReader
+): Promise<number> {
+  const { messages, problems } = await inbox.read().catch((error: unknown) => asUsage('read', error))
+  if (values['mark-read']) await inbox.markRead(messages.filter((e) => !e.read).map((e) => e.message.id))
   if (values.json) {
     const out = messages.map((e) => ({ ...e.message, read: e.read, kind: messageKind(e.message.text) }))
     process.stdout.write(JSON.stringify({ team, agent, messages: out, problems }) + '\n')

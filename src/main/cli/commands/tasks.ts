@@ -3,6 +3,10 @@ import { LockError } from '../../runtime/locks'
 import { TaskError, TaskInputError, TaskNotFoundError, TaskStore } from '../../runtime/tasks'
 import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, positiveInt, UsageError } from '../io'
+import { openTeamStore, TeamStoreUnavailableError, type TeamStorePort } from '../../runtime/teamStore'
+import { commandTransport, TEAM_TRANSPORT_FLAG } from '../teamTransport'
+import type { NewTask, TaskPatch, UpdateResult } from '../../runtime/tasks'
+import type { ClaimResult } from '../../../shared/tasks'
 
 const USAGE = `Use: swarmdesk tasks list --team T [--json]
      swarmdesk tasks create --team T --subject S [--description D] [--blocked-by 1,2] [--json]
@@ -12,7 +16,8 @@ const USAGE = `Use: swarmdesk tasks list --team T [--json]
        --add-blocked-by: tasks that must be completed before ID can start
        --add-blocks: tasks that cannot start until ID is completed
        (comma-separated ids; a link that would close a dependency cycle is refused, exit 1)
-     swarmdesk tasks delete ID --team T`
+     swarmdesk tasks delete ID --team T
+     every subcommand takes --team-transport nats://host:port (default: the files, or SWARMDESK_TEAM_TRANSPORT)`
 
 const out = (text: string) => process.stdout.write(text + '\n')
 
@@ -29,9 +34,17 @@ const out = (text: string) => process.stdout.write(text + '\n')
 export async function tasksCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
   try {
+    return await dispatch(sub, rest)
+  } finally {
+    for (const s of opened.splice(0)) await s.close()
+  }
+}
+
+async function dispatch(sub: string | undefined, rest: string[]): Promise<number> {
+  try {
     switch (sub) {
       case 'list':
-        return list(rest)
+        return await list(rest)
       case 'create':
         return await create(rest)
       case 'claim':
@@ -46,7 +59,7 @@ export async function tasksCommand(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof TaskNotFoundError || error instanceof TaskInputError)
       throw new UsageError(`swarmdesk tasks ${sub}: ${error.message}`)
-    if (error instanceof TaskError || error instanceof LockError) {
+    if (error instanceof TaskError || error instanceof LockError || error instanceof TeamStoreUnavailableError) {
       // an unreadable task file, or a live process holding the list's lock too long
       process.stderr.write(`swarmdesk tasks ${sub}: ${error.message}\n`)
       return 1
@@ -55,9 +68,41 @@ export async function tasksCommand(argv: string[]): Promise<number> {
   }
 }
 
-function open(command: string, team: string | undefined): TaskStore {
+/** The task list one command works on, on either transport. */
+interface CliTaskList {
+  list(): Promise<{ tasks: Task[]; problems: { file: string; problem: string }[] }>
+  create(fields: NewTask): Promise<Task>
+  claim(id: number, agent: string): Promise<ClaimResult>
+  update(id: number, patch: TaskPatch): Promise<UpdateResult>
+  delete(id: number): Promise<void>
+}
+
+/** Stores opened by this command, closed when it ends. */
+const opened: TeamStorePort[] = []
+
+async function open(command: string, values: { team?: string; 'team-transport'?: string }): Promise<CliTaskList> {
+  const team = values.team
   if (!team) throw new UsageError(`swarmdesk tasks ${command}: --team is required.\n${USAGE}`)
-  return new TaskStore(swarmdeskHome(), team)
+  const transport = commandTransport(`tasks ${command}`, values['team-transport'])
+  if (transport.kind === 'files') {
+    const store = new TaskStore(swarmdeskHome(), team)
+    return {
+      list: async () => store.list(),
+      create: (f) => store.create(f),
+      claim: (id, agent) => store.claim(id, agent),
+      update: (id, patch) => store.update(id, patch),
+      delete: (id) => store.delete(id)
+    }
+  }
+  const store = await openTeamStore(swarmdeskHome(), transport)
+  opened.push(store)
+  return {
+    list: async () => ({ tasks: await store.tasks.list(team), problems: [] }),
+    create: (f) => store.tasks.create(team, f),
+    claim: (id, agent) => store.tasks.claim(team, id, agent),
+    update: (id, patch) => store.tasks.update(team, id, patch),
+    delete: (id) => store.tasks.delete(team, id)
+  }
 }
 
 function taskId(command: string, positionals: string[]): number {
@@ -65,9 +110,13 @@ function taskId(command: string, positionals: string[]): number {
   return positiveInt('ID', positionals[0])!
 }
 
-function list(argv: string[]): number {
-  const { values } = parseCommandArgs('tasks list', argv, { team: { type: 'string' }, json: { type: 'boolean' } })
-  const { tasks, problems } = open('list', values.team).list()
+async function list(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('tasks list', argv, {
+    team: { type: 'string' },
+    json: { type: 'boolean' },
+    ...TEAM_TRANSPORT_FLAG
+  })
+  const { tasks, problems } = await (await open('list', values)).list()
   for (const p of problems) process.stderr.write(`swarmdesk tasks list: warning: skipped ${p.file}: ${p.problem}\n`)
   if (values.json) out(JSON.stringify(tasks))
   else out(formatTaskTable(tasks))
@@ -80,10 +129,11 @@ async function create(argv: string[]): Promise<number> {
     subject: { type: 'string' },
     description: { type: 'string' },
     'blocked-by': { type: 'string' },
-    json: { type: 'boolean' }
+    json: { type: 'boolean' },
+    ...TEAM_TRANSPORT_FLAG
   } as const
   const { values } = parseCommandArgs('tasks create', argv, spec)
-  const store = open('create', values.team)
+  const store = await open('create', values)
   if (!values.subject?.trim()) throw new UsageError(`swarmdesk tasks create: --subject is required.\n${USAGE}`)
   const blockedBy = idList('--blocked-by', values['blocked-by'])
   const task = await store.create({ subject: values.subject, description: values.description, blockedBy })
@@ -95,10 +145,10 @@ async function claim(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     'tasks claim',
     argv,
-    { team: { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' } },
+    { team: { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' }, ...TEAM_TRANSPORT_FLAG },
     true
   )
-  const store = open('claim', values.team)
+  const store = await open('claim', values)
   const id = taskId('claim', positionals)
   if (!values.agent) throw new UsageError(`swarmdesk tasks claim: --agent is required.\n${USAGE}`)
   const result = await store.claim(id, values.agent)
@@ -134,10 +184,11 @@ async function update(argv: string[]): Promise<number> {
     owner: { type: 'string' },
     'add-blocked-by': { type: 'string' },
     'add-blocks': { type: 'string' },
-    json: { type: 'boolean' }
+    json: { type: 'boolean' },
+    ...TEAM_TRANSPORT_FLAG
   } as const
   const { values, positionals } = parseCommandArgs('tasks update', argv, spec, true)
-  const store = open('update', values.team)
+  const store = await open('update', values)
   const id = taskId('update', positionals)
   const status = values.status === undefined ? undefined : TaskStatusSchema.safeParse(values.status)
   if (status && !status.success)
@@ -170,8 +221,13 @@ async function update(argv: string[]): Promise<number> {
 }
 
 async function remove(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs('tasks delete', argv, { team: { type: 'string' } }, true)
-  const store = open('delete', values.team)
+  const { values, positionals } = parseCommandArgs(
+    'tasks delete',
+    argv,
+    { team: { type: 'string' }, ...TEAM_TRANSPORT_FLAG },
+    true
+  )
+  const store = await open('delete', values)
   const id = taskId('delete', positionals)
   await store.delete(id)
   out(`Deleted task #${id}.`)

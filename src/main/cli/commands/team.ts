@@ -2,9 +2,11 @@ import type { TeamConfig } from '../../../shared/teams'
 import { TeamError, TeamNameError, TeamNotFoundError, TeamStore, type LeaderStatus } from '../../runtime/teams'
 import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, UsageError } from '../io'
+import type { TeamTransport } from '../../runtime/teamStore'
+import { commandTransport, TEAM_TRANSPORT_FLAG, withCommandStore } from '../teamTransport'
 
 const USAGE = `Use: swarmdesk team list [--json]
-     swarmdesk team show --team T [--json]
+     swarmdesk team show --team T [--json] [--team-transport nats://host:port]
      swarmdesk team delete --team T   delete a stale team (its leader session is gone): its config,
                                       inboxes, task list and its teammates' leftover processes`
 const out = (text: string) => process.stdout.write(text + '\n')
@@ -72,12 +74,19 @@ export async function teamCommand(argv: string[]): Promise<number> {
     }
   }
   if (sub === 'show') {
-    const { values } = parseCommandArgs('team show', rest, { team: { type: 'string' }, json: { type: 'boolean' } })
+    const { values } = parseCommandArgs('team show', rest, {
+      team: { type: 'string' },
+      json: { type: 'boolean' },
+      ...TEAM_TRANSPORT_FLAG
+    })
     if (!values.team) throw new UsageError(`swarmdesk team show: --team is required.\n${USAGE}`)
+    const team = values.team
+    const transport = commandTransport('team show', values['team-transport'])
     let config: TeamConfig
     try {
-      config = store.read(values.team)
+      config = transport.kind === 'files' ? store.read(team) : await readOverTransport(transport, team)
     } catch (error) {
+      if (error instanceof TeamStoreExit) return error.code
       if (error instanceof TeamNotFoundError || error instanceof TeamNameError)
         throw new UsageError(`swarmdesk team show: ${error.message}`)
       if (error instanceof TeamError) {
@@ -90,6 +99,24 @@ export async function teamCommand(argv: string[]): Promise<number> {
     return 0
   }
   throw new UsageError(`swarmdesk team: unknown subcommand '${sub ?? ''}'. ${USAGE}`)
+}
+
+/** An unusable team store server, already reported on stderr by withCommandStore. */
+class TeamStoreExit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`)
+  }
+}
+
+/** A team's config from the team store of `transport`. @throws TeamStoreExit when the server is unusable. */
+async function readOverTransport(transport: TeamTransport, team: string): Promise<TeamConfig> {
+  let config: TeamConfig | undefined
+  const code = await withCommandStore('team show', transport, async (s) => {
+    config = await s.config.read(team)
+    return 0
+  })
+  if (config === undefined) throw new TeamStoreExit(code)
+  return config
 }
 
 /**

@@ -34,6 +34,13 @@ describe('swarmdesk teammate: bad usage', () => {
     )
   })
 
+  it('refuses a NATS team transport from its environment rather than working on the files', async () => {
+    process.env.SWARMDESK_TEAM_TRANSPORT = 'nats://127.0.0.1:4222'
+    await expect(teammateCommand(['--team', 'crew', '--name', 'bob'])).rejects.toThrow(
+      /SWARMDESK_TEAM_TRANSPORT names a NATS server/
+    )
+  })
+
   it('takes the team and name from SWARMDESK_TEAM and SWARMDESK_AGENT_NAME', async () => {
     process.env.SWARMDESK_TEAM = 'from-env'
     process.env.SWARMDESK_AGENT_NAME = 'alice'

@@ -6,6 +6,7 @@ import { TeamNameError, TeamNotFoundError } from '../../runtime/teams'
 import { swarmdeskHome } from '../../runtime/storage'
 import { createPaneRenderer } from '../../app/paneText'
 import { flagPath, parseCommandArgs, UsageError, useColor } from '../io'
+import { commandTransport } from '../teamTransport'
 
 const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR] [--mcp-config FILE]…'
 
@@ -38,6 +39,11 @@ export async function teammateCommand(argv: string[]): Promise<number> {
   const name = values.name ?? fromEnv.name
   if (!team) throw new UsageError(`swarmdesk teammate: --team is required.\n${USAGE}`)
   if (!name) throw new UsageError(`swarmdesk teammate: --name is required.\n${USAGE}`)
+  // a teammate told to use a JetStream team must not quietly work on this machine's files instead
+  if (commandTransport('teammate', undefined).kind === 'nats')
+    throw new UsageError(
+      'swarmdesk teammate: SWARMDESK_TEAM_TRANSPORT names a NATS server, but a teammate runs only on the files so far (docs/nats.md#limits); unset it'
+    )
   const bus = new EventBus()
   // the terminal is the teammate's pane: it shows what a worker teammate's pane shows, a running
   // command's own output included as it comes (the leader's side streams these bytes live)

@@ -2,7 +2,7 @@
  * Agent mailboxes (docs/teams.md#mailbox): maildir-style inboxes, lock-free and crash-safe, delivered by
  * directory watching. See README "Mailbox" for the on-disk layout and its guarantees.
  */
-export { createMailbox, Mailbox, STALE_TMP_MS } from './mailbox'
+export { composeMessage, createMailbox, Mailbox, STALE_TMP_MS } from './mailbox'
 export type { MailboxOptions, OutgoingMessage, ReadResult, SendResult, SentEvent } from './mailbox'
 export { InvalidMessageError, InvalidNameError, MailboxAbortError, MailboxError, TeamGoneError } from './errors'
 export { assertName, inboxPaths, newMessageId, newRequestId, sanitizeName } from './names'

@@ -117,22 +117,10 @@ export class Mailbox {
     opts: { existingTeamOnly?: boolean } = {}
   ): Promise<SendResult> {
     const paths = inboxPaths(this.home, team, assertName('to', to))
-    const full = {
-      schemaVersion: MAILBOX_SCHEMA_VERSION,
-      id: newMessageId(),
-      from: message.from,
-      to,
-      text: messageText(message),
-      timestamp: message.timestamp ?? new Date().toISOString(),
-      ...(message.color !== undefined ? { color: message.color } : {}),
-      ...(message.summary !== undefined ? { summary: message.summary } : {})
-    }
-    const parsed = MailboxMessageSchema.safeParse(full)
-    if (!parsed.success)
-      throw new InvalidMessageError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '))
-    const path = await deliver(paths, parsed.data, this.fsync, opts.existingTeamOnly === true)
+    const stored = composeMessage(to, message)
+    const path = await deliver(paths, stored, this.fsync, opts.existingTeamOnly === true)
     this.sweepOnce(paths)
-    const event: SentEvent = { team, message: parsed.data, kind: messageKind(parsed.data.text) }
+    const event: SentEvent = { team, message: stored, kind: messageKind(stored.text) }
     // the message is delivered whatever a listener does: a send never fails after its rename
     for (const l of this.sentListeners) {
       try {
@@ -143,7 +131,7 @@ export class Mailbox {
         })
       }
     }
-    return { id: parsed.data.id, path }
+    return { id: stored.id, path }
   }
 
   /**
@@ -297,6 +285,28 @@ export class Mailbox {
     this.swept.add(paths.root)
     void sweepTmp(paths, STALE_TMP_MS).catch(() => undefined)
   }
+}
+
+/**
+ * The whole stored message for `to` (id, time, checked text) from what a sender gives: the one
+ * place every transport builds a message (docs/teams.md#mailbox).
+ * @throws InvalidMessageError for a bad message.
+ */
+export function composeMessage(to: string, message: OutgoingMessage): MailboxMessage {
+  const full = {
+    schemaVersion: MAILBOX_SCHEMA_VERSION,
+    id: newMessageId(),
+    from: message.from,
+    to,
+    text: messageText(message),
+    timestamp: message.timestamp ?? new Date().toISOString(),
+    ...(message.color !== undefined ? { color: message.color } : {}),
+    ...(message.summary !== undefined ? { summary: message.summary } : {})
+  }
+  const parsed = MailboxMessageSchema.safeParse(full)
+  if (!parsed.success)
+    throw new InvalidMessageError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '))
+  return parsed.data
 }
 
 /**

@@ -1,0 +1,35 @@
+/**
+ * The team store (docs/nats.md#the-team-store): a team's mailbox, task list, config and liveness
+ * behind one port, on the data directory's files (the default) or on NATS JetStream.
+ */
+export type {
+  LivenessPort,
+  MailboxPort,
+  StoredMessage,
+  TaskListPort,
+  TeamConfigPort,
+  TeamStorePort,
+  TeamTransportKind
+} from './port'
+export { createFileTeamStore } from './files'
+export { createNatsTeamStore } from './nats/store'
+export {
+  DEDUP_WINDOW_MS,
+  DEFAULT_LIVENESS_TTL_MS,
+  MAIL_STREAM,
+  TeamStoreUnavailableError,
+  type NatsOpenOptions
+} from './nats/connection'
+export { openTeamStore, reapVanished, type VanishedTeammate } from './open'
+export {
+  describeTransport,
+  parseTeamTransport,
+  TeamTransportError,
+  TeamTransportSettingSchema,
+  TRANSPORT_ENV,
+  transportEnv,
+  transportFromEnv,
+  type NatsAuth,
+  type TeamTransport,
+  type TeamTransportSetting
+} from './transport'

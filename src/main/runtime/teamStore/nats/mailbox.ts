@@ -1,0 +1,156 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream'
+import { MailboxMessageSchema, type MailboxMessage } from '../../../../shared/mailbox'
+import { assertName, composeMessage, MailboxAbortError } from '../../mailbox'
+import type { MailboxPort, StoredMessage } from '../port'
+import { MAIL_STREAM, type NatsHandles } from './connection'
+
+/** How long a send keeps re-sending (same message id) through a lost connection before it fails, ms. */
+export const SEND_RETRY_MS = 30_000
+
+/** The inbox's subject. @throws InvalidNameError */
+export function inboxSubject(team: string, agent: string): string {
+  return `swarmdesk.mail.${assertName('team', team)}.${assertName('agent', agent)}`
+}
+
+/** A stored message and its place in the stream. */
+interface Sequenced {
+  seq: number
+  message: MailboxMessage
+}
+
+/**
+ * Inboxes on JetStream (docs/nats.md#mailbox): a message is one stream message on its inbox's
+ * subject, published with its id as `Nats-Msg-Id`, so a send re-tried after a lost acknowledgement
+ * is stored once. The publish acknowledgement (the stream stored it) is the send's. The read state
+ * is the reader's acknowledgement of a message, one key `{team}.{agent}.{id}` in `swarmdesk-reads`.
+ * A waiting reader holds an ordered consumer from the inbox's end: the server pushes the next message.
+ */
+export function natsMailbox(h: NatsHandles): MailboxPort {
+  const publish = async (subject: string, message: MailboxMessage): Promise<void> => {
+    const deadline = Date.now() + SEND_RETRY_MS
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await h.js.publish(subject, JSON.stringify(message), { msgID: message.id, timeout: 2_000 })
+        return
+      } catch (error) {
+        if (Date.now() > deadline || h.nc.isClosed()) throw error
+        await sleep(Math.min(50 * 2 ** attempt, 500))
+      }
+    }
+  }
+
+  const scan = async (subject: string, fromSeq = 1): Promise<Sequenced[]> => {
+    const last = await h.jsm.streams.getMessage(MAIL_STREAM, { last_by_subj: subject })
+    if (!last || last.seq < fromSeq) return []
+    const consumer = await h.js.consumers.get(MAIL_STREAM, {
+      filter_subjects: subject,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: fromSeq
+    })
+    const out: Sequenced[] = []
+    const iter = await consumer.consume()
+    try {
+      for await (const m of iter) {
+        const message = parse(m)
+        if (message) out.push({ seq: m.seq, message })
+        if (m.seq >= last.seq) break
+      }
+    } finally {
+      iter.stop()
+    }
+    return out
+  }
+
+  const readIds = async (team: string, agent: string): Promise<Set<string>> => {
+    const prefix = `${team}.${agent}.`
+    const ids = new Set<string>()
+    for await (const k of await h.reads.keys(`${prefix}>`)) ids.add(k.slice(prefix.length))
+    return ids
+  }
+
+  const read = async (team: string, agent: string, unreadOnly: boolean): Promise<StoredMessage[]> => {
+    const subject = inboxSubject(team, agent)
+    const [messages, reads] = await Promise.all([scan(subject), readIds(team, agent)])
+    const seen = new Set<string>()
+    const out: StoredMessage[] = []
+    for (const { message } of messages) {
+      if (seen.has(message.id)) continue
+      seen.add(message.id)
+      const isRead = reads.has(message.id)
+      if (!unreadOnly || !isRead) out.push({ message, read: isRead })
+    }
+    return out
+  }
+
+  return {
+    async send(team, to, outgoing) {
+      const subject = inboxSubject(team, to)
+      const message = composeMessage(to, outgoing)
+      await publish(subject, message)
+      return { id: message.id }
+    },
+    read: (team, agent, opts = {}) => read(team, agent, opts.unreadOnly === true),
+    async markRead(team, agent, ids) {
+      inboxSubject(team, agent)
+      const known = new Set((await read(team, agent, false)).map((e) => e.message.id))
+      const marked: string[] = []
+      const missing: string[] = []
+      for (const id of ids) {
+        if (!known.has(id)) {
+          missing.push(id)
+          continue
+        }
+        await h.reads.put(`${team}.${agent}.${id}`, String(Date.now()))
+        marked.push(id)
+      }
+      return { marked, missing }
+    },
+    async waitForMessage(team, agent, opts = {}) {
+      const { signal } = opts
+      if (signal?.aborted) throw new MailboxAbortError(signal.reason)
+      const subject = inboxSubject(team, agent)
+      const [messages, reads] = await Promise.all([scan(subject), readIds(team, agent)])
+      const waiting = messages.find((m) => !reads.has(m.message.id))
+      if (waiting) return { message: waiting.message, read: false }
+      const from = (messages.at(-1)?.seq ?? (await lastSeq(h))) + 1
+      const consumer = await h.js.consumers.get(MAIL_STREAM, {
+        filter_subjects: subject,
+        deliver_policy: DeliverPolicy.StartSequence,
+        opt_start_seq: from
+      })
+      const iter = await consumer.consume()
+      const onAbort = (): void => iter.stop()
+      signal?.addEventListener('abort', onAbort, { once: true })
+      try {
+        if (signal?.aborted) throw new MailboxAbortError(signal.reason)
+        for await (const m of iter) {
+          const message = parse(m)
+          if (!message) continue
+          if ((await h.reads.get(`${team}.${agent}.${message.id}`))?.operation === 'PUT') continue
+          return { message, read: false }
+        }
+        throw new MailboxAbortError(signal?.reason)
+      } finally {
+        signal?.removeEventListener('abort', onAbort)
+        iter.stop()
+      }
+    }
+  }
+}
+
+/** The stream's last sequence: a waiting reader of an empty inbox starts after it. */
+async function lastSeq(h: NatsHandles): Promise<number> {
+  const info = await h.jsm.streams.info(MAIL_STREAM)
+  return info.state.last_seq
+}
+
+/** A stream message as a mailbox message; `undefined` for anything that is not one (skipped). */
+function parse(m: JsMsg): MailboxMessage | undefined {
+  try {
+    const parsed = MailboxMessageSchema.safeParse(m.json())
+    return parsed.success ? parsed.data : undefined
+  } catch {
+    return undefined
+  }
+}

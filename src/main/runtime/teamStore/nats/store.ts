@@ -1,0 +1,137 @@
+import { hostname } from 'node:os'
+import { agentId, assignColor, TEAM_SCHEMA_VERSION, TeamConfigSchema, type TeamConfig } from '../../../../shared/teams'
+import { assertName } from '../../mailbox'
+import { safeName, TeamActiveError, TeamExistsError, TeamNotFoundError, type NewTeam } from '../../teams'
+import type { LivenessPort, TeamConfigPort, TeamStorePort } from '../port'
+import { describeTransport, type TeamTransport } from '../transport'
+import { isWrongRevision, MAIL_STREAM, openNats, type NatsHandles, type NatsOpenOptions } from './connection'
+import { natsMailbox } from './mailbox'
+import { natsTasks } from './tasks'
+
+/**
+ * Opens the team store on NATS JetStream (docs/nats.md): nothing of a team is written to the data
+ * directory. @throws TeamStoreUnavailableError when the server cannot be used.
+ */
+export async function createNatsTeamStore(
+  transport: Extract<TeamTransport, { kind: 'nats' }>,
+  opts: NatsOpenOptions = {}
+): Promise<TeamStorePort> {
+  const h = await openNats(transport, opts)
+  let closed = false
+  return {
+    transport: 'nats',
+    describe: describeTransport(transport),
+    mailbox: natsMailbox(h),
+    tasks: natsTasks(h),
+    config: natsConfig(h),
+    liveness: natsLiveness(h),
+    async close() {
+      if (closed) return
+      closed = true
+      await h.nc.drain().catch(() => h.nc.close())
+    }
+  }
+}
+
+/** Team configs in `swarmdesk-teams`, key `{team}.config`; every change a compare-and-set on the revision read. */
+function natsConfig(h: NatsHandles): TeamConfigPort {
+  const key = (team: string): string => `${safeName(team)}.config`
+  const get = async (team: string): Promise<{ config: TeamConfig; revision: number }> => {
+    const e = await h.teams.get(key(team))
+    if (!e || e.operation !== 'PUT') throw new TeamNotFoundError(team)
+    return { config: TeamConfigSchema.parse(e.json()), revision: e.revision }
+  }
+  return {
+    async create(input: NewTeam) {
+      const name = safeName(input.name)
+      const leadName = safeName(input.lead.name, 'agent')
+      const lead = {
+        ...input.lead,
+        name: leadName,
+        agentId: agentId(leadName, name),
+        color: input.lead.color ?? assignColor(leadName, []),
+        paneId: input.lead.paneId ?? '',
+        planModeRequired: input.lead.planModeRequired ?? false,
+        mode: input.lead.mode ?? 'default',
+        isActive: input.lead.isActive ?? true,
+        joinedAt: new Date().toISOString()
+      }
+      const config: TeamConfig = TeamConfigSchema.parse({
+        schemaVersion: TEAM_SCHEMA_VERSION,
+        name,
+        description: input.description ?? '',
+        createdAt: new Date().toISOString(),
+        leadAgentId: lead.agentId,
+        members: [lead],
+        hiddenPaneIds: [],
+        allowedPaths: input.allowedPaths ?? []
+      })
+      try {
+        await h.teams.create(key(name), JSON.stringify(config))
+      } catch (error) {
+        if (isWrongRevision(error) || /exists/i.test((error as Error).message)) throw new TeamExistsError(name)
+        throw error
+      }
+      return config
+    },
+    read: async (team) => (await get(team)).config,
+    async update(team, change) {
+      for (;;) {
+        const { config, revision } = await get(team)
+        const next = TeamConfigSchema.parse(change(config))
+        try {
+          await h.teams.update(key(team), JSON.stringify(next), revision)
+          return next
+        } catch (error) {
+          if (!isWrongRevision(error)) throw error
+        }
+      }
+    },
+    async delete(team) {
+      const name = safeName(team)
+      const { config, revision } = await get(name)
+      const active = config.members.filter((m) => m.isActive && m.agentId !== config.leadAgentId).map((m) => m.name)
+      if (active.length > 0) throw new TeamActiveError(config.name, active)
+      await h.teams.delete(key(name), { previousSeq: revision })
+      const purgeAll = async (kv: NatsHandles['tasks'], filter: string): Promise<void> => {
+        const keys: string[] = []
+        for await (const k of await kv.keys(filter)) keys.push(k)
+        for (const k of keys) await kv.purge(k)
+      }
+      await purgeAll(h.tasks, `${name}.>`)
+      await purgeAll(h.reads, `${name}.>`)
+      await h.jsm.streams.purge(MAIL_STREAM, { filter: `swarmdesk.mail.${name}.*` })
+    }
+  }
+}
+
+/** How often a teammate beats, ms: a third of the bucket's TTL, so two lost beats in a row are survived. */
+function beatEvery(ttlMs: number): number {
+  return Math.max(200, Math.floor(ttlMs / 3))
+}
+
+/**
+ * Heartbeats in `swarmdesk-live`, key `{team}.{agent}`, in a bucket whose TTL removes a key its
+ * teammate stopped beating (nats-server 2.9 has no per-message TTL). The server removes expired
+ * messages within about a second of their age passing the TTL, so `alive` drops a vanished
+ * teammate within TTL + 1 s (docs/nats.md#liveness).
+ */
+function natsLiveness(h: NatsHandles): LivenessPort {
+  const key = (team: string, agent: string): string => `${safeName(team)}.${assertName('agent', agent)}`
+  return {
+    boundMs: h.livenessTtlMs + 1_000,
+    beatEveryMs: beatEvery(h.livenessTtlMs),
+    async beat(team, agent) {
+      await h.live.put(key(team, agent), JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() }))
+    },
+    async alive(team) {
+      const prefix = `${safeName(team)}.`
+      const live = new Set<string>()
+      for await (const k of await h.live.keys(`${prefix}*`)) live.add(k.slice(prefix.length))
+      return live
+    },
+    async forget(team, agent) {
+      await h.live.purge(key(team, agent))
+    }
+  }
+}

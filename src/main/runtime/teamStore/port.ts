@@ -1,0 +1,105 @@
+import type { MailboxMessage } from '../../../shared/mailbox'
+import type { ClaimResult, Task, TaskChange } from '../../../shared/tasks'
+import type { TeamConfig } from '../../../shared/teams'
+import type { Disposable } from '../base'
+import type { OutgoingMessage } from '../mailbox'
+import type { NewTask, TaskPatch, UpdateResult } from '../tasks'
+import type { NewTeam } from '../teams'
+
+/** Which engine holds a team: the data directory's files (the default) or NATS JetStream (docs/nats.md). */
+export type TeamTransportKind = 'files' | 'nats'
+
+/** A delivered message and its read state. */
+export interface StoredMessage {
+  message: MailboxMessage
+  read: boolean
+}
+
+/**
+ * The inboxes of a team (docs/teams.md#mailbox): one per member, a send acknowledged only once
+ * stored, no message stored twice, each sender's messages in order, a waiting reader woken by a push.
+ */
+export interface MailboxPort {
+  /**
+   * Stores `message` in `to`'s inbox; resolves once it is stored (the acknowledgement).
+   * @throws InvalidNameError for a bad team or recipient; InvalidMessageError for a bad message.
+   */
+  send(team: string, to: string, message: OutgoingMessage): Promise<{ id: string }>
+  /** The inbox, oldest first; changes nothing. */
+  read(team: string, agent: string, opts?: { unreadOnly?: boolean }): Promise<StoredMessage[]>
+  /** Marks messages read. Already-read ids count as marked; unknown ones are `missing`. */
+  markRead(team: string, agent: string, ids: readonly string[]): Promise<{ marked: string[]; missing: string[] }>
+  /**
+   * The oldest unread message: at once if one waits, else as soon as one is stored (a push, never
+   * a poll loop). Does not mark it read. @throws MailboxAbortError when `signal` aborts.
+   */
+  waitForMessage(team: string, agent: string, opts?: { signal?: AbortSignal }): Promise<StoredMessage>
+}
+
+/** The shared task list of a team (docs/teams.md#shared-task-list); the same rules and refusals on every transport. */
+export interface TaskListPort {
+  /** A new task with the next id of a counter that never repeats. @throws TaskInputError, TaskNotFoundError (a blocker). */
+  create(team: string, fields: NewTask): Promise<Task>
+  /** The task, or `undefined`. */
+  get(team: string, id: number): Promise<Task | undefined>
+  /** Every task, by id. */
+  list(team: string): Promise<Task[]>
+  /** Of any number of concurrent claimants of one task exactly one wins; the others get a refusal. */
+  claim(team: string, id: number, agent: string): Promise<ClaimResult>
+  /** @throws TaskNotFoundError, TaskInputError, TaskCycleError as TaskStore.update. */
+  update(team: string, id: number, patch: TaskPatch): Promise<UpdateResult>
+  /** Deletes a task and its links; its id is never handed out again. @throws TaskNotFoundError. */
+  delete(team: string, id: number): Promise<void>
+  /** Returns every unfinished task of `agent` to pending with no owner; the released tasks. */
+  releaseOwnedBy(team: string, agent: string): Promise<Task[]>
+  /**
+   * Calls `listener` after every later change, from any process. `ready` resolves once changes
+   * are being delivered. Dispose to stop.
+   */
+  watch(team: string, listener: (change: TaskChange) => void): Disposable & { ready: Promise<void> }
+}
+
+/** Team configs (docs/teams.md#team-config). */
+export interface TeamConfigPort {
+  /** @throws TeamExistsError, TeamNameError. */
+  create(input: NewTeam): Promise<TeamConfig>
+  /** @throws TeamNotFoundError. */
+  read(team: string): Promise<TeamConfig>
+  /** Read-modify-write without lost updates; `change` may throw to abort. @throws TeamNotFoundError. */
+  update(team: string, change: (config: TeamConfig) => TeamConfig): Promise<TeamConfig>
+  /** Removes the config, the inboxes and the task list. @throws TeamActiveError, TeamNotFoundError. */
+  delete(team: string): Promise<void>
+}
+
+/**
+ * Whether a teammate still runs (docs/nats.md#liveness). A teammate's process calls `beat` while it
+ * lives; one that vanishes without a word is no longer `alive` within `boundMs`.
+ */
+export interface LivenessPort {
+  /** The longest time, ms, from a teammate vanishing to `alive` answering false for it. */
+  readonly boundMs: number
+  /** Records that `agent` lives; call at least every `beatEveryMs`. */
+  beat(team: string, agent: string): Promise<void>
+  /** How often `beat` must be called, ms. */
+  readonly beatEveryMs: number
+  /** The members that have beaten recently enough (or whose recorded process still runs). */
+  alive(team: string): Promise<Set<string>>
+  /** Forgets `agent`'s heartbeat (an orderly exit). */
+  forget(team: string, agent: string): Promise<void>
+}
+
+/**
+ * The team store: everything a team shares — mailbox, task list, config, liveness — behind one
+ * interface, with one implementation per transport (docs/nats.md#the-team-store).
+ */
+export interface TeamStorePort {
+  readonly transport: TeamTransportKind
+  /** Where it is, for people: a folder, or the server URLs (never credentials). */
+  readonly describe: string
+  readonly mailbox: MailboxPort
+  readonly tasks: TaskListPort
+  readonly config: TeamConfigPort
+  readonly liveness: LivenessPort
+  /** Releases connections, watches and timers. Idempotent. */
+  close(): Promise<void>
+}
