@@ -103,16 +103,17 @@ export function sandboxedCommand(command: string, scope: SandboxScope): string {
     for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY']) args.push('--setenv', name, proxy)
     for (const name of ['http_proxy', 'https_proxy', 'all_proxy']) args.push('--setenv', name, proxy)
     for (const name of ['NO_PROXY', 'no_proxy']) args.push('--setenv', name, 'localhost,127.0.0.1,::1')
-    args.push('--chdir', scope.root, '--', ...shell, withForwarder(scope.proxySocket), 'swarmdesk-sandbox', command)
+    args.push('--chdir', scope.root, '--', ...shell, withForwarder(scope.proxySocket), 'bash', command)
   } else args.push('--chdir', scope.root, '--', ...shell, command)
   return args.map(q).join(' ')
 }
 
 /**
  * The script run inside the sandbox before the command (`$1`): socat forwards the private
- * loopback port to the proxy's socket; the script waits (at most about 2 s) until the port is
- * listed as listening in /proc/net/tcp, runs the command as a child, and stops socat when it
- * ends, keeping the command's exit status.
+ * loopback port to the proxy's socket; the script waits (at most 3 s) until the port is listed as
+ * listening in /proc/net/tcp, runs the command in a subshell (no positional parameters, `$0`
+ * `bash`, as `bash -c` would) and stops socat when it ends, keeping the command's exit status. The wait uses bash builtins only (`read`, `EPOCHREALTIME`): a
+ * process per poll (grep, sleep) cost more than socat's own start on a busy machine.
  */
 function withForwarder(socket: string): string {
   const hexPort = SANDBOX_PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')
@@ -120,9 +121,12 @@ function withForwarder(socket: string): string {
     `socat TCP-LISTEN:${SANDBOX_PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${q(socket)} </dev/null >/dev/null 2>&1 &`,
     `__sbx_fwd=$!`,
     `trap 'kill $__sbx_fwd 2>/dev/null' EXIT`,
-    `for __sbx_i in $(seq 400); do grep -qs ' 0100007F:${hexPort} 00000000:0000 0A' /proc/net/tcp && break; sleep 0.005; done`,
-    `unset __sbx_i`,
-    `bash --noprofile --norc -c "$1"`
+    `__sbx_up() { local l; while IFS= read -r l; do [[ $l == *' 0100007F:${hexPort} 00000000:0000 0A'* ]] && return 0; done </proc/net/tcp; return 1; }`,
+    `__sbx_end=$(( \${EPOCHREALTIME//[!0-9]/} + 3000000 ))`,
+    `until __sbx_up || (( \${EPOCHREALTIME//[!0-9]/} > __sbx_end )); do :; done`,
+    `unset -f __sbx_up; unset __sbx_end`,
+    // a subshell, not a second bash: the trap above stays the parent's, and no exec is paid for
+    `(__sbx_cmd=$1; set --; unset __sbx_fwd; eval "$__sbx_cmd")`
   ].join('\n')
 }
 

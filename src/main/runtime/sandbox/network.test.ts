@@ -90,9 +90,17 @@ describe.runIf(sandboxAvailability().ok && forwarderAvailable())('the sandbox ne
     const url = (host: string) => `http://${host}:${port}/`
     const curl = `curl -s --max-time 20 -w ' %{http_code}'`
 
-    expect(await sandboxed('printf "%s %s" "$HTTPS_PROXY" "$http_proxy"', socket, scope)).toBe(
-      'http://127.0.0.1:3128 http://127.0.0.1:3128'
+    // the command sees what bash -c would give it, and its exit status comes back
+    expect(await sandboxed('printf "%s %s %s %s" "$HTTPS_PROXY" "$http_proxy" "$0" "$#"', socket, scope)).toBe(
+      'http://127.0.0.1:3128 http://127.0.0.1:3128 bash 0'
     )
+    const wrapped = sandboxedCommand('echo out; exit 7', { ...scope, settings: sandboxDefaults(), proxySocket: socket })
+    expect(
+      await exec('bash', ['-c', wrapped]).then(
+        () => 0,
+        (error: { code?: number }) => error.code
+      )
+    ).toBe(7)
     // plain HTTP through the proxy, and a CONNECT tunnel (what HTTPS uses)
     expect(await sandboxed(`${curl} ${url('allowed.test')}`, socket, scope)).toBe('hello allowed.test 200')
     expect(await sandboxed(`${curl} --proxytunnel ${url('api.wild.test')}`, socket, scope)).toBe(
