@@ -103,6 +103,32 @@ export const PermissionResponseSchema = z.looseObject({
   by: PermissionPromptAnswerSchema.options[0].shape.by.optional()
 })
 
+/**
+ * A process teammate's sandboxed command asks to reach a host sandbox.network does not list
+ * (docs/sandbox.md#network); the leader puts it to a person. Claude Code's fields: the asker as
+ * `workerId`/`workerName`, the host under `hostPattern`, `createdAt` in ms since the epoch.
+ */
+export const SandboxPermissionRequestSchema = z.looseObject({
+  type: z.literal('sandbox_permission_request'),
+  requestId: z.string().min(1),
+  workerId: z.string().min(1),
+  workerName: z.string().min(1),
+  workerColor: z.string().optional(),
+  hostPattern: z.looseObject({ host: z.string().min(1) }),
+  createdAt: z.number().optional()
+})
+
+/** The leader's answer to a `sandbox_permission_request`: the host, allowed or not, and when (ISO time). */
+export const SandboxPermissionResponseSchema = z.looseObject({
+  type: z.literal('sandbox_permission_response'),
+  requestId: z.string().min(1),
+  host: z.string().min(1),
+  allow: z.boolean(),
+  timestamp: z.string().optional(),
+  /** Why it was refused, when a person said (Swarmdesk's field). */
+  reason: z.string().optional()
+})
+
 /** A plan-mode teammate's ExitPlanMode: the plan awaits the leader's approval (docs/teams.md#plan-approval). */
 export const PlanApprovalRequestSchema = z.looseObject({
   type: z.literal('plan_approval_request'),
@@ -163,6 +189,8 @@ export const PROTOCOL_SCHEMAS = {
   idle_notification: IdleNotificationSchema,
   permission_request: PermissionRequestSchema,
   permission_response: PermissionResponseSchema,
+  sandbox_permission_request: SandboxPermissionRequestSchema,
+  sandbox_permission_response: SandboxPermissionResponseSchema,
   plan_approval_request: PlanApprovalRequestSchema,
   plan_approval_response: PlanApprovalResponseSchema,
   shutdown_request: ShutdownRequestSchema,

@@ -21,6 +21,56 @@ const RuleList = z
   .array(z.string().trim().min(1, 'a rule is empty').max(1000, 'a rule is at most 1000 characters long'))
   .max(MAX_RULES_PER_LIST, `a list holds at most ${MAX_RULES_PER_LIST} rules`)
 
+/** Most domains `sandbox.network.allowedDomains` may hold from the Settings view. */
+export const MAX_ALLOWED_DOMAINS = 500
+
+/**
+ * One domain pattern of `sandbox.network` (docs/sandbox.md#network): a host name, or `*.` and
+ * one (every name below it). The Settings view and main refuse anything else with these words.
+ */
+export const DomainPatternSchema = z
+  .string()
+  .trim()
+  .min(1, 'a domain is empty')
+  .max(253, 'a domain is at most 253 characters long')
+  .regex(
+    /^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.?$/,
+    'a domain is a host name such as example.com, or *.example.com for every name below it (no scheme, port or path)'
+  )
+
+/**
+ * The Bash sandbox as the Settings view edits it (docs/sandbox.md#settings): `enabled`,
+ * `autoAllowBashIfSandboxed` and `network.allowedDomains` of the user file's `sandbox` block,
+ * each optional; its other keys are kept as they are.
+ */
+export const SandboxValuesSchema = z
+  .object({
+    enabled: z.boolean(),
+    autoAllowBashIfSandboxed: z.boolean(),
+    allowedDomains: z
+      .array(DomainPatternSchema)
+      .max(MAX_ALLOWED_DOMAINS, `allowedDomains holds at most ${MAX_ALLOWED_DOMAINS} domains`)
+  })
+  .partial()
+  .strict()
+
+/**
+ * The Bash sandbox as it applies now (docs/sandbox.md), every settings source weighed: `enabled`
+ * as set, `active` when it is enabled and bubblewrap starts here (every agent's Bash then runs
+ * sandboxed), `problem` why it cannot start, `network` whether sandboxed commands reach allowed
+ * domains through the proxy (`proxy`) or have none (`none`: socat missing), and the merged
+ * `autoAllowBashIfSandboxed` and `allowedDomains`.
+ */
+export const SandboxStatusSchema = z.object({
+  enabled: z.boolean(),
+  active: z.boolean(),
+  problem: z.string().optional(),
+  network: z.enum(['proxy', 'none']),
+  autoAllowBashIfSandboxed: z.boolean(),
+  allowedDomains: z.array(z.string())
+})
+export type SandboxStatus = z.infer<typeof SandboxStatusSchema>
+
 /**
  * The `paneScrollbackLines` value: a whole number of lines from {@link MIN_PANE_SCROLLBACK_LINES}
  * to {@link MAX_PANE_SCROLLBACK_LINES}. The settings file (settingsSchema.ts) and the Settings
@@ -69,7 +119,9 @@ const SETTINGS_FIELDS = {
     .positive('stuckAfterMinutes must be more than 0')
     .max(1440, 'stuckAfterMinutes is at most 1440 (a day)'),
   /** Lines of scrollback each pane's terminal keeps in the page (src/shared/paneScrollback.ts); default 2,000. */
-  paneScrollbackLines: PaneScrollbackLinesSchema
+  paneScrollbackLines: PaneScrollbackLinesSchema,
+  /** Part of the `sandbox` block (docs/sandbox.md#settings); see {@link SandboxValuesSchema}. */
+  sandbox: SandboxValuesSchema
 }
 export const SettingsValuesSchema = z.object(SETTINGS_FIELDS).partial()
 export type SettingsValues = z.infer<typeof SettingsValuesSchema>
@@ -112,6 +164,8 @@ export const SETTING_TAKES_EFFECT: Record<SettingsKey | 'apiKey' | 'dataDir', Ta
   stuckAfterMinutes: 'now',
   /** Every open pane's terminal follows at once; main's own copy of each pane keeps its length. */
   paneScrollbackLines: 'now',
+  /** The leader's next turn and its subagents from then on; teammates when they start. */
+  sandbox: 'now',
   dataDir: 'nextStart'
 }
 
@@ -174,7 +228,11 @@ export const SettingsViewSchema = z.object({
    * answers them with every view; a page applies them after a save or a trust change.
    */
   effective: z
-    .object({ stuckAfterMinutes: z.number().positive(), paneScrollbackLines: z.number().int().positive() })
+    .object({
+      stuckAfterMinutes: z.number().positive(),
+      paneScrollbackLines: z.number().int().positive(),
+      sandbox: SandboxStatusSchema.optional()
+    })
     .optional()
 })
 export type SettingsView = z.infer<typeof SettingsViewSchema>

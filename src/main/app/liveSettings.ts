@@ -1,8 +1,9 @@
-import type { SettingsView } from '../../shared/settings'
+import type { SandboxStatus, SettingsView } from '../../shared/settings'
 import type { EventBus } from '../runtime/events'
 import type { LoadedSettings, PermissionEngine } from '../runtime/permissions'
 import { LEADER_NAME, teammateSettings, type Session } from '../runtime/session'
 import { paneScrollbackLinesOf } from './paneScrollbackSetting'
+import { sandboxStatusOf } from './sandboxView'
 import { SettingsRefusedError } from './settingsControl'
 import { stuckAfterMinutesOf } from './teamControl'
 
@@ -28,6 +29,8 @@ export class LiveSettings {
   paneScrollbackLines: number
   /** The `teammateBackend` setting, for the spawn form's default (it changes at the next start). */
   readonly defaultBackend: 'worker' | 'process'
+  /** The Bash sandbox as it applies now (the panes' mark, the Settings view; docs/sandbox.md). */
+  sandbox: SandboxStatus
 
   constructor(
     settings: LoadedSettings,
@@ -36,13 +39,18 @@ export class LiveSettings {
     this.stuckAfterMinutes = stuckAfterMinutesOf(settings)
     this.paneScrollbackLines = paneScrollbackLinesOf(settings)
     this.defaultBackend = teammateSettings(settings).defaultBackend
+    this.sandbox = sandboxStatusOf(settings)
   }
 
   /** A settings view with the values that apply now (the reload after a change has run by then). */
   withEffective(view: SettingsView): SettingsView {
     return {
       ...view,
-      effective: { stuckAfterMinutes: this.stuckAfterMinutes, paneScrollbackLines: this.paneScrollbackLines }
+      effective: {
+        stuckAfterMinutes: this.stuckAfterMinutes,
+        paneScrollbackLines: this.paneScrollbackLines,
+        sandbox: this.sandbox
+      }
     }
   }
 
@@ -67,6 +75,7 @@ export class LiveSettings {
     engine.replaceSettings(settings)
     this.stuckAfterMinutes = stuckAfterMinutesOf(settings)
     this.paneScrollbackLines = paneScrollbackLinesOf(settings)
+    this.sandbox = sandboxStatusOf(settings)
     const active = settings.hooks.reduce((n, h) => n + Object.keys(h.hooks).length, 0)
     const message = `Settings reloaded: ${active === 0 ? 'no hooks are configured' : `hooks for ${active} event${active === 1 ? '' : 's'} apply from now on`}.`
     bus.emit({ type: 'notice', level: 'info', message, agentId: LEADER_NAME, agentName: LEADER_NAME })

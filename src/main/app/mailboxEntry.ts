@@ -51,6 +51,10 @@ export function describeBody(body: ProtocolBody): string {
       return body.decision === 'allow'
         ? 'Permission allowed'
         : `Permission denied${body.reason ? `: ${body.reason}` : ''}`
+    case 'sandbox_permission_request':
+      return `Asks for network access to ${body.hostPattern.host}`
+    case 'sandbox_permission_response':
+      return `Network access to ${body.host} ${body.allow ? 'allowed' : 'refused'}${body.reason ? `: ${body.reason}` : ''}`
     case 'plan_approval_request':
       return `Plan for approval: ${firstLine(body.plan)}`
     case 'plan_approval_response':

@@ -277,12 +277,12 @@ describe('Settings requests', () => {
     expect(await snapshotLines(project)).toBe(300)
     expect((await view(project)).values.paneScrollbackLines).toBe(5_000)
     // every view says what applies now, so a page that saves the user file's value applies the project's
-    expect((await view(project)).effective).toEqual({ stuckAfterMinutes: 5, paneScrollbackLines: 300 })
+    expect((await view(project)).effective).toMatchObject({ stuckAfterMinutes: 5, paneScrollbackLines: 300 })
     const saved = (await project.handle('settings.update', {
       values: { paneScrollbackLines: 7_000, stuckAfterMinutes: 2 }
     })) as SettingsView
     expect(saved.values).toMatchObject({ paneScrollbackLines: 7_000, stuckAfterMinutes: 2 })
-    expect(saved.effective).toEqual({ stuckAfterMinutes: 2, paneScrollbackLines: 300 })
+    expect(saved.effective).toMatchObject({ stuckAfterMinutes: 2, paneScrollbackLines: 300 })
     await project.dispose()
   })
 

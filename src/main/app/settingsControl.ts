@@ -27,6 +27,7 @@ import {
   fixHint
 } from '../runtime/permissions'
 import type { ApiKeyHolder } from '../runtime/model'
+import { applySandboxPatch, sandboxValuesOf } from './sandboxView'
 
 /** A Settings request refused: the message names what was wrong and what to do; nothing was changed. */
 export class SettingsRefusedError extends Error {
@@ -326,6 +327,8 @@ function valuesOf(raw: Record<string, unknown>): SettingsValues {
   const candidate: Record<string, unknown> = {}
   for (const key of TOP_LEVEL_KEYS) if (raw[key] !== undefined) candidate[key] = raw[key]
   if (perms.defaultMode !== undefined) candidate.defaultMode = perms.defaultMode
+  const sandbox = sandboxValuesOf(raw)
+  if (Object.keys(sandbox).length) candidate.sandbox = sandbox
   candidate.rules = Object.fromEntries(RULE_KINDS.map((k) => [k, Array.isArray(perms[k]) ? perms[k] : []]))
   const values: SettingsValues = {}
   const shape = SettingsValuesSchema.shape
@@ -343,6 +346,7 @@ function applyPatch(data: Record<string, unknown>, patch: SettingsPatch): void {
     if (value === null) delete data[key]
     else if (value !== undefined) data[key] = value
   }
+  applySandboxPatch(data, patch.sandbox)
   if (patch.defaultMode === undefined && patch.rules === undefined) return
   const perms = (typeof data.permissions === 'object' && data.permissions !== null ? data.permissions : {}) as Record<
     string,

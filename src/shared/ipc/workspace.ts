@@ -6,6 +6,7 @@ import { MAX_PANE_SCROLLBACK_LINES, MIN_PANE_SCROLLBACK_LINES } from '../paneScr
 import { AgentViewSchema } from './agents'
 import { Empty, Ok } from './common'
 import { PendingPermissionSchema } from './permissions'
+import { SandboxStatusSchema } from '../settings'
 
 /**
  * Fork and coordinator mode of the session (docs/agents.md#forks, docs/agents.md#coordinator-mode). `coordinator` wins, so `fork` is false
@@ -50,6 +51,8 @@ export const WorkspaceSnapshotSchema = z.object({
   stuckAfterMinutes: z.number().positive().optional(),
   /** The `paneScrollbackLines` setting: lines of scrollback each pane's terminal keeps in the page (src/shared/paneScrollback.ts). */
   paneScrollbackLines: z.number().int().min(MIN_PANE_SCROLLBACK_LINES).max(MAX_PANE_SCROLLBACK_LINES).optional(),
+  /** The Bash sandbox as it applies now (docs/sandbox.md): the panes mark their Bash as sandboxed while it is `active`. */
+  sandbox: SandboxStatusSchema.optional(),
   /** Fork and coordinator mode (docs/agents.md#forks, docs/agents.md#coordinator-mode); absent when subagents are off. */
   orchestration: OrchestrationSchema.optional(),
   /** Whether the model can be reached (no API key yet); pushed again as `model.access` when it changes. */

@@ -47,6 +47,7 @@ function snapshotOf(ctx: HandlerContext): WorkspaceSnapshot {
     activity: Object.fromEntries(ctx.projection.activity),
     stuckAfterMinutes: ctx.settings.stuckAfterMinutes,
     paneScrollbackLines: ctx.settings.paneScrollbackLines,
+    sandbox: ctx.settings.sandbox,
     ...(session.subagents ? { orchestration: orchestrationOf(ctx) } : {}),
     modelAccess: modelAccessOf(ctx.model, ctx.keyFix),
     ...(ctx.model.scripted?.scenario.prompt ? { suggestedPrompt: ctx.model.scripted.scenario.prompt } : {}),

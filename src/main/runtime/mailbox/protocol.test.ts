@@ -37,6 +37,19 @@ const BODIES: Record<(typeof PROTOCOL_TYPES)[number], ProtocolBody> = {
     reason: 'no',
     by: 'user'
   }),
+  sandbox_permission_request: protocolBody('sandbox_permission_request', {
+    requestId: 'net-1',
+    workerId: 'alice@t',
+    workerName: 'alice',
+    hostPattern: { host: 'example.com' },
+    createdAt: 1
+  }),
+  sandbox_permission_response: protocolBody('sandbox_permission_response', {
+    requestId: 'net-1',
+    host: 'example.com',
+    allow: false,
+    timestamp: '2026-01-01T00:00:00.000Z'
+  }),
   plan_approval_request: protocolBody('plan_approval_request', { requestId: 'plan-1', plan: '1. read' }),
   plan_approval_response: protocolBody('plan_approval_response', {
     requestId: 'plan-1',

@@ -11,6 +11,8 @@ import { parseMessageBody, type MailboxMessage, type ProtocolType } from '../../
 export const MODEL_VISIBILITY: Record<ProtocolType, 'hidden' | 'element'> = {
   permission_request: 'hidden',
   permission_response: 'hidden',
+  sandbox_permission_request: 'hidden',
+  sandbox_permission_response: 'hidden',
   mode_set_request: 'hidden',
   plan_approval_response: 'hidden',
   shutdown_request: 'element',

@@ -19,7 +19,30 @@ export interface SandboxScope {
   settings: SandboxSettings
   /** Extra writable directories (`Edit(...)` allow rules of trusted sources). */
   extraWritable?: string[]
+  /**
+   * The agent's network proxy socket (docs/sandbox.md#network); absent = no network at all. Used
+   * only when socat is installed ({@link forwarderAvailable}), which carries it into the sandbox.
+   */
+  proxySocket?: string
 }
+
+/** The port the forwarder listens on inside the sandbox's own network namespace (loopback only). */
+export const SANDBOX_PROXY_PORT = 3128
+
+/**
+ * Whether socat, the forwarder that carries the sandbox's loopback port to the proxy's unix
+ * socket, is installed (on `searchPath`, default `PATH`); cached per search path. Without it a
+ * sandboxed command has no network at all.
+ */
+export function forwarderAvailable(searchPath = process.env.PATH ?? ''): boolean {
+  const known = forwarder.get(searchPath)
+  if (known !== undefined) return known
+  const probe = spawnSync('socat', ['-V'], { timeout: 10_000, env: { ...process.env, PATH: searchPath } })
+  const found = !probe.error && probe.status === 0
+  forwarder.set(searchPath, found)
+  return found
+}
+const forwarder = new Map<string, boolean>()
 
 /**
  * Whether bwrap can start here (docs/sandbox.md#where-the-sandbox-cannot-start): one probe run of
@@ -59,7 +82,11 @@ const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
  * and extra writable paths read-write, `denyWrite` read-only again over them, `denyRead`
  * directories hidden behind an empty tmpfs (files behind /dev/null), no network namespace shared.
  * The root's settings folders and git hooks stay read-only (see {@link protectedInRoot}).
- * Children inherit the confinement. TMPDIR is set to the temp folder.
+ * Children inherit the confinement. TMPDIR is set to the temp folder. With a `proxySocket` (and
+ * socat), a socat inside the sandbox listens on `127.0.0.1:3128` of its private loopback and
+ * forwards each connection to that unix socket; `HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY` (and
+ * their lower-case forms) point there, `NO_PROXY` keeps loopback direct. The command starts once
+ * the forwarder listens, and the forwarder is stopped when the command ends.
  */
 export function sandboxedCommand(command: string, scope: SandboxScope): string {
   const fs = scope.settings.filesystem
@@ -69,22 +96,38 @@ export function sandboxedCommand(command: string, scope: SandboxScope): string {
   for (const p of [...fs.denyWrite, ...protectedInRoot(scope.root)]) if (existsSync(p)) args.push('--ro-bind', p, p)
   for (const p of fs.denyRead)
     if (existsSync(p)) args.push(...(statSync(p).isDirectory() ? ['--tmpfs', p] : ['--ro-bind', '/dev/null', p]))
-  args.push(
-    '--unshare-net',
-    '--die-with-parent',
-    '--setenv',
-    'TMPDIR',
-    scope.tmpDir,
-    '--chdir',
-    scope.root,
-    '--',
-    'bash',
-    '--noprofile',
-    '--norc',
-    '-c',
-    command
-  )
+  args.push('--unshare-net', '--die-with-parent', '--setenv', 'TMPDIR', scope.tmpDir)
+  const shell = ['bash', '--noprofile', '--norc', '-c']
+  if (scope.proxySocket && forwarderAvailable()) {
+    const proxy = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`
+    for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY']) args.push('--setenv', name, proxy)
+    for (const name of ['http_proxy', 'https_proxy', 'all_proxy']) args.push('--setenv', name, proxy)
+    for (const name of ['NO_PROXY', 'no_proxy']) args.push('--setenv', name, 'localhost,127.0.0.1,::1')
+    args.push('--chdir', scope.root, '--', ...shell, withForwarder(scope.proxySocket), 'bash', command)
+  } else args.push('--chdir', scope.root, '--', ...shell, command)
   return args.map(q).join(' ')
+}
+
+/**
+ * The script run inside the sandbox before the command (`$1`): socat forwards the private
+ * loopback port to the proxy's socket; the script waits (at most 3 s) until the port is listed as
+ * listening in /proc/net/tcp, runs the command in a subshell (no positional parameters, `$0`
+ * `bash`, as `bash -c` would) and stops socat when it ends, keeping the command's exit status. The wait uses bash builtins only (`read`, `EPOCHREALTIME`): a
+ * process per poll (grep, sleep) cost more than socat's own start on a busy machine.
+ */
+function withForwarder(socket: string): string {
+  const hexPort = SANDBOX_PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')
+  return [
+    `socat TCP-LISTEN:${SANDBOX_PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${q(socket)} </dev/null >/dev/null 2>&1 &`,
+    `__sbx_fwd=$!`,
+    `trap 'kill $__sbx_fwd 2>/dev/null' EXIT`,
+    `__sbx_up() { local l; while IFS= read -r l; do [[ $l == *' 0100007F:${hexPort} 00000000:0000 0A'* ]] && return 0; done </proc/net/tcp; return 1; }`,
+    `__sbx_end=$(( \${EPOCHREALTIME//[!0-9]/} + 3000000 ))`,
+    `until __sbx_up || (( \${EPOCHREALTIME//[!0-9]/} > __sbx_end )); do :; done`,
+    `unset -f __sbx_up; unset __sbx_end`,
+    // a subshell, not a second bash: the trap above stays the parent's, and no exec is paid for
+    `(__sbx_cmd=$1; set --; unset __sbx_fwd; eval "$__sbx_cmd")`
+  ].join('\n')
 }
 
 /** Whether `command` is one of `excludedCommands` (its first word, or a prefix of whole words). */

@@ -1,3 +1,24 @@
-/** The OS sandbox for Bash (docs/permissions.md#the-bash-sandbox). */
-export { blockedWrites, isExcludedCommand, sandboxAvailability, sandboxedCommand, type SandboxScope } from './bwrap'
+/** The OS sandbox for Bash (docs/sandbox.md): bwrap, its network proxy, routing. */
+export {
+  blockedWrites,
+  forwarderAvailable,
+  isExcludedCommand,
+  SANDBOX_PROXY_PORT,
+  sandboxAvailability,
+  sandboxedCommand,
+  type SandboxScope
+} from './bwrap'
+export { domainMatches, domainVerdict } from './domains'
+export {
+  agentProxySocket,
+  NETWORK_TOOL,
+  networkPromptRequest,
+  promptNetworkAsker,
+  refusedHostsSince,
+  rememberNetworkAnswers,
+  verdictOf,
+  type NetworkAsker,
+  type NetworkQuestion
+} from './network'
+export { startNetworkProxy, type ConnectionVerdict, type NetworkProxy, type NetworkProxyOptions } from './proxy'
 export { sandboxRoute, type SandboxRoute } from './route'

@@ -22,6 +22,7 @@ import {
   type TurnEnd
 } from '../runner'
 import type { SubagentRuntime } from '../subagents'
+import { promptNetworkAsker, rememberNetworkAnswers } from '../sandbox'
 import type { TeammateSupervisor } from '../teammates'
 import { LEADER_NAME, RESUME_PROMPT, SessionStateError, type SessionOptions } from './options'
 import { createLeaderServices, leaderToolContext, leaderTools, turnOpening, UsageMeter } from './services'
@@ -77,6 +78,9 @@ export class Session {
     history: Pick<ResumedHistory, 'messages' | 'repair' | 'transcript'>
   ) {
     this.sessionId = sessionId
+    // a host a person allowed or refused for one agent is answered alike for every agent of the session
+    this.options = { ...options, prompter: rememberNetworkAnswers(options.prompter) }
+    options = this.options
     this.mode = options.mode
     this.budget = options.budget ?? new Budget()
     this.identity = { id: LEADER_NAME, name: LEADER_NAME, type: 'main', cwd: options.cwd }
@@ -250,7 +254,11 @@ export class Session {
             shells: this.shells,
             services: this,
             self: () => this.asParent(),
-            sandbox: toolSandbox(this.options.engine.settings, this.sessionId, this.options.cwd)
+            sandbox: toolSandbox(this.options.engine.settings, this.sessionId, this.options.cwd, {
+              agentId: this.identity.id,
+              agentName: this.identity.name,
+              ask: promptNetworkAsker(this.options.prompter)
+            })
           }),
           drainPending: () => this.pending.splice(0),
           gate: this.gate,

@@ -11,6 +11,7 @@ import {
   type AgentTurn,
   type TurnEnd
 } from '../runner'
+import { promptNetworkAsker } from '../sandbox'
 import {
   AGENT_STARTED_SUBTYPE,
   AGENT_STOPPED_SUBTYPE,
@@ -196,7 +197,12 @@ function loopOf(rt: SubagentRuntime, task: AgentTaskState): AgentTurn['query'] {
       fileState: task.fileState,
       pty: o.pty,
       shells: task.shells,
-      ...toolSandbox(o.engine.settings, o.sessionId, task.cwd),
+      ...toolSandbox(o.engine.settings, o.sessionId, task.cwd, {
+        agentId: task.agentId,
+        agentName: task.agentName,
+        // a background agent that may not prompt has no one to ask: unknown hosts are refused
+        ask: task.isAsync && o.bubblePermissions === false ? undefined : promptNetworkAsker(o.prompter)
+      }),
       services: { subagents: rt, self: asParent(task) }
     },
     gate: createPermissionGate({

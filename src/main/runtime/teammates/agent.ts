@@ -22,6 +22,7 @@ import type { Mailbox } from '../mailbox'
 import type { AgentIdentity } from '../model'
 import type { PermissionEngine, PermissionPrompter } from '../permissions'
 
+import { promptNetworkAsker, type NetworkAsker } from '../sandbox'
 import { SubagentRuntime } from '../subagents'
 
 import { TranscriptWriter } from '../transcripts'
@@ -54,6 +55,8 @@ export interface AgentParts {
   setMode: (mode: PermissionMode) => void
   /** Who decides what rules and mode leave open: the leader, over the mailbox or the worker bridge (docs/teams.md#permission-requests). */
   prompter: PermissionPrompter
+  /** Who answers its sandboxed commands' network questions (docs/sandbox.md#network); default: `prompter`, as a `SandboxNetwork` request. */
+  networkAsker?: NetworkAsker
   signal: AbortSignal
   /** The TeammateIdle hooks, when configured: a reason to keep working, or undefined. */
   idleHook: (() => Promise<string | undefined>) | undefined
@@ -348,7 +351,11 @@ export class TeammateAgent {
             fileState: this.fileState,
             pty: this.parts.pty,
             shells,
-            ...toolSandbox(this.parts.engine.settings, this.parts.teamContext.sessionId, identity.cwd),
+            ...toolSandbox(this.parts.engine.settings, this.parts.teamContext.sessionId, identity.cwd, {
+              agentId: identity.id,
+              agentName: identity.name,
+              ask: this.parts.networkAsker ?? promptNetworkAsker(this.prompter)
+            }),
             ...(this.subagents ? { services: { subagents: this.subagents, self: this.self } } : {})
           },
           drainPending: () => this.queued.splice(0),

@@ -13,6 +13,7 @@ import type { Disposable } from '../base'
 import type { EventBus } from '../events'
 import { renderForModel, type InboxEntry } from '../mailbox'
 import type { PermissionPrompter } from '../permissions'
+import { networkPromptRequest } from '../sandbox'
 import { LEAD_NAME, type TeamContext } from '../teams'
 import { interruptedNote } from './agent'
 import type { TeammateExecutorRegistry } from './executor'
@@ -183,6 +184,9 @@ export class LeaderInbox implements Disposable {
       case 'permission_request':
         if (from?.alive) void this.askPerson(team, from, b)
         return undefined
+      case 'sandbox_permission_request':
+        if (from?.alive) void this.askNetwork(team, from, b)
+        return undefined
       case 'plan_approval_request':
         if (from?.alive) {
           from.planRequestId = b.requestId
@@ -261,6 +265,58 @@ export class LeaderInbox implements Disposable {
       .catch((error: Error) => {
         this.notice(`Could not deliver the permission answer to ${from.name}: ${error.message}`)
       })
+  }
+
+  /**
+   * A process teammate's network question (docs/sandbox.md#network), put to the leader's queue as
+   * a `SandboxNetwork` request tagged with its name (the queue answers a host once per session);
+   * the answer goes back as a `sandbox_permission_response`.
+   */
+  private async askNetwork(
+    team: string,
+    from: TrackedTeammate,
+    body: ProtocolBodyOf<'sandbox_permission_request'>
+  ): Promise<void> {
+    const host = body.hostPattern.host
+    const request = networkPromptRequest({
+      requestId: body.requestId,
+      host,
+      agentId: from.agentId,
+      agentName: from.name
+    })
+    const controller = new AbortController()
+    from.questions.set(request.requestId, controller)
+    this.o.emitAs(from, {
+      type: 'permission_request',
+      requestId: request.requestId,
+      tool: request.tool,
+      input: request.input,
+      reason: request.reason
+    })
+    let answer: PermissionPromptAnswer
+    try {
+      answer = await this.o.prompter.prompt(request, controller.signal)
+    } finally {
+      from.questions.delete(request.requestId)
+    }
+    this.o.emitAs(from, {
+      type: 'permission_decided',
+      requestId: request.requestId,
+      decision: answer.decision,
+      by: answer.by,
+      ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {})
+    })
+    if (answer.by === 'cancelled' || !from.alive) return
+    const reply = protocolBody('sandbox_permission_response', {
+      requestId: request.requestId,
+      host,
+      allow: answer.decision === 'allow',
+      timestamp: new Date().toISOString(),
+      ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {})
+    })
+    await this.o.team.mailbox.send(team, from.name, { from: LEAD_NAME, body: reply }).catch((error: Error) => {
+      this.notice(`Could not deliver the network answer to ${from.name}: ${error.message}`)
+    })
   }
 
   /** A plan approval put to a person as well (docs/teams.md#plan-approval): approve = allow, reject = deny with feedback; cancelled when the leader answers first. */

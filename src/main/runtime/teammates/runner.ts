@@ -18,6 +18,7 @@ import { createHookRunner } from '../hooks'
 import { createMailbox, renderForModel, TeamGoneError, type InboxEntry } from '../mailbox'
 import { DEFAULT_MODEL, resolveModel, type AgentIdentity } from '../model'
 
+import { createMailboxNetworkAsker } from './mailboxNetworkAsker'
 import { createMailboxPrompter } from './mailboxPrompter'
 
 import { TeammateAgent } from './agent'
@@ -173,6 +174,18 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       prompter:
         options.prompter ??
         createMailboxPrompter({ mailbox, team, name, leader, ...(member.color ? { color: member.color } : {}) }),
+      // a process teammate asks for a host in Claude Code's own message; a worker through its prompter
+      ...(options.prompter
+        ? {}
+        : {
+            networkAsker: createMailboxNetworkAsker({
+              mailbox,
+              team,
+              name,
+              leader,
+              ...(member.color ? { color: member.color } : {})
+            })
+          }),
       signal: stopped.signal,
       idleHook: hooks && (() => runIdleHook(hooks, mailbox, team, name, stopped.signal, bus, identity.id))
     })

@@ -33,8 +33,11 @@ export interface ToolContext {
   services?: AgentServices
   /** The calling agent's model access, for tools that ask the model on their own (WebFetch, WebSearch); the loop sets it per call. */
   sideModel?: SideModel
-  /** The Bash sandbox's settings and this session's temp folder (docs/permissions.md#the-bash-sandbox); absent = no sandbox. */
-  sandbox?: { settings: SandboxSettings; tmpDir: string }
+  /**
+   * The Bash sandbox's settings, this session's temp folder and the agent's network proxy socket
+   * (docs/sandbox.md); absent = no sandbox, no `proxySocket` = no network inside it.
+   */
+  sandbox?: { settings: SandboxSettings; tmpDir: string; proxySocket?: string }
 }
 
 /**

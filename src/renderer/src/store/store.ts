@@ -69,6 +69,7 @@ export const actions = {
   setPromptInFlight: (...a: Parameters<AppState['setPromptInFlight']>) => appStore.getState().setPromptInFlight(...a),
   setOrchestration: (...a: Parameters<AppState['setOrchestration']>) => appStore.getState().setOrchestration(...a),
   setModelAccess: (...a: Parameters<AppState['setModelAccess']>) => appStore.getState().setModelAccess(...a),
+  setSandbox: (...a: Parameters<AppState['setSandbox']>) => appStore.getState().setSandbox(...a),
   setPermissions: (...a: Parameters<AppState['setPermissions']>) => appStore.getState().setPermissions(...a),
   focusPermission: (...a: Parameters<AppState['focusPermission']>) => appStore.getState().focusPermission(...a),
   beginDeny: (...a: Parameters<AppState['beginDeny']>) => appStore.getState().beginDeny(...a),

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand/vanilla'
 import { addUsage, ZERO_USAGE, type RuntimeEvent, type Usage } from '../../../shared/events'
 import type { AgentView, ModelAccess, Orchestration, WorkspaceSnapshot } from '../../../shared/ipc'
 import type { PermissionMode } from '../../../shared/permissions'
+import type { SandboxStatus } from '../../../shared/settings'
 import { agentColor, teamColorHex } from './colors'
 import type { AppState } from './store'
 import { taskFromEvent, type TaskBrief } from './teammates'
@@ -54,6 +55,8 @@ export interface WorkspaceSlice {
     modelAccess: ModelAccess
     /** The scripted scenario's suggested prompt, which the first screen offers as a button (from the snapshot). */
     suggestedPrompt?: string
+    /** The Bash sandbox as it applies now (the snapshot's, then Settings' `effective`): panes mark sandboxed Bash. */
+    sandbox?: SandboxStatus
     /**
      * The leader's conversation has begun (the snapshot's `leaderStarted`, then a prompt sent, the
      * person's prompt shown or the leader running): the first screen gives way to the pane.
@@ -85,6 +88,8 @@ export interface WorkspaceSlice {
   setOrchestration(orchestration: Orchestration): void
   /** Applies a `model.access` push (an API key set or removed). */
   setModelAccess(access: ModelAccess): void
+  /** The sandbox as Settings' answer says it applies now. */
+  setSandbox(sandbox: SandboxStatus): void
 }
 
 /** The state before any snapshot. */
@@ -248,6 +253,7 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
         ...(snap.orchestration ? { orchestration: snap.orchestration } : {}),
         modelAccess: snap.modelAccess ?? {},
         ...(snap.suggestedPrompt ? { suggestedPrompt: snap.suggestedPrompt } : {}),
+        ...(snap.sandbox ? { sandbox: snap.sandbox } : {}),
         leaderStarted: snap.leaderStarted === true || snap.busy,
         agents: Object.fromEntries(snap.agents.map((a) => [a.agentId, a])),
         agentOrder: snap.agents.map((a) => a.agentId),
@@ -299,5 +305,6 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
       }
     }),
   setOrchestration: (orchestration) => set((s) => ({ workspace: { ...s.workspace, orchestration } })),
-  setModelAccess: (modelAccess) => set((s) => ({ workspace: { ...s.workspace, modelAccess } }))
+  setModelAccess: (modelAccess) => set((s) => ({ workspace: { ...s.workspace, modelAccess } })),
+  setSandbox: (sandbox) => set((s) => ({ workspace: { ...s.workspace, sandbox } }))
 })

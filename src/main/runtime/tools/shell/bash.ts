@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { ToolError, type Tool, type ToolContext, type ToolResult } from '../types'
 import { formatOutputForModel } from './bashFormat'
 import { mkdir } from 'node:fs/promises'
-import { blockedWrites, sandboxedCommand, sandboxRoute } from '../../sandbox'
+import { blockedWrites, refusedHostsSince, sandboxedCommand, sandboxRoute } from '../../sandbox'
 
 /** Default and maximum of Bash `timeout`, in ms (Claude Code's values: 2 and 10 minutes). */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000
@@ -56,6 +56,7 @@ export const BashTool: Tool<BashInput> = {
     const { command, sandboxed, note } = await confine(input, ctx)
     if (input.run_in_background) return startInBackground(input, command, note, ctx)
     const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS
+    const started = Date.now()
     const result = await ctx.pty.run({
       command,
       cwd: ctx.cwd,
@@ -65,7 +66,13 @@ export const BashTool: Tool<BashInput> = {
     })
     const formatted = formatRunResult(result, timeoutMs)
     const blocked = sandboxed ? blockedWrites(result.output) : []
-    const extra = [note, ...blocked.map((p) => blockedNote(p, ctx))].filter(Boolean)
+    const socket = sandboxed ? ctx.sandbox?.proxySocket : undefined
+    const refused = socket ? await refusedHostsSince(socket, started) : []
+    const extra = [
+      note,
+      ...blocked.map((p) => blockedNote(p, ctx)),
+      ...refused.map((host) => refusedNote(host, ctx))
+    ].filter(Boolean)
     return extra.length ? { ...formatted, content: `${formatted.content}\n${extra.join('\n')}` } : formatted
   }
 }
@@ -99,7 +106,12 @@ async function confine(
     case 'sandboxed':
       await mkdir(sb!.tmpDir, { recursive: true })
       return {
-        command: sandboxedCommand(command, { root: ctx.cwd, tmpDir: sb!.tmpDir, settings: sb!.settings }),
+        command: sandboxedCommand(command, {
+          root: ctx.cwd,
+          tmpDir: sb!.tmpDir,
+          settings: sb!.settings,
+          ...(sb!.proxySocket ? { proxySocket: sb!.proxySocket } : {})
+        }),
         sandboxed: true,
         ...(route.ignoredDisable
           ? { note: 'dangerouslyDisableSandbox was ignored: sandbox.allowUnsandboxedCommands is false' }
@@ -114,6 +126,14 @@ function blockedNote(path: string, ctx: ToolContext): string {
     ? ' If the command must write there, call Bash again with dangerouslyDisableSandbox: true; the user is asked first.'
     : ''
   return `Sandbox blocked a write to ${path} (outside the agent's root and temp folder).${escape}`
+}
+
+/** What the result says of a host the sandbox's proxy refused (docs/sandbox.md#network). */
+function refusedNote(host: string, ctx: ToolContext): string {
+  const escape = ctx.sandbox?.settings.allowUnsandboxedCommands
+    ? ' If the command must reach it, ask the user to allow the domain, or call Bash again with dangerouslyDisableSandbox: true; the user is asked first.'
+    : ''
+  return `Sandbox blocked a network connection to ${host} (not allowed by sandbox.network).${escape}`
 }
 
 /**

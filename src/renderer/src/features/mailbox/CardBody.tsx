@@ -96,6 +96,28 @@ function Structured({ body }: { body: ProtocolBody }) {
           </Field>
         </div>
       )
+    case 'sandbox_permission_request':
+      return (
+        <div className="mb-structured">
+          <Field label="network">
+            <code>{body.hostPattern.host}</code>
+          </Field>
+        </div>
+      )
+    case 'sandbox_permission_response':
+      return (
+        <div className="mb-structured">
+          <Field label="network">
+            <code>{body.host}</code>
+          </Field>
+          <Field label="decision">
+            <span className={`mb-verdict mb-verdict-${body.allow ? 'yes' : 'no'}`}>
+              {body.allow ? 'Allowed' : 'Refused'}
+            </span>
+          </Field>
+          {body.reason ? <Field label="reason">{body.reason}</Field> : null}
+        </div>
+      )
     case 'plan_approval_request':
       return (
         <div className="mb-structured">

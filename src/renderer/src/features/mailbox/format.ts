@@ -6,6 +6,8 @@ export const KIND_LABELS: Readonly<Record<MailboxKind, string>> = {
   idle_notification: 'Idle',
   permission_request: 'Permission request',
   permission_response: 'Permission answer',
+  sandbox_permission_request: 'Network request',
+  sandbox_permission_response: 'Network answer',
   plan_approval_request: 'Plan for approval',
   plan_approval_response: 'Plan verdict',
   shutdown_request: 'Shutdown request',

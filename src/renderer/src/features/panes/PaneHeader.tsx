@@ -83,6 +83,7 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
   const state = agent?.state
   const maximised = useAppStore((s) => s.panes.maximised === agentId)
   const drop = useTaskDropTarget(agent)
+  const sandbox = useAppStore((s) => s.workspace.sandbox)
   return (
     <header
       className="pane-head"
@@ -130,6 +131,15 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
           title={BACKEND_TITLES[agent.backend]}
         >
           {agent.backend}
+        </span>
+      ) : null}
+      {sandbox?.active ? (
+        <span
+          className="pane-sandboxed pane-opt-mid"
+          data-testid="pane-sandboxed"
+          title={`Bash runs sandboxed: writes only in its folder and the session's temp folder; network ${sandbox.network === 'proxy' ? 'only to allowed domains, others ask' : 'none (socat is not installed)'}. excludedCommands and approved dangerouslyDisableSandbox runs are not.`}
+        >
+          sandboxed
         </span>
       ) : null}
       {agent && agent.agentType !== agent.agentName ? (

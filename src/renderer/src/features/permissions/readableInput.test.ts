@@ -15,6 +15,15 @@ describe('readable permission input', () => {
     })
   })
 
+  it('shows a sandbox network question as the host it asks for', () => {
+    expect(readableInput({ tool: 'SandboxNetwork', input: { host: 'registry.npmjs.org' } })).toEqual({
+      kind: 'path',
+      label: 'network',
+      value: 'registry.npmjs.org',
+      extra: 'asked once for this session'
+    })
+  })
+
   it('shows a Bash command with its description', () => {
     expect(readableInput({ tool: 'Bash', input: { command: 'npm test -- --run', description: 'Run tests' } })).toEqual({
       kind: 'command',

@@ -120,7 +120,7 @@ function str(o: Record<string, unknown>, key: string): string | undefined {
 }
 
 /**
- * Turns a permission request's input into what the card shows: Bash → the command and the
+ * Turns a permission request's input into what the card shows: SandboxNetwork → the host; Bash → the command and the
  * directory it runs in (the agent's `cwd`); Edit/Write → the diff main computed (or the new content
  * as added lines when there is none); Read → the path; Glob/Grep → the pattern and where it
  * searches (its `path`, else the agent's directory); ExitPlanMode → its plan, line by line;
@@ -159,6 +159,12 @@ export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'dif
     case 'Read':
       if (filePath) return { kind: 'path', label: 'file', value: filePath }
       break
+    // a sandboxed command's first connection to a domain (docs/sandbox.md#network)
+    case 'SandboxNetwork': {
+      const host = str(o, 'host')
+      if (host) return { kind: 'path', label: 'network', value: host, extra: 'asked once for this session' }
+      break
+    }
     case 'Agent':
     case 'Task':
       return { kind: 'spawn', spawn: spawnView(o) }

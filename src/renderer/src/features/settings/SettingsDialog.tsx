@@ -8,6 +8,7 @@ import type { FieldIssues } from '../../lib/fieldIssues'
 import { draftOf, draftProblems, FIELD_LABELS, patchOf, type SettingsDraft } from './draft'
 import './settings.css'
 import { settingsCommands, useSettings } from './settingsStore'
+import { SandboxSection } from './SandboxSection'
 import { TrustSection } from './TrustSection'
 
 /** The top bar's button that opens Settings. */
@@ -294,6 +295,7 @@ function SettingsBody({ view }: { view: SettingsView }) {
           ))}
         </div>
       </fieldset>
+      <SandboxSection draft={draft} set={set} problems={problems} status={view.effective?.sandbox} />
       <fieldset className="settings-group">
         <legend>
           Data directory <Applies setting="dataDir" />

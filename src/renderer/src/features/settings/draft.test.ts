@@ -71,4 +71,19 @@ describe('the Settings form', () => {
     // main judges the range: the form sends what was typed
     expect(patchOf({}, { ...draftOf({}), paneScrollbackLines: '10' })).toEqual({ paneScrollbackLines: 10 })
   })
+
+  it('sends only the sandbox keys that changed, and a bad domain as a problem of the allowed domains field', () => {
+    expect(patchOf({}, { ...draftOf({}), sandboxEnabled: true })).toEqual({ sandbox: { enabled: true } })
+    const on = { sandbox: { enabled: true, allowedDomains: ['a.example.com'] } }
+    expect(
+      patchOf(on, { ...draftOf(on), sandboxAutoAllow: false, allowedDomains: 'a.example.com\n*.npmjs.org\n' })
+    ).toEqual({
+      sandbox: { autoAllowBashIfSandboxed: false, allowedDomains: ['a.example.com', '*.npmjs.org'] }
+    })
+    expect(draftProblems({}, { ...draftOf({}), allowedDomains: 'https://example.com/' })).toEqual({
+      allowedDomains: [
+        'a domain is a host name such as example.com, or *.example.com for every name below it (no scheme, port or path)'
+      ]
+    })
+  })
 })

@@ -20,6 +20,10 @@ export interface SettingsDraft {
   allow: string
   ask: string
   deny: string
+  /** The Bash sandbox (docs/sandbox.md#settings): on, auto-allow, allowed domains one per line. */
+  sandboxEnabled: boolean
+  sandboxAutoAllow: boolean
+  allowedDomains: string
 }
 
 /** The form for `values` (absent values as empty inputs, unchecked boxes). */
@@ -38,7 +42,11 @@ export function draftOf(values: SettingsValues): SettingsDraft {
     paneScrollbackLines: values.paneScrollbackLines === undefined ? '' : String(values.paneScrollbackLines),
     allow: (values.rules?.allow ?? []).join('\n'),
     ask: (values.rules?.ask ?? []).join('\n'),
-    deny: (values.rules?.deny ?? []).join('\n')
+    deny: (values.rules?.deny ?? []).join('\n'),
+    // absent = the defaults: off, and auto-allow when on
+    sandboxEnabled: values.sandbox?.enabled ?? false,
+    sandboxAutoAllow: values.sandbox?.autoAllowBashIfSandboxed ?? true,
+    allowedDomains: (values.sandbox?.allowedDomains ?? []).join('\n')
   }
 }
 
@@ -71,6 +79,13 @@ export function patchOf(values: SettingsValues, draft: SettingsDraft): SettingsP
   if ((['allow', 'ask', 'deny'] as const).some((k) => lines(draft[k]).join('\n') !== lines(before[k]).join('\n'))) {
     patch.rules = { allow: lines(draft.allow), ask: lines(draft.ask), deny: lines(draft.deny) }
   }
+  // only the sandbox keys that changed: the file keeps the others as they are
+  const sandbox: Record<string, unknown> = {}
+  if (draft.sandboxEnabled !== before.sandboxEnabled) sandbox.enabled = draft.sandboxEnabled
+  if (draft.sandboxAutoAllow !== before.sandboxAutoAllow) sandbox.autoAllowBashIfSandboxed = draft.sandboxAutoAllow
+  if (lines(draft.allowedDomains).join('\n') !== lines(before.allowedDomains).join('\n'))
+    sandbox.allowedDomains = lines(draft.allowedDomains)
+  if (Object.keys(sandbox).length) patch.sandbox = sandbox
   return patch as SettingsPatch
 }
 
@@ -89,7 +104,17 @@ export const FIELD_LABELS: Record<keyof SettingsDraft, string> = {
   paneScrollbackLines: 'Pane scrollback',
   allow: 'allow rules',
   ask: 'ask rules',
-  deny: 'deny rules'
+  deny: 'deny rules',
+  sandboxEnabled: 'Sandbox Bash',
+  sandboxAutoAllow: 'Auto-allow sandboxed Bash',
+  allowedDomains: 'Allowed domains'
+}
+
+/** The form field of each key of the patch's `sandbox` object. */
+const SANDBOX_FIELDS: Record<string, keyof SettingsDraft> = {
+  enabled: 'sandboxEnabled',
+  autoAllowBashIfSandboxed: 'sandboxAutoAllow',
+  allowedDomains: 'allowedDomains'
 }
 
 /**
@@ -98,6 +123,7 @@ export const FIELD_LABELS: Record<keyof SettingsDraft, string> = {
  */
 export function draftFieldOf(path: readonly PropertyKey[]): keyof SettingsDraft | undefined {
   const p = path[0] === 'values' ? path.slice(1) : path
+  if (p[0] === 'sandbox') return typeof p[1] === 'string' ? SANDBOX_FIELDS[p[1]] : undefined
   const key = p[0] === 'rules' ? p[1] : p[0]
   return typeof key === 'string' && Object.hasOwn(FIELD_LABELS, key) ? (key as keyof SettingsDraft) : undefined
 }

@@ -118,7 +118,7 @@ export const settingsCommands = {
 /** The shown view with a new key status. */
 /**
  * Applies the settings the page uses itself from the view main answered: the stuck threshold to
- * the dashboard, the scrollback length to every open pane. The values that apply now when main
+ * the dashboard, the scrollback length to every open pane, the sandbox to the panes' mark. The values that apply now when main
  * sends them (`effective`), else the user file's, else the defaults.
  */
 function applyEffective(): void {
@@ -129,6 +129,8 @@ function applyEffective(): void {
   actions.setPaneScrollback(
     view?.effective?.paneScrollbackLines ?? view?.values.paneScrollbackLines ?? DEFAULT_PANE_SCROLLBACK_LINES
   )
+  // the panes' "sandboxed" mark follows a sandbox switched on or off here
+  if (view?.effective?.sandbox) actions.setSandbox(view.effective.sandbox)
 }
 
 function withKey(apiKey: ApiKeyStatus): SettingsView | undefined {

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { expect, expectPaneToContain, promptLeader, snap, test, type ScenarioObject } from './fixtures'
+
+/**
+ * The Bash sandbox in the UI (docs/sandbox.md, docs/ui.md#the-workspace-ui) in Chromium against
+ * the web host: Settings shows it off, refuses a domain that is not one, turns it on with an
+ * allowed domain (saved to the user settings file); the leader's pane then carries the
+ * "sandboxed" mark, and its sandboxed curl to a domain not listed asks with a network card —
+ * allowed once, the command gets through the proxy to a local HTTP server on 127.0.0.1.
+ */
+test('Settings turns the sandbox on; the pane is marked; a new domain asks with a card', async ({
+  page,
+  serve
+}, testInfo) => {
+  test.setTimeout(120_000)
+  const server = http.createServer((req, res) => res.end(`hello from ${req.url?.slice(1)}\n`))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  try {
+    const scenario: ScenarioObject = {
+      name: 'sandbox',
+      agents: {
+        'team-lead': [
+          {
+            tools: [
+              {
+                name: 'Bash',
+                input: {
+                  command: `env -u NO_PROXY -u no_proxy curl -s --max-time 60 http://localhost:${port}/the-sandbox`
+                }
+              }
+            ]
+          },
+          { text: 'Fetched.' }
+        ]
+      }
+    }
+    const served = await serve(scenario)
+    await page.goto(served.url)
+    const leader = page.locator('section.pane[data-agent-id="team-lead"]')
+    await expect(leader).toBeVisible()
+    await expect(leader.getByTestId('pane-sandboxed')).toHaveCount(0)
+
+    await page.getByTestId('open-settings').click()
+    const dialog = page.getByRole('dialog', { name: 'Settings' })
+    const section = dialog.getByTestId('settings-sandbox')
+    await expect(section.getByTestId('sandbox-status')).toContainText('Off')
+    await expect(section.getByTestId('sandbox-auto-allow')).toBeChecked()
+    await section.getByTestId('sandbox-enabled').check()
+    // not a domain: refused beside the field, nothing saved
+    await section.getByTestId('sandbox-domains').fill('https://registry.npmjs.org/')
+    await dialog.getByTestId('settings-save').click()
+    await expect(section.getByTestId('field-error-allowedDomains')).toContainText('a domain is a host name')
+    await section.getByTestId('sandbox-domains').fill('registry.npmjs.org\n*.example.com')
+    await dialog.getByTestId('settings-save').click()
+    await expect(section.getByTestId('sandbox-status')).toHaveAttribute('data-active', 'true')
+    await expect(section.getByTestId('sandbox-status')).toContainText('registry.npmjs.org, *.example.com allowed')
+    const saved = JSON.parse(readFileSync(join(served.home, 'settings.json'), 'utf8')) as Record<string, unknown>
+    expect(saved.sandbox).toEqual({
+      enabled: true,
+      network: { allowedDomains: ['registry.npmjs.org', '*.example.com'] }
+    })
+    await snap(page, testInfo, '01-settings-sandbox')
+    await dialog.getByRole('button', { name: 'Close settings' }).click()
+    await expect(leader.getByTestId('pane-sandboxed')).toHaveText('sandboxed')
+
+    // the leader's curl runs sandboxed without a question; its new domain asks
+    await promptLeader(page, 'Fetch it.')
+    const card = page.locator('section.perm-card', { hasText: 'localhost' }).first()
+    await expect(card).toContainText('SandboxNetwork', { timeout: 30_000 })
+    await snap(page, testInfo, '02-network-card')
+    await card.getByRole('button', { name: /Allow once/ }).click()
+    await expectPaneToContain(page, 'hello from the-sandbox')
+    await expectPaneToContain(page, 'Fetched.')
+    await snap(page, testInfo, '03-fetched')
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+})
