@@ -1,0 +1,140 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { CLAUDE_CODE_VERSION, installClaudeCode } from '../../src/main/runtime/scripted/claudeCode.testkit'
+import { FIGURE_SPECS, TEAM_FIGURES } from './goals'
+import { runProduct, type ProductRun, type RunOptions } from './products'
+import {
+  agentsFigures,
+  agentsScenario,
+  cacheReadShare,
+  makeWorkspace,
+  PROMPT,
+  TOOL_KINDS,
+  TOOL_TURNS,
+  textScenario,
+  toolsFigures,
+  toolsScenario
+} from './scenarios'
+import { figure, pairOrder, round, verdict, type FigureOrSkipped, type Product } from './stats'
+
+/** Sizes of one run. */
+export interface PeerBenchOptions {
+  /** Alternating pairs per scenario (each figure is the median over them); at least 1. */
+  pairs: number
+  /** Why the team figures are not measured (they need interactive Claude Code in a PTY). */
+  teamSkipReason: string
+}
+
+/** What the benchmark prints. */
+export interface PeerBenchResult {
+  name: 'peer'
+  peer: { product: 'claude-code'; version: string; skipped?: string }
+  /** Load average (1, 5, 15 min) when the run ended: the machine may be shared. */
+  machine: { cpus: number; loadAverage: number[] }
+  pairs: number
+  figures: Record<string, FigureOrSkipped>
+  /** Per product: requests per scenario run and tool results that were errors (a gap then measures an error path). */
+  checks: Record<Product, { toolsRunRequests: number[]; toolErrors: number }>
+  verdict: 'pass' | 'fail'
+  failed: string[]
+  notMeasured: string[]
+  /** Every measured figure that misses its goal, in the verdict or not. */
+  missed: string[]
+}
+
+type Samples = Record<string, number[]>
+
+const MiB = 1024 * 1024
+
+/**
+ * Runs Swarmdesk and the pinned Claude Code on the same scripted scenarios (a 1-turn text run, ten
+ * tool turns, a sync subagent and a background agent), alternating within each pair, and judges
+ * the medians against {@link FIGURE_SPECS}. Where Claude Code cannot be installed, Swarmdesk's
+ * figures are still measured and the peer is named `skipped` with npm's reason.
+ * @throws when a run fails (exit code not 0, or its requests are not the scenario's).
+ */
+export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchResult> {
+  if (!(o.pairs >= 1)) throw new Error(`pairs must be at least 1, got ${o.pairs}`)
+  const install = await installClaudeCode().catch((error: Error) => ({
+    bin: undefined,
+    skip: `installing @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} failed: ${error.message.slice(0, 300)}`
+  }))
+  const products: Product[] = install.bin ? ['swarmdesk', 'claudeCode'] : ['swarmdesk']
+  const root = mkdtempSync(join(tmpdir(), 'swarmdesk-bench-peer-'))
+  const samples: Record<Product, Samples> = { swarmdesk: {}, claudeCode: {} }
+  const checks: PeerBenchResult['checks'] = {
+    swarmdesk: { toolsRunRequests: [], toolErrors: 0 },
+    claudeCode: { toolsRunRequests: [], toolErrors: 0 }
+  }
+  const add = (p: Product, name: string, ...xs: number[]) => (samples[p][name] ??= []).push(...xs)
+  let runs = 0
+  const run = async (p: Product, kind: 'text' | 'tools' | 'agents'): Promise<ProductRun> => {
+    const cwd = join(root, `run-${runs++}`)
+    makeWorkspace(cwd)
+    const scenario = kind === 'text' ? textScenario() : kind === 'tools' ? toolsScenario(cwd) : agentsScenario()
+    const options: RunOptions = {
+      product: p,
+      scenario,
+      prompt: PROMPT,
+      cwd,
+      home: join(root, `home-${p}`),
+      claudeBin: install.bin,
+      sampleMemory: kind === 'tools'
+    }
+    const r = await runProduct(options)
+    if (r.code !== 0)
+      throw new Error(`${p} ${kind} run exited ${r.code}: ${(r.stderr || r.stdout).trim().slice(-1500)}`)
+    return r
+  }
+  try {
+    for (const p of products) mkdirSync(join(root, `home-${p}`))
+    // warm-up, not counted: each product's first run in its home, and the disk cache
+    for (const p of products) await run(p, 'text')
+    for (let i = 0; i < o.pairs; i++) {
+      // each scenario runs both products back to back, in the pair's order
+      const order = pairOrder(i).filter((x) => products.includes(x))
+      const startup = new Map<Product, number>()
+      for (const p of order) {
+        const text = await run(p, 'text')
+        startup.set(p, text.wallMs)
+        add(p, 'startupMs', text.wallMs)
+      }
+      for (const p of order) {
+        const tools = await run(p, 'tools')
+        const t = toolsFigures(tools.requests)
+        add(p, 'perTurnMs', (tools.wallMs - startup.get(p)!) / TOOL_TURNS)
+        for (const k of TOOL_KINDS) add(p, `${k.toLowerCase()}GapMs`, ...t.gaps[k])
+        add(p, 'peakMemoryMiB', (tools.peakRssBytes ?? 0) / MiB)
+        add(p, 'requestBytesPerTurn', t.requestBytesPerTurn)
+        add(p, 'cacheReadShare', cacheReadShare(tools.requests, tools.stats.cacheReadTokens))
+        checks[p].toolsRunRequests.push(tools.requests.length)
+        checks[p].toolErrors += t.toolErrors
+      }
+      for (const p of order) {
+        const a = agentsFigures((await run(p, 'agents')).requests)
+        for (const [name, ms] of Object.entries(a)) add(p, name, ms)
+      }
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+  const figures: Record<string, FigureOrSkipped> = {}
+  for (const [name, spec] of Object.entries(FIGURE_SPECS)) {
+    if ((TEAM_FIGURES as readonly string[]).includes(name)) figures[name] = { skipped: o.teamSkipReason }
+    else figures[name] = figure(samples.swarmdesk[name]!, install.bin ? samples.claudeCode[name] : undefined, spec)
+  }
+  const v = verdict(figures, FIGURE_SPECS)
+  return {
+    name: 'peer',
+    peer: { product: 'claude-code', version: CLAUDE_CODE_VERSION, ...(install.skip ? { skipped: install.skip } : {}) },
+    machine: { cpus: cpus().length, loadAverage: loadavg().map(round) },
+    pairs: o.pairs,
+    figures,
+    checks,
+    ...v,
+    missed: Object.entries(figures)
+      .filter(([, f]) => !('skipped' in f) && f.pass === false)
+      .map(([name]) => name)
+  }
+}
