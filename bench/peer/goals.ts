@@ -66,14 +66,14 @@ export const FIGURE_SPECS: Record<string, FigureSpec> = {
     inVerdict: false
   },
   mailboxP50Ms: {
-    what: 'team ping-pong: message sent to the recipient’s next model request, p50, ms',
+    what: 'team ping-pong (the leader and one teammate): end of the answer calling SendMessage to the recipient’s request carrying the message, p50 of every delivery of every run, ms',
     goal: { kind: 'maxRatio', value: 0.1 },
     inVerdict: true,
     next: { kind: 'maxRatio', value: 0.05 }
   },
-  mailboxP99Ms: { what: 'team ping-pong delivery, p99, ms', goal: notBehind, inVerdict: false },
+  mailboxP99Ms: { what: 'team ping-pong delivery as mailboxP50Ms, p99, ms', goal: notBehind, inVerdict: false },
   teammateMemoryMiB: {
-    what: 'memory added per worker teammate, idle, MiB',
+    what: 'memory added per teammate: (peak RSS of the process tree spawning 8 teammates - of the 1-turn run) / 8, MiB (a peak, so above the idle figure)',
     goal: { kind: 'maxValue', value: 25 },
     inVerdict: true
   },

@@ -4,6 +4,7 @@ import { startTimingProxy } from './proxy'
 import { agentsFigures, cacheReadShare, toolCalls, TOOL_TURNS, toolsFigures, type Req } from './scenarios'
 import { figure, median, pairOrder, percentile, verdict, type FigureOrSkipped, type FigureSpec } from './stats'
 import { startScriptedServer } from '../../src/main/runtime/scripted'
+import { pingPongDeliveries, ROUNDS, spawnMs } from './teams'
 
 const maxRatio = (value: number, inVerdict = true): FigureSpec => ({
   what: 'test',
@@ -99,6 +100,21 @@ describe('peer benchmark: figures from the requests of a run', () => {
     ])
     expect(f).toEqual({ subagentSpawnMs: 20, subagentReturnMs: 5, backgroundSpawnMs: 20, notificationMs: 20 })
     expect(() => agentsFigures([req('team-lead', 0, 10)])).toThrow(/Explore subagent’s request/)
+  })
+
+  it('reads every ping-pong delivery and the spawn of the last teammate', () => {
+    const reqs: Req[] = [req('team-lead', 0, 5), req('team-lead', 10, 20)]
+    let t = 20
+    for (let n = 1; n <= ROUNDS; n++) {
+      if (n >= 2) reqs.push(req('bob', (t += 7), (t += 1), `ping ${n}`))
+      else reqs.push(req('bob', (t += 30), (t += 1), 'ping 1'))
+      reqs.push(req('team-lead', (t += 3), (t += 1), `pong ${n}`))
+    }
+    expect(pingPongDeliveries(reqs)).toEqual([3, ...Array.from({ length: ROUNDS - 1 }, () => [7, 3]).flat()])
+    expect(() => pingPongDeliveries(reqs.slice(0, 4))).toThrow(/bob carrying 'ping 2'/)
+    const spawn = [req('team-lead', 0, 5), req('team-lead', 10, 20), req('mate-1', 50, 60), req('mate-0', 40, 45)]
+    expect(spawnMs(spawn, 2)).toBe(30)
+    expect(() => spawnMs(spawn, 3)).toThrow(/mate-2/)
   })
 
   it('times requests through the proxy and tags them so the server log joins them', async () => {

@@ -16,14 +16,17 @@ import {
   toolsFigures,
   toolsScenario
 } from './scenarios'
-import { figure, pairOrder, round, verdict, type FigureOrSkipped, type Product } from './stats'
+import { pingPongDeliveries, pingPongScenario, spawnMs, spawnScenario } from './teams'
+import { figure, pairOrder, percentile, round, verdict, type FigureOrSkipped, type Product } from './stats'
 
 /** Sizes of one run. */
 export interface PeerBenchOptions {
   /** Alternating pairs per scenario (each figure is the median over them); at least 1. */
   pairs: number
-  /** Why the team figures are not measured (they need interactive Claude Code in a PTY). */
+  /** Why Claude Code's side of the team figures is not measured (it needs interactive Claude Code in a PTY). */
   teamSkipReason: string
+  /** Whether Swarmdesk's side of the team figures is measured (default true). */
+  teams?: boolean
 }
 
 /** What the benchmark prints. */
@@ -44,6 +47,12 @@ export interface PeerBenchResult {
 }
 
 type Samples = Record<string, number[]>
+
+/** Teammates spawned at once in the spawn runs; memory per teammate is read from the largest. */
+const SPAWNS = [1, 4, 8] as const
+
+/** A scenario: the text, tools and agents runs of both products; Swarmdesk's team runs. */
+type Kind = 'text' | 'tools' | 'agents' | 'pingPong' | (typeof SPAWNS)[number]
 
 const MiB = 1024 * 1024
 
@@ -69,10 +78,19 @@ export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchRe
   }
   const add = (p: Product, name: string, ...xs: number[]) => (samples[p][name] ??= []).push(...xs)
   let runs = 0
-  const run = async (p: Product, kind: 'text' | 'tools' | 'agents'): Promise<ProductRun> => {
+  const run = async (p: Product, kind: Kind): Promise<ProductRun> => {
     const cwd = join(root, `run-${runs++}`)
     makeWorkspace(cwd)
-    const scenario = kind === 'text' ? textScenario() : kind === 'tools' ? toolsScenario(cwd) : agentsScenario()
+    const scenario =
+      kind === 'text'
+        ? textScenario()
+        : kind === 'tools'
+          ? toolsScenario(cwd)
+          : kind === 'agents'
+            ? agentsScenario()
+            : kind === 'pingPong'
+              ? pingPongScenario()
+              : spawnScenario(kind)
     const options: RunOptions = {
       product: p,
       scenario,
@@ -80,7 +98,7 @@ export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchRe
       cwd,
       home: join(root, `home-${p}`),
       claudeBin: install.bin,
-      sampleMemory: kind === 'tools'
+      sampleMemory: true
     }
     const r = await runProduct(options)
     if (r.code !== 0)
@@ -95,9 +113,11 @@ export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchRe
       // each scenario runs both products back to back, in the pair's order
       const order = pairOrder(i).filter((x) => products.includes(x))
       const startup = new Map<Product, number>()
+      const textPeak = new Map<Product, number>()
       for (const p of order) {
         const text = await run(p, 'text')
         startup.set(p, text.wallMs)
+        textPeak.set(p, text.peakRssBytes ?? 0)
         add(p, 'startupMs', text.wallMs)
       }
       for (const p of order) {
@@ -115,14 +135,31 @@ export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchRe
         const a = agentsFigures((await run(p, 'agents')).requests)
         for (const [name, ms] of Object.entries(a)) add(p, name, ms)
       }
+      if (o.teams !== false) {
+        // Swarmdesk's side only: Claude Code's teams need its interactive mode in a PTY
+        add('swarmdesk', 'deliveries', ...pingPongDeliveries((await run('swarmdesk', 'pingPong')).requests))
+        for (const n of SPAWNS) {
+          const r = await run('swarmdesk', n)
+          add('swarmdesk', `teammateSpawn${n}Ms`, spawnMs(r.requests, n))
+          if (n === SPAWNS.at(-1))
+            add('swarmdesk', 'teammateMemoryMiB', ((r.peakRssBytes ?? 0) - textPeak.get('swarmdesk')!) / n / MiB)
+        }
+      }
     }
   } finally {
     rmSync(root, { recursive: true, force: true })
   }
   const figures: Record<string, FigureOrSkipped> = {}
+  const sw = samples.swarmdesk
+  if (sw.deliveries) {
+    sw.mailboxP50Ms = [percentile(sw.deliveries, 50)]
+    sw.mailboxP99Ms = [percentile(sw.deliveries, 99)]
+  }
   for (const [name, spec] of Object.entries(FIGURE_SPECS)) {
-    if ((TEAM_FIGURES as readonly string[]).includes(name)) figures[name] = { skipped: o.teamSkipReason }
-    else figures[name] = figure(samples.swarmdesk[name]!, install.bin ? samples.claudeCode[name] : undefined, spec)
+    if (!(TEAM_FIGURES as readonly string[]).includes(name))
+      figures[name] = figure(sw[name]!, install.bin ? samples.claudeCode[name] : undefined, spec)
+    else if (sw[name]) figures[name] = { ...figure(sw[name], undefined, spec), claudeCodeSkipped: o.teamSkipReason }
+    else figures[name] = { skipped: o.teamSkipReason }
   }
   const v = verdict(figures, FIGURE_SPECS)
   return {

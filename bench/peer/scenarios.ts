@@ -131,11 +131,16 @@ export function toolsFigures(requests: readonly Req[]): ToolsFigures {
   return { gaps, requestBytesPerTurn: bytes / lead.length, toolErrors }
 }
 
-/** The JSON text of the newest message of a request body ('' when the body is not JSON). */
-function lastUserMessage(raw: string): string {
+/**
+ * The JSON text of every message after the newest assistant one (the turn the request asks about,
+ * as the scripted server reads it; '' when the body is not JSON).
+ */
+export function lastUserMessage(raw: string): string {
   try {
-    const body = JSON.parse(raw) as { messages?: unknown[] }
-    return JSON.stringify(body.messages?.at(-1) ?? '')
+    const messages = (JSON.parse(raw) as { messages?: Array<{ role?: string }> }).messages ?? []
+    let from = messages.length
+    while (from > 0 && messages[from - 1]!.role !== 'assistant') from--
+    return JSON.stringify(messages.slice(from))
   } catch {
     return ''
   }
@@ -164,7 +169,7 @@ export function agentsFigures(requests: readonly Req[]): AgentsFigures {
   const lead = requests.filter((r) => r.agentName === 'team-lead')
   const sub = requests.filter((r) => r.agentName === 'look-around')
   const back = requests.filter((r) => r.agentName === 'back-job')
-  // the newest message only: a system prompt or tool description may name the notification tag
+  // the newest turn only: a system prompt or tool description may name the notification tag
   const withResult = lead.find((r) => lastUserMessage(r.raw).includes('explore found 3 files'))
   const notified = lead.find((r) => lastUserMessage(r.raw).includes('<task-notification>'))
   const missing = [
