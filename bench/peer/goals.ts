@@ -20,15 +20,31 @@ export const FIGURE_SPECS: Record<string, FigureSpec> = {
     inVerdict: true,
     next: { kind: 'maxRatio', value: 0.5 }
   },
-  readGapMs: { what: 'end of the answer calling Read to the next model request, ms', goal: notBehind, inVerdict: false },
-  grepGapMs: { what: 'end of the answer calling Grep to the next model request, ms', goal: notBehind, inVerdict: false },
-  globGapMs: { what: 'end of the answer calling Glob to the next model request, ms', goal: notBehind, inVerdict: false },
+  readGapMs: {
+    what: 'end of the answer calling Read to the next model request, ms',
+    goal: notBehind,
+    inVerdict: false
+  },
+  grepGapMs: {
+    what: 'end of the answer calling Grep to the next model request, ms',
+    goal: notBehind,
+    inVerdict: false
+  },
+  globGapMs: {
+    what: 'end of the answer calling Glob to the next model request, ms',
+    goal: notBehind,
+    inVerdict: false
+  },
   bashGapMs: {
     what: 'end of the answer calling Bash `true` to the next model request, ms',
     goal: notBehind,
     inVerdict: true
   },
-  editGapMs: { what: 'end of the answer calling Edit to the next model request, ms', goal: notBehind, inVerdict: false },
+  editGapMs: {
+    what: 'end of the answer calling Edit to the next model request, ms',
+    goal: notBehind,
+    inVerdict: false
+  },
   peakMemoryMiB: {
     what: 'peak RSS of the whole process tree over the 10-tool-turn run, MiB',
     goal: { kind: 'maxRatio', value: 0.6 },

@@ -31,7 +31,10 @@ describe('peer benchmark: medians, pairs and the verdict', () => {
   })
 
   it('judges a figure by the ratio of the medians, and its next goal apart', () => {
-    const f = figure([10, 30, 20, 25, 15], [40, 40, 50, 30, 40], { ...maxRatio(0.6), next: { kind: 'maxRatio', value: 0.4 } })
+    const f = figure([10, 30, 20, 25, 15], [40, 40, 50, 30, 40], {
+      ...maxRatio(0.6),
+      next: { kind: 'maxRatio', value: 0.4 }
+    })
     expect(f).toMatchObject({ swarmdesk: 20, claudeCode: 40, ratio: 0.5, goal: 'ratio <= 0.6', pass: true, pairs: 5 })
     expect(f.next).toEqual({ goal: 'ratio <= 0.4', pass: false })
     expect(figure([3], [2], { what: 'share', goal: { kind: 'minRatio', value: 1 }, inVerdict: false }).pass).toBe(true)
@@ -77,7 +80,18 @@ const req = (agentName: string, arrivedAt: number, endedAt: number, last = 'x', 
 
 describe('peer benchmark: figures from the requests of a run', () => {
   it('reads each tool kind’s gap from the end of the answer calling it to the next request', () => {
-    expect(toolCalls('/w').map((c) => c.name)).toEqual(['Read', 'Grep', 'Glob', 'Bash', 'Edit', 'Read', 'Grep', 'Glob', 'Bash', 'Edit'])
+    expect(toolCalls('/w').map((c) => c.name)).toEqual([
+      'Read',
+      'Grep',
+      'Glob',
+      'Bash',
+      'Edit',
+      'Read',
+      'Grep',
+      'Glob',
+      'Bash',
+      'Edit'
+    ])
     const lead = Array.from({ length: TOOL_TURNS + 1 }, (_, i) => req('team-lead', i * 100, i * 100 + 10 + i))
     const title = req('cc-title', 5, 6, 'x', 300)
     const f = toolsFigures([title, ...lead])
@@ -125,7 +139,11 @@ describe('peer benchmark: figures from the requests of a run', () => {
         const r = await fetch(`${proxy.url}/v1/messages`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'x-swarmdesk-agent-name': 'a' },
-          body: JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+          body: JSON.stringify({
+            model: 'claude-sonnet-5-5',
+            max_tokens: 10,
+            messages: [{ role: 'user', content: 'hi' }]
+          })
         })
         expect(JSON.stringify(await r.json())).toContain(i === 0 ? 'one' : 'two')
       }

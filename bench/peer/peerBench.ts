@@ -89,8 +89,8 @@ export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchRe
           : kind === 'agents'
             ? agentsScenario()
             : kind === 'pingPong'
-              ? pingPongScenario()
-              : spawnScenario(kind)
+              ? pingPongScenario(`bench-${runs}`)
+              : spawnScenario(kind, `bench-${runs}`)
     const options: RunOptions = {
       product: p,
       scenario,

@@ -86,7 +86,12 @@ export async function runProduct(o: RunOptions): Promise<ProductRun> {
   try {
     const { file, args, env } = command(o, proxy.url)
     const t0 = performance.now()
-    const child = spawn(file, args, { cwd: o.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: o.timeoutMs ?? 90_000 })
+    const child = spawn(file, args, {
+      cwd: o.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: o.timeoutMs ?? 90_000
+    })
     const sampler = o.sampleMemory && child.pid !== undefined ? sampleTreePeak(child.pid) : undefined
     let stdout = ''
     let stderr = ''

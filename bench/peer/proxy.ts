@@ -33,7 +33,8 @@ export async function startTimingProxy(upstream: string): Promise<TimingProxy> {
   const log: Timing[] = []
   const server = createServer((req, res) => {
     const arrivedAt = performance.now()
-    const timed = req.method === 'POST' && (req.url ?? '').startsWith('/v1/messages') && !req.url!.includes('count_tokens')
+    const timed =
+      req.method === 'POST' && (req.url ?? '').startsWith('/v1/messages') && !req.url!.includes('count_tokens')
     const entry: Timing | undefined = timed ? { seq: log.length, arrivedAt, bodyBytes: 0 } : undefined
     if (entry) log.push(entry)
     const headers: Record<string, string | string[]> = {}

@@ -75,7 +75,10 @@ export function agentsScenario(): ScenarioInput {
         {
           when: 'explore found 3 files',
           tools: [
-            { name: 'Agent', input: { description: 'Back job', prompt: 'Do the background job', run_in_background: true } }
+            {
+              name: 'Agent',
+              input: { description: 'Back job', prompt: 'Do the background job', run_in_background: true }
+            }
           ]
         },
         { text: 'launched the background job' },

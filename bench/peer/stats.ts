@@ -4,7 +4,8 @@
  */
 
 /** How a figure is judged: the ratio Swarmdesk / Claude Code at most or at least `value`, or Swarmdesk's own value at most `value`. */
-export type Goal = { kind: 'maxRatio'; value: number } | { kind: 'minRatio'; value: number } | { kind: 'maxValue'; value: number }
+export type Goal =
+  { kind: 'maxRatio'; value: number } | { kind: 'minRatio'; value: number } | { kind: 'maxValue'; value: number }
 
 /** A figure's goals (issue 26 item 3): `goal` decides `pass`; `next` is the next goal, reported with its own pass. */
 export interface FigureSpec {
@@ -92,7 +93,11 @@ export function round(n: number): number {
  * undefined when the peer was not run. The ratio of a zero Claude Code median is null.
  * @throws when Swarmdesk has no samples, or the two sides have different counts.
  */
-export function figure(swarmdesk: readonly number[], claudeCode: readonly number[] | undefined, spec: FigureSpec): Figure {
+export function figure(
+  swarmdesk: readonly number[],
+  claudeCode: readonly number[] | undefined,
+  spec: FigureSpec
+): Figure {
   if (claudeCode && claudeCode.length !== swarmdesk.length)
     throw new Error(`unpaired samples: ${swarmdesk.length} for swarmdesk, ${claudeCode.length} for claude code`)
   const sw = median(swarmdesk)

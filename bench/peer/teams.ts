@@ -11,18 +11,15 @@ import { lastUserMessage, type Req } from './scenarios'
 /** Ping-pong rounds per run: the leader's pings 2..ROUNDS and every pong are timed deliveries. */
 export const ROUNDS = 6
 
-/** The team every scenario creates. */
-const TEAM = 'bench'
-
 /** Filler answers: idle notifications and shutdown replies wake an agent for turns the scenario does not time. */
 const filler = (text: string, n: number) => Array.from({ length: n }, () => ({ text }))
 
-/** A leader and `bob` sending `ping N` / `pong N` back and forth, {@link ROUNDS} times. */
-export function pingPongScenario(): ScenarioInput {
+/** A leader and `bob` of team `team` sending `ping N` / `pong N` back and forth, {@link ROUNDS} times. */
+export function pingPongScenario(team: string): ScenarioInput {
   const lead = [
-    { tools: [{ name: 'TeamCreate', input: { team_name: TEAM } }] },
+    { tools: [{ name: 'TeamCreate', input: { team_name: team } }] },
     {
-      tools: [{ name: 'Agent', input: { name: 'bob', team_name: TEAM, description: 'ponger', prompt: 'ping 1' } }]
+      tools: [{ name: 'Agent', input: { name: 'bob', team_name: team, description: 'ponger', prompt: 'ping 1' } }]
     },
     { text: 'bob started.' },
     ...Array.from({ length: ROUNDS - 1 }, (_, i) => ({
@@ -74,15 +71,15 @@ export function pingPongDeliveries(requests: readonly Req[]): number[] {
 /** The names of the teammates of a spawn run of `n`. */
 export const mateNames = (n: number): string[] => Array.from({ length: n }, (_, i) => `mate-${i}`)
 
-/** A leader spawning `n` teammates in one answer; each says Ready and idles. */
-export function spawnScenario(n: number): ScenarioInput {
+/** A leader of team `team` spawning `n` teammates in one answer; each says Ready and idles. */
+export function spawnScenario(n: number, team: string): ScenarioInput {
   const agents: NonNullable<ScenarioInput['agents']> = {
     'team-lead': [
-      { tools: [{ name: 'TeamCreate', input: { team_name: TEAM } }] },
+      { tools: [{ name: 'TeamCreate', input: { team_name: team } }] },
       {
         tools: mateNames(n).map((name) => ({
           name: 'Agent',
-          input: { name, team_name: TEAM, description: `mate ${name}`, prompt: 'Say you are ready.' }
+          input: { name, team_name: team, description: `mate ${name}`, prompt: 'Say you are ready.' }
         }))
       },
       { text: 'The team is started.' },
