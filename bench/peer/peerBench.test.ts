@@ -80,6 +80,9 @@ const req = (agentName: string, arrivedAt: number, endedAt: number, last = 'x', 
 
 describe('peer benchmark: figures from the requests of a run', () => {
   it('reads each tool kind’s gap from the end of the answer calling it to the next request', () => {
+    const cc = toolCalls('/w', 'claudeCode')
+    expect(cc.map((c) => c.kind)).toEqual(toolCalls('/w').map((c) => c.kind))
+    expect(cc.filter((c) => c.kind === 'Grep' || c.kind === 'Glob').every((c) => c.name === 'Bash')).toBe(true)
     expect(toolCalls('/w').map((c) => c.name)).toEqual([
       'Read',
       'Grep',

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ScenarioInput } from '../../src/main/runtime/scripted'
+import type { Product } from './stats'
 
 /**
  * The scripted scenarios both products run, and how each run's model requests turn into figures.
@@ -30,28 +31,54 @@ export function textScenario(): ScenarioInput {
   return { name: 'peer-text', agents: { 'team-lead': [{ text: 'hello from the scripted model' }] } }
 }
 
-/** The input of each tool call of the tools scenario, in order (`cwd` absolute). */
-export function toolCalls(cwd: string): Array<{ name: ToolKind; input: Record<string, unknown> }> {
+/**
+ * The tool calls of the tools scenario, in order (`cwd` absolute). Claude Code 2.1.197 offers no
+ * Grep or Glob tool to `claude -p` here (it answers "No such tool available: Grep … search file
+ * contents with `grep` via the Bash tool instead"), so its searches are the Bash commands it
+ * names, `grep -rn` and `find`; the gap is still the one after that kind of call.
+ */
+export function toolCalls(cwd: string, product: Product = 'swarmdesk'): ToolCall[] {
   const file = join(cwd, 'notes.txt')
   const words = ['alpha', 'beta', 'gamma']
-  const calls: Array<{ name: ToolKind; input: Record<string, unknown> }> = []
+  const calls: ToolCall[] = []
+  const cc = product === 'claudeCode'
   for (let round = 0; round < 2; round++) {
     calls.push(
-      { name: 'Read', input: { file_path: file } },
-      { name: 'Grep', input: { pattern: words[round], path: cwd } },
-      { name: 'Glob', input: { pattern: '**/*.txt', path: cwd } },
-      { name: 'Bash', input: { command: 'true', description: 'Do nothing' } },
-      { name: 'Edit', input: { file_path: file, old_string: words[round], new_string: words[round + 1] } }
+      { kind: 'Read', name: 'Read', input: { file_path: file } },
+      cc
+        ? { kind: 'Grep', name: 'Bash', input: { command: `grep -rn ${words[round]} ${cwd}`, description: 'Search' } }
+        : { kind: 'Grep', name: 'Grep', input: { pattern: words[round], path: cwd } },
+      cc
+        ? { kind: 'Glob', name: 'Bash', input: { command: `find ${cwd} -name '*.txt'`, description: 'Find files' } }
+        : { kind: 'Glob', name: 'Glob', input: { pattern: '**/*.txt', path: cwd } },
+      { kind: 'Bash', name: 'Bash', input: { command: 'true', description: 'Do nothing' } },
+      {
+        kind: 'Edit',
+        name: 'Edit',
+        input: { file_path: file, old_string: words[round], new_string: words[round + 1] }
+      }
     )
   }
   return calls
 }
 
+/** One scripted tool call of the tools scenario: the kind its gap is filed under, and the call. */
+export interface ToolCall {
+  kind: ToolKind
+  name: string
+  input: Record<string, unknown>
+}
+
 /** Ten tool turns (each kind twice, Read before each Edit) and a closing text turn. */
-export function toolsScenario(cwd: string): ScenarioInput {
+export function toolsScenario(cwd: string, product: Product = 'swarmdesk'): ScenarioInput {
   return {
     name: 'peer-tools',
-    agents: { 'team-lead': [...toolCalls(cwd).map((c) => ({ tools: [c] })), { text: 'all tools ran' }] }
+    agents: {
+      'team-lead': [
+        ...toolCalls(cwd, product).map((c) => ({ tools: [{ name: c.name, input: c.input }] })),
+        { text: 'all tools ran' }
+      ]
+    }
   }
 }
 
