@@ -27,6 +27,11 @@ export interface PeerBenchOptions {
   teamSkipReason: string
   /** Whether Swarmdesk's side of the team figures is measured (default true). */
   teams?: boolean
+  /**
+   * Time the benchmark may take, ms (default 8 minutes, inside the runner's 10): a pair that would
+   * end past it (projected from the pairs so far) is not started, and the result says so.
+   */
+  budgetMs?: number
 }
 
 /** What the benchmark prints. */
@@ -35,7 +40,10 @@ export interface PeerBenchResult {
   peer: { product: 'claude-code'; version: string; skipped?: string }
   /** Load average (1, 5, 15 min) when the run ended: the machine may be shared. */
   machine: { cpus: number; loadAverage: number[] }
+  /** Pairs run, and asked for; fewer when the budget ran out (a loaded machine), and then `incomplete` says so. */
   pairs: number
+  pairsWanted: number
+  incomplete?: string
   figures: Record<string, FigureOrSkipped>
   /** Per product: requests per scenario run and tool results that were errors (a gap then measures an error path). */
   checks: Record<Product, { toolsRunRequests: number[]; toolErrors: number }>
@@ -52,11 +60,11 @@ type Samples = Record<string, number[]>
 const SPAWNS = [1, 4, 8] as const
 
 /**
- * Swarmdesk's team runs are made in a pair only while the benchmark has run less than this long,
- * ms, so a loaded machine still ends within the runner's 10 minutes (each team figure says over
- * how many pairs it was measured).
+ * Swarmdesk's team runs are made in a pair only while the benchmark has used less than this share
+ * of its budget, so the pairs of both products come first (each team figure says over how many
+ * pairs it was measured).
  */
-const TEAM_BUDGET_MS = 5 * 60_000
+const TEAM_SHARE = 0.5
 
 /** A scenario: the text, tools and agents runs of both products; Swarmdesk's team runs. */
 type Kind = 'text' | 'tools' | 'agents' | 'pingPong' | (typeof SPAWNS)[number]
@@ -114,11 +122,16 @@ export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchRe
   }
   const started = performance.now()
   let teamPairs = 0
+  let pairsRun = 0
+  const budget = o.budgetMs ?? 8 * 60_000
   try {
     for (const p of products) mkdirSync(join(root, `home-${p}`))
     // warm-up, not counted: each product's first run in its home, and the disk cache
     for (const p of products) await run(p, 'text')
     for (let i = 0; i < o.pairs; i++) {
+      const elapsed = performance.now() - started
+      if (i > 0 && elapsed + elapsed / i > budget) break
+      pairsRun = i + 1
       // each scenario runs both products back to back, in the pair's order
       const order = pairOrder(i).filter((x) => products.includes(x))
       const startup = new Map<Product, number>()
@@ -144,7 +157,7 @@ export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchRe
         const a = agentsFigures((await run(p, 'agents')).requests)
         for (const [name, ms] of Object.entries(a)) add(p, name, ms)
       }
-      if (o.teams !== false && performance.now() - started < TEAM_BUDGET_MS) {
+      if (o.teams !== false && performance.now() - started < budget * TEAM_SHARE) {
         // Swarmdesk's side only: Claude Code's teams need its interactive mode in a PTY
         teamPairs++
         add('swarmdesk', 'deliveries', ...pingPongDeliveries((await run('swarmdesk', 'pingPong')).requests))
@@ -173,14 +186,23 @@ export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchRe
     else figures[name] = { skipped: o.teamSkipReason }
   }
   const v = verdict(figures, FIGURE_SPECS)
+  const incomplete =
+    pairsRun < o.pairs
+      ? `only ${pairsRun} of ${o.pairs} pairs fitted in the ${Math.round(budget / 1000)} s budget (load average ${loadavg()
+          .map(round)
+          .join(', ')} on ${cpus().length} cpus): the verdict is fail`
+      : undefined
   return {
     name: 'peer',
     peer: { product: 'claude-code', version: CLAUDE_CODE_VERSION, ...(install.skip ? { skipped: install.skip } : {}) },
     machine: { cpus: cpus().length, loadAverage: loadavg().map(round) },
-    pairs: o.pairs,
+    pairs: pairsRun,
+    pairsWanted: o.pairs,
+    ...(incomplete ? { incomplete } : {}),
     figures,
     checks,
     ...v,
+    ...(incomplete ? { verdict: 'fail' as const } : {}),
     missed: Object.entries(figures)
       .filter(([, f]) => !('skipped' in f) && f.pass === false)
       .map(([name]) => name)
