@@ -1,5 +1,6 @@
 // npm run bench: runs every benchmark under bench/<name>/ (its main.ts) in its own Node process
 // and prints one JSON object per line per benchmark: {name, ...figures, target, verdict}.
+// `npm run bench -- NAME…` runs only those; a benchmark in NAMED_ONLY runs only when named.
 // Exits 0 once every benchmark has run; a missed target is a verdict, not a crash. A benchmark
 // that crashes prints {name, verdict: "error", error} and the run exits 1.
 import { build } from 'esbuild'
@@ -8,13 +9,20 @@ import { existsSync, readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+// peer: installs and runs the real Claude Code beside Swarmdesk (bench/peer), minutes on its own
+const NAMED_ONLY = new Set(['peer'])
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const only = process.argv.slice(2)
-const names = readdirSync(join(root, 'bench'), { withFileTypes: true })
+const all = readdirSync(join(root, 'bench'), { withFileTypes: true })
   .filter((d) => d.isDirectory() && existsSync(join(root, 'bench', d.name, 'main.ts')))
   .map((d) => d.name)
-  .filter((n) => only.length === 0 || only.includes(n))
-  .sort()
+const unknown = only.filter((n) => !all.includes(n))
+if (unknown.length > 0) {
+  process.stderr.write(`npm run bench: no benchmark named ${unknown.join(', ')}; there are: ${all.sort().join(', ')}\n`)
+  process.exit(2)
+}
+const names = all.filter((n) => (only.length === 0 ? !NAMED_ONLY.has(n) : only.includes(n))).sort()
 
 let failed = false
 for (const name of names) {
