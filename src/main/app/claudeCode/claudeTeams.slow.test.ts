@@ -147,6 +147,8 @@ describe.skipIf(install.skip !== undefined)(
         ['2', 'Review the parser', 'pending']
       ])
       expect(team.unreadable).toEqual([])
+      expect(member(team, 'bob')).toMatchObject({ status: 'active', planModeRequired: true })
+      expect(member(team, 'alice')).toMatchObject({ status: 'active', planModeRequired: false })
 
       // bob asks for plan approval; the workspace answers it in the leader's name
       team = await until('bob’s plan request card', (t) => t.messages.some((m) => m.kind === 'plan_approval_request'))
@@ -157,6 +159,9 @@ describe.skipIf(install.skip !== undefined)(
       const before = bobAsked()
       await control.answerPlan(team.name, 'bob', requestId, true)
       await until('bob goes on after the approval', () => bobAsked() > before)
+      expect(
+        kinds(await until('the answer recorded', (t) => t.messages.some((m) => m.kind === 'plan_approval_response')))
+      ).toContain('team-lead>bob:plan_approval_response')
 
       // drag-to-assign: the owner in the task file, a task_assignment in alice's inbox; she works on it
       const assigned = await control.assign(team.name, '1', 'alice')
@@ -180,6 +185,11 @@ describe.skipIf(install.skip !== undefined)(
       await control.shutdown(team.name, 'alice', 'All done')
       team = await until('alice shut down', (t) => member(t, 'alice')?.status === 'gone')
       expect(kinds(team)).toContain('alice>team-lead:shutdown_approved')
+      // Claude Code removed every message it delivered; the cards stay
+      expect(kinds(team)).toEqual(
+        expect.arrayContaining(['alice>team-lead:idle_notification', 'team-lead>team-lead:plain'])
+      )
+      expect(team.messages.find((m) => m.kind === 'task_assignment')!.delivered).toBe(true)
 
       // each teammate's pane from its transcript
       const pane = await control.transcript(team.name, 'alice')

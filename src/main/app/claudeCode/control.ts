@@ -6,6 +6,12 @@ import { ClaudeTeamsRecorder } from './recorder'
 import { renderTranscript } from './transcript'
 import { appendToInbox, updateTask } from './writer'
 
+/** A message's summary as Claude Code's SendMessage asks for one: a few words, here its first line cut at 60 characters. */
+function preview(text: string): string {
+  const line = text.trim().split('\n', 1)[0] ?? ''
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line
+}
+
 /**
  * The workspace's hold on Claude Code's teams (docs/claude-code-teams.md#agent-teams-in-the-workspace):
  * the recorder, started on first use, and the person's actions written with Claude Code's own
@@ -67,9 +73,7 @@ export class ClaudeTeamsControl implements Disposable {
   async message(team: string, to: string, text: string): Promise<void> {
     const view = await this.liveTeam(team)
     if (to !== CLAUDE_LEAD_NAME) this.activeMember(view, to)
-    await this.write(() =>
-      appendToInbox(this.root, team, to, { from: CLAUDE_LEAD_NAME, text, summary: 'from the person at the workspace' })
-    )
+    await this.write(() => appendToInbox(this.root, team, to, { from: CLAUDE_LEAD_NAME, text, summary: preview(text) }))
     await this.refresh()
   }
 
