@@ -30,6 +30,21 @@ function Team({ team }: { team: ClaudeTeamView }) {
   const [pane, setPane] = useState<{ name: string; text: string } | undefined>()
   const [draft, setDraft] = useState('')
   const api = connectedApi()
+  const paneName = pane?.name
+  // the open pane follows its transcript: read again whenever the team changes
+  useEffect(() => {
+    if (!paneName) return
+    let current = true
+    connectedApi()
+      .request('claudeTeams.transcript', { team: team.name, name: paneName })
+      .then(
+        (read) => current && setPane({ name: paneName, ...read }),
+        () => undefined
+      )
+    return () => {
+      current = false
+    }
+  }, [team, paneName])
   const drop = (owner: string) => (e: DragEvent) => {
     e.preventDefault()
     const taskId = e.dataTransfer.getData('application/x-claude-task')
