@@ -11,6 +11,7 @@ import { DisposableStore, toDisposable, type Disposable } from '../runtime/base'
 import { EventBus } from '../runtime/events'
 import { loadWorkspaceSettings } from '../runtime/permissions'
 import { LEADER_NAME, type Session } from '../runtime/session'
+import { ClaudeTeamsControl, claudeConfigDir } from './claudeCode'
 import { TerminalEventThinner } from './eventThinner'
 import { requestHandlers, type HandlerContext, type RequestHandlers } from './handlers'
 import { LeaderControl } from './leader'
@@ -57,6 +58,8 @@ export class WorkspaceService {
   private readonly settings: LiveSettings
   private readonly restore: RestoreController
   private readonly handlers: RequestHandlers
+  /** Claude Code's teams under `CLAUDE_CONFIG_DIR` or `~/.claude`, watched from the first `claudeTeams.list`. */
+  private readonly claudeTeams: ClaudeTeamsControl
   private session: Session
   /** The team's mailboxes as the inspector shows them; a new session gets its own. */
   private mailboxFeed: MailboxFeed | undefined
@@ -100,6 +103,8 @@ export class WorkspaceService {
       runTag: opened.runTag,
       openOptions: opened.openOptions
     })
+    this.claudeTeams = this.store.add(new ClaudeTeamsControl(claudeConfigDir(options.env ?? process.env)))
+    this.store.add(this.claudeTeams.onDidChange((teams) => this.push('claudeTeams.changed', teams)))
     const context: HandlerContext = {
       session: () => this.session,
       bus: this.bus,
@@ -111,6 +116,7 @@ export class WorkspaceService {
       settingsControl,
       restore: this.restore,
       mailbox: () => this.mailboxFeed,
+      claudeTeams: this.claudeTeams,
       model,
       keyFix,
       modelName: opened.modelName,

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { RuntimeEventSchema } from '../events'
 import { agentChannels } from './agents'
+import { ClaudeTeamsSchema, claudeTeamsChannels } from './claudeTeams'
 import { MailboxChangeSchema, mailboxChannels } from './mailbox'
 import { paneChannels } from './panes'
 import { PendingPermissionSchema, permissionChannels } from './permissions'
@@ -13,6 +14,7 @@ import { ModelAccessSchema, workspaceChannels } from './workspace'
 import { workspacesChannels } from './workspaces'
 
 export * from './agents'
+export * from './claudeTeams'
 export * from './mailbox'
 export * from './panes'
 export * from './permissions'
@@ -35,7 +37,7 @@ export * from './workspaces'
  * what the renderer sends; the renderer validates what it receives).
  *
  * Each feature declares its channels in its own module of this folder (workspace, agents,
- * permissions, team, panes, mailbox, tasks, workspaces, settings, restore, sessions); this file assembles
+ * permissions, team, panes, mailbox, tasks, workspaces, settings, restore, sessions, claudeTeams); this file assembles
  * them into the one contract. A new channel goes into its feature's module; nothing else here
  * changes, and the service's handler table (src/main/app/handlers/) fails to typecheck until the
  * channel has a handler.
@@ -53,7 +55,8 @@ export const requestChannels = {
   ...workspacesChannels,
   ...settingsChannels,
   ...restoreChannels,
-  ...sessionsChannels
+  ...sessionsChannels,
+  ...claudeTeamsChannels
 } as const
 
 /** Pushed events: name → payload schema. */
@@ -71,7 +74,9 @@ export const pushChannels = {
   /** The team's mailboxes changed: new messages, read-state changes, or another (or deleted) team. */
   'mailbox.changed': MailboxChangeSchema,
   /** The model became reachable or not (an API key was set or removed while the workspace runs). */
-  'model.access': ModelAccessSchema
+  'model.access': ModelAccessSchema,
+  /** Claude Code's teams changed (docs/claude-code-teams.md#agent-teams-in-the-workspace): every team seen, after the change. */
+  'claudeTeams.changed': ClaudeTeamsSchema
 } as const
 
 export type RequestChannel = keyof typeof requestChannels

@@ -3,6 +3,7 @@ import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../../runtime/events'
 import type { ModelConnection } from '../../runtime/runner'
 import type { Session } from '../../runtime/session'
+import type { ClaudeTeamsControl } from '../claudeCode'
 import type { LeaderControl } from '../leader'
 import type { LiveSettings } from '../liveSettings'
 import type { MailboxFeed } from '../mailboxFeed'
@@ -35,6 +36,8 @@ export interface HandlerContext {
   readonly keyFix: KeyFix
   /** The model the leader uses, as resolved at start. */
   readonly modelName: string
+  /** Claude Code's teams under its config folder (claudeCode/control.ts); watching starts on first use. */
+  readonly claudeTeams: ClaudeTeamsControl
   /** The permission mode as the person last set it (`workspace.setMode`). */
   mode: PermissionMode
 }

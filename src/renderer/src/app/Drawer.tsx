@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { ClaudeTeamsPanel } from '../features/claudeTeams/ClaudeTeamsPanel'
 import { MailboxInspector } from '../features/mailbox/MailboxInspector'
 import { PendingCountBadge, PermissionQueue } from '../features/permissions/PermissionQueue'
 import { TaskBoard } from '../features/tasks/TaskBoard'
@@ -7,12 +8,13 @@ import { loadDrawerTab, saveDrawerTab, type DrawerTab } from './layoutMemory'
 const TABS: ReadonlyArray<{ id: DrawerTab; label: string }> = [
   { id: 'permissions', label: 'Permissions' },
   { id: 'mailbox', label: 'Mailbox' },
-  { id: 'tasks', label: 'Tasks' }
+  { id: 'tasks', label: 'Tasks' },
+  { id: 'claude', label: 'Claude Code' }
 ]
 
 /**
  * The right-hand drawer (docs/ui.md#the-workspace-ui): the permission queue, with its count badge on the tab, the
- * mailbox inspector and the task board. All stay mounted when hidden — the queue's keyboard shortcuts keep
+ * mailbox inspector, the task board, and Claude Code's own teams (docs/claude-code-teams.md). All stay mounted when hidden — the queue's keyboard shortcuts keep
  * working and the inspector keeps its scroll — and the open tab is remembered per workspace.
  */
 export function Drawer({ cwd }: { cwd: string }) {
@@ -49,7 +51,15 @@ export function Drawer({ cwd }: { cwd: string }) {
           className="drawer-panel"
           hidden={tab !== t.id}
         >
-          {t.id === 'permissions' ? <PermissionQueue /> : t.id === 'mailbox' ? <MailboxInspector /> : <TaskBoard />}
+          {t.id === 'permissions' ? (
+            <PermissionQueue />
+          ) : t.id === 'mailbox' ? (
+            <MailboxInspector />
+          ) : t.id === 'tasks' ? (
+            <TaskBoard />
+          ) : (
+            <ClaudeTeamsPanel active={tab === 'claude'} />
+          )}
         </div>
       ))}
     </div>

@@ -14,7 +14,7 @@ const LayoutSchema = z.record(z.string(), z.number().min(0).max(100))
 export type SavedLayout = z.infer<typeof LayoutSchema>
 
 /** The drawer's tabs. */
-export const DrawerTabSchema = z.enum(['permissions', 'mailbox', 'tasks'])
+export const DrawerTabSchema = z.enum(['permissions', 'mailbox', 'tasks', 'claude'])
 export type DrawerTab = z.infer<typeof DrawerTabSchema>
 
 const layoutKey = (cwd: string): string => `swarmdesk.layout.v1:${cwd}`
