@@ -1,6 +1,6 @@
 import { RunUsageError } from '../base'
 import { loadMcpConfig, McpConfigError, McpManager, startableServers, type ResolvedMcpServer } from '../mcp'
-import { createMcpResourceTools, mcpToolsOf, type Tool } from '../tools'
+import { createMcpResourceTools, mcpToolsOf, McpToolPool, type Tool } from '../tools'
 
 /** A session's MCP servers: the process's manager and the tools they give its agents. */
 export interface SessionMcp {
@@ -9,6 +9,8 @@ export interface SessionMcp {
   servers: ResolvedMcpServer[]
   /** `mcp__…` tools of every server that started, then ListMcpResources/ReadMcpResource when one has resources. */
   tools: Tool[]
+  /** The same tools kept current on the servers' list-changed notifications (undefined when none started). */
+  pool?: McpToolPool
 }
 
 /**
@@ -45,5 +47,6 @@ export async function openSessionMcp(options: {
   const { tools, failures } = mcpToolsOf(manager, listed)
   for (const f of failures) options.notice('warning', f)
   const withResources = listed.flatMap((l) => (l.ok && l.resources ? [l.server] : []))
-  return { manager, servers, tools: [...tools, ...createMcpResourceTools(manager, withResources)] }
+  const pool = new McpToolPool(manager, listed)
+  return { manager, servers, tools: [...tools, ...createMcpResourceTools(manager, withResources)], pool }
 }

@@ -9,3 +9,4 @@ export {
 } from './mcpTools'
 export { createMcpResourceTools } from './resourceTools'
 export { DEFAULT_MCP_OUTPUT_TOKENS, mcpOutputTokens, toToolResult, type McpCallResult } from './result'
+export { McpToolPool } from './pool'
