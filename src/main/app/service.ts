@@ -24,6 +24,7 @@ import { WorkspaceProjection } from './projection'
 import { IpcRequestError } from './requestError'
 import { resumeMember, RestoreController, type RestoreHost } from './restore'
 import { SettingsControl } from './settingsControl'
+import { McpControl } from './mcpControl'
 
 export { IpcRequestError } from './requestError'
 export type { WorkspaceServiceOptions } from './opening'
@@ -103,6 +104,7 @@ export class WorkspaceService {
       prompter: opened.prompter,
       settings: this.settings,
       settingsControl,
+      mcp: new McpControl({ cwd: opened.cwd, home: options.home, env: options.env ?? process.env }),
       restore: this.restore,
       mailbox: () => this.mailboxFeed,
       model,

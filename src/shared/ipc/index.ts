@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { RuntimeEventSchema } from '../events'
 import { agentChannels } from './agents'
 import { MailboxChangeSchema, mailboxChannels } from './mailbox'
+import { mcpChannels } from './mcp'
 import { paneChannels } from './panes'
 import { PendingPermissionSchema, permissionChannels } from './permissions'
 import { restoreChannels } from './restore'
@@ -14,6 +15,7 @@ import { workspacesChannels } from './workspaces'
 
 export * from './agents'
 export * from './mailbox'
+export * from './mcp'
 export * from './panes'
 export * from './permissions'
 export * from './restore'
@@ -35,7 +37,7 @@ export * from './workspaces'
  * what the renderer sends; the renderer validates what it receives).
  *
  * Each feature declares its channels in its own module of this folder (workspace, agents,
- * permissions, team, panes, mailbox, tasks, workspaces, settings, restore, sessions); this file assembles
+ * permissions, team, panes, mailbox, tasks, workspaces, settings, restore, sessions, mcp); this file assembles
  * them into the one contract. A new channel goes into its feature's module; nothing else here
  * changes, and the service's handler table (src/main/app/handlers/) fails to typecheck until the
  * channel has a handler.
@@ -53,7 +55,8 @@ export const requestChannels = {
   ...workspacesChannels,
   ...settingsChannels,
   ...restoreChannels,
-  ...sessionsChannels
+  ...sessionsChannels,
+  ...mcpChannels
 } as const
 
 /** Pushed events: name → payload schema. */

@@ -1,6 +1,7 @@
 import { agentHandlers } from './agents'
 import type { HandlerContext, RequestHandlers } from './context'
 import { mailboxHandlers } from './mailbox'
+import { mcpHandlers } from './mcp'
 import { paneHandlers } from './panes'
 import { permissionHandlers } from './permissions'
 import { restoreHandlers } from './restore'
@@ -31,6 +32,7 @@ export function requestHandlers(ctx: HandlerContext): RequestHandlers {
     ...workspacesHandlers(),
     ...settingsHandlers(ctx),
     ...restoreHandlers(ctx),
-    ...sessionsHandlers(ctx)
+    ...sessionsHandlers(ctx),
+    ...mcpHandlers(ctx)
   }
 }

@@ -9,6 +9,7 @@ import { draftOf, draftProblems, FIELD_LABELS, patchOf, type SettingsDraft } fro
 import './settings.css'
 import { settingsCommands, useSettings } from './settingsStore'
 import { TrustSection } from './TrustSection'
+import { McpSection } from './McpSection'
 
 /** The top bar's button that opens Settings. */
 export function SettingsButton() {
@@ -309,6 +310,7 @@ function SettingsBody({ view }: { view: SettingsView }) {
         </p>
       </fieldset>
       <TrustSection project={view.project} />
+      <McpSection />
       <footer className="settings-footer">
         {Object.keys(problems).length ? (
           <p className="settings-error" role="alert" data-testid="settings-error">
