@@ -31,6 +31,7 @@ import { WorkspaceProjection } from './projection'
 import { IpcRequestError } from './requestError'
 import { resumeMember, RestoreController, type RestoreHost } from './restore'
 import { SettingsControl } from './settingsControl'
+import { McpControl } from './mcpControl'
 
 export { IpcRequestError } from './requestError'
 export type { WorkspaceServiceOptions } from './opening'
@@ -114,6 +115,7 @@ export class WorkspaceService {
       prompter: opened.prompter,
       settings: this.settings,
       settingsControl,
+      mcp: new McpControl({ cwd: opened.cwd, home: options.home, env: options.env ?? process.env }),
       restore: this.restore,
       mailbox: () => this.mailboxFeed,
       claudeTeams: this.claudeTeams,

@@ -132,10 +132,51 @@ then the files not in use, each with its problems and warnings.
   --json        one JSON array with an entry per definition file (no built-ins)
   -h, --help    this help
 `,
-  mcp: `Usage: swarmdesk mcp list [--cwd DIR] [--mcp-config FILE]… [--json]
+  mcp: `Usage: swarmdesk mcp list|get|add|remove …
 
 Subcommands:
   list    every MCP server of every source, with its state (swarmdesk mcp list --help)
+  get     one server: its source, definition, state and tools (swarmdesk mcp get --help)
+  add     write a server to local settings, .mcp.json or user settings (swarmdesk mcp add --help)
+  remove  remove a server from the file that defines it (swarmdesk mcp remove --help)
+`,
+  'mcp get': `Usage: swarmdesk mcp get NAME [--cwd DIR] [--mcp-config FILE]… [--json]
+
+Shows the server NAME as the sources resolve it: where it comes from, its definition as written
+(\${VAR} not expanded), its state (started, listed and closed when approved) and its tools.
+
+  --cwd DIR           the workspace (default: the current directory)
+  --mcp-config FILE   an extra MCP configuration file, as run takes it; repeatable
+  --json              one JSON object: mcp list's fields, definition and definedIn [{scope, file}]
+  -h, --help          this help
+`,
+  'mcp add': `Usage: swarmdesk mcp add [flags] NAME -- COMMAND [ARGS…]
+       swarmdesk mcp add --transport http|sse [flags] NAME URL
+
+Writes one MCP server into a scope's file (every other key of it kept), in Claude Code's shape.
+Nothing is started. Put -- before the command, so its own flags are not read as these.
+
+  -s, --scope S         local (default): .swarmdesk/settings.local.json of the workspace;
+                        project: the workspace's .mcp.json (shared; starts once approved);
+                        user: <home>/settings.json
+  -t, --transport T     stdio (default), http (streamable HTTP) or sse
+  -e, --env KEY=VAL     an environment variable of a stdio server; repeatable
+  -H, --header 'N: V'   an HTTP header of an http or sse server; repeatable
+  --cwd DIR             the workspace (default: the current directory)
+  --json                one JSON object: {name, scope, file, definition}
+  -h, --help            this help
+
+A name holds letters, digits, _ and -; a name the scope already has is refused (remove it first).
+`,
+  'mcp remove': `Usage: swarmdesk mcp remove NAME [--scope local|project|user] [--cwd DIR] [--json]
+
+Removes NAME from the scope's file. Without --scope, from the one scope that defines it; when
+several do, say which.
+
+  -s, --scope S   local, project or user
+  --cwd DIR       the workspace (default: the current directory)
+  --json          one JSON object: {name, scope, file}
+  -h, --help      this help
 `,
   'mcp list': `Usage: swarmdesk mcp list [--cwd DIR] [--mcp-config FILE]… [--json]
 

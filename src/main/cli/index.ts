@@ -32,6 +32,8 @@ Usage:
   swarmdesk permissions check --batch FILE [--cwd DIR] [--mode MODE] [--settings FILE]
   swarmdesk agents list [--cwd DIR] [--json]
   swarmdesk mcp list [--cwd DIR] [--mcp-config FILE]… [--json]
+  swarmdesk mcp get NAME | remove NAME [--scope S] | add [--scope local|project|user] NAME -- COMMAND [ARGS…]
+  swarmdesk mcp add --transport http|sse [-H 'Name: value']… NAME URL   [--cwd DIR] [--json] on each
   swarmdesk mailbox send --team T --to NAME --from NAME (--text S | --json OBJ)
   swarmdesk mailbox read --team T --agent NAME [--unread] [--mark-read] [--json]
   swarmdesk tasks list|create|claim|update|delete … --team T [--json]
@@ -116,7 +118,7 @@ const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   sessions: ['list'],
   permissions: ['check'],
   agents: ['list'],
-  mcp: ['list'],
+  mcp: ['list', 'get', 'add', 'remove'],
   mailbox: ['send', 'read'],
   tasks: ['list', 'create', 'claim', 'update', 'delete'],
   team: ['list', 'show', 'delete']

@@ -3,6 +3,7 @@ import { RuntimeEventSchema } from '../events'
 import { agentChannels } from './agents'
 import { ClaudeTeamsSchema, claudeTeamsChannels } from './claudeTeams'
 import { MailboxChangeSchema, mailboxChannels } from './mailbox'
+import { mcpChannels } from './mcp'
 import { paneChannels } from './panes'
 import { PendingPermissionSchema, permissionChannels } from './permissions'
 import { restoreChannels } from './restore'
@@ -16,6 +17,7 @@ import { workspacesChannels } from './workspaces'
 export * from './agents'
 export * from './claudeTeams'
 export * from './mailbox'
+export * from './mcp'
 export * from './panes'
 export * from './permissions'
 export * from './restore'
@@ -38,6 +40,7 @@ export * from './workspaces'
  *
  * Each feature declares its channels in its own module of this folder (workspace, agents,
  * permissions, team, panes, mailbox, tasks, workspaces, settings, restore, sessions, claudeTeams); this file assembles
+ * permissions, team, panes, mailbox, tasks, workspaces, settings, restore, sessions, mcp); this file assembles
  * them into the one contract. A new channel goes into its feature's module; nothing else here
  * changes, and the service's handler table (src/main/app/handlers/) fails to typecheck until the
  * channel has a handler.
@@ -56,7 +59,8 @@ export const requestChannels = {
   ...settingsChannels,
   ...restoreChannels,
   ...sessionsChannels,
-  ...claudeTeamsChannels
+  ...claudeTeamsChannels,
+  ...mcpChannels
 } as const
 
 /** Pushed events: name → payload schema. */

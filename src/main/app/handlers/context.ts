@@ -7,6 +7,7 @@ import type { ClaudeTeamsControl } from '../claudeCode'
 import type { LeaderControl } from '../leader'
 import type { LiveSettings } from '../liveSettings'
 import type { MailboxFeed } from '../mailboxFeed'
+import type { McpControl } from '../mcpControl'
 import type { KeyFix } from '../modelAccess'
 import type { PaneOutput } from '../paneOutput'
 import type { WorkspaceProjection } from '../projection'
@@ -28,6 +29,8 @@ export interface HandlerContext {
   readonly prompter: UiPrompter
   readonly settings: LiveSettings
   readonly settingsControl: SettingsControl
+  /** The workspace's MCP servers as Settings lists them. */
+  readonly mcp: McpControl
   readonly restore: RestoreController
   /** The team's mailboxes as the inspector shows them; undefined only while a new session is adopted. */
   mailbox(): MailboxFeed | undefined

@@ -2,6 +2,7 @@ import { agentHandlers } from './agents'
 import { claudeTeamsHandlers } from './claudeTeams'
 import type { HandlerContext, RequestHandlers } from './context'
 import { mailboxHandlers } from './mailbox'
+import { mcpHandlers } from './mcp'
 import { paneHandlers } from './panes'
 import { permissionHandlers } from './permissions'
 import { restoreHandlers } from './restore'
@@ -33,6 +34,7 @@ export function requestHandlers(ctx: HandlerContext): RequestHandlers {
     ...settingsHandlers(ctx),
     ...restoreHandlers(ctx),
     ...sessionsHandlers(ctx),
-    ...claudeTeamsHandlers(ctx)
+    ...claudeTeamsHandlers(ctx),
+    ...mcpHandlers(ctx)
   }
 }

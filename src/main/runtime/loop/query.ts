@@ -51,7 +51,7 @@ function compactionSummary(c: Compaction): string {
  * @throws only for bugs (an unexpected exception from a tool); every expected failure is a {@link QueryEnd}.
  */
 export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, QueryEnd> {
-  const tools = params.tools.map(apiToolOf)
+  let tools = params.tools.map(apiToolOf)
   let turns = 0
   let finalText = ''
   // Tokens of the last request plus its answer, and the history length they cover.
@@ -66,6 +66,12 @@ export async function* query(params: QueryParams): AsyncGenerator<LoopEvent, Que
     if (params.signal.aborted) return { reason: 'aborted', finalText, turns }
     if (params.maxTurns !== undefined && turns >= params.maxTurns) return { reason: 'max_turns', finalText, turns }
     if (params.budget?.exhausted) return { reason: 'budget', finalText, turns }
+    const fresh = await params.refreshTools?.()
+    if (fresh) {
+      params.tools = fresh
+      tools = fresh.map(apiToolOf)
+      known = undefined
+    }
     const pending = params.drainPending?.() ?? []
     if (pending.length > 0) {
       const message: MessageParam = { role: 'user', content: pending.map((text) => ({ type: 'text' as const, text })) }

@@ -83,6 +83,12 @@ export interface QueryParams {
   /** The agent's tool context, without the per-call fields. */
   toolContext: Omit<ToolContext, 'signal' | 'toolUseId' | 'onOutput'>
   gate: PermissionGate
+  /**
+   * Called at each turn boundary, before the request: the agent's tools anew when they changed
+   * (an MCP server's list changed, docs/tools.md#mcp-servers), else undefined. The loop then
+   * replaces `tools` with them; a request under way never changes.
+   */
+  refreshTools?: () => Promise<Tool[] | undefined>
   /** Messages queued for this agent (task notifications, teammate messages), taken at each turn boundary. */
   drainPending?: () => string[]
   /** A fork's fourth cache breakpoint, on its last placeholder tool_result (docs/loop.md#the-agent-loop, docs/agents.md#forks). */

@@ -81,6 +81,13 @@ describe('MCP configuration', () => {
       JSON.stringify({ enableAllProjectMcpServers: true, disabledMcpjsonServers: ['x'] })
     )
     expect(await approval()).toEqual({ p: 'approved', q: 'approved', x: 'disabled', u: 'approved' })
+    // a name approved in user settings stays approved when local settings approve another
+    await writeFile(path.join(w.home, 'settings.json'), JSON.stringify({ enabledMcpjsonServers: ['q'] }))
+    await writeFile(
+      path.join(w.cwd, '.swarmdesk/settings.local.json'),
+      JSON.stringify({ enabledMcpjsonServers: ['p'] })
+    )
+    expect(await approval()).toEqual({ p: 'approved', q: 'approved', x: 'awaiting-approval' })
   })
 
   it('a malformed file is an error naming the file and the field', async () => {

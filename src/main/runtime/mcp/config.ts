@@ -202,7 +202,7 @@ export interface LoadMcpConfigOptions {
 
 /**
  * Reads every source and resolves each server name to its highest source, with its approval.
- * Approval settings are read from user and local settings (local wins). Throws McpConfigError
+ * Approval settings are read from user and local settings (name lists joined, local's switch wins). Throws McpConfigError
  * for a malformed file; a missing optional file is no error, a missing `--mcp-config` file is.
  */
 export async function loadMcpConfig(opts: LoadMcpConfigOptions): Promise<ResolvedMcpServer[]> {
@@ -225,7 +225,7 @@ export async function loadMcpConfig(opts: LoadMcpConfigOptions): Promise<Resolve
   for (const { source, file, required } of sources) {
     const json = await readJson(file, required)
     if (json === undefined) continue
-    if (source === 'user' || source === 'local') Object.assign(approval, pickApproval(json, file))
+    if (source === 'user' || source === 'local') mergeApproval(approval, pickApproval(json, file))
     for (const [name, config] of parseMcpServers(json, file, env)) {
       const prior = winners.get(name)
       if (prior && PRECEDENCE[prior.source] > PRECEDENCE[source]) continue
@@ -254,6 +254,17 @@ function pickApproval(json: unknown, file: string): McpApprovalSettings {
       ([, v]) => v !== undefined
     )
   )
+}
+
+/**
+ * Adds a later source's approval settings to `into`: the name lists are joined (a name approved in
+ * user settings stays approved when local settings approve another, as Claude Code merges setting
+ * arrays); `enableAllProjectMcpServers` of the later source wins.
+ */
+function mergeApproval(into: McpApprovalSettings, next: McpApprovalSettings): void {
+  if (next.enableAllProjectMcpServers !== undefined) into.enableAllProjectMcpServers = next.enableAllProjectMcpServers
+  for (const key of ['enabledMcpjsonServers', 'disabledMcpjsonServers'] as const)
+    if (next[key]) into[key] = [...new Set([...(into[key] ?? []), ...next[key]])]
 }
 
 /** Only project servers need approval; a disabled name wins over enabling. */

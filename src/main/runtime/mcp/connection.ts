@@ -9,10 +9,18 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { RunUsageError } from '../base'
+import {
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema
+} from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerConfig } from './config'
 
 /** One tool as the server lists it (`tools/list`). */
 export type McpToolInfo = Awaited<ReturnType<Client['listTools']>>['tools'][number]
+/** One prompt as the server lists it (`prompts/list`). */
+export type McpPromptInfo = Awaited<ReturnType<Client['listPrompts']>>['prompts'][number]
+/** A prompt's messages as the server renders them (`prompts/get`). */
+export type McpPromptResult = Awaited<ReturnType<Client['getPrompt']>>
 /** One resource as the server lists it (`resources/list`). */
 export type McpResourceInfo = Awaited<ReturnType<Client['listResources']>>['resources'][number]
 
@@ -81,12 +89,23 @@ export class McpConnection {
   private stderrTail = ''
   private transportRef: StdioClientTransport | undefined
   private stdioPid: number | undefined
+  private readonly changeListeners = new Set<(list: 'tools' | 'prompts') => void>()
 
   constructor(
     readonly name: string,
     readonly config: McpServerConfig,
     private readonly timeouts: McpTimeouts = {}
   ) {}
+
+  /**
+   * Calls `listener` each time the server says its tool or prompt list changed
+   * (`notifications/tools/list_changed`, `notifications/prompts/list_changed`), on every
+   * connection this object makes. Returns the function that removes it.
+   */
+  onListChanged(listener: (list: 'tools' | 'prompts') => void): () => void {
+    this.changeListeners.add(listener)
+    return () => this.changeListeners.delete(listener)
+  }
 
   /** The server's recent stderr (stdio servers only). */
   get stderr(): string {
@@ -132,6 +151,11 @@ export class McpConnection {
     client.onclose = () => {
       if (this.client === client) this.client = undefined
     }
+    const changed = (list: 'tools' | 'prompts') => () => {
+      for (const l of [...this.changeListeners]) l(list)
+    }
+    client.setNotificationHandler(ToolListChangedNotificationSchema, changed('tools'))
+    client.setNotificationHandler(PromptListChangedNotificationSchema, changed('prompts'))
     try {
       await client.connect(this.transport(), { timeout: this.timeouts.startMs ?? DEFAULT_MCP_START_TIMEOUT_MS })
     } catch (error) {
@@ -187,6 +211,28 @@ export class McpConnection {
       } while (cursor)
       return resources
     })
+  }
+
+  /** The server's prompts (`prompts/list`, every page); empty when it offers none. */
+  async listPrompts(): Promise<McpPromptInfo[]> {
+    return this.request('prompts/list', async (client, options) => {
+      if (!client.getServerCapabilities()?.prompts) return []
+      const prompts: McpPromptInfo[] = []
+      let cursor: string | undefined
+      do {
+        const page = await client.listPrompts(cursor ? { cursor } : undefined, options)
+        prompts.push(...page.prompts)
+        cursor = page.nextCursor
+      } while (cursor)
+      return prompts
+    })
+  }
+
+  /** Renders one prompt with its arguments (`prompts/get`). Throws McpServerError as {@link callTool}. */
+  async getPrompt(prompt: string, args: Record<string, string>): Promise<McpPromptResult> {
+    return this.request(`prompt '${prompt}'`, (client, options) =>
+      client.getPrompt({ name: prompt, arguments: args }, options)
+    )
   }
 
   /** Reads one resource by URI (`resources/read`). Throws McpServerError as {@link callTool}. */

@@ -26,9 +26,33 @@ export {
   McpConnection,
   McpServerError,
   mcpTimeoutsFromEnv,
+  type McpPromptInfo,
+  type McpPromptResult,
   type McpResourceInfo,
   type McpTimeouts,
   type McpToolInfo
 } from './connection'
+export {
+  addMcpServer,
+  approveProjectMcpServer,
+  MCP_SCOPES,
+  mcpDefinitionsOf,
+  McpEditError,
+  mcpEntryOf,
+  mcpScopeFile,
+  removeMcpServer,
+  type McpDefinition,
+  type McpScope,
+  type McpScopeRoots
+} from './edit'
 export { McpManager, startableServers, type McpServerEntry, type McpServerTools } from './manager'
 export type { McpServerHandle, McpServerSet } from './serverSet'
+export {
+  expandMcpPrompt,
+  listMcpPromptCommands,
+  McpPromptError,
+  parsePromptCommand,
+  promptArguments,
+  type McpPromptCommand
+} from './prompts'
+export { probeMcpServers, type McpServerState } from './probe'

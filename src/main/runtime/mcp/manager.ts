@@ -26,6 +26,7 @@ export class McpManager {
   private readonly entries = new Map<string, McpServerEntry>()
   private readonly connections = new Map<string, McpConnection>()
   private closed = false
+  private readonly toolListeners = new Set<(server: string) => void>()
 
   /** `servers`: the servers that may start (approved ones only; see {@link startableServers}). */
   constructor(
@@ -56,6 +57,9 @@ export class McpManager {
       const entry = this.entries.get(name)
       if (!entry) throw new Error(`no MCP server named '${name}' (configured: ${this.names.join(', ') || 'none'})`)
       conn = new McpConnection(name, entry.config, this.timeouts)
+      conn.onListChanged((list) => {
+        if (list === 'tools') for (const l of [...this.toolListeners]) l(name)
+      })
       this.connections.set(name, conn)
     }
     return conn
@@ -80,6 +84,12 @@ export class McpManager {
         }
       })
     )
+  }
+
+  /** Calls `listener` with a server's name each time that server says its tool list changed. Returns the remover. */
+  onToolsChanged(listener: (server: string) => void): () => void {
+    this.toolListeners.add(listener)
+    return () => this.toolListeners.delete(listener)
   }
 
   /** Closes every connection and waits for each server process to exit. Idempotent. */

@@ -22,6 +22,7 @@ import { envWithSettings, teammateModelSetting } from './roleSettings'
 import { modeSwitches, teammateSettings } from './setup'
 import { openSessionMcp, type SessionMcp } from './mcpSetup'
 import { mcpTimeoutsFromEnv } from '../mcp'
+import { expandPromptCommand } from './mcpPrompt'
 
 /** Options of {@link runHeadless}, as `swarmdesk run` collects them (docs/events.md#event-stream-and-command-line). */
 export interface HeadlessRunOptions {
@@ -130,6 +131,8 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       notice: (level, message) =>
         options.bus.emit({ type: 'notice', level, message, agentId: 'team-lead', agentName: 'team-lead' })
     })
+    // docs/tools.md#mcp-servers: `/mcp__server__prompt args` is the server's prompt
+    const prompt = await expandPromptCommand(options.prompt, mcp.manager)
     model = await connectModel({
       scenario: options.scenario,
       env,
@@ -160,6 +163,10 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       engine: new PermissionEngine(settings),
       pty,
       tools: [...CORE_TOOLS, ...mcp.tools],
+      refreshTools: async () => {
+        const fresh = await mcp?.pool?.takeChange()
+        return fresh && [...CORE_TOOLS, ...fresh]
+      },
       subagents: { ...wiring.subagents, ...modeSwitches(options, settings), agentMcp },
       hookSettings: settings.hooks,
       // a plan is never approved by --approve: headless, only the leader's SendMessage approves (docs/teams.md#plan-approval)
@@ -184,7 +191,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     const running = session
     const onAbort = (): void => running.stop()
     options.signal?.addEventListener('abort', onAbort, { once: true })
-    const { end, blocked } = await settleRun(session, options.prompt).finally(() =>
+    const { end, blocked } = await settleRun(session, prompt).finally(() =>
       options.signal?.removeEventListener('abort', onAbort)
     )
     const stuck = blocked ? describeBlocked(blocked) : undefined
@@ -234,6 +241,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     await backends?.dispose()
     // docs/tools.md#mcp-servers: the run ends only once every MCP server it started has exited
     await agentMcp?.closeAll()
+    mcp?.pool?.dispose()
     await mcp?.manager.closeAll()
     await pty.dispose()
     await model?.close()

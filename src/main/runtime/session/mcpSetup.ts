@@ -8,7 +8,7 @@ import {
   type McpServerTools,
   type ResolvedMcpServer
 } from '../mcp'
-import { createMcpResourceTools, mcpToolsOf, resourceRoutesOf, type Tool } from '../tools'
+import { createMcpResourceTools, mcpToolsOf, McpToolPool, resourceRoutesOf, type Tool } from '../tools'
 
 /** A session's MCP servers: the process's manager and the tools they give its agents. */
 export interface SessionMcp {
@@ -19,6 +19,8 @@ export interface SessionMcp {
   listed: McpServerTools[]
   /** `mcp__…` tools of every server that started, then ListMcpResources/ReadMcpResource when one has resources. */
   tools: Tool[]
+  /** The same tools kept current on the servers' list-changed notifications (undefined when none started). */
+  pool?: McpToolPool
 }
 
 /**
@@ -57,10 +59,12 @@ export async function openSessionMcp(options: {
   const listed = await manager.listTools()
   const { tools, failures } = mcpToolsOf(manager, listed)
   for (const f of failures) options.notice('warning', f)
+  const pool = new McpToolPool(manager, listed)
   return {
     manager,
     servers,
     listed: listed.filter((l) => l.ok),
-    tools: [...tools, ...createMcpResourceTools(resourceRoutesOf(manager, listed))]
+    tools: [...tools, ...createMcpResourceTools(resourceRoutesOf(manager, listed))],
+    pool
   }
 }

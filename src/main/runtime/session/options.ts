@@ -32,6 +32,12 @@ export interface SessionOptions {
   pty: PtyHost
   tools: Tool[]
   /**
+   * Called before each model request of the leader: the base tools (as `tools`) anew when they
+   * changed since the last call (an MCP server's list changed, docs/tools.md#mcp-servers), else
+   * undefined. The leader's next request and the forks it spawns from then on get them.
+   */
+  refreshTools?: () => Promise<Tool[] | undefined>
+  /**
    * Subagents (docs/agents.md#subagents): definitions and resolvers. When given, the leader gets the Agent,
    * TaskStop and SendMessage tools and the session runs their tasks.
    */

@@ -154,10 +154,7 @@ export class Session {
     return this.orchestration
   }
 
-  /**
-   * Starts a new session, or resumes `resumeSessionId` from its transcript.
-   * @throws SessionNotFoundError when the session to resume has no transcript under this workspace.
-   */
+  /** Starts a new session, or resumes `resumeSessionId`; throws SessionNotFoundError when it has no transcript here. */
   static async open(options: SessionOptions): Promise<Session> {
     const context = await readProjectContext(options.cwd)
     const system = await renderLeaderSystem(options, context, options.subagents?.coordinator === true)
@@ -241,6 +238,7 @@ export class Session {
           model: this.options.model,
           system: this.system,
           tools: this.tools,
+          refreshTools: () => this.refreshTools(),
           messages: this.messages,
           transcriptPath: this.transcript.path,
           client: this.options.client,
@@ -356,10 +354,7 @@ export class Session {
     this.current?.abort()
   }
 
-  /**
-   * Esc: stops the running prompt as {@link stop} does, and its pane says it was interrupted (the
-   * runner's note, as for every agent). False when no prompt was running.
-   */
+  /** Esc: stops the running prompt as {@link stop} does, and its pane says so (the runner's note). False when none ran. */
   interrupt(): boolean {
     if (!this.current) return false
     this.interrupted = true
@@ -370,10 +365,13 @@ export class Session {
   /** The running prompt was stopped by {@link interrupt}. */
   private interrupted = false
 
-  /**
-   * Ends the session: aborts a running prompt, kills the agent's background shells, finishes the
-   * transcript and emits `agent_stopped`. Idempotent.
-   */
+  /** The leader's tools anew when its base tools changed (an MCP server's list, docs/tools.md#mcp-servers). */
+  private async refreshTools(): Promise<Tool[] | undefined> {
+    const base = await this.options.refreshTools?.()
+    return base && (this.tools = leaderTools(base, this.team, this.orchestration.coordinator))
+  }
+
+  /** Ends the session: aborts a running prompt, kills its shells, finishes the transcript, emits `agent_stopped`. Idempotent. */
   async close(status: 'completed' | 'failed' | 'killed' = 'completed', reason?: string): Promise<void> {
     if (this.closed) return
     this.stop()

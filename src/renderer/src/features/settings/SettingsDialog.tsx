@@ -10,6 +10,7 @@ import './settings.css'
 import { settingsCommands, useSettings } from './settingsStore'
 import { SandboxSection } from './SandboxSection'
 import { TrustSection } from './TrustSection'
+import { McpSection } from './McpSection'
 
 /** The top bar's button that opens Settings. */
 export function SettingsButton() {
@@ -311,6 +312,7 @@ function SettingsBody({ view }: { view: SettingsView }) {
         </p>
       </fieldset>
       <TrustSection project={view.project} />
+      <McpSection />
       <footer className="settings-footer">
         {Object.keys(problems).length ? (
           <p className="settings-error" role="alert" data-testid="settings-error">
