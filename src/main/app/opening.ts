@@ -54,6 +54,10 @@ export interface WorkspaceServiceOptions {
    * `new`: start an empty session (`swarmdesk serve --new-session`). `resumeSessionId` wins over both.
    */
   session?: SessionChoice
+  /** Open a Claude Code session in a pane at start (`--claude-session`, docs/claude-code.md#sessions-in-panes). */
+  claudeSession?: boolean
+  /** The `claude` to run (`--claude-path`); default the one on PATH. */
+  claudePath?: string
 }
 
 /** A notice for the leader's pane, from opening the workspace. */
@@ -71,7 +75,7 @@ export interface OpenedWorkspace {
   bus: EventBus
   prompter: UiPrompter
   model: ModelConnection
-  pty: PtyHost & PtyFlowControl
+  pty: PtyHost & PtyFlowControl & Required<Pick<PtyHost, 'open'>>
   backends: TeammateExecutorRegistry
   /** Each pane's last reported size, shared by the panes and the process teammates' backend. */
   paneSizes: PaneSizes

@@ -12,6 +12,7 @@ import { EventBus } from '../runtime/events'
 import { loadWorkspaceSettings } from '../runtime/permissions'
 import { LEADER_NAME, type Session } from '../runtime/session'
 import { TerminalEventThinner } from './eventThinner'
+import { ClaudeSessions } from './claudeSessions'
 import { requestHandlers, type HandlerContext, type RequestHandlers } from './handlers'
 import { LeaderControl } from './leader'
 import { LiveSettings } from './liveSettings'
@@ -51,6 +52,7 @@ export class WorkspaceService {
   private readonly settings: LiveSettings
   private readonly restore: RestoreController
   private readonly handlers: RequestHandlers
+  private readonly claude: ClaudeSessions
   private session: Session
   /** The team's mailboxes as the inspector shows them; a new session gets its own. */
   private mailboxFeed: MailboxFeed | undefined
@@ -67,6 +69,7 @@ export class WorkspaceService {
       sizes: opened.paneSizes,
       // the process backend knows which teammates it runs; it answers false for every other id
       resizeTerminal: (agentId, size) => {
+        if (this.claude.resize(agentId, size)) return
         if (backends.has('process')) backends.get('process').resize?.(agentId, size.cols, size.rows)
       }
     })
@@ -88,6 +91,15 @@ export class WorkspaceService {
         loadWorkspaceSettings(opened.cwd, options.home, options.settingsFiles ?? [], trustProject),
       applyReloaded: (reloaded) => this.settings.apply(reloaded)
     })
+    this.claude = new ClaudeSessions({
+      open: (o) => opened.pty.open(o),
+      emit: (event) => this.bus.emit(event),
+      cwd: opened.cwd,
+      home: options.home,
+      env: options.env ?? process.env,
+      claudePath: () => options.claudePath,
+      paneSize: (agentId) => opened.paneSizes.get(agentId)
+    })
     this.restore = new RestoreController(this.restoreHost(), {
       home: options.home,
       cwd: opened.cwd,
@@ -104,6 +116,7 @@ export class WorkspaceService {
       settings: this.settings,
       settingsControl,
       restore: this.restore,
+      claude: this.claude,
       mailbox: () => this.mailboxFeed,
       model,
       keyFix,
@@ -125,6 +138,7 @@ export class WorkspaceService {
     service.restore.refillPanes(opened.plan)
     service.wire(opened.notices)
     service.restore.reopen(opened.plan)
+    service.openClaudeSessions(options.claudeSession ?? false)
     return service
   }
 
@@ -157,6 +171,17 @@ export class WorkspaceService {
     )
     this.followMailboxes(this.session)
     this.store.add(this.panes.batching())
+  }
+
+  /** Reopens the Claude Code sessions the last run had open, and one more when asked (`--claude-session`). */
+  private openClaudeSessions(startOne: boolean): void {
+    for (const warning of this.claude.restore()) this.notice('warning', warning)
+    if (!startOne) return
+    try {
+      this.claude.start()
+    } catch (error) {
+      this.notice('error', `No Claude Code session was opened: ${(error as Error).message}`)
+    }
   }
 
   private notice(level: 'info' | 'warning' | 'error', message: string): void {
@@ -272,6 +297,7 @@ export class WorkspaceService {
     await this.leader.whenIdle()
     await this.session.close('killed', 'the workspace closed')
     await this.opened.backends.dispose()
+    await this.claude.dispose()
     this.store.dispose()
     this.panes.dispose()
     this.pushListeners.clear()

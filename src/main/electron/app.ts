@@ -89,7 +89,17 @@ async function serviceStarter(
   }
   return {
     firstFolder: launch.cwd,
-    start: (folder) => WorkspaceService.start({ cwd: folder, home, scenario: launch.scenario, env, apiKeys, apiKey })
+    start: (folder) =>
+      WorkspaceService.start({
+        cwd: folder,
+        home,
+        scenario: launch.scenario,
+        env,
+        apiKeys,
+        apiKey,
+        claudeSession: launch.claudeSession && folder === launch.cwd,
+        ...(launch.claudePath ? { claudePath: launch.claudePath } : {})
+      })
   }
 }
 

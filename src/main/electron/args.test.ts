@@ -8,7 +8,15 @@ describe('launch options', () => {
     expect(parseLaunchOptions(['.', '--cwd', 'repo', '--scenario=s.yaml'], {}, '/home/u')).toEqual({
       cwd: '/home/u/repo',
       scenario: '/home/u/s.yaml',
-      demo: false
+      demo: false,
+      claudeSession: false
+    })
+  })
+
+  it('opens a Claude Code session at start with --claude-session, and resolves --claude-path', () => {
+    expect(parseLaunchOptions(['--claude-session', '--claude-path', 'bin/claude'], {}, '/home/u')).toMatchObject({
+      claudeSession: true,
+      claudePath: '/home/u/bin/claude'
     })
   })
 
@@ -21,7 +29,8 @@ describe('launch options', () => {
     expect(parseLaunchOptions(['--no-sandbox', '--enable-logging', '.', '--demo'], {}, '/w')).toEqual({
       cwd: '/w',
       scenario: undefined,
-      demo: true
+      demo: true,
+      claudeSession: false
     })
   })
 })

@@ -9,10 +9,14 @@ export interface LaunchOptions {
   scenario?: string
   /** Open a fresh copy of the bundled demo workspace with its scenario (`--demo`). */
   demo: boolean
+  /** Open a Claude Code session in a pane of the first workspace at start (`--claude-session`, docs/claude-code.md#sessions-in-panes). */
+  claudeSession: boolean
+  /** The `claude` to run (`--claude-path FILE`), absolute; default the one on PATH. */
+  claudePath?: string
 }
 
 /**
- * Reads `--cwd DIR`, `--scenario FILE` and `--demo` from the command line; the workspace is
+ * Reads `--cwd DIR`, `--scenario FILE`, `--demo`, `--claude-session` and `--claude-path FILE` from the command line; the workspace is
  * `--cwd`, else SWARMDESK_CWD, else the process's cwd. Relative paths are resolved against the
  * process's cwd. Unknown arguments are ignored: Electron and Chromium add their own switches.
  */
@@ -21,14 +25,23 @@ export function parseLaunchOptions(argv: string[], env: NodeJS.ProcessEnv, proce
     args: argv,
     strict: false,
     allowPositionals: true,
-    options: { cwd: { type: 'string' }, scenario: { type: 'string' }, demo: { type: 'boolean' } }
+    options: {
+      cwd: { type: 'string' },
+      scenario: { type: 'string' },
+      demo: { type: 'boolean' },
+      'claude-session': { type: 'boolean' },
+      'claude-path': { type: 'string' }
+    }
   })
   const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined)
   const cwd = str(values.cwd) ?? str(env.SWARMDESK_CWD) ?? processCwd
   const scenario = str(values.scenario)
+  const claudePath = str(values['claude-path'])
   return {
     cwd: resolve(processCwd, cwd),
     scenario: scenario ? resolve(processCwd, scenario) : undefined,
-    demo: values.demo === true
+    demo: values.demo === true,
+    claudeSession: values['claude-session'] === true,
+    ...(claudePath ? { claudePath: resolve(processCwd, claudePath) } : {})
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { RuntimeEventSchema } from '../events'
 import { agentChannels } from './agents'
+import { claudeChannels } from './claude'
 import { MailboxChangeSchema, mailboxChannels } from './mailbox'
 import { paneChannels } from './panes'
 import { PendingPermissionSchema, permissionChannels } from './permissions'
@@ -13,6 +14,7 @@ import { ModelAccessSchema, workspaceChannels } from './workspace'
 import { workspacesChannels } from './workspaces'
 
 export * from './agents'
+export * from './claude'
 export * from './mailbox'
 export * from './panes'
 export * from './permissions'
@@ -53,7 +55,8 @@ export const requestChannels = {
   ...workspacesChannels,
   ...settingsChannels,
   ...restoreChannels,
-  ...sessionsChannels
+  ...sessionsChannels,
+  ...claudeChannels
 } as const
 
 /** Pushed events: name → payload schema. */

@@ -3,6 +3,7 @@ import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../../runtime/events'
 import type { ModelConnection } from '../../runtime/runner'
 import type { Session } from '../../runtime/session'
+import type { ClaudeSessions } from '../claudeSessions'
 import type { LeaderControl } from '../leader'
 import type { LiveSettings } from '../liveSettings'
 import type { MailboxFeed } from '../mailboxFeed'
@@ -28,6 +29,8 @@ export interface HandlerContext {
   readonly settings: LiveSettings
   readonly settingsControl: SettingsControl
   readonly restore: RestoreController
+  /** The person's own Claude Code sessions in panes. */
+  readonly claude: ClaudeSessions
   /** The team's mailboxes as the inspector shows them; undefined only while a new session is adopted. */
   mailbox(): MailboxFeed | undefined
   readonly model: ModelConnection

@@ -1,4 +1,5 @@
 import { agentHandlers } from './agents'
+import { claudeHandlers } from './claude'
 import type { HandlerContext, RequestHandlers } from './context'
 import { mailboxHandlers } from './mailbox'
 import { paneHandlers } from './panes'
@@ -31,6 +32,7 @@ export function requestHandlers(ctx: HandlerContext): RequestHandlers {
     ...workspacesHandlers(),
     ...settingsHandlers(ctx),
     ...restoreHandlers(ctx),
-    ...sessionsHandlers(ctx)
+    ...sessionsHandlers(ctx),
+    ...claudeHandlers(ctx)
   }
 }

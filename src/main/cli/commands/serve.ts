@@ -44,10 +44,16 @@ export interface ServeOptions {
   coordinator?: boolean
   /** `--new-session`: start an empty session instead of reopening the workspace's last one. */
   newSession?: boolean
+  /** `--claude-session`: open a Claude Code session in a pane at start (docs/claude-code.md#sessions-in-panes). */
+  claudeSession?: boolean
+  /** `--claude-path FILE`: the `claude` to run; default the one on PATH. */
+  claudePath?: string
 }
 
 const SERVE_OPTIONS = {
   'new-session': { type: 'boolean' },
+  'claude-session': { type: 'boolean' },
+  'claude-path': { type: 'string' },
   fork: { type: 'boolean' },
   coordinator: { type: 'boolean' },
   cwd: { type: 'string' },
@@ -84,7 +90,9 @@ export function parseServeFlags(argv: string[]): ServeOptions {
     trustProject: values['trust-project'] ?? false,
     fork: values.fork ?? false,
     coordinator: values.coordinator ?? false,
-    newSession: values['new-session'] ?? false
+    newSession: values['new-session'] ?? false,
+    claudeSession: values['claude-session'] ?? false,
+    claudePath: flagPath(values['claude-path'])
   }
 }
 
@@ -136,7 +144,10 @@ export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise
       trustProject: folder === first ? options.trustProject : false,
       fork: options.fork,
       coordinator: options.coordinator,
-      session: options.newSession ? 'new' : 'restore'
+      session: options.newSession ? 'new' : 'restore',
+      // the first workspace only: a folder opened later from the menu asks for its own
+      claudeSession: folder === first ? (options.claudeSession ?? false) : false,
+      ...(options.claudePath ? { claudePath: options.claudePath } : {})
     })
   const workspaces = new WebWorkspaces({ recent: new RecentWorkspaces(home), startService: start, log: err })
   let firstId: string
