@@ -20,7 +20,7 @@ test('a Claude Code session in a pane takes the keyboard and shows its state', a
   test.skip(install.skip !== undefined, install.skip)
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-e2e-cc-')))
   const scenario = join(dir, 'cc.yaml')
-  writeFileSync(scenario, 'agents:\n  team-lead:\n    - text: "Hello from the scripted model, in a pane."\n')
+  writeFileSync(scenario, 'agents:\n  team-lead:\n    - text: "Hello in a pane."\n')
   const model = spawn(
     process.execPath,
     [resolve(__dirname, '..', 'bin', 'swarmdesk'), 'scripted-server', '--scenario', scenario],
@@ -67,8 +67,14 @@ test('a Claude Code session in a pane takes the keyboard and shows its state', a
       await page.keyboard.type('say hello')
       await page.waitForTimeout(300)
       await page.keyboard.press('Enter')
-      await expectPaneToContain(page, 'Hello from the scripted model, in a pane.', 'claude-1')
+      await expectPaneToContain(page, 'Hello in a pane.', 'claude-1')
       await expect(pane).toHaveAttribute('data-state', 'idle')
+      // its dashboard row, after the team, with its state and a Stop of its own
+      const row = page.locator('li.member-row[data-agent-id="claude-1"]')
+      await expect(row).toHaveAttribute('data-state', 'idle')
+      await expect(row.getByTestId('member-backend')).toHaveText('process')
+      await expect(row.getByRole('button', { name: 'Stop' })).toBeVisible()
+      await expect(row.getByRole('button', { name: 'Message' })).toHaveCount(0)
       await snap(page, testInfo, 'claude-session')
 
       await page.getByTestId('new-claude-session').click()
