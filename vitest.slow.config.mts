@@ -1,8 +1,16 @@
-import { defineConfig, mergeConfig } from 'vitest/config'
-import base from './vitest.config.mts'
+import { defineConfig } from 'vitest/config'
 
-/** The slow tests (`*.slow.test.ts`), left out of `npm test`: `npm run test:slow`, also run by `.ci/run`. */
-export default mergeConfig(
-  base,
-  defineConfig({ test: { include: ['src/**/*.slow.test.ts'], exclude: ['**/node_modules/**'], testTimeout: 120_000 } })
-)
+/**
+ * The slow tests (`*.slow.test.ts`), left out of `npm test`: `npm run test:slow`, also run by
+ * `.ci/run`. The same pool and global setup as vitest.config.mts (forks, never threads: node-pty).
+ */
+export default defineConfig({
+  test: {
+    include: ['src/**/*.slow.test.ts'],
+    pool: 'forks',
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    maxWorkers: 2,
+    globalSetup: ['scripts/test-global-setup.mjs']
+  }
+})
