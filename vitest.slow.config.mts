@@ -11,6 +11,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 300_000,
     hookTimeout: 120_000,
-    maxWorkers: 1
+    maxWorkers: 2,
+    globalSetup: ['scripts/test-global-setup.mjs']
   }
 })

@@ -5,10 +5,12 @@ import { defineConfig } from '@playwright/test'
  * binary cannot run here, so the same renderer and runtime are driven through `swarmdesk serve`).
  * Debian's chromium, never a downloaded browser. One worker: each test starts its own serve
  * process (a runtime with PTYs), and the machine has 2 cores. Expects `npm run build` done.
+ * `*.slow.spec.ts` run only with SWARMDESK_SLOW_TESTS=1 (`npm run test:slow`, which `.ci/run` runs).
  */
 export default defineConfig({
   testDir: '.',
-  testMatch: '**/*.spec.ts',
+  testMatch: process.env.SWARMDESK_SLOW_TESTS === '1' ? '**/*.slow.spec.ts' : '**/*.spec.ts',
+  testIgnore: process.env.SWARMDESK_SLOW_TESTS === '1' ? [] : ['**/*.slow.spec.ts'],
   outputDir: '../test-results',
   workers: 1,
   fullyParallel: false,

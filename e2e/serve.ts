@@ -72,6 +72,9 @@ export async function startServe(options: {
   newSession?: boolean
   /** No `--port` flag: serve listens where this workspace was served last from `home` (a restart the open tab should survive). */
   rememberedPort?: boolean
+  /** More flags (`--claude-session`…) and environment (a Claude Code session's config) for serve. */
+  extraArgs?: string[]
+  extraEnv?: Record<string, string>
 }): Promise<ServedWorkspace> {
   if (!options.scenario === !options.model) throw new Error('startServe needs a scenario or a model endpoint, not both')
   const ownHome = options.home === undefined
@@ -97,6 +100,8 @@ export async function startServe(options: {
   if (options.permissionMode) args.push('--permission-mode', options.permissionMode)
   if (options.fork) args.push('--fork')
   if (options.newSession) args.push('--new-session')
+  if (options.extraArgs) args.push(...options.extraArgs)
+  Object.assign(env, options.extraEnv)
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   let stdout = ''

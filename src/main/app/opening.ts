@@ -65,6 +65,10 @@ export interface WorkspaceServiceOptions {
   session?: SessionChoice
   /** `--mcp-config` files (docs/tools.md#mcp-servers): the highest source of MCP servers, no approval needed. */
   mcpConfigFiles?: string[]
+  /** Open a Claude Code session in a pane at start (`--claude-session`, docs/claude-code.md#sessions-in-panes). */
+  claudeSession?: boolean
+  /** The `claude` to run (`--claude-path`); default the one on PATH. */
+  claudePath?: string
 }
 
 /** A notice for the leader's pane, from opening the workspace. */
@@ -82,7 +86,7 @@ export interface OpenedWorkspace {
   bus: EventBus
   prompter: UiPrompter
   model: ModelConnection
-  pty: PtyHost & PtyFlowControl
+  pty: PtyHost & PtyFlowControl & Required<Pick<PtyHost, 'open'>>
   backends: TeammateExecutorRegistry
   /** Each pane's last reported size, shared by the panes and the process teammates' backend. */
   paneSizes: PaneSizes

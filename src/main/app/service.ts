@@ -13,6 +13,7 @@ import { loadWorkspaceSettings } from '../runtime/permissions'
 import { LEADER_NAME, type Session } from '../runtime/session'
 import { ClaudeTeamsControl, claudeConfigDir } from './claudeCode'
 import { TerminalEventThinner } from './eventThinner'
+import { ClaudeSessions } from './claudeSessions'
 import { requestHandlers, type HandlerContext, type RequestHandlers } from './handlers'
 import { LeaderControl } from './leader'
 import { LiveSettings } from './liveSettings'
@@ -61,6 +62,7 @@ export class WorkspaceService {
   private readonly handlers: RequestHandlers
   /** Claude Code's teams under `CLAUDE_CONFIG_DIR` or `~/.claude`, watched from the first `claudeTeams.list`. */
   private readonly claudeTeams: ClaudeTeamsControl
+  private readonly claude: ClaudeSessions
   private session: Session
   /** The team's mailboxes as the inspector shows them; a new session gets its own. */
   private mailboxFeed: MailboxFeed | undefined
@@ -77,6 +79,7 @@ export class WorkspaceService {
       sizes: opened.paneSizes,
       // the process backend knows which teammates it runs; it answers false for every other id
       resizeTerminal: (agentId, size) => {
+        if (this.claude.resize(agentId, size)) return
         if (backends.has('process')) backends.get('process').resize?.(agentId, size.cols, size.rows)
       }
     })
@@ -98,6 +101,15 @@ export class WorkspaceService {
         loadWorkspaceSettings(opened.cwd, options.home, options.settingsFiles ?? [], trustProject),
       applyReloaded: (reloaded) => this.settings.apply(reloaded)
     })
+    this.claude = new ClaudeSessions({
+      open: (o) => opened.pty.open(o),
+      emit: (event) => this.bus.emit(event),
+      cwd: opened.cwd,
+      home: options.home,
+      env: options.env ?? process.env,
+      claudePath: () => options.claudePath,
+      paneSize: (agentId) => opened.paneSizes.get(agentId)
+    })
     this.restore = new RestoreController(this.restoreHost(), {
       home: options.home,
       cwd: opened.cwd,
@@ -117,6 +129,7 @@ export class WorkspaceService {
       settingsControl,
       mcp: new McpControl({ cwd: opened.cwd, home: options.home, env: options.env ?? process.env }),
       restore: this.restore,
+      claude: this.claude,
       mailbox: () => this.mailboxFeed,
       claudeTeams: this.claudeTeams,
       model,
@@ -139,6 +152,7 @@ export class WorkspaceService {
     service.restore.refillPanes(opened.plan)
     service.wire(opened.notices)
     service.restore.reopen(opened.plan)
+    service.openClaudeSessions(options.claudeSession ?? false)
     return service
   }
 
@@ -171,6 +185,17 @@ export class WorkspaceService {
     )
     this.followMailboxes(this.session)
     this.store.add(this.panes.batching())
+  }
+
+  /** Reopens the Claude Code sessions the last run had open, and one more when asked (`--claude-session`). */
+  private openClaudeSessions(startOne: boolean): void {
+    for (const warning of this.claude.restore()) this.notice('warning', warning)
+    if (!startOne) return
+    try {
+      this.claude.start()
+    } catch (error) {
+      this.notice('error', `No Claude Code session was opened: ${(error as Error).message}`)
+    }
   }
 
   private notice(level: 'info' | 'warning' | 'error', message: string): void {
@@ -288,6 +313,7 @@ export class WorkspaceService {
     await this.opened.backends.dispose()
     // docs/tools.md#mcp-servers: no MCP server outlives the workspace
     await closeWorkspaceMcp(this.opened.mcp)
+    await this.claude.dispose()
     this.store.dispose()
     this.panes.dispose()
     this.pushListeners.clear()

@@ -87,6 +87,8 @@ ${SETTINGS_LINES}
   --fork                    an Agent call without subagent_type forks the caller
   --coordinator             coordinator mode (wins over --fork)
   --new-session             start an empty session instead of reopening the last one
+  --claude-session          open a Claude Code session (your own claude, interactive) in a pane at start
+  --claude-path FILE        the claude to run (default: the one on PATH)
   -h, --help                this help
 `,
   'scripted-server': `Usage: swarmdesk scripted-server --scenario FILE [--port N]

@@ -25,7 +25,7 @@ Usage:
   swarmdesk sessions list [--cwd DIR] [--json]
   swarmdesk demo [--headless] [--json] [--approve all|none|ask]
   swarmdesk serve [--cwd DIR] [--port N] [--scenario FILE] [--model ID] [--permission-mode MODE] [--fork] [--coordinator]
-                  [--settings FILE] [--trust-project] [--new-session]   (reopens the last session unless --new-session)
+                  [--settings FILE] [--trust-project] [--new-session] [--claude-session] [--claude-path FILE]
   swarmdesk scripted-server --scenario FILE [--port N]
   swarmdesk claude sessions list | teams list | teams show TEAM [--json]
   swarmdesk permissions check --cwd DIR [--mode MODE] [--settings FILE] --tool NAME --input JSON

@@ -54,11 +54,23 @@ describe('relative path flags resolve against the directory the command was run 
       settingsFiles: [join(dirs.work, 'a.json'), join(dirs.work, '..', 'b.json')],
       scenario: join(dirs.work, 's.yaml')
     })
-    const serve = parseServeFlags(['--cwd', 'proj', '--settings', 'a.json', '--scenario', 's.yaml'])
+    const serve = parseServeFlags([
+      '--cwd',
+      'proj',
+      '--settings',
+      'a.json',
+      '--scenario',
+      's.yaml',
+      '--claude-session',
+      '--claude-path',
+      'bin/claude'
+    ])
     expect(serve).toMatchObject({
       cwd: join(dirs.work, 'proj'),
       settingsFiles: [join(dirs.work, 'a.json')],
-      scenario: join(dirs.work, 's.yaml')
+      scenario: join(dirs.work, 's.yaml'),
+      claudeSession: true,
+      claudePath: join(dirs.work, 'bin', 'claude')
     })
   })
 

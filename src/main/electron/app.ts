@@ -97,7 +97,9 @@ async function serviceStarter(
         env,
         apiKeys,
         apiKey,
-        mcpConfigFiles: launch.mcpConfigFiles
+        mcpConfigFiles: launch.mcpConfigFiles,
+        claudeSession: launch.claudeSession && folder === launch.cwd,
+        ...(launch.claudePath ? { claudePath: launch.claudePath } : {})
       })
   }
 }

@@ -15,7 +15,15 @@ describe('launch options', () => {
       cwd: '/home/u/repo',
       scenario: '/home/u/s.yaml',
       demo: false,
-      mcpConfigFiles: ['/home/u/a.json', '/etc/b.json']
+      mcpConfigFiles: ['/home/u/a.json', '/etc/b.json'],
+      claudeSession: false
+    })
+  })
+
+  it('opens a Claude Code session at start with --claude-session, and resolves --claude-path', () => {
+    expect(parseLaunchOptions(['--claude-session', '--claude-path', 'bin/claude'], {}, '/home/u')).toMatchObject({
+      claudeSession: true,
+      claudePath: '/home/u/bin/claude'
     })
   })
 
@@ -29,7 +37,8 @@ describe('launch options', () => {
       cwd: '/w',
       scenario: undefined,
       demo: true,
-      mcpConfigFiles: []
+      mcpConfigFiles: [],
+      claudeSession: false
     })
   })
 })

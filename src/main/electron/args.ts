@@ -11,10 +11,14 @@ export interface LaunchOptions {
   demo: boolean
   /** Absolute `--mcp-config FILE` files (repeatable; docs/tools.md#mcp-servers), in the order given. */
   mcpConfigFiles: string[]
+  /** Open a Claude Code session in a pane of the first workspace at start (`--claude-session`, docs/claude-code.md#sessions-in-panes). */
+  claudeSession: boolean
+  /** The `claude` to run (`--claude-path FILE`), absolute; default the one on PATH. */
+  claudePath?: string
 }
 
 /**
- * Reads `--cwd DIR`, `--scenario FILE`, `--mcp-config FILE` (repeatable) and `--demo` from the command line; the workspace is
+ * Reads `--cwd DIR`, `--scenario FILE`, `--mcp-config FILE` (repeatable), `--demo`, `--claude-session` and `--claude-path FILE` from the command line; the workspace is
  * `--cwd`, else SWARMDESK_CWD, else the process's cwd. Relative paths are resolved against the
  * process's cwd. Unknown arguments are ignored: Electron and Chromium add their own switches.
  */
@@ -27,18 +31,23 @@ export function parseLaunchOptions(argv: string[], env: NodeJS.ProcessEnv, proce
       cwd: { type: 'string' },
       scenario: { type: 'string' },
       demo: { type: 'boolean' },
-      'mcp-config': { type: 'string', multiple: true }
+      'mcp-config': { type: 'string', multiple: true },
+      'claude-session': { type: 'boolean' },
+      'claude-path': { type: 'string' }
     }
   })
   const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined)
   const cwd = str(values.cwd) ?? str(env.SWARMDESK_CWD) ?? processCwd
   const scenario = str(values.scenario)
+  const claudePath = str(values['claude-path'])
   return {
     cwd: resolve(processCwd, cwd),
     scenario: scenario ? resolve(processCwd, scenario) : undefined,
     demo: values.demo === true,
     mcpConfigFiles: (Array.isArray(values['mcp-config']) ? values['mcp-config'] : [])
       .filter((f): f is string => typeof f === 'string' && f.length > 0)
-      .map((f) => resolve(processCwd, f))
+      .map((f) => resolve(processCwd, f)),
+    claudeSession: values['claude-session'] === true,
+    ...(claudePath ? { claudePath: resolve(processCwd, claudePath) } : {})
   }
 }

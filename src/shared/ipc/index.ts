@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { RuntimeEventSchema } from '../events'
 import { agentChannels } from './agents'
 import { ClaudeTeamsSchema, claudeTeamsChannels } from './claudeTeams'
+import { claudeChannels } from './claude'
 import { MailboxChangeSchema, mailboxChannels } from './mailbox'
 import { mcpChannels } from './mcp'
 import { paneChannels } from './panes'
@@ -16,6 +17,7 @@ import { workspacesChannels } from './workspaces'
 
 export * from './agents'
 export * from './claudeTeams'
+export * from './claude'
 export * from './mailbox'
 export * from './mcp'
 export * from './panes'
@@ -60,7 +62,8 @@ export const requestChannels = {
   ...restoreChannels,
   ...sessionsChannels,
   ...claudeTeamsChannels,
-  ...mcpChannels
+  ...mcpChannels,
+  ...claudeChannels
 } as const
 
 /** Pushed events: name → payload schema. */

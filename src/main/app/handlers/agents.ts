@@ -9,6 +9,8 @@ export function agentHandlers(ctx: HandlerContext): FeatureHandlers<typeof agent
   return {
     'agent.interrupt': async (payload) => ({ ok: true, interrupted: await interrupt(ctx, payload.agentId) }),
     'agent.stop': async (payload) => {
+      // a Claude Code session's row stops its claude
+      if (await ctx.claude.stop(payload.agentId)) return { ok: true }
       await subagentsOf(ctx)
         .stop(payload.agentId)
         .catch((error: Error) => {

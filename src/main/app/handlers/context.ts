@@ -4,6 +4,7 @@ import type { EventBus } from '../../runtime/events'
 import type { ModelConnection } from '../../runtime/runner'
 import type { Session } from '../../runtime/session'
 import type { ClaudeTeamsControl } from '../claudeCode'
+import type { ClaudeSessions } from '../claudeSessions'
 import type { LeaderControl } from '../leader'
 import type { LiveSettings } from '../liveSettings'
 import type { MailboxFeed } from '../mailboxFeed'
@@ -32,6 +33,8 @@ export interface HandlerContext {
   /** The workspace's MCP servers as Settings lists them. */
   readonly mcp: McpControl
   readonly restore: RestoreController
+  /** The person's own Claude Code sessions in panes. */
+  readonly claude: ClaudeSessions
   /** The team's mailboxes as the inspector shows them; undefined only while a new session is adopted. */
   mailbox(): MailboxFeed | undefined
   readonly model: ModelConnection

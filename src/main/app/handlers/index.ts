@@ -1,5 +1,6 @@
 import { agentHandlers } from './agents'
 import { claudeTeamsHandlers } from './claudeTeams'
+import { claudeHandlers } from './claude'
 import type { HandlerContext, RequestHandlers } from './context'
 import { mailboxHandlers } from './mailbox'
 import { mcpHandlers } from './mcp'
@@ -35,6 +36,7 @@ export function requestHandlers(ctx: HandlerContext): RequestHandlers {
     ...restoreHandlers(ctx),
     ...sessionsHandlers(ctx),
     ...claudeTeamsHandlers(ctx),
-    ...mcpHandlers(ctx)
+    ...mcpHandlers(ctx),
+    ...claudeHandlers(ctx)
   }
 }

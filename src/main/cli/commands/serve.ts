@@ -46,10 +46,16 @@ export interface ServeOptions {
   newSession?: boolean
   /** `--mcp-config FILE` (repeatable; docs/tools.md#mcp-servers): the highest source of MCP servers. */
   mcpConfigFiles?: string[]
+  /** `--claude-session`: open a Claude Code session in a pane at start (docs/claude-code.md#sessions-in-panes). */
+  claudeSession?: boolean
+  /** `--claude-path FILE`: the `claude` to run; default the one on PATH. */
+  claudePath?: string
 }
 
 const SERVE_OPTIONS = {
   'new-session': { type: 'boolean' },
+  'claude-session': { type: 'boolean' },
+  'claude-path': { type: 'string' },
   fork: { type: 'boolean' },
   coordinator: { type: 'boolean' },
   cwd: { type: 'string' },
@@ -88,7 +94,9 @@ export function parseServeFlags(argv: string[]): ServeOptions {
     fork: values.fork ?? false,
     coordinator: values.coordinator ?? false,
     newSession: values['new-session'] ?? false,
-    mcpConfigFiles: (values['mcp-config'] ?? []).map((f) => flagPath(f))
+    mcpConfigFiles: (values['mcp-config'] ?? []).map((f) => flagPath(f)),
+    claudeSession: values['claude-session'] ?? false,
+    claudePath: flagPath(values['claude-path'])
   }
 }
 
@@ -141,7 +149,10 @@ export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise
       fork: options.fork,
       coordinator: options.coordinator,
       session: options.newSession ? 'new' : 'restore',
-      mcpConfigFiles: options.mcpConfigFiles ?? []
+      mcpConfigFiles: options.mcpConfigFiles ?? [],
+      // the first workspace only: a folder opened later from the menu asks for its own
+      claudeSession: folder === first ? (options.claudeSession ?? false) : false,
+      ...(options.claudePath ? { claudePath: options.claudePath } : {})
     })
   const workspaces = new WebWorkspaces({ recent: new RecentWorkspaces(home), startService: start, log: err })
   let firstId: string

@@ -1,4 +1,12 @@
-import { type PtyHost, type PtyProcess, type PtyRunOptions, type PtyRunResult, type PtySpawnOptions } from './types'
+import {
+  type InteractivePty,
+  type PtyHost,
+  type PtyOpenOptions,
+  type PtyProcess,
+  type PtyRunOptions,
+  type PtyRunResult,
+  type PtySpawnOptions
+} from './types'
 import { randomUUID } from 'node:crypto'
 import * as nodePty from 'node-pty'
 import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem } from '../../../shared/terminalSize'
@@ -66,6 +74,8 @@ interface LivePty {
   resume(): void
   /** Resizes the terminal (see {@link PtyProcess.resize}); a no-op once it has ended. */
   resize(cols: number, rows: number): void
+  /** Types into the terminal (an interactive program's keys); a no-op once it has ended. */
+  write(data: string): void
 }
 
 /**
@@ -85,7 +95,10 @@ export interface PtyFlowControl {
   resume(pid: number): void
 }
 
-type StartOptions = Pick<PtySpawnOptions, 'command' | 'cwd' | 'env' | 'onData' | 'cols' | 'rows'>
+/** A command (through the bash wrapper, stdin closed) or, with `program`, a program started as is with the terminal as its stdin. */
+type StartOptions = Pick<PtySpawnOptions, 'command' | 'cwd' | 'env' | 'onData' | 'cols' | 'rows'> & {
+  program?: { file: string; args: string[]; env: Record<string, string> }
+}
 
 /**
  * Creates the process-wide PTY host over node-pty (docs/design.md#process-model). Must run on the main thread, never
@@ -98,7 +111,9 @@ type StartOptions = Pick<PtySpawnOptions, 'command' | 'cwd' | 'env' | 'onData' |
  * `options.env` is added to every command's environment (the workspace puts its run tag there, so
  * a later start can find what a crashed run left behind: workspace/restore/orphans.ts).
  */
-export function createPtyHost(options: { env?: Readonly<Record<string, string>> } = {}): PtyHost & PtyFlowControl {
+export function createPtyHost(
+  options: { env?: Readonly<Record<string, string>> } = {}
+): PtyHost & PtyFlowControl & Required<Pick<PtyHost, 'open'>> {
   const hostEnv = options.env ?? {}
   const live = new Map<number, LivePty>()
   let disposed = false
@@ -123,14 +138,24 @@ export function createPtyHost(options: { env?: Readonly<Record<string, string>> 
     if (sizeProblem) throw new PtySizeError(sizeProblem)
     const envTag = { name: PTY_TAG_VARIABLE, value: randomUUID() }
     const marker = new CompletionMarker(randomUUID())
-    const term = nodePty.spawn('bash', wrappedBashArgs(options.command, marker.token), {
-      name: 'xterm-256color',
-      cols: options.cols ?? DEFAULT_TERMINAL_SIZE.cols,
-      rows: options.rows ?? DEFAULT_TERMINAL_SIZE.rows,
-      cwd: options.cwd,
-      env: buildEnv({ ...hostEnv, ...options.env }, envTag),
-      encoding: 'utf8'
-    })
+    const size = { cols: options.cols ?? DEFAULT_TERMINAL_SIZE.cols, rows: options.rows ?? DEFAULT_TERMINAL_SIZE.rows }
+    // a program gets exactly the environment it was given (and the tag), not the agents' fixed one
+    const program = options.program
+    const term = program
+      ? nodePty.spawn(program.file, program.args, {
+          name: 'xterm-256color',
+          ...size,
+          cwd: options.cwd,
+          env: { ...program.env, ...hostEnv, [envTag.name]: envTag.value },
+          encoding: 'utf8'
+        })
+      : nodePty.spawn('bash', wrappedBashArgs(options.command, marker.token), {
+          name: 'xterm-256color',
+          ...size,
+          cwd: options.cwd,
+          env: buildEnv({ ...hostEnv, ...options.env }, envTag),
+          encoding: 'utf8'
+        })
     const tag = { ...envTag, startedAt: readProcEntry(term.pid)?.startTime }
     let reaped = false
     let sweeping: Promise<KillTreeResult> | undefined
@@ -178,6 +203,9 @@ export function createPtyHost(options: { env?: Readonly<Record<string, string>> 
           // the program ended between our check and the ioctl: its exit is on its way
           if (!entry.exited && !reaped && isProcessAlive(term.pid)) throw error
         }
+      },
+      write: (data) => {
+        if (!entry.exited && !reaped) term.write(data)
       },
       done: new Promise<ExitInfo>((resolve) => {
         const exitSub = term.onExit(({ exitCode, signal }) => {
@@ -255,9 +283,31 @@ export function createPtyHost(options: { env?: Readonly<Record<string, string>> 
     }
   }
 
+  function open(options: PtyOpenOptions): InteractivePty {
+    const proc = start({
+      command: options.file,
+      cwd: options.cwd,
+      onData: options.onData,
+      cols: options.cols,
+      rows: options.rows,
+      program: { file: options.file, args: options.args, env: options.env }
+    })
+    void proc.done.then((exit) => options.onExit?.(exit))
+    return {
+      pid: proc.pid,
+      write: (data) => proc.write(data),
+      resize: (cols, rows) => proc.resize(cols, rows),
+      kill: async () => {
+        await proc.kill()
+        await proc.done
+      }
+    }
+  }
+
   return {
     run,
     spawn,
+    open,
     livePids: () => [...live.keys()],
     deliveringPid: () => delivering,
     pause: (pid) => live.get(pid)?.pause() ?? false,

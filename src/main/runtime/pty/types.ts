@@ -58,12 +58,42 @@ export interface PtyProcess {
 }
 
 /**
+ * Options of an interactive program in a terminal (a person's own `claude` in a pane,
+ * docs/claude-code.md#sessions-in-panes): started as `file args` with no shell around it, the
+ * terminal as its stdin, and exactly `env` as its environment (the agents' fixed PAGER/GIT_*
+ * settings and withheld keys do not apply: it is the person's program, not an agent's command).
+ */
+export interface PtyOpenOptions {
+  file: string
+  args: string[]
+  cwd: string
+  env: Record<string, string>
+  onData?: (data: string) => void
+  onExit?: (exit: { exitCode: number | null; signal: number | null }) => void
+  cols?: number
+  rows?: number
+}
+
+/** A running interactive program: every key a person types goes to it through `write`. */
+export interface InteractivePty extends PtyProcess {
+  /** Writes to the terminal as typed keys (`\r` is Enter); a no-op once it has exited. */
+  write(data: string): void
+  resize(cols: number, rows: number): void
+}
+
+/**
  * The PTY host: owns every node-pty terminal of the process (docs/design.md#process-model). Lives in the main thread;
  * worker threads reach it over a MessagePort RPC (Teams 2).
  */
 export interface PtyHost {
   run(options: PtyRunOptions): Promise<PtyRunResult>
   spawn(options: PtySpawnOptions): PtyProcess
+  /**
+   * Starts an interactive program in its own terminal (see {@link PtyOpenOptions}); `kill` ends its
+   * process group. @throws PtyHostDisposedError after `dispose()`, PtySizeError for a bad size, and
+   * node-pty's error when `file` cannot be started.
+   */
+  open?(options: PtyOpenOptions): InteractivePty
   /** Pids of live PTY processes (group leaders). */
   livePids(): number[]
   /** Kills every PTY process group and waits for them to go. */

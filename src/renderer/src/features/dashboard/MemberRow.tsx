@@ -1,6 +1,8 @@
 import { useState, type CSSProperties } from 'react'
 import type { Usage } from '../../../../shared/events'
 import { contextFraction } from '../../../../shared/contextWindows'
+import { CLAUDE_CODE_AGENT_TYPE } from '../../../../shared/ipc'
+import { connectedApi } from '../../store/commands'
 import { useNow } from '../../lib/clock'
 import { selectCurrentTask } from '../../store/selectors'
 import { useAppStore } from '../../store/store'
@@ -47,6 +49,7 @@ export function MemberRow({ agentId }: { agentId: string }) {
   const drop = useTaskDropTarget(agent)
   if (!agent) return null
   const isLeader = agentId === LEADER_AGENT_ID
+  const claudeCode = agent.agentType === CLAUDE_CODE_AGENT_TYPE
   const elapsed = elapsedMs(lifetime, now || Date.now())
   const stuck = alive && isStuck(agent.state, activity?.lastEventAt, stuckAfter, now)
   const context =
@@ -150,7 +153,21 @@ export function MemberRow({ agentId }: { agentId: string }) {
       ) : null}
       <div className="member-actions">
         <ResumeButton agentId={agentId} />
-        {!isLeader && alive ? (
+        {claudeCode && alive ? (
+          <button
+            type="button"
+            className="btn btn-small btn-stop"
+            title="End this Claude Code session (it is not reopened at the next start)"
+            onClick={() =>
+              void connectedApi()
+                .request('claude.stop', { agentId })
+                .catch(() => undefined)
+            }
+          >
+            Stop
+          </button>
+        ) : null}
+        {!isLeader && !claudeCode && alive ? (
           <>
             <button
               type="button"
@@ -209,7 +226,7 @@ export function MemberRow({ agentId }: { agentId: string }) {
           Focus
         </button>
       </div>
-      {composing && alive && !isLeader ? (
+      {composing && alive && !isLeader && !claudeCode ? (
         <MessageInput
           name={agent.agentName}
           disabled={busy}

@@ -1,4 +1,5 @@
 import type { AgentState } from '../../../../shared/events'
+import { CLAUDE_CODE_AGENT_TYPE } from '../../../../shared/ipc'
 import type { AppState } from '../../store/store'
 import { isTeammate } from '../../store/teammates'
 import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
@@ -7,7 +8,8 @@ import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
  * Ids of the team's members as the dashboard lists them (docs/ui.md#the-workspace-ui): the leader first, then every
  * teammate of the session's current team in the order it appeared. Subagents and forks are not
  * members: they live in panes only. Teammates of a team the leader deleted (or of an earlier team
- * of this session) are not members either: their panes stay in the grid, their rows go.
+ * of this session) are not members either: their panes stay in the grid, their rows go. The
+ * person's Claude Code sessions follow the team.
  */
 export function selectMemberIds(s: AppState): string[] {
   const team = s.dashboard.team
@@ -15,7 +17,9 @@ export function selectMemberIds(s: AppState): string[] {
     (id) =>
       id !== LEADER_AGENT_ID && isTeammate(s.workspace.agents[id]) && team !== undefined && id.endsWith(`@${team}`)
   )
-  return s.workspace.agents[LEADER_AGENT_ID] ? [LEADER_AGENT_ID, ...ids] : ids
+  // the person's own Claude Code sessions (docs/claude-code.md#state-on-the-dashboard) come after the team
+  const claude = s.workspace.agentOrder.filter((id) => s.workspace.agents[id]?.agentType === CLAUDE_CODE_AGENT_TYPE)
+  return s.workspace.agents[LEADER_AGENT_ID] ? [LEADER_AGENT_ID, ...ids, ...claude] : [...ids, ...claude]
 }
 
 /** States in which an agent is expected to produce events; a long silence in them is "stuck". */

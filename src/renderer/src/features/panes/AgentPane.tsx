@@ -12,6 +12,8 @@ import { commands } from '../../store/commands'
 import { selectAgent, selectIsTeammate, selectNestLevel, selectPaneParentId } from '../../store/selectors'
 import { useAppStore } from '../../store/store'
 import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
+import { CLAUDE_CODE_AGENT_TYPE } from '../../../../shared/ipc'
+import { sendPaneInput } from './claudeInput'
 import { PinnedPermissions } from '../permissions/PermissionQueue'
 import { FirstScreen } from '../prompt/FirstScreen'
 import { PaneContextMenu, type PaneMenuItem } from './PaneContextMenu'
@@ -111,7 +113,14 @@ export function AgentPane({
   }, [agentId])
   const agent = useAppStore(selectAgent(agentId))
   const nestedUnder = useAppStore(selectPaneParentId(agentId))
-  const teammate = useAppStore(selectIsTeammate(agentId))
+  const claudeCode = useAppStore((s) => s.workspace.agents[agentId]?.agentType === CLAUDE_CODE_AGENT_TYPE)
+  // a Claude Code session's pane is its terminal: keys go to claude, not to a message line
+  const teammate = useAppStore(selectIsTeammate(agentId)) && !claudeCode
+  const takesKeys = claudeCode && !agent?.endStatus
+  useEffect(() => {
+    if (!takesKeys) return
+    return owner.current?.takeInput((data) => void sendPaneInput(agentId, data))
+  }, [agentId, takesKeys])
   const parentColor = useAppStore((s) => (nestedUnder ? s.workspace.agents[nestedUnder]?.color : undefined))
   const level = useAppStore(selectNestLevel(agentId))
   const maximised = useAppStore((s) => s.panes.maximised === agentId)
@@ -137,6 +146,8 @@ export function AgentPane({
     const mod = e.ctrlKey || e.metaKey
     const target = e.target as HTMLElement
     const inTerminal = target.closest('.pane-term') !== null
+    // every key typed in a Claude Code session's terminal is claude's (Esc and Ctrl+C included)
+    if (takesKeys && inTerminal) return
     const inLine = target.classList?.contains('pane-input-field') === true
     if (
       (inTerminal || inLine) &&
@@ -190,7 +201,7 @@ export function AgentPane({
       data-state={agent?.state}
       data-backend={agent?.backend}
       aria-label={`${name} pane`}
-      data-keys={teammate ? 'message' : undefined}
+      data-keys={teammate ? 'message' : takesKeys ? 'terminal' : undefined}
       onKeyDownCapture={onKeyDown}
     >
       <PaneHeader agentId={agentId} drag={drag?.handle} />

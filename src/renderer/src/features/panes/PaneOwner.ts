@@ -212,6 +212,15 @@ export class PaneOwner implements Disposable, PaneWriter {
     return this.isDisposed ? '' : (this.terminal.selection?.() ?? '')
   }
 
+  /**
+   * Sends every key typed in the terminal to `send` (a Claude Code session's pane: its program
+   * reads them). Returns the function that stops it; a terminal that takes no input does nothing.
+   */
+  takeInput(send: (data: string) => void): () => void {
+    if (this.isDisposed || !this.terminal.onInput) return () => undefined
+    return this.terminal.onInput(send)
+  }
+
   /** Selects the whole buffer. */
   selectAll(): void {
     if (!this.isDisposed) this.terminal.selectAll?.()

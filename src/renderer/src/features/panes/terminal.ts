@@ -61,6 +61,12 @@ export interface PaneTerminal {
    * @throws RangeError when `lines` is not a whole number from 100 to 100,000 (see {@link checkScrollbackLines}).
    */
   setScrollback?(lines: number): void
+  /**
+   * Takes keyboard input from now on (a Claude Code session's pane, docs/claude-code.md#sessions-in-panes):
+   * `listener` gets what the terminal sends for each key, as a terminal program reads it. The
+   * returned function stops taking input again.
+   */
+  onInput?(listener: (data: string) => void): () => void
 }
 
 /**
@@ -166,7 +172,7 @@ const SEARCH_DECORATIONS = {
 /**
  * The real terminal: xterm with the fit and search addons, on the DOM renderer until
  * `setRenderer('webgl')` loads the WebGL addon (in try/catch: it throws where WebGL2 is missing,
- * STACK.md); output only (no stdin). It keeps `options.scrollbackLines` lines of scrollback
+ * STACK.md); output only (no stdin) until `onInput` takes keys. It keeps `options.scrollbackLines` lines of scrollback
  * (default {@link DEFAULT_PANE_SCROLLBACK_LINES}), changed at run time by `setScrollback`.
  */
 export const createXtermTerminal: PaneTerminalFactory = (host, options = {}) => {
@@ -259,6 +265,16 @@ export const createXtermTerminal: PaneTerminalFactory = (host, options = {}) => 
     setScrollback: (lines) => {
       // xterm resizes its buffer when the option changes, dropping the oldest lines past the new length
       term.options.scrollback = checkScrollbackLines(lines)
+    },
+    onInput: (listener) => {
+      term.options.disableStdin = false
+      term.options.cursorBlink = true
+      const sub = term.onData(listener)
+      return () => {
+        sub.dispose()
+        term.options.disableStdin = true
+        term.options.cursorBlink = false
+      }
     }
   }
 }

@@ -2,6 +2,7 @@ import { useAppStore } from '../../store/store'
 import { formatTokens, formatUsd } from '../status/format'
 import { ModeSelect } from './ModeSelect'
 import { OrchestrationSelect } from './OrchestrationSelect'
+import { ClaudeSessionButton } from './ClaudeSessionButton'
 import { StopAllButton } from './StopAllButton'
 import { WorkspaceMenu } from './WorkspaceMenu'
 import { SettingsButton } from '../settings/SettingsDialog'
@@ -21,7 +22,7 @@ export interface SidePanelsControl {
  * The workspace's top bar (docs/ui.md#the-workspace-ui): the workspace folder, the team, the permission mode, the
  * model (with the "scripted model" badge when the scripted server answers, docs/model.md#model-access: its costs
  * are priced as the named model), the session's tokens and cost, the Sessions menu and New
- * session, and Stop all — which stops the
+ * session, New Claude Code session (the person's own claude in a pane), and Stop all — which stops the
  * leader's turn and every subagent and kills every teammate, once confirmed ({@link StopAllButton}).
  */
 export function TopBar({ panels }: { panels: SidePanelsControl }) {
@@ -77,6 +78,7 @@ export function TopBar({ panels }: { panels: SidePanelsControl }) {
       </span>
       <SessionsMenu />
       <NewSessionButton />
+      <ClaudeSessionButton />
       <StopAllButton />
       <SettingsButton />
       <button

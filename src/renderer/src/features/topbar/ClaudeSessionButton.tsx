@@ -1,0 +1,45 @@
+import { useState } from 'react'
+import { connectedApi } from '../../store/commands'
+import { useAppStore } from '../../store/store'
+import { errorText } from '../restore/commands'
+
+/**
+ * The top bar's "New Claude Code session" (docs/claude-code.md#sessions-in-panes): starts the
+ * person's own `claude` interactively in a new pane of the workspace. A refusal (no claude found)
+ * is shown beside the button.
+ */
+export function ClaudeSessionButton() {
+  const open = useAppStore((s) => s.connection.status === 'open')
+  const [pending, setPending] = useState(false)
+  const [error, setError] = useState<string | undefined>()
+  const start = async (): Promise<void> => {
+    setPending(true)
+    setError(undefined)
+    try {
+      await connectedApi().request('claude.start', {})
+    } catch (err) {
+      setError(errorText(err))
+    } finally {
+      setPending(false)
+    }
+  }
+  return (
+    <span className="new-session">
+      <button
+        type="button"
+        className="btn btn-small"
+        data-testid="new-claude-session"
+        disabled={!open || pending}
+        title="Open your own Claude Code (claude) in a new pane of this workspace"
+        onClick={() => void start()}
+      >
+        {pending ? 'Starting…' : 'New Claude Code session'}
+      </button>
+      {error ? (
+        <span className="resume-error" role="status" title={error}>
+          {error}
+        </span>
+      ) : null}
+    </span>
+  )
+}
