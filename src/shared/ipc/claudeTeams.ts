@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { Empty, Ok } from './common'
 
-// Claude Code's agent teams as the workspace shows them (docs/claude-code-teams.md#agent-teams-in-the-workspace):
+// Claude Code's agent teams as the workspace shows them (docs/claude-code-teams.md):
 // read from Claude Code's config folder, recorded as they change, and acted on with its protocol.
 
 /** A file of Claude Code's that does not parse as 2.1.197 writes it: the path and what failed. */
@@ -88,7 +88,7 @@ export type ClaudeTeams = z.infer<typeof ClaudeTeamsSchema>
 const Team = z.string().min(1).max(200)
 const Name = z.string().min(1).max(200)
 
-/** The requests on Claude Code's teams (docs/claude-code-teams.md#agent-teams-in-the-workspace). Each write refuses an ended team. */
+/** The requests on Claude Code's teams (docs/claude-code-teams.md). Each write refuses an ended team. */
 export const claudeTeamsChannels = {
   /** Every team seen under Claude Code's config folder (watching starts with the first call); changes come as `claudeTeams.changed`. */
   'claudeTeams.list': { request: Empty, response: ClaudeTeamsSchema },

@@ -82,7 +82,7 @@ export const pushChannels = {
   'mailbox.changed': MailboxChangeSchema,
   /** The model became reachable or not (an API key was set or removed while the workspace runs). */
   'model.access': ModelAccessSchema,
-  /** Claude Code's teams changed (docs/claude-code-teams.md#agent-teams-in-the-workspace): every team seen, after the change. */
+  /** Claude Code's teams changed (docs/claude-code-teams.md): every team seen, after the change. */
   'claudeTeams.changed': ClaudeTeamsSchema
 } as const
 

@@ -13,7 +13,7 @@ function preview(text: string): string {
 }
 
 /**
- * The workspace's hold on Claude Code's teams (docs/claude-code-teams.md#agent-teams-in-the-workspace):
+ * The workspace's hold on Claude Code's teams (docs/claude-code-teams.md):
  * the recorder, started on first use, and the person's actions written with Claude Code's own
  * protocol, in the leader's name (`team-lead`), under its locks (writer.ts). Every action is
  * refused, with the reason, for a team that has ended or a name the team does not know.

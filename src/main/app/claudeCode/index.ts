@@ -1,4 +1,4 @@
-// Claude Code's agent teams in the workspace (docs/claude-code-teams.md#agent-teams-in-the-workspace).
+// Claude Code's agent teams in the workspace (docs/claude-code-teams.md).
 export { ClaudeTeamsControl } from './control'
 export { ClaudeTeamsRecorder, type ClaudeTeamsRecorderOptions } from './recorder'
 export { appendToInbox, ClaudeWriteError, inboxPath, taskPath, updateTask, type OutgoingMessage } from './writer'

@@ -50,7 +50,7 @@ function contentKey(to: string, m: ClaudeInboxMessage): string {
 
 /**
  * Watches Claude Code's config folder and keeps every team it has seen as the workspace shows
- * teams (docs/claude-code-teams.md#agent-teams-in-the-workspace): members from `config.json` (those
+ * teams (docs/claude-code-teams.md): members from `config.json` (those
  * removed on shutdown stay, `gone`), every inbox message recorded the moment it appears (Claude
  * Code removes delivered ones; one message written twice is kept once, by `msg_id` or by sender,
  * time and text), every task as last seen (kept, `wiped`, after Claude Code clears the list), the

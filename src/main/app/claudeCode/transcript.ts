@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs'
 
 // A Claude Code teammate's transcript (`projects/<slug>/<session>/subagents/agent-….jsonl`) as the
-// text of its pane (docs/claude-code-teams.md#agent-teams-in-the-workspace): what it was told, what it
+// text of its pane (docs/claude-code-teams.md): what it was told, what it
 // said, each tool call and the first lines of each result. Torn or foreign lines are skipped.
 
 const MAX_RESULT_LINES = 4

@@ -6,6 +6,7 @@ import { SessionMetaSchema, leaderTranscriptPath, sessionDir, type SessionMeta }
 import { TranscriptWriter } from '../transcripts'
 import { COORDINATOR_PROMPT } from '../coordinator'
 import { renderSystemPrompt, resumeHistory, type ProjectContext, type ResumedHistory } from '../runner'
+import { rememberNetworkAnswers } from '../sandbox'
 import { LEADER_NAME, SessionNotFoundError, type SessionOptions } from './options'
 
 /**
@@ -61,4 +62,17 @@ export function openLeaderHistory(options: SessionOptions): OpenedHistory {
   writeFileSync(join(dir, 'session.json'), JSON.stringify(SessionMetaSchema.parse(meta), null, 2))
   const transcript = new TranscriptWriter(leaderTranscriptPath(options.home, options.cwd, sessionId), LEADER_NAME, null)
   return { sessionId, resumed: false, history: { messages: [], repair: undefined, transcript, warnings: [] } }
+}
+
+/**
+ * The options a session runs with: the caller's, with the project context its subagents read and
+ * a prompter that remembers network answers, so a host a person allowed or refused for one agent
+ * is answered alike for every agent of the session (docs/sandbox.md).
+ */
+export function sessionRunOptions(options: SessionOptions, context: ProjectContext): SessionOptions {
+  return {
+    ...options,
+    subagents: options.subagents && { ...options.subagents, projectContext: context },
+    prompter: rememberNetworkAnswers(options.prompter)
+  }
 }

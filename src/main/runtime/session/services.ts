@@ -5,7 +5,8 @@ import { createHookRunner, createSubagentHookPairing, SwappableHookRunner } from
 import type { Budget } from '../loop'
 import { priceOf } from '../model'
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import { createPermissionGate, openingMessage, type PermissionRecord } from '../runner'
+import { createPermissionGate, openingMessage, toolSandbox, type PermissionRecord } from '../runner'
+import { promptNetworkAsker } from '../sandbox'
 import type { PermissionGate, QueryParams } from '../loop'
 import { sessionDir } from '../storage'
 import { SubagentRuntime } from '../subagents'
@@ -228,4 +229,16 @@ export function turnOpening(
   const texts = text !== undefined ? [text] : repairs.length > 0 ? [...pending] : []
   if (repairs.length === 0 && texts.length === 0) return undefined
   return { message: openingMessage(repairs, texts), queued: text === undefined ? texts.length : 0 }
+}
+
+/**
+ * The leader's Bash sandbox context (docs/sandbox.md): empty when the sandbox is off; else its
+ * settings, temp folder and network proxy, whose unknown hosts ask the session's prompter.
+ */
+export function leaderSandbox(options: SessionOptions, sessionId: string): Pick<QueryParams['toolContext'], 'sandbox'> {
+  return toolSandbox(options.engine.settings, sessionId, options.cwd, {
+    agentId: LEADER_NAME,
+    agentName: LEADER_NAME,
+    ask: promptNetworkAsker(options.prompter)
+  })
 }

@@ -13,20 +13,19 @@ import { TranscriptWriter } from '../transcripts'
 import type { TeamContext } from '../teams'
 import { FileStateCache, type ParentAgent, type Tool } from '../tools'
 import { Budget, type PermissionGate } from '../loop'
-import {
-  readProjectContext,
-  runAgentTurn,
-  toolSandbox,
-  type AgentTurn,
-  type ResumedHistory,
-  type TurnEnd
-} from '../runner'
+import { readProjectContext, runAgentTurn, type AgentTurn, type ResumedHistory, type TurnEnd } from '../runner'
 import type { SubagentRuntime } from '../subagents'
-import { promptNetworkAsker, rememberNetworkAnswers } from '../sandbox'
 import type { TeammateSupervisor } from '../teammates'
 import { LEADER_NAME, RESUME_PROMPT, SessionStateError, type SessionOptions } from './options'
-import { createLeaderServices, leaderToolContext, leaderTools, turnOpening, UsageMeter } from './services'
-import { openLeaderHistory, renderLeaderSystem } from './opening'
+import {
+  createLeaderServices,
+  leaderSandbox,
+  leaderToolContext,
+  leaderTools,
+  turnOpening,
+  UsageMeter
+} from './services'
+import { openLeaderHistory, renderLeaderSystem, sessionRunOptions } from './opening'
 
 /** Why fork and coordinator mode cannot be switched once the leader has begun. */
 const ORCHESTRATION_FIXED =
@@ -78,9 +77,6 @@ export class Session {
     history: Pick<ResumedHistory, 'messages' | 'repair' | 'transcript'>
   ) {
     this.sessionId = sessionId
-    // a host a person allowed or refused for one agent is answered alike for every agent of the session
-    this.options = { ...options, prompter: rememberNetworkAnswers(options.prompter) }
-    options = this.options
     this.mode = options.mode
     this.budget = options.budget ?? new Budget()
     this.identity = { id: LEADER_NAME, name: LEADER_NAME, type: 'main', cwd: options.cwd }
@@ -158,7 +154,7 @@ export class Session {
   static async open(options: SessionOptions): Promise<Session> {
     const context = await readProjectContext(options.cwd)
     const system = await renderLeaderSystem(options, context, options.subagents?.coordinator === true)
-    const opened = { ...options, subagents: options.subagents && { ...options.subagents, projectContext: context } }
+    const opened = sessionRunOptions(options, context)
     const { sessionId, resumed, history } = openLeaderHistory(options)
     const session = new Session(opened, sessionId, system, history)
     for (const w of history.warnings) session.emit({ type: 'notice', level: 'warning', message: w })
@@ -252,11 +248,7 @@ export class Session {
             shells: this.shells,
             services: this,
             self: () => this.asParent(),
-            sandbox: toolSandbox(this.options.engine.settings, this.sessionId, this.options.cwd, {
-              agentId: this.identity.id,
-              agentName: this.identity.name,
-              ask: promptNetworkAsker(this.options.prompter)
-            })
+            sandbox: leaderSandbox(this.options, this.sessionId)
           }),
           drainPending: () => this.pending.splice(0),
           gate: this.gate,
