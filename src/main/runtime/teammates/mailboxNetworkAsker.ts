@@ -1,19 +1,10 @@
 import { protocolBody } from '../../../shared/mailbox'
-import { type Mailbox, sendAndAwaitReply } from '../mailbox'
+import { sendAndAwaitReply } from '../mailbox'
 import type { ConnectionVerdict, NetworkAsker } from '../sandbox'
+import type { MailboxPrompterOptions } from './mailboxPrompter'
 
-/** Options of {@link createMailboxNetworkAsker}. */
-export interface MailboxNetworkAskerOptions {
-  mailbox: Mailbox
-  team: string
-  /** The asking teammate: its inbox receives the answers. */
-  name: string
-  /** Who decides: the leader, whose inbox gets the requests. */
-  leader: string
-  color?: string
-  /** Told when a request is sent and when it is answered (the runner's liveness state). */
-  onWaiting?: (waiting: boolean) => void
-}
+/** Options of {@link createMailboxNetworkAsker}: the same as a process teammate's permission prompter's. */
+export type MailboxNetworkAskerOptions = MailboxPrompterOptions
 
 /**
  * A process teammate's network questions (docs/sandbox.md#network): a host its sandboxed command
