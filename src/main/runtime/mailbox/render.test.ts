@@ -48,7 +48,21 @@ const bodies = {
     assignedBy: 'team-lead'
   },
   shutdown_approved: { type: 'shutdown_approved', requestId: 'sd-1', from: 'alice' },
-  shutdown_rejected: { type: 'shutdown_rejected', requestId: 'sd-1', from: 'alice', reason: 'still editing' }
+  shutdown_rejected: { type: 'shutdown_rejected', requestId: 'sd-1', from: 'alice', reason: 'still editing' },
+  sandbox_permission_request: {
+    type: 'sandbox_permission_request',
+    requestId: 'sandbox-0123456789abcdef',
+    workerId: 'alice@docs',
+    workerName: 'alice',
+    hostPattern: { host: 'example.com' },
+    createdAt: 1764500000000
+  },
+  sandbox_permission_response: {
+    type: 'sandbox_permission_response',
+    requestId: 'sandbox-0123456789abcdef',
+    host: 'example.com',
+    allow: true
+  }
 } as const
 
 describe('rendering messages for a model', () => {
@@ -58,9 +72,15 @@ describe('rendering messages for a model', () => {
       expect(parseMessageBody(JSON.stringify(body))).toMatchObject({ kind: 'structured', body: { type: body.type } })
   })
 
-  it('never renders a permission request, a permission response or a mode change', () => {
-    for (const type of ['permission_request', 'permission_response', 'mode_set_request'] as const)
-      expect(renderForModel(msg(JSON.stringify(bodies[type])))).toBeUndefined()
+  it('never renders a permission request or response (tool or sandbox network) or a mode change', () => {
+    const hidden = [
+      'permission_request',
+      'permission_response',
+      'sandbox_permission_request',
+      'sandbox_permission_response',
+      'mode_set_request'
+    ] as const
+    for (const type of hidden) expect(renderForModel(msg(JSON.stringify(bodies[type])))).toBeUndefined()
   })
 
   it('renders a shutdown request as a teammate-message element with its request_id and reason', () => {
