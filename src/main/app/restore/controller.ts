@@ -153,7 +153,10 @@ export class RestoreController {
 
   /** This workspace's sessions for the Sessions menu, most recently active first, the open one marked (sessions.ts). */
   sessions(): { sessions: SessionListEntry[] } {
-    return { sessions: listWorkspaceSessions(this.context.home, this.context.cwd, this.host.session().sessionId) }
+    const session = this.host.session()
+    return {
+      sessions: listWorkspaceSessions(this.context.home, this.context.cwd, session.sessionId, session.team?.team())
+    }
   }
 
   /**
