@@ -3,7 +3,7 @@ import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream'
 import { MailboxMessageSchema, type MailboxMessage } from '../../../../shared/mailbox'
 import { assertName, composeMessage, MailboxAbortError } from '../../mailbox'
 import type { MailboxPort, StoredMessage } from '../port'
-import { MAIL_STREAM, type NatsHandles } from './connection'
+import { isWrongRevision, MAIL_STREAM, type NatsHandles } from './connection'
 
 /** How long a send keeps re-sending (same message id) through a lost connection before it fails, ms. */
 export const SEND_RETRY_MS = 30_000
@@ -101,7 +101,13 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
           missing.push(id)
           continue
         }
-        await h.reads.put(`${team}.${agent}.${id}`, String(Date.now()))
+        // created once, never rewritten: a rewrite while another reader lists the marks would
+        // make that listing wait out its heartbeat (see tasks.ts `all`)
+        try {
+          await h.reads.create(`${team}.${agent}.${id}`, String(Date.now()))
+        } catch (error) {
+          if (!isWrongRevision(error) && !/exists/i.test((error as Error).message)) throw error
+        }
         marked.push(id)
       }
       return { marked, missing }

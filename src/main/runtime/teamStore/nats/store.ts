@@ -124,11 +124,15 @@ function natsLiveness(h: NatsHandles): LivenessPort {
     async beat(team, agent) {
       await h.live.put(key(team, agent), JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() }))
     },
+    // The members' keys are read one by one, not listed: a key listing is a consumer that counts
+    // the keys when it starts, and beats rewriting them while it runs made it wait out a 30 s
+    // heartbeat (seen as a reap that took 30 s).
     async alive(team) {
-      const prefix = `${safeName(team)}.`
-      const live = new Set<string>()
-      for await (const k of await h.live.keys(`${prefix}*`)) live.add(k.slice(prefix.length))
-      return live
+      const entry = await h.teams.get(`${safeName(team)}.config`)
+      if (!entry || entry.operation !== 'PUT') return new Set<string>()
+      const names = TeamConfigSchema.parse(entry.json()).members.map((m) => m.name)
+      const beats = await Promise.all(names.map(async (name) => [name, await h.live.get(key(team, name))] as const))
+      return new Set(beats.filter(([, beat]) => beat?.operation === 'PUT').map(([name]) => name))
     },
     async forget(team, agent) {
       await h.live.purge(key(team, agent))

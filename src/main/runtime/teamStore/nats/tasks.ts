@@ -46,10 +46,17 @@ export function natsTasks(h: NatsHandles): TaskListPort {
   }
   const getV = async (team: string, id: number): Promise<Versioned | undefined> =>
     entry(await h.tasks.get(taskKey(team, id)))
+  /**
+   * Every task of `team`, by id. Read as the keys 1..counter (an id is never above the counter,
+   * and a deleted one reads as nothing) rather than through the bucket's key listing: a listing
+   * is a consumer that counts the keys when it starts, and a task rewritten while it runs (a racing
+   * claim) removes the old revision it counted, so the listing waited out its 30 s timeout.
+   */
   const all = async (team: string): Promise<Map<number, Versioned>> => {
-    const keys: string[] = []
-    for await (const k of await h.tasks.keys(`${team}.task.*`)) keys.push(k)
-    const got = await Promise.all(keys.map(async (k) => entry(await h.tasks.get(k))))
+    const counter = await h.tasks.get(hwmKey(team))
+    const high = counter && counter.operation === 'PUT' ? Number(counter.string()) : 0
+    const ids = Array.from({ length: high }, (_, i) => i + 1)
+    const got = await Promise.all(ids.map(async (id) => getV(team, id)))
     const map = new Map<number, Versioned>()
     for (const v of got) if (v) map.set(v.task.id, v)
     return new Map([...map.entries()].sort((a, b) => a[0] - b[0]))
