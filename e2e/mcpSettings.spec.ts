@@ -4,9 +4,11 @@ import { expect, snap, test, type ScenarioObject } from './fixtures'
 
 /**
  * Settings lists the workspace's MCP servers (docs/tools.md#mcp-servers, docs/ui.md#the-workspace-ui)
- * in Chromium against the web host: a user-settings server connected with its tools, a project
- * server awaiting approval until "Approve" writes it to the local settings (then connected), and
- * a server that fails to start with its stderr, connected after "Reconnect" once what it lacked exists.
+ * in Chromium against the web host: a local-settings server the session started, shown as the
+ * session's own connection; a user-settings server added after the session opened, connected with
+ * its tools on a check of its own; a project server awaiting approval until "Approve" writes it to
+ * the local settings (then connected), and a server that fails to start with its stderr,
+ * connected after "Reconnect" once what it lacked exists.
  */
 
 const QUIET: ScenarioObject = { name: 'mcp-settings', agents: { 'team-lead': [{ text: 'Ready.' }] } }
@@ -29,6 +31,15 @@ test('Settings: MCP servers with source, transport, state and tools; approve one
       }
     })
   )
+  mkdirSync(join(repo, '.swarmdesk'), { recursive: true })
+  writeFileSync(
+    join(repo, '.swarmdesk', 'settings.local.json'),
+    JSON.stringify({
+      mcpServers: {
+        live: { command: process.execPath, args: [MEMORY], env: { MEMORY_FILE_PATH: join(repo, 'live.jsonl') } }
+      }
+    })
+  )
   const served = await serve(QUIET)
   writeFileSync(
     join(served.home, 'settings.json'),
@@ -44,7 +55,16 @@ test('Settings: MCP servers with source, transport, state and tools; approve one
   const dialog = page.getByRole('dialog', { name: 'Settings' })
   const section = dialog.getByTestId('settings-mcp')
   const row = (name: string) => section.locator(`li[data-testid="mcp-server"][data-name="${name}"]`)
-  await expect(section.getByTestId('mcp-server')).toHaveCount(3, { timeout: 30_000 })
+  await expect(section.getByTestId('mcp-server')).toHaveCount(4, { timeout: 30_000 })
+
+  // started with the session: its own connection, no check of its own
+  await expect(row('live')).toHaveAttribute('data-state', 'connected')
+  await expect(row('live')).toHaveAttribute('data-of', 'session')
+  await expect(row('live').getByTestId('mcp-checked')).toHaveCount(0)
+  await expect(row('live').getByTestId('mcp-tools')).toContainText('read_graph')
+  // added after the session opened: checked on a connection of its own, and says so
+  await expect(row('notes')).toHaveAttribute('data-of', 'check')
+  await expect(row('notes').getByTestId('mcp-checked')).toContainText('the session did not start it')
 
   await expect(row('notes')).toHaveAttribute('data-state', 'connected')
   await expect(row('notes')).toContainText('stdio')
@@ -68,6 +88,7 @@ test('Settings: MCP servers with source, transport, state and tools; approve one
   await expect(row('memory').getByTestId('mcp-tools')).toContainText('create_entities')
   const local = JSON.parse(readFileSync(join(repo, '.swarmdesk', 'settings.local.json'), 'utf8'))
   expect(local.enabledMcpjsonServers).toEqual(['memory'])
+  expect(Object.keys(local.mcpServers)).toEqual(['live'])
 
   writeFileSync(flag, '')
   // the last check is kept until asked: still failed, then connected after Reconnect

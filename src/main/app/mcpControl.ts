@@ -4,8 +4,10 @@ import {
   loadMcpConfig,
   McpConfigError,
   probeMcpServers,
+  type McpServerTools,
   type ResolvedMcpServer
 } from '../runtime/mcp'
+import type { McpToolPool } from '../runtime/tools'
 
 /** A Settings MCP request refused: the message names what was wrong; nothing was changed. */
 export class McpRefusedError extends Error {
@@ -20,13 +22,17 @@ export interface McpControlOptions {
   env?: NodeJS.ProcessEnv
   /** `--mcp-config` files the workspace was opened with, if any. */
   flagFiles?: string[]
+  /** The session's servers: as configured when it opened, and the pool of those that started (absent when none did). */
+  session?: { servers: readonly ResolvedMcpServer[]; pool?: McpToolPool }
 }
 
 /**
  * The MCP servers of the open workspace as Settings shows them (docs/tools.md#mcp-servers): the
- * configuration is read anew for every request; each approved server is checked once (started,
- * its tools listed, closed again, so no server process stays behind) and that check is kept until
- * the person asks for a reconnect or the server's definition changes.
+ * configuration is read anew for every request. A server the session started, defined as it is
+ * now, shows the session's own connection: connected with the tools its agents have, or failed
+ * with why. Any other approved server is checked once (started, its tools listed, closed again, so
+ * no server process stays behind) and that check is kept until the person asks for a reconnect or
+ * the server's definition changes.
  */
 export class McpControl {
   /** The last check of each server, with the definition it was made with (as JSON). */
@@ -43,11 +49,28 @@ export class McpControl {
       if (error instanceof McpConfigError) return { servers: [], problem: error.message }
       throw error
     }
-    const key = (s: ResolvedMcpServer): string => JSON.stringify([s.source, s.file, s.config, s.approval])
-    const stale = servers.filter((s) => this.checked.get(s.name)?.definition !== key(s))
+    const live = new Map(servers.flatMap((s) => this.sessionEntry(s)).map((e) => [e.server, e]))
+    const stale = servers.filter((s) => !live.has(s.name) && this.checked.get(s.name)?.definition !== keyOf(s))
     const fresh = await probeMcpServers(stale)
-    for (const [i, s] of stale.entries()) this.checked.set(s.name, { definition: key(s), view: fresh[i]! })
-    return { servers: servers.map((s) => this.checked.get(s.name)!.view) }
+    for (const [i, s] of stale.entries())
+      this.checked.set(s.name, {
+        definition: keyOf(s),
+        view: { ...fresh[i]!, ...(s.approval === 'approved' ? { of: 'check' as const } : {}) }
+      })
+    return {
+      servers: servers.map((s) => {
+        const entry = live.get(s.name)
+        return entry ? sessionView(s, entry) : this.checked.get(s.name)!.view
+      })
+    }
+  }
+
+  /** The session's connection to `s` as listed now, when the session started `s` as it is defined now. */
+  private sessionEntry(s: ResolvedMcpServer): McpServerTools[] {
+    const { session } = this.options
+    const then = session?.servers.find((t) => t.name === s.name)
+    if (!session?.pool || !then || keyOf(then) !== keyOf(s)) return []
+    return session.pool.listing.listed.filter((l) => l.server === s.name)
   }
 
   /**
@@ -73,13 +96,45 @@ export class McpControl {
   }
 
   /**
-   * Checks `name` again: a new start, its tools listed anew.
+   * Starts `name` again: the session's connection when the session has it (closed, started, its
+   * tools listed anew; every agent gets them from its next model request on), else a new check.
    * @throws McpRefusedError for an unknown name.
    */
   async reconnect(name: string): Promise<McpList> {
+    const { session } = this.options
+    if (session?.pool?.listing.listed.some((l) => l.server === name)) {
+      const now = await this.list()
+      if (now.servers.find((s) => s.name === name)?.of === 'session') {
+        await session.pool.reconnect(name)
+        return this.list()
+      }
+    }
     if (!this.checked.has(name)) await this.list()
     if (!this.checked.has(name)) throw new McpRefusedError(`There is no MCP server named '${name}' in this workspace.`)
     this.checked.delete(name)
     return this.list()
   }
+}
+
+/** What a server's check depends on: its source, file, definition and approval. */
+function keyOf(s: ResolvedMcpServer): string {
+  return JSON.stringify([s.source, s.file, s.config, s.approval])
+}
+
+/** A server as the session's connection to it has it. */
+function sessionView(s: ResolvedMcpServer, entry: McpServerTools): McpServerView {
+  const base = {
+    name: s.name,
+    source: s.source,
+    file: s.file,
+    transport: 'command' in s.config ? ('stdio' as const) : s.config.type,
+    of: 'session' as const
+  }
+  return entry.ok
+    ? {
+        ...base,
+        state: 'connected',
+        tools: entry.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}) }))
+      }
+    : { ...base, state: 'failed', error: entry.error.message }
 }

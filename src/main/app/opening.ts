@@ -10,6 +10,7 @@ import { connectModel, NO_API_KEY_HINTS, type ModelConnection } from '../runtime
 import {
   envWithSettings,
   modeSwitches,
+  leaderToolSource,
   openSessionMcp,
   Session,
   teammateModelSetting,
@@ -18,7 +19,13 @@ import {
 } from '../runtime/session'
 import { mcpTimeoutsFromEnv } from '../runtime/mcp'
 import { canonicalWorkspace, ensureWritableDataDirectory } from '../runtime/storage'
-import { AgentMcp, definitionFileNotices, loadSubagentWiring, sweepWorkspaceWorktrees } from '../runtime/subagents'
+import {
+  AgentMcp,
+  inProcessServers,
+  definitionFileNotices,
+  loadSubagentWiring,
+  sweepWorkspaceWorktrees
+} from '../runtime/subagents'
 import {
   createTeammateBackends,
   teammateModelEnv,
@@ -175,7 +182,7 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     throw error
   })
   const timeouts = mcpTimeoutsFromEnv(env)
-  const agentMcp = new AgentMcp(mcp.tools, timeouts)
+  const agentMcp = new AgentMcp(() => mcp.pool?.tools ?? mcp.tools, inProcessServers(timeouts))
   const bus = new EventBus()
   const paneSizes = new PaneSizes()
   const backends = createTeammateBackends({
@@ -184,7 +191,7 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     prompter,
     home: options.home,
     paneSize: (agentId) => paneSizes.get(agentId),
-    mcp: { servers: mcp.manager, listed: mcp.listed, timeouts }
+    mcp: { servers: mcp.manager, listed: mcp.listed, timeouts, ...(mcp.pool ? { pool: mcp.pool } : {}) }
   })
   const engine = new PermissionEngine(settings)
   // events emitted while the session opens are replayed into the service's own bus
@@ -202,7 +209,8 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     prompter,
     engine,
     pty,
-    tools: [...CORE_TOOLS, ...mcp.tools],
+    // docs/tools.md#mcp-servers: a server's list change reaches the leader at its next model request
+    ...leaderToolSource(CORE_TOOLS, mcp),
     subagents: { ...wiring.subagents, ...modeSwitches(options, settings), agentMcp },
     hookSettings: settings.hooks,
     teammates: {
@@ -261,5 +269,6 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
 /** Closes a workspace's MCP servers (its subagents' own, then the session's) and waits for every server process to exit. */
 export async function closeWorkspaceMcp(mcp: OpenedWorkspace['mcp']): Promise<void> {
   await mcp.agents.closeAll()
+  mcp.session.pool?.dispose()
   await mcp.session.manager.closeAll()
 }

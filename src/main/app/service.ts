@@ -127,7 +127,13 @@ export class WorkspaceService {
       prompter: opened.prompter,
       settings: this.settings,
       settingsControl,
-      mcp: new McpControl({ cwd: opened.cwd, home: options.home, env: options.env ?? process.env }),
+      mcp: new McpControl({
+        cwd: opened.cwd,
+        home: options.home,
+        env: options.env ?? process.env,
+        flagFiles: options.mcpConfigFiles ?? [],
+        session: opened.mcp.session
+      }),
       restore: this.restore,
       claude: this.claude,
       mailbox: () => this.mailboxFeed,

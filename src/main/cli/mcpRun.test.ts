@@ -158,6 +158,76 @@ describe('swarmdesk run --mcp-config', () => {
   })
 })
 
+describe('a project’s .mcp.json in a headless run', () => {
+  it('a malformed .mcp.json is bad usage naming file and field, before anything runs', async () => {
+    writeFileSync(join(work, '.mcp.json'), JSON.stringify({ mcpServers: { x: { command: 'node', args: '--port 1' } } }))
+    const run = await runCli(['run', '--cwd', work, '--json', 'hi'], { env: env() })
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/\.mcp\.json: mcpServers\.x\.args: .*it must be a list of strings/)
+    expect(ofType(run.events, 'assistant_text')).toEqual([])
+  })
+
+  it('an unapproved project server is not started and is reported once, teammates of both backends included; an approved one starts', async () => {
+    const server = (file: string) => ({
+      command: process.execPath,
+      args: [memory, `--marker=${home}`],
+      env: { MEMORY_FILE_PATH: join(home, file) }
+    })
+    writeFileSync(
+      join(work, '.mcp.json'),
+      JSON.stringify({ mcpServers: { proj: server('p.jsonl'), ok: server('o.jsonl') } })
+    )
+    mkdirSync(join(work, '.swarmdesk'), { recursive: true })
+    writeFileSync(join(work, '.swarmdesk', 'settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['ok'] }))
+    const probe = (who: string): string[] => [
+      `  ${who}:`,
+      '    - tools:',
+      '        - { name: mcp__proj__read_graph, input: {} }',
+      '        - { name: mcp__ok__read_graph, input: {} }',
+      ...Array.from({ length: 6 }, () => '    - text: "Done."')
+    ]
+    const scenario = join(home, 's.yaml')
+    writeFileSync(
+      scenario,
+      [
+        'agents:',
+        '  team-lead:',
+        '    - tools: [{ name: TeamCreate, input: { team_name: crew } }]',
+        '    - tools:',
+        '        - { name: Agent, input: { name: wally, backend: worker, description: w, prompt: Start. } }',
+        '        - { name: Agent, input: { name: pat, backend: process, description: p, prompt: Start. } }',
+        '    - tools:',
+        '        - { name: mcp__proj__read_graph, input: {} }',
+        '        - { name: mcp__ok__read_graph, input: {} }',
+        ...Array.from({ length: 10 }, () => '    - text: "Noted."'),
+        ...probe('wally'),
+        ...probe('pat'),
+        ''
+      ].join('\n')
+    )
+    const run = await runCli(
+      ['run', '--cwd', work, '--scenario', scenario, '--permission-mode', 'bypassPermissions', '--json', 'go'],
+      { env: env() }
+    )
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const reports = ofType(run.events, 'notice').filter((n) => n.message.includes("'proj'"))
+    expect(reports).toHaveLength(1)
+    expect(reports[0]).toMatchObject({ level: 'warning', agentName: 'team-lead' })
+    expect(reports[0]!.message).toMatch(/is not approved; not started\. Approve it with enabledMcpjsonServers/)
+    const calls = ofType(run.events, 'tool_call')
+    const results = ofType(run.events, 'tool_result')
+    for (const who of ['team-lead', 'wally', 'pat']) {
+      const of = (tool: string) =>
+        results.find((r) => r.toolUseId === calls.find((c) => c.agentName === who && c.name === tool)?.toolUseId)
+      expect(of('mcp__proj__read_graph')).toMatchObject({ isError: true })
+      expect(of('mcp__proj__read_graph')!.output).toContain('No such tool: mcp__proj__read_graph')
+      expect(of('mcp__ok__read_graph')).toMatchObject({ isError: false })
+    }
+    expect(processesWith(`--marker=${home}`)).toEqual([])
+  }, 120_000)
+})
+
 describe('swarmdesk mcp list', () => {
   it('lists every server of every source with its state: connected with its tools, failed with why, awaiting approval', async () => {
     writeFileSync(

@@ -8,12 +8,16 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ofType, runCli, tempWorkspace } from './cli.testkit'
 
 const resolve = createRequire(import.meta.url).resolve
 const everything = resolve('@modelcontextprotocol/server-everything/dist/index.js')
 const memory = resolve('@modelcontextprotocol/server-memory/dist/index.js')
+const filesystem = resolve('@modelcontextprotocol/server-filesystem/dist/index.js')
+/** A real SDK server whose tool list grows on cue (its add_tool), sending tools/list_changed. */
+const growing = fileURLToPath(new URL('../runtime/mcp/growingServer.testkit.cjs', import.meta.url))
 
 let home: string
 let work: string
@@ -120,4 +124,114 @@ describe('MCP servers of teammates', () => {
     // every server the run and its teammates started has exited: the session's, and both inline ones
     expect(processesWith(`--marker=${home}`)).toEqual([])
   }, 120_000)
+
+  it('list changes reach both backends from their next request on; a teammate’s subagent gets its definition’s mcpServers', async () => {
+    const graph = join(home, 'graph.jsonl')
+    writeFileSync(
+      graph,
+      JSON.stringify({ type: 'entity', name: 'Grace', entityType: 'person', observations: [] }) + '\n'
+    )
+    writeFileSync(join(work, 'note.txt'), 'inline server read me\n')
+    const config = join(home, 'mcp.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          growing: { command: process.execPath, args: [growing, `--marker=${home}`] },
+          memory: { command: process.execPath, args: [memory, `--marker=${home}`], env: { MEMORY_FILE_PATH: graph } }
+        }
+      })
+    )
+    mkdirSync(join(work, '.swarmdesk', 'agents'), { recursive: true })
+    writeFileSync(
+      join(work, '.swarmdesk', 'agents', 'librarian.md'),
+      [
+        '---',
+        'name: librarian',
+        'description: looks things up',
+        'tools: Read',
+        'mcpServers:',
+        '  - memory',
+        '  - files:',
+        `      command: ${JSON.stringify(process.execPath)}`,
+        `      args: [${JSON.stringify(filesystem)}, ${JSON.stringify(work)}, "--marker=${home}"]`,
+        '---',
+        'You look things up.',
+        ''
+      ].join('\n')
+    )
+    /** A teammate adds a tool (unknown in the same response, there from its next request on), then has a librarian subagent look things up. */
+    const teammate = (who: string, sub: string): string[] => [
+      `  ${who}:`,
+      '    - tools:',
+      `        - { name: mcp__growing__add_tool, input: { name: ${who}_tool, reply: "${who} tool here" } }`,
+      `        - { name: mcp__growing__${who}_tool, input: {} }`,
+      `    - tools: [{ name: mcp__growing__${who}_tool, input: {} }]`,
+      `    - tools: [{ name: Agent, input: { subagent_type: librarian, description: ${sub}, prompt: look } }]`,
+      ...Array.from({ length: 8 }, () => '    - text: "Done."'),
+      `  ${sub}:`,
+      '    - tools: [{ name: mcp__memory__read_graph, input: {} }]',
+      `    - tools: [{ name: mcp__files__read_text_file, input: { path: ${JSON.stringify(join(work, 'note.txt'))} } }]`,
+      `    - text: "${sub} read: {{last_tool_result}}"`
+    ]
+    const scenario = join(home, 's.yaml')
+    writeFileSync(
+      scenario,
+      [
+        'agents:',
+        '  team-lead:',
+        '    - tools: [{ name: TeamCreate, input: { team_name: crew } }]',
+        '    - tools:',
+        '        - { name: Agent, input: { name: wally, backend: worker, description: w, prompt: Start. } }',
+        '        - { name: Agent, input: { name: pat, backend: process, description: p, prompt: Start. } }',
+        ...Array.from({ length: 12 }, () => '    - text: "Noted."'),
+        ...teammate('wally', 'wsub'),
+        ...teammate('pat', 'psub'),
+        ''
+      ].join('\n')
+    )
+    const run = await runCli(
+      [
+        'run',
+        '--cwd',
+        work,
+        '--scenario',
+        scenario,
+        '--mcp-config',
+        config,
+        '--permission-mode',
+        'bypassPermissions',
+        '--json',
+        'look things up'
+      ],
+      { env: { SWARMDESK_HOME: home, ANTHROPIC_API_KEY: '' } }
+    )
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const calls = ofType(run.events, 'tool_call')
+    const results = ofType(run.events, 'tool_result')
+    const outputs = (agent: string, tool: string): Array<{ isError: boolean; output: string }> =>
+      calls
+        .filter((c) => c.agentName === agent && c.name === tool)
+        .map((c) => results.find((r) => r.toolUseId === c.toolUseId) ?? { isError: true, output: 'no result' })
+        .map((r) => ({ isError: r.isError, output: r.output }))
+    for (const [who, sub] of [
+      ['wally', 'wsub'],
+      ['pat', 'psub']
+    ] as const) {
+      // never inside the request that added it; from the teammate's next request on
+      const late = outputs(who, `mcp__growing__${who}_tool`)
+      expect(late[0]!.isError).toBe(true)
+      expect(late[0]!.output).toContain(`No such tool: mcp__growing__${who}_tool`)
+      expect(late[1]).toEqual({ isError: false, output: `${who} tool here` })
+      // its subagent: the session's memory (named) and its own inline filesystem server
+      expect(outputs(sub, 'mcp__memory__read_graph')[0]?.output).toContain('Grace')
+      expect(outputs(sub, 'mcp__files__read_text_file')[0]).toEqual({
+        isError: false,
+        output: 'inline server read me\n'
+      })
+    }
+    expect(ofType(run.events, 'notice').filter((n) => n.level === 'warning' && /MCP/.test(n.message))).toEqual([])
+    expect(processesWith(`--marker=${home}`)).toEqual([])
+  }, 180_000)
 })

@@ -12,7 +12,14 @@ export const McpServerViewSchema = z.object({
   state: z.enum(['connected', 'failed', 'awaiting-approval', 'disabled']),
   tools: z.array(z.object({ name: z.string(), description: z.string().optional() })).optional(),
   /** Why it failed, the server's stderr included. */
-  error: z.string().optional()
+  error: z.string().optional(),
+  /**
+   * Whether the state is the session's own connection (`session`: the agents use it; Reconnect
+   * restarts it and they get its new tools) or a check on a connection of its own (`check`: a
+   * server the session did not start — approved, added or changed since it opened — used from
+   * the next session on).
+   */
+  of: z.enum(['session', 'check']).optional()
 })
 export type McpServerView = z.infer<typeof McpServerViewSchema>
 
@@ -29,9 +36,10 @@ const ServerName = z.object({ name: z.string().min(1).max(200) }).strict()
 /** The Settings view's MCP requests (docs/tools.md#mcp-servers; src/main/app/mcpControl.ts answers them). */
 export const mcpChannels = {
   /**
-   * Every server of every source, approved or not, each approved one checked: started, its tools
-   * listed, closed again (a server's last check is kept until `mcp.reconnect` or a change of its
-   * definition).
+   * Every server of every source, approved or not. A server the session started shows the state of
+   * the session's connection (its tools as the agents have them now); any other approved one is
+   * checked: started, its tools listed, closed again (that check is kept until `mcp.reconnect` or a
+   * change of its definition).
    */
   'mcp.list': { request: Empty, response: McpListSchema },
   /**
@@ -40,6 +48,6 @@ export const mcpChannels = {
    * is no project server.
    */
   'mcp.approve': { request: ServerName, response: McpListSchema },
-  /** Checks one server again (a new start); refused for an unknown name. */
+  /** Starts one server again: the session's connection when it has one (its agents get the new tools), else a new check; refused for an unknown name. */
   'mcp.reconnect': { request: ServerName, response: McpListSchema }
 } as const

@@ -92,6 +92,19 @@ export class McpManager {
     return () => this.toolListeners.delete(listener)
   }
 
+  /**
+   * Closes the connection to `name` (waiting for its process to exit), so its next use starts the
+   * server anew.
+   * @throws Error when `name` is not a server of this manager, or after {@link closeAll}.
+   */
+  async restart(name: string): Promise<void> {
+    if (this.closed) throw new Error(`MCP server '${name}': the session's servers are closed`)
+    if (!this.entries.has(name)) throw new Error(`no MCP server named '${name}' (configured: ${this.names.join(', ')})`)
+    const conn = this.connections.get(name)
+    this.connections.delete(name)
+    await conn?.close()
+  }
+
   /** Closes every connection and waits for each server process to exit. Idempotent. */
   async closeAll(): Promise<void> {
     this.closed = true

@@ -16,11 +16,17 @@ import { Budget } from '../loop'
 import { DEFAULT_MODEL, resolveModel } from '../model'
 import { createPtyHost } from '../pty'
 import { CORE_TOOLS } from '../tools'
-import { AgentMcp, sweepWorkspaceWorktrees, definitionFileNotices, loadSubagentWiring } from '../subagents'
+import {
+  AgentMcp,
+  inProcessServers,
+  sweepWorkspaceWorktrees,
+  definitionFileNotices,
+  loadSubagentWiring
+} from '../subagents'
 import { Session } from './session'
 import { envWithSettings, teammateModelSetting } from './roleSettings'
 import { modeSwitches, teammateSettings } from './setup'
-import { openSessionMcp, type SessionMcp } from './mcpSetup'
+import { leaderToolSource, openSessionMcp, type SessionMcp } from './mcpSetup'
 import { mcpTimeoutsFromEnv } from '../mcp'
 import { expandPromptCommand } from './mcpPrompt'
 
@@ -141,13 +147,15 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     })
     const connected = model
     const timeouts = mcpTimeoutsFromEnv(env)
-    agentMcp = new AgentMcp(mcp.tools, timeouts)
+    const pool = mcp.pool
+    const startTools = mcp.tools
+    agentMcp = new AgentMcp(() => pool?.tools ?? startTools, inProcessServers(timeouts))
     backends = createTeammateBackends({
       bus: options.bus,
       pty,
       prompter: options.prompter,
       home: options.home,
-      mcp: { servers: mcp.manager, listed: mcp.listed, timeouts }
+      mcp: { servers: mcp.manager, listed: mcp.listed, timeouts, ...(mcp.pool ? { pool: mcp.pool } : {}) }
     })
     session = await Session.open({
       cwd,
@@ -162,11 +170,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       prompter: options.prompter,
       engine: new PermissionEngine(settings),
       pty,
-      tools: [...CORE_TOOLS, ...mcp.tools],
-      refreshTools: async () => {
-        const fresh = await mcp?.pool?.takeChange()
-        return fresh && [...CORE_TOOLS, ...fresh]
-      },
+      ...leaderToolSource(CORE_TOOLS, mcp),
       subagents: { ...wiring.subagents, ...modeSwitches(options, settings), agentMcp },
       hookSettings: settings.hooks,
       // a plan is never approved by --approve: headless, only the leader's SendMessage approves (docs/teams.md#plan-approval)

@@ -68,3 +68,25 @@ export async function openSessionMcp(options: {
     pool
   }
 }
+
+/**
+ * The leader's base tools, `core` then the session's MCP tools, as `Session.open`'s `tools` and
+ * `currentTools` take them (docs/tools.md#mcp-servers): `currentTools` answers the same array until
+ * a server's list changes (waiting for a listing a notification started), then a new one.
+ */
+export function leaderToolSource(
+  core: readonly Tool[],
+  mcp: Pick<SessionMcp, 'tools' | 'pool'>
+): { tools: Tool[]; currentTools: () => Promise<Tool[]> } {
+  let from = mcp.pool?.tools
+  let tools = [...core, ...mcp.tools]
+  return {
+    tools,
+    currentTools: async () => {
+      await mcp.pool?.settled()
+      const now = mcp.pool?.tools
+      if (now && now !== from) tools = [...core, ...(from = now)]
+      return tools
+    }
+  }
+}

@@ -32,11 +32,12 @@ export interface SessionOptions {
   pty: PtyHost
   tools: Tool[]
   /**
-   * Called before each model request of the leader: the base tools (as `tools`) anew when they
-   * changed since the last call (an MCP server's list changed, docs/tools.md#mcp-servers), else
-   * undefined. The leader's next request and the forks it spawns from then on get them.
+   * Called before each model request of the leader: the base tools (as `tools`) now, the same
+   * array as long as they have not changed (a new one when an MCP server's list changed,
+   * docs/tools.md#mcp-servers). The leader's next request and the forks it spawns from then on get
+   * a new one. Each session opened with these options follows it on its own.
    */
-  refreshTools?: () => Promise<Tool[] | undefined>
+  currentTools?: () => Promise<Tool[]>
   /**
    * Subagents (docs/agents.md#subagents): definitions and resolvers. When given, the leader gets the Agent,
    * TaskStop and SendMessage tools and the session runs their tasks.

@@ -66,6 +66,7 @@ export class Session {
   /** The leader's side of its team's teammates (docs/teams.md#spawning-a-teammate, docs/teams.md#mailbox, docs/teams.md#sendmessage-between-teammates, docs/teams.md#teammate-life-cycle, docs/teams.md#shared-task-list, docs/teams.md#permission-requests, docs/teams.md#plan-approval); undefined without teammates. */
   readonly teammates: TeammateSupervisor | undefined
   private tools: Tool[]
+  private base: Tool[] // the leader's are made of these: options.tools, then each new list of options.currentTools
   private readonly hookWarnings: string[]
   private readonly hookRunner: SwappableHookRunner | undefined
   private readonly gate: PermissionGate
@@ -102,7 +103,7 @@ export class Session {
     this.subagents = services.subagents
     this.team = services.team
     this.teammates = services.teammates
-    this.tools = leaderTools(options.tools, this.team, options.subagents?.coordinator === true)
+    this.tools = leaderTools((this.base = options.tools), this.team, options.subagents?.coordinator === true)
   }
 
   /** Fork and coordinator mode as the session runs them now (docs/agents.md#forks, docs/agents.md#coordinator-mode). */
@@ -145,7 +146,7 @@ export class Session {
     // a prompt that started while the prompt was being rendered wins: nothing changes under it
     if (!this.orchestrationSwitchable) throw new SessionStateError(ORCHESTRATION_FIXED)
     this.system = system
-    this.tools = leaderTools(this.options.tools, this.team, switches.coordinator)
+    this.tools = leaderTools(this.base, this.team, switches.coordinator)
     this.subagents.setOrchestration({ forkEnabled: switches.fork, coordinator: switches.coordinator })
     return this.orchestration
   }
@@ -359,8 +360,9 @@ export class Session {
 
   /** The leader's tools anew when its base tools changed (an MCP server's list, docs/tools.md#mcp-servers). */
   private async refreshTools(): Promise<Tool[] | undefined> {
-    const base = await this.options.refreshTools?.()
-    return base && (this.tools = leaderTools(base, this.team, this.orchestration.coordinator))
+    const now = await this.options.currentTools?.()
+    if (!now || now === this.base) return undefined
+    return (this.tools = leaderTools((this.base = now), this.team, this.orchestration.coordinator))
   }
 
   /** Ends the session: aborts a running prompt, kills its shells, finishes the transcript, emits `agent_stopped`. Idempotent. */

@@ -28,7 +28,7 @@ afterAll(() => session.closeAll())
 
 describe('an agent’s own MCP servers beside the session’s', () => {
   it('one ListMcpResources/ReadMcpResource pair reaches both its own and the session’s servers; every tool name is one tool', async () => {
-    const agents = new AgentMcp(sessionTools)
+    const agents = new AgentMcp(() => sessionTools)
     try {
       const mcp = await agents.open({ name: 'reader', mcpServers: ['docs', { name: 'own', config: stdio }] })
       expect(mcp.warnings).toEqual([])
@@ -52,7 +52,7 @@ describe('an agent’s own MCP servers beside the session’s', () => {
   }, 30_000)
 
   it('an inline server of a session server’s name is the agent’s own, said once as a warning', async () => {
-    const agents = new AgentMcp(sessionTools)
+    const agents = new AgentMcp(() => sessionTools)
     try {
       const mcp = await agents.open({ name: 'shadow', mcpServers: [{ name: 'docs', config: stdio }] })
       expect(mcp.warnings).toEqual([expect.stringMatching(/defines its own MCP server 'docs'/)])
@@ -65,7 +65,7 @@ describe('an agent’s own MCP servers beside the session’s', () => {
   }, 30_000)
 
   it('a released agent’s inline server starts again when its tools are used (a resumed agent), and not after closeAll', async () => {
-    const agents = new AgentMcp(sessionTools)
+    const agents = new AgentMcp(() => sessionTools)
     const mcp = await agents.open({ name: 'resumable', mcpServers: [{ name: 'own', config: stdio }] })
     const echo = named(mcp.tools, 'mcp__own__echo')
     expect((await echo.call({ message: 'first run' }, ctx())).content).toBe('Echo: first run')

@@ -26,26 +26,38 @@ export interface AgentMcpTools {
 }
 
 /**
- * The inline servers of one agent: a manager made on first use, closed by {@link release} and
+ * Starts the inline servers of one agent as a set: in this process ({@link inProcessServers}), or
+ * in the main process for a worker teammate's subagents (docs/tools.md#mcp-servers). The set starts
+ * nothing until used; its `closeAll` stops what it started.
+ */
+export type AgentServerStarter = (entries: readonly McpServerEntry[]) => McpServerSet
+
+/** An {@link AgentServerStarter} of this process: a manager of the entries with `timeouts`. */
+export function inProcessServers(timeouts: McpTimeouts = {}): AgentServerStarter {
+  return (entries) => new McpManager(entries, timeouts)
+}
+
+/**
+ * The inline servers of one agent: a set made on first use, closed by {@link release} and
  * made again on the next use, so a resumed agent's tools start their servers again; after
  * {@link closeAll} (the session ends) nothing starts.
  */
 class AgentServers implements McpServerSet {
-  private manager: McpManager | undefined
+  private set: McpServerSet | undefined
   private ended = false
 
   constructor(
     private readonly entries: readonly McpServerEntry[],
-    private readonly timeouts: McpTimeouts
+    private readonly start: AgentServerStarter
   ) {}
 
   get names(): string[] {
     return this.entries.map((e) => e.name).sort()
   }
 
-  private live(): McpManager {
+  private live(): McpServerSet {
     if (this.ended) throw new Error(`the MCP servers of this agent are closed: its session ended`)
-    return (this.manager ??= new McpManager(this.entries, this.timeouts))
+    return (this.set ??= this.start(this.entries))
   }
 
   connection(name: string): ReturnType<McpServerSet['connection']> {
@@ -58,8 +70,8 @@ class AgentServers implements McpServerSet {
 
   /** Stops the servers now; a later use starts them again. */
   async release(): Promise<void> {
-    const m = this.manager
-    this.manager = undefined
+    const m = this.set
+    this.set = undefined
     await m?.closeAll()
   }
 
@@ -81,23 +93,25 @@ export class AgentMcp {
   private readonly started = new Set<AgentServers>()
 
   /**
-   * `sessionTools`: the session's tools, whose `mcp__…` ones are the configured servers' tools
-   * (and whose resource tools name the session's servers with resources). `timeouts`: of the
-   * inline servers (docs/tools.md#mcp-servers).
+   * `sessionTools`: the session's MCP tools now (read when an agent opens its servers): the
+   * `mcp__…` tools of the configured servers, and the resource tools naming the session's servers
+   * with resources. `start`: how inline servers start (default in this process, default timeouts;
+   * docs/tools.md#mcp-servers).
    */
   constructor(
-    private readonly sessionTools: readonly Tool[],
-    private readonly timeouts: McpTimeouts = {}
+    private readonly sessionTools: () => readonly Tool[],
+    private readonly start: AgentServerStarter = inProcessServers()
   ) {}
 
   /** Opens `definition`'s servers. Never throws: a server that is missing or fails to start is a warning. */
   async open(definition: Pick<SubagentDefinition, 'name' | 'mcpServers'>): Promise<AgentMcpTools> {
     const entries = definition.mcpServers ?? []
+    const sessionTools = this.sessionTools()
     const tools: Tool[] = []
     const warnings: string[] = []
     for (const name of entries.filter((e): e is string => typeof e === 'string')) {
       const prefix = `mcp__${normaliseMcpName(name)}__`
-      const own = this.sessionTools.filter((t) => t.name.startsWith(prefix))
+      const own = sessionTools.filter((t) => t.name.startsWith(prefix))
       if (own.length === 0)
         warnings.push(
           `Agent type ${definition.name} names the MCP server '${name}' in mcpServers, but the session has no such server running (not configured, not approved, or it failed to start); it goes on without it.`
@@ -106,13 +120,13 @@ export class AgentMcp {
     }
     const inline = entries.filter((e): e is Exclude<typeof e, string> => typeof e !== 'string')
     if (inline.length === 0) return { tools, warnings, release: async () => undefined }
-    const servers = new AgentServers(inline, this.timeouts)
+    const servers = new AgentServers(inline, this.start)
     this.started.add(servers)
     const listed = await servers.listTools()
     const made = mcpToolsOf(servers, listed)
     warnings.push(...made.failures)
     const own = resourceRoutesOf(servers, listed)
-    const session = resourceRoutesOfTool(this.sessionTools.find((t) => t.name === LIST_MCP_RESOURCES))
+    const session = resourceRoutesOfTool(sessionTools.find((t) => t.name === LIST_MCP_RESOURCES))
     for (const r of own)
       if (session.some((s) => s.server === r.server))
         warnings.push(

@@ -6,4 +6,11 @@ export * from './types'
 export { asParent } from './run'
 export * from './wiring'
 export * from './startupSweep'
-export { AgentMcp, mcpRunConfig, withAgentMcp, type AgentMcpTools } from './agentMcp'
+export {
+  AgentMcp,
+  inProcessServers,
+  mcpRunConfig,
+  withAgentMcp,
+  type AgentMcpTools,
+  type AgentServerStarter
+} from './agentMcp'

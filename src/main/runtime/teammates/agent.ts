@@ -29,7 +29,7 @@ import { TranscriptWriter } from '../transcripts'
 import { interruptOnShutdownRequest } from './shutdownWatch'
 import { teammateRolePrompt } from './prompt'
 import { createTeammateSubagents, notifyIdle } from './agentServices'
-import { openTeammateMcp, type TeammateMcpHost } from './mcp'
+import { TeammateMcp, type TeammateMcpHost } from './mcp'
 
 /** Times in a row a TeammateIdle hook may keep the teammate working (as SubagentStop's bound, docs/hooks.md#hooks). */
 const MAX_IDLE_HOOK_BLOCKS = 3
@@ -81,7 +81,10 @@ export class TeammateAgent {
   private readonly fileState = new FileStateCache()
   private readonly sessionAllowRules: string[] = []
   private readonly transcript: TranscriptWriter
-  private readonly tools: Tool[]
+  private tools: Tool[]
+  private ownTools = 0 // how many of its tools are its own: the MCP ones after them change with a server's list
+  /** Its MCP tools and its subagents' servers (docs/tools.md#mcp-servers). */
+  private readonly mcp: TeammateMcp
   private system: Awaited<ReturnType<typeof renderSystemPrompt>> = []
   /** The runtime of its sync subagents (docs/teams.md#spawning-a-teammate), set up by {@link start}. */
   private subagents: SubagentRuntime | undefined
@@ -138,6 +141,7 @@ export class TeammateAgent {
       }
     }
     this.self = this.parentOfSubagents()
+    this.mcp = new TeammateMcp(parts.mcp)
   }
 
   /** Aborts the current run (not the teammate): a shutdown request came while it waited for an answer. */
@@ -216,17 +220,23 @@ export class TeammateAgent {
       context,
       rolePrompt: teammateRolePrompt({ team, name: identity.name, leader })
     })
-    const { subagents, definition } = await createTeammateSubagents(this.parts, this.prompter, context)
+    const { subagents, definition } = await createTeammateSubagents(this.parts, this.prompter, context, this.mcp.agents)
     this.subagents = subagents
     // after its own tools, so the prefix of the tool list is the same for every teammate
-    const mcp = await openTeammateMcp(this.parts.mcp, definition)
-    this.tools.push(...mcp.tools)
+    const mcp = await this.mcp.open(definition)
+    this.ownTools = this.tools.length
+    this.tools = [...this.tools, ...mcp.tools]
     for (const message of mcp.warnings)
       this.parts.bus.emit({ type: 'notice', level: 'warning', message, agentId: identity.id, agentName: identity.name })
   }
 
   /** The teammate as the parent of its subagents (see {@link parentOfSubagents}). */
   private readonly self: ParentAgent
+
+  /** Stops the MCP servers its subagents' definitions started (the teammate ends); none starts again. */
+  async closeSubagentMcp(): Promise<void> {
+    await this.mcp.agents.closeAll()
+  }
 
   /**
    * Runs one user turn to its end (again while a TeammateIdle hook keeps it working), then tells
@@ -359,6 +369,11 @@ export class TeammateAgent {
             ...(this.subagents ? { services: { subagents: this.subagents, self: this.self } } : {})
           },
           drainPending: () => this.queued.splice(0),
+          // a session server's new list, from the next model request on (docs/tools.md#mcp-servers)
+          refreshTools: async () => {
+            const fresh = await this.mcp.refresh()
+            return fresh && (this.tools = [...this.tools.slice(0, this.ownTools), ...fresh])
+          },
           gate: createPermissionGate({
             agentId: identity.id,
             agentName: identity.name,

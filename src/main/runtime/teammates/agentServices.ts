@@ -3,7 +3,7 @@ import { Budget } from '../loop'
 import { protocolBody } from '../../../shared/mailbox'
 import type { PermissionPrompter } from '../permissions'
 import type { ProjectContext, TurnEnd } from '../runner'
-import { SubagentRuntime, loadSubagentWiring, type SubagentDefinition } from '../subagents'
+import { SubagentRuntime, loadSubagentWiring, type AgentMcp, type SubagentDefinition } from '../subagents'
 import { readTeammateEnv } from './env'
 import type { AgentParts } from './agent'
 
@@ -17,13 +17,15 @@ const SUMMARY_CHARS = 200
  * and no forks. Its subagents share the teammate's bus (events in their own names, the teammate
  * as parent), PTY host (a worker's RPC client of the main thread's host), permission engine and
  * prompter (their questions go to the leader tagged with the teammate, the reason naming the
- * subagent), and write their transcripts beside the teammate's. Also returns the teammate's own
- * definition (its `agentType`), when one is defined.
+ * subagent), and write their transcripts beside the teammate's. `agentMcp` gives them their
+ * definitions' `mcpServers` as the leader's subagents get theirs (docs/tools.md#mcp-servers). Also
+ * returns the teammate's own definition (its `agentType`), when one is defined.
  */
 export async function createTeammateSubagents(
   parts: AgentParts,
   prompter: PermissionPrompter,
-  context: ProjectContext
+  context: ProjectContext,
+  agentMcp: AgentMcp
 ): Promise<{ subagents: SubagentRuntime; definition: SubagentDefinition | undefined }> {
   const { identity, teamContext } = parts
   const { subagents: wiring } = await loadSubagentWiring({
@@ -60,7 +62,8 @@ export async function createTeammateSubagents(
     backgroundDisabled: true,
     autoBackgroundMs: 0,
     forkEnabled: false,
-    coordinator: false
+    coordinator: false,
+    agentMcp
   })
   return { subagents, definition }
 }

@@ -1,4 +1,5 @@
 import { RunUsageError } from '../base'
+import { AgentMcp } from '../subagents'
 import {
   loadMcpConfig,
   McpConfigError,
@@ -9,12 +10,22 @@ import {
   type McpServerTools,
   type McpTimeouts
 } from '../mcp'
-import { createMcpResourceTools, mcpToolsOf, normaliseMcpName, resourceRoutesOf, type Tool } from '../tools'
+import {
+  createMcpResourceTools,
+  mcpToolsOf,
+  McpToolPool,
+  normaliseMcpName,
+  resourceRoutesOf,
+  type McpListing,
+  type Tool
+} from '../tools'
 
 /** A set of servers and their tools as listed when it was opened. */
 export interface TeammateMcpOpened {
   servers: McpServerSet
   listed: McpServerTools[]
+  /** The session's listing's version, when its lists may change (see {@link TeammateMcpHost.sessionChanges}). */
+  version?: number
 }
 
 /**
@@ -25,8 +36,20 @@ export interface TeammateMcpOpened {
 export interface TeammateMcpHost {
   /** The session's servers that started, with their tools. */
   session(): Promise<TeammateMcpOpened>
+  /**
+   * The session's servers that listed, when a server's tool list changed since `version` (its
+   * `tools/list_changed`, docs/tools.md#mcp-servers), else undefined. A listing a notification
+   * started is waited for first.
+   */
+  sessionChanges(version: number): Promise<McpListing | undefined>
   /** Starts `servers` (its definition's inline ones) for this teammate alone and lists their tools. */
   open(servers: readonly McpServerEntry[]): Promise<TeammateMcpOpened>
+  /**
+   * A set of `servers` for one of its subagents (its definition's inline ones), started where the
+   * teammate's own are, on first use; its `closeAll` stops them, and so does {@link close}.
+   * @throws Error after {@link close}.
+   */
+  starter(servers: readonly McpServerEntry[]): McpServerSet
   /** Stops every server started for this teammate and waits for each process to exit. Idempotent. */
   close(): Promise<void>
 }
@@ -45,11 +68,17 @@ export function ownTeammateMcp(options: {
   env: NodeJS.ProcessEnv
   timeouts: McpTimeouts
 }): TeammateMcpHost {
-  const managers: McpManager[] = []
-  let session: Promise<TeammateMcpOpened> | undefined
-  const start = async (entries: readonly McpServerEntry[]): Promise<TeammateMcpOpened> => {
+  const managers = new Set<McpManager>()
+  let closed = false
+  let session: Promise<TeammateMcpOpened & { pool?: McpToolPool }> | undefined
+  const manage = (entries: readonly McpServerEntry[]): McpManager => {
+    if (closed) throw new Error('the teammate has ended: its MCP servers are closed')
     const manager = new McpManager(entries, options.timeouts)
-    managers.push(manager)
+    managers.add(manager)
+    return manager
+  }
+  const start = async (entries: readonly McpServerEntry[]): Promise<TeammateMcpOpened> => {
+    const manager = manage(entries)
     return { servers: manager, listed: entries.length ? await manager.listTools() : [] }
   }
   return {
@@ -62,15 +91,59 @@ export function ownTeammateMcp(options: {
           if (error instanceof McpConfigError) throw new RunUsageError(`MCP configuration: ${error.message}`)
           throw error
         }
-        return start(startableServers(loaded).start)
+        const entries = startableServers(loaded).start
+        const manager = manage(entries)
+        if (entries.length === 0) return { servers: manager, listed: [] }
+        const listed = await manager.listTools()
+        // its own connections' list changes, followed as the leader's pool follows the leader's
+        const pool = new McpToolPool(manager, listed)
+        return { servers: manager, listed, pool, version: pool.listing.version }
       })()
       return session
     },
+    async sessionChanges(version) {
+      const pool = (await session)?.pool
+      const now = await pool?.latest()
+      return now && now.version !== version ? { ...now, listed: now.listed.filter((l) => l.ok) } : undefined
+    },
     open: start,
+    starter(entries) {
+      const manager = manage(entries)
+      return {
+        get names() {
+          return manager.names
+        },
+        connection: (name) => manager.connection(name),
+        listTools: (names) => manager.listTools(names),
+        async closeAll() {
+          managers.delete(manager)
+          await manager.closeAll()
+        }
+      }
+    },
     async close() {
-      await Promise.all(managers.splice(0).map((m) => m.closeAll()))
+      closed = true
+      ;(await session?.catch(() => undefined))?.pool?.dispose()
+      const all = [...managers]
+      managers.clear()
+      await Promise.all(all.map((m) => m.closeAll()))
     }
   }
+}
+
+/** A teammate's MCP tools as {@link openTeammateMcp} builds them. */
+export interface TeammateMcpTools {
+  /** Its `mcp__…` tools and resource pair, after its own tools. */
+  tools: Tool[]
+  /** Servers missing or failed, name clashes: each said once as its notice. */
+  warnings: string[]
+  /** The session's part of them (no inline server of its own): what its subagents' named `mcpServers` use. */
+  sessionTools: Tool[]
+  /**
+   * The tools anew when a session server's list changed since the last call (docs/tools.md#mcp-servers),
+   * else undefined; called before each model request of the teammate, never inside one.
+   */
+  refresh(): Promise<{ tools: Tool[]; sessionTools: Tool[] } | undefined>
 }
 
 /**
@@ -84,7 +157,7 @@ export function ownTeammateMcp(options: {
 export async function openTeammateMcp(
   host: TeammateMcpHost,
   definition: { name: string; mcpServers?: ReadonlyArray<string | McpServerEntry> } | undefined
-): Promise<{ tools: Tool[]; warnings: string[] }> {
+): Promise<TeammateMcpTools> {
   const session = await host.session()
   const entries = definition?.mcpServers ?? []
   const inline = entries.filter((e): e is McpServerEntry => typeof e !== 'string')
@@ -95,13 +168,68 @@ export async function openTeammateMcp(
         `Agent type ${definition?.name} names the MCP server '${name}' in mcpServers, but the session has no such server running (not configured, not approved, or it failed to start); it goes on without it.`
       )
   const own = inline.length ? await host.open(inline) : undefined
-  const taken = new Map<string, string>()
-  const mine = own ? mcpToolsOf(own.servers, own.listed, taken) : { tools: [], failures: [] }
-  const shared = mcpToolsOf(session.servers, session.listed, taken)
-  warnings.push(...mine.failures, ...shared.failures)
-  const routes = [
-    ...(own ? resourceRoutesOf(own.servers, own.listed) : []),
-    ...resourceRoutesOf(session.servers, session.listed)
-  ]
-  return { tools: [...shared.tools, ...mine.tools, ...createMcpResourceTools(routes)], warnings }
+  const build = (listed: readonly McpServerTools[]) => {
+    const taken = new Map<string, string>()
+    const mine = own ? mcpToolsOf(own.servers, own.listed, taken) : { tools: [], failures: [] }
+    const shared = mcpToolsOf(session.servers, listed, taken)
+    const sessionRoutes = resourceRoutesOf(session.servers, listed)
+    const routes = [...(own ? resourceRoutesOf(own.servers, own.listed) : []), ...sessionRoutes]
+    return {
+      tools: [...shared.tools, ...mine.tools, ...createMcpResourceTools(routes)],
+      sessionTools: [...shared.tools, ...createMcpResourceTools(sessionRoutes)],
+      failures: [...mine.failures, ...shared.failures]
+    }
+  }
+  const first = build(session.listed)
+  warnings.push(...first.failures)
+  let version = session.version
+  return {
+    tools: first.tools,
+    sessionTools: first.sessionTools,
+    warnings,
+    async refresh() {
+      if (version === undefined) return undefined
+      const change = await host.sessionChanges(version)
+      if (!change) return undefined
+      version = change.version
+      const { tools, sessionTools } = build(change.listed)
+      return { tools, sessionTools }
+    }
+  }
+}
+
+/**
+ * A teammate's MCP side (docs/tools.md#mcp-servers): its tools ({@link openTeammateMcp}), kept
+ * current on the session servers' list changes, and its subagents' own servers (their
+ * definitions' `mcpServers`), whose inline ones start where the teammate's do — the main process
+ * for a worker, its own process for a `process` teammate — and whose named ones are the session's
+ * tools the teammate has when the subagent starts.
+ */
+export class TeammateMcp {
+  /** Its subagents' servers: give it to their runtime; `closeAll` when the teammate ends. */
+  readonly agents: AgentMcp
+  private opened: TeammateMcpTools | undefined
+  private sessionTools: Tool[] = []
+
+  constructor(private readonly host: TeammateMcpHost) {
+    this.agents = new AgentMcp(
+      () => this.sessionTools,
+      (entries) => host.starter(entries)
+    )
+  }
+
+  /** Opens its servers (see {@link openTeammateMcp}): its MCP tools and the warnings to say. */
+  async open(definition: Parameters<typeof openTeammateMcp>[1]): Promise<{ tools: Tool[]; warnings: string[] }> {
+    this.opened = await openTeammateMcp(this.host, definition)
+    this.sessionTools = this.opened.sessionTools
+    return this.opened
+  }
+
+  /** Its MCP tools anew when a session server's list changed since the last call, else undefined. */
+  async refresh(): Promise<Tool[] | undefined> {
+    const fresh = await this.opened?.refresh()
+    if (!fresh) return undefined
+    this.sessionTools = fresh.sessionTools
+    return fresh.tools
+  }
 }

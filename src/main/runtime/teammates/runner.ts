@@ -317,7 +317,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
         .catch(() => undefined)
     }
     if (outcome !== 'crashed') agent?.state('exited')
-    // docs/tools.md#mcp-servers: no server started for it outlives it
+    // docs/tools.md#mcp-servers: no server started for it or its subagents outlives it
+    await agent?.closeSubagentMcp()
     await mcp.close()
     if (!options.pty) await pty.dispose()
     await connection.close()

@@ -6,7 +6,7 @@ import {
   type McpServerTools
 } from '../../mcp'
 import type { TeammateMcpHost, TeammateMcpOpened } from '../mcp'
-import type { McpListingEntry } from './mcpServer'
+import type { McpChanges, McpListingEntry } from './mcpServer'
 import type { MainToWorker, McpReply, McpRequest, WorkerToMain } from './protocol'
 
 /** The worker side of the MCP requests: the host a worker teammate's runner is given, and where replies go in. */
@@ -26,6 +26,7 @@ export function createMcpPortClient(post: (message: WorkerToMain) => void): McpP
   const open = new Map<number, (reply: McpReply) => void>()
   const opened = new Set<number>()
   let nextId = 1
+  let closed = false
 
   function request<T>(req: McpRequest, signal?: AbortSignal, what = 'request'): Promise<T> {
     const server = 'server' in req ? req.server : '(teammate)'
@@ -70,17 +71,73 @@ export function createMcpPortClient(post: (message: WorkerToMain) => void): McpP
     }
   }
 
+  /** Servers opened in the main process on first use (a subagent's inline ones): a scope of their own. */
+  function lazySet(servers: readonly McpServerEntry[]): McpServerSet {
+    if (closed) throw new Error('the teammate has ended: its MCP servers are closed')
+    let scope: Promise<{ scope: number; listed: McpServerTools[] }> | undefined
+    let first: McpServerTools[] | undefined
+    const live = () =>
+      (scope ??= request<{ scope: number; listed: McpListingEntry[] }>({ op: 'open', servers: [...servers] }).then(
+        (answer) => {
+          opened.add(answer.scope)
+          first = fromCrossing(answer.listed)
+          return { scope: answer.scope, listed: first }
+        }
+      ))
+    const names = servers.map((s) => s.name)
+    return {
+      names: [...names].sort(),
+      connection(server: string): McpServerHandle {
+        return {
+          callTool: async (tool, args, signal) =>
+            setOf((await live()).scope, names)
+              .connection(server)
+              .callTool(tool, args, signal),
+          listResources: async () =>
+            setOf((await live()).scope, names)
+              .connection(server)
+              .listResources(),
+          readResource: async (uri, signal) =>
+            setOf((await live()).scope, names)
+              .connection(server)
+              .readResource(uri, signal)
+        }
+      },
+      async listTools(only?: readonly string[]) {
+        const got = await live()
+        // the listing of the open itself, once; later ones ask again
+        const listed = first ?? (await setOf(got.scope, names).listTools())
+        first = undefined
+        return only ? listed.filter((l) => only.includes(l.server)) : listed
+      },
+      async closeAll() {
+        const was = scope
+        scope = undefined
+        const got = await was?.catch(() => undefined)
+        if (got) await setOf(got.scope, names).closeAll()
+      }
+    }
+  }
+
   const host: TeammateMcpHost = {
     async session(): Promise<TeammateMcpOpened> {
-      const listed = fromCrossing(await request<McpListingEntry[]>({ op: 'tools', scope: 'session' }))
+      const answer = await request<McpChanges>({ op: 'changes', since: -1 })
+      const listed = fromCrossing(answer.listed ?? [])
       return {
         servers: setOf(
           'session',
           listed.map((l) => l.server)
         ),
-        listed
+        listed,
+        ...(answer.version !== undefined ? { version: answer.version } : {})
       }
     },
+    async sessionChanges(version) {
+      const answer = await request<McpChanges>({ op: 'changes', since: version })
+      if (answer.version === undefined || answer.listed === undefined) return undefined
+      return { version: answer.version, listed: fromCrossing(answer.listed) }
+    },
+    starter: lazySet,
     async open(servers: readonly McpServerEntry[]): Promise<TeammateMcpOpened> {
       const answer = await request<{ scope: number; listed: McpListingEntry[] }>({ op: 'open', servers: [...servers] })
       opened.add(answer.scope)
@@ -91,6 +148,7 @@ export function createMcpPortClient(post: (message: WorkerToMain) => void): McpP
       return { servers: set, listed: fromCrossing(answer.listed) }
     },
     async close() {
+      closed = true
       // the main side stops them too when the worker ends; closing here lets the teammate's end wait for it
       await Promise.all([...opened].map((scope) => setOf(scope, []).closeAll()))
     }

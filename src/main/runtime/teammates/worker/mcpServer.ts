@@ -1,4 +1,5 @@
 import { McpManager, McpServerError, type McpServerSet, type McpServerTools, type McpTimeouts } from '../../mcp'
+import type { McpToolPool } from '../../tools'
 import type { MainToWorker, McpReply, McpRequest } from './protocol'
 
 /** The session's MCP servers as worker teammates share them: its set and their tools as listed at its start. */
@@ -7,6 +8,16 @@ export interface SharedMcp {
   listed: readonly McpServerTools[]
   /** Timeouts of the servers a teammate's definition starts for it. */
   timeouts?: McpTimeouts
+  /** The same servers' tools kept current on their list-changed notifications (docs/tools.md#mcp-servers); absent = `listed` never changes. */
+  pool?: McpToolPool
+}
+
+/** The answer to a `changes` request: the session's listing when it changed since the version asked about. */
+export interface McpChanges {
+  /** Absent when the session's lists never change (it has no servers). */
+  version?: number
+  /** The servers that listed, when the listing changed (or `since` was -1). */
+  listed?: McpListingEntry[]
 }
 
 /** A listing entry as it crosses the port: a failure as its parts. */
@@ -47,9 +58,14 @@ export function createMcpServer(shared: SharedMcp | undefined, post: (message: M
   async function serve(id: number, request: McpRequest, signal: AbortSignal): Promise<unknown> {
     switch (request.op) {
       case 'tools':
-        return request.scope === 'session'
-          ? crossing(shared?.listed ?? [])
-          : crossing(await scopeOf(request.scope).listTools())
+        if (request.scope !== 'session') return crossing(await scopeOf(request.scope).listTools())
+        return crossing(shared?.pool ? (await shared.pool.latest()).listed.filter((l) => l.ok) : (shared?.listed ?? []))
+      case 'changes': {
+        if (!shared?.pool) return { listed: crossing(shared?.listed ?? []) } satisfies McpChanges
+        const now = await shared.pool.latest()
+        if (now.version === request.since) return { version: now.version } satisfies McpChanges
+        return { version: now.version, listed: crossing(now.listed.filter((l) => l.ok)) } satisfies McpChanges
+      }
       case 'open': {
         if (closed) throw new Error('the teammate is being stopped; no MCP server starts for it')
         const manager = new McpManager(request.servers, shared?.timeouts ?? {})

@@ -117,12 +117,15 @@ const McpScopeSchema = z.union([z.literal('session'), Id])
 /**
  * One MCP request of a worker teammate, served by the main process (its connections live there,
  * as its terminals do): `tools` lists the tools of a scope's servers (the session's as listed at
- * its start); `open` starts servers for the teammate and answers with their scope and listing;
+ * its start); `changes` answers the session's listing when it changed since the version `since` (`-1`:
+ * always), with its version (none when the session's lists never change: it has no servers);
+ * `open` starts servers for the teammate and answers with their scope and listing;
  * `close` stops them; `call`, `resources` and `read` are a server's `tools/call`,
  * `resources/list` and `resources/read`.
  */
 export const McpRequestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('tools'), scope: McpScopeSchema }),
+  z.object({ op: z.literal('changes'), since: z.number().int().min(-1) }),
   z.object({
     op: z.literal('open'),
     servers: z.array(z.object({ name: z.string().min(1), config: McpServerConfigSchema }))

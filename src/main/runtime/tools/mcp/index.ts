@@ -18,4 +18,4 @@ export {
   type McpResourceTool
 } from './resourceTools'
 export { DEFAULT_MCP_OUTPUT_TOKENS, mcpOutputTokens, toToolResult, type McpCallResult } from './result'
-export { McpToolPool } from './pool'
+export { McpToolPool, type McpListing } from './pool'

@@ -3,18 +3,25 @@ import type { Tool } from '../types'
 import { mcpToolsOf } from './mcpTools'
 import { createMcpResourceTools, resourceRoutesOf } from './resourceTools'
 
+/** The servers' listing at one version: `version` grows by one with each real change of a list. */
+export interface McpListing {
+  version: number
+  /** Every server of the first listing, in its order: the ones that failed with their error. */
+  listed: McpServerTools[]
+}
+
 /**
  * The MCP tools of a session, kept current (docs/tools.md#mcp-servers): when a server sends
- * `notifications/tools/list_changed`, its tools are listed again and {@link takeChange} hands the
- * new list to the next model request of the leader, never to one under way. The list is rebuilt
- * only on a change (a notification with the same list changes nothing), so the cached prompt
- * prefix stays valid until a list really changes.
+ * `notifications/tools/list_changed`, its tools are listed again and {@link tools} is a new array,
+ * which the leader takes at its next model request, never inside one (after {@link settled});
+ * teammates follow the same listing by its version ({@link latest}). The list is rebuilt only on a change (a
+ * notification with the same list changes nothing), so the cached prompt prefix stays valid until
+ * a list really changes.
  */
 export class McpToolPool {
   private readonly lists = new Map<string, McpServerTools>()
   private built: Tool[]
   private version = 0
-  private taken = 0
   private readonly relisting = new Set<Promise<void>>()
   private readonly stop: () => void
 
@@ -33,21 +40,45 @@ export class McpToolPool {
     })
   }
 
-  /** The `mcp__…` tools of every listed server, then ListMcpResources/ReadMcpResource when one has resources. */
+  /**
+   * The `mcp__…` tools of every listed server, then ListMcpResources/ReadMcpResource when one has
+   * resources: the same array until a list really changes.
+   */
   get tools(): Tool[] {
     return this.built
   }
 
   /**
-   * The tools anew when a server's list changed since the last call, else undefined. A listing a
-   * notification already started is waited for first, so a change the server announced before
-   * this call (as a tool it just added, in the same answer) is never missed.
+   * The listing as it is once every listing a notification started has finished, so a change the
+   * server announced before this call (a tool it just added, in the same answer) is never missed.
    */
-  async takeChange(): Promise<Tool[] | undefined> {
+  async latest(): Promise<McpListing> {
     await this.settled()
-    if (this.taken === this.version) return undefined
-    this.taken = this.version
-    return this.built
+    return { version: this.version, listed: [...this.lists.values()] }
+  }
+
+  /** The listing now, without waiting (what Settings shows of the session's connections). */
+  get listing(): McpListing {
+    return { version: this.version, listed: [...this.lists.values()] }
+  }
+
+  /**
+   * Starts `server` anew on the session's connection (closed first, its process gone) and lists
+   * its tools: a server that failed at the start gets its tools now, and every agent gets the new
+   * list from its next model request on. Its state after, ok or failed.
+   * @throws Error when `server` is not one of the pool's servers.
+   */
+  async reconnect(server: string): Promise<McpServerTools> {
+    if (!this.lists.has(server)) throw new Error(`no MCP server named '${server}' in this session`)
+    await this.manager.restart(server)
+    const [entry] = await this.manager.listTools([server])
+    const before = this.lists.get(server)
+    this.lists.set(server, entry!)
+    if (JSON.stringify(stateOf(before)) !== JSON.stringify(stateOf(entry))) {
+      this.built = this.build()
+      this.version++
+    }
+    return entry!
   }
 
   /** Resolves once every listing that a notification started has finished. */
@@ -78,4 +109,9 @@ export class McpToolPool {
       ...createMcpResourceTools(resourceRoutesOf(this.manager, listed))
     ]
   }
+}
+
+/** What of a listing entry changes the tools: its tools when ok, else nothing. */
+function stateOf(entry: McpServerTools | undefined): unknown {
+  return entry?.ok ? [entry.tools, entry.resources] : null
 }

@@ -19,7 +19,7 @@ const STATES: Record<McpServerView['state'], string> = {
 /**
  * MCP servers (docs/tools.md#mcp-servers, docs/ui.md#the-workspace-ui): every server of every
  * source with its transport and state — connected with its tools, failed with why, awaiting
- * approval — as main checks them (`mcp.list`); "Approve" approves a project server in the local
+ * approval — as the session's connection has it, or as main checks one the session did not start (`mcp.list`); "Approve" approves a project server in the local
  * settings (`mcp.approve`), "Reconnect" checks one again (`mcp.reconnect`). The renderer writes no file.
  */
 export function McpSection() {
@@ -72,8 +72,9 @@ export function McpSection() {
         </ul>
       )}
       <p className="muted small">
-        Each server is checked by starting it and listing its tools. Approving a project server writes its name to
-        enabledMcpjsonServers in .swarmdesk/settings.local.json.
+        A server the session started shows the session&apos;s own connection, with the tools its agents have; Reconnect
+        starts it again for them. Any other server is checked by starting it and listing its tools. Approving a project
+        server writes its name to enabledMcpjsonServers in .swarmdesk/settings.local.json.
       </p>
     </fieldset>
   )
@@ -88,7 +89,7 @@ function McpServerRow(props: {
 }) {
   const s = props.server
   return (
-    <li data-testid="mcp-server" data-name={s.name} data-state={s.state}>
+    <li data-testid="mcp-server" data-name={s.name} data-state={s.state} data-of={s.of}>
       <div className="mcp-head">
         <b className="mono">{s.name}</b> <span className="mcp-transport">{s.transport}</span>{' '}
         <span className={`mcp-state mcp-state-${s.state}`} data-testid="mcp-state">
@@ -107,6 +108,11 @@ function McpServerRow(props: {
           </button>
         ) : null}
       </div>
+      {s.of === 'check' ? (
+        <p className="muted small" data-testid="mcp-checked">
+          Checked on a connection of its own: the session did not start it; its agents get it from the next session on.
+        </p>
+      ) : null}
       {s.state === 'failed' && s.error ? (
         <pre className="mcp-why" data-testid="mcp-why">
           {s.error}
