@@ -157,6 +157,8 @@ describe('ClaudeTeamsRecorder', () => {
     team = await until((t) => t.status === 'ended')
     expect(team.members.filter((m) => m.status === 'active')).toEqual([])
     expect(team.messages).toHaveLength(1)
+    // never delivered: the folder went with the session, not the message with a delivery
+    expect(team.messages[0]!.delivered).toBe(false)
     expect(team.tasks.map((t) => t.id)).toEqual(['1'])
     expect(team.members.find((m) => m.name === 'bob')!.transcript).toBe(transcript)
   })
