@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   agentCallLine,
@@ -13,6 +13,7 @@ import {
   writeTask,
   writeTeammateTranscript
 } from '../src/main/app/claudeCode/ccFiles.testkit'
+import { createMailbox } from '../src/main/runtime/mailbox'
 import { expect, snap, test } from './fixtures'
 
 /**
@@ -35,8 +36,11 @@ test('Claude Code teams are dashboard rows with nested subagents, a board under 
 }, testInfo) => {
   test.setTimeout(120_000)
   const { root, cleanup } = scratchConfig()
-  const inbox = (name: string) =>
-    JSON.parse(readFileSync(join(root, 'teams', TEAM, 'inboxes', `${name}.json`), 'utf8')) as Inbox
+  // an inbox Swarmdesk has not created yet reads as empty (a poll then looks again)
+  const inbox = (name: string) => {
+    const path = join(root, 'teams', TEAM, 'inboxes', `${name}.json`)
+    return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Inbox) : []
+  }
   try {
     writeSession(root, SESSION)
     writeConfig(root, TEAM, SESSION, [member('alice'), member('bob', { planModeRequired: true })])
@@ -132,6 +136,133 @@ test('Claude Code teams are dashboard rows with nested subagents, a board under 
     await expect(tab.getByRole('list', { name: 'Messages' })).toContainText('Plan approved (default)')
     expect(inbox('bob').map((m) => (JSON.parse(m.text) as { type: string }).type)).toContain('plan_approval_response')
     await snap(page, testInfo, 'claude-code-tab')
+  } finally {
+    delete process.env.CLAUDE_CONFIG_DIR
+    cleanup()
+  }
+})
+
+test('Claude Code’s inbox messages are Mailbox inspector cards beside Swarmdesk’s, readable, filterable by team, live and ended', async ({
+  page,
+  serve
+}, testInfo) => {
+  test.setTimeout(120_000)
+  const { root, cleanup } = scratchConfig()
+  const inspector = page.locator('section.mailbox-inspector')
+  const cards = (selector = '') => inspector.locator(`article.mb-card${selector}`)
+  const doc = (d: Record<string, unknown>) => JSON.stringify({ ...d, timestamp: new Date().toISOString() })
+  try {
+    writeSession(root, SESSION)
+    writeConfig(root, TEAM, SESSION, [member('alice'), member('bob', { planModeRequired: true })])
+    const assignment = {
+      type: 'task_assignment',
+      taskId: '1',
+      subject: 'Write the parser',
+      description: 'The lexer first',
+      assignedBy: 'team-lead'
+    }
+    writeInbox(root, TEAM, 'alice', [inboxMessage('team-lead', doc(assignment))])
+    const plan = inboxMessage(
+      'bob',
+      doc({
+        type: 'plan_approval_request',
+        from: 'bob',
+        planFilePath: '/p.md',
+        planContent: 'Read the parser first\nThen write it',
+        requestId: 'plan_approval-3@bob'
+      })
+    )
+    const ask = inboxMessage(
+      'alice',
+      doc({
+        type: 'permission_request',
+        request_id: 'perm-1',
+        agent_id: `alice@${TEAM}`,
+        tool_name: 'Bash',
+        tool_use_id: 'toolu_1',
+        description: 'List the sources',
+        input: { command: 'ls src' },
+        permission_suggestions: []
+      })
+    )
+    const idle = inboxMessage('alice', doc({ type: 'idle_notification', from: 'alice', idleReason: 'available' }))
+    writeInbox(root, TEAM, 'team-lead', [plan, ask, idle])
+
+    process.env.CLAUDE_CONFIG_DIR = root
+    const served = await serve({
+      name: 'cc-mailbox',
+      agents: {
+        'team-lead': [
+          { text: 'Making a team.', tools: [{ name: 'TeamCreate', input: { team_name: 'docs' } }] },
+          { text: 'The team exists.' }
+        ]
+      }
+    })
+    await page.goto(served.url)
+    await page.getByRole('tab', { name: /Mailbox/ }).click()
+    const input = page.getByRole('textbox', { name: 'Message to the leader' })
+    await input.fill('Make a team.')
+    await input.press('Enter')
+    await expect(inspector).toHaveAttribute('data-team', 'docs')
+    await createMailbox({ home: served.home }).send('docs', 'carol', {
+      from: 'team-lead',
+      text: 'Start with the docs index.'
+    })
+
+    // both teams' messages in one list, Claude Code's marked with its team
+    await expect(inspector.getByTestId('mailbox-counts')).toHaveText('5 messages · 5 unread', { timeout: 30_000 })
+    await expect(inspector.locator('.mb-title')).toContainText('Team docs · 1 Claude Code team')
+    await expect(cards('[data-source="claude-code"]')).toHaveCount(4)
+    await expect(cards('[data-source="claude-code"]').first().locator('.mb-team-cc')).toHaveText(
+      `Claude Code · ${TEAM}`
+    )
+
+    // its protocol messages read as Swarmdesk's cards do, never as JSON
+    const planCard = cards('[data-kind="plan_approval_request"]')
+    await expect(planCard.locator('.mb-kind')).toHaveText('Plan for approval')
+    await expect(planCard.locator('.mb-plan')).toContainText('Read the parser first')
+    await expect(planCard.locator('.mb-path')).toHaveText('/p.md')
+    const askCard = cards('[data-kind="permission_request"]')
+    await expect(askCard.locator('.mb-tool')).toHaveText('Bash')
+    await expect(askCard).toContainText('$ ls src')
+    await expect(askCard).toContainText('List the sources')
+    await expect(cards('[data-kind="task_assignment"]')).toContainText('#1 Write the parser')
+    await expect(cards('[data-kind="idle_notification"]')).toContainText('Available (turn done)')
+    await expect(inspector).not.toContainText('"type"')
+
+    // filtered by team: Claude Code's, then Swarmdesk's
+    const teamFilter = inspector.getByLabel('Filter by team')
+    await teamFilter.selectOption({ label: `Claude Code · ${TEAM}` })
+    await expect(cards()).toHaveCount(4)
+    await expect(cards('[data-source="swarmdesk"]')).toHaveCount(0)
+    await teamFilter.selectOption({ label: 'Swarmdesk · docs' })
+    await expect(cards()).toHaveCount(1)
+    await expect(cards()).toContainText('Start with the docs index.')
+    await teamFilter.selectOption({ label: `Claude Code · ${TEAM}` })
+
+    // live: a new message appears; one Claude Code delivered (and removed) stays, marked
+    writeInbox(root, TEAM, 'bob', [
+      inboxMessage('team-lead', doc({ type: 'shutdown_request', requestId: 'shutdown-1@bob', from: 'team-lead' }))
+    ])
+    await expect(cards('[data-kind="shutdown_request"]')).toContainText('Shutdown requested')
+    writeInbox(root, TEAM, 'team-lead', [ask, idle])
+    await expect(planCard.locator('.mb-read')).toHaveText('delivered')
+    await expect(cards()).toHaveCount(5)
+    const shot = await snap(page, testInfo, 'claude-code-mailbox-cards')
+    copyFileSync(shot, join(__dirname, '..', 'docs', 'screenshots', 'claude-code-mailbox.png'))
+
+    // the session ends and takes its team folder: the team is ended, its cards stay
+    rmSync(join(root, 'teams', TEAM), { recursive: true })
+    rmSync(join(root, 'sessions'), { recursive: true })
+    await expect(teamFilter.locator('option:checked')).toHaveText(`Claude Code · ${TEAM} (ended)`, {
+      timeout: 30_000
+    })
+    await expect(cards()).toHaveCount(5)
+    await expect(planCard.locator('.mb-plan')).toContainText('Read the parser first')
+    // the folder went with the session: what was never delivered is not marked delivered
+    await expect(cards('[data-kind="idle_notification"]').locator('.mb-read')).toHaveText('unread')
+    await expect(planCard.locator('.mb-read')).toHaveText('delivered')
+    await snap(page, testInfo, 'claude-code-mailbox-ended')
   } finally {
     delete process.env.CLAUDE_CONFIG_DIR
     cleanup()
