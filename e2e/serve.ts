@@ -85,6 +85,8 @@ export async function startServe(options: {
   delete env.ANTHROPIC_API_KEY
   delete env.ANTHROPIC_BASE_URL
   delete env.SWARMDESK_SCRIPTED_MODEL_URL
+  // Claude Code's teams show on every dashboard: never the machine's own ~/.claude in a test
+  env.CLAUDE_CONFIG_DIR ??= join(home, 'claude-config')
   const args = [SWARMDESK_BIN, 'serve', '--cwd', options.cwd, ...(options.rememberedPort ? [] : ['--port', '0'])]
   if (options.scenario) {
     const scenarioFile = join(home, 'scenario.json')

@@ -14,8 +14,8 @@ export function compareEntries(a: MailboxEntry, b: MailboxEntry): number {
   return compareIds(a.id, b.id) || compareIds(a.to, b.to)
 }
 
-/** A message as the inspector's entry, with its kind and a one-line summary. */
-export function toEntry(message: MailboxMessage, read: boolean, rev: number): MailboxEntry {
+/** A message of Swarmdesk's team `team` as the inspector's entry, with its kind and a one-line summary. */
+export function toEntry(message: MailboxMessage, read: boolean, rev: number, team: string): MailboxEntry {
   const body = parseMessageBody(message.text)
   const kind = body.kind === 'structured' ? body.body.type : body.kind === 'invalid' ? body.type : 'plain'
   const described =
@@ -27,6 +27,8 @@ export function toEntry(message: MailboxMessage, read: boolean, rev: number): Ma
   return {
     key: `${message.to}/${message.id}`,
     id: message.id,
+    source: 'swarmdesk',
+    team,
     from: message.from,
     to: message.to,
     timestamp: message.timestamp,

@@ -44,6 +44,9 @@ export const BROADCAST_WINDOW_MS = 5_000
  * with all its recipients (see {@link BROADCAST_WINDOW_MS}); when the followed team is deleted
  * (TeamDelete), what was seen stays, marked `deleted`, until another team is followed, which
  * starts empty. Never creates or deletes anything on disk: it only lists and reads.
+ *
+ * Claude Code's teams' messages are merged in too ({@link putClaudeCode}), each marked with its
+ * team; they stay whichever Swarmdesk team is followed.
  */
 export class MailboxFeed implements Disposable {
   private readonly home: string
@@ -60,6 +63,8 @@ export class MailboxFeed implements Disposable {
   private hints: Array<{ from: string; at: number }> = []
   private dropped = 0
   private rev = 0
+  /** Claude Code's entries merged so far, by key: the highest revision seen (kept for those trimmed too). */
+  private readonly claudeRevs = new Map<string, number>()
   private watches = new DisposableStore()
   private readonly inboxes = new Map<string, () => Promise<void>>()
   private pending = new Set<Promise<void>>()
@@ -133,11 +138,13 @@ export class MailboxFeed implements Disposable {
     return join(this.home, 'teams', team)
   }
 
+  /** Forgets Swarmdesk's team's messages; Claude Code's stay. */
   private clear(team: string | undefined): void {
     this.team = team
     this.deleted = false
-    this.entries = []
+    this.entries = this.entries.filter((e) => e.source === 'claude-code')
     this.byKey.clear()
+    for (const e of this.entries) this.byKey.set(e.key, e)
     this.hints = []
     this.dropped = 0
   }
@@ -221,7 +228,7 @@ export class MailboxFeed implements Disposable {
     if (watches.isDisposed) return
     fresh.sort((a, b) => compareIds(a.message.id, b.message.id))
     for (const { message, read: isRead } of fresh) {
-      const entry = toEntry(message, isRead, ++this.rev)
+      const entry = toEntry(message, isRead, ++this.rev, team)
       if (this.byKey.has(entry.key)) continue
       this.insert(entry)
       changed.add(entry.key)
@@ -292,7 +299,7 @@ export class MailboxFeed implements Disposable {
     // a broadcast is recent: look at the newest messages only
     for (let i = this.entries.length - 1; i >= Math.max(0, this.entries.length - 500); i--) {
       const e = this.entries[i]!
-      if (e.from !== from || e.kind !== 'plain' || !near(e)) continue
+      if (e.source !== 'swarmdesk' || e.from !== from || e.kind !== 'plain' || !near(e)) continue
       const k = `${e.summary}\u0000${e.text}`
       groups.set(k, [...(groups.get(k) ?? []), e])
     }
@@ -304,6 +311,31 @@ export class MailboxFeed implements Disposable {
         if (e.broadcast?.join(',') !== recipients.join(',')) changed.push(this.update(e, { broadcast: recipients }))
     }
     return changed
+  }
+
+  /**
+   * Merges messages of Claude Code's teams (claudeCode/mailboxEntries.ts, every one the recorder
+   * holds): each not seen yet, or whose revision grew, is upserted in time order and pushed as one
+   * `claudeCode` change. One dropped past the cap stays dropped.
+   */
+  putClaudeCode(entries: readonly MailboxEntry[]): void {
+    if (this.disposed) return
+    const changed: MailboxEntry[] = []
+    for (const e of entries) {
+      const seen = this.claudeRevs.get(e.key)
+      if (seen !== undefined && seen >= e.rev) continue
+      this.claudeRevs.set(e.key, e.rev)
+      if (seen !== undefined && !this.byKey.has(e.key)) continue // trimmed
+      if (this.byKey.has(e.key)) {
+        this.byKey.set(e.key, e)
+        const i = this.indexOf(e)
+        if (i >= 0) this.entries[i] = e
+      } else this.insert(e)
+      changed.push(e)
+    }
+    this.trim()
+    const kept = changed.filter((e) => this.byKey.get(e.key) === e)
+    if (kept.length > 0) this.changed.fire({ type: 'claudeCode', entries: kept })
   }
 
   /** Drops the oldest entries past the cap (docs/ui.md#the-workspace-ui: the inspector must stay smooth at 10,000). */

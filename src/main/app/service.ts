@@ -11,7 +11,8 @@ import { DisposableStore, toDisposable, type Disposable } from '../runtime/base'
 import { EventBus } from '../runtime/events'
 import { loadWorkspaceSettings } from '../runtime/permissions'
 import { LEADER_NAME, type Session } from '../runtime/session'
-import { ClaudeTeamsControl, claudeConfigDir } from './claudeCode'
+import type { ClaudeTeams } from '../../shared/ipc'
+import { ClaudeTeamsControl, claudeConfigDir, claudeMailboxEntries } from './claudeCode'
 import { TerminalEventThinner } from './eventThinner'
 import { ClaudeSessions } from './claudeSessions'
 import { requestHandlers, type HandlerContext, type RequestHandlers } from './handlers'
@@ -66,6 +67,8 @@ export class WorkspaceService {
   private session: Session
   /** The team's mailboxes as the inspector shows them; a new session gets its own. */
   private mailboxFeed: MailboxFeed | undefined
+  /** Claude Code's teams as last pushed: their messages go into every new session's mailbox feed too. */
+  private lastClaudeTeams: ClaudeTeams | undefined
   private disposed = false
 
   private constructor(
@@ -117,7 +120,14 @@ export class WorkspaceService {
       openOptions: opened.openOptions
     })
     this.claudeTeams = this.store.add(new ClaudeTeamsControl(claudeConfigDir(options.env ?? process.env)))
-    this.store.add(this.claudeTeams.onDidChange((teams) => this.push('claudeTeams.changed', teams)))
+    this.store.add(
+      this.claudeTeams.onDidChange((teams) => {
+        this.lastClaudeTeams = teams
+        // their inbox messages are mailbox inspector cards beside Swarmdesk's (docs/claude-code-teams.md#in-the-workspace)
+        this.mailboxFeed?.putClaudeCode(claudeMailboxEntries(teams))
+        this.push('claudeTeams.changed', teams)
+      })
+    )
     const context: HandlerContext = {
       session: () => this.session,
       bus: this.bus,
@@ -215,6 +225,7 @@ export class WorkspaceService {
       followTeamMailboxes(session.team, { home: session.team?.home ?? '' })
     ))
     this.store.add(feed.onDidChange((change) => this.push('mailbox.changed', change)))
+    if (this.lastClaudeTeams) feed.putClaudeCode(claudeMailboxEntries(this.lastClaudeTeams))
   }
 
   /** Re-stamps a session event on the service's bus so `seq` is one sequence for the UI. */

@@ -6,7 +6,7 @@ import { createWorkspaceClient } from './api/client'
 import { App } from './app/App'
 import { installTestHook } from './app/testHook'
 import { paneRouter } from './features/panes/paneRouter'
-import { domNotifier, notifyNewPermissions } from './features/permissions/notify'
+import { domNotifier, notifyClaudeWaiting, notifyNewPermissions } from './features/permissions/notify'
 import { actions, appStore } from './store/store'
 import { wireClient } from './store/wiring'
 
@@ -14,6 +14,7 @@ const client = createWorkspaceClient()
 wireClient(client, actions, paneRouter)
 installTestHook(window, paneRouter)
 notifyNewPermissions(appStore, domNotifier(), () => document.hasFocus())
+notifyClaudeWaiting(appStore, domNotifier(), () => document.hasFocus())
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root')

@@ -65,6 +65,21 @@ export const ClaudeTeamMessageSchema = z.object({
 })
 export type ClaudeTeamMessage = z.infer<typeof ClaudeTeamMessageSchema>
 
+/**
+ * A subagent of the team's session (an agent started with the Agent tool, not a teammate), with
+ * who started it, when its Agent call has been found: `parent` names a member (`team-lead` for
+ * the lead session itself), `parentAgentId` another subagent. The UI nests it there.
+ */
+export const ClaudeSubagentSchema = z.object({
+  agentId: z.string(),
+  transcript: z.string(),
+  agentType: z.string().optional(),
+  description: z.string().optional(),
+  parent: z.string().optional(),
+  parentAgentId: z.string().optional()
+})
+export type ClaudeSubagent = z.infer<typeof ClaudeSubagentSchema>
+
 /** One Claude Code team: `live` while its config exists and its session runs; `ended` teams are read-only. */
 export const ClaudeTeamViewSchema = z.object({
   name: z.string(),
@@ -75,8 +90,8 @@ export const ClaudeTeamViewSchema = z.object({
   members: z.array(ClaudeTeamMemberSchema),
   tasks: z.array(ClaudeTeamTaskSchema),
   messages: z.array(ClaudeTeamMessageSchema),
-  /** Transcripts of the lead session's other agents (subagents). */
-  subagents: z.array(z.string()),
+  /** The session's subagents, in the order first seen. */
+  subagents: z.array(ClaudeSubagentSchema),
   unreadable: z.array(ClaudeUnreadableSchema)
 })
 export type ClaudeTeamView = z.infer<typeof ClaudeTeamViewSchema>
@@ -92,9 +107,15 @@ const Name = z.string().min(1).max(200)
 export const claudeTeamsChannels = {
   /** Every team seen under Claude Code's config folder (watching starts with the first call); changes come as `claudeTeams.changed`. */
   'claudeTeams.list': { request: Empty, response: ClaudeTeamsSchema },
-  /** A teammate's pane text, rendered from its transcript (`text`: lines of plain text). */
+  /**
+   * A teammate's pane text, rendered from its transcript (`text`: lines of plain text); with
+   * `subagent` (its agent id), that subagent's instead.
+   */
   'claudeTeams.transcript': {
-    request: z.object({ team: Team, name: Name }).strict(),
+    request: z
+      .object({ team: Team, name: Name.optional(), subagent: z.string().min(1).max(200).optional() })
+      .strict()
+      .refine((r) => (r.name === undefined) !== (r.subagent === undefined), 'give either name or subagent'),
     response: z.object({ path: z.string(), text: z.string() })
   },
   /** Drag-to-assign: sets the task's owner in its file and writes a `task_assignment` to the owner's inbox. */

@@ -126,7 +126,60 @@ export function writeTeammateTranscript(
   writeFileSync(join(dir, `${base}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
   writeFileSync(
     join(dir, `${base}.meta.json`),
-    JSON.stringify({ taskKind: 'in_process_teammate', name, team, color: 'blue' })
+    JSON.stringify({
+      agentType: name,
+      name,
+      spawnDepth: 0,
+      taskKind: 'in_process_teammate',
+      teamName: team,
+      color: 'blue'
+    })
   )
   return join(dir, `${base}.jsonl`)
+}
+
+/** An assistant transcript line making an Agent call with tool use id `toolUseId`, as Claude Code writes one. */
+export function agentCallLine(toolUseId: string, description: string): Record<string, unknown> {
+  return {
+    type: 'assistant',
+    isSidechain: true,
+    message: {
+      role: 'assistant',
+      content: [
+        {
+          type: 'tool_use',
+          id: toolUseId,
+          name: 'Agent',
+          input: { description, prompt: `${description}.`, subagent_type: 'general-purpose' }
+        }
+      ]
+    }
+  }
+}
+
+/** A subagent's transcript and `.meta.json` (started by the Agent call `toolUseId`) under the lead session; returns the transcript's path. */
+export function writeSubagentTranscript(
+  root: string,
+  sessionId: string,
+  agentId: string,
+  toolUseId: string,
+  description: string,
+  lines: Array<Record<string, unknown>> = []
+): string {
+  const dir = join(root, 'projects', '-work', sessionId, 'subagents')
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, `agent-${agentId}.jsonl`), lines.map((l) => `${JSON.stringify(l)}\n`).join(''))
+  writeFileSync(
+    join(dir, `agent-${agentId}.meta.json`),
+    JSON.stringify({ agentType: 'general-purpose', description, toolUseId, spawnDepth: 1 })
+  )
+  return join(dir, `agent-${agentId}.jsonl`)
+}
+
+/** The lead session's own transcript, `projects/-work/<session>.jsonl`; returns its path. */
+export function writeLeadTranscript(root: string, sessionId: string, lines: Array<Record<string, unknown>>): string {
+  mkdirSync(join(root, 'projects', '-work'), { recursive: true })
+  const path = join(root, 'projects', '-work', `${sessionId}.jsonl`)
+  writeFileSync(path, lines.map((l) => `${JSON.stringify(l)}\n`).join(''))
+  return path
 }

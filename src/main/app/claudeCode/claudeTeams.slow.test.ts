@@ -13,7 +13,7 @@ import { ClaudeTeamsControl } from './control'
  * model (docs/claude-code-teams.md): its scripted leader creates two tasks and spawns two
  * teammates (bob in plan mode); the workspace shows the team, its board, its mailbox cards and
  * the teammates' transcripts, answers bob's plan, assigns a task to alice by drag (who then works
- * on it), messages the leader (who then asks bob to shut down) and shuts alice down itself.
+ * on it, with a subagent nested under her), messages the leader (who then asks bob to shut down) and shuts alice down itself.
  */
 const install = await installClaudeCode()
 if (install.skip) console.warn(`Claude Code team tests skipped: ${install.skip}`)
@@ -51,6 +51,14 @@ const SCENARIO = {
     alice: [
       { text: 'Waiting for an assignment.' },
       { when: 'Write the parser', tools: [{ name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress' } }] },
+      {
+        tools: [
+          {
+            name: 'Agent',
+            input: { description: 'parser check', prompt: 'Check the parser.', subagent_type: 'general-purpose' }
+          }
+        ]
+      },
       { tools: [{ name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }] },
       { text: 'Parser written.' },
       {
@@ -83,7 +91,8 @@ const SCENARIO = {
         ]
       },
       ...think(10)
-    ]
+    ],
+    'parser-check': [{ text: 'The parser looks right.' }]
   }
 }
 
@@ -192,10 +201,16 @@ describe.skipIf(install.skip !== undefined)(
       expect(team.messages.find((m) => m.kind === 'task_assignment')!.delivered).toBe(true)
 
       // each teammate's pane from its transcript
-      const pane = await control.transcript(team.name, 'alice')
+      const pane = await control.transcript(team.name, { name: 'alice' })
       expect(pane.text).toContain('Parser written.')
       expect(pane.text).toContain('● TaskUpdate(1)')
-      expect((await control.transcript(team.name, 'bob')).text).toContain('● ExitPlanMode')
+      expect((await control.transcript(team.name, { name: 'bob' })).text).toContain('● ExitPlanMode')
+      // alice's subagent, nested under her: its Agent call is in her transcript
+      const check = team.subagents.find((a) => a.description === 'parser check')
+      expect(check).toMatchObject({ parent: 'alice', agentType: 'general-purpose' })
+      expect((await control.transcript(team.name, { subagent: check!.agentId })).text).toContain(
+        'The parser looks right.'
+      )
       expect(team.unreadable).toEqual([])
     }, 240_000)
   }

@@ -35,15 +35,24 @@ export class ClaudeTeamsControl implements Disposable {
     return (await this.started()).list()
   }
 
-  /** A teammate's transcript rendered as its pane text. */
-  async transcript(team: string, name: string): Promise<{ path: string; text: string }> {
-    const member = (await this.team(team)).members.find((m) => m.name === name)
-    if (!member) throw new IpcRequestError(`Team '${team}' has no member '${name}'.`)
-    if (!member.transcript) throw new IpcRequestError(`No transcript of '${name}' was found (yet) in team '${team}'.`)
+  /** A teammate's transcript (`who.name`), or a subagent's (`who.subagent`, its agent id), rendered as its pane text. */
+  async transcript(team: string, who: { name?: string; subagent?: string }): Promise<{ path: string; text: string }> {
+    const view = await this.team(team)
+    let path: string | undefined
+    if (who.subagent !== undefined) {
+      path = view.subagents.find((a) => a.agentId === who.subagent)?.transcript
+      if (!path) throw new IpcRequestError(`Team '${team}' has no subagent '${who.subagent}'.`)
+    } else {
+      const member = view.members.find((m) => m.name === who.name)
+      if (!member) throw new IpcRequestError(`Team '${team}' has no member '${who.name}'.`)
+      if (!member.transcript)
+        throw new IpcRequestError(`No transcript of '${who.name}' was found (yet) in team '${team}'.`)
+      path = member.transcript
+    }
     try {
-      return { path: member.transcript, text: await renderTranscript(member.transcript) }
+      return { path, text: await renderTranscript(path) }
     } catch (error) {
-      throw new IpcRequestError(`Cannot read ${member.transcript}: ${(error as Error).message}`)
+      throw new IpcRequestError(`Cannot read ${path}: ${(error as Error).message}`)
     }
   }
 

@@ -59,9 +59,16 @@ export const ClaudeTaskFileSchema = z.looseObject({
 })
 export type ClaudeTaskFile = z.infer<typeof ClaudeTaskFileSchema>
 
-/** `projects/<slug>/<session>/subagents/agent-<id>.meta.json`: a teammate's has `name` and `team`. */
+/**
+ * `projects/<slug>/<session>/subagents/agent-<id>.meta.json`: a teammate's has `name` and
+ * `teamName` (`taskKind: "in_process_teammate"`); a subagent's has `toolUseId`, the id of the
+ * Agent call that started it, found in its parent's transcript, and `description`.
+ */
 export const ClaudeAgentMetaSchema = z.looseObject({
   taskKind: z.string().optional(),
+  description: z.string().optional(),
+  toolUseId: z.string().optional(),
+  spawnDepth: z.number().optional(),
   name: z.string().optional(),
   agentName: z.string().optional(),
   team: z.string().optional(),

@@ -5,3 +5,4 @@ export { appendToInbox, ClaudeWriteError, inboxPath, taskPath, updateTask, type 
 export { readMessageText, CLAUDE_LEAD_NAME } from './protocol'
 export { renderTranscript } from './transcript'
 export { claudeConfigDir } from './configDir'
+export { claudeMailboxEntries, claudeMailboxEntry } from './mailboxEntries'

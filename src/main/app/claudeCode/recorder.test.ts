@@ -1,14 +1,17 @@
-import { rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ClaudeTeamsSchema } from '../../../shared/ipc'
 import {
+  agentCallLine,
   inboxMessage,
   member,
   scratchConfig,
   writeConfig,
   writeInbox,
   writeSession,
+  writeLeadTranscript,
+  writeSubagentTranscript,
   writeTask,
   writeTeammateTranscript
 } from './ccFiles.testkit'
@@ -154,6 +157,8 @@ describe('ClaudeTeamsRecorder', () => {
     team = await until((t) => t.status === 'ended')
     expect(team.members.filter((m) => m.status === 'active')).toEqual([])
     expect(team.messages).toHaveLength(1)
+    // never delivered: the folder went with the session, not the message with a delivery
+    expect(team.messages[0]!.delivered).toBe(false)
     expect(team.tasks.map((t) => t.id)).toEqual(['1'])
     expect(team.members.find((m) => m.name === 'bob')!.transcript).toBe(transcript)
   })
@@ -186,5 +191,42 @@ describe('ClaudeTeamsRecorder', () => {
     writeFileSync(join(root, 'teams', TEAM, 'config.json'), JSON.stringify({ name: TEAM, members: { alice: {} } }))
     await recorder.refresh()
     expect(recorder.team(TEAM)!.unreadable.find((u) => u.path.endsWith('config.json'))!.reason).toMatch(/members: /)
+  })
+
+  it('nests each subagent under the agent whose transcript holds the Agent call that started it', async () => {
+    writeSession(root, SESSION)
+    writeConfig(root, TEAM, SESSION, [member('alice')])
+    writeLeadTranscript(root, SESSION, [agentCallLine('toolu_lead1', 'lead helper')])
+    writeTeammateTranscript(root, SESSION, TEAM, 'alice', [agentCallLine('toolu_alice1', 'alice helper')])
+    writeSubagentTranscript(root, SESSION, 'a0000000000000001', 'toolu_lead1', 'lead helper')
+    writeSubagentTranscript(root, SESSION, 'a0000000000000002', 'toolu_alice1', 'alice helper', [
+      agentCallLine('toolu_nested', 'nested helper')
+    ])
+    writeSubagentTranscript(root, SESSION, 'a0000000000000003', 'toolu_nested', 'nested helper')
+    // its Agent call is not written yet (or torn mid-line): no parent until it is
+    const aliceLate = writeTeammateTranscript(root, SESSION, TEAM, 'alice', [])
+    writeFileSync(aliceLate, JSON.stringify(agentCallLine('toolu_late', 'late helper')).slice(0, 40))
+    writeSubagentTranscript(root, SESSION, 'a0000000000000004', 'toolu_late', 'late helper')
+    await recorder.start()
+    const parents = () =>
+      Object.fromEntries(
+        recorder
+          .team(TEAM)!
+          .subagents.map((a) => [a.description, a.parent ?? (a.parentAgentId && `sub:${a.parentAgentId}`)])
+      )
+    expect(parents()).toEqual({
+      'lead helper': 'team-lead',
+      'alice helper': 'alice',
+      'nested helper': 'sub:a0000000000000002',
+      'late helper': undefined
+    })
+    expect(recorder.team(TEAM)!.subagents.find((a) => a.agentId === 'a0000000000000001')).toMatchObject({
+      agentType: 'general-purpose',
+      transcript: expect.stringMatching(/agent-a0000000000000001\.jsonl$/)
+    })
+    // the rest of the torn line arrives
+    appendFileSync(aliceLate, `${JSON.stringify(agentCallLine('toolu_late', 'late helper')).slice(40)}\n`)
+    await until(() => parents()['late helper'] === 'alice')
+    expect(() => ClaudeTeamsSchema.parse(recorder.list())).not.toThrow()
   })
 })

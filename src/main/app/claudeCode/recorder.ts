@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import type {
+  ClaudeSubagent,
   ClaudeTeamMember,
   ClaudeTeamMessage,
   ClaudeTeamTask,
@@ -12,6 +13,7 @@ import { serialize, watchDir } from '../mailboxWatch'
 import type { ClaudeInboxMessage } from './formats'
 import { readMessageText } from './protocol'
 import { liveSessions, scanTeam, teamFolders, type TeamSnapshot } from './scan'
+import { SubagentParents, type SubagentParent } from './subagents'
 
 /** Options of {@link ClaudeTeamsRecorder}. */
 export interface ClaudeTeamsRecorderOptions {
@@ -33,7 +35,9 @@ interface TeamRecord {
   messages: ClaudeTeamMessage[]
   /** Keys of recorded messages: `msg_id`s and content hashes, so one message written twice is one card. */
   seen: Map<string, ClaudeTeamMessage>
-  subagents: string[]
+  /** By agent id, in the order first seen. */
+  subagents: Map<string, ClaudeSubagent>
+  parents: SubagentParents
   unreadable: ClaudeTeamView['unreadable']
 }
 
@@ -133,7 +137,7 @@ export class ClaudeTeamsRecorder implements Disposable {
         .map((k) => ({ ...k, waitingFor: k.blockedBy.filter((id) => !done.has(id)) }))
         .sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id)),
       messages: [...t.messages],
-      subagents: [...t.subagents],
+      subagents: [...t.subagents.values()].map((a) => ({ ...a })),
       unreadable: [...t.unreadable]
     }
   }
@@ -149,19 +153,29 @@ export class ClaudeTeamsRecorder implements Disposable {
       this.watch(join(this.root, 'teams', name, 'inboxes'))
       this.watch(join(this.root, 'tasks', name))
       const snapshot = await scanTeam(this.root, name, known?.leadSessionId)
+      for (const dir of snapshot.transcriptDirs) this.watch(dir)
+      const found = await (known?.parents ?? this.pendingParents(name)).resolve(snapshot)
       if (this.watches.isDisposed) return
       // live while the lead session's `claude` runs; when no pid file names it (a `/clear` moved the
       // session to a new id), while any `claude` of this folder runs
       const lead = snapshot.config?.leadSessionId ?? known?.leadSessionId
       const leadRuns = lead === undefined ? undefined : sessions.get(lead)
       const isLive = snapshot.hasConfig && (leadRuns ?? [...sessions.values()].some(Boolean))
-      if (this.apply(name, snapshot, isLive)) changed.push(name)
+      if (this.apply(name, snapshot, isLive, found)) changed.push(name)
     }
     if (changed.length > 0) this.changed.fire(changed)
   }
 
+  /** The parent finder of a team not recorded yet, kept until its first {@link apply}. */
+  private readonly firstParents = new Map<string, SubagentParents>()
+  private pendingParents(name: string): SubagentParents {
+    const made = this.firstParents.get(name) ?? new SubagentParents()
+    this.firstParents.set(name, made)
+    return made
+  }
+
   /** Folds one look at a team into its record; true when anything the views show changed. */
-  private apply(name: string, s: TeamSnapshot, live: boolean): boolean {
+  private apply(name: string, s: TeamSnapshot, live: boolean, parents: Map<string, SubagentParent>): boolean {
     const t: TeamRecord = this.teams.get(name) ?? {
       name,
       live,
@@ -169,9 +183,11 @@ export class ClaudeTeamsRecorder implements Disposable {
       tasks: new Map(),
       messages: [],
       seen: new Map(),
-      subagents: [],
+      subagents: new Map(),
+      parents: this.pendingParents(name),
       unreadable: []
     }
+    this.firstParents.delete(name)
     const before = JSON.stringify(this.view(t))
     this.teams.set(name, t)
     t.live = live
@@ -209,7 +225,18 @@ export class ClaudeTeamsRecorder implements Disposable {
       see(who)
       t.members.get(who)!.transcript = path
     }
-    for (const path of s.subagents) if (!t.subagents.includes(path)) t.subagents.push(path)
+    for (const a of s.subagents) {
+      const parent = parents.get(a.agentId)
+      t.subagents.set(a.agentId, {
+        ...t.subagents.get(a.agentId),
+        agentId: a.agentId,
+        transcript: a.path,
+        ...(a.agentType ? { agentType: a.agentType } : {}),
+        ...(a.description ? { description: a.description } : {}),
+        ...(parent && 'member' in parent ? { parent: parent.member } : {}),
+        ...(parent && 'agentId' in parent ? { parentAgentId: parent.agentId } : {})
+      })
+    }
     // tasks: what is on disk now replaces what was seen; what Claude Code removed stays, wiped
     for (const task of t.tasks.values()) if (!s.tasks.has(task.id)) task.wiped = true
     for (const [id, f] of s.tasks) {
@@ -267,10 +294,12 @@ export class ClaudeTeamsRecorder implements Disposable {
       }
     }
     t.messages.sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.to.localeCompare(b.to))
-    // an inbox that does not parse this time says nothing about its messages: leave them as they are
+    // an inbox that does not parse this time says nothing about its messages: leave them as they are;
+    // nor does a team folder the ended session took with it (its unread messages were never delivered)
     const unparsed = new Set(s.unreadable.map((u) => u.path))
     for (const m of [...t.messages]) {
       if (present.has(m) || m.delivered) continue
+      if (!s.hasConfig && !s.inboxes.has(m.to)) continue
       if (unparsed.has(join(this.root, 'teams', t.name, 'inboxes', `${m.to}.json`))) continue
       this.replace(t, m, { delivered: true })
     }

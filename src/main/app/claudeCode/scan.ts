@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs'
-import { basename, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import type { z } from 'zod'
 import {
   ClaudeAgentMetaSchema,
@@ -34,8 +34,25 @@ export interface TeamSnapshot {
   highWatermark?: number
   /** Teammate transcripts of the lead session: name → `.jsonl` path; `subagents`: every other agent transcript there. */
   transcripts: Map<string, string>
-  subagents: string[]
+  /** Every teammate transcript found, with its teammate's name (one respawned under its name has several). */
+  teammateFiles: Array<{ name: string; path: string }>
+  subagents: SubagentFile[]
+  /** The lead session's own transcripts (`projects/<slug>/<session>.jsonl`), one per project slug it ran in. */
+  leadTranscripts: string[]
+  /** The folders those transcripts are in, to watch: a transcript's growth can name a subagent's parent. */
+  transcriptDirs: string[]
   unreadable: Unreadable[]
+}
+
+/** A subagent's transcript under the lead session, with what its `.meta.json` says about it. */
+export interface SubagentFile {
+  /** Claude Code's id of the agent: the file name without `agent-` and `.jsonl`. */
+  agentId: string
+  path: string
+  agentType?: string
+  description?: string
+  /** The id of the Agent call that started it: its parent's transcript holds that call. */
+  toolUseId?: string
 }
 
 async function entries(dir: string): Promise<Array<{ name: string; dir: boolean }>> {
@@ -90,15 +107,27 @@ export async function teamFolders(root: string): Promise<string[]> {
   return [...names].sort()
 }
 
-/** The folders `projects/<slug>/<session>/subagents` of one session, for every project slug. */
-async function subagentDirs(root: string, session: string): Promise<string[]> {
-  const out: string[] = []
+/**
+ * The folders `projects/<slug>/<session>/subagents` of one session, and its own transcripts
+ * `projects/<slug>/<session>.jsonl`, for every project slug.
+ */
+async function sessionFiles(root: string, session: string): Promise<{ dirs: string[]; leads: string[] }> {
+  const dirs: string[] = []
+  const leads: string[] = []
   for (const slug of await entries(join(root, 'projects'))) {
     if (!slug.dir) continue
     const dir = join(root, 'projects', slug.name, session, 'subagents')
-    if ((await entries(dir)).length > 0) out.push(dir)
+    if ((await entries(dir)).length > 0) dirs.push(dir)
+    const lead = join(root, 'projects', slug.name, `${session}.jsonl`)
+    if (
+      await fs.stat(lead).then(
+        (s) => s.isFile(),
+        () => false
+      )
+    )
+      leads.push(lead)
   }
-  return out
+  return { dirs, leads }
 }
 
 /**
@@ -123,7 +152,10 @@ export async function scanTeam(root: string, name: string, leadSession?: string)
     inboxes: new Map(),
     tasks: new Map(),
     transcripts: new Map(),
+    teammateFiles: [],
     subagents: [],
+    leadTranscripts: [],
+    transcriptDirs: [],
     unreadable
   }
   const inboxDir = join(teamDir, 'inboxes')
@@ -151,7 +183,10 @@ export async function scanTeam(root: string, name: string, leadSession?: string)
   }
   const session = config?.leadSessionId ?? leadSession
   if (session) {
-    for (const dir of await subagentDirs(root, session)) {
+    const { dirs, leads } = await sessionFiles(root, session)
+    snapshot.leadTranscripts = leads
+    snapshot.transcriptDirs = [...dirs, ...leads.map((p) => dirname(p))]
+    for (const dir of dirs) {
       for (const e of await entries(dir)) {
         if (!e.name.endsWith('.jsonl')) continue
         const transcript = join(dir, e.name)
@@ -159,8 +194,17 @@ export async function scanTeam(root: string, name: string, leadSession?: string)
         const meta = report(metaPath, await readParsed(metaPath, ClaudeAgentMetaSchema))
         const who = meta?.name ?? meta?.agentName
         const team = meta?.team ?? meta?.teamName
-        if (who && team === name) snapshot.transcripts.set(who, transcript)
-        else snapshot.subagents.push(transcript)
+        if (who && team === name) {
+          snapshot.transcripts.set(who, transcript)
+          snapshot.teammateFiles.push({ name: who, path: transcript })
+        } else
+          snapshot.subagents.push({
+            agentId: basename(e.name, '.jsonl').replace(/^agent-/, ''),
+            path: transcript,
+            ...(meta?.agentType ? { agentType: meta.agentType } : {}),
+            ...(meta?.description ? { description: meta.description } : {}),
+            ...(meta?.toolUseId ? { toolUseId: meta.toolUseId } : {})
+          })
       }
     }
   }

@@ -6,7 +6,11 @@ export function claudeTeamsHandlers(ctx: HandlerContext): FeatureHandlers<typeof
   const teams = ctx.claudeTeams
   return {
     'claudeTeams.list': () => teams.list(),
-    'claudeTeams.transcript': (p) => teams.transcript(p.team, p.name),
+    'claudeTeams.transcript': (p) =>
+      teams.transcript(p.team, {
+        ...(p.name !== undefined ? { name: p.name } : {}),
+        ...(p.subagent !== undefined ? { subagent: p.subagent } : {})
+      }),
     'claudeTeams.assign': (p) => teams.assign(p.team, p.taskId, p.owner),
     'claudeTeams.message': async (p) => {
       await teams.message(p.team, p.to, p.text)

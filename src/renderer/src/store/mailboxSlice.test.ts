@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { MailboxEntry, MailboxPage } from '../../../shared/ipc'
-import { selectUnreadCount, selectVisibleMessages } from './mailboxSlice'
+import { selectClaudeTeamCount, selectUnreadCount, selectVisibleMessages } from './mailboxSlice'
 import { createAppStore } from './store'
 
 let rev = 0
@@ -11,6 +11,8 @@ function entry(n: number, over: Partial<MailboxEntry> = {}): MailboxEntry {
   return {
     key: `${to}/${id}`,
     id,
+    source: 'swarmdesk',
+    team: 'docs',
     from: 'team-lead',
     to,
     timestamp: '2026-01-01T00:00:00.000Z',
@@ -21,6 +23,19 @@ function entry(n: number, over: Partial<MailboxEntry> = {}): MailboxEntry {
     rev: ++rev,
     ...over
   }
+}
+
+/** A message of Claude Code team `team`, keyed and ordered as main makes them (claudeCode/mailboxEntries.ts). */
+function ccEntry(n: number, team: string, over: Partial<MailboxEntry> = {}): MailboxEntry {
+  const to = over.to ?? 'alice'
+  return entry(n, {
+    key: `claude-code:${team}/${to}/m${n}`,
+    id: `${String(n).padStart(13, '0')}-cc-m${n}`,
+    source: 'claude-code',
+    team,
+    text: `cc${n}`,
+    ...over
+  })
 }
 
 function page(entries: MailboxEntry[], over: Partial<MailboxPage> = {}): MailboxPage {
@@ -92,9 +107,42 @@ describe('mailbox slice', () => {
     expect(selectVisibleMessages(store.getState())).toBe(selectVisibleMessages(store.getState()))
     store.getState().setMailboxFilters({ kind: 'permission_request' })
     expect(visible()).toEqual(['2'])
-    store.getState().setMailboxFilters({ agent: null, kind: null, unreadOnly: true })
+    store.getState().setMailboxFilters({ team: null, agent: null, kind: null, unreadOnly: true })
     expect(visible()).toEqual(['1', '3'])
     expect(selectUnreadCount(store.getState())).toBe(2)
+  })
+
+  it('keeps Claude Code’s messages, interleaved in time, whichever Swarmdesk team is followed, and filters by team', () => {
+    const store = createAppStore()
+    store
+      .getState()
+      .applyMailboxChange({ type: 'claudeCode', entries: [ccEntry(2, 'session-a'), ccEntry(4, 'session-b')] })
+    // no Swarmdesk team yet: Claude Code's cards are there all the same
+    expect(store.getState().mailbox.team).toBeNull()
+    expect(texts(store)).toEqual(['cc2', 'cc4'])
+    store.getState().applyMailboxPage(page([entry(1), entry(3), ccEntry(2, 'session-a')]))
+    expect(texts(store)).toEqual(['m1', 'cc2', 'm3', 'cc4'])
+    expect(selectClaudeTeamCount(store.getState())).toBe(2)
+    // a read (delivered) Claude Code message replaces its older revision
+    store
+      .getState()
+      .applyMailboxChange({ type: 'claudeCode', entries: [ccEntry(2, 'session-a', { read: true, delivered: true })] })
+    expect(store.getState().mailbox.entries[1]).toMatchObject({ text: 'cc2', read: true, delivered: true })
+    store.getState().setMailboxFilters({ team: 'claude-code:session-a' })
+    expect(selectVisibleMessages(store.getState()).map((e) => e.text)).toEqual(['cc2'])
+    store.getState().setMailboxFilters({ team: 'swarmdesk:docs' })
+    expect(selectVisibleMessages(store.getState()).map((e) => e.text)).toEqual(['m1', 'm3'])
+    // Swarmdesk follows another team: its old messages go, Claude Code's stay (with their raw toggles)
+    store.getState().toggleMailboxRaw(ccEntry(4, 'session-b').key)
+    store.getState().toggleMailboxRaw(entry(1).key)
+    store.getState().applyMailboxChange({ type: 'team', team: 'next', deleted: false })
+    expect(texts(store)).toEqual(['cc2', 'cc4'])
+    expect(store.getState().mailbox.raw).toEqual({ [ccEntry(4, 'session-b').key]: true })
+    const { index, entries } = store.getState().mailbox
+    for (const [i, e] of entries.entries()) expect(index.get(e.key)).toBe(i)
+    // a page of yet another team keeps them too
+    store.getState().applyMailboxPage(page([entry(5, { team: 'third' })], { team: 'third' }))
+    expect(texts(store)).toEqual(['cc2', 'cc4', 'm5'])
   })
 
   it('opens and closes a card’s raw JSON, and records a listing error', () => {

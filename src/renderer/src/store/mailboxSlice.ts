@@ -2,8 +2,12 @@ import type { StateCreator } from 'zustand/vanilla'
 import type { MailboxChange, MailboxEntry, MailboxKind, MailboxPage } from '../../../shared/ipc'
 import type { AppState } from './store'
 
-/** What the inspector shows: messages touching one agent (as sender or recipient), of one kind, unread only. `null` = any. */
+/**
+ * What the inspector shows: messages of one team (its {@link teamKeyOf}: Swarmdesk's or one of
+ * Claude Code's), touching one agent (as sender or recipient), of one kind, unread only. `null` = any.
+ */
 export interface MailboxFilters {
+  team: string | null
   agent: string | null
   kind: MailboxKind | null
   unreadOnly: boolean
@@ -44,10 +48,31 @@ export interface MailboxSlice {
 
 type MailboxState = MailboxSlice['mailbox']
 
-const EMPTY_FILTERS: MailboxFilters = { agent: null, kind: null, unreadOnly: false }
+const EMPTY_FILTERS: MailboxFilters = { team: null, agent: null, kind: null, unreadOnly: false }
 
-function emptyMailbox(team: string | null, deleted: boolean, filters: MailboxFilters): MailboxState {
-  return { team, deleted, loaded: false, entries: [], index: new Map(), dropped: 0, error: undefined, filters, raw: {} }
+/** A team as the inspector's team filter names it: `swarmdesk:{team}` or `claude-code:{team}`. */
+export function teamKeyOf(e: Pick<MailboxEntry, 'source' | 'team'>): string {
+  return `${e.source}:${e.team}`
+}
+
+/**
+ * The state for Swarmdesk's team `team` before its first page: no Swarmdesk message, but the
+ * messages of Claude Code's teams kept from `from` (they do not depend on Swarmdesk's team).
+ */
+function emptyMailbox(
+  team: string | null,
+  deleted: boolean,
+  filters: MailboxFilters,
+  from?: MailboxState
+): MailboxState {
+  const entries = from ? from.entries.filter((e) => e.source === 'claude-code') : []
+  const index = new Map(entries.map((e, i) => [e.key, i]))
+  const raw = Object.fromEntries(
+    Object.keys(from?.raw ?? {})
+      .filter((k) => index.has(k))
+      .map((k) => [k, true as const])
+  )
+  return { team, deleted, loaded: false, entries, index, dropped: 0, error: undefined, filters, raw }
 }
 
 function compare(a: MailboxEntry, b: MailboxEntry): number {
@@ -97,7 +122,8 @@ export const createMailboxSlice: StateCreator<AppState, [], [], MailboxSlice> = 
   mailbox: emptyMailbox(null, false, EMPTY_FILTERS),
   applyMailboxPage: (page) =>
     set((s) => {
-      const base = page.team === s.mailbox.team ? s.mailbox : emptyMailbox(page.team, page.deleted, s.mailbox.filters)
+      const base =
+        page.team === s.mailbox.team ? s.mailbox : emptyMailbox(page.team, page.deleted, s.mailbox.filters, s.mailbox)
       const next = upsertEntries(base, page.entries)
       return { mailbox: { ...next, deleted: page.deleted, loaded: true, dropped: page.dropped, error: undefined } }
     }),
@@ -107,10 +133,14 @@ export const createMailboxSlice: StateCreator<AppState, [], [], MailboxSlice> = 
       if (change.type === 'team') {
         if (change.team === m.team)
           return change.deleted === m.deleted ? s : { mailbox: { ...m, deleted: change.deleted } }
-        return { mailbox: emptyMailbox(change.team, change.deleted, m.filters) }
+        return { mailbox: emptyMailbox(change.team, change.deleted, m.filters, m) }
+      }
+      if (change.type === 'claudeCode') {
+        const next = upsertEntries(m, change.entries)
+        return next === m ? s : { mailbox: next }
       }
       // a change of a team this renderer did not hear about (a push lost while reconnecting): follow it
-      const base = change.team === m.team ? m : emptyMailbox(change.team, false, m.filters)
+      const base = change.team === m.team ? m : emptyMailbox(change.team, false, m.filters, m)
       const next = upsertEntries(base, change.entries)
       return next === m ? s : { mailbox: next }
     }),
@@ -129,6 +159,7 @@ export const createMailboxSlice: StateCreator<AppState, [], [], MailboxSlice> = 
 /** Whether `e` passes `f`. An agent filter matches the sender or the recipient. */
 export function matchesFilters(e: MailboxEntry, f: MailboxFilters): boolean {
   if (f.unreadOnly && e.read) return false
+  if (f.team !== null && teamKeyOf(e) !== f.team) return false
   if (f.kind !== null && e.kind !== f.kind) return false
   if (f.agent !== null && e.from !== f.agent && e.to !== f.agent) return false
   return true
@@ -140,7 +171,7 @@ let memo: { entries: MailboxEntry[]; filters: MailboxFilters; out: MailboxEntry[
 export function selectVisibleMessages(state: AppState): MailboxEntry[] {
   const { entries, filters } = state.mailbox
   if (memo && memo.entries === entries && memo.filters === filters) return memo.out
-  const noFilter = filters.agent === null && filters.kind === null && !filters.unreadOnly
+  const noFilter = filters.team === null && filters.agent === null && filters.kind === null && !filters.unreadOnly
   const out = noFilter ? entries : entries.filter((e) => matchesFilters(e, filters))
   memo = { entries, filters, out }
   return out
@@ -151,4 +182,16 @@ export function selectUnreadCount(state: AppState): number {
   let n = 0
   for (const e of state.mailbox.entries) if (!e.read) n++
   return n
+}
+
+let teamsMemo: { entries: MailboxEntry[]; count: number } | undefined
+
+/** How many Claude Code teams have messages in the inspector (the same answer while the entries do not change). */
+export function selectClaudeTeamCount(state: AppState): number {
+  const { entries } = state.mailbox
+  if (teamsMemo?.entries === entries) return teamsMemo.count
+  const teams = new Set<string>()
+  for (const e of entries) if (e.source === 'claude-code') teams.add(e.team)
+  teamsMemo = { entries, count: teams.size }
+  return teams.size
 }

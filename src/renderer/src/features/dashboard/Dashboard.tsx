@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow'
 import { useAppStore } from '../../store/store'
+import { ClaudeDashboardTeams } from '../claudeTeams/ClaudeDashboardTeams'
 import { dashboardCommands } from './commands'
 import './dashboard.css'
 import { MemberRow } from './MemberRow'
@@ -9,8 +10,9 @@ import { StaleTeams } from './StaleTeams'
 
 /**
  * The team dashboard (docs/ui.md#the-workspace-ui): a row per member — the leader, then each teammate — and the
- * "Spawn teammate" form, then the data directory's stale teams (StaleTeams.tsx). Subagents are not
- * members; they show in the pane grid only.
+ * "Spawn teammate" form, then the rows of Claude Code's own teams (ClaudeDashboardTeams.tsx,
+ * docs/claude-code-teams.md), then the data directory's stale teams (StaleTeams.tsx). Swarmdesk's
+ * subagents are not members; they show in the pane grid only.
  */
 export function Dashboard() {
   const ids = useAppStore(useShallow(selectMemberIds))
@@ -51,6 +53,7 @@ export function Dashboard() {
           <MemberRow key={id} agentId={id} />
         ))}
       </ul>
+      <ClaudeDashboardTeams />
       <StaleTeams />
     </aside>
   )

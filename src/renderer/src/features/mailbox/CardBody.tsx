@@ -1,4 +1,5 @@
 import type { MailboxEntry } from '../../../../shared/ipc'
+import { readClaudeCodeBody } from '../../../../shared/claudeCodeMessages'
 import { parseMessageBody, type ProtocolBody } from '../../../../shared/mailbox'
 import { planLines, readableInput } from '../permissions/readableInput'
 
@@ -8,9 +9,12 @@ const MAX_LINES = 12
 /**
  * The readable body of a message card (docs/ui.md#the-workspace-ui: structured messages as readable cards, never raw
  * JSON): plain text as written; each protocol type as its own fields (tool and input, decision,
- * plan, reason, task…). A body that claims a type but is malformed says why.
+ * plan, reason, task…). A body that claims a type but is malformed says why. A Claude Code team's
+ * message is read under Swarmdesk's field names (shared/claudeCodeMessages.ts), so it shows the
+ * same card; a type Swarmdesk has no card for shows its fields one by one.
  */
 export function CardBody({ entry }: { entry: MailboxEntry }) {
+  if (entry.source === 'claude-code') return <ClaudeCodeCardBody entry={entry} />
   const body = parseMessageBody(entry.text)
   if (body.kind === 'plain') return <p className="mb-text">{body.text}</p>
   if (body.kind === 'invalid')
@@ -20,6 +24,24 @@ export function CardBody({ entry }: { entry: MailboxEntry }) {
       </p>
     )
   return <Structured body={body.body} />
+}
+
+function ClaudeCodeCardBody({ entry }: { entry: MailboxEntry }) {
+  if (entry.invalid)
+    return (
+      <p className="mb-invalid">
+        This {entry.kind} is malformed: {entry.invalid}
+      </p>
+    )
+  const body = readClaudeCodeBody(entry.text)
+  if (body.kind === 'plain') return <p className="mb-text">{body.text}</p>
+  if (body.kind === 'structured') return <Structured body={body.body} />
+  const { timestamp: _t, ...fields } = body.fields
+  return (
+    <div className="mb-structured">
+      <InputFields input={fields} />
+    </div>
+  )
 }
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {

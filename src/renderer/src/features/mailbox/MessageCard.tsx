@@ -3,13 +3,14 @@ import type { MailboxEntry } from '../../../../shared/ipc'
 import { actions, useAppStore } from '../../store/store'
 import { focusAgentPane, resolveAgent, type NamedAgent } from './agents'
 import { CardBody } from './CardBody'
-import { KIND_LABELS, prettyRaw, timeOf } from './format'
+import { KIND_LABELS, prettyRaw, teamLabel, timeOf } from './format'
 
 /**
  * One message of the inspector: time, sender → recipient (colour dots; a click focuses the agent's
  * pane), kind, summary, read state, a broadcast mark, and the readable body — or its raw JSON,
- * pretty-printed, after the person pressed "Raw".
- * Markup: `article.mb-card[data-key][data-kind][data-read][data-from][data-to]`.
+ * pretty-printed, after the person pressed "Raw". A Claude Code team's message is marked with its
+ * team (docs/claude-code-teams.md#in-the-workspace); once Claude Code removed it on delivery it says so.
+ * Markup: `article.mb-card[data-key][data-kind][data-read][data-from][data-to][data-source][data-team]`.
  */
 export function MessageCard({ entry }: { entry: MailboxEntry }) {
   const agents = useAppStore((s) => s.workspace.agents)
@@ -24,6 +25,8 @@ export function MessageCard({ entry }: { entry: MailboxEntry }) {
       data-read={entry.read ? 'true' : 'false'}
       data-from={entry.from}
       data-to={entry.to}
+      data-source={entry.source}
+      data-team={entry.team}
     >
       <header className="mb-head">
         <time className="mb-time mono" dateTime={entry.timestamp} title={entry.timestamp}>
@@ -35,6 +38,11 @@ export function MessageCard({ entry }: { entry: MailboxEntry }) {
         </span>
         <AgentName agent={to} />
         <span className="mb-kind">{KIND_LABELS[entry.kind]}</span>
+        {entry.source === 'claude-code' ? (
+          <span className="mb-team-cc" title="A message of Claude Code's agent team, read from its inbox">
+            {teamLabel(entry.source, entry.team)}
+          </span>
+        ) : null}
         {entry.broadcast ? (
           <span className="mb-broadcast" title={`One copy per inbox: ${entry.broadcast.join(', ')}`}>
             broadcast · {entry.broadcast.length}
@@ -42,9 +50,15 @@ export function MessageCard({ entry }: { entry: MailboxEntry }) {
         ) : null}
         <span
           className={`mb-read ${entry.read ? 'is-read' : 'is-unread'}`}
-          title={entry.read ? `${entry.to} has read it` : `${entry.to} has not read it yet`}
+          title={
+            entry.delivered
+              ? `Delivered to ${entry.to}: Claude Code removed it from the inbox`
+              : entry.read
+                ? `${entry.to} has read it`
+                : `${entry.to} has not read it yet`
+          }
         >
-          {entry.read ? 'read' : 'unread'}
+          {entry.delivered ? 'delivered' : entry.read ? 'read' : 'unread'}
         </span>
         <button
           type="button"

@@ -1,6 +1,6 @@
-import type { MailboxKind } from '../../../../shared/ipc'
+import type { MailboxKind, MailboxSource } from '../../../../shared/ipc'
 
-/** What each kind is called in the inspector (docs/teams.md#mailbox types in words). */
+/** What each kind is called in the inspector (docs/teams.md#mailbox types in words; docs/claude-code-teams.md#its-protocol for Claude Code's own). */
 export const KIND_LABELS: Readonly<Record<MailboxKind, string>> = {
   plain: 'Message',
   idle_notification: 'Idle',
@@ -14,7 +14,15 @@ export const KIND_LABELS: Readonly<Record<MailboxKind, string>> = {
   shutdown_approved: 'Shutdown approved',
   shutdown_rejected: 'Shutdown rejected',
   task_assignment: 'Task assignment',
-  mode_set_request: 'Mode change'
+  mode_set_request: 'Mode change',
+  task_completed: 'Task completed',
+  teammate_terminated: 'Teammate ended',
+  other_protocol: 'Other protocol message'
+}
+
+/** How the inspector names a message's team: `Swarmdesk · {team}` or `Claude Code · {team}`. */
+export function teamLabel(source: MailboxSource, team: string): string {
+  return `${source === 'claude-code' ? 'Claude Code' : 'Swarmdesk'} · ${team}`
 }
 
 /** Local wall-clock time of an ISO timestamp, `HH:MM:SS`; the input itself when it is not a date. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAppStore } from '../../store/store'
-import { permission } from '../../store/store.testkit'
-import { notifyNewPermissions, type Chime, type Notifier } from './notify'
+import { ev, permission, snapshot } from '../../store/store.testkit'
+import { notifyClaudeWaiting, notifyNewPermissions, type Chime, type Notifier } from './notify'
 
 function fakeNotifier(permission: NotificationPermission = 'granted') {
   const shown: string[] = []
@@ -100,5 +100,38 @@ describe('permission notifications', () => {
     notifyNewPermissions(store, undefined, () => false, chime)
     store.getState().setPermissions([permission({ requestId: 'a' })])
     expect(chime.plays).toBe(1)
+  })
+})
+
+describe('Claude Code session notifications', () => {
+  it('notifies each time a Claude Code session starts waiting, while the window is not focused; Swarmdesk agents are left to their permission cards', () => {
+    const store = createAppStore()
+    const notifier = fakeNotifier()
+    const chime = countingChime()
+    let focused = false
+    notifyClaudeWaiting(store, notifier, () => focused, chime)
+    store.getState().loadSnapshot(snapshot())
+    const apply = store.getState().applyEvent
+    apply(
+      ev({ type: 'agent_started', agentId: 'claude-1', agentName: 'Claude Code 1', agentType: 'claude-code', depth: 0 })
+    )
+    apply(ev({ type: 'agent_started', agentId: 'alice', agentName: 'alice', agentType: 'worker', depth: 1 }))
+    const state = (agentId: string, agentName: string, s: 'running' | 'awaiting_permission' | 'idle') =>
+      apply(ev({ type: 'agent_state', agentId, agentName, state: s }))
+    state('claude-1', 'Claude Code 1', 'running')
+    state('claude-1', 'Claude Code 1', 'awaiting_permission')
+    state('alice', 'alice', 'awaiting_permission')
+    state('claude-1', 'Claude Code 1', 'awaiting_permission') // still the same wait
+    state('claude-1', 'Claude Code 1', 'running')
+    focused = true
+    state('claude-1', 'Claude Code 1', 'awaiting_permission') // seen in the window: no notification
+    focused = false
+    state('claude-1', 'Claude Code 1', 'idle')
+    state('claude-1', 'Claude Code 1', 'awaiting_permission')
+    expect(notifier.shown).toEqual([
+      'Claude Code 1 waits for you | Claude Code asks something in its pane.',
+      'Claude Code 1 waits for you | Claude Code asks something in its pane.'
+    ])
+    expect(chime.plays).toBe(2)
   })
 })

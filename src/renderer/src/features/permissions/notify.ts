@@ -1,5 +1,5 @@
 import type { StoreApi } from 'zustand/vanilla'
-import type { PendingPermission } from '../../../../shared/ipc'
+import { CLAUDE_CODE_AGENT_TYPE, type PendingPermission } from '../../../../shared/ipc'
 import { toDisposable, type Disposable } from '../../lib/lifecycle'
 import type { AppState } from '../../store/store'
 import { isPlanApproval } from './readableInput'
@@ -113,6 +113,50 @@ export function notifyNewPermissions(
         const { title, body } = describe(p)
         notifier.show(title, body, p.requestId)
       }
+    }
+    if (notifier.permission === 'granted') show()
+    else if (notifier.permission === 'default' && !asked) {
+      asked = true
+      void notifier.requestPermission().then(
+        (answer) => answer === 'granted' && show(),
+        () => undefined
+      )
+    }
+  })
+  return toDisposable(unsubscribe)
+}
+
+/**
+ * Shows an OS notification, and plays the chime, each time one of the person's own Claude Code
+ * sessions starts waiting for them (its `sessions/<pid>.json` says `waiting`: the dashboard state
+ * `awaiting_permission`, docs/claude-code.md#state-on-the-dashboard) while the window is not
+ * focused — as for Swarmdesk's own permission requests ({@link notifyNewPermissions}). A session
+ * that stops waiting and waits again notifies again.
+ */
+export function notifyClaudeWaiting(
+  store: StoreApi<AppState>,
+  notifier: Notifier | undefined,
+  focused: FocusProbe,
+  chime: Chime | null | undefined = webAudioChime()
+): Disposable {
+  const waitingNow = (s: AppState) =>
+    Object.values(s.workspace.agents).filter(
+      (a) => a.agentType === CLAUDE_CODE_AGENT_TYPE && a.state === 'awaiting_permission'
+    )
+  const waiting = new Set(waitingNow(store.getState()).map((a) => a.agentId))
+  let asked = false
+  const unsubscribe = store.subscribe((s, prev) => {
+    if (s.workspace.agents === prev.workspace.agents) return
+    const now = waitingNow(s)
+    const fresh = now.filter((a) => !waiting.has(a.agentId))
+    waiting.clear()
+    for (const a of now) waiting.add(a.agentId)
+    if (fresh.length === 0 || focused()) return
+    chime?.play()
+    if (!notifier) return
+    const show = (): void => {
+      for (const a of fresh)
+        notifier.show(`${a.agentName} waits for you`, 'Claude Code asks something in its pane.', `claude:${a.agentId}`)
     }
     if (notifier.permission === 'granted') show()
     else if (notifier.permission === 'default' && !asked) {

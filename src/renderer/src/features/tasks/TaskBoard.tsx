@@ -20,6 +20,7 @@ import { useShallow } from 'zustand/react/shallow'
 import type { TaskStatus } from '../../../../shared/tasks'
 import { actions, appStore, useAppStore } from '../../store/store'
 import { columnTasks, TASK_COLUMNS } from '../../store/tasksSlice'
+import { ClaudeTaskBoards } from '../claudeTeams/ClaudeTaskBoards'
 import { assignTask, moveTask, refreshTaskBoard } from './commands'
 import { teammateAt } from './dropTarget'
 import { NewTaskForm } from './NewTaskForm'
@@ -192,6 +193,7 @@ function Board({ view }: { view: 'drawer' | 'full' }) {
           document.body
         )}
       </DndContext>
+      <ClaudeTaskBoards />
     </div>
   )
 }
