@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import * as nodePty from 'node-pty'
-import { PermissionEngine, loadPermissionSettings } from '../../src/main/runtime/permissions'
+import { PermissionEngine, loadPermissionSettings, prepareShellGrammar } from '../../src/main/runtime/permissions'
 import { killProcessTree, readProcEntry, snapshotProcesses } from '../../src/main/runtime/processes'
 import { createPtyHost, FIXED_PTY_ENV, PTY_TAG_VARIABLE } from '../../src/main/runtime/pty'
 import { CompletionMarker, wrappedBashArgs } from '../../src/main/runtime/pty/completionMarker'
@@ -29,9 +29,12 @@ export interface BashSteps {
   procSnapshotMs: number
   /** `PtyHost.run('true')`, whole: spawn, marker, sweep, exit. */
   ptyRunMs: number
-  /** The permission engine's decision on Bash `true` in bypassPermissions mode (deny rules still checked). */
+  /**
+   * The permission engine's decision on Bash `true` in bypassPermissions mode (deny rules still
+   * checked), with the shell grammar prepared as the leader's session prepares it.
+   */
   permissionMs: number
-  /** The same, the first decision in a process (the shell grammar's WebAssembly loads then). */
+  /** The same, the first decision, made right after the grammar was asked to prepare (it may still be compiling). */
   permissionFirstMs: number
   /** Formatting the result for the model (`formatRunResult`). */
   formatMs: number
@@ -71,6 +74,7 @@ export async function measureBashSteps(cwd: string, home: string, rounds: number
   const engine = new PermissionEngine(await loadPermissionSettings({ cwd, home, userHome: home }))
   const decide = () =>
     engine.decide({ kind: 'bash', command: 'true' }, { cwd, mode: 'bypassPermissions', tool: 'Bash' })
+  prepareShellGrammar()
   let t = performance.now()
   const first = await decide()
   const permissionFirstMs = ms(t)
