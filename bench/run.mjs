@@ -9,8 +9,9 @@ import { existsSync, readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-// peer: installs and runs the real Claude Code beside Swarmdesk (bench/peer), minutes on its own
-const NAMED_ONLY = new Set(['peer'])
+// peer: installs and runs the real Claude Code beside Swarmdesk (bench/peer), minutes on its own;
+// bash: the Bash gap against Claude Code too (bench/bash), a minute or two under load
+const NAMED_ONLY = new Set(['peer', 'bash'])
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const only = process.argv.slice(2)

@@ -47,6 +47,8 @@ export interface RunOptions {
   /** A scratch home of this product, kept across its runs (both start warm after the warm-up run). */
   home: string
   claudeBin?: string
+  /** The `swarmdesk` command a Swarmdesk run starts (default: this checkout's bin/swarmdesk). */
+  swarmdeskBin?: string
   sampleMemory?: boolean
   timeoutMs?: number
 }
@@ -69,7 +71,15 @@ function command(o: RunOptions, baseUrl: string): { file: string; args: string[]
   }
   return {
     file: process.execPath,
-    args: [join(REPO, 'bin', 'swarmdesk'), 'run', '--cwd', o.cwd, '--permission-mode', 'bypassPermissions', o.prompt],
+    args: [
+      o.swarmdeskBin ?? join(REPO, 'bin', 'swarmdesk'),
+      'run',
+      '--cwd',
+      o.cwd,
+      '--permission-mode',
+      'bypassPermissions',
+      o.prompt
+    ],
     env: { ...base, SWARMDESK_HOME: join(o.home, '.swarmdesk'), SWARMDESK_SCRIPTED_MODEL_URL: baseUrl }
   }
 }

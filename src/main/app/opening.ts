@@ -4,7 +4,12 @@ import type { PermissionMode } from '../../shared/permissions'
 import { EventBus } from '../runtime/events'
 import { Budget } from '../runtime/loop'
 import { ApiKeyHolder, DEFAULT_MODEL, resolveModel } from '../runtime/model'
-import { loadWorkspaceSettings, PermissionEngine, type LoadedSettings } from '../runtime/permissions'
+import {
+  loadWorkspaceSettings,
+  PermissionEngine,
+  prepareShellGrammar,
+  type LoadedSettings
+} from '../runtime/permissions'
 import { createPtyHost, type PtyFlowControl, type PtyHost } from '../runtime/pty'
 import { connectModel, NO_API_KEY_HINTS, type ModelConnection } from '../runtime/runner'
 import {
@@ -194,6 +199,8 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     mcp: { servers: mcp.manager, listed: mcp.listed, timeouts, ...(mcp.pool ? { pool: mcp.pool } : {}) }
   })
   const engine = new PermissionEngine(settings)
+  // the leader's first Bash decision should not wait for the shell grammar to compile
+  prepareShellGrammar()
   // events emitted while the session opens are replayed into the service's own bus
   const early: RuntimeEvent[] = []
   const sub = bus.onEvent((e) => early.push(e))

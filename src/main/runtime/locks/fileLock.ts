@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import {
+  existsSync,
   linkSync,
   mkdirSync,
   watch,
@@ -46,8 +47,9 @@ export interface LockOptions {
   timeoutMs?: number
   signal?: AbortSignal
   /**
-   * Checked before each wait for a live holder: when it returns true the caller no longer needs
-   * the lock (say, the task it wanted was claimed meanwhile) and LockAbortedError is thrown.
+   * Checked before and after each wait for a live holder: when it returns true the caller no
+   * longer needs the lock (say, the task it wanted was claimed meanwhile) and LockAbortedError is
+   * thrown, so a waiter does not take the lock in turn only to find its work already done.
    */
   giveUp?: () => boolean
   /** Told of each dead holder's lock this acquisition breaks (for logs and tests). */
@@ -66,7 +68,7 @@ const localQueues = new Map<string, Promise<void>>()
  * Code uses, judges staleness by mtime and blocked writers ~10 s after a `kill -9`, STACK.md.)
  * The lock appears atomically by `link(2)` of a complete temp file, so it is never seen half-written.
  * Waiting for a live holder watches the lock's folder, so the release wakes the waiter at once
- * (under 1 ms, STACK.md), with a poll every 1–32 ms as the fallback should an event be missed.
+ * (under 1 ms, STACK.md), with a poll every 4–32 ms as the fallback should an event be missed.
  *
  * @throws LockTimeoutError when a live process holds it past `timeoutMs`; LockAbortedError on abort.
  */
@@ -90,6 +92,8 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       try {
         releaseFile(path, held.token)
       } finally {
+        // the temp file the lock was linked from: removed after the release, not while holding
+        tryUnlink(held.tmp)
         dropLocal()
       }
     }
@@ -126,30 +130,41 @@ async function acquireFile(path: string, options: LockOptions) {
     token,
     acquiredAt: new Date().toISOString()
   }
-  mkdirSync(dirname(path), { recursive: true })
-  writeFileSync(tmp, JSON.stringify(body))
   const started = performance.now()
   const broken: BrokenLock[] = []
-  let delay = 1
+  // The poll is the fallback (a release wakes the waiter through the watch) and finds a holder
+  // that died; starting it at 1 ms woke every waiter several times per held lock for nothing.
+  let delay = 8
+  // The temp file is written only when the lock looks free: a waiter behind a live holder
+  // creates and removes nothing in the lock's folder, which every holder and waiter shares.
+  let written = false
+  let acquired = false
   const waiter = new LockWaiter(path)
   try {
     for (;;) {
       if (options.signal?.aborted) throw new LockAbortedError(`${path}: wait aborted`)
-      try {
-        linkSync(tmp, path)
-        return { token, broken, waitedMs: performance.now() - started }
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code
-        if (code === 'ENOENT') {
-          // the folder was removed under us (a team deleted while we waited): recreate and retry
-          mkdirSync(dirname(path), { recursive: true })
-          writeFileSync(tmp, JSON.stringify(body))
-          continue
+      let holder = readLock(path)
+      if (holder === 'missing') {
+        if (!written) {
+          writeTemp(tmp, JSON.stringify(body))
+          written = true
         }
-        if (code !== 'EEXIST') throw error
+        try {
+          linkSync(tmp, path)
+          acquired = true
+          return { token, tmp, broken, waitedMs: performance.now() - started }
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code
+          if (code === 'ENOENT') {
+            // the folder was removed under us (a team deleted while we waited): recreate and retry
+            written = false
+            continue
+          }
+          if (code !== 'EEXIST') throw error
+        }
+        holder = readLock(path)
+        if (holder === 'missing') continue
       }
-      const holder = readLock(path)
-      if (holder === 'missing') continue
       const owner = holder === 'unreadable' ? undefined : { pid: holder.pid, startTime: holder.startTime }
       const reason = owner ? ownerGone(owner) : 'unreadable'
       if (reason) {
@@ -164,14 +179,27 @@ async function acquireFile(path: string, options: LockOptions) {
       if (options.giveUp?.()) throw new LockAbortedError(`${path}: no longer needed`)
       await waiter.wait(delay * (0.5 + Math.random()))
       delay = Math.min(delay * 2, 32)
+      // the holder may have done what this caller wanted (claimed its task): ask before taking the lock in turn
+      if (options.giveUp?.()) throw new LockAbortedError(`${path}: no longer needed`)
     }
   } finally {
     waiter.close()
-    tryUnlink(tmp)
+    if (written && !acquired) tryUnlink(tmp)
   }
 }
 
-/** Sleeps until the lock file changes (a watch on its folder) or `ms` pass. Watches only once asked to wait. */
+/** Writes the lock's temp file, creating its folder only when it is missing. */
+function writeTemp(tmp: string, text: string): void {
+  try {
+    writeFileSync(tmp, text)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    mkdirSync(dirname(tmp), { recursive: true })
+    writeFileSync(tmp, text)
+  }
+}
+
+/** Sleeps until the lock file is removed (a watch on its folder) or `ms` pass. Watches only once asked to wait. */
 class LockWaiter {
   private watcher: FSWatcher | undefined
   private wake: (() => void) | undefined
@@ -182,8 +210,11 @@ class LockWaiter {
     if (!this.watcher) {
       const name = basename(this.path)
       try {
+        // Only the lock's going away is worth waking for: another waiter taking it in turn (a
+        // change to the same name) would wake every waiter to find it held again. A dead holder
+        // removes nothing; the timer finds it.
         this.watcher = watch(dirname(this.path), (_e, f) => {
-          if (f === null || f.toString() === name) this.wake?.()
+          if ((f === null || f.toString() === name) && !existsSync(this.path)) this.wake?.()
         })
         this.watcher.on('error', () => this.wake?.())
       } catch {

@@ -3,17 +3,35 @@
  * streamable HTTP or SSE. A failed or timed-out call closes the connection, so the next use
  * starts the server again; a stdio server's stderr is kept (last 8 KiB) for failure reports.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { RunUsageError } from '../base'
-import {
-  PromptListChangedNotificationSchema,
-  ToolListChangedNotificationSchema
-} from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerConfig } from './config'
+
+/**
+ * The SDK's client side, loaded when the first connection starts: a process (or worker teammate)
+ * that never connects to a server — a worker reaches MCP through its port to the main thread —
+ * does not hold the SDK and its schemas in memory.
+ */
+async function loadSdk() {
+  const [client, sse, stdio, http, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js')
+  ])
+  return {
+    Client: client.Client,
+    SSEClientTransport: sse.SSEClientTransport,
+    StdioClientTransport: stdio.StdioClientTransport,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
+    ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema
+  }
+}
+type Sdk = Awaited<ReturnType<typeof loadSdk>>
 
 /** One tool as the server lists it (`tools/list`). */
 export type McpToolInfo = Awaited<ReturnType<Client['listTools']>>['tools'][number]
@@ -121,7 +139,8 @@ export class McpConnection {
     return this.connecting
   }
 
-  private transport(): Transport {
+  private transport(sdk: Sdk): Transport {
+    const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport } = sdk
     const c = this.config
     if (!('command' in c)) {
       const init = { requestInit: { headers: c.headers } }
@@ -147,7 +166,9 @@ export class McpConnection {
   }
 
   private async start(): Promise<Client> {
-    const client = new Client({ name: 'swarmdesk', version: '0.1.0' })
+    const sdk = await loadSdk()
+    const { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } = sdk
+    const client = new sdk.Client({ name: 'swarmdesk', version: '0.1.0' })
     client.onclose = () => {
       if (this.client === client) this.client = undefined
     }
@@ -157,7 +178,7 @@ export class McpConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, changed('tools'))
     client.setNotificationHandler(PromptListChangedNotificationSchema, changed('prompts'))
     try {
-      await client.connect(this.transport(), { timeout: this.timeouts.startMs ?? DEFAULT_MCP_START_TIMEOUT_MS })
+      await client.connect(this.transport(sdk), { timeout: this.timeouts.startMs ?? DEFAULT_MCP_START_TIMEOUT_MS })
     } catch (error) {
       await client.close().catch(() => undefined)
       throw new McpServerError(this.name, `failed to start: ${(error as Error).message}`, this.stderrTail)

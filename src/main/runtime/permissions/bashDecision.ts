@@ -1,4 +1,3 @@
-import { parse } from 'sh-syntax'
 import type { PermissionDecision } from '../../../shared/permissions'
 import {
   ACCEPT_EDITS_COMMANDS,
@@ -12,6 +11,7 @@ import { byRule, decidePath, PLAN_DENIAL, strictest, type Evaluation } from './e
 import { expandGlob, GlobTooWideError, hasGlob } from './globs'
 import { canonicalPath, fileSystemCase, foldName, PathLoopError } from './paths'
 import { bashRuleMatches, type PermissionRule } from './rules'
+import { parseShell } from './shellGrammar'
 import { lexShell, ShellUnsupportedError, type ShellNode, type ShellRedirect, type ShellWord } from './shellLexer'
 
 /**
@@ -54,7 +54,7 @@ export async function decideBash(command: string, cwd: string, ev: Evaluation, d
       `it contains a control or invisible character (U+${hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`
     )
   try {
-    await parse(command)
+    await parseShell(command)
   } catch (e) {
     return unclassified(`it does not parse (${(e as Error).message})`)
   }

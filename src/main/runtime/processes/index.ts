@@ -2,6 +2,7 @@ export { killProcessTree, waitUntilGone, type KillTreeOptions, type KillTreeResu
 export {
   isProcessAlive,
   listDescendantPids,
+  listTreeFromChildren,
   findPidsWithEnv,
   snapshotProcesses,
   readProcEntry,

@@ -1,4 +1,11 @@
-import { findPidsWithEnv, isProcessAlive, listDescendantPids, snapshotProcesses, type ProcEntry } from './procfs'
+import {
+  findPidsWithEnv,
+  isProcessAlive,
+  listDescendantPids,
+  listTreeFromChildren,
+  snapshotProcesses,
+  type ProcEntry
+} from './procfs'
 
 /** Options of {@link killProcessTree}. */
 export interface KillTreeOptions {
@@ -19,7 +26,13 @@ export interface KillTreeResult {
   survivors: number[]
 }
 
-const POLL_MS = 10
+/**
+ * Polls while waiting for killed processes to disappear: SIGKILLed processes are usually gone
+ * within a millisecond or two, so the wait starts at 1 ms and doubles up to 10 ms (a fixed 10 ms
+ * poll made every foreground Bash call wait ~10 ms more than its processes took to die).
+ */
+const FIRST_POLL_MS = 1
+const MAX_POLL_MS = 10
 const DEFAULT_TIMEOUT_MS = 5_000
 
 /**
@@ -57,24 +70,35 @@ function sigkill(target: number): void {
 
 /**
  * SIGKILLs the process group of `root` and every process it started, including those that left
- * the group, and resolves once /proc shows them gone (zombies count as gone). Targets are
- * collected before anything is killed, because killing a parent re-parents its children and
- * hides them from a `ppid` walk; the sweep repeats until a fresh snapshot finds nothing new, so
- * a child forked between snapshot and kill is caught too. Never throws.
+ * the group, and resolves once /proc shows them gone (zombies count as gone). Never throws.
+ *
+ * Targets are collected before anything is killed, because killing a parent re-parents its
+ * children and hides them from a `ppid` walk. The first pass collects `root`'s descendants from
+ * the kernel's per-thread `children` lists ({@link listTreeFromChildren}: the same `ppid` links a
+ * snapshot would give, read from the tree alone); every later pass reads the whole process table
+ * ({@link collectTargets}: group, session, `ppid` walk and env tag). The sweep repeats until such
+ * a full snapshot finds nothing, so a child forked between a collection and the kill is caught,
+ * as is an escapee whose parent was already gone (by its env tag). The common case costs one
+ * full snapshot instead of two. Where the `children` lists are missing, every pass is a snapshot.
  */
 export async function killProcessTree(root: number, options: KillTreeOptions = {}): Promise<KillTreeResult> {
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
   const killed = new Set<number>()
   let survivors: number[]
+  let first = true
   for (;;) {
-    const targets = collectTargets(root, snapshotProcesses(), options.envTag)
+    const tree = first ? listTreeFromChildren(root) : undefined
+    const full = tree === undefined
+    const targets = full ? collectTargets(root, snapshotProcesses(), options.envTag) : new Set(tree)
+    targets.delete(process.pid)
+    first = false
     sigkill(-root)
     for (const pid of targets) {
       sigkill(pid)
       killed.add(pid)
     }
     survivors = await waitUntilGone([...killed], deadline)
-    if (targets.size === 0 || survivors.length > 0 || Date.now() >= deadline) break
+    if ((full && targets.size === 0) || survivors.length > 0 || Date.now() >= deadline) break
   }
   return { killed: [...killed], survivors }
 }
@@ -82,8 +106,10 @@ export async function killProcessTree(root: number, options: KillTreeOptions = {
 /** Polls until none of `pids` is alive or `deadline` (ms since epoch) passes; returns the living. */
 export async function waitUntilGone(pids: number[], deadline: number): Promise<number[]> {
   let alive = pids.filter(isProcessAlive)
+  let poll = FIRST_POLL_MS
   while (alive.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    await new Promise((resolve) => setTimeout(resolve, poll))
+    poll = Math.min(poll * 2, MAX_POLL_MS)
     alive = alive.filter(isProcessAlive)
   }
   return alive

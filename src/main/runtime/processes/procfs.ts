@@ -115,6 +115,46 @@ export function listDescendantPids(pid: number, rows: ProcEntry[] = snapshotProc
 }
 
 /**
+ * `pid` (while it lives) and every live descendant, found by following the kernel's per-thread
+ * child lists (`/proc/<pid>/task/<tid>/children`, Linux 3.5+ with CONFIG_PROC_CHILDREN) instead of
+ * reading the whole process table: the same `ppid` links {@link listDescendantPids} follows, for
+ * a few reads per process of the tree. Zombies are left out. Undefined when the lists are
+ * unavailable (no /proc, or a kernel without them), so the caller reads a snapshot instead.
+ */
+export function listTreeFromChildren(pid: number): number[] | undefined {
+  if (!CHILDREN_LISTS) return undefined
+  const found = new Set<number>()
+  const queue = [pid]
+  while (queue.length > 0) {
+    const next = queue.shift() as number
+    if (!isProcessAlive(next)) continue
+    found.add(next)
+    let tasks: string[]
+    try {
+      tasks = readdirSync(`/proc/${next}/task`)
+    } catch {
+      continue // gone meanwhile
+    }
+    for (const tid of tasks) {
+      let text = ''
+      try {
+        text = readFileSync(`/proc/${next}/task/${tid}/children`, 'utf8')
+      } catch {
+        // the thread or the process ended meanwhile
+      }
+      for (const word of text.split(' ')) {
+        const child = Number(word)
+        if (word !== '' && Number.isInteger(child) && !found.has(child)) queue.push(child)
+      }
+    }
+  }
+  return [...found]
+}
+
+/** Whether this kernel lists each thread's children in /proc (checked once, on this process). */
+const CHILDREN_LISTS = existsSync(`/proc/${process.pid}/task/${process.pid}/children`)
+
+/**
  * Pids of processes whose environment holds `name=value`. Every PTY command is started with a
  * unique tag variable, so this finds descendants that both left the process group (`setsid`)
  * and lost their parent (re-parented to init), unless they cleared their environment.

@@ -172,13 +172,27 @@ export function createPtyHost(
       resume()
       return reaped ? Promise.resolve({ killed: [], survivors: [] }) : sweep()
     }
+    // `done` settles once: after the marker and the sweep, or after node-pty's exit, whichever is first
+    let settle!: (exit: ExitInfo) => void
+    const done = new Promise<ExitInfo>((resolve) => {
+      let settled = false
+      settle = (exit) => {
+        if (settled) return
+        settled = true
+        live.delete(term.pid)
+        resolve(exit)
+      }
+    })
     const dataSub = term.onData((chunk) => {
       if (entry.exited) return // after the marker: only leftovers of background jobs, which die now
       const { text, exitCode } = marker.push(chunk)
       if (text && options.onData) deliver(term.pid, () => options.onData!(text))
       if (exitCode !== undefined) {
         entry.exited = true
-        void kill()
+        // The marker carries the status and everything printed before it has arrived, so the run
+        // is over once its tree is swept; node-pty's exit event comes only after the terminal's
+        // socket is closed (a few ms more of a loaded machine), and the run need not wait for it.
+        void kill().then(() => settle({ exitCode, signal: null }))
       }
     })
     const entry: LivePty = {
@@ -207,24 +221,22 @@ export function createPtyHost(
       write: (data) => {
         if (!entry.exited && !reaped) term.write(data)
       },
-      done: new Promise<ExitInfo>((resolve) => {
-        const exitSub = term.onExit(({ exitCode, signal }) => {
-          entry.exited = true
-          exitSub.dispose()
-          dataSub.dispose()
-          resume()
-          const held = marker.flush()
-          if (held && options.onData) deliver(term.pid, () => options.onData!(held))
-          // Background jobs (`sleep 300 &`) outlive bash; the group dies with the command.
-          void sweep().then(() => {
-            reaped = true
-            live.delete(term.pid)
-            if (marker.status !== undefined) resolve({ exitCode: marker.status, signal: null })
-            else resolve(signal ? { exitCode: null, signal } : { exitCode, signal: null })
-          })
-        })
-      })
+      done
     }
+    const exitSub = term.onExit(({ exitCode, signal }) => {
+      entry.exited = true
+      exitSub.dispose()
+      dataSub.dispose()
+      resume()
+      const held = marker.flush()
+      if (held && options.onData) deliver(term.pid, () => options.onData!(held))
+      // Background jobs (`sleep 300 &`) outlive bash; the group dies with the command.
+      void sweep().then(() => {
+        reaped = true
+        if (marker.status !== undefined) settle({ exitCode: marker.status, signal: null })
+        else settle(signal ? { exitCode: null, signal } : { exitCode, signal: null })
+      })
+    })
     live.set(term.pid, entry)
     return entry
   }

@@ -1,6 +1,6 @@
 import { canonicalWorkspace, ensureWritableDataDirectory } from '../storage'
 import { connectModel, type ModelConnection, type TurnEnd } from '../runner'
-import { loadWorkspaceSettings, PermissionEngine, type PermissionPrompter } from '../permissions'
+import { loadWorkspaceSettings, PermissionEngine, prepareShellGrammar, type PermissionPrompter } from '../permissions'
 import { RunUsageError } from '../base'
 import {
   teammateModelEnv,
@@ -157,6 +157,8 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       home: options.home,
       mcp: { servers: mcp.manager, listed: mcp.listed, timeouts, ...(mcp.pool ? { pool: mcp.pool } : {}) }
     })
+    // the leader's first Bash decision should not wait for the shell grammar to compile
+    prepareShellGrammar()
     session = await Session.open({
       cwd,
       home: options.home,

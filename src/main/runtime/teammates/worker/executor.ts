@@ -19,8 +19,15 @@ import type { SharedMcp } from './mcpServer'
 /** Default heartbeat timeout, ms: six missed beats of 500 ms. */
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3_000
 
-/** Default V8 old-generation cap of one worker teammate, MB (an idle one needs well under 100). */
-export const DEFAULT_WORKER_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({ maxOldGenerationSizeMb: 512 })
+/**
+ * Default V8 heap limits of one worker teammate, MB: the old generation capped at 512 (an idle one
+ * needs well under 100); the young generation at 8, where V8's default let one streamed model
+ * turn grow it to tens of MB that an idle teammate then kept committed.
+ */
+export const DEFAULT_WORKER_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({
+  maxOldGenerationSizeMb: 512,
+  maxYoungGenerationSizeMb: 8
+})
 
 /** Options of {@link WorkerTeammateExecutor}. */
 export interface WorkerTeammateExecutorOptions {
