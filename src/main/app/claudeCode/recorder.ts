@@ -295,11 +295,13 @@ export class ClaudeTeamsRecorder implements Disposable {
     }
     t.messages.sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.to.localeCompare(b.to))
     // an inbox that does not parse this time says nothing about its messages: leave them as they are;
-    // nor does a team folder the ended session took with it (its unread messages were never delivered)
+    // nor does one that is gone: delivery rewrites the inbox without the message, while a missing
+    // file is a team folder the ended session took with it (its unread messages were never
+    // delivered), caught part-way through its removal or whole
     const unparsed = new Set(s.unreadable.map((u) => u.path))
     for (const m of [...t.messages]) {
       if (present.has(m) || m.delivered) continue
-      if (!s.hasConfig && !s.inboxes.has(m.to)) continue
+      if (!s.inboxes.has(m.to)) continue
       if (unparsed.has(join(this.root, 'teams', t.name, 'inboxes', `${m.to}.json`))) continue
       this.replace(t, m, { delivered: true })
     }
