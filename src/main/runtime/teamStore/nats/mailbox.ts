@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream'
-import { MailboxMessageSchema, type MailboxMessage } from '../../../../shared/mailbox'
-import { assertName, composeMessage, MailboxAbortError } from '../../mailbox'
+import { MailboxMessageSchema, messageKind, type MailboxMessage } from '../../../../shared/mailbox'
+import { Emitter } from '../../base'
+import { assertName, composeMessage, MailboxAbortError, type SentEvent } from '../../mailbox'
 import type { MailboxPort, StoredMessage } from '../port'
 import { isWrongRevision, MAIL_STREAM, type NatsHandles } from './connection'
 
@@ -27,6 +28,7 @@ interface Sequenced {
  * A waiting reader holds an ordered consumer from the inbox's end: the server pushes the next message.
  */
 export function natsMailbox(h: NatsHandles): MailboxPort {
+  const sent = new Emitter<SentEvent>()
   const publish = async (subject: string, message: MailboxMessage): Promise<void> => {
     const deadline = Date.now() + SEND_RETRY_MS
     for (let attempt = 0; ; attempt++) {
@@ -83,13 +85,29 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
     return out
   }
 
+  const send = async (team: string, to: string, outgoing: Parameters<MailboxPort['send']>[2]) => {
+    const subject = inboxSubject(team, to)
+    const message = composeMessage(to, outgoing)
+    await publish(subject, message)
+    // the message is stored whatever a listener does (as the file mailbox's onDidSend)
+    try {
+      sent.fire({ team, message, kind: messageKind(message.text) })
+    } catch (error) {
+      setImmediate(() => {
+        throw error
+      })
+    }
+    return { id: message.id }
+  }
+
   return {
-    async send(team, to, outgoing) {
-      const subject = inboxSubject(team, to)
-      const message = composeMessage(to, outgoing)
-      await publish(subject, message)
-      return { id: message.id }
+    send,
+    async broadcast(team, members, message) {
+      const targets = [...new Set(members)].filter((m) => m !== message.from)
+      for (const m of targets) assertName('to', m)
+      return Promise.all(targets.map((m) => send(team, m, message)))
     },
+    onDidSend: sent.event,
     read: (team, agent, opts = {}) => read(team, agent, opts.unreadOnly === true),
     async markRead(team, agent, ids) {
       inboxSubject(team, agent)
