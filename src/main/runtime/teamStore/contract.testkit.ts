@@ -169,6 +169,30 @@ export function teamStoreContract(target: () => Promise<ContractTarget>): void {
     expect(seen.at(-1)).toEqual({ type: 'deleted', team, id: task.id })
   })
 
+  it('tells an inbox watcher of each unread message once: those waiting, then each one stored later', async () => {
+    const team = freshTeam()
+    const early = await store.mailbox.send(team, 'lead', { from: 'a', text: 'waiting' })
+    const done = await store.mailbox.send(team, 'lead', { from: 'a', text: 'already read' })
+    await store.mailbox.markRead(team, 'lead', [done.id])
+    const got: string[] = []
+    let wake: () => void = () => undefined
+    const watch = other.mailbox.watch(team, 'lead', (e) => {
+      got.push(e.message.text)
+      if (got.length === 3) wake()
+    })
+    const three = new Promise<void>((resolve) => (wake = resolve))
+    await watch.ready
+    expect(got).toEqual(['waiting'])
+    expect(early.id).toBeTruthy()
+    await store.mailbox.send(team, 'lead', { from: 'b', text: 'later 1' })
+    await store.mailbox.send(team, 'lead', { from: 'b', text: 'later 2' })
+    await three
+    watch.dispose()
+    await store.mailbox.send(team, 'lead', { from: 'b', text: 'after dispose' })
+    await sleep(300)
+    expect(got).toEqual(['waiting', 'later 1', 'later 2'])
+  })
+
   it('broadcasts to all but the sender, tells its send listeners, lists tasks with problems, creates a team as leader', async () => {
     const team = freshTeam()
     const { config, replaced } = await store.config.createAsLeader({ name: team, lead }, 'session-1')

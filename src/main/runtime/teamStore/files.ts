@@ -53,7 +53,8 @@ export function createFileTeamStore(home: string, shared: { mailbox?: Mailbox } 
       onDidSend: (listener) => mailbox.onDidSend(listener),
       read: async (team, agent, opts) => (await mailbox.read(team, agent, opts)).messages.map(stored),
       markRead: (team, agent, ids) => mailbox.markRead(team, agent, ids),
-      waitForMessage: async (team, agent, opts) => stored(await mailbox.waitForMessage(team, agent, opts))
+      waitForMessage: async (team, agent, opts) => stored(await mailbox.waitForMessage(team, agent, opts)),
+      watch: (team, agent, listener) => mailbox.onDidReceive(team, agent, (e) => listener(stored(e)))
     },
     tasks: {
       create: (team, fields) => tasksOf(team).create(fields),

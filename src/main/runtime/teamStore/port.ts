@@ -44,6 +44,13 @@ export interface MailboxPort {
    * a poll loop). Does not mark it read. @throws MailboxAbortError when `signal` aborts.
    */
   waitForMessage(team: string, agent: string, opts?: { signal?: AbortSignal }): Promise<StoredMessage>
+  /**
+   * Calls `listener` once for every unread message of the inbox — those waiting now, then each new
+   * one as it is stored (a push) — oldest first. Messages marked read before they were seen are not
+   * reported. A throwing listener's error is rethrown on a later tick. `ready` resolves once waiting
+   * messages were reported and new ones will be. Dispose to stop.
+   */
+  watch(team: string, agent: string, listener: (entry: StoredMessage) => void): Disposable & { ready: Promise<void> }
 }
 
 /** The shared task list of a team (docs/teams.md#shared-task-list); the same rules and refusals on every transport. */
