@@ -1,4 +1,5 @@
-import { createTeamContext, LEAD_NAME } from '../../src/main/runtime/teams'
+import { LEAD_NAME } from '../../src/main/runtime/teams'
+import { createTeamContext } from '../../src/main/runtime/teamStore'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'

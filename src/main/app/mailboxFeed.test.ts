@@ -1,5 +1,5 @@
 import { protocolBody } from '../../shared/mailbox'
-import { createTeamContext } from '../runtime/teams'
+import { createTeamContext } from '../runtime/teamStore'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'

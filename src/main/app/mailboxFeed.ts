@@ -1,4 +1,4 @@
-import { type TeamContext } from '../runtime/teams'
+import { type TeamContext } from '../runtime/teamStore'
 import { existsSync, promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import {

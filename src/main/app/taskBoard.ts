@@ -1,4 +1,5 @@
-import { type TeamContext, TeamError } from '../runtime/teams'
+import { TeamError } from '../runtime/teams'
+import { type TeamContext } from '../runtime/teamStore'
 import type { TaskBoardList } from '../../shared/ipc'
 import type { Task, TaskStatus } from '../../shared/tasks'
 import type { Session } from '../runtime/session'
@@ -50,16 +51,16 @@ async function refusals<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** The task, read after a change. @throws TaskBoardError when it is gone (deleted meanwhile). */
-function reread(team: TeamContext, id: number): Task {
-  const task = team.tasks().get(id)
+async function reread(team: TeamContext, id: number): Promise<Task> {
+  const task = await team.store.tasks.get(team.taskListName(), id)
   if (!task) throw new TaskBoardError(`Task #${id} no longer exists.`)
   return task
 }
 
 /** Every task of the session's list (the team's, or its own before TeamCreate), by id. Unreadable files are skipped. */
-export function listTasks(session: Session): TaskBoardList {
+export async function listTasks(session: Session): Promise<TaskBoardList> {
   const team = teamOf(session)
-  const { tasks } = team.tasks().list()
+  const tasks = await team.store.tasks.list(team.taskListName())
   const current = team.team()
   return {
     name: team.taskListName(),
@@ -77,7 +78,8 @@ export async function createTask(
   const ctx = leaderCall(session, team)
   const blockers = fields.blockedBy ?? []
   for (const b of blockers)
-    if (!team.tasks().get(b)) throw new TaskBoardError(`Task #${b} does not exist, so nothing can wait for it.`)
+    if (!(await team.store.tasks.get(team.taskListName(), b)))
+      throw new TaskBoardError(`Task #${b} does not exist, so nothing can wait for it.`)
   const created = await refusals(() =>
     TaskCreateTool.call({ subject: fields.subject, description: fields.description ?? '' }, ctx)
   )
@@ -116,18 +118,16 @@ export async function assignTask(session: Session, taskId: number, owner: string
   const teamName = team.team()
   if (!teamName)
     throw new TaskBoardError('Assigning needs a team: create one first (tasks go to teammates through their inboxes).')
-  const members = (await refusals(async () => team.teams.read(teamName))).members.map((m) => m.name)
+  const members = (await refusals(() => team.store.config.read(teamName))).members.map((m) => m.name)
   if (!members.includes(owner))
     throw new TaskBoardError(`${owner} is not a member of team '${teamName}' (members: ${members.join(', ')}).`)
-  const store = team.tasks()
-  const task = await refusals(async () => store.get(taskId))
+  const store = team.store.tasks
+  const task = await refusals(() => store.get(teamName, taskId))
   if (!task) throw new TaskBoardError(`Task #${taskId} does not exist in team '${teamName}'.`)
   if (task.status === 'completed')
     throw new TaskBoardError(`Task #${taskId} is completed; move it back to pending to give it to someone.`)
-  const open = task.blockedBy.filter((b) => {
-    const blocker = store.get(b)
-    return blocker !== undefined && blocker.status !== 'completed'
-  })
+  const blockers = await Promise.all(task.blockedBy.map((b) => store.get(teamName, b)))
+  const open = task.blockedBy.filter((_, i) => blockers[i] !== undefined && blockers[i]!.status !== 'completed')
   if (open.length)
     throw new TaskBoardError(
       `Task #${taskId} is blocked by ${open.map((b) => `#${b}`).join(', ')}: it can be assigned once ${open.length > 1 ? 'they are' : 'that is'} completed.`

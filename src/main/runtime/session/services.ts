@@ -10,7 +10,7 @@ import { promptNetworkAsker } from '../sandbox'
 import type { PermissionGate, QueryParams } from '../loop'
 import { sessionDir } from '../storage'
 import { SubagentRuntime } from '../subagents'
-import { createTeamContext, type TeamContext } from '../teams'
+import { createTeamContext, type TeamContext } from '../teamStore'
 import { TeammateSupervisor } from '../teammates'
 import {
   AgentTool,

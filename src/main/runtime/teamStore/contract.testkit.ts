@@ -169,6 +169,54 @@ export function teamStoreContract(target: () => Promise<ContractTarget>): void {
     expect(seen.at(-1)).toEqual({ type: 'deleted', team, id: task.id })
   })
 
+  it('tells an inbox watcher of each unread message once: those waiting, then each one stored later', async () => {
+    const team = freshTeam()
+    const early = await store.mailbox.send(team, 'lead', { from: 'a', text: 'waiting' })
+    const done = await store.mailbox.send(team, 'lead', { from: 'a', text: 'already read' })
+    await store.mailbox.markRead(team, 'lead', [done.id])
+    const got: string[] = []
+    let wake: () => void = () => undefined
+    const watch = other.mailbox.watch(team, 'lead', (e) => {
+      got.push(e.message.text)
+      if (got.length === 3) wake()
+    })
+    const three = new Promise<void>((resolve) => (wake = resolve))
+    await watch.ready
+    expect(got).toEqual(['waiting'])
+    expect(early.id).toBeTruthy()
+    await store.mailbox.send(team, 'lead', { from: 'b', text: 'later 1' })
+    await store.mailbox.send(team, 'lead', { from: 'b', text: 'later 2' })
+    await three
+    watch.dispose()
+    await store.mailbox.send(team, 'lead', { from: 'b', text: 'after dispose' })
+    await sleep(300)
+    expect(got).toEqual(['waiting', 'later 1', 'later 2'])
+  })
+
+  it('broadcasts to all but the sender, tells its send listeners, lists tasks with problems, creates a team as leader', async () => {
+    const team = freshTeam()
+    const { config, replaced } = await store.config.createAsLeader({ name: team, lead }, 'session-1')
+    expect(config.members.map((m) => m.name)).toEqual(['team-lead'])
+    expect(replaced).toBeUndefined()
+    expect(store.config.where(team)).toContain(team)
+    // the first leader's session lives (this process): the name is taken
+    await expect(other.config.createAsLeader({ name: team, lead }, 'session-2')).rejects.toBeInstanceOf(TeamExistsError)
+    const sent: string[] = []
+    const sub = store.mailbox.onDidSend((e) => sent.push(`${e.team}:${e.message.to}:${e.kind}`))
+    const ids = await store.mailbox.broadcast(team, ['a', 'b', 'a', 'team-lead'], { from: 'team-lead', text: 'all' })
+    sub.dispose()
+    await store.mailbox.send(team, 'a', { from: 'team-lead', text: 'after dispose' })
+    expect(ids).toHaveLength(2)
+    expect(sent.sort()).toEqual([`${team}:a:plain`, `${team}:b:plain`])
+    expect((await other.mailbox.read(team, 'b')).map((e) => e.message.text)).toEqual(['all'])
+    await expect(store.mailbox.broadcast(team, ['ok', 'bad name!'], { from: 'x', text: 'y' })).rejects.toThrow()
+    expect(await other.mailbox.read(team, 'ok')).toEqual([])
+    await store.tasks.create(team, { subject: 'one' })
+    const listing = await other.tasks.listing(team)
+    expect(listing.tasks.map((x) => x.subject)).toEqual(['one'])
+    expect(listing.problems).toEqual([])
+  })
+
   it('keeps the team config with no lost update, and deletes the team with its inboxes and tasks', async () => {
     const team = freshTeam()
     await store.config.create({ name: team, lead })

@@ -9,13 +9,29 @@ import { safeName, TeamStore } from '../teams'
 import type { LivenessPort, StoredMessage, TeamStorePort } from './port'
 
 /**
+ * The file classes behind a {@link createFileTeamStore} store, for the parts of the runtime that
+ * still use them directly (docs/nats.md#limits): the same instances the store uses, so a send
+ * through either fires the same `onDidSend` and a task change through either the same `onDidChange`.
+ */
+export interface TeamFiles {
+  readonly mailbox: Mailbox
+  readonly teams: TeamStore
+  /** The task store of list `team` (one instance per list). */
+  tasks(team: string): TaskStore
+}
+
+/** A team store on files, with its file classes. */
+export type FileTeamStore = TeamStorePort & { readonly files: TeamFiles }
+
+/**
  * The team store over the data directory's files (the default transport): a thin face over the
  * maildir `Mailbox`, the `TaskStore` and the `TeamStore`, whose behaviour it does not change
  * (docs/teams.md). Liveness is a record of the teammate's process (pid + start time) in
- * `<home>/teams/{team}/live/{agent}.json`: a vanished process is seen at once.
+ * `<home>/teams/{team}/live/{agent}.json`: a vanished process is seen at once. `shared.mailbox`
+ * makes it use a given mailbox (a test's, with its own poll interval).
  */
-export function createFileTeamStore(home: string): TeamStorePort {
-  const mailbox: Mailbox = createMailbox({ home })
+export function createFileTeamStore(home: string, shared: { mailbox?: Mailbox } = {}): FileTeamStore {
+  const mailbox: Mailbox = shared.mailbox ?? createMailbox({ home })
   const teams = new TeamStore(home)
   const taskStores = new Map<string, TaskStore>()
   const tasksOf = (team: string): TaskStore => {
@@ -32,14 +48,19 @@ export function createFileTeamStore(home: string): TeamStorePort {
     describe: home,
     mailbox: {
       send: async (team, to, message) => ({ id: (await mailbox.send(team, to, message)).id }),
+      broadcast: async (team, members, message) =>
+        (await mailbox.broadcast(team, members, message)).map((sent) => ({ id: sent.id })),
+      onDidSend: (listener) => mailbox.onDidSend(listener),
       read: async (team, agent, opts) => (await mailbox.read(team, agent, opts)).messages.map(stored),
       markRead: (team, agent, ids) => mailbox.markRead(team, agent, ids),
-      waitForMessage: async (team, agent, opts) => stored(await mailbox.waitForMessage(team, agent, opts))
+      waitForMessage: async (team, agent, opts) => stored(await mailbox.waitForMessage(team, agent, opts)),
+      watch: (team, agent, listener) => mailbox.onDidReceive(team, agent, (e) => listener(stored(e)))
     },
     tasks: {
       create: (team, fields) => tasksOf(team).create(fields),
       get: async (team, id) => tasksOf(team).get(id),
       list: async (team) => tasksOf(team).list().tasks,
+      listing: async (team) => tasksOf(team).list(),
       claim: (team, id, agent) => tasksOf(team).claim(id, agent),
       update: (team, id, patch) => tasksOf(team).update(id, patch),
       delete: (team, id) => tasksOf(team).delete(id),
@@ -54,12 +75,15 @@ export function createFileTeamStore(home: string): TeamStorePort {
     },
     config: {
       create: (input) => teams.create(input),
+      createAsLeader: (input, sessionId) => teams.createAsLeader(input, sessionId),
+      where: (team) => join(teams.teamDir(team), 'config.json'),
       read: async (team) => teams.read(team),
       update: (team, change) => teams.update(team, change),
       delete: (team) => teams.delete(team)
     },
     liveness: fileLiveness(home),
-    close: async () => undefined
+    close: async () => undefined,
+    files: { mailbox, teams, tasks: tasksOf }
   }
 }
 

@@ -11,7 +11,15 @@ export type {
   TeamStorePort,
   TeamTransportKind
 } from './port'
-export { createFileTeamStore } from './files'
+export { createFileTeamStore, type FileTeamStore, type TeamFiles } from './files'
+export {
+  createTeamContext,
+  sessionTaskListName,
+  WILL_DELETE_TEAM_BOUND_MS,
+  type Caller,
+  type TeamContext,
+  type TeamContextOptions
+} from './context'
 export { createNatsTeamStore } from './nats/store'
 export {
   DEDUP_WINDOW_MS,

@@ -2,9 +2,9 @@ import type { MailboxMessage } from '../../../shared/mailbox'
 import type { ClaimResult, Task, TaskChange } from '../../../shared/tasks'
 import type { TeamConfig } from '../../../shared/teams'
 import type { Disposable } from '../base'
-import type { OutgoingMessage } from '../mailbox'
-import type { NewTask, TaskPatch, UpdateResult } from '../tasks'
-import type { NewTeam } from '../teams'
+import type { OutgoingMessage, SentEvent } from '../mailbox'
+import type { NewTask, TaskListing, TaskPatch, UpdateResult } from '../tasks'
+import type { NewTeam, StaleTeamRemoval } from '../teams'
 
 /** Which engine holds a team: the data directory's files (the default) or NATS JetStream (docs/nats.md). */
 export type TeamTransportKind = 'files' | 'nats'
@@ -25,6 +25,16 @@ export interface MailboxPort {
    * @throws InvalidNameError for a bad team or recipient; InvalidMessageError for a bad message.
    */
   send(team: string, to: string, message: OutgoingMessage): Promise<{ id: string }>
+  /**
+   * Sends `message` to each of `members` but its sender (duplicates dropped), as {@link send} does.
+   * @throws InvalidNameError for a bad member name (before anything is sent).
+   */
+  broadcast(team: string, members: readonly string[], message: OutgoingMessage): Promise<{ id: string }[]>
+  /**
+   * Calls `listener` after every acknowledged send made through this store (in this process; the
+   * runtime turns it into a `message_sent` event and arms a shutdown timer on it). Dispose to stop.
+   */
+  onDidSend(listener: (e: SentEvent) => void): Disposable
   /** The inbox, oldest first; changes nothing. */
   read(team: string, agent: string, opts?: { unreadOnly?: boolean }): Promise<StoredMessage[]>
   /** Marks messages read. Already-read ids count as marked; unknown ones are `missing`. */
@@ -34,6 +44,13 @@ export interface MailboxPort {
    * a poll loop). Does not mark it read. @throws MailboxAbortError when `signal` aborts.
    */
   waitForMessage(team: string, agent: string, opts?: { signal?: AbortSignal }): Promise<StoredMessage>
+  /**
+   * Calls `listener` once for every unread message of the inbox — those waiting now, then each new
+   * one as it is stored (a push) — oldest first. Messages marked read before they were seen are not
+   * reported. A throwing listener's error is rethrown on a later tick. `ready` resolves once waiting
+   * messages were reported and new ones will be. Dispose to stop.
+   */
+  watch(team: string, agent: string, listener: (entry: StoredMessage) => void): Disposable & { ready: Promise<void> }
 }
 
 /** The shared task list of a team (docs/teams.md#shared-task-list); the same rules and refusals on every transport. */
@@ -44,6 +61,8 @@ export interface TaskListPort {
   get(team: string, id: number): Promise<Task | undefined>
   /** Every task, by id. */
   list(team: string): Promise<Task[]>
+  /** Every task, by id, with the problems met reading the list (the files name each unreadable task file; JetStream has none). */
+  listing(team: string): Promise<TaskListing>
   /** Of any number of concurrent claimants of one task exactly one wins; the others get a refusal. */
   claim(team: string, id: number, agent: string): Promise<ClaimResult>
   /** @throws TaskNotFoundError, TaskInputError, TaskCycleError as TaskStore.update. */
@@ -63,6 +82,15 @@ export interface TaskListPort {
 export interface TeamConfigPort {
   /** @throws TeamExistsError, TeamNameError. */
   create(input: NewTeam): Promise<TeamConfig>
+  /**
+   * Creates a team led by session `sessionId` (TeamCreate). On files its leader lease is written
+   * with it and a team of that name whose leader session is gone is removed first (`replaced`,
+   * docs/teams.md#team-config); on JetStream a team has no leader lease, so a taken name is refused.
+   * @throws TeamExistsError, TeamNameError.
+   */
+  createAsLeader(input: NewTeam, sessionId: string): Promise<{ config: TeamConfig; replaced?: StaleTeamRemoval }>
+  /** Where `team`'s config lives, for people: its file, or its key on the server. @throws TeamNameError. */
+  where(team: string): string
   /** @throws TeamNotFoundError. */
   read(team: string): Promise<TeamConfig>
   /** Read-modify-write without lost updates; `change` may throw to abort. @throws TeamNotFoundError. */

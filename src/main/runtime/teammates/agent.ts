@@ -1,6 +1,6 @@
 import { type ParentAgent, FileStateCache, ToolError, type Tool, createExitPlanModeTool } from '../tools'
 import { MEMBER_ONLY_TOOLS, teammateTools } from './tools'
-import { type TeamContext } from '../teams'
+import { type TeamContext } from '../teamStore'
 import { type PtyHost, createBackgroundShells } from '../pty'
 import {
   type ModelConnection,

@@ -1,5 +1,6 @@
 import { protocolBody } from '../../../shared/mailbox'
-import { LEAD_NAME, type TeamContext } from '../teams'
+import { LEAD_NAME } from '../teams'
+import { type TeamContext } from '../teamStore'
 import type { TeammateExitInfo } from './executor'
 
 /**
@@ -17,12 +18,12 @@ export async function cleanUpAfter(
   info: TeammateExitInfo,
   enqueue: (text: string) => void
 ): Promise<void> {
-  if (info.reported || context.team() !== team || !stillActive(context, team, name)) return
-  const released = await context
-    .tasks()
-    .releaseOwnedBy(name)
-    .catch(() => [])
-  await context.teams.setActive(team, name, false).catch(() => undefined)
+  if (info.reported || context.team() !== team || !(await stillActive(context, team, name))) return
+  const { store } = context
+  const released = await store.tasks.releaseOwnedBy(team, name).catch(() => [])
+  await store.config
+    .update(team, (c) => ({ ...c, members: c.members.map((m) => (m.name === name ? { ...m, isActive: false } : m)) }))
+    .catch(() => undefined)
   const freed = released.length
     ? ` Its unfinished tasks are pending again: ${released.map((t) => `#${t.id}`).join(', ')}.`
     : ''
@@ -33,13 +34,13 @@ export async function cleanUpAfter(
     idleReason: info.status === 'killed' ? 'interrupted' : 'failed',
     summary
   })
-  await context.mailbox.send(team, LEAD_NAME, { from: name, body }).catch(() => enqueue(summary))
+  await store.mailbox.send(team, LEAD_NAME, { from: name, body }).catch(() => enqueue(summary))
 }
 
 /** Whether `name` is marked active in `team`'s config; false when the team or member is gone. */
-function stillActive(context: TeamContext, team: string, name: string): boolean {
+async function stillActive(context: TeamContext, team: string, name: string): Promise<boolean> {
   try {
-    return context.teams.read(team).members.find((m) => m.name === name)?.isActive === true
+    return (await context.store.config.read(team)).members.find((m) => m.name === name)?.isActive === true
   } catch {
     return false
   }

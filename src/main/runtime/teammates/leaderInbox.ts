@@ -11,10 +11,11 @@ import type { AgentState, RuntimeEvent } from '../../../shared/events'
 import type { PermissionPromptAnswer } from '../../../shared/permissions'
 import type { Disposable } from '../base'
 import type { EventBus } from '../events'
-import { renderForModel, type InboxEntry } from '../mailbox'
+import { renderForModel } from '../mailbox'
 import type { PermissionPrompter } from '../permissions'
 import { networkPromptRequest } from '../sandbox'
-import { LEAD_NAME, type TeamContext } from '../teams'
+import { LEAD_NAME } from '../teams'
+import type { StoredMessage, TeamContext } from '../teamStore'
 import { interruptedNote } from './agent'
 import type { TeammateExecutorRegistry } from './executor'
 import { echoTaskChanges } from './taskEcho'
@@ -70,7 +71,7 @@ export class LeaderInbox implements Disposable {
   private disposed = false
 
   constructor(private readonly o: LeaderInboxOptions) {
-    this.sentSub = o.team.mailbox.onDidSend((sent) => this.onLeaderSent(sent.team, sent.message.to, sent.message))
+    this.sentSub = o.team.store.mailbox.onDidSend((sent) => this.onLeaderSent(sent.team, sent.message.to, sent.message))
   }
 
   /** The team whose inbox is read, if any. */
@@ -88,9 +89,9 @@ export class LeaderInbox implements Disposable {
     if (this.watched === team) return
     this.watch?.dispose()
     this.watched = team
-    const inbox = this.o.team.mailbox.onDidReceive(team, LEAD_NAME, () => this.drain(team))
+    const inbox = this.o.team.store.mailbox.watch(team, LEAD_NAME, () => this.drain(team))
     const tasks = echoTaskChanges({
-      tasks: this.o.team.tasks(),
+      watch: (listener) => this.o.team.store.tasks.watch(team, listener),
       onEvent: (listener) => this.o.bus.onEvent(listener),
       report: (task, owner) => {
         const tracked = owner === undefined ? undefined : this.o.member(owner)
@@ -143,10 +144,10 @@ export class LeaderInbox implements Disposable {
       if (this.disposed) return
       // TeamDelete removed it (its inbox went with it), or another team was created
       if (this.o.team.team() !== team) return this.keepOnly(this.o.team.team())
-      const mailbox = this.o.team.mailbox
+      const mailbox = this.o.team.store.mailbox
       const unread = await mailbox.read(team, LEAD_NAME, { unreadOnly: true }).catch(() => undefined)
       if (!unread) return
-      const fresh = unread.messages.filter((e) => !this.handledIds.has(e.message.id))
+      const fresh = unread.filter((e) => !this.handledIds.has(e.message.id))
       if (fresh.length === 0) return
       for (const entry of fresh) this.handledIds.add(entry.message.id)
       const forModel: string[] = []
@@ -167,7 +168,7 @@ export class LeaderInbox implements Disposable {
   }
 
   /** One message to the leader: acted on by the runtime, and/or returned as text for the leader's model. */
-  private route(team: string, entry: InboxEntry): string | undefined {
+  private route(team: string, entry: StoredMessage): string | undefined {
     const { message } = entry
     const from = this.o.member(message.from)
     const body = parseMessageBody(message.text)
@@ -260,7 +261,7 @@ export class LeaderInbox implements Disposable {
     })
     if (answer.by === 'cancelled' || !from.alive) return
     if (from.backend === 'process') this.o.emitState(from, 'running')
-    await this.o.team.mailbox
+    await this.o.team.store.mailbox
       .send(team, from.name, { from: LEAD_NAME, body: permissionResponseBody(requestId, answer) })
       .catch((error: Error) => {
         this.notice(`Could not deliver the permission answer to ${from.name}: ${error.message}`)
@@ -314,7 +315,7 @@ export class LeaderInbox implements Disposable {
       timestamp: new Date().toISOString(),
       ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {})
     })
-    await this.o.team.mailbox.send(team, from.name, { from: LEAD_NAME, body: reply }).catch((error: Error) => {
+    await this.o.team.store.mailbox.send(team, from.name, { from: LEAD_NAME, body: reply }).catch((error: Error) => {
       this.notice(`Could not deliver the network answer to ${from.name}: ${error.message}`)
     })
   }
@@ -346,7 +347,7 @@ export class LeaderInbox implements Disposable {
       approve: answer.decision === 'allow',
       ...(answer.decision === 'deny' && answer.reason ? { feedback: answer.reason } : {})
     })
-    await this.o.team.mailbox.send(team, from.name, { from: LEAD_NAME, body: verdict }).catch((error: Error) => {
+    await this.o.team.store.mailbox.send(team, from.name, { from: LEAD_NAME, body: verdict }).catch((error: Error) => {
       this.notice(`Could not deliver the plan verdict to ${from.name}: ${error.message}`)
     })
     // the leader's model saw the request too: tell it a person settled it

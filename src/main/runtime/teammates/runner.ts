@@ -1,4 +1,5 @@
-import { createTeamContext, LEAD_NAME, TeamStore } from '../teams'
+import { LEAD_NAME, TeamStore } from '../teams'
+import { createTeamContext } from '../teamStore'
 import { type PtyHost, createPtyHost } from '../pty'
 import { canonicalWorkspace, agentTranscriptPath, ensureWritableDataDirectory } from '../storage'
 import { connectModel } from '../runner'

@@ -1,4 +1,5 @@
-import { LEAD_NAME, type TeamContext } from '../teams'
+import { LEAD_NAME } from '../teams'
+import { type TeamContext } from '../teamStore'
 import type { TrackedTeammate } from './tracked'
 
 /** Milliseconds the team must stay quiet before a headless run counts it as settled (see {@link TeamSettling.settled}). */

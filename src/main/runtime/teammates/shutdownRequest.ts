@@ -1,5 +1,6 @@
 import { parseMessageBody, protocolBody } from '../../../shared/mailbox'
-import { newRequestId, type Mailbox } from '../mailbox'
+import { newRequestId } from '../mailbox'
+import type { MailboxPort } from '../teamStore'
 import { LEAD_NAME } from '../teams'
 import type { TeammateHandle } from './executor'
 
@@ -10,14 +11,14 @@ import type { TeammateHandle } from './executor'
  * here: the supervisor applies its own.
  */
 export async function requestShutdown(
-  mailbox: Mailbox,
+  mailbox: MailboxPort,
   team: string,
   name: string,
   handle: TeammateHandle,
   reason: string
 ): Promise<'exited' | 'rejected' | 'killed'> {
   const rejected = new Promise<'rejected'>((resolve) => {
-    const sub = mailbox.onDidReceive(team, LEAD_NAME, (entry) => {
+    const sub = mailbox.watch(team, LEAD_NAME, (entry) => {
       const body = parseMessageBody(entry.message.text)
       if (entry.message.from === name && body.kind === 'structured' && body.body.type === 'shutdown_rejected') {
         sub.dispose()

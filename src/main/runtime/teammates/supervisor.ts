@@ -227,7 +227,7 @@ export class TeammateSupervisor implements Disposable {
     this.inbox.read(team)
     this.emitState(tracked, 'starting')
     try {
-      await context.mailbox.send(team, tracked.name, { from: LEAD_NAME, ...first })
+      await context.store.mailbox.send(team, tracked.name, { from: LEAD_NAME, ...first })
       tracked.handle = await this.options.registry.get(tracked.backend).spawn({
         ...config,
         home: context.home,
@@ -265,7 +265,7 @@ export class TeammateSupervisor implements Disposable {
     const tracked = this.members.get(name)
     const team = this.options.team.team()
     if (!tracked?.alive || !tracked.handle || !team) return 'gone'
-    return requestShutdown(this.options.team.mailbox, team, tracked.name, tracked.handle, reason)
+    return requestShutdown(this.options.team.store.mailbox, team, tracked.name, tracked.handle, reason)
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { EventBus } from '../events'
 import type { PermissionPrompter } from '../permissions'
-import type { TeamContext } from '../teams'
+import type { TeamContext } from '../teamStore'
 import type { TeammateBackend, TeammateExecutorRegistry } from './executor'
 
 /** What the leader's side of a team is made of. */

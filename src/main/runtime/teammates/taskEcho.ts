@@ -1,7 +1,6 @@
 import type { RuntimeEvent } from '../../../shared/events'
-import type { Task } from '../../../shared/tasks'
+import type { Task, TaskChange } from '../../../shared/tasks'
 import type { Disposable } from '../base'
-import type { TaskStore } from '../tasks'
 
 /** Milliseconds a task change waits for the tool that made it to report it, before it is reported from the task folder. */
 export const TASK_ECHO_MS = 150
@@ -9,14 +8,15 @@ export const TASK_ECHO_MS = 150
 /**
  * Puts task changes no tool reported on the stream as `task_updated` (docs/events.md#event-stream-and-command-line): a teammate's
  * runner claims and releases tasks itself, and a process teammate's events never reach the
- * leader's bus, so pane headers and the dashboard would miss its current task. A change of
- * `tasks` is reported after {@link TASK_ECHO_MS}, only when no `task_updated` with the same state
+ * leader's bus, so pane headers and the dashboard would miss its current task. A change seen by
+ * `watch` is reported after {@link TASK_ECHO_MS}, only when no `task_updated` with the same state
  * was seen on the bus meanwhile (the tool's own, in its caller's name); `report` gets the task and
  * the name to report it as: its owner, else its previous owner, else undefined. Disposing reports
  * what is still waiting (a TeamDelete right after a release), then stops.
  */
 export function echoTaskChanges(options: {
-  tasks: TaskStore
+  /** Subscribes to every change of the task list (the team store's `tasks.watch`). */
+  watch: (listener: (change: TaskChange) => void) => Disposable
   onEvent: (listener: (event: RuntimeEvent) => void) => Disposable
   report: (task: Task, owner: string | undefined) => void
 }): Disposable {
@@ -29,7 +29,7 @@ export function echoTaskChanges(options: {
     seen.set(task.id, JSON.stringify(task))
     if (task.owner) owners.set(task.id, task.owner)
   })
-  const sub = options.tasks.onDidChange((change) => {
+  const sub = options.watch((change) => {
     if (change.type !== 'updated') return
     const state = JSON.stringify(change.task)
     const report = (): void => {

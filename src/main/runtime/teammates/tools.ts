@@ -12,7 +12,7 @@ import {
   type AgentServices,
   type Tool
 } from '../tools'
-import type { TeamContext } from '../teams'
+import type { TeamContext } from '../teamStore'
 
 /** What {@link teammateTools} needs: who the teammate is, its team, and how it answers a shutdown request. */
 export interface TeammateToolsOptions {

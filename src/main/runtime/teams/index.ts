@@ -28,11 +28,3 @@ export {
 } from './leader'
 export { killTeamLeftovers, type LeftoverKill } from './leftovers'
 export { safeName } from './names'
-export {
-  createTeamContext,
-  sessionTaskListName,
-  WILL_DELETE_TEAM_BOUND_MS,
-  type Caller,
-  type TeamContext,
-  type TeamContextOptions
-} from './context'

@@ -1,6 +1,6 @@
 import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PermissionMode } from '../../../shared/permissions'
-import type { TeamContext } from '../teams'
+import type { TeamContext } from '../teamStore'
 import type { FileStateCache } from './files/fileState'
 import type { Tool, ToolResult } from './types'
 

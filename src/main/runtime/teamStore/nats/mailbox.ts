@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream'
-import { MailboxMessageSchema, type MailboxMessage } from '../../../../shared/mailbox'
-import { assertName, composeMessage, MailboxAbortError } from '../../mailbox'
+import { MailboxMessageSchema, messageKind, type MailboxMessage } from '../../../../shared/mailbox'
+import { Emitter, toDisposable } from '../../base'
+import { assertName, composeMessage, MailboxAbortError, type SentEvent } from '../../mailbox'
 import type { MailboxPort, StoredMessage } from '../port'
 import { isWrongRevision, MAIL_STREAM, type NatsHandles } from './connection'
 
@@ -27,6 +28,7 @@ interface Sequenced {
  * A waiting reader holds an ordered consumer from the inbox's end: the server pushes the next message.
  */
 export function natsMailbox(h: NatsHandles): MailboxPort {
+  const sent = new Emitter<SentEvent>()
   const publish = async (subject: string, message: MailboxMessage): Promise<void> => {
     const deadline = Date.now() + SEND_RETRY_MS
     for (let attempt = 0; ; attempt++) {
@@ -83,13 +85,29 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
     return out
   }
 
+  const send = async (team: string, to: string, outgoing: Parameters<MailboxPort['send']>[2]) => {
+    const subject = inboxSubject(team, to)
+    const message = composeMessage(to, outgoing)
+    await publish(subject, message)
+    // the message is stored whatever a listener does (as the file mailbox's onDidSend)
+    try {
+      sent.fire({ team, message, kind: messageKind(message.text) })
+    } catch (error) {
+      setImmediate(() => {
+        throw error
+      })
+    }
+    return { id: message.id }
+  }
+
   return {
-    async send(team, to, outgoing) {
-      const subject = inboxSubject(team, to)
-      const message = composeMessage(to, outgoing)
-      await publish(subject, message)
-      return { id: message.id }
+    send,
+    async broadcast(team, members, message) {
+      const targets = [...new Set(members)].filter((m) => m !== message.from)
+      for (const m of targets) assertName('to', m)
+      return Promise.all(targets.map((m) => send(team, m, message)))
     },
+    onDidSend: sent.event,
     read: (team, agent, opts = {}) => read(team, agent, opts.unreadOnly === true),
     async markRead(team, agent, ids) {
       inboxSubject(team, agent)
@@ -141,6 +159,55 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
         signal?.removeEventListener('abort', onAbort)
         iter.stop()
       }
+    },
+    watch(team, agent, listener) {
+      const subject = inboxSubject(team, agent)
+      let stop: (() => void) | undefined
+      let disposed = false
+      const seen = new Set<string>()
+      const report = (message: MailboxMessage): void => {
+        if (disposed || seen.has(message.id)) return
+        seen.add(message.id)
+        try {
+          listener({ message, read: false })
+        } catch (error) {
+          setImmediate(() => {
+            throw error
+          })
+        }
+      }
+      const ready = (async () => {
+        // the stream's end before the scan: a message stored meanwhile is both scanned and pushed,
+        // and reported once (by id)
+        const from = (await lastSeq(h)) + 1
+        const [messages, reads] = await Promise.all([scan(subject), readIds(team, agent)])
+        for (const m of messages) if (!reads.has(m.message.id)) report(m.message)
+        if (disposed) return
+        const consumer = await h.js.consumers.get(MAIL_STREAM, {
+          filter_subjects: subject,
+          deliver_policy: DeliverPolicy.StartSequence,
+          opt_start_seq: from
+        })
+        const iter = await consumer.consume()
+        stop = () => iter.stop()
+        if (disposed) return stop()
+        void (async () => {
+          for await (const m of iter) {
+            const message = parse(m)
+            if (!message || seen.has(message.id)) continue
+            if ((await h.reads.get(`${team}.${agent}.${message.id}`))?.operation === 'PUT') continue
+            report(message)
+          }
+        })().catch(() => undefined)
+      })()
+      ready.catch(() => undefined)
+      return Object.assign(
+        toDisposable(() => {
+          disposed = true
+          stop?.()
+        }),
+        { ready }
+      )
     }
   }
 }

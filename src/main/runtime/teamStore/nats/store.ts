@@ -41,39 +41,43 @@ function natsConfig(h: NatsHandles): TeamConfigPort {
     if (!e || e.operation !== 'PUT') throw new TeamNotFoundError(team)
     return { config: TeamConfigSchema.parse(e.json()), revision: e.revision }
   }
+  const create = async (input: NewTeam): Promise<TeamConfig> => {
+    const name = safeName(input.name)
+    const leadName = safeName(input.lead.name, 'agent')
+    const lead = {
+      ...input.lead,
+      name: leadName,
+      agentId: agentId(leadName, name),
+      color: input.lead.color ?? assignColor(leadName, []),
+      paneId: input.lead.paneId ?? '',
+      planModeRequired: input.lead.planModeRequired ?? false,
+      mode: input.lead.mode ?? 'default',
+      isActive: input.lead.isActive ?? true,
+      joinedAt: new Date().toISOString()
+    }
+    const config: TeamConfig = TeamConfigSchema.parse({
+      schemaVersion: TEAM_SCHEMA_VERSION,
+      name,
+      description: input.description ?? '',
+      createdAt: new Date().toISOString(),
+      leadAgentId: lead.agentId,
+      members: [lead],
+      hiddenPaneIds: [],
+      allowedPaths: input.allowedPaths ?? []
+    })
+    try {
+      await h.teams.create(key(name), JSON.stringify(config))
+    } catch (error) {
+      if (isWrongRevision(error) || /exists/i.test((error as Error).message)) throw new TeamExistsError(name)
+      throw error
+    }
+    return config
+  }
   return {
-    async create(input: NewTeam) {
-      const name = safeName(input.name)
-      const leadName = safeName(input.lead.name, 'agent')
-      const lead = {
-        ...input.lead,
-        name: leadName,
-        agentId: agentId(leadName, name),
-        color: input.lead.color ?? assignColor(leadName, []),
-        paneId: input.lead.paneId ?? '',
-        planModeRequired: input.lead.planModeRequired ?? false,
-        mode: input.lead.mode ?? 'default',
-        isActive: input.lead.isActive ?? true,
-        joinedAt: new Date().toISOString()
-      }
-      const config: TeamConfig = TeamConfigSchema.parse({
-        schemaVersion: TEAM_SCHEMA_VERSION,
-        name,
-        description: input.description ?? '',
-        createdAt: new Date().toISOString(),
-        leadAgentId: lead.agentId,
-        members: [lead],
-        hiddenPaneIds: [],
-        allowedPaths: input.allowedPaths ?? []
-      })
-      try {
-        await h.teams.create(key(name), JSON.stringify(config))
-      } catch (error) {
-        if (isWrongRevision(error) || /exists/i.test((error as Error).message)) throw new TeamExistsError(name)
-        throw error
-      }
-      return config
-    },
+    create,
+    // a team on JetStream has no leader lease (docs/nats.md#limits): a taken name is refused
+    createAsLeader: async (input) => ({ config: await create(input) }),
+    where: (team) => `key ${key(team)} of the JetStream bucket swarmdesk-teams`,
     read: async (team) => (await get(team)).config,
     async update(team, change) {
       for (;;) {

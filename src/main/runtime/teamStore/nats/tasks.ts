@@ -146,6 +146,7 @@ export function natsTasks(h: NatsHandles): TaskListPort {
     },
     get: async (team, id) => (await getV(team_(team), id))?.task,
     list: async (team) => [...(await all(team_(team))).values()].map((v) => v.task),
+    listing: async (team) => ({ tasks: [...(await all(team_(team))).values()].map((v) => v.task), problems: [] }),
     async claim(team, id, agent): Promise<ClaimResult> {
       team_(team)
       for (;;) {

@@ -1,4 +1,4 @@
-import type { TeamContext } from '../../teams'
+import type { TeamContext } from '../../teamStore'
 import type { Tool } from '../types'
 
 /**

@@ -1,6 +1,7 @@
 import { MailboxError } from '../../mailbox'
 import { TaskError } from '../../tasks'
-import { TeamError, type TeamContext } from '../../teams'
+import { TeamError } from '../../teams'
+import { type TeamContext } from '../../teamStore'
 import { ToolError, type ToolContext } from '../types'
 
 /**

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { messageKind, protocolBody, type ProtocolBody } from '../../../../shared/mailbox'
 import type { TeamConfig } from '../../../../shared/teams'
 import { ToolError, type ToolContext, type ToolResult } from '../types'
-import type { TeamContext } from '../../teams'
+import type { TeamContext } from '../../teamStore'
 import { newRequestId } from '../../mailbox'
 import { asToolErrors } from './errors'
 
@@ -50,7 +50,7 @@ export async function sendToTeam(team: TeamContext, input: TeamMessageInput, ctx
     throw new ToolError(
       `"${to}" is not a subagent id (a + 16 hex digits), and this session has no team: create one with TeamCreate to message teammates by name.`
     )
-  const config = await asToolErrors(async () => team.teams.read(teamName))
+  const config = await asToolErrors(() => team.store.config.read(teamName))
   const structured = typeof input.message === 'string' ? undefined : input.message
   if (structured) checkStructured(structured, to, from, team.leaderName)
   else checkPlain(input.message as string)
@@ -62,7 +62,7 @@ export async function sendToTeam(team: TeamContext, input: TeamMessageInput, ctx
     if (targets.length === 0) throw new ToolError(`Team '${teamName}' has no other members to broadcast to.`)
     const text = input.message as string
     await asToolErrors(() =>
-      team.mailbox.broadcast(teamName, targets, {
+      team.store.mailbox.broadcast(teamName, targets, {
         from,
         text,
         ...(input.summary ? { summary: input.summary } : {}),
@@ -78,7 +78,7 @@ export async function sendToTeam(team: TeamContext, input: TeamMessageInput, ctx
   if (name === from) throw new ToolError(`"${to}" is you: a message to yourself reaches no one.`)
   const { content, requestId } = bodyOf(input.message, from)
   await asToolErrors(() =>
-    team.mailbox.send(teamName, name, {
+    team.store.mailbox.send(teamName, name, {
       from,
       ...content,
       ...(input.summary ? { summary: input.summary } : {}),

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Task } from '../../../../shared/tasks'
 import { ToolError, type Tool, type ToolContext } from '../types'
-import type { TeamContext } from '../../teams'
+import type { TeamContext } from '../../teamStore'
 import { asToolErrors, parseTaskId, teamContextOf } from './errors'
 import { taskDetailText, taskListText } from './format'
 
@@ -53,9 +53,10 @@ export const TaskCreateTool: Tool<z.infer<typeof TaskCreateInputSchema>> = {
   async call(input, ctx) {
     const team = teamContextOf(ctx, 'TaskCreate')
     if (!input.subject.trim()) throw new ToolError('subject is empty: give the task a short title.')
-    const store = team.tasks()
+    const list = team.taskListName()
+    const tasks = team.store.tasks
     const task = await asToolErrors(() =>
-      store.create({
+      tasks.create(list, {
         subject: input.subject,
         description: input.description,
         ...(input.activeForm ? { activeForm: input.activeForm } : {})
@@ -69,12 +70,12 @@ export const TaskCreateTool: Tool<z.infer<typeof TaskCreateInputSchema>> = {
           task_subject: task.subject,
           task_description: task.description,
           teammate_name: ctx.agentName,
-          team_name: store.team
+          team_name: list
         },
         { signal: ctx.signal }
       )
       if (outcome.kind === 'block') {
-        await store.delete(task.id)
+        await tasks.delete(list, task.id)
         throw new ToolError(`A TaskCreated hook refused the task "${task.subject}": ${outcome.reason}`)
       }
     }
@@ -100,12 +101,10 @@ export const TaskGetTool: Tool<z.infer<typeof TaskGetInputSchema>> = {
   async call(input, ctx) {
     const team = teamContextOf(ctx, 'TaskGet')
     const id = parseTaskId(input.taskId)
-    const store = team.tasks()
-    const task = await asToolErrors(async () => store.get(id))
+    const list = team.taskListName()
+    const task = await asToolErrors(() => team.store.tasks.get(list, id))
     if (!task)
-      throw new ToolError(
-        `Task #${id} does not exist in the task list '${store.team}'. TaskList shows the tasks there are.`
-      )
+      throw new ToolError(`Task #${id} does not exist in the task list '${list}'. TaskList shows the tasks there are.`)
     return { content: taskDetailText(task) }
   }
 }
@@ -126,7 +125,7 @@ export const TaskListTool: Tool<z.infer<typeof TaskListInputSchema>> = {
   permissionSubject: () => BOOKKEEPING,
   async call(_input, ctx) {
     const team = teamContextOf(ctx, 'TaskList')
-    const { tasks, problems } = team.tasks().list()
+    const { tasks, problems } = await asToolErrors(() => team.store.tasks.listing(team.taskListName()))
     const notes = problems.map((p) => `(skipped an unreadable task file: ${p.message})`)
     return { content: [taskListText(tasks), ...notes].join('\n') }
   }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { protocolBody } from '../../../../shared/mailbox'
 import type { Task } from '../../../../shared/tasks'
 import { ToolError, type Tool, type ToolContext } from '../types'
-import type { TeamContext } from '../../teams'
+import type { TeamContext } from '../../teamStore'
 import { asToolErrors, parseTaskId, teamContextOf } from './errors'
 import { emitTaskUpdated, TaskIdInputSchema } from './taskTools'
 
@@ -45,12 +45,11 @@ export const TaskUpdateTool: Tool<TaskUpdateInput> = {
   async call(input, ctx) {
     const team = teamContextOf(ctx, 'TaskUpdate')
     const id = parseTaskId(input.taskId)
-    const store = team.tasks()
-    const before = await asToolErrors(async () => store.get(id))
+    const list = team.taskListName()
+    const store = team.store.tasks
+    const before = await asToolErrors(() => store.get(list, id))
     if (!before)
-      throw new ToolError(
-        `Task #${id} does not exist in the task list '${store.team}'. TaskList shows the tasks there are.`
-      )
+      throw new ToolError(`Task #${id} does not exist in the task list '${list}'. TaskList shows the tasks there are.`)
     const status = input.status
     if (status === 'deleted') return deleteTask(team, ctx, before)
     const addBlocks = input.addBlocks?.map((b) => parseTaskId(b, 'addBlocks'))
@@ -64,7 +63,7 @@ export const TaskUpdateTool: Tool<TaskUpdateInput> = {
           task_subject: subject,
           task_description: input.description ?? before.description,
           teammate_name: ctx.agentName,
-          team_name: store.team
+          team_name: list
         },
         { signal: ctx.signal }
       )
@@ -74,7 +73,7 @@ export const TaskUpdateTool: Tool<TaskUpdateInput> = {
         )
     }
     const { task, assignTo } = await asToolErrors(() =>
-      store.update(id, {
+      store.update(list, id, {
         by: ctx.agentName,
         ...(status !== undefined ? { status } : {}),
         ...(input.owner !== undefined ? { owner: input.owner.trim() === '' ? null : input.owner.trim() } : {}),
@@ -85,9 +84,7 @@ export const TaskUpdateTool: Tool<TaskUpdateInput> = {
         ...(addBlockedBy ? { addBlockedBy } : {})
       })
     )
-    const linked = [...new Set([...(addBlocks ?? []), ...(addBlockedBy ?? [])])]
-      .map((l) => store.get(l))
-      .filter((t): t is Task => t !== undefined)
+    const linked = await linkedTasks(team, list, [...(addBlocks ?? []), ...(addBlockedBy ?? [])])
     emitTaskUpdated(team, ctx, [task, ...linked])
     const fields = (
       ['status', 'owner', 'subject', 'description', 'activeForm', 'addBlocks', 'addBlockedBy'] as const
@@ -97,11 +94,16 @@ export const TaskUpdateTool: Tool<TaskUpdateInput> = {
   }
 }
 
+/** The tasks of `ids` (each once) as they are now; ids of tasks that are gone are left out. */
+async function linkedTasks(team: TeamContext, list: string, ids: readonly number[]): Promise<Task[]> {
+  const found = await Promise.all([...new Set(ids)].map((id) => team.store.tasks.get(list, id)))
+  return found.filter((t): t is Task => t !== undefined)
+}
+
 async function deleteTask(team: TeamContext, ctx: ToolContext, task: Task): Promise<{ content: string }> {
-  const store = team.tasks()
-  const linked = [...new Set([...task.blocks, ...task.blockedBy])]
-  await asToolErrors(() => store.delete(task.id))
-  const relinked = linked.map((l) => store.get(l)).filter((t): t is Task => t !== undefined)
+  const list = team.taskListName()
+  await asToolErrors(() => team.store.tasks.delete(list, task.id))
+  const relinked = await linkedTasks(team, list, [...task.blocks, ...task.blockedBy])
   emitTaskUpdated(team, ctx, [{ ...task, status: 'deleted' }, ...relinked])
   return { content: `Task #${task.id} deleted` }
 }
@@ -113,7 +115,7 @@ async function deleteTask(team: TeamContext, ctx: ToolContext, task: Task): Prom
 async function notifyAssignee(team: TeamContext, ctx: ToolContext, task: Task, owner: string): Promise<string> {
   const teamName = team.team()
   if (!teamName) return `\n(no task_assignment sent to ${owner}: there is no team, so no inboxes)`
-  const config = await asToolErrors(async () => team.teams.read(teamName))
+  const config = await asToolErrors(() => team.store.config.read(teamName))
   if (!config.members.some((m) => m.name === owner))
     return `\n(no task_assignment sent: ${owner} is not a member of team '${teamName}'; members: ${config.members.map((m) => m.name).join(', ')})`
   const body = protocolBody('task_assignment', {
@@ -124,7 +126,7 @@ async function notifyAssignee(team: TeamContext, ctx: ToolContext, task: Task, o
   })
   const color = config.members.find((m) => m.name === ctx.agentName)?.color
   await asToolErrors(() =>
-    team.mailbox.send(teamName, owner, {
+    team.store.mailbox.send(teamName, owner, {
       from: ctx.agentName,
       body,
       summary: `Task #${task.id} assigned: ${task.subject}`,

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { sessionTaskListName } from '../../teams/context'
+import { sessionTaskListName } from '../../teamStore'
 import { startTeamHarness, type TeamHarness } from './team.testkit'
 
 let h: TeamHarness | undefined

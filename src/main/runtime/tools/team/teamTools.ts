@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { z } from 'zod'
 import { TeamExistsError, type StaleTeamRemoval } from '../../teams'
 import { ToolError, type Tool } from '../types'
@@ -47,7 +46,7 @@ export const TeamCreateTool: Tool<z.infer<typeof TeamCreateInputSchema>> = {
     }
     const { config, replaced } = await asToolErrors(async () => {
       try {
-        return await team.teams.createAsLeader(
+        return await team.store.config.createAsLeader(
           {
             name: input.team_name,
             ...(input.description !== undefined ? { description: input.description } : {}),
@@ -61,8 +60,7 @@ export const TeamCreateTool: Tool<z.infer<typeof TeamCreateInputSchema>> = {
       }
     })
     team.setTeam(config.name)
-    const path = join(team.teams.teamDir(config.name), 'config.json')
-    const created = `Team '${config.name}' created (${path}). You lead it as ${config.leadAgentId}; the task tools now use its task list and SendMessage reaches its members by name.`
+    const created = `Team '${config.name}' created (${team.store.config.where(config.name)}). You lead it as ${config.leadAgentId}; the task tools now use its task list and SendMessage reaches its members by name.`
     return { content: replaced ? `${staleNote(replaced)}\n${created}` : created }
   }
 }
@@ -99,9 +97,9 @@ export const TeamDeleteTool: Tool<z.infer<typeof TeamDeleteInputSchema>> = {
     const current = team.team()
     if (!current) throw new ToolError('This session has no team to delete.')
     // refused while a teammate is active: check before telling anyone the team is going
-    const config = await asToolErrors(async () => team.teams.read(current))
+    const config = await asToolErrors(() => team.store.config.read(current))
     if (!config.members.some((m) => m.isActive && m.agentId !== config.leadAgentId)) await team.willDeleteTeam(current)
-    await asToolErrors(() => team.teams.delete(current))
+    await asToolErrors(() => team.store.config.delete(current))
     team.setTeam(undefined)
     return { content: `Team '${current}' deleted: its config, inboxes and task list are gone.` }
   }

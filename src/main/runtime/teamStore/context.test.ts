@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EventBus } from '../events/bus'
-import { TeamStore } from '.'
+import { TeamStore } from '../teams'
 import { createTeamContext, sessionTaskListName } from './context'
 
 let home: string | undefined

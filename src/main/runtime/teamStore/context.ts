@@ -6,10 +6,11 @@ import type { EventBus, WithoutAgent } from '../events'
 import type { HookRunner } from '../hooks'
 import { Emitter, toDisposable, type Disposable } from '../base'
 import { writeFileAtomicSync } from '../locks'
-import { createMailbox, type Mailbox } from '../mailbox'
-import { TaskStore } from '../tasks'
-import { claimLeadership, leaderStatus, releaseLeadership } from './leader'
-import { TeamStore } from './store'
+import type { Mailbox } from '../mailbox'
+import type { TaskStore } from '../tasks'
+import { claimLeadership, leaderStatus, releaseLeadership, type TeamStore } from '../teams'
+import { createFileTeamStore } from './files'
+import type { TeamStorePort } from './port'
 
 /** Who makes a call, as events and messages name it. */
 export interface Caller {
@@ -19,7 +20,7 @@ export interface Caller {
 
 /**
  * What the team tools (TeamCreate/Delete, Task*, SendMessage's teammate part) share within one
- * leader session (docs/teams.md#team-config, docs/teams.md#shared-task-list): the stores, the mailbox, the session's hooks, the event bus,
+ * leader session (docs/teams.md#team-config, docs/teams.md#shared-task-list): the team store, the session's hooks, the event bus,
  * and the team the session leads — one at a time, set by TeamCreate, cleared by TeamDelete.
  */
 export interface TeamContext {
@@ -28,6 +29,15 @@ export interface TeamContext {
   readonly sessionId: string
   /** The leader's agent name (`team-lead`): the only sender of `shutdown_request` and `plan_approval_response` (docs/teams.md#sendmessage-between-teammates). */
   readonly leaderName: string
+  /**
+   * The team store (docs/nats.md#the-team-store): config, inboxes, task lists. The team tools use
+   * only this; every call names the team or task list ({@link taskListName}).
+   */
+  readonly store: TeamStorePort
+  /**
+   * The store's file classes, for the parts of the runtime not yet on {@link store} (the
+   * supervisor, the leader's inbox, the teammate runner; docs/nats.md#limits). Same instances.
+   */
   readonly teams: TeamStore
   readonly mailbox: Mailbox
   /** The session's hooks (TaskCreated / TaskCompleted, docs/hooks.md#hooks); undefined when none are configured. */
@@ -50,7 +60,7 @@ export interface TeamContext {
    * team; the name cannot clash with a team's because TeamCreate names never come from here).
    */
   taskListName(): string
-  /** The store of {@link taskListName}. */
+  /** The file store of {@link taskListName} (the same one {@link store} uses); see {@link teams}. */
   tasks(): TaskStore
   /** Emits `event` on the session's bus in `caller`'s name (docs/events.md#event-stream-and-command-line). */
   emit(caller: Caller, event: WithoutAgent<RuntimeEventInput>): void
@@ -72,7 +82,7 @@ export interface TeamContextOptions {
   bus: EventBus
   leaderName: string
   hooks?: HookRunner
-  /** Injected for tests; default a mailbox over `home`. */
+  /** Injected for tests; default a mailbox over `home`. The team store uses it. */
   mailbox?: Mailbox
   /**
    * Where the session remembers its team (`<sessionDir>/team.json`), so a resumed session leads
@@ -97,9 +107,10 @@ export function sessionTaskListName(sessionId: string): string {
     .replace(/[^a-z0-9]/g, '0')}`
 }
 
-/** A leader session's {@link TeamContext}. Holds no resources: stores and mailbox open nothing until used. */
+/** A leader session's {@link TeamContext} on the files of `home`. Holds no resources: stores and mailbox open nothing until used. */
 export function createTeamContext(options: TeamContextOptions): TeamContext {
-  const teams = new TeamStore(options.home)
+  const store = createFileTeamStore(options.home, options.mailbox ? { mailbox: options.mailbox } : {})
+  const { teams } = store.files
   let current = restoreTeam(options.teamFile, options.home)
   if (current && options.leaderLease) {
     // a team another live session leads is not taken from it: this session resumes without one
@@ -112,15 +123,15 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
     if (held) claimLeadership(options.home, team, options.sessionId)
     else releaseLeadership(options.home, team, options.sessionId)
   }
-  const stores = new Map<string, TaskStore>()
   const teamChanged = new Emitter<string | undefined>()
   const willDelete = new Set<(team: string) => Promise<void>>()
   return {
     home: options.home,
     sessionId: options.sessionId,
     leaderName: options.leaderName,
+    store,
     teams,
-    mailbox: options.mailbox ?? createMailbox({ home: options.home }),
+    mailbox: store.files.mailbox,
     hooks: options.hooks,
     team: () => current,
     onDidChangeTeam: teamChanged.event,
@@ -148,10 +159,7 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
     },
     taskListName: () => current ?? sessionTaskListName(options.sessionId),
     tasks() {
-      const name = this.taskListName()
-      let store = stores.get(name)
-      if (!store) stores.set(name, (store = new TaskStore(options.home, name)))
-      return store
+      return store.files.tasks(this.taskListName())
     },
     emit: (caller, event) =>
       options.bus.emit({ ...event, agentId: caller.agentId, agentName: caller.agentName } as RuntimeEventInput),
