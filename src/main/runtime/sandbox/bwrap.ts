@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { SandboxSettings } from '../permissions'
+import { gitMounts } from './gitMounts'
 
 /**
  * The Bash sandbox on Linux (docs/permissions.md#the-bash-sandbox): Swarmdesk calls Debian's
@@ -81,7 +82,8 @@ const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
  * `command` wrapped to run under bwrap: the whole file system read-only, the root, the temp folder
  * and extra writable paths read-write, `denyWrite` read-only again over them, `denyRead`
  * directories hidden behind an empty tmpfs (files behind /dev/null), no network namespace shared.
- * The root's settings folders and git hooks stay read-only (see {@link protectedInRoot}).
+ * The root's settings folders stay read-only (see {@link protectedInRoot}); of the repository's git
+ * metadata, what git writes is writable and what it runs code from is not ({@link gitMounts}).
  * Children inherit the confinement. TMPDIR is set to the temp folder. With a `proxySocket` (and
  * socat), a socat inside the sandbox listens on `127.0.0.1:3128` of its private loopback and
  * forwards each connection to that unix socket; `HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY` (and
@@ -91,9 +93,11 @@ const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
 export function sandboxedCommand(command: string, scope: SandboxScope): string {
   const fs = scope.settings.filesystem
   const args = ['bwrap', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc']
-  for (const dir of [scope.root, scope.tmpDir, ...fs.allowWrite, ...(scope.extraWritable ?? [])])
+  const git = gitMounts(scope.root)
+  for (const dir of [scope.root, scope.tmpDir, ...fs.allowWrite, ...(scope.extraWritable ?? []), ...git.writable])
     if (existsSync(dir)) args.push('--bind', dir, dir)
-  for (const p of [...fs.denyWrite, ...protectedInRoot(scope.root)]) if (existsSync(p)) args.push('--ro-bind', p, p)
+  for (const p of [...fs.denyWrite, ...protectedInRoot(scope.root), ...git.readOnly])
+    if (existsSync(p)) args.push('--ro-bind', p, p)
   for (const p of fs.denyRead)
     if (existsSync(p)) args.push(...(statSync(p).isDirectory() ? ['--tmpfs', p] : ['--ro-bind', '/dev/null', p]))
   args.push('--unshare-net', '--die-with-parent', '--setenv', 'TMPDIR', scope.tmpDir)
@@ -152,13 +156,13 @@ export function blockedWrites(output: string): string[] {
 
 /**
  * What a sandboxed command may not write inside its own root, though the root is writable
- * (docs/permissions.md#the-bash-sandbox): `.swarmdesk/` and `.claude/` (settings, agent
- * definitions: a command that rewrote them could turn the sandbox off for the next session),
- * `.git/hooks` and `.git/config` (code git runs later, outside the sandbox). The two settings
- * folders are created empty when missing, so there is something to mount read-only over.
+ * (docs/sandbox.md#what-is-confined): `.swarmdesk/` and `.claude/` (settings, agent definitions:
+ * a command that rewrote them could turn the sandbox off for the next session). Both are created
+ * empty when missing, so there is something to mount read-only over. Git's metadata is
+ * {@link gitMounts}'s.
  */
 export function protectedInRoot(root: string): string[] {
   const settings = ['.swarmdesk', '.claude'].map((d) => path.join(root, d))
   for (const dir of settings) if (!existsSync(dir)) mkdirSync(dir, { recursive: true })
-  return [...settings, path.join(root, '.git', 'hooks'), path.join(root, '.git', 'config')]
+  return settings
 }
