@@ -6,7 +6,8 @@ import { expect, expectPaneToContain, promptLeader, snap, test, type ScenarioObj
 
 /**
  * The Bash sandbox in the UI (docs/sandbox.md, docs/ui.md#the-workspace-ui) in Chromium against
- * the web host: Settings shows it off, refuses a domain that is not one, turns it on with an
+ * the web host: Settings shows it off with what this machine has of what it needs and the rest of
+ * the block as it applies, refuses a domain that is not one, turns it on with an
  * allowed domain (saved to the user settings file); the leader's pane then carries the
  * "sandboxed" mark, and its sandboxed curl to a domain not listed asks with a network card —
  * allowed once, the command gets through the proxy to a local HTTP server on 127.0.0.1.
@@ -48,6 +49,14 @@ test('Settings turns the sandbox on; the pane is marked; a new domain asks with 
     const dialog = page.getByRole('dialog', { name: 'Settings' })
     const section = dialog.getByTestId('settings-sandbox')
     await expect(section.getByTestId('sandbox-status')).toContainText('Off')
+    // what this machine has of what the sandbox needs
+    await expect(section.getByTestId('sandbox-req-bubblewrap')).toHaveAttribute('data-ok', 'true')
+    await expect(section.getByTestId('sandbox-req-user-namespaces')).toContainText('usable')
+    await expect(section.getByTestId('sandbox-req-socat')).toHaveAttribute('data-ok', 'true')
+    // the rest of the block as it applies, read-only
+    await expect(section.getByTestId('sandbox-applies-excludedCommands')).toHaveText('none')
+    await expect(section.getByTestId('sandbox-applies-allowUnsandboxedCommands')).toHaveText('yes')
+    await expect(section.getByTestId('sandbox-applies-failIfUnavailable')).toHaveText('no')
     await expect(section.getByTestId('sandbox-auto-allow')).toBeChecked()
     await section.getByTestId('sandbox-enabled').check()
     // not a domain: refused beside the field, nothing saved

@@ -50,7 +50,7 @@ const forwarder = new Map<string, boolean>()
  * `bwrap` found on `searchPath` (default `PATH`), cached per search path for the process;
  * `problem` says what is missing — bwrap itself, or the user namespaces it needs — and how to fix it.
  */
-export function sandboxAvailability(searchPath = process.env.PATH ?? ''): { ok: boolean; problem?: string } {
+export function sandboxAvailability(searchPath = process.env.PATH ?? ''): SandboxAvailability {
   const known = availability.get(searchPath)
   if (known) return known
   const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', 'true'], {
@@ -58,22 +58,34 @@ export function sandboxAvailability(searchPath = process.env.PATH ?? ''): { ok: 
     timeout: 10_000,
     env: { ...process.env, PATH: searchPath }
   })
-  let found: { ok: boolean; problem?: string }
+  let found: SandboxAvailability
   if (probe.error)
     found = {
       ok: false,
+      cause: 'missing',
       problem: `bubblewrap (bwrap) is not installed (${(probe.error as NodeJS.ErrnoException).code}); install it, e.g. apt-get install bubblewrap`
     }
   else if (probe.status !== 0)
     found = {
       ok: false,
+      cause: 'cannot-start',
       problem: `bubblewrap cannot start here (${probe.stderr.trim() || `exit ${probe.status}`}); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile for bwrap)`
     }
   else found = { ok: true }
   availability.set(searchPath, found)
   return found
 }
-const availability = new Map<string, { ok: boolean; problem?: string }>()
+const availability = new Map<string, SandboxAvailability>()
+
+/**
+ * What {@link sandboxAvailability} found: `ok`, or the `cause` — bwrap is `missing`, or it
+ * `cannot-start` (user namespaces disabled, most often) — and the `problem` in words with its fix.
+ */
+export interface SandboxAvailability {
+  ok: boolean
+  cause?: 'missing' | 'cannot-start'
+  problem?: string
+}
 
 /** `'x'` for the shell, single quotes escaped. */
 const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`

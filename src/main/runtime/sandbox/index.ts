@@ -5,6 +5,7 @@ export {
   isExcludedCommand,
   SANDBOX_PROXY_PORT,
   sandboxAvailability,
+  type SandboxAvailability,
   sandboxedCommand,
   type SandboxScope
 } from './bwrap'
