@@ -1,18 +1,28 @@
 /**
  * The Bash sandbox in a headless `swarmdesk run` (docs/sandbox.md#network,
  * docs/sandbox.md#where-the-sandbox-cannot-start), the CLI as a user runs it: with no one to ask
- * (`--approve none`) a sandboxed command's connection to a new domain is refused, and the result
- * names the host, while `--approve all` lets it through; where bwrap is missing from `PATH`, a
+ * (`--approve none`) a sandboxed command's connection to a new domain is refused, the result
+ * names the host and the question is in the event stream and the permission log, while `--approve all` lets it through; where bwrap is missing from `PATH`, a
  * command runs unconfined with a warning naming the cause, or is refused with `failIfUnavailable`.
  * Real bwrap and socat, an HTTP server on 127.0.0.1 reached as `localhost` through the proxy.
  */
-import { mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
+import {
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync
+} from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { forwarderAvailable, sandboxAvailability } from '../runtime/sandbox'
+import { forwarderAvailable, NETWORK_TOOL, sandboxAvailability } from '../runtime/sandbox'
+import { workspaceSlug } from '../runtime/storage/paths'
 import { ofType, runCli, useTempWorkspace } from './cli.testkit'
 
 const dirs = useTempWorkspace()
@@ -52,6 +62,18 @@ describe.runIf(sandboxAvailability().ok && forwarderAvailable())('a headless run
     const refused = await run(curl('none'), { enabled: true }, ['--approve', 'none'])
     expect(refused.result.output).toContain('Sandbox blocked a network connection to localhost')
     expect(refused.result.output).toMatch(/ 403/)
+    // the question is in the event stream and the permission log, answered by the flag
+    const asked = ofType(refused.events, 'permission_request').filter((r) => r.tool === NETWORK_TOOL)
+    expect(asked.map((r) => [r.agentName, r.input])).toEqual([['team-lead', { host: 'localhost' }]])
+    expect(ofType(refused.events, 'permission_decided')).toContainEqual(
+      expect.objectContaining({ requestId: asked[0]!.requestId, decision: 'deny', by: 'approve-flag' })
+    )
+    const sessionId = ofType(refused.events, 'run_finished')[0]!.sessionId!
+    const log = readFileSync(
+      join(dirs.home, 'projects', workspaceSlug(dirs.work), sessionId, 'permissions.jsonl'),
+      'utf8'
+    )
+    expect(log).toContain('"tool":"SandboxNetwork"')
     expect(served).not.toContain('/none')
 
     const allowed = await run(curl('all'), { enabled: true }, ['--approve', 'all'])
