@@ -97,6 +97,15 @@ describe.runIf(sandboxAvailability().ok)('the sandbox in the permission flow', (
     expect(r.results[0]).toContain('excludedCommands')
   }, 60_000)
 
+  it('keeps a deny rule: a sandboxed command it names is refused, not auto-allowed', async () => {
+    const r = await run(
+      () => ({ permissions: { deny: ['Bash(touch:*)'] }, sandbox: { enabled: true } }),
+      () => [{ command: 'touch inside.txt' }]
+    )
+    expect(r.asked).toHaveLength(0)
+    expect(r.results[0]).toMatch(/^Permission denied for Bash/)
+  }, 60_000)
+
   it('lets an Edit(...) allow rule widen where sandboxed commands may write', async () => {
     const r = await run(
       (out) => ({ permissions: { allow: [`Edit(/${out}/**)`] }, sandbox: { enabled: true } }),
