@@ -106,10 +106,12 @@ export function sandboxedCommand(command: string, scope: SandboxScope): string {
   const fs = scope.settings.filesystem
   const args = ['bwrap', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc']
   const git = gitMounts(scope.root)
+  // `-try`: a path removed between this check and bwrap's start (a worktree another agent's end
+  // removes) is skipped rather than failing the command
   for (const dir of [scope.root, scope.tmpDir, ...fs.allowWrite, ...(scope.extraWritable ?? []), ...git.writable])
-    if (existsSync(dir)) args.push('--bind', dir, dir)
+    if (existsSync(dir)) args.push('--bind-try', dir, dir)
   for (const p of [...fs.denyWrite, ...protectedInRoot(scope.root), ...git.readOnly])
-    if (existsSync(p)) args.push('--ro-bind', p, p)
+    if (existsSync(p)) args.push('--ro-bind-try', p, p)
   for (const p of fs.denyRead)
     if (existsSync(p)) args.push(...(statSync(p).isDirectory() ? ['--tmpfs', p] : ['--ro-bind', '/dev/null', p]))
   args.push('--unshare-net', '--die-with-parent', '--setenv', 'TMPDIR', scope.tmpDir)
