@@ -53,7 +53,7 @@ const forwarder = new Map<string, boolean>()
 export function sandboxAvailability(searchPath = process.env.PATH ?? ''): SandboxAvailability {
   const known = availability.get(searchPath)
   if (known) return known
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', 'true'], {
+  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--unshare-pid', 'true'], {
     encoding: 'utf8',
     timeout: 10_000,
     env: { ...process.env, PATH: searchPath }
@@ -93,7 +93,8 @@ const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
 /**
  * `command` wrapped to run under bwrap: the whole file system read-only, the root, the temp folder
  * and extra writable paths read-write, `denyWrite` read-only again over them, `denyRead`
- * directories hidden behind an empty tmpfs (files behind /dev/null), no network namespace shared.
+ * directories hidden behind an empty tmpfs (files behind /dev/null), no network or PID namespace
+ * shared (every process the command starts ends with it).
  * The root's settings folders stay read-only (see {@link protectedInRoot}); of the repository's git
  * metadata, what git writes is writable and what it runs code from is not ({@link gitMounts}).
  * Children inherit the confinement. TMPDIR is set to the temp folder. With a `proxySocket` (and
@@ -114,7 +115,9 @@ export function sandboxedCommand(command: string, scope: SandboxScope): string {
     if (existsSync(p)) args.push('--ro-bind-try', p, p)
   for (const p of fs.denyRead)
     if (existsSync(p)) args.push(...(statSync(p).isDirectory() ? ['--tmpfs', p] : ['--ro-bind', '/dev/null', p]))
-  args.push('--unshare-net', '--die-with-parent', '--setenv', 'TMPDIR', scope.tmpDir)
+  // its own PID namespace: whatever the command starts ends with it, even a daemon (setsid), so
+  // nothing writes after the command's end, when its git files are checked (gitGuard.ts)
+  args.push('--unshare-net', '--unshare-pid', '--die-with-parent', '--setenv', 'TMPDIR', scope.tmpDir)
   const shell = ['bash', '--noprofile', '--norc', '-c']
   if (scope.proxySocket && forwarderAvailable()) {
     const proxy = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`

@@ -13,6 +13,52 @@ export interface GitMounts {
   readOnly: string[]
 }
 
+/** What git runs code from or is redirected by, in a git dir (a repository's, or a submodule's). */
+export const GIT_DIR_FILES = ['hooks', 'config', 'config.worktree', 'commondir'] as const
+/** The same, in a linked worktree's admin folder `worktrees/<name>/`. */
+export const ADMIN_FILES = ['commondir', 'gitdir', 'config.worktree'] as const
+
+/**
+ * The repository a folder belongs to, as git finds it (docs/sandbox.md#git): `dotGit` is the
+ * first `.git` (folder or file) in the folder or one above it; `gitDir` the git dir holding its
+ * config and hooks — `.git/` of a main checkout, the common dir a linked worktree's `.git` file
+ * leads to, a submodule's git dir (undefined when a `.git` file leads nowhere); `linked` when
+ * `.git` is a file; `admins` the admin folders `worktrees/<name>/` and `modules` the submodule git
+ * dirs `modules/<name>/` of `gitDir`; `hooksPath` the folder `core.hooksPath` names, resolved from
+ * the checkout. Absolute paths.
+ */
+export interface GitRepository {
+  dotGit: string
+  gitDir?: string
+  linked: boolean
+  admins: string[]
+  modules: string[]
+  hooksPath?: string
+}
+
+/** The {@link GitRepository} `root` belongs to; undefined outside any repository. */
+export function repositoryOf(root: string): GitRepository | undefined {
+  const dotGit = findDotGit(root)
+  if (!dotGit) return undefined
+  const linked = !lstatSync(dotGit).isDirectory()
+  let gitDir: string | undefined = dotGit
+  if (linked) {
+    const adminDir = gitDirOfFile(dotGit)
+    // a linked worktree's admin folder names the common dir; a submodule's checkout points to a whole git dir
+    gitDir = adminDir && (commonDirOf(adminDir) ?? adminDir)
+  }
+  if (!gitDir) return { dotGit, linked, admins: [], modules: [] }
+  const hooksPath = hooksPathOf(gitDir, path.dirname(dotGit))
+  return {
+    dotGit,
+    gitDir,
+    linked,
+    admins: subfolders(path.join(gitDir, 'worktrees')),
+    modules: subfolders(path.join(gitDir, 'modules')),
+    ...(hooksPath ? { hooksPath } : {})
+  }
+}
+
 /**
  * The git metadata of the repository `root` belongs to (docs/sandbox.md#git), found as git finds it:
  * the first `.git` in `root` or a folder above it. Its git directory — `.git/` of a main checkout,
@@ -28,50 +74,44 @@ export interface GitMounts {
  *
  * A missing `hooks` folder is created empty. When the repository turns on `extensions.worktreeConfig`, a missing `config.worktree` of the git
  * dir and of each admin folder is created empty, so there is a file to hold read-only (git reads
- * it only with that extension). Not covered: a `commondir` file created in the git dir where none
- * was would point git, run later in the main checkout, to another config.
+ * it only with that extension). What is still missing cannot be held by a mount; the command's
+ * end removes what it created of it ({@link watchGitRedirects}).
  */
 export function gitMounts(root: string): GitMounts {
-  const dotGit = findDotGit(root)
-  if (!dotGit) return { writable: [], readOnly: [] }
-  const top = path.dirname(dotGit)
-  if (lstatSync(dotGit).isDirectory()) return withHooksPath(mainGitDir(dotGit), dotGit, top)
-  const adminDir = gitDirOfFile(dotGit)
-  if (!adminDir) return { writable: [], readOnly: [dotGit] }
-  // a linked worktree's admin folder names the common dir; a submodule's checkout points to a whole git dir
-  const gitDir = commonDirOf(adminDir) ?? adminDir
-  const mounts = mainGitDir(gitDir)
-  return withHooksPath({ writable: mounts.writable, readOnly: [dotGit, ...mounts.readOnly] }, gitDir, top)
-}
-
-/**
- * A git directory: writable, its code and redirections read-only, and those of its worktrees'
- * admin folders and submodules' git dirs, each of which is bound onto itself too (a folder that
- * is not a mount point could be renamed away, taking its read-only files with it, and replaced).
- */
-function mainGitDir(gitDir: string): GitMounts {
-  const admins = subfolders(path.join(gitDir, 'worktrees'))
-  const modules = subfolders(path.join(gitDir, 'modules'))
+  const repo = repositoryOf(root)
+  if (!repo) return { writable: [], readOnly: [] }
+  if (!repo.gitDir) return { writable: [], readOnly: [repo.dotGit] }
+  const { gitDir, admins, modules } = repo
   if (worktreeConfigOn(gitDir)) for (const dir of [gitDir, ...admins]) ensureFile(path.join(dir, 'config.worktree'))
   // a repository made without hooks (git init --template=) gets an empty folder to hold read-only
   for (const dir of [gitDir, ...modules]) mkdirSync(path.join(dir, 'hooks'), { recursive: true })
-  const readOnly = ['hooks', 'config', 'config.worktree', 'commondir'].map((f) => path.join(gitDir, f))
-  for (const admin of admins)
-    readOnly.push(...['commondir', 'gitdir', 'config.worktree'].map((f) => path.join(admin, f)))
-  for (const sub of modules)
-    readOnly.push(...['hooks', 'config', 'config.worktree', 'commondir'].map((f) => path.join(sub, f)))
+  const readOnly = [
+    ...(repo.linked ? [repo.dotGit] : []),
+    ...redirectsOf(repo),
+    ...(repo.hooksPath ? [repo.hooksPath] : [])
+  ]
   return { writable: [gitDir, ...admins, ...modules], readOnly }
 }
 
-/** `mounts` with the `core.hooksPath` of the config in `commonDir` read-only (relative to the checkout `top`). */
-function withHooksPath(mounts: GitMounts, commonDir: string, top: string): GitMounts {
+/** Every path of {@link GIT_DIR_FILES} and {@link ADMIN_FILES} in the repository's git dirs and admin folders. */
+export function redirectsOf(repo: GitRepository): string[] {
+  if (!repo.gitDir) return []
+  const gitDir = repo.gitDir
+  return [
+    ...GIT_DIR_FILES.map((f) => path.join(gitDir, f)),
+    ...repo.admins.flatMap((admin) => ADMIN_FILES.map((f) => path.join(admin, f))),
+    ...repo.modules.flatMap((sub) => GIT_DIR_FILES.map((f) => path.join(sub, f)))
+  ]
+}
+
+/** The folder `core.hooksPath` names in the config of `commonDir`, resolved from the checkout `top`. */
+function hooksPathOf(commonDir: string, top: string): string | undefined {
   const config = readText(path.join(commonDir, 'config'))
   const hooksPath = config?.match(/^\s*hookspath\s*=\s*"?([^"\n]+?)"?\s*$/im)?.[1]
-  if (!hooksPath) return mounts
-  const resolved = hooksPath.startsWith('~/')
+  if (!hooksPath) return undefined
+  return hooksPath.startsWith('~/')
     ? path.join(process.env.HOME ?? '/', hooksPath.slice(2))
     : path.resolve(top, hooksPath)
-  return { ...mounts, readOnly: [...mounts.readOnly, resolved] }
 }
 
 /** The first `<dir>/.git` (folder or file) from `root` up to `/`. */

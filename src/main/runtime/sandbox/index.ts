@@ -23,3 +23,4 @@ export {
 } from './network'
 export { startNetworkProxy, type ConnectionVerdict, type NetworkProxy, type NetworkProxyOptions } from './proxy'
 export { sandboxRoute, type SandboxRoute } from './route'
+export { watchGitRedirects, type GitGuard } from './gitGuard'
