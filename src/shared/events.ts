@@ -147,7 +147,11 @@ export const PermissionDecidedEventSchema = z.object({
   decision: z.enum(['allow', 'deny']),
   by: DecidedBySchema,
   reason: z.string().optional(),
-  /** An "Always allow" answer: the allow rule it added to the agent's session rules (docs/permissions.md#permissions). */
+  /**
+   * An "Always allow" answer: the allow rule it added to the agent's session rules
+   * (docs/permissions.md#permissions); for a `SandboxNetwork` question, the host written into the
+   * local settings' `sandbox.network.allowedDomains` (docs/sandbox.md#network).
+   */
   rule: z.string().optional()
 })
 

@@ -6,6 +6,7 @@ import { Budget } from '../runtime/loop'
 import { ApiKeyHolder, DEFAULT_MODEL, resolveModel } from '../runtime/model'
 import { loadWorkspaceSettings, PermissionEngine, type LoadedSettings } from '../runtime/permissions'
 import { createPtyHost, type PtyFlowControl, type PtyHost } from '../runtime/pty'
+import { domainKeptNotice, keepAlwaysAllowedDomains } from '../runtime/sandbox'
 import { connectModel, NO_API_KEY_HINTS, type ModelConnection } from '../runtime/runner'
 import {
   envWithSettings,
@@ -178,10 +179,12 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
   const agentMcp = new AgentMcp(mcp.tools, timeouts)
   const bus = new EventBus()
   const paneSizes = new PaneSizes()
+  // an "always allow" of a network question is kept in the local settings, whoever asked (docs/sandbox.md#network)
+  const answering = keepAlwaysAllowedDomains(prompter, cwd, (kept) => bus.emit(domainKeptNotice(kept)))
   const backends = createTeammateBackends({
     bus,
     pty,
-    prompter,
+    prompter: answering,
     home: options.home,
     paneSize: (agentId) => paneSizes.get(agentId),
     mcp: { servers: mcp.manager, listed: mcp.listed, timeouts }
@@ -199,7 +202,7 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     budget: new Budget(options.maxBudgetUsd),
     client: model.client,
     bus,
-    prompter,
+    prompter: answering,
     engine,
     pty,
     tools: [...CORE_TOOLS, ...mcp.tools],

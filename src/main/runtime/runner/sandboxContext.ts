@@ -61,12 +61,15 @@ export function recordedNetworkAsker(
     bus.emit({ type: 'permission_request', requestId, tool, input, reason, ...who })
     const answer = await prompter.prompt(request, signal)
     const refusal = answer.decision === 'deny' ? answer.reason : undefined
+    // "always allow": the host, kept in the local settings (keepAlwaysAllowedDomains)
+    const rule = answer.decision === 'allow' ? answer.alwaysAllowRule : undefined
     bus.emit({
       type: 'permission_decided',
       requestId,
       decision: answer.decision,
       by: answer.by,
       ...(refusal ? { reason: refusal } : {}),
+      ...(rule ? { rule } : {}),
       ...who
     })
     record({
@@ -76,7 +79,8 @@ export function recordedNetworkAsker(
       input,
       decision: answer.decision,
       by: answer.by,
-      reason: refusal ?? reason
+      reason: refusal ?? reason,
+      ...(rule ? { rule } : {})
     })
     return verdictOf(answer)
   }

@@ -9,7 +9,7 @@ export {
   sandboxedCommand,
   type SandboxScope
 } from './bwrap'
-export { domainMatches, domainVerdict } from './domains'
+export { domainMatches, domainVerdict, isPlainHost } from './domains'
 export {
   agentProxySocket,
   NETWORK_TOOL,
@@ -24,3 +24,10 @@ export {
 export { startNetworkProxy, type ConnectionVerdict, type NetworkProxy, type NetworkProxyOptions } from './proxy'
 export { sandboxRoute, type SandboxRoute } from './route'
 export { watchGitRedirects, type GitGuard } from './gitGuard'
+export {
+  AllowDomainError,
+  allowDomainLocally,
+  domainKeptNotice,
+  keepAlwaysAllowedDomains,
+  localSettingsFile
+} from './alwaysAllow'

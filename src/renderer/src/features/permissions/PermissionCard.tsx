@@ -6,7 +6,7 @@ import type { CardPlacement } from '../../store/permissionsSlice'
 import { selectActivePermission, selectAgent } from '../../store/selectors'
 import { actions, useAppStore } from '../../store/store'
 import { agentColor } from '../../store/colors'
-import { alwaysAllowScope, confirmDeny, runAction } from './answer'
+import { alwaysAllowScope, alwaysAllowTitle, confirmDeny, runAction } from './answer'
 import { DenyForm, type DenyFormLabels } from './DenyForm'
 import { InputView } from './InputView'
 import { isPlanApproval } from './readableInput'
@@ -29,8 +29,9 @@ function planRejectLabels(name: string): DenyFormLabels {
  * queue; both show the same request.
  *
  * "Always allow" names the exact rule it adds and where it is kept: in this session's memory, for
- * the asking agent only (docs/permissions.md#permissions; main refuses any rule the request did not offer). A request
- * without a suggested rule (a process teammate's) offers no "Always allow".
+ * the asking agent only (docs/permissions.md#permissions; main refuses any rule the request did not offer) — but a
+ * sandbox network question's host, which is saved in the workspace's local settings
+ * (docs/sandbox.md#network). A request without a suggested rule (a process teammate's) offers no "Always allow".
  *
  * A plan approval (tool `ExitPlanMode`, input `{plan}`, docs/teams.md#plan-approval) reads as one: the plan line by
  * line, "Approve plan" (allow) and "Reject" (deny, the reason sent as feedback), no "Always allow".
@@ -113,7 +114,7 @@ export function PermissionCard({
               type="button"
               className="btn btn-always"
               disabled={responding}
-              title={`Adds the allow rule ${rule} to ${name}'s rules until the workspace closes; no settings file is changed`}
+              title={alwaysAllowTitle(rule, name, p.tool)}
               onClick={() => runAction(p, 'always-allow', placement)}
             >
               <span className="perm-always-line">
@@ -124,7 +125,7 @@ export function PermissionCard({
                 <kbd>{SHORTCUT_KEYS['always-allow']}</kbd>
               </span>
               <span className="perm-scope" data-testid="perm-scope">
-                {alwaysAllowScope(name)}
+                {alwaysAllowScope(name, p.tool)}
               </span>
             </button>
           )}
