@@ -10,7 +10,10 @@ import { expect, expectPaneToContain, promptLeader, snap, test, type ScenarioObj
  * the block as it applies, refuses a domain that is not one, turns it on with an
  * allowed domain (saved to the user settings file); the leader's pane then carries the
  * "sandboxed" mark, and its sandboxed curl to a domain not listed asks with a network card —
- * allowed once, the command gets through the proxy to a local HTTP server on 127.0.0.1.
+ * allowed once, the command gets through the proxy to a local HTTP server on 127.0.0.1. A second
+ * host is always allowed from its card, which writes it into the workspace's local settings; a
+ * command run outside (`dangerouslyDisableSandbox`, allowed once) is marked as such in the pane,
+ * beside the sandboxed ones' `[sandboxed]` (docs/sandbox.md#the-pane-mark).
  */
 test('Settings turns the sandbox on; the pane is marked; a new domain asks with a card', async ({
   page,
@@ -35,6 +38,17 @@ test('Settings turns the sandbox on; the pane is marked; a new domain asks with 
               }
             ]
           },
+          {
+            tools: [
+              {
+                name: 'Bash',
+                input: {
+                  command: `env -u NO_PROXY -u no_proxy curl -s --max-time 60 http://127.0.0.1:${port}/for-good`
+                }
+              }
+            ]
+          },
+          { tools: [{ name: 'Bash', input: { command: 'echo ran-outside', dangerouslyDisableSandbox: true } }] },
           { text: 'Fetched.' }
         ]
       }
@@ -83,8 +97,29 @@ test('Settings turns the sandbox on; the pane is marked; a new domain asks with 
     await snap(page, testInfo, '02-network-card')
     await card.getByRole('button', { name: /Allow once/ }).click()
     await expectPaneToContain(page, 'hello from the-sandbox')
+    await expectPaneToContain(page, '[sandboxed]')
+
+    // always allow: the card says where the host is kept, and it is written there
+    const always = page.locator('section.perm-card', { hasText: '127.0.0.1' }).first()
+    await expect(always).toContainText('SandboxNetwork', { timeout: 30_000 })
+    await expect(always.getByTestId('perm-rule')).toHaveText('127.0.0.1')
+    await expect(always.getByTestId('perm-scope')).toContainText('saved in .swarmdesk/settings.local.json')
+    await snap(page, testInfo, '03-always-allow-card')
+    await always.getByRole('button', { name: /Always allow/ }).click()
+    await expectPaneToContain(page, 'hello from for-good')
+    const local = JSON.parse(readFileSync(join(served.cwd, '.swarmdesk', 'settings.local.json'), 'utf8')) as unknown
+    expect(local).toEqual({ sandbox: { network: { allowedDomains: ['127.0.0.1'] } } })
+
+    // a command outside the sandbox asks first, and its result is marked as run outside
+    const outside = page.locator('section.perm-card', { hasText: 'outside the sandbox' }).first()
+    await expect(outside).toBeVisible({ timeout: 30_000 })
+    await expect(outside.getByTestId('perm-sandbox')).toHaveText('runs outside the sandbox: dangerouslyDisableSandbox')
+    await snap(page, testInfo, '04-outside-card')
+    await outside.getByRole('button', { name: /Allow once/ }).click()
+    await expectPaneToContain(page, 'ran-outside')
+    await expectPaneToContain(page, '[outside the sandbox: dangerouslyDisableSandbox]')
     await expectPaneToContain(page, 'Fetched.')
-    await snap(page, testInfo, '03-fetched')
+    await snap(page, testInfo, '05-marked')
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }

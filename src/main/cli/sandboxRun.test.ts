@@ -78,6 +78,7 @@ describe.runIf(sandboxAvailability().ok && forwarderAvailable())('a headless run
 
     const allowed = await run(curl('all'), { enabled: true }, ['--approve', 'all'])
     expect(allowed.result.output).toContain('hello all 200')
+    expect(allowed.result.sandbox).toBe('sandboxed')
     expect(served).toContain('/all')
   }, 120_000)
 })
@@ -102,6 +103,8 @@ describe('a headless run where the sandbox cannot start', () => {
       /Warning: ran without the sandbox: bubblewrap \(bwrap\) is not installed .*apt-get install bubblewrap/
     )
     expect(existsSync(join(outside, 'warned.txt'))).toBe(true)
+    // the JSON stream marks it as run outside, the sandbox being unavailable
+    expect(warned.result.sandbox).toBe('unavailable')
 
     const refused = await run(
       `touch ${outside}/refused.txt`,
@@ -116,5 +119,6 @@ describe('a headless run where the sandbox cannot start', () => {
       /The sandbox cannot start, and sandbox.failIfUnavailable is set, so the command did not run: bubblewrap \(bwrap\) is not installed/
     )
     expect(existsSync(join(outside, 'refused.txt'))).toBe(false)
+    expect(refused.result.sandbox).toBeUndefined()
   }, 120_000)
 })

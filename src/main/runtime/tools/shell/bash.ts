@@ -1,5 +1,6 @@
 import { type PtyRunResult } from '../../pty'
 import { z } from 'zod'
+import type { SandboxMark } from '../../../../shared/events'
 import { ToolError, type Tool, type ToolContext, type ToolResult } from '../types'
 import { formatOutputForModel } from './bashFormat'
 import { mkdir } from 'node:fs/promises'
@@ -60,10 +61,10 @@ export const BashTool: Tool<BashInput> = {
   permissionSubject: (input) => ({ kind: 'bash', command: input.command }),
   async call(input, ctx) {
     assertCommandFits(input.command)
-    const { command, sandboxed, note } = await confine(input, ctx)
+    const { command, sandboxed, note, mark } = await confine(input, ctx)
     // after the wrapping (which creates the folders it holds), before the command starts
     const guard = sandboxed ? watchGitRedirects(ctx.cwd) : undefined
-    if (input.run_in_background) return startInBackground(input, command, note, ctx, guard)
+    if (input.run_in_background) return marked(startInBackground(input, command, note, ctx, guard), mark)
     const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS
     const started = Date.now()
     const result = await ctx.pty.run({
@@ -84,20 +85,28 @@ export const BashTool: Tool<BashInput> = {
       ...refused.map((host) => refusedNote(host, ctx)),
       ...swept.map(sweptNote)
     ].filter(Boolean)
-    return extra.length ? { ...formatted, content: `${formatted.content}\n${extra.join('\n')}` } : formatted
+    return marked(
+      extra.length ? { ...formatted, content: `${formatted.content}\n${extra.join('\n')}` } : formatted,
+      mark
+    )
   }
 }
+
+/** `result` with the command's sandbox mark, when the sandbox is on (docs/sandbox.md#the-pane-mark). */
+const marked = (result: ToolResult, mark: SandboxMark | undefined): ToolResult =>
+  mark ? { ...result, sandbox: mark } : result
 
 /**
  * The command as it runs (docs/permissions.md#the-bash-sandbox), by its {@link sandboxRoute}: under
  * bwrap when sandboxed (the result then names the writes it blocked); as written otherwise, with a
- * `note` for the result saying why it ran outside.
+ * `note` for the result saying why it ran outside. `mark` says which, for the pane (absent when
+ * the sandbox is off).
  * @throws ToolError when the sandbox cannot start and `failIfUnavailable` is set.
  */
 async function confine(
   input: BashInput,
   ctx: ToolContext
-): Promise<{ command: string; sandboxed: boolean; note?: string }> {
+): Promise<{ command: string; sandboxed: boolean; note?: string; mark?: SandboxMark }> {
   const sb = ctx.sandbox
   const command = input.command
   const route = sandboxRoute(command, sb?.settings, input.dangerouslyDisableSandbox)
@@ -105,15 +114,25 @@ async function confine(
     case 'off':
       return { command, sandboxed: false }
     case 'excluded':
-      return { command, sandboxed: false, note: 'Ran outside the sandbox (excludedCommands)' }
+      return { command, sandboxed: false, mark: 'excluded', note: 'Ran outside the sandbox (excludedCommands)' }
     case 'unsandboxed':
-      return { command, sandboxed: false, note: 'Ran outside the sandbox (dangerouslyDisableSandbox, approved)' }
+      return {
+        command,
+        sandboxed: false,
+        mark: 'unsandboxed',
+        note: 'Ran outside the sandbox (dangerouslyDisableSandbox, approved)'
+      }
     case 'unavailable':
       if (sb!.settings.failIfUnavailable)
         throw new ToolError(
           `The sandbox cannot start, and sandbox.failIfUnavailable is set, so the command did not run: ${route.problem}`
         )
-      return { command, sandboxed: false, note: `Warning: ran without the sandbox: ${route.problem}` }
+      return {
+        command,
+        sandboxed: false,
+        mark: 'unavailable',
+        note: `Warning: ran without the sandbox: ${route.problem}`
+      }
     case 'sandboxed':
       await mkdir(sb!.tmpDir, { recursive: true })
       return {
@@ -124,6 +143,7 @@ async function confine(
           ...(sb!.proxySocket ? { proxySocket: sb!.proxySocket } : {})
         }),
         sandboxed: true,
+        mark: 'sandboxed',
         ...(route.ignoredDisable
           ? { note: 'dangerouslyDisableSandbox was ignored: sandbox.allowUnsandboxedCommands is false' }
           : {})

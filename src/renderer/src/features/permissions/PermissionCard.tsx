@@ -1,4 +1,5 @@
 import type { CSSProperties } from 'react'
+import { sandboxMarkText } from '../../../../shared/events'
 import type { PendingPermission } from '../../../../shared/ipc'
 import { AgentBadge } from '../../ui/AgentBadge'
 import { alwaysAllowRule } from '../../store/commands'
@@ -35,6 +36,10 @@ function planRejectLabels(name: string): DenyFormLabels {
  *
  * A plan approval (tool `ExitPlanMode`, input `{plan}`, docs/teams.md#plan-approval) reads as one: the plan line by
  * line, "Approve plan" (allow) and "Reject" (deny, the reason sent as feedback), no "Always allow".
+ * A Bash request while the sandbox is on says how the command would run: `runs sandboxed`, or
+ * `runs outside the sandbox: <why>` (docs/sandbox.md#the-pane-mark).
+ * A Bash request while the sandbox is on says how the command would run: `runs sandboxed`, or
+ * `runs outside the sandbox: <why>` (docs/sandbox.md#the-pane-mark).
  * Clicking or tabbing into a card makes it the one the keys act on. `compact` (the bar pinned to
  * a pane): who asks, one line of what the call would do, and the answers.
  * Markup: `section.perm-card[data-request-id][data-placement][data-agent-id][data-kind=tool|plan]`.
@@ -80,6 +85,16 @@ export function PermissionCard({
           <>
             <span className="perm-wants">wants to use</span>
             <span className="perm-tool">{p.tool}</span>
+            {p.sandbox ? (
+              <span
+                className={`perm-sandbox${p.sandbox === 'sandboxed' ? '' : ' perm-sandbox-outside'}`}
+                data-testid="perm-sandbox"
+                data-mark={p.sandbox}
+                title="How this command would run with respect to the Bash sandbox"
+              >
+                {p.sandbox === 'sandboxed' ? 'runs sandboxed' : `runs ${sandboxMarkText(p.sandbox)}`}
+              </span>
+            ) : null}
           </>
         )}
       </header>
