@@ -99,3 +99,9 @@ export const PermissionPromptAnswerSchema = z.discriminatedUnion('decision', [
   })
 ])
 export type PermissionPromptAnswer = z.infer<typeof PermissionPromptAnswerSchema>
+
+/**
+ * The tool name of a sandbox network question (docs/sandbox.md#network): a permission request with
+ * input `{host}`, whose one "always allow" rule is the host, kept in the local settings.
+ */
+export const SANDBOX_NETWORK_TOOL = 'SandboxNetwork'

@@ -64,6 +64,19 @@ describe('the sandbox mark of a command (docs/sandbox.md#the-pane-mark)', () => 
     )
   })
 
+  it("reads a network question's always allow as kept in allowedDomains, a tool rule's as for the session", () => {
+    const render = createPaneRenderer({ scripted: true })
+    const ask = (requestId: string, tool: string, rule: string) => {
+      render(ev({ type: 'permission_request', requestId, tool, input: {}, ...who }))
+      const decided = { type: 'permission_decided', requestId, decision: 'allow', by: 'user', rule, ...who }
+      return plain(render(ev(decided))![1])
+    }
+    expect(ask('r1', 'SandboxNetwork', 'example.com')).toContain(
+      'always allowed by user — example.com added to sandbox.network.allowedDomains'
+    )
+    expect(ask('r2', 'Bash', 'Bash(ls:*)')).toContain('rule Bash(ls:*) added for this session')
+  })
+
   it('is left out while the sandbox is off', () => {
     expect(command('t5', { isError: false }, true)).toBe('\r\n    └ done\r\n')
     expect(command('t6', { isError: false }, false)).not.toContain('sandbox')

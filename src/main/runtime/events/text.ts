@@ -1,5 +1,6 @@
 import { AGENT_PALETTE, agentColor, teamColorHex } from '../../../shared/agentColors'
 import { sandboxMarkText, type RuntimeEvent, type SandboxMark } from '../../../shared/events'
+import { SANDBOX_NETWORK_TOOL } from '../../../shared/permissions'
 
 /** ANSI styling; a no-op when colour is off. */
 interface Style {
@@ -191,7 +192,7 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
 function decisionLine(e: Extract<RuntimeEvent, { type: 'permission_decided' }>, s: Style, tool?: string): string {
   if (e.by === 'cancelled') return s.yellow(`✗ cancelled — ${e.reason ?? 'the agent stopped'}`)
   // a sandbox network question's "always" is kept in the local settings (docs/sandbox.md#the-answers)
-  if (e.decision === 'allow' && e.rule && tool === 'SandboxNetwork')
+  if (e.decision === 'allow' && e.rule && tool === SANDBOX_NETWORK_TOOL)
     return `${s.green('✓ always allowed')} ${s.dim(`by ${e.by} — ${e.rule} added to sandbox.network.allowedDomains`)}`
   if (e.decision === 'allow' && e.rule)
     return `${s.green('✓ always allowed')} ${s.dim(`by ${e.by} — rule ${e.rule} added for this session`)}`

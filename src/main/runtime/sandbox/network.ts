@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../shared/permissions'
+import {
+  SANDBOX_NETWORK_TOOL,
+  type PermissionPromptAnswer,
+  type PermissionPromptRequest
+} from '../../../shared/permissions'
 import type { PermissionPrompter, SandboxSettings } from '../permissions'
 import { domainVerdict, isPlainHost } from './domains'
 import { startNetworkProxy, type ConnectionVerdict, type NetworkProxy } from './proxy'
@@ -12,7 +16,7 @@ import { startNetworkProxy, type ConnectionVerdict, type NetworkProxy } from './
  * shows it with `input: {host}`; the leader's queue answers it once per host and session, and an
  * "always allow" is kept in the local settings.
  */
-export const NETWORK_TOOL = 'SandboxNetwork'
+export const NETWORK_TOOL = SANDBOX_NETWORK_TOOL
 
 /** One question "may a sandboxed command of this agent connect to `host`?". */
 export interface NetworkQuestion {

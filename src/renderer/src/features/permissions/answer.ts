@@ -1,4 +1,5 @@
 import type { PendingPermission } from '../../../../shared/ipc'
+import { SANDBOX_NETWORK_TOOL } from '../../../../shared/permissions'
 import { alwaysAllowRule, commands } from '../../store/commands'
 import { actions } from '../../store/store'
 import type { CardPlacement } from '../../store/permissionsSlice'
@@ -53,17 +54,14 @@ export function confirmDeny(requestId: string, reason: string): void {
  * its host is written into the workspace's local settings, for every agent and later sessions.
  */
 export function alwaysAllowScope(agentName: string, tool?: string): string {
-  return tool === NETWORK_TOOL
+  return tool === SANDBOX_NETWORK_TOOL
     ? 'saved in .swarmdesk/settings.local.json: no session asks again'
     : `for this session, ${agentName} only`
 }
 
 /** What the "Always allow" button's title says it does, by the same rule as {@link alwaysAllowScope}. */
 export function alwaysAllowTitle(rule: string, agentName: string, tool: string): string {
-  return tool === NETWORK_TOOL
+  return tool === SANDBOX_NETWORK_TOOL
     ? `Adds ${rule} to sandbox.network.allowedDomains in this workspace's .swarmdesk/settings.local.json; the sandbox then lets every agent reach it, in this session and the next`
     : `Adds the allow rule ${rule} to ${agentName}'s rules until the workspace closes; no settings file is changed`
 }
-
-/** The tool name of the sandbox's network questions (src/main/runtime/sandbox/network.ts). */
-export const NETWORK_TOOL = 'SandboxNetwork'
