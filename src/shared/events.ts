@@ -100,12 +100,36 @@ export const ToolCallEventSchema = z.object({
   input: z.unknown()
 })
 
+/**
+ * How a Bash command ran with respect to the sandbox (docs/sandbox.md#the-pane-mark): `sandboxed`
+ * under bubblewrap; outside it because `excludedCommands` names it (`excluded`), a person approved
+ * its `dangerouslyDisableSandbox` (`unsandboxed`), or the sandbox cannot start here (`unavailable`).
+ */
+export const SandboxMarkSchema = z.enum(['sandboxed', 'excluded', 'unsandboxed', 'unavailable'])
+export type SandboxMark = z.infer<typeof SandboxMarkSchema>
+
+/** A {@link SandboxMark} in words, as the pane and the CLI show it beside a command's result. */
+export function sandboxMarkText(mark: SandboxMark): string {
+  switch (mark) {
+    case 'sandboxed':
+      return 'sandboxed'
+    case 'excluded':
+      return 'outside the sandbox: excludedCommands'
+    case 'unsandboxed':
+      return 'outside the sandbox: dangerouslyDisableSandbox'
+    case 'unavailable':
+      return 'outside the sandbox: it cannot start here'
+  }
+}
+
 export const ToolResultEventSchema = z.object({
   ...base,
   type: z.literal('tool_result'),
   toolUseId: z.string(),
   isError: z.boolean(),
-  output: z.string()
+  output: z.string(),
+  /** A Bash command's, while the sandbox is on: whether it ran sandboxed, or outside and why. */
+  sandbox: SandboxMarkSchema.optional()
 })
 
 /**
@@ -147,7 +171,11 @@ export const PermissionDecidedEventSchema = z.object({
   decision: z.enum(['allow', 'deny']),
   by: DecidedBySchema,
   reason: z.string().optional(),
-  /** An "Always allow" answer: the allow rule it added to the agent's session rules (docs/permissions.md#permissions). */
+  /**
+   * An "Always allow" answer: the allow rule it added to the agent's session rules
+   * (docs/permissions.md#permissions); for a `SandboxNetwork` question, the host written into the
+   * local settings' `sandbox.network.allowedDomains` (docs/sandbox.md#network).
+   */
   rule: z.string().optional()
 })
 

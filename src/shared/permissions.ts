@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SandboxMarkSchema } from './events'
 
 /**
  * Permission modes (docs/permissions.md#permissions). `bubble` is internal: the agent's prompts go to its parent's queue.
@@ -75,7 +76,12 @@ export const PermissionPromptRequestSchema = z.object({
    * The asking agent's working directory (its worktree when isolated), where a command runs and
    * a relative path points; absent when the asker does not know it.
    */
-  cwd: z.string().optional()
+  cwd: z.string().optional(),
+  /**
+   * A Bash command's, while the sandbox is on: how it would run if allowed — sandboxed, or outside
+   * and why (docs/sandbox.md#the-pane-mark); the card shows it.
+   */
+  sandbox: SandboxMarkSchema.optional()
 })
 export type PermissionPromptRequest = z.infer<typeof PermissionPromptRequestSchema>
 
@@ -93,3 +99,9 @@ export const PermissionPromptAnswerSchema = z.discriminatedUnion('decision', [
   })
 ])
 export type PermissionPromptAnswer = z.infer<typeof PermissionPromptAnswerSchema>
+
+/**
+ * The tool name of a sandbox network question (docs/sandbox.md#network): a permission request with
+ * input `{host}`, whose one "always allow" rule is the host, kept in the local settings.
+ */
+export const SANDBOX_NETWORK_TOOL = 'SandboxNetwork'

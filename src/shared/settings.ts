@@ -55,19 +55,45 @@ export const SandboxValuesSchema = z
   .strict()
 
 /**
+ * One thing the Bash sandbox needs on this machine (docs/sandbox.md#where-the-sandbox-cannot-start):
+ * `bubblewrap`, `user namespaces` (bwrap must be able to start) or `socat` (the network forwarder).
+ * `ok` null when it could not be told (user namespaces, with bwrap missing); `detail` says what
+ * was found, or what to install or change.
+ */
+export const SandboxRequirementSchema = z.object({
+  name: z.enum(['bubblewrap', 'user namespaces', 'socat']),
+  ok: z.boolean().nullable(),
+  detail: z.string()
+})
+export type SandboxRequirement = z.infer<typeof SandboxRequirementSchema>
+
+/**
  * The Bash sandbox as it applies now (docs/sandbox.md), every settings source weighed: `enabled`
  * as set, `active` when it is enabled and bubblewrap starts here (every agent's Bash then runs
  * sandboxed), `problem` why it cannot start, `network` whether sandboxed commands reach allowed
- * domains through the proxy (`proxy`) or have none (`none`: socat missing), and the merged
- * `autoAllowBashIfSandboxed` and `allowedDomains`.
+ * domains through the proxy (`proxy`) or have none (`none`: socat missing), `requirements` what
+ * this machine has of what it needs, and the merged settings: `autoAllowBashIfSandboxed`,
+ * `allowedDomains` and the rest of the block (`filesystem` with permission rules merged in, paths
+ * absolute).
  */
 export const SandboxStatusSchema = z.object({
   enabled: z.boolean(),
   active: z.boolean(),
   problem: z.string().optional(),
   network: z.enum(['proxy', 'none']),
+  requirements: z.array(SandboxRequirementSchema),
   autoAllowBashIfSandboxed: z.boolean(),
-  allowedDomains: z.array(z.string())
+  allowedDomains: z.array(z.string()),
+  excludedCommands: z.array(z.string()),
+  allowUnsandboxedCommands: z.boolean(),
+  failIfUnavailable: z.boolean(),
+  filesystem: z.object({
+    allowWrite: z.array(z.string()),
+    denyWrite: z.array(z.string()),
+    denyRead: z.array(z.string())
+  }),
+  deniedDomains: z.array(z.string()),
+  allowLocalBinding: z.boolean()
 })
 export type SandboxStatus = z.infer<typeof SandboxStatusSchema>
 

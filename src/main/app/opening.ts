@@ -11,6 +11,7 @@ import {
   type LoadedSettings
 } from '../runtime/permissions'
 import { createPtyHost, type PtyFlowControl, type PtyHost } from '../runtime/pty'
+import { domainKeptNotice, keepAlwaysAllowedDomains } from '../runtime/sandbox'
 import { connectModel, NO_API_KEY_HINTS, type ModelConnection } from '../runtime/runner'
 import {
   envWithSettings,
@@ -190,10 +191,12 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
   const agentMcp = new AgentMcp(() => mcp.pool?.tools ?? mcp.tools, inProcessServers(timeouts))
   const bus = new EventBus()
   const paneSizes = new PaneSizes()
+  // an "always allow" of a network question is kept in the local settings, whoever asked (docs/sandbox.md#network)
+  const answering = keepAlwaysAllowedDomains(prompter, cwd, (kept) => bus.emit(domainKeptNotice(kept)))
   const backends = createTeammateBackends({
     bus,
     pty,
-    prompter,
+    prompter: answering,
     home: options.home,
     paneSize: (agentId) => paneSizes.get(agentId),
     mcp: { servers: mcp.manager, listed: mcp.listed, timeouts, ...(mcp.pool ? { pool: mcp.pool } : {}) }
@@ -213,7 +216,7 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     budget: new Budget(options.maxBudgetUsd),
     client: model.client,
     bus,
-    prompter,
+    prompter: answering,
     engine,
     pty,
     // docs/tools.md#mcp-servers: a server's list change reaches the leader at its next model request

@@ -42,6 +42,47 @@ describe('pane text', () => {
   })
 })
 
+describe('the sandbox mark of a command (docs/sandbox.md#the-pane-mark)', () => {
+  const who = { agentId: 'team-lead', agentName: 'team-lead' }
+  const command = (id: string, extra: Record<string, unknown>, streamed: boolean) => {
+    const render = createPaneRenderer({ scripted: true })
+    render(ev({ type: 'tool_call', toolUseId: id, name: 'Bash', input: { command: 'ls' }, ...who }))
+    if (streamed) render(ev({ type: 'tool_output', toolUseId: id, data: 'a.txt\r\n', ...who }))
+    return plain(render(ev({ type: 'tool_result', toolUseId: id, output: 'a.txt', ...extra, ...who }))![1])
+  }
+
+  it('follows the verdict of a command whose output the pane showed, and its result when it printed nothing', () => {
+    expect(command('t1', { isError: false, sandbox: 'sandboxed' }, true)).toBe('\r\n    └ done [sandboxed]\r\n')
+    expect(command('t2', { isError: true, output: 'Exit code 1', sandbox: 'excluded' }, true)).toBe(
+      '\r\n    ✗ Exit code 1 [outside the sandbox: excludedCommands]\r\n'
+    )
+    expect(command('t3', { isError: false, sandbox: 'unsandboxed' }, false)).toContain(
+      '└ [outside the sandbox: dangerouslyDisableSandbox] a.txt'
+    )
+    expect(command('t4', { isError: false, sandbox: 'unavailable' }, false)).toContain(
+      '[outside the sandbox: it cannot start here]'
+    )
+  })
+
+  it("reads a network question's always allow as kept in allowedDomains, a tool rule's as for the session", () => {
+    const render = createPaneRenderer({ scripted: true })
+    const ask = (requestId: string, tool: string, rule: string) => {
+      render(ev({ type: 'permission_request', requestId, tool, input: {}, ...who }))
+      const decided = { type: 'permission_decided', requestId, decision: 'allow', by: 'user', rule, ...who }
+      return plain(render(ev(decided))![1])
+    }
+    expect(ask('r1', 'SandboxNetwork', 'example.com')).toContain(
+      'always allowed by user — example.com added to sandbox.network.allowedDomains'
+    )
+    expect(ask('r2', 'Bash', 'Bash(ls:*)')).toContain('rule Bash(ls:*) added for this session')
+  })
+
+  it('is left out while the sandbox is off', () => {
+    expect(command('t5', { isError: false }, true)).toBe('\r\n    └ done\r\n')
+    expect(command('t6', { isError: false }, false)).not.toContain('sandbox')
+  })
+})
+
 describe('pane text of teammates', () => {
   const started = (agentName: string, backend: 'worker' | 'process') =>
     ev({

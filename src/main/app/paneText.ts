@@ -1,5 +1,5 @@
 import type { AgentState, RuntimeEvent } from '../../shared/events'
-import { createHumanRenderer } from '../runtime/events'
+import { createHumanRenderer, sandboxTag } from '../runtime/events'
 import { readableToolResult, type CallInfo, type LaunchedAgent } from './paneTextResults'
 
 /** An ANSI SGR sequence (colour, bold, dim): what `color: false` removes from the lines this renderer writes. */
@@ -94,7 +94,9 @@ export function createPaneRenderer(options: {
       // The pane already shows the command's own output; keep only the verdict line.
       human(event)
       const verdict = event.isError ? `\x1b[31m✗ ${lastLine(event.output)}\x1b[39m` : '\x1b[32m└ done\x1b[39m'
-      return [event.agentId, paint(`\r\n    ${verdict}\r\n`)]
+      // how the command ran with respect to the sandbox (docs/sandbox.md#the-pane-mark)
+      const sandbox = event.sandbox ? ` ${sandboxTag(event.sandbox)}` : ''
+      return [event.agentId, paint(`\r\n    ${verdict}${sandbox}\r\n`)]
     }
     // The CLI renderer sees every event, even one shown differently: it pairs calls with results.
     const text = human(event)

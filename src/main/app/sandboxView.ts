@@ -1,6 +1,6 @@
-import type { SandboxStatus, SettingsPatch, SettingsValues } from '../../shared/settings'
-import type { LoadedSettings } from '../runtime/permissions'
-import { forwarderAvailable, sandboxAvailability } from '../runtime/sandbox'
+import type { SandboxRequirement, SandboxStatus, SettingsPatch, SettingsValues } from '../../shared/settings'
+import { effectiveSandbox, type LoadedSettings } from '../runtime/permissions'
+import { forwarderAvailable, sandboxAvailability, type SandboxAvailability } from '../runtime/sandbox'
 
 type Raw = Record<string, unknown>
 const objectAt = (raw: Raw, key: string): Raw =>
@@ -45,18 +45,59 @@ export function applySandboxPatch(data: Raw, patch: SettingsPatch['sandbox']): v
 
 /**
  * The sandbox as it applies now (docs/sandbox.md), for the Settings view and the panes' mark:
- * the merged settings, whether bubblewrap starts here (probed once per process) and whether
- * socat is there to carry the network.
+ * the merged settings (filesystem lists with permission rules merged in, as they apply in the
+ * workspace), whether bubblewrap starts here (probed once per process), whether socat is there to
+ * carry the network, and what of these the machine lacks and how to get it. `searchPath` is where
+ * bwrap and socat are looked for (default `PATH`).
  */
-export function sandboxStatusOf(settings: Pick<LoadedSettings, 'sandbox'>): SandboxStatus {
-  const sandbox = settings.sandbox
-  const available = sandboxAvailability()
+export function sandboxStatusOf(
+  settings: Pick<LoadedSettings, 'sandbox' | 'rules' | 'sources' | 'additionalDirectories' | 'userHome' | 'workspace'>,
+  searchPath?: string
+): SandboxStatus {
+  const sandbox = effectiveSandbox(settings, settings.workspace)
+  const available = sandboxAvailability(searchPath)
+  const socat = forwarderAvailable(searchPath)
   return {
     enabled: sandbox.enabled,
     active: sandbox.enabled && available.ok,
     ...(available.ok ? {} : { problem: available.problem ?? 'bubblewrap cannot start' }),
-    network: forwarderAvailable() ? 'proxy' : 'none',
+    network: socat ? 'proxy' : 'none',
+    requirements: requirementsOf(available, socat),
     autoAllowBashIfSandboxed: sandbox.autoAllowBashIfSandboxed,
-    allowedDomains: [...new Set(sandbox.network.allowedDomains)]
+    allowedDomains: [...new Set(sandbox.network.allowedDomains)],
+    excludedCommands: [...new Set(sandbox.excludedCommands)],
+    allowUnsandboxedCommands: sandbox.allowUnsandboxedCommands,
+    failIfUnavailable: sandbox.failIfUnavailable,
+    filesystem: sandbox.filesystem,
+    deniedDomains: [...new Set(sandbox.network.deniedDomains)],
+    allowLocalBinding: sandbox.network.allowLocalBinding
   }
+}
+
+/** What the sandbox needs here, each found or not, with what to do (docs/sandbox.md#where-the-sandbox-cannot-start). */
+function requirementsOf(available: SandboxAvailability, socat: boolean): SandboxRequirement[] {
+  const missing = available.cause === 'missing'
+  return [
+    {
+      name: 'bubblewrap',
+      ok: !missing,
+      detail: missing ? 'not installed: apt-get install bubblewrap (Debian, Ubuntu)' : 'installed (bwrap)'
+    },
+    {
+      name: 'user namespaces',
+      ok: missing ? null : available.ok,
+      detail: missing
+        ? 'not checked until bubblewrap is installed'
+        : available.ok
+          ? 'usable: bwrap starts'
+          : `${available.problem ?? 'bwrap cannot start'}`
+    },
+    {
+      name: 'socat',
+      ok: socat,
+      detail: socat
+        ? 'installed: sandboxed commands reach allowed domains through the proxy'
+        : 'not installed: sandboxed commands have no network; apt-get install socat'
+    }
+  ]
 }

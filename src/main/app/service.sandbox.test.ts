@@ -6,13 +6,13 @@
  * leader's next command runs sandboxed. A real WorkspaceService, scripted model, real PTYs, bwrap.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { WorkspaceSnapshot } from '../../shared/ipc'
 import type { SettingsView } from '../../shared/settings'
-import { sandboxAvailability } from '../runtime/sandbox'
+import { forwarderAvailable, sandboxAvailability } from '../runtime/sandbox'
 import { PushLog } from './pushes.testkit'
 import { WorkspaceService } from './service'
 
@@ -48,6 +48,22 @@ describe.runIf(sandboxAvailability().ok)('the sandbox in Settings', () => {
     const before = (await s.handle('settings.get', {})) as SettingsView
     expect(before.values.sandbox).toBeUndefined()
     expect(before.effective?.sandbox).toMatchObject({ enabled: false, active: false, autoAllowBashIfSandboxed: true })
+    // what this machine has of what it needs, and the rest of the block as it applies
+    expect(before.effective?.sandbox?.requirements).toEqual([
+      { name: 'bubblewrap', ok: true, detail: 'installed (bwrap)' },
+      { name: 'user namespaces', ok: true, detail: 'usable: bwrap starts' },
+      forwarderAvailable()
+        ? { name: 'socat', ok: true, detail: expect.stringContaining('installed') }
+        : { name: 'socat', ok: false, detail: expect.stringContaining('apt-get install socat') }
+    ])
+    expect(before.effective?.sandbox).toMatchObject({
+      excludedCommands: ['docker'],
+      allowUnsandboxedCommands: true,
+      failIfUnavailable: false,
+      filesystem: { allowWrite: [], denyWrite: [], denyRead: [] },
+      deniedDomains: [],
+      allowLocalBinding: false
+    })
     expect(((await s.handle('workspace.snapshot', {})) as WorkspaceSnapshot).sandbox?.active).toBe(false)
 
     await expect(
@@ -82,5 +98,39 @@ describe.runIf(sandboxAvailability().ok)('the sandbox in Settings', () => {
 
     await s.handle('settings.update', { values: { sandbox: null } })
     expect(JSON.parse(readFileSync(userFile(), 'utf8'))).toEqual({ sandbox: { excludedCommands: ['docker'] } })
+  })
+
+  it('shows what an untrusted project would loosen as not applying until the workspace is trusted', async () => {
+    mkdirSync(join(work, '.swarmdesk'))
+    writeFileSync(
+      join(work, '.swarmdesk', 'settings.json'),
+      JSON.stringify({
+        permissions: { deny: ['Read(./secrets/**)'] },
+        sandbox: {
+          enabled: true,
+          excludedCommands: ['curl'],
+          filesystem: { allowWrite: ['/'] },
+          network: { allowedDomains: ['evil.example'], deniedDomains: ['ads.example'] }
+        }
+      })
+    )
+    service = await WorkspaceService.start({ cwd: work, home, env: {}, mode: 'default' })
+    const untrusted = ((await service.handle('settings.get', {})) as SettingsView).effective!.sandbox!
+    // tightening applies at once; loosening waits for trust
+    expect(untrusted).toMatchObject({
+      enabled: true,
+      autoAllowBashIfSandboxed: false,
+      excludedCommands: [],
+      allowedDomains: [],
+      deniedDomains: ['ads.example'],
+      filesystem: { allowWrite: [], denyRead: [join(work, 'secrets')] }
+    })
+    const trusted = ((await service.handle('settings.trust', { trusted: true })) as SettingsView).effective!.sandbox!
+    expect(trusted).toMatchObject({
+      excludedCommands: ['curl'],
+      allowedDomains: ['evil.example'],
+      filesystem: { allowWrite: ['/'] },
+      autoAllowBashIfSandboxed: true
+    })
   })
 })

@@ -77,6 +77,7 @@ export class UiPrompter implements PermissionPrompter {
         reason: request.reason,
         suggestions: request.suggestions,
         ...(diff ? { diff } : {}),
+        ...(request.sandbox ? { sandbox: request.sandbox } : {}),
         cwd,
         createdAt: new Date().toISOString()
       }

@@ -1,5 +1,6 @@
 import { AGENT_PALETTE, agentColor, teamColorHex } from '../../../shared/agentColors'
-import type { RuntimeEvent } from '../../../shared/events'
+import { sandboxMarkText, type RuntimeEvent, type SandboxMark } from '../../../shared/events'
+import { SANDBOX_NETWORK_TOOL } from '../../../shared/permissions'
 
 /** ANSI styling; a no-op when colour is off. */
 interface Style {
@@ -29,6 +30,15 @@ function style(color: boolean): Style {
 function hexColor(hex: string, text: string): string {
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))
   return `\x1b[38;2;${r};${g};${b}m${text}\x1b[39m`
+}
+
+/**
+ * A Bash command's sandbox mark as it reads beside its result (docs/sandbox.md#the-pane-mark):
+ * `[sandboxed]` in green, `[outside the sandbox: <why>]` in yellow.
+ */
+export function sandboxTag(mark: SandboxMark, s: Pick<Style, 'green' | 'yellow'> = style(true)): string {
+  const text = `[${sandboxMarkText(mark)}]`
+  return mark === 'sandboxed' ? s.green(text) : s.yellow(text)
 }
 
 /** Lines of a tool's output shown in the human stream before eliding the rest. */
@@ -78,6 +88,8 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
   const tools = new Map<string, string>()
   const parallel = new Set<string>()
   const colors = new Map<string, string>()
+  /** The tool of each open permission question, so its answer reads right. */
+  const asked = new Map<string, string>()
   let nameWidth = 0
   const paint = (e: RuntimeEvent, text: string): string =>
     options.color ? s.bold(hexColor(colors.get(e.agentId) ?? agentColor(e.agentId), text)) : text
@@ -107,11 +119,12 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
         tools.delete(e.toolUseId)
         const mark = e.isError ? s.red('✗') : s.green('└')
         const lines = preview(e.output || '(no output)', name === 'Bash')
+        const sandbox = e.sandbox ? `${sandboxTag(e.sandbox, s)} ` : ''
         return (
           lines
             .map(
               (l, i) =>
-                `${i === 0 ? tag(e) : indent()}    ${i === 0 ? `${mark} ${s.dim(label)}` : '  '}${e.isError ? s.red(l) : s.dim(l)}`
+                `${i === 0 ? tag(e) : indent()}    ${i === 0 ? `${mark} ${sandbox}${s.dim(label)}` : '  '}${e.isError ? s.red(l) : s.dim(l)}`
             )
             .join('\n') + '\n'
         )
@@ -134,9 +147,13 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
       case 'message_sent':
         return `${tag(e)}  ${s.dim(`✉ ${e.from} → ${e.to}${e.kind === 'plain' ? '' : ` (${e.kind})`}`)}\n`
       case 'permission_request':
+        asked.set(e.requestId, e.tool)
         return `${tag(e)}  ${s.yellow('?')} ${s.yellow(`Permission needed: ${e.tool}(${summarizeInput(e.tool, e.input)})`)}${e.reason ? s.dim(` — ${e.reason}`) : ''}\n`
-      case 'permission_decided':
-        return `${tag(e)}  ${decisionLine(e, s)}\n`
+      case 'permission_decided': {
+        const tool = asked.get(e.requestId)
+        asked.delete(e.requestId)
+        return `${tag(e)}  ${decisionLine(e, s, tool)}\n`
+      }
       case 'notice':
         return `${e.level === 'error' ? s.red('!') : s.yellow('!')} ${e.message}\n`
       case 'scenario_error':
@@ -172,8 +189,11 @@ export function createHumanRenderer(options: { color: boolean; scripted: boolean
  * was withdrawn because its agent stopped (or the workspace closed), `✗ cancelled — the agent
  * stopped`: nobody denied it.
  */
-function decisionLine(e: Extract<RuntimeEvent, { type: 'permission_decided' }>, s: Style): string {
+function decisionLine(e: Extract<RuntimeEvent, { type: 'permission_decided' }>, s: Style, tool?: string): string {
   if (e.by === 'cancelled') return s.yellow(`✗ cancelled — ${e.reason ?? 'the agent stopped'}`)
+  // a sandbox network question's "always" is kept in the local settings (docs/sandbox.md#the-answers)
+  if (e.decision === 'allow' && e.rule && tool === SANDBOX_NETWORK_TOOL)
+    return `${s.green('✓ always allowed')} ${s.dim(`by ${e.by} — ${e.rule} added to sandbox.network.allowedDomains`)}`
   if (e.decision === 'allow' && e.rule)
     return `${s.green('✓ always allowed')} ${s.dim(`by ${e.by} — rule ${e.rule} added for this session`)}`
   return `${e.decision === 'allow' ? s.green('✓ allowed') : s.red('✗ denied')} ${s.dim(`by ${e.by}${e.reason ? `: ${e.reason}` : ''}`)}`

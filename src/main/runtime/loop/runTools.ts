@@ -53,8 +53,13 @@ async function runOne(
   emit: (event: LoopEvent) => void
 ): Promise<ToolResultBlockParam> {
   emit({ type: 'tool_call', toolUseId: use.id, name: use.name, input: use.input })
-  const finish = (content: string, isError: boolean, blocks?: ToolResult['blocks']): ToolResultBlockParam => {
-    emit({ type: 'tool_result', toolUseId: use.id, isError, output: content })
+  const finish = (
+    content: string,
+    isError: boolean,
+    blocks?: ToolResult['blocks'],
+    sandbox?: ToolResult['sandbox']
+  ): ToolResultBlockParam => {
+    emit({ type: 'tool_result', toolUseId: use.id, isError, output: content, ...(sandbox ? { sandbox } : {}) })
     return {
       type: 'tool_result',
       tool_use_id: use.id,
@@ -89,7 +94,7 @@ async function runOne(
         }
       }
     })
-    return finish(result.content, result.isError === true, result.blocks)
+    return finish(result.content, result.isError === true, result.blocks, result.sandbox)
   } catch (error) {
     if (error instanceof ToolError) return finish(error.message, true)
     if (isSystemError(error)) return finish(`${tool.name} failed: ${error.message}`, true)

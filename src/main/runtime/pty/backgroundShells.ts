@@ -62,6 +62,11 @@ export function createBackgroundShells(host: PtyHost, options: BackgroundShellsO
         onData?.(data)
       },
       onExit: ({ exitCode, signal }) => {
+        const ending = startOptions.onEnd?.()
+        if (ending) {
+          unread.push(`\r\n${ending}\r\n`)
+          onData?.(`\r\n${ending}\r\n`)
+        }
         entry.exitCode = exitCode
         if (entry.killRequested) entry.status = 'killed'
         else entry.status = exitCode === 0 && signal === null ? 'completed' : 'failed'

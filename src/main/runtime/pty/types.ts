@@ -119,6 +119,11 @@ export interface BackgroundShells {
     cwd: string
     env?: Record<string, string>
     onData?: (data: string) => void
+    /**
+     * Called once when the shell's process has ended, before its status changes; text it returns
+     * is added to the shell's output on a line of its own (the Bash sandbox's git check).
+     */
+    onEnd?: () => string | undefined
   }): {
     shellId: string
   }

@@ -4,7 +4,7 @@ import type { PermissionDecision, PermissionMode, PermissionSubject } from '../.
 import type { PermissionPrompter } from '../permissions'
 import { newRequestId } from '../mailbox'
 import type { GateDecision, PermissionGate } from '../loop'
-import { sandboxVerdict } from './sandboxGate'
+import { sandboxMarkOf, sandboxVerdict } from './sandboxGate'
 
 /** The part of the permission engine the gate needs. */
 export interface PermissionDecider {
@@ -98,6 +98,7 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       return { behavior: 'deny', message: `Permission to use ${tool.name} was denied: ${reason}` }
     }
     const requestId = newRequestId('perm')
+    const mark = sandboxMarkOf(tool.name, input, options.engine.settings?.sandbox)
     emit({ type: 'permission_request', requestId, tool: tool.name, input, reason: verdict.reason })
     emit({ type: 'agent_state', state: 'awaiting_permission' })
     const answer = await options.prompter.prompt(
@@ -109,7 +110,8 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
         input,
         reason: verdict.reason,
         suggestions: verdict.once ? [] : options.engine.suggestRules(subject, options.cwd),
-        cwd: options.cwd
+        cwd: options.cwd,
+        ...(mark ? { sandbox: mark } : {})
       },
       signal
     )

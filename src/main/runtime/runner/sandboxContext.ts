@@ -1,7 +1,9 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { effectiveSandbox, type LoadedSettings } from '../permissions'
-import { agentProxySocket, type NetworkAsker } from '../sandbox'
+import type { EventBus } from '../events'
+import { effectiveSandbox, type LoadedSettings, type PermissionPrompter } from '../permissions'
+import { agentProxySocket, networkPromptRequest, verdictOf, type NetworkAsker } from '../sandbox'
+import type { PermissionRecord } from './permissionGate'
 import type { ToolContext } from '../tools'
 
 /**
@@ -38,4 +40,48 @@ export function toolSandbox(
       )
     : undefined
   return { sandbox: { settings: sandbox, tmpDir: sandboxTempDir(sessionId), ...(proxySocket ? { proxySocket } : {}) } }
+}
+
+/**
+ * A network asker that puts each question to `prompter` as {@link promptNetworkAsker} does and
+ * shows and records it like any permission request (docs/sandbox.md#network): a
+ * `permission_request` event (tool `SandboxNetwork`, input `{host}`) and its `permission_decided`
+ * on `bus` as the asking agent's, and the decision in the session's permission log (`record`). A
+ * headless `run` thus shows the question and who answered it (`--approve`) in its event stream.
+ */
+export function recordedNetworkAsker(
+  prompter: PermissionPrompter,
+  bus: Pick<EventBus, 'emit'>,
+  record: (entry: PermissionRecord) => void
+): NetworkAsker {
+  return async (question, signal) => {
+    const request = networkPromptRequest(question)
+    const who = { agentId: question.agentId, agentName: question.agentName }
+    const { requestId, tool, input, reason } = request
+    bus.emit({ type: 'permission_request', requestId, tool, input, reason, ...who })
+    const answer = await prompter.prompt(request, signal)
+    const refusal = answer.decision === 'deny' ? answer.reason : undefined
+    // "always allow": the host, kept in the local settings (keepAlwaysAllowedDomains)
+    const rule = answer.decision === 'allow' ? answer.alwaysAllowRule : undefined
+    bus.emit({
+      type: 'permission_decided',
+      requestId,
+      decision: answer.decision,
+      by: answer.by,
+      ...(refusal ? { reason: refusal } : {}),
+      ...(rule ? { rule } : {}),
+      ...who
+    })
+    record({
+      time: new Date().toISOString(),
+      ...who,
+      tool,
+      input,
+      decision: answer.decision,
+      by: answer.by,
+      reason: refusal ?? reason,
+      ...(rule ? { rule } : {})
+    })
+    return verdictOf(answer)
+  }
 }

@@ -1,3 +1,4 @@
+import type { SandboxMark } from '../../../shared/events'
 import type { PermissionDecision, PermissionMode } from '../../../shared/permissions'
 import type { SandboxSettings } from '../permissions'
 import { sandboxRoute } from '../sandbox'
@@ -47,4 +48,24 @@ export function sandboxVerdict(
     decision: 'allow',
     reason: `runs in the sandbox (autoAllowBashIfSandboxed); the engine would ask: ${verdict.reason}`
   }
+}
+
+/**
+ * How a Bash call would run with respect to the sandbox, for its permission card
+ * (docs/sandbox.md#the-pane-mark): the route's kind, or undefined for another tool, a sandbox that
+ * is off, or an input without a command.
+ */
+export function sandboxMarkOf(
+  tool: string,
+  input: unknown,
+  settings: SandboxSettings | undefined
+): SandboxMark | undefined {
+  if (tool !== 'Bash' || !settings?.enabled) return undefined
+  const { command, dangerouslyDisableSandbox } = (input ?? {}) as {
+    command?: unknown
+    dangerouslyDisableSandbox?: unknown
+  }
+  if (typeof command !== 'string') return undefined
+  const route = sandboxRoute(command, settings, dangerouslyDisableSandbox === true)
+  return route.kind === 'off' ? undefined : route.kind
 }

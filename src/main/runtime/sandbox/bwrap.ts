@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { SandboxSettings } from '../permissions'
+import { gitMounts } from './gitMounts'
 
 /**
  * The Bash sandbox on Linux (docs/permissions.md#the-bash-sandbox): Swarmdesk calls Debian's
@@ -49,30 +50,42 @@ const forwarder = new Map<string, boolean>()
  * `bwrap` found on `searchPath` (default `PATH`), cached per search path for the process;
  * `problem` says what is missing — bwrap itself, or the user namespaces it needs — and how to fix it.
  */
-export function sandboxAvailability(searchPath = process.env.PATH ?? ''): { ok: boolean; problem?: string } {
+export function sandboxAvailability(searchPath = process.env.PATH ?? ''): SandboxAvailability {
   const known = availability.get(searchPath)
   if (known) return known
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', 'true'], {
+  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--unshare-pid', 'true'], {
     encoding: 'utf8',
     timeout: 10_000,
     env: { ...process.env, PATH: searchPath }
   })
-  let found: { ok: boolean; problem?: string }
+  let found: SandboxAvailability
   if (probe.error)
     found = {
       ok: false,
+      cause: 'missing',
       problem: `bubblewrap (bwrap) is not installed (${(probe.error as NodeJS.ErrnoException).code}); install it, e.g. apt-get install bubblewrap`
     }
   else if (probe.status !== 0)
     found = {
       ok: false,
+      cause: 'cannot-start',
       problem: `bubblewrap cannot start here (${probe.stderr.trim() || `exit ${probe.status}`}); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile for bwrap)`
     }
   else found = { ok: true }
   availability.set(searchPath, found)
   return found
 }
-const availability = new Map<string, { ok: boolean; problem?: string }>()
+const availability = new Map<string, SandboxAvailability>()
+
+/**
+ * What {@link sandboxAvailability} found: `ok`, or the `cause` — bwrap is `missing`, or it
+ * `cannot-start` (user namespaces disabled, most often) — and the `problem` in words with its fix.
+ */
+export interface SandboxAvailability {
+  ok: boolean
+  cause?: 'missing' | 'cannot-start'
+  problem?: string
+}
 
 /** `'x'` for the shell, single quotes escaped. */
 const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
@@ -80,8 +93,10 @@ const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
 /**
  * `command` wrapped to run under bwrap: the whole file system read-only, the root, the temp folder
  * and extra writable paths read-write, `denyWrite` read-only again over them, `denyRead`
- * directories hidden behind an empty tmpfs (files behind /dev/null), no network namespace shared.
- * The root's settings folders and git hooks stay read-only (see {@link protectedInRoot}).
+ * directories hidden behind an empty tmpfs (files behind /dev/null), no network or PID namespace
+ * shared (every process the command starts ends with it).
+ * The root's settings folders stay read-only (see {@link protectedInRoot}); of the repository's git
+ * metadata, what git writes is writable and what it runs code from is not ({@link gitMounts}).
  * Children inherit the confinement. TMPDIR is set to the temp folder. With a `proxySocket` (and
  * socat), a socat inside the sandbox listens on `127.0.0.1:3128` of its private loopback and
  * forwards each connection to that unix socket; `HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY` (and
@@ -91,12 +106,18 @@ const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
 export function sandboxedCommand(command: string, scope: SandboxScope): string {
   const fs = scope.settings.filesystem
   const args = ['bwrap', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc']
-  for (const dir of [scope.root, scope.tmpDir, ...fs.allowWrite, ...(scope.extraWritable ?? [])])
-    if (existsSync(dir)) args.push('--bind', dir, dir)
-  for (const p of [...fs.denyWrite, ...protectedInRoot(scope.root)]) if (existsSync(p)) args.push('--ro-bind', p, p)
+  const git = gitMounts(scope.root)
+  // `-try`: a path removed between this check and bwrap's start (a worktree another agent's end
+  // removes) is skipped rather than failing the command
+  for (const dir of [scope.root, scope.tmpDir, ...fs.allowWrite, ...(scope.extraWritable ?? []), ...git.writable])
+    if (existsSync(dir)) args.push('--bind-try', dir, dir)
+  for (const p of [...fs.denyWrite, ...protectedInRoot(scope.root), ...git.readOnly])
+    if (existsSync(p)) args.push('--ro-bind-try', p, p)
   for (const p of fs.denyRead)
     if (existsSync(p)) args.push(...(statSync(p).isDirectory() ? ['--tmpfs', p] : ['--ro-bind', '/dev/null', p]))
-  args.push('--unshare-net', '--die-with-parent', '--setenv', 'TMPDIR', scope.tmpDir)
+  // its own PID namespace: whatever the command starts ends with it, even a daemon (setsid), so
+  // nothing writes after the command's end, when its git files are checked (gitGuard.ts)
+  args.push('--unshare-net', '--unshare-pid', '--die-with-parent', '--setenv', 'TMPDIR', scope.tmpDir)
   const shell = ['bash', '--noprofile', '--norc', '-c']
   if (scope.proxySocket && forwarderAvailable()) {
     const proxy = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`
@@ -152,13 +173,13 @@ export function blockedWrites(output: string): string[] {
 
 /**
  * What a sandboxed command may not write inside its own root, though the root is writable
- * (docs/permissions.md#the-bash-sandbox): `.swarmdesk/` and `.claude/` (settings, agent
- * definitions: a command that rewrote them could turn the sandbox off for the next session),
- * `.git/hooks` and `.git/config` (code git runs later, outside the sandbox). The two settings
- * folders are created empty when missing, so there is something to mount read-only over.
+ * (docs/sandbox.md#what-is-confined): `.swarmdesk/` and `.claude/` (settings, agent definitions:
+ * a command that rewrote them could turn the sandbox off for the next session). Both are created
+ * empty when missing, so there is something to mount read-only over. Git's metadata is
+ * {@link gitMounts}'s.
  */
 export function protectedInRoot(root: string): string[] {
   const settings = ['.swarmdesk', '.claude'].map((d) => path.join(root, d))
   for (const dir of settings) if (!existsSync(dir)) mkdirSync(dir, { recursive: true })
-  return [...settings, path.join(root, '.git', 'hooks'), path.join(root, '.git', 'config')]
+  return settings
 }

@@ -25,3 +25,12 @@ export function domainVerdict(host: string, network: SandboxSettings['network'])
   if (network.allowedDomains.some((p) => domainMatches(host, p))) return 'allow'
   return 'ask'
 }
+
+/**
+ * Whether `host` is a plain host name or address (letters, digits, `-`, `.`, `:` of an IPv6
+ * address): what a network question may offer to keep for good. A host a client named as a pattern
+ * (`*.com`) is never written into `allowedDomains`, where it would allow every name it matches.
+ */
+export function isPlainHost(host: string): boolean {
+  return /^[a-z0-9]([a-z0-9.:-]*[a-z0-9])?$/i.test(host) && host.length <= 253
+}

@@ -5,10 +5,11 @@ export {
   isExcludedCommand,
   SANDBOX_PROXY_PORT,
   sandboxAvailability,
+  type SandboxAvailability,
   sandboxedCommand,
   type SandboxScope
 } from './bwrap'
-export { domainMatches, domainVerdict } from './domains'
+export { domainMatches, domainVerdict, isPlainHost } from './domains'
 export {
   agentProxySocket,
   NETWORK_TOOL,
@@ -22,3 +23,11 @@ export {
 } from './network'
 export { startNetworkProxy, type ConnectionVerdict, type NetworkProxy, type NetworkProxyOptions } from './proxy'
 export { sandboxRoute, type SandboxRoute } from './route'
+export { watchGitRedirects, type GitGuard } from './gitGuard'
+export {
+  AllowDomainError,
+  allowDomainLocally,
+  domainKeptNotice,
+  keepAlwaysAllowedDomains,
+  localSettingsFile
+} from './alwaysAllow'

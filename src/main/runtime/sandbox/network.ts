@@ -2,16 +2,21 @@ import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../shared/permissions'
+import {
+  SANDBOX_NETWORK_TOOL,
+  type PermissionPromptAnswer,
+  type PermissionPromptRequest
+} from '../../../shared/permissions'
 import type { PermissionPrompter, SandboxSettings } from '../permissions'
-import { domainVerdict } from './domains'
+import { domainVerdict, isPlainHost } from './domains'
 import { startNetworkProxy, type ConnectionVerdict, type NetworkProxy } from './proxy'
 
 /**
  * The tool name of a network permission request (docs/sandbox.md#network): the permission card
- * shows it with `input: {host}`; the leader's queue answers it once per host and session.
+ * shows it with `input: {host}`; the leader's queue answers it once per host and session, and an
+ * "always allow" is kept in the local settings.
  */
-export const NETWORK_TOOL = 'SandboxNetwork'
+export const NETWORK_TOOL = SANDBOX_NETWORK_TOOL
 
 /** One question "may a sandboxed command of this agent connect to `host`?". */
 export interface NetworkQuestion {
@@ -36,7 +41,12 @@ export function promptNetworkAsker(prompter: PermissionPrompter): NetworkAsker {
   }
 }
 
-/** The permission request of a network question (no "always allow" rule: answered for this session). */
+/**
+ * The permission request of a network question: allow once (this session), always allow — its one
+ * suggestion is the host itself, which {@link keepAlwaysAllowedDomains} writes into the local
+ * settings' `sandbox.network.allowedDomains` — or deny. A host that is no plain name (a client may
+ * name `*.com`) offers no "always allow".
+ */
 export function networkPromptRequest(question: NetworkQuestion): PermissionPromptRequest {
   return {
     requestId: question.requestId,
@@ -45,7 +55,7 @@ export function networkPromptRequest(question: NetworkQuestion): PermissionPromp
     tool: NETWORK_TOOL,
     input: { host: question.host },
     reason: `network: ${question.host} (a sandboxed command asks to connect; sandbox.network.allowedDomains does not list it)`,
-    suggestions: []
+    suggestions: isPlainHost(question.host) ? [question.host] : []
   }
 }
 
@@ -59,7 +69,9 @@ export function verdictOf(answer: PermissionPromptAnswer): ConnectionVerdict {
 /**
  * The leader's prompter, answering each host's `SandboxNetwork` question once per session
  * (docs/sandbox.md#network): a later question for a host a person already answered — from any
- * agent, worker or process teammate — gets the same answer without a card. Other requests pass.
+ * agent, worker or process teammate — gets the same answer without a card (an "always allow"
+ * was also kept in the local settings, by {@link keepAlwaysAllowedDomains} beneath). Other
+ * requests pass.
  */
 export function rememberNetworkAnswers(prompter: PermissionPrompter): PermissionPrompter {
   const answered = new Map<string, PermissionPromptAnswer>()

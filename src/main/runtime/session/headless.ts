@@ -15,6 +15,7 @@ import type { EventBus } from '../events'
 import { Budget } from '../loop'
 import { DEFAULT_MODEL, resolveModel } from '../model'
 import { createPtyHost } from '../pty'
+import { domainKeptNotice, keepAlwaysAllowedDomains } from '../sandbox'
 import { CORE_TOOLS } from '../tools'
 import {
   AgentMcp,
@@ -150,10 +151,12 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     const pool = mcp.pool
     const startTools = mcp.tools
     agentMcp = new AgentMcp(() => pool?.tools ?? startTools, inProcessServers(timeouts))
+    // an "always allow" of a network question is kept in the local settings, whoever asked (docs/sandbox.md#network)
+    const prompter = keepAlwaysAllowedDomains(options.prompter, cwd, (kept) => options.bus.emit(domainKeptNotice(kept)))
     backends = createTeammateBackends({
       bus: options.bus,
       pty,
-      prompter: options.prompter,
+      prompter,
       home: options.home,
       mcp: { servers: mcp.manager, listed: mcp.listed, timeouts, ...(mcp.pool ? { pool: mcp.pool } : {}) }
     })
@@ -169,7 +172,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       budget: new Budget(options.maxBudgetUsd),
       client: model.client,
       bus: options.bus,
-      prompter: options.prompter,
+      prompter,
       engine: new PermissionEngine(settings),
       pty,
       ...leaderToolSource(CORE_TOOLS, mcp),

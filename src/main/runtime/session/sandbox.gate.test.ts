@@ -47,8 +47,11 @@ async function run(settings: (outside: string) => object, calls: (outside: strin
     rmSync(home, { recursive: true, force: true })
   })
   await h.session.prompt('go')
-  const results = h.events.filter((e): e is EventOf<'tool_result'> => e.type === 'tool_result').map((e) => e.output)
-  return { outside, asked, results, has: (name: string) => existsSync(join(outside, name)) }
+  const resultEvents = h.events.filter((e): e is EventOf<'tool_result'> => e.type === 'tool_result')
+  const results = resultEvents.map((e) => e.output)
+  // each command's result event says how it ran (docs/sandbox.md#the-pane-mark)
+  const marks = resultEvents.map((e) => e.sandbox)
+  return { outside, asked, results, marks, has: (name: string) => existsSync(join(outside, name)) }
 }
 
 describe.runIf(sandboxAvailability().ok)('the sandbox in the permission flow', () => {
@@ -63,8 +66,11 @@ describe.runIf(sandboxAvailability().ok)('the sandbox in the permission flow', (
     expect(r.asked).toHaveLength(1)
     expect(r.asked[0]!.reason).toContain('outside the sandbox')
     expect(r.asked[0]!.suggestions).toEqual([])
+    // the card says how it would run
+    expect(r.asked[0]!.sandbox).toBe('unsandboxed')
     expect(r.has('b.txt')).toBe(true)
     expect(r.results[1]).toContain('Ran outside the sandbox')
+    expect(r.marks).toEqual(['sandboxed', 'unsandboxed'])
   }, 60_000)
 
   it('asks for the same command with the sandbox off', async () => {
@@ -73,7 +79,9 @@ describe.runIf(sandboxAvailability().ok)('the sandbox in the permission flow', (
       (out) => [{ command: `touch ${out}/a.txt` }]
     )
     expect(r.asked).toHaveLength(1)
+    expect(r.asked[0]!.sandbox).toBeUndefined()
     expect(r.has('a.txt')).toBe(true)
+    expect(r.marks).toEqual([undefined])
   }, 60_000)
 
   it('ignores dangerouslyDisableSandbox when allowUnsandboxedCommands is false', async () => {
@@ -85,6 +93,7 @@ describe.runIf(sandboxAvailability().ok)('the sandbox in the permission flow', (
     expect(r.has('b.txt')).toBe(false)
     expect(r.results[0]).toContain('dangerouslyDisableSandbox was ignored')
     expect(r.results[0]).not.toContain('dangerouslyDisableSandbox: true')
+    expect(r.marks).toEqual(['sandboxed'])
   }, 60_000)
 
   it('runs excludedCommands outside through the normal permission flow, and an ask rule still asks', async () => {
@@ -93,8 +102,21 @@ describe.runIf(sandboxAvailability().ok)('the sandbox in the permission flow', (
       (out) => [{ command: `touch ${out}/c.txt` }, { command: 'mkdir inside' }]
     )
     expect(r.asked.map((a) => (a.input as Call).command)).toEqual([`touch ${r.outside}/c.txt`, 'mkdir inside'])
+    expect(r.asked.map((a) => a.sandbox)).toEqual(['excluded', 'sandboxed'])
     expect(r.has('c.txt')).toBe(true)
     expect(r.results[0]).toContain('excludedCommands')
+    expect(r.marks).toEqual(['excluded', 'sandboxed'])
+  }, 60_000)
+
+  it('keeps a deny rule: a sandboxed command it names is refused, not auto-allowed', async () => {
+    const r = await run(
+      () => ({ permissions: { deny: ['Bash(touch:*)'] }, sandbox: { enabled: true } }),
+      () => [{ command: 'touch inside.txt' }]
+    )
+    expect(r.asked).toHaveLength(0)
+    expect(r.results[0]).toMatch(/^Permission denied for Bash/)
+    // refused before it ran: no mark
+    expect(r.marks).toEqual([undefined])
   }, 60_000)
 
   it('lets an Edit(...) allow rule widen where sandboxed commands may write', async () => {

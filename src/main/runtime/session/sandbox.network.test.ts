@@ -127,6 +127,11 @@ describe.runIf(sandboxAvailability().ok && forwarderAvailable())('network questi
         ['leader', 'team-lead', { host: 'localhost' }],
         ['worker', 'wally', { host: 'localhost' }]
       ])
+      // every host's question is on the session's event stream, as the asking agent's
+      const shown = h.events.filter(
+        (e): e is EventOf<'permission_request'> => e.type === 'permission_request' && e.tool === NETWORK_TOOL
+      )
+      expect(shown.map((e) => e.agentName).sort()).toEqual(['pat', 'team-lead', 'wally'])
       // the process teammate's question and its answer crossed the mailbox in Claude Code's shape
       const mailbox = createMailbox({ home })
       const bodies = async (name: string) =>

@@ -5,8 +5,13 @@ import { createHookRunner, createSubagentHookPairing, SwappableHookRunner } from
 import type { Budget } from '../loop'
 import { priceOf } from '../model'
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import { createPermissionGate, openingMessage, toolSandbox, type PermissionRecord } from '../runner'
-import { promptNetworkAsker } from '../sandbox'
+import {
+  createPermissionGate,
+  openingMessage,
+  recordedNetworkAsker,
+  toolSandbox,
+  type PermissionRecord
+} from '../runner'
 import type { PermissionGate, QueryParams } from '../loop'
 import { sessionDir } from '../storage'
 import { SubagentRuntime } from '../subagents'
@@ -233,12 +238,17 @@ export function turnOpening(
 
 /**
  * The leader's Bash sandbox context (docs/sandbox.md): empty when the sandbox is off; else its
- * settings, temp folder and network proxy, whose unknown hosts ask the session's prompter.
+ * settings, temp folder and network proxy, whose unknown hosts ask the session's prompter, shown
+ * on the bus and recorded with `record` like the leader's other permission requests.
  */
-export function leaderSandbox(options: SessionOptions, sessionId: string): Pick<QueryParams['toolContext'], 'sandbox'> {
+export function leaderSandbox(
+  options: SessionOptions,
+  sessionId: string,
+  record: (entry: PermissionRecord) => void
+): Pick<QueryParams['toolContext'], 'sandbox'> {
   return toolSandbox(options.engine.settings, sessionId, options.cwd, {
     agentId: LEADER_NAME,
     agentName: LEADER_NAME,
-    ask: promptNetworkAsker(options.prompter)
+    ask: recordedNetworkAsker(options.prompter, options.bus, record)
   })
 }

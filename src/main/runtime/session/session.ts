@@ -249,7 +249,7 @@ export class Session {
             shells: this.shells,
             services: this,
             self: () => this.asParent(),
-            sandbox: leaderSandbox(this.options, this.sessionId)
+            sandbox: leaderSandbox(this.options, this.sessionId, (e) => this.permissionLog.append(e))
           }),
           drainPending: () => this.pending.splice(0),
           gate: this.gate,

@@ -4,6 +4,7 @@ import {
   createPermissionGate,
   endEvents,
   openingMessage,
+  recordedNetworkAsker,
   resumeHistory,
   runAgentTurn,
   toolSandbox,
@@ -11,7 +12,6 @@ import {
   type AgentTurn,
   type TurnEnd
 } from '../runner'
-import { promptNetworkAsker } from '../sandbox'
 import {
   AGENT_STARTED_SUBTYPE,
   AGENT_STOPPED_SUBTYPE,
@@ -201,7 +201,10 @@ function loopOf(rt: SubagentRuntime, task: AgentTaskState): AgentTurn['query'] {
         agentId: task.agentId,
         agentName: task.agentName,
         // a background agent that may not prompt has no one to ask: unknown hosts are refused
-        ask: task.isAsync && o.bubblePermissions === false ? undefined : promptNetworkAsker(o.prompter)
+        ask:
+          task.isAsync && o.bubblePermissions === false
+            ? undefined
+            : recordedNetworkAsker(o.prompter, o.bus, (entry) => o.recordPermission?.(entry))
       }),
       services: { subagents: rt, self: asParent(task) }
     },

@@ -6,6 +6,7 @@ import {
   type ModelConnection,
   createPermissionGate,
   openingMessage,
+  recordedNetworkAsker,
   resumeHistory,
   runAgentTurn,
   toolSandbox,
@@ -22,7 +23,7 @@ import type { Mailbox } from '../mailbox'
 import type { AgentIdentity } from '../model'
 import type { PermissionEngine, PermissionPrompter } from '../permissions'
 
-import { promptNetworkAsker, type NetworkAsker } from '../sandbox'
+import type { NetworkAsker } from '../sandbox'
 import { SubagentRuntime } from '../subagents'
 
 import { TranscriptWriter } from '../transcripts'
@@ -55,7 +56,7 @@ export interface AgentParts {
   setMode: (mode: PermissionMode) => void
   /** Who decides what rules and mode leave open: the leader, over the mailbox or the worker bridge (docs/teams.md#permission-requests). */
   prompter: PermissionPrompter
-  /** Who answers its sandboxed commands' network questions (docs/sandbox.md#network); default: `prompter`, as a `SandboxNetwork` request. */
+  /** Who answers its sandboxed commands' network questions (docs/sandbox.md#network); default: `prompter`, as a `SandboxNetwork` request shown on `bus`. */
   networkAsker?: NetworkAsker
   signal: AbortSignal
   /** The TeammateIdle hooks, when configured: a reason to keep working, or undefined. */
@@ -364,7 +365,7 @@ export class TeammateAgent {
             ...toolSandbox(this.parts.engine.settings, this.parts.teamContext.sessionId, identity.cwd, {
               agentId: identity.id,
               agentName: identity.name,
-              ask: this.parts.networkAsker ?? promptNetworkAsker(this.prompter)
+              ask: this.parts.networkAsker ?? recordedNetworkAsker(this.prompter, this.parts.bus, () => undefined)
             }),
             ...(this.subagents ? { services: { subagents: this.subagents, self: this.self } } : {})
           },

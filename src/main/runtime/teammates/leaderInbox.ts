@@ -8,12 +8,12 @@ import {
   type ProtocolBodyOf
 } from '../../../shared/mailbox'
 import type { AgentState, RuntimeEvent } from '../../../shared/events'
-import type { PermissionPromptAnswer } from '../../../shared/permissions'
+import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../shared/permissions'
 import type { Disposable } from '../base'
 import type { EventBus } from '../events'
 import { renderForModel } from '../mailbox'
 import type { PermissionPrompter } from '../permissions'
-import { networkPromptRequest } from '../sandbox'
+import { isPlainHost, NETWORK_TOOL, networkPromptRequest } from '../sandbox'
 import { LEAD_NAME } from '../teams'
 import type { StoredMessage, TeamContext } from '../teamStore'
 import { interruptedNote } from './agent'
@@ -239,7 +239,7 @@ export class LeaderInbox implements Disposable {
     from: TrackedTeammate,
     body: ProtocolBodyOf<'permission_request'>
   ): Promise<void> {
-    const request = permissionPromptOf(body, { agentId: from.agentId, agentName: from.name })
+    const request = withNetworkSuggestion(permissionPromptOf(body, { agentId: from.agentId, agentName: from.name }))
     const { requestId, tool, input, reason } = request
     const controller = new AbortController()
     from.questions.set(requestId, controller)
@@ -305,7 +305,8 @@ export class LeaderInbox implements Disposable {
       requestId: request.requestId,
       decision: answer.decision,
       by: answer.by,
-      ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {})
+      ...(answer.decision === 'deny' && answer.reason ? { reason: answer.reason } : {}),
+      ...(answer.decision === 'allow' && answer.alwaysAllowRule ? { rule: answer.alwaysAllowRule } : {})
     })
     if (answer.by === 'cancelled' || !from.alive) return
     const reply = protocolBody('sandbox_permission_response', {
@@ -367,4 +368,15 @@ export class LeaderInbox implements Disposable {
     this.sentSub.dispose()
     await this.draining
   }
+}
+
+/**
+ * A process teammate's subagent asks its network questions as a `permission_request` for
+ * `SandboxNetwork` (docs/sandbox.md#network), which carries no suggestions: offer its host for
+ * "always allow" as the leader's own network questions do.
+ */
+function withNetworkSuggestion(request: PermissionPromptRequest): PermissionPromptRequest {
+  if (request.tool !== NETWORK_TOOL) return request
+  const host = (request.input as { host?: unknown } | null)?.host
+  return typeof host === 'string' && isPlainHost(host) ? { ...request, suggestions: [host] } : request
 }

@@ -1,7 +1,7 @@
 import type { ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { z } from 'zod'
 import type { PermissionSubject } from '../../../shared/permissions'
-import type { Usage } from '../../../shared/events'
+import type { SandboxMark, Usage } from '../../../shared/events'
 import type { ModelClient } from '../model'
 import type { BackgroundShells, PtyHost } from '../pty'
 import type { FileStateCache } from './files/fileState'
@@ -59,6 +59,8 @@ export interface ToolResult {
   content: string
   isError?: boolean
   blocks?: Array<TextBlockParam | ImageBlockParam>
+  /** A Bash command's, while the sandbox is on: how it ran (docs/sandbox.md#the-pane-mark); the `tool_result` event carries it. */
+  sandbox?: SandboxMark
 }
 
 /**

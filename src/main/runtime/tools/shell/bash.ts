@@ -1,9 +1,17 @@
 import { type PtyRunResult } from '../../pty'
 import { z } from 'zod'
+import type { SandboxMark } from '../../../../shared/events'
 import { ToolError, type Tool, type ToolContext, type ToolResult } from '../types'
 import { formatOutputForModel } from './bashFormat'
 import { mkdir } from 'node:fs/promises'
-import { blockedWrites, refusedHostsSince, sandboxedCommand, sandboxRoute } from '../../sandbox'
+import {
+  blockedWrites,
+  refusedHostsSince,
+  sandboxedCommand,
+  sandboxRoute,
+  watchGitRedirects,
+  type GitGuard
+} from '../../sandbox'
 
 /** Default and maximum of Bash `timeout`, in ms (Claude Code's values: 2 and 10 minutes). */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000
@@ -53,8 +61,10 @@ export const BashTool: Tool<BashInput> = {
   permissionSubject: (input) => ({ kind: 'bash', command: input.command }),
   async call(input, ctx) {
     assertCommandFits(input.command)
-    const { command, sandboxed, note } = await confine(input, ctx)
-    if (input.run_in_background) return startInBackground(input, command, note, ctx)
+    const { command, sandboxed, note, mark } = await confine(input, ctx)
+    // after the wrapping (which creates the folders it holds), before the command starts
+    const guard = sandboxed ? watchGitRedirects(ctx.cwd) : undefined
+    if (input.run_in_background) return marked(startInBackground(input, command, note, ctx, guard), mark)
     const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS
     const started = Date.now()
     const result = await ctx.pty.run({
@@ -65,28 +75,38 @@ export const BashTool: Tool<BashInput> = {
       onData: ctx.onOutput
     })
     const formatted = formatRunResult(result, timeoutMs)
+    const swept = guard?.sweep() ?? []
     const blocked = sandboxed ? blockedWrites(result.output) : []
     const socket = sandboxed ? ctx.sandbox?.proxySocket : undefined
     const refused = socket ? await refusedHostsSince(socket, started) : []
     const extra = [
       note,
       ...blocked.map((p) => blockedNote(p, ctx)),
-      ...refused.map((host) => refusedNote(host, ctx))
+      ...refused.map((host) => refusedNote(host, ctx)),
+      ...swept.map(sweptNote)
     ].filter(Boolean)
-    return extra.length ? { ...formatted, content: `${formatted.content}\n${extra.join('\n')}` } : formatted
+    return marked(
+      extra.length ? { ...formatted, content: `${formatted.content}\n${extra.join('\n')}` } : formatted,
+      mark
+    )
   }
 }
+
+/** `result` with the command's sandbox mark, when the sandbox is on (docs/sandbox.md#the-pane-mark). */
+const marked = (result: ToolResult, mark: SandboxMark | undefined): ToolResult =>
+  mark ? { ...result, sandbox: mark } : result
 
 /**
  * The command as it runs (docs/permissions.md#the-bash-sandbox), by its {@link sandboxRoute}: under
  * bwrap when sandboxed (the result then names the writes it blocked); as written otherwise, with a
- * `note` for the result saying why it ran outside.
+ * `note` for the result saying why it ran outside. `mark` says which, for the pane (absent when
+ * the sandbox is off).
  * @throws ToolError when the sandbox cannot start and `failIfUnavailable` is set.
  */
 async function confine(
   input: BashInput,
   ctx: ToolContext
-): Promise<{ command: string; sandboxed: boolean; note?: string }> {
+): Promise<{ command: string; sandboxed: boolean; note?: string; mark?: SandboxMark }> {
   const sb = ctx.sandbox
   const command = input.command
   const route = sandboxRoute(command, sb?.settings, input.dangerouslyDisableSandbox)
@@ -94,15 +114,25 @@ async function confine(
     case 'off':
       return { command, sandboxed: false }
     case 'excluded':
-      return { command, sandboxed: false, note: 'Ran outside the sandbox (excludedCommands)' }
+      return { command, sandboxed: false, mark: 'excluded', note: 'Ran outside the sandbox (excludedCommands)' }
     case 'unsandboxed':
-      return { command, sandboxed: false, note: 'Ran outside the sandbox (dangerouslyDisableSandbox, approved)' }
+      return {
+        command,
+        sandboxed: false,
+        mark: 'unsandboxed',
+        note: 'Ran outside the sandbox (dangerouslyDisableSandbox, approved)'
+      }
     case 'unavailable':
       if (sb!.settings.failIfUnavailable)
         throw new ToolError(
           `The sandbox cannot start, and sandbox.failIfUnavailable is set, so the command did not run: ${route.problem}`
         )
-      return { command, sandboxed: false, note: `Warning: ran without the sandbox: ${route.problem}` }
+      return {
+        command,
+        sandboxed: false,
+        mark: 'unavailable',
+        note: `Warning: ran without the sandbox: ${route.problem}`
+      }
     case 'sandboxed':
       await mkdir(sb!.tmpDir, { recursive: true })
       return {
@@ -113,6 +143,7 @@ async function confine(
           ...(sb!.proxySocket ? { proxySocket: sb!.proxySocket } : {})
         }),
         sandboxed: true,
+        mark: 'sandboxed',
         ...(route.ignoredDisable
           ? { note: 'dangerouslyDisableSandbox was ignored: sandbox.allowUnsandboxedCommands is false' }
           : {})
@@ -137,6 +168,14 @@ function refusedNote(host: string, ctx: ToolContext): string {
 }
 
 /**
+ * What the result says of a git file the command created where git, run later outside the
+ * sandbox, would obey it (docs/sandbox.md#git), and that the sandbox removed.
+ */
+export function sweptNote(path: string): string {
+  return `Sandbox removed ${path}: the command created it, and git run outside the sandbox would take its code or config from it.`
+}
+
+/**
  * The longest command the PTY host can hand to bash, in bytes: the command travels as one argument
  * of `bash -c` (pty/completionMarker.ts), and Linux refuses any single argument of
  * MAX_ARG_STRLEN = 32 pages = 131,072 bytes or more (`<linux/binfmts.h>`), the NUL included.
@@ -158,9 +197,25 @@ export function backgroundStartedText(shellId: string): string {
   return `Command running in background with ID: ${shellId}`
 }
 
-/** A background shell, confined like a foreground command; BashOutput and the shell list show the command as the model wrote it. */
-function startInBackground(input: BashInput, command: string, note: string | undefined, ctx: ToolContext): ToolResult {
-  const { shellId } = ctx.shells.start({ command, label: input.command, cwd: ctx.cwd, onData: ctx.onOutput })
+/**
+ * A background shell, confined like a foreground command; BashOutput and the shell list show the
+ * command as the model wrote it. A sandboxed shell's git files are checked when it ends, and what
+ * was removed is added to its output (docs/sandbox.md#git).
+ */
+function startInBackground(
+  input: BashInput,
+  command: string,
+  note: string | undefined,
+  ctx: ToolContext,
+  guard: GitGuard | undefined
+): ToolResult {
+  const { shellId } = ctx.shells.start({
+    command,
+    label: input.command,
+    cwd: ctx.cwd,
+    onData: ctx.onOutput,
+    ...(guard ? { onEnd: () => guard.sweep().map(sweptNote).join('\n') || undefined } : {})
+  })
   return { content: note ? `${backgroundStartedText(shellId)}\n${note}` : backgroundStartedText(shellId) }
 }
 

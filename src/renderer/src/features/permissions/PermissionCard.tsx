@@ -1,4 +1,5 @@
 import type { CSSProperties } from 'react'
+import { sandboxMarkText } from '../../../../shared/events'
 import type { PendingPermission } from '../../../../shared/ipc'
 import { AgentBadge } from '../../ui/AgentBadge'
 import { alwaysAllowRule } from '../../store/commands'
@@ -6,7 +7,7 @@ import type { CardPlacement } from '../../store/permissionsSlice'
 import { selectActivePermission, selectAgent } from '../../store/selectors'
 import { actions, useAppStore } from '../../store/store'
 import { agentColor } from '../../store/colors'
-import { alwaysAllowScope, confirmDeny, runAction } from './answer'
+import { alwaysAllowScope, alwaysAllowTitle, confirmDeny, runAction } from './answer'
 import { DenyForm, type DenyFormLabels } from './DenyForm'
 import { InputView } from './InputView'
 import { isPlanApproval } from './readableInput'
@@ -29,11 +30,16 @@ function planRejectLabels(name: string): DenyFormLabels {
  * queue; both show the same request.
  *
  * "Always allow" names the exact rule it adds and where it is kept: in this session's memory, for
- * the asking agent only (docs/permissions.md#permissions; main refuses any rule the request did not offer). A request
- * without a suggested rule (a process teammate's) offers no "Always allow".
+ * the asking agent only (docs/permissions.md#permissions; main refuses any rule the request did not offer) — but a
+ * sandbox network question's host, which is saved in the workspace's local settings
+ * (docs/sandbox.md#network). A request without a suggested rule (a process teammate's) offers no "Always allow".
  *
  * A plan approval (tool `ExitPlanMode`, input `{plan}`, docs/teams.md#plan-approval) reads as one: the plan line by
  * line, "Approve plan" (allow) and "Reject" (deny, the reason sent as feedback), no "Always allow".
+ * A Bash request while the sandbox is on says how the command would run: `runs sandboxed`, or
+ * `runs outside the sandbox: <why>` (docs/sandbox.md#the-pane-mark).
+ * A Bash request while the sandbox is on says how the command would run: `runs sandboxed`, or
+ * `runs outside the sandbox: <why>` (docs/sandbox.md#the-pane-mark).
  * Clicking or tabbing into a card makes it the one the keys act on. `compact` (the bar pinned to
  * a pane): who asks, one line of what the call would do, and the answers.
  * Markup: `section.perm-card[data-request-id][data-placement][data-agent-id][data-kind=tool|plan]`.
@@ -79,6 +85,16 @@ export function PermissionCard({
           <>
             <span className="perm-wants">wants to use</span>
             <span className="perm-tool">{p.tool}</span>
+            {p.sandbox ? (
+              <span
+                className={`perm-sandbox${p.sandbox === 'sandboxed' ? '' : ' perm-sandbox-outside'}`}
+                data-testid="perm-sandbox"
+                data-mark={p.sandbox}
+                title="How this command would run with respect to the Bash sandbox"
+              >
+                {p.sandbox === 'sandboxed' ? 'runs sandboxed' : `runs ${sandboxMarkText(p.sandbox)}`}
+              </span>
+            ) : null}
           </>
         )}
       </header>
@@ -113,7 +129,7 @@ export function PermissionCard({
               type="button"
               className="btn btn-always"
               disabled={responding}
-              title={`Adds the allow rule ${rule} to ${name}'s rules until the workspace closes; no settings file is changed`}
+              title={alwaysAllowTitle(rule, name, p.tool)}
               onClick={() => runAction(p, 'always-allow', placement)}
             >
               <span className="perm-always-line">
@@ -124,7 +140,7 @@ export function PermissionCard({
                 <kbd>{SHORTCUT_KEYS['always-allow']}</kbd>
               </span>
               <span className="perm-scope" data-testid="perm-scope">
-                {alwaysAllowScope(name)}
+                {alwaysAllowScope(name, p.tool)}
               </span>
             </button>
           )}

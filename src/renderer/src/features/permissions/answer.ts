@@ -1,4 +1,5 @@
 import type { PendingPermission } from '../../../../shared/ipc'
+import { SANDBOX_NETWORK_TOOL } from '../../../../shared/permissions'
 import { alwaysAllowRule, commands } from '../../store/commands'
 import { actions } from '../../store/store'
 import type { CardPlacement } from '../../store/permissionsSlice'
@@ -48,8 +49,19 @@ export function confirmDeny(requestId: string, reason: string): void {
 /**
  * Where an "Always allow" rule is kept, in the words the card shows: the session's memory, for
  * the asking agent only (docs/permissions.md#permissions session approvals are not inherited by its children, and main
- * writes no settings file for them — `permission.respond` hands the rule to the agent's gate).
+ * writes no settings file for them — `permission.respond` hands the rule to the agent's gate). A
+ * sandbox network question's (tool `SandboxNetwork`, docs/sandbox.md#network) is the exception:
+ * its host is written into the workspace's local settings, for every agent and later sessions.
  */
-export function alwaysAllowScope(agentName: string): string {
-  return `for this session, ${agentName} only`
+export function alwaysAllowScope(agentName: string, tool?: string): string {
+  return tool === SANDBOX_NETWORK_TOOL
+    ? 'saved in .swarmdesk/settings.local.json: no session asks again'
+    : `for this session, ${agentName} only`
+}
+
+/** What the "Always allow" button's title says it does, by the same rule as {@link alwaysAllowScope}. */
+export function alwaysAllowTitle(rule: string, agentName: string, tool: string): string {
+  return tool === SANDBOX_NETWORK_TOOL
+    ? `Adds ${rule} to sandbox.network.allowedDomains in this workspace's .swarmdesk/settings.local.json; the sandbox then lets every agent reach it, in this session and the next`
+    : `Adds the allow rule ${rule} to ${agentName}'s rules until the workspace closes; no settings file is changed`
 }

@@ -20,7 +20,7 @@ describe('readable permission input', () => {
       kind: 'path',
       label: 'network',
       value: 'registry.npmjs.org',
-      extra: 'asked once for this session'
+      extra: 'a sandboxed command asks to connect'
     })
   })
 

@@ -162,7 +162,7 @@ export function readableInput(p: Pick<PendingPermission, 'tool' | 'input' | 'dif
     // a sandboxed command's first connection to a domain (docs/sandbox.md#network)
     case 'SandboxNetwork': {
       const host = str(o, 'host')
-      if (host) return { kind: 'path', label: 'network', value: host, extra: 'asked once for this session' }
+      if (host) return { kind: 'path', label: 'network', value: host, extra: 'a sandboxed command asks to connect' }
       break
     }
     case 'Agent':

@@ -1,6 +1,7 @@
 import type { SandboxStatus } from '../../../../shared/settings'
 import type { FieldIssues } from '../../lib/fieldIssues'
 import { Applies } from './Applies'
+import { SandboxApplies, SandboxRequirements } from './SandboxDetails'
 import type { SettingsDraft } from './draft'
 
 /** What the sandbox does here now, in one sentence (the merged settings and what this machine has). */
@@ -17,8 +18,10 @@ function statusLine(status: SandboxStatus | undefined): string {
 
 /**
  * The Settings view's Bash sandbox (docs/sandbox.md#settings): whether it is on and starts here
- * (the values that apply now, every settings source weighed), and the user file's `enabled`,
- * `autoAllowBashIfSandboxed` and `network.allowedDomains`, edited with the rest of the form.
+ * (the values that apply now, every settings source weighed), what this machine has of what it
+ * needs (bubblewrap, user namespaces, socat) and what to install; the user file's `enabled`,
+ * `autoAllowBashIfSandboxed` and `network.allowedDomains`, edited with the rest of the form; the
+ * block's other settings as they apply, read-only.
  */
 export function SandboxSection({
   draft,
@@ -39,6 +42,7 @@ export function SandboxSection({
       <p className="small" data-testid="sandbox-status" data-active={status?.active ? 'true' : 'false'}>
         {statusLine(status)}
       </p>
+      {status ? <SandboxRequirements requirements={status.requirements} /> : null}
       <label className="settings-field" title="Run every agent's Bash under bubblewrap (Linux).">
         <span className="settings-label">Sandbox Bash</span>
         <input
@@ -84,6 +88,12 @@ export function SandboxSection({
       <p className="muted small">
         One per line: example.com, or *.example.com for every name below it. Any other domain asks once per session.
       </p>
+      {status ? (
+        <details className="sandbox-more" data-testid="sandbox-more" open>
+          <summary>The rest of the sandbox settings, as they apply (edit them in a settings file)</summary>
+          <SandboxApplies status={status} />
+        </details>
+      ) : null}
     </fieldset>
   )
 }
