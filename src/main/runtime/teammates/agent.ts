@@ -22,10 +22,8 @@ import type { EventBus } from '../events'
 import type { Mailbox } from '../mailbox'
 import type { AgentIdentity } from '../model'
 import type { PermissionEngine, PermissionPrompter } from '../permissions'
-
 import type { NetworkAsker } from '../sandbox'
 import { SubagentRuntime } from '../subagents'
-
 import { TranscriptWriter } from '../transcripts'
 import { interruptOnShutdownRequest } from './shutdownWatch'
 import { teammateRolePrompt } from './prompt'
