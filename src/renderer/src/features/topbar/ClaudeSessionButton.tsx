@@ -31,9 +31,17 @@ export function ClaudeSessionButton() {
         data-testid="new-claude-session"
         disabled={!open || pending}
         title="Open your own Claude Code (claude) in a new pane of this workspace"
+        aria-label={pending ? 'Starting a Claude Code session' : 'New Claude Code session'}
         onClick={() => void start()}
       >
-        {pending ? 'Starting…' : 'New Claude Code session'}
+        {pending ? (
+          'Starting…'
+        ) : (
+          // below 1100 px the bar reads "Claude Code" (topbar.css), so it keeps ⚙ and the drawer toggle on screen
+          <>
+            <span className="topbar-wide-only">New </span>Claude Code<span className="topbar-wide-only"> session</span>
+          </>
+        )}
       </button>
       {error ? (
         <span className="resume-error" role="status" title={error}>
