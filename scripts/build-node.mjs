@@ -19,6 +19,14 @@ export const NODE_ENTRIES = {
   'teammate-worker': { source: 'src/main/runtime/teammates/worker/entry.ts', format: 'cjs', extension: '.cjs' }
 }
 
+/**
+ * Dependencies the worker teammate bundle leaves in node_modules, loaded on first use: each is
+ * reached only through a dynamic import (or from a module that is). A static import of one on the
+ * worker's start-up path would load it from node_modules at every start:
+ * src/main/runtime/teammates/worker/lazyLoad.test.ts checks that a loaded worker holds none of them.
+ */
+export const WORKER_LAZY_PACKAGES = ['turndown', '@modelcontextprotocol/sdk', 'gray-matter', 'yaml']
+
 /** Options both bundles share. */
 const common = {
   absWorkingDir: root,
@@ -55,6 +63,11 @@ await build({
   outdir: 'out/node',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
+  // Packages a worker reaches only through a dynamic import (WebFetch's HTML converter, the MCP
+  // SDK — a worker's MCP goes through its port —, agent definition frontmatter, the scripted
+  // server's YAML) load from node_modules on first use instead: bundled, their source would sit in
+  // every worker's isolate, used or not (docs/teams.md#worker-teammate-memory).
+  external: [...common.external, ...WORKER_LAZY_PACKAGES],
   // Every worker teammate holds the bundle's source in its isolate (V8 compiles functions lazily
   // from it). Without comments and indentation it is a third smaller, and ASCII only: one
   // non-Latin-1 character in a comment made V8 keep the whole 4.6 MB source as a two-byte string,

@@ -44,7 +44,7 @@ export {
   type ModelSource,
   type ResolveAgentModelInput
 } from './model'
-export { parseAgentFile, type ParsedAgentFile } from './frontmatter'
+export type { ParsedAgentFile } from './frontmatter'
 export {
   loadAgentDefinitions,
   agentDirectories,

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { BUILTIN_AGENTS } from './builtins'
-import { parseAgentFile, type ParsedAgentFile } from './frontmatter'
+import type { ParsedAgentFile } from './frontmatter'
 import type { AgentDefinition, AgentFileReport } from './schema'
 
 /** Input of {@link loadAgentDefinitions}. */
@@ -126,6 +126,8 @@ function dropUntrustedMode(file: ParsedAgentFile): void {
 
 async function readAgentFile(path: string, kind: 'project' | 'user'): Promise<ParsedAgentFile> {
   try {
+    // the YAML parser loads with the first definition file: most workspaces and teammates have none
+    const { parseAgentFile } = await import('./frontmatter')
     return parseAgentFile(await readFile(path, 'utf8'), path, kind)
   } catch (error) {
     const message = `cannot be read: ${(error as Error).message}`

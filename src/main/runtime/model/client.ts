@@ -1,7 +1,9 @@
-import Anthropic from '@anthropic-ai/sdk'
+import { BaseAnthropic } from '@anthropic-ai/sdk/client'
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error'
+import { Messages } from '@anthropic-ai/sdk/resources/messages'
 import { withCacheBreakpoints } from './cacheBreakpoints'
 import { ModelError } from './errors'
-import { identityHeaders } from '../scripted'
+import { identityHeaders } from '../../../shared/identityHeaders'
 import { AttemptLog, retrySentence } from './retries'
 import type { AgentIdentity, ModelRequest, ModelStreamEvent } from './types'
 import { ResponseAccumulator } from './responseAccumulator'
@@ -53,6 +55,16 @@ export interface StreamOptions {
 }
 
 /**
+ * The SDK's core client with the one resource Swarmdesk calls, Messages (the SDK's own
+ * `Anthropic` class builds every resource — Beta, Files, Skills, Models… — in its constructor).
+ * Importing only these lets the bundles leave the rest of the SDK out: a worker teammate holds
+ * the bundle's source and its module objects for its whole life (docs/teams.md#worker-teammate-memory).
+ */
+class MessagesClient extends BaseAnthropic {
+  readonly messages = new Messages(this)
+}
+
+/**
  * Model access over `@anthropic-ai/sdk`, streaming (docs/loop.md#the-agent-loop, docs/model.md#model-access).
  *
  * Retries: the SDK retries HTTP 408/409/429/5xx/529 and cut connections before a response starts.
@@ -61,7 +73,7 @@ export interface StreamOptions {
  * of that response yet (tools run only on a complete response), so no tool ever runs twice.
  */
 export class ModelClient {
-  private sdk: Anthropic
+  private sdk: MessagesClient
   private apiKey: string | undefined
   private readonly overloadedRetries: number
   private readonly retryBaseDelayMs: number
@@ -75,8 +87,8 @@ export class ModelClient {
     this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000
   }
 
-  private createSdk(): Anthropic {
-    return new Anthropic({
+  private createSdk(): MessagesClient {
+    return new MessagesClient({
       // without a key no request is made (stream() refuses first); the SDK still wants a string
       apiKey: this.apiKey ?? 'no-api-key',
       baseURL: this.options.baseURL,
@@ -142,7 +154,7 @@ export class ModelClient {
         if (mapped.kind === 'aborted') throw mapped
         // the SDK gave up on an HTTP status or a connection it retried already; what is retried
         // here is only what broke after the response began and before any content
-        const fromSdk = mapped.details.status !== undefined || error instanceof Anthropic.APIConnectionError
+        const fromSdk = mapped.details.status !== undefined || error instanceof APIConnectionError
         if (state.responded)
           for (const cause of log.takeRetried()) yield { type: 'retry', attempt: ++retried, reason: cause }
         if (
@@ -247,10 +259,10 @@ export class ModelClient {
   private mapError(error: unknown, model: string, signal: AbortSignal): ModelError {
     if (error instanceof ModelError) return error
     const baseUrl = this.sdk.baseURL
-    if (signal.aborted || error instanceof Anthropic.APIUserAbortError) {
+    if (signal.aborted || error instanceof APIUserAbortError) {
       return new ModelError('aborted', 'The request was aborted.', { baseUrl }, { cause: error })
     }
-    if (error instanceof Anthropic.APIConnectionError) {
+    if (error instanceof APIConnectionError) {
       const cause = (error as { cause?: { message?: string } }).cause?.message ?? error.message
       return new ModelError(
         'connection',
@@ -259,7 +271,7 @@ export class ModelClient {
         { cause: error }
       )
     }
-    if (error instanceof Anthropic.APIError) {
+    if (error instanceof APIError) {
       const details = { status: error.status, requestId: error.requestID, baseUrl, model }
       const apiMessage = (error as { apiMessage?: string | null }).apiMessage ?? error.message
       const type = (error as { type?: string | null }).type

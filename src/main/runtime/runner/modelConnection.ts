@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { Emitter, RunUsageError, type Disposable } from '../base'
 import { ModelClient, type ApiKeyHolder } from '../model'
 import type { LoadedSettings } from '../permissions'
-import { startScriptedServer, type ScriptedServer } from '../scripted'
+import type { ScriptedServer } from '../scripted'
 
 /** A connected model: the client, and the in-process scripted server behind it, if any. */
 export interface ModelConnection {
@@ -76,6 +76,8 @@ export async function connectModel(options: {
   noApiKeyHint?: string
 }): Promise<ModelConnection> {
   if (options.scenario) {
+    // loaded only here: a process that talks to a server elsewhere (a teammate) never holds the server's code
+    const { startScriptedServer } = await import('../scripted')
     const scripted = await startScriptedServer({ scenario: resolve(options.scenario) }).catch((error: Error) => {
       throw new RunUsageError(error.message)
     })

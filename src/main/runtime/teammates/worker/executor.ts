@@ -21,12 +21,14 @@ export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3_000
 
 /**
  * Default V8 heap limits of one worker teammate, MB: the old generation capped at 512 (an idle one
- * needs well under 100); the young generation at 8, where V8's default let one streamed model
- * turn grow it to tens of MB that an idle teammate then kept committed.
+ * needs well under 100); the young generation at 2. V8 keeps both semi-spaces committed and
+ * resident after a turn: its default let one streamed model turn grow them to tens of MB, a cap
+ * of 8 still left 8 MB in every idle teammate. A small one costs only more, cheaper scavenges
+ * (docs/teams.md#worker-teammate-memory).
  */
 export const DEFAULT_WORKER_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({
   maxOldGenerationSizeMb: 512,
-  maxYoungGenerationSizeMb: 8
+  maxYoungGenerationSizeMb: 2
 })
 
 /** Options of {@link WorkerTeammateExecutor}. */
