@@ -11,8 +11,9 @@ import { randomUUID } from 'node:crypto'
 import * as nodePty from 'node-pty'
 import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem } from '../../../shared/terminalSize'
 
-import { CompletionMarker, wrappedBashArgs } from './completionMarker'
-import { killProcessTree, type KillTreeResult, isProcessAlive, readProcEntry } from '../processes'
+import { CompletionMarker, SPARE_DELIMITER, wrappedBashArgs } from './completionMarker'
+import { killProcessTree, type KillTreeResult, isProcessAlive, lastPid, readProcEntry } from '../processes'
+import { createSpareShells } from './spareShells'
 import { HeadTailBuffer } from './outputBuffers'
 
 /**
@@ -100,22 +101,38 @@ type StartOptions = Pick<PtySpawnOptions, 'command' | 'cwd' | 'env' | 'onData' |
   program?: { file: string; args: string[]; env: Record<string, string> }
 }
 
+/** Options of {@link createPtyHost}. */
+export interface PtyHostOptions {
+  /** Added to every terminal's environment. */
+  env?: Readonly<Record<string, string>>
+  /** Keep spare shells for the next command (default true); off, every command starts its own terminal. */
+  spares?: boolean
+}
+
 /**
  * Creates the process-wide PTY host over node-pty (docs/design.md#process-model). Must run on the main thread, never
- * in a worker (STACK.md). Each command is `bash --noprofile --norc -c <command>` in its own PTY
- * (no rc files, so nothing carries state between calls; see `completionMarker.ts` for the wrapper
- * that guarantees the last output arrives), cwd pinned, env = process env +
- * {@link FIXED_PTY_ENV} + `options.env`. When a command ends, times out or is aborted, its whole
+ * in a worker (STACK.md). Each command runs in a new terminal with a new, rc-less bash
+ * (`--noprofile --norc`, so nothing carries state between calls), evaluated in a subshell of it
+ * (see `completionMarker.ts` for the wrapper that guarantees the last output arrives), cwd pinned,
+ * env = process env + {@link FIXED_PTY_ENV} + `options.env`. That terminal is usually a spare
+ * started after the previous command in the same folder (`spareShells.ts`): its shell already
+ * waits there, and takes this one command. When a command ends, times out or is aborted, its whole
  * process group and every process it started are SIGKILLed and verified gone before the call
- * settles. Only Linux finds escapees (it reads /proc); elsewhere the group kill still applies.
+ * settles. Only Linux finds escapees (it reads /proc: the pids handed out since the command
+ * started); elsewhere the group kill still applies.
  * `options.env` is added to every command's environment (the workspace puts its run tag there, so
  * a later start can find what a crashed run left behind: workspace/restore/orphans.ts).
  */
-export function createPtyHost(
-  options: { env?: Readonly<Record<string, string>> } = {}
-): PtyHost & PtyFlowControl & Required<Pick<PtyHost, 'open'>> {
+export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
+  PtyFlowControl &
+  Required<Pick<PtyHost, 'open' | 'prewarm'>> & {
+    /** Pids of the spare shells ready for a command (none is in `livePids` until a command takes it). */
+    sparePids(): number[]
+  } {
   const hostEnv = options.env ?? {}
+  const useSpares = options.spares ?? true
   const live = new Map<number, LivePty>()
+  const spares = createSpareShells({ tagVariable: PTY_TAG_VARIABLE })
   let disposed = false
   let delivering: number | undefined
   /** Runs a data callback with `delivering` set to the PTY it belongs to. */
@@ -136,31 +153,38 @@ export function createPtyHost(
         ? undefined
         : terminalSizeProblem(options.cols ?? DEFAULT_TERMINAL_SIZE.cols, options.rows ?? DEFAULT_TERMINAL_SIZE.rows)
     if (sizeProblem) throw new PtySizeError(sizeProblem)
-    const envTag = { name: PTY_TAG_VARIABLE, value: randomUUID() }
-    const marker = new CompletionMarker(randomUUID())
     const size = { cols: options.cols ?? DEFAULT_TERMINAL_SIZE.cols, rows: options.rows ?? DEFAULT_TERMINAL_SIZE.rows }
     // a program gets exactly the environment it was given (and the tag), not the agents' fixed one
     const program = options.program
-    const term = program
-      ? nodePty.spawn(program.file, program.args, {
-          name: 'xterm-256color',
-          ...size,
-          cwd: options.cwd,
-          env: { ...program.env, ...hostEnv, [envTag.name]: envTag.value },
-          encoding: 'utf8'
-        })
-      : nodePty.spawn('bash', wrappedBashArgs(options.command, marker.token), {
-          name: 'xterm-256color',
-          ...size,
-          cwd: options.cwd,
-          env: buildEnv({ ...hostEnv, ...options.env }, envTag),
-          encoding: 'utf8'
-        })
-    const tag = { ...envTag, startedAt: readProcEntry(term.pid)?.startTime }
+    const env = program ? undefined : commandEnv({ ...hostEnv, ...options.env })
+    const spare = env && useSpares ? spares.take(options.cwd, env, options.command, size) : undefined
+    // every process of this command gets a pid after this read (a spare has started none yet)
+    const pidsAfter = lastPid()
+    const envTag = spare?.tag ?? { name: PTY_TAG_VARIABLE, value: randomUUID() }
+    const marker = new CompletionMarker(spare?.token ?? randomUUID())
+    const term =
+      spare?.term ??
+      (program
+        ? nodePty.spawn(program.file, program.args, {
+            name: 'xterm-256color',
+            ...size,
+            cwd: options.cwd,
+            env: { ...program.env, ...hostEnv, [envTag.name]: envTag.value },
+            encoding: 'utf8'
+          })
+        : nodePty.spawn('bash', wrappedBashArgs(options.command, marker.token), {
+            name: 'xterm-256color',
+            ...size,
+            cwd: options.cwd,
+            env: { ...env, [envTag.name]: envTag.value },
+            encoding: 'utf8'
+          }))
+    const tag = spare ? spare.tag : { ...envTag, startedAt: readProcEntry(term.pid)?.startTime }
     let reaped = false
     let sweeping: Promise<KillTreeResult> | undefined
     // A sweep repeats until a fresh snapshot finds nothing, so one in flight covers a later request.
-    const sweep = () => (sweeping ??= killProcessTree(term.pid, { envTag: tag }))
+    const sweep = () =>
+      (sweeping ??= killProcessTree(term.pid, { envTag: tag, pidsAfter, startedBefore: spare?.members }))
     // Once reaped, the pid (and so the group id) may belong to someone else: never signal it again.
     let paused = false
     const resume = (): void => {
@@ -238,6 +262,8 @@ export function createPtyHost(
       })
     })
     live.set(term.pid, entry)
+    // the spare's shell waits for this: typed only now, so no output can come before the listeners
+    if (spare) term.write(spare.typed + SPARE_DELIMITER)
     return entry
   }
 
@@ -275,6 +301,8 @@ export function createPtyHost(
     try {
       const exit = await proc.done
       await killing
+      // the next command here will likely want a shell too: have one waiting by then
+      if (!disposed && useSpares) spares.prepare(options.cwd, commandEnv({ ...hostEnv, ...options.env }))
       return { pid: proc.pid, ...exit, output: output.toString(), omittedChars: output.omittedChars, timedOut, aborted }
     } finally {
       clearTimeout(timer)
@@ -321,11 +349,16 @@ export function createPtyHost(
     spawn,
     open,
     livePids: () => [...live.keys()],
+    sparePids: () => spares.pids(),
     deliveringPid: () => delivering,
     pause: (pid) => live.get(pid)?.pause() ?? false,
     resume: (pid) => live.get(pid)?.resume(),
+    prewarm: ({ cwd, env }) => {
+      if (!disposed && useSpares) spares.prepare(cwd, commandEnv({ ...hostEnv, ...env }))
+    },
     async dispose() {
       disposed = true
+      await spares.dispose()
       await Promise.all(
         [...live.values()].map(async (proc) => {
           await proc.kill()
@@ -342,12 +375,10 @@ export function createPtyHost(
  */
 export const WITHHELD_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const
 
-function buildEnv(
-  extra: Record<string, string> | undefined,
-  tag: { name: string; value: string }
-): Record<string, string> {
+/** The environment of every command: the process's own without {@link WITHHELD_ENV}, {@link FIXED_PTY_ENV}, then `extra`. */
+function commandEnv(extra: Record<string, string> | undefined): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(process.env))
     if (value !== undefined && !(WITHHELD_ENV as readonly string[]).includes(key)) env[key] = value
-  return { ...env, ...FIXED_PTY_ENV, ...extra, [tag.name]: tag.value }
+  return { ...env, ...FIXED_PTY_ENV, ...extra }
 }
