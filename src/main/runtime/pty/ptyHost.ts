@@ -354,7 +354,7 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
     pause: (pid) => live.get(pid)?.pause() ?? false,
     resume: (pid) => live.get(pid)?.resume(),
     prewarm: ({ cwd, env }) => {
-      if (!disposed && useSpares) spares.prepare(cwd, commandEnv({ ...hostEnv, ...env }), 0)
+      if (!disposed && useSpares) spares.prepare(cwd, commandEnv({ ...hostEnv, ...env }))
     },
     async dispose() {
       disposed = true

@@ -6,12 +6,13 @@ import { killProcessTree, lastPid, listTreeFromChildren, readProcEntry } from '.
 import { encodeForSpare, spareBashArgs } from './completionMarker'
 
 /**
- * How long after a command ended (or a session asked) the next spare shell starts, ms. node-pty
- * forks the whole Node process to start a terminal, which holds the event loop for a few ms (5-12
- * on a loaded 2-core machine); started at once, it would delay the next model request it is meant
- * to save time for. By then that request has gone out (the whole gap from a tool call to the next
- * request was 25-45 ms at load 8-14 on 2 cores) and the model is answering, which takes far
- * longer than this.
+ * How long after a command ended (or a session opened) the next spare shell starts, ms. node-pty
+ * forks the whole Node process to start a terminal, which holds the event loop for a few ms (more
+ * on a loaded machine); started at once, it would delay the very model request it is meant to save
+ * time for. By then that request has gone out (the whole gap from a tool call to the next request
+ * was 25-45 ms at load 8-14 on 2 cores) and the model is answering, which takes far longer. Waiting
+ * instead for the event loop to be idle failed under load: it was busy in most 10 ms windows, so
+ * the spare was not there for the next call.
  */
 export const SPARE_DELAY_MS = 100
 
@@ -150,17 +151,16 @@ export function createSpareShells(options: SpareShellsOptions) {
 
   return {
     /**
-     * Starts a spare for `cwd` after `delayMs` (default {@link SPARE_DELAY_MS}; 0: on the next
-     * turn of the event loop), unless one is there or on its way. `env` is the whole environment
-     * commands there get, without the tag.
+     * Starts a spare for `cwd` after {@link SPARE_DELAY_MS}, unless one is there or on its way.
+     * `env` is the whole environment commands there get, without the tag.
      */
-    prepare(cwd: string, env: Record<string, string>, delayMs = SPARE_DELAY_MS): void {
+    prepare(cwd: string, env: Record<string, string>): void {
       if (disposed || spares.has(cwd) || timers.has(cwd)) return
       const envKey = JSON.stringify(env)
       const timer = setTimeout(() => {
         timers.delete(cwd)
         launch(cwd, env, envKey)
-      }, delayMs)
+      }, SPARE_DELAY_MS)
       timer.unref()
       timers.set(cwd, timer)
     },

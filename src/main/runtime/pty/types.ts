@@ -95,11 +95,10 @@ export interface PtyHost {
    */
   open?(options: PtyOpenOptions): InteractivePty
   /**
-   * Has a spare shell start for commands in `cwd` (with `env` over the usual environment) on the
-   * next turn of the event loop, so the next command there does not wait for a new terminal
-   * (docs/tools.md#tools, Bash). Starting it holds the event loop for a fork of the process: call
-   * it where that costs least, as a session opens. A hint: a no-op where the host keeps no spares
-   * or has one there.
+   * Has a spare shell start for commands in `cwd` (with `env` over the usual environment) a moment
+   * later (100 ms, when the session's first model request has gone out), so the next command there
+   * does not wait for a new terminal (docs/tools.md#tools, Bash). A hint: a no-op where the host
+   * keeps no spares or has one there.
    */
   prewarm?(options: { cwd: string; env?: Record<string, string> }): void
   /** Pids of live PTY processes (group leaders); a spare shell is not one until a command takes it. */
