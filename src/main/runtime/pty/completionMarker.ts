@@ -11,6 +11,14 @@
 /** OSC number of the marker; any number xterm ignores would do. */
 const OSC = '6973'
 
+/** The status a spare shell's ready marker carries in place of an exit status. */
+const READY = 'ready'
+
+/** The marker a spare shell prints once it waits for its command (see {@link spareBashArgs}). */
+export function readyMarker(token: string): string {
+  return `\x1b]${OSC};${token};${READY}\x07`
+}
+
 /**
  * The shell variable holding the command while it runs (not exported: only the command's own
  * shell sees it, as `set` would list it).
@@ -96,26 +104,39 @@ export class CompletionMarker {
     return this.exitCode
   }
 
-  push(chunk: string): { text: string; exitCode?: number } {
+  /**
+   * `ready` is set when the chunk held a spare shell's ready marker (the same sequence with `ready`
+   * for a status, {@link spareBashArgs}); it is removed from the text like the end marker.
+   */
+  push(chunk: string): { text: string; exitCode?: number; ready?: true } {
     if (this.exitCode !== undefined) return { text: '' }
-    const data = this.held + chunk
+    let data = this.held + chunk
     this.held = ''
-    const start = data.indexOf(this.prefix)
-    if (start >= 0) {
+    let text = ''
+    let ready: true | undefined
+    for (;;) {
+      const start = data.indexOf(this.prefix)
+      if (start < 0) break
       const end = data.indexOf('\x07', start)
-      if (end >= 0) {
-        this.exitCode = Number(data.slice(start + this.prefix.length, end))
-        return { text: data.slice(0, start), exitCode: this.exitCode }
+      if (end < 0) {
+        this.held = data.slice(start)
+        return { text: text + data.slice(0, start), ...(ready ? { ready } : {}) }
       }
-      this.held = data.slice(start)
-      return { text: data.slice(0, start) }
+      const status = data.slice(start + this.prefix.length, end)
+      text += data.slice(0, start)
+      if (status !== READY) {
+        this.exitCode = Number(status)
+        return { text, exitCode: this.exitCode, ...(ready ? { ready } : {}) }
+      }
+      ready = true
+      data = data.slice(end + 1)
     }
     const lastEsc = data.lastIndexOf('\x1b')
     if (lastEsc >= 0 && this.prefix.startsWith(data.slice(lastEsc))) {
       this.held = data.slice(lastEsc)
-      return { text: data.slice(0, lastEsc) }
+      data = data.slice(0, lastEsc)
     }
-    return { text: data }
+    return { text: text + data, ...(ready ? { ready } : {}) }
   }
 
   /** Text held back as a possible marker start, when the stream ended without the marker. */

@@ -61,6 +61,27 @@ describe('spare shells', () => {
     }
   })
 
+  it('a command that comes while the spare is still starting takes it, and runs once it is ready', async () => {
+    // the window between the terminal's start and its shell's ready marker is a few ms: try until one is caught
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const host = createPtyHost()
+      try {
+        host.prewarm({ cwd: root })
+        while (host.sparePids(true).length === 0) await new Promise((r) => setImmediate(r))
+        const starting = host.sparePids(true)[0]!
+        if (host.sparePids().length > 0) continue // ready already: not this case
+        const result = await run(host, 'echo "caught $#"; exit 4')
+        expect(result.pid).toBe(starting)
+        expect(result.output).toBe('caught 0\r\n')
+        expect(result.exitCode).toBe(4)
+        return
+      } finally {
+        await host.dispose()
+      }
+    }
+    throw new Error('never caught a spare while it was starting in 40 attempts')
+  })
+
   it("kills every process of its command, also one that kept the waiting shell's pid and left the session", async () => {
     const host = createPtyHost()
     try {

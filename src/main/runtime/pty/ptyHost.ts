@@ -12,8 +12,18 @@ import * as nodePty from 'node-pty'
 import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem } from '../../../shared/terminalSize'
 
 import { CompletionMarker, SPARE_DELIMITER, wrappedBashArgs } from './completionMarker'
-import { killProcessTree, type KillTreeResult, isProcessAlive, lastPid, readProcEntry } from '../processes'
+import {
+  killProcessTree,
+  type KillTreeResult,
+  isProcessAlive,
+  lastPid,
+  listTreeFromChildren,
+  readProcEntry
+} from '../processes'
 import { createSpareShells } from './spareShells'
+import { commandEnv } from './commandEnv'
+
+export { FIXED_PTY_ENV, WITHHELD_ENV } from './commandEnv'
 import { HeadTailBuffer } from './outputBuffers'
 
 /**
@@ -21,19 +31,6 @@ import { HeadTailBuffer } from './outputBuffers'
  * host find processes that left the group and were re-parented (see `killProcessTree`).
  */
 export const PTY_TAG_VARIABLE = 'SWARMDESK_PTY_TAG'
-
-/**
- * Fixed environment of every command (docs/tools.md#tools, STACK.md): a pager, a credential prompt or an
- * editor would wait forever on a terminal nobody types into. GIT_EDITOR=true makes `git commit`
- * without -m and `git rebase -i` take the default text instead of opening an editor.
- */
-export const FIXED_PTY_ENV: Readonly<Record<string, string>> = {
-  TERM: 'xterm-256color',
-  PAGER: 'cat',
-  GIT_PAGER: 'cat',
-  GIT_TERMINAL_PROMPT: '0',
-  GIT_EDITOR: 'true'
-}
 
 /** Raw output a foreground run keeps for its result: 1 MiB head + 1 MiB tail (UTF-16 units). */
 export const RUN_OUTPUT_HEAD_CHARS = 1 << 20
@@ -114,7 +111,7 @@ export interface PtyHostOptions {
  * in a worker (STACK.md). Each command runs in a new terminal with a new, rc-less bash
  * (`--noprofile --norc`, so nothing carries state between calls), evaluated in a subshell of it
  * (see `completionMarker.ts` for the wrapper that guarantees the last output arrives), cwd pinned,
- * env = process env + {@link FIXED_PTY_ENV} + `options.env`. That terminal is usually a spare
+ * env = process env + `FIXED_PTY_ENV` + `options.env`. That terminal is usually a spare
  * started after the previous command in the same folder (`spareShells.ts`): its shell already
  * waits there, and takes this one command. When a command ends, times out or is aborted, its whole
  * process group and every process it started are SIGKILLed and verified gone before the call
@@ -126,8 +123,11 @@ export interface PtyHostOptions {
 export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
   PtyFlowControl &
   Required<Pick<PtyHost, 'open' | 'prewarm'>> & {
-    /** Pids of the spare shells ready for a command (none is in `livePids` until a command takes it). */
-    sparePids(): number[]
+    /**
+     * Pids of the spare shells ready for a command, with `starting` also of those still starting
+     * (none is in `livePids` until a command takes it).
+     */
+    sparePids(starting?: boolean): number[]
   } {
   const hostEnv = options.env ?? {}
   const useSpares = options.spares ?? true
@@ -158,8 +158,9 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
     const program = options.program
     const env = program ? undefined : commandEnv({ ...hostEnv, ...options.env })
     const spare = env && useSpares ? spares.take(options.cwd, env, options.command, size) : undefined
-    // every process of this command gets a pid after this read (a spare has started none yet)
-    const pidsAfter = lastPid()
+    // every process of this command gets a pid after this read (a spare's shell has started none
+    // yet; the read is made again when the command is typed into it)
+    let pidsAfter = lastPid()
     const envTag = spare?.tag ?? { name: PTY_TAG_VARIABLE, value: randomUUID() }
     const marker = new CompletionMarker(spare?.token ?? randomUUID())
     const term =
@@ -183,8 +184,15 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
     let reaped = false
     let sweeping: Promise<KillTreeResult> | undefined
     // A sweep repeats until a fresh snapshot finds nothing, so one in flight covers a later request.
-    const sweep = () =>
-      (sweeping ??= killProcessTree(term.pid, { envTag: tag, pidsAfter, startedBefore: spare?.members }))
+    const startedBefore = spare ? [...spare.members] : undefined
+    const sweep = () => (sweeping ??= killProcessTree(term.pid, { envTag: tag, pidsAfter, startedBefore }))
+    /** Types the command into the spare, whose shell now waits for it (its processes are all there). */
+    const type = (): void => {
+      if (!spare) return
+      if (!spare.ready) startedBefore!.push(...(listTreeFromChildren(term.pid) ?? [term.pid]))
+      pidsAfter = lastPid()
+      term.write(spare.typed + SPARE_DELIMITER)
+    }
     // Once reaped, the pid (and so the group id) may belong to someone else: never signal it again.
     let paused = false
     const resume = (): void => {
@@ -207,9 +215,10 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
         resolve(exit)
       }
     })
-    const dataSub = term.onData((chunk) => {
+    const onChunk = (chunk: string): void => {
       if (entry.exited) return // after the marker: only leftovers of background jobs, which die now
-      const { text, exitCode } = marker.push(chunk)
+      const { text, exitCode, ready } = marker.push(chunk)
+      if (ready) type()
       if (text && options.onData) deliver(term.pid, () => options.onData!(text))
       if (exitCode !== undefined) {
         entry.exited = true
@@ -218,7 +227,8 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
         // socket is closed (a few ms more of a loaded machine), and the run need not wait for it.
         void kill().then(() => settle({ exitCode, signal: null }))
       }
-    })
+    }
+    const dataSub = term.onData(onChunk)
     const entry: LivePty = {
       pid: term.pid,
       exited: false,
@@ -262,8 +272,10 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
       })
     })
     live.set(term.pid, entry)
-    // the spare's shell waits for this: typed only now, so no output can come before the listeners
-    if (spare) term.write(spare.typed + SPARE_DELIMITER)
+    // a ready spare's shell waits for this: typed only now, so no output comes before the listeners;
+    // one still starting gets it on its ready marker, after what it printed before it was taken
+    if (spare?.ready) type()
+    else if (spare) onChunk(spare.seen)
     return entry
   }
 
@@ -349,7 +361,7 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
     spawn,
     open,
     livePids: () => [...live.keys()],
-    sparePids: () => spares.pids(),
+    sparePids: (starting) => spares.pids(starting),
     deliveringPid: () => delivering,
     pause: (pid) => live.get(pid)?.pause() ?? false,
     resume: (pid) => live.get(pid)?.resume(),
@@ -367,18 +379,4 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
       )
     }
   }
-}
-
-/**
- * Secrets of Swarmdesk's own that agents' commands must not see: the model credentials (an agent
- * running `env` would otherwise print the key into its context and transcript).
- */
-export const WITHHELD_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const
-
-/** The environment of every command: the process's own without {@link WITHHELD_ENV}, {@link FIXED_PTY_ENV}, then `extra`. */
-function commandEnv(extra: Record<string, string> | undefined): Record<string, string> {
-  const env: Record<string, string> = {}
-  for (const [key, value] of Object.entries(process.env))
-    if (value !== undefined && !(WITHHELD_ENV as readonly string[]).includes(key)) env[key] = value
-  return { ...env, ...FIXED_PTY_ENV, ...extra }
 }

@@ -3,18 +3,19 @@ import { statSync } from 'node:fs'
 import * as nodePty from 'node-pty'
 import { DEFAULT_TERMINAL_SIZE } from '../../../shared/terminalSize'
 import { killProcessTree, lastPid, listTreeFromChildren, readProcEntry } from '../processes'
-import { encodeForSpare, spareBashArgs } from './completionMarker'
+import { encodeForSpare, readyMarker, spareBashArgs } from './completionMarker'
 
 /**
  * How long after a command ended (or a session opened) the next spare shell starts, ms. node-pty
  * forks the whole Node process to start a terminal, which holds the event loop for a few ms (more
  * on a loaded machine); started at once, it would delay the very model request it is meant to save
- * time for. By then that request has gone out (the whole gap from a tool call to the next request
- * was 25-45 ms at load 8-14 on 2 cores) and the model is answering, which takes far longer. Waiting
- * instead for the event loop to be idle failed under load: it was busy in most 10 ms windows, so
- * the spare was not there for the next call.
+ * time for. By then that request has usually gone out (the part of the gap after a tool's result
+ * was 10-30 ms at load 8-14 on 2 cores) and the model is answering, which takes far longer. A call
+ * that comes while the spare is still starting takes it anyway. (Waiting instead for the event loop
+ * to be idle failed under load: it was busy in most 10 ms windows, and the spare was missing at the
+ * next call; 100 ms left it missing at the scripted benchmark's quick calls.)
  */
-export const SPARE_DELAY_MS = 100
+export const SPARE_DELAY_MS = 50
 
 /** Most spare shells kept at once (one per working directory); the least recently prepared goes first. */
 export const MAX_SPARES = 4
@@ -33,9 +34,15 @@ export interface PtyTag {
   startedAt?: number
 }
 
-/** A spare shell handed to one command: type `typed` into `term` once its listeners are attached. */
+/**
+ * A spare shell handed to one command: type `typed` into `term` once its listeners are attached,
+ * or, when it was still starting (`ready` false), once its ready marker arrives; `seen` is what it
+ * printed before it was taken, to be read ahead of its further output.
+ */
 export interface TakenSpare {
   term: nodePty.IPty
+  ready: boolean
+  seen: string
   /** Its processes when it became ready (the wrapper and its waiting shell), all started before the command. */
   members: number[]
   /** The completion marker's token the shell prints its status with. */
@@ -56,6 +63,8 @@ interface Spare {
   rows: number
   pidsAfter: number | undefined
   ready: boolean
+  /** Output before the ready marker was complete. */
+  seen(): string
   members: number[]
   stop(): void
 }
@@ -106,7 +115,7 @@ export function createSpareShells(options: SpareShellsOptions) {
       discard(oldest, spare)
     }
     const token = randomUUID()
-    const ready = `\x1b]6973;${token};ready\x07`
+    const ready = readyMarker(token)
     const tagValue = randomUUID()
     const pidsAfter = lastPid()
     let term: nodePty.IPty
@@ -131,6 +140,7 @@ export function createSpareShells(options: SpareShellsOptions) {
       ...DEFAULT_TERMINAL_SIZE,
       pidsAfter,
       ready: false,
+      seen: () => seen,
       members: [],
       stop: () => {
         data.dispose()
@@ -166,8 +176,9 @@ export function createSpareShells(options: SpareShellsOptions) {
     },
 
     /**
-     * The ready spare of `cwd` for `command`, taken out of the pool (its listeners removed), or
-     * undefined: none ready, another environment, its folder replaced, or a command too long to
+     * The spare of `cwd` for `command`, ready or still starting (it is ready within a few ms then,
+     * sooner than a new terminal would be), taken out of the pool (its listeners removed), or
+     * undefined: none started, another environment, its folder replaced, or a command too long to
      * type. A spare that cannot serve this command is killed (the next `prepare` starts a fitting
      * one). The terminal is resized to `cols` × `rows` when it has another size.
      */
@@ -178,7 +189,7 @@ export function createSpareShells(options: SpareShellsOptions) {
       size: { cols: number; rows: number }
     ): TakenSpare | undefined {
       const spare = spares.get(cwd)
-      if (!spare?.ready) return undefined
+      if (!spare) return undefined
       const typed = encodeForSpare(command)
       if (typed.length > MAX_SPARE_COMMAND_CHARS) return undefined
       let sameDir = false
@@ -200,11 +211,20 @@ export function createSpareShells(options: SpareShellsOptions) {
         void kill(spare) // it ended; its exit had not been reported yet
         return undefined
       }
-      return { term: spare.term, members: spare.members, token: spare.token, tag: spare.tag, typed }
+      return {
+        term: spare.term,
+        ready: spare.ready,
+        seen: spare.ready ? '' : spare.seen(),
+        members: spare.members,
+        token: spare.token,
+        tag: spare.tag,
+        typed
+      }
     },
 
-    /** Pids of the spares ready for a command. */
-    pids: (): number[] => [...spares.values()].filter((s) => s.ready).map((s) => s.term.pid),
+    /** Pids of the spares ready for a command, and with `starting` of those still starting too. */
+    pids: (starting = false): number[] =>
+      [...spares.values()].filter((s) => starting || s.ready).map((s) => s.term.pid),
 
     /** Cancels the spares about to start and kills every spare; none starts afterwards. */
     async dispose(): Promise<void> {

@@ -96,7 +96,7 @@ export interface PtyHost {
   open?(options: PtyOpenOptions): InteractivePty
   /**
    * Has a spare shell start for commands in `cwd` (with `env` over the usual environment) a moment
-   * later (100 ms, when the session's first model request has gone out), so the next command there
+   * later (50 ms, when the session's first model request has gone out), so the next command there
    * does not wait for a new terminal (docs/tools.md#tools, Bash). A hint: a no-op where the host
    * keeps no spares or has one there.
    */
