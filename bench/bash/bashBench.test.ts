@@ -17,6 +17,7 @@ describe('bash benchmark', () => {
         'sweepMs',
         'procSnapshotMs',
         'ptyRunMs',
+        'spareRunMs',
         'permissionMs',
         'permissionFirstMs',
         'formatMs',

@@ -7,10 +7,15 @@ import { makeWorkspace, PROMPT, toolsFigures, toolsScenario } from '../peer/scen
 import { median, round, type Product } from '../peer/stats'
 import { measureBashSteps, type BashSteps } from './steps'
 
-/** One side of the gap figures: the median gap after a Bash `true` and after a Read, ms. */
+/**
+ * One side of the gap figures: the median gap after a Bash `true`, after a Read, and after the
+ * Edit that follows each Bash (where the start of the next spare shell, 100 ms after the Bash,
+ * may land when the scripted model answers at once), ms.
+ */
 export interface GapFigures {
   bashGapMs: number
   readGapMs: number
+  editGapMs: number
   /** Gap samples per side (two Bash calls and two Reads a run). */
   samples: number
 }
@@ -63,7 +68,7 @@ export async function runBashBenchmark(o: BashBenchOptions): Promise<BashBenchRe
     ...(o.compareBin ? (['compare'] as const) : [])
   ]
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-bench-bash-')))
-  const gaps: Record<string, { bash: number[]; read: number[] }> = {}
+  const gaps: Record<string, { bash: number[]; read: number[]; edit: number[] }> = {}
   let n = 0
   const run = async (side: Side) => {
     const product: Product = side === 'claudeCode' ? 'claudeCode' : 'swarmdesk'
@@ -90,16 +95,22 @@ export async function runBashBenchmark(o: BashBenchOptions): Promise<BashBenchRe
       const order = sides.map((_, k) => sides[(i + k) % sides.length]!)
       for (const side of order) {
         const f = await run(side)
-        const g = (gaps[side] ??= { bash: [], read: [] })
+        const g = (gaps[side] ??= { bash: [], read: [], edit: [] })
         g.bash.push(...f.gaps.Bash)
         g.read.push(...f.gaps.Read)
+        g.edit.push(...f.gaps.Edit)
       }
     }
     const steps = await measureBashSteps(join(root, 'run-0'), join(root, 'home-steps'), o.rounds)
     const figures = Object.fromEntries(
       Object.entries(gaps).map(([side, g]) => [
         side,
-        { bashGapMs: round(median(g.bash)), readGapMs: round(median(g.read)), samples: g.bash.length }
+        {
+          bashGapMs: round(median(g.bash)),
+          readGapMs: round(median(g.read)),
+          editGapMs: round(median(g.edit)),
+          samples: g.bash.length
+        }
       ])
     ) as BashBenchResult['gaps']
     const sw = figures.swarmdesk!.bashGapMs

@@ -27,8 +27,10 @@ export interface BashSteps {
   sweepMs: number
   /** One read of the whole process table (/proc), which a sweep does at least twice. */
   procSnapshotMs: number
-  /** `PtyHost.run('true')`, whole: spawn, marker, sweep, exit. */
+  /** `PtyHost.run('true')` in a new terminal (a host without spare shells), whole: spawn, marker, sweep, exit. */
   ptyRunMs: number
+  /** `PtyHost.run('true')` taking the spare shell that waits in its folder (pty/spareShells.ts): typing, marker, sweep. */
+  spareRunMs: number
   /**
    * The permission engine's decision on Bash `true` in bypassPermissions mode (deny rules still
    * checked), with the shell grammar prepared as the leader's session prepares it.
@@ -38,7 +40,7 @@ export interface BashSteps {
   permissionFirstMs: number
   /** Formatting the result for the model (`formatRunResult`). */
   formatMs: number
-  /** `BashTool.call({command: 'true'})`, whole. */
+  /** `BashTool.call({command: 'true'})`, whole, with a spare shell waiting (as between an agent's calls). */
   bashToolMs: number
   rounds: number
 }
@@ -80,6 +82,11 @@ export async function measureBashSteps(cwd: string, home: string, rounds: number
   const permissionFirstMs = ms(t)
   if (first.decision !== 'allow') throw new Error(`Bash true was not allowed in bypass mode: ${first.reason}`)
   const pty = createPtyHost()
+  const fresh = createPtyHost({ spares: false })
+  const spareReady = async () => {
+    pty.prewarm({ cwd })
+    while (pty.sparePids().length === 0) await new Promise((r) => setTimeout(r, 5))
+  }
   const ctx = {
     agentId: 'a0000000000000001',
     agentName: 'bench',
@@ -94,6 +101,7 @@ export async function measureBashSteps(cwd: string, home: string, rounds: number
   try {
     // warm-up: the first PTY and the first bash pay for loading
     await pty.run({ command: 'true', cwd, timeoutMs: 30_000 })
+    await fresh.run({ command: 'true', cwd, timeoutMs: 30_000 })
     for (let i = 0; i < rounds; i++) {
       t = performance.now()
       await new Promise<void>((resolve, reject) =>
@@ -116,15 +124,21 @@ export async function measureBashSteps(cwd: string, home: string, rounds: number
       snapshotProcesses()
       add('procSnapshotMs', ms(t))
       t = performance.now()
-      const result = await pty.run({ command: 'true', cwd, timeoutMs: 30_000 })
+      const result = await fresh.run({ command: 'true', cwd, timeoutMs: 30_000 })
       add('ptyRunMs', ms(t))
       if (result.exitCode !== 0) throw new Error(`\`true\` exited ${result.exitCode}: ${result.output}`)
+      await spareReady()
+      t = performance.now()
+      const spared = await pty.run({ command: 'true', cwd, timeoutMs: 30_000 })
+      add('spareRunMs', ms(t))
+      if (spared.exitCode !== 0) throw new Error(`\`true\` exited ${spared.exitCode}: ${spared.output}`)
       t = performance.now()
       await decide()
       add('permissionMs', ms(t))
       t = performance.now()
       formatRunResult(result, 120_000)
       add('formatMs', ms(t))
+      await spareReady()
       t = performance.now()
       const out = await BashTool.call({ command: 'true' }, ctx)
       add('bashToolMs', ms(t))
@@ -132,6 +146,7 @@ export async function measureBashSteps(cwd: string, home: string, rounds: number
     }
   } finally {
     await pty.dispose()
+    await fresh.dispose()
   }
   const median = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b)

@@ -204,6 +204,8 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
   const engine = new PermissionEngine(settings)
   // the leader's first Bash decision should not wait for the shell grammar to compile
   prepareShellGrammar()
+  // nor its first command for a new terminal: a spare shell starts while the model answers (pty/spareShells.ts)
+  pty.prewarm({ cwd })
   // events emitted while the session opens are replayed into the service's own bus
   const early: RuntimeEvent[] = []
   const sub = bus.onEvent((e) => early.push(e))

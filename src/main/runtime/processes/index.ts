@@ -6,5 +6,7 @@ export {
   findPidsWithEnv,
   snapshotProcesses,
   readProcEntry,
+  readProcRange,
+  lastPid,
   type ProcEntry
 } from './procfs'

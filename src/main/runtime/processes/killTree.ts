@@ -3,6 +3,8 @@ import {
   isProcessAlive,
   listDescendantPids,
   listTreeFromChildren,
+  readProcEntry,
+  readProcRange,
   snapshotProcesses,
   type ProcEntry
 } from './procfs'
@@ -15,6 +17,16 @@ export interface KillTreeOptions {
    * environment reads to processes started since, which keeps a sweep cheap on a busy machine.
    */
   envTag?: { name: string; value: string; startedAt?: number }
+  /**
+   * A {@link import('./procfs').lastPid} read before `root` was started, or before it was handed
+   * the command it runs (a shell that had started nothing else until then): every process of its
+   * tree has a later pid, so a full pass reads only the pids handed out since
+   * ({@link readProcRange}) instead of the whole process table; where that range cannot be read
+   * (wrapped, too wide, no /proc) the pass reads the whole table.
+   */
+  pidsAfter?: number
+  /** With `pidsAfter`: processes of the tree started before it (a spare shell's own), read as well. */
+  startedBefore?: number[]
   /** Stop waiting for processes to disappear after this many ms (default 5000). */
   timeoutMs?: number
 }
@@ -80,6 +92,7 @@ function sigkill(target: number): void {
  * a full snapshot finds nothing, so a child forked between a collection and the kill is caught,
  * as is an escapee whose parent was already gone (by its env tag). The common case costs one
  * full snapshot instead of two. Where the `children` lists are missing, every pass is a snapshot.
+ * With `pidsAfter`, a snapshot is the rows of `root` and of the pids handed out since.
  */
 export async function killProcessTree(root: number, options: KillTreeOptions = {}): Promise<KillTreeResult> {
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
@@ -89,7 +102,7 @@ export async function killProcessTree(root: number, options: KillTreeOptions = {
   for (;;) {
     const tree = first ? listTreeFromChildren(root) : undefined
     const full = tree === undefined
-    const targets = full ? collectTargets(root, snapshotProcesses(), options.envTag) : new Set(tree)
+    const targets = full ? collectTargets(root, processRows(root, options), options.envTag) : new Set(tree)
     targets.delete(process.pid)
     first = false
     sigkill(-root)
@@ -113,4 +126,17 @@ export async function waitUntilGone(pids: number[], deadline: number): Promise<n
     alive = alive.filter(isProcessAlive)
   }
   return alive
+}
+
+/**
+ * The rows a full pass looks at: `root`'s, those of `startedBefore` and those of every pid handed
+ * out after `pidsAfter` (everything else `root` started, and possibly unrelated processes, which
+ * the pass filters out), or the whole table.
+ */
+function processRows(root: number, options: KillTreeOptions): ProcEntry[] {
+  const since = options.pidsAfter === undefined ? undefined : readProcRange(options.pidsAfter)
+  if (since === undefined) return snapshotProcesses()
+  const inRange = new Set(since.map((row) => row.pid))
+  const before = [root, ...(options.startedBefore ?? [])].filter((pid) => !inRange.has(pid))
+  return [...before.map(readProcEntry).filter((row) => row !== undefined), ...since]
 }

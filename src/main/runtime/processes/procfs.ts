@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 
 /**
  * Process-table reads through Linux `/proc`. They are how the PTY host finds every process a
@@ -172,4 +172,57 @@ export function findPidsWithEnv(name: string, value: string, rows: ProcEntry[] =
     }
   }
   return found
+}
+
+/**
+ * Whether /proc is this process's own pid namespace's (`/proc/self` names our pid): only then are
+ * the pids of /proc/loadavg and /proc/<pid> comparable with each other and with ours.
+ */
+const OWN_PROC = ((): boolean => {
+  try {
+    return Number(readlinkSync('/proc/self')) === process.pid
+  } catch {
+    return false
+  }
+})()
+
+/**
+ * The last pid the kernel handed out in this pid namespace (/proc/loadavg's fifth field: a fork
+ * or a thread takes the next free pid after it, cyclically up to pid_max), or undefined where
+ * /proc does not say. Every process started after this read has a pid in the range that
+ * {@link readProcRange} reads, which lets a sweep read only what started since instead of the
+ * whole table.
+ */
+export function lastPid(): number | undefined {
+  if (!OWN_PROC) return undefined
+  try {
+    const field = readFileSync('/proc/loadavg', 'utf8').split(' ')[4]
+    const last = Number(field?.split('\n')[0])
+    return Number.isInteger(last) && last > 0 ? last : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Most pids {@link readProcRange} reads one by one; a wider range is read as a whole snapshot. */
+export const MAX_PID_RANGE = 2048
+
+/**
+ * The stat rows of every process with a pid handed out after `after` (a {@link lastPid} read)
+ * up to the current last pid: the processes started since, and, as pids are reused, some older
+ * ones, so callers still filter by group, parent and tag. Threads have pids too; a thread's row
+ * is its process's, under the thread's id. Undefined when the pids wrapped around pid_max since,
+ * or the range is over {@link MAX_PID_RANGE}, or /proc cannot tell: read {@link snapshotProcesses}
+ * then.
+ */
+export function readProcRange(after: number): ProcEntry[] | undefined {
+  const last = lastPid()
+  if (last === undefined || last < after || last - after > MAX_PID_RANGE) return undefined
+  const rows: ProcEntry[] = []
+  for (let pid = after + 1; pid <= last; pid++) {
+    if (!existsSync(`/proc/${pid}`)) continue // most of the range has exited; no exception to build
+    const row = readProcEntry(pid)
+    if (row) rows.push(row)
+  }
+  return rows
 }

@@ -35,4 +35,16 @@ describe('CompletionMarker', () => {
     expect(scan.push('\x1b]6973;other;0\x07')).toEqual({ text: '\x1b]6973;other;0\x07' })
     expect(scan.status).toBeUndefined()
   })
+
+  it("removes a spare shell's ready marker, also split across chunks, and goes on to the end marker", () => {
+    const whole = `warn\x1b]6973;tok;ready\x07out${marker(0)}`
+    for (let cut = 1; cut < whole.length; cut++) {
+      const scan = new CompletionMarker('tok')
+      const first = scan.push(whole.slice(0, cut))
+      const second = scan.push(whole.slice(cut))
+      expect(first.text + second.text).toBe('warnout')
+      expect(Boolean(first.ready) !== Boolean(second.ready)).toBe(true)
+      expect(second.exitCode).toBe(0)
+    }
+  })
 })

@@ -5,6 +5,7 @@
 export {
   createPtyHost,
   type PtyFlowControl,
+  type PtyHostOptions,
   PtyHostDisposedError,
   PtySizeError,
   FIXED_PTY_ENV,

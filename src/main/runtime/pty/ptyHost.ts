@@ -11,8 +11,19 @@ import { randomUUID } from 'node:crypto'
 import * as nodePty from 'node-pty'
 import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem } from '../../../shared/terminalSize'
 
-import { CompletionMarker, wrappedBashArgs } from './completionMarker'
-import { killProcessTree, type KillTreeResult, isProcessAlive, readProcEntry } from '../processes'
+import { CompletionMarker, SPARE_DELIMITER, wrappedBashArgs } from './completionMarker'
+import {
+  killProcessTree,
+  type KillTreeResult,
+  isProcessAlive,
+  lastPid,
+  listTreeFromChildren,
+  readProcEntry
+} from '../processes'
+import { createSpareShells } from './spareShells'
+import { commandEnv } from './commandEnv'
+
+export { FIXED_PTY_ENV, WITHHELD_ENV } from './commandEnv'
 import { HeadTailBuffer } from './outputBuffers'
 
 /**
@@ -20,19 +31,6 @@ import { HeadTailBuffer } from './outputBuffers'
  * host find processes that left the group and were re-parented (see `killProcessTree`).
  */
 export const PTY_TAG_VARIABLE = 'SWARMDESK_PTY_TAG'
-
-/**
- * Fixed environment of every command (docs/tools.md#tools, STACK.md): a pager, a credential prompt or an
- * editor would wait forever on a terminal nobody types into. GIT_EDITOR=true makes `git commit`
- * without -m and `git rebase -i` take the default text instead of opening an editor.
- */
-export const FIXED_PTY_ENV: Readonly<Record<string, string>> = {
-  TERM: 'xterm-256color',
-  PAGER: 'cat',
-  GIT_PAGER: 'cat',
-  GIT_TERMINAL_PROMPT: '0',
-  GIT_EDITOR: 'true'
-}
 
 /** Raw output a foreground run keeps for its result: 1 MiB head + 1 MiB tail (UTF-16 units). */
 export const RUN_OUTPUT_HEAD_CHARS = 1 << 20
@@ -100,22 +98,41 @@ type StartOptions = Pick<PtySpawnOptions, 'command' | 'cwd' | 'env' | 'onData' |
   program?: { file: string; args: string[]; env: Record<string, string> }
 }
 
+/** Options of {@link createPtyHost}. */
+export interface PtyHostOptions {
+  /** Added to every terminal's environment. */
+  env?: Readonly<Record<string, string>>
+  /** Keep spare shells for the next command (default true); off, every command starts its own terminal. */
+  spares?: boolean
+}
+
 /**
  * Creates the process-wide PTY host over node-pty (docs/design.md#process-model). Must run on the main thread, never
- * in a worker (STACK.md). Each command is `bash --noprofile --norc -c <command>` in its own PTY
- * (no rc files, so nothing carries state between calls; see `completionMarker.ts` for the wrapper
- * that guarantees the last output arrives), cwd pinned, env = process env +
- * {@link FIXED_PTY_ENV} + `options.env`. When a command ends, times out or is aborted, its whole
+ * in a worker (STACK.md). Each command runs in a new terminal with a new, rc-less bash
+ * (`--noprofile --norc`, so nothing carries state between calls), evaluated in a subshell of it
+ * (see `completionMarker.ts` for the wrapper that guarantees the last output arrives), cwd pinned,
+ * env = process env + `FIXED_PTY_ENV` + `options.env`. That terminal is usually a spare
+ * started after the previous command in the same folder (`spareShells.ts`): its shell already
+ * waits there, and takes this one command. When a command ends, times out or is aborted, its whole
  * process group and every process it started are SIGKILLed and verified gone before the call
- * settles. Only Linux finds escapees (it reads /proc); elsewhere the group kill still applies.
+ * settles. Only Linux finds escapees (it reads /proc: the pids handed out since the command
+ * started); elsewhere the group kill still applies.
  * `options.env` is added to every command's environment (the workspace puts its run tag there, so
  * a later start can find what a crashed run left behind: workspace/restore/orphans.ts).
  */
-export function createPtyHost(
-  options: { env?: Readonly<Record<string, string>> } = {}
-): PtyHost & PtyFlowControl & Required<Pick<PtyHost, 'open'>> {
+export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
+  PtyFlowControl &
+  Required<Pick<PtyHost, 'open' | 'prewarm'>> & {
+    /**
+     * Pids of the spare shells ready for a command, with `starting` also of those still starting
+     * (none is in `livePids` until a command takes it).
+     */
+    sparePids(starting?: boolean): number[]
+  } {
   const hostEnv = options.env ?? {}
+  const useSpares = options.spares ?? true
   const live = new Map<number, LivePty>()
+  const spares = createSpareShells({ tagVariable: PTY_TAG_VARIABLE })
   let disposed = false
   let delivering: number | undefined
   /** Runs a data callback with `delivering` set to the PTY it belongs to. */
@@ -136,31 +153,46 @@ export function createPtyHost(
         ? undefined
         : terminalSizeProblem(options.cols ?? DEFAULT_TERMINAL_SIZE.cols, options.rows ?? DEFAULT_TERMINAL_SIZE.rows)
     if (sizeProblem) throw new PtySizeError(sizeProblem)
-    const envTag = { name: PTY_TAG_VARIABLE, value: randomUUID() }
-    const marker = new CompletionMarker(randomUUID())
     const size = { cols: options.cols ?? DEFAULT_TERMINAL_SIZE.cols, rows: options.rows ?? DEFAULT_TERMINAL_SIZE.rows }
     // a program gets exactly the environment it was given (and the tag), not the agents' fixed one
     const program = options.program
-    const term = program
-      ? nodePty.spawn(program.file, program.args, {
-          name: 'xterm-256color',
-          ...size,
-          cwd: options.cwd,
-          env: { ...program.env, ...hostEnv, [envTag.name]: envTag.value },
-          encoding: 'utf8'
-        })
-      : nodePty.spawn('bash', wrappedBashArgs(options.command, marker.token), {
-          name: 'xterm-256color',
-          ...size,
-          cwd: options.cwd,
-          env: buildEnv({ ...hostEnv, ...options.env }, envTag),
-          encoding: 'utf8'
-        })
-    const tag = { ...envTag, startedAt: readProcEntry(term.pid)?.startTime }
+    const env = program ? undefined : commandEnv({ ...hostEnv, ...options.env })
+    const spare = env && useSpares ? spares.take(options.cwd, env, options.command, size) : undefined
+    // every process of this command gets a pid after this read (a spare's shell has started none
+    // yet; the read is made again when the command is typed into it)
+    let pidsAfter = lastPid()
+    const envTag = spare?.tag ?? { name: PTY_TAG_VARIABLE, value: randomUUID() }
+    const marker = new CompletionMarker(spare?.token ?? randomUUID())
+    const term =
+      spare?.term ??
+      (program
+        ? nodePty.spawn(program.file, program.args, {
+            name: 'xterm-256color',
+            ...size,
+            cwd: options.cwd,
+            env: { ...program.env, ...hostEnv, [envTag.name]: envTag.value },
+            encoding: 'utf8'
+          })
+        : nodePty.spawn('bash', wrappedBashArgs(options.command, marker.token), {
+            name: 'xterm-256color',
+            ...size,
+            cwd: options.cwd,
+            env: { ...env, [envTag.name]: envTag.value },
+            encoding: 'utf8'
+          }))
+    const tag = spare ? spare.tag : { ...envTag, startedAt: readProcEntry(term.pid)?.startTime }
     let reaped = false
     let sweeping: Promise<KillTreeResult> | undefined
     // A sweep repeats until a fresh snapshot finds nothing, so one in flight covers a later request.
-    const sweep = () => (sweeping ??= killProcessTree(term.pid, { envTag: tag }))
+    const startedBefore = spare ? [...spare.members] : undefined
+    const sweep = () => (sweeping ??= killProcessTree(term.pid, { envTag: tag, pidsAfter, startedBefore }))
+    /** Types the command into the spare, whose shell now waits for it (its processes are all there). */
+    const type = (): void => {
+      if (!spare) return
+      if (!spare.ready) startedBefore!.push(...(listTreeFromChildren(term.pid) ?? [term.pid]))
+      pidsAfter = lastPid()
+      term.write(spare.typed + SPARE_DELIMITER)
+    }
     // Once reaped, the pid (and so the group id) may belong to someone else: never signal it again.
     let paused = false
     const resume = (): void => {
@@ -183,9 +215,10 @@ export function createPtyHost(
         resolve(exit)
       }
     })
-    const dataSub = term.onData((chunk) => {
+    const onChunk = (chunk: string): void => {
       if (entry.exited) return // after the marker: only leftovers of background jobs, which die now
-      const { text, exitCode } = marker.push(chunk)
+      const { text, exitCode, ready } = marker.push(chunk)
+      if (ready) type()
       if (text && options.onData) deliver(term.pid, () => options.onData!(text))
       if (exitCode !== undefined) {
         entry.exited = true
@@ -194,7 +227,8 @@ export function createPtyHost(
         // socket is closed (a few ms more of a loaded machine), and the run need not wait for it.
         void kill().then(() => settle({ exitCode, signal: null }))
       }
-    })
+    }
+    const dataSub = term.onData(onChunk)
     const entry: LivePty = {
       pid: term.pid,
       exited: false,
@@ -238,6 +272,10 @@ export function createPtyHost(
       })
     })
     live.set(term.pid, entry)
+    // a ready spare's shell waits for this: typed only now, so no output comes before the listeners;
+    // one still starting gets it on its ready marker, after what it printed before it was taken
+    if (spare?.ready) type()
+    else if (spare) onChunk(spare.seen)
     return entry
   }
 
@@ -275,6 +313,8 @@ export function createPtyHost(
     try {
       const exit = await proc.done
       await killing
+      // the next command here will likely want a shell too: have one waiting by then
+      if (!disposed && useSpares) spares.prepare(options.cwd, commandEnv({ ...hostEnv, ...options.env }))
       return { pid: proc.pid, ...exit, output: output.toString(), omittedChars: output.omittedChars, timedOut, aborted }
     } finally {
       clearTimeout(timer)
@@ -321,11 +361,16 @@ export function createPtyHost(
     spawn,
     open,
     livePids: () => [...live.keys()],
+    sparePids: (starting) => spares.pids(starting),
     deliveringPid: () => delivering,
     pause: (pid) => live.get(pid)?.pause() ?? false,
     resume: (pid) => live.get(pid)?.resume(),
+    prewarm: ({ cwd, env }) => {
+      if (!disposed && useSpares) spares.prepare(cwd, commandEnv({ ...hostEnv, ...env }))
+    },
     async dispose() {
       disposed = true
+      await spares.dispose()
       await Promise.all(
         [...live.values()].map(async (proc) => {
           await proc.kill()
@@ -334,20 +379,4 @@ export function createPtyHost(
       )
     }
   }
-}
-
-/**
- * Secrets of Swarmdesk's own that agents' commands must not see: the model credentials (an agent
- * running `env` would otherwise print the key into its context and transcript).
- */
-export const WITHHELD_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const
-
-function buildEnv(
-  extra: Record<string, string> | undefined,
-  tag: { name: string; value: string }
-): Record<string, string> {
-  const env: Record<string, string> = {}
-  for (const [key, value] of Object.entries(process.env))
-    if (value !== undefined && !(WITHHELD_ENV as readonly string[]).includes(key)) env[key] = value
-  return { ...env, ...FIXED_PTY_ENV, ...extra, [tag.name]: tag.value }
 }

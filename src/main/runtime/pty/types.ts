@@ -94,7 +94,14 @@ export interface PtyHost {
    * node-pty's error when `file` cannot be started.
    */
   open?(options: PtyOpenOptions): InteractivePty
-  /** Pids of live PTY processes (group leaders). */
+  /**
+   * Has a spare shell start for commands in `cwd` (with `env` over the usual environment) a moment
+   * later (50 ms, when the session's first model request has gone out), so the next command there
+   * does not wait for a new terminal (docs/tools.md#tools, Bash). A hint: a no-op where the host
+   * keeps no spares or has one there.
+   */
+  prewarm?(options: { cwd: string; env?: Record<string, string> }): void
+  /** Pids of live PTY processes (group leaders); a spare shell is not one until a command takes it. */
   livePids(): number[]
   /** Kills every PTY process group and waits for them to go. */
   dispose(): Promise<void>

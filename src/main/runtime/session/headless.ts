@@ -162,6 +162,8 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     })
     // the leader's first Bash decision should not wait for the shell grammar to compile
     prepareShellGrammar()
+    // nor its first command for a new terminal: a spare shell starts while the model answers (pty/spareShells.ts)
+    pty.prewarm({ cwd })
     session = await Session.open({
       cwd,
       home: options.home,
