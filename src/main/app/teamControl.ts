@@ -91,10 +91,14 @@ export async function createTeam(session: Session, name: string, description?: s
   return team
 }
 
-/** The data directory's stale teams (teams/leader.ts), by name; none without agent teams. Never throws. */
+/**
+ * The data directory's stale teams (teams/leader.ts), by name; none without agent teams, and none
+ * on a JetStream team store, where a team has no leader lease (docs/nats.md#limits). Never throws.
+ */
 export function staleTeams(session: Session): StaleTeam[] {
-  const teams = session.team?.teams
-  if (!teams) return []
+  const context = session.team
+  if (!context || context.store.transport !== 'files') return []
+  const teams = context.teams
   const stale: StaleTeam[] = []
   for (const t of teams.list().teams) {
     const status = teams.leaderStatus(t.name)
@@ -110,6 +114,10 @@ export function staleTeams(session: Session): StaleTeam[] {
  */
 export async function deleteStaleTeam(session: Session, team: string): Promise<{ team: string; killed: number }> {
   const { team: context } = teamParts(session)
+  if (context.store.transport !== 'files')
+    throw new TeamControlError(
+      `Team '${team}' is on the NATS server (${context.store.describe}), where a team has no leader lease and is never stale: its leader deletes it (TeamDelete).`
+    )
   const removed = await refusals(() => context.teams.deleteStale(team))
   return { team: removed.team, killed: removed.leftovers.killed.length }
 }

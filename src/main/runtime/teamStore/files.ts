@@ -52,6 +52,7 @@ export function createFileTeamStore(home: string, shared: { mailbox?: Mailbox } 
         (await mailbox.broadcast(team, members, message)).map((sent) => ({ id: sent.id })),
       onDidSend: (listener) => mailbox.onDidSend(listener),
       read: async (team, agent, opts) => (await mailbox.read(team, agent, opts)).messages.map(stored),
+      unreadCount: async (team, agent) => mailbox.unreadCount(team, agent),
       markRead: (team, agent, ids) => mailbox.markRead(team, agent, ids),
       waitForMessage: async (team, agent, opts) => stored(await mailbox.waitForMessage(team, agent, opts)),
       watch: (team, agent, listener) => mailbox.onDidReceive(team, agent, (e) => listener(stored(e)))

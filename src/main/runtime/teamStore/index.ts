@@ -5,6 +5,7 @@
 export type {
   LivenessPort,
   MailboxPort,
+  MailEvent,
   StoredMessage,
   TaskListPort,
   TeamConfigPort,

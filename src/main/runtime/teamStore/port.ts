@@ -37,6 +37,12 @@ export interface MailboxPort {
   onDidSend(listener: (e: SentEvent) => void): Disposable
   /** The inbox, oldest first; changes nothing. */
   read(team: string, agent: string, opts?: { unreadOnly?: boolean }): Promise<StoredMessage[]>
+  /**
+   * How many unread messages wait in the inbox (0 for one that does not exist yet): the cheap
+   * "is anything waiting to be delivered" of a headless run's settling check (files: a listing of
+   * `new/`; JetStream: a read of the inbox and its read marks).
+   */
+  unreadCount(team: string, agent: string): Promise<number>
   /** Marks messages read. Already-read ids count as marked; unknown ones are `missing`. */
   markRead(team: string, agent: string, ids: readonly string[]): Promise<{ marked: string[]; missing: string[] }>
   /**
@@ -51,7 +57,17 @@ export interface MailboxPort {
    * messages were reported and new ones will be. Dispose to stop.
    */
   watch(team: string, agent: string, listener: (entry: StoredMessage) => void): Disposable & { ready: Promise<void> }
+  /**
+   * JetStream only (the mailbox inspector's feed, docs/nats.md#mailbox): every message of every
+   * inbox of `team` — those stored, then each new one — and every read mark, old and new, as
+   * pushes. A mark may come before its message. The files have none: the inspector reads their
+   * folders itself (app/mailboxWatch.ts). `ready` resolves once both are subscribed.
+   */
+  follow?(team: string, listener: (e: MailEvent) => void): Disposable & { ready: Promise<void> }
 }
+
+/** What {@link MailboxPort.follow} reports: a message of any inbox of the team, or a read mark. */
+export type MailEvent = { type: 'message'; message: MailboxMessage } | { type: 'read'; agent: string; id: string }
 
 /** The shared task list of a team (docs/teams.md#shared-task-list); the same rules and refusals on every transport. */
 export interface TaskListPort {

@@ -1,6 +1,6 @@
-import { LEAD_NAME } from '../teams'
+import { LEAD_NAME, withMember, withoutMember } from '../teams'
 import type { AgentState, RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
-import { agentId as teamAgentId } from '../../../shared/teams'
+import { agentId as teamAgentId, type TeamMember } from '../../../shared/teams'
 import { Emitter, type Disposable } from '../base'
 import type { TeammateSpawnRequest } from '../tools'
 
@@ -116,7 +116,7 @@ export class TeammateSupervisor implements Disposable {
     const planModeRequired = request.mode === 'plan'
     let member
     try {
-      member = await context.teams.addMember(team, {
+      const input = {
         name: request.name,
         agentType: request.agentType,
         model: request.model,
@@ -125,7 +125,14 @@ export class TeammateSupervisor implements Disposable {
         mode: request.mode,
         planModeRequired,
         isActive: true
+      }
+      let added!: TeamMember
+      await context.store.config.update(team, (c) => {
+        const next = withMember(c, input)
+        added = next.added
+        return next.config
       })
+      member = added
     } catch (error) {
       throw new TeammateSpawnError(`${(error as Error).message} Choose another name.`)
     }
@@ -148,7 +155,7 @@ export class TeammateSupervisor implements Disposable {
         planModeRequired,
         env: this.options.modelEnv()
       },
-      () => context.teams.removeMember(team, member.name)
+      () => context.store.config.update(team, (c) => withoutMember(c, member.name))
     )
     return { name: member.name, agentId: member.agentId, backend, color: member.color, team }
   }
@@ -169,7 +176,7 @@ export class TeammateSupervisor implements Disposable {
       throw new TeammateSpawnError(
         `There is no team, so '${name}' cannot be resumed; create a team and spawn it again.`
       )
-    const member = context.teams.read(team).members.find((m) => m.name === name)
+    const member = (await context.store.config.read(team)).members.find((m) => m.name === name)
     if (!member)
       throw new TeammateSpawnError(`'${name}' is no longer a member of team '${team}'; spawn it again instead.`)
     if (this.members.get(name)?.alive) throw new TeammateSpawnError(`${name} is already running.`)

@@ -2,6 +2,8 @@ export {
   LEAD_NAME,
   TeamStore,
   uniqueMemberName,
+  withMember,
+  withoutMember,
   type MemberPatch,
   type NewMember,
   type NewTeam,
