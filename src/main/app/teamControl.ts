@@ -96,9 +96,8 @@ export async function createTeam(session: Session, name: string, description?: s
  * on a JetStream team store, where a team has no leader lease (docs/nats.md#limits). Never throws.
  */
 export function staleTeams(session: Session): StaleTeam[] {
-  const context = session.team
-  if (!context || context.store.transport !== 'files') return []
-  const teams = context.teams
+  const teams = session.team?.files?.teams
+  if (!teams) return []
   const stale: StaleTeam[] = []
   for (const t of teams.list().teams) {
     const status = teams.leaderStatus(t.name)
@@ -114,11 +113,12 @@ export function staleTeams(session: Session): StaleTeam[] {
  */
 export async function deleteStaleTeam(session: Session, team: string): Promise<{ team: string; killed: number }> {
   const { team: context } = teamParts(session)
-  if (context.store.transport !== 'files')
+  const files = context.files
+  if (!files)
     throw new TeamControlError(
       `Team '${team}' is on the NATS server (${context.store.describe}), where a team has no leader lease and is never stale: its leader deletes it (TeamDelete).`
     )
-  const removed = await refusals(() => context.teams.deleteStale(team))
+  const removed = await refusals(() => files.teams.deleteStale(team))
   return { team: removed.team, killed: removed.leftovers.killed.length }
 }
 

@@ -22,9 +22,17 @@ export interface StoredMessage {
 export interface MailboxPort {
   /**
    * Stores `message` in `to`'s inbox; resolves once it is stored (the acknowledgement).
-   * @throws InvalidNameError for a bad team or recipient; InvalidMessageError for a bad message.
+   * `existingTeamOnly`: refuse when the team's config is gone (a teammate's last words after its
+   * leader deleted the team are then not stored where nobody reads them).
+   * @throws InvalidNameError for a bad team or recipient; InvalidMessageError for a bad message;
+   *   TeamGoneError with `existingTeamOnly` when the team no longer exists.
    */
-  send(team: string, to: string, message: OutgoingMessage): Promise<{ id: string }>
+  send(
+    team: string,
+    to: string,
+    message: OutgoingMessage,
+    opts?: { existingTeamOnly?: boolean }
+  ): Promise<{ id: string }>
   /**
    * Sends `message` to each of `members` but its sender (duplicates dropped), as {@link send} does.
    * @throws InvalidNameError for a bad member name (before anything is sent).
@@ -54,9 +62,15 @@ export interface MailboxPort {
    * Calls `listener` once for every unread message of the inbox — those waiting now, then each new
    * one as it is stored (a push) — oldest first. Messages marked read before they were seen are not
    * reported. A throwing listener's error is rethrown on a later tick. `ready` resolves once waiting
-   * messages were reported and new ones will be. Dispose to stop.
+   * messages were reported and new ones will be. A failure to read the inbox goes to `onError`
+   * (default: rethrown on a later tick on files; JetStream's watch ends quietly). Dispose to stop.
    */
-  watch(team: string, agent: string, listener: (entry: StoredMessage) => void): Disposable & { ready: Promise<void> }
+  watch(
+    team: string,
+    agent: string,
+    listener: (entry: StoredMessage) => void,
+    opts?: { onError?: (error: unknown) => void }
+  ): Disposable & { ready: Promise<void> }
   /**
    * JetStream only (the mailbox inspector's feed, docs/nats.md#mailbox): every message of every
    * inbox of `team` — those stored, then each new one — and every read mark, old and new, as

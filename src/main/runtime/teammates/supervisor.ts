@@ -1,9 +1,9 @@
-import { LEAD_NAME, withMember, withoutMember } from '../teams'
+import { LEAD_NAME } from '../teams'
+import { transportEnv } from '../teamStore'
 import type { AgentState, RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
-import { agentId as teamAgentId, type TeamMember } from '../../../shared/teams'
+import { agentId as teamAgentId } from '../../../shared/teams'
 import { Emitter, type Disposable } from '../base'
 import type { TeammateSpawnRequest } from '../tools'
-
 import { CONTINUE_TRANSCRIPT_VARIABLE } from './agent'
 import type { TeammateBackend, TeammateExitInfo, TeammateSpawnConfig } from './executor'
 import { LeaderInbox } from './leaderInbox'
@@ -11,7 +11,7 @@ import { TeamSettling, type TeamWait } from './settling'
 import { interruptible, newTrackedTeammate, type TrackedTeammate } from './tracked'
 import { exitedWithin, requestShutdown } from './shutdownRequest'
 import { cleanUpAfter } from './exitCleanup'
-
+import { addMember, removeMember } from './members'
 export type { TeamWait } from './settling'
 export { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
 import { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
@@ -116,7 +116,7 @@ export class TeammateSupervisor implements Disposable {
     const planModeRequired = request.mode === 'plan'
     let member
     try {
-      const input = {
+      member = await addMember(context.store.config, team, {
         name: request.name,
         agentType: request.agentType,
         model: request.model,
@@ -125,14 +125,7 @@ export class TeammateSupervisor implements Disposable {
         mode: request.mode,
         planModeRequired,
         isActive: true
-      }
-      let added!: TeamMember
-      await context.store.config.update(team, (c) => {
-        const next = withMember(c, input)
-        added = next.added
-        return next.config
       })
-      member = added
     } catch (error) {
       throw new TeammateSpawnError(`${(error as Error).message} Choose another name.`)
     }
@@ -155,7 +148,7 @@ export class TeammateSupervisor implements Disposable {
         planModeRequired,
         env: this.options.modelEnv()
       },
-      () => context.store.config.update(team, (c) => withoutMember(c, member.name))
+      () => removeMember(context.store.config, team, member.name)
     )
     return { name: member.name, agentId: member.agentId, backend, color: member.color, team }
   }
@@ -243,6 +236,8 @@ export class TeammateSupervisor implements Disposable {
         agentId: tracked.agentId,
         sessionId: this.options.sessionId,
         leaderAgentId: teamAgentId(LEAD_NAME, team),
+        env: { ...config.env, ...transportEnv(context.transport) }, // it opens the store from there
+        store: context.store,
         onTurnStart: (at) => this.onTurnStart(tracked, at)
       })
     } catch (error) {

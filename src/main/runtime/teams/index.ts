@@ -3,6 +3,7 @@ export {
   TeamStore,
   uniqueMemberName,
   withMember,
+  withMemberPatch,
   withoutMember,
   type MemberPatch,
   type NewMember,

@@ -254,9 +254,9 @@ export class TeamStore {
   async updateMember(team: string, name: string, patch: MemberPatch): Promise<TeamMember> {
     let updated!: TeamMember
     await this.update(team, (c) => {
-      const i = indexOf(c, name)
-      updated = { ...c.members[i], ...patch }
-      return { ...c, members: c.members.map((m, j) => (j === i ? updated : m)) }
+      const next = withMemberPatch(c, name, patch)
+      updated = next.updated
+      return next.config
     })
     return updated
   }
@@ -316,6 +316,17 @@ export function withMember(config: TeamConfig, input: NewMember): { config: Team
     config.members.map((m) => m.color)
   )
   return { config: { ...config, members: [...config.members, added] }, added }
+}
+
+/** `config` with member `name` changed by `patch`: the change {@link TeamStore.updateMember} writes. @throws TeamMemberError if there is no such member. */
+export function withMemberPatch(
+  config: TeamConfig,
+  name: string,
+  patch: MemberPatch
+): { config: TeamConfig; updated: TeamMember } {
+  const i = indexOf(config, name)
+  const updated = { ...config.members[i]!, ...patch }
+  return { config: { ...config, members: config.members.map((m, j) => (j === i ? updated : m)) }, updated }
 }
 
 /** `config` without member `name`: the change {@link TeamStore.removeMember} writes. @throws TeamMemberError if there is no such member. */

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream'
 import { MailboxMessageSchema, messageKind, type MailboxMessage } from '../../../../shared/mailbox'
 import { Emitter, toDisposable } from '../../base'
-import { assertName, composeMessage, MailboxAbortError, type SentEvent } from '../../mailbox'
+import { assertName, composeMessage, MailboxAbortError, TeamGoneError, type SentEvent } from '../../mailbox'
 import type { MailboxPort, MailEvent, StoredMessage } from '../port'
 import { isWrongRevision, MAIL_STREAM, type NatsHandles } from './connection'
 
@@ -85,9 +85,16 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
     return out
   }
 
-  const send = async (team: string, to: string, outgoing: Parameters<MailboxPort['send']>[2]) => {
+  const send = async (
+    team: string,
+    to: string,
+    outgoing: Parameters<MailboxPort['send']>[2],
+    opts: { existingTeamOnly?: boolean } = {}
+  ) => {
     const subject = inboxSubject(team, to)
     const message = composeMessage(to, outgoing)
+    if (opts.existingTeamOnly && (await h.teams.get(`${team}.config`))?.operation !== 'PUT')
+      throw new TeamGoneError(team)
     await publish(subject, message)
     // the message is stored whatever a listener does (as the file mailbox's onDidSend)
     try {
@@ -101,12 +108,12 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
   }
 
   return {
-    send,
     async broadcast(team, members, message) {
       const targets = [...new Set(members)].filter((m) => m !== message.from)
       for (const m of targets) assertName('to', m)
       return Promise.all(targets.map((m) => send(team, m, message)))
     },
+    send,
     onDidSend: sent.event,
     read: (team, agent, opts = {}) => read(team, agent, opts.unreadOnly === true),
     unreadCount: async (team, agent) => (await read(team, agent, true)).length,
@@ -209,7 +216,7 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
         { ready }
       )
     },
-    watch(team, agent, listener) {
+    watch(team, agent, listener, opts = {}) {
       const subject = inboxSubject(team, agent)
       let stop: (() => void) | undefined
       let disposed = false
@@ -247,9 +254,9 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
             if ((await h.reads.get(`${team}.${agent}.${message.id}`))?.operation === 'PUT') continue
             report(message)
           }
-        })().catch(() => undefined)
+        })().catch((error: unknown) => void (disposed || opts.onError?.(error)))
       })()
-      ready.catch(() => undefined)
+      ready.catch((error: unknown) => void (disposed || opts.onError?.(error)))
       return Object.assign(
         toDisposable(() => {
           disposed = true

@@ -7,7 +7,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem, type TerminalSize } from '../../../../shared/terminalSize'
 import type { EventBus } from '../../events'
-import { createMailbox, type Mailbox, type OutgoingMessage } from '../../mailbox'
+import type { OutgoingMessage } from '../../mailbox'
+import { createFileTeamStore, type TeamStorePort } from '../../teamStore'
 
 import { teammateIdentityEnv } from '../env'
 import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
@@ -111,7 +112,7 @@ interface Running {
 export class ProcessTeammateExecutor implements TeammateExecutor {
   readonly backend = 'process' as const
   private readonly running = new Map<string, Running>()
-  private readonly mailboxes = new Map<string, Mailbox>()
+  private readonly fileStores = new Map<string, TeamStorePort>()
   private disposed = false
 
   constructor(private readonly options: ProcessTeammateExecutorOptions) {}
@@ -228,7 +229,7 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
     const home = known?.home ?? this.options.home ?? swarmdeskHome()
     const team = known?.team ?? agentId.slice(at + 1)
     const name = known?.name ?? agentId.slice(0, at)
-    await this.mailbox(home).send(team, name, message)
+    await (known?.store ?? this.fileStore(home)).mailbox.send(team, name, message)
   }
 
   /**
@@ -349,7 +350,8 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
         exit,
         killReason: entry.killReason,
         output: entry.output,
-        lastReport: () => lastReport(this.mailbox(entry.config.home), entry.config, spawnedAt)
+        lastReport: () =>
+          lastReport((entry.config.store ?? this.fileStore(entry.config.home)).mailbox, entry.config, spawnedAt)
       })
     } catch (error) {
       entry.tail.close()
@@ -363,13 +365,11 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
     return info
   }
 
-  private mailbox(home: string): Mailbox {
-    let mailbox = this.mailboxes.get(home)
-    if (!mailbox) {
-      mailbox = createMailbox({ home })
-      this.mailboxes.set(home, mailbox)
-    }
-    return mailbox
+  /** The file team store of `home`, for a teammate spawned without a store (one per home). */
+  private fileStore(home: string): TeamStorePort {
+    let store = this.fileStores.get(home)
+    if (!store) this.fileStores.set(home, (store = createFileTeamStore(home)))
+    return store
   }
 }
 
