@@ -166,6 +166,11 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   })
   const pty = options.pty ?? createPtyHost()
   await setActive(true)
+  // its heartbeat on a server (docs/nats.md#liveness); on files the leader sees its process instead
+  const beat = () => store.liveness.beat(team, name).catch(() => undefined)
+  const beating = store.transport === 'files' ? undefined : setInterval(() => void beat(), store.liveness.beatEveryMs)
+  beating?.unref()
+  if (beating) await beat()
   let outcome: 'shutdown' | 'aborted' | 'crashed' = 'crashed'
   let agent: TeammateAgent | undefined
   let interrupts: Disposable | undefined
@@ -314,6 +319,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     stopped.abort()
     const released = await tasks.releaseOwnedBy(team, name).catch(() => [] as Task[])
     await setActive(false).catch(() => undefined)
+    clearInterval(beating)
+    if (beating) await store.liveness.forget(team, name).catch(() => undefined)
     if (outcome !== 'shutdown') {
       // the leader learns that it left without a shutdown, and which tasks are free again (docs/teams.md#teammate-life-cycle)
       const freed = released.length

@@ -12,6 +12,7 @@ import { interruptible, newTrackedTeammate, type TrackedTeammate } from './track
 import { exitedWithin, requestShutdown } from './shutdownRequest'
 import { cleanUpAfter } from './exitCleanup'
 import { addMember, removeMember } from './members'
+import { reapOnTimer } from './reaper'
 export type { TeamWait } from './settling'
 export { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
 import { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
@@ -33,6 +34,7 @@ export class TeammateSupervisor implements Disposable {
   private readonly settling: TeamSettling
   private readonly busSub: Disposable
   private readonly teamSub: Disposable
+  private readonly reaper: Disposable
   private disposed = false
   private lastActivity = Date.now()
 
@@ -70,12 +72,12 @@ export class TeammateSupervisor implements Disposable {
     // TeamDelete takes the leader's inbox with it: stop reading it at once
     this.teamSub = options.team.onDidChangeTeam((team) => {
       this.inbox.keepOnly(team)
-      // a new team gets its first teammate soon: the default backend prepares (a worker loads its
-      // bundle while the leader's model writes the Agent call); a deleted one needs none
+      // a new team gets its first teammate soon: the default backend prepares; a deleted one needs none
       if (team !== undefined) options.registry.prewarm(options.defaultBackend)
       else void options.registry.releaseSpares().catch(() => undefined)
     })
     if (options.team.team() !== undefined) options.registry.prewarm(options.defaultBackend)
+    this.reaper = reapOnTimer(options.team, options.bus, () => this.aliveNames())
   }
 
   /** Fires whenever a teammate's state, liveness or the leader's inbox changes. */
@@ -280,7 +282,9 @@ export class TeammateSupervisor implements Disposable {
       alive.map(async (m) => {
         const outcome = await this.shutdown(m.name, reason).catch(() => 'gone' as const)
         // a rejection does not keep a closing session alive: the timeout still applies
-        if (outcome === 'rejected') await this.killAfter(m, this.shutdownTimeoutMs)
+        const ms = this.shutdownTimeoutMs
+        if (outcome === 'rejected' && !(await exitedWithin(m.handle!, ms)))
+          await this.kill(m.name, `did not shut down within ${Math.round(ms / 1000)} s`)
       })
     )
   }
@@ -331,11 +335,6 @@ export class TeammateSupervisor implements Disposable {
 
   private get shutdownTimeoutMs(): number {
     return this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS
-  }
-
-  private async killAfter(m: TrackedTeammate, ms: number): Promise<void> {
-    if (!(await exitedWithin(m.handle!, ms)))
-      await this.kill(m.name, `did not shut down within ${Math.round(ms / 1000)} s`)
   }
 
   /** After any exit (docs/teams.md#teammate-life-cycle): open questions cancelled; without the teammate's own cleanup, its tasks released, inactive, the leader told. */
@@ -394,6 +393,7 @@ export class TeammateSupervisor implements Disposable {
     this.disposed = true
     this.busSub.dispose()
     this.teamSub.dispose()
+    this.reaper.dispose()
     await this.inbox.dispose()
     this.changed.dispose()
   }
