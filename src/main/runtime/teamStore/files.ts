@@ -83,6 +83,15 @@ export function createFileTeamStore(home: string, shared: { mailbox?: Mailbox } 
       delete: (team) => teams.delete(team)
     },
     liveness: fileLiveness(home),
+    // the leader tails a file teammate's transcript (docs/nats.md#a-teammates-events)
+    events: {
+      publish: () => undefined,
+      follow: () =>
+        Object.assign(
+          toDisposable(() => undefined),
+          { ready: Promise.resolve() }
+        )
+    },
     close: async () => undefined,
     files: { mailbox, teams, tasks: tasksOf }
   }

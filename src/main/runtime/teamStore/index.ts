@@ -8,6 +8,7 @@ export type {
   MailEvent,
   StoredMessage,
   TaskListPort,
+  TeammateEventsPort,
   TeamConfigPort,
   TeamStorePort,
   TeamTransportKind

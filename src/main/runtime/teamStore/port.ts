@@ -1,3 +1,4 @@
+import type { RuntimeEvent } from '../../../shared/events'
 import type { MailboxMessage } from '../../../shared/mailbox'
 import type { ClaimResult, Task, TaskChange } from '../../../shared/tasks'
 import type { TeamConfig } from '../../../shared/teams'
@@ -147,6 +148,20 @@ export interface LivenessPort {
 }
 
 /**
+ * A teammate's events for the leader's view of it (docs/nats.md#a-teammates-events): on a server
+ * the teammate publishes what its bus emits, and the leader follows that instead of tailing a
+ * transcript that may be in another data directory or on another machine. Not stored: a leader
+ * that is not listening misses them (the transcript in the teammate's data directory keeps
+ * everything). On files nothing is published: the leader tails the transcript, as always.
+ */
+export interface TeammateEventsPort {
+  /** Sends `event` to whoever follows `agent` now; never throws, never waits. */
+  publish(team: string, agent: string, event: RuntimeEvent): void
+  /** Calls `listener` with each event `agent` publishes from now on; `ready` once subscribed. Dispose to stop. */
+  follow(team: string, agent: string, listener: (event: RuntimeEvent) => void): Disposable & { ready: Promise<void> }
+}
+
+/**
  * The team store: everything a team shares — mailbox, task list, config, liveness — behind one
  * interface, with one implementation per transport (docs/nats.md#the-team-store).
  */
@@ -158,6 +173,7 @@ export interface TeamStorePort {
   readonly tasks: TaskListPort
   readonly config: TeamConfigPort
   readonly liveness: LivenessPort
+  readonly events: TeammateEventsPort
   /** Releases connections, watches and timers. Idempotent. */
   close(): Promise<void>
 }

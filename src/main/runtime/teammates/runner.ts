@@ -114,6 +114,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   const files = store.transport === 'files' ? (store as FileTeamStore).files : undefined
   ensureWritableDataDirectory(home, cwd, files ? [files.teams.teamDir(team)] : [])
   const bus = options.bus ?? new EventBus()
+  // on a server the leader follows what it publishes, not its transcript (docs/nats.md#a-teammates-events)
+  const relay = store.transport === 'files' ? undefined : bus.onEvent((e) => store.events.publish(team, name, e))
   const { mailbox, tasks } = store
   const setActive = (isActive: boolean) =>
     store.config.update(team, (c) => withMemberPatch(c, name, { isActive }).config)
@@ -347,6 +349,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     await mcp.close()
     if (!options.pty) await pty.dispose()
     await connection.close()
+    relay?.dispose()
   }
 }
 
