@@ -336,6 +336,7 @@ export class WorkspaceService {
     this.pushListeners.clear()
     await this.opened.pty.dispose()
     await this.opened.model.close()
+    await this.opened.teamStore?.store.close()
   }
 }
 

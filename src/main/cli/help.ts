@@ -92,6 +92,8 @@ ${SETTINGS_LINES}
   --new-session             start an empty session instead of reopening the last one
   --claude-session          open a Claude Code session (your own claude, interactive) in a pane at start
   --claude-path FILE        the claude to run (default: the one on PATH)
+  --team-transport URL      where teams live: files, or nats://host:port (JetStream; docs/nats.md);
+                            default SWARMDESK_TEAM_TRANSPORT, then the teamTransport setting, then files
   -h, --help                this help
 `,
   'scripted-server': `Usage: swarmdesk scripted-server --scenario FILE [--port N]

@@ -27,6 +27,7 @@ Usage:
   swarmdesk demo [--headless] [--json] [--approve all|none|ask]
   swarmdesk serve [--cwd DIR] [--port N] [--scenario FILE] [--model ID] [--permission-mode MODE] [--fork] [--coordinator]
                   [--settings FILE] [--trust-project] [--new-session] [--claude-session] [--claude-path FILE]
+                  [--team-transport URL]
   swarmdesk scripted-server --scenario FILE [--port N]
   swarmdesk claude sessions list | teams list | teams show TEAM [--json]
   swarmdesk permissions check --cwd DIR [--mode MODE] [--settings FILE] --tool NAME --input JSON

@@ -25,9 +25,8 @@ import {
 } from '../subagents'
 import { Session } from './session'
 import { envWithSettings, teammateModelSetting } from './roleSettings'
-import { chooseTeamTransport, modeSwitches, openSessionTeamStore, teammateSettings } from './setup'
+import { modeSwitches, openSessionTeamStore, teammateSettings } from './setup'
 import type { SessionOptions } from './options'
-import { TeamTransportError } from '../teamStore'
 import { leaderToolSource, openSessionMcp, type SessionMcp } from './mcpSetup'
 import { mcpTimeoutsFromEnv } from '../mcp'
 import { expandPromptCommand } from './mcpPrompt'
@@ -135,14 +134,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
   let teamStore: SessionOptions['teamStore']
   try {
     // a bad transport is bad usage; an unusable server stops the run before anything runs
-    const transport = (() => {
-      try {
-        return chooseTeamTransport(options.teamTransport, env, settings)
-      } catch (error) {
-        throw error instanceof TeamTransportError ? new RunUsageError(error.message) : error
-      }
-    })()
-    teamStore = await openSessionTeamStore(options.home, transport)
+    teamStore = await openSessionTeamStore(options.home, options.teamTransport, env, settings)
     mcp = await openSessionMcp({
       home: options.home,
       cwd,

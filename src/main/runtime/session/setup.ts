@@ -1,3 +1,4 @@
+import { RunUsageError } from '../base'
 import type { LoadedSettings } from '../permissions'
 import {
   openTeamStore,
@@ -93,14 +94,24 @@ export function chooseTeamTransport(
 }
 
 /**
- * Opens the team store of a JetStream `transport` for a session (`SessionOptions.teamStore`);
- * undefined for the files (the session makes its own). The caller closes it.
- * @throws TeamStoreUnavailableError when the server is unreachable, refuses the credentials or has JetStream off.
+ * Opens the team store a run or a served workspace chooses ({@link chooseTeamTransport}) for its
+ * sessions (`SessionOptions.teamStore`); undefined for the files (each session makes its own). The
+ * caller closes it.
+ * @throws RunUsageError for a bad transport; TeamStoreUnavailableError when the server is
+ *   unreachable, refuses the credentials or has JetStream off.
  */
 export async function openSessionTeamStore(
   home: string,
-  transport: TeamTransport
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  settings: Pick<LoadedSettings, 'sources'>
 ): Promise<{ store: TeamStorePort; transport: TeamTransport } | undefined> {
+  let transport: TeamTransport
+  try {
+    transport = chooseTeamTransport(flag, env, settings)
+  } catch (error) {
+    throw error instanceof TeamTransportError ? new RunUsageError(error.message) : error
+  }
   if (transport.kind === 'files') return undefined
   return { store: await openTeamStore(home, transport), transport }
 }
