@@ -319,8 +319,10 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     interrupts?.dispose()
     options.signal?.removeEventListener('abort', onAbort)
     stopped.abort()
-    const released = await tasks.releaseOwnedBy(team, name).catch(() => [] as Task[])
-    await setActive(false).catch(() => undefined)
+    // after an approved shutdown both were done before the leader heard of it, and the leader may
+    // have deleted the team since: the config's lock would make its folder again
+    const released = outcome === 'shutdown' ? [] : await tasks.releaseOwnedBy(team, name).catch(() => [] as Task[])
+    if (outcome !== 'shutdown') await setActive(false).catch(() => undefined)
     clearInterval(beating)
     if (beating) await store.liveness.forget(team, name).catch(() => undefined)
     if (outcome !== 'shutdown') {
