@@ -131,7 +131,7 @@ export async function measurePermission(backend: TeammateBackend, samples: numbe
   const context = createTeamContext({ home: ws.home, sessionId, bus, leaderName: LEAD_NAME })
   let supervisor: TeammateSupervisor | undefined
   try {
-    await context.teams.create({
+    await context.store.config.create({
       name: team,
       description: 'teammates benchmark',
       lead: { name: LEAD_NAME, agentType: 'main', model: MODEL, backendType: 'main', cwd: ws.work }
@@ -176,7 +176,7 @@ export async function measurePermission(backend: TeammateBackend, samples: numbe
       createdAt = new Map([...created].map(([id, hr]) => [id, { hr, wall: Number.NaN }]))
     } else {
       createdAt = new Map()
-      for (const { message } of (await context.mailbox.read(team, LEAD_NAME)).messages) {
+      for (const { message } of await context.store.mailbox.read(team, LEAD_NAME)) {
         const body = parseMessageBody(message.text)
         if (body.kind === 'structured' && body.body.type === 'permission_request')
           createdAt.set(body.body.requestId, { hr: 0n, wall: Date.parse(message.timestamp) })

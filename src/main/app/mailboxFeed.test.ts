@@ -132,9 +132,9 @@ describe('the mailbox inspector feed', () => {
     const ctx = createTeamContext({ home, sessionId: 's1', bus: new EventBus(), leaderName: 'team-lead' })
     const feed = followTeamMailboxes(ctx, { home })
     expect(feed.list()).toMatchObject({ team: null, total: 0 })
-    await ctx.teams.create({ name: 'docs', lead })
+    await ctx.files!.teams.create({ name: 'docs', lead })
     ctx.setTeam('docs')
-    await ctx.mailbox.send('docs', 'team-lead', {
+    await ctx.files!.mailbox.send('docs', 'team-lead', {
       from: 'alice',
       body: protocolBody('idle_notification', {
         from: 'alice',
@@ -143,7 +143,7 @@ describe('the mailbox inspector feed', () => {
       })
     })
     await until(feed, (e) => e.length === 1)
-    await ctx.teams.delete('docs')
+    await ctx.files!.teams.delete('docs')
     ctx.setTeam(undefined)
     expect(feed.list()).toMatchObject({
       team: 'docs',
@@ -151,10 +151,10 @@ describe('the mailbox inspector feed', () => {
       total: 1,
       entries: [{ kind: 'idle_notification', summary: 'Idle (available): wrote docs/wordfreq.md' }]
     })
-    await ctx.teams.create({ name: 'next', lead })
+    await ctx.files!.teams.create({ name: 'next', lead })
     ctx.setTeam('next')
     expect(feed.list()).toMatchObject({ team: 'next', deleted: false, total: 0 })
-    await ctx.mailbox.send('next', 'bob', { from: 'team-lead', text: 'hi' })
+    await ctx.files!.mailbox.send('next', 'bob', { from: 'team-lead', text: 'hi' })
     expect((await until(feed, (e) => e.length === 1))[0]).toMatchObject({ to: 'bob', text: 'hi' })
     feed.dispose()
     cleanup()

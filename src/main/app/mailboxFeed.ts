@@ -1,4 +1,4 @@
-import { type TeamContext } from '../runtime/teamStore'
+import type { TeamContext, TeamStorePort } from '../runtime/teamStore'
 import { existsSync, promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import {
@@ -12,7 +12,7 @@ import { DisposableStore, Emitter, type Disposable } from '../runtime/base'
 import { DEFAULT_POLL_MS } from '../runtime/mailbox'
 import type { MailboxMessage } from '../../shared/mailbox'
 import { compareEntries, compareIds, toEntry } from './mailboxEntry'
-import { listMessages, readMessage, serialize, watchDir, type DirWatch } from './mailboxWatch'
+import { followStoreMail, listMessages, readMessage, serialize, watchDir, type DirWatch } from './mailboxWatch'
 
 /** Options of {@link MailboxFeed}. */
 export interface MailboxFeedOptions {
@@ -22,6 +22,8 @@ export interface MailboxFeedOptions {
   maxEntries?: number
   /** Fallback poll period of the directory watches, ms (default the mailbox's, 2,000). */
   pollMs?: number
+  /** The session's team store: on JetStream the feed follows its pushes (`mailbox.follow`), not the folders. */
+  store?: TeamStorePort
 }
 
 /**
@@ -52,6 +54,7 @@ export class MailboxFeed implements Disposable {
   private readonly home: string
   private readonly max: number
   private readonly pollMs: number
+  private readonly store: TeamStorePort | undefined
   private readonly changed = new Emitter<MailboxChange>()
   /** Fires for every change, after the feed's state reflects it. */
   readonly onDidChange = this.changed.event
@@ -74,6 +77,7 @@ export class MailboxFeed implements Disposable {
     this.home = options.home
     this.max = options.maxEntries ?? MAILBOX_FEED_MAX
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS
+    this.store = options.store?.mailbox.follow ? options.store : undefined
   }
 
   /**
@@ -86,7 +90,8 @@ export class MailboxFeed implements Disposable {
     if (team === undefined) {
       if (this.team === undefined) return
       this.stopWatching()
-      this.deleted = !existsSync(join(this.teamDir(this.team), 'config.json'))
+      // on a server only TeamDelete lets go of the team
+      this.deleted = this.store ? true : !existsSync(join(this.teamDir(this.team), 'config.json'))
       if (!this.deleted) this.clear(undefined)
       this.changed.fire({ type: 'team', team: this.team ?? null, deleted: this.deleted })
       return
@@ -161,6 +166,7 @@ export class MailboxFeed implements Disposable {
    * with its three folders before its first delivery, so watching starts before any message lands.
    */
   private startWatching(team: string): void {
+    if (this.store) return this.followStore(team, this.store)
     const watches = this.watches
     const dir = join(this.teamDir(team), 'inboxes')
     const scanTeam = serialize(async () => {
@@ -196,6 +202,22 @@ export class MailboxFeed implements Disposable {
     this.track(scanTeam)
   }
 
+  /** Follows the team's inboxes on a JetStream store (mailboxWatch.ts `followStoreMail`). */
+  private followStore(team: string, store: TeamStorePort): void {
+    const watches = this.watches
+    const sub = followStoreMail(store, team, {
+      read: (key) => {
+        const known = this.byKey.get(key)
+        if (known && !known.read && !watches.isDisposed)
+          this.add(team, [], new Set([this.update(known, { read: true }).key]))
+        return known !== undefined
+      },
+      message: (message, read) => void (watches.isDisposed || this.add(team, [{ message, read }], new Set()))
+    })
+    watches.add(sub)
+    this.track(() => sub.ready)
+  }
+
   private track(scan: () => Promise<void>): void {
     const p = scan().catch(() => undefined)
     this.pending.add(p)
@@ -214,7 +236,6 @@ export class MailboxFeed implements Disposable {
     for (const n of read) state.set(n, true)
     const changed = new Set<string>()
     const fresh: Array<{ message: MailboxMessage; read: boolean }> = []
-    const senders = new Set<string>()
     for (const [name, isRead] of state) {
       const known = this.byKey.get(`${agent}/${name.slice(0, -'.json'.length)}`)
       if (known) {
@@ -226,6 +247,12 @@ export class MailboxFeed implements Disposable {
       if (found && found.message.to === agent) fresh.push(found)
     }
     if (watches.isDisposed) return
+    this.add(team, fresh, changed)
+  }
+
+  /** Inserts `fresh` messages (in id order), groups broadcasts, trims, and fires the entries in `changed` and the new ones. */
+  private add(team: string, fresh: Array<{ message: MailboxMessage; read: boolean }>, changed: Set<string>): void {
+    const senders = new Set<string>()
     fresh.sort((a, b) => compareIds(a.message.id, b.message.id))
     for (const { message, read: isRead } of fresh) {
       const entry = toEntry(message, isRead, ++this.rev, team)

@@ -2,6 +2,7 @@ import { promises as fs, watch, type FSWatcher } from 'node:fs'
 import { join } from 'node:path'
 import { MailboxMessageSchema, type MailboxMessage } from '../../shared/mailbox'
 import type { Disposable } from '../runtime/base'
+import type { TeamStorePort } from '../runtime/teamStore'
 import { isMessageFile } from '../runtime/mailbox'
 
 // How the mailbox inspector's feed (mailboxFeed.ts) reads the inbox folders of the maildir mailbox
@@ -115,4 +116,25 @@ export async function readMessage(
     }
   }
   return undefined
+}
+
+/**
+ * What the mailbox inspector's feed does with a JetStream store's pushes: `message` for each
+ * message (with its read state, a mark pushed before it kept for it), `read` for a mark (key
+ * `{to}/{id}`) that answers whether the message is known; an unknown one is kept for its message.
+ */
+export function followStoreMail(
+  store: TeamStorePort,
+  team: string,
+  on: { message(message: MailboxMessage, read: boolean): void; read(key: string): boolean }
+): Disposable & { ready: Promise<void> } {
+  const marked = new Set<string>()
+  return store.mailbox.follow!(team, (e) => {
+    if (e.type === 'read') {
+      const key = `${e.agent}/${e.id}`
+      if (!on.read(key)) marked.add(key)
+      return
+    }
+    on.message(e.message, marked.delete(`${e.message.to}/${e.message.id}`))
+  })
 }

@@ -18,7 +18,9 @@ import {
   modeSwitches,
   leaderToolSource,
   openSessionMcp,
+  openSessionTeamStore,
   Session,
+  type SessionOptions,
   teammateModelSetting,
   teammateSettings,
   type SessionMcp
@@ -82,6 +84,8 @@ export interface WorkspaceServiceOptions {
   claudeSession?: boolean
   /** The `claude` to run (`--claude-path`); default the one on PATH. */
   claudePath?: string
+  /** `--team-transport` (docs/nats.md#configuration): over SWARMDESK_TEAM_TRANSPORT and the `teamTransport` setting. */
+  teamTransport?: string
 }
 
 /** A notice for the leader's pane, from opening the workspace. */
@@ -122,6 +126,8 @@ export interface OpenedWorkspace {
   notices: OpeningNotice[]
   /** The session's MCP servers and its subagents' own: closed when the workspace closes (docs/tools.md#mcp-servers). */
   mcp: { session: SessionMcp; agents: AgentMcp }
+  /** The team store on a server, shared by the workspace's sessions; closed with the workspace. Undefined on files. */
+  teamStore: SessionOptions['teamStore']
 }
 
 /**
@@ -144,6 +150,8 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
   )
   // the Settings view's models and auto-background delay, where the environment sets none
   const env = envWithSettings(startEnv, settings)
+  // the team's server, when there is one, is opened once for the workspace (docs/nats.md#configuration)
+  const teamStore = await openSessionTeamStore(options.home, options.teamTransport, env, settings)
   // a first run has no key: the workspace opens all the same, saying where to add one
   const keyFix: KeyFix = options.apiKeys ? 'settings' : 'environment'
   const apiKey = options.apiKey ?? new ApiKeyHolder()
@@ -185,6 +193,7 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
   }).catch(async (error: unknown) => {
     await pty.dispose()
     await model.close()
+    await teamStore?.store.close()
     throw error
   })
   const timeouts = mcpTimeoutsFromEnv(env)
@@ -225,6 +234,7 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     ...leaderToolSource(CORE_TOOLS, mcp),
     subagents: { ...wiring.subagents, ...modeSwitches(options, settings), agentMcp },
     hookSettings: settings.hooks,
+    ...(teamStore ? { teamStore } : {}),
     teammates: {
       registry: backends,
       ...teammateSettings(settings),
@@ -243,6 +253,7 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     await closeWorkspaceMcp({ session: mcp, agents: agentMcp })
     await pty.dispose()
     await model.close()
+    await teamStore?.store.close()
     throw error
   } finally {
     sub.dispose()
@@ -274,7 +285,8 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     runTag,
     openOptions,
     notices,
-    mcp: { session: mcp, agents: agentMcp }
+    mcp: { session: mcp, agents: agentMcp },
+    teamStore
   }
 }
 

@@ -222,7 +222,7 @@ export class WorkspaceService {
   private followMailboxes(session: Session): void {
     this.mailboxFeed?.dispose()
     const feed = (this.mailboxFeed = this.store.add(
-      followTeamMailboxes(session.team, { home: session.team?.home ?? '' })
+      followTeamMailboxes(session.team, { home: session.team?.home ?? '', store: session.team?.store })
     ))
     this.store.add(feed.onDidChange((change) => this.push('mailbox.changed', change)))
     if (this.lastClaudeTeams) feed.putClaudeCode(claudeMailboxEntries(this.lastClaudeTeams))
@@ -336,6 +336,7 @@ export class WorkspaceService {
     this.pushListeners.clear()
     await this.opened.pty.dispose()
     await this.opened.model.close()
+    await this.opened.teamStore?.store.close()
   }
 }
 

@@ -91,9 +91,12 @@ export async function createTeam(session: Session, name: string, description?: s
   return team
 }
 
-/** The data directory's stale teams (teams/leader.ts), by name; none without agent teams. Never throws. */
+/**
+ * The data directory's stale teams (teams/leader.ts), by name; none without agent teams, and none
+ * on a JetStream team store, where a team has no leader lease (docs/nats.md#limits). Never throws.
+ */
 export function staleTeams(session: Session): StaleTeam[] {
-  const teams = session.team?.teams
+  const teams = session.team?.files?.teams
   if (!teams) return []
   const stale: StaleTeam[] = []
   for (const t of teams.list().teams) {
@@ -110,7 +113,12 @@ export function staleTeams(session: Session): StaleTeam[] {
  */
 export async function deleteStaleTeam(session: Session, team: string): Promise<{ team: string; killed: number }> {
   const { team: context } = teamParts(session)
-  const removed = await refusals(() => context.teams.deleteStale(team))
+  const files = context.files
+  if (!files)
+    throw new TeamControlError(
+      `Team '${team}' is on the NATS server (${context.store.describe}), where a team has no leader lease and is never stale: its leader deletes it (TeamDelete).`
+    )
+  const removed = await refusals(() => files.teams.deleteStale(team))
   return { team: removed.team, killed: removed.leftovers.killed.length }
 }
 

@@ -43,10 +43,13 @@ ${SETTINGS_LINES}
   --fork                    an Agent call without subagent_type forks the caller
   --coordinator             coordinator mode: the leader only directs worker agents (wins over --fork)
   --json                    print the event stream, one JSON object per line, instead of text
+  --team-transport URL      where the team lives: files, or nats://host:port (JetStream; docs/nats.md);
+                            default SWARMDESK_TEAM_TRANSPORT, then the teamTransport setting, then files
 ${APPROVE_LINES}
   -h, --help                this help
 
-Exit codes: 0 success, 1 the run failed (model error, budget, max turns, scenario error), 2 bad usage.
+Exit codes: 0 success, 1 the run failed (model error, budget, max turns, scenario error, the team's NATS
+server unusable), 2 bad usage.
 `,
   sessions: `Usage: swarmdesk sessions list [--cwd DIR] [--json]
 
@@ -89,6 +92,8 @@ ${SETTINGS_LINES}
   --new-session             start an empty session instead of reopening the last one
   --claude-session          open a Claude Code session (your own claude, interactive) in a pane at start
   --claude-path FILE        the claude to run (default: the one on PATH)
+  --team-transport URL      where teams live: files, or nats://host:port (JetStream; docs/nats.md);
+                            default SWARMDESK_TEAM_TRANSPORT, then the teamTransport setting, then files
   -h, --help                this help
 `,
   'scripted-server': `Usage: swarmdesk scripted-server --scenario FILE [--port N]

@@ -21,11 +21,13 @@ const HELP = `swarmdesk — a workspace for teams of LLM agents
 Usage:
   swarmdesk run [--cwd DIR] [--scenario FILE] [--model ID] [--permission-mode MODE]
                 [--settings FILE] [--trust-project] [--max-turns N] [--max-budget-usd X]
-                [--resume SESSION_ID] [--fork] [--coordinator] [--json] [--approve all|none|ask] [PROMPT]
+                [--resume SESSION_ID] [--fork] [--coordinator] [--json] [--approve all|none|ask]
+                [--team-transport URL] [PROMPT]
   swarmdesk sessions list [--cwd DIR] [--json]
   swarmdesk demo [--headless] [--json] [--approve all|none|ask]
   swarmdesk serve [--cwd DIR] [--port N] [--scenario FILE] [--model ID] [--permission-mode MODE] [--fork] [--coordinator]
                   [--settings FILE] [--trust-project] [--new-session] [--claude-session] [--claude-path FILE]
+                  [--team-transport URL]
   swarmdesk scripted-server --scenario FILE [--port N]
   swarmdesk claude sessions list | teams list | teams show TEAM [--json]
   swarmdesk permissions check --cwd DIR [--mode MODE] [--settings FILE] --tool NAME --input JSON

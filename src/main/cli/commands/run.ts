@@ -2,6 +2,7 @@ import { PermissionModeSchema, USER_PERMISSION_MODES, type PermissionMode } from
 import { EventBus, createHumanRenderer } from '../../runtime/events'
 import { runHeadless, RunUsageError } from '../../runtime/session'
 import { swarmdeskHome } from '../../runtime/storage'
+import { TeamStoreUnavailableError } from '../../runtime/teamStore'
 import { flagPath, parseCommandArgs, positiveInt, positiveNumber, UsageError, useColor } from '../io'
 import { prompterFor, type ApproveFlag } from '../prompters'
 
@@ -19,7 +20,8 @@ const RUN_OPTIONS = {
   'max-budget-usd': { type: 'string' },
   resume: { type: 'string' },
   json: { type: 'boolean' },
-  approve: { type: 'string' }
+  approve: { type: 'string' },
+  'team-transport': { type: 'string' }
 } as const
 
 /** Parsed `run` flags, shared with `demo`. */
@@ -42,6 +44,8 @@ export interface RunFlags {
   json: boolean
   approve: ApproveFlag
   prompt?: string
+  /** `--team-transport URL` (docs/nats.md#configuration): where the team lives; default the setting, else the files. */
+  teamTransport?: string
 }
 
 /** Parses `--approve`; `ask` by default (docs/events.md#event-stream-and-command-line). */
@@ -77,7 +81,8 @@ export function parseRunFlags(argv: string[]): RunFlags {
     coordinator: values.coordinator ?? false,
     json: values.json ?? false,
     approve: parseApprove(values.approve),
-    prompt: positionals.length > 0 ? positionals.join(' ') : undefined
+    prompt: positionals.length > 0 ? positionals.join(' ') : undefined,
+    ...(values['team-transport'] !== undefined ? { teamTransport: values['team-transport'] } : {})
   }
 }
 
@@ -116,6 +121,7 @@ export async function executeRun(
       mode: flags.mode,
       settingsFiles: flags.settingsFiles,
       mcpConfigFiles: flags.mcpConfigFiles,
+      teamTransport: flags.teamTransport,
       trustProject: flags.trustProject,
       maxTurns: flags.maxTurns,
       maxBudgetUsd: flags.maxBudgetUsd,
@@ -129,6 +135,11 @@ export async function executeRun(
     return result.exitCode
   } catch (error) {
     if (error instanceof RunUsageError) throw new UsageError(error.message)
+    // the team's NATS server is unusable: the reason (never a credential), exit 1 (docs/nats.md#configuration)
+    if (error instanceof TeamStoreUnavailableError) {
+      process.stderr.write(`swarmdesk run: ${error.message}\n`)
+      return 1
+    }
     throw error
   } finally {
     process.removeListener('SIGINT', onSignal)

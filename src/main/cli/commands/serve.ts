@@ -10,6 +10,7 @@ import {
   type WebHostOptions
 } from '../../host'
 import { RunUsageError } from '../../runtime/session'
+import { TeamStoreUnavailableError } from '../../runtime/teamStore'
 import { swarmdeskHome } from '../../runtime/storage'
 import { WorkspaceService } from '../../app/service'
 import { ApiKeyHolder } from '../../runtime/model'
@@ -50,12 +51,15 @@ export interface ServeOptions {
   claudeSession?: boolean
   /** `--claude-path FILE`: the `claude` to run; default the one on PATH. */
   claudePath?: string
+  /** `--team-transport URL` (docs/nats.md#configuration): where the workspaces' teams live. */
+  teamTransport?: string
 }
 
 const SERVE_OPTIONS = {
   'new-session': { type: 'boolean' },
   'claude-session': { type: 'boolean' },
   'claude-path': { type: 'string' },
+  'team-transport': { type: 'string' },
   fork: { type: 'boolean' },
   coordinator: { type: 'boolean' },
   cwd: { type: 'string' },
@@ -96,7 +100,8 @@ export function parseServeFlags(argv: string[]): ServeOptions {
     newSession: values['new-session'] ?? false,
     mcpConfigFiles: (values['mcp-config'] ?? []).map((f) => flagPath(f)),
     claudeSession: values['claude-session'] ?? false,
-    claudePath: flagPath(values['claude-path'])
+    claudePath: flagPath(values['claude-path']),
+    ...(values['team-transport'] !== undefined ? { teamTransport: values['team-transport'] } : {})
   }
 }
 
@@ -152,7 +157,8 @@ export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise
       mcpConfigFiles: options.mcpConfigFiles ?? [],
       // the first workspace only: a folder opened later from the menu asks for its own
       claudeSession: folder === first ? (options.claudeSession ?? false) : false,
-      ...(options.claudePath ? { claudePath: options.claudePath } : {})
+      ...(options.claudePath ? { claudePath: options.claudePath } : {}),
+      ...(options.teamTransport !== undefined ? { teamTransport: options.teamTransport } : {})
     })
   const workspaces = new WebWorkspaces({ recent: new RecentWorkspaces(home), startService: start, log: err })
   let firstId: string
@@ -161,6 +167,11 @@ export async function runServe(options: ServeOptions, io: ServeIo = {}): Promise
   } catch (error) {
     await workspaces.dispose()
     if (error instanceof RunUsageError) throw new UsageError(`swarmdesk serve: ${error.message}`)
+    // the team's NATS server is unusable: its reason (never a credential), exit 1 (docs/nats.md#configuration)
+    if (error instanceof TeamStoreUnavailableError) {
+      err(`swarmdesk serve: ${error.message}`)
+      return 1
+    }
     throw error
   }
   const service = workspaces.service(firstId) as WorkspaceService

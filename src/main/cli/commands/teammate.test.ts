@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { TeamStore } from '../../runtime/teams'
 import { UsageError } from '../io'
+import { startNatsServer } from '../../runtime/teamStore/natsServer.testkit'
 import { teammateCommand } from './teammate'
 
 describe('swarmdesk teammate: bad usage', () => {
@@ -34,12 +35,23 @@ describe('swarmdesk teammate: bad usage', () => {
     )
   })
 
-  it('refuses a NATS team transport from its environment rather than working on the files', async () => {
-    process.env.SWARMDESK_TEAM_TRANSPORT = 'nats://127.0.0.1:4222'
-    await expect(teammateCommand(['--team', 'crew', '--name', 'bob'])).rejects.toThrow(
-      /SWARMDESK_TEAM_TRANSPORT names a NATS server/
-    )
-  })
+  it('looks for its team on the NATS server its environment names, not in the files', async () => {
+    await new TeamStore(home).create({
+      name: 'crew',
+      lead: { name: 'team-lead', agentType: 'main', model: 'claude-sonnet-5-5', backendType: 'main', cwd: home }
+    })
+    const server = await startNatsServer()
+    try {
+      process.env.SWARMDESK_TEAM_TRANSPORT = server.url
+      await expect(teammateCommand(['--team', 'crew', '--name', 'bob'])).rejects.toThrow(/Team 'crew' does not exist/)
+      delete process.env.SWARMDESK_TEAM_TRANSPORT
+      await expect(
+        teammateCommand(['--team', 'crew', '--name', 'bob', '--team-transport', server.url])
+      ).rejects.toThrow(/Team 'crew' does not exist/)
+    } finally {
+      await server.stop()
+    }
+  }, 30_000)
 
   it('takes the team and name from SWARMDESK_TEAM and SWARMDESK_AGENT_NAME', async () => {
     process.env.SWARMDESK_TEAM = 'from-env'

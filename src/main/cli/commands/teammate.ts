@@ -6,13 +6,15 @@ import { TeamNameError, TeamNotFoundError } from '../../runtime/teams'
 import { swarmdeskHome } from '../../runtime/storage'
 import { createPaneRenderer } from '../../app/paneText'
 import { flagPath, parseCommandArgs, UsageError, useColor } from '../io'
-import { commandTransport } from '../teamTransport'
+import type { TeamStorePort } from '../../runtime/teamStore'
+import { commandTransport, TEAM_TRANSPORT_FLAG, withCommandStore } from '../teamTransport'
 
-const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR] [--mcp-config FILE]…'
+const USAGE = 'Use: swarmdesk teammate --team T --name N [--cwd DIR] [--mcp-config FILE]… [--team-transport URL]'
 
 /**
- * `swarmdesk teammate --team T --name N [--cwd DIR] [--mcp-config FILE]…` (docs/events.md#event-stream-and-command-line): runs one teammate of the
- * `process` backend; `--team`/`--name` default to SWARMDESK_TEAM / SWARMDESK_AGENT_NAME. Its MCP
+ * `swarmdesk teammate --team T --name N [--cwd DIR] [--mcp-config FILE]… [--team-transport URL]` (docs/events.md#event-stream-and-command-line): runs one teammate of the
+ * `process` backend; `--team`/`--name` default to SWARMDESK_TEAM / SWARMDESK_AGENT_NAME, the team
+ * store to SWARMDESK_TEAM_TRANSPORT (the leader hands it over, docs/nats.md#configuration). Its MCP
  * servers are the workspace's, the leader's `--mcp-config` files (SWARMDESK_MCP_CONFIG) and its own
  * `--mcp-config` files, highest last (docs/tools.md#mcp-servers). Its
  * events are printed on its terminal (the pane) as a worker teammate's pane shows them, with each
@@ -27,7 +29,8 @@ export async function teammateCommand(argv: string[]): Promise<number> {
     team: { type: 'string' },
     name: { type: 'string' },
     cwd: { type: 'string' },
-    'mcp-config': { type: 'string', multiple: true }
+    'mcp-config': { type: 'string', multiple: true },
+    ...TEAM_TRANSPORT_FLAG
   })
   let fromEnv: ReturnType<typeof readTeammateEnv>
   try {
@@ -39,11 +42,18 @@ export async function teammateCommand(argv: string[]): Promise<number> {
   const name = values.name ?? fromEnv.name
   if (!team) throw new UsageError(`swarmdesk teammate: --team is required.\n${USAGE}`)
   if (!name) throw new UsageError(`swarmdesk teammate: --name is required.\n${USAGE}`)
-  // a teammate told to use a JetStream team must not quietly work on this machine's files instead
-  if (commandTransport('teammate', undefined).kind === 'nats')
-    throw new UsageError(
-      'swarmdesk teammate: SWARMDESK_TEAM_TRANSPORT names a NATS server, but a teammate runs only on the files so far (docs/nats.md#limits); unset it'
-    )
+  const transport = commandTransport('teammate', values['team-transport'])
+  return withCommandStore('teammate', transport, (store) =>
+    runIn(store, { team, name, cwd: values.cwd, mcpConfigFiles: values['mcp-config'] ?? [] })
+  )
+}
+
+/** Runs the teammate on `store` with its pane on this terminal; the exit code (see {@link teammateCommand}). */
+async function runIn(
+  store: TeamStorePort,
+  args: { team: string; name: string; cwd: string | undefined; mcpConfigFiles: string[] }
+): Promise<number> {
+  const { team, name } = args
   const bus = new EventBus()
   // the terminal is the teammate's pane: it shows what a worker teammate's pane shows, a running
   // command's own output included as it comes (the leader's side streams these bytes live)
@@ -65,8 +75,9 @@ export async function teammateCommand(argv: string[]): Promise<number> {
       home: swarmdeskHome(),
       team,
       name,
-      ...(values.cwd ? { cwd: flagPath(values.cwd) } : {}),
-      mcpConfigFiles: (values['mcp-config'] ?? []).map((f) => flagPath(f)),
+      ...(args.cwd ? { cwd: flagPath(args.cwd) } : {}),
+      mcpConfigFiles: args.mcpConfigFiles.map((f) => flagPath(f)),
+      store,
       env: process.env,
       signal: controller.signal,
       bus,

@@ -1,5 +1,19 @@
 import { parseMessageBody, type ProtocolBody } from '../../../shared/mailbox'
-import type { Mailbox } from './mailbox'
+import type { MailboxMessage } from '../../../shared/mailbox'
+import type { Disposable } from '../base'
+
+/**
+ * What {@link sendAndAwaitReply} needs of an inbox: a watch of its unread messages and marking
+ * one read — the team store's mailbox (`MailboxPort`, teamStore/port.ts) on either transport.
+ */
+export interface ReplyInbox {
+  watch(
+    team: string,
+    agent: string,
+    listener: (entry: { message: MailboxMessage }) => void
+  ): Disposable & { ready: Promise<void> }
+  markRead(team: string, agent: string, ids: readonly string[]): Promise<unknown>
+}
 
 /**
  * Sends a request and waits for the structured reply to it in `name`'s own inbox (docs/teams.md#permission-requests,
@@ -13,7 +27,7 @@ import type { Mailbox } from './mailbox'
  * @throws the mailbox's error when sending fails.
  */
 export async function sendAndAwaitReply<T>(options: {
-  mailbox: Mailbox
+  mailbox: ReplyInbox
   team: string
   name: string
   send: () => Promise<unknown>
@@ -25,7 +39,7 @@ export async function sendAndAwaitReply<T>(options: {
   let settle: (value: T | 'aborted') => void = () => undefined
   const answered = new Promise<T | 'aborted'>((resolve) => (settle = resolve))
   let done = false
-  const subscription = mailbox.onDidReceive(team, name, (entry) => {
+  const subscription = mailbox.watch(team, name, (entry) => {
     if (done) return
     const body = parseMessageBody(entry.message.text)
     if (body.kind !== 'structured') return

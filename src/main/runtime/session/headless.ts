@@ -26,7 +26,8 @@ import {
 } from '../subagents'
 import { Session } from './session'
 import { envWithSettings, teammateModelSetting } from './roleSettings'
-import { modeSwitches, teammateSettings } from './setup'
+import { modeSwitches, openSessionTeamStore, teammateSettings } from './setup'
+import type { SessionOptions } from './options'
 import { leaderToolSource, openSessionMcp, type SessionMcp } from './mcpSetup'
 import { mcpTimeoutsFromEnv } from '../mcp'
 import { expandPromptCommand } from './mcpPrompt'
@@ -59,6 +60,8 @@ export interface HeadlessRunOptions {
   retryBaseDelayMs?: number
   /** `--mcp-config` files (docs/tools.md#mcp-servers), highest precedence, no approval needed. */
   mcpConfigFiles?: string[]
+  /** `--team-transport` (docs/nats.md#configuration): over SWARMDESK_TEAM_TRANSPORT and the `teamTransport` setting. */
+  teamTransport?: string
 }
 
 /** How a headless run ended: `exitCode` 0 ok, 1 failed (model error, budget, max turns, scenario error). */
@@ -129,7 +132,10 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
   let backends: TeammateExecutorRegistry | undefined
   let mcp: SessionMcp | undefined
   let agentMcp: AgentMcp | undefined
+  let teamStore: SessionOptions['teamStore']
   try {
+    // a bad transport is bad usage; an unusable server stops the run before anything runs
+    teamStore = await openSessionTeamStore(options.home, options.teamTransport, env, settings)
     mcp = await openSessionMcp({
       home: options.home,
       cwd,
@@ -180,6 +186,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       ...leaderToolSource(CORE_TOOLS, mcp),
       subagents: { ...wiring.subagents, ...modeSwitches(options, settings), agentMcp },
       hookSettings: settings.hooks,
+      ...(teamStore ? { teamStore } : {}),
       // a plan is never approved by --approve: headless, only the leader's SendMessage approves (docs/teams.md#plan-approval)
       teammates: {
         registry: backends,
@@ -256,6 +263,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     await mcp?.manager.closeAll()
     await pty.dispose()
     await model?.close()
+    await teamStore?.store.close()
   }
 }
 

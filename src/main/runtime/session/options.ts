@@ -1,3 +1,4 @@
+import type { TeamStorePort, TeamTransport } from '../teamStore'
 import type { Budget } from '../loop'
 import type { ModelClient } from '../model'
 import type { PtyHost } from '../pty'
@@ -50,6 +51,11 @@ export interface SessionOptions {
    */
   teammates?: Omit<TeammateSupervisorOptions, 'cwd' | 'sessionId' | 'bus' | 'team' | 'prompter' | 'enqueue'>
   subagents?: SessionSubagentOptions
+  /**
+   * The team store the session's team lives on and its transport (docs/nats.md#configuration),
+   * opened and closed by the caller; default the files of `home`.
+   */
+  teamStore?: { store: TeamStorePort; transport: TeamTransport }
 }
 
 /**

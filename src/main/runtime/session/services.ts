@@ -117,7 +117,8 @@ export function createLeaderServices(
     leaderName: LEADER_NAME,
     teamFile: join(sessionDir(options.home, options.cwd, sessionId), 'team.json'),
     leaderLease: true,
-    hooks: hookRunner
+    hooks: hookRunner,
+    ...(options.teamStore ?? {})
   })
   const teammates = options.teammates
     ? new TeammateSupervisor({

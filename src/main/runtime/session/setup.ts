@@ -1,4 +1,15 @@
+import { RunUsageError } from '../base'
 import type { LoadedSettings } from '../permissions'
+import {
+  openTeamStore,
+  TeamTransportError,
+  TeamTransportSettingSchema,
+  transportFromEnv,
+  TRANSPORT_ENV,
+  parseTeamTransport,
+  type TeamStorePort,
+  type TeamTransport
+} from '../teamStore'
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../teammates'
 
 /**
@@ -47,4 +58,60 @@ export function teammateSettings(settings: LoadedSettings): {
     defaultBackend: backend === 'process' ? 'process' : 'worker',
     shutdownTimeoutMs: typeof timeout === 'number' ? timeout * 1000 : DEFAULT_SHUTDOWN_TIMEOUT_MS
   }
+}
+
+/**
+ * The team transport of a run or a served workspace (docs/nats.md#configuration): `flag`
+ * (`--team-transport`), else `SWARMDESK_TEAM_TRANSPORT`, else the `teamTransport` setting (highest
+ * source that sets it), else the files. Credentials not in the URL or the setting come from the
+ * `SWARMDESK_NATS_*` variables.
+ * @throws TeamTransportError naming what is wrong (the flag, the variable or the setting).
+ */
+export function chooseTeamTransport(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  settings: Pick<LoadedSettings, 'sources'>
+): TeamTransport {
+  if (flag !== undefined) return transportFromEnv({ ...env, [TRANSPORT_ENV.transport]: flag || 'files' })
+  if (env[TRANSPORT_ENV.transport]) return transportFromEnv(env)
+  let value: unknown
+  for (const source of settings.sources) {
+    const data = source.data as Record<string, unknown>
+    if (data.teamTransport !== undefined) value = data.teamTransport
+  }
+  if (value === undefined) return { kind: 'files' }
+  const parsed = TeamTransportSettingSchema.safeParse(value)
+  if (!parsed.success)
+    throw new TeamTransportError(
+      'the teamTransport setting must be "files", a nats:// URL, or {servers, token?, user?, password?, credsFile?}'
+    )
+  return parseTeamTransport(parsed.data, {
+    token: env[TRANSPORT_ENV.token],
+    user: env[TRANSPORT_ENV.user],
+    password: env[TRANSPORT_ENV.password],
+    credsFile: env[TRANSPORT_ENV.credsFile]
+  })
+}
+
+/**
+ * Opens the team store a run or a served workspace chooses ({@link chooseTeamTransport}) for its
+ * sessions (`SessionOptions.teamStore`); undefined for the files (each session makes its own). The
+ * caller closes it.
+ * @throws RunUsageError for a bad transport; TeamStoreUnavailableError when the server is
+ *   unreachable, refuses the credentials or has JetStream off.
+ */
+export async function openSessionTeamStore(
+  home: string,
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  settings: Pick<LoadedSettings, 'sources'>
+): Promise<{ store: TeamStorePort; transport: TeamTransport } | undefined> {
+  let transport: TeamTransport
+  try {
+    transport = chooseTeamTransport(flag, env, settings)
+  } catch (error) {
+    throw error instanceof TeamTransportError ? new RunUsageError(error.message) : error
+  }
+  if (transport.kind === 'files') return undefined
+  return { store: await openTeamStore(home, transport), transport }
 }

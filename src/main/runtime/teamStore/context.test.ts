@@ -39,7 +39,7 @@ describe('team context', () => {
       teamFile
     })
     expect(resumed.team()).toBe('crew')
-    expect(resumed.tasks().team).toBe('crew')
+    expect(resumed.taskListName()).toBe('crew')
   })
 
   it('forgets a team that was deleted, by TeamDelete or from outside', async () => {

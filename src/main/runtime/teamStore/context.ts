@@ -7,10 +7,10 @@ import type { HookRunner } from '../hooks'
 import { Emitter, toDisposable, type Disposable } from '../base'
 import { writeFileAtomicSync } from '../locks'
 import type { Mailbox } from '../mailbox'
-import type { TaskStore } from '../tasks'
-import { claimLeadership, leaderStatus, releaseLeadership, type TeamStore } from '../teams'
-import { createFileTeamStore } from './files'
+import { claimLeadership, leaderStatus, releaseLeadership } from '../teams'
+import { createFileTeamStore, type FileTeamStore, type TeamFiles } from './files'
 import type { TeamStorePort } from './port'
+import type { TeamTransport } from './transport'
 
 /** Who makes a call, as events and messages name it. */
 export interface Caller {
@@ -34,12 +34,13 @@ export interface TeamContext {
    * only this; every call names the team or task list ({@link taskListName}).
    */
   readonly store: TeamStorePort
+  /** Where {@link store} is, as a child process is handed it (`transportEnv`, docs/nats.md#configuration). */
+  readonly transport: TeamTransport
   /**
-   * The store's file classes, for the parts of the runtime not yet on {@link store} (the
-   * supervisor, the leader's inbox, the teammate runner; docs/nats.md#limits). Same instances.
+   * The store's file classes when it is on files (the same instances), for what only the files
+   * have: stale teams and their clean-up, the leader lease (teams/leader.ts). Undefined on JetStream.
    */
-  readonly teams: TeamStore
-  readonly mailbox: Mailbox
+  readonly files: TeamFiles | undefined
   /** The session's hooks (TaskCreated / TaskCompleted, docs/hooks.md#hooks); undefined when none are configured. */
   readonly hooks: HookRunner | undefined
   /** The team the session leads, or undefined before TeamCreate and after TeamDelete. */
@@ -60,8 +61,6 @@ export interface TeamContext {
    * team; the name cannot clash with a team's because TeamCreate names never come from here).
    */
   taskListName(): string
-  /** The file store of {@link taskListName} (the same one {@link store} uses); see {@link teams}. */
-  tasks(): TaskStore
   /** Emits `event` on the session's bus in `caller`'s name (docs/events.md#event-stream-and-command-line). */
   emit(caller: Caller, event: WithoutAgent<RuntimeEventInput>): void
   /**
@@ -82,8 +81,14 @@ export interface TeamContextOptions {
   bus: EventBus
   leaderName: string
   hooks?: HookRunner
-  /** Injected for tests; default a mailbox over `home`. The team store uses it. */
+  /** Injected for tests; default a mailbox over `home`. The file team store uses it. */
   mailbox?: Mailbox
+  /**
+   * The team store (docs/nats.md#the-team-store) and the transport it was opened on; default the
+   * files of `home`. The context does not close it: its opener does.
+   */
+  store?: TeamStorePort
+  transport?: TeamTransport
   /**
    * Where the session remembers its team (`<sessionDir>/team.json`), so a resumed session leads
    * the same team again. Absent: the team is forgotten with the process.
@@ -107,19 +112,25 @@ export function sessionTaskListName(sessionId: string): string {
     .replace(/[^a-z0-9]/g, '0')}`
 }
 
-/** A leader session's {@link TeamContext} on the files of `home`. Holds no resources: stores and mailbox open nothing until used. */
+/**
+ * A session's {@link TeamContext} on `options.store`, else on the files of `home`. Holds no
+ * resources of its own: a file store opens nothing until used. On JetStream there is no leader
+ * lease and a resumed session does not lead its team again (docs/nats.md#limits).
+ */
 export function createTeamContext(options: TeamContextOptions): TeamContext {
-  const store = createFileTeamStore(options.home, options.mailbox ? { mailbox: options.mailbox } : {})
-  const { teams } = store.files
-  let current = restoreTeam(options.teamFile, options.home)
-  if (current && options.leaderLease) {
+  const store: TeamStorePort =
+    options.store ?? createFileTeamStore(options.home, options.mailbox ? { mailbox: options.mailbox } : {})
+  const files = 'files' in store && store.transport === 'files' ? (store as FileTeamStore).files : undefined
+  const leaderLease = options.leaderLease === true && files !== undefined
+  let current = files ? restoreTeam(options.teamFile, options.home) : undefined
+  if (current && leaderLease) {
     // a team another live session leads is not taken from it: this session resumes without one
     const status = leaderStatus(options.home, current)
     if (status.state === 'alive' && status.lease.sessionId !== options.sessionId) current = undefined
     else claimLeadership(options.home, current, options.sessionId)
   }
   const lease = (team: string | undefined, held: boolean) => {
-    if (!options.leaderLease || team === undefined) return
+    if (!leaderLease || team === undefined) return
     if (held) claimLeadership(options.home, team, options.sessionId)
     else releaseLeadership(options.home, team, options.sessionId)
   }
@@ -130,8 +141,8 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
     sessionId: options.sessionId,
     leaderName: options.leaderName,
     store,
-    teams,
-    mailbox: store.files.mailbox,
+    transport: options.transport ?? { kind: 'files' },
+    files,
     hooks: options.hooks,
     team: () => current,
     onDidChangeTeam: teamChanged.event,
@@ -149,7 +160,8 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
     setTeam: (team) => {
       if (current !== team) lease(current, false)
       // TeamCreate has written the lease with the config already; a rewrite changes nothing
-      if (team !== undefined && existsSync(join(options.home, 'teams', team, 'config.json'))) lease(team, true)
+      if (team !== undefined && leaderLease && existsSync(join(options.home, 'teams', team, 'config.json')))
+        lease(team, true)
       current = team
       teamChanged.fire(team)
       if (!options.teamFile) return
@@ -158,9 +170,6 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
       writeFileAtomicSync(options.teamFile, JSON.stringify(TeamFileSchema.parse({ schemaVersion: 1, team })) + '\n')
     },
     taskListName: () => current ?? sessionTaskListName(options.sessionId),
-    tasks() {
-      return store.files.tasks(this.taskListName())
-    },
     emit: (caller, event) =>
       options.bus.emit({ ...event, agentId: caller.agentId, agentName: caller.agentName } as RuntimeEventInput),
     dispose: () => lease(current, false)

@@ -78,6 +78,8 @@ export function teamStoreContract(target: () => Promise<ContractTarget>): void {
     const read = (await store.mailbox.read(team, 'bob')).filter((e) => e.read).map((e) => e.message.id)
     expect(new Set(read)).toEqual(new Set([ids[1], fromCarol]))
     expect(await store.mailbox.read(team, 'nobody')).toEqual([])
+    expect(await other.mailbox.unreadCount(team, 'bob')).toBe(4)
+    expect(await other.mailbox.unreadCount(team, 'nobody')).toBe(0)
   })
 
   it('wakes a waiting reader by a push, in this process and in another one', async () => {
@@ -93,6 +95,13 @@ export function teamStoreContract(target: () => Promise<ContractTarget>): void {
     const { id } = await other.mailbox.send(team, 'ann', { from: 'team-lead', text: 'wake up' })
     expect((await waiting).message.id).toBe(id)
     expect(Date.now() - sentAt).toBeLessThan(1_000)
+
+    // a message stored while the waiter starts (its scan under way) still wakes it
+    for (let i = 0; i < 10; i++) {
+      const racing = store.mailbox.waitForMessage(team, `cid-${i}`)
+      const { id: raced } = await other.mailbox.send(team, `cid-${i}`, { from: 'team-lead', text: 'now' })
+      expect((await racing).message.id).toBe(raced)
+    }
 
     const reader = child({ op: 'wait', team, agent: 'ben' })
     await reader.ready

@@ -47,14 +47,15 @@ export function createFileTeamStore(home: string, shared: { mailbox?: Mailbox } 
     transport: 'files',
     describe: home,
     mailbox: {
-      send: async (team, to, message) => ({ id: (await mailbox.send(team, to, message)).id }),
+      send: async (team, to, message, opts) => ({ id: (await mailbox.send(team, to, message, opts)).id }),
       broadcast: async (team, members, message) =>
         (await mailbox.broadcast(team, members, message)).map((sent) => ({ id: sent.id })),
       onDidSend: (listener) => mailbox.onDidSend(listener),
       read: async (team, agent, opts) => (await mailbox.read(team, agent, opts)).messages.map(stored),
+      unreadCount: async (team, agent) => mailbox.unreadCount(team, agent),
       markRead: (team, agent, ids) => mailbox.markRead(team, agent, ids),
       waitForMessage: async (team, agent, opts) => stored(await mailbox.waitForMessage(team, agent, opts)),
-      watch: (team, agent, listener) => mailbox.onDidReceive(team, agent, (e) => listener(stored(e)))
+      watch: (team, agent, listener, opts) => mailbox.onDidReceive(team, agent, (e) => listener(stored(e)), opts)
     },
     tasks: {
       create: (team, fields) => tasksOf(team).create(fields),
@@ -82,6 +83,15 @@ export function createFileTeamStore(home: string, shared: { mailbox?: Mailbox } 
       delete: (team) => teams.delete(team)
     },
     liveness: fileLiveness(home),
+    // the leader tails a file teammate's transcript (docs/nats.md#a-teammates-events)
+    events: {
+      publish: () => undefined,
+      follow: () =>
+        Object.assign(
+          toDisposable(() => undefined),
+          { ready: Promise.resolve() }
+        )
+    },
     close: async () => undefined,
     files: { mailbox, teams, tasks: tasksOf }
   }

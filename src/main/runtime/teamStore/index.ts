@@ -5,8 +5,10 @@
 export type {
   LivenessPort,
   MailboxPort,
+  MailEvent,
   StoredMessage,
   TaskListPort,
+  TeammateEventsPort,
   TeamConfigPort,
   TeamStorePort,
   TeamTransportKind

@@ -27,15 +27,22 @@ export interface VanishedTeammate {
  * Marks every active teammate that no longer beats as inactive and returns its unfinished tasks to
  * pending (docs/nats.md#liveness): what the supervisor does for a crash it saw, done for one it could
  * not see (a teammate on another host, a `kill -9`). A member that joined less than `boundMs` ago is
- * given time for its first beat. The leader (`backendType: "main"`) is never reaped here.
+ * given time for its first beat. The leader (`backendType: "main"`) is never reaped here, nor the
+ * members named in `spare` (those the caller sees running itself).
  */
-export async function reapVanished(store: TeamStorePort, team: string, now = Date.now()): Promise<VanishedTeammate[]> {
+export async function reapVanished(
+  store: TeamStorePort,
+  team: string,
+  now = Date.now(),
+  spare: ReadonlySet<string> = new Set()
+): Promise<VanishedTeammate[]> {
   const [config, alive] = await Promise.all([store.config.read(team), store.liveness.alive(team)])
   const gone = config.members.filter(
     (m) =>
       m.isActive &&
       m.backendType !== 'main' &&
       !alive.has(m.name) &&
+      !spare.has(m.name) &&
       now - Date.parse(m.joinedAt) > store.liveness.boundMs
   )
   const out: VanishedTeammate[] = []

@@ -1,3 +1,4 @@
+import type { RuntimeEvent } from '../../../shared/events'
 import type { MailboxMessage } from '../../../shared/mailbox'
 import type { ClaimResult, Task, TaskChange } from '../../../shared/tasks'
 import type { TeamConfig } from '../../../shared/teams'
@@ -22,9 +23,17 @@ export interface StoredMessage {
 export interface MailboxPort {
   /**
    * Stores `message` in `to`'s inbox; resolves once it is stored (the acknowledgement).
-   * @throws InvalidNameError for a bad team or recipient; InvalidMessageError for a bad message.
+   * `existingTeamOnly`: refuse when the team's config is gone (a teammate's last words after its
+   * leader deleted the team are then not stored where nobody reads them).
+   * @throws InvalidNameError for a bad team or recipient; InvalidMessageError for a bad message;
+   *   TeamGoneError with `existingTeamOnly` when the team no longer exists.
    */
-  send(team: string, to: string, message: OutgoingMessage): Promise<{ id: string }>
+  send(
+    team: string,
+    to: string,
+    message: OutgoingMessage,
+    opts?: { existingTeamOnly?: boolean }
+  ): Promise<{ id: string }>
   /**
    * Sends `message` to each of `members` but its sender (duplicates dropped), as {@link send} does.
    * @throws InvalidNameError for a bad member name (before anything is sent).
@@ -37,6 +46,12 @@ export interface MailboxPort {
   onDidSend(listener: (e: SentEvent) => void): Disposable
   /** The inbox, oldest first; changes nothing. */
   read(team: string, agent: string, opts?: { unreadOnly?: boolean }): Promise<StoredMessage[]>
+  /**
+   * How many unread messages wait in the inbox (0 for one that does not exist yet): the cheap
+   * "is anything waiting to be delivered" of a headless run's settling check (files: a listing of
+   * `new/`; JetStream: a read of the inbox and its read marks).
+   */
+  unreadCount(team: string, agent: string): Promise<number>
   /** Marks messages read. Already-read ids count as marked; unknown ones are `missing`. */
   markRead(team: string, agent: string, ids: readonly string[]): Promise<{ marked: string[]; missing: string[] }>
   /**
@@ -48,10 +63,26 @@ export interface MailboxPort {
    * Calls `listener` once for every unread message of the inbox — those waiting now, then each new
    * one as it is stored (a push) — oldest first. Messages marked read before they were seen are not
    * reported. A throwing listener's error is rethrown on a later tick. `ready` resolves once waiting
-   * messages were reported and new ones will be. Dispose to stop.
+   * messages were reported and new ones will be. A failure to read the inbox goes to `onError`
+   * (default: rethrown on a later tick on files; JetStream's watch ends quietly). Dispose to stop.
    */
-  watch(team: string, agent: string, listener: (entry: StoredMessage) => void): Disposable & { ready: Promise<void> }
+  watch(
+    team: string,
+    agent: string,
+    listener: (entry: StoredMessage) => void,
+    opts?: { onError?: (error: unknown) => void }
+  ): Disposable & { ready: Promise<void> }
+  /**
+   * JetStream only (the mailbox inspector's feed, docs/nats.md#mailbox): every message of every
+   * inbox of `team` — those stored, then each new one — and every read mark, old and new, as
+   * pushes. A mark may come before its message. The files have none: the inspector reads their
+   * folders itself (app/mailboxWatch.ts). `ready` resolves once both are subscribed.
+   */
+  follow?(team: string, listener: (e: MailEvent) => void): Disposable & { ready: Promise<void> }
 }
+
+/** What {@link MailboxPort.follow} reports: a message of any inbox of the team, or a read mark. */
+export type MailEvent = { type: 'message'; message: MailboxMessage } | { type: 'read'; agent: string; id: string }
 
 /** The shared task list of a team (docs/teams.md#shared-task-list); the same rules and refusals on every transport. */
 export interface TaskListPort {
@@ -117,6 +148,20 @@ export interface LivenessPort {
 }
 
 /**
+ * A teammate's events for the leader's view of it (docs/nats.md#a-teammates-events): on a server
+ * the teammate publishes what its bus emits, and the leader follows that instead of tailing a
+ * transcript that may be in another data directory or on another machine. Not stored: a leader
+ * that is not listening misses them (the transcript in the teammate's data directory keeps
+ * everything). On files nothing is published: the leader tails the transcript, as always.
+ */
+export interface TeammateEventsPort {
+  /** Sends `event` to whoever follows `agent` now; never throws, never waits. */
+  publish(team: string, agent: string, event: RuntimeEvent): void
+  /** Calls `listener` with each event `agent` publishes from now on; `ready` once subscribed. Dispose to stop. */
+  follow(team: string, agent: string, listener: (event: RuntimeEvent) => void): Disposable & { ready: Promise<void> }
+}
+
+/**
  * The team store: everything a team shares — mailbox, task list, config, liveness — behind one
  * interface, with one implementation per transport (docs/nats.md#the-team-store).
  */
@@ -128,6 +173,7 @@ export interface TeamStorePort {
   readonly tasks: TaskListPort
   readonly config: TeamConfigPort
   readonly liveness: LivenessPort
+  readonly events: TeammateEventsPort
   /** Releases connections, watches and timers. Idempotent. */
   close(): Promise<void>
 }

@@ -40,6 +40,10 @@ describe('team transport', () => {
     expect(env.SWARMDESK_TEAM_TRANSPORT).toBe('nats://h:1')
     expect(transportFromEnv(env)).toEqual(t)
     expect(transportFromEnv({})).toEqual({ kind: 'files' })
+    // the files need nothing, unless what the child inherits names a server
+    expect(transportEnv({ kind: 'files' }, {})).toEqual({})
+    const files = transportEnv({ kind: 'files' }, { SWARMDESK_TEAM_TRANSPORT: 'nats://h:1' })
+    expect(transportFromEnv({ SWARMDESK_TEAM_TRANSPORT: 'nats://h:1', ...files })).toEqual({ kind: 'files' })
     expect(describeTransport(t)).toBe('nats nats://h:1 (user u)')
     expect(describeTransport({ kind: 'nats', servers: ['nats://h:1'], auth: { token: 'zzz' } })).not.toContain('zzz')
   })

@@ -96,9 +96,18 @@ export function transportFromEnv(env: NodeJS.ProcessEnv): TeamTransport {
   })
 }
 
-/** The environment that hands `transport` to a child process (credentials in their own variables, never in the URL). */
-export function transportEnv(transport: TeamTransport): Record<string, string> {
-  if (transport.kind === 'files') return {}
+/**
+ * The environment that hands `transport` to a child process (credentials in their own variables,
+ * never in the URL). The files need none, unless `inherited` (what the child would otherwise
+ * inherit, default this process's environment) names a server: then `files` says so, so that a
+ * leader told `--team-transport files` never has teammates on the server its shell exported.
+ */
+export function transportEnv(
+  transport: TeamTransport,
+  inherited: NodeJS.ProcessEnv = process.env
+): Record<string, string> {
+  if (transport.kind === 'files')
+    return inherited[TRANSPORT_ENV.transport] ? { [TRANSPORT_ENV.transport]: 'files' } : {}
   const env: Record<string, string> = { [TRANSPORT_ENV.transport]: transport.servers.join(',') }
   const a = transport.auth
   if (a && 'token' in a) env[TRANSPORT_ENV.token] = a.token

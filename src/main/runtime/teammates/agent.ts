@@ -1,6 +1,6 @@
 import { type ParentAgent, FileStateCache, ToolError, type Tool, createExitPlanModeTool } from '../tools'
 import { MEMBER_ONLY_TOOLS, teammateTools } from './tools'
-import { type TeamContext } from '../teamStore'
+import { type MailboxPort, type TeamContext } from '../teamStore'
 import { type PtyHost, createBackgroundShells } from '../pty'
 import {
   type ModelConnection,
@@ -19,7 +19,6 @@ import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resource
 import type { PermissionMode } from '../../../shared/permissions'
 import type { TeamMember } from '../../../shared/teams'
 import type { EventBus } from '../events'
-import type { Mailbox } from '../mailbox'
 import type { AgentIdentity } from '../model'
 import type { PermissionEngine, PermissionPrompter } from '../permissions'
 import type { NetworkAsker } from '../sandbox'
@@ -42,7 +41,8 @@ export interface AgentParts {
   team: string
   leader: string
   bus: EventBus
-  mailbox: Mailbox
+  /** The team store's mailbox (docs/nats.md#the-team-store): `teamContext.store.mailbox`. */
+  mailbox: MailboxPort
   teamContext: TeamContext
   client: ModelConnection
   engine: PermissionEngine

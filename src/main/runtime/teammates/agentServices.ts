@@ -79,7 +79,9 @@ export async function notifyIdle(
   failure: string | undefined
 ): Promise<void> {
   const { identity, mailbox, team, leader, teamContext } = parts
-  const completed = taskId !== undefined && teamContext.tasks().get(Number(taskId))?.status === 'completed'
+  const completed =
+    taskId !== undefined &&
+    (await teamContext.store.tasks.get(teamContext.taskListName(), Number(taskId)))?.status === 'completed'
   const summary = end.finalText.trim().replace(/\s+/g, ' ').slice(0, SUMMARY_CHARS)
   const idle = protocolBody('idle_notification', {
     from: identity.name,

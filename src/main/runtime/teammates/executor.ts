@@ -1,5 +1,6 @@
 import type { PermissionMode } from '../../../shared/permissions'
 import type { OutgoingMessage } from '../mailbox'
+import type { TeamStorePort } from '../teamStore'
 
 /** Where a teammate runs (docs/design.md#process-model, docs/teams.md#spawning-a-teammate). `auto` in settings means `worker`. */
 export type TeammateBackend = 'worker' | 'process'
@@ -42,6 +43,13 @@ export interface TeammateSpawnConfig {
    * `agent_state` itself.
    */
   onTurnStart?: (at: string) => void
+  /**
+   * The leader's team store (docs/nats.md#the-team-store), for what the leader's side of the
+   * backend reads and writes of the team (a message to the teammate, its last report, its member
+   * record); default the files of `home`. The teammate itself opens its own, from the transport
+   * in `env` (`transportEnv`): a process is elsewhere, and a worker thread cannot share a connection.
+   */
+  store?: TeamStorePort
 }
 
 /** How a teammate's run ended, as the leader's side saw it. */

@@ -1,7 +1,7 @@
 import { parseMessageBody } from '../../../shared/mailbox'
 import type { EventBus } from '../events'
 import type { HookRunner } from '../hooks'
-import type { Mailbox } from '../mailbox'
+import type { MailboxPort } from '../teamStore'
 
 /**
  * Runs the TeammateIdle hooks (docs/hooks.md#hooks): the reason to keep working when one blocks (exit 2),
@@ -9,7 +9,7 @@ import type { Mailbox } from '../mailbox'
  */
 export async function runIdleHook(
   hooks: HookRunner,
-  mailbox: Mailbox,
+  mailbox: MailboxPort,
   team: string,
   name: string,
   signal: AbortSignal,
@@ -21,7 +21,7 @@ export async function runIdleHook(
     bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName: name })
   if (outcome.kind !== 'block' || signal.aborted) return undefined
   const unread = await mailbox.read(team, name, { unreadOnly: true })
-  const shutdownWaiting = unread.messages.some((e) => {
+  const shutdownWaiting = unread.some((e) => {
     const body = parseMessageBody(e.message.text)
     return body.kind === 'structured' && body.body.type === 'shutdown_request'
   })

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createMailbox } from '../mailbox'
+import { createFileTeamStore } from '../teamStore'
 import { TaskStore, taskDir } from '../tasks'
 import { claimableTasks, claimNextTask, waitForWork } from './idleWork'
 
@@ -52,33 +52,31 @@ describe('claimableTasks', () => {
 
 describe('waitForWork', () => {
   it('returns at once for a task created after the caller looked but before the watch was up', async () => {
-    const tasks = new TaskStore(home, 't')
     // the caller's look found nothing; the task appears before waitForWork installs its watch
     await new TaskStore(home, 't').create({ subject: 'created in the gap' })
     const stop = new AbortController()
-    expect(await within(waitForWork(createMailbox({ home }), 't', 'alice', tasks, stop.signal), 1_000)).toBe('woke')
+    expect(await within(waitForWork(createFileTeamStore(home), 't', 'alice', stop.signal), 1_000)).toBe('woke')
   })
 
   it('keeps waiting while the only task is one it cannot claim, and wakes for a message', async () => {
     const tasks = new TaskStore(home, 't')
     await tasks.create({ subject: 'theirs', owner: 'bob' })
-    const mailbox = createMailbox({ home })
+    const store = createFileTeamStore(home)
     const stop = new AbortController()
-    const waiting = waitForWork(mailbox, 't', 'alice', tasks, stop.signal)
+    const waiting = waitForWork(store, 't', 'alice', stop.signal)
     expect(await within(waiting, 300)).toBe('waiting')
-    await mailbox.send('t', 'alice', { from: 'team-lead', text: 'hello' })
+    await store.mailbox.send('t', 'alice', { from: 'team-lead', text: 'hello' })
     expect(await within(waiting, 5_000)).toBe('woke')
   })
 
   it('wakes on a task change from another store, and on stop without throwing', async () => {
-    const tasks = new TaskStore(home, 't')
-    const mailbox = createMailbox({ home })
+    const store = createFileTeamStore(home)
     const stop = new AbortController()
-    const waiting = waitForWork(mailbox, 't', 'alice', tasks, stop.signal)
+    const waiting = waitForWork(store, 't', 'alice', stop.signal)
     expect(await within(waiting, 200)).toBe('waiting')
     await new TaskStore(home, 't').create({ subject: 'new work' })
     expect(await within(waiting, 5_000)).toBe('woke')
-    const stopped = waitForWork(mailbox, 't', 'alice', new TaskStore(home, 'other'), stop.signal)
+    const stopped = waitForWork(store, 'other', 'alice', stop.signal)
     stop.abort()
     await expect(stopped).resolves.toBeUndefined()
   })

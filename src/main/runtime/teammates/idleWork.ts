@@ -1,7 +1,8 @@
 import { basename } from 'node:path'
 import type { Task } from '../../../shared/tasks'
-import { DEFAULT_POLL_MS, type Mailbox } from '../mailbox'
-import { decideClaim, TASK_FILE, type TaskListing, type TaskRead, type TaskStore } from '../tasks'
+import { DEFAULT_POLL_MS } from '../mailbox'
+import { decideClaim, TASK_FILE, type TaskListing, type TaskRead } from '../tasks'
+import type { TeamStorePort } from '../teamStore'
 
 // What an idle teammate looks for between turns (docs/teams.md#teammate-life-cycle, docs/teams.md#shared-task-list): the next task it may claim, or
 // else a wait for a message or a change of the task list.
@@ -44,30 +45,32 @@ export async function claimNextTask(
  * on a mailbox error, never on abort. The task list is looked at again once its watch is up (a task
  * created between the caller's look and the watch raised no event for it) and then every
  * {@link DEFAULT_POLL_MS} as the fallback for a watch that misses events, as the inbox has.
+ * `store` is the team store (docs/nats.md#the-team-store): its inbox wait and task watch are a
+ * folder's on files and server pushes on JetStream.
  */
 export async function waitForWork(
-  mailbox: Mailbox,
+  store: Pick<TeamStorePort, 'mailbox' | 'tasks'>,
   team: string,
   name: string,
-  tasks: TaskStore,
   stop: AbortSignal
 ): Promise<void> {
   const changed = new AbortController()
   // `stop` may have fired already (a SIGTERM during the last read): any() is aborted at once then
   const signal = AbortSignal.any([stop, changed.signal])
-  const watch = tasks.onDidChange(() => changed.abort())
-  const lookAtTasks = (): void => {
+  const watch = store.tasks.watch(team, () => changed.abort())
+  const lookAtTasks = async (): Promise<void> => {
     try {
-      if (claimableTasks(tasks.list(), name).length) changed.abort()
+      if (claimableTasks(await store.tasks.listing(team), name).length) changed.abort()
     } catch {
-      // an unreadable task folder is reported by the next claim attempt
+      // an unreadable task list is reported by the next claim attempt
     }
   }
-  const poll = setInterval(lookAtTasks, DEFAULT_POLL_MS)
+  const poll = setInterval(() => void lookAtTasks(), DEFAULT_POLL_MS)
   try {
-    lookAtTasks()
+    await watch.ready.catch(() => undefined)
+    await lookAtTasks()
     if (signal.aborted) return
-    await mailbox.waitForMessage(team, name, { signal })
+    await store.mailbox.waitForMessage(team, name, { signal })
   } catch (error) {
     if (!signal.aborted) throw error
   } finally {

@@ -172,10 +172,12 @@ export class LeaderInbox implements Disposable {
     const { message } = entry
     const from = this.o.member(message.from)
     const body = parseMessageBody(message.text)
-    // a process teammate's bus stays in its process: what it said to the leader reaches the stream from here
+    // a process teammate's bus stays in its process: what it said to the leader reaches the stream
+    // from here (on a server its bus is relayed instead, docs/nats.md#a-teammates-events)
     const kind = messageKind(message.text)
     if (
       from?.backend === 'process' &&
+      this.o.team.store.transport === 'files' &&
       (kind === 'plain' || kind === 'shutdown_approved' || kind === 'shutdown_rejected')
     )
       this.o.emitAs(from, { type: 'message_sent', from: from.name, to: LEAD_NAME, kind })

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { parseMessageBody } from '../../../shared/mailbox'
 import type { PermissionPromptRequest } from '../../../shared/permissions'
 import { createMailbox } from '../mailbox'
+import { createFileTeamStore } from '../teamStore'
 import { createMailboxPrompter } from './mailboxPrompter'
 
 const homes: string[] = []
@@ -17,7 +18,12 @@ function setup() {
   const home = mkdtempSync(join(tmpdir(), 'swarmdesk-prompter-'))
   homes.push(home)
   const mailbox = createMailbox({ home, pollMs: 100 })
-  const prompter = createMailboxPrompter({ mailbox, team: 't', name: 'alice', leader: 'team-lead' })
+  const prompter = createMailboxPrompter({
+    mailbox: createFileTeamStore(home, { mailbox }).mailbox,
+    team: 't',
+    name: 'alice',
+    leader: 'team-lead'
+  })
   const request = (requestId: string): PermissionPromptRequest => ({
     requestId,
     agentId: 'alice@t',

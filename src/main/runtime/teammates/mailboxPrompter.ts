@@ -1,11 +1,13 @@
 import { permissionAnswerOf, permissionRequestBody } from '../../../shared/mailbox'
 import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../shared/permissions'
-import { type Mailbox, sendAndAwaitReply } from '../mailbox'
+import { sendAndAwaitReply } from '../mailbox'
+import type { MailboxPort } from '../teamStore'
 import type { PermissionPrompter } from '../permissions'
 
 /** Options of {@link createMailboxPrompter}. */
 export interface MailboxPrompterOptions {
-  mailbox: Mailbox
+  /** The team store's mailbox (docs/nats.md#the-team-store). */
+  mailbox: MailboxPort
   team: string
   /** The asking teammate: its inbox receives the answers. */
   name: string

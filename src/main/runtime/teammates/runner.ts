@@ -1,5 +1,11 @@
-import { LEAD_NAME, TeamStore } from '../teams'
-import { createTeamContext } from '../teamStore'
+import { LEAD_NAME, TeamNotFoundError, withMemberPatch } from '../teams'
+import {
+  createFileTeamStore,
+  createTeamContext,
+  type FileTeamStore,
+  type StoredMessage,
+  type TeamStorePort
+} from '../teamStore'
 import { type PtyHost, createPtyHost } from '../pty'
 import { canonicalWorkspace, agentTranscriptPath, ensureWritableDataDirectory } from '../storage'
 import { connectModel } from '../runner'
@@ -7,8 +13,6 @@ import { loadWorkspaceSettings, PermissionEngine, type PermissionPrompter } from
 import { readTeammateEnv } from './env'
 import { mcpTimeoutsFromEnv } from '../mcp'
 import { ownTeammateMcp, type TeammateMcpHost } from './mcp'
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { isPersonMessage, parseMessageBody, protocolBody, protocolText } from '../../../shared/mailbox'
 import { PermissionModeSchema, type PermissionMode } from '../../../shared/permissions'
@@ -16,7 +20,7 @@ import type { Task } from '../../../shared/tasks'
 import { EventBus } from '../events'
 import type { Disposable } from '../base'
 import { createHookRunner } from '../hooks'
-import { createMailbox, renderForModel, TeamGoneError, type InboxEntry } from '../mailbox'
+import { renderForModel, TeamGoneError } from '../mailbox'
 import { DEFAULT_MODEL, resolveModel, type AgentIdentity } from '../model'
 
 import { createMailboxNetworkAsker } from './mailboxNetworkAsker'
@@ -67,6 +71,11 @@ export interface TeammateRunOptions {
   mcp?: TeammateMcpHost
   /** `--mcp-config` files of `swarmdesk teammate`, after the leader's (a later file wins a name). */
   mcpConfigFiles?: string[]
+  /**
+   * The team store it works on (docs/nats.md#the-team-store): inbox, task list, config. Default
+   * the files of `home`. Left open for its owner to close.
+   */
+  store?: TeamStorePort
 }
 
 /** How a teammate ended without crashing. */
@@ -92,8 +101,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   // an invalid variable is bad usage, named in the error, before anything is read or written
   const shared = readTeammateEnv(env)
   const leader = LEAD_NAME
-  const teams = new TeamStore(home)
-  const config = teams.read(team)
+  const store = options.store ?? createFileTeamStore(home)
+  const config = await store.config.read(team)
   const member = config.members.find((m) => m.name === name)
   if (!member)
     throw new TeammateNotFoundError(
@@ -101,9 +110,20 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     )
   const cwd = canonicalWorkspace(options.cwd ?? member.cwd)
   // a read-only or full data directory is bad input, reported before anything runs
-  ensureWritableDataDirectory(home, cwd, [teams.teamDir(team)])
+  // (a team on JetStream has nothing here: its transcript and settings are all it writes)
+  const files = store.transport === 'files' ? (store as FileTeamStore).files : undefined
+  ensureWritableDataDirectory(home, cwd, files ? [files.teams.teamDir(team)] : [])
   const bus = options.bus ?? new EventBus()
-  const mailbox = createMailbox({ home })
+  // on a server the leader follows what it publishes, not its transcript (docs/nats.md#a-teammates-events)
+  const relay = store.transport === 'files' ? undefined : bus.onEvent((e) => store.events.publish(team, name, e))
+  const { mailbox, tasks } = store
+  const setActive = (isActive: boolean) =>
+    store.config.update(team, (c) => withMemberPatch(c, name, { isActive }).config)
+  const teamExists = () =>
+    store.config.read(team).then(
+      () => true,
+      (error: unknown) => !(error instanceof TeamNotFoundError)
+    )
   const sessionId = shared.sessionId ?? randomUUID()
   // the leader's --settings files and per-run trust, so both permission paths see the same rules (docs/teams.md#permission-requests)
   const settings = await loadWorkspaceSettings(cwd, home, shared.settingsFiles, shared.trustProject)
@@ -119,11 +139,10 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     sessionId,
     bus,
     leaderName: leader,
-    mailbox,
+    store,
     ...(hooks ? { hooks } : {})
   })
   teamContext.setTeam(team)
-  const tasks = teamContext.tasks()
   let mode: PermissionMode = shared.planModeRequired || member.planModeRequired ? 'plan' : member.mode
   const stopped = new AbortController()
   const onAbort = (): void => stopped.abort()
@@ -148,7 +167,12 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     throw error
   })
   const pty = options.pty ?? createPtyHost()
-  await teams.setActive(team, name, true)
+  await setActive(true)
+  // its heartbeat on a server (docs/nats.md#liveness); on files the leader sees its process instead
+  const beat = () => store.liveness.beat(team, name).catch(() => undefined)
+  const beating = store.transport === 'files' ? undefined : setInterval(() => void beat(), store.liveness.beatEveryMs)
+  beating?.unref()
+  if (beating) await beat()
   let outcome: 'shutdown' | 'aborted' | 'crashed' = 'crashed'
   let agent: TeammateAgent | undefined
   let interrupts: Disposable | undefined
@@ -199,10 +223,10 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
         return { reason: 'aborted' }
       }
       const unread = await mailbox.read(team, name, { unreadOnly: true })
-      const visible: InboxEntry[] = []
-      let shutdown: { entry: InboxEntry; requestId: string } | undefined
+      const visible: StoredMessage[] = []
+      let shutdown: { entry: StoredMessage; requestId: string } | undefined
       const handled: string[] = []
-      for (const entry of unread.messages) {
+      for (const entry of unread) {
         const body = parseMessageBody(entry.message.text)
         if (body.kind === 'structured' && body.body.type === 'shutdown_request') {
           // only the leader may ask for a shutdown (docs/teams.md#sendmessage-between-teammates); anyone else's request is dropped
@@ -227,11 +251,11 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
         if (answer === 'reject') continue
         agent.state('stopping')
         // released and inactive before the leader hears of it, so its TeamDelete right after succeeds
-        await tasks.releaseOwnedBy(name).catch(() => [] as Task[])
-        await teams.setActive(team, name, false)
+        await tasks.releaseOwnedBy(team, name).catch(() => [] as Task[])
+        await setActive(false)
         // the leader may already have deleted the team (its last member went inactive just now): a
         // send would recreate the deleted team's inbox folder, and nobody would read it
-        if (!existsSync(join(teams.teamDir(team), 'config.json'))) {
+        if (!(await teamExists())) {
           outcome = 'shutdown'
           return { reason: 'shutdown', requestId: shutdown.requestId }
         }
@@ -284,19 +308,23 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
         )
         continue
       }
-      const task = await claimNextTask(tasks.list(), (id) => tasks.claim(id, name), name)
+      const task = await claimNextTask(await tasks.listing(team), (id) => tasks.claim(team, id, name), name)
       if (task) {
         await agent.turn(taskPrompt(task, name), String(task.id))
         continue
       }
-      await waitForWork(mailbox, team, name, tasks, stopped.signal)
+      await waitForWork(store, team, name, stopped.signal)
     }
   } finally {
     interrupts?.dispose()
     options.signal?.removeEventListener('abort', onAbort)
     stopped.abort()
-    const released = await tasks.releaseOwnedBy(name).catch(() => [] as Task[])
-    await teams.setActive(team, name, false).catch(() => undefined)
+    // after an approved shutdown both were done before the leader heard of it, and the leader may
+    // have deleted the team since: the config's lock would make its folder again
+    const released = outcome === 'shutdown' ? [] : await tasks.releaseOwnedBy(team, name).catch(() => [] as Task[])
+    if (outcome !== 'shutdown') await setActive(false).catch(() => undefined)
+    clearInterval(beating)
+    if (beating) await store.liveness.forget(team, name).catch(() => undefined)
     if (outcome !== 'shutdown') {
       // the leader learns that it left without a shutdown, and which tasks are free again (docs/teams.md#teammate-life-cycle)
       const freed = released.length
@@ -323,6 +351,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     await mcp.close()
     if (!options.pty) await pty.dispose()
     await connection.close()
+    relay?.dispose()
   }
 }
 

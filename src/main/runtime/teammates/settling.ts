@@ -59,7 +59,7 @@ export class TeamSettling {
   async settled(): Promise<boolean> {
     await this.source.drained()
     this.source.sync()
-    const quiet = this.quiet()
+    const quiet = await this.quiet()
     const now = Date.now()
     if (!quiet) this.quietSince = undefined
     else this.quietSince ??= now
@@ -96,7 +96,7 @@ export class TeamSettling {
       ? []
       : members.filter((m) => m.alive && m.state === 'awaiting_plan_approval' && m.planRequestId !== undefined)
     const now = Date.now()
-    if (waiting.length === 0 || !this.quiet(new Set(waiting.map((m) => m.name)))) {
+    if (waiting.length === 0 || !(await this.quiet(new Set(waiting.map((m) => m.name))))) {
       this.blockedSince = undefined
       return undefined
     }
@@ -113,23 +113,23 @@ export class TeamSettling {
   }
 
   /** True while no live teammate (but those `parked`, left out) is working or has work waiting. */
-  private quiet(parked: ReadonlySet<string> = new Set()): boolean {
+  private async quiet(parked: ReadonlySet<string> = new Set()): Promise<boolean> {
     const { team: context } = this.source
     const team = context.team()
     const alive = [...this.source.members()].filter((m) => m.alive && !parked.has(m.name))
     if (!team) return true
-    const mailbox = context.mailbox
+    const { mailbox, tasks: taskList } = context.store
     // a teammate's last words (a shutdown approval) may still be on their way to the leader
-    if (this.source.inboxTeam() === team && mailbox.unreadCount(team, LEAD_NAME) > 0) return false
+    if (this.source.inboxTeam() === team && (await mailbox.unreadCount(team, LEAD_NAME)) > 0) return false
     if (alive.length === 0) return true
     // a teammate in `error` waits for a message as an idle one does: nothing of it is in flight
     if (alive.some((m) => m.state !== 'idle' && m.state !== 'error')) return false
     for (const name of alive.map((m) => m.name)) {
-      if (mailbox.unreadCount(team, name) > 0) return false
+      if ((await mailbox.unreadCount(team, name)) > 0) return false
     }
     // a task a live teammate will still pick up by itself (docs/teams.md#teammate-life-cycle); one
     // left in progress by an idle teammate is not waited for: nobody is working on it
-    const tasks = context.tasks().list().tasks
+    const tasks = await taskList.list(context.taskListName())
     const byId = new Map(tasks.map((t) => [t.id, t]))
     const busy = new Set(tasks.filter((t) => t.status === 'in_progress' && t.owner).map((t) => t.owner!))
     const free = alive.map((m) => m.name).filter((n) => !busy.has(n))

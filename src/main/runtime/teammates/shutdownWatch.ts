@@ -1,6 +1,6 @@
 import { parseMessageBody } from '../../../shared/mailbox'
 import type { Disposable } from '../base'
-import type { Mailbox } from '../mailbox'
+import type { MailboxPort } from '../teamStore'
 
 /**
  * Watches a teammate's inbox while it waits in the middle of a turn for an answer (its plan's
@@ -13,14 +13,14 @@ import type { Mailbox } from '../mailbox'
  * @returns a disposable that stops watching; `interrupt` is called at most once.
  */
 export function interruptOnShutdownRequest(options: {
-  mailbox: Mailbox
+  mailbox: MailboxPort
   team: string
   name: string
   leader: string
   interrupt: () => void
 }): Disposable {
   let fired = false
-  const subscription = options.mailbox.onDidReceive(
+  const subscription = options.mailbox.watch(
     options.team,
     options.name,
     (entry) => {

@@ -1,9 +1,9 @@
 import { LEAD_NAME } from '../teams'
+import { transportEnv } from '../teamStore'
 import type { AgentState, RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
 import { agentId as teamAgentId } from '../../../shared/teams'
 import { Emitter, type Disposable } from '../base'
 import type { TeammateSpawnRequest } from '../tools'
-
 import { CONTINUE_TRANSCRIPT_VARIABLE } from './agent'
 import type { TeammateBackend, TeammateExitInfo, TeammateSpawnConfig } from './executor'
 import { LeaderInbox } from './leaderInbox'
@@ -11,7 +11,8 @@ import { TeamSettling, type TeamWait } from './settling'
 import { interruptible, newTrackedTeammate, type TrackedTeammate } from './tracked'
 import { exitedWithin, requestShutdown } from './shutdownRequest'
 import { cleanUpAfter } from './exitCleanup'
-
+import { addMember, removeMember } from './members'
+import { reapOnTimer } from './reaper'
 export type { TeamWait } from './settling'
 export { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
 import { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
@@ -33,6 +34,7 @@ export class TeammateSupervisor implements Disposable {
   private readonly settling: TeamSettling
   private readonly busSub: Disposable
   private readonly teamSub: Disposable
+  private readonly reaper: Disposable
   private disposed = false
   private lastActivity = Date.now()
 
@@ -70,12 +72,12 @@ export class TeammateSupervisor implements Disposable {
     // TeamDelete takes the leader's inbox with it: stop reading it at once
     this.teamSub = options.team.onDidChangeTeam((team) => {
       this.inbox.keepOnly(team)
-      // a new team gets its first teammate soon: the default backend prepares (a worker loads its
-      // bundle while the leader's model writes the Agent call); a deleted one needs none
+      // a new team gets its first teammate soon: the default backend prepares; a deleted one needs none
       if (team !== undefined) options.registry.prewarm(options.defaultBackend)
       else void options.registry.releaseSpares().catch(() => undefined)
     })
     if (options.team.team() !== undefined) options.registry.prewarm(options.defaultBackend)
+    this.reaper = reapOnTimer(options.team, options.bus, () => this.aliveNames())
   }
 
   /** Fires whenever a teammate's state, liveness or the leader's inbox changes. */
@@ -116,7 +118,7 @@ export class TeammateSupervisor implements Disposable {
     const planModeRequired = request.mode === 'plan'
     let member
     try {
-      member = await context.teams.addMember(team, {
+      member = await addMember(context.store.config, team, {
         name: request.name,
         agentType: request.agentType,
         model: request.model,
@@ -148,7 +150,7 @@ export class TeammateSupervisor implements Disposable {
         planModeRequired,
         env: this.options.modelEnv()
       },
-      () => context.teams.removeMember(team, member.name)
+      () => removeMember(context.store.config, team, member.name)
     )
     return { name: member.name, agentId: member.agentId, backend, color: member.color, team }
   }
@@ -169,7 +171,7 @@ export class TeammateSupervisor implements Disposable {
       throw new TeammateSpawnError(
         `There is no team, so '${name}' cannot be resumed; create a team and spawn it again.`
       )
-    const member = context.teams.read(team).members.find((m) => m.name === name)
+    const member = (await context.store.config.read(team)).members.find((m) => m.name === name)
     if (!member)
       throw new TeammateSpawnError(`'${name}' is no longer a member of team '${team}'; spawn it again instead.`)
     if (this.members.get(name)?.alive) throw new TeammateSpawnError(`${name} is already running.`)
@@ -236,6 +238,8 @@ export class TeammateSupervisor implements Disposable {
         agentId: tracked.agentId,
         sessionId: this.options.sessionId,
         leaderAgentId: teamAgentId(LEAD_NAME, team),
+        env: { ...config.env, ...transportEnv(context.transport) }, // it opens the store from there
+        store: context.store,
         onTurnStart: (at) => this.onTurnStart(tracked, at)
       })
     } catch (error) {
@@ -278,7 +282,9 @@ export class TeammateSupervisor implements Disposable {
       alive.map(async (m) => {
         const outcome = await this.shutdown(m.name, reason).catch(() => 'gone' as const)
         // a rejection does not keep a closing session alive: the timeout still applies
-        if (outcome === 'rejected') await this.killAfter(m, this.shutdownTimeoutMs)
+        const ms = this.shutdownTimeoutMs
+        if (outcome === 'rejected' && !(await exitedWithin(m.handle!, ms)))
+          await this.kill(m.name, `did not shut down within ${Math.round(ms / 1000)} s`)
       })
     )
   }
@@ -329,11 +335,6 @@ export class TeammateSupervisor implements Disposable {
 
   private get shutdownTimeoutMs(): number {
     return this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS
-  }
-
-  private async killAfter(m: TrackedTeammate, ms: number): Promise<void> {
-    if (!(await exitedWithin(m.handle!, ms)))
-      await this.kill(m.name, `did not shut down within ${Math.round(ms / 1000)} s`)
   }
 
   /** After any exit (docs/teams.md#teammate-life-cycle): open questions cancelled; without the teammate's own cleanup, its tasks released, inactive, the leader told. */
@@ -392,6 +393,7 @@ export class TeammateSupervisor implements Disposable {
     this.disposed = true
     this.busSub.dispose()
     this.teamSub.dispose()
+    this.reaper.dispose()
     await this.inbox.dispose()
     this.changed.dispose()
   }

@@ -241,17 +241,11 @@ export class TeamStore {
 
   /** Adds a member (agent id `name@team`, a colour distinct from the others'). @throws TeamMemberError if the name is taken. */
   async addMember(team: string, input: NewMember): Promise<TeamMember> {
-    const name = safeName(input.name, 'agent')
     let added!: TeamMember
     await this.update(team, (c) => {
-      if (c.members.some((m) => m.name === name))
-        throw new TeamMemberError(`Team '${c.name}' already has a member named '${name}'.`)
-      added = member(
-        c.name,
-        { ...input, name },
-        c.members.map((m) => m.color)
-      )
-      return { ...c, members: [...c.members, added] }
+      const next = withMember(c, input)
+      added = next.added
+      return next.config
     })
     return added
   }
@@ -260,9 +254,9 @@ export class TeamStore {
   async updateMember(team: string, name: string, patch: MemberPatch): Promise<TeamMember> {
     let updated!: TeamMember
     await this.update(team, (c) => {
-      const i = indexOf(c, name)
-      updated = { ...c.members[i], ...patch }
-      return { ...c, members: c.members.map((m, j) => (j === i ? updated : m)) }
+      const next = withMemberPatch(c, name, patch)
+      updated = next.updated
+      return next.config
     })
     return updated
   }
@@ -274,7 +268,7 @@ export class TeamStore {
 
   /** Removes a member. @throws TeamMemberError if there is no such member. */
   async removeMember(team: string, name: string): Promise<void> {
-    await this.update(team, (c) => ({ ...c, members: c.members.filter((_, j) => j !== indexOf(c, name)) }))
+    await this.update(team, (c) => withoutMember(c, name))
   }
 
   /**
@@ -305,6 +299,40 @@ export function uniqueMemberName(config: TeamConfig, base: string): string {
   const taken = new Set(config.members.map((m) => m.name))
   if (!taken.has(base)) return base
   for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`
+}
+
+/**
+ * `config` with a new member (agent id `name@team`, a colour distinct from the others'): the change
+ * {@link TeamStore.addMember} writes, for any store's `update` (docs/nats.md#the-team-store).
+ * @throws TeamMemberError if the name is taken.
+ */
+export function withMember(config: TeamConfig, input: NewMember): { config: TeamConfig; added: TeamMember } {
+  const name = safeName(input.name, 'agent')
+  if (config.members.some((m) => m.name === name))
+    throw new TeamMemberError(`Team '${config.name}' already has a member named '${name}'.`)
+  const added = member(
+    config.name,
+    { ...input, name },
+    config.members.map((m) => m.color)
+  )
+  return { config: { ...config, members: [...config.members, added] }, added }
+}
+
+/** `config` with member `name` changed by `patch`: the change {@link TeamStore.updateMember} writes. @throws TeamMemberError if there is no such member. */
+export function withMemberPatch(
+  config: TeamConfig,
+  name: string,
+  patch: MemberPatch
+): { config: TeamConfig; updated: TeamMember } {
+  const i = indexOf(config, name)
+  const updated = { ...config.members[i]!, ...patch }
+  return { config: { ...config, members: config.members.map((m, j) => (j === i ? updated : m)) }, updated }
+}
+
+/** `config` without member `name`: the change {@link TeamStore.removeMember} writes. @throws TeamMemberError if there is no such member. */
+export function withoutMember(config: TeamConfig, name: string): TeamConfig {
+  const i = indexOf(config, name)
+  return { ...config, members: config.members.filter((_, j) => j !== i) }
 }
 
 function member(team: string, input: NewMember, takenColors: string[]): TeamMember {

@@ -2,8 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream'
 import { MailboxMessageSchema, messageKind, type MailboxMessage } from '../../../../shared/mailbox'
 import { Emitter, toDisposable } from '../../base'
-import { assertName, composeMessage, MailboxAbortError, type SentEvent } from '../../mailbox'
-import type { MailboxPort, StoredMessage } from '../port'
+import { assertName, composeMessage, MailboxAbortError, TeamGoneError, type SentEvent } from '../../mailbox'
+import type { MailboxPort, MailEvent, StoredMessage } from '../port'
 import { isWrongRevision, MAIL_STREAM, type NatsHandles } from './connection'
 
 /** How long a send keeps re-sending (same message id) through a lost connection before it fails, ms. */
@@ -85,9 +85,16 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
     return out
   }
 
-  const send = async (team: string, to: string, outgoing: Parameters<MailboxPort['send']>[2]) => {
+  const send = async (
+    team: string,
+    to: string,
+    outgoing: Parameters<MailboxPort['send']>[2],
+    opts: { existingTeamOnly?: boolean } = {}
+  ) => {
     const subject = inboxSubject(team, to)
     const message = composeMessage(to, outgoing)
+    if (opts.existingTeamOnly && (await h.teams.get(`${team}.config`))?.operation !== 'PUT')
+      throw new TeamGoneError(team)
     await publish(subject, message)
     // the message is stored whatever a listener does (as the file mailbox's onDidSend)
     try {
@@ -101,14 +108,15 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
   }
 
   return {
-    send,
     async broadcast(team, members, message) {
       const targets = [...new Set(members)].filter((m) => m !== message.from)
       for (const m of targets) assertName('to', m)
       return Promise.all(targets.map((m) => send(team, m, message)))
     },
+    send,
     onDidSend: sent.event,
     read: (team, agent, opts = {}) => read(team, agent, opts.unreadOnly === true),
+    unreadCount: async (team, agent) => (await read(team, agent, true)).length,
     async markRead(team, agent, ids) {
       inboxSubject(team, agent)
       const known = new Set((await read(team, agent, false)).map((e) => e.message.id))
@@ -134,10 +142,13 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
       const { signal } = opts
       if (signal?.aborted) throw new MailboxAbortError(signal.reason)
       const subject = inboxSubject(team, agent)
+      // the stream's end before the scan (as `watch`): a message stored during the scan is then
+      // pushed to the consumer below rather than missed
+      const end = await lastSeq(h)
       const [messages, reads] = await Promise.all([scan(subject), readIds(team, agent)])
       const waiting = messages.find((m) => !reads.has(m.message.id))
       if (waiting) return { message: waiting.message, read: false }
-      const from = (messages.at(-1)?.seq ?? (await lastSeq(h))) + 1
+      const from = Math.min(messages.at(-1)?.seq ?? end, end) + 1
       const consumer = await h.js.consumers.get(MAIL_STREAM, {
         filter_subjects: subject,
         deliver_policy: DeliverPolicy.StartSequence,
@@ -160,7 +171,52 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
         iter.stop()
       }
     },
-    watch(team, agent, listener) {
+    follow(team, listener) {
+      const prefix = `swarmdesk.mail.${assertName('team', team)}.`
+      const stops: Array<() => void> = []
+      let disposed = false
+      const tell = (e: MailEvent): void => {
+        if (disposed) return
+        try {
+          listener(e)
+        } catch (error) {
+          setImmediate(() => {
+            throw error
+          })
+        }
+      }
+      const pump = async <T>(iter: AsyncIterable<T> & { stop(): void }, each: (x: T) => void): Promise<void> => {
+        stops.push(() => iter.stop())
+        if (disposed) return iter.stop()
+        void (async () => {
+          for await (const x of iter) each(x)
+        })().catch(() => undefined)
+      }
+      const ready = (async () => {
+        const consumer = await h.js.consumers.get(MAIL_STREAM, {
+          filter_subjects: `${prefix}*`,
+          deliver_policy: DeliverPolicy.All
+        })
+        await pump(await consumer.consume(), (m) => {
+          const message = parse(m)
+          if (message && m.subject === `${prefix}${message.to}`) tell({ type: 'message', message })
+        })
+        await pump(await h.reads.watch({ key: `${team}.>` }), (e) => {
+          if (e.operation !== 'PUT') return
+          const [agent, ...id] = e.key.slice(team.length + 1).split('.')
+          if (agent && id.length > 0) tell({ type: 'read', agent, id: id.join('.') })
+        })
+      })()
+      ready.catch(() => undefined)
+      return Object.assign(
+        toDisposable(() => {
+          disposed = true
+          for (const stop of stops) stop()
+        }),
+        { ready }
+      )
+    },
+    watch(team, agent, listener, opts = {}) {
       const subject = inboxSubject(team, agent)
       let stop: (() => void) | undefined
       let disposed = false
@@ -198,9 +254,9 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
             if ((await h.reads.get(`${team}.${agent}.${message.id}`))?.operation === 'PUT') continue
             report(message)
           }
-        })().catch(() => undefined)
+        })().catch((error: unknown) => void (disposed || opts.onError?.(error)))
       })()
-      ready.catch(() => undefined)
+      ready.catch((error: unknown) => void (disposed || opts.onError?.(error)))
       return Object.assign(
         toDisposable(() => {
           disposed = true

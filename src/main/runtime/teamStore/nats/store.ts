@@ -5,6 +5,7 @@ import { safeName, TeamActiveError, TeamExistsError, TeamNotFoundError, type New
 import type { LivenessPort, TeamConfigPort, TeamStorePort } from '../port'
 import { describeTransport, type TeamTransport } from '../transport'
 import { isWrongRevision, MAIL_STREAM, openNats, type NatsHandles, type NatsOpenOptions } from './connection'
+import { natsEvents } from './events'
 import { natsMailbox } from './mailbox'
 import { natsTasks } from './tasks'
 
@@ -25,6 +26,7 @@ export async function createNatsTeamStore(
     tasks: natsTasks(h),
     config: natsConfig(h),
     liveness: natsLiveness(h),
+    events: natsEvents(h),
     async close() {
       if (closed) return
       closed = true

@@ -3,18 +3,17 @@ import { readProcEntry } from '../../processes'
 import { type PtyHost, type PtyProcess, PtySizeError, TailBuffer } from '../../pty'
 import { canonicalWorkspace, agentTranscriptPath, swarmdeskHome } from '../../storage'
 import { randomUUID } from 'node:crypto'
-import { existsSync, readdirSync, statSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { existsSync, statSync } from 'node:fs'
 import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem, type TerminalSize } from '../../../../shared/terminalSize'
 import type { EventBus } from '../../events'
-import { createMailbox, type Mailbox, type OutgoingMessage } from '../../mailbox'
+import type { OutgoingMessage } from '../../mailbox'
+import { createFileTeamStore, type TeamStorePort } from '../../teamStore'
 
 import { teammateIdentityEnv } from '../env'
 import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
 import { classifyExit, describeOutput, lastReport } from './exitReason'
 import { findTeammateNode, killByRunTag, TEAMMATE_RUN_TAG_VARIABLE } from './processTable'
-import { SubagentFollower } from './subagentFollower'
-import { TranscriptTail } from './transcriptTail'
+import { followTeammate, type TeammateFollowing } from './follow'
 
 export { TEAMMATE_EXIT_CODES } from './exitReason'
 export { TEAMMATE_RUN_TAG_VARIABLE } from './processTable'
@@ -67,9 +66,8 @@ export interface ProcessTeammateExecutorOptions {
 interface Running {
   config: TeammateSpawnConfig
   proc: PtyProcess
-  tail: TranscriptTail
-  /** Follows the transcripts of its sync subagents (docs/teams.md#spawning-a-teammate), which run inside its process. */
-  subagents: SubagentFollower
+  /** Follows its events and its sync subagents' (docs/teams.md#spawning-a-teammate), which run inside its process. */
+  tail: TeammateFollowing
   /** Pid of the Node process (the pty's wrapper shell where /proc is unavailable). */
   pid: number
   alive: boolean
@@ -111,7 +109,7 @@ interface Running {
 export class ProcessTeammateExecutor implements TeammateExecutor {
   readonly backend = 'process' as const
   private readonly running = new Map<string, Running>()
-  private readonly mailboxes = new Map<string, Mailbox>()
+  private readonly fileStores = new Map<string, TeamStorePort>()
   private disposed = false
 
   constructor(private readonly options: ProcessTeammateExecutorOptions) {}
@@ -168,31 +166,11 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
       },
       onExit
     })
-    const tail = new TranscriptTail({
-      path: transcriptPath,
-      bus,
-      agentId,
-      agentName,
-      fromOffset,
-      ...(this.options.transcriptPollMs !== undefined ? { pollMs: this.options.transcriptPollMs } : {}),
-      ...(config.onTurnStart ? { onPrompt: config.onTurnStart } : {}),
-      onWarning: (message) => bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName })
-    })
-    // a subagent transcript already there belongs to an earlier run of the session, not to this process
-    const agentsDir = dirname(transcriptPath)
-    const subagents = new SubagentFollower({
-      dir: agentsDir,
-      parentId: agentId,
-      bus,
-      skip: listNames(agentsDir),
-      ...(this.options.transcriptPollMs !== undefined ? { pollMs: this.options.transcriptPollMs } : {}),
-      onWarning: (message) => bus.emit({ type: 'notice', level: 'warning', message, agentId, agentName })
-    })
+    const tail = followTeammate(config, bus, transcriptPath, fromOffset, this.options.transcriptPollMs)
     entry = {
       config,
       proc,
       tail,
-      subagents,
       pid: proc.pid,
       alive: true,
       killReason: undefined,
@@ -228,7 +206,7 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
     const home = known?.home ?? this.options.home ?? swarmdeskHome()
     const team = known?.team ?? agentId.slice(at + 1)
     const name = known?.name ?? agentId.slice(0, at)
-    await this.mailbox(home).send(team, name, message)
+    await (known?.store ?? this.fileStore(home)).mailbox.send(team, name, message)
   }
 
   /**
@@ -294,7 +272,7 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
     await Promise.all([...this.running.keys()].map((id) => this.kill(id, 'the session closed')))
     for (const entry of this.running.values()) {
       entry.tail.close()
-      entry.subagents.close()
+      entry.tail.closeSubagents()
     }
   }
 
@@ -314,9 +292,12 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
 
   /** docs/design.md#process-model's variables for one teammate, over the model access in `config.env`. */
   private processEnv(config: TeammateSpawnConfig): Record<string, string> {
+    // on a server, SWARMDESK_TEAMMATE_HOME gives teammates a data directory of their own (docs/nats.md#configuration)
+    const own = config.store && config.store.transport !== 'files' ? process.env.SWARMDESK_TEAMMATE_HOME : undefined
     return {
       ...config.env,
       ...teammateIdentityEnv(config),
+      ...(own ? { SWARMDESK_HOME: own } : {}),
       ...((this.options.runAsNode ?? Boolean(process.versions.electron)) ? { ELECTRON_RUN_AS_NODE: '1' } : {})
     }
   }
@@ -349,7 +330,8 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
         exit,
         killReason: entry.killReason,
         output: entry.output,
-        lastReport: () => lastReport(this.mailbox(entry.config.home), entry.config, spawnedAt)
+        lastReport: () =>
+          lastReport((entry.config.store ?? this.fileStore(entry.config.home)).mailbox, entry.config, spawnedAt)
       })
     } catch (error) {
       entry.tail.close()
@@ -363,13 +345,11 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
     return info
   }
 
-  private mailbox(home: string): Mailbox {
-    let mailbox = this.mailboxes.get(home)
-    if (!mailbox) {
-      mailbox = createMailbox({ home })
-      this.mailboxes.set(home, mailbox)
-    }
-    return mailbox
+  /** The file team store of `home`, for a teammate spawned without a store (one per home). */
+  private fileStore(home: string): TeamStorePort {
+    let store = this.fileStores.get(home)
+    if (!store) this.fileStores.set(home, (store = createFileTeamStore(home)))
+    return store
   }
 }
 
@@ -379,19 +359,10 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
  */
 function closeSubagents(entry: Running, info: TeammateExitInfo): void {
   const why = info.reason ? ` (${info.reason})` : ''
-  entry.subagents.close({
+  entry.tail.closeSubagents({
     status: info.status === 'crashed' ? 'crashed' : 'killed',
     reason: `its teammate ${entry.config.name} ended before it finished${why}`
   })
-}
-
-/** The entries of a directory, none when it does not exist (yet). */
-function listNames(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-  } catch {
-    return []
-  }
 }
 
 /** POSIX single-quoting: the word as one shell argument, whatever it holds. */

@@ -1,6 +1,6 @@
 import { constants as osConstants } from 'node:os'
 import { parseMessageBody } from '../../../../shared/mailbox'
-import type { Mailbox } from '../../mailbox'
+import type { MailboxPort } from '../../teamStore'
 import { cleanTerminalOutput, type TailBuffer } from '../../pty'
 import { LEAD_NAME } from '../../teams'
 import type { TeammateExitInfo, TeammateSpawnConfig } from '../executor'
@@ -78,11 +78,11 @@ export async function classifyExit(end: TeammateProcessEnd): Promise<TeammateExi
  * `failed`), or undefined.
  */
 export async function lastReport(
-  mailbox: Mailbox,
+  mailbox: Pick<MailboxPort, 'read'>,
   config: Pick<TeammateSpawnConfig, 'team' | 'name'>,
   since: number
 ): Promise<'interrupted' | 'failed' | undefined> {
-  const { messages } = await mailbox.read(config.team, LEAD_NAME)
+  const messages = await mailbox.read(config.team, LEAD_NAME)
   let found: 'interrupted' | 'failed' | undefined
   for (const { message } of messages) {
     if (message.from !== config.name || Date.parse(message.timestamp) < since) continue

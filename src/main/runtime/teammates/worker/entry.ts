@@ -3,7 +3,7 @@ import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../.
 import { EventBus } from '../../events'
 import { Emitter } from '../../base'
 import type { PermissionPrompter } from '../../permissions'
-import { TeamStore } from '../../teams'
+import { openTeamStore, transportFromEnv, type TeamStorePort } from '../../teamStore'
 import { runTeammate } from '../runner'
 import { teammateIdentityEnv } from '../env'
 import { createPtyClient } from './ptyClient'
@@ -114,8 +114,13 @@ export async function runWorkerTeammate(data: WorkerData, config: StartMessage['
   post({ type: 'ready' })
   let outcome: DoneOutcome = 'crashed'
   let failure: SerializedError | undefined
+  let inactive = false
+  // its own connection to the leader's team store (the files, or the NATS server in its env)
+  let store: TeamStorePort | undefined
   try {
+    store = await openTeamStore(config.home, transportFromEnv(config.env))
     const exit = await runTeammate({
+      store,
       home: config.home,
       team: config.team,
       name: config.name,
@@ -134,7 +139,11 @@ export async function runWorkerTeammate(data: WorkerData, config: StartMessage['
     // the runner leaves an injected host to its owner: kill what its shells may have left
     await pty.dispose().catch(() => undefined)
   }
-  postDone(outcome, isInactive(config.home, config.team, config.name), failure)
+  if (store) {
+    inactive = await isInactive(store, config.team, config.name)
+    await store.close().catch(() => undefined)
+  }
+  postDone(outcome, inactive, failure)
   clearInterval(heartbeat)
   process.off('uncaughtExceptionMonitor', onUncaught)
   port.off('message', onMessage)
@@ -145,9 +154,9 @@ export async function runWorkerTeammate(data: WorkerData, config: StartMessage['
  * True when the team config says the member is no longer active: the runner's cleanup ran (or it
  * never started). Reading fails → false, so the leader's side cleans up to be sure.
  */
-function isInactive(home: string, team: string, name: string): boolean {
+async function isInactive(store: TeamStorePort, team: string, name: string): Promise<boolean> {
   try {
-    return new TeamStore(home).read(team).members.find((m) => m.name === name)?.isActive === false
+    return (await store.config.read(team)).members.find((m) => m.name === name)?.isActive === false
   } catch {
     return false
   }

@@ -190,7 +190,9 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
       throw new Error(
         `The worker teammate entry ${entryPath} does not exist; build the Node bundles with: npm run build`
       )
-    const team = new TeamStore(config.home).read(config.team)
+    const team = config.store
+      ? await config.store.config.read(config.team)
+      : new TeamStore(config.home).read(config.team)
     if (!team.members.some((m) => m.name === config.name)) {
       throw new TeammateNotFoundError(
         `'${config.name}' is not a member of team '${config.team}' (members: ${team.members.map((m) => m.name).join(', ') || 'none'}); add it to the team config before spawning it.`
@@ -256,8 +258,8 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
       throw new Error(
         `No worker teammate '${agentId}' was started by this executor; spawn it first, or write to its inbox with the mailbox.`
       )
-    const { home, team, name } = teammate.config
-    await createMailbox({ home }).send(team, name, message)
+    const { home, team, name, store } = teammate.config
+    await (store ? store.mailbox.send(team, name, message) : createMailbox({ home }).send(team, name, message))
   }
 
   /** Terminates the worker at once (no shutdown request) and resolves once it and every process it started are gone. */

@@ -104,8 +104,9 @@ export class WorkerTeammate {
       })
     })
     options.thread.adopt()
-    // the thread gets the data only (a worker reports its own states: onTurnStart is not for it)
-    const { onTurnStart: _local, ...config } = options.config
+    // the thread gets the data only (a worker reports its own states: onTurnStart is not for it;
+    // it opens its own team store from the transport in its env)
+    const { onTurnStart: _local, store: _store, ...config } = options.config
     this.port.postMessage({ type: 'start', config } satisfies MainToWorker)
     const every = Math.max(25, Math.min(250, Math.floor(options.heartbeatTimeoutMs / 4)))
     this.watchdog = setInterval(() => this.check(), every)

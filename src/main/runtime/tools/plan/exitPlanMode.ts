@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { PermissionModeSchema, type PermissionMode } from '../../../../shared/permissions'
 import { protocolBody } from '../../../../shared/mailbox'
-import { type Mailbox, newRequestId, sendAndAwaitReply } from '../../mailbox'
+import { newRequestId, sendAndAwaitReply } from '../../mailbox'
+import type { MailboxPort } from '../../teamStore'
 import { ToolError, type Tool } from '../types'
 
 /** ExitPlanMode input (Claude Code's shape): the plan, in Markdown. */
@@ -14,7 +15,7 @@ export const ExitPlanModeInputSchema = z.object({
 
 /** What the plan-approval tool needs of its teammate. */
 export interface PlanApprovalOptions {
-  mailbox: Mailbox
+  mailbox: MailboxPort
   team: string
   /** The teammate's name: its inbox receives the verdict. */
   name: string
