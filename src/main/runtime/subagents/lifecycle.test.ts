@@ -242,6 +242,8 @@ describe("stopping the leader's turn", () => {
       const hooks = hookSettings(home)
       const syncSleep = uniqueSleepSeconds()
       // The background agent's command waits for a file the test creates, so it runs as long as the test needs.
+      // Its loop runs in a `bash -c` of its own so a process carries the path in its command line: the
+      // Bash tool's shell evaluates the command it is given, which no command line shows.
       const release = join(home, `release-${uniqueSleepSeconds()}`)
       const scenario = join(home, 'stop.yaml')
       writeFileSync(
@@ -254,7 +256,7 @@ describe("stopping the leader's turn", () => {
     - when: "<task-notification>"
       text: "the background agent reported"
   bg-waiter:
-    - tools: [{ name: Bash, input: { command: "while [ ! -e '${release}' ]; do sleep 0.05; done; echo released-now" } }]
+    - tools: [{ name: Bash, input: { command: "bash -c 'while [ ! -e ${release} ]; do sleep 0.05; done'; echo released-now" } }]
     - text: "bg finished: {{last_tool_result}}"
   sync-sleeper:
     - tools: [{ name: Bash, input: { command: "sleep ${syncSleep}" } }]
