@@ -1,5 +1,6 @@
 export {
   LEAD_NAME,
+  newTeamConfig,
   TeamStore,
   uniqueMemberName,
   withMember,

@@ -163,17 +163,7 @@ export class TeamStore {
   /** Writes a new team's config exclusively (the folder exists). @throws TeamExistsError */
   private writeNew(name: string, input: NewTeam): TeamConfig {
     const dir = this.teamDir(name)
-    const lead = member(name, { ...input.lead, name: safeName(input.lead.name, 'agent') }, [])
-    const config: TeamConfig = {
-      schemaVersion: TEAM_SCHEMA_VERSION,
-      name,
-      description: input.description ?? '',
-      createdAt: new Date().toISOString(),
-      leadAgentId: lead.agentId,
-      members: [lead],
-      hiddenPaneIds: [],
-      allowedPaths: input.allowedPaths ?? []
-    }
+    const config = newTeamConfig(name, input)
     if (!createFileExclusiveSync(join(dir, 'config.json'), serialise(config))) throw new TeamExistsError(name)
     return config
   }
@@ -299,6 +289,24 @@ export function uniqueMemberName(config: TeamConfig, base: string): string {
   const taken = new Set(config.members.map((m) => m.name))
   if (!taken.has(base)) return base
   for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`
+}
+
+/**
+ * The config of a new team `name` (already a safe name) led by `input.lead`, as every team store
+ * writes it on create (docs/teams.md#team-config): the lead its only member, created now.
+ */
+export function newTeamConfig(name: string, input: NewTeam): TeamConfig {
+  const lead = member(name, { ...input.lead, name: safeName(input.lead.name, 'agent') }, [])
+  return {
+    schemaVersion: TEAM_SCHEMA_VERSION,
+    name,
+    description: input.description ?? '',
+    createdAt: new Date().toISOString(),
+    leadAgentId: lead.agentId,
+    members: [lead],
+    hiddenPaneIds: [],
+    allowedPaths: input.allowedPaths ?? []
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os'
-import { agentId, assignColor, TEAM_SCHEMA_VERSION, TeamConfigSchema, type TeamConfig } from '../../../../shared/teams'
+import { TeamConfigSchema, type TeamConfig } from '../../../../shared/teams'
 import { assertName } from '../../mailbox'
-import { safeName, TeamActiveError, TeamExistsError, TeamNotFoundError, type NewTeam } from '../../teams'
+import { newTeamConfig, safeName, TeamActiveError, TeamExistsError, TeamNotFoundError, type NewTeam } from '../../teams'
 import type { LivenessPort, TeamConfigPort, TeamStorePort } from '../port'
 import { describeTransport, type TeamTransport } from '../transport'
 import { isWrongRevision, MAIL_STREAM, openNats, type NatsHandles, type NatsOpenOptions } from './connection'
@@ -45,28 +45,7 @@ function natsConfig(h: NatsHandles): TeamConfigPort {
   }
   const create = async (input: NewTeam): Promise<TeamConfig> => {
     const name = safeName(input.name)
-    const leadName = safeName(input.lead.name, 'agent')
-    const lead = {
-      ...input.lead,
-      name: leadName,
-      agentId: agentId(leadName, name),
-      color: input.lead.color ?? assignColor(leadName, []),
-      paneId: input.lead.paneId ?? '',
-      planModeRequired: input.lead.planModeRequired ?? false,
-      mode: input.lead.mode ?? 'default',
-      isActive: input.lead.isActive ?? true,
-      joinedAt: new Date().toISOString()
-    }
-    const config: TeamConfig = TeamConfigSchema.parse({
-      schemaVersion: TEAM_SCHEMA_VERSION,
-      name,
-      description: input.description ?? '',
-      createdAt: new Date().toISOString(),
-      leadAgentId: lead.agentId,
-      members: [lead],
-      hiddenPaneIds: [],
-      allowedPaths: input.allowedPaths ?? []
-    })
+    const config: TeamConfig = TeamConfigSchema.parse(newTeamConfig(name, input))
     try {
       await h.teams.create(key(name), JSON.stringify(config))
     } catch (error) {
