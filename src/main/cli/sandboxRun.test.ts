@@ -16,29 +16,17 @@ import {
   writeFileSync,
   existsSync
 } from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { forwarderAvailable, NETWORK_TOOL, sandboxAvailability } from '../runtime/sandbox'
 import { workspaceSlug } from '../runtime/storage/paths'
 import { ofType, runCli, useTempWorkspace } from './cli.testkit'
+import { useHelloServer } from '../runtime/sandbox/helloServer.testkit'
 
 const dirs = useTempWorkspace()
 
-let server: http.Server
-let port = 0
-const served: string[] = []
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    served.push(req.url ?? '')
-    res.end(`hello ${req.url?.slice(1)}`)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  port = (server.address() as AddressInfo).port
-})
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+const hello = useHelloServer()
 
 /** A run of `command` as the leader's one Bash call, with `sandbox` as the user's settings block. */
 async function run(command: string, sandbox: object, args: string[], env: Record<string, string> = {}) {
@@ -58,7 +46,7 @@ async function run(command: string, sandbox: object, args: string[], env: Record
 describe.runIf(sandboxAvailability().ok && forwarderAvailable())('a headless run with the sandbox on', () => {
   it('refuses a new domain with --approve none, naming the host; lets it through with --approve all', async () => {
     const curl = (who: string) =>
-      `env -u NO_PROXY -u no_proxy curl -s --max-time 30 -w ' %{http_code}' http://localhost:${port}/${who}`
+      `env -u NO_PROXY -u no_proxy curl -s --max-time 30 -w ' %{http_code}' http://localhost:${hello.port()}/${who}`
     const refused = await run(curl('none'), { enabled: true }, ['--approve', 'none'])
     expect(refused.result.output).toContain('Sandbox blocked a network connection to localhost')
     expect(refused.result.output).toMatch(/ 403/)
@@ -74,12 +62,12 @@ describe.runIf(sandboxAvailability().ok && forwarderAvailable())('a headless run
       'utf8'
     )
     expect(log).toContain('"tool":"SandboxNetwork"')
-    expect(served).not.toContain('/none')
+    expect(hello.served).not.toContain('/none')
 
     const allowed = await run(curl('all'), { enabled: true }, ['--approve', 'all'])
     expect(allowed.result.output).toContain('hello all 200')
     expect(allowed.result.sandbox).toBe('sandboxed')
-    expect(served).toContain('/all')
+    expect(hello.served).toContain('/all')
   }, 120_000)
 })
 

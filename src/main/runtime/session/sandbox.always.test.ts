@@ -22,10 +22,7 @@ import type { EventOf } from '../../../shared/events'
 import type { PermissionPromptRequest } from '../../../shared/permissions'
 import { trustWorkspace, type PermissionPrompter } from '../permissions'
 import { forwarderAvailable, keepAlwaysAllowedDomains, NETWORK_TOOL, sandboxAvailability } from '../sandbox'
-import { TeammateExecutorRegistry } from '../teammates/executor'
-import { ProcessTeammateExecutor } from '../teammates/process'
-import { WorkerTeammateExecutor } from '../teammates/worker'
-import { codeCacheDirOf } from '../teammates/worker/codeCache'
+import { bothTeammateBackends } from './teammateBackends.testkit'
 import { openTestSession } from './session.testkit'
 
 const servers: http.Server[] = []
@@ -90,7 +87,7 @@ describe.runIf(sandboxAvailability().ok && forwarderAvailable())('always allow a
         },
         work
       )
-    let registry: TeammateExecutorRegistry | undefined
+    const backends = bothTeammateBackends(person('worker'), () => first.server.url)
     const first = await openTestSession({
       work,
       home,
@@ -113,23 +110,7 @@ describe.runIf(sandboxAvailability().ok && forwarderAvailable())('always allow a
           pat: [{ tools: [bash(curl('127.0.0.2', 'pat'))] }, ...noted]
         }
       },
-      teammates: ({ bus, pty, home }) => {
-        registry = new TeammateExecutorRegistry()
-        registry.register(
-          new WorkerTeammateExecutor({ bus, pty, prompter: person('worker'), codeCacheDir: codeCacheDirOf(home) })
-        )
-        registry.register(new ProcessTeammateExecutor({ bus, pty }))
-        return {
-          registry,
-          defaultBackend: 'worker',
-          askPersonForPlans: false,
-          modelEnv: () => ({
-            ANTHROPIC_BASE_URL: first.server.url,
-            SWARMDESK_SCRIPTED_MODEL_URL: first.server.url,
-            ANTHROPIC_API_KEY: 'test-key'
-          })
-        }
-      }
+      teammates: backends.teammates
     })
     try {
       first.session.prompt('Fetch, then start the crew.').catch(() => undefined)
@@ -153,7 +134,7 @@ describe.runIf(sandboxAvailability().ok && forwarderAvailable())('always allow a
         ['wally', '127.0.0.1']
       ])
     } finally {
-      await registry?.dispose()
+      await backends.registry()?.dispose()
       await first.close()
     }
     // written into the local settings, every other key kept

@@ -14,10 +14,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { EventOf, RuntimeEvent } from '../../../shared/events'
 import type { ScenarioInput } from '../scripted'
 import { sandboxAvailability } from '../sandbox'
-import { TeammateExecutorRegistry } from '../teammates/executor'
-import { ProcessTeammateExecutor } from '../teammates/process'
-import { WorkerTeammateExecutor } from '../teammates/worker'
-import { codeCacheDirOf } from '../teammates/worker/codeCache'
+import { bothTeammateBackends } from './teammateBackends.testkit'
 import { openTestSession, type TestSession } from './session.testkit'
 
 const allow = { prompt: async () => ({ decision: 'allow' as const, by: 'user' as const }) }
@@ -85,29 +82,15 @@ function scenario(): ScenarioInput {
 async function open(settings: object | undefined): Promise<TestSession> {
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-sandbox-home-')))
   if (settings) writeFileSync(join(home, 'settings.json'), JSON.stringify(settings))
-  let registry: TeammateExecutorRegistry | undefined
+  const backends = bothTeammateBackends(allow, () => h.server.url)
   const h = await openTestSession({
     mode: 'bypassPermissions',
     home,
     scenario: scenario(),
-    teammates: ({ bus, pty, home }) => {
-      registry = new TeammateExecutorRegistry()
-      registry.register(new WorkerTeammateExecutor({ bus, pty, prompter: allow, codeCacheDir: codeCacheDirOf(home) }))
-      registry.register(new ProcessTeammateExecutor({ bus, pty }))
-      return {
-        registry,
-        defaultBackend: 'worker',
-        askPersonForPlans: false,
-        modelEnv: () => ({
-          ANTHROPIC_BASE_URL: h.server.url,
-          SWARMDESK_SCRIPTED_MODEL_URL: h.server.url,
-          ANTHROPIC_API_KEY: 'test-key'
-        })
-      }
-    }
+    teammates: backends.teammates
   })
   cleanups.push(async () => {
-    await registry?.dispose()
+    await backends.registry()?.dispose()
     await h.close()
     rmSync(home, { recursive: true, force: true })
   })

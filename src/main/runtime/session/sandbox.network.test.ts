@@ -11,39 +11,24 @@
  * proxy; nothing leaves the machine).
  */
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { EventOf } from '../../../shared/events'
 import { parseMessageBody } from '../../../shared/mailbox'
 import type { PermissionPromptRequest } from '../../../shared/permissions'
 import { createMailbox } from '../mailbox'
 import type { PermissionPrompter } from '../permissions'
 import { forwarderAvailable, NETWORK_TOOL, sandboxAvailability } from '../sandbox'
-import { TeammateExecutorRegistry } from '../teammates/executor'
-import { ProcessTeammateExecutor } from '../teammates/process'
-import { WorkerTeammateExecutor } from '../teammates/worker'
-import { codeCacheDirOf } from '../teammates/worker/codeCache'
+import { bothTeammateBackends } from './teammateBackends.testkit'
 import { openTestSession } from './session.testkit'
+import { useHelloServer } from '../sandbox/helloServer.testkit'
 
-let server: http.Server
-let port = 0
-const served: string[] = []
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    served.push(req.url ?? '')
-    res.end(`hello ${req.url?.slice(1)}`)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  port = (server.address() as AddressInfo).port
-})
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+const hello = useHelloServer()
 
 const curl = (who: string) => ({
   name: 'Bash',
-  input: { command: `env -u NO_PROXY -u no_proxy curl -s --max-time 30 http://localhost:${port}/${who}` }
+  input: { command: `env -u NO_PROXY -u no_proxy curl -s --max-time 30 http://localhost:${hello.port()}/${who}` }
 })
 
 describe.runIf(sandboxAvailability().ok && forwarderAvailable())('network questions from every host', () => {
@@ -58,7 +43,7 @@ describe.runIf(sandboxAvailability().ok && forwarderAvailable())('network questi
       }
     })
     const noted = Array.from({ length: 12 }, () => ({ text: 'Noted.' }))
-    let registry: TeammateExecutorRegistry | undefined
+    const backends = bothTeammateBackends(person('worker'), () => h.server.url)
     const h = await openTestSession({
       mode: 'bypassPermissions',
       home,
@@ -80,23 +65,7 @@ describe.runIf(sandboxAvailability().ok && forwarderAvailable())('network questi
           pat: [{ tools: [curl('pat')] }, ...noted]
         }
       },
-      teammates: ({ bus, pty, home }) => {
-        registry = new TeammateExecutorRegistry()
-        registry.register(
-          new WorkerTeammateExecutor({ bus, pty, prompter: person('worker'), codeCacheDir: codeCacheDirOf(home) })
-        )
-        registry.register(new ProcessTeammateExecutor({ bus, pty }))
-        return {
-          registry,
-          defaultBackend: 'worker',
-          askPersonForPlans: false,
-          modelEnv: () => ({
-            ANTHROPIC_BASE_URL: h.server.url,
-            SWARMDESK_SCRIPTED_MODEL_URL: h.server.url,
-            ANTHROPIC_API_KEY: 'test-key'
-          })
-        }
-      }
+      teammates: backends.teammates
     })
     try {
       h.session.prompt('Fetch, then start the crew.').catch(() => undefined)
@@ -118,7 +87,7 @@ describe.runIf(sandboxAvailability().ok && forwarderAvailable())('network questi
       }
       for (const who of ['team-lead', 'wally', 'pat'])
         expect((await resultOf(who)).output, who).toContain(`hello ${who}`)
-      expect(served.sort()).toEqual(['/pat', '/team-lead', '/wally'])
+      expect(hello.served.sort()).toEqual(['/pat', '/team-lead', '/wally'])
 
       // one card for localhost on the leader's side (the process teammate's question was answered
       // from it), one on the worker's queue
@@ -145,7 +114,7 @@ describe.runIf(sandboxAvailability().ok && forwarderAvailable())('network questi
       )
       expect(answer).toMatchObject({ body: { host: 'localhost', allow: true } })
     } finally {
-      await registry?.dispose()
+      await backends.registry()?.dispose()
       await h.close()
       rmSync(home, { recursive: true, force: true })
     }
