@@ -3,10 +3,8 @@ import { defineConfig } from '@playwright/test'
 /**
  * End-to-end tests of the workspace UI in Chromium against the web host (STACK.md: the Electron
  * binary cannot run here, so the same renderer and runtime are driven through `swarmdesk serve`).
- * Debian's chromium, never a downloaded browser. Two workers, one per core: each test starts its
- * own serve process (a runtime with PTYs) on its own port, data directory and repository, so tests
- * share nothing; the 56 specs took 5.6 min against 11.2 min with one worker, on 2 cores at load
- * 10–14. Expects `npm run build` done.
+ * Debian's chromium, never a downloaded browser. One worker: each test starts its own serve
+ * process (a runtime with PTYs), and the machine has 2 cores. Expects `npm run build` done.
  * `*.slow.spec.ts` run only with SWARMDESK_SLOW_TESTS=1 (`npm run test:slow`, which `.ci/run` runs).
  */
 export default defineConfig({
@@ -14,7 +12,7 @@ export default defineConfig({
   testMatch: process.env.SWARMDESK_SLOW_TESTS === '1' ? '**/*.slow.spec.ts' : '**/*.spec.ts',
   testIgnore: process.env.SWARMDESK_SLOW_TESTS === '1' ? [] : ['**/*.slow.spec.ts'],
   outputDir: '../test-results',
-  workers: 2,
+  workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
