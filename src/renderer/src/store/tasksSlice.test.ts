@@ -110,6 +110,11 @@ describe('tasks slice', () => {
     // an older copy changes nothing, so it ends nothing either
     store.getState().noteTaskEvent(updated(task(3, { updatedAt: '2025-01-01T00:00:00.000Z' })))
     expect(store.getState().tasks.cards).toEqual({ 3: { error: 'bob is not a member' } })
+    // nor does a second copy of the same write (a watcher reporting it twice)
+    store.getState().noteTaskEvent(updated(task(4, { subject: 'renamed', updatedAt: '2026-01-01T00:03:00.000Z' })))
+    store.getState().setCardState(4, { error: 'refused again' })
+    store.getState().noteTaskEvent(updated(task(4, { subject: 'renamed', updatedAt: '2026-01-01T00:03:00.000Z' })))
+    expect(store.getState().tasks.cards[4]).toEqual({ error: 'refused again' })
   })
 
   it('remembers the order per workspace and list', () => {

@@ -70,10 +70,15 @@ const EMPTY: TasksState = {
   wanted: 0
 }
 
-/** `task` merged into `byId` unless the copy there is newer. */
+/**
+ * `task` merged into `byId` unless the copy there is newer or the same. `byId` itself comes back
+ * when nothing changed: a task file's watcher can report one write twice, and a repeated copy must
+ * not count as a change (it would end the refusals on the cards, see `withoutStaleRefusals`).
+ */
 function upsert(byId: TasksState['byId'], task: Task): TasksState['byId'] {
   const known = byId[task.id]
   if (known && known.updatedAt > task.updatedAt) return byId
+  if (known && known.updatedAt === task.updatedAt && JSON.stringify(known) === JSON.stringify(task)) return byId
   return { ...byId, [task.id]: task }
 }
 
