@@ -103,6 +103,9 @@ describe('tasks slice', () => {
     store.getState().setCardState(2, { error: 'Task #2 is blocked by #1' })
     store.getState().setCardState(3, { error: 'bob is not a member' })
     store.getState().setCardState(4, { error: 'refused' })
+    // #1 gaining a dependant leaves #2 as blocked as it was: its refusal stays
+    store.getState().noteTaskEvent(updated(task(1, { blocks: [2], updatedAt: '2026-01-01T00:01:30.000Z' })))
+    expect(Object.keys(store.getState().tasks.cards)).toEqual(['2', '3', '4'])
     store.getState().noteTaskEvent(updated(task(1, { status: 'completed', updatedAt: '2026-01-01T00:02:00.000Z' })))
     expect(Object.keys(store.getState().tasks.cards)).toEqual(['3', '4'])
     store.getState().noteTaskEvent(updated(task(4, { subject: 'renamed', updatedAt: '2026-01-01T00:03:00.000Z' })))

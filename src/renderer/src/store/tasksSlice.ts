@@ -84,18 +84,20 @@ function upsert(byId: TasksState['byId'], task: Task): TasksState['byId'] {
 
 /**
  * `cards` without the refusals a change of task `changed` may have ended: the changed task's own,
- * and those of the tasks it blocks ("blocked by #4" no longer holds once #4 moves on). A refusal
+ * and, when its status moved (`statusMoved`), those of the tasks it blocks ("blocked by #4" no
+ * longer holds once #4 moves on; #4 merely gaining a dependant changes nothing for them). A refusal
  * that still holds is given again at the next try; one left up after it ended misleads.
  */
 function withoutStaleRefusals(
   cards: TasksState['cards'],
   byId: TasksState['byId'],
-  changed: number
+  changed: number,
+  statusMoved: boolean
 ): TasksState['cards'] {
   let next: Record<number, CardState> | undefined
   for (const [key, card] of Object.entries(cards)) {
     const id = Number(key)
-    if (!card.error || (id !== changed && !byId[id]?.blockedBy.includes(changed))) continue
+    if (!card.error || (id !== changed && !(statusMoved && byId[id]?.blockedBy.includes(changed)))) continue
     next ??= { ...cards }
     if (card.pending) next[id] = { pending: true }
     else delete next[id]
@@ -140,7 +142,8 @@ export const createTasksSlice: StateCreator<AppState, [], [], TasksSlice> = (set
       if (s.tasks.deleted[task.id]) return s
       const byId = upsert(s.tasks.byId, task)
       if (byId === s.tasks.byId) return s
-      return { tasks: { ...s.tasks, byId, cards: withoutStaleRefusals(s.tasks.cards, byId, task.id) } }
+      const statusMoved = s.tasks.byId[task.id]?.status !== task.status
+      return { tasks: { ...s.tasks, byId, cards: withoutStaleRefusals(s.tasks.cards, byId, task.id, statusMoved) } }
     })
   },
   setCardState: (id, state) =>
