@@ -63,6 +63,12 @@ export const IdleNotificationSchema = z.looseObject({
   idleReason: z.enum(['available', 'interrupted', 'failed']).optional(),
   /** With `failed` after a model error: why the model call failed and which retries happened (Claude Code's field). */
   failureReason: z.string().optional(),
+  /**
+   * Swarmdesk's field beside `failureReason`: `model` when the model call failed, `turn` when the
+   * turn failed around it (its transcript could not be written, a tool crashed the loop). Absent
+   * (Claude Code's writers) reads as `model`.
+   */
+  failureKind: z.enum(['model', 'turn']).optional(),
   completedTaskId: z.string().optional()
 })
 

@@ -13,12 +13,10 @@ export function modelFailureEvents(error: ModelError): LoopRuntimeEvent[] {
   const reason = error.message
   const state: LoopRuntimeEvent = { type: 'agent_state', state: 'error', reason }
   if (error.kind === 'scenario') return [state]
-  return [
-    {
-      type: 'notice',
-      level: 'error',
-      message: `The model call failed: ${reason} The next prompt or message retries it.`
-    },
-    state
-  ]
+  return [{ type: 'notice', level: 'error', message: modelFailureNotice(reason) }, state]
+}
+
+/** The error notice's words after a failed model call; `reason` is the error's message. */
+export function modelFailureNotice(reason: string): string {
+  return `The model call failed: ${reason} The next prompt or message retries it.`
 }

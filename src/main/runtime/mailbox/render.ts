@@ -65,7 +65,7 @@ export function renderForModel(message: MailboxMessage): string | undefined {
       break
     case 'idle_notification':
       content = b.failureReason
-        ? `${b.summary ? `${b.summary}\n\n` : ''}${b.from}'s model call failed: ${b.failureReason}`
+        ? `${b.summary ? `${b.summary}\n\n` : ''}${b.from}'s ${b.failureKind === 'turn' ? 'turn' : 'model call'} failed: ${b.failureReason}`
         : (b.summary ?? `${b.from} is idle${b.idleReason ? ` (${b.idleReason})` : ''}.`)
       break
     case 'task_assignment':

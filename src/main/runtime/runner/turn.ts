@@ -205,15 +205,16 @@ export function endEvents(end: TurnEnd, idle: boolean): LoopRuntimeEvent[] {
   if (end.reason === 'failed') {
     const reason = end.error.message
     return [
-      {
-        type: 'notice',
-        level: 'error',
-        message: `The turn failed and was stopped: ${reason} The next prompt or message starts a new turn.`
-      },
+      { type: 'notice', level: 'error', message: failedTurnNotice(reason) },
       { type: 'agent_state', state: 'error', reason }
     ]
   }
   return idle ? [{ type: 'agent_state', state: 'idle' }] : []
+}
+
+/** The error notice's words after a turn failed around its model call (see {@link endEvents}); `reason` is the error's message. */
+export function failedTurnNotice(reason: string): string {
+  return `The turn failed and was stopped: ${reason} The next prompt or message starts a new turn.`
 }
 
 /** Why a turn did not complete, in words (a notification's or an idle message's reason); undefined for a completed or stopped turn. */

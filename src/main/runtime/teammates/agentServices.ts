@@ -88,7 +88,9 @@ export async function notifyIdle(
     idleReason: end.reason === 'completed' ? 'available' : end.reason === 'aborted' ? 'interrupted' : 'failed',
     ...(summary ? { summary } : {}),
     // Claude Code's field: the leader (and a process teammate's pane in the workspace) learn why
-    ...((end.reason === 'model_error' || end.reason === 'failed') && failure ? { failureReason: failure } : {}),
+    ...((end.reason === 'model_error' || end.reason === 'failed') && failure
+      ? { failureReason: failure, failureKind: end.reason === 'failed' ? 'turn' : 'model' }
+      : {}),
     ...(completed ? { completedTaskId: taskId } : {})
   })
   await mailbox.send(team, leader, {

@@ -11,8 +11,10 @@ import type { AgentState, RuntimeEvent } from '../../../shared/events'
 import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../shared/permissions'
 import type { Disposable } from '../base'
 import type { EventBus } from '../events'
+import { modelFailureNotice } from '../loop'
 import { renderForModel } from '../mailbox'
 import type { PermissionPrompter } from '../permissions'
+import { failedTurnNotice } from '../runner'
 import { isPlainHost, NETWORK_TOOL, networkPromptRequest } from '../sandbox'
 import { LEAD_NAME } from '../teams'
 import type { StoredMessage, TeamContext } from '../teamStore'
@@ -207,7 +209,9 @@ export class LeaderInbox implements Disposable {
             this.o.emitAs(from, {
               type: 'notice',
               level: 'error',
-              message: `The model call failed: ${b.failureReason} The next prompt or message retries it.`
+              // Claude Code's writers send no kind: their failures are model calls
+              message:
+                b.failureKind === 'turn' ? failedTurnNotice(b.failureReason) : modelFailureNotice(b.failureReason)
             })
             this.o.emitState(from, 'error', b.failureReason)
           } else if (!startedSince(from, message.timestamp)) {
