@@ -44,3 +44,20 @@ export class TeamGoneError extends MailboxError {
     super(`team '${team}' no longer exists (it was deleted): the message was not delivered`)
   }
 }
+
+/**
+ * An inbox that cannot be used because a file stands where one of its folders must be (say
+ * `teams/{team}/inboxes/{agent}` is a file, put there by hand or by another tool). `path` is the
+ * file in the way. The person's to fix; nothing was written or read.
+ */
+export class InboxNotAFolderError extends MailboxError {
+  override name = 'InboxNotAFolderError'
+  constructor(
+    readonly agent: string,
+    readonly path: string
+  ) {
+    super(
+      `the inbox of '${agent}' cannot be used: ${path} is a file, where a folder must be. Move it away or delete it, then try again`
+    )
+  }
+}

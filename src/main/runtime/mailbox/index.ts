@@ -4,7 +4,14 @@
  */
 export { composeMessage, createMailbox, Mailbox, STALE_TMP_MS } from './mailbox'
 export type { MailboxOptions, OutgoingMessage, ReadResult, SendResult, SentEvent } from './mailbox'
-export { InvalidMessageError, InvalidNameError, MailboxAbortError, MailboxError, TeamGoneError } from './errors'
+export {
+  InboxNotAFolderError,
+  InvalidMessageError,
+  InvalidNameError,
+  MailboxAbortError,
+  MailboxError,
+  TeamGoneError
+} from './errors'
 export { assertName, inboxPaths, newMessageId, newRequestId, sanitizeName } from './names'
 export type { InboxPaths, RequestIdKind } from './names'
 export type { InboxEntry, InboxProblem } from './store'

@@ -36,10 +36,10 @@ describe('mailbox when a writer is killed with SIGKILL', () => {
     const present = new Set(messages.map((m) => m.message.id))
     for (const id of w.report.acked) expect(present.has(id)).toBe(true)
 
-    const t0 = performance.now()
+    // no lock to wait out: the killed writer left nothing in the inbox but its three folders (a
+    // half-written file at most, in tmp/), so the next send goes straight through
+    expect(readdirSync(mailbox.paths('crash', inbox).root).sort()).toEqual(['cur', 'new', 'tmp'])
     const { id } = await mailbox.send('crash', inbox, { from: 'survivor', text: `after trial ${n}` })
-    // no lock to wait out: the next send takes about as long as any send
-    expect(performance.now() - t0).toBeLessThan(1_000)
     expect((await mailbox.read('crash', inbox)).messages.some((m) => m.message.id === id)).toBe(true)
   }
 

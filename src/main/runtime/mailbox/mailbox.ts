@@ -17,6 +17,7 @@ import {
   deliver,
   ensureInbox,
   markEntriesRead,
+  notAFolder,
   readEntries,
   sweepTmp,
   type InboxEntry,
@@ -155,7 +156,7 @@ export class Mailbox {
       return readdirSync(this.paths(team, agent).new).filter(isMessageFile).length
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
-      throw error
+      throw notAFolder(this.paths(team, agent), error) ?? error
     }
   }
 

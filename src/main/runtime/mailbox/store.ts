@@ -1,8 +1,8 @@
-import { promises as fs, renameSync } from 'node:fs'
+import { promises as fs, renameSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { MailboxMessageSchema, type MailboxMessage } from '../../../shared/mailbox'
 import { writeAllSync, writeNewFileSync } from '../locks'
-import { TeamGoneError } from './errors'
+import { InboxNotAFolderError, TeamGoneError } from './errors'
 import { isMessageFile, type InboxPaths } from './names'
 
 /** A file of an inbox that could not be used: skipped, never fatal. `path` is absolute. */
@@ -26,8 +26,31 @@ const READ_BATCH = 64
 /** Creates `tmp/`, `new/` and `cur/` once per process (re-created if the inbox was deleted). */
 export async function ensureInbox(paths: InboxPaths, force = false): Promise<void> {
   if (!force && created.has(paths.root)) return
-  await Promise.all([paths.tmp, paths.new, paths.cur].map((d) => fs.mkdir(d, { recursive: true })))
+  await Promise.all([paths.tmp, paths.new, paths.cur].map((d) => fs.mkdir(d, { recursive: true }))).catch(
+    (error: unknown) => {
+      throw notAFolder(paths, error) ?? error
+    }
+  )
   created.add(paths.root)
+}
+
+/**
+ * An {@link InboxNotAFolderError} for `error` when it is a file standing where a folder of the inbox
+ * must be (`ENOTDIR`, or `EEXIST` from a mkdir), naming the first such file; else undefined.
+ */
+export function notAFolder(paths: InboxPaths, error: unknown): InboxNotAFolderError | undefined {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code !== 'ENOTDIR' && code !== 'EEXIST') return undefined
+  const chain: string[] = []
+  for (let dir = paths.new; dir !== dirname(dir); dir = dirname(dir)) chain.unshift(dir)
+  for (const dir of chain.concat(paths.tmp, paths.cur)) {
+    try {
+      if (!statSync(dir).isDirectory()) return new InboxNotAFolderError(basename(paths.root), dir)
+    } catch {
+      // missing (or unreadable): not the file in the way
+    }
+  }
+  return undefined
 }
 
 /**
@@ -46,6 +69,8 @@ async function ensureInboxInExistingTeam(paths: InboxPaths, force = false): Prom
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code === 'ENOENT') throw new TeamGoneError(team)
+      const blocked = notAFolder(paths, error)
+      if (blocked) throw blocked
       if (code !== 'EEXIST') throw error
     }
   }
@@ -114,12 +139,12 @@ async function writeSyncedThenRename(tmp: string, dest: string, data: string): P
   await fs.rename(tmp, dest)
 }
 
-async function listDir(dir: string): Promise<string[]> {
+async function listDir(paths: InboxPaths, dir: string): Promise<string[]> {
   try {
     return (await fs.readdir(dir)).filter(isMessageFile)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw error
+    throw notAFolder(paths, error) ?? error
   }
 }
 
@@ -160,8 +185,8 @@ export async function readEntries(
   paths: InboxPaths,
   opts: { unreadOnly?: boolean; only?: (name: string) => boolean } = {}
 ): Promise<{ entries: InboxEntry[]; problems: InboxProblem[] }> {
-  const unread = (await listDir(paths.new)).filter((n) => !opts.only || opts.only(n))
-  const read = opts.unreadOnly ? [] : await listDir(paths.cur)
+  const unread = (await listDir(paths, paths.new)).filter((n) => !opts.only || opts.only(n))
+  const read = opts.unreadOnly ? [] : await listDir(paths, paths.cur)
   const byName = new Map<string, boolean>()
   for (const n of unread) byName.set(n, false)
   for (const n of read) byName.set(n, true)
