@@ -96,13 +96,15 @@ ${SETTINGS_LINES}
                             default SWARMDESK_TEAM_TRANSPORT, then the teamTransport setting, then files
   -h, --help                this help
 `,
-  'scripted-server': `Usage: swarmdesk scripted-server --scenario FILE [--port N]
+  'scripted-server': `Usage: swarmdesk scripted-server --scenario FILE [--port N] [--quiet]
 
 Runs the scripted model alone and prints SCRIPTED_MODEL_URL http://127.0.0.1:PORT once listening.
-Point ANTHROPIC_BASE_URL at it. Runs until Ctrl+C or SIGTERM.
+Point ANTHROPIC_BASE_URL at it. Runs until Ctrl+C or SIGTERM. Each request answered is a line on
+stderr: method, path, status, milliseconds, who asked and which scenario turn answered.
 
   --scenario FILE   the scenario (YAML or JSON) to answer from (required)
   --port N          0-65535; 0 (the default) picks a free port
+  --quiet           no line per request
   -h, --help        this help
 `,
   permissions: `Usage: swarmdesk permissions check …

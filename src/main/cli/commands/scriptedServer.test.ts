@@ -49,7 +49,10 @@ describe('swarmdesk scripted-server', () => {
     process.emit('SIGTERM', 'SIGTERM')
     expect(await done).toBe(0)
     expect(stdout).toHaveLength(1)
-    expect(stderr).toEqual([])
+    // the request's line on stderr: who asked (no identity: a bare SDK client) and the turn that answered
+    expect(stderr).toEqual([
+      expect.stringMatching(/^POST \/v1\/messages 200 \d+ ms \(no identity\): script \*, turn 0$/)
+    ])
     await expect(fetch(`${match![1]}/_scripted/health`)).rejects.toThrow()
     expect(process.listenerCount('SIGTERM')).toBe(0)
   })

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { ScenarioError, startScriptedServer } from '../../runtime/scripted'
+import { ScenarioError, startScriptedServer, type ServedRequest } from '../../runtime/scripted'
 
 /** Where the command writes and what stops it besides SIGINT/SIGTERM; tests pass their own. */
 export interface ScriptedServerCommandIo {
@@ -10,12 +10,26 @@ export interface ScriptedServerCommandIo {
   signal?: AbortSignal
 }
 
-const USAGE = 'usage: swarmdesk scripted-server --scenario FILE [--port N]'
+const USAGE = 'usage: swarmdesk scripted-server --scenario FILE [--port N] [--quiet]'
 
 /**
- * `swarmdesk scripted-server --scenario FILE [--port N]` (docs/events.md#event-stream-and-command-line): runs the scripted model alone.
- * Prints exactly one line, `SCRIPTED_MODEL_URL http://127.0.0.1:PORT`, once listening (`--port 0`,
- * the default, picks a free port), serves until SIGINT or SIGTERM, then closes every connection.
+ * One line of the per-request log, e.g. `POST /v1/messages 200 12 ms alice: script alice, turn 2`:
+ * method, path, status (`closed` when the connection ended unanswered), milliseconds, and for a
+ * Messages request who asked and which scenario turn answered it.
+ */
+export function servedLine(served: ServedRequest): string {
+  const r = served.recorded
+  const who = r ? ` ${r.agentName ?? r.agentId ?? '(no identity)'}` : ''
+  const turn = r?.script !== undefined ? `: script ${r.script}, turn ${r.turn}` : ''
+  const status = served.status === 0 ? 'closed' : String(served.status)
+  return `${served.method} ${served.path} ${status} ${Math.round(served.ms)} ms${who}${turn}`
+}
+
+/**
+ * `swarmdesk scripted-server --scenario FILE [--port N] [--quiet]` (docs/events.md#event-stream-and-command-line): runs the scripted model alone.
+ * Prints exactly one line on stdout, `SCRIPTED_MODEL_URL http://127.0.0.1:PORT`, once listening
+ * (`--port 0`, the default, picks a free port), and a line per request answered on stderr
+ * ({@link servedLine}; none with `--quiet`); serves until SIGINT or SIGTERM, then closes every connection.
  * @returns 0 after a clean stop; 2 for bad usage or a scenario that does not load (the message on
  *   stderr names the option, or the file, path and reason); 1 when the port cannot be bound.
  */
@@ -23,11 +37,11 @@ export async function scriptedServerCommand(argv: string[], io: ScriptedServerCo
   const out = io.stdout ?? ((line: string) => process.stdout.write(`${line}\n`))
   const err = io.stderr ?? ((line: string) => process.stderr.write(`${line}\n`))
 
-  let values: { scenario?: string; port?: string }
+  let values: { scenario?: string; port?: string; quiet?: boolean }
   try {
     values = parseArgs({
       args: argv,
-      options: { scenario: { type: 'string' }, port: { type: 'string' } },
+      options: { scenario: { type: 'string' }, port: { type: 'string' }, quiet: { type: 'boolean' } },
       strict: true,
       allowPositionals: false
     }).values
@@ -47,7 +61,11 @@ export async function scriptedServerCommand(argv: string[], io: ScriptedServerCo
 
   let server
   try {
-    server = await startScriptedServer({ scenario: resolve(process.cwd(), values.scenario), port })
+    server = await startScriptedServer({
+      scenario: resolve(process.cwd(), values.scenario),
+      port,
+      ...(values.quiet ? {} : { onRequest: (served: ServedRequest) => err(servedLine(served)) })
+    })
   } catch (error) {
     if (error instanceof ScenarioError) {
       err(`swarmdesk scripted-server: bad scenario: ${error.message}`)

@@ -31,7 +31,7 @@ export {
   type CacheSettings,
   type ScriptedToolCall
 } from './scenario'
-export { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from './server'
+export { startScriptedServer, type ScriptedServer, type ScriptedServerOptions, type ServedRequest } from './server'
 export type { RecordedRequest, ScriptedStats } from './state'
 export type { Clock, CacheUsage } from './promptCache'
 export { PromptCache, LOOKBACK_BLOCKS } from './promptCache'

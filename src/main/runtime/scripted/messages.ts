@@ -55,6 +55,7 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
     ...definedIdentity(identity)
   }
   state.log.push(recorded)
+  state.recordOf.set(req, recorded)
   state.stats.requests++
 
   if (!checkKey(state, req, res, requestId)) return
@@ -138,6 +139,8 @@ export async function handleMessages(state: ScriptedState, req: IncomingMessage,
     if (!(error instanceof ScriptUnavailableError)) throw error
     return sendError(res, requestId, 400, 'scenario_error', error.message, { 'x-should-retry': 'false' })
   }
+  recorded.script = selection.scriptKey
+  recorded.turn = selection.turnIndex
 
   if (selection.turn.delayMs) {
     const gone = new AbortController()

@@ -18,6 +18,21 @@ export interface ScriptedServerOptions {
   host?: string
   /** Clock for the prompt cache's TTL and the request log's times (ms since epoch); default Date.now. */
   clock?: Clock
+  /** Called once per request when its answer has been sent (or its connection ended), with what it was and how it went. */
+  onRequest?: (served: ServedRequest) => void
+}
+
+/** One request as the server answered it, for a per-request log (`swarmdesk scripted-server` prints these). */
+export interface ServedRequest {
+  method: string
+  /** The URL's path, e.g. `/v1/messages`. */
+  path: string
+  /** The HTTP status sent; 0 when the connection ended before an answer (a `disconnect` fault, a client gone). */
+  status: number
+  /** Milliseconds from arrival to the answer's end, scripted delays included. */
+  ms: number
+  /** For `POST /v1/messages`: its log entry (who asked, which script and turn answered). */
+  recorded?: RecordedRequest
 }
 
 /** A running scripted model server. */
@@ -53,6 +68,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   const host = options.host ?? '127.0.0.1'
 
   const server = createServer((req, res) => {
+    if (options.onRequest) reportWhenDone(state, req, res, options.onRequest)
     route(state, req, res).catch((error: unknown) => {
       if (res.headersSent) res.destroy()
       else sendError(res, randomId('req_'), 500, 'api_error', `scripted server bug: ${(error as Error).message}`)
@@ -85,6 +101,31 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       return closing
     }
   }
+}
+
+/** Calls `report` once `req`'s answer is sent or its connection ends, whichever comes first. */
+function reportWhenDone(
+  state: ScriptedState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  report: (served: ServedRequest) => void
+): void {
+  const start = performance.now()
+  let done = false
+  const finish = (): void => {
+    if (done) return
+    done = true
+    const recorded = state.recordOf.get(req)
+    report({
+      method: req.method ?? '',
+      path: new URL(req.url ?? '/', 'http://scripted').pathname,
+      status: res.writableFinished ? res.statusCode : 0,
+      ms: performance.now() - start,
+      ...(recorded ? { recorded } : {})
+    })
+  }
+  res.once('finish', finish)
+  res.once('close', finish)
 }
 
 /** What `GET /` answers (ASCII). */

@@ -23,6 +23,9 @@ export interface RecordedRequest {
   agentType?: string
   agentId?: string
   cwd?: string
+  /** The scenario's script that answered it (an agent's name, its type, or `*`) and which of its turns (0-based); absent when refused before a turn was picked. */
+  script?: string
+  turn?: number
   /**
    * Tokens of the prompt as the scripted model counts them (its whole prompt: tools, system and
    * messages; UTF-8 bytes / 4). Absent when the request was refused before its prompt was read
@@ -54,6 +57,8 @@ export class ScriptedState {
   readonly book: ScriptBook
   readonly cache: PromptCache
   readonly log: RecordedRequest[] = []
+  /** The log entry of each request still in flight, for the server's per-request report. */
+  readonly recordOf = new WeakMap<object, RecordedRequest>()
   /** The Agent calls answered so far, by which a Claude Code subagent is known (docs/model.md#claude-code). */
   readonly spawns: SpawnRecord[] = []
   stats: ScriptedStats = zeroStats()
