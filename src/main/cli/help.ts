@@ -281,11 +281,31 @@ Claims task ID for NAME. Exit 1 when refused (already claimed, blocked, NAME bus
   --team T      the team
   -h, --help    this help
 `,
-  team: `Usage: swarmdesk team list|show …
+  team: `Usage: swarmdesk team list|show|allow|disallow …
 
 Subcommands (each has --help):
-  list    the teams and how many of their teammates are active
-  show    one team's config and members
+  list      the teams and how many of their teammates are active
+  show      one team's config and members
+  allow     let every teammate read and edit in a directory without asking
+  disallow  take a directory off the team's allowed paths
+`,
+  'team allow': `Usage: swarmdesk team allow --team T DIR [--team-transport URL]
+
+Adds DIR (resolved against the working directory, links followed) to team T's allowed paths: every
+teammate may read and edit there without asking, from its next decision on. Deny and ask rules,
+plan mode and protected files still apply. Prints the team's allowed paths.
+
+  --team T                the team
+  --team-transport URL    where the team lives: files (default) or nats://host:port
+  -h, --help              this help
+`,
+  'team disallow': `Usage: swarmdesk team disallow --team T DIR [--team-transport URL]
+
+Takes DIR off team T's allowed paths. Prints the paths left.
+
+  --team T                the team
+  --team-transport URL    where the team lives: files (default) or nats://host:port
+  -h, --help              this help
 `,
   'team list': `Usage: swarmdesk team list [--json]
 

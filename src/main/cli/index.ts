@@ -40,6 +40,7 @@ Usage:
   swarmdesk mailbox read --team T --agent NAME [--unread] [--mark-read] [--json]
   swarmdesk tasks list|create|claim|update|delete … --team T [--json]
   swarmdesk team list|show [--team T] [--json]
+  swarmdesk team allow|disallow --team T DIR
   swarmdesk team delete --team T        remove a stale team (its leader session is gone)
   swarmdesk teammate --team T --name N [--cwd DIR]
   swarmdesk help [COMMAND]          also: swarmdesk COMMAND [SUBCOMMAND] --help (or -h)

@@ -4,11 +4,13 @@ import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, UsageError } from '../io'
 import type { TeamTransport } from '../../runtime/teamStore'
 import { commandTransport, TEAM_TRANSPORT_FLAG, withCommandStore } from '../teamTransport'
+import { TEAM_PATHS_USAGE, teamPathsCommand } from './teamPaths'
 
 const USAGE = `Use: swarmdesk team list [--json]
      swarmdesk team show --team T [--json] [--team-transport nats://host:port]
      swarmdesk team delete --team T   delete a stale team (its leader session is gone): its config,
-                                      inboxes, task list and its teammates' leftover processes`
+                                      inboxes, task list and its teammates' leftover processes
+${TEAM_PATHS_USAGE}`
 const out = (text: string) => process.stdout.write(text + '\n')
 
 /** How `team list --json` states a team's leader: alive (its session and pid) or stale (why). */
@@ -26,7 +28,7 @@ function leaderJson(status: LeaderStatus): LeaderJson {
 }
 
 /**
- * `swarmdesk team list|show|delete` (docs/events.md#event-stream-and-command-line): the teams under `<home>/teams/`, one team's config,
+ * `swarmdesk team list|show|delete` (docs/events.md#event-stream-and-command-line; `allow|disallow` in teamPaths.ts): the teams under `<home>/teams/`, one team's config,
  * and the removal of a stale team (teams/leader.ts: its leader session is gone, after a crash or a
  * new session). `list` says of each team whether its leader is alive or it is stale, and counts no
  * member of a stale team as active; `list --json` prints an array of configs, each with `leader`
@@ -36,6 +38,7 @@ function leaderJson(status: LeaderStatus): LeaderJson {
  */
 export async function teamCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
+  if (sub === 'allow' || sub === 'disallow') return teamPathsCommand(sub, rest)
   const store = new TeamStore(swarmdeskHome())
   if (sub === 'list') {
     const { values } = parseCommandArgs('team list', rest, { json: { type: 'boolean' } })

@@ -26,3 +26,4 @@ export {
   type TeamWait,
   type TeammateSupervisorOptions
 } from './supervisor'
+export { AllowedPathError, editAllowedPaths, TeammatePermissionEngine, teamAllowedPaths } from './teamAllowedPaths'

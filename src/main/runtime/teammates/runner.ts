@@ -9,7 +9,7 @@ import {
 import { type PtyHost, createPtyHost } from '../pty'
 import { canonicalWorkspace, agentTranscriptPath, ensureWritableDataDirectory } from '../storage'
 import { connectModel } from '../runner'
-import { loadWorkspaceSettings, PermissionEngine, type PermissionPrompter } from '../permissions'
+import { loadWorkspaceSettings, type PermissionPrompter } from '../permissions'
 import { readTeammateEnv } from './env'
 import { mcpTimeoutsFromEnv } from '../mcp'
 import { ownTeammateMcp, type TeammateMcpHost } from './mcp'
@@ -27,6 +27,7 @@ import { createMailboxNetworkAsker } from './mailboxNetworkAsker'
 import { createMailboxPrompter } from './mailboxPrompter'
 
 import { TeammateAgent } from './agent'
+import { TeammatePermissionEngine, teamAllowedPaths } from './teamAllowedPaths'
 import { runIdleHook } from './idleHook'
 import { claimNextTask, waitForWork } from './idleWork'
 
@@ -189,7 +190,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       mailbox,
       teamContext,
       client: connection,
-      engine: new PermissionEngine(settings),
+      // the team's allowed paths, besides the settings' rules (docs/teams.md#allowed-paths)
+      engine: new TeammatePermissionEngine(settings, teamAllowedPaths(store, team)),
       pty,
       mcp,
       mode: () => mode,

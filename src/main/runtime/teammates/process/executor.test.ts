@@ -291,7 +291,7 @@ describe('ProcessTeammateExecutor (a teammate process in a real pty)', () => {
     await new TaskStore(home, t.team).create({ subject: 'wake-up call' })
     const info = await handle.exited
     expect(info).toMatchObject({ status: 'crashed', reported: true })
-    expect(info.reason).toMatch(/^crashed: .*ENOTDIR/)
+    expect(info.reason).toMatch(/^crashed: .*inboxes\/alice\/new is a file, where a folder must be/)
     expect((await t.leadInbox()).find((m) => m.type === 'idle_notification')?.body).toMatchObject({
       idleReason: 'failed'
     })

@@ -281,7 +281,7 @@ describe('WorkerTeammateExecutor faults: the main process lives on, nothing is l
     await tasks.create({ subject: 'wake-up call' })
     const info = await handle.exited
     expect(info).toMatchObject({ status: 'crashed', reported: true })
-    expect(info.reason).toMatch(/ENOTDIR/)
+    expect(info.reason).toMatch(/inboxes\/alice\/new is a file, where a folder must be/)
     expect(new TeamStore(home).read('fragile').members.find((m) => m.name === 'alice')?.isActive).toBe(false)
     expect(tasks.get(1)).toMatchObject({ status: 'pending' })
     expect(tasks.get(1)?.owner).toBeUndefined()

@@ -1,0 +1,56 @@
+import { TeamError, TeamNameError, TeamNotFoundError } from '../../runtime/teams'
+import { AllowedPathError, editAllowedPaths } from '../../runtime/teammates'
+import { parseCommandArgs, UsageError } from '../io'
+import { commandTransport, TEAM_TRANSPORT_FLAG, withCommandStore } from '../teamTransport'
+
+/** The usage lines of `team allow|disallow`, part of `swarmdesk team`'s. */
+export const TEAM_PATHS_USAGE = `     swarmdesk team allow --team T DIR [--team-transport URL]      let every teammate read and edit
+                                      in DIR without asking (the team's allowed paths)
+     swarmdesk team disallow --team T DIR [--team-transport URL]   take DIR off them`
+
+/**
+ * `swarmdesk team allow|disallow --team T DIR` (docs/teams.md#allowed-paths): adds a directory to
+ * the team's allowed paths, or takes one off, on the team store of `--team-transport` (files by
+ * default). DIR is resolved against the working directory. Prints the paths after the change.
+ * Exit codes: 0; 1 an unusable server or unreadable config; 2 bad usage, an unknown team, or a
+ * path that cannot be allowed (relative without a working directory, empty, `/`).
+ */
+export async function teamPathsCommand(sub: 'allow' | 'disallow', argv: string[]): Promise<number> {
+  const command = `team ${sub}`
+  const { values, positionals } = parseCommandArgs(
+    command,
+    argv,
+    { team: { type: 'string' }, ...TEAM_TRANSPORT_FLAG },
+    true
+  )
+  if (!values.team) throw new UsageError(`swarmdesk ${command}: --team is required.\n${TEAM_PATHS_USAGE}`)
+  if (positionals.length !== 1)
+    throw new UsageError(`swarmdesk ${command}: give exactly one directory.\n${TEAM_PATHS_USAGE}`)
+  const team = values.team
+  const dir = positionals[0]!
+  const transport = commandTransport(command, values['team-transport'])
+  let usage: UsageError | undefined
+  const code = await withCommandStore(command, transport, async (store) => {
+    try {
+      const paths = await editAllowedPaths(store, team, sub === 'allow' ? { add: dir } : { remove: dir }, process.cwd())
+      process.stdout.write(
+        paths.length
+          ? `Allowed paths of team '${team}':\n${paths.map((p) => `  ${p}`).join('\n')}\n`
+          : `Team '${team}' has no allowed paths.\n`
+      )
+      return 0
+    } catch (error) {
+      if (error instanceof AllowedPathError || error instanceof TeamNotFoundError || error instanceof TeamNameError) {
+        usage = new UsageError(`swarmdesk ${command}: ${error.message}`)
+        return 2
+      }
+      if (error instanceof TeamError) {
+        process.stderr.write(`swarmdesk ${command}: ${error.message}\n`)
+        return 1
+      }
+      throw error
+    }
+  })
+  if (usage) throw usage
+  return code
+}

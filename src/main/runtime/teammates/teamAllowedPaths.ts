@@ -1,0 +1,104 @@
+import type { PermissionDecision, PermissionSubject } from '../../../shared/permissions'
+import { canonicalPath, PermissionEngine, type DecideContext, type LoadedSettings } from '../permissions'
+import type { TeamStorePort } from '../teamStore'
+
+/** How long a teammate trusts the team's `allowedPaths` it read before reading them again, in ms. */
+export const ALLOWED_PATHS_TTL_MS = 1_000
+
+/**
+ * The allow rules that let a teammate read and edit in the team's allowed paths
+ * (docs/teams.md#allowed-paths): `Read` and `Edit` of each directory and everything below it,
+ * as absolute rules (`//dir`). `dirs` are absolute, canonical paths.
+ */
+export function allowedPathRules(dirs: readonly string[]): string[] {
+  return dirs.flatMap((dir) => {
+    const base = dir.replace(/\/+$/, '') || '/'
+    const below = base === '/' ? '/**' : `${base}/**`
+    return ['Read', 'Edit'].flatMap((tool) => [`${tool}(/${base})`, `${tool}(/${below})`])
+  })
+}
+
+/**
+ * A teammate's permission engine (docs/teams.md#allowed-paths): decides as {@link PermissionEngine}
+ * does, with the team config's `allowedPaths` as allow rules besides the session's "Always allow"
+ * rules. Deny and ask rules, plan mode and protected files still win over them, as over any allow
+ * rule. The paths are read through `allowedPaths` at each decision (cached by it).
+ */
+export class TeammatePermissionEngine extends PermissionEngine {
+  constructor(
+    settings: LoadedSettings,
+    private readonly allowedPaths: () => Promise<readonly string[]>
+  ) {
+    super(settings)
+  }
+
+  override async decide(subject: PermissionSubject, ctx: DecideContext): Promise<PermissionDecision> {
+    if (subject.kind === 'none' || subject.kind === 'tool') return super.decide(subject, ctx)
+    const team = allowedPathRules(await this.allowedPaths())
+    if (team.length === 0) return super.decide(subject, ctx)
+    return super.decide(subject, { ...ctx, sessionAllowRules: [...(ctx.sessionAllowRules ?? []), ...team] })
+  }
+}
+
+/**
+ * Reads `team`'s `allowedPaths` from its config in `store`, again after {@link ALLOWED_PATHS_TTL_MS}:
+ * a path the leader or the UI adds applies to every teammate within about a second. A config that
+ * cannot be read keeps the last paths read (none at first).
+ */
+export function teamAllowedPaths(
+  store: Pick<TeamStorePort, 'config'>,
+  team: string,
+  now: () => number = Date.now
+): () => Promise<readonly string[]> {
+  let paths: readonly string[] = []
+  let readAt = -Infinity
+  let reading: Promise<readonly string[]> | undefined
+  return () => {
+    if (now() - readAt < ALLOWED_PATHS_TTL_MS) return Promise.resolve(paths)
+    reading ??= store.config
+      .read(team)
+      .then((c) => (paths = c.allowedPaths))
+      .catch(() => paths)
+      .finally(() => {
+        readAt = now()
+        reading = undefined
+      })
+    return reading
+  }
+}
+
+/** Thrown by {@link editAllowedPaths} for a path that cannot be an allowed path; the message says why. */
+export class AllowedPathError extends Error {
+  override name = 'AllowedPathError'
+}
+
+/**
+ * Adds `dir` to `team`'s allowed paths, or removes it (docs/teams.md#allowed-paths). `dir` is
+ * made absolute against `cwd` and canonical (links resolved), as permission decisions compare
+ * paths; adding one already there, or removing one that is not, changes nothing.
+ * @returns the team's allowed paths after the change.
+ * @throws AllowedPathError for a relative path without `cwd`, or `/` (every file on the machine).
+ * @throws the team store's errors (no such team, an unreadable config).
+ */
+export async function editAllowedPaths(
+  store: Pick<TeamStorePort, 'config'>,
+  team: string,
+  change: { add: string } | { remove: string },
+  cwd?: string
+): Promise<string[]> {
+  const raw = 'add' in change ? change.add : change.remove
+  if (!raw.trim()) throw new AllowedPathError('the path is empty: give a directory')
+  if (!raw.startsWith('/') && !cwd) throw new AllowedPathError(`'${raw}' is relative: give an absolute directory`)
+  const dir = await canonicalPath(raw, cwd ?? '/')
+  if (dir === '/')
+    throw new AllowedPathError('/ would let every teammate edit every file on the machine: give a narrower directory')
+  const updated = await store.config.update(team, (c) => {
+    const has = c.allowedPaths.includes(dir)
+    if ('add' in change ? has : !has) return c
+    return {
+      ...c,
+      allowedPaths: 'add' in change ? [...c.allowedPaths, dir] : c.allowedPaths.filter((p) => p !== dir)
+    }
+  })
+  return updated.allowedPaths
+}
