@@ -267,3 +267,44 @@ export async function burst(
 
 /** Waits `ms`: the pause between two scenarios, so one's leftovers (exiting processes) do not weigh on the next. */
 export const pause = (ms: number): Promise<void> => sleep(ms)
+
+/** The steps of one claim, timed one at a time in this process with no one racing: medians, ms. */
+export interface ClaimStepFigures {
+  /** Tasks in the list (a claim reads them all: the busy and blocked checks). */
+  tasks: number
+  samples: number
+  /** `tasks.get`: the read of one task, what a claimant that finds the task taken pays. */
+  getMs: number
+  /** `tasks.list`: every task of the list, what a claimant that finds the task free reads before it writes. */
+  listMs: number
+  /** A whole uncontended `tasks.claim` (read, list, compare-and-set). */
+  claimMs: number
+}
+
+/**
+ * Times the steps of a claim on a list of `tasks` tasks, `samples` times each, in this process
+ * with nothing racing: where a claim's time goes, beside the races' rates.
+ */
+export async function claimSteps(target: Target, o: { tasks: number; samples: number }): Promise<ClaimStepFigures> {
+  const team = `steps-${uid()}`
+  return withStore(target, async (store) => {
+    const ids: number[] = []
+    for (let i = 0; i < o.tasks; i++) ids.push((await store.tasks.create(team, { subject: `task ${i}` })).id)
+    const timed = async (fn: (i: number) => Promise<unknown>): Promise<number> => {
+      const ms: number[] = []
+      for (let i = 0; i < o.samples; i++) {
+        const t0 = performance.now()
+        await fn(i)
+        ms.push(performance.now() - t0)
+      }
+      return r2(percentile(ms, 50))
+    }
+    const getMs = await timed((i) => store.tasks.get(team, ids[i % ids.length]!))
+    const listMs = await timed(() => store.tasks.list(team))
+    const claimMs = await timed(async (i) => {
+      const r = await store.tasks.claim(team, ids[i % ids.length]!, `solo-${i}`)
+      if (!r.ok) throw new Error(`uncontended claim of #${ids[i % ids.length]} refused: ${r.reason}`)
+    })
+    return { tasks: o.tasks, samples: o.samples, getMs, listMs, claimMs }
+  })
+}

@@ -40,6 +40,8 @@ describe('team-transport benchmark', () => {
         duplicatedAtRecipient: 0
       })
       expect(r.burst[side]!.messagesPerSecond).toBeGreaterThan(0)
+      expect(r.claimSteps[side]).toMatchObject({ tasks: 4, samples: 4 })
+      expect(r.claimSteps[side]!.claimMs).toBeGreaterThan(0)
     }
     expect(r).toMatchObject({ lost: 0, duplicated: 0, claimErrors: 0 })
     expect(['pass', 'fail']).toContain(r.verdict)

@@ -10,11 +10,13 @@ import { bundleEntry } from '../../src/main/testkit/bundleEntry.testkit'
 import {
   burst,
   claimRace,
+  claimSteps,
   deliveryLatency,
   onThisMachine,
   pause,
   type BurstFigures,
   type ClaimFigures,
+  type ClaimStepFigures,
   type LatencyFigures,
   type Placement,
   type Target
@@ -49,6 +51,8 @@ export interface TeamTransportBenchResult {
   jetstreamSkipped?: string
   latency: SideBySide<LatencyFigures> & { settleMs: number }
   claims: Array<{ claimants: number } & SideBySide<ClaimFigures>>
+  /** Where one claim's time goes, timed alone in the benchmark's process. */
+  claimSteps: SideBySide<ClaimStepFigures>
   burst: SideBySide<BurstFigures>
   /** Over every scenario and both transports: messages acknowledged and not delivered, and delivered or stored twice; tasks won other than once. */
   lost: number
@@ -129,6 +133,7 @@ export async function runTeamTransportBenchmark(o: TeamTransportBenchOptions): P
         claimants,
         ...(await both(i % 2 === 1, (t) => claimRace(t, place, { claimants, tasks: o.tasks })))
       })
+    const steps = await both(true, (t) => claimSteps(t, { tasks: o.tasks, samples: Math.min(o.tasks, 50) }))
     const burstFigures = await both(false, (t) =>
       burst(t, place, {
         writers: o.writers,
@@ -163,6 +168,7 @@ export async function runTeamTransportBenchmark(o: TeamTransportBenchOptions): P
       ...(skipped ? { jetstreamSkipped: skipped } : {}),
       latency: { ...latency, settleMs: o.settleMs },
       claims,
+      claimSteps: steps,
       burst: burstFigures,
       lost,
       duplicated,
