@@ -61,6 +61,12 @@ export interface LatencyFigures {
   p50Ms: number
   p99Ms: number
   maxMs: number
+  /**
+   * Afterwards, one `mailbox.read` of the recipient's whole inbox (`messages` messages, all read),
+   * median of 5, ms: the look a wait takes before it waits (JetStream: the inbox's messages and
+   * read marks from the server), so a wait's start grows with the inbox.
+   */
+  inboxReadMs: number
 }
 
 /**
@@ -91,13 +97,20 @@ export async function deliveryLatency(
         sent.push((await store.mailbox.send(team, 'idle', { from: 'bench', text: `lat-${i} ${now()}` })).id)
       }
       const { latencies, ids } = await child.waitFor<{ latencies: number[]; ids: string[] }>('latencies')
+      const reads: number[] = []
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now()
+        await store.mailbox.read(team, 'idle')
+        reads.push(performance.now() - t0)
+      }
       return {
         messages: o.messages,
         received: ids.length,
         ...countLostAndDuplicated(sent, ids),
         p50Ms: r2(percentile(latencies, 50)),
         p99Ms: r2(percentile(latencies, 99)),
-        maxMs: r2(Math.max(...latencies))
+        maxMs: r2(Math.max(...latencies)),
+        inboxReadMs: r2(percentile(reads, 50))
       }
     })
   } finally {

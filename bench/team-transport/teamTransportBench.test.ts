@@ -21,6 +21,7 @@ describe('team-transport benchmark', () => {
       expect(l).toMatchObject({ messages: 6, received: 6, lost: 0, duplicated: 0 })
       expect(l.p50Ms).toBeGreaterThan(0)
       expect(l.p99Ms).toBeGreaterThanOrEqual(l.p50Ms)
+      expect(l.inboxReadMs).toBeGreaterThan(0)
       expect(r.claims[0]![side]).toMatchObject({
         claimants: 3,
         tasks: 4,
