@@ -10,8 +10,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 // peer: installs and runs the real Claude Code beside Swarmdesk (bench/peer), minutes on its own;
-// bash: the Bash gap against Claude Code too (bench/bash), a minute or two under load
-const NAMED_ONLY = new Set(['peer', 'bash'])
+// bash: the Bash gap against Claude Code too (bench/bash), a minute or two under load;
+// team-transport: JetStream against the files (bench/team-transport), starts its own nats-server
+const NAMED_ONLY = new Set(['peer', 'bash', 'team-transport'])
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const only = process.argv.slice(2)
