@@ -25,6 +25,7 @@ export function TeamTransport() {
         title="The team lives in this machine's data directory"
       >
         <span className="team-transport-kind">files</span>
+        <span className="team-transport-servers">on this machine</span>
       </div>
     )
   const servers = transport.servers.join(', ')

@@ -83,7 +83,7 @@ describe('the team transport on the dashboard', () => {
     loadTeam(undefined)
     await render()
     expect(transport().dataset.kind).toBe('files')
-    expect(transport().textContent).toBe('files')
+    expect(transport().textContent).toBe('fileson this machine')
     expect(shown('alice@demo')).toEqual(['running', 'running', 'running'])
     expect(shown('bob@demo')).toEqual(['crashed', 'crashed', 'crashed'])
   })
