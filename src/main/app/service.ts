@@ -225,12 +225,14 @@ export class WorkspaceService {
   private followTeamConnection(): void {
     const teamStore = this.opened.teamStore
     if (!teamStore) return
+    let lost = teamStore.store.connection.state() !== 'connected'
     this.store.add(
       teamStore.store.connection.onDidChange(() => {
         const view = teamTransportViewOf(teamStore)
         this.push('team.transport', view)
-        const notice = connectionNotice(view)
+        const notice = connectionNotice(view, lost)
         if (notice) this.notice(notice.level, notice.message)
+        lost = view.kind === 'nats' && view.state !== 'connected'
       })
     )
   }

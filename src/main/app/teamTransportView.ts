@@ -13,15 +13,23 @@ export function teamTransportViewOf(
   return { kind: 'nats', servers: [...teamStore.transport.servers], state: teamStore.store.connection.state() }
 }
 
-/** The notice the leader's pane shows when the connection to the team's server changes, or undefined when it says nothing. */
-export function connectionNotice(view: TeamTransportView): { level: 'warning' | 'info'; message: string } | undefined {
+/**
+ * The notice the leader's pane shows when the connection to the team's server changes: once when it
+ * is lost (`wasLost` false, any state but `connected` now), once when it is back (`wasLost` true,
+ * `connected` now); undefined otherwise (another attempt to reconnect, the store closing with the workspace).
+ */
+export function connectionNotice(
+  view: TeamTransportView,
+  wasLost: boolean
+): { level: 'warning' | 'info'; message: string } | undefined {
   if (view.kind !== 'nats') return undefined
   const where = view.servers.join(',')
-  if (view.state === 'disconnected')
+  if (!wasLost && view.state !== 'connected' && view.state !== 'closed')
     return {
       level: 'warning',
       message: `Lost the connection to the team's server ${where}: the team's messages, tasks and liveness wait until it is back.`
     }
-  if (view.state === 'connected') return { level: 'info', message: `Connected to the team's server ${where} again.` }
+  if (wasLost && view.state === 'connected')
+    return { level: 'info', message: `Connected to the team's server ${where} again.` }
   return undefined
 }
