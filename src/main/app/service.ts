@@ -34,6 +34,7 @@ import { IpcRequestError } from './requestError'
 import { resumeMember, RestoreController, type RestoreHost } from './restore'
 import { SettingsControl } from './settingsControl'
 import { McpControl } from './mcpControl'
+import { connectionNotice, teamTransportViewOf } from './teamTransportView'
 
 export { IpcRequestError } from './requestError'
 export type { WorkspaceServiceOptions } from './opening'
@@ -151,6 +152,7 @@ export class WorkspaceService {
       model,
       keyFix,
       modelName: opened.modelName,
+      teamTransport: () => teamTransportViewOf(opened.teamStore),
       mode: opened.mode
     }
     this.handlers = requestHandlers(context)
@@ -200,6 +202,7 @@ export class WorkspaceService {
       this.panes.terminals.onDidWrite((agentId, data, chunk) => this.push('pane.data', { agentId, data, chunk }))
     )
     this.followMailboxes(this.session)
+    this.followTeamConnection()
     this.store.add(this.panes.batching())
   }
 
@@ -216,6 +219,22 @@ export class WorkspaceService {
 
   private notice(level: 'info' | 'warning' | 'error', message: string): void {
     this.bus.emit({ type: 'notice', level, message, agentId: LEADER_NAME, agentName: LEADER_NAME })
+  }
+
+  /** A change of the connection to the team's server is pushed (`team.transport`) and told in the leader's pane. */
+  private followTeamConnection(): void {
+    const teamStore = this.opened.teamStore
+    if (!teamStore) return
+    let lost = teamStore.store.connection.state() !== 'connected'
+    this.store.add(
+      teamStore.store.connection.onDidChange(() => {
+        const view = teamTransportViewOf(teamStore)
+        this.push('team.transport', view)
+        const notice = connectionNotice(view, lost)
+        if (notice) this.notice(notice.level, notice.message)
+        lost = view.kind === 'nats' && view.state !== 'connected'
+      })
+    )
   }
 
   /** The inspector follows `session`'s team mailboxes (the previous session's feed, if any, ends). */

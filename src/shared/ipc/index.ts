@@ -13,6 +13,7 @@ import { settingsChannels } from './settings'
 import { taskChannels } from './tasks'
 import { teamChannels } from './team'
 import { ModelAccessSchema, workspaceChannels } from './workspace'
+import { TeamTransportViewSchema } from '../teamConnection'
 import { workspacesChannels } from './workspaces'
 
 export * from './agents'
@@ -82,6 +83,8 @@ export const pushChannels = {
   'mailbox.changed': MailboxChangeSchema,
   /** The model became reachable or not (an API key was set or removed while the workspace runs). */
   'model.access': ModelAccessSchema,
+  /** The connection to the team's NATS server changed state (docs/nats.md#connection-state): the transport as it is now. */
+  'team.transport': TeamTransportViewSchema,
   /** Claude Code's teams changed (docs/claude-code-teams.md): every team seen, after the change. */
   'claudeTeams.changed': ClaudeTeamsSchema
 } as const

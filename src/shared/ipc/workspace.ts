@@ -7,6 +7,7 @@ import { AgentViewSchema } from './agents'
 import { Empty, Ok } from './common'
 import { PendingPermissionSchema } from './permissions'
 import { SandboxStatusSchema } from '../settings'
+import { TeamTransportViewSchema } from '../teamConnection'
 
 /**
  * Fork and coordinator mode of the session (docs/agents.md#forks, docs/agents.md#coordinator-mode). `coordinator` wins, so `fork` is false
@@ -59,6 +60,11 @@ export const WorkspaceSnapshotSchema = z.object({
   modelAccess: ModelAccessSchema.optional(),
   /** The scripted model's scenario's suggested prompt (its `prompt:` field), for the first screen's button (docs/ui.md#the-first-screen). */
   suggestedPrompt: z.string().optional(),
+  /**
+   * Where the team lives — the files, or a NATS server's URLs (never a credential) and the state of
+   * the connection to it (docs/nats.md#connection-state); pushed again as `team.transport` when the state changes.
+   */
+  teamTransport: TeamTransportViewSchema.optional(),
   /** The leader's conversation has begun (a prompt, or a message that woke it): the first screen's hints are gone. */
   leaderStarted: z.boolean().optional()
 })

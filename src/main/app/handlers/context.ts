@@ -1,3 +1,4 @@
+import type { TeamTransportView } from '../../../shared/teamConnection'
 import type { ParsedRequestOf, RequestChannel, ResponseOf } from '../../../shared/ipc'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../../runtime/events'
@@ -44,6 +45,8 @@ export interface HandlerContext {
   readonly modelName: string
   /** Claude Code's teams under its config folder (claudeCode/control.ts); watching starts on first use. */
   readonly claudeTeams: ClaudeTeamsControl
+  /** Where the team lives and the state of the connection to its server, now (teamTransportView.ts). */
+  teamTransport(): TeamTransportView
   /** The permission mode as the person last set it (`workspace.setMode`). */
   mode: PermissionMode
 }

@@ -51,6 +51,7 @@ function snapshotOf(ctx: HandlerContext): WorkspaceSnapshot {
     ...(session.subagents ? { orchestration: orchestrationOf(ctx) } : {}),
     modelAccess: modelAccessOf(ctx.model, ctx.keyFix),
     ...(ctx.model.scripted?.scenario.prompt ? { suggestedPrompt: ctx.model.scripted.scenario.prompt } : {}),
+    teamTransport: ctx.teamTransport(),
     leaderStarted: ctx.leader.busy || session.history.length > 0
   }
 }

@@ -6,6 +6,7 @@ import { currentOwner, ownerGone, writeFileAtomicSync, type LockOwner } from '..
 import { assertName, createMailbox, type Mailbox } from '../mailbox'
 import { TaskStore } from '../tasks'
 import { safeName, TeamStore } from '../teams'
+import { ALWAYS_CONNECTED } from './connectionState'
 import type { LivenessPort, StoredMessage, TeamStorePort } from './port'
 
 /**
@@ -92,6 +93,7 @@ export function createFileTeamStore(home: string, shared: { mailbox?: Mailbox } 
           { ready: Promise.resolve() }
         )
     },
+    connection: ALWAYS_CONNECTED,
     close: async () => undefined,
     files: { mailbox, teams, tasks: tasksOf }
   }

@@ -13,6 +13,7 @@ export type {
   TeamStorePort,
   TeamTransportKind
 } from './port'
+export { ALWAYS_CONNECTED, followNatsConnection, type TeamConnection } from './connectionState'
 export { createFileTeamStore, type FileTeamStore, type TeamFiles } from './files'
 export {
   createTeamContext,

@@ -6,6 +6,7 @@ import type { Disposable } from '../base'
 import type { OutgoingMessage, SentEvent } from '../mailbox'
 import type { NewTask, TaskListing, TaskPatch, UpdateResult } from '../tasks'
 import type { NewTeam, StaleTeamRemoval } from '../teams'
+import type { TeamConnection } from './connectionState'
 
 /** Which engine holds a team: the data directory's files (the default) or NATS JetStream (docs/nats.md). */
 export type TeamTransportKind = 'files' | 'nats'
@@ -174,6 +175,8 @@ export interface TeamStorePort {
   readonly config: TeamConfigPort
   readonly liveness: LivenessPort
   readonly events: TeammateEventsPort
+  /** The connection to its engine (docs/nats.md#connection-state): always `connected` on files. */
+  readonly connection: TeamConnection
   /** Releases connections, watches and timers. Idempotent. */
   close(): Promise<void>
 }

@@ -16,6 +16,7 @@ export type WiringActions = Pick<
   | 'setConnection'
   | 'setError'
   | 'setModelAccess'
+  | 'setTeamTransport'
   | 'applyMailboxPage'
   | 'applyMailboxChange'
   | 'setMailboxError'
@@ -34,6 +35,7 @@ export function wireClient(client: WorkspaceClient, actions: WiringActions, rout
   store.add(toDisposable(client.on('permissions.changed', (p) => actions.setPermissions(p.permissions))))
   store.add(toDisposable(client.on('pane.data', (c) => router.dispatch(c))))
   store.add(toDisposable(client.on('model.access', (a) => actions.setModelAccess(a))))
+  store.add(toDisposable(client.on('team.transport', (t) => actions.setTeamTransport(t))))
 
   router.setScrollbackFetcher((agentId, lines) =>
     client.request('pane.scrollback', lines === undefined ? { agentId } : { agentId, lines })

@@ -3,6 +3,7 @@ import { addUsage, ZERO_USAGE, type RuntimeEvent, type Usage } from '../../../sh
 import type { AgentView, ModelAccess, Orchestration, WorkspaceSnapshot } from '../../../shared/ipc'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { SandboxStatus } from '../../../shared/settings'
+import type { TeamTransportView } from '../../../shared/teamConnection'
 import { agentColor, teamColorHex } from './colors'
 import type { AppState } from './store'
 import { taskFromEvent, type TaskBrief } from './teammates'
@@ -53,6 +54,8 @@ export interface WorkspaceSlice {
     orchestration?: Orchestration
     /** Whether the model can be reached: `noApiKey` while no API key is set (from the snapshot, then `model.access`). */
     modelAccess: ModelAccess
+    /** Where the team lives and the state of the connection to its server (the snapshot's, then `team.transport`). */
+    teamTransport: TeamTransportView
     /** The scripted scenario's suggested prompt, which the first screen offers as a button (from the snapshot). */
     suggestedPrompt?: string
     /** The Bash sandbox as it applies now (the snapshot's, then Settings' `effective`): panes mark sandboxed Bash. */
@@ -88,6 +91,8 @@ export interface WorkspaceSlice {
   setOrchestration(orchestration: Orchestration): void
   /** Applies a `model.access` push (an API key set or removed). */
   setModelAccess(access: ModelAccess): void
+  /** Applies a `team.transport` push (the connection to the team's server changed state). */
+  setTeamTransport(teamTransport: TeamTransportView): void
   /** The sandbox as Settings' answer says it applies now. */
   setSandbox(sandbox: SandboxStatus): void
 }
@@ -110,6 +115,7 @@ export function initialWorkspace(): WorkspaceSlice['workspace'] {
     lifetimes: {},
     tasks: {},
     modelAccess: {},
+    teamTransport: { kind: 'files' },
     leaderStarted: false,
     lastSeq: 0,
     buffered: []
@@ -252,6 +258,7 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
         costUsd: snap.costUsd,
         ...(snap.orchestration ? { orchestration: snap.orchestration } : {}),
         modelAccess: snap.modelAccess ?? {},
+        teamTransport: snap.teamTransport ?? { kind: 'files' },
         ...(snap.suggestedPrompt ? { suggestedPrompt: snap.suggestedPrompt } : {}),
         ...(snap.sandbox ? { sandbox: snap.sandbox } : {}),
         leaderStarted: snap.leaderStarted === true || snap.busy,
@@ -306,5 +313,6 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
     }),
   setOrchestration: (orchestration) => set((s) => ({ workspace: { ...s.workspace, orchestration } })),
   setModelAccess: (modelAccess) => set((s) => ({ workspace: { ...s.workspace, modelAccess } })),
+  setTeamTransport: (teamTransport) => set((s) => ({ workspace: { ...s.workspace, teamTransport } })),
   setSandbox: (sandbox) => set((s) => ({ workspace: { ...s.workspace, sandbox } }))
 })

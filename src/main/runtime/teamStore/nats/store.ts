@@ -3,6 +3,7 @@ import { TeamConfigSchema, type TeamConfig } from '../../../../shared/teams'
 import { assertName } from '../../mailbox'
 import { newTeamConfig, safeName, TeamActiveError, TeamExistsError, TeamNotFoundError, type NewTeam } from '../../teams'
 import type { LivenessPort, TeamConfigPort, TeamStorePort } from '../port'
+import { followNatsConnection } from '../connectionState'
 import { describeTransport, type TeamTransport } from '../transport'
 import { isWrongRevision, MAIL_STREAM, openNats, type NatsHandles, type NatsOpenOptions } from './connection'
 import { natsEvents } from './events'
@@ -27,6 +28,7 @@ export async function createNatsTeamStore(
     config: natsConfig(h),
     liveness: natsLiveness(h),
     events: natsEvents(h),
+    connection: followNatsConnection(h.nc),
     async close() {
       if (closed) return
       closed = true

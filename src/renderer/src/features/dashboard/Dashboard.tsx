@@ -7,9 +7,11 @@ import { MemberRow } from './MemberRow'
 import { selectMemberIds } from './selectors'
 import { SpawnForm } from './SpawnForm'
 import { StaleTeams } from './StaleTeams'
+import { TeamTransport } from './TeamTransport'
 
 /**
- * The team dashboard (docs/ui.md#the-workspace-ui): a row per member — the leader, then each teammate — and the
+ * The team dashboard (docs/ui.md#the-workspace-ui): where the team lives and the state of its server's
+ * connection (TeamTransport.tsx), a row per member — the leader, then each teammate — and the
  * "Spawn teammate" form, then the rows of Claude Code's own teams (ClaudeDashboardTeams.tsx,
  * docs/claude-code-teams.md), then the data directory's stale teams (StaleTeams.tsx). Swarmdesk's
  * subagents are not members; they show in the pane grid only.
@@ -47,6 +49,7 @@ export function Dashboard() {
           )}
         </button>
       </header>
+      <TeamTransport />
       {spawnOpen ? <SpawnForm /> : null}
       <ul className="member-list">
         {ids.map((id) => (

@@ -8,7 +8,6 @@ import { selectCurrentTask } from '../../store/selectors'
 import { useAppStore } from '../../store/store'
 import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
 import { elapsedMs, formatElapsed } from '../panes/elapsed'
-import { paneStateLabel, stateClassName } from '../panes/stateLabel'
 import { ResumeButton } from '../restore/ResumeButton'
 import { TodoChip } from '../todos/TodoChip'
 import { formatTokens, formatUsd } from '../status/format'
@@ -17,6 +16,7 @@ import { dashboardCommands } from './commands'
 import { focusPane } from './focusPane'
 import { MessageInput } from './MessageInput'
 import { isAlive, isStuck } from './selectors'
+import { selectLostTransport, shownState } from './connectionLost'
 
 /** Every token the member's requests cost, cache included (as its pane header counts them). */
 function totalTokens(u: Usage): number {
@@ -43,6 +43,7 @@ export function MemberRow({ agentId }: { agentId: string }) {
   const task = useAppStore(selectCurrentTask(agentId))
   const action = useAppStore((s) => s.dashboard.actions[agentId])
   const alive = useAppStore((s) => isAlive(s, agentId))
+  const lost = useAppStore(selectLostTransport(agentId))
   const [composing, setComposing] = useState(false)
   const [confirmKill, setConfirmKill] = useState(false)
   const now = useNow(alive)
@@ -57,11 +58,12 @@ export function MemberRow({ agentId }: { agentId: string }) {
       ? contextLevel(contextFraction(activity.contextTokens, activity.contextModel ?? agent.model))
       : undefined
   const busy = action?.pending !== undefined
+  const shown = shownState(agent.state, lifetime?.endStatus, lost)
   return (
     <li
       className={`member-row${stuck ? ' stuck' : ''}`}
       data-agent-id={agentId}
-      data-state={agent.state}
+      data-state={shown.dataState}
       {...drop}
       style={{ '--agent-color': agent.color } as CSSProperties}
     >
@@ -73,12 +75,8 @@ export function MemberRow({ agentId }: { agentId: string }) {
         <span className={`pane-backend backend-${agent.backend ?? 'main'}`} data-testid="member-backend">
           {agent.backend ?? (isLeader ? 'leader' : agent.agentType)}
         </span>
-        <span
-          className={stateClassName(agent.state, lifetime?.endStatus)}
-          data-testid="member-state"
-          data-state={agent.state}
-        >
-          {paneStateLabel(agent.state, lifetime?.endStatus)}
+        <span className={shown.className} data-testid="member-state" data-state={shown.dataState} title={shown.title}>
+          {shown.label}
         </span>
         {stuck ? (
           <span

@@ -10,7 +10,7 @@ import { LEADER_AGENT_ID } from '../../store/workspaceSlice'
 import { formatTokens } from '../status/format'
 import { useTaskDropTarget } from '../tasks/dropTarget'
 import { elapsedMs, formatElapsed } from './elapsed'
-import { paneStateLabel, stateClassName } from './stateLabel'
+import { selectLostTransport, shownState } from '../dashboard/connectionLost'
 import { ResumeButton } from '../restore/ResumeButton'
 import { TodoChip } from '../todos/TodoChip'
 
@@ -60,7 +60,7 @@ function TaskChip({ task }: { task: CurrentTask }) {
  * its model when it differs from the leader's: tiles are narrow); for a teammate also its backend
  * (`worker`/`process`) and, for any team member, the task it works on; its own todo list (TodoChip); a toggle that hides or
  * shows its subagents' panes; Background and Stop while it is a running subagent, with the last
- * refusal shown until dismissed. The state label's classes come from {@link stateClassName}.
+ * refusal shown until dismissed. The state label comes from `shownState` (dashboard/connectionLost.ts): `connection lost` while the team's server is out of reach, else its state.
  * The header stays one line at any width (panes.css): a narrow pane truncates the task and the
  * name, drops the cache, model and type (`pane-opt-wide`), then the backend and elapsed time
  * (`pane-opt-mid`), and shows Background and Stop as icons; the state and tokens always stay.
@@ -84,6 +84,7 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
   const maximised = useAppStore((s) => s.panes.maximised === agentId)
   const drop = useTaskDropTarget(agent)
   const sandbox = useAppStore((s) => s.workspace.sandbox)
+  const shown = shownState(state, lifetime?.endStatus, useAppStore(selectLostTransport(agentId)))
   return (
     <header
       className="pane-head"
@@ -148,12 +149,12 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
         </span>
       ) : null}
       <span
-        className={stateClassName(state, lifetime?.endStatus)}
+        className={shown.className}
         data-testid="pane-state"
-        data-state={state}
-        title={state === 'error' ? agent?.error : undefined}
+        data-state={shown.dataState}
+        title={shown.title ?? (state === 'error' ? agent?.error : undefined)}
       >
-        {state ? paneStateLabel(state, lifetime?.endStatus) : '…'}
+        {shown.label}
       </span>
       {state === 'error' && agent?.error ? (
         <span
