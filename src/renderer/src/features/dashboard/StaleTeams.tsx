@@ -2,11 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import type { StaleTeam } from '../../../../shared/ipc'
 import { connectedApi } from '../../store/commands'
 import { useAppStore } from '../../store/store'
-
-/** An error as a person reads it: the runtime's message, without the transport's class name. */
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
-}
+import { errorText } from '../../lib/errorText'
 
 /**
  * The dashboard's list of stale teams (`teams.stale`): teams of this data directory whose leader
@@ -29,7 +25,7 @@ export function StaleTeams() {
       setTeams((await connectedApi().request('teams.stale', {})).teams)
       setListError(undefined)
     } catch (err) {
-      setListError(`The stale teams could not be listed: ${message(err)}`)
+      setListError(`The stale teams could not be listed: ${errorText(err)}`)
     }
   }, [])
 
@@ -44,7 +40,7 @@ export function StaleTeams() {
       setErrors(({ [name]: _gone, ...rest }) => rest)
       await refresh()
     } catch (err) {
-      setErrors((e) => ({ ...e, [name]: message(err) }))
+      setErrors((e) => ({ ...e, [name]: errorText(err) }))
     } finally {
       setPending(undefined)
     }

@@ -2,11 +2,7 @@ import type { RequestOf } from '../../../../shared/ipc'
 import { connectedApi } from '../../store/commands'
 import { actions } from '../../store/store'
 import type { MemberActionKind } from '../../store/dashboardSlice'
-
-/** An error as a person reads it: the runtime's message, without the transport's class name. */
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
-}
+import { errorText } from '../../lib/errorText'
 
 /** Past-tense words for a finished member action, shown on its row. */
 const DONE: Record<MemberActionKind, string> = {
@@ -23,7 +19,7 @@ async function memberAction(agentId: string, kind: MemberActionKind, run: () => 
     actions.setMemberAction(agentId, { done: DONE[kind] })
     return true
   } catch (err) {
-    actions.setMemberAction(agentId, { error: message(err) })
+    actions.setMemberAction(agentId, { error: errorText(err) })
     return false
   }
 }
@@ -60,7 +56,7 @@ export const dashboardCommands = {
     try {
       actions.setSpawnOptions(await connectedApi().request('team.spawnOptions', {}))
     } catch (err) {
-      actions.setSpawnForm({ error: message(err) })
+      actions.setSpawnForm({ error: errorText(err) })
     }
   },
 
@@ -80,7 +76,7 @@ export const dashboardCommands = {
       actions.setSpawnOptions(await connectedApi().request('team.spawnOptions', {}))
       return true
     } catch (err) {
-      actions.setSpawnForm({ error: message(err) })
+      actions.setSpawnForm({ error: errorText(err) })
       return false
     } finally {
       actions.setSpawnForm({ pending: false })
@@ -95,7 +91,7 @@ export const dashboardCommands = {
       actions.setSpawnForm({ open: false })
       return true
     } catch (err) {
-      actions.setSpawnForm({ error: message(err) })
+      actions.setSpawnForm({ error: errorText(err) })
       return false
     } finally {
       actions.setSpawnForm({ pending: false })
@@ -109,7 +105,7 @@ export const dashboardCommands = {
       await connectedApi().request('workspace.stopAll', {})
       return true
     } catch (err) {
-      actions.setError(`Stop all failed: ${message(err)}`)
+      actions.setError(`Stop all failed: ${errorText(err)}`)
       return false
     } finally {
       actions.setStopAllPending(false)

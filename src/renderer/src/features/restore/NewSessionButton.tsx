@@ -1,7 +1,8 @@
 import { useState } from 'react'
 import { selectBusy } from '../../store/selectors'
 import { useAppStore } from '../../store/store'
-import { errorText, restoreCommands } from './commands'
+import { ActionError, usePendingAction } from '../../lib/pendingAction'
+import { restoreCommands } from './commands'
 import './restore.css'
 
 /**
@@ -12,19 +13,12 @@ export function NewSessionButton() {
   const busy = useAppStore(selectBusy)
   const open = useAppStore((s) => s.connection.status === 'open')
   const [confirming, setConfirming] = useState(false)
-  const [pending, setPending] = useState(false)
-  const [error, setError] = useState<string | undefined>()
-  const start = async (): Promise<void> => {
-    setPending(true)
-    setError(undefined)
-    try {
-      await restoreCommands.newSession()
-    } catch (err) {
-      setError(errorText(err))
-      setPending(false)
-      setConfirming(false)
-    }
-  }
+  // on success the workspace reloads into the new session: the button stays pending until then
+  const {
+    pending,
+    error,
+    run: start
+  } = usePendingAction(() => restoreCommands.newSession(), { staysPending: true, onError: () => setConfirming(false) })
   if (confirming) {
     return (
       <span className="new-session-confirm" role="group" aria-label="Start a new session?">
@@ -50,11 +44,7 @@ export function NewSessionButton() {
       >
         New session
       </button>
-      {error ? (
-        <span className="resume-error" role="status" title={error}>
-          {error}
-        </span>
-      ) : null}
+      <ActionError error={error} />
     </span>
   )
 }

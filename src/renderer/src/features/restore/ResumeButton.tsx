@@ -1,7 +1,7 @@
-import { useState } from 'react'
+import { ActionError, usePendingAction } from '../../lib/pendingAction'
 import { selectAgent } from '../../store/selectors'
 import { useAppStore } from '../../store/store'
-import { errorText, restoreCommands } from './commands'
+import { restoreCommands } from './commands'
 import './restore.css'
 
 /**
@@ -11,20 +11,8 @@ import './restore.css'
  */
 export function ResumeButton({ agentId, compact = false }: { agentId: string; compact?: boolean }) {
   const agent = useAppStore(selectAgent(agentId))
-  const [pending, setPending] = useState(false)
-  const [error, setError] = useState<string | undefined>()
+  const { pending, error, run: resume } = usePendingAction(() => restoreCommands.resume(agentId))
   if (agent?.state !== 'interrupted') return null
-  const resume = async (): Promise<void> => {
-    setPending(true)
-    setError(undefined)
-    try {
-      await restoreCommands.resume(agentId)
-    } catch (err) {
-      setError(errorText(err))
-    } finally {
-      setPending(false)
-    }
-  }
   return (
     <span className="resume">
       <button
@@ -38,11 +26,7 @@ export function ResumeButton({ agentId, compact = false }: { agentId: string; co
       >
         {pending ? 'Resuming…' : '▶ Resume'}
       </button>
-      {error ? (
-        <span className="resume-error" role="status" title={error}>
-          {error}
-        </span>
-      ) : null}
+      <ActionError error={error} />
     </span>
   )
 }

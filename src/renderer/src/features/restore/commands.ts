@@ -1,9 +1,6 @@
 import { connectedApi } from '../../store/commands'
 
-/** An error as a person reads it: the runtime's message, without the transport's class name. */
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
-}
+export { errorText } from '../../lib/errorText'
 
 /**
  * What a person asks of a restored workspace (restore after restart): each calls one request

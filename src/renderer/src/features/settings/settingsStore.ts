@@ -5,6 +5,7 @@ import { connectedApi } from '../../store/commands'
 import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../../../shared/paneScrollback'
 import { actions, appStore } from '../../store/store'
 import { DEFAULT_STUCK_AFTER_MINUTES } from '../../store/dashboardSlice'
+import { errorText } from '../../lib/errorText'
 
 /**
  * The Settings view's state (docs/ui.md#the-workspace-ui). Its own small vanilla store rather than a slice of the app
@@ -36,10 +37,6 @@ export function useSettings<T>(select: (s: SettingsState) => T): T {
   return useStore(settingsStore, select)
 }
 
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
-}
-
 /** Runs one request; its answer (a view) replaces the shown one, its refusal is shown. Resolves true when main accepted it. */
 async function run(work: () => Promise<SettingsView | undefined>, notice: string): Promise<boolean> {
   settingsStore.setState({ busy: true, error: undefined, notice: undefined })
@@ -48,7 +45,7 @@ async function run(work: () => Promise<SettingsView | undefined>, notice: string
     settingsStore.setState((s) => ({ busy: false, notice, view: view ?? s.view }))
     return true
   } catch (err) {
-    settingsStore.setState({ busy: false, error: message(err) })
+    settingsStore.setState({ busy: false, error: errorText(err) })
     return false
   }
 }

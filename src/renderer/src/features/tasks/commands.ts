@@ -3,6 +3,7 @@ import { connectedApi } from '../../store/commands'
 import { appStore } from '../../store/store'
 import { reorderedTasks } from '../../store/tasksSlice'
 import { loadTaskOrder, saveTaskOrder } from './orderMemory'
+import { errorText } from '../../lib/errorText'
 
 /**
  * The task board's requests (docs/ui.md#the-workspace-ui): each calls one `tasks.*` channel. A refusal goes on the
@@ -12,17 +13,13 @@ import { loadTaskOrder, saveTaskOrder } from './orderMemory'
 
 const state = () => appStore.getState()
 
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
-}
-
 /** Lists the session's tasks into the board, with the order remembered for that list. The board calls it whenever the slice's `wanted` grows. */
 export async function refreshTaskBoard(): Promise<void> {
   try {
     const list = await connectedApi().request('tasks.list', {})
     state().applyTaskList(list, loadTaskOrder(state().workspace.cwd, list.name))
   } catch (err) {
-    state().setTaskListError(`The task list could not be read: ${message(err)}`)
+    state().setTaskListError(`The task list could not be read: ${errorText(err)}`)
   }
 }
 
@@ -34,7 +31,7 @@ async function onCard(id: number, work: () => Promise<unknown>): Promise<boolean
     state().setCardState(id, {})
     return true
   } catch (err) {
-    state().setCardState(id, { error: message(err) })
+    state().setCardState(id, { error: errorText(err) })
     return false
   }
 }
@@ -78,7 +75,7 @@ export async function createTask(fields: {
     await connectedApi().request('tasks.create', fields)
     return undefined
   } catch (err) {
-    return message(err)
+    return errorText(err)
   }
 }
 

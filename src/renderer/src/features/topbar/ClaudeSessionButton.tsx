@@ -1,7 +1,6 @@
-import { useState } from 'react'
+import { ActionError, usePendingAction } from '../../lib/pendingAction'
 import { connectedApi } from '../../store/commands'
 import { useAppStore } from '../../store/store'
-import { errorText } from '../restore/commands'
 
 /**
  * The top bar's "New Claude Code session" (docs/claude-code.md#sessions-in-panes): starts the
@@ -10,19 +9,7 @@ import { errorText } from '../restore/commands'
  */
 export function ClaudeSessionButton() {
   const open = useAppStore((s) => s.connection.status === 'open')
-  const [pending, setPending] = useState(false)
-  const [error, setError] = useState<string | undefined>()
-  const start = async (): Promise<void> => {
-    setPending(true)
-    setError(undefined)
-    try {
-      await connectedApi().request('claude.start', {})
-    } catch (err) {
-      setError(errorText(err))
-    } finally {
-      setPending(false)
-    }
-  }
+  const { pending, error, run: start } = usePendingAction(() => connectedApi().request('claude.start', {}))
   return (
     <span className="new-session">
       <button
@@ -43,11 +30,7 @@ export function ClaudeSessionButton() {
           </>
         )}
       </button>
-      {error ? (
-        <span className="resume-error" role="status" title={error}>
-          {error}
-        </span>
-      ) : null}
+      <ActionError error={error} />
     </span>
   )
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { RecentWorkspace, WorkspacesMenu } from '../../../../shared/ipc'
 import { connectedApi } from '../../store/commands'
+import { errorText } from '../../lib/errorText'
 
 /** The last segment of a path: the workspace folder's own name. */
 export function folderName(path: string): string {
@@ -47,7 +48,7 @@ export function WorkspaceMenu({ cwd }: { cwd: string }) {
       setState({ kind: 'ready', menu: await connectedApi().request('workspaces.menu', {}) })
     } catch (err) {
       setState({ kind: 'ready', menu: { current: cwd, recent: [], picker: 'path' } })
-      setError(message(err))
+      setError(errorText(err))
     }
   }, [cwd])
 
@@ -102,7 +103,7 @@ export function WorkspaceMenu({ cwd }: { cwd: string }) {
       setPath('')
       close(false)
     } catch (err) {
-      setError(message(err))
+      setError(errorText(err))
     } finally {
       setBusy(false)
     }
@@ -115,7 +116,7 @@ export function WorkspaceMenu({ cwd }: { cwd: string }) {
       button.current?.focus()
       pendingFocus.current = 'first'
     } catch (err) {
-      setError(message(err))
+      setError(errorText(err))
     }
   }
 
@@ -288,8 +289,4 @@ export function WorkspaceMenu({ cwd }: { cwd: string }) {
 /** The menu's focusable items, in order. */
 function menuItems(root: HTMLElement | null): HTMLElement[] {
   return root ? [...root.querySelectorAll<HTMLElement>('[role="menuitem"]:not([disabled])')] : []
-}
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
 }
