@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { installClaudeCode } from '../../src/main/runtime/scripted/claudeCode.testkit'
-import { SPAWNS, runTeamRuns, teamHome } from './teamPair'
+import { SPAWNS, runTeamRuns, teamHome, type TeamMemory } from './teamPair'
 import { ROUNDS } from './teams'
 
 /**
@@ -24,7 +24,7 @@ describe.skipIf(install.skip !== undefined)(
     it('measures deliveries both ways, the spawns and memory per teammate in interactive Claude Code', async () => {
       const samples: Record<string, number[]> = {}
       const errors: string[] = []
-      const memory: Array<{ baselineMiB: number; peakMiB: number; teammates: number }> = []
+      const memory: TeamMemory[] = []
       let runs = 0
       await runTeamRuns('claudeCode', {
         nextCwd: () => join(root, `run-${runs++}`),
@@ -52,6 +52,8 @@ describe.skipIf(install.skip !== undefined)(
       expect(memory[0]!.teammates).toBeGreaterThan(0)
       expect(memory[0]!.baselineMiB).toBeGreaterThan(50)
       expect(memory[0]!.peakMiB).toBeGreaterThanOrEqual(memory[0]!.baselineMiB)
+      expect(memory[0]!.restAfterMiB).toBeGreaterThan(50)
+      expect(memory[0]!.restBeforeMiB).toBeGreaterThan(50)
       expect(samples.teammateMemoryMiB).toHaveLength(1)
     }, 300_000)
   }

@@ -1,6 +1,6 @@
 import { startScriptedServer, type ScenarioInput } from '../../src/main/runtime/scripted'
 import { startInteractiveClaude } from '../../src/main/runtime/scripted/claudeInteractive.testkit'
-import { sampleTreePeak } from './procTree'
+import { sampleTreePeak, treeRssBytes } from './procTree'
 import { timedRequests, type TimedRequest } from './products'
 import { startTimingProxy } from './proxy'
 
@@ -44,6 +44,8 @@ export interface ClaudeTeamRun {
   baselineRssBytes: number
   /** Peak RSS of claude's process tree over the whole run, bytes. */
   peakRssBytes: number
+  /** RSS of claude's process tree at rest: back at its prompt after the first turn, and when the run is over (after `settleMs`), bytes. */
+  restRssBytes: { before: number; after: number }
 }
 
 /**
@@ -83,10 +85,12 @@ export async function runClaudeTeam(o: ClaudeTeamRunOptions): Promise<ClaudeTeam
     // the answer on the screen: the session is back at its prompt
     await until('the session idle after the first prompt', () => claude.screen().includes('Ready.'))
     const baselineRssBytes = sampler.peak()
+    const before = treeRssBytes(claude.pid)
     await claude.submit(TEAM_PROMPT)
     await until('the run', () => o.done(requests()))
     if (o.settleMs) await new Promise((resolve) => setTimeout(resolve, o.settleMs))
-    return { requests: requests(), baselineRssBytes, peakRssBytes: sampler.stop() }
+    const after = treeRssBytes(claude.pid)
+    return { requests: requests(), baselineRssBytes, peakRssBytes: sampler.stop(), restRssBytes: { before, after } }
   } finally {
     sampler.stop()
     await claude.kill()

@@ -16,7 +16,7 @@ import {
   toolsFigures,
   toolsScenario
 } from './scenarios'
-import { runTeamRuns, teamHome } from './teamPair'
+import { runTeamRuns, teamHome, type TeamMemory } from './teamPair'
 import { figure, pairOrder, percentile, round, verdict, type FigureOrSkipped, type Product } from './stats'
 
 /** Sizes of one run. */
@@ -55,7 +55,7 @@ export interface PeerBenchResult {
       toolsRunRequests: number[]
       toolErrors: number
       teammateSpawnErrors: string[]
-      teamMemory: Array<{ baselineMiB: number; peakMiB: number; teammates: number }>
+      teamMemory: TeamMemory[]
     }
   >
   /** Team ping-pong deliveries each way, p50 and p99 of every run's, ms (the mailbox figures pool both ways). */
@@ -127,7 +127,7 @@ export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchRe
       claudeBin: install.bin,
       add,
       spawnError: (p: Product, what: string) => checks[p].teammateSpawnErrors.push(what),
-      memory: (p: Product, m: PeerBenchResult['checks'][Product]['teamMemory'][number]) => checks[p].teamMemory.push(m)
+      memory: (p: Product, m: TeamMemory) => checks[p].teamMemory.push(m)
     }
     // warm-up, not counted: each product's first run in its home, and the disk cache
     for (const p of products) await run(p, 'text')

@@ -32,10 +32,23 @@ export interface TeamRunContext {
   /** Records a teammate of Claude Code that failed to start (its Agent result's error). */
   spawnError(p: Product, what: string): void
   /** Records the peak and baseline RSS (MiB) behind a memory-per-teammate sample. */
-  memory(p: Product, sample: { baselineMiB: number; peakMiB: number; teammates: number }): void
+  memory(p: Product, sample: TeamMemory): void
 }
 
 const MiB = 1024 * 1024
+
+/**
+ * What a `teammateMemoryMiB` sample was read from, MiB; for Claude Code also its RSS at rest
+ * just before the spawn and once the teammates are idle (its in-process teammates often add
+ * less than its own start-up peak, so the peak figure can read 0).
+ */
+export interface TeamMemory {
+  baselineMiB: number
+  peakMiB: number
+  teammates: number
+  restBeforeMiB?: number
+  restAfterMiB?: number
+}
 
 interface TeamRunResult {
   requests: TimedRequest[]
@@ -44,6 +57,7 @@ interface TeamRunResult {
   baselineRssBytes: number
   /** The teammates that started (Claude Code may start fewer than asked, see claudeCodeSpawned). */
   started: string[]
+  restRssBytes?: { before: number; after: number }
 }
 
 /**
@@ -103,7 +117,10 @@ export async function runTeamRuns(p: Product, ctx: TeamRunContext): Promise<void
       ctx.memory(p, {
         baselineMiB: round(r.baselineRssBytes / MiB),
         peakMiB: round(r.peakRssBytes / MiB),
-        teammates: r.started.length
+        teammates: r.started.length,
+        ...(r.restRssBytes
+          ? { restBeforeMiB: round(r.restRssBytes.before / MiB), restAfterMiB: round(r.restRssBytes.after / MiB) }
+          : {})
       })
     }
   }
