@@ -63,6 +63,10 @@ export async function runClaudeTeam(o: ClaudeTeamRunOptions): Promise<ClaudeTeam
     home: o.home,
     teams: true,
     args: ['--dangerously-skip-permissions']
+  }).catch(async (error: unknown) => {
+    await proxy.close()
+    await server.close()
+    throw error
   })
   const sampler = sampleTreePeak(claude.pid)
   const deadline = performance.now() + (o.timeoutMs ?? 120_000)

@@ -31,8 +31,6 @@ export interface Figure {
   /** Samples per side (one per pair). */
   pairs: number
   what: string
-  /** Why Claude Code's side was not measured, when it was not. */
-  claudeCodeSkipped?: string
 }
 
 /** A figure that could not be measured, and why. */
