@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config'
  */
 export default defineConfig({
   test: {
-    include: ['src/**/*.slow.test.ts'],
+    include: ['src/**/*.slow.test.ts', 'bench/**/*.slow.test.ts'],
     pool: 'forks',
     testTimeout: 300_000,
     hookTimeout: 120_000,

@@ -82,19 +82,19 @@ export const FIGURE_SPECS: Record<string, FigureSpec> = {
     inVerdict: false
   },
   mailboxP50Ms: {
-    what: 'team ping-pong (the leader and one teammate): end of the answer calling SendMessage to the recipient’s request carrying the message, p50 of every delivery of every run, ms',
+    what: 'team ping-pong (the leader and one teammate, 6 rounds; Claude Code interactive, in-process teammate): end of the answer calling SendMessage to the recipient’s next model request carrying the message, p50 of every delivery both ways of every run, ms',
     goal: { kind: 'maxRatio', value: 0.1 },
     inVerdict: true,
     next: { kind: 'maxRatio', value: 0.05 }
   },
   mailboxP99Ms: { what: 'team ping-pong delivery as mailboxP50Ms, p99, ms', goal: notBehind, inVerdict: false },
   teammateMemoryMiB: {
-    what: 'memory added per teammate: (peak RSS of the process tree spawning 8 teammates - of the 1-turn run) / 8, MiB (a peak, so above the idle figure)',
+    what: 'memory added per teammate: (peak RSS of the process tree spawning 8 teammates - its baseline) / 8, MiB (a peak, so above the idle figure); the baseline is the pair’s 1-turn run for Swarmdesk, the interactive session’s own first text turn (start-up included) for Claude Code',
     goal: { kind: 'maxValue', value: 25 },
     inVerdict: true
   },
   teammateSpawn1Ms: {
-    what: 'spawning 1 teammate to its first model request, ms',
+    what: 'spawning 1 teammate (the ping-pong run’s) from the end of the answer calling Agent to its first model request, ms',
     goal: { kind: 'maxRatio', value: 1.5 },
     inVerdict: false
   },
@@ -110,7 +110,7 @@ export const FIGURE_SPECS: Record<string, FigureSpec> = {
   }
 }
 
-/** The team figures, which need interactive Claude Code in a PTY. */
+/** The team figures: Claude Code's side is its interactive mode in a PTY (claudeTeam.ts). */
 export const TEAM_FIGURES = [
   'mailboxP50Ms',
   'mailboxP99Ms',

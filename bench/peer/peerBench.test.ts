@@ -4,7 +4,20 @@ import { startTimingProxy } from './proxy'
 import { agentsFigures, cacheReadShare, toolCalls, TOOL_TURNS, toolsFigures, type Req } from './scenarios'
 import { figure, median, pairOrder, percentile, verdict, type FigureOrSkipped, type FigureSpec } from './stats'
 import { startScriptedServer } from '../../src/main/runtime/scripted'
-import { pingPongDeliveries, ROUNDS, spawnMs } from './teams'
+import { parseScenario } from '../../src/main/runtime/scripted/scenario'
+import { TEAM_PROMPT } from './claudeTeam'
+import {
+  claudeCodeSpawned,
+  mateNames,
+  pingPongDeliveries,
+  pingPongDone,
+  pingPongScenario,
+  ROUNDS,
+  spawnDone,
+  spawnErrors,
+  spawnMs,
+  spawnScenario
+} from './teams'
 
 const maxRatio = (value: number, inVerdict = true): FigureSpec => ({
   what: 'test',
@@ -127,11 +140,66 @@ describe('peer benchmark: figures from the requests of a run', () => {
       else reqs.push(req('bob', (t += 30), (t += 1), 'ping 1'))
       reqs.push(req('team-lead', (t += 3), (t += 1), `pong ${n}`))
     }
-    expect(pingPongDeliveries(reqs)).toEqual([3, ...Array.from({ length: ROUNDS - 1 }, () => [7, 3]).flat()])
+    expect(pingPongDeliveries(reqs)).toEqual({
+      toTeammate: Array.from({ length: ROUNDS - 1 }, () => 7),
+      toLeader: Array.from({ length: ROUNDS }, () => 3)
+    })
+    expect(pingPongDone(reqs)).toBe(true)
+    expect(pingPongDone(reqs.slice(0, -1))).toBe(false)
     expect(() => pingPongDeliveries(reqs.slice(0, 4))).toThrow(/bob carrying 'ping 2'/)
     const spawn = [req('team-lead', 0, 5), req('team-lead', 10, 20), req('mate-1', 50, 60), req('mate-0', 40, 45)]
-    expect(spawnMs(spawn, 2)).toBe(30)
-    expect(() => spawnMs(spawn, 3)).toThrow(/mate-2/)
+    expect(spawnMs(spawn, mateNames(2))).toBe(30)
+    expect(spawnDone(spawn, mateNames(2))).toBe(true)
+    expect(spawnDone(spawn, mateNames(3))).toBe(false)
+    expect(() => spawnMs(spawn, mateNames(3))).toThrow(/mate-2/)
+  })
+
+  it('reads which of Claude Code’s teammates started, and the errors of those that did not', () => {
+    const result = (id: string, text: string, isError = false) => ({
+      type: 'tool_result',
+      tool_use_id: id,
+      ...(isError ? { is_error: true, content: text } : { content: [{ type: 'text', text }] })
+    })
+    const after: Req = {
+      ...req('team-lead', 30, 31),
+      raw: JSON.stringify({
+        messages: [
+          { role: 'user', content: TEAM_PROMPT },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'Agent', input: {} }] },
+          {
+            role: 'user',
+            content: [
+              result('a', 'Spawned successfully.\nagent_id: mate-0@session-1\nname: mate-0'),
+              result('b', 'Lock file is already being held', true),
+              result('c', 'Spawned successfully.\nagent_id: mate-2@session-1\nname: mate-2')
+            ]
+          },
+          { role: 'system', content: 'skills' }
+        ]
+      })
+    }
+    const before = [req('team-lead', 0, 5), req('team-lead', 10, 20)]
+    expect(claudeCodeSpawned(before, mateNames(3))).toBeUndefined()
+    expect(claudeCodeSpawned([...before, after], mateNames(3))).toEqual(['mate-0', 'mate-2'])
+    expect(spawnErrors([...before, after])).toEqual(['Lock file is already being held'])
+    expect(spawnErrors(before)).toEqual([])
+  })
+
+  it('starts each product’s team its own way, and the rest of the script is the same', () => {
+    const sd = pingPongScenario('t', 'swarmdesk')
+    const cc = pingPongScenario('t', 'claudeCode')
+    const names = (s: typeof sd, agent: string) =>
+      s.agents![agent]!.map((t) => ('tools' in t && t.tools ? t.tools.map((x) => x.name).join('+') : 'text'))
+    expect(names(sd, 'team-lead').slice(0, 3)).toEqual(['TeamCreate', 'Agent', 'text'])
+    expect(names(cc, 'team-lead').slice(0, 3)).toEqual(['text', 'Agent', 'text'])
+    expect(cc.agents!['team-lead']![1]).toMatchObject({ when: TEAM_PROMPT })
+    expect(JSON.stringify(cc)).not.toContain('team_name')
+    expect(names(sd, 'team-lead').slice(2)).toEqual(names(cc, 'team-lead').slice(2))
+    const spawn8 = spawnScenario(8, 't', 'claudeCode')
+    expect(spawn8.agents!['team-lead']![1]!.tools!.map((t) => t.input?.name)).toEqual(mateNames(8))
+    // every scenario is one the scripted server takes
+    for (const s of [sd, cc, spawn8, spawnScenario(4, 't', 'swarmdesk')])
+      expect(() => parseScenario(JSON.stringify(s), 'bench.json')).not.toThrow()
   })
 
   it('times requests through the proxy and tags them so the server log joins them', async () => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CLAUDE_CODE_VERSION, installClaudeCode } from '../../src/main/runtime/scripted/claudeCode.testkit'
-import { FIGURE_SPECS, TEAM_FIGURES } from './goals'
+import { FIGURE_SPECS } from './goals'
 import { runProduct, type ProductRun, type RunOptions } from './products'
 import {
   agentsFigures,
@@ -16,16 +16,14 @@ import {
   toolsFigures,
   toolsScenario
 } from './scenarios'
-import { pingPongDeliveries, pingPongScenario, spawnMs, spawnScenario } from './teams'
+import { runTeamRuns, teamHome, type TeamMemory } from './teamPair'
 import { figure, pairOrder, percentile, round, verdict, type FigureOrSkipped, type Product } from './stats'
 
 /** Sizes of one run. */
 export interface PeerBenchOptions {
   /** Alternating pairs per scenario (each figure is the median over them); at least 1. */
   pairs: number
-  /** Why Claude Code's side of the team figures is not measured (it needs interactive Claude Code in a PTY). */
-  teamSkipReason: string
-  /** Whether Swarmdesk's side of the team figures is measured (default true). */
+  /** Whether the team figures are measured (default true): both products' team runs in each pair. */
   teams?: boolean
   /**
    * Time the benchmark may take, ms (default 8 minutes, inside the runner's 10): a pair that would
@@ -45,8 +43,23 @@ export interface PeerBenchResult {
   pairsWanted: number
   incomplete?: string
   figures: Record<string, FigureOrSkipped>
-  /** Per product: requests per scenario run and tool results that were errors (a gap then measures an error path). */
-  checks: Record<Product, { toolsRunRequests: number[]; toolErrors: number }>
+  /**
+   * Per product: requests per scenario run, tool results that were errors (a gap then measures an
+   * error path), and teammates that failed to start (their Agent result's error; the spawn and
+   * memory figures of that run are over the teammates that started), and what each
+   * `teammateMemoryMiB` sample was read from.
+   */
+  checks: Record<
+    Product,
+    {
+      toolsRunRequests: number[]
+      toolErrors: number
+      teammateSpawnErrors: string[]
+      teamMemory: TeamMemory[]
+    }
+  >
+  /** Team ping-pong deliveries each way, p50 and p99 of every run's, ms (the mailbox figures pool both ways). */
+  mailbox?: Record<Product, Record<'toTeammate' | 'toLeader', { p50: number; p99: number; n: number }>>
   verdict: 'pass' | 'fail'
   failed: string[]
   notMeasured: string[]
@@ -56,24 +69,16 @@ export interface PeerBenchResult {
 
 type Samples = Record<string, number[]>
 
-/** Teammates spawned at once in the spawn runs; memory per teammate is read from the largest. */
-const SPAWNS = [1, 4, 8] as const
-
-/**
- * Swarmdesk's team runs are made in a pair only while the benchmark has used less than this share
- * of its budget, so the pairs of both products come first (each team figure says over how many
- * pairs it was measured).
- */
-const TEAM_SHARE = 0.5
-
-/** A scenario: the text, tools and agents runs of both products; Swarmdesk's team runs. */
-type Kind = 'text' | 'tools' | 'agents' | 'pingPong' | (typeof SPAWNS)[number]
+/** A whole-process scenario of both products (the team runs are teamPair.ts's). */
+type Kind = 'text' | 'tools' | 'agents'
 
 const MiB = 1024 * 1024
 
 /**
  * Runs Swarmdesk and the pinned Claude Code on the same scripted scenarios (a 1-turn text run, ten
- * tool turns, a sync subagent and a background agent), alternating within each pair, and judges
+ * tool turns, a sync subagent and a background agent, and the team runs: a ping-pong between a
+ * leader and a teammate, 4 and 8 teammates spawned at once; Claude Code's interactively in a PTY,
+ * teamPair.ts), alternating within each pair, and judges
  * the medians against {@link FIGURE_SPECS}. Where Claude Code cannot be installed, Swarmdesk's
  * figures are still measured and the peer is named `skipped` with npm's reason.
  * @throws when a run fails (exit code not 0, or its requests are not the scenario's).
@@ -88,24 +93,15 @@ export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchRe
   const root = mkdtempSync(join(tmpdir(), 'swarmdesk-bench-peer-'))
   const samples: Record<Product, Samples> = { swarmdesk: {}, claudeCode: {} }
   const checks: PeerBenchResult['checks'] = {
-    swarmdesk: { toolsRunRequests: [], toolErrors: 0 },
-    claudeCode: { toolsRunRequests: [], toolErrors: 0 }
+    swarmdesk: { toolsRunRequests: [], toolErrors: 0, teammateSpawnErrors: [], teamMemory: [] },
+    claudeCode: { toolsRunRequests: [], toolErrors: 0, teammateSpawnErrors: [], teamMemory: [] }
   }
   const add = (p: Product, name: string, ...xs: number[]) => (samples[p][name] ??= []).push(...xs)
   let runs = 0
   const run = async (p: Product, kind: Kind): Promise<ProductRun> => {
     const cwd = join(root, `run-${runs++}`)
     makeWorkspace(cwd)
-    const scenario =
-      kind === 'text'
-        ? textScenario()
-        : kind === 'tools'
-          ? toolsScenario(cwd, p)
-          : kind === 'agents'
-            ? agentsScenario()
-            : kind === 'pingPong'
-              ? pingPongScenario(`bench-${runs}`)
-              : spawnScenario(kind, `bench-${runs}`)
+    const scenario = kind === 'text' ? textScenario() : kind === 'tools' ? toolsScenario(cwd, p) : agentsScenario()
     const options: RunOptions = {
       product: p,
       scenario,
@@ -121,11 +117,18 @@ export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchRe
     return r
   }
   const started = performance.now()
-  let teamPairs = 0
   let pairsRun = 0
   const budget = o.budgetMs ?? 8 * 60_000
   try {
     for (const p of products) mkdirSync(join(root, `home-${p}`))
+    const teamContext = {
+      nextCwd: () => join(root, `run-${runs++}`),
+      home: (p: Product) => teamHome(root, p),
+      claudeBin: install.bin,
+      add,
+      spawnError: (p: Product, what: string) => checks[p].teammateSpawnErrors.push(what),
+      memory: (p: Product, m: TeamMemory) => checks[p].teamMemory.push(m)
+    }
     // warm-up, not counted: each product's first run in its home, and the disk cache
     for (const p of products) await run(p, 'text')
     for (let i = 0; i < o.pairs; i++) {
@@ -157,33 +160,30 @@ export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchRe
         const a = agentsFigures((await run(p, 'agents')).requests)
         for (const [name, ms] of Object.entries(a)) add(p, name, ms)
       }
-      if (o.teams !== false && performance.now() - started < budget * TEAM_SHARE) {
-        // Swarmdesk's side only: Claude Code's teams need its interactive mode in a PTY
-        teamPairs++
-        add('swarmdesk', 'deliveries', ...pingPongDeliveries((await run('swarmdesk', 'pingPong')).requests))
-        for (const n of SPAWNS) {
-          const r = await run('swarmdesk', n)
-          add('swarmdesk', `teammateSpawn${n}Ms`, spawnMs(r.requests, n))
-          if (n === SPAWNS.at(-1))
-            add('swarmdesk', 'teammateMemoryMiB', ((r.peakRssBytes ?? 0) - textPeak.get('swarmdesk')!) / n / MiB)
-        }
-      }
+      if (o.teams !== false)
+        for (const p of order) await runTeamRuns(p, { ...teamContext, swarmdeskTextPeak: textPeak.get('swarmdesk')! })
     }
   } finally {
     rmSync(root, { recursive: true, force: true })
   }
   const figures: Record<string, FigureOrSkipped> = {}
-  const sw = samples.swarmdesk
-  if (sw.deliveries) {
-    sw.mailboxP50Ms = [percentile(sw.deliveries, 50)]
-    sw.mailboxP99Ms = [percentile(sw.deliveries, 99)]
+  const measured = products.filter((p) => samples[p].deliveriesToLeader)
+  const mailbox = measured.length > 0 ? mailboxSummary(samples, measured) : undefined
+  for (const p of measured) {
+    const all = [...samples[p].deliveriesToTeammate!, ...samples[p].deliveriesToLeader!]
+    samples[p].mailboxP50Ms = [percentile(all, 50)]
+    samples[p].mailboxP99Ms = [percentile(all, 99)]
   }
+  const pooled = new Set(['mailboxP50Ms', 'mailboxP99Ms'])
   for (const [name, spec] of Object.entries(FIGURE_SPECS)) {
-    if (!(TEAM_FIGURES as readonly string[]).includes(name))
-      figures[name] = figure(sw[name]!, install.bin ? samples.claudeCode[name] : undefined, spec)
-    else if (sw[name])
-      figures[name] = { ...figure(sw[name], undefined, spec), pairs: teamPairs, claudeCodeSkipped: o.teamSkipReason }
-    else figures[name] = { skipped: o.teamSkipReason }
+    const sw = samples.swarmdesk[name]
+    if (!sw) {
+      figures[name] = { skipped: 'the team runs were not made (teams: false)' }
+      continue
+    }
+    const f = figure(sw, install.bin ? samples.claudeCode[name] : undefined, spec)
+    // a pooled percentile is one number over every run's deliveries: it says over how many pairs
+    figures[name] = pooled.has(name) ? { ...f, pairs: pairsRun } : f
   }
   const v = verdict(figures, FIGURE_SPECS)
   const incomplete =
@@ -201,10 +201,24 @@ export async function runPeerBenchmark(o: PeerBenchOptions): Promise<PeerBenchRe
     ...(incomplete ? { incomplete } : {}),
     figures,
     checks,
+    ...(mailbox ? { mailbox } : {}),
     ...v,
     ...(incomplete ? { verdict: 'fail' as const } : {}),
     missed: Object.entries(figures)
       .filter(([, f]) => !('skipped' in f) && f.pass === false)
       .map(([name]) => name)
   }
+}
+
+/** The ping-pong deliveries of each product, each way: p50, p99 and how many, ms. */
+function mailboxSummary(
+  samples: Record<Product, Samples>,
+  products: Product[]
+): NonNullable<PeerBenchResult['mailbox']> {
+  const out = {} as NonNullable<PeerBenchResult['mailbox']>
+  for (const p of products) {
+    const way = (xs: number[]) => ({ p50: round(percentile(xs, 50)), p99: round(percentile(xs, 99)), n: xs.length })
+    out[p] = { toTeammate: way(samples[p].deliveriesToTeammate!), toLeader: way(samples[p].deliveriesToLeader!) }
+  }
+  return out
 }

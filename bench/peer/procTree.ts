@@ -18,9 +18,10 @@ export function treeRssBytes(root: number): number {
 
 /**
  * Samples the process tree of `root` every `everyMs` until `stop()` is called; `stop()` returns
- * the peak RSS seen, in bytes (0 when no sample was taken: the process ended first).
+ * the peak RSS seen, in bytes (0 when no sample was taken: the process ended first), and
+ * `peak()` the peak so far (a fresh sample included) while sampling goes on.
  */
-export function sampleTreePeak(root: number, everyMs = 50): { stop(): number } {
+export function sampleTreePeak(root: number, everyMs = 50): { peak(): number; stop(): number } {
   let peak = 0
   const take = () => {
     peak = Math.max(peak, treeRssBytes(root))
@@ -28,6 +29,10 @@ export function sampleTreePeak(root: number, everyMs = 50): { stop(): number } {
   take()
   const timer = setInterval(take, everyMs)
   return {
+    peak() {
+      take()
+      return peak
+    },
     stop() {
       clearInterval(timer)
       return peak

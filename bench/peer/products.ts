@@ -135,7 +135,7 @@ export async function runProduct(o: RunOptions): Promise<ProductRun> {
 }
 
 /** Joins the server's log to the proxy's timings by the `x-bench-seq` header, in arrival order. */
-function timedRequests(log: RecordedRequest[], timings: Timing[]): TimedRequest[] {
+export function timedRequests(log: RecordedRequest[], timings: Timing[]): TimedRequest[] {
   const bySeq = new Map(log.map((r) => [r.headers['x-bench-seq'], r]))
   return timings.map((t) => {
     const r = bySeq.get(String(t.seq))

@@ -31,8 +31,6 @@ export interface Figure {
   /** Samples per side (one per pair). */
   pairs: number
   what: string
-  /** Why Claude Code's side was not measured, when it was not. */
-  claudeCodeSkipped?: string
 }
 
 /** A figure that could not be measured, and why. */
@@ -90,7 +88,8 @@ export function round(n: number): number {
 
 /**
  * A figure from the samples of each side (one per pair), judged by `spec`. `claudeCode` is
- * undefined when the peer was not run. The ratio of a zero Claude Code median is null.
+ * undefined when the peer was not run. The ratio of a Claude Code median at or below zero is null
+ * (memory added can measure below zero when start-up's peak is above the team's).
  * @throws when Swarmdesk has no samples, or the two sides have different counts.
  */
 export function figure(
@@ -102,7 +101,7 @@ export function figure(
     throw new Error(`unpaired samples: ${swarmdesk.length} for swarmdesk, ${claudeCode.length} for claude code`)
   const sw = median(swarmdesk)
   const cc = claudeCode ? median(claudeCode) : null
-  const ratio = cc === null || cc === 0 ? null : sw / cc
+  const ratio = cc === null || cc <= 0 ? null : sw / cc
   const out: Figure = {
     swarmdesk: round(sw),
     claudeCode: cc === null ? null : round(cc),
