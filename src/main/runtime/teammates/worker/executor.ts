@@ -47,8 +47,9 @@ export interface WorkerTeammateExecutorOptions {
    */
   entry?: string
   /**
-   * A module each worker imports before it loads the bundle, absolute path (tests and benchmarks:
-   * instrumentation or a fault to inject, with the production load path unchanged). Default none.
+   * A module each worker loads before it loads the bundle, absolute path (tests and benchmarks:
+   * instrumentation or a fault to inject, with the production load path unchanged): a `.cjs` one is
+   * `require`d, any other `import()`ed (which starts the worker's ES module loader). Default none.
    */
   prelude?: string
   /**
