@@ -21,11 +21,12 @@ export const NODE_ENTRIES = {
 
 /**
  * Dependencies the worker teammate bundle leaves in node_modules, loaded on first use: each is
- * reached only through a dynamic import (or from a module that is). A static import of one on the
+ * reached only through a dynamic import (or from a module that is), or, for re2js, a `require` made
+ * on the first Grep (tools/files/grepEngine.ts). A static import of one on the
  * worker's start-up path would load it from node_modules at every start:
  * src/main/runtime/teammates/worker/lazyLoad.test.ts checks that a loaded worker holds none of them.
  */
-export const WORKER_LAZY_PACKAGES = ['turndown', '@modelcontextprotocol/sdk', 'gray-matter', 'yaml']
+export const WORKER_LAZY_PACKAGES = ['turndown', '@modelcontextprotocol/sdk', 'gray-matter', 'yaml', 're2js']
 
 /** Options both bundles share. */
 const common = {
