@@ -8,7 +8,7 @@ import {
 } from '../teamStore'
 import { type PtyHost, createPtyHost } from '../pty'
 import { canonicalWorkspace, agentTranscriptPath, ensureWritableDataDirectory } from '../storage'
-import { connectModel } from '../runner'
+import { connectModel, type ProjectContext } from '../runner'
 import { loadWorkspaceSettings, PermissionEngine, type PermissionPrompter } from '../permissions'
 import { readTeammateEnv } from './env'
 import { mcpTimeoutsFromEnv } from '../mcp'
@@ -71,6 +71,8 @@ export interface TeammateRunOptions {
   mcp?: TeammateMcpHost
   /** `--mcp-config` files of `swarmdesk teammate`, after the leader's (a later file wins a name). */
   mcpConfigFiles?: string[]
+  /** Its directory's project context, read already (a worker's executor shares one read among the teammates it starts); default read at start. */
+  projectContext?: ProjectContext
   /**
    * The team store it works on (docs/nats.md#the-team-store): inbox, task list, config. Default
    * the files of `home`. Left open for its owner to close.
@@ -214,7 +216,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       signal: stopped.signal,
       idleHook: hooks && (() => runIdleHook(hooks, mailbox, team, name, stopped.signal, bus, identity.id))
     })
-    await agent.start()
+    await agent.start(options.projectContext)
     const started = agent
     interrupts = options.interrupts?.(() => void started.interrupt())
     for (;;) {
