@@ -28,6 +28,23 @@ export const NODE_ENTRIES = {
  */
 export const WORKER_LAZY_PACKAGES = ['turndown', '@modelcontextprotocol/sdk', 'gray-matter', 'yaml', 're2js']
 
+/**
+ * zod's error messages in English only, for the worker bundle: every other locale (about 0.3 MB,
+ * 45 languages) reaches the bundle only through the `locales` namespace zod re-exports, which
+ * Swarmdesk never reads; its messages are English (zod sets `en` itself). Bundled, they would sit
+ * in every worker teammate's isolate (docs/teams.md#worker-teammate-memory).
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(args.path),
+      loader: 'js'
+    }))
+  }
+}
+
 /** Options both bundles share. */
 const common = {
   absWorkingDir: root,
@@ -69,6 +86,7 @@ await build({
   // server's YAML) load from node_modules on first use instead: bundled, their source would sit in
   // every worker's isolate, used or not (docs/teams.md#worker-teammate-memory).
   external: [...common.external, ...WORKER_LAZY_PACKAGES],
+  plugins: [zodEnglishOnly],
   // Every worker teammate holds the bundle's source in its isolate (V8 compiles functions lazily
   // from it). Without comments and indentation it is a third smaller, and ASCII only: one
   // non-Latin-1 character in a comment made V8 keep the whole 4.6 MB source as a two-byte string,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { BroadcastChannel } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
+import { nodeBundlePath } from '../../install'
 import { createMailbox } from '../../mailbox'
 import { until, useWorkerTestbed } from './worker.testkit'
 
@@ -17,6 +18,13 @@ const LAZY = ['turndown', 'gray-matter', 'yaml', '@modelcontextprotocol/sdk', 'r
 
 describe('worker teammate start-up', () => {
   const bed = useWorkerTestbed('swarmdesk-worker-lazy')
+
+  it("bundles zod's English messages only (scripts/build-node.mjs, zodEnglishOnly)", () => {
+    const bundle = readFileSync(nodeBundlePath('teammate-worker'), 'utf8')
+    expect(bundle).toContain('Invalid input: expected') // en
+    expect(bundle).not.toContain('Eingabe') // de
+    expect(bundle).not.toContain('Entr\\xE9e invalide') // fr, as the ASCII bundle writes it
+  })
 
   it('a teammate idle after a text turn has loaded none of the packages the bundle leaves for first use', async () => {
     const channel = `swarmdesk-lazy-${randomUUID()}`
