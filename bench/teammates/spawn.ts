@@ -130,7 +130,8 @@ export interface SpawnLevel {
   /**
    * CPU time (user + system) of this whole process — the leader's thread, every worker thread, the
    * scripted server — from the spawns until every teammate is idle after its first turn, divided
-   * by the number of teammates, ms. Unlike the latencies it does not grow with the machine's load.
+   * by the number of teammates, ms. Less at the mercy of other work on the machine than the
+   * latencies, not free of it: at load 14–19 it varied by about ±15% between rounds of the same code.
    * For a process teammate it holds only the leader's side (the teammates' own processes are not
    * in it).
    */
