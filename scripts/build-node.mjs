@@ -21,11 +21,29 @@ export const NODE_ENTRIES = {
 
 /**
  * Dependencies the worker teammate bundle leaves in node_modules, loaded on first use: each is
- * reached only through a dynamic import (or from a module that is). A static import of one on the
+ * reached only through a dynamic import (or from a module that is), or, for re2js, a `require` made
+ * on the first Grep (tools/files/grepEngine.ts). A static import of one on the
  * worker's start-up path would load it from node_modules at every start:
  * src/main/runtime/teammates/worker/lazyLoad.test.ts checks that a loaded worker holds none of them.
  */
-export const WORKER_LAZY_PACKAGES = ['turndown', '@modelcontextprotocol/sdk', 'gray-matter', 'yaml']
+export const WORKER_LAZY_PACKAGES = ['turndown', '@modelcontextprotocol/sdk', 'gray-matter', 'yaml', 're2js']
+
+/**
+ * zod's error messages in English only, for the worker bundle: every other locale (about 0.3 MB,
+ * 45 languages) reaches the bundle only through the `locales` namespace zod re-exports, which
+ * Swarmdesk never reads; its messages are English (zod sets `en` itself). Bundled, they would sit
+ * in every worker teammate's isolate (docs/teams.md#worker-teammate-memory).
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(args.path),
+      loader: 'js'
+    }))
+  }
+}
 
 /** Options both bundles share. */
 const common = {
@@ -68,6 +86,7 @@ await build({
   // server's YAML) load from node_modules on first use instead: bundled, their source would sit in
   // every worker's isolate, used or not (docs/teams.md#worker-teammate-memory).
   external: [...common.external, ...WORKER_LAZY_PACKAGES],
+  plugins: [zodEnglishOnly],
   // Every worker teammate holds the bundle's source in its isolate (V8 compiles functions lazily
   // from it). Without comments and indentation it is a third smaller, and ASCII only: one
   // non-Latin-1 character in a comment made V8 keep the whole 4.6 MB source as a two-byte string,

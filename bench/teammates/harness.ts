@@ -162,11 +162,13 @@ export interface WorkerHeap {
  * @returns the prelude's path, inside `dir`.
  */
 export function writeInstrumentedWorkerPrelude(dir: string): string {
-  const path = join(dir, 'instrumented-worker-prelude.mjs')
+  // CommonJS, which the bootstrap `require`s: an ES module prelude would start the worker's ESM
+  // loader (~4 ms a worker on 2 cores), a cost the app's workers, which have no prelude, never pay
+  const path = join(dir, 'instrumented-worker-prelude.cjs')
   writeFileSync(
     path,
     [
-      "import { BroadcastChannel, MessagePort, threadId } from 'node:worker_threads'",
+      "const { BroadcastChannel, MessagePort, threadId } = require('node:worker_threads')",
       `const stamps = new BroadcastChannel(${JSON.stringify(STAMP_CHANNEL)})`,
       'stamps.unref()',
       'let teammate = false',

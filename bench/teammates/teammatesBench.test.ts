@@ -30,6 +30,8 @@ describe('teammates benchmark', () => {
       expect(level.readyMaxMs).toBeGreaterThanOrEqual(level.readyP95Ms)
       expect(level.readyP95Ms).toBeGreaterThanOrEqual(level.readyP50Ms)
       expect(level.firstModelRequestP50Ms).toBeGreaterThanOrEqual(level.readyP50Ms - 2) // server clock: 1 ms resolution
+      expect(level.firstModelRequestMaxMs).toBeGreaterThanOrEqual(level.firstModelRequestP50Ms)
+      expect(level.cpuMsPerTeammate).toBeGreaterThan(0)
       expect(level.baseline.readyP50Ms).toBeGreaterThan(0)
       expect(level.idleMemoryPerTeammateBytes).toBeGreaterThan(0)
       expect(level.baseline.memoryPerUnitBytes).toBeGreaterThan(0)
@@ -55,13 +57,16 @@ describe('teammates benchmark', () => {
     // the worker teammates' own isolates answered; the process teammates' memory came from /proc
     const worker = r.spawn.worker[0]!
     expect(worker.workerHeapUsedPerTeammateBytes).toBeGreaterThan(0)
+    expect(worker.baseline.cpuMsPerUnit).toBeGreaterThan(0)
+    const ratio = r.checks.find((c) => c.unit === 'ratio')!
+    expect(ratio.measured).toBeCloseTo(worker.firstModelRequestP50Ms / worker.baseline.readyP50Ms, 1)
     expect(worker.workerHeapTotalPerTeammateBytes).toBeGreaterThanOrEqual(worker.workerHeapUsedPerTeammateBytes!)
     const proc = r.spawn.process[0]!
     expect(proc.rssAnonPerTeammateBytes).toBeGreaterThan(0)
     expect(proc.rssAnonPerTeammateBytes).toBeLessThanOrEqual(proc.idleMemoryPerTeammateBytes)
     expect(proc.terminalShellsRssPerTeammateBytes).toBeGreaterThan(0)
 
-    expect(r.checks).toHaveLength(8)
+    expect(r.checks).toHaveLength(9)
     expect(r.verdict).toBe(r.checks.every((c) => c.met) ? 'pass' : 'fail')
     expect(r.leftoverProcesses).toBe(0)
     expect(ours().filter((n) => !before.has(n))).toEqual([])

@@ -4,15 +4,13 @@
  */
 export {
   createPtyHost,
-  type PtyFlowControl,
   type PtyHostOptions,
-  PtyHostDisposedError,
-  PtySizeError,
   FIXED_PTY_ENV,
   PTY_TAG_VARIABLE,
   RUN_OUTPUT_HEAD_CHARS,
   RUN_OUTPUT_TAIL_CHARS
 } from './ptyHost'
+export { type PtyFlowControl, PtyHostDisposedError, PtySizeError } from './liveTerminal'
 export { createBackgroundShells, type BackgroundShellsOptions } from './backgroundShells'
 export { cleanTerminalOutput } from './terminalText'
 export { HeadTailBuffer, TailBuffer, omittedNote } from './outputBuffers'

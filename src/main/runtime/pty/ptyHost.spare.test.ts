@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildSync } from 'esbuild'
@@ -80,6 +80,47 @@ describe('spare shells', () => {
       }
     }
     throw new Error('never caught a spare while it was starting in 40 attempts')
+  })
+
+  it('a spare that dies after it was taken and before it was ready hands the command to a new terminal, which runs it', async () => {
+    const hold = join(root, 'hold-spare')
+    const bashEnv = join(root, 'hold-spare.sh')
+    // every bash of this host reads BASH_ENV first: the spare waits there, not ready, while `hold` exists
+    writeFileSync(bashEnv, `while [ -e '${hold}' ]; do sleep 0.02; done\n`)
+    const host = createPtyHost({ env: { BASH_ENV: bashEnv } })
+    try {
+      for (const how of ['run', 'spawn'] as const) {
+        const ran = join(root, `ran-in-fallback-${how}`)
+        const command = `echo ran >> '${ran}'; echo "fallback $#"; exit 5`
+        writeFileSync(hold, '')
+        host.prewarm({ cwd: root })
+        const starting = await until('a starting spare', () => host.sparePids(true)[0])
+        expect(host.sparePids()).toEqual([])
+        let output = ''
+        let exited!: (exit: { exitCode: number | null; signal: number | null }) => void
+        const exit = new Promise<{ exitCode: number | null; signal: number | null }>((r) => (exited = r))
+        const spawned =
+          how === 'spawn'
+            ? host.spawn({ command, cwd: root, onData: (d) => (output += d), onExit: (e) => exited(e) })
+            : undefined
+        const running = how === 'run' ? run(host, command) : undefined
+        expect(host.sparePids(true)).toEqual([]) // taken
+        process.kill(starting, 'SIGKILL')
+        rmSync(hold)
+        const result = running ? await running : { ...(await exit), pid: spawned!.pid, output: output }
+        expect(result.pid, how).not.toBe(starting)
+        expect(result.output, how).toBe('fallback 0\r\n')
+        expect(result.exitCode, how).toBe(5)
+        expect(result.signal, how).toBeNull()
+        expect(readFileSync(ran, 'utf8'), how).toBe('ran\n') // once, in the new terminal
+        expect(isProcessAlive(starting)).toBe(false)
+        expect(isProcessAlive(result.pid)).toBe(false)
+        expect(host.livePids()).toEqual([])
+      }
+    } finally {
+      rmSync(hold, { force: true })
+      await host.dispose()
+    }
   })
 
   it("kills every process of its command, also one that kept the waiting shell's pid and left the session", async () => {

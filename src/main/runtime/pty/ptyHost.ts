@@ -22,6 +22,9 @@ import {
 } from '../processes'
 import { createSpareShells } from './spareShells'
 import { commandEnv } from './commandEnv'
+import { PtyHostDisposedError, PtySizeError, type ExitInfo, type LivePty, type PtyFlowControl } from './liveTerminal'
+
+export { PtyHostDisposedError, PtySizeError, type PtyFlowControl } from './liveTerminal'
 
 export { FIXED_PTY_ENV, WITHHELD_ENV } from './commandEnv'
 import { HeadTailBuffer } from './outputBuffers'
@@ -38,60 +41,6 @@ export const RUN_OUTPUT_TAIL_CHARS = 1 << 20
 
 /** Longest delay `setTimeout` honours (a larger one fires at once). */
 const MAX_TIMER_MS = 2 ** 31 - 1
-
-/** Thrown by `run`/`spawn` after `dispose()`: the host owns no more terminals. */
-export class PtyHostDisposedError extends Error {
-  override readonly name = 'PtyHostDisposedError'
-  constructor() {
-    super('The PTY host is disposed')
-  }
-}
-
-/**
- * A terminal size outside the bounds of src/shared/terminalSize.ts (whole numbers, 1–2000
- * columns, 1–1000 rows). The message names what was wrong and what is allowed.
- */
-export class PtySizeError extends RangeError {
-  override readonly name = 'PtySizeError'
-}
-
-interface ExitInfo {
-  exitCode: number | null
-  signal: number | null
-}
-
-/** One live terminal: `done` settles after exit and after its group was swept and verified gone. */
-interface LivePty {
-  pid: number
-  /** The command has ended (its completion marker arrived, or the PTY exited). */
-  exited: boolean
-  done: Promise<ExitInfo>
-  kill(): Promise<KillTreeResult>
-  /** Stops reading its output (the process blocks once the kernel's buffer fills); false once it has ended. */
-  pause(): boolean
-  resume(): void
-  /** Resizes the terminal (see {@link PtyProcess.resize}); a no-op once it has ended. */
-  resize(cols: number, rows: number): void
-  /** Types into the terminal (an interactive program's keys); a no-op once it has ended. */
-  write(data: string): void
-}
-
-/**
- * Flow control over the host's terminals (issue 7 backpressure: "pauses PTY reads when the
- * renderer falls behind"). Output of a PTY reaches its pane synchronously from the PTY's data
- * callback (bus events are delivered synchronously), so whoever writes a pane can ask which PTY is
- * delivering at that moment and pause that one later. A PTY whose command ended (or that is being
- * killed) is resumed and can no longer be paused: node-pty reports an exit only after its socket
- * is drained, so a paused terminal would never finish.
- */
-export interface PtyFlowControl {
-  /** Pid of the PTY whose `onData` is running right now, else undefined. */
-  deliveringPid(): number | undefined
-  /** Pauses reading the PTY's output; false for an unknown or ended PTY. */
-  pause(pid: number): boolean
-  /** Resumes reading; a no-op for an unknown PTY. */
-  resume(pid: number): void
-}
 
 /** A command (through the bash wrapper, stdin closed) or, with `program`, a program started as is with the terminal as its stdin. */
 type StartOptions = Pick<PtySpawnOptions, 'command' | 'cwd' | 'env' | 'onData' | 'cols' | 'rows'> & {
@@ -157,15 +106,15 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
     // a program gets exactly the environment it was given (and the tag), not the agents' fixed one
     const program = options.program
     const env = program ? undefined : commandEnv({ ...hostEnv, ...options.env })
-    const spare = env && useSpares ? spares.take(options.cwd, env, options.command, size) : undefined
+    let spare = env && useSpares ? spares.take(options.cwd, env, options.command, size) : undefined
     // every process of this command gets a pid after this read (a spare's shell has started none
     // yet; the read is made again when the command is typed into it)
     let pidsAfter = lastPid()
-    const envTag = spare?.tag ?? { name: PTY_TAG_VARIABLE, value: randomUUID() }
-    const marker = new CompletionMarker(spare?.token ?? randomUUID())
-    const term =
-      spare?.term ??
-      (program
+    let envTag = spare?.tag ?? { name: PTY_TAG_VARIABLE, value: randomUUID() }
+    let marker = new CompletionMarker(spare?.token ?? randomUUID())
+    /** A new terminal for the command (or the program), tagged with `envTag`, reporting with `marker`. */
+    const open = (): nodePty.IPty =>
+      program
         ? nodePty.spawn(program.file, program.args, {
             name: 'xterm-256color',
             ...size,
@@ -179,18 +128,22 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
             cwd: options.cwd,
             env: { ...env, [envTag.name]: envTag.value },
             encoding: 'utf8'
-          }))
-    const tag = spare ? spare.tag : { ...envTag, startedAt: readProcEntry(term.pid)?.startTime }
+          })
+    let term = spare?.term ?? open()
+    let tag = spare ? spare.tag : { ...envTag, startedAt: readProcEntry(term.pid)?.startTime }
     let reaped = false
     let sweeping: Promise<KillTreeResult> | undefined
     // A sweep repeats until a fresh snapshot finds nothing, so one in flight covers a later request.
-    const startedBefore = spare ? [...spare.members] : undefined
+    let startedBefore = spare ? [...spare.members] : undefined
     const sweep = () => (sweeping ??= killProcessTree(term.pid, { envTag: tag, pidsAfter, startedBefore }))
+    /** The command was typed into the spare (it may have run since), or there is no spare. */
+    let typed = !spare
     /** Types the command into the spare, whose shell now waits for it (its processes are all there). */
     const type = (): void => {
       if (!spare) return
       if (!spare.ready) startedBefore!.push(...(listTreeFromChildren(term.pid) ?? [term.pid]))
       pidsAfter = lastPid()
+      typed = true
       term.write(spare.typed + SPARE_DELIMITER)
     }
     // Once reaped, the pid (and so the group id) may belong to someone else: never signal it again.
@@ -200,7 +153,9 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
       paused = false
       term.resume()
     }
+    let killed = false
     const kill = () => {
+      killed = true
       resume()
       return reaped ? Promise.resolve({ killed: [], survivors: [] }) : sweep()
     }
@@ -228,7 +183,63 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
         void kill().then(() => settle({ exitCode, signal: null }))
       }
     }
-    const dataSub = term.onData(onChunk)
+    /**
+     * A spare shell that ended before the command was typed into it never ran it: its tree is
+     * swept, then the command runs in a new terminal of its own (unless it was killed meanwhile),
+     * which becomes this entry's terminal (docs/tools.md#tools, Bash).
+     */
+    const replaceDeadSpare = (): void => {
+      void sweep().then(() => {
+        if (killed || disposed) {
+          reaped = true
+          settle({ exitCode: null, signal: null })
+          return
+        }
+        live.delete(term.pid)
+        spare = undefined
+        typed = true
+        sweeping = undefined
+        startedBefore = undefined
+        envTag = { name: PTY_TAG_VARIABLE, value: randomUUID() }
+        marker = new CompletionMarker(randomUUID())
+        pidsAfter = lastPid()
+        try {
+          term = open()
+        } catch (error) {
+          reaped = true
+          const reason = `The command's terminal could not be started: ${(error as Error)?.message ?? String(error)}\r\n`
+          if (options.onData) deliver(term.pid, () => options.onData!(reason))
+          settle({ exitCode: null, signal: null })
+          return
+        }
+        tag = { ...envTag, startedAt: readProcEntry(term.pid)?.startTime }
+        paused = false
+        entry.pid = term.pid
+        live.set(term.pid, entry)
+        listen()
+      })
+    }
+    const listen = (): void => {
+      const dataSub = term.onData(onChunk)
+      const exitSub = term.onExit(({ exitCode, signal }) => {
+        exitSub.dispose()
+        dataSub.dispose()
+        if (!typed) {
+          replaceDeadSpare()
+          return
+        }
+        entry.exited = true
+        resume()
+        const held = marker.flush()
+        if (held && options.onData) deliver(term.pid, () => options.onData!(held))
+        // Background jobs (`sleep 300 &`) outlive bash; the group dies with the command.
+        void sweep().then(() => {
+          reaped = true
+          if (marker.status !== undefined) settle({ exitCode: marker.status, signal: null })
+          else settle(signal ? { exitCode: null, signal } : { exitCode, signal: null })
+        })
+      })
+    }
     const entry: LivePty = {
       pid: term.pid,
       exited: false,
@@ -245,6 +256,8 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
         if (problem) throw new PtySizeError(problem)
         // after the exit node-pty's fd is closed (it would throw); nobody is left to tell
         if (entry.exited || reaped) return
+        size.cols = cols
+        size.rows = rows
         try {
           term.resize(cols, rows)
         } catch (error) {
@@ -257,20 +270,7 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
       },
       done
     }
-    const exitSub = term.onExit(({ exitCode, signal }) => {
-      entry.exited = true
-      exitSub.dispose()
-      dataSub.dispose()
-      resume()
-      const held = marker.flush()
-      if (held && options.onData) deliver(term.pid, () => options.onData!(held))
-      // Background jobs (`sleep 300 &`) outlive bash; the group dies with the command.
-      void sweep().then(() => {
-        reaped = true
-        if (marker.status !== undefined) settle({ exitCode: marker.status, signal: null })
-        else settle(signal ? { exitCode: null, signal } : { exitCode, signal: null })
-      })
-    })
+    listen()
     live.set(term.pid, entry)
     // a ready spare's shell waits for this: typed only now, so no output comes before the listeners;
     // one still starting gets it on its ready marker, after what it printed before it was taken
@@ -326,7 +326,10 @@ export function createPtyHost(options: PtyHostOptions = {}): PtyHost &
     const proc = start(options)
     void proc.done.then((exit) => options.onExit?.(exit))
     return {
-      pid: proc.pid,
+      // a spare that died before its command ran hands over to a new terminal: read it when needed
+      get pid() {
+        return proc.pid
+      },
       kill: async () => {
         await proc.kill()
         await proc.done

@@ -13,7 +13,8 @@ import {
   turnFailure,
   type TurnEnd,
   readProjectContext,
-  renderSystemPrompt
+  renderSystemPrompt,
+  type ProjectContext
 } from '../runner'
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PermissionMode } from '../../../shared/permissions'
@@ -210,9 +211,9 @@ export class TeammateAgent {
   /** Why the last turn's model call failed, while the teammate is in `error` (its idle notification carries it). */
   private failure: string | undefined
 
-  async start(): Promise<void> {
+  async start(shared?: ProjectContext): Promise<void> {
     const { identity, team, leader, model } = this.parts
-    const context = await readProjectContext(identity.cwd)
+    const context = shared ?? (await readProjectContext(identity.cwd))
     this.system = await renderSystemPrompt({
       cwd: identity.cwd,
       model,

@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto'
 import { isPersonMessage, parseMessageBody, protocolBody, protocolText } from '../../../shared/mailbox'
 import { PermissionModeSchema, type PermissionMode } from '../../../shared/permissions'
 import type { Task } from '../../../shared/tasks'
+import type { ProjectContext } from '../runner'
 import { EventBus } from '../events'
 import type { Disposable } from '../base'
 import { createHookRunner } from '../hooks'
@@ -72,6 +73,8 @@ export interface TeammateRunOptions {
   mcp?: TeammateMcpHost
   /** `--mcp-config` files of `swarmdesk teammate`, after the leader's (a later file wins a name). */
   mcpConfigFiles?: string[]
+  /** Its directory's project context, read already (a worker's executor shares one read among the teammates it starts); default read at start. */
+  projectContext?: ProjectContext
   /**
    * The team store it works on (docs/nats.md#the-team-store): inbox, task list, config. Default
    * the files of `home`. Left open for its owner to close.
@@ -216,7 +219,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       signal: stopped.signal,
       idleHook: hooks && (() => runIdleHook(hooks, mailbox, team, name, stopped.signal, bus, identity.id))
     })
-    await agent.start()
+    await agent.start(options.projectContext)
     const started = agent
     interrupts = options.interrupts?.(() => void started.interrupt())
     for (;;) {

@@ -76,7 +76,11 @@ export function createBridgePrompter(post: (message: WorkerToMain) => void): Bri
  * holds the event loop afterwards. An uncaught error posts `done` as `crashed` (not cleaned up)
  * before the worker dies of it.
  */
-export async function runWorkerTeammate(data: WorkerData, config: StartMessage['config']): Promise<void> {
+export async function runWorkerTeammate(
+  data: WorkerData,
+  config: StartMessage['config'],
+  projectContext?: StartMessage['projectContext']
+): Promise<void> {
   const { port } = data
   let finished = false
   const post = (message: WorkerToMain, transfer?: readonly MessagePort[]): void => port.postMessage(message, transfer)
@@ -130,7 +134,8 @@ export async function runWorkerTeammate(data: WorkerData, config: StartMessage['
       pty,
       prompter,
       mcp: mcp.host,
-      interrupts: interrupts.event
+      interrupts: interrupts.event,
+      ...(projectContext ? { projectContext } : {})
     })
     outcome = exit.reason
   } catch (error) {
@@ -176,7 +181,7 @@ export function awaitTeammate(data: WorkerData): void {
       throw new Error(
         `A worker teammate expected 'start' as its first message and got ${describe(raw)}; the worker bundle and the main process are out of step: rebuild with npm run build.`
       )
-    void runWorkerTeammate(data, start.data.config)
+    void runWorkerTeammate(data, start.data.config, start.data.projectContext)
     port.off('message', onStart)
   }
   port.on('message', onStart)

@@ -10,6 +10,7 @@ import { TeamStore } from '../../teams'
 
 import type { TeammateExecutor, TeammateHandle, TeammateSpawnConfig } from '../executor'
 import { TeammateNotFoundError } from '../runner'
+import { readProjectContext, type ProjectContext } from '../../runner'
 import { swarmdeskHome } from '../../storage'
 import { codeCacheDirOf, WorkerCodeCache } from './codeCache'
 import { StartGate, TeammateThread, type ThreadOptions } from './thread'
@@ -31,6 +32,14 @@ export const DEFAULT_WORKER_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.f
   maxYoungGenerationSizeMb: 2
 })
 
+/**
+ * How long one read of a directory's project context (git snapshot and instructions) serves the
+ * teammates this executor starts there, ms from the read's start: the teammates of one burst of
+ * Agent calls share it, as Claude Code's in-process teammates share their session's git status,
+ * instead of each running the same git commands while they all start on two cores.
+ */
+export const PROJECT_CONTEXT_SHARE_MS = 5_000
+
 /** Options of {@link WorkerTeammateExecutor}. */
 export interface WorkerTeammateExecutorOptions {
   /** The main bus: every event of every worker teammate is re-emitted here (re-stamped). */
@@ -47,8 +56,9 @@ export interface WorkerTeammateExecutorOptions {
    */
   entry?: string
   /**
-   * A module each worker imports before it loads the bundle, absolute path (tests and benchmarks:
-   * instrumentation or a fault to inject, with the production load path unchanged). Default none.
+   * A module each worker loads before it loads the bundle, absolute path (tests and benchmarks:
+   * instrumentation or a fault to inject, with the production load path unchanged): a `.cjs` one is
+   * `require`d, any other `import()`ed (which starts the worker's ES module loader). Default none.
    */
   prelude?: string
   /**
@@ -113,6 +123,8 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
   private disposed = false
   /** The bundle's V8 code cache (see {@link WorkerTeammateExecutorOptions.codeCacheDir}); undefined when turned off. */
   readonly codeCache: WorkerCodeCache | undefined
+  /** Project context reads by directory, each shared for {@link PROJECT_CONTEXT_SHARE_MS}; undefined = the read failed (each teammate then reads its own). */
+  private readonly contexts = new Map<string, { at: number; read: Promise<ProjectContext | undefined> }>()
 
   /** @throws Error when `heartbeatTimeoutMs` is not a positive number or `concurrentStarts` not a whole number ≥ 1. */
   constructor(private readonly options: WorkerTeammateExecutorOptions) {
@@ -159,6 +171,21 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
     return (await this.spare?.loaded) ?? false
   }
 
+  /**
+   * The project context of `cwd` for a teammate starting now: the read another teammate started
+   * there less than {@link PROJECT_CONTEXT_SHARE_MS} ago, or a new one. Never rejects: undefined
+   * when the read failed, and the teammate then reads its own.
+   */
+  private projectContext(cwd: string): Promise<ProjectContext | undefined> {
+    const now = Date.now()
+    const known = this.contexts.get(cwd)
+    if (known && now - known.at < PROJECT_CONTEXT_SHARE_MS) return known.read
+    for (const [dir, entry] of this.contexts) if (now - entry.at >= PROJECT_CONTEXT_SHARE_MS) this.contexts.delete(dir)
+    const read = readProjectContext(cwd).catch(() => undefined)
+    this.contexts.set(cwd, { at: now, read })
+    return read
+  }
+
   /** Terminates the spare worker, if any (its team was deleted); resolves once its thread is gone. */
   async releaseSpare(): Promise<void> {
     const spare = this.spare
@@ -198,6 +225,15 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
         `'${config.name}' is not a member of team '${config.team}' (members: ${team.members.map((m) => m.name).join(', ') || 'none'}); add it to the team config before spawning it.`
       )
     }
+    // read before the thread is taken (a spare is handed its teammate in the same tick), and
+    // while counted as waiting, so a second spawn of it meanwhile is refused
+    this.queued.add(config.agentId)
+    let projectContext: ProjectContext | undefined
+    try {
+      projectContext = await this.projectContext(config.cwd)
+    } finally {
+      this.queued.delete(config.agentId)
+    }
     // the spare if there is one (even if still loading: it is ahead of a new thread), else a new
     // thread once a start slot is free
     const spare = this.spare
@@ -227,6 +263,7 @@ export class WorkerTeammateExecutor implements TeammateExecutor {
     const teammate = new WorkerTeammate({
       config,
       thread,
+      ...(projectContext ? { projectContext } : {}),
       bus: this.options.bus,
       pty: this.options.pty,
       prompter: this.options.prompter,

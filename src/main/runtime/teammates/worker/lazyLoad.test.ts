@@ -1,20 +1,30 @@
 import { randomUUID } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { BroadcastChannel } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
+import { nodeBundlePath } from '../../install'
+import { createMailbox } from '../../mailbox'
 import { until, useWorkerTestbed } from './worker.testkit'
 
 /**
  * The packages the worker bundle leaves in node_modules to load on first use
  * (scripts/build-node.mjs, WORKER_LAZY_PACKAGES; docs/teams.md#worker-teammate-memory), as they
- * appear in a path. Loaded through `require` (gray-matter, yaml) or `import()` of CommonJS
- * (turndown) they show in the worker's `require.cache`; the MCP SDK is ES modules, which do not.
+ * appear in a path. Loaded through `require` (gray-matter, yaml, the grep engine re2js) or
+ * `import()` of CommonJS (turndown) they show in the worker's `require.cache`; the MCP SDK is ES
+ * modules, which do not.
  */
-const LAZY = ['turndown', 'gray-matter', 'yaml', '@modelcontextprotocol/sdk']
+const LAZY = ['turndown', 'gray-matter', 'yaml', '@modelcontextprotocol/sdk', 're2js']
 
 describe('worker teammate start-up', () => {
   const bed = useWorkerTestbed('swarmdesk-worker-lazy')
+
+  it("bundles zod's English messages only (scripts/build-node.mjs, zodEnglishOnly)", () => {
+    const bundle = readFileSync(nodeBundlePath('teammate-worker'), 'utf8')
+    expect(bundle).toContain('Invalid input: expected') // en
+    expect(bundle).not.toContain('Eingabe') // de
+    expect(bundle).not.toContain('Entr\\xE9e invalide') // fr, as the ASCII bundle writes it
+  })
 
   it('a teammate idle after a text turn has loaded none of the packages the bundle leaves for first use', async () => {
     const channel = `swarmdesk-lazy-${randomUUID()}`
@@ -31,20 +41,46 @@ describe('worker teammate start-up', () => {
         "channel.onmessage = (event) => { if (event.data === 'modules?') channel.postMessage(Object.keys(require.cache)) }"
       ].join('\n')
     )
-    const [config] = await bed.prepareTeam('lazy', { alice: [{ text: 'Ready.' }] }, 'Say that you are ready.')
+    const [config] = await bed.prepareTeam(
+      'lazy',
+      {
+        alice: [
+          { text: 'Ready.' },
+          { tools: [{ name: 'Grep', input: { pattern: 'needle', output_mode: 'count' } }] },
+          { text: 'Found it.' }
+        ]
+      },
+      'Say that you are ready.'
+    )
+    writeFileSync(join(bed.work, 'haystack.txt'), 'hay\nneedle\n')
     const workers = bed.executor({ prelude, warmSpare: false })
     await workers.spawn(config!)
     await until('alice idle after her first turn', () => bed.allIdle('lazy', ['alice']))
 
     const ask = new BroadcastChannel(channel)
-    try {
-      const files = await new Promise<string[]>((resolve) => {
+    const loaded = (): Promise<string[]> =>
+      new Promise<string[]>((resolve) => {
         ask.onmessage = (event) => resolve((event as { data: string[] }).data)
         ask.postMessage('modules?')
       })
+    const inNodeModules = (files: string[], name: string): string[] =>
+      files.filter((f) => f.includes(join('node_modules', name)))
+    try {
+      const files = await loaded()
       // the check can fail: a package the bundle requires at start shows here
       expect(files.some((f) => f.includes(join('node_modules', 'sh-syntax')))).toBe(true)
-      for (const name of LAZY) expect(files.filter((f) => f.includes(join('node_modules', name)))).toEqual([])
+      for (const name of LAZY) expect(inNodeModules(files, name)).toEqual([])
+
+      // and a lazy package does load, in the worker, on its first use: her Grep loads the grep engine
+      const mailbox = createMailbox({ home: bed.home })
+      await mailbox.send('lazy', 'alice', { from: 'team-lead', text: 'Find the needle.', summary: 'grep' })
+      await until('alice idle after her Grep', async () => {
+        const idle = (await mailbox.read('lazy', 'team-lead')).messages.filter(
+          (m) => m.message.from === 'alice' && m.message.text.includes('idle_notification')
+        )
+        return idle.length >= 2
+      })
+      expect(inNodeModules(await loaded(), 're2js')).not.toEqual([])
     } finally {
       ask.close()
     }

@@ -209,8 +209,17 @@ export const WorkerToMainSchema = z.discriminatedUnion('type', [
 ])
 export type WorkerToMain = z.infer<typeof WorkerToMainSchema>
 
-/** The first message the main thread posts to a worker, exactly once: the teammate it runs. */
-export const StartMessageSchema = z.object({ type: z.literal('start'), config: TeammateSpawnConfigSchema })
+/**
+ * The first message the main thread posts to a worker, exactly once: the teammate it runs, and
+ * the project context of its directory as the main thread read it for the teammates it is
+ * starting (git snapshot and instructions, runner/systemPrompt.ts `ProjectContext`); without it
+ * the teammate reads its own.
+ */
+export const StartMessageSchema = z.object({
+  type: z.literal('start'),
+  config: TeammateSpawnConfigSchema,
+  projectContext: z.object({ git: z.string().optional(), instructions: z.string().optional() }).optional()
+})
 export type StartMessage = z.infer<typeof StartMessageSchema>
 
 /** Every message the main thread posts to a worker (spawn replies go on their own port). */

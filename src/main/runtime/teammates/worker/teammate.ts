@@ -6,6 +6,7 @@ import type { PermissionPrompter } from '../../permissions'
 import type { PtyHost } from '../../pty'
 import type { TeammateExitInfo, TeammateSpawnConfig } from '../executor'
 import type { TeammateThread } from './thread'
+import type { ProjectContext } from '../../runner'
 import { parseForwardedEvent, parseWorkerMessage, type MainToWorker, type WorkerToMain } from './protocol'
 import { createPtyServer, type PtyServer } from './ptyServer'
 import { createMcpServer, type McpServer, type SharedMcp } from './mcpServer'
@@ -41,6 +42,8 @@ export interface WorkerTeammateOptions {
   resourceLimits: ResourceLimits
   /** The session's MCP servers, which the worker reaches over its port; absent = none. */
   mcp?: SharedMcp
+  /** The project context of its directory, read once by the executor for the teammates it starts; absent = the worker reads it. */
+  projectContext?: ProjectContext
 }
 
 /** One worker thread running one teammate, seen from the main thread. */
@@ -107,7 +110,12 @@ export class WorkerTeammate {
     // the thread gets the data only (a worker reports its own states: onTurnStart is not for it;
     // it opens its own team store from the transport in its env)
     const { onTurnStart: _local, store: _store, ...config } = options.config
-    this.port.postMessage({ type: 'start', config } satisfies MainToWorker)
+    const { projectContext } = options
+    this.port.postMessage({
+      type: 'start',
+      config,
+      ...(projectContext ? { projectContext } : {})
+    } satisfies MainToWorker)
     const every = Math.max(25, Math.min(250, Math.floor(options.heartbeatTimeoutMs / 4)))
     this.watchdog = setInterval(() => this.check(), every)
     this.watchdog.unref()

@@ -156,7 +156,8 @@ function resolveNodePty(): string | undefined {
  * runner's default PTY host), and node-pty must never load in a worker thread (STACK.md: a worker
  * exiting with it loaded can abort the whole process). So before importing the entry it puts a
  * stub in node-pty's require.cache slot, whose functions throw, and refuses node-pty's native addon
- * outright should anything load it another way. Then it imports the prelude, if any, and loads
+ * outright should anything load it another way. Then it loads the prelude, if any (`require` for a
+ * `.cjs` one, else `import()`), and loads
  * the entry: a `.cjs` bundle is compiled as a script with the code cache at `codeCachePath` (its
  * SHA-256 checked first, then V8's own checks; Node 20 has no code cache for ES modules) and run
  * as a CommonJS module; when there
@@ -213,7 +214,10 @@ const load = () => {
   if (workerData.entryPath.endsWith('.cjs')) loadScript(workerData.entryPath, workerData.codeCachePath);
   else return import(pathToFileURL(workerData.entryPath).href);
 };
-if (workerData.preludePath) import(pathToFileURL(workerData.preludePath).href).then(load);
+if (workerData.preludePath && workerData.preludePath.endsWith('.cjs')) {
+  require(workerData.preludePath);
+  load();
+} else if (workerData.preludePath) import(pathToFileURL(workerData.preludePath).href).then(load);
 else load();
 `
 

@@ -9,7 +9,7 @@ import { EventBus } from '../../events/bus'
 import { createMailbox } from '../../mailbox'
 import type { PermissionPrompter } from '../../permissions/prompter'
 import { createPtyHost } from '../../pty'
-import { startScriptedServer, type ScenarioInput, type ScriptedServer } from '../../scripted'
+import { startScriptedServer, type RecordedRequest, type ScenarioInput, type ScriptedServer } from '../../scripted'
 import { TeamStore } from '../../teams'
 
 export { until } from '../../pty/pty.testkit'
@@ -50,6 +50,8 @@ export interface WorkerTestbed {
   ): Promise<TeammateSpawnConfig[]>
   /** True once team-lead's inbox of `team` holds an idle notification from each of `names`. */
   allIdle(team: string, names: string[]): Promise<boolean>
+  /** Every model request the scripted servers of {@link prepareTeam} received so far, in each server's order. */
+  requests(): RecordedRequest[]
 }
 
 /**
@@ -140,6 +142,7 @@ export function useWorkerTestbed(prefix: string): WorkerTestbed {
       }
       return configs
     },
+    requests: () => servers.flatMap((s) => s.requests()),
     async allIdle(team, names) {
       const from = new Set(
         (await createMailbox({ home: bed.home }).read(team, 'team-lead')).messages

@@ -1,5 +1,18 @@
-import { RE2JS } from 're2js'
+import { createRequire } from 'node:module'
+import type { RE2JS } from 're2js'
 import { ToolError } from '../types'
+
+let re2js: typeof RE2JS | undefined
+
+/**
+ * The re2js engine, loaded from node_modules on the first Grep (or BashOutput filter) of the
+ * process: every worker teammate has Grep, few use it at once, and re2js (about 0.26 MB of source,
+ * its Unicode tables built when it loads) would otherwise load with every worker's bundle
+ * (docs/teams.md#worker-teammate-memory; lazyLoad.test.ts checks an idle teammate has not).
+ */
+function re2(): typeof RE2JS {
+  return (re2js ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS)
+}
 
 /** Options of {@link compileGrepPattern}. */
 export interface GrepPatternOptions {
@@ -55,12 +68,10 @@ export function compileGrepPattern(pattern: string, options: GrepPatternOptions)
       `Invalid regex ${JSON.stringify(pattern)}: look-around ((?=…), (?!…), (?<=…), (?<!…)) is not supported: Grep follows ripgrep's default regex syntax. Match the surrounding text instead, or filter the results.`
     )
   }
-  let re2: RE2JS
+  const RE2 = re2()
+  let compiled: RE2JS
   try {
-    re2 = RE2JS.compile(
-      source,
-      RE2JS.MULTILINE | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0) | (dotAll ? RE2JS.DOTALL : 0)
-    )
+    compiled = RE2.compile(source, RE2.MULTILINE | (ignoreCase ? RE2.CASE_INSENSITIVE : 0) | (dotAll ? RE2.DOTALL : 0))
   } catch (error) {
     // re2js says "error parsing regexp: <what>: `<the pattern with its flags>`"; the pattern is quoted already.
     const raw = error instanceof Error ? error.message : String(error)
@@ -70,7 +81,7 @@ export function compileGrepPattern(pattern: string, options: GrepPatternOptions)
       : ''
     throw new ToolError(`Invalid regex ${JSON.stringify(pattern)}: ${message}${hint}`)
   }
-  if (needsLinearEngine(source)) return re2Matcher(re2)
+  if (needsLinearEngine(source)) return re2Matcher(compiled)
   const flags = `gm${ignoreCase ? 'i' : ''}${dotAll ? 's' : ''}`
   for (const f of [`${flags}u`, flags]) {
     try {
@@ -81,7 +92,7 @@ export function compileGrepPattern(pattern: string, options: GrepPatternOptions)
       // Unicode mode rejects escapes RE2 allows (\-); without it, an oversized pattern still fails: use re2js.
     }
   }
-  return re2Matcher(re2)
+  return re2Matcher(compiled)
 }
 
 /**
