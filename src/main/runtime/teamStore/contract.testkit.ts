@@ -113,6 +113,49 @@ export function teamStoreContract(target: () => Promise<ContractTarget>): void {
     expect(line!.at - at).toBeLessThan(1_000)
   }, 30_000)
 
+  it('decides each claim on the list as it is now, after changes made through another store', async () => {
+    const team = freshTeam()
+    for (let i = 0; i < 8; i++) {
+      const a = await other.tasks.create(team, { subject: `a${i}` })
+      const b = await other.tasks.create(team, { subject: `b${i}`, blockedBy: [a.id] })
+      expect(await store.tasks.claim(team, b.id, `x${i}`)).toMatchObject({
+        ok: false,
+        reason: 'blocked',
+        taskIds: [a.id]
+      })
+      await other.tasks.update(team, a.id, { status: 'completed' })
+      expect(await store.tasks.claim(team, b.id, `x${i}`)).toMatchObject({ ok: true, task: { owner: `x${i}` } })
+      const c = await other.tasks.create(team, { subject: `c${i}` })
+      expect(await store.tasks.claim(team, c.id, `x${i}`)).toMatchObject({
+        ok: false,
+        reason: 'agent_busy',
+        taskIds: [b.id]
+      })
+      await other.tasks.update(team, b.id, { status: 'completed' })
+      expect(await store.tasks.claim(team, c.id, `x${i}`)).toMatchObject({ ok: true })
+      expect(await store.tasks.claim(team, c.id, `y${i}`)).toMatchObject({ ok: false, reason: 'already_claimed' })
+      await other.tasks.update(team, c.id, { owner: null, status: 'pending' })
+      expect(await store.tasks.claim(team, c.id, `y${i}`)).toMatchObject({ ok: true, task: { owner: `y${i}` } })
+      await other.tasks.update(team, c.id, { owner: `x${i}`, status: 'in_progress' })
+      const d = await other.tasks.create(team, { subject: `d${i}` })
+      expect(await store.tasks.claim(team, d.id, `x${i}`)).toMatchObject({ ok: false, reason: 'agent_busy' })
+      await other.tasks.delete(team, d.id)
+      expect(await store.tasks.claim(team, d.id, `x${i}`)).toEqual({ ok: false, reason: 'not_found' })
+    }
+    const listed = await store.tasks.list(team)
+    expect(listed).toHaveLength(24)
+    expect(listed).toEqual(await other.tasks.list(team))
+    // a store opened now sees the whole list at its first look, and its first claim decides on it
+    const e = await other.tasks.create(team, { subject: 'e' })
+    const third = await open()
+    try {
+      expect(await third.tasks.claim(team, e.id, 'x0')).toMatchObject({ ok: false, reason: 'agent_busy', taskIds: [3] })
+      expect(await third.tasks.list(team)).toEqual([...listed, e])
+    } finally {
+      await third.close()
+    }
+  }, 60_000)
+
   it('hands out task ids from a counter that never repeats, and refuses claims as the file store does', async () => {
     const team = freshTeam()
     const a = await store.tasks.create(team, { subject: 'a' })
