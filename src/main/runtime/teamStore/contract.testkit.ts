@@ -113,6 +113,40 @@ export function teamStoreContract(target: () => Promise<ContractTarget>): void {
     expect(line!.at - at).toBeLessThan(1_000)
   }, 30_000)
 
+  it('starts each wait at the oldest unread message, whichever store marked the others read', async () => {
+    const team = freshTeam()
+    const send = async (from: TeamStorePort, text: string): Promise<string> =>
+      (await from.mailbox.send(team, 'dan', { from: 'team-lead', text })).id
+    const wait = async (): Promise<string> => (await store.mailbox.waitForMessage(team, 'dan')).message.id
+    const m = [await send(other, 'm0'), await send(other, 'm1'), await send(store, 'm2')]
+    expect(await wait()).toBe(m[0])
+    expect(await wait()).toBe(m[0]) // not marked read: still the oldest unread
+    await other.mailbox.markRead(team, 'dan', [m[0]!])
+    expect(await wait()).toBe(m[1])
+    await other.mailbox.markRead(team, 'dan', [m[2]!]) // out of order, by another store
+    expect(await wait()).toBe(m[1])
+    await store.mailbox.markRead(team, 'dan', [m[1]!])
+    // all read: the next wait is woken by the next message, never by one read already
+    const waiting = store.mailbox.waitForMessage(team, 'dan')
+    await sleep(100)
+    const m3 = await send(other, 'm3')
+    expect((await waiting).message.id).toBe(m3)
+    await store.mailbox.markRead(team, 'dan', [m3])
+    // a longer inbox read through one wait and one mark at a time: each message once, in order
+    const many: string[] = []
+    for (let i = 0; i < 30; i++) many.push(await send(i % 3 ? other : store, `n${i}`))
+    const got: string[] = []
+    for (let i = 0; i < 30; i++) {
+      got.push(await wait())
+      await (i % 2 ? other : store).mailbox.markRead(team, 'dan', [got.at(-1)!])
+    }
+    expect(got).toEqual(many)
+    expect(await other.mailbox.unreadCount(team, 'dan')).toBe(0)
+    const last = other.mailbox.waitForMessage(team, 'dan')
+    const m4 = await send(store, 'm4')
+    expect((await last).message.id).toBe(m4)
+  }, 30_000)
+
   it('decides each claim on the list as it is now, after changes made through another store', async () => {
     const team = freshTeam()
     for (let i = 0; i < 8; i++) {
