@@ -39,6 +39,11 @@ interface Mirror {
  * The watches end with the connection (the store's close drains it).
  */
 export function taskMirrors(h: NatsHandles): {
+  /**
+   * Every task of `team` by id, each with its revision, as fresh as a read from the server, or
+   * `undefined` when the mirror could not catch up (read key by key then). The map and its
+   * wrappers are the caller's; the tasks are the mirror's own: never change one in place (copy it).
+   */
   snapshot: (team: string) => Promise<Map<number, Versioned> | undefined>
 } {
   const mirrors = new Map<string, Mirror>()
@@ -123,7 +128,7 @@ export function taskMirrors(h: NatsHandles): {
       }
       const out = new Map<number, Versioned>()
       for (const [id, k] of [...m.keys.entries()].sort((a, b) => a[0] - b[0]))
-        if (k.task) out.set(id, { task: structuredClone(k.task), revision: k.revision })
+        if (k.task) out.set(id, { task: k.task, revision: k.revision })
       return out
     }
   }

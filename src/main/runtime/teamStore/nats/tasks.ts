@@ -44,7 +44,8 @@ export function natsTasks(h: NatsHandles): TaskListPort {
   const mirrors = taskMirrors(h)
   /**
    * Every task of `team`, by id, as fresh as a read from the server: from this process's mirror
-   * of the list (taskMirror.ts, docs/nats.md#task-list), else key by key.
+   * of the list (taskMirror.ts, docs/nats.md#task-list), else key by key. Its tasks may be the
+   * mirror's own: nothing here changes a task in place, and what leaves the store is a copy.
    */
   const all = async (team: string): Promise<Map<number, Versioned>> => (await mirrors.snapshot(team)) ?? keyByKey(team)
   /**
@@ -146,8 +147,12 @@ export function natsTasks(h: NatsHandles): TaskListPort {
       })
     },
     get: async (team, id) => (await getV(team_(team), id))?.task,
-    list: async (team) => [...(await all(team_(team))).values()].map((v) => v.task),
-    listing: async (team) => ({ tasks: [...(await all(team_(team))).values()].map((v) => v.task), problems: [] }),
+    // copies: the tasks of a snapshot are the mirror's own
+    list: async (team) => [...(await all(team_(team))).values()].map((v) => structuredClone(v.task)),
+    listing: async (team) => ({
+      tasks: [...(await all(team_(team))).values()].map((v) => structuredClone(v.task)),
+      problems: []
+    }),
     async claim(team, id, agent): Promise<ClaimResult> {
       team_(team)
       for (;;) {
@@ -158,7 +163,7 @@ export function natsTasks(h: NatsHandles): TaskListPort {
         if (!v) return { ok: false, reason: 'not_found' }
         const t = v.task
         const refusal = decideClaim(t, agent, read(tasks), () => [...tasks.values()].map((x) => x.task))
-        if (refusal) return refusal
+        if (refusal) return { ...refusal, task: structuredClone(refusal.task) }
         try {
           return { ok: true, task: await save(team, v, { ...t, owner: agent, status: 'in_progress' }) }
         } catch (error) {
