@@ -22,6 +22,7 @@ describe('team-transport benchmark', () => {
       expect(l.p50Ms).toBeGreaterThan(0)
       expect(l.p99Ms).toBeGreaterThanOrEqual(l.p50Ms)
       expect(l.inboxReadMs).toBeGreaterThan(0)
+      expect(l.waitStartMs).toBeGreaterThan(0)
       expect(r.claims[0]![side]).toMatchObject({
         claimants: 3,
         tasks: 4,

@@ -113,6 +113,83 @@ export function teamStoreContract(target: () => Promise<ContractTarget>): void {
     expect(line!.at - at).toBeLessThan(1_000)
   }, 30_000)
 
+  it('starts each wait at the oldest unread message, whichever store marked the others read', async () => {
+    const team = freshTeam()
+    const send = async (from: TeamStorePort, text: string): Promise<string> =>
+      (await from.mailbox.send(team, 'dan', { from: 'team-lead', text })).id
+    const wait = async (): Promise<string> => (await store.mailbox.waitForMessage(team, 'dan')).message.id
+    const m = [await send(other, 'm0'), await send(other, 'm1'), await send(store, 'm2')]
+    expect(await wait()).toBe(m[0])
+    expect(await wait()).toBe(m[0]) // not marked read: still the oldest unread
+    await other.mailbox.markRead(team, 'dan', [m[0]!])
+    expect(await wait()).toBe(m[1])
+    await other.mailbox.markRead(team, 'dan', [m[2]!]) // out of order, by another store
+    expect(await wait()).toBe(m[1])
+    await store.mailbox.markRead(team, 'dan', [m[1]!])
+    // all read: the next wait is woken by the next message, never by one read already
+    const waiting = store.mailbox.waitForMessage(team, 'dan')
+    await sleep(100)
+    const m3 = await send(other, 'm3')
+    expect((await waiting).message.id).toBe(m3)
+    await store.mailbox.markRead(team, 'dan', [m3])
+    // a longer inbox read through one wait and one mark at a time: each message once, in order
+    const many: string[] = []
+    for (let i = 0; i < 30; i++) many.push(await send(i % 3 ? other : store, `n${i}`))
+    const got: string[] = []
+    for (let i = 0; i < 30; i++) {
+      got.push(await wait())
+      await (i % 2 ? other : store).mailbox.markRead(team, 'dan', [got.at(-1)!])
+    }
+    expect(got).toEqual(many)
+    expect(await other.mailbox.unreadCount(team, 'dan')).toBe(0)
+    const last = other.mailbox.waitForMessage(team, 'dan')
+    const m4 = await send(store, 'm4')
+    expect((await last).message.id).toBe(m4)
+  }, 30_000)
+
+  it('decides each claim on the list as it is now, after changes made through another store', async () => {
+    const team = freshTeam()
+    for (let i = 0; i < 8; i++) {
+      const a = await other.tasks.create(team, { subject: `a${i}` })
+      const b = await other.tasks.create(team, { subject: `b${i}`, blockedBy: [a.id] })
+      expect(await store.tasks.claim(team, b.id, `x${i}`)).toMatchObject({
+        ok: false,
+        reason: 'blocked',
+        taskIds: [a.id]
+      })
+      await other.tasks.update(team, a.id, { status: 'completed' })
+      expect(await store.tasks.claim(team, b.id, `x${i}`)).toMatchObject({ ok: true, task: { owner: `x${i}` } })
+      const c = await other.tasks.create(team, { subject: `c${i}` })
+      expect(await store.tasks.claim(team, c.id, `x${i}`)).toMatchObject({
+        ok: false,
+        reason: 'agent_busy',
+        taskIds: [b.id]
+      })
+      await other.tasks.update(team, b.id, { status: 'completed' })
+      expect(await store.tasks.claim(team, c.id, `x${i}`)).toMatchObject({ ok: true })
+      expect(await store.tasks.claim(team, c.id, `y${i}`)).toMatchObject({ ok: false, reason: 'already_claimed' })
+      await other.tasks.update(team, c.id, { owner: null, status: 'pending' })
+      expect(await store.tasks.claim(team, c.id, `y${i}`)).toMatchObject({ ok: true, task: { owner: `y${i}` } })
+      await other.tasks.update(team, c.id, { owner: `x${i}`, status: 'in_progress' })
+      const d = await other.tasks.create(team, { subject: `d${i}` })
+      expect(await store.tasks.claim(team, d.id, `x${i}`)).toMatchObject({ ok: false, reason: 'agent_busy' })
+      await other.tasks.delete(team, d.id)
+      expect(await store.tasks.claim(team, d.id, `x${i}`)).toEqual({ ok: false, reason: 'not_found' })
+    }
+    const listed = await store.tasks.list(team)
+    expect(listed).toHaveLength(24)
+    expect(listed).toEqual(await other.tasks.list(team))
+    // a store opened now sees the whole list at its first look, and its first claim decides on it
+    const e = await other.tasks.create(team, { subject: 'e' })
+    const third = await open()
+    try {
+      expect(await third.tasks.claim(team, e.id, 'x0')).toMatchObject({ ok: false, reason: 'agent_busy', taskIds: [3] })
+      expect(await third.tasks.list(team)).toEqual([...listed, e])
+    } finally {
+      await third.close()
+    }
+  }, 60_000)
+
   it('hands out task ids from a counter that never repeats, and refuses claims as the file store does', async () => {
     const team = freshTeam()
     const a = await store.tasks.create(team, { subject: 'a' })

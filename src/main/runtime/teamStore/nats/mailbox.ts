@@ -29,6 +29,12 @@ interface Sequenced {
  */
 export function natsMailbox(h: NatsHandles): MailboxPort {
   const sent = new Emitter<SentEvent>()
+  /**
+   * Per inbox (`team/agent`): a stream sequence up to which every message of the inbox is read, as
+   * this process has seen (a read mark is never taken back), and the creation time of the stream
+   * it counts in. A wait starts just past it (docs/nats.md#mailbox).
+   */
+  const readUpTo = new Map<string, { seq: number; streamCreated: string }>()
   const publish = async (subject: string, message: MailboxMessage): Promise<void> => {
     const deadline = Date.now() + SEND_RETRY_MS
     for (let attempt = 0; ; attempt++) {
@@ -142,13 +148,31 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
       const { signal } = opts
       if (signal?.aborted) throw new MailboxAbortError(signal.reason)
       const subject = inboxSubject(team, agent)
-      // the stream's end before the scan (as `watch`): a message stored during the scan is then
-      // pushed to the consumer below rather than missed
-      const end = await lastSeq(h)
-      const [messages, reads] = await Promise.all([scan(subject), readIds(team, agent)])
-      const waiting = messages.find((m) => !reads.has(m.message.id))
-      if (waiting) return { message: waiting.message, read: false }
-      const from = Math.min(messages.at(-1)?.seq ?? end, end) + 1
+      const inbox = `${team}/${agent}`
+      const stream = await h.jsm.streams.info(MAIL_STREAM)
+      let known = readUpTo.get(inbox)
+      // a stream made again (deleted by hand) numbers its messages from 1: the mark no longer holds
+      if (known && known.streamCreated !== stream.created) known = undefined
+      const advance = (seq: number): void => {
+        const now = readUpTo.get(inbox)
+        if (!now || now.streamCreated !== stream.created || now.seq < seq)
+          readUpTo.set(inbox, { seq, streamCreated: stream.created })
+      }
+      if (!known) {
+        // the first wait on this inbox here: one look at the whole inbox and its read marks. The
+        // stream's end is noted before the look, so a message stored during it is pushed below
+        const end = stream.state.last_seq
+        const [messages, reads] = await Promise.all([scan(subject), readIds(team, agent)])
+        const waiting = messages.find((m) => !reads.has(m.message.id))
+        if (waiting) {
+          advance(waiting.seq - 1)
+          return { message: waiting.message, read: false }
+        }
+        advance(Math.max(end, messages.at(-1)?.seq ?? 0))
+      }
+      // every message of the inbox up to the mark is read (marks are never taken back): the
+      // consumer starts just past it, so it is handed what came since, then pushed what comes
+      const from = (readUpTo.get(inbox)?.seq ?? 0) + 1
       const consumer = await h.js.consumers.get(MAIL_STREAM, {
         filter_subjects: subject,
         deliver_policy: DeliverPolicy.StartSequence,
@@ -161,9 +185,9 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
         if (signal?.aborted) throw new MailboxAbortError(signal.reason)
         for await (const m of iter) {
           const message = parse(m)
-          if (!message) continue
-          if ((await h.reads.get(`${team}.${agent}.${message.id}`))?.operation === 'PUT') continue
-          return { message, read: false }
+          if (message && (await h.reads.get(`${team}.${agent}.${message.id}`))?.operation !== 'PUT')
+            return { message, read: false }
+          advance(m.seq)
         }
         throw new MailboxAbortError(signal?.reason)
       } finally {

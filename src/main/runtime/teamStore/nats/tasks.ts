@@ -15,12 +15,7 @@ import {
 import type { TaskListPort } from '../port'
 import { isWrongRevision, type NatsHandles } from './connection'
 import { withKvLock } from './lock'
-
-/** A task with the KV revision it was read at: a write compares against it. */
-interface Versioned {
-  task: Task
-  revision: number
-}
+import { taskMirrors, type Versioned } from './taskMirror'
 
 const taskKey = (team: string, id: number): string => `${team}.task.${id}`
 const hwmKey = (team: string): string => `${team}.hwm`
@@ -46,13 +41,20 @@ export function natsTasks(h: NatsHandles): TaskListPort {
   }
   const getV = async (team: string, id: number): Promise<Versioned | undefined> =>
     entry(await h.tasks.get(taskKey(team, id)))
+  const mirrors = taskMirrors(h)
   /**
-   * Every task of `team`, by id. Read as the keys 1..counter (an id is never above the counter,
-   * and a deleted one reads as nothing) rather than through the bucket's key listing: a listing
-   * is a consumer that counts the keys when it starts, and a task rewritten while it runs (a racing
+   * Every task of `team`, by id, as fresh as a read from the server: from this process's mirror
+   * of the list (taskMirror.ts, docs/nats.md#task-list), else key by key. Its tasks may be the
+   * mirror's own: nothing here changes a task in place, and what leaves the store is a copy.
+   */
+  const all = async (team: string): Promise<Map<number, Versioned>> => (await mirrors.snapshot(team)) ?? keyByKey(team)
+  /**
+   * Every task of `team` read as the keys 1..counter (an id is never above the counter, and a
+   * deleted one reads as nothing) rather than through the bucket's key listing: a listing is a
+   * consumer that counts the keys when it starts, and a task rewritten while it runs (a racing
    * claim) removes the old revision it counted, so the listing waited out its 30 s timeout.
    */
-  const all = async (team: string): Promise<Map<number, Versioned>> => {
+  const keyByKey = async (team: string): Promise<Map<number, Versioned>> => {
     const counter = await h.tasks.get(hwmKey(team))
     const high = counter && counter.operation === 'PUT' ? Number(counter.string()) : 0
     const ids = Array.from({ length: high }, (_, i) => i + 1)
@@ -145,20 +147,23 @@ export function natsTasks(h: NatsHandles): TaskListPort {
       })
     },
     get: async (team, id) => (await getV(team_(team), id))?.task,
-    list: async (team) => [...(await all(team_(team))).values()].map((v) => v.task),
-    listing: async (team) => ({ tasks: [...(await all(team_(team))).values()].map((v) => v.task), problems: [] }),
+    // copies: the tasks of a snapshot are the mirror's own
+    list: async (team) => [...(await all(team_(team))).values()].map((v) => structuredClone(v.task)),
+    listing: async (team) => ({
+      tasks: [...(await all(team_(team))).values()].map((v) => structuredClone(v.task)),
+      problems: []
+    }),
     async claim(team, id, agent): Promise<ClaimResult> {
       team_(team)
       for (;;) {
-        const v = await getV(team, id)
+        // the whole list in one look (the mirror), the claimed task with it: its revision is the
+        // one the compare-and-set below holds to
+        const tasks = await all(team)
+        const v = tasks.get(id)
         if (!v) return { ok: false, reason: 'not_found' }
         const t = v.task
-        if (t.status === 'completed' || (t.owner !== undefined && t.owner !== agent))
-          return { ok: false, reason: 'already_claimed', task: t }
-        const tasks = await all(team)
-        tasks.set(id, v)
         const refusal = decideClaim(t, agent, read(tasks), () => [...tasks.values()].map((x) => x.task))
-        if (refusal) return refusal
+        if (refusal) return { ...refusal, task: structuredClone(refusal.task) }
         try {
           return { ok: true, task: await save(team, v, { ...t, owner: agent, status: 'in_progress' }) }
         } catch (error) {
