@@ -1,0 +1,70 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, snap, test } from './fixtures'
+
+/**
+ * The dashboard's "Allowed paths" (docs/teams.md#allowed-paths, docs/ui.md#team-dashboard): a person
+ * creates a team, adds a folder relative to the workspace and one outside it, sees `/` refused in
+ * full, and removes one with its ×; each change is in the team config file on disk.
+ */
+test('adding and removing allowed paths from the dashboard changes the team config', async ({
+  page,
+  serve,
+  repo
+}, testInfo) => {
+  mkdirSync(join(repo, 'docs'))
+  const shared = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-e2e-shared-')))
+  try {
+    const served = await serve({ name: 'allowed-paths', agents: { 'team-lead': [{ text: 'ok' }] } })
+    const configPaths = (): string[] =>
+      (
+        JSON.parse(readFileSync(join(served.home, 'teams', 'crew', 'config.json'), 'utf8')) as {
+          allowedPaths: string[]
+        }
+      ).allowedPaths
+    await page.goto(served.url)
+    const section = page.getByTestId('allowed-paths')
+    await expect(section).toHaveCount(0)
+    await page.getByRole('button', { name: 'Spawn teammate' }).click()
+    await page.getByRole('textbox', { name: 'Team name' }).fill('crew')
+    await page.getByRole('button', { name: 'Create team' }).click()
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await expect(section).toBeVisible()
+    await expect(section.getByText('None yet.')).toBeVisible()
+
+    const field = section.getByRole('textbox', { name: 'Directory to allow' })
+    // relative: the workspace's folder
+    await field.fill('docs')
+    await section.getByRole('button', { name: 'Add' }).click()
+    await expect(section.getByTestId('allowed-path')).toHaveText([join(repo, 'docs') + '×'])
+    await expect(field).toHaveValue('')
+    await field.fill(shared)
+    await field.press('Enter')
+    await expect(section.getByTestId('allowed-path')).toHaveCount(2)
+    expect(configPaths()).toEqual([join(repo, 'docs'), shared])
+
+    // refused in full, under the field; nothing changes
+    await field.fill('/')
+    await section.getByRole('button', { name: 'Add' }).click()
+    await expect(section.getByTestId('allowed-path-error')).toHaveText(
+      '/ would let every teammate edit every file on the machine: give a narrower directory'
+    )
+    await expect(field).toHaveValue('/')
+    expect(configPaths()).toEqual([join(repo, 'docs'), shared])
+    await field.fill('')
+    await snap(page, testInfo, 'allowed-paths')
+    await section.screenshot({ path: testInfo.outputPath('dashboard-allowed-paths.png') })
+    const shots = join(__dirname, '..', 'docs', 'screenshots')
+    mkdirSync(shots, { recursive: true })
+    copyFileSync(testInfo.outputPath('dashboard-allowed-paths.png'), join(shots, 'dashboard-allowed-paths.png'))
+
+    await section.getByRole('button', { name: `Remove allowed path ${join(repo, 'docs')}` }).click()
+    await expect(section.getByTestId('allowed-path')).toHaveCount(1)
+    await expect(section.getByTestId('allowed-path').first()).toHaveAttribute('data-path', shared)
+    await expect(section.getByTestId('allowed-path-error')).toHaveCount(0)
+    expect(configPaths()).toEqual([shared])
+  } finally {
+    rmSync(shared, { recursive: true, force: true })
+  }
+})
