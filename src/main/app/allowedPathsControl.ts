@@ -48,6 +48,15 @@ export class AllowedPathsControl implements Disposable {
   }
 
   /**
+   * The paths for a snapshot: read now while the team store is connected, else the last paths read
+   * (a page opening while the team's server is away is not held up by it; the push follows).
+   */
+  snapshot(): Promise<TeamAllowedPaths> {
+    const store = this.o.session().team?.store
+    return !store || store.connection.state() === 'connected' ? this.refresh() : Promise.resolve(this.last)
+  }
+
+  /**
    * Adds `path` to the session's team's allowed paths or takes it off; a relative path is resolved
    * against the workspace folder. Pushes and answers the paths after the change.
    * @throws IpcRequestError with the reason for a path that cannot be allowed (AllowedPathError), an
