@@ -34,6 +34,7 @@ import { IpcRequestError } from './requestError'
 import { resumeMember, RestoreController, type RestoreHost } from './restore'
 import { SettingsControl } from './settingsControl'
 import { McpControl } from './mcpControl'
+import { AllowedPathsControl } from './allowedPathsControl'
 import { connectionNotice, teamTransportViewOf } from './teamTransportView'
 
 export { IpcRequestError } from './requestError'
@@ -153,6 +154,9 @@ export class WorkspaceService {
       keyFix,
       modelName: opened.modelName,
       teamTransport: () => teamTransportViewOf(opened.teamStore),
+      allowedPaths: this.store.add(
+        new AllowedPathsControl({ session: () => this.session, push: (view) => this.push('team.allowedPaths', view) })
+      ),
       mode: opened.mode
     }
     this.handlers = requestHandlers(context)

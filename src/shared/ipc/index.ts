@@ -11,7 +11,7 @@ import { restoreChannels } from './restore'
 import { sessionsChannels } from './sessions'
 import { settingsChannels } from './settings'
 import { taskChannels } from './tasks'
-import { teamChannels } from './team'
+import { TeamAllowedPathsSchema, teamChannels } from './team'
 import { ModelAccessSchema, workspaceChannels } from './workspace'
 import { TeamTransportViewSchema } from '../teamConnection'
 import { workspacesChannels } from './workspaces'
@@ -85,6 +85,8 @@ export const pushChannels = {
   'model.access': ModelAccessSchema,
   /** The connection to the team's NATS server changed state (docs/nats.md#connection-state): the transport as it is now. */
   'team.transport': TeamTransportViewSchema,
+  /** The session's team's allowed paths changed, or the session's team did (docs/teams.md#allowed-paths): the paths now. */
+  'team.allowedPaths': TeamAllowedPathsSchema,
   /** Claude Code's teams changed (docs/claude-code-teams.md): every team seen, after the change. */
   'claudeTeams.changed': ClaudeTeamsSchema
 } as const

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { PermissionPromptRequestSchema } from '../permissions'
+import { TeamAllowedPathsSchema } from './team'
 
 /** A permission request waiting for a person (docs/ui.md#the-workspace-ui permission bubbles): the one request shape (src/shared/permissions.ts) and what the UI adds. */
 export const PendingPermissionSchema = PermissionPromptRequestSchema.extend({
@@ -27,5 +28,16 @@ export const permissionChannels = {
       })
       .strict(),
     response: z.object({ ok: z.boolean() })
+  },
+  /**
+   * "Allow for the team in <dir>" (docs/teams.md#allowed-paths): adds the folder of the file a
+   * teammate asks to read or edit outside the workspace (`teamAllowDirOf` in
+   * src/shared/teamAllowOffer.ts, computed by main from the waiting request) to the team's allowed
+   * paths, then allows the request once. `ok` false when it was already answered; refused (the
+   * request stays waiting) when the request offers no such answer or the path cannot be allowed.
+   */
+  'permission.allowForTeam': {
+    request: z.object({ requestId: z.string().min(1) }).strict(),
+    response: z.object({ ok: z.boolean(), allowedPaths: TeamAllowedPathsSchema })
   }
 } as const

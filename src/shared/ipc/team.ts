@@ -44,6 +44,17 @@ export const SpawnOptionsSchema = z.object({
 })
 export type SpawnOptions = z.infer<typeof SpawnOptionsSchema>
 
+/**
+ * The session's team's allowed paths (docs/teams.md#allowed-paths): absolute, canonical directories
+ * where every teammate reads and edits without asking. `team` is absent while the session leads no
+ * team (then `paths` is empty).
+ */
+export const TeamAllowedPathsSchema = z.object({
+  team: z.string().optional(),
+  paths: z.array(z.string())
+})
+export type TeamAllowedPaths = z.infer<typeof TeamAllowedPathsSchema>
+
 /** The team dashboard's requests: the team, stale teams, and each teammate (docs/teams.md#agent-teams, docs/ui.md#the-workspace-ui). */
 export const teamChannels = {
   /** What the spawn form offers (agent types, default backend, the team). */
@@ -68,6 +79,17 @@ export const teamChannels = {
   'teams.deleteStale': {
     request: z.object({ team: z.string().min(1) }).strict(),
     response: z.object({ team: z.string(), killed: z.number().int().nonnegative() })
+  },
+  /**
+   * Adds a directory to the session's team's allowed paths, or takes one off, as
+   * `swarmdesk team allow|disallow` does (docs/teams.md#allowed-paths): a relative `path` is resolved
+   * against the workspace folder. Answers the paths after the change (also pushed as
+   * `team.allowedPaths`). Refused without a team, for an unknown team, or a path that cannot be
+   * allowed (empty, `/`); the error says why.
+   */
+  'team.editAllowedPath': {
+    request: z.object({ action: z.enum(['add', 'remove']), path: z.string().max(4096) }).strict(),
+    response: TeamAllowedPathsSchema
   },
   /** Spawns a teammate as the Agent tool does (docs/teams.md#spawning-a-teammate). Refused without a team or with a taken name. */
   'teammate.spawn': {

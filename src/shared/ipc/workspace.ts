@@ -6,6 +6,7 @@ import { MAX_PANE_SCROLLBACK_LINES, MIN_PANE_SCROLLBACK_LINES } from '../paneScr
 import { AgentViewSchema } from './agents'
 import { Empty, Ok } from './common'
 import { PendingPermissionSchema } from './permissions'
+import { TeamAllowedPathsSchema } from './team'
 import { SandboxStatusSchema } from '../settings'
 import { TeamTransportViewSchema } from '../teamConnection'
 
@@ -65,6 +66,11 @@ export const WorkspaceSnapshotSchema = z.object({
    * the connection to it (docs/nats.md#connection-state); pushed again as `team.transport` when the state changes.
    */
   teamTransport: TeamTransportViewSchema.optional(),
+  /**
+   * The session's team's allowed paths (docs/teams.md#allowed-paths); pushed again as
+   * `team.allowedPaths` when they change (from the UI, the CLI, another machine).
+   */
+  allowedPaths: TeamAllowedPathsSchema.optional(),
   /** The leader's conversation has begun (a prompt, or a message that woke it): the first screen's hints are gone. */
   leaderStarted: z.boolean().optional()
 })

@@ -1,4 +1,5 @@
 import type { TeamTransportView } from '../../../shared/teamConnection'
+import type { AllowedPathsControl } from '../allowedPathsControl'
 import type { ParsedRequestOf, RequestChannel, ResponseOf } from '../../../shared/ipc'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { EventBus } from '../../runtime/events'
@@ -45,6 +46,8 @@ export interface HandlerContext {
   readonly modelName: string
   /** Claude Code's teams under its config folder (claudeCode/control.ts); watching starts on first use. */
   readonly claudeTeams: ClaudeTeamsControl
+  /** The session's team's allowed paths: read, pushed on change, edited (allowedPathsControl.ts). */
+  readonly allowedPaths: AllowedPathsControl
   /** Where the team lives and the state of the connection to its server, now (teamTransportView.ts). */
   teamTransport(): TeamTransportView
   /** The permission mode as the person last set it (`workspace.setMode`). */

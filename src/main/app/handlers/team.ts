@@ -26,6 +26,7 @@ export function teamHandlers(ctx: HandlerContext): FeatureHandlers<typeof teamCh
       )
       return removed
     },
+    'team.editAllowedPath': (payload) => ctx.allowedPaths.edit(payload.action, payload.path),
     'teammate.spawn': async (payload) => {
       ctx.leader.requireModel('A teammate')
       return team(() => teamControl.spawnTeammate(ctx.session(), payload))

@@ -8,7 +8,7 @@ import type { FeatureHandlers, HandlerContext } from './context'
 /** The workspace's own requests (src/shared/ipc/workspace.ts): the snapshot, the leader's prompt and stop, modes. */
 export function workspaceHandlers(ctx: HandlerContext): FeatureHandlers<typeof workspaceChannels> {
   return {
-    'workspace.snapshot': async () => snapshotOf(ctx),
+    'workspace.snapshot': async () => ({ ...snapshotOf(ctx), allowedPaths: await ctx.allowedPaths.snapshot() }),
     'leader.prompt': (payload) => ctx.leader.prompt(payload.text),
     'leader.stop': async () => {
       ctx.session().stop()

@@ -26,4 +26,10 @@ export {
   type TeamWait,
   type TeammateSupervisorOptions
 } from './supervisor'
-export { AllowedPathError, editAllowedPaths, TeammatePermissionEngine, teamAllowedPaths } from './teamAllowedPaths'
+export {
+  ALLOWED_PATHS_TTL_MS,
+  AllowedPathError,
+  editAllowedPaths,
+  TeammatePermissionEngine,
+  teamAllowedPaths
+} from './teamAllowedPaths'

@@ -71,6 +71,7 @@ export const actions = {
   setModelAccess: (...a: Parameters<AppState['setModelAccess']>) => appStore.getState().setModelAccess(...a),
   setSandbox: (...a: Parameters<AppState['setSandbox']>) => appStore.getState().setSandbox(...a),
   setTeamTransport: (...a: Parameters<AppState['setTeamTransport']>) => appStore.getState().setTeamTransport(...a),
+  setAllowedPaths: (...a: Parameters<AppState['setAllowedPaths']>) => appStore.getState().setAllowedPaths(...a),
   setPermissions: (...a: Parameters<AppState['setPermissions']>) => appStore.getState().setPermissions(...a),
   focusPermission: (...a: Parameters<AppState['focusPermission']>) => appStore.getState().focusPermission(...a),
   beginDeny: (...a: Parameters<AppState['beginDeny']>) => appStore.getState().beginDeny(...a),

@@ -17,6 +17,7 @@ export type WiringActions = Pick<
   | 'setError'
   | 'setModelAccess'
   | 'setTeamTransport'
+  | 'setAllowedPaths'
   | 'applyMailboxPage'
   | 'applyMailboxChange'
   | 'setMailboxError'
@@ -36,6 +37,7 @@ export function wireClient(client: WorkspaceClient, actions: WiringActions, rout
   store.add(toDisposable(client.on('pane.data', (c) => router.dispatch(c))))
   store.add(toDisposable(client.on('model.access', (a) => actions.setModelAccess(a))))
   store.add(toDisposable(client.on('team.transport', (t) => actions.setTeamTransport(t))))
+  store.add(toDisposable(client.on('team.allowedPaths', (p) => actions.setAllowedPaths(p))))
 
   router.setScrollbackFetcher((agentId, lines) =>
     client.request('pane.scrollback', lines === undefined ? { agentId } : { agentId, lines })

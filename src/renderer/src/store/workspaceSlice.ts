@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla'
 import { addUsage, ZERO_USAGE, type RuntimeEvent, type Usage } from '../../../shared/events'
-import type { AgentView, ModelAccess, Orchestration, WorkspaceSnapshot } from '../../../shared/ipc'
+import type { AgentView, ModelAccess, Orchestration, TeamAllowedPaths, WorkspaceSnapshot } from '../../../shared/ipc'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { SandboxStatus } from '../../../shared/settings'
 import type { TeamTransportView } from '../../../shared/teamConnection'
@@ -56,6 +56,8 @@ export interface WorkspaceSlice {
     modelAccess: ModelAccess
     /** Where the team lives and the state of the connection to its server (the snapshot's, then `team.transport`). */
     teamTransport: TeamTransportView
+    /** The session's team's allowed paths (the snapshot's, then `team.allowedPaths`; docs/teams.md#allowed-paths). */
+    allowedPaths: TeamAllowedPaths
     /** The scripted scenario's suggested prompt, which the first screen offers as a button (from the snapshot). */
     suggestedPrompt?: string
     /** The Bash sandbox as it applies now (the snapshot's, then Settings' `effective`): panes mark sandboxed Bash. */
@@ -93,6 +95,8 @@ export interface WorkspaceSlice {
   setModelAccess(access: ModelAccess): void
   /** Applies a `team.transport` push (the connection to the team's server changed state). */
   setTeamTransport(teamTransport: TeamTransportView): void
+  /** Applies a `team.allowedPaths` push, or an edit's answer (the paths after it). */
+  setAllowedPaths(allowedPaths: TeamAllowedPaths): void
   /** The sandbox as Settings' answer says it applies now. */
   setSandbox(sandbox: SandboxStatus): void
 }
@@ -116,6 +120,7 @@ export function initialWorkspace(): WorkspaceSlice['workspace'] {
     tasks: {},
     modelAccess: {},
     teamTransport: { kind: 'files' },
+    allowedPaths: { paths: [] },
     leaderStarted: false,
     lastSeq: 0,
     buffered: []
@@ -259,6 +264,7 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
         ...(snap.orchestration ? { orchestration: snap.orchestration } : {}),
         modelAccess: snap.modelAccess ?? {},
         teamTransport: snap.teamTransport ?? { kind: 'files' },
+        allowedPaths: snap.allowedPaths ?? { paths: [] },
         ...(snap.suggestedPrompt ? { suggestedPrompt: snap.suggestedPrompt } : {}),
         ...(snap.sandbox ? { sandbox: snap.sandbox } : {}),
         leaderStarted: snap.leaderStarted === true || snap.busy,
@@ -314,5 +320,6 @@ export const createWorkspaceSlice: StateCreator<AppState, [], [], WorkspaceSlice
   setOrchestration: (orchestration) => set((s) => ({ workspace: { ...s.workspace, orchestration } })),
   setModelAccess: (modelAccess) => set((s) => ({ workspace: { ...s.workspace, modelAccess } })),
   setTeamTransport: (teamTransport) => set((s) => ({ workspace: { ...s.workspace, teamTransport } })),
+  setAllowedPaths: (allowedPaths) => set((s) => ({ workspace: { ...s.workspace, allowedPaths } })),
   setSandbox: (sandbox) => set((s) => ({ workspace: { ...s.workspace, sandbox } }))
 })

@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow'
 import { useAppStore } from '../../store/store'
+import { AllowedPaths } from './AllowedPaths'
 import { ClaudeDashboardTeams } from '../claudeTeams/ClaudeDashboardTeams'
 import { dashboardCommands } from './commands'
 import './dashboard.css'
@@ -12,7 +13,7 @@ import { TeamTransport } from './TeamTransport'
 /**
  * The team dashboard (docs/ui.md#the-workspace-ui): where the team lives and the state of its server's
  * connection (TeamTransport.tsx), a row per member — the leader, then each teammate — and the
- * "Spawn teammate" form, then the rows of Claude Code's own teams (ClaudeDashboardTeams.tsx,
+ * "Spawn teammate" form, then the team's allowed paths (AllowedPaths.tsx), then the rows of Claude Code's own teams (ClaudeDashboardTeams.tsx,
  * docs/claude-code-teams.md), then the data directory's stale teams (StaleTeams.tsx). Swarmdesk's
  * subagents are not members; they show in the pane grid only.
  */
@@ -56,6 +57,7 @@ export function Dashboard() {
           <MemberRow key={id} agentId={id} />
         ))}
       </ul>
+      <AllowedPaths />
       <ClaudeDashboardTeams />
       <StaleTeams />
     </aside>

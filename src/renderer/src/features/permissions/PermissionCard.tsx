@@ -7,7 +7,8 @@ import type { CardPlacement } from '../../store/permissionsSlice'
 import { selectActivePermission, selectAgent } from '../../store/selectors'
 import { actions, useAppStore } from '../../store/store'
 import { agentColor } from '../../store/colors'
-import { alwaysAllowScope, alwaysAllowTitle, confirmDeny, runAction } from './answer'
+import { teamAllowDirOf } from '../../../../shared/teamAllowOffer'
+import { allowForTeam, alwaysAllowScope, alwaysAllowTitle, confirmDeny, runAction } from './answer'
 import { DenyForm, type DenyFormLabels } from './DenyForm'
 import { InputView } from './InputView'
 import { isPlanApproval } from './readableInput'
@@ -33,6 +34,10 @@ function planRejectLabels(name: string): DenyFormLabels {
  * the asking agent only (docs/permissions.md#permissions; main refuses any rule the request did not offer) — but a
  * sandbox network question's host, which is saved in the workspace's local settings
  * (docs/sandbox.md#network). A request without a suggested rule (a process teammate's) offers no "Always allow".
+ *
+ * A teammate's Read/Edit/Write of a file outside the workspace also offers "Allow for the team in
+ * <dir>": the file's folder joins the team's allowed paths (docs/teams.md#allowed-paths) and the
+ * request is allowed once.
  *
  * A plan approval (tool `ExitPlanMode`, input `{plan}`, docs/teams.md#plan-approval) reads as one: the plan line by
  * line, "Approve plan" (allow) and "Reject" (deny, the reason sent as feedback), no "Always allow".
@@ -64,6 +69,9 @@ export function PermissionCard({
   const name = p.agentName || agent?.agentName || p.agentId
   const plan = isPlanApproval(p)
   const rule = plan ? undefined : alwaysAllowRule(p)
+  const team = useAppStore((s) => s.dashboard.team)
+  const workspace = useAppStore((s) => s.workspace.cwd)
+  const teamDir = plan || !workspace ? undefined : teamAllowDirOf(p, team, workspace)
   return (
     <section
       className={`perm-card${plan ? ' perm-card-plan' : ''}${active ? ' active' : ''}${compact ? ' perm-card-compact' : ''}`}
@@ -144,6 +152,23 @@ export function PermissionCard({
               </span>
             </button>
           )}
+          {teamDir ? (
+            <button
+              type="button"
+              className="btn btn-always btn-team-allow"
+              disabled={responding}
+              title={`Adds ${teamDir} to team ${team}'s allowed paths (its config): every teammate then reads and edits there without asking`}
+              onClick={() => void allowForTeam(p.requestId)}
+            >
+              <span className="perm-always-line">
+                Allow for the team in{' '}
+                <code className="perm-rule" data-testid="perm-team-dir">
+                  {teamDir}
+                </code>
+              </span>
+              <span className="perm-scope">saved in the team config: no teammate asks again there</span>
+            </button>
+          ) : null}
           <button
             type="button"
             className="btn btn-deny"

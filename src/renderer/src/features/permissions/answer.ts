@@ -1,6 +1,6 @@
 import type { PendingPermission } from '../../../../shared/ipc'
 import { SANDBOX_NETWORK_TOOL } from '../../../../shared/permissions'
-import { alwaysAllowRule, commands } from '../../store/commands'
+import { alwaysAllowRule, commands, connectedApi } from '../../store/commands'
 import { actions } from '../../store/store'
 import type { CardPlacement } from '../../store/permissionsSlice'
 import { isPlanApproval } from './readableInput'
@@ -64,4 +64,21 @@ export function alwaysAllowTitle(rule: string, agentName: string, tool: string):
   return tool === SANDBOX_NETWORK_TOOL
     ? `Adds ${rule} to sandbox.network.allowedDomains in this workspace's .swarmdesk/settings.local.json; the sandbox then lets every agent reach it, in this session and the next`
     : `Adds the allow rule ${rule} to ${agentName}'s rules until the workspace closes; no settings file is changed`
+}
+
+/**
+ * "Allow for the team in <dir>" (docs/teams.md#allowed-paths): main adds the folder of the file
+ * the teammate asks for to the team's allowed paths and allows the request once
+ * (`permission.allowForTeam`). A refusal shows in full on the card; the request then still waits.
+ */
+export async function allowForTeam(requestId: string): Promise<void> {
+  actions.setResponding(requestId, true)
+  try {
+    const { allowedPaths } = await connectedApi().request('permission.allowForTeam', { requestId })
+    actions.setAllowedPaths(allowedPaths)
+  } catch (err) {
+    actions.setPermissionNotice(requestId, err instanceof Error ? err.message : String(err))
+  } finally {
+    actions.setResponding(requestId, false)
+  }
 }
