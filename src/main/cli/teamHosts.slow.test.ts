@@ -10,7 +10,7 @@ import {
   testHostsUnavailable,
   type TestHost
 } from '../runtime/teammates/ssh/testHost.testkit'
-import { ofType, runCli, SWARMDESK_BIN, useTempWorkspace } from './cli.testkit'
+import { ofType, parseEvents, runCli, startCli, SWARMDESK_BIN, useTempWorkspace } from './cli.testkit'
 
 // Teammates on other hosts over SSH (docs/hosts.md): each host a network namespace with its own
 // address, a mount namespace where the leader's data directory and repository do not exist, and
@@ -122,7 +122,93 @@ describe.skipIf(unavailable !== undefined)('teammates on other hosts over SSH (d
       expect(notice?.message).toContain(`swarmdesk/crew/${who} in ${work}: 1 commit over`)
       // the leader's checkout did not change
       expect(execFileSync('git', ['status', '--porcelain'], { cwd: work, encoding: 'utf8' })).not.toContain(fileName)
-      expect(host.leftovers()).toEqual([])
+      expect(host.leftovers(), host.describeLeftovers()).toEqual([])
     }
   }, 240_000)
+
+  it("makes a teammate whose host's network is cut crashed within the liveness bound and returns its task", async () => {
+    const { home, work } = ws
+    const host = await startTestHost({ hide: [home, work] })
+    const settings = join(work, '..', `hosts-${host.ns}.json`)
+    writeFileSync(settings, JSON.stringify({ teammateHosts: [hostSetting('hostc', host)] }))
+    const file = join(work, '..', `hosts-${host.ns}.yaml`)
+    writeFileSync(file, cutScenario)
+    const child = startCli(
+      [
+        'run',
+        '--cwd',
+        work,
+        '--scenario',
+        file,
+        '--settings',
+        settings,
+        '--approve',
+        'all',
+        '--json',
+        '--team-transport',
+        server.url,
+        'Long'
+      ],
+      { env: { SWARMDESK_HOME: home } }
+    )
+    let stdout = ''
+    let stderr = ''
+    let cutAt: number | undefined
+    let stoppedAt: number | undefined
+    const carl = (e: RuntimeEvent) => e.agentId === 'carl@cutoff'
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString()
+      const lines = stdout.split('\n').slice(0, -1).join('\n')
+      const events = parseEvents(lines)
+      // carl is in the middle of its Bash on the host: cut the host off
+      if (cutAt === undefined && ofType(events, 'tool_call').some((e) => carl(e) && e.name === 'Bash')) {
+        host.cut()
+        cutAt = Date.now()
+      }
+      if (stoppedAt === undefined && ofType(events, 'agent_stopped').some(carl)) stoppedAt = Date.now()
+    })
+    child.stdin!.end()
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    const events = parseEvents(stdout)
+    const diagnose = `${stderr}\n${stdout.slice(-4000)}`
+    expect(code, diagnose).toBe(0)
+    expect(cutAt, diagnose).toBeDefined()
+    const stopped = ofType(events, 'agent_stopped').find(carl)
+    expect(stopped, diagnose).toMatchObject({ status: 'crashed' })
+    expect(stopped!.reason).toMatch(/heartbeat stopped: host 'hostc'/)
+    // the store's bound (6 s) plus a beat, with room for a loaded machine: not ssh's keep-alive, not minutes
+    expect(stoppedAt! - cutAt!).toBeLessThan(30_000)
+    // its task is back on the list: the leader's TaskList after the crash shows it pending, unowned
+    const results = new Map(ofType(events, 'tool_result').map((e) => [e.toolUseId, String(e.output)]))
+    const list = ofType(events, 'tool_call').find((e) => e.agentId === 'team-lead' && e.name === 'TaskList')
+    expect(results.get(list!.toolUseId)).toMatch(/#1 \[pending\] Long job(?! \()/)
+    // its commits stay on the host, and it says so
+    expect(ofType(events, 'notice').some((e) => carl(e) && e.message.includes('stay on host'))).toBe(true)
+    // nothing of it outlives the cut on the host either: sshd drops the silent connection, the hang-up ends it
+    const until = Date.now() + 60_000
+    while (host.leftovers().length && Date.now() < until) await new Promise((r) => setTimeout(r, 500))
+    expect(host.leftovers(), host.describeLeftovers()).toEqual([])
+  }, 240_000)
 })
+
+const cutScenario = `
+agents:
+  team-lead:
+    - tools: [ { name: TeamCreate, input: { team_name: cutoff } } ]
+    - tools: [ { name: TaskCreate, input: { subject: "Long job", description: "Run the long job." } } ]
+    - tools:
+        - { name: Agent, input: { name: carl, host: hostc, mode: bypassPermissions, description: "long job", prompt: "Take task 1." } }
+    - text: "carl is at work."
+    - when: "carl crashed"
+      tools: [ { name: TaskList, input: {} } ]
+    - when: "[pending] Long job"
+      tools: [ { name: TeamDelete, input: {} } ]
+    - when: "deleted"
+      text: "The team is gone."
+${'    - { text: "Noted." }\n'.repeat(12)}
+  carl:
+    - when: "Take task 1"
+      tools: [ { name: TaskUpdate, input: { taskId: "1", status: in_progress, owner: carl } } ]
+    - tools: [ { name: Bash, input: { command: "echo WORKING && sleep 300" } } ]
+${'    - { text: "Done." }\n'.repeat(4)}`

@@ -5,6 +5,7 @@ import type { OutgoingMessage } from '../../mailbox'
 import type { TeamStorePort } from '../../teamStore'
 import type { TeammateHost } from '../../../../shared/teammateHosts'
 import { teammateIdentityEnv } from '../env'
+import { CUT_OFF_EXIT_ENV } from '../heartbeat'
 import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
 import { classifyExit, describeOutput, lastReport } from '../process/exitReason'
 import { followTeammate, type TeammateFollowing } from '../process/follow'
@@ -89,7 +90,9 @@ export class SshTeammateExecutor implements TeammateExecutor {
     const { env, forwards } = remoteEnv({
       ...config.env,
       ...teammateIdentityEnv(config),
-      SWARMDESK_HOME: `${host.workspace.replace(/\/+$/, '')}/.swarmdesk`
+      SWARMDESK_HOME: `${host.workspace.replace(/\/+$/, '')}/.swarmdesk`,
+      // cut off from the server as long as the lead takes to release its tasks, it ends itself (docs/hosts.md#liveness)
+      [CUT_OFF_EXIT_ENV]: String(store.liveness.boundMs + store.liveness.beatEveryMs)
     })
     const q = shellQuote
     const prepare = [
@@ -110,7 +113,8 @@ export class SshTeammateExecutor implements TeammateExecutor {
     }
     const script = remoteTeammateScript(host, { ...paths, cwd }, team, agentName, branch)
     const args = sshTerminalArgs(host, forwards, script)
-    const launch = `exec ssh ${args.map(q).join(' ')}`
+    // its stdin the terminal itself (the PTY host gives commands /dev/null): ssh reads the pane's size there
+    const launch = `exec ssh ${args.map(q).join(' ')} </dev/tty`
     const output = new TailBuffer(REASON_OUTPUT_CHARS)
     let resolveExit!: (info: TeammateExitInfo) => void
     const exited = new Promise<TeammateExitInfo>((resolve) => (resolveExit = resolve))

@@ -28,6 +28,8 @@ export function runProgram(
         else resolve(stdout)
       }
     )
+    // a program that does not read its stdin may be gone before it is written: that is no error
+    child.stdin?.on('error', () => undefined)
     child.stdin?.end(options.input ?? '')
   })
 }

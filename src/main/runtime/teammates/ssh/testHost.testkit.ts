@@ -42,6 +42,8 @@ export interface TestHost {
   pids(): number[]
   /** Pids in the namespace other than the sshd listener: what anything run on the host left behind. */
   leftovers(): number[]
+  /** `ps` lines (pid, ppid, session, state, command) of {@link leftovers}, for a failure's message. */
+  describeLeftovers(): string
   /** Cuts the host's network: both ends of the veth pair down. */
   cut(): void
   /** Brings the veth pair back up. */
@@ -163,6 +165,15 @@ export async function startTestHost(options: { hide?: string[] } = {}): Promise<
       }),
     pids: () => namespacePids(ns),
     leftovers: () => namespacePids(ns).filter((pid) => pid !== sshd?.pid),
+    describeLeftovers: () => {
+      const pids = namespacePids(ns).filter((pid) => pid !== sshd?.pid)
+      if (!pids.length) return 'none'
+      try {
+        return run('ps', ['-o', 'pid,ppid,sid,stat,args', '-p', pids.join(',')])
+      } catch {
+        return pids.join(', ')
+      }
+    },
     cut: () => {
       run('ip', ['link', 'set', outer, 'down'])
       run('ip', ['netns', 'exec', ns, 'ip', 'link', 'set', inner, 'down'])
