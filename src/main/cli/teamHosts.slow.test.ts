@@ -62,6 +62,10 @@ agents:
       tools: [ { name: SendMessage, input: { to: ann, message: { type: shutdown_request, reason: "Thanks." } } } ]
     - when: "bob committed"
       tools: [ { name: SendMessage, input: { to: bob, message: { type: shutdown_request, reason: "Thanks." } } } ]
+    - when: "Its work is now on branch swarmdesk/crew/ann"
+      text: "Seen ann's branch."
+    - when: "Its work is now on branch swarmdesk/crew/bob"
+      text: "Seen bob's branch."
 ${'    - { text: "Noted." }\n'.repeat(12)}${commitAndSay('ann', 'a.txt')}${commitAndSay('bob', 'b.txt')}`
 
 describe.skipIf(unavailable !== undefined)('teammates on other hosts over SSH (docs/hosts.md)', () => {
@@ -108,7 +112,10 @@ describe.skipIf(unavailable !== undefined)('teammates on other hosts over SSH (d
       ['bob', b!, 'b.txt']
     ] as const) {
       const mine = (e: RuntimeEvent) => e.agentId === `${who}@crew`
-      expect(ofType(run.events, 'agent_started').find(mine), diagnose).toMatchObject({ backend: 'process' })
+      expect(ofType(run.events, 'agent_started').find(mine), diagnose).toMatchObject({
+        backend: 'process',
+        host: who === 'ann' ? 'hosta' : 'hostb'
+      })
       // its Bash ran on its host (its address), and the leader saw that over the server
       const bash = ofType(run.events, 'tool_call').find((e) => mine(e) && e.name === 'Bash')
       expect(bash, diagnose).toBeDefined()
@@ -120,6 +127,11 @@ describe.skipIf(unavailable !== undefined)('teammates on other hosts over SSH (d
       expect(log.split('\n').slice(0, 2)).toEqual([`${who}: ${fileName}`, 'start'])
       const notice = ofType(run.events, 'notice').find((e) => mine(e) && e.message.includes('Its work is on branch'))
       expect(notice?.message).toContain(`swarmdesk/crew/${who} in ${work}: 1 commit over`)
+      // and its model was told, in the teammate's name
+      const told = ofType(run.events, 'assistant_text').find(
+        (e) => e.agentId === 'team-lead' && e.text.includes(`Seen ${who}'s branch.`)
+      )
+      expect(told, diagnose).toBeDefined()
       // the leader's checkout did not change
       expect(execFileSync('git', ['status', '--porcelain'], { cwd: work, encoding: 'utf8' })).not.toContain(fileName)
       expect(host.leftovers(), host.describeLeftovers()).toEqual([])

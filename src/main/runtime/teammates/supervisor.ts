@@ -99,9 +99,8 @@ export class TeammateSupervisor implements Disposable {
   /**
    * Spawns a teammate (docs/teams.md#spawning-a-teammate): registers it in the team config (unique sanitised name,
    * a palette colour, backend, mode, plan requirement), puts the prompt in its inbox, starts it on
-   * its backend and emits `agent_started`. Nothing is left behind when it fails.
-   * @throws TeammateSpawnError with no team, a taken name, or an unavailable backend; the backend's
-   *   error when it cannot start.
+   * its backend (on a host of `hosts`, docs/hosts.md) and emits `agent_started`. Nothing is left behind when it fails.
+   * @throws TeammateSpawnError with no team, a taken name, an unavailable backend or a bad host; the backend's error.
    */
   async spawn(
     request: TeammateSpawnRequest
@@ -137,7 +136,8 @@ export class TeammateSupervisor implements Disposable {
       agentType: request.agentType,
       color: member.color,
       model: request.model,
-      cwd: this.options.cwd
+      cwd: this.options.cwd,
+      ...(host ? { host: host.name } : {})
     })
     await this.launch(
       tracked,
@@ -204,7 +204,7 @@ export class TeammateSupervisor implements Disposable {
     name: string,
     agentId: string,
     backend: TeammateBackend,
-    started: { agentType: string; color: string; model: string | undefined; cwd: string }
+    started: { agentType: string; color: string; model: string | undefined; cwd: string; host?: string }
   ): TrackedTeammate {
     const tracked = newTrackedTeammate(name, agentId, backend)
     this.members.set(name, tracked)

@@ -3,6 +3,7 @@ import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem, type TerminalSize } from '.
 import type { EventBus } from '../../events'
 import type { OutgoingMessage } from '../../mailbox'
 import type { TeamStorePort } from '../../teamStore'
+import { LEAD_NAME } from '../../teams'
 import type { TeammateHost } from '../../../../shared/teammateHosts'
 import { teammateIdentityEnv } from '../env'
 import { CUT_OFF_EXIT_ENV } from '../heartbeat'
@@ -291,11 +292,22 @@ export class SshTeammateExecutor implements TeammateExecutor {
     }
   }
 
-  /** Fetches the teammate's branch into the leader's repository and says what came back. */
+  /**
+   * Fetches the teammate's branch into the leader's repository and says what came back: a notice
+   * on its pane, and a message in its name to the lead's model (as a worktree agent's result names
+   * its kept branch, docs/agents.md#worktree-isolation), unless the team is gone by then.
+   */
   private async bringBack(entry: Remote, repo: LeaderRepo, branch: string): Promise<void> {
-    const { host } = entry.config
+    const { host, store, team, name } = entry.config
     try {
       const count = await fetchBranch(repo, host, entry.dir, branch)
+      if (count > 0) {
+        const commits = `${count} commit${count === 1 ? '' : 's'} over ${repo.head.slice(0, 12)}`
+        const text = `${name} has ended on host '${host.name}'. Its work is now on branch ${branch} in ${repo.top} (${commits}); review or merge it from there.`
+        await store.mailbox
+          .send(team, LEAD_NAME, { from: name, text, summary: `work on ${branch}` }, { existingTeamOnly: true })
+          .catch(() => undefined)
+      }
       if (count > 0)
         this.notice(
           entry,

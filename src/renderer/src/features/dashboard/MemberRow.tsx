@@ -72,6 +72,7 @@ export function MemberRow({ agentId }: { agentId: string }) {
         </span>
         <span className={`pane-backend backend-${agent.backend ?? 'main'}`} data-testid="member-backend">
           {agent.backend ?? (isLeader ? 'leader' : agent.agentType)}
+          {agent.host ? ` on ${agent.host}` : ''}
         </span>
         <span
           className={stateClassName(agent.state, lifetime?.endStatus)}
