@@ -91,20 +91,29 @@ export function envFileText(env: Record<string, string>): string {
     .join('')
 }
 
-/** Where a teammate works on its host: `<workspace>/<team>/<name>`, and its env file beside it. */
-export function remotePaths(host: TeammateHost, team: string, name: string): { dir: string; envFile: string } {
+/** Where a teammate works on its host: `<workspace>/<team>/<name>`, and its env and pid files beside it. */
+export function remotePaths(
+  host: TeammateHost,
+  team: string,
+  name: string
+): { dir: string; envFile: string; pidFile: string } {
   const base = host.workspace.replace(/\/+$/, '')
-  return { dir: `${base}/${team}/${name}`, envFile: `${base}/${team}/.${name}.env` }
+  return {
+    dir: `${base}/${team}/${name}`,
+    envFile: `${base}/${team}/.${name}.env`,
+    pidFile: `${base}/${team}/.${name}.pid`
+  }
 }
 
 /**
  * The command the teammate's terminal runs on the host, by its login shell: read and remove the env
  * file (credentials never on a command line), check out its branch at the clone's top (`dir`),
- * then `<command> teammate` working in `cwd` (the workspace's place in the clone).
+ * note its pid (the shell's, which `exec` hands on) for an interrupt, then `<command> teammate`
+ * working in `cwd` (the workspace's place in the clone).
  */
 export function remoteTeammateScript(
   host: TeammateHost,
-  where: { dir: string; envFile: string; cwd: string },
+  where: { dir: string; envFile: string; pidFile: string; cwd: string },
   team: string,
   name: string,
   branch: string | undefined
@@ -114,6 +123,7 @@ export function remoteTeammateScript(
     `. ${q(where.envFile)} && rm -f ${q(where.envFile)}`,
     `cd ${q(where.dir)}`,
     ...(branch ? [`git checkout -q ${q(branch)}`] : []),
+    `echo $$ > ${q(where.pidFile)}`,
     `exec ${host.command} teammate --team ${q(team)} --name ${q(name)} --cwd ${q(where.cwd)}`
   ].join(' && ')
 }

@@ -115,6 +115,9 @@ describe.skipIf(unavailable !== undefined)('the ssh teammate executor on a test 
         .leftovers()
         .filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('teammate\0--team\0hk'))
       const size = () => execFileSync('stty', ['-F', `/proc/${teammatePid}/fd/0`, 'size'], { encoding: 'utf8' }).trim()
+      // its start noted its pid there, where an interrupt (Esc) sends its SIGUSR2
+      const pidFile = await host.ssh(`cat ${host.workspaceRoot}/hk/.eve.pid`)
+      expect(Number(pidFile.stdout.trim())).toBe(teammatePid)
       expect(executor.resize('eve@hk', 100, 30)).toBe(true)
       const sized = Date.now() + 20_000
       while (size() !== '30 100' && Date.now() < sized) await new Promise((r) => setTimeout(r, 200))

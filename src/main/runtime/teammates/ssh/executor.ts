@@ -47,6 +47,8 @@ interface Remote {
   repo: LeaderRepo | undefined
   branch: string | undefined
   dir: string
+  /** On the host: the file holding its process's pid. */
+  pidFile: string
 }
 
 /**
@@ -149,7 +151,8 @@ export class SshTeammateExecutor implements TeammateExecutor {
       watch: undefined,
       repo,
       branch,
-      dir: paths.dir
+      dir: paths.dir,
+      pidFile: paths.pidFile
     }
     this.running.set(agentId, entry)
     if (early) onExit(early)
@@ -195,9 +198,18 @@ export class SshTeammateExecutor implements TeammateExecutor {
     return true
   }
 
-  /** Not available on a host yet (docs/hosts.md#limits): no signal reaches its process. */
-  interrupt(): boolean {
-    return false
+  /**
+   * Interrupts its turn (Esc in its pane): SIGUSR2 to its process on the host, whose pid its start
+   * noted, sent over a short ssh of its own (`swarmdesk teammate` stops its turn on it, as a local
+   * one does). Returns at once; a host that cannot be reached is not told.
+   * @returns true when a running teammate is being told; false for an unknown or ended one.
+   */
+  interrupt(agentId: string): boolean {
+    const entry = this.running.get(agentId)
+    if (!entry?.alive) return false
+    const pidFile = shellQuote(entry.pidFile)
+    void sshRun(entry.config.host, `kill -USR2 "$(cat ${pidFile})"`, '', 30_000).catch(() => undefined)
+    return true
   }
 
   isAlive(agentId: string): boolean {

@@ -86,13 +86,18 @@ describe('what the host is given (docs/hosts.md#what-the-teammate-reaches)', () 
     )
     const script = remoteTeammateScript(
       box,
-      { dir: '/srv/swarm/crew/ann', envFile: '/srv/swarm/crew/.ann.env', cwd: '/srv/swarm/crew/ann/app' },
+      {
+        dir: '/srv/swarm/crew/ann',
+        envFile: '/srv/swarm/crew/.ann.env',
+        pidFile: '/srv/swarm/crew/.ann.pid',
+        cwd: '/srv/swarm/crew/ann/app'
+      },
       'crew',
       'ann',
       'swarmdesk/crew/ann'
     )
     expect(script).toBe(
-      '. /srv/swarm/crew/.ann.env && rm -f /srv/swarm/crew/.ann.env && cd /srv/swarm/crew/ann && git checkout -q swarmdesk/crew/ann && exec swarmdesk teammate --team crew --name ann --cwd /srv/swarm/crew/ann/app'
+      '. /srv/swarm/crew/.ann.env && rm -f /srv/swarm/crew/.ann.env && cd /srv/swarm/crew/ann && git checkout -q swarmdesk/crew/ann && echo $$ > /srv/swarm/crew/.ann.pid && exec swarmdesk teammate --team crew --name ann --cwd /srv/swarm/crew/ann/app'
     )
     const { forwards } = remoteEnv(
       { SWARMDESK_TEAM_TRANSPORT: 'nats://127.0.0.1:4222', SWARMDESK_NATS_TOKEN: 's3cret' },
