@@ -132,6 +132,9 @@ describe.skipIf(unavailable !== undefined)('teammates on other hosts over SSH (d
         (e) => e.agentId === 'team-lead' && e.text.includes(`Seen ${who}'s branch.`)
       )
       expect(told, diagnose).toBeDefined()
+      // its clone, committed and clean, is gone from the host
+      const clone = await host.ssh(`test -e ${host.workspaceRoot}/crew/${who} && echo KEPT || echo GONE`)
+      expect(clone.stdout.trim()).toBe('GONE')
       // the leader's checkout did not change
       expect(execFileSync('git', ['status', '--porcelain'], { cwd: work, encoding: 'utf8' })).not.toContain(fileName)
       expect(host.leftovers(), host.describeLeftovers()).toEqual([])

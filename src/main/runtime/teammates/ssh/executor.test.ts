@@ -125,6 +125,11 @@ describe.skipIf(unavailable !== undefined)('the ssh teammate executor on a test 
       await executor.kill('eve@hk', 'test kill')
       expect(await handle.exited).toMatchObject({ status: 'killed', reason: 'test kill' })
       expect(executor.isAlive('eve@hk')).toBe(false)
+      // it committed nothing: no branch came back, and its clean clone is gone from the host
+      expect(execFileSync('git', ['branch', '--list', 'swarmdesk/*'], { cwd: repo, encoding: 'utf8' })).toBe('')
+      expect((await host.ssh(`test -e ${host.workspaceRoot}/hk/eve && echo KEPT || echo GONE`)).stdout.trim()).toBe(
+        'GONE'
+      )
       expect(commandLinesWith(`${host.destination}`).filter((l) => l.includes('ssh'))).toEqual([])
       const until = Date.now() + 60_000
       while (host.leftovers().length && Date.now() < until) await new Promise((r) => setTimeout(r, 300))

@@ -307,30 +307,45 @@ export class SshTeammateExecutor implements TeammateExecutor {
   /**
    * Fetches the teammate's branch into the leader's repository and says what came back: a notice
    * on its pane, and a message in its name to the lead's model (as a worktree agent's result names
-   * its kept branch, docs/agents.md#worktree-isolation), unless the team is gone by then.
+   * its kept branch, docs/agents.md#worktree-isolation), unless the team is gone by then. Then its
+   * clone on the host is removed, unless it holds uncommitted changes (kept, and said so).
    */
   private async bringBack(entry: Remote, repo: LeaderRepo, branch: string): Promise<void> {
     const { host, store, team, name } = entry.config
+    let count: number
     try {
-      const count = await fetchBranch(repo, host, entry.dir, branch)
-      if (count > 0) {
-        const commits = `${count} commit${count === 1 ? '' : 's'} over ${repo.head.slice(0, 12)}`
-        const text = `${name} has ended on host '${host.name}'. Its work is now on branch ${branch} in ${repo.top} (${commits}); review or merge it from there.`
-        await store.mailbox
-          .send(team, LEAD_NAME, { from: name, text, summary: `work on ${branch}` }, { existingTeamOnly: true })
-          .catch(() => undefined)
+      count = await fetchBranch(repo, host, entry.dir, branch)
+    } catch (error) {
+      const why = (error as Error).message
+      const message = `Its branch ${branch} could not be fetched from host '${host.name}' (${why}); its commits stay in ${entry.dir} there.`
+      return this.notice(entry, 'warning', message)
+    }
+    if (count > 0) {
+      const commits = `${count} commit${count === 1 ? '' : 's'} over ${repo.head.slice(0, 12)}`
+      const text = `${name} has ended on host '${host.name}'. Its work is now on branch ${branch} in ${repo.top} (${commits}); review or merge it from there.`
+      await store.mailbox
+        .send(team, LEAD_NAME, { from: name, text, summary: `work on ${branch}` }, { existingTeamOnly: true })
+        .catch(() => undefined)
+      this.notice(
+        entry,
+        'info',
+        `Its work is on branch ${branch} in ${repo.top}: ${commits} (from host '${host.name}').`
+      )
+    }
+    const dir = shellQuote(entry.dir)
+    try {
+      const changes = (await sshRun(host, `git -C ${dir} status --porcelain`, '', 30_000)).trim()
+      if (changes) {
+        const lines = changes.split('\n').length
+        const message = `Its clone on host '${host.name}' is kept: ${entry.dir} holds ${lines} uncommitted change${lines === 1 ? '' : 's'}.`
+        return this.notice(entry, 'warning', message)
       }
-      if (count > 0)
-        this.notice(
-          entry,
-          'info',
-          `Its work is on branch ${branch} in ${repo.top}: ${count} commit${count === 1 ? '' : 's'} over ${repo.head.slice(0, 12)} (from host '${host.name}').`
-        )
+      await sshRun(host, `rm -rf ${dir}`, '', 60_000)
     } catch (error) {
       this.notice(
         entry,
         'warning',
-        `Its branch ${branch} could not be fetched from host '${host.name}' (${(error as Error).message}); its commits stay in ${entry.dir} there.`
+        `Its clone ${entry.dir} on host '${host.name}' is left there: ${(error as Error).message}`
       )
     }
   }
