@@ -56,6 +56,8 @@ export interface TestHost {
 
 const SSHD = '/usr/sbin/sshd'
 const live = new Set<TestHost>()
+/** Each live host's temp folder, for the exit hook. */
+const folders = new WeakMap<TestHost, string>()
 
 function run(cmd: string, args: string[]): string {
   return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
@@ -186,6 +188,7 @@ export async function startTestHost(options: { hide?: string[] } = {}): Promise<
     stop
   }
   live.add(handle)
+  folders.set(handle, dir)
   try {
     run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', `swarmdesk-test-${id}`, '-f', join(dir, 'id_ed25519')])
     run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', `host-${id}`, '-f', join(dir, 'host_ed25519')])
@@ -305,5 +308,7 @@ process.once('exit', () => {
   for (const host of live) {
     killNamespace(host.ns)
     removeNamespace(host.ns, `${host.ns.replace('sdh-', 'sdh')}a`)
+    const dir = folders.get(host)
+    if (dir) rmSync(dir, { recursive: true, force: true })
   }
 })
