@@ -71,6 +71,8 @@ export const AgentStartedEventSchema = z.object({
   parentId: z.string().optional(),
   /** Teammates only: where it runs (docs/teams.md#spawning-a-teammate). */
   backend: z.enum(['worker', 'process']).optional(),
+  /** Teammates on another host only: the host's name in the `teammateHosts` setting (docs/hosts.md). */
+  host: z.string().optional(),
   /** Teammates only: its team colour from the team config (`blue`, `green`…, docs/teams.md#spawning-a-teammate). */
   color: z.string().optional(),
   depth: z.number().int().nonnegative(),

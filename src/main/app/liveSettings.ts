@@ -29,6 +29,8 @@ export class LiveSettings {
   paneScrollbackLines: number
   /** The `teammateBackend` setting, for the spawn form's default (it changes at the next start). */
   readonly defaultBackend: 'worker' | 'process'
+  /** The names of the `teammateHosts` setting, for the spawn form (docs/hosts.md; it changes at the next start). */
+  readonly hostNames: string[]
   /** The Bash sandbox as it applies now (the panes' mark, the Settings view; docs/sandbox.md). */
   sandbox: SandboxStatus
 
@@ -39,6 +41,7 @@ export class LiveSettings {
     this.stuckAfterMinutes = stuckAfterMinutesOf(settings)
     this.paneScrollbackLines = paneScrollbackLinesOf(settings)
     this.defaultBackend = teammateSettings(settings).defaultBackend
+    this.hostNames = teammateSettings(settings).hosts.map((h) => h.name)
     this.sandbox = sandboxStatusOf(settings)
   }
 

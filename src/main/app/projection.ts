@@ -72,6 +72,7 @@ export class WorkspaceProjection {
         ...(event.model ? { model: event.model } : {}),
         color: event.color ? teamColorHex(event.color, event.agentId) : agentColor(event.agentId),
         ...(event.backend ? { backend: event.backend } : {}),
+        ...(event.host ? { host: event.host } : {}),
         usage: { ...ZERO_USAGE },
         costUsd: 0,
         startedAt: event.time,

@@ -69,7 +69,11 @@ async function refusals<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** What the spawn form may offer; never throws (an impossible spawn is said in `unavailable`). */
-export function spawnOptions(session: Session, defaultBackend: 'worker' | 'process'): SpawnOptions {
+export function spawnOptions(
+  session: Session,
+  defaultBackend: 'worker' | 'process',
+  hostNames: readonly string[] = []
+): SpawnOptions {
   const { subagents, team, teammates } = session
   if (!subagents || !team || !teammates)
     return { agentTypes: [], defaultBackend, unavailable: 'Teammates are not available in this workspace.' }
@@ -79,7 +83,8 @@ export function spawnOptions(session: Session, defaultBackend: 'worker' | 'proce
       a.name === 'general-purpose' ? -1 : b.name === 'general-purpose' ? 1 : a.name.localeCompare(b.name)
     )
   const current = team.team()
-  return { agentTypes, defaultBackend, ...(current ? { team: current } : {}) }
+  const hosts = hostNames.length ? { hosts: [...hostNames] } : {}
+  return { agentTypes, defaultBackend, ...hosts, ...(current ? { team: current } : {}) }
 }
 
 /** Creates the session's team with TeamCreate's own code (docs/teams.md#team-config). @throws TeamControlError (a team already led, a taken name). */
@@ -128,6 +133,8 @@ export interface DashboardSpawn {
   prompt: string
   agentType?: string
   backend?: 'worker' | 'process'
+  /** A host of the `teammateHosts` setting (docs/hosts.md). */
+  host?: string
   mode?: Exclude<PermissionMode, 'bubble' | 'plan'>
   planRequired?: boolean
   description?: string
@@ -171,7 +178,8 @@ export async function spawnTeammate(
       agentType: type,
       model,
       mode,
-      ...(request.backend ? { backend: request.backend } : {})
+      ...(request.backend ? { backend: request.backend } : {}),
+      ...(request.host ? { host: request.host } : {})
     })
     return { name: spawned.name, agentId: spawned.agentId, backend: spawned.backend }
   })

@@ -28,6 +28,8 @@ export const AgentViewSchema = z.object({
    * for the leader and subagents — its presence is what makes an agent a teammate in the UI.
    */
   backend: z.enum(['worker', 'process']).optional(),
+  /** A teammate on another host: the host's name in the `teammateHosts` setting (docs/hosts.md). */
+  host: z.string().optional(),
   /**
    * The task it works on now (docs/teams.md#shared-task-list, docs/ui.md#the-workspace-ui "task in its header"): the one it owns with status
    * `in_progress`. `id` is the task id as text (`"3"`). Absent when it has none.

@@ -14,6 +14,8 @@ export const TeammateSpawnRequestSchema = z
     /** An agent type from the loaded definitions (docs/agents.md#agent-definitions); default `general-purpose`. */
     agentType: z.string().min(1).max(200).optional(),
     backend: z.enum(['worker', 'process']).optional(),
+    /** A host of the `teammateHosts` setting to run it on, over SSH (docs/hosts.md); absent: here. */
+    host: z.string().min(1).max(63).optional(),
     mode: PermissionModeSchema.exclude(['bubble', 'plan']).optional(),
     planRequired: z.boolean().optional(),
     /** Short description: the summary of its first message. */
@@ -37,6 +39,8 @@ export type StaleTeam = z.infer<typeof StaleTeamSchema>
 export const SpawnOptionsSchema = z.object({
   agentTypes: z.array(z.object({ name: z.string(), description: z.string() })),
   defaultBackend: z.enum(['worker', 'process']),
+  /** The names of the `teammateHosts` setting (docs/hosts.md), when it has any. */
+  hosts: z.array(z.string()).optional(),
   /** The session's team, when it has one: spawning needs it. */
   team: z.string().optional(),
   /** Why spawning is impossible here (subagents or teammates off), when it is. */

@@ -11,7 +11,8 @@ export function teamHandlers(ctx: HandlerContext): FeatureHandlers<typeof teamCh
     ctx.bus.emit({ type: 'notice', level, message, agentId: LEADER_NAME, agentName: LEADER_NAME })
   }
   return {
-    'team.spawnOptions': async () => teamControl.spawnOptions(ctx.session(), ctx.settings.defaultBackend),
+    'team.spawnOptions': async () =>
+      teamControl.spawnOptions(ctx.session(), ctx.settings.defaultBackend, ctx.settings.hostNames),
     'team.create': async (payload) => {
       const created = await team(() => teamControl.createTeam(ctx.session(), payload.name, payload.description))
       tell('info', `A person created team '${created}' from the workspace.`)

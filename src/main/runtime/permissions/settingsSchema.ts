@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { USER_PERMISSION_MODES } from '../../../shared/permissions'
 import { PaneScrollbackLinesSchema } from '../../../shared/settings'
+import { TeammateHostsSchema } from '../../../shared/teammateHosts'
 
 /**
  * A settings file (docs/permissions.md#permissions): Claude Code's shape plus Swarmdesk's own keys. Unknown top-level
@@ -78,6 +79,8 @@ export const SettingsFileSchema = z
     teammateBackend: z.enum(['auto', 'worker', 'process']).optional(),
     /** Seconds a teammate has to answer a shutdown request before it is killed (docs/teams.md#teammate-life-cycle). */
     teammateShutdownTimeoutSeconds: z.number().positive().max(3600).optional(),
+    /** Machines `process` teammates can run on over SSH (docs/hosts.md#the-teammatehosts-setting). */
+    teammateHosts: TeammateHostsSchema.optional(),
     /**
      * Minutes a running agent may produce no event before the team dashboard marks it stuck
      * (docs/ui.md#the-workspace-ui); default 5. Fractions are allowed (0.5 = 30 s); at most a day.
@@ -133,6 +136,8 @@ export function fixHint(field: string): string {
     return 'the permissions block takes allow, ask, deny, defaultMode and additionalDirectories'
   if (field.startsWith('sandbox'))
     return 'the sandbox block takes enabled, autoAllowBashIfSandboxed, excludedCommands, allowUnsandboxedCommands, failIfUnavailable, filesystem {allowWrite, denyWrite, denyRead} and network {allowedDomains, deniedDomains, allowLocalBinding}'
+  if (field.startsWith('teammateHosts'))
+    return 'teammateHosts is a list of {name, destination, workspace, command, port?, identityFile?, sshOptions?} (docs/hosts.md)'
   if (field.startsWith('env')) return 'env maps names to string values'
   return 'see the settings format in docs/permissions.md#permissions'
 }

@@ -10,7 +10,8 @@ import {
   type TeamStorePort,
   type TeamTransport
 } from '../teamStore'
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../teammates'
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, teammateHostsSetting } from '../teammates'
+import type { TeammateHost } from '../../../shared/teammateHosts'
 
 /**
  * A boolean switch from settings (`forkSubagents`, `coordinatorMode`: docs/ui.md#the-workspace-ui's fork and
@@ -40,12 +41,14 @@ export function modeSwitches(
 
 /**
  * The teammate settings (docs/teams.md#spawning-a-teammate, docs/teams.md#teammate-life-cycle): backend when a spawn names none (`teammateBackend`,
- * `auto` = `worker`) and the shutdown timeout (`teammateShutdownTimeoutSeconds`, default 20 s);
+ * `auto` = `worker`), the shutdown timeout (`teammateShutdownTimeoutSeconds`, default 20 s) and the
+ * hosts teammates may run on (`teammateHosts`, docs/hosts.md);
  * the highest source that sets each wins. Values are validated when the settings load.
  */
 export function teammateSettings(settings: LoadedSettings): {
   defaultBackend: 'worker' | 'process'
   shutdownTimeoutMs: number
+  hosts: TeammateHost[]
 } {
   let backend: unknown
   let timeout: unknown
@@ -56,7 +59,8 @@ export function teammateSettings(settings: LoadedSettings): {
   }
   return {
     defaultBackend: backend === 'process' ? 'process' : 'worker',
-    shutdownTimeoutMs: typeof timeout === 'number' ? timeout * 1000 : DEFAULT_SHUTDOWN_TIMEOUT_MS
+    shutdownTimeoutMs: typeof timeout === 'number' ? timeout * 1000 : DEFAULT_SHUTDOWN_TIMEOUT_MS,
+    hosts: teammateHostsSetting(settings)
   }
 }
 

@@ -5,6 +5,8 @@ import type { TerminalSize } from '../../../shared/terminalSize'
 
 import { TeammateExecutorRegistry } from './executor'
 import { ProcessTeammateExecutor } from './process'
+import { SshTeammateExecutor } from './ssh/executor'
+import { HostRoutingExecutor } from './ssh/routing'
 import { WorkerTeammateExecutor } from './worker'
 import { codeCacheDirOf } from './worker/codeCache'
 import type { SharedMcp } from './worker/mcpServer'
@@ -12,7 +14,8 @@ import type { SharedMcp } from './worker/mcpServer'
 /**
  * Both teammate backends of a leader session (docs/design.md#process-model, docs/teams.md#spawning-a-teammate): `worker` (a worker thread whose
  * shell commands run in `pty` and whose permission questions go to `prompter`) and `process`
- * (`swarmdesk teammate` in a terminal of `pty`, permission questions through the mailbox). The
+ * (`swarmdesk teammate` in a terminal of `pty`, permission questions through the mailbox; on a
+ * host of the `teammateHosts` setting, `ssh` in that terminal, docs/hosts.md). The
  * worker bundle's V8 code cache is kept under `<home>/cache/v8` (`home`: SWARMDESK_HOME). A process
  * teammate's terminal starts at `paneSize(agentId)` when its pane reported one. The caller owns
  * `bus`, `pty` and `prompter`; dispose the registry before the PTY host.
@@ -36,12 +39,13 @@ export function createTeammateBackends(options: {
       ...(options.mcp ? { mcp: options.mcp } : {})
     })
   )
+  const paneSize = options.paneSize ? { paneSize: options.paneSize } : {}
+  // a spawn naming a host runs over ssh (docs/hosts.md#spawning-on-a-host), any other here
   registry.register(
-    new ProcessTeammateExecutor({
-      bus: options.bus,
-      pty: options.pty,
-      ...(options.paneSize ? { paneSize: options.paneSize } : {})
-    })
+    new HostRoutingExecutor(
+      new ProcessTeammateExecutor({ bus: options.bus, pty: options.pty, ...paneSize }),
+      new SshTeammateExecutor({ bus: options.bus, pty: options.pty, ...paneSize })
+    )
   )
   return registry
 }

@@ -1,6 +1,7 @@
 import type { PermissionMode } from '../../../shared/permissions'
 import type { OutgoingMessage } from '../mailbox'
 import type { TeamStorePort } from '../teamStore'
+import type { TeammateHost } from '../../../shared/teammateHosts'
 
 /** Where a teammate runs (docs/design.md#process-model, docs/teams.md#spawning-a-teammate). `auto` in settings means `worker`. */
 export type TeammateBackend = 'worker' | 'process'
@@ -50,6 +51,11 @@ export interface TeammateSpawnConfig {
    * in `env` (`transportEnv`): a process is elsewhere, and a worker thread cannot share a connection.
    */
   store?: TeamStorePort
+  /**
+   * The host it runs on over SSH (docs/hosts.md), from the `teammateHosts` setting; absent: here.
+   * Only the `process` backend takes one, and only with a JetStream `store`.
+   */
+  host?: TeammateHost
 }
 
 /** How a teammate's run ended, as the leader's side saw it. */

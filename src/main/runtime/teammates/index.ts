@@ -7,6 +7,7 @@ export { runTeammate, TeammateNotFoundError, type TeammateExit, type TeammateRun
 export { createMailboxPrompter, type MailboxPrompterOptions } from './mailboxPrompter'
 export { teammateRolePrompt } from './prompt'
 export { createTeammateBackends } from './backends'
+export { teammateHostsSetting, resolveTeammateHost } from './ssh/hosts'
 export {
   teammateModelEnv,
   teammateSettingsEnv,

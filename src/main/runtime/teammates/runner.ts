@@ -30,6 +30,7 @@ import { createMailboxPrompter } from './mailboxPrompter'
 import { TeammateAgent } from './agent'
 import { TeammatePermissionEngine, teamAllowedPaths } from './teamAllowedPaths'
 import { runIdleHook } from './idleHook'
+import { startHeartbeat } from './heartbeat'
 import { claimNextTask, waitForWork } from './idleWork'
 
 /** Options of {@link runTeammate}. */
@@ -172,11 +173,14 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   })
   const pty = options.pty ?? createPtyHost()
   await setActive(true)
-  // its heartbeat on a server (docs/nats.md#liveness); on files the leader sees its process instead
-  const beat = () => store.liveness.beat(team, name).catch(() => undefined)
-  const beating = store.transport === 'files' ? undefined : setInterval(() => void beat(), store.liveness.beatEveryMs)
-  beating?.unref()
-  if (beating) await beat()
+  // its heartbeat on a server (docs/nats.md#liveness); on another host, cut off from it, it ends (docs/hosts.md#liveness)
+  const beating = startHeartbeat(store, team, name, env, (ms) => {
+    process.stderr.write(
+      `${name}: no heartbeat reached the team's server for ${ms} ms; the lead has released its tasks. Exiting.\n`
+    )
+    void pty.dispose().finally(() => process.exit(1))
+  })
+  await beating?.first
   let outcome: 'shutdown' | 'aborted' | 'crashed' = 'crashed'
   let agent: TeammateAgent | undefined
   let interrupts: Disposable | undefined
@@ -328,8 +332,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     // have deleted the team since: the config's lock would make its folder again
     const released = outcome === 'shutdown' ? [] : await tasks.releaseOwnedBy(team, name).catch(() => [] as Task[])
     if (outcome !== 'shutdown') await setActive(false).catch(() => undefined)
-    clearInterval(beating)
-    if (beating) await store.liveness.forget(team, name).catch(() => undefined)
+    await beating?.stop()
     if (outcome !== 'shutdown') {
       // the leader learns that it left without a shutdown, and which tasks are free again (docs/teams.md#teammate-life-cycle)
       const freed = released.length

@@ -13,6 +13,7 @@ import { exitedWithin, requestShutdown } from './shutdownRequest'
 import { cleanUpAfter } from './exitCleanup'
 import { addMember, removeMember } from './members'
 import { reapOnTimer } from './reaper'
+import { resolveTeammateHost } from './ssh/hosts'
 export type { TeamWait } from './settling'
 export { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
 import { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
@@ -98,9 +99,8 @@ export class TeammateSupervisor implements Disposable {
   /**
    * Spawns a teammate (docs/teams.md#spawning-a-teammate): registers it in the team config (unique sanitised name,
    * a palette colour, backend, mode, plan requirement), puts the prompt in its inbox, starts it on
-   * its backend and emits `agent_started`. Nothing is left behind when it fails.
-   * @throws TeammateSpawnError with no team, a taken name, or an unavailable backend; the backend's
-   *   error when it cannot start.
+   * its backend (on a host of `hosts`, docs/hosts.md) and emits `agent_started`. Nothing is left behind when it fails.
+   * @throws TeammateSpawnError with no team, a taken name, an unavailable backend or a bad host; the backend's error.
    */
   async spawn(
     request: TeammateSpawnRequest
@@ -112,7 +112,8 @@ export class TeammateSupervisor implements Disposable {
       throw new TeammateSpawnError(
         'Spawning a teammate needs a team: create one with TeamCreate first (or omit `name` to start a subagent).'
       )
-    const backend = request.backend ?? this.options.defaultBackend
+    const host = resolveTeammateHost(this.options.hosts ?? [], request.host, request.backend, context.transport)
+    const backend = host ? 'process' : (request.backend ?? this.options.defaultBackend)
     if (!this.options.registry.has(backend))
       throw new TeammateSpawnError(`The '${backend}' teammate backend is not available here; use another backend.`)
     const planModeRequired = request.mode === 'plan'
@@ -135,7 +136,8 @@ export class TeammateSupervisor implements Disposable {
       agentType: request.agentType,
       color: member.color,
       model: request.model,
-      cwd: this.options.cwd
+      cwd: this.options.cwd,
+      ...(host ? { host: host.name } : {})
     })
     await this.launch(
       tracked,
@@ -148,7 +150,8 @@ export class TeammateSupervisor implements Disposable {
         model: request.model,
         mode: planModeRequired ? 'plan' : request.mode,
         planModeRequired,
-        env: this.options.modelEnv()
+        env: this.options.modelEnv(),
+        ...(host ? { host } : {})
       },
       () => removeMember(context.store.config, team, member.name)
     )
@@ -196,15 +199,12 @@ export class TeammateSupervisor implements Disposable {
     )
   }
 
-  /**
-   * A teammate about to start, tracked from now on: `agent_started` says who it is (at depth 1,
-   * the leader its parent).
-   */
+  /** A teammate about to start, tracked from now on: `agent_started` says who it is (depth 1, parent the leader). */
   private track(
     name: string,
     agentId: string,
     backend: TeammateBackend,
-    started: { agentType: string; color: string; model: string | undefined; cwd: string }
+    started: { agentType: string; color: string; model: string | undefined; cwd: string; host?: string }
   ): TrackedTeammate {
     const tracked = newTrackedTeammate(name, agentId, backend)
     this.members.set(name, tracked)
@@ -222,7 +222,7 @@ export class TeammateSupervisor implements Disposable {
     team: string,
     first: { text: string; summary: string },
     failure: string,
-    config: Pick<TeammateSpawnConfig, 'cwd' | 'color' | 'model' | 'mode' | 'planModeRequired' | 'env'>,
+    config: Pick<TeammateSpawnConfig, 'cwd' | 'color' | 'model' | 'mode' | 'planModeRequired' | 'env' | 'host'>,
     undo?: () => Promise<unknown>
   ): Promise<void> {
     const context = this.options.team

@@ -2,6 +2,7 @@ import type { EventBus } from '../events'
 import type { PermissionPrompter } from '../permissions'
 import type { TeamContext } from '../teamStore'
 import type { TeammateBackend, TeammateExecutorRegistry } from './executor'
+import type { TeammateHost } from '../../../shared/teammateHosts'
 
 /** What the leader's side of a team is made of. */
 export interface TeammateSupervisorOptions {
@@ -30,6 +31,8 @@ export interface TeammateSupervisorOptions {
   /** Model access passed to every teammate: ANTHROPIC_API_KEY / BASE_URL, SWARMDESK_MODEL. */
   modelEnv: () => Record<string, string>
   shutdownTimeoutMs?: number
+  /** The `teammateHosts` setting: where a spawn's `host` may run a teammate (docs/hosts.md). */
+  hosts?: readonly TeammateHost[]
 }
 
 /** A teammate spawn the supervisor refused; the message says why and what to do. */

@@ -87,6 +87,8 @@ export interface TeammateSpawnRequest {
   /** `plan` means plan approval required; else the mode it starts in. */
   mode: PermissionMode
   backend?: 'worker' | 'process'
+  /** A host of the `teammateHosts` setting to run it on over SSH (docs/hosts.md); absent: here. */
+  host?: string
 }
 
 /** What the Agent tool asks of the leader's teammates. */

@@ -157,6 +157,7 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
   switch (e.type) {
     case 'agent_started': {
       const backend = e.backend ?? agent?.backend
+      const host = e.backend ? e.host : agent?.host
       const view: AgentView = {
         agentId: e.agentId,
         agentName: e.agentName,
@@ -170,6 +171,7 @@ export function reduceEvent(ws: Workspace, e: RuntimeEvent): Workspace {
         usage: agent?.usage ?? ZERO_USAGE,
         costUsd: agent?.costUsd ?? 0,
         ...(backend ? { backend } : {}),
+        ...(host ? { host } : {}),
         ...(agent?.currentTask ? { currentTask: agent.currentTask } : {}),
         ...(agent?.todos ? { todos: agent.todos } : {})
       }

@@ -15,7 +15,11 @@ export const AgentInputSchema = z.object({
   team_name: z.string().optional(),
   mode: z.string().optional(),
   isolation: z.literal('worktree').optional().describe('Run in its own git worktree'),
-  backend: z.enum(['worker', 'process']).optional()
+  backend: z.enum(['worker', 'process']).optional(),
+  host: z
+    .string()
+    .optional()
+    .describe('With name: a host of the teammateHosts setting to run the teammate on, over SSH (process backend)')
 })
 export type AgentInput = z.infer<typeof AgentInputSchema>
 
@@ -60,7 +64,8 @@ async function spawnTeammate(ctx: ToolContext, input: AgentInput): Promise<ToolR
       agentType,
       model,
       mode,
-      ...(input.backend ? { backend: input.backend } : {})
+      ...(input.backend ? { backend: input.backend } : {}),
+      ...(input.host ? { host: input.host } : {})
     })
   } catch (error) {
     if (error instanceof ToolError) throw error

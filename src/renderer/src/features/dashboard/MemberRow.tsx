@@ -74,6 +74,7 @@ export function MemberRow({ agentId }: { agentId: string }) {
         </span>
         <span className={`pane-backend backend-${agent.backend ?? 'main'}`} data-testid="member-backend">
           {agent.backend ?? (isLeader ? 'leader' : agent.agentType)}
+          {agent.host ? ` on ${agent.host}` : ''}
         </span>
         <span className={shown.className} data-testid="member-state" data-state={shown.dataState} title={shown.title}>
           {shown.label}

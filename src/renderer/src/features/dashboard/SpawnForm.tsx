@@ -55,6 +55,7 @@ export function SpawnForm() {
   const [name, setName] = useState('')
   const [agentType, setAgentType] = useState('general-purpose')
   const [backend, setBackend] = useState<'' | 'worker' | 'process'>('')
+  const [host, setHost] = useState('')
   const [mode, setMode] = useState<StartMode>('default')
   const [planRequired, setPlanRequired] = useState(false)
   const [prompt, setPrompt] = useState('')
@@ -69,6 +70,7 @@ export function SpawnForm() {
       prompt: prompt.trim(),
       agentType,
       ...(backend ? { backend } : {}),
+      ...(host ? { host } : {}),
       mode,
       planRequired
     })
@@ -101,12 +103,30 @@ export function SpawnForm() {
       <div className="field-row">
         <label className="field">
           <span>Backend</span>
-          <select value={backend} onChange={(e) => setBackend(e.target.value as typeof backend)} aria-label="Backend">
+          <select
+            value={host ? 'process' : backend}
+            onChange={(e) => setBackend(e.target.value as typeof backend)}
+            aria-label="Backend"
+            disabled={host !== ''}
+          >
             <option value="">default ({options.defaultBackend})</option>
             <option value="worker">worker (thread)</option>
             <option value="process">process (own terminal)</option>
           </select>
         </label>
+        {options.hosts?.length ? (
+          <label className="field">
+            <span>Host</span>
+            <select value={host} onChange={(e) => setHost(e.target.value)} aria-label="Host">
+              <option value="">here</option>
+              {options.hosts.map((h) => (
+                <option key={h} value={h}>
+                  {h} (over SSH)
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <label className="field">
           <span>Mode</span>
           <select

@@ -129,9 +129,13 @@ export function PaneHeader({ agentId, drag }: { agentId: string; drag?: PaneDrag
         <span
           className={`pane-backend pane-opt-mid backend-${agent.backend}`}
           data-testid="pane-backend"
-          title={BACKEND_TITLES[agent.backend]}
+          title={
+            agent.host
+              ? `${BACKEND_TITLES[agent.backend]}, on host ${agent.host} over SSH`
+              : BACKEND_TITLES[agent.backend]
+          }
         >
-          {agent.backend}
+          {agent.host ? `${agent.backend} on ${agent.host}` : agent.backend}
         </span>
       ) : null}
       {sandbox?.active ? (

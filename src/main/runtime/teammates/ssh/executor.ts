@@ -1,0 +1,357 @@
+import { type PtyHost, type PtyProcess, PtySizeError, TailBuffer } from '../../pty'
+import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem, type TerminalSize } from '../../../../shared/terminalSize'
+import type { EventBus } from '../../events'
+import type { OutgoingMessage } from '../../mailbox'
+import type { TeamStorePort } from '../../teamStore'
+import { LEAD_NAME } from '../../teams'
+import type { TeammateHost } from '../../../../shared/teammateHosts'
+import { teammateIdentityEnv } from '../env'
+import { CUT_OFF_EXIT_ENV } from '../heartbeat'
+import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
+import { classifyExit, describeOutput, lastReport } from '../process/exitReason'
+import { followTeammate, type TeammateFollowing } from '../process/follow'
+import { envFileText, remoteEnv, remotePaths, remoteTeammateScript, shellQuote, sshTerminalArgs } from './command'
+import { fetchBranch, leaderRepo, pushBranch, sshRun, type LeaderRepo } from './git'
+
+/** How long a host teammate may take from its ssh starting to its first heartbeat, ms. */
+const DEFAULT_START_TIMEOUT_MS = 60_000
+
+/** Raw terminal output kept per teammate to explain a failure, UTF-16 units. */
+const REASON_OUTPUT_CHARS = 16 * 1024
+
+/** Options of {@link SshTeammateExecutor}. */
+export interface SshTeammateExecutorOptions {
+  /** The leader's event bus: terminal output and the teammate's published events go here. */
+  bus: EventBus
+  /** The PTY host of the main process: each teammate's `ssh` runs in one of its terminals (the pane's). */
+  pty: PtyHost
+  /** The last size of a teammate's pane (see the process backend's option of that name). */
+  paneSize?: (agentId: string) => TerminalSize | undefined
+  /** From the ssh start to the teammate's first heartbeat, ms (default 60 s). */
+  startTimeoutMs?: number
+}
+
+/** One teammate running on a host. */
+interface Remote {
+  config: TeammateSpawnConfig & { host: TeammateHost; store: TeamStorePort }
+  proc: PtyProcess
+  follow: TeammateFollowing
+  alive: boolean
+  /** Set by kill() (or a lost heartbeat) while it still ran. */
+  killReason: string | undefined
+  /** Set when its heartbeat stopped on the server while its ssh still ran (a cut network). */
+  lost: boolean
+  output: TailBuffer
+  exited: Promise<TeammateExitInfo>
+  watch: ReturnType<typeof setInterval> | undefined
+  repo: LeaderRepo | undefined
+  branch: string | undefined
+  dir: string
+  /** On the host: the file holding its process's pid. */
+  pidFile: string
+}
+
+/**
+ * `process` teammates on other hosts (docs/hosts.md#spawning-on-a-host): the leader runs the system
+ * `ssh -tt` in a terminal of its PTY host (the pane is that terminal, resized like a local one), and
+ * on the host the login shell runs `<command> teammate …` in a clone of the leader's repository.
+ * Nothing is shared but the JetStream team store, which the teammate reaches, like the model
+ * endpoint on the leader's loopback, through remote forwards of that ssh connection. Its env
+ * (identity, transport, model access and credentials) goes to the host on the stdin of a
+ * preparation ssh into a file only its user reads, which the teammate's shell sources and removes:
+ * never on a command line. The connection's end (a kill, the leader's end, a lost network) hangs up
+ * the remote terminal, and with it the teammate's session there. A teammate whose heartbeat stops
+ * while its ssh still runs (the network cut, ssh still waiting on its keep-alive) is killed here and
+ * ends `crashed`, so its tasks return within the store's liveness bound plus one beat.
+ */
+export class SshTeammateExecutor implements TeammateExecutor {
+  readonly backend = 'process' as const
+  private readonly running = new Map<string, Remote>()
+  private disposed = false
+
+  constructor(private readonly options: SshTeammateExecutorOptions) {}
+
+  /**
+   * Prepares the host (folder, repository, env file), pushes the leader's HEAD as the teammate's
+   * branch `swarmdesk/<team>/<name>`, starts its ssh and resolves at its first heartbeat.
+   * @throws Error without a host, on a store on files, when the host cannot be prepared, or when
+   *   no heartbeat comes within `startTimeoutMs` (its terminal's last output in the message);
+   *   nothing is left running then.
+   */
+  async spawn(config: TeammateSpawnConfig): Promise<TeammateHandle> {
+    const { host, store } = config
+    if (this.disposed) throw new Error(`Cannot start teammate ${config.agentId}: the session is closing.`)
+    if (!host) throw new Error(`Teammate ${config.agentId} names no host.`)
+    if (!store || store.transport === 'files')
+      throw new Error(`Teammate ${config.agentId} on host '${host.name}' needs the team on a JetStream transport.`)
+    if (this.running.get(config.agentId)?.alive) throw new Error(`Teammate ${config.agentId} is already running.`)
+    const { agentId, name: agentName, team } = config
+    const paths = remotePaths(host, team, agentName)
+    const repo = await leaderRepo(config.cwd)
+    const branch = repo ? `swarmdesk/${team}/${agentName}` : undefined
+    const cwd = repo?.sub ? `${paths.dir}/${repo.sub}` : paths.dir
+    const { env, forwards } = remoteEnv({
+      ...config.env,
+      ...teammateIdentityEnv(config),
+      SWARMDESK_HOME: `${host.workspace.replace(/\/+$/, '')}/.swarmdesk`,
+      // cut off from the server as long as the lead takes to release its tasks, it ends itself (docs/hosts.md#liveness)
+      [CUT_OFF_EXIT_ENV]: String(store.liveness.boundMs + store.liveness.beatEveryMs)
+    })
+    const q = shellQuote
+    const prepare = [
+      'set -e',
+      'umask 077',
+      `mkdir -p ${q(paths.dir)}`,
+      `cat > ${q(paths.envFile)}`,
+      ...(repo ? [`[ -d ${q(`${paths.dir}/.git`)} ] || git init -q ${q(paths.dir)}`] : [])
+    ].join('; ')
+    try {
+      await sshRun(host, prepare, envFileText(env))
+      if (repo && branch) await pushBranch(repo, host, paths.dir, branch)
+    } catch (error) {
+      await sshRun(host, `rm -f ${q(paths.envFile)}`, '', 20_000).catch(() => undefined)
+      throw new Error(`Cannot prepare host '${host.name}' for teammate ${agentId}: ${(error as Error).message}`, {
+        cause: error
+      })
+    }
+    const script = remoteTeammateScript(host, { ...paths, cwd }, team, agentName, branch)
+    const args = sshTerminalArgs(host, forwards, script)
+    // its stdin the terminal itself (the PTY host gives commands /dev/null): ssh reads the pane's size there
+    const launch = `exec ssh ${args.map(q).join(' ')} </dev/tty`
+    const output = new TailBuffer(REASON_OUTPUT_CHARS)
+    let resolveExit!: (info: TeammateExitInfo) => void
+    const exited = new Promise<TeammateExitInfo>((resolve) => (resolveExit = resolve))
+    let entry: Remote | undefined
+    let early: { exitCode: number | null; signal: number | null } | undefined
+    const onExit = (exit: { exitCode: number | null; signal: number | null }): void => {
+      if (!entry) early = exit
+      else void this.finish(entry, exit, spawnedAt).then(resolveExit)
+    }
+    const spawnedAt = Date.now()
+    const proc = this.options.pty.spawn({
+      command: launch,
+      cwd: repo?.top ?? process.cwd(),
+      ...this.startSize(agentId),
+      onData: (data) => {
+        output.push(data)
+        this.options.bus.emit({ type: 'terminal_output', data, agentId, agentName })
+      },
+      onExit
+    })
+    const follow = followTeammate(config, this.options.bus, '', 0, undefined)
+    entry = {
+      config: { ...config, host, store },
+      proc,
+      follow,
+      alive: true,
+      killReason: undefined,
+      lost: false,
+      output,
+      exited,
+      watch: undefined,
+      repo,
+      branch,
+      dir: paths.dir,
+      pidFile: paths.pidFile
+    }
+    this.running.set(agentId, entry)
+    if (early) onExit(early)
+    const started = await this.firstBeat(entry)
+    if (!started) {
+      entry.killReason ??= 'did not start'
+      await proc.kill()
+      await exited
+      this.running.delete(agentId)
+      throw new Error(
+        `Teammate ${agentId} on host '${host.name}' did not start within ${this.startTimeoutMs} ms.${describeOutput(output)}`
+      )
+    }
+    this.watchHeartbeat(entry)
+    return { agentId, backend: 'process', pid: proc.pid, exited }
+  }
+
+  /** Puts a message in the teammate's inbox on the server (docs/teams.md#mailbox). @throws Error for an unknown teammate. */
+  async sendMessage(agentId: string, message: OutgoingMessage): Promise<void> {
+    const entry = this.running.get(agentId)
+    if (!entry) throw new Error(`Teammate ${agentId} does not run on a host of this session.`)
+    await entry.config.store.mailbox.send(entry.config.team, entry.config.name, message)
+  }
+
+  /** Ends its ssh (the remote terminal hangs up, ending the teammate there) and waits until it is gone. Idempotent. */
+  async kill(agentId: string, reason?: string): Promise<void> {
+    const entry = this.running.get(agentId)
+    if (!entry) return
+    if (entry.alive) {
+      entry.killReason ??= reason ?? 'killed'
+      await entry.proc.kill()
+    }
+    await entry.exited
+  }
+
+  /** Resizes its terminal: ssh passes the new size to the remote terminal. @throws PtySizeError for a size out of bounds. */
+  resize(agentId: string, cols: number, rows: number): boolean {
+    const problem = terminalSizeProblem(cols, rows)
+    if (problem) throw new PtySizeError(problem)
+    const entry = this.running.get(agentId)
+    if (!entry?.alive || !entry.proc.resize) return false
+    entry.proc.resize(cols, rows)
+    return true
+  }
+
+  /**
+   * Interrupts its turn (Esc in its pane): SIGUSR2 to its process on the host, whose pid its start
+   * noted, sent over a short ssh of its own (`swarmdesk teammate` stops its turn on it, as a local
+   * one does). Returns at once; a host that cannot be reached is not told.
+   * @returns true when a running teammate is being told; false for an unknown or ended one.
+   */
+  interrupt(agentId: string): boolean {
+    const entry = this.running.get(agentId)
+    if (!entry?.alive) return false
+    const pidFile = shellQuote(entry.pidFile)
+    void sshRun(entry.config.host, `kill -USR2 "$(cat ${pidFile})"`, '', 30_000).catch(() => undefined)
+    return true
+  }
+
+  isAlive(agentId: string): boolean {
+    return this.running.get(agentId)?.alive === true
+  }
+
+  /** True when this executor started `agentId` (running or ended). */
+  knows(agentId: string): boolean {
+    return this.running.has(agentId)
+  }
+
+  /** Kills every host teammate (each brings its branch back first where its host answers). */
+  async dispose(): Promise<void> {
+    this.disposed = true
+    await Promise.all([...this.running.keys()].map((id) => this.kill(id, 'the session closed')))
+  }
+
+  private get startTimeoutMs(): number {
+    return this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS
+  }
+
+  private startSize(agentId: string): TerminalSize {
+    const pane = this.options.paneSize?.(agentId)
+    return pane ? { cols: pane.cols, rows: pane.rows } : { ...DEFAULT_TERMINAL_SIZE }
+  }
+
+  /** Waits for the teammate's first heartbeat on the server; false when its ssh ended or the time ran out. */
+  private async firstBeat(entry: Remote): Promise<boolean> {
+    const { store, team, name } = entry.config
+    const until = Date.now() + this.startTimeoutMs
+    while (entry.alive && Date.now() < until) {
+      const alive = await store.liveness.alive(team).catch(() => new Set<string>())
+      if (alive.has(name)) return true
+      await new Promise((resolve) => setTimeout(resolve, 300))
+    }
+    return false
+  }
+
+  /** Every beat period: a teammate whose heartbeat is gone while its ssh runs is killed as lost. */
+  private watchHeartbeat(entry: Remote): void {
+    const { store, team, name, host } = entry.config
+    let looking = false
+    entry.watch = setInterval(() => {
+      if (looking || !entry.alive) return
+      looking = true
+      store.liveness
+        .alive(team)
+        .then(async (alive) => {
+          if (alive.has(name) || !entry.alive) return
+          entry.lost = true
+          entry.killReason ??= `its heartbeat stopped: host '${host.name}' or the connection to it is gone`
+          await entry.proc.kill()
+        })
+        // the leader's own connection away for a moment: look again at the next beat
+        .catch(() => undefined)
+        .finally(() => (looking = false))
+    }, store.liveness.beatEveryMs)
+    entry.watch.unref()
+  }
+
+  /** After its ssh ended: its branch fetched back (reported), then how it ended worked out. */
+  private async finish(
+    entry: Remote,
+    exit: { exitCode: number | null; signal: number | null },
+    spawnedAt: number
+  ): Promise<TeammateExitInfo> {
+    entry.alive = false
+    clearInterval(entry.watch)
+    entry.follow.close()
+    const { host, store } = entry.config
+    if (entry.repo && entry.branch && !entry.lost) await this.bringBack(entry, entry.repo, entry.branch)
+    else if (entry.branch)
+      this.notice(
+        entry,
+        'warning',
+        `Its commits, if any, stay on host '${host.name}' in ${entry.dir} (branch ${entry.branch}).`
+      )
+    if (entry.lost) return { status: 'crashed', reported: false, reason: entry.killReason }
+    try {
+      return await classifyExit({
+        exit,
+        killReason: entry.killReason,
+        output: entry.output,
+        lastReport: () => lastReport(store.mailbox, entry.config, spawnedAt)
+      })
+    } catch (error) {
+      return {
+        status: 'crashed',
+        reported: false,
+        reason: `its exit could not be classified: ${(error as Error).message}`
+      }
+    }
+  }
+
+  /**
+   * Fetches the teammate's branch into the leader's repository and says what came back: a notice
+   * on its pane, and a message in its name to the lead's model (as a worktree agent's result names
+   * its kept branch, docs/agents.md#worktree-isolation), unless the team is gone by then. Then its
+   * clone on the host is removed, unless it holds uncommitted changes (kept, and said so).
+   */
+  private async bringBack(entry: Remote, repo: LeaderRepo, branch: string): Promise<void> {
+    const { host, store, team, name } = entry.config
+    let count: number
+    try {
+      count = await fetchBranch(repo, host, entry.dir, branch)
+    } catch (error) {
+      const why = (error as Error).message
+      const message = `Its branch ${branch} could not be fetched from host '${host.name}' (${why}); its commits stay in ${entry.dir} there.`
+      return this.notice(entry, 'warning', message)
+    }
+    if (count > 0) {
+      const commits = `${count} commit${count === 1 ? '' : 's'} over ${repo.head.slice(0, 12)}`
+      const text = `${name} has ended on host '${host.name}'. Its work is now on branch ${branch} in ${repo.top} (${commits}); review or merge it from there.`
+      await store.mailbox
+        .send(team, LEAD_NAME, { from: name, text, summary: `work on ${branch}` }, { existingTeamOnly: true })
+        .catch(() => undefined)
+      this.notice(
+        entry,
+        'info',
+        `Its work is on branch ${branch} in ${repo.top}: ${commits} (from host '${host.name}').`
+      )
+    }
+    const dir = shellQuote(entry.dir)
+    try {
+      const changes = (await sshRun(host, `git -C ${dir} status --porcelain`, '', 30_000)).trim()
+      if (changes) {
+        const lines = changes.split('\n').length
+        const message = `Its clone on host '${host.name}' is kept: ${entry.dir} holds ${lines} uncommitted change${lines === 1 ? '' : 's'}.`
+        return this.notice(entry, 'warning', message)
+      }
+      await sshRun(host, `rm -rf ${dir}`, '', 60_000)
+    } catch (error) {
+      this.notice(
+        entry,
+        'warning',
+        `Its clone ${entry.dir} on host '${host.name}' is left there: ${(error as Error).message}`
+      )
+    }
+  }
+
+  private notice(entry: Remote, level: 'info' | 'warning', message: string): void {
+    const { agentId, name: agentName } = entry.config
+    this.options.bus.emit({ type: 'notice', level, message, agentId, agentName })
+  }
+}
