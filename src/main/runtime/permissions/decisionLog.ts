@@ -36,8 +36,15 @@ export class PermissionDecisionLog {
     const file = this.file
     if (file)
       this.chain = this.chain.then(async () => {
-        await mkdir(path.dirname(file), { recursive: true })
-        await appendFile(file, JSON.stringify(full) + '\n')
+        const line = JSON.stringify(full) + '\n'
+        // the folder is made when a line finds it missing, not before every line (one call less per decision)
+        try {
+          await appendFile(file, line)
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+          await mkdir(path.dirname(file), { recursive: true })
+          await appendFile(file, line)
+        }
       })
     return full
   }

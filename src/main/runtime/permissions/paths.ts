@@ -1,4 +1,4 @@
-import { lstat, readdir, readlink } from 'node:fs/promises'
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs'
 import path from 'node:path'
 import { PermissionsError } from './errors'
 
@@ -8,6 +8,11 @@ import { PermissionsError } from './errors'
  * link — including a link whose target does not exist yet (read with readlink, so a dangling
  * link pointing outside the workspace is seen as outside). Below the longest existing ancestor
  * the rest is joined lexically (a directory that does not exist cannot be a link).
+ *
+ * The segments are read with synchronous `lstat`/`readlink` calls: each is a few microseconds on
+ * a local disk, where an awaited one is a thread-pool round trip and a promise; a decision resolves
+ * two or more paths of several segments on every tool call, so this is most of what the engine
+ * costs per turn (docs/permissions.md#permissions).
  */
 
 /**
@@ -79,7 +84,7 @@ export async function canonicalPath(p: string, cwd: string): Promise<string> {
       current = path.dirname(current)
       continue
     }
-    if (exists && fileSystemCase.insensitive) seg = await spelledOnDisk(current, seg)
+    if (exists && fileSystemCase.insensitive) seg = spelledOnDisk(current, seg)
     const next = path.join(current, seg)
     if (!exists) {
       current = next
@@ -87,7 +92,7 @@ export async function canonicalPath(p: string, cwd: string): Promise<string> {
     }
     let isLink: boolean
     try {
-      isLink = (await lstat(next)).isSymbolicLink()
+      isLink = lstatSync(next).isSymbolicLink()
     } catch {
       exists = false
       current = next
@@ -102,7 +107,7 @@ export async function canonicalPath(p: string, cwd: string): Promise<string> {
         `${p} goes through ${next}, a link that means something else in the process that will use it (e.g. /proc/self/cwd is that process's directory)`
       )
     if (++links > MAX_LINKS) throw new PathLoopError(`too many symbolic links resolving ${p}`)
-    const target = await readlink(next)
+    const target = readlinkSync(next)
     if (path.isAbsolute(target)) current = '/'
     pending.unshift(...target.split('/'))
   }
@@ -110,10 +115,10 @@ export async function canonicalPath(p: string, cwd: string): Promise<string> {
 }
 
 /** The entry of `dir` that `seg` names on a case-insensitive file system: an exact match first, else one equal without case. */
-async function spelledOnDisk(dir: string, seg: string): Promise<string> {
+function spelledOnDisk(dir: string, seg: string): string {
   let entries: string[]
   try {
-    entries = await readdir(dir)
+    entries = readdirSync(dir)
   } catch {
     return seg
   }
