@@ -399,6 +399,8 @@ describe('an agent task and the shells it owns', () => {
       expect(harness.session.subagents!.get(ownerId)!.status).toBe('running')
       expect(ofType(harness.events, 'agent_stopped').filter((e) => e.agentId === ownerId)).toEqual([])
       expect(ofType(harness.events, 'task_notification')).toEqual([])
+      // SubagentStart runs beside the agent, not before it: under load its line may come late
+      await waitFor(() => hookEventsOf(harness.hooks.lines(), ownerId).length > 0, WAIT_MS)
       expect(hookEventsOf(harness.hooks.lines(), ownerId)).toEqual(['SubagentStart'])
       expect(pidsWithCommandLine(release).length).toBeGreaterThan(0)
 
