@@ -7,6 +7,7 @@ import { describeTransport, type TeamTransport } from '../transport'
 import { isWrongRevision, MAIL_STREAM, openNats, type NatsHandles, type NatsOpenOptions } from './connection'
 import { natsEvents } from './events'
 import { natsMailbox } from './mailbox'
+import { withRetries } from './retry'
 import { natsTasks } from './tasks'
 
 /**
@@ -17,7 +18,7 @@ export async function createNatsTeamStore(
   transport: Extract<TeamTransport, { kind: 'nats' }>,
   opts: NatsOpenOptions = {}
 ): Promise<TeamStorePort> {
-  const h = await openNats(transport, opts)
+  const h = withRetries(await openNats(transport, opts))
   let closed = false
   return {
     transport: 'nats',
