@@ -116,7 +116,8 @@ export interface TeamConfigPort {
   /**
    * Creates a team led by session `sessionId` (TeamCreate). On files its leader lease is written
    * with it and a team of that name whose leader session is gone is removed first (`replaced`,
-   * docs/teams.md#team-config); on JetStream a team has no leader lease, so a taken name is refused.
+   * docs/teams.md#team-config); on JetStream the lease is the server's (docs/nats.md#the-leader-lease) and a
+   * taken name is refused.
    * @throws TeamExistsError, TeamNameError.
    */
   createAsLeader(input: NewTeam, sessionId: string): Promise<{ config: TeamConfig; replaced?: StaleTeamRemoval }>
@@ -161,6 +162,39 @@ export interface TeammateEventsPort {
   follow(team: string, agent: string, listener: (event: RuntimeEvent) => void): Disposable & { ready: Promise<void> }
 }
 
+/** A team's leader record on a server (docs/nats.md#the-leader-lease): who leads it, from which process on which host. */
+export interface ServerLeaderLease {
+  schemaVersion: 1
+  sessionId: string
+  pid: number
+  host: string
+  /** ISO time the lease was written. */
+  claimedAt: string
+}
+
+/** Whether a team's leader on a server is alive (it beats) or stale (`reason` says why, for people). */
+export type ServerLeaderStatus =
+  { state: 'alive'; lease: ServerLeaderLease } | { state: 'stale'; reason: string; lease?: ServerLeaderLease }
+
+/**
+ * The leader lease of a team on JetStream (docs/nats.md#the-leader-lease); the files keep theirs in
+ * `leader.json` (teams/leader.ts). A holder calls `beat` every `beatEveryMs` while it leads.
+ */
+export interface LeaderLeasePort {
+  readonly beatEveryMs: number
+  /**
+   * Makes session `sessionId` of this process the team's leader: a free or stale lease is taken
+   * (a compare-and-set: of two claimants one wins), its own lease kept; a lease another live
+   * leader holds is refused with that lease. Beats once on success.
+   */
+  claim(team: string, sessionId: string): Promise<{ ok: true } | { ok: false; lease: ServerLeaderLease }>
+  /** Records that the holder still leads. */
+  beat(team: string, sessionId: string): Promise<void>
+  /** Gives the lease up when this process's session `sessionId` holds it; anything else is left alone. */
+  release(team: string, sessionId: string): Promise<void>
+  status(team: string): Promise<ServerLeaderStatus>
+}
+
 /**
  * The team store: everything a team shares — mailbox, task list, config, liveness — behind one
  * interface, with one implementation per transport (docs/nats.md#the-team-store).
@@ -174,6 +208,8 @@ export interface TeamStorePort {
   readonly config: TeamConfigPort
   readonly liveness: LivenessPort
   readonly events: TeammateEventsPort
+  /** JetStream only: the leader lease on the server (the files keep theirs in `leader.json`). */
+  readonly leader?: LeaderLeasePort
   /** Releases connections, watches and timers. Idempotent. */
   close(): Promise<void>
 }
