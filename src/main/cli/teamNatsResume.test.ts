@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../shared/events'
 import { openTeamStore, type TeamStorePort } from '../runtime/teamStore'
 import { startNatsServer, type NatsServer } from '../runtime/teamStore/natsServer.testkit'
-import { ofType, runCli, startCli, useTempWorkspace } from './cli.testkit'
+import { ofType, runCli, runCliText, startCli, useTempWorkspace } from './cli.testkit'
 import { collectEvents, exited, onlySessionId, psRows, waitFor } from './teamNats.testkit'
 
 // `swarmdesk run --resume` leads its team on NATS JetStream again (docs/nats.md#the-leader-lease):
@@ -57,7 +57,7 @@ ${'    - { text: "Noted." }\n'.repeat(10)}
 ${'    - { text: "Done." }\n'.repeat(6)}`
 
 describe('--resume leads its JetStream team again (docs/nats.md#the-leader-lease)', () => {
-  it('a leader killed with -9, resumed, takes its lease over and spawns and messages teammates of its team', async () => {
+  it('a leader killed with -9, resumed, takes its lease over and spawns and messages teammates of its team; team list/delete on the server', async () => {
     const { home, work } = ws
     const mateHome = mkdtempSync(join(tmpdir(), 'swarmdesk-mate-home-'))
     const env = { SWARMDESK_HOME: home, SWARMDESK_TEAMMATE_HOME: mateHome }
@@ -90,6 +90,12 @@ describe('--resume leads its JetStream team again (docs/nats.md#the-leader-lease
       expect(lease).toMatchObject({ state: 'alive', lease: { pid: leader.pid } })
       const sessionId = onlySessionId(home, work)!
       expect(lease.lease?.sessionId).toBe(sessionId)
+      // a live leader's team is not stale: `team delete` refuses it
+      const refused = await runCliText(['team', 'delete', '--team', 'again', ...transport], env)
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toMatch(
+        new RegExp(`'again' is led by session ${sessionId}, alive in process ${leader.pid}`)
+      )
       leader.kill('SIGKILL')
       await exited(leader)
       await waitFor('ann gone', () => (psRows().some((r) => r.args === 'sleep 297.31') ? undefined : true), 30_000)
@@ -128,6 +134,24 @@ describe('--resume leads its JetStream team again (docs/nats.md#the-leader-lease
       const config = await store.config.read('again')
       expect(config.members.map((m) => m.name)).toEqual(['team-lead', 'ann', 'cy'])
       expect(await store.leader!.status('again')).toMatchObject({ state: 'stale', reason: /no leader session/ })
+      // `team list` shows it stale, `team delete` removes it from the server
+      const listed = await runCliText(['team', 'list', '--json', ...transport], env)
+      expect(listed.code).toBe(0)
+      expect(JSON.parse(listed.stdout)).toEqual([
+        expect.objectContaining({
+          name: 'again',
+          leader: { state: 'stale', reason: expect.stringMatching(/no leader session/) }
+        })
+      ])
+      const human = await runCliText(['team', 'list', ...transport], env)
+      expect(human.stdout).toMatch(/^again\s+STALE, 3 members/m)
+      const deleted = await runCliText(['team', 'delete', '--team', 'again', ...transport], env)
+      expect(deleted.stderr).toBe('')
+      expect(deleted.stdout).toMatch(/Deleted stale team 'again'/)
+      await expect(store.config.read('again')).rejects.toThrow(/does not exist/)
+      expect((await runCliText(['team', 'list', ...transport], env)).stdout).toMatch(
+        /^No teams on .*nats:\/\/127\.0\.0\.1/
+      )
     } finally {
       rmSync(mateHome, { recursive: true, force: true })
     }

@@ -181,6 +181,8 @@ export type ServerLeaderStatus =
  * `leader.json` (teams/leader.ts). A holder calls `beat` every `beatEveryMs` while it leads.
  */
 export interface LeaderLeasePort {
+  /** The names of every team whose config is on the server, sorted. */
+  teams(): Promise<string[]>
   readonly beatEveryMs: number
   /**
    * Makes session `sessionId` of this process the team's leader: a free or stale lease is taken

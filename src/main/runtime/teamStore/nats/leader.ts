@@ -68,6 +68,13 @@ export function natsLeaderLease(h: NatsHandles): LeaderLeasePort {
     }
   }
   return {
+    // a listing of the config keys: a consumer that counts them as it starts (see tasks.ts `all`),
+    // fine here since a config key is rewritten only when a team's members change
+    async teams() {
+      const names: string[] = []
+      for await (const k of await h.teams.keys('*.config')) names.push(k.slice(0, -'.config'.length))
+      return names.sort()
+    },
     beatEveryMs: Math.max(200, Math.floor(h.livenessTtlMs / 3)),
     status,
     beat,
