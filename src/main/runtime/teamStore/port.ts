@@ -151,15 +151,25 @@ export interface LivenessPort {
 /**
  * A teammate's events for the leader's view of it (docs/nats.md#a-teammates-events): on a server
  * the teammate publishes what its bus emits, and the leader follows that instead of tailing a
- * transcript that may be in another data directory or on another machine. Not stored: a leader
- * that is not listening misses them (the transcript in the teammate's data directory keeps
- * everything). On files nothing is published: the leader tails the transcript, as always.
+ * transcript that may be in another data directory or on another machine. The server keeps them an
+ * hour: a follower whose connection drops goes on where it left off, and one that starts later may
+ * replay from a position it was given. On files nothing is published: the leader tails the
+ * transcript, as always.
  */
 export interface TeammateEventsPort {
-  /** Sends `event` to whoever follows `agent` now; never throws, never waits. */
+  /** Sends `event` for whoever follows `agent`, now or later; never throws, never waits. */
   publish(team: string, agent: string, event: RuntimeEvent): void
-  /** Calls `listener` with each event `agent` publishes from now on; `ready` once subscribed. Dispose to stop. */
-  follow(team: string, agent: string, listener: (event: RuntimeEvent) => void): Disposable & { ready: Promise<void> }
+  /**
+   * Calls `listener` with each event `agent` publishes from now on — or, with `after`, each one
+   * stored after that position (a `position` an earlier listener was given) — in order, each once,
+   * with its position. `ready` once following. Dispose to stop.
+   */
+  follow(
+    team: string,
+    agent: string,
+    listener: (event: RuntimeEvent, position: number) => void,
+    opts?: { after?: number }
+  ): Disposable & { ready: Promise<void> }
 }
 
 /** A team's leader record on a server (docs/nats.md#the-leader-lease): who leads it, from which process on which host. */

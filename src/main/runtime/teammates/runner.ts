@@ -71,6 +71,8 @@ export interface TeammateRunOptions {
   mcp?: TeammateMcpHost
   /** `--mcp-config` files of `swarmdesk teammate`, after the leader's (a later file wins a name). */
   mcpConfigFiles?: string[]
+  /** On a server, publish its events for the leader (default true); a worker's reach it over its port instead. */
+  relayEvents?: boolean
   /**
    * The team store it works on (docs/nats.md#the-team-store): inbox, task list, config. Default
    * the files of `home`. Left open for its owner to close.
@@ -115,7 +117,10 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   ensureWritableDataDirectory(home, cwd, files ? [files.teams.teamDir(team)] : [])
   const bus = options.bus ?? new EventBus()
   // on a server the leader follows what it publishes, not its transcript (docs/nats.md#a-teammates-events)
-  const relay = store.transport === 'files' ? undefined : bus.onEvent((e) => store.events.publish(team, name, e))
+  const relay =
+    store.transport === 'files' || options.relayEvents === false
+      ? undefined
+      : bus.onEvent((e) => store.events.publish(team, name, e))
   const { mailbox, tasks } = store
   const setActive = (isActive: boolean) =>
     store.config.update(team, (c) => withMemberPatch(c, name, { isActive }).config)

@@ -5,7 +5,7 @@ import { newTeamConfig, safeName, TeamActiveError, TeamExistsError, TeamNotFound
 import type { LeaderLeasePort, LivenessPort, TeamConfigPort, TeamStorePort } from '../port'
 import { describeTransport, type TeamTransport } from '../transport'
 import { isWrongRevision, MAIL_STREAM, openNats, type NatsHandles, type NatsOpenOptions } from './connection'
-import { natsEvents } from './events'
+import { ensureEventsStream, natsEvents } from './events'
 import { natsLeaderLease } from './leader'
 import { natsMailbox } from './mailbox'
 import { withRetries } from './retry'
@@ -20,7 +20,12 @@ export async function createNatsTeamStore(
   opts: NatsOpenOptions = {}
 ): Promise<TeamStorePort> {
   const h = withRetries(await openNats(transport, opts))
+  await ensureEventsStream(h, opts.replicas).catch(async (error: unknown) => {
+    await h.nc.close()
+    throw error
+  })
   const leader = natsLeaderLease(h)
+  const events = natsEvents(h)
   let closed = false
   return {
     transport: 'nats',
@@ -29,11 +34,13 @@ export async function createNatsTeamStore(
     tasks: natsTasks(h),
     config: natsConfig(h, leader),
     liveness: natsLiveness(h),
-    events: natsEvents(h),
+    events,
     leader,
     async close() {
       if (closed) return
       closed = true
+      // a teammate's last events are on the server before it goes (docs/nats.md#a-teammates-events)
+      await events.settled(5_000)
       await h.nc.drain().catch(() => h.nc.close())
     }
   }

@@ -130,7 +130,9 @@ export async function runWorkerTeammate(data: WorkerData, config: StartMessage['
       pty,
       prompter,
       mcp: mcp.host,
-      interrupts: interrupts.event
+      interrupts: interrupts.event,
+      // its events reach the leader over its port (docs/nats.md#a-teammates-events): none published on a server
+      relayEvents: false
     })
     outcome = exit.reason
   } catch (error) {
