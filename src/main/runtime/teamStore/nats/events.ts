@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DeliverPolicy, JetStreamApiError, RetentionPolicy, DiscardPolicy, StorageType } from '@nats-io/jetstream'
+import { headers } from '@nats-io/transport-node'
 import type { RuntimeEvent } from '../../../../shared/events'
 import { toDisposable } from '../../base'
 import { assertName } from '../../mailbox'
@@ -60,7 +61,7 @@ export async function ensureEventsStream(h: NatsHandles, replicas = 1): Promise<
  * store sends the queue in order as JetStream publishes, each acknowledged once stored; a batch
  * that fails (a lost connection, a server restarting) is sent again, from its first unacknowledged
  * event, for up to {@link OPERATION_RETRY_MS}, each event with the same `Nats-Msg-Id` (a random
- * prefix of this store and a counter), so none is stored twice. A follower holds an ordered
+ * prefix of this store and a counter), so none is stored twice (what is still queued when the store closes goes out unacknowledged). A follower holds an ordered
  * consumer: after a lost connection or a server restart it goes on from the last event it was
  * given, so none is missed and none given twice; one that comes later may start after any
  * position it was given before.
@@ -87,18 +88,33 @@ export function natsEvents(h: NatsHandles): TeammateEventsPort & { settled(bound
           from += failed
           await sleep(250)
         }
-        queue.splice(0, batch.length)
+        for (const e of batch) {
+          const at = queue.indexOf(e)
+          if (at >= 0) queue.splice(at, 1)
+        }
       }
     } finally {
       pumping = false
     }
   }
-  let drained: Promise<void> = Promise.resolve()
   return {
-    /** Resolves once every queued event was sent (or `boundMs` passed): before the connection closes. */
+    /**
+     * Before the connection closes: sends what is still queued at once, without waiting for its
+     * acknowledgements (the stream still stores each once, by its id), and flushes the connection
+     * for at most `boundMs`, so a teammate's last events go out without holding up its exit.
+     */
     async settled(boundMs) {
-      const deadline = Date.now() + boundMs
-      while ((queue.length > 0 || pumping) && Date.now() < deadline) await Promise.race([drained, sleep(50)])
+      for (const e of queue.splice(0)) {
+        const hdrs = headers()
+        hdrs.set('Nats-Msg-Id', e.id)
+        try {
+          h.nc.publish(e.subject, e.data, { headers: hdrs })
+        } catch {
+          break // closed: the teammate's own transcript still has them
+        }
+      }
+      // an unref'd bound: the pending timer must not keep an exiting teammate's process alive
+      await Promise.race([h.nc.flush().catch(() => undefined), sleep(boundMs, undefined, { ref: false })])
     },
     publish(team, agent, event) {
       try {
@@ -106,7 +122,7 @@ export function natsEvents(h: NatsHandles): TeammateEventsPort & { settled(bound
       } catch {
         return // a bad name: nobody could follow it
       }
-      drained = pump()
+      void pump()
     },
     follow(team, agent, listener, opts = {}) {
       const subject = eventsSubject(team, agent)

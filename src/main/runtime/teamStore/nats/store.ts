@@ -40,7 +40,7 @@ export async function createNatsTeamStore(
       if (closed) return
       closed = true
       // a teammate's last events are on the server before it goes (docs/nats.md#a-teammates-events)
-      await events.settled(5_000)
+      await events.settled(2_000)
       await h.nc.drain().catch(() => h.nc.close())
     }
   }
