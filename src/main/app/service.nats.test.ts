@@ -19,7 +19,7 @@ afterAll(async () => {
 })
 
 describe('a served workspace on a NATS team store', () => {
-  it('creates its team and tasks on the server, lists no stale teams, and closes the connection with the workspace', async () => {
+  it('creates its team and tasks on the server, lists its live team as not stale, closes the connection with the workspace; the team then stale to another, which deletes it', async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
     const work = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-work-')))
     execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work })
@@ -45,6 +45,28 @@ describe('a served workspace on a NATS team store', () => {
       }
       expect(existsSync(join(home, 'teams'))).toBe(false)
       expect(existsSync(join(home, 'tasks'))).toBe(false)
+      // its session ended: another workspace on the server lists the team as stale, and deletes it
+      const other = realpathSync(mkdtempSync(join(tmpdir(), 'swarmdesk-home-')))
+      const second = await WorkspaceService.start({
+        cwd: work,
+        home: other,
+        scenario,
+        env: {},
+        mode: 'bypassPermissions',
+        teamTransport: server.url
+      })
+      try {
+        expect(await second.handle('teams.stale', {})).toEqual({
+          teams: [
+            expect.objectContaining({ name: 'served', members: 1, reason: expect.stringMatching(/no leader session/) })
+          ]
+        })
+        await second.handle('teams.deleteStale', { team: 'served' })
+        expect(await second.handle('teams.stale', {})).toEqual({ teams: [] })
+      } finally {
+        await second.dispose()
+        rmSync(other, { recursive: true, force: true })
+      }
       // a server that is not there stops the workspace from opening, with the reason
       await expect(start('nats://127.0.0.1:1')).rejects.toBeInstanceOf(TeamStoreUnavailableError)
     } finally {

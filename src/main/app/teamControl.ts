@@ -6,6 +6,7 @@ import { sanitizeName } from '../../shared/teams'
 import type { Session } from '../runtime/session'
 import { sendToTeam, TeamCreateTool, type ToolContext } from '../runtime/tools'
 import { LEAD_NAME } from '../runtime/teams'
+import { deleteStaleServerTeam, listServerTeams } from '../runtime/teamStore'
 
 /**
  * What a person does to the team from the dashboard (docs/ui.md#the-workspace-ui: spawn, message, shut down, kill;
@@ -97,12 +98,29 @@ export async function createTeam(session: Session, name: string, description?: s
 }
 
 /**
- * The data directory's stale teams (teams/leader.ts), by name; none without agent teams, and none
- * on a JetStream team store, where a team has no leader lease (docs/nats.md#limits). Never throws.
+ * The stale teams of the session's team store, by name: the data directory's (teams/leader.ts), or
+ * the server's (a lease whose holder stopped beating, docs/nats.md#the-leader-lease); none without
+ * agent teams. Never throws (a server that cannot be read lists none).
  */
-export function staleTeams(session: Session): StaleTeam[] {
-  const teams = session.team?.files?.teams
-  if (!teams) return []
+export async function staleTeams(session: Session): Promise<StaleTeam[]> {
+  const context = session.team
+  if (!context) return []
+  const teams = context.files?.teams
+  if (!teams) {
+    const listed = await listServerTeams(context.store).catch(() => [])
+    return listed.flatMap(({ config, leader }) =>
+      leader.state === 'stale'
+        ? [
+            {
+              name: config.name,
+              description: config.description,
+              members: config.members.length,
+              reason: leader.reason
+            }
+          ]
+        : []
+    )
+  }
   const stale: StaleTeam[] = []
   for (const t of teams.list().teams) {
     const status = teams.leaderStatus(t.name)
@@ -113,16 +131,18 @@ export function staleTeams(session: Session): StaleTeam[] {
 }
 
 /**
- * Deletes a stale team (the dashboard's Delete on a stale team), as `swarmdesk team delete` does.
+ * Deletes a stale team (the dashboard's Delete on a stale team), as `swarmdesk team delete` does, on
+ * files or on the server. `killed` counts the leftover teammate processes killed (files only: a
+ * server's teammates may run on other machines).
  * @throws TeamControlError when its leader lives (this session's own team, or one led from another process) or it is gone.
  */
 export async function deleteStaleTeam(session: Session, team: string): Promise<{ team: string; killed: number }> {
   const { team: context } = teamParts(session)
   const files = context.files
-  if (!files)
-    throw new TeamControlError(
-      `Team '${team}' is on the NATS server (${context.store.describe}), where a team has no leader lease and is never stale: its leader deletes it (TeamDelete).`
-    )
+  if (!files) {
+    const removed = await refusals(() => deleteStaleServerTeam(context.store, team))
+    return { team: removed.team, killed: 0 }
+  }
   const removed = await refusals(() => files.teams.deleteStale(team))
   return { team: removed.team, killed: removed.leftovers.killed.length }
 }

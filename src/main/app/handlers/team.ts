@@ -18,7 +18,7 @@ export function teamHandlers(ctx: HandlerContext): FeatureHandlers<typeof teamCh
       tell('info', `A person created team '${created}' from the workspace.`)
       return { team: created }
     },
-    'teams.stale': async () => ({ teams: teamControl.staleTeams(ctx.session()) }),
+    'teams.stale': async () => ({ teams: await teamControl.staleTeams(ctx.session()) }),
     'teams.deleteStale': async (payload) => {
       const removed = await team(() => teamControl.deleteStaleTeam(ctx.session(), payload.team))
       tell(

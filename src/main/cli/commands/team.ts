@@ -2,21 +2,23 @@ import type { TeamConfig } from '../../../shared/teams'
 import { TeamError, TeamNameError, TeamNotFoundError, TeamStore, type LeaderStatus } from '../../runtime/teams'
 import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, UsageError } from '../io'
-import type { TeamTransport } from '../../runtime/teamStore'
+import type { ServerLeaderStatus, TeamTransport } from '../../runtime/teamStore'
 import { commandTransport, TEAM_TRANSPORT_FLAG, withCommandStore } from '../teamTransport'
 import { TEAM_PATHS_USAGE, teamPathsCommand } from './teamPaths'
+import { deleteServerTeamCommand, listServerTeamsCommand } from './teamServer'
 
-const USAGE = `Use: swarmdesk team list [--json]
+const USAGE = `Use: swarmdesk team list [--json] [--team-transport nats://host:port]
      swarmdesk team show --team T [--json] [--team-transport nats://host:port]
-     swarmdesk team delete --team T   delete a stale team (its leader session is gone): its config,
+     swarmdesk team delete --team T [--team-transport nats://host:port]
+                                      delete a stale team (its leader session is gone): its config,
                                       inboxes, task list and its teammates' leftover processes
 ${TEAM_PATHS_USAGE}`
 const out = (text: string) => process.stdout.write(text + '\n')
 
-/** How `team list --json` states a team's leader: alive (its session and pid) or stale (why). */
+/** How `team list --json` states a team's leader: alive (its session and pid) or stale (why); `host` for a team on a server. */
 export type LeaderJson =
-  | { state: 'alive'; sessionId: string; pid: number }
-  | { state: 'stale'; reason: string; sessionId?: string; pid?: number }
+  | { state: 'alive'; sessionId: string; pid: number; host?: string }
+  | { state: 'stale'; reason: string; sessionId?: string; pid?: number; host?: string }
 
 function leaderJson(status: LeaderStatus): LeaderJson {
   if (status.state === 'alive') return { state: 'alive', sessionId: status.lease.sessionId, pid: status.lease.pid }
@@ -27,8 +29,19 @@ function leaderJson(status: LeaderStatus): LeaderJson {
   }
 }
 
+/** A server lease as `team list --json` states it: the file lease's fields, with the host it runs on. */
+function serverLeaderJson(status: ServerLeaderStatus): LeaderJson {
+  if (status.state === 'alive') {
+    const { sessionId, pid, host } = status.lease
+    return { state: 'alive', sessionId, pid, host }
+  }
+  const l = status.lease
+  return { state: 'stale', reason: status.reason, ...(l ? { sessionId: l.sessionId, pid: l.pid, host: l.host } : {}) }
+}
+
 /**
- * `swarmdesk team list|show|delete` (docs/events.md#event-stream-and-command-line; `allow|disallow` in teamPaths.ts): the teams under `<home>/teams/`, one team's config,
+ * `swarmdesk team list|show|delete` (docs/events.md#event-stream-and-command-line; `allow|disallow` in teamPaths.ts): the teams under `<home>/teams/`
+ * (or, with a JetStream transport, on the server: teamServer.ts, docs/nats.md#the-leader-lease), one team's config,
  * and the removal of a stale team (teams/leader.ts: its leader session is gone, after a crash or a
  * new session). `list` says of each team whether its leader is alive or it is stale, and counts no
  * member of a stale team as active; `list --json` prints an array of configs, each with `leader`
@@ -41,7 +54,14 @@ export async function teamCommand(argv: string[]): Promise<number> {
   if (sub === 'allow' || sub === 'disallow') return teamPathsCommand(sub, rest)
   const store = new TeamStore(swarmdeskHome())
   if (sub === 'list') {
-    const { values } = parseCommandArgs('team list', rest, { json: { type: 'boolean' } })
+    const { values } = parseCommandArgs('team list', rest, { json: { type: 'boolean' }, ...TEAM_TRANSPORT_FLAG })
+    const transport = commandTransport('team list', values['team-transport'])
+    if (transport.kind === 'nats')
+      return listServerTeamsCommand(transport, (teams, where) => {
+        const listed = teams.map((t) => ({ ...t.config, leader: serverLeaderJson(t.leader) }))
+        if (values.json) out(JSON.stringify(listed))
+        else out(listed.length === 0 ? `No teams on ${where}.` : formatTeamList(listed))
+      })
     const { teams, problems } = store.list()
     for (const p of problems) process.stderr.write(`swarmdesk team list: warning: skipped ${p.file}: ${p.problem}\n`)
     const listed = teams.map((t) => ({ ...t, leader: leaderJson(store.leaderStatus(t.name)) }))
@@ -50,8 +70,10 @@ export async function teamCommand(argv: string[]): Promise<number> {
     return 0
   }
   if (sub === 'delete') {
-    const { values } = parseCommandArgs('team delete', rest, { team: { type: 'string' } })
+    const { values } = parseCommandArgs('team delete', rest, { team: { type: 'string' }, ...TEAM_TRANSPORT_FLAG })
     if (!values.team) throw new UsageError(`swarmdesk team delete: --team is required.\n${USAGE}`)
+    const transport = commandTransport('team delete', values['team-transport'])
+    if (transport.kind === 'nats') return deleteServerTeamCommand(transport, values.team)
     try {
       const removed = await store.deleteStale(values.team)
       const killed = removed.leftovers.killed.length

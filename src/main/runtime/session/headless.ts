@@ -207,6 +207,8 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
         : error
     })
     const running = session
+    // a resumed leader on a server leads its team once its lease is claimed (docs/nats.md#the-leader-lease)
+    await session.team?.ready
     const onAbort = (): void => running.stop()
     options.signal?.addEventListener('abort', onAbort, { once: true })
     const { end, blocked } = await settleRun(session, prompt).finally(() =>

@@ -10,6 +10,7 @@ import type { Mailbox } from '../mailbox'
 import { claimLeadership, leaderStatus, releaseLeadership } from '../teams'
 import { createFileTeamStore, type FileTeamStore, type TeamFiles } from './files'
 import type { TeamStorePort } from './port'
+import { ServerLeadership } from './serverLease'
 import type { TeamTransport } from './transport'
 
 /** Who makes a call, as events and messages name it. */
@@ -64,6 +65,12 @@ export interface TeamContext {
   /** Emits `event` on the session's bus in `caller`'s name (docs/events.md#event-stream-and-command-line). */
   emit(caller: Caller, event: WithoutAgent<RuntimeEventInput>): void
   /**
+   * Resolves once a resumed leader session on a server leads its team again, or knows it does not
+   * (docs/nats.md#the-leader-lease): until then {@link team} is undefined. At once on files, whose
+   * lease is taken as the context is made.
+   */
+  readonly ready: Promise<void>
+  /**
    * The session ended: a leader context gives up its team's leader lease, so the team shows as
    * stale and may be cleaned up or taken over (teams/leader.ts). `team.json` stays: resuming the
    * session leads the team again if it still exists. Idempotent; never throws.
@@ -114,14 +121,18 @@ export function sessionTaskListName(sessionId: string): string {
 
 /**
  * A session's {@link TeamContext} on `options.store`, else on the files of `home`. Holds no
- * resources of its own: a file store opens nothing until used. On JetStream there is no leader
- * lease and a resumed session does not lead its team again (docs/nats.md#limits).
+ * resources of its own: a file store opens nothing until used. A leader context's lease is
+ * `leader.json` on files, the server's lease on JetStream (docs/nats.md#the-leader-lease), claimed
+ * for a resumed session in the background ({@link TeamContext.ready}).
  */
 export function createTeamContext(options: TeamContextOptions): TeamContext {
   const store: TeamStorePort =
     options.store ?? createFileTeamStore(options.home, options.mailbox ? { mailbox: options.mailbox } : {})
   const files = 'files' in store && store.transport === 'files' ? (store as FileTeamStore).files : undefined
   const leaderLease = options.leaderLease === true && files !== undefined
+  // on a server the lease is the server's (serverLease.ts): a resumed team is led once claimed there
+  const server =
+    options.leaderLease === true && store.leader ? new ServerLeadership(store.leader, options.sessionId) : undefined
   let current = files ? restoreTeam(options.teamFile, options.home) : undefined
   if (current && leaderLease) {
     // a team another live session leads is not taken from it: this session resumes without one
@@ -135,6 +146,25 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
     else releaseLeadership(options.home, team, options.sessionId)
   }
   const teamChanged = new Emitter<string | undefined>()
+  const restored = server ? readTeamFile(options.teamFile) : undefined
+  const warn = (message: string): void =>
+    void options.bus.emit({
+      type: 'notice',
+      level: 'warning',
+      message,
+      agentId: options.leaderName,
+      agentName: options.leaderName
+    })
+  const ready: Promise<void> = !(server && restored)
+    ? Promise.resolve()
+    : server.resume(store, restored).then(
+        (refused) => {
+          if (refused !== undefined) return warn(refused)
+          current = restored
+          teamChanged.fire(restored)
+        },
+        (error: unknown) => warn(`Could not lead the team '${restored}' again: ${(error as Error).message}`)
+      )
   const willDelete = new Set<(team: string) => Promise<void>>()
   return {
     home: options.home,
@@ -145,6 +175,7 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
     files,
     hooks: options.hooks,
     team: () => current,
+    ready,
     onDidChangeTeam: teamChanged.event,
     onWillDeleteTeam: (listener) => {
       willDelete.add(listener)
@@ -163,6 +194,7 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
       if (team !== undefined && leaderLease && existsSync(join(options.home, 'teams', team, 'config.json')))
         lease(team, true)
       current = team
+      server?.hold(team)
       teamChanged.fire(team)
       if (!options.teamFile) return
       if (team === undefined) return rmSync(options.teamFile, { force: true })
@@ -172,16 +204,24 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
     taskListName: () => current ?? sessionTaskListName(options.sessionId),
     emit: (caller, event) =>
       options.bus.emit({ ...event, agentId: caller.agentId, agentName: caller.agentName } as RuntimeEventInput),
-    dispose: () => lease(current, false)
+    dispose: () => {
+      lease(current, false)
+      server?.drop()
+    }
   }
 }
 
 /** The team a resumed session led, if its file names one whose config still exists; unreadable files are ignored (the session then has no team). */
 function restoreTeam(file: string | undefined, home: string): string | undefined {
+  const team = readTeamFile(file)
+  return team !== undefined && existsSync(join(home, 'teams', team, 'config.json')) ? team : undefined
+}
+
+/** The team `<sessionDir>/team.json` names; undefined when there is none or it is unreadable. */
+function readTeamFile(file: string | undefined): string | undefined {
   if (!file || !existsSync(file)) return undefined
   try {
-    const { team } = TeamFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
-    return existsSync(join(home, 'teams', team, 'config.json')) ? team : undefined
+    return TeamFileSchema.parse(JSON.parse(readFileSync(file, 'utf8'))).team
   } catch {
     return undefined
   }

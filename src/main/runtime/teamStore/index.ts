@@ -3,8 +3,11 @@
  * behind one port, on the data directory's files (the default) or on NATS JetStream.
  */
 export type {
+  LeaderLeasePort,
   LivenessPort,
   MailboxPort,
+  ServerLeaderLease,
+  ServerLeaderStatus,
   MailEvent,
   StoredMessage,
   TaskListPort,
@@ -32,6 +35,7 @@ export {
   type NatsOpenOptions
 } from './nats/connection'
 export { openTeamStore, reapVanished, type VanishedTeammate } from './open'
+export { deleteStaleServerTeam, listServerTeams, type ServerTeam } from './serverTeams'
 export {
   describeTransport,
   parseTeamTransport,

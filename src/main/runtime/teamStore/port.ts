@@ -117,7 +117,8 @@ export interface TeamConfigPort {
   /**
    * Creates a team led by session `sessionId` (TeamCreate). On files its leader lease is written
    * with it and a team of that name whose leader session is gone is removed first (`replaced`,
-   * docs/teams.md#team-config); on JetStream a team has no leader lease, so a taken name is refused.
+   * docs/teams.md#team-config); on JetStream the lease is the server's (docs/nats.md#the-leader-lease) and a
+   * taken name is refused.
    * @throws TeamExistsError, TeamNameError.
    */
   createAsLeader(input: NewTeam, sessionId: string): Promise<{ config: TeamConfig; replaced?: StaleTeamRemoval }>
@@ -151,15 +152,60 @@ export interface LivenessPort {
 /**
  * A teammate's events for the leader's view of it (docs/nats.md#a-teammates-events): on a server
  * the teammate publishes what its bus emits, and the leader follows that instead of tailing a
- * transcript that may be in another data directory or on another machine. Not stored: a leader
- * that is not listening misses them (the transcript in the teammate's data directory keeps
- * everything). On files nothing is published: the leader tails the transcript, as always.
+ * transcript that may be in another data directory or on another machine. The server keeps them an
+ * hour: a follower whose connection drops goes on where it left off, and one that starts later may
+ * replay from a position it was given. On files nothing is published: the leader tails the
+ * transcript, as always.
  */
 export interface TeammateEventsPort {
-  /** Sends `event` to whoever follows `agent` now; never throws, never waits. */
+  /** Sends `event` for whoever follows `agent`, now or later; never throws, never waits. */
   publish(team: string, agent: string, event: RuntimeEvent): void
-  /** Calls `listener` with each event `agent` publishes from now on; `ready` once subscribed. Dispose to stop. */
-  follow(team: string, agent: string, listener: (event: RuntimeEvent) => void): Disposable & { ready: Promise<void> }
+  /**
+   * Calls `listener` with each event `agent` publishes from now on — or, with `after`, each one
+   * stored after that position (a `position` an earlier listener was given) — in order, each once,
+   * with its position. `ready` once following. Dispose to stop.
+   */
+  follow(
+    team: string,
+    agent: string,
+    listener: (event: RuntimeEvent, position: number) => void,
+    opts?: { after?: number }
+  ): Disposable & { ready: Promise<void> }
+}
+
+/** A team's leader record on a server (docs/nats.md#the-leader-lease): who leads it, from which process on which host. */
+export interface ServerLeaderLease {
+  schemaVersion: 1
+  sessionId: string
+  pid: number
+  host: string
+  /** ISO time the lease was written. */
+  claimedAt: string
+}
+
+/** Whether a team's leader on a server is alive (it beats) or stale (`reason` says why, for people). */
+export type ServerLeaderStatus =
+  { state: 'alive'; lease: ServerLeaderLease } | { state: 'stale'; reason: string; lease?: ServerLeaderLease }
+
+/**
+ * The leader lease of a team on JetStream (docs/nats.md#the-leader-lease); the files keep theirs in
+ * `leader.json` (teams/leader.ts). A holder calls `beat` every `beatEveryMs` while it leads.
+ */
+export interface LeaderLeasePort {
+  /** The names of every team whose config is on the server, sorted. */
+  teams(): Promise<string[]>
+  readonly beatEveryMs: number
+  /**
+   * Makes session `sessionId` of this process the team's leader: a free or stale lease is taken
+   * (a compare-and-set: of two claimants one wins), its own lease kept; a lease another live
+   * leader holds is refused with that lease. Beats once on success.
+   */
+  claim(team: string, sessionId: string): Promise<{ ok: true } | { ok: false; lease: ServerLeaderLease }>
+  /** Records that the holder still leads. */
+  beat(team: string, sessionId: string): Promise<void>
+  /** Gives the lease up when this process's session `sessionId` holds it; anything else is left alone. */
+  release(team: string, sessionId: string): Promise<void>
+  status(team: string): Promise<ServerLeaderStatus>
 }
 
 /**
@@ -177,6 +223,8 @@ export interface TeamStorePort {
   readonly events: TeammateEventsPort
   /** The connection to its engine (docs/nats.md#connection-state): always `connected` on files. */
   readonly connection: TeamConnection
+  /** JetStream only: the leader lease on the server (the files keep theirs in `leader.json`). */
+  readonly leader?: LeaderLeasePort
   /** Releases connections, watches and timers. Idempotent. */
   close(): Promise<void>
 }

@@ -76,6 +76,8 @@ export interface TeammateRunOptions {
   mcpConfigFiles?: string[]
   /** Its directory's project context, read already (a worker's executor shares one read among the teammates it starts); default read at start. */
   projectContext?: ProjectContext
+  /** On a server, publish its events for the leader (default true); a worker's reach it over its port instead. */
+  relayEvents?: boolean
   /**
    * The team store it works on (docs/nats.md#the-team-store): inbox, task list, config. Default
    * the files of `home`. Left open for its owner to close.
@@ -120,7 +122,10 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   ensureWritableDataDirectory(home, cwd, files ? [files.teams.teamDir(team)] : [])
   const bus = options.bus ?? new EventBus()
   // on a server the leader follows what it publishes, not its transcript (docs/nats.md#a-teammates-events)
-  const relay = store.transport === 'files' ? undefined : bus.onEvent((e) => store.events.publish(team, name, e))
+  const relay =
+    store.transport === 'files' || options.relayEvents === false
+      ? undefined
+      : bus.onEvent((e) => store.events.publish(team, name, e))
   const { mailbox, tasks } = store
   const setActive = (isActive: boolean) =>
     store.config.update(team, (c) => withMemberPatch(c, name, { isActive }).config)

@@ -5,6 +5,7 @@ import { Emitter, toDisposable } from '../../base'
 import { assertName, composeMessage, MailboxAbortError, TeamGoneError, type SentEvent } from '../../mailbox'
 import type { MailboxPort, MailEvent, StoredMessage } from '../port'
 import { isWrongRevision, MAIL_STREAM, type NatsHandles } from './connection'
+import { CONSUME_OPTIONS } from './retry'
 
 /** How long a send keeps re-sending (same message id) through a lost connection before it fails, ms. */
 export const SEND_RETRY_MS = 30_000
@@ -57,7 +58,7 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
       opt_start_seq: fromSeq
     })
     const out: Sequenced[] = []
-    const iter = await consumer.consume()
+    const iter = await consumer.consume(CONSUME_OPTIONS)
     try {
       for await (const m of iter) {
         const message = parse(m)
@@ -178,7 +179,7 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
         deliver_policy: DeliverPolicy.StartSequence,
         opt_start_seq: from
       })
-      const iter = await consumer.consume()
+      const iter = await consumer.consume(CONSUME_OPTIONS)
       const onAbort = (): void => iter.stop()
       signal?.addEventListener('abort', onAbort, { once: true })
       try {
@@ -221,7 +222,7 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
           filter_subjects: `${prefix}*`,
           deliver_policy: DeliverPolicy.All
         })
-        await pump(await consumer.consume(), (m) => {
+        await pump(await consumer.consume(CONSUME_OPTIONS), (m) => {
           const message = parse(m)
           if (message && m.subject === `${prefix}${message.to}`) tell({ type: 'message', message })
         })
@@ -268,7 +269,7 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
           deliver_policy: DeliverPolicy.StartSequence,
           opt_start_seq: from
         })
-        const iter = await consumer.consume()
+        const iter = await consumer.consume(CONSUME_OPTIONS)
         stop = () => iter.stop()
         if (disposed) return stop()
         void (async () => {

@@ -2,12 +2,14 @@ import { hostname } from 'node:os'
 import { TeamConfigSchema, type TeamConfig } from '../../../../shared/teams'
 import { assertName } from '../../mailbox'
 import { newTeamConfig, safeName, TeamActiveError, TeamExistsError, TeamNotFoundError, type NewTeam } from '../../teams'
-import type { LivenessPort, TeamConfigPort, TeamStorePort } from '../port'
+import type { LeaderLeasePort, LivenessPort, TeamConfigPort, TeamStorePort } from '../port'
 import { followNatsConnection } from '../connectionState'
 import { describeTransport, type TeamTransport } from '../transport'
 import { isWrongRevision, MAIL_STREAM, openNats, type NatsHandles, type NatsOpenOptions } from './connection'
-import { natsEvents } from './events'
+import { ensureEventsStream, natsEvents } from './events'
+import { natsLeaderLease } from './leader'
 import { natsMailbox } from './mailbox'
+import { withRetries } from './retry'
 import { natsTasks } from './tasks'
 
 /**
@@ -18,27 +20,36 @@ export async function createNatsTeamStore(
   transport: Extract<TeamTransport, { kind: 'nats' }>,
   opts: NatsOpenOptions = {}
 ): Promise<TeamStorePort> {
-  const h = await openNats(transport, opts)
+  const h = withRetries(await openNats(transport, opts))
+  await ensureEventsStream(h, opts.replicas).catch(async (error: unknown) => {
+    await h.nc.close()
+    throw error
+  })
+  const leader = natsLeaderLease(h)
+  const events = natsEvents(h)
   let closed = false
   return {
     transport: 'nats',
     describe: describeTransport(transport),
     mailbox: natsMailbox(h),
     tasks: natsTasks(h),
-    config: natsConfig(h),
+    config: natsConfig(h, leader),
     liveness: natsLiveness(h),
-    events: natsEvents(h),
+    events,
+    leader,
     connection: followNatsConnection(h.nc),
     async close() {
       if (closed) return
       closed = true
+      // a teammate's last events are on the server before it goes (docs/nats.md#a-teammates-events)
+      await events.settled(2_000)
       await h.nc.drain().catch(() => h.nc.close())
     }
   }
 }
 
 /** Team configs in `swarmdesk-teams`, key `{team}.config`; every change a compare-and-set on the revision read. */
-function natsConfig(h: NatsHandles): TeamConfigPort {
+function natsConfig(h: NatsHandles, leader: LeaderLeasePort): TeamConfigPort {
   const key = (team: string): string => `${safeName(team)}.config`
   const get = async (team: string): Promise<{ config: TeamConfig; revision: number }> => {
     const e = await h.teams.get(key(team))
@@ -58,8 +69,12 @@ function natsConfig(h: NatsHandles): TeamConfigPort {
   }
   return {
     create,
-    // a team on JetStream has no leader lease (docs/nats.md#limits): a taken name is refused
-    createAsLeader: async (input) => ({ config: await create(input) }),
+    // the new team's leader lease is written with it (docs/nats.md#the-leader-lease); a taken name is refused
+    async createAsLeader(input, sessionId) {
+      const config = await create(input)
+      await leader.claim(config.name, sessionId)
+      return { config }
+    },
     where: (team) => `key ${key(team)} of the JetStream bucket swarmdesk-teams`,
     read: async (team) => (await get(team)).config,
     async update(team, change) {
@@ -80,6 +95,7 @@ function natsConfig(h: NatsHandles): TeamConfigPort {
       const active = config.members.filter((m) => m.isActive && m.agentId !== config.leadAgentId).map((m) => m.name)
       if (active.length > 0) throw new TeamActiveError(config.name, active)
       await h.teams.delete(key(name), { previousSeq: revision })
+      await h.teams.purge(`${name}.leader`)
       const purgeAll = async (kv: NatsHandles['tasks'], filter: string): Promise<void> => {
         const keys: string[] = []
         for await (const k of await kv.keys(filter)) keys.push(k)

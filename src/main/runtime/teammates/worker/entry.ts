@@ -135,7 +135,9 @@ export async function runWorkerTeammate(
       prompter,
       mcp: mcp.host,
       interrupts: interrupts.event,
-      ...(projectContext ? { projectContext } : {})
+      ...(projectContext ? { projectContext } : {}),
+      // its events reach the leader over its port (docs/nats.md#a-teammates-events): none published on a server
+      relayEvents: false
     })
     outcome = exit.reason
   } catch (error) {
