@@ -11,6 +11,10 @@ import { reapVanished, type TeamContext } from '../teamStore'
  * vanished teammate's tasks are free again within `liveness.boundMs` + `everyMs`. Teammates the
  * supervisor runs (`running`) are left to it: it sees their end itself. On files the supervisor
  * sees every teammate's process end and no timer runs.
+ *
+ * While the store's connection is lost, and for `liveness.boundMs` after it is back, nobody is
+ * reaped (docs/nats.md#liveness): the heartbeats of teammates that kept working expired with the
+ * server away, and each is given a whole bound to beat again before it counts as vanished.
  */
 export function reapOnTimer(
   context: Pick<TeamContext, 'store' | 'team'>,
@@ -19,10 +23,16 @@ export function reapOnTimer(
   everyMs = context.store.liveness.beatEveryMs
 ): Disposable {
   if (context.store.transport === 'files') return { dispose: () => undefined }
+  const { connection, liveness } = context.store
+  let backAt = -Infinity
+  const reconnects = connection.onDidChange((state) => {
+    if (state === 'connected') backAt = Date.now()
+  })
   let looking = false
   const timer = setInterval(() => {
     const team = context.team()
     if (looking || team === undefined) return
+    if (connection.state() !== 'connected' || Date.now() - backAt < liveness.boundMs) return
     looking = true
     reapVanished(context.store, team, Date.now(), new Set(running()))
       .then((gone) => {
@@ -37,5 +47,10 @@ export function reapOnTimer(
       .finally(() => (looking = false))
   }, everyMs)
   timer.unref()
-  return { dispose: () => clearInterval(timer) }
+  return {
+    dispose: () => {
+      clearInterval(timer)
+      reconnects.dispose()
+    }
+  }
 }
