@@ -1,10 +1,10 @@
 import { nodeBundlePath } from '../../install'
 import { readProcEntry } from '../../processes'
-import { type PtyHost, type PtyProcess, PtySizeError, TailBuffer } from '../../pty'
+import { type PtyHost, type PtyProcess, TailBuffer } from '../../pty'
 import { canonicalWorkspace, agentTranscriptPath, swarmdeskHome } from '../../storage'
 import { randomUUID } from 'node:crypto'
 import { existsSync, statSync } from 'node:fs'
-import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem, type TerminalSize } from '../../../../shared/terminalSize'
+import { DEFAULT_TERMINAL_SIZE, type TerminalSize } from '../../../../shared/terminalSize'
 import type { EventBus } from '../../events'
 import type { OutgoingMessage } from '../../mailbox'
 import { createFileTeamStore, type TeamStorePort } from '../../teamStore'
@@ -14,6 +14,7 @@ import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnC
 import { classifyExit, describeOutput, lastReport } from './exitReason'
 import { findTeammateNode, killByRunTag, TEAMMATE_RUN_TAG_VARIABLE } from './processTable'
 import { followTeammate, type TeammateFollowing } from './follow'
+import { killTerminalTeammate, resizeTerminalTeammate } from './terminalTeammate'
 
 export { TEAMMATE_EXIT_CODES } from './exitReason'
 export { TEAMMATE_RUN_TAG_VARIABLE } from './processTable'
@@ -214,14 +215,8 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
    * `exited` then says `killed`, `reported: false`) and resolves once the PTY host verified every
    * process of it gone and its transcript was read to the end. Idempotent; resolves for an unknown id.
    */
-  async kill(agentId: string, reason?: string): Promise<void> {
-    const entry = this.running.get(agentId)
-    if (!entry) return
-    if (entry.alive) {
-      entry.killReason ??= reason ?? 'killed'
-      await entry.proc.kill()
-    }
-    await entry.exited
+  kill(agentId: string, reason?: string): Promise<void> {
+    return killTerminalTeammate(this.running.get(agentId), reason)
   }
 
   /**
@@ -231,12 +226,7 @@ export class ProcessTeammateExecutor implements TeammateExecutor {
    * @throws PtySizeError for a size outside src/shared/terminalSize.ts's bounds, checked first.
    */
   resize(agentId: string, cols: number, rows: number): boolean {
-    const problem = terminalSizeProblem(cols, rows)
-    if (problem) throw new PtySizeError(problem)
-    const entry = this.running.get(agentId)
-    if (!entry?.alive || !entry.proc.resize) return false
-    entry.proc.resize(cols, rows)
-    return true
+    return resizeTerminalTeammate(this.running.get(agentId), cols, rows)
   }
 
   /** Reads the teammate's transcript now (see {@link TeammateExecutor.sync}): what it wrote so far is known before this returns. */

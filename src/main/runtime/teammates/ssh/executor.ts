@@ -1,5 +1,5 @@
-import { type PtyHost, type PtyProcess, PtySizeError, TailBuffer } from '../../pty'
-import { DEFAULT_TERMINAL_SIZE, terminalSizeProblem, type TerminalSize } from '../../../../shared/terminalSize'
+import { type PtyHost, type PtyProcess, TailBuffer } from '../../pty'
+import { DEFAULT_TERMINAL_SIZE, type TerminalSize } from '../../../../shared/terminalSize'
 import type { EventBus } from '../../events'
 import type { OutgoingMessage } from '../../mailbox'
 import type { TeamStorePort } from '../../teamStore'
@@ -12,6 +12,7 @@ import { classifyExit, describeOutput, lastReport } from '../process/exitReason'
 import { followTeammate, type TeammateFollowing } from '../process/follow'
 import { envFileText, remoteEnv, remotePaths, remoteTeammateScript, shellQuote, sshTerminalArgs } from './command'
 import { fetchBranch, leaderRepo, pushBranch, sshRun, type LeaderRepo } from './git'
+import { killTerminalTeammate, resizeTerminalTeammate } from '../process/terminalTeammate'
 
 /** How long a host teammate may take from its ssh starting to its first heartbeat, ms. */
 const DEFAULT_START_TIMEOUT_MS = 60_000
@@ -178,24 +179,13 @@ export class SshTeammateExecutor implements TeammateExecutor {
   }
 
   /** Ends its ssh (the remote terminal hangs up, ending the teammate there) and waits until it is gone. Idempotent. */
-  async kill(agentId: string, reason?: string): Promise<void> {
-    const entry = this.running.get(agentId)
-    if (!entry) return
-    if (entry.alive) {
-      entry.killReason ??= reason ?? 'killed'
-      await entry.proc.kill()
-    }
-    await entry.exited
+  kill(agentId: string, reason?: string): Promise<void> {
+    return killTerminalTeammate(this.running.get(agentId), reason)
   }
 
   /** Resizes its terminal: ssh passes the new size to the remote terminal. @throws PtySizeError for a size out of bounds. */
   resize(agentId: string, cols: number, rows: number): boolean {
-    const problem = terminalSizeProblem(cols, rows)
-    if (problem) throw new PtySizeError(problem)
-    const entry = this.running.get(agentId)
-    if (!entry?.alive || !entry.proc.resize) return false
-    entry.proc.resize(cols, rows)
-    return true
+    return resizeTerminalTeammate(this.running.get(agentId), cols, rows)
   }
 
   /**
