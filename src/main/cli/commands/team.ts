@@ -1,11 +1,12 @@
 import type { TeamConfig } from '../../../shared/teams'
-import { TeamError, TeamNameError, TeamNotFoundError, TeamStore, type LeaderStatus } from '../../runtime/teams'
+import { TeamStore, type LeaderStatus } from '../../runtime/teams'
 import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, UsageError } from '../io'
 import type { ServerLeaderStatus, TeamTransport } from '../../runtime/teamStore'
 import { commandTransport, TEAM_TRANSPORT_FLAG, withCommandStore } from '../teamTransport'
 import { TEAM_PATHS_USAGE, teamPathsCommand } from './teamPaths'
 import { deleteServerTeamCommand, listServerTeamsCommand } from './teamServer'
+import { teamCommandFailure } from './teamFailure'
 
 const USAGE = `Use: swarmdesk team list [--json] [--team-transport nats://host:port]
      swarmdesk team show --team T [--json] [--team-transport nats://host:port]
@@ -88,14 +89,8 @@ export async function teamCommand(argv: string[]): Promise<number> {
         )
       return 0
     } catch (error) {
-      if (error instanceof TeamNotFoundError || error instanceof TeamNameError)
-        throw new UsageError(`swarmdesk team delete: ${error.message}`)
-      if (error instanceof TeamError) {
-        // TeamLeaderAliveError (the team is not stale) or an unreadable config
-        process.stderr.write(`swarmdesk team delete: ${error.message}\n`)
-        return 1
-      }
-      throw error
+      // TeamLeaderAliveError (the team is not stale) or an unreadable config: exit 1
+      return teamCommandFailure('team delete', error)
     }
   }
   if (sub === 'show') {
@@ -112,13 +107,7 @@ export async function teamCommand(argv: string[]): Promise<number> {
       config = transport.kind === 'files' ? store.read(team) : await readOverTransport(transport, team)
     } catch (error) {
       if (error instanceof TeamStoreExit) return error.code
-      if (error instanceof TeamNotFoundError || error instanceof TeamNameError)
-        throw new UsageError(`swarmdesk team show: ${error.message}`)
-      if (error instanceof TeamError) {
-        process.stderr.write(`swarmdesk team show: ${error.message}\n`)
-        return 1
-      }
-      throw error
+      return teamCommandFailure('team show', error)
     }
     out(values.json ? JSON.stringify(config) : formatTeam(config))
     return 0

@@ -1,7 +1,7 @@
-import { TeamError, TeamNameError, TeamNotFoundError } from '../../runtime/teams'
 import { AllowedPathError, editAllowedPaths } from '../../runtime/teammates'
 import { parseCommandArgs, UsageError } from '../io'
 import { commandTransport, TEAM_TRANSPORT_FLAG, withCommandStore } from '../teamTransport'
+import { teamCommandFailure } from './teamFailure'
 
 /** The usage lines of `team allow|disallow`, part of `swarmdesk team`'s. */
 export const TEAM_PATHS_USAGE = `     swarmdesk team allow --team T DIR [--team-transport URL]      let every teammate read and edit
@@ -29,7 +29,6 @@ export async function teamPathsCommand(sub: 'allow' | 'disallow', argv: string[]
   const team = values.team
   const dir = positionals[0]!
   const transport = commandTransport(command, values['team-transport'])
-  let usage: UsageError | undefined
   const code = await withCommandStore(command, transport, async (store) => {
     try {
       const paths = await editAllowedPaths(store, team, sub === 'allow' ? { add: dir } : { remove: dir }, process.cwd())
@@ -40,17 +39,9 @@ export async function teamPathsCommand(sub: 'allow' | 'disallow', argv: string[]
       )
       return 0
     } catch (error) {
-      if (error instanceof AllowedPathError || error instanceof TeamNotFoundError || error instanceof TeamNameError) {
-        usage = new UsageError(`swarmdesk ${command}: ${error.message}`)
-        return 2
-      }
-      if (error instanceof TeamError) {
-        process.stderr.write(`swarmdesk ${command}: ${error.message}\n`)
-        return 1
-      }
-      throw error
+      // bad usage is thrown on, after the store is closed
+      return teamCommandFailure(command, error, [AllowedPathError])
     }
   })
-  if (usage) throw usage
   return code
 }

@@ -1,7 +1,6 @@
-import { TeamError, TeamNameError, TeamNotFoundError } from '../../runtime/teams'
 import { deleteStaleServerTeam, listServerTeams, type ServerTeam, type TeamTransport } from '../../runtime/teamStore'
-import { UsageError } from '../io'
 import { withCommandStore } from '../teamTransport'
+import { teamCommandFailure } from './teamFailure'
 
 const out = (text: string) => process.stdout.write(text + '\n')
 
@@ -33,13 +32,7 @@ export function deleteServerTeamCommand(transport: TeamTransport, team: string):
       )
       return 0
     } catch (error) {
-      if (error instanceof TeamNotFoundError || error instanceof TeamNameError)
-        throw new UsageError(`swarmdesk team delete: ${error.message}`)
-      if (error instanceof TeamError) {
-        process.stderr.write(`swarmdesk team delete: ${error.message}\n`)
-        return 1
-      }
-      throw error
+      return teamCommandFailure('team delete', error)
     }
   })
 }
