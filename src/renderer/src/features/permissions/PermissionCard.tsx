@@ -43,8 +43,6 @@ function planRejectLabels(name: string): DenyFormLabels {
  * line, "Approve plan" (allow) and "Reject" (deny, the reason sent as feedback), no "Always allow".
  * A Bash request while the sandbox is on says how the command would run: `runs sandboxed`, or
  * `runs outside the sandbox: <why>` (docs/sandbox.md#the-pane-mark).
- * A Bash request while the sandbox is on says how the command would run: `runs sandboxed`, or
- * `runs outside the sandbox: <why>` (docs/sandbox.md#the-pane-mark).
  * Clicking or tabbing into a card makes it the one the keys act on. `compact` (the bar pinned to
  * a pane): who asks, one line of what the call would do, and the answers.
  * Markup: `section.perm-card[data-request-id][data-placement][data-agent-id][data-kind=tool|plan]`.
