@@ -28,9 +28,9 @@ export {
   type TeammateSupervisorOptions
 } from './supervisor'
 export {
-  ALLOWED_PATHS_TTL_MS,
   AllowedPathError,
   editAllowedPaths,
   TeammatePermissionEngine,
-  teamAllowedPaths
+  teamAllowedPaths,
+  type FollowedAllowedPaths
 } from './teamAllowedPaths'
