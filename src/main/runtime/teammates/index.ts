@@ -24,7 +24,6 @@ export {
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
   TeammateSpawnError,
   TeammateSupervisor,
-  type TeamWait,
   type TeammateSupervisorOptions
 } from './supervisor'
 export {
@@ -34,3 +33,4 @@ export {
   teamAllowedPaths,
   type FollowedAllowedPaths
 } from './teamAllowedPaths'
+export type { TeamWait } from './settling'
