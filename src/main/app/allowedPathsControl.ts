@@ -1,7 +1,8 @@
 import type { TeamAllowedPaths } from '../../shared/ipc'
 import type { Disposable } from '../runtime/base'
 import type { Session } from '../runtime/session'
-import { AllowedPathError, ALLOWED_PATHS_TTL_MS, editAllowedPaths } from '../runtime/teammates'
+import type { TeamStorePort } from '../runtime/teamStore'
+import { AllowedPathError, editAllowedPaths } from '../runtime/teammates'
 import { TeamNameError, TeamNotFoundError } from '../runtime/teams'
 import { refusing } from './requestError'
 import { TeamControlError } from './teamControl'
@@ -11,8 +12,6 @@ export interface AllowedPathsControlOptions {
   session(): Session
   /** Called with the paths whenever they, or the session's team, change (the `team.allowedPaths` push). */
   push(view: TeamAllowedPaths): void
-  /** How often the team config is read again for changes made elsewhere (CLI, another machine), ms; default {@link ALLOWED_PATHS_TTL_MS}. */
-  everyMs?: number
 }
 
 const same = (a: TeamAllowedPaths, b: TeamAllowedPaths): boolean =>
@@ -22,20 +21,31 @@ const same = (a: TeamAllowedPaths, b: TeamAllowedPaths): boolean =>
  * The session's team's allowed paths as the dashboard shows and edits them
  * (docs/teams.md#allowed-paths, docs/ui.md#team-dashboard). Reads them from the team config in the
  * session's team store (files or JetStream alike), pushes them when they change — after an edit
- * here at once; after one made elsewhere (`swarmdesk team allow`, another machine) or a new team
- * within {@link AllowedPathsControlOptions.everyMs}, as teammates see it (they read it with the same
- * period) — and edits them with {@link editAllowedPaths}, relative paths against the workspace folder.
+ * here at once; after one made elsewhere (`swarmdesk team allow`, another machine) when the config's
+ * watch (`config.watch`) reports it, as teammates hear of it; for a new team or session when the
+ * session says so — and edits them with {@link editAllowedPaths}, relative paths against the
+ * workspace folder. Nothing is read on a timer.
  */
 export class AllowedPathsControl implements Disposable {
   private last: TeamAllowedPaths = { paths: [] }
-  private readonly timer: ReturnType<typeof setInterval>
   private reading: Promise<TeamAllowedPaths> | undefined
-  /** Counts edits: a read that began before one does not undo what it pushed. */
-  private edits = 0
+  /** Counts edits and pushed changes: a read that began before one does not undo it. */
+  private changes = 0
+  /** The session's team changes (TeamCreate, TeamDelete, a resumed lead). */
+  private teamChanges: Disposable | undefined
+  /** The config watch of the team followed now, and which team of which store it is. */
+  private watching: { store: TeamStorePort; team: string; watch: Disposable } | undefined
+  private disposed = false
 
   constructor(private readonly o: AllowedPathsControlOptions) {
-    this.timer = setInterval(() => void this.refresh(), o.everyMs ?? ALLOWED_PATHS_TTL_MS)
-    this.timer.unref()
+    this.sessionChanged()
+  }
+
+  /** The workspace's session was replaced (_New session_, one resumed): follows its team from now on. */
+  sessionChanged(): void {
+    this.teamChanges?.dispose()
+    this.teamChanges = this.o.session().team?.onDidChangeTeam(() => this.follow())
+    this.follow()
   }
 
   /**
@@ -43,8 +53,11 @@ export class AllowedPathsControl implements Disposable {
    * (a server away) keeps the last paths read; a team whose config is gone has none.
    */
   refresh(): Promise<TeamAllowedPaths> {
-    this.reading ??= this.read().finally(() => (this.reading = undefined))
-    return this.reading
+    if (this.reading) return this.reading
+    const reading = this.read().finally(() => {
+      if (this.reading === reading) this.reading = undefined
+    })
+    return (this.reading = reading)
   }
 
   /**
@@ -76,26 +89,55 @@ export class AllowedPathsControl implements Disposable {
         session.identity.cwd
       )
     })
-    this.edits++
+    this.changes++
     return this.note({ team, paths })
   }
 
   dispose(): void {
-    clearInterval(this.timer)
+    this.disposed = true
+    this.teamChanges?.dispose()
+    this.watching?.watch.dispose()
+    this.watching = undefined
+  }
+
+  /** Watches the config of the session's team now (none without a team) and reads the paths once the watch holds. */
+  private follow(): void {
+    if (this.disposed) return
+    const context = this.o.session().team
+    const team = context?.team()
+    const w = this.watching
+    if (w && w.store === context?.store && w.team === team) return
+    w?.watch.dispose()
+    this.watching = undefined
+    // a read in flight is of the team before: it neither stands for this one nor undoes what follows
+    this.changes++
+    this.reading = undefined
+    if (!context || !team) return void this.refresh()
+    const watching = {
+      store: context.store,
+      team,
+      watch: context.store.config.watch(team, (change) => {
+        if (this.watching !== watching) return
+        this.changes++
+        this.note({ team, paths: change.type === 'updated' ? [...change.config.allowedPaths] : [] })
+      })
+    }
+    this.watching = watching
+    void watching.watch.ready.catch(() => undefined).then(() => this.refresh())
   }
 
   private async read(): Promise<TeamAllowedPaths> {
     const session = this.o.session()
     const team = session.team?.team()
     if (!session.team || !team) return this.note({ paths: [] })
-    const edits = this.edits
+    const changes = this.changes
     let view: TeamAllowedPaths
     try {
       view = { team, paths: [...(await session.team.store.config.read(team)).allowedPaths] }
     } catch (error) {
       view = error instanceof TeamNotFoundError || this.last.team !== team ? { team, paths: [] } : this.last
     }
-    return edits === this.edits ? this.note(view) : this.last
+    return changes === this.changes ? this.note(view) : this.last
   }
 
   /** Keeps `view` as the last paths, pushing it when it differs. */

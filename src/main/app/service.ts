@@ -62,6 +62,8 @@ export class WorkspaceService {
   private readonly leader: LeaderControl
   private readonly settings: LiveSettings
   private readonly restore: RestoreController
+  /** The session's team's allowed paths, following the team's config (allowedPathsControl.ts). */
+  private readonly allowedPaths: AllowedPathsControl
   private readonly handlers: RequestHandlers
   /** Claude Code's teams under `CLAUDE_CONFIG_DIR` or `~/.claude`, watched from the first `claudeTeams.list`. */
   private readonly claudeTeams: ClaudeTeamsControl
@@ -115,6 +117,9 @@ export class WorkspaceService {
       claudePath: () => options.claudePath,
       paneSize: (agentId) => opened.paneSizes.get(agentId)
     })
+    this.allowedPaths = this.store.add(
+      new AllowedPathsControl({ session: () => this.session, push: (view) => this.push('team.allowedPaths', view) })
+    )
     this.restore = new RestoreController(this.restoreHost(), {
       home: options.home,
       cwd: opened.cwd,
@@ -154,9 +159,7 @@ export class WorkspaceService {
       keyFix,
       modelName: opened.modelName,
       teamTransport: () => teamTransportViewOf(opened.teamStore),
-      allowedPaths: this.store.add(
-        new AllowedPathsControl({ session: () => this.session, push: (view) => this.push('team.allowedPaths', view) })
-      ),
+      allowedPaths: this.allowedPaths,
       mode: opened.mode
     }
     this.handlers = requestHandlers(context)
@@ -309,6 +312,7 @@ export class WorkspaceService {
       },
       adoptSession: (session) => {
         this.session = session
+        this.allowedPaths.sessionChanged()
         this.followMailboxes(session)
         this.store.add(session.onDidQueue(() => this.leader.wake()))
         // the leader's pane starts over: screen and scrollback cleared

@@ -31,6 +31,7 @@ import type { SessionOptions } from './options'
 import { leaderToolSource, openSessionMcp, type SessionMcp } from './mcpSetup'
 import { mcpTimeoutsFromEnv } from '../mcp'
 import { expandPromptCommand } from './mcpPrompt'
+import { endTeam } from './lastWords'
 
 /** Options of {@link runHeadless}, as `swarmdesk run` collects them (docs/events.md#event-stream-and-command-line). */
 export interface HeadlessRunOptions {
@@ -211,9 +212,10 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     await session.team?.ready
     const onAbort = (): void => running.stop()
     options.signal?.addEventListener('abort', onAbort, { once: true })
-    const { end, blocked } = await settleRun(session, prompt).finally(() =>
+    const settled = await settleRun(session, prompt).finally(() =>
       options.signal?.removeEventListener('abort', onAbort)
     )
+    const blocked = settled.blocked
     const stuck = blocked ? describeBlocked(blocked) : undefined
     if (blocked && stuck)
       options.bus.emit({
@@ -223,8 +225,9 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
         agentId: session.identity.id,
         agentName: session.identity.name
       })
-    // docs/teams.md#teammate-life-cycle: at the end of a headless run, remaining teammates get a shutdown request, then the timeout, then a kill
-    await session.teammates?.shutdownAll()
+    // docs/teams.md#teammate-life-cycle: at the end of a headless run, remaining teammates get a shutdown request, then
+    // the timeout, then a kill; what they say meanwhile gets the leader one more turn (lastWords.ts)
+    const end = await endTeam(session, options.bus, settled.end, settled.end.reason === 'completed' && !blocked)
     const outcome = stuck ? { status: 'failed' as const, reason: stuck.reason } : describeEnd(end)
     if (end.reason === 'model_error' && end.error.kind === 'scenario') {
       options.bus.emit({

@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { PermissionPromptRequest } from '../../../shared/permissions'
 import { createFileTeamStore } from '../teamStore'
-import { ALLOWED_PATHS_TTL_MS, editAllowedPaths } from '../teammates'
+import { editAllowedPaths } from '../teammates'
 import { bothTeammateBackends } from './teammateBackends.testkit'
 import { openTestSession } from './session.testkit'
 
@@ -87,8 +87,7 @@ describe("a team's allowed paths with real teammates", () => {
       expect(existsSync(file('wally')) || existsSync(file('pat'))).toBe(false)
 
       expect(await editAllowedPaths(store, 'crew', { add: outside })).toEqual([outside])
-      // every teammate reads the paths again once its copy is a TTL old
-      await new Promise((r) => setTimeout(r, ALLOWED_PATHS_TTL_MS + 200))
+      // every teammate hears of it from its config watch, long before the leader's next message
       await h.session.prompt('Ask them again.')
       await until('both files', () => existsSync(file('wally')) && existsSync(file('pat')))
       expect(readFileSync(file('wally'), 'utf8')).toBe('by wally\n')

@@ -81,7 +81,8 @@ export function createFileTeamStore(home: string, shared: { mailbox?: Mailbox } 
       where: (team) => join(teams.teamDir(team), 'config.json'),
       read: async (team) => teams.read(team),
       update: (team, change) => teams.update(team, change),
-      delete: (team) => teams.delete(team)
+      delete: (team) => teams.delete(team),
+      watch: (team, listener) => teams.watch(team, listener)
     },
     liveness: fileLiveness(home),
     // the leader tails a file teammate's transcript (docs/nats.md#a-teammates-events)

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { teamStoreContract } from './contract.testkit'
+import { configWatchContract } from './configWatch.testkit'
+import { teamStoreContract, type ContractTarget } from './contract.testkit'
 import { startNatsServer, type NatsServer } from './natsServer.testkit'
 
 const home = mkdtempSync(join(tmpdir(), 'swarmdesk-store-nats-'))
@@ -12,11 +13,16 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true })
 })
 
+let target: Promise<ContractTarget> | undefined
+const started = (): Promise<ContractTarget> =>
+  (target ??= startNatsServer().then((s) => {
+    server = s
+    return { home, transport: { kind: 'nats', servers: [s.url] }, livenessTtlMs: 1_000 }
+  }))
+
 describe('the team store contract on NATS JetStream', () => {
-  teamStoreContract(async () => {
-    server = await startNatsServer()
-    return { home, transport: { kind: 'nats', servers: [server.url] }, livenessTtlMs: 1_000 }
-  })
+  teamStoreContract(started)
+  configWatchContract(started)
 
   it('writes nothing of a team under <home>/teams or <home>/tasks', () => {
     expect(existsSync(join(home, 'teams'))).toBe(false)

@@ -5,7 +5,7 @@ import type { TeamConfig } from '../../../shared/teams'
 import type { Disposable } from '../base'
 import type { OutgoingMessage, SentEvent } from '../mailbox'
 import type { NewTask, TaskListing, TaskPatch, UpdateResult } from '../tasks'
-import type { NewTeam, StaleTeamRemoval } from '../teams'
+import type { NewTeam, StaleTeamRemoval, TeamConfigChange } from '../teams'
 import type { TeamConnection } from './connectionState'
 
 /** Which engine holds a team: the data directory's files (the default) or NATS JetStream (docs/nats.md). */
@@ -130,6 +130,18 @@ export interface TeamConfigPort {
   update(team: string, change: (config: TeamConfig) => TeamConfig): Promise<TeamConfig>
   /** Removes the config, the inboxes and the task list. @throws TeamActiveError, TeamNotFoundError. */
   delete(team: string): Promise<void>
+  /**
+   * Calls `listener` after every later change of `team`'s config, from any store in any process:
+   * `updated` with the new config, `deleted` when the team is deleted (a config made again later is
+   * `updated` again). A change that leaves the config as it was may be reported or not. `ready`
+   * resolves once changes are being delivered: read the config after it, not before, to miss
+   * nothing. It lives through a lost connection: on JetStream a watch that lost its server goes on
+   * from the last change it delivered once the server is back, reporting what changed meanwhile
+   * (docs/nats.md#team-config). Dispose to stop. Files: a watch of the team's folder
+   * (teams/watch.ts); JetStream: an ordered consumer of the config's key.
+   * @throws TeamNameError for a bad team name.
+   */
+  watch(team: string, listener: (change: TeamConfigChange) => void): Disposable & { ready: Promise<void> }
 }
 
 /**

@@ -10,6 +10,8 @@ type Command = { home: string; transport: TeamTransport; team: string; livenessT
   | { op: 'beat'; agent: string }
   | { op: 'wait'; agent: string }
   | { op: 'burst'; from: string; to: string; count: number }
+  | { op: 'allow'; path: string }
+  | { op: 'deleteTeam' }
 )
 
 const out = (value: unknown): void => {
@@ -47,6 +49,14 @@ async function main(cmd: Command): Promise<void> {
           const { id } = await store.mailbox.send(cmd.team, cmd.to, { from: cmd.from, text: `burst ${i}` })
           out(id)
         }
+        return
+      case 'allow':
+        await store.config.update(cmd.team, (c) => ({ ...c, allowedPaths: [...c.allowedPaths, cmd.path] }))
+        out('ready')
+        return
+      case 'deleteTeam':
+        await store.config.delete(cmd.team)
+        out('ready')
         return
     }
   } finally {

@@ -24,13 +24,13 @@ export {
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
   TeammateSpawnError,
   TeammateSupervisor,
-  type TeamWait,
   type TeammateSupervisorOptions
 } from './supervisor'
 export {
-  ALLOWED_PATHS_TTL_MS,
   AllowedPathError,
   editAllowedPaths,
   TeammatePermissionEngine,
-  teamAllowedPaths
+  teamAllowedPaths,
+  type FollowedAllowedPaths
 } from './teamAllowedPaths'
+export type { TeamWait } from './settling'

@@ -8,17 +8,18 @@ import {
   type ProtocolBodyOf
 } from '../../../shared/mailbox'
 import type { AgentState, RuntimeEvent } from '../../../shared/events'
-import type { PermissionPromptAnswer, PermissionPromptRequest } from '../../../shared/permissions'
+import type { PermissionPromptAnswer } from '../../../shared/permissions'
 import type { Disposable } from '../base'
 import type { EventBus } from '../events'
 import { modelFailureNotice } from '../loop'
 import { renderForModel } from '../mailbox'
 import type { PermissionPrompter } from '../permissions'
 import { failedTurnNotice } from '../runner'
-import { isPlainHost, NETWORK_TOOL, networkPromptRequest } from '../sandbox'
+import { networkPromptRequest } from '../sandbox'
 import { LEAD_NAME } from '../teams'
 import type { StoredMessage, TeamContext } from '../teamStore'
 import { interruptedNote } from './agent'
+import { withNetworkSuggestion } from './networkSuggestion'
 import type { TeammateExecutorRegistry } from './executor'
 import { echoTaskChanges } from './taskEcho'
 import { startedSince, type TrackedTeammate } from './tracked'
@@ -71,6 +72,8 @@ export class LeaderInbox implements Disposable {
    */
   private drainQueued: string | undefined
   private disposed = false
+  /** While {@link newsDuring} runs: the teammates' plain messages that went to the leader's queue meanwhile. */
+  private news: MailboxMessage[] | undefined
 
   constructor(private readonly o: LeaderInboxOptions) {
     this.sentSub = o.team.store.mailbox.onDidSend((sent) => this.onLeaderSent(sent.team, sent.message.to, sent.message))
@@ -84,6 +87,19 @@ export class LeaderInbox implements Disposable {
   /** Resolves once the pass under way (if any) has handled its messages. */
   drained(): Promise<void> {
     return this.draining
+  }
+
+  /**
+   * Waits for `work` (the team shutting down), then reads the leader's inbox once more, and answers
+   * the plain messages — a teammate's words, not the protocol's — that went to the leader's queue
+   * meanwhile, oldest first: a headless run's last words from its team (docs/teams.md#teammate-life-cycle).
+   */
+  async newsDuring(work: Promise<unknown>): Promise<MailboxMessage[]> {
+    const news: MailboxMessage[] = (this.news = [])
+    await work.finally(() => this.watched !== undefined && this.drain(this.watched))
+    await this.draining
+    if (this.news === news) this.news = undefined
+    return news
   }
 
   /** Reads `team`'s leader inbox from now on (and what is unread in it now); the task echo with it. */
@@ -156,6 +172,7 @@ export class LeaderInbox implements Disposable {
       for (const entry of fresh) {
         const text = this.route(team, entry)
         if (text) forModel.push(text)
+        if (text && messageKind(entry.message.text) === 'plain') this.news?.push(entry.message)
       }
       await mailbox
         .markRead(
@@ -374,15 +391,4 @@ export class LeaderInbox implements Disposable {
     this.sentSub.dispose()
     await this.draining
   }
-}
-
-/**
- * A process teammate's subagent asks its network questions as a `permission_request` for
- * `SandboxNetwork` (docs/sandbox.md#network), which carries no suggestions: offer its host for
- * "always allow" as the leader's own network questions do.
- */
-function withNetworkSuggestion(request: PermissionPromptRequest): PermissionPromptRequest {
-  if (request.tool !== NETWORK_TOOL) return request
-  const host = (request.input as { host?: unknown } | null)?.host
-  return typeof host === 'string' && isPlainHost(host) ? { ...request, suggestions: [host] } : request
 }

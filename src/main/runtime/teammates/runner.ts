@@ -189,6 +189,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   let outcome: 'shutdown' | 'aborted' | 'crashed' = 'crashed'
   let agent: TeammateAgent | undefined
   let interrupts: Disposable | undefined
+  // the team's allowed paths, besides the settings' rules, followed as they change (docs/teams.md#allowed-paths)
+  const allowedPaths = teamAllowedPaths(store, team)
   try {
     agent = new TeammateAgent({
       identity,
@@ -202,8 +204,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
       mailbox,
       teamContext,
       client: connection,
-      // the team's allowed paths, besides the settings' rules (docs/teams.md#allowed-paths)
-      engine: new TeammatePermissionEngine(settings, teamAllowedPaths(store, team)),
+      engine: new TeammatePermissionEngine(settings, allowedPaths),
       pty,
       mcp,
       mode: () => mode,
@@ -331,6 +332,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     }
   } finally {
     interrupts?.dispose()
+    allowedPaths.dispose()
     options.signal?.removeEventListener('abort', onAbort)
     stopped.abort()
     // after an approved shutdown both were done before the leader heard of it, and the leader may

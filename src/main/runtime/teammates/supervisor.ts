@@ -14,7 +14,6 @@ import { cleanUpAfter } from './exitCleanup'
 import { addMember, removeMember } from './members'
 import { reapOnTimer } from './reaper'
 import { resolveTeammateHost } from './ssh/hosts'
-export type { TeamWait } from './settling'
 export { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
 import { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
 
@@ -274,19 +273,19 @@ export class TeammateSupervisor implements Disposable {
 
   /**
    * Ends the team's run (docs/teams.md#teammate-life-cycle: at the end of a headless run): a shutdown request to every
-   * live teammate, then the timeout, then a verified kill of whoever is left.
+   * live teammate, then the timeout, then a verified kill of whoever is left. Resolves once every message they sent the
+   * leader meanwhile is in its queue, with their plain messages (their last words; LeaderInbox.newsDuring).
    */
-  async shutdownAll(reason = 'The session is ending: finish now and shut down.'): Promise<void> {
+  async shutdownAll(reason = 'The session is ending: finish now and shut down.') {
     const alive = [...this.members.values()].filter((m) => m.alive && m.handle)
-    await Promise.all(
-      alive.map(async (m) => {
-        const outcome = await this.shutdown(m.name, reason).catch(() => 'gone' as const)
-        // a rejection does not keep a closing session alive: the timeout still applies
-        const ms = this.shutdownTimeoutMs
-        if (outcome === 'rejected' && !(await exitedWithin(m.handle!, ms)))
-          await this.kill(m.name, `did not shut down within ${Math.round(ms / 1000)} s`)
-      })
-    )
+    const each = alive.map(async (m) => {
+      const outcome = await this.shutdown(m.name, reason).catch(() => 'gone' as const)
+      // a rejection does not keep a closing session alive: the timeout still applies
+      const ms = this.shutdownTimeoutMs
+      if (outcome === 'rejected' && !(await exitedWithin(m.handle!, ms)))
+        await this.kill(m.name, `did not shut down within ${Math.round(ms / 1000)} s`)
+    })
+    return this.inbox.newsDuring(Promise.all(each))
   }
 
   /** Kills a teammate at once (the UI's Kill, docs/ui.md#the-workspace-ui) and waits until it is gone. */

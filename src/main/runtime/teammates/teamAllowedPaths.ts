@@ -1,9 +1,7 @@
 import type { PermissionDecision, PermissionSubject } from '../../../shared/permissions'
 import { canonicalPath, PermissionEngine, type DecideContext, type LoadedSettings } from '../permissions'
+import type { Disposable } from '../base'
 import type { TeamStorePort } from '../teamStore'
-
-/** How long a teammate trusts the team's `allowedPaths` it read before reading them again, in ms. */
-export const ALLOWED_PATHS_TTL_MS = 1_000
 
 /**
  * The allow rules that let a teammate read and edit in the team's allowed paths
@@ -40,31 +38,34 @@ export class TeammatePermissionEngine extends PermissionEngine {
   }
 }
 
+/** A team's allowed paths as a teammate follows them: the paths now, and a dispose that stops following. */
+export type FollowedAllowedPaths = (() => Promise<readonly string[]>) & Disposable
+
 /**
- * Reads `team`'s `allowedPaths` from its config in `store`, again after {@link ALLOWED_PATHS_TTL_MS}:
- * a path the leader or the UI adds applies to every teammate within about a second. A config that
- * cannot be read keeps the last paths read (none at first).
+ * Follows `team`'s `allowedPaths` in `store` (docs/teams.md#allowed-paths): reads them once, then
+ * takes every change from the config's watch (`config.watch`, a push from the team's folder or the
+ * server), so a path the leader or the UI adds applies to a teammate's next decision once the push
+ * arrives — no re-reading on a timer. The first call waits for the first read; a config that cannot
+ * be read then has no paths (none at first), and a team deleted has none. Dispose to stop watching.
  */
-export function teamAllowedPaths(
-  store: Pick<TeamStorePort, 'config'>,
-  team: string,
-  now: () => number = Date.now
-): () => Promise<readonly string[]> {
+export function teamAllowedPaths(store: Pick<TeamStorePort, 'config'>, team: string): FollowedAllowedPaths {
   let paths: readonly string[] = []
-  let readAt = -Infinity
-  let reading: Promise<readonly string[]> | undefined
-  return () => {
-    if (now() - readAt < ALLOWED_PATHS_TTL_MS) return Promise.resolve(paths)
-    reading ??= store.config
-      .read(team)
-      .then((c) => (paths = c.allowedPaths))
-      .catch(() => paths)
-      .finally(() => {
-        readAt = now()
-        reading = undefined
-      })
-    return reading
-  }
+  /** Counts pushes: a first read that began before one does not undo it. */
+  let pushes = 0
+  const watch = store.config.watch(team, (change) => {
+    pushes++
+    paths = change.type === 'updated' ? change.config.allowedPaths : []
+  })
+  // read after the watch holds: a change from then on is pushed, one before it is in what is read
+  const first = watch.ready
+    .catch(() => undefined)
+    .then(async () => {
+      const seen = pushes
+      const read = (await store.config.read(team)).allowedPaths
+      if (seen === pushes) paths = read
+    })
+    .catch(() => undefined)
+  return Object.assign(async () => (await first, paths), { dispose: () => watch.dispose() })
 }
 
 /** Thrown by {@link editAllowedPaths} for a path that cannot be an allowed path; the message says why. */

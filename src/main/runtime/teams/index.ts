@@ -32,3 +32,4 @@ export {
 } from './leader'
 export { killTeamLeftovers, type LeftoverKill } from './leftovers'
 export { safeName } from './names'
+export { watchTeamConfig, type TeamConfigChange } from './watch'

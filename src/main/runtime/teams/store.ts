@@ -8,6 +8,7 @@ import {
   type TeamConfig,
   type TeamMember
 } from '../../../shared/teams'
+import type { Disposable } from '../base'
 import { createFileExclusiveSync, withLock, writeFileAtomicSync, type LockOptions } from '../locks'
 import {
   TeamActiveError,
@@ -20,6 +21,7 @@ import {
 import { claimLeadership, leaderStatus, releaseLeadership, type LeaderStatus } from './leader'
 import { killTeamLeftovers, type LeftoverKill } from './leftovers'
 import { safeName } from './names'
+import { watchTeamConfig, type TeamConfigChange } from './watch'
 
 /** A member to add. `color` defaults to the palette's choice; `isActive` to true; `mode` to `default`. */
 export type NewMember = Omit<
@@ -190,6 +192,14 @@ export class TeamStore {
       throw new TeamFileError(file, `not a team config: ${issue.path.join('.') || '(root)'} ${issue.message}`)
     }
     return parsed.data
+  }
+
+  /**
+   * Calls `listener` with every later change of `team`'s config from any process, its deletion
+   * included ({@link watchTeamConfig}). Dispose to stop. @throws TeamNameError.
+   */
+  watch(team: string, listener: (change: TeamConfigChange) => void): Disposable & { ready: Promise<void> } {
+    return watchTeamConfig(join(this.home, 'teams'), team, (name) => this.read(name), listener)
   }
 
   /** Every team with a readable config, by name; unreadable ones are reported, not fatal. */

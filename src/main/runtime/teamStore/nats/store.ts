@@ -6,6 +6,7 @@ import type { LeaderLeasePort, LivenessPort, TeamConfigPort, TeamStorePort } fro
 import { followNatsConnection } from '../connectionState'
 import { describeTransport, type TeamTransport } from '../transport'
 import { isWrongRevision, MAIL_STREAM, openNats, type NatsHandles, type NatsOpenOptions } from './connection'
+import { watchNatsConfig } from './configWatch'
 import { ensureEventsStream, natsEvents } from './events'
 import { natsLeaderLease } from './leader'
 import { natsMailbox } from './mailbox'
@@ -48,7 +49,10 @@ export async function createNatsTeamStore(
   }
 }
 
-/** Team configs in `swarmdesk-teams`, key `{team}.config`; every change a compare-and-set on the revision read. */
+/**
+ * Team configs in `swarmdesk-teams`, key `{team}.config`; every change a compare-and-set on the
+ * revision read; a watch is an ordered consumer of the key (nats/configWatch.ts).
+ */
 function natsConfig(h: NatsHandles, leader: LeaderLeasePort): TeamConfigPort {
   const key = (team: string): string => `${safeName(team)}.config`
   const get = async (team: string): Promise<{ config: TeamConfig; revision: number }> => {
@@ -89,6 +93,7 @@ function natsConfig(h: NatsHandles, leader: LeaderLeasePort): TeamConfigPort {
         }
       }
     },
+    watch: (team, listener) => watchNatsConfig(h, team, listener),
     async delete(team) {
       const name = safeName(team)
       const { config, revision } = await get(name)

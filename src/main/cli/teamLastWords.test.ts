@@ -1,0 +1,109 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { RuntimeEvent } from '../../shared/events'
+import { ofType, runCli, useTempWorkspace } from './cli.testkit'
+
+// A headless team run's last words (docs/teams.md#teammate-life-cycle): what a teammate says to the
+// leader while the run shuts the team down, after the leader's last turn, reaches the leader's
+// model in one more turn — not only its inbox.
+
+const ws = useTempWorkspace()
+
+const scenario = (backend: 'worker' | 'process'): string => `
+agents:
+  team-lead:
+    - tools: [ { name: TeamCreate, input: { team_name: lw } } ]
+    - tools: [ { name: Agent, input: { name: sam, backend: ${backend}, description: "writer", prompt: "Get ready." } } ]
+    - text: "sam started."
+    - when: "Final report from sam"
+      text: "Heard sam's final report: the notes are done."
+${'    - { text: "Noted." }\n'.repeat(8)}
+  sam:
+    - when: "Get ready"
+      text: "Ready."
+    - when: 'type="shutdown_request"'
+      tools: [ { name: SendMessage, input: { to: team-lead, message: "Final report from sam: the notes are done.", summary: "final report" } } ]
+    - when: "Message sent"
+      text: "Reported; shutting down."
+${'    - { text: "Bye." }\n'.repeat(4)}
+`
+
+const of = (name: string) => (e: RuntimeEvent) => e.agentName === name
+
+describe.each(['worker', 'process'] as const)('a headless team run on the %s backend', (backend) => {
+  it("gives the leader one more turn with what a teammate sent it while the team shut down, after the leader's last turn", async () => {
+    const file = join(ws.home, `last-words-${backend}.yaml`)
+    writeFileSync(file, scenario(backend))
+    const run = await runCli(
+      ['run', '--cwd', ws.work, '--scenario', file, '--approve', 'all', '--json', 'Start sam and finish'],
+      { env: { SWARMDESK_HOME: ws.home } }
+    )
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    // sam's report was sent in its shutdown turn, after the leader's last turn of the run proper
+    const report = ofType(run.events, 'tool_call').find((e) => of('sam')(e) && e.name === 'SendMessage')!
+    const stopping = ofType(run.events, 'agent_state').find((e) => of('sam')(e) && e.state === 'stopping')!
+    expect(report.seq).toBeGreaterThan(stopping.seq)
+    const leaderSaid = ofType(run.events, 'assistant_text').filter(of('team-lead'))
+    const heard = leaderSaid.find((e) => e.text === "Heard sam's final report: the notes are done.")
+    expect(heard, 'the report reached the leader’s model').toBeDefined()
+    expect(heard!.seq).toBeGreaterThan(report.seq)
+    // that turn is the leader's last word, and the run's end follows it
+    expect(leaderSaid.at(-1)).toBe(heard)
+    expect(ofType(run.events, 'agent_stopped').find(of('sam'))).toMatchObject({ status: 'exited' })
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
+  }, 120_000)
+})
+
+// the extra turn is given once: a teammate the leader starts in it is shut down with the run, and
+// what that one says then is in the output as a notice, not a reason for another turn
+const bounded = `
+agents:
+  team-lead:
+    - tools: [ { name: TeamCreate, input: { team_name: lb } } ]
+    - tools: [ { name: Agent, input: { name: sam, backend: worker, description: "writer", prompt: "Get ready." } } ]
+    - text: "sam started."
+    - when: "Final report from sam"
+      tools: [ { name: Agent, input: { name: tim, backend: worker, description: "checker", prompt: "Get ready." } } ]
+    - when: "tim"
+      text: "tim will check the notes."
+${'    - { text: "Noted." }\n'.repeat(8)}
+  sam:
+    - when: "Get ready"
+      text: "Ready."
+    - when: 'type="shutdown_request"'
+      tools: [ { name: SendMessage, input: { to: team-lead, message: "Final report from sam: the notes are done.", summary: "final report" } } ]
+${'    - { text: "Bye." }\n'.repeat(4)}
+  tim:
+    - when: 'type="shutdown_request"'
+      tools: [ { name: SendMessage, input: { to: team-lead, message: "Final report from tim: not checked yet.", summary: "final report" } } ]
+    - when: "Get ready"
+      text: "Ready."
+${'    - { text: "Bye." }\n'.repeat(4)}
+`
+
+describe('the last words of a headless team run', () => {
+  it('get the leader one more turn only once; what comes after it is a notice in the output', async () => {
+    const file = join(ws.home, 'last-words-bounded.yaml')
+    writeFileSync(file, bounded)
+    const run = await runCli(
+      ['run', '--cwd', ws.work, '--scenario', file, '--approve', 'all', '--json', 'Start sam and finish'],
+      { env: { SWARMDESK_HOME: ws.home } }
+    )
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const leaderSaid = ofType(run.events, 'assistant_text').filter(of('team-lead'))
+    expect(leaderSaid.at(-1)?.text).toBe('tim will check the notes.')
+    const timReport = ofType(run.events, 'tool_call').find((e) => of('tim')(e) && e.name === 'SendMessage')!
+    expect(timReport.seq).toBeGreaterThan(leaderSaid.at(-1)!.seq)
+    const notice = ofType(run.events, 'notice').find((e) => e.message.includes('Final report from tim'))
+    expect(notice).toMatchObject({
+      agentName: 'team-lead',
+      level: 'info',
+      message: 'tim wrote to team-lead after its last turn: Final report from tim: not checked yet.'
+    })
+    expect(ofType(run.events, 'agent_stopped').find(of('tim'))).toMatchObject({ status: 'exited' })
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
+  }, 120_000)
+})

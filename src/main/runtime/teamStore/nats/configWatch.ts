@@ -1,0 +1,75 @@
+import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream'
+import { TeamConfigSchema } from '../../../../shared/teams'
+import { toDisposable, type Disposable } from '../../base'
+import { safeName, type TeamConfigChange } from '../../teams'
+import type { NatsHandles } from './connection'
+import { CONSUME_OPTIONS } from './retry'
+
+/** The stream behind the KV bucket `swarmdesk-teams`, and its subjects' prefix (one subject per key). */
+const TEAMS_STREAM = 'KV_swarmdesk-teams'
+const TEAMS_SUBJECT = '$KV.swarmdesk-teams'
+
+/**
+ * Follows `team`'s config key `{team}.config` in `swarmdesk-teams` (docs/nats.md#team-config): an
+ * ordered consumer of the key's subject in the bucket's stream, from just past the stream's end when
+ * the watch starts, as an inbox watch does (nats/mailbox.ts). A put is `updated` (a value that is not
+ * a team config is skipped), a delete or purge `deleted`. The consumer's pulls expire every 5 s
+ * ({@link CONSUME_OPTIONS}), so one a server restart took away (it lives in the server's memory) is
+ * missed within about 5 s of the server's return and made again from the last change delivered:
+ * nothing is missed, nothing reported twice. A throwing listener's error is rethrown on a later
+ * tick. @throws TeamNameError for a bad team name.
+ */
+export function watchNatsConfig(
+  h: NatsHandles,
+  team: string,
+  listener: (change: TeamConfigChange) => void
+): Disposable & { ready: Promise<void> } {
+  const name = safeName(team)
+  let stop: (() => void) | undefined
+  let disposed = false
+  const report = (m: JsMsg): void => {
+    const op = m.headers?.get('KV-Operation')
+    let change: TeamConfigChange
+    if (op === 'DEL' || op === 'PURGE') change = { type: 'deleted', team: name }
+    else {
+      let parsed: ReturnType<typeof TeamConfigSchema.safeParse>
+      try {
+        parsed = TeamConfigSchema.safeParse(m.json())
+      } catch {
+        return
+      }
+      if (!parsed.success) return
+      change = { type: 'updated', team: name, config: parsed.data }
+    }
+    try {
+      listener(change)
+    } catch (error) {
+      setImmediate(() => {
+        throw error
+      })
+    }
+  }
+  const ready = (async () => {
+    const from = (await h.jsm.streams.info(TEAMS_STREAM)).state.last_seq + 1
+    if (disposed) return
+    const consumer = await h.js.consumers.get(TEAMS_STREAM, {
+      filter_subjects: `${TEAMS_SUBJECT}.${name}.config`,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: from
+    })
+    const iter = await consumer.consume(CONSUME_OPTIONS)
+    stop = () => iter.stop()
+    if (disposed) return stop()
+    void (async () => {
+      for await (const m of iter) if (!disposed) report(m)
+    })().catch(() => undefined)
+  })()
+  ready.catch(() => undefined)
+  return Object.assign(
+    toDisposable(() => {
+      disposed = true
+      stop?.()
+    }),
+    { ready }
+  )
+}
