@@ -14,7 +14,17 @@ export interface Child {
 
 /** Starts `node script ...args` (the bundled child.ts). */
 export function startChild(script: string, args: string[]): Child {
-  const proc = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] })
+  return startProcess(process.execPath, [script, ...args], args[0] ?? script)
+}
+
+/**
+ * Starts `file ...args` as a benchmark child (say `ssh … host 'node child.mjs …'`: a child on
+ * another host); `label` names it in errors.
+ */
+export function startProcess(file: string, args: string[], label: string): Child {
+  const proc = spawn(file, args, { stdio: ['pipe', 'pipe', 'inherit'] })
+  // a line told to a child that has just gone is lost, not a crash of the benchmark
+  proc.stdin!.on('error', () => undefined)
   const lines: Record<string, unknown>[] = []
   const waiters = new Set<() => void>()
   let exited = false
@@ -38,7 +48,7 @@ export function startChild(script: string, args: string[]): Child {
             resolve(lines.splice(at, 1)[0] as T)
           } else if (exited) {
             waiters.delete(check)
-            reject(new Error(`benchmark child ${args[0]} exited before '${key}'`))
+            reject(new Error(`benchmark child ${label} exited before '${key}'`))
           }
         }
         waiters.add(check)

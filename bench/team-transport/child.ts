@@ -12,7 +12,11 @@
  * - `claim`: prints `{ready}`, on `go` claims every task of `ids` in order as agent `w{worker}-{id}`,
  *   then prints a {@link ClaimReport};
  * - `write`: prints `{ready}`, on `go` sends `n` messages one after another, then prints
- *   `{acked, failed}` (the acknowledged ids, the count of sends that threw).
+ *   `{acked, failed}` (the acknowledged ids, the count of sends that threw);
+ * - `send`: a sender elsewhere than the benchmark's process: prints `{ready}`, then for each `send`
+ *   line sends one message `lat-i <send start>` to `to` and prints `{sent: id}`.
+ * A child whose stdin ends (the benchmark, or the ssh that started it on another host, is gone)
+ * exits.
  * Times are wall-clock ms (`performance.timeOrigin + performance.now()`), compared across
  * processes: exact on one machine, and as good as the hosts' clock sync across machines.
  */
@@ -24,17 +28,26 @@ import { now, type ChildCommand, type ClaimReport } from './protocol'
 const out = (o: object): void => void process.stdout.write(JSON.stringify(o) + '\n')
 const sentAt = (text: string): number => Number(text.split(' ')[1])
 
-/** Resolves on the first stdin line equal to `word`. */
-function heard(word: string): Promise<void> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin })
-    rl.on('line', (line) => {
-      if (line.trim() === word) {
-        rl.close()
-        resolve()
-      }
-    })
+/** Lines told on stdin and not taken yet, and who waits for the next. */
+const told: string[] = []
+let onTold: (() => void) | undefined
+createInterface({ input: process.stdin })
+  .on('line', (line) => {
+    told.push(line.trim())
+    onTold?.()
   })
+  .on('close', () => process.exit(0))
+
+/** Resolves on the first stdin line (told since the start and not taken yet) equal to `word`, and takes it. */
+async function heard(word: string): Promise<void> {
+  for (;;) {
+    const at = told.indexOf(word)
+    if (at >= 0) {
+      told.splice(at, 1)
+      return
+    }
+    await new Promise<void>((resolve) => (onTold = resolve))
+  }
 }
 
 async function wait(store: TeamStorePort, c: Extract<ChildCommand, { settleMs: number }>): Promise<void> {
@@ -105,11 +118,20 @@ async function write(store: TeamStorePort, c: Extract<ChildCommand, { from: stri
   out({ acked, failed })
 }
 
+async function send(store: TeamStorePort, c: Extract<ChildCommand, { sender: true }>): Promise<void> {
+  out({ ready: true })
+  for (let i = 0; i < c.n; i++) {
+    await heard('send')
+    out({ sent: (await store.mailbox.send(c.team, c.to, { from: c.from, text: `lat-${i} ${now()}` })).id })
+  }
+}
+
 async function main(role: string, c: ChildCommand): Promise<void> {
   const store = await openTeamStore(c.store.home, c.store.transport)
   if (role === 'wait' && 'settleMs' in c) await wait(store, c)
   else if (role === 'watch' && 'expect' in c) await watch(store, c)
   else if (role === 'claim' && 'worker' in c) await claim(store, c)
+  else if (role === 'send' && 'sender' in c) await send(store, c)
   else if (role === 'write' && 'from' in c) await write(store, c)
   else throw new Error(`unknown role ${role}`)
   await store.close()

@@ -13,6 +13,7 @@ export type ChildCommand =
   | { store: StoreSpec; team: string; agent: string; n: number; settleMs: number } // wait
   | { store: StoreSpec; team: string; agent: string; expect: number } // watch
   | { store: StoreSpec; team: string; ids: number[]; worker: number } // claim
+  | { store: StoreSpec; team: string; to: string; from: string; n: number; sender: true } // send
   | { store: StoreSpec; team: string; to: string; from: string; n: number } // write
 
 /** What one claimant reports. */

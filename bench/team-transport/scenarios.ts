@@ -7,7 +7,7 @@ import { now, type ChildCommand, type ClaimReport, type StoreSpec } from './prot
 export type Launch = (args: string[]) => Child
 
 /** The roles of a scenario's processes. */
-export type Role = 'recipient' | 'claimant' | 'writer'
+export type Role = 'recipient' | 'sender' | 'claimant' | 'writer'
 
 /**
  * Where each process of a scenario runs: its role and index (0-based) → how to start it. The
@@ -76,16 +76,17 @@ export interface LatencyFigures {
 }
 
 /**
- * `messages` messages from this process to an idle recipient elsewhere (`recipient` 0), one at a
- * time: the recipient waits with `mailbox.waitForMessage`, as a teammate between turns, and says
- * so `settleMs` after it started waiting; then one message is sent. Latency = the recipient's
- * receipt time − the send's start time carried in the text; it marks the message read before it
- * waits again.
+ * `messages` messages from this process (or, with `fromSender`, from a `sender` process placed
+ * apart: another host) to an idle recipient elsewhere (`recipient` 0), one at a time: the
+ * recipient waits with `mailbox.waitForMessage`, as a teammate between turns, and says so
+ * `settleMs` after it started waiting; then one message is sent. Latency = the recipient's
+ * receipt time − the send's start time carried in the text (both wall clocks: one kernel's when
+ * the hosts are namespaces of this machine); it marks the message read before it waits again.
  */
 export async function deliveryLatency(
   target: Target,
   place: Placement,
-  o: { messages: number; settleMs: number }
+  o: { messages: number; settleMs: number; fromSender?: boolean }
 ): Promise<LatencyFigures> {
   const team = `lat-${uid()}`
   const child = launch(place, 'recipient', 0, 'wait', {
@@ -95,12 +96,26 @@ export async function deliveryLatency(
     n: o.messages,
     settleMs: o.settleMs
   })
+  const sender = o.fromSender
+    ? launch(place, 'sender', 0, 'send', {
+        store: target.store,
+        team,
+        to: 'idle',
+        from: 'sender',
+        n: o.messages,
+        sender: true
+      })
+    : undefined
   try {
+    await sender?.waitFor('ready')
     return await withStore(target, async (store) => {
       const sent: string[] = []
       for (let i = 0; i < o.messages; i++) {
         await child.waitFor('idle')
-        sent.push((await store.mailbox.send(team, 'idle', { from: 'bench', text: `lat-${i} ${now()}` })).id)
+        if (sender) {
+          sender.tell('send')
+          sent.push((await sender.waitFor<{ sent: string }>('sent')).sent)
+        } else sent.push((await store.mailbox.send(team, 'idle', { from: 'bench', text: `lat-${i} ${now()}` })).id)
       }
       const { latencies, ids } = await child.waitFor<{ latencies: number[]; ids: string[] }>('latencies')
       const reads: number[] = []
@@ -129,7 +144,7 @@ export async function deliveryLatency(
       }
     })
   } finally {
-    await child.kill()
+    await Promise.all([child.kill(), sender?.kill()])
   }
 }
 

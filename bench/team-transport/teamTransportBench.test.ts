@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { NATS_SERVER } from '../../src/main/runtime/teamStore/natsServer.testkit'
+import { crossHostRow } from './crossHost'
 import { runTeamTransportBenchmark } from './teamTransportBench'
 
 describe('team-transport benchmark', () => {
@@ -49,4 +50,23 @@ describe('team-transport benchmark', () => {
     expect(['pass', 'fail']).toContain(r.verdict)
     if (!NATS_SERVER) expect(r.verdict).toBe('fail')
   }, 120_000)
+
+  it('skips the cross-host row with the reason, never a figure, where it cannot be measured', async () => {
+    const sizes = {
+      hosts: 2,
+      latencyMessages: 2,
+      settleMs: 10,
+      teammates: 2,
+      spawnConcurrency: 1,
+      tasks: 2,
+      perWriter: 1
+    }
+    const row = await crossHostRow(sizes, {
+      script: 'unused.mjs',
+      server: undefined,
+      command: 'swarmdesk',
+      countStored: async () => 0
+    })
+    expect(row).toEqual({ skipped: expect.stringMatching(/nats-server is not installed/) })
+  })
 })

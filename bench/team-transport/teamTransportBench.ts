@@ -7,6 +7,7 @@ import { jetstreamManager } from '@nats-io/jetstream'
 import { MAIL_STREAM } from '../../src/main/runtime/teamStore'
 import { NATS_SERVER, startNatsServer, type NatsServer } from '../../src/main/runtime/teamStore/natsServer.testkit'
 import { bundleEntry } from '../../src/main/testkit/bundleEntry.testkit'
+import { crossHostRow, type CrossHostOptions, type CrossHostRow } from './crossHost'
 import {
   burst,
   claimRace,
@@ -35,6 +36,8 @@ export interface TeamTransportBenchOptions {
   perWriter: number
   /** Where each process runs (default: this machine). */
   placement?: (script: string) => Placement
+  /** The cross-host row's sizes (docs/hosts.md#benchmark), or why it is left out; without it the row is absent. */
+  crossHost?: CrossHostOptions | { skipped: string }
 }
 
 /** One figure of both transports; `jetstream` is absent when nats-server is not installed. */
@@ -54,7 +57,9 @@ export interface TeamTransportBenchResult {
   /** Where one claim's time goes, timed alone in the benchmark's process. */
   claimSteps: SideBySide<ClaimStepFigures>
   burst: SideBySide<BurstFigures>
-  /** Over every scenario and both transports: messages acknowledged and not delivered, and delivered or stored twice; tasks won other than once. */
+  /** JetStream between test hosts (issue 28), or why not; absent when not asked for. */
+  crossHost?: CrossHostRow
+  /** Over every scenario on this machine and both transports: messages acknowledged and not delivered, and delivered or stored twice; tasks won other than once. */
   lost: number
   duplicated: number
   claimErrors: number
@@ -62,9 +67,9 @@ export interface TeamTransportBenchResult {
   verdict: 'pass' | 'fail'
 }
 
-/** Issue 27's goals for JetStream (the files are measured beside it, not judged but for loss). */
+/** Issue 27's goals for JetStream (the files are measured beside it, not judged but for loss); issue 28 sets the same across hosts. */
 export const GOALS = { p50Ms: 10, p99Ms: 50 }
-export const TARGET = `JetStream delivery to an idle recipient in another process p50 <= ${GOALS.p50Ms} ms and p99 <= ${GOALS.p99Ms} ms; on both transports 0 messages lost, 0 duplicated, every task won exactly once, no failed send or claim`
+export const TARGET = `JetStream delivery to an idle recipient in another process p50 <= ${GOALS.p50Ms} ms and p99 <= ${GOALS.p99Ms} ms; on both transports 0 messages lost, 0 duplicated, every task won exactly once, no failed send or claim; across hosts (when the row is measured: test hosts can be made here) JetStream delivery host to host within the same p50 and p99, 0 lost, 0 duplicated, every task won exactly once, every teammate ready, nothing left on the hosts`
 
 /** The repository root: the bench runner and vitest both run from it (node_modules must resolve from the bundles). */
 const REPO = process.cwd()
@@ -88,7 +93,9 @@ function streamCounter(url: string): (team: string, agent: string) => Promise<nu
  * Runs the team store's two transports side by side over real processes — JetStream on a
  * nats-server started here (`-js`, its store in a temp folder), and the files of a temporary data
  * directory — and judges JetStream against {@link GOALS}. Scenarios alternate which transport goes
- * first. Without nats-server installed, only the files run and the verdict is `fail`.
+ * first. Without nats-server installed, only the files run and the verdict is `fail`. With
+ * `crossHost`, then the cross-host row on the same server ({@link crossHostRow}): judged when
+ * measured, `{skipped}` where test hosts cannot be made, `{error}` (and a `fail`) when it broke.
  */
 export async function runTeamTransportBenchmark(o: TeamTransportBenchOptions): Promise<TeamTransportBenchResult> {
   const loadBefore = loadavg().map(round2)
@@ -142,6 +149,16 @@ export async function runTeamTransportBenchmark(o: TeamTransportBenchOptions): P
       })
     )
 
+    const crossHost: CrossHostRow | undefined =
+      !o.crossHost || 'skipped' in o.crossHost
+        ? o.crossHost
+        : await crossHostRow(o.crossHost, {
+            script,
+            server: server?.url,
+            command: `${process.execPath} ${join(REPO, 'bin', 'swarmdesk')}`,
+            countStored: server ? streamCounter(server.url) : async () => 0
+          }).catch((error: unknown) => ({ error: String((error as Error).stack ?? error) }))
+
     const lats = [latency.jetstream, latency.files].filter((x) => x !== undefined)
     const bursts = [burstFigures.jetstream, burstFigures.files].filter((x) => x !== undefined)
     const races = claims.flatMap((c) => [c.jetstream, c.files]).filter((x) => x !== undefined)
@@ -160,7 +177,11 @@ export async function runTeamTransportBenchmark(o: TeamTransportBenchOptions): P
       lost === 0 &&
       duplicated === 0 &&
       claimErrors === 0 &&
-      failed === 0
+      failed === 0 &&
+      // a row that could not be measured here says why and is not judged; a measured one must meet its goals
+      (!crossHost ||
+        'skipped' in crossHost ||
+        ('pass' in crossHost && crossHost.pass.latency && crossHost.pass.exactlyOnce))
     return {
       name: 'team-transport',
       machine: { cpus: cpus().length, loadAverage: { before: loadBefore, after: loadavg().map(round2) } },
@@ -170,6 +191,7 @@ export async function runTeamTransportBenchmark(o: TeamTransportBenchOptions): P
       claims,
       claimSteps: steps,
       burst: burstFigures,
+      ...(crossHost ? { crossHost } : {}),
       lost,
       duplicated,
       claimErrors,
