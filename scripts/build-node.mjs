@@ -28,6 +28,9 @@ export const NODE_ENTRIES = {
  */
 export const WORKER_LAZY_PACKAGES = ['turndown', '@modelcontextprotocol/sdk', 'gray-matter', 'yaml', 're2js']
 
+/** The module whose `Headers` and `FormData` exports the worker bundle uses for those globals (esbuild's inject). */
+export const WORKER_FETCH_GLOBALS = 'src/main/runtime/teammates/worker/fetchGlobals.ts'
+
 /**
  * zod's error messages in English only, for the worker bundle: every other locale (about 0.3 MB,
  * 45 languages) reaches the bundle only through the `locales` namespace zod re-exports, which
@@ -87,6 +90,11 @@ await build({
   // every worker's isolate, used or not (docs/teams.md#worker-teammate-memory).
   external: [...common.external, ...WORKER_LAZY_PACKAGES],
   plugins: [zodEnglishOnly],
+  // every free `Headers` and `FormData` in the bundle (the model SDK builds a Headers per request
+  // and asks whether its body is a FormData) is Swarmdesk's own: Node's global ones load its whole
+  // fetch (undici, ~2 MB of heap and 40-90 ms of CPU in a fresh worker), which a worker's model
+  // requests, made by the main thread, do not need (docs/teams.md#worker-teammate-start-up)
+  inject: [WORKER_FETCH_GLOBALS],
   // Every worker teammate holds the bundle's source in its isolate (V8 compiles functions lazily
   // from it). Without comments and indentation it is a third smaller, and ASCII only: one
   // non-Latin-1 character in a comment made V8 keep the whole 4.6 MB source as a two-byte string,

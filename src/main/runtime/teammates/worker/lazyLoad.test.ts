@@ -38,7 +38,8 @@ describe('worker teammate start-up', () => {
         'const require = createRequire(import.meta.url)',
         `const channel = new BroadcastChannel(${JSON.stringify(channel)})`,
         'channel.unref()',
-        "channel.onmessage = (event) => { if (event.data === 'modules?') channel.postMessage(Object.keys(require.cache)) }"
+        // Node's built-in modules the worker loaded show as 'NativeModule <id>' in process.moduleLoadList
+        "channel.onmessage = (event) => { if (event.data === 'modules?') channel.postMessage([...Object.keys(require.cache), ...process.moduleLoadList]) }"
       ].join('\n')
     )
     const [config] = await bed.prepareTeam(
@@ -70,6 +71,10 @@ describe('worker teammate start-up', () => {
       // the check can fail: a package the bundle requires at start shows here
       expect(files.some((f) => f.includes(join('node_modules', 'sh-syntax')))).toBe(true)
       for (const name of LAZY) expect(inNodeModules(files, name)).toEqual([])
+      // its model requests went through the main thread (httpClient.ts): Node's fetch never loaded
+      // here, while the checks above see the built-ins it did load
+      expect(files).toContain('NativeModule internal/worker/io')
+      expect(files.filter((f) => f.includes('undici'))).toEqual([])
 
       // and a lazy package does load, in the worker, on its first use: her Grep loads the grep engine
       const mailbox = createMailbox({ home: bed.home })
