@@ -22,11 +22,21 @@ export const NODE_ENTRIES = {
 /**
  * Dependencies the worker teammate bundle leaves in node_modules, loaded on first use: each is
  * reached only through a dynamic import (or from a module that is), or, for re2js, a `require` made
- * on the first Grep (tools/files/grepEngine.ts). A static import of one on the
+ * on the first Grep (tools/files/grepEngine.ts). The NATS client loads on the first team store
+ * opened on a server (teamStore/open.ts). A static import of one on the
  * worker's start-up path would load it from node_modules at every start:
  * src/main/runtime/teammates/worker/lazyLoad.test.ts checks that a loaded worker holds none of them.
  */
-export const WORKER_LAZY_PACKAGES = ['turndown', '@modelcontextprotocol/sdk', 'gray-matter', 'yaml', 're2js']
+export const WORKER_LAZY_PACKAGES = [
+  'turndown',
+  '@modelcontextprotocol/sdk',
+  'gray-matter',
+  'yaml',
+  're2js',
+  '@nats-io/transport-node',
+  '@nats-io/jetstream',
+  '@nats-io/kv'
+]
 
 /** The module whose `Headers` and `FormData` exports the worker bundle uses for those globals (esbuild's inject). */
 export const WORKER_FETCH_GLOBALS = 'src/main/runtime/teammates/worker/fetchGlobals.ts'
@@ -86,7 +96,7 @@ await build({
   format: 'cjs',
   // Packages a worker reaches only through a dynamic import (WebFetch's HTML converter, the MCP
   // SDK — a worker's MCP goes through its port —, agent definition frontmatter, the scripted
-  // server's YAML) load from node_modules on first use instead: bundled, their source would sit in
+  // server's YAML, the NATS client of a team on a server) load from node_modules on first use instead: bundled, their source would sit in
   // every worker's isolate, used or not (docs/teams.md#worker-teammate-memory).
   external: [...common.external, ...WORKER_LAZY_PACKAGES],
   plugins: [zodEnglishOnly],

@@ -12,9 +12,9 @@ import { until, useWorkerTestbed } from './worker.testkit'
  * (scripts/build-node.mjs, WORKER_LAZY_PACKAGES; docs/teams.md#worker-teammate-memory), as they
  * appear in a path. Loaded through `require` (gray-matter, yaml, the grep engine re2js) or
  * `import()` of CommonJS (turndown) they show in the worker's `require.cache`; the MCP SDK is ES
- * modules, which do not.
+ * modules, which do not. The NATS client loads with a team store on a server (nats.test.ts).
  */
-const LAZY = ['turndown', 'gray-matter', 'yaml', '@modelcontextprotocol/sdk', 're2js']
+const LAZY = ['turndown', 'gray-matter', 'yaml', '@modelcontextprotocol/sdk', 're2js', '@nats-io']
 
 describe('worker teammate start-up', () => {
   const bed = useWorkerTestbed('swarmdesk-worker-lazy')
