@@ -111,7 +111,9 @@ await build({
   // 9 MB per worker. Names are kept (no identifier minification), so stack traces still read.
   minifyWhitespace: true,
   charset: 'ascii',
-  // CommonJS has no import.meta; the sources use import.meta.url only to find files beside them
-  define: { 'import.meta.url': '__sdImportMetaUrl' },
+  // CommonJS has no import.meta; the sources use import.meta.url only to find files beside them.
+  // globalThis.Headers: headers-polyfill, the injected Headers, asks `init instanceof
+  // globalThis.Headers` of every init not already its own, and that getter would load undici
+  define: { 'import.meta.url': '__sdImportMetaUrl', 'globalThis.Headers': 'undefined' },
   banner: { js: "var __sdImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" }
 })

@@ -72,10 +72,7 @@ export interface TeammateRunOptions {
    * leader's `--mcp-config` files from the environment and `mcpConfigFiles`), stopped when it ends.
    */
   mcp?: TeammateMcpHost
-  /**
-   * The `fetch` its model requests use (a worker passes the main thread's, over its port:
-   * docs/teams.md#worker-teammate-start-up); default the global one.
-   */
+  /** The `fetch` of its model requests (a worker's goes to the main thread: docs/teams.md#worker-teammate-start-up). */
   fetch?: ModelFetch
   /** `--mcp-config` files of `swarmdesk teammate`, after the leader's (a later file wins a name). */
   mcpConfigFiles?: string[]
@@ -164,12 +161,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   options.signal?.addEventListener('abort', onAbort, { once: true })
   if (options.signal?.aborted) stopped.abort()
   // before it is marked active: a missing API key is bad usage, not a crash to tell the lead about
-  const connection = await connectModel({
-    env,
-    settings,
-    retryBaseDelayMs: options.retryBaseDelayMs,
-    ...(options.fetch ? { fetch: options.fetch } : {})
-  })
+  const { retryBaseDelayMs, fetch: modelFetch } = options
+  const connection = await connectModel({ env, settings, retryBaseDelayMs, fetch: modelFetch })
   const mcpEnv = { ...settings.env, ...env }
   const mcp =
     options.mcp ??
