@@ -38,6 +38,12 @@ export const WORKER_LAZY_PACKAGES = [
   '@nats-io/kv'
 ]
 
+/**
+ * How the worker bundle begins: it is the body of Node's CommonJS wrapper function, closed by
+ * `})` at its end (see the build below; src/main/runtime/teammates/worker/thread.ts checks it).
+ */
+export const WORKER_BUNDLE_WRAPPER = '(function (exports, require, module, __filename, __dirname) {'
+
 /** The module whose `Headers` and `FormData` exports the worker bundle uses for those globals (esbuild's inject). */
 export const WORKER_FETCH_GLOBALS = 'src/main/runtime/teammates/worker/fetchGlobals.ts'
 
@@ -111,9 +117,19 @@ await build({
   // 9 MB per worker. Names are kept (no identifier minification), so stack traces still read.
   minifyWhitespace: true,
   charset: 'ascii',
+  // the licence comments of bundled packages go to teammate-worker.cjs.LEGAL.txt beside it: in the
+  // bundle they would be source every worker holds (and esbuild keeps their non-ASCII letters)
+  legalComments: 'external',
   // CommonJS has no import.meta; the sources use import.meta.url only to find files beside them.
   // globalThis.Headers: headers-polyfill, the injected Headers, asks `init instanceof
   // globalThis.Headers` of every init not already its own, and that getter would load undici
   define: { 'import.meta.url': '__sdImportMetaUrl', 'globalThis.Headers': 'undefined' },
-  banner: { js: "var __sdImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" }
+  // the file is the CommonJS wrapper function itself, which the bootstrap compiles as it is read:
+  // wrapping it there made a second copy of the source and left the first (1.2 MB) as garbage in
+  // every worker until a full collection (docs/teams.md#worker-teammate-memory). Not loadable by
+  // require(); only the bootstrap loads it.
+  banner: {
+    js: `${WORKER_BUNDLE_WRAPPER} var __sdImportMetaUrl = require('node:url').pathToFileURL(__filename).href;`
+  },
+  footer: { js: '})' }
 })

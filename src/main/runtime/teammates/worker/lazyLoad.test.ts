@@ -3,7 +3,9 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { BroadcastChannel } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
+import { Script } from 'node:vm'
 import { nodeBundlePath } from '../../install'
+import { WORKER_BUNDLE_WRAPPER } from './codeCache'
 import { createMailbox } from '../../mailbox'
 import { until, useWorkerTestbed } from './worker.testkit'
 
@@ -24,6 +26,13 @@ describe('worker teammate start-up', () => {
     expect(bundle).toContain('Invalid input: expected') // en
     expect(bundle).not.toContain('Eingabe') // de
     expect(bundle).not.toContain('Entr\\xE9e invalide') // fr, as the ASCII bundle writes it
+  })
+
+  it('is built as the CommonJS wrapper function itself, which the bootstrap compiles as read (no wrapped copy)', () => {
+    const bundle = readFileSync(nodeBundlePath('teammate-worker'), 'utf8')
+    expect(bundle.startsWith(WORKER_BUNDLE_WRAPPER)).toBe(true)
+    // as written, it is one function expression (closed at its end): running it runs nothing of the bundle
+    expect(typeof new Script(bundle).runInThisContext()).toBe('function')
   })
 
   it('a teammate idle after a text turn has loaded none of the packages the bundle leaves for first use', async () => {
