@@ -41,7 +41,20 @@ export interface ModelClientOptions {
    * has no use for the workspace path or the agents' names. Default false.
    */
   scriptedModel?: boolean
+  /**
+   * The `fetch` the SDK makes its requests with; default the global one. A worker teammate passes
+   * one that has the main thread make them (teammates/worker/httpClient.ts), so it never loads
+   * Node's fetch to start (docs/teams.md#worker-teammate-start-up).
+   */
+  fetch?: ModelFetch
 }
+
+/**
+ * A `fetch` for the model SDK: called as the Fetch standard's, with the SDK's init (method,
+ * headers, a JSON string body, signal); resolves to what the SDK reads of a `Response` (status,
+ * headers, a web ReadableStream body, `text` / `json`).
+ */
+export type ModelFetch = (input: string, init: RequestInit) => Promise<unknown>
 
 /** Default of {@link ModelClientOptions.stallTimeoutMs}: ten minutes, as the SDK's own timeout. */
 export const DEFAULT_STALL_TIMEOUT_MS = 600_000
@@ -93,7 +106,8 @@ export class ModelClient {
       apiKey: this.apiKey ?? 'no-api-key',
       baseURL: this.options.baseURL,
       maxRetries: this.options.maxRetries ?? 4,
-      timeout: this.options.timeoutMs ?? this.stallTimeoutMs + 10_000
+      timeout: this.options.timeoutMs ?? this.stallTimeoutMs + 10_000,
+      ...(this.options.fetch ? { fetch: this.options.fetch as typeof fetch } : {})
     })
   }
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { Emitter, RunUsageError, type Disposable } from '../base'
-import { ModelClient, type ApiKeyHolder } from '../model'
+import { ModelClient, type ApiKeyHolder, type ModelFetch } from '../model'
 import type { LoadedSettings } from '../permissions'
 import type { ScriptedServer } from '../scripted'
 
@@ -74,7 +74,10 @@ export async function connectModel(options: {
    * connection whose requests fail at once with that hint, until a key is set (a workspace's first run).
    */
   noApiKeyHint?: string
+  /** The `fetch` of the model's requests (the ModelClient's `fetch` option); default the global one. */
+  fetch?: ModelFetch
 }): Promise<ModelConnection> {
+  const viaFetch = options.fetch ? { fetch: options.fetch } : {}
   if (options.scenario) {
     // loaded only here: a process that talks to a server elsewhere (a teammate) never holds the server's code
     const { startScriptedServer } = await import('../scripted')
@@ -85,7 +88,8 @@ export async function connectModel(options: {
       apiKey: 'scripted-model',
       baseURL: scripted.url,
       retryBaseDelayMs: options.retryBaseDelayMs,
-      scriptedModel: true
+      scriptedModel: true,
+      ...viaFetch
     })
     return {
       client,
@@ -104,7 +108,8 @@ export async function connectModel(options: {
       apiKey: key,
       baseURL: url,
       retryBaseDelayMs: options.retryBaseDelayMs,
-      scriptedModel: true
+      scriptedModel: true,
+      ...viaFetch
     })
     return {
       client,
@@ -127,7 +132,8 @@ export async function connectModel(options: {
     apiKey,
     baseURL,
     retryBaseDelayMs: options.retryBaseDelayMs,
-    ...(options.noApiKeyHint ? { noApiKeyHint: options.noApiKeyHint } : {})
+    ...(options.noApiKeyHint ? { noApiKeyHint: options.noApiKeyHint } : {}),
+    ...viaFetch
   })
   const changed = new Emitter<void>()
   let used = apiKey

@@ -26,15 +26,14 @@ export {
   type TeamContext,
   type TeamContextOptions
 } from './context'
-export { createNatsTeamStore } from './nats/store'
 export {
   DEDUP_WINDOW_MS,
   DEFAULT_LIVENESS_TTL_MS,
   MAIL_STREAM,
   TeamStoreUnavailableError,
   type NatsOpenOptions
-} from './nats/connection'
-export { openTeamStore, reapVanished, type VanishedTeammate } from './open'
+} from './nats/shared'
+export { createNatsTeamStore, openTeamStore, reapVanished, type VanishedTeammate } from './open'
 export { deleteStaleServerTeam, listServerTeams, type ServerTeam } from './serverTeams'
 export {
   describeTransport,

@@ -1,7 +1,6 @@
 import type { Task } from '../../../shared/tasks'
 import { createFileTeamStore } from './files'
-import type { NatsOpenOptions } from './nats/connection'
-import { createNatsTeamStore } from './nats/store'
+import type { NatsOpenOptions } from './nats/shared'
 import type { TeamStorePort } from './port'
 import type { TeamTransport } from './transport'
 
@@ -15,6 +14,20 @@ export async function openTeamStore(
   opts: NatsOpenOptions = {}
 ): Promise<TeamStorePort> {
   return transport.kind === 'files' ? createFileTeamStore(home) : createNatsTeamStore(transport, opts)
+}
+
+/**
+ * Opens the team store on a NATS server (see `nats/store.ts`): the NATS client is loaded here, on
+ * the first store opened on a server, not with the runtime (a worker teammate of a team on the
+ * files never loads it: docs/teams.md#worker-teammate-start-up).
+ * @throws TeamStoreUnavailableError when the server is unreachable or has JetStream off.
+ */
+export async function createNatsTeamStore(
+  transport: Extract<TeamTransport, { kind: 'nats' }>,
+  opts: NatsOpenOptions = {}
+): Promise<TeamStorePort> {
+  const nats = await import('./nats/store')
+  return nats.createNatsTeamStore(transport, opts)
 }
 
 /** A teammate found gone by {@link reapVanished}, and the tasks it held that went back to the list. */

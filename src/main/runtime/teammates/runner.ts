@@ -22,7 +22,7 @@ import { EventBus } from '../events'
 import type { Disposable } from '../base'
 import { createHookRunner } from '../hooks'
 import { renderForModel, TeamGoneError } from '../mailbox'
-import { DEFAULT_MODEL, resolveModel, type AgentIdentity } from '../model'
+import { DEFAULT_MODEL, resolveModel, type AgentIdentity, type ModelFetch } from '../model'
 
 import { createMailboxNetworkAsker } from './mailboxNetworkAsker'
 import { createMailboxPrompter } from './mailboxPrompter'
@@ -72,6 +72,8 @@ export interface TeammateRunOptions {
    * leader's `--mcp-config` files from the environment and `mcpConfigFiles`), stopped when it ends.
    */
   mcp?: TeammateMcpHost
+  /** The `fetch` of its model requests (a worker's goes to the main thread: docs/teams.md#worker-teammate-start-up). */
+  fetch?: ModelFetch
   /** `--mcp-config` files of `swarmdesk teammate`, after the leader's (a later file wins a name). */
   mcpConfigFiles?: string[]
   /** Its directory's project context, read already (a worker's executor shares one read among the teammates it starts); default read at start. */
@@ -159,7 +161,8 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
   options.signal?.addEventListener('abort', onAbort, { once: true })
   if (options.signal?.aborted) stopped.abort()
   // before it is marked active: a missing API key is bad usage, not a crash to tell the lead about
-  const connection = await connectModel({ env, settings, retryBaseDelayMs: options.retryBaseDelayMs })
+  const { retryBaseDelayMs, fetch: modelFetch } = options
+  const connection = await connectModel({ env, settings, retryBaseDelayMs, fetch: modelFetch })
   const mcpEnv = { ...settings.env, ...env }
   const mcp =
     options.mcp ??

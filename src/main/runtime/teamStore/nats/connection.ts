@@ -9,21 +9,24 @@ import {
   type JetStreamManager
 } from '@nats-io/jetstream'
 import { Kvm, type KV } from '@nats-io/kv'
-import { describeTransport, TeamTransportError, type TeamTransport } from '../transport'
+import { describeTransport, type TeamTransport } from '../transport'
+import {
+  DEDUP_WINDOW_MS,
+  DEFAULT_LIVENESS_TTL_MS,
+  LOCK_TTL_MS,
+  MAIL_STREAM,
+  TeamStoreUnavailableError,
+  type NatsOpenOptions
+} from './shared'
 
-/** The stream holding every inbox, one subject per inbox: `swarmdesk.mail.{team}.{agent}`. */
-export const MAIL_STREAM = 'SWARMDESK_MAIL'
-/** How long JetStream remembers a message id to drop a re-sent duplicate, ms (a retried send lands within it). */
-export const DEDUP_WINDOW_MS = 120_000
-/** TTL of the liveness bucket, ms: a teammate whose last heartbeat is older is gone (docs/nats.md#liveness). */
-export const DEFAULT_LIVENESS_TTL_MS = 5_000
-/** TTL of the lock bucket, ms: a lock whose holder vanished is gone by then at the latest. */
-export const LOCK_TTL_MS = 30_000
-
-/** The server could not be used: unreachable, refused the credentials, or has JetStream off. Says which and what to do. */
-export class TeamStoreUnavailableError extends TeamTransportError {
-  override name = 'TeamStoreUnavailableError'
-}
+export {
+  DEDUP_WINDOW_MS,
+  DEFAULT_LIVENESS_TTL_MS,
+  LOCK_TTL_MS,
+  MAIL_STREAM,
+  TeamStoreUnavailableError,
+  type NatsOpenOptions
+} from './shared'
 
 /** An open connection and the buckets of the team store. */
 export interface NatsHandles {
@@ -36,16 +39,6 @@ export interface NatsHandles {
   locks: KV
   live: KV
   livenessTtlMs: number
-}
-
-/** Options of {@link openNats}. */
-export interface NatsOpenOptions {
-  /** Replicas of the stream and buckets when they are first made (1 on a single server). */
-  replicas?: number
-  /** TTL of the liveness bucket when it is first made, ms (default {@link DEFAULT_LIVENESS_TTL_MS}). */
-  livenessTtlMs?: number
-  /** Connect timeout, ms (default 3,000). */
-  timeoutMs?: number
 }
 
 /**

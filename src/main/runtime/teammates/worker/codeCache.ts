@@ -4,6 +4,14 @@ import { basename, extname, join } from 'node:path'
 import { writeFileAtomicSync } from '../../locks'
 
 /**
+ * How the worker teammate bundle (`out/node/teammate-worker.cjs`) begins: it is built as the body
+ * of Node's CommonJS wrapper function, closed by `})` at its end (scripts/build-node.mjs keeps the
+ * same string), so the bootstrap compiles the file as read, without a wrapped second copy of its
+ * source (docs/teams.md#worker-teammate-memory).
+ */
+export const WORKER_BUNDLE_WRAPPER = '(function (exports, require, module, __filename, __dirname) {'
+
+/**
  * What a worker's bootstrap reports on its `parentPort` after it compiled the bundle: whether the
  * code cache it was given was `used`, `rejected` by V8 (another V8 build or other V8 flags), or
  * `absent`; with `data`, a fresh cache (V8's `script.createCachedData()`, taken after the bundle's

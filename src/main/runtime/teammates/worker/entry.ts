@@ -8,6 +8,7 @@ import { runTeammate } from '../runner'
 import { teammateIdentityEnv } from '../env'
 import { createPtyClient } from './ptyClient'
 import { createMcpPortClient } from './mcpClient'
+import { createHttpPortClient } from './httpClient'
 import {
   HEARTBEAT_INTERVAL_MS,
   parseMainMessage,
@@ -101,11 +102,14 @@ export async function runWorkerTeammate(
   const prompter = createBridgePrompter(post)
   // its MCP servers are the main process's: the session's shared connections, and its own started there
   const mcp = createMcpPortClient(post)
+  // its model requests are made by the main thread, whose fetch is loaded: the worker never loads
+  // Node's fetch (undici) to start (docs/teams.md#worker-teammate-start-up)
+  const http = createHttpPortClient(post)
   const interrupts = new Emitter<void>()
   const onMessage = (raw: unknown): void => {
     const message = parseMainMessage(raw)
     if (message.type === 'interrupt') interrupts.fire()
-    else if (!pty.handle(message) && !mcp.handle(message)) prompter.handle(message)
+    else if (!pty.handle(message) && !mcp.handle(message) && !http.handle(message)) prompter.handle(message)
   }
   port.on('message', onMessage)
 
@@ -134,6 +138,7 @@ export async function runWorkerTeammate(
       pty,
       prompter,
       mcp: mcp.host,
+      fetch: http.fetch,
       interrupts: interrupts.event,
       ...(projectContext ? { projectContext } : {}),
       // its events reach the leader over its port (docs/nats.md#a-teammates-events): none published on a server
@@ -144,6 +149,7 @@ export async function runWorkerTeammate(
     failure = serializeError(error)
   } finally {
     // the runner leaves an injected host to its owner: kill what its shells may have left
+    http.dispose()
     await pty.dispose().catch(() => undefined)
   }
   if (store) {

@@ -3,7 +3,9 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { BroadcastChannel } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
+import { Script } from 'node:vm'
 import { nodeBundlePath } from '../../install'
+import { WORKER_BUNDLE_WRAPPER } from './codeCache'
 import { createMailbox } from '../../mailbox'
 import { until, useWorkerTestbed } from './worker.testkit'
 
@@ -12,9 +14,9 @@ import { until, useWorkerTestbed } from './worker.testkit'
  * (scripts/build-node.mjs, WORKER_LAZY_PACKAGES; docs/teams.md#worker-teammate-memory), as they
  * appear in a path. Loaded through `require` (gray-matter, yaml, the grep engine re2js) or
  * `import()` of CommonJS (turndown) they show in the worker's `require.cache`; the MCP SDK is ES
- * modules, which do not.
+ * modules, which do not. The NATS client loads with a team store on a server (nats.test.ts).
  */
-const LAZY = ['turndown', 'gray-matter', 'yaml', '@modelcontextprotocol/sdk', 're2js']
+const LAZY = ['turndown', 'gray-matter', 'yaml', '@modelcontextprotocol/sdk', 're2js', '@nats-io']
 
 describe('worker teammate start-up', () => {
   const bed = useWorkerTestbed('swarmdesk-worker-lazy')
@@ -24,6 +26,13 @@ describe('worker teammate start-up', () => {
     expect(bundle).toContain('Invalid input: expected') // en
     expect(bundle).not.toContain('Eingabe') // de
     expect(bundle).not.toContain('Entr\\xE9e invalide') // fr, as the ASCII bundle writes it
+  })
+
+  it('is built as the CommonJS wrapper function itself, which the bootstrap compiles as read (no wrapped copy)', () => {
+    const bundle = readFileSync(nodeBundlePath('teammate-worker'), 'utf8')
+    expect(bundle.startsWith(WORKER_BUNDLE_WRAPPER)).toBe(true)
+    // as written, it is one function expression (closed at its end): running it runs nothing of the bundle
+    expect(typeof new Script(bundle).runInThisContext()).toBe('function')
   })
 
   it('a teammate idle after a text turn has loaded none of the packages the bundle leaves for first use', async () => {
@@ -38,7 +47,8 @@ describe('worker teammate start-up', () => {
         'const require = createRequire(import.meta.url)',
         `const channel = new BroadcastChannel(${JSON.stringify(channel)})`,
         'channel.unref()',
-        "channel.onmessage = (event) => { if (event.data === 'modules?') channel.postMessage(Object.keys(require.cache)) }"
+        // Node's built-in modules the worker loaded show as 'NativeModule <id>' in process.moduleLoadList
+        "channel.onmessage = (event) => { if (event.data === 'modules?') channel.postMessage([...Object.keys(require.cache), ...process.moduleLoadList]) }"
       ].join('\n')
     )
     const [config] = await bed.prepareTeam(
@@ -70,6 +80,10 @@ describe('worker teammate start-up', () => {
       // the check can fail: a package the bundle requires at start shows here
       expect(files.some((f) => f.includes(join('node_modules', 'sh-syntax')))).toBe(true)
       for (const name of LAZY) expect(inNodeModules(files, name)).toEqual([])
+      // its model requests went through the main thread (httpClient.ts): Node's fetch never loaded
+      // here, while the checks above see the built-ins it did load
+      expect(files).toContain('NativeModule internal/worker/io')
+      expect(files.filter((f) => f.includes('undici'))).toEqual([])
 
       // and a lazy package does load, in the worker, on its first use: her Grep loads the grep engine
       const mailbox = createMailbox({ home: bed.home })

@@ -21,14 +21,15 @@ import { McpServerConfigSchema } from '../../mcp'
  *
  * Worker → main: `loaded`, `heartbeat`, `ready`, `event`, `pty.run` / `pty.abort`, `pty.spawn` /
  * `pty.kill`, `pty.dispose`, `permission.prompt` / `permission.cancel`, `mcp.request` /
- * `mcp.cancel`, `done`.
+ * `mcp.cancel`, `http.request` / `http.abort`, `done`.
  * Main → worker: `start`, `pty.started`, `pty.data`, `pty.result` / `pty.failed`, `pty.exit`,
- * `pty.killed`, `pty.disposed`, `permission.answer`, `mcp.reply`; and, on each spawn's own reply
+ * `pty.killed`, `pty.disposed`, `permission.answer`, `mcp.reply`, `http.response`, `http.chunk`,
+ * `http.end` / `http.failed`; and, on each spawn's own reply
  * port, one {@link SpawnReply}.
  */
 
 /** Bumped on any incompatible change; the worker refuses workerData of another version. */
-export const WORKER_PROTOCOL_VERSION = 3
+export const WORKER_PROTOCOL_VERSION = 4
 
 /** How often a worker posts `heartbeat`, ms. The executor's watchdog allows several missed beats. */
 export const HEARTBEAT_INTERVAL_MS = 500
@@ -153,6 +154,23 @@ export const McpReplySchema = z.discriminatedUnion('ok', [
 ])
 export type McpReply = z.infer<typeof McpReplySchema>
 
+/** A model request a worker asks the main thread to make (httpClient.ts / httpServer.ts): headers as [name, value] pairs. */
+export const HttpRequestSchema = z.object({
+  url: z.string().min(1),
+  method: z.string().min(1),
+  headers: z.array(z.tuple([z.string(), z.string()])),
+  body: z.union([z.string(), z.instanceof(Uint8Array)]).optional()
+})
+export type HttpRequest = z.infer<typeof HttpRequestSchema>
+
+/** The main thread's `fetch` error, as it crosses the port: its name and message, and its cause's. */
+export const HttpFailureSchema = z.object({
+  name: z.string(),
+  message: z.string(),
+  cause: z.object({ name: z.string(), message: z.string(), code: z.string().optional() }).optional()
+})
+export type HttpFailure = z.infer<typeof HttpFailureSchema>
+
 /** How a worker's teammate ended, as the worker saw it. */
 export const DoneOutcomeSchema = z.enum(['shutdown', 'aborted', 'crashed'])
 export type DoneOutcome = z.infer<typeof DoneOutcomeSchema>
@@ -195,6 +213,10 @@ export const WorkerToMainSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mcp.request'), id: Id, request: McpRequestSchema }),
   /** The request's signal fired in the worker: stop its call (the answer is no longer read). */
   z.object({ type: z.literal('mcp.cancel'), id: Id }),
+  /** A model request, made by the main thread's fetch; answered by `http.response`, `http.chunk`*, `http.end`, or `http.failed`. */
+  z.object({ type: z.literal('http.request'), id: Id, request: HttpRequestSchema }),
+  /** The request's signal fired (or its body was cancelled): stop it; nothing more comes for it. */
+  z.object({ type: z.literal('http.abort'), id: Id }),
   /**
    * The last message: how the teammate ended. `cleanedUp` is true when its runner's cleanup ran
    * and left it inactive with its tasks released and the leader told (docs/teams.md#teammate-life-cycle); false when the
@@ -246,6 +268,21 @@ export const MainToWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('permission.answer'), id: Id, answer: PermissionPromptAnswerSchema }),
   /** The answer to an `mcp.request` (none after an `mcp.cancel` of it). */
   z.object({ type: z.literal('mcp.reply'), id: Id, reply: McpReplySchema }),
+  /** The status and headers of an `http.request`'s response. */
+  z.object({
+    type: z.literal('http.response'),
+    id: Id,
+    status: z.number().int(),
+    statusText: z.string(),
+    url: z.string(),
+    headers: z.array(z.tuple([z.string(), z.string()]))
+  }),
+  /** A piece of its body, in order. */
+  z.object({ type: z.literal('http.chunk'), id: Id, chunk: z.instanceof(Uint8Array) }),
+  /** Its body is complete. */
+  z.object({ type: z.literal('http.end'), id: Id }),
+  /** Its `fetch` failed, before or during the body. */
+  z.object({ type: z.literal('http.failed'), id: Id, error: HttpFailureSchema }),
   /** A person pressed Esc in the teammate's pane: stop the turn running now (the teammate stays). */
   z.object({ type: z.literal('interrupt') })
 ])

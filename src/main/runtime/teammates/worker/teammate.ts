@@ -10,6 +10,7 @@ import type { ProjectContext } from '../../runner'
 import { parseForwardedEvent, parseWorkerMessage, type MainToWorker, type WorkerToMain } from './protocol'
 import { createPtyServer, type PtyServer } from './ptyServer'
 import { createMcpServer, type McpServer, type SharedMcp } from './mcpServer'
+import { createHttpServer, type HttpServer } from './httpServer'
 
 /** How long a worker may take from its creation to its loop's first event (loading the bundle, then starting the runner), ms. */
 const STARTUP_TIMEOUT_MS = 30_000
@@ -60,6 +61,7 @@ export class WorkerTeammate {
   private readonly port: MessagePort
   private readonly server: PtyServer
   private readonly mcp: McpServer
+  private readonly http: HttpServer
   private readonly prompts = new Map<number, AbortController>()
   private readonly startedAt = Date.now()
   private lastSign = Date.now()
@@ -92,6 +94,7 @@ export class WorkerTeammate {
     this.port = options.thread.port
     this.server = createPtyServer(options.pty, (message) => this.post(message))
     this.mcp = createMcpServer(options.mcp, (message) => this.post(message))
+    this.http = createHttpServer((message) => this.post(message))
     this.port.on('message', (raw) => this.onMessage(raw))
     this.worker.on('error', (error) => (this.workerError ??= error))
     this.worker.on('exit', (code) => {
@@ -186,6 +189,12 @@ export class WorkerTeammate {
       case 'mcp.cancel':
         this.mcp.cancel(message.id)
         return
+      case 'http.request':
+        this.http.request(message.id, message.request)
+        return
+      case 'http.abort':
+        this.http.abort(message.id)
+        return
       case 'permission.prompt':
         this.ask(message.id, message.request)
         return
@@ -262,6 +271,7 @@ export class WorkerTeammate {
     const killing = this.server.dispose()
     // docs/tools.md#mcp-servers: the servers started for it stop with it, however it ended
     const stopping = this.mcp.dispose()
+    this.http.dispose()
     for (const controller of this.prompts.values()) controller.abort()
     this.prompts.clear()
     const [swept] = await Promise.all([killing, stopping])

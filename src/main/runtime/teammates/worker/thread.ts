@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads'
 
-import { isCodeCacheReport, type WorkerCodeCache } from './codeCache'
+import { isCodeCacheReport, WORKER_BUNDLE_WRAPPER, type WorkerCodeCache } from './codeCache'
 import { WORKER_PROTOCOL_VERSION, type WorkerData } from './protocol'
 
 /**
@@ -158,7 +158,7 @@ function resolveNodePty(): string | undefined {
  * stub in node-pty's require.cache slot, whose functions throw, and refuses node-pty's native addon
  * outright should anything load it another way. Then it loads the prelude, if any (`require` for a
  * `.cjs` one, else `import()`), and loads
- * the entry: a `.cjs` bundle is compiled as a script with the code cache at `codeCachePath` (its
+ * the entry: a `.cjs` bundle (the CommonJS wrapper function itself, {@link WORKER_BUNDLE_WRAPPER}) is compiled as a script with the code cache at `codeCachePath` (its
  * SHA-256 checked first, then V8's own checks; Node 20 has no code cache for ES modules) and run
  * as a CommonJS module; when there
  * was no usable cache, it posts a fresh one on parentPort ({@link CodeCacheReport}) for the main
@@ -201,7 +201,9 @@ const loadScript = (entry, cachePath) => {
       else damaged = true;
     }
   }
-  const source = '(function (exports, require, module, __filename, __dirname) { ' + fs.readFileSync(entry, 'utf8') + '\\n})';
+  // the bundle is the CommonJS wrapper function as built (scripts/build-node.mjs): compiled as read, one copy of its source
+  const source = fs.readFileSync(entry, 'utf8');
+  if (!source.startsWith(${JSON.stringify(WORKER_BUNDLE_WRAPPER)})) throw new Error(entry + ' is not a worker teammate bundle of this version (it must be the body of a CommonJS wrapper function): rebuild with npm run build');
   const script = new vm.Script(source, { filename: entry, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
   const status = cachedData === undefined ? (damaged ? 'rejected' : 'absent') : script.cachedDataRejected ? 'rejected' : 'used';
   const module = { exports: {}, id: entry, filename: entry, loaded: false };
