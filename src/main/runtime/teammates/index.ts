@@ -3,7 +3,8 @@
  * per process, identity from the team config and the environment, messages, tasks and permission
  * requests through the team's files.
  */
-export { runTeammate, TeammateNotFoundError, type TeammateExit, type TeammateRunOptions } from './runner'
+export { runTeammate } from './runner'
+export { TeammateNotFoundError, type TeammateExit, type TeammateRunOptions } from './runOptions'
 export { createMailboxPrompter, type MailboxPrompterOptions } from './mailboxPrompter'
 export { teammateRolePrompt } from './prompt'
 export { createTeammateBackends } from './backends'

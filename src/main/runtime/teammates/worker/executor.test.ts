@@ -18,7 +18,7 @@ import { startScriptedServer, type ScenarioInput, type ScriptedServer } from '..
 import { TeamStore } from '../../teams'
 
 import type { TeammateSpawnConfig } from '../executor'
-import { TeammateNotFoundError } from '../runner'
+import { TeammateNotFoundError } from '../runOptions'
 import { WorkerTeammateExecutor } from './executor'
 
 /** A leader's permission queue that answers every question with `answer` and keeps what it was asked. */

@@ -9,7 +9,7 @@ import type { PermissionPrompter } from '../../permissions'
 import { TeamStore } from '../../teams'
 
 import type { TeammateExecutor, TeammateHandle, TeammateSpawnConfig } from '../executor'
-import { TeammateNotFoundError } from '../runner'
+import { TeammateNotFoundError } from '../runOptions'
 import { readProjectContext, type ProjectContext } from '../../runner'
 import { swarmdeskHome } from '../../storage'
 import { codeCacheDirOf, WorkerCodeCache } from './codeCache'
