@@ -115,6 +115,8 @@ export class SshTeammateExecutor implements TeammateExecutor {
         cause: error
       })
     }
+    // a heartbeat its previous run left (killed, or the leader restarted) is not this start's
+    await store.liveness.forget(team, agentName).catch(() => undefined)
     const script = remoteTeammateScript(host, { ...paths, cwd }, team, agentName, branch)
     const args = sshTerminalArgs(host, forwards, script)
     // its stdin the terminal itself (the PTY host gives commands /dev/null): ssh reads the pane's size there
