@@ -3,7 +3,6 @@ import { DEFAULT_TERMINAL_SIZE, type TerminalSize } from '../../../../shared/ter
 import type { EventBus } from '../../events'
 import type { OutgoingMessage } from '../../mailbox'
 import type { TeamStorePort } from '../../teamStore'
-import { LEAD_NAME } from '../../teams'
 import type { TeammateHost } from '../../../../shared/teammateHosts'
 import { teammateIdentityEnv } from '../env'
 import { CUT_OFF_EXIT_ENV } from '../heartbeat'
@@ -11,8 +10,10 @@ import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnC
 import { classifyExit, describeOutput, lastReport } from '../process/exitReason'
 import { followTeammate, type TeammateFollowing } from '../process/follow'
 import { envFileText, remoteEnv, remotePaths, remoteTeammateScript, shellQuote, sshTerminalArgs } from './command'
-import { fetchBranch, leaderRepo, pushBranch, sshRun, type LeaderRepo } from './git'
+import { leaderRepo, pushBranch, sshRun, type LeaderRepo } from './git'
+import { bringBack } from './bringBack'
 import { killTerminalTeammate, resizeTerminalTeammate } from '../process/terminalTeammate'
+import { preparationScript, sessionFilesForHost } from './hostFiles'
 
 /** How long a host teammate may take from its ssh starting to its first heartbeat, ms. */
 const DEFAULT_START_TIMEOUT_MS = 60_000
@@ -48,6 +49,8 @@ interface Remote {
   repo: LeaderRepo | undefined
   branch: string | undefined
   dir: string
+  /** On the host: the folder of its session files (settings, MCP configuration). */
+  filesDir: string
   /** On the host: the file holding its process's pid. */
   pidFile: string
 }
@@ -91,23 +94,22 @@ export class SshTeammateExecutor implements TeammateExecutor {
     const repo = await leaderRepo(config.cwd)
     const branch = repo ? `swarmdesk/${team}/${agentName}` : undefined
     const cwd = repo?.sub ? `${paths.dir}/${repo.sub}` : paths.dir
-    const { env, forwards } = remoteEnv({
+    const session = await sessionFilesForHost(config.env, paths.filesDir, { home: config.home, cwd: config.cwd })
+    const remote = remoteEnv({
       ...config.env,
       ...teammateIdentityEnv(config),
       SWARMDESK_HOME: `${host.workspace.replace(/\/+$/, '')}/.swarmdesk`,
       // cut off from the server as long as the lead takes to release its tasks, it ends itself (docs/hosts.md#liveness)
       [CUT_OFF_EXIT_ENV]: String(store.liveness.boundMs + store.liveness.beatEveryMs)
     })
+    const forwards = remote.forwards
+    // the session's settings and MCP files, in private files beside its clone (docs/hosts.md#the-sessions-settings-on-the-host)
+    const env = { ...remote.env, ...session.env }
     const q = shellQuote
-    const prepare = [
-      'set -e',
-      'umask 077',
-      `mkdir -p ${q(paths.dir)}`,
-      `cat > ${q(paths.envFile)}`,
-      ...(repo ? [`[ -d ${q(`${paths.dir}/.git`)} ] || git init -q ${q(paths.dir)}`] : [])
-    ].join('; ')
+    const envFile = { path: paths.envFile, text: envFileText(env) }
+    const prepare = preparationScript(paths.dir, paths.filesDir, [envFile, ...session.files], repo !== undefined)
     try {
-      await sshRun(host, prepare, envFileText(env))
+      await sshRun(host, 'sh -s', prepare)
       if (repo && branch) await pushBranch(repo, host, paths.dir, branch)
     } catch (error) {
       await sshRun(host, `rm -f ${q(paths.envFile)}`, '', 20_000).catch(() => undefined)
@@ -155,6 +157,7 @@ export class SshTeammateExecutor implements TeammateExecutor {
       repo,
       branch,
       dir: paths.dir,
+      filesDir: paths.filesDir,
       pidFile: paths.pidFile
     }
     this.running.set(agentId, entry)
@@ -272,7 +275,21 @@ export class SshTeammateExecutor implements TeammateExecutor {
     clearInterval(entry.watch)
     entry.follow.close()
     const { host, store } = entry.config
-    if (entry.repo && entry.branch && !entry.lost) await this.bringBack(entry, entry.repo, entry.branch)
+    if (entry.repo && entry.branch && !entry.lost)
+      await bringBack(
+        {
+          host,
+          team: entry.config.team,
+          name: entry.config.name,
+          dir: entry.dir,
+          filesDir: entry.filesDir,
+          mailbox: store.mailbox,
+          notice: (level, message) => this.notice(entry, level, message)
+        },
+        entry.repo,
+        entry.branch
+      )
+    else if (!entry.lost) await sshRun(host, `rm -rf ${shellQuote(entry.filesDir)}`, '', 30_000).catch(() => undefined)
     else if (entry.branch)
       this.notice(
         entry,
@@ -293,52 +310,6 @@ export class SshTeammateExecutor implements TeammateExecutor {
         reported: false,
         reason: `its exit could not be classified: ${(error as Error).message}`
       }
-    }
-  }
-
-  /**
-   * Fetches the teammate's branch into the leader's repository and says what came back: a notice
-   * on its pane, and a message in its name to the lead's model (as a worktree agent's result names
-   * its kept branch, docs/agents.md#worktree-isolation), unless the team is gone by then. Then its
-   * clone on the host is removed, unless it holds uncommitted changes (kept, and said so).
-   */
-  private async bringBack(entry: Remote, repo: LeaderRepo, branch: string): Promise<void> {
-    const { host, store, team, name } = entry.config
-    let count: number
-    try {
-      count = await fetchBranch(repo, host, entry.dir, branch)
-    } catch (error) {
-      const why = (error as Error).message
-      const message = `Its branch ${branch} could not be fetched from host '${host.name}' (${why}); its commits stay in ${entry.dir} there.`
-      return this.notice(entry, 'warning', message)
-    }
-    if (count > 0) {
-      const commits = `${count} commit${count === 1 ? '' : 's'} over ${repo.head.slice(0, 12)}`
-      const text = `${name} has ended on host '${host.name}'. Its work is now on branch ${branch} in ${repo.top} (${commits}); review or merge it from there.`
-      await store.mailbox
-        .send(team, LEAD_NAME, { from: name, text, summary: `work on ${branch}` }, { existingTeamOnly: true })
-        .catch(() => undefined)
-      this.notice(
-        entry,
-        'info',
-        `Its work is on branch ${branch} in ${repo.top}: ${commits} (from host '${host.name}').`
-      )
-    }
-    const dir = shellQuote(entry.dir)
-    try {
-      const changes = (await sshRun(host, `git -C ${dir} status --porcelain`, '', 30_000)).trim()
-      if (changes) {
-        const lines = changes.split('\n').length
-        const message = `Its clone on host '${host.name}' is kept: ${entry.dir} holds ${lines} uncommitted change${lines === 1 ? '' : 's'}.`
-        return this.notice(entry, 'warning', message)
-      }
-      await sshRun(host, `rm -rf ${dir}`, '', 60_000)
-    } catch (error) {
-      this.notice(
-        entry,
-        'warning',
-        `Its clone ${entry.dir} on host '${host.name}' is left there: ${(error as Error).message}`
-      )
     }
   }
 

@@ -1,15 +1,23 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseMessageBody } from '../../../../shared/mailbox'
 import { NATS_SERVER } from '../../teamStore/natsServer.testkit'
 import { RESUME_PROMPT } from '../../session'
 import { LEAD_NAME } from '../../teams'
+import { teammateSettingsEnv } from '../env'
 import { openHostTeam, testHostSetting, until, type HostTeam } from './hostTeam.testkit'
 import { startTestHost, stopAllTestHosts, testHostsUnavailable } from './testHost.testkit'
 
 // A host teammate as the leader's supervisor handles it (docs/hosts.md): resumed on the host it ran
 // on (its host recorded in the team config, looked up again in the setting), refused with the reason
-// when the setting no longer has it; and Esc in its pane interrupts its turn there.
+// when the setting no longer has it; the session's --settings and --mcp-config reach it there (its
+// MCP servers and sandbox on the host); and Esc in its pane interrupts its turn there.
+
+/** A real SDK MCP server over stdio (its add_tool answers `added NAME`), in the checkout the test hosts see. */
+const GROWING = fileURLToPath(new URL('../../mcp/growingServer.testkit.cjs', import.meta.url))
 
 const unavailable = testHostsUnavailable() ?? (NATS_SERVER ? undefined : 'nats-server is not installed')
 if (unavailable) console.warn(`skipping the host team tests: ${unavailable}`)
@@ -45,7 +53,7 @@ afterEach(async () => {
   await stopAllTestHosts()
   await t?.close()
   t = undefined
-})
+}, 120_000)
 
 describe.skipIf(unavailable !== undefined)('host teammates and the supervisor', () => {
   it('a resumed host teammate starts on its host again; with its host gone from the setting it is refused, named, and not started here', async () => {
@@ -133,5 +141,54 @@ describe.skipIf(unavailable !== undefined)('host teammates and the supervisor', 
     await t.store.mailbox.send('esc', 'bea', { from: LEAD_NAME, text: 'Again.' })
     await until('her next answer', () => saidBy('bea@esc', 'Recovered.'))
     expect(saidBy('bea@esc', 'Never said.')).toBe(false)
+  }, 180_000)
+
+  it('gets the session’s --mcp-config and --settings on its host: the MCP server only they name runs for it there, and the sandbox they turn on confines its Bash', async () => {
+    const probe = `/tmp/swarmdesk-hostprobe-${randomUUID()}`
+    t = await openHostTeam('cfg', {
+      agents: {
+        cy: [
+          {
+            when: 'Use the tools.',
+            tools: [{ name: 'mcp__growing__add_tool', input: { name: 'hello', reply: 'hi' } }]
+          },
+          { tools: [{ name: 'Bash', input: { command: `echo x > ${probe}` } }] },
+          ...Array.from({ length: 6 }, () => ({ text: 'Done.' }))
+        ]
+      }
+    })
+    try {
+      // both files in the leader's data folder, which the host does not see
+      const mcpFile = join(t.home, 'mcp.json')
+      writeFileSync(
+        mcpFile,
+        JSON.stringify({ mcpServers: { growing: { command: process.execPath, args: [GROWING] } } })
+      )
+      const settingsFile = join(t.home, 'extra-settings.json')
+      writeFileSync(settingsFile, JSON.stringify({ sandbox: { enabled: true } }))
+      const host = await startTestHost({ hide: [t.home, t.repo] })
+      expect((await host.ssh(`test -e ${mcpFile} && echo SEEN || echo HIDDEN`)).stdout.trim()).toBe('HIDDEN')
+      const lead = t.supervisor([testHostSetting('h1', host)], teammateSettingsEnv([settingsFile], false, [mcpFile]))
+      await lead.spawn({ ...REQUEST, name: 'cy', prompt: 'Use the tools.', host: 'h1' })
+      const results = () => t!.events.flatMap((e) => (e.type === 'tool_result' && e.agentId === 'cy@cfg' ? [e] : []))
+      const [mcp, bash] = await until('both tool results', () => (results().length >= 2 ? results() : undefined))
+      expect(mcp).toMatchObject({ isError: false, output: expect.stringContaining('added hello') })
+      expect(bash!.output).toContain(`Sandbox blocked a write to ${probe}`)
+      expect(existsSync(probe)).toBe(false)
+      // the copies are private to the host's user, beside its clone, and go with it
+      const listed = await host.ssh(
+        `stat -c '%a %n' ${host.workspaceRoot}/cfg/.cy.session ${host.workspaceRoot}/cfg/.cy.session/*`
+      )
+      expect(listed.stdout.trim().split('\n')).toEqual([
+        `700 ${host.workspaceRoot}/cfg/.cy.session`,
+        `600 ${host.workspaceRoot}/cfg/.cy.session/mcp-1.json`,
+        `600 ${host.workspaceRoot}/cfg/.cy.session/settings-1.json`
+      ])
+      await lead.kill('cy', 'done')
+      const gone = await host.ssh(`ls -A ${host.workspaceRoot}/cfg`)
+      expect(gone.stdout.split('\n').filter(Boolean)).toEqual(['.cy.pid'])
+    } finally {
+      rmSync(probe, { force: true })
+    }
   }, 180_000)
 })
