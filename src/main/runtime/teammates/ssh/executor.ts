@@ -18,6 +18,12 @@ import { preparationScript, sessionFilesForHost } from './hostFiles'
 /** How long a host teammate may take from its ssh starting to its first heartbeat, ms. */
 const DEFAULT_START_TIMEOUT_MS = 60_000
 
+/** How many sets of remote forward ports a start tries before it fails on ports the host refuses (docs/hosts.md#what-the-teammate-reaches). */
+export const FORWARD_TRIES = 5
+
+/** What ssh prints when the host refuses a remote forward (`ExitOnForwardFailure=yes` then ends it). */
+const FORWARD_REFUSED = /remote port forwarding failed for listen port/
+
 /** Raw terminal output kept per teammate to explain a failure, UTF-16 units. */
 const REASON_OUTPUT_CHARS = 16 * 1024
 
@@ -31,6 +37,8 @@ export interface SshTeammateExecutorOptions {
   paneSize?: (agentId: string) => TerminalSize | undefined
   /** From the ssh start to the teammate's first heartbeat, ms (default 60 s). */
   startTimeoutMs?: number
+  /** Picks each remote forward's port on the host (default: at random in 20000–59999; tests pick). */
+  pickPort?: () => number
 }
 
 /** One teammate running on a host. */
@@ -39,6 +47,10 @@ interface Remote {
   proc: PtyProcess
   follow: TeammateFollowing
   alive: boolean
+  /** Until its first heartbeat (or the start gave up). */
+  starting: boolean
+  /** Its ssh ended before its first heartbeat because the host refused a remote forward's port. */
+  refusedForward: boolean
   /** Set by kill() (or a lost heartbeat) while it still ran. */
   killReason: string | undefined
   /** Set when its heartbeat stopped on the server while its ssh still ran (a cut network). */
@@ -95,34 +107,77 @@ export class SshTeammateExecutor implements TeammateExecutor {
     const branch = repo ? `swarmdesk/${team}/${agentName}` : undefined
     const cwd = repo?.sub ? `${paths.dir}/${repo.sub}` : paths.dir
     const session = await sessionFilesForHost(config.env, paths.filesDir, { home: config.home, cwd: config.cwd })
-    const remote = remoteEnv({
-      ...config.env,
-      ...teammateIdentityEnv(config),
-      SWARMDESK_HOME: `${host.workspace.replace(/\/+$/, '')}/.swarmdesk`,
-      // cut off from the server as long as the lead takes to release its tasks, it ends itself (docs/hosts.md#liveness)
-      [CUT_OFF_EXIT_ENV]: String(store.liveness.boundMs + store.liveness.beatEveryMs)
-    })
-    const forwards = remote.forwards
-    // the session's settings and MCP files, in private files beside its clone (docs/hosts.md#the-sessions-settings-on-the-host)
-    const env = { ...remote.env, ...session.env }
     const q = shellQuote
-    const envFile = { path: paths.envFile, text: envFileText(env) }
-    const prepare = preparationScript(paths.dir, paths.filesDir, [envFile, ...session.files], repo !== undefined)
-    try {
-      await sshRun(host, 'sh -s', prepare)
-      if (repo && branch) await pushBranch(repo, host, paths.dir, branch)
-    } catch (error) {
-      await sshRun(host, `rm -f ${q(paths.envFile)}`, '', 20_000).catch(() => undefined)
-      throw new Error(`Cannot prepare host '${host.name}' for teammate ${agentId}: ${(error as Error).message}`, {
-        cause: error
+    for (let attempt = 1; ; attempt++) {
+      // new ports each time: a port taken on the host fails ssh's forward, and the next try takes another
+      const remote = remoteEnv(
+        {
+          ...config.env,
+          ...teammateIdentityEnv(config),
+          SWARMDESK_HOME: `${host.workspace.replace(/\/+$/, '')}/.swarmdesk`,
+          // cut off from the server as long as the lead takes to release its tasks, it ends itself (docs/hosts.md#liveness)
+          [CUT_OFF_EXIT_ENV]: String(store.liveness.boundMs + store.liveness.beatEveryMs)
+        },
+        this.options.pickPort
+      )
+      // the session's settings and MCP files, in private files beside its clone (docs/hosts.md#the-sessions-settings-on-the-host)
+      const envFile = { path: paths.envFile, text: envFileText({ ...remote.env, ...session.env }) }
+      const prepare = preparationScript(paths.dir, paths.filesDir, [envFile, ...session.files], repo !== undefined)
+      try {
+        await sshRun(host, 'sh -s', prepare)
+        if (repo && branch && attempt === 1) await pushBranch(repo, host, paths.dir, branch)
+      } catch (error) {
+        await sshRun(host, `rm -f ${q(paths.envFile)}`, '', 20_000).catch(() => undefined)
+        throw new Error(`Cannot prepare host '${host.name}' for teammate ${agentId}: ${(error as Error).message}`, {
+          cause: error
+        })
+      }
+      // a heartbeat its previous run left (killed, or the leader restarted) is not this start's
+      await store.liveness.forget(team, agentName).catch(() => undefined)
+      const script = remoteTeammateScript(host, { ...paths, cwd }, team, agentName, branch)
+      const retry = attempt < FORWARD_TRIES
+      const entry = this.launch({ ...config, host, store }, sshTerminalArgs(host, remote.forwards, script), retry, {
+        repo,
+        branch,
+        dir: paths.dir,
+        filesDir: paths.filesDir,
+        pidFile: paths.pidFile
       })
+      const started = await this.firstBeat(entry)
+      entry.starting = false
+      if (started) {
+        this.watchHeartbeat(entry)
+        return { agentId, backend: 'process', pid: entry.proc.pid, exited: entry.exited }
+      }
+      if (entry.refusedForward) {
+        this.running.delete(agentId)
+        const ports = remote.forwards.map((f) => f.remotePort).join(', ')
+        this.notice(entry, 'warning', `Host '${host.name}' refused a forward on port ${ports}; trying other ports.`)
+        continue
+      }
+      entry.killReason ??= 'did not start'
+      await entry.proc.kill()
+      await entry.exited
+      this.running.delete(agentId)
+      throw new Error(
+        `Teammate ${agentId} on host '${host.name}' did not start within ${this.startTimeoutMs} ms.${describeOutput(entry.output)}`
+      )
     }
-    // a heartbeat its previous run left (killed, or the leader restarted) is not this start's
-    await store.liveness.forget(team, agentName).catch(() => undefined)
-    const script = remoteTeammateScript(host, { ...paths, cwd }, team, agentName, branch)
-    const args = sshTerminalArgs(host, forwards, script)
-    // its stdin the terminal itself (the PTY host gives commands /dev/null): ssh reads the pane's size there
-    const launch = `exec ssh ${args.map(q).join(' ')} </dev/tty`
+  }
+
+  /**
+   * Starts the teammate's ssh in a terminal of the PTY host (its stdin the terminal itself: ssh
+   * reads the pane's size there) and follows it. Its end runs {@link finish}, except an end before
+   * its first beat on a remote forward the host refused, when `retry`: then only `refusedForward`
+   * is set, for the caller to try other ports.
+   */
+  private launch(
+    config: Remote['config'],
+    args: string[],
+    retry: boolean,
+    where: Pick<Remote, 'repo' | 'branch' | 'dir' | 'filesDir' | 'pidFile'>
+  ): Remote {
+    const { agentId, name: agentName } = config
     const output = new TailBuffer(REASON_OUTPUT_CHARS)
     let resolveExit!: (info: TeammateExitInfo) => void
     const exited = new Promise<TeammateExitInfo>((resolve) => (resolveExit = resolve))
@@ -130,12 +185,16 @@ export class SshTeammateExecutor implements TeammateExecutor {
     let early: { exitCode: number | null; signal: number | null } | undefined
     const onExit = (exit: { exitCode: number | null; signal: number | null }): void => {
       if (!entry) early = exit
-      else void this.finish(entry, exit, spawnedAt).then(resolveExit)
+      else if (retry && entry.starting && FORWARD_REFUSED.test(output.peek())) {
+        entry.alive = false
+        entry.refusedForward = true
+        entry.follow.close()
+      } else void this.finish(entry, exit, spawnedAt).then(resolveExit)
     }
     const spawnedAt = Date.now()
     const proc = this.options.pty.spawn({
-      command: launch,
-      cwd: repo?.top ?? process.cwd(),
+      command: `exec ssh ${args.map(shellQuote).join(' ')} </dev/tty`,
+      cwd: where.repo?.top ?? process.cwd(),
       ...this.startSize(agentId),
       onData: (data) => {
         output.push(data)
@@ -143,37 +202,23 @@ export class SshTeammateExecutor implements TeammateExecutor {
       },
       onExit
     })
-    const follow = followTeammate(config, this.options.bus, '', 0, undefined)
     entry = {
-      config: { ...config, host, store },
+      config,
       proc,
-      follow,
+      follow: followTeammate(config, this.options.bus, '', 0, undefined),
       alive: true,
+      starting: true,
+      refusedForward: false,
       killReason: undefined,
       lost: false,
       output,
       exited,
       watch: undefined,
-      repo,
-      branch,
-      dir: paths.dir,
-      filesDir: paths.filesDir,
-      pidFile: paths.pidFile
+      ...where
     }
     this.running.set(agentId, entry)
     if (early) onExit(early)
-    const started = await this.firstBeat(entry)
-    if (!started) {
-      entry.killReason ??= 'did not start'
-      await proc.kill()
-      await exited
-      this.running.delete(agentId)
-      throw new Error(
-        `Teammate ${agentId} on host '${host.name}' did not start within ${this.startTimeoutMs} ms.${describeOutput(output)}`
-      )
-    }
-    this.watchHeartbeat(entry)
-    return { agentId, backend: 'process', pid: proc.pid, exited }
+    return entry
   }
 
   /** Puts a message in the teammate's inbox on the server (docs/teams.md#mailbox). @throws Error for an unknown teammate. */
