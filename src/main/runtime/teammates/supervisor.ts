@@ -113,7 +113,7 @@ export class TeammateSupervisor implements Disposable {
       throw new TeammateSpawnError(
         'Spawning a teammate needs a team: create one with TeamCreate first (or omit `name` to start a subagent).'
       )
-    const host = resolveTeammateHost(this.options.hosts ?? [], request.host, request.backend, context.transport)
+    const host = resolveTeammateHost(this.options.hosts?.() ?? [], request.host, request.backend, context.transport)
     const backend = host ? 'process' : (request.backend ?? this.options.defaultBackend)
     if (!this.options.registry.has(backend))
       throw new TeammateSpawnError(`The '${backend}' teammate backend is not available here; use another backend.`)
@@ -181,7 +181,7 @@ export class TeammateSupervisor implements Disposable {
     const tracked = this.track(name, member.agentId, backend, { agentType, color, model, cwd, ...where })
     let host
     try {
-      host = memberHost(this.options.hosts ?? [], member, context.transport)
+      host = memberHost(this.options.hosts?.() ?? [], member, context.transport)
     } catch (error) {
       this.failed(tracked, 'could not start again', error)
       await context.store.config.update(team, (c) => withMemberPatch(c, name, { isActive: false }).config)

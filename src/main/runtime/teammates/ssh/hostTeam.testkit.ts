@@ -108,7 +108,7 @@ export async function openHostTeam(team: string, scenario: ScenarioInput): Promi
           [SCRIPTED_MODEL_URL_ENV]: model.url,
           ...extraEnv
         }),
-        hosts
+        hosts: () => hosts
       })
       opened.push({ supervisor, registry, pty })
       return supervisor
