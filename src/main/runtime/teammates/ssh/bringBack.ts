@@ -46,9 +46,10 @@ export interface EndedHostTeammate {
   host: TeammateHost
   team: string
   name: string
-  /** Its clone on the host, and the folder of its session files there. */
+  /** Its clone on the host, the folder of its session files and its pid file there. */
   dir: string
   filesDir: string
+  pidFile: string
   mailbox: MailboxPort
   notice(level: 'info' | 'warning', message: string): void
 }
@@ -58,8 +59,8 @@ export interface EndedHostTeammate {
  * changes committed on its branch there ({@link commitUncommitted}), the branch fetched into the
  * leader's repository (never its working tree) and what came back said — a notice on its pane and
  * a message in its name to the lead's model (as a worktree agent's result names its kept branch,
- * docs/agents.md#worktree-isolation), unless the team is gone by then. Then its clone and session
- * files on the host are removed, unless changes are still uncommitted there (kept, and said so).
+ * docs/agents.md#worktree-isolation), unless the team is gone by then. Then its clone, session
+ * files and pid file on the host are removed, unless changes are still uncommitted there (kept, and said so).
  */
 export async function bringBack(t: EndedHostTeammate, repo: LeaderRepo, branch: string): Promise<void> {
   const { host, name } = t
@@ -102,7 +103,7 @@ export async function bringBack(t: EndedHostTeammate, repo: LeaderRepo, branch: 
       const message = `Its clone on host '${host.name}' is kept: ${t.dir} holds ${lines} uncommitted change${lines === 1 ? '' : 's'}${why}.`
       return t.notice('warning', message)
     }
-    await sshRun(host, `rm -rf ${q(t.dir)} ${q(t.filesDir)}`, '', 60_000)
+    await sshRun(host, `rm -rf ${q(t.dir)} ${q(t.filesDir)} ${q(t.pidFile)}`, '', 60_000)
   } catch (error) {
     t.notice('warning', `Its clone ${t.dir} on host '${host.name}' is left there: ${(error as Error).message}`)
   }

@@ -328,13 +328,17 @@ export class SshTeammateExecutor implements TeammateExecutor {
           name: entry.config.name,
           dir: entry.dir,
           filesDir: entry.filesDir,
+          pidFile: entry.pidFile,
           mailbox: store.mailbox,
           notice: (level, message) => this.notice(entry, level, message)
         },
         entry.repo,
         entry.branch
       )
-    else if (!entry.lost) await sshRun(host, `rm -rf ${shellQuote(entry.filesDir)}`, '', 30_000).catch(() => undefined)
+    else if (!entry.lost)
+      await sshRun(host, `rm -rf ${shellQuote(entry.filesDir)} ${shellQuote(entry.pidFile)}`, '', 30_000).catch(
+        () => undefined
+      )
     else if (entry.branch)
       this.notice(
         entry,

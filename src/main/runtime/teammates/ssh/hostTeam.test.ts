@@ -186,7 +186,7 @@ describe.skipIf(unavailable !== undefined)('host teammates and the supervisor', 
       ])
       await lead.kill('cy', 'done')
       const gone = await host.ssh(`ls -A ${host.workspaceRoot}/cfg`)
-      expect(gone.stdout.split('\n').filter(Boolean)).toEqual(['.cy.pid'])
+      expect(gone.stdout.split('\n').filter(Boolean)).toEqual([])
     } finally {
       rmSync(probe, { force: true })
     }
