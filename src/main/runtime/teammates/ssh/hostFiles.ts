@@ -3,10 +3,13 @@ import { readFile } from 'node:fs/promises'
 import { trustStatus } from '../../permissions'
 import {
   readTeammateEnv,
+  TEAMMATE_LOCAL_SETTINGS_ENV,
   TEAMMATE_MCP_CONFIG_ENV,
   TEAMMATE_SETTINGS_FILES_ENV,
-  TEAMMATE_TRUST_PROJECT_ENV
+  TEAMMATE_TRUST_PROJECT_ENV,
+  TEAMMATE_USER_SETTINGS_ENV
 } from '../env'
+import { join } from 'node:path'
 import { shellQuote } from './command'
 
 /** A file the preparation writes on the host: its path there and its text. */
@@ -16,11 +19,14 @@ export interface HostFile {
 }
 
 /**
- * The session's settings a local `process` teammate gets, made for a teammate on a host
+ * The settings a local `process` teammate gets, made for a teammate on a host
  * (docs/hosts.md#the-sessions-settings-on-the-host): the contents of the session's `--settings`
- * and `--mcp-config` files (`env`'s teammate variables name them on the leader's machine), to be
- * written in `dir` on the host as `settings-N.json` and `mcp-N.json`, and the variables naming
- * them there; and the project's trust: a workspace the leader trusts (`--trust-project`, or
+ * and `--mcp-config` files (`env`'s teammate variables name them on the leader's machine), of the
+ * leader's user settings (`<home>/settings.json`) and of the workspace's local settings
+ * (`.swarmdesk/settings.local.json`), to be written in `dir` on the host as `settings-N.json`,
+ * `mcp-N.json`, `user-settings.json` and `local-settings.json`, and the variables naming them
+ * there (the user and local ones always: a file the leader lacks is missing there too, so the
+ * host's own does not stand in); and the project's trust: a workspace the leader trusts (`--trust-project`, or
  * trusted in `<home>/trusted.json`) is trusted in the clone, which is the same project.
  * @throws RunUsageError for invalid teammate variables; Error naming a file that cannot be read.
  */
@@ -39,12 +45,26 @@ export async function sessionFilesForHost(
   }
   const settings = await Promise.all(shared.settingsFiles.map(read('settings')))
   const mcp = await Promise.all(shared.mcpConfigFiles.map(read('mcp')))
+  const own = async (file: string, path: string): Promise<HostFile[]> => {
+    try {
+      return [{ path, text: await readFile(file, 'utf8') }]
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+      throw new Error(`Cannot read the settings file ${file}: ${(error as Error).message}`, { cause: error })
+    }
+  }
+  const user = { path: `${dir}/user-settings.json`, file: join(leader.home, 'settings.json') }
+  const local = { path: `${dir}/local-settings.json`, file: join(leader.cwd, '.swarmdesk', 'settings.local.json') }
+  const sources = [...(await own(user.file, user.path)), ...(await own(local.file, local.path))]
   const trusted = shared.trustProject || (await trustStatus(leader.home, leader.cwd).catch(() => undefined))?.trusted
-  const out: Record<string, string> = {}
+  const out: Record<string, string> = {
+    [TEAMMATE_USER_SETTINGS_ENV]: user.path,
+    [TEAMMATE_LOCAL_SETTINGS_ENV]: local.path
+  }
   if (settings.length) out[TEAMMATE_SETTINGS_FILES_ENV] = JSON.stringify(settings.map((f) => f.path))
   if (mcp.length) out[TEAMMATE_MCP_CONFIG_ENV] = JSON.stringify(mcp.map((f) => f.path))
   if (trusted) out[TEAMMATE_TRUST_PROJECT_ENV] = '1'
-  return { files: [...settings, ...mcp], env: out }
+  return { files: [...settings, ...mcp, ...sources], env: out }
 }
 
 /**

@@ -143,14 +143,17 @@ describe.skipIf(unavailable !== undefined)('host teammates and the supervisor', 
     expect(saidBy('bea@esc', 'Never said.')).toBe(false)
   }, 180_000)
 
-  it('gets the session’s --mcp-config and --settings on its host: the MCP server only they name runs for it there, and the sandbox they turn on confines its Bash', async () => {
+  it('gets the session’s --mcp-config, --settings and the leader’s user settings on its host: the MCP servers only they name run for it there, and the sandbox they turn on confines its Bash', async () => {
     const probe = `/tmp/swarmdesk-hostprobe-${randomUUID()}`
     t = await openHostTeam('cfg', {
       agents: {
         cy: [
           {
             when: 'Use the tools.',
-            tools: [{ name: 'mcp__growing__add_tool', input: { name: 'hello', reply: 'hi' } }]
+            tools: [
+              { name: 'mcp__growing__add_tool', input: { name: 'hello', reply: 'hi' } },
+              { name: 'mcp__mine__add_tool', input: { name: 'howdy', reply: 'hey' } }
+            ]
           },
           { tools: [{ name: 'Bash', input: { command: `echo x > ${probe}` } }] },
           ...Array.from({ length: 6 }, () => ({ text: 'Done.' }))
@@ -164,6 +167,11 @@ describe.skipIf(unavailable !== undefined)('host teammates and the supervisor', 
         mcpFile,
         JSON.stringify({ mcpServers: { growing: { command: process.execPath, args: [GROWING] } } })
       )
+      // and one in the leader's user settings, which a local teammate reads too
+      writeFileSync(
+        join(t.home, 'settings.json'),
+        JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [GROWING] } } })
+      )
       const settingsFile = join(t.home, 'extra-settings.json')
       writeFileSync(settingsFile, JSON.stringify({ sandbox: { enabled: true } }))
       const host = await startTestHost({ hide: [t.home, t.repo] })
@@ -171,8 +179,9 @@ describe.skipIf(unavailable !== undefined)('host teammates and the supervisor', 
       const lead = t.supervisor([testHostSetting('h1', host)], teammateSettingsEnv([settingsFile], false, [mcpFile]))
       await lead.spawn({ ...REQUEST, name: 'cy', prompt: 'Use the tools.', host: 'h1' })
       const results = () => t!.events.flatMap((e) => (e.type === 'tool_result' && e.agentId === 'cy@cfg' ? [e] : []))
-      const [mcp, bash] = await until('both tool results', () => (results().length >= 2 ? results() : undefined))
+      const [mcp, mine, bash] = await until('its tool results', () => (results().length >= 3 ? results() : undefined))
       expect(mcp).toMatchObject({ isError: false, output: expect.stringContaining('added hello') })
+      expect(mine).toMatchObject({ isError: false, output: expect.stringContaining('added howdy') })
       expect(bash!.output).toContain(`Sandbox blocked a write to ${probe}`)
       expect(existsSync(probe)).toBe(false)
       // the copies are private to the host's user, beside its clone, and go with it
@@ -182,7 +191,8 @@ describe.skipIf(unavailable !== undefined)('host teammates and the supervisor', 
       expect(listed.stdout.trim().split('\n')).toEqual([
         `700 ${host.workspaceRoot}/cfg/.cy.session`,
         `600 ${host.workspaceRoot}/cfg/.cy.session/mcp-1.json`,
-        `600 ${host.workspaceRoot}/cfg/.cy.session/settings-1.json`
+        `600 ${host.workspaceRoot}/cfg/.cy.session/settings-1.json`,
+        `600 ${host.workspaceRoot}/cfg/.cy.session/user-settings.json`
       ])
       await lead.kill('cy', 'done')
       const gone = await host.ssh(`ls -A ${host.workspaceRoot}/cfg`)
