@@ -1,7 +1,7 @@
 import { LEAD_NAME, withMemberPatch } from '../teams'
 import { transportEnv } from '../teamStore'
 import type { AgentState, RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
-import { agentId as teamAgentId } from '../../../shared/teams'
+import { agentId as teamAgentId, type TeamConfig } from '../../../shared/teams'
 import { Emitter, type Disposable } from '../base'
 import type { TeammateSpawnRequest } from '../tools'
 import { CONTINUE_TRANSCRIPT_VARIABLE } from './agent'
@@ -184,7 +184,8 @@ export class TeammateSupervisor implements Disposable {
       host = memberHost(this.options.hosts?.() ?? [], member, context.transport)
     } catch (error) {
       this.failed(tracked, 'could not start again', error)
-      await context.store.config.update(team, (c) => withMemberPatch(c, name, { isActive: false }).config)
+      const inactive = (c: TeamConfig) => withMemberPatch(c, name, { isActive: false }).config
+      await context.store.config.update(team, inactive).catch(() => undefined)
       throw error
     }
     await this.launch(
