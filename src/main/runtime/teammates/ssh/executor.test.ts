@@ -267,7 +267,7 @@ describe.skipIf(unavailable !== undefined)('the ssh teammate executor on a test 
         }
       })
       expect(executor.isAlive('gus@ports')).toBe(true)
-      expect(notices).toContain(`Host 'h1' refused a forward on port ${taken}; trying other ports.`)
+      expect(notices).toContain(`Host 'h1' refused a remote forward (ports ${taken}); trying other ports.`)
       // it runs there, reaching its server through another port
       const [pid] = host
         .leftovers()

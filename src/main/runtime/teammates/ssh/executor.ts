@@ -88,8 +88,10 @@ export class SshTeammateExecutor implements TeammateExecutor {
   constructor(private readonly options: SshTeammateExecutorOptions) {}
 
   /**
-   * Prepares the host (folder, repository, env file), pushes the leader's HEAD as the teammate's
-   * branch `swarmdesk/<team>/<name>`, starts its ssh and resolves at its first heartbeat.
+   * Prepares the host (folder, repository, env file, the session's settings files), pushes the
+   * leader's HEAD as the teammate's branch `swarmdesk/<team>/<name>`, starts its ssh and resolves
+   * at its first heartbeat. A remote forward the host refuses (its port taken there) ends that ssh
+   * at once: the start tries new ports, up to {@link FORWARD_TRIES} times.
    * @throws Error without a host, on a store on files, when the host cannot be prepared, or when
    *   no heartbeat comes within `startTimeoutMs` (its terminal's last output in the message);
    *   nothing is left running then.
@@ -152,7 +154,11 @@ export class SshTeammateExecutor implements TeammateExecutor {
       if (entry.refusedForward) {
         this.running.delete(agentId)
         const ports = remote.forwards.map((f) => f.remotePort).join(', ')
-        this.notice(entry, 'warning', `Host '${host.name}' refused a forward on port ${ports}; trying other ports.`)
+        this.notice(
+          entry,
+          'warning',
+          `Host '${host.name}' refused a remote forward (ports ${ports}); trying other ports.`
+        )
         continue
       }
       entry.killReason ??= 'did not start'
