@@ -257,7 +257,9 @@ export const SettingsViewSchema = z.object({
     .object({
       stuckAfterMinutes: z.number().positive(),
       paneScrollbackLines: z.number().int().positive(),
-      sandbox: SandboxStatusSchema.optional()
+      sandbox: SandboxStatusSchema.optional(),
+      /** The names of the `teammateHosts` setting: the spawn form's hosts (docs/hosts.md#in-the-ui). */
+      teammateHosts: z.array(z.string()).optional()
     })
     .optional()
 })

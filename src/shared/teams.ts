@@ -17,7 +17,10 @@ export const SafeNameSchema = z.string().regex(NAME_PATTERN, 'must be [a-z0-9-],
 export const BackendTypeSchema = z.enum(['main', 'worker', 'process'])
 export type BackendType = z.infer<typeof BackendTypeSchema>
 
-/** One team member. `agentId` is `name@team`; `joinedAt` is ISO 8601. */
+/**
+ * One team member. `agentId` is `name@team`; `joinedAt` is ISO 8601. `host`: the name of the
+ * `teammateHosts` entry it runs on (docs/hosts.md), looked up again when it is resumed; absent: here.
+ */
 export const TeamMemberSchema = z.object({
   agentId: z.string(),
   name: SafeNameSchema,
@@ -28,6 +31,7 @@ export const TeamMemberSchema = z.object({
   paneId: z.string(),
   cwd: z.string(),
   worktreePath: z.string().optional(),
+  host: z.string().optional(),
   planModeRequired: z.boolean(),
   mode: PermissionModeSchema,
   isActive: z.boolean(),

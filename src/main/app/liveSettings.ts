@@ -6,6 +6,7 @@ import { paneScrollbackLinesOf } from './paneScrollbackSetting'
 import { sandboxStatusOf } from './sandboxView'
 import { SettingsRefusedError } from './settingsControl'
 import { stuckAfterMinutesOf } from './teamControl'
+import type { TeammateHost } from '../../shared/teammateHosts'
 
 /** What {@link LiveSettings.apply} changes besides its own values. */
 export interface LiveSettingsTargets {
@@ -15,6 +16,8 @@ export interface LiveSettingsTargets {
   engine: Pick<PermissionEngine, 'replaceSettings'>
   /** The service's bus: the reload's notices go there. */
   bus: Pick<EventBus, 'emit'>
+  /** The `teammateHosts` setting the teammates' supervisor reads at each spawn and resume (opening.ts). */
+  teammateHosts?: { current: TeammateHost[] }
 }
 
 /**
@@ -29,8 +32,8 @@ export class LiveSettings {
   paneScrollbackLines: number
   /** The `teammateBackend` setting, for the spawn form's default (it changes at the next start). */
   readonly defaultBackend: 'worker' | 'process'
-  /** The names of the `teammateHosts` setting, for the spawn form (docs/hosts.md; it changes at the next start). */
-  readonly hostNames: string[]
+  /** The names of the `teammateHosts` setting, for the spawn form (docs/hosts.md#in-the-ui). */
+  hostNames: string[]
   /** The Bash sandbox as it applies now (the panes' mark, the Settings view; docs/sandbox.md). */
   sandbox: SandboxStatus
 
@@ -52,7 +55,8 @@ export class LiveSettings {
       effective: {
         stuckAfterMinutes: this.stuckAfterMinutes,
         paneScrollbackLines: this.paneScrollbackLines,
-        sandbox: this.sandbox
+        sandbox: this.sandbox,
+        teammateHosts: [...this.hostNames]
       }
     }
   }
@@ -60,8 +64,9 @@ export class LiveSettings {
   /**
    * Applies reloaded settings to what may change while the workspace runs: the permission rules
    * of the leader and its subagents (teammates read them when they start), the session's hooks
-   * (project trust granted or revoked, docs/permissions.md#permissions), the stuck threshold and the panes' scrollback
-   * length. Everything else (model, mode, backend, switches) is built at start and takes effect at
+   * (project trust granted or revoked, docs/permissions.md#permissions), the stuck threshold, the panes' scrollback
+   * length and the teammate hosts (the spawn form's list and where spawns and resumes may go,
+   * docs/hosts.md#in-the-ui). Everything else (model, mode, backend, switches) is built at start and takes effect at
    * the next start.
    * @throws SettingsRefusedError when the new hooks are invalid (the old ones stay).
    */
@@ -79,6 +84,9 @@ export class LiveSettings {
     this.stuckAfterMinutes = stuckAfterMinutesOf(settings)
     this.paneScrollbackLines = paneScrollbackLinesOf(settings)
     this.sandbox = sandboxStatusOf(settings)
+    const hosts = teammateSettings(settings).hosts
+    this.hostNames = hosts.map((h) => h.name)
+    if (this.targets.teammateHosts) this.targets.teammateHosts.current = hosts
     const active = settings.hooks.reduce((n, h) => n + Object.keys(h.hooks).length, 0)
     const message = `Settings reloaded: ${active === 0 ? 'no hooks are configured' : `hooks for ${active} event${active === 1 ? '' : 's'} apply from now on`}.`
     bus.emit({ type: 'notice', level: 'info', message, agentId: LEADER_NAME, agentName: LEADER_NAME })

@@ -1,3 +1,4 @@
+import type { TeammateHost } from '../../shared/teammateHosts'
 import { randomUUID } from 'node:crypto'
 import type { RuntimeEvent } from '../../shared/events'
 import type { PermissionMode } from '../../shared/permissions'
@@ -124,6 +125,8 @@ export interface OpenedWorkspace {
   openOptions: Parameters<typeof Session.open>[0]
   /** Settings warnings, agent definition files, swept worktrees, MCP servers not started and restore warnings, for the leader's pane. */
   notices: OpeningNotice[]
+  /** The `teammateHosts` setting the teammates' supervisor reads at each spawn: a settings reload replaces `current`. */
+  teammateHosts: { current: TeammateHost[] }
   /** The session's MCP servers and its subagents' own: closed when the workspace closes (docs/tools.md#mcp-servers). */
   mcp: { session: SessionMcp; agents: AgentMcp }
   /** The team store on a server, shared by the workspace's sessions; closed with the workspace. Undefined on files. */
@@ -218,6 +221,7 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
   // events emitted while the session opens are replayed into the service's own bus
   const early: RuntimeEvent[] = []
   const sub = bus.onEvent((e) => early.push(e))
+  const teammateHosts = { current: teammateSettings(settings).hosts }
   const openOptions: Parameters<typeof Session.open>[0] = {
     cwd,
     home: options.home,
@@ -238,6 +242,8 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     teammates: {
       registry: backends,
       ...teammateSettings(settings),
+      // the setting as the workspace's reloads leave it (liveSettings.ts, docs/hosts.md#in-the-ui)
+      hosts: () => teammateHosts.current,
       askPersonForPlans: true,
       modelEnv: () => ({
         ...teammateModelEnv(model, env, settings),
@@ -286,7 +292,8 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     openOptions,
     notices,
     mcp: { session: mcp, agents: agentMcp },
-    teamStore
+    teamStore,
+    teammateHosts
   }
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { WorkspaceSnapshot } from '../../shared/ipc'
+import type { SettingsView } from '../../shared/settings'
 import { WorkspaceService } from './service'
 
 // The dashboard's spawn form and teammate hosts (docs/hosts.md#spawning-on-a-host): the form is
@@ -34,7 +35,7 @@ ${Array.from({ length: 6 }, () => '    - { text: "Noted." }').join('\n')}
 `
 
 describe('the spawn form and teammate hosts', () => {
-  it('offers the hosts of the setting, and refuses a host on a team on files or an unknown one with the reason', async () => {
+  it('offers the hosts of the setting, refuses a host on a team on files or an unknown one with the reason, and follows the setting when the settings reload', async () => {
     const scenario = join(home, 's.yaml')
     writeFileSync(scenario, TEAM)
     mkdirSync(join(work, '.swarmdesk'))
@@ -68,6 +69,28 @@ describe('the spawn form and teammate hosts', () => {
     )
     await expect(s.handle('teammate.spawn', { name: 'bob', prompt: 'Build it.', host: 'nope' })).rejects.toThrow(
       "No teammate host named 'nope': the teammateHosts setting has 'box', 'gpu'."
+    )
+
+    // the setting changes while the workspace runs: the next reload (a save in the Settings view) follows it
+    writeFileSync(
+      join(work, '.swarmdesk', 'settings.json'),
+      JSON.stringify({
+        teammateHosts: [
+          { name: 'box', ...host },
+          { name: 'tpu', ...host }
+        ]
+      })
+    )
+    const view = (await s.handle('settings.update', { values: { stuckAfterMinutes: 7 } })) as SettingsView
+    expect(view.effective?.teammateHosts).toEqual(['box', 'tpu'])
+    expect(((await s.handle('settings.get', {})) as SettingsView).effective?.teammateHosts).toEqual(['box', 'tpu'])
+    expect(((await s.handle('team.spawnOptions', {})) as { hosts?: string[] }).hosts).toEqual(['box', 'tpu'])
+    // and so do the spawn's checks: tpu is known now (refused only for the team on files), gpu no longer
+    await expect(s.handle('teammate.spawn', { name: 'bob', prompt: 'Build it.', host: 'tpu' })).rejects.toThrow(
+      /A teammate on host 'tpu' needs the team on a NATS JetStream transport/
+    )
+    await expect(s.handle('teammate.spawn', { name: 'bob', prompt: 'Build it.', host: 'gpu' })).rejects.toThrow(
+      "No teammate host named 'gpu': the teammateHosts setting has 'box', 'tpu'."
     )
   }, 60_000)
 })

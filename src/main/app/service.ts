@@ -94,7 +94,8 @@ export class WorkspaceService {
     this.settings = new LiveSettings(opened.settings, {
       session: () => this.session,
       engine: opened.engine,
-      bus: this.bus
+      bus: this.bus,
+      teammateHosts: opened.teammateHosts
     })
     const settingsControl = new SettingsControl({
       runApiKey: opened.apiKey,

@@ -198,6 +198,8 @@ export interface LoadMcpConfigOptions {
   /** `--mcp-config` files, in the order given (a later file wins a name over an earlier one). */
   flagFiles?: string[]
   env?: NodeJS.ProcessEnv
+  /** Files read in place of the user and local settings (a teammate on another host, docs/hosts.md#the-sessions-settings-on-the-host). */
+  sources?: { userFile?: string; localFile?: string }
 }
 
 /**
@@ -207,8 +209,8 @@ export interface LoadMcpConfigOptions {
  */
 export async function loadMcpConfig(opts: LoadMcpConfigOptions): Promise<ResolvedMcpServer[]> {
   const env = opts.env ?? process.env
-  const userFile = path.join(opts.home, 'settings.json')
-  const localFile = path.join(opts.cwd, '.swarmdesk', 'settings.local.json')
+  const userFile = opts.sources?.userFile ?? path.join(opts.home, 'settings.json')
+  const localFile = opts.sources?.localFile ?? path.join(opts.cwd, '.swarmdesk', 'settings.local.json')
   const projectFile = path.join(opts.cwd, '.mcp.json')
   const sources: Array<{ source: McpSource; file: string; required: boolean }> = [
     { source: 'user', file: userFile, required: false },

@@ -54,6 +54,18 @@ export interface LoadSettingsOptions {
   trustProject?: boolean
   /** For `~/` specifiers; defaults to os.homedir(). */
   userHome?: string
+  /**
+   * Files read in place of the user settings (`<home>/settings.json`) and the local settings
+   * (`<cwd>/.swarmdesk/settings.local.json`), each in its own scope: a teammate on another host
+   * reads the leader's copies (docs/hosts.md#the-sessions-settings-on-the-host).
+   */
+  sources?: SettingsSourceFiles
+}
+
+/** See {@link LoadSettingsOptions.sources}. */
+export interface SettingsSourceFiles {
+  userFile?: string
+  localFile?: string
 }
 
 /** Keys a workspace's own settings may only set once trusted (docs/permissions.md#permissions "Project trust"). */
@@ -69,9 +81,9 @@ export async function loadPermissionSettings(opts: LoadSettingsOptions): Promise
   const trust = opts.trustProject === true ? { trusted: true } : await trustStatus(opts.home, workspace)
   const trusted = trust.trusted
   const files: Array<{ path: string; scope: SettingsScope }> = [
-    { path: path.join(opts.home, 'settings.json'), scope: 'user' },
+    { path: opts.sources?.userFile ?? path.join(opts.home, 'settings.json'), scope: 'user' },
     { path: path.join(workspace, '.swarmdesk', 'settings.json'), scope: 'project' },
-    { path: path.join(workspace, '.swarmdesk', 'settings.local.json'), scope: 'local' },
+    { path: opts.sources?.localFile ?? path.join(workspace, '.swarmdesk', 'settings.local.json'), scope: 'local' },
     ...(opts.extraSettingsFiles ?? []).map((f) => ({ path: path.resolve(opts.cwd, f), scope: 'session' as const }))
   ]
   const loaded: LoadedSettings = {
@@ -198,10 +210,11 @@ export async function loadWorkspaceSettings(
   cwd: string,
   home: string,
   settingsFiles: string[],
-  trustProject: boolean
+  trustProject: boolean,
+  sources: SettingsSourceFiles = {}
 ): Promise<LoadedSettings> {
   try {
-    return await loadPermissionSettings({ cwd, home, extraSettingsFiles: settingsFiles, trustProject })
+    return await loadPermissionSettings({ cwd, home, extraSettingsFiles: settingsFiles, trustProject, sources })
   } catch (error) {
     throw new RunUsageError((error as Error).message)
   }

@@ -192,6 +192,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
       teammates: {
         registry: backends,
         ...teammateSettings(settings),
+        hosts: () => teammateSettings(settings).hosts,
         askPersonForPlans: false,
         modelEnv: () => ({
           ...teammateModelEnv(connected, env, settings),

@@ -322,12 +322,15 @@ export function teamStoreContract(target: () => Promise<ContractTarget>): void {
               planModeRequired: false,
               mode: 'default',
               isActive: false,
-              joinedAt: new Date().toISOString()
+              joinedAt: new Date().toISOString(),
+              // a member on another host keeps its host's name (docs/hosts.md#resume)
+              ...(n === 'm3' ? { host: 'buildbox' } : {})
             }
           ]
         }))
       )
     )
+    expect((await store.config.read(team)).members.find((m) => m.name === 'm3')?.host).toBe('buildbox')
     expect((await other.config.read(team)).members.map((m) => m.name).sort()).toEqual([
       'm1',
       'm2',

@@ -4,8 +4,10 @@ import {
   readTeammateEnv,
   teammateIdentityEnv,
   teammateSettingsEnv,
+  TEAMMATE_LOCAL_SETTINGS_ENV,
   TEAMMATE_MCP_CONFIG_ENV,
-  TEAMMATE_SETTINGS_FILES_ENV
+  TEAMMATE_SETTINGS_FILES_ENV,
+  TEAMMATE_USER_SETTINGS_ENV
 } from './env'
 
 const identity = {
@@ -25,7 +27,10 @@ describe('the teammate environment', () => {
     const env = {
       PATH: '/usr/bin',
       ...teammateSettingsEnv(['/etc/extra.json'], true, ['/etc/mcp-a.json', '/etc/mcp-b.json']),
-      ...teammateIdentityEnv(identity)
+      ...teammateIdentityEnv(identity),
+      // a teammate on another host: the leader's user and local settings, copied there
+      [TEAMMATE_USER_SETTINGS_ENV]: '/srv/swarm/crew/.alice.session/user-settings.json',
+      [TEAMMATE_LOCAL_SETTINGS_ENV]: '/srv/swarm/crew/.alice.session/local-settings.json'
     }
     expect(readTeammateEnv(env)).toEqual({
       home: identity.home,
@@ -39,7 +44,11 @@ describe('the teammate environment', () => {
       model: 'claude-sonnet-5-5',
       settingsFiles: ['/etc/extra.json'],
       trustProject: true,
-      mcpConfigFiles: ['/etc/mcp-a.json', '/etc/mcp-b.json']
+      mcpConfigFiles: ['/etc/mcp-a.json', '/etc/mcp-b.json'],
+      sources: {
+        userFile: '/srv/swarm/crew/.alice.session/user-settings.json',
+        localFile: '/srv/swarm/crew/.alice.session/local-settings.json'
+      }
     })
     expect(readTeammateEnv(teammateIdentityEnv({ ...identity, planModeRequired: false })).planModeRequired).toBe(false)
   })
@@ -49,7 +58,8 @@ describe('the teammate environment', () => {
       planModeRequired: false,
       settingsFiles: [],
       trustProject: false,
-      mcpConfigFiles: []
+      mcpConfigFiles: [],
+      sources: {}
     })
   })
 
@@ -63,6 +73,9 @@ describe('the teammate environment', () => {
     )
     expect(() => readTeammateEnv({ [TEAMMATE_MCP_CONFIG_ENV]: 'mcp.json' })).toThrow(
       'SWARMDESK_MCP_CONFIG must be a JSON array of MCP configuration file paths; got mcp.json'
+    )
+    expect(() => readTeammateEnv({ [TEAMMATE_USER_SETTINGS_ENV]: 'settings.json' })).toThrow(
+      /SWARMDESK_USER_SETTINGS_FILE must be an absolute path/
     )
   })
 })

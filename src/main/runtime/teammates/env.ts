@@ -9,6 +9,13 @@ import type { TeammateSpawnConfig } from './executor'
 export const TEAMMATE_SETTINGS_FILES_ENV = 'SWARMDESK_SETTINGS_FILES'
 /** Environment variable carrying the session's `--mcp-config` files to its teammates: a JSON array of absolute paths (docs/tools.md#mcp-servers). */
 export const TEAMMATE_MCP_CONFIG_ENV = 'SWARMDESK_MCP_CONFIG'
+/**
+ * Environment variables naming files a teammate reads in place of its user settings
+ * (`<home>/settings.json`) and its local settings (`<cwd>/.swarmdesk/settings.local.json`): on
+ * another host, the leader's copies (docs/hosts.md#the-sessions-settings-on-the-host).
+ */
+export const TEAMMATE_USER_SETTINGS_ENV = 'SWARMDESK_USER_SETTINGS_FILE'
+export const TEAMMATE_LOCAL_SETTINGS_ENV = 'SWARMDESK_LOCAL_SETTINGS_FILE'
 /** Environment variable set to `1` when the session trusts the project for this run (`--trust-project`, docs/permissions.md#permissions). */
 export const TEAMMATE_TRUST_PROJECT_ENV = 'SWARMDESK_TRUST_PROJECT'
 
@@ -59,7 +66,11 @@ export const TeammateEnvSchema = z.object({
   /** `1` when the session trusts the project for this run. */
   [TEAMMATE_TRUST_PROJECT_ENV]: z.enum(['0', '1']).optional(),
   /** The session's `--mcp-config` files: a JSON array of absolute paths. */
-  [TEAMMATE_MCP_CONFIG_ENV]: z.string().optional()
+  [TEAMMATE_MCP_CONFIG_ENV]: z.string().optional(),
+  /** Read in place of the user settings file: an absolute path. */
+  [TEAMMATE_USER_SETTINGS_ENV]: z.string().startsWith('/', 'must be an absolute path').optional(),
+  /** Read in place of the local settings file: an absolute path. */
+  [TEAMMATE_LOCAL_SETTINGS_ENV]: z.string().startsWith('/', 'must be an absolute path').optional()
 })
 
 /** The teammate environment as a teammate uses it. Absent values are absent (a hand-started teammate). */
@@ -76,6 +87,8 @@ export interface TeammateEnv {
   settingsFiles: string[]
   trustProject: boolean
   mcpConfigFiles: string[]
+  /** Files read in place of the user and local settings (both absent but on another host). */
+  sources: { userFile?: string; localFile?: string }
 }
 
 /**
@@ -133,7 +146,11 @@ export function readTeammateEnv(env: NodeJS.ProcessEnv | Record<string, string>)
     ...(e.SWARMDESK_MODEL ? { model: e.SWARMDESK_MODEL } : {}),
     settingsFiles: filesOf(TEAMMATE_SETTINGS_FILES_ENV, e[TEAMMATE_SETTINGS_FILES_ENV], 'settings'),
     trustProject: e[TEAMMATE_TRUST_PROJECT_ENV] === '1',
-    mcpConfigFiles: filesOf(TEAMMATE_MCP_CONFIG_ENV, e[TEAMMATE_MCP_CONFIG_ENV], 'MCP configuration')
+    mcpConfigFiles: filesOf(TEAMMATE_MCP_CONFIG_ENV, e[TEAMMATE_MCP_CONFIG_ENV], 'MCP configuration'),
+    sources: {
+      ...(e[TEAMMATE_USER_SETTINGS_ENV] ? { userFile: e[TEAMMATE_USER_SETTINGS_ENV] } : {}),
+      ...(e[TEAMMATE_LOCAL_SETTINGS_ENV] ? { localFile: e[TEAMMATE_LOCAL_SETTINGS_ENV] } : {})
+    }
   }
 }
 

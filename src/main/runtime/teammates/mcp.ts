@@ -67,6 +67,8 @@ export function ownTeammateMcp(options: {
   flagFiles: readonly string[]
   env: NodeJS.ProcessEnv
   timeouts: McpTimeouts
+  /** Read in place of the user and local settings (a teammate on another host). */
+  sources?: { userFile?: string; localFile?: string }
 }): TeammateMcpHost {
   const managers = new Set<McpManager>()
   let closed = false

@@ -70,7 +70,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     )
   const sessionId = shared.sessionId ?? randomUUID()
   // the leader's --settings files and per-run trust, so both permission paths see the same rules (docs/teams.md#permission-requests)
-  const settings = await loadWorkspaceSettings(cwd, home, shared.settingsFiles, shared.trustProject)
+  const settings = await loadWorkspaceSettings(cwd, home, shared.settingsFiles, shared.trustProject, shared.sources)
   const identity: AgentIdentity = { id: `${name}@${team}`, name, type: member.agentType || 'general-purpose', cwd }
   const transcriptPath = agentTranscriptPath(home, cwd, sessionId, identity.id)
   const hooks = settings.hooks.length
@@ -101,6 +101,7 @@ export async function runTeammate(options: TeammateRunOptions): Promise<Teammate
     ownTeammateMcp({
       home,
       cwd,
+      sources: shared.sources,
       flagFiles: [...shared.mcpConfigFiles, ...(options.mcpConfigFiles ?? [])],
       env: mcpEnv,
       timeouts: mcpTimeoutsFromEnv(mcpEnv)

@@ -43,3 +43,23 @@ export async function exitedWithin(handle: TeammateHandle, ms: number): Promise<
   const timedOut = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())
   return Promise.race([gone, timedOut])
 }
+
+/**
+ * Asks each of `members` to shut down at once (`shutdown`); one that rejects and has not exited
+ * within `ms` milliseconds is killed anyway (`kill`): a rejection does not keep a closing session
+ * alive (docs/teams.md#teammate-life-cycle).
+ */
+export async function shutdownEach(
+  members: ReadonlyArray<{ name: string; handle?: TeammateHandle }>,
+  ms: number,
+  shutdown: (name: string) => Promise<'exited' | 'rejected' | 'killed' | 'gone'>,
+  kill: (name: string, reason: string) => Promise<void>
+): Promise<void> {
+  await Promise.all(
+    members.map(async (m) => {
+      const outcome = await shutdown(m.name).catch(() => 'gone' as const)
+      if (outcome === 'rejected' && m.handle && !(await exitedWithin(m.handle, ms)))
+        await kill(m.name, `did not shut down within ${Math.round(ms / 1000)} s`)
+    })
+  )
+}

@@ -1,19 +1,20 @@
-import { LEAD_NAME } from '../teams'
+import { LEAD_NAME, withMemberPatch } from '../teams'
 import { transportEnv } from '../teamStore'
 import type { AgentState, RuntimeEvent, RuntimeEventInput } from '../../../shared/events'
-import { agentId as teamAgentId } from '../../../shared/teams'
+import { agentId as teamAgentId, type TeamConfig } from '../../../shared/teams'
 import { Emitter, type Disposable } from '../base'
 import type { TeammateSpawnRequest } from '../tools'
 import { CONTINUE_TRANSCRIPT_VARIABLE } from './agent'
 import type { TeammateBackend, TeammateExitInfo, TeammateSpawnConfig } from './executor'
 import { LeaderInbox } from './leaderInbox'
 import { TeamSettling, type TeamWait } from './settling'
-import { interruptible, newTrackedTeammate, type TrackedTeammate } from './tracked'
-import { exitedWithin, requestShutdown } from './shutdownRequest'
+import { interruptible, newTrackedTeammate, showsWorkAgain, type TrackedTeammate } from './tracked'
+import { requestShutdown, shutdownEach } from './shutdownRequest'
 import { cleanUpAfter } from './exitCleanup'
 import { addMember, removeMember } from './members'
 import { reapOnTimer } from './reaper'
-import { resolveTeammateHost } from './ssh/hosts'
+import { resumableMember } from './resumable'
+import { memberHost, resolveTeammateHost } from './ssh/hosts'
 export { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
 import { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
 
@@ -111,7 +112,7 @@ export class TeammateSupervisor implements Disposable {
       throw new TeammateSpawnError(
         'Spawning a teammate needs a team: create one with TeamCreate first (or omit `name` to start a subagent).'
       )
-    const host = resolveTeammateHost(this.options.hosts ?? [], request.host, request.backend, context.transport)
+    const host = resolveTeammateHost(this.options.hosts?.() ?? [], request.host, request.backend, context.transport)
     const backend = host ? 'process' : (request.backend ?? this.options.defaultBackend)
     if (!this.options.registry.has(backend))
       throw new TeammateSpawnError(`The '${backend}' teammate backend is not available here; use another backend.`)
@@ -126,7 +127,9 @@ export class TeammateSupervisor implements Disposable {
         cwd: this.options.cwd,
         mode: request.mode,
         planModeRequired,
-        isActive: true
+        isActive: true,
+        // resumed there again (docs/hosts.md#resume)
+        ...(host ? { host: host.name } : {})
       })
     } catch (error) {
       throw new TeammateSpawnError(`${(error as Error).message} Choose another name.`)
@@ -161,27 +164,29 @@ export class TeammateSupervisor implements Disposable {
    * Starts again a teammate of the team's config whose run ended with a previous process of this
    * session (restore after restart): same name, colour, backend, model and mode; it continues its
    * conversation from its transcript (TeammateAgent reads it) and gets `message` in its inbox,
-   * from the leader, so its next turn picks up where the last one stopped.
-   * @throws TeammateSpawnError with no team, a name not in the team, a teammate still running, or
-   *   an unavailable backend; the backend's error when it cannot start.
+   * from the leader, so its next turn picks up where the last one stopped. A member that ran on a
+   * host runs there again (its `host` looked up in the setting as it is now, docs/hosts.md#resume).
+   * @throws TeammateSpawnError with no team, a name not in the team, a teammate still running, an
+   *   unavailable backend, or a host the setting no longer has (the member then shows `crashed`
+   *   with that reason and is inactive); the backend's error when it cannot start.
    */
   async resume(name: string, message: string): Promise<void> {
     if (this.disposed) throw new TeammateSpawnError('The session is closing; no teammate can be resumed.')
-    const { team: context } = this.options
-    const team = context.team()
-    if (!team)
-      throw new TeammateSpawnError(
-        `There is no team, so '${name}' cannot be resumed; create a team and spawn it again.`
-      )
-    const member = (await context.store.config.read(team)).members.find((m) => m.name === name)
-    if (!member)
-      throw new TeammateSpawnError(`'${name}' is no longer a member of team '${team}'; spawn it again instead.`)
-    if (this.members.get(name)?.alive) throw new TeammateSpawnError(`${name} is already running.`)
-    const backend = member.backendType as TeammateBackend
-    if (!this.options.registry.has(backend))
-      throw new TeammateSpawnError(`The '${backend}' teammate backend is not available here.`)
+    const { team: context, registry } = this.options
+    const alive = this.members.get(name)?.alive === true
+    const { team, member, backend } = await resumableMember(context, registry, name, alive)
     const { agentType, color, model, cwd } = member
-    const tracked = this.track(name, member.agentId, backend, { agentType, color, model, cwd })
+    const where = member.host ? { host: member.host } : {}
+    const tracked = this.track(name, member.agentId, backend, { agentType, color, model, cwd, ...where })
+    let host
+    try {
+      host = memberHost(this.options.hosts?.() ?? [], member, context.transport)
+    } catch (error) {
+      this.failed(tracked, 'could not start again', error)
+      const inactive = (c: TeamConfig) => withMemberPatch(c, name, { isActive: false }).config
+      await context.store.config.update(team, inactive).catch(() => undefined)
+      throw error
+    }
     await this.launch(
       tracked,
       team,
@@ -193,7 +198,8 @@ export class TeammateSupervisor implements Disposable {
         model: member.model,
         mode: member.planModeRequired ? 'plan' : member.mode,
         planModeRequired: member.planModeRequired,
-        env: { ...this.options.modelEnv(), [CONTINUE_TRANSCRIPT_VARIABLE]: '1' }
+        env: { ...this.options.modelEnv(), [CONTINUE_TRANSCRIPT_VARIABLE]: '1' },
+        ...(host ? { host } : {})
       }
     )
   }
@@ -245,15 +251,19 @@ export class TeammateSupervisor implements Disposable {
       tracked.alive = false
       this.members.delete(tracked.name)
       await undo?.().catch(() => undefined)
-      this.emitAs(tracked, {
-        type: 'agent_stopped',
-        status: 'crashed',
-        reason: `${failure}: ${(error as Error).message}`
-      })
+      this.failed(tracked, failure, error)
       throw error
     }
     void tracked.handle.exited.then((info) => this.onExit(tracked, team, info))
     this.changed.fire()
+  }
+
+  /** A teammate that could not start: forgotten, and `agent_stopped` says `crashed` with `failure` and the error. */
+  private failed(tracked: TrackedTeammate, failure: string, error: unknown): void {
+    tracked.alive = false
+    this.members.delete(tracked.name)
+    const reason = `${failure}: ${(error as Error).message}`
+    this.emitAs(tracked, { type: 'agent_stopped', status: 'crashed', reason })
   }
 
   /**
@@ -278,14 +288,9 @@ export class TeammateSupervisor implements Disposable {
    */
   async shutdownAll(reason = 'The session is ending: finish now and shut down.') {
     const alive = [...this.members.values()].filter((m) => m.alive && m.handle)
-    const each = alive.map(async (m) => {
-      const outcome = await this.shutdown(m.name, reason).catch(() => 'gone' as const)
-      // a rejection does not keep a closing session alive: the timeout still applies
-      const ms = this.shutdownTimeoutMs
-      if (outcome === 'rejected' && !(await exitedWithin(m.handle!, ms)))
-        await this.kill(m.name, `did not shut down within ${Math.round(ms / 1000)} s`)
-    })
-    return this.inbox.newsDuring(Promise.all(each))
+    const ask = (name: string) => this.shutdown(name, reason)
+    const kill = (name: string, why: string) => this.kill(name, why)
+    return this.inbox.newsDuring(shutdownEach(alive, this.shutdownTimeoutMs, ask, kill))
   }
 
   /** Kills a teammate at once (the UI's Kill, docs/ui.md#the-workspace-ui) and waits until it is gone. */
@@ -361,15 +366,7 @@ export class TeammateSupervisor implements Disposable {
     if (event.type === 'agent_state') {
       tracked.state = event.state
       this.changed.fire()
-    } else if (
-      tracked.backend === 'process' &&
-      tracked.alive &&
-      (tracked.state === 'idle' || tracked.state === 'starting' || tracked.state === 'error') &&
-      (event.type === 'tool_call' || event.type === 'assistant_text')
-    ) {
-      // a process teammate's transcript shows it working again
-      this.emitState(tracked, 'running')
-    }
+    } else if (showsWorkAgain(tracked, event)) this.emitState(tracked, 'running')
   }
 
   private emitState(tracked: TrackedTeammate, state: AgentState, reason?: string): void {

@@ -31,8 +31,12 @@ export interface TeammateSupervisorOptions {
   /** Model access passed to every teammate: ANTHROPIC_API_KEY / BASE_URL, SWARMDESK_MODEL. */
   modelEnv: () => Record<string, string>
   shutdownTimeoutMs?: number
-  /** The `teammateHosts` setting: where a spawn's `host` may run a teammate (docs/hosts.md). */
-  hosts?: readonly TeammateHost[]
+  /**
+   * The `teammateHosts` setting as it is now: where a spawn's `host` may run a teammate, and where
+   * a resumed member's host is looked up (docs/hosts.md); read at each spawn and resume, so a
+   * workspace whose settings reload follows it.
+   */
+  hosts?: () => readonly TeammateHost[]
 }
 
 /** A teammate spawn the supervisor refused; the message says why and what to do. */

@@ -1,4 +1,4 @@
-import type { AgentState } from '../../../shared/events'
+import type { AgentState, RuntimeEvent } from '../../../shared/events'
 import type { TeammateBackend, TeammateHandle } from './executor'
 
 /** One teammate this session started, as the leader's side tracks it (docs/teams.md#teammate-life-cycle). */
@@ -49,4 +49,17 @@ export function startedSince(tracked: TrackedTeammate, timestamp: string): boole
 export function interruptible(tracked: TrackedTeammate): boolean {
   if (!tracked.handle || !tracked.alive) return false
   return tracked.state !== 'idle' && tracked.state !== 'stopping' && tracked.state !== 'starting'
+}
+
+/**
+ * Whether `event` (of a `process` teammate's transcript) shows it working again while the leader
+ * still has it idle, starting or in error: a tool call or text of a live process teammate.
+ */
+export function showsWorkAgain(tracked: TrackedTeammate, event: RuntimeEvent): boolean {
+  return (
+    tracked.backend === 'process' &&
+    tracked.alive &&
+    (tracked.state === 'idle' || tracked.state === 'starting' || tracked.state === 'error') &&
+    (event.type === 'tool_call' || event.type === 'assistant_text')
+  )
 }

@@ -369,6 +369,32 @@ describe('dashboard slice', () => {
     s().setSpawnOptions({ agentTypes: [], defaultBackend: 'worker', team: 'docs' })
     expect(s().dashboard).toMatchObject({ spawn: { open: true, pending: false }, team: 'docs' })
   })
+
+  it('the spawn form’s hosts follow a settings reload once its options are loaded (docs/hosts.md#in-the-ui)', () => {
+    const store = createAppStore()
+    const s = () => store.getState()
+    s().setSpawnHosts(['box'])
+    expect(s().dashboard.spawnOptions).toBeUndefined()
+    s().setSpawnOptions({
+      agentTypes: [{ name: 'general-purpose', description: 'd' }],
+      defaultBackend: 'process',
+      hosts: ['box'],
+      team: 'docs'
+    })
+    s().setSpawnHosts(['box', 'gpu'])
+    expect(s().dashboard.spawnOptions).toEqual({
+      agentTypes: [{ name: 'general-purpose', description: 'd' }],
+      defaultBackend: 'process',
+      hosts: ['box', 'gpu'],
+      team: 'docs'
+    })
+    s().setSpawnHosts([])
+    expect(s().dashboard.spawnOptions).toEqual({
+      agentTypes: [{ name: 'general-purpose', description: 'd' }],
+      defaultBackend: 'process',
+      team: 'docs'
+    })
+  })
 })
 
 describe('isStuck', () => {

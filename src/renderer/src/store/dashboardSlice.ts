@@ -65,6 +65,12 @@ export interface DashboardSlice {
   setMemberAction(agentId: string, state: MemberActionState): void
   setSpawnForm(state: Partial<SpawnFormState>): void
   setSpawnOptions(options: SpawnOptions): void
+  /**
+   * The `teammateHosts` setting's names as a settings reload left them (docs/hosts.md#in-the-ui):
+   * the spawn form's loaded options offer these from now on (none: no Host choice). Nothing before
+   * the form loaded its options (it loads them as it opens).
+   */
+  setSpawnHosts(hosts: readonly string[]): void
   setStopAllPending(pending: boolean): void
 }
 
@@ -159,5 +165,13 @@ export const createDashboardSlice: StateCreator<AppState, [], [], DashboardSlice
         ...(spawnOptions.team !== undefined ? { team: spawnOptions.team } : {})
       }
     })),
+  setSpawnHosts: (hosts) =>
+    set((s) => {
+      const options = s.dashboard.spawnOptions
+      if (!options) return {}
+      const { hosts: _before, ...rest } = options
+      const spawnOptions = hosts.length ? { ...rest, hosts: [...hosts] } : rest
+      return { dashboard: { ...s.dashboard, spawnOptions } }
+    }),
   setStopAllPending: (stopAllPending) => set((s) => ({ dashboard: { ...s.dashboard, stopAllPending } }))
 })

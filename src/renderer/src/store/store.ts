@@ -97,5 +97,6 @@ export const actions = {
   setMemberAction: (...a: Parameters<AppState['setMemberAction']>) => appStore.getState().setMemberAction(...a),
   setSpawnForm: (...a: Parameters<AppState['setSpawnForm']>) => appStore.getState().setSpawnForm(...a),
   setSpawnOptions: (...a: Parameters<AppState['setSpawnOptions']>) => appStore.getState().setSpawnOptions(...a),
+  setSpawnHosts: (...a: Parameters<AppState['setSpawnHosts']>) => appStore.getState().setSpawnHosts(...a),
   setStopAllPending: (...a: Parameters<AppState['setStopAllPending']>) => appStore.getState().setStopAllPending(...a)
 }

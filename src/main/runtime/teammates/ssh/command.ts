@@ -36,7 +36,8 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1'])
  * server, a local proxy), goes through a remote forward of the teammate's ssh connection to a
  * random port of the host's loopback; a model endpoint elsewhere is left as it is (the host
  * reaches it itself). The session's settings and `--mcp-config` files are paths on the leader's
- * machine, so they are not passed on (the clone's project settings and `.mcp.json` apply there).
+ * machine, so their variables are dropped here: the executor sends their contents and names the
+ * copies on the host instead (hostFiles.ts).
  * `pickPort` chooses the host's ports (tests pass a fixed one).
  */
 export function remoteEnv(
@@ -91,17 +92,21 @@ export function envFileText(env: Record<string, string>): string {
     .join('')
 }
 
-/** Where a teammate works on its host: `<workspace>/<team>/<name>`, and its env and pid files beside it. */
+/**
+ * Where a teammate works on its host: `<workspace>/<team>/<name>`, and beside it its env and pid
+ * files and the folder of its session files (`.<name>.session`: settings, MCP configuration).
+ */
 export function remotePaths(
   host: TeammateHost,
   team: string,
   name: string
-): { dir: string; envFile: string; pidFile: string } {
+): { dir: string; envFile: string; pidFile: string; filesDir: string } {
   const base = host.workspace.replace(/\/+$/, '')
   return {
     dir: `${base}/${team}/${name}`,
     envFile: `${base}/${team}/.${name}.env`,
-    pidFile: `${base}/${team}/.${name}.pid`
+    pidFile: `${base}/${team}/.${name}.pid`,
+    filesDir: `${base}/${team}/.${name}.session`
   }
 }
 

@@ -139,4 +139,149 @@ describe.skipIf(unavailable !== undefined)('the ssh teammate executor on a test 
       await pty.dispose()
     }
   }, 120_000)
+
+  it('brings uncommitted changes back as their own commit on its branch, tells the lead, and removes the clone', async () => {
+    const host = await startTestHost({ hide: [home, repo] })
+    const lead = { name: 'team-lead', agentType: 'team-lead', model: 'm', backendType: 'main' as const, cwd: repo }
+    await store.config.create({ name: 'dirty', lead })
+    await store.config.update(
+      'dirty',
+      (c) =>
+        withMember(c, { name: 'fay', agentType: 'general-purpose', model: 'm', backendType: 'process', cwd: repo })
+          .config
+    )
+    const bus = new EventBus()
+    const notices: string[] = []
+    bus.onEvent((e) => {
+      if (e.type === 'notice' && e.agentId === 'fay@dirty') notices.push(e.message)
+    })
+    const pty = createPtyHost()
+    const executor = new SshTeammateExecutor({ bus, pty })
+    const leaderHead = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim()
+    try {
+      const handle = await executor.spawn({
+        home,
+        team: 'dirty',
+        name: 'fay',
+        agentId: 'fay@dirty',
+        cwd: repo,
+        color: 'blue',
+        model: 'claude-test',
+        mode: 'default',
+        planModeRequired: false,
+        sessionId: randomUUID(),
+        leaderAgentId: 'team-lead@dirty',
+        env: { ANTHROPIC_API_KEY: 'k', ...transportEnv({ kind: 'nats', servers: [server.url] }) },
+        store,
+        host: {
+          name: 'h1',
+          destination: host.destination,
+          workspace: host.workspaceRoot,
+          command: `${process.execPath} ${BIN}`,
+          identityFile: host.identityFile,
+          sshOptions: [`UserKnownHostsFile=${host.knownHostsFile}`, 'StrictHostKeyChecking=yes']
+        }
+      })
+      // it leaves work uncommitted in its clone: a changed file and a new one
+      const clone = `${host.workspaceRoot}/dirty/fay`
+      const wrote = await host.ssh(`cd ${clone} && echo changed >> README.md && echo new > notes.txt`)
+      expect(wrote.code, wrote.stderr).toBe(0)
+      await executor.kill('fay@dirty', 'test kill')
+      await handle.exited
+      const branch = 'swarmdesk/dirty/fay'
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' }).trim()
+      expect(git('log', '--format=%s|%an', `${leaderHead}..${branch}`)).toBe('uncommitted work of fay|fay')
+      expect(git('show', `${branch}:notes.txt`)).toBe('new')
+      expect(git('show', `${branch}:README.md`)).toBe('x\nchanged')
+      // the leader's checkout is untouched
+      expect(git('rev-parse', '--abbrev-ref', 'HEAD')).toBe('main')
+      expect(git('rev-parse', 'HEAD')).toBe(leaderHead)
+      expect(git('status', '--porcelain')).toBe('')
+      expect(notices).toContainEqual(
+        expect.stringMatching(
+          /^Its work is on branch swarmdesk\/dirty\/fay in .*: 1 commit over \w{12}, the last one "uncommitted work of fay": the 2 changes it left uncommitted \(from host 'h1'\)\.$/
+        )
+      )
+      const told = (await store.mailbox.read('dirty', 'team-lead')).map((m) => m.message)
+      expect(told).toContainEqual(
+        expect.objectContaining({ from: 'fay', text: expect.stringContaining('"uncommitted work of fay"') })
+      )
+      // nothing is left of it on the host
+      expect((await host.ssh(`ls -A ${host.workspaceRoot}/dirty`)).stdout.split('\n')).not.toContain('fay')
+    } finally {
+      await executor.dispose()
+      await pty.dispose()
+    }
+  }, 120_000)
+
+  it('tries other ports when the host refuses a remote forward on one already taken there', async () => {
+    const host = await startTestHost({ hide: [home, repo] })
+    const lead = { name: 'team-lead', agentType: 'team-lead', model: 'm', backendType: 'main' as const, cwd: repo }
+    await store.config.create({ name: 'ports', lead })
+    await store.config.update(
+      'ports',
+      (c) =>
+        withMember(c, { name: 'gus', agentType: 'general-purpose', model: 'm', backendType: 'process', cwd: repo })
+          .config
+    )
+    // a program on the host holds the port the first try picks
+    const taken = 34_000 + Math.floor(Math.random() * 1000)
+    const holder = await host.ssh(
+      `nohup socat TCP-LISTEN:${taken},bind=127.0.0.1,fork,reuseaddr EXEC:/bin/cat >/dev/null 2>&1 & sleep 0.5; ss -ltn`
+    )
+    expect(holder.stdout).toContain(`127.0.0.1:${taken}`)
+    const picks = [taken]
+    const bus = new EventBus()
+    const notices: string[] = []
+    bus.onEvent((e) => {
+      if (e.type === 'notice' && e.agentId === 'gus@ports') notices.push(e.message)
+    })
+    const pty = createPtyHost()
+    const executor = new SshTeammateExecutor({
+      bus,
+      pty,
+      pickPort: () => picks.shift() ?? 40_000 + Math.floor(Math.random() * 10_000)
+    })
+    try {
+      const handle = await executor.spawn({
+        home,
+        team: 'ports',
+        name: 'gus',
+        agentId: 'gus@ports',
+        cwd: repo,
+        color: 'blue',
+        model: 'claude-test',
+        mode: 'default',
+        planModeRequired: false,
+        sessionId: randomUUID(),
+        leaderAgentId: 'team-lead@ports',
+        env: { ANTHROPIC_API_KEY: 'k', ...transportEnv({ kind: 'nats', servers: [server.url] }) },
+        store,
+        host: {
+          name: 'h1',
+          destination: host.destination,
+          workspace: host.workspaceRoot,
+          command: `${process.execPath} ${BIN}`,
+          identityFile: host.identityFile,
+          sshOptions: [`UserKnownHostsFile=${host.knownHostsFile}`, 'StrictHostKeyChecking=yes']
+        }
+      })
+      expect(executor.isAlive('gus@ports')).toBe(true)
+      expect(notices).toContain(`Host 'h1' refused a remote forward (ports ${taken}); trying other ports.`)
+      // it runs there, reaching its server through another port
+      const [pid] = host
+        .leftovers()
+        .filter((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('teammate\0--team\0ports'))
+      const transport = readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .find((v) => v.startsWith('SWARMDESK_TEAM_TRANSPORT='))
+      expect(transport).toMatch(/^SWARMDESK_TEAM_TRANSPORT=nats:\/\/127\.0\.0\.1:\d+$/)
+      expect(transport).not.toContain(`:${taken}`)
+      await executor.kill('gus@ports', 'test kill')
+      expect(await handle.exited).toMatchObject({ status: 'killed' })
+    } finally {
+      await executor.dispose()
+      await pty.dispose()
+    }
+  }, 120_000)
 })

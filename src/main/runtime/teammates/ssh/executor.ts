@@ -3,7 +3,6 @@ import { DEFAULT_TERMINAL_SIZE, type TerminalSize } from '../../../../shared/ter
 import type { EventBus } from '../../events'
 import type { OutgoingMessage } from '../../mailbox'
 import type { TeamStorePort } from '../../teamStore'
-import { LEAD_NAME } from '../../teams'
 import type { TeammateHost } from '../../../../shared/teammateHosts'
 import { teammateIdentityEnv } from '../env'
 import { CUT_OFF_EXIT_ENV } from '../heartbeat'
@@ -11,11 +10,19 @@ import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnC
 import { classifyExit, describeOutput, lastReport } from '../process/exitReason'
 import { followTeammate, type TeammateFollowing } from '../process/follow'
 import { envFileText, remoteEnv, remotePaths, remoteTeammateScript, shellQuote, sshTerminalArgs } from './command'
-import { fetchBranch, leaderRepo, pushBranch, sshRun, type LeaderRepo } from './git'
+import { leaderRepo, pushBranch, sshRun, type LeaderRepo } from './git'
+import { bringBack } from './bringBack'
 import { killTerminalTeammate, resizeTerminalTeammate } from '../process/terminalTeammate'
+import { preparationScript, sessionFilesForHost } from './hostFiles'
 
 /** How long a host teammate may take from its ssh starting to its first heartbeat, ms. */
 const DEFAULT_START_TIMEOUT_MS = 60_000
+
+/** How many sets of remote forward ports a start tries before it fails on ports the host refuses (docs/hosts.md#what-the-teammate-reaches). */
+export const FORWARD_TRIES = 5
+
+/** What ssh prints when the host refuses a remote forward (`ExitOnForwardFailure=yes` then ends it). */
+const FORWARD_REFUSED = /remote port forwarding failed for listen port/
 
 /** Raw terminal output kept per teammate to explain a failure, UTF-16 units. */
 const REASON_OUTPUT_CHARS = 16 * 1024
@@ -30,6 +37,8 @@ export interface SshTeammateExecutorOptions {
   paneSize?: (agentId: string) => TerminalSize | undefined
   /** From the ssh start to the teammate's first heartbeat, ms (default 60 s). */
   startTimeoutMs?: number
+  /** Picks each remote forward's port on the host (default: at random in 20000–59999; tests pick). */
+  pickPort?: () => number
 }
 
 /** One teammate running on a host. */
@@ -38,6 +47,10 @@ interface Remote {
   proc: PtyProcess
   follow: TeammateFollowing
   alive: boolean
+  /** Until its first heartbeat (or the start gave up). */
+  starting: boolean
+  /** Its ssh ended before its first heartbeat because the host refused a remote forward's port. */
+  refusedForward: boolean
   /** Set by kill() (or a lost heartbeat) while it still ran. */
   killReason: string | undefined
   /** Set when its heartbeat stopped on the server while its ssh still ran (a cut network). */
@@ -48,6 +61,8 @@ interface Remote {
   repo: LeaderRepo | undefined
   branch: string | undefined
   dir: string
+  /** On the host: the folder of its session files (settings, MCP configuration). */
+  filesDir: string
   /** On the host: the file holding its process's pid. */
   pidFile: string
 }
@@ -73,8 +88,10 @@ export class SshTeammateExecutor implements TeammateExecutor {
   constructor(private readonly options: SshTeammateExecutorOptions) {}
 
   /**
-   * Prepares the host (folder, repository, env file), pushes the leader's HEAD as the teammate's
-   * branch `swarmdesk/<team>/<name>`, starts its ssh and resolves at its first heartbeat.
+   * Prepares the host (folder, repository, env file, the session's settings files), pushes the
+   * leader's HEAD as the teammate's branch `swarmdesk/<team>/<name>`, starts its ssh and resolves
+   * at its first heartbeat. A remote forward the host refuses (its port taken there) ends that ssh
+   * at once: the start tries new ports, up to {@link FORWARD_TRIES} times.
    * @throws Error without a host, on a store on files, when the host cannot be prepared, or when
    *   no heartbeat comes within `startTimeoutMs` (its terminal's last output in the message);
    *   nothing is left running then.
@@ -91,34 +108,82 @@ export class SshTeammateExecutor implements TeammateExecutor {
     const repo = await leaderRepo(config.cwd)
     const branch = repo ? `swarmdesk/${team}/${agentName}` : undefined
     const cwd = repo?.sub ? `${paths.dir}/${repo.sub}` : paths.dir
-    const { env, forwards } = remoteEnv({
-      ...config.env,
-      ...teammateIdentityEnv(config),
-      SWARMDESK_HOME: `${host.workspace.replace(/\/+$/, '')}/.swarmdesk`,
-      // cut off from the server as long as the lead takes to release its tasks, it ends itself (docs/hosts.md#liveness)
-      [CUT_OFF_EXIT_ENV]: String(store.liveness.boundMs + store.liveness.beatEveryMs)
-    })
+    const session = await sessionFilesForHost(config.env, paths.filesDir, { home: config.home, cwd: config.cwd })
     const q = shellQuote
-    const prepare = [
-      'set -e',
-      'umask 077',
-      `mkdir -p ${q(paths.dir)}`,
-      `cat > ${q(paths.envFile)}`,
-      ...(repo ? [`[ -d ${q(`${paths.dir}/.git`)} ] || git init -q ${q(paths.dir)}`] : [])
-    ].join('; ')
-    try {
-      await sshRun(host, prepare, envFileText(env))
-      if (repo && branch) await pushBranch(repo, host, paths.dir, branch)
-    } catch (error) {
-      await sshRun(host, `rm -f ${q(paths.envFile)}`, '', 20_000).catch(() => undefined)
-      throw new Error(`Cannot prepare host '${host.name}' for teammate ${agentId}: ${(error as Error).message}`, {
-        cause: error
+    for (let attempt = 1; ; attempt++) {
+      // new ports each time: a port taken on the host fails ssh's forward, and the next try takes another
+      const remote = remoteEnv(
+        {
+          ...config.env,
+          ...teammateIdentityEnv(config),
+          SWARMDESK_HOME: `${host.workspace.replace(/\/+$/, '')}/.swarmdesk`,
+          // cut off from the server as long as the lead takes to release its tasks, it ends itself (docs/hosts.md#liveness)
+          [CUT_OFF_EXIT_ENV]: String(store.liveness.boundMs + store.liveness.beatEveryMs)
+        },
+        this.options.pickPort
+      )
+      // the session's settings and MCP files, in private files beside its clone (docs/hosts.md#the-sessions-settings-on-the-host)
+      const envFile = { path: paths.envFile, text: envFileText({ ...remote.env, ...session.env }) }
+      const prepare = preparationScript(paths.dir, paths.filesDir, [envFile, ...session.files], repo !== undefined)
+      try {
+        await sshRun(host, 'sh -s', prepare)
+        if (repo && branch && attempt === 1) await pushBranch(repo, host, paths.dir, branch)
+      } catch (error) {
+        await sshRun(host, `rm -f ${q(paths.envFile)}`, '', 20_000).catch(() => undefined)
+        throw new Error(`Cannot prepare host '${host.name}' for teammate ${agentId}: ${(error as Error).message}`, {
+          cause: error
+        })
+      }
+      // a heartbeat its previous run left (killed, or the leader restarted) is not this start's
+      await store.liveness.forget(team, agentName).catch(() => undefined)
+      const script = remoteTeammateScript(host, { ...paths, cwd }, team, agentName, branch)
+      const retry = attempt < FORWARD_TRIES
+      const entry = this.launch({ ...config, host, store }, sshTerminalArgs(host, remote.forwards, script), retry, {
+        repo,
+        branch,
+        dir: paths.dir,
+        filesDir: paths.filesDir,
+        pidFile: paths.pidFile
       })
+      const started = await this.firstBeat(entry)
+      entry.starting = false
+      if (started) {
+        this.watchHeartbeat(entry)
+        return { agentId, backend: 'process', pid: entry.proc.pid, exited: entry.exited }
+      }
+      if (entry.refusedForward) {
+        this.running.delete(agentId)
+        const ports = remote.forwards.map((f) => f.remotePort).join(', ')
+        this.notice(
+          entry,
+          'warning',
+          `Host '${host.name}' refused a remote forward (ports ${ports}); trying other ports.`
+        )
+        continue
+      }
+      entry.killReason ??= 'did not start'
+      await entry.proc.kill()
+      await entry.exited
+      this.running.delete(agentId)
+      throw new Error(
+        `Teammate ${agentId} on host '${host.name}' did not start within ${this.startTimeoutMs} ms.${describeOutput(entry.output)}`
+      )
     }
-    const script = remoteTeammateScript(host, { ...paths, cwd }, team, agentName, branch)
-    const args = sshTerminalArgs(host, forwards, script)
-    // its stdin the terminal itself (the PTY host gives commands /dev/null): ssh reads the pane's size there
-    const launch = `exec ssh ${args.map(q).join(' ')} </dev/tty`
+  }
+
+  /**
+   * Starts the teammate's ssh in a terminal of the PTY host (its stdin the terminal itself: ssh
+   * reads the pane's size there) and follows it. Its end runs {@link finish}, except an end before
+   * its first beat on a remote forward the host refused, when `retry`: then only `refusedForward`
+   * is set, for the caller to try other ports.
+   */
+  private launch(
+    config: Remote['config'],
+    args: string[],
+    retry: boolean,
+    where: Pick<Remote, 'repo' | 'branch' | 'dir' | 'filesDir' | 'pidFile'>
+  ): Remote {
+    const { agentId, name: agentName } = config
     const output = new TailBuffer(REASON_OUTPUT_CHARS)
     let resolveExit!: (info: TeammateExitInfo) => void
     const exited = new Promise<TeammateExitInfo>((resolve) => (resolveExit = resolve))
@@ -126,12 +191,16 @@ export class SshTeammateExecutor implements TeammateExecutor {
     let early: { exitCode: number | null; signal: number | null } | undefined
     const onExit = (exit: { exitCode: number | null; signal: number | null }): void => {
       if (!entry) early = exit
-      else void this.finish(entry, exit, spawnedAt).then(resolveExit)
+      else if (retry && entry.starting && FORWARD_REFUSED.test(output.peek())) {
+        entry.alive = false
+        entry.refusedForward = true
+        entry.follow.close()
+      } else void this.finish(entry, exit, spawnedAt).then(resolveExit)
     }
     const spawnedAt = Date.now()
     const proc = this.options.pty.spawn({
-      command: launch,
-      cwd: repo?.top ?? process.cwd(),
+      command: `exec ssh ${args.map(shellQuote).join(' ')} </dev/tty`,
+      cwd: where.repo?.top ?? process.cwd(),
       ...this.startSize(agentId),
       onData: (data) => {
         output.push(data)
@@ -139,36 +208,23 @@ export class SshTeammateExecutor implements TeammateExecutor {
       },
       onExit
     })
-    const follow = followTeammate(config, this.options.bus, '', 0, undefined)
     entry = {
-      config: { ...config, host, store },
+      config,
       proc,
-      follow,
+      follow: followTeammate(config, this.options.bus, '', 0, undefined),
       alive: true,
+      starting: true,
+      refusedForward: false,
       killReason: undefined,
       lost: false,
       output,
       exited,
       watch: undefined,
-      repo,
-      branch,
-      dir: paths.dir,
-      pidFile: paths.pidFile
+      ...where
     }
     this.running.set(agentId, entry)
     if (early) onExit(early)
-    const started = await this.firstBeat(entry)
-    if (!started) {
-      entry.killReason ??= 'did not start'
-      await proc.kill()
-      await exited
-      this.running.delete(agentId)
-      throw new Error(
-        `Teammate ${agentId} on host '${host.name}' did not start within ${this.startTimeoutMs} ms.${describeOutput(output)}`
-      )
-    }
-    this.watchHeartbeat(entry)
-    return { agentId, backend: 'process', pid: proc.pid, exited }
+    return entry
   }
 
   /** Puts a message in the teammate's inbox on the server (docs/teams.md#mailbox). @throws Error for an unknown teammate. */
@@ -270,7 +326,25 @@ export class SshTeammateExecutor implements TeammateExecutor {
     clearInterval(entry.watch)
     entry.follow.close()
     const { host, store } = entry.config
-    if (entry.repo && entry.branch && !entry.lost) await this.bringBack(entry, entry.repo, entry.branch)
+    if (entry.repo && entry.branch && !entry.lost)
+      await bringBack(
+        {
+          host,
+          team: entry.config.team,
+          name: entry.config.name,
+          dir: entry.dir,
+          filesDir: entry.filesDir,
+          pidFile: entry.pidFile,
+          mailbox: store.mailbox,
+          notice: (level, message) => this.notice(entry, level, message)
+        },
+        entry.repo,
+        entry.branch
+      )
+    else if (!entry.lost)
+      await sshRun(host, `rm -rf ${shellQuote(entry.filesDir)} ${shellQuote(entry.pidFile)}`, '', 30_000).catch(
+        () => undefined
+      )
     else if (entry.branch)
       this.notice(
         entry,
@@ -291,52 +365,6 @@ export class SshTeammateExecutor implements TeammateExecutor {
         reported: false,
         reason: `its exit could not be classified: ${(error as Error).message}`
       }
-    }
-  }
-
-  /**
-   * Fetches the teammate's branch into the leader's repository and says what came back: a notice
-   * on its pane, and a message in its name to the lead's model (as a worktree agent's result names
-   * its kept branch, docs/agents.md#worktree-isolation), unless the team is gone by then. Then its
-   * clone on the host is removed, unless it holds uncommitted changes (kept, and said so).
-   */
-  private async bringBack(entry: Remote, repo: LeaderRepo, branch: string): Promise<void> {
-    const { host, store, team, name } = entry.config
-    let count: number
-    try {
-      count = await fetchBranch(repo, host, entry.dir, branch)
-    } catch (error) {
-      const why = (error as Error).message
-      const message = `Its branch ${branch} could not be fetched from host '${host.name}' (${why}); its commits stay in ${entry.dir} there.`
-      return this.notice(entry, 'warning', message)
-    }
-    if (count > 0) {
-      const commits = `${count} commit${count === 1 ? '' : 's'} over ${repo.head.slice(0, 12)}`
-      const text = `${name} has ended on host '${host.name}'. Its work is now on branch ${branch} in ${repo.top} (${commits}); review or merge it from there.`
-      await store.mailbox
-        .send(team, LEAD_NAME, { from: name, text, summary: `work on ${branch}` }, { existingTeamOnly: true })
-        .catch(() => undefined)
-      this.notice(
-        entry,
-        'info',
-        `Its work is on branch ${branch} in ${repo.top}: ${commits} (from host '${host.name}').`
-      )
-    }
-    const dir = shellQuote(entry.dir)
-    try {
-      const changes = (await sshRun(host, `git -C ${dir} status --porcelain`, '', 30_000)).trim()
-      if (changes) {
-        const lines = changes.split('\n').length
-        const message = `Its clone on host '${host.name}' is kept: ${entry.dir} holds ${lines} uncommitted change${lines === 1 ? '' : 's'}.`
-        return this.notice(entry, 'warning', message)
-      }
-      await sshRun(host, `rm -rf ${dir}`, '', 60_000)
-    } catch (error) {
-      this.notice(
-        entry,
-        'warning',
-        `Its clone ${entry.dir} on host '${host.name}' is left there: ${(error as Error).message}`
-      )
     }
   }
 

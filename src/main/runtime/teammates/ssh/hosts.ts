@@ -51,3 +51,24 @@ export function resolveTeammateHost(
     )
   return host
 }
+
+/**
+ * The host a member of the team config runs on when it is resumed (docs/hosts.md#resume): its
+ * recorded `host` looked up again in the setting as it is now; undefined for a member that ran here.
+ * @throws TeammateSpawnError naming the member and the hosts the setting has when its host is no
+ *   longer there (it is never started here instead), or the team is no longer on JetStream.
+ */
+export function memberHost(
+  hosts: readonly TeammateHost[],
+  member: { name: string; host?: string },
+  transport: TeamTransport
+): TeammateHost | undefined {
+  if (member.host === undefined) return undefined
+  if (!hosts.some((h) => h.name === member.host)) {
+    const known = hosts.map((h) => `'${h.name}'`).join(', ')
+    throw new TeammateSpawnError(
+      `'${member.name}' ran on host '${member.host}', which the teammateHosts setting no longer has (${known ? `it has ${known}` : 'it names no hosts'}), so it is not started again, neither there nor here. Add '${member.host}' back to the setting and resume it, or spawn a new teammate.`
+    )
+  }
+  return resolveTeammateHost(hosts, member.host, 'process', transport)
+}

@@ -87,7 +87,7 @@ async function spawnTeammate(ctx: ToolContext, input: AgentInput): Promise<ToolR
 export const AgentTool: Tool<AgentInput> = {
   name: 'Agent',
   description:
-    'Start a subagent to work on a task in its own context and report back. Use it to explore or search broadly, to run independent pieces of work in parallel (several Agent calls in one message run concurrently), or to verify work with a fresh eye. Give a complete, self-contained prompt: the agent sees nothing of this conversation. subagent_type picks the kind of agent (general-purpose by default). With run_in_background the call returns at once and a <task-notification> arrives when the agent ends; otherwise you get its final answer as the result. After TeamCreate, a call with `name` spawns a named teammate instead: it works in parallel in its own pane on the shared task list, on the `backend` you pick (worker or process), and talks to you with SendMessage; `mode: "plan"` makes it get your approval of its plan before it changes anything.',
+    'Start a subagent to work on a task in its own context and report back. Use it to explore or search broadly, to run independent pieces of work in parallel (several Agent calls in one message run concurrently), or to verify work with a fresh eye. Give a complete, self-contained prompt: the agent sees nothing of this conversation. subagent_type picks the kind of agent (general-purpose by default). With run_in_background the call returns at once and a <task-notification> arrives when the agent ends; otherwise you get its final answer as the result. After TeamCreate, a call with `name` spawns a named teammate instead: it works in parallel in its own pane on the shared task list, on the `backend` you pick (worker or process) or on a `host` of the teammateHosts setting, and talks to you with SendMessage; `mode: "plan"` makes it get your approval of its plan before it changes anything.',
   inputSchema: AgentInputSchema,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
@@ -109,6 +109,10 @@ export const AgentTool: Tool<AgentInput> = {
     if (input.team_name !== undefined)
       throw new ToolError(
         '`team_name` goes with `name`: give the teammate a name to spawn it into your team, or omit both to start a subagent.'
+      )
+    if (input.host !== undefined)
+      throw new ToolError(
+        '`host` goes with `name`: only a teammate runs on another host (docs/hosts.md). Give it a name to spawn it there, or omit host to start a subagent here.'
       )
     const { subagents, self } = services(ctx)
     const { description, prompt, subagent_type, model, run_in_background, isolation } = input

@@ -48,4 +48,16 @@ describe('Settings saves in the page', () => {
     expect(await settingsCommands.trust(true)).toBe(true)
     expect(appStore.getState().panes.scrollbackLines).toBe(250)
   })
+
+  it('gives the spawn form the teammate hosts that apply after the save (docs/hosts.md#in-the-ui)', async () => {
+    actions.setSpawnOptions({ agentTypes: [], defaultBackend: 'worker', hosts: ['box'] })
+    answering(() =>
+      view(
+        { stuckAfterMinutes: 3 },
+        { paneScrollbackLines: 1_000, stuckAfterMinutes: 3, teammateHosts: ['box', 'gpu'] }
+      )
+    )
+    expect(await settingsCommands.save({ stuckAfterMinutes: 3 })).toBe(true)
+    expect(appStore.getState().dashboard.spawnOptions?.hosts).toEqual(['box', 'gpu'])
+  })
 })

@@ -115,7 +115,8 @@ export const settingsCommands = {
 /** The shown view with a new key status. */
 /**
  * Applies the settings the page uses itself from the view main answered: the stuck threshold to
- * the dashboard, the scrollback length to every open pane, the sandbox to the panes' mark. The values that apply now when main
+ * the dashboard, the scrollback length to every open pane, the sandbox to the panes' mark, the
+ * teammate hosts to the spawn form. The values that apply now when main
  * sends them (`effective`), else the user file's, else the defaults.
  */
 function applyEffective(): void {
@@ -128,6 +129,9 @@ function applyEffective(): void {
   )
   // the panes' "sandboxed" mark follows a sandbox switched on or off here
   if (view?.effective?.sandbox) actions.setSandbox(view.effective.sandbox)
+  // the spawn form's hosts follow the teammateHosts setting (docs/hosts.md#in-the-ui)
+  const hosts = view?.effective?.teammateHosts
+  if (hosts) actions.setSpawnHosts(hosts)
 }
 
 function withKey(apiKey: ApiKeyStatus): SettingsView | undefined {
