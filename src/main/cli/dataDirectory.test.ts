@@ -1,7 +1,8 @@
 /**
  * A data directory Swarmdesk cannot write (SWARMDESK_HOME read-only, owned by another user, or
- * blocked by a file) is bad input: `serve`, `run` and `teammate` say which folder, why, and what
- * to do, and exit 2 before anything runs — no stack trace. `bin/swarmdesk` in a child process, as
+ * blocked by a file) is bad input: `serve`, `run`, `teammate`, and `tasks` and `mailbox send` on a
+ * team's files, say which folder, why, and what to do, and exit 2 before anything runs — no stack
+ * trace. `bin/swarmdesk` in a child process, as
  * a user runs it. Tests run as root, so permission bits alone do not stop writes: a regular file
  * in the path does (ENOTDIR), and `setpriv` to the unprivileged uid 65534 gives a real EACCES.
  */
@@ -27,7 +28,9 @@ const COMMANDS: Array<[string, (work: string, scenario: string) => string[]]> = 
     'serve --new-session',
     (work, scenario) => ['serve', '--cwd', work, '--port', '0', '--scenario', scenario, '--new-session']
   ],
-  ['run', (work, scenario) => ['run', '--cwd', work, '--scenario', scenario, 'hello']]
+  ['run', (work, scenario) => ['run', '--cwd', work, '--scenario', scenario, 'hello']],
+  ['tasks create', () => ['tasks', 'create', '--team', 'crew', '--subject', 'Write the notes']],
+  ['mailbox send', () => ['mailbox', 'send', '--team', 'crew', '--to', 'alice', '--from', 'team-lead', '--text', 'hi']]
 ]
 
 function scenarioFile(): string {

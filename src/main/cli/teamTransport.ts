@@ -1,4 +1,4 @@
-import { swarmdeskHome } from '../runtime/storage'
+import { DataDirectoryError, ensureWritableDataDirectory, swarmdeskHome } from '../runtime/storage'
 import {
   openTeamStore,
   TeamStoreUnavailableError,
@@ -54,4 +54,21 @@ export async function withCommandStore(
   } finally {
     await store.close()
   }
+}
+
+/**
+ * The data directory (`swarmdeskHome()`), checked writable before a command writes a team's files
+ * there (a message, a task), so an unwritable one is said as `run` says it — the folder, the reason
+ * and what to do — with exit code 2, rather than as an internal error with a stack.
+ * @throws UsageError `swarmdesk <command>: Cannot write Swarmdesk's data directory …`.
+ */
+export function writableHome(command: string): string {
+  const home = swarmdeskHome()
+  try {
+    ensureWritableDataDirectory(home)
+  } catch (error) {
+    if (error instanceof DataDirectoryError) throw new UsageError(`swarmdesk ${command}: ${error.message}`)
+    throw error
+  }
+  return home
 }

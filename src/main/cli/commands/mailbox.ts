@@ -2,7 +2,7 @@ import { messageKind, parseMessageBody, type ProtocolBody } from '../../../share
 import { createMailbox, InvalidMessageError, InvalidNameError, type InboxEntry } from '../../runtime/mailbox'
 import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, UsageError } from '../io'
-import { commandTransport, TEAM_TRANSPORT_FLAG, withCommandStore } from '../teamTransport'
+import { commandTransport, TEAM_TRANSPORT_FLAG, withCommandStore, writableHome } from '../teamTransport'
 
 const USAGE = `Use: swarmdesk mailbox send --team T --to NAME --from NAME (--text S | --json OBJ) [--summary S] [--color C]
      swarmdesk mailbox read --team T --agent NAME [--unread] [--mark-read] [--json]
@@ -83,7 +83,7 @@ async function send(argv: string[]): Promise<number> {
       const sent = await store.mailbox.send(team, to, outgoing).catch((error: unknown) => asUsage('send', error))
       return receipt(values.json !== undefined, content.body?.type ?? 'plain', { id: sent.id, team, to, from })
     })
-  const mailbox = createMailbox({ home: swarmdeskHome() })
+  const mailbox = createMailbox({ home: writableHome('mailbox send') })
   const result = await mailbox.send(team, to, outgoing).catch((error: unknown) => asUsage('send', error))
   return receipt(values.json !== undefined, content.body?.type ?? 'plain', {
     id: result.id,

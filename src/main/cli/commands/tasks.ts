@@ -4,7 +4,7 @@ import { TaskError, TaskInputError, TaskNotFoundError, TaskStore } from '../../r
 import { swarmdeskHome } from '../../runtime/storage'
 import { parseCommandArgs, positiveInt, UsageError } from '../io'
 import { openTeamStore, TeamStoreUnavailableError, type TeamStorePort } from '../../runtime/teamStore'
-import { commandTransport, TEAM_TRANSPORT_FLAG } from '../teamTransport'
+import { commandTransport, TEAM_TRANSPORT_FLAG, writableHome } from '../teamTransport'
 import type { NewTask, TaskPatch, UpdateResult } from '../../runtime/tasks'
 import type { ClaimResult } from '../../../shared/tasks'
 
@@ -85,7 +85,7 @@ async function open(command: string, values: { team?: string; 'team-transport'?:
   if (!team) throw new UsageError(`swarmdesk tasks ${command}: --team is required.\n${USAGE}`)
   const transport = commandTransport(`tasks ${command}`, values['team-transport'])
   if (transport.kind === 'files') {
-    const store = new TaskStore(swarmdeskHome(), team)
+    const store = new TaskStore(command === 'list' ? swarmdeskHome() : writableHome(`tasks ${command}`), team)
     return {
       list: async () => store.list(),
       create: (f) => store.create(f),

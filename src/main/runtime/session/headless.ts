@@ -213,7 +213,7 @@ export async function runHeadless(options: HeadlessRunOptions): Promise<Headless
     await session.team?.ready
     const onAbort = (): void => running.stop()
     options.signal?.addEventListener('abort', onAbort, { once: true })
-    const settled = await settleRun(session, prompt).finally(() =>
+    const settled = await settleRun(session, prompt, options.signal).finally(() =>
       options.signal?.removeEventListener('abort', onAbort)
     )
     const blocked = settled.blocked
@@ -286,11 +286,18 @@ export async function runUntilSettled(session: Session, prompt: string): Promise
  * {@link runUntilSettled}, which also stops at a dead end: the leader idle with nothing queued, no
  * subagent running, and the team held only by questions no one in the run can answer
  * (TeammateSupervisor.blockedWaits). `blocked` lists them then; the team is left running for the
- * caller to shut down.
+ * caller to shut down. Aborting `signal` (Ctrl-C) while the leader is idle and the run waits for its
+ * team ends the wait at once with the end `aborted`, as it ends a running turn (the caller stops
+ * that): no more turns, the team left for the caller to shut down.
  */
-export async function settleRun(session: Session, prompt: string): Promise<{ end: TurnEnd; blocked?: TeamWait[] }> {
+export async function settleRun(
+  session: Session,
+  prompt: string,
+  signal?: AbortSignal
+): Promise<{ end: TurnEnd; blocked?: TeamWait[] }> {
   let end = await session.prompt(prompt)
   while (end.reason === 'completed') {
+    if (signal?.aborted) return { end: { reason: 'aborted', finalText: end.finalText, turns: end.turns } }
     if (session.pendingCount > 0) {
       end = await session.prompt()
       continue
@@ -310,9 +317,11 @@ export async function settleRun(session: Session, prompt: string): Promise<{ end
       ]
       // a quiet team settles by time alone: look again when its quiet period is over
       const timer = team && !teamSettled ? setTimeout(done, team.settleDelayMs + 10) : undefined
+      signal?.addEventListener('abort', done, { once: true })
       function done(): void {
         clearTimeout(timer)
         for (const s of subs) s.dispose()
+        signal?.removeEventListener('abort', done)
         resolve()
       }
     })

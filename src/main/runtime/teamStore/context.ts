@@ -7,8 +7,9 @@ import type { HookRunner } from '../hooks'
 import { Emitter, toDisposable, type Disposable } from '../base'
 import { writeFileAtomicSync } from '../locks'
 import type { Mailbox } from '../mailbox'
-import { claimLeadership, leaderStatus, releaseLeadership } from '../teams'
+import { claimLeadership, leaderStatus, releaseLeadership, runningTeammates } from '../teams'
 import { createFileTeamStore, type FileTeamStore, type TeamFiles } from './files'
+import { reapVanished } from './open'
 import type { TeamStorePort } from './port'
 import { ServerLeadership } from './serverLease'
 import type { TeamTransport } from './transport'
@@ -134,11 +135,16 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
   const server =
     options.leaderLease === true && store.leader ? new ServerLeadership(store.leader, options.sessionId) : undefined
   let current = files ? restoreTeam(options.teamFile, options.home) : undefined
+  // a team taken over from a leader that is gone: its members that went with it are cleaned up after
+  let orphaned: string | undefined
   if (current && leaderLease) {
     // a team another live session leads is not taken from it: this session resumes without one
     const status = leaderStatus(options.home, current)
     if (status.state === 'alive' && status.lease.sessionId !== options.sessionId) current = undefined
-    else claimLeadership(options.home, current, options.sessionId)
+    else {
+      if (status.state === 'stale') orphaned = current
+      claimLeadership(options.home, current, options.sessionId)
+    }
   }
   const lease = (team: string | undefined, held: boolean) => {
     if (!leaderLease || team === undefined) return
@@ -155,16 +161,18 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
       agentId: options.leaderName,
       agentName: options.leaderName
     })
-  const ready: Promise<void> = !(server && restored)
-    ? Promise.resolve()
-    : server.resume(store, restored).then(
-        (refused) => {
-          if (refused !== undefined) return warn(refused)
-          current = restored
-          teamChanged.fire(restored)
-        },
-        (error: unknown) => warn(`Could not lead the team '${restored}' again: ${(error as Error).message}`)
-      )
+  const ready: Promise<void> = orphaned
+    ? releaseOrphans(store, options.home, orphaned, warn)
+    : !(server && restored)
+      ? Promise.resolve()
+      : server.resume(store, restored).then(
+          (refused) => {
+            if (refused !== undefined) return warn(refused)
+            current = restored
+            teamChanged.fire(restored)
+          },
+          (error: unknown) => warn(`Could not lead the team '${restored}' again: ${(error as Error).message}`)
+        )
   const willDelete = new Set<(team: string) => Promise<void>>()
   return {
     home: options.home,
@@ -208,6 +216,31 @@ export function createTeamContext(options: TeamContextOptions): TeamContext {
       lease(current, false)
       server?.drop()
     }
+  }
+}
+
+/**
+ * On files, for a session that leads `team` again after its earlier leader ended without shutting
+ * the team down (a crash, a `kill -9`; docs/teams.md#teammate-life-cycle): the members that ended
+ * with that leader — its worker teammates (threads of its process) and `process` teammates no
+ * longer running (their terminal went with it) — are marked inactive and their unfinished tasks go
+ * back to pending, as the supervisor would have done had it seen them end; a notice names each.
+ * A `process` teammate still running is left as it is. What JetStream's reaper does for a resumed
+ * leader there (teammates/reaper.ts). Never rejects: a failure is a warning.
+ */
+async function releaseOrphans(
+  store: TeamStorePort,
+  home: string,
+  team: string,
+  warn: (message: string) => void
+): Promise<void> {
+  try {
+    for (const { name, released } of await reapVanished(store, team, Date.now(), runningTeammates(home, team))) {
+      const freed = released.length ? `; tasks ${released.map((t) => `#${t.id}`).join(', ')} are pending again` : ''
+      warn(`Teammate ${name} ended with the session's earlier process: marked inactive${freed}.`)
+    }
+  } catch (error) {
+    warn(`Could not clean up after the teammates of the team '${team}': ${(error as Error).message}`)
   }
 }
 

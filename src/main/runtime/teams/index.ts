@@ -30,6 +30,6 @@ export {
   type LeaderLease,
   type LeaderStatus
 } from './leader'
-export { killTeamLeftovers, type LeftoverKill } from './leftovers'
+export { killTeamLeftovers, runningTeammates, type LeftoverKill } from './leftovers'
 export { safeName } from './names'
 export { watchTeamConfig, type TeamConfigChange } from './watch'

@@ -55,6 +55,39 @@ function liveLeaders(home: string): Set<number> {
   return pids
 }
 
+/** The value of `name` in the environment of process `pid`, if it can be read. */
+function envValue(pid: number, name: string): string | undefined {
+  try {
+    const prefix = `${name}=`
+    const entry = readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .find((e) => e.startsWith(prefix))
+    return entry?.slice(prefix.length)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The names of `team`'s members under `home` that still have a process running: every process
+ * whose environment says it is a member of that team (`SWARMDESK_HOME`, `SWARMDESK_TEAM`), named by
+ * its `SWARMDESK_AGENT_NAME` (a `process` teammate, or a command it started, which inherits its
+ * variables). Never this process or its ancestors, never a live team leader. A worker teammate is a
+ * thread of its leader and is never found here. Linux `/proc` only (elsewhere the set is empty).
+ * Never throws.
+ */
+export function runningTeammates(home: string, team: string): Set<string> {
+  const spared = new Set([...selfAndAncestors(), ...liveLeaders(home)])
+  const wanted = [`SWARMDESK_HOME=${home}`, `SWARMDESK_TEAM=${team}`]
+  const names = new Set<string>()
+  for (const row of snapshotProcesses()) {
+    if (row.state === 'Z' || row.state === 'X' || spared.has(row.pid) || !hasEnv(row, wanted)) continue
+    const name = envValue(row.pid, 'SWARMDESK_AGENT_NAME')
+    if (name) names.add(name)
+  }
+  return names
+}
+
 /**
  * Kills what a stale team's `process` teammates left running: every process whose environment says
  * it is a member of `team` under `home` (docs/design.md#process-model's `SWARMDESK_HOME` and `SWARMDESK_TEAM`, which a

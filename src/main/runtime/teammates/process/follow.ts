@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { RuntimeEventInput } from '../../../../shared/events'
+import type { RuntimeEvent, RuntimeEventInput } from '../../../../shared/events'
 import type { EventBus } from '../../events'
 import type { TeammateSpawnConfig } from '../executor'
 import { SubagentFollower, type SubagentOrphaning } from './subagentFollower'
@@ -16,11 +16,20 @@ export interface TeammateFollowing {
 }
 
 /**
+ * What the leader's inbox emits for a `process` teammate itself, on either store: the permission
+ * questions it relays to a person and their answers. The teammate's own copies, which it publishes
+ * on a server, are not emitted again, so each question shows once. (Its own `agent_state` events
+ * are kept: the supervisor follows its state from them.)
+ */
+const LEADER_MADE: ReadonlySet<RuntimeEvent['type']> = new Set(['permission_request', 'permission_decided'])
+
+/**
  * Follows a `process` teammate for the leader's panes (docs/teams.md#spawning-a-teammate,
  * docs/nats.md#a-teammates-events). On files: its transcript (and its subagents') under the
  * leader's data directory, from `fromOffset`. On a server store: the events it publishes there
  * (its subagents' included), since its transcript may be in a data directory of its own; a turn
- * start is its `agent_state` `running`.
+ * start is its `agent_state` `running`. Its own permission events are the leader's to emit
+ * ({@link LEADER_MADE}), as on files.
  */
 export function followTeammate(
   config: TeammateSpawnConfig,
@@ -35,6 +44,7 @@ export function followTeammate(
   if (store && store.transport !== 'files') {
     const sub = store.events.follow(config.team, config.name, (event) => {
       const { seq: _seq, time, ...input } = event
+      if (event.agentId === agentId && LEADER_MADE.has(event.type)) return
       bus.emit(input as RuntimeEventInput)
       if (event.type === 'agent_state' && event.state === 'running') config.onTurnStart?.(time)
     })
