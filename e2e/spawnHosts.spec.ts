@@ -5,7 +5,8 @@ import { expect, test, type ScenarioObject } from './fixtures'
 /**
  * The spawn form's Host list follows the `teammateHosts` setting (docs/hosts.md#in-the-ui) in
  * Chromium against the web host: it offers the project's hosts; after the settings file gains one
- * and a save in Settings reloads the settings, the open form offers it too, without a restart.
+ * and a save in Settings reloads the settings, the open form offers it too, without a restart; and
+ * a hand edit of the file alone reaches it.
  */
 test('the spawn form offers the teammate hosts as the settings reload them', async ({ page, serve, repo }) => {
   test.setTimeout(90_000)
@@ -40,4 +41,9 @@ test('the spawn form offers the teammate hosts as the settings reload them', asy
   await dialog.getByTestId('settings-save').click()
   await dialog.getByRole('button', { name: 'Close settings' }).click()
   await expect(hostSelect.locator('option')).toHaveText(['here', 'box (over SSH)', 'gpu (over SSH)'])
+
+  // a hand edit alone reaches the open form: the workspace watches its settings files
+  // (docs/permissions.md#reloading-while-it-runs)
+  writeFileSync(settings, JSON.stringify({ teammateHosts: [{ name: 'tpu', ...host }] }))
+  await expect(hostSelect.locator('option')).toHaveText(['here', 'tpu (over SSH)'])
 })

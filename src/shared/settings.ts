@@ -240,6 +240,16 @@ export const ProjectTrustSchema = z.object({
 export type ProjectTrust = z.infer<typeof ProjectTrustSchema>
 
 /** Everything the Settings view shows. */
+/** The values of the settings the page itself uses, as they apply now (every source weighed). */
+export const SettingsEffectiveSchema = z.object({
+  stuckAfterMinutes: z.number().positive(),
+  paneScrollbackLines: z.number().int().positive(),
+  sandbox: SandboxStatusSchema.optional(),
+  /** The names of the `teammateHosts` setting: the spawn form's hosts (docs/hosts.md#in-the-ui). */
+  teammateHosts: z.array(z.string()).optional()
+})
+export type SettingsEffective = z.infer<typeof SettingsEffectiveSchema>
+
 export const SettingsViewSchema = z.object({
   /** The user settings file, absolute. */
   file: z.string(),
@@ -253,17 +263,26 @@ export const SettingsViewSchema = z.object({
    * of the settings the page itself uses (`values` holds the user file's alone). The workspace
    * answers them with every view; a page applies them after a save or a trust change.
    */
-  effective: z
-    .object({
-      stuckAfterMinutes: z.number().positive(),
-      paneScrollbackLines: z.number().int().positive(),
-      sandbox: SandboxStatusSchema.optional(),
-      /** The names of the `teammateHosts` setting: the spawn form's hosts (docs/hosts.md#in-the-ui). */
-      teammateHosts: z.array(z.string()).optional()
-    })
-    .optional()
+  effective: SettingsEffectiveSchema.optional(),
+  /**
+   * Why the last settings reload was refused (a file that does not parse or validate, hooks that
+   * cannot be used), naming the file and what to do: the workspace keeps its previous settings
+   * until a reload succeeds (docs/permissions.md#reloading-while-it-runs). Absent when the last one applied.
+   */
+  reloadProblem: z.string().optional()
 })
 export type SettingsView = z.infer<typeof SettingsViewSchema>
+
+/**
+ * The `settings.changed` push: a settings reload ran (a save in the Settings view, a trust change,
+ * a settings file edited by hand: docs/permissions.md#reloading-while-it-runs). `effective`: the values
+ * that apply now; `reloadProblem`: why the reload was refused, absent when it applied.
+ */
+export const SettingsChangedSchema = z.object({
+  effective: SettingsEffectiveSchema,
+  reloadProblem: z.string().optional()
+})
+export type SettingsChanged = z.infer<typeof SettingsChangedSchema>
 
 /**
  * Channels that touch the OS keychain. The web host's bridge refuses them before they reach the

@@ -1,4 +1,4 @@
-import type { SandboxStatus, SettingsView } from '../../shared/settings'
+import type { SandboxStatus, SettingsEffective, SettingsView } from '../../shared/settings'
 import type { EventBus } from '../runtime/events'
 import type { LoadedSettings, PermissionEngine } from '../runtime/permissions'
 import { LEADER_NAME, teammateSettings, type Session } from '../runtime/session'
@@ -50,14 +50,16 @@ export class LiveSettings {
 
   /** A settings view with the values that apply now (the reload after a change has run by then). */
   withEffective(view: SettingsView): SettingsView {
+    return { ...view, effective: this.effective() }
+  }
+
+  /** The values of the settings the page itself uses, as they apply now. */
+  effective(): SettingsEffective {
     return {
-      ...view,
-      effective: {
-        stuckAfterMinutes: this.stuckAfterMinutes,
-        paneScrollbackLines: this.paneScrollbackLines,
-        sandbox: this.sandbox,
-        teammateHosts: [...this.hostNames]
-      }
+      stuckAfterMinutes: this.stuckAfterMinutes,
+      paneScrollbackLines: this.paneScrollbackLines,
+      sandbox: this.sandbox,
+      teammateHosts: [...this.hostNames]
     }
   }
 
@@ -67,10 +69,11 @@ export class LiveSettings {
    * (project trust granted or revoked, docs/permissions.md#permissions), the stuck threshold, the panes' scrollback
    * length and the teammate hosts (the spawn form's list and where spawns and resumes may go,
    * docs/hosts.md#in-the-ui). Everything else (model, mode, backend, switches) is built at start and takes effect at
-   * the next start.
+   * the next start. `from`: the files edited by hand that caused the reload (its notice names them,
+   * docs/permissions.md#reloading-while-it-runs); none for a change made in the Settings view.
    * @throws SettingsRefusedError when the new hooks are invalid (the old ones stay).
    */
-  apply(settings: LoadedSettings): void {
+  apply(settings: LoadedSettings, from: readonly string[] = []): void {
     const { session, engine, bus } = this.targets
     let warnings: readonly string[]
     try {
@@ -88,7 +91,7 @@ export class LiveSettings {
     this.hostNames = hosts.map((h) => h.name)
     if (this.targets.teammateHosts) this.targets.teammateHosts.current = hosts
     const active = settings.hooks.reduce((n, h) => n + Object.keys(h.hooks).length, 0)
-    const message = `Settings reloaded: ${active === 0 ? 'no hooks are configured' : `hooks for ${active} event${active === 1 ? '' : 's'} apply from now on`}.`
+    const message = `Settings reloaded${from.length ? ` from ${from.join(', ')}` : ''}: ${active === 0 ? 'no hooks are configured' : `hooks for ${active} event${active === 1 ? '' : 's'} apply from now on`}.`
     bus.emit({ type: 'notice', level: 'info', message, agentId: LEADER_NAME, agentName: LEADER_NAME })
     for (const w of warnings)
       bus.emit({ type: 'notice', level: 'warning', message: w, agentId: LEADER_NAME, agentName: LEADER_NAME })

@@ -45,7 +45,8 @@ import { CORE_TOOLS } from '../runtime/tools'
 import type { KeyFix } from './modelAccess'
 import { PaneSizes } from './paneSizes'
 import { planRestore, RESTORE_NOTICE_LEVEL, RUN_TAG_VARIABLE, type RestorePlan, type SessionChoice } from './restore'
-import type { ApiKeyStore } from './settingsControl'
+import { workspaceSettingsFiles, type ApiKeyStore } from './settingsControl'
+import { readSettingsTexts, type SettingsTexts } from './settingsWatch'
 import { UiPrompter } from './uiPrompter'
 
 /** Options of {@link WorkspaceService.start}; the same inputs as `swarmdesk run`. */
@@ -111,6 +112,8 @@ export interface OpenedWorkspace {
   /** The leader's and its subagents' permission engine: Settings swaps its rules while the session runs. */
   engine: PermissionEngine
   settings: LoadedSettings
+  /** The settings files' texts as read just before `settings` were loaded (settingsWatch.ts). */
+  settingsTexts: SettingsTexts
   modelName: string
   mode: PermissionMode
   keyFix: KeyFix
@@ -145,6 +148,10 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
   const cwd = canonicalWorkspace(options.cwd)
   // a read-only or full data directory is bad input, reported before anything runs
   ensureWritableDataDirectory(options.home, cwd)
+  // read before the load: an edit made while the workspace opens differs, and its watch reloads it
+  const settingsTexts = await readSettingsTexts(
+    workspaceSettingsFiles({ cwd, home: options.home, settingsFiles: options.settingsFiles ?? [] })
+  )
   const settings = await loadWorkspaceSettings(
     cwd,
     options.home,
@@ -282,6 +289,7 @@ export async function openWorkspace(options: WorkspaceServiceOptions): Promise<O
     paneSizes,
     engine,
     settings,
+    settingsTexts,
     modelName,
     mode,
     keyFix,

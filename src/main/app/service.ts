@@ -33,6 +33,7 @@ import { WorkspaceProjection } from './projection'
 import { IpcRequestError } from './requestError'
 import { resumeMember, RestoreController, type RestoreHost } from './restore'
 import { SettingsControl } from './settingsControl'
+import type { SettingsWatch } from './settingsWatch'
 import { McpControl } from './mcpControl'
 import { AllowedPathsControl } from './allowedPathsControl'
 import { connectionNotice, teamTransportViewOf } from './teamTransportView'
@@ -61,6 +62,8 @@ export class WorkspaceService {
   private readonly panes: PaneOutput
   private readonly leader: LeaderControl
   private readonly settings: LiveSettings
+  /** The settings files, followed while the workspace runs (docs/permissions.md#reloading-while-it-runs). */
+  private readonly settingsWatch: SettingsWatch
   private readonly restore: RestoreController
   /** The session's team's allowed paths, following the team's config (allowedPathsControl.ts). */
   private readonly allowedPaths: AllowedPathsControl
@@ -107,8 +110,15 @@ export class WorkspaceService {
       ...(options.apiKeys ? { apiKeys: options.apiKeys } : {}),
       load: (trustProject) =>
         loadWorkspaceSettings(opened.cwd, options.home, options.settingsFiles ?? [], trustProject),
-      applyReloaded: (reloaded) => this.settings.apply(reloaded)
+      openedTexts: opened.settingsTexts,
+      applyReloaded: (reloaded, from) => this.settings.apply(reloaded, from),
+      onDidReload: (problem) =>
+        this.push('settings.changed', {
+          effective: this.settings.effective(),
+          ...(problem && { reloadProblem: problem })
+        })
     })
+    this.settingsWatch = settingsControl.watch((message) => this.notice('warning', message))
     this.claude = new ClaudeSessions({
       open: (o) => opened.pty.open(o),
       emit: (event) => this.bus.emit(event),
@@ -175,6 +185,8 @@ export class WorkspaceService {
   static async start(options: WorkspaceServiceOptions): Promise<WorkspaceService> {
     const opened = await openWorkspace(options)
     const service = new WorkspaceService(opened, options)
+    // from here on a settings file edited by hand is seen
+    await service.settingsWatch.ready
     service.restore.refillPanes(opened.plan)
     service.wire(opened.notices)
     service.restore.reopen(opened.plan)
@@ -348,6 +360,7 @@ export class WorkspaceService {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
+    await this.settingsWatch.close()
     this.leader.close()
     // saved as it stands before anything is stopped: a leader still working reopens interrupted
     await this.restore.close()

@@ -1,14 +1,12 @@
 import { mkdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import {
   type ApiKeyStatus,
   type HookListing,
   type ProjectTrust,
   type SettingsPatch,
-  type SettingsValues,
   type SettingsView,
-  SettingsValuesSchema,
   WEB_HOST_KEYCHAIN_REFUSAL
 } from '../../shared/settings'
 import { writeFileAtomicSync } from '../runtime/locks'
@@ -22,12 +20,20 @@ import {
   untrustedKeys,
   untrustWorkspace,
   type LoadedSettings,
-  type SettingsScope,
   fieldPath,
-  fixHint
+  fixHint,
+  settingsSourceFiles,
+  trustPath
 } from '../runtime/permissions'
 import type { ApiKeyHolder } from '../runtime/model'
-import { applySandboxPatch, sandboxValuesOf } from './sandboxView'
+import { applyPatch, commandCount, RULE_KINDS, valuesOf } from './settingsValues'
+import {
+  changedSettingsFiles,
+  readSettingsTexts,
+  watchSettingsFiles,
+  type SettingsTexts,
+  type SettingsWatch
+} from './settingsWatch'
 
 /** A Settings request refused: the message names what was wrong and what to do; nothing was changed. */
 export class SettingsRefusedError extends Error {
@@ -70,25 +76,17 @@ export interface SettingsControlOptions {
    * scrollback length).
    * @throws to refuse the change's reload (its message is shown).
    */
-  applyReloaded(settings: LoadedSettings): void | Promise<void>
+  applyReloaded(settings: LoadedSettings, from?: readonly string[]): void | Promise<void>
+  /**
+   * A reload ran: its settings apply now, or (`problem` set) they were refused and the previous
+   * ones stay. The workspace pushes the settings as they now stand (`settings.changed`).
+   */
+  onDidReload?(problem: string | undefined): void
   /** Loads every source as the runtime does (setup.ts `loadWorkspaceSettings`). */
   load(trustProject: boolean): Promise<LoadedSettings>
+  /** The watched files' texts as the settings the workspace opened with were read (settingsWatch.ts). */
+  openedTexts?: SettingsTexts
 }
-
-/** Top-level keys of the user settings file the view edits as they are (every key but `defaultMode` and `rules`). */
-const TOP_LEVEL_KEYS = [
-  'apiBaseUrl',
-  'model',
-  'subagentModel',
-  'teammateModel',
-  'teammateBackend',
-  'forkSubagents',
-  'coordinatorMode',
-  'autoBackgroundSeconds',
-  'stuckAfterMinutes',
-  'paneScrollbackLines'
-] as const
-const RULE_KINDS = ['allow', 'ask', 'deny'] as const
 
 /**
  * The Settings view's side in main (docs/permissions.md#permissions, docs/ui.md#the-workspace-ui, docs/storage.md#layout): reads and changes the user settings file
@@ -100,8 +98,22 @@ const RULE_KINDS = ['allow', 'ask', 'deny'] as const
 export class SettingsControl {
   /** Changes run one at a time (two windows saving at once must not lose one's keys). */
   private queue: Promise<unknown> = Promise.resolve()
+  /** The watched files' texts as the last reload (or the opening) read them. */
+  private seen: SettingsTexts
+  /** Why the last reload was refused (the previous settings stay), until one succeeds. */
+  private problem: string | undefined
 
-  constructor(private readonly options: SettingsControlOptions) {}
+  constructor(private readonly options: SettingsControlOptions) {
+    this.seen = options.openedTexts ?? new Map()
+  }
+
+  /**
+   * Every file whose edit may change the settings, absolute, whether it exists or not: the
+   * settings sources (docs/permissions.md#permissions) and `<home>/trusted.json`.
+   */
+  get watchedFiles(): string[] {
+    return workspaceSettingsFiles(this.options)
+  }
 
   /** Runs `work` after every change queued before it. */
   private serial<T>(work: () => Promise<T>): Promise<T> {
@@ -123,7 +135,8 @@ export class SettingsControl {
       values: valuesOf(raw),
       dataDir: { path: this.options.home, fromEnv: Boolean(this.options.env.SWARMDESK_HOME) },
       apiKey: await this.apiKeyStatus(),
-      project: await this.projectTrust()
+      project: await this.projectTrust(),
+      ...(this.problem ? { reloadProblem: this.problem } : {})
     }
   }
 
@@ -242,14 +255,65 @@ export class SettingsControl {
     return this.options.apiKeys
   }
 
-  private async reload(): Promise<void> {
+  /**
+   * Reloads after a hand edit of a watched file (settingsWatch.ts, docs/permissions.md#reloading-while-it-runs),
+   * in turn with the view's changes, through the same reload as they. Nothing happens when every
+   * file reads as the last reload read it: a save here has reloaded already.
+   * @returns the files that changed (none: nothing was reloaded).
+   * @throws SettingsRefusedError naming the file and what is wrong when the settings no longer
+   *   load or their hooks cannot be used: the previous settings stay.
+   */
+  reloadEdited(): Promise<string[]> {
+    return this.serial(async () => {
+      const changed = changedSettingsFiles(this.seen, await readSettingsTexts(this.watchedFiles))
+      if (changed.length) await this.reload(changed)
+      return changed
+    })
+  }
+
+  /**
+   * Follows hand edits of {@link watchedFiles} (docs/permissions.md#reloading-while-it-runs): each
+   * reloads through {@link reloadEdited}; `onRefused` gets the message of a reload refused. Its
+   * `close` stops the watch and waits for a reload under way.
+   */
+  watch(onRefused: (message: string) => void): SettingsWatch {
+    const watch = watchSettingsFiles({
+      files: this.watchedFiles,
+      onChange: () => void this.reloadEdited().catch((error: Error) => onRefused(error.message))
+    })
+    return {
+      ready: watch.ready,
+      close: async () => {
+        await watch.close()
+        await this.queue
+      }
+    }
+  }
+
+  /** Reloads every source and applies it; `from`: the files edited by hand (else a change made here). */
+  private async reload(from?: string[]): Promise<void> {
+    this.seen = await readSettingsTexts(this.watchedFiles)
+    const refused = (message: string): SettingsRefusedError => {
+      this.problem = from
+        ? `${message} The workspace keeps its previous settings; fix the file and save it, and it applies then.`
+        : message
+      this.options.onDidReload?.(this.problem)
+      return new SettingsRefusedError(from ? `Settings not reloaded from ${from.join(', ')}: ${this.problem}` : message)
+    }
     let settings: LoadedSettings
     try {
       settings = await this.options.load(this.options.trustProject)
     } catch (error) {
-      throw new SettingsRefusedError(`Saved, but the settings no longer load: ${(error as Error).message}`)
+      throw refused(`${from ? '' : 'Saved, but the settings no longer load: '}${(error as Error).message}`)
     }
-    await this.options.applyReloaded(settings)
+    try {
+      await this.options.applyReloaded(settings, from)
+    } catch (error) {
+      if (error instanceof SettingsRefusedError) throw refused(error.message)
+      throw error
+    }
+    this.problem = undefined
+    this.options.onDidReload?.(undefined)
   }
 
   /** The user file as JSON (an empty object when missing). @throws SettingsRefusedError when it is not a JSON object. */
@@ -282,12 +346,7 @@ export class SettingsControl {
     const { cwd, home, trustProject } = this.options
     const status = trustProject ? { trusted: true } : await trustStatus(home, cwd)
     const trusted = status.trusted
-    const files: Array<{ path: string; scope: SettingsScope }> = [
-      { path: join(home, 'settings.json'), scope: 'user' },
-      { path: join(cwd, '.swarmdesk', 'settings.json'), scope: 'project' },
-      { path: join(cwd, '.swarmdesk', 'settings.local.json'), scope: 'local' },
-      ...this.options.settingsFiles.map((f) => ({ path: resolve(cwd, f), scope: 'session' as const }))
-    ]
+    const files = settingsSourceFiles({ cwd, home, extraSettingsFiles: this.options.settingsFiles })
     const ignored: ProjectTrust['ignored'] = []
     const hooks: HookListing[] = []
     for (const file of files) {
@@ -309,53 +368,12 @@ export class SettingsControl {
   }
 }
 
-/** Hook commands of one event's entries (`[{matcher, hooks: [...]}]`, Claude Code's shape). */
-function commandCount(entries: unknown): number {
-  if (!Array.isArray(entries)) return 0
-  return entries.reduce<number>(
-    (n, e) => n + (Array.isArray((e as { hooks?: unknown })?.hooks) ? (e as { hooks: unknown[] }).hooks.length : 0),
-    0
-  )
-}
-
-/** The view's values from the raw user file; a value the view cannot show as valid is left out. */
-function valuesOf(raw: Record<string, unknown>): SettingsValues {
-  const perms = (typeof raw.permissions === 'object' && raw.permissions !== null ? raw.permissions : {}) as Record<
-    string,
-    unknown
-  >
-  const candidate: Record<string, unknown> = {}
-  for (const key of TOP_LEVEL_KEYS) if (raw[key] !== undefined) candidate[key] = raw[key]
-  if (perms.defaultMode !== undefined) candidate.defaultMode = perms.defaultMode
-  const sandbox = sandboxValuesOf(raw)
-  if (Object.keys(sandbox).length) candidate.sandbox = sandbox
-  candidate.rules = Object.fromEntries(RULE_KINDS.map((k) => [k, Array.isArray(perms[k]) ? perms[k] : []]))
-  const values: SettingsValues = {}
-  const shape = SettingsValuesSchema.shape
-  for (const [key, value] of Object.entries(candidate)) {
-    const parsed = shape[key as keyof typeof shape].safeParse(value)
-    if (parsed.success) Object.assign(values, { [key]: parsed.data })
-  }
-  return values
-}
-
-/** Writes `patch` into the raw file `data` in Claude Code's shape; `null` removes a key. */
-function applyPatch(data: Record<string, unknown>, patch: SettingsPatch): void {
-  for (const key of TOP_LEVEL_KEYS) {
-    const value = patch[key]
-    if (value === null) delete data[key]
-    else if (value !== undefined) data[key] = value
-  }
-  applySandboxPatch(data, patch.sandbox)
-  if (patch.defaultMode === undefined && patch.rules === undefined) return
-  const perms = (typeof data.permissions === 'object' && data.permissions !== null ? data.permissions : {}) as Record<
-    string,
-    unknown
-  >
-  if (patch.defaultMode === null) delete perms.defaultMode
-  else if (patch.defaultMode !== undefined) perms.defaultMode = patch.defaultMode
-  if (patch.rules === null) for (const kind of RULE_KINDS) delete perms[kind]
-  else if (patch.rules) for (const kind of RULE_KINDS) perms[kind] = [...patch.rules[kind]]
-  if (Object.keys(perms).length) data.permissions = perms
-  else delete data.permissions
+/**
+ * The files a workspace's settings are read from (docs/permissions.md#permissions), whether they
+ * exist or not, and the trust file that decides whether the project's count: what a running
+ * workspace watches (docs/permissions.md#reloading-while-it-runs).
+ */
+export function workspaceSettingsFiles(o: { cwd: string; home: string; settingsFiles: readonly string[] }): string[] {
+  const sources = settingsSourceFiles({ cwd: o.cwd, home: o.home, extraSettingsFiles: [...o.settingsFiles] })
+  return [...sources.map((f) => f.path), trustPath(o.home)]
 }

@@ -14,6 +14,7 @@ import { taskChannels } from './tasks'
 import { TeamAllowedPathsSchema, teamChannels } from './team'
 import { ModelAccessSchema, workspaceChannels } from './workspace'
 import { TeamTransportViewSchema } from '../teamConnection'
+import { SettingsChangedSchema } from '../settings'
 import { workspacesChannels } from './workspaces'
 
 export * from './agents'
@@ -88,7 +89,9 @@ export const pushChannels = {
   /** The session's team's allowed paths changed, or the session's team did (docs/teams.md#allowed-paths): the paths now. */
   'team.allowedPaths': TeamAllowedPathsSchema,
   /** Claude Code's teams changed (docs/claude-code-teams.md): every team seen, after the change. */
-  'claudeTeams.changed': ClaudeTeamsSchema
+  'claudeTeams.changed': ClaudeTeamsSchema,
+  /** A settings reload ran (docs/permissions.md#reloading-while-it-runs): the values that apply now, or why it was refused. */
+  'settings.changed': SettingsChangedSchema
 } as const
 
 export type RequestChannel = keyof typeof requestChannels

@@ -47,6 +47,7 @@ export {
   loadPermissionSettings,
   loadWorkspaceSettings,
   readSettingsFile,
+  settingsSourceFiles,
   untrustedKeys,
   type LoadedSettings,
   type LoadSettingsOptions,
@@ -55,6 +56,7 @@ export {
 } from './settings'
 export {
   isWorkspaceTrusted,
+  trustPath,
   trustStatus,
   trustWorkspace,
   untrustWorkspace,

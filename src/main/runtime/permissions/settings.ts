@@ -7,7 +7,7 @@ import { SettingsError } from './errors'
 import { canonicalPath } from './paths'
 import { parseRule, RuleSyntaxError, type PermissionRule } from './rules'
 import { fieldPath, fixHint, SettingsFileSchema, type SettingsFile } from './settingsSchema'
-import { trustStatus } from './trust'
+import { trustPath, trustStatus } from './trust'
 import { dropLooseningSandboxKeys, mergeSandboxBlock, sandboxDefaults, type SandboxSettings } from './sandboxSettings'
 
 /** Where a settings file sits in the precedence order (lowest first). */
@@ -72,6 +72,28 @@ export interface SettingsSourceFiles {
 const BASE_URL_KEY = /base_?url/i
 
 /**
+ * The settings files of a workspace, lowest precedence first (docs/permissions.md#permissions):
+ * `<home>/settings.json`, `<workspace>/.swarmdesk/settings.json`, `<workspace>/.swarmdesk/settings.local.json`
+ * and each `--settings` file (resolved against `cwd`), whether they exist or not. `workspace` is
+ * the canonical workspace; `cwd` resolves the `--settings` files (the workspace when not given).
+ */
+export function settingsSourceFiles(opts: {
+  workspace?: string
+  cwd: string
+  home: string
+  extraSettingsFiles?: string[]
+  sources?: SettingsSourceFiles
+}): Array<{ path: string; scope: SettingsScope }> {
+  const workspace = opts.workspace ?? opts.cwd
+  return [
+    { path: opts.sources?.userFile ?? path.join(opts.home, 'settings.json'), scope: 'user' },
+    { path: path.join(workspace, '.swarmdesk', 'settings.json'), scope: 'project' },
+    { path: opts.sources?.localFile ?? path.join(workspace, '.swarmdesk', 'settings.local.json'), scope: 'local' },
+    ...(opts.extraSettingsFiles ?? []).map((f) => ({ path: path.resolve(opts.cwd, f), scope: 'session' as const }))
+  ]
+}
+
+/**
  * Load and merge user, project, local and session settings.
  * @throws SettingsError naming the file and field when a file is malformed (fails closed).
  */
@@ -80,12 +102,7 @@ export async function loadPermissionSettings(opts: LoadSettingsOptions): Promise
   const userHome = opts.userHome ?? os.homedir()
   const trust = opts.trustProject === true ? { trusted: true } : await trustStatus(opts.home, workspace)
   const trusted = trust.trusted
-  const files: Array<{ path: string; scope: SettingsScope }> = [
-    { path: opts.sources?.userFile ?? path.join(opts.home, 'settings.json'), scope: 'user' },
-    { path: path.join(workspace, '.swarmdesk', 'settings.json'), scope: 'project' },
-    { path: opts.sources?.localFile ?? path.join(workspace, '.swarmdesk', 'settings.local.json'), scope: 'local' },
-    ...(opts.extraSettingsFiles ?? []).map((f) => ({ path: path.resolve(opts.cwd, f), scope: 'session' as const }))
-  ]
+  const files = settingsSourceFiles({ ...opts, workspace })
   const loaded: LoadedSettings = {
     workspace,
     home: opts.home,
@@ -98,7 +115,7 @@ export async function loadPermissionSettings(opts: LoadSettingsOptions): Promise
     warnings: [],
     sources: [],
     sandbox: sandboxDefaults(),
-    protectedFiles: [...files.map((f) => f.path), path.join(opts.home, 'trusted.json')]
+    protectedFiles: [...files.map((f) => f.path), trustPath(opts.home)]
   }
   if (trust.problem) loaded.warnings.push(`treating ${workspace} as untrusted: ${trust.problem}`)
   let trustedAutoAllow = false

@@ -15,7 +15,8 @@ export const TrustFileSchema = z.object({
 })
 export type TrustFile = z.infer<typeof TrustFileSchema>
 
-const trustPath = (home: string): string => path.join(home, 'trusted.json')
+/** The trust file of the data directory `home`: `<home>/trusted.json` (docs/permissions.md#permissions). */
+export const trustPath = (home: string): string => path.join(home, 'trusted.json')
 
 /** The trust file, or an empty one when missing. @throws TrustFileError when it is not valid. */
 async function readTrust(home: string): Promise<TrustFile> {

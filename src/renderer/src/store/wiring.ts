@@ -4,6 +4,7 @@ import { DisposableStore, toDisposable, type Disposable } from '../lib/lifecycle
 import type { PaneRouter } from '../features/panes/paneRouter'
 import { setCommandApi } from './commands'
 import { wireMailbox } from '../features/mailbox/wireMailbox'
+import { followSettingsChange } from '../features/settings/settingsStore'
 import type { actions as appActions } from './store'
 
 /** The actions the wiring drives (the app's module-level `actions`, or a test store's). */
@@ -38,6 +39,8 @@ export function wireClient(client: WorkspaceClient, actions: WiringActions, rout
   store.add(toDisposable(client.on('model.access', (a) => actions.setModelAccess(a))))
   store.add(toDisposable(client.on('team.transport', (t) => actions.setTeamTransport(t))))
   store.add(toDisposable(client.on('team.allowedPaths', (p) => actions.setAllowedPaths(p))))
+  // a settings file edited by hand, or another window's save (docs/permissions.md#reloading-while-it-runs)
+  store.add(toDisposable(client.on('settings.changed', (c) => void followSettingsChange(c))))
 
   router.setScrollbackFetcher((agentId, lines) =>
     client.request('pane.scrollback', lines === undefined ? { agentId } : { agentId, lines })

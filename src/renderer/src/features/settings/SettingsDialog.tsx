@@ -64,9 +64,21 @@ export function SettingsDialog() {
             Close
           </button>
         </header>
+        <ReloadProblem />
         {view ? <SettingsBody view={view} /> : <Status />}
       </div>
     </div>
+  )
+}
+
+/** Why main's last settings reload was refused: it keeps its previous settings until a file loads again. */
+function ReloadProblem() {
+  const problem = useSettings((s) => s.reloadProblem)
+  if (!problem) return null
+  return (
+    <p className="settings-error" role="alert" data-testid="settings-reload-problem">
+      {problem}
+    </p>
   )
 }
 

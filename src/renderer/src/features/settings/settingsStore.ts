@@ -1,6 +1,12 @@
 import { createStore } from 'zustand/vanilla'
 import { useStore } from 'zustand'
-import type { ApiKeyStatus, SettingsPatch, SettingsView } from '../../../../shared/settings'
+import type {
+  ApiKeyStatus,
+  SettingsChanged,
+  SettingsEffective,
+  SettingsPatch,
+  SettingsView
+} from '../../../../shared/settings'
 import { connectedApi } from '../../store/commands'
 import { DEFAULT_PANE_SCROLLBACK_LINES } from '../../../../shared/paneScrollback'
 import { actions, appStore } from '../../store/store'
@@ -22,6 +28,11 @@ export interface SettingsState {
   error: string | undefined
   /** What the last successful request did, for the person. */
   notice: string | undefined
+  /**
+   * Why main's last settings reload was refused (a settings file that does not load), naming the
+   * file and what to fix; main keeps its previous settings meanwhile (docs/permissions.md#reloading-while-it-runs).
+   */
+  reloadProblem: string | undefined
 }
 
 export const settingsStore = createStore<SettingsState>(() => ({
@@ -29,7 +40,8 @@ export const settingsStore = createStore<SettingsState>(() => ({
   view: undefined,
   busy: false,
   error: undefined,
-  notice: undefined
+  notice: undefined,
+  reloadProblem: undefined
 }))
 
 /** React hook over {@link settingsStore}. */
@@ -42,7 +54,12 @@ async function run(work: () => Promise<SettingsView | undefined>, notice: string
   settingsStore.setState({ busy: true, error: undefined, notice: undefined })
   try {
     const view = await work()
-    settingsStore.setState((s) => ({ busy: false, notice, view: view ?? s.view }))
+    settingsStore.setState((s) => ({
+      busy: false,
+      notice,
+      view: view ?? s.view,
+      reloadProblem: view ? view.reloadProblem : s.reloadProblem
+    }))
     return true
   } catch (err) {
     settingsStore.setState({ busy: false, error: errorText(err) })
@@ -112,15 +129,36 @@ export const settingsCommands = {
   }
 }
 
-/** The shown view with a new key status. */
+/**
+ * Follows a settings reload in main (`settings.changed`: a settings file edited by hand, or a save
+ * or trust change of any window; docs/permissions.md#reloading-while-it-runs): the page takes the
+ * values that apply now, the refusal (if any) is kept to show, and an open dialog reloads its view.
+ * The dialog's draft starts again only when the user file's values changed (its effect compares
+ * them by reference: equal values keep the shown ones).
+ */
+export async function followSettingsChange(change: SettingsChanged): Promise<void> {
+  settingsStore.setState({ reloadProblem: change.reloadProblem })
+  applyEffective(change.effective)
+  if (!settingsStore.getState().open || settingsStore.getState().busy) return
+  try {
+    const next = await connectedApi().request('settings.get', {})
+    const shown = settingsStore.getState().view
+    const values = shown && JSON.stringify(shown.values) === JSON.stringify(next.values) ? shown.values : next.values
+    settingsStore.setState({ view: { ...next, values }, reloadProblem: next.reloadProblem, error: undefined })
+  } catch (err) {
+    settingsStore.setState({ error: errorText(err) })
+  }
+}
+
 /**
  * Applies the settings the page uses itself from the view main answered: the stuck threshold to
  * the dashboard, the scrollback length to every open pane, the sandbox to the panes' mark, the
  * teammate hosts to the spawn form. The values that apply now when main
- * sends them (`effective`), else the user file's, else the defaults.
+ * sends them (`effective`, or `pushed` from a `settings.changed`), else the user file's, else the defaults.
  */
-function applyEffective(): void {
-  const view = settingsStore.getState().view
+function applyEffective(pushed?: SettingsEffective): void {
+  const shown = settingsStore.getState().view
+  const view = pushed ? { effective: pushed, values: shown?.values ?? {} } : shown
   const stuck = view?.effective?.stuckAfterMinutes ?? view?.values.stuckAfterMinutes ?? DEFAULT_STUCK_AFTER_MINUTES
   if (appStore.getState().dashboard.stuckAfterMinutes !== stuck)
     appStore.setState((s) => ({ dashboard: { ...s.dashboard, stuckAfterMinutes: stuck } }))
@@ -134,6 +172,7 @@ function applyEffective(): void {
   if (hosts) actions.setSpawnHosts(hosts)
 }
 
+/** The shown view with a new key status. */
 function withKey(apiKey: ApiKeyStatus): SettingsView | undefined {
   const view = settingsStore.getState().view
   return view ? { ...view, apiKey } : undefined
