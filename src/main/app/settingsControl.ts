@@ -295,7 +295,7 @@ export class SettingsControl {
     this.seen = await readSettingsTexts(this.watchedFiles)
     const refused = (message: string): SettingsRefusedError => {
       this.problem = from
-        ? `${message} The workspace keeps its previous settings; fix the file and save it, and it applies then.`
+        ? `${/[.!?]$/.test(message.trim()) ? message.trim() : `${message.trim()}.`} The workspace keeps its previous settings; fix the file and save it, and it applies then.`
         : message
       this.options.onDidReload?.(this.problem)
       return new SettingsRefusedError(from ? `Settings not reloaded from ${from.join(', ')}: ${this.problem}` : message)

@@ -76,7 +76,7 @@ function ReloadProblem() {
   const problem = useSettings((s) => s.reloadProblem)
   if (!problem) return null
   return (
-    <p className="settings-error" role="alert" data-testid="settings-reload-problem">
+    <p className="settings-error settings-reload-problem" role="alert" data-testid="settings-reload-problem">
       {problem}
     </p>
   )
