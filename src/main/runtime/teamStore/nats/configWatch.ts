@@ -1,9 +1,9 @@
-import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream'
+import type { JsMsg } from '@nats-io/jetstream'
 import { TeamConfigSchema } from '../../../../shared/teams'
 import { toDisposable, type Disposable } from '../../base'
 import { safeName, type TeamConfigChange } from '../../teams'
 import type { NatsHandles } from './connection'
-import { CONSUME_OPTIONS } from './retry'
+import { followStream } from './ordered'
 
 /** The stream behind the KV bucket `swarmdesk-teams`, and its subjects' prefix (one subject per key). */
 const TEAMS_STREAM = 'KV_swarmdesk-teams'
@@ -13,10 +13,9 @@ const TEAMS_SUBJECT = '$KV.swarmdesk-teams'
  * Follows `team`'s config key `{team}.config` in `swarmdesk-teams` (docs/nats.md#team-config): an
  * ordered consumer of the key's subject in the bucket's stream, from just past the stream's end when
  * the watch starts, as an inbox watch does (nats/mailbox.ts). A put is `updated` (a value that is not
- * a team config is skipped), a delete or purge `deleted`. The consumer's pulls expire every 5 s
- * ({@link CONSUME_OPTIONS}), so one a server restart took away (it lives in the server's memory) is
- * missed within about 5 s of the server's return and made again from the last change delivered:
- * nothing is missed, nothing reported twice. A throwing listener's error is rethrown on a later
+ * a team config is skipped), a delete or purge `deleted`. The consumer a server restart took away
+ * (it lives in the server's memory) is made again as soon as the connection is back, from the last
+ * change delivered ({@link followStream}): nothing is missed, nothing reported twice. A throwing listener's error is rethrown on a later
  * tick. @throws TeamNameError for a bad team name.
  */
 export function watchNatsConfig(
@@ -52,17 +51,11 @@ export function watchNatsConfig(
   const ready = (async () => {
     const from = (await h.jsm.streams.info(TEAMS_STREAM)).state.last_seq + 1
     if (disposed) return
-    const consumer = await h.js.consumers.get(TEAMS_STREAM, {
-      filter_subjects: `${TEAMS_SUBJECT}.${name}.config`,
-      deliver_policy: DeliverPolicy.StartSequence,
-      opt_start_seq: from
+    const follow = followStream(h, TEAMS_STREAM, `${TEAMS_SUBJECT}.${name}.config`, from, (m) => {
+      if (!disposed) report(m)
     })
-    const iter = await consumer.consume(CONSUME_OPTIONS)
-    stop = () => iter.stop()
-    if (disposed) return stop()
-    void (async () => {
-      for await (const m of iter) if (!disposed) report(m)
-    })().catch(() => undefined)
+    stop = () => follow.stop()
+    await follow.ready
   })()
   ready.catch(() => undefined)
   return Object.assign(

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { DeliverPolicy, JetStreamApiError, RetentionPolicy, DiscardPolicy, StorageType } from '@nats-io/jetstream'
+import { JetStreamApiError, RetentionPolicy, DiscardPolicy, StorageType } from '@nats-io/jetstream'
 import { headers } from '@nats-io/transport-node'
 import type { RuntimeEvent } from '../../../../shared/events'
 import { toDisposable } from '../../base'
 import { assertName } from '../../mailbox'
 import type { TeammateEventsPort } from '../port'
 import type { NatsHandles } from './connection'
-import { CONSUME_OPTIONS, OPERATION_RETRY_MS } from './retry'
+import { followStream, orReconnect } from './ordered'
+import { OPERATION_RETRY_MS } from './retry'
 
 /** The stream that keeps teammates' events a while: `swarmdesk.events.{team}.{agent}`. */
 export const EVENTS_STREAM = 'SWARMDESK_EVENTS'
@@ -60,11 +61,11 @@ export async function ensureEventsStream(h: NatsHandles, replicas = 1): Promise<
  * {@link EVENTS_STREAM} for an hour. `publish` never waits: it queues the event, and one pump per
  * store sends the queue in order as JetStream publishes, each acknowledged once stored; a batch
  * that fails (a lost connection, a server restarting) is sent again, from its first unacknowledged
- * event, for up to {@link OPERATION_RETRY_MS}, each event with the same `Nats-Msg-Id` (a random
+ * event, for up to {@link OPERATION_RETRY_MS} (at once when the connection comes back while it waits), each event with the same `Nats-Msg-Id` (a random
  * prefix of this store and a counter), so none is stored twice (what is still queued when the store closes goes out unacknowledged). A follower holds an ordered
- * consumer: after a lost connection or a server restart it goes on from the last event it was
- * given, so none is missed and none given twice; one that comes later may start after any
- * position it was given before.
+ * consumer ({@link followStream}): after a lost connection or a server restart it is made again at
+ * once from the last event given, so none is missed and none given twice; one that comes later may
+ * start after any position it was given before.
  */
 export function natsEvents(h: NatsHandles): TeammateEventsPort & { settled(boundMs: number): Promise<void> } {
   const prefix = randomUUID().slice(0, 8)
@@ -79,9 +80,14 @@ export function natsEvents(h: NatsHandles): TeammateEventsPort & { settled(bound
         const batch = queue.slice(0, 256)
         const deadline = Date.now() + OPERATION_RETRY_MS
         for (let from = 0; from < batch.length;) {
-          const sent = await Promise.allSettled(
-            batch.slice(from).map((e) => h.js.publish(e.subject, e.data, { msgID: e.id, timeout: 5_000 }))
+          const sent = await orReconnect(
+            h.nc,
+            Promise.allSettled(
+              batch.slice(from).map((e) => h.js.publish(e.subject, e.data, { msgID: e.id, timeout: 5_000 }))
+            )
           )
+          // the connection came back meanwhile: the rest again at once (stored once, by id)
+          if (sent === 'reconnected') continue
           const failed = sent.findIndex((r) => r.status === 'rejected')
           if (failed === -1) break
           if (Date.now() > deadline || h.nc.isClosed()) break
@@ -130,31 +136,24 @@ export function natsEvents(h: NatsHandles): TeammateEventsPort & { settled(bound
       let disposed = false
       const ready = (async () => {
         const after = opts.after ?? (await h.jsm.streams.info(EVENTS_STREAM)).state.last_seq
-        const consumer = await h.js.consumers.get(EVENTS_STREAM, {
-          filter_subjects: subject,
-          deliver_policy: DeliverPolicy.StartSequence,
-          opt_start_seq: after + 1
-        })
-        const iter = await consumer.consume(CONSUME_OPTIONS)
-        stop = () => iter.stop()
-        if (disposed) return stop()
-        void (async () => {
-          for await (const m of iter) {
-            let event: RuntimeEvent
-            try {
-              event = m.json<RuntimeEvent>()
-            } catch {
-              continue
-            }
-            try {
-              listener(event, m.seq)
-            } catch (thrown) {
-              setImmediate(() => {
-                throw thrown
-              })
-            }
+        if (disposed) return
+        const follow = followStream(h, EVENTS_STREAM, subject, after + 1, (m) => {
+          let event: RuntimeEvent
+          try {
+            event = m.json<RuntimeEvent>()
+          } catch {
+            return
           }
-        })().catch(() => undefined)
+          try {
+            listener(event, m.seq)
+          } catch (thrown) {
+            setImmediate(() => {
+              throw thrown
+            })
+          }
+        })
+        stop = () => follow.stop()
+        await follow.ready
       })()
       ready.catch(() => undefined)
       return Object.assign(

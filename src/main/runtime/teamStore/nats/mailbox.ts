@@ -5,6 +5,7 @@ import { Emitter, toDisposable } from '../../base'
 import { assertName, composeMessage, MailboxAbortError, TeamGoneError, type SentEvent } from '../../mailbox'
 import type { MailboxPort, MailEvent, StoredMessage } from '../port'
 import { isWrongRevision, MAIL_STREAM, type NatsHandles } from './connection'
+import { followStream, orReconnect } from './ordered'
 import { CONSUME_OPTIONS } from './retry'
 
 /** How long a send keeps re-sending (same message id) through a lost connection before it fails, ms. */
@@ -26,7 +27,8 @@ interface Sequenced {
  * subject, published with its id as `Nats-Msg-Id`, so a send re-tried after a lost acknowledgement
  * is stored once. The publish acknowledgement (the stream stored it) is the send's. The read state
  * is the reader's acknowledgement of a message, one key `{team}.{agent}.{id}` in `swarmdesk-reads`.
- * A waiting reader holds an ordered consumer from the inbox's end: the server pushes the next message.
+ * A waiting reader holds an ordered consumer from the inbox's end: the server pushes the next message;
+ * it, an inbox watch and a team's follow are made again at once after a reconnect ({@link followStream}).
  */
 export function natsMailbox(h: NatsHandles): MailboxPort {
   const sent = new Emitter<SentEvent>()
@@ -40,7 +42,12 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
     const deadline = Date.now() + SEND_RETRY_MS
     for (let attempt = 0; ; attempt++) {
       try {
-        await h.js.publish(subject, JSON.stringify(message), { msgID: message.id, timeout: 2_000 })
+        // the connection back while the acknowledgement is awaited: sent again at once (stored once, by id)
+        const sent = orReconnect(
+          h.nc,
+          h.js.publish(subject, JSON.stringify(message), { msgID: message.id, timeout: 2_000 })
+        )
+        if ((await sent) === 'reconnected') continue
         return
       } catch (error) {
         if (Date.now() > deadline || h.nc.isClosed()) throw error
@@ -174,26 +181,35 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
       // every message of the inbox up to the mark is read (marks are never taken back): the
       // consumer starts just past it, so it is handed what came since, then pushed what comes
       const from = (readUpTo.get(inbox)?.seq ?? 0) + 1
-      const consumer = await h.js.consumers.get(MAIL_STREAM, {
-        filter_subjects: subject,
-        deliver_policy: DeliverPolicy.StartSequence,
-        opt_start_seq: from
-      })
-      const iter = await consumer.consume(CONSUME_OPTIONS)
-      const onAbort = (): void => iter.stop()
-      signal?.addEventListener('abort', onAbort, { once: true })
+      let onAbort = (): void => undefined
       try {
-        if (signal?.aborted) throw new MailboxAbortError(signal.reason)
-        for await (const m of iter) {
-          const message = parse(m)
-          if (message && (await h.reads.get(`${team}.${agent}.${message.id}`))?.operation !== 'PUT')
-            return { message, read: false }
-          advance(m.seq)
-        }
-        throw new MailboxAbortError(signal?.reason)
+        return await new Promise<StoredMessage>((resolve, reject) => {
+          const follow = followStream(
+            h,
+            MAIL_STREAM,
+            subject,
+            from,
+            async (m) => {
+              const message = parse(m)
+              if (message && (await h.reads.get(`${team}.${agent}.${message.id}`))?.operation !== 'PUT') {
+                follow.stop()
+                resolve({ message, read: false })
+                return
+              }
+              advance(m.seq)
+            },
+            { error: reject, closed: () => reject(new MailboxAbortError(signal?.reason)) }
+          )
+          follow.ready.catch(reject)
+          onAbort = () => {
+            follow.stop()
+            reject(new MailboxAbortError(signal?.reason))
+          }
+          signal?.addEventListener('abort', onAbort, { once: true })
+          if (signal?.aborted) onAbort()
+        })
       } finally {
         signal?.removeEventListener('abort', onAbort)
-        iter.stop()
       }
     },
     follow(team, listener) {
@@ -218,14 +234,13 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
         })().catch(() => undefined)
       }
       const ready = (async () => {
-        const consumer = await h.js.consumers.get(MAIL_STREAM, {
-          filter_subjects: `${prefix}*`,
-          deliver_policy: DeliverPolicy.All
-        })
-        await pump(await consumer.consume(CONSUME_OPTIONS), (m) => {
+        const messages = followStream(h, MAIL_STREAM, `${prefix}*`, 1, (m) => {
           const message = parse(m)
           if (message && m.subject === `${prefix}${message.to}`) tell({ type: 'message', message })
         })
+        stops.push(() => messages.stop())
+        await messages.ready
+        if (disposed) return
         await pump(await h.reads.watch({ key: `${team}.>` }), (e) => {
           if (e.operation !== 'PUT') return
           const [agent, ...id] = e.key.slice(team.length + 1).split('.')
@@ -264,22 +279,21 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
         const [messages, reads] = await Promise.all([scan(subject), readIds(team, agent)])
         for (const m of messages) if (!reads.has(m.message.id)) report(m.message)
         if (disposed) return
-        const consumer = await h.js.consumers.get(MAIL_STREAM, {
-          filter_subjects: subject,
-          deliver_policy: DeliverPolicy.StartSequence,
-          opt_start_seq: from
-        })
-        const iter = await consumer.consume(CONSUME_OPTIONS)
-        stop = () => iter.stop()
-        if (disposed) return stop()
-        void (async () => {
-          for await (const m of iter) {
+        const follow = followStream(
+          h,
+          MAIL_STREAM,
+          subject,
+          from,
+          async (m) => {
             const message = parse(m)
-            if (!message || seen.has(message.id)) continue
-            if ((await h.reads.get(`${team}.${agent}.${message.id}`))?.operation === 'PUT') continue
+            if (!message || seen.has(message.id)) return
+            if ((await h.reads.get(`${team}.${agent}.${message.id}`))?.operation === 'PUT') return
             report(message)
-          }
-        })().catch((error: unknown) => void (disposed || opts.onError?.(error)))
+          },
+          { error: (error: unknown) => void (disposed || opts.onError?.(error)) }
+        )
+        stop = () => follow.stop()
+        await follow.ready
       })()
       ready.catch((error: unknown) => void (disposed || opts.onError?.(error)))
       return Object.assign(
