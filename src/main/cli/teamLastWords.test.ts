@@ -107,3 +107,45 @@ describe('the last words of a headless team run', () => {
     expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
   }, 120_000)
 })
+
+// a task a teammate was on when the run shut the team down goes back to pending undone: the run
+// still ends `ok`, and says which tasks are not done (docs/teams.md#teammate-life-cycle)
+const unfinished = `
+agents:
+  team-lead:
+    - tools: [ { name: TeamCreate, input: { team_name: lu } } ]
+    - tools: [ { name: TaskCreate, input: { subject: "Write notes", description: "Write the notes." } } ]
+    - tools: [ { name: Agent, input: { name: sam, backend: worker, description: "writer", prompt: "Get ready." } } ]
+    - text: "sam started."
+${'    - { text: "Noted." }\n'.repeat(8)}
+  sam:
+    - when: "Get ready"
+      text: "Ready."
+    - when: "Write notes"
+      text: "Started on the notes; more later."
+${'    - { text: "Bye." }\n'.repeat(4)}
+`
+
+it('names the tasks not done when the run ends, one a teammate was on when the team was shut down', async () => {
+  const file = join(ws.home, 'unfinished.yaml')
+  writeFileSync(file, unfinished)
+  const run = await runCli(
+    ['run', '--cwd', ws.work, '--scenario', file, '--approve', 'all', '--json', 'Start sam and finish'],
+    { env: { SWARMDESK_HOME: ws.home } }
+  )
+  expect(run.stderr).toBe('')
+  expect(run.code).toBe(0)
+  const claimed = ofType(run.events, 'assistant_text').find(
+    (e) => of('sam')(e) && e.text === 'Started on the notes; more later.'
+  )
+  expect(claimed, 'sam took the task').toBeDefined()
+  const warning = ofType(run.events, 'notice').find(
+    (e) => e.level === 'warning' && e.message.startsWith('The run ends')
+  )
+  expect(warning).toMatchObject({
+    agentName: 'team-lead',
+    message: 'The run ends with 1 task not done: #1 "Write notes" (sam was on it when the team was shut down).'
+  })
+  expect(warning!.seq).toBeGreaterThan(claimed!.seq)
+  expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
+}, 120_000)
