@@ -129,9 +129,9 @@ function override<T extends object>(target: T, over: Partial<T>): T {
 }
 
 /**
- * Options of every mailbox consumer's `consume()`: a pull that expires after 5 s, so the server's
- * idle heartbeats come every 2.5 s and a consumer a server restart took away (an ordered consumer
- * lives in the server's memory) is missed after two of them and made again — a waiting reader
- * resumes within about 5 s of the server's return instead of the 30 s of the default pull.
+ * Options of every follower's `consume()`: a pull that expires after 5 s, so the server's idle
+ * heartbeats come every 2.5 s. After a server restart `followStream` (ordered.ts) makes a fresh
+ * consumer as soon as the connection is back; the client's own re-make after two missed
+ * heartbeats is only the fallback (docs/nats.md#a-server-restart).
  */
 export const CONSUME_OPTIONS = { expires: 5_000 } as const
