@@ -10,12 +10,12 @@ import { followTeammate } from '../process/follow'
 import { envFileText, remoteEnv, remotePaths, remoteTeammateScript, shellQuote, sshTerminalArgs } from './command'
 import { leaderRepo, pushBranch, sshRun } from './git'
 import { finishRemote, type HostStartPhases, type Remote } from './remote'
-
-export type { HostStartPhases } from './remote'
 import { killTerminalTeammate, resizeTerminalTeammate } from '../process/terminalTeammate'
 import { preparationScript, sessionFilesForHost } from './hostFiles'
 import { SshMultiplexer, type SharedHost } from './mux'
 import type { TeammateHost } from '../../../../shared/teammateHosts'
+
+export type { HostStartPhases } from './remote'
 
 /** How long a host teammate may take from its ssh starting to its first heartbeat, ms. */
 const DEFAULT_START_TIMEOUT_MS = 60_000
@@ -103,6 +103,7 @@ export class SshTeammateExecutor implements TeammateExecutor {
       this.options.bus.emit({ type: 'notice', level: 'info', message, agentId: config.agentId, agentName: config.name })
     }
     try {
+      if (this.disposed) throw new Error(`Cannot start teammate ${config.agentId}: the session is closing.`)
       return await this.start({ ...config, host: shared.host, store }, shared)
     } catch (error) {
       await shared.release?.()
