@@ -57,6 +57,14 @@ describe.skipIf(unavailable !== undefined)('team-transport benchmark, cross-host
       leftOnHosts: 0
     })
     expect(x.spawn.maxMs).toBeGreaterThanOrEqual(x.spawn.p50Ms)
+    // one shared connection per host, closed at the end; the start split into its phases
+    expect(x.spawn).toMatchObject({ sharedConnections: true, mastersLeft: 0 })
+    expect(x.spawn.phases.connectMs.n).toBe(2)
+    expect(x.spawn.phases.sshSetupMs.n).toBe(2)
+    for (const phase of ['prepareMs', 'pushMs', 'terminalToExecMs', 'execToReadyMs'] as const) {
+      expect(x.spawn.phases[phase].n, phase).toBe(4)
+      expect(x.spawn.phases[phase].p50, phase).toBeGreaterThan(0)
+    }
     expect(x.claims).toMatchObject({
       claimants: 4,
       tasks: 6,

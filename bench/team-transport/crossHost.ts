@@ -38,6 +38,8 @@ export interface CrossHostOptions {
   tasks: number
   /** Messages each writer sends to the leader's inbox. */
   perWriter: number
+  /** One ssh connection per host for the teammates (default, docs/hosts.md#connections), or one per ssh. */
+  sharedConnections?: boolean
 }
 
 /** Issue 28's goals for delivery between hosts. */
@@ -70,7 +72,7 @@ export interface CrossHostFigures {
   pass: {
     /** p50 and p99 within the goals, every message received. */
     latency: boolean
-    /** 0 lost, 0 duplicated, every task won once, nothing failed, every teammate ready, nothing left on the hosts. */
+    /** 0 lost, 0 duplicated, every task won once, nothing failed, every teammate ready, nothing left on the hosts nor an ssh master here. */
     exactlyOnce: boolean
   }
   /** Wall time of each part, processes' starts and ends included, ms (`teammates`: spawns and kills). */
@@ -149,7 +151,8 @@ export async function crossHostRow(
       concurrency: o.spawnConcurrency,
       home: leader.home,
       repo: leader.repo,
-      command: env.command
+      command: env.command,
+      sharedConnections: o.sharedConnections ?? true
     })
     phase('teammates')
     const lost = latency.lost + burstFigures.lost + burstFigures.lostAtRecipient
@@ -167,7 +170,8 @@ export async function crossHostRow(
         failed === 0 &&
         spawn.started === o.teammates &&
         spawn.aliveOnServer === o.teammates &&
-        spawn.leftOnHosts === 0
+        spawn.leftOnHosts === 0 &&
+        spawn.mastersLeft === 0
     }
     return {
       hosts: hosts.length,

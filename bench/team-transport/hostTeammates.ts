@@ -2,7 +2,7 @@
 // (docs/hosts.md#spawning-on-a-host): the cross-host row's spawn → ready.
 import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EventBus } from '../../src/main/runtime/events'
@@ -11,7 +11,8 @@ import { SCRIPTED_MODEL_URL_ENV } from '../../src/main/runtime/runner'
 import { startScriptedServer, validateScenario } from '../../src/main/runtime/scripted'
 import { withMember } from '../../src/main/runtime/teams'
 import { openTeamStore, transportEnv } from '../../src/main/runtime/teamStore'
-import { SshTeammateExecutor } from '../../src/main/runtime/teammates/ssh/executor'
+import { SshTeammateExecutor, type HostStartPhases } from '../../src/main/runtime/teammates/ssh/executor'
+import { runProgram } from '../../src/main/runtime/teammates/ssh/git'
 import type { TestHost } from '../../src/main/runtime/teammates/ssh/testHost.testkit'
 import { percentile, r2 } from '../mailbox/harness'
 
@@ -42,6 +43,56 @@ export interface HostSpawnFigures {
   aliveOnServer: number
   /** After every teammate was killed: processes left on the hosts (0 when all is well). */
   leftOnHosts: number
+  /** Whether the executor shared one ssh connection per host (docs/hosts.md#connections). */
+  sharedConnections: boolean
+  /** After every teammate was killed and the executor disposed: ssh masters left on this machine (0 when all is well). */
+  mastersLeft: number
+  /** Where a start went, per teammate (p50 / p99, ms): {@link StartSplit}. */
+  phases: StartSplit
+}
+
+/** A phase's spread over the teammates (or hosts), ms. */
+export interface Spread {
+  n: number
+  p50: number
+  p99: number
+}
+
+/** Where a host teammate's start went (docs/hosts.md#benchmark). */
+export interface StartSplit {
+  how: string
+  /** A plain `ssh <host> true` (its own connection: key exchange, authentication, a session), one per host before the spawns. */
+  sshSetupMs: Spread
+  /** Opening a host's shared connection (`ssh -M -N -f`), for the starts that opened one. */
+  connectMs: Spread
+  /** The preparation ssh (its script on stdin): with its own set-up when not shared. */
+  prepareMs: Spread
+  /** git's push of the leader's HEAD over ssh. */
+  pushMs: Spread
+  /** The terminal's `ssh -tt` started → its script on the host ran `exec <command> teammate` (its pid file's time: the hosts share this clock). */
+  terminalToExecMs: Spread
+  /** That exec → the first heartbeat seen on the server: the CLI's start, its server connection, its first beat, the 300 ms poll. */
+  execToReadyMs: Spread
+  /** Starts that needed more than one try (a refused forward port). */
+  retried: number
+}
+
+function spread(values: number[]): Spread {
+  return { n: values.length, p50: r2(percentile(values, 50)), p99: r2(percentile(values, 99)) }
+}
+
+/** This machine's ssh masters (`ssh -M …`) that name one of `destinations`. */
+function mastersTo(destinations: string[]): number {
+  let n = 0
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+      if (args[0] === 'ssh' && args.includes('-M') && destinations.some((d) => args.includes(d))) n++
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return n
 }
 
 /** Runs `fn` over `items` with at most `limit` at once, in order. */
@@ -73,6 +124,8 @@ export async function spawnHostTeammates(o: {
   repo: string
   /** The `swarmdesk` command on the hosts. */
   command: string
+  /** One ssh connection per host (the executor's default) or one per ssh. */
+  sharedConnections: boolean
 }): Promise<HostSpawnFigures> {
   const transport = { kind: 'nats' as const, servers: [o.natsUrl] }
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: o.repo })
@@ -96,7 +149,20 @@ export async function spawnHostTeammates(o: {
   )
   const bus = new EventBus()
   const pty = createPtyHost()
-  const executor = new SshTeammateExecutor({ bus, pty })
+  const split = new Map<string, HostStartPhases & { execMs?: number }>()
+  const executor = new SshTeammateExecutor({
+    bus,
+    pty,
+    multiplex: o.sharedConnections,
+    onStartPhases: (agentId, phases) => split.set(agentId, phases)
+  })
+  // what one plain ssh connection costs here now: one per host, one after the other
+  const setup: number[] = []
+  for (const host of o.hosts) {
+    const began = performance.now()
+    await runProgram('ssh', [...host.sshOptions, '--', host.destination, 'true'])
+    setup.push(performance.now() - began)
+  }
   const took: number[] = []
   const errors: string[] = []
   let lastReady = 0
@@ -142,6 +208,10 @@ export async function spawnHostTeammates(o: {
           })
           took.push(performance.now() - start)
           lastReady = performance.now()
+          const phases = split.get(`${name}@${team}`)
+          // its script on the host noted its pid just before exec: that file's time is the exec's
+          if (phases)
+            phases.execMs = statSync(join(host.workspaceRoot, team, `.${name}.pid`)).mtimeMs - phases.terminalAt
         } catch (error) {
           errors.push(`${name}: ${(error as Error).message.slice(0, 400)}`)
         }
@@ -151,6 +221,8 @@ export async function spawnHostTeammates(o: {
     const aliveOnServer = (await store.liveness.alive(team)).size
     // each kill fetches the branch back and removes the clone over ssh: 2 at a time per host
     await pool(names, 2 * o.hosts.length, (name) => executor.kill(`${name}@${team}`, 'benchmark done'))
+    await executor.dispose()
+    const mastersLeft = mastersTo(o.hosts.map((h) => h.destination))
     let leftOnHosts = 0
     const until = Date.now() + 30_000
     do {
@@ -171,7 +243,21 @@ export async function spawnHostTeammates(o: {
       maxMs: r2(took.length ? Math.max(...took) : Number.NaN),
       allReadyMs: r2(allReadyMs),
       aliveOnServer,
-      leftOnHosts
+      leftOnHosts,
+      sharedConnections: o.sharedConnections,
+      mastersLeft,
+      phases: {
+        how: "per teammate, from the executor's own timings (onStartPhases) and its pid file's time on the host; sshSetupMs per host before the spawns",
+        sshSetupMs: spread(setup),
+        connectMs: spread([...split.values()].flatMap((p) => (p.connectMs !== undefined ? [p.connectMs] : []))),
+        prepareMs: spread([...split.values()].map((p) => p.prepareMs)),
+        pushMs: spread([...split.values()].map((p) => p.pushMs)),
+        terminalToExecMs: spread([...split.values()].flatMap((p) => (p.execMs !== undefined ? [p.execMs] : []))),
+        execToReadyMs: spread(
+          [...split.values()].flatMap((p) => (p.execMs !== undefined ? [p.terminalMs - p.execMs] : []))
+        ),
+        retried: [...split.values()].filter((p) => p.tries > 1).length
+      }
     }
   } finally {
     await executor.dispose()

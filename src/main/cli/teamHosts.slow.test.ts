@@ -148,6 +148,9 @@ describe.skipIf(unavailable !== undefined)('teammates on other hosts over SSH (d
       expect(clone.stdout.trim()).toBe('GONE')
       // the leader's checkout did not change
       expect(execFileSync('git', ['status', '--porcelain'], { cwd: work, encoding: 'utf8' })).not.toContain(fileName)
+      // (the sshd of the test's own ssh just above ends a moment after its client)
+      const until = Date.now() + 30_000
+      while (host.leftovers().length && Date.now() < until) await new Promise((r) => setTimeout(r, 300))
       expect(host.leftovers(), host.describeLeftovers()).toEqual([])
     }
   }, 240_000)

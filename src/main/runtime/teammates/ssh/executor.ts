@@ -1,19 +1,21 @@
-import { type PtyHost, type PtyProcess, TailBuffer } from '../../pty'
+import { type PtyHost, TailBuffer } from '../../pty'
 import { DEFAULT_TERMINAL_SIZE, type TerminalSize } from '../../../../shared/terminalSize'
 import type { EventBus } from '../../events'
 import type { OutgoingMessage } from '../../mailbox'
-import type { TeamStorePort } from '../../teamStore'
-import type { TeammateHost } from '../../../../shared/teammateHosts'
 import { teammateIdentityEnv } from '../env'
 import { CUT_OFF_EXIT_ENV } from '../heartbeat'
 import type { TeammateExecutor, TeammateExitInfo, TeammateHandle, TeammateSpawnConfig } from '../executor'
-import { classifyExit, describeOutput, lastReport } from '../process/exitReason'
-import { followTeammate, type TeammateFollowing } from '../process/follow'
+import { describeOutput } from '../process/exitReason'
+import { followTeammate } from '../process/follow'
 import { envFileText, remoteEnv, remotePaths, remoteTeammateScript, shellQuote, sshTerminalArgs } from './command'
-import { leaderRepo, pushBranch, sshRun, type LeaderRepo } from './git'
-import { bringBack } from './bringBack'
+import { leaderRepo, pushBranch, sshRun } from './git'
+import { finishRemote, type HostStartPhases, type Remote } from './remote'
 import { killTerminalTeammate, resizeTerminalTeammate } from '../process/terminalTeammate'
 import { preparationScript, sessionFilesForHost } from './hostFiles'
+import { SshMultiplexer, type SharedHost } from './mux'
+import type { TeammateHost } from '../../../../shared/teammateHosts'
+
+export type { HostStartPhases } from './remote'
 
 /** How long a host teammate may take from its ssh starting to its first heartbeat, ms. */
 const DEFAULT_START_TIMEOUT_MS = 60_000
@@ -39,32 +41,14 @@ export interface SshTeammateExecutorOptions {
   startTimeoutMs?: number
   /** Picks each remote forward's port on the host (default: at random in 20000–59999; tests pick). */
   pickPort?: () => number
-}
-
-/** One teammate running on a host. */
-interface Remote {
-  config: TeammateSpawnConfig & { host: TeammateHost; store: TeamStorePort }
-  proc: PtyProcess
-  follow: TeammateFollowing
-  alive: boolean
-  /** Until its first heartbeat (or the start gave up). */
-  starting: boolean
-  /** Its ssh ended before its first heartbeat because the host refused a remote forward's port. */
-  refusedForward: boolean
-  /** Set by kill() (or a lost heartbeat) while it still ran. */
-  killReason: string | undefined
-  /** Set when its heartbeat stopped on the server while its ssh still ran (a cut network). */
-  lost: boolean
-  output: TailBuffer
-  exited: Promise<TeammateExitInfo>
-  watch: ReturnType<typeof setInterval> | undefined
-  repo: LeaderRepo | undefined
-  branch: string | undefined
-  dir: string
-  /** On the host: the folder of its session files (settings, MCP configuration). */
-  filesDir: string
-  /** On the host: the file holding its process's pid. */
-  pidFile: string
+  /**
+   * One ssh connection per host, shared by every ssh to it (docs/hosts.md#connections): true
+   * (default) in a private folder of `$XDG_RUNTIME_DIR` or the temp folder; or where to make that
+   * folder and how many teammates share a connection (default 5); or false for a connection per ssh.
+   */
+  multiplex?: boolean | { parent?: string; perConnection?: number }
+  /** Told where each started teammate's start went (the benchmark's split). */
+  onStartPhases?: (agentId: string, phases: HostStartPhases) => void
 }
 
 /**
@@ -84,14 +68,24 @@ export class SshTeammateExecutor implements TeammateExecutor {
   readonly backend = 'process' as const
   private readonly running = new Map<string, Remote>()
   private disposed = false
+  private readonly mux: SshMultiplexer | undefined
 
-  constructor(private readonly options: SshTeammateExecutorOptions) {}
+  constructor(private readonly options: SshTeammateExecutorOptions) {
+    const multiplex = options.multiplex ?? true
+    this.mux =
+      multiplex === true
+        ? new SshMultiplexer()
+        : multiplex
+          ? new SshMultiplexer(multiplex.parent, multiplex.perConnection)
+          : undefined
+  }
 
   /**
    * Prepares the host (folder, repository, env file, the session's settings files), pushes the
    * leader's HEAD as the teammate's branch `swarmdesk/<team>/<name>`, starts its ssh and resolves
    * at its first heartbeat. A remote forward the host refuses (its port taken there) ends that ssh
-   * at once: the start tries new ports, up to {@link FORWARD_TRIES} times.
+   * at once: the start tries new ports, up to {@link FORWARD_TRIES} times. Every ssh goes through
+   * the host's shared connection when one can be made, else on its own (a notice says why).
    * @throws Error without a host, on a store on files, when the host cannot be prepared, or when
    *   no heartbeat comes within `startTimeoutMs` (its terminal's last output in the message);
    *   nothing is left running then.
@@ -103,13 +97,38 @@ export class SshTeammateExecutor implements TeammateExecutor {
     if (!store || store.transport === 'files')
       throw new Error(`Teammate ${config.agentId} on host '${host.name}' needs the team on a JetStream transport.`)
     if (this.running.get(config.agentId)?.alive) throw new Error(`Teammate ${config.agentId} is already running.`)
-    const { agentId, name: agentName, team } = config
+    const shared: Partial<SharedHost> & { host: TeammateHost } = (await this.mux?.acquire(host)) ?? { host }
+    if (shared.fallback) {
+      const message = `Host '${host.name}': no shared ssh connection (${shared.fallback}); each ssh connects on its own.`
+      this.options.bus.emit({ type: 'notice', level: 'info', message, agentId: config.agentId, agentName: config.name })
+    }
+    try {
+      if (this.disposed) throw new Error(`Cannot start teammate ${config.agentId}: the session is closing.`)
+      return await this.start({ ...config, host: shared.host, store }, shared)
+    } catch (error) {
+      await shared.release?.()
+      throw error
+    }
+  }
+
+  /** {@link spawn} once its host's connection is taken: `config.host` is the one to use. */
+  private async start(
+    config: Remote['config'],
+    { connectMs, fallback, release }: Partial<SharedHost>
+  ): Promise<TeammateHandle> {
+    const { agentId, name: agentName, team, host, store } = config
     const paths = remotePaths(host, team, agentName)
     const repo = await leaderRepo(config.cwd)
     const branch = repo ? `swarmdesk/${team}/${agentName}` : undefined
     const cwd = repo?.sub ? `${paths.dir}/${repo.sub}` : paths.dir
     const session = await sessionFilesForHost(config.env, paths.filesDir, { home: config.home, cwd: config.cwd })
     const q = shellQuote
+    const phases = {
+      ...(connectMs !== undefined ? { connectMs } : {}),
+      shared: !!release && !fallback,
+      prepareMs: 0,
+      pushMs: 0
+    }
     for (let attempt = 1; ; attempt++) {
       // new ports each time: a port taken on the host fails ssh's forward, and the next try takes another
       const remote = remoteEnv(
@@ -126,8 +145,12 @@ export class SshTeammateExecutor implements TeammateExecutor {
       const envFile = { path: paths.envFile, text: envFileText({ ...remote.env, ...session.env }) }
       const prepare = preparationScript(paths.dir, paths.filesDir, [envFile, ...session.files], repo !== undefined)
       try {
+        let began = performance.now()
         await sshRun(host, 'sh -s', prepare)
+        phases.prepareMs += performance.now() - began
+        began = performance.now()
         if (repo && branch && attempt === 1) await pushBranch(repo, host, paths.dir, branch)
+        phases.pushMs += performance.now() - began
       } catch (error) {
         await sshRun(host, `rm -f ${q(paths.envFile)}`, '', 20_000).catch(() => undefined)
         throw new Error(`Cannot prepare host '${host.name}' for teammate ${agentId}: ${(error as Error).message}`, {
@@ -138,21 +161,32 @@ export class SshTeammateExecutor implements TeammateExecutor {
       await store.liveness.forget(team, agentName).catch(() => undefined)
       const script = remoteTeammateScript(host, { ...paths, cwd }, team, agentName, branch)
       const retry = attempt < FORWARD_TRIES
-      const entry = this.launch({ ...config, host, store }, sshTerminalArgs(host, remote.forwards, script), retry, {
+      const terminalAt = Date.now()
+      const entry = this.launch(config, sshTerminalArgs(host, remote.forwards, script), retry, {
         repo,
         branch,
         dir: paths.dir,
         filesDir: paths.filesDir,
-        pidFile: paths.pidFile
+        pidFile: paths.pidFile,
+        forwards: remote.forwards,
+        release: release ?? (() => Promise.resolve())
       })
       const started = await this.firstBeat(entry)
       entry.starting = false
       if (started) {
+        this.options.onStartPhases?.(agentId, {
+          ...phases,
+          terminalAt,
+          terminalMs: Date.now() - terminalAt,
+          tries: attempt
+        })
         this.watchHeartbeat(entry)
         return { agentId, backend: 'process', pid: entry.proc.pid, exited: entry.exited }
       }
       if (entry.refusedForward) {
         this.running.delete(agentId)
+        // forwards a shared connection did set up for that try stay in it otherwise
+        await this.mux?.cancelForwards(host, remote.forwards)
         const ports = remote.forwards.map((f) => f.remotePort).join(', ')
         this.notice(
           entry,
@@ -181,7 +215,7 @@ export class SshTeammateExecutor implements TeammateExecutor {
     config: Remote['config'],
     args: string[],
     retry: boolean,
-    where: Pick<Remote, 'repo' | 'branch' | 'dir' | 'filesDir' | 'pidFile'>
+    where: Pick<Remote, 'repo' | 'branch' | 'dir' | 'filesDir' | 'pidFile' | 'forwards' | 'release'>
   ): Remote {
     const { agentId, name: agentName } = config
     const output = new TailBuffer(REASON_OUTPUT_CHARS)
@@ -267,10 +301,11 @@ export class SshTeammateExecutor implements TeammateExecutor {
     return this.running.has(agentId)
   }
 
-  /** Kills every host teammate (each brings its branch back first where its host answers). */
+  /** Kills every host teammate (each brings its branch back first where its host answers), then closes every shared connection. */
   async dispose(): Promise<void> {
     this.disposed = true
     await Promise.all([...this.running.keys()].map((id) => this.kill(id, 'the session closed')))
+    await this.mux?.close()
   }
 
   private get startTimeoutMs(): number {
@@ -316,56 +351,16 @@ export class SshTeammateExecutor implements TeammateExecutor {
     entry.watch.unref()
   }
 
-  /** After its ssh ended: its branch fetched back (reported), then how it ended worked out. */
-  private async finish(
+  /** After its ssh ended: its work brought back, its connection share given back, how it ended worked out. */
+  private finish(
     entry: Remote,
     exit: { exitCode: number | null; signal: number | null },
     spawnedAt: number
   ): Promise<TeammateExitInfo> {
-    entry.alive = false
-    clearInterval(entry.watch)
-    entry.follow.close()
-    const { host, store } = entry.config
-    if (entry.repo && entry.branch && !entry.lost)
-      await bringBack(
-        {
-          host,
-          team: entry.config.team,
-          name: entry.config.name,
-          dir: entry.dir,
-          filesDir: entry.filesDir,
-          pidFile: entry.pidFile,
-          mailbox: store.mailbox,
-          notice: (level, message) => this.notice(entry, level, message)
-        },
-        entry.repo,
-        entry.branch
-      )
-    else if (!entry.lost)
-      await sshRun(host, `rm -rf ${shellQuote(entry.filesDir)} ${shellQuote(entry.pidFile)}`, '', 30_000).catch(
-        () => undefined
-      )
-    else if (entry.branch)
-      this.notice(
-        entry,
-        'warning',
-        `Its commits, if any, stay on host '${host.name}' in ${entry.dir} (branch ${entry.branch}).`
-      )
-    if (entry.lost) return { status: 'crashed', reported: false, reason: entry.killReason }
-    try {
-      return await classifyExit({
-        exit,
-        killReason: entry.killReason,
-        output: entry.output,
-        lastReport: () => lastReport(store.mailbox, entry.config, spawnedAt)
-      })
-    } catch (error) {
-      return {
-        status: 'crashed',
-        reported: false,
-        reason: `its exit could not be classified: ${(error as Error).message}`
-      }
-    }
+    return finishRemote(entry, exit, spawnedAt, {
+      mux: this.mux,
+      notice: (level, message) => this.notice(entry, level, message)
+    })
   }
 
   private notice(entry: Remote, level: 'info' | 'warning', message: string): void {
