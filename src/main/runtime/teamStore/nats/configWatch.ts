@@ -1,9 +1,9 @@
 import type { JsMsg } from '@nats-io/jetstream'
 import { TeamConfigSchema } from '../../../../shared/teams'
-import { toDisposable, type Disposable } from '../../base'
+import type { Disposable } from '../../base'
 import { safeName, type TeamConfigChange } from '../../teams'
 import type { NatsHandles } from './connection'
-import { followStream } from './ordered'
+import { followStream, startingWatch } from './ordered'
 
 /** The stream behind the KV bucket `swarmdesk-teams`, and its subjects' prefix (one subject per key). */
 const TEAMS_STREAM = 'KV_swarmdesk-teams'
@@ -24,8 +24,6 @@ export function watchNatsConfig(
   listener: (change: TeamConfigChange) => void
 ): Disposable & { ready: Promise<void> } {
   const name = safeName(team)
-  let stop: (() => void) | undefined
-  let disposed = false
   const report = (m: JsMsg): void => {
     const op = m.headers?.get('KV-Operation')
     let change: TeamConfigChange
@@ -48,21 +46,13 @@ export function watchNatsConfig(
       })
     }
   }
-  const ready = (async () => {
+  return startingWatch(async (watch) => {
     const from = (await h.jsm.streams.info(TEAMS_STREAM)).state.last_seq + 1
-    if (disposed) return
+    if (watch.disposed()) return
     const follow = followStream(h, TEAMS_STREAM, `${TEAMS_SUBJECT}.${name}.config`, from, (m) => {
-      if (!disposed) report(m)
+      if (!watch.disposed()) report(m)
     })
-    stop = () => follow.stop()
+    watch.onStop(() => follow.stop())
     await follow.ready
-  })()
-  ready.catch(() => undefined)
-  return Object.assign(
-    toDisposable(() => {
-      disposed = true
-      stop?.()
-    }),
-    { ready }
-  )
+  })
 }

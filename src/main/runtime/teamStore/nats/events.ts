@@ -3,11 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { JetStreamApiError, RetentionPolicy, DiscardPolicy, StorageType } from '@nats-io/jetstream'
 import { headers } from '@nats-io/transport-node'
 import type { RuntimeEvent } from '../../../../shared/events'
-import { toDisposable } from '../../base'
 import { assertName } from '../../mailbox'
 import type { TeammateEventsPort } from '../port'
 import type { NatsHandles } from './connection'
-import { followStream, orReconnect } from './ordered'
+import { followStream, orReconnect, startingWatch } from './ordered'
 import { OPERATION_RETRY_MS } from './retry'
 
 /** The stream that keeps teammates' events a while: `swarmdesk.events.{team}.{agent}`. */
@@ -132,11 +131,9 @@ export function natsEvents(h: NatsHandles): TeammateEventsPort & { settled(bound
     },
     follow(team, agent, listener, opts = {}) {
       const subject = eventsSubject(team, agent)
-      let stop: (() => void) | undefined
-      let disposed = false
-      const ready = (async () => {
+      return startingWatch(async (watch) => {
         const after = opts.after ?? (await h.jsm.streams.info(EVENTS_STREAM)).state.last_seq
-        if (disposed) return
+        if (watch.disposed()) return
         const follow = followStream(h, EVENTS_STREAM, subject, after + 1, (m) => {
           let event: RuntimeEvent
           try {
@@ -152,17 +149,9 @@ export function natsEvents(h: NatsHandles): TeammateEventsPort & { settled(bound
             })
           }
         })
-        stop = () => follow.stop()
+        watch.onStop(() => follow.stop())
         await follow.ready
-      })()
-      ready.catch(() => undefined)
-      return Object.assign(
-        toDisposable(() => {
-          disposed = true
-          stop?.()
-        }),
-        { ready }
-      )
+      })
     }
   }
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream'
+import { toDisposable, type Disposable } from '../../base'
 import type { NatsHandles } from './connection'
 import { CONSUME_OPTIONS } from './retry'
 
@@ -161,4 +162,38 @@ export function followStream(
   const ready = start().then(() => undefined)
   ready.catch(() => stop())
   return { ready, stop }
+}
+
+/** What {@link startingWatch} gives its `start`: whether the watch was disposed, and where to leave its stop. */
+export interface WatchStart {
+  disposed(): boolean
+  /** Stops the follow or iterator once made; called at once when the watch is disposed already. */
+  onStop(stop: () => void): void
+}
+
+/**
+ * A watch whose follow is made asynchronously (a stream's last sequence read first, a KV watch
+ * opened): the port's `Disposable & {ready}` shape. `ready` is what `start` resolves or rejects
+ * with (a rejection is also left handled, for callers that never await it); disposing stops the
+ * follow as soon as `start` has left its stop, and `disposed()` lets its listener drop what
+ * arrives after.
+ */
+export function startingWatch(start: (watch: WatchStart) => Promise<void>): Disposable & { ready: Promise<void> } {
+  let disposed = false
+  let stop: (() => void) | undefined
+  const ready = start({
+    disposed: () => disposed,
+    onStop: (fn) => {
+      stop = fn
+      if (disposed) fn()
+    }
+  })
+  ready.catch(() => undefined)
+  return Object.assign(
+    toDisposable(() => {
+      disposed = true
+      stop?.()
+    }),
+    { ready }
+  )
 }

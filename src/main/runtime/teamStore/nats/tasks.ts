@@ -1,7 +1,6 @@
 import { KvWatchInclude, type KvEntry } from '@nats-io/kv'
 import { NAME_PATTERN } from '../../../../shared/teams'
 import { TASK_SCHEMA_VERSION, TaskSchema, type ClaimResult, type Task, type TaskChange } from '../../../../shared/tasks'
-import { toDisposable } from '../../base'
 import {
   decideClaim,
   findCycle,
@@ -16,6 +15,7 @@ import type { TaskListPort } from '../port'
 import { isWrongRevision, type NatsHandles } from './connection'
 import { withKvLock } from './lock'
 import { taskMirrors, type Versioned } from './taskMirror'
+import { startingWatch } from './ordered'
 
 const taskKey = (team: string, id: number): string => `${team}.task.${id}`
 const hwmKey = (team: string): string => `${team}.hwm`
@@ -249,12 +249,10 @@ export function natsTasks(h: NatsHandles): TaskListPort {
     },
     watch(team, listener: (change: TaskChange) => void) {
       team_(team)
-      let stop: (() => void) | undefined
-      let disposed = false
       const prefix = `${team}.task.`
-      const ready = h.tasks.watch({ key: `${prefix}*`, include: KvWatchInclude.UpdatesOnly }).then((iter) => {
-        stop = () => iter.stop()
-        if (disposed) iter.stop()
+      return startingWatch(async (watch) => {
+        const iter = await h.tasks.watch({ key: `${prefix}*`, include: KvWatchInclude.UpdatesOnly })
+        watch.onStop(() => iter.stop())
         void (async () => {
           for await (const e of iter) {
             const id = Number(e.key.slice(prefix.length))
@@ -265,14 +263,6 @@ export function natsTasks(h: NatsHandles): TaskListPort {
           }
         })()
       })
-      ready.catch(() => undefined)
-      return Object.assign(
-        toDisposable(() => {
-          disposed = true
-          stop?.()
-        }),
-        { ready }
-      )
     }
   }
 }
