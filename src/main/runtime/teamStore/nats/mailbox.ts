@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream'
 import { MailboxMessageSchema, messageKind, type MailboxMessage } from '../../../../shared/mailbox'
-import { Emitter, toDisposable } from '../../base'
+import { Emitter } from '../../base'
 import { assertName, composeMessage, MailboxAbortError, TeamGoneError, type SentEvent } from '../../mailbox'
 import type { MailboxPort, MailEvent, StoredMessage } from '../port'
 import { isWrongRevision, MAIL_STREAM, type NatsHandles } from './connection'
-import { followStream, orReconnect } from './ordered'
+import { followStream, startingWatch, orReconnect } from './ordered'
 import { CONSUME_OPTIONS } from './retry'
 
 /** How long a send keeps re-sending (same message id) through a lost connection before it fails, ms. */
@@ -214,95 +214,78 @@ export function natsMailbox(h: NatsHandles): MailboxPort {
     },
     follow(team, listener) {
       const prefix = `swarmdesk.mail.${assertName('team', team)}.`
-      const stops: Array<() => void> = []
-      let disposed = false
-      const tell = (e: MailEvent): void => {
-        if (disposed) return
-        try {
-          listener(e)
-        } catch (error) {
-          setImmediate(() => {
-            throw error
-          })
+      return startingWatch(async (watch) => {
+        const tell = (e: MailEvent): void => {
+          if (watch.disposed()) return
+          try {
+            listener(e)
+          } catch (error) {
+            setImmediate(() => {
+              throw error
+            })
+          }
         }
-      }
-      const pump = async <T>(iter: AsyncIterable<T> & { stop(): void }, each: (x: T) => void): Promise<void> => {
-        stops.push(() => iter.stop())
-        if (disposed) return iter.stop()
-        void (async () => {
-          for await (const x of iter) each(x)
-        })().catch(() => undefined)
-      }
-      const ready = (async () => {
         const messages = followStream(h, MAIL_STREAM, `${prefix}*`, 1, (m) => {
           const message = parse(m)
           if (message && m.subject === `${prefix}${message.to}`) tell({ type: 'message', message })
         })
-        stops.push(() => messages.stop())
+        watch.onStop(() => messages.stop())
         await messages.ready
-        if (disposed) return
-        await pump(await h.reads.watch({ key: `${team}.>` }), (e) => {
-          if (e.operation !== 'PUT') return
-          const [agent, ...id] = e.key.slice(team.length + 1).split('.')
-          if (agent && id.length > 0) tell({ type: 'read', agent, id: id.join('.') })
-        })
-      })()
-      ready.catch(() => undefined)
-      return Object.assign(
-        toDisposable(() => {
-          disposed = true
-          for (const stop of stops) stop()
-        }),
-        { ready }
-      )
+        if (watch.disposed()) return
+        const reads = await h.reads.watch({ key: `${team}.>` })
+        watch.onStop(() => reads.stop())
+        void (async () => {
+          for await (const e of reads) {
+            if (e.operation !== 'PUT') continue
+            const [agent, ...id] = e.key.slice(team.length + 1).split('.')
+            if (agent && id.length > 0) tell({ type: 'read', agent, id: id.join('.') })
+          }
+        })().catch(() => undefined)
+      })
     },
     watch(team, agent, listener, opts = {}) {
       const subject = inboxSubject(team, agent)
-      let stop: (() => void) | undefined
-      let disposed = false
-      const seen = new Set<string>()
-      const report = (message: MailboxMessage): void => {
-        if (disposed || seen.has(message.id)) return
-        seen.add(message.id)
-        try {
-          listener({ message, read: false })
-        } catch (error) {
-          setImmediate(() => {
-            throw error
-          })
+      return startingWatch(async (watch) => {
+        const seen = new Set<string>()
+        const report = (message: MailboxMessage): void => {
+          if (watch.disposed() || seen.has(message.id)) return
+          seen.add(message.id)
+          try {
+            listener({ message, read: false })
+          } catch (error) {
+            setImmediate(() => {
+              throw error
+            })
+          }
         }
-      }
-      const ready = (async () => {
-        // the stream's end before the scan: a message stored meanwhile is both scanned and pushed,
-        // and reported once (by id)
-        const from = (await lastSeq(h)) + 1
-        const [messages, reads] = await Promise.all([scan(subject), readIds(team, agent)])
-        for (const m of messages) if (!reads.has(m.message.id)) report(m.message)
-        if (disposed) return
-        const follow = followStream(
-          h,
-          MAIL_STREAM,
-          subject,
-          from,
-          async (m) => {
-            const message = parse(m)
-            if (!message || seen.has(message.id)) return
-            if ((await h.reads.get(`${team}.${agent}.${message.id}`))?.operation === 'PUT') return
-            report(message)
-          },
-          { error: (error: unknown) => void (disposed || opts.onError?.(error)) }
-        )
-        stop = () => follow.stop()
-        await follow.ready
-      })()
-      ready.catch((error: unknown) => void (disposed || opts.onError?.(error)))
-      return Object.assign(
-        toDisposable(() => {
-          disposed = true
-          stop?.()
-        }),
-        { ready }
-      )
+        const failed = (error: unknown): void => void (watch.disposed() || opts.onError?.(error))
+        try {
+          // the stream's end before the scan: a message stored meanwhile is both scanned and
+          // pushed, and reported once (by id)
+          const from = (await lastSeq(h)) + 1
+          const [messages, reads] = await Promise.all([scan(subject), readIds(team, agent)])
+          for (const m of messages) if (!reads.has(m.message.id)) report(m.message)
+          if (watch.disposed()) return
+          const follow = followStream(
+            h,
+            MAIL_STREAM,
+            subject,
+            from,
+            async (m) => {
+              const message = parse(m)
+              if (!message || seen.has(message.id)) return
+              if ((await h.reads.get(`${team}.${agent}.${message.id}`))?.operation === 'PUT') return
+              report(message)
+            },
+            { error: failed }
+          )
+          watch.onStop(() => follow.stop())
+          await follow.ready
+        } catch (error) {
+          failed(error)
+          throw error
+        }
+      })
     }
   }
 }

@@ -167,7 +167,7 @@ export function followStream(
 /** What {@link startingWatch} gives its `start`: whether the watch was disposed, and where to leave its stop. */
 export interface WatchStart {
   disposed(): boolean
-  /** Stops the follow or iterator once made; called at once when the watch is disposed already. */
+  /** Adds what stops a follow or iterator once made (each is called on dispose; at once when disposed already). */
   onStop(stop: () => void): void
 }
 
@@ -180,11 +180,11 @@ export interface WatchStart {
  */
 export function startingWatch(start: (watch: WatchStart) => Promise<void>): Disposable & { ready: Promise<void> } {
   let disposed = false
-  let stop: (() => void) | undefined
+  const stops: Array<() => void> = []
   const ready = start({
     disposed: () => disposed,
     onStop: (fn) => {
-      stop = fn
+      stops.push(fn)
       if (disposed) fn()
     }
   })
@@ -192,7 +192,7 @@ export function startingWatch(start: (watch: WatchStart) => Promise<void>): Disp
   return Object.assign(
     toDisposable(() => {
       disposed = true
-      stop?.()
+      for (const stop of stops) stop()
     }),
     { ready }
   )
