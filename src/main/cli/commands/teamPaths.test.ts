@@ -69,4 +69,14 @@ describe('swarmdesk team allow|disallow (docs/teams.md#allowed-paths)', () => {
     )
     expect(new TeamStore(home).read('review').allowedPaths).toEqual([later])
   })
+  it('says so, exit 2, when disallowing a path the team does not have', async () => {
+    await swarmdesk('team', 'allow', '--team', 'review', shared)
+    const other = join(home, 'other')
+    expect(await swarmdesk('team', 'disallow', '--team', 'review', other)).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `swarmdesk team disallow: ${other} is not among the allowed paths of team 'review': nothing changed (swarmdesk team show --team review lists them).\n`
+    })
+    expect(new TeamStore(home).read('review').allowedPaths).toEqual([shared])
+  })
 })

@@ -17,7 +17,8 @@ export const TEAM_PATHS_USAGE = `     swarmdesk team allow --team T DIR [--team-
  * Allowing a DIR that does not exist here adds it with a warning on stderr (it may be made later,
  * or be there on a teammate's host).
  * Exit codes: 0; 1 an unusable server or unreadable config; 2 bad usage, an unknown team, a
- * path that cannot be allowed (empty, `/`, a file).
+ * path that cannot be allowed (empty, `/`, a file), or disallowing one the team does not have
+ * (nothing changes; as `mcp remove` of a server no scope has).
  */
 export async function teamPathsCommand(sub: 'allow' | 'disallow', argv: string[]): Promise<number> {
   const command = `team ${sub}`
@@ -36,6 +37,10 @@ export async function teamPathsCommand(sub: 'allow' | 'disallow', argv: string[]
   const code = await withCommandStore(command, transport, async (store) => {
     try {
       const canonical = await canonicalPath(dir, process.cwd()).catch(() => undefined)
+      if (sub === 'disallow' && canonical && !(await store.config.read(team)).allowedPaths.includes(canonical))
+        throw new AllowedPathError(
+          `${canonical} is not among the allowed paths of team '${team}': nothing changed (swarmdesk team show --team ${team} lists them).`
+        )
       const paths = await editAllowedPaths(store, team, sub === 'allow' ? { add: dir } : { remove: dir }, process.cwd())
       if (sub === 'allow' && canonical && !existsSync(canonical))
         process.stderr.write(
