@@ -8,7 +8,8 @@ export class UsageError extends Error {
 
 /**
  * `util.parseArgs` in strict mode, with its errors turned into {@link UsageError}s that name the
- * command, so every command reports bad flags the same way.
+ * command, so every command reports bad flags the same way; a single-valued option given twice is
+ * one of them ({@link refuseRepeatedOptions}).
  */
 export function parseCommandArgs<T extends ParseArgsConfig['options']>(
   command: string,
@@ -17,9 +18,31 @@ export function parseCommandArgs<T extends ParseArgsConfig['options']>(
   allowPositionals = false
 ) {
   try {
-    return parseArgs({ args: argv, options, allowPositionals, strict: true })
+    const parsed = parseArgs({ args: argv, options, allowPositionals, strict: true })
+    refuseRepeatedOptions(argv, options)
+    return parsed
   } catch (error) {
     throw new UsageError(`swarmdesk ${command}: ${(error as Error).message}. See: swarmdesk ${command} --help`)
+  }
+}
+
+/**
+ * Throws when `argv` gives an option that takes one value (a string option without `multiple`)
+ * more than once: `util.parseArgs` keeps the last, which silently drops the others
+ * (docs/events.md#event-stream-and-command-line: bad usage, exit 2). Call it after a strict parse
+ * of the same `argv` and `options` succeeded; booleans may repeat.
+ * @throws Error naming the option, as `util.parseArgs` words its own (the caller adds the command).
+ */
+export function refuseRepeatedOptions(argv: string[], options: ParseArgsConfig['options']): void {
+  const { tokens } = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true })
+  const seen = new Set<string>()
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue
+    const option = options?.[token.name]
+    if (option?.type !== 'string' || option.multiple) continue
+    if (seen.has(token.name))
+      throw new Error(`Option '--${token.name}' was given more than once; it takes one value, give it once`)
+    seen.add(token.name)
   }
 }
 

@@ -149,3 +149,50 @@ it('names the tasks not done when the run ends, one a teammate was on when the t
   expect(warning!.seq).toBeGreaterThan(claimed!.seq)
   expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'ok' })
 }, 120_000)
+
+// in that extra turn a message to a teammate that has already ended is not reported as if it would
+// be read (docs/teams.md#sendmessage-between-teammates)
+const toEnded = `
+agents:
+  team-lead:
+    - tools: [ { name: TeamCreate, input: { team_name: le } } ]
+    - tools: [ { name: Agent, input: { name: sam, backend: worker, description: "writer", prompt: "Get ready." } } ]
+    - text: "sam started."
+    - when: "Final report from sam"
+      tools: [ { name: SendMessage, input: { to: sam, message: "Thanks, sam: add the index too.", summary: "thanks" } } ]
+    - when: "ended"
+      text: "sam is gone; the index waits."
+${'    - { text: "Noted." }\n'.repeat(8)}
+  sam:
+    - when: "Get ready"
+      text: "Ready."
+    - when: 'type="shutdown_request"'
+      tools: [ { name: SendMessage, input: { to: team-lead, message: "Final report from sam: the notes are done.", summary: "final report" } } ]
+${'    - { text: "Bye." }\n'.repeat(4)}
+`
+
+describe('a message to a teammate that has ended, in the last-words turn', () => {
+  it('is answered with its end, not as if it would be read', async () => {
+    const file = join(ws.home, 'to-ended.yaml')
+    writeFileSync(file, toEnded)
+    const run = await runCli(
+      ['run', '--cwd', ws.work, '--scenario', file, '--approve', 'all', '--json', 'Start sam and finish'],
+      { env: { SWARMDESK_HOME: ws.home } }
+    )
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const call = ofType(run.events, 'tool_call').find(
+      (e) => of('team-lead')(e) && e.name === 'SendMessage' && JSON.stringify(e.input).includes('"sam"')
+    )!
+    const exited = ofType(run.events, 'agent_stopped').find(of('sam'))!
+    expect(call.seq).toBeGreaterThan(exited.seq)
+    const result = ofType(run.events, 'tool_result').find((e) => e.toolUseId === call.toolUseId)!
+    expect(result.isError).toBe(false)
+    expect(result.output).toBe(
+      "Message sent to sam. But sam has ended (it is no longer active in team 'le'): it will not read this message unless it is started again."
+    )
+    expect(ofType(run.events, 'assistant_text').filter(of('team-lead')).at(-1)?.text).toBe(
+      'sam is gone; the index waits.'
+    )
+  }, 120_000)
+})

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { refuseRepeatedOptions } from '../io'
 import { z } from 'zod'
 import { PermissionModeSchema, type PermissionMode, type PermissionSubject } from '../../../shared/permissions'
 import { loadPermissionSettings, PermissionEngine, type LoadedSettings } from '../../runtime/permissions'
@@ -91,22 +92,19 @@ interface CheckArgs {
 
 function parseCheckArgs(argv: string[]): CheckArgs {
   let values
+  const options = {
+    cwd: { type: 'string' },
+    mode: { type: 'string' },
+    settings: { type: 'string', multiple: true },
+    'trust-project': { type: 'boolean' },
+    json: { type: 'boolean' },
+    tool: { type: 'string' },
+    input: { type: 'string' },
+    batch: { type: 'string' }
+  } as const
   try {
-    ;({ values } = parseArgs({
-      args: argv,
-      options: {
-        cwd: { type: 'string' },
-        mode: { type: 'string' },
-        settings: { type: 'string', multiple: true },
-        'trust-project': { type: 'boolean' },
-        json: { type: 'boolean' },
-        tool: { type: 'string' },
-        input: { type: 'string' },
-        batch: { type: 'string' }
-      },
-      strict: true,
-      allowPositionals: false
-    }))
+    ;({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }))
+    refuseRepeatedOptions(argv, options)
   } catch (e) {
     throw new CheckUsageError((e as Error).message)
   }

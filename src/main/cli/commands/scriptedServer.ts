@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { refuseRepeatedOptions } from '../io'
 import { ScenarioError, startScriptedServer, type ServedRequest } from '../../runtime/scripted'
 
 /** Where the command writes and what stops it besides SIGINT/SIGTERM; tests pass their own. */
@@ -39,12 +40,9 @@ export async function scriptedServerCommand(argv: string[], io: ScriptedServerCo
 
   let values: { scenario?: string; port?: string; quiet?: boolean }
   try {
-    values = parseArgs({
-      args: argv,
-      options: { scenario: { type: 'string' }, port: { type: 'string' }, quiet: { type: 'boolean' } },
-      strict: true,
-      allowPositionals: false
-    }).values
+    const options = { scenario: { type: 'string' }, port: { type: 'string' }, quiet: { type: 'boolean' } } as const
+    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values
+    refuseRepeatedOptions(argv, options)
   } catch (error) {
     err(`swarmdesk scripted-server: ${(error as Error).message}\n${USAGE}`)
     return 2

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -50,5 +50,33 @@ describe('swarmdesk team allow|disallow (docs/teams.md#allowed-paths)', () => {
       code: 2,
       stderr: expect.stringMatching(/every file on the machine/)
     })
+  })
+  it('refuses a file, and warns of a directory that does not exist here but adds it', async () => {
+    const file = join(shared, 'notes.md')
+    writeFileSync(file, 'notes\n')
+    expect(await swarmdesk('team', 'allow', '--team', 'review', file)).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `swarmdesk team allow: ${file} is a file, not a directory: allowed paths are folders; give the folder it is in (${shared})\n`
+    })
+    expect(new TeamStore(home).read('review').allowedPaths).toEqual([])
+
+    const later = join(home, 'made later')
+    const added = await swarmdesk('team', 'allow', '--team', 'review', later)
+    expect(added).toMatchObject({ code: 0, stdout: `Allowed paths of team 'review':\n  ${later}\n` })
+    expect(added.stderr).toBe(
+      `swarmdesk team allow: warning: ${later} does not exist on this machine; it is allowed all the same, for when it is made or for a teammate on another host.\n`
+    )
+    expect(new TeamStore(home).read('review').allowedPaths).toEqual([later])
+  })
+  it('says so, exit 2, when disallowing a path the team does not have', async () => {
+    await swarmdesk('team', 'allow', '--team', 'review', shared)
+    const other = join(home, 'other')
+    expect(await swarmdesk('team', 'disallow', '--team', 'review', other)).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `swarmdesk team disallow: ${other} is not among the allowed paths of team 'review': nothing changed (swarmdesk team show --team review lists them).\n`
+    })
+    expect(new TeamStore(home).read('review').allowedPaths).toEqual([shared])
   })
 })

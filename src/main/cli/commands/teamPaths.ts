@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { canonicalPath } from '../../runtime/permissions'
 import { AllowedPathError, editAllowedPaths } from '../../runtime/teammates'
 import { parseCommandArgs, UsageError } from '../io'
 import { commandTransport, TEAM_TRANSPORT_FLAG, withCommandStore } from '../teamTransport'
@@ -12,8 +14,11 @@ export const TEAM_PATHS_USAGE = `     swarmdesk team allow --team T DIR [--team-
  * `swarmdesk team allow|disallow --team T DIR` (docs/teams.md#allowed-paths): adds a directory to
  * the team's allowed paths, or takes one off, on the team store of `--team-transport` (files by
  * default). DIR is resolved against the working directory. Prints the paths after the change.
- * Exit codes: 0; 1 an unusable server or unreadable config; 2 bad usage, an unknown team, or a
- * path that cannot be allowed (relative without a working directory, empty, `/`).
+ * Allowing a DIR that does not exist here adds it with a warning on stderr (it may be made later,
+ * or be there on a teammate's host).
+ * Exit codes: 0; 1 an unusable server or unreadable config; 2 bad usage, an unknown team, a
+ * path that cannot be allowed (empty, `/`, a file), or disallowing one the team does not have
+ * (nothing changes; as `mcp remove` of a server no scope has).
  */
 export async function teamPathsCommand(sub: 'allow' | 'disallow', argv: string[]): Promise<number> {
   const command = `team ${sub}`
@@ -31,7 +36,17 @@ export async function teamPathsCommand(sub: 'allow' | 'disallow', argv: string[]
   const transport = commandTransport(command, values['team-transport'])
   const code = await withCommandStore(command, transport, async (store) => {
     try {
+      const canonical = await canonicalPath(dir, process.cwd()).catch(() => undefined)
+      if (sub === 'disallow' && canonical && !(await store.config.read(team)).allowedPaths.includes(canonical))
+        throw new AllowedPathError(
+          `${canonical} is not among the allowed paths of team '${team}': nothing changed (swarmdesk team show --team ${team} lists them).`
+        )
       const paths = await editAllowedPaths(store, team, sub === 'allow' ? { add: dir } : { remove: dir }, process.cwd())
+      if (sub === 'allow' && canonical && !existsSync(canonical))
+        process.stderr.write(
+          `swarmdesk ${command}: warning: ${canonical} does not exist on this machine; it is allowed all the same, for when it is made or for a teammate on another host.
+`
+        )
       process.stdout.write(
         paths.length
           ? `Allowed paths of team '${team}':\n${paths.map((p) => `  ${p}`).join('\n')}\n`

@@ -1,3 +1,4 @@
+import type { AgentState } from '../../../shared/events'
 import type { PermissionMode } from '../../../shared/permissions'
 import type { OutgoingMessage } from '../mailbox'
 import type { TeamStorePort } from '../teamStore'
@@ -44,6 +45,13 @@ export interface TeammateSpawnConfig {
    * `agent_state` itself.
    */
   onTurnStart?: (at: string) => void
+  /**
+   * Told each `agent_state` the teammate reports of itself, by a backend that relays its bus (the
+   * `process` backend on a server store, docs/nats.md#a-teammates-events), instead of emitting it:
+   * the supervisor puts it on the leader's stream once, in order with its own (`starting`,
+   * `stopping`, `exited`). Absent: the backend emits it as any other event.
+   */
+  onState?: (state: AgentState, reason: string | undefined) => void
   /**
    * The leader's team store (docs/nats.md#the-team-store), for what the leader's side of the
    * backend reads and writes of the team (a message to the teammate, its last report, its member

@@ -8,18 +8,16 @@ import { CONTINUE_TRANSCRIPT_VARIABLE } from './agent'
 import type { TeammateBackend, TeammateExitInfo, TeammateSpawnConfig } from './executor'
 import { LeaderInbox } from './leaderInbox'
 import { TeamSettling, type TeamWait } from './settling'
-import { interruptible, newTrackedTeammate, showsWorkAgain, type TrackedTeammate } from './tracked'
+import { interruptible, newTrackedTeammate, showsWorkAgain, showsOwnState, type TrackedTeammate } from './tracked'
+import { leaderStateToShow } from './tracked'
 import { requestShutdown, shutdownEach } from './shutdownRequest'
 import { cleanUpAfter } from './exitCleanup'
 import { addMember, removeMember } from './members'
 import { reapOnTimer } from './reaper'
 import { resumableMember } from './resumable'
 import { memberHost, resolveTeammateHost } from './ssh/hosts'
-export { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
-import { TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
-
-/** Milliseconds a teammate has to answer a shutdown request before it is killed (docs/teams.md#teammate-life-cycle). */
-export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000
+export { DEFAULT_SHUTDOWN_TIMEOUT_MS, TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, TeammateSpawnError, type TeammateSupervisorOptions } from './supervisorOptions'
 
 /**
  * The leader's side of an agent team (docs/teams.md#spawning-a-teammate, docs/teams.md#teammate-life-cycle, docs/teams.md#permission-requests, docs/teams.md#plan-approval): spawns teammates on their
@@ -50,7 +48,8 @@ export class TeammateSupervisor implements Disposable {
       enqueue: options.enqueue,
       shutdownTimeoutMs: this.shutdownTimeoutMs,
       member: (name) => this.members.get(name),
-      emitState: (tracked, state, reason) => this.emitState(tracked, state, reason),
+      // what of it the stream shows (a relayed teammate reports most of its states itself)
+      emitState: (tracked, state, reason) => this.emitState(tracked, leaderStateToShow(tracked, state), reason),
       emitAs: (tracked, event) => this.emitAs(tracked, event),
       kill: (name, reason) => this.kill(name, reason),
       onActivity: () => {
@@ -212,6 +211,7 @@ export class TeammateSupervisor implements Disposable {
     started: { agentType: string; color: string; model: string | undefined; cwd: string; host?: string }
   ): TrackedTeammate {
     const tracked = newTrackedTeammate(name, agentId, backend)
+    tracked.relayed = backend === 'process' && this.options.team.store.transport !== 'files'
     this.members.set(name, tracked)
     this.emitAs(tracked, { type: 'agent_started', parentId: LEAD_NAME, backend, depth: 1, ...started })
     return tracked
@@ -245,7 +245,8 @@ export class TeammateSupervisor implements Disposable {
         leaderAgentId: teamAgentId(LEAD_NAME, team),
         env: { ...config.env, ...transportEnv(context.transport) }, // it opens the store from there
         store: context.store,
-        onTurnStart: (at) => this.onTurnStart(tracked, at)
+        onTurnStart: (at) => this.onTurnStart(tracked, at),
+        onState: (state, reason) => this.emitState(tracked, showsOwnState(tracked, state) ? state : undefined, reason)
       })
     } catch (error) {
       tracked.alive = false
@@ -332,8 +333,8 @@ export class TeammateSupervisor implements Disposable {
   private onTurnStart(tracked: TrackedTeammate, at: string): void {
     this.lastActivity = Date.now()
     tracked.turnStartedAt = at
-    if (tracked.backend === 'process' && tracked.alive && (tracked.state === 'idle' || tracked.state === 'starting'))
-      this.emitState(tracked, 'running')
+    const quiet = tracked.state === 'idle' || tracked.state === 'starting'
+    if (tracked.backend === 'process' && !tracked.relayed && tracked.alive && quiet) this.emitState(tracked, 'running')
     this.changed.fire()
   }
 
@@ -369,7 +370,9 @@ export class TeammateSupervisor implements Disposable {
     } else if (showsWorkAgain(tracked, event)) this.emitState(tracked, 'running')
   }
 
-  private emitState(tracked: TrackedTeammate, state: AgentState, reason?: string): void {
+  /** Emits `state` as the teammate's unless it is its state already (`starting` and `error` always); undefined: nothing. */
+  private emitState(tracked: TrackedTeammate, state: AgentState | undefined, reason?: string): void {
+    if (state === undefined) return
     if (tracked.state === state && state !== 'starting' && state !== 'error') return
     tracked.state = state
     this.emitAs(tracked, { type: 'agent_state', state, ...(reason ? { reason } : {}) })

@@ -4,6 +4,9 @@ import type { TeamContext } from '../teamStore'
 import type { TeammateBackend, TeammateExecutorRegistry } from './executor'
 import type { TeammateHost } from '../../../shared/teammateHosts'
 
+/** Milliseconds a teammate has to answer a shutdown request before it is killed (docs/teams.md#teammate-life-cycle). */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000
+
 /** What the leader's side of a team is made of. */
 export interface TeammateSupervisorOptions {
   /** Workspace root: teammates work here. */

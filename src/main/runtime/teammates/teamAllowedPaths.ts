@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import type { PermissionDecision, PermissionSubject } from '../../../shared/permissions'
 import { canonicalPath, PermissionEngine, type DecideContext, type LoadedSettings } from '../permissions'
 import type { Disposable } from '../base'
@@ -76,9 +78,12 @@ export class AllowedPathError extends Error {
 /**
  * Adds `dir` to `team`'s allowed paths, or removes it (docs/teams.md#allowed-paths). `dir` is
  * made absolute against `cwd` and canonical (links resolved), as permission decisions compare
- * paths; adding one already there, or removing one that is not, changes nothing.
+ * paths; adding one already there, or removing one that is not, changes nothing. A path that does
+ * not exist may be added (a folder made later, or there on another teammate's host); one that is a
+ * file may not (allowed paths are directories).
  * @returns the team's allowed paths after the change.
- * @throws AllowedPathError for a relative path without `cwd`, or `/` (every file on the machine).
+ * @throws AllowedPathError for a relative path without `cwd`, `/` (every file on the machine), or
+ *   an added path that is not a directory.
  * @throws the team store's errors (no such team, an unreadable config).
  */
 export async function editAllowedPaths(
@@ -93,6 +98,13 @@ export async function editAllowedPaths(
   const dir = await canonicalPath(raw, cwd ?? '/')
   if (dir === '/')
     throw new AllowedPathError('/ would let every teammate edit every file on the machine: give a narrower directory')
+  if ('add' in change) {
+    const stats = await stat(dir).catch(() => undefined)
+    if (stats && !stats.isDirectory())
+      throw new AllowedPathError(
+        `${dir} is a file, not a directory: allowed paths are folders; give the folder it is in (${dirname(dir)})`
+      )
+  }
   const updated = await store.config.update(team, (c) => {
     const has = c.allowedPaths.includes(dir)
     if ('add' in change ? has : !has) return c

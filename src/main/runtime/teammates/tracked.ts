@@ -18,6 +18,13 @@ export interface TrackedTeammate {
   turnStartedAt?: string
   /** Its plan approval request the leader has not answered yet (docs/teams.md#plan-approval). */
   planRequestId?: string
+  /**
+   * A `process` teammate on a server store: it reports its own states (its bus is relayed,
+   * docs/nats.md#a-teammates-events), so the leader infers none for it.
+   */
+  relayed?: boolean
+  /** What a {@link relayed} teammate last reported of itself, shown or not. */
+  reported?: AgentState
 }
 
 /** A teammate about to start: alive, `starting`, no handle yet, no open questions. */
@@ -53,13 +60,41 @@ export function interruptible(tracked: TrackedTeammate): boolean {
 
 /**
  * Whether `event` (of a `process` teammate's transcript) shows it working again while the leader
- * still has it idle, starting or in error: a tool call or text of a live process teammate.
+ * still has it idle, starting or in error: a tool call or text of a live process teammate (one
+ * that is not {@link TrackedTeammate.relayed}: that one says so itself).
  */
 export function showsWorkAgain(tracked: TrackedTeammate, event: RuntimeEvent): boolean {
   return (
     tracked.backend === 'process' &&
+    !tracked.relayed &&
     tracked.alive &&
     (tracked.state === 'idle' || tracked.state === 'starting' || tracked.state === 'error') &&
     (event.type === 'tool_call' || event.type === 'assistant_text')
   )
+}
+
+/**
+ * What the leader's stream shows when the leader's inbox sets `state` for a teammate
+ * (docs/teams.md#teammate-life-cycle), undefined for nothing. Of a {@link TrackedTeammate.relayed}
+ * teammate only `stopping` (a shutdown request sent) is the leader's word: the others are
+ * inferred for a process that cannot report its own, and this one does ({@link showsOwnState});
+ * after it rejected a shutdown request it shows what it last reported.
+ */
+export function leaderStateToShow(tracked: TrackedTeammate, state: AgentState): AgentState | undefined {
+  if (!tracked.relayed || state === 'stopping') return state
+  if (tracked.state === 'stopping' && tracked.shutdownTimer === undefined && tracked.alive)
+    return tracked.reported ?? state
+  return undefined
+}
+
+/**
+ * Records a state a relayed teammate reported of itself (docs/nats.md#a-teammates-events) and
+ * says whether the stream shows it: not once the teammate has exited, nor the `running`/`idle` of
+ * the turn answering the leader's shutdown request (`stopping` stands until it exits or rejects).
+ * A state the stream shows already is dropped later, by the supervisor's emit.
+ */
+export function showsOwnState(tracked: TrackedTeammate, state: AgentState): boolean {
+  tracked.reported = state
+  if (!tracked.alive) return false
+  return !(tracked.state === 'stopping' && (state === 'running' || state === 'idle'))
 }

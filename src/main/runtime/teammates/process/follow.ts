@@ -19,7 +19,7 @@ export interface TeammateFollowing {
  * What the leader's inbox emits for a `process` teammate itself, on either store: the permission
  * questions it relays to a person and their answers. The teammate's own copies, which it publishes
  * on a server, are not emitted again, so each question shows once. (Its own `agent_state` events
- * are kept: the supervisor follows its state from them.)
+ * are handed to the supervisor, {@link TeammateSpawnConfig.onState}, which emits each change once.)
  */
 const LEADER_MADE: ReadonlySet<RuntimeEvent['type']> = new Set(['permission_request', 'permission_decided'])
 
@@ -29,7 +29,7 @@ const LEADER_MADE: ReadonlySet<RuntimeEvent['type']> = new Set(['permission_requ
  * leader's data directory, from `fromOffset`. On a server store: the events it publishes there
  * (its subagents' included), since its transcript may be in a data directory of its own; a turn
  * start is its `agent_state` `running`. Its own permission events are the leader's to emit
- * ({@link LEADER_MADE}), as on files.
+ * ({@link LEADER_MADE}), as on files; its own states go to `config.onState` when given.
  */
 export function followTeammate(
   config: TeammateSpawnConfig,
@@ -45,7 +45,9 @@ export function followTeammate(
     const sub = store.events.follow(config.team, config.name, (event) => {
       const { seq: _seq, time, ...input } = event
       if (event.agentId === agentId && LEADER_MADE.has(event.type)) return
-      bus.emit(input as RuntimeEventInput)
+      if (event.agentId === agentId && event.type === 'agent_state' && config.onState)
+        config.onState(event.state, event.reason)
+      else bus.emit(input as RuntimeEventInput)
       if (event.type === 'agent_state' && event.state === 'running') config.onTurnStart?.(time)
     })
     return { readNow: () => undefined, close: () => sub.dispose(), closeSubagents: () => undefined }

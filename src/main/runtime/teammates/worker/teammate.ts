@@ -110,9 +110,9 @@ export class WorkerTeammate {
       })
     })
     options.thread.adopt()
-    // the thread gets the data only (a worker reports its own states: onTurnStart is not for it;
-    // it opens its own team store from the transport in its env)
-    const { onTurnStart: _local, store: _store, ...config } = options.config
+    // the thread gets the data only (a worker reports its own states: onTurnStart and onState are
+    // not for it; it opens its own team store from the transport in its env)
+    const { onTurnStart: _local, onState: _relayed, store: _store, ...config } = options.config
     const { projectContext } = options
     this.port.postMessage({
       type: 'start',

@@ -39,7 +39,9 @@ export interface TeamMessageInput {
  * `plan_approval_response` from anyone but the leader; `shutdown_response` rejecting without a
  * reason. Structured inputs become the mailbox's protocol bodies: `shutdown_request` gets a new
  * `requestId`; `shutdown_response` becomes `shutdown_approved` / `shutdown_rejected`. Emits one
- * `message_sent {from, to, kind}` per call (`to: "*"` for a broadcast) once delivered.
+ * `message_sent {from, to, kind}` per call (`to: "*"` for a broadcast) once delivered. A message to
+ * a teammate that has ended is delivered all the same (to its inbox), and the result says it will
+ * not be read unless the teammate is started again.
  */
 export async function sendToTeam(team: TeamContext, input: TeamMessageInput, ctx: ToolContext): Promise<ToolResult> {
   const to = input.to.trim()
@@ -87,8 +89,21 @@ export async function sendToTeam(team: TeamContext, input: TeamMessageInput, ctx
   )
   const kind = content.body?.type ?? 'plain'
   team.emit(caller, { type: 'message_sent', from, to: name, kind })
-  if (kind === 'plain') return { content: `Message sent to ${name}.` }
-  return { content: `${kind} sent to ${name}${requestId ? ` (request_id: ${requestId})` : ''}.` }
+  const ended = endedNote(name, config, team.leaderName)
+  if (kind === 'plain') return { content: `Message sent to ${name}.${ended}` }
+  return { content: `${kind} sent to ${name}${requestId ? ` (request_id: ${requestId})` : ''}.${ended}` }
+}
+
+/**
+ * What a sender is told beside "sent" when the recipient has ended (docs/teams.md#sendmessage-between-teammates):
+ * a teammate whose member record is inactive (it shut down, was killed or crashed) reads its inbox
+ * only if it is started again, so the message waits there unread. Empty for an active member and
+ * for the leader.
+ */
+function endedNote(name: string, config: TeamConfig, leader: string): string {
+  const member = config.members.find((m) => m.name === name)
+  if (name === leader || member?.isActive !== false) return ''
+  return ` But ${name} has ended (it is no longer active in team '${config.name}'): it will not read this message unless it is started again.`
 }
 
 /** docs/teams.md#sendmessage-between-teammates's direction rules for structured messages. @throws ToolError */
