@@ -1,6 +1,5 @@
 import { PermissionModeSchema, USER_PERMISSION_MODES, type PermissionMode } from '../../../shared/permissions'
 import { EventBus, createHumanRenderer } from '../../runtime/events'
-import { missingModelAccess } from '../../runtime/runner'
 import { runHeadless, RunUsageError } from '../../runtime/session'
 import { swarmdeskHome } from '../../runtime/storage'
 import { TeamStoreUnavailableError } from '../../runtime/teamStore'
@@ -96,9 +95,6 @@ export async function executeRun(
   flags: RunFlags & { prompt: string },
   extra: { scripted?: boolean; signal?: AbortSignal } = {}
 ): Promise<number> {
-  // before anything is created, a missing SWARMDESK_HOME included
-  const noModel = missingModelAccess({ scenario: flags.scenario, env: process.env })
-  if (noModel) throw new UsageError(noModel)
   const bus = new EventBus()
   const render = flags.json
     ? (e: object) => JSON.stringify(e) + '\n'

@@ -56,20 +56,6 @@ export function scriptedModelUrl(value: string): string {
   return value
 }
 
-const NO_API_KEY =
-  'No API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint), or pass --scenario FILE to run offline against the scripted model.'
-
-/**
- * Why {@link connectModel} would refuse a run that has no API key holder and no hint (`run`), or
- * undefined when it has a way to a model: a scenario, the scripted server's URL in `env`, or
- * ANTHROPIC_API_KEY there. Checked by `swarmdesk run` before it creates anything
- * (docs/events.md#event-stream-and-command-line).
- */
-export function missingModelAccess(options: { scenario?: string; env: NodeJS.ProcessEnv }): string | undefined {
-  if (options.scenario || options.env[SCRIPTED_MODEL_URL_ENV] || options.env.ANTHROPIC_API_KEY) return undefined
-  return NO_API_KEY
-}
-
 /**
  * Connects the model (docs/model.md#model-access): the scripted model server for a scenario file (or, in a
  * teammate, the session's server named by {@link SCRIPTED_MODEL_URL_ENV}), else the API
@@ -135,8 +121,11 @@ export async function connectModel(options: {
   }
   const current = (): string | undefined => options.env.ANTHROPIC_API_KEY || options.apiKey?.get() || undefined
   const apiKey = current()
-  if (!apiKey && options.noApiKeyHint === undefined) throw new RunUsageError(NO_API_KEY)
-
+  if (!apiKey && options.noApiKeyHint === undefined) {
+    throw new RunUsageError(
+      'No API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint), or pass --scenario FILE to run offline against the scripted model.'
+    )
+  }
   const baseURL =
     options.env.ANTHROPIC_BASE_URL || options.settings.env.ANTHROPIC_BASE_URL || options.settings.apiBaseUrl
   const client = new ModelClient({
