@@ -1,26 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../../shared/events'
-import { startNatsServer, type NatsServer } from './natsServer.testkit'
-import { openTeamStore } from './open'
-import type { TeamStorePort } from './port'
+import { useNatsStores } from './natsStores.testkit'
 
 // A teammate's events kept by the server (docs/nats.md#a-teammates-events): a follower that starts
 // later replays from a position, and one whose server dies and comes back on its store goes on
 // where it left off, every event once, in order.
 
-let server: NatsServer
-let publisher: TeamStorePort
-let follower: TeamStorePort
-beforeAll(async () => {
-  server = await startNatsServer()
-  publisher = await openTeamStore('/nonexistent', { kind: 'nats', servers: [server.url] })
-  follower = await openTeamStore('/nonexistent', { kind: 'nats', servers: [server.url] })
-}, 60_000)
-afterAll(async () => {
-  await publisher?.close()
-  await follower?.close()
-  await server?.stop()
-})
+const on = useNatsStores(['publisher', 'follower'])
 
 const note = (n: number): RuntimeEvent => ({
   type: 'notice',
@@ -45,18 +31,18 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 describe("a teammate's events on a server (docs/nats.md#a-teammates-events)", () => {
   it('gives a follower each event from now on once, in order; a later follower replays from a position it was given', async () => {
     const got: Array<{ event: RuntimeEvent; position: number }> = []
-    const sub = follower.events.follow('ev', 'ann', (event, position) => got.push({ event, position }))
+    const sub = on.follower.events.follow('ev', 'ann', (event, position) => got.push({ event, position }))
     await sub.ready
-    for (const n of range(1, 10)) publisher.events.publish('ev', 'ann', note(n))
+    for (const n of range(1, 10)) on.publisher.events.publish('ev', 'ann', note(n))
     // another teammate's events are not ann's
-    publisher.events.publish('ev', 'bob', note(99))
+    on.publisher.events.publish('ev', 'bob', note(99))
     await until('ten events', () => got.length >= 10)
     sub.dispose()
     expect(numbers(got)).toEqual(range(1, 10))
 
     // a follower that starts later, after the fourth position it was given, gets the rest
     const later: typeof got = []
-    const again = follower.events.follow('ev', 'ann', (event, position) => later.push({ event, position }), {
+    const again = on.follower.events.follow('ev', 'ann', (event, position) => later.push({ event, position }), {
       after: got[3]!.position
     })
     await again.ready
@@ -67,14 +53,14 @@ describe("a teammate's events on a server (docs/nats.md#a-teammates-events)", ()
 
   it('goes on where it left off when the server is killed with -9 and restarted on its store: every event once', async () => {
     const got: Array<{ event: RuntimeEvent; position: number }> = []
-    const sub = follower.events.follow('ev2', 'ann', (event, position) => got.push({ event, position }))
+    const sub = on.follower.events.follow('ev2', 'ann', (event, position) => got.push({ event, position }))
     await sub.ready
-    for (const n of range(1, 20)) publisher.events.publish('ev2', 'ann', note(n))
+    for (const n of range(1, 20)) on.publisher.events.publish('ev2', 'ann', note(n))
     await until('the first twenty', () => got.length >= 20)
-    await server.kill9()
-    await server.restart()
+    await on.server.kill9()
+    await on.server.restart()
     // sent as the publisher's connection comes back; the follower's consumer is made again
-    for (const n of range(21, 40)) publisher.events.publish('ev2', 'ann', note(n))
+    for (const n of range(21, 40)) on.publisher.events.publish('ev2', 'ann', note(n))
     await until('all forty', () => numbers(got).includes(40))
     sub.dispose()
     expect(numbers(got)).toEqual(range(1, 40))

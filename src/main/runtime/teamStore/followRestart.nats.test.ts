@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { RuntimeEvent } from '../../../shared/events'
-import { startNatsServer, type NatsServer } from './natsServer.testkit'
-import { openTeamStore } from './open'
-import type { TeamStorePort } from './port'
+import { useNatsStores } from './natsStores.testkit'
 
 // Followers through a nats-server that stays away a few seconds (docs/nats.md#a-server-restart):
 // killed with -9, restarted on its store 4 s later. What a teammate publishes and sends during the
@@ -19,19 +17,7 @@ const GAP_BOUND_MS = 8_000
 const SEND_BOUND_MS = 4_000
 const GAP_MS = 4_000
 
-let server: NatsServer
-let teammate: TeamStorePort
-let leader: TeamStorePort
-beforeAll(async () => {
-  server = await startNatsServer()
-  teammate = await openTeamStore('/nonexistent', { kind: 'nats', servers: [server.url] })
-  leader = await openTeamStore('/nonexistent', { kind: 'nats', servers: [server.url] })
-}, 60_000)
-afterAll(async () => {
-  await teammate?.close()
-  await leader?.close()
-  await server?.stop()
-})
+const on = useNatsStores(['teammate', 'leader'])
 
 const note = (n: number): RuntimeEvent => ({
   type: 'notice',
@@ -57,29 +43,29 @@ describe('followers through a server away for a few seconds', () => {
     const events: Array<{ n: number; at: number }> = []
     const mail: Array<{ n: number; at: number }> = []
     const sentAt = new Map<number, number>()
-    const follow = leader.events.follow('gap', 'ann', (e) =>
+    const follow = on.leader.events.follow('gap', 'ann', (e) =>
       events.push({ n: Number((e as { message: string }).message.split(' ')[1]), at: Date.now() })
     )
-    const watch = leader.mailbox.watch('gap', 'team-lead', (m) =>
+    const watch = on.leader.mailbox.watch('gap', 'team-lead', (m) =>
       mail.push({ n: Number(m.message.text.split(' ')[1]), at: Date.now() })
     )
     await Promise.all([follow.ready, watch.ready])
     const sends: Array<Promise<unknown>> = []
     const emit = (n: number): void => {
       sentAt.set(n, Date.now())
-      teammate.events.publish('gap', 'ann', note(n))
-      sends.push(teammate.mailbox.send('gap', 'team-lead', { from: 'ann', text: `msg ${n}` }))
+      on.teammate.events.publish('gap', 'ann', note(n))
+      sends.push(on.teammate.mailbox.send('gap', 'team-lead', { from: 'ann', text: `msg ${n}` }))
     }
     emit(1)
     await until('the first', () => events.length === 1 && mail.length === 1)
 
-    await server.kill9()
-    await until('the connection lost', () => leader.connection.state() !== 'connected')
+    await on.server.kill9()
+    await until('the connection lost', () => on.leader.connection.state() !== 'connected')
     // during the gap: the teammate's store keeps them until the server is back
     emit(2)
     await sleep(GAP_MS)
     emit(3)
-    await server.restart()
+    await on.server.restart()
     const restartedAt = Date.now()
     for (const n of range(4, 15)) {
       emit(n)
